@@ -1,0 +1,1 @@
+"""Private engine core: the JIT policy and the world's structure-of-arrays stores."""

@@ -1,0 +1,114 @@
+"""Column layouts of the body and shape stores.
+
+Bodies and shapes are rows of these stores; public ``Body``/``Shape`` handles index into them.
+Every array is float64 unless stated (precision far from the origin matters more to Python users
+than memory; DESIGN.md section 3). Per body about 40 float64 = 320 bytes; per shape about 60 with
+its 8-vertex polygon.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+# Body types, with Box2D's numbering (also the values of the public ``BodyType`` enum).
+STATIC = 0
+KINEMATIC = 1
+DYNAMIC = 2
+
+
+class Bodies(NamedTuple):
+    alive: np.ndarray            # bool: row holds a live body
+    generation: np.ndarray       # int64: bumped when the row is freed (stale-handle check)
+    type: np.ndarray             # int64: STATIC | KINEMATIC | DYNAMIC
+    origin: np.ndarray           # (n, 2) body origin in world coordinates, m
+    angle: np.ndarray            # rad, counter-clockwise, unwrapped (continuous)
+    rot: np.ndarray              # (n, 2) cos(angle), sin(angle), kept in step with angle
+    local_center: np.ndarray     # (n, 2) centre of mass in body coordinates, m
+    center: np.ndarray           # (n, 2) centre of mass in world coordinates, m
+    v: np.ndarray                # (n, 2) linear velocity of the centre of mass, m/s
+    w: np.ndarray                # angular velocity, rad/s
+    force: np.ndarray            # (n, 2) accumulated force for the next step, N (cleared after it)
+    torque: np.ndarray           # accumulated torque about the centre of mass, N m
+    mass: np.ndarray             # kg (0 for static and kinematic bodies)
+    inv_mass: np.ndarray         # 1/kg, 0 when not dynamic
+    inertia: np.ndarray          # kg m^2 about the centre of mass
+    inv_inertia: np.ndarray      # 0 when not dynamic or rotation is fixed
+    linear_damping: np.ndarray   # 1/s
+    angular_damping: np.ndarray  # 1/s
+    gravity_scale: np.ndarray    # dimensionless
+    fixed_rotation: np.ndarray   # bool
+    dp: np.ndarray               # (n, 2) position change of the centre of mass within this step, m
+    dq: np.ndarray               # (n, 2) rotation change within this step as (cos, sin)
+
+
+BODY_LAYOUT = {
+    "alive": (np.bool_, ()),
+    "generation": (np.int64, ()),
+    "type": (np.int64, ()),
+    "origin": (np.float64, (2,)),
+    "angle": (np.float64, ()),
+    "rot": (np.float64, (2,)),
+    "local_center": (np.float64, (2,)),
+    "center": (np.float64, (2,)),
+    "v": (np.float64, (2,)),
+    "w": (np.float64, ()),
+    "force": (np.float64, (2,)),
+    "torque": (np.float64, ()),
+    "mass": (np.float64, ()),
+    "inv_mass": (np.float64, ()),
+    "inertia": (np.float64, ()),
+    "inv_inertia": (np.float64, ()),
+    "linear_damping": (np.float64, ()),
+    "angular_damping": (np.float64, ()),
+    "gravity_scale": (np.float64, ()),
+    "fixed_rotation": (np.bool_, ()),
+    "dp": (np.float64, (2,)),
+    "dq": (np.float64, (2,)),
+}
+
+
+class Shapes(NamedTuple):
+    """Every shape is stored as a rounded convex polygon (see ``impulse2d._collision``)."""
+
+    alive: np.ndarray        # bool
+    generation: np.ndarray   # int64
+    body: np.ndarray         # int64 row of the owning body
+    type: np.ndarray         # int64 shape type code (_collision.shape_types)
+    count: np.ndarray        # int64 vertex count: 1 circle, 2 capsule/segment, 3..8 polygon
+    vertices: np.ndarray     # (n, 8, 2) body-frame vertices, counter-clockwise, m
+    normals: np.ndarray      # (n, 8, 2) outward unit edge normals, edge i = v[i] -> v[i+1]
+    radius: np.ndarray       # rounding radius, m (circle radius, capsule radius)
+    centroid: np.ndarray     # (n, 2) body-frame centroid, m
+    density: np.ndarray      # kg/m^2
+    friction: np.ndarray     # Coulomb coefficient, >= 0
+    restitution: np.ndarray  # >= 0
+    is_sensor: np.ndarray    # bool (stored; sensors come with the world-services issue)
+    category: np.ndarray     # uint64 bits this shape is
+    mask: np.ndarray         # uint64 bits this shape collides with
+    group: np.ndarray        # int64: equal negative groups never collide, equal positive always do
+    aabb: np.ndarray         # (n, 4) tight world box: min x, min y, max x, max y
+    fat_aabb: np.ndarray     # (n, 4) enlarged box kept by the broadphase
+
+
+SHAPE_LAYOUT = {
+    "alive": (np.bool_, ()),
+    "generation": (np.int64, ()),
+    "body": (np.int64, ()),
+    "type": (np.int64, ()),
+    "count": (np.int64, ()),
+    "vertices": (np.float64, (8, 2)),
+    "normals": (np.float64, (8, 2)),
+    "radius": (np.float64, ()),
+    "centroid": (np.float64, (2,)),
+    "density": (np.float64, ()),
+    "friction": (np.float64, ()),
+    "restitution": (np.float64, ()),
+    "is_sensor": (np.bool_, ()),
+    "category": (np.uint64, ()),
+    "mask": (np.uint64, ()),
+    "group": (np.int64, ()),
+    "aabb": (np.float64, (4,)),
+    "fat_aabb": (np.float64, (4,)),
+}

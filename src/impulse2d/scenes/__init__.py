@@ -1,0 +1,68 @@
+"""Sample scenes shared by the demo, the tests and the benchmarks.
+
+A scene is a function that fills a fresh :class:`impulse2d.World` and returns a :class:`SceneInfo`
+naming the bodies a test or a metric needs. Scenes register themselves with :func:`scene` so the
+command line (``impulse2d demo --list``) and the benchmarks find them by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["Scene", "SceneInfo", "scene", "SCENES", "get_scene", "build_scene"]
+
+
+@dataclass
+class SceneInfo:
+    """What a scene builder returns.
+
+    ``bodies`` maps a role ("top", "ball_e0.5", ...) to a body handle or a list of handles;
+    ``data`` holds numbers a metric needs (the base of a pyramid, the analytic slide distance).
+    """
+
+    bodies: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    description: str
+    builder: Callable[..., SceneInfo]
+    steps: int = 300                           # default number of 1/60 s steps for the demo
+    view: tuple[float, float, float, float] = (-20.0, -2.0, 20.0, 28.0)  # x0, y0, x1, y1 in m
+    params: dict[str, Any] = field(default_factory=dict)  # default keyword arguments of builder
+
+
+SCENES: dict[str, Scene] = {}
+
+
+def scene(name: str, description: str, *, steps: int = 300,
+          view: tuple[float, float, float, float] = (-20.0, -2.0, 20.0, 28.0), **params: Any):
+    """Decorator registering ``builder(world, **params) -> SceneInfo`` under ``name``."""
+
+    def register(builder: Callable[..., SceneInfo]) -> Callable[..., SceneInfo]:
+        SCENES[name] = Scene(name, description, builder, steps, view, dict(params))
+        return builder
+
+    return register
+
+
+def get_scene(name: str) -> Scene:
+    _load()
+    try:
+        return SCENES[name]
+    except KeyError:
+        raise ValueError(f"unknown scene {name!r}; known scenes: {', '.join(sorted(SCENES))}") from None
+
+
+def build_scene(world, name: str, **params: Any) -> SceneInfo:
+    """Fill ``world`` with the scene ``name``; ``params`` override the scene's defaults."""
+    sc = get_scene(name)
+    return sc.builder(world, **{**sc.params, **params})
+
+
+def _load() -> None:
+    # Importing the modules runs their @scene decorators.
+    from . import standard  # noqa: F401
