@@ -1,3 +1,48 @@
-"""impulse2d: a 2D rigid-body physics engine with an open impulse-based constraint solver."""
+"""impulse2d: a 2D rigid-body physics engine with an open impulse-based constraint solver.
+
+>>> import impulse2d as i2d
+>>> world = i2d.World(gravity=(0, -10))
+>>> ground = world.create_body(type="static")
+>>> _ = ground.create_box(10, 0.5, center=(0, -0.5))
+>>> box = world.create_body(position=(0, 2))
+>>> _ = box.create_box(0.5, 0.5)
+>>> for _ in range(120):
+...     world.step(1 / 60)
+>>> round(box.position.y, 2)
+0.5
+"""
+
+from .body import Body
+from .settings import WorldSettings
+from .shapes import Shape
+from .types import BodyType, ShapeType, Vec2
+from .world import ContactInfo, ContactPoint, Profile, World
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "World", "WorldSettings", "Body", "Shape", "BodyType", "ShapeType", "Vec2",
+    "ContactInfo", "ContactPoint", "Profile", "warmup", "__version__",
+]
+
+
+def warmup() -> None:
+    """Compile (or load from the cache) every kernel of the step now, instead of on the first step.
+
+    Builds a tiny world with every shape type and steps it once with each solver.
+    """
+    for solver in ("soft_step", "pgs"):
+        world = World(solver=solver)
+        ground = world.create_body(type="static")
+        ground.create_box(5.0, 0.5, center=(0.0, -0.5))
+        ground.create_segment((-5.0, 0.0), (5.0, 0.0))
+        shapes = [
+            lambda b: b.create_circle(0.25),
+            lambda b: b.create_box(0.25, 0.25),
+            lambda b: b.create_capsule((-0.2, 0.0), (0.2, 0.0), 0.1),
+            lambda b: b.create_polygon([(0, 0), (0.4, 0), (0.2, 0.3)], radius=0.02),
+        ]
+        for k, make in enumerate(shapes):
+            make(world.create_body(position=(-1.5 + k, 0.2)))
+        for _ in range(2):
+            world.step(1.0 / 60.0)

@@ -1,0 +1,1 @@
+"""Private dynamics: integration, contact persistence, the constraint solvers and the step script."""

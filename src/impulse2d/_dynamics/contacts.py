@@ -1,0 +1,201 @@
+"""Contact persistence: from broadphase pairs to manifolds that remember last step's impulses.
+
+A contact exists for every pair of shapes whose fat bounding boxes overlap and that may collide
+(filtering below). Contacts are kept sorted by ``key = shape_a << 32 | shape_b``, which makes
+the solver's Gauss-Seidel order — and so the whole simulation — deterministic, and lets a new
+pair list be merged with the old contacts in one linear pass.
+
+Each step the narrowphase recomputes every contact's manifold and matches each new point to
+last step's by feature id, carrying its accumulated normal and tangent impulses: that is the
+warm start (Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .._collision.manifold import collide
+from .._core.jit import kernel
+from .._core.state import DYNAMIC
+from .._core.storage import allocate_store
+
+
+class Contacts(NamedTuple):
+    key: np.ndarray                 # int64 shape_a << 32 | shape_b, ascending
+    shape_a: np.ndarray             # int64, shape_a < shape_b
+    shape_b: np.ndarray
+    body_a: np.ndarray
+    body_b: np.ndarray
+    friction: np.ndarray            # mixed coefficient of the pair
+    restitution: np.ndarray
+    count: np.ndarray               # int64 manifold points, 0..2 (0 = boxes overlap, shapes apart)
+    normal: np.ndarray              # (m, 2) unit, from A to B
+    point: np.ndarray               # (m, 2, 2) world points at the start of the step, m
+    separation: np.ndarray          # (m, 2) m, negative = overlap
+    ids: np.ndarray                 # (m, 2) int64 feature ids
+    normal_impulse: np.ndarray      # (m, 2) accumulated, N s (warm-start memory)
+    tangent_impulse: np.ndarray     # (m, 2) accumulated, N s
+    max_normal_impulse: np.ndarray  # (m, 2) largest normal impulse of the step (gates restitution)
+    # Constraint data, rebuilt by prepare_contacts every step:
+    r_a: np.ndarray                 # (m, 2, 2) point relative to centre of mass of A, world frame
+    r_b: np.ndarray                 # (m, 2, 2)
+    base_separation: np.ndarray     # (m, 2) separation minus n.(r_b - r_a): see contact_solver
+    normal_mass: np.ndarray         # (m, 2) 1/K along the normal, kg
+    tangent_mass: np.ndarray        # (m, 2)
+    relative_velocity: np.ndarray   # (m, 2) normal approach speed before solving, m/s
+    softness: np.ndarray            # (m, 3) bias_rate, mass_scale, impulse_scale
+
+
+CONTACT_LAYOUT = {
+    "key": (np.int64, ()),
+    "shape_a": (np.int64, ()),
+    "shape_b": (np.int64, ()),
+    "body_a": (np.int64, ()),
+    "body_b": (np.int64, ()),
+    "friction": (np.float64, ()),
+    "restitution": (np.float64, ()),
+    "count": (np.int64, ()),
+    "normal": (np.float64, (2,)),
+    "point": (np.float64, (2, 2)),
+    "separation": (np.float64, (2,)),
+    "ids": (np.int64, (2,)),
+    "normal_impulse": (np.float64, (2,)),
+    "tangent_impulse": (np.float64, (2,)),
+    "max_normal_impulse": (np.float64, (2,)),
+    "r_a": (np.float64, (2, 2)),
+    "r_b": (np.float64, (2, 2)),
+    "base_separation": (np.float64, (2,)),
+    "normal_mass": (np.float64, (2,)),
+    "tangent_mass": (np.float64, (2,)),
+    "relative_velocity": (np.float64, (2,)),
+    "softness": (np.float64, (3,)),
+}
+
+
+def empty_contacts(count: int = 0) -> Contacts:
+    return allocate_store(Contacts, CONTACT_LAYOUT, count)
+
+
+@kernel
+def should_collide(shapes, bodies, i, j):
+    """Whether shapes ``i`` and ``j`` may touch: Box2D's filter rules.
+
+    Shapes of one body never collide, and neither do two bodies that cannot move relative to
+    each other by contact (no dynamic body). Sensors produce no contacts. Equal non-zero groups
+    override the bits: negative means never, positive always; otherwise each shape's category
+    must be in the other's mask.
+    """
+    body_i = shapes.body[i]
+    body_j = shapes.body[j]
+    if body_i == body_j:
+        return False
+    if bodies.type[body_i] != DYNAMIC and bodies.type[body_j] != DYNAMIC:
+        return False
+    if shapes.is_sensor[i] or shapes.is_sensor[j]:
+        return False
+    group = shapes.group[i]
+    if group != 0 and group == shapes.group[j]:
+        return group > 0
+    return (shapes.category[i] & shapes.mask[j]) != 0 and (shapes.category[j] & shapes.mask[i]) != 0
+
+
+@kernel
+def filter_pairs(pairs, shapes, bodies):
+    """Keep the broadphase pairs that pass :func:`should_collide` (order is preserved)."""
+    keep = np.empty(pairs.shape[0], dtype=np.bool_)
+    for k in range(pairs.shape[0]):
+        keep[k] = should_collide(shapes, bodies, pairs[k, 0], pairs[k, 1])
+    return pairs[keep]
+
+
+@kernel
+def carry_contacts(old, new, pairs, shapes):
+    """Fill ``new`` (one row per pair, sorted) and copy manifolds of pairs that already existed.
+
+    Both key lists are ascending, so one merge pass finds every survivor.
+    """
+    n_old = old.key.shape[0]
+    k_old = 0
+    for k in range(pairs.shape[0]):
+        sa = pairs[k, 0]
+        sb = pairs[k, 1]
+        key = (sa << 32) | sb
+        new.key[k] = key
+        new.shape_a[k] = sa
+        new.shape_b[k] = sb
+        new.body_a[k] = shapes.body[sa]
+        new.body_b[k] = shapes.body[sb]
+        while k_old < n_old and old.key[k_old] < key:
+            k_old += 1
+        if k_old < n_old and old.key[k_old] == key:
+            new.count[k] = old.count[k_old]
+            for j in range(2):
+                new.ids[k, j] = old.ids[k_old, j]
+                new.normal_impulse[k, j] = old.normal_impulse[k_old, j]
+                new.tangent_impulse[k, j] = old.tangent_impulse[k_old, j]
+
+
+@kernel
+def mix(a, b, rule):
+    """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
+    if rule == 0:
+        return math.sqrt(a * b)
+    if rule == 1:
+        return max(a, b)
+    if rule == 2:
+        return min(a, b)
+    if rule == 3:
+        return a * b
+    return 0.5 * (a + b)
+
+
+@kernel
+def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule):
+    """Narrowphase: recompute every contact's manifold and carry impulses by feature id."""
+    out_normal = np.zeros(2)
+    out_points = np.zeros((2, 3))
+    out_ids = np.zeros(2, dtype=np.int64)
+    old_ids = np.zeros(2, dtype=np.int64)
+    old_normal = np.zeros(2)
+    old_tangent = np.zeros(2)
+    for k in range(contacts.key.shape[0]):
+        sa = contacts.shape_a[k]
+        sb = contacts.shape_b[k]
+        ba = contacts.body_a[k]
+        bb = contacts.body_b[k]
+        count = collide(
+            shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
+            bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
+            shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
+            bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
+            speculative_distance, out_normal, out_points, out_ids)
+        old_count = contacts.count[k]
+        for j in range(2):
+            old_ids[j] = contacts.ids[k, j]
+            old_normal[j] = contacts.normal_impulse[k, j]
+            old_tangent[j] = contacts.tangent_impulse[k, j]
+        contacts.count[k] = count
+        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
+        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
+        contacts.normal[k, 0] = out_normal[0]
+        contacts.normal[k, 1] = out_normal[1]
+        for j in range(2):
+            contacts.normal_impulse[k, j] = 0.0
+            contacts.tangent_impulse[k, j] = 0.0
+            contacts.max_normal_impulse[k, j] = 0.0
+            if j >= count:
+                contacts.separation[k, j] = 0.0
+                contacts.ids[k, j] = 0
+                continue
+            contacts.point[k, j, 0] = out_points[j, 0]
+            contacts.point[k, j, 1] = out_points[j, 1]
+            contacts.separation[k, j] = out_points[j, 2]
+            contacts.ids[k, j] = out_ids[j]
+            for i in range(old_count):
+                if old_ids[i] == out_ids[j]:
+                    contacts.normal_impulse[k, j] = old_normal[i]
+                    contacts.tangent_impulse[k, j] = old_tangent[i]
+                    break

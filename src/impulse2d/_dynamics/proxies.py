@@ -1,0 +1,35 @@
+"""Bounding boxes of shapes: the tight box of this step and the fat box the broadphase keeps.
+
+A shape's fat box is its tight box grown by a margin, and is only re-grown once the tight box
+leaves it. While no fat box changes, the set of overlapping pairs cannot change either, so a
+resting scene skips the pair search entirely (Box2D's "enlarged AABB").
+"""
+
+from __future__ import annotations
+
+from .._collision.geometry import shape_aabb
+from .._core.jit import kernel
+
+
+@kernel
+def update_aabbs(shapes, bodies, margin):
+    """Recompute every live shape's tight box; grow fat boxes that no longer contain it.
+
+    Returns True when any fat box changed (the pair set must then be searched again).
+    """
+    moved = False
+    for i in range(shapes.alive.shape[0]):
+        if not shapes.alive[i]:
+            continue
+        b = shapes.body[i]
+        box = shapes.aabb[i]
+        shape_aabb(shapes.count[i], shapes.vertices[i], shapes.radius[i],
+                   bodies.origin[b, 0], bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], box)
+        fat = shapes.fat_aabb[i]
+        if box[0] < fat[0] or box[1] < fat[1] or box[2] > fat[2] or box[3] > fat[3]:
+            fat[0] = box[0] - margin
+            fat[1] = box[1] - margin
+            fat[2] = box[2] + margin
+            fat[3] = box[3] + margin
+            moved = True
+    return moved

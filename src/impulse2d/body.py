@@ -1,0 +1,350 @@
+"""The ``Body`` handle: a light reference to one row of the world's body store.
+
+A handle holds (world, row, generation); every property reads or writes the row's columns, so
+there is exactly one copy of the state, the one the kernels step. Using a handle after its body
+was destroyed raises ``ValueError`` instead of reading whatever body re-uses the row.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from . import _validate
+from ._core.state import DYNAMIC, STATIC
+from .types import BodyType, Vec2
+
+if TYPE_CHECKING:
+    from .shapes import Shape
+    from .world import World
+
+
+class Body:
+    """A rigid body. Create with :meth:`World.create_body`; never instantiate directly."""
+
+    __slots__ = ("_world", "_index", "_generation", "__weakref__")
+
+    def __init__(self, world: World, index: int, generation: int) -> None:
+        self._world = world
+        self._index = index
+        self._generation = generation
+
+    # -- identity -------------------------------------------------------------------------
+    def _row(self) -> int:
+        bodies = self._world._bodies
+        i = self._index
+        if not bodies.alive[i] or bodies.generation[i] != self._generation:
+            raise ValueError("this body was destroyed; its handle can no longer be used")
+        return i
+
+    @property
+    def is_valid(self) -> bool:
+        """False once the body has been destroyed."""
+        bodies = self._world._bodies
+        return bool(bodies.alive[self._index] and bodies.generation[self._index] == self._generation)
+
+    @property
+    def world(self) -> World:
+        return self._world
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Body) and other._world is self._world
+                and other._index == self._index and other._generation == self._generation)
+
+    def __hash__(self) -> int:
+        return hash((id(self._world), self._index, self._generation))
+
+    def __repr__(self) -> str:
+        if not self.is_valid:
+            return "<Body destroyed>"
+        p = self.position
+        return f"<Body {self.type.name.lower()} #{self._index} at ({p.x:.3f}, {p.y:.3f})>"
+
+    # -- kinematic state ------------------------------------------------------------------
+    @property
+    def type(self) -> BodyType:
+        """STATIC, KINEMATIC or DYNAMIC. Settable; mass and contacts follow."""
+        return BodyType(int(self._world._bodies.type[self._row()]))
+
+    @type.setter
+    def type(self, value) -> None:
+        i = self._row()
+        kind = parse_body_type(value)
+        bodies = self._world._bodies
+        if kind == STATIC:
+            bodies.v[i] = 0.0
+            bodies.w[i] = 0.0
+        bodies.type[i] = kind
+        self._world._update_mass(i)
+        self._world._pairs_dirty = True
+
+    @property
+    def position(self) -> Vec2:
+        """World position of the body origin, m. Setting it teleports the body."""
+        x, y = self._world._bodies.origin[self._row()]
+        return Vec2(float(x), float(y))
+
+    @position.setter
+    def position(self, value) -> None:
+        i = self._row()
+        x, y = _validate.vec2(value, "position")
+        bodies = self._world._bodies
+        bodies.origin[i] = (x, y)
+        self._world._sync_center(i)
+
+    @property
+    def angle(self) -> float:
+        """Rotation, rad, counter-clockwise; continuous (not wrapped to +-pi)."""
+        return float(self._world._bodies.angle[self._row()])
+
+    @angle.setter
+    def angle(self, value) -> None:
+        i = self._row()
+        angle = _validate.real(value, "angle")
+        bodies = self._world._bodies
+        bodies.angle[i] = angle
+        bodies.rot[i] = (math.cos(angle), math.sin(angle))
+        self._world._sync_center(i)
+
+    @property
+    def linear_velocity(self) -> Vec2:
+        """Velocity of the centre of mass, m/s."""
+        vx, vy = self._world._bodies.v[self._row()]
+        return Vec2(float(vx), float(vy))
+
+    @linear_velocity.setter
+    def linear_velocity(self, value) -> None:
+        i = self._row()
+        v = _validate.vec2(value, "linear_velocity")
+        self._check_movable(i, v != (0.0, 0.0))
+        self._world._bodies.v[i] = v
+
+    @property
+    def angular_velocity(self) -> float:
+        """rad/s, counter-clockwise."""
+        return float(self._world._bodies.w[self._row()])
+
+    @angular_velocity.setter
+    def angular_velocity(self, value) -> None:
+        i = self._row()
+        w = _validate.real(value, "angular_velocity")
+        self._check_movable(i, w != 0.0)
+        self._world._bodies.w[i] = w
+
+    def _check_movable(self, i: int, nonzero: bool) -> None:
+        if nonzero and self._world._bodies.type[i] == STATIC:
+            raise ValueError("a static body cannot be given a velocity; make it kinematic")
+
+    # -- mass -----------------------------------------------------------------------------
+    @property
+    def mass(self) -> float:
+        """kg, from the shapes' areas and densities (0 for static and kinematic bodies)."""
+        return float(self._world._bodies.mass[self._row()])
+
+    @property
+    def inertia(self) -> float:
+        """Rotational inertia about the centre of mass, kg m^2."""
+        return float(self._world._bodies.inertia[self._row()])
+
+    @property
+    def world_center(self) -> Vec2:
+        """World position of the centre of mass, m."""
+        x, y = self._world._bodies.center[self._row()]
+        return Vec2(float(x), float(y))
+
+    @property
+    def local_center(self) -> Vec2:
+        """Centre of mass in body coordinates, m."""
+        x, y = self._world._bodies.local_center[self._row()]
+        return Vec2(float(x), float(y))
+
+    # -- options --------------------------------------------------------------------------
+    def _column_property(column: str, check):  # noqa: N805  (class-body helper)
+        def fget(self):
+            return float(getattr(self._world._bodies, column)[self._row()])
+
+        def fset(self, value):
+            i = self._row()
+            getattr(self._world._bodies, column)[i] = check(value, column)
+
+        return property(fget, fset)
+
+    linear_damping = _column_property("linear_damping", _validate.non_negative)
+    """Linear damping rate, 1/s (velocity decays as 1/(1 + c h) per step of h)."""
+    angular_damping = _column_property("angular_damping", _validate.non_negative)
+    """Angular damping rate, 1/s."""
+    gravity_scale = _column_property("gravity_scale", _validate.real)
+    """Multiplier of the world's gravity for this body (0 = floats, -1 = falls up)."""
+    del _column_property
+
+    @property
+    def fixed_rotation(self) -> bool:
+        """When True the body does not rotate (infinite rotational inertia)."""
+        return bool(self._world._bodies.fixed_rotation[self._row()])
+
+    @fixed_rotation.setter
+    def fixed_rotation(self, value) -> None:
+        i = self._row()
+        self._world._bodies.fixed_rotation[i] = _validate.flag(value, "fixed_rotation")
+        self._world._bodies.w[i] = 0.0
+        self._world._update_mass(i)
+
+    @property
+    def is_awake(self) -> bool:
+        """Whether the body is simulated this step (sleeping comes later: every moving body is awake)."""
+        return self._world._bodies.type[self._row()] != STATIC
+
+    @property
+    def user_data(self) -> Any:
+        self._row()
+        return self._world._body_user_data.get(self._index)
+
+    @user_data.setter
+    def user_data(self, value: Any) -> None:
+        self._row()
+        self._world._body_user_data[self._index] = value
+
+    @property
+    def shapes(self) -> list[Shape]:
+        """The shapes attached to this body, in creation order."""
+        i = self._row()
+        return [self._world._shape_handles[s] for s in self._world._body_shapes[i]]
+
+    # -- forces ---------------------------------------------------------------------------
+    def apply_force(self, force, point=None) -> None:
+        """Add a force (N) for the next step, at a world ``point`` (None = centre of mass).
+
+        Forces are cleared after each step. No effect on static and kinematic bodies.
+        """
+        i = self._row()
+        fx, fy = _validate.vec2(force, "force", limit=False)
+        rx, ry = self._arm(i, point)
+        bodies = self._world._bodies
+        if bodies.type[i] != DYNAMIC:
+            return
+        bodies.force[i, 0] += fx
+        bodies.force[i, 1] += fy
+        bodies.torque[i] += rx * fy - ry * fx
+
+    def apply_torque(self, torque) -> None:
+        """Add a torque (N m) for the next step."""
+        i = self._row()
+        t = _validate.real(torque, "torque")
+        if self._world._bodies.type[i] == DYNAMIC:
+            self._world._bodies.torque[i] += t
+
+    def apply_linear_impulse(self, impulse, point=None) -> None:
+        """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None = centre)."""
+        i = self._row()
+        px, py = _validate.vec2(impulse, "impulse", limit=False)
+        rx, ry = self._arm(i, point)
+        bodies = self._world._bodies
+        if bodies.type[i] != DYNAMIC:
+            return
+        bodies.v[i, 0] += bodies.inv_mass[i] * px
+        bodies.v[i, 1] += bodies.inv_mass[i] * py
+        bodies.w[i] += bodies.inv_inertia[i] * (rx * py - ry * px)
+
+    def apply_angular_impulse(self, impulse) -> None:
+        """Change angular momentum at once by ``impulse`` (N m s)."""
+        i = self._row()
+        p = _validate.real(impulse, "impulse")
+        bodies = self._world._bodies
+        if bodies.type[i] == DYNAMIC:
+            bodies.w[i] += bodies.inv_inertia[i] * p
+
+    def _arm(self, i: int, point) -> tuple[float, float]:
+        if point is None:
+            return 0.0, 0.0
+        x, y = _validate.vec2(point, "point")
+        c = self._world._bodies.center[i]
+        return x - float(c[0]), y - float(c[1])
+
+    # -- frames ---------------------------------------------------------------------------
+    def world_point(self, local_point) -> Vec2:
+        """A body-frame point in world coordinates."""
+        i = self._row()
+        x, y = _validate.vec2(local_point, "local_point")
+        b = self._world._bodies
+        c, s = b.rot[i]
+        return Vec2(float(b.origin[i, 0] + c * x - s * y), float(b.origin[i, 1] + s * x + c * y))
+
+    def local_point(self, world_point) -> Vec2:
+        """A world point in body coordinates."""
+        i = self._row()
+        x, y = _validate.vec2(world_point, "world_point")
+        b = self._world._bodies
+        c, s = b.rot[i]
+        dx = x - b.origin[i, 0]
+        dy = y - b.origin[i, 1]
+        return Vec2(float(c * dx + s * dy), float(-s * dx + c * dy))
+
+    def velocity_at(self, world_point) -> Vec2:
+        """Velocity of the body's material point at ``world_point``, m/s."""
+        i = self._row()
+        rx, ry = self._arm(i, world_point)
+        b = self._world._bodies
+        w = b.w[i]
+        return Vec2(float(b.v[i, 0] - w * ry), float(b.v[i, 1] + w * rx))
+
+    # -- shapes (see shapes.py for the geometry and material options) ----------------------
+    def create_circle(self, radius, center=(0.0, 0.0), **material) -> Shape:
+        """Attach a circle of ``radius`` m centred at ``center`` (body frame)."""
+        from ._collision import geometry
+        self._row()
+        return self._world._create_shape(self, "circle", lambda: geometry.make_circle(
+            _validate.vec2(center, "center"), _validate.positive(radius, "radius")), material)
+
+    def create_box(self, half_width, half_height, center=(0.0, 0.0), angle=0.0, radius=0.0,
+                   **material) -> Shape:
+        """Attach a box of half extents (m) centred at ``center`` and rotated by ``angle`` (body
+        frame); ``radius`` rounds its corners (and grows it by that much on every side)."""
+        from ._collision import geometry
+        self._row()
+        return self._world._create_shape(self, "polygon", lambda: geometry.make_box(
+            _validate.positive(half_width, "half_width"), _validate.positive(half_height, "half_height"),
+            _validate.vec2(center, "center"), _validate.real(angle, "angle"),
+            _validate.non_negative(radius, "radius")), material)
+
+    def create_polygon(self, vertices, radius=0.0, **material) -> Shape:
+        """Attach the convex hull of up to 8 body-frame ``vertices``, rounded by ``radius``."""
+        from ._collision import geometry
+        self._row()
+        return self._world._create_shape(self, "polygon", lambda: geometry.make_polygon(
+            _points(vertices), _validate.non_negative(radius, "radius")), material)
+
+    def create_capsule(self, p1, p2, radius, **material) -> Shape:
+        """Attach a capsule: the segment p1-p2 (body frame) thickened by ``radius``."""
+        from ._collision import geometry
+        self._row()
+        return self._world._create_shape(self, "capsule", lambda: geometry.make_capsule(
+            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2"), _validate.positive(radius, "radius")),
+            material)
+
+    def create_segment(self, p1, p2, **material) -> Shape:
+        """Attach a line segment (no area, so no mass; typically on static bodies)."""
+        from ._collision import geometry
+        self._row()
+        return self._world._create_shape(self, "segment", lambda: geometry.make_segment(
+            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2")), material)
+
+
+def _points(vertices) -> list[tuple[float, float]]:
+    if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+        raise TypeError(f"vertices must be a sequence of (x, y) points, got {type(vertices).__name__}")
+    return [_validate.vec2(p, f"vertices[{k}]") for k, p in enumerate(vertices)]
+
+
+_BODY_TYPE_NAMES = {"static": STATIC, "kinematic": 1, "dynamic": DYNAMIC}
+
+
+def parse_body_type(value) -> int:
+    """A body type given as ``BodyType`` or its lower-case name."""
+    if isinstance(value, BodyType):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return _BODY_TYPE_NAMES[value.lower()]
+        except KeyError:
+            raise ValueError(f"unknown body type {value!r}; use 'dynamic', 'static' or 'kinematic'") from None
+    raise TypeError(f"body type must be a string or BodyType, got {type(value).__name__}")

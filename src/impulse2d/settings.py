@@ -1,0 +1,113 @@
+"""World settings: every tunable of the step, defined once, with units and defaults.
+
+Fields may be changed between steps (``world.settings.substeps = 8``); each assignment is
+validated on the spot, so a bad value raises and the old value stays.
+
+Sources for the defaults: Box2D v3 (``b2DefaultWorldDef``), Solver2D, and Catto's GDC talks
+"Soft Constraints" (2011) and "Solver2D" (2024).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from . import _validate
+
+SOLVERS = ("soft_step", "pgs")
+MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
+
+
+@dataclass
+class WorldSettings:
+    """Tunables of :class:`impulse2d.World`. Pass any field to ``World(...)`` as a keyword."""
+
+    solver: str = "soft_step"
+    """``"soft_step"`` (default): Box2D v3's sub-stepped soft solver — per substep integrate
+    velocities, warm start, one soft (biased) iteration, integrate positions, one relax
+    (unbiased) iteration; then restitution once. Stacks and chains hold far better than with
+    ``"pgs"`` at the same cost.
+    ``"pgs"``: classic sequential impulses (projected Gauss-Seidel) of Box2D-lite: one step of
+    semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias."""
+
+    substeps: int = 4
+    """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
+    proportionally slower. Box2D v3 default: 4 at 60 Hz."""
+
+    velocity_iterations: int = 8
+    """pgs: Gauss-Seidel sweeps over all constraints per step. Box2D v2 default: 8."""
+
+    warm_starting: bool = True
+    """Start each step from the impulses of the previous one (matched by contact feature ids).
+    Turning it off shows why it exists: stacks sink and jitter."""
+
+    contact_hertz: float = 30.0
+    """soft_step: stiffness of contact position correction, Hz. Capped at a quarter of the
+    substep rate (Nyquist margin); doubled against static and kinematic bodies."""
+
+    contact_damping_ratio: float = 10.0
+    """soft_step: damping ratio of the contact spring (10 = heavily over-damped, so overlap is
+    removed without bounce)."""
+
+    contact_speed: float = 3.0
+    """m/s. Largest speed at which position correction pushes overlapping shapes apart (both
+    solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
+
+    baumgarte: float = 0.2
+    """pgs: fraction of the overlap (beyond the slop) removed per step through velocity bias."""
+
+    restitution_threshold: float = 1.0
+    """m/s. Impacts slower than this do not bounce; stops resting bodies from jittering."""
+
+    max_linear_speed: float = 400.0
+    """m/s. Body speeds are clamped to this to keep a blown-up scene finite (Box2D: 400 m/s)."""
+
+    friction_mixing: str = "sqrt"
+    """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
+    ``"product"`` (Chipmunk), ``"mean"``."""
+
+    restitution_mixing: str = "max"
+    """How two shapes' restitution combine: ``"max"`` (Box2D), or another rule of
+    ``friction_mixing``'s list."""
+
+    def __setattr__(self, name: str, value) -> None:
+        super().__setattr__(name, _check(name, value))
+
+    def replace(self, **changes) -> WorldSettings:
+        """A validated copy with ``changes`` applied."""
+        known = {f.name for f in fields(self)}
+        for name in changes:
+            if name not in known:
+                raise TypeError(f"unknown setting {name!r}; known settings: {', '.join(sorted(known))}")
+        return WorldSettings(**{**{f.name: getattr(self, f.name) for f in fields(self)}, **changes})
+
+
+def _check(name: str, value):
+    if name == "solver":
+        if value not in SOLVERS:
+            raise ValueError(f"solver must be one of {SOLVERS}, got {value!r}")
+        return value
+    if name in ("friction_mixing", "restitution_mixing"):
+        if value not in MIXING_RULES:
+            raise ValueError(f"{name} must be one of {MIXING_RULES}, got {value!r}")
+        return value
+    if name in ("substeps", "velocity_iterations"):
+        value = _validate.integer(value, name)
+        if not 1 <= value <= 1000:
+            raise ValueError(f"{name} must be between 1 and 1000, got {value}")
+        return value
+    if name == "warm_starting":
+        return _validate.flag(value, name)
+    if name in ("contact_hertz", "contact_speed", "max_linear_speed"):
+        return _validate.positive(value, name)
+    if name in ("contact_damping_ratio", "restitution_threshold"):
+        return _validate.non_negative(value, name)
+    if name == "baumgarte":
+        value = _validate.non_negative(value, name)
+        if value > 1.0:
+            raise ValueError(f"baumgarte must be in [0, 1], got {value}")
+        return value
+    raise AttributeError(f"WorldSettings has no setting {name!r}")
+
+
+MIXING_CODES = {rule: i for i, rule in enumerate(MIXING_RULES)}
+"""Integer codes of the mixing rules, as the narrowphase kernel reads them."""

@@ -1,0 +1,172 @@
+"""The ``Shape`` handle and the material options every shape takes.
+
+Shapes give bodies their extent, mass and surface. Geometry is fixed at creation; material and
+collision filter can be changed later (density changes re-compute the body's mass).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import _validate
+from .types import ShapeType, Vec2
+
+if TYPE_CHECKING:
+    from .body import Body
+    from .world import World
+
+ALL_BITS = 0xFFFF_FFFF_FFFF_FFFF
+
+MATERIAL_DEFAULTS = {
+    "density": 1.0,        # kg/m^2
+    "friction": 0.6,       # Coulomb coefficient (mixed with the other shape's: sqrt(fa fb))
+    "restitution": 0.0,    # bounciness (mixed: max(ea, eb))
+    "is_sensor": False,    # stored for the sensor events to come; sensors make no contacts
+    "category": 0x1,       # bits this shape is
+    "mask": ALL_BITS,      # bits it collides with
+    "group": 0,            # equal negative groups never collide, equal positive always do
+    "user_data": None,
+}
+
+
+def parse_material(options: dict) -> dict:
+    """Validate shape keyword options; unknown names raise ``TypeError``."""
+    unknown = set(options) - set(MATERIAL_DEFAULTS)
+    if unknown:
+        raise TypeError(f"unknown shape option(s): {', '.join(sorted(unknown))}; "
+                        f"known: {', '.join(MATERIAL_DEFAULTS)}")
+    m = {**MATERIAL_DEFAULTS, **options}
+    return {
+        "density": _validate.non_negative(m["density"], "density"),
+        "friction": _validate.non_negative(m["friction"], "friction"),
+        "restitution": _validate.non_negative(m["restitution"], "restitution"),
+        "is_sensor": _validate.flag(m["is_sensor"], "is_sensor"),
+        "category": _validate.bits(m["category"], "category"),
+        "mask": _validate.bits(m["mask"], "mask"),
+        "group": _validate.integer(m["group"], "group"),
+        "user_data": m["user_data"],
+    }
+
+
+class Shape:
+    """A shape attached to a body. Create with ``body.create_circle``/``create_box``/..."""
+
+    __slots__ = ("_world", "_index", "_generation", "__weakref__")
+
+    def __init__(self, world: World, index: int, generation: int) -> None:
+        self._world = world
+        self._index = index
+        self._generation = generation
+
+    def _row(self) -> int:
+        shapes = self._world._shapes
+        i = self._index
+        if not shapes.alive[i] or shapes.generation[i] != self._generation:
+            raise ValueError("this shape was destroyed; its handle can no longer be used")
+        return i
+
+    @property
+    def is_valid(self) -> bool:
+        shapes = self._world._shapes
+        return bool(shapes.alive[self._index] and shapes.generation[self._index] == self._generation)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Shape) and other._world is self._world
+                and other._index == self._index and other._generation == self._generation)
+
+    def __hash__(self) -> int:
+        return hash((id(self._world), self._index, self._generation))
+
+    def __repr__(self) -> str:
+        if not self.is_valid:
+            return "<Shape destroyed>"
+        return f"<Shape {self.type.name.lower()} #{self._index}>"
+
+    # -- geometry -------------------------------------------------------------------------
+    @property
+    def type(self) -> ShapeType:
+        return ShapeType(int(self._world._shapes.type[self._row()]))
+
+    @property
+    def body(self) -> Body:
+        return self._world._body_handles[int(self._world._shapes.body[self._row()])]
+
+    @property
+    def radius(self) -> float:
+        """Circle or capsule radius, or a polygon's rounding radius, m."""
+        return float(self._world._shapes.radius[self._row()])
+
+    @property
+    def vertices(self) -> list[Vec2]:
+        """Body-frame vertices: the centre of a circle, the two ends of a capsule or segment, or
+        a polygon's counter-clockwise hull."""
+        i = self._row()
+        shapes = self._world._shapes
+        return [Vec2(float(x), float(y)) for x, y in shapes.vertices[i, : shapes.count[i]]]
+
+    @property
+    def aabb(self) -> tuple[float, float, float, float]:
+        """World bounding box (min x, min y, max x, max y) as of the last step."""
+        return tuple(float(v) for v in self._world._shapes.aabb[self._row()])
+
+    # -- material ---------------------------------------------------------------------------
+    @property
+    def density(self) -> float:
+        return float(self._world._shapes.density[self._row()])
+
+    @density.setter
+    def density(self, value) -> None:
+        i = self._row()
+        self._world._shapes.density[i] = _validate.non_negative(value, "density")
+        self._world._update_mass(int(self._world._shapes.body[i]))
+
+    @property
+    def friction(self) -> float:
+        return float(self._world._shapes.friction[self._row()])
+
+    @friction.setter
+    def friction(self, value) -> None:
+        i = self._row()
+        self._world._shapes.friction[i] = _validate.non_negative(value, "friction")
+
+    @property
+    def restitution(self) -> float:
+        return float(self._world._shapes.restitution[self._row()])
+
+    @restitution.setter
+    def restitution(self, value) -> None:
+        i = self._row()
+        self._world._shapes.restitution[i] = _validate.non_negative(value, "restitution")
+
+    @property
+    def is_sensor(self) -> bool:
+        return bool(self._world._shapes.is_sensor[self._row()])
+
+    def _filter_property(column: str, check):  # noqa: N805  (class-body helper)
+        def fget(self):
+            return int(getattr(self._world._shapes, column)[self._row()])
+
+        def fset(self, value):
+            i = self._row()
+            getattr(self._world._shapes, column)[i] = check(value, column)
+            self._world._pairs_dirty = True
+
+        return property(fget, fset)
+
+    category = _filter_property("category", _validate.bits)
+    """Collision category bits of this shape."""
+    mask = _filter_property("mask", _validate.bits)
+    """Category bits this shape collides with."""
+    group = _filter_property("group", _validate.integer)
+    """Collision group: equal negative groups never collide, equal positive groups always do."""
+    del _filter_property
+
+    @property
+    def user_data(self) -> Any:
+        self._row()
+        return self._world._shape_user_data.get(self._index)
+
+    @user_data.setter
+    def user_data(self, value: Any) -> None:
+        self._row()
+        self._world._shape_user_data[self._index] = value

@@ -1,0 +1,355 @@
+"""The ``World``: owns every body, shape and contact, and steps them.
+
+All state lives in structure-of-arrays stores (``_core.state``); ``Body`` and ``Shape`` are
+handles into them. Creation and destruction happen in Python between steps and validate
+everything first, so a bad argument leaves the world exactly as it was.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _validate
+from ._collision import geometry
+from ._collision import shape_types
+from ._core.state import BODY_LAYOUT, DYNAMIC, SHAPE_LAYOUT, STATIC, Bodies, Shapes
+from ._core.storage import IdPool, allocate_store, grow_store
+from ._dynamics.contacts import Contacts, empty_contacts
+from ._dynamics.step import step_world
+from .body import Body, parse_body_type
+from .settings import WorldSettings
+from .shapes import Shape, parse_material
+from .types import Vec2
+
+_SHAPE_CODES = {
+    "circle": shape_types.CIRCLE,
+    "capsule": shape_types.CAPSULE,
+    "segment": shape_types.SEGMENT,
+    "polygon": shape_types.POLYGON,
+}
+
+
+class ContactPoint(NamedTuple):
+    point: Vec2             # world point, halfway between the two surfaces, m
+    separation: float       # m, negative = overlap
+    normal_impulse: float   # N s applied along the normal in the last step
+    tangent_impulse: float  # N s of friction in the last step
+    id: int                 # feature id (stable while the same features touch)
+
+
+class ContactInfo(NamedTuple):
+    shape_a: Shape
+    shape_b: Shape
+    normal: Vec2            # unit, from shape_a to shape_b
+    points: tuple[ContactPoint, ...]
+
+
+@dataclass
+class Profile:
+    """Wall time of the stages of the last step, in seconds."""
+
+    step: float = 0.0
+    pairs: float = 0.0     # bounding boxes, broadphase and contact bookkeeping
+    collide: float = 0.0   # narrowphase manifolds
+    solve: float = 0.0     # constraint preparation and the solver's substeps
+    finalize: float = 0.0  # write back positions, clear forces
+
+    def as_dict(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class World:
+    """A physics world. ``World(gravity=(0, -10), **settings)``; see :class:`WorldSettings`."""
+
+    def __init__(self, gravity=(0.0, -10.0), **settings: Any) -> None:
+        self._settings = WorldSettings().replace(**settings)
+        self._gravity = _validate.vec2(gravity, "gravity", limit=False)
+        self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
+        self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)
+        self._body_pool = IdPool()
+        self._shape_pool = IdPool()
+        self._body_handles: dict[int, Body] = {}
+        self._shape_handles: dict[int, Shape] = {}
+        self._body_shapes: dict[int, list[int]] = {}
+        self._body_user_data: dict[int, Any] = {}
+        self._shape_user_data: dict[int, Any] = {}
+        self._contacts: Contacts = empty_contacts()
+        self._pairs_dirty = True
+        self._live_rows: np.ndarray | None = None
+        self.profile = Profile()
+        self.time = 0.0
+        self.step_count = 0
+
+    # -- settings ---------------------------------------------------------------------------
+    @property
+    def settings(self) -> WorldSettings:
+        """The world's :class:`WorldSettings`; change fields between steps."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: WorldSettings) -> None:
+        if not isinstance(value, WorldSettings):
+            raise TypeError(f"settings must be a WorldSettings, got {type(value).__name__}")
+        self._settings = value.replace()
+
+    @property
+    def gravity(self) -> Vec2:
+        """Acceleration of gravity, m/s^2."""
+        return Vec2(*self._gravity)
+
+    @gravity.setter
+    def gravity(self, value) -> None:
+        self._gravity = _validate.vec2(value, "gravity", limit=False)
+
+    # -- stepping -----------------------------------------------------------------------------
+    def step(self, dt: float = 1.0 / 60.0) -> None:
+        """Advance the simulation by ``dt`` seconds (typically 1/60)."""
+        dt = _validate.positive(dt, "dt")
+        if dt > 1.0:
+            raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
+                             "(1/60 s is typical) and call step() repeatedly")
+        step_world(self, dt)
+        self.time += dt
+        self.step_count += 1
+
+    # -- bodies ---------------------------------------------------------------------------------
+    def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
+                    linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
+                    angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False,
+                    user_data=None) -> Body:
+        """Create a body. Give it shapes with ``body.create_box(...)`` etc."""
+        kind = parse_body_type(type)
+        x, y = _validate.vec2(position, "position")
+        angle = _validate.real(angle, "angle")
+        v = _validate.vec2(linear_velocity, "linear_velocity")
+        w = _validate.real(angular_velocity, "angular_velocity")
+        if kind == STATIC and (v != (0.0, 0.0) or w != 0.0):
+            raise ValueError("a static body cannot be given a velocity; make it kinematic")
+        lin = _validate.non_negative(linear_damping, "linear_damping")
+        ang = _validate.non_negative(angular_damping, "angular_damping")
+        g = _validate.real(gravity_scale, "gravity_scale")
+        fixed = _validate.flag(fixed_rotation, "fixed_rotation")
+
+        i = self._body_pool.allocate()
+        if i >= len(self._bodies.alive):
+            self._bodies = grow_store(self._bodies, BODY_LAYOUT, 2 * len(self._bodies.alive))
+        b = self._bodies
+        b.alive[i] = True
+        b.type[i] = kind
+        b.origin[i] = (x, y)
+        b.center[i] = (x, y)
+        b.local_center[i] = 0.0
+        b.angle[i] = angle
+        b.rot[i] = (math.cos(angle), math.sin(angle))
+        b.v[i] = v
+        b.w[i] = w
+        b.force[i] = 0.0
+        b.torque[i] = 0.0
+        b.linear_damping[i] = lin
+        b.angular_damping[i] = ang
+        b.gravity_scale[i] = g
+        b.fixed_rotation[i] = fixed
+        b.dp[i] = 0.0
+        b.dq[i] = (1.0, 0.0)
+        handle = Body(self, i, int(b.generation[i]))
+        self._body_handles[i] = handle
+        self._body_shapes[i] = []
+        if user_data is not None:
+            self._body_user_data[i] = user_data
+        self._update_mass(i)
+        self._live_rows = None
+        return handle
+
+    def destroy_body(self, body: Body) -> None:
+        """Destroy ``body`` with its shapes and contacts. Its handles become invalid."""
+        i = self._body_row(body, "body")
+        for s in list(self._body_shapes[i]):
+            self._free_shape(s)
+        del self._body_shapes[i]
+        del self._body_handles[i]
+        self._body_user_data.pop(i, None)
+        self._bodies.alive[i] = False
+        self._bodies.generation[i] += 1
+        self._body_pool.free(i)
+        self._live_rows = None
+        self._drop_dead_contacts()
+
+    def destroy_shape(self, shape: Shape) -> None:
+        """Detach and destroy ``shape``; its body's mass is recomputed."""
+        if not isinstance(shape, Shape) or shape._world is not self:
+            raise TypeError("shape must be a Shape of this world")
+        s = shape._row()
+        body = int(self._shapes.body[s])
+        self._free_shape(s)
+        self._update_mass(body)
+        self._drop_dead_contacts()
+
+    @property
+    def bodies(self) -> list[Body]:
+        """Live bodies, in row order (the order of :meth:`get_positions` and friends)."""
+        return [self._body_handles[int(i)] for i in self._rows()]
+
+    @property
+    def shapes(self) -> list[Shape]:
+        """Live shapes, in row order."""
+        return [self._shape_handles[i] for i in sorted(self._shape_handles)]
+
+    @property
+    def body_count(self) -> int:
+        return self._body_pool.live_count
+
+    # -- bulk state -------------------------------------------------------------------------------
+    def _rows(self) -> np.ndarray:
+        if self._live_rows is None:
+            self._live_rows = np.flatnonzero(self._bodies.alive)
+        return self._live_rows
+
+    def get_positions(self) -> np.ndarray:
+        """(N, 2) float64 copy of body origins, m, in :attr:`bodies` order."""
+        return self._bodies.origin[self._rows()]
+
+    def get_angles(self) -> np.ndarray:
+        """(N,) float64 copy of body angles, rad."""
+        return self._bodies.angle[self._rows()]
+
+    def get_velocities(self) -> np.ndarray:
+        """(N, 3) float64: vx, vy (centre of mass, m/s) and angular velocity (rad/s)."""
+        rows = self._rows()
+        out = np.empty((rows.shape[0], 3))
+        out[:, :2] = self._bodies.v[rows]
+        out[:, 2] = self._bodies.w[rows]
+        return out
+
+    # -- contacts ----------------------------------------------------------------------------------
+    @property
+    def contacts(self) -> list[ContactInfo]:
+        """Contacts with at least one manifold point (touching or within the speculative
+        margin), as of the last step, with the impulses the solver applied."""
+        c = self._contacts
+        result = []
+        for k in np.flatnonzero(c.count > 0):
+            points = tuple(
+                ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
+                             float(c.separation[k, j]), float(c.normal_impulse[k, j]),
+                             float(c.tangent_impulse[k, j]), int(c.ids[k, j]))
+                for j in range(int(c.count[k])))
+            result.append(ContactInfo(self._shape_handles[int(c.shape_a[k])],
+                                      self._shape_handles[int(c.shape_b[k])],
+                                      Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points))
+        return result
+
+    # -- internals used by the handles ------------------------------------------------------------
+    def _body_row(self, body, name: str) -> int:
+        if not isinstance(body, Body):
+            raise TypeError(f"{name} must be a Body, got {type(body).__name__}")
+        if body._world is not self:
+            raise ValueError(f"{name} belongs to another world")
+        return body._row()
+
+    def _create_shape(self, body: Body, kind: str, make_geometry, material: dict) -> Shape:
+        """Validate everything, then write the row (so a failure changes nothing)."""
+        b = body._row()
+        geom = make_geometry()
+        m = parse_material(material)
+        s = self._shape_pool.allocate()
+        if s >= len(self._shapes.alive):
+            self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
+        sh = self._shapes
+        sh.alive[s] = True
+        sh.body[s] = b
+        sh.type[s] = _SHAPE_CODES[kind]
+        sh.count[s] = geom.count
+        sh.vertices[s] = geom.vertices
+        sh.normals[s] = geom.normals
+        sh.radius[s] = geom.radius
+        sh.centroid[s] = geom.centroid
+        sh.density[s] = m["density"]
+        sh.friction[s] = m["friction"]
+        sh.restitution[s] = m["restitution"]
+        sh.is_sensor[s] = m["is_sensor"]
+        sh.category[s] = m["category"]
+        sh.mask[s] = m["mask"]
+        sh.group[s] = m["group"]
+        sh.aabb[s] = 0.0
+        # An inverted fat box forces the broadphase to pick the new shape up next step.
+        sh.fat_aabb[s] = (np.inf, np.inf, -np.inf, -np.inf)
+        handle = Shape(self, s, int(sh.generation[s]))
+        self._shape_handles[s] = handle
+        self._body_shapes[b].append(s)
+        if m["user_data"] is not None:
+            self._shape_user_data[s] = m["user_data"]
+        self._update_mass(b)
+        self._pairs_dirty = True
+        return handle
+
+    def _free_shape(self, s: int) -> None:
+        body = int(self._shapes.body[s])
+        self._body_shapes[body].remove(s)
+        del self._shape_handles[s]
+        self._shape_user_data.pop(s, None)
+        self._shapes.alive[s] = False
+        self._shapes.generation[s] += 1
+        self._shape_pool.free(s)
+        self._pairs_dirty = True
+
+    def _drop_dead_contacts(self) -> None:
+        c = self._contacts
+        keep = self._shapes.alive[c.shape_a] & self._shapes.alive[c.shape_b]
+        if not keep.all():
+            self._contacts = Contacts(*(column[keep] for column in c))
+
+    def _update_mass(self, i: int) -> None:
+        """Mass, centre of mass and inertia of body ``i`` from its shapes (parallel-axis sum).
+
+        A dynamic body whose shapes have no area (segments, zero density) gets 1 kg, as in
+        Box2D v2, so that it still falls and responds to contacts.
+        """
+        b = self._bodies
+        old_center = b.center[i].copy()
+        if b.type[i] != DYNAMIC:
+            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
+            b.local_center[i] = 0.0
+            self._sync_center(i)
+            return
+        sh = self._shapes
+        mass = 0.0
+        moment = np.zeros(2)
+        inertia_origin = 0.0  # about the body origin
+        for s in self._body_shapes[i]:
+            m, c, inertia = geometry.mass_properties(int(sh.count[s]), sh.vertices[s],
+                                                     float(sh.radius[s]), float(sh.density[s]))
+            mass += m
+            moment += m * np.asarray(c)
+            inertia_origin += inertia + m * float(np.dot(c, c))
+        if mass > 0.0:
+            local_center = moment / mass
+            inertia = inertia_origin - mass * float(np.dot(local_center, local_center))
+        else:
+            mass, local_center, inertia = 1.0, np.zeros(2), 0.0
+        b.mass[i] = mass
+        b.inv_mass[i] = 1.0 / mass
+        b.local_center[i] = local_center
+        if inertia > 0.0 and not b.fixed_rotation[i]:
+            b.inertia[i] = inertia
+            b.inv_inertia[i] = 1.0 / inertia
+        else:
+            b.inertia[i] = 0.0
+            b.inv_inertia[i] = 0.0
+        self._sync_center(i)
+        # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).
+        w = b.w[i]
+        d = b.center[i] - old_center
+        b.v[i, 0] -= w * d[1]
+        b.v[i, 1] += w * d[0]
+
+    def _sync_center(self, i: int) -> None:
+        """World centre of mass from origin, rotation and local centre."""
+        b = self._bodies
+        c, s = b.rot[i]
+        lx, ly = b.local_center[i]
+        b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
+        b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
