@@ -44,7 +44,7 @@ def _settle_height(make_shape, start_y, solver="soft_step"):
     ("capsule", lambda b: b.create_capsule((-0.6, 0.0), (0.6, 0.0), 0.25), 0.25),
     # Regular hexagon with a flat bottom: apothem = r cos(30 deg).
     ("polygon", lambda b: b.create_polygon(
-        [(0.5 * math.cos(math.pi / 6 + k * math.pi / 3), 0.5 * math.sin(math.pi / 6 + k * math.pi / 3))
+        [(0.5 * math.cos(k * math.pi / 3), 0.5 * math.sin(k * math.pi / 3))
          for k in range(6)]), 0.5 * math.cos(math.pi / 6)),
 ])
 def test_shapes_come_to_rest_at_their_exact_height(solver, name, make, rest_y):

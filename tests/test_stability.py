@@ -54,10 +54,10 @@ def test_same_scene_twice_gives_bit_identical_state(solver):
 
 
 def test_warm_starting_reduces_sinking_of_a_stack():
-    """Warm starting is what lets few iterations hold a stack (Catto, GDC 2005)."""
+    """Warm starting is what lets 8 iterations hold a 10-box stack (Catto, GDC 2005)."""
     sink = {}
     for warm in (True, False):
-        world, _ = ground_world(solver="pgs", velocity_iterations=4, warm_starting=warm)
+        world, _ = ground_world(solver="pgs", warm_starting=warm)
         top = None
         for k in range(10):
             top = world.create_body(position=(0.0, 0.5 + k))
@@ -65,4 +65,4 @@ def test_warm_starting_reduces_sinking_of_a_stack():
         run(world, 3.0)
         sink[warm] = 9.5 - top.position.y
     assert sink[True] < 0.05
-    assert sink[False] > 2.0 * sink[True]
+    assert sink[False] > 10.0 * sink[True]

@@ -36,8 +36,8 @@ _SHAPE_CODES = {
 class ContactPoint(NamedTuple):
     point: Vec2             # world point, halfway between the two surfaces, m
     separation: float       # m, negative = overlap
-    normal_impulse: float   # N s applied along the normal in the last step
-    tangent_impulse: float  # N s of friction in the last step
+    normal_impulse: float   # N s pushed along the normal over the last step (/ dt = force)
+    tangent_impulse: float  # N s of friction over the last step
     id: int                 # feature id (stable while the same features touch)
 
 
@@ -234,8 +234,8 @@ class World:
         for k in np.flatnonzero(c.count > 0):
             points = tuple(
                 ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
-                             float(c.separation[k, j]), float(c.normal_impulse[k, j]),
-                             float(c.tangent_impulse[k, j]), int(c.ids[k, j]))
+                             float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
+                             float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
                 for j in range(int(c.count[k])))
             result.append(ContactInfo(self._shape_handles[int(c.shape_a[k])],
                                       self._shape_handles[int(c.shape_b[k])],

@@ -31,6 +31,8 @@ velocity, so kernels never branch on body type.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.jit import kernel
 from .._core.state import DYNAMIC
 
@@ -288,6 +290,7 @@ def apply_restitution(contacts, bodies, threshold):
             if total > contacts.max_normal_impulse[k, j]:
                 contacts.max_normal_impulse[k, j] = total
             impulse = total - old
+            contacts.total_normal_impulse[k, j] += impulse
             px = impulse * nx
             py = impulse * ny
             v[a, 0] -= m_a * px
@@ -296,3 +299,12 @@ def apply_restitution(contacts, bodies, threshold):
             v[b, 0] += m_b * px
             v[b, 1] += m_b * py
             w[b] += i_b * (rbx * py - rby * px)
+
+
+def accumulate_impulses(contacts) -> None:
+    """Add the (sub)step's accumulated impulses to the step totals users read.
+
+    Warm-start memory is per (sub)step: with n substeps each holds 1/n of the step's impulse.
+    """
+    np.add(contacts.total_normal_impulse, contacts.normal_impulse, out=contacts.total_normal_impulse)
+    np.add(contacts.total_tangent_impulse, contacts.tangent_impulse, out=contacts.total_tangent_impulse)

@@ -39,6 +39,8 @@ class Contacts(NamedTuple):
     normal_impulse: np.ndarray      # (m, 2) accumulated, N s (warm-start memory)
     tangent_impulse: np.ndarray     # (m, 2) accumulated, N s
     max_normal_impulse: np.ndarray  # (m, 2) largest normal impulse of the step (gates restitution)
+    total_normal_impulse: np.ndarray   # (m, 2) sum over the step's substeps and restitution, N s
+    total_tangent_impulse: np.ndarray  # (m, 2) the same for friction
     # Constraint data, rebuilt by prepare_contacts every step:
     r_a: np.ndarray                 # (m, 2, 2) point relative to centre of mass of A, world frame
     r_b: np.ndarray                 # (m, 2, 2)
@@ -65,6 +67,8 @@ CONTACT_LAYOUT = {
     "normal_impulse": (np.float64, (2,)),
     "tangent_impulse": (np.float64, (2,)),
     "max_normal_impulse": (np.float64, (2,)),
+    "total_normal_impulse": (np.float64, (2,)),
+    "total_tangent_impulse": (np.float64, (2,)),
     "r_a": (np.float64, (2, 2)),
     "r_b": (np.float64, (2, 2)),
     "base_separation": (np.float64, (2,)),
@@ -186,6 +190,8 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
             contacts.normal_impulse[k, j] = 0.0
             contacts.tangent_impulse[k, j] = 0.0
             contacts.max_normal_impulse[k, j] = 0.0
+            contacts.total_normal_impulse[k, j] = 0.0
+            contacts.total_tangent_impulse[k, j] = 0.0
             if j >= count:
                 contacts.separation[k, j] = 0.0
                 contacts.ids[k, j] = 0

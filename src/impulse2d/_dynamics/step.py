@@ -22,7 +22,8 @@ from time import perf_counter
 from .._collision.broadphase import find_pairs
 from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
+from .contact_solver import (accumulate_impulses, apply_restitution, prepare_contacts, solve_contacts,
+                             warm_start_contacts)
 from .contacts import carry_contacts, empty_contacts, filter_pairs, update_manifolds
 from .integrate import finalize_bodies, integrate_positions, integrate_velocities
 from .proxies import update_aabbs
@@ -96,6 +97,7 @@ def _soft_step(world, bodies, contacts, dt, gx, gy, max_angular_speed) -> None:
         solve_contacts(contacts, bodies, inv_h, True, True, 0.0, slop, speed)
         integrate_positions(bodies, h, settings.max_linear_speed, max_angular_speed)
         solve_contacts(contacts, bodies, inv_h, False, True, 0.0, slop, speed)
+        accumulate_impulses(contacts)
     apply_restitution(contacts, bodies, settings.restitution_threshold)
 
 
@@ -111,6 +113,7 @@ def _pgs(world, bodies, contacts, dt, gx, gy, max_angular_speed) -> None:
     for _ in range(settings.velocity_iterations):
         solve_contacts(contacts, bodies, inv_h, True, False, settings.baumgarte, LINEAR_SLOP,
                        settings.contact_speed)
+    accumulate_impulses(contacts)
     apply_restitution(contacts, bodies, settings.restitution_threshold)
     integrate_positions(bodies, dt, settings.max_linear_speed, max_angular_speed)
 
