@@ -55,7 +55,8 @@ class Profile:
     step: float = 0.0
     pairs: float = 0.0     # bounding boxes, broadphase and contact bookkeeping
     collide: float = 0.0   # narrowphase manifolds
-    solve: float = 0.0     # constraint preparation and the solver's substeps
+    prepare: float = 0.0   # colouring and constraint preparation
+    solve: float = 0.0     # the solver's (sub)steps and storing impulses
     finalize: float = 0.0  # write back positions, clear forces
 
     def as_dict(self) -> dict[str, float]:

@@ -25,108 +25,178 @@ the narrowphase (Box2D v3 / Solver2D)::
     C = base_separation + n . (dp_b - dp_a + R(dq_b) r_b - R(dq_a) r_a),
     base_separation = separation - n . (r_b - r_a)
 
-Every verb loops over all contacts in key order; static bodies have zero inverse mass and
-velocity, so kernels never branch on body type.
+``prepare_contacts`` gathers the touching contacts into constraint rows in the colour order of
+:mod:`constraint_graph`; every other verb streams through those rows, and ``store_impulses``
+writes the accumulated impulses back to the contacts for next step's warm start. Static bodies
+have zero inverse mass and velocity, so kernels never branch on body type.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from .._core.jit import kernel
 from .._core.state import DYNAMIC
+from .._core.storage import allocate_store
+
+
+class ContactConstraints(NamedTuple):
+    """One row per touching contact, in solve order; rebuilt every step."""
+
+    contact: np.ndarray          # int64 row in the contact store
+    body_a: np.ndarray
+    body_b: np.ndarray
+    count: np.ndarray            # int64 points, 1 or 2
+    inv_mass: np.ndarray         # (c, 4) 1/m_a, 1/I_a, 1/m_b, 1/I_b (copied: saves four gathers)
+    normal: np.ndarray           # (c, 2)
+    friction: np.ndarray
+    restitution: np.ndarray
+    softness: np.ndarray         # (c, 3) bias_rate, mass_scale, impulse_scale
+    r_a: np.ndarray              # (c, 2, 2) anchors from the centres of mass, world frame, m
+    r_b: np.ndarray
+    base_separation: np.ndarray  # (c, 2) m
+    normal_mass: np.ndarray      # (c, 2) kg
+    tangent_mass: np.ndarray
+    relative_velocity: np.ndarray  # (c, 2) m/s, before the solve
+    normal_impulse: np.ndarray     # (c, 2) accumulated per (sub)step, N s
+    tangent_impulse: np.ndarray
+    max_normal_impulse: np.ndarray
+    total_normal_impulse: np.ndarray   # (c, 2) over the whole step, N s
+    total_tangent_impulse: np.ndarray
+
+
+CONSTRAINT_LAYOUT = {
+    "contact": (np.int64, ()),
+    "body_a": (np.int64, ()),
+    "body_b": (np.int64, ()),
+    "count": (np.int64, ()),
+    "inv_mass": (np.float64, (4,)),
+    "normal": (np.float64, (2,)),
+    "friction": (np.float64, ()),
+    "restitution": (np.float64, ()),
+    "softness": (np.float64, (3,)),
+    "r_a": (np.float64, (2, 2)),
+    "r_b": (np.float64, (2, 2)),
+    "base_separation": (np.float64, (2,)),
+    "normal_mass": (np.float64, (2,)),
+    "tangent_mass": (np.float64, (2,)),
+    "relative_velocity": (np.float64, (2,)),
+    "normal_impulse": (np.float64, (2,)),
+    "tangent_impulse": (np.float64, (2,)),
+    "max_normal_impulse": (np.float64, (2,)),
+    "total_normal_impulse": (np.float64, (2,)),
+    "total_tangent_impulse": (np.float64, (2,)),
+}
+
+
+def contact_constraints(count: int) -> ContactConstraints:
+    return allocate_store(ContactConstraints, CONSTRAINT_LAYOUT, count)
 
 
 @kernel
-def prepare_contacts(contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
                      soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
-    """Anchors, effective masses, softness and pre-solve approach speed of every point.
+    """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
+    pre-solve approach speed, and the warm-start impulses.
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
     oscillating (Box2D v3 doubles the hertz).
     """
-    for k in range(contacts.key.shape[0]):
+    center = bodies.center
+    v = bodies.v
+    w = bodies.w
+    for q in range(order.shape[0]):
+        k = order[q]
         count = contacts.count[k]
-        if count == 0:
-            continue
         a = contacts.body_a[k]
         b = contacts.body_b[k]
+        cs.contact[q] = k
+        cs.body_a[q] = a
+        cs.body_b[q] = b
+        cs.count[q] = count
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
+        cs.inv_mass[q, 0] = m_a
+        cs.inv_mass[q, 1] = i_a
+        cs.inv_mass[q, 2] = m_b
+        cs.inv_mass[q, 3] = i_b
         if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
-            contacts.softness[k, 0] = static_bias_rate
-            contacts.softness[k, 1] = static_mass_scale
-            contacts.softness[k, 2] = static_impulse_scale
+            cs.softness[q, 0] = static_bias_rate
+            cs.softness[q, 1] = static_mass_scale
+            cs.softness[q, 2] = static_impulse_scale
         else:
-            contacts.softness[k, 0] = soft_bias_rate
-            contacts.softness[k, 1] = soft_mass_scale
-            contacts.softness[k, 2] = soft_impulse_scale
+            cs.softness[q, 0] = soft_bias_rate
+            cs.softness[q, 1] = soft_mass_scale
+            cs.softness[q, 2] = soft_impulse_scale
+        cs.friction[q] = contacts.friction[k]
+        cs.restitution[q] = contacts.restitution[k]
         nx = contacts.normal[k, 0]
         ny = contacts.normal[k, 1]
+        cs.normal[q, 0] = nx
+        cs.normal[q, 1] = ny
         tx = ny
         ty = -nx
-        vax = bodies.v[a, 0]
-        vay = bodies.v[a, 1]
-        wa = bodies.w[a]
-        vbx = bodies.v[b, 0]
-        vby = bodies.v[b, 1]
-        wb = bodies.w[b]
+        for j in range(2):
+            cs.max_normal_impulse[q, j] = 0.0
+            cs.total_normal_impulse[q, j] = 0.0
+            cs.total_tangent_impulse[q, j] = 0.0
+            if warm_starting and j < count:
+                cs.normal_impulse[q, j] = contacts.normal_impulse[k, j]
+                cs.tangent_impulse[q, j] = contacts.tangent_impulse[k, j]
+            else:
+                cs.normal_impulse[q, j] = 0.0
+                cs.tangent_impulse[q, j] = 0.0
         for j in range(count):
-            if not warm_starting:
-                contacts.normal_impulse[k, j] = 0.0
-                contacts.tangent_impulse[k, j] = 0.0
-            rax = contacts.point[k, j, 0] - bodies.center[a, 0]
-            ray = contacts.point[k, j, 1] - bodies.center[a, 1]
-            rbx = contacts.point[k, j, 0] - bodies.center[b, 0]
-            rby = contacts.point[k, j, 1] - bodies.center[b, 1]
-            contacts.r_a[k, j, 0] = rax
-            contacts.r_a[k, j, 1] = ray
-            contacts.r_b[k, j, 0] = rbx
-            contacts.r_b[k, j, 1] = rby
-            contacts.base_separation[k, j] = (
-                contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny))
+            rax = contacts.point[k, j, 0] - center[a, 0]
+            ray = contacts.point[k, j, 1] - center[a, 1]
+            rbx = contacts.point[k, j, 0] - center[b, 0]
+            rby = contacts.point[k, j, 1] - center[b, 1]
+            cs.r_a[q, j, 0] = rax
+            cs.r_a[q, j, 1] = ray
+            cs.r_b[q, j, 0] = rbx
+            cs.r_b[q, j, 1] = rby
+            cs.base_separation[q, j] = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
             rn_a = rax * ny - ray * nx
             rn_b = rbx * ny - rby * nx
             k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
-            contacts.normal_mass[k, j] = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            cs.normal_mass[q, j] = 1.0 / k_normal if k_normal > 0.0 else 0.0
             rt_a = rax * ty - ray * tx
             rt_b = rbx * ty - rby * tx
             k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
-            contacts.tangent_mass[k, j] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            contacts.relative_velocity[k, j] = dvx * nx + dvy * ny
+            cs.tangent_mass[q, j] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
+            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+            cs.relative_velocity[q, j] = dvx * nx + dvy * ny
 
 
 @kernel
-def warm_start_contacts(contacts, bodies):
+def warm_start_contacts(cs, bodies):
     """Apply last step's accumulated impulses, so the iterations start near the answer."""
     v = bodies.v
     w = bodies.w
-    for k in range(contacts.key.shape[0]):
-        count = contacts.count[k]
-        if count == 0:
-            continue
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
-        for j in range(count):
-            ln = contacts.normal_impulse[k, j]
-            lt = contacts.tangent_impulse[k, j]
+    for q in range(cs.count.shape[0]):
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        m_a = cs.inv_mass[q, 0]
+        i_a = cs.inv_mass[q, 1]
+        m_b = cs.inv_mass[q, 2]
+        i_b = cs.inv_mass[q, 3]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
+        for j in range(cs.count[q]):
+            ln = cs.normal_impulse[q, j]
+            lt = cs.tangent_impulse[q, j]
             px = ln * nx + lt * ny
             py = ln * ny - lt * nx
-            rax = contacts.r_a[k, j, 0]
-            ray = contacts.r_a[k, j, 1]
-            rbx = contacts.r_b[k, j, 0]
-            rby = contacts.r_b[k, j, 1]
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
             v[a, 0] -= m_a * px
             v[a, 1] -= m_a * py
             w[a] -= i_a * (rax * py - ray * px)
@@ -136,10 +206,10 @@ def warm_start_contacts(contacts, bodies):
 
 
 @kernel
-def solve_contacts(contacts, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed):
-    """One Gauss-Seidel sweep over every contact: friction rows, then normal rows.
+def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed):
+    """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
 
-    ``soft`` selects the soft-step bias (per-contact softness) over Baumgarte's. With
+    ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
     ``use_bias`` false this is the relax pass: rigid, and only speculative gaps are honoured.
     Friction goes first so that non-penetration, the more important row, is solved last
     (Box2D v2.x).
@@ -148,41 +218,39 @@ def solve_contacts(contacts, bodies, inv_h, use_bias, soft, baumgarte, linear_sl
     w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
-    for k in range(contacts.key.shape[0]):
-        count = contacts.count[k]
-        if count == 0:
-            continue
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+    for q in range(cs.count.shape[0]):
+        count = cs.count[q]
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        m_a = cs.inv_mass[q, 0]
+        i_a = cs.inv_mass[q, 1]
+        m_b = cs.inv_mass[q, 2]
+        i_b = cs.inv_mass[q, 3]
         vax = v[a, 0]
         vay = v[a, 1]
         wa = w[a]
         vbx = v[b, 0]
         vby = v[b, 1]
         wb = w[b]
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
         tx = ny
         ty = -nx
-        friction = contacts.friction[k]
+        friction = cs.friction[q]
 
         for j in range(count):
-            rax = contacts.r_a[k, j, 0]
-            ray = contacts.r_a[k, j, 1]
-            rbx = contacts.r_b[k, j, 0]
-            rby = contacts.r_b[k, j, 1]
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vt = dvx * tx + dvy * ty
-            impulse = -contacts.tangent_mass[k, j] * vt
-            limit = friction * contacts.normal_impulse[k, j]
-            old = contacts.tangent_impulse[k, j]
+            impulse = -cs.tangent_mass[q, j] * vt
+            limit = friction * cs.normal_impulse[q, j]
+            old = cs.tangent_impulse[q, j]
             total = min(max(old + impulse, -limit), limit)
-            contacts.tangent_impulse[k, j] = total
+            cs.tangent_impulse[q, j] = total
             impulse = total - old
             px = impulse * tx
             py = impulse * ty
@@ -201,13 +269,13 @@ def solve_contacts(contacts, bodies, inv_h, use_bias, soft, baumgarte, linear_sl
         ddx = dp[b, 0] - dp[a, 0]
         ddy = dp[b, 1] - dp[a, 1]
         for j in range(count):
-            rax = contacts.r_a[k, j, 0]
-            ray = contacts.r_a[k, j, 1]
-            rbx = contacts.r_b[k, j, 0]
-            rby = contacts.r_b[k, j, 1]
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
             gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
             gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            s = contacts.base_separation[k, j] + gx * nx + gy * ny
+            s = cs.base_separation[q, j] + gx * nx + gy * ny
 
             mass_scale = 1.0
             impulse_scale = 0.0
@@ -216,21 +284,21 @@ def solve_contacts(contacts, bodies, inv_h, use_bias, soft, baumgarte, linear_sl
             elif not use_bias:
                 bias = 0.0
             elif soft:
-                bias = max(contacts.softness[k, 0] * s, -contact_speed)
-                mass_scale = contacts.softness[k, 1]
-                impulse_scale = contacts.softness[k, 2]
+                bias = max(cs.softness[q, 0] * s, -contact_speed)
+                mass_scale = cs.softness[q, 1]
+                impulse_scale = cs.softness[q, 2]
             else:
                 bias = max(baumgarte * inv_h * min(0.0, s + linear_slop), -contact_speed)
 
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
-            old = contacts.normal_impulse[k, j]
-            impulse = -contacts.normal_mass[k, j] * mass_scale * (vn + bias) - impulse_scale * old
+            old = cs.normal_impulse[q, j]
+            impulse = -cs.normal_mass[q, j] * mass_scale * (vn + bias) - impulse_scale * old
             total = max(old + impulse, 0.0)
-            contacts.normal_impulse[k, j] = total
-            if total > contacts.max_normal_impulse[k, j]:
-                contacts.max_normal_impulse[k, j] = total
+            cs.normal_impulse[q, j] = total
+            if total > cs.max_normal_impulse[q, j]:
+                cs.max_normal_impulse[q, j] = total
             impulse = total - old
             px = impulse * nx
             py = impulse * ny
@@ -250,7 +318,19 @@ def solve_contacts(contacts, bodies, inv_h, use_bias, soft, baumgarte, linear_sl
 
 
 @kernel
-def apply_restitution(contacts, bodies, threshold):
+def accumulate_impulses(cs):
+    """Add the (sub)step's accumulated impulses to the step totals users read.
+
+    Warm-start memory is per (sub)step: with n substeps each holds 1/n of the step's impulse.
+    """
+    for q in range(cs.count.shape[0]):
+        for j in range(2):
+            cs.total_normal_impulse[q, j] += cs.normal_impulse[q, j]
+            cs.total_tangent_impulse[q, j] += cs.tangent_impulse[q, j]
+
+
+@kernel
+def apply_restitution(cs, bodies, threshold):
     """Bounce: drive the normal speed to ``-e`` times the approach speed measured before solving.
 
     Run once per step after the velocity solve (Box2D v3). Only points that approached faster
@@ -259,38 +339,37 @@ def apply_restitution(contacts, bodies, threshold):
     """
     v = bodies.v
     w = bodies.w
-    for k in range(contacts.key.shape[0]):
-        count = contacts.count[k]
-        e = contacts.restitution[k]
-        if count == 0 or e == 0.0:
+    for q in range(cs.count.shape[0]):
+        e = cs.restitution[q]
+        if e == 0.0:
             continue
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
-        for j in range(count):
-            approach = contacts.relative_velocity[k, j]
-            if approach > -threshold or contacts.max_normal_impulse[k, j] == 0.0:
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        m_a = cs.inv_mass[q, 0]
+        i_a = cs.inv_mass[q, 1]
+        m_b = cs.inv_mass[q, 2]
+        i_b = cs.inv_mass[q, 3]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
+        for j in range(cs.count[q]):
+            approach = cs.relative_velocity[q, j]
+            if approach > -threshold or cs.max_normal_impulse[q, j] == 0.0:
                 continue
-            rax = contacts.r_a[k, j, 0]
-            ray = contacts.r_a[k, j, 1]
-            rbx = contacts.r_b[k, j, 0]
-            rby = contacts.r_b[k, j, 1]
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
             dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             vn = dvx * nx + dvy * ny
-            old = contacts.normal_impulse[k, j]
-            impulse = -contacts.normal_mass[k, j] * (vn + e * approach)
+            old = cs.normal_impulse[q, j]
+            impulse = -cs.normal_mass[q, j] * (vn + e * approach)
             total = max(old + impulse, 0.0)
-            contacts.normal_impulse[k, j] = total
-            if total > contacts.max_normal_impulse[k, j]:
-                contacts.max_normal_impulse[k, j] = total
+            cs.normal_impulse[q, j] = total
+            if total > cs.max_normal_impulse[q, j]:
+                cs.max_normal_impulse[q, j] = total
             impulse = total - old
-            contacts.total_normal_impulse[k, j] += impulse
+            cs.total_normal_impulse[q, j] += impulse
             px = impulse * nx
             py = impulse * ny
             v[a, 0] -= m_a * px
@@ -301,10 +380,13 @@ def apply_restitution(contacts, bodies, threshold):
             w[b] += i_b * (rbx * py - rby * px)
 
 
-def accumulate_impulses(contacts) -> None:
-    """Add the (sub)step's accumulated impulses to the step totals users read.
-
-    Warm-start memory is per (sub)step: with n substeps each holds 1/n of the step's impulse.
-    """
-    np.add(contacts.total_normal_impulse, contacts.normal_impulse, out=contacts.total_normal_impulse)
-    np.add(contacts.total_tangent_impulse, contacts.tangent_impulse, out=contacts.total_tangent_impulse)
+@kernel
+def store_impulses(cs, contacts):
+    """Write the accumulated impulses back to the contacts: next step's warm start."""
+    for q in range(cs.count.shape[0]):
+        k = cs.contact[q]
+        for j in range(2):
+            contacts.normal_impulse[k, j] = cs.normal_impulse[q, j]
+            contacts.tangent_impulse[k, j] = cs.tangent_impulse[q, j]
+            contacts.total_normal_impulse[k, j] = cs.total_normal_impulse[q, j]
+            contacts.total_tangent_impulse[k, j] = cs.total_tangent_impulse[q, j]

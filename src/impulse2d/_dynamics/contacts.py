@@ -38,17 +38,8 @@ class Contacts(NamedTuple):
     ids: np.ndarray                 # (m, 2) int64 feature ids
     normal_impulse: np.ndarray      # (m, 2) accumulated, N s (warm-start memory)
     tangent_impulse: np.ndarray     # (m, 2) accumulated, N s
-    max_normal_impulse: np.ndarray  # (m, 2) largest normal impulse of the step (gates restitution)
     total_normal_impulse: np.ndarray   # (m, 2) sum over the step's substeps and restitution, N s
     total_tangent_impulse: np.ndarray  # (m, 2) the same for friction
-    # Constraint data, rebuilt by prepare_contacts every step:
-    r_a: np.ndarray                 # (m, 2, 2) point relative to centre of mass of A, world frame
-    r_b: np.ndarray                 # (m, 2, 2)
-    base_separation: np.ndarray     # (m, 2) separation minus n.(r_b - r_a): see contact_solver
-    normal_mass: np.ndarray         # (m, 2) 1/K along the normal, kg
-    tangent_mass: np.ndarray        # (m, 2)
-    relative_velocity: np.ndarray   # (m, 2) normal approach speed before solving, m/s
-    softness: np.ndarray            # (m, 3) bias_rate, mass_scale, impulse_scale
 
 
 CONTACT_LAYOUT = {
@@ -66,16 +57,8 @@ CONTACT_LAYOUT = {
     "ids": (np.int64, (2,)),
     "normal_impulse": (np.float64, (2,)),
     "tangent_impulse": (np.float64, (2,)),
-    "max_normal_impulse": (np.float64, (2,)),
     "total_normal_impulse": (np.float64, (2,)),
     "total_tangent_impulse": (np.float64, (2,)),
-    "r_a": (np.float64, (2, 2)),
-    "r_b": (np.float64, (2, 2)),
-    "base_separation": (np.float64, (2,)),
-    "normal_mass": (np.float64, (2,)),
-    "tangent_mass": (np.float64, (2,)),
-    "relative_velocity": (np.float64, (2,)),
-    "softness": (np.float64, (3,)),
 }
 
 
@@ -84,34 +67,39 @@ def empty_contacts(count: int = 0) -> Contacts:
 
 
 @kernel
-def should_collide(shapes, bodies, i, j):
-    """Whether shapes ``i`` and ``j`` may touch: Box2D's filter rules.
+def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a, mask_a,
+                category_b, mask_b):
+    """Whether two shapes on different bodies may touch: Box2D's filter rules.
 
-    Shapes of one body never collide, and neither do two bodies that cannot move relative to
-    each other by contact (no dynamic body). Sensors produce no contacts. Equal non-zero groups
-    override the bits: negative means never, positive always; otherwise each shape's category
-    must be in the other's mask.
+    Two bodies that contact cannot move (neither dynamic) never collide, and sensors produce no
+    contacts. Equal non-zero groups override the bits: negative means never, positive always;
+    otherwise each shape's category must be in the other's mask.
     """
-    body_i = shapes.body[i]
-    body_j = shapes.body[j]
-    if body_i == body_j:
+    if type_a != DYNAMIC and type_b != DYNAMIC:
         return False
-    if bodies.type[body_i] != DYNAMIC and bodies.type[body_j] != DYNAMIC:
+    if sensor_a or sensor_b:
         return False
-    if shapes.is_sensor[i] or shapes.is_sensor[j]:
-        return False
-    group = shapes.group[i]
-    if group != 0 and group == shapes.group[j]:
-        return group > 0
-    return (shapes.category[i] & shapes.mask[j]) != 0 and (shapes.category[j] & shapes.mask[i]) != 0
+    if group_a != 0 and group_a == group_b:
+        return group_a > 0
+    return (category_a & mask_b) != 0 and (category_b & mask_a) != 0
 
 
 @kernel
 def filter_pairs(pairs, shapes, bodies):
-    """Keep the broadphase pairs that pass :func:`should_collide` (order is preserved)."""
+    """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide`."""
+    body = shapes.body
+    body_type = bodies.type
+    sensor = shapes.is_sensor
+    group = shapes.group
+    category = shapes.category
+    mask = shapes.mask
     keep = np.empty(pairs.shape[0], dtype=np.bool_)
     for k in range(pairs.shape[0]):
-        keep[k] = should_collide(shapes, bodies, pairs[k, 0], pairs[k, 1])
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        keep[k] = body[i] != body[j] and may_collide(
+            body_type[body[i]], body_type[body[j]], sensor[i], sensor[j], group[i], group[j],
+            category[i], mask[i], category[j], mask[j])
     return pairs[keep]
 
 
@@ -189,7 +177,6 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         for j in range(2):
             contacts.normal_impulse[k, j] = 0.0
             contacts.tangent_impulse[k, j] = 0.0
-            contacts.max_normal_impulse[k, j] = 0.0
             contacts.total_normal_impulse[k, j] = 0.0
             contacts.total_tangent_impulse[k, j] = 0.0
             if j >= count:

@@ -1,33 +1,31 @@
 """The step, as a script of named stages.
 
-Python orchestrates; each stage is one jitted kernel over the world's arrays, so there is no
-per-body or per-contact Python loop on this path. Each stage's wall time goes into the world's
-:class:`~impulse2d.world.Profile`.
-
-::
+Python orchestrates; each stage is one jitted kernel over the world's arrays (the solvers' inner
+stage scripts are jitted drivers, see :mod:`solvers`), so there is no per-body or per-contact
+Python loop on this path. Each stage's wall time goes into the world's ``Profile``::
 
     update bounding boxes -> (if any fat box moved) broadphase pairs, filter, merge contacts
-    -> narrowphase manifolds (feature ids carry impulses) -> solver -> finalize bodies
+    -> narrowphase manifolds (feature ids carry impulses) -> colour the touching contacts
+    -> prepare constraints -> solver -> store impulses -> finalize bodies
 
 The solvers share the contact verbs (prepare, warm start, solve with or without bias,
-restitution); they differ only in the order they call them. Accumulated impulses live in the
-contact rows themselves, so "store impulses" needs no stage of its own.
+restitution, store impulses); they differ only in the order they call them.
 """
 
 from __future__ import annotations
 
 from time import perf_counter
 
-
 from .._collision.broadphase import find_pairs
 from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from .contact_solver import (accumulate_impulses, apply_restitution, prepare_contacts, solve_contacts,
-                             warm_start_contacts)
+from . import solvers
+from .constraint_graph import COLOR_COUNT, color_contacts
+from .contact_solver import contact_constraints, prepare_contacts, store_impulses
 from .contacts import carry_contacts, empty_contacts, filter_pairs, update_manifolds
-from .integrate import finalize_bodies, integrate_positions, integrate_velocities
+from .integrate import finalize_bodies, integrate_velocities
 from .proxies import update_aabbs
-from .softness import make_soft
+from .softness import RIGID, make_soft
 
 
 def step_world(world, dt: float) -> None:
@@ -50,19 +48,41 @@ def step_world(world, dt: float) -> None:
     t2 = perf_counter()
     profile.collide = t2 - t1
 
+    order, _ = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
+                              bodies.type.shape[0], COLOR_COUNT)
+    cs = contact_constraints(order.shape[0])
     gx, gy = world._gravity
     max_angular_speed = MAX_ROTATION / dt
+    warm = settings.warm_starting
     if settings.solver == "soft_step":
-        _soft_step(world, bodies, contacts, dt, gx, gy, max_angular_speed)
+        h = dt / settings.substeps
+        # Contact stiffness is capped at a quarter of the substep rate: a spring near the
+        # Nyquist rate of its integrator rings instead of settling. Against static bodies it
+        # is doubled (Box2D v3).
+        hertz = min(settings.contact_hertz, 0.25 / h)
+        soft = make_soft(hertz, settings.contact_damping_ratio, h)
+        static_soft = make_soft(2.0 * hertz, settings.contact_damping_ratio, h)
+        prepare_contacts(cs, order, contacts, bodies, warm, *soft, *static_soft)
+        t3 = perf_counter()
+        solvers.soft_step(cs, bodies, gx, gy, dt, settings.substeps, warm, settings.contact_speed,
+                          settings.restitution_threshold, settings.max_linear_speed,
+                          max_angular_speed)
     else:
-        _pgs(world, bodies, contacts, dt, gx, gy, max_angular_speed)
-    t3 = perf_counter()
-    profile.solve = t3 - t2
+        integrate_velocities(bodies, gx, gy, dt)
+        prepare_contacts(cs, order, contacts, bodies, warm, *RIGID, *RIGID)
+        t3 = perf_counter()
+        solvers.pgs(cs, bodies, dt, settings.velocity_iterations, warm, settings.baumgarte,
+                    LINEAR_SLOP, settings.contact_speed, settings.restitution_threshold,
+                    settings.max_linear_speed, max_angular_speed)
+    store_impulses(cs, contacts)
+    t4 = perf_counter()
+    profile.prepare = t3 - t2
+    profile.solve = t4 - t3
 
     finalize_bodies(bodies)
-    t4 = perf_counter()
-    profile.finalize = t4 - t3
-    profile.step = t4 - t0
+    t5 = perf_counter()
+    profile.finalize = t5 - t4
+    profile.step = t5 - t0
 
 
 def update_pairs(world) -> None:
@@ -74,49 +94,3 @@ def update_pairs(world) -> None:
     carry_contacts(world._contacts, fresh, pairs, shapes)
     world._contacts = fresh
     world._pairs_dirty = False
-
-
-def _soft_step(world, bodies, contacts, dt, gx, gy, max_angular_speed) -> None:
-    """Box2D v3's soft step: substeps of integrate / warm start / solve / integrate / relax."""
-    settings = world.settings
-    n = settings.substeps
-    h = dt / n
-    inv_h = 1.0 / h
-    # Contact stiffness is capped at a quarter of the substep rate: a spring near the Nyquist
-    # rate of its integrator rings instead of settling. Against static bodies it is doubled.
-    hertz = min(settings.contact_hertz, 0.25 * inv_h)
-    soft = make_soft(hertz, settings.contact_damping_ratio, h)
-    static_soft = make_soft(2.0 * hertz, settings.contact_damping_ratio, h)
-    slop = LINEAR_SLOP
-    speed = settings.contact_speed
-    prepare_contacts(contacts, bodies, settings.warm_starting, *soft, *static_soft)
-    for _ in range(n):
-        integrate_velocities(bodies, gx, gy, h)
-        if settings.warm_starting:
-            warm_start_contacts(contacts, bodies)
-        solve_contacts(contacts, bodies, inv_h, True, True, 0.0, slop, speed)
-        integrate_positions(bodies, h, settings.max_linear_speed, max_angular_speed)
-        solve_contacts(contacts, bodies, inv_h, False, True, 0.0, slop, speed)
-        accumulate_impulses(contacts)
-    apply_restitution(contacts, bodies, settings.restitution_threshold)
-
-
-def _pgs(world, bodies, contacts, dt, gx, gy, max_angular_speed) -> None:
-    """Classic sequential impulses: one semi-implicit Euler step with Baumgarte bias."""
-    settings = world.settings
-    inv_h = 1.0 / dt
-    integrate_velocities(bodies, gx, gy, dt)
-    # Softness is unused by pgs; rigid coefficients keep the prepared rows meaningful.
-    prepare_contacts(contacts, bodies, settings.warm_starting, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
-    if settings.warm_starting:
-        warm_start_contacts(contacts, bodies)
-    for _ in range(settings.velocity_iterations):
-        solve_contacts(contacts, bodies, inv_h, True, False, settings.baumgarte, LINEAR_SLOP,
-                       settings.contact_speed)
-    accumulate_impulses(contacts)
-    apply_restitution(contacts, bodies, settings.restitution_threshold)
-    integrate_positions(bodies, dt, settings.max_linear_speed, max_angular_speed)
-
-
-__all__ = ["step_world", "update_pairs"]
-

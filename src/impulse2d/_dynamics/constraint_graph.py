@@ -1,0 +1,79 @@
+"""Graph colouring of contact constraints, for the order in which the solver visits them.
+
+Two constraints of one colour never share a dynamic body. The solver is still serial
+Gauss-Seidel, but visiting constraints colour by colour means consecutive constraints are
+independent, so the CPU overlaps them instead of waiting on the previous constraint's write to a
+shared body: measured 3.5x faster per sweep than key order on a 5050-box pyramid. It is also the
+partition a parallel solver needs (Box2D v3 ``constraint_graph.c``, whose scheme this follows).
+
+Static and kinematic bodies never occupy a colour (the solver does not write them). Constraints
+between two dynamic bodies take the lowest free colour; constraints touching a non-dynamic body
+take the highest, so they are solved last in each sweep and have the last word against
+push-through (Box2D v3 does the same). Constraints that find no free colour go to the overflow
+colour, solved last.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.jit import kernel
+from .._core.state import DYNAMIC
+
+COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
+
+
+@kernel
+def color_contacts(count, body_a, body_b, body_type, body_capacity, color_count):
+    """Solve order of the contacts with manifold points: a permutation of their rows.
+
+    Returns ``order`` (rows of ``count > 0`` contacts, grouped by colour, key order within a
+    colour) and ``starts`` (``color_count + 2`` offsets of each colour in ``order``; the last
+    colour is the overflow).
+    """
+    n = count.shape[0]
+    used = np.zeros(body_capacity, dtype=np.uint32)  # bit c set: body is in colour c
+    color = np.full(n, -1, dtype=np.int64)
+    sizes = np.zeros(color_count + 1, dtype=np.int64)
+    for k in range(n):
+        if count[k] == 0:
+            continue
+        a = body_a[k]
+        b = body_b[k]
+        dyn_a = body_type[a] == DYNAMIC
+        dyn_b = body_type[b] == DYNAMIC
+        mask = np.uint32(0)
+        if dyn_a:
+            mask |= used[a]
+        if dyn_b:
+            mask |= used[b]
+        chosen = color_count  # overflow
+        if dyn_a and dyn_b:
+            for c in range(color_count):
+                if (mask >> np.uint32(c)) & np.uint32(1) == 0:
+                    chosen = c
+                    break
+        else:
+            for c in range(color_count - 1, -1, -1):
+                if (mask >> np.uint32(c)) & np.uint32(1) == 0:
+                    chosen = c
+                    break
+        if chosen < color_count:
+            bit = np.uint32(1) << np.uint32(chosen)
+            if dyn_a:
+                used[a] |= bit
+            if dyn_b:
+                used[b] |= bit
+        color[k] = chosen
+        sizes[chosen] += 1
+    starts = np.zeros(color_count + 2, dtype=np.int64)
+    for c in range(color_count + 1):
+        starts[c + 1] = starts[c] + sizes[c]
+    order = np.empty(starts[color_count + 1], dtype=np.int64)
+    fill = starts[: color_count + 1].copy()
+    for k in range(n):
+        c = color[k]
+        if c >= 0:
+            order[fill[c]] = k
+            fill[c] += 1
+    return order, starts

@@ -1,0 +1,391 @@
+"""Command line of impulse2d (``impulse2d ...`` or ``python -m impulse2d ...``).
+
+::
+
+    impulse2d demo --list
+    impulse2d demo pyramid
+    impulse2d demo rain --steps 900 --solver pgs --iterations 10 --out rain.gif
+    impulse2d demo pyramid --param base=30 --substeps 8 --png last.png
+    impulse2d demo many_pyramids --no-gif
+
+``demo`` builds a sample scene (``impulse2d.scenes``), steps it at 1/60 s, prints the step time
+about once per simulated second and a summary at the end, and writes an animated GIF of the run
+(needs Pillow: ``pip install impulse2d[render]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import inspect
+import math
+import os
+import sys
+import time
+from typing import Any, Sequence
+
+__all__ = ["main"]
+
+DT = 1.0 / 60.0
+INSTALL_HINT = "pip install impulse2d[render]"
+
+
+class UsageError(Exception):
+    """A bad command line: reported as one message and exit status 2."""
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="impulse2d", description="impulse2d: a 2D rigid-body physics engine.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"impulse2d {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser(
+        "demo", help="run a sample scene, print timings and write an animated GIF",
+        description="Run a sample scene at 1/60 s per step, print timings and write an animated "
+                    "GIF of it (Pillow required for the GIF: pip install impulse2d[render]).")
+    demo.add_argument("scene", nargs="?", help="scene name (see --list)")
+    demo.add_argument("--list", action="store_true", help="list the scenes and exit")
+    demo.add_argument("--steps", type=int, help="number of steps (default: the scene's)")
+    demo.add_argument("--solver", choices=("soft_step", "pgs"), help="contact solver")
+    demo.add_argument("--substeps", type=int, help="soft_step substeps per step")
+    demo.add_argument("--iterations", type=int, help="pgs velocity iterations per step")
+    demo.add_argument("--no-warm-starting", action="store_true", help="disable warm starting")
+    demo.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                      help="scene parameter (repeatable), e.g. --param base=30; "
+                           "`impulse2d demo --list` shows each scene's parameters")
+    demo.add_argument("--out", metavar="PATH.gif", help="GIF path (default: SCENE.gif)")
+    demo.add_argument("--no-gif", action="store_true", help="do not render; simulate only")
+    demo.add_argument("--fps", type=float, default=30.0,
+                      help="GIF frames per simulated second (default 30; the GIF plays in real "
+                           "time, long runs keep fewer frames)")
+    demo.add_argument("--width", type=int, default=480, help="GIF width in pixels (default 480)")
+    demo.add_argument("--contacts", action="store_true", help="draw contact points and normals")
+    demo.add_argument("--png", metavar="PATH.png",
+                      help="also save the last frame as an anti-aliased PNG")
+    demo.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
+    return parser
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _parse_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("1", "true", "yes", "on", "y", "t"):
+        return True
+    if t in ("0", "false", "no", "off", "n", "f"):
+        return False
+    raise ValueError(f"not a boolean: {text!r}")
+
+
+def _convert(text: str, default: Any) -> Any:
+    """Convert a command-line value to the type of the parameter's default."""
+    if isinstance(default, bool):
+        return _parse_bool(text)
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            f = float(text)
+        except ValueError:
+            f = math.nan
+        if not f.is_integer():
+            raise ValueError(f"expected an integer, got {text!r}")
+        return int(f)
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"expected a number, got {text!r}") from None
+    if isinstance(default, str):
+        return text
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _scene_parameters(sc) -> dict[str, Any]:
+    """Keyword parameters a scene accepts -> default (``inspect.Parameter.empty`` if none)."""
+    out: dict[str, Any] = {}
+    try:
+        sig = inspect.signature(sc.builder)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None:
+        params = list(sig.parameters.values())[1:]           # first one is the world
+        for p in params:
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                out[p.name] = p.default
+            elif p.kind == p.VAR_KEYWORD:
+                out["**"] = None
+    out.update(sc.params)
+    return out
+
+
+def _parse_params(sc, items: Sequence[str]) -> dict[str, Any]:
+    accepted = _scene_parameters(sc)
+    names = sorted(k for k in accepted if k != "**")
+    shown = ", ".join(names) if names else "(none)"
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"bad --param {item!r}: expected KEY=VALUE")
+        if key not in accepted and "**" not in accepted:
+            raise UsageError(f"unknown parameter {key!r} for scene {sc.name!r}; "
+                             f"its parameters: {shown}")
+        default = accepted.get(key, inspect.Parameter.empty)
+        try:
+            out[key] = _convert(value, None if default is inspect.Parameter.empty else default)
+        except ValueError as exc:
+            raise UsageError(f"bad value for parameter {key!r}: {exc}") from None
+    return out
+
+
+def _format_params(sc) -> str:
+    params = {k: v for k, v in _scene_parameters(sc).items()
+              if k != "**" and v is not inspect.Parameter.empty}
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def _live_bodies(world) -> int:
+    try:
+        return int(world._bodies.alive.sum())
+    except AttributeError:
+        return len(world.bodies)
+
+
+def _contact_count(world) -> int | None:
+    for attr in ("contact_count",):
+        n = getattr(world, attr, None)
+        if isinstance(n, int):
+            return n
+    try:
+        return len(world.contacts)
+    except Exception:  # noqa: BLE001 - a diagnostic only
+        return None
+
+
+def _percentile(sorted_vals: list[float], q: float) -> float:
+    if not sorted_vals:
+        return float("nan")
+    k = (len(sorted_vals) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(sorted_vals) - 1)
+    return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (k - lo)
+
+
+def _import_render():
+    import importlib
+
+    try:
+        return importlib.import_module("impulse2d.render")
+    except ImportError:
+        return None
+
+
+def _fmt_bytes(n: int) -> str:
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.1f} MB"
+    return f"{n / 1024:.0f} kB"
+
+
+# --------------------------------------------------------------------------------------------
+# commands
+# --------------------------------------------------------------------------------------------
+
+
+def _list_scenes(out) -> int:
+    from .scenes import SCENES, _load
+    _load()
+    print("Scenes (impulse2d demo SCENE):", file=out)
+    width = max((len(n) for n in SCENES), default=0)
+    for name in sorted(SCENES):
+        sc = SCENES[name]
+        print(f"  {name:<{width}}  {sc.description}", file=out)
+        extra = _format_params(sc)
+        detail = f"{sc.steps} steps" + (f"; params: {extra}" if extra else "")
+        print(f"  {'':<{width}}  ({detail})", file=out)
+    return 0
+
+
+def _demo(args, out, err) -> int:
+    if args.list:
+        return _list_scenes(out)
+    from .scenes import SCENES, get_scene, _load
+    _load()
+    if not args.scene:
+        raise UsageError("no scene given; known scenes: " + ", ".join(sorted(SCENES))
+                         + " (impulse2d demo --list describes them)")
+    try:
+        sc = get_scene(args.scene)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    params = _parse_params(sc, args.param)
+    steps = sc.steps if args.steps is None else args.steps
+    if steps < 1:
+        raise UsageError(f"--steps must be at least 1, got {steps}")
+    if args.fps <= 0:
+        raise UsageError(f"--fps must be positive, got {args.fps:g}")
+    if args.width < 16:
+        raise UsageError(f"--width must be at least 16 pixels, got {args.width}")
+
+    for path in (args.out, args.png):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UsageError(f"cannot write {path}: no such directory")
+
+    settings: dict[str, Any] = {}
+    if args.solver is not None:
+        settings["solver"] = args.solver
+    if args.substeps is not None:
+        settings["substeps"] = args.substeps
+    if args.iterations is not None:
+        settings["velocity_iterations"] = args.iterations
+    if args.no_warm_starting:
+        settings["warm_starting"] = False
+
+    render = None
+    want_gif = not args.no_gif
+    if want_gif or args.png:
+        render = _import_render()
+        if render is None:
+            print(f"impulse2d: Pillow is not installed, so no GIF will be written; install it "
+                  f"with `{INSTALL_HINT}` (or pass --no-gif). Running the simulation only.",
+                  file=err)
+            want_gif = False
+
+    import impulse2d
+    try:
+        world = impulse2d.World(**settings)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"bad world setting: {exc}") from None
+    try:
+        sc.builder(world, **{**sc.params, **params})
+    except (TypeError, ValueError) as exc:
+        if params:
+            raise UsageError(f"bad parameter for scene {sc.name!r}: {exc}") from None
+        raise
+
+    s = getattr(world, "settings", None)
+    solver = getattr(s, "solver", settings.get("solver", "?"))
+    if solver == "pgs":
+        solver_text = f"pgs, {getattr(s, 'velocity_iterations', '?')} iterations"
+    else:
+        solver_text = f"{solver}, {getattr(s, 'substeps', '?')} substeps"
+    shown = {**sc.params, **params}
+    print(f"scene {sc.name}: {_live_bodies(world)} bodies; {steps} steps of 1/60 s "
+          f"({steps * DT:.2f} s); solver {solver_text}"
+          + (f"; params {', '.join(f'{k}={v!r}' for k, v in shown.items())}" if shown else ""),
+          file=out, flush=True)
+
+    recorder = None
+    if want_gif:
+        recorder = render.GifRecorder(view=sc.view, width=args.width, fps=args.fps, dt=DT,
+                                      total_steps=steps, contacts=args.contacts, caption=sc.name)
+        recorder.capture(world, step=0)
+
+    report_every = max(1, int(round(1.0 / DT)))
+    times: list[float] = []
+    render_time = 0.0
+    chunk_start = 0
+    perf = time.perf_counter
+    t_begin = perf()
+    try:
+        for i in range(1, steps + 1):
+            t0 = perf()
+            world.step(DT)
+            times.append(perf() - t0)
+            if recorder is not None and i % recorder.every == 0:
+                t1 = perf()
+                recorder.capture(world, step=i)
+                render_time += perf() - t1
+            if not args.quiet and (i % report_every == 0 or i == steps):
+                chunk = times[chunk_start:i]
+                if chunk_start == 0 and len(chunk) > 1:
+                    chunk = chunk[1:]                  # keep the JIT compile out of the figure
+                ms = 1000.0 * sum(chunk) / len(chunk)
+                nc = _contact_count(world)
+                print(f"  step {i:6d}  t = {i * DT:7.2f} s  {ms:9.3f} ms/step  "
+                      f"bodies {_live_bodies(world):6d}  contacts "
+                      f"{nc if nc is not None else '?':>6}", file=out, flush=True)
+                chunk_start = i
+    except KeyboardInterrupt:
+        # Ctrl-C: stop stepping but still report and write what was recorded.
+        print(f"impulse2d: interrupted after {len(times)} steps", file=err)
+        if not times:
+            return 130
+    wall = perf() - t_begin
+    steps = len(times)
+
+    first = times[0] * 1000.0
+    rest = sorted(1000.0 * t for t in times[1:])
+    print(f"summary: {steps} steps, {steps * DT:.2f} s simulated", file=out)
+    print(f"  first step (incl. JIT compile): {first:.1f} ms", file=out)
+    if rest:
+        mean = sum(rest) / len(rest)
+        print(f"  steps 2-{steps}: mean {mean:.3f} ms/step, median {_percentile(rest, 0.5):.3f} "
+              f"ms/step, p95 {_percentile(rest, 0.95):.3f} ms/step "
+              f"({1000.0 / mean if mean > 0 else float('inf'):.0f} steps/s)", file=out)
+    print(f"  wall time {wall:.2f} s (simulation {sum(times):.2f} s"
+          + (f", rendering {render_time:.2f} s" if recorder is not None else "") + ")", file=out)
+
+    if recorder is not None:
+        path = args.out or f"{sc.name}.gif"
+        t1 = perf()
+        try:
+            recorder.save(path)
+        except OSError as exc:
+            print(f"impulse2d: cannot write {path}: {exc}", file=err)
+            return 1
+        size = os.path.getsize(path)
+        w, h = recorder.frames[0].size
+        print(f"wrote {os.path.abspath(path)} ({len(recorder.frames)} frames, {w}x{h} px, "
+              f"{1.0 / recorder.frame_interval:.0f} fps, {_fmt_bytes(size)}, "
+              f"saved in {perf() - t1:.2f} s)", file=out)
+    if args.png and render is not None:
+        img = render.render_frame(world, sc.view, max(args.width, 16), contacts=args.contacts,
+                                  supersample=3, text=f"{sc.name}  t = {steps * DT:.2f} s")
+        try:
+            img.save(args.png)
+        except (OSError, ValueError) as exc:
+            print(f"impulse2d: cannot write {args.png}: {exc}", file=err)
+            return 1
+        print(f"wrote {os.path.abspath(args.png)}", file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``impulse2d`` command; returns the exit status."""
+    out, err = sys.stdout, sys.stderr
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:           # argparse: --help, --version, or a usage error (2)
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+    if args.command is None:
+        parser.print_help(out)
+        return 2
+    try:
+        if args.command == "demo":
+            return _demo(args, out, err)
+    except UsageError as exc:
+        print(f"impulse2d: error: {exc}", file=err)
+        return 2
+    except KeyboardInterrupt:
+        print("impulse2d: interrupted", file=err)
+        return 130
+    parser.print_help(out)
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
