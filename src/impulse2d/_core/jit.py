@@ -1,6 +1,6 @@
 """The one JIT policy of the engine.
 
-Every kernel in the package is decorated with :data:`kernel` (or :data:`inline_kernel`) and nothing else, so that caching
+Every kernel in the package is decorated with :data:`kernel` and nothing else, so that caching
 and floating-point flags are decided in a single place:
 
 * ``cache=True`` by default: compiled machine code is written next to the sources and re-used
@@ -27,12 +27,4 @@ CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "Fals
 kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy")
 """Decorator for every jitted function of the engine (``@kernel``)."""
 
-inline_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", inline="always")
-"""For small helpers called per pair or per point from inside other kernels (``@inline_kernel``).
-
-A call between jitted functions that passes arrays increments and decrements each array's
-reference count (atomic operations); inlining at the Numba IR level removes the call and the
-counting. Measured on the box-box narrowphase: 4x faster. Costs compile time, so only for
-helpers on the per-pair path."""
-
-__all__ = ["kernel", "inline_kernel", "CACHE"]
+__all__ = ["kernel", "CACHE"]

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._collision.manifold import collide
-from .._core.jit import inline_kernel, kernel
+from .._core.jit import kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 
@@ -66,7 +66,7 @@ def empty_contacts(count: int = 0) -> Contacts:
     return allocate_store(Contacts, CONTACT_LAYOUT, count)
 
 
-@inline_kernel
+@kernel
 def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a, mask_a,
                 category_b, mask_b):
     """Whether two shapes on different bodies may touch: Box2D's filter rules.
@@ -130,7 +130,7 @@ def carry_contacts(old, new, pairs, shapes):
                 new.tangent_impulse[k, j] = old.tangent_impulse[k_old, j]
 
 
-@inline_kernel
+@kernel
 def mix(a, b, rule):
     """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
     if rule == 0:
