@@ -9,8 +9,7 @@ stage scripts of the literature, one verb per line.
 from __future__ import annotations
 
 from .._core.jit import kernel
-from .contact_solver import (accumulate_impulses, apply_restitution, solve_contacts,
-                             warm_start_contacts)
+from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
 
 
@@ -29,10 +28,9 @@ def soft_step(cs, bodies, gx, gy, dt, substeps, warm_starting, contact_speed, re
         integrate_velocities(bodies, gx, gy, h)
         if warm_starting:
             warm_start_contacts(cs, bodies)
-        solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed)
+        solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False)
         integrate_positions(bodies, h, max_linear_speed, max_angular_speed)
-        solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed)
-        accumulate_impulses(cs)
+        solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True)
     apply_restitution(cs, bodies, restitution_threshold)
 
 
@@ -45,8 +43,8 @@ def pgs(cs, bodies, dt, iterations, warm_starting, baumgarte, linear_slop, conta
     inv_h = 1.0 / dt
     if warm_starting:
         warm_start_contacts(cs, bodies)
-    for _ in range(iterations):
-        solve_contacts(cs, bodies, inv_h, True, False, baumgarte, linear_slop, contact_speed)
-    accumulate_impulses(cs)
+    for i in range(iterations):
+        solve_contacts(cs, bodies, inv_h, True, False, baumgarte, linear_slop, contact_speed,
+                       i == iterations - 1)
     apply_restitution(cs, bodies, restitution_threshold)
     integrate_positions(bodies, dt, max_linear_speed, max_angular_speed)
