@@ -18,6 +18,7 @@ from ._collision import geometry
 from ._collision import shape_types
 from ._core.state import BODY_LAYOUT, DYNAMIC, SHAPE_LAYOUT, STATIC, Bodies, Shapes
 from ._core.storage import IdPool, allocate_store, grow_store
+from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.step import step_world
 from .body import Body, parse_body_type
@@ -79,6 +80,7 @@ class World:
         self._body_user_data: dict[int, Any] = {}
         self._shape_user_data: dict[int, Any] = {}
         self._contacts: Contacts = empty_contacts()
+        self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
         self._live_rows: np.ndarray | None = None
         self.profile = Profile()

@@ -50,7 +50,9 @@ def step_world(world, dt: float) -> None:
 
     order, _ = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
                               bodies.type.shape[0], COLOR_COUNT)
-    cs = contact_constraints(order.shape[0])
+    cs = world._constraints
+    if cs.count.shape[0] != order.shape[0]:  # re-used while the count holds: saves ~20 us
+        cs = world._constraints = contact_constraints(order.shape[0])
     gx, gy = world._gravity
     max_angular_speed = MAX_ROTATION / dt
     warm = settings.warm_starting

@@ -1,0 +1,546 @@
+"""Engine adapters for the benchmarks: impulse2d, pymunk (Chipmunk2D) and pybox2d (Box2D 2.3).
+
+Every engine gets its bodies from the same scene builders in :mod:`impulse2d.scenes`. impulse2d
+builds straight into a real ``World``; the peers build into a :class:`RecordingWorld`, which
+implements the body/shape creation calls of the public API with the same signatures and just
+records them, and the record is then replayed into the peer engine.  So each scene has exactly
+one definition.
+
+An adapter (:class:`Engine`) offers ``build(scene, **params)``, ``step()`` (the only call the
+benchmark times), ``states()`` (an (N, 6) array of x, y, angle, vx, vy, w in body creation
+order), ``indices(info)`` (the scene's :class:`SceneInfo` with every body handle replaced by its
+creation index) and ``config()`` (the solver settings actually used).
+
+Material mapping (the scenes fix the *pair* coefficients with Box2D's mixing rule, friction
+``sqrt(fa fb)`` and restitution ``max(ea, eb)``):
+
+* impulse2d and Box2D mix like that already: values pass through.
+* pymunk multiplies both: shape friction = ``sqrt(value)`` (so the pair product is the sqrt
+  rule); static and kinematic shapes get elasticity 1.0 and dynamic ones their own value, so the
+  product equals the max for every pair in the standard scenes (a dynamic body against a static
+  one, or two dynamic bodies with restitution 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DT = 1.0 / 60.0
+GRAVITY = (0.0, -10.0)
+
+__all__ = ["load_scenes", "build_scene", "RecordingWorld", "BodyRecord", "ShapeRecord", "Engine",
+           "Impulse2dEngine", "PymunkEngine", "Box2DEngine", "ENGINES", "make_engine",
+           "index_info", "timed_import", "DT", "GRAVITY"]
+
+_ALL_BITS = 0xFFFFFFFF
+
+
+# --------------------------------------------------------------------------------------------
+# recording world
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class ShapeRecord:
+    """One ``body.create_*`` call: ``kind`` is circle | box | polygon | capsule | segment and
+    ``geometry`` holds that call's geometric arguments (local coordinates)."""
+
+    kind: str
+    geometry: dict[str, Any]
+    density: float = 1.0
+    friction: float = 0.6
+    restitution: float = 0.0
+    is_sensor: bool = False
+    category: int = 0x1
+    mask: int = _ALL_BITS
+    group: int = 0
+
+
+def _vec(v, what):
+    x, y = v
+    x, y = float(x), float(y)
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ValueError(f"{what} must be finite, got {v!r}")
+    return (x, y)
+
+
+@dataclass
+class BodyRecord:
+    """One ``world.create_body`` call plus the shapes created on it; light stand-in for a Body."""
+
+    index: int
+    type: str = "dynamic"
+    position: tuple[float, float] = (0.0, 0.0)
+    angle: float = 0.0
+    linear_velocity: tuple[float, float] = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    linear_damping: float = 0.0
+    angular_damping: float = 0.0
+    gravity_scale: float = 1.0
+    fixed_rotation: bool = False
+    bullet: bool = False
+    allow_sleep: bool = True
+    user_data: Any = None
+    shapes: list[ShapeRecord] = field(default_factory=list)
+
+    def _add(self, kind, geometry, density=1.0, friction=0.6, restitution=0.0, is_sensor=False,
+             category=0x1, mask=_ALL_BITS, group=0, user_data=None):
+        for name, v in (("density", density), ("friction", friction), ("restitution", restitution)):
+            if not (math.isfinite(v) and v >= 0.0):
+                raise ValueError(f"{name} must be finite and >= 0, got {v!r}")
+        rec = ShapeRecord(kind, geometry, float(density), float(friction), float(restitution),
+                          bool(is_sensor), int(category), int(mask), int(group))
+        self.shapes.append(rec)
+        return rec
+
+    def create_circle(self, radius, center=(0.0, 0.0), **material):
+        if not radius > 0.0:
+            raise ValueError(f"circle radius must be > 0, got {radius!r}")
+        return self._add("circle", {"radius": float(radius), "center": _vec(center, "center")},
+                         **material)
+
+    def create_box(self, half_width, half_height, center=(0.0, 0.0), angle=0.0, radius=0.0,
+                   **material):
+        if not (half_width > 0.0 and half_height > 0.0):
+            raise ValueError(f"box half extents must be > 0, got {half_width!r}, {half_height!r}")
+        return self._add("box", {"half_width": float(half_width), "half_height": float(half_height),
+                                 "center": _vec(center, "center"), "angle": float(angle),
+                                 "radius": float(radius)}, **material)
+
+    def create_polygon(self, vertices, radius=0.0, **material):
+        verts = [_vec(v, "vertex") for v in vertices]
+        if len(verts) < 3:
+            raise ValueError("a polygon needs at least 3 vertices")
+        return self._add("polygon", {"vertices": verts, "radius": float(radius)}, **material)
+
+    def create_capsule(self, p1, p2, radius, **material):
+        if not radius > 0.0:
+            raise ValueError(f"capsule radius must be > 0, got {radius!r}")
+        return self._add("capsule", {"p1": _vec(p1, "p1"), "p2": _vec(p2, "p2"),
+                                     "radius": float(radius)}, **material)
+
+    def create_segment(self, p1, p2, **material):
+        return self._add("segment", {"p1": _vec(p1, "p1"), "p2": _vec(p2, "p2")}, **material)
+
+
+class RecordingWorld:
+    """Implements ``create_body`` of the public API and records every body and shape."""
+
+    def __init__(self, gravity=GRAVITY, **settings):
+        self.gravity = _vec(gravity, "gravity")
+        self.settings = settings
+        self.bodies: list[BodyRecord] = []
+
+    def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
+                    linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
+                    angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False, bullet=False,
+                    allow_sleep=True, user_data=None):
+        type = getattr(type, "name", type)
+        type = str(type).lower()
+        if type not in ("dynamic", "static", "kinematic"):
+            raise ValueError(f"unknown body type {type!r}")
+        rec = BodyRecord(len(self.bodies), type, _vec(position, "position"), float(angle),
+                         _vec(linear_velocity, "linear_velocity"), float(angular_velocity),
+                         float(linear_damping), float(angular_damping), float(gravity_scale),
+                         bool(fixed_rotation), bool(bullet), bool(allow_sleep), user_data)
+        self.bodies.append(rec)
+        return rec
+
+    # the scenes only create; these make a recording usable as a stand-in in a few more places
+    def step(self, dt=DT):  # pragma: no cover - a recording does not simulate
+        raise NotImplementedError("RecordingWorld only records a scene; replay it into an engine")
+
+
+def index_info(info, index_of):
+    """Copy of ``info.bodies`` with every handle replaced by ``index_of(handle)`` (nested lists,
+    tuples and dicts are followed)."""
+
+    def conv(v):
+        if isinstance(v, (list, tuple)):
+            return [conv(x) for x in v]
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        return index_of(v)
+
+    return {k: conv(v) for k, v in info.bodies.items()}
+
+
+def _box_vertices(hx, hy, center=(0.0, 0.0), angle=0.0):
+    c, s = math.cos(angle), math.sin(angle)
+    out = []
+    for x, y in ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)):
+        out.append((center[0] + c * x - s * y, center[1] + s * x + c * y))
+    return out
+
+
+def _capsule_polygon(p1, p2, r):
+    """Convex 8-gon hull approximating a capsule (Box2D 2.3 has no capsule shape)."""
+    dx, dy = p2[0] - p1[0], p2[1] - p1[1]
+    base = math.atan2(dy, dx)
+    verts = []
+    for end, offs in ((p2, (-90, -30, 30, 90)), (p1, (90, 150, 210, 270))):
+        for d in offs:
+            a = base + math.radians(d)
+            verts.append((end[0] + r * math.cos(a), end[1] + r * math.sin(a)))
+    return verts
+
+
+# --------------------------------------------------------------------------------------------
+# adapters
+# --------------------------------------------------------------------------------------------
+
+def load_scenes():
+    """The ``impulse2d.scenes`` module, for :func:`build_scene`.
+
+    The scene builders only need the public API of the world they are given, so the peers can
+    run even while the engine package itself does not import (work in progress, a broken
+    build): then the two scene modules are loaded straight from their files.
+    """
+    import sys
+
+    try:
+        import impulse2d.scenes as scenes
+        scenes._load()
+        return scenes
+    except Exception:
+        pass
+    name = "_impulse2d_scenes_standalone"
+    if name in sys.modules:
+        return sys.modules[name]
+    import importlib.util
+
+    here = Path(__file__).resolve().parent.parent / "src" / "impulse2d" / "scenes"
+    spec = importlib.util.spec_from_file_location(name, here / "__init__.py",
+                                                  submodule_search_locations=[str(here)])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    mod._load()
+    return mod
+
+
+def build_scene(world, name, **params):
+    return load_scenes().build_scene(world, name, **params)
+
+
+class Engine:
+    name = "?"
+
+    def __init__(self, options=None):
+        self.options = dict(options or {})
+        self.info = None            # SceneInfo as the builder returned it
+        self.index = None           # info.bodies with creation indices instead of handles
+        self.n_bodies = 0
+
+    @staticmethod
+    def version() -> str:
+        raise NotImplementedError
+
+    def build(self, scene, **params):
+        raise NotImplementedError
+
+    def step(self):
+        raise NotImplementedError
+
+    def states(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def config(self) -> dict:
+        return {}
+
+    def awake_count(self):
+        return None
+
+
+class Impulse2dEngine(Engine):
+    """impulse2d, built straight from the scene builders into a real World.
+
+    ``options`` are WorldSettings fields (``solver``, ``substeps``, ...); sleeping is turned off
+    (``enable_sleep=False``) unless an option says otherwise.
+    """
+
+    name = "impulse2d"
+
+    @staticmethod
+    def version():
+        import impulse2d
+        return impulse2d.__version__
+
+    def build(self, scene, **params):
+        import impulse2d as i2d
+        from impulse2d.scenes import build_scene
+
+        settings = dict(self.options)
+        fields = {f.name for f in dataclasses.fields(i2d.WorldSettings)}
+        if "enable_sleep" in fields:
+            settings.setdefault("enable_sleep", False)       # sleeping off for timing runs
+        self.world = i2d.World(gravity=GRAVITY, **settings)
+        world = self.world
+        order = {}
+
+        class _Tracking:
+            # forwards create_body and remembers each handle's creation index
+            def create_body(self, *a, **k):
+                b = world.create_body(*a, **k)
+                order[id(b)] = len(order)
+                handles.append(b)
+                return b
+
+            def __getattr__(self, name):
+                return getattr(world, name)
+
+        handles = []
+        self.info = build_scene(_Tracking(), scene, **params)
+        self.index = index_info(self.info, lambda h: order[id(h)])
+        self.n_bodies = len(handles)
+        self._handles = handles
+        return self.info
+
+    def step(self):
+        self.world.step(DT)
+
+    def states(self):
+        p = np.asarray(self.world.get_positions(), dtype=np.float64).reshape(-1, 2)
+        a = np.asarray(self.world.get_angles(), dtype=np.float64).reshape(-1)
+        v = np.asarray(self.world.get_velocities(), dtype=np.float64).reshape(-1, 3)
+        if len(p) != self.n_bodies:
+            raise RuntimeError(f"world has {len(p)} bodies, the scene built {self.n_bodies}")
+        return np.column_stack([p, a, v])
+
+    def config(self):
+        s = getattr(self.world, "settings", None)
+        try:
+            d = dataclasses.asdict(s)
+        except Exception:
+            d = {k: v for k, v in vars(s).items() if not k.startswith("_")} if s is not None else {}
+        return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else repr(v))
+                for k, v in d.items()}
+
+    def awake_count(self):
+        try:
+            return int(sum(1 for b in self._handles
+                           if str(getattr(b.type, "name", b.type)).lower() == "dynamic"
+                           and b.is_awake))
+        except Exception:
+            return None
+
+
+class _ReplayEngine(Engine):
+    """Common part of the peers: record the scene, then replay it."""
+
+    def build(self, scene, **params):
+        rec = RecordingWorld(GRAVITY)
+        self.info = build_scene(rec, scene, **params)
+        self.record = rec
+        self.index = index_info(self.info, lambda h: h.index)
+        self.n_bodies = len(rec.bodies)
+        self._replay(rec)
+        return self.info
+
+    def _replay(self, rec):
+        raise NotImplementedError
+
+
+class PymunkEngine(_ReplayEngine):
+    """pymunk (Chipmunk2D 7): Space(iterations=10), collision_slop=0.005, no sleeping."""
+
+    name = "pymunk"
+
+    @staticmethod
+    def version():
+        import pymunk
+        return f"{pymunk.version} (Chipmunk {pymunk.chipmunk_version.split('-')[0]})"
+
+    def _replay(self, rec):
+        import pymunk
+
+        self.pm = pymunk
+        space = pymunk.Space()
+        space.gravity = rec.gravity
+        space.iterations = int(self.options.get("iterations", 10))
+        space.collision_slop = float(self.options.get("slop", 0.005))
+        self.space = space
+        types = {"dynamic": pymunk.Body.DYNAMIC, "static": pymunk.Body.STATIC,
+                 "kinematic": pymunk.Body.KINEMATIC}
+        self.bodies = []
+        for br in rec.bodies:
+            if (br.linear_damping, br.angular_damping, br.gravity_scale) != (0.0, 0.0, 1.0):
+                raise NotImplementedError("pymunk adapter: per-body damping / gravity scale")
+            body = pymunk.Body(body_type=types[br.type])
+            body.position = br.position
+            body.angle = br.angle
+            shapes = [self._shape(body, br, s) for s in br.shapes]
+            if br.type == "dynamic":
+                body.velocity = br.linear_velocity
+                body.angular_velocity = br.angular_velocity
+            space.add(body, *shapes)
+            if br.type == "dynamic" and br.fixed_rotation:
+                body.moment = math.inf
+            elif br.type == "kinematic":
+                body.velocity = br.linear_velocity
+                body.angular_velocity = br.angular_velocity
+            self.bodies.append(body)
+        self._dynamic = [b for b, r in zip(self.bodies, rec.bodies) if r.type == "dynamic"]
+
+    def _shape(self, body, br, s):
+        pm = self.pm
+        g = s.geometry
+        if s.kind == "circle":
+            shape = pm.Circle(body, g["radius"], g["center"])
+        elif s.kind == "box":
+            shape = pm.Poly(body, _box_vertices(g["half_width"], g["half_height"], g["center"],
+                                                g["angle"]), radius=g["radius"])
+        elif s.kind == "polygon":
+            shape = pm.Poly(body, g["vertices"], radius=g["radius"])
+        elif s.kind == "capsule":
+            shape = pm.Segment(body, g["p1"], g["p2"], g["radius"])
+        elif s.kind == "segment":
+            shape = pm.Segment(body, g["p1"], g["p2"], 0.0)
+        else:  # pragma: no cover
+            raise ValueError(s.kind)
+        if br.type == "dynamic":
+            shape.density = s.density
+        shape.friction = math.sqrt(s.friction)
+        shape.elasticity = s.restitution if br.type == "dynamic" else 1.0
+        shape.sensor = s.is_sensor
+        # impulse2d/Box2D: a shared negative group never collides; Chipmunk: a shared non-zero
+        # group never collides (positive "always collide" groups have no Chipmunk equivalent)
+        shape.filter = pm.ShapeFilter(group=-s.group if s.group < 0 else 0,
+                                      categories=s.category, mask=s.mask)
+        return shape
+
+    def step(self):
+        self.space.step(DT)
+
+    def states(self):
+        out = np.empty((len(self.bodies), 6))
+        for i, b in enumerate(self.bodies):
+            p, v = b.position, b.velocity
+            out[i] = (p.x, p.y, b.angle, v.x, v.y, b.angular_velocity)
+        return out
+
+    def config(self):
+        sp = self.space
+        return {"iterations": sp.iterations, "collision_slop": sp.collision_slop,
+                "collision_bias": sp.collision_bias,
+                "collision_persistence": sp.collision_persistence,
+                "sleep_time_threshold": sp.sleep_time_threshold,
+                "friction_per_shape": "sqrt(value)", "elasticity": "static 1.0, dynamic own"}
+
+    def awake_count(self):
+        return sum(1 for b in self._dynamic if not b.is_sleeping)
+
+
+class Box2DEngine(_ReplayEngine):
+    """pybox2d (Box2D 2.3): world.Step(dt, 8, 3), warm starting and continuous physics on
+    (defaults), sleeping off -- per body too, since this build's world-level switch alone does
+    not stop islands from sleeping."""
+
+    name = "box2d"
+
+    @staticmethod
+    def version():
+        import Box2D
+        return Box2D.__version__
+
+    def _replay(self, rec):
+        import Box2D as b2
+
+        self.b2 = b2
+        self.vel_iters = int(self.options.get("velocity_iterations", 8))
+        self.pos_iters = int(self.options.get("position_iterations", 3))
+        sleep = bool(self.options.get("sleep", False))
+        world = b2.b2World(gravity=rec.gravity, doSleep=sleep)
+        self.world = world
+        types = {"dynamic": b2.b2_dynamicBody, "static": b2.b2_staticBody,
+                 "kinematic": b2.b2_kinematicBody}
+        self.bodies = []
+        for br in rec.bodies:
+            bd = b2.b2BodyDef()
+            bd.type = types[br.type]
+            bd.position = br.position
+            bd.angle = br.angle
+            bd.linearVelocity = br.linear_velocity
+            bd.angularVelocity = br.angular_velocity
+            bd.linearDamping = br.linear_damping
+            bd.angularDamping = br.angular_damping
+            bd.gravityScale = br.gravity_scale
+            bd.fixedRotation = br.fixed_rotation
+            bd.bullet = br.bullet
+            bd.allowSleep = sleep and br.allow_sleep
+            body = world.CreateBody(bd)
+            for s in br.shapes:
+                fd = b2.b2FixtureDef(shape=self._shape(s), density=s.density, friction=s.friction,
+                                     restitution=s.restitution, isSensor=s.is_sensor)
+                fd.filter = b2.b2Filter(categoryBits=s.category & 0xFFFF,
+                                        maskBits=s.mask & 0xFFFF, groupIndex=s.group)
+                body.CreateFixture(fd)
+            self.bodies.append(body)
+
+    def _shape(self, s):
+        b2 = self.b2
+        g = s.geometry
+        if s.kind == "circle":
+            return b2.b2CircleShape(radius=g["radius"], pos=g["center"])
+        if s.kind == "box":
+            # Box2D 2.3 polygons have a fixed 1 cm skin: a rounded box becomes a box grown by r
+            r = g["radius"]
+            sh = b2.b2PolygonShape()
+            sh.SetAsBox(g["half_width"] + r, g["half_height"] + r, g["center"], g["angle"])
+            return sh
+        if s.kind == "polygon":
+            return b2.b2PolygonShape(vertices=g["vertices"])
+        if s.kind == "capsule":
+            return b2.b2PolygonShape(vertices=_capsule_polygon(g["p1"], g["p2"], g["radius"]))
+        if s.kind == "segment":
+            return b2.b2EdgeShape(vertices=[g["p1"], g["p2"]])
+        raise ValueError(s.kind)  # pragma: no cover
+
+    def step(self):
+        self.world.Step(DT, self.vel_iters, self.pos_iters)
+
+    def states(self):
+        out = np.empty((len(self.bodies), 6))
+        for i, b in enumerate(self.bodies):
+            p, v = b.position, b.linearVelocity
+            out[i] = (p[0], p[1], b.angle, v[0], v[1], b.angularVelocity)
+        return out
+
+    def config(self):
+        return {"velocity_iterations": self.vel_iters, "position_iterations": self.pos_iters,
+                "continuous": bool(self.world.continuousPhysics),
+                "warm_starting": bool(self.world.warmStarting),
+                "sleep": bool(self.options.get("sleep", False))}
+
+    def awake_count(self):
+        return sum(1 for b in self.bodies if b.type == self.b2.b2_dynamicBody and b.awake)
+
+
+ENGINES = {"impulse2d": Impulse2dEngine, "pymunk": PymunkEngine, "box2d": Box2DEngine}
+
+
+def make_engine(name, options=None) -> Engine:
+    try:
+        cls = ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; known: {', '.join(ENGINES)}") from None
+    return cls(options)
+
+
+def timed_import(name):
+    """Import an engine module and return the seconds it took (0 if it was already loaded)."""
+    import importlib
+    import sys
+
+    mod = {"impulse2d": "impulse2d", "pymunk": "pymunk", "box2d": "Box2D"}[name]
+    if mod in sys.modules:
+        return 0.0
+    t0 = time.perf_counter()
+    importlib.import_module(mod)
+    return time.perf_counter() - t0
