@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from . import _validate
+from ._handle import Handle
 from ._core.state import DYNAMIC, STATIC
 from .types import BodyType, Vec2
 
@@ -19,40 +20,16 @@ if TYPE_CHECKING:
     from .world import World
 
 
-class Body:
+class Body(Handle):
     """A rigid body. Create with :meth:`World.create_body`; never instantiate directly."""
 
-    __slots__ = ("_world", "_index", "_generation", "__weakref__")
-
-    def __init__(self, world: World, index: int, generation: int) -> None:
-        self._world = world
-        self._index = index
-        self._generation = generation
-
-    # -- identity -------------------------------------------------------------------------
-    def _row(self) -> int:
-        bodies = self._world._bodies
-        i = self._index
-        if not bodies.alive[i] or bodies.generation[i] != self._generation:
-            raise ValueError("this body was destroyed; its handle can no longer be used")
-        return i
-
-    @property
-    def is_valid(self) -> bool:
-        """False once the body has been destroyed."""
-        bodies = self._world._bodies
-        return bool(bodies.alive[self._index] and bodies.generation[self._index] == self._generation)
+    __slots__ = ()
+    _kind = "body"
+    _store_name = "_bodies"
 
     @property
     def world(self) -> World:
         return self._world
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Body) and other._world is self._world
-                and other._index == self._index and other._generation == self._generation)
-
-    def __hash__(self) -> int:
-        return hash((id(self._world), self._index, self._generation))
 
     def __repr__(self) -> str:
         if not self.is_valid:

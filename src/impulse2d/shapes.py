@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import _validate
+from ._handle import Handle
 from .types import ShapeType, Vec2
 
 if TYPE_CHECKING:
@@ -48,34 +49,12 @@ def parse_material(options: dict) -> dict:
     }
 
 
-class Shape:
+class Shape(Handle):
     """A shape attached to a body. Create with ``body.create_circle``/``create_box``/..."""
 
-    __slots__ = ("_world", "_index", "_generation", "__weakref__")
-
-    def __init__(self, world: World, index: int, generation: int) -> None:
-        self._world = world
-        self._index = index
-        self._generation = generation
-
-    def _row(self) -> int:
-        shapes = self._world._shapes
-        i = self._index
-        if not shapes.alive[i] or shapes.generation[i] != self._generation:
-            raise ValueError("this shape was destroyed; its handle can no longer be used")
-        return i
-
-    @property
-    def is_valid(self) -> bool:
-        shapes = self._world._shapes
-        return bool(shapes.alive[self._index] and shapes.generation[self._index] == self._generation)
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Shape) and other._world is self._world
-                and other._index == self._index and other._generation == self._generation)
-
-    def __hash__(self) -> int:
-        return hash((id(self._world), self._index, self._generation))
+    __slots__ = ()
+    _kind = "shape"
+    _store_name = "_shapes"
 
     def __repr__(self) -> str:
         if not self.is_valid:
