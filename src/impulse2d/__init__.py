@@ -13,15 +13,17 @@
 """
 
 from .body import Body
+from .joints import Joint, RevoluteJoint
 from .settings import WorldSettings
 from .shapes import Shape
-from .types import BodyType, ShapeType, Vec2
+from .types import BodyType, JointType, ShapeType, Vec2
 from .world import ContactInfo, ContactPoint, Profile, World
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "World", "WorldSettings", "Body", "Shape", "BodyType", "ShapeType", "Vec2",
+    "World", "WorldSettings", "Body", "Shape", "Joint", "RevoluteJoint", "BodyType", "ShapeType",
+    "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "Profile", "warmup", "__version__",
 ]
 

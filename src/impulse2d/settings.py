@@ -52,8 +52,17 @@ class WorldSettings:
     """m/s. Largest speed at which position correction pushes overlapping shapes apart (both
     solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
 
+    joint_hertz: float = 60.0
+    """soft_step: stiffness with which joints are held together, Hz (capped at a quarter of the
+    substep rate). Joints are "rigid stabilised softly": the drift a rigid joint accumulates is
+    removed like a stiff spring instead of all at once (Box2D v3: 60 Hz)."""
+
+    joint_damping_ratio: float = 2.0
+    """soft_step: damping ratio of that joint stabilisation (Box2D v3: 2)."""
+
     baumgarte: float = 0.2
-    """pgs: fraction of the overlap (beyond the slop) removed per step through velocity bias."""
+    """pgs: fraction of the overlap (beyond the slop), or of a joint's drift, removed per step
+    through velocity bias."""
 
     restitution_threshold: float = 1.0
     """m/s. Impacts slower than this do not bounce; stops resting bodies from jittering."""
@@ -97,9 +106,9 @@ def _check(name: str, value):
         return value
     if name == "warm_starting":
         return _validate.flag(value, name)
-    if name in ("contact_hertz", "contact_speed", "max_linear_speed"):
+    if name in ("contact_hertz", "contact_speed", "max_linear_speed", "joint_hertz"):
         return _validate.positive(value, name)
-    if name in ("contact_damping_ratio", "restitution_threshold"):
+    if name in ("contact_damping_ratio", "restitution_threshold", "joint_damping_ratio"):
         return _validate.non_negative(value, name)
     if name == "baumgarte":
         value = _validate.non_negative(value, name)

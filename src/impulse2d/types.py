@@ -66,4 +66,8 @@ class ShapeType(IntEnum):
     POLYGON = shape_types.POLYGON
 
 
-__all__ = ["Vec2", "BodyType", "ShapeType"]
+class JointType(IntEnum):
+    REVOLUTE = state.REVOLUTE
+
+
+__all__ = ["Vec2", "BodyType", "ShapeType", "JointType"]

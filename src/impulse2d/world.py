@@ -16,12 +16,14 @@ import numpy as np
 from . import _validate
 from ._collision import geometry
 from ._collision import shape_types
-from ._core.state import BODY_LAYOUT, DYNAMIC, SHAPE_LAYOUT, STATIC, Bodies, Shapes
+from ._core.state import (BODY_LAYOUT, DYNAMIC, JOINT_LAYOUT, REVOLUTE, SHAPE_LAYOUT, STATIC, Bodies,
+                          Joints, Shapes)
 from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.step import step_world
 from .body import Body, parse_body_type
+from .joints import Joint, RevoluteJoint, check_limits
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import Vec2
@@ -79,6 +81,12 @@ class World:
         self._body_shapes: dict[int, list[int]] = {}
         self._body_user_data: dict[int, Any] = {}
         self._shape_user_data: dict[int, Any] = {}
+        self._joints: Joints = allocate_store(Joints, JOINT_LAYOUT, 4)
+        self._joint_pool = IdPool()
+        self._joint_handles: dict[int, Joint] = {}
+        self._body_joints: dict[int, list[int]] = {}
+        self._joint_index: dict[str, np.ndarray] | None = None  # rows per type, no-collide pairs
+        self._joint_inv_h = 0.0  # 1 / the (sub)step the joint impulses were accumulated over
         self._contacts: Contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
@@ -161,6 +169,7 @@ class World:
         handle = Body(self, i, int(b.generation[i]))
         self._body_handles[i] = handle
         self._body_shapes[i] = []
+        self._body_joints[i] = []
         if user_data is not None:
             self._body_user_data[i] = user_data
         self._update_mass(i)
@@ -170,6 +179,9 @@ class World:
     def destroy_body(self, body: Body) -> None:
         """Destroy ``body`` with its shapes and contacts. Its handles become invalid."""
         i = self._body_row(body, "body")
+        for j in list(self._body_joints[i]):
+            self._free_joint(j)
+        del self._body_joints[i]
         for s in list(self._body_shapes[i]):
             self._free_shape(s)
         del self._body_shapes[i]
@@ -204,6 +216,104 @@ class World:
     @property
     def body_count(self) -> int:
         return self._body_pool.live_count
+
+    # -- joints ---------------------------------------------------------------------------------
+    def create_revolute_joint(self, body_a: Body, body_b: Body, anchor, enable_limit=False,
+                              lower_angle=0.0, upper_angle=0.0, enable_motor=False,
+                              motor_speed=0.0, max_motor_torque=0.0, enable_spring=False,
+                              hertz=0.0, damping_ratio=0.0, collide_connected=False) -> RevoluteJoint:
+        """Pin ``body_a`` and ``body_b`` together at the world point ``anchor`` (a hinge).
+
+        Limits are on ``angle_b - angle_a`` relative to its value now (rad); the motor drives that
+        angle's rate to ``motor_speed`` (rad/s) with at most ``max_motor_torque`` (N m); the
+        spring pulls it back to 0 with ``hertz`` and ``damping_ratio``.
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        anchor = _validate.vec2(anchor, "anchor")
+        lower, upper = check_limits(lower_angle, upper_angle)
+        options = {
+            "enable_limit": _validate.flag(enable_limit, "enable_limit"),
+            "lower": lower,
+            "upper": upper,
+            "enable_motor": _validate.flag(enable_motor, "enable_motor"),
+            "motor_speed": _validate.real(motor_speed, "motor_speed"),
+            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "enable_spring": _validate.flag(enable_spring, "enable_spring"),
+            "hertz": _validate.non_negative(hertz, "hertz"),
+            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(RevoluteJoint, REVOLUTE, a, b, anchor, anchor, options)
+
+    def destroy_joint(self, joint: Joint) -> None:
+        """Destroy ``joint``; its handle becomes invalid."""
+        if not isinstance(joint, Joint) or joint._world is not self:
+            raise TypeError("joint must be a Joint of this world")
+        self._free_joint(joint._row())
+
+    @property
+    def joints(self) -> list[Joint]:
+        """Live joints, in row order."""
+        return [self._joint_handles[i] for i in sorted(self._joint_handles)]
+
+    def _joint_bodies(self, body_a, body_b) -> tuple[int, int]:
+        a = self._body_row(body_a, "body_a")
+        b = self._body_row(body_b, "body_b")
+        if a == b:
+            raise ValueError("a joint needs two different bodies, got the same body twice")
+        if self._bodies.type[a] == STATIC and self._bodies.type[b] == STATIC:
+            raise ValueError("a joint between two static bodies can do nothing")
+        return a, b
+
+    def _add_joint(self, cls, kind: int, a: int, b: int, anchor_a, anchor_b, options: dict):
+        j = self._joint_pool.allocate()
+        if j >= len(self._joints.alive):
+            self._joints = grow_store(self._joints, JOINT_LAYOUT, 2 * len(self._joints.alive))
+        jt = self._joints
+        for name, column in zip(jt._fields, jt):
+            if name != "generation":
+                column[j] = 0
+        jt.alive[j] = True
+        jt.type[j] = kind
+        jt.body_a[j] = a
+        jt.body_b[j] = b
+        handles = (self._body_handles[a], self._body_handles[b])
+        jt.local_anchor_a[j] = handles[0].local_point(anchor_a)
+        jt.local_anchor_b[j] = handles[1].local_point(anchor_b)
+        jt.reference_angle[j] = self._bodies.angle[b] - self._bodies.angle[a]
+        for name, value in options.items():
+            getattr(jt, name)[j] = value
+        handle = cls(self, j, int(jt.generation[j]))
+        self._joint_handles[j] = handle
+        self._body_joints[a].append(j)
+        self._body_joints[b].append(j)
+        self._joint_index = None
+        self._pairs_dirty = True
+        return handle
+
+    def _free_joint(self, j: int) -> None:
+        jt = self._joints
+        for body in (int(jt.body_a[j]), int(jt.body_b[j])):
+            self._body_joints[body].remove(j)
+        del self._joint_handles[j]
+        jt.alive[j] = False
+        jt.generation[j] += 1
+        self._joint_pool.free(j)
+        self._joint_index = None
+        self._pairs_dirty = True
+
+    def _joint_rows(self) -> dict[str, np.ndarray]:
+        """Rows of live joints per type, and the sorted body-pair keys that must not collide."""
+        if self._joint_index is None:
+            jt = self._joints
+            alive = jt.alive
+            lo = np.minimum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
+            hi = np.maximum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
+            self._joint_index = {
+                "revolute": np.flatnonzero(alive & (jt.type == REVOLUTE)),
+                "no_collide": np.unique((lo << 32) | hi).astype(np.int64),
+            }
+        return self._joint_index
 
     # -- bulk state -------------------------------------------------------------------------------
     def _rows(self) -> np.ndarray:

@@ -112,3 +112,76 @@ SHAPE_LAYOUT = {
     "aabb": (np.float64, (4,)),
     "fat_aabb": (np.float64, (4,)),
 }
+
+
+# Joint types (values of the public ``JointType`` enum).
+REVOLUTE = 0
+
+
+class Joints(NamedTuple):
+    """Every joint type shares these columns; a type uses the options that apply to it."""
+
+    alive: np.ndarray             # bool
+    generation: np.ndarray        # int64
+    type: np.ndarray              # int64 joint type code
+    body_a: np.ndarray            # int64
+    body_b: np.ndarray            # int64
+    local_anchor_a: np.ndarray    # (n, 2) anchor in body A's frame (from its origin), m
+    local_anchor_b: np.ndarray    # (n, 2)
+    reference_angle: np.ndarray   # rad: angle_b - angle_a at creation
+    collide_connected: np.ndarray  # bool: may the two bodies still collide
+    enable_limit: np.ndarray      # bool
+    lower: np.ndarray             # rad (revolute) or m
+    upper: np.ndarray
+    enable_motor: np.ndarray      # bool
+    motor_speed: np.ndarray       # rad/s or m/s
+    max_motor: np.ndarray         # N m or N
+    enable_spring: np.ndarray     # bool
+    hertz: np.ndarray             # spring stiffness, Hz
+    damping_ratio: np.ndarray     # spring damping ratio
+    # Accumulated impulses, per (sub)step: the warm-start memory.
+    linear_impulse: np.ndarray    # (n, 2) N s
+    spring_impulse: np.ndarray    # N m s (or N s)
+    motor_impulse: np.ndarray
+    lower_impulse: np.ndarray
+    upper_impulse: np.ndarray
+    # Prepared each step.
+    frame_a: np.ndarray           # (n, 2) anchor from A's centre of mass, world frame, m
+    frame_b: np.ndarray
+    delta_center: np.ndarray      # (n, 2) centre of B minus centre of A, m
+    delta_angle: np.ndarray       # joint angle at the start of the step, rad
+    axial_mass: np.ndarray        # 1 / (1/I_a + 1/I_b), kg m^2
+    spring_soft: np.ndarray       # (n, 3) softness of the spring (bias rate, mass and impulse scale)
+
+
+JOINT_LAYOUT = {
+    "alive": (np.bool_, ()),
+    "generation": (np.int64, ()),
+    "type": (np.int64, ()),
+    "body_a": (np.int64, ()),
+    "body_b": (np.int64, ()),
+    "local_anchor_a": (np.float64, (2,)),
+    "local_anchor_b": (np.float64, (2,)),
+    "reference_angle": (np.float64, ()),
+    "collide_connected": (np.bool_, ()),
+    "enable_limit": (np.bool_, ()),
+    "lower": (np.float64, ()),
+    "upper": (np.float64, ()),
+    "enable_motor": (np.bool_, ()),
+    "motor_speed": (np.float64, ()),
+    "max_motor": (np.float64, ()),
+    "enable_spring": (np.bool_, ()),
+    "hertz": (np.float64, ()),
+    "damping_ratio": (np.float64, ()),
+    "linear_impulse": (np.float64, (2,)),
+    "spring_impulse": (np.float64, ()),
+    "motor_impulse": (np.float64, ()),
+    "lower_impulse": (np.float64, ()),
+    "upper_impulse": (np.float64, ()),
+    "frame_a": (np.float64, (2,)),
+    "frame_b": (np.float64, (2,)),
+    "delta_center": (np.float64, (2,)),
+    "delta_angle": (np.float64, ()),
+    "axial_mass": (np.float64, ()),
+    "spring_soft": (np.float64, (3,)),
+}

@@ -85,8 +85,10 @@ def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a
 
 
 @kernel
-def filter_pairs(pairs, shapes, bodies):
-    """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide`."""
+def filter_pairs(pairs, shapes, bodies, no_collide):
+    """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide` and are
+    not joined by a joint that forbids it (``no_collide``: sorted keys ``lo << 32 | hi`` of body
+    rows)."""
     body = shapes.body
     body_type = bodies.type
     sensor = shapes.is_sensor
@@ -97,9 +99,15 @@ def filter_pairs(pairs, shapes, bodies):
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
         j = pairs[k, 1]
-        keep[k] = body[i] != body[j] and may_collide(
-            body_type[body[i]], body_type[body[j]], sensor[i], sensor[j], group[i], group[j],
+        b_i = body[i]
+        b_j = body[j]
+        keep[k] = b_i != b_j and may_collide(
+            body_type[b_i], body_type[b_j], sensor[i], sensor[j], group[i], group[j],
             category[i], mask[i], category[j], mask[j])
+        if keep[k] and no_collide.shape[0] > 0:
+            key = (min(b_i, b_j) << 32) | max(b_i, b_j)
+            at = np.searchsorted(no_collide, key)
+            keep[k] = not (at < no_collide.shape[0] and no_collide[at] == key)
     return pairs[keep]
 
 

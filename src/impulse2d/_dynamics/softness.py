@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from .._core.jit import kernel
+
 
 class Softness(NamedTuple):
     bias_rate: float
@@ -34,10 +36,16 @@ RIGID = Softness(0.0, 1.0, 0.0)
 
 def make_soft(hertz: float, damping_ratio: float, h: float) -> Softness:
     """Coefficients for a spring of ``hertz`` and ``damping_ratio`` stepped with ``h`` seconds."""
+    return Softness(*soft_coefficients(hertz, damping_ratio, h))
+
+
+@kernel
+def soft_coefficients(hertz, damping_ratio, h):
+    """:func:`make_soft` for kernels (per-joint springs): (bias_rate, mass_scale, impulse_scale)."""
     if hertz == 0.0:
-        return RIGID
+        return 0.0, 1.0, 0.0
     omega = 2.0 * math.pi * hertz
     a1 = 2.0 * damping_ratio + h * omega
     a2 = h * omega * a1
     a3 = 1.0 / (1.0 + a2)
-    return Softness(omega / a1, a2 * a3, a3)
+    return omega / a1, a2 * a3, a3

@@ -24,6 +24,7 @@ from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import contact_constraints, prepare_contacts, store_impulses
 from .contacts import carry_contacts, empty_contacts, filter_pairs, update_manifolds
 from .integrate import finalize_bodies, integrate_velocities
+from .joints import revolute
 from .proxies import update_aabbs
 from .softness import RIGID, make_soft
 
@@ -53,29 +54,36 @@ def step_world(world, dt: float) -> None:
     cs = world._constraints
     if cs.count.shape[0] != order.shape[0]:  # re-used while the count holds: saves ~20 us
         cs = world._constraints = contact_constraints(order.shape[0])
+    joints = world._joints
+    revolute_ids = world._joint_rows()["revolute"]
     gx, gy = world._gravity
     max_angular_speed = MAX_ROTATION / dt
     warm = settings.warm_starting
     if settings.solver == "soft_step":
         h = dt / settings.substeps
-        # Contact stiffness is capped at a quarter of the substep rate: a spring near the
-        # Nyquist rate of its integrator rings instead of settling. Against static bodies it
-        # is doubled (Box2D v3).
+        # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate
+        # of its integrator rings instead of settling. Against static bodies contacts are
+        # twice as stiff (Box2D v3).
         hertz = min(settings.contact_hertz, 0.25 / h)
         soft = make_soft(hertz, settings.contact_damping_ratio, h)
         static_soft = make_soft(2.0 * hertz, settings.contact_damping_ratio, h)
+        joint_soft = make_soft(min(settings.joint_hertz, 0.25 / h), settings.joint_damping_ratio, h)
         prepare_contacts(cs, order, contacts, bodies, warm, *soft, *static_soft)
+        revolute.prepare(joints, revolute_ids, bodies, h, warm)
         t3 = perf_counter()
-        solvers.soft_step(cs, bodies, gx, gy, dt, settings.substeps, warm, settings.contact_speed,
-                          settings.restitution_threshold, settings.max_linear_speed,
-                          max_angular_speed)
+        solvers.soft_step(cs, bodies, joints, revolute_ids, gx, gy, dt, settings.substeps, warm,
+                          *joint_soft, settings.contact_speed, settings.restitution_threshold,
+                          settings.max_linear_speed, max_angular_speed)
+        world._joint_inv_h = 1.0 / h
     else:
         integrate_velocities(bodies, gx, gy, dt)
         prepare_contacts(cs, order, contacts, bodies, warm, *RIGID, *RIGID)
+        revolute.prepare(joints, revolute_ids, bodies, dt, warm)
         t3 = perf_counter()
-        solvers.pgs(cs, bodies, dt, settings.velocity_iterations, warm, settings.baumgarte,
-                    LINEAR_SLOP, settings.contact_speed, settings.restitution_threshold,
-                    settings.max_linear_speed, max_angular_speed)
+        solvers.pgs(cs, bodies, joints, revolute_ids, dt, settings.velocity_iterations, warm,
+                    settings.baumgarte, LINEAR_SLOP, settings.contact_speed,
+                    settings.restitution_threshold, settings.max_linear_speed, max_angular_speed)
+        world._joint_inv_h = 1.0 / dt
     store_impulses(cs, contacts)
     t4 = perf_counter()
     profile.prepare = t3 - t2
@@ -91,7 +99,7 @@ def update_pairs(world) -> None:
     """Broadphase, filter, and merge with the existing contacts (which keep their impulses)."""
     shapes = world._shapes
     pairs = find_pairs(shapes.fat_aabb, shapes.alive)
-    pairs = filter_pairs(pairs, shapes, world._bodies)
+    pairs = filter_pairs(pairs, shapes, world._bodies, world._joint_rows()["no_collide"])
     fresh = empty_contacts(pairs.shape[0])
     carry_contacts(world._contacts, fresh, pairs, shapes)
     world._contacts = fresh

@@ -1,0 +1,225 @@
+"""Revolute joint: two bodies share one anchor point and may rotate about it.
+
+Maths (anchors r_a, r_b from each centre of mass, world frame; relative angle
+theta = angle_b - angle_a - reference)::
+
+    point      C = (c_b + r_b) - (c_a + r_a)                     (2 rows, equality)
+               Cdot = v_b + w_b x r_b - v_a - w_a x r_a = J v
+               K = (1/m_a + 1/m_b) I + 1/I_a [r_a]x^T[r_a]x + 1/I_b [r_b]x^T[r_b]x
+                 = [[m + ia ray^2 + ib rby^2,   -ia rax ray - ib rbx rby],
+                    [-ia rax ray - ib rbx rby,   m + ia rax^2 + ib rbx^2]],   m = 1/m_a + 1/m_b
+    spring     C = theta, Cdot = w_b - w_a, K = 1/I_a + 1/I_b (the "axial mass" is 1/K),
+               soft with the joint's own (hertz, damping ratio)
+    motor      Cdot = w_b - w_a - speed; |lambda| <= max torque * h
+    limits     C = theta - lower >= 0 and C = upper - theta >= 0 (inequalities, lambda >= 0),
+               speculative while C > 0 (allowed to close the gap exactly), soft otherwise
+
+The point constraint is solved as one 2x2 block. With the soft step it is a stiff spring of the
+world's ``joint_hertz`` and ``joint_damping_ratio`` (rigid joints stabilised softly, as Box2D v3
+does) followed by a rigid relax pass; with ``pgs`` it is rigid with Baumgarte bias beta C / h.
+Sources: Catto, "Modeling and Solving Constraints" (GDC 2009), "Soft Constraints" (GDC 2011);
+Box2D v3 ``revolute_joint.c`` for the order of rows (spring, motor, limits, point last).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..._core.jit import kernel
+from ..softness import soft_coefficients
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """Anchors from the centres of mass, step-start angle, axial mass, spring softness."""
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        for side in range(2):
+            body = a if side == 0 else b
+            local = joints.local_anchor_a[j] if side == 0 else joints.local_anchor_b[j]
+            frame = joints.frame_a[j] if side == 0 else joints.frame_b[j]
+            c = bodies.rot[body, 0]
+            s = bodies.rot[body, 1]
+            x = local[0] - bodies.local_center[body, 0]
+            y = local[1] - bodies.local_center[body, 1]
+            frame[0] = c * x - s * y
+            frame[1] = s * x + c * y
+        joints.delta_center[j, 0] = bodies.center[b, 0] - bodies.center[a, 0]
+        joints.delta_center[j, 1] = bodies.center[b, 1] - bodies.center[a, 1]
+        joints.delta_angle[j] = bodies.angle[b] - bodies.angle[a] - joints.reference_angle[j]
+        k = bodies.inv_inertia[a] + bodies.inv_inertia[b]
+        joints.axial_mass[j] = 1.0 / k if k > 0.0 else 0.0
+        bias_rate, mass_scale, impulse_scale = soft_coefficients(
+            joints.hertz[j], joints.damping_ratio[j], h)
+        joints.spring_soft[j, 0] = bias_rate
+        joints.spring_soft[j, 1] = mass_scale
+        joints.spring_soft[j, 2] = impulse_scale
+        if not warm_starting:
+            joints.linear_impulse[j, 0] = 0.0
+            joints.linear_impulse[j, 1] = 0.0
+            joints.spring_impulse[j] = 0.0
+            joints.motor_impulse[j] = 0.0
+            joints.lower_impulse[j] = 0.0
+            joints.upper_impulse[j] = 0.0
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Apply the accumulated impulses at the current anchors."""
+    v = bodies.v
+    w = bodies.w
+    dq = bodies.dq
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
+                 - joints.upper_impulse[j])
+        px = joints.linear_impulse[j, 0]
+        py = joints.linear_impulse[j, 1]
+        v[a, 0] -= m_a * px
+        v[a, 1] -= m_a * py
+        w[a] -= i_a * (rax * py - ray * px + axial)
+        v[b, 0] += m_b * px
+        v[b, 1] += m_b * py
+        w[b] += i_b * (rbx * py - rby * px + axial)
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the revolute joints ``ids``: spring, motor, limits, then the point.
+
+    ``soft`` (soft step) stabilises the point and the limits with the joint softness
+    (``bias_rate``, ``mass_scale``, ``impulse_scale``); otherwise (pgs) with Baumgarte's
+    ``baumgarte / h``. Without ``use_bias`` (relax pass) they are rigid and unbiased.
+    """
+    v = bodies.v
+    w = bodies.w
+    dp = bodies.dp
+    dq = bodies.dq
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        vax = v[a, 0]
+        vay = v[a, 1]
+        wa = w[a]
+        vbx = v[b, 0]
+        vby = v[b, 1]
+        wb = w[b]
+        # Joint angle now: at step start plus the in-step relative rotation dq_b * conj(dq_a).
+        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        axial_mass = joints.axial_mass[j]
+
+        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
+            c = theta
+            bias = joints.spring_soft[j, 0] * c
+            cdot = wb - wa
+            impulse = (-joints.spring_soft[j, 1] * axial_mass * (cdot + bias)
+                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
+            joints.spring_impulse[j] += impulse
+            wa -= i_a * impulse
+            wb += i_b * impulse
+
+        if joints.enable_motor[j]:
+            cdot = wb - wa - joints.motor_speed[j]
+            impulse = -axial_mass * cdot
+            old = joints.motor_impulse[j]
+            limit = joints.max_motor[j] * h
+            total = min(max(old + impulse, -limit), limit)
+            joints.motor_impulse[j] = total
+            impulse = total - old
+            wa -= i_a * impulse
+            wb += i_b * impulse
+
+        if joints.enable_limit[j]:
+            for side in range(2):
+                # Lower: C = theta - lower; upper: C = upper - theta (same form, sign flipped).
+                sign = 1.0 if side == 0 else -1.0
+                c = theta - joints.lower[j] if side == 0 else joints.upper[j] - theta
+                scale_m = 1.0
+                scale_i = 0.0
+                if c > 0.0:
+                    bias = c * inv_h  # speculative: may close the gap, not more
+                elif use_bias:
+                    if soft:
+                        bias = bias_rate * c
+                        scale_m = mass_scale
+                        scale_i = impulse_scale
+                    else:
+                        bias = baumgarte * inv_h * c
+                else:
+                    bias = 0.0
+                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
+                cdot = sign * (wb - wa)
+                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
+                total = max(old + impulse, 0.0)
+                impulse = total - old
+                if side == 0:
+                    joints.lower_impulse[j] = total
+                else:
+                    joints.upper_impulse[j] = total
+                wa -= sign * i_a * impulse
+                wb += sign * i_b * impulse
+
+        # Point constraint, one 2x2 block at the current anchors.
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cdot_x = vbx - wb * rby - vax + wa * ray
+        cdot_y = vby + wb * rbx - vay - wa * rax
+        bias_x = 0.0
+        bias_y = 0.0
+        scale_m = 1.0
+        scale_i = 0.0
+        if use_bias:
+            cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+            cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+            rate = bias_rate if soft else baumgarte * inv_h
+            bias_x = rate * cx
+            bias_y = rate * cy
+            if soft:
+                scale_m = mass_scale
+                scale_i = impulse_scale
+        m = m_a + m_b
+        k11 = m + i_a * ray * ray + i_b * rby * rby
+        k12 = -i_a * rax * ray - i_b * rbx * rby
+        k22 = m + i_a * rax * rax + i_b * rbx * rbx
+        det = k11 * k22 - k12 * k12
+        inv_det = 1.0 / det if det != 0.0 else 0.0
+        rhs_x = cdot_x + bias_x
+        rhs_y = cdot_y + bias_y
+        px = -scale_m * inv_det * (k22 * rhs_x - k12 * rhs_y) - scale_i * joints.linear_impulse[j, 0]
+        py = -scale_m * inv_det * (k11 * rhs_y - k12 * rhs_x) - scale_i * joints.linear_impulse[j, 1]
+        joints.linear_impulse[j, 0] += px
+        joints.linear_impulse[j, 1] += py
+        vax -= m_a * px
+        vay -= m_a * py
+        wa -= i_a * (rax * py - ray * px)
+        vbx += m_b * px
+        vby += m_b * py
+        wb += i_b * (rbx * py - rby * px)
+
+        v[a, 0] = vax
+        v[a, 1] = vay
+        w[a] = wa
+        v[b, 0] = vbx
+        v[b, 1] = vby
+        w[b] = wb
