@@ -31,7 +31,7 @@ __all__ = [
 def warmup() -> None:
     """Compile (or load from the cache) every kernel of the step now, instead of on the first step.
 
-    Builds a tiny world with every shape type and steps it once with each solver.
+    Builds a tiny world with every shape type and joint type and steps it with each solver.
     """
     for solver in ("soft_step", "pgs"):
         world = World(solver=solver)
@@ -46,5 +46,11 @@ def warmup() -> None:
         ]
         for k, make in enumerate(shapes):
             make(world.create_body(position=(-1.5 + k, 0.2)))
+        pivot = world.create_body(type="static", position=(0.0, 5.0))
+        bob = world.create_body(position=(1.0, 5.0))
+        bob.create_circle(0.1)
+        world.create_revolute_joint(pivot, bob, (0.0, 5.0), enable_limit=True, lower_angle=-1.0,
+                                    upper_angle=1.0, enable_motor=True, max_motor_torque=1.0,
+                                    enable_spring=True, hertz=1.0)
         for _ in range(2):
             world.step(1.0 / 60.0)

@@ -21,12 +21,16 @@ from ._core.state import (BODY_LAYOUT, DYNAMIC, JOINT_LAYOUT, REVOLUTE, SHAPE_LA
 from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
+from ._dynamics.joint_solver import JOINT_MODULES
 from ._dynamics.step import step_world
 from .body import Body, parse_body_type
 from .joints import Joint, RevoluteJoint, check_limits
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
-from .types import Vec2
+from .types import JointType, Vec2
+
+JOINT_CODES = tuple(getattr(JointType, name.upper()).value for name in JOINT_MODULES)
+"""Joint type codes in the dispatch order of the joint solver."""
 
 _SHAPE_CODES = {
     "circle": shape_types.CIRCLE,
@@ -310,7 +314,7 @@ class World:
             lo = np.minimum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
             hi = np.maximum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
             self._joint_index = {
-                "revolute": np.flatnonzero(alive & (jt.type == REVOLUTE)),
+                "by_type": tuple(np.flatnonzero(alive & (jt.type == code)) for code in JOINT_CODES),
                 "no_collide": np.unique((lo << 32) | hi).astype(np.int64),
             }
         return self._joint_index

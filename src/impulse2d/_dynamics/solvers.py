@@ -11,11 +11,11 @@ from __future__ import annotations
 from .._core.jit import kernel
 from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
-from .joints import revolute
+from .joint_solver import solve_joints, warm_start_joints
 
 
 @kernel
-def soft_step(cs, bodies, joints, revolute_ids, gx, gy, dt, substeps, warm_starting,
+def soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
               joint_bias_rate, joint_mass_scale, joint_impulse_scale, contact_speed,
               restitution_threshold, max_linear_speed, max_angular_speed):
     """Box2D v3's soft step (Catto, "Solver2D", 2024), after constraints are prepared.
@@ -30,29 +30,29 @@ def soft_step(cs, bodies, joints, revolute_ids, gx, gy, dt, substeps, warm_start
     for _ in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
         if warm_starting:
-            revolute.warm_start(joints, revolute_ids, bodies)
+            warm_start_joints(joints, joint_ids, bodies)
             warm_start_contacts(cs, bodies)
-        revolute.solve(joints, revolute_ids, bodies, h, True, True, joint_bias_rate,
-                       joint_mass_scale, joint_impulse_scale, 0.0)
+        solve_joints(joints, joint_ids, bodies, h, True, True, joint_bias_rate, joint_mass_scale,
+                     joint_impulse_scale, 0.0)
         solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False)
         integrate_positions(bodies, h, max_linear_speed, max_angular_speed)
-        revolute.solve(joints, revolute_ids, bodies, h, False, True, 0.0, 1.0, 0.0, 0.0)
+        solve_joints(joints, joint_ids, bodies, h, False, True, 0.0, 1.0, 0.0, 0.0)
         solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True)
     apply_restitution(cs, bodies, restitution_threshold)
 
 
 @kernel
-def pgs(cs, bodies, joints, revolute_ids, dt, iterations, warm_starting, baumgarte, linear_slop,
+def pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte, linear_slop,
         contact_speed, restitution_threshold, max_linear_speed, max_angular_speed):
     """Classic sequential impulses (Catto, GDC 2006; Box2D-lite), after velocities are
     integrated and constraints prepared: warm start, ``iterations`` sweeps with Baumgarte
     bias, restitution, then integrate positions with the solved velocities."""
     inv_h = 1.0 / dt
     if warm_starting:
-        revolute.warm_start(joints, revolute_ids, bodies)
+        warm_start_joints(joints, joint_ids, bodies)
         warm_start_contacts(cs, bodies)
     for i in range(iterations):
-        revolute.solve(joints, revolute_ids, bodies, dt, True, False, 0.0, 1.0, 0.0, baumgarte)
+        solve_joints(joints, joint_ids, bodies, dt, True, False, 0.0, 1.0, 0.0, baumgarte)
         solve_contacts(cs, bodies, inv_h, True, False, baumgarte, linear_slop, contact_speed,
                        i == iterations - 1)
     apply_restitution(cs, bodies, restitution_threshold)

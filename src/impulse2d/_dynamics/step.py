@@ -24,7 +24,7 @@ from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import contact_constraints, prepare_contacts, store_impulses
 from .contacts import carry_contacts, empty_contacts, filter_pairs, update_manifolds
 from .integrate import finalize_bodies, integrate_velocities
-from .joints import revolute
+from .joint_solver import prepare_joints
 from .proxies import update_aabbs
 from .softness import RIGID, make_soft
 
@@ -55,7 +55,7 @@ def step_world(world, dt: float) -> None:
     if cs.count.shape[0] != order.shape[0]:  # re-used while the count holds: saves ~20 us
         cs = world._constraints = contact_constraints(order.shape[0])
     joints = world._joints
-    revolute_ids = world._joint_rows()["revolute"]
+    joint_ids = world._joint_rows()["by_type"]
     gx, gy = world._gravity
     max_angular_speed = MAX_ROTATION / dt
     warm = settings.warm_starting
@@ -69,18 +69,18 @@ def step_world(world, dt: float) -> None:
         static_soft = make_soft(2.0 * hertz, settings.contact_damping_ratio, h)
         joint_soft = make_soft(min(settings.joint_hertz, 0.25 / h), settings.joint_damping_ratio, h)
         prepare_contacts(cs, order, contacts, bodies, warm, *soft, *static_soft)
-        revolute.prepare(joints, revolute_ids, bodies, h, warm)
+        prepare_joints(joints, joint_ids, bodies, h, warm)
         t3 = perf_counter()
-        solvers.soft_step(cs, bodies, joints, revolute_ids, gx, gy, dt, settings.substeps, warm,
+        solvers.soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, settings.substeps, warm,
                           *joint_soft, settings.contact_speed, settings.restitution_threshold,
                           settings.max_linear_speed, max_angular_speed)
         world._joint_inv_h = 1.0 / h
     else:
         integrate_velocities(bodies, gx, gy, dt)
         prepare_contacts(cs, order, contacts, bodies, warm, *RIGID, *RIGID)
-        revolute.prepare(joints, revolute_ids, bodies, dt, warm)
+        prepare_joints(joints, joint_ids, bodies, dt, warm)
         t3 = perf_counter()
-        solvers.pgs(cs, bodies, joints, revolute_ids, dt, settings.velocity_iterations, warm,
+        solvers.pgs(cs, bodies, joints, joint_ids, dt, settings.velocity_iterations, warm,
                     settings.baumgarte, LINEAR_SLOP, settings.contact_speed,
                     settings.restitution_threshold, settings.max_linear_speed, max_angular_speed)
         world._joint_inv_h = 1.0 / dt
