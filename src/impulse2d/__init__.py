@@ -13,7 +13,8 @@
 """
 
 from .body import Body
-from .joints import Joint, RevoluteJoint
+from .joints import (DistanceJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
+                     RevoluteJoint, WeldJoint, WheelJoint)
 from .settings import WorldSettings
 from .shapes import Shape
 from .types import BodyType, JointType, ShapeType, Vec2
@@ -22,7 +23,9 @@ from .world import ContactInfo, ContactPoint, Profile, World
 __version__ = "0.1.0"
 
 __all__ = [
-    "World", "WorldSettings", "Body", "Shape", "Joint", "RevoluteJoint", "BodyType", "ShapeType",
+    "World", "WorldSettings", "Body", "Shape", "Joint", "RevoluteJoint", "DistanceJoint",
+    "PrismaticJoint", "WeldJoint", "WheelJoint",
+    "MouseJoint", "MotorJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "Profile", "warmup", "__version__",
 ]
@@ -52,5 +55,26 @@ def warmup() -> None:
         world.create_revolute_joint(pivot, bob, (0.0, 5.0), enable_limit=True, lower_angle=-1.0,
                                     upper_angle=1.0, enable_motor=True, max_motor_torque=1.0,
                                     enable_spring=True, hertz=1.0)
+        rope_end = world.create_body(position=(-1.0, 5.0))
+        rope_end.create_circle(0.1)
+        world.create_distance_joint(pivot, rope_end, (0.0, 5.0), (-1.0, 5.0))
+        world.create_distance_joint(pivot, rope_end, (0.0, 5.0), (-1.0, 5.0), enable_spring=True,
+                                    hertz=2.0, min_length=0.5, max_length=1.5, enable_motor=True,
+                                    max_motor_force=1.0)
+        slider = world.create_body(position=(2.0, 5.0))
+        slider.create_box(0.1, 0.1)
+        world.create_prismatic_joint(pivot, slider, (2.0, 5.0), (1.0, 1.0), enable_limit=True,
+                                     lower=-1.0, upper=1.0, enable_motor=True,
+                                     max_motor_force=1.0, enable_spring=True, hertz=1.0)
+        glued = world.create_body(position=(-2.0, 5.0))
+        glued.create_box(0.1, 0.1)
+        world.create_weld_joint(pivot, glued, (-2.0, 5.0))
+        world.create_weld_joint(pivot, glued, (-2.0, 5.0), linear_hertz=5.0, angular_hertz=5.0)
+        tyre = world.create_body(position=(3.0, 5.0))
+        tyre.create_circle(0.2)
+        world.create_wheel_joint(pivot, tyre, (3.0, 5.0), (0.0, 1.0), enable_motor=True,
+                                 max_motor_torque=1.0, enable_limit=True, lower=-0.5, upper=0.5)
+        world.create_mouse_joint(tyre, (3.0, 5.0), max_force=10.0)
+        world.create_motor_joint(pivot, tyre, linear_offset=(3.0, 0.0), angular_offset=0.5)
         for _ in range(2):
             world.step(1.0 / 60.0)

@@ -178,3 +178,343 @@ def check_limits(lower, upper) -> tuple[float, float]:
     return lower, upper
 
 
+
+
+def _flag_property(column: str, doc: str = ""):
+    def fget(self):
+        return bool(getattr(self._world._joints, column)[self._row()])
+
+    def fset(self, value):
+        j = self._row()
+        getattr(self._world._joints, column)[j] = _validate.flag(value, column)
+
+    return property(fget, fset, doc=doc)
+
+
+def _real_property(column: str, name: str, check, doc: str = ""):
+    """A float column with a setter validated by ``check(value, name)``."""
+    def fget(self):
+        return float(getattr(self._world._joints, column)[self._row()])
+
+    def fset(self, value):
+        j = self._row()
+        getattr(self._world._joints, column)[j] = check(value, name)
+
+    return property(fget, fset, doc=doc)
+
+
+class DistanceJoint(Joint):
+    """Keeps two anchor points at a distance: rigidly at ``length`` (default), or, with
+    ``enable_spring``, as a spring of ``hertz`` toward ``length`` (hertz > 0) held within
+    ``[min_length, max_length]``; with hertz = 0 it is a rope, slack inside that range."""
+
+    __slots__ = ()
+
+    def _axis(self) -> tuple[float, float, float]:
+        ax, ay = self.world_anchor_a
+        bx, by = self.world_anchor_b
+        dx, dy = bx - ax, by - ay
+        length = (dx * dx + dy * dy) ** 0.5
+        if length <= 1e-12:
+            return 0.0, 0.0, length
+        return dx / length, dy / length, length
+
+    @property
+    def current_length(self) -> float:
+        """Distance between the two anchors now, m."""
+        return self._axis()[2]
+
+    @property
+    def length(self) -> float:
+        """Rest length, m (the rigid length, or the spring's rest length)."""
+        return float(self._world._joints.length[self._row()])
+
+    @length.setter
+    def length(self, value) -> None:
+        j = self._row()
+        self._world._joints.length[j] = _validate.positive(value, "length")
+
+    @property
+    def length_range(self) -> tuple[float, float]:
+        """(min_length, max_length), m: the range the spring or rope is held in."""
+        j = self._row()
+        joints = self._world._joints
+        return float(joints.min_length[j]), float(joints.max_length[j])
+
+    @length_range.setter
+    def length_range(self, value) -> None:
+        lower, upper = check_limits(*value)
+        if lower < 0.0:
+            raise ValueError(f"min_length must be zero or positive, got {lower}")
+        j = self._row()
+        self._world._joints.min_length[j] = lower
+        self._world._joints.max_length[j] = upper
+
+    @property
+    def min_length(self) -> float:
+        return self.length_range[0]
+
+    @property
+    def max_length(self) -> float:
+        return self.length_range[1]
+
+    @property
+    def speed(self) -> float:
+        """Rate of change of the anchor distance, m/s."""
+        ux, uy, _ = self._axis()
+        va = self.body_a.velocity_at(self.world_anchor_a)
+        vb = self.body_b.velocity_at(self.world_anchor_b)
+        return float(ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]))
+
+    enable_spring = _flag_property("enable_spring")
+    enable_motor = _flag_property("enable_motor")
+    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
+    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
+                                 "Target rate of change of the length, m/s.")
+    max_motor_force = _real_property("max_motor", "max_motor_force", _validate.non_negative, "N.")
+
+    @property
+    def reaction_force(self) -> Vec2:
+        """Force the joint applied to body B in the last step (along the axis), N."""
+        j = self._row()
+        joints = self._world._joints
+        total = (joints.linear_impulse[j, 0] + joints.spring_impulse[j] + joints.motor_impulse[j]
+                 + joints.lower_impulse[j] - joints.upper_impulse[j])
+        ux, uy, _ = self._axis()
+        inv_h = self._world._joint_inv_h
+        return Vec2(float(total * ux * inv_h), float(total * uy * inv_h))
+
+    @property
+    def reaction_torque(self) -> float:
+        """A distance joint applies no pure torque."""
+        self._row()
+        return 0.0
+
+
+class PrismaticJoint(Joint):
+    """A slider: body B moves along an axis fixed in body A and does not rotate relative to it,
+    optionally with translation limits, a linear motor and a spring back to the creation pose."""
+
+    __slots__ = ()
+
+    @property
+    def axis(self) -> Vec2:
+        """The sliding direction now (unit, world frame; it turns with body A)."""
+        j = self._row()
+        joints = self._world._joints
+        c, s = self._world._bodies.rot[joints.body_a[j]]
+        x, y = joints.local_axis_a[j]
+        return Vec2(float(c * x - s * y), float(s * x + c * y))
+
+    @property
+    def translation(self) -> float:
+        """Displacement of B's anchor from A's along the axis, m (0 at creation)."""
+        ux, uy = self.axis
+        ax, ay = self.world_anchor_a
+        bx, by = self.world_anchor_b
+        return float(ux * (bx - ax) + uy * (by - ay))
+
+    @property
+    def speed(self) -> float:
+        """Rate of change of :attr:`translation`, m/s."""
+        ux, uy = self.axis
+        pa, pb = self.world_anchor_a, self.world_anchor_b
+        va = self.body_a.velocity_at(pa)
+        vb = self.body_b.velocity_at(pb)
+        wa = self.body_a.angular_velocity
+        dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+        # d/dt (u . d) = u . (v_b - v_a) + (w_a x u) . d
+        return float(ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]) + wa * (ux * dy - uy * dx))
+
+    enable_limit = _flag_property("enable_limit")
+    enable_motor = _flag_property("enable_motor")
+    enable_spring = _flag_property("enable_spring")
+    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
+    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
+                                 "Target sliding speed, m/s.")
+    max_motor_force = _real_property("max_motor", "max_motor_force", _validate.non_negative, "N.")
+
+    @property
+    def limits(self) -> tuple[float, float]:
+        """(lower, upper) translation, m."""
+        j = self._row()
+        return float(self._world._joints.lower[j]), float(self._world._joints.upper[j])
+
+    @limits.setter
+    def limits(self, value) -> None:
+        j = self._row()
+        lower, upper = check_limits(*value)
+        self._world._joints.lower[j] = lower
+        self._world._joints.upper[j] = upper
+
+    @property
+    def reaction_force(self) -> Vec2:
+        """Force the joint applied to body B in the last step, N."""
+        j = self._row()
+        joints = self._world._joints
+        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
+                 - joints.upper_impulse[j])
+        perp = joints.linear_impulse[j, 0]
+        ux, uy = self.axis
+        inv_h = self._world._joint_inv_h
+        return Vec2(float((axial * ux - perp * uy) * inv_h),
+                    float((axial * uy + perp * ux) * inv_h))
+
+    @property
+    def reaction_torque(self) -> float:
+        """Torque of the angular row on body B in the last step, N m."""
+        j = self._row()
+        return float(self._world._joints.angular_impulse[j] * self._world._joint_inv_h)
+
+
+class WeldJoint(Joint):
+    """Glues two bodies at an anchor: rigid, or with linear and angular springs (hertz > 0)."""
+
+    __slots__ = ()
+
+    @property
+    def angle(self) -> float:
+        """Relative rotation from the creation pose, rad (0 for a rigid weld at rest)."""
+        return RevoluteJoint.angle.fget(self)
+
+    linear_hertz = _real_property("hertz", "linear_hertz", _validate.non_negative,
+                                  "Stiffness of the point, Hz (0: rigid).")
+    linear_damping_ratio = _real_property("damping_ratio", "linear_damping_ratio",
+                                          _validate.non_negative)
+    angular_hertz = _real_property("angular_hertz", "angular_hertz", _validate.non_negative,
+                                   "Stiffness of the angle, Hz (0: rigid).")
+    angular_damping_ratio = _real_property("angular_damping_ratio", "angular_damping_ratio",
+                                           _validate.non_negative)
+
+    @property
+    def reaction_torque(self) -> float:
+        """Torque of the angular row on body B in the last step, N m."""
+        j = self._row()
+        return float(self._world._joints.angular_impulse[j] * self._world._joint_inv_h)
+
+
+class WheelJoint(Joint):
+    """A wheel on a suspension: B's anchor stays on a line fixed in A (the chassis) and B turns
+    freely, with a suspension spring and limits along the line and a rotational motor."""
+
+    __slots__ = ()
+
+    axis = PrismaticJoint.axis
+    translation = PrismaticJoint.translation
+    enable_limit = _flag_property("enable_limit")
+    enable_motor = _flag_property("enable_motor")
+    enable_spring = _flag_property("enable_spring")
+    limits = PrismaticJoint.limits
+    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Suspension stiffness, Hz.")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
+    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
+                                 "Target relative angular velocity, rad/s.")
+    max_motor_torque = _real_property("max_motor", "max_motor_torque", _validate.non_negative,
+                                      "N m.")
+
+    @property
+    def linear_speed(self) -> float:
+        """Rate of change of :attr:`translation` (suspension speed), m/s."""
+        return PrismaticJoint.speed.fget(self)
+
+    @property
+    def angular_speed(self) -> float:
+        """Relative angular velocity w_b - w_a, rad/s."""
+        j = self._row()
+        b = self._world._bodies
+        joints = self._world._joints
+        return float(b.w[joints.body_b[j]] - b.w[joints.body_a[j]])
+
+    @property
+    def reaction_force(self) -> Vec2:
+        """Force the joint applied to body B in the last step, N."""
+        j = self._row()
+        joints = self._world._joints
+        axial = joints.spring_impulse[j] + joints.lower_impulse[j] - joints.upper_impulse[j]
+        perp = joints.linear_impulse[j, 0]
+        ux, uy = self.axis
+        inv_h = self._world._joint_inv_h
+        return Vec2(float((axial * ux - perp * uy) * inv_h),
+                    float((axial * uy + perp * ux) * inv_h))
+
+    @property
+    def reaction_torque(self) -> float:
+        """Motor torque on body B in the last step, N m."""
+        j = self._row()
+        return float(self._world._joints.motor_impulse[j] * self._world._joint_inv_h)
+
+
+class MouseJoint(Joint):
+    """Drags one point of a body toward :attr:`target` with a soft spring of at most
+    :attr:`max_force`. A single-body joint: ``body_a`` and ``body_b`` are the same body."""
+
+    __slots__ = ()
+
+    @property
+    def body(self) -> Body:
+        """The dragged body."""
+        return self.body_b
+
+    @property
+    def target(self) -> Vec2:
+        """World point the body's anchor is pulled toward, m (settable)."""
+        x, y = self._world._joints.target[self._row()]
+        return Vec2(float(x), float(y))
+
+    @target.setter
+    def target(self, value) -> None:
+        j = self._row()
+        self._world._joints.target[j] = _validate.vec2(value, "target")
+
+    max_force = _real_property("max_motor", "max_force", _validate.non_negative, "N.")
+    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
+
+    @property
+    def reaction_torque(self) -> float:
+        """The mouse joint applies a force only."""
+        self._row()
+        return 0.0
+
+
+class MotorJoint(Joint):
+    """Drives body B toward a pose relative to body A (origin at :attr:`linear_offset` in A's
+    frame, relative angle :attr:`angular_offset`) with bounded force and torque."""
+
+    __slots__ = ()
+
+    @property
+    def linear_offset(self) -> Vec2:
+        """Target position of B's origin in A's frame, m (settable)."""
+        x, y = self._world._joints.local_anchor_a[self._row()]
+        return Vec2(float(x), float(y))
+
+    @linear_offset.setter
+    def linear_offset(self, value) -> None:
+        j = self._row()
+        self._world._joints.local_anchor_a[j] = _validate.vec2(value, "linear_offset")
+
+    angular_offset = _real_property("reference_angle", "angular_offset", _validate.real,
+                                    "Target angle_b - angle_a, rad.")
+    max_force = _real_property("max_motor", "max_force", _validate.non_negative, "N.")
+    max_torque = _real_property("max_torque", "max_torque", _validate.non_negative, "N m.")
+
+    @property
+    def correction_factor(self) -> float:
+        return float(self._world._joints.correction_factor[self._row()])
+
+    @correction_factor.setter
+    def correction_factor(self, value) -> None:
+        j = self._row()
+        factor = _validate.real(value, "correction_factor")
+        if not 0.0 <= factor <= 1.0:
+            raise ValueError(f"correction_factor must be in [0, 1], got {factor}")
+        self._world._joints.correction_factor[j] = factor
+
+    @property
+    def reaction_torque(self) -> float:
+        """Torque of the angular drive on body B in the last step, N m."""
+        j = self._row()
+        return float(self._world._joints.angular_impulse[j] * self._world._joint_inv_h)

@@ -68,6 +68,12 @@ class ShapeType(IntEnum):
 
 class JointType(IntEnum):
     REVOLUTE = state.REVOLUTE
+    DISTANCE = state.DISTANCE
+    PRISMATIC = state.PRISMATIC
+    WELD = state.WELD
+    WHEEL = state.WHEEL
+    MOUSE = state.MOUSE
+    MOTOR = state.MOTOR
 
 
 __all__ = ["Vec2", "BodyType", "ShapeType", "JointType"]

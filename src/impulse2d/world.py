@@ -16,15 +16,17 @@ import numpy as np
 from . import _validate
 from ._collision import geometry
 from ._collision import shape_types
-from ._core.state import (BODY_LAYOUT, DYNAMIC, JOINT_LAYOUT, REVOLUTE, SHAPE_LAYOUT, STATIC, Bodies,
-                          Joints, Shapes)
+from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, JOINT_LAYOUT, MOTOR, MOUSE, PRISMATIC,
+                          REVOLUTE, SHAPE_LAYOUT, STATIC, WELD, WHEEL, Bodies, Joints, Shapes)
 from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joint_solver import JOINT_MODULES
 from ._dynamics.step import step_world
 from .body import Body, parse_body_type
-from .joints import Joint, RevoluteJoint, check_limits
+from .constants import HUGE
+from .joints import (DistanceJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
+                     RevoluteJoint, WeldJoint, WheelJoint, check_limits)
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import JointType, Vec2
@@ -249,6 +251,196 @@ class World:
         }
         return self._add_joint(RevoluteJoint, REVOLUTE, a, b, anchor, anchor, options)
 
+    def create_distance_joint(self, body_a: Body, body_b: Body, anchor_a, anchor_b, length=None,
+                              min_length=None, max_length=None, enable_spring=False, hertz=0.0,
+                              damping_ratio=0.0, enable_motor=False, motor_speed=0.0,
+                              max_motor_force=0.0, collide_connected=False) -> DistanceJoint:
+        """Keep the world points ``anchor_a`` (on A) and ``anchor_b`` (on B) at a distance.
+
+        Rigid at ``length`` (default: their distance now) unless ``enable_spring``. With
+        ``enable_spring`` the distance is held within ``[min_length, max_length]`` (defaults: 0
+        and, for ``hertz == 0``, ``length``, else unbounded), and with ``hertz > 0`` a spring of
+        ``hertz`` and ``damping_ratio`` pulls it toward ``length``; with ``hertz == 0`` it is a
+        rope, slack inside the range. The motor (only with ``enable_spring``) drives the rate
+        of change of the distance to ``motor_speed`` (m/s) with at most ``max_motor_force`` (N).
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        anchor_a = _validate.vec2(anchor_a, "anchor_a")
+        anchor_b = _validate.vec2(anchor_b, "anchor_b")
+        enable_spring = _validate.flag(enable_spring, "enable_spring")
+        hertz = _validate.non_negative(hertz, "hertz")
+        if length is None:
+            length = math.hypot(anchor_b[0] - anchor_a[0], anchor_b[1] - anchor_a[1])
+            if length <= 0.0:
+                raise ValueError("anchor_a and anchor_b coincide: pass a positive length")
+        else:
+            length = _validate.positive(length, "length")
+        min_length = 0.0 if min_length is None else _validate.non_negative(min_length, "min_length")
+        if max_length is None:
+            max_length = length if hertz == 0.0 else HUGE
+            max_length = max(max_length, min_length)
+        else:
+            max_length = _validate.positive(max_length, "max_length")
+        if min_length > max_length:
+            raise ValueError(f"min_length {min_length} is above max_length {max_length}")
+        options = {
+            "length": length,
+            "min_length": min_length,
+            "max_length": max_length,
+            "enable_spring": enable_spring,
+            "hertz": hertz,
+            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "enable_motor": _validate.flag(enable_motor, "enable_motor"),
+            "motor_speed": _validate.real(motor_speed, "motor_speed"),
+            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(DistanceJoint, DISTANCE, a, b, anchor_a, anchor_b, options)
+
+    def create_prismatic_joint(self, body_a: Body, body_b: Body, anchor, axis, enable_limit=False,
+                               lower=0.0, upper=0.0, enable_motor=False, motor_speed=0.0,
+                               max_motor_force=0.0, enable_spring=False, hertz=0.0,
+                               damping_ratio=0.0, collide_connected=False) -> PrismaticJoint:
+        """Let ``body_b`` slide along ``axis`` (a world direction now, fixed in ``body_a``) through
+        the world point ``anchor``, without rotating relative to ``body_a``.
+
+        The translation is measured along the axis from the creation pose (m). Limits keep it
+        in ``[lower, upper]``; the motor drives its rate to ``motor_speed`` (m/s) with at most
+        ``max_motor_force`` (N); the spring pulls it back to 0 with ``hertz`` and
+        ``damping_ratio``.
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        anchor = _validate.vec2(anchor, "anchor")
+        local_axis = self._local_axis(a, axis)
+        lower, upper = check_limits(lower, upper)
+        options = {
+            "local_axis_a": local_axis,
+            "enable_limit": _validate.flag(enable_limit, "enable_limit"),
+            "lower": lower,
+            "upper": upper,
+            "enable_motor": _validate.flag(enable_motor, "enable_motor"),
+            "motor_speed": _validate.real(motor_speed, "motor_speed"),
+            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "enable_spring": _validate.flag(enable_spring, "enable_spring"),
+            "hertz": _validate.non_negative(hertz, "hertz"),
+            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(PrismaticJoint, PRISMATIC, a, b, anchor, anchor, options)
+
+    def create_weld_joint(self, body_a: Body, body_b: Body, anchor, linear_hertz=0.0,
+                          angular_hertz=0.0, linear_damping_ratio=0.0, angular_damping_ratio=0.0,
+                          collide_connected=False) -> WeldJoint:
+        """Glue ``body_a`` and ``body_b`` together at the world point ``anchor``.
+
+        Rigid by default; ``linear_hertz`` > 0 makes the point a spring and ``angular_hertz`` > 0
+        the relative angle (each with its damping ratio), toward the creation pose.
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        anchor = _validate.vec2(anchor, "anchor")
+        options = {
+            "hertz": _validate.non_negative(linear_hertz, "linear_hertz"),
+            "damping_ratio": _validate.non_negative(linear_damping_ratio, "linear_damping_ratio"),
+            "angular_hertz": _validate.non_negative(angular_hertz, "angular_hertz"),
+            "angular_damping_ratio": _validate.non_negative(angular_damping_ratio,
+                                                            "angular_damping_ratio"),
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(WeldJoint, WELD, a, b, anchor, anchor, options)
+
+    def create_wheel_joint(self, body_a: Body, body_b: Body, anchor, axis, enable_spring=True,
+                           hertz=1.0, damping_ratio=0.7, enable_motor=False, motor_speed=0.0,
+                           max_motor_torque=0.0, enable_limit=False, lower=0.0, upper=0.0,
+                           collide_connected=False) -> WheelJoint:
+        """A wheel ``body_b`` on a suspension of ``body_a`` (the chassis): the world point
+        ``anchor`` of B stays on the line through it along ``axis`` (fixed in A), B rotates
+        freely.
+
+        The suspension spring (``hertz``, ``damping_ratio``) pulls the translation along the
+        axis back to 0 (the creation pose); limits keep it in ``[lower, upper]`` m; the motor
+        drives ``w_b - w_a`` to ``motor_speed`` (rad/s) with at most ``max_motor_torque`` (N m).
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        anchor = _validate.vec2(anchor, "anchor")
+        local_axis = self._local_axis(a, axis)
+        lower, upper = check_limits(lower, upper)
+        options = {
+            "local_axis_a": local_axis,
+            "enable_spring": _validate.flag(enable_spring, "enable_spring"),
+            "hertz": _validate.non_negative(hertz, "hertz"),
+            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "enable_motor": _validate.flag(enable_motor, "enable_motor"),
+            "motor_speed": _validate.real(motor_speed, "motor_speed"),
+            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "enable_limit": _validate.flag(enable_limit, "enable_limit"),
+            "lower": lower,
+            "upper": upper,
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(WheelJoint, WHEEL, a, b, anchor, anchor, options)
+
+    def create_mouse_joint(self, body: Body, target, max_force, hertz=5.0,
+                           damping_ratio=0.7) -> MouseJoint:
+        """Drag ``body`` by its point now at ``target`` toward ``joint.target`` (settable) with a
+        spring of ``hertz`` and ``damping_ratio`` pulling with at most ``max_force`` (N).
+
+        A single-body joint: its ``body_a`` and ``body_b`` are both ``body``.
+        """
+        i = self._body_row(body, "body")
+        if self._bodies.type[i] == STATIC:
+            raise ValueError("a mouse joint cannot drag a static body")
+        target = _validate.vec2(target, "target")
+        options = {
+            "target": target,
+            "max_motor": _validate.non_negative(max_force, "max_force"),
+            "hertz": _validate.positive(hertz, "hertz"),
+            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "collide_connected": True,  # one body: there is no pair to filter
+        }
+        return self._add_joint(MouseJoint, MOUSE, i, i, target, target, options)
+
+    def create_motor_joint(self, body_a: Body, body_b: Body, linear_offset=None,
+                           angular_offset=None, max_force=1.0, max_torque=1.0,
+                           correction_factor=0.3, collide_connected=False) -> MotorJoint:
+        """Drive ``body_b`` toward a pose relative to ``body_a``: its origin at ``linear_offset``
+        (in A's frame, m) and ``angle_b - angle_a == angular_offset`` (rad), both defaulting to
+        the current ones, with at most ``max_force`` (N) and ``max_torque`` (N m).
+        ``correction_factor`` in [0, 1] is the fraction of the pose error driven per (sub)step.
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        handle_a, handle_b = self._body_handles[a], self._body_handles[b]
+        if linear_offset is None:
+            linear_offset = tuple(handle_a.local_point(handle_b.position))
+        else:
+            linear_offset = _validate.vec2(linear_offset, "linear_offset")
+        if angular_offset is None:
+            angular_offset = float(self._bodies.angle[b] - self._bodies.angle[a])
+        else:
+            angular_offset = _validate.real(angular_offset, "angular_offset")
+        factor = _validate.real(correction_factor, "correction_factor")
+        if not 0.0 <= factor <= 1.0:
+            raise ValueError(f"correction_factor must be in [0, 1], got {factor}")
+        options = {
+            "reference_angle": angular_offset,
+            "max_motor": _validate.non_negative(max_force, "max_force"),
+            "max_torque": _validate.non_negative(max_torque, "max_torque"),
+            "correction_factor": factor,
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        anchor_a = handle_a.world_point(linear_offset)
+        return self._add_joint(MotorJoint, MOTOR, a, b, anchor_a, tuple(handle_b.position),
+                               options)
+
+    def _local_axis(self, a: int, axis) -> tuple[float, float]:
+        """A world direction as a unit vector in body ``a``'s frame (zero length rejected)."""
+        x, y = _validate.vec2(axis, "axis", limit=False)
+        norm = math.hypot(x, y)
+        if not norm > 1e-9 or not math.isfinite(norm):
+            raise ValueError(f"axis must be a non-zero direction, got ({x}, {y})")
+        x, y = x / norm, y / norm
+        c, s = self._bodies.rot[a]
+        return float(c * x + s * y), float(-s * x + c * y)
+
     def destroy_joint(self, joint: Joint) -> None:
         """Destroy ``joint``; its handle becomes invalid."""
         if not isinstance(joint, Joint) or joint._world is not self:
@@ -290,14 +482,15 @@ class World:
         handle = cls(self, j, int(jt.generation[j]))
         self._joint_handles[j] = handle
         self._body_joints[a].append(j)
-        self._body_joints[b].append(j)
+        if b != a:  # a single-body joint (mouse) is listed once
+            self._body_joints[b].append(j)
         self._joint_index = None
         self._pairs_dirty = True
         return handle
 
     def _free_joint(self, j: int) -> None:
         jt = self._joints
-        for body in (int(jt.body_a[j]), int(jt.body_b[j])):
+        for body in {int(jt.body_a[j]), int(jt.body_b[j])}:
             self._body_joints[body].remove(j)
         del self._joint_handles[j]
         jt.alive[j] = False

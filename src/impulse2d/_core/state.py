@@ -116,6 +116,12 @@ SHAPE_LAYOUT = {
 
 # Joint types (values of the public ``JointType`` enum).
 REVOLUTE = 0
+DISTANCE = 1
+PRISMATIC = 2
+WELD = 3
+WHEEL = 4
+MOUSE = 5
+MOTOR = 6
 
 
 class Joints(NamedTuple):
@@ -139,12 +145,22 @@ class Joints(NamedTuple):
     enable_spring: np.ndarray     # bool
     hertz: np.ndarray             # spring stiffness, Hz
     damping_ratio: np.ndarray     # spring damping ratio
+    local_axis_a: np.ndarray      # (n, 2) unit axis in body A's frame (prismatic, wheel)
+    length: np.ndarray            # rest length (distance), m
+    min_length: np.ndarray        # m (distance)
+    max_length: np.ndarray        # m (distance)
+    angular_hertz: np.ndarray     # angular spring stiffness (weld), Hz
+    angular_damping_ratio: np.ndarray
+    target: np.ndarray            # (n, 2) world target point (mouse), m
+    max_torque: np.ndarray        # N m (motor joint; max_motor holds its max force)
+    correction_factor: np.ndarray  # motor joint: fraction of the pose error driven per step
     # Accumulated impulses, per (sub)step: the warm-start memory.
     linear_impulse: np.ndarray    # (n, 2) N s
     spring_impulse: np.ndarray    # N m s (or N s)
     motor_impulse: np.ndarray
     lower_impulse: np.ndarray
     upper_impulse: np.ndarray
+    angular_impulse: np.ndarray   # N m s: the rigid angular row (prismatic, weld, motor)
     # Prepared each step.
     frame_a: np.ndarray           # (n, 2) anchor from A's centre of mass, world frame, m
     frame_b: np.ndarray
@@ -152,6 +168,8 @@ class Joints(NamedTuple):
     delta_angle: np.ndarray       # joint angle at the start of the step, rad
     axial_mass: np.ndarray        # 1 / (1/I_a + 1/I_b), kg m^2
     spring_soft: np.ndarray       # (n, 3) softness of the spring (bias rate, mass and impulse scale)
+    axis: np.ndarray              # (n, 2) joint axis in world frame at the start of the step
+    angular_soft: np.ndarray      # (n, 3) softness of the angular spring (weld)
 
 
 JOINT_LAYOUT = {
@@ -173,15 +191,27 @@ JOINT_LAYOUT = {
     "enable_spring": (np.bool_, ()),
     "hertz": (np.float64, ()),
     "damping_ratio": (np.float64, ()),
+    "local_axis_a": (np.float64, (2,)),
+    "length": (np.float64, ()),
+    "min_length": (np.float64, ()),
+    "max_length": (np.float64, ()),
+    "angular_hertz": (np.float64, ()),
+    "angular_damping_ratio": (np.float64, ()),
+    "target": (np.float64, (2,)),
+    "max_torque": (np.float64, ()),
+    "correction_factor": (np.float64, ()),
     "linear_impulse": (np.float64, (2,)),
     "spring_impulse": (np.float64, ()),
     "motor_impulse": (np.float64, ()),
     "lower_impulse": (np.float64, ()),
     "upper_impulse": (np.float64, ()),
+    "angular_impulse": (np.float64, ()),
     "frame_a": (np.float64, (2,)),
     "frame_b": (np.float64, (2,)),
     "delta_center": (np.float64, (2,)),
     "delta_angle": (np.float64, ()),
     "axial_mass": (np.float64, ()),
     "spring_soft": (np.float64, (3,)),
+    "axis": (np.float64, (2,)),
+    "angular_soft": (np.float64, (3,)),
 }

@@ -63,6 +63,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
             joints.motor_impulse[j] = 0.0
             joints.lower_impulse[j] = 0.0
             joints.upper_impulse[j] = 0.0
+            joints.angular_impulse[j] = 0.0
 
 
 @kernel

@@ -1,0 +1,116 @@
+"""Motor joint: drives body B toward a pose relative to body A with bounded force and torque
+(a character controller, a top-down friction joint, a relative servo).
+
+The pose is a linear offset (B's origin in A's frame) and an angular offset (angle_b -
+angle_a). The target point is stored as A's anchor (``local_anchor_a`` = the offset) and B's
+anchor is B's origin, so the linear error is the revolute point's
+C = (c_b + r_b) - (c_a + r_a), and the angular error theta = angle_b - angle_a - reference
+with the offset as reference angle. Maths (correction factor beta, step h)::
+
+    angular    Cdot = w_b - w_a + beta / h * theta, K = 1/I_a + 1/I_b,
+               |lambda| <= max torque * h
+    linear     Cdot = v_b + w_b x r_b - v_a - w_a x r_a + beta / h * C, K the revolute 2x2,
+               |lambda| <= max force * h (the whole vector scaled back)
+
+Both rows are velocity drives (the correction is part of the target velocity, not a position
+error to remove), so they act the same in every pass and with every solver. Impulses:
+``angular_impulse`` and ``linear_impulse``, applied like the weld's (warm start shared).
+Sources: Box2D v3 ``motor_joint.c`` (the drive and the clamps).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..._core.jit import kernel
+from .revolute import prepare as _revolute_prepare
+from .weld import warm_start as _weld_warm_start
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """Anchors, centres, angle error and axial mass: the revolute prepare."""
+    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Linear impulse at the anchors plus the angular impulse: the weld's warm start."""
+    _weld_warm_start(joints, ids, bodies)
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the motor joints ``ids``: the angular drive, then the linear one."""
+    v = bodies.v
+    w = bodies.w
+    dp = bodies.dp
+    dq = bodies.dq
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        vax = v[a, 0]
+        vay = v[a, 1]
+        wa = w[a]
+        vbx = v[b, 0]
+        vby = v[b, 1]
+        wb = w[b]
+        rate = joints.correction_factor[j] * inv_h
+
+        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        impulse = -joints.axial_mass[j] * (wb - wa + rate * theta)
+        old = joints.angular_impulse[j]
+        limit = joints.max_torque[j] * h
+        new = min(max(old + impulse, -limit), limit)
+        joints.angular_impulse[j] = new
+        impulse = new - old
+        wa -= i_a * impulse
+        wb += i_b * impulse
+
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        rhs_x = vbx - wb * rby - vax + wa * ray + rate * cx
+        rhs_y = vby + wb * rbx - vay - wa * rax + rate * cy
+        m = m_a + m_b
+        k11 = m + i_a * ray * ray + i_b * rby * rby
+        k12 = -i_a * rax * ray - i_b * rbx * rby
+        k22 = m + i_a * rax * rax + i_b * rbx * rbx
+        det = k11 * k22 - k12 * k12
+        inv_det = 1.0 / det if det != 0.0 else 0.0
+        old_x = joints.linear_impulse[j, 0]
+        old_y = joints.linear_impulse[j, 1]
+        new_x = old_x - inv_det * (k22 * rhs_x - k12 * rhs_y)
+        new_y = old_y - inv_det * (k11 * rhs_y - k12 * rhs_x)
+        limit = joints.max_motor[j] * h
+        size = (new_x * new_x + new_y * new_y) ** 0.5
+        if size > limit:
+            new_x *= limit / size
+            new_y *= limit / size
+        joints.linear_impulse[j, 0] = new_x
+        joints.linear_impulse[j, 1] = new_y
+        px = new_x - old_x
+        py = new_y - old_y
+        vax -= m_a * px
+        vay -= m_a * py
+        wa -= i_a * (rax * py - ray * px)
+        vbx += m_b * px
+        vby += m_b * py
+        wb += i_b * (rbx * py - rby * px)
+
+        v[a, 0] = vax
+        v[a, 1] = vay
+        w[a] = wa
+        v[b, 0] = vbx
+        v[b, 1] = vby
+        w[b] = wb

@@ -1,0 +1,246 @@
+"""Prismatic joint: body B slides along an axis fixed in body A, without relative rotation.
+
+Maths (anchors r_a, r_b from each centre of mass, world frame; d = (c_b + r_b) - (c_a + r_a);
+unit axis u fixed in A, perpendicular p = (-u_y, u_x); theta = angle_b - angle_a - reference)::
+
+    translation  x = u . d
+    axial rows   Cdot = u . (v_b - v_a) + a2 w_b - a1 w_a,   a1 = (d + r_a) x u,  a2 = r_b x u
+                 (the w_a term includes the rotation of the axis with A)
+                 K = 1/m_a + 1/m_b + a1^2 / I_a + a2^2 / I_b,   axial mass 1/K
+      spring     C = x (rest at the creation pose), soft with the joint's own (hertz, zeta)
+      motor      Cdot - speed; |lambda| <= max force * h
+      limits     C = x - lower >= 0 and C = upper - x >= 0, speculative while C > 0
+    block        C = (p . d, theta)                                   (2 rows, equality)
+                 Cdot = (p . (v_b - v_a) + s2 w_b - s1 w_a,  w_b - w_a),
+                 s1 = (d + r_a) x p,  s2 = r_b x p
+                 K = [[1/m_a + 1/m_b + s1^2 / I_a + s2^2 / I_b,   s1 / I_a + s2 / I_b],
+                      [s1 / I_a + s2 / I_b,                        1/I_a + 1/I_b]]
+                 (the angular entry is 1 when both bodies have fixed rotation)
+
+Impulses: lambda_axial along u (spring + motor + lower - upper), lambda_perp along p (first
+entry of ``linear_impulse``) and the angular lambda (``angular_impulse``); each row applies
+P = lambda u (or p) at v, and L_a = lambda a1 (or s1) + lambda_angle, L_b likewise, at w.
+Rows in Box2D v3's order: spring, motor, limits, then the block (rigid rows last so they win),
+stabilised like the revolute point: softly with the world's joint softness in the soft step,
+Baumgarte in pgs. Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3
+``prismatic_joint.c`` for the rows.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..._core.jit import kernel
+from .revolute import prepare as _revolute_prepare
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """The revolute prepare (anchors, centres, angle, softness, resets) and the world axis."""
+    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        c = bodies.rot[a, 0]
+        s = bodies.rot[a, 1]
+        x = joints.local_axis_a[j, 0]
+        y = joints.local_axis_a[j, 1]
+        joints.axis[j, 0] = c * x - s * y
+        joints.axis[j, 1] = s * x + c * y
+
+
+@kernel
+def geometry(joints, j, bodies):
+    """Current (rax, ray, rbx, rby, dx, dy, ux, uy) of a joint with an axis fixed in A."""
+    dp = bodies.dp
+    dq = bodies.dq
+    a = joints.body_a[j]
+    b = joints.body_b[j]
+    rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+    ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+    rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+    rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+    dx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+    dy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+    ux = dq[a, 0] * joints.axis[j, 0] - dq[a, 1] * joints.axis[j, 1]
+    uy = dq[a, 1] * joints.axis[j, 0] + dq[a, 0] * joints.axis[j, 1]
+    return rax, ray, rbx, rby, dx, dy, ux, uy
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Apply the accumulated axial, perpendicular and angular impulses."""
+    v = bodies.v
+    w = bodies.w
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        a1 = (dx + rax) * uy - (dy + ray) * ux
+        a2 = rbx * uy - rby * ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
+                 - joints.upper_impulse[j])
+        perp = joints.linear_impulse[j, 0]
+        angular = joints.angular_impulse[j]
+        fx = axial * ux + perp * px_
+        fy = axial * uy + perp * py_
+        la = axial * a1 + perp * s1 + angular
+        lb = axial * a2 + perp * s2 + angular
+        v[a, 0] -= bodies.inv_mass[a] * fx
+        v[a, 1] -= bodies.inv_mass[a] * fy
+        w[a] -= bodies.inv_inertia[a] * la
+        v[b, 0] += bodies.inv_mass[b] * fx
+        v[b, 1] += bodies.inv_mass[b] * fy
+        w[b] += bodies.inv_inertia[b] * lb
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the prismatic joints ``ids``: spring, motor, limits, then the block."""
+    v = bodies.v
+    w = bodies.w
+    dq = bodies.dq
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        a1 = (dx + rax) * uy - (dy + ray) * ux
+        a2 = rbx * uy - rby * ux
+        translation = ux * dx + uy * dy
+        k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
+        axial_mass = 1.0 / k if k > 0.0 else 0.0
+        vax = v[a, 0]
+        vay = v[a, 1]
+        wa = w[a]
+        vbx = v[b, 0]
+        vby = v[b, 1]
+        wb = w[b]
+
+        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
+            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
+            impulse = (-joints.spring_soft[j, 1] * axial_mass
+                       * (cdot + joints.spring_soft[j, 0] * translation)
+                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
+            joints.spring_impulse[j] += impulse
+            vax -= m_a * impulse * ux
+            vay -= m_a * impulse * uy
+            wa -= i_a * impulse * a1
+            vbx += m_b * impulse * ux
+            vby += m_b * impulse * uy
+            wb += i_b * impulse * a2
+
+        if joints.enable_motor[j]:
+            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
+            impulse = -axial_mass * (cdot - joints.motor_speed[j])
+            old = joints.motor_impulse[j]
+            limit = joints.max_motor[j] * h
+            new = min(max(old + impulse, -limit), limit)
+            joints.motor_impulse[j] = new
+            impulse = new - old
+            vax -= m_a * impulse * ux
+            vay -= m_a * impulse * uy
+            wa -= i_a * impulse * a1
+            vbx += m_b * impulse * ux
+            vby += m_b * impulse * uy
+            wb += i_b * impulse * a2
+
+        if joints.enable_limit[j]:
+            for side in range(2):
+                sign = 1.0 if side == 0 else -1.0
+                c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
+                scale_m = 1.0
+                scale_i = 0.0
+                if c > 0.0:
+                    bias = c * inv_h
+                elif use_bias:
+                    if soft:
+                        bias = bias_rate * c
+                        scale_m = mass_scale
+                        scale_i = impulse_scale
+                    else:
+                        bias = baumgarte * inv_h * c
+                else:
+                    bias = 0.0
+                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
+                cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
+                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
+                new = max(old + impulse, 0.0)
+                impulse = new - old
+                if side == 0:
+                    joints.lower_impulse[j] = new
+                else:
+                    joints.upper_impulse[j] = new
+                impulse *= sign
+                vax -= m_a * impulse * ux
+                vay -= m_a * impulse * uy
+                wa -= i_a * impulse * a1
+                vbx += m_b * impulse * ux
+                vby += m_b * impulse * uy
+                wb += i_b * impulse * a2
+
+        # Point on the line and no relative rotation: one 2x2 block.
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        cdot1 = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
+        cdot2 = wb - wa
+        bias1 = 0.0
+        bias2 = 0.0
+        scale_m = 1.0
+        scale_i = 0.0
+        if use_bias:
+            c1 = px_ * dx + py_ * dy
+            c2 = joints.delta_angle[j] + _relative_angle(dq, a, b)
+            rate = bias_rate if soft else baumgarte * inv_h
+            bias1 = rate * c1
+            bias2 = rate * c2
+            if soft:
+                scale_m = mass_scale
+                scale_i = impulse_scale
+        k11 = m_a + m_b + i_a * s1 * s1 + i_b * s2 * s2
+        k12 = i_a * s1 + i_b * s2
+        k22 = i_a + i_b
+        if k22 == 0.0:
+            k22 = 1.0
+        det = k11 * k22 - k12 * k12
+        inv_det = 1.0 / det if det != 0.0 else 0.0
+        rhs1 = cdot1 + bias1
+        rhs2 = cdot2 + bias2
+        l1 = -scale_m * inv_det * (k22 * rhs1 - k12 * rhs2) - scale_i * joints.linear_impulse[j, 0]
+        l2 = -scale_m * inv_det * (k11 * rhs2 - k12 * rhs1) - scale_i * joints.angular_impulse[j]
+        joints.linear_impulse[j, 0] += l1
+        joints.angular_impulse[j] += l2
+        fx = l1 * px_
+        fy = l1 * py_
+        vax -= m_a * fx
+        vay -= m_a * fy
+        wa -= i_a * (l1 * s1 + l2)
+        vbx += m_b * fx
+        vby += m_b * fy
+        wb += i_b * (l1 * s2 + l2)
+
+        v[a, 0] = vax
+        v[a, 1] = vay
+        w[a] = wa
+        v[b, 0] = vbx
+        v[b, 1] = vby
+        w[b] = wb
+
+
+@kernel
+def _relative_angle(dq, a, b):
+    """In-step rotation of B relative to A: the angle of dq_b * conj(dq_a)."""
+    return math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                      dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])

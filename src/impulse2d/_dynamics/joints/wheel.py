@@ -1,0 +1,183 @@
+"""Wheel joint: a point-on-line constraint with a suspension spring along the line, translation
+limits, and a rotational motor (a car wheel on its suspension).
+
+Maths (as the prismatic joint: d = (c_b + r_b) - (c_a + r_a), unit axis u fixed in A,
+perpendicular p = (-u_y, u_x), a1 = (d + r_a) x u, a2 = r_b x u, s1 = (d + r_a) x p,
+s2 = r_b x p)::
+
+    motor      Cdot = w_b - w_a - speed, K = 1/I_a + 1/I_b; |lambda| <= max torque * h
+    spring     C = u . d (rest at the creation pose), Cdot = u . (v_b - v_a) + a2 w_b - a1 w_a,
+               K = 1/m_a + 1/m_b + a1^2 / I_a + a2^2 / I_b, soft with the joint's own
+               (hertz, zeta) using 1/K as the spring mass, so it oscillates at ``hertz``
+    limits     C = u . d - lower >= 0 and C = upper - u . d >= 0, speculative while C > 0
+    line       C = p . d, Cdot = p . (v_b - v_a) + s2 w_b - s1 w_a,
+               K = 1/m_a + 1/m_b + s1^2 / I_a + s2^2 / I_b           (1 row, equality)
+
+Rows in Box2D v3's order: motor, spring, limits, line (the rigid row last). The line is
+stabilised like the revolute point: softly with the world's joint softness in the soft step,
+Baumgarte in pgs. Impulses: ``motor_impulse`` (angular), ``spring_impulse``, ``lower_impulse``,
+``upper_impulse`` (along u), the line's in ``linear_impulse[:, 0]`` (along p).
+Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_joint.c``.
+"""
+
+from __future__ import annotations
+
+from ..._core.jit import kernel
+from .prismatic import geometry
+from .prismatic import prepare as _prismatic_prepare
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis:
+    everything the prismatic prepare does."""
+    _prismatic_prepare(joints, ids, bodies, h, warm_starting)
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Apply the accumulated axial, line and motor impulses."""
+    v = bodies.v
+    w = bodies.w
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        a1 = (dx + rax) * uy - (dy + ray) * ux
+        a2 = rbx * uy - rby * ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        axial = joints.spring_impulse[j] + joints.lower_impulse[j] - joints.upper_impulse[j]
+        perp = joints.linear_impulse[j, 0]
+        motor = joints.motor_impulse[j]
+        fx = axial * ux + perp * px_
+        fy = axial * uy + perp * py_
+        v[a, 0] -= bodies.inv_mass[a] * fx
+        v[a, 1] -= bodies.inv_mass[a] * fy
+        w[a] -= bodies.inv_inertia[a] * (axial * a1 + perp * s1 + motor)
+        v[b, 0] += bodies.inv_mass[b] * fx
+        v[b, 1] += bodies.inv_mass[b] * fy
+        w[b] += bodies.inv_inertia[b] * (axial * a2 + perp * s2 + motor)
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the wheel joints ``ids``: motor, spring, limits, line."""
+    v = bodies.v
+    w = bodies.w
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        a1 = (dx + rax) * uy - (dy + ray) * ux
+        a2 = rbx * uy - rby * ux
+        translation = ux * dx + uy * dy
+        k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
+        axial_mass = 1.0 / k if k > 0.0 else 0.0
+        vax = v[a, 0]
+        vay = v[a, 1]
+        wa = w[a]
+        vbx = v[b, 0]
+        vby = v[b, 1]
+        wb = w[b]
+
+        if joints.enable_motor[j]:
+            impulse = -joints.axial_mass[j] * (wb - wa - joints.motor_speed[j])
+            old = joints.motor_impulse[j]
+            limit = joints.max_motor[j] * h
+            new = min(max(old + impulse, -limit), limit)
+            joints.motor_impulse[j] = new
+            impulse = new - old
+            wa -= i_a * impulse
+            wb += i_b * impulse
+
+        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
+            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
+            impulse = (-joints.spring_soft[j, 1] * axial_mass
+                       * (cdot + joints.spring_soft[j, 0] * translation)
+                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
+            joints.spring_impulse[j] += impulse
+            vax -= m_a * impulse * ux
+            vay -= m_a * impulse * uy
+            wa -= i_a * impulse * a1
+            vbx += m_b * impulse * ux
+            vby += m_b * impulse * uy
+            wb += i_b * impulse * a2
+
+        if joints.enable_limit[j]:
+            for side in range(2):
+                sign = 1.0 if side == 0 else -1.0
+                c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
+                scale_m = 1.0
+                scale_i = 0.0
+                if c > 0.0:
+                    bias = c * inv_h
+                elif use_bias:
+                    if soft:
+                        bias = bias_rate * c
+                        scale_m = mass_scale
+                        scale_i = impulse_scale
+                    else:
+                        bias = baumgarte * inv_h * c
+                else:
+                    bias = 0.0
+                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
+                cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
+                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
+                new = max(old + impulse, 0.0)
+                impulse = new - old
+                if side == 0:
+                    joints.lower_impulse[j] = new
+                else:
+                    joints.upper_impulse[j] = new
+                impulse *= sign
+                vax -= m_a * impulse * ux
+                vay -= m_a * impulse * uy
+                wa -= i_a * impulse * a1
+                vbx += m_b * impulse * ux
+                vby += m_b * impulse * uy
+                wb += i_b * impulse * a2
+
+        # Point on the line.
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        k = m_a + m_b + i_a * s1 * s1 + i_b * s2 * s2
+        perp_mass = 1.0 / k if k > 0.0 else 0.0
+        cdot = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
+        bias = 0.0
+        scale_m = 1.0
+        scale_i = 0.0
+        if use_bias:
+            c = px_ * dx + py_ * dy
+            if soft:
+                bias = bias_rate * c
+                scale_m = mass_scale
+                scale_i = impulse_scale
+            else:
+                bias = baumgarte * inv_h * c
+        impulse = -scale_m * perp_mass * (cdot + bias) - scale_i * joints.linear_impulse[j, 0]
+        joints.linear_impulse[j, 0] += impulse
+        vax -= m_a * impulse * px_
+        vay -= m_a * impulse * py_
+        wa -= i_a * impulse * s1
+        vbx += m_b * impulse * px_
+        vby += m_b * impulse * py_
+        wb += i_b * impulse * s2
+
+        v[a, 0] = vax
+        v[a, 1] = vay
+        w[a] = wa
+        v[b, 0] = vbx
+        v[b, 1] = vby
+        w[b] = wb
