@@ -25,6 +25,7 @@ for the choice of rows.
 from __future__ import annotations
 
 from ..._core.jit import kernel
+from .rows import inequality_bias
 from .revolute import prepare as _revolute_prepare
 
 
@@ -142,19 +143,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 # Lower: C = L - min; upper: C = max - L (the same row with the axis flipped).
                 sign = 1.0 if side == 0 else -1.0
                 c = length - joints.min_length[j] if side == 0 else joints.max_length[j] - length
-                scale_m = 1.0
-                scale_i = 0.0
-                if c > 0.0:
-                    bias = c * inv_h
-                elif use_bias:
-                    if soft:
-                        bias = bias_rate * c
-                        scale_m = mass_scale
-                        scale_i = impulse_scale
-                    else:
-                        bias = baumgarte * inv_h * c
-                else:
-                    bias = 0.0
+                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
+                                                         impulse_scale, baumgarte, inv_h)
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (ux * (vbx - wb * rby - vax + wa * ray)
                                + uy * (vby + wb * rbx - vay - wa * rax))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import kernel
+from .rows import inequality_bias
 from .revolute import prepare as _revolute_prepare
 
 
@@ -161,19 +162,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             for side in range(2):
                 sign = 1.0 if side == 0 else -1.0
                 c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
-                scale_m = 1.0
-                scale_i = 0.0
-                if c > 0.0:
-                    bias = c * inv_h
-                elif use_bias:
-                    if soft:
-                        bias = bias_rate * c
-                        scale_m = mass_scale
-                        scale_i = impulse_scale
-                    else:
-                        bias = baumgarte * inv_h * c
-                else:
-                    bias = 0.0
+                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
+                                                         impulse_scale, baumgarte, inv_h)
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old

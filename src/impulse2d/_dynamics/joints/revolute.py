@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import kernel
+from .rows import inequality_bias
 from ..softness import soft_coefficients
 
 
@@ -154,19 +155,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 # Lower: C = theta - lower; upper: C = upper - theta (same form, sign flipped).
                 sign = 1.0 if side == 0 else -1.0
                 c = theta - joints.lower[j] if side == 0 else joints.upper[j] - theta
-                scale_m = 1.0
-                scale_i = 0.0
-                if c > 0.0:
-                    bias = c * inv_h  # speculative: may close the gap, not more
-                elif use_bias:
-                    if soft:
-                        bias = bias_rate * c
-                        scale_m = mass_scale
-                        scale_i = impulse_scale
-                    else:
-                        bias = baumgarte * inv_h * c
-                else:
-                    bias = 0.0
+                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
+                                                         impulse_scale, baumgarte, inv_h)
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (wb - wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old

@@ -23,6 +23,7 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 from __future__ import annotations
 
 from ..._core.jit import kernel
+from .rows import inequality_bias
 from .prismatic import geometry
 from .prismatic import prepare as _prismatic_prepare
 
@@ -119,19 +120,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             for side in range(2):
                 sign = 1.0 if side == 0 else -1.0
                 c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
-                scale_m = 1.0
-                scale_i = 0.0
-                if c > 0.0:
-                    bias = c * inv_h
-                elif use_bias:
-                    if soft:
-                        bias = bias_rate * c
-                        scale_m = mass_scale
-                        scale_i = impulse_scale
-                    else:
-                        bias = baumgarte * inv_h * c
-                else:
-                    bias = 0.0
+                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
+                                                         impulse_scale, baumgarte, inv_h)
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
