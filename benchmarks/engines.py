@@ -35,7 +35,8 @@ import numpy as np
 DT = 1.0 / 60.0
 GRAVITY = (0.0, -10.0)
 
-__all__ = ["load_scenes", "build_scene", "RecordingWorld", "BodyRecord", "ShapeRecord", "Engine",
+__all__ = ["load_scenes", "build_scene", "RecordingWorld", "BodyRecord", "ShapeRecord",
+           "JointRecord", "Engine",
            "Impulse2dEngine", "PymunkEngine", "Box2DEngine", "ENGINES", "make_engine",
            "index_info", "timed_import", "DT", "GRAVITY"]
 
@@ -129,13 +130,57 @@ class BodyRecord:
         return self._add("segment", {"p1": _vec(p1, "p1"), "p2": _vec(p2, "p2")}, **material)
 
 
+@dataclass
+class JointRecord:
+    """One ``world.create_revolute_joint`` call (bodies as their creation indices)."""
+
+    index: int
+    kind: str
+    body_a: int
+    body_b: int
+    anchor: tuple[float, float]
+    enable_limit: bool = False
+    lower_angle: float = 0.0
+    upper_angle: float = 0.0
+    enable_motor: bool = False
+    motor_speed: float = 0.0
+    max_motor_torque: float = 0.0
+    enable_spring: bool = False
+    hertz: float = 0.0
+    damping_ratio: float = 0.0
+    collide_connected: bool = False
+
+
 class RecordingWorld:
-    """Implements ``create_body`` of the public API and records every body and shape."""
+    """Implements ``create_body`` and ``create_revolute_joint`` of the public API and records
+    every body, shape and joint."""
 
     def __init__(self, gravity=GRAVITY, **settings):
         self.gravity = _vec(gravity, "gravity")
         self.settings = settings
         self.bodies: list[BodyRecord] = []
+        self.joints: list[JointRecord] = []
+
+    def create_revolute_joint(self, body_a, body_b, anchor, enable_limit=False, lower_angle=0.0,
+                              upper_angle=0.0, enable_motor=False, motor_speed=0.0,
+                              max_motor_torque=0.0, enable_spring=False, hertz=0.0,
+                              damping_ratio=0.0, collide_connected=False):
+        for b in (body_a, body_b):
+            if not isinstance(b, BodyRecord) or self.bodies[b.index] is not b:
+                raise TypeError("joint bodies must be bodies of this RecordingWorld")
+        if body_a is body_b:
+            raise ValueError("a joint needs two different bodies, got the same body twice")
+        if body_a.type == "static" and body_b.type == "static":
+            raise ValueError("a joint between two static bodies can do nothing")
+        if float(lower_angle) > float(upper_angle):
+            raise ValueError(f"lower limit {lower_angle} is above upper limit {upper_angle}")
+        rec = JointRecord(len(self.joints), "revolute", body_a.index, body_b.index,
+                          _vec(anchor, "anchor"), bool(enable_limit), float(lower_angle),
+                          float(upper_angle), bool(enable_motor), float(motor_speed),
+                          float(max_motor_torque), bool(enable_spring), float(hertz),
+                          float(damping_ratio), bool(collide_connected))
+        self.joints.append(rec)
+        return rec
 
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
@@ -369,9 +414,18 @@ class PymunkEngine(_ReplayEngine):
         types = {"dynamic": pymunk.Body.DYNAMIC, "static": pymunk.Body.STATIC,
                  "kinematic": pymunk.Body.KINEMATIC}
         self.bodies = []
+        # Chipmunk has only world-wide damping and gravity: a scene whose dynamic bodies all
+        # share one damping (linear = angular) and one gravity scale maps onto those exactly
+        # enough (Chipmunk: v *= damping^dt; Box2D: v *= 1 / (1 + c dt); damping = e^-c)
+        per_body = {(br.linear_damping, br.angular_damping, br.gravity_scale)
+                    for br in rec.bodies if br.type == "dynamic"}
+        if len(per_body) > 1 or any(lin != ang for lin, ang, _ in per_body):
+            raise NotImplementedError("pymunk adapter: per-body damping / gravity scale")
+        if per_body:
+            lin, _, gs = per_body.pop()
+            space.damping = math.exp(-lin)
+            space.gravity = (rec.gravity[0] * gs, rec.gravity[1] * gs)
         for br in rec.bodies:
-            if (br.linear_damping, br.angular_damping, br.gravity_scale) != (0.0, 0.0, 1.0):
-                raise NotImplementedError("pymunk adapter: per-body damping / gravity scale")
             body = pymunk.Body(body_type=types[br.type])
             body.position = br.position
             body.angle = br.angle
@@ -387,6 +441,28 @@ class PymunkEngine(_ReplayEngine):
                 body.angular_velocity = br.angular_velocity
             self.bodies.append(body)
         self._dynamic = [b for b, r in zip(self.bodies, rec.bodies) if r.type == "dynamic"]
+        self.joints = [self._joint(jr) for jr in rec.joints]
+
+    def _joint(self, jr):
+        """PivotJoint at the anchor; RotaryLimitJoint for a limit (on angle_b - angle_a, so
+        shifted by the angle at creation, which impulse2d and Box2D measure from) and
+        SimpleMotor for a motor (Chipmunk's rate drives w_a - w_b, hence the sign)."""
+        pm = self.pm
+        a, b = self.bodies[jr.body_a], self.bodies[jr.body_b]
+        if jr.enable_spring:
+            raise NotImplementedError("pymunk adapter: revolute joint springs")
+        parts = [pm.PivotJoint(a, b, jr.anchor)]
+        if jr.enable_limit:
+            ref = b.angle - a.angle
+            parts.append(pm.RotaryLimitJoint(a, b, jr.lower_angle + ref, jr.upper_angle + ref))
+        if jr.enable_motor:
+            motor = pm.SimpleMotor(a, b, -jr.motor_speed)
+            motor.max_force = jr.max_motor_torque
+            parts.append(motor)
+        for c in parts:
+            c.collide_bodies = jr.collide_connected
+        self.space.add(*parts)
+        return parts
 
     def _shape(self, body, br, s):
         pm = self.pm
@@ -482,6 +558,18 @@ class Box2DEngine(_ReplayEngine):
                                         maskBits=s.mask & 0xFFFF, groupIndex=s.group)
                 body.CreateFixture(fd)
             self.bodies.append(body)
+        self.joints = [self._joint(jr) for jr in rec.joints]
+
+    def _joint(self, jr):
+        """b2RevoluteJoint, initialised at the world anchor (reference angle = the relative
+        angle at creation, as in impulse2d); limit, motor and collideConnected as given."""
+        if jr.enable_spring:
+            raise NotImplementedError("Box2D 2.3 revolute joints have no spring")
+        return self.world.CreateRevoluteJoint(
+            bodyA=self.bodies[jr.body_a], bodyB=self.bodies[jr.body_b], anchor=jr.anchor,
+            enableLimit=jr.enable_limit, lowerAngle=jr.lower_angle, upperAngle=jr.upper_angle,
+            enableMotor=jr.enable_motor, motorSpeed=jr.motor_speed,
+            maxMotorTorque=jr.max_motor_torque, collideConnected=jr.collide_connected)
 
     def _shape(self, s):
         b2 = self.b2

@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 __all__ = ["pyramid_metrics", "many_pyramids_metrics", "rain_metrics", "BounceTracker",
-           "restitution_metrics", "friction_ramp_metrics", "obb_overlap", "TILT_LIMIT_DEG"]
+           "restitution_metrics", "friction_ramp_metrics", "obb_overlap", "TILT_LIMIT_DEG",
+           "JointGapTracker", "joint_gaps"]
 
 TILT_LIMIT_DEG = 10.0
 ROW_RISE_MIN = 0.5
@@ -277,3 +278,62 @@ def friction_ramp_metrics(s0, s, idx, data, t=None):
         out[f"mu{mu:g}"] = {"displacement": disp, "analytic": ana, "slid": disp > 0.01,
                             "analytic_slides": ana > 0.0, "error": disp - ana}
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# joints
+# --------------------------------------------------------------------------------------------
+
+class JointGapTracker:
+    """Revolute joint error: the distance between a joint's anchor as carried by body A and by
+    body B (world coordinates).  The joints come from ``data["joints"]``, ``(a, b, anchor)``
+    with ``a``/``b`` indices into ``idx["all"]``; each anchor is fixed in its body's frame from
+    the initial states ``s0``, so the gap is measured from body states alone, for any engine.
+    """
+
+    def __init__(self, s0, idx, data):
+        allb = np.asarray(idx["all"], dtype=np.int64)
+        defs = data["joints"]
+        self.a = allb[np.array([d[0] for d in defs], dtype=np.int64)]
+        self.b = allb[np.array([d[1] for d in defs], dtype=np.int64)]
+        anchor = np.array([d[2] for d in defs], dtype=np.float64).reshape(-1, 2)
+        self.la = self._to_local(s0[self.a], anchor)
+        self.lb = self._to_local(s0[self.b], anchor)
+        self.max_over_run = 0.0
+        self.samples = 0
+
+    @staticmethod
+    def _to_local(st, p):
+        c, s = np.cos(st[:, 2]), np.sin(st[:, 2])
+        d = p - st[:, :2]
+        return np.column_stack([c * d[:, 0] + s * d[:, 1], -s * d[:, 0] + c * d[:, 1]])
+
+    @staticmethod
+    def _to_world(st, q):
+        c, s = np.cos(st[:, 2]), np.sin(st[:, 2])
+        return st[:, :2] + np.column_stack([c * q[:, 0] - s * q[:, 1], s * q[:, 0] + c * q[:, 1]])
+
+    def gaps(self, s):
+        d = self._to_world(s[self.a], self.la) - self._to_world(s[self.b], self.lb)
+        return np.hypot(d[:, 0], d[:, 1])
+
+    def update(self, s):
+        g = self.gaps(s)
+        m = float(np.max(g)) if len(g) else 0.0
+        self.max_over_run = math.inf if not math.isfinite(m) else max(self.max_over_run, m)
+        self.samples += 1
+        return g
+
+
+def joint_gaps(tracker, s):
+    """End-of-run joint metrics: max and mean gap now, the max over the sampled run, the
+    count of joints over 1 cm and 10 cm, and whether any state is NaN/inf."""
+    g = tracker.gaps(s)
+    finite = bool(np.all(np.isfinite(s)))
+    return {"joints": int(len(g)), "gap_max": float(np.max(g)) if len(g) else 0.0,
+            "gap_mean": float(np.mean(g)) if len(g) else 0.0,
+            "gap_max_run": max(tracker.max_over_run, float(np.max(g)) if len(g) else 0.0),
+            "samples": tracker.samples,
+            "gaps_gt_1cm": int(np.sum(g > 0.01)), "gaps_gt_10cm": int(np.sum(g > 0.1)),
+            "finite": finite,
+            "lowest_y": float(np.min(s[:, 1])) if len(s) else None}

@@ -44,12 +44,18 @@ SCENES = {
     "many_pyramids": ("many_pyramids", {"grid": 10, "base": 10}, 300, "many_pyramids", 60),
     "restitution": ("bouncing_balls", {}, 600, "restitution", 600),
     "friction_ramp": ("friction_ramp", {}, 120, "friction_ramp", 120),
+    "chain_100": ("chain", {"links": 100}, 600, "joints", 300),
+    "joint_grid": ("joint_grid", {"n": 100}, 300, "joints", 60),
 }
-DEFAULT_SCENES = "pyramid_20,pyramid_100,rain_2000,many_pyramids,restitution,friction_ramp"
-TIMED_SCENES = ("pyramid_20", "pyramid_100", "rain_2000", "many_pyramids")
+DEFAULT_SCENES = ("pyramid_20,pyramid_100,rain_2000,many_pyramids,restitution,friction_ramp,"
+                  "chain_100,joint_grid")
+TIMED_SCENES = ("pyramid_20", "pyramid_100", "rain_2000", "many_pyramids", "chain_100",
+                "joint_grid")
+JOINT_SAMPLE_EVERY = 10         # steps between samples of the joint gaps (not timed)
 # small versions of each scene used to load/compile impulse2d's kernels before timing
 WARMUP_PARAMS = {"pyramid": {"base": 4}, "many_pyramids": {"grid": 2, "base": 3},
-                 "rain": {"count": 100}, "bouncing_balls": {}, "friction_ramp": {}}
+                 "rain": {"count": 100}, "bouncing_balls": {}, "friction_ramp": {},
+                 "chain": {"links": 5}, "joint_grid": {"n": 5}}
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,6 +112,7 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
     idx, data = eng.index, eng.info.data
     s0 = eng.states()
     tracker = M.BounceTracker(idx, data) if kind == "restitution" else None
+    gaps = M.JointGapTracker(s0, idx, data) if kind == "joints" else None
     times = np.empty(steps)
     clock = time.perf_counter
     step = eng.step
@@ -115,6 +122,8 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
         times[i] = clock() - t
         if tracker is not None:
             tracker.update(eng.states())
+        if gaps is not None and (i + 1) % JOINT_SAMPLE_EVERY == 0:
+            gaps.update(eng.states())
         if i + 1 == 300 and kind == "pyramid":      # the 5 s stability number
             top = idx["top"]
             res["top_dy_5s"] = float(eng.states()[top, 1] - s0[top, 1])
@@ -145,6 +154,8 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
         res["metrics"] = M.restitution_metrics(tracker, data)
     elif kind == "friction_ramp":
         res["metrics"] = M.friction_ramp_metrics(s0, s, idx, data, t=steps / 60.0)
+    elif kind == "joints":
+        res["metrics"] = M.joint_gaps(gaps, s)
     return res
 
 
@@ -172,6 +183,9 @@ def warmup_worker(scene_keys, steps, opts):
         _json.dumps(worker(sk, "impulse2d", steps, opts, warmup=True)["timing"])
 
 
+WORKER_TIMEOUT = 1800.0         # s per measurement; --timeout changes it
+
+
 def run_worker(scene_key, engine, steps, opts, warmup=False):
     args = [str(HERE / "run.py"), "--worker", scene_key, engine, "--steps", str(steps)]
     for k, v in (opts or {}).items():
@@ -179,9 +193,10 @@ def run_worker(scene_key, engine, steps, opts, warmup=False):
     if warmup:
         args.append("--warmup")             # scene_key: a comma list, all in one process
     try:
-        p, wall = _spawn(args)
+        p, wall = _spawn(args, timeout=WORKER_TIMEOUT)
     except subprocess.TimeoutExpired:
-        return {"scene": scene_key, "engine": engine, "error": "timeout"}
+        return {"scene": scene_key, "engine": engine,
+                "error": f"timeout (over {WORKER_TIMEOUT:g} s for the whole run)"}
     if p.returncode != 0:
         tail = (p.stderr or p.stdout).strip().splitlines()[-8:]
         return {"scene": scene_key, "engine": engine, "error": " | ".join(tail)}
@@ -527,6 +542,28 @@ def markdown(report):
                 lines.append(row)
         lines.append("")
 
+    joint_scenes = [sk for sk in summ if SCENES.get(sk, ("", {}, 0, ""))[3] == "joints"]
+    if joint_scenes:
+        lines.append("### Joints (revolute anchor gap |p_a - p_b|, m: at the end, max and mean "
+                     f"over the joints; max over the run, sampled every {JOINT_SAMPLE_EVERY} "
+                     "steps)")
+        lines.append("")
+        lines.append("| scene | engine | joints | gap max end | gap mean end | gap max run | "
+                     "gaps > 1 cm end | lowest body y m | finite |")
+        lines.append("|---|---|---|---|---|---|---|---|---|")
+        for sk in joint_scenes:
+            for e in engines:
+                d = summ[sk]["engines"].get(e, {"error": 1})
+                if "error" in d or not d.get("metrics"):
+                    lines.append(f"| {sk} | {e} | **not run** |" + " |" * 6)
+                    continue
+                mm = d["metrics"]
+                lines.append(f"| {sk} | {e} | {mm['joints']} | {_f(mm['gap_max'], 4)} | "
+                             f"{_f(mm['gap_mean'], 4)} | {_f(mm['gap_max_run'], 4)} | "
+                             f"{mm['gaps_gt_1cm']} | {_f(mm['lowest_y'], 2)} | "
+                             f"{_f(mm['finite'])} |")
+        lines.append("")
+
     st = report.get("startup")
     if st:
         lines.append("### Start-up (separate processes)")
@@ -560,6 +597,7 @@ def markdown(report):
 
 
 def main(argv=None):
+    global WORKER_TIMEOUT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", default=DEFAULT_SCENES,
                     help=f"comma list of {', '.join(SCENES)} (default: all)")
@@ -574,6 +612,9 @@ def main(argv=None):
                          "of compiling); default: on, off with --quick")
     ap.add_argument("--i2d-opt", action="append", default=[], metavar="KEY=VALUE",
                     help="WorldSettings field for impulse2d (repeatable)")
+    ap.add_argument("--timeout", type=float, default=WORKER_TIMEOUT, metavar="S",
+                    help="give up one measurement (scene x engine x round) after S seconds "
+                         "(default %(default)g); it is reported as not run")
     ap.add_argument("--report", metavar="JSON", help="print the tables of an existing report")
     # internal: one measurement in this process
     ap.add_argument("--worker", nargs=2, metavar=("SCENE", "ENGINE"), help=argparse.SUPPRESS)
@@ -602,12 +643,14 @@ def main(argv=None):
     for e in engines:
         if e not in ENGINE_NAMES:
             ap.error(f"unknown engine {e!r}; known: {', '.join(ENGINE_NAMES)}")
+    WORKER_TIMEOUT = a.timeout
     rounds = 1 if a.quick else a.rounds
     i2d_opts = _parse_opts(a.i2d_opt)
     t_start = time.perf_counter()
     log = lambda *x: print(*x, file=sys.stderr, flush=True)  # noqa: E731
 
     report = {"config": {"scenes": scenes, "engines": engines, "rounds": rounds,
+                         "timeout_s": WORKER_TIMEOUT,
                          "quick": a.quick, "i2d_opts": i2d_opts, "dt": 1 / 60,
                          "gravity": [0.0, -10.0],
                          "steps": {s: (SCENES[s][4] if a.quick else SCENES[s][2])

@@ -377,3 +377,299 @@ def test_dominoes_all_fall_within_the_scene_steps():
     angles = np.array([b.angle for b in info.bodies["dominoes"]])
     assert np.all(angles < -0.5)                          # every domino toppled towards +x
     assert info.bodies["last"].angle == pytest.approx(-math.pi / 2, abs=0.15)   # lies flat
+
+
+# --------------------------------------------------------------------------------------------
+# joint scenes
+# --------------------------------------------------------------------------------------------
+
+JOINT_SCENES = ("chain", "pendulum", "bridge", "joint_grid", "newtons_cradle", "ragdolls")
+
+
+def _world_gaps(info):
+    return np.array([math.dist(j.world_anchor_a, j.world_anchor_b)
+                     for j in info.data["joint_handles"]])
+
+
+def _run_scene(name, steps=None, sample=None, **params):
+    """Step a scene in a real world; returns (world, info, max gap over the run sampled every
+    ``sample`` steps)."""
+    world = i2d.World()
+    info = build_scene(world, name, **params)
+    worst = 0.0
+    for k in range(get_scene(name).steps if steps is None else steps):
+        world.step(1.0 / 60.0)
+        if sample and (k + 1) % sample == 0:
+            worst = max(worst, float(_world_gaps(info).max()))
+    return world, info, worst
+
+
+def _finite(world):
+    return (np.isfinite(np.asarray(world.get_positions())).all()
+            and np.isfinite(np.asarray(world.get_velocities())).all())
+
+
+@pytest.mark.parametrize("name", JOINT_SCENES)
+def test_joint_scenes_are_registered_and_start_inside_their_view(name):
+    sc = get_scene(name)
+    assert sc.description and 60 <= sc.steps <= 1200
+    rec, info = record(name, **({"n": 20} if name == "joint_grid" else {}))
+    x0, y0, x1, y1 = sc.view
+    dyn = np.array([b.position for b in kinds(rec, "dynamic")])
+    assert len(dyn) >= 5
+    assert dyn[:, 0].min() > x0 and dyn[:, 0].max() < x1
+    assert dyn[:, 1].min() > y0 and dyn[:, 1].max() < y1
+    # the joint list in data matches the recorded joints, body indices into bodies["all"]
+    assert len(info.data["joints"]) == len(rec.joints) == len(info.data["joint_handles"]) > 0
+    assert [b.index for b in info.bodies["all"]] == list(range(len(rec.bodies)))
+    for (a, b, anchor), jr in zip(info.data["joints"], rec.joints):
+        assert (a, b, anchor) == (jr.body_a, jr.body_b, jr.anchor)
+
+
+def test_chain_100_layout_is_exact():
+    rec, info = record("chain")
+    assert len(rec.bodies) == 101 and len(rec.joints) == 100
+    anchor = rec.bodies[0]
+    assert anchor.type == "static" and anchor.position == (0.0, 0.0)
+    g = anchor.shapes[0].geometry
+    assert g["half_width"] == g["half_height"] == 0.25
+    links = rec.bodies[1:]
+    assert all(b.type == "dynamic" and b.position == (i + 0.5, 0.0) and b.angle == 0.0
+               for i, b in enumerate(links))
+    assert all(b.shapes[0].geometry["half_width"] == 0.5 and
+               b.shapes[0].geometry["half_height"] == 0.125 and b.shapes[0].density == 1.0
+               for b in links)                                          # 0.25 kg each
+    assert {s.group for b in rec.bodies for s in b.shapes} == {-1}      # no contacts at all
+    for i, j in enumerate(rec.joints):
+        assert (j.body_a, j.body_b, j.anchor) == (i, i + 1, (float(i), 0.0))
+        assert not (j.enable_limit or j.enable_motor or j.enable_spring or j.collide_connected)
+
+
+def test_bridge_and_grid_layouts():
+    rec, info = record("bridge")
+    assert len(rec.bodies) == 161 and len(rec.joints) == 161     # pinned at both ends
+    assert rec.bodies[0].type == "static" and not rec.bodies[0].shapes
+    planks = rec.bodies[1:]
+    assert all(p.shapes[0].density == 20.0 and p.shapes[0].geometry["half_width"] == 0.5
+               and p.shapes[0].geometry["half_height"] == 0.125 for p in planks)
+    assert (rec.joints[0].body_a, rec.joints[-1].body_b) == (0, 0)
+    assert rec.joints[-1].anchor[0] - rec.joints[0].anchor[0] == 160.0
+    rec, _ = record("bridge", planks=10)
+    assert (len(rec.bodies), len(rec.joints)) == (11, 11)
+
+    rec, info = record("joint_grid")
+    assert len(rec.bodies) == 10_000
+    # 2 n (n - 1) = 19 800 neighbour pairs, less the 6 between the 7 static top-row bodies
+    assert len(rec.joints) == 19_794
+    static = kinds(rec, "static")
+    assert len(static) == 7 and all(b.position[1] == 0.0 for b in static)
+    assert len(info.bodies["pins"]) == 7
+    assert all(b.gravity_scale == 2.0 for b in rec.bodies)
+    assert all(b.shapes[0].geometry["radius"] == 0.4 and b.shapes[0].group == -1
+               for b in rec.bodies)
+    for j in rec.joints[:50]:                  # anchors half way between neighbours
+        pa, pb = rec.bodies[j.body_a].position, rec.bodies[j.body_b].position
+        assert math.dist(pa, j.anchor) == math.dist(pb, j.anchor) == 0.5
+
+
+def test_demo_joint_scene_layouts():
+    rec, info = record("pendulum")
+    assert (len(rec.bodies), len(rec.joints)) == (8, 7)
+    assert info.data["lengths"] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    rec, info = record("newtons_cradle")
+    assert (len(rec.bodies), len(rec.joints)) == (6, 5)
+    balls = rec.bodies[1:]
+    assert all(b.shapes[0].restitution == 1.0 and b.shapes[0].friction == 0.0 for b in balls)
+    xs = [b.position[0] for b in balls[1:]]
+    assert np.allclose(np.diff(xs), 1.02)                    # 2 cm apart, at rest
+    assert balls[0].position[1] > balls[1].position[1]       # the first one is pulled aside
+    rec, info = record("ragdolls")
+    assert (len(rec.bodies), len(rec.joints)) == (1 + 6 * 10, 6 * 9)
+    assert all(j.enable_limit for j in rec.joints)
+    assert sum(j.enable_motor for j in rec.joints) == 12      # two hips per ragdoll
+    groups = [{s.group for i in range(10) for s in rec.bodies[1 + 10 * k + i].shapes}
+              for k in range(6)]
+    assert groups == [{-(k + 1)} for k in range(6)]          # no self-collision
+    rec, _ = record("ragdolls", count=2, motor=False)
+    assert len(rec.joints) == 18 and not any(j.enable_motor for j in rec.joints)
+
+
+def test_joint_scenes_build_into_a_world_at_the_recorded_places():
+    for name, params in (("chain", {}), ("bridge", {}), ("joint_grid", {"n": 10}),
+                         ("pendulum", {}), ("newtons_cradle", {}), ("ragdolls", {})):
+        rec, _ = record(name, **params)
+        world = i2d.World()
+        info = build_scene(world, name, **params)
+        assert len(world.bodies) == len(rec.bodies) and len(world.joints) == len(rec.joints)
+        np.testing.assert_allclose(np.asarray(world.get_positions()),
+                                   [b.position for b in rec.bodies], atol=1e-12)
+        for j, jr in zip(info.data["joint_handles"], rec.joints):
+            assert isinstance(j, i2d.RevoluteJoint)
+            assert tuple(j.world_anchor_a) == pytest.approx(jr.anchor, abs=1e-12)
+            assert tuple(j.world_anchor_b) == pytest.approx(jr.anchor, abs=1e-12)
+        assert _world_gaps(info).max() < 1e-12
+
+
+def test_chain_100_holds_together_after_600_steps():
+    world, info, worst = _run_scene("chain", sample=10)
+    gaps = _world_gaps(info)
+    assert len(gaps) == 100 and _finite(world)
+    # measured (default soft_step, 4 substeps): end max 4.4 mm, mean 2.2 mm; run max 8.8 cm
+    # (the whip of the free end in the first swing)
+    assert gaps.max() < 0.01
+    assert worst < 0.2
+    ys = np.asarray(world.get_positions())[1:, 1]
+    assert -101.0 < ys.min() < -5.0                         # swung down, not stretched
+
+
+def test_bridge_holds_together_after_10_seconds():
+    world, info, worst = _run_scene("bridge", steps=600, sample=10)
+    gaps = _world_gaps(info)
+    assert len(gaps) == 161 and _finite(world)
+    # measured: end max 1.25 cm, mean 1.1 cm (Solver2D's soft step: 4 cm)
+    assert gaps.max() < 0.06
+    assert worst < 0.15
+    mid = info.bodies["middle"].position
+    assert -15.0 < mid.y < -1.0                             # it sags, it does not fall
+
+
+def test_joint_grid_20_does_not_tear():
+    n = 20
+    world, info, worst = _run_scene("joint_grid", steps=300, sample=10, n=n)
+    gaps = _world_gaps(info)
+    assert len(gaps) == 2 * n * (n - 1) - 6 and _finite(world)
+    # measured at n = 20 over 300 steps: end max 3.7 cm, mean 4.5 mm, run max 4.6 cm.  The
+    # bound leaves 3x headroom and is still far below tearing: a torn grid has gaps of metres
+    # (Solver2D's PGS-family solvers reach 30 m on the 100 x 100 grid), and a gap of 15 cm is
+    # under a third of the 0.5 m anchor arm.
+    assert gaps.max() < 0.15 and worst < 0.15
+    assert float(np.mean(gaps)) < 0.02
+    ys = np.asarray(world.get_positions())[:, 1]
+    assert ys.min() > -(n - 1) - 3.0                        # hangs, does not stretch away
+
+
+def test_pendulum_periods_match_the_analytic_ones():
+    world, info, _ = _run_scene("pendulum")
+    assert _finite(world)
+    # one more run, recording the bobs' horizontal offsets from their pivots
+    world = i2d.World()
+    info = build_scene(world, "pendulum")
+    bobs = info.bodies["bobs"]
+    xs = []
+    for _ in range(600):
+        world.step(1.0 / 60.0)
+        xs.append([b.position.x - 2.0 * k for k, b in enumerate(bobs)])
+    xs = np.array(xs)
+    for k, (period, length) in enumerate(zip(info.data["periods"], info.data["lengths"])):
+        crossings = np.nonzero(np.diff(np.sign(xs[:, k])))[0]
+        measured = 2.0 * np.mean(np.diff(crossings)) / 60.0
+        assert measured == pytest.approx(period, rel=0.02), k   # measured: within 0.3 %
+        amplitude = math.degrees(math.asin(np.abs(xs[-120:, k]).max() / length))
+        assert amplitude == pytest.approx(30.0, abs=1.0)        # no visible energy loss
+    assert _world_gaps(info).max() < 0.01
+
+
+def test_newtons_cradle_passes_the_swing_to_the_last_ball():
+    world = i2d.World()
+    info = build_scene(world, "newtons_cradle")
+    balls = info.bodies["balls"]
+    pivots = [j.world_anchor_a.x for j in info.data["joint_handles"]]
+    angles = []
+    for _ in range(180):
+        world.step(1.0 / 60.0)
+        angles.append([math.degrees(math.atan2(b.position.x - p, -b.position.y))
+                       for b, p in zip(balls, pivots)])
+    angles = np.array(angles)
+    # measured: the last ball swings out to 44.5 deg, the middle ones move by about 1 deg
+    assert angles[:, -1].max() > 40.0
+    assert np.abs(angles[60:, 1:-1]).max() < 5.0
+    assert _finite(world)
+
+
+def test_ragdolls_fall_and_keep_their_joints_within_limits():
+    world, info, worst = _run_scene("ragdolls", sample=10)
+    assert _finite(world)
+    pos = np.asarray(world.get_positions())
+    assert pos[1:, 1].min() > -0.1                          # nothing fell through the ground
+    assert pos[1:, 1].max() < 3.0                           # all of them fell over
+    assert _world_gaps(info).max() < 0.02 and worst < 0.1   # measured: 2.4 mm, 1.7 cm
+    for joints in info.data["ragdoll_joints"]:
+        for j in joints.values():
+            lo, hi = j.limits
+            assert lo - 0.1 < j.angle < hi + 0.1
+
+
+# replay of the joint scenes into the peers ---------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["pymunk", "box2d"])
+@pytest.mark.parametrize("name, params", [("chain", {}), ("joint_grid", {"n": 6}),
+                                          ("ragdolls", {}), ("bridge", {"planks": 8})])
+def test_joint_scene_replay(engine, name, params):
+    pytest.importorskip({"pymunk": "pymunk", "box2d": "Box2D"}[engine])
+    rec, _ = record(name, **params)
+    eng = _replayed(engine, name, **params)
+    s0 = eng.states()
+    assert eng.n_bodies == len(rec.bodies) and len(eng.joints) == len(rec.joints)
+    tol = 1e-12 if engine == "pymunk" else 2e-5
+    np.testing.assert_allclose(s0[:, :2], [b.position for b in rec.bodies], atol=tol)
+    tracker = M.JointGapTracker(s0, eng.index, eng.info.data)
+    assert tracker.gaps(s0).max() < 1e-5
+    if engine == "pymunk":
+        pm = pytest.importorskip("pymunk")
+        n_pivots = sum(isinstance(c, pm.PivotJoint) for parts in eng.joints for c in parts)
+        n_limits = sum(isinstance(c, pm.RotaryLimitJoint) for parts in eng.joints for c in parts)
+        n_motors = sum(isinstance(c, pm.SimpleMotor) for parts in eng.joints for c in parts)
+        assert n_pivots == len(rec.joints)
+        assert n_limits == sum(j.enable_limit for j in rec.joints)
+        assert n_motors == sum(j.enable_motor for j in rec.joints)
+        assert not any(c.collide_bodies for parts in eng.joints for c in parts)
+    else:
+        assert eng.world.jointCount == len(rec.joints)
+        assert not any(j.collideConnected for j in eng.joints)
+        assert [j.limitEnabled for j in eng.joints] == [j.enable_limit for j in rec.joints]
+        assert [j.motorEnabled for j in eng.joints] == [j.enable_motor for j in rec.joints]
+    for _ in range(60):
+        eng.step()
+    s = eng.states()
+    assert np.isfinite(s).all()
+    assert tracker.gaps(s).max() < 0.5
+
+
+def test_replayed_grid_gets_the_gravity_scale():
+    pytest.importorskip("pymunk")
+    eng = _replayed("pymunk", "joint_grid", n=4)
+    assert tuple(eng.space.gravity) == (0.0, -20.0)
+    pytest.importorskip("Box2D")
+    eng = _replayed("box2d", "joint_grid", n=4)
+    assert all(b.gravityScale == 2.0 for b in eng.bodies)
+
+
+def test_box2d_replayed_chain_holds():
+    pytest.importorskip("Box2D")
+    eng = _replayed("box2d", "chain")
+    tracker = M.JointGapTracker(eng.states(), eng.index, eng.info.data)
+    for _ in range(600):
+        eng.step()
+    assert tracker.gaps(eng.states()).max() < 0.02               # measured: 7.8 mm
+
+
+def test_joint_gap_metric():
+    rec, info = record("chain", links=3)
+    s0 = _states(rec)
+    idx = index_info(info, lambda h: h.index)
+    tracker = M.JointGapTracker(s0, idx, info.data)
+    assert np.allclose(tracker.gaps(s0), 0.0)
+    # a rigid rotation of everything about the origin keeps every joint closed
+    th = 0.7
+    c, s = math.cos(th), math.sin(th)
+    s1 = s0.copy()
+    s1[:, 0], s1[:, 1] = c * s0[:, 0] - s * s0[:, 1], s * s0[:, 0] + c * s0[:, 1]
+    s1[:, 2] += th
+    assert np.allclose(tracker.gaps(s1), 0.0, atol=1e-12)
+    # moving the last link by 3 cm opens its joint by 3 cm
+    s1[-1, 1] += 0.03
+    tracker.update(s1)
+    out = M.joint_gaps(tracker, s1)
+    assert out["gap_max"] == pytest.approx(0.03) and out["gaps_gt_1cm"] == 1
+    assert out["gap_max_run"] == pytest.approx(0.03) and out["finite"]
+    assert out["gap_mean"] == pytest.approx(0.01)

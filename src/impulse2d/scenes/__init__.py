@@ -65,4 +65,4 @@ def build_scene(world, name: str, **params: Any) -> SceneInfo:
 
 def _load() -> None:
     # Importing the modules runs their @scene decorators.
-    from . import standard  # noqa: F401
+    from . import joints, standard  # noqa: F401
