@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import impulse2d as i2d
-from conftest import DT, run
+from conftest import run
 
 SOLVERS = ["soft_step", "pgs"]
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import impulse2d as i2d
-from conftest import DT, ground_world, run
+from conftest import ground_world, run
 from impulse2d.scenes import build_scene
 
 

@@ -14,7 +14,6 @@ from .types import ShapeType, Vec2
 
 if TYPE_CHECKING:
     from .body import Body
-    from .world import World
 
 ALL_BITS = 0xFFFF_FFFF_FFFF_FFFF
 
