@@ -13,6 +13,42 @@ if TYPE_CHECKING:
     from .body import Body
 
 
+def _flag_property(column: str, doc: str = ""):
+    def fget(self):
+        return bool(getattr(self._world._joints, column)[self._row()])
+
+    def fset(self, value):
+        j = self._row()
+        getattr(self._world._joints, column)[j] = _validate.flag(value, column)
+
+    return property(fget, fset, doc=doc)
+
+
+def _real_property(column: str, name: str, check, doc: str = ""):
+    """A float column with a setter validated by ``check(value, name)``."""
+    def fget(self):
+        return float(getattr(self._world._joints, column)[self._row()])
+
+    def fset(self, value):
+        j = self._row()
+        getattr(self._world._joints, column)[j] = check(value, name)
+
+    return property(fget, fset, doc=doc)
+
+
+def _limits_property(doc: str):
+    """The (lower, upper) pair of a limit, validated as a pair on assignment."""
+    def fget(self):
+        j = self._row()
+        return float(self._world._joints.lower[j]), float(self._world._joints.upper[j])
+
+    def fset(self, value):
+        j = self._row()
+        self._world._joints.lower[j], self._world._joints.upper[j] = check_limits(*value)
+
+    return property(fget, fset, doc=doc)
+
+
 class Joint(Handle):
     """A constraint between two bodies."""
 
@@ -102,72 +138,19 @@ class RevoluteJoint(Joint):
         joints = self._world._joints
         return float(b.w[joints.body_b[j]] - b.w[joints.body_a[j]])
 
-    def _flag(column: str):  # noqa: N805  (class-body helper)
-        def fget(self):
-            return bool(getattr(self._world._joints, column)[self._row()])
+    enable_limit = _flag_property("enable_limit")
+    enable_motor = _flag_property("enable_motor")
+    enable_spring = _flag_property("enable_spring")
 
-        def fset(self, value):
-            j = self._row()
-            getattr(self._world._joints, column)[j] = _validate.flag(value, column)
+    limits = _limits_property("(lower, upper) angle, rad.")
 
-        return property(fget, fset)
-
-    enable_limit = _flag("enable_limit")
-    enable_motor = _flag("enable_motor")
-    enable_spring = _flag("enable_spring")
-    del _flag
-
-    @property
-    def limits(self) -> tuple[float, float]:
-        """(lower, upper) angle, rad."""
-        j = self._row()
-        return float(self._world._joints.lower[j]), float(self._world._joints.upper[j])
-
-    @limits.setter
-    def limits(self, value) -> None:
-        j = self._row()
-        lower, upper = check_limits(*value)
-        self._world._joints.lower[j] = lower
-        self._world._joints.upper[j] = upper
-
-    @property
-    def motor_speed(self) -> float:
-        """Target relative angular velocity of the motor, rad/s."""
-        return float(self._world._joints.motor_speed[self._row()])
-
-    @motor_speed.setter
-    def motor_speed(self, value) -> None:
-        j = self._row()
-        self._world._joints.motor_speed[j] = _validate.real(value, "motor_speed")
-
-    @property
-    def max_motor_torque(self) -> float:
-        """N m."""
-        return float(self._world._joints.max_motor[self._row()])
-
-    @max_motor_torque.setter
-    def max_motor_torque(self, value) -> None:
-        j = self._row()
-        self._world._joints.max_motor[j] = _validate.non_negative(value, "max_motor_torque")
-
-    @property
-    def hertz(self) -> float:
-        """Rotational spring stiffness, Hz."""
-        return float(self._world._joints.hertz[self._row()])
-
-    @hertz.setter
-    def hertz(self, value) -> None:
-        j = self._row()
-        self._world._joints.hertz[j] = _validate.non_negative(value, "hertz")
-
-    @property
-    def damping_ratio(self) -> float:
-        return float(self._world._joints.damping_ratio[self._row()])
-
-    @damping_ratio.setter
-    def damping_ratio(self, value) -> None:
-        j = self._row()
-        self._world._joints.damping_ratio[j] = _validate.non_negative(value, "damping_ratio")
+    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
+                                 "Target relative angular velocity of the motor, rad/s.")
+    max_motor_torque = _real_property("max_motor", "max_motor_torque", _validate.non_negative,
+                                      "N m.")
+    hertz = _real_property("hertz", "hertz", _validate.non_negative,
+                           "Rotational spring stiffness, Hz.")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
 
 
 def check_limits(lower, upper) -> tuple[float, float]:
@@ -180,27 +163,6 @@ def check_limits(lower, upper) -> tuple[float, float]:
 
 
 
-def _flag_property(column: str, doc: str = ""):
-    def fget(self):
-        return bool(getattr(self._world._joints, column)[self._row()])
-
-    def fset(self, value):
-        j = self._row()
-        getattr(self._world._joints, column)[j] = _validate.flag(value, column)
-
-    return property(fget, fset, doc=doc)
-
-
-def _real_property(column: str, name: str, check, doc: str = ""):
-    """A float column with a setter validated by ``check(value, name)``."""
-    def fget(self):
-        return float(getattr(self._world._joints, column)[self._row()])
-
-    def fset(self, value):
-        j = self._row()
-        getattr(self._world._joints, column)[j] = check(value, name)
-
-    return property(fget, fset, doc=doc)
 
 
 class DistanceJoint(Joint):
@@ -336,18 +298,7 @@ class PrismaticJoint(Joint):
                                  "Target sliding speed, m/s.")
     max_motor_force = _real_property("max_motor", "max_motor_force", _validate.non_negative, "N.")
 
-    @property
-    def limits(self) -> tuple[float, float]:
-        """(lower, upper) translation, m."""
-        j = self._row()
-        return float(self._world._joints.lower[j]), float(self._world._joints.upper[j])
-
-    @limits.setter
-    def limits(self, value) -> None:
-        j = self._row()
-        lower, upper = check_limits(*value)
-        self._world._joints.lower[j] = lower
-        self._world._joints.upper[j] = upper
+    limits = _limits_property("(lower, upper) translation, m.")
 
     @property
     def reaction_force(self) -> Vec2:
