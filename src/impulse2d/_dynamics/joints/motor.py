@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import kernel
+from .rows import point_impulse
 from .revolute import prepare as _revolute_prepare
 from .weld import warm_start as _weld_warm_start
 
@@ -82,16 +83,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         rhs_x = vbx - wb * rby - vax + wa * ray + rate * cx
         rhs_y = vby + wb * rbx - vay - wa * rax + rate * cy
-        m = m_a + m_b
-        k11 = m + i_a * ray * ray + i_b * rby * rby
-        k12 = -i_a * rax * ray - i_b * rbx * rby
-        k22 = m + i_a * rax * rax + i_b * rbx * rbx
-        det = k11 * k22 - k12 * k12
-        inv_det = 1.0 / det if det != 0.0 else 0.0
         old_x = joints.linear_impulse[j, 0]
         old_y = joints.linear_impulse[j, 1]
-        new_x = old_x - inv_det * (k22 * rhs_x - k12 * rhs_y)
-        new_y = old_y - inv_det * (k11 * rhs_y - k12 * rhs_x)
+        px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, 1.0, 0.0,
+                               0.0, 0.0)
+        new_x = old_x + px
+        new_y = old_y + py
         limit = joints.max_motor[j] * h
         size = (new_x * new_x + new_y * new_y) ** 0.5
         if size > limit:

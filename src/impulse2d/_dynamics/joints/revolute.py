@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import kernel
-from .rows import inequality_bias
+from .rows import inequality_bias, point_impulse
 from ..softness import soft_coefficients
 
 
@@ -189,16 +189,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             if soft:
                 scale_m = mass_scale
                 scale_i = impulse_scale
-        m = m_a + m_b
-        k11 = m + i_a * ray * ray + i_b * rby * rby
-        k12 = -i_a * rax * ray - i_b * rbx * rby
-        k22 = m + i_a * rax * rax + i_b * rbx * rbx
-        det = k11 * k22 - k12 * k12
-        inv_det = 1.0 / det if det != 0.0 else 0.0
-        rhs_x = cdot_x + bias_x
-        rhs_y = cdot_y + bias_y
-        px = -scale_m * inv_det * (k22 * rhs_x - k12 * rhs_y) - scale_i * joints.linear_impulse[j, 0]
-        py = -scale_m * inv_det * (k11 * rhs_y - k12 * rhs_x) - scale_i * joints.linear_impulse[j, 1]
+        px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
+                               cdot_y + bias_y, scale_m, scale_i, joints.linear_impulse[j, 0],
+                               joints.linear_impulse[j, 1])
         joints.linear_impulse[j, 0] += px
         joints.linear_impulse[j, 1] += py
         vax -= m_a * px

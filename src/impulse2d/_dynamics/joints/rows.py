@@ -20,3 +20,23 @@ def inequality_bias(c, use_bias, soft, bias_rate, mass_scale, impulse_scale, bau
     if soft:
         return bias_rate * c, mass_scale, impulse_scale
     return baumgarte * inv_h * c, 1.0, 0.0
+
+
+@kernel
+def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_scale, impulse_scale,
+                  acc_x, acc_y):
+    """Impulse ``(px, py)`` of a two-row point constraint (anchors coincide) for the velocity
+    error plus bias ``rhs``, solved as one 2x2 block (revolute point, weld linear part)::
+
+        K = (1/m_a + 1/m_b) I + 1/I_a [r_a]x^T [r_a]x + 1/I_b [r_b]x^T [r_b]x
+        P = -mass_scale K^-1 rhs - impulse_scale * accumulated
+    """
+    m = m_a + m_b
+    k11 = m + i_a * ray * ray + i_b * rby * rby
+    k12 = -i_a * rax * ray - i_b * rbx * rby
+    k22 = m + i_a * rax * rax + i_b * rbx * rbx
+    det = k11 * k22 - k12 * k12
+    inv_det = 1.0 / det if det != 0.0 else 0.0
+    px = -mass_scale * inv_det * (k22 * rhs_x - k12 * rhs_y) - impulse_scale * acc_x
+    py = -mass_scale * inv_det * (k11 * rhs_y - k12 * rhs_x) - impulse_scale * acc_y
+    return px, py
