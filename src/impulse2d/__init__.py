@@ -13,8 +13,8 @@
 """
 
 from .body import Body
-from .joints import (DistanceJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
-                     RevoluteJoint, WeldJoint, WheelJoint)
+from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
+                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint)
 from .settings import WorldSettings
 from .shapes import Shape
 from .types import BodyType, JointType, ShapeType, Vec2
@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 __all__ = [
     "World", "WorldSettings", "Body", "Shape", "Joint", "RevoluteJoint", "DistanceJoint",
     "PrismaticJoint", "WeldJoint", "WheelJoint",
-    "MouseJoint", "MotorJoint", "BodyType", "ShapeType",
+    "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "Profile", "warmup", "__version__",
 ]
@@ -76,5 +76,10 @@ def warmup() -> None:
                                  max_motor_torque=1.0, enable_limit=True, lower=-0.5, upper=0.5)
         world.create_mouse_joint(tyre, (3.0, 5.0), max_force=10.0)
         world.create_motor_joint(pivot, tyre, linear_offset=(3.0, 0.0), angular_offset=0.5)
+        world.create_pulley_joint(bob, slider, (1.0, 7.0), (2.0, 7.0), (1.0, 5.0), (2.0, 5.0),
+                                  ratio=2.0)
+        hinge = world.create_revolute_joint(pivot, bob, (0.0, 5.0))
+        slide = world.create_prismatic_joint(pivot, slider, (2.0, 5.0), (1.0, 0.0))
+        world.create_gear_joint(hinge, slide, ratio=0.5)
         for _ in range(2):
             world.step(1.0 / 60.0)

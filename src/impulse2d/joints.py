@@ -469,3 +469,122 @@ class MotorJoint(Joint):
         """Torque of the angular drive on body B in the last step, N m."""
         j = self._row()
         return float(self._world._joints.angular_impulse[j] * self._world._joint_inv_h)
+
+
+class PulleyJoint(Joint):
+    """A rope over two fixed ground points: ``length_a + ratio * length_b`` never exceeds the
+    rope's length (taken at creation); the rope goes slack but never pushes."""
+
+    __slots__ = ()
+
+    def _ground(self, side: str) -> Vec2:
+        x, y = getattr(self._world._joints, f"ground_{side}")[self._row()]
+        return Vec2(float(x), float(y))
+
+    @property
+    def ground_anchor_a(self) -> Vec2:
+        """Fixed world point the rope to body A hangs from, m."""
+        return self._ground("a")
+
+    @property
+    def ground_anchor_b(self) -> Vec2:
+        return self._ground("b")
+
+    @property
+    def ratio(self) -> float:
+        return float(self._world._joints.ratio[self._row()])
+
+    @property
+    def length_a(self) -> float:
+        """Current rope length from ground anchor A to body A's anchor, m."""
+        ax, ay = self.world_anchor_a
+        gx, gy = self.ground_anchor_a
+        return float(((ax - gx) ** 2 + (ay - gy) ** 2) ** 0.5)
+
+    @property
+    def length_b(self) -> float:
+        bx, by = self.world_anchor_b
+        gx, gy = self.ground_anchor_b
+        return float(((bx - gx) ** 2 + (by - gy) ** 2) ** 0.5)
+
+    @property
+    def rope_length(self) -> float:
+        """``length_a + ratio * length_b`` can never exceed this, m."""
+        return float(self._world._joints.constant[self._row()])
+
+    @property
+    def tension(self) -> float:
+        """Rope tension on A's side in the last step, N (``ratio`` times this on B's)."""
+        j = self._row()
+        return float(self._world._joints.lower_impulse[j] * self._world._joint_inv_h)
+
+    @property
+    def reaction_force(self) -> Vec2:
+        """Force of the rope on body B in the last step, toward its ground anchor, N."""
+        bx, by = self.world_anchor_b
+        gx, gy = self.ground_anchor_b
+        length = self.length_b
+        scale = -self.ratio * self.tension / length if length > 0.0 else 0.0
+        return Vec2(float(scale * (bx - gx)), float(scale * (by - gy)))
+
+    @property
+    def reaction_torque(self) -> float:
+        """A rope applies no pure torque."""
+        self._row()
+        return 0.0
+
+
+class GearJoint(Joint):
+    """Couples two revolute or prismatic joints: ``coord_a + ratio * coord_b`` stays constant,
+    a coordinate being a revolute angle (rad) or a prismatic translation (m). Its bodies are the
+    two joints' bodies B."""
+
+    __slots__ = ()
+
+    def _linked(self, k: int) -> Joint:
+        return self._world._joint_handles[int(self._world._joints.linked[self._row(), k])]
+
+    @property
+    def joint_a(self) -> Joint:
+        return self._linked(0)
+
+    @property
+    def joint_b(self) -> Joint:
+        return self._linked(1)
+
+    @property
+    def ratio(self) -> float:
+        return float(self._world._joints.ratio[self._row()])
+
+    @property
+    def constant(self) -> float:
+        """The kept value of ``coord_a + ratio * coord_b`` (rad or m)."""
+        return float(self._world._joints.constant[self._row()])
+
+    def _impulse_on_b(self) -> float:
+        j = self._row()
+        joints = self._world._joints
+        return float(joints.ratio[j] * joints.linear_impulse[j, 0] * self._world._joint_inv_h)
+
+    @property
+    def reaction_force(self) -> Vec2:
+        """Force the gear applied to body B in the last step, N (along joint_b's axis when
+        that is prismatic; none through a revolute joint_b)."""
+        joint_b = self.joint_b
+        if not isinstance(joint_b, PrismaticJoint):
+            return Vec2(0.0, 0.0)
+        ux, uy = joint_b.axis
+        f = self._impulse_on_b()
+        return Vec2(float(f * ux), float(f * uy))
+
+    @property
+    def reaction_torque(self) -> float:
+        """Torque the gear applied to body B about its centre of mass in the last step, N m."""
+        joint_b = self.joint_b
+        f = self._impulse_on_b()
+        if not isinstance(joint_b, PrismaticJoint):
+            return f
+        ux, uy = joint_b.axis
+        ax, ay = joint_b.world_anchor_b
+        cx, cy = joint_b.body_b.world_center
+        return float(f * ((ax - cx) * uy - (ay - cy) * ux))

@@ -74,6 +74,8 @@ class JointType(IntEnum):
     WHEEL = state.WHEEL
     MOUSE = state.MOUSE
     MOTOR = state.MOTOR
+    PULLEY = state.PULLEY
+    GEAR = state.GEAR
 
 
 __all__ = ["Vec2", "BodyType", "ShapeType", "JointType"]

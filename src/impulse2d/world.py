@@ -16,17 +16,18 @@ import numpy as np
 from . import _validate
 from ._collision import geometry
 from ._collision import shape_types
-from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, JOINT_LAYOUT, MOTOR, MOUSE, PRISMATIC,
-                          REVOLUTE, SHAPE_LAYOUT, STATIC, WELD, WHEEL, Bodies, Joints, Shapes)
+from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, GEAR, JOINT_LAYOUT, MOTOR, MOUSE,
+                          PRISMATIC, PULLEY, REVOLUTE, SHAPE_LAYOUT, STATIC, WELD, WHEEL, Bodies,
+                          Joints, Shapes)
 from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joint_solver import JOINT_MODULES
 from ._dynamics.step import step_world
 from .body import Body, parse_body_type
-from .constants import HUGE
-from .joints import (DistanceJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
-                     RevoluteJoint, WeldJoint, WheelJoint, check_limits)
+from .constants import HUGE, LINEAR_SLOP
+from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
+                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_limits)
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import JointType, Vec2
@@ -185,8 +186,8 @@ class World:
     def destroy_body(self, body: Body) -> None:
         """Destroy ``body`` with its shapes and contacts. Its handles become invalid."""
         i = self._body_row(body, "body")
-        for j in list(self._body_joints[i]):
-            self._free_joint(j)
+        while self._body_joints[i]:  # not a for loop: freeing a joint may free its gears too
+            self._free_joint(self._body_joints[i][0])
         del self._body_joints[i]
         for s in list(self._body_shapes[i]):
             self._free_shape(s)
@@ -431,6 +432,71 @@ class World:
         return self._add_joint(MotorJoint, MOTOR, a, b, anchor_a, tuple(handle_b.position),
                                options)
 
+    def create_pulley_joint(self, body_a: Body, body_b: Body, ground_a, ground_b, anchor_a,
+                            anchor_b, ratio=1.0, collide_connected=False) -> PulleyJoint:
+        """A rope from the world point ``anchor_a`` on ``body_a`` up to the fixed world point
+        ``ground_a``, across to ``ground_b`` and down to ``anchor_b`` on ``body_b``.
+
+        The rope's length is taken now: ``length_a + ratio * length_b`` never exceeds it. With
+        ``ratio`` > 1 the rope on B's side is reeved that many times (a block and tackle: B moves
+        1/ratio as far as A and is lifted with ratio times the force). The rope can go slack
+        but never pushes.
+        """
+        a, b = self._joint_bodies(body_a, body_b)
+        ground_a = _validate.vec2(ground_a, "ground_a")
+        ground_b = _validate.vec2(ground_b, "ground_b")
+        anchor_a = _validate.vec2(anchor_a, "anchor_a")
+        anchor_b = _validate.vec2(anchor_b, "anchor_b")
+        ratio = _validate.positive(ratio, "ratio")
+        length_a = math.dist(anchor_a, ground_a)
+        length_b = math.dist(anchor_b, ground_b)
+        if length_a < LINEAR_SLOP or length_b < LINEAR_SLOP:
+            raise ValueError("a pulley anchor must not sit on its ground point "
+                             f"(rope lengths {length_a:.3g} m and {length_b:.3g} m)")
+        options = {
+            "ground_a": ground_a,
+            "ground_b": ground_b,
+            "ratio": ratio,
+            "constant": length_a + ratio * length_b,
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        return self._add_joint(PulleyJoint, PULLEY, a, b, anchor_a, anchor_b, options)
+
+    def create_gear_joint(self, joint_a: Joint, joint_b: Joint, ratio=1.0,
+                          collide_connected=False) -> GearJoint:
+        """Couple two revolute or prismatic joints so that ``coord_a + ratio * coord_b`` keeps
+        its present value (a coordinate is a revolute joint's angle, rad, or a prismatic joint's
+        translation, m).
+
+        The gear joint's bodies are the two joints' bodies B (the ones that turn or slide).
+        Destroying either coupled joint, or any of their bodies, destroys the gear too. Two
+        meshing wheels of radii r_a and r_b turn in opposite senses: ``ratio = r_b / r_a``.
+        """
+        rows = []
+        for name, joint in (("joint_a", joint_a), ("joint_b", joint_b)):
+            if not isinstance(joint, Joint) or joint._world is not self:
+                raise TypeError(f"{name} must be a Joint of this world")
+            if not isinstance(joint, (RevoluteJoint, PrismaticJoint)):
+                raise ValueError(f"{name} must be a revolute or prismatic joint, got a "
+                                 f"{type(joint).__name__}")
+            rows.append(joint._row())
+        if rows[0] == rows[1]:
+            raise ValueError("a gear joint needs two different joints, got the same one twice")
+        ratio = _validate.real(ratio, "ratio")
+        if ratio == 0.0:
+            raise ValueError("ratio must be non-zero (a zero ratio leaves joint_b free)")
+        a, b = self._joint_bodies(joint_a.body_b, joint_b.body_b)
+        constant = _joint_coordinate(joint_a) + ratio * _joint_coordinate(joint_b)
+        options = {
+            "linked": rows,
+            "ratio": ratio,
+            "constant": constant,
+            "collide_connected": _validate.flag(collide_connected, "collide_connected"),
+        }
+        origin_a = tuple(self._body_handles[a].position)
+        origin_b = tuple(self._body_handles[b].position)
+        return self._add_joint(GearJoint, GEAR, a, b, origin_a, origin_b, options)
+
     def _local_axis(self, a: int, axis) -> tuple[float, float]:
         """A world direction as a unit vector in body ``a``'s frame (zero length rejected)."""
         x, y = _validate.vec2(axis, "axis", limit=False)
@@ -490,6 +556,10 @@ class World:
 
     def _free_joint(self, j: int) -> None:
         jt = self._joints
+        # Gears coupling this joint go first: they would read a dead joint's row.
+        gears = np.flatnonzero(jt.alive & (jt.type == GEAR) & (jt.linked == j).any(axis=1))
+        for gear in gears:
+            self._free_joint(int(gear))
         for body in {int(jt.body_a[j]), int(jt.body_b[j])}:
             self._body_joints[body].remove(j)
         del self._joint_handles[j]
@@ -663,3 +733,8 @@ class World:
         lx, ly = b.local_center[i]
         b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
         b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
+
+
+def _joint_coordinate(joint) -> float:
+    """The coordinate a gear couples: a revolute joint's angle or a prismatic's translation."""
+    return joint.angle if isinstance(joint, RevoluteJoint) else joint.translation

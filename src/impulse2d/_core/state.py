@@ -122,6 +122,8 @@ WELD = 3
 WHEEL = 4
 MOUSE = 5
 MOTOR = 6
+PULLEY = 7
+GEAR = 8
 
 
 class Joints(NamedTuple):
@@ -154,6 +156,11 @@ class Joints(NamedTuple):
     target: np.ndarray            # (n, 2) world target point (mouse), m
     max_torque: np.ndarray        # N m (motor joint; max_motor holds its max force)
     correction_factor: np.ndarray  # motor joint: fraction of the pose error driven per step
+    ground_a: np.ndarray          # (n, 2) world point the rope to A runs over (pulley), m
+    ground_b: np.ndarray          # (n, 2)
+    ratio: np.ndarray             # pulley: rope on B counts ratio times; gear: coord_a + ratio coord_b
+    constant: np.ndarray          # pulley: rope length len_a + ratio len_b, m; gear: the kept sum
+    linked: np.ndarray            # (n, 2) int64 rows of the two joints a gear couples
     # Accumulated impulses, per (sub)step: the warm-start memory.
     linear_impulse: np.ndarray    # (n, 2) N s
     spring_impulse: np.ndarray    # N m s (or N s)
@@ -200,6 +207,11 @@ JOINT_LAYOUT = {
     "target": (np.float64, (2,)),
     "max_torque": (np.float64, ()),
     "correction_factor": (np.float64, ()),
+    "ground_a": (np.float64, (2,)),
+    "ground_b": (np.float64, (2,)),
+    "ratio": (np.float64, ()),
+    "constant": (np.float64, ()),
+    "linked": (np.int64, (2,)),
     "linear_impulse": (np.float64, (2,)),
     "spring_impulse": (np.float64, ()),
     "motor_impulse": (np.float64, ()),

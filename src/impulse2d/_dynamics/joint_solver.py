@@ -8,10 +8,10 @@ array of joint rows per type, in the order of :data:`JOINT_MODULES`.
 from __future__ import annotations
 
 from .._core.jit import kernel
-from .joints import distance, motor, mouse, prismatic, revolute, weld, wheel
+from .joints import distance, gear, motor, mouse, prismatic, pulley, revolute, weld, wheel
 
 JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                 "motor")
+                 "motor", "pulley", "gear")
 """Type modules in dispatch order; ``World._joint_rows`` builds ``ids`` in this order."""
 
 
@@ -24,6 +24,8 @@ def prepare_joints(joints, ids, bodies, h, warm_starting):
     wheel.prepare(joints, ids[4], bodies, h, warm_starting)
     mouse.prepare(joints, ids[5], bodies, h, warm_starting)
     motor.prepare(joints, ids[6], bodies, h, warm_starting)
+    pulley.prepare(joints, ids[7], bodies, h, warm_starting)
+    gear.prepare(joints, ids[8], bodies, h, warm_starting)
 
 
 @kernel
@@ -35,6 +37,8 @@ def warm_start_joints(joints, ids, bodies):
     wheel.warm_start(joints, ids[4], bodies)
     mouse.warm_start(joints, ids[5], bodies)
     motor.warm_start(joints, ids[6], bodies)
+    pulley.warm_start(joints, ids[7], bodies)
+    gear.warm_start(joints, ids[8], bodies)
 
 
 @kernel
@@ -54,3 +58,8 @@ def solve_joints(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, 
                 baumgarte)
     motor.solve(joints, ids[6], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte)
+    pulley.solve(joints, ids[7], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+                 baumgarte)
+    # Gears last: they read the coordinates the coupled joints have just enforced.
+    gear.solve(joints, ids[8], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+               baumgarte)

@@ -1,0 +1,165 @@
+"""Gear joint: couples the coordinates of two revolute or prismatic joints,
+``coord_a + ratio * coord_b = constant``.
+
+Each coupled joint has a base body (its body A) and a moving body (its body B); the gear joint's
+own body A and body B are the moving bodies of joint a and joint b, so up to four bodies take
+part. The coordinate of a joint and its Jacobian rows (moving body ``m``, base body ``c``)::
+
+    revolute   q = angle_m - angle_c - reference            J: w_m +1, w_c -1
+    prismatic  q = (x_m - x_c) . u,  u = R_c axis_local      J: v_m +u, w_m r_m x u,
+               x_m, x_c the joint's anchors in world              v_c -u, w_c -(x_m - c_c) x u
+
+(for the prismatic, the base body's row is the exact derivative: u turns with body c, so its
+lever is from c's centre to the moving anchor ``x_m``). The gear is one equality row::
+
+    C = q_a + ratio q_b - constant,   J = J_a + ratio J_b,   K = sum_i J_i M_i^-1 J_i^T
+
+stabilised like the other rigid joints (softly with the world's joint softness in the soft step,
+with Baumgarte in pgs). Rows of a body that appears twice (a shared ground, a chain of gears) are
+summed before K is formed, so K stays exact. The coordinates are recomputed from the current
+positions (dp, dq) in every iteration. Source: Box2D 2.4 ``b2_gear_joint.cpp`` for the
+formulation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..._core.jit import kernel
+from ..._core.state import REVOLUTE
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """Nothing is precomputed (the rows depend on the current positions); without warm
+    starting the accumulated impulse is reset."""
+    if not warm_starting:
+        for n in range(ids.shape[0]):
+            joints.linear_impulse[ids[n], 0] = 0.0
+
+
+@kernel
+def _current_rotation(bodies, i):
+    """(cos, sin) of body ``i``'s angle now: the step-start rotation times the in-step ``dq``."""
+    c = bodies.rot[i, 0] * bodies.dq[i, 0] - bodies.rot[i, 1] * bodies.dq[i, 1]
+    s = bodies.rot[i, 1] * bodies.dq[i, 0] + bodies.rot[i, 0] * bodies.dq[i, 1]
+    return c, s
+
+
+@kernel
+def coordinate(joints, k, bodies, scale, rows, slot):
+    """Coordinate of the coupled joint ``k`` times ``scale``; writes its Jacobian rows times
+    ``scale`` into ``rows[slot]`` (moving body) and ``rows[slot + 1]`` (base body) as
+    (body, jvx, jvy, jw)."""
+    c = joints.body_a[k]
+    m = joints.body_b[k]
+    if joints.type[k] == REVOLUTE:
+        dq = bodies.dq
+        q = (bodies.angle[m] + math.atan2(dq[m, 1], dq[m, 0])
+             - bodies.angle[c] - math.atan2(dq[c, 1], dq[c, 0]) - joints.reference_angle[k])
+        rows[slot, 0] = m
+        rows[slot, 1] = 0.0
+        rows[slot, 2] = 0.0
+        rows[slot, 3] = scale
+        rows[slot + 1, 0] = c
+        rows[slot + 1, 1] = 0.0
+        rows[slot + 1, 2] = 0.0
+        rows[slot + 1, 3] = -scale
+        return scale * q
+    # Prismatic.
+    cc, sc = _current_rotation(bodies, c)
+    cm, sm = _current_rotation(bodies, m)
+    lx = joints.local_anchor_a[k, 0] - bodies.local_center[c, 0]
+    ly = joints.local_anchor_a[k, 1] - bodies.local_center[c, 1]
+    rcx = cc * lx - sc * ly
+    rcy = sc * lx + cc * ly
+    lx = joints.local_anchor_b[k, 0] - bodies.local_center[m, 0]
+    ly = joints.local_anchor_b[k, 1] - bodies.local_center[m, 1]
+    rmx = cm * lx - sm * ly
+    rmy = sm * lx + cm * ly
+    ux = cc * joints.local_axis_a[k, 0] - sc * joints.local_axis_a[k, 1]
+    uy = sc * joints.local_axis_a[k, 0] + cc * joints.local_axis_a[k, 1]
+    # Moving anchor relative to the base body's centre (both centres now).
+    lever_x = bodies.center[m, 0] + bodies.dp[m, 0] + rmx - bodies.center[c, 0] - bodies.dp[c, 0]
+    lever_y = bodies.center[m, 1] + bodies.dp[m, 1] + rmy - bodies.center[c, 1] - bodies.dp[c, 1]
+    q = (lever_x - rcx) * ux + (lever_y - rcy) * uy
+    rows[slot, 0] = m
+    rows[slot, 1] = scale * ux
+    rows[slot, 2] = scale * uy
+    rows[slot, 3] = scale * (rmx * uy - rmy * ux)
+    rows[slot + 1, 0] = c
+    rows[slot + 1, 1] = -scale * ux
+    rows[slot + 1, 2] = -scale * uy
+    rows[slot + 1, 3] = -scale * (lever_x * uy - lever_y * ux)
+    return scale * q
+
+
+@kernel
+def _rows(joints, j, bodies, rows):
+    """Fill ``rows`` (4 x (body, jvx, jvy, jw)) with the gear's Jacobian, a body's rows merged
+    into its first slot; return C."""
+    q = coordinate(joints, joints.linked[j, 0], bodies, 1.0, rows, 0)
+    q += coordinate(joints, joints.linked[j, 1], bodies, joints.ratio[j], rows, 2)
+    for i in range(1, 4):
+        for k in range(i):
+            if rows[k, 0] == rows[i, 0]:
+                rows[k, 1] += rows[i, 1]
+                rows[k, 2] += rows[i, 2]
+                rows[k, 3] += rows[i, 3]
+                rows[i, 1] = 0.0
+                rows[i, 2] = 0.0
+                rows[i, 3] = 0.0
+                break
+    return q - joints.constant[j]
+
+
+@kernel
+def _apply(bodies, rows, impulse):
+    for i in range(4):
+        body = int(rows[i, 0])
+        bodies.v[body, 0] += bodies.inv_mass[body] * rows[i, 1] * impulse
+        bodies.v[body, 1] += bodies.inv_mass[body] * rows[i, 2] * impulse
+        bodies.w[body] += bodies.inv_inertia[body] * rows[i, 3] * impulse
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Apply the accumulated impulse along the current Jacobian."""
+    rows = np.empty((4, 4))
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        _rows(joints, j, bodies, rows)
+        _apply(bodies, rows, joints.linear_impulse[j, 0])
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the gear joints ``ids``: the single coupling row."""
+    rows = np.empty((4, 4))
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        c = _rows(joints, j, bodies, rows)
+        k = 0.0
+        cdot = 0.0
+        for i in range(4):
+            body = int(rows[i, 0])
+            k += (bodies.inv_mass[body] * (rows[i, 1] * rows[i, 1] + rows[i, 2] * rows[i, 2])
+                  + bodies.inv_inertia[body] * rows[i, 3] * rows[i, 3])
+            cdot += (rows[i, 1] * bodies.v[body, 0] + rows[i, 2] * bodies.v[body, 1]
+                     + rows[i, 3] * bodies.w[body])
+        mass = 1.0 / k if k > 0.0 else 0.0
+        bias = 0.0
+        scale_m = 1.0
+        scale_i = 0.0
+        if use_bias:
+            if soft:
+                bias = bias_rate * c
+                scale_m = mass_scale
+                scale_i = impulse_scale
+            else:
+                bias = baumgarte / h * c
+        impulse = -scale_m * mass * (cdot + bias) - scale_i * joints.linear_impulse[j, 0]
+        joints.linear_impulse[j, 0] += impulse
+        _apply(bodies, rows, impulse)

@@ -1,0 +1,113 @@
+"""Pulley joint: a rope from anchor A over the fixed point ground_a, then over ground_b, down
+to anchor B. The rope on B's side may be reeved ``ratio`` times (a block and tackle).
+
+Maths (anchors x_a = c_a + r_a, x_b = c_b + r_b in world; L_a = |x_a - g_a|,
+u_a = (x_a - g_a) / L_a, likewise for B; rope length ``constant`` = L_a + ratio L_b at
+creation)::
+
+    rope       C = constant - L_a - ratio L_b >= 0                (1 row, inequality)
+               Cdot = -u_a . (v_a + w_a x r_a) - ratio u_b . (v_b + w_b x r_b) = J v
+               K = 1/m_a + 1/I_a (r_a x u_a)^2 + ratio^2 (1/m_b + 1/I_b (r_b x u_b)^2)
+               lambda >= 0: the rope pulls each anchor toward its ground point, never pushes
+
+A real rope goes slack: the row is one-sided, speculative while slack (it may close the slack
+this (sub)step but no more, like the joint limits) and stabilised like them once taut: softly with
+the world's joint softness in the soft step, with Baumgarte in pgs. Box2D 2.x's pulley is an
+equality (its rope can push); ours cannot. The geometry is taken at the current positions in every
+iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
+"""
+
+from __future__ import annotations
+
+from ..._core.jit import kernel
+from .revolute import prepare as _revolute_prepare
+from .rows import inequality_bias
+
+
+@kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """Anchors from the centres of mass, and the reset of the impulses without warm starting:
+    the revolute prepare does all of it."""
+    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+
+
+@kernel
+def _side(joints, j, bodies, body, frame_x, frame_y, ground_x, ground_y):
+    """Current anchor offset ``r``, unit rope direction ``u`` (from the ground point to the
+    anchor) and rope length on one side: (rx, ry, ux, uy, length)."""
+    dq = bodies.dq
+    rx = dq[body, 0] * frame_x - dq[body, 1] * frame_y
+    ry = dq[body, 1] * frame_x + dq[body, 0] * frame_y
+    dx = bodies.center[body, 0] + bodies.dp[body, 0] + rx - ground_x
+    dy = bodies.center[body, 1] + bodies.dp[body, 1] + ry - ground_y
+    length = (dx * dx + dy * dy) ** 0.5
+    if length > 1e-12:
+        return rx, ry, dx / length, dy / length, length
+    return rx, ry, 0.0, 0.0, length
+
+
+@kernel
+def _geometry(joints, j, bodies):
+    a = joints.body_a[j]
+    b = joints.body_b[j]
+    rax, ray, uax, uay, len_a = _side(joints, j, bodies, a, joints.frame_a[j, 0],
+                                      joints.frame_a[j, 1], joints.ground_a[j, 0],
+                                      joints.ground_a[j, 1])
+    rbx, rby, ubx, uby, len_b = _side(joints, j, bodies, b, joints.frame_b[j, 0],
+                                      joints.frame_b[j, 1], joints.ground_b[j, 0],
+                                      joints.ground_b[j, 1])
+    return rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b
+
+
+@kernel
+def _apply(bodies, a, b, impulse, ratio, uax, uay, cra, ubx, uby, crb):
+    """Apply the rope impulse ``impulse`` (>= 0 pulls): ``P_a = -impulse u_a`` at A's anchor,
+    ``P_b = -ratio impulse u_b`` at B's."""
+    v = bodies.v
+    w = bodies.w
+    v[a, 0] -= bodies.inv_mass[a] * impulse * uax
+    v[a, 1] -= bodies.inv_mass[a] * impulse * uay
+    w[a] -= bodies.inv_inertia[a] * impulse * cra
+    pb = ratio * impulse
+    v[b, 0] -= bodies.inv_mass[b] * pb * ubx
+    v[b, 1] -= bodies.inv_mass[b] * pb * uby
+    w[b] -= bodies.inv_inertia[b] * pb * crb
+
+
+@kernel
+def warm_start(joints, ids, bodies):
+    """Apply the accumulated rope impulse along the current rope directions."""
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        rax, ray, uax, uay, _, rbx, rby, ubx, uby, _ = _geometry(joints, j, bodies)
+        _apply(bodies, joints.body_a[j], joints.body_b[j], joints.lower_impulse[j],
+               joints.ratio[j], uax, uay, rax * uay - ray * uax, ubx, uby, rbx * uby - rby * ubx)
+
+
+@kernel
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One sweep over the pulley joints ``ids``: the one-sided rope row."""
+    v = bodies.v
+    w = bodies.w
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        ratio = joints.ratio[j]
+        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
+        cra = rax * uay - ray * uax
+        crb = rbx * uby - rby * ubx
+        k = (bodies.inv_mass[a] + bodies.inv_inertia[a] * cra * cra
+             + ratio * ratio * (bodies.inv_mass[b] + bodies.inv_inertia[b] * crb * crb))
+        mass = 1.0 / k if k > 0.0 else 0.0
+        c = joints.constant[j] - len_a - ratio * len_b
+        bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
+                                                 impulse_scale, baumgarte, inv_h)
+        cdot = (-(uax * (v[a, 0] - w[a] * ray) + uay * (v[a, 1] + w[a] * rax))
+                - ratio * (ubx * (v[b, 0] - w[b] * rby) + uby * (v[b, 1] + w[b] * rbx)))
+        old = joints.lower_impulse[j]
+        impulse = -mass * scale_m * (cdot + bias) - scale_i * old
+        total = max(old + impulse, 0.0)
+        joints.lower_impulse[j] = total
+        _apply(bodies, a, b, total - old, ratio, uax, uay, cra, ubx, uby, crb)
