@@ -268,11 +268,14 @@ def _demo(args, out, err) -> int:
     except (TypeError, ValueError) as exc:
         raise UsageError(f"bad world setting: {exc}") from None
     try:
-        sc.builder(world, **{**sc.params, **params})
+        info = sc.builder(world, **{**sc.params, **params})
     except (TypeError, ValueError) as exc:
         if params:
             raise UsageError(f"bad parameter for scene {sc.name!r}: {exc}") from None
         raise
+
+    # a scene's per-step hook (SceneInfo.update): called before each step with its index
+    update = getattr(info, "update", None)
 
     s = getattr(world, "settings", None)
     solver = getattr(s, "solver", settings.get("solver", "?"))
@@ -300,6 +303,8 @@ def _demo(args, out, err) -> int:
     t_begin = perf()
     try:
         for i in range(1, steps + 1):
+            if update is not None:
+                update(world, i - 1)
             t0 = perf()
             world.step(DT)
             times.append(perf() - t0)

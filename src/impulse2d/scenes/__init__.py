@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Scene", "SceneInfo", "scene", "SCENES", "get_scene", "build_scene"]
+__all__ = ["Scene", "SceneInfo", "scene", "SCENES", "get_scene", "build_scene", "step_scene"]
 
 
 @dataclass
@@ -19,10 +19,18 @@ class SceneInfo:
 
     ``bodies`` maps a role ("top", "ball_e0.5", ...) to a body handle or a list of handles;
     ``data`` holds numbers a metric needs (the base of a pyramid, the analytic slide distance).
+
+    ``update``, when not None, is the scene's per-step hook for things a scene scripts while it
+    runs (a mouse target that moves, a motor switched on later): whoever steps the scene calls
+    ``update(world, i)`` just BEFORE each ``world.step``, with ``i`` the index of the step about
+    to be taken (0 for the first step); :func:`step_scene` does both. The hook may change
+    joint targets, motors, forces or even destroy joints; a scene with a hook that is stepped
+    without it still runs, but not as its description says.
     """
 
     bodies: dict[str, Any] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    update: Callable[[Any, int], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,13 @@ def get_scene(name: str) -> Scene:
         raise ValueError(f"unknown scene {name!r}; known scenes: {', '.join(sorted(SCENES))}") from None
 
 
+def step_scene(world, info: SceneInfo, step: int, dt: float = 1.0 / 60.0) -> None:
+    """Take step number ``step`` (0-based) of a built scene: its hook first, then the step."""
+    if info is not None and info.update is not None:
+        info.update(world, step)
+    world.step(dt)
+
+
 def build_scene(world, name: str, **params: Any) -> SceneInfo:
     """Fill ``world`` with the scene ``name``; ``params`` override the scene's defaults."""
     sc = get_scene(name)
@@ -65,4 +80,4 @@ def build_scene(world, name: str, **params: Any) -> SceneInfo:
 
 def _load() -> None:
     # Importing the modules runs their @scene decorators.
-    from . import joints, standard  # noqa: F401
+    from . import joints, machines, standard  # noqa: F401
