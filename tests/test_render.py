@@ -368,3 +368,22 @@ def test_identical_frames_are_merged_keeping_the_play_time(tmp_path):
             gif.seek(k)
             total += gif.info["duration"]
     assert abs(total - 11 * 1000 / 30) <= 10
+
+
+def test_ropes_of_pulley_distance_and_mouse_joints_are_drawn():
+    world = impulse2d.World(gravity=(0.0, 0.0))
+    a = world.create_body(position=(-2.0, 0.0))
+    a.create_circle(0.2)
+    b = world.create_body(position=(2.0, 0.0))
+    b.create_circle(0.2)
+    world.create_pulley_joint(a, b, (-2.0, 4.0), (2.0, 4.0), (-2.0, 0.0), (2.0, 0.0))
+    view = (-4.0, -1.0, 4.0, 5.0)
+    size = (160, 120)                               # 20 px per metre
+    px = world_to_pixels(np.array([[0.0, 4.0], [-2.0, 2.0], [2.0, 2.0]]), view, size)
+    drawn = np.asarray(render_frame(world, view, size))
+    bare = np.asarray(render_frame(world, view, size, joints=False))
+    for x, y in np.round(px).astype(int):
+        # The rope runs across the top and down both sides: dark pixels on it (or next to it).
+        patch = drawn[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3)
+        assert patch.sum(axis=1).min() < 200
+        assert bare[y, x].sum() > 600                 # background without the joints

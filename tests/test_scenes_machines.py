@@ -15,7 +15,7 @@ from impulse2d.scenes import (SCENES, Scene, SceneInfo, _load, build_scene, get_
 from impulse2d.scenes import machines
 
 DT = 1.0 / 60.0
-MACHINE_SCENES = ("car", "tumbler", "mouse_drag")
+MACHINE_SCENES = ("car", "tumbler", "mouse_drag", "pulley", "gears")
 SMALL = {"tumbler": {"count": 60}}      # fewer boxes: same drum, same motor, quicker tests
 
 _load()
@@ -244,3 +244,48 @@ def test_step_scene_calls_the_hook_then_steps_and_runs_hookless_scenes():
     assert calls == [(0, 0), (1, 1), (2, 2)] and world.step_count == 3
     step_scene(world, SceneInfo(), 3)
     assert world.step_count == 4
+
+
+def test_pulley_scene_accelerates_like_atwood_and_never_stretches_its_ropes():
+    world, info = _built("pulley")
+    atwood, tackle = info.data["atwood"], info.data["tackle"]
+    heavy, counterweight = info.bodies["heavy"], info.bodies["counterweight"]
+    stretch = 0.0
+    for k in range(get_scene("pulley").steps):
+        step_scene(world, info, k)
+        if k == 17:   # 0.3 s: before the drops land and before anything reaches the floor
+            # Atwood: 3 kg against 2 kg, a = g (3 - 2) / 5; block and tackle (ratio 2):
+            # the 2 kg counterweight falls at 2 a_crate, a_crate = g (2*2 - 3.6) / (3.6 + 4*2).
+            assert -heavy.linear_velocity.y / world.time == pytest.approx(2.0, rel=0.03)
+            a_crate = 10.0 * (4.0 - 3.6) / (3.6 + 8.0)
+            assert -counterweight.linear_velocity.y / world.time == pytest.approx(
+                2.0 * a_crate, rel=0.03)
+        for rope in (atwood, tackle):
+            stretch = max(stretch, rope.length_a + rope.ratio * rope.length_b - rope.rope_length)
+        assert _finite(world)
+    assert stretch < 0.01                                                  # m
+    # The drops (2.4 kg) outweigh the difference: the light platform ends up below its start.
+    assert info.bodies["light"].position.y < 6.0
+
+
+def test_gears_scene_keeps_both_ratios_while_the_rack_shuttles():
+    world, info = _built("gears")
+    d = info.data
+    small_r, big_r = d["radii"]
+    mesh_error = pinion_error = 0.0
+    rack_x = []
+    for k in range(get_scene("gears").steps):
+        step_scene(world, info, k)
+        mesh_error = max(mesh_error, abs(d["drive"].angle + (big_r / small_r) * d["axle"].angle
+                                         - d["mesh"].constant))
+        pinion_error = max(pinion_error, abs(d["axle"].angle + d["slide"].translation / big_r
+                                             - d["pinion"].constant))
+        rack_x.append(d["slide"].translation)
+    assert mesh_error < 5e-3 and pinion_error < 5e-3                       # rad
+    # 4 s at 1.5 rad/s on the small wheel: the big wheel's rim (the rack) moves
+    # 1.5 * 0.5 m/s * 4 s = 3 m one way, then comes back.
+    travel = 1.5 * small_r * 4.0
+    assert max(rack_x) == pytest.approx(travel, rel=0.02)
+    assert min(rack_x) > -0.05 * travel
+    assert abs(rack_x[479]) < 0.05 * travel                                 # back home at 8 s
+    assert rack_x[-1] == pytest.approx(travel / 2, rel=0.05)               # halfway out at 10 s

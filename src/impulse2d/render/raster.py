@@ -280,7 +280,8 @@ def _font(px: int):
 
 
 def render_frame(world, view: Sequence[float] | None = None, size: int | tuple[int, int] | None = 480,
-                 *, contacts: bool = False, text: str | None = None, supersample: int = 1,
+                 *, contacts: bool = False, joints: bool = True, text: str | None = None,
+                 supersample: int = 1,
                  outline: bool = True, mode: str = "RGB") -> Image.Image:
     """Draw ``world`` and return a Pillow image.
 
@@ -293,6 +294,9 @@ def render_frame(world, view: Sequence[float] | None = None, size: int | tuple[i
         (the view is then scaled uniformly and centred).
     contacts:
         overlay the world's contact points (red) and normals (orange, from shape A to shape B).
+    joints:
+        draw the joints that are lines in the world: ropes of pulleys, distance joints (anchor to
+        anchor) and mouse joints (grab point to target). Hinges and welds are seen in the bodies.
     text:
         a caption drawn in the top-left corner (scene name, time...).
     supersample:
@@ -318,6 +322,8 @@ def render_frame(world, view: Sequence[float] | None = None, size: int | tuple[i
     draw = ImageDraw.Draw(img)
     tf = _Transform(view, draw_size)
     _draw_shapes(draw, world, tf, ss, outline, draw_size)
+    if joints:
+        _draw_joints(draw, world, tf, ss)
     if contacts:
         _draw_contacts(draw, world, tf, ss)
 
@@ -452,6 +458,28 @@ def _polygon(draw: ImageDraw.ImageDraw, flat: list, fill: int, edge: int, width:
     else:
         draw.polygon(flat, fill=fill)
         draw.line(flat + flat[:2], fill=edge, width=width, joint="curve")
+
+
+def _joint_polylines(world) -> list[list[tuple[float, float]]]:
+    """World-space polylines of the joints drawn as lines (see ``render_frame(joints=...)``)."""
+    from ..joints import DistanceJoint, MouseJoint, PulleyJoint
+
+    lines = []
+    for joint in getattr(world, "joints", ()):
+        if isinstance(joint, PulleyJoint):
+            lines.append([joint.world_anchor_a, joint.ground_anchor_a, joint.ground_anchor_b,
+                          joint.world_anchor_b])
+        elif isinstance(joint, DistanceJoint):
+            lines.append([joint.world_anchor_a, joint.world_anchor_b])
+        elif isinstance(joint, MouseJoint):
+            lines.append([joint.world_anchor_b, joint.target])
+    return lines
+
+
+def _draw_joints(draw: ImageDraw.ImageDraw, world, tf: _Transform, ss: int) -> None:
+    for line in _joint_polylines(world):
+        pts = tf(np.asarray(line, dtype=np.float64))
+        draw.line([tuple(p) for p in pts.tolist()], fill=_I_TEXT, width=max(1, ss))
 
 
 def _draw_contacts(draw: ImageDraw.ImageDraw, world, tf: _Transform, ss: int) -> None:

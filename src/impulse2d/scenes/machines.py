@@ -15,7 +15,14 @@
 
 Every builder uses only the public API (``world.create_body``, ``body.create_*`` and
 ``world.create_*_joint``); lengths are in m, masses in kg, angles in rad and rates in rad/s.
-Room is left here for the pulley and gear scenes, once those joint types exist.
+``pulley``
+    Atwood's machine (a light and a heavy box on one rope over two ground points) beside a block
+    and tackle (ratio 2) in which a 2 kg counterweight lifts a 3.6 kg crate, while a few boxes
+    drop onto the light box's platform and tip the balance.
+``gears``
+    A motor turns a small wheel; gear joints couple it to a wheel twice its size (ratio 2) and
+    that to a rack sliding on a prismatic joint (rack and pinion). The motor reverses every
+    4 s (the per-step hook), so the rack shuttles back and forth.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import math
 
 from . import SceneInfo, scene
 
-__all__ = ["car", "tumbler", "mouse_drag", "CAR_TRACK", "drag_target"]
+__all__ = ["car", "tumbler", "mouse_drag", "pulley", "gears", "CAR_TRACK", "drag_target"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,3 +274,96 @@ def mouse_drag(world, hertz=5.0, damping_ratio=0.7, pyramid_base=3, force_per_we
                                       DRAG_CIRCLE_PERIOD),
                            "pile_top": float(pyramid_base)},
                      update=move_mouse)
+
+
+# --------------------------------------------------------------------------------------------
+# pulley
+# --------------------------------------------------------------------------------------------
+
+def _hanging_box(world, x, y, half_width, half_height, mass, fixed_rotation=False):
+    body = world.create_body(position=(x, y), fixed_rotation=fixed_rotation)
+    body.create_box(half_width, half_height,
+                    density=mass / (4.0 * half_width * half_height), friction=0.6)
+    return body
+
+
+@scene("pulley", "Atwood's machine (2 kg and 3 kg platforms on one rope over two pulleys) with "
+       "boxes dropping onto the light side, beside a block and tackle (ratio 2) in which a 2 kg "
+       "counterweight lifts a 3.6 kg crate.", steps=480, view=(-9.0, -1.0, 9.0, 13.0),
+       drops=4)
+def pulley(world, drops=4):
+    ground = world.create_body(type="static")
+    ground.create_box(9.0, 0.25, center=(0.0, -0.25), friction=0.6)
+    for x in (-6.0, -3.0, 3.0, 6.0):                     # the pulley wheels, as fixed discs
+        ground.create_circle(0.3, center=(x, 11.0))
+    # Atwood's machine: the heavy side wins, until the drops land on the light platform.
+    # The platform hangs from one point: it is kept level (as a real one is by its bridle), or
+    # any off-centre load would tip it and dump its boxes.
+    light = _hanging_box(world, -6.0, 6.0, 0.8, 0.1, 2.0, fixed_rotation=True)
+    heavy = _hanging_box(world, -3.0, 6.0, 0.5, 0.5, 3.0)
+    atwood = world.create_pulley_joint(light, heavy, (-6.0, 11.0), (-3.0, 11.0),
+                                       (-6.0, 6.1), (-3.0, 6.5))
+    boxes = [_hanging_box(world, -6.0 + 0.4 * (k % 3 - 1), 8.0 + 0.6 * k, 0.2, 0.2, 0.6)
+             for k in range(int(drops))]
+    # Block and tackle: the crate hangs from a rope reeved twice, so 2 kg would hold 4 kg; this
+    # crate is lighter and rises at half the speed the counterweight falls.
+    counterweight = _hanging_box(world, 3.0, 7.0, 0.3, 0.3, 2.0)
+    crate = _hanging_box(world, 6.0, 4.0, 0.6, 0.6, 3.6)
+    tackle = world.create_pulley_joint(counterweight, crate, (3.0, 11.0), (6.0, 11.0),
+                                       (3.0, 7.3), (6.0, 4.6), ratio=2.0)
+    return SceneInfo(bodies={"light": light, "heavy": heavy, "drops": boxes,
+                             "counterweight": counterweight, "crate": crate, "ground": ground},
+                     data={"atwood": atwood, "tackle": tackle})
+
+
+# --------------------------------------------------------------------------------------------
+# gears
+# --------------------------------------------------------------------------------------------
+
+def _wheel(world, position, radius, spokes):
+    """A disc with ``spokes`` thin boxes across it, so its turning shows in pictures."""
+    body = world.create_body(position=position)
+    body.create_circle(radius)
+    for k in range(spokes):
+        angle = math.pi * k / spokes
+        body.create_box(0.9 * radius, 0.05, angle=angle, density=0.0)
+    return body
+
+
+@scene("gears", "A motor turns a 0.5 m wheel; gear joints couple it to a 1 m wheel (ratio 2) "
+       "and that to a rack on a prismatic joint (rack and pinion). The motor reverses every "
+       "4 s, so the rack shuttles to and fro with three crates on it.", steps=600, view=(-6.0, -3.0, 6.0, 4.0),
+       motor_speed=1.5, period=4.0)
+def gears(world, motor_speed=1.5, period=4.0):
+    ground = world.create_body(type="static")
+    small_r, big_r = 0.5, 1.0
+    small = _wheel(world, (-small_r - big_r, 1.0), small_r, 2)
+    big = _wheel(world, (0.0, 1.0), big_r, 3)
+    rack = world.create_body(position=(0.0, 1.0 - big_r - 0.1))
+    rack.create_box(3.5, 0.1, friction=0.8)
+    # Crates riding on the rack, clear of the wheels over its whole travel.
+    crates = []
+    for x in (1.7, 2.4, 3.1):
+        crate = world.create_body(position=(x, 0.25))
+        crate.create_box(0.25, 0.25, friction=0.8)
+        crates.append(crate)
+    drive = world.create_revolute_joint(ground, small, small.position, enable_motor=True,
+                                        motor_speed=motor_speed, max_motor_torque=50.0)
+    axle = world.create_revolute_joint(ground, big, big.position)
+    slide = world.create_prismatic_joint(ground, rack, rack.position, (1.0, 0.0))
+    # Meshing wheels turn opposite ways at speeds inverse to their radii:
+    # small_angle + (big_r / small_r) big_angle stays constant. The rack's contact point moves
+    # with the big wheel's rim: big_angle * big_r + translation stays constant.
+    mesh = world.create_gear_joint(drive, axle, ratio=big_r / small_r)
+    pinion = world.create_gear_joint(axle, slide, ratio=1.0 / big_r)
+
+    def reverse_motor(world, step):
+        # Turn one way for ``period`` seconds, then the other.
+        drive.motor_speed = motor_speed if (step * (1.0 / 60.0)) % (2.0 * period) < period \
+            else -motor_speed
+
+    return SceneInfo(bodies={"small": small, "big": big, "rack": rack, "crates": crates,
+                             "ground": ground},
+                     data={"drive": drive, "axle": axle, "slide": slide, "mesh": mesh,
+                           "pinion": pinion, "radii": (small_r, big_r)},
+                     update=reverse_motor)
