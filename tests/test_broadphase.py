@@ -31,6 +31,7 @@ def check(aabbs, enabled=None, **tunables):
     aabbs = np.asarray(aabbs, dtype=np.float64).reshape(-1, 4)
     if enabled is None:
         enabled = np.ones(aabbs.shape[0], dtype=bool)
+    tunables.setdefault("brute_force_below", 0)  # the grid, unless a test asks otherwise
     got = find_pairs(aabbs, enabled, **tunables)
     want = brute_force(aabbs, enabled)
     assert got.dtype == np.int64
@@ -155,6 +156,14 @@ def test_tunables_never_change_the_result(scene, cell_scale, large_cells):
     # the grid; both paths must agree with brute force
     aabbs, enabled = scene
     check(aabbs, enabled, cell_scale=cell_scale, large_cells=large_cells)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bulk_scenes())
+def test_direct_all_pairs_path_matches_brute_force(scene):
+    # the direct path that small scenes take (every pair tested) gives the grid's answer
+    aabbs, enabled = scene
+    check(aabbs, enabled, brute_force_below=1 << 20)
 
 
 # --------------------------------------------------------------------------- specific scenes
@@ -321,7 +330,7 @@ def test_kernel_entry_point_and_input_conversion():
     a = [[0, 0, 1, 1], [0.5, 0.5, 2, 2], [3, 3, 4, 4]]  # lists of ints are converted
     np.testing.assert_array_equal(find_pairs(a, [1, 1, 1]), [[0, 1]])
     arr = np.asarray(a, dtype=np.float64)
-    out = find_pairs_kernel(arr, np.ones(3, dtype=np.bool_), 2.0, np.int64(64))
+    out = find_pairs_kernel(arr, np.ones(3, dtype=np.bool_), 2.0, np.int64(64), np.int64(0))
     np.testing.assert_array_equal(out, [[0, 1]])
 
 

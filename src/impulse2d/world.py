@@ -23,7 +23,7 @@ from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joint_solver import JOINT_MODULES
-from ._dynamics.step import step_world
+from ._dynamics.step import STAGES, step_world
 from .body import Body, parse_body_type
 from .constants import HUGE, LINEAR_SLOP
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -97,6 +97,7 @@ class World:
         self._contacts: Contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
+        self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._live_rows: np.ndarray | None = None
         self.profile = Profile()
         self.time = 0.0

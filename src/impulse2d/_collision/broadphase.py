@@ -86,6 +86,10 @@ CELL_SCALE = 3.0
 LARGE_CELLS = 64
 """A proxy covering more cells than this goes to the large list (sweep), not into the grid."""
 
+BRUTE_FORCE_BELOW = 128
+"""Up to this many live boxes every pair is tested directly: n^2/2 tests of a few ns beat
+building the grid (about 20 us for 100 boxes, measured) while n is small."""
+
 _LIM = 1 << 30  # cell indices are clamped to [-_LIM, _LIM) so a key packs into 62 bits
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -463,7 +467,36 @@ def _ordered_output(pa, pb, count, ids):
 
 
 @kernel
-def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells):
+def _all_pairs(aabbs, live, m):
+    """Every overlapping pair of the ``m`` live rows by direct test; the double loop over
+    ascending rows yields them already in lexicographic order."""
+    n = aabbs.shape[0]
+    cap = 8 * m + 64
+    out = np.empty((cap, 2), dtype=np.int64)
+    count = 0
+    for i in range(n):
+        if not live[i]:
+            continue
+        x0 = aabbs[i, 0]
+        y0 = aabbs[i, 1]
+        x1 = aabbs[i, 2]
+        y1 = aabbs[i, 3]
+        for j in range(i + 1, n):
+            if (live[j] and aabbs[j, 0] <= x1 and x0 <= aabbs[j, 2] and aabbs[j, 1] <= y1
+                    and y0 <= aabbs[j, 3]):
+                if count == cap:
+                    grown = np.empty((2 * cap, 2), dtype=np.int64)
+                    grown[:cap] = out
+                    out = grown
+                    cap *= 2
+                out[count, 0] = i
+                out[count, 1] = j
+                count += 1
+    return out[:count].copy()
+
+
+@kernel
+def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, brute_force_below):
     """Jitted core of :func:`find_pairs`; callable from other kernels (tunables as arguments).
 
     ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,). Returns (m, 2) int64.
@@ -479,6 +512,8 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells):
             m += 1
     if m < 2:
         return np.empty((0, 2), dtype=np.int64)
+    if m <= brute_force_below:
+        return _all_pairs(aabbs, live, m)
     # compact, structure-of-arrays copy of the live boxes (positions keep index order)
     ids = np.empty(m, dtype=np.int64)
     bx0 = np.empty(m, dtype=np.float64)
@@ -554,7 +589,8 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells):
         cap = count
 
 
-def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS):
+def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS,
+               brute_force_below=BRUTE_FORCE_BELOW):
     """Every pair ``(i, j)``, ``i < j``, of enabled rows whose closed boxes overlap.
 
     Parameters
@@ -568,6 +604,9 @@ def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS
         Tunables of the grid (see :data:`CELL_SCALE`, :data:`LARGE_CELLS`); they change speed
         only, never the result. ``large_cells`` also bounds the grid entries per proxy, so keep
         it small (tens to a few thousand).
+    brute_force_below :
+        Up to this many live boxes, every pair is tested directly instead (speed only, as
+        above; 0 always uses the grid).
 
     Returns
     -------
@@ -587,7 +626,8 @@ def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS
         raise ValueError("large_cells must be >= 1")
     if boxes.shape[0] < 2:
         return _EMPTY_PAIRS.copy()
-    return find_pairs_kernel(boxes, mask, float(cell_scale), np.int64(large_cells))
+    return find_pairs_kernel(boxes, mask, float(cell_scale), np.int64(large_cells),
+                             np.int64(brute_force_below))
 
 
-__all__ = ["find_pairs", "find_pairs_kernel", "CELL_SCALE", "LARGE_CELLS"]
+__all__ = ["find_pairs", "find_pairs_kernel", "CELL_SCALE", "LARGE_CELLS", "BRUTE_FORCE_BELOW"]

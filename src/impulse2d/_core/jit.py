@@ -19,12 +19,78 @@ arguments rather than read from globals (see Numba's "Notes on Caching").
 from __future__ import annotations
 
 import os
+import platform
+import time
 
 import numba
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
 
 kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy")
 """Decorator for every jitted function of the engine (``@kernel``)."""
 
-__all__ = ["kernel", "CACHE"]
+
+
+class DirectCall:
+    """Calls a kernel's compiled code without Numba's per-call typing of the arguments.
+
+    The dispatcher types every argument on every call: about 0.35 us per array inside a
+    NamedTuple store (measured on the 2-core CI machine), so 30-40 us for the ~120 arrays of a
+    world, more than a small scene's whole solve. After the first, ordinary call, this keeps the
+    machine-code entry point compiled for those argument types and calls it directly; the
+    arguments are then only unboxed (about 0.1 us per array).
+
+    Only for internal call sites whose argument types never change: stores of a fixed layout
+    and scalars converted with ``float``/``int``/``bool`` at the call. (The entry point converts
+    a Python object to the type it was compiled for, so an int passed where a float was compiled
+    is fine, but a float where an int was compiled would be truncated.)
+    """
+
+    def __init__(self, dispatcher):
+        self._dispatcher = dispatcher
+        self._entry = None
+        self.__doc__ = dispatcher.__doc__
+
+    def __call__(self, *args):
+        entry = self._entry
+        if entry is not None:
+            return entry(*args)
+        result = self._dispatcher(*args)
+        overloads = getattr(self._dispatcher, "overloads", None)  # None without the JIT
+        if overloads is not None:
+            signature = tuple(self._dispatcher.typeof_pyval(a) for a in args)
+            compiled = overloads.get(signature)
+            if compiled is not None:
+                self._entry = compiled.entry_point
+        return result
+
+
+# The x86 time-stamp counter runs at a constant rate and user code may read it. On other CPUs
+# LLVM's ``readcyclecounter`` may read a counter the OS forbids (SIGILL on ARM), so kernels there
+# read no clock at all and the step's stages go unmeasured (see ``Profile``).
+CYCLE_COUNTER = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+
+if numba.config.DISABLE_JIT:
+    def cycles() -> int:
+        """A monotonic tick count (here nanoseconds: the JIT is off)."""
+        return time.perf_counter_ns()
+else:
+    @intrinsic
+    def cycles(typingctx):
+        """The CPU's cycle counter (LLVM ``readcyclecounter``), the cheapest clock a kernel can
+        read, for the relative cost of its stages: ticks, not seconds; always 0 where there is
+        no usable counter (:data:`CYCLE_COUNTER`)."""
+        def codegen(context, builder, signature, args):
+            if not CYCLE_COUNTER:
+                return ir.Constant(ir.IntType(64), 0)
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
+                                                "llvm.readcyclecounter")
+            return builder.call(fn, [])
+
+        return types.int64(), codegen
+
+
+__all__ = ["kernel", "CACHE", "CYCLE_COUNTER", "DirectCall", "cycles"]

@@ -96,6 +96,22 @@ def contact_constraints(count: int) -> ContactConstraints:
 
 
 @kernel
+def allocate_constraints(count):
+    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
+    ``tests/test_storage.py`` holds the two together."""
+    f8 = np.float64
+    i8 = np.int64
+    return ContactConstraints(
+        np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
+        np.zeros((count, 4), f8), np.zeros((count, 2), f8), np.zeros(count, f8),
+        np.zeros(count, f8), np.zeros((count, 3), f8), np.zeros((count, 2, 2), f8),
+        np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
+        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
+        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
+        np.zeros((count, 2), f8))
+
+
+@kernel
 def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
                      soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the

@@ -67,6 +67,21 @@ def empty_contacts(count: int = 0) -> Contacts:
 
 
 @kernel
+def allocate_contacts(count):
+    """:func:`empty_contacts` for kernels (the step makes the new contact store in place).
+    Field for field :data:`CONTACT_LAYOUT`; ``tests/test_storage.py`` holds the two together."""
+    f8 = np.float64
+    i8 = np.int64
+    return Contacts(np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
+                    np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, f8),
+                    np.zeros(count, f8), np.zeros(count, i8), np.zeros((count, 2), f8),
+                    np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8),
+                    np.zeros((count, 2), i8), np.zeros((count, 2), f8),
+                    np.zeros((count, 2), f8), np.zeros((count, 2), f8),
+                    np.zeros((count, 2), f8))
+
+
+@kernel
 def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a, mask_a,
                 category_b, mask_b):
     """Whether two shapes on different bodies may touch: Box2D's filter rules.

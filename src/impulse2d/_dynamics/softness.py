@@ -20,28 +20,13 @@ f = 0 means "not a spring": the constraint is rigid with no position bias.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
-
 from .._core.jit import kernel
-
-
-class Softness(NamedTuple):
-    bias_rate: float
-    mass_scale: float
-    impulse_scale: float
-
-
-RIGID = Softness(0.0, 1.0, 0.0)
-
-
-def make_soft(hertz: float, damping_ratio: float, h: float) -> Softness:
-    """Coefficients for a spring of ``hertz`` and ``damping_ratio`` stepped with ``h`` seconds."""
-    return Softness(*soft_coefficients(hertz, damping_ratio, h))
 
 
 @kernel
 def soft_coefficients(hertz, damping_ratio, h):
-    """:func:`make_soft` for kernels (per-joint springs): (bias_rate, mass_scale, impulse_scale)."""
+    """Coefficients ``(bias_rate, mass_scale, impulse_scale)`` for a spring of ``hertz`` and
+    ``damping_ratio`` stepped with ``h`` seconds."""
     if hertz == 0.0:
         return 0.0, 1.0, 0.0
     omega = 2.0 * math.pi * hertz
