@@ -31,9 +31,13 @@ def check(aabbs, enabled=None, **tunables):
     aabbs = np.asarray(aabbs, dtype=np.float64).reshape(-1, 4)
     if enabled is None:
         enabled = np.ones(aabbs.shape[0], dtype=bool)
-    tunables.setdefault("brute_force_below", 0)  # the grid, unless a test asks otherwise
-    got = find_pairs(aabbs, enabled, **tunables)
     want = brute_force(aabbs, enabled)
+    if "sweep_below" not in tunables:
+        # both paths: the grid (sweep_below=0) here, the sort and sweep just below
+        sweep = find_pairs(aabbs, enabled, **tunables, sweep_below=1 << 20)
+        np.testing.assert_array_equal(sweep, want)
+        tunables["sweep_below"] = 0
+    got = find_pairs(aabbs, enabled, **tunables)
     assert got.dtype == np.int64
     assert got.ndim == 2 and got.shape[1] == 2
     assert got.shape == want.shape, (got.shape, want.shape)
@@ -160,10 +164,10 @@ def test_tunables_never_change_the_result(scene, cell_scale, large_cells):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bulk_scenes())
-def test_direct_all_pairs_path_matches_brute_force(scene):
-    # the direct path that small scenes take (every pair tested) gives the grid's answer
+def test_sweep_path_matches_brute_force(scene):
+    # the sort-and-sweep path that small scenes take gives the brute-force answer
     aabbs, enabled = scene
-    check(aabbs, enabled, brute_force_below=1 << 20)
+    check(aabbs, enabled, sweep_below=1 << 20)
 
 
 # --------------------------------------------------------------------------- specific scenes

@@ -24,7 +24,7 @@ from time import perf_counter
 
 import numpy as np
 
-from .._collision.broadphase import BRUTE_FORCE_BELOW, CELL_SCALE, LARGE_CELLS, find_pairs_kernel
+from .._collision.broadphase import SWEEP_BELOW, CELL_SCALE, LARGE_CELLS, find_pairs_kernel
 from .._core.jit import DirectCall, kernel, cycles
 from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
@@ -60,7 +60,7 @@ def refresh_contacts(contacts, shapes, bodies, no_collide):
         pairs = np.empty((0, 2), dtype=np.int64)
     else:
         pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, CELL_SCALE, LARGE_CELLS,
-                                  BRUTE_FORCE_BELOW)
+                                  SWEEP_BELOW)
     pairs = filter_pairs(pairs, shapes, bodies, no_collide)
     if _same_pairs(contacts.key, pairs):
         return contacts, False  # the usual case while things move: keep the store
