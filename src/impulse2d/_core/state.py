@@ -177,6 +177,8 @@ class Joints(NamedTuple):
     spring_soft: np.ndarray       # (n, 3) softness of the spring (bias rate, mass and impulse scale)
     axis: np.ndarray              # (n, 2) joint axis in world frame at the start of the step
     angular_soft: np.ndarray      # (n, 3) softness of the angular spring (weld)
+    # Scratch of the current iteration.
+    jacobian: np.ndarray          # (n, 4, 4) gear: rows (body, jvx, jvy, jw), a body's merged
 
 
 JOINT_LAYOUT = {
@@ -226,4 +228,5 @@ JOINT_LAYOUT = {
     "spring_soft": (np.float64, (3,)),
     "axis": (np.float64, (2,)),
     "angular_soft": (np.float64, (3,)),
+    "jacobian": (np.float64, (4, 4)),
 }

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.jit import kernel
+from .._core.jit import borrowing_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 
@@ -111,7 +111,7 @@ def allocate_constraints(count):
         np.zeros((count, 2), f8))
 
 
-@kernel
+@borrowing_kernel
 def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
                      soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
@@ -190,7 +190,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
 
 
-@kernel
+@borrowing_kernel
 def warm_start_contacts(cs, bodies):
     """Apply last step's accumulated impulses, so the iterations start near the answer."""
     v = bodies.v
@@ -221,7 +221,7 @@ def warm_start_contacts(cs, bodies):
             w[b] += i_b * (rbx * py - rby * px)
 
 
-@kernel
+@borrowing_kernel
 def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
                    last_sweep):
     """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
@@ -340,7 +340,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         w[b] = wb
 
 
-@kernel
+@borrowing_kernel
 def apply_restitution(cs, bodies, threshold):
     """Bounce: drive the normal speed to ``-e`` times the approach speed measured before solving.
 
@@ -391,7 +391,7 @@ def apply_restitution(cs, bodies, threshold):
             w[b] += i_b * (rbx * py - rby * px)
 
 
-@kernel
+@borrowing_kernel
 def store_impulses(cs, contacts):
     """Write the accumulated impulses back to the contacts: next step's warm start."""
     for q in range(cs.count.shape[0]):

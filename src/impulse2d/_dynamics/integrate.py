@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 
-from .._core.jit import kernel
+from .._core.jit import borrowing_kernel
 from .._core.state import DYNAMIC, STATIC
 
 
-@kernel
+@borrowing_kernel
 def integrate_velocities(bodies, gx, gy, h):
     """Semi-implicit Euler on velocities: gravity, user forces and damping.
 
@@ -39,7 +39,7 @@ def integrate_velocities(bodies, gx, gy, h):
         w[i] = wi / (1.0 + h * bodies.angular_damping[i])
 
 
-@kernel
+@borrowing_kernel
 def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
 
@@ -83,7 +83,7 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
         dq[i, 1] = s2 * inv_len
 
 
-@kernel
+@borrowing_kernel
 def finalize_bodies(bodies):
     """Apply the step's deltas to the absolute state and clear forces.
 

@@ -8,10 +8,10 @@ resting scene skips the pair search entirely (Box2D's "enlarged AABB").
 from __future__ import annotations
 
 from .._collision.geometry import shape_aabb
-from .._core.jit import kernel
+from .._core.jit import borrowing_kernel
 
 
-@kernel
+@borrowing_kernel
 def update_aabbs(shapes, bodies, margin):
     """Recompute every live shape's tight box; grow fat boxes that no longer contain it.
 

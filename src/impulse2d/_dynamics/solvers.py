@@ -8,13 +8,13 @@ stage scripts of the literature, one verb per line.
 
 from __future__ import annotations
 
-from .._core.jit import kernel
+from .._core.jit import borrowing_kernel
 from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import solve_joints, warm_start_joints
 
 
-@kernel
+@borrowing_kernel
 def soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
               joint_bias_rate, joint_mass_scale, joint_impulse_scale, contact_speed,
               restitution_threshold, max_linear_speed, max_angular_speed):
@@ -41,7 +41,7 @@ def soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting
     apply_restitution(cs, bodies, restitution_threshold)
 
 
-@kernel
+@borrowing_kernel
 def pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte, linear_slop,
         contact_speed, restitution_threshold, max_linear_speed, max_angular_speed):
     """Classic sequential impulses (Catto, GDC 2006; Box2D-lite), after velocities are

@@ -24,19 +24,19 @@ for the choice of rows.
 
 from __future__ import annotations
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias
 from .revolute import prepare as _revolute_prepare
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, step-start centres, spring softness, and the reset of
     the impulses without warm starting: the revolute prepare does all of it."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
 
 
-@kernel
+@borrowing_kernel
 def _geometry(joints, j, bodies):
     """Current anchors, unit axis and length: (rax, ray, rbx, rby, ux, uy, length)."""
     dp = bodies.dp
@@ -59,7 +59,7 @@ def _geometry(joints, j, bodies):
     return rax, ray, rbx, rby, ux, uy, length
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated axial impulse along the current axis."""
     v = bodies.v
@@ -81,7 +81,7 @@ def warm_start(joints, ids, bodies):
         w[b] += bodies.inv_inertia[b] * (rbx * py - rby * px)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the distance joints ``ids`` (see the module doc for the rows)."""
     v = bodies.v

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Nothing is precomputed (the rows depend on the current positions); without warm
     starting the accumulated impulse is reset."""
@@ -40,7 +38,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
             joints.linear_impulse[ids[n], 0] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def _current_rotation(bodies, i):
     """(cos, sin) of body ``i``'s angle now: the step-start rotation times the in-step ``dq``."""
     c = bodies.rot[i, 0] * bodies.dq[i, 0] - bodies.rot[i, 1] * bodies.dq[i, 1]
@@ -48,7 +46,7 @@ def _current_rotation(bodies, i):
     return c, s
 
 
-@kernel
+@borrowing_kernel
 def coordinate(joints, k, bodies, scale, rows, slot):
     """Coordinate of the coupled joint ``k`` times ``scale``; writes its Jacobian rows times
     ``scale`` into ``rows[slot]`` (moving body) and ``rows[slot + 1]`` (base body) as
@@ -96,7 +94,7 @@ def coordinate(joints, k, bodies, scale, rows, slot):
     return scale * q
 
 
-@kernel
+@borrowing_kernel
 def _rows(joints, j, bodies, rows):
     """Fill ``rows`` (4 x (body, jvx, jvy, jw)) with the gear's Jacobian, a body's rows merged
     into its first slot; return C."""
@@ -115,7 +113,7 @@ def _rows(joints, j, bodies, rows):
     return q - joints.constant[j]
 
 
-@kernel
+@borrowing_kernel
 def _apply(bodies, rows, impulse):
     for i in range(4):
         body = int(rows[i, 0])
@@ -124,22 +122,22 @@ def _apply(bodies, rows, impulse):
         bodies.w[body] += bodies.inv_inertia[body] * rows[i, 3] * impulse
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated impulse along the current Jacobian."""
-    rows = np.empty((4, 4))
     for n in range(ids.shape[0]):
         j = ids[n]
+        rows = joints.jacobian[j]
         _rows(joints, j, bodies, rows)
         _apply(bodies, rows, joints.linear_impulse[j, 0])
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the gear joints ``ids``: the single coupling row."""
-    rows = np.empty((4, 4))
     for n in range(ids.shape[0]):
         j = ids[n]
+        rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
         k = 0.0
         cdot = 0.0

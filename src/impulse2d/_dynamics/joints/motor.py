@@ -22,25 +22,25 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import point_impulse
 from .revolute import prepare as _revolute_prepare
 from .weld import warm_start as _weld_warm_start
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors, centres, angle error and axial mass: the revolute prepare."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Linear impulse at the anchors plus the angular impulse: the weld's warm start."""
     _weld_warm_start(joints, ids, bodies)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the motor joints ``ids``: the angular drive, then the linear one."""
     v = bodies.v

@@ -19,11 +19,11 @@ Impulse in ``linear_impulse``. Sources: Catto, "Soft Constraints" (GDC 2011); Bo
 
 from __future__ import annotations
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .revolute import prepare as _revolute_prepare
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """The revolute prepare (anchor, softness, resets), then C at step start: c_b - target."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
@@ -34,7 +34,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
         joints.delta_center[j, 1] = bodies.center[b, 1] - joints.target[j, 1]
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated impulse at the current anchor."""
     v = bodies.v
@@ -52,7 +52,7 @@ def warm_start(joints, ids, bodies):
         w[b] += bodies.inv_inertia[b] * (rbx * py - rby * px)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the mouse joints ``ids`` (the world softness arguments are not used)."""
     v = bodies.v

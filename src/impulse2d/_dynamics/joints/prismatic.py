@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias
 from .revolute import prepare as _revolute_prepare
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """The revolute prepare (anchors, centres, angle, softness, resets) and the world axis."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
@@ -50,7 +50,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
         joints.axis[j, 1] = s * x + c * y
 
 
-@kernel
+@borrowing_kernel
 def geometry(joints, j, bodies):
     """Current (rax, ray, rbx, rby, dx, dy, ux, uy) of a joint with an axis fixed in A."""
     dp = bodies.dp
@@ -68,7 +68,7 @@ def geometry(joints, j, bodies):
     return rax, ray, rbx, rby, dx, dy, ux, uy
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated axial, perpendicular and angular impulses."""
     v = bodies.v
@@ -100,7 +100,7 @@ def warm_start(joints, ids, bodies):
         w[b] += bodies.inv_inertia[b] * lb
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the prismatic joints ``ids``: spring, motor, limits, then the block."""
     v = bodies.v
@@ -229,7 +229,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         w[b] = wb
 
 
-@kernel
+@borrowing_kernel
 def _relative_angle(dq, a, b):
     """In-step rotation of B relative to A: the angle of dq_b * conj(dq_a)."""
     return math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],

@@ -19,19 +19,19 @@ iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
 
 from __future__ import annotations
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .revolute import prepare as _revolute_prepare
 from .rows import inequality_bias
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, and the reset of the impulses without warm starting:
     the revolute prepare does all of it."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
 
 
-@kernel
+@borrowing_kernel
 def _side(joints, j, bodies, body, frame_x, frame_y, ground_x, ground_y):
     """Current anchor offset ``r``, unit rope direction ``u`` (from the ground point to the
     anchor) and rope length on one side: (rx, ry, ux, uy, length)."""
@@ -46,7 +46,7 @@ def _side(joints, j, bodies, body, frame_x, frame_y, ground_x, ground_y):
     return rx, ry, 0.0, 0.0, length
 
 
-@kernel
+@borrowing_kernel
 def _geometry(joints, j, bodies):
     a = joints.body_a[j]
     b = joints.body_b[j]
@@ -59,7 +59,7 @@ def _geometry(joints, j, bodies):
     return rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b
 
 
-@kernel
+@borrowing_kernel
 def _apply(bodies, a, b, impulse, ratio, uax, uay, cra, ubx, uby, crb):
     """Apply the rope impulse ``impulse`` (>= 0 pulls): ``P_a = -impulse u_a`` at A's anchor,
     ``P_b = -ratio impulse u_b`` at B's."""
@@ -74,7 +74,7 @@ def _apply(bodies, a, b, impulse, ratio, uax, uay, cra, ubx, uby, crb):
     w[b] -= bodies.inv_inertia[b] * pb * crb
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated rope impulse along the current rope directions."""
     for n in range(ids.shape[0]):
@@ -84,7 +84,7 @@ def warm_start(joints, ids, bodies):
                joints.ratio[j], uax, uay, rax * uay - ray * uax, ubx, uby, rbx * uby - rby * ubx)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the pulley joints ``ids``: the one-sided rope row."""
     v = bodies.v

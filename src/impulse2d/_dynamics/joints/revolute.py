@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias, point_impulse
 from ..softness import soft_coefficients
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, step-start angle, axial mass, spring softness."""
     for n in range(ids.shape[0]):
@@ -67,7 +67,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
             joints.angular_impulse[j] = 0.0
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated impulses at the current anchors."""
     v = bodies.v
@@ -97,7 +97,7 @@ def warm_start(joints, ids, bodies):
         w[b] += i_b * (rbx * py - rby * px + axial)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the revolute joints ``ids``: spring, motor, limits, then the point.
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import point_impulse
 from ..softness import soft_coefficients
 from .revolute import prepare as _revolute_prepare
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """The revolute prepare (anchors, centres, angle, axial mass, linear softness, resets) and
     the angular spring's softness."""
@@ -41,7 +41,7 @@ def prepare(joints, ids, bodies, h, warm_starting):
         joints.angular_soft[j, 2] = impulse_scale
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated point and angular impulses at the current anchors."""
     v = bodies.v
@@ -66,7 +66,7 @@ def warm_start(joints, ids, bodies):
         w[b] += bodies.inv_inertia[b] * (rbx * py - rby * px + angular)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the weld joints ``ids``: the angular row, then the point block."""
     v = bodies.v

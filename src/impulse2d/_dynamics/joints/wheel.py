@@ -22,20 +22,20 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 
 from __future__ import annotations
 
-from ..._core.jit import kernel
+from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias
 from .prismatic import geometry
 from .prismatic import prepare as _prismatic_prepare
 
 
-@kernel
+@borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis:
     everything the prismatic prepare does."""
     _prismatic_prepare(joints, ids, bodies, h, warm_starting)
 
 
-@kernel
+@borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated axial, line and motor impulses."""
     v = bodies.v
@@ -64,7 +64,7 @@ def warm_start(joints, ids, bodies):
         w[b] += bodies.inv_inertia[b] * (axial * a2 + perp * s2 + motor)
 
 
-@kernel
+@borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
     """One sweep over the wheel joints ``ids``: motor, spring, limits, line."""
     v = bodies.v
