@@ -214,3 +214,39 @@ def test_handles_from_another_world_are_rejected():
     body = w1.create_body()
     with pytest.raises(ValueError, match="another world"):
         w2.destroy_body(body)
+
+
+def test_profile_times_the_last_step_and_splits_it_over_the_stages():
+    from impulse2d._core.jit import CYCLE_COUNTER
+
+    world, _ = ground_world()
+    for k in range(5):
+        world.create_body(position=(0.1 * k, 0.5 + 1.1 * k)).create_box(0.5, 0.5)
+    assert world.profile.step == 0.0  # nothing stepped yet
+    run(world, 0.5)
+    p = world.profile
+    stages = [p.pairs, p.collide, p.prepare, p.solve, p.finalize]
+    assert 0.0 < p.step < 1.0
+    assert all(t >= 0.0 for t in stages)
+    if CYCLE_COUNTER:
+        assert sum(stages) == pytest.approx(p.step, rel=1e-9)
+        assert p.solve > 0.0
+    else:
+        assert sum(stages) == 0.0
+    assert set(p.as_dict()) == {"step", "pairs", "collide", "prepare", "solve", "finalize"}
+
+
+def test_changed_settings_reach_the_next_step():
+    # the step packs the settings once per change; every change must still count from the next
+    # step on
+    world = i2d.World(gravity=(0.0, -10.0))
+    ball = world.create_body(position=(0.0, 100.0))
+    ball.create_circle(0.5)
+    run(world, 1.0)
+    assert ball.linear_velocity[1] == pytest.approx(-10.0, rel=0.02)
+    world.settings.max_linear_speed = 0.5  # clamps the falling speed
+    world.step(DT)
+    assert abs(ball.linear_velocity[1]) == pytest.approx(0.5, abs=1e-12)
+    world.settings.max_linear_speed = 400.0  # and lets go again
+    run(world, 0.5)
+    assert ball.linear_velocity[1] == pytest.approx(-0.5 - 5.0, rel=0.02)

@@ -80,6 +80,9 @@ class WorldSettings:
 
     def __setattr__(self, name: str, value) -> None:
         super().__setattr__(name, _check(name, value))
+        # Whoever derives values from the settings caches them here (the step packs them into
+        # its kernel's arguments once per change, not once per step); any change clears it.
+        object.__setattr__(self, "_derived", None)
 
     def replace(self, **changes) -> WorldSettings:
         """A validated copy with ``changes`` applied."""

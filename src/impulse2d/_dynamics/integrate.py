@@ -87,8 +87,8 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
 def finalize_bodies(bodies):
     """Apply the step's deltas to the absolute state and clear forces.
 
-    The angle stays the authoritative, unwrapped rotation: it grows by the (less than a quarter
-    turn) angle of ``dq``, and ``rot`` is recomputed from it so the two never drift apart.
+    The angle is the unwrapped rotation: it grows by the (less than a quarter turn) angle of
+    ``dq``, and ``rot`` is turned by ``dq`` alongside.
     """
     alive = bodies.alive
     kind = bodies.type
@@ -102,9 +102,16 @@ def finalize_bodies(bodies):
             continue
         cx = bodies.center[i, 0] + bodies.dp[i, 0]
         cy = bodies.center[i, 1] + bodies.dp[i, 1]
-        angle = bodies.angle[i] + math.atan2(bodies.dq[i, 1], bodies.dq[i, 0])
-        c = math.cos(angle)
-        s = math.sin(angle)
+        dc = bodies.dq[i, 0]
+        ds = bodies.dq[i, 1]
+        angle = bodies.angle[i] + math.atan2(ds, dc)
+        # rot times dq, renormalised: the rotation of ``angle`` to within rounding, and cheaper
+        # than its cos and sin (the two agree to ~1e-16 per step and renormalising stops drift)
+        c = bodies.rot[i, 0] * dc - bodies.rot[i, 1] * ds
+        s = bodies.rot[i, 1] * dc + bodies.rot[i, 0] * ds
+        inv_len = 1.0 / math.sqrt(c * c + s * s)
+        c *= inv_len
+        s *= inv_len
         lx = bodies.local_center[i, 0]
         ly = bodies.local_center[i, 1]
         bodies.center[i, 0] = cx

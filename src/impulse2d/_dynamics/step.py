@@ -145,31 +145,33 @@ def step_kernel(bodies, shapes, joints, contacts, cs, joint_ids, no_collide, pai
 _step = DirectCall(step_kernel)
 
 
+def _settings_arguments(s) -> tuple:
+    """The settings as :func:`step_kernel` takes them (after ``gy``), converted once per change
+    of the settings rather than once per step."""
+    packed = s._derived
+    if packed is None:
+        packed = (s.solver == "soft_step", int(s.substeps), int(s.velocity_iterations),
+                  bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
+                  float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
+                  float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
+                  MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing])
+        object.__setattr__(s, "_derived", packed)
+    return packed
+
+
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
-    s = world.settings
     rows = world._joint_rows()
-    clock = world._clock
     gx, gy = world._gravity
     t0 = perf_counter()
     contacts, constraints, joint_h = _step(
         world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
         rows["by_type"], rows["no_collide"], bool(world._pairs_dirty), float(dt), float(gx),
-        float(gy), s.solver == "soft_step", int(s.substeps), int(s.velocity_iterations),
-        bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
-        float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
-        float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
-        MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing], clock)
-    elapsed = perf_counter() - t0
+        float(gy), *_settings_arguments(world.settings), world._clock)
+    world._step_seconds = perf_counter() - t0
     if contacts is not None:
         world._contacts = contacts
     if constraints is not None:
         world._constraints = constraints
     world._pairs_dirty = False
     world._joint_inv_h = 1.0 / joint_h
-    profile = world.profile
-    profile.step = elapsed
-    ticks = int(clock[-1] - clock[0])
-    for k, stage in enumerate(STAGES):
-        # Each stage's share of the cycles, in seconds of this step (0 without a counter).
-        setattr(profile, stage, elapsed * int(clock[k + 1] - clock[k]) / ticks if ticks > 0 else 0.0)
