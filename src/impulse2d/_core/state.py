@@ -177,8 +177,8 @@ class Joints(NamedTuple):
     spring_soft: np.ndarray       # (n, 3) softness of the spring (bias rate, mass and impulse scale)
     axis: np.ndarray              # (n, 2) joint axis in world frame at the start of the step
     angular_soft: np.ndarray      # (n, 3) softness of the angular spring (weld)
-    # Scratch of the current iteration.
-    jacobian: np.ndarray          # (n, 4, 4) gear: rows (body, jvx, jvy, jw), a body's merged
+    # Scratch of the current iteration (kept here so the solver allocates nothing).
+    jacobian: np.ndarray          # (n, 4, 4) gear: Jacobian rows (body, jvx, jvy, jw), merged
 
 
 JOINT_LAYOUT = {
