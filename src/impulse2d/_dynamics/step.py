@@ -24,7 +24,7 @@ from time import perf_counter
 
 import numpy as np
 
-from .._collision.broadphase import SWEEP_BELOW, CELL_SCALE, LARGE_CELLS, find_pairs_kernel
+from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._core.jit import DirectCall, kernel, cycles
 from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
