@@ -468,8 +468,8 @@ def _ordered_output(pa, pb, count, ids):
 
 
 @kernel
-def _sweep_pairs(aabbs, live, m):
-    """Every overlapping pair of the ``m`` live rows by sort and sweep along one axis.
+def _sweep_pairs(ids, bx0, by0, bx1, by1):
+    """Every overlapping pair of the compact live boxes by sort and sweep along one axis.
 
     The axis is the one along which the boxes overlap least in projection: with ``m`` boxes of
     total extent ``e`` spread over a span ``s``, a sweep makes about ``m * e / s`` tests, so the
@@ -477,63 +477,37 @@ def _sweep_pairs(aabbs, live, m):
     row of boxes the same, instead of ``m**2 / 2``. Worst case (all boxes over one another on
     both axes) it is the direct double loop plus one sort.
     """
-    n = aabbs.shape[0]
-    ids = np.empty(m, dtype=np.int64)
-    k = 0
-    extent_x = 0.0
-    extent_y = 0.0
-    lo_x = np.inf
-    hi_x = -np.inf
-    lo_y = np.inf
-    hi_y = -np.inf
-    for i in range(n):
-        if live[i]:
-            ids[k] = i
-            k += 1
-            extent_x += aabbs[i, 2] - aabbs[i, 0]
-            extent_y += aabbs[i, 3] - aabbs[i, 1]
-            lo_x = min(lo_x, aabbs[i, 0])
-            hi_x = max(hi_x, aabbs[i, 2])
-            lo_y = min(lo_y, aabbs[i, 1])
-            hi_y = max(hi_y, aabbs[i, 3])
+    m = ids.shape[0]
+    extent_x = np.sum(bx1 - bx0)
+    extent_y = np.sum(by1 - by0)
+    span_x = bx1.max() - bx0.min()
+    span_y = by1.max() - by0.min()
     # e_x / s_x <= e_y / s_y, cross-multiplied (a zero or infinite span is fine either way)
-    axis = 0 if extent_x * (hi_y - lo_y) <= extent_y * (hi_x - lo_x) else 1
-    other = 1 - axis
-    start = np.empty(m, dtype=np.float64)
-    for a in range(m):
-        start[a] = aabbs[ids[a], axis]
-    order = np.argsort(start, kind="mergesort")  # stable: equal starts keep index order
-    # the boxes in sweep order, structure of arrays
-    s0 = np.empty(m, dtype=np.float64)
-    s1 = np.empty(m, dtype=np.float64)
-    t0 = np.empty(m, dtype=np.float64)
-    t1 = np.empty(m, dtype=np.float64)
-    row = np.empty(m, dtype=np.int64)
-    for a in range(m):
-        i = ids[order[a]]
-        row[a] = i
-        s0[a] = aabbs[i, axis]
-        s1[a] = aabbs[i, axis + 2]
-        t0[a] = aabbs[i, other]
-        t1[a] = aabbs[i, other + 2]
+    if extent_x * span_y <= extent_y * span_x:
+        s0, s1, t0, t1 = bx0, bx1, by0, by1
+    else:
+        s0, s1, t0, t1 = by0, by1, bx0, bx1
+    order = np.argsort(s0, kind="mergesort")  # stable: equal starts keep index order
     cap = 4 * m + 64
     keys = np.empty(cap, dtype=np.int64)
     count = 0
     for a in range(m):
-        end = s1[a]
-        lo = t0[a]
-        hi = t1[a]
-        i = row[a]
+        p = order[a]
+        end = s1[p]
+        lo = t0[p]
+        hi = t1[p]
+        i = ids[p]
         for b in range(a + 1, m):
-            if s0[b] > end:
+            q = order[b]
+            if s0[q] > end:
                 break  # every later box starts further along the axis
-            if t0[b] <= hi and lo <= t1[b]:
+            if t0[q] <= hi and lo <= t1[q]:
                 if count == cap:
                     grown = np.empty(2 * cap, dtype=np.int64)
                     grown[:cap] = keys
                     keys = grown
                     cap *= 2
-                j = row[b]
+                j = ids[q]
                 keys[count] = (min(i, j) << 32) | max(i, j)
                 count += 1
     found = np.sort(keys[:count])
@@ -561,8 +535,6 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, sweep_below):
             m += 1
     if m < 2:
         return np.empty((0, 2), dtype=np.int64)
-    if m <= sweep_below:
-        return _sweep_pairs(aabbs, live, m)
     # compact, structure-of-arrays copy of the live boxes (positions keep index order)
     ids = np.empty(m, dtype=np.int64)
     bx0 = np.empty(m, dtype=np.float64)
@@ -578,6 +550,8 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, sweep_below):
             bx1[k] = aabbs[i, 2]
             by1[k] = aabbs[i, 3]
             k += 1
+    if m <= sweep_below:
+        return _sweep_pairs(ids, bx0, by0, bx1, by1)
 
     cell = _choose_cell(bx0, by0, bx1, by1, cell_scale)
 
