@@ -250,3 +250,27 @@ def test_changed_settings_reach_the_next_step():
     world.settings.max_linear_speed = 400.0  # and lets go again
     run(world, 0.5)
     assert ball.linear_velocity[1] == pytest.approx(-0.5 - 5.0, rel=0.02)
+
+
+def test_stores_replaced_between_steps_reach_the_next_step():
+    # The step kernel takes the stores behind one reference that is rebuilt only when Python
+    # replaces a store; growing every store and destroying a shape must all be seen.
+    world, _ = ground_world()
+    first = world.create_body(position=(0.0, 0.5))
+    first.create_box(0.5, 0.5)
+    run(world, 0.5)
+    capacity = len(world._bodies.alive)
+    late = [world.create_body(position=(3.0 * k + 5.0, 20.0)) for k in range(capacity)]
+    for body in late:
+        body.create_circle(0.5)
+    assert len(world._bodies.alive) > capacity  # the body store grew
+    world.create_revolute_joint(late[0], late[1], (5.0, 20.0))
+    run(world, 1.0)
+    # free fall for 1 s: 20 - 5 = 15 m (the joined pair falls together)
+    assert late[-1].position[1] == pytest.approx(15.0, abs=0.2)
+    assert late[0].position[1] == pytest.approx(late[1].position[1], abs=0.1)
+    assert first.position[1] == pytest.approx(0.5, abs=0.02)  # resting on the ground
+    assert len(world.contacts) >= 1
+    world.destroy_shape(first.shapes[0])  # its contact goes with it
+    run(world, 1.0)
+    assert first.position[1] == pytest.approx(0.5 - 5.0, abs=0.2)  # falls freely now

@@ -98,6 +98,8 @@ class World:
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
+        self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
+        self._stores_built_from: tuple | None = None
         self._live_rows: np.ndarray | None = None
         self._step_seconds = 0.0  # wall time of the last step
         self.time = 0.0

@@ -36,6 +36,7 @@ from .integrate import finalize_bodies, integrate_velocities
 from .joint_solver import prepare_joints
 from .proxies import update_aabbs
 from .softness import soft_coefficients
+from .world_ref import adopt_step_stores, stores_for_step
 
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
@@ -70,23 +71,31 @@ def refresh_contacts(contacts, shapes, bodies, no_collide):
 
 
 @kernel
-def step_kernel(bodies, shapes, joints, contacts, cs, joint_ids, no_collide, pairs_dirty, dt, gx,
-                gy, soft_step, substeps, iterations, warm_starting, contact_hertz,
-                contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                restitution_threshold, max_linear_speed, baumgarte, friction_mixing,
-                restitution_mixing, clock):
-    """Advance the stores by ``dt``. Returns the new contact store and the new constraint store
-    (each None when the step kept the old one) and the (sub)step the joint impulses were
-    accumulated over. ``clock`` receives the cycle counter before each stage and at the end
-    (see :data:`STAGES`).
+def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
+                contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
+                contact_speed, restitution_threshold, max_linear_speed, baumgarte, friction_mixing,
+                restitution_mixing):
+    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
+
+    Returns the new contact store and the new constraint store (each None when the step kept
+    the old one; the reference holds the new ones already) and the (sub)step the joint impulses
+    were accumulated over. ``world.clock`` receives the cycle counter before each stage and at
+    the end (see :data:`STAGES`).
 
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
     the NamedTuple), so unchanged stores are not returned.
     """
+    bodies = world.bodies
+    shapes = world.shapes
+    joints = world.joints
+    contacts = world.contacts
+    cs = world.constraints
+    joint_ids = world.joint_ids
+    clock = world.clock
     clock[0] = cycles()
     new_contacts = False
     if update_aabbs(shapes, bodies, AABB_MARGIN) or pairs_dirty:
-        contacts, new_contacts = refresh_contacts(contacts, shapes, bodies, no_collide)
+        contacts, new_contacts = refresh_contacts(contacts, shapes, bodies, world.no_collide)
     clock[1] = cycles()
 
     update_manifolds(contacts, shapes, bodies, SPECULATIVE_DISTANCE, friction_mixing,
@@ -135,9 +144,11 @@ def step_kernel(bodies, shapes, joints, contacts, cs, joint_ids, no_collide, pai
     clock[5] = cycles()
     contacts_out = None
     if new_contacts:
+        world.contacts = contacts
         contacts_out = contacts
     cs_out = None
     if new_cs:
+        world.constraints = cs
         cs_out = cs
     return contacts_out, cs_out, joint_h
 
@@ -161,17 +172,12 @@ def _settings_arguments(s) -> tuple:
 
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
-    rows = world._joint_rows()
+    stores = stores_for_step(world)
     gx, gy = world._gravity
     t0 = perf_counter()
-    contacts, constraints, joint_h = _step(
-        world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
-        rows["by_type"], rows["no_collide"], bool(world._pairs_dirty), float(dt), float(gx),
-        float(gy), *_settings_arguments(world.settings), world._clock)
+    contacts, constraints, joint_h = _step(stores, bool(world._pairs_dirty), float(dt), float(gx),
+                                           float(gy), *_settings_arguments(world.settings))
     world._step_seconds = perf_counter() - t0
-    if contacts is not None:
-        world._contacts = contacts
-    if constraints is not None:
-        world._constraints = constraints
+    adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False
     world._joint_inv_h = 1.0 / joint_h

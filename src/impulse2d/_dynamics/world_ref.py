@@ -1,0 +1,102 @@
+"""The world's stores behind one reference, the step kernel's single argument.
+
+Compiled code receives a NamedTuple store as its arrays, each unboxed on every call: about
+0.07 us an array (measured on the 2-core CI machine), and a world's five stores and joint rows
+hold about 125 arrays, so about 9 us a step. That is more than an empty world's whole step
+inside the kernel (8 us). A Numba ``StructRef`` holds the same stores on the heap behind one
+pointer, and unboxing it costs about 0.1 us.
+
+Python keeps its NamedTuples, which share their arrays with the reference, so writes from
+either side are seen by both. Only replacing a store needs care. Python replaces one when it
+grows a store, when a destroyed shape takes its contacts along, and when the joint rows change.
+In those cases :func:`stores_for_step` builds a new reference, about 30 us and rare. The step
+kernel replaces the contact and constraint stores inside the reference itself, and hands the
+new ones back so that Python can see them.
+"""
+
+from __future__ import annotations
+
+import numba
+from numba.core import types
+from numba.experimental import structref
+
+from .._core.jit import kernel
+from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joints, Shapes
+from .._core.storage import allocate_store
+from .contact_solver import contact_constraints
+from .contacts import empty_contacts
+from .joint_solver import JOINT_MODULES
+
+
+@structref.register
+class WorldStoresType(types.StructRef):
+    """Numba type of :data:`WORLD_STORES`: one world's stores, joint rows and stage clock."""
+
+
+class WorldStores(structref.StructRefProxy):
+    """Python's handle on a reference; only ever passed back to kernels."""
+
+
+structref.define_boxing(WorldStoresType, WorldStores)
+
+
+def _index_type():
+    return numba.typeof(empty_contacts().key)  # int64, 1-d, C-contiguous
+
+
+WORLD_STORES = WorldStoresType([
+    ("bodies", numba.typeof(allocate_store(Bodies, BODY_LAYOUT, 0))),
+    ("shapes", numba.typeof(allocate_store(Shapes, SHAPE_LAYOUT, 0))),
+    ("joints", numba.typeof(allocate_store(Joints, JOINT_LAYOUT, 0))),
+    ("contacts", numba.typeof(empty_contacts())),
+    ("constraints", numba.typeof(contact_constraints(0))),
+    ("joint_ids", types.UniTuple(_index_type(), len(JOINT_MODULES))),  # rows per joint type
+    ("no_collide", _index_type()),  # sorted body-pair keys of joints that forbid collision
+    ("clock", _index_type()),  # cycle counter before each stage of the step, and at its end
+])
+"""The concrete reference type; its fields are typed from empty stores of the real layouts."""
+
+
+@kernel
+def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock):
+    ref = structref.new(WORLD_STORES)
+    ref.bodies = bodies
+    ref.shapes = shapes
+    ref.joints = joints
+    ref.contacts = contacts
+    ref.constraints = constraints
+    ref.joint_ids = joint_ids
+    ref.no_collide = no_collide
+    ref.clock = clock
+    return ref
+
+
+def stores_for_step(world) -> WorldStores:
+    """``world``'s reference, rebuilt first if Python has replaced any store or the joint rows
+    since it was built (checked by identity: a few pointer comparisons a step)."""
+    rows = world._joint_rows()
+    built = world._stores_built_from
+    if (built is None or built[0] is not world._bodies or built[1] is not world._shapes
+            or built[2] is not world._joints or built[3] is not world._contacts
+            or built[4] is not world._constraints or built[5] is not rows):
+        # Through the dispatcher, which checks every array's type against WORLD_STORES.
+        world._stores = _new_world_stores(
+            world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
+            rows["by_type"], rows["no_collide"], world._clock)
+        world._stores_built_from = (world._bodies, world._shapes, world._joints,
+                                    world._contacts, world._constraints, rows)
+    return world._stores
+
+
+def adopt_step_stores(world, contacts, constraints) -> None:
+    """Take the contact and constraint stores the step made (None: kept the old one) into
+    Python's view, which the reference already holds."""
+    if contacts is None and constraints is None:
+        return
+    if contacts is not None:
+        world._contacts = contacts
+    if constraints is not None:
+        world._constraints = constraints
+    built = world._stores_built_from
+    world._stores_built_from = (built[0], built[1], built[2], world._contacts,
+                                world._constraints, built[5])
