@@ -170,6 +170,25 @@ def test_sweep_path_matches_brute_force(scene):
     check(aabbs, enabled, sweep_below=1 << 20)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bulk_scenes(), st.integers(0, 2**31 - 1))
+def test_owners_and_negative_groups_are_excluded_on_both_paths(scene, seed):
+    # brute force, less the pairs of one owner or of one negative group; a few owners and
+    # groups among many boxes so that every rule is hit often
+    aabbs, enabled = scene
+    aabbs = np.asarray(aabbs, dtype=np.float64).reshape(-1, 4)
+    n = aabbs.shape[0]
+    rng = np.random.default_rng(seed)
+    owner = rng.integers(0, max(1, n // 3), n)
+    group = rng.integers(-2, 3, n)
+    want = brute_force(aabbs, enabled)
+    i, j = want[:, 0], want[:, 1]
+    keep = (owner[i] != owner[j]) & ~((group[i] < 0) & (group[i] == group[j]))
+    for sweep_below in (0, 1 << 20):
+        got = find_pairs(aabbs, enabled, owner=owner, group=group, sweep_below=sweep_below)
+        np.testing.assert_array_equal(got, want[keep].reshape(-1, 2))
+
+
 # --------------------------------------------------------------------------- specific scenes
 
 
@@ -334,7 +353,8 @@ def test_kernel_entry_point_and_input_conversion():
     a = [[0, 0, 1, 1], [0.5, 0.5, 2, 2], [3, 3, 4, 4]]  # lists of ints are converted
     np.testing.assert_array_equal(find_pairs(a, [1, 1, 1]), [[0, 1]])
     arr = np.asarray(a, dtype=np.float64)
-    out = find_pairs_kernel(arr, np.ones(3, dtype=np.bool_), 2.0, np.int64(64), np.int64(0))
+    out = find_pairs_kernel(arr, np.ones(3, dtype=np.bool_), np.arange(3), np.zeros(3, np.int64),
+                            2.0, np.int64(64), np.int64(0))
     np.testing.assert_array_equal(out, [[0, 1]])
 
 
@@ -345,3 +365,5 @@ def test_bad_shapes_rejected():
         find_pairs(np.zeros((3, 4)), np.ones(2, dtype=bool))
     with pytest.raises(ValueError):
         find_pairs(np.zeros((3, 4)), np.ones(3, dtype=bool), cell_scale=0.0)
+    with pytest.raises(ValueError):
+        find_pairs(np.zeros((3, 4)), np.ones(3, dtype=bool), owner=np.arange(2))

@@ -143,10 +143,13 @@ class World:
     # -- stepping -----------------------------------------------------------------------------
     def step(self, dt: float = 1.0 / 60.0) -> None:
         """Advance the simulation by ``dt`` seconds (typically 1/60)."""
-        dt = _validate.positive(dt, "dt")
-        if dt > 1.0:
-            raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
-                             "(1/60 s is typical) and call step() repeatedly")
+        # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
+        # anything else, NaN included, goes through it.
+        if type(dt) is not float or not 0.0 < dt <= 1.0:
+            dt = _validate.positive(dt, "dt")
+            if dt > 1.0:
+                raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
+                                 "(1/60 s is typical) and call step() repeatedly")
         step_world(self, dt)
         self.time += dt
         self.step_count += 1

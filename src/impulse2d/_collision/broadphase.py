@@ -30,6 +30,10 @@ Algorithm: a hashed uniform grid, plus a band sweep for the few large proxies
    with more pairs runs once more with the exact size. Pairs are counting-sorted on the first
    index, then each (usually tiny) group on the second: lexicographic order without a global
    ``O(m log m)`` sort.
+7. **Exclusions.** Two proxies with the same ``owner`` (the shapes of one body) or the same
+   negative ``group`` (Box2D's "never collide" groups) are never a pair. The sort and sweep
+   skips them as it goes; the grid drops them before ordering its output. A hanging chain or a
+   ragdoll in one negative group then gives the narrowphase nothing to sort or filter.
 
 Everything is deterministic (integer keys, fixed traversal order, no threads, no fastmath), so
 the same input gives the same array bit for bit. Overlap is on closed intervals: boxes that only
@@ -436,6 +440,27 @@ def _sort_small(vals, s, e):
 
 
 @kernel
+def _excluded(i, j, owner, group):
+    """Rows ``i`` and ``j`` never pair: one owner, or one negative group."""
+    if owner[i] == owner[j]:
+        return True
+    g = group[i]
+    return g < 0 and g == group[j]
+
+
+@kernel
+def _drop_excluded(pa, pb, count, ids, owner, group):
+    """Compact the ``count`` compact-index pairs in place to those not :func:`_excluded`."""
+    kept = 0
+    for t in range(count):
+        if not _excluded(ids[pa[t]], ids[pb[t]], owner, group):
+            pa[kept] = pa[t]
+            pb[kept] = pb[t]
+            kept += 1
+    return kept
+
+
+@kernel
 def _ordered_output(pa, pb, count, ids):
     """(count, 2) array of original indices, lexicographically sorted. Requires pa < pb."""
     m = ids.shape[0]
@@ -468,7 +493,7 @@ def _ordered_output(pa, pb, count, ids):
 
 
 @kernel
-def _sweep_pairs(ids, bx0, by0, bx1, by1):
+def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
     """Every overlapping pair of the compact live boxes by sort and sweep along one axis.
 
     The axis is the one along which the boxes overlap least in projection: with ``m`` boxes of
@@ -501,15 +526,17 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1):
             q = order[b]
             if s0[q] > end:
                 break  # every later box starts further along the axis
-            if t0[q] <= hi and lo <= t1[q]:
+            j = ids[q]
+            if t0[q] <= hi and lo <= t1[q] and not _excluded(i, j, owner, group):
                 if count == cap:
                     grown = np.empty(2 * cap, dtype=np.int64)
                     grown[:cap] = keys
                     keys = grown
                     cap *= 2
-                j = ids[q]
                 keys[count] = (min(i, j) << 32) | max(i, j)
                 count += 1
+    if count == 0:
+        return np.empty((0, 2), dtype=np.int64)
     found = np.sort(keys[:count])
     out = np.empty((count, 2), dtype=np.int64)
     for c in range(count):
@@ -519,10 +546,11 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1):
 
 
 @kernel
-def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, sweep_below):
+def find_pairs_kernel(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below):
     """Jitted core of :func:`find_pairs`; callable from other kernels (tunables as arguments).
 
-    ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,). Returns (m, 2) int64.
+    ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,), ``owner`` and ``group`` int64
+    (n,). Returns (m, 2) int64.
     """
     n = aabbs.shape[0]
     # a row takes part when enabled and not empty: min <= max on both axes (an inverted row, such
@@ -551,7 +579,7 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, sweep_below):
             by1[k] = aabbs[i, 3]
             k += 1
     if m <= sweep_below:
-        return _sweep_pairs(ids, bx0, by0, bx1, by1)
+        return _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group)
 
     cell = _choose_cell(bx0, by0, bx1, by1, cell_scale)
 
@@ -608,13 +636,15 @@ def find_pairs_kernel(aabbs, enabled, cell_scale, large_cells, sweep_below):
         count = _grid_pairs(bx0, by0, bx1, by1, cx0, cy0, cx1, cy1, small_ids, pa, pb, 0)
         count = _large_pairs(bx0, by0, bx1, by1, small_ids, large_ids, pa, pb, count)
         if count <= cap:
+            count = _drop_excluded(pa, pb, count, ids, owner, group)
             return _ordered_output(pa, pb, count, ids)
         cap = count
 
 
-def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS,
-               sweep_below=SWEEP_BELOW):
-    """Every pair ``(i, j)``, ``i < j``, of enabled rows whose closed boxes overlap.
+def find_pairs(aabbs, enabled, *, owner=None, group=None, cell_scale=CELL_SCALE,
+               large_cells=LARGE_CELLS, sweep_below=SWEEP_BELOW):
+    """Every pair ``(i, j)``, ``i < j``, of enabled rows whose closed boxes overlap, less the
+    excluded ones.
 
     Parameters
     ----------
@@ -623,6 +653,9 @@ def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS
         is empty and overlaps nothing; infinite coordinates are allowed.
     enabled : array_like, bool (n,)
         Disabled rows (destroyed shapes) are ignored.
+    owner, group : array_like, int (n,), optional
+        Rows with the same ``owner`` never pair, nor rows with the same negative ``group``.
+        Default: every row its own owner, no groups.
     cell_scale, large_cells :
         Tunables of the grid (see :data:`CELL_SCALE`, :data:`LARGE_CELLS`); they change speed
         only, never the result. ``large_cells`` also bounds the grid entries per proxy, so keep
@@ -647,9 +680,17 @@ def find_pairs(aabbs, enabled, *, cell_scale=CELL_SCALE, large_cells=LARGE_CELLS
         raise ValueError("cell_scale must be positive")
     if int(large_cells) < 1:
         raise ValueError("large_cells must be >= 1")
-    if boxes.shape[0] < 2:
+    n = boxes.shape[0]
+    owner = np.arange(n, dtype=np.int64) if owner is None else np.ascontiguousarray(
+        owner, dtype=np.int64)
+    group = np.zeros(n, dtype=np.int64) if group is None else np.ascontiguousarray(
+        group, dtype=np.int64)
+    for name, column in (("owner", owner), ("group", group)):
+        if column.shape != (n,):
+            raise ValueError(f"{name} must have shape ({n},), got {column.shape}")
+    if n < 2:
         return _EMPTY_PAIRS.copy()
-    return find_pairs_kernel(boxes, mask, float(cell_scale), np.int64(large_cells),
+    return find_pairs_kernel(boxes, mask, owner, group, float(cell_scale), np.int64(large_cells),
                              np.int64(sweep_below))
 
 

@@ -9,7 +9,7 @@ array of joint rows per type, in the order of :data:`JOINT_MODULES`.
 
 from __future__ import annotations
 
-from .._core.jit import borrowing_kernel
+from .._core.jit import inline_kernel
 from .joints import distance, gear, motor, mouse, prismatic, pulley, revolute, weld, wheel
 
 JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
@@ -17,7 +17,7 @@ JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
 """Type modules in dispatch order; ``World._joint_rows`` builds ``ids`` in this order."""
 
 
-@borrowing_kernel
+@inline_kernel
 def prepare_joints(joints, ids, bodies, h, warm_starting):
     if ids[0].shape[0] > 0:
         revolute.prepare(joints, ids[0], bodies, h, warm_starting)
@@ -39,7 +39,7 @@ def prepare_joints(joints, ids, bodies, h, warm_starting):
         gear.prepare(joints, ids[8], bodies, h, warm_starting)
 
 
-@borrowing_kernel
+@inline_kernel
 def warm_start_joints(joints, ids, bodies):
     if ids[0].shape[0] > 0:
         revolute.warm_start(joints, ids[0], bodies)
@@ -61,7 +61,7 @@ def warm_start_joints(joints, ids, bodies):
         gear.warm_start(joints, ids[8], bodies)
 
 
-@borrowing_kernel
+@inline_kernel
 def solve_joints(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
                  baumgarte):
     if ids[0].shape[0] > 0:

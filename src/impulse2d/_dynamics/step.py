@@ -60,8 +60,8 @@ def refresh_contacts(contacts, shapes, bodies, no_collide):
     if shapes.alive.shape[0] < 2:
         pairs = np.empty((0, 2), dtype=np.int64)
     else:
-        pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, CELL_SCALE, LARGE_CELLS,
-                                  SWEEP_BELOW)
+        pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, shapes.body, shapes.group,
+                                  CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)
     pairs = filter_pairs(pairs, shapes, bodies, no_collide)
     if _same_pairs(contacts.key, pairs):
         return contacts, False  # the usual case while things move: keep the store
@@ -98,12 +98,20 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
         contacts, new_contacts = refresh_contacts(contacts, shapes, bodies, world.no_collide)
     clock[1] = cycles()
 
-    update_manifolds(contacts, shapes, bodies, SPECULATIVE_DISTANCE, friction_mixing,
-                     restitution_mixing)
+    # Each stage call passes its stores' arrays on the stack (0.1-0.5 us), so the contact
+    # stages are skipped when there are no contacts (a chain, a world of joints only).
+    paired = contacts.key.shape[0] > 0
+    if paired:
+        update_manifolds(contacts, shapes, bodies, SPECULATIVE_DISTANCE, friction_mixing,
+                         restitution_mixing)
     clock[2] = cycles()
 
-    order, _ = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
-                              bodies.type.shape[0], COLOR_COUNT)
+    if paired:
+        order, _ = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
+                                  bodies.type.shape[0], COLOR_COUNT)
+    else:
+        order = np.empty(0, dtype=np.int64)
+    touching = order.shape[0] > 0
     new_cs = cs.count.shape[0] != order.shape[0]  # re-used while the count holds
     if new_cs:
         cs = allocate_constraints(order.shape[0])
@@ -119,8 +127,9 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
                                                                   contact_damping_ratio, h)
         j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                                   joint_damping_ratio, h)
-        prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+        if touching:
+            prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
+                             impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
         prepare_joints(joints, joint_ids, bodies, h, warm_starting)
         clock[3] = cycles()
         solvers.soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
@@ -129,15 +138,17 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
         joint_h = h
     else:
         integrate_velocities(bodies, gx, gy, dt)
-        prepare_contacts(cs, order, contacts, bodies, warm_starting, 0.0, 1.0, 0.0, 0.0, 1.0,
-                         0.0)
+        if touching:
+            prepare_contacts(cs, order, contacts, bodies, warm_starting, 0.0, 1.0, 0.0, 0.0,
+                             1.0, 0.0)
         prepare_joints(joints, joint_ids, bodies, dt, warm_starting)
         clock[3] = cycles()
         solvers.pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte,
                     LINEAR_SLOP, contact_speed, restitution_threshold, max_linear_speed,
                     max_angular_speed)
         joint_h = dt
-    store_impulses(cs, contacts)
+    if touching:
+        store_impulses(cs, contacts)
     clock[4] = cycles()
 
     finalize_bodies(bodies)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel
-from .rows import inequality_bias, point_impulse
+from .rows import inequality_bias, point_impulse, unsigned_rows
 from ..softness import soft_coefficients
 
 
@@ -74,9 +74,7 @@ def warm_start(joints, ids, bodies):
     w = bodies.w
     dq = bodies.dq
     for n in range(ids.shape[0]):
-        j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
+        j, a, b = unsigned_rows(ids[n], joints)
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
@@ -111,9 +109,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     dq = bodies.dq
     inv_h = 1.0 / h
     for n in range(ids.shape[0]):
-        j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
+        j, a, b = unsigned_rows(ids[n], joints)
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]

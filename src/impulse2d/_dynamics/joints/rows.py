@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import kernel
+
+
+@kernel
+def unsigned_rows(j, joints):
+    """Joint row ``j`` and its two body rows, as unsigned integers for the solver's loops.
+
+    Numba maps a negative signed index to the end of the array (Python's wraparound), three
+    extra instructions on every array access; an unsigned index has none. For a revolute
+    joint's solve that was about a fifth of its time (measured on the 2-core CI machine). Keep
+    these out of arithmetic: Numba turns mixed signed and unsigned integer arithmetic into floats.
+    """
+    return np.uint64(j), np.uint64(joints.body_a[j]), np.uint64(joints.body_b[j])
 
 
 @kernel
