@@ -367,3 +367,22 @@ def test_bad_shapes_rejected():
         find_pairs(np.zeros((3, 4)), np.ones(3, dtype=bool), cell_scale=0.0)
     with pytest.raises(ValueError):
         find_pairs(np.zeros((3, 4)), np.ones(3, dtype=bool), owner=np.arange(2))
+
+
+@pytest.mark.parametrize("pattern", ["ascending", "descending", "nearly_descending", "random",
+                                     "ties"])
+def test_sweep_order_is_the_stable_sort_however_the_boxes_come(pattern):
+    # the sweep sorts its boxes from whichever of index order or reverse order is nearer, with
+    # a fallback: every start must give the stable sort's order, and so the same pairs
+    from impulse2d._collision.broadphase import _sort_order
+
+    rng = np.random.default_rng(3)
+    m = 101
+    keys = {
+        "ascending": np.arange(m, dtype=np.float64),
+        "descending": -np.arange(m, dtype=np.float64),
+        "nearly_descending": -np.arange(m, dtype=np.float64) + rng.normal(0.0, 0.8, m),
+        "random": rng.uniform(0.0, 1.0, m),
+        "ties": np.repeat(np.arange(m // 10 + 1, dtype=np.float64)[::-1], 10)[:m],
+    }[pattern]
+    np.testing.assert_array_equal(_sort_order(keys), np.argsort(keys, kind="stable"))

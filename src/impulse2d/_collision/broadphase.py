@@ -493,6 +493,38 @@ def _ordered_output(pa, pb, count, ids):
 
 
 @kernel
+def _sort_order(keys):
+    """Ascending order of ``keys``, ties in index order: what a stable sort gives.
+
+    A sweep often gets its boxes nearly in order, or nearly in reverse (a hanging chain in link
+    order, a tower built bottom up). Those take an insertion sort from the nearer of the two,
+    a few moves per box, where a merge sort of 101 keys costs about 1.5 us (measured). Past a
+    budget of moves it falls back to the merge sort.
+    """
+    m = keys.shape[0]
+    rising = 0
+    for k in range(1, m):
+        if keys[k] >= keys[k - 1]:
+            rising += 1
+    order = np.arange(m) if 2 * rising >= m - 1 else np.arange(m - 1, -1, -1)
+    budget = 4 * m
+    for k in range(1, m):
+        p = order[k]
+        key = keys[p]
+        t = k
+        # (key, index) is a strict order, so the result is the stable sort's whichever start
+        while t > 0 and (keys[order[t - 1]] > key
+                         or (keys[order[t - 1]] == key and order[t - 1] > p)):
+            order[t] = order[t - 1]
+            t -= 1
+        order[t] = p
+        budget -= k - t
+        if budget < 0:
+            return np.argsort(keys, kind="mergesort")
+    return order
+
+
+@kernel
 def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
     """Every overlapping pair of the compact live boxes by sort and sweep along one axis.
 
@@ -512,7 +544,7 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
         s0, s1, t0, t1 = bx0, bx1, by0, by1
     else:
         s0, s1, t0, t1 = by0, by1, bx0, bx1
-    order = np.argsort(s0, kind="mergesort")  # stable: equal starts keep index order
+    order = _sort_order(s0)  # stable: equal starts keep index order
     cap = 4 * m + 64
     keys = np.empty(cap, dtype=np.int64)
     count = 0

@@ -7,10 +7,11 @@
     -> prepare constraints -> solver -> store impulses -> finalize bodies
 
 The whole script is one kernel, :func:`step_kernel`, called through :class:`DirectCall`: each
-call from Python into compiled code costs a fixed toll for its arguments (about 0.1 us per
-array, 0.35 us with Numba's usual typing), and a world's stores hold about 120 arrays. Calling
-each stage separately cost 0.2-0.3 ms a step, more than the whole solve of a 100-link chain;
-one call pays the toll once. The solvers share the contact verbs (prepare, warm start, solve
+call from Python into compiled code costs a toll for its arguments (about 0.07 us per array,
+0.35 us with Numba's usual typing), and a world's stores hold about 125 arrays. Calling each
+stage separately cost 0.2-0.3 ms a step, more than the whole solve of a 100-link chain; one
+call pays the toll once, and the stores travel behind one reference (:mod:`world_ref`), so
+the toll is a few scalars. The solvers share the contact verbs (prepare, warm start, solve
 with or without bias, restitution, store impulses) and differ only in the order they call them
 (:mod:`solvers`).
 
@@ -53,21 +54,13 @@ def _same_pairs(keys, pairs):
 
 
 @kernel
-def refresh_contacts(contacts, shapes, bodies, no_collide):
-    """Broadphase, filter, and merge with the existing contacts (which keep their impulses):
-    returns the contact store, one row per overlapping pair that may collide, and whether it
-    is a new one."""
+def contact_pairs(shapes, bodies, no_collide):
+    """Broadphase and filter: every overlapping pair of shapes that may collide, sorted."""
     if shapes.alive.shape[0] < 2:
-        pairs = np.empty((0, 2), dtype=np.int64)
-    else:
-        pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, shapes.body, shapes.group,
-                                  CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)
-    pairs = filter_pairs(pairs, shapes, bodies, no_collide)
-    if _same_pairs(contacts.key, pairs):
-        return contacts, False  # the usual case while things move: keep the store
-    fresh = allocate_contacts(pairs.shape[0])
-    carry_contacts(contacts, fresh, pairs, shapes)
-    return fresh, True
+        return np.empty((0, 2), dtype=np.int64)
+    pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, shapes.body, shapes.group,
+                              CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)
+    return filter_pairs(pairs, shapes, bodies, no_collide)
 
 
 @kernel
@@ -95,7 +88,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
     clock[0] = cycles()
     new_contacts = False
     if update_aabbs(shapes, bodies, AABB_MARGIN) or pairs_dirty:
-        contacts, new_contacts = refresh_contacts(contacts, shapes, bodies, world.no_collide)
+        pairs = contact_pairs(shapes, bodies, world.no_collide)
+        # Usually the pairs are the same while things move, and the store is kept. Otherwise
+        # a new one, one row per pair, with the existing contacts' manifolds and impulses.
+        if not _same_pairs(contacts.key, pairs):
+            fresh = allocate_contacts(pairs.shape[0])
+            carry_contacts(contacts, fresh, pairs, shapes)
+            contacts = fresh
+            new_contacts = True
     clock[1] = cycles()
 
     # Each stage call passes its stores' arrays on the stack (0.1-0.5 us), so the contact
