@@ -117,4 +117,5 @@ else:
         return types.int64(), codegen
 
 
-__all__ = ["kernel", "borrowing_kernel", "inline_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall", "cycles"]
+__all__ = ["kernel", "borrowing_kernel", "inline_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
+           "cycles"]
