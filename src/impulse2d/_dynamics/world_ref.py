@@ -40,8 +40,7 @@ class WorldStores(structref.StructRefProxy):
 structref.define_boxing(WorldStoresType, WorldStores)
 
 
-def _index_type():
-    return numba.typeof(empty_contacts().key)  # int64, 1-d, C-contiguous
+_ROWS = types.Array(types.int64, 1, "C")
 
 
 WORLD_STORES = WorldStoresType([
@@ -50,9 +49,9 @@ WORLD_STORES = WorldStoresType([
     ("joints", numba.typeof(allocate_store(Joints, JOINT_LAYOUT, 0))),
     ("contacts", numba.typeof(empty_contacts())),
     ("constraints", numba.typeof(contact_constraints(0))),
-    ("joint_ids", types.UniTuple(_index_type(), len(JOINT_MODULES))),  # rows per joint type
-    ("no_collide", _index_type()),  # sorted body-pair keys of joints that forbid collision
-    ("clock", _index_type()),  # cycle counter before each stage of the step, and at its end
+    ("joint_ids", types.UniTuple(_ROWS, len(JOINT_MODULES))),  # rows per joint type
+    ("no_collide", _ROWS),  # sorted body-pair keys of joints that forbid collision
+    ("clock", _ROWS),  # cycle counter before each stage of the step, and at its end
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
