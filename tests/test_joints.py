@@ -96,6 +96,50 @@ def test_motor_reaches_its_speed_and_respects_its_torque(solver):
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
+def test_a_limit_switched_off_lets_go_at_once(solver):
+    """Once off, a limit applies no torque, not even the impulse it held (warm starting)."""
+    world = i2d.World(solver=solver)
+    pivot = world.create_body(type="static")
+    bar = world.create_body(position=(1.0, 0.0))
+    bar.create_box(1.0, 0.05)
+    joint = world.create_revolute_joint(pivot, bar, (0.0, 0.0), enable_limit=True,
+                                        lower_angle=-0.5, upper_angle=0.5)
+    run(world, 2.0)
+    assert joint.reaction_torque > 0.0  # the lower limit holds the bar up
+    # The same bar, at the same state, never limited.
+    free_world = i2d.World(solver=solver)
+    free_pivot = free_world.create_body(type="static")
+    free_bar = free_world.create_body(position=bar.position, angle=bar.angle,
+                                      linear_velocity=bar.linear_velocity,
+                                      angular_velocity=bar.angular_velocity)
+    free_bar.create_box(1.0, 0.05)
+    free_world.create_revolute_joint(free_pivot, free_bar, (0.0, 0.0))
+    joint.enable_limit = False
+    for _ in range(12):
+        world.step(DT)
+        free_world.step(DT)
+    assert bar.angle < -0.6  # it falls
+    assert bar.angle == pytest.approx(free_bar.angle, abs=1e-3)
+    assert joint.reaction_torque == 0.0
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_motor_switched_off_stops_driving(solver):
+    world = i2d.World(gravity=(0, 0), solver=solver)
+    pivot = world.create_body(type="static")
+    wheel = world.create_body()
+    wheel.create_circle(0.5)
+    joint = world.create_revolute_joint(pivot, wheel, (0.0, 0.0), enable_motor=True,
+                                        motor_speed=2.0, max_motor_torque=0.05)
+    run(world, 0.5)  # still spinning up at its full torque
+    spin = wheel.angular_velocity
+    assert spin == pytest.approx(0.05 * 0.5 / wheel.inertia, rel=0.02)
+    joint.enable_motor = False
+    run(world, 0.5)
+    assert wheel.angular_velocity == pytest.approx(spin, rel=1e-9)  # coasts
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
 def test_rotational_spring_oscillates_at_its_hertz(solver):
     world = i2d.World(gravity=(0, 0), solver=solver)
     pivot = world.create_body(type="static")

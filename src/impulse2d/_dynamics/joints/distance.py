@@ -25,15 +25,23 @@ for the choice of rows.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from .rows import inequality_bias
-from .revolute import prepare as _revolute_prepare
+from .rows import clear_idle_rows, inequality_bias
+from .revolute import prepare_anchors
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, step-start centres, spring softness, and the reset of
-    the impulses without warm starting: the revolute prepare does all of it."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    the impulses without warm starting (all shared with the revolute joint), and no impulse
+    kept by a row that is off: the rigid row with ``enable_spring``, the others without."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        soft_length = joints.enable_spring[j]
+        clear_idle_rows(joints, j, soft_length and joints.hertz[j] > 0.0,
+                        soft_length and joints.enable_motor[j], soft_length)
+        if soft_length:
+            joints.linear_impulse[j, 0] = 0.0
 
 
 @borrowing_kernel

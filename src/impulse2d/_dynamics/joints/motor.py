@@ -24,14 +24,14 @@ import math
 
 from ..._core.jit import borrowing_kernel
 from .rows import point_impulse
-from .revolute import prepare as _revolute_prepare
+from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors, centres, angle error and axial mass: the revolute prepare."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    """Anchors, centres, angle error and axial mass: the revolute joint's `prepare_anchors`."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
 
 
 @borrowing_kernel

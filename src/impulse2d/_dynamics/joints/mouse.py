@@ -20,13 +20,13 @@ Impulse in ``linear_impulse``. Sources: Catto, "Soft Constraints" (GDC 2011); Bo
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from .revolute import prepare as _revolute_prepare
+from .revolute import prepare_anchors
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """The revolute prepare (anchor, softness, resets), then C at step start: c_b - target."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    """The revolute joint's anchors, softness and resets, then C at step start: c_b - target."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
     for n in range(ids.shape[0]):
         j = ids[n]
         b = joints.body_b[j]

@@ -37,7 +37,8 @@ from .revolute import prepare as _revolute_prepare
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """The revolute prepare (anchors, centres, angle, softness, resets) and the world axis."""
+    """The revolute prepare (anchors, centres, angle, softness, resets, rows that are off) and
+    the world axis."""
     _revolute_prepare(joints, ids, bodies, h, warm_starting)
     for n in range(ids.shape[0]):
         j = ids[n]

@@ -20,15 +20,15 @@ iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from .revolute import prepare as _revolute_prepare
+from .revolute import prepare_anchors
 from .rows import inequality_bias
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, and the reset of the impulses without warm starting:
-    the revolute prepare does all of it."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    the revolute joint's `prepare_anchors` does all of it."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
 
 
 @borrowing_kernel

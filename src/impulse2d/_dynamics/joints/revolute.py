@@ -26,13 +26,26 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel
-from .rows import inequality_bias, point_impulse, unsigned_rows
+from .rows import clear_idle_rows, inequality_bias, point_impulse, unsigned_rows
 from ..softness import soft_coefficients
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors from the centres of mass, step-start angle, axial mass, spring softness."""
+    """:func:`prepare_anchors`, and no impulse kept by a spring, motor or limit that is off.
+
+    The prismatic and wheel joints gate their rows the same way and share this prepare."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        clear_idle_rows(joints, j, joints.enable_spring[j] and joints.hertz[j] > 0.0,
+                        joints.enable_motor[j], joints.enable_limit[j])
+
+
+@borrowing_kernel
+def prepare_anchors(joints, ids, bodies, h, warm_starting):
+    """Anchors from the centres of mass, step-start angle, axial mass, spring softness, and
+    every impulse reset without warm starting (shared by the joints built on a point)."""
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]

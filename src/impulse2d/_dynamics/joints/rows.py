@@ -20,6 +20,23 @@ def unsigned_rows(j, joints):
 
 
 @kernel
+def clear_idle_rows(joints, j, spring_on, motor_on, limit_on):
+    """Zero the accumulated impulse of each optional row of joint ``j`` that is off.
+
+    Warm starting applies every accumulated impulse at the start of each (sub)step, and the
+    solve leaves a row that is off alone, so a spring, motor or limit switched off while it
+    pushed would go on pushing with its last impulse (Box2D v3 zeroes them as well).
+    """
+    if not spring_on:
+        joints.spring_impulse[j] = 0.0
+    if not motor_on:
+        joints.motor_impulse[j] = 0.0
+    if not limit_on:
+        joints.lower_impulse[j] = 0.0
+        joints.upper_impulse[j] = 0.0
+
+
+@kernel
 def inequality_bias(c, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h):
     """``(bias, mass_scale, impulse_scale)`` of a one-sided row (limit) with error ``c``.
 

@@ -24,14 +24,14 @@ import math
 from ..._core.jit import borrowing_kernel
 from .rows import point_impulse
 from ..softness import soft_coefficients
-from .revolute import prepare as _revolute_prepare
+from .revolute import prepare_anchors
 
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """The revolute prepare (anchors, centres, angle, axial mass, linear softness, resets) and
-    the angular spring's softness."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    """The revolute joint's anchors, centres, angle, axial mass, linear softness and resets,
+    and the angular spring's softness."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
     for n in range(ids.shape[0]):
         j = ids[n]
         bias_rate, mass_scale, impulse_scale = soft_coefficients(
