@@ -23,6 +23,28 @@ def _pendulum(solver, angle0, d=1.0, half=0.1, **world_options):
     return world, bob, joint
 
 
+def _limited_bar(solver):
+    """A 2 m bar hinged at one end to a static pivot, limited to +-0.5 rad."""
+    world = i2d.World(solver=solver)
+    pivot = world.create_body(type="static")
+    bar = world.create_body(position=(1.0, 0.0))
+    bar.create_box(1.0, 0.05)
+    joint = world.create_revolute_joint(pivot, bar, (0.0, 0.0), enable_limit=True,
+                                        lower_angle=-0.5, upper_angle=0.5)
+    return world, bar, joint
+
+
+def _motor_wheel(solver):
+    """A wheel on a pivot without gravity, motor at 2 rad/s with at most 0.05 N m."""
+    world = i2d.World(gravity=(0, 0), solver=solver)
+    pivot = world.create_body(type="static")
+    wheel = world.create_body()
+    wheel.create_circle(0.5)
+    joint = world.create_revolute_joint(pivot, wheel, (0.0, 0.0), enable_motor=True,
+                                        motor_speed=2.0, max_motor_torque=0.05)
+    return world, wheel, joint
+
+
 def _crossings(samples):
     """Times at which the sampled signal crosses zero upwards (linear interpolation)."""
     out = []
@@ -66,12 +88,7 @@ def test_reaction_force_of_a_hanging_body_equals_its_weight(solver):
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_revolute_limit_holds_within_two_degrees(solver):
-    world = i2d.World(solver=solver)
-    pivot = world.create_body(type="static")
-    bar = world.create_body(position=(1.0, 0.0))
-    bar.create_box(1.0, 0.05)
-    joint = world.create_revolute_joint(pivot, bar, (0.0, 0.0), enable_limit=True,
-                                        lower_angle=-0.5, upper_angle=0.5)
+    world, bar, joint = _limited_bar(solver)
     run(world, 3.0)
     assert joint.angle == pytest.approx(-0.5, abs=math.radians(2.0))
     assert abs(joint.speed) < 0.05
@@ -80,12 +97,7 @@ def test_revolute_limit_holds_within_two_degrees(solver):
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_motor_reaches_its_speed_and_respects_its_torque(solver):
-    world = i2d.World(gravity=(0, 0), solver=solver)
-    pivot = world.create_body(type="static")
-    wheel = world.create_body()
-    wheel.create_circle(0.5)
-    joint = world.create_revolute_joint(pivot, wheel, (0.0, 0.0), enable_motor=True,
-                                        motor_speed=2.0, max_motor_torque=0.05)
+    world, wheel, joint = _motor_wheel(solver)
     # Torque-limited spin-up: w(t) = tau t / I until the target speed.
     t_reach = 2.0 * wheel.inertia / 0.05
     run(world, 0.5 * t_reach)
@@ -98,12 +110,7 @@ def test_motor_reaches_its_speed_and_respects_its_torque(solver):
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_a_limit_switched_off_lets_go_at_once(solver):
     """Once off, a limit applies no torque, not even the impulse it held (warm starting)."""
-    world = i2d.World(solver=solver)
-    pivot = world.create_body(type="static")
-    bar = world.create_body(position=(1.0, 0.0))
-    bar.create_box(1.0, 0.05)
-    joint = world.create_revolute_joint(pivot, bar, (0.0, 0.0), enable_limit=True,
-                                        lower_angle=-0.5, upper_angle=0.5)
+    world, bar, joint = _limited_bar(solver)
     run(world, 2.0)
     assert joint.reaction_torque > 0.0  # the lower limit holds the bar up
     # The same bar, at the same state, never limited.
@@ -125,12 +132,7 @@ def test_a_limit_switched_off_lets_go_at_once(solver):
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_a_motor_switched_off_stops_driving(solver):
-    world = i2d.World(gravity=(0, 0), solver=solver)
-    pivot = world.create_body(type="static")
-    wheel = world.create_body()
-    wheel.create_circle(0.5)
-    joint = world.create_revolute_joint(pivot, wheel, (0.0, 0.0), enable_motor=True,
-                                        motor_speed=2.0, max_motor_torque=0.05)
+    world, wheel, joint = _motor_wheel(solver)
     run(world, 0.5)  # still spinning up at its full torque
     spin = wheel.angular_velocity
     assert spin == pytest.approx(0.05 * 0.5 / wheel.inertia, rel=0.02)
