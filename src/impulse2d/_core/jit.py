@@ -57,7 +57,6 @@ cache is cleared.
 """
 
 
-
 class DirectCall:
     """Calls a kernel's compiled code without Numba's per-call typing of the arguments.
 
