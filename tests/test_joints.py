@@ -142,6 +142,48 @@ def test_a_motor_switched_off_stops_driving(solver):
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
+def test_a_limit_switched_on_takes_hold(solver):
+    """A revolute joint with no optional rows is solved in a list of its own (pins); turning
+    its limit on must move it to the list that applies limits."""
+    world, bar, joint = _limited_bar(solver)
+    joint.enable_limit = False
+    run(world, 0.1)  # a plain pin for a few steps
+    assert -0.5 < bar.angle < 0.0
+    joint.enable_limit = True
+    run(world, 3.0)
+    assert joint.angle == pytest.approx(-0.5, abs=math.radians(2.0))
+    assert joint.reaction_torque > 0.0
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_motor_switched_on_drives(solver):
+    world, wheel, joint = _motor_wheel(solver)
+    joint.enable_motor = False
+    run(world, 0.1)
+    assert wheel.angular_velocity == 0.0
+    joint.enable_motor = True
+    run(world, 0.5)
+    assert wheel.angular_velocity == pytest.approx(0.05 * 0.5 / wheel.inertia, rel=0.02)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_pin_moves_as_a_revolute_joint_with_idle_rows(solver):
+    """The pins' lean loop is the general revolute solve without its optional rows: a pendulum
+    on a plain pin and one whose limit is on but never reached swing alike."""
+    swings = []
+    for limited in (False, True):
+        world = i2d.World(solver=solver)
+        pivot = world.create_body(type="static")
+        bob = world.create_body(position=(1.0, 0.0))
+        bob.create_circle(0.1)
+        world.create_revolute_joint(pivot, bob, (0.0, 0.0), enable_limit=limited,
+                                    lower_angle=-10.0, upper_angle=10.0)
+        run(world, 2.0)
+        swings.append((*bob.position, bob.angle))
+    assert swings[0] == pytest.approx(swings[1], abs=1e-9)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
 def test_rotational_spring_oscillates_at_its_hertz(solver):
     world = i2d.World(gravity=(0, 0), solver=solver)
     pivot = world.create_body(type="static")

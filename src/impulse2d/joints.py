@@ -19,7 +19,12 @@ def _flag_property(column: str, doc: str = ""):
 
     def fset(self, value):
         j = self._row()
-        getattr(self._world._joints, column)[j] = _validate.flag(value, column)
+        flags = getattr(self._world._joints, column)
+        value = _validate.flag(value, column)
+        if flags[j] != value:
+            flags[j] = value
+            # The solver keeps its own list of revolute joints without any of these rows.
+            self._world._joint_index = None
 
     return property(fget, fset, doc=doc)
 

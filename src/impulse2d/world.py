@@ -590,14 +590,18 @@ class World:
         self._pairs_dirty = True
 
     def _joint_rows(self) -> dict[str, np.ndarray]:
-        """Rows of live joints per type, and the sorted body-pair keys that must not collide."""
+        """Rows of live joints per list of ``ROW_LISTS`` (revolute joints split into pins and
+        the others), and the sorted body-pair keys that must not collide."""
         if self._joint_index is None:
             jt = self._joints
             alive = jt.alive
             lo = np.minimum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
             hi = np.maximum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
+            rows = [np.flatnonzero(alive & (jt.type == code)) for code in JOINT_CODES]
+            revolute = rows[0]
+            plain = ~(jt.enable_spring | jt.enable_motor | jt.enable_limit)[revolute]
             self._joint_index = {
-                "by_type": tuple(np.flatnonzero(alive & (jt.type == code)) for code in JOINT_CODES),
+                "by_type": (revolute[plain], revolute[~plain], *rows[1:]),
                 "no_collide": np.unique((lo << 32) | hi).astype(np.int64),
             }
         return self._joint_index

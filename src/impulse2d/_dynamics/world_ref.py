@@ -25,7 +25,7 @@ from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joint
 from .._core.storage import allocate_store
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
-from .joint_solver import JOINT_MODULES
+from .joint_solver import ROW_LISTS
 
 
 @structref.register
@@ -49,7 +49,7 @@ WORLD_STORES = WorldStoresType([
     ("joints", numba.typeof(allocate_store(Joints, JOINT_LAYOUT, 0))),
     ("contacts", numba.typeof(empty_contacts())),
     ("constraints", numba.typeof(contact_constraints(0))),
-    ("joint_ids", types.UniTuple(_ROWS, len(JOINT_MODULES))),  # rows per joint type
+    ("joint_ids", types.UniTuple(_ROWS, len(ROW_LISTS))),  # joint rows per list
     ("no_collide", _ROWS),  # sorted body-pair keys of joints that forbid collision
     ("clock", _ROWS),  # cycle counter before each stage of the step, and at its end
 ])
