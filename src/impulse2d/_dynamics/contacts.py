@@ -100,16 +100,12 @@ def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a
 
 
 @kernel
-def filter_pairs(pairs, shapes, bodies, no_collide):
+def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_collide):
     """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide` and are
     not joined by a joint that forbids it (``no_collide``: sorted keys ``lo << 32 | hi`` of body
-    rows)."""
-    body = shapes.body
-    body_type = bodies.type
-    sensor = shapes.is_sensor
-    group = shapes.group
-    category = shapes.category
-    mask = shapes.mask
+    rows). Takes the shape columns (``body``, ``sensor``, ``group``, ``category``, ``mask``)
+    and the body types it reads, not whole stores: a kernel counts a reference to every array
+    it is given."""
     keep = np.empty(pairs.shape[0], dtype=np.bool_)
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]

@@ -26,7 +26,7 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
-from .._core.jit import DirectCall, kernel, cycles
+from .._core.jit import DirectCall, borrowing_kernel, kernel, cycles
 from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from . import solvers
@@ -37,7 +37,7 @@ from .integrate import finalize_bodies, integrate_velocities
 from .joint_solver import prepare_joints
 from .proxies import update_aabbs
 from .softness import soft_coefficients
-from .world_ref import adopt_step_stores, stores_for_step
+from .world_ref import adopt_step_stores, borrow, borrow_column, stores_for_step
 
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
@@ -54,13 +54,117 @@ def _same_pairs(keys, pairs):
 
 
 @kernel
-def contact_pairs(shapes, bodies, no_collide):
+def contact_pairs(world):
     """Broadphase and filter: every overlapping pair of shapes that may collide, sorted."""
-    if shapes.alive.shape[0] < 2:
+    alive = borrow_column(world, "shapes", "alive")
+    if alive.shape[0] < 2:
         return np.empty((0, 2), dtype=np.int64)
-    pairs = find_pairs_kernel(shapes.fat_aabb, shapes.alive, shapes.body, shapes.group,
+    body = borrow_column(world, "shapes", "body")
+    group = borrow_column(world, "shapes", "group")
+    pairs = find_pairs_kernel(borrow_column(world, "shapes", "fat_aabb"), alive, body, group,
                               CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)
-    return filter_pairs(pairs, shapes, bodies, no_collide)
+    return filter_pairs(pairs, body, borrow_column(world, "bodies", "type"),
+                        borrow_column(world, "shapes", "is_sensor"), group,
+                        borrow_column(world, "shapes", "category"),
+                        borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
+
+
+@borrowing_kernel
+def _update_bounds(world):
+    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"), AABB_MARGIN)
+
+
+@kernel
+def _update_pairs(world):
+    """Search the pairs again; a new contact store if they changed (True), else the old one is
+    kept (False: usually, while things move, the pairs stay the same)."""
+    pairs = contact_pairs(world)
+    if _same_pairs(borrow_column(world, "contacts", "key"), pairs):
+        return False
+    # A new store, one row per pair, with the existing contacts' manifolds and impulses.
+    fresh = allocate_contacts(pairs.shape[0])
+    carry_contacts(world.contacts, fresh, pairs, world.shapes)
+    world.contacts = fresh
+    return True
+
+
+@kernel
+def _collide(world, friction_mixing, restitution_mixing):
+    """Narrowphase manifolds; False when there are no contacts at all."""
+    if borrow_column(world, "contacts", "key").shape[0] == 0:
+        return False
+    update_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
+                     friction_mixing, restitution_mixing)
+    return True
+
+
+@kernel
+def _colour(world):
+    """The touching contacts in solver order (by colour)."""
+    bodies_type = borrow_column(world, "bodies", "type")
+    order, _ = color_contacts(borrow_column(world, "contacts", "count"),
+                              borrow_column(world, "contacts", "body_a"),
+                              borrow_column(world, "contacts", "body_b"), bodies_type,
+                              bodies_type.shape[0], COLOR_COUNT)
+    return order
+
+
+@borrowing_kernel
+def _constraint_count(world):
+    return borrow(world, "constraints").count.shape[0]
+
+
+@borrowing_kernel
+def _solve(world, order, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
+           contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+           restitution_threshold, max_linear_speed, baumgarte):
+    """Prepare the constraints, run the solver, store the impulses and finalize the bodies.
+    Returns the (sub)step the joint impulses were accumulated over."""
+    bodies = borrow(world, "bodies")
+    joints = borrow(world, "joints")
+    joint_ids = borrow(world, "joint_ids")
+    cs = borrow(world, "constraints")
+    clock = borrow(world, "clock")
+    touching = order.shape[0] > 0
+    max_angular_speed = MAX_ROTATION / dt
+    if soft_step:
+        h = dt / substeps
+        # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate
+        # of its integrator rings instead of settling. Against static bodies contacts are
+        # twice as stiff (Box2D v3).
+        hertz = min(contact_hertz, 0.25 / h)
+        rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
+        s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz,
+                                                                  contact_damping_ratio, h)
+        j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
+                                                                  joint_damping_ratio, h)
+        if touching:
+            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
+                             mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+        prepare_joints(joints, joint_ids, bodies, h, warm_starting)
+        clock[3] = cycles()
+        solvers.soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
+                          j_rate, j_mass_scale, j_impulse_scale, contact_speed,
+                          restitution_threshold, max_linear_speed, max_angular_speed)
+        joint_h = h
+    else:
+        integrate_velocities(bodies, gx, gy, dt)
+        if touching:
+            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0,
+                             1.0, 0.0, 0.0, 1.0, 0.0)
+        prepare_joints(joints, joint_ids, bodies, dt, warm_starting)
+        clock[3] = cycles()
+        solvers.pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte,
+                    LINEAR_SLOP, contact_speed, restitution_threshold, max_linear_speed,
+                    max_angular_speed)
+        joint_h = dt
+    if touching:
+        store_impulses(cs, borrow(world, "contacts"))
+    clock[4] = cycles()
+
+    finalize_bodies(bodies)
+    clock[5] = cycles()
+    return joint_h
 
 
 @kernel
@@ -75,92 +179,32 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
     were accumulated over. ``world.clock`` receives the cycle counter before each stage and at
     the end (see :data:`STAGES`).
 
+    This kernel only allocates (new pairs, contact stores, colour order); the stages that
+    neither allocate nor return arrays run in borrowing kernels, which count no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
     the NamedTuple), so unchanged stores are not returned.
     """
-    bodies = world.bodies
-    shapes = world.shapes
-    joints = world.joints
-    contacts = world.contacts
-    cs = world.constraints
-    joint_ids = world.joint_ids
-    clock = world.clock
+    clock = borrow(world, "clock")
     clock[0] = cycles()
     new_contacts = False
-    if update_aabbs(shapes, bodies, AABB_MARGIN) or pairs_dirty:
-        pairs = contact_pairs(shapes, bodies, world.no_collide)
-        # Usually the pairs are the same while things move, and the store is kept. Otherwise
-        # a new one, one row per pair, with the existing contacts' manifolds and impulses.
-        if not _same_pairs(contacts.key, pairs):
-            fresh = allocate_contacts(pairs.shape[0])
-            carry_contacts(contacts, fresh, pairs, shapes)
-            contacts = fresh
-            new_contacts = True
+    if _update_bounds(world) or pairs_dirty:
+        new_contacts = _update_pairs(world)
     clock[1] = cycles()
 
-    # Each stage call passes its stores' arrays on the stack (0.1-0.5 us), so the contact
-    # stages are skipped when there are no contacts (a chain, a world of joints only).
-    paired = contacts.key.shape[0] > 0
-    if paired:
-        update_manifolds(contacts, shapes, bodies, SPECULATIVE_DISTANCE, friction_mixing,
-                         restitution_mixing)
+    # The contact stages are skipped when there are no contacts (a chain, a world of joints
+    # only): each passes its stores' arrays on the stack (0.1-0.5 us).
+    paired = _collide(world, friction_mixing, restitution_mixing)
     clock[2] = cycles()
 
-    if paired:
-        order, _ = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
-                                  bodies.type.shape[0], COLOR_COUNT)
-    else:
-        order = np.empty(0, dtype=np.int64)
-    touching = order.shape[0] > 0
-    new_cs = cs.count.shape[0] != order.shape[0]  # re-used while the count holds
+    order = _colour(world) if paired else np.empty(0, dtype=np.int64)
+    new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
-        cs = allocate_constraints(order.shape[0])
-    max_angular_speed = MAX_ROTATION / dt
-    if soft_step:
-        h = dt / substeps
-        # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate
-        # of its integrator rings instead of settling. Against static bodies contacts are
-        # twice as stiff (Box2D v3).
-        hertz = min(contact_hertz, 0.25 / h)
-        rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
-        s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz,
-                                                                  contact_damping_ratio, h)
-        j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
-                                                                  joint_damping_ratio, h)
-        if touching:
-            prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                             impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
-        prepare_joints(joints, joint_ids, bodies, h, warm_starting)
-        clock[3] = cycles()
-        solvers.soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
-                          j_rate, j_mass_scale, j_impulse_scale, contact_speed,
-                          restitution_threshold, max_linear_speed, max_angular_speed)
-        joint_h = h
-    else:
-        integrate_velocities(bodies, gx, gy, dt)
-        if touching:
-            prepare_contacts(cs, order, contacts, bodies, warm_starting, 0.0, 1.0, 0.0, 0.0,
-                             1.0, 0.0)
-        prepare_joints(joints, joint_ids, bodies, dt, warm_starting)
-        clock[3] = cycles()
-        solvers.pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte,
-                    LINEAR_SLOP, contact_speed, restitution_threshold, max_linear_speed,
-                    max_angular_speed)
-        joint_h = dt
-    if touching:
-        store_impulses(cs, contacts)
-    clock[4] = cycles()
-
-    finalize_bodies(bodies)
-    clock[5] = cycles()
-    contacts_out = None
-    if new_contacts:
-        world.contacts = contacts
-        contacts_out = contacts
-    cs_out = None
-    if new_cs:
-        world.constraints = cs
-        cs_out = cs
+        world.constraints = allocate_constraints(order.shape[0])
+    joint_h = _solve(world, order, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
+                     contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
+                     contact_speed, restitution_threshold, max_linear_speed, baumgarte)
+    contacts_out = world.contacts if new_contacts else None
+    cs_out = world.constraints if new_cs else None
     return contacts_out, cs_out, joint_h
 
 
