@@ -98,8 +98,8 @@ def solve_joints(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, 
         motor.solve(joints, ids[7], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
                     baumgarte)
     if ids[8].shape[0] > 0:
-        pulley.solve(joints, ids[8], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                     baumgarte)
+        pulley.solve(joints, ids[8], bodies, h, use_bias, soft, bias_rate, mass_scale,
+                     impulse_scale, baumgarte)
     # Gears last: they read the coordinates the coupled joints have just enforced.
     if ids[9].shape[0] > 0:
         gear.solve(joints, ids[9], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
