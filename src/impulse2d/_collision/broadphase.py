@@ -535,18 +535,29 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
     both axes) it is the direct double loop plus one sort.
     """
     m = ids.shape[0]
-    extent_x = np.sum(bx1 - bx0)
-    extent_y = np.sum(by1 - by0)
-    span_x = bx1.max() - bx0.min()
-    span_y = by1.max() - by0.min()
+    # one pass for the total extents and the spans (sums of temporaries and four reductions
+    # took 0.7 us for 101 boxes, a third of the sweep; measured)
+    extent_x = 0.0
+    extent_y = 0.0
+    lo_x = np.inf
+    lo_y = np.inf
+    hi_x = -np.inf
+    hi_y = -np.inf
+    for k in range(m):
+        extent_x += bx1[k] - bx0[k]
+        extent_y += by1[k] - by0[k]
+        lo_x = min(lo_x, bx0[k])
+        lo_y = min(lo_y, by0[k])
+        hi_x = max(hi_x, bx1[k])
+        hi_y = max(hi_y, by1[k])
     # e_x / s_x <= e_y / s_y, cross-multiplied (a zero or infinite span is fine either way)
-    if extent_x * span_y <= extent_y * span_x:
+    if extent_x * (hi_y - lo_y) <= extent_y * (hi_x - lo_x):
         s0, s1, t0, t1 = bx0, bx1, by0, by1
     else:
         s0, s1, t0, t1 = by0, by1, bx0, bx1
     order = _sort_order(s0)  # stable: equal starts keep index order
-    cap = 4 * m + 64
-    keys = np.empty(cap, dtype=np.int64)
+    keys = np.empty(0, dtype=np.int64)  # grown at the first pair: a jointed chain has none
+    cap = 0
     count = 0
     for a in range(m):
         p = order[a]
@@ -561,16 +572,16 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
             j = ids[q]
             if t0[q] <= hi and lo <= t1[q] and not _excluded(i, j, owner, group):
                 if count == cap:
-                    grown = np.empty(2 * cap, dtype=np.int64)
-                    grown[:cap] = keys
+                    cap = max(2 * cap, 4 * m + 64)
+                    grown = np.empty(cap, dtype=np.int64)
+                    grown[:count] = keys[:count]
                     keys = grown
-                    cap *= 2
                 keys[count] = (min(i, j) << 32) | max(i, j)
                 count += 1
-    if count == 0:
-        return np.empty((0, 2), dtype=np.int64)
-    found = np.sort(keys[:count])
     out = np.empty((count, 2), dtype=np.int64)
+    if count == 0:
+        return out
+    found = np.sort(keys[:count])
     for c in range(count):
         out[c, 0] = found[c] >> 32
         out[c, 1] = found[c] & 0xFFFFFFFF

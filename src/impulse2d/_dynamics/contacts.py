@@ -106,6 +106,8 @@ def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_colli
     rows). Takes the shape columns (``body``, ``sensor``, ``group``, ``category``, ``mask``)
     and the body types it reads, not whole stores: a kernel counts a reference to every array
     it is given."""
+    if pairs.shape[0] == 0:
+        return pairs
     keep = np.empty(pairs.shape[0], dtype=np.bool_)
     for k in range(pairs.shape[0]):
         i = pairs[k, 0]
