@@ -26,7 +26,8 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inline_kernel
-from .rows import clear_idle_rows, inequality_bias, point_impulse, unsigned_rows
+from .rows import (clear_idle_rows, equality_softness, inequality_bias, point_row,
+                   unsigned_rows)
 from ..softness import soft_coefficients
 
 
@@ -127,6 +128,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     dp = bodies.dp
     dq = bodies.dq
     inv_h = 1.0 / h
+    point_rate, point_scale_m, point_scale_i = equality_softness(
+        use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j, a, b = unsigned_rows(ids[n], joints)
         m_a = bodies.inv_mass[a]
@@ -187,10 +190,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 wa -= sign * i_a * impulse
                 wb += sign * i_b * impulse
 
-        vax, vay, wa, vbx, vby, wb = _point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
-                                                vax, vay, wa, vbx, vby, wb, use_bias, soft,
-                                                bias_rate, mass_scale, impulse_scale,
-                                                baumgarte * inv_h)
+        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+                                               vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
+                                               point_scale_m, point_scale_i)
         v[a, 0] = vax
         v[a, 1] = vay
         w[a] = wa
@@ -212,49 +214,17 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
     w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
-    baumgarte_rate = baumgarte * (1.0 / h)
+    rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                               impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
         j, a, b = unsigned_rows(ids[n], joints)
-        vax, vay, wa, vbx, vby, wb = _point_row(
+        vax, vay, wa, vbx, vby, wb = point_row(
             joints, j, a, b, dp, dq, bodies.inv_mass[a], bodies.inv_mass[b],
             bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
-            v[b, 1], w[b], use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte_rate)
+            v[b, 1], w[b], use_bias, rate, scale_m, scale_i)
         v[a, 0] = vax
         v[a, 1] = vay
         w[a] = wa
         v[b, 0] = vbx
         v[b, 1] = vby
         w[b] = wb
-
-
-@inline_kernel
-def _point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb, use_bias,
-               soft, bias_rate, mass_scale, impulse_scale, baumgarte_rate):
-    """The point constraint of joint ``j``, one 2x2 block at the current anchors: accumulates
-    its impulse and returns the bodies' velocities after it."""
-    rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
-    ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
-    rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-    rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-    cdot_x = vbx - wb * rby - vax + wa * ray
-    cdot_y = vby + wb * rbx - vay - wa * rax
-    bias_x = 0.0
-    bias_y = 0.0
-    scale_m = 1.0
-    scale_i = 0.0
-    if use_bias:
-        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
-        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-        rate = bias_rate if soft else baumgarte_rate
-        bias_x = rate * cx
-        bias_y = rate * cy
-        if soft:
-            scale_m = mass_scale
-            scale_i = impulse_scale
-    px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
-                           cdot_y + bias_y, scale_m, scale_i, joints.linear_impulse[j, 0],
-                           joints.linear_impulse[j, 1])
-    joints.linear_impulse[j, 0] += px
-    joints.linear_impulse[j, 1] += py
-    return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
-            vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.jit import kernel
+from ..._core.jit import inline_kernel, kernel
 
 
 @kernel
@@ -34,6 +34,18 @@ def clear_idle_rows(joints, j, spring_on, motor_on, limit_on):
     if not limit_on:
         joints.lower_impulse[j] = 0.0
         joints.upper_impulse[j] = 0.0
+
+
+@kernel
+def equality_softness(use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h):
+    """``(bias rate, mass_scale, impulse_scale)`` of a rigid equality row (a joint's point or
+    angle): stabilised softly with the joint softness (soft step) or with Baumgarte's
+    ``beta / h`` (pgs), and unbiased in the relax pass."""
+    if not use_bias:
+        return 0.0, 1.0, 0.0
+    if soft:
+        return bias_rate, mass_scale, impulse_scale
+    return baumgarte * inv_h, 1.0, 0.0
 
 
 @kernel
@@ -71,3 +83,35 @@ def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_sca
     px = -mass_scale * inv_det * (k22 * rhs_x - k12 * rhs_y) - impulse_scale * acc_x
     py = -mass_scale * inv_det * (k11 * rhs_y - k12 * rhs_x) - impulse_scale * acc_y
     return px, py
+
+
+@inline_kernel
+def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb, biased,
+              bias_rate, mass_scale, impulse_scale):
+    """The point block of joint ``j`` (revolute point, weld linear part) at the current anchors:
+    accumulates its impulse and returns the bodies' velocities after it.
+
+    ``biased``: the position error ``C`` is fed back at ``bias_rate``; the softness is the
+    caller's (:func:`equality_softness`, or the joint's own spring). Inlined: a call would
+    spill the six velocities the solve loops keep in registers.
+    """
+    rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+    ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+    rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+    rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+    cdot_x = vbx - wb * rby - vax + wa * ray
+    cdot_y = vby + wb * rbx - vay - wa * rax
+    bias_x = 0.0
+    bias_y = 0.0
+    if biased:
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        bias_x = bias_rate * cx
+        bias_y = bias_rate * cy
+    px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
+                           cdot_y + bias_y, mass_scale, impulse_scale, joints.linear_impulse[j, 0],
+                           joints.linear_impulse[j, 1])
+    joints.linear_impulse[j, 0] += px
+    joints.linear_impulse[j, 1] += py
+    return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
+            vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))

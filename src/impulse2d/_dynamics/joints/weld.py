@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import borrowing_kernel
-from .rows import point_impulse
+from ..._core.jit import borrowing_kernel, kernel
+from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
 
@@ -73,40 +73,28 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
-    inv_h = 1.0 / h
+    # a part without a spring of its own is rigid, with the pass's stabilisation
+    rigid_rate, rigid_scale_m, rigid_scale_i = equality_softness(
+        use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
-        j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
+        j, a, b = unsigned_rows(ids[n], joints)
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        vax = v[a, 0]
-        vay = v[a, 1]
         wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
         wb = w[b]
 
         # Angular row.
+        sprung = joints.angular_hertz[j] > 0.0
+        rate, scale_m, scale_i = _part_softness(sprung, joints.angular_soft, j, rigid_rate,
+                                                rigid_scale_m, rigid_scale_i)
         bias = 0.0
-        scale_m = 1.0
-        scale_i = 0.0
-        if joints.angular_hertz[j] > 0.0 or use_bias:
+        if sprung or use_bias:
             theta = joints.delta_angle[j] + math.atan2(
                 dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                 dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
-            if joints.angular_hertz[j] > 0.0:
-                bias = joints.angular_soft[j, 0] * theta
-                scale_m = joints.angular_soft[j, 1]
-                scale_i = joints.angular_soft[j, 2]
-            elif soft:
-                bias = bias_rate * theta
-                scale_m = mass_scale
-                scale_i = impulse_scale
-            else:
-                bias = baumgarte * inv_h * theta
+            bias = rate * theta
         impulse = (-scale_m * joints.axial_mass[j] * (wb - wa + bias)
                    - scale_i * joints.angular_impulse[j])
         joints.angular_impulse[j] += impulse
@@ -114,46 +102,24 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         wb += i_b * impulse
 
         # Point block.
-        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
-        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        cdot_x = vbx - wb * rby - vax + wa * ray
-        cdot_y = vby + wb * rbx - vay - wa * rax
-        bias_x = 0.0
-        bias_y = 0.0
-        scale_m = 1.0
-        scale_i = 0.0
-        if joints.hertz[j] > 0.0 or use_bias:
-            cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
-            cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-            if joints.hertz[j] > 0.0:
-                rate = joints.spring_soft[j, 0]
-                scale_m = joints.spring_soft[j, 1]
-                scale_i = joints.spring_soft[j, 2]
-            elif soft:
-                rate = bias_rate
-                scale_m = mass_scale
-                scale_i = impulse_scale
-            else:
-                rate = baumgarte * inv_h
-            bias_x = rate * cx
-            bias_y = rate * cy
-        px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
-                               cdot_y + bias_y, scale_m, scale_i, joints.linear_impulse[j, 0],
-                               joints.linear_impulse[j, 1])
-        joints.linear_impulse[j, 0] += px
-        joints.linear_impulse[j, 1] += py
-        vax -= m_a * px
-        vay -= m_a * py
-        wa -= i_a * (rax * py - ray * px)
-        vbx += m_b * px
-        vby += m_b * py
-        wb += i_b * (rbx * py - rby * px)
-
+        sprung = joints.hertz[j] > 0.0
+        rate, scale_m, scale_i = _part_softness(sprung, joints.spring_soft, j, rigid_rate,
+                                                rigid_scale_m, rigid_scale_i)
+        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+                                               v[a, 0], v[a, 1], wa, v[b, 0], v[b, 1], wb,
+                                               sprung or use_bias, rate, scale_m, scale_i)
         v[a, 0] = vax
         v[a, 1] = vay
         w[a] = wa
         v[b, 0] = vbx
         v[b, 1] = vby
         w[b] = wb
+
+
+@kernel
+def _part_softness(sprung, soft_rows, j, rigid_rate, rigid_scale_m, rigid_scale_i):
+    """``(bias rate, mass scale, impulse scale)`` of one part of weld ``j``: its own spring's
+    (a row of ``soft_rows``) when ``sprung``, else the rigid ones of the pass."""
+    if sprung:
+        return soft_rows[j, 0], soft_rows[j, 1], soft_rows[j, 2]
+    return rigid_rate, rigid_scale_m, rigid_scale_i
