@@ -92,8 +92,8 @@ def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vb
     accumulates its impulse and returns the bodies' velocities after it.
 
     ``biased``: the position error ``C`` is fed back at ``bias_rate``; the softness is the
-    caller's (:func:`equality_softness`, or the joint's own spring). Inlined: a call would
-    spill the six velocities the solve loops keep in registers.
+    caller's (:func:`equality_softness`, or the joint's own spring). Inlined into the solve
+    loops, which keep the six velocities in registers across it.
     """
     rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
     ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
