@@ -40,6 +40,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
+from .velocities import load_pair, store_pair
 
 
 class ContactConstraints(NamedTuple):
@@ -245,12 +246,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         i_a = cs.inv_mass[q, 1]
         m_b = cs.inv_mass[q, 2]
         i_b = cs.inv_mass[q, 3]
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
         nx = cs.normal[q, 0]
         ny = cs.normal[q, 1]
         tx = ny
@@ -332,12 +328,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
             for j in range(count):
                 cs.total_normal_impulse[q, j] += cs.normal_impulse[q, j]
                 cs.total_tangent_impulse[q, j] += cs.tangent_impulse[q, j]
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
 @borrowing_kernel

@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..._core.jit import borrowing_kernel
 from .rows import clear_idle_rows, inequality_bias
 from .revolute import prepare_anchors
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -108,12 +109,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         crb = rbx * uy - rby * ux
         k = m_a + m_b + i_a * cra * cra + i_b * crb * crb
         axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
 
         if joints.enable_spring[j]:
             if joints.hertz[j] > 0.0:
@@ -194,9 +190,4 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             vby += m_b * impulse * uy
             wb += i_b * impulse * crb
 
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

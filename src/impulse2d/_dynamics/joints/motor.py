@@ -26,6 +26,7 @@ from ..._core.jit import borrowing_kernel
 from .rows import point_impulse
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -56,12 +57,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
         rate = joints.correction_factor[j] * inv_h
 
         theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
@@ -105,9 +101,4 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vby += m_b * py
         wb += i_b * (rbx * py - rby * px)
 
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -33,6 +33,7 @@ import math
 from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias
 from .revolute import prepare as _revolute_prepare
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -124,12 +125,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         translation = ux * dx + uy * dy
         k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
         axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
 
         if joints.enable_spring[j] and joints.hertz[j] > 0.0:
             cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
@@ -222,12 +218,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vby += m_b * fy
         wb += i_b * (l1 * s2 + l2)
 
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
 @borrowing_kernel

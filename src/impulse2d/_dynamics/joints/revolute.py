@@ -29,6 +29,7 @@ from ..._core.jit import borrowing_kernel, inline_kernel
 from .rows import (clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows)
 from ..softness import soft_coefficients
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -136,12 +137,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
         # Joint angle now: at step start plus the in-step relative rotation dq_b * conj(dq_a).
         # Only the spring and the limits need it, and atan2 is the dearest line of a pure pin.
         theta = 0.0
@@ -193,12 +189,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
                                                vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
                                                point_scale_m, point_scale_i)
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
 @borrowing_kernel
@@ -222,9 +213,4 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
             joints, j, a, b, dp, dq, bodies.inv_mass[a], bodies.inv_mass[b],
             bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
             v[b, 1], w[b], use_bias, rate, scale_m, scale_i)
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -25,6 +25,7 @@ from ..._core.jit import borrowing_kernel, kernel
 from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
+from ..velocities import store_pair
 
 
 @borrowing_kernel
@@ -108,12 +109,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
                                                v[a, 0], v[a, 1], wa, v[b, 0], v[b, 1], wb,
                                                sprung or use_bias, rate, scale_m, scale_i)
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
 @kernel

@@ -26,6 +26,7 @@ from ..._core.jit import borrowing_kernel
 from .rows import inequality_bias
 from .prismatic import geometry
 from .prismatic import prepare as _prismatic_prepare
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -86,12 +87,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         translation = ux * dx + uy * dy
         k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
         axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax = v[a, 0]
-        vay = v[a, 1]
-        wa = w[a]
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
 
         if joints.enable_motor[j]:
             impulse = -joints.axial_mass[j] * (wb - wa - joints.motor_speed[j])
@@ -165,9 +161,4 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vby += m_b * impulse * py_
         wb += i_b * impulse * s2
 
-        v[a, 0] = vax
-        v[a, 1] = vay
-        w[a] = wa
-        v[b, 0] = vbx
-        v[b, 1] = vby
-        w[b] = wb
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
