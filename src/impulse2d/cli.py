@@ -65,6 +65,14 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--png", metavar="PATH.png",
                       help="also save the last frame as an anti-aliased PNG")
     demo.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
+
+    warm = sub.add_parser(
+        "warmup", help="compile the kernels ahead of time (or load them from the cache)",
+        description="Compile the kernels now instead of on a world's first step: those of a "
+                    "world of contacts under the default solver, or with --all every solver "
+                    "and joint type too. Kernels already in the cache load in about a second.")
+    warm.add_argument("--all", action="store_true", dest="all_kernels",
+                      help="every solver and joint type too")
     return parser
 
 
@@ -382,6 +390,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return _demo(args, out, err)
+        if args.command == "warmup":
+            from ._warmup import warmup
+            warmup(all_kernels=args.all_kernels)
+            return 0
     except UsageError as exc:
         print(f"impulse2d: error: {exc}", file=err)
         return 2

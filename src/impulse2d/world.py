@@ -22,8 +22,9 @@ from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, GEAR, JOINT_LAYOUT, MO
 from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
-from ._dynamics.joint_solver import JOINT_MODULES
+from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.step import STAGES, step_world
+from ._dynamics.verbs import new_table
 from .body import Body, parse_body_type
 from .constants import HUGE, LINEAR_SLOP
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -100,6 +101,8 @@ class World:
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._stores_built_from: tuple | None = None
+        self._verbs = new_table()  # addresses of the kernels the step calls (_dynamics.verbs)
+        self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
         self._live_rows: np.ndarray | None = None
         self._step_seconds = 0.0  # wall time of the last step
         self.time = 0.0

@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from impulse2d._core.jit import kernel
+from impulse2d._core.jit import inner_kernel, kernel
 
 CELL_SCALE = 3.0
 """Cell edge = ``CELL_SCALE * median(max(width, height))`` of the enabled boxes."""
@@ -104,7 +104,7 @@ _EMPTY_PAIRS = np.empty((0, 2), dtype=np.int64)
 # --------------------------------------------------------------------------- small helpers
 
 
-@kernel
+@inner_kernel
 def _cell_index(x, origin, cell, lim):
     """Monotonic, clamped map from a coordinate to a cell index in ``[-lim, lim)``."""
     v = np.floor((x - origin) / cell)
@@ -115,7 +115,7 @@ def _cell_index(x, origin, cell, lim):
     return np.int64(v)
 
 
-@kernel
+@inner_kernel
 def _first_at_least(values, x):
     """First index ``k`` with ``values[k] >= x`` in a non-decreasing array (len if none)."""
     lo = 0
@@ -129,7 +129,7 @@ def _first_at_least(values, x):
     return lo
 
 
-@kernel
+@inner_kernel
 def _first_greater(values, x):
     """First index ``k`` with ``values[k] > x`` in a non-decreasing array (len if none)."""
     lo = 0
@@ -143,7 +143,7 @@ def _first_greater(values, x):
     return lo
 
 
-@kernel
+@inner_kernel
 def _select(values, k):
     """The k-th smallest of ``values`` (0-based); reorders ``values`` in place (quickselect).
 
@@ -183,7 +183,7 @@ def _select(values, k):
     return values[k]
 
 
-@kernel
+@inner_kernel
 def _argsort_stable(keys):
     """Stable ascending argsort (bottom-up merge sort); hand-written for compile time."""
     n = keys.shape[0]
@@ -222,7 +222,7 @@ def _argsort_stable(keys):
     return src
 
 
-@kernel
+@inner_kernel
 def _choose_cell(bx0, by0, bx1, by1, cell_scale):
     """Cell edge from the median box extent, with fallbacks for degenerate inputs."""
     m = bx0.shape[0]
@@ -253,7 +253,7 @@ def _choose_cell(bx0, by0, bx1, by1, cell_scale):
 # --------------------------------------------------------------------------- grid (small x small)
 
 
-@kernel
+@inner_kernel
 def _grid_pairs(bx0, by0, bx1, by1, cx0, cy0, cx1, cy1, small_ids, pa, pb, count):
     """Small x small pairs by a hashed uniform grid.
 
@@ -333,7 +333,7 @@ def _grid_pairs(bx0, by0, bx1, by1, cx0, cy0, cx1, cy1, small_ids, pa, pb, count
 # --------------------------------------------------------------------------- large proxies
 
 
-@kernel
+@inner_kernel
 def _sorted_axis(lo, hi, small_ids):
     """Small proxies sorted on ``lo``, their sorted ``lo`` and the running max of ``hi``."""
     ns = small_ids.shape[0]
@@ -354,7 +354,7 @@ def _sorted_axis(lo, hi, small_ids):
     return ids, lo_sorted, run_max
 
 
-@kernel
+@inner_kernel
 def _large_pairs(bx0, by0, bx1, by1, small_ids, large_ids, pa, pb, count):
     """Large x small pairs by a band scan on the better axis; large x large by sweep on x.
 
@@ -414,7 +414,7 @@ def _large_pairs(bx0, by0, bx1, by1, small_ids, large_ids, pa, pb, count):
 # --------------------------------------------------------------------------- output ordering
 
 
-@kernel
+@inner_kernel
 def _sort_small(vals, s, e):
     """In-place ascending sort of vals[s:e] (insertion sort for short runs)."""
     if e - s > 32:
@@ -439,7 +439,7 @@ def _sort_small(vals, s, e):
         vals[v + 1] = x
 
 
-@kernel
+@inner_kernel
 def _excluded(i, j, owner, group):
     """Rows ``i`` and ``j`` never pair: one owner, or one negative group."""
     if owner[i] == owner[j]:
@@ -448,7 +448,7 @@ def _excluded(i, j, owner, group):
     return g < 0 and g == group[j]
 
 
-@kernel
+@inner_kernel
 def _drop_excluded(pa, pb, count, ids, owner, group):
     """Compact the ``count`` compact-index pairs in place to those not :func:`_excluded`."""
     kept = 0
@@ -460,7 +460,7 @@ def _drop_excluded(pa, pb, count, ids, owner, group):
     return kept
 
 
-@kernel
+@inner_kernel
 def _ordered_output(pa, pb, count, ids):
     """(count, 2) array of original indices, lexicographically sorted. Requires pa < pb."""
     m = ids.shape[0]
@@ -520,11 +520,11 @@ def _sort_order(keys):
         order[t] = p
         budget -= k - t
         if budget < 0:
-            return np.argsort(keys, kind="mergesort")
+            return _argsort_stable(keys)
     return order
 
 
-@kernel
+@inner_kernel
 def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
     """Every overlapping pair of the compact live boxes by sort and sweep along one axis.
 
@@ -581,10 +581,13 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
     out = np.empty((count, 2), dtype=np.int64)
     if count == 0:
         return out
-    found = np.sort(keys[:count])
+    # sorted by the hand-written merge sort: Numba's np.sort and np.argsort cost 3-4 s of the
+    # first run's compile (measured), and the keys are few
+    order = _argsort_stable(keys[:count])
     for c in range(count):
-        out[c, 0] = found[c] >> 32
-        out[c, 1] = found[c] & 0xFFFFFFFF
+        key = keys[order[c]]
+        out[c, 0] = key >> 32
+        out[c, 1] = key & 0xFFFFFFFF
     return out
 
 

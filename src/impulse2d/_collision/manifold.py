@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
-from impulse2d._core.jit import kernel
+from impulse2d._core.jit import inner_kernel, kernel
 from impulse2d.constants import LINEAR_SLOP, SPECULATIVE_DISTANCE
 
 REFERENCE_TOLERANCE = 0.1 * LINEAR_SLOP
@@ -63,7 +63,7 @@ NORMAL_EPSILON = 1.0e-9
 direction is used instead (concentric circles, circle centre on a capsule's core segment)."""
 
 
-@kernel
+@inner_kernel
 def make_id(feature_a, feature_b):
     """Contact feature id: A's vertex index in bits 8..15, B's in bits 0..7."""
     return (feature_a << 8) | feature_b
@@ -74,7 +74,7 @@ def make_id(feature_a, feature_b):
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel
+@inner_kernel
 def _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb):
     """B's transform expressed in A's body frame, as (px, py, c, s)."""
     dx = pxb - pxa
@@ -82,7 +82,7 @@ def _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb):
     return ca * dx + sa * dy, -sa * dx + ca * dy, ca * cb + sa * sb, ca * sb - sa * cb
 
 
-@kernel
+@inner_kernel
 def _to_world(n, px, py, c, s, out_normal, out_points):
     """Rotate the normal and move the n points from A's frame to world (in place)."""
     nx = out_normal[0]
@@ -95,13 +95,13 @@ def _to_world(n, px, py, c, s, out_normal, out_points):
         out_points[i, 1] = y
 
 
-@kernel
+@inner_kernel
 def _face_count(count):
     """Number of faces: a 2-gon has its two sides and two zero-length end caps."""
     return 4 if count == 2 else count
 
 
-@kernel
+@inner_kernel
 def _face_normal(count, normals, k):
     """Outward normal of face k in the shape's own frame.
 
@@ -121,7 +121,7 @@ def _face_normal(count, normals, k):
     return normals[k, 0], normals[k, 1]
 
 
-@kernel
+@inner_kernel
 def _face_vertices(count, k):
     """Start and end vertex indices of face k (equal for a 2-gon's caps)."""
     if count == 2:
@@ -135,7 +135,7 @@ def _face_vertices(count, k):
     return k, (k + 1 if k + 1 < count else 0)
 
 
-@kernel
+@inner_kernel
 def _separations(count_a, vertices_a, normals_a, count_b, vertices_b, normals_b, px, py, c, s):
     """Separating-axis test over the faces of both shapes; B's transform in A's frame is
     (px, py, c, s). Returns ``(sep_a, face_a, sep_b, face_b)``.
@@ -198,7 +198,7 @@ def reference_separations(count_a, vertices_a, normals_a, pxa, pya, ca, sa,
                         px, py, c, s)
 
 
-@kernel
+@inner_kernel
 def _incident_face(count, normals, qx, qy):
     """The face whose normal is most anti-parallel to (qx, qy) (given in the shape's frame)."""
     face = 0
@@ -212,7 +212,7 @@ def _incident_face(count, normals, qx, qy):
     return face
 
 
-@kernel
+@inner_kernel
 def _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
                    radius_r, radius_i, separation_r, speculative_distance):
     """Manifold of reference face v11 -> v12 (outward normal n, vertex ids r1, r2) against
@@ -314,7 +314,7 @@ def _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, 
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel
+@inner_kernel
 def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                      count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                      speculative_distance, out_normal, out_points, out_ids):
@@ -385,7 +385,7 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     return n
 
 
-@kernel
+@inner_kernel
 def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
                   out_normal, out_points, out_ids):
     """One point between surface points a + ra u and b - rb u (A's frame), written in world."""
@@ -399,7 +399,7 @@ def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
     return 1
 
 
-@kernel
+@inner_kernel
 def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                     count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                     speculative_distance, out_normal, out_points, out_ids):
@@ -423,7 +423,7 @@ def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
-@kernel
+@inner_kernel
 def collide_capsule_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                            speculative_distance, out_normal, out_points, out_ids):
@@ -455,7 +455,7 @@ def collide_capsule_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
-@kernel
+@inner_kernel
 def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                            speculative_distance, out_normal, out_points, out_ids):

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._collision.manifold import collide
-from .._core.jit import kernel
+from .._core.jit import inner_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 
@@ -81,7 +81,7 @@ def allocate_contacts(count):
                     np.zeros((count, 2), f8))
 
 
-@kernel
+@inner_kernel
 def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a, mask_a,
                 category_b, mask_b):
     """Whether two shapes on different bodies may touch: Box2D's filter rules.
@@ -99,7 +99,7 @@ def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a
     return (category_a & mask_b) != 0 and (category_b & mask_a) != 0
 
 
-@kernel
+@inner_kernel
 def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_collide):
     """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide` and are
     not joined by a joint that forbids it (``no_collide``: sorted keys ``lo << 32 | hi`` of body
@@ -124,7 +124,7 @@ def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_colli
     return pairs[keep]
 
 
-@kernel
+@inner_kernel
 def carry_contacts(old, new, pairs, shapes):
     """Fill ``new`` (one row per pair, sorted) and copy manifolds of pairs that already existed.
 
@@ -151,7 +151,7 @@ def carry_contacts(old, new, pairs, shapes):
                 new.tangent_impulse[k, j] = old.tangent_impulse[k_old, j]
 
 
-@kernel
+@inner_kernel
 def mix(a, b, rule):
     """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
     if rule == 0:
@@ -165,7 +165,7 @@ def mix(a, b, rule):
     return 0.5 * (a + b)
 
 
-@kernel
+@inner_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id."""
     out_normal = np.zeros(2)

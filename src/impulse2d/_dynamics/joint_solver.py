@@ -1,106 +1,182 @@
-"""The joint verbs for all joint types at once: each verb calls the type modules in turn.
+"""The joint verbs for all joint types at once, one compiled entry per joint type.
 
-Joints of one type are solved together by their module's kernel (one call per type per pass, so
-the stores are passed once per pass rather than once per joint). A type with no joints is not
-called at all: even an empty call passes ~80 arrays (0.1-0.2 us, measured), and the soft step
-makes three passes per substep. ``ids`` is a tuple of arrays of joint rows, one per entry of
-:data:`ROW_LISTS`.
+Joints of one type are solved together by their module's kernel: one call per type per pass.
+Each type has an entry below with the one signature of :data:`~.verbs.JOINT_SIGNATURE`; an entry
+is compiled on its own the first time a world has a joint of that type, and the solvers reach it
+through the world's table of verbs (:func:`joint_pass`). So a world of contacts compiles no
+joint code, and a chain compiles the revolute joint alone. A row list with no joints is not
+called at all (even an empty call would cost a few ns per pass, and the soft step makes three
+passes per substep).
+
+The entries are written out one per type rather than made by a factory: a kernel that closes
+over other kernels cannot be loaded from Numba's cache by another process (the closure's key
+holds each kernel's per-process id), and these are the kernels a first run must not recompile.
 """
 
 from __future__ import annotations
 
-from .._core.jit import inline_kernel
-from .joints import distance, gear, motor, mouse, prismatic, pulley, revolute, weld, wheel
+from .._core.jit import entry_kernel, inline_kernel
+from .joints import JOINT_MODULES, ROW_LISTS, distance, gear, motor, mouse, prismatic, pulley
+from .joints import revolute, weld, wheel
+from .verbs import JOINTS, PREPARE, WARM_START, call_joint
+from .world_ref import borrow
 
-JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                 "motor", "pulley", "gear")
-"""Type modules in dispatch order."""
+PIN_ROWS = 0
+"""The row list of the pins (``ROW_LISTS[0]``), solved by :func:`revolute.solve_pins`."""
 
-ROW_LISTS = ("pin",) + JOINT_MODULES
-"""The joint row lists of ``ids``, in order (``World._joint_rows`` builds them): first the "pins",
-revolute joints with no spring, motor or limit, whose solve has a lean loop of its own
-(:func:`revolute.solve_pins`); then each type's rows, the revolute list holding the others."""
-
-
-@inline_kernel
-def prepare_joints(joints, ids, bodies, h, warm_starting):
-    if ids[0].shape[0] > 0:
-        revolute.prepare(joints, ids[0], bodies, h, warm_starting)
-    if ids[1].shape[0] > 0:
-        revolute.prepare(joints, ids[1], bodies, h, warm_starting)
-    if ids[2].shape[0] > 0:
-        distance.prepare(joints, ids[2], bodies, h, warm_starting)
-    if ids[3].shape[0] > 0:
-        prismatic.prepare(joints, ids[3], bodies, h, warm_starting)
-    if ids[4].shape[0] > 0:
-        weld.prepare(joints, ids[4], bodies, h, warm_starting)
-    if ids[5].shape[0] > 0:
-        wheel.prepare(joints, ids[5], bodies, h, warm_starting)
-    if ids[6].shape[0] > 0:
-        mouse.prepare(joints, ids[6], bodies, h, warm_starting)
-    if ids[7].shape[0] > 0:
-        motor.prepare(joints, ids[7], bodies, h, warm_starting)
-    if ids[8].shape[0] > 0:
-        pulley.prepare(joints, ids[8], bodies, h, warm_starting)
-    if ids[9].shape[0] > 0:
-        gear.prepare(joints, ids[9], bodies, h, warm_starting)
+_LISTS = len(ROW_LISTS)
 
 
 @inline_kernel
-def warm_start_joints(joints, ids, bodies):
-    if ids[0].shape[0] > 0:
-        revolute.warm_start(joints, ids[0], bodies)
-    if ids[1].shape[0] > 0:
-        revolute.warm_start(joints, ids[1], bodies)
-    if ids[2].shape[0] > 0:
-        distance.warm_start(joints, ids[2], bodies)
-    if ids[3].shape[0] > 0:
-        prismatic.warm_start(joints, ids[3], bodies)
-    if ids[4].shape[0] > 0:
-        weld.warm_start(joints, ids[4], bodies)
-    if ids[5].shape[0] > 0:
-        wheel.warm_start(joints, ids[5], bodies)
-    if ids[6].shape[0] > 0:
-        mouse.warm_start(joints, ids[6], bodies)
-    if ids[7].shape[0] > 0:
-        motor.warm_start(joints, ids[7], bodies)
-    if ids[8].shape[0] > 0:
-        pulley.warm_start(joints, ids[8], bodies)
-    if ids[9].shape[0] > 0:
-        gear.warm_start(joints, ids[9], bodies)
+def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+    """One verb for every joint of ``world``, type by type in :data:`ROW_LISTS` order (the
+    arguments as :data:`~.verbs.JOINT_SIGNATURE`)."""
+    ids = borrow(world, "joint_ids")
+    table = borrow(world, "verbs")
+    for k in range(_LISTS):
+        if ids[k].shape[0] > 0:
+            call_joint(table[JOINTS + k], (world, k, verb, h, flag, soft, bias_rate, mass_scale,
+                                           impulse_scale, baumgarte))
 
 
-@inline_kernel
-def solve_joints(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                 baumgarte):
-    if ids[0].shape[0] > 0:
-        revolute.solve_pins(joints, ids[0], bodies, h, use_bias, soft, bias_rate, mass_scale,
+# -- the entries: each forwards a verb to its type's kernels --------------------------------------
+@entry_kernel
+def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                   baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        revolute.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        revolute.warm_start(joints, ids[rows], bodies)
+    elif rows == PIN_ROWS:
+        revolute.solve_pins(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                             impulse_scale, baumgarte)
-    if ids[1].shape[0] > 0:
-        revolute.solve(joints, ids[1], bodies, h, use_bias, soft, bias_rate, mass_scale,
+    else:
+        revolute.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                        impulse_scale, baumgarte)
-    if ids[2].shape[0] > 0:
-        distance.solve(joints, ids[2], bodies, h, use_bias, soft, bias_rate, mass_scale,
+    return 0.0
+
+
+@entry_kernel
+def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                   baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        distance.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        distance.warm_start(joints, ids[rows], bodies)
+    else:
+        distance.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                        impulse_scale, baumgarte)
-    if ids[3].shape[0] > 0:
-        prismatic.solve(joints, ids[3], bodies, h, use_bias, soft, bias_rate, mass_scale,
+    return 0.0
+
+
+@entry_kernel
+def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                    baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        prismatic.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        prismatic.warm_start(joints, ids[rows], bodies)
+    else:
+        prismatic.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                         impulse_scale, baumgarte)
-    if ids[4].shape[0] > 0:
-        weld.solve(joints, ids[4], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                   baumgarte)
-    if ids[5].shape[0] > 0:
-        wheel.solve(joints, ids[5], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                    baumgarte)
-    if ids[6].shape[0] > 0:
-        mouse.solve(joints, ids[6], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                    baumgarte)
-    if ids[7].shape[0] > 0:
-        motor.solve(joints, ids[7], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                    baumgarte)
-    if ids[8].shape[0] > 0:
-        pulley.solve(joints, ids[8], bodies, h, use_bias, soft, bias_rate, mass_scale,
+    return 0.0
+
+
+@entry_kernel
+def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+               baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        weld.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        weld.warm_start(joints, ids[rows], bodies)
+    else:
+        weld.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+                   impulse_scale, baumgarte)
+    return 0.0
+
+
+@entry_kernel
+def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        wheel.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        wheel.warm_start(joints, ids[rows], bodies)
+    else:
+        wheel.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+                    impulse_scale, baumgarte)
+    return 0.0
+
+
+@entry_kernel
+def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        mouse.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        mouse.warm_start(joints, ids[rows], bodies)
+    else:
+        mouse.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+                    impulse_scale, baumgarte)
+    return 0.0
+
+
+@entry_kernel
+def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        motor.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        motor.warm_start(joints, ids[rows], bodies)
+    else:
+        motor.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+                    impulse_scale, baumgarte)
+    return 0.0
+
+
+@entry_kernel
+def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                 baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        pulley.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        pulley.warm_start(joints, ids[rows], bodies)
+    else:
+        pulley.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte)
-    # Gears last: they read the coordinates the coupled joints have just enforced.
-    if ids[9].shape[0] > 0:
-        gear.solve(joints, ids[9], bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-                   baumgarte)
+    return 0.0
+
+
+@entry_kernel
+def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+               baumgarte):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    if verb == PREPARE:
+        gear.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        gear.warm_start(joints, ids[rows], bodies)
+    else:
+        gear.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+                   impulse_scale, baumgarte)
+    return 0.0
+
+
+ENTRIES = {name: globals()[f"{name}_entry"] for name in JOINT_MODULES}
+"""The entry kernel of each joint type."""

@@ -20,10 +20,10 @@ f = 0 means "not a spring": the constraint is rigid with no position bias.
 from __future__ import annotations
 
 import math
-from .._core.jit import kernel
+from .._core.jit import inner_kernel
 
 
-@kernel
+@inner_kernel
 def soft_coefficients(hertz, damping_ratio, h):
     """Coefficients ``(bias_rate, mass_scale, impulse_scale)`` for a spring of ``hertz`` and
     ``damping_ratio`` stepped with ``h`` seconds."""

@@ -1,70 +1,109 @@
-"""The solver drivers: the order in which each solver calls the shared constraint verbs.
+"""The solvers: the order in which each one calls the shared constraint verbs.
 
-Each driver is itself jitted. Calling a kernel from Python costs about 30 us on these machines
-just to unbox the body and constraint stores (measured), and the soft step calls six kernels per
-substep; from inside a jitted driver the same calls are cheap, though not free: each still
-passes the stores' arrays on the stack (about 0.2 us for the constraint and body stores), so the
-contact verbs are skipped when nothing touches. The drivers therefore read as the stage scripts
-of the literature, one verb per line.
+Each solver is an entry of the world's table of verbs (:mod:`.verbs`), with the one signature of
+:data:`~.verbs.SOLVER_SIGNATURE`: it prepares the touching contacts and the joints, runs its
+passes, and applies restitution. It is compiled the first time a world selects it, on its own,
+so a world of the default solver never compiles ``pgs``. Joints go through
+:func:`~.joint_solver.joint_pass`, which calls each joint type's entry by address. Inside a
+solver the contact verbs are ordinary calls; they are skipped when nothing touches (each passes
+the stores' arrays on the stack, about 0.2 us). The solvers read as the stage scripts of the
+literature, one verb per line.
 """
 
 from __future__ import annotations
 
-from .._core.jit import borrowing_kernel
-from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
+from .._core.jit import cycles, entry_kernel
+from ..constants import LINEAR_SLOP, MAX_ROTATION
+from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
-from .joint_solver import solve_joints, warm_start_joints
+from .joint_solver import joint_pass
+from .softness import soft_coefficients
+from .verbs import PREPARE, SOLVE, WARM_START
+from .world_ref import borrow
 
 
-@borrowing_kernel
-def soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
-              joint_bias_rate, joint_mass_scale, joint_impulse_scale, contact_speed,
-              restitution_threshold, max_linear_speed, max_angular_speed):
-    """Box2D v3's soft step (Catto, "Solver2D", 2024), after constraints are prepared.
+@entry_kernel
+def soft_step(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
+              contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+              restitution_threshold, max_linear_speed, baumgarte):
+    """Box2D v3's soft step (Catto, "Solver2D", 2024).
 
     Per substep: integrate velocities, warm start, one soft iteration with position bias,
     integrate positions, one rigid relax iteration without bias (removes the velocity the bias
     injected). Joints go before contacts in every pass. Then restitution once, from the
     approach speeds measured before the step.
     """
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
     h = dt / substeps
     inv_h = 1.0 / h
-    touching = cs.count.shape[0] > 0
+    # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate of its
+    # integrator rings instead of settling. Against static bodies contacts are twice as stiff
+    # (Box2D v3).
+    hertz = min(contact_hertz, 0.25 / h)
+    rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
+    s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz, contact_damping_ratio,
+                                                              h)
+    j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
+                                                              joint_damping_ratio, h)
+    if touching:
+        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
+                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0)
+    borrow(world, "clock")[3] = cycles()
+
+    max_angular_speed = MAX_ROTATION / dt
     for _ in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
         if warm_starting:
-            warm_start_joints(joints, joint_ids, bodies)
+            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0)
             if touching:
                 warm_start_contacts(cs, bodies)
-        solve_joints(joints, joint_ids, bodies, h, True, True, joint_bias_rate, joint_mass_scale,
-                     joint_impulse_scale, 0.0)
+        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0)
         if touching:
             solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False)
         integrate_positions(bodies, h, max_linear_speed, max_angular_speed)
-        solve_joints(joints, joint_ids, bodies, h, False, True, 0.0, 1.0, 0.0, 0.0)
+        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0)
         if touching:
             solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True)
     if touching:
         apply_restitution(cs, bodies, restitution_threshold)
+    return h
 
 
-@borrowing_kernel
-def pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte, linear_slop,
-        contact_speed, restitution_threshold, max_linear_speed, max_angular_speed):
-    """Classic sequential impulses (Catto, GDC 2006; Box2D-lite), after velocities are
-    integrated and constraints prepared: warm start, ``iterations`` sweeps with Baumgarte
-    bias, restitution, then integrate positions with the solved velocities."""
+@entry_kernel
+def pgs(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
+        contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+        restitution_threshold, max_linear_speed, baumgarte):
+    """Classic sequential impulses (Catto, GDC 2006; Box2D-lite): integrate velocities, warm
+    start, ``iterations`` sweeps with Baumgarte bias, restitution, then integrate positions with
+    the solved velocities."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
     inv_h = 1.0 / dt
-    touching = cs.count.shape[0] > 0
+    integrate_velocities(bodies, gx, gy, dt)
+    if touching:
+        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
+                         0.0, 0.0, 1.0, 0.0)
+    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0)
+    borrow(world, "clock")[3] = cycles()
+
     if warm_starting:
-        warm_start_joints(joints, joint_ids, bodies)
+        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0)
         if touching:
             warm_start_contacts(cs, bodies)
     for i in range(iterations):
-        solve_joints(joints, joint_ids, bodies, dt, True, False, 0.0, 1.0, 0.0, baumgarte)
+        joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte)
         if touching:
-            solve_contacts(cs, bodies, inv_h, True, False, baumgarte, linear_slop, contact_speed,
+            solve_contacts(cs, bodies, inv_h, True, False, baumgarte, LINEAR_SLOP, contact_speed,
                            i == iterations - 1)
     if touching:
         apply_restitution(cs, bodies, restitution_threshold)
-    integrate_positions(bodies, dt, max_linear_speed, max_angular_speed)
+    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+    return dt
+
+
+ENTRIES = {"soft_step": soft_step, "pgs": pgs}
+"""The entry kernel of each solver (``WorldSettings.solver``)."""

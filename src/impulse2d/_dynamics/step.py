@@ -11,9 +11,13 @@ call from Python into compiled code costs a toll for its arguments (about 0.07 u
 0.35 us with Numba's usual typing), and a world's stores hold about 125 arrays. Calling each
 stage separately cost 0.2-0.3 ms a step, more than the whole solve of a 100-link chain; one
 call pays the toll once, and the stores travel behind one reference (:mod:`world_ref`), so
-the toll is a few scalars. The solvers share the contact verbs (prepare, warm start, solve
-with or without bias, restitution, store impulses) and differ only in the order they call them
-(:mod:`solvers`).
+the toll is a few scalars.
+
+The step kernel holds what every world runs. The solver, and each joint type, are entries of
+the world's table of verbs (:mod:`verbs`), compiled on their own the first time a world needs
+them and called by address: a pyramid compiles neither ``pgs`` nor a pulley. The solvers share
+the contact verbs (prepare, warm start, solve with or without bias, restitution, store
+impulses) and differ only in the order they call them (:mod:`solvers`).
 
 Each stage's share of the step is read from the CPU's cycle counter inside the kernel and
 scaled to the step's wall time for the world's ``Profile``.
@@ -26,24 +30,35 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
-from .._core.jit import DirectCall, borrowing_kernel, kernel, cycles
-from ..constants import AABB_MARGIN, LINEAR_SLOP, MAX_ROTATION, SPECULATIVE_DISTANCE
+from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
+from .._core.lazy import LazyKernel
+from ..constants import AABB_MARGIN, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import solvers
+from . import joint_solver, solvers
 from .constraint_graph import COLOR_COUNT, color_contacts
-from .contact_solver import allocate_constraints, prepare_contacts, store_impulses
+from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
-from .integrate import finalize_bodies, integrate_velocities
-from .joint_solver import prepare_joints
+from .integrate import finalize_bodies
+from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .softness import soft_coefficients
+from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE,
+                    SOLVER, SOLVER_SIGNATURE, call_collide, call_pairs, call_solver)
 from .world_ref import adopt_step_stores, borrow, borrow_column, stores_for_step
 
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
 
+# Compile times measured on the 2-core CI machine with an empty cache, for the notice a first
+# run prints (:mod:`.._core.lazy`); BENCHMARKS.md, "Start-up", has how they were measured.
+STEP_SECONDS = 30.0
+PAIRS_SECONDS = 10.0
+COLLIDE_SECONDS = 5.0
+SOLVER_SECONDS = {"soft_step": 10.0, "pgs": 8.0}
+JOINT_SECONDS = {"revolute": 8.0, "distance": 5.0, "prismatic": 5.0, "weld": 4.0, "wheel": 4.0,
+                 "mouse": 3.0, "motor": 3.0, "pulley": 4.0, "gear": 6.0}
 
-@kernel
+
+@inner_kernel
 def _same_pairs(keys, pairs):
     if keys.shape[0] != pairs.shape[0]:
         return False
@@ -53,7 +68,7 @@ def _same_pairs(keys, pairs):
     return True
 
 
-@kernel
+@inner_kernel
 def contact_pairs(world):
     """Broadphase and filter: every overlapping pair of shapes that may collide, sorted."""
     alive = borrow_column(world, "shapes", "alive")
@@ -74,8 +89,8 @@ def _update_bounds(world):
     return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"), AABB_MARGIN)
 
 
-@kernel
-def _update_pairs(world):
+@stage_kernel
+def update_pairs(world):
     """Search the pairs again; a new contact store if they changed (True), else the old one is
     kept (False: usually, while things move, the pairs stay the same)."""
     pairs = contact_pairs(world)
@@ -88,8 +103,8 @@ def _update_pairs(world):
     return True
 
 
-@kernel
-def _collide(world, friction_mixing, restitution_mixing):
+@stage_kernel
+def collide(world, friction_mixing, restitution_mixing):
     """Narrowphase manifolds; False when there are no contacts at all."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
@@ -98,7 +113,7 @@ def _collide(world, friction_mixing, restitution_mixing):
     return True
 
 
-@kernel
+@inner_kernel
 def _colour(world):
     """The touching contacts in solver order (by colour)."""
     bodies_type = borrow_column(world, "bodies", "type")
@@ -115,60 +130,29 @@ def _constraint_count(world):
 
 
 @borrowing_kernel
-def _solve(world, order, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
-           contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
+           contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
            restitution_threshold, max_linear_speed, baumgarte):
-    """Prepare the constraints, run the solver, store the impulses and finalize the bodies.
-    Returns the (sub)step the joint impulses were accumulated over."""
-    bodies = borrow(world, "bodies")
-    joints = borrow(world, "joints")
-    joint_ids = borrow(world, "joint_ids")
-    cs = borrow(world, "constraints")
+    """Run the world's solver (its entry in the table of verbs prepares the constraints), store
+    the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
+    accumulated over."""
     clock = borrow(world, "clock")
-    touching = order.shape[0] > 0
-    max_angular_speed = MAX_ROTATION / dt
-    if soft_step:
-        h = dt / substeps
-        # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate
-        # of its integrator rings instead of settling. Against static bodies contacts are
-        # twice as stiff (Box2D v3).
-        hertz = min(contact_hertz, 0.25 / h)
-        rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
-        s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz,
-                                                                  contact_damping_ratio, h)
-        j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
-                                                                  joint_damping_ratio, h)
-        if touching:
-            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
-                             mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
-        prepare_joints(joints, joint_ids, bodies, h, warm_starting)
-        clock[3] = cycles()
-        solvers.soft_step(cs, bodies, joints, joint_ids, gx, gy, dt, substeps, warm_starting,
-                          j_rate, j_mass_scale, j_impulse_scale, contact_speed,
-                          restitution_threshold, max_linear_speed, max_angular_speed)
-        joint_h = h
-    else:
-        integrate_velocities(bodies, gx, gy, dt)
-        if touching:
-            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0,
-                             1.0, 0.0, 0.0, 1.0, 0.0)
-        prepare_joints(joints, joint_ids, bodies, dt, warm_starting)
-        clock[3] = cycles()
-        solvers.pgs(cs, bodies, joints, joint_ids, dt, iterations, warm_starting, baumgarte,
-                    LINEAR_SLOP, contact_speed, restitution_threshold, max_linear_speed,
-                    max_angular_speed)
-        joint_h = dt
-    if touching:
-        store_impulses(cs, borrow(world, "contacts"))
+    joint_h = call_solver(borrow(world, "verbs")[SOLVER],
+                          (world, order, dt, gx, gy, substeps, iterations, warm_starting,
+                           contact_hertz, contact_damping_ratio, joint_hertz,
+                           joint_damping_ratio, contact_speed, restitution_threshold,
+                           max_linear_speed, baumgarte))
+    if order.shape[0] > 0:
+        store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
 
-    finalize_bodies(bodies)
+    finalize_bodies(borrow(world, "bodies"))
     clock[5] = cycles()
     return joint_h
 
 
 @kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
+def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, warm_starting,
                 contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
                 contact_speed, restitution_threshold, max_linear_speed, baumgarte, friction_mixing,
                 restitution_mixing):
@@ -186,21 +170,22 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
     """
     clock = borrow(world, "clock")
     clock[0] = cycles()
+    table = borrow(world, "verbs")
     new_contacts = False
     if _update_bounds(world) or pairs_dirty:
-        new_contacts = _update_pairs(world)
+        new_contacts = call_pairs(table[PAIRS], (world,))
     clock[1] = cycles()
 
     # The contact stages are skipped when there are no contacts (a chain, a world of joints
     # only): each passes its stores' arrays on the stack (0.1-0.5 us).
-    paired = _collide(world, friction_mixing, restitution_mixing)
+    paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
     clock[2] = cycles()
 
     order = _colour(world) if paired else np.empty(0, dtype=np.int64)
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
-    joint_h = _solve(world, order, dt, gx, gy, soft_step, substeps, iterations, warm_starting,
+    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting,
                      contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
                      contact_speed, restitution_threshold, max_linear_speed, baumgarte)
     contacts_out = world.contacts if new_contacts else None
@@ -208,7 +193,33 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, soft_step, substeps, iterations,
     return contacts_out, cs_out, joint_h
 
 
-_step = DirectCall(step_kernel)
+_step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
+
+STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
+                 COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
+                                     COLLIDE_SECONDS)}
+"""The step's stages compiled on their own (every world needs them)."""
+
+SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
+                                   SOLVER_SECONDS[name])
+                  for name, entry in solvers.ENTRIES.items()}
+"""Each solver's entry, compiled when a world first steps with it."""
+
+JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
+                 for name, entry in joint_solver.ENTRIES.items()}
+"""Each joint type's entry, compiled when a world first steps with a joint of that type."""
+
+
+def _fill_verbs(world, by_type) -> None:
+    """Point ``world``'s table of verbs at its solver and at the entries of the joint types it
+    has, compiling those that are not compiled yet."""
+    table = world._verbs
+    for slot, stage in STAGE_KERNELS.items():
+        table[slot] = stage.address()
+    table[SOLVER] = SOLVER_KERNELS[world.settings.solver].address()
+    for k, rows in enumerate(by_type):
+        name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
+        table[JOINTS + k] = JOINT_KERNELS[name].address() if rows.shape[0] > 0 else 0
 
 
 def _settings_arguments(s) -> tuple:
@@ -216,7 +227,7 @@ def _settings_arguments(s) -> tuple:
     of the settings rather than once per step."""
     packed = s._derived
     if packed is None:
-        packed = (s.solver == "soft_step", int(s.substeps), int(s.velocity_iterations),
+        packed = (int(s.substeps), int(s.velocity_iterations),
                   bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
@@ -227,11 +238,16 @@ def _settings_arguments(s) -> tuple:
 
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
+    settings = _settings_arguments(world.settings)
+    rows = world._joint_rows()
+    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+        _fill_verbs(world, rows["by_type"])
+        world._verbs_for = (settings, rows)
     stores = stores_for_step(world)
     gx, gy = world._gravity
     t0 = perf_counter()
     contacts, constraints, joint_h = _step(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                                           float(gy), *_settings_arguments(world.settings))
+                                           float(gy), *settings)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False

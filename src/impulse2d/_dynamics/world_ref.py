@@ -12,9 +12,17 @@ grows a store, when a destroyed shape takes its contacts along, and when the joi
 In those cases :func:`stores_for_step` builds a new reference, about 30 us and rare. The step
 kernel replaces the contact and constraint stores inside the reference itself, and hands the
 new ones back so that Python can see them.
+
+The reference also carries the world's table of verbs: the addresses of the kernels compiled
+for this world on first need (the solver, each joint type: :mod:`.verbs`), which Python
+writes into the shared array without rebuilding the reference.
+
+Without the JIT (``NUMBA_DISABLE_JIT=1``) the reference is a plain object with the same fields.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numba
 from numba.core import cgutils, imputils, types
@@ -23,11 +31,12 @@ from numba.experimental import structref
 from numba.extending import intrinsic
 
 from .._core.jit import kernel
+from .._core.lazy import compiling
 from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joints, Shapes
 from .._core.storage import allocate_store
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
-from .joint_solver import ROW_LISTS
+from .joints import ROW_LISTS
 
 
 @structref.register
@@ -44,6 +53,9 @@ structref.define_boxing(WorldStoresType, WorldStores)
 
 _ROWS = types.Array(types.int64, 1, "C")
 
+STORES_SECONDS = 4.0
+"""Compile time of :func:`_new_stores_ref` on the 2-core CI machine (for the first-run notice)."""
+
 
 WORLD_STORES = WorldStoresType([
     ("bodies", numba.typeof(allocate_store(Bodies, BODY_LAYOUT, 0))),
@@ -54,6 +66,7 @@ WORLD_STORES = WorldStoresType([
     ("joint_ids", types.UniTuple(_ROWS, len(ROW_LISTS))),  # joint rows per list
     ("no_collide", _ROWS),  # sorted body-pair keys of joints that forbid collision
     ("clock", _ROWS),  # cycle counter before each stage of the step, and at its end
+    ("verbs", _ROWS),  # addresses of the lazily compiled kernels the step calls (.verbs)
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -71,7 +84,7 @@ def _payload(context, builder, ref_type, ref):
 
 
 @intrinsic
-def borrow(typingctx, ref, name):
+def _borrow(typingctx, ref, name):
     """``ref.<name>`` (a store, the joint rows, ...) inside a borrowing kernel.
 
     A kernel that counts references increments and decrements every array of a store it
@@ -93,7 +106,7 @@ def borrow(typingctx, ref, name):
 
 
 @intrinsic
-def borrow_column(typingctx, ref, name, column):
+def _borrow_column(typingctx, ref, name, column):
     """``ref.<name>.<column>``: one array of a store, so that a kernel that counts references
     counts that array's alone rather than the whole store's."""
     if (not isinstance(ref, WorldStoresType) or not isinstance(name, types.StringLiteral)
@@ -112,7 +125,8 @@ def borrow_column(typingctx, ref, name, column):
 
 
 @kernel
-def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock):
+def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock,
+                    verbs):
     ref = structref.new(WORLD_STORES)
     ref.bodies = bodies
     ref.shapes = shapes
@@ -122,7 +136,28 @@ def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, 
     ref.joint_ids = joint_ids
     ref.no_collide = no_collide
     ref.clock = clock
+    ref.verbs = verbs
     return ref
+
+
+if numba.config.DISABLE_JIT:
+    def borrow(ref, name):
+        """``ref.<name>`` (plain Python)."""
+        return getattr(ref, name)
+
+    def borrow_column(ref, name, column):
+        """``ref.<name>.<column>`` (plain Python)."""
+        return getattr(getattr(ref, name), column)
+
+    def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
+                          clock, verbs):
+        return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
+                               constraints=constraints, joint_ids=joint_ids,
+                               no_collide=no_collide, clock=clock, verbs=verbs)
+else:
+    borrow = _borrow
+    borrow_column = _borrow_column
+    _new_world_stores = _new_stores_ref
 
 
 def stores_for_step(world) -> WorldStores:
@@ -134,9 +169,11 @@ def stores_for_step(world) -> WorldStores:
             or built[2] is not world._joints or built[3] is not world._contacts
             or built[4] is not world._constraints or built[5] is not rows):
         # Through the dispatcher, which checks every array's type against WORLD_STORES.
-        world._stores = _new_world_stores(
-            world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
-            rows["by_type"], rows["no_collide"], world._clock)
+        with compiling("the world's stores", STORES_SECONDS):
+            world._stores = _new_world_stores(
+                world._bodies, world._shapes, world._joints, world._contacts,
+                world._constraints, rows["by_type"], rows["no_collide"], world._clock,
+                world._verbs)
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
                                     world._contacts, world._constraints, rows)
     return world._stores

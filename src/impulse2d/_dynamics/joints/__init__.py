@@ -1,2 +1,15 @@
 """One module per joint type, each opening with its constraint maths and implementing the shared
-verbs (prepare, warm start, solve with or without bias) as kernels over all joints of its type."""
+verbs (prepare, warm start, solve with or without bias) as kernels over all joints of its type.
+
+This file only names them (no kernels), so that the world reference can size its joint rows
+without importing any joint type."""
+
+JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
+                 "motor", "pulley", "gear")
+"""Type modules in dispatch order."""
+
+ROW_LISTS = ("pin",) + JOINT_MODULES
+"""The joint row lists, in solve order (``World._joint_rows`` builds them): first the "pins",
+revolute joints with no spring, motor or limit, whose solve has a lean loop of its own
+(:func:`revolute.solve_pins`); then each type's rows, the revolute list holding the others.
+Gears come last: they read the coordinates the coupled joints have just enforced."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.jit import inline_kernel, kernel
+from ..._core.jit import inline_kernel, inner_kernel
 
 
-@kernel
+@inner_kernel
 def unsigned_rows(j, joints):
     """Joint row ``j`` and its two body rows, as unsigned integers for the solver's loops.
 
@@ -19,7 +19,7 @@ def unsigned_rows(j, joints):
     return np.uint64(j), np.uint64(joints.body_a[j]), np.uint64(joints.body_b[j])
 
 
-@kernel
+@inner_kernel
 def clear_idle_rows(joints, j, spring_on, motor_on, limit_on):
     """Zero the accumulated impulse of each optional row of joint ``j`` that is off.
 
@@ -36,7 +36,7 @@ def clear_idle_rows(joints, j, spring_on, motor_on, limit_on):
         joints.upper_impulse[j] = 0.0
 
 
-@kernel
+@inner_kernel
 def equality_softness(use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h):
     """``(bias rate, mass_scale, impulse_scale)`` of a rigid equality row (a joint's point or
     angle): stabilised softly with the joint softness (soft step) or with Baumgarte's
@@ -48,7 +48,7 @@ def equality_softness(use_bias, soft, bias_rate, mass_scale, impulse_scale, baum
     return baumgarte * inv_h, 1.0, 0.0
 
 
-@kernel
+@inner_kernel
 def inequality_bias(c, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h):
     """``(bias, mass_scale, impulse_scale)`` of a one-sided row (limit) with error ``c``.
 
@@ -65,7 +65,7 @@ def inequality_bias(c, use_bias, soft, bias_rate, mass_scale, impulse_scale, bau
     return baumgarte * inv_h * c, 1.0, 0.0
 
 
-@kernel
+@inner_kernel
 def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_scale, impulse_scale,
                   acc_x, acc_y):
     """Impulse ``(px, py)`` of a two-row point constraint (anchors coincide) for the velocity

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import borrowing_kernel, kernel
+from ..._core.jit import borrowing_kernel, inner_kernel
 from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
@@ -112,7 +112,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
-@kernel
+@inner_kernel
 def _part_softness(sprung, soft_rows, j, rigid_rate, rigid_scale_m, rigid_scale_i):
     """``(bias rate, mass scale, impulse scale)`` of one part of weld ``j``: its own spring's
     (a row of ``soft_rows``) when ``sprung``, else the rigid ones of the pass."""

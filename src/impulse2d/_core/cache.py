@@ -1,0 +1,327 @@
+"""Where Numba caches the package's compiled kernels, and when a cached kernel is stale.
+
+Every kernel is compiled with ``cache=True`` (:mod:`.jit`). Numba picks a *cache locator* per
+function, the first class of ``numba.core.caching.CacheImpl._locator_classes`` whose
+``from_function`` accepts it; :func:`install` puts :class:`PackageCacheLocator` first in that
+list. It accepts only functions defined in files of this package (any other package's caching
+is untouched) and decides two things for them:
+
+**Staleness.** Numba's own locators stamp a kernel's cache with a hash of the kernel's own
+source file only. Numba links a kernel's callees into its machine code, so a kernel whose
+callee in *another* module changed kept loading its stale cached code (the old advice was to
+delete the caches by hand after editing kernels). Here the source stamp is one hash of the
+whole compiled part of the package: sha256 over the sorted relative paths and the contents of
+every ``.py`` file under ``_core/``, ``_collision/`` and ``_dynamics/`` (recursively) and of
+``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`). Any edit to any of them makes
+every cached kernel stale, so the next call compiles it again, and a cached kernel is never older
+than a callee. The hash is computed once per process (about 50 files: a millisecond or two).
+A kernel defined in some other file of the package gets that file's hash as well.
+
+**Place.** The cache path of a kernel is a root directory plus the kernel's source directory
+relative to the package (the package layout is mirrored, so ``_dynamics/joints/__init__.py``
+and ``_dynamics/__init__.py`` never share file names). The root is the first that applies:
+
+1. ``NUMBA_CACHE_DIR`` (``numba.config.CACHE_DIR``) if set: ``<NUMBA_CACHE_DIR>/impulse2d``;
+2. the package's own ``_kernels/`` directory (:data:`SHIPPED_DIR`), if it is writable or can be
+   created: a source checkout, an editable install, a wheel installed into a writable
+   environment. A wheel built by ``scripts/build_wheel.py`` ships compiled kernels there;
+3. otherwise (a read-only install) the user's cache directory
+   (``~/.cache/impulse2d/<package version>-numba<numba version>`` on Linux, from Numba's
+   ``appdirs``), which on first use is seeded with a copy of the shipped ``_kernels/`` tree, if
+   the install has one, so that shipped kernels load from there.
+
+Kernels compiled elsewhere are refused by Numba itself, which then compiles as usual: an index
+entry's key holds the target triple, CPU name and CPU features (``codegen.magic_tuple()``), and
+the index file's header the Numba version; the file names carry the Python version. The shipped
+kernels therefore only help on the CPU, Python and Numba they were built with.
+
+``NUMBA_CACHE_LOCATOR_CLASSES``, if set, replaces Numba's list of locators and so bypasses this
+one. The writability checks and the seeding are memoised per directory, since the locator runs
+once per kernel at import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import uuid
+
+import numba
+from numba.core import caching
+from numba.misc.appdirs import AppDirs
+
+PACKAGE_NAME = "impulse2d"
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The package directory (``.../impulse2d``)."""
+SHIPPED_DIR = os.path.join(PACKAGE_DIR, "_kernels")
+"""The package's own cache directory: where a wheel ships compiled kernels."""
+COMPILED_DIRS = ("_core", "_collision", "_dynamics")
+"""Package subdirectories whose ``.py`` files (recursively) make up the source stamp."""
+COMPILED_FILES = ("constants.py",)
+"""Top-level package files that make up the source stamp as well."""
+CACHE_SUFFIXES = (".nbi", ".nbc")
+SEED_MARKER = ".seeded-from"
+"""File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
+
+_stamps: dict[str, str] = {}
+_file_hashes: dict[str, str] = {}
+_writable_dirs: dict[str, bool] = {}
+_seeded: set[str] = set()
+_relative_dirs: dict[str, str | None] = {}
+_version: list[str] = []
+
+
+def reset() -> None:
+    """Forget every memoised stamp, writability check and seeding (for tests)."""
+    _stamps.clear()
+    _file_hashes.clear()
+    _writable_dirs.clear()
+    _seeded.clear()
+    _relative_dirs.clear()
+    _version.clear()
+
+
+# -- the source stamp ------------------------------------------------------------------------
+
+def compiled_sources(package_dir: str | None = None) -> list[str]:
+    """The sorted relative paths (``/``-separated) of the files hashed into the stamp."""
+    package_dir = PACKAGE_DIR if package_dir is None else package_dir
+    found = []
+    for sub in COMPILED_DIRS:
+        top = os.path.join(package_dir, sub)
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            for name in filenames:
+                if name.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, name), package_dir)
+                    found.append(rel.replace(os.sep, "/"))
+    for name in COMPILED_FILES:
+        if os.path.isfile(os.path.join(package_dir, name)):
+            found.append(name)
+    return sorted(found)
+
+
+def compute_stamp(package_dir: str | None = None) -> str:
+    """sha256 (hex) over the relative paths and contents of :func:`compiled_sources`."""
+    package_dir = PACKAGE_DIR if package_dir is None else package_dir
+    h = hashlib.sha256()
+    for rel in compiled_sources(package_dir):
+        with open(os.path.join(package_dir, *rel.split("/")), "rb") as f:
+            data = f.read()
+        encoded = rel.encode()
+        # Length-prefixed, so that no two different trees hash the same byte stream.
+        h.update(len(encoded).to_bytes(8, "little"))
+        h.update(encoded)
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def package_stamp(package_dir: str | None = None) -> str:
+    """:func:`compute_stamp`, computed once per process (per package directory)."""
+    package_dir = PACKAGE_DIR if package_dir is None else package_dir
+    stamp = _stamps.get(package_dir)
+    if stamp is None:
+        stamp = _stamps[package_dir] = compute_stamp(package_dir)
+    return stamp
+
+
+def _file_hash(path: str) -> str:
+    digest = _file_hashes.get(path)
+    if digest is None:
+        with open(path, "rb") as f:
+            digest = _file_hashes[path] = hashlib.sha256(f.read()).hexdigest()
+    return digest
+
+
+def _is_compiled_source(rel_file: str) -> bool:
+    parts = rel_file.split("/")
+    return parts[0] in COMPILED_DIRS or rel_file in COMPILED_FILES
+
+
+# -- the cache root --------------------------------------------------------------------------
+
+def is_writable(path: str) -> bool:
+    """Whether ``path`` is, or can be made, a directory this process can write files into
+    (created if missing). Memoised per directory."""
+    known = _writable_dirs.get(path)
+    if known is not None:
+        return known
+    try:
+        os.makedirs(path, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+        ok = True
+    except OSError:
+        ok = False
+    _writable_dirs[path] = ok
+    return ok
+
+
+def _package_version() -> str:
+    if not _version:
+        try:
+            from importlib.metadata import version
+            _version.append(version(PACKAGE_NAME))
+        except Exception:  # not installed (e.g. on PYTHONPATH only)
+            _version.append("unknown")
+    return _version[0]
+
+
+def user_cache_root() -> str:
+    """The per-user root (case 3): the user cache directory, one folder per version of the
+    package and of Numba."""
+    base = AppDirs(appname=PACKAGE_NAME, appauthor=False).user_cache_dir
+    return os.path.join(base, f"{_package_version()}-numba{numba.__version__}")
+
+
+def _copy_file(src: str, dst: str) -> None:
+    tmp = f"{dst}.tmp.{uuid.uuid4().hex[:16]}"
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)  # atomic: a concurrent reader sees the old file or the new one
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def seed_user_cache(user_root: str, shipped_dir: str | None = None) -> bool:
+    """Copy the shipped kernels (``*.nbi``, ``*.nbc`` under ``shipped_dir``, layout kept) into
+    ``user_root``, unless it was already seeded from kernels of the same source stamp (the
+    :data:`SEED_MARKER` file). Once per process and root. True if it copied."""
+    shipped_dir = SHIPPED_DIR if shipped_dir is None else shipped_dir
+    if user_root in _seeded:
+        return False
+    _seeded.add(user_root)
+    if not os.path.isdir(shipped_dir):
+        return False
+    stamp = package_stamp()
+    marker = os.path.join(user_root, SEED_MARKER)
+    try:
+        with open(marker, encoding="ascii") as f:
+            if f.read().strip() == stamp:
+                return False
+    except OSError:
+        pass
+    try:
+        for dirpath, dirnames, filenames in os.walk(shipped_dir):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            rel = os.path.relpath(dirpath, shipped_dir)
+            target = user_root if rel == os.curdir else os.path.join(user_root, rel)
+            names = [n for n in filenames if n.endswith(CACHE_SUFFIXES)]
+            if not names:
+                continue
+            os.makedirs(target, exist_ok=True)
+            for name in names:
+                _copy_file(os.path.join(dirpath, name), os.path.join(target, name))
+        os.makedirs(user_root, exist_ok=True)
+        tmp = f"{marker}.tmp.{uuid.uuid4().hex[:16]}"
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(stamp)
+        os.replace(tmp, marker)
+    except OSError:
+        return False  # seeding is only a head start: Numba compiles what it cannot load
+    return True
+
+
+def cache_root() -> str:
+    """The root of the package's kernel cache in this process (see the module docstring)."""
+    cache_dir = numba.config.CACHE_DIR
+    if cache_dir:
+        return os.path.join(cache_dir, PACKAGE_NAME)
+    if is_writable(SHIPPED_DIR):
+        return SHIPPED_DIR
+    root = user_cache_root()
+    seed_user_cache(root, SHIPPED_DIR)
+    return root
+
+
+def relative_dir(py_file: str) -> str | None:
+    """``py_file``'s directory relative to the package (``""`` for the package itself, ``/``
+    separated), or None if the file is not in the package."""
+    try:
+        return _relative_dirs[py_file]
+    except KeyError:
+        pass
+    result = None
+    if os.path.isfile(py_file):
+        package = os.path.realpath(PACKAGE_DIR)
+        directory = os.path.dirname(os.path.realpath(py_file))
+        if directory == package or directory.startswith(package + os.sep):
+            rel = os.path.relpath(directory, package)
+            rel = "" if rel == os.curdir else rel.replace(os.sep, "/")
+            if rel.split("/")[0] != os.path.basename(SHIPPED_DIR):
+                result = rel
+    _relative_dirs[py_file] = result
+    return result
+
+
+# -- the locator -----------------------------------------------------------------------------
+
+class PackageCacheLocator(caching._CacheLocator):
+    """Numba cache locator for the package's kernels: one source stamp for the whole compiled
+    part of the package, cache files under :func:`cache_root` (see the module docstring)."""
+
+    def __init__(self, py_func, py_file, cache_path: str, stamp: str):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = cache_path
+        self._stamp = stamp
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        return self._stamp
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    def ensure_cache_path(self) -> None:
+        # Called by Numba before each save. The directory is re-created if it went away; the
+        # write test is memoised (the base class makes a temporary file on every save).
+        os.makedirs(self._cache_path, exist_ok=True)
+        if not is_writable(self._cache_path):
+            raise PermissionError(f"cannot write to {self._cache_path}")
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        rel = relative_dir(py_file)
+        if rel is None:
+            return None  # not ours: Numba's own locators decide
+        root = cache_root()
+        path = os.path.join(root, *rel.split("/")) if rel else root
+        if not is_writable(path):
+            return None
+        stamp = package_stamp()
+        rel_file = f"{rel}/{os.path.basename(py_file)}" if rel else os.path.basename(py_file)
+        if not _is_compiled_source(rel_file):
+            stamp = f"{stamp}:{_file_hash(py_file)}"
+        return cls(py_func, py_file, path, stamp)
+
+
+def _same_class(cls) -> bool:
+    return (getattr(cls, "__module__", None) == PackageCacheLocator.__module__
+            and getattr(cls, "__qualname__", None) == PackageCacheLocator.__qualname__)
+
+
+def install() -> None:
+    """Put :class:`PackageCacheLocator` first in Numba's list of cache locators (idempotent;
+    a copy left by an earlier import of this module is replaced)."""
+    classes = caching.CacheImpl._locator_classes
+    classes[:] = [PackageCacheLocator] + [c for c in classes if not _same_class(c)]
+
+
+def uninstall() -> None:
+    """Remove :class:`PackageCacheLocator` from Numba's list (for tests)."""
+    classes = caching.CacheImpl._locator_classes
+    classes[:] = [c for c in classes if not _same_class(c)]
+
+
+__all__ = ["PackageCacheLocator", "install", "uninstall", "cache_root", "package_stamp",
+           "compute_stamp", "compiled_sources", "seed_user_cache", "user_cache_root",
+           "is_writable", "relative_dir", "reset", "PACKAGE_DIR", "SHIPPED_DIR"]

@@ -1,0 +1,175 @@
+"""Kernels compiled the first time a world needs them, and called by address from the step.
+
+Numba compiles a kernel together with everything it calls: each callee's code is linked into the
+caller's module, which is then optimised again as a whole. A step that calls every joint type
+and every solver therefore compiled all of them on the first step of any world (179 s for a
+pyramid on the 2-core CI machine, see BENCHMARKS.md), and re-optimised the joint code at every
+level of the call tree.
+
+A :class:`LazyKernel` is a kernel compiled on its own, for one signature, the first time a
+world asks for it (or loaded from the cache: :mod:`.cache`). Its machine-code address goes into
+the world's table of verbs (``WorldStores.verbs``), and compiled code calls it through
+:func:`address_call`: an indirect call with the arguments by value, about 10 ns (measured),
+and no code of the callee in the caller's module. So a pyramid compiles neither a pulley nor the
+``pgs`` solver, and a joint type costs its compile time once, not once per caller.
+
+Without the JIT (``NUMBA_DISABLE_JIT=1``) the "address" is the Python function itself.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numba
+from llvmlite import ir
+from numba.core import event, types
+from numba.extending import intrinsic
+
+JIT = not numba.config.DISABLE_JIT
+
+
+def address_call(signature):
+    """An intrinsic ``call(address, args)`` that calls the kernel compiled for ``signature``
+    (a Numba signature) at ``address`` (an int64), with the tuple ``args`` cast to the
+    signature's argument types, and returns what it returns.
+
+    The callee is entered through its C wrapper (Numba's ``cfunc`` wrapper of every kernel),
+    which takes every argument by value, arrays and the world reference included. The caller
+    must hold a reference to every array it passes: the callee only borrows them.
+    """
+    if not JIT:
+        def call(address, args):
+            return address(*args)
+        return call
+
+    arg_types = tuple(signature.args)
+
+    @intrinsic
+    def call(typingctx, address, args):
+        if not isinstance(address, types.Integer) or not isinstance(args, types.BaseTuple):
+            return None
+        if len(args) != len(arg_types):
+            return None
+
+        def codegen(context, builder, sig, llargs):
+            values = [context.cast(builder, builder.extract_value(llargs[1], k), args[k], t)
+                      for k, t in enumerate(arg_types)]
+            fnty = ir.FunctionType(context.get_value_type(signature.return_type),
+                                   [context.get_value_type(t) for t in arg_types])
+            function = builder.inttoptr(llargs[0], fnty.as_pointer())
+            return builder.call(function, values)
+
+        return signature.return_type(address, args), codegen
+
+    return call
+
+
+class LazyKernel:
+    """``dispatcher`` compiled for ``signature`` on the first call of :meth:`address`.
+
+    ``what`` names it in the compile notice ("the soft_step solver"); ``seconds`` is its measured
+    compile time on the 2-core CI machine, for the notice's estimate.
+    """
+
+    def __init__(self, dispatcher, signature, what: str, seconds: float):
+        self.dispatcher = dispatcher
+        self.signature = signature
+        self.what = what
+        self.seconds = seconds
+        self._address = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._address is not None
+
+    def address(self):
+        """The machine-code address of the compiled kernel (the function without the JIT)."""
+        if self._address is None:
+            if not JIT:
+                self._address = self.dispatcher
+            else:
+                with compiling(self.what, self.seconds):
+                    self.dispatcher.compile(self.signature.args)
+                result = self.dispatcher.overloads[tuple(self.signature.args)]
+                self._address = result.library.get_pointer_to_function(
+                    result.fndesc.llvm_cfunc_wrapper_name)
+        return self._address
+
+
+# -- the notice -------------------------------------------------------------------------------
+QUIET = os.environ.get("IMPULSE2D_QUIET", "0") not in ("0", "false", "False", "")
+"""``IMPULSE2D_QUIET=1`` silences the compile notice."""
+
+_PACKAGE = __name__.split(".")[0]
+
+
+class _Notice(event.Listener):
+    """Says on stderr when the package compiles kernels, so that a first run is not a silent
+    wait: one line at the first compile of the process, naming what is compiled and about how
+    long it takes, and a line for each further unit as it starts (the progress)."""
+
+    def __init__(self):
+        self.unit = None          # (what, seconds) of the LazyKernel or stage being compiled
+        self.said = False
+        self.depth = 0
+        self.started = 0.0
+        self.announced_unit = None
+
+    def on_start(self, ev):
+        self.depth += 1
+        if self.depth != 1 or QUIET:
+            return
+        module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
+        if module.split(".")[0] != _PACKAGE:
+            return
+        unit = self.unit or DEFAULT_UNIT
+        if unit is self.announced_unit:
+            return
+        self.announced_unit = unit
+        what, seconds = unit
+        if not self.said:
+            print(f"{_PACKAGE}: compiling kernels for {what} (first run only; about "
+                  f"{_rounded(seconds)} s)", file=sys.stderr, flush=True)
+            self.said = True
+        else:
+            print(f"{_PACKAGE}: compiling kernels for {what} (about {_rounded(seconds)} s)",
+                  file=sys.stderr, flush=True)
+
+    def on_end(self, ev):
+        self.depth -= 1
+
+
+def _rounded(seconds: float) -> int:
+    return max(1, int(round(seconds)))
+
+
+DEFAULT_UNIT = ("setting up bodies and shapes", 2.0)
+"""What a compile outside every named unit is announced as: the kernels Python calls while a
+world is built (mass properties, hulls), about 2 s in all."""
+
+NOTICE = _Notice()
+if JIT:
+    event.register("numba:compile", NOTICE)
+
+
+class compiling:
+    """Context: kernels compiled inside it are announced as ``what`` (about ``seconds``)."""
+
+    def __init__(self, what: str, seconds: float):
+        self.unit = (what, seconds)
+
+    def __enter__(self):
+        self.outer = NOTICE.unit
+        NOTICE.unit = self.unit
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        NOTICE.unit = self.outer
+        self.elapsed = time.perf_counter() - self.t0
+        return False
+
+
+__all__ = ["JIT", "LazyKernel", "address_call", "compiling", "NOTICE", "QUIET"]

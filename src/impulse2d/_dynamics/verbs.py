@@ -1,0 +1,71 @@
+"""The world's table of verbs: the kernels the step calls by address, compiled on first need.
+
+The step itself holds what every world runs (bounding boxes, pairs, manifolds, colouring,
+finalize). What only some worlds use is compiled on its own the first time a world asks for it
+(:class:`~.._core.lazy.LazyKernel`) and called through the table in the world reference:
+
+* slots :data:`PAIRS` and :data:`COLLIDE`: the step's two largest stages, the pair search and
+  the narrowphase (:mod:`.step`), which every world needs but which compile faster on their own
+  than inside the step (the step's module is then not optimised again with their code in it);
+* slot :data:`SOLVER`: the solver entry (:mod:`.solvers`), picked by ``WorldSettings.solver``;
+* slots :data:`JOINTS` + k: the entry of the joint type of row list k (:mod:`.joint_solver`;
+  0 while that list is empty, and then never called).
+
+Every entry of a kind has one signature, below, so that one caller serves them all. Later
+services (sleeping, events, continuous collision) take slots of their own the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.core import types
+
+from .._core.lazy import JIT, address_call
+from .joints import ROW_LISTS
+from .world_ref import WORLD_STORES
+
+PAIRS = 0
+COLLIDE = 1
+SOLVER = 2
+JOINTS = 3
+COUNT = JOINTS + len(ROW_LISTS)
+"""Slots of the table."""
+
+PREPARE, WARM_START, SOLVE = 0, 1, 2
+"""What a joint entry is asked to do (its ``verb`` argument)."""
+
+_f8, _i8, _b1 = types.float64, types.int64, types.boolean
+
+JOINT_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _f8)
+"""``entry(world, row_list, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+baumgarte) -> 0.0``: ``verb`` one of PREPARE (``flag`` = warm starting), WARM_START, SOLVE
+(``flag`` = use the position bias); the other arguments as the joint types' ``solve``."""
+
+SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _b1,
+                       _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
+"""``entry(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
+contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+restitution_threshold, max_linear_speed, baumgarte) -> h``: prepare the touching contacts
+``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
+over. Each solver reads the settings it uses and ignores the others."""
+
+PAIRS_SIGNATURE = _b1(WORLD_STORES)
+"""``stage(world) -> new contact store?``"""
+
+COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
+"""``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
+
+call_pairs = address_call(PAIRS_SIGNATURE)
+call_collide = address_call(COLLIDE_SIGNATURE)
+call_joint = address_call(JOINT_SIGNATURE)
+call_solver = address_call(SOLVER_SIGNATURE)
+
+
+def new_table() -> np.ndarray:
+    """An empty table for a world (Python functions instead of addresses without the JIT)."""
+    return np.zeros(COUNT, dtype=np.int64) if JIT else np.zeros(COUNT, dtype=object)
+
+
+__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "COUNT", "PREPARE", "WARM_START", "SOLVE",
+           "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "SOLVER_SIGNATURE",
+           "call_pairs", "call_collide", "call_joint", "call_solver", "new_table"]

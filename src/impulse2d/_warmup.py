@@ -1,0 +1,92 @@
+"""Compile (or load from the cache) the kernels ahead of time: ``impulse2d.warmup()``.
+
+A world compiles what it uses the first time it steps (:mod:`._core.lazy`). This compiles the
+same kernels without waiting for a world to need them: by default those of a world of contacts
+under the default solver, the first run of almost every program; with ``all_kernels=True`` also
+every solver and every joint type (what a wheel ships: ``scripts/build_wheel.py``). Each part is
+compiled by stepping a small world that uses it, so what is compiled is exactly what a real
+world loads later.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def _contact_world(world):
+    """A static ground and one body of every shape type, touching, so that every stage of the
+    step and every manifold runs."""
+    ground = world.create_body(type="static")
+    ground.create_box(10.0, 0.5, center=(0.0, -0.5))
+    ground.create_segment((-10.0, 2.0), (-8.0, 0.0))
+    for k, make in enumerate((lambda b: b.create_box(0.5, 0.5),
+                              lambda b: b.create_circle(0.5),
+                              lambda b: b.create_capsule((-0.3, 0.0), (0.3, 0.0), 0.2),
+                              lambda b: b.create_polygon([(-0.5, 0.0), (0.5, 0.0), (0.0, 0.6)]))):
+        make(world.create_body(position=(-4.5 + 3.0 * k, 0.6)))
+
+
+def _joint_world(world):
+    """One joint of every type (with its springs, motors and limits on), on bodies above the
+    contact world."""
+    pivot = world.create_body(type="static", position=(0.0, 5.0))
+    bob = world.create_body(position=(1.0, 5.0))
+    bob.create_circle(0.1)
+    world.create_revolute_joint(pivot, bob, (0.0, 5.0), enable_limit=True, lower_angle=-1.0,
+                                upper_angle=1.0, enable_motor=True, max_motor_torque=1.0,
+                                enable_spring=True, hertz=1.0)
+    rope_end = world.create_body(position=(-1.0, 5.0))
+    rope_end.create_circle(0.1)
+    world.create_distance_joint(pivot, rope_end, (0.0, 5.0), (-1.0, 5.0))
+    world.create_distance_joint(pivot, rope_end, (0.0, 5.0), (-1.0, 5.0), enable_spring=True,
+                                hertz=2.0, min_length=0.5, max_length=1.5, enable_motor=True,
+                                max_motor_force=1.0)
+    slider = world.create_body(position=(2.0, 5.0))
+    slider.create_box(0.1, 0.1)
+    world.create_prismatic_joint(pivot, slider, (2.0, 5.0), (1.0, 1.0), enable_limit=True,
+                                 lower=-1.0, upper=1.0, enable_motor=True,
+                                 max_motor_force=1.0, enable_spring=True, hertz=1.0)
+    glued = world.create_body(position=(-2.0, 5.0))
+    glued.create_box(0.1, 0.1)
+    world.create_weld_joint(pivot, glued, (-2.0, 5.0))
+    world.create_weld_joint(pivot, glued, (-2.0, 5.0), linear_hertz=5.0, angular_hertz=5.0)
+    tyre = world.create_body(position=(3.0, 5.0))
+    tyre.create_circle(0.2)
+    world.create_wheel_joint(pivot, tyre, (3.0, 5.0), (0.0, 1.0), enable_motor=True,
+                             max_motor_torque=1.0, enable_limit=True, lower=-0.5, upper=0.5)
+    world.create_mouse_joint(tyre, (3.0, 5.0), max_force=10.0)
+    world.create_motor_joint(pivot, tyre, linear_offset=(3.0, 0.0), angular_offset=0.5)
+    world.create_pulley_joint(bob, slider, (1.0, 7.0), (2.0, 7.0), (1.0, 5.0), (2.0, 5.0),
+                              ratio=2.0)
+    hinge = world.create_revolute_joint(pivot, bob, (0.0, 5.0))
+    slide = world.create_prismatic_joint(pivot, slider, (2.0, 5.0), (1.0, 0.0))
+    world.create_gear_joint(hinge, slide, ratio=0.5)
+
+
+def warmup(all_kernels: bool = False, progress: bool = True) -> float:
+    """Compile the kernels a world needs ahead of time, or load them from the cache.
+
+    ``all_kernels``: every solver and joint type too, not only a world of contacts under the
+    default solver. ``progress``: say on stderr what is being done (the compile notices of a
+    first run come on top). Returns the seconds it took."""
+    from . import World
+    from .settings import SOLVERS
+
+    t0 = time.perf_counter()
+    plans = [("contacts, default solver", None, False)]
+    if all_kernels:
+        plans += [(f"contacts and every joint type, {solver} solver", solver, True)
+                  for solver in SOLVERS]
+    for k, (what, solver, joints) in enumerate(plans):
+        if progress:
+            print(f"impulse2d warmup [{k + 1}/{len(plans)}]: {what}", file=sys.stderr, flush=True)
+        world = World() if solver is None else World(solver=solver)
+        _contact_world(world)
+        if joints:
+            _joint_world(world)
+        world.step(1.0 / 60.0)
+    seconds = time.perf_counter() - t0
+    if progress:
+        print(f"impulse2d warmup: done in {seconds:.1f} s", file=sys.stderr, flush=True)
+    return seconds

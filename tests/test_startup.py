@@ -1,0 +1,138 @@
+"""Start-up: a world compiles only the kernels it uses, says so when it compiles, and the whole
+engine still runs as plain Python (``NUMBA_DISABLE_JIT=1``).
+
+Each test runs a fresh interpreter, since what a process has compiled is process state. They use
+the package's kernel cache, which earlier tests have filled, so they load rather than compile.
+The step reaches solver and joint code only through their entries (``_dynamics/verbs.py``), so
+an entry that was neither compiled nor loaded is code the world did not compile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import impulse2d as i2d
+
+SRC = str(Path(i2d.__file__).resolve().parents[1])
+
+
+def _run(code: str, **env) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, "PYTHONPATH": SRC, **env}
+    for name, value in env.items():
+        if value is None:
+            del full_env[name]
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=full_env, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+COMPILED = """
+import json, impulse2d as i2d
+from impulse2d._dynamics import step
+{build}
+for _ in range(3):
+    world.step(1 / 60)
+print(json.dumps({{
+    "solvers": {{n: len(k.dispatcher.signatures) for n, k in step.SOLVER_KERNELS.items()}},
+    "joints": {{n: len(k.dispatcher.signatures) for n, k in step.JOINT_KERNELS.items()}},
+}}))
+"""
+
+CONTACTS = """
+world = i2d.World()
+ground = world.create_body(type="static")
+ground.create_box(5, 0.5, center=(0, -0.5))
+world.create_body(position=(0, 1)).create_box(0.5, 0.5)
+"""
+
+CHAIN = """
+world = i2d.World(solver="pgs")
+anchor = world.create_body(type="static", position=(0, 5))
+link = world.create_body(position=(1, 5))
+link.create_box(0.5, 0.1)
+world.create_revolute_joint(anchor, link, (0, 5))
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _kernels_in_the_cache():
+    """Compile (or load) everything once in this process, so the subprocesses below load."""
+    i2d.warmup(all_kernels=True, progress=False)
+
+
+def test_a_world_of_contacts_compiles_no_joint_kernel_and_no_other_solver():
+    compiled = json.loads(_run(COMPILED.format(build=CONTACTS)).stdout)
+    assert compiled["solvers"] == {"soft_step": 1, "pgs": 0}
+    assert set(compiled["joints"].values()) == {0}
+
+
+def test_a_chain_compiles_its_joint_type_and_solver_alone():
+    compiled = json.loads(_run(COMPILED.format(build=CHAIN)).stdout)
+    assert compiled["solvers"] == {"soft_step": 0, "pgs": 1}
+    assert compiled["joints"]["revolute"] == 1
+    assert {n: c for n, c in compiled["joints"].items() if n != "revolute"} == dict.fromkeys(
+        ("distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley", "gear"), 0)
+
+
+NOTICE_RUN = """
+import impulse2d as i2d
+world = i2d.World()
+world.create_body().create_box(0.5, 0.25)   # compiles the mass properties, about a second
+"""
+
+
+def test_a_first_compile_says_so_on_stderr_once_and_a_cached_run_is_silent(tmp_path):
+    first = _run(NOTICE_RUN, NUMBA_CACHE_DIR=str(tmp_path), IMPULSE2D_QUIET=None)
+    lines = [line for line in first.stderr.splitlines() if line.startswith("impulse2d:")]
+    assert len(lines) == 1, first.stderr
+    assert "compiling kernels for" in lines[0] and "(first run only; about" in lines[0]
+    again = _run(NOTICE_RUN, NUMBA_CACHE_DIR=str(tmp_path), IMPULSE2D_QUIET=None)
+    assert "impulse2d:" not in again.stderr
+
+
+def test_the_notice_can_be_silenced(tmp_path):
+    quiet = _run(NOTICE_RUN, NUMBA_CACHE_DIR=str(tmp_path), IMPULSE2D_QUIET="1")
+    assert "impulse2d:" not in quiet.stderr
+
+
+TRAJECTORY = """
+import json, impulse2d as i2d
+out = {}
+for solver in ("soft_step", "pgs"):
+    world = i2d.World(solver=solver)
+    ground = world.create_body(type="static")
+    ground.create_box(5, 0.5, center=(0, -0.5))
+    box = world.create_body(position=(0, 0.7), angle=0.2)
+    box.create_box(0.5, 0.5)
+    ball = world.create_body(position=(1.5, 2))
+    ball.create_circle(0.3, restitution=0.5)
+    pivot = world.create_body(type="static", position=(-2, 4))
+    arm = world.create_body(position=(-1, 4))
+    arm.create_capsule((-0.4, 0), (0.4, 0), 0.1)
+    world.create_revolute_joint(pivot, arm, (-2, 4), enable_limit=True, lower_angle=-1.2,
+                                upper_angle=1.2)
+    bob = world.create_body(position=(-3, 3))
+    bob.create_circle(0.2)
+    world.create_distance_joint(pivot, bob, (-2, 4), (-3, 3))
+    for _ in range(40):
+        world.step(1 / 60)
+    out[solver] = world.get_positions().tolist()
+print(json.dumps(out))
+"""
+
+
+def test_the_engine_runs_without_the_jit_and_agrees_with_it():
+    jit = json.loads(_run(TRAJECTORY).stdout)
+    plain = json.loads(_run(TRAJECTORY, NUMBA_DISABLE_JIT="1").stdout)
+    for solver in ("soft_step", "pgs"):
+        # the same IEEE arithmetic in the same order (no fastmath), so agreement to rounding
+        np.testing.assert_allclose(plain[solver], jit[solver], rtol=0, atol=1e-9)
+        assert np.ptp(np.asarray(jit[solver])[:, 1]) > 0.5  # things moved: a real comparison
