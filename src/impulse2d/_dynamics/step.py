@@ -48,14 +48,16 @@ from .world_ref import adopt_step_stores, borrow, borrow_column, stores_for_step
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
 
-# Compile times measured on the 2-core CI machine with an empty cache, for the notice a first
-# run prints (:mod:`.._core.lazy`); BENCHMARKS.md, "Start-up", has how they were measured.
-STEP_SECONDS = 30.0
-PAIRS_SECONDS = 10.0
+# Compile times on the 2-core CI machine with an empty cache, for the notice a first run prints
+# (:mod:`.._core.lazy`): the step, its stages and the soft step measured one by one with Numba's
+# compile events, the revolute joint alone; the other joint types and pgs are taken from the
+# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all).
+STEP_SECONDS = 5.0
+PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
-SOLVER_SECONDS = {"soft_step": 10.0, "pgs": 8.0}
-JOINT_SECONDS = {"revolute": 8.0, "distance": 5.0, "prismatic": 5.0, "weld": 4.0, "wheel": 4.0,
-                 "mouse": 3.0, "motor": 3.0, "pulley": 4.0, "gear": 6.0}
+SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0}
+JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
+                               "motor", "pulley", "gear"), 6.0)
 
 
 @inner_kernel

@@ -1,0 +1,151 @@
+"""Start-up of impulse2d: how long a new process takes to its first step, and how long compiling
+everything takes. Writes ``benchmarks/results/startup.json``.
+
+    python benchmarks/startup.py                    # source checkout: cold, warm, warmup --all
+    python benchmarks/startup.py --wheel dist/impulse2d-*.whl   # also from a built wheel
+
+Every figure is one new process, timed from outside (process wall) and inside (import, build,
+first step):
+
+* *cold, source*: this checkout with an empty kernel cache (a fresh ``NUMBA_CACHE_DIR``), for
+  ``pyramid_20`` and ``chain_100``;
+* *warm, source*: the same cache once populated (median of 3);
+* *warmup --all*: ``impulse2d warmup --all`` with an empty cache (every solver and joint type);
+* *cold, wheel*: the wheel of ``scripts/build_wheel.py`` installed into a fresh virtual
+  environment, with an empty user cache directory and no ``NUMBA_CACHE_DIR``: the kernels it
+  ships are all there is (median of 3).
+
+Peers' import times are in ``run.py``'s report (pymunk and pybox2d import in about 20 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+FIRST_STEP = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import impulse2d as i2d
+from impulse2d.scenes import build_scene
+t1 = time.perf_counter()
+world = i2d.World()
+build_scene(world, sys.argv[1], **json.loads(sys.argv[2]))
+t2 = time.perf_counter()
+world.step(1.0 / 60.0)
+t3 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "first_step_s": t3 - t2,
+                  "file": i2d.__file__}))
+"""
+
+SCENES = {"pyramid_20": ("pyramid", {"base": 20}), "chain_100": ("chain", {"links": 100})}
+
+
+def _process(python, args, env):
+    t0 = time.perf_counter()
+    p = subprocess.run([str(python), *args], capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr[-2000:])
+    return wall, p
+
+
+def first_step(python, scene, env):
+    name, params = SCENES[scene]
+    wall, p = _process(python, ["-c", FIRST_STEP, name, json.dumps(params)], env)
+    row = json.loads(p.stdout.strip().splitlines()[-1])
+    row["process_wall_s"] = wall
+    row["compile_notices"] = [line for line in p.stderr.splitlines()
+                              if line.startswith("impulse2d:")]
+    return row
+
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "IMPULSE2D_QUIET")}
+    env.update(extra)
+    return env
+
+
+def source(report, log):
+    python = sys.executable
+    for scene in SCENES:
+        cache = tempfile.mkdtemp(prefix="i2d-cold-")
+        try:
+            env = _env(NUMBA_CACHE_DIR=cache)
+            cold = first_step(python, scene, env)
+            warm = [first_step(python, scene, env) for _ in range(3)]
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        report[f"source cold {scene}"] = cold
+        report[f"source warm {scene}"] = {k: statistics.median(r[k] for r in warm)
+                                          for k in ("import_s", "build_s", "first_step_s",
+                                                    "process_wall_s")}
+        log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (first step "
+            f"{cold['first_step_s']:.1f} s), warm "
+            f"{report[f'source warm {scene}']['process_wall_s']:.2f} s")
+    cache = tempfile.mkdtemp(prefix="i2d-all-")
+    try:
+        wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
+                           _env(NUMBA_CACHE_DIR=cache))
+        report["source warmup --all cold"] = {"process_wall_s": wall}
+        log(f"warmup --all, empty cache: {wall:.1f} s")
+        wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
+                           _env(NUMBA_CACHE_DIR=cache))
+        report["source warmup --all warm"] = {"process_wall_s": wall}
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def wheel(report, wheel_path, log):
+    venv = Path(tempfile.mkdtemp(prefix="i2d-wheel-venv-"))
+    home = Path(tempfile.mkdtemp(prefix="i2d-wheel-home-"))
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        python = venv / "bin" / "python"
+        subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel_path)], check=True)
+        # an empty user cache: the shipped kernels, or compiling, are all there is
+        env = _env(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONPATH="")
+        for scene in SCENES:
+            rows = [first_step(python, scene, env) for _ in range(3)]
+            assert str(venv) in rows[0]["file"], rows[0]["file"]  # the wheel, not this checkout
+            report[f"wheel cold {scene}"] = {
+                **{k: statistics.median(r[k] for r in rows)
+                   for k in ("import_s", "build_s", "first_step_s", "process_wall_s")},
+                "compile_notices": rows[0]["compile_notices"]}
+            log(f"wheel {scene}: {report[f'wheel cold {scene}']['process_wall_s']:.2f} s, "
+                f"notices {rows[0]['compile_notices']}")
+    finally:
+        shutil.rmtree(venv, ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wheel", type=Path, help="also measure this wheel in a fresh venv")
+    ap.add_argument("--no-source", action="store_true", help="skip the source checkout runs")
+    ap.add_argument("--out", type=Path, default=HERE / "results" / "startup.json")
+    a = ap.parse_args(argv)
+    report = {"machine": os.uname().machine, "cores": os.cpu_count(), "python": sys.version,
+              "date": time.strftime("%Y-%m-%d")}
+    if not a.no_source:
+        source(report, print)
+    if a.wheel:
+        wheel(report, a.wheel.resolve(), print)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
