@@ -136,3 +136,21 @@ def test_the_engine_runs_without_the_jit_and_agrees_with_it():
         # the same IEEE arithmetic in the same order (no fastmath), so agreement to rounding
         np.testing.assert_allclose(plain[solver], jit[solver], rtol=0, atol=1e-9)
         assert np.ptp(np.asarray(jit[solver])[:, 1]) > 0.5  # things moved: a real comparison
+
+
+def test_a_solver_chosen_between_steps_is_the_one_the_next_step_runs():
+    from impulse2d._dynamics import step, verbs
+
+    world = i2d.World()
+    world.create_body(position=(0, 1)).create_box(0.5, 0.5)
+    world.step(1 / 60)
+    assert world._verbs[verbs.SOLVER] == step.SOLVER_KERNELS["soft_step"].address()
+    world.settings.solver = "pgs"
+    world.step(1 / 60)
+    assert world._verbs[verbs.SOLVER] == step.SOLVER_KERNELS["pgs"].address()
+    # pgs integrates one velocity step of gravity (no substeps): v = g dt exactly
+    world2 = i2d.World(solver="pgs")
+    falling = world2.create_body(position=(0, 1))
+    falling.create_box(0.5, 0.5)
+    world2.step(1 / 60)
+    assert falling.linear_velocity.y == pytest.approx(-10.0 / 60, rel=1e-12)
