@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 import numba
 from llvmlite import ir
@@ -80,10 +79,6 @@ class LazyKernel:
         self.seconds = seconds
         self._address = None
 
-    @property
-    def loaded(self) -> bool:
-        return self._address is not None
-
     def address(self):
         """The machine-code address of the compiled kernel (the function without the JIT)."""
         if self._address is None:
@@ -114,7 +109,6 @@ class _Notice(event.Listener):
         self.unit = None          # (what, seconds) of the LazyKernel or stage being compiled
         self.said = False
         self.depth = 0
-        self.started = 0.0
         self.announced_unit = None
 
     def on_start(self, ev):
@@ -163,12 +157,10 @@ class compiling:
     def __enter__(self):
         self.outer = NOTICE.unit
         NOTICE.unit = self.unit
-        self.t0 = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         NOTICE.unit = self.outer
-        self.elapsed = time.perf_counter() - self.t0
         return False
 
 
