@@ -224,12 +224,14 @@ def warm_start_contacts(cs, bodies):
 
 @borrowing_kernel
 def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                   last_sweep):
+                   last_sweep, speed_cap):
     """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
     ``use_bias`` false this is the relax pass: rigid, and only speculative gaps are honoured.
-    The ``last_sweep`` of a (sub)step adds its impulses to the step totals. Friction goes first so that
+    The ``last_sweep`` of a (sub)step adds its impulses to the step totals. A normal impulse
+    stays within the speed budget ``speed_cap`` (m/s, :func:`~.solvers.impulse_caps`; friction
+    follows it). Friction goes first so that
     non-penetration, the more important row, is solved last (Box2D v2.x). (Box2D v3.2 solves
     friction only in the relax pass, which is cheaper; measured here on the 5050-box pyramid it
     lets the boxes spread five times further sideways in 5 s, so both passes keep it.)
@@ -309,8 +311,9 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
             old = cs.normal_impulse[q, j]
-            impulse = -cs.normal_mass[q, j] * mass_scale * (vn + bias) - impulse_scale * old
-            total = max(old + impulse, 0.0)
+            normal_mass = cs.normal_mass[q, j]
+            impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
+            total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
             cs.normal_impulse[q, j] = total
             if total > cs.max_normal_impulse[q, j]:
                 cs.max_normal_impulse[q, j] = total
@@ -332,12 +335,13 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
 
 
 @borrowing_kernel
-def apply_restitution(cs, bodies, threshold):
+def apply_restitution(cs, bodies, threshold, speed_cap):
     """Bounce: drive the normal speed to ``-e`` times the approach speed measured before solving.
 
     Run once per step after the velocity solve (Box2D v3). Only points that approached faster
     than ``threshold`` and actually pushed this step are affected, so resting contacts do not
-    jitter and speculative points that never touched do not bounce.
+    jitter and speculative points that never touched do not bounce. The impulse keeps to the
+    speed budget of :func:`solve_contacts`.
     """
     v = bodies.v
     w = bodies.w
@@ -366,7 +370,7 @@ def apply_restitution(cs, bodies, threshold):
             vn = dvx * nx + dvy * ny
             old = cs.normal_impulse[q, j]
             impulse = -cs.normal_mass[q, j] * (vn + e * approach)
-            total = max(old + impulse, 0.0)
+            total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
             cs.normal_impulse[q, j] = total
             if total > cs.max_normal_impulse[q, j]:
                 cs.max_normal_impulse[q, j] = total

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .._core.jit import borrowing_kernel
+from .._core.jit import borrowing_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 
 
@@ -39,6 +39,33 @@ def integrate_velocities(bodies, gx, gy, h):
         w[i] = wi / (1.0 + h * bodies.angular_damping[i])
 
 
+@inner_kernel
+def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
+    """Clamp body ``i``'s speed to ``max_linear_speed`` (m/s, direction kept) and its spin to
+    ``max_angular_speed`` (rad/s); returns ``(vx, vy, w)`` as stored.
+
+    The rare over-limit branch takes ``hypot``: ``vx*vx + vy*vy`` overflows for speeds above
+    1e154 m/s, and the scale ``limit / sqrt(inf) = 0`` would then zero the velocity instead
+    of clamping it.
+    """
+    vx = v[i, 0]
+    vy = v[i, 1]
+    if vx * vx + vy * vy > max_linear_speed * max_linear_speed:
+        k = max_linear_speed / math.hypot(vx, vy)
+        vx *= k
+        vy *= k
+        v[i, 0] = vx
+        v[i, 1] = vy
+    wi = w[i]
+    if wi > max_angular_speed:
+        wi = max_angular_speed
+        w[i] = wi
+    elif wi < -max_angular_speed:
+        wi = -max_angular_speed
+        w[i] = wi
+    return vx, vy, wi
+
+
 @borrowing_kernel
 def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
@@ -55,22 +82,7 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
     for i in range(alive.shape[0]):
         if not alive[i] or kind[i] == STATIC:
             continue
-        vx = v[i, 0]
-        vy = v[i, 1]
-        speed2 = vx * vx + vy * vy
-        if speed2 > max_linear_speed * max_linear_speed:
-            k = max_linear_speed / math.sqrt(speed2)
-            vx *= k
-            vy *= k
-            v[i, 0] = vx
-            v[i, 1] = vy
-        wi = w[i]
-        if wi > max_angular_speed:
-            wi = max_angular_speed
-            w[i] = wi
-        elif wi < -max_angular_speed:
-            wi = -max_angular_speed
-            w[i] = wi
+        vx, vy, wi = clamp_speeds(v, w, i, max_linear_speed, max_angular_speed)
         dp[i, 0] += h * vx
         dp[i, 1] += h * vy
         # q <- normalize(q + h w perp(q)): first-order rotation update, renormalised.
@@ -84,8 +96,11 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def finalize_bodies(bodies):
-    """Apply the step's deltas to the absolute state and clear forces.
+def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
+    """Apply the step's deltas to the absolute state, clear forces, and clamp the speeds the
+    step leaves (the solver's last passes and restitution come after the clamp of
+    :func:`integrate_positions`: without this a body could leave a step faster than the
+    limits).
 
     The angle is the unwrapped rotation: it grows by the (less than a quarter turn) angle of
     ``dq``, and ``rot`` is turned by ``dq`` alongside.
@@ -100,6 +115,7 @@ def finalize_bodies(bodies):
         bodies.torque[i] = 0.0
         if kind[i] == STATIC:
             continue
+        clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
         cx = bodies.center[i, 0] + bodies.dp[i, 0]
         cy = bodies.center[i, 1] + bodies.dp[i, 1]
         dc = bodies.dq[i, 0]

@@ -28,7 +28,8 @@ _LISTS = len(ROW_LISTS)
 
 
 @inline_kernel
-def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
+               speed_cap, spin_cap):
     """One verb for every joint of ``world``, type by type in :data:`ROW_LISTS` order (the
     arguments as :data:`~.verbs.JOINT_SIGNATURE`)."""
     ids = borrow(world, "joint_ids")
@@ -36,13 +37,13 @@ def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
     for k in range(_LISTS):
         if ids[k].shape[0] > 0:
             call_joint(table[JOINTS + k], (world, k, verb, h, flag, soft, bias_rate, mass_scale,
-                                           impulse_scale, baumgarte))
+                                           impulse_scale, baumgarte, speed_cap, spin_cap))
 
 
 # -- the entries: each forwards a verb to its type's kernels --------------------------------------
 @entry_kernel
 def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                   baumgarte):
+                   baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -51,16 +52,16 @@ def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
         revolute.warm_start(joints, ids[rows], bodies)
     elif rows == PIN_ROWS:
         revolute.solve_pins(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                            impulse_scale, baumgarte)
+                            impulse_scale, baumgarte, speed_cap, spin_cap)
     else:
         revolute.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                       impulse_scale, baumgarte)
+                       impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                   baumgarte):
+                   baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -69,13 +70,13 @@ def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
         distance.warm_start(joints, ids[rows], bodies)
     else:
         distance.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                       impulse_scale, baumgarte)
+                       impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                    baumgarte):
+                    baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -84,13 +85,13 @@ def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, imp
         prismatic.warm_start(joints, ids[rows], bodies)
     else:
         prismatic.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                        impulse_scale, baumgarte)
+                        impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-               baumgarte):
+               baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -99,13 +100,13 @@ def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
         weld.warm_start(joints, ids[rows], bodies)
     else:
         weld.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                   impulse_scale, baumgarte)
+                   impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                baumgarte):
+                baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -114,13 +115,13 @@ def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         wheel.warm_start(joints, ids[rows], bodies)
     else:
         wheel.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                    impulse_scale, baumgarte)
+                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                baumgarte):
+                baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -129,13 +130,13 @@ def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         mouse.warm_start(joints, ids[rows], bodies)
     else:
         mouse.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                    impulse_scale, baumgarte)
+                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                baumgarte):
+                baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -144,13 +145,13 @@ def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         motor.warm_start(joints, ids[rows], bodies)
     else:
         motor.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                    impulse_scale, baumgarte)
+                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-                 baumgarte):
+                 baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -159,13 +160,13 @@ def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
         pulley.warm_start(joints, ids[rows], bodies)
     else:
         pulley.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                     impulse_scale, baumgarte)
+                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-               baumgarte):
+               baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
     if verb == PREPARE:
@@ -174,7 +175,7 @@ def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
         gear.warm_start(joints, ids[rows], bodies)
     else:
         gear.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                   impulse_scale, baumgarte)
+                   impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
 

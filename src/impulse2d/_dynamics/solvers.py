@@ -12,7 +12,7 @@ literature, one verb per line.
 
 from __future__ import annotations
 
-from .._core.jit import cycles, entry_kernel
+from .._core.jit import cycles, entry_kernel, inner_kernel
 from ..constants import LINEAR_SLOP, MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
@@ -20,6 +20,23 @@ from .joint_solver import joint_pass
 from .softness import soft_coefficients
 from .verbs import PREPARE, SOLVE, WARM_START
 from .world_ref import borrow
+
+
+@inner_kernel
+def impulse_caps(max_linear_speed, dt):
+    """``(speed_cap, spin_cap)``: the speed budget of every constraint row, m/s and rad/s.
+
+    Two bodies within the speed limits approach each other along a row at no more than twice
+    the limit (``max_linear_speed``, and a quarter turn per step for rotation). No row is
+    allowed an accumulated impulse that would, alone, change its relative speed by more than
+    twice that again: a row that asks for more (an over-constrained joint loop, a tiny body
+    held by far anchors, a contact squeezed between kinematic bodies) cannot be satisfied, and
+    without a bound its impulse grows step after step through the warm start until it
+    overflows (measured: 1e295 N within 200 steps). With the budget it yields, finite. A load
+    passed through a row (a light link holding a heavy chain) reaches the budget only at mass
+    ratios above about 4 v_max / (g h), some 40,000 at the defaults.
+    """
+    return 4.0 * max_linear_speed, 4.0 * MAX_ROTATION / dt
 
 
 @entry_kernel
@@ -36,6 +53,7 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, warm_starting, con
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     h = dt / substeps
     inv_h = 1.0 / h
     # Stiffness is capped at a quarter of the substep rate: a spring near the Nyquist rate of its
@@ -50,25 +68,28 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, warm_starting, con
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
                          mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
-    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0)
+    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
     max_angular_speed = MAX_ROTATION / dt
     for _ in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
         if warm_starting:
-            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0)
+            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
                 warm_start_contacts(cs, bodies)
-        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0)
+        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
+                   speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False)
+            solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                           speed_cap)
         integrate_positions(bodies, h, max_linear_speed, max_angular_speed)
-        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0)
+        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True)
+            solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                           speed_cap)
     if touching:
-        apply_restitution(cs, bodies, restitution_threshold)
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     return h
 
 
@@ -82,25 +103,27 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_h
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
     integrate_velocities(bodies, gx, gy, dt)
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
                          0.0, 0.0, 1.0, 0.0)
-    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0)
+    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+               spin_cap)
     borrow(world, "clock")[3] = cycles()
 
     if warm_starting:
-        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0)
+        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             warm_start_contacts(cs, bodies)
     for i in range(iterations):
-        joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte)
+        joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:
             solve_contacts(cs, bodies, inv_h, True, False, baumgarte, LINEAR_SLOP, contact_speed,
-                           i == iterations - 1)
+                           i == iterations - 1, speed_cap)
     if touching:
-        apply_restitution(cs, bodies, restitution_threshold)
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

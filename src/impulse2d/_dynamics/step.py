@@ -32,7 +32,7 @@ import numpy as np
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
 from .._core.lazy import LazyKernel
-from ..constants import AABB_MARGIN, SPECULATIVE_DISTANCE
+from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from . import joint_solver, solvers
 from .constraint_graph import COLOR_COUNT, color_contacts
@@ -148,7 +148,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contac
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
 
-    finalize_bodies(borrow(world, "bodies"))
+    finalize_bodies(borrow(world, "bodies"), max_linear_speed, MAX_ROTATION / dt)
     clock[5] = cycles()
     return joint_h
 

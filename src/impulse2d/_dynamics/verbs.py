@@ -36,10 +36,11 @@ PREPARE, WARM_START, SOLVE = 0, 1, 2
 
 _f8, _i8, _b1 = types.float64, types.int64, types.boolean
 
-JOINT_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _f8)
+JOINT_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _f8, _f8, _f8)
 """``entry(world, row_list, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-baumgarte) -> 0.0``: ``verb`` one of PREPARE (``flag`` = warm starting), WARM_START, SOLVE
-(``flag`` = use the position bias); the other arguments as the joint types' ``solve``."""
+baumgarte, speed_cap, spin_cap) -> 0.0``: ``verb`` one of PREPARE (``flag`` = warm starting),
+WARM_START, SOLVE (``flag`` = use the position bias); the other arguments as the joint types'
+``solve`` (the caps: :func:`~.solvers.impulse_caps`)."""
 
 SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _b1,
                        _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)

@@ -25,7 +25,7 @@ for the choice of rows.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from .rows import clear_idle_rows, inequality_bias
+from .rows import bounded, clear_idle_rows, inequality_bias, one_sided
 from .revolute import prepare_anchors
 from ..velocities import load_pair, store_pair
 
@@ -91,7 +91,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the distance joints ``ids`` (see the module doc for the rows)."""
     v = bodies.v
     w = bodies.w
@@ -116,10 +117,13 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 cdot = (ux * (vbx - wb * rby - vax + wa * ray)
                         + uy * (vby + wb * rbx - vay - wa * rax))
                 c = length - joints.length[j]
+                old = joints.spring_impulse[j]
                 impulse = (-joints.spring_soft[j, 1] * axial_mass
                            * (cdot + joints.spring_soft[j, 0] * c)
-                           - joints.spring_soft[j, 2] * joints.spring_impulse[j])
-                joints.spring_impulse[j] += impulse
+                           - joints.spring_soft[j, 2] * old)
+                total = bounded(old + impulse, axial_mass, speed_cap)
+                joints.spring_impulse[j] = total
+                impulse = total - old
                 vax -= m_a * impulse * ux
                 vay -= m_a * impulse * uy
                 wa -= i_a * impulse * cra
@@ -153,7 +157,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 cdot = sign * (ux * (vbx - wb * rby - vax + wa * ray)
                                + uy * (vby + wb * rbx - vay - wa * rax))
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = max(old + impulse, 0.0)
+                new = one_sided(old + impulse, axial_mass, speed_cap)
                 impulse = new - old
                 if side == 0:
                     joints.lower_impulse[j] = new
@@ -180,9 +184,11 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                     scale_i = impulse_scale
                 else:
                     bias = baumgarte * inv_h * c
-            impulse = (-scale_m * axial_mass * (cdot + bias)
-                       - scale_i * joints.linear_impulse[j, 0])
-            joints.linear_impulse[j, 0] += impulse
+            old = joints.linear_impulse[j, 0]
+            impulse = -scale_m * axial_mass * (cdot + bias) - scale_i * old
+            total = bounded(old + impulse, axial_mass, speed_cap)
+            joints.linear_impulse[j, 0] = total
+            impulse = total - old
             vax -= m_a * impulse * ux
             vay -= m_a * impulse * uy
             wa -= i_a * impulse * cra

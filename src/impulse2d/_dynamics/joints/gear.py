@@ -27,6 +27,7 @@ import math
 
 from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
+from .rows import bounded
 
 
 @borrowing_kernel
@@ -133,7 +134,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the gear joints ``ids``: the single coupling row."""
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -158,6 +160,10 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 scale_i = impulse_scale
             else:
                 bias = baumgarte / h * c
-        impulse = -scale_m * mass * (cdot + bias) - scale_i * joints.linear_impulse[j, 0]
-        joints.linear_impulse[j, 0] += impulse
+        old = joints.linear_impulse[j, 0]
+        impulse = -scale_m * mass * (cdot + bias) - scale_i * old
+        # The coupled coordinates are angles or translations: the larger budget of the two.
+        total = bounded(old + impulse, mass, max(speed_cap, spin_cap))
+        joints.linear_impulse[j, 0] = total
+        impulse = total - old
         _apply(bodies, rows, impulse)

@@ -42,7 +42,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the motor joints ``ids``: the angular drive, then the linear one."""
     v = bodies.v
     w = bodies.w
@@ -64,7 +65,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                                                    dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
         impulse = -joints.axial_mass[j] * (wb - wa + rate * theta)
         old = joints.angular_impulse[j]
-        limit = joints.max_torque[j] * h
+        limit = min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap)
         new = min(max(old + impulse, -limit), limit)
         joints.angular_impulse[j] = new
         impulse = new - old

@@ -53,7 +53,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the mouse joints ``ids`` (the world softness arguments are not used)."""
     v = bodies.v
     w = bodies.w
@@ -86,6 +87,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         new_x = old_x - scale_m * inv_det * (k22 * rhs_x - k12 * rhs_y) - scale_i * old_x
         new_y = old_y - scale_m * inv_det * (k11 * rhs_y - k12 * rhs_x) - scale_i * old_y
         limit = joints.max_motor[j] * h
+        if k11 + k22 > 0.0:  # and within the speed budget, as rows.bounded_pair
+            limit = min(limit, speed_cap / (k11 + k22))
         size = (new_x * new_x + new_y * new_y) ** 0.5
         if size > limit:
             scale = limit / size

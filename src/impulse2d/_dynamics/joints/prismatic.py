@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel
-from .rows import inequality_bias
+from .rows import bounded, inequality_bias, one_sided
 from .revolute import prepare as _revolute_prepare
 from ..velocities import load_pair, store_pair
 
@@ -103,7 +103,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the prismatic joints ``ids``: spring, motor, limits, then the block."""
     v = bodies.v
     w = bodies.w
@@ -129,10 +130,13 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
         if joints.enable_spring[j] and joints.hertz[j] > 0.0:
             cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
+            old = joints.spring_impulse[j]
             impulse = (-joints.spring_soft[j, 1] * axial_mass
                        * (cdot + joints.spring_soft[j, 0] * translation)
-                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
-            joints.spring_impulse[j] += impulse
+                       - joints.spring_soft[j, 2] * old)
+            total = bounded(old + impulse, axial_mass, speed_cap)
+            joints.spring_impulse[j] = total
+            impulse = total - old
             vax -= m_a * impulse * ux
             vay -= m_a * impulse * uy
             wa -= i_a * impulse * a1
@@ -164,7 +168,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = max(old + impulse, 0.0)
+                new = one_sided(old + impulse, axial_mass, speed_cap)
                 impulse = new - old
                 if side == 0:
                     joints.lower_impulse[j] = new
@@ -205,10 +209,17 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         inv_det = 1.0 / det if det != 0.0 else 0.0
         rhs1 = cdot1 + bias1
         rhs2 = cdot2 + bias2
-        l1 = -scale_m * inv_det * (k22 * rhs1 - k12 * rhs2) - scale_i * joints.linear_impulse[j, 0]
-        l2 = -scale_m * inv_det * (k11 * rhs2 - k12 * rhs1) - scale_i * joints.angular_impulse[j]
-        joints.linear_impulse[j, 0] += l1
-        joints.angular_impulse[j] += l2
+        old1 = joints.linear_impulse[j, 0]
+        old2 = joints.angular_impulse[j]
+        l1 = -scale_m * inv_det * (k22 * rhs1 - k12 * rhs2) - scale_i * old1
+        l2 = -scale_m * inv_det * (k11 * rhs2 - k12 * rhs1) - scale_i * old2
+        # Each row of the block within its own budget (its diagonal effective mass).
+        new1 = bounded(old1 + l1, 1.0 / k11 if k11 > 0.0 else 0.0, speed_cap)
+        new2 = bounded(old2 + l2, 1.0 / k22, spin_cap)
+        joints.linear_impulse[j, 0] = new1
+        joints.angular_impulse[j] = new2
+        l1 = new1 - old1
+        l2 = new2 - old2
         fx = l1 * px_
         fy = l1 * py_
         vax -= m_a * fx

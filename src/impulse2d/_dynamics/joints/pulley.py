@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
 from .revolute import prepare_anchors
-from .rows import inequality_bias
+from .rows import inequality_bias, one_sided
 
 
 @borrowing_kernel
@@ -85,7 +85,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the pulley joints ``ids``: the one-sided rope row."""
     v = bodies.v
     w = bodies.w
@@ -108,6 +109,6 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 - ratio * (ubx * (v[b, 0] - w[b] * rby) + uby * (v[b, 1] + w[b] * rbx)))
         old = joints.lower_impulse[j]
         impulse = -mass * scale_m * (cdot + bias) - scale_i * old
-        total = max(old + impulse, 0.0)
+        total = one_sided(old + impulse, mass, speed_cap)
         joints.lower_impulse[j] = total
         _apply(bodies, a, b, total - old, ratio, uax, uay, cra, ubx, uby, crb)

@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inline_kernel
-from .rows import (clear_idle_rows, equality_softness, inequality_bias, point_row,
-                   unsigned_rows)
+from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
+                   unsigned_rows, one_sided)
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 
@@ -117,7 +117,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the revolute joints ``ids``: spring, motor, limits, then the point.
 
     ``soft`` (soft step) stabilises the point and the limits with the joint softness
@@ -150,9 +151,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             c = theta
             bias = joints.spring_soft[j, 0] * c
             cdot = wb - wa
+            old = joints.spring_impulse[j]
             impulse = (-joints.spring_soft[j, 1] * axial_mass * (cdot + bias)
-                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
-            joints.spring_impulse[j] += impulse
+                       - joints.spring_soft[j, 2] * old)
+            total = bounded(old + impulse, axial_mass, spin_cap)
+            joints.spring_impulse[j] = total
+            impulse = total - old
             wa -= i_a * impulse
             wb += i_b * impulse
 
@@ -177,7 +181,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (wb - wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                total = max(old + impulse, 0.0)
+                total = one_sided(old + impulse, axial_mass, spin_cap)
                 impulse = total - old
                 if side == 0:
                     joints.lower_impulse[j] = total
@@ -188,13 +192,13 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
                                                vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
-                                               point_scale_m, point_scale_i)
+                                               point_scale_m, point_scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
 @borrowing_kernel
 def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-               baumgarte):
+               baumgarte, speed_cap, spin_cap):
     """:func:`solve` for revolute joints with no spring, motor or limit: the point alone.
 
     The same arithmetic as :func:`solve` on such a joint, in a loop of its own: without the
@@ -212,5 +216,5 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
         vax, vay, wa, vbx, vby, wb = point_row(
             joints, j, a, b, dp, dq, bodies.inv_mass[a], bodies.inv_mass[b],
             bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
-            v[b, 1], w[b], use_bias, rate, scale_m, scale_i)
+            v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -66,6 +66,39 @@ def inequality_bias(c, use_bias, soft, bias_rate, mass_scale, impulse_scale, bau
 
 
 @inner_kernel
+def bounded(total, mass, cap):
+    """An equality row's accumulated impulse ``total`` kept within ``mass * cap``.
+
+    ``mass`` is the row's effective mass and ``cap`` its speed budget (m/s, or rad/s for an
+    angular row; :func:`~.._dynamics.solvers.impulse_caps`): no more impulse than would, alone,
+    change the row's relative speed by the budget. A row that asks for more (an
+    over-constrained loop, a tiny body pulled by far anchors) is one that cannot be satisfied:
+    it yields instead of feeding an impulse that grows without bound through the warm start.
+    """
+    limit = mass * cap
+    return min(max(total, -limit), limit)
+
+
+@inner_kernel
+def one_sided(total, mass, cap):
+    """:func:`bounded` for a one-sided row (limit, rope): ``0 <= total <= mass * cap``."""
+    return min(max(total, 0.0), mass * cap)
+
+
+@inner_kernel
+def bounded_pair(x, y, k11, k22, cap):
+    """A point block's accumulated impulse ``(x, y)`` kept within ``cap / trace(K)`` in length:
+    then ``|K P| <= cap`` (the largest eigenvalue of K is below its trace), :func:`bounded` for
+    two rows at once."""
+    trace = k11 + k22
+    size2 = x * x + y * y
+    if trace > 0.0 and size2 * trace * trace > cap * cap:
+        scale = cap / (trace * size2 ** 0.5)
+        return x * scale, y * scale
+    return x, y
+
+
+@inner_kernel
 def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_scale, impulse_scale,
                   acc_x, acc_y):
     """Impulse ``(px, py)`` of a two-row point constraint (anchors coincide) for the velocity
@@ -87,12 +120,13 @@ def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_sca
 
 @inline_kernel
 def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb, biased,
-              bias_rate, mass_scale, impulse_scale):
+              bias_rate, mass_scale, impulse_scale, speed_cap):
     """The point block of joint ``j`` (revolute point, weld linear part) at the current anchors:
     accumulates its impulse and returns the bodies' velocities after it.
 
     ``biased``: the position error ``C`` is fed back at ``bias_rate``; the softness is the
-    caller's (:func:`equality_softness`, or the joint's own spring). Inlined into the solve
+    caller's (:func:`equality_softness`, or the joint's own spring); the impulse stays within
+    ``speed_cap`` (:func:`bounded_pair`). Inlined into the solve
     loops, which keep the six velocities in registers across it.
     """
     rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
@@ -108,10 +142,16 @@ def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vb
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         bias_x = bias_rate * cx
         bias_y = bias_rate * cy
+    old_x = joints.linear_impulse[j, 0]
+    old_y = joints.linear_impulse[j, 1]
     px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
-                           cdot_y + bias_y, mass_scale, impulse_scale, joints.linear_impulse[j, 0],
-                           joints.linear_impulse[j, 1])
-    joints.linear_impulse[j, 0] += px
-    joints.linear_impulse[j, 1] += py
+                           cdot_y + bias_y, mass_scale, impulse_scale, old_x, old_y)
+    m = m_a + m_b
+    new_x, new_y = bounded_pair(old_x + px, old_y + py, m + i_a * ray * ray + i_b * rby * rby,
+                                m + i_a * rax * rax + i_b * rbx * rbx, speed_cap)
+    joints.linear_impulse[j, 0] = new_x
+    joints.linear_impulse[j, 1] = new_y
+    px = new_x - old_x
+    py = new_y - old_y
     return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
             vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inner_kernel
-from .rows import equality_softness, point_row, unsigned_rows
+from .rows import bounded, equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
 from ..velocities import store_pair
@@ -68,7 +68,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the weld joints ``ids``: the angular row, then the point block."""
     v = bodies.v
     w = bodies.w
@@ -96,9 +97,11 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                 dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
             bias = rate * theta
-        impulse = (-scale_m * joints.axial_mass[j] * (wb - wa + bias)
-                   - scale_i * joints.angular_impulse[j])
-        joints.angular_impulse[j] += impulse
+        old = joints.angular_impulse[j]
+        impulse = -scale_m * joints.axial_mass[j] * (wb - wa + bias) - scale_i * old
+        total = bounded(old + impulse, joints.axial_mass[j], spin_cap)
+        joints.angular_impulse[j] = total
+        impulse = total - old
         wa -= i_a * impulse
         wb += i_b * impulse
 
@@ -108,7 +111,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                                                 rigid_scale_m, rigid_scale_i)
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
                                                v[a, 0], v[a, 1], wa, v[b, 0], v[b, 1], wb,
-                                               sprung or use_bias, rate, scale_m, scale_i)
+                                               sprung or use_bias, rate, scale_m, scale_i,
+                                               speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 

@@ -23,7 +23,7 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from .rows import inequality_bias
+from .rows import bounded, inequality_bias, one_sided
 from .prismatic import geometry
 from .prismatic import prepare as _prismatic_prepare
 from ..velocities import load_pair, store_pair
@@ -66,7 +66,8 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte):
+def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
     """One sweep over the wheel joints ``ids``: motor, spring, limits, line."""
     v = bodies.v
     w = bodies.w
@@ -101,10 +102,13 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
         if joints.enable_spring[j] and joints.hertz[j] > 0.0:
             cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
+            old = joints.spring_impulse[j]
             impulse = (-joints.spring_soft[j, 1] * axial_mass
                        * (cdot + joints.spring_soft[j, 0] * translation)
-                       - joints.spring_soft[j, 2] * joints.spring_impulse[j])
-            joints.spring_impulse[j] += impulse
+                       - joints.spring_soft[j, 2] * old)
+            total = bounded(old + impulse, axial_mass, speed_cap)
+            joints.spring_impulse[j] = total
+            impulse = total - old
             vax -= m_a * impulse * ux
             vay -= m_a * impulse * uy
             wa -= i_a * impulse * a1
@@ -121,7 +125,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = max(old + impulse, 0.0)
+                new = one_sided(old + impulse, axial_mass, speed_cap)
                 impulse = new - old
                 if side == 0:
                     joints.lower_impulse[j] = new
@@ -152,8 +156,11 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 scale_i = impulse_scale
             else:
                 bias = baumgarte * inv_h * c
-        impulse = -scale_m * perp_mass * (cdot + bias) - scale_i * joints.linear_impulse[j, 0]
-        joints.linear_impulse[j, 0] += impulse
+        old = joints.linear_impulse[j, 0]
+        impulse = -scale_m * perp_mass * (cdot + bias) - scale_i * old
+        total = bounded(old + impulse, perp_mass, speed_cap)
+        joints.linear_impulse[j, 0] = total
+        impulse = total - old
         vax -= m_a * impulse * px_
         vay -= m_a * impulse * py_
         wa -= i_a * impulse * s1
