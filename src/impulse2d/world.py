@@ -28,7 +28,11 @@ from ._dynamics.verbs import new_table
 from .body import Body, parse_body_type
 from .constants import HUGE, LINEAR_SLOP
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
-                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_limits)
+                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
+                     check_angular_speed, check_correction_factor, check_damping_ratio,
+                     check_hertz, check_length, check_length_range, check_limits,
+                     check_linear_speed, check_max_force, check_max_torque, check_mouse_hertz,
+                     check_translation_limit)
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import JointType, Vec2
@@ -260,17 +264,18 @@ class World:
         """
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
-        lower, upper = check_limits(lower_angle, upper_angle)
+        lower, upper = check_limits(lower_angle, upper_angle, check_angle_limit,
+                                    ("lower_angle", "upper_angle"))
         options = {
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "motor_speed": check_angular_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_torque(max_motor_torque, "max_motor_torque"),
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(RevoluteJoint, REVOLUTE, a, b, anchor, anchor, options)
@@ -292,31 +297,31 @@ class World:
         anchor_a = _validate.vec2(anchor_a, "anchor_a")
         anchor_b = _validate.vec2(anchor_b, "anchor_b")
         enable_spring = _validate.flag(enable_spring, "enable_spring")
-        hertz = _validate.non_negative(hertz, "hertz")
+        hertz = check_hertz(hertz, "hertz")
         if length is None:
+            # At most 2.9e5 m between anchors within +-HUGE: always within check_length's bound.
             length = math.hypot(anchor_b[0] - anchor_a[0], anchor_b[1] - anchor_a[1])
             if length <= 0.0:
                 raise ValueError("anchor_a and anchor_b coincide: pass a positive length")
         else:
-            length = _validate.positive(length, "length")
-        min_length = 0.0 if min_length is None else _validate.non_negative(min_length, "min_length")
+            length = check_length(length, "length")
+        # The defaults go through the same check as given values (and as the length_range
+        # setter), so that what creation stores is always something the setter would accept.
+        min_length = 0.0 if min_length is None else _validate.non_negative(
+            min_length, "min_length", _validate.MAX_LENGTH, "m")
         if max_length is None:
-            max_length = length if hertz == 0.0 else HUGE
-            max_length = max(max_length, min_length)
-        else:
-            max_length = _validate.positive(max_length, "max_length")
-        if min_length > max_length:
-            raise ValueError(f"min_length {min_length} is above max_length {max_length}")
+            max_length = max(length if hertz == 0.0 else HUGE, min_length)
+        min_length, max_length = check_length_range(min_length, max_length)
         options = {
             "length": length,
             "min_length": min_length,
             "max_length": max_length,
             "enable_spring": enable_spring,
             "hertz": hertz,
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "motor_speed": check_linear_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_force(max_motor_force, "max_motor_force"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(DistanceJoint, DISTANCE, a, b, anchor_a, anchor_b, options)
@@ -336,18 +341,18 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         local_axis = self._local_axis(a, axis)
-        lower, upper = check_limits(lower, upper)
+        lower, upper = check_limits(lower, upper, check_translation_limit)
         options = {
             "local_axis_a": local_axis,
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "motor_speed": check_linear_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_force(max_motor_force, "max_motor_force"),
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(PrismaticJoint, PRISMATIC, a, b, anchor, anchor, options)
@@ -363,11 +368,11 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         options = {
-            "hertz": _validate.non_negative(linear_hertz, "linear_hertz"),
-            "damping_ratio": _validate.non_negative(linear_damping_ratio, "linear_damping_ratio"),
-            "angular_hertz": _validate.non_negative(angular_hertz, "angular_hertz"),
-            "angular_damping_ratio": _validate.non_negative(angular_damping_ratio,
-                                                            "angular_damping_ratio"),
+            "hertz": check_hertz(linear_hertz, "linear_hertz"),
+            "damping_ratio": check_damping_ratio(linear_damping_ratio, "linear_damping_ratio"),
+            "angular_hertz": check_hertz(angular_hertz, "angular_hertz"),
+            "angular_damping_ratio": check_damping_ratio(angular_damping_ratio,
+                                                         "angular_damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(WeldJoint, WELD, a, b, anchor, anchor, options)
@@ -387,15 +392,15 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         local_axis = self._local_axis(a, axis)
-        lower, upper = check_limits(lower, upper)
+        lower, upper = check_limits(lower, upper, check_translation_limit)
         options = {
             "local_axis_a": local_axis,
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "motor_speed": check_angular_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_torque(max_motor_torque, "max_motor_torque"),
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
@@ -416,9 +421,9 @@ class World:
         target = _validate.vec2(target, "target")
         options = {
             "target": target,
-            "max_motor": _validate.non_negative(max_force, "max_force"),
-            "hertz": _validate.positive(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "max_motor": check_max_force(max_force, "max_force"),
+            "hertz": check_mouse_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": True,  # one body: there is no pair to filter
         }
         return self._add_joint(MouseJoint, MOUSE, i, i, target, target, options)
@@ -440,14 +445,12 @@ class World:
         if angular_offset is None:
             angular_offset = float(self._bodies.angle[b] - self._bodies.angle[a])
         else:
-            angular_offset = _validate.real(angular_offset, "angular_offset")
-        factor = _validate.real(correction_factor, "correction_factor")
-        if not 0.0 <= factor <= 1.0:
-            raise ValueError(f"correction_factor must be in [0, 1], got {factor}")
+            angular_offset = _validate.angle(angular_offset, "angular_offset")
+        factor = check_correction_factor(correction_factor)
         options = {
             "reference_angle": angular_offset,
-            "max_motor": _validate.non_negative(max_force, "max_force"),
-            "max_torque": _validate.non_negative(max_torque, "max_torque"),
+            "max_motor": check_max_force(max_force, "max_force"),
+            "max_torque": check_max_torque(max_torque, "max_torque"),
             "correction_factor": factor,
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
@@ -470,7 +473,8 @@ class World:
         ground_b = _validate.vec2(ground_b, "ground_b")
         anchor_a = _validate.vec2(anchor_a, "anchor_a")
         anchor_b = _validate.vec2(anchor_b, "anchor_b")
-        ratio = _validate.positive(ratio, "ratio")
+        # K = ... + ratio^2 (...): bounded so that it stays finite (MAX_FACTOR, 1e6).
+        ratio = _validate.positive(ratio, "ratio", _validate.MAX_FACTOR)
         length_a = math.dist(anchor_a, ground_a)
         length_b = math.dist(anchor_b, ground_b)
         if length_a < LINEAR_SLOP or length_b < LINEAR_SLOP:
@@ -505,7 +509,8 @@ class World:
             rows.append(joint._row())
         if rows[0] == rows[1]:
             raise ValueError("a gear joint needs two different joints, got the same one twice")
-        ratio = _validate.real(ratio, "ratio")
+        # K = J_a M J_a + ratio^2 J_b M J_b: bounded so that it stays finite (MAX_FACTOR, 1e6).
+        ratio = _validate.signed_factor(ratio, "ratio")
         if ratio == 0.0:
             raise ValueError("ratio must be non-zero (a zero ratio leaves joint_b free)")
         a, b = self._joint_bodies(joint_a.body_b, joint_b.body_b)
