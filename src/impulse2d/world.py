@@ -25,7 +25,7 @@ from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.step import STAGES, step_world
 from ._dynamics.verbs import new_table
-from .body import Body, parse_body_type
+from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                      PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
@@ -166,17 +166,22 @@ class World:
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
                     angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False,
                     user_data=None) -> Body:
-        """Create a body. Give it shapes with ``body.create_box(...)`` etc."""
+        """Create a body. Give it shapes with ``body.create_box(...)`` etc.
+
+        Bounds (the body's setters check the same): ``position`` within +-1e5 m, ``angle``
+        +-1e9 rad, ``linear_velocity`` +-1e5 m/s per component, ``angular_velocity`` +-1e5
+        rad/s, ``gravity_scale`` +-1e6; the dampings (1/s) any finite value >= 0.
+        """
         kind = parse_body_type(type)
         x, y = _validate.vec2(position, "position")
-        angle = _validate.real(angle, "angle")
-        v = _validate.vec2(linear_velocity, "linear_velocity")
-        w = _validate.real(angular_velocity, "angular_velocity")
+        angle = _validate.angle(angle, "angle")
+        v = check_linear_velocity(linear_velocity)
+        w = check_angular_velocity(angular_velocity)
         if kind == STATIC and (v != (0.0, 0.0) or w != 0.0):
             raise ValueError("a static body cannot be given a velocity; make it kinematic")
         lin = _validate.non_negative(linear_damping, "linear_damping")
         ang = _validate.non_negative(angular_damping, "angular_damping")
-        g = _validate.real(gravity_scale, "gravity_scale")
+        g = _validate.signed_factor(gravity_scale, "gravity_scale")
         fixed = _validate.flag(fixed_rotation, "fixed_rotation")
 
         i = self._body_pool.allocate()
@@ -662,11 +667,21 @@ class World:
             raise ValueError(f"{name} belongs to another world")
         return body._row()
 
-    def _create_shape(self, body: Body, kind: str, make_geometry, material: dict) -> Shape:
-        """Validate everything, then write the row (so a failure changes nothing)."""
+    def _create_shape(self, body: Body, kind: str, make_geometry, material: dict,
+                      size_names: str) -> Shape:
+        """Validate everything, then write the row (so a failure changes nothing).
+
+        ``size_names`` names the parameters that set the shape's size, for the message that
+        rejects a mass or inertia out of range (the product of density and size is what
+        overflows, so both are named)."""
         b = body._row()
         geom = make_geometry()
         m = parse_material(material)
+        density = m["density"]
+        part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
+        blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
+        _validate.check_mass(part[0], part[2], True, "this shape", blame)
+        props = self._body_mass(b, extra=part, blame=blame)
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
@@ -694,7 +709,7 @@ class World:
         self._body_shapes[b].append(s)
         if m["user_data"] is not None:
             self._shape_user_data[s] = m["user_data"]
-        self._update_mass(b)
+        self._update_mass(b, props)
         self._pairs_dirty = True
         return handle
 
@@ -714,44 +729,77 @@ class World:
         if not keep.all():
             self._contacts = Contacts(*(column[keep] for column in c))
 
-    def _update_mass(self, i: int) -> None:
-        """Mass, centre of mass and inertia of body ``i`` from its shapes (parallel-axis sum).
+    def _shape_mass(self, s: int, density: float | None = None):
+        """(mass kg, centre (2,) body frame m, inertia about that centre kg m^2) of shape ``s``,
+        with its own density or ``density``."""
+        sh = self._shapes
+        return geometry.mass_properties(int(sh.count[s]), sh.vertices[s], float(sh.radius[s]),
+                                        float(sh.density[s]) if density is None else density)
 
-        A dynamic body whose shapes have no area (segments, zero density) gets 1 kg, as in
-        Box2D v2, so that it still falls and responds to contacts.
+    def _body_mass(self, i: int, kind: int | None = None, fixed: bool | None = None, extra=None,
+                   replace: int = -1, blame: str = "") -> tuple[float, tuple[float, float], float]:
+        """Mass (kg), local centre of mass (m) and rotational inertia about it (kg m^2) that body
+        ``i`` has, or would have as type ``kind`` or with ``fixed`` rotation, with the part
+        ``extra`` added (a ``mass_properties`` triple) and shape ``replace``'s part replaced by
+        it. Writes nothing;
+        raises ``ValueError`` (blaming ``blame``) for a mass or inertia out of range, so a
+        caller checks before it writes.
+
+        A dynamic body whose shapes have no mass (segments, zero density) gets 1 kg, as in
+        Box2D v2, so that it still falls and responds to contacts. Static and kinematic bodies
+        have no mass (0).
         """
         b = self._bodies
-        old_center = b.center[i].copy()
-        if b.type[i] != DYNAMIC:
-            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
-            b.local_center[i] = 0.0
-            self._sync_center(i)
-            return
-        sh = self._shapes
-        mass = 0.0
-        moment = np.zeros(2)
-        inertia_origin = 0.0  # about the body origin
-        for s in self._body_shapes[i]:
-            m, c, inertia = geometry.mass_properties(int(sh.count[s]), sh.vertices[s],
-                                                     float(sh.radius[s]), float(sh.density[s]))
-            mass += m
-            moment += m * np.asarray(c)
-            inertia_origin += inertia + m * float(np.dot(c, c))
+        kind = int(b.type[i]) if kind is None else kind
+        if kind != DYNAMIC:
+            return 0.0, (0.0, 0.0), 0.0
+        parts = [self._shape_mass(s) for s in self._body_shapes[i] if s != replace]
+        if extra is not None:
+            parts.append(extra)
+        # Two passes: the centre first, then each part's inertia moved to it (parallel axis).
+        # Summing about the body origin and moving the sum to the centre at the end cancels
+        # digits when the centre is far from the origin, and could leave a tiny or negative
+        # inertia whose inverse is huge; here every term is >= 0.
+        mass = math.fsum(float(m) for m, _, _ in parts)
         if mass > 0.0:
-            local_center = moment / mass
-            inertia = inertia_origin - mass * float(np.dot(local_center, local_center))
+            cx = math.fsum(float(m) * float(c[0]) for m, c, _ in parts) / mass
+            cy = math.fsum(float(m) * float(c[1]) for m, c, _ in parts) / mass
+            inertia = math.fsum(float(inertia) + float(m) * ((float(c[0]) - cx) ** 2
+                                                             + (float(c[1]) - cy) ** 2)
+                                for m, c, inertia in parts)
         else:
-            mass, local_center, inertia = 1.0, np.zeros(2), 0.0
+            mass, cx, cy, inertia = 1.0, 0.0, 0.0, 0.0
+        fixed = bool(b.fixed_rotation[i]) if fixed is None else fixed
+        rotates = inertia > 0.0 and not fixed
+        _validate.check_mass(mass, inertia, rotates, "the body", blame or "its shapes")
+        return mass, (cx, cy), (inertia if rotates else 0.0)
+
+    def _set_density(self, s: int, density: float) -> None:
+        """Shape ``s``'s density (validated >= 0), after checking its and its body's mass."""
+        part = self._shape_mass(s, density)
+        blame = f"density = {density:g} kg/m^2"
+        _validate.check_mass(part[0], part[2], True, "this shape", blame)
+        body = int(self._shapes.body[s])
+        props = self._body_mass(body, extra=part, replace=s, blame=blame)
+        self._shapes.density[s] = density
+        self._update_mass(body, props)
+
+    def _update_mass(self, i: int, props=None) -> None:
+        """Write body ``i``'s mass, centre of mass and inertia: ``props`` as :meth:`_body_mass`
+        returned them to a caller that checked them before writing anything else, or else
+        computed now (removing a shape or making a body static cannot put them out of range).
+        Keeps the velocity of the material point at the old centre."""
+        b = self._bodies
+        old_center = b.center[i].copy()
+        mass, local_center, inertia = self._body_mass(i) if props is None else props
         b.mass[i] = mass
-        b.inv_mass[i] = 1.0 / mass
+        b.inv_mass[i] = 1.0 / mass if mass > 0.0 else 0.0
         b.local_center[i] = local_center
-        if inertia > 0.0 and not b.fixed_rotation[i]:
-            b.inertia[i] = inertia
-            b.inv_inertia[i] = 1.0 / inertia
-        else:
-            b.inertia[i] = 0.0
-            b.inv_inertia[i] = 0.0
+        b.inertia[i] = inertia
+        b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
         self._sync_center(i)
+        if b.type[i] != DYNAMIC:
+            return
         # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).
         w = b.w[i]
         d = b.center[i] - old_center
