@@ -83,7 +83,7 @@ class World:
 
     def __init__(self, gravity=(0.0, -10.0), **settings: Any) -> None:
         self._settings = WorldSettings().replace(**settings)
-        self._gravity = _validate.vec2(gravity, "gravity", limit=False)
+        self._gravity = _check_gravity(gravity)
         self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
         self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)
         self._body_pool = IdPool()
@@ -140,23 +140,27 @@ class World:
 
     @property
     def gravity(self) -> Vec2:
-        """Acceleration of gravity, m/s^2."""
+        """Acceleration of gravity, m/s^2 (settable, each component within +-1e6 m/s^2)."""
         return Vec2(*self._gravity)
 
     @gravity.setter
     def gravity(self, value) -> None:
-        self._gravity = _validate.vec2(value, "gravity", limit=False)
+        self._gravity = _check_gravity(value)
 
     # -- stepping -----------------------------------------------------------------------------
     def step(self, dt: float = 1.0 / 60.0) -> None:
-        """Advance the simulation by ``dt`` seconds (typically 1/60)."""
+        """Advance the simulation by ``dt`` seconds (typically 1/60; from 1e-9 s to 1 s)."""
         # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
         # anything else, NaN included, goes through it.
-        if type(dt) is not float or not 0.0 < dt <= 1.0:
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0:
             dt = _validate.positive(dt, "dt")
             if dt > 1.0:
                 raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
                                  "(1/60 s is typical) and call step() repeatedly")
+            if dt < _validate.MIN_DT:
+                # The solver divides by the substep dt / substeps: a subnormal dt makes that inf.
+                raise ValueError(f"dt = {dt:g} s is too small; use at least "
+                                 f"{_validate.MIN_DT:g} s")
         step_world(self, dt)
         self.time += dt
         self.step_count += 1
@@ -813,6 +817,11 @@ class World:
         lx, ly = b.local_center[i]
         b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
         b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
+
+
+def _check_gravity(value) -> tuple[float, float]:
+    """Gravity, m/s^2, each component within +-MAX_ACCELERATION (1e6 m/s^2)."""
+    return _validate.vec2(value, "gravity", bound=_validate.MAX_ACCELERATION, unit="m/s^2")
 
 
 def _joint_coordinate(joint) -> float:
