@@ -47,12 +47,14 @@ class Body(Handle):
     def type(self, value) -> None:
         i = self._row()
         kind = parse_body_type(value)
+        # A static body's shapes were checked one by one, not their sum as a dynamic body's mass.
+        props = self._world._body_mass(i, kind=kind, blame=f"type = {BodyType(kind).name.lower()}")
         bodies = self._world._bodies
         if kind == STATIC:
             bodies.v[i] = 0.0
             bodies.w[i] = 0.0
         bodies.type[i] = kind
-        self._world._update_mass(i)
+        self._world._update_mass(i, props)
         self._world._pairs_dirty = True
 
     @property
@@ -71,13 +73,14 @@ class Body(Handle):
 
     @property
     def angle(self) -> float:
-        """Rotation, rad, counter-clockwise; continuous (not wrapped to +-pi)."""
+        """Rotation, rad, counter-clockwise; continuous (not wrapped to +-pi). Settable within
+        +-1e9 rad."""
         return float(self._world._bodies.angle[self._row()])
 
     @angle.setter
     def angle(self, value) -> None:
         i = self._row()
-        angle = _validate.real(value, "angle")
+        angle = _validate.angle(value, "angle")
         bodies = self._world._bodies
         bodies.angle[i] = angle
         bodies.rot[i] = (math.cos(angle), math.sin(angle))
@@ -85,26 +88,26 @@ class Body(Handle):
 
     @property
     def linear_velocity(self) -> Vec2:
-        """Velocity of the centre of mass, m/s."""
+        """Velocity of the centre of mass, m/s (settable, each component within +-1e5 m/s)."""
         vx, vy = self._world._bodies.v[self._row()]
         return Vec2(float(vx), float(vy))
 
     @linear_velocity.setter
     def linear_velocity(self, value) -> None:
         i = self._row()
-        v = _validate.vec2(value, "linear_velocity")
+        v = check_linear_velocity(value)
         self._check_movable(i, v != (0.0, 0.0))
         self._world._bodies.v[i] = v
 
     @property
     def angular_velocity(self) -> float:
-        """rad/s, counter-clockwise."""
+        """rad/s, counter-clockwise (settable within +-1e5 rad/s)."""
         return float(self._world._bodies.w[self._row()])
 
     @angular_velocity.setter
     def angular_velocity(self, value) -> None:
         i = self._row()
-        w = _validate.real(value, "angular_velocity")
+        w = check_angular_velocity(value)
         self._check_movable(i, w != 0.0)
         self._world._bodies.w[i] = w
 
@@ -147,11 +150,13 @@ class Body(Handle):
         return property(fget, fset)
 
     linear_damping = _column_property("linear_damping", _validate.non_negative)
-    """Linear damping rate, 1/s (velocity decays as 1/(1 + c h) per step of h)."""
+    """Linear damping rate, 1/s (velocity decays as 1/(1 + c h) per step of h). Any finite
+    value >= 0: the implicit form cannot overflow, and a huge rate simply stops the body."""
     angular_damping = _column_property("angular_damping", _validate.non_negative)
-    """Angular damping rate, 1/s."""
-    gravity_scale = _column_property("gravity_scale", _validate.real)
-    """Multiplier of the world's gravity for this body (0 = floats, -1 = falls up)."""
+    """Angular damping rate, 1/s (as linear_damping)."""
+    gravity_scale = _column_property("gravity_scale", _validate.signed_factor)
+    """Multiplier of the world's gravity for this body (0 = floats, -1 = falls up), within
+    +-1e6."""
     del _column_property
 
     @property
@@ -162,9 +167,11 @@ class Body(Handle):
     @fixed_rotation.setter
     def fixed_rotation(self, value) -> None:
         i = self._row()
-        self._world._bodies.fixed_rotation[i] = _validate.flag(value, "fixed_rotation")
+        fixed = _validate.flag(value, "fixed_rotation")
+        props = self._world._body_mass(i, fixed=fixed, blame=f"fixed_rotation = {fixed}")
+        self._world._bodies.fixed_rotation[i] = fixed
         self._world._bodies.w[i] = 0.0
-        self._world._update_mass(i)
+        self._world._update_mass(i, props)
 
     @property
     def is_awake(self) -> bool:
@@ -188,47 +195,79 @@ class Body(Handle):
         return [self._world._shape_handles[s] for s in self._world._body_shapes[i]]
 
     # -- forces ---------------------------------------------------------------------------
+    # Forces add up in a per-step accumulator that the step turns into h * force / mass. Each
+    # force, and the accumulated force and torque, is kept within +-MAX_FORCE (1e30 N, N m):
+    # with the smallest mass allowed (1e-30 kg) that is an acceleration of 1e60 m/s^2, whose
+    # square the speed clamp forms, still finite. The sums are formed in Python floats and
+    # checked before anything is written, so a rejected force leaves the accumulator as it was.
+
     def apply_force(self, force, point=None) -> None:
         """Add a force (N) for the next step, at a world ``point`` (None = centre of mass).
 
-        Forces are cleared after each step. No effect on static and kinematic bodies.
+        Forces are cleared after each step. No effect on static and kinematic bodies. Each
+        component of the force, and of the step's accumulated force on the body, must stay
+        within +-1e30 N, and the accumulated torque within +-1e30 N m.
         """
         i = self._row()
-        fx, fy = _validate.vec2(force, "force", limit=False)
+        fx, fy = _validate.vec2(force, "force", bound=_validate.MAX_FORCE, unit="N")
         rx, ry = self._arm(i, point)
         bodies = self._world._bodies
         if bodies.type[i] != DYNAMIC:
             return
-        bodies.force[i, 0] += fx
-        bodies.force[i, 1] += fy
-        bodies.torque[i] += rx * fy - ry * fx
+        total_x = float(bodies.force[i, 0]) + fx
+        total_y = float(bodies.force[i, 1]) + fy
+        torque = float(bodies.torque[i]) + (rx * fy - ry * fx)
+        _accumulated("force", (total_x, total_y), "N")
+        _accumulated("force", (torque,), "N m", "torque about the centre of mass")
+        bodies.force[i] = (total_x, total_y)
+        bodies.torque[i] = torque
 
     def apply_torque(self, torque) -> None:
-        """Add a torque (N m) for the next step."""
+        """Add a torque (N m) for the next step; it, and the step's accumulated torque, must
+        stay within +-1e30 N m."""
         i = self._row()
-        t = _validate.real(torque, "torque")
-        if self._world._bodies.type[i] == DYNAMIC:
-            self._world._bodies.torque[i] += t
+        t = _validate.real(torque, "torque", _validate.MAX_FORCE, "N m")
+        bodies = self._world._bodies
+        if bodies.type[i] == DYNAMIC:
+            total = float(bodies.torque[i]) + t
+            _accumulated("torque", (total,), "N m")
+            bodies.torque[i] = total
+
+    # An impulse changes the velocity at once: the new velocity must be one the velocity
+    # setters would accept (+-1e5 m/s, +-1e5 rad/s), so it cannot overflow the step either.
 
     def apply_linear_impulse(self, impulse, point=None) -> None:
-        """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None = centre)."""
+        """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None = centre).
+
+        The body's resulting velocity must stay within +-1e5 m/s per component and +-1e5 rad/s.
+        """
         i = self._row()
         px, py = _validate.vec2(impulse, "impulse", limit=False)
         rx, ry = self._arm(i, point)
         bodies = self._world._bodies
         if bodies.type[i] != DYNAMIC:
             return
-        bodies.v[i, 0] += bodies.inv_mass[i] * px
-        bodies.v[i, 1] += bodies.inv_mass[i] * py
-        bodies.w[i] += bodies.inv_inertia[i] * (rx * py - ry * px)
+        inv_m = float(bodies.inv_mass[i])
+        inv_i = float(bodies.inv_inertia[i])
+        vx = float(bodies.v[i, 0]) + inv_m * px
+        vy = float(bodies.v[i, 1]) + inv_m * py
+        # No rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0.
+        w = float(bodies.w[i]) + (inv_i * (rx * py - ry * px) if inv_i != 0.0 else 0.0)
+        _resulting_velocity("impulse", (vx, vy), w)
+        bodies.v[i] = (vx, vy)
+        bodies.w[i] = w
 
     def apply_angular_impulse(self, impulse) -> None:
-        """Change angular momentum at once by ``impulse`` (N m s)."""
+        """Change angular momentum at once by ``impulse`` (N m s); the resulting angular
+        velocity must stay within +-1e5 rad/s."""
         i = self._row()
         p = _validate.real(impulse, "impulse")
         bodies = self._world._bodies
         if bodies.type[i] == DYNAMIC:
-            bodies.w[i] += bodies.inv_inertia[i] * p
+            inv_i = float(bodies.inv_inertia[i])
+            w = float(bodies.w[i]) + (inv_i * p if inv_i != 0.0 else 0.0)
+            _resulting_velocity("impulse", None, w)
+            bodies.w[i] = w
 
     def _arm(self, i: int, point) -> tuple[float, float]:
         if point is None:
@@ -266,44 +305,77 @@ class Body(Handle):
 
     # -- shapes (see shapes.py for the geometry and material options) ----------------------
     def create_circle(self, radius, center=(0.0, 0.0), **material) -> Shape:
-        """Attach a circle of ``radius`` m centred at ``center`` (body frame)."""
+        """Attach a circle of ``radius`` m (at most 1e5 m) centred at ``center`` (body frame)."""
         from ._collision import geometry
         self._row()
         return self._world._create_shape(self, "circle", lambda: geometry.make_circle(
-            _validate.vec2(center, "center"), _validate.positive(radius, "radius")), material)
+            _validate.vec2(center, "center"), _validate.size(radius, "radius")), material,
+            "radius")
 
     def create_box(self, half_width, half_height, center=(0.0, 0.0), angle=0.0, radius=0.0,
                    **material) -> Shape:
-        """Attach a box of half extents (m) centred at ``center`` and rotated by ``angle`` (body
-        frame); ``radius`` rounds its corners (and grows it by that much on every side)."""
+        """Attach a box of half extents (m, at most 1e5) centred at ``center`` and rotated by
+        ``angle`` (rad, body frame); ``radius`` rounds its corners (and grows it by that much on
+        every side)."""
         from ._collision import geometry
         self._row()
         return self._world._create_shape(self, "polygon", lambda: geometry.make_box(
-            _validate.positive(half_width, "half_width"), _validate.positive(half_height, "half_height"),
-            _validate.vec2(center, "center"), _validate.real(angle, "angle"),
-            _validate.non_negative(radius, "radius")), material)
+            _validate.size(half_width, "half_width"), _validate.size(half_height, "half_height"),
+            _validate.vec2(center, "center"), _validate.angle(angle, "angle"),
+            _validate.rounding(radius, "radius")), material, "half_width and half_height")
 
     def create_polygon(self, vertices, radius=0.0, **material) -> Shape:
         """Attach the convex hull of up to 8 body-frame ``vertices``, rounded by ``radius``."""
         from ._collision import geometry
         self._row()
         return self._world._create_shape(self, "polygon", lambda: geometry.make_polygon(
-            _points(vertices), _validate.non_negative(radius, "radius")), material)
+            _points(vertices), _validate.rounding(radius, "radius")), material, "vertices")
 
     def create_capsule(self, p1, p2, radius, **material) -> Shape:
-        """Attach a capsule: the segment p1-p2 (body frame) thickened by ``radius``."""
+        """Attach a capsule: the segment p1-p2 (body frame) thickened by ``radius`` (m, at most
+        1e5)."""
         from ._collision import geometry
         self._row()
         return self._world._create_shape(self, "capsule", lambda: geometry.make_capsule(
-            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2"), _validate.positive(radius, "radius")),
-            material)
+            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2"), _validate.size(radius, "radius")),
+            material, "radius")
 
     def create_segment(self, p1, p2, **material) -> Shape:
         """Attach a line segment (no area, so no mass; typically on static bodies)."""
         from ._collision import geometry
         self._row()
         return self._world._create_shape(self, "segment", lambda: geometry.make_segment(
-            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2")), material)
+            _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2")), material, "p1 and p2")
+
+
+def check_linear_velocity(value, name: str = "linear_velocity") -> tuple[float, float]:
+    """A body's linear velocity, m/s, each component within +-MAX_SPEED (creation and setter)."""
+    return _validate.vec2(value, name, bound=_validate.MAX_SPEED, unit="m/s")
+
+
+def check_angular_velocity(value, name: str = "angular_velocity") -> float:
+    """A body's angular velocity, rad/s, within +-MAX_SPEED (creation and setter)."""
+    return _validate.speed(value, name, "rad/s")
+
+
+def _accumulated(name: str, totals, unit: str, what: str = "") -> None:
+    """Reject a force or torque whose step total would leave +-MAX_FORCE."""
+    bound = _validate.MAX_FORCE
+    if not all(abs(t) <= bound for t in totals):  # written so that NaN fails too
+        shown = ", ".join(f"{t:.6g}" for t in totals)
+        raise ValueError(f"{name} would bring the body's accumulated {what or name} of this step "
+                         f"to ({shown}) {unit}, beyond +-{bound:g} {unit}")
+
+
+def _resulting_velocity(name: str, v, w: float) -> None:
+    """Reject an impulse after which the body would move faster than the velocity setters allow."""
+    bound = _validate.MAX_SPEED
+    if v is not None and not all(abs(c) <= bound for c in v):
+        raise ValueError(f"{name} would give the body a linear velocity of ({v[0]:.6g}, "
+                         f"{v[1]:.6g}) m/s, beyond +-{bound:g} m/s per component")
+    if not abs(w) <= bound:
+        raise ValueError(f"{name} would give the body an angular velocity of {w:.6g} rad/s, "
+                         f"beyond +-{bound:g} rad/s")
 
 
 def _points(vertices) -> list[tuple[float, float]]:

@@ -41,17 +41,101 @@ def _real_property(column: str, name: str, check, doc: str = ""):
     return property(fget, fset, doc=doc)
 
 
-def _limits_property(doc: str):
-    """The (lower, upper) pair of a limit, validated as a pair on assignment."""
+def _limits_property(check, doc: str):
+    """The (lower, upper) pair of a limit, validated on assignment as creation validates it
+    (``check(value, name)`` for each end, then lower <= upper)."""
     def fget(self):
         j = self._row()
         return float(self._world._joints.lower[j]), float(self._world._joints.upper[j])
 
     def fset(self, value):
         j = self._row()
-        self._world._joints.lower[j], self._world._joints.upper[j] = check_limits(*value)
+        lower, upper = _validate.pair(value, "limits")
+        lower, upper = check_limits(lower, upper, check, ("limits[0] (lower)", "limits[1] (upper)"))
+        self._world._joints.lower[j], self._world._joints.upper[j] = lower, upper
 
     return property(fget, fset, doc=doc)
+
+
+# The checks shared by creation (world.create_*_joint) and the setters, so that the two accept
+# and reject exactly the same values. Bounds and their reasons: _validate.
+
+
+def check_angle_limit(value, name: str) -> float:
+    """A revolute limit, rad, within +-MAX_ANGLE (1e9 rad)."""
+    return _validate.angle(value, name)
+
+
+def check_translation_limit(value, name: str) -> float:
+    """A prismatic or wheel limit, m, within +-MAX_LENGTH (1e6 m)."""
+    return _validate.real(value, name, _validate.MAX_LENGTH, "m")
+
+
+def check_limits(lower, upper, check, names=("lower", "upper")) -> tuple[float, float]:
+    """``(lower, upper)``, each through ``check(value, name)``, with lower <= upper."""
+    lower = check(lower, names[0])
+    upper = check(upper, names[1])
+    if lower > upper:
+        raise ValueError(f"{names[0]} = {lower} is above {names[1]} = {upper}")
+    return lower, upper
+
+
+def check_length_range(min_length, max_length,
+                       names=("min_length", "max_length")) -> tuple[float, float]:
+    """A distance joint's (min_length, max_length), m: 0 <= min <= max, 0 < max <= MAX_LENGTH."""
+    min_length = _validate.non_negative(min_length, names[0], _validate.MAX_LENGTH, "m")
+    max_length = _validate.length(max_length, names[1])
+    if min_length > max_length:
+        raise ValueError(f"{names[0]} = {min_length} is above {names[1]} = {max_length}")
+    return min_length, max_length
+
+
+def check_correction_factor(value, name: str = "correction_factor") -> float:
+    """A motor joint's correction factor, in [0, 1]."""
+    factor = _validate.real(value, name)
+    if not 0.0 <= factor <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1], got {factor}")
+    return factor
+
+
+def check_angular_speed(value, name: str) -> float:
+    """A motor speed, rad/s, within +-MAX_SPEED (1e5 rad/s)."""
+    return _validate.speed(value, name, "rad/s")
+
+
+def check_linear_speed(value, name: str) -> float:
+    """A motor speed, m/s, within +-MAX_SPEED (1e5 m/s)."""
+    return _validate.speed(value, name, "m/s")
+
+
+def check_max_force(value, name: str) -> float:
+    """A motor's or mouse joint's largest force, N, in [0, MAX_FORCE] (1e30 N)."""
+    return _validate.force(value, name, "N")
+
+
+def check_max_torque(value, name: str) -> float:
+    """A motor's largest torque, N m, in [0, MAX_FORCE] (1e30 N m)."""
+    return _validate.force(value, name, "N m")
+
+
+def check_hertz(value, name: str) -> float:
+    """A spring stiffness, Hz, in [0, MAX_HERTZ] (1e6 Hz); 0 = no spring (or rigid)."""
+    return _validate.hertz(value, name)
+
+
+def check_mouse_hertz(value, name: str) -> float:
+    """The mouse spring's stiffness, Hz, in (0, MAX_HERTZ]: a mouse joint is always a spring."""
+    return _validate.hertz(value, name, allow_zero=False)
+
+
+def check_damping_ratio(value, name: str) -> float:
+    """A spring's damping ratio (1 = critical), in [0, MAX_FACTOR] (1e6)."""
+    return _validate.factor(value, name)
+
+
+def check_length(value, name: str) -> float:
+    """A distance joint's rest length, m, in (0, MAX_LENGTH] (1e6 m)."""
+    return _validate.length(value, name)
 
 
 class Joint(Handle):
@@ -147,27 +231,18 @@ class RevoluteJoint(Joint):
     enable_motor = _flag_property("enable_motor")
     enable_spring = _flag_property("enable_spring")
 
-    limits = _limits_property("(lower, upper) angle, rad.")
+    limits = _limits_property(check_angle_limit,
+                              "(lower, upper) angle, rad, each within +-1e9 rad.")
 
-    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
-                                 "Target relative angular velocity of the motor, rad/s.")
-    max_motor_torque = _real_property("max_motor", "max_motor_torque", _validate.non_negative,
-                                      "N m.")
-    hertz = _real_property("hertz", "hertz", _validate.non_negative,
-                           "Rotational spring stiffness, Hz.")
-    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
-
-
-def check_limits(lower, upper) -> tuple[float, float]:
-    lower = _validate.real(lower, "lower limit")
-    upper = _validate.real(upper, "upper limit")
-    if lower > upper:
-        raise ValueError(f"lower limit {lower} is above upper limit {upper}")
-    return lower, upper
-
-
-
-
+    motor_speed = _real_property("motor_speed", "motor_speed", check_angular_speed,
+                                 "Target relative angular velocity of the motor, rad/s "
+                                 "(within +-1e5 rad/s).")
+    max_motor_torque = _real_property("max_motor", "max_motor_torque", check_max_torque,
+                                      "N m, in [0, 1e30].")
+    hertz = _real_property("hertz", "hertz", check_hertz,
+                           "Rotational spring stiffness, Hz, in [0, 1e6].")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", check_damping_ratio,
+                                   "Damping ratio of the spring (1 = critical), in [0, 1e6].")
 
 
 class DistanceJoint(Joint):
@@ -193,27 +268,28 @@ class DistanceJoint(Joint):
 
     @property
     def length(self) -> float:
-        """Rest length, m (the rigid length, or the spring's rest length)."""
+        """Rest length, m (the rigid length, or the spring's rest length), in (0, 1e6]."""
         return float(self._world._joints.length[self._row()])
 
     @length.setter
     def length(self, value) -> None:
         j = self._row()
-        self._world._joints.length[j] = _validate.positive(value, "length")
+        self._world._joints.length[j] = check_length(value, "length")
 
     @property
     def length_range(self) -> tuple[float, float]:
-        """(min_length, max_length), m: the range the spring or rope is held in."""
+        """(min_length, max_length), m: the range the spring or rope is held in
+        (0 <= min_length <= max_length, 0 < max_length <= 1e6)."""
         j = self._row()
         joints = self._world._joints
         return float(joints.min_length[j]), float(joints.max_length[j])
 
     @length_range.setter
     def length_range(self, value) -> None:
-        lower, upper = check_limits(*value)
-        if lower < 0.0:
-            raise ValueError(f"min_length must be zero or positive, got {lower}")
         j = self._row()
+        lower, upper = _validate.pair(value, "length_range")
+        lower, upper = check_length_range(lower, upper, ("length_range[0] (min_length)",
+                                                         "length_range[1] (max_length)"))
         self._world._joints.min_length[j] = lower
         self._world._joints.max_length[j] = upper
 
@@ -235,11 +311,13 @@ class DistanceJoint(Joint):
 
     enable_spring = _flag_property("enable_spring")
     enable_motor = _flag_property("enable_motor")
-    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
-    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
-    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
-                                 "Target rate of change of the length, m/s.")
-    max_motor_force = _real_property("max_motor", "max_motor_force", _validate.non_negative, "N.")
+    hertz = _real_property("hertz", "hertz", check_hertz, "Spring stiffness, Hz, in [0, 1e6].")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", check_damping_ratio,
+                                   "Damping ratio of the spring (1 = critical), in [0, 1e6].")
+    motor_speed = _real_property("motor_speed", "motor_speed", check_linear_speed,
+                                 "Target rate of change of the length, m/s (within +-1e5).")
+    max_motor_force = _real_property("max_motor", "max_motor_force", check_max_force,
+                                     "N, in [0, 1e30].")
 
     @property
     def reaction_force(self) -> Vec2:
@@ -297,13 +375,16 @@ class PrismaticJoint(Joint):
     enable_limit = _flag_property("enable_limit")
     enable_motor = _flag_property("enable_motor")
     enable_spring = _flag_property("enable_spring")
-    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
-    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
-    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
-                                 "Target sliding speed, m/s.")
-    max_motor_force = _real_property("max_motor", "max_motor_force", _validate.non_negative, "N.")
+    hertz = _real_property("hertz", "hertz", check_hertz, "Spring stiffness, Hz, in [0, 1e6].")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", check_damping_ratio,
+                                   "Damping ratio of the spring (1 = critical), in [0, 1e6].")
+    motor_speed = _real_property("motor_speed", "motor_speed", check_linear_speed,
+                                 "Target sliding speed, m/s (within +-1e5).")
+    max_motor_force = _real_property("max_motor", "max_motor_force", check_max_force,
+                                     "N, in [0, 1e30].")
 
-    limits = _limits_property("(lower, upper) translation, m.")
+    limits = _limits_property(check_translation_limit,
+                              "(lower, upper) translation, m, each within +-1e6 m.")
 
     @property
     def reaction_force(self) -> Vec2:
@@ -335,14 +416,14 @@ class WeldJoint(Joint):
         """Relative rotation from the creation pose, rad (0 for a rigid weld at rest)."""
         return RevoluteJoint.angle.fget(self)
 
-    linear_hertz = _real_property("hertz", "linear_hertz", _validate.non_negative,
-                                  "Stiffness of the point, Hz (0: rigid).")
+    linear_hertz = _real_property("hertz", "linear_hertz", check_hertz,
+                                  "Stiffness of the point, Hz, in [0, 1e6] (0: rigid).")
     linear_damping_ratio = _real_property("damping_ratio", "linear_damping_ratio",
-                                          _validate.non_negative)
-    angular_hertz = _real_property("angular_hertz", "angular_hertz", _validate.non_negative,
-                                   "Stiffness of the angle, Hz (0: rigid).")
+                                          check_damping_ratio, "In [0, 1e6] (1 = critical).")
+    angular_hertz = _real_property("angular_hertz", "angular_hertz", check_hertz,
+                                   "Stiffness of the angle, Hz, in [0, 1e6] (0: rigid).")
     angular_damping_ratio = _real_property("angular_damping_ratio", "angular_damping_ratio",
-                                           _validate.non_negative)
+                                           check_damping_ratio, "In [0, 1e6] (1 = critical).")
 
     @property
     def reaction_torque(self) -> float:
@@ -363,12 +444,14 @@ class WheelJoint(Joint):
     enable_motor = _flag_property("enable_motor")
     enable_spring = _flag_property("enable_spring")
     limits = PrismaticJoint.limits
-    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Suspension stiffness, Hz.")
-    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
-    motor_speed = _real_property("motor_speed", "motor_speed", _validate.real,
-                                 "Target relative angular velocity, rad/s.")
-    max_motor_torque = _real_property("max_motor", "max_motor_torque", _validate.non_negative,
-                                      "N m.")
+    hertz = _real_property("hertz", "hertz", check_hertz,
+                           "Suspension stiffness, Hz, in [0, 1e6].")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", check_damping_ratio,
+                                   "Damping ratio of the suspension (1 = critical), in [0, 1e6].")
+    motor_speed = _real_property("motor_speed", "motor_speed", check_angular_speed,
+                                 "Target relative angular velocity, rad/s (within +-1e5).")
+    max_motor_torque = _real_property("max_motor", "max_motor_torque", check_max_torque,
+                                      "N m, in [0, 1e30].")
 
     @property
     def linear_speed(self) -> float:
@@ -424,9 +507,12 @@ class MouseJoint(Joint):
         j = self._row()
         self._world._joints.target[j] = _validate.vec2(value, "target")
 
-    max_force = _real_property("max_motor", "max_force", _validate.non_negative, "N.")
-    hertz = _real_property("hertz", "hertz", _validate.non_negative, "Spring stiffness, Hz.")
-    damping_ratio = _real_property("damping_ratio", "damping_ratio", _validate.non_negative)
+    max_force = _real_property("max_motor", "max_force", check_max_force, "N, in [0, 1e30].")
+    # Creation rejects hertz = 0 (a mouse joint is nothing but its spring); so does the setter.
+    hertz = _real_property("hertz", "hertz", check_mouse_hertz,
+                           "Spring stiffness, Hz, in (0, 1e6].")
+    damping_ratio = _real_property("damping_ratio", "damping_ratio", check_damping_ratio,
+                                   "Damping ratio of the spring (1 = critical), in [0, 1e6].")
 
     @property
     def reaction_torque(self) -> float:
@@ -452,10 +538,11 @@ class MotorJoint(Joint):
         j = self._row()
         self._world._joints.local_anchor_a[j] = _validate.vec2(value, "linear_offset")
 
-    angular_offset = _real_property("reference_angle", "angular_offset", _validate.real,
-                                    "Target angle_b - angle_a, rad.")
-    max_force = _real_property("max_motor", "max_force", _validate.non_negative, "N.")
-    max_torque = _real_property("max_torque", "max_torque", _validate.non_negative, "N m.")
+    angular_offset = _real_property("reference_angle", "angular_offset", _validate.angle,
+                                    "Target angle_b - angle_a, rad (within +-1e9).")
+    max_force = _real_property("max_motor", "max_force", check_max_force, "N, in [0, 1e30].")
+    max_torque = _real_property("max_torque", "max_torque", check_max_torque,
+                                "N m, in [0, 1e30].")
 
     @property
     def correction_factor(self) -> float:
@@ -464,10 +551,7 @@ class MotorJoint(Joint):
     @correction_factor.setter
     def correction_factor(self, value) -> None:
         j = self._row()
-        factor = _validate.real(value, "correction_factor")
-        if not 0.0 <= factor <= 1.0:
-            raise ValueError(f"correction_factor must be in [0, 1], got {factor}")
-        self._world._joints.correction_factor[j] = factor
+        self._world._joints.correction_factor[j] = check_correction_factor(value)
 
     @property
     def reaction_torque(self) -> float:

@@ -41,34 +41,36 @@ class WorldSettings:
     Turning it off shows why it exists: stacks sink and jitter."""
 
     contact_hertz: float = 30.0
-    """soft_step: stiffness of contact position correction, Hz. Capped at a quarter of the
-    substep rate (Nyquist margin); doubled against static and kinematic bodies."""
+    """soft_step: stiffness of contact position correction, Hz, in (0, 1e6]. Capped at a
+    quarter of the substep rate (Nyquist margin); doubled against static and kinematic bodies."""
 
     contact_damping_ratio: float = 10.0
-    """soft_step: damping ratio of the contact spring (10 = heavily over-damped, so overlap is
-    removed without bounce)."""
+    """soft_step: damping ratio of the contact spring, in [0, 1e6] (10 = heavily over-damped, so
+    overlap is removed without bounce)."""
 
     contact_speed: float = 3.0
-    """m/s. Largest speed at which position correction pushes overlapping shapes apart (both
-    solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
+    """m/s, in (0, 1e5]. Largest speed at which position correction pushes overlapping shapes
+    apart (both solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
 
     joint_hertz: float = 60.0
-    """soft_step: stiffness with which joints are held together, Hz (capped at a quarter of the
-    substep rate). Joints are "rigid stabilised softly": the drift a rigid joint accumulates is
-    removed like a stiff spring instead of all at once (Box2D v3: 60 Hz)."""
+    """soft_step: stiffness with which joints are held together, Hz, in (0, 1e6] (capped at a
+    quarter of the substep rate). Joints are "rigid stabilised softly": the drift a rigid joint
+    accumulates is removed like a stiff spring instead of all at once (Box2D v3: 60 Hz)."""
 
     joint_damping_ratio: float = 2.0
-    """soft_step: damping ratio of that joint stabilisation (Box2D v3: 2)."""
+    """soft_step: damping ratio of that joint stabilisation, in [0, 1e6] (Box2D v3: 2)."""
 
     baumgarte: float = 0.2
     """pgs: fraction of the overlap (beyond the slop), or of a joint's drift, removed per step
     through velocity bias."""
 
     restitution_threshold: float = 1.0
-    """m/s. Impacts slower than this do not bounce; stops resting bodies from jittering."""
+    """m/s, in [0, 1e5]. Impacts slower than this do not bounce; stops resting bodies from
+    jittering."""
 
     max_linear_speed: float = 400.0
-    """m/s. Body speeds are clamped to this to keep a blown-up scene finite (Box2D: 400 m/s)."""
+    """m/s, in (0, 1e5]. Body speeds are clamped to this to keep a blown-up scene finite (Box2D:
+    400 m/s). The clamp squares it, one reason for the bound."""
 
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
@@ -109,10 +111,15 @@ def _check(name: str, value):
         return value
     if name == "warm_starting":
         return _validate.flag(value, name)
-    if name in ("contact_hertz", "contact_speed", "max_linear_speed", "joint_hertz"):
-        return _validate.positive(value, name)
-    if name in ("contact_damping_ratio", "restitution_threshold", "joint_damping_ratio"):
-        return _validate.non_negative(value, name)
+    # Upper bounds and their reasons: _validate (MAX_HERTZ, MAX_SPEED, MAX_FACTOR).
+    if name in ("contact_hertz", "joint_hertz"):
+        return _validate.hertz(value, name, allow_zero=False)
+    if name in ("contact_speed", "max_linear_speed"):
+        return _validate.speed_limit(value, name)
+    if name == "restitution_threshold":
+        return _validate.speed_limit(value, name, positive_only=False)
+    if name in ("contact_damping_ratio", "joint_damping_ratio"):
+        return _validate.factor(value, name)
     if name == "baumgarte":
         value = _validate.non_negative(value, name)
         if value > 1.0:

@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 ALL_BITS = 0xFFFF_FFFF_FFFF_FFFF
 
 MATERIAL_DEFAULTS = {
-    "density": 1.0,        # kg/m^2
-    "friction": 0.6,       # Coulomb coefficient (mixed with the other shape's: sqrt(fa fb))
-    "restitution": 0.0,    # bounciness (mixed: max(ea, eb))
+    "density": 1.0,        # kg/m^2, >= 0; the shape's mass must come out 0 or in [1e-30, 1e30] kg
+    "friction": 0.6,       # Coulomb coefficient in [0, 1e6] (mixed with the other's: sqrt(fa fb))
+    "restitution": 0.0,    # bounciness in [0, 1e6] (mixed: max(ea, eb))
     "is_sensor": False,    # stored for the sensor events to come; sensors make no contacts
     "category": 0x1,       # bits this shape is
     "mask": ALL_BITS,      # bits it collides with
-    "group": 0,            # equal negative groups never collide, equal positive always do
+    "group": 0,            # signed 64-bit; equal negative groups never collide, equal positive do
     "user_data": None,
 }
 
@@ -38,8 +38,8 @@ def parse_material(options: dict) -> dict:
     m = {**MATERIAL_DEFAULTS, **options}
     return {
         "density": _validate.non_negative(m["density"], "density"),
-        "friction": _validate.non_negative(m["friction"], "friction"),
-        "restitution": _validate.non_negative(m["restitution"], "restitution"),
+        "friction": _validate.factor(m["friction"], "friction"),
+        "restitution": _validate.factor(m["restitution"], "restitution"),
         "is_sensor": _validate.flag(m["is_sensor"], "is_sensor"),
         "category": _validate.bits(m["category"], "category"),
         "mask": _validate.bits(m["mask"], "mask"),
@@ -90,31 +90,35 @@ class Shape(Handle):
     # -- material ---------------------------------------------------------------------------
     @property
     def density(self) -> float:
+        """kg/m^2, >= 0. Settable; the body's mass follows. As at creation, the shape's mass
+        (and the body's) must come out 0 or within [1e-30, 1e30] kg, its rotational inertia
+        within [1e-30, 1e45] kg m^2."""
         return float(self._world._shapes.density[self._row()])
 
     @density.setter
     def density(self, value) -> None:
         i = self._row()
-        self._world._shapes.density[i] = _validate.non_negative(value, "density")
-        self._world._update_mass(int(self._world._shapes.body[i]))
+        self._world._set_density(i, _validate.non_negative(value, "density"))
 
     @property
     def friction(self) -> float:
+        """Coulomb friction coefficient, in [0, 1e6]."""
         return float(self._world._shapes.friction[self._row()])
 
     @friction.setter
     def friction(self, value) -> None:
         i = self._row()
-        self._world._shapes.friction[i] = _validate.non_negative(value, "friction")
+        self._world._shapes.friction[i] = _validate.factor(value, "friction")
 
     @property
     def restitution(self) -> float:
+        """Restitution (bounciness) coefficient, in [0, 1e6]."""
         return float(self._world._shapes.restitution[self._row()])
 
     @restitution.setter
     def restitution(self, value) -> None:
         i = self._row()
-        self._world._shapes.restitution[i] = _validate.non_negative(value, "restitution")
+        self._world._shapes.restitution[i] = _validate.factor(value, "restitution")
 
     @property
     def is_sensor(self) -> bool:
@@ -136,7 +140,8 @@ class Shape(Handle):
     mask = _filter_property("mask", _validate.bits)
     """Category bits this shape collides with."""
     group = _filter_property("group", _validate.integer)
-    """Collision group: equal negative groups never collide, equal positive groups always do."""
+    """Collision group (a signed 64-bit integer): equal negative groups never collide, equal
+    positive groups always do."""
     del _filter_property
 
     @property

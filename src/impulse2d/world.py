@@ -25,10 +25,14 @@ from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.step import STAGES, step_world
 from ._dynamics.verbs import new_table
-from .body import Body, parse_body_type
+from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
-                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_limits)
+                     PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
+                     check_angular_speed, check_correction_factor, check_damping_ratio,
+                     check_hertz, check_length, check_length_range, check_limits,
+                     check_linear_speed, check_max_force, check_max_torque, check_mouse_hertz,
+                     check_translation_limit)
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import JointType, Vec2
@@ -79,7 +83,7 @@ class World:
 
     def __init__(self, gravity=(0.0, -10.0), **settings: Any) -> None:
         self._settings = WorldSettings().replace(**settings)
-        self._gravity = _validate.vec2(gravity, "gravity", limit=False)
+        self._gravity = _check_gravity(gravity)
         self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
         self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)
         self._body_pool = IdPool()
@@ -136,23 +140,27 @@ class World:
 
     @property
     def gravity(self) -> Vec2:
-        """Acceleration of gravity, m/s^2."""
+        """Acceleration of gravity, m/s^2 (settable, each component within +-1e6 m/s^2)."""
         return Vec2(*self._gravity)
 
     @gravity.setter
     def gravity(self, value) -> None:
-        self._gravity = _validate.vec2(value, "gravity", limit=False)
+        self._gravity = _check_gravity(value)
 
     # -- stepping -----------------------------------------------------------------------------
     def step(self, dt: float = 1.0 / 60.0) -> None:
-        """Advance the simulation by ``dt`` seconds (typically 1/60)."""
+        """Advance the simulation by ``dt`` seconds (typically 1/60; from 1e-9 s to 1 s)."""
         # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
         # anything else, NaN included, goes through it.
-        if type(dt) is not float or not 0.0 < dt <= 1.0:
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0:
             dt = _validate.positive(dt, "dt")
             if dt > 1.0:
                 raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
                                  "(1/60 s is typical) and call step() repeatedly")
+            if dt < _validate.MIN_DT:
+                # The solver divides by the substep dt / substeps: a subnormal dt makes that inf.
+                raise ValueError(f"dt = {dt:g} s is too small; use at least "
+                                 f"{_validate.MIN_DT:g} s")
         step_world(self, dt)
         self.time += dt
         self.step_count += 1
@@ -162,17 +170,22 @@ class World:
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
                     angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False,
                     user_data=None) -> Body:
-        """Create a body. Give it shapes with ``body.create_box(...)`` etc."""
+        """Create a body. Give it shapes with ``body.create_box(...)`` etc.
+
+        Bounds (the body's setters check the same): ``position`` within +-1e5 m, ``angle``
+        +-1e9 rad, ``linear_velocity`` +-1e5 m/s per component, ``angular_velocity`` +-1e5
+        rad/s, ``gravity_scale`` +-1e6; the dampings (1/s) any finite value >= 0.
+        """
         kind = parse_body_type(type)
         x, y = _validate.vec2(position, "position")
-        angle = _validate.real(angle, "angle")
-        v = _validate.vec2(linear_velocity, "linear_velocity")
-        w = _validate.real(angular_velocity, "angular_velocity")
+        angle = _validate.angle(angle, "angle")
+        v = check_linear_velocity(linear_velocity)
+        w = check_angular_velocity(angular_velocity)
         if kind == STATIC and (v != (0.0, 0.0) or w != 0.0):
             raise ValueError("a static body cannot be given a velocity; make it kinematic")
         lin = _validate.non_negative(linear_damping, "linear_damping")
         ang = _validate.non_negative(angular_damping, "angular_damping")
-        g = _validate.real(gravity_scale, "gravity_scale")
+        g = _validate.signed_factor(gravity_scale, "gravity_scale")
         fixed = _validate.flag(fixed_rotation, "fixed_rotation")
 
         i = self._body_pool.allocate()
@@ -260,17 +273,18 @@ class World:
         """
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
-        lower, upper = check_limits(lower_angle, upper_angle)
+        lower, upper = check_limits(lower_angle, upper_angle, check_angle_limit,
+                                    ("lower_angle", "upper_angle"))
         options = {
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "motor_speed": check_angular_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_torque(max_motor_torque, "max_motor_torque"),
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(RevoluteJoint, REVOLUTE, a, b, anchor, anchor, options)
@@ -292,31 +306,31 @@ class World:
         anchor_a = _validate.vec2(anchor_a, "anchor_a")
         anchor_b = _validate.vec2(anchor_b, "anchor_b")
         enable_spring = _validate.flag(enable_spring, "enable_spring")
-        hertz = _validate.non_negative(hertz, "hertz")
+        hertz = check_hertz(hertz, "hertz")
         if length is None:
+            # At most 2.9e5 m between anchors within +-HUGE: always within check_length's bound.
             length = math.hypot(anchor_b[0] - anchor_a[0], anchor_b[1] - anchor_a[1])
             if length <= 0.0:
                 raise ValueError("anchor_a and anchor_b coincide: pass a positive length")
         else:
-            length = _validate.positive(length, "length")
-        min_length = 0.0 if min_length is None else _validate.non_negative(min_length, "min_length")
+            length = check_length(length, "length")
+        # The defaults go through the same check as given values (and as the length_range
+        # setter), so that what creation stores is always something the setter would accept.
+        min_length = 0.0 if min_length is None else _validate.non_negative(
+            min_length, "min_length", _validate.MAX_LENGTH, "m")
         if max_length is None:
-            max_length = length if hertz == 0.0 else HUGE
-            max_length = max(max_length, min_length)
-        else:
-            max_length = _validate.positive(max_length, "max_length")
-        if min_length > max_length:
-            raise ValueError(f"min_length {min_length} is above max_length {max_length}")
+            max_length = max(length if hertz == 0.0 else HUGE, min_length)
+        min_length, max_length = check_length_range(min_length, max_length)
         options = {
             "length": length,
             "min_length": min_length,
             "max_length": max_length,
             "enable_spring": enable_spring,
             "hertz": hertz,
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "motor_speed": check_linear_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_force(max_motor_force, "max_motor_force"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(DistanceJoint, DISTANCE, a, b, anchor_a, anchor_b, options)
@@ -336,18 +350,18 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         local_axis = self._local_axis(a, axis)
-        lower, upper = check_limits(lower, upper)
+        lower, upper = check_limits(lower, upper, check_translation_limit)
         options = {
             "local_axis_a": local_axis,
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_force, "max_motor_force"),
+            "motor_speed": check_linear_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_force(max_motor_force, "max_motor_force"),
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(PrismaticJoint, PRISMATIC, a, b, anchor, anchor, options)
@@ -363,11 +377,11 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         options = {
-            "hertz": _validate.non_negative(linear_hertz, "linear_hertz"),
-            "damping_ratio": _validate.non_negative(linear_damping_ratio, "linear_damping_ratio"),
-            "angular_hertz": _validate.non_negative(angular_hertz, "angular_hertz"),
-            "angular_damping_ratio": _validate.non_negative(angular_damping_ratio,
-                                                            "angular_damping_ratio"),
+            "hertz": check_hertz(linear_hertz, "linear_hertz"),
+            "damping_ratio": check_damping_ratio(linear_damping_ratio, "linear_damping_ratio"),
+            "angular_hertz": check_hertz(angular_hertz, "angular_hertz"),
+            "angular_damping_ratio": check_damping_ratio(angular_damping_ratio,
+                                                         "angular_damping_ratio"),
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
         return self._add_joint(WeldJoint, WELD, a, b, anchor, anchor, options)
@@ -387,15 +401,15 @@ class World:
         a, b = self._joint_bodies(body_a, body_b)
         anchor = _validate.vec2(anchor, "anchor")
         local_axis = self._local_axis(a, axis)
-        lower, upper = check_limits(lower, upper)
+        lower, upper = check_limits(lower, upper, check_translation_limit)
         options = {
             "local_axis_a": local_axis,
             "enable_spring": _validate.flag(enable_spring, "enable_spring"),
-            "hertz": _validate.non_negative(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "hertz": check_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "enable_motor": _validate.flag(enable_motor, "enable_motor"),
-            "motor_speed": _validate.real(motor_speed, "motor_speed"),
-            "max_motor": _validate.non_negative(max_motor_torque, "max_motor_torque"),
+            "motor_speed": check_angular_speed(motor_speed, "motor_speed"),
+            "max_motor": check_max_torque(max_motor_torque, "max_motor_torque"),
             "enable_limit": _validate.flag(enable_limit, "enable_limit"),
             "lower": lower,
             "upper": upper,
@@ -416,9 +430,9 @@ class World:
         target = _validate.vec2(target, "target")
         options = {
             "target": target,
-            "max_motor": _validate.non_negative(max_force, "max_force"),
-            "hertz": _validate.positive(hertz, "hertz"),
-            "damping_ratio": _validate.non_negative(damping_ratio, "damping_ratio"),
+            "max_motor": check_max_force(max_force, "max_force"),
+            "hertz": check_mouse_hertz(hertz, "hertz"),
+            "damping_ratio": check_damping_ratio(damping_ratio, "damping_ratio"),
             "collide_connected": True,  # one body: there is no pair to filter
         }
         return self._add_joint(MouseJoint, MOUSE, i, i, target, target, options)
@@ -440,14 +454,12 @@ class World:
         if angular_offset is None:
             angular_offset = float(self._bodies.angle[b] - self._bodies.angle[a])
         else:
-            angular_offset = _validate.real(angular_offset, "angular_offset")
-        factor = _validate.real(correction_factor, "correction_factor")
-        if not 0.0 <= factor <= 1.0:
-            raise ValueError(f"correction_factor must be in [0, 1], got {factor}")
+            angular_offset = _validate.angle(angular_offset, "angular_offset")
+        factor = check_correction_factor(correction_factor)
         options = {
             "reference_angle": angular_offset,
-            "max_motor": _validate.non_negative(max_force, "max_force"),
-            "max_torque": _validate.non_negative(max_torque, "max_torque"),
+            "max_motor": check_max_force(max_force, "max_force"),
+            "max_torque": check_max_torque(max_torque, "max_torque"),
             "correction_factor": factor,
             "collide_connected": _validate.flag(collide_connected, "collide_connected"),
         }
@@ -470,7 +482,8 @@ class World:
         ground_b = _validate.vec2(ground_b, "ground_b")
         anchor_a = _validate.vec2(anchor_a, "anchor_a")
         anchor_b = _validate.vec2(anchor_b, "anchor_b")
-        ratio = _validate.positive(ratio, "ratio")
+        # K = ... + ratio^2 (...): bounded so that it stays finite (MAX_FACTOR, 1e6).
+        ratio = _validate.positive(ratio, "ratio", _validate.MAX_FACTOR)
         length_a = math.dist(anchor_a, ground_a)
         length_b = math.dist(anchor_b, ground_b)
         if length_a < LINEAR_SLOP or length_b < LINEAR_SLOP:
@@ -505,7 +518,8 @@ class World:
             rows.append(joint._row())
         if rows[0] == rows[1]:
             raise ValueError("a gear joint needs two different joints, got the same one twice")
-        ratio = _validate.real(ratio, "ratio")
+        # K = J_a M J_a + ratio^2 J_b M J_b: bounded so that it stays finite (MAX_FACTOR, 1e6).
+        ratio = _validate.signed_factor(ratio, "ratio")
         if ratio == 0.0:
             raise ValueError("ratio must be non-zero (a zero ratio leaves joint_b free)")
         a, b = self._joint_bodies(joint_a.body_b, joint_b.body_b)
@@ -657,11 +671,21 @@ class World:
             raise ValueError(f"{name} belongs to another world")
         return body._row()
 
-    def _create_shape(self, body: Body, kind: str, make_geometry, material: dict) -> Shape:
-        """Validate everything, then write the row (so a failure changes nothing)."""
+    def _create_shape(self, body: Body, kind: str, make_geometry, material: dict,
+                      size_names: str) -> Shape:
+        """Validate everything, then write the row (so a failure changes nothing).
+
+        ``size_names`` names the parameters that set the shape's size, for the message that
+        rejects a mass or inertia out of range (the product of density and size is what
+        overflows, so both are named)."""
         b = body._row()
         geom = make_geometry()
         m = parse_material(material)
+        density = m["density"]
+        part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
+        blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
+        _validate.check_mass(part[0], part[2], True, "this shape", blame)
+        props = self._body_mass(b, extra=part, blame=blame)
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
@@ -689,7 +713,7 @@ class World:
         self._body_shapes[b].append(s)
         if m["user_data"] is not None:
             self._shape_user_data[s] = m["user_data"]
-        self._update_mass(b)
+        self._update_mass(b, props)
         self._pairs_dirty = True
         return handle
 
@@ -709,44 +733,77 @@ class World:
         if not keep.all():
             self._contacts = Contacts(*(column[keep] for column in c))
 
-    def _update_mass(self, i: int) -> None:
-        """Mass, centre of mass and inertia of body ``i`` from its shapes (parallel-axis sum).
+    def _shape_mass(self, s: int, density: float | None = None):
+        """(mass kg, centre (2,) body frame m, inertia about that centre kg m^2) of shape ``s``,
+        with its own density or ``density``."""
+        sh = self._shapes
+        return geometry.mass_properties(int(sh.count[s]), sh.vertices[s], float(sh.radius[s]),
+                                        float(sh.density[s]) if density is None else density)
 
-        A dynamic body whose shapes have no area (segments, zero density) gets 1 kg, as in
-        Box2D v2, so that it still falls and responds to contacts.
+    def _body_mass(self, i: int, kind: int | None = None, fixed: bool | None = None, extra=None,
+                   replace: int = -1, blame: str = "") -> tuple[float, tuple[float, float], float]:
+        """Mass (kg), local centre of mass (m) and rotational inertia about it (kg m^2) that body
+        ``i`` has, or would have as type ``kind`` or with ``fixed`` rotation, with the part
+        ``extra`` added (a ``mass_properties`` triple) and shape ``replace``'s part replaced by
+        it. Writes nothing;
+        raises ``ValueError`` (blaming ``blame``) for a mass or inertia out of range, so a
+        caller checks before it writes.
+
+        A dynamic body whose shapes have no mass (segments, zero density) gets 1 kg, as in
+        Box2D v2, so that it still falls and responds to contacts. Static and kinematic bodies
+        have no mass (0).
         """
         b = self._bodies
-        old_center = b.center[i].copy()
-        if b.type[i] != DYNAMIC:
-            b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
-            b.local_center[i] = 0.0
-            self._sync_center(i)
-            return
-        sh = self._shapes
-        mass = 0.0
-        moment = np.zeros(2)
-        inertia_origin = 0.0  # about the body origin
-        for s in self._body_shapes[i]:
-            m, c, inertia = geometry.mass_properties(int(sh.count[s]), sh.vertices[s],
-                                                     float(sh.radius[s]), float(sh.density[s]))
-            mass += m
-            moment += m * np.asarray(c)
-            inertia_origin += inertia + m * float(np.dot(c, c))
+        kind = int(b.type[i]) if kind is None else kind
+        if kind != DYNAMIC:
+            return 0.0, (0.0, 0.0), 0.0
+        parts = [self._shape_mass(s) for s in self._body_shapes[i] if s != replace]
+        if extra is not None:
+            parts.append(extra)
+        # Two passes: the centre first, then each part's inertia moved to it (parallel axis).
+        # Summing about the body origin and moving the sum to the centre at the end cancels
+        # digits when the centre is far from the origin, and could leave a tiny or negative
+        # inertia whose inverse is huge; here every term is >= 0.
+        mass = math.fsum(float(m) for m, _, _ in parts)
         if mass > 0.0:
-            local_center = moment / mass
-            inertia = inertia_origin - mass * float(np.dot(local_center, local_center))
+            cx = math.fsum(float(m) * float(c[0]) for m, c, _ in parts) / mass
+            cy = math.fsum(float(m) * float(c[1]) for m, c, _ in parts) / mass
+            inertia = math.fsum(float(inertia) + float(m) * ((float(c[0]) - cx) ** 2
+                                                             + (float(c[1]) - cy) ** 2)
+                                for m, c, inertia in parts)
         else:
-            mass, local_center, inertia = 1.0, np.zeros(2), 0.0
+            mass, cx, cy, inertia = 1.0, 0.0, 0.0, 0.0
+        fixed = bool(b.fixed_rotation[i]) if fixed is None else fixed
+        rotates = inertia > 0.0 and not fixed
+        _validate.check_mass(mass, inertia, rotates, "the body", blame or "its shapes")
+        return mass, (cx, cy), (inertia if rotates else 0.0)
+
+    def _set_density(self, s: int, density: float) -> None:
+        """Shape ``s``'s density (validated >= 0), after checking its and its body's mass."""
+        part = self._shape_mass(s, density)
+        blame = f"density = {density:g} kg/m^2"
+        _validate.check_mass(part[0], part[2], True, "this shape", blame)
+        body = int(self._shapes.body[s])
+        props = self._body_mass(body, extra=part, replace=s, blame=blame)
+        self._shapes.density[s] = density
+        self._update_mass(body, props)
+
+    def _update_mass(self, i: int, props=None) -> None:
+        """Write body ``i``'s mass, centre of mass and inertia: ``props`` as :meth:`_body_mass`
+        returned them to a caller that checked them before writing anything else, or else
+        computed now (removing a shape or making a body static cannot put them out of range).
+        Keeps the velocity of the material point at the old centre."""
+        b = self._bodies
+        old_center = b.center[i].copy()
+        mass, local_center, inertia = self._body_mass(i) if props is None else props
         b.mass[i] = mass
-        b.inv_mass[i] = 1.0 / mass
+        b.inv_mass[i] = 1.0 / mass if mass > 0.0 else 0.0
         b.local_center[i] = local_center
-        if inertia > 0.0 and not b.fixed_rotation[i]:
-            b.inertia[i] = inertia
-            b.inv_inertia[i] = 1.0 / inertia
-        else:
-            b.inertia[i] = 0.0
-            b.inv_inertia[i] = 0.0
+        b.inertia[i] = inertia
+        b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
         self._sync_center(i)
+        if b.type[i] != DYNAMIC:
+            return
         # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).
         w = b.w[i]
         d = b.center[i] - old_center
@@ -760,6 +817,11 @@ class World:
         lx, ly = b.local_center[i]
         b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
         b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
+
+
+def _check_gravity(value) -> tuple[float, float]:
+    """Gravity, m/s^2, each component within +-MAX_ACCELERATION (1e6 m/s^2)."""
+    return _validate.vec2(value, "gravity", bound=_validate.MAX_ACCELERATION, unit="m/s^2")
 
 
 def _joint_coordinate(joint) -> float:
