@@ -138,10 +138,10 @@ def test_budget_leaves_heavy_loads_alone(solver, ratio):
     # A light link holding a heavy load passes a large impulse through a row of small effective
     # mass: the case the impulse budget could weaken. At a mass ratio of 1000 (soft step; pgs
     # already fails at 100 with or without it), nothing may change: the same world with the
-    # budget 25,000 times larger (max_linear_speed only sets the budget here: nothing moves
+    # budget 250 times larger (max_linear_speed only sets the budget here: nothing moves
     # near 400 m/s) follows the same trajectory to the bit.
     capped = _hanging_load(ratio, solver=solver)
-    free = _hanging_load(ratio, solver=solver, max_linear_speed=1e7)
+    free = _hanging_load(ratio, solver=solver, max_linear_speed=1e5)
     assert np.array_equal(capped.get_positions(), free.get_positions())
     assert np.array_equal(capped.get_velocities(), free.get_velocities())
     top = capped.joints[0]

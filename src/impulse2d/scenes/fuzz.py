@@ -195,9 +195,21 @@ def random_world(world, rng, bodies: tuple[int, int] = (2, 9), joints: tuple[int
 
 
 def perturb(world, rng) -> str:
-    """One random change between steps, as a program makes them; returns what it did."""
+    """One random change between steps, as a program makes them; returns what it did.
+
+    A change the public boundary refuses (an impulse that would spin a 1 cm body past the
+    velocity bound, say) raises ValueError and leaves the world as it was: that is the
+    promised answer, so it is reported as ``"<action> rejected"`` and the run goes on."""
     action = str(rng.choice(["destroy_body", "destroy_joint", "body", "joint", "force",
                              "impulse", "velocity", "settings", "switch"]))
+    try:
+        _perturb(world, rng, action)
+    except ValueError:
+        return f"{action} rejected"
+    return action
+
+
+def _perturb(world, rng, action: str) -> None:
     bodies = world.bodies
     body = bodies[int(rng.integers(len(bodies)))] if bodies else None
     if action == "destroy_body" and body is not None:
@@ -224,7 +236,6 @@ def perturb(world, rng) -> str:
         world.settings.warm_starting = bool(rng.random() < 0.8)
     elif action == "switch":
         world.settings.solver = "pgs" if world.settings.solver == "soft_step" else "soft_step"
-    return action
 
 
 @dataclass
