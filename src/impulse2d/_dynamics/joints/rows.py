@@ -70,7 +70,7 @@ def bounded(total, mass, cap):
     """An equality row's accumulated impulse ``total`` kept within ``mass * cap``.
 
     ``mass`` is the row's effective mass and ``cap`` its speed budget (m/s, or rad/s for an
-    angular row; :func:`~.._dynamics.solvers.impulse_caps`): no more impulse than would, alone,
+    angular row; :func:`..solvers.impulse_caps`): no more impulse than would, alone,
     change the row's relative speed by the budget. A row that asks for more (an
     over-constrained loop, a tiny body pulled by far anchors) is one that cannot be satisfied:
     it yields instead of feeding an impulse that grows without bound through the warm start.
