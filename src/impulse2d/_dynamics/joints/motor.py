@@ -83,7 +83,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         old_x = joints.linear_impulse[j, 0]
         old_y = joints.linear_impulse[j, 1]
         px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, 1.0, 0.0,
-                               0.0, 0.0)
+                               0.0, 0.0, speed_cap)
         new_x = old_x + px
         new_y = old_y + py
         limit = joints.max_motor[j] * h

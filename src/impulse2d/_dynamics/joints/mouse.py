@@ -87,7 +87,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         new_x = old_x - scale_m * inv_det * (k22 * rhs_x - k12 * rhs_y) - scale_i * old_x
         new_y = old_y - scale_m * inv_det * (k11 * rhs_y - k12 * rhs_x) - scale_i * old_y
         limit = joints.max_motor[j] * h
-        if k11 + k22 > 0.0:  # and within the speed budget, as rows.bounded_pair
+        if k11 + k22 > 0.0:  # and within the speed budget, as rows.point_impulse
             limit = min(limit, speed_cap / (k11 + k22))
         size = (new_x * new_x + new_y * new_y) ** 0.5
         if size > limit:

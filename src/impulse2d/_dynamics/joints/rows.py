@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..._core.jit import inline_kernel, inner_kernel
@@ -86,26 +88,17 @@ def one_sided(total, mass, cap):
 
 
 @inner_kernel
-def bounded_pair(x, y, k11, k22, cap):
-    """A point block's accumulated impulse ``(x, y)`` kept within ``cap / trace(K)`` in length:
-    then ``|K P| <= cap`` (the largest eigenvalue of K is below its trace), :func:`bounded` for
-    two rows at once."""
-    trace = k11 + k22
-    size2 = x * x + y * y
-    if trace > 0.0 and size2 * trace * trace > cap * cap:
-        scale = cap / (trace * size2 ** 0.5)
-        return x * scale, y * scale
-    return x, y
-
-
-@inner_kernel
 def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_scale, impulse_scale,
-                  acc_x, acc_y):
+                  acc_x, acc_y, speed_cap):
     """Impulse ``(px, py)`` of a two-row point constraint (anchors coincide) for the velocity
     error plus bias ``rhs``, solved as one 2x2 block (revolute point, weld linear part)::
 
         K = (1/m_a + 1/m_b) I + 1/I_a [r_a]x^T [r_a]x + 1/I_b [r_b]x^T [r_b]x
         P = -mass_scale K^-1 rhs - impulse_scale * accumulated
+
+    The new accumulated impulse is kept within ``speed_cap / trace(K)`` in length, so that
+    ``|K P| <= speed_cap`` (K's largest eigenvalue is below its trace): :func:`bounded` for
+    two rows at once.
     """
     m = m_a + m_b
     k11 = m + i_a * ray * ray + i_b * rby * rby
@@ -115,6 +108,13 @@ def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_sca
     inv_det = 1.0 / det if det != 0.0 else 0.0
     px = -mass_scale * inv_det * (k22 * rhs_x - k12 * rhs_y) - impulse_scale * acc_x
     py = -mass_scale * inv_det * (k11 * rhs_y - k12 * rhs_x) - impulse_scale * acc_y
+    x = acc_x + px
+    y = acc_y + py
+    trace = k11 + k22
+    size2 = x * x + y * y
+    if size2 * trace * trace > speed_cap * speed_cap:
+        scale = speed_cap / (trace * math.sqrt(size2))
+        return x * scale - acc_x, y * scale - acc_y
     return px, py
 
 
@@ -126,7 +126,7 @@ def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vb
 
     ``biased``: the position error ``C`` is fed back at ``bias_rate``; the softness is the
     caller's (:func:`equality_softness`, or the joint's own spring); the impulse stays within
-    ``speed_cap`` (:func:`bounded_pair`). Inlined into the solve
+    ``speed_cap`` (:func:`point_impulse`). Inlined into the solve
     loops, which keep the six velocities in registers across it.
     """
     rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
@@ -142,16 +142,10 @@ def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vb
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         bias_x = bias_rate * cx
         bias_y = bias_rate * cy
-    old_x = joints.linear_impulse[j, 0]
-    old_y = joints.linear_impulse[j, 1]
     px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
-                           cdot_y + bias_y, mass_scale, impulse_scale, old_x, old_y)
-    m = m_a + m_b
-    new_x, new_y = bounded_pair(old_x + px, old_y + py, m + i_a * ray * ray + i_b * rby * rby,
-                                m + i_a * rax * rax + i_b * rbx * rbx, speed_cap)
-    joints.linear_impulse[j, 0] = new_x
-    joints.linear_impulse[j, 1] = new_y
-    px = new_x - old_x
-    py = new_y - old_y
+                           cdot_y + bias_y, mass_scale, impulse_scale, joints.linear_impulse[j, 0],
+                           joints.linear_impulse[j, 1], speed_cap)
+    joints.linear_impulse[j, 0] += px
+    joints.linear_impulse[j, 1] += py
     return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
             vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))
