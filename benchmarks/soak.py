@@ -27,7 +27,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DT = 1.0 / 60.0
@@ -36,26 +35,17 @@ DT = 1.0 / 60.0
 def _worlds(args) -> dict:
     """Fuzz worlds ``seeds`` with ``solver``: counts and the failures."""
     seeds, solver, steps = args
-    import impulse2d as i2d
     from impulse2d.scenes import fuzz
     counts = collections.Counter()
     failures = []
     taken = 0
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        world = i2d.World(gravity=(0.0, float(rng.choice([0.0, -10.0]))), solver=solver)
-        fuzz.random_world(world, rng)
-        for step in range(steps):
-            if rng.random() < 0.05:
-                fuzz.perturb(world, rng)
-            world.step(DT)
-            taken += 1
-            breach = fuzz.check_world(world, DT)
-            if breach is not None:
-                counts[breach.kind] += 1
-                failures.append({"seed": seed, "step": step, "kind": breach.kind,
-                                 "detail": breach.detail})
-                break
+        n, breach = fuzz.run_world(seed, solver, steps, 0.05, DT)
+        taken += n
+        if breach is not None:
+            counts[breach.kind] += 1
+            failures.append({"seed": seed, "step": n - 1, "kind": breach.kind,
+                             "detail": breach.detail})
     return {"worlds": len(seeds), "steps": taken, "counts": dict(counts), "failures": failures}
 
 

@@ -59,7 +59,7 @@ def _assert_finite(world):
         assert np.isfinite(joint.reaction_force).all() and math.isfinite(joint.reaction_torque)
 
 
-def _rejects(world, call, error, name, first=False):
+def assert_rejected(world, call, error, name, first=False):
     """``call()`` raises ``error`` naming ``name`` (with ``first``, as the message's first
     word), changes nothing, and the world steps on."""
     before = _snapshot(world)
@@ -137,8 +137,8 @@ def _ids(cases):
 def test_extreme_joint_option_at_creation_is_rejected(kind, keyword, prop):
     world, ground, a, b = _scene()
     value = EXTREME.get(keyword, 1e308)
-    _rejects(world, lambda: _make(kind, world, ground, a, b, **{keyword: value}), ValueError,
-             keyword)
+    assert_rejected(world, lambda: _make(kind, world, ground, a, b, **{keyword: value}), ValueError,
+                    keyword)
 
 
 @pytest.mark.parametrize("kind, keyword, prop", SCALARS, ids=_ids(SCALARS))
@@ -147,8 +147,8 @@ def test_extreme_joint_option_in_its_setter_is_rejected(kind, keyword, prop):
     joint = _make(kind, world, ground, a, b)
     world.step(DT)
     value = EXTREME.get(keyword, 1e308)
-    _rejects(world, lambda: setattr(joint, prop, value), ValueError, prop)
-    _rejects(world, lambda: setattr(joint, prop, -value), ValueError, prop)
+    assert_rejected(world, lambda: setattr(joint, prop, value), ValueError, prop)
+    assert_rejected(world, lambda: setattr(joint, prop, -value), ValueError, prop)
 
 
 # Values to try on every scalar: good ones, the plain bad ones, and the extreme ones.
@@ -167,7 +167,7 @@ def _outcome(call):
 
 
 @pytest.mark.parametrize("kind, keyword, prop", SCALARS, ids=_ids(SCALARS))
-def test_each_setter_rejects_exactly_what_creation_rejects(kind, keyword, prop):
+def test_each_setter_rejects_exactly_what_creationassert_rejected(kind, keyword, prop):
     world, ground, a, b = _scene()
     joint = _make(kind, world, ground, a, b)
     for value in PROBES:
@@ -202,7 +202,7 @@ PAIR_PROBES = [(0.0, 1.0), (-0.5, 0.5), (2.0, 2.0), (1.0, 0.0), (-1.0, 2.0), (0.
 
 
 @pytest.mark.parametrize("kind, keywords, prop", PAIRS, ids=[f"{k}.{p}" for k, _, p in PAIRS])
-def test_pair_setters_reject_exactly_what_creation_rejects(kind, keywords, prop):
+def test_pair_setters_reject_exactly_what_creationassert_rejected(kind, keywords, prop):
     world, ground, a, b = _scene()
     extra = {"enable_spring": True} if kind == "distance" else {}
     joint = _make(kind, world, ground, a, b, **extra)
@@ -227,7 +227,7 @@ def test_pair_setter_of_the_wrong_shape_is_a_type_error_naming_it(kind, prop, va
     world, ground, a, b = _scene()
     joint = _make(kind, world, ground, a, b)
     # The name first: the old message named an internal function, "check_limits() argument...".
-    _rejects(world, lambda: setattr(joint, prop, value), TypeError, prop, first=True)
+    assert_rejected(world, lambda: setattr(joint, prop, value), TypeError, prop, first=True)
 
 
 @pytest.mark.parametrize("kind, keywords", [("revolute", ("lower_angle", "upper_angle")),
@@ -237,19 +237,20 @@ def test_pair_setter_of_the_wrong_shape_is_a_type_error_naming_it(kind, prop, va
 def test_extreme_limits_are_rejected_at_creation_and_in_the_setter(kind, keywords):
     world, ground, a, b = _scene()
     extra = {"enable_spring": True} if kind == "distance" else {}
-    _rejects(world, lambda: _make(kind, world, ground, a, b, **extra, **{keywords[1]: 1e300}),
-             ValueError, keywords[1])
+    assert_rejected(world,
+                    lambda: _make(kind, world, ground, a, b, **extra, **{keywords[1]: 1e300}),
+                    ValueError, keywords[1])
     joint = _make(kind, world, ground, a, b, **extra)
     prop = "length_range" if kind == "distance" else "limits"
-    _rejects(world, lambda: setattr(joint, prop, (0.0, 1e300)), ValueError, prop)
+    assert_rejected(world, lambda: setattr(joint, prop, (0.0, 1e300)), ValueError, prop)
 
 
 def test_mouse_hertz_zero_is_rejected_by_the_setter_as_at_creation():
     world, ground, a, b = _scene()
-    _rejects(world, lambda: world.create_mouse_joint(b, (1.0, 1.0), 10.0, hertz=0.0), ValueError,
-             "hertz")
+    assert_rejected(world, lambda: world.create_mouse_joint(b, (1.0, 1.0), 10.0, hertz=0.0),
+                    ValueError, "hertz")
     mouse = world.create_mouse_joint(b, (1.0, 1.0), 10.0)
-    _rejects(world, lambda: setattr(mouse, "hertz", 0), ValueError, "hertz")
+    assert_rejected(world, lambda: setattr(mouse, "hertz", 0), ValueError, "hertz")
     assert mouse.hertz == 5.0
 
 
@@ -258,42 +259,42 @@ def test_gear_ratio_whose_square_overflows_is_rejected(ratio):
     world, ground, a, b = _scene()
     hinge_a = world.create_revolute_joint(ground, a, (0.0, 1.0))
     hinge_b = world.create_revolute_joint(ground, b, (1.0, 1.0))
-    _rejects(world, lambda: world.create_gear_joint(hinge_a, hinge_b, ratio=ratio), ValueError,
-             "ratio")
+    assert_rejected(world, lambda: world.create_gear_joint(hinge_a, hinge_b, ratio=ratio),
+                    ValueError, "ratio")
 
 
 @pytest.mark.parametrize("ratio", [1e308, 1e7])
 def test_pulley_ratio_whose_square_overflows_is_rejected(ratio):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: world.create_pulley_joint(a, b, (0.0, 3.0), (1.0, 3.0), (0.0, 1.0),
-                                                      (1.0, 1.0), ratio=ratio), ValueError, "ratio")
+    assert_rejected(world, lambda: world.create_pulley_joint(
+        a, b, (0.0, 3.0), (1.0, 3.0), (0.0, 1.0), (1.0, 1.0), ratio=ratio), ValueError, "ratio")
 
 
 # -- forces and impulses ----------------------------------------------------------------------
 
 def test_a_huge_force_twice_is_rejected_and_the_accumulator_stays_finite():
     world, ground, a, b = _scene()
-    _rejects(world, lambda: b.apply_force((1e308, 0.0)), ValueError, "force")
+    assert_rejected(world, lambda: b.apply_force((1e308, 0.0)), ValueError, "force")
     # Each force within the bound, but not their sum: the second is refused.
     half = 0.6 * _validate.MAX_FORCE
     b.apply_force((half, 0.0))
-    _rejects(world, lambda: b.apply_force((half, 0.0)), ValueError, "force")
-    # (_rejects stepped: the accumulator was used once and cleared)
+    assert_rejected(world, lambda: b.apply_force((half, 0.0)), ValueError, "force")
+    # (assert_rejected stepped: the accumulator was used once and cleared)
     assert tuple(world._bodies.force[b._index]) == (0.0, 0.0)
 
 
 def test_a_force_far_from_the_centre_is_rejected_for_its_torque():
     world, ground, a, b = _scene()
     force = (0.0, 0.9 * _validate.MAX_FORCE)
-    _rejects(world, lambda: b.apply_force(force, point=(1.0e5, 1.0)), ValueError, "torque")
+    assert_rejected(world, lambda: b.apply_force(force, point=(1.0e5, 1.0)), ValueError, "torque")
 
 
 def test_a_huge_torque_twice_is_rejected():
     world, ground, a, b = _scene()
-    _rejects(world, lambda: b.apply_torque(1e308), ValueError, "torque")
+    assert_rejected(world, lambda: b.apply_torque(1e308), ValueError, "torque")
     half = 0.6 * _validate.MAX_FORCE
     b.apply_torque(half)
-    _rejects(world, lambda: b.apply_torque(half), ValueError, "torque")
+    assert_rejected(world, lambda: b.apply_torque(half), ValueError, "torque")
 
 
 def test_the_largest_force_on_the_lightest_body_steps_finitely():
@@ -318,7 +319,7 @@ def test_the_largest_force_on_the_lightest_body_steps_finitely():
 ])
 def test_an_impulse_whose_velocity_would_overflow_is_rejected(call, name):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: call(b), ValueError, name)
+    assert_rejected(world, lambda: call(b), ValueError, name)
 
 
 # -- mass and inertia ------------------------------------------------------------------------
@@ -345,7 +346,7 @@ def test_an_impulse_whose_velocity_would_overflow_is_rejected(call, name):
 ])
 def test_shape_whose_mass_or_size_overflows_is_rejected(call, name):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: call(b), ValueError, name)
+    assert_rejected(world, lambda: call(b), ValueError, name)
 
 
 def test_a_shape_that_pushes_the_body_total_past_the_largest_mass_is_rejected():
@@ -354,15 +355,15 @@ def test_a_shape_that_pushes_the_body_total_past_the_largest_mass_is_rejected():
     density = 0.9 * _validate.MAX_MASS / 4.0  # a 2 x 2 m box of 0.9 MAX_MASS
     heavy.create_box(1.0, 1.0, density=density)
     world.step(DT)
-    _rejects(world, lambda: heavy.create_box(1.0, 1.0, center=(2.0, 0.0), density=density),
-             ValueError, "density")
+    assert_rejected(world, lambda: heavy.create_box(1.0, 1.0, center=(2.0, 0.0), density=density),
+                    ValueError, "density")
 
 
 def test_density_setter_checks_the_mass_as_creation_does():
     world, ground, a, b = _scene()
     shape = b.shapes[0]
-    _rejects(world, lambda: setattr(shape, "density", 1e300), ValueError, "density")
-    _rejects(world, lambda: setattr(shape, "density", 1e-320), ValueError, "density")
+    assert_rejected(world, lambda: setattr(shape, "density", 1e300), ValueError, "density")
+    assert_rejected(world, lambda: setattr(shape, "density", 1e-320), ValueError, "density")
     shape.density = 2.0  # a good value still works
     assert b.mass == pytest.approx(2.0 * math.pi * 0.25**2)
 
@@ -373,7 +374,7 @@ def test_a_static_body_too_heavy_to_become_dynamic_keeps_its_type():
     density = 0.9 * _validate.MAX_MASS / 4.0
     block.create_box(1.0, 1.0, density=density)
     block.create_box(1.0, 1.0, center=(2.0, 0.0), density=density)  # fine while static
-    _rejects(world, lambda: setattr(block, "type", "dynamic"), ValueError, "type")
+    assert_rejected(world, lambda: setattr(block, "type", "dynamic"), ValueError, "type")
     assert block.type is i2d.BodyType.STATIC
 
 
@@ -399,9 +400,9 @@ def test_a_body_far_from_its_shapes_gets_an_exact_positive_inertia():
 ])
 def test_extreme_body_options_are_rejected_at_creation_and_in_the_setters(options, name):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: world.create_body(**options), ValueError, name)
+    assert_rejected(world, lambda: world.create_body(**options), ValueError, name)
     (key, value), = options.items()
-    _rejects(world, lambda: setattr(b, key, value), ValueError, name)
+    assert_rejected(world, lambda: setattr(b, key, value), ValueError, name)
 
 
 @pytest.mark.parametrize("name", ["contact_hertz", "joint_hertz", "contact_damping_ratio",
@@ -410,17 +411,17 @@ def test_extreme_body_options_are_rejected_at_creation_and_in_the_setters(option
 @pytest.mark.parametrize("value", [1e160, 1e308, 10**400])
 def test_extreme_settings_are_rejected(name, value):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: setattr(world.settings, name, value), ValueError, name)
+    assert_rejected(world, lambda: setattr(world.settings, name, value), ValueError, name)
     with pytest.raises(ValueError, match=name):
         i2d.World(**{name: value})
 
 
 def test_extreme_gravity_and_time_step_are_rejected():
     world, ground, a, b = _scene()
-    _rejects(world, lambda: setattr(world, "gravity", (0.0, -1e300)), ValueError, "gravity")
+    assert_rejected(world, lambda: setattr(world, "gravity", (0.0, -1e300)), ValueError, "gravity")
     with pytest.raises(ValueError, match="gravity"):
         i2d.World(gravity=(1e308, 0.0))
-    _rejects(world, lambda: world.step(1e-300), ValueError, "dt")  # h = dt / substeps, 1 / h
+    assert_rejected(world, lambda: world.step(1e-300), ValueError, "dt")  # h = dt / substeps, 1 / h
 
 
 # -- the small gaps --------------------------------------------------------------------------
@@ -439,7 +440,7 @@ def test_extreme_gravity_and_time_step_are_rejected():
 ])
 def test_an_integer_too_large_for_a_float_is_a_value_error_naming_it(call, name):
     world, ground, a, b = _scene()
-    _rejects(world, lambda: call(world, b), ValueError, name)
+    assert_rejected(world, lambda: call(world, b), ValueError, name)
 
 
 def test_numpy_bools_are_accepted_wherever_a_bool_is():
@@ -468,8 +469,9 @@ def test_numpy_bools_are_accepted_wherever_a_bool_is():
 
 def test_numpy_bools_are_not_numbers():
     world, ground, a, b = _scene()
-    _rejects(world, lambda: b.create_circle(np.bool_(True)), TypeError, "radius")
-    _rejects(world, lambda: setattr(b.shapes[0], "group", np.bool_(True)), TypeError, "group")
+    assert_rejected(world, lambda: b.create_circle(np.bool_(True)), TypeError, "radius")
+    assert_rejected(world, lambda: setattr(b.shapes[0], "group", np.bool_(True)), TypeError,
+                    "group")
 
 
 def test_numpy_scalars_are_accepted_wherever_numbers_are():
