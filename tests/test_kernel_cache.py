@@ -24,6 +24,7 @@ import pytest
 from numba.core import caching
 from numba.core.serialize import dumps
 
+import impulse2d as i2d
 from impulse2d._core import cache
 
 PACKAGE = Path(cache.PACKAGE_DIR)
@@ -473,3 +474,58 @@ def test_e2e_foreign_kernels_are_compiled_not_loaded(compiled_copy, tmp_path, ki
         assert any(m[1].endswith("-other") for m in magics)
     else:
         assert len(magics) == 1
+
+
+# -- loading without the compiler's registries (QuickLoadCache) --------------------------------
+
+QUICK_LOAD_RUN = """
+import json, sys
+import impulse2d as i2d
+world = i2d.World()
+world.create_body(type="static").create_box(5, 0.5, center=(0, -0.5))
+world.create_body(position=(0, 1)).create_box(0.5, 0.5)
+world.step(1 / 60)
+# Modules that only Numba's refresh of its target context imports (cached code's environments
+# may import others, such as numba.np.arraymath, themselves).
+refresh_only = ("numba.misc.gdb_hook", "numba.np.polynomial.polynomial_core",
+                "numba.typed.typeddict")
+print(json.dumps({"registries": [m for m in refresh_only if m in sys.modules],
+                  "y": world.get_positions()[1, 1]}))
+"""
+
+
+def test_a_cached_world_loads_without_numbas_compiler_registries():
+    """A warm process never imports the typing and lowering registries that only compiling
+    needs; a compile would have imported them."""
+    i2d.warmup(progress=False)  # the kernels below are in the cache
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["PYTHONPATH"] = str(Path(i2d.__file__).resolve().parents[1])
+    proc = subprocess.run([sys.executable, "-c", QUICK_LOAD_RUN], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["registries"] == []
+    assert 0.9 < result["y"] < 1.0  # it stepped: the box fell from 1 m
+
+
+def test_a_quick_load_that_fails_is_retried_numbas_own_way(monkeypatch):
+    """If loading without the refresh raises, the load is Numba's own (refresh first) and
+    gives the same code."""
+    from impulse2d._collision import geometry
+
+    world = i2d.World()
+    world.create_body().create_box(0.5, 0.5)  # mass_properties is called (compiled or loaded)
+    original = geometry.mass_properties
+    signature = original.signatures[0]
+
+    class Broken:
+        def initialize(self, context):
+            raise RuntimeError("simulated")
+
+    monkeypatch.setattr(cache, "rtsys", Broken())
+    fresh = numba.njit(cache=True, error_model="numpy", no_cfunc_wrapper=True)(original.py_func)
+    cache.quick_loading(fresh)
+    assert type(fresh._cache) is cache.QuickLoadCache
+    fresh.compile(signature)
+    assert sum(fresh.stats.cache_hits.values()) == 1  # loaded, not compiled
+    assert sum(fresh.stats.cache_misses.values()) == 0

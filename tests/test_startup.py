@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -154,3 +155,109 @@ def test_a_solver_chosen_between_steps_is_the_one_the_next_step_runs():
     falling.create_box(0.5, 0.5)
     world2.step(1 / 60)
     assert falling.linear_velocity.y == pytest.approx(-10.0 / 60, rel=1e-12)
+
+
+# -- compiling in several processes (_core/parallel.py) -----------------------------------------
+
+class _Unit:
+    def __init__(self, name, seconds):
+        self.what, self.seconds = name, seconds
+
+    def __repr__(self):
+        return self.what
+
+
+def test_the_compile_plan_puts_the_longest_units_on_the_least_loaded_process():
+    from impulse2d._core.parallel import HELPER_START_SECONDS, plan
+
+    pairs, solver, narrow = _Unit("pairs", 15.0), _Unit("solver", 6.0), _Unit("narrow", 5.0)
+    # This process has the step to compile (9 s): the pair search goes to a helper (2 s start),
+    # the rest stays here: 9 + 6 + 5 = 20 against 2 + 15 = 17.
+    mine, helpers = plan([narrow, pairs, solver], 9.0, 2)
+    assert HELPER_START_SECONDS == 2.0
+    assert mine == [solver, narrow] and helpers == [[pairs]]
+    # One process: everything here.
+    assert plan([narrow, pairs, solver], 9.0, 1) == ([pairs, solver, narrow], [])
+    # A helper's share under MIN_SHARE_SECONDS (3 s) is not worth its start.
+    small = _Unit("small", 2.5)
+    assert plan([small], 9.0, 2) == ([small], [])
+    # Two joint types and nothing else to do here: one each.
+    a, b = _Unit("a", 6.0), _Unit("b", 6.0)
+    assert plan([a, b], 0.0, 2) == ([a], [[b]])
+
+
+PARALLEL_RUN = """
+import json
+import impulse2d as i2d
+from impulse2d._core import parallel
+from impulse2d._dynamics import step
+if FAILING_HELPER:
+    parallel._HELPER = "import sys; sys.exit(3)"
+world = i2d.World(solver="pgs")
+ground = world.create_body(type="static")
+ground.create_box(5, 0.5, center=(0, -0.5))
+pivot = world.create_body(type="static", position=(0, 4))
+bob = world.create_body(position=(1, 3))
+bob.create_circle(0.2)
+world.create_distance_joint(pivot, bob, (0, 4), (1, 3))
+plank = world.create_body(position=(-1, 4))
+plank.create_box(0.5, 0.1)
+world.create_weld_joint(pivot, plank, (-0.5, 4), linear_hertz=4.0, angular_hertz=4.0)
+for _ in range(30):
+    world.step(1 / 60)
+stats = {n: (sum(step.JOINT_KERNELS[n].dispatcher.stats.cache_hits.values()),
+             sum(step.JOINT_KERNELS[n].dispatcher.stats.cache_misses.values()))
+         for n in ("distance", "weld")}
+print(json.dumps({"positions": world.get_positions().tolist(),
+                  "angles": world.get_angles().tolist(), "stats": stats}))
+"""
+
+
+@pytest.fixture
+def cache_without_two_joint_types(tmp_path):
+    """A copy of the filled kernel cache without the distance and weld joint entries, as
+    ``NUMBA_CACHE_DIR``: a world with those joints has exactly two units to compile."""
+    from impulse2d._core import cache
+
+    copy = tmp_path / "impulse2d"
+    shutil.copytree(cache.cache_root(), copy)
+    removed = [p for p in (copy / "_dynamics").iterdir()
+               if p.name.startswith(("joint_solver.distance_entry", "joint_solver.weld_entry"))]
+    assert removed
+    for path in removed:
+        path.unlink()
+    return str(tmp_path)
+
+
+def _parallel_run(failing_helper=False, **env):
+    code = f"FAILING_HELPER = {failing_helper}\n" + PARALLEL_RUN
+    return _run(code, IMPULSE2D_QUIET=None, **env)
+
+
+def test_two_units_compile_in_two_processes_and_give_the_same_bits(cache_without_two_joint_types):
+    reference = json.loads(_parallel_run(IMPULSE2D_COMPILE_PROCESSES="1").stdout)
+    assert reference["stats"] == {"distance": [1, 0], "weld": [1, 0]}  # both loaded
+    shared = _parallel_run(NUMBA_CACHE_DIR=cache_without_two_joint_types,
+                           IMPULSE2D_COMPILE_PROCESSES="2")
+    result = json.loads(shared.stdout)
+    # One entry compiled here (a cache miss), the other by the helper and loaded from the
+    # files it delivered (a cache hit); the notice names the helper's.
+    assert sorted(result["stats"].values()) == [[0, 1], [1, 0]]
+    helper_unit = next(n for n, (hits, _) in result["stats"].items() if hits == 1)
+    assert f"{helper_unit} joints in a second process" in shared.stderr
+    assert result["positions"] == reference["positions"]  # bit for bit
+    assert result["angles"] == reference["angles"]
+    assert abs(result["positions"][2][1] - 3.0) > 0.01  # the bob swung: a real comparison
+    # The next process loads both.
+    again = json.loads(_parallel_run(NUMBA_CACHE_DIR=cache_without_two_joint_types).stdout)
+    assert again["stats"] == {"distance": [1, 0], "weld": [1, 0]}
+
+
+def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
+    reference = json.loads(_parallel_run(IMPULSE2D_COMPILE_PROCESSES="1").stdout)
+    alone = _parallel_run(failing_helper=True, NUMBA_CACHE_DIR=cache_without_two_joint_types,
+                          IMPULSE2D_COMPILE_PROCESSES="2")
+    result = json.loads(alone.stdout)
+    assert result["stats"] == {"distance": [0, 1], "weld": [0, 1]}  # both compiled here
+    assert result["positions"] == reference["positions"]
+    assert result["angles"] == reference["angles"]

@@ -34,7 +34,21 @@ _cache.install()
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
 
-kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", no_cfunc_wrapper=True)
+
+def _jit(**options):
+    """``numba.njit`` with the engine's policy and ``options``; the kernel's cache loads
+    without first loading Numba's compiler (:class:`.cache.QuickLoadCache`)."""
+    decorate = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", **options)
+
+    def decorator(function):
+        dispatcher = decorate(function)
+        _cache.quick_loading(dispatcher)
+        return dispatcher
+
+    return decorator
+
+
+kernel = _jit(no_cfunc_wrapper=True)
 """Decorator for every jitted function of the engine (``@kernel``).
 
 Numba gives every kernel two wrappers: one to be called from Python, which unboxes each
@@ -43,12 +57,10 @@ costs compile time, so a kernel gets only those it is called through: ``@kernel`
 from Python, the kernels below only from kernels, and :data:`entry_kernel` by address.
 """
 
-inner_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy",
-                          no_cpython_wrapper=True, no_cfunc_wrapper=True)
+inner_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 """``@kernel`` called only from other kernels: it may allocate, and has no Python wrapper."""
 
-borrowing_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", _nrt=False,
-                              no_cpython_wrapper=True, no_cfunc_wrapper=True)
+borrowing_kernel = _jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 """``@kernel`` without Numba's reference counting, for the solver's hot loops; called only from
 kernels (no Python wrapper: for a joint type's kernels that cut a quarter of the compile time,
 8.5 -> 6.2 s for the revolute joint, measured on the 2-core CI machine).
@@ -62,8 +74,8 @@ compile an allocation without reference counting, so the first rule is checked; 
 ours to keep). Scalars and tuples of scalars are fine.
 """
 
-inline_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", _nrt=False,
-                           no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
+inline_kernel = _jit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                     inline="always")
 """``@borrowing_kernel`` compiled into each caller (Numba IR inlining) instead of called.
 
 A call between kernels passes every array of a store as about eight machine words on the
@@ -75,13 +87,11 @@ cache is cleared.
 """
 
 
-entry_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", _nrt=False,
-                          no_cpython_wrapper=True)
+entry_kernel = _jit(_nrt=False, no_cpython_wrapper=True)
 """``@borrowing_kernel`` called by address from the step (:mod:`.lazy`): it keeps Numba's C
 wrapper, which is what the address points at."""
 
-stage_kernel = numba.njit(cache=CACHE, fastmath=False, error_model="numpy",
-                          no_cpython_wrapper=True)
+stage_kernel = _jit(no_cpython_wrapper=True)
 """``@inner_kernel`` (it may allocate) called by address from the step, like
 :data:`entry_kernel`."""
 
@@ -109,6 +119,20 @@ class DirectCall:
         self._entry = None
         self._unit = (what, seconds)
         self.__doc__ = dispatcher.__doc__
+
+    @property
+    def prepared(self) -> bool:
+        """Whether the kernel is compiled (or loaded) for the call site's arguments."""
+        return self._entry is not None
+
+    def prepare(self, *args) -> None:
+        """Compile (or load) the kernel for these arguments without calling it."""
+        if self._entry is not None or numba.config.DISABLE_JIT:
+            return
+        signature = tuple(self._dispatcher.typeof_pyval(a) for a in args)
+        with compiling(*self._unit):
+            self._dispatcher.compile(signature)
+        self._entry = self._dispatcher.overloads[signature].entry_point
 
     def __call__(self, *args):
         entry = self._entry

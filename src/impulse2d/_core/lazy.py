@@ -69,7 +69,8 @@ class LazyKernel:
     """``dispatcher`` compiled for ``signature`` on the first call of :meth:`address`.
 
     ``what`` names it in the compile notice ("the soft_step solver"); ``seconds`` is its measured
-    compile time on the 2-core CI machine, for the notice's estimate.
+    compile time on the 2-core CI machine, for the notice's estimate and for sharing compiles
+    between processes (:mod:`.parallel`), which find it in :data:`REGISTRY` by :attr:`key`.
     """
 
     def __init__(self, dispatcher, signature, what: str, seconds: float):
@@ -78,6 +79,9 @@ class LazyKernel:
         self.what = what
         self.seconds = seconds
         self._address = None
+        function = getattr(dispatcher, "py_func", dispatcher)
+        self.key = f"{function.__module__}.{function.__qualname__}"
+        REGISTRY[self.key] = self
 
     def address(self):
         """The machine-code address of the compiled kernel (the function without the JIT)."""
@@ -91,6 +95,21 @@ class LazyKernel:
                 self._address = result.library.get_pointer_to_function(
                     result.fndesc.llvm_cfunc_wrapper_name)
         return self._address
+
+    def must_compile(self) -> bool | None:
+        """Whether :meth:`address` would compile (not in this process yet, not in the cache);
+        None where that cannot be told (caching off, a Numba without the cache's internals)."""
+        if self._address is not None or not JIT:
+            return False
+        if tuple(self.signature.args) in self.dispatcher.overloads:
+            return False
+        from .cache import is_cached
+        cached = is_cached(self.dispatcher, tuple(self.signature.args))
+        return None if cached is None else not cached
+
+
+REGISTRY: dict[str, LazyKernel] = {}
+"""Every :class:`LazyKernel` by its :attr:`~LazyKernel.key` (the kernel's module and name)."""
 
 
 # -- the notice -------------------------------------------------------------------------------
@@ -122,14 +141,16 @@ class _Notice(event.Listener):
         if unit is self.announced_unit:
             return
         self.announced_unit = unit
-        what, seconds = unit
-        if not self.said:
-            print(f"{_PACKAGE}: compiling kernels for {what} (first run only; about "
-                  f"{_rounded(seconds)} s)", file=sys.stderr, flush=True)
-            self.said = True
-        else:
-            print(f"{_PACKAGE}: compiling kernels for {what} (about {_rounded(seconds)} s)",
-                  file=sys.stderr, flush=True)
+        self.say(*unit)
+
+    def say(self, what: str, seconds: float, where: str = "") -> None:
+        """Print the line for a unit compiled ``where`` (e.g. " in a second process")."""
+        if QUIET:
+            return
+        first = "first run only; " if not self.said else ""
+        self.said = True
+        print(f"{_PACKAGE}: compiling kernels for {what}{where} ({first}about "
+              f"{_rounded(seconds)} s)", file=sys.stderr, flush=True)
 
     def on_end(self, ev):
         self.depth -= 1
@@ -164,4 +185,4 @@ class compiling:
         return False
 
 
-__all__ = ["JIT", "LazyKernel", "address_call", "compiling", "NOTICE", "QUIET"]
+__all__ = ["JIT", "LazyKernel", "REGISTRY", "address_call", "compiling", "NOTICE", "QUIET"]

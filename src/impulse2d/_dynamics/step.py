@@ -32,6 +32,8 @@ import numpy as np
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
 from .._core.lazy import LazyKernel
+from .._core.cache import cached_signatures
+from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from . import joint_solver, solvers
@@ -43,7 +45,8 @@ from .joints import ROW_LISTS
 from .proxies import update_aabbs
 from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE,
                     SOLVER, SOLVER_SIGNATURE, call_collide, call_pairs, call_solver)
-from .world_ref import adopt_step_stores, borrow, borrow_column, stores_for_step
+from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
+                        stores_for_step)
 
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
@@ -212,16 +215,24 @@ JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOIN
 """Each joint type's entry, compiled when a world first steps with a joint of that type."""
 
 
-def _fill_verbs(world, by_type) -> None:
+def _fill_verbs(world, by_type, prepare_step) -> None:
     """Point ``world``'s table of verbs at its solver and at the entries of the joint types it
-    has, compiling those that are not compiled yet."""
-    table = world._verbs
-    for slot, stage in STAGE_KERNELS.items():
-        table[slot] = stage.address()
-    table[SOLVER] = SOLVER_KERNELS[world.settings.solver].address()
+    has, compiling those that are not compiled yet, together with the step kernel
+    (``prepare_step``), in several processes where that pays (:mod:`.._core.parallel`)."""
+    needed = dict(STAGE_KERNELS)
+    needed[SOLVER] = SOLVER_KERNELS[world.settings.solver]
     for k, rows in enumerate(by_type):
-        name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
-        table[JOINTS + k] = JOINT_KERNELS[name].address() if rows.shape[0] > 0 else 0
+        if rows.shape[0] > 0:
+            needed[JOINTS + k] = JOINT_KERNELS["revolute" if k == joint_solver.PIN_ROWS
+                                               else ROW_LISTS[k]]
+    # The step kernel (and the stores' constructor) compile here; they have one signature each.
+    step_compiles = not _step.prepared and not cached_signatures(step_kernel)
+    own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
+    compile_units(list(needed.values()), prepare_step, own_seconds)
+    table = world._verbs
+    table[JOINTS:] = 0
+    for slot, unit in needed.items():
+        table[slot] = unit.address()
 
 
 def _settings_arguments(s) -> tuple:
@@ -242,14 +253,18 @@ def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
     settings = _settings_arguments(world.settings)
     rows = world._joint_rows()
-    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-        _fill_verbs(world, rows["by_type"])
-        world._verbs_for = (settings, rows)
-    stores = stores_for_step(world)
     gx, gy = world._gravity
+
+    def arguments():
+        return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx),
+                float(gy), *settings)
+
+    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+        _fill_verbs(world, rows["by_type"], lambda: _step.prepare(*arguments()))
+        world._verbs_for = (settings, rows)
+    args = arguments()
     t0 = perf_counter()
-    contacts, constraints, joint_h = _step(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                                           float(gy), *settings)
+    contacts, constraints, joint_h = _step(*args)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False

@@ -1,0 +1,188 @@
+"""Compiling a world's kernels in several processes at once.
+
+Numba compiles in one thread at a time (a global compiler lock), so the first step of a world,
+which needs the pair search (about 15 s), the narrowphase, a solver and the step kernel itself,
+compiled them one after the other: 30 s on the 2-core CI machine. These are independent units
+(:class:`.lazy.LazyKernel`), so when a world needs several that are neither compiled in this
+process nor in the cache, :func:`compile_units` gives some of them to helper processes and
+compiles the rest here meanwhile.
+
+A helper is ``python -c`` importing this package from the same directory. It compiles its units
+into a cache of its own, a temporary directory, and says where it put each unit's files; this
+process then copies those files (Numba's index and data file of the unit's kernel) into its own
+cache and loads them from there. A helper never writes into the shared cache, because Numba's
+cache is not safe against two processes saving new signatures of one kernel at once (both pick
+the same data file name): the helpers and this process compile some small kernels in common.
+
+The split is the longest-processing-time rule over the units' measured compile times
+(:attr:`.lazy.LazyKernel.seconds`), counting the work this process must do itself (the step
+kernel, typed from the world's own stores) and a helper's start (a Python with Numba and the
+package: :data:`HELPER_START_SECONDS`). A helper whose share is below
+:data:`MIN_SHARE_SECONDS` is not started.
+
+Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
+only, and what it did not deliver is compiled here, as it would have been. Numba checks every
+copied entry as it checks its own (CPU, Numba version, source stamp).
+
+``IMPULSE2D_COMPILE_PROCESSES`` sets how many processes share a compile (default: the number of
+CPUs, at most 4; 1 compiles everything in the process that needs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+from . import lazy
+from .cache import PACKAGE_DIR, _copy_file
+
+
+def _processes() -> int:
+    value = os.environ.get("IMPULSE2D_COMPILE_PROCESSES", "")
+    try:
+        return max(1, int(value))
+    except ValueError:
+        return max(1, min(os.cpu_count() or 1, 4))
+
+
+PROCESSES = _processes()
+HELPER_START_SECONDS = 2.0
+"""A helper's start before it compiles: Python, Numba, the package and Numba's compiler
+registries (1.5 s measured on the 2-core CI machine)."""
+MIN_SHARE_SECONDS = 3.0
+"""A helper is started for at least this many seconds of compiling."""
+
+
+def plan(units, own_seconds: float, processes: int):
+    """Split ``units`` (:class:`.lazy.LazyKernel` to compile) between this process, which also
+    has ``own_seconds`` of compiling of its own, and up to ``processes - 1`` helpers: the
+    longest unit first, each onto the process with the least work so far. Returns this
+    process's units and a list of each helper's units; a helper's share below
+    :data:`MIN_SHARE_SECONDS` comes back to this process."""
+    loads = [own_seconds] + [HELPER_START_SECONDS] * (processes - 1)
+    shares = [[] for _ in range(processes)]
+    for unit in sorted(units, key=lambda u: -u.seconds):
+        least = min(range(processes), key=loads.__getitem__)
+        loads[least] += unit.seconds
+        shares[least].append(unit)
+    mine, helpers = shares[0], []
+    for share in shares[1:]:
+        if sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
+            helpers.append(share)
+        else:
+            mine.extend(share)
+    return mine, helpers
+
+
+_HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
+           "from impulse2d._core.parallel import helper_main; helper_main(sys.argv[2:])")
+
+
+class _Helper:
+    """A helper process compiling ``units`` into the cache directory ``root``."""
+
+    def __init__(self, units):
+        self.units = units
+        self.root = tempfile.mkdtemp(prefix="impulse2d-compile-")
+        env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
+                   IMPULSE2D_QUIET="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _HELPER, os.path.dirname(PACKAGE_DIR), PACKAGE_DIR,
+             *(u.key for u in units)],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True)
+
+    def deliver(self) -> None:
+        """Wait for the helper and copy the files it made into this process's cache."""
+        try:
+            out, _ = self.process.communicate()
+            if self.process.returncode == 0:
+                for unit in self.units:
+                    _adopt(unit, json.loads(out).get(unit.key))
+        except (OSError, ValueError):
+            pass  # what was not delivered is compiled here
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _adopt(unit, files) -> None:
+    """Copy a unit's cache files (``files``: the helper's directory and file names) into this
+    process's cache of the unit's kernel."""
+    cache = getattr(unit.dispatcher, "_cache", None)
+    target = getattr(cache, "_cache_path", None)
+    if not files or target is None:
+        return
+    os.makedirs(target, exist_ok=True)
+    directory, names = files
+    # Data files first: an index is only ever seen with the data it names.
+    for name in sorted(names, key=lambda n: n.endswith(".nbi")):
+        _copy_file(os.path.join(directory, name), os.path.join(target, name))
+
+
+def compile_units(units, own_work=None, own_seconds: float = 0.0) -> None:
+    """Compile (or load) every :class:`.lazy.LazyKernel` of ``units`` and run ``own_work`` (a
+    compile this process must do itself, about ``own_seconds``), sharing the units that must be
+    compiled with helper processes when that pays (see the module docstring)."""
+    todo = []
+    if PROCESSES > 1 and lazy.JIT and sys.executable and not getattr(sys, "frozen", False):
+        status = [unit.must_compile() for unit in units]
+        if None not in status:
+            todo = [unit for unit, must in zip(units, status) if must]
+    helpers = []
+    if todo:
+        mine, shares = plan(todo, own_seconds, PROCESSES)
+        for share in shares:
+            try:
+                helpers.append(_Helper(share))
+            except OSError:
+                continue
+            where = " in a second process" if PROCESSES == 2 else " in another process"
+            lazy.NOTICE.say(", ".join(u.what for u in share), sum(u.seconds for u in share),
+                            where)
+    delegated = {id(u) for helper in helpers for u in helper.units}
+    try:
+        if own_work is not None:
+            own_work()
+        for unit in units:
+            if id(unit) not in delegated:
+                unit.address()
+    except BaseException:
+        for helper in helpers:
+            helper.stop()
+        raise
+    for helper in helpers:
+        helper.deliver()
+    for unit in units:
+        unit.address()  # the helpers' units load from the cache (or compile, had one failed)
+
+
+def helper_main(argv) -> None:
+    """A helper: ``argv`` is the package directory the parent uses, then the keys of the units
+    to compile. Prints, as JSON, each unit's cache directory and file names."""
+    expected, keys = argv[0], argv[1:]
+    if os.path.realpath(PACKAGE_DIR) != os.path.realpath(expected):
+        sys.exit(f"impulse2d helper: imported {PACKAGE_DIR}, not {expected}")
+    import impulse2d  # noqa: F401  (creates every LazyKernel)
+    files = {}
+    for key in keys:
+        unit = lazy.REGISTRY[key]
+        unit.address()
+        cache = unit.dispatcher._cache
+        prefix = cache._cache_file._index_name[:-len(".nbi")] + "."
+        directory = cache._cache_path
+        files[key] = (directory, [n for n in os.listdir(directory) if n.startswith(prefix)])
+    print(json.dumps(files))
+
+
+__all__ = ["compile_units", "plan", "helper_main", "PROCESSES", "HELPER_START_SECONDS",
+           "MIN_SHARE_SECONDS"]
