@@ -249,22 +249,26 @@ def _settings_arguments(s) -> tuple:
     return packed
 
 
+def _step_arguments(world, dt: float, settings: tuple) -> tuple:
+    """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
+    gx, gy = world._gravity
+    return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
+            *settings)
+
+
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
     settings = _settings_arguments(world.settings)
     rows = world._joint_rows()
-    gx, gy = world._gravity
-
-    def arguments():
-        return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx),
-                float(gy), *settings)
-
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-        _fill_verbs(world, rows["by_type"], lambda: _step.prepare(*arguments()))
+        _fill_verbs(world, rows["by_type"],
+                    lambda: _step.prepare(*_step_arguments(world, dt, settings)))
         world._verbs_for = (settings, rows)
-    args = arguments()
+    stores = stores_for_step(world)
+    gx, gy = world._gravity
     t0 = perf_counter()
-    contacts, constraints, joint_h = _step(*args)
+    contacts, constraints, joint_h = _step(stores, bool(world._pairs_dirty), float(dt), float(gx),
+                                           float(gy), *settings)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False
