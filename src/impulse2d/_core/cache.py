@@ -177,7 +177,8 @@ def user_cache_root() -> str:
     return os.path.join(base, f"{_package_version()}-numba{numba.__version__}")
 
 
-def _copy_file(src: str, dst: str) -> None:
+def copy_file(src: str, dst: str) -> None:
+    """Copy ``src`` to ``dst`` atomically (a reader sees the old file or the new one)."""
     tmp = f"{dst}.tmp.{uuid.uuid4().hex[:16]}"
     try:
         shutil.copyfile(src, tmp)
@@ -218,7 +219,7 @@ def seed_user_cache(user_root: str, shipped_dir: str | None = None) -> bool:
                 continue
             os.makedirs(target, exist_ok=True)
             for name in names:
-                _copy_file(os.path.join(dirpath, name), os.path.join(target, name))
+                copy_file(os.path.join(dirpath, name), os.path.join(target, name))
         os.makedirs(user_root, exist_ok=True)
         tmp = f"{marker}.tmp.{uuid.uuid4().hex[:16]}"
         with open(tmp, "w", encoding="ascii") as f:
@@ -388,6 +389,7 @@ def uninstall() -> None:
     classes[:] = [c for c in classes if not _same_class(c)]
 
 
-__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "is_cached", "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
+__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "is_cached",
+           "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
            "compute_stamp", "compiled_sources", "seed_user_cache", "user_cache_root",
-           "is_writable", "relative_dir", "reset", "PACKAGE_DIR", "SHIPPED_DIR"]
+           "is_writable", "relative_dir", "reset", "copy_file", "PACKAGE_DIR", "SHIPPED_DIR"]

@@ -26,6 +26,8 @@ from llvmlite import ir
 from numba.core import event, types
 from numba.extending import intrinsic
 
+from .cache import is_cached
+
 JIT = not numba.config.DISABLE_JIT
 
 
@@ -103,7 +105,6 @@ class LazyKernel:
             return False
         if tuple(self.signature.args) in self.dispatcher.overloads:
             return False
-        from .cache import is_cached
         cached = is_cached(self.dispatcher, tuple(self.signature.args))
         return None if cached is None else not cached
 

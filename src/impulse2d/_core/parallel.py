@@ -39,7 +39,7 @@ import tempfile
 
 
 from . import lazy
-from .cache import PACKAGE_DIR, _copy_file
+from .cache import PACKAGE_DIR, copy_file
 
 
 def _processes() -> int:
@@ -126,7 +126,7 @@ def _adopt(unit, files) -> None:
     directory, names = files
     # Data files first: an index is only ever seen with the data it names.
     for name in sorted(names, key=lambda n: n.endswith(".nbi")):
-        _copy_file(os.path.join(directory, name), os.path.join(target, name))
+        copy_file(os.path.join(directory, name), os.path.join(target, name))
 
 
 def compile_units(units, own_work=None, own_seconds: float = 0.0) -> None:
