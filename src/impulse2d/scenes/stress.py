@@ -153,7 +153,7 @@ def high_mass_ratio_3(world):
 
 @scene("overlap_recovery", "Solver2D's overlap recovery: a pyramid of 10 unit boxes (base 4) "
        "placed with 25 % overlap (0.75 m pitch) must push itself apart gently, ending with its "
-       "top at 3.5 m.", steps=600, view=(-5.0, -1.0, 3.0, 5.0), base=4, overlap=0.25)
+       "top at 3.5 m.", steps=600, view=(-5.5, -0.5, 4.5, 5.5), base=4, overlap=0.25)
 def overlap_recovery(world, base=4, overlap=0.25):
     base = int(base)
     if base < 1:
