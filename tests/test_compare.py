@@ -184,3 +184,32 @@ def test_cli_compare(tmp_path, capsys):
     assert "unknown solver 'nope'" in capsys.readouterr().err
     assert cli.main(["compare", "--scenes", "nope", "--out", str(out)]) == 2
     assert cli.main(["compare", "--set", "substeps=0", "--out", str(out)]) == 2
+
+
+def test_residuals_are_reported_only_from_the_solver_hook(tmp_path, monkeypatch):
+    # The hook reads world.solver_stats; a world with such stats (here a stand-in object, as
+    # this build has none) gives its residuals, one per iteration.
+    from types import SimpleNamespace
+
+    stand_in = SimpleNamespace(solver_stats=SimpleNamespace(residuals=np.array([1.0, 0.1])))
+    assert solver_residuals(stand_in) == [1.0, 0.1]
+    assert solver_residuals(SimpleNamespace(solver_stats={"residuals": [0.5]})) == [0.5]
+    assert solver_residuals(SimpleNamespace(solver_stats=SimpleNamespace())) is None
+    # the plumbing: what the hook returns ends up in metrics.json and in its own plot
+    import impulse2d.compare as cmp
+    monkeypatch.setattr(cmp, "solver_residuals", lambda world: [1.0, 0.25, 0.0625])
+    compare(["stack"], ["soft_step"], steps=3, out=tmp_path, progress=False, animate=False)
+    data = json.loads((tmp_path / "metrics.json").read_text())
+    m = data["scenes"]["stack"]["results"]["soft_step"]["metrics"]
+    assert m["residuals_last_step"] == [1.0, 0.25, 0.0625]
+    assert "in metrics.json" in (tmp_path / "report.md").read_text()
+    pytest.importorskip("matplotlib")
+    assert (tmp_path / "plots" / "stack_residuals.png").is_file()
+
+
+def test_progress_without_tqdm_prints_a_line_per_run(tmp_path, monkeypatch, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "tqdm", None)         # import tqdm -> ImportError
+    compare(["stack"], ["soft_step"], steps=2, out=None, progress=True)
+    err = capsys.readouterr().err
+    assert "[1/1] stack / soft_step: 2 steps" in err and "ms/step" in err

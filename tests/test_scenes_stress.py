@@ -37,6 +37,16 @@ def test_stress_scenes_are_registered_with_a_verdict():
         assert get_scene(name).steps in (300, 500, 600)
 
 
+@pytest.mark.parametrize("name", STRESS_SCENES)
+def test_every_dynamic_body_starts_inside_the_scene_view(name):
+    world, info = _world(name)
+    x0, y0, x1, y1 = get_scene(name).view
+    pos = world.get_positions()[[b.mass > 0 for b in world.bodies]]
+    assert len(pos) > 0
+    assert (pos[:, 0] > x0).all() and (pos[:, 0] < x1).all(), name
+    assert (pos[:, 1] > y0).all() and (pos[:, 1] < y1).all(), name
+
+
 def test_vertical_stack_layout_and_aligned_variant():
     world, info = _world("vertical_stack")
     boxes = info.bodies["boxes"]

@@ -92,6 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="animation frames per run (default 60; 0: no animation)")
     cmp_.add_argument("--no-gif", action="store_true", help="no animations")
     cmp_.add_argument("--no-plots", action="store_true", help="no plots")
+    cmp_.add_argument("--residuals", action="store_true",
+                      help="switch solver diagnostics on and report per-iteration residuals "
+                           "where this build has them (slows the step)")
     cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress output")
 
     warm = sub.add_parser(
@@ -459,7 +462,8 @@ def _compare(args, out, err) -> int:
     os.makedirs(args.out, exist_ok=True)
     report = cmp.compare(scenes, solvers, steps=args.steps, out=args.out, settings=settings,
                          params=params, animate=not args.no_gif and args.frames > 0,
-                         plots=not args.no_plots, progress=not args.quiet, frames=args.frames)
+                         plots=not args.no_plots, progress=not args.quiet, frames=args.frames,
+                         residuals=args.residuals)
     width = max(len(n) for n in report.scenes)
     print(f"{'scene':<{width}}  " + "  ".join(f"{s:>24}" for s in report.solvers), file=out)
     for name in report.scenes:

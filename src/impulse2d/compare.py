@@ -325,6 +325,19 @@ steps at 60 Hz, 4 sub-steps / iterations; large pyramid 300 steps), for the repo
 # runs
 # ---------------------------------------------------------------------------------------------
 
+def _has_diagnostics() -> bool:
+    from dataclasses import fields
+
+    from .settings import WorldSettings
+    return any(f.name == "diagnostics" for f in fields(WorldSettings))
+
+
+def _settings_dict(world) -> dict[str, Any]:
+    from dataclasses import fields
+    s = world.settings
+    return {f.name: getattr(s, f.name) for f in fields(s)}
+
+
 @dataclass
 class RunResult:
     """One scene under one solver."""
@@ -338,6 +351,7 @@ class RunResult:
     series: dict[str, list[float]] = field(default_factory=dict)
     frames: list = field(default_factory=list)   # PIL palette images, when rendering
     frame_s: float = DT                    # simulated seconds between two frames
+    settings: dict[str, Any] = field(default_factory=dict)   # the world's WorldSettings
 
 
 def _steps_for(sc, steps: int | None) -> int:
@@ -348,10 +362,14 @@ def _steps_for(sc, steps: int | None) -> int:
 
 def run_scene(name: str, solver: str, steps: int | None = None, *,
               params: dict | None = None, settings: dict | None = None,
-              frames: int = 0, cell: tuple[int, int] = CELL) -> RunResult:
+              frames: int = 0, cell: tuple[int, int] = CELL,
+              residuals: bool = False) -> RunResult:
     """Build scene ``name`` in a fresh world with ``solver``, step it and measure it.
 
-    ``frames`` > 0 renders about that many pictures over the run (needs Pillow). An exception
+    ``frames`` > 0 renders about that many pictures over the run (needs Pillow).
+    ``residuals`` switches the solver's diagnostics on where the build has them
+    (``WorldSettings.diagnostics``), so that :func:`solver_residuals` has something to read;
+    they cost time, so ms/step is then not comparable with a run without. An exception
     from the world or the solver is caught: the result then has ``error`` set, the metrics
     measured up to that step, and verdict "fails".
     """
@@ -367,7 +385,11 @@ def run_scene(name: str, solver: str, steps: int | None = None, *,
     world = probe = None
     times: list[float] = []
     try:
-        world = impulse2d.World(solver=solver, **(settings or {}))
+        settings = dict(settings or {})
+        if residuals and _has_diagnostics():
+            settings["diagnostics"] = True
+        world = impulse2d.World(solver=solver, **settings)
+        result.settings = _settings_dict(world)
         info = build_scene(world, name, **(params or {}))
         probe = _Probe(world, info, n)
         if frames > 0:
@@ -468,7 +490,7 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
             steps: int | None = None, out: str | os.PathLike | None = "compare-report",
             settings: dict | None = None, params: dict[str, dict] | None = None,
             animate: bool = True, plots: bool = True, progress: bool = True,
-            frames: int = GIF_FRAMES) -> Report:
+            frames: int = GIF_FRAMES, residuals: bool = False) -> Report:
     """Run every scene under every solver and (with ``out``) write the report folder.
 
     scenes: names (default :data:`impulse2d.scenes.stress.STRESS_SCENES`); solvers: default
@@ -476,6 +498,8 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
     settings: extra :class:`WorldSettings` fields for every world; params: per-scene builder
     parameters, e.g. ``{"large_pyramid": {"base": 40}}``. ``animate`` needs Pillow and
     ``plots`` matplotlib; either is skipped, with a note in the report, when missing.
+    ``residuals``: switch the solvers' diagnostics on and report per-iteration residuals
+    (see :func:`run_scene`; noted as not available where the build has none).
     """
     from .scenes import get_scene
     from .scenes.stress import STRESS_SCENES
@@ -486,6 +510,8 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
     for name in scenes:
         get_scene(name)                     # unknown names fail now, not after an hour
     notes: list[str] = []
+    if residuals and not _has_diagnostics():
+        notes.append("Residuals asked for, but this build's WorldSettings has no `diagnostics`.")
     if animate and out is not None:
         try:
             import PIL  # noqa: F401
@@ -502,7 +528,7 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
             for solver in solvers:
                 bar.start(name, solver)
                 r = run_scene(name, solver, steps, params=(params or {}).get(name),
-                              settings=settings, frames=render_frames)
+                              settings=settings, frames=render_frames, residuals=residuals)
                 results[name][solver] = r
                 bar.finish(r)
             if out is not None and render_frames:
@@ -610,6 +636,10 @@ def _meta(report: Report) -> dict:
         "machine": platform.platform(), "processor": platform.machine(),
         "cpus": os.cpu_count(), "dt": DT, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "solvers": report.solvers, "scenes": report.scenes,
+        # each solver's WorldSettings as run (the first scene's world; all share them)
+        "settings": {s: next((runs[s].settings for runs in report.results.values()
+                              if s in runs and runs[s].settings), None)
+                     for s in report.solvers},
     }
 
 
@@ -665,13 +695,37 @@ def write_report(report: Report, plots: bool = True) -> list[str]:
     return files
 
 
+_KEY_SETTINGS = ("substeps", "velocity_iterations", "position_iterations", "warm_starting")
+
+
+def _settings_text(by_solver: dict[str, dict | None]) -> str:
+    """Per solver: its iteration counts, and every other setting that is not the default."""
+    from dataclasses import fields
+
+    from .settings import WorldSettings
+    default = WorldSettings()
+    names = {f.name for f in fields(WorldSettings)}
+    parts = []
+    for solver, st in by_solver.items():
+        if not st:
+            parts.append(f"{solver}: not built")
+            continue
+        shown = [f"{k} {st[k]}" for k in _KEY_SETTINGS if k in st]
+        shown += [f"{k} {v}" for k, v in st.items()
+                  if k in names and k not in _KEY_SETTINGS and k != "solver"
+                  and v != getattr(default, k)]
+        parts.append(f"{solver}: " + ", ".join(shown))
+    return "; ".join(parts)
+
+
 def _markdown(report: Report, data: dict) -> str:
     meta = data["meta"]
     lines = [
         "# impulse2d solver comparison", "",
         f"impulse2d {meta['impulse2d']}, Python {meta['python']}, {meta['machine']}, "
-        f"{meta['cpus']} CPUs; {meta['date']}. Steps of 1/60 s; each solver with its default "
-        "`WorldSettings` unless stated.", "",
+        f"{meta['cpus']} CPUs; {meta['date']}. Steps of 1/60 s.", "",
+        "Settings: " + _settings_text(meta["settings"]) + ". Solver2D ran every solver with 4 "
+        "sub-steps or 4 velocity iterations (plus 2 position or relax iterations).", "",
         "Metrics: *top y* = height of the scene's watched body at the end (*top dy*: against "
         "its resting height, or its start; *max drop*: lowest point over the run below that); "
         "*worst sep.* = most negative contact separation over the run (negative = overlap); "
@@ -769,3 +823,27 @@ def _plot(report: Report) -> None:
         fig.tight_layout()
         fig.savefig(os.path.join(folder, f"{name}.png"), dpi=90)
         plt.close(fig)
+        _plot_residuals(plt, report, name, runs, folder)
+
+
+def _plot_residuals(plt, report, name, runs, folder) -> None:
+    """Residual against iteration in the last step, per solver: only from the solver's own
+    diagnostics (``world.solver_stats``, via :func:`solver_residuals`), never estimated."""
+    have = {s: r.metrics["residuals_last_step"] for s, r in runs.items()
+            if r.metrics.get("residuals_last_step")}
+    if not have:
+        return
+    fig, ax = plt.subplots(figsize=(7.0, 3.0))
+    for s in report.solvers:
+        if s in have:
+            res = np.abs(np.asarray(have[s], dtype=float))
+            ax.plot(np.arange(1, res.size + 1), res, marker=".", label=s)
+    ax.set_yscale("log")
+    ax.set_xlabel("iteration (last step)")
+    ax.set_ylabel("residual (world.solver_stats)", fontsize=8)
+    ax.set_title(f"{name}: solver residuals")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, f"{name}_residuals.png"), dpi=90)
+    plt.close(fig)
