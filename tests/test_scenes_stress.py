@@ -121,8 +121,12 @@ def test_ball_and_chain_mass_ratio():
     assert info.data["mass_ratio"] == pytest.approx(672.3, abs=0.5)
 
 
-def test_stretched_chain_starts_with_1_m_gaps():
-    world, info = _world("stretched_chain")
+@pytest.mark.parametrize("hanging", [True, False])
+def test_stretched_chain_starts_with_1_m_gaps(hanging):
+    world, info = _world("stretched_chain", hanging=hanging)
+    last = info.bodies["last"].position
+    # 40 links stretched to 2 m: the last centre 79 m from the pin at (0, 40)
+    assert last == pytest.approx((0.0, -39.0) if hanging else (79.0, 40.0))
     gaps = [math.dist(j.world_anchor_a, j.world_anchor_b) for j in info.data["joint_handles"]]
     assert len(gaps) == 40
     assert gaps[0] == pytest.approx(0.5)          # pin to the first circle's anchor

@@ -248,8 +248,11 @@ def ball_and_chain(world, links=40, radius=8.0):
 @scene("stretched_chain", "Solver2D's stretched chain: 40 circles (r = 0.2 m) on 1 m revolute "
        "links, no collision, hanging from a pin but starting stretched to twice their length "
        "(2 m apart); the joints must pull the chain back together.", steps=600,
-       view=(-45.0, -42.0, 45.0, 42.0), links=40, stretch=2.0)
-def stretched_chain(world, links=40, stretch=2.0):
+       view=(-45.0, -42.0, 45.0, 42.0), links=40, stretch=2.0, hanging=True)
+def stretched_chain(world, links=40, stretch=2.0, hanging=True):
+    """``hanging``: the chain starts hanging straight down from the pin (default, as in
+    Box3D's port of the scene: the joints only have to close their gaps); False starts it
+    horizontal, so that it closes its gaps while falling and swinging (far harder)."""
     links = int(links)
     if links < 1:
         raise ValueError(f"stretched_chain needs links >= 1, got {links}")
@@ -257,6 +260,8 @@ def stretched_chain(world, links=40, stretch=2.0):
     if not stretch > 0.0:
         raise ValueError(f"stretch must be positive, got {stretch}")
     top = float(links)                           # the pin; at rest the chain reaches y = 0
+    # unit vector along the chain from the pin: down, or to the right
+    ux, uy = (0.0, -1.0) if hanging else (1.0, 0.0)
     bld = _Builder(world)
     ground = bld.body(type="static", position=(0.0, top))
     prev, circles = ground, []
@@ -264,14 +269,14 @@ def stretched_chain(world, links=40, stretch=2.0):
     # at its rest length (centres 1 m apart, hinges halfway between) and then pulled down to
     # ``stretch`` times that: every hinge after the first starts with a gap of (stretch - 1) m.
     for i in range(links):
-        body = bld.body(type="dynamic", position=(0.0, top - (i + 0.5)))
+        body = bld.body(type="dynamic", position=((i + 0.5) * ux, top + (i + 0.5) * uy))
         body.create_circle(0.2, group=-1)         # one non-colliding group: no contacts
-        bld.revolute(prev, body, (0.0, top - i))
+        bld.revolute(prev, body, (i * ux, top + i * uy))
         circles.append(body)
         prev = body
     for i, body in enumerate(circles):
-        body.position = (0.0, top - (i + 0.5) * stretch)
+        body.position = ((i + 0.5) * stretch * ux, top + (i + 0.5) * stretch * uy)
     return bld.info({"ground": ground, "circles": circles, "last": circles[-1]},
                     # at rest (gaps closed) the last circle hangs at about 0.5 m
                     {"links": links, "stretch": stretch, "link_length": 1.0, "pin": (0.0, top),
-                     "rest_bottom_y": 0.5})
+                     "hanging": bool(hanging)})
