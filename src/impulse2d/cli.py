@@ -7,10 +7,16 @@
     impulse2d demo rain --steps 900 --solver pgs --iterations 10 --out rain.gif
     impulse2d demo pyramid --param base=30 --substeps 8 --png last.png
     impulse2d demo many_pyramids --no-gif
+    impulse2d compare                                  # stress scenes x every solver
+    impulse2d compare --scenes vertical_stack,bridge --solvers soft_step,pgs --out report/
 
 ``demo`` builds a sample scene (``impulse2d.scenes``), steps it at 1/60 s, prints the step time
 about once per simulated second and a summary at the end, and writes an animated GIF of the run
 (needs Pillow: ``pip install impulse2d[render]``).
+
+``compare`` runs scenes (default: the Solver2D stress scenes) under every solver and writes a
+report folder: metrics.json, report.md with a verdict per scene and solver, a side-by-side
+animation per scene and plots (see :mod:`impulse2d.compare`).
 """
 
 from __future__ import annotations
@@ -65,6 +71,31 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--png", metavar="PATH.png",
                       help="also save the last frame as an anti-aliased PNG")
     demo.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
+
+    cmp_ = sub.add_parser(
+        "compare", help="run scenes under every solver side by side and write a report",
+        description="Run scenes (default: the stress scenes) under every solver, measure "
+                    "stack height, penetration, joint gaps, energy and step time, and write a "
+                    "report folder (metrics.json, report.md, animations, plots).")
+    cmp_.add_argument("--scenes", metavar="A,B", help="comma-separated scene names (default: "
+                      "the stress scenes; `impulse2d demo --list` lists every scene)")
+    cmp_.add_argument("--solvers", metavar="A,B",
+                      help="comma-separated solvers (default: every solver of this build)")
+    cmp_.add_argument("--steps", type=int, help="steps per run (default: each scene's)")
+    cmp_.add_argument("--out", default="compare-report", metavar="DIR",
+                      help="report folder (default compare-report/)")
+    cmp_.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                      help="world setting for every run (repeatable), e.g. --set substeps=8")
+    cmp_.add_argument("--param", action="append", default=[], metavar="SCENE:KEY=VALUE",
+                      help="scene parameter (repeatable), e.g. --param large_pyramid:base=40")
+    cmp_.add_argument("--frames", type=int, default=60,
+                      help="animation frames per run (default 60; 0: no animation)")
+    cmp_.add_argument("--no-gif", action="store_true", help="no animations")
+    cmp_.add_argument("--no-plots", action="store_true", help="no plots")
+    cmp_.add_argument("--residuals", action="store_true",
+                      help="switch solver diagnostics on and report per-iteration residuals "
+                           "where this build has them (slows the step)")
+    cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress output")
 
     warm = sub.add_parser(
         "warmup", help="compile the kernels ahead of time (or load them from the cache)",
@@ -375,6 +406,81 @@ def _demo(args, out, err) -> int:
     return 0
 
 
+def _split(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise UsageError(f"empty list {text!r}")
+    return items
+
+
+def _compare(args, out, err) -> int:
+    from dataclasses import fields
+
+    from . import compare as cmp
+    from .scenes import SCENES, get_scene, _load
+    from .settings import SOLVERS, WorldSettings
+    _load()
+    scenes = _split(args.scenes)
+    for name in scenes or ():
+        if name not in SCENES:
+            raise UsageError(f"unknown scene {name!r}; known scenes: {', '.join(sorted(SCENES))}")
+    solvers = _split(args.solvers)
+    for name in solvers or ():
+        if name not in SOLVERS:
+            raise UsageError(f"unknown solver {name!r}; this build has: {', '.join(SOLVERS)}")
+    if args.steps is not None and args.steps < 1:
+        raise UsageError(f"--steps must be at least 1, got {args.steps}")
+    if args.frames < 0:
+        raise UsageError(f"--frames must be >= 0, got {args.frames}")
+
+    defaults = {f.name: getattr(WorldSettings(), f.name) for f in fields(WorldSettings)}
+    settings: dict[str, Any] = {}
+    for item in args.settings:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in defaults or key == "solver":
+            raise UsageError(f"bad --set {item!r}: expected KEY=VALUE with KEY one of "
+                             f"{', '.join(k for k in defaults if k != 'solver')}")
+        try:
+            settings[key] = _convert(value, defaults[key])
+        except ValueError as exc:
+            raise UsageError(f"bad value for setting {key!r}: {exc}") from None
+    try:
+        WorldSettings().replace(**settings)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"bad world setting: {exc}") from None
+
+    params: dict[str, dict[str, Any]] = {}
+    for item in args.param:
+        name, sep, rest = item.partition(":")
+        if not sep or name not in SCENES:
+            raise UsageError(f"bad --param {item!r}: expected SCENE:KEY=VALUE with a known scene")
+        params.setdefault(name, {}).update(_parse_params(get_scene(name), [rest]))
+
+    os.makedirs(args.out, exist_ok=True)
+    report = cmp.compare(scenes, solvers, steps=args.steps, out=args.out, settings=settings,
+                         params=params, animate=not args.no_gif and args.frames > 0,
+                         plots=not args.no_plots, progress=not args.quiet, frames=args.frames,
+                         residuals=args.residuals)
+    width = max(len(n) for n in report.scenes)
+    print(f"{'scene':<{width}}  " + "  ".join(f"{s:>24}" for s in report.solvers), file=out)
+    for name in report.scenes:
+        cells = []
+        for s in report.solvers:
+            r = report.results[name][s]
+            ms = r.metrics.get("ms_median")
+            text = "error" if r.error else f"{r.verdict or '-'} {'?' if ms is None else f'{ms:.3f}'} ms"
+            cells.append(f"{text:>24}")
+        print(f"{name:<{width}}  " + "  ".join(cells), file=out)
+    for note in report.notes:
+        print(f"note: {note}", file=out)
+    print(f"wrote {os.path.abspath(os.path.join(args.out, 'report.md'))} and "
+          f"{len(report.files) - 1} more files", file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``impulse2d`` command; returns the exit status."""
     out, err = sys.stdout, sys.stderr
@@ -390,6 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return _demo(args, out, err)
+        if args.command == "compare":
+            return _compare(args, out, err)
         if args.command == "warmup":
             from ._warmup import warmup
             warmup(all_kernels=args.all_kernels)
