@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 
 from . import _validate
 
-SOLVERS = ("soft_step", "pgs")
+SOLVERS = ("soft_step", "pgs", "pgs_ngs", "pgs_block")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
@@ -27,14 +27,27 @@ class WorldSettings:
     (unbiased) iteration; then restitution once. Stacks and chains hold far better than with
     ``"pgs"`` at the same cost.
     ``"pgs"``: classic sequential impulses (projected Gauss-Seidel) of Box2D-lite: one step of
-    semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias."""
+    semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias.
+    ``"pgs_ngs"``: Box2D v2.4's solver: ``velocity_iterations`` rigid sweeps without position
+    bias (speculative gaps and restitution kept), integrate positions, then up to
+    ``position_iterations`` sweeps of nonlinear Gauss-Seidel that move the bodies apart
+    directly (no velocity is injected, so overlap is removed without launching anything).
+    ``"pgs_block"``: ``"pgs_ngs"`` with each two-point manifold's normal impulses solved
+    together as one 2x2 complementarity problem (Box2D v2.4's block solver): boxes resting on
+    a face push equally on both corners and do not rock."""
 
     substeps: int = 4
     """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
     proportionally slower. Box2D v3 default: 4 at 60 Hz."""
 
     velocity_iterations: int = 8
-    """pgs: Gauss-Seidel sweeps over all constraints per step. Box2D v2 default: 8."""
+    """pgs, pgs_ngs, pgs_block: Gauss-Seidel sweeps over all constraints per step, in
+    [1, 1000]. Box2D v2 default: 8."""
+
+    position_iterations: int = 3
+    """pgs_ngs, pgs_block: at most this many nonlinear Gauss-Seidel sweeps over the positions
+    per step, in [1, 1000]; they stop early once every overlap is within 3 x 5 mm and every
+    joint within its slop. Box2D v2.4 default: 3."""
 
     warm_starting: bool = True
     """Start each step from the impulses of the previous one (matched by contact feature ids).
@@ -104,7 +117,7 @@ def _check(name: str, value):
         if value not in MIXING_RULES:
             raise ValueError(f"{name} must be one of {MIXING_RULES}, got {value!r}")
         return value
-    if name in ("substeps", "velocity_iterations"):
+    if name in ("substeps", "velocity_iterations", "position_iterations"):
         value = _validate.integer(value, name)
         if not 1 <= value <= 1000:
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, distance, gear, motor, mouse, prismatic, pulley
 from .joints import revolute, weld, wheel
-from .verbs import JOINTS, PREPARE, WARM_START, call_joint
+from .verbs import JOINTS, POSITION, PREPARE, WARM_START, call_joint
 from .world_ref import borrow
 
 PIN_ROWS = 0
@@ -31,13 +31,17 @@ _LISTS = len(ROW_LISTS)
 def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
                speed_cap, spin_cap):
     """One verb for every joint of ``world``, type by type in :data:`ROW_LISTS` order (the
-    arguments as :data:`~.verbs.JOINT_SIGNATURE`)."""
+    arguments as :data:`~.verbs.JOINT_SIGNATURE`). Returns the largest of the entries' answers:
+    for POSITION the largest error in units of its tolerance, else 0.0."""
     ids = borrow(world, "joint_ids")
     table = borrow(world, "verbs")
+    worst = 0.0
     for k in range(_LISTS):
         if ids[k].shape[0] > 0:
-            call_joint(table[JOINTS + k], (world, k, verb, h, flag, soft, bias_rate, mass_scale,
-                                           impulse_scale, baumgarte, speed_cap, spin_cap))
+            worst = max(worst, call_joint(table[JOINTS + k],
+                                          (world, k, verb, h, flag, soft, bias_rate, mass_scale,
+                                           impulse_scale, baumgarte, speed_cap, spin_cap)))
+    return worst
 
 
 # -- the entries: each forwards a verb to its type's kernels --------------------------------------
@@ -50,6 +54,8 @@ def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
         revolute.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         revolute.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return revolute.solve_position(joints, ids[rows], bodies)
     elif rows == PIN_ROWS:
         revolute.solve_pins(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                             impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -68,6 +74,8 @@ def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
         distance.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         distance.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return distance.solve_position(joints, ids[rows], bodies)
     else:
         distance.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                        impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -83,6 +91,8 @@ def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, imp
         prismatic.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         prismatic.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return prismatic.solve_position(joints, ids[rows], bodies)
     else:
         prismatic.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                         impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -98,6 +108,8 @@ def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
         weld.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         weld.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return weld.solve_position(joints, ids[rows], bodies)
     else:
         weld.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -113,6 +125,8 @@ def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         wheel.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         wheel.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return wheel.solve_position(joints, ids[rows], bodies)
     else:
         wheel.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -128,6 +142,8 @@ def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         mouse.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         mouse.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return 0.0  # no position error to correct: Box2D v2.4's mouse joint has none either
     else:
         mouse.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -143,6 +159,8 @@ def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
         motor.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         motor.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return 0.0  # no position error to correct: Box2D v2.4's motor joint has none either
     else:
         motor.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -158,6 +176,8 @@ def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
         pulley.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         pulley.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return pulley.solve_position(joints, ids[rows], bodies)
     else:
         pulley.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte, speed_cap, spin_cap)
@@ -173,6 +193,8 @@ def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
         gear.prepare(joints, ids[rows], bodies, h, flag)
     elif verb == WARM_START:
         gear.warm_start(joints, ids[rows], bodies)
+    elif verb == POSITION:
+        return gear.solve_position(joints, ids[rows], bodies)
     else:
         gear.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)

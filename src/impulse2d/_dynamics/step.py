@@ -36,7 +36,7 @@ from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import joint_solver, solvers
+from . import joint_solver, solvers, solvers_ngs
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
@@ -58,7 +58,7 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
-SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0}
+SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0, "pgs_ngs": 6.0, "pgs_block": 6.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
                                "motor", "pulley", "gear"), 6.0)
 
@@ -135,16 +135,16 @@ def _constraint_count(world):
 
 
 @borrowing_kernel
-def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-           contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+           contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
            restitution_threshold, max_linear_speed, baumgarte):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over."""
     clock = borrow(world, "clock")
     joint_h = call_solver(borrow(world, "verbs")[SOLVER],
-                          (world, order, dt, gx, gy, substeps, iterations, warm_starting,
-                           contact_hertz, contact_damping_ratio, joint_hertz,
+                          (world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                           warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
                            max_linear_speed, baumgarte))
     if order.shape[0] > 0:
@@ -157,10 +157,10 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contac
 
 
 @kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, warm_starting,
-                contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
-                contact_speed, restitution_threshold, max_linear_speed, baumgarte, friction_mixing,
-                restitution_mixing):
+def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
+                warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                baumgarte, friction_mixing, restitution_mixing):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -190,9 +190,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, warm_start
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
-    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting,
-                     contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
-                     contact_speed, restitution_threshold, max_linear_speed, baumgarte)
+    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                     warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                     joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                     baumgarte)
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
     return contacts_out, cs_out, joint_h
@@ -207,7 +208,7 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
-                  for name, entry in solvers.ENTRIES.items()}
+                  for name, entry in {**solvers.ENTRIES, **solvers_ngs.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
 JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
@@ -240,7 +241,7 @@ def _settings_arguments(s) -> tuple:
     of the settings rather than once per step."""
     packed = s._derived
     if packed is None:
-        packed = (int(s.substeps), int(s.velocity_iterations),
+        packed = (int(s.substeps), int(s.velocity_iterations), int(s.position_iterations),
                   bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),

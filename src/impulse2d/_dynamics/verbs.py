@@ -31,21 +31,24 @@ JOINTS = 3
 COUNT = JOINTS + len(ROW_LISTS)
 """Slots of the table."""
 
-PREPARE, WARM_START, SOLVE = 0, 1, 2
-"""What a joint entry is asked to do (its ``verb`` argument)."""
+PREPARE, WARM_START, SOLVE, POSITION = 0, 1, 2, 3
+"""What a joint entry is asked to do (its ``verb`` argument). POSITION: one nonlinear
+Gauss-Seidel correction of the positions (``pgs_ngs``, ``pgs_block``)."""
 
 _f8, _i8, _b1 = types.float64, types.int64, types.boolean
 
 JOINT_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _f8, _f8, _f8)
 """``entry(world, row_list, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
-baumgarte, speed_cap, spin_cap) -> 0.0``: ``verb`` one of PREPARE (``flag`` = warm starting),
-WARM_START, SOLVE (``flag`` = use the position bias); the other arguments as the joint types'
-``solve`` (the caps: :func:`~.solvers.impulse_caps`)."""
+baumgarte, speed_cap, spin_cap) -> error``: ``verb`` one of PREPARE (``flag`` = warm starting),
+WARM_START, SOLVE (``flag`` = use the position bias), POSITION; the other arguments as the
+joint types' ``solve`` (the caps: :func:`~.solvers.impulse_caps`). Returns 0.0, except for
+POSITION: the largest position error it met, in units of its tolerance (linear errors over
+``LINEAR_SLOP``, angular ones over ``ANGULAR_SLOP``; at most 1.0 means solved)."""
 
-SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _b1,
-                       _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
-"""``entry(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _i8,
+                       _b1, _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
+"""``entry(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
 restitution_threshold, max_linear_speed, baumgarte) -> h``: prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
@@ -68,5 +71,6 @@ def new_table() -> np.ndarray:
 
 
 __all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "COUNT", "PREPARE", "WARM_START", "SOLVE",
+           "POSITION",
            "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "SOLVER_SIGNATURE",
            "call_pairs", "call_collide", "call_joint", "call_solver", "new_table"]
