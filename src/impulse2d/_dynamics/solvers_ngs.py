@@ -4,7 +4,8 @@
 velocities, warm start, ``iterations`` rigid sweeps (joints, then contacts) with no position
 bias at all (a speculative gap may still close at ``s / h``; limits likewise), restitution,
 integrate positions; then up to ``position_iterations`` sweeps that correct the positions
-directly (contacts: :mod:`.contact_position`, then each joint type's ``solve_position``),
+directly (contacts: :mod:`.contact_position`, then each joint type's ``solve_position``, whose
+entries only the worlds of these solvers compile: :data:`~.verbs.JOINT_POSITIONS`),
 stopping early once every contact overlaps by less than 3 x ``LINEAR_SLOP`` and every joint is
 within its slop. The position sweeps change no velocity, so overlap is removed without the
 energy Baumgarte's bias adds (the "overlap recovery" test: a pyramid placed 25 % overlapping
@@ -26,9 +27,9 @@ from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions, integrate_velocities
-from .joint_solver import joint_pass
+from .joint_solver import joint_pass, joint_position_pass
 from .solvers import impulse_caps
-from .verbs import POSITION, PREPARE, SOLVE, WARM_START
+from .verbs import PREPARE, SOLVE, WARM_START
 from .world_ref import borrow
 
 
@@ -76,8 +77,7 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
             smallest = solve_contact_positions(cs, bodies, POSITION_BAUMGARTE, LINEAR_SLOP,
                                                MAX_LINEAR_CORRECTION)
             contacts_ok = smallest >= -3.0 * LINEAR_SLOP
-        joints_ok = joint_pass(world, POSITION, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                               spin_cap) <= 1.0
+        joints_ok = joint_position_pass(world) <= 1.0
         if contacts_ok and joints_ok:
             break
     return dt

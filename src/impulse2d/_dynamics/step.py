@@ -43,8 +43,9 @@ from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_ma
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE,
-                    SOLVER, SOLVER_SIGNATURE, call_collide, call_pairs, call_solver)
+from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
+                    call_collide, call_pairs, call_solver)
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
 
@@ -54,13 +55,16 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 # Compile times on the 2-core CI machine with an empty cache, for the notice a first run prints
 # (:mod:`.._core.lazy`): the step, its stages and the soft step measured one by one with Numba's
 # compile events, the revolute joint alone; the other joint types and pgs are taken from the
-# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all).
+# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all). The
+# NGS solvers compiled as fast as the soft step side by side (2.5 s each on a faster machine),
+# a joint type's position correction in a third of its entry's time (1.1 s vs 3.4 s).
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
 SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0, "pgs_ngs": 6.0, "pgs_block": 6.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
                                "motor", "pulley", "gear"), 6.0)
+JOINT_POSITION_SECONDS = 2.0
 
 
 @inner_kernel
@@ -215,6 +219,12 @@ JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOIN
                  for name, entry in joint_solver.ENTRIES.items()}
 """Each joint type's entry, compiled when a world first steps with a joint of that type."""
 
+JOINT_POSITION_KERNELS = {name: LazyKernel(entry, JOINT_POSITION_SIGNATURE,
+                                           f"{name} joint positions", JOINT_POSITION_SECONDS)
+                          for name, entry in joint_solver.POSITION_ENTRIES.items()}
+"""Each joint type's position correction, compiled when a world of a solver that corrects
+positions (:mod:`.solvers_ngs`) first steps with a joint of that type."""
+
 
 def _fill_verbs(world, by_type, prepare_step) -> None:
     """Point ``world``'s table of verbs at its solver and at the entries of the joint types it
@@ -222,10 +232,13 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     (``prepare_step``), in several processes where that pays (:mod:`.._core.parallel`)."""
     needed = dict(STAGE_KERNELS)
     needed[SOLVER] = SOLVER_KERNELS[world.settings.solver]
+    corrects_positions = world.settings.solver in solvers_ngs.ENTRIES
     for k, rows in enumerate(by_type):
         if rows.shape[0] > 0:
-            needed[JOINTS + k] = JOINT_KERNELS["revolute" if k == joint_solver.PIN_ROWS
-                                               else ROW_LISTS[k]]
+            name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
+            needed[JOINTS + k] = JOINT_KERNELS[name]
+            if corrects_positions and name in JOINT_POSITION_KERNELS:
+                needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
