@@ -242,7 +242,8 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    compile_units(list(needed.values()), prepare_step, own_seconds)
+    # once each: the pins and the other revolute joints share their kernels
+    compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:] = 0
     for slot, unit in needed.items():
