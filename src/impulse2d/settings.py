@@ -63,7 +63,9 @@ class WorldSettings:
 
     contact_speed: float = 3.0
     """m/s, in (0, 1e5]. Largest speed at which position correction pushes overlapping shapes
-    apart (both solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
+    apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of launching
+    bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at most 0.2 m
+    per position iteration."""
 
     joint_hertz: float = 60.0
     """soft_step: stiffness with which joints are held together, Hz, in (0, 1e6] (capped at a
@@ -75,7 +77,8 @@ class WorldSettings:
 
     baumgarte: float = 0.2
     """pgs: fraction of the overlap (beyond the slop), or of a joint's drift, removed per step
-    through velocity bias."""
+    through velocity bias. (The position pass of pgs_ngs and pgs_block uses Box2D's fixed 0.2,
+    ``impulse2d.constants.POSITION_BAUMGARTE``.)"""
 
     restitution_threshold: float = 1.0
     """m/s, in [0, 1e5]. Impacts slower than this do not bounce; stops resting bodies from
