@@ -51,7 +51,8 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--steps", type=int, help="number of steps (default: the scene's)")
     demo.add_argument("--solver", choices=SOLVERS, help="contact solver")
     demo.add_argument("--substeps", type=int, help="soft_step substeps per step")
-    demo.add_argument("--iterations", type=int, help="pgs velocity iterations per step")
+    demo.add_argument("--iterations", type=int,
+                      help="velocity iterations per step (pgs, pgs_ngs, pgs_block)")
     demo.add_argument("--no-warm-starting", action="store_true", help="disable warm starting")
     demo.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                       help="scene parameter (repeatable), e.g. --param base=30; "
