@@ -26,8 +26,8 @@ from .._core.jit import inline_kernel, inner_kernel
 def turn(dq, i, angle):
     """Rotate body ``i``'s in-step rotation ``dq`` by ``angle`` (rad): ``q + angle perp(q)``,
     renormalised, the update :func:`~.integrate.integrate_positions` makes (and Solver2D's
-    ``IntegrateRotation``). Corrections are within 8 degrees, where it turns by
-    ``atan(angle)``, 0.2 % short; the next iteration sees what is left."""
+    ``IntegrateRotation``): it turns by ``atan(angle)``, short by at most 0.6 % within a
+    joint's 8-degree correction limit; the next iteration sees what is left."""
     c = dq[i, 0]
     s = dq[i, 1]
     c2 = c - angle * s
