@@ -32,14 +32,14 @@ def failures(seeds, solver: str, steps: int) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
 def test_random_worlds_hold(solver):
     # 300 worlds x 200 steps per solver.
     assert failures(range(300), solver, 200) == []
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
 def test_soak_random_worlds(solver):
     assert failures(range(10_000, 12_000), solver, 600) == []
 
@@ -86,7 +86,7 @@ def _bat():
 
 
 @pytest.mark.parametrize("build", [_tiny_capsule_loop, _spinning_slider, _bat])
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
 def test_reproductions_hold_for_10000_steps(build, solver):
     world = build()
     world.settings.solver = solver
@@ -124,13 +124,15 @@ def _hanging_load(ratio, **settings):
     return world
 
 
-@pytest.mark.parametrize("solver, ratio", [("soft_step", 1000.0), ("pgs", 10.0)])
+@pytest.mark.parametrize("solver, ratio", [("soft_step", 1000.0), ("pgs", 10.0), ("pgs_ngs", 100.0),
+                                           ("pgs_block", 100.0)])
 def test_budget_leaves_heavy_loads_alone(solver, ratio):
     # A light link holding a heavy load passes a large impulse through a row of small effective
     # mass: the case the impulse budget could weaken. At a mass ratio of 1000 (soft step; pgs
     # already fails at 100 with or without it), nothing may change: the same world with the
     # budget 250 times larger (max_linear_speed only sets the budget here: nothing moves
-    # near 400 m/s) follows the same trajectory to the bit.
+    # near 400 m/s) follows the same trajectory to the bit. The NGS solvers hold a ratio of 100
+    # (at 1000 the top joint's reaction is 3 % off the weight, measured; pgs: 19 times at 100).
     capped = _hanging_load(ratio, solver=solver)
     free = _hanging_load(ratio, solver=solver, max_linear_speed=1e5)
     assert np.array_equal(capped.get_positions(), free.get_positions())

@@ -10,7 +10,7 @@ import pytest
 import impulse2d as i2d
 from conftest import DT, run
 
-SOLVERS = ["soft_step", "pgs"]
+SOLVERS = ["soft_step", "pgs", "pgs_ngs", "pgs_block"]
 ANGLE = math.radians(30.0)
 AXIS = (math.cos(ANGLE), math.sin(ANGLE))
 

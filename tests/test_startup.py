@@ -44,6 +44,8 @@ for _ in range(3):
 print(json.dumps({{
     "solvers": {{n: len(k.dispatcher.signatures) for n, k in step.SOLVER_KERNELS.items()}},
     "joints": {{n: len(k.dispatcher.signatures) for n, k in step.JOINT_KERNELS.items()}},
+    "positions": {{n: len(k.dispatcher.signatures)
+                  for n, k in step.JOINT_POSITION_KERNELS.items()}},
 }}))
 """
 
@@ -71,16 +73,25 @@ def _kernels_in_the_cache():
 
 def test_a_world_of_contacts_compiles_no_joint_kernel_and_no_other_solver():
     compiled = json.loads(_run(COMPILED.format(build=CONTACTS)).stdout)
-    assert compiled["solvers"] == {"soft_step": 1, "pgs": 0}
+    assert compiled["solvers"] == {"soft_step": 1, "pgs": 0, "pgs_ngs": 0, "pgs_block": 0}
     assert set(compiled["joints"].values()) == {0}
 
 
 def test_a_chain_compiles_its_joint_type_and_solver_alone():
     compiled = json.loads(_run(COMPILED.format(build=CHAIN)).stdout)
-    assert compiled["solvers"] == {"soft_step": 0, "pgs": 1}
+    assert compiled["solvers"] == {"soft_step": 0, "pgs": 1, "pgs_ngs": 0, "pgs_block": 0}
     assert compiled["joints"]["revolute"] == 1
     assert {n: c for n, c in compiled["joints"].items() if n != "revolute"} == dict.fromkeys(
         ("distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley", "gear"), 0)
+    # pgs corrects no positions: no joint type's position correction is compiled
+    assert set(compiled["positions"].values()) == {0}
+
+
+def test_a_chain_of_a_position_solver_compiles_its_joint_type_position_correction_alone():
+    compiled = json.loads(_run(COMPILED.format(build=CHAIN.replace('"pgs"', '"pgs_ngs"'))).stdout)
+    assert compiled["solvers"] == {"soft_step": 0, "pgs": 0, "pgs_ngs": 1, "pgs_block": 0}
+    assert compiled["positions"] == {"revolute": 1, "distance": 0, "prismatic": 0, "weld": 0,
+                                     "wheel": 0, "pulley": 0, "gear": 0}
 
 
 NOTICE_RUN = """
@@ -107,7 +118,7 @@ def test_the_notice_can_be_silenced(tmp_path):
 TRAJECTORY = """
 import json, impulse2d as i2d
 out = {}
-for solver in ("soft_step", "pgs"):
+for solver in ("soft_step", "pgs", "pgs_ngs", "pgs_block"):
     world = i2d.World(solver=solver)
     ground = world.create_body(type="static")
     ground.create_box(5, 0.5, center=(0, -0.5))
@@ -133,7 +144,7 @@ print(json.dumps(out))
 def test_the_engine_runs_without_the_jit_and_agrees_with_it():
     jit = json.loads(_run(TRAJECTORY).stdout)
     plain = json.loads(_run(TRAJECTORY, NUMBA_DISABLE_JIT="1").stdout)
-    for solver in ("soft_step", "pgs"):
+    for solver in ("soft_step", "pgs", "pgs_ngs", "pgs_block"):
         # the same IEEE arithmetic in the same order (no fastmath), so agreement to rounding
         np.testing.assert_allclose(plain[solver], jit[solver], rtol=0, atol=1e-9)
         assert np.ptp(np.asarray(jit[solver])[:, 1]) > 0.5  # things moved: a real comparison

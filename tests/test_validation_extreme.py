@@ -498,7 +498,7 @@ def test_numpy_scalars_are_accepted_wherever_numbers_are():
 
 # -- the bounds are safe: values right at them step without inf or NaN ------------------------
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
 def test_every_option_at_its_bound_steps_finitely(solver):
     big_hertz, big_factor = _validate.MAX_HERTZ, _validate.MAX_FACTOR
     world = i2d.World(solver=solver, contact_hertz=big_hertz, joint_hertz=big_hertz,

@@ -44,6 +44,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="impulse2d", description="impulse2d: a 2D rigid-body physics engine.")
     from . import __version__
+    from .settings import SOLVERS
     parser.add_argument("--version", action="version", version=f"impulse2d {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -54,9 +55,10 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("scene", nargs="?", help="scene name (see --list)")
     demo.add_argument("--list", action="store_true", help="list the scenes and exit")
     demo.add_argument("--steps", type=int, help="number of steps (default: the scene's)")
-    demo.add_argument("--solver", choices=("soft_step", "pgs"), help="contact solver")
+    demo.add_argument("--solver", choices=SOLVERS, help="contact solver")
     demo.add_argument("--substeps", type=int, help="soft_step substeps per step")
-    demo.add_argument("--iterations", type=int, help="pgs velocity iterations per step")
+    demo.add_argument("--iterations", type=int,
+                      help="velocity iterations per step (pgs, pgs_ngs, pgs_block)")
     demo.add_argument("--no-warm-starting", action="store_true", help="disable warm starting")
     demo.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                       help="scene parameter (repeatable), e.g. --param base=30; "
@@ -320,6 +322,9 @@ def _demo(args, out, err) -> int:
     solver = getattr(s, "solver", settings.get("solver", "?"))
     if solver == "pgs":
         solver_text = f"pgs, {getattr(s, 'velocity_iterations', '?')} iterations"
+    elif solver in ("pgs_ngs", "pgs_block"):
+        solver_text = (f"{solver}, {getattr(s, 'velocity_iterations', '?')} velocity and "
+                       f"{getattr(s, 'position_iterations', '?')} position iterations")
     else:
         solver_text = f"{solver}, {getattr(s, 'substeps', '?')} substeps"
     shown = {**sc.params, **params}

@@ -29,3 +29,21 @@ precision far past it, but such values nearly always signal a unit or sign mista
 MAX_ROTATION = 0.25 * 3.141592653589793
 """rad. Largest rotation a body may make in one step; stops a spinning body from skipping
 through its own collision response (Box2D v3: 0.25 pi)."""
+
+ANGULAR_SLOP = 2.0 / 180.0 * 3.141592653589793
+"""rad. Joint angle error the position correction of ``pgs_ngs``/``pgs_block`` leaves alone,
+and its tolerance for stopping early (Box2D v2.4 ``b2_angularSlop``: 2 degrees)."""
+
+MAX_LINEAR_CORRECTION = 0.2
+"""m. Largest position error one nonlinear Gauss-Seidel correction removes at once
+(``pgs_ngs``/``pgs_block``): a deep overlap or a stretched joint is removed over several
+iterations and steps instead of in one jump (Box2D v2.4 ``b2_maxLinearCorrection``)."""
+
+MAX_ANGULAR_CORRECTION = 8.0 / 180.0 * 3.141592653589793
+"""rad. :data:`MAX_LINEAR_CORRECTION` for angles (Box2D v2.4 ``b2_maxAngularCorrection``:
+8 degrees)."""
+
+POSITION_BAUMGARTE = 0.2
+"""Fraction of a contact's overlap (beyond the slop) one position iteration of ``pgs_ngs``/
+``pgs_block`` removes (Box2D v2.4 ``b2_baumgarte``, Solver2D's NGS: 0.2). Joints are corrected
+in full, within the correction limits above, as in Box2D v2.4."""

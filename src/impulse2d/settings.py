@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 
 from . import _validate
 
-SOLVERS = ("soft_step", "pgs")
+SOLVERS = ("soft_step", "pgs", "pgs_ngs", "pgs_block")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
@@ -27,14 +27,27 @@ class WorldSettings:
     (unbiased) iteration; then restitution once. Stacks and chains hold far better than with
     ``"pgs"`` at the same cost.
     ``"pgs"``: classic sequential impulses (projected Gauss-Seidel) of Box2D-lite: one step of
-    semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias."""
+    semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias.
+    ``"pgs_ngs"``: Box2D v2.4's solver: ``velocity_iterations`` rigid sweeps without position
+    bias (speculative gaps and restitution kept), integrate positions, then up to
+    ``position_iterations`` sweeps of nonlinear Gauss-Seidel that move the bodies apart
+    directly (no velocity is injected, so overlap is removed without launching anything).
+    ``"pgs_block"``: ``"pgs_ngs"`` with each two-point manifold's normal impulses solved
+    together as one 2x2 complementarity problem (Box2D v2.4's block solver): boxes resting on
+    a face push equally on both corners and do not rock."""
 
     substeps: int = 4
     """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
     proportionally slower. Box2D v3 default: 4 at 60 Hz."""
 
     velocity_iterations: int = 8
-    """pgs: Gauss-Seidel sweeps over all constraints per step. Box2D v2 default: 8."""
+    """pgs, pgs_ngs, pgs_block: Gauss-Seidel sweeps over all constraints per step, in
+    [1, 1000]. Box2D v2 default: 8."""
+
+    position_iterations: int = 3
+    """pgs_ngs, pgs_block: at most this many nonlinear Gauss-Seidel sweeps over the positions
+    per step, in [1, 1000]; they stop early once every overlap is within 3 x 5 mm and every
+    joint within its slop. Box2D v2.4 default: 3."""
 
     warm_starting: bool = True
     """Start each step from the impulses of the previous one (matched by contact feature ids).
@@ -50,7 +63,9 @@ class WorldSettings:
 
     contact_speed: float = 3.0
     """m/s, in (0, 1e5]. Largest speed at which position correction pushes overlapping shapes
-    apart (both solvers), so that a deep overlap resolves smoothly instead of launching bodies."""
+    apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of launching
+    bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at most 0.2 m
+    per position iteration."""
 
     joint_hertz: float = 60.0
     """soft_step: stiffness with which joints are held together, Hz, in (0, 1e6] (capped at a
@@ -62,7 +77,8 @@ class WorldSettings:
 
     baumgarte: float = 0.2
     """pgs: fraction of the overlap (beyond the slop), or of a joint's drift, removed per step
-    through velocity bias."""
+    through velocity bias. (The position pass of pgs_ngs and pgs_block uses Box2D's fixed 0.2,
+    ``impulse2d.constants.POSITION_BAUMGARTE``.)"""
 
     restitution_threshold: float = 1.0
     """m/s, in [0, 1e5]. Impacts slower than this do not bounce; stops resting bodies from
@@ -104,7 +120,7 @@ def _check(name: str, value):
         if value not in MIXING_RULES:
             raise ValueError(f"{name} must be one of {MIXING_RULES}, got {value!r}")
         return value
-    if name in ("substeps", "velocity_iterations"):
+    if name in ("substeps", "velocity_iterations", "position_iterations"):
         value = _validate.integer(value, name)
         if not 1 <= value <= 1000:
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")

@@ -17,7 +17,10 @@ The bias says how fast the solver may close or must open the gap:
 * speculative point (C > 0): ``bias = C / h`` — approach is allowed exactly up to contact;
 * ``pgs``: Baumgarte, ``bias = max(beta/h * min(0, C + slop), -contact_speed)``;
 * ``soft_step``: a soft spring, ``bias = max(bias_rate C, -contact_speed)`` with the mass and
-  impulse scales of :mod:`softness`, and a rigid "relax" pass without bias afterwards.
+  impulse scales of :mod:`softness`, and a rigid "relax" pass without bias afterwards;
+* ``pgs_ngs``, ``pgs_block``: no bias but the speculative one (the relax rows); the overlap is
+  removed from the positions afterwards (:mod:`contact_position`; ``pgs_block`` solves the
+  normals of two-point manifolds in :mod:`contact_block`).
 
 Within a step the separation is updated from the bodies' accumulated deltas without re-running
 the narrowphase (Box2D v3 / Solver2D)::

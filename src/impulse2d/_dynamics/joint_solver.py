@@ -8,6 +8,10 @@ joint code, and a chain compiles the revolute joint alone. A row list with no jo
 called at all (even an empty call would cost a few ns per pass, and the soft step makes three
 passes per substep).
 
+The position corrections of the solvers that make them (``pgs_ngs``, ``pgs_block``) have
+entries of their own, :data:`POSITION_ENTRIES`, in slots of their own, so that a world of
+another solver does not compile them (:func:`joint_position_pass`).
+
 The entries are written out one per type rather than made by a factory: a kernel that closes
 over other kernels cannot be loaded from Numba's cache by another process (the closure's key
 holds each kernel's per-process id), and these are the kernels a first run must not recompile.
@@ -18,7 +22,7 @@ from __future__ import annotations
 from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, distance, gear, motor, mouse, prismatic, pulley
 from .joints import revolute, weld, wheel
-from .verbs import JOINTS, PREPARE, WARM_START, call_joint
+from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
 
 PIN_ROWS = 0
@@ -38,6 +42,21 @@ def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
         if ids[k].shape[0] > 0:
             call_joint(table[JOINTS + k], (world, k, verb, h, flag, soft, bias_rate, mass_scale,
                                            impulse_scale, baumgarte, speed_cap, spin_cap))
+
+
+@inline_kernel
+def joint_position_pass(world):
+    """One nonlinear Gauss-Seidel correction of every joint's position, type by type; returns
+    the largest error in units of its tolerance (:data:`~.verbs.JOINT_POSITION_SIGNATURE`).
+    Types without a correction (mouse, motor) have no entry (slot 0) and are skipped."""
+    ids = borrow(world, "joint_ids")
+    table = borrow(world, "verbs")
+    worst = 0.0
+    for k in range(_LISTS):
+        entry = table[JOINT_POSITIONS + k]
+        if ids[k].shape[0] > 0 and entry != 0:
+            worst = max(worst, call_joint_position(entry, (world, k)))
+    return worst
 
 
 # -- the entries: each forwards a verb to its type's kernels --------------------------------------
@@ -179,5 +198,56 @@ def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
     return 0.0
 
 
+
+
+# -- the position corrections (pgs_ngs, pgs_block): one entry per type that has one ---------------
+# Box2D v2.4's mouse and motor joints have none (both are soft drives toward a target, with no
+# position error of their own), and neither do ours.
+@entry_kernel
+def revolute_position_entry(world, rows):
+    return revolute.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                   borrow(world, "bodies"))
+
+
+@entry_kernel
+def distance_position_entry(world, rows):
+    return distance.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                   borrow(world, "bodies"))
+
+
+@entry_kernel
+def prismatic_position_entry(world, rows):
+    return prismatic.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                    borrow(world, "bodies"))
+
+
+@entry_kernel
+def weld_position_entry(world, rows):
+    return weld.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                               borrow(world, "bodies"))
+
+
+@entry_kernel
+def wheel_position_entry(world, rows):
+    return wheel.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                borrow(world, "bodies"))
+
+
+@entry_kernel
+def pulley_position_entry(world, rows):
+    return pulley.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                 borrow(world, "bodies"))
+
+
+@entry_kernel
+def gear_position_entry(world, rows):
+    return gear.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                               borrow(world, "bodies"))
+
+
 ENTRIES = {name: globals()[f"{name}_entry"] for name in JOINT_MODULES}
 """The entry kernel of each joint type."""
+
+POSITION_ENTRIES = {name: globals()[f"{name}_position_entry"] for name in JOINT_MODULES
+                    if f"{name}_position_entry" in globals()}
+"""The position correction entry of each joint type that has one (all but mouse and motor)."""

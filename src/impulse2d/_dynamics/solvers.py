@@ -40,9 +40,10 @@ def impulse_caps(max_linear_speed, dt):
 
 
 @entry_kernel
-def soft_step(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-              contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-              restitution_threshold, max_linear_speed, baumgarte):
+def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+              warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+              joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+              baumgarte):
     """Box2D v3's soft step (Catto, "Solver2D", 2024).
 
     Per substep: integrate velocities, warm start, one soft iteration with position bias,
@@ -94,8 +95,8 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, warm_starting, con
 
 
 @entry_kernel
-def pgs(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-        contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+        contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
         restitution_threshold, max_linear_speed, baumgarte):
     """Classic sequential impulses (Catto, GDC 2006; Box2D-lite): integrate velocities, warm
     start, ``iterations`` sweeps with Baumgarte bias, restitution, then integrate positions with
@@ -129,4 +130,5 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_h
 
 
 ENTRIES = {"soft_step": soft_step, "pgs": pgs}
-"""The entry kernel of each solver (``WorldSettings.solver``)."""
+"""The entry kernel of each solver of this module (``WorldSettings.solver``); the NGS solvers
+are in :mod:`.solvers_ngs`, and :data:`.step.SOLVER_KERNELS` holds them all."""

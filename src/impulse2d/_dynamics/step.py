@@ -36,15 +36,16 @@ from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import joint_solver, solvers
+from . import joint_solver, solvers, solvers_ngs
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE,
-                    SOLVER, SOLVER_SIGNATURE, call_collide, call_pairs, call_solver)
+from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
+                    call_collide, call_pairs, call_solver)
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
 
@@ -54,13 +55,16 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 # Compile times on the 2-core CI machine with an empty cache, for the notice a first run prints
 # (:mod:`.._core.lazy`): the step, its stages and the soft step measured one by one with Numba's
 # compile events, the revolute joint alone; the other joint types and pgs are taken from the
-# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all).
+# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all). The
+# NGS solvers compiled as fast as the soft step side by side (2.5 s each on a faster machine),
+# a joint type's position correction in a third of its entry's time (1.1 s vs 3.4 s).
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
-SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0}
+SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0, "pgs_ngs": 6.0, "pgs_block": 6.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
                                "motor", "pulley", "gear"), 6.0)
+JOINT_POSITION_SECONDS = 2.0
 
 
 @inner_kernel
@@ -135,16 +139,16 @@ def _constraint_count(world):
 
 
 @borrowing_kernel
-def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-           contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+           contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
            restitution_threshold, max_linear_speed, baumgarte):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over."""
     clock = borrow(world, "clock")
     joint_h = call_solver(borrow(world, "verbs")[SOLVER],
-                          (world, order, dt, gx, gy, substeps, iterations, warm_starting,
-                           contact_hertz, contact_damping_ratio, joint_hertz,
+                          (world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                           warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
                            max_linear_speed, baumgarte))
     if order.shape[0] > 0:
@@ -157,10 +161,10 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting, contac
 
 
 @kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, warm_starting,
-                contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
-                contact_speed, restitution_threshold, max_linear_speed, baumgarte, friction_mixing,
-                restitution_mixing):
+def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
+                warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                baumgarte, friction_mixing, restitution_mixing):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -190,9 +194,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, warm_start
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
-    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, warm_starting,
-                     contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
-                     contact_speed, restitution_threshold, max_linear_speed, baumgarte)
+    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                     warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                     joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                     baumgarte)
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
     return contacts_out, cs_out, joint_h
@@ -207,12 +212,18 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
-                  for name, entry in solvers.ENTRIES.items()}
+                  for name, entry in {**solvers.ENTRIES, **solvers_ngs.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
 JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
                  for name, entry in joint_solver.ENTRIES.items()}
 """Each joint type's entry, compiled when a world first steps with a joint of that type."""
+
+JOINT_POSITION_KERNELS = {name: LazyKernel(entry, JOINT_POSITION_SIGNATURE,
+                                           f"{name} joint positions", JOINT_POSITION_SECONDS)
+                          for name, entry in joint_solver.POSITION_ENTRIES.items()}
+"""Each joint type's position correction, compiled when a world of a solver that corrects
+positions (:mod:`.solvers_ngs`) first steps with a joint of that type."""
 
 
 def _fill_verbs(world, by_type, prepare_step) -> None:
@@ -221,14 +232,18 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     (``prepare_step``), in several processes where that pays (:mod:`.._core.parallel`)."""
     needed = dict(STAGE_KERNELS)
     needed[SOLVER] = SOLVER_KERNELS[world.settings.solver]
+    corrects_positions = world.settings.solver in solvers_ngs.ENTRIES
     for k, rows in enumerate(by_type):
         if rows.shape[0] > 0:
-            needed[JOINTS + k] = JOINT_KERNELS["revolute" if k == joint_solver.PIN_ROWS
-                                               else ROW_LISTS[k]]
+            name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
+            needed[JOINTS + k] = JOINT_KERNELS[name]
+            if corrects_positions and name in JOINT_POSITION_KERNELS:
+                needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    compile_units(list(needed.values()), prepare_step, own_seconds)
+    # once each: the pins and the other revolute joints share their kernels
+    compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:] = 0
     for slot, unit in needed.items():
@@ -240,7 +255,7 @@ def _settings_arguments(s) -> tuple:
     of the settings rather than once per step."""
     packed = s._derived
     if packed is None:
-        packed = (int(s.substeps), int(s.velocity_iterations),
+        packed = (int(s.substeps), int(s.velocity_iterations), int(s.position_iterations),
                   bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),

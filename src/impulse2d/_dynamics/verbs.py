@@ -9,7 +9,10 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   than inside the step (the step's module is then not optimised again with their code in it);
 * slot :data:`SOLVER`: the solver entry (:mod:`.solvers`), picked by ``WorldSettings.solver``;
 * slots :data:`JOINTS` + k: the entry of the joint type of row list k (:mod:`.joint_solver`;
-  0 while that list is empty, and then never called).
+  0 while that list is empty, and then never called);
+* slots :data:`JOINT_POSITIONS` + k: the position correction of that joint type, filled only
+  for the solvers that correct positions (``pgs_ngs``, ``pgs_block``), so that no other world
+  compiles it (0 also for a type without one: the mouse and motor joints).
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services (sleeping, events, continuous collision) take slots of their own the same way.
@@ -28,7 +31,8 @@ PAIRS = 0
 COLLIDE = 1
 SOLVER = 2
 JOINTS = 3
-COUNT = JOINTS + len(ROW_LISTS)
+JOINT_POSITIONS = JOINTS + len(ROW_LISTS)
+COUNT = JOINT_POSITIONS + len(ROW_LISTS)
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -42,10 +46,16 @@ baumgarte, speed_cap, spin_cap) -> 0.0``: ``verb`` one of PREPARE (``flag`` = wa
 WARM_START, SOLVE (``flag`` = use the position bias); the other arguments as the joint types'
 ``solve`` (the caps: :func:`~.solvers.impulse_caps`)."""
 
-SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _b1,
-                       _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
-"""``entry(world, order, dt, gx, gy, substeps, iterations, warm_starting, contact_hertz,
-contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+JOINT_POSITION_SIGNATURE = _f8(WORLD_STORES, _i8)
+"""``entry(world, row_list) -> error``: one nonlinear Gauss-Seidel correction of the positions
+of the joints of row list ``row_list``; returns the largest position error it met, in units of
+its tolerance (linear errors over ``LINEAR_SLOP``, angular ones over ``ANGULAR_SLOP``: at most
+1.0 means solved)."""
+
+SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _i8,
+                       _b1, _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
+"""``entry(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
 restitution_threshold, max_linear_speed, baumgarte) -> h``: prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
@@ -59,6 +69,7 @@ COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 call_pairs = address_call(PAIRS_SIGNATURE)
 call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
+call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
 
 
@@ -67,6 +78,6 @@ def new_table() -> np.ndarray:
     return np.zeros(COUNT, dtype=np.int64) if JIT else np.zeros(COUNT, dtype=object)
 
 
-__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "COUNT", "PREPARE", "WARM_START", "SOLVE",
-           "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "SOLVER_SIGNATURE",
-           "call_pairs", "call_collide", "call_joint", "call_solver", "new_table"]
+__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "COUNT", "PREPARE", "WARM_START", "SOLVE",
+           "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
+           "call_pairs", "call_collide", "call_joint", "call_joint_position", "call_solver", "new_table"]

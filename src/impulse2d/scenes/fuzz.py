@@ -194,8 +194,9 @@ def random_world(world, rng, bodies: tuple[int, int] = (2, 9), joints: tuple[int
     return world
 
 
-def perturb(world, rng) -> str:
+def perturb(world, rng, partner: str = "pgs") -> str:
     """One random change between steps, as a program makes them; returns what it did.
+    ``"switch"`` swaps the solver between the soft step and ``partner``.
 
     A change the public boundary refuses (an impulse that would spin a 1 cm body past the
     velocity bound, say) raises ValueError and leaves the world as it was: that is the
@@ -203,13 +204,13 @@ def perturb(world, rng) -> str:
     action = str(rng.choice(["destroy_body", "destroy_joint", "body", "joint", "force",
                              "impulse", "velocity", "settings", "switch"]))
     try:
-        _perturb(world, rng, action)
+        _perturb(world, rng, action, partner)
     except ValueError:
         return f"{action} rejected"
     return action
 
 
-def _perturb(world, rng, action: str) -> None:
+def _perturb(world, rng, action: str, partner: str) -> None:
     bodies = world.bodies
     body = bodies[int(rng.integers(len(bodies)))] if bodies else None
     if action == "destroy_body" and body is not None:
@@ -233,9 +234,12 @@ def _perturb(world, rng, action: str) -> None:
     elif action == "settings":
         world.settings.substeps = int(rng.integers(1, 9))
         world.settings.velocity_iterations = int(rng.integers(1, 21))
+        # from the draw above rather than a draw of its own, so that the worlds of the other
+        # solvers stay the ones they were
+        world.settings.position_iterations = 1 + world.settings.velocity_iterations % 5
         world.settings.warm_starting = bool(rng.random() < 0.8)
     elif action == "switch":
-        world.settings.solver = "pgs" if world.settings.solver == "soft_step" else "soft_step"
+        world.settings.solver = partner if world.settings.solver == "soft_step" else "soft_step"
 
 
 @dataclass
@@ -335,15 +339,16 @@ def run_world(seed: int, solver: str, steps: int, perturbed: float = 0.05,
               dt: float = 1.0 / 60.0) -> tuple[int, Breach | None]:
     """Build random world ``seed`` (gravity zero or -10 m/s^2) and step it ``steps`` times with
     ``solver``, changing it (:func:`perturb`) before a step with probability ``perturbed`` and
-    checking it after each (:func:`check_world`). Returns the steps taken and the first breach,
-    None when the world held."""
+    checking it after each (:func:`check_world`; a switch of solver goes to the soft step and
+    back, or to pgs and back for the soft step's own worlds). Returns the steps taken and the
+    first breach, None when the world held."""
     import impulse2d as i2d
     rng = np.random.default_rng(seed)
     world = i2d.World(gravity=(0.0, float(rng.choice([0.0, -10.0]))), solver=solver)
     random_world(world, rng)
     for step in range(steps):
         if rng.random() < perturbed:
-            perturb(world, rng)
+            perturb(world, rng, "pgs" if solver == "soft_step" else solver)
         world.step(dt)
         breach = check_world(world, dt)
         if breach is not None:

@@ -25,6 +25,8 @@ for the choice of rows.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
+from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..positions import clamp, shift
 from .rows import bounded, clear_idle_rows, inequality_bias, one_sided
 from .revolute import prepare_anchors
 from ..velocities import load_pair, store_pair
@@ -197,3 +199,38 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             wb += i_b * impulse * crb
 
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the distance joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2DistanceJoint::SolvePositionConstraints``): a rigid joint's
+    length, or a sprung one's violated ``min_length``/``max_length`` (the spring itself is a
+    force, not an error), in full along the current axis, at most 0.2 m at once. Returns the
+    largest error over ``LINEAR_SLOP``."""
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
+        if not joints.enable_spring[j]:
+            c = length - joints.length[j]
+        elif length < joints.min_length[j]:
+            c = length - joints.min_length[j]
+        elif length > joints.max_length[j]:
+            c = length - joints.max_length[j]
+        else:
+            continue
+        worst = max(worst, abs(c) / LINEAR_SLOP)
+        c = clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        cra = rax * uy - ray * ux
+        crb = rbx * uy - rby * ux
+        k = (bodies.inv_mass[a] + bodies.inv_mass[b] + bodies.inv_inertia[a] * cra * cra
+             + bodies.inv_inertia[b] * crb * crb)
+        if k <= 0.0:
+            continue
+        impulse = -c / k
+        shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * cra)
+        shift(bodies, b, impulse * ux, impulse * uy, impulse * crb)
+    return worst

@@ -27,6 +27,8 @@ import math
 
 from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
+from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..positions import clamp, shift
 from .rows import bounded
 
 
@@ -167,3 +169,29 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         joints.linear_impulse[j, 0] = total
         impulse = total - old
         _apply(bodies, rows, impulse)
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the gear joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2GearJoint::SolvePositionConstraints``): the coupled
+    coordinate, in full along the current Jacobian, at most 0.2 (m or rad) at once. Returns
+    its error over ``LINEAR_SLOP`` (Box2D v2.4's tolerance for both kinds of coordinate)."""
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        rows = joints.jacobian[j]
+        c = _rows(joints, j, bodies, rows)
+        worst = max(worst, abs(c) / LINEAR_SLOP)
+        k = 0.0
+        for i in range(4):
+            body = int(rows[i, 0])
+            k += (bodies.inv_mass[body] * (rows[i, 1] * rows[i, 1] + rows[i, 2] * rows[i, 2])
+                  + bodies.inv_inertia[body] * rows[i, 3] * rows[i, 3])
+        if k <= 0.0:
+            continue
+        impulse = -clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION) / k
+        for i in range(4):
+            shift(bodies, int(rows[i, 0]), rows[i, 1] * impulse, rows[i, 2] * impulse,
+                  rows[i, 3] * impulse)
+    return worst

@@ -13,7 +13,8 @@ with the offset as reference angle. Maths (correction factor beta, step h)::
                |lambda| <= max force * h (the whole vector scaled back)
 
 Both rows are velocity drives (the correction is part of the target velocity, not a position
-error to remove), so they act the same in every pass and with every solver. Impulses:
+error to remove), so they act the same in every pass and with every solver, and they have no
+position correction under ``pgs_ngs``/``pgs_block`` (nor in Box2D v2.4). Impulses:
 ``angular_impulse`` and ``linear_impulse``, applied like the weld's (warm start shared).
 Sources: Box2D v3 ``motor_joint.c`` (the drive and the clamps).
 """

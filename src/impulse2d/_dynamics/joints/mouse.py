@@ -12,7 +12,9 @@ target)::
     body follows the target as a damped oscillator of ``hertz`` whatever its mass;
     |accumulated impulse| <= max force * h (the whole vector is scaled back).
 
-The row is a spring, so it is biased in every pass (the soft step's relax pass included).
+The row is a spring, so it is biased in every pass (the soft step's relax pass included),
+and it has no position correction under ``pgs_ngs``/``pgs_block`` (Box2D v2.4's mouse joint
+has none either: a spring has no error to remove).
 Impulse in ``linear_impulse``. Sources: Catto, "Soft Constraints" (GDC 2011); Box2D v3
 ``mouse_joint.c`` for the clamp.
 """

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import borrowing_kernel
+from ..._core.jit import borrowing_kernel, inner_kernel
+from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ..positions import clamp, relative_turn, shift, solve2, solve3
 from .rows import bounded, inequality_bias, one_sided
 from .revolute import prepare as _revolute_prepare
 from ..velocities import load_pair, store_pair
@@ -237,3 +239,75 @@ def _relative_angle(dq, a, b):
     """In-step rotation of B relative to A: the angle of dq_b * conj(dq_a)."""
     return math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                       dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+
+
+@inner_kernel
+def translation_limit_error(translation, lower, upper):
+    """``(C, active)`` of a translation limit (Box2D v2.3/v2.4 prismatic and wheel):
+    ``translation - lower`` when the limits nearly coincide, else the violation beyond the
+    linear slop (negative below ``lower``, positive above ``upper``), each within
+    ``MAX_LINEAR_CORRECTION``; not active between the limits."""
+    if abs(upper - lower) < 2.0 * LINEAR_SLOP:
+        return clamp(translation - lower, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION), True
+    if translation <= lower:
+        return clamp(translation - lower + LINEAR_SLOP, -MAX_LINEAR_CORRECTION, 0.0), True
+    if translation >= upper:
+        return clamp(translation - upper - LINEAR_SLOP, 0.0, MAX_LINEAR_CORRECTION), True
+    return 0.0, False
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the prismatic joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2PrismaticJoint::SolvePositionConstraints``): the point on
+    the line and the angle as one 2x2 block, or with the violated limit as one 3x3 block, in
+    full with the current geometry (each error within the correction limits). Returns the
+    largest error in units of its tolerance."""
+    dq = bodies.dq
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        a1 = (dx + rax) * uy - (dy + ray) * ux
+        a2 = rbx * uy - rby * ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        c1 = px_ * dx + py_ * dy
+        c2 = joints.delta_angle[j] + relative_turn(dq, a, b)
+        linear = abs(c1)
+        angular = abs(c2)
+        c1 = clamp(c1, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        c2 = clamp(c2, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+        c3 = 0.0
+        active = False
+        if joints.enable_limit[j]:
+            c3, active = translation_limit_error(ux * dx + uy * dy, joints.lower[j],
+                                                 joints.upper[j])
+            linear = max(linear, abs(c3))
+        worst = max(worst, linear / LINEAR_SLOP, angular / ANGULAR_SLOP)
+        k11 = m_a + m_b + i_a * s1 * s1 + i_b * s2 * s2
+        k12 = i_a * s1 + i_b * s2
+        k22 = i_a + i_b
+        if k22 == 0.0:
+            k22 = 1.0  # both rotations fixed: the angle row is inert
+        if active:
+            k13 = i_a * s1 * a1 + i_b * s2 * a2
+            k23 = i_a * a1 + i_b * a2
+            k33 = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
+            l1, l2, l3 = solve3(k11, k12, k13, k22, k23, k33, -c1, -c2, -c3)
+        else:
+            l1, l2 = solve2(k11, k12, k22, -c1, -c2)
+            l3 = 0.0
+        fx = l1 * px_ + l3 * ux
+        fy = l1 * py_ + l3 * uy
+        shift(bodies, a, -fx, -fy, -(l1 * s1 + l2 + l3 * a1))
+        shift(bodies, b, fx, fy, l1 * s2 + l2 + l3 * a2)
+    return worst

@@ -20,6 +20,8 @@ iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
+from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..positions import shift
 from .revolute import prepare_anchors
 from .rows import inequality_bias, one_sided
 
@@ -112,3 +114,35 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         total = one_sided(old + impulse, mass, speed_cap)
         joints.lower_impulse[j] = total
         _apply(bodies, a, b, total - old, ratio, uax, uay, cra, ubx, uby, crb)
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the pulley joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2PulleyJoint::SolvePositionConstraints``): a rope longer than
+    its length (``C < 0``) is pulled back in full along the current rope directions, at most
+    0.2 m at once; a slack rope is left alone (ours cannot push, unlike Box2D's). Returns the
+    largest error over ``LINEAR_SLOP``."""
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        ratio = joints.ratio[j]
+        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
+        c = joints.constant[j] - len_a - ratio * len_b
+        if c >= 0.0:
+            continue
+        worst = max(worst, -c / LINEAR_SLOP)
+        c = max(c, -MAX_LINEAR_CORRECTION)
+        cra = rax * uay - ray * uax
+        crb = rbx * uby - rby * ubx
+        k = (bodies.inv_mass[a] + bodies.inv_inertia[a] * cra * cra
+             + ratio * ratio * (bodies.inv_mass[b] + bodies.inv_inertia[b] * crb * crb))
+        if k <= 0.0:
+            continue
+        impulse = -c / k  # > 0: pulls each anchor toward its ground point
+        shift(bodies, a, -impulse * uax, -impulse * uay, -impulse * cra)
+        pb = ratio * impulse
+        shift(bodies, b, -pb * ubx, -pb * uby, -pb * crb)
+    return worst

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import math
 
-from ..._core.jit import borrowing_kernel, inline_kernel
+from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
+from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve2, turn
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows, one_sided)
 from ..softness import soft_coefficients
@@ -218,3 +220,55 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
             bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
             v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the revolute joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2RevoluteJoint::SolvePositionConstraints``): the angle limit
+    (beyond the angular slop, at most 8 degrees at once), then the point, in full with the
+    current anchors' 2x2 mass, at most 0.2 m at once (Box2D v2.4 does not cap the point; the
+    cap keeps a stretched chain from jumping). Returns the largest error in units of its
+    tolerance (see :data:`~..verbs.JOINT_SIGNATURE`). Pins (no limit) take the same loop."""
+    dp = bodies.dp
+    dq = bodies.dq
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j, a, b = unsigned_rows(ids[n], joints)
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        if joints.enable_limit[j] and i_a + i_b > 0.0:
+            theta = joints.delta_angle[j] + relative_turn(dq, a, b)
+            c = angular_limit_error(theta, joints.lower[j], joints.upper[j])
+            impulse = -joints.axial_mass[j] * c
+            turn(dq, a, -i_a * impulse)
+            turn(dq, b, i_b * impulse)
+            worst = max(worst, abs(c) / ANGULAR_SLOP)
+        rax, ray = anchor(dq, a, joints.frame_a[j, 0], joints.frame_a[j, 1])
+        rbx, rby = anchor(dq, b, joints.frame_b[j, 0], joints.frame_b[j, 1])
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        worst = max(worst, math.sqrt(cx * cx + cy * cy) / LINEAR_SLOP)
+        cx, cy = clamp_length(cx, cy, MAX_LINEAR_CORRECTION)
+        m = m_a + m_b
+        px, py = solve2(m + i_a * ray * ray + i_b * rby * rby, -i_a * rax * ray - i_b * rbx * rby,
+                        m + i_a * rax * rax + i_b * rbx * rbx, -cx, -cy)
+        shift(bodies, a, -px, -py, -(rax * py - ray * px))
+        shift(bodies, b, px, py, rbx * py - rby * px)
+    return worst
+
+
+@inner_kernel
+def angular_limit_error(theta, lower, upper):
+    """The error ``C`` an angle limit corrects (Box2D v2.4): ``theta - lower`` when the limits
+    nearly coincide, else the violation beyond the angular slop (negative below ``lower``,
+    positive above ``upper``, 0 between), within ``MAX_ANGULAR_CORRECTION``."""
+    if abs(upper - lower) < 2.0 * ANGULAR_SLOP:
+        return clamp(theta - lower, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+    if theta <= lower:
+        return clamp(theta - lower + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, 0.0)
+    if theta >= upper:
+        return clamp(theta - upper - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
+    return 0.0

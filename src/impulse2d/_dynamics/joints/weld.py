@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inner_kernel
+from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
 from .rows import bounded, equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
@@ -123,3 +125,53 @@ def _part_softness(sprung, soft_rows, j, rigid_rate, rigid_scale_m, rigid_scale_
     if sprung:
         return soft_rows[j, 0], soft_rows[j, 1], soft_rows[j, 2]
     return rigid_rate, rigid_scale_m, rigid_scale_i
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the weld joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2WeldJoint::SolvePositionConstraints``): the rigid parts only
+    (a part with a spring of its own is a force, not an error). Both rigid: point and angle as
+    one 3x3 block; only the point: the 2x2 block; only the angle: the angular row. In full with
+    the current anchors, each error within the correction limits. Returns the largest error in
+    units of its tolerance."""
+    dp = bodies.dp
+    dq = bodies.dq
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j, a, b = unsigned_rows(ids[n], joints)
+        rigid_point = joints.hertz[j] == 0.0
+        rigid_angle = joints.angular_hertz[j] == 0.0
+        if not (rigid_point or rigid_angle):
+            continue
+        m = bodies.inv_mass[a] + bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        c3 = 0.0
+        if rigid_angle:
+            c3 = joints.delta_angle[j] + relative_turn(dq, a, b)
+            worst = max(worst, abs(c3) / ANGULAR_SLOP)
+            c3 = clamp(c3, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+        if not rigid_point:
+            impulse = -joints.axial_mass[j] * c3
+            turn(dq, a, -i_a * impulse)
+            turn(dq, b, i_b * impulse)
+            continue
+        rax, ray = anchor(dq, a, joints.frame_a[j, 0], joints.frame_a[j, 1])
+        rbx, rby = anchor(dq, b, joints.frame_b[j, 0], joints.frame_b[j, 1])
+        c1 = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        c2 = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        worst = max(worst, math.sqrt(c1 * c1 + c2 * c2) / LINEAR_SLOP)
+        c1, c2 = clamp_length(c1, c2, MAX_LINEAR_CORRECTION)
+        k11 = m + i_a * ray * ray + i_b * rby * rby
+        k12 = -i_a * rax * ray - i_b * rbx * rby
+        k22 = m + i_a * rax * rax + i_b * rbx * rbx
+        if rigid_angle and i_a + i_b > 0.0:
+            l1, l2, l3 = solve3(k11, k12, -i_a * ray - i_b * rby, k22, i_a * rax + i_b * rbx,
+                                i_a + i_b, -c1, -c2, -c3)
+        else:
+            l1, l2 = solve2(k11, k12, k22, -c1, -c2)
+            l3 = 0.0
+        shift(bodies, a, -l1, -l2, -(rax * l2 - ray * l1 + l3))
+        shift(bodies, b, l1, l2, rbx * l2 - rby * l1 + l3)
+    return worst

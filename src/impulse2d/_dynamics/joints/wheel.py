@@ -23,8 +23,10 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
+from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..positions import clamp, shift
 from .rows import bounded, inequality_bias, one_sided
-from .prismatic import geometry
+from .prismatic import geometry, translation_limit_error
 from .prismatic import prepare as _prismatic_prepare
 from ..velocities import load_pair, store_pair
 
@@ -169,3 +171,48 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         wb += i_b * impulse * s2
 
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies):
+    """One nonlinear Gauss-Seidel correction of the wheel joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``; Box2D v2.4 ``b2WheelJoint::SolvePositionConstraints``): a violated
+    translation limit along the axis, then the point onto the line, each in full with the
+    current geometry (within ``MAX_LINEAR_CORRECTION``). The suspension spring and the motor
+    are forces and have no position error. Returns the largest error over ``LINEAR_SLOP``."""
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m = bodies.inv_mass[a] + bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        if joints.enable_limit[j]:
+            rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+            c, active = translation_limit_error(ux * dx + uy * dy, joints.lower[j],
+                                                joints.upper[j])
+            a1 = (dx + rax) * uy - (dy + ray) * ux
+            a2 = rbx * uy - rby * ux
+            k = m + i_a * a1 * a1 + i_b * a2 * a2
+            if active and c != 0.0 and k > 0.0:
+                worst = max(worst, abs(c) / LINEAR_SLOP)
+                impulse = -c / k
+                shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * a1)
+                shift(bodies, b, impulse * ux, impulse * uy, impulse * a2)
+        # The point onto the line, with the geometry after the limit's correction.
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        c = px_ * dx + py_ * dy
+        worst = max(worst, abs(c) / LINEAR_SLOP)
+        c = clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        k = m + i_a * s1 * s1 + i_b * s2 * s2
+        if k <= 0.0:
+            continue
+        impulse = -c / k
+        shift(bodies, a, -impulse * px_, -impulse * py_, -impulse * s1)
+        shift(bodies, b, impulse * px_, impulse * py_, impulse * s2)
+    return worst

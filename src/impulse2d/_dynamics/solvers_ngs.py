@@ -1,0 +1,110 @@
+"""The solvers of Box2D v2.4: sequential impulses with nonlinear Gauss-Seidel position correction.
+
+``pgs_ngs`` (Box2D v1.0-v2.4 ``b2Island::Solve``; Solver2D ``PGS_NGS``): integrate
+velocities, warm start, ``iterations`` rigid sweeps (joints, then contacts) with no position
+bias at all (a speculative gap may still close at ``s / h``; limits likewise), restitution,
+integrate positions; then up to ``position_iterations`` sweeps that correct the positions
+directly (contacts: :mod:`.contact_position`, then each joint type's ``solve_position``, whose
+entries only the worlds of these solvers compile: :data:`~.verbs.JOINT_POSITIONS`),
+stopping early once every contact overlaps by less than 3 x ``LINEAR_SLOP`` and every joint is
+within its slop. The position sweeps change no velocity, so overlap is removed without the
+energy Baumgarte's bias adds (the "overlap recovery" test: a pyramid placed 25 % overlapping
+separates without launching boxes).
+
+``pgs_block`` (Box2D v2.0-v2.4's default; Solver2D ``PGS_NGS_Block``): the same, with the
+normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
+
+Both have the entries' signature (:data:`~.verbs.SOLVER_SIGNATURE`); :mod:`.step` registers
+them with those of :mod:`.solvers` (this module takes ``impulse_caps`` from there, so that one
+cannot import this one back).
+"""
+
+from __future__ import annotations
+
+from .._core.jit import cycles, entry_kernel, inline_kernel
+from ..constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION, MAX_ROTATION, POSITION_BAUMGARTE
+from .contact_block import solve_contacts_block
+from .contact_position import solve_contact_positions
+from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
+from .integrate import integrate_positions, integrate_velocities
+from .joint_solver import joint_pass, joint_position_pass
+from .solvers import impulse_caps
+from .verbs import PREPARE, SOLVE, WARM_START
+from .world_ref import borrow
+
+
+@inline_kernel
+def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
+                                  warm_starting, contact_speed, restitution_threshold,
+                                  max_linear_speed, block):
+    """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    inv_h = 1.0 / dt
+    integrate_velocities(bodies, gx, gy, dt)
+    if touching:
+        # rigid rows: no softness (the soft step's coefficients at "off")
+        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
+                         0.0, 0.0, 1.0, 0.0)
+    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+               spin_cap)
+    borrow(world, "clock")[3] = cycles()
+
+    if warm_starting:
+        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if touching:
+            warm_start_contacts(cs, bodies)
+    # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
+    # gaps, open limits and the joints' own springs have a bias).
+    for i in range(iterations):
+        joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if touching:
+            if block:
+                solve_contacts_block(cs, bodies, inv_h, i == iterations - 1, speed_cap)
+            else:
+                solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed,
+                               i == iterations - 1, speed_cap)
+    if touching:
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+
+    # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance.
+    for _ in range(position_iterations):
+        contacts_ok = True
+        if touching:
+            smallest = solve_contact_positions(cs, bodies, POSITION_BAUMGARTE, LINEAR_SLOP,
+                                               MAX_LINEAR_CORRECTION)
+            contacts_ok = smallest >= -3.0 * LINEAR_SLOP
+        joints_ok = joint_position_pass(world) <= 1.0
+        if contacts_ok and joints_ok:
+            break
+    return dt
+
+
+@entry_kernel
+def pgs_ngs(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+            restitution_threshold, max_linear_speed, baumgarte):
+    """Box2D v2.4's solver: rigid sequential impulses, then nonlinear Gauss-Seidel on the
+    positions (see the module doc)."""
+    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
+                                         position_iterations, warm_starting, contact_speed,
+                                         restitution_threshold, max_linear_speed, False)
+
+
+@entry_kernel
+def pgs_block(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+              warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+              joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+              baumgarte):
+    """:func:`pgs_ngs` with two-point manifolds' normals solved as one 2x2 block (Box2D
+    v2.0-v2.4's default)."""
+    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
+                                         position_iterations, warm_starting, contact_speed,
+                                         restitution_threshold, max_linear_speed, True)
+
+
+ENTRIES = {"pgs_ngs": pgs_ngs, "pgs_block": pgs_block}
+"""The entry kernels of this module's solvers (``WorldSettings.solver``)."""
