@@ -60,6 +60,12 @@ class Shape(Handle):
             return "<Shape destroyed>"
         return f"<Shape {self.type.name.lower()} #{self._index}>"
 
+    @property
+    def index(self) -> int:
+        """The shape's row in the world's shape store: what batched queries report
+        (``World.ray_cast_many``). Stable while the shape exists; a later shape may reuse it."""
+        return self._row()
+
     # -- geometry -------------------------------------------------------------------------
     @property
     def type(self) -> ShapeType:

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _validate
+from . import _validate, queries
 from ._collision import geometry
 from ._collision import shape_types
 from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, GEAR, JOINT_LAYOUT, MOTOR, MOUSE,
@@ -628,6 +628,42 @@ class World:
         if self._live_rows is None:
             self._live_rows = np.flatnonzero(self._bodies.alive)
         return self._live_rows
+
+    # -- queries (queries.py) ---------------------------------------------------------------
+    def ray_cast(self, origin, translation, filter=None):
+        """The nearest shape hit by the ray ``origin`` -> ``origin + translation``, as a
+        ``RayHit`` (``shape``, ``point``, ``normal``, ``fraction``), or None (see
+        :mod:`impulse2d.queries`)."""
+        return queries.ray_cast(self, origin, translation, filter)
+
+    def ray_cast_all(self, origin, translation, filter=None) -> list:
+        """Every shape the ray enters, nearest first, as ``RayHit`` records."""
+        return queries.ray_cast_all(self, origin, translation, filter)
+
+    def ray_cast_callback(self, origin, translation, callback, filter=None) -> None:
+        """Box2D's ray cast with ``callback(shape, point, normal, fraction)`` deciding to ignore
+        (-1), stop (0), clip (the fraction) or go on (1): see :func:`impulse2d.queries.ray_cast_callback`."""
+        queries.ray_cast_callback(self, origin, translation, callback, filter)
+
+    def ray_cast_many(self, origins, translations, filter=None):
+        """The nearest hit of each of N rays, as arrays (``RayBatch``: fraction, point, normal,
+        shape index; -1 where a ray hits nothing)."""
+        return queries.ray_cast_many(self, origins, translations, filter)
+
+    def query_aabb(self, lower, upper, filter=None) -> list:
+        """The shapes whose bounding box overlaps the box ``lower``-``upper``."""
+        return queries.query_aabb(self, lower, upper, filter)
+
+    def query_point(self, point, filter=None) -> list:
+        """The shapes containing ``point``."""
+        return queries.query_point(self, point, filter)
+
+    def shape_from_index(self, index: int) -> Shape:
+        """The live shape at ``index`` (:attr:`Shape.index`, what batched queries report)."""
+        i = _validate.integer(index, "index", 0, len(self._shapes.alive) - 1)
+        if i not in self._shape_handles:
+            raise ValueError(f"no shape at index {i}")
+        return self._shape_handles[i]
 
     def get_positions(self) -> np.ndarray:
         """(N, 2) float64 copy of body origins, m, in :attr:`bodies` order."""

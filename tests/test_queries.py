@@ -1,0 +1,295 @@
+"""World queries (``impulse2d.queries``): rays against every shape type equal the analytic
+intersection, batched rays equal single ones bit for bit, box and point queries equal brute
+force (Hypothesis), filters, sensors, the callback protocol, and clear errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import impulse2d as i2d
+from impulse2d.queries import QueryFilter
+
+ANGLES = [0.0, 0.3, -1.1, 2.5]
+
+
+def _world_with(make, position=(0.0, 0.0), angle=0.0):
+    world = i2d.World(gravity=(0, 0))
+    body = world.create_body(type="static", position=position, angle=angle)
+    shape = make(body)
+    return world, shape
+
+
+def _ray_towards(target, direction_angle, length=10.0):
+    """A ray of ``length`` aimed at ``target`` from 5 m away along ``direction_angle``."""
+    ux, uy = math.cos(direction_angle), math.sin(direction_angle)
+    origin = (target[0] - 5.0 * ux, target[1] - 5.0 * uy)
+    return origin, (length * ux, length * uy)
+
+
+@pytest.mark.parametrize("direction", ANGLES)
+def test_a_ray_enters_a_circle_where_the_quadratic_says(direction):
+    world, shape = _world_with(lambda b: b.create_circle(0.7, center=(0.2, -0.1)),
+                               position=(1.0, 2.0), angle=0.4)
+    c, s = math.cos(0.4), math.sin(0.4)
+    center = np.array([1.0 + c * 0.2 + s * 0.1, 2.0 + s * 0.2 - c * 0.1])  # body frame (0.2, -0.1)
+    # aim 0.3 m off the centre line, so the hit is not at the nearest point
+    ux, uy = math.cos(direction), math.sin(direction)
+    target = center + 0.3 * np.array([-uy, ux])
+    origin, translation = _ray_towards(target, direction)
+    hit = world.ray_cast(origin, translation)
+    # |o + t d - c|^2 = r^2, smaller root
+    o, d = np.array(origin), np.array(translation)
+    m = o - center
+    a, b, c = d @ d, m @ d, m @ m - 0.49
+    t = (-b - math.sqrt(b * b - a * c)) / a
+    assert hit is not None and hit.shape == shape
+    assert hit.fraction == pytest.approx(t, abs=1e-12)
+    np.testing.assert_allclose(hit.point, o + t * d, atol=1e-9)
+    np.testing.assert_allclose(hit.normal, (o + t * d - center) / 0.7, atol=1e-9)
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+@pytest.mark.parametrize("radius", [0.0, 0.15])
+def test_a_ray_enters_a_rotated_box_face_where_the_plane_says(angle, radius):
+    """A ray along the box's own x axis enters the (rounded) face at half-width + radius."""
+    world, shape = _world_with(lambda b: b.create_box(0.8, 0.4, radius=radius),
+                               position=(-2.0, 1.0), angle=angle)
+    ux, uy = math.cos(angle), math.sin(angle)
+    # from 5 m out on the box's -x side, 0.1 m off its axis, towards +x
+    offset = 0.1
+    origin = (-2.0 - 5.0 * ux - offset * uy, 1.0 - 5.0 * uy + offset * ux)
+    hit = world.ray_cast(origin, (10.0 * ux, 10.0 * uy))
+    assert hit is not None
+    assert hit.fraction == pytest.approx((5.0 - 0.8 - radius) / 10.0, abs=1e-12)
+    np.testing.assert_allclose(hit.normal, (-ux, -uy), atol=1e-12)
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_a_ray_enters_a_rounded_corner_on_its_circle(angle):
+    """Aimed at a rounded box's corner along the diagonal, the ray enters the corner arc at
+    distance radius from the core corner."""
+    r = 0.2
+    world, _ = _world_with(lambda b: b.create_box(0.5, 0.5, radius=r), position=(0.5, 0.5),
+                           angle=angle)
+    c, s = math.cos(angle), math.sin(angle)
+    corner = np.array([0.5 + c * 0.5 - s * 0.5, 0.5 + s * 0.5 + c * 0.5])
+    diagonal = np.array([c - s, s + c]) / math.sqrt(2.0)
+    origin = corner + 3.0 * diagonal
+    hit = world.ray_cast(origin, -6.0 * diagonal)
+    assert hit.fraction == pytest.approx((3.0 - r) / 6.0, abs=1e-12)
+    np.testing.assert_allclose(hit.normal, diagonal, atol=1e-9)
+
+
+@pytest.mark.parametrize("direction", ANGLES)
+def test_capsules_and_segments(direction):
+    world = i2d.World(gravity=(0, 0))
+    body = world.create_body(type="static", angle=0.7)
+    capsule = body.create_capsule((-1.0, 0.0), (1.0, 0.0), 0.25)
+    segment_body = world.create_body(type="static", position=(0.0, 6.0), angle=-0.2)
+    segment = segment_body.create_segment((-1.0, 0.0), (1.0, 0.0))
+    # The capsule's side, hit perpendicularly at its middle: 0.25 m out of the axis.
+    n = (-math.sin(0.7), math.cos(0.7))
+    origin = (3.0 * n[0], 3.0 * n[1])
+    hit = world.ray_cast(origin, (-6.0 * n[0], -6.0 * n[1]))
+    assert hit.shape == capsule and hit.fraction == pytest.approx(2.75 / 6.0, abs=1e-12)
+    np.testing.assert_allclose(hit.normal, n, atol=1e-12)
+    # The segment: where the ray crosses its line, from either side, normal against the ray
+    # (the directions are turned by 1.3 rad so that none runs along the segment).
+    ux, uy = math.cos(direction + 1.3), math.sin(direction + 1.3)
+    target = (0.3 * math.cos(-0.2), 6.0 + 0.3 * math.sin(-0.2))
+    origin, translation = _ray_towards(target, direction + 1.3, 10.0)
+    hits = [h for h in world.ray_cast_all(origin, translation) if h.shape == segment]
+    assert len(hits) == 1
+    assert hits[0].fraction == pytest.approx(0.5, abs=1e-12)
+    assert hits[0].normal[0] * ux + hits[0].normal[1] * uy < 0.0
+
+
+def test_a_ray_from_inside_a_shape_does_not_see_it():
+    world, shape = _world_with(lambda b: b.create_box(1.0, 1.0, radius=0.1))
+    other = world.create_body(type="static", position=(5.0, 0.0))
+    far = other.create_circle(0.5)
+    for origin in [(0.0, 0.0), (0.95, 0.2), (1.05, 0.0)]:  # in the core, the rounding, on it
+        hit = world.ray_cast(origin, (10.0, 0.0))
+        assert hit is not None and hit.shape == far
+
+
+def test_ray_cast_all_lists_every_hit_nearest_first_and_ties_go_to_the_first_shape():
+    world = i2d.World(gravity=(0, 0))
+    shapes = [world.create_body(type="static", position=(x, 0.0)).create_circle(0.4)
+              for x in (6.0, 2.0, 4.0)]
+    twin = world.create_body(type="static", position=(2.0, 0.0)).create_circle(0.4)
+    hits = world.ray_cast_all((0.0, 0.0), (10.0, 0.0))
+    assert [h.shape for h in hits] == [shapes[1], twin, shapes[2], shapes[0]]
+    assert [h.fraction for h in hits] == pytest.approx([0.16, 0.16, 0.36, 0.56], abs=1e-12)
+    assert world.ray_cast((0.0, 0.0), (10.0, 0.0)).shape == shapes[1]
+
+
+def test_filters_and_sensors():
+    world = i2d.World(gravity=(0, 0))
+    a = world.create_body(type="static", position=(2.0, 0.0)).create_circle(0.5, category=0x2)
+    b = world.create_body(type="static", position=(4.0, 0.0)).create_circle(0.5, mask=0x4)
+    sensor = world.create_body(type="static", position=(1.0, 0.0)).create_circle(
+        0.3, is_sensor=True)
+    default = [h.shape for h in world.ray_cast_all((0.0, 0.0), (10.0, 0.0))]
+    # Default filter (category 1, every mask bit): sees a (its mask has bit 1) but not b (its
+    # mask lacks bit 1); rays never see the sensor.
+    assert default == [a]
+    category_2 = QueryFilter(category=0x4, mask=0x2)
+    assert [h.shape for h in world.ray_cast_all((0.0, 0.0), (10.0, 0.0), filter=category_2)] == [a]
+    nothing = QueryFilter(category=0x1, mask=0x8)
+    assert world.ray_cast_all((0.0, 0.0), (10.0, 0.0), filter=nothing) == []
+    sees_b = QueryFilter(category=0x4, mask=0x1)
+    assert [h.shape for h in world.ray_cast_all((0.0, 0.0), (10.0, 0.0), filter=sees_b)] == [b]
+    # Point and box queries see sensors.
+    assert world.query_point((1.0, 0.0)) == [sensor]
+    assert set(world.query_aabb((0.0, -1.0), (3.0, 1.0))) == {a, sensor}
+
+
+def test_the_callback_can_ignore_clip_and_stop():
+    world = i2d.World(gravity=(0, 0))
+    shapes = [world.create_body(type="static", position=(x, 0.0)).create_circle(0.4)
+              for x in (2.0, 4.0, 6.0)]
+    seen = []
+
+    def ignore_first_then_clip(shape, point, normal, fraction):
+        seen.append(shape)
+        return -1.0 if shape == shapes[0] else fraction
+
+    world.ray_cast_callback((0.0, 0.0), (10.0, 0.0), ignore_first_then_clip)
+    assert seen == [shapes[0], shapes[1]]   # clipped at the second: the third is beyond
+    seen.clear()
+    world.ray_cast_callback((0.0, 0.0), (10.0, 0.0),
+                            lambda *hit: (seen.append(hit[0]), 1.0)[1])
+    assert seen == shapes
+    seen.clear()
+    world.ray_cast_callback((0.0, 0.0), (10.0, 0.0), lambda *hit: (seen.append(hit[0]), 0.0)[1])
+    assert seen == [shapes[0]]
+
+
+def _mixed_world(seed: int, count: int = 60):
+    rng = np.random.default_rng(seed)
+    world = i2d.World(gravity=(0, 0))
+    for _ in range(count):
+        body = world.create_body(type="static", position=rng.uniform(-10, 10, 2),
+                                 angle=rng.uniform(-3, 3))
+        kind = rng.integers(4)
+        size = rng.uniform(0.1, 1.5)
+        if kind == 0:
+            body.create_circle(size)
+        elif kind == 1:
+            body.create_box(size, rng.uniform(0.1, 1.0), radius=rng.choice([0.0, 0.1]))
+        elif kind == 2:
+            body.create_capsule((-size, 0.0), (size, 0.0), rng.uniform(0.05, 0.5))
+        else:
+            body.create_polygon(rng.uniform(-1, 1, (6, 2)) * size + 0.01 * np.arange(12).reshape(6, 2))
+    # a large slab, which the grid keeps out of its cells
+    world.create_body(type="static").create_box(40.0, 0.5, center=(0.0, -12.0))
+    return world, rng
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_batched_rays_equal_single_rays_bit_for_bit(seed):
+    world, rng = _mixed_world(seed)
+    n = 400
+    origins = rng.uniform(-14, 14, (n, 2))
+    angles = rng.uniform(0, 2 * np.pi, n)
+    lengths = rng.uniform(0.1, 30.0, n)
+    translations = np.stack([np.cos(angles), np.sin(angles)], 1) * lengths[:, None]
+    batch = world.ray_cast_many(origins, translations)
+    hits = 0
+    for k in range(n):
+        hit = world.ray_cast(origins[k], translations[k])
+        if hit is None:
+            assert batch.shape[k] == -1 and batch.fraction[k] == 1.0
+            continue
+        hits += 1
+        assert batch.shape[k] == hit.shape.index
+        assert batch.fraction[k] == hit.fraction
+        assert tuple(batch.point[k]) == tuple(hit.point)
+        assert tuple(batch.normal[k]) == tuple(hit.normal)
+    assert hits > n // 4  # a real comparison: many rays hit something
+
+
+def _local(shape, point):
+    body = shape.body
+    c, s = math.cos(body.angle), math.sin(body.angle)
+    dx, dy = point[0] - body.position[0], point[1] - body.position[1]
+    return np.array([c * dx + s * dy, -s * dx + c * dy])
+
+
+def _signed_distance(shape, point) -> float:
+    """Brute force in Python: signed distance (m) from the point to the shape's surface,
+    negative inside: distance to the core polygon minus the radius, the core's own (negative)
+    depth inside a polygon core."""
+    p = _local(shape, point)
+    v = np.array(shape.vertices)
+    k = len(v)
+    edges = [(v[i], v[(i + 1) % k]) for i in range(k if k >= 3 else 1)] if k >= 2 else []
+    if k == 1:
+        return float(np.hypot(*(p - v[0])) - shape.radius)
+    nearest = min(np.hypot(*(p - a - np.clip((p - a) @ (b - a) / ((b - a) @ (b - a)), 0, 1)
+                             * (b - a))) for a, b in edges)
+    if k >= 3 and all((b - a)[0] * (p - a)[1] - (b - a)[1] * (p - a)[0] >= 0 for a, b in edges):
+        return float(-nearest - shape.radius)
+    return float(nearest - shape.radius)
+
+
+_WORLD, _ = _mixed_world(11)
+_SHAPES = [s for b in _WORLD.bodies for s in b.shapes]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(-12, 12), st.floats(-13, 12))
+def test_point_queries_equal_brute_force(x, y):
+    found = set(_WORLD.query_point((x, y)))
+    for shape in _SHAPES:
+        distance = _signed_distance(shape, (x, y))
+        if abs(distance) > 1e-9:  # on the boundary within rounding either answer is right
+            assert (shape in found) == (distance < 0.0), (shape, distance)
+
+
+def _box(shape):
+    """Brute force in Python: the world box of the shape's core vertices, grown by its radius."""
+    body = shape.body
+    c, s = math.cos(body.angle), math.sin(body.angle)
+    v = np.array(shape.vertices)
+    world = np.stack([c * v[:, 0] - s * v[:, 1] + body.position[0],
+                      s * v[:, 0] + c * v[:, 1] + body.position[1]], 1)
+    return world.min(0) - shape.radius, world.max(0) + shape.radius
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.floats(-14, 14), st.floats(-14, 14), st.floats(0, 6), st.floats(0, 6))
+def test_box_queries_equal_brute_force(x, y, w, h):
+    found = set(_WORLD.query_aabb((x, y), (x + w, y + h)))
+    expected = set()
+    for shape in _SHAPES:
+        lo, hi = _box(shape)
+        if lo[0] <= x + w and hi[0] >= x and lo[1] <= y + h and hi[1] >= y:
+            expected.add(shape)
+    assert found == expected
+
+
+def test_bad_input_is_refused_with_the_world_unchanged():
+    world, _ = _world_with(lambda b: b.create_circle(1.0))
+    before = world.get_positions().copy()
+    with pytest.raises(ValueError, match="origin"):
+        world.ray_cast((math.nan, 0.0), (1.0, 0.0))
+    with pytest.raises(TypeError, match="translation"):
+        world.ray_cast((0.0, 0.0), "up")
+    with pytest.raises(ValueError, match="origins"):
+        world.ray_cast_many(np.zeros((3, 3)), np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="translations"):
+        world.ray_cast_many(np.zeros((3, 2)), np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="lower"):
+        world.query_aabb((1.0, 1.0), (0.0, 0.0))
+    with pytest.raises(TypeError, match="filter"):
+        world.ray_cast((0.0, 0.0), (1.0, 0.0), filter=3)
+    with pytest.raises(TypeError, match="callback"):
+        world.ray_cast_callback((0.0, 0.0), (1.0, 0.0), None)
+    np.testing.assert_array_equal(world.get_positions(), before)
