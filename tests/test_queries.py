@@ -293,3 +293,101 @@ def test_bad_input_is_refused_with_the_world_unchanged():
     with pytest.raises(TypeError, match="callback"):
         world.ray_cast_callback((0.0, 0.0), (1.0, 0.0), None)
     np.testing.assert_array_equal(world.get_positions(), before)
+
+
+# -- shape casts and overlaps ----------------------------------------------------------------
+
+def _core_world(shape, shift=(0.0, 0.0)):
+    body = shape.body
+    c, s = math.cos(body.angle), math.sin(body.angle)
+    v = np.array(shape.vertices)
+    return np.stack([c * v[:, 0] - s * v[:, 1] + body.position[0] + shift[0],
+                     s * v[:, 0] + c * v[:, 1] + body.position[1] + shift[1]], 1)
+
+
+def _segment_distance(p, q, a, b):
+    """Distance between segments p-q and a-b (brute force over the four end point projections
+    and a crossing test)."""
+    def point_segment(x, s0, s1):
+        e = s1 - s0
+        u = 0.0 if e @ e == 0.0 else np.clip((x - s0) @ e / (e @ e), 0.0, 1.0)
+        return float(np.hypot(*(x - s0 - u * e)))
+
+    def cross(o, a_, b_):
+        return (a_[0] - o[0]) * (b_[1] - o[1]) - (a_[1] - o[1]) * (b_[0] - o[0])
+
+    d1, d2, d3, d4 = cross(a, b, p), cross(a, b, q), cross(p, q, a), cross(p, q, b)
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return 0.0
+    return min(point_segment(p, a, b), point_segment(q, a, b), point_segment(a, p, q),
+               point_segment(b, p, q))
+
+
+def _inside_core(v, x):
+    return len(v) >= 3 and all((v[(i + 1) % len(v)] - v[i])[0] * (x - v[i])[1]
+                               - (v[(i + 1) % len(v)] - v[i])[1] * (x - v[i])[0] >= 0
+                               for i in range(len(v)))
+
+
+def _shape_distance(a, b, shift=(0.0, 0.0)):
+    """Brute force in Python: the distance between two rounded shapes (A shifted), negative
+    meaning overlap only as far as 'the cores touch' (0 minus the radii)."""
+    va, vb = _core_world(a, shift), _core_world(b)
+    edges_a = [(va[i], va[(i + 1) % len(va)]) for i in range(len(va))] if len(va) > 1 else [(va[0], va[0])]
+    edges_b = [(vb[i], vb[(i + 1) % len(vb)]) for i in range(len(vb))] if len(vb) > 1 else [(vb[0], vb[0])]
+    core = min(_segment_distance(p, q, r, s) for p, q in edges_a for r, s in edges_b)
+    if any(_inside_core(vb, x) for x in va) or any(_inside_core(va, x) for x in vb):
+        core = 0.0
+    return core - a.radius - b.radius
+
+
+def test_shape_casts_hit_where_the_faces_meet():
+    world = i2d.World(gravity=(0, 0))
+    wall = world.create_body(type="static", position=(5.0, 0.0)).create_box(0.5, 3.0)
+    box = world.create_body(position=(0.0, 0.0)).create_box(0.5, 0.5)
+    ball = world.create_body(position=(0.0, 2.0)).create_circle(0.5)
+    hit = world.shape_cast(box, (10.0, 0.0))
+    assert hit.shape == wall and hit.fraction == pytest.approx(0.4, abs=1e-12)
+    np.testing.assert_allclose(hit.normal, (-1.0, 0.0), atol=1e-12)
+    assert hit.point[0] == pytest.approx(4.5, abs=1e-12)
+    hit = world.shape_cast(ball, (0.0, -10.0))
+    assert hit.shape == box and hit.fraction == pytest.approx(0.1, abs=1e-12)
+    np.testing.assert_allclose(hit.point, (0.0, 0.5), atol=1e-12)
+    assert world.shape_cast(ball, (-10.0, 0.0)) is None
+    # Overlapping at the start: fraction 0, zero normal.
+    inside = world.create_body(position=(4.4, 0.0)).create_circle(0.3)
+    hit = world.shape_cast(inside, (1.0, 0.0))
+    assert hit.shape == wall and hit.fraction == 0.0 and tuple(hit.normal) == (0.0, 0.0)
+    assert world.query_shape(inside) == [wall]
+    assert world.query_shape(box) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shape_casts_and_overlaps_equal_brute_force(seed):
+    world, rng = _mixed_world(100 + seed, count=25)
+    shapes = [s for b in world.bodies for s in b.shapes]
+    mover_body = world.create_body(position=rng.uniform(-8, 8, 2), angle=rng.uniform(-3, 3))
+    kind = seed % 3
+    if kind == 0:
+        mover = mover_body.create_box(0.6, 0.3, radius=0.05)
+    elif kind == 1:
+        mover = mover_body.create_circle(0.4)
+    else:
+        mover = mover_body.create_capsule((-0.5, 0.0), (0.5, 0.0), 0.2)
+    overlapping = set(world.query_shape(mover))
+    for shape in shapes:
+        distance = _shape_distance(mover, shape)
+        if abs(distance) > 1e-9:
+            assert (shape in overlapping) == (distance < 0.0)
+    for _ in range(20):
+        translation = rng.uniform(-15, 15, 2)
+        hit = world.shape_cast(mover, translation)
+        if hit is None or hit.fraction == 0.0:
+            continue
+        # At the time of impact the two touch; a hair earlier they are apart; no other shape
+        # was touched before (sampled along the way).
+        at = hit.fraction * translation
+        assert abs(_shape_distance(mover, hit.shape, at)) < 1e-9
+        assert _shape_distance(mover, hit.shape, at * (1 - 1e-6)) > 0.0
+        for f in np.linspace(0.0, hit.fraction, 8)[:-1]:
+            assert all(_shape_distance(mover, s, f * translation) > 0.0 for s in shapes)

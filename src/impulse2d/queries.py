@@ -19,10 +19,11 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import _validate
-from ._collision.shape_queries import cast_rays, ray_hits, shapes_at_point, shapes_in_box
+from ._collision.shape_queries import (cast_rays, cast_shape, overlapping_shapes, ray_hits,
+                                      shapes_at_point, shapes_in_box)
 from ._core.jit import DirectCall
 from .constants import HUGE
-from .shapes import ALL_BITS
+from .shapes import ALL_BITS, Shape
 from .types import Vec2
 
 _QUERY_SECONDS = 3.0
@@ -32,6 +33,8 @@ _ray_hits = DirectCall(ray_hits, "ray casts", _QUERY_SECONDS)
 _in_box = DirectCall(shapes_in_box, "box queries", _QUERY_SECONDS)
 _at_point = DirectCall(shapes_at_point, "point queries", _QUERY_SECONDS)
 _cast_rays = DirectCall(cast_rays, "batched ray casts", _QUERY_SECONDS)
+_cast_shape = DirectCall(cast_shape, "shape casts", _QUERY_SECONDS)
+_overlapping = DirectCall(overlapping_shapes, "shape overlap queries", _QUERY_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -187,5 +190,50 @@ def query_point(world, point, filter=None) -> list:
     return [world._shape_handles[int(s)] for s in rows]
 
 
+def _own_filter(shape, filter) -> QueryFilter:
+    if filter is not None:
+        return _filter(filter)
+    row = shape._row()
+    shapes = shape._world._shapes
+    return QueryFilter(int(shapes.category[row]), int(shapes.mask[row]))
+
+
+def _moving(world, shape):
+    if not isinstance(shape, Shape):
+        raise TypeError(f"shape must be a Shape, got {type(shape).__name__}")
+    if shape._world is not world:
+        raise ValueError("shape belongs to another world")
+    return shape._row()
+
+
+def shape_cast(world, shape, translation, filter=None) -> RayHit | None:
+    """The first shape (of another body) that ``shape`` touches when translated by
+    ``translation`` from where it is, as a ``RayHit``: the hit shape, the contact point on its
+    surface, its outward normal there, and the fraction of the translation at the time of
+    impact (exact: a ray cast against the Minkowski difference). A shape overlapping another
+    at the start hits it at fraction 0 with a zero normal. ``filter`` defaults to the shape's
+    own category and mask; sensors are not hit. None if nothing is in the way."""
+    row = _moving(world, shape)
+    f = _own_filter(shape, filter)
+    d = _validate.vec2(translation, "translation")
+    hit_row, fraction, nx, ny, px, py = _cast_shape(
+        world._shapes, world._bodies, row, float(d[0]), float(d[1]), 1.0,
+        np.uint64(f.category), np.uint64(f.mask))
+    if hit_row < 0:
+        return None
+    return RayHit(world._shape_handles[int(hit_row)], Vec2(float(px), float(py)),
+                  Vec2(float(nx), float(ny)), float(fraction))
+
+
+def query_shape(world, shape, filter=None) -> list:
+    """The shapes of other bodies that overlap ``shape`` where it is now (touching is not
+    overlapping; sensors included). ``filter`` defaults to the shape's own."""
+    row = _moving(world, shape)
+    f = _own_filter(shape, filter)
+    rows = _overlapping(world._shapes, world._bodies, row, np.uint64(f.category),
+                        np.uint64(f.mask))
+    return [world._shape_handles[int(s)] for s in rows]
+
+
 __all__ = ["QueryFilter", "RayHit", "RayBatch", "ray_cast", "ray_cast_all", "ray_cast_callback",
-           "ray_cast_many", "query_aabb", "query_point"]
+           "ray_cast_many", "query_aabb", "query_point", "shape_cast", "query_shape"]

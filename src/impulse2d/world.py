@@ -658,6 +658,15 @@ class World:
         """The shapes containing ``point``."""
         return queries.query_point(self, point, filter)
 
+    def shape_cast(self, shape, translation, filter=None):
+        """The first shape ``shape`` touches when translated by ``translation`` (time of
+        impact), as a ``RayHit``, or None."""
+        return queries.shape_cast(self, shape, translation, filter)
+
+    def query_shape(self, shape, filter=None) -> list:
+        """The shapes of other bodies overlapping ``shape``."""
+        return queries.query_shape(self, shape, filter)
+
     def shape_from_index(self, index: int) -> Shape:
         """The live shape at ``index`` (:attr:`Shape.index`, what batched queries report)."""
         i = _validate.integer(index, "index", 0, len(self._shapes.alive) - 1)

@@ -28,6 +28,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
 from .geometry import shape_aabb
 from .raycast import NO_HIT, point_distance_to_core, ray_shape
+from .shape_cast import _world_vertices, cast_against, overlaps, support_point
 
 MAX_CELLS_PER_SHAPE = 64
 """A shape whose box covers more grid cells goes into a list every ray tests by its box
@@ -380,4 +381,100 @@ def _walk_rays(count, vertices, normals, radius, owner, origin, rot, boxes, stam
 
 
 
-__all__ = ["ray_hits", "shapes_in_box", "shapes_at_point", "cast_rays", "MAX_CELLS_PER_SHAPE"]
+# -- a shape moving or placed among the others -----------------------------------------------
+
+@inner_kernel
+def _shape_in_world(shapes, bodies, s, out):
+    b = shapes.body[s]
+    _world_vertices(shapes.count[s], shapes.vertices[s], bodies.origin[b, 0], bodies.origin[b, 1],
+                    bodies.rot[b, 0], bodies.rot[b, 1], out)
+
+
+@kernel
+def cast_shape(shapes, bodies, moving, tx, ty, max_fraction, category, mask):
+    """Shape ``moving`` translated by (tx, ty): the first shape of another body it touches,
+    as ``(row, fraction, nx, ny, px, py)`` (normal: the hit shape's, outward; point: on the hit
+    shape's surface), or row -1. An overlap at the start is a hit at fraction 0 with a zero
+    normal, its point the hit shape's furthest point against the motion."""
+    n = shapes.alive.shape[0]
+    world_a = np.empty((8, 2))
+    world_b = np.empty((8, 2))
+    difference = np.empty((16, 2))
+    normals = np.empty((16, 2))
+    _shape_in_world(shapes, bodies, moving, world_a)
+    box = np.empty(4)
+    _box(shapes, bodies, moving, box)
+    lo_x = min(box[0], box[0] + tx)
+    lo_y = min(box[1], box[1] + ty)
+    hi_x = max(box[2], box[2] + tx)
+    hi_y = max(box[3], box[3] + ty)
+    own = shapes.body[moving]
+    best = max_fraction
+    row = -1
+    hit_nx = 0.0
+    hit_ny = 0.0
+    for s in range(n):
+        if shapes.body[s] == own or not _seen(shapes.alive[s], shapes.is_sensor[s],
+                                             shapes.category[s], shapes.mask[s], category, mask,
+                                             False):
+            continue
+        _box(shapes, bodies, s, box)
+        if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+            continue
+        _shape_in_world(shapes, bodies, s, world_b)
+        fraction, nx, ny = cast_against(shapes.count[moving], world_a, shapes.radius[moving],
+                                        shapes.count[s], world_b, shapes.radius[s], tx, ty, best,
+                                        difference, normals)
+        if fraction == NO_HIT or (fraction == best and row >= 0):
+            continue
+        best = fraction
+        row = s
+        hit_nx = nx
+        hit_ny = ny
+    if row < 0:
+        return -1, 1.0, 0.0, 0.0, 0.0, 0.0
+    _shape_in_world(shapes, bodies, row, world_b)
+    if hit_nx == 0.0 and hit_ny == 0.0:  # overlapping at the start: B's point along -T
+        length = math.hypot(tx, ty)
+        ux = -tx / length if length > 0.0 else 0.0
+        uy = -ty / length if length > 0.0 else 0.0
+        px, py = support_point(shapes.count[row], world_b, shapes.radius[row], ux, uy)
+    else:
+        px, py = support_point(shapes.count[row], world_b, shapes.radius[row], hit_nx, hit_ny)
+    return row, best, hit_nx, hit_ny, px, py
+
+
+@kernel
+def overlapping_shapes(shapes, bodies, placed, category, mask):
+    """Rows of the shapes of other bodies that overlap shape ``placed`` (touching is not
+    overlapping), in row order; sensors included."""
+    n = shapes.alive.shape[0]
+    rows = np.empty(n, np.int64)
+    count = 0
+    world_a = np.empty((8, 2))
+    world_b = np.empty((8, 2))
+    difference = np.empty((16, 2))
+    normals = np.empty((16, 2))
+    _shape_in_world(shapes, bodies, placed, world_a)
+    box_a = np.empty(4)
+    _box(shapes, bodies, placed, box_a)
+    box = np.empty(4)
+    own = shapes.body[placed]
+    for s in range(n):
+        if shapes.body[s] == own or not _seen(shapes.alive[s], shapes.is_sensor[s],
+                                             shapes.category[s], shapes.mask[s], category, mask,
+                                             True):
+            continue
+        _box(shapes, bodies, s, box)
+        if box[0] > box_a[2] or box[2] < box_a[0] or box[1] > box_a[3] or box[3] < box_a[1]:
+            continue
+        _shape_in_world(shapes, bodies, s, world_b)
+        if overlaps(shapes.count[placed], world_a, shapes.radius[placed], shapes.count[s],
+                    world_b, shapes.radius[s], difference, normals):
+            rows[count] = s
+            count += 1
+    return rows[:count]
+
+
+__all__ = ["ray_hits", "shapes_in_box", "shapes_at_point", "cast_rays", "cast_shape",
+           "overlapping_shapes", "MAX_CELLS_PER_SHAPE"]
