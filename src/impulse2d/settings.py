@@ -88,6 +88,19 @@ class WorldSettings:
     """m/s, in (0, 1e5]. Body speeds are clamped to this to keep a blown-up scene finite (Box2D:
     400 m/s). The clamp squares it, one reason for the bound."""
 
+    enable_contact_events: bool = False
+    """Make the contact events of each step (``World.contact_events()``: begin and end touching,
+    hits): a pass over the contacts and one over the solver's rows a step. Off by default, so
+    that a world that does not read them pays nothing (Box2D has them on)."""
+
+    enable_body_events: bool = False
+    """Make the body move events of each step (``World.body_events()``): a copy of the bodies'
+    positions and angles a step. Off by default."""
+
+    hit_event_threshold: float = 1.0
+    """m/s, in [0, 1e5]. A contact point whose approach speed exceeds this makes a hit event
+    (Box2D: 1 m/s)."""
+
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
     ``"product"`` (Chipmunk), ``"mean"``."""
@@ -125,14 +138,14 @@ def _check(name: str, value):
         if not 1 <= value <= 1000:
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")
         return value
-    if name == "warm_starting":
+    if name in ("warm_starting", "enable_contact_events", "enable_body_events"):
         return _validate.flag(value, name)
     # Upper bounds and their reasons: _validate (MAX_HERTZ, MAX_SPEED, MAX_FACTOR).
     if name in ("contact_hertz", "joint_hertz"):
         return _validate.hertz(value, name, allow_zero=False)
     if name in ("contact_speed", "max_linear_speed"):
         return _validate.speed_limit(value, name)
-    if name == "restitution_threshold":
+    if name in ("restitution_threshold", "hit_event_threshold"):
         return _validate.speed_limit(value, name, positive_only=False)
     if name in ("contact_damping_ratio", "joint_damping_ratio"):
         return _validate.factor(value, name)

@@ -21,7 +21,8 @@ MATERIAL_DEFAULTS = {
     "density": 1.0,        # kg/m^2, >= 0; the shape's mass must come out 0 or in [1e-30, 1e30] kg
     "friction": 0.6,       # Coulomb coefficient in [0, 1e6] (mixed with the other's: sqrt(fa fb))
     "restitution": 0.0,    # bounciness in [0, 1e6] (mixed: max(ea, eb))
-    "is_sensor": False,    # stored for the sensor events to come; sensors make no contacts
+    "is_sensor": False,    # a sensor makes no contacts and reports overlaps (sensor events)
+    "enable_sensor_events": True,  # sensors detect this shape
     "category": 0x1,       # bits this shape is
     "mask": ALL_BITS,      # bits it collides with
     "group": 0,            # signed 64-bit; equal negative groups never collide, equal positive do
@@ -41,6 +42,7 @@ def parse_material(options: dict) -> dict:
         "friction": _validate.factor(m["friction"], "friction"),
         "restitution": _validate.factor(m["restitution"], "restitution"),
         "is_sensor": _validate.flag(m["is_sensor"], "is_sensor"),
+        "enable_sensor_events": _validate.flag(m["enable_sensor_events"], "enable_sensor_events"),
         "category": _validate.bits(m["category"], "category"),
         "mask": _validate.bits(m["mask"], "mask"),
         "group": _validate.integer(m["group"], "group"),
@@ -128,7 +130,30 @@ class Shape(Handle):
 
     @property
     def is_sensor(self) -> bool:
+        """A sensor makes no contacts and reports the shapes it overlaps
+        (``World.sensor_events()``). Settable."""
         return bool(self._world._shapes.is_sensor[self._row()])
+
+    @is_sensor.setter
+    def is_sensor(self, value) -> None:
+        i = self._row()
+        flag = _validate.flag(value, "is_sensor")
+        world = self._world
+        if flag != bool(world._shapes.is_sensor[i]):
+            world._shapes.is_sensor[i] = flag
+            world._events.sensor_count += 1 if flag else -1
+            world._events.on = True  # asked again at the next step
+            world._pairs_dirty = True
+
+    @property
+    def enable_sensor_events(self) -> bool:
+        """Whether sensors detect this shape (default True). Settable."""
+        return bool(self._world._shapes.sensor_events[self._row()])
+
+    @enable_sensor_events.setter
+    def enable_sensor_events(self, value) -> None:
+        i = self._row()
+        self._world._shapes.sensor_events[i] = _validate.flag(value, "enable_sensor_events")
 
     def _filter_property(column: str, check):  # noqa: N805  (class-body helper)
         def fget(self):

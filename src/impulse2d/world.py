@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _validate, queries
+from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
 from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, GEAR, JOINT_LAYOUT, MOTOR, MOUSE,
@@ -102,6 +103,7 @@ class World:
         self._contacts: Contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
+        self._events = EventTracker()  # contact, sensor and body events (events.py)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._stores_built_from: tuple | None = None
@@ -161,7 +163,15 @@ class World:
                 # The solver divides by the substep dt / substeps: a subnormal dt makes that inf.
                 raise ValueError(f"dt = {dt:g} s is too small; use at least "
                                  f"{_validate.MIN_DT:g} s")
-        step_world(self, dt)
+        events = self._events
+        if events.on or self.settings._derived is None:  # on, or the settings just changed
+            events.on = events.wanted(self.settings)
+        if events.on:
+            events.before_step(self)
+            step_world(self, dt)
+            events.after_step(self)
+        else:
+            step_world(self, dt)
         self.time += dt
         self.step_count += 1
 
@@ -708,6 +718,20 @@ class World:
                                       Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points))
         return result
 
+    # -- events (events.py) --------------------------------------------------------------------
+    def contact_events(self):
+        """The contact events of the last step (``begin``, ``end``, ``hit`` records and arrays;
+        see :mod:`impulse2d.events`). Needs ``settings.enable_contact_events``."""
+        return self._events.contact_events(self)
+
+    def sensor_events(self):
+        """The sensor events of the last step (``begin``, ``end``: sensor and visitor shapes)."""
+        return self._events.sensor_events(self)
+
+    def body_events(self):
+        """The bodies the last step moved. Needs ``settings.enable_body_events``."""
+        return self._events.body_events(self)
+
     # -- internals used by the handles ------------------------------------------------------------
     def _body_row(self, body, name: str) -> int:
         if not isinstance(body, Body):
@@ -747,6 +771,10 @@ class World:
         sh.friction[s] = m["friction"]
         sh.restitution[s] = m["restitution"]
         sh.is_sensor[s] = m["is_sensor"]
+        sh.sensor_events[s] = m["enable_sensor_events"]
+        if m["is_sensor"]:
+            self._events.sensor_count += 1
+            self._events.on = True
         sh.category[s] = m["category"]
         sh.mask[s] = m["mask"]
         sh.group[s] = m["group"]
@@ -764,6 +792,7 @@ class World:
 
     def _free_shape(self, s: int) -> None:
         body = int(self._shapes.body[s])
+        self._events.sensor_count -= int(self._shapes.is_sensor[s])
         self._body_shapes[body].remove(s)
         del self._shape_handles[s]
         self._shape_user_data.pop(s, None)
@@ -773,9 +802,15 @@ class World:
         self._pairs_dirty = True
 
     def _drop_dead_contacts(self) -> None:
+        """Drop the contacts of destroyed shapes; their touching contacts and sensor overlaps
+        end (events)."""
         c = self._contacts
-        keep = self._shapes.alive[c.shape_a] & self._shapes.alive[c.shape_b]
+        alive = self._shapes.alive
+        keep = alive[c.shape_a] & alive[c.shape_b]
+        dead = (~alive).astype(np.int64)  # destroyed rows: their generation was just bumped
+        self._events.shapes_destroyed(self, np.flatnonzero(dead), dead)
         if not keep.all():
+            self._events.contacts_dropped(self, ~keep, dead)
             self._contacts = Contacts(*(column[keep] for column in c))
 
     def _shape_mass(self, s: int, density: float | None = None):

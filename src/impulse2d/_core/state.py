@@ -84,7 +84,8 @@ class Shapes(NamedTuple):
     density: np.ndarray      # kg/m^2
     friction: np.ndarray     # Coulomb coefficient, >= 0
     restitution: np.ndarray  # >= 0
-    is_sensor: np.ndarray    # bool (stored; sensors come with the world-services issue)
+    is_sensor: np.ndarray    # bool: makes no contacts, reports overlaps (sensor events)
+    sensor_events: np.ndarray  # bool: sensors detect this shape
     category: np.ndarray     # uint64 bits this shape is
     mask: np.ndarray         # uint64 bits this shape collides with
     group: np.ndarray        # int64: equal negative groups never collide, equal positive always do
@@ -106,6 +107,7 @@ SHAPE_LAYOUT = {
     "friction": (np.float64, ()),
     "restitution": (np.float64, ()),
     "is_sensor": (np.bool_, ()),
+    "sensor_events": (np.bool_, ()),
     "category": (np.uint64, ()),
     "mask": (np.uint64, ()),
     "group": (np.int64, ()),
