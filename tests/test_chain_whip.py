@@ -63,6 +63,8 @@ def chain_runs():
 ])
 def test_chain_first_swing_gap(chain_runs, solver, bound):
     worst, _ = chain_runs[solver]
+    # the fall before the whip: 0.0119 m by step 120 with either clamp (pyb2d3 0.0119 m)
+    assert worst[:120].max() < 0.0125
     # the first swing ends with the whip at step 271 (both engines); its gap is the run's worst
     assert int(np.argmax(worst)) < 300
     assert worst[:300].max() < bound
