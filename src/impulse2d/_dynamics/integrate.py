@@ -67,6 +67,23 @@ def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
+def clamp_bodies(bodies, max_linear_speed, max_angular_speed):
+    """Clamp every moving body's speed and spin (:func:`clamp_speeds`).
+
+    ``soft_step_v31`` calls this after :func:`integrate_velocities`, before the constraints of
+    each substep, where Box2D v3.0 and v3.1 clamp (``b2IntegrateVelocitiesTask``), and then
+    integrates positions with what the constraints solved: they may turn a body past the limit
+    within the step. The other solvers clamp in :func:`integrate_positions`, after their
+    constraints (Box2D v2.4 and v3.2). Kinematic bodies are held to the limits as well.
+    """
+    alive = bodies.alive
+    kind = bodies.type
+    for i in range(alive.shape[0]):
+        if alive[i] and kind[i] != STATIC:
+            clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
+
+
+@borrowing_kernel
 def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
 

@@ -12,10 +12,12 @@ literature, one verb per line.
 
 from __future__ import annotations
 
-from .._core.jit import cycles, entry_kernel, inner_kernel
+import math
+
+from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import LINEAR_SLOP, MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
-from .integrate import integrate_positions, integrate_velocities
+from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .softness import soft_coefficients
 from .verbs import PREPARE, SOLVE, WARM_START
@@ -39,18 +41,12 @@ def impulse_caps(max_linear_speed, dt):
     return 4.0 * max_linear_speed, 4.0 * MAX_ROTATION / dt
 
 
-@entry_kernel
-def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iterations,
-              warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
-              joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-              baumgarte):
-    """Box2D v3's soft step (Catto, "Solver2D", 2024).
-
-    Per substep: integrate velocities, warm start, one soft iteration with position bias,
-    integrate positions, one rigid relax iteration without bias (removes the velocity the bias
-    injected). Joints go before contacts in every pass. Then restitution once, from the
-    approach speeds measured before the step.
-    """
+@inline_kernel
+def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+               contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+               restitution_threshold, max_linear_speed, clamp_first):
+    """The step of both soft solvers; ``clamp_first`` clamps the speeds before the constraints
+    of each substep (Box2D v3.0/v3.1) instead of after them (Box2D v3.2)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
@@ -73,8 +69,13 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
     borrow(world, "clock")[3] = cycles()
 
     max_angular_speed = MAX_ROTATION / dt
+    # the limits applied as positions are integrated: none when they were applied before
+    position_speed = math.inf if clamp_first else max_linear_speed
+    position_spin = math.inf if clamp_first else max_angular_speed
     for _ in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
+        if clamp_first:
+            clamp_bodies(bodies, max_linear_speed, max_angular_speed)
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
@@ -84,7 +85,7 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
         if touching:
             solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                            speed_cap)
-        integrate_positions(bodies, h, max_linear_speed, max_angular_speed)
+        integrate_positions(bodies, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
@@ -92,6 +93,48 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
     if touching:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     return h
+
+
+@entry_kernel
+def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+              warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+              joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+              baumgarte):
+    """Box2D v3's soft step (Catto, "Solver2D", 2024).
+
+    Per substep: integrate velocities, warm start, one soft iteration with position bias,
+    integrate positions, one rigid relax iteration without bias (removes the velocity the bias
+    injected). Joints go before contacts in every pass. Then restitution once, from the
+    approach speeds measured before the step. Speeds are clamped as positions are integrated,
+    after the constraints (Box2D v3.2): no body turns faster than ``MAX_ROTATION`` per step
+    within it, and a body its constraints cannot satisfy together is held to that (the 7 mm
+    capsule loop of ``tests/test_fuzz.py`` comes to rest); see :func:`soft_step_v31` for
+    what the clamp costs the joints.
+    """
+    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                      restitution_threshold, max_linear_speed, False)
+
+
+@entry_kernel
+def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                  warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                  joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                  baumgarte):
+    """:func:`soft_step` with the speeds clamped where Box2D v3.0 and v3.1 clamp them: after
+    gravity, before the constraints of each substep. What the joints solve is integrated as
+    solved, so they may turn a body past ``MAX_ROTATION`` per step when they need to: a
+    whipping chain's last link (61 rad/s against the 47 rad/s limit; its worst joint gap 0.064
+    m instead of 0.133, pyb2d3 0.065) and the circles of a stretched chain started horizontal
+    (gap over the last second 0.054 m instead of 15.7 m; pyb2d3 0.068). Measured with
+    ``benchmarks/chain_whip.py``. The price: a body whose constraints cannot be satisfied
+    together (a 7 mm capsule between two joints with a far anchor, ``tests/test_fuzz.py``)
+    keeps flailing at the speed limits instead of coming to rest (pyb2d3 flails far faster).
+    Speeds still leave each step within the limits (:func:`~.integrate.finalize_bodies`).
+    """
+    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                      restitution_threshold, max_linear_speed, True)
 
 
 @entry_kernel
@@ -129,6 +172,6 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     return dt
 
 
-ENTRIES = {"soft_step": soft_step, "pgs": pgs}
+ENTRIES = {"soft_step": soft_step, "soft_step_v31": soft_step_v31, "pgs": pgs}
 """The entry kernel of each solver of this module (``WorldSettings.solver``); the NGS solvers
 are in :mod:`.solvers_ngs`, and :data:`.step.SOLVER_KERNELS` holds them all."""

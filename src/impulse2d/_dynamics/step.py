@@ -61,7 +61,8 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
-SOLVER_SECONDS = {"soft_step": 6.0, "pgs": 6.0, "pgs_ngs": 6.0, "pgs_block": 6.0}
+SOLVER_SECONDS = {"soft_step": 6.0, "soft_step_v31": 6.0, "pgs": 6.0, "pgs_ngs": 6.0,
+                  "pgs_block": 6.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
                                "motor", "pulley", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0

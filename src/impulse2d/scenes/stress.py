@@ -252,7 +252,9 @@ def ball_and_chain(world, links=40, radius=8.0):
 def stretched_chain(world, links=40, stretch=2.0, hanging=True):
     """``hanging``: the chain starts hanging straight down from the pin (default, as in
     Box3D's port of the scene: the joints only have to close their gaps); False starts it
-    horizontal, so that it closes its gaps while falling and swinging (far harder)."""
+    horizontal, so that it closes its gaps while falling and swinging (far harder: the joints
+    spin the circles past the rotation limit, which ``soft_step`` clamps after them and
+    ``soft_step_v31`` before them; only the latter closes the chain, as Box2D v3.1 does)."""
     links = int(links)
     if links < 1:
         raise ValueError(f"stretched_chain needs links >= 1, got {links}")
