@@ -14,7 +14,8 @@ A body is slow when ``max(|v|, |w| * extent) <= sleep_threshold`` (Box2D v3's sl
 long plank counts its tip's speed). Its sleep timer ``sleep_time`` grows by ``dt`` while it
 is slow and ``allow_sleep`` is on, and is reset otherwise; a kinematic body that moves (any
 nonzero velocity) resets the timers of the dynamic bodies it touches or is jointed to, so a
-moving platform keeps what rides on it awake.
+moving platform keeps what rides on it awake, and so does a joint motor with a nonzero speed
+for its two bodies.
 
 Islands are found again each step, by union-find over the awake bodies' touching contacts and
 joints (union by lowest row, with path compression), rather than kept persistent with lazy
@@ -192,6 +193,12 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
                     timer[joints.body_b[j]] = 0.0
                 elif _moving_kinematic(kind, v, w, joints.body_b[j]):
                     timer[joints.body_a[j]] = 0.0
+    # A joint motor turning (nonzero speed) keeps its bodies awake: however slow, it drives
+    # them (a slow motor would otherwise fall asleep, and so stop, Box2D's known pitfall).
+    for j in range(joints.alive.shape[0]):
+        if joints.alive[j] and joints.enable_motor[j] and joints.motor_speed[j] != 0.0:
+            timer[joints.body_a[j]] = 0.0
+            timer[joints.body_b[j]] = 0.0
     # Union-find over the awake dynamic bodies (a touching contact between an awake and a
     # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
     for k in range(count.shape[0]):
