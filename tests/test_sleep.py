@@ -314,3 +314,21 @@ def test_validation_of_the_sleep_settings_and_properties():
     body.sleep_threshold = 0.2
     assert body.sleep_threshold == 0.2
     assert np.isfinite(body.sleep_threshold)
+
+
+def test_body_events_flag_the_bodies_that_fell_asleep():
+    world = i2.World(enable_body_events=True)
+    _ground(world)
+    stack = _stack(world, 0.0)
+    flagged = []
+    for n in range(300):
+        world.step(DT)
+        events = world.body_events()
+        assert events.fell_asleep.shape == events.indices.shape
+        if events.fell_asleep.any():
+            flagged.append((n, sorted(events.indices[events.fell_asleep].tolist())))
+        if flagged and n > flagged[0][0] + 10:
+            assert events.indices.shape[0] == 0  # asleep: nothing moves
+    rows = sorted(b._index for b in stack)
+    assert len(flagged) == 1 and flagged[0][1] == rows  # once, all three, the step they slept
+    assert not any(b.is_awake for b in stack)
