@@ -332,3 +332,57 @@ def test_body_events_flag_the_bodies_that_fell_asleep():
     rows = sorted(b._index for b in stack)
     assert len(flagged) == 1 and flagged[0][1] == rows  # once, all three, the step they slept
     assert not any(b.is_awake for b in stack)
+
+
+def _joint(world, stack):
+    return world.create_revolute_joint(stack[1], stack[2], tuple(stack[2].position))
+
+
+_WAKES = {
+    "apply_force": lambda w, s: s[1].apply_force((1.0, 0.0)),
+    "apply_torque": lambda w, s: s[1].apply_torque(1.0),
+    "apply_linear_impulse": lambda w, s: s[1].apply_linear_impulse((0.1, 0.0)),
+    "apply_angular_impulse": lambda w, s: s[1].apply_angular_impulse(0.1),
+    "linear_velocity": lambda w, s: setattr(s[1], "linear_velocity", (0.1, 0.0)),
+    "angular_velocity": lambda w, s: setattr(s[1], "angular_velocity", 0.1),
+    "position": lambda w, s: setattr(s[1], "position", tuple(s[1].position)),
+    "angle": lambda w, s: setattr(s[1], "angle", 0.01),
+    "fixed_rotation": lambda w, s: setattr(s[1], "fixed_rotation", True),
+    "is_awake": lambda w, s: setattr(s[1], "is_awake", True),
+    "allow_sleep": lambda w, s: setattr(s[1], "allow_sleep", False),
+    "create_shape": lambda w, s: s[1].create_circle(0.1),
+    "destroy_shape": lambda w, s: w.destroy_shape(s[1].shapes[0]),
+    "density": lambda w, s: setattr(s[1].shapes[0], "density", 2.0),
+    "filter": lambda w, s: setattr(s[1].shapes[0], "mask", 1),
+    "create_joint": lambda w, s: _joint(w, s),
+    "destroy_body": lambda w, s: w.destroy_body(s[0]),
+    "type": lambda w, s: setattr(s[0], "type", "static"),
+}
+
+
+@pytest.mark.parametrize("action", sorted(_WAKES))
+def test_what_acts_on_a_sleeping_island_wakes_all_of_it(action):
+    world = i2.World()
+    _ground(world)
+    stack = _stack(world, 0.0)
+    other = _stack(world, 5.0)
+    _settle_until_asleep(world, stack + other)
+    _WAKES[action](world, stack)
+    alive = [b for b in stack if b.is_valid and b.type == i2.BodyType.DYNAMIC]
+    assert alive and all(b.is_awake for b in alive)
+    assert not any(b.is_awake for b in other)  # a separate island sleeps on
+
+
+@pytest.mark.parametrize("change", ["motor_speed", "enable_limit", "destroy"])
+def test_joint_changes_wake_the_island(change):
+    world = i2.World()
+    _ground(world)
+    stack = _stack(world, 0.0)
+    joint = _joint(world, stack)
+    _settle_until_asleep(world, stack)
+    if change == "destroy":
+        world.destroy_joint(joint)
+    else:
+        setattr(joint, change, 1.0 if change == "motor_speed" else True)
+    assert all(b.is_awake for b in stack)
+    world.step(DT)
