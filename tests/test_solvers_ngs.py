@@ -29,9 +29,9 @@ def _speed_max(world) -> float:
 def _overlapping_pyramid(solver):
     """A pyramid of base 4 (10 boxes of 1 m) placed at 0.75 m spacing both ways: every box
     overlaps its neighbours by 25 % of its size."""
-    # Sleeping off: the position pass pushes the boxes apart with no velocity, so they count as
-    # at rest and the pile fell asleep half separated (top box at 3.46 m after 5 s, not 3.48):
-    # the test measures where the position pass alone takes them.
+    # Sleeping off: the test measures where the position pass alone takes the boxes, to 1 mm,
+    # and its last millimetres move them slower than the sleep threshold: asleep, the top box
+    # stops at 3.4726 m (3.46 m before the sleep test counted the position pass's motion).
     world, _ = ground_world(solver=solver, enable_sleep=False)
     boxes = []
     for row in range(4):

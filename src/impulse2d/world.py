@@ -229,6 +229,7 @@ class World:
         b.sleep_time[i] = 0.0
         b.island[i] = -1
         b.extent[i] = 0.0
+        b.step_motion[i] = 0.0
         handle = Body(self, i, int(b.generation[i]))
         self._body_handles[i] = handle
         self._body_shapes[i] = []

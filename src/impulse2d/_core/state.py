@@ -50,6 +50,8 @@ class Bodies(NamedTuple):
                                  # whose lowest row this is
     extent: np.ndarray           # m: farthest shape point from the centre of mass (the angular
                                  # part of the sleep speed is |w| times this, as in Box2D v3)
+    step_motion: np.ndarray      # m^2: square of how far the last step moved the body (centre,
+                                 # or its turn times extent), position corrections included
 
 
 BODY_LAYOUT = {
@@ -82,6 +84,7 @@ BODY_LAYOUT = {
     "island": (np.int64, ()),
     "island_sleep": (np.float64, ()),
     "extent": (np.float64, ()),
+    "step_motion": (np.float64, ()),
 }
 
 

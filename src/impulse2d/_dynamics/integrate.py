@@ -162,6 +162,11 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
         bodies.rot[i, 1] = s
         bodies.origin[i, 0] = cx - (c * lx - s * ly)
         bodies.origin[i, 1] = cy - (s * lx + c * ly)
+        # How far the step moved the body, for the sleep test (.islands): the position passes
+        # of pgs_ngs and pgs_block move bodies with no velocity, which must not count as rest.
+        reach = turn * bodies.extent[i]
+        bodies.step_motion[i] = max(bodies.dp[i, 0] * bodies.dp[i, 0]
+                                    + bodies.dp[i, 1] * bodies.dp[i, 1], reach * reach)
         bodies.dp[i, 0] = 0.0
         bodies.dp[i, 1] = 0.0
         bodies.dq[i, 0] = 1.0
