@@ -25,9 +25,9 @@ for its two bodies.
 Islands are found again each step, by union-find over the awake bodies' touching contacts and
 joints (union by lowest row, with path compression), rather than kept persistent with lazy
 splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with a few integer
-operations each, measured at 0.055 ms of the 3.0 ms step of ``rain`` (2000 circles, 1.8 %) and
-0.0065 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a
-settled ``many_pyramids`` asleep steps in 1.6 % of its awake time. A sleeping island keeps the label it fell asleep with, ``island``
+operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and
+0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a
+settled ``many_pyramids`` asleep steps in 1.7 % of its awake time. A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
 
 Waking, inside the step (:func:`wake_touched`, after the narrowphase, before the contacts are
