@@ -386,3 +386,21 @@ def test_joint_changes_wake_the_island(change):
         setattr(joint, change, 1.0 if change == "motor_speed" else True)
     assert all(b.is_awake for b in stack)
     world.step(DT)
+
+
+def test_a_body_on_a_resting_kinematic_platform_sleeps_and_a_moving_one_keeps_it_awake():
+    world = i2.World()
+    still = world.create_body("kinematic", position=(-3.0, -0.5))
+    still.create_box(1.0, 0.5)
+    moving = world.create_body("kinematic", position=(3.0, -0.5), linear_velocity=(0.01, 0.0))
+    moving.create_box(1.0, 0.5)
+    riders = []
+    for x in (-3.0, 3.0):
+        rider = world.create_body("dynamic", position=(x, 0.5))
+        rider.create_box(0.5, 0.5)
+        riders.append(rider)
+    for _ in range(int(2.0 / DT)):
+        world.step(DT)
+        assert riders[1].is_awake  # carried at 0.01 m/s, below the threshold, yet kept awake
+    assert not riders[0].is_awake
+    assert riders[1].position.x == pytest.approx(3.02, abs=2e-3)
