@@ -7,7 +7,8 @@ Three measurements, each a median of per-step wall times (``World.profile``):
 * ``settled``: ``many_pyramids`` (10 x 10 pyramids of base 10, 5500 boxes) stepped with sleeping
   off until it has settled (``--settle`` steps), timed awake; then sleeping is turned on in the
   same world, and once every box sleeps the step is timed again. The target of issue 14: the
-  sleeping step at most 5 % of the awake one. Also ``pyramid`` base 100 (5050 boxes).
+  sleeping step at most 5 % of the awake one. Then with one ball falling beside the sleeping
+  boxes (median and worst step). Also ``pyramid`` base 100 (5050 boxes).
 * ``stage``: the cost of the sleep stage (timers, union-find islands) while everything is awake:
   ``rain`` (2000 circles) and ``pyramid`` base 20 stepped side by side with sleeping on and off
   (interleaved, so both see the same machine load), the difference of their ``finalize`` shares
@@ -56,11 +57,22 @@ def settled(scene: str, params: dict, settle: int, timed: int) -> dict:
     for _ in range(timed):
         world.step(DT)
         asleep.append(world.profile.step)
+    # One awake body in the sleeping world: a ball falling beside it, touching nothing (the
+    # pair search still runs over every shape when its fat box moves).
+    x_lo = min(b.position.x for b in dynamic) - 10.0
+    ball = world.create_body("dynamic", position=(x_lo, 50.0))
+    ball.create_circle(0.3)
+    one_awake = []
+    for _ in range(timed):
+        world.step(DT)
+        one_awake.append(world.profile.step)
     awake_ms, asleep_ms = _median_ms(awake), _median_ms(asleep)
     return {"scene": scene, "params": params, "bodies": len(dynamic),
             "settle_steps": settle, "steps_to_sleep_after_enabling": steps_to_sleep,
             "awake_step_ms": awake_ms, "asleep_step_ms": asleep_ms,
-            "asleep_fraction": round(asleep_ms / awake_ms, 4)}
+            "asleep_fraction": round(asleep_ms / awake_ms, 4),
+            "one_falling_ball_step_ms": _median_ms(one_awake),
+            "one_falling_ball_max_step_ms": round(1e3 * max(one_awake), 4)}
 
 
 def stage(scene: str, params: dict, skip: int, timed: int) -> dict:
