@@ -22,7 +22,8 @@ def test_colours_never_share_a_dynamic_body_and_cover_every_touching_contact(cas
     body_b = np.array([b for _, b, _ in contacts], dtype=np.int64)
     count = np.array([c for _, _, c in contacts], dtype=np.int64)
     body_type = np.where(np.array(static), STATIC, DYNAMIC).astype(np.int64)
-    order, starts = color_contacts(count, body_a, body_b, body_type, n, color_count)
+    order, starts = color_contacts(count, body_a, body_b, body_type, np.zeros(n, dtype=np.bool_),
+                                   n, color_count)
     assert sorted(order.tolist()) == [k for k in range(len(contacts)) if count[k] > 0]
     assert starts[0] == 0 and starts[-1] == len(order) and np.all(np.diff(starts) >= 0)
     for c in range(color_count):  # every colour but the overflow
@@ -37,6 +38,7 @@ def test_contacts_with_a_static_body_are_solved_after_dynamic_pairs():
     body_a = np.array([0, 1, 0, 1, 2], dtype=np.int64)
     body_b = np.array([1, 2, 3, 3, 3], dtype=np.int64)
     body_type = np.array([DYNAMIC, DYNAMIC, DYNAMIC, STATIC], dtype=np.int64)
-    order, starts = color_contacts(np.ones(5, dtype=np.int64), body_a, body_b, body_type, 4, 24)
+    order, starts = color_contacts(np.ones(5, dtype=np.int64), body_a, body_b, body_type,
+                                   np.zeros(4, dtype=np.bool_), 4, 24)
     position = {int(k): i for i, k in enumerate(order)}
     assert max(position[0], position[1]) < min(position[2], position[3], position[4])

@@ -86,6 +86,9 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         if joints:
             _joint_world(world)
         world.step(1.0 / 60.0)
+        if joints:
+            world.islands  # the island labels (World.islands, is_awake = False), once
+
     seconds = time.perf_counter() - t0
     if progress:
         print(f"impulse2d warmup: done in {seconds:.1f} s", file=sys.stderr, flush=True)

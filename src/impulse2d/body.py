@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from . import _validate
+from . import _sleep, _validate
 from ._handle import Handle
 from ._core.state import DYNAMIC, STATIC
 from .types import BodyType, Vec2
@@ -50,6 +50,7 @@ class Body(Handle):
         # A static body's shapes were checked one by one, not their sum as a dynamic body's mass.
         props = self._world._body_mass(i, kind=kind, blame=f"type = {BodyType(kind).name.lower()}")
         bodies = self._world._bodies
+        _sleep.wake_touching(self._world, i)
         if kind == STATIC:
             bodies.v[i] = 0.0
             bodies.w[i] = 0.0
@@ -68,6 +69,7 @@ class Body(Handle):
         i = self._row()
         x, y = _validate.vec2(value, "position")
         bodies = self._world._bodies
+        _sleep.wake_touching(self._world, i)
         bodies.origin[i] = (x, y)
         self._world._sync_center(i)
 
@@ -82,6 +84,7 @@ class Body(Handle):
         i = self._row()
         angle = _validate.angle(value, "angle")
         bodies = self._world._bodies
+        _sleep.wake_touching(self._world, i)
         bodies.angle[i] = angle
         bodies.rot[i] = (math.cos(angle), math.sin(angle))
         self._world._sync_center(i)
@@ -97,6 +100,7 @@ class Body(Handle):
         i = self._row()
         v = check_linear_velocity(value)
         self._check_movable(i, v != (0.0, 0.0))
+        self._wake_for_velocity(i)
         self._world._bodies.v[i] = v
 
     @property
@@ -109,7 +113,16 @@ class Body(Handle):
         i = self._row()
         w = check_angular_velocity(value)
         self._check_movable(i, w != 0.0)
+        self._wake_for_velocity(i)
         self._world._bodies.w[i] = w
+
+    def _wake_for_velocity(self, i: int) -> None:
+        """A dynamic body given a velocity wakes its island; a kinematic one also wakes what it
+        touches or holds (it will move through it)."""
+        if self._world._bodies.type[i] == DYNAMIC:
+            _sleep.wake_body(self._world, i)
+        else:
+            _sleep.wake_touching(self._world, i)
 
     def _check_movable(self, i: int, nonzero: bool) -> None:
         if nonzero and self._world._bodies.type[i] == STATIC:
@@ -169,14 +182,60 @@ class Body(Handle):
         i = self._row()
         fixed = _validate.flag(value, "fixed_rotation")
         props = self._world._body_mass(i, fixed=fixed, blame=f"fixed_rotation = {fixed}")
+        _sleep.wake_body(self._world, i)
         self._world._bodies.fixed_rotation[i] = fixed
         self._world._bodies.w[i] = 0.0
         self._world._update_mass(i, props)
 
+    # -- sleeping (_dynamics/islands.py explains the rules) -----------------------------------
     @property
     def is_awake(self) -> bool:
-        """Whether the body is simulated this step (sleeping comes later: every moving body is awake)."""
-        return self._world._bodies.type[self._row()] != STATIC
+        """Whether the body is simulated: False for a sleeping body (its island has been at
+        rest for ``WorldSettings.time_to_sleep``) and for a static body; kinematic bodies
+        never sleep. Setting True wakes the body's island, False puts the island to sleep now
+        (velocities zeroed; a touch, a force or a set velocity wakes it again). Setting it on
+        a static or kinematic body does nothing (Box2D does the same)."""
+        i = self._row()
+        bodies = self._world._bodies
+        return bool(bodies.type[i] != STATIC and not bodies.asleep[i])
+
+    @is_awake.setter
+    def is_awake(self, value) -> None:
+        i = self._row()
+        awake = _validate.flag(value, "is_awake")
+        if self._world._bodies.type[i] != DYNAMIC:
+            return
+        if awake:
+            _sleep.wake_body(self._world, i)
+        else:
+            _sleep.sleep_island(self._world, i)
+
+    @property
+    def allow_sleep(self) -> bool:
+        """May the body fall asleep (default True). False keeps it and every body of its island
+        awake; setting False wakes the island."""
+        return bool(self._world._bodies.allow_sleep[self._row()])
+
+    @allow_sleep.setter
+    def allow_sleep(self, value) -> None:
+        i = self._row()
+        allow = _validate.flag(value, "allow_sleep")
+        if not allow:
+            _sleep.wake_body(self._world, i)
+        self._world._bodies.allow_sleep[i] = allow
+
+    @property
+    def sleep_threshold(self) -> float:
+        """m/s, in [0, 1e5] (default 0.05, as Box2D's). The body counts as at rest while its
+        speed, and its angular speed times its reach from the centre of mass (its farthest
+        shape point), stay at or below this."""
+        return float(self._world._bodies.sleep_threshold[self._row()])
+
+    @sleep_threshold.setter
+    def sleep_threshold(self, value) -> None:
+        i = self._row()
+        self._world._bodies.sleep_threshold[i] = _validate.non_negative(
+            value, "sleep_threshold", _validate.MAX_SPEED, "m/s")
 
     @property
     def user_data(self) -> Any:
@@ -219,6 +278,7 @@ class Body(Handle):
         torque = float(bodies.torque[i]) + (rx * fy - ry * fx)
         _accumulated("force", (total_x, total_y), "N")
         _accumulated("force", (torque,), "N m", "torque about the centre of mass")
+        _sleep.wake_body(self._world, i)
         bodies.force[i] = (total_x, total_y)
         bodies.torque[i] = torque
 
@@ -231,6 +291,7 @@ class Body(Handle):
         if bodies.type[i] == DYNAMIC:
             total = float(bodies.torque[i]) + t
             _accumulated("torque", (total,), "N m")
+            _sleep.wake_body(self._world, i)
             bodies.torque[i] = total
 
     # An impulse changes the velocity at once: the new velocity must be one the velocity
@@ -254,6 +315,7 @@ class Body(Handle):
         # No rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0.
         w = float(bodies.w[i]) + (inv_i * (rx * py - ry * px) if inv_i != 0.0 else 0.0)
         _resulting_velocity("impulse", (vx, vy), w)
+        _sleep.wake_body(self._world, i)
         bodies.v[i] = (vx, vy)
         bodies.w[i] = w
 
@@ -267,6 +329,7 @@ class Body(Handle):
             inv_i = float(bodies.inv_inertia[i])
             w = float(bodies.w[i]) + (inv_i * p if inv_i != 0.0 else 0.0)
             _resulting_velocity("impulse", None, w)
+            _sleep.wake_body(self._world, i)
             bodies.w[i] = w
 
     def _arm(self, i: int, point) -> tuple[float, float]:

@@ -47,3 +47,7 @@ POSITION_BAUMGARTE = 0.2
 """Fraction of a contact's overlap (beyond the slop) one position iteration of ``pgs_ngs``/
 ``pgs_block`` removes (Box2D v2.4 ``b2_baumgarte``, Solver2D's NGS: 0.2). Joints are corrected
 in full, within the correction limits above, as in Box2D v2.4."""
+
+SLEEP_THRESHOLD = 0.05
+"""m/s: a body's default ``sleep_threshold``, the speed below which its sleep timer runs
+(Box2D v3's ``b2BodyDef.sleepThreshold``: 0.05 m/s)."""

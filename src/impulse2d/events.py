@@ -148,15 +148,18 @@ class SensorEvents:
 
 
 class BodyEvents:
-    """The bodies whose position or angle the last step changed: ``bodies`` (handles, built on
-    first use, live ones), ``indices`` (their rows in the body store), ``positions`` (K, 2) and
-    ``angles`` (K,) after the step."""
+    """The bodies whose position or angle the last step changed, and those that fell asleep in
+    it (Box2D's move events with their ``fellAsleep`` flag): ``bodies`` (handles, built on
+    first use, live ones), ``indices`` (their rows in the body store, ascending), ``positions``
+    (K, 2) and ``angles`` (K,) after the step, ``fell_asleep`` (K,) bool: the body's island
+    fell asleep in this step (it will not move again until woken)."""
 
-    def __init__(self, world, rows, positions, angles):
+    def __init__(self, world, rows, positions, angles, fell_asleep):
         self._world = world
         self.indices = rows
         self.positions = positions
         self.angles = angles
+        self.fell_asleep = fell_asleep
 
     @property
     def bodies(self) -> list:
@@ -190,7 +193,7 @@ _NO_CONTACT_EVENTS = dict(begin=_NO_PAIRS, normals=np.empty((0, 2)), points=np.e
                           counts=_EMPTY, end=(_NO_PAIRS,), hit=_NO_PAIRS,
                           hit_points=np.empty((0, 2)), hit_normals=np.empty((0, 2)),
                           hit_speeds=np.empty(0))
-_NO_MOVES = (_EMPTY, np.empty((0, 2)), np.empty(0))
+_NO_MOVES = (_EMPTY, np.empty((0, 2)), np.empty(0), np.empty(0, dtype=np.bool_))
 
 
 class EventTracker:
@@ -226,7 +229,7 @@ class EventTracker:
         self.moved = _NO_MOVES
         if world.settings.enable_body_events:
             b = world._bodies
-            self.before = (b.origin.copy(), b.angle.copy())
+            self.before = (b.origin.copy(), b.angle.copy(), b.asleep.copy())
 
     def after_step(self, world) -> None:
         settings = world.settings
@@ -252,9 +255,16 @@ class EventTracker:
             self.sensing = _EMPTY
         if self.before is not None:
             b = world._bodies
-            origin, angle = self.before
+            origin, angle, asleep = self.before
             moved = _moved_bodies(b.alive, b.origin, b.angle, origin, angle)
-            self.moved = (moved, b.origin[moved], b.angle[moved])
+            if world._fell_asleep:
+                # with the bodies that fell asleep without moving in the step's last digits
+                fell = np.flatnonzero(b.alive & b.asleep & ~asleep)
+                moved = np.union1d(moved, fell)
+                fell_asleep = np.isin(moved, fell)
+            else:
+                fell_asleep = np.zeros(moved.shape[0], dtype=np.bool_)
+            self.moved = (moved, b.origin[moved], b.angle[moved], fell_asleep)
             self.before = None
 
     def _sense(self, world) -> None:

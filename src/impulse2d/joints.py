@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import _validate
+from . import _sleep, _validate
 from ._handle import Handle
 from .types import JointType, Vec2
 
@@ -144,6 +144,17 @@ class Joint(Handle):
     __slots__ = ()
     _kind = "joint"
     _store_name = "_joints"
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        if not name.startswith("_"):
+            # Every public setter (motor, limits, spring, target, lengths, ...) changes what
+            # the joint does: its bodies' island wakes, as Box2D's joint setters wake it. After
+            # the setter, so that a rejected value changes nothing.
+            j = self._row()
+            jt = self._world._joints
+            _sleep.wake_body(self._world, int(jt.body_a[j]))
+            _sleep.wake_body(self._world, int(jt.body_b[j]))
 
     def __repr__(self) -> str:
         if not self.is_valid:

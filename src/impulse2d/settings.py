@@ -103,6 +103,17 @@ class WorldSettings:
     """Make the body move events of each step (``World.body_events()``): a copy of the bodies'
     positions and angles a step. Off by default."""
 
+    enable_sleep: bool = True
+    """Let islands of bodies that have all been slow for ``time_to_sleep`` fall asleep: a
+    sleeping body is not simulated (it costs nearly nothing and keeps its position exactly)
+    until something wakes it (a touch by an awake body, a force, a set velocity or position,
+    ``body.is_awake = True``). On by default, as in Box2D, pybox2d and pymunk. Turning it off
+    wakes every sleeping body."""
+
+    time_to_sleep: float = 0.5
+    """s, in [0, 1e6]. How long every body of an island must stay below its
+    ``sleep_threshold`` before the island falls asleep (Box2D: 0.5 s)."""
+
     hit_event_threshold: float = 1.0
     """m/s, in [0, 1e5]. A contact point whose approach speed exceeds this makes a hit event
     (Box2D: 1 m/s)."""
@@ -144,7 +155,7 @@ def _check(name: str, value):
         if not 1 <= value <= 1000:
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")
         return value
-    if name in ("warm_starting", "enable_contact_events", "enable_body_events"):
+    if name in ("warm_starting", "enable_contact_events", "enable_body_events", "enable_sleep"):
         return _validate.flag(value, name)
     # Upper bounds and their reasons: _validate (MAX_HERTZ, MAX_SPEED, MAX_FACTOR).
     if name in ("contact_hertz", "joint_hertz"):
@@ -155,6 +166,8 @@ def _check(name: str, value):
         return _validate.speed_limit(value, name, positive_only=False)
     if name in ("contact_damping_ratio", "joint_damping_ratio"):
         return _validate.factor(value, name)
+    if name == "time_to_sleep":
+        return _validate.non_negative(value, name, 1.0e6, "s")
     if name == "baumgarte":
         value = _validate.non_negative(value, name)
         if value > 1.0:

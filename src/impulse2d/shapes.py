@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _validate
+from . import _sleep, _validate
 from ._handle import Handle
 from .types import ShapeType, Vec2
 
@@ -144,6 +144,7 @@ class Shape(Handle):
             world._events.sensor_count += 1 if flag else -1
             world._events.on = True  # asked again at the next step
             world._pairs_dirty = True
+            _sleep.wake_touching(world, int(world._shapes.body[i]))
 
     @property
     def enable_sensor_events(self) -> bool:
@@ -163,6 +164,8 @@ class Shape(Handle):
             i = self._row()
             getattr(self._world._shapes, column)[i] = check(value, column)
             self._world._pairs_dirty = True
+            # the pairs it makes change: its island wakes, and so do the islands it touched
+            _sleep.wake_touching(self._world, int(self._world._shapes.body[i]))
 
         return property(fget, fset)
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _validate, queries
+from . import _sleep, _validate, queries
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -27,7 +27,7 @@ from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.step import STAGES, step_world
 from ._dynamics.verbs import new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
-from .constants import HUGE, LINEAR_SLOP
+from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                      PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
                      check_angular_speed, check_correction_factor, check_damping_ratio,
@@ -103,6 +103,8 @@ class World:
         self._contacts: Contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
+        self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
+        self._fell_asleep = 0  # bodies that fell asleep in the last step
         self._events = EventTracker()  # contact, sensor and body events (events.py)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
@@ -179,12 +181,13 @@ class World:
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
                     angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False,
-                    user_data=None) -> Body:
+                    allow_sleep=True, user_data=None) -> Body:
         """Create a body. Give it shapes with ``body.create_box(...)`` etc.
 
         Bounds (the body's setters check the same): ``position`` within +-1e5 m, ``angle``
         +-1e9 rad, ``linear_velocity`` +-1e5 m/s per component, ``angular_velocity`` +-1e5
         rad/s, ``gravity_scale`` +-1e6; the dampings (1/s) any finite value >= 0.
+        ``allow_sleep=False`` keeps the body, and every body of its island, awake.
         """
         kind = parse_body_type(type)
         x, y = _validate.vec2(position, "position")
@@ -197,6 +200,7 @@ class World:
         ang = _validate.non_negative(angular_damping, "angular_damping")
         g = _validate.signed_factor(gravity_scale, "gravity_scale")
         fixed = _validate.flag(fixed_rotation, "fixed_rotation")
+        sleepy = _validate.flag(allow_sleep, "allow_sleep")
 
         i = self._body_pool.allocate()
         if i >= len(self._bodies.alive):
@@ -219,6 +223,13 @@ class World:
         b.fixed_rotation[i] = fixed
         b.dp[i] = 0.0
         b.dq[i] = (1.0, 0.0)
+        b.asleep[i] = False
+        b.allow_sleep[i] = sleepy
+        b.sleep_threshold[i] = SLEEP_THRESHOLD
+        b.sleep_time[i] = 0.0
+        b.island[i] = -1
+        b.extent[i] = 0.0
+        b.step_motion[i] = 0.0
         handle = Body(self, i, int(b.generation[i]))
         self._body_handles[i] = handle
         self._body_shapes[i] = []
@@ -232,6 +243,7 @@ class World:
     def destroy_body(self, body: Body) -> None:
         """Destroy ``body`` with its shapes and contacts. Its handles become invalid."""
         i = self._body_row(body, "body")
+        _sleep.wake_touching(self, i)  # its island, and the islands resting on it, move on
         while self._body_joints[i]:  # not a for loop: freeing a joint may free its gears too
             self._free_joint(self._body_joints[i][0])
         del self._body_joints[i]
@@ -252,6 +264,7 @@ class World:
             raise TypeError("shape must be a Shape of this world")
         s = shape._row()
         body = int(self._shapes.body[s])
+        _sleep.wake_touching(self, body)
         self._free_shape(s)
         self._update_mass(body)
         self._drop_dead_contacts()
@@ -265,6 +278,15 @@ class World:
     def shapes(self) -> list[Shape]:
         """Live shapes, in row order."""
         return [self._shape_handles[i] for i in sorted(self._shape_handles)]
+
+    @property
+    def islands(self) -> list[list[Body]]:
+        """The current islands: each a list of the Body handles of dynamic bodies joined by
+        touching contacts and joints (static and kinematic bodies join none and are in none; a
+        lone dynamic body is an island of one), bodies in row order, islands by their first
+        row. Sleeping islands are listed too. Computed on each call (a pass over the bodies,
+        contacts and joints), so it costs a step nothing."""
+        return _sleep.islands(self)
 
     @property
     def body_count(self) -> int:
@@ -593,6 +615,8 @@ class World:
         for name, value in options.items():
             getattr(jt, name)[j] = value
         handle = cls(self, j, int(jt.generation[j]))
+        _sleep.wake_body(self, a)
+        _sleep.wake_body(self, b)
         self._joint_handles[j] = handle
         self._body_joints[a].append(j)
         if b != a:  # a single-body joint (mouse) is listed once
@@ -608,6 +632,7 @@ class World:
         for gear in gears:
             self._free_joint(int(gear))
         for body in {int(jt.body_a[j]), int(jt.body_b[j])}:
+            _sleep.wake_body(self, body)
             self._body_joints[body].remove(j)
         del self._joint_handles[j]
         jt.alive[j] = False
@@ -618,18 +643,28 @@ class World:
 
     def _joint_rows(self) -> dict[str, np.ndarray]:
         """Rows of live joints per list of ``ROW_LISTS`` (revolute joints split into pins and
-        the others), and the sorted body-pair keys that must not collide."""
+        the others) that the solver solves, the sorted body-pair keys that must not collide,
+        and whether any live joint was left out (``filtered``): the joints of sleeping islands
+        are (those with no awake dynamic body, unless neither body is dynamic: _sleep)."""
         if self._joint_index is None:
             jt = self._joints
             alive = jt.alive
             lo = np.minimum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
             hi = np.maximum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
-            rows = [np.flatnonzero(alive & (jt.type == code)) for code in JOINT_CODES]
+            solved = alive
+            if self._sleepers:
+                b = self._bodies
+                dynamic = b.type == DYNAMIC
+                awake = dynamic & ~b.asleep
+                solved = alive & (awake[jt.body_a] | awake[jt.body_b]
+                                  | ~(dynamic[jt.body_a] | dynamic[jt.body_b]))
+            rows = [np.flatnonzero(solved & (jt.type == code)) for code in JOINT_CODES]
             revolute = rows[0]
             plain = ~(jt.enable_spring | jt.enable_motor | jt.enable_limit)[revolute]
             self._joint_index = {
                 "by_type": (revolute[plain], revolute[~plain], *rows[1:]),
                 "no_collide": np.unique((lo << 32) | hi).astype(np.int64),
+                "filtered": bool((alive & ~solved).any()),
             }
         return self._joint_index
 
@@ -755,6 +790,7 @@ class World:
         blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
         _validate.check_mass(part[0], part[2], True, "this shape", blame)
         props = self._body_mass(b, extra=part, blame=blame)
+        _sleep.wake_touching(self, b)
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
@@ -865,6 +901,7 @@ class World:
         _validate.check_mass(part[0], part[2], True, "this shape", blame)
         body = int(self._shapes.body[s])
         props = self._body_mass(body, extra=part, replace=s, blame=blame)
+        _sleep.wake_body(self, body)
         self._shapes.density[s] = density
         self._update_mass(body, props)
 
@@ -882,6 +919,15 @@ class World:
         b.inertia[i] = inertia
         b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
         self._sync_center(i)
+        # The farthest shape point from the centre of mass, m (the sleep test's lever arm).
+        shapes = self._body_shapes[i]
+        if shapes:
+            sh = self._shapes
+            reach = [np.hypot(*(sh.vertices[s, :sh.count[s]] - local_center).T).max()
+                     + sh.radius[s] for s in shapes]
+            b.extent[i] = max(reach)
+        else:
+            b.extent[i] = 0.0
         if b.type[i] != DYNAMIC:
             return
         # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).

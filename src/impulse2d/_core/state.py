@@ -41,6 +41,17 @@ class Bodies(NamedTuple):
     fixed_rotation: np.ndarray   # bool
     dp: np.ndarray               # (n, 2) position change of the centre of mass within this step, m
     dq: np.ndarray               # (n, 2) rotation change within this step as (cos, sin)
+    asleep: np.ndarray           # bool: the body's island sleeps (not integrated nor solved)
+    allow_sleep: np.ndarray      # bool: may the body fall asleep (False keeps its island awake)
+    sleep_threshold: np.ndarray  # m/s: speed below which the sleep timer runs
+    sleep_time: np.ndarray       # s the body has been slow for (its island sleeps when all are)
+    island: np.ndarray           # int64: lowest body row of its island (dynamic bodies), else -1
+    island_sleep: np.ndarray     # s, scratch of the sleep stage: least sleep time of the island
+                                 # whose lowest row this is
+    extent: np.ndarray           # m: farthest shape point from the centre of mass (the angular
+                                 # part of the sleep speed is |w| times this, as in Box2D v3)
+    step_motion: np.ndarray      # m^2: square of how far the last step moved the body (centre,
+                                 # or its turn times extent), position corrections included
 
 
 BODY_LAYOUT = {
@@ -66,6 +77,14 @@ BODY_LAYOUT = {
     "fixed_rotation": (np.bool_, ()),
     "dp": (np.float64, (2,)),
     "dq": (np.float64, (2,)),
+    "asleep": (np.bool_, ()),
+    "allow_sleep": (np.bool_, ()),
+    "sleep_threshold": (np.float64, ()),
+    "sleep_time": (np.float64, ()),
+    "island": (np.int64, ()),
+    "island_sleep": (np.float64, ()),
+    "extent": (np.float64, ()),
+    "step_motion": (np.float64, ()),
 }
 
 

@@ -11,6 +11,9 @@ between two dynamic bodies take the lowest free colour; constraints touching a n
 take the highest, so they are solved last in each sweep and have the last word against
 push-through (Box2D v3 does the same). Constraints that find no free colour go to the overflow
 colour, solved last.
+
+Contacts of a sleeping body with no awake dynamic body (a sleeping island's, :mod:`.islands`)
+are left out: their bodies are not solved.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
 
 
 @kernel
-def color_contacts(count, body_a, body_b, body_type, body_capacity, color_count):
-    """Solve order of the contacts with manifold points: a permutation of their rows.
+def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, color_count):
+    """Solve order of the contacts with manifold points and an awake dynamic body (``asleep``:
+    per body row): a permutation of their rows.
 
     Returns ``order`` (rows of ``count > 0`` contacts, grouped by colour, key order within a
     colour) and ``starts`` (``color_count + 2`` offsets of each colour in ``order``; the last
@@ -42,6 +46,9 @@ def color_contacts(count, body_a, body_b, body_type, body_capacity, color_count)
         b = body_b[k]
         dyn_a = body_type[a] == DYNAMIC
         dyn_b = body_type[b] == DYNAMIC
+        if (asleep[a] or asleep[b]) and not (dyn_a and not asleep[a]) and not (
+                dyn_b and not asleep[b]):
+            continue  # a sleeping body's contact with a sleeping, static or kinematic body
         mask = np.uint32(0)
         if dyn_a:
             mask |= used[a]

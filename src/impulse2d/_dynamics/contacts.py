@@ -19,7 +19,7 @@ import numpy as np
 
 from .._collision.manifold import collide
 from .._core.jit import inner_kernel, kernel
-from .._core.state import DYNAMIC
+from .._core.state import DYNAMIC, STATIC
 from .._core.storage import allocate_store
 
 
@@ -167,7 +167,13 @@ def mix(a, b, rule):
 
 @inner_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule):
-    """Narrowphase: recompute every contact's manifold and carry impulses by feature id."""
+    """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
+
+    A contact none of whose bodies moves this step (each asleep or static) keeps its manifold,
+    impulses included: its bodies have not moved since it was computed, and a sleeping island's
+    contacts are its memory for the warm start when it wakes (:mod:`.islands`)."""
+    kind = bodies.type
+    asleep = bodies.asleep
     out_normal = np.zeros(2)
     out_points = np.zeros((2, 3))
     out_ids = np.zeros(2, dtype=np.int64)
@@ -179,6 +185,8 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         sb = contacts.shape_b[k]
         ba = contacts.body_a[k]
         bb = contacts.body_b[k]
+        if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
+            continue
         count = collide(
             shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
             bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],

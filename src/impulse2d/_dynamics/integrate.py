@@ -4,6 +4,10 @@ The solver never touches absolute positions inside a step: it accumulates each b
 centre of mass ``dp`` and of rotation ``dq`` (as cos, sin) and applies them once in
 :func:`finalize_bodies`. Far from the origin, ``(p1 - p0)`` loses digits that ``dp`` keeps
 (Catto, Solver2D 2024: bodies "floating" far from the origin).
+
+Sleeping bodies (:mod:`.islands`) are skipped by every kernel here: their velocities are zero
+and nothing is added to them, and skipping them keeps their positions to the bit (a finalize
+of a zero delta would still renormalise ``rot`` and could move it by an ulp).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ def integrate_velocities(bodies, gx, gy, h):
     v = bodies.v
     w = bodies.w
     for i in range(alive.shape[0]):
-        if not alive[i] or kind[i] != DYNAMIC:
+        if not alive[i] or kind[i] != DYNAMIC or bodies.asleep[i]:
             continue
         inv_m = bodies.inv_mass[i]
         scale = bodies.gravity_scale[i]
@@ -79,7 +83,7 @@ def clamp_bodies(bodies, max_linear_speed, max_angular_speed):
     alive = bodies.alive
     kind = bodies.type
     for i in range(alive.shape[0]):
-        if alive[i] and kind[i] != STATIC:
+        if alive[i] and kind[i] != STATIC and not bodies.asleep[i]:
             clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
 
 
@@ -97,7 +101,7 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
     dp = bodies.dp
     dq = bodies.dq
     for i in range(alive.shape[0]):
-        if not alive[i] or kind[i] == STATIC:
+        if not alive[i] or kind[i] == STATIC or bodies.asleep[i]:
             continue
         vx, vy, wi = clamp_speeds(v, w, i, max_linear_speed, max_angular_speed)
         dp[i, 0] += h * vx
@@ -130,7 +134,7 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
         bodies.force[i, 0] = 0.0
         bodies.force[i, 1] = 0.0
         bodies.torque[i] = 0.0
-        if kind[i] == STATIC:
+        if kind[i] == STATIC or bodies.asleep[i]:
             continue
         clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
         cx = bodies.center[i, 0] + bodies.dp[i, 0]
@@ -158,6 +162,11 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
         bodies.rot[i, 1] = s
         bodies.origin[i, 0] = cx - (c * lx - s * ly)
         bodies.origin[i, 1] = cy - (s * lx + c * ly)
+        # How far the step moved the body, for the sleep test (.islands): the position passes
+        # of pgs_ngs and pgs_block move bodies with no velocity, which must not count as rest.
+        reach = turn * bodies.extent[i]
+        bodies.step_motion[i] = max(bodies.dp[i, 0] * bodies.dp[i, 0]
+                                    + bodies.dp[i, 1] * bodies.dp[i, 1], reach * reach)
         bodies.dp[i, 0] = 0.0
         bodies.dp[i, 1] = 0.0
         bodies.dq[i, 0] = 1.0

@@ -2,7 +2,8 @@
 
 A shape's fat box is its tight box grown by a margin, and is only re-grown once the tight box
 leaves it. While no fat box changes, the set of overlapping pairs cannot change either, so a
-resting scene skips the pair search entirely (Box2D's "enlarged AABB").
+resting scene skips the pair search entirely (Box2D's "enlarged AABB"). The shapes of
+sleeping bodies (:mod:`.islands`) keep their boxes: the bodies do not move.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ def update_aabbs(shapes, bodies, margin):
         if not shapes.alive[i]:
             continue
         b = shapes.body[i]
+        if bodies.asleep[b]:
+            continue
         box = shapes.aabb[i]
         shape_aabb(shapes.count[i], shapes.vertices[i], shapes.radius[i],
                    bodies.origin[b, 0], bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], box)

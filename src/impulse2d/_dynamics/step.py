@@ -3,8 +3,10 @@
 ::
 
     update bounding boxes -> (if any fat box moved) broadphase pairs, filter, merge contacts
-    -> narrowphase manifolds (feature ids carry impulses) -> colour the touching contacts
-    -> prepare constraints -> solver -> store impulses -> finalize bodies
+    -> narrowphase manifolds (feature ids carry impulses)
+    -> (if any body sleeps) wake the sleeping islands an awake body touches
+    -> colour the touching contacts -> prepare constraints -> solver -> store impulses
+    -> finalize bodies -> (if sleeping is on) sleep timers, islands, islands falling asleep
 
 The whole script is one kernel, :func:`step_kernel`, called through :class:`DirectCall`: each
 call from Python into compiled code costs a toll for its arguments (about 0.07 us per array,
@@ -40,12 +42,14 @@ from . import joint_solver, solvers, solvers_ngs
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
+from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
 from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
                     call_collide, call_pairs, call_solver)
+from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
 
@@ -130,8 +134,21 @@ def _colour(world):
     order, _ = color_contacts(borrow_column(world, "contacts", "count"),
                               borrow_column(world, "contacts", "body_a"),
                               borrow_column(world, "contacts", "body_b"), bodies_type,
-                              bodies_type.shape[0], COLOR_COUNT)
+                              borrow_column(world, "bodies", "asleep"), bodies_type.shape[0],
+                              COLOR_COUNT)
     return order
+
+
+@borrowing_kernel
+def _wake(world):
+    return wake_touched(borrow(world, "bodies"), borrow(world, "contacts"),
+                        borrow(world, "joints"))
+
+
+@borrowing_kernel
+def _sleep(world, dt, time_to_sleep, enable_sleep):
+    return update_sleep(borrow(world, "bodies"), borrow(world, "contacts"),
+                        borrow(world, "joints"), dt, time_to_sleep, enable_sleep)
 
 
 @borrowing_kernel
@@ -165,13 +182,23 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
 def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                baumgarte, friction_mixing, restitution_mixing):
+                baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
+                has_sleepers, joints_filtered):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
-    the old one; the reference holds the new ones already) and the (sub)step the joint impulses
-    were accumulated over. ``world.clock`` receives the cycle counter before each stage and at
+    the old one; the reference holds the new ones already), the (sub)step the joint impulses
+    were accumulated over, the number of sleeping bodies after the step and the number that
+    fell asleep in it. ``world.clock`` receives the cycle counter before each stage and at
     the end (see :data:`STAGES`).
+
+    ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the
+    joint rows leave out some sleeping island's joints; if this step wakes a sleeping island,
+    its joints must be solved in it, so the step stops after the wake stage (the sleeping
+    count returned is then -1) and Python runs it again with the rows rebuilt. The stages
+    before are idempotent (bounds, pairs, manifolds of unmoved bodies) and the bodies not yet
+    moved, so the second run is the step the rows would have given; it costs a narrowphase
+    on the rare step that wakes a jointed island.
 
     This kernel only allocates (new pairs, contact stores, colour order); the stages that
     neither allocate nor return arrays run in borrowing kernels, which count no references.
@@ -189,6 +216,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     # The contact stages are skipped when there are no contacts (a chain, a world of joints
     # only): each passes its stores' arrays on the stack (0.1-0.5 us).
     paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+    if has_sleepers and _wake(world) > 0 and joints_filtered:
+        return world.contacts if new_contacts else None, None, 0.0, -1, 0
     clock[2] = cycles()
 
     order = _colour(world) if paired else np.empty(0, dtype=np.int64)
@@ -199,9 +228,13 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                      warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                      joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                      baumgarte)
+    sleeping, fell = 0, 0
+    if enable_sleep or has_sleepers:
+        sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
+        clock[5] = cycles()  # counted with finalize
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
-    return contacts_out, cs_out, joint_h
+    return contacts_out, cs_out, joint_h, sleeping, fell
 
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
@@ -260,7 +293,8 @@ def _settings_arguments(s) -> tuple:
                   bool(s.warm_starting), float(s.contact_hertz), float(s.contact_damping_ratio),
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
-                  MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing])
+                  MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing],
+                  bool(s.enable_sleep), float(s.time_to_sleep))
         object.__setattr__(s, "_derived", packed)
     return packed
 
@@ -269,23 +303,34 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            *settings)
+            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]))
 
 
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
     settings = _settings_arguments(world.settings)
-    rows = world._joint_rows()
-    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-        _fill_verbs(world, rows["by_type"],
-                    lambda: _step.prepare(*_step_arguments(world, dt, settings)))
-        world._verbs_for = (settings, rows)
-    stores = stores_for_step(world)
-    gx, gy = world._gravity
-    t0 = perf_counter()
-    contacts, constraints, joint_h = _step(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                                           float(gy), *settings)
-    world._step_seconds = perf_counter() - t0
-    adopt_step_stores(world, contacts, constraints)
-    world._pairs_dirty = False
+    if settings is not world._verbs_for[0] and not world.settings.enable_sleep:
+        wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
+    while True:
+        rows = world._joint_rows()
+        if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+            _fill_verbs(world, rows["by_type"],
+                        lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+            world._verbs_for = (settings, rows)
+        stores = stores_for_step(world)
+        gx, gy = world._gravity
+        t0 = perf_counter()
+        contacts, constraints, joint_h, sleeping, fell = _step(
+            stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
+            bool(world._sleepers), bool(rows["filtered"]))
+        world._step_seconds = perf_counter() - t0
+        adopt_step_stores(world, contacts, constraints)
+        world._pairs_dirty = False
+        if sleeping >= 0:
+            break
+        world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._joint_inv_h = 1.0 / joint_h
+    world._sleepers = sleeping
+    world._fell_asleep = fell
+    if fell > 0 and world._joint_handles:
+        world._joint_index = None  # leave the joints of the islands that fell asleep out

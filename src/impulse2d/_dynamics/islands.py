@@ -1,0 +1,263 @@
+"""Islands and sleeping: which bodies move together, and which of them may stop being simulated.
+
+An island is a connected component of the graph whose nodes are the dynamic bodies and whose
+edges are the touching contacts (manifold points > 0) and the joints between two dynamic
+bodies. Static and kinematic bodies never link islands (Box2D v3: they may touch many islands
+at once and are not solved as part of any). An island falls asleep when every one of its
+bodies has been slow for ``time_to_sleep`` (Box2D v3: ``B2_TIME_TO_SLEEP`` = 0.5 s): its bodies'
+velocities are zeroed and the step skips them (not integrated, not solved, their boxes and
+their contacts with each other and with static bodies left as they are), so a sleeping body
+keeps its position to the bit. Catto, "Simulation Islands" (box2d.org, 2023).
+
+A body is slow when ``max(|v|, |w| * extent) <= sleep_threshold`` (Box2D v3's sleep velocity:
+``extent`` is the body's farthest shape point from its centre of mass, so a slowly turning
+long plank counts its tip's speed) and the step moved it no farther than ``sleep_threshold *
+dt`` (its centre, or its turn times ``extent``): the position passes of ``pgs_ngs`` and
+``pgs_block`` move bodies without giving them velocity, and a pile pushed apart by them alone
+would otherwise fall asleep half separated (measured: the overlapping pyramid of
+``tests/test_solvers_ngs.py`` fell asleep 2.0 cm short of its height without this, 0.7 cm
+with it, where the pass's last steps move it slower than the threshold). Its sleep timer ``sleep_time`` grows by ``dt`` while it
+is slow and ``allow_sleep`` is on, and is reset otherwise; a kinematic body that moves (any
+nonzero velocity) resets the timers of the dynamic bodies it touches or is jointed to, so a
+moving platform keeps what rides on it awake, and so does a joint motor with a nonzero speed
+for its two bodies.
+
+Islands are found again each step, by union-find over the awake bodies' touching contacts and
+joints (union by lowest row, with path compression), rather than kept persistent with lazy
+splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with a few integer
+operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and
+0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a
+settled ``many_pyramids`` asleep steps in 1.7 % of its awake time. A sleeping island keeps the label it fell asleep with, ``island``
+= its lowest body row, which is how a touch finds the whole island to wake.
+
+Waking, inside the step (:func:`wake_touched`, after the narrowphase, before the contacts are
+ordered for the solver): a touching contact between a sleeping body and an awake dynamic body
+or a moving kinematic one wakes the sleeping body's island (a body that begins touching a
+sleeping pile, or one resting on it that moves again, wakes it), and so does a joint to a
+moving kinematic body. The other wakes (forces, set velocities and positions, joints and shapes
+created or destroyed, ``is_awake = True``) come from the public setters (``_sleep.py``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core.jit import borrowing_kernel, inner_kernel, kernel
+from .._core.state import DYNAMIC, KINEMATIC
+
+
+@inner_kernel
+def _find(parent, i):
+    """Root of ``i`` (the lowest row of its set), compressing the path to it."""
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:
+        up = parent[i]
+        parent[i] = root
+        i = up
+    return root
+
+
+@inner_kernel
+def _union(parent, a, b):
+    """Join the sets of ``a`` and ``b``; the lower root becomes the root (so a set's root is
+    always its lowest row, a label that does not depend on the order of the unions)."""
+    ra = _find(parent, a)
+    rb = _find(parent, b)
+    if ra < rb:
+        parent[rb] = ra
+    elif rb < ra:
+        parent[ra] = rb
+
+
+@inner_kernel
+def _moving_kinematic(kind, v, w, i):
+    return kind[i] == KINEMATIC and (v[i, 0] != 0.0 or v[i, 1] != 0.0 or w[i] != 0.0)
+
+
+@inner_kernel
+def _stirs(kind, asleep, v, w, i):
+    """Whether body ``i`` wakes a sleeping body it touches: an awake dynamic body, or a moving
+    kinematic one."""
+    return (kind[i] == DYNAMIC and not asleep[i]) or _moving_kinematic(kind, v, w, i)
+
+
+@borrowing_kernel
+def wake_touched(bodies, contacts, joints):
+    """Wake every sleeping island touched (touching contact) by an awake dynamic body or a
+    moving kinematic body, or jointed to a moving kinematic body. Returns the number of bodies
+    woken.
+
+    A sleeping island's mark is its root's ``sleep_time`` set to -1 (a sleeping body's timer is
+    not read until it wakes, and waking resets it), so no scratch array is allocated.
+    """
+    kind = bodies.type
+    asleep = bodies.asleep
+    v = bodies.v
+    w = bodies.w
+    island = bodies.island
+    mark = bodies.sleep_time
+    marked = False
+    count = contacts.count
+    for k in range(count.shape[0]):
+        if count[k] == 0:
+            continue
+        a = contacts.body_a[k]
+        b = contacts.body_b[k]
+        if asleep[a] != asleep[b]:  # only then can one side stir the other
+            if asleep[a] and _stirs(kind, asleep, v, w, b):
+                mark[island[a]] = -1.0
+                marked = True
+            elif asleep[b] and _stirs(kind, asleep, v, w, a):
+                mark[island[b]] = -1.0
+                marked = True
+    for j in range(joints.alive.shape[0]):
+        if not joints.alive[j]:
+            continue
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        if asleep[a] and _moving_kinematic(kind, v, w, b):
+            mark[island[a]] = -1.0
+            marked = True
+        elif asleep[b] and _moving_kinematic(kind, v, w, a):
+            mark[island[b]] = -1.0
+            marked = True
+    if not marked:
+        return 0
+    woken = 0
+    alive = bodies.alive
+    for i in range(alive.shape[0]):
+        if alive[i] and asleep[i] and mark[island[i]] < 0.0:
+            asleep[i] = False
+            if island[i] != i:  # the root keeps its mark until every member has seen it
+                mark[i] = 0.0
+            woken += 1
+    for i in range(alive.shape[0]):
+        if mark[i] < 0.0:
+            mark[i] = 0.0  # the roots: their timers restart with the others'
+    return woken
+
+
+@borrowing_kernel
+def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
+    """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,
+    label their islands and put to sleep each island whose bodies have all been slow for
+    ``time_to_sleep`` (s). Returns ``(sleeping, fell)``: the bodies asleep after the stage and
+    those that fell asleep in it.
+
+    With ``enable_sleep`` off it only counts the sleeping bodies (put to sleep by
+    ``is_awake = False``; they stay asleep until woken).
+    """
+    alive = bodies.alive
+    kind = bodies.type
+    asleep = bodies.asleep
+    v = bodies.v
+    w = bodies.w
+    timer = bodies.sleep_time
+    parent = bodies.island
+    n = alive.shape[0]
+    sleeping = 0
+    stirring = False
+    for i in range(n):
+        if not alive[i]:
+            continue
+        if kind[i] != DYNAMIC:
+            stirring = stirring or _moving_kinematic(kind, v, w, i)
+            continue
+        if asleep[i]:
+            sleeping += 1
+            continue
+        parent[i] = i
+        if not (enable_sleep and bodies.allow_sleep[i]):
+            timer[i] = 0.0
+            continue
+        limit = bodies.sleep_threshold[i]
+        vx = v[i, 0]
+        vy = v[i, 1]
+        step = limit * dt
+        if (vx * vx + vy * vy > limit * limit or abs(w[i]) * bodies.extent[i] > limit
+                or bodies.step_motion[i] > step * step):
+            timer[i] = 0.0
+        else:
+            timer[i] += dt
+    if not enable_sleep:
+        return sleeping, 0
+    count = contacts.count
+    ca = contacts.body_a
+    cb = contacts.body_b
+    if stirring:  # moving kinematic bodies keep what they touch or hold awake
+        for k in range(count.shape[0]):
+            if count[k] > 0:
+                if _moving_kinematic(kind, v, w, ca[k]):
+                    timer[cb[k]] = 0.0
+                elif _moving_kinematic(kind, v, w, cb[k]):
+                    timer[ca[k]] = 0.0
+        for j in range(joints.alive.shape[0]):
+            if joints.alive[j]:
+                if _moving_kinematic(kind, v, w, joints.body_a[j]):
+                    timer[joints.body_b[j]] = 0.0
+                elif _moving_kinematic(kind, v, w, joints.body_b[j]):
+                    timer[joints.body_a[j]] = 0.0
+    # A joint motor turning (nonzero speed) keeps its bodies awake: however slow, it drives
+    # them (a slow motor would otherwise fall asleep, and so stop, Box2D's known pitfall).
+    for j in range(joints.alive.shape[0]):
+        if joints.alive[j] and joints.enable_motor[j] and joints.motor_speed[j] != 0.0:
+            timer[joints.body_a[j]] = 0.0
+            timer[joints.body_b[j]] = 0.0
+    # Union-find over the awake dynamic bodies (a touching contact between an awake and a
+    # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
+    for k in range(count.shape[0]):
+        if count[k] > 0:
+            a = ca[k]
+            b = cb[k]
+            if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
+                _union(parent, a, b)
+    for j in range(joints.alive.shape[0]):
+        if joints.alive[j]:
+            a = joints.body_a[j]
+            b = joints.body_b[j]
+            if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
+                _union(parent, a, b)
+    least = bodies.island_sleep
+    for i in range(n):
+        if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
+            parent[i] = _find(parent, i)
+            least[i] = math.inf
+    for i in range(n):
+        if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
+            r = parent[i]
+            if timer[i] < least[r]:
+                least[r] = timer[i]
+    fell = 0
+    for i in range(n):
+        if alive[i] and kind[i] == DYNAMIC and not asleep[i] and least[parent[i]] >= time_to_sleep:
+            asleep[i] = True
+            v[i, 0] = 0.0
+            v[i, 1] = 0.0
+            w[i] = 0.0
+            fell += 1
+    return sleeping + fell, fell
+
+
+@kernel
+def label_islands(alive, kind, count, body_a, body_b, joint_alive, joint_a, joint_b):
+    """Island label of every body row (its island's lowest row; -1 for rows that are not live
+    dynamic bodies), sleeping or awake, from the touching contacts and the joints."""
+    n = alive.shape[0]
+    parent = np.full(n, -1, dtype=np.int64)
+    for i in range(n):
+        if alive[i] and kind[i] == DYNAMIC:
+            parent[i] = i
+    for k in range(count.shape[0]):
+        if count[k] > 0 and parent[body_a[k]] >= 0 and parent[body_b[k]] >= 0:
+            _union(parent, body_a[k], body_b[k])
+    for j in range(joint_alive.shape[0]):
+        if joint_alive[j] and parent[joint_a[j]] >= 0 and parent[joint_b[j]] >= 0:
+            _union(parent, joint_a[j], joint_b[j])
+    for i in range(n):
+        if parent[i] >= 0:
+            parent[i] = _find(parent, i)
+    return parent
