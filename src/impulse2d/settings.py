@@ -13,7 +13,10 @@ from dataclasses import dataclass, fields
 
 from . import _validate
 
-SOLVERS = ("soft_step", "pgs", "pgs_ngs", "pgs_block")
+DIRECT_MAX_ROWS = 600
+"""Default of ``WorldSettings.direct_max_rows`` (see there)."""
+
+SOLVERS = ("soft_step", "pgs", "pgs_ngs", "pgs_block", "direct")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
@@ -34,7 +37,11 @@ class WorldSettings:
     directly (no velocity is injected, so overlap is removed without launching anything).
     ``"pgs_block"``: ``"pgs_ngs"`` with each two-point manifold's normal impulses solved
     together as one 2x2 complementarity problem (Box2D v2.4's block solver): boxes resting on
-    a face push equally on both corners and do not rock."""
+    a face push equally on both corners and do not rock.
+    ``"direct"``: the exact solution of the system ``"pgs"`` iterates on (same biases, slop,
+    restitution and bounds), island by island: joints eliminated by a factorisation, contacts
+    and Coulomb friction solved as a linear complementarity problem by Lemke's algorithm. Its
+    cost grows as the cube of an island's rows: see ``direct_max_rows``."""
 
     substeps: int = 4
     """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
@@ -88,6 +95,16 @@ class WorldSettings:
     """m/s, in (0, 1e5]. Body speeds are clamped to this to keep a blown-up scene finite (Box2D:
     400 m/s). The clamp squares it, one reason for the bound."""
 
+    direct_max_rows: int = DIRECT_MAX_ROWS
+    """direct: the most constraint rows (scalar impulses: two per contact point, one to three
+    per joint) one island may have, in [1, 100000]. A step with a larger island takes
+    ``direct_fallback``'s solver, or raises ``ValueError`` with no body changed. Measured
+    cost per step of one island (2-core CI machine): see BENCHMARKS.md."""
+
+    direct_fallback: str | None = None
+    """direct: the solver (one of the others) that takes a step whose largest island is above
+    ``direct_max_rows``; None (default): such a step raises ``ValueError`` instead."""
+
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
     ``"product"`` (Chipmunk), ``"mean"``."""
@@ -115,6 +132,16 @@ def _check(name: str, value):
     if name == "solver":
         if value not in SOLVERS:
             raise ValueError(f"solver must be one of {SOLVERS}, got {value!r}")
+        return value
+    if name == "direct_fallback":
+        if value is not None and (value not in SOLVERS or value == "direct"):
+            raise ValueError(f"direct_fallback must be None or one of "
+                             f"{tuple(x for x in SOLVERS if x != 'direct')}, got {value!r}")
+        return value
+    if name == "direct_max_rows":
+        value = _validate.integer(value, name)
+        if not 1 <= value <= 100_000:
+            raise ValueError(f"direct_max_rows must be between 1 and 100000, got {value}")
         return value
     if name in ("friction_mixing", "restitution_mixing"):
         if value not in MIXING_RULES:
