@@ -46,6 +46,13 @@ how exactly they solve:
    of the other solvers, ``world.contacts`` and ``reaction_force`` read them), positions
    integrated.
 
+Lemke's failures, measured on the fuzz worlds (40 worlds x 200 steps, 1.9 s in all): 743
+islands with the plain LCP; 396 with its rows scaled to impulses (:func:`_lcp`); 337 with the
+slack's diagonal as well (:data:`SLACK_REGULARISATION`); 191 with rows the joints hold still
+taken out (:data:`IMMOBILE`). The ones left that were inspected are jams, a body squeezed
+between opposite contacts that both ask to separate: no impulse can meet them, the LCP has no
+solution, and the ray is the right answer.
+
 Lemke's ratio test walks a dense tableau, O(m^2) per pivot for an LCP of m variables and about
 m pivots. When it ends without a solution (a secondary ray, or the pivot limit ``10 m + 50``),
 that island is solved by 100 sweeps of projected Gauss-Seidel on its assembled system (the
@@ -77,6 +84,19 @@ _LISTS = len(ROW_LISTS)
 
 PIVOT_FLOOR = 1e-10
 """A Cholesky pivot of ``A_ee`` below this fraction of its row's diagonal is raised to it."""
+
+SLACK_REGULARISATION = 1e-9
+"""The diagonal of a friction row's slack in the LCP, relative: the cone becomes
+``|lambda_t| <= mu lambda_n + 1e-9 beta / K_t`` (``beta`` the sliding speed, ``1 / K_t`` the
+row's effective mass), and the friction impulse is clamped back into the exact cone after the
+solve. Without it the LCP matrix is copositive but not copositive-plus (``x = (lambda_n = 0,
+z+ = z- > 0, beta > 0)`` gives ``x^T M x = 0`` with ``(M + M^T) x != 0``), and Lemke's walk can
+end on a secondary ray although a solution exists. With it, for a positive definite reduced
+system the matrix is copositive-plus and Lemke's algorithm solves every feasible problem (Cottle, Pang and Stone 1992, 4.4)."""
+
+IMMOBILE = 1e-9
+"""A reduced row whose diagonal ``S_ii`` is below this fraction of ``A_ii`` is one the equality
+rows hold still (what remains is rounding)."""
 
 FALLBACK_SWEEPS = 100
 """Projected Gauss-Seidel sweeps on an island whose LCP Lemke could not solve."""
@@ -304,14 +324,33 @@ def _lcp(S, b_c, c_rows, data, where, where_c):
         q[p] = b_c[i]
         if paired:
             q[p + 1] = -b_c[i]
-            M[p, p + 2] = 1.0
-            M[p + 1, p + 2] = 1.0
+            # The slack in impulse units, beta' = beta / S_ii (after the row scaling below
+            # every entry of these rows is of order one), with its tiny diagonal
+            # (SLACK_REGULARISATION) for friction.
+            unit = S[i, i] if S[i, i] > 0.0 else 1.0
+            M[p, p + 2] = unit
+            M[p + 1, p + 2] = unit
             M[p + 2, p] = -1.0
             M[p + 2, p + 1] = -1.0
             if kind == FRICTION:
                 M[p + 2, var[where_c[where[int(data[r, LINK])]]]] = data[r, BOUND]
+                M[p + 2, p + 2] = SLACK_REGULARISATION
             else:
                 q[p + 2] = data[r, BOUND]
+    # Rows in impulse units: each velocity row over its diagonal. The solutions are the same
+    # (w >= 0 iff w / S_ii >= 0), but Lemke's covering vector of ones now stands for a
+    # velocity of S_ii on each row, and the walk meets no ray where the unscaled one did
+    # (measured on the fuzz worlds; the slack rows are impulses already).
+    for i in range(nc):
+        if S[i, i] <= 0.0:
+            continue
+        scale = 1.0 / S[i, i]
+        p = var[i]
+        kind = int(data[c_rows[i], KIND])
+        for row in range(p, p + (2 if kind == FRICTION or kind == BOXED else 1)):
+            q[row] *= scale
+            for k in range(m):
+                M[row, k] *= scale
     return M, q, var
 
 
@@ -411,6 +450,16 @@ def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_ine
                 for p in range(ne):
                     x -= A[ci, e_at[p]] * X[p, j]
                 S[i, j] = x
+        # A row the equality rows hold still (S_ii ~ 0 from rounding: a contact on a body
+        # welded to the ground) can move nothing: it takes no impulse, and a push it asks for
+        # (b' < 0) cannot be met by any; its Schur row is rounding, not physics.
+        for i in range(nc):
+            if S[i, i] <= IMMOBILE * diagonal[c_at[i]]:
+                for j in range(nc):
+                    S[i, j] = 0.0
+                    S[j, i] = 0.0
+                if int(data[members[c_at[i]], KIND]) in (NORMAL, ONE_SIDED):
+                    b_c[i] = max(b_c[i], 0.0)
         c_rows = np.empty(nc, dtype=np.int64)
         for i in range(nc):
             c_rows[i] = members[c_at[i]]

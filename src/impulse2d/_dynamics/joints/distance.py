@@ -256,7 +256,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         spring = sprung and joints.hertz[j] > 0.0
         motor = sprung and joints.enable_motor[j]
         if verb == COUNT:
-            r += 1 + int(spring) + int(motor) if sprung else 1
+            r += 2 + int(spring) + int(motor) if sprung else 1
             continue
         if verb == STORE:
             if not sprung:
