@@ -32,14 +32,14 @@ def failures(seeds, solver: str, steps: int) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"])
 def test_random_worlds_hold(solver):
     # 300 worlds x 200 steps per solver.
     assert failures(range(300), solver, 200) == []
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"])
 def test_soak_random_worlds(solver):
     assert failures(range(10_000, 12_000), solver, 600) == []
 
@@ -86,7 +86,7 @@ def _bat():
 
 
 @pytest.mark.parametrize("build", [_tiny_capsule_loop, _spinning_slider, _bat])
-@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"])
 def test_reproductions_hold_for_10000_steps(build, solver):
     world = build()
     world.settings.solver = solver

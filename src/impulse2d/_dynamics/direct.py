@@ -98,6 +98,9 @@ IMMOBILE = 1e-9
 """A reduced row whose diagonal ``S_ii`` is below this fraction of ``A_ii`` is one the equality
 rows hold still (what remains is rounding)."""
 
+NOISE = 1e-12
+"""Entries of the scaled LCP below this (relative) are rounding and are set to zero."""
+
 FALLBACK_SWEEPS = 100
 """Projected Gauss-Seidel sweeps on an island whose LCP Lemke could not solve."""
 
@@ -351,6 +354,19 @@ def _lcp(S, b_c, c_rows, data, where, where_c):
             q[row] *= scale
             for k in range(m):
                 M[row, k] *= scale
+    # Rounding snapped to zero: a resting pile's b' is 1e-16-sized where it is 0 in exact
+    # arithmetic, and its couplings likewise; the near-ties they make defeat the lexicographic
+    # rule's exact ones, and Lemke cycled to its pivot limit on a settled pile (measured).
+    # Entries are of order one after the scaling; q is taken relative to its largest entry.
+    largest = 0.0
+    for k in range(m):
+        largest = max(largest, abs(q[k]))
+        for j in range(m):
+            if abs(M[k, j]) < NOISE:
+                M[k, j] = 0.0
+    for k in range(m):
+        if abs(q[k]) < NOISE * largest:
+            q[k] = 0.0
     return M, q, var
 
 
