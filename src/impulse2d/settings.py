@@ -102,8 +102,8 @@ class WorldSettings:
     per step of one island (2-core CI machine): joints alone (a dense Cholesky, ~n^3 / 3),
     chains of 100 / 200 / 400 links (200 / 400 / 800 rows): 1.3 / 11 / 88 ms; contacts
     (Lemke: pivots of O(m^2), m about twice the rows, and about m of them), pyramids of base
-    4 / 6 / 8 (88 / 204 / 368 rows): 1.1 / 77 / 232 ms. The default, 400, keeps a step within
-    about a quarter of a second."""
+    4 / 6 / 8 / 10 (88 / 204 / 368 / 580 rows): 1.1 / 77 / 232 / 6600 ms. The default, 400,
+    keeps a step within about a quarter of a second."""
 
     direct_fallback: str | None = None
     """direct: the solver (one of the others) that takes a step whose largest island is above
