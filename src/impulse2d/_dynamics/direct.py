@@ -49,16 +49,22 @@ how exactly they solve:
 Lemke's failures, measured on the fuzz worlds (40 worlds x 200 steps, 1.9 s in all): 743
 islands with the plain LCP; 396 with its rows scaled to impulses (:func:`_lcp`); 337 with the
 slack's diagonal as well (:data:`SLACK_REGULARISATION`); 191 with rows the joints hold still
-taken out (:data:`IMMOBILE`). The ones left that were inspected are jams, a body squeezed
-between opposite contacts that both ask to separate: no impulse can meet them, the LCP has no
-solution, and the ray is the right answer.
+taken out (:data:`IMMOBILE`). Those inspected then were jams, a body squeezed between opposite
+contacts that both ask to separate: no impulse can meet them, and the ray is the right answer.
+Since every answer is checked (:data:`VERIFY`), answers that rounding has taken off by more
+than 1e-9 count as failures too: 3109 islands over 300 fuzz worlds x 200 steps (none of
+them a breach), and on resting pyramids of base 4 to 8 a fifth to a half of the steps (their
+problems are degenerate and singular along the friction directions that cancel, and the
+tableau's rounding grows with the pivots).
 
 Lemke's ratio test walks a dense tableau, O(m^2) per pivot for an LCP of m variables and about
-m pivots. When it ends without a solution (a secondary ray, or the pivot limit ``10 m + 50``), or with
-one whose natural residual fails the check (:data:`VERIFY`), that island is solved by 100
-sweeps of projected Gauss-Seidel on its assembled system (the same rows, bounds and friction
-cone) from zero, and the failure is counted (``lemke_failures``). Warm starting has nothing to do for this solver (Lemke starts from its
-own basis), but the stored impulses warm start any solver the world switches to.
+m pivots (measured costs: ``WorldSettings.direct_max_rows``). When it ends without a solution
+(a secondary ray, or the pivot limit ``10 m + 50``), or with one whose natural residual fails
+the check (:data:`VERIFY`), that island is solved by 100 sweeps of projected Gauss-Seidel on
+its assembled system (the same rows, bounds and friction cone) from zero, and the failure is
+counted (``World.direct_stats["lemke_failures"]``). Warm starting has nothing to do for this
+solver (Lemke starts from its own basis), but the stored impulses warm start any solver the
+world switches to.
 """
 
 from __future__ import annotations
@@ -92,7 +98,8 @@ row's effective mass), and the friction impulse is clamped back into the exact c
 solve. Without it the LCP matrix is copositive but not copositive-plus (``x = (lambda_n = 0,
 z+ = z- > 0, beta > 0)`` gives ``x^T M x = 0`` with ``(M + M^T) x != 0``), and Lemke's walk can
 end on a secondary ray although a solution exists. With it, for a positive definite reduced
-system the matrix is copositive-plus and Lemke's algorithm solves every feasible problem (Cottle, Pang and Stone 1992, 4.4)."""
+system the matrix is copositive-plus and Lemke's algorithm solves every feasible problem
+(Cottle, Pang and Stone 1992, 4.4)."""
 
 IMMOBILE = 1e-9
 """A reduced row whose diagonal ``S_ii`` is below this fraction of ``A_ii`` is one the equality
