@@ -10,7 +10,7 @@ import pytest
 import impulse2d as i2d
 from conftest import DT, run
 
-SOLVERS = ["soft_step", "pgs", "pgs_ngs", "pgs_block"]
+SOLVERS = ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"]
 
 
 def _cantilever(solver, **options):

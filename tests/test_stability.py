@@ -22,7 +22,7 @@ def test_pyramid_of_base_20_stands_for_10_seconds_with_the_default_solver():
     assert np.abs(world.get_angles()).max() < np.radians(2.0)
 
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"])
 def test_five_box_stack_rests(solver):
     world, _ = ground_world(solver=solver)
     boxes = []
@@ -44,7 +44,7 @@ def _snapshot(solver):
     return world.get_positions(), world.get_angles(), world.get_velocities()
 
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "pgs_block", "direct"])
 def test_same_scene_twice_gives_bit_identical_state(solver):
     first = _snapshot(solver)
     second = _snapshot(solver)

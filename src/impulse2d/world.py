@@ -25,7 +25,7 @@ from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.step import STAGES, step_world
-from ._dynamics.verbs import new_table
+from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -129,6 +129,16 @@ class World:
         shares = {stage: total * int(clock[k + 1] - clock[k]) / ticks if ticks > 0 else 0.0
                   for k, stage in enumerate(STAGES)}
         return Profile(step=total, **shares)
+
+    @property
+    def direct_stats(self) -> dict[str, int]:
+        """The ``direct`` solver's counts: ``lemke_failures`` (islands whose LCP Lemke's
+        algorithm did not solve, solved by projected Gauss-Seidel instead) and
+        ``fallback_steps`` (steps handed to ``direct_fallback``), both since the world was
+        made; ``largest_island_rows``, ``islands``, ``lcp_pivots`` and ``regularised_pivots``
+        (singular joint rows, see :mod:`impulse2d._dynamics.direct`) of the last step."""
+        counts = self._verbs[DIRECT_COUNTS:DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)]
+        return {name: int(x) for name, x in zip(DIRECT_COUNT_NAMES, counts)}
 
     # -- settings ---------------------------------------------------------------------------
     @property

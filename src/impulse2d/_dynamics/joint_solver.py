@@ -245,9 +245,88 @@ def gear_position_entry(world, rows):
                                borrow(world, "bodies"))
 
 
+# -- the row exports of the direct solver: one entry per type ------------------------------------
+# Compiled only for worlds of the direct solver (slots DIRECT_ROWS + k), like the position
+# corrections above. The pins' row list takes the revolute export.
+@entry_kernel
+def revolute_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                       jacobian, data, impulse):
+    return float(revolute.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def distance_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                       jacobian, data, impulse):
+    return float(distance.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def prismatic_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                        jacobian, data, impulse):
+    return float(prismatic.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def weld_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                   jacobian, data, impulse):
+    return float(weld.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def wheel_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                    jacobian, data, impulse):
+    return float(wheel.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def mouse_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                    jacobian, data, impulse):
+    return float(mouse.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def motor_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                    jacobian, data, impulse):
+    return float(motor.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def pulley_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                     jacobian, data, impulse):
+    return float(pulley.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def gear_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                   jacobian, data, impulse):
+    return float(gear.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
+        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+
 ENTRIES = {name: globals()[f"{name}_entry"] for name in JOINT_MODULES}
 """The entry kernel of each joint type."""
 
 POSITION_ENTRIES = {name: globals()[f"{name}_position_entry"] for name in JOINT_MODULES
                     if f"{name}_position_entry" in globals()}
 """The position correction entry of each joint type that has one (all but mouse and motor)."""
+
+ROWS_ENTRIES = {name: globals()[f"{name}_rows_entry"] for name in JOINT_MODULES}
+"""The ``direct`` solver's row export entry of each joint type."""

@@ -38,7 +38,7 @@ from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import joint_solver, solvers, solvers_ngs
+from . import direct, joint_solver, solvers, solvers_ngs
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
@@ -46,7 +46,8 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+from .verbs import (COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
+                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
                     call_collide, call_pairs, call_solver)
 from .._sleep import wake_all
@@ -65,11 +66,16 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
+# The direct solver (its islands, Cholesky, LCP assembly and Lemke) took 3.7 times pgs's time
+# and a joint type's row export about half its entry's, compiled side by side in one process
+# (51 s vs 13.9 s, 9.1 s vs 17.2 s for the revolute joint, on the 2-core machine under load),
+# scaled here to pgs's 6 s.
 SOLVER_SECONDS = {"soft_step": 6.0, "soft_step_v31": 6.0, "pgs": 6.0, "pgs_ngs": 6.0,
-                  "pgs_block": 6.0}
+                  "pgs_block": 6.0, "direct": 22.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
                                "motor", "pulley", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0
+DIRECT_ROWS_SECONDS = 3.0
 
 
 @inner_kernel
@@ -162,13 +168,21 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
            restitution_threshold, max_linear_speed, baumgarte):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
-    accumulated over."""
+    accumulated over, or, when the ``direct`` solver refused the step (an island above
+    ``direct_max_rows``, no fallback), minus that island's rows, with no body changed."""
     clock = borrow(world, "clock")
-    joint_h = call_solver(borrow(world, "verbs")[SOLVER],
-                          (world, order, dt, gx, gy, substeps, iterations, position_iterations,
-                           warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
-                           joint_damping_ratio, contact_speed, restitution_threshold,
-                           max_linear_speed, baumgarte))
+    table = borrow(world, "verbs")
+    arguments = (world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
+                 baumgarte)
+    joint_h = call_solver(table[SOLVER], arguments)
+    if joint_h < 0.0:
+        # The direct solver met an island above its limit and changed nothing: its fallback
+        # solver takes the step, or, without one, the step stops here (Python raises).
+        if table[DIRECT_FALLBACK] == 0:
+            return joint_h
+        joint_h = call_solver(table[DIRECT_FALLBACK], arguments)
     if order.shape[0] > 0:
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
@@ -228,12 +242,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                      warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                      joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                      baumgarte)
+    contacts_out = world.contacts if new_contacts else None
+    cs_out = world.constraints if new_cs else None
+    if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
+        return contacts_out, cs_out, joint_h, 0, 0
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
         clock[5] = cycles()  # counted with finalize
-    contacts_out = world.contacts if new_contacts else None
-    cs_out = world.constraints if new_cs else None
     return contacts_out, cs_out, joint_h, sleeping, fell
 
 
@@ -246,7 +262,8 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
-                  for name, entry in {**solvers.ENTRIES, **solvers_ngs.ENTRIES}.items()}
+                  for name, entry in {**solvers.ENTRIES, **solvers_ngs.ENTRIES,
+                                      **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
 JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
@@ -259,29 +276,44 @@ JOINT_POSITION_KERNELS = {name: LazyKernel(entry, JOINT_POSITION_SIGNATURE,
 """Each joint type's position correction, compiled when a world of a solver that corrects
 positions (:mod:`.solvers_ngs`) first steps with a joint of that type."""
 
+DIRECT_ROWS_KERNELS = {name: LazyKernel(entry, DIRECT_ROWS_SIGNATURE, f"{name} joint rows",
+                                        DIRECT_ROWS_SECONDS)
+                       for name, entry in joint_solver.ROWS_ENTRIES.items()}
+"""Each joint type's row export for the ``direct`` solver (:mod:`.direct_rows`), compiled when
+a world of that solver first steps with a joint of that type."""
+
 
 def _fill_verbs(world, by_type, prepare_step) -> None:
     """Point ``world``'s table of verbs at its solver and at the entries of the joint types it
     has, compiling those that are not compiled yet, together with the step kernel
     (``prepare_step``), in several processes where that pays (:mod:`.._core.parallel`)."""
+    settings = world.settings
     needed = dict(STAGE_KERNELS)
-    needed[SOLVER] = SOLVER_KERNELS[world.settings.solver]
-    corrects_positions = world.settings.solver in solvers_ngs.ENTRIES
+    needed[SOLVER] = SOLVER_KERNELS[settings.solver]
+    exact = settings.solver == "direct"
+    fallback = settings.direct_fallback if exact else None
+    if fallback is not None:
+        needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
+    corrects_positions = (settings.solver in solvers_ngs.ENTRIES
+                          or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):
         if rows.shape[0] > 0:
             name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
             needed[JOINTS + k] = JOINT_KERNELS[name]
             if corrects_positions and name in JOINT_POSITION_KERNELS:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
+            if exact:
+                needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
     # once each: the pins and the other revolute joints share their kernels
     compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
-    table[JOINTS:] = 0
+    table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     for slot, unit in needed.items():
         table[slot] = unit.address()
+    table[DIRECT_MAX_ROWS] = settings.direct_max_rows
 
 
 def _settings_arguments(s) -> tuple:
@@ -329,6 +361,12 @@ def step_world(world, dt: float) -> None:
         if sleeping >= 0:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
+    if joint_h < 0.0:
+        raise ValueError(
+            f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "
+            f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
+            "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
+            "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
     world._joint_inv_h = 1.0 / joint_h
     world._sleepers = sleeping
     world._fell_asleep = fell

@@ -12,7 +12,14 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   0 while that list is empty, and then never called);
 * slots :data:`JOINT_POSITIONS` + k: the position correction of that joint type, filled only
   for the solvers that correct positions (``pgs_ngs``, ``pgs_block``), so that no other world
-  compiles it (0 also for a type without one: the mouse and motor joints).
+  compiles it (0 also for a type without one: the mouse and motor joints);
+* slots :data:`DIRECT_ROWS` + k: the row export of that joint type for the ``direct`` solver
+  (:mod:`.direct`), filled only for worlds of that solver, so that no other world compiles it;
+* the ``direct`` solver's own slots, not addresses of kernels but its setting and its counts:
+  :data:`DIRECT_FALLBACK` (the entry of the solver that takes over a step whose largest island
+  is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
+  from ``WorldSettings.direct_max_rows``) and :data:`DIRECT_COUNTS` (counters the solver
+  writes: see :mod:`.direct`).
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services (sleeping, events, continuous collision) take slots of their own the same way.
@@ -32,7 +39,13 @@ COLLIDE = 1
 SOLVER = 2
 JOINTS = 3
 JOINT_POSITIONS = JOINTS + len(ROW_LISTS)
-COUNT = JOINT_POSITIONS + len(ROW_LISTS)
+DIRECT_ROWS = JOINT_POSITIONS + len(ROW_LISTS)
+DIRECT_FALLBACK = DIRECT_ROWS + len(ROW_LISTS)
+DIRECT_MAX_ROWS = DIRECT_FALLBACK + 1
+DIRECT_COUNTS = DIRECT_MAX_ROWS + 1
+DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows", "islands",
+                      "lcp_pivots", "regularised_pivots")
+COUNT = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -60,6 +73,14 @@ restitution_threshold, max_linear_speed, baumgarte) -> h``: prepare the touching
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
 
+DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
+                            types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
+                            types.Array(_f8, 2, "C"), types.Array(_f8, 1, "C"))
+"""``entry(world, row_list, verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
+data, impulse) -> rows``: the ``direct`` solver's rows of the joints of row list ``row_list``
+(:mod:`.direct_rows`: ``verb`` COUNT, ROWS or STORE, from row ``start``); returns how many
+rows they are."""
+
 PAIRS_SIGNATURE = _b1(WORLD_STORES)
 """``stage(world) -> new contact store?``"""
 
@@ -71,6 +92,7 @@ call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
 call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
+call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
 
 
 def new_table() -> np.ndarray:
@@ -78,6 +100,9 @@ def new_table() -> np.ndarray:
     return np.zeros(COUNT, dtype=np.int64) if JIT else np.zeros(COUNT, dtype=object)
 
 
-__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "COUNT", "PREPARE", "WARM_START", "SOLVE",
-           "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "call_pairs", "call_collide", "call_joint", "call_joint_position", "call_solver", "new_table"]
+__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
+           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "COUNT",
+           "PREPARE", "WARM_START", "SOLVE", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
+           "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
+           "DIRECT_ROWS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "call_joint_position", "call_solver", "call_direct_rows", "new_table"]

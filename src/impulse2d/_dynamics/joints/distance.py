@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
+                           spring_softness)
 from ..positions import clamp, shift
 from .rows import bounded, clear_idle_rows, inequality_bias, one_sided
 from .revolute import prepare_anchors
@@ -234,3 +236,66 @@ def solve_position(joints, ids, bodies):
         shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * cra)
         shift(bodies, b, impulse * ux, impulse * uy, impulse * crb)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the distance joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): without ``enable_spring`` one rigid equality row along the axis
+    (Baumgarte bias); with it the spring (soft equality, while hertz > 0), the motor (boxed by
+    ``max_motor_force h``, while on) and the two length limits (one-sided), as :func:`solve`.
+    Returns the number of rows."""
+    inv_h = 1.0 / h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        sprung = joints.enable_spring[j]
+        spring = sprung and joints.hertz[j] > 0.0
+        motor = sprung and joints.enable_motor[j]
+        if verb == COUNT:
+            r += 2 + int(spring) + int(motor) if sprung else 1
+            continue
+        if verb == STORE:
+            if not sprung:
+                joints.linear_impulse[j, 0] = impulse[r]
+                r += 1
+                continue
+            if spring:
+                joints.spring_impulse[j] = impulse[r]
+                r += 1
+            if motor:
+                joints.motor_impulse[j] = impulse[r]
+                r += 1
+            joints.lower_impulse[j] = impulse[r]
+            joints.upper_impulse[j] = impulse[r + 1]
+            r += 2
+            continue
+        rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
+        cra = rax * uy - ray * ux
+        crb = rbx * uy - rby * ux
+        if not sprung:
+            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
+                    baumgarte * inv_h * (length - joints.length[j]), EQUALITY, 0.0, 0.0, -1,
+                    speed_cap)
+            r += 1
+            continue
+        if spring:
+            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
+                    joints.spring_soft[j, 0] * (length - joints.length[j]), EQUALITY, 0.0,
+                    spring_softness(joints.spring_soft[j]), -1, speed_cap)
+            r += 1
+        if motor:
+            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
+                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, speed_cap)
+            r += 1
+        put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
+                limit_bias(length - joints.min_length[j], baumgarte, inv_h), ONE_SIDED, 0.0,
+                0.0, -1, speed_cap)
+        put_row(body, jacobian, data, r + 1, a, b, ux, uy, cra, -ux, -uy, -crb,
+                limit_bias(joints.max_length[j] - length, baumgarte, inv_h), ONE_SIDED, 0.0,
+                0.0, -1, speed_cap)
+        r += 2
+    return r - start

@@ -28,6 +28,7 @@ import math
 from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..direct_rows import COUNT, EQUALITY, STORE, put_row
 from ..positions import clamp, shift
 from .rows import bounded
 
@@ -195,3 +196,33 @@ def solve_position(joints, ids, bodies):
             shift(bodies, int(rows[i, 0]), rows[i, 1] * impulse, rows[i, 2] * impulse,
                   rows[i, 3] * impulse)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the gear joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the coupling, one equality row on up to four bodies (a body that
+    appears twice has its Jacobian merged into one slot, the other left at zero), with
+    Baumgarte bias and the larger of the two budgets, as :func:`solve`. Returns the number of
+    rows."""
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += 1
+            continue
+        if verb == STORE:
+            joints.linear_impulse[j, 0] = impulse[r]
+            r += 1
+            continue
+        rows = joints.jacobian[j]
+        c = _rows(joints, j, bodies, rows)
+        put_row(body, jacobian, data, r, -1, -1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                baumgarte / h * c, EQUALITY, 0.0, 0.0, -1, max(speed_cap, spin_cap))
+        for s in range(4):
+            body[r, s] = int(rows[s, 0])
+            for k in range(3):
+                jacobian[r, s, k] = rows[s, k + 1]
+        r += 1
+    return r - start

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel
+from ..direct_rows import BOXED, COUNT, STORE, put_row
 from .rows import point_impulse
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
@@ -104,3 +105,48 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         wb += i_b * (rbx * py - rby * px)
 
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the motor joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the angular drive, boxed by ``max_torque h``, and the linear drive's
+    two rows, each boxed by ``max_force h`` (the square around :func:`solve`'s disc: an LCP
+    bounds each row on its own), with the drive's target ``correction_factor / h`` times the
+    error as bias. Returns the number of rows."""
+    dp = bodies.dp
+    dq = bodies.dq
+    rate = 0.0
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += 3
+            continue
+        if verb == STORE:
+            joints.angular_impulse[j] = impulse[r]
+            joints.linear_impulse[j, 0] = impulse[r + 1]
+            joints.linear_impulse[j, 1] = impulse[r + 2]
+            r += 3
+            continue
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rate = joints.correction_factor[j] / h
+        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, rate * theta,
+                BOXED, joints.max_torque[j] * h, 0.0, -1, spin_cap)
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        bound = joints.max_motor[j] * h
+        put_row(body, jacobian, data, r + 1, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby, rate * cx,
+                BOXED, bound, 0.0, -1, speed_cap)
+        put_row(body, jacobian, data, r + 2, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx, rate * cy,
+                BOXED, bound, 0.0, -1, speed_cap)
+        r += 3
+    return r - start

@@ -22,6 +22,7 @@ Impulse in ``linear_impulse``. Sources: Catto, "Soft Constraints" (GDC 2011); Bo
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
+from ..direct_rows import BOXED, COUNT, STORE, put_row, spring_softness
 from .revolute import prepare_anchors
 
 
@@ -103,3 +104,41 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         v[b, 0] = vbx + m_b * px
         v[b, 1] = vby + m_b * py
         w[b] = wb + i_b * (rbx * py - rby * px)
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the mouse joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the point's two rows on body B alone, one soft block with the
+    joint's own spring, each boxed by ``max_force h``. The box is the square around
+    :func:`solve`'s disc ``|impulse| <= max_force h`` (an LCP bounds each row on its own): along
+    a diagonal the direct solver allows up to sqrt(2) times the force. Returns the number of
+    rows."""
+    dp = bodies.dp
+    dq = bodies.dq
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += 2
+            continue
+        if verb == STORE:
+            joints.linear_impulse[j, 0] = impulse[r]
+            joints.linear_impulse[j, 1] = impulse[r + 1]
+            r += 2
+            continue
+        b = joints.body_b[j]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cx = joints.delta_center[j, 0] + dp[b, 0] + rbx
+        cy = joints.delta_center[j, 1] + dp[b, 1] + rby
+        rate = joints.spring_soft[j, 0]
+        soft = spring_softness(joints.spring_soft[j])
+        bound = joints.max_motor[j] * h
+        put_row(body, jacobian, data, r, b, -1, 1.0, 0.0, -rby, 0.0, 0.0, 0.0, rate * cx,
+                BOXED, bound, soft, r, speed_cap)
+        put_row(body, jacobian, data, r + 1, b, -1, 0.0, 1.0, rbx, 0.0, 0.0, 0.0, rate * cy,
+                BOXED, bound, soft, r, speed_cap)
+        r += 2
+    return r - start

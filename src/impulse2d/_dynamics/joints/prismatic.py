@@ -32,6 +32,8 @@ import math
 
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
+                           spring_softness)
 from ..positions import clamp, relative_turn, shift, solve2, solve3
 from .rows import bounded, inequality_bias, one_sided
 from .revolute import prepare as _revolute_prepare
@@ -311,3 +313,93 @@ def solve_position(joints, ids, bodies):
         shift(bodies, a, -fx, -fy, -(l1 * s1 + l2 + l3 * a1))
         shift(bodies, b, fx, fy, l1 * s2 + l2 + l3 * a2)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the prismatic joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the block (perpendicular and angle, two equality rows with
+    Baumgarte bias), then along the axis the spring (soft equality), the motor (boxed by
+    ``max_motor_force h``) and the two limits (one-sided), each while on, as :func:`solve`.
+    Returns the number of rows."""
+    dq = bodies.dq
+    inv_h = 1.0 / h
+    rate = baumgarte * inv_h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
+        motor = joints.enable_motor[j]
+        limit = joints.enable_limit[j]
+        if verb == COUNT:
+            r += 2 + int(spring) + int(motor) + 2 * int(limit)
+            continue
+        if verb == STORE:
+            joints.linear_impulse[j, 0] = impulse[r]
+            joints.angular_impulse[j] = impulse[r + 1]
+            r += 2
+            r = store_axial_rows(joints, j, impulse, r, spring, motor, limit)
+            continue
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        put_row(body, jacobian, data, r, a, b, -px_, -py_, -s1, px_, py_, s2,
+                rate * (px_ * dx + py_ * dy), EQUALITY, 0.0, 0.0, -1, speed_cap)
+        put_row(body, jacobian, data, r + 1, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                rate * (joints.delta_angle[j] + _relative_angle(dq, a, b)), EQUALITY, 0.0, 0.0,
+                -1, spin_cap)
+        r += 2
+        r = axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte,
+                       speed_cap, body, jacobian, data, r, spring, motor, limit)
+    return r - start
+
+
+@borrowing_kernel
+def axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte, speed_cap,
+               body, jacobian, data, r, spring, motor, limit):
+    """The rows along the axis of a prismatic or wheel joint ``j`` from row ``r``: the spring
+    (soft), the motor (``motor``: boxed by ``max_motor h``; the wheel's motor is angular and
+    passes False) and the limits; returns the next row."""
+    inv_h = 1.0 / h
+    a1 = (dx + rax) * uy - (dy + ray) * ux
+    a2 = rbx * uy - rby * ux
+    translation = ux * dx + uy * dy
+    if spring:
+        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
+                joints.spring_soft[j, 0] * translation, EQUALITY, 0.0,
+                spring_softness(joints.spring_soft[j]), -1, speed_cap)
+        r += 1
+    if motor:
+        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
+                -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, speed_cap)
+        r += 1
+    if limit:
+        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
+                limit_bias(translation - joints.lower[j], baumgarte, inv_h), ONE_SIDED, 0.0,
+                0.0, -1, speed_cap)
+        put_row(body, jacobian, data, r + 1, a, b, ux, uy, a1, -ux, -uy, -a2,
+                limit_bias(joints.upper[j] - translation, baumgarte, inv_h), ONE_SIDED, 0.0,
+                0.0, -1, speed_cap)
+        r += 2
+    return r
+
+
+@borrowing_kernel
+def store_axial_rows(joints, j, impulse, r, spring, motor, limit):
+    """Read back the impulses of :func:`axial_rows`; returns the next row."""
+    if spring:
+        joints.spring_impulse[j] = impulse[r]
+        r += 1
+    if motor:
+        joints.motor_impulse[j] = impulse[r]
+        r += 1
+    if limit:
+        joints.lower_impulse[j] = impulse[r]
+        joints.upper_impulse[j] = impulse[r + 1]
+        r += 2
+    return r

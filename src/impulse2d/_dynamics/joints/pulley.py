@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
+from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias, put_row
 from ..positions import shift
 from .revolute import prepare_anchors
 from .rows import inequality_bias, one_sided
@@ -146,3 +147,32 @@ def solve_position(joints, ids, bodies):
         pb = ratio * impulse
         shift(bodies, b, -pb * ubx, -pb * uby, -pb * crb)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the pulley joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the rope, one one-sided row (speculative while slack, Baumgarte
+    once taut), as :func:`solve`. Returns the number of rows."""
+    inv_h = 1.0 / h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += 1
+            continue
+        if verb == STORE:
+            joints.lower_impulse[j] = impulse[r]
+            r += 1
+            continue
+        ratio = joints.ratio[j]
+        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
+        cra = rax * uay - ray * uax
+        crb = rbx * uby - rby * ubx
+        c = joints.constant[j] - len_a - ratio * len_b
+        put_row(body, jacobian, data, r, joints.body_a[j], joints.body_b[j], -uax, -uay, -cra,
+                -ratio * ubx, -ratio * uby, -ratio * crb, limit_bias(c, baumgarte, inv_h),
+                ONE_SIDED, 0.0, 0.0, -1, speed_cap)
+        r += 1
+    return r - start

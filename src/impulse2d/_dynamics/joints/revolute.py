@@ -30,6 +30,8 @@ from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve2, turn
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows, one_sided)
+from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
+                           spring_softness)
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 
@@ -272,3 +274,75 @@ def angular_limit_error(theta, lower, upper):
     if theta >= upper:
         return clamp(theta - upper - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
     return 0.0
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the revolute joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`; ``verb`` COUNT, ROWS or STORE from row ``start``): the point (two
+    equality rows, Baumgarte bias), then the spring (a soft equality row), the motor (boxed by
+    ``max_motor_torque h``) and the two limits (one-sided), each while on, as :func:`solve`
+    has them. Returns the number of rows."""
+    dp = bodies.dp
+    dq = bodies.dq
+    inv_h = 1.0 / h
+    rate = baumgarte * inv_h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
+        motor = joints.enable_motor[j]
+        limit = joints.enable_limit[j]
+        if verb == COUNT:
+            r += 2 + int(spring) + int(motor) + 2 * int(limit)
+            continue
+        if verb == STORE:
+            joints.linear_impulse[j, 0] = impulse[r]
+            joints.linear_impulse[j, 1] = impulse[r + 1]
+            r += 2
+            if spring:
+                joints.spring_impulse[j] = impulse[r]
+                r += 1
+            if motor:
+                joints.motor_impulse[j] = impulse[r]
+                r += 1
+            if limit:
+                joints.lower_impulse[j] = impulse[r]
+                joints.upper_impulse[j] = impulse[r + 1]
+                r += 2
+            continue
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        # Cdot_x = vbx - wb rby - vax + wa ray; Cdot_y = vby + wb rbx - vay - wa rax
+        put_row(body, jacobian, data, r, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby, rate * cx,
+                EQUALITY, 0.0, 0.0, -1, speed_cap)
+        put_row(body, jacobian, data, r + 1, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx, rate * cy,
+                EQUALITY, 0.0, 0.0, -1, speed_cap)
+        r += 2
+        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        if spring:
+            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                    joints.spring_soft[j, 0] * theta, EQUALITY, 0.0,
+                    spring_softness(joints.spring_soft[j]), -1, spin_cap)
+            r += 1
+        if motor:
+            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
+            r += 1
+        if limit:
+            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                    limit_bias(theta - joints.lower[j], baumgarte, inv_h), ONE_SIDED, 0.0, 0.0,
+                    -1, spin_cap)
+            put_row(body, jacobian, data, r + 1, a, b, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0,
+                    limit_bias(joints.upper[j] - theta, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0,
+                    -1, spin_cap)
+            r += 2
+    return r - start

@@ -24,6 +24,7 @@ import math
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
+from ..direct_rows import COUNT, EQUALITY, STORE, put_row, spring_softness
 from .rows import bounded, equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
@@ -175,3 +176,55 @@ def solve_position(joints, ids, bodies):
         shift(bodies, a, -l1, -l2, -(rax * l2 - ray * l1 + l3))
         shift(bodies, b, l1, l2, rbx * l2 - rby * l1 + l3)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the weld joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the angle, then the point (two rows), all equalities; each part
+    rigid with Baumgarte bias, or soft with its own spring (the point's two rows one soft
+    block), as :func:`solve`. Returns the number of rows."""
+    dp = bodies.dp
+    dq = bodies.dq
+    rate = baumgarte / h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += 3
+            continue
+        if verb == STORE:
+            joints.angular_impulse[j] = impulse[r]
+            joints.linear_impulse[j, 0] = impulse[r + 1]
+            joints.linear_impulse[j, 1] = impulse[r + 2]
+            r += 3
+            continue
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        angle_rate = rate
+        angle_soft = 0.0
+        if joints.angular_hertz[j] > 0.0:
+            angle_rate = joints.angular_soft[j, 0]
+            angle_soft = spring_softness(joints.angular_soft[j])
+        put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                angle_rate * theta, EQUALITY, 0.0, angle_soft, -1, spin_cap)
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        point_rate = rate
+        point_soft = 0.0
+        if joints.hertz[j] > 0.0:
+            point_rate = joints.spring_soft[j, 0]
+            point_soft = spring_softness(joints.spring_soft[j])
+        put_row(body, jacobian, data, r + 1, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby,
+                point_rate * cx, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
+        put_row(body, jacobian, data, r + 2, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx,
+                point_rate * cy, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
+        r += 3
+    return r - start

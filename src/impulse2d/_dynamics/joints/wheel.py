@@ -26,7 +26,8 @@ from ..._core.jit import borrowing_kernel
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..positions import clamp, shift
 from .rows import bounded, inequality_bias, one_sided
-from .prismatic import geometry, translation_limit_error
+from ..direct_rows import BOXED, COUNT, EQUALITY, STORE, put_row
+from .prismatic import axial_rows, geometry, store_axial_rows, translation_limit_error
 from .prismatic import prepare as _prismatic_prepare
 from ..velocities import load_pair, store_pair
 
@@ -216,3 +217,47 @@ def solve_position(joints, ids, bodies):
         shift(bodies, a, -impulse * px_, -impulse * py_, -impulse * s1)
         shift(bodies, b, impulse * px_, impulse * py_, impulse * s2)
     return worst
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """The rows of the wheel joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`): the line (equality, Baumgarte bias), the angular motor (boxed by
+    ``max_motor_torque h``), then along the axis the spring (soft) and the limits (one-sided),
+    each while on, as :func:`solve`. Returns the number of rows."""
+    rate = baumgarte / h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
+        motor = joints.enable_motor[j]
+        limit = joints.enable_limit[j]
+        if verb == COUNT:
+            r += 1 + int(motor) + int(spring) + 2 * int(limit)
+            continue
+        if verb == STORE:
+            joints.linear_impulse[j, 0] = impulse[r]
+            r += 1
+            if motor:
+                joints.motor_impulse[j] = impulse[r]
+                r += 1
+            r = store_axial_rows(joints, j, impulse, r, spring, False, limit)
+            continue
+        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+        px_ = -uy
+        py_ = ux
+        s1 = (dx + rax) * py_ - (dy + ray) * px_
+        s2 = rbx * py_ - rby * px_
+        put_row(body, jacobian, data, r, a, b, -px_, -py_, -s1, px_, py_, s2,
+                rate * (px_ * dx + py_ * dy), EQUALITY, 0.0, 0.0, -1, speed_cap)
+        r += 1
+        if motor:
+            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
+                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
+            r += 1
+        r = axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte,
+                       speed_cap, body, jacobian, data, r, spring, False, limit)
+    return r - start

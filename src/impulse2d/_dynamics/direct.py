@@ -1,0 +1,744 @@
+"""The ``direct`` solver: the exact solution of the velocity-level system ``pgs`` iterates on.
+
+``pgs`` (:mod:`.solvers`) integrates the velocities, prepares contacts and joints, and sweeps
+Gauss-Seidel over their rows; its accumulated impulses approach the solution of one mixed
+linear complementarity problem (MLCP) per step. This solver builds that problem and solves it
+exactly, island by island (connected components of the constraint graph through dynamic
+bodies), with the same rows, biases and bounds (:mod:`.direct_rows`), so the two differ only in
+how exactly they solve:
+
+1. joints prepared (anchors from the positions; nothing of the bodies changes) and their rows
+   exported (each type's ``direct_rows``, called by address: :data:`~.verbs.DIRECT_ROWS`);
+   islands found (union-find over dynamic bodies); a step whose largest island has more rows
+   than ``WorldSettings.direct_max_rows`` returns ``-rows`` here, before any velocity changes
+   (the step then hands it to ``direct_fallback``'s solver, or raises);
+2. velocities integrated, contacts prepared (``pgs``'s own verbs), contact rows written: per
+   point a normal row with ``pgs``'s bias (``s / h`` for a speculative point, Baumgarte
+   ``max(beta / h min(0, s + slop), -contact_speed)`` otherwise) and a friction row;
+3. per island: ``A = J M^-1 J^T`` (plus ``soft K`` on soft rows: :mod:`.direct_rows`) and
+   ``b = J v + bias``, ``v`` the integrated velocities. With ``e`` the equality rows and ``c``
+   the others, the equality impulses are eliminated (Schur complement)::
+
+       lambda_e = -A_ee^-1 (b_e + A_ec lambda_c)
+       S  = A_cc - A_ce A_ee^-1 A_ec,    b' = b_c - A_ce A_ee^-1 b_e,    w_c = S lambda_c + b'
+
+   and the rest is an LCP in ``z`` solved by Lemke's algorithm (:func:`.lcp.lemke`): a
+   one-sided row (contact normal, limit, rope) is one variable ``lambda = z``, ``w = w_c``;
+   a friction or boxed row is three, ``lambda = z+ - z-`` and a slack ``beta`` (the sliding
+   speed; Stewart and Trinkle 1996, Anitescu and Potra 1997; exact in 2D)::
+
+       w+ =  w_c + beta >= 0,   w- = -w_c + beta >= 0,
+       w_beta = mu lambda_n - z+ - z- >= 0   (friction; mu z_normal is a column of M)
+       w_beta = bound - z+ - z- >= 0         (boxed: a motor's max_motor h, as pgs clamps)
+
+   ``A_ee`` (symmetric, positive definite up to redundant rows) is factored by Cholesky, written
+   here (a few dozen lines; numpy.linalg inside Numba would need SciPy's LAPACK as a dependency
+   for this one call). A pivot below 1e-10 of its row's diagonal (redundant joints, two pins
+   between the same bodies: ``A_ee`` singular) is raised to that floor: a stiff spring of
+   compliance 1e-10 K on that row instead of a division by zero; the redundant rows then share
+   the load (counted: ``regularised_pivots``);
+4. the impulses are kept within ``pgs``'s budget (:func:`.solvers.impulse_caps`: each row's
+   impulse within ``cap / K_ii``, ``K_ii`` its rigid diagonal, one-sided rows non-negative,
+   friction within ``mu`` times its normal's), which binds only in pathological worlds (an
+   impossible joint loop), then applied: ``v += M^-1 J^T lambda``;
+5. restitution (``pgs``'s, after the solve), the impulses stored where ``pgs`` keeps its
+   accumulated ones (contacts' normal and tangent impulses, each joint's fields: warm starting
+   of the other solvers, ``world.contacts`` and ``reaction_force`` read them), positions
+   integrated.
+
+Lemke's failures, measured on the fuzz worlds (40 worlds x 200 steps, 1.9 s in all): 743
+islands with the plain LCP; 396 with its rows scaled to impulses (:func:`_lcp`); 337 with the
+slack's diagonal as well (:data:`SLACK_REGULARISATION`); 191 with rows the joints hold still
+taken out (:data:`IMMOBILE`). Those inspected then were jams, a body squeezed between opposite
+contacts that both ask to separate: no impulse can meet them, and the ray is the right answer.
+Since every answer is checked (:data:`VERIFY`), answers that rounding has taken off by more
+than 1e-9 count as failures too: 3109 islands over 300 fuzz worlds x 200 steps (none of
+them a breach), and on resting pyramids of base 4 to 8 a fifth to a half of the steps (their
+problems are degenerate and singular along the friction directions that cancel, and the
+tableau's rounding grows with the pivots).
+
+Lemke's ratio test walks a dense tableau, O(m^2) per pivot for an LCP of m variables and about
+m pivots (measured costs: ``WorldSettings.direct_max_rows``). When it ends without a solution
+(a secondary ray, or the pivot limit ``10 m + 50``), or with one whose natural residual fails
+the check (:data:`VERIFY`), that island is solved by 100 sweeps of projected Gauss-Seidel on
+its assembled system (the same rows, bounds and friction cone) from zero, and the failure is
+counted (``World.direct_stats["lemke_failures"]``). Warm starting has nothing to do for this
+solver (Lemke starts from its own basis), but the stored impulses warm start any solver the
+world switches to.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.jit import cycles, inner_kernel, stage_kernel
+from .._core.state import DYNAMIC
+from ..constants import LINEAR_SLOP, MAX_ROTATION
+from .contact_solver import apply_restitution, prepare_contacts
+from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
+                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH)
+from .integrate import integrate_positions, integrate_velocities
+from .joint_solver import joint_pass
+from .joints import ROW_LISTS
+from .lcp import SOLVED, lemke
+from .solvers import impulse_caps
+from .verbs import (DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, PREPARE,
+                    call_direct_rows)
+from .world_ref import borrow
+
+_LISTS = len(ROW_LISTS)
+
+PIVOT_FLOOR = 1e-10
+"""A Cholesky pivot of ``A_ee`` below this fraction of its row's diagonal is raised to it."""
+
+SLACK_REGULARISATION = 1e-9
+"""The diagonal of a friction row's slack in the LCP, relative: the cone becomes
+``|lambda_t| <= mu lambda_n + 1e-9 beta / K_t`` (``beta`` the sliding speed, ``1 / K_t`` the
+row's effective mass), and the friction impulse is clamped back into the exact cone after the
+solve. Without it the LCP matrix is copositive but not copositive-plus (``x = (lambda_n = 0,
+z+ = z- > 0, beta > 0)`` gives ``x^T M x = 0`` with ``(M + M^T) x != 0``), and Lemke's walk can
+end on a secondary ray although a solution exists. With it, for a positive definite reduced
+system the matrix is copositive-plus and Lemke's algorithm solves every feasible problem
+(Cottle, Pang and Stone 1992, 4.4)."""
+
+IMMOBILE = 1e-9
+"""A reduced row whose diagonal ``S_ii`` is below this fraction of ``A_ii`` is one the equality
+rows hold still (what remains is rounding)."""
+
+NOISE = 1e-12
+"""Entries of the scaled LCP below this (relative) are rounding and are set to zero."""
+
+VERIFY = 1e-9
+"""Lemke's answer is checked: its natural residual ``max |min(z, M z + q)|`` (impulses, the
+rows being scaled) must be below this times ``1 + max |q|``, or the island falls back."""
+
+FALLBACK_SWEEPS = 100
+"""Projected Gauss-Seidel sweeps on an island whose LCP Lemke could not solve."""
+
+LEMKE_FAILURES, FALLBACK_STEPS, LARGEST_ISLAND, ISLANDS, PIVOTS, REGULARISED = range(6)
+"""The counters in the world's table (:data:`~.verbs.DIRECT_COUNTS`, named by
+:data:`~.verbs.DIRECT_COUNT_NAMES`): islands whose LCP
+Lemke failed on and steps handed to the fallback solver (both since the world was made); the
+rows of the largest island, the number of islands, Lemke's pivots and the regularised pivots of
+the last step."""
+
+
+# -- islands ------------------------------------------------------------------------------------
+@inner_kernel
+def _find(parent, i):
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:  # path compression
+        nxt = parent[i]
+        parent[i] = root
+        i = nxt
+    return root
+
+
+@inner_kernel
+def _islands(body, kind, body_count):
+    """Island of each row (a representative dynamic body; -1 for a row with none) by union-find
+    over the dynamic bodies its slots name (static and kinematic bodies join nothing)."""
+    parent = np.arange(body_count)
+    rows = body.shape[0]
+    for r in range(rows):
+        first = -1
+        for s in range(4):
+            k = body[r, s]
+            if k < 0 or kind[k] != DYNAMIC:
+                continue
+            if first < 0:
+                first = _find(parent, k)
+            else:
+                other = _find(parent, k)
+                if other != first:
+                    parent[other] = first
+    island = np.full(rows, -1, dtype=np.int64)
+    for r in range(rows):
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                island[r] = _find(parent, k)
+                break
+    return island
+
+
+@inner_kernel
+def _group(island, body_count):
+    """Rows grouped by island: ``(start, members)`` with island g's rows
+    ``members[start[g]:start[g + 1]]`` in increasing order."""
+    size = np.zeros(body_count, dtype=np.int64)
+    for r in range(island.shape[0]):
+        if island[r] >= 0:
+            size[island[r]] += 1
+    label = np.full(body_count, -1, dtype=np.int64)
+    count = 0
+    for k in range(body_count):
+        if size[k] > 0:
+            label[k] = count
+            count += 1
+    start = np.zeros(count + 1, dtype=np.int64)
+    for k in range(body_count):
+        if size[k] > 0:
+            start[label[k] + 1] = size[k]
+    for g in range(count):
+        start[g + 1] += start[g]
+    fill = start[:count].copy()
+    members = np.empty(start[count], dtype=np.int64)
+    for r in range(island.shape[0]):
+        if island[r] >= 0:
+            g = label[island[r]]
+            members[fill[g]] = r
+            fill[g] += 1
+    return start, members
+
+
+@inner_kernel
+def _incidence(body, kind, body_count):
+    """For each dynamic body, the (row, slot) pairs that name it (CSR: ``start``, ``row``,
+    ``slot``), so that ``A`` is assembled body by body."""
+    start = np.zeros(body_count + 1, dtype=np.int64)
+    for r in range(body.shape[0]):
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                start[k + 1] += 1
+    for k in range(body_count):
+        start[k + 1] += start[k]
+    fill = start[:body_count].copy()
+    row = np.empty(start[body_count], dtype=np.int64)
+    slot = np.empty(start[body_count], dtype=np.int64)
+    for r in range(body.shape[0]):
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                row[fill[k]] = r
+                slot[fill[k]] = s
+                fill[k] += 1
+    return start, row, slot
+
+
+# -- dense linear algebra -----------------------------------------------------------------------
+@inner_kernel
+def _cholesky(K, counts):
+    """Lower factor L of the symmetric ``K`` (L L^T = K, up to the pivot floor), in a new
+    array. A pivot below ``PIVOT_FLOOR`` times its diagonal is raised to that (a zero row, one
+    that moves no body, gets 1) and counted in ``counts[REGULARISED]``."""
+    n = K.shape[0]
+    L = np.zeros((n, n))
+    for k in range(n):
+        d = K[k, k]
+        for p in range(k):
+            d -= L[k, p] * L[k, p]
+        floor = PIVOT_FLOOR * K[k, k] if K[k, k] > 0.0 else 1.0
+        if d < floor:
+            d = floor
+            counts[REGULARISED] += 1
+        pivot = np.sqrt(d)
+        L[k, k] = pivot
+        for i in range(k + 1, n):
+            x = K[i, k]
+            for p in range(k):
+                x -= L[i, p] * L[k, p]
+            L[i, k] = x / pivot
+    return L
+
+
+@inner_kernel
+def _cholesky_solve(L, x):
+    """Solve ``L L^T y = x`` in place."""
+    n = L.shape[0]
+    for i in range(n):
+        s = x[i]
+        for p in range(i):
+            s -= L[i, p] * x[p]
+        x[i] = s / L[i, i]
+    for i in range(n - 1, -1, -1):
+        s = x[i]
+        for p in range(i + 1, n):
+            s -= L[p, i] * x[p]
+        x[i] = s / L[i, i]
+
+
+# -- one island ---------------------------------------------------------------------------------
+@inner_kernel
+def _assemble(members, where, body, jacobian, data, inv_mass, inv_inertia, inc_start, inc_row,
+              inc_slot):
+    """``A = J M^-1 J^T`` of the island's rows ``members`` (``where`` maps a row to its place),
+    and its rigid diagonal; then each soft row's ``soft K`` added across its block."""
+    n = members.shape[0]
+    A = np.zeros((n, n))
+    for i in range(n):
+        r = members[i]
+        for s in range(4):
+            k = body[r, s]
+            if k < 0 or inc_start[k + 1] == inc_start[k]:
+                continue  # no body, or not a dynamic one
+            jx = inv_mass[k] * jacobian[r, s, 0]
+            jy = inv_mass[k] * jacobian[r, s, 1]
+            jw = inv_inertia[k] * jacobian[r, s, 2]
+            for e in range(inc_start[k], inc_start[k + 1]):
+                r2 = inc_row[e]
+                s2 = inc_slot[e]
+                A[i, where[r2]] += (jx * jacobian[r2, s2, 0] + jy * jacobian[r2, s2, 1]
+                                    + jw * jacobian[r2, s2, 2])
+    diagonal = np.empty(n)
+    for i in range(n):
+        diagonal[i] = A[i, i]
+    for i in range(n):
+        r = members[i]
+        soft = data[r, SOFT]
+        if soft == 0.0:
+            continue
+        head = int(data[r, BLOCK])
+        # The block's rows are consecutive (written together), so are their places.
+        l = where[head]
+        while l < n and int(data[members[l], BLOCK]) == head:
+            A[i, l] += soft * A[i, l]
+            l += 1
+    return A, diagonal
+
+
+@inner_kernel
+def _lcp(S, b_c, c_rows, data, where, where_c):
+    """The LCP ``(M, q)`` of the reduced system ``w_c = S lambda_c + b'`` (see the module doc)
+    and the first variable of each c row (``where``: row -> place in the island, ``where_c``:
+    place -> index among the c rows, for a friction row's normal)."""
+    nc = c_rows.shape[0]
+    var = np.empty(nc, dtype=np.int64)
+    m = 0
+    for i in range(nc):
+        var[i] = m
+        kind = int(data[c_rows[i], KIND])
+        m += 3 if kind == FRICTION or kind == BOXED else 1
+    M = np.zeros((m, m))
+    q = np.zeros(m)
+    for i in range(nc):
+        r = c_rows[i]
+        kind = int(data[r, KIND])
+        p = var[i]
+        paired = kind == FRICTION or kind == BOXED
+        for j in range(nc):
+            s = S[i, j]
+            if s == 0.0:
+                continue
+            pj = var[j]
+            kind_j = int(data[c_rows[j], KIND])
+            if kind_j == FRICTION or kind_j == BOXED:
+                M[p, pj] += s
+                M[p, pj + 1] -= s
+                if paired:
+                    M[p + 1, pj] -= s
+                    M[p + 1, pj + 1] += s
+            else:
+                M[p, pj] += s
+                if paired:
+                    M[p + 1, pj] -= s
+        q[p] = b_c[i]
+        if paired:
+            q[p + 1] = -b_c[i]
+            # The slack in impulse units, beta' = beta / S_ii (after the row scaling below
+            # every entry of these rows is of order one), with its tiny diagonal
+            # (SLACK_REGULARISATION) for friction.
+            unit = S[i, i] if S[i, i] > 0.0 else 1.0
+            M[p, p + 2] = unit
+            M[p + 1, p + 2] = unit
+            M[p + 2, p] = -1.0
+            M[p + 2, p + 1] = -1.0
+            if kind == FRICTION:
+                M[p + 2, var[where_c[where[int(data[r, LINK])]]]] = data[r, BOUND]
+                M[p + 2, p + 2] = SLACK_REGULARISATION
+            else:
+                q[p + 2] = data[r, BOUND]
+    # Rows in impulse units: each velocity row over its diagonal. The solutions are the same
+    # (w >= 0 iff w / S_ii >= 0), but Lemke's covering vector of ones now stands for a
+    # velocity of S_ii on each row, and the walk meets no ray where the unscaled one did
+    # (measured on the fuzz worlds; the slack rows are impulses already).
+    for i in range(nc):
+        if S[i, i] <= 0.0:
+            continue
+        scale = 1.0 / S[i, i]
+        p = var[i]
+        kind = int(data[c_rows[i], KIND])
+        for row in range(p, p + (2 if kind == FRICTION or kind == BOXED else 1)):
+            q[row] *= scale
+            for k in range(m):
+                M[row, k] *= scale
+    # Rounding snapped to zero: a resting pile's b' is 1e-16-sized where it is 0 in exact
+    # arithmetic, and its couplings likewise; the near-ties they make defeat the lexicographic
+    # rule's exact ones, and Lemke cycled to its pivot limit on a settled pile (measured).
+    # Entries are of order one after the scaling; q is taken relative to its largest entry.
+    largest = 0.0
+    for k in range(m):
+        largest = max(largest, abs(q[k]))
+        for j in range(m):
+            if abs(M[k, j]) < NOISE:
+                M[k, j] = 0.0
+    for k in range(m):
+        if abs(q[k]) < NOISE * largest:
+            q[k] = 0.0
+    return M, q, var
+
+
+@inner_kernel
+def _projected_gauss_seidel(A, b, members, where, data, sweeps, start):
+    """``sweeps`` of projected Gauss-Seidel from ``start`` on the island's whole system
+    (equality rows free, one-sided rows non-negative, boxed rows in their box, friction in its
+    cone): the fallback where Lemke found no solution, or one that fails the check."""
+    n = members.shape[0]
+    lam = start.copy()
+    for _ in range(sweeps):
+        for i in range(n):
+            if A[i, i] <= 0.0:
+                continue
+            r = members[i]
+            w = b[i]
+            for j in range(n):
+                w += A[i, j] * lam[j]
+            x = lam[i] - w / A[i, i]
+            kind = int(data[r, KIND])
+            if kind == NORMAL or kind == ONE_SIDED:
+                x = max(x, 0.0)
+            elif kind == BOXED:
+                x = min(max(x, -data[r, BOUND]), data[r, BOUND])
+            elif kind == FRICTION:
+                limit = data[r, BOUND] * lam[where[int(data[r, LINK])]]
+                x = min(max(x, -limit), limit)
+            lam[i] = x
+    return lam
+
+
+@inner_kernel
+def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_inertia, inc_start,
+                  inc_row, inc_slot, speed_cap, impulse, counts):
+    """Solve the island of rows ``members`` into ``impulse`` (see the module doc)."""
+    n = members.shape[0]
+    for i in range(n):
+        where[members[i]] = i
+    A, diagonal = _assemble(members, where, body, jacobian, data, inv_mass, inv_inertia,
+                            inc_start, inc_row, inc_slot)
+    b = np.empty(n)
+    for i in range(n):
+        b[i] = b_all[members[i]]
+
+    ne = 0
+    for i in range(n):
+        if int(data[members[i], KIND]) == EQUALITY:
+            ne += 1
+    nc = n - ne
+    e_at = np.empty(ne, dtype=np.int64)   # places in the island of the e and c rows
+    c_at = np.empty(nc, dtype=np.int64)
+    where_c = np.full(n, -1, dtype=np.int64)  # place in the island -> index among c rows
+    ie = 0
+    ic = 0
+    for i in range(n):
+        if int(data[members[i], KIND]) == EQUALITY:
+            e_at[ie] = i
+            ie += 1
+        else:
+            c_at[ic] = i
+            where_c[i] = ic
+            ic += 1
+
+    lam = np.zeros(n)
+    # Equality block: factor A_ee once; y = A_ee^-1 b_e, X = A_ee^-1 A_ec.
+    L = np.zeros((0, 0))
+    y = np.zeros(ne)
+    X = np.zeros((ne, nc))
+    if ne > 0:
+        A_ee = np.empty((ne, ne))
+        for i in range(ne):
+            y[i] = b[e_at[i]]
+            for j in range(ne):
+                A_ee[i, j] = A[e_at[i], e_at[j]]
+        L = _cholesky(A_ee, counts)
+        _cholesky_solve(L, y)
+        column = np.empty(ne)
+        for j in range(nc):
+            for i in range(ne):
+                column[i] = A[e_at[i], c_at[j]]
+            _cholesky_solve(L, column)
+            for i in range(ne):
+                X[i, j] = column[i]
+
+    if nc > 0:
+        # S = A_cc - A_ce X, b' = b_c - A_ce y
+        S = np.empty((nc, nc))
+        b_c = np.empty(nc)
+        for i in range(nc):
+            ci = c_at[i]
+            x = b[ci]
+            for p in range(ne):
+                x -= A[ci, e_at[p]] * y[p]
+            b_c[i] = x
+            for j in range(nc):
+                x = A[ci, c_at[j]]
+                for p in range(ne):
+                    x -= A[ci, e_at[p]] * X[p, j]
+                S[i, j] = x
+        # A row the equality rows hold still (S_ii ~ 0 from rounding: a contact on a body
+        # welded to the ground) can move nothing: it takes no impulse, and a push it asks for
+        # (b' < 0) cannot be met by any; its Schur row is rounding, not physics.
+        for i in range(nc):
+            if S[i, i] <= IMMOBILE * diagonal[c_at[i]]:
+                for j in range(nc):
+                    S[i, j] = 0.0
+                    S[j, i] = 0.0
+                if int(data[members[c_at[i]], KIND]) in (NORMAL, ONE_SIDED):
+                    b_c[i] = max(b_c[i], 0.0)
+        c_rows = np.empty(nc, dtype=np.int64)
+        for i in range(nc):
+            c_rows[i] = members[c_at[i]]
+        M, q, var = _lcp(S, b_c, c_rows, data, where, where_c)
+        z = np.zeros(q.shape[0])
+        status, pivots = lemke(M, q, 10 * q.shape[0] + 50, z)
+        counts[PIVOTS] += pivots
+        accurate = (status == SOLVED
+                    and _natural_residual(M, q, z) <= VERIFY * (1.0 + _largest(q)))
+        if accurate:
+            for i in range(nc):
+                kind = int(data[c_rows[i], KIND])
+                if kind == FRICTION or kind == BOXED:
+                    lam[c_at[i]] = z[var[i]] - z[var[i] + 1]
+                else:
+                    lam[c_at[i]] = z[var[i]]
+        if not accurate:
+            counts[LEMKE_FAILURES] += 1
+            # From zero: an answer that fails the check can be far off (measured: 400 m/s on
+            # a pyramid of base 6 when PGS started from it).
+            full = _projected_gauss_seidel(A, b, members, where, data, FALLBACK_SWEEPS, lam)
+            for i in range(nc):
+                lam[c_at[i]] = full[c_at[i]]
+    # lambda_e = -(y + X lambda_c)
+    for i in range(ne):
+        x = y[i]
+        for j in range(nc):
+            x += X[i, j] * lam[c_at[j]]
+        lam[e_at[i]] = -x
+
+    # The impulse budget of pgs, then friction within the (possibly reduced) normal's cone.
+    for i in range(n):
+        r = members[i]
+        kind = int(data[r, KIND])
+        if kind == FRICTION:
+            continue
+        limit = data[r, CAP] / diagonal[i] if diagonal[i] > 0.0 else 0.0
+        x = lam[i]
+        if kind == EQUALITY or kind == BOXED:
+            x = min(max(x, -limit), limit)
+        else:
+            x = min(max(x, 0.0), limit)
+        impulse[r] = x
+    for i in range(n):
+        r = members[i]
+        if int(data[r, KIND]) == FRICTION:
+            limit = data[r, BOUND] * impulse[int(data[r, LINK])]
+            impulse[r] = min(max(lam[i], -limit), limit)
+    for i in range(n):
+        where[members[i]] = -1
+
+
+@inner_kernel
+def _largest(q):
+    x = 0.0
+    for i in range(q.shape[0]):
+        x = max(x, abs(q[i]))
+    return x
+
+
+@inner_kernel
+def _natural_residual(M, q, z):
+    """``max_i |min(z_i, w_i)|``, ``w = M z + q``: 0 exactly at a solution of the LCP."""
+    worst = 0.0
+    for i in range(q.shape[0]):
+        w = q[i]
+        for j in range(q.shape[0]):
+            w += M[i, j] * z[j]
+        worst = max(worst, abs(min(z[i], w)))
+    return worst
+
+
+# -- the entry ----------------------------------------------------------------------------------
+@inner_kernel
+def _joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse):
+    """One verb of the row export for every joint type with joints, from row ``start``;
+    returns the row after the last."""
+    r = start
+    for k in range(_LISTS):
+        if ids[k].shape[0] > 0:
+            r += int(call_direct_rows(table[DIRECT_ROWS + k],
+                                      (world, k, verb, r, dt, baumgarte, speed_cap, spin_cap,
+                                       body, jacobian, data, impulse)))
+    return r
+
+
+@stage_kernel
+def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+           contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
+           contact_speed, restitution_threshold, max_linear_speed, baumgarte):
+    """The exact velocity-level solve (see the module doc). Returns ``dt``, or minus the rows of
+    the largest island, without having changed any body, when that is above the limit."""
+    bodies = borrow(world, "bodies")
+    contacts = borrow(world, "contacts")
+    cs = borrow(world, "constraints")
+    table = borrow(world, "verbs")
+    ids = borrow(world, "joint_ids")
+    counts = table[DIRECT_COUNTS:]
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    inv_h = 1.0 / dt
+    body_count = bodies.type.shape[0]
+
+    # 1. Joint anchors (positions only; warm starting has nothing to keep here, and a reset of
+    #    the impulses would be visible in reaction_force if the step stops below), the rows.
+    joint_pass(world, PREPARE, dt, True, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+    touching = order.shape[0]
+    contact_rows = 0
+    for q in range(touching):
+        contact_rows += 2 * contacts.count[order[q]]
+    none_i = np.zeros((0, 4), dtype=np.int64)
+    none_j = np.zeros((0, 4, 3))
+    none_d = np.zeros((0, WIDTH))
+    none_l = np.zeros(0)
+    rows = _joint_rows(world, table, ids, COUNT, contact_rows, dt, baumgarte, speed_cap,
+                       spin_cap, none_i, none_j, none_d, none_l)
+    body = np.full((rows, 4), -1, dtype=np.int64)
+    jacobian = np.zeros((rows, 4, 3))
+    data = np.zeros((rows, WIDTH))
+    impulse = np.zeros(rows)
+    _joint_rows(world, table, ids, ROWS, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse)
+    r = 0
+    for q in range(touching):
+        k = order[q]
+        for j in range(contacts.count[k]):
+            for t in range(2):
+                body[r + t, 0] = contacts.body_a[k]
+                body[r + t, 1] = contacts.body_b[k]
+            r += 2
+
+    # 2. Islands, and the size check before anything moves.
+    kind = bodies.type
+    island = _islands(body, kind, body_count)
+    start, members = _group(island, body_count)
+    largest = 0
+    for g in range(start.shape[0] - 1):
+        largest = max(largest, start[g + 1] - start[g])
+    counts[LARGEST_ISLAND] = largest
+    counts[ISLANDS] = start.shape[0] - 1
+    counts[PIVOTS] = 0
+    counts[REGULARISED] = 0
+    if largest > table[DIRECT_MAX_ROWS]:
+        if table[DIRECT_FALLBACK] != 0:
+            counts[FALLBACK_STEPS] += 1
+        return -float(largest)
+
+    # 3. pgs's opening: integrate velocities, prepare the contacts.
+    integrate_velocities(bodies, gx, gy, dt)
+    if touching > 0:
+        prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+    borrow(world, "clock")[3] = cycles()
+    dp = bodies.dp
+    dq = bodies.dq
+    r = 0
+    for q in range(touching):
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
+        tx = ny
+        ty = -nx
+        ddx = dp[b, 0] - dp[a, 0]
+        ddy = dp[b, 1] - dp[a, 1]
+        for j in range(cs.count[q]):
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
+            # the current gap, as solve_contacts reads it
+            gx_ = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
+            gy_ = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
+            s = cs.base_separation[q, j] + gx_ * nx + gy_ * ny
+            if s > 0.0:
+                bias = s * inv_h
+            else:
+                bias = max(baumgarte * inv_h * min(0.0, s + LINEAR_SLOP), -contact_speed)
+            jacobian[r, 0, 0] = -nx
+            jacobian[r, 0, 1] = -ny
+            jacobian[r, 0, 2] = -(rax * ny - ray * nx)
+            jacobian[r, 1, 0] = nx
+            jacobian[r, 1, 1] = ny
+            jacobian[r, 1, 2] = rbx * ny - rby * nx
+            data[r, BIAS] = bias
+            data[r, KIND] = NORMAL
+            data[r, BLOCK] = r
+            data[r, CAP] = speed_cap
+            jacobian[r + 1, 0, 0] = -tx
+            jacobian[r + 1, 0, 1] = -ty
+            jacobian[r + 1, 0, 2] = -(rax * ty - ray * tx)
+            jacobian[r + 1, 1, 0] = tx
+            jacobian[r + 1, 1, 1] = ty
+            jacobian[r + 1, 1, 2] = rbx * ty - rby * tx
+            data[r + 1, KIND] = FRICTION
+            data[r + 1, BOUND] = cs.friction[q]
+            data[r + 1, LINK] = r
+            data[r + 1, BLOCK] = r + 1
+            data[r + 1, CAP] = speed_cap
+            r += 2
+
+    # 4. b = J v + bias, the islands solved, the impulses applied.
+    v = bodies.v
+    w = bodies.w
+    b_all = np.empty(rows)
+    for r in range(rows):
+        x = data[r, BIAS]
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0:
+                x += (jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1]
+                      + jacobian[r, s, 2] * w[k])
+        b_all[r] = x
+    inc_start, inc_row, inc_slot = _incidence(body, kind, body_count)
+    where = np.full(rows, -1, dtype=np.int64)
+    for g in range(start.shape[0] - 1):
+        _solve_island(members[start[g]:start[g + 1]], where, body, jacobian, data, b_all,
+                      bodies.inv_mass, bodies.inv_inertia, inc_start, inc_row, inc_slot,
+                      speed_cap, impulse, counts)
+    for r in range(rows):
+        x = impulse[r]
+        if x == 0.0:
+            continue
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                v[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
+                v[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
+                w[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
+
+    # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
+    r = 0
+    for q in range(touching):
+        for j in range(2):
+            cs.normal_impulse[q, j] = 0.0
+            cs.tangent_impulse[q, j] = 0.0
+            cs.max_normal_impulse[q, j] = 0.0
+            cs.total_normal_impulse[q, j] = 0.0
+            cs.total_tangent_impulse[q, j] = 0.0
+        for j in range(cs.count[q]):
+            cs.normal_impulse[q, j] = impulse[r]
+            cs.tangent_impulse[q, j] = impulse[r + 1]
+            cs.max_normal_impulse[q, j] = impulse[r]
+            cs.total_normal_impulse[q, j] = impulse[r]
+            cs.total_tangent_impulse[q, j] = impulse[r + 1]
+            r += 2
+    if touching > 0:
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+    _joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+                jacobian, data, impulse)
+    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+    return dt
+
+
+ENTRIES = {"direct": direct}
+"""The entry kernel of this module's solver (``WorldSettings.solver``)."""
