@@ -87,7 +87,10 @@ def test_a_hanging_chain_carries_the_weight_below_each_joint():
 def _pile(seed, count=12, friction=0.4):
     """Boxes and circles of mixed sizes and densities dropped into a narrow pit, settled."""
     rng = np.random.default_rng(seed)
-    world = i2d.World(solver="direct", gravity=(0.0, -G))
+    # Sleeping off: the checks below read every contact's impulses and velocities as this
+    # step's solve left them, and a settled pile would otherwise fall asleep (its contacts are
+    # then not solved, and keep the impulses of the step before it slept).
+    world = i2d.World(solver="direct", gravity=(0.0, -G), enable_sleep=False)
     pit = world.create_body(type="static")
     pit.create_box(3.0, 0.5, center=(0.0, -0.5), friction=friction)
     for x in (-3.0, 3.0):
@@ -216,7 +219,9 @@ def test_redundant_joints_are_regularised_not_singular():
     # Two pins between the same bodies at the same point: A_ee is singular. The pivot floor
     # makes the second pin's rows (eliminated after the first's, with nothing left to carry)
     # a stiff spring of nearly zero load; the first carries the weight, and nothing blows up.
-    world = i2d.World(solver="direct", gravity=(0.0, -G))
+    # Sleeping off: the link hangs at rest and would fall asleep after 0.5 s, and the last
+    # step's statistics (direct_stats) would then describe a step that solved nothing.
+    world = i2d.World(solver="direct", gravity=(0.0, -G), enable_sleep=False)
     ground = world.create_body(type="static")
     link = world.create_body(position=(0.0, -0.5))
     link.create_box(0.1, 0.5)

@@ -75,8 +75,7 @@ def _kernels_in_the_cache():
 def test_a_world_of_contacts_compiles_no_joint_kernel_and_no_other_solver():
     compiled = json.loads(_run(COMPILED.format(build=CONTACTS)).stdout)
     assert compiled["solvers"] == {"soft_step": 1, "soft_step_v31": 0, "pgs": 0, "pgs_ngs": 0,
-                                   "pgs_block": 0,
-                                   "direct": 0}
+                                   "pgs_block": 0, "direct": 0}
     assert set(compiled["joints"].values()) == {0}
     assert set(compiled["rows"].values()) == {0}
 
@@ -84,8 +83,7 @@ def test_a_world_of_contacts_compiles_no_joint_kernel_and_no_other_solver():
 def test_a_chain_compiles_its_joint_type_and_solver_alone():
     compiled = json.loads(_run(COMPILED.format(build=CHAIN)).stdout)
     assert compiled["solvers"] == {"soft_step": 0, "soft_step_v31": 0, "pgs": 1, "pgs_ngs": 0,
-                                   "pgs_block": 0,
-                                   "direct": 0}
+                                   "pgs_block": 0, "direct": 0}
     assert compiled["joints"]["revolute"] == 1
     assert {n: c for n, c in compiled["joints"].items() if n != "revolute"} == dict.fromkeys(
         ("distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley", "gear"), 0)
@@ -98,16 +96,15 @@ def test_a_chain_compiles_its_joint_type_and_solver_alone():
 def test_a_chain_of_a_position_solver_compiles_its_joint_type_position_correction_alone():
     compiled = json.loads(_run(COMPILED.format(build=CHAIN.replace('"pgs"', '"pgs_ngs"'))).stdout)
     assert compiled["solvers"] == {"soft_step": 0, "soft_step_v31": 0, "pgs": 0, "pgs_ngs": 1,
-                                   "pgs_block": 0,
-                                   "direct": 0}
+                                   "pgs_block": 0, "direct": 0}
     assert compiled["positions"] == {"revolute": 1, "distance": 0, "prismatic": 0, "weld": 0,
                                      "wheel": 0, "pulley": 0, "gear": 0}
 
 
 def test_a_chain_of_the_direct_solver_compiles_its_joint_type_row_export_alone():
     compiled = json.loads(_run(COMPILED.format(build=CHAIN.replace('"pgs"', '"direct"'))).stdout)
-    assert compiled["solvers"] == {"soft_step": 0, "pgs": 0, "pgs_ngs": 0, "pgs_block": 0,
-                                   "direct": 1}
+    assert compiled["solvers"] == {"soft_step": 0, "soft_step_v31": 0, "pgs": 0, "pgs_ngs": 0,
+                                   "pgs_block": 0, "direct": 1}
     assert compiled["rows"] == dict.fromkeys(
         ("revolute", "distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley",
          "gear"), 0) | {"revolute": 1}
