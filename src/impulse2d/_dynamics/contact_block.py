@@ -27,6 +27,7 @@ point by point, as in Box2D v2.4 and :func:`~.contact_solver.solve_contacts`.
 from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, inline_kernel
+from .contact_solver import friction_rows
 from .velocities import load_pair, store_pair
 
 MAX_CONDITION = 1000.0
@@ -86,29 +87,10 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
         ty = -nx
         friction = cs.friction[q]
 
-        # Friction, as solve_contacts: |lambda_t| <= mu lambda_n with last iteration's normals.
-        for j in range(count):
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            vt = dvx * tx + dvy * ty
-            impulse = -cs.tangent_mass[q, j] * vt
-            limit = friction * cs.normal_impulse[q, j]
-            old = cs.tangent_impulse[q, j]
-            total = min(max(old + impulse, -limit), limit)
-            cs.tangent_impulse[q, j] = total
-            impulse = total - old
-            px = impulse * tx
-            py = impulse * ty
-            vax -= m_a * px
-            vay -= m_a * py
-            wa -= i_a * (rax * py - ray * px)
-            vbx += m_b * px
-            vby += m_b * py
-            wb += i_b * (rbx * py - rby * px)
+        # Friction first (Box2D v2.4's block solver): |lambda_t| <= mu lambda_n with the last
+        # iteration's normals.
+        vax, vay, wa, vbx, vby, wb = friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa,
+                                                   vbx, vby, wb, tx, ty, friction)
 
         bias1, bias2 = _gaps(cs, q, dp, dq, a, b, count, inv_h, nx, ny)
         # Both points' anchors (a one-point row reads its unused second slot, and solves

@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, kernel
+from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 from .velocities import load_pair, store_pair
@@ -225,6 +225,38 @@ def warm_start_contacts(cs, bodies):
             w[b] += i_b * (rbx * py - rby * px)
 
 
+@inline_kernel
+def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, tx, ty,
+                  friction):
+    """The friction rows of constraint ``q`` (one Gauss-Seidel pass over its points, the
+    accumulated impulse clamped to ``|lambda_t| <= mu lambda_n`` with the points' current
+    normal impulses), applied to the pair's velocities; returns them. Shared by
+    :func:`solve_contacts` and the block solver's sweep (``contact_block``)."""
+    for j in range(count):
+        rax = cs.r_a[q, j, 0]
+        ray = cs.r_a[q, j, 1]
+        rbx = cs.r_b[q, j, 0]
+        rby = cs.r_b[q, j, 1]
+        dvx = vbx - wb * rby - vax + wa * ray
+        dvy = vby + wb * rbx - vay - wa * rax
+        vt = dvx * tx + dvy * ty
+        impulse = -cs.tangent_mass[q, j] * vt
+        limit = friction * cs.normal_impulse[q, j]
+        old = cs.tangent_impulse[q, j]
+        total = min(max(old + impulse, -limit), limit)
+        cs.tangent_impulse[q, j] = total
+        impulse = total - old
+        px = impulse * tx
+        py = impulse * ty
+        vax -= m_a * px
+        vay -= m_a * py
+        wa -= i_a * (rax * py - ray * px)
+        vbx += m_b * px
+        vby += m_b * py
+        wb += i_b * (rbx * py - rby * px)
+    return vax, vay, wa, vbx, vby, wb
+
+
 @borrowing_kernel
 def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
                    last_sweep, speed_cap):
@@ -258,28 +290,8 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         ty = -nx
         friction = cs.friction[q]
 
-        for j in range(count):
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            vt = dvx * tx + dvy * ty
-            impulse = -cs.tangent_mass[q, j] * vt
-            limit = friction * cs.normal_impulse[q, j]
-            old = cs.tangent_impulse[q, j]
-            total = min(max(old + impulse, -limit), limit)
-            cs.tangent_impulse[q, j] = total
-            impulse = total - old
-            px = impulse * tx
-            py = impulse * ty
-            vax -= m_a * px
-            vay -= m_a * py
-            wa -= i_a * (rax * py - ray * px)
-            vbx += m_b * px
-            vby += m_b * py
-            wb += i_b * (rbx * py - rby * px)
+        vax, vay, wa, vbx, vby, wb = friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa,
+                                                   vbx, vby, wb, tx, ty, friction)
 
         # Rotations of the fixed anchors by the bodies' in-step rotation, for the current gap.
         ca = dq[a, 0]

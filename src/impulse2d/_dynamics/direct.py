@@ -78,6 +78,7 @@ from .contact_solver import apply_restitution, prepare_contacts
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH)
 from .integrate import integrate_positions, integrate_velocities
+from .islands import find_root, union
 from .joint_solver import joint_pass
 from .joints import ROW_LISTS
 from .lcp import SOLVED, lemke
@@ -125,21 +126,10 @@ the last step."""
 
 # -- islands ------------------------------------------------------------------------------------
 @inner_kernel
-def _find(parent, i):
-    root = i
-    while parent[root] != root:
-        root = parent[root]
-    while parent[i] != root:  # path compression
-        nxt = parent[i]
-        parent[i] = root
-        i = nxt
-    return root
-
-
-@inner_kernel
 def _islands(body, kind, body_count):
     """Island of each row (a representative dynamic body; -1 for a row with none) by union-find
-    over the dynamic bodies its slots name (static and kinematic bodies join nothing)."""
+    (:mod:`.islands`' ``union``) over the dynamic bodies its slots name (static and kinematic
+    bodies join nothing)."""
     parent = np.arange(body_count)
     rows = body.shape[0]
     for r in range(rows):
@@ -149,17 +139,15 @@ def _islands(body, kind, body_count):
             if k < 0 or kind[k] != DYNAMIC:
                 continue
             if first < 0:
-                first = _find(parent, k)
+                first = k
             else:
-                other = _find(parent, k)
-                if other != first:
-                    parent[other] = first
+                union(parent, first, k)
     island = np.full(rows, -1, dtype=np.int64)
     for r in range(rows):
         for s in range(4):
             k = body[r, s]
             if k >= 0 and kind[k] == DYNAMIC:
-                island[r] = _find(parent, k)
+                island[r] = find_root(parent, k)
                 break
     return island
 

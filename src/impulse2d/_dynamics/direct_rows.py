@@ -34,7 +34,7 @@ first row, so that the whole 2x2 block of K is scaled as ``pgs``'s 2x2 solve doe
 
 from __future__ import annotations
 
-from .._core.jit import inline_kernel
+from .._core.jit import borrowing_kernel, inline_kernel
 
 EQUALITY, ONE_SIDED, BOXED, NORMAL, FRICTION = 0, 1, 2, 3, 4
 """Row kinds (column :data:`KIND`)."""
@@ -100,3 +100,21 @@ def limit_bias(c, baumgarte, inv_h):
     if c > 0.0:
         return c * inv_h
     return baumgarte * inv_h * c
+@borrowing_kernel
+def store_axial_rows(joints, j, impulse, r, spring, motor, limit):
+    """Read back the impulses of a joint's spring, motor and limit rows (each while on, in
+    that order: the revolute, prismatic and wheel joints write them so) from row ``r``;
+    returns the next row."""
+    if spring:
+        joints.spring_impulse[j] = impulse[r]
+        r += 1
+    if motor:
+        joints.motor_impulse[j] = impulse[r]
+        r += 1
+    if limit:
+        joints.lower_impulse[j] = impulse[r]
+        joints.upper_impulse[j] = impulse[r + 1]
+        r += 2
+    return r
+
+

@@ -49,7 +49,7 @@ from .._core.state import DYNAMIC, KINEMATIC
 
 
 @inner_kernel
-def _find(parent, i):
+def find_root(parent, i):
     """Root of ``i`` (the lowest row of its set), compressing the path to it."""
     root = i
     while parent[root] != root:
@@ -62,11 +62,11 @@ def _find(parent, i):
 
 
 @inner_kernel
-def _union(parent, a, b):
+def union(parent, a, b):
     """Join the sets of ``a`` and ``b``; the lower root becomes the root (so a set's root is
     always its lowest row, a label that does not depend on the order of the unions)."""
-    ra = _find(parent, a)
-    rb = _find(parent, b)
+    ra = find_root(parent, a)
+    rb = find_root(parent, b)
     if ra < rb:
         parent[rb] = ra
     elif rb < ra:
@@ -214,17 +214,17 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             a = ca[k]
             b = cb[k]
             if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
-                _union(parent, a, b)
+                union(parent, a, b)
     for j in range(joints.alive.shape[0]):
         if joints.alive[j]:
             a = joints.body_a[j]
             b = joints.body_b[j]
             if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
-                _union(parent, a, b)
+                union(parent, a, b)
     least = bodies.island_sleep
     for i in range(n):
         if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
-            parent[i] = _find(parent, i)
+            parent[i] = find_root(parent, i)
             least[i] = math.inf
     for i in range(n):
         if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
@@ -253,11 +253,11 @@ def label_islands(alive, kind, count, body_a, body_b, joint_alive, joint_a, join
             parent[i] = i
     for k in range(count.shape[0]):
         if count[k] > 0 and parent[body_a[k]] >= 0 and parent[body_b[k]] >= 0:
-            _union(parent, body_a[k], body_b[k])
+            union(parent, body_a[k], body_b[k])
     for j in range(joint_alive.shape[0]):
         if joint_alive[j] and parent[joint_a[j]] >= 0 and parent[joint_b[j]] >= 0:
-            _union(parent, joint_a[j], joint_b[j])
+            union(parent, joint_a[j], joint_b[j])
     for i in range(n):
         if parent[i] >= 0:
-            parent[i] = _find(parent, i)
+            parent[i] = find_root(parent, i)
     return parent

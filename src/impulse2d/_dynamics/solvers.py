@@ -137,6 +137,27 @@ def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_itera
                       restitution_threshold, max_linear_speed, True)
 
 
+@inline_kernel
+def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap):
+    """The opening of the one-step rigid solvers (``pgs``, ``pgs_ngs``, ``pgs_block``):
+    integrate velocities, prepare the touching contacts ``order`` (rigid rows: the soft
+    step's coefficients at "off") and the joints, warm start."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
+    integrate_velocities(bodies, gx, gy, dt)
+    if touching:
+        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
+                         0.0, 0.0, 1.0, 0.0)
+    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+               spin_cap)
+    borrow(world, "clock")[3] = cycles()
+    if warm_starting:
+        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if touching:
+            warm_start_contacts(cs, bodies)
+
+
 @entry_kernel
 def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
         contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
@@ -149,18 +170,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
-    integrate_velocities(bodies, gx, gy, dt)
-    if touching:
-        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
-                         0.0, 0.0, 1.0, 0.0)
-    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-               spin_cap)
-    borrow(world, "clock")[3] = cycles()
-
-    if warm_starting:
-        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-        if touching:
-            warm_start_contacts(cs, bodies)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     for i in range(iterations):
         joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:

@@ -21,15 +21,15 @@ cannot import this one back).
 
 from __future__ import annotations
 
-from .._core.jit import cycles, entry_kernel, inline_kernel
+from .._core.jit import entry_kernel, inline_kernel
 from ..constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION, MAX_ROTATION, POSITION_BAUMGARTE
 from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
-from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
-from .integrate import integrate_positions, integrate_velocities
+from .contact_solver import apply_restitution, solve_contacts
+from .integrate import integrate_positions
 from .joint_solver import joint_pass, joint_position_pass
-from .solvers import impulse_caps
-from .verbs import PREPARE, SOLVE, WARM_START
+from .solvers import impulse_caps, rigid_opening
+from .verbs import SOLVE
 from .world_ref import borrow
 
 
@@ -43,19 +43,7 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
-    integrate_velocities(bodies, gx, gy, dt)
-    if touching:
-        # rigid rows: no softness (the soft step's coefficients at "off")
-        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
-                         0.0, 0.0, 1.0, 0.0)
-    joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-               spin_cap)
-    borrow(world, "clock")[3] = cycles()
-
-    if warm_starting:
-        joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-        if touching:
-            warm_start_contacts(cs, bodies)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
     # gaps, open limits and the joints' own springs have a bias).
     for i in range(iterations):

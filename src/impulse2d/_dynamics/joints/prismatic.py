@@ -33,7 +33,7 @@ import math
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
-                           spring_softness)
+                           spring_softness, store_axial_rows)
 from ..positions import clamp, relative_turn, shift, solve2, solve3
 from .rows import bounded, inequality_bias, one_sided
 from .revolute import prepare as _revolute_prepare
@@ -385,21 +385,5 @@ def axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte
         put_row(body, jacobian, data, r + 1, a, b, ux, uy, a1, -ux, -uy, -a2,
                 limit_bias(joints.upper[j] - translation, baumgarte, inv_h), ONE_SIDED, 0.0,
                 0.0, -1, speed_cap)
-        r += 2
-    return r
-
-
-@borrowing_kernel
-def store_axial_rows(joints, j, impulse, r, spring, motor, limit):
-    """Read back the impulses of :func:`axial_rows`; returns the next row."""
-    if spring:
-        joints.spring_impulse[j] = impulse[r]
-        r += 1
-    if motor:
-        joints.motor_impulse[j] = impulse[r]
-        r += 1
-    if limit:
-        joints.lower_impulse[j] = impulse[r]
-        joints.upper_impulse[j] = impulse[r + 1]
         r += 2
     return r

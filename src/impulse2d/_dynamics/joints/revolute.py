@@ -31,7 +31,7 @@ from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows, one_sided)
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
-                           spring_softness)
+                           spring_softness, store_axial_rows)
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 
@@ -303,16 +303,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             joints.linear_impulse[j, 0] = impulse[r]
             joints.linear_impulse[j, 1] = impulse[r + 1]
             r += 2
-            if spring:
-                joints.spring_impulse[j] = impulse[r]
-                r += 1
-            if motor:
-                joints.motor_impulse[j] = impulse[r]
-                r += 1
-            if limit:
-                joints.lower_impulse[j] = impulse[r]
-                joints.upper_impulse[j] = impulse[r + 1]
-                r += 2
+            r = store_axial_rows(joints, j, impulse, r, spring, motor, limit)
             continue
         rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]

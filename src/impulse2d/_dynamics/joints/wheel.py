@@ -26,8 +26,8 @@ from ..._core.jit import borrowing_kernel
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..positions import clamp, shift
 from .rows import bounded, inequality_bias, one_sided
-from ..direct_rows import BOXED, COUNT, EQUALITY, STORE, put_row
-from .prismatic import axial_rows, geometry, store_axial_rows, translation_limit_error
+from ..direct_rows import BOXED, COUNT, EQUALITY, STORE, put_row, store_axial_rows
+from .prismatic import axial_rows, geometry, translation_limit_error
 from .prismatic import prepare as _prismatic_prepare
 from ..velocities import load_pair, store_pair
 
