@@ -853,10 +853,13 @@ class World:
         c = self._contacts
         alive = self._shapes.alive
         keep = alive[c.shape_a] & alive[c.shape_b]
-        dead = (~alive).astype(np.int64)  # destroyed rows: their generation was just bumped
-        self._events.shapes_destroyed(self, np.flatnonzero(dead), dead)
+        events = self._events
+        if events.sensing.size or (events.touching.size and not keep.all()):
+            dead = (~alive).astype(np.int64)  # destroyed rows: their generation was just bumped
+            events.shapes_destroyed(self, np.flatnonzero(dead), dead)
+            if not keep.all():
+                events.contacts_dropped(self, ~keep, dead)
         if not keep.all():
-            self._events.contacts_dropped(self, ~keep, dead)
             self._contacts = Contacts(*(column[keep] for column in c))
 
     def _shape_mass(self, s: int, density: float | None = None):
