@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _sleep, _validate, queries
+from . import _sleep, _validate, queries, solver_stats
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -113,6 +113,8 @@ class World:
         self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
         self._live_rows: np.ndarray | None = None
         self._step_seconds = 0.0  # wall time of the last step
+        self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
+        self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0
 
@@ -139,6 +141,13 @@ class World:
         (singular joint rows, see :mod:`impulse2d._dynamics.direct`) of the last step."""
         counts = self._verbs[DIRECT_COUNTS:DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)]
         return {name: int(x) for name, x in zip(DIRECT_COUNT_NAMES, counts)}
+
+    @property
+    def solver_stats(self) -> solver_stats.SolverStats | None:
+        """What the solver did in the last step (:class:`~impulse2d.solver_stats.SolverStats`:
+        residual per iteration, complementarity and friction-cone errors, penetration, joint
+        errors, kinetic energy), or None unless ``WorldSettings.diagnostics`` was on for it."""
+        return solver_stats.read(self)
 
     # -- settings ---------------------------------------------------------------------------
     @property

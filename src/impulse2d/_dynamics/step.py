@@ -38,7 +38,9 @@ from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import direct, joint_solver, solvers, solvers_ngs
+from ..solver_stats import prepare_record
+from . import diagnostics, direct, joint_solver, solvers, solvers_ngs
+from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
@@ -46,10 +48,11 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
-                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+from .verbs import (AFTER_SOLVE, COLLIDE, COLLIDE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
+                    DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
+                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_pairs, call_solver)
+                    call_collide, call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -76,6 +79,7 @@ JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "whe
                                "motor", "pulley", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0
 DIRECT_ROWS_SECONDS = 3.0
+DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
 
 
 @inner_kernel
@@ -183,6 +187,8 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         if table[DIRECT_FALLBACK] == 0:
             return joint_h
         joint_h = call_solver(table[DIRECT_FALLBACK], arguments)
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
@@ -280,7 +286,12 @@ DIRECT_ROWS_KERNELS = {name: LazyKernel(entry, DIRECT_ROWS_SIGNATURE, f"{name} j
                                         DIRECT_ROWS_SECONDS)
                        for name, entry in joint_solver.ROWS_ENTRIES.items()}
 """Each joint type's row export for the ``direct`` solver (:mod:`.direct_rows`), compiled when
-a world of that solver first steps with a joint of that type."""
+a world of that solver, or with diagnostics on, first steps with a joint of that type."""
+
+DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
+                                DIAGNOSTICS_SECONDS)
+"""The solver diagnostics (:mod:`.diagnostics`), compiled when a world first steps with
+``WorldSettings.diagnostics`` on."""
 
 
 def _fill_verbs(world, by_type, prepare_step) -> None:
@@ -291,6 +302,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     needed = dict(STAGE_KERNELS)
     needed[SOLVER] = SOLVER_KERNELS[settings.solver]
     exact = settings.solver == "direct"
+    measured = bool(settings.diagnostics)
+    if measured:
+        needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
     fallback = settings.direct_fallback if exact else None
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
@@ -302,7 +316,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
             needed[JOINTS + k] = JOINT_KERNELS[name]
             if corrects_positions and name in JOINT_POSITION_KERNELS:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
-            if exact:
+            if exact or measured:
                 needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
@@ -311,6 +325,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
+    table[DIAGNOSTICS] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
@@ -341,6 +356,7 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
     settings = _settings_arguments(world.settings)
+    prepare_record(world)
     if settings is not world._verbs_for[0] and not world.settings.enable_sleep:
         wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
     while True:
