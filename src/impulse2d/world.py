@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _sleep, _validate, queries, solver_stats
+from .callbacks import Callbacks, check_callback
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -106,6 +107,7 @@ class World:
         self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
         self._fell_asleep = 0  # bodies that fell asleep in the last step
         self._events = EventTracker()  # contact, sensor and body events (events.py)
+        self._callbacks = Callbacks()  # pair filter and pre-solve hook (callbacks.py)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._stores_built_from: tuple | None = None
@@ -759,18 +761,43 @@ class World:
     def contacts(self) -> list[ContactInfo]:
         """Contacts with at least one manifold point (touching or within the speculative
         margin), as of the last step, with the impulses the solver applied."""
+        return [self._contact_info(int(k)) for k in np.flatnonzero(self._contacts.count > 0)]
+
+    def _contact_info(self, k: int) -> ContactInfo:
+        """Contact row ``k`` as a record (:attr:`contacts`; the pre-solve hook's argument)."""
         c = self._contacts
-        result = []
-        for k in np.flatnonzero(c.count > 0):
-            points = tuple(
-                ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
-                             float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
-                             float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
-                for j in range(int(c.count[k])))
-            result.append(ContactInfo(self._shape_handles[int(c.shape_a[k])],
-                                      self._shape_handles[int(c.shape_b[k])],
-                                      Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points))
-        return result
+        points = tuple(
+            ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
+                         float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
+                         float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
+            for j in range(int(c.count[k])))
+        return ContactInfo(self._shape_handles[int(c.shape_a[k])],
+                           self._shape_handles[int(c.shape_b[k])],
+                           Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points)
+
+    # -- callbacks (callbacks.py) ------------------------------------------------------------
+    @property
+    def pair_filter(self):
+        """``f(shape_a, shape_b) -> bool`` or None: asked once when two shapes that pass the
+        collision filters start overlapping; False keeps them from colliding while they
+        overlap (see :mod:`impulse2d.callbacks`, which also says what it costs)."""
+        return self._callbacks.pair_filter
+
+    @pair_filter.setter
+    def pair_filter(self, value) -> None:
+        self._callbacks.pair_filter = check_callback(value, "pair_filter")
+        self._callbacks.forget()
+
+    @property
+    def pre_solve(self):
+        """``f(contact) -> bool`` or None: called every step for every contact with manifold
+        points, before the solver; False switches that contact off for this step (see
+        :mod:`impulse2d.callbacks`)."""
+        return self._callbacks.pre_solve
+
+    @pre_solve.setter
+    def pre_solve(self, value) -> None:
+        self._callbacks.pre_solve = check_callback(value, "pre_solve")
 
     # -- events (events.py) --------------------------------------------------------------------
     def contact_events(self):

@@ -203,7 +203,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                 baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                has_sleepers, joints_filtered):
+                has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -220,22 +220,32 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     moved, so the second run is the step the rows would have given; it costs a narrowphase
     on the rare step that wakes a jointed island.
 
+    ``phase``: :data:`WHOLE` runs every stage; a world with Python callbacks
+    (:mod:`impulse2d.callbacks`) runs the step in two calls, :data:`TO_MANIFOLDS` (bounds,
+    pairs, narrowphase; then it returns, the sleeping count -2) and :data:`FROM_MANIFOLDS`
+    (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
+    off between the two.
+
     This kernel only allocates (new pairs, contact stores, colour order); the stages that
     neither allocate nor return arrays run in borrowing kernels, which count no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
     the NamedTuple), so unchanged stores are not returned.
     """
     clock = borrow(world, "clock")
-    clock[0] = cycles()
     table = borrow(world, "verbs")
     new_contacts = False
-    if _update_bounds(world) or pairs_dirty:
-        new_contacts = call_pairs(table[PAIRS], (world,))
-    clock[1] = cycles()
-
-    # The contact stages are skipped when there are no contacts (a chain, a world of joints
-    # only): each passes its stores' arrays on the stack (0.1-0.5 us).
-    paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+    if phase != FROM_MANIFOLDS:
+        clock[0] = cycles()
+        if _update_bounds(world) or pairs_dirty:
+            new_contacts = call_pairs(table[PAIRS], (world,))
+        clock[1] = cycles()
+        # The contact stages are skipped when there are no contacts (a chain, a world of
+        # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
+        paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+        if phase == TO_MANIFOLDS:
+            return world.contacts if new_contacts else None, None, 0.0, -2, 0
+    else:
+        paired = borrow_column(world, "contacts", "key").shape[0] > 0
     if has_sleepers and _wake(world) > 0 and joints_filtered:
         return world.contacts if new_contacts else None, None, 0.0, -1, 0
     clock[2] = cycles()
@@ -258,6 +268,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         clock[5] = cycles()  # counted with finalize
     return contacts_out, cs_out, joint_h, sleeping, fell
 
+
+WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
+"""The ``phase`` of :func:`step_kernel`: the whole step, or its two halves around the
+callbacks."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
 
@@ -350,7 +364,7 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]))
+            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
 def step_world(world, dt: float) -> None:
@@ -359,6 +373,9 @@ def step_world(world, dt: float) -> None:
     prepare_record(world)
     if settings is not world._verbs_for[0] and not world.settings.enable_sleep:
         wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
+    callbacks = world._callbacks
+    phase = TO_MANIFOLDS if callbacks.active else WHOLE
+    seconds = 0.0
     while True:
         rows = world._joint_rows()
         if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
@@ -370,13 +387,18 @@ def step_world(world, dt: float) -> None:
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell = _step(
             stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
-            bool(world._sleepers), bool(rows["filtered"]))
-        world._step_seconds = perf_counter() - t0
+            bool(world._sleepers), bool(rows["filtered"]), phase)
+        seconds += perf_counter() - t0
         adopt_step_stores(world, contacts, constraints)
         world._pairs_dirty = False
+        if sleeping == -2:  # paused after the narrowphase: the callbacks, then the rest
+            callbacks.run(world)
+            phase = FROM_MANIFOLDS
+            continue
         if sleeping >= 0:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
+    world._step_seconds = seconds
     if joint_h < 0.0:
         raise ValueError(
             f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "
