@@ -196,6 +196,8 @@ class b2Joint:  # noqa: N801
         return float(self._joint.reaction_torque)
 
     def _wake(self):
+        """Box2D's wake of both bodies (a sleeping island wakes; an awake body's sleep timer
+        is left as it is, as in Box2D 2.3)."""
         b = self._w._bodies
         jt = self._w._joints
         for i in (int(jt.body_a[self._j]), int(jt.body_b[self._j])):
@@ -211,10 +213,14 @@ def _column(name, public, lo, hi):
         return float(getattr(self._w._joints, name)[self._j])
 
     def fset(self, value):
+        column = getattr(self._w._joints, name)
+        old = column[self._j]
         if isinstance(value, float) and lo <= value <= hi:
-            getattr(self._w._joints, name)[self._j] = value
+            column[self._j] = value
         else:
             setattr(self._joint, public, value)
+        if name == "motor_speed" and (old == 0.0) != (column[self._j] == 0.0):
+            self._b2world._held = None  # the set of turning motors changed
         self._wake()
 
     return property(fget, fset)
@@ -222,6 +228,12 @@ def _column(name, public, lo, hi):
 
 _SPEED = (-_MAX_SPEED, _MAX_SPEED)
 _EFFORT = (0.0, 1.0e30)
+
+
+def _motor_on(joint, value):
+    joint._joint.enable_motor = bool(value)
+    joint._b2world._held = None  # the set of turning motors changed
+    joint._wake()
 
 
 class b2RevoluteJoint(b2Joint):  # noqa: N801
@@ -250,8 +262,7 @@ class b2RevoluteJoint(b2Joint):  # noqa: N801
     upperLimit = property(lambda self: self._joint.limits[1])
     limits = property(lambda self: self._joint.limits,
                       lambda self, v: setattr(self._joint, "limits", v))
-    motorEnabled = property(lambda self: self._joint.enable_motor,
-                            lambda self, v: setattr(self._joint, "enable_motor", bool(v)))
+    motorEnabled = property(lambda self: self._joint.enable_motor, lambda self, v: _motor_on(self, v))
     limitEnabled = property(lambda self: self._joint.enable_limit,
                             lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
 
@@ -264,8 +275,7 @@ class b2PrismaticJoint(b2Joint):  # noqa: N801
     speed = property(lambda self: self._joint.speed)
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorForce = _column("max_motor", "max_motor_force", *_EFFORT)
-    motorEnabled = property(lambda self: self._joint.enable_motor,
-                            lambda self, v: setattr(self._joint, "enable_motor", bool(v)))
+    motorEnabled = property(lambda self: self._joint.enable_motor, lambda self, v: _motor_on(self, v))
     limitEnabled = property(lambda self: self._joint.enable_limit,
                             lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
     limits = property(lambda self: self._joint.limits,

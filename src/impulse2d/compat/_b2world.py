@@ -50,6 +50,8 @@ and puts their island to sleep once every body of it has been slow for ``time_to
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _sleep
@@ -202,7 +204,8 @@ class b2World:  # noqa: N801
         self._touching = _NO_KEYS         # shape_a << 32 | shape_b of touching contacts, ascending
         self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
         self._held = None            # rows of bodies held by turning motors (None: recompute)
-        self._held_time = np.zeros(16)
+        self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
+        self._held_list: list[int] = []
         self._iterations = (8, 3)
         self._listener = contactListener
         self.destructionListener = destructionListener
@@ -429,8 +432,10 @@ class b2World:  # noqa: N801
             if events.sensor_count > 0 or self._sensing:
                 self._dispatch_sensors(events, self._listener)
         if before is not None and before.shape[0] == b.origin.shape[0]:
+            # motion the velocities do not account for: the position pass moved the body
             d = b.origin - before
-            far = (d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) > _TOI_DISTANCE ** 2
+            e = d - b.v * float(timeStep)
+            far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
             if far.any():
                 for i in np.flatnonzero(far & b.alive & (b.type == DYNAMIC)).tolist():
                     self._stop_at_static(i, before[i], d[i])
@@ -533,35 +538,40 @@ class b2World:  # noqa: N801
         on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
         rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
         self._held = rows[self._world._bodies.type[rows] == DYNAMIC]
+        self._held_list = self._held.tolist()
+        alive = set(self._held_list)
+        self._held_time = {i: t for i, t in self._held_time.items() if i in alive}
 
     def _motor_sleep(self, dt):
+        # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
+        # dozen NumPy calls on 3-element arrays would cost several times as much.
         w = self._world
         b = w._bodies
-        rows = self._held
-        if self._held_time.shape[0] < b.alive.shape[0]:
-            grown = np.zeros(b.alive.shape[0])
-            grown[:self._held_time.shape[0]] = self._held_time
-            self._held_time = grown
         timer = self._held_time
-        awake = ~b.asleep[rows]
-        rows = rows[awake]
-        if not rows.size:
-            return
-        v = b.v[rows]
-        speed = np.maximum(np.hypot(v[:, 0], v[:, 1]), np.abs(b.w[rows]) * b.extent[rows])
-        slow = (speed <= b.sleep_threshold[rows]) & b.allow_sleep[rows]
-        timer[rows] = np.where(slow, timer[rows] + dt, 0.0)
+        asleep, v, spin, extent = b.asleep, b.v, b.w, b.extent
+        threshold, allowed = b.sleep_threshold, b.allow_sleep
         tts = w.settings.time_to_sleep
-        if timer[rows].min() < tts:
+        ready = True
+        awake = []
+        for i in self._held_list:
+            if asleep[i]:
+                continue
+            awake.append(i)
+            vx, vy = v[i]
+            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin[i]) * extent[i])
+            t = timer.get(i, 0.0) + dt if speed <= threshold[i] and allowed[i] else 0.0
+            timer[i] = t
+            ready = ready and t >= tts
+        if not awake or not ready:
             return
         label = _sleep.labels(w)
-        for island in np.unique(label[rows]):
+        for island in {int(label[i]) for i in awake}:
             members = np.flatnonzero(label == island)
-            held = np.isin(members, rows)
-            times = np.where(held, timer[members], b.sleep_time[members])
-            if times.min() >= tts:
+            if all((timer[i] if i in timer else b.sleep_time[i]) >= tts
+                   for i in members.tolist()):
                 _sleep.sleep_island(w, int(members[0]))
-                timer[members] = 0.0
+                for i in members.tolist():
+                    timer.pop(i, None)
 
     # -- queries -----------------------------------------------------------------------------
     def RayCast(self, callback, point1, point2):  # noqa: N802
