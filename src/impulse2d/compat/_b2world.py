@@ -5,23 +5,25 @@ Solver. Box2D 2.3 solves with sequential impulses (``velocityIterations`` sweeps
 block solver for two-point manifolds) and then moves bodies apart with nonlinear Gauss-Seidel
 (at most ``positionIterations`` sweeps, stopping early): impulse2d's ``"pgs_block"`` is that
 solver, and a ``b2World`` uses it. ``Step(dt, velocityIterations, positionIterations)`` runs
-it as ``substeps`` (3) engine steps of dt / 3, each with Box2D's sweeps shared out among the
-substeps and at most 30 velocity and 10 position sweeps (Gymnasium's 180 / 60 become 3 x 30
-/ 10; Box2D's usual 8 / 3 become 3 x 3 / 1). Why substeps: impulse2d bounds the impulse each
-constraint row may apply in one step by a speed budget (``_dynamics.solvers.impulse_caps``:
-a quarter turn per step for angular rows, times the row's effective mass), so that an
-unsatisfiable row yields instead of growing without bound. Box2D has no such bound. For a
-light body that carries a heavy one through a joint limit or motor, the budget is below the
-load: LunarLander's legs (0.07 kg, 0.0018 kg m^2) hold the 5 kg lander and a 40 N m motor
-against their limits, and with one step of dt the limit rows yield, the legs sink through
-their limits and oscillate, and the lander never sleeps. Three substeps cut the load per row
-threefold and raise the budget threefold; measured over LunarLander's seeds 0-19 with its
-heuristic pilot: 1 step x (180, 60) sweeps: no episode ends asleep, mean score 165 (5 seeds);
-3 x (30, 10): every episode ends asleep, mean 245, minimum 231 (Box2D 2.3: mean 264, minimum
-180); 3 x (16, 6): 10 of 20 end asleep, mean 190. The soft step (``"soft_step"``, Box2D v3's
-solver, 12 substeps) lands as well (mean 264) but lets BipedalWalker's knees sag until the
-walker falls. Sleeping is on unless ``doSleep=False``; friction mixes as sqrt(f1 f2) and
-restitution as max(r1, r2), as in Box2D.
+it as ``substeps`` (4) engine steps of dt / 4, each with Box2D's sweeps shared out among the
+substeps and at most 30 velocity and 10 position sweeps (Gymnasium's 180 / 60 become 4 x 30
+/ 10; Box2D's usual 8 / 3 become 4 x 2 / 1). Forces given before ``Step`` act over all the
+substeps (Box2D applies them over the whole step). Why substeps: impulse2d bounds the
+impulse each constraint row may apply in one step by a speed budget
+(``_dynamics.solvers.impulse_caps``: a quarter turn per step for angular rows, times the
+row's effective mass), so that an unsatisfiable row yields instead of growing without bound.
+Box2D has no such bound. For a light body that carries a heavy one through a joint limit or
+motor, the budget is below the load: LunarLander's legs (0.07 kg, 0.0018 kg m^2) hold the 5 kg
+lander and a 40 N m motor against their limits, and with one step of dt the limit rows yield,
+the legs sink through their limits and oscillate, and the lander never sleeps. n substeps cut
+the load per row n-fold and raise the budget n-fold. Measured over LunarLander's seeds 0-19
+with its heuristic pilot (Box2D 2.3: all asleep, mean score 264, lowest 180): 1 x (180, 60)
+sweeps: none asleep (5 seeds), mean 165; 3 x (30, 10): 19 asleep, mean 248, one seed off the
+edge of the field at -95; 4 x (30, 10): all asleep, mean 269, lowest 217; 3 x (60, 20): 19
+asleep, mean 255, lowest 3. The soft step (``"soft_step"``, Box2D v3's solver, 12 substeps)
+lands as well but lets BipedalWalker's knees sag until the walker falls. Sleeping is on
+unless ``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as max(r1, r2), as in
+Box2D.
 
 Continuous collision. Box2D 2.3 sweeps dynamic bodies against static ones (time of impact);
 impulse2d has no continuous collision yet. BipedalWalker's legs are made with their joint
@@ -182,7 +184,7 @@ class b2World:  # noqa: N801
     engine_settings: dict = {"solver": "pgs_block"}
     """impulse2d ``WorldSettings`` every new b2World starts from (a class attribute: change it
     before the worlds are made, e.g. ``b2World.engine_settings = {"solver": "soft_step"}``)."""
-    substeps = 3
+    substeps = 4
     """Engine steps per ``Step`` (each of dt / substeps): see the module docstring."""
     max_iterations = (30, 10)
     """Caps on the velocity and position iterations of each engine step."""
@@ -425,7 +427,14 @@ class b2World:  # noqa: N801
         before = b.origin.copy() if self.continuous else None
         events = w._events
         h = float(timeStep) / n
-        for _ in range(n):
+        # Box2D applies the forces given before Step over the whole step; the engine clears
+        # them after each of its steps, so they are put back for every substep.
+        forces = b.force.copy() if n > 1 else None
+        torques = b.torque.copy() if n > 1 else None
+        for k in range(n):
+            if k and forces.shape[0] == b.force.shape[0]:
+                b.force[:] = forces
+                b.torque[:] = torques
             w.step(h)
             # callbacks per engine step: a touch may begin and end within one Step
             self._dispatch()
