@@ -22,7 +22,8 @@ from impulse2d.compat.box2d import (b2CircleShape, b2ContactListener, b2EdgeShap
 def _real_box2d():
     """The real pybox2d module, or skip (never this layer: it is uninstalled first)."""
     b2.uninstall()
-    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "Box2D" or k.startswith("Box2D.")}
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules)
+             if k == "Box2D" or k.startswith("Box2D.")}
     try:
         with warnings.catch_warnings():  # pybox2d's SWIG types warn on import
             warnings.simplefilter("ignore", DeprecationWarning)

@@ -262,7 +262,8 @@ class b2RevoluteJoint(b2Joint):  # noqa: N801
     upperLimit = property(lambda self: self._joint.limits[1])
     limits = property(lambda self: self._joint.limits,
                       lambda self, v: setattr(self._joint, "limits", v))
-    motorEnabled = property(lambda self: self._joint.enable_motor, lambda self, v: _motor_on(self, v))
+    motorEnabled = property(lambda self: self._joint.enable_motor,
+                            lambda self, v: _motor_on(self, v))
     limitEnabled = property(lambda self: self._joint.enable_limit,
                             lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
 
@@ -275,7 +276,8 @@ class b2PrismaticJoint(b2Joint):  # noqa: N801
     speed = property(lambda self: self._joint.speed)
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorForce = _column("max_motor", "max_motor_force", *_EFFORT)
-    motorEnabled = property(lambda self: self._joint.enable_motor, lambda self, v: _motor_on(self, v))
+    motorEnabled = property(lambda self: self._joint.enable_motor,
+                            lambda self, v: _motor_on(self, v))
     limitEnabled = property(lambda self: self._joint.enable_limit,
                             lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
     limits = property(lambda self: self._joint.limits,

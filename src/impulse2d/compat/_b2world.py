@@ -295,7 +295,8 @@ class b2World:  # noqa: N801
     def _create(self, kind, position=(0.0, 0.0), angle=0.0, linearVelocity=(0.0, 0.0),  # noqa: N803
                 angularVelocity=0.0, linearDamping=0.0, angularDamping=0.0,  # noqa: N803
                 allowSleep=True, awake=True, fixedRotation=False, bullet=False,  # noqa: N803
-                active=True, gravityScale=1.0, userData=None, fixtures=None, shapes=None,  # noqa: N803
+                active=True, gravityScale=1.0, userData=None,  # noqa: N803
+                fixtures=None, shapes=None,
                 shapeFixture=None, inertiaScale=None):  # noqa: N803
         if not active:
             raise ValueError("inactive bodies (active=False) are not supported")
