@@ -1,0 +1,192 @@
+"""Gymnasium's Box2D environments on impulse2d (``impulse2d.compat.box2d``) beside the same
+environments on Box2D 2.3 (pybox2d), in one run.
+
+    PYTHONPATH=src python benchmarks/gym_envs.py --json benchmarks/results/gym_envs.json
+
+Each engine runs in its own subprocess (``install()`` shadows ``Box2D`` for a whole process),
+one after the other, so that both see the same machine. Measured per engine:
+
+* ``LunarLander-v3`` with its own heuristic pilot, seeds 0-19: environment steps per second
+  over the whole episodes (the pilot, the env's Python and the physics), each seed's score,
+  length and whether it ended with the lander asleep (issue 16's bar: mean >= 240, every seed
+  >= 150, asleep).
+* ``BipedalWalker-v3`` with random actions (seeded), and with Gymnasium's scripted gait
+  (``BipedalWalkerHeuristics``, distance walked in 500 steps, seeds 0-3).
+* ``CarRacing-v3`` with a scripted driver (steer toward the track a few tiles ahead, gas to
+  25 m/s) for a full lap (the time limit raised from 1000 to ``--car-steps`` steps): steps per
+  second, tiles rewarded (each once) out of the lap's, whether the lap finished.
+
+Add ``--profile`` to print where impulse2d's time goes (cProfile of the three, top entries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(HERE), "src")
+
+
+def lander(seeds) -> dict:
+    import gymnasium as gym
+    from gymnasium.envs.box2d.lunar_lander import heuristic
+    env = gym.make("LunarLander-v3")
+    scores, lengths, asleep, seconds = [], [], [], 0.0
+    for seed in seeds:
+        obs, _ = env.reset(seed=seed)
+        total, n = 0.0, 0
+        start = time.perf_counter()
+        while True:
+            obs, reward, terminated, truncated, _ = env.step(heuristic(env.unwrapped, obs))
+            total += reward
+            n += 1
+            if terminated or truncated:
+                break
+        seconds += time.perf_counter() - start
+        scores.append(round(float(total), 2))
+        lengths.append(n)
+        asleep.append(not env.unwrapped.lander.awake)
+    return {"steps_per_s": round(sum(lengths) / seconds, 1), "scores": scores,
+            "mean": round(sum(scores) / len(scores), 2), "min": min(scores),
+            "lengths": lengths, "asleep": sum(asleep)}
+
+
+def walker(steps: int) -> dict:
+    import gymnasium as gym
+    import numpy as np
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+    env = gym.make("BipedalWalker-v3")
+    env.action_space.seed(0)
+    env.reset(seed=0)
+    n = 0
+    start = time.perf_counter()
+    while n < steps:
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        n += 1
+        if terminated or truncated:
+            env.reset()
+    rate = n / (time.perf_counter() - start)
+    gait = []
+    for seed in range(4):
+        pilot = BipedalWalkerHeuristics()
+        obs, _ = env.reset(seed=seed)
+        x0 = env.unwrapped.hull.position[0]
+        for k in range(500):
+            obs, _, terminated, truncated, _ = env.step(pilot.step_heuristic(obs))
+            if terminated or truncated:
+                break
+        gait.append({"steps": k + 1, "distance_m": round(float(env.unwrapped.hull.position[0]
+                                                                - x0), 2),
+                     "fell": bool(env.unwrapped.game_over)})
+    del np
+    return {"steps_per_s": round(rate, 1), "heuristic_gait": gait}
+
+
+def car(steps: int) -> dict:
+    import gymnasium as gym
+    import numpy as np
+    env = gym.make("CarRacing-v3", max_episode_steps=steps + 1)  # a lap takes ~2000 steps
+    obs, _ = env.reset(seed=2)
+    u = env.unwrapped
+    track = np.array([(x, y) for _, _, x, y in u.track])
+    n, rewarded, last = 0, 0, 0
+    start = time.perf_counter()
+    lap = False
+    while n < steps:
+        hull = u.car.hull
+        pos = np.array(hull.position)
+        nearest = int(np.argmin(((track - pos) ** 2).sum(axis=1)))
+        target = track[(nearest + 6) % len(track)]
+        forward = hull.GetWorldVector((0.0, 1.0))
+        to = target - pos
+        angle = math.atan2(forward[0] * to[1] - forward[1] * to[0],
+                           forward[0] * to[0] + forward[1] * to[1])
+        speed = math.hypot(*hull.linearVelocity)
+        action = np.array([np.clip(-2.0 * angle, -1, 1), 0.3 if speed < 25 else 0.0, 0.0],
+                          dtype=np.float32)
+        _, _, terminated, truncated, info = env.step(action)
+        n += 1
+        rewarded += u.tile_visited_count - last
+        last = u.tile_visited_count
+        if terminated or truncated:
+            lap = bool(info.get("lap_finished", False))
+            break
+    rate = n / (time.perf_counter() - start)
+    return {"steps_per_s": round(rate, 2), "steps": n, "tiles": len(u.track),
+            "tiles_visited": int(u.tile_visited_count), "tiles_rewarded": rewarded,
+            "visited_flags": int(sum(t.road_visited for t in u.road)), "lap_finished": lap}
+
+
+def run_engine(args) -> dict:
+    """In this (child) process: the three environments on one engine."""
+    if args.engine == "impulse2d":
+        sys.path.insert(0, SRC)
+        import impulse2d.compat.box2d as b2compat
+        b2compat.install()
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import gymnasium  # noqa: F401  (import time not measured below)
+    # one short warm-up of each (impulse2d compiles or loads its kernels on first use)
+    lander([100])
+    walker(20)
+    car(5)
+    out = {"LunarLander-v3": lander(range(args.seeds)),
+           "BipedalWalker-v3": walker(args.walker_steps),
+           "CarRacing-v3": car(args.car_steps)}
+    if args.profile:
+        import cProfile
+        import pstats
+        for name, call in (("LunarLander", lambda: lander(range(3))),
+                           ("BipedalWalker", lambda: walker(300)), ("CarRacing", lambda: car(60))):
+            prof = cProfile.Profile()
+            prof.runcall(call)
+            print(f"--- {args.engine}: {name}", file=sys.stderr)
+            pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(12)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--walker-steps", type=int, default=2000)
+    parser.add_argument("--car-steps", type=int, default=3000)
+    parser.add_argument("--engine", choices=["impulse2d", "box2d"], help=argparse.SUPPRESS)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    if args.engine:
+        print(json.dumps(run_engine(args)))
+        return
+    results = {}
+    for engine in ("box2d", "impulse2d"):
+        command = [sys.executable, __file__, "--engine", engine, "--seeds", str(args.seeds),
+                   "--walker-steps", str(args.walker_steps), "--car-steps", str(args.car_steps)]
+        if args.profile:
+            command.append("--profile")
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            print(done.stderr, file=sys.stderr)
+            raise SystemExit(f"{engine} failed")
+        if args.profile:
+            print(done.stderr, file=sys.stderr)
+        results[engine] = json.loads(done.stdout.strip().splitlines()[-1])
+    ratio = {name: round(results["impulse2d"][name]["steps_per_s"]
+                         / results["box2d"][name]["steps_per_s"], 3)
+             for name in results["box2d"]}
+    report = {"machine": platform.platform(), "python": platform.python_version(),
+              "engines": results, "speed_ratio_impulse2d_over_box2d": ratio}
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""pybox2d's ``b2Body`` on an impulse2d ``Body``.
+
+A ``b2Body`` is an ordinary Python object (any attribute settable, hashable, truthy, compared
+by identity), one per body, so that ``contact.fixtureA.body == env.lander`` holds. Its hot
+properties (position, velocities, the force and impulse calls) read and write the world's body
+store by row, skipping the public handle's per-call checks; values a program passes in still go
+through checks that keep NaN and inf out (a plain finite float takes a fast path).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._core.state import DYNAMIC
+from .. import _sleep
+from ._b2math import b2Transform, b2Vec2, vec_tuple
+from ._b2shapes import b2Fixture, b2FixtureDef, create_shape
+
+_LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
+
+
+def _finite(x, y, name):
+    """(x, y) as floats if both are finite and modest, else ValueError naming ``name``."""
+    x = float(x)
+    y = float(y)
+    if not (-_LIMIT <= x <= _LIMIT and -_LIMIT <= y <= _LIMIT):  # also false for NaN
+        raise ValueError(f"{name} must be finite, got ({x}, {y})")
+    return x, y
+
+
+class b2Body:  # noqa: N801
+    """A body of a ``b2World`` (create with ``world.CreateDynamicBody(...)`` etc.)."""
+
+    def __init__(self, b2world, handle, user_data=None):
+        self._b2world = b2world
+        self._handle = handle           # impulse2d.Body
+        self._w = handle._world         # impulse2d.World
+        self._i = handle._index         # its row in the body store
+        self._fixtures: list[b2Fixture] = []
+        self._joints: list = []
+        self.userData = user_data
+
+    def __repr__(self):
+        return f"b2Body(position={self.position!r}, angle={self.angle:g})"
+
+    def __bool__(self):
+        return True
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def position(self):
+        x, y = self._w._bodies.origin[self._i]
+        return b2Vec2(x, y)
+
+    @position.setter
+    def position(self, value):
+        self._handle.position = vec_tuple(value, "position")
+
+    @property
+    def angle(self):
+        return float(self._w._bodies.angle[self._i])
+
+    @angle.setter
+    def angle(self, value):
+        self._handle.angle = value
+
+    @property
+    def linearVelocity(self):  # noqa: N802
+        vx, vy = self._w._bodies.v[self._i]
+        return b2Vec2(vx, vy)
+
+    @linearVelocity.setter
+    def linearVelocity(self, value):  # noqa: N802
+        self._handle.linear_velocity = vec_tuple(value, "linearVelocity")
+
+    @property
+    def angularVelocity(self):  # noqa: N802
+        return float(self._w._bodies.w[self._i])
+
+    @angularVelocity.setter
+    def angularVelocity(self, value):  # noqa: N802
+        self._handle.angular_velocity = value
+
+    @property
+    def worldCenter(self):  # noqa: N802
+        x, y = self._w._bodies.center[self._i]
+        return b2Vec2(x, y)
+
+    @property
+    def localCenter(self):  # noqa: N802
+        x, y = self._w._bodies.local_center[self._i]
+        return b2Vec2(x, y)
+
+    @property
+    def transform(self):
+        b = self._w._bodies
+        i = self._i
+        t = b2Transform.__new__(b2Transform)
+        t.position = b2Vec2(b.origin[i, 0], b.origin[i, 1])
+        from ._b2math import b2Rot
+        q = b2Rot.__new__(b2Rot)
+        q.c = float(b.rot[i, 0])
+        q.s = float(b.rot[i, 1])
+        t.q = q
+        return t
+
+    @property
+    def mass(self):
+        return self._handle.mass
+
+    @property
+    def inertia(self):
+        """Rotational inertia about the body origin, kg m^2 (Box2D's GetInertia)."""
+        h = self._handle
+        c = h.local_center
+        return h.inertia + h.mass * (c[0] * c[0] + c[1] * c[1])
+
+    @property
+    def awake(self):
+        return not self._w._bodies.asleep[self._i]
+
+    @awake.setter
+    def awake(self, value):
+        self._handle.is_awake = bool(value)
+
+    @property
+    def sleepingAllowed(self):  # noqa: N802
+        return self._handle.allow_sleep
+
+    @sleepingAllowed.setter
+    def sleepingAllowed(self, value):  # noqa: N802
+        self._handle.allow_sleep = bool(value)
+
+    allowSleep = sleepingAllowed
+
+    @property
+    def fixedRotation(self):  # noqa: N802
+        return self._handle.fixed_rotation
+
+    @fixedRotation.setter
+    def fixedRotation(self, value):  # noqa: N802
+        self._handle.fixed_rotation = bool(value)
+
+    linearDamping = property(lambda self: self._handle.linear_damping,
+                             lambda self, v: setattr(self._handle, "linear_damping", v))
+    angularDamping = property(lambda self: self._handle.angular_damping,
+                              lambda self, v: setattr(self._handle, "angular_damping", v))
+    gravityScale = property(lambda self: self._handle.gravity_scale,
+                            lambda self, v: setattr(self._handle, "gravity_scale", v))
+
+    @property
+    def type(self):
+        """0 static, 1 kinematic, 2 dynamic (Box2D's b2BodyType values)."""
+        return {"STATIC": 0, "KINEMATIC": 1, "DYNAMIC": 2}[self._handle.type.name]
+
+    @property
+    def fixtures(self):
+        return list(self._fixtures)
+
+    @property
+    def joints(self):
+        return list(self._joints)
+
+    @property
+    def world(self):
+        return self._b2world
+
+    # -- forces (Box2D: with wake=False a sleeping body ignores them) -------------------------
+    def _awake_for(self, wake):
+        b = self._w._bodies
+        i = self._i
+        if b.type[i] != DYNAMIC:
+            return False
+        if b.asleep[i]:
+            if not wake:
+                return False
+            _sleep.wake_body(self._w, i)
+        return True
+
+    def ApplyForceToCenter(self, force, wake=True):  # noqa: N802
+        fx, fy = _finite(force[0], force[1], "force")
+        if self._awake_for(wake):
+            f = self._w._bodies.force
+            i = self._i
+            f[i, 0] += fx
+            f[i, 1] += fy
+            self._w._bodies.sleep_time[i] = 0.0
+
+    def ApplyForce(self, force, point, wake=True):  # noqa: N802
+        fx, fy = _finite(force[0], force[1], "force")
+        px, py = _finite(point[0], point[1], "point")
+        if self._awake_for(wake):
+            b = self._w._bodies
+            i = self._i
+            rx = px - b.center[i, 0]
+            ry = py - b.center[i, 1]
+            b.force[i, 0] += fx
+            b.force[i, 1] += fy
+            b.torque[i] += rx * fy - ry * fx
+            b.sleep_time[i] = 0.0
+
+    def ApplyTorque(self, torque, wake=True):  # noqa: N802
+        t, _ = _finite(torque, 0.0, "torque")
+        if self._awake_for(wake):
+            self._w._bodies.torque[self._i] += t
+            self._w._bodies.sleep_time[self._i] = 0.0
+
+    def ApplyLinearImpulse(self, impulse, point, wake=True):  # noqa: N802
+        jx, jy = _finite(impulse[0], impulse[1], "impulse")
+        px, py = _finite(point[0], point[1], "point")
+        if self._awake_for(wake):
+            # through the handle: it bounds the resulting velocity
+            self._handle.apply_linear_impulse((jx, jy), (px, py))
+
+    def ApplyAngularImpulse(self, impulse, wake=True):  # noqa: N802
+        j, _ = _finite(impulse, 0.0, "impulse")
+        if self._awake_for(wake):
+            self._handle.apply_angular_impulse(j)
+
+    # -- frames ------------------------------------------------------------------------------
+    def GetWorldPoint(self, localPoint):  # noqa: N802, N803
+        b = self._w._bodies
+        i = self._i
+        c, s = b.rot[i]
+        x, y = localPoint[0], localPoint[1]
+        return b2Vec2(b.origin[i, 0] + c * x - s * y, b.origin[i, 1] + s * x + c * y)
+
+    def GetWorldVector(self, localVector):  # noqa: N802, N803
+        c, s = self._w._bodies.rot[self._i]
+        x, y = localVector[0], localVector[1]
+        return b2Vec2(c * x - s * y, s * x + c * y)
+
+    def GetLocalPoint(self, worldPoint):  # noqa: N802, N803
+        b = self._w._bodies
+        i = self._i
+        c, s = b.rot[i]
+        dx = worldPoint[0] - b.origin[i, 0]
+        dy = worldPoint[1] - b.origin[i, 1]
+        return b2Vec2(c * dx + s * dy, -s * dx + c * dy)
+
+    def GetLocalVector(self, worldVector):  # noqa: N802, N803
+        c, s = self._w._bodies.rot[self._i]
+        x, y = worldVector[0], worldVector[1]
+        return b2Vec2(c * x + s * y, -s * x + c * y)
+
+    def GetLinearVelocityFromWorldPoint(self, worldPoint):  # noqa: N802, N803
+        return b2Vec2(*self._handle.velocity_at(vec_tuple(worldPoint, "worldPoint")))
+
+    def GetLinearVelocityFromLocalPoint(self, localPoint):  # noqa: N802, N803
+        return self.GetLinearVelocityFromWorldPoint(self.GetWorldPoint(localPoint))
+
+    # -- fixtures ----------------------------------------------------------------------------
+    def CreateFixture(self, defn=None, **kwargs):  # noqa: N802
+        """``CreateFixture(fixtureDef)`` or ``CreateFixture(shape=..., density=..., ...)``."""
+        if defn is None:
+            defn = b2FixtureDef(**kwargs)
+        elif kwargs:
+            raise TypeError("pass a fixtureDef or keyword arguments, not both")
+        if not isinstance(defn, b2FixtureDef):
+            raise TypeError(f"CreateFixture takes a fixtureDef, got {type(defn).__name__}")
+        if defn.shape is None:
+            raise ValueError("the fixtureDef has no shape")
+        f = defn.filter
+        b2shape = defn.shape._copy()
+        shape = create_shape(self._handle, b2shape, defn.density, defn.friction,
+                             defn.restitution, f.categoryBits, f.maskBits, f.groupIndex,
+                             defn.isSensor, None)
+        fixture = b2Fixture(shape, b2shape, self, defn.userData,
+                            (f.categoryBits, f.maskBits, f.groupIndex))
+        self._fixtures.append(fixture)
+        self._b2world._fixtures[shape._index] = fixture
+        return fixture
+
+    def CreatePolygonFixture(self, **kwargs):  # noqa: N802
+        from ._b2shapes import b2PolygonShape
+        shape = b2PolygonShape(**_pop(kwargs, "vertices", "box", "radius"))
+        return self.CreateFixture(shape=shape, **kwargs)
+
+    def CreateCircleFixture(self, **kwargs):  # noqa: N802
+        from ._b2shapes import b2CircleShape
+        shape = b2CircleShape(**_pop(kwargs, "radius", "pos"))
+        return self.CreateFixture(shape=shape, **kwargs)
+
+    def CreateEdgeFixture(self, **kwargs):  # noqa: N802
+        from ._b2shapes import b2EdgeShape
+        shape = b2EdgeShape(**_pop(kwargs, "vertices", "vertex1", "vertex2"))
+        return self.CreateFixture(shape=shape, **kwargs)
+
+    def DestroyFixture(self, fixture):  # noqa: N802
+        self._b2world._destroy_fixture(fixture)
+
+
+def _pop(kwargs: dict, *names) -> dict:
+    return {name: kwargs.pop(name) for name in names if name in kwargs}

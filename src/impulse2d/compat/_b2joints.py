@@ -1,0 +1,312 @@
+"""pybox2d's joint definitions and joints, on impulse2d's joints.
+
+Box2D 2.3 defines a joint by local anchors on each body and a reference angle (default 0, not
+the bodies' current angle difference), so the two anchors may be apart when the joint is made
+and the joint pulls them together (LunarLander's legs do this). impulse2d's constructors take
+one world anchor and take the current angle difference as the reference: the layer creates the
+joint through them with body A's anchor, then writes body B's local anchor and the reference
+angle into the joint's row, the two values those constructors derive and nothing else reads
+before the step. Angles, limits and motor speeds then mean what they mean in Box2D:
+``angle = angle_b - angle_a - referenceAngle``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import _sleep
+from ..joints import Joint
+from ._b2math import b2Vec2, vec_tuple
+
+_MAX_SPEED = 1.0e5  # rad/s or m/s: the engine's bound on a motor speed
+
+
+class b2JointDef:  # noqa: N801
+    """Common fields: ``bodyA``, ``bodyB``, ``collideConnected``, ``userData``."""
+
+    _fields: dict = {}
+
+    def __init__(self, **kwargs):
+        self.bodyA = None
+        self.bodyB = None
+        self.collideConnected = False
+        self.userData = None
+        for name, value in self._fields.items():
+            setattr(self, name, value)
+        for name, value in kwargs.items():
+            if not hasattr(self, name):
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+            setattr(self, name, value)
+
+
+def _def(name, fields, doc):
+    return type(name, (b2JointDef,), {"_fields": fields, "__doc__": doc})
+
+
+b2RevoluteJointDef = _def("b2RevoluteJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, enableLimit=False,
+    lowerAngle=0.0, upperAngle=0.0, enableMotor=False, motorSpeed=0.0, maxMotorTorque=0.0),
+    "A hinge at localAnchorA (on A) and localAnchorB (on B).")
+b2PrismaticJointDef = _def("b2PrismaticJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
+    referenceAngle=0.0, enableLimit=False, lowerTranslation=0.0, upperTranslation=0.0,
+    enableMotor=False, motorSpeed=0.0, maxMotorForce=0.0),
+    "B slides along localAxisA (in A's frame).")
+b2DistanceJointDef = _def("b2DistanceJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), length=1.0, frequencyHz=0.0,
+    dampingRatio=0.0), "Keeps the anchors at ``length`` (a spring with frequencyHz > 0).")
+b2WeldJointDef = _def("b2WeldJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, frequencyHz=0.0,
+    dampingRatio=0.0), "Glues B to A.")
+b2WheelJointDef = _def("b2WheelJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
+    enableMotor=False, maxMotorTorque=0.0, motorSpeed=0.0, frequencyHz=2.0, dampingRatio=0.7),
+    "A wheel B on a suspension of A along localAxisA.")
+b2MouseJointDef = _def("b2MouseJointDef", dict(
+    target=(0.0, 0.0), maxForce=0.0, frequencyHz=5.0, dampingRatio=0.7),
+    "Drags bodyB toward ``target`` (bodyA is Box2D's unused ground body).")
+b2PulleyJointDef = _def("b2PulleyJointDef", dict(
+    groundAnchorA=(-1.0, 1.0), groundAnchorB=(1.0, 1.0), localAnchorA=(-1.0, 0.0),
+    localAnchorB=(1.0, 0.0), lengthA=0.0, lengthB=0.0, ratio=1.0), "A rope over two pulleys.")
+b2GearJointDef = _def("b2GearJointDef", dict(joint1=None, joint2=None, ratio=1.0),
+                      "Couples two revolute or prismatic joints.")
+
+
+def _anchor_defaults(defn, a, b):
+    """World anchors from the definition's local anchors."""
+    return a.GetWorldPoint(vec_tuple(defn.localAnchorA, "localAnchorA")), \
+        b.GetWorldPoint(vec_tuple(defn.localAnchorB, "localAnchorB"))
+
+
+def create_joint(b2world, defn):
+    """The ``b2Joint`` for ``defn`` (``b2World.CreateJoint``)."""
+    w = b2world._world
+    a, b = defn.bodyA, defn.bodyB
+    kind = type(defn)
+    cc = bool(defn.collideConnected)
+    if kind is b2MouseJointDef:
+        joint = w.create_mouse_joint(b._handle, tuple(vec_tuple(defn.target, "target")),
+                                     defn.maxForce, hertz=defn.frequencyHz,
+                                     damping_ratio=defn.dampingRatio)
+        return _wrap(b2MouseJoint, joint, b2world, b, b, defn)
+    if kind is b2GearJointDef:
+        j1, j2 = defn.joint1, defn.joint2
+        joint = w.create_gear_joint(j1._joint, j2._joint, defn.ratio, collide_connected=cc)
+        return _wrap(b2GearJoint, joint, b2world, j1.bodyB, j2.bodyB, defn)
+    if not isinstance(a, _body_class()) or not isinstance(b, _body_class()):
+        raise TypeError("a joint definition needs bodyA and bodyB (b2Body)")
+    pa, pb = _anchor_defaults(defn, a, b)
+    ha, hb = a._handle, b._handle
+    if kind is b2RevoluteJointDef:
+        joint = w.create_revolute_joint(
+            ha, hb, tuple(pa), enable_limit=bool(defn.enableLimit), lower_angle=defn.lowerAngle,
+            upper_angle=defn.upperAngle, enable_motor=bool(defn.enableMotor),
+            motor_speed=defn.motorSpeed, max_motor_torque=defn.maxMotorTorque,
+            collide_connected=cc)
+        cls = b2RevoluteJoint
+    elif kind is b2PrismaticJointDef:
+        joint = w.create_prismatic_joint(
+            ha, hb, tuple(pa), tuple(a.GetWorldVector(vec_tuple(defn.localAxisA, "localAxisA"))),
+            enable_limit=bool(defn.enableLimit), lower=defn.lowerTranslation,
+            upper=defn.upperTranslation, enable_motor=bool(defn.enableMotor),
+            motor_speed=defn.motorSpeed, max_motor_force=defn.maxMotorForce,
+            collide_connected=cc)
+        cls = b2PrismaticJoint
+    elif kind is b2DistanceJointDef:
+        hertz = float(defn.frequencyHz)
+        joint = w.create_distance_joint(ha, hb, tuple(pa), tuple(pb), length=defn.length,
+                                        enable_spring=hertz > 0.0, hertz=hertz,
+                                        damping_ratio=defn.dampingRatio,
+                                        collide_connected=cc)
+        return _wrap(b2DistanceJoint, joint, b2world, a, b, defn)
+    elif kind is b2WeldJointDef:
+        joint = w.create_weld_joint(ha, hb, tuple(pa), angular_hertz=defn.frequencyHz,
+                                    angular_damping_ratio=defn.dampingRatio,
+                                    collide_connected=cc)
+        cls = b2WeldJoint
+    elif kind is b2WheelJointDef:
+        hertz = float(defn.frequencyHz)
+        joint = w.create_wheel_joint(
+            ha, hb, tuple(pb), tuple(a.GetWorldVector(vec_tuple(defn.localAxisA, "localAxisA"))),
+            enable_spring=hertz > 0.0, hertz=hertz, damping_ratio=defn.dampingRatio,
+            enable_motor=bool(defn.enableMotor), motor_speed=defn.motorSpeed,
+            max_motor_torque=defn.maxMotorTorque, collide_connected=cc)
+        jt = w._joints
+        jt.local_anchor_a[joint._index] = vec_tuple(defn.localAnchorA, "localAnchorA")
+        return _wrap(b2WheelJoint, joint, b2world, a, b, defn)
+    elif kind is b2PulleyJointDef:
+        joint = w.create_pulley_joint(ha, hb, vec_tuple(defn.groundAnchorA, "groundAnchorA"),
+                                      vec_tuple(defn.groundAnchorB, "groundAnchorB"), tuple(pa),
+                                      tuple(pb), ratio=defn.ratio, collide_connected=cc)
+        return _wrap(b2PulleyJoint, joint, b2world, a, b, defn)
+    else:
+        raise TypeError(f"unsupported joint definition {kind.__name__}")
+    # Box2D's anchor on B and reference angle (see the module docstring)
+    jt = w._joints
+    j = joint._index
+    jt.local_anchor_b[j] = vec_tuple(defn.localAnchorB, "localAnchorB")
+    ref = float(defn.referenceAngle)
+    if not math.isfinite(ref):
+        w.destroy_joint(joint)
+        raise ValueError(f"referenceAngle must be finite, got {ref}")
+    jt.reference_angle[j] = ref
+    return _wrap(cls, joint, b2world, a, b, defn)
+
+
+def _body_class():
+    from ._b2bodies import b2Body
+    return b2Body
+
+
+def _wrap(cls, joint, b2world, a, b, defn):
+    wrapper = cls(joint, b2world, a, b, defn.userData)
+    a._joints.append(wrapper)
+    if b is not a:
+        b._joints.append(wrapper)
+    b2world._joints[joint._index] = wrapper
+    return wrapper
+
+
+class b2Joint:  # noqa: N801
+    """A joint of a ``b2World``: ``bodyA``, ``bodyB``, ``anchorA``, ``anchorB``,
+    ``userData``; its own attributes settable."""
+
+    def __init__(self, joint: Joint, b2world, a, b, user_data):
+        self._joint = joint
+        self._b2world = b2world
+        self._w = joint._world
+        self._j = joint._index
+        self.bodyA = a
+        self.bodyB = b
+        self.userData = user_data
+
+    @property
+    def anchorA(self):  # noqa: N802
+        return b2Vec2(*self._joint.world_anchor_a)
+
+    @property
+    def anchorB(self):  # noqa: N802
+        return b2Vec2(*self._joint.world_anchor_b)
+
+    def GetReactionForce(self, inv_dt):  # noqa: N802
+        """N (Box2D takes 1/dt; impulse2d's reaction is already a force of the last step)."""
+        return b2Vec2(*self._joint.reaction_force)
+
+    def GetReactionTorque(self, inv_dt):  # noqa: N802
+        return float(self._joint.reaction_torque)
+
+    def _wake(self):
+        """Box2D's wake of both bodies (a sleeping island wakes; an awake body's sleep timer
+        is left as it is, as in Box2D 2.3)."""
+        b = self._w._bodies
+        jt = self._w._joints
+        for i in (int(jt.body_a[self._j]), int(jt.body_b[self._j])):
+            if b.asleep[i]:
+                _sleep.wake_body(self._w, i)
+
+
+def _column(name, public, lo, hi):
+    """A joint parameter: read from the row; written straight into the row for a float within
+    [lo, hi] (NaN is not), else through the handle's checked setter (which raises for bad
+    values); either way the bodies wake, as in Box2D."""
+    def fget(self):
+        return float(getattr(self._w._joints, name)[self._j])
+
+    def fset(self, value):
+        column = getattr(self._w._joints, name)
+        old = column[self._j]
+        if isinstance(value, float) and lo <= value <= hi:
+            column[self._j] = value
+        else:
+            setattr(self._joint, public, value)
+        if name == "motor_speed" and (old == 0.0) != (column[self._j] == 0.0):
+            self._b2world._held = None  # the set of turning motors changed
+        self._wake()
+
+    return property(fget, fset)
+
+
+_SPEED = (-_MAX_SPEED, _MAX_SPEED)
+_EFFORT = (0.0, 1.0e30)
+
+
+def _motor_on(joint, value):
+    joint._joint.enable_motor = bool(value)
+    joint._b2world._held = None  # the set of turning motors changed
+    joint._wake()
+
+
+class b2RevoluteJoint(b2Joint):  # noqa: N801
+    @property
+    def angle(self):
+        jt = self._w._joints
+        b = self._w._bodies
+        j = self._j
+        return float(b.angle[jt.body_b[j]] - b.angle[jt.body_a[j]] - jt.reference_angle[j])
+
+    @property
+    def speed(self):
+        jt = self._w._joints
+        w = self._w._bodies.w
+        j = self._j
+        return float(w[jt.body_b[j]] - w[jt.body_a[j]])
+
+    motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
+    maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)
+
+    @property
+    def referenceAngle(self):  # noqa: N802
+        return float(self._w._joints.reference_angle[self._j])
+
+    lowerLimit = property(lambda self: self._joint.limits[0])
+    upperLimit = property(lambda self: self._joint.limits[1])
+    limits = property(lambda self: self._joint.limits,
+                      lambda self, v: setattr(self._joint, "limits", v))
+    motorEnabled = property(lambda self: self._joint.enable_motor,
+                            lambda self, v: _motor_on(self, v))
+    limitEnabled = property(lambda self: self._joint.enable_limit,
+                            lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
+
+    def GetMotorTorque(self, inv_dt):  # noqa: N802
+        return float(self._joint.reaction_torque)
+
+
+class b2PrismaticJoint(b2Joint):  # noqa: N801
+    translation = property(lambda self: self._joint.translation)
+    speed = property(lambda self: self._joint.speed)
+    motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
+    maxMotorForce = _column("max_motor", "max_motor_force", *_EFFORT)
+    motorEnabled = property(lambda self: self._joint.enable_motor,
+                            lambda self, v: _motor_on(self, v))
+    limitEnabled = property(lambda self: self._joint.enable_limit,
+                            lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
+    limits = property(lambda self: self._joint.limits,
+                      lambda self, v: setattr(self._joint, "limits", v))
+
+
+class b2DistanceJoint(b2Joint):  # noqa: N801
+    length = property(lambda self: self._joint.length,
+                      lambda self, v: setattr(self._joint, "length", v))
+
+
+class b2WeldJoint(b2Joint):  # noqa: N801
+    pass
+
+
+class b2WheelJoint(b2Joint):  # noqa: N801
+    speed = property(lambda self: self._joint.speed)
+    motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
+    maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)
+
+
+class b2MouseJoint(b2Joint):  # noqa: N801
+    target = property(lambda self: b2Vec2(*self._joint.target),
+                      lambda self, v: setattr(self._joint, "target", vec_tuple(v, "target")))
+
+
+class b2PulleyJoint(b2Joint):  # noqa: N801
+    ratio = property(lambda self: float(self._w._joints.ratio[self._j]))
+
+
+class b2GearJoint(b2Joint):  # noqa: N801
+    ratio = property(lambda self: float(self._w._joints.ratio[self._j]))

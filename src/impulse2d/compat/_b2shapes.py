@@ -1,0 +1,325 @@
+"""pybox2d's shapes (``b2PolygonShape``, ``b2CircleShape``, ``b2EdgeShape``), fixture
+definitions and filters, and the ``b2Fixture`` that wraps an impulse2d ``Shape``.
+
+Shapes are plain mutable descriptions, as in pybox2d: a fixture definition keeps a live
+reference to its shape (programs change ``fd.shape.vertices`` between bodies), and creating a
+fixture copies the shape as it is then.
+
+Box2D 2.3's polygons are the convex hull of their points, welded within half a linear slop,
+starting at the rightmost point (the lowest of ties) and going counter-clockwise
+(``b2PolygonShape::Set``, gift wrapping); ``vertices`` returns them in that order. Their skin
+radius (``b2_polygonRadius``, 1 cm) is not reproduced: impulse2d's polygons are sharp, so
+resting shapes sit 1-2 cm closer than in Box2D.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._b2math import b2Vec2, vec_tuple
+
+LINEAR_SLOP = 0.005  # m, Box2D 2.3's b2_linearSlop
+MAX_POLYGON_VERTICES = 8  # impulse2d's (pybox2d's build allows 16)
+
+
+def convex_hull(points) -> list[tuple[float, float]]:
+    """Box2D 2.3's polygon hull of ``points``: welded, rightmost (then lowest) point first,
+    counter-clockwise. Raises ValueError for fewer than 3 distinct or collinear points."""
+    ps: list[tuple[float, float]] = []
+    weld = (0.5 * LINEAR_SLOP) ** 2
+    for p in points:
+        x, y = vec_tuple(p, "vertices[i]")
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(f"vertices must be finite, got ({x}, {y})")
+        if all((x - q[0]) ** 2 + (y - q[1]) ** 2 > weld for q in ps):
+            ps.append((x, y))
+    n = len(ps)
+    if n < 3:
+        raise ValueError(f"a polygon needs 3 distinct vertices, got {n}")
+    if n > MAX_POLYGON_VERTICES:
+        raise ValueError(f"a polygon has at most {MAX_POLYGON_VERTICES} vertices, got {n}")
+    i0 = 0
+    for i in range(1, n):
+        if ps[i][0] > ps[i0][0] or (ps[i][0] == ps[i0][0] and ps[i][1] < ps[i0][1]):
+            i0 = i
+    hull = []
+    ih = i0
+    while True:
+        hull.append(ih)
+        ie = 0
+        for j in range(1, n):
+            if ie == ih:
+                ie = j
+                continue
+            ox, oy = ps[ih]
+            rx, ry = ps[ie][0] - ox, ps[ie][1] - oy
+            vx, vy = ps[j][0] - ox, ps[j][1] - oy
+            c = rx * vy - ry * vx
+            if c < 0.0 or (c == 0.0 and vx * vx + vy * vy > rx * rx + ry * ry):
+                ie = j
+        ih = ie
+        if ie == i0 or len(hull) > n:
+            break
+    if len(hull) < 3:
+        raise ValueError("the polygon's vertices are collinear")
+    return [ps[i] for i in hull]
+
+
+class b2Shape:  # noqa: N801
+    """Base of the shapes (``type(shape) is b2CircleShape`` checks work: no subclass tricks)."""
+
+    __slots__ = ()
+    radius: float
+
+
+class b2CircleShape(b2Shape):  # noqa: N801
+    __slots__ = ("radius", "_pos")
+
+    def __init__(self, radius=0.0, pos=(0.0, 0.0)):
+        self.radius = float(radius)
+        self._pos = b2Vec2(*vec_tuple(pos, "pos"))
+
+    @property
+    def pos(self):
+        return self._pos
+
+    @pos.setter
+    def pos(self, value):
+        self._pos = b2Vec2(*vec_tuple(value, "pos"))
+
+    p = pos
+
+    def _copy(self):
+        return b2CircleShape(self.radius, self._pos)
+
+    def __repr__(self):
+        return f"b2CircleShape(radius={self.radius:g}, pos={self._pos!r})"
+
+
+class b2PolygonShape(b2Shape):  # noqa: N801
+    """``polygonShape(vertices=[...])`` (the hull is taken) or ``polygonShape(box=(hx, hy))``,
+    ``box=(hx, hy, center, angle)``."""
+
+    __slots__ = ("_vertices", "radius")
+
+    def __init__(self, vertices=None, box=None, radius=None):
+        self.radius = 0.0
+        self._vertices: list[tuple[float, float]] = []
+        if box is not None:
+            self.SetAsBox(*box)
+        elif vertices is not None:
+            self.vertices = vertices
+
+    @property
+    def vertices(self):
+        return list(self._vertices)
+
+    @vertices.setter
+    def vertices(self, points):
+        self._vertices = convex_hull(points)
+
+    @property
+    def vertexCount(self):  # noqa: N802
+        return len(self._vertices)
+
+    def __len__(self):
+        return len(self._vertices)
+
+    def SetAsBox(self, hx, hy, center=None, angle=0.0):  # noqa: N802
+        hx, hy = float(hx), float(hy)
+        if not (hx > 0.0 and hy > 0.0):
+            raise ValueError(f"box half extents must be positive, got ({hx}, {hy})")
+        corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        if center is not None:
+            cx, cy = vec_tuple(center, "center")
+            c, s = math.cos(angle), math.sin(angle)
+            corners = [(cx + c * x - s * y, cy + s * x + c * y) for x, y in corners]
+        self._vertices = corners
+
+    box = property(None, lambda self, value: self.SetAsBox(*value))
+
+    @property
+    def centroid(self):
+        return b2Vec2(*_polygon_centroid(self._vertices))
+
+    def _copy(self):
+        copy = b2PolygonShape()
+        copy._vertices = list(self._vertices)
+        return copy
+
+    def __repr__(self):
+        return f"b2PolygonShape(vertices={self._vertices})"
+
+
+class b2EdgeShape(b2Shape):  # noqa: N801
+    __slots__ = ("_vertices", "radius")
+
+    def __init__(self, vertices=None, vertex1=None, vertex2=None):
+        self.radius = 0.0
+        self._vertices = [(0.0, 0.0), (0.0, 0.0)]
+        if vertices is not None:
+            self.vertices = vertices
+        if vertex1 is not None:
+            self._vertices[0] = vec_tuple(vertex1, "vertex1")
+        if vertex2 is not None:
+            self._vertices[1] = vec_tuple(vertex2, "vertex2")
+
+    @property
+    def vertices(self):
+        return list(self._vertices)
+
+    @vertices.setter
+    def vertices(self, points):
+        points = list(points)
+        if len(points) != 2:
+            raise ValueError(f"an edge has 2 vertices, got {len(points)}")
+        self._vertices = [vec_tuple(points[0], "vertices[0]"), vec_tuple(points[1], "vertices[1]")]
+
+    @property
+    def vertex1(self):
+        return b2Vec2(*self._vertices[0])
+
+    @property
+    def vertex2(self):
+        return b2Vec2(*self._vertices[1])
+
+    @property
+    def vertexCount(self):  # noqa: N802
+        return 2
+
+    def _copy(self):
+        return b2EdgeShape(self._vertices)
+
+    def __repr__(self):
+        return f"b2EdgeShape(vertices={self._vertices})"
+
+
+def _polygon_centroid(vertices):
+    area = cx = cy = 0.0
+    ox, oy = vertices[0]
+    for (x1, y1), (x2, y2) in zip(vertices[1:], vertices[2:]):
+        a = 0.5 * ((x1 - ox) * (y2 - oy) - (y1 - oy) * (x2 - ox))
+        area += a
+        cx += a * (ox + x1 + x2) / 3.0
+        cy += a * (oy + y1 + y2) / 3.0
+    return cx / area, cy / area
+
+
+class b2Filter:  # noqa: N801
+    """Collision filter: Box2D 2.3's defaults (category 1, mask 0xFFFF, group 0)."""
+
+    __slots__ = ("categoryBits", "maskBits", "groupIndex")
+
+    def __init__(self, categoryBits=0x0001, maskBits=0xFFFF, groupIndex=0):  # noqa: N803
+        self.categoryBits = int(categoryBits)
+        self.maskBits = int(maskBits)
+        self.groupIndex = int(groupIndex)
+
+    def __repr__(self):
+        return (f"b2Filter(categoryBits={self.categoryBits:#x}, maskBits={self.maskBits:#x}, "
+                f"groupIndex={self.groupIndex})")
+
+
+class b2FixtureDef:  # noqa: N801
+    """Box2D 2.3's fixture definition and defaults (density 0, friction 0.2)."""
+
+    def __init__(self, shape=None, density=0.0, friction=0.2, restitution=0.0,
+                 categoryBits=0x0001, maskBits=0xFFFF, groupIndex=0, isSensor=False,  # noqa: N803
+                 userData=None, filter=None):  # noqa: N803
+        self.shape = shape
+        self.density = density
+        self.friction = friction
+        self.restitution = restitution
+        self.filter = b2Filter(categoryBits, maskBits, groupIndex) if filter is None else filter
+        self.isSensor = isSensor
+        self.userData = userData
+
+    # pybox2d exposes the filter's fields on the definition too
+    categoryBits = property(lambda self: self.filter.categoryBits,
+                            lambda self, v: setattr(self.filter, "categoryBits", int(v)))
+    maskBits = property(lambda self: self.filter.maskBits,
+                        lambda self, v: setattr(self.filter, "maskBits", int(v)))
+    groupIndex = property(lambda self: self.filter.groupIndex,
+                          lambda self, v: setattr(self.filter, "groupIndex", int(v)))
+
+
+class b2Fixture:  # noqa: N801
+    """A shape attached to a body (an impulse2d ``Shape`` and a copy of the definition's
+    shape). ``filterData`` returns a copy; assign a ``b2Filter`` to change it."""
+
+    __slots__ = ("_shape", "_b2shape", "_body", "_filter", "userData", "__dict__")
+
+    def __init__(self, shape, b2shape, body, user_data, filter_bits):
+        self._shape = shape        # impulse2d.Shape
+        self._b2shape = b2shape    # the b2*Shape (a private copy)
+        self._body = body          # the b2Body
+        self._filter = filter_bits  # (category, mask, group): what the shape has (set only here)
+        self.userData = user_data
+
+    @property
+    def body(self):
+        return self._body
+
+    @property
+    def shape(self):
+        return self._b2shape
+
+    @property
+    def type(self):
+        return {b2CircleShape: 0, b2EdgeShape: 1, b2PolygonShape: 2}[type(self._b2shape)]
+
+    @property
+    def sensor(self):
+        return self._shape.is_sensor
+
+    @sensor.setter
+    def sensor(self, value):
+        self._shape.is_sensor = bool(value)
+
+    isSensor = sensor
+
+    @property
+    def filterData(self):  # noqa: N802
+        # read on hot paths (ray-cast callbacks): from the tuple kept in step with the shape
+        return b2Filter(*self._filter)
+
+    @filterData.setter
+    def filterData(self, value):  # noqa: N802
+        bits = (int(value.categoryBits), int(value.maskBits), int(value.groupIndex))
+        shape = self._shape
+        shape.category, shape.mask, shape.group = bits
+        self._filter = bits
+
+    density = property(lambda self: self._shape.density,
+                       lambda self, v: setattr(self._shape, "density", v))
+    friction = property(lambda self: self._shape.friction,
+                        lambda self, v: setattr(self._shape, "friction", v))
+    restitution = property(lambda self: self._shape.restitution,
+                           lambda self, v: setattr(self._shape, "restitution", v))
+
+    def TestPoint(self, p):  # noqa: N802
+        world = self._shape._world
+        return self._shape in world.query_point(vec_tuple(p, "p"))
+
+    def __repr__(self):
+        return f"b2Fixture({self._b2shape!r})"
+
+
+def create_shape(body, b2shape, density, friction, restitution, category, mask, group,
+                 is_sensor, user_data):
+    """Attach ``b2shape`` (a private copy) to the impulse2d ``body``: the impulse2d Shape."""
+    material = dict(density=density, friction=friction, restitution=restitution,
+                    is_sensor=bool(is_sensor), category=int(category), mask=int(mask),
+                    group=int(group))
+    kind = type(b2shape)
+    if kind is b2PolygonShape:
+        if not b2shape._vertices:
+            raise ValueError("the polygonShape has no vertices")
+        return body.create_polygon(b2shape._vertices, **material)
+    if kind is b2CircleShape:
+        return body.create_circle(b2shape.radius, tuple(b2shape._pos), **material)
+    if kind is b2EdgeShape:
+        v1, v2 = b2shape._vertices
+        return body.create_segment(v1, v2, **material)
+    raise TypeError(f"shape must be a polygonShape, circleShape or edgeShape, got "
+                    f"{type(b2shape).__name__}")

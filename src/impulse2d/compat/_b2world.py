@@ -1,0 +1,665 @@
+"""pybox2d's ``b2World`` on an impulse2d ``World``: bodies, joints, the step, contact
+callbacks and ray casts.
+
+Solver. Box2D 2.3 solves with sequential impulses (``velocityIterations`` sweeps, the 2x2
+block solver for two-point manifolds) and then moves bodies apart with nonlinear Gauss-Seidel
+(at most ``positionIterations`` sweeps, stopping early): impulse2d's ``"pgs_block"`` is that
+solver, and a ``b2World`` uses it. ``Step(dt, velocityIterations, positionIterations)`` runs
+it as ``substeps`` (4) engine steps of dt / 4, each with Box2D's sweeps shared out among the
+substeps and at most 30 velocity and 10 position sweeps (Gymnasium's 180 / 60 become 4 x 30
+/ 10; Box2D's usual 8 / 3 become 4 x 2 / 1). Forces given before ``Step`` act over all the
+substeps (Box2D applies them over the whole step). Why substeps: impulse2d bounds the
+impulse each constraint row may apply in one step by a speed budget
+(``_dynamics.solvers.impulse_caps``: a quarter turn per step for angular rows, times the
+row's effective mass), so that an unsatisfiable row yields instead of growing without bound.
+Box2D has no such bound. For a light body that carries a heavy one through a joint limit or
+motor, the budget is below the load: LunarLander's legs (0.07 kg, 0.0018 kg m^2) hold the 5 kg
+lander and a 40 N m motor against their limits, and with one step of dt the limit rows yield,
+the legs sink through their limits and oscillate, and the lander never sleeps. n substeps cut
+the load per row n-fold and raise the budget n-fold. Measured over LunarLander's seeds 0-19
+with its heuristic pilot (Box2D 2.3: all asleep, mean score 264, lowest 180): 1 x (180, 60)
+sweeps: none asleep (5 seeds), mean 165; 3 x (30, 10): 19 asleep, mean 248, one seed off the
+edge of the field at -95; 4 x (30, 10): all asleep, mean 269, lowest 217; 3 x (60, 20): 19
+asleep, mean 255, lowest 3. The soft step (``"soft_step"``, Box2D v3's solver, 12 substeps)
+lands as well but lets BipedalWalker's knees sag until the walker falls. Sleeping is on
+unless ``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as max(r1, r2), as in
+Box2D.
+
+Continuous collision. Box2D 2.3 sweeps dynamic bodies against static ones (time of impact);
+impulse2d has no continuous collision yet. BipedalWalker's legs are made with their joint
+anchors 0.53 m apart, and the first step snaps them together, moving the lower legs 0.45 m
+down, through the 0.27 m gap above the ground edge: they end the step embedded, and the edge
+then pushes them sideways. The layer stops a body that moved more than 0.1 m in a step where
+its shapes first touch a static shape (``_stop_at_static``; a shape cast), as Box2D would.
+
+Contact callbacks. Box2D calls ``BeginContact``/``EndContact`` from inside ``Step`` (while it
+updates contacts, before solving); here they are called at the end of ``Step``, from
+impulse2d's contact and sensor events of that step, ends before begins. The pairs are the same
+(the contacts are found at the start of the step from the positions after the previous step,
+as in Box2D); only code that reads body state inside a callback would see the post-step state.
+Gymnasium's three Box2D environments only set flags there that they read after ``Step``.
+Sensor fixtures report overlaps through the same two callbacks; the layer applies Box2D's pair
+rules to them (filter bits and groups, at least one dynamic body, no joint without
+``collideConnected``) and pairs every end with its begin. ``DestroyBody`` calls
+``EndContact`` at once for the body's touching contacts and overlaps, as Box2D does.
+
+Sleeping with motors. impulse2d keeps the bodies of a turning joint motor awake; Box2D 2.3
+does not (LunarLander's legs are held against their limits by motors, and an episode ends when
+the lander falls asleep). The layer keeps Box2D's rule: after each step it times the bodies of
+turning motors itself (slow: ``max(|v|, |w| extent) <= sleep_threshold``, as the engine's test)
+and puts their island to sleep once every body of it has been slow for ``time_to_sleep``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _sleep
+from .._core.state import DYNAMIC, STATIC
+from ..events import _touch_changes
+from ..queries import _ray_hits
+from ..shapes import ALL_BITS
+from ..world import World
+from ._b2bodies import _finite, b2Body
+from ._b2joints import b2Joint, create_joint
+from ._b2math import b2Vec2, vec_tuple
+from ._b2shapes import b2FixtureDef
+
+_LOW = (1 << 32) - 1
+_ALL = np.uint64(ALL_BITS)
+_NO_KEYS = np.empty(0, np.int64)
+_TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
+# their contacts found ahead by the broadphase margin
+
+
+class b2ContactListener:  # noqa: N801
+    """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)``.
+    (``PreSolve``/``PostSolve`` are not called: see docs/compat-box2d.md.)"""
+
+    def __init__(self):
+        pass
+
+    def BeginContact(self, contact):  # noqa: N802
+        pass
+
+    def EndContact(self, contact):  # noqa: N802
+        pass
+
+    def PreSolve(self, contact, oldManifold):  # noqa: N802, N803
+        pass
+
+    def PostSolve(self, contact, impulse):  # noqa: N802
+        pass
+
+
+class b2RayCastCallback:  # noqa: N801
+    """Subclass and override ``ReportFixture(fixture, point, normal, fraction)``: return -1 to
+    ignore the fixture, 0 to stop, ``fraction`` to clip the ray there, 1 to go on."""
+
+    def __init__(self):
+        pass
+
+    def ReportFixture(self, fixture, point, normal, fraction):  # noqa: N802
+        return 1.0
+
+
+class b2QueryCallback:  # noqa: N801
+    """Subclass and override ``ReportFixture(fixture)``: return False to stop the query."""
+
+    def __init__(self):
+        pass
+
+    def ReportFixture(self, fixture):  # noqa: N802
+        return True
+
+
+class b2AABB:  # noqa: N801
+    def __init__(self, lowerBound=(0.0, 0.0), upperBound=(0.0, 0.0)):  # noqa: N803
+        self.lowerBound = b2Vec2(*vec_tuple(lowerBound, "lowerBound"))
+        self.upperBound = b2Vec2(*vec_tuple(upperBound, "upperBound"))
+
+
+class b2WorldManifold:  # noqa: N801
+    __slots__ = ("normal", "points")
+
+    def __init__(self, normal, points):
+        self.normal = normal
+        self.points = points
+
+
+class b2Manifold:  # noqa: N801
+    """The begin event's manifold: ``pointCount``, world ``points`` and ``normal`` (A to B)."""
+
+    __slots__ = ("pointCount", "points", "normal")
+
+    def __init__(self, points, normal):
+        self.pointCount = len(points)
+        self.points = points
+        self.normal = normal
+
+    @property
+    def localNormal(self):  # noqa: N802  (here in world coordinates)
+        return self.normal
+
+
+class b2Contact:  # noqa: N801
+    """What a contact callback receives: ``fixtureA``, ``fixtureB``, ``touching``,
+    ``manifold`` and ``worldManifold`` (empty for an end or a sensor overlap)."""
+
+    __slots__ = ("fixtureA", "fixtureB", "touching", "_normal", "_points", "enabled")
+
+    def __init__(self, fa, fb, touching, normal=None, points=()):
+        self.fixtureA = fa
+        self.fixtureB = fb
+        self.touching = touching
+        self._normal = normal
+        self._points = points
+        self.enabled = True
+
+    @property
+    def manifold(self):
+        n = self._normal
+        return b2Manifold([b2Vec2(x, y) for x, y in self._points],
+                          b2Vec2(0.0, 0.0) if n is None else b2Vec2(n[0], n[1]))
+
+    @property
+    def worldManifold(self):  # noqa: N802
+        m = self.manifold
+        return b2WorldManifold(m.normal, m.points)
+
+    @property
+    def sensor(self):
+        return self.fixtureA.sensor or self.fixtureB.sensor
+
+    def __repr__(self):
+        return f"b2Contact(touching={self.touching})"
+
+
+class b2World:  # noqa: N801
+    """``b2World(gravity=(0, -10), doSleep=True, contactListener=None)``; any attribute may be
+    set on it. ``world.engine`` is the impulse2d ``World`` underneath."""
+
+    engine_settings: dict = {"solver": "pgs_block"}
+    """impulse2d ``WorldSettings`` every new b2World starts from (a class attribute: change it
+    before the worlds are made, e.g. ``b2World.engine_settings = {"solver": "soft_step"}``)."""
+    substeps = 4
+    """Engine steps per ``Step`` (each of dt / substeps): see the module docstring."""
+    max_iterations = (30, 10)
+    """Caps on the velocity and position iterations of each engine step."""
+    continuous = True
+    """Stop dynamic bodies that moved farther than 0.1 m in a step at the first static shape
+    on their way (see :meth:`_stop_at_static`)."""
+
+    def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
+                 warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
+                 destructionListener=None, contactFilter=None, renderer=None):  # noqa: N803
+        self._world = World(gravity=vec_tuple(gravity, "gravity"), **{
+            **self.engine_settings,
+            "enable_sleep": bool(doSleep), "warm_starting": bool(warmStarting)})
+        # continuousPhysics and subStepping are accepted and ignored (impulse2d has no
+        # continuous collision yet: the speculative contacts of its solver catch most).
+        self._bodies: dict[int, b2Body] = {}
+        self._fixtures: dict = {}   # shape row -> b2Fixture
+        self._joints: dict[int, b2Joint] = {}
+        self._touching = _NO_KEYS         # shape_a << 32 | shape_b of touching contacts, ascending
+        self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
+        self._held = None            # rows of bodies held by turning motors (None: recompute)
+        self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
+        self._held_list: list[int] = []
+        self._iterations = (8, 3)
+        self._listener = contactListener
+        self.destructionListener = destructionListener
+        self.contactFilter = contactFilter
+        self.renderer = renderer
+        self.autoClearForces = True
+
+    @property
+    def engine(self) -> World:
+        return self._world
+
+    # -- properties --------------------------------------------------------------------------
+    @property
+    def contactListener(self):  # noqa: N802
+        return self._listener
+
+    @contactListener.setter
+    def contactListener(self, value):  # noqa: N802
+        self._listener = value
+
+    @property
+    def gravity(self):
+        return b2Vec2(*self._world.gravity)
+
+    @gravity.setter
+    def gravity(self, value):
+        self._world.gravity = vec_tuple(value, "gravity")
+
+    @property
+    def allowSleeping(self):  # noqa: N802
+        return self._world.settings.enable_sleep
+
+    @allowSleeping.setter
+    def allowSleeping(self, value):  # noqa: N802
+        self._world.settings.enable_sleep = bool(value)
+
+    doSleep = allowSleeping
+
+    @property
+    def bodies(self):
+        return [self._bodies[h._index] for h in self._world.bodies]
+
+    @property
+    def joints(self):
+        return [self._joints[j] for j in sorted(self._joints)]
+
+    @property
+    def bodyCount(self):  # noqa: N802
+        return len(self._bodies)
+
+    @property
+    def jointCount(self):  # noqa: N802
+        return len(self._joints)
+
+    @property
+    def contacts(self):
+        """The touching contacts now (``b2Contact`` records)."""
+        f = self._fixtures
+        return [b2Contact(f[c.shape_a._index], f[c.shape_b._index], True, c.normal,
+                          [p.point for p in c.points]) for c in self._world.contacts
+                if min(p.separation for p in c.points) <= 0.0]
+
+    @property
+    def locked(self):
+        return False
+
+    # -- bodies ------------------------------------------------------------------------------
+    def CreateBody(self, defn=None, **kwargs):  # noqa: N802
+        """``CreateBody(bodyDef)`` or ``CreateBody(type=..., position=..., fixtures=...)``."""
+        if defn is not None:
+            kwargs = {**{k: v for k, v in vars(defn).items()}, **kwargs}
+        kind = kwargs.pop("type", STATIC)
+        kind = {0: "static", 1: "kinematic", 2: "dynamic"}.get(kind, kind)
+        return self._create(kind, **kwargs)
+
+    def CreateDynamicBody(self, **kwargs):  # noqa: N802
+        return self._create("dynamic", **kwargs)
+
+    def CreateStaticBody(self, **kwargs):  # noqa: N802
+        return self._create("static", **kwargs)
+
+    def CreateKinematicBody(self, **kwargs):  # noqa: N802
+        return self._create("kinematic", **kwargs)
+
+    def _create(self, kind, position=(0.0, 0.0), angle=0.0, linearVelocity=(0.0, 0.0),  # noqa: N803
+                angularVelocity=0.0, linearDamping=0.0, angularDamping=0.0,  # noqa: N803
+                allowSleep=True, awake=True, fixedRotation=False, bullet=False,  # noqa: N803
+                active=True, gravityScale=1.0, userData=None,  # noqa: N803
+                fixtures=None, shapes=None,
+                shapeFixture=None, inertiaScale=None):  # noqa: N803
+        if not active:
+            raise ValueError("inactive bodies (active=False) are not supported")
+        handle = self._world.create_body(
+            kind, position=vec_tuple(position, "position"), angle=angle,
+            linear_velocity=vec_tuple(linearVelocity, "linearVelocity"),
+            angular_velocity=angularVelocity, linear_damping=linearDamping,
+            angular_damping=angularDamping, gravity_scale=gravityScale,
+            fixed_rotation=bool(fixedRotation), allow_sleep=bool(allowSleep))
+        body = b2Body(self, handle, userData)
+        self._bodies[handle._index] = body
+        try:
+            for fd in _as_list(fixtures):
+                body.CreateFixture(fd)
+            for shape in _as_list(shapes):
+                template = shapeFixture if shapeFixture is not None else b2FixtureDef()
+                fd = b2FixtureDef(shape=shape, density=template.density,
+                                  friction=template.friction, restitution=template.restitution,
+                                  filter=template.filter, isSensor=template.isSensor)
+                body.CreateFixture(fd)
+        except Exception:
+            self.DestroyBody(body)  # a bad fixture leaves no half-made body
+            raise
+        if not awake and kind == "dynamic":
+            handle.is_awake = False
+        return body
+
+    def DestroyBody(self, body):  # noqa: N802
+        """Destroy ``body`` with its fixtures and joints; its touching contacts' ``EndContact``
+        is called now."""
+        if not isinstance(body, b2Body) or body._b2world is not self:
+            raise TypeError("body must be a b2Body of this world")
+        w = self._world
+        i = body._i
+        if self._bodies.get(i) is not body:
+            raise ValueError("this body was already destroyed")
+        for joint in list(body._joints):
+            self._forget_joint(joint)
+        rows = [f._shape._index for f in body._fixtures]
+        self._end_contacts(rows)
+        w.destroy_body(body._handle)
+        for s in rows:
+            del self._fixtures[s]
+        del self._bodies[i]
+        self._held = None
+
+    def _destroy_fixture(self, fixture):
+        body = fixture._body
+        row = fixture._shape._index
+        self._end_contacts([row])
+        self._world.destroy_shape(fixture._shape)
+        body._fixtures.remove(fixture)
+        del self._fixtures[row]
+
+    def _end_contacts(self, rows: list):
+        """``EndContact`` for the touching contacts and sensor overlaps of the shape ``rows``
+        (about to be destroyed: Box2D calls it from DestroyBody and DestroyFixture)."""
+        keys = self._touching
+        if keys.shape[0]:
+            rows_array = np.asarray(rows, np.int64)
+            gone = np.isin(keys >> 32, rows_array) | np.isin(keys & _LOW, rows_array)
+            if gone.any():
+                self._touching = keys[~gone]
+                if self._listener is not None:
+                    f = self._fixtures
+                    for key in keys[gone].tolist():
+                        self._listener.EndContact(b2Contact(f[key >> 32], f[key & _LOW], False))
+        rows = set(rows)
+        gone = [k for k in self._sensing if (k >> 32) in rows or (k & _LOW) in rows]
+        for k in gone:
+            self._sensing.discard(k)
+            if self._listener is not None:
+                f = self._fixtures
+                self._listener.EndContact(b2Contact(f[k >> 32], f[k & _LOW], False))
+
+    # -- joints ------------------------------------------------------------------------------
+    def CreateJoint(self, defn=None, **kwargs):  # noqa: N802
+        if defn is None:
+            kind = kwargs.pop("type")
+            defn = kind(**kwargs)
+        joint = create_joint(self, defn)
+        self._held = None
+        return joint
+
+    def _joint_maker(defclass):  # noqa: N805  (class-body helper)
+        def make(self, **kwargs):
+            from . import _b2joints
+            return self.CreateJoint(getattr(_b2joints, defclass)(**kwargs))
+        return make
+
+    CreateRevoluteJoint = _joint_maker("b2RevoluteJointDef")
+    CreatePrismaticJoint = _joint_maker("b2PrismaticJointDef")
+    CreateDistanceJoint = _joint_maker("b2DistanceJointDef")
+    CreateWeldJoint = _joint_maker("b2WeldJointDef")
+    CreateWheelJoint = _joint_maker("b2WheelJointDef")
+    CreateMouseJoint = _joint_maker("b2MouseJointDef")
+    CreatePulleyJoint = _joint_maker("b2PulleyJointDef")
+    CreateGearJoint = _joint_maker("b2GearJointDef")
+    del _joint_maker
+
+    def DestroyJoint(self, joint):  # noqa: N802
+        if not isinstance(joint, b2Joint) or self._joints.get(joint._j) is not joint:
+            raise ValueError("joint is not a live joint of this world")
+        self._world.destroy_joint(joint._joint)
+        self._forget_joint(joint)
+
+    def _forget_joint(self, joint):
+        # gears of this joint go with it (the engine frees them too)
+        for other in [j for j in self._joints.values() if not j._joint.is_valid or j is joint]:
+            self._joints.pop(other._j, None)
+            for body in (other.bodyA, other.bodyB):
+                if other in body._joints:
+                    body._joints.remove(other)
+        self._held = None
+
+    # -- the step ----------------------------------------------------------------------------
+    def Step(self, timeStep, velocityIterations=8, positionIterations=3):  # noqa: N802, N803
+        w = self._world
+        iterations = (velocityIterations, positionIterations)
+        n = self.substeps
+        if iterations != self._iterations:
+            # Box2D's sweeps spread over the substeps, at most max_iterations per substep
+            s = w.settings
+            vmax, pmax = self.max_iterations
+            s.velocity_iterations = min(max(-(-int(velocityIterations) // n), 1), vmax)
+            s.position_iterations = min(max(-(-int(positionIterations) // n), 1), pmax)
+            self._iterations = iterations
+        b = w._bodies
+        before = b.origin.copy() if self.continuous else None
+        events = w._events
+        h = float(timeStep) / n
+        # Box2D applies the forces given before Step over the whole step; the engine clears
+        # them after each of its steps, so they are put back for every substep.
+        forces = b.force.copy() if n > 1 else None
+        torques = b.torque.copy() if n > 1 else None
+        for k in range(n):
+            if k and forces.shape[0] == b.force.shape[0]:
+                b.force[:] = forces
+                b.torque[:] = torques
+            w.step(h)
+            # callbacks per engine step: a touch may begin and end within one Step
+            self._dispatch()
+            if events.sensor_count > 0 or self._sensing:
+                self._dispatch_sensors(events, self._listener)
+        if before is not None and before.shape[0] == b.origin.shape[0]:
+            # motion the velocities do not account for: the position pass moved the body
+            d = b.origin - before
+            e = d - b.v * float(timeStep)
+            far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
+            if far.any():
+                for i in np.flatnonzero(far & b.alive & (b.type == DYNAMIC)).tolist():
+                    self._stop_at_static(i, before[i], d[i])
+        if self._held is None:
+            self._find_held()
+        if self._held.size and w.settings.enable_sleep:
+            self._motor_sleep(float(timeStep))
+
+    def _stop_at_static(self, i, start, d):
+        """Box2D's continuous collision, for the case it matters here: a dynamic body that
+        moved more than the contact margin in one step (a joint snapping a light leg into place
+        at creation) is put back where its shapes first touch a static shape along its path,
+        its velocity into that shape removed (Box2D 2.3 sweeps every dynamic body against
+        static ones; impulse2d has no continuous collision yet, and the body would otherwise
+        end the step deep inside a thin edge)."""
+        w = self._world
+        b = w._bodies
+        end = b.origin[i].copy()
+        b.origin[i] = start
+        w._sync_center(i)
+        first = None
+        for fixture in self._bodies[i]._fixtures:
+            if fixture._shape.is_sensor:
+                continue
+            hit = w.shape_cast(fixture._shape, (float(d[0]), float(d[1])))
+            if (hit is not None and 0.0 < hit.fraction < 1.0
+                    and b.type[hit.shape.body._index] == STATIC
+                    and (first is None or hit.fraction < first.fraction)):
+                first = hit
+        if first is None:
+            b.origin[i] = end
+        else:
+            b.origin[i] = start + first.fraction * d
+            nx, ny = first.normal
+            vn = b.v[i, 0] * nx + b.v[i, 1] * ny
+            if vn < 0.0:
+                b.v[i, 0] -= vn * nx
+                b.v[i, 1] -= vn * ny
+        w._sync_center(i)
+
+    def ClearForces(self):  # noqa: N802
+        """Forces are cleared by every step (Box2D's autoClearForces)."""
+        b = self._world._bodies
+        b.force[:] = 0.0
+        b.torque[:] = 0.0
+
+    def _dispatch(self):
+        w = self._world
+        c = w._contacts
+        begin, ended, touching = _touch_changes(self._touching, c.key, c.count)
+        self._touching = touching
+        listener = self._listener
+        f = self._fixtures
+        if listener is not None and ended.shape[0]:
+            for key in ended.tolist():
+                listener.EndContact(b2Contact(f[key >> 32], f[key & _LOW], False))
+        if listener is not None and begin.shape[0]:
+            for k in begin.tolist():
+                n = int(c.count[k])
+                listener.BeginContact(b2Contact(f[int(c.shape_a[k])], f[int(c.shape_b[k])], True,
+                                                c.normal[k].tolist(), c.point[k, :n].tolist()))
+
+    def _dispatch_sensors(self, events, listener):
+        f = self._fixtures
+        sensing = self._sensing
+        for pairs in events.sensor_end:
+            for s, v, _, _ in pairs.tolist():
+                key = (s << 32) | v
+                if key in sensing:
+                    sensing.discard(key)
+                    if listener is not None:
+                        listener.EndContact(b2Contact(f[s], f[v], False))
+        for s, v, _, _ in events.sensor_begin.tolist():
+            if self._should_collide(s, v):
+                sensing.add((s << 32) | v)
+                if listener is not None:
+                    listener.BeginContact(b2Contact(f[s], f[v], True))
+
+    def _should_collide(self, s: int, v: int) -> bool:
+        """Box2D 2.3's pair rules for the shapes ``s`` and ``v``."""
+        sh = self._world._shapes
+        ga, gb = int(sh.group[s]), int(sh.group[v])
+        if ga == gb and ga != 0:
+            if ga < 0:
+                return False
+        elif not (int(sh.category[s]) & int(sh.mask[v]) and int(sh.category[v]) & int(sh.mask[s])):
+            return False
+        ba, bb = self._fixtures[s]._body, self._fixtures[v]._body
+        types = self._world._bodies.type
+        if types[ba._i] != DYNAMIC and types[bb._i] != DYNAMIC:
+            return False
+        for joint in ba._joints:
+            if (joint.bodyA is bb or joint.bodyB is bb) and not joint._joint.collide_connected:
+                return False
+        return True
+
+    def _find_held(self):
+        """Rows of the dynamic bodies of joints whose motor turns (see the module docstring)."""
+        jt = self._world._joints
+        on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
+        rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
+        self._held = rows[self._world._bodies.type[rows] == DYNAMIC]
+        self._held_list = self._held.tolist()
+        alive = set(self._held_list)
+        self._held_time = {i: t for i, t in self._held_time.items() if i in alive}
+
+    def _motor_sleep(self, dt):
+        # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
+        # dozen NumPy calls on 3-element arrays would cost several times as much.
+        w = self._world
+        b = w._bodies
+        timer = self._held_time
+        asleep, v, spin, extent = b.asleep, b.v, b.w, b.extent
+        threshold, allowed = b.sleep_threshold, b.allow_sleep
+        tts = w.settings.time_to_sleep
+        ready = True
+        awake = []
+        for i in self._held_list:
+            if asleep[i]:
+                continue
+            awake.append(i)
+            vx, vy = v[i]
+            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin[i]) * extent[i])
+            t = timer.get(i, 0.0) + dt if speed <= threshold[i] and allowed[i] else 0.0
+            timer[i] = t
+            ready = ready and t >= tts
+        if not awake or not ready:
+            return
+        label = _sleep.labels(w)
+        for island in {int(label[i]) for i in awake}:
+            members = np.flatnonzero(label == island)
+            if all((timer[i] if i in timer else b.sleep_time[i]) >= tts
+                   for i in members.tolist()):
+                _sleep.sleep_island(w, int(members[0]))
+                for i in members.tolist():
+                    timer.pop(i, None)
+
+    # -- queries -----------------------------------------------------------------------------
+    def RayCast(self, callback, point1, point2):  # noqa: N802
+        """Box2D's ray cast: ``callback.ReportFixture(fixture, point, normal, fraction)`` for the
+        fixtures the segment point1-point2 enters (nearest first here; Box2D's order is the
+        broadphase's), its return value ignoring (-1), stopping (0), clipping (fraction) or
+        going on (1). Every fixture but sensors is seen, whatever its filter (Box2D 2.3's
+        RayCast has no filter; it reports sensors too)."""
+        ox, oy = _finite(point1[0], point1[1], "point1")
+        ex, ey = _finite(point2[0], point2[1], "point2")
+        dx, dy = ex - ox, ey - oy
+        if dx == 0.0 and dy == 0.0:
+            return
+        w = self._world
+        rows, fractions, normals = _ray_hits(w._shapes, w._bodies, ox, oy, dx, dy, 1.0, _ALL,
+                                             _ALL, False)
+        if not rows.shape[0]:
+            return
+        limit = 1.0
+        f = self._fixtures
+        report = callback.ReportFixture
+        for s, t, (nx, ny) in zip(rows.tolist(), fractions.tolist(), normals.tolist()):
+            if t > limit:
+                break
+            answer = float(report(f[s], b2Vec2(ox + t * dx, oy + t * dy), b2Vec2(nx, ny), t))
+            if answer != answer:
+                raise ValueError("ReportFixture returned NaN")
+            if answer < 0.0:
+                continue
+            if answer == 0.0:
+                return
+            limit = min(limit, answer)
+
+    def QueryAABB(self, callback, aabb):  # noqa: N802
+        """``callback.ReportFixture(fixture)`` for each fixture whose box overlaps ``aabb``
+        (return False to stop)."""
+        shapes = self._world.query_aabb(tuple(aabb.lowerBound), tuple(aabb.upperBound),
+                                        _query_all())
+        for shape in shapes:
+            if not callback.ReportFixture(self._fixtures[shape._index]):
+                return
+
+
+def _query_all():
+    from ..queries import QueryFilter
+    return QueryFilter(ALL_BITS, ALL_BITS)
+
+
+def _as_list(value):
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+class b2BodyDef:  # noqa: N801
+    """Box2D 2.3's body definition (``type`` 0 static, 1 kinematic, 2 dynamic)."""
+
+    def __init__(self, **kwargs):
+        self.type = STATIC
+        self.position = (0.0, 0.0)
+        self.angle = 0.0
+        self.linearVelocity = (0.0, 0.0)
+        self.angularVelocity = 0.0
+        self.linearDamping = 0.0
+        self.angularDamping = 0.0
+        self.allowSleep = True
+        self.awake = True
+        self.fixedRotation = False
+        self.bullet = False
+        self.active = True
+        self.gravityScale = 1.0
+        self.userData = None
+        for name, value in kwargs.items():
+            if not hasattr(self, name):
+                raise TypeError(f"b2BodyDef has no field {name!r}")
+            setattr(self, name, value)
+
+
+b2_staticBody, b2_kinematicBody, b2_dynamicBody = 0, 1, 2  # Box2D's b2BodyType values
