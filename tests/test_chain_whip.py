@@ -1,17 +1,20 @@
 """Chains whose joints must turn a body faster than the rotation limit (issue 13, item 7b).
 
-The speed limits (400 m/s, a quarter turn per step: 47 rad/s at 60 Hz) are clamped after the
-constraints by ``soft_step`` (Box2D v3.2's place) and before them by ``soft_step_v31`` (Box2D
-v3.0/v3.1's place). Measured with ``benchmarks/chain_whip.py`` against pyb2d3 (Box2D v3.1.1)
-on the same scenes, the gap taken after every step:
+The speed limits (400 m/s, a quarter turn per step: 47 rad/s at 60 Hz) are clamped before the
+constraints of each substep by both soft solvers (Box2D v3.0/v3.1's place), and ``soft_step``
+clamps again at twice the limits as positions are integrated. Measured with
+``benchmarks/chain_whip.py`` against pyb2d3 (Box2D v3.1.1) on the same scenes, the gap taken
+after every step:
 
 * ``chain`` (100 links, horizontal start): the free end whips past 100 m/s at step 271 and its
-  last link needs 61 rad/s (pyb2d3 ends that step at 61.6). Clamped after the solve it turns at
-  47 rad/s while its joint carries it on: worst gap 0.133 m (``soft_step``), 0.064 m
-  (``soft_step_v31``), 0.065 m (pyb2d3). End gaps 4.4, 4.5 and 4.6 mm.
-* ``stretched_chain`` started horizontal (joints 1 m apart): gap over the last second 15.7 m
-  with speeds near 400 m/s (``soft_step``), 0.054 m (``soft_step_v31``), 0.068 m (pyb2d3, whose
-  circles spin at up to 660 rad/s while the links close).
+  last link needs 61 rad/s (pyb2d3 ends that step at 61.6). Worst gap 0.064 m (both soft
+  solvers), 0.065 m (pyb2d3); 0.133 m when the clamp came after the constraints (Box2D v3.2's
+  place, this solver until 2026-11-24: the end link held at 47 rad/s lagged its joint). End gaps
+  4.5, 4.5 and 4.6 mm.
+* ``stretched_chain`` started horizontal (joints 1 m apart): gap over the last second 1.6 m
+  (``soft_step``: its second clamp holds the circles, which spin at hundreds of rad/s as the
+  links close), 0.054 m (``soft_step_v31``), 0.068 m (pyb2d3, up to 660 rad/s); 15.7 m with the
+  clamp after the constraints only.
 """
 
 from __future__ import annotations
@@ -56,9 +59,8 @@ def chain_runs():
 
 
 @pytest.mark.parametrize("solver, bound", [
-    # clamped after the solve, the whipping end link lags its joint (measured 0.133 m)
-    ("soft_step", 0.14),
-    # as Box2D v3.1 (pyb2d3 0.065 m; measured 0.064 m)
+    # both clamp where Box2D v3.1 does (pyb2d3 0.065 m; measured 0.0643 m for both)
+    ("soft_step", 0.065),
     ("soft_step_v31", 0.065),
 ])
 def test_chain_first_swing_gap(chain_runs, solver, bound):
@@ -73,7 +75,7 @@ def test_chain_first_swing_gap(chain_runs, solver, bound):
 @pytest.mark.parametrize("solver", ["soft_step", "soft_step_v31"])
 def test_chain_end_gap_and_spin(chain_runs, solver):
     worst, world = chain_runs[solver]
-    assert worst[-1] < 0.01                      # measured 4.4 mm (soft_step), 4.5 mm (v31)
+    assert worst[-1] < 0.01                      # measured 4.5 mm (both)
     v = world.get_velocities()
     assert np.all(np.isfinite(v))
     # both leave every step within the limits (the end-of-step clamp)
@@ -85,7 +87,7 @@ def test_stretched_chain_from_horizontal_pulls_itself_together():
     assert worst[0] > 0.9                        # starts with every link 1 m open
     assert worst[-60:].max() < 0.1               # measured 0.054 m; pyb2d3 0.068 m
     speed = np.hypot(*world.get_velocities()[:, :2].T)
-    assert speed.max() < 50.0                    # measured 24 m/s (soft_step: near 400 m/s)
+    assert speed.max() < 50.0                    # measured 24 m/s
 
 
 def test_v31_clamp_keeps_an_unsatisfiable_loop_bounded():

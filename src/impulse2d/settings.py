@@ -28,13 +28,13 @@ class WorldSettings:
     """``"soft_step"`` (default): Box2D v3's sub-stepped soft solver — per substep integrate
     velocities, warm start, one soft (biased) iteration, integrate positions, one relax
     (unbiased) iteration; then restitution once. Stacks and chains hold far better than with
-    ``"pgs"`` at the same cost. Speeds are clamped after the constraints (Box2D v3.2).
-    ``"soft_step_v31"``: the same with the speeds clamped before the constraints (Box2D v3.0
-    and v3.1): joints may spin a body past the quarter turn per step where they need to. A
-    whipping chain's end keeps half the joint gap (0.064 m vs 0.133 m), and a chain stretched
-    to twice its length and dropped horizontal pulls itself together (0.05 m vs 16 m), as
-    Box2D v3.1 does; but a body its constraints cannot satisfy keeps flailing at the speed
-    limits instead of coming to rest.
+    ``"pgs"`` at the same cost. Speeds are clamped before the constraints (Box2D v3.0/v3.1:
+    joints may spin a body past the quarter turn per step where they must, so a whipping
+    chain's end keeps its joint, 0.064 m as Box2D v3.1), and at twice the limits as positions
+    are integrated (a body its constraints cannot satisfy comes to rest).
+    ``"soft_step_v31"``: the same without the second clamp, exactly as Box2D v3.1: a chain
+    stretched to twice its length and dropped horizontal pulls itself together (0.05 m vs
+    1.6 m), but a body its constraints cannot satisfy keeps flailing at the speed limits.
     ``"pgs"``: classic sequential impulses (projected Gauss-Seidel) of Box2D-lite: one step of
     semi-implicit Euler with ``velocity_iterations`` sweeps and Baumgarte position bias.
     ``"pgs_ngs"``: Box2D v2.4's solver: ``velocity_iterations`` rigid sweeps without position

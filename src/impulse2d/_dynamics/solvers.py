@@ -41,12 +41,18 @@ def impulse_caps(max_linear_speed, dt):
     return 4.0 * max_linear_speed, 4.0 * MAX_ROTATION / dt
 
 
+AFTER_CLAMP = 2.0
+"""``soft_step``'s second speed clamp, as positions are integrated, in units of the limits (see
+:func:`soft_step`: 2 brings the unsatisfiable capsule loop to rest, 4 does not)."""
+
+
 @inline_kernel
 def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-               restitution_threshold, max_linear_speed, clamp_first):
-    """The step of both soft solvers; ``clamp_first`` clamps the speeds before the constraints
-    of each substep (Box2D v3.0/v3.1) instead of after them (Box2D v3.2)."""
+               restitution_threshold, max_linear_speed, after_clamp):
+    """The step of both soft solvers. Speeds are clamped to the limits after gravity, before
+    the constraints of each substep (Box2D v3.0/v3.1), and again, to ``after_clamp`` times the
+    limits, as positions are integrated (``inf``: not at all, as v3.1)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
@@ -69,14 +75,12 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     borrow(world, "clock")[3] = cycles()
 
     max_angular_speed = MAX_ROTATION / dt
-    # the limits applied as positions are integrated: none when they were applied before
-    position_speed = math.inf if clamp_first else max_linear_speed
-    position_spin = math.inf if clamp_first else max_angular_speed
+    position_speed = after_clamp * max_linear_speed
+    position_spin = after_clamp * max_angular_speed
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
     for substep in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
-        if clamp_first:
-            clamp_bodies(bodies, max_linear_speed, max_angular_speed)
+        clamp_bodies(bodies, max_linear_speed, max_angular_speed)
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
@@ -108,15 +112,23 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
     Per substep: integrate velocities, warm start, one soft iteration with position bias,
     integrate positions, one rigid relax iteration without bias (removes the velocity the bias
     injected). Joints go before contacts in every pass. Then restitution once, from the
-    approach speeds measured before the step. Speeds are clamped as positions are integrated,
-    after the constraints (Box2D v3.2): no body turns faster than ``MAX_ROTATION`` per step
-    within it, and a body its constraints cannot satisfy together is held to that (the 7 mm
-    capsule loop of ``tests/test_fuzz.py`` comes to rest); see :func:`soft_step_v31` for
-    what the clamp costs the joints.
+    approach speeds measured before the step.
+
+    Speeds are clamped (400 m/s, ``MAX_ROTATION`` per step) where Box2D v3.0/v3.1 clamp them,
+    after gravity and before the constraints of each substep, so the joints may turn a body
+    past the limit within the step when they must: a whipping chain's last link needs 61 rad/s
+    against the 47 rad/s limit (worst joint gap 0.064 m; pyb2d3 0.065; 0.133 m with the clamp
+    after the constraints, where Box2D v3.2 puts it). A second clamp, at twice the limits, as
+    positions are integrated, holds a body whose constraints cannot be satisfied together (the
+    7 mm capsule loop of ``tests/test_fuzz.py`` comes to rest; without it, as in v3.1, it keeps
+    flailing at the limits, and at 4 and 8 times them, measured). The price of that second
+    clamp: a chain stretched to twice its length and dropped horizontal, whose circles spin at
+    hundreds of rad/s as it closes, keeps a gap of 1.6 m over its last second (v3.1's 0.054 m;
+    15.7 m with the clamp after the constraints only): :func:`soft_step_v31`.
     """
     return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, False)
+                      restitution_threshold, max_linear_speed, AFTER_CLAMP)
 
 
 @entry_kernel
@@ -124,20 +136,18 @@ def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_itera
                   warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                   joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                   baumgarte):
-    """:func:`soft_step` with the speeds clamped where Box2D v3.0 and v3.1 clamp them: after
-    gravity, before the constraints of each substep. What the joints solve is integrated as
-    solved, so they may turn a body past ``MAX_ROTATION`` per step when they need to: a
-    whipping chain's last link (61 rad/s against the 47 rad/s limit; its worst joint gap 0.064
-    m instead of 0.133, pyb2d3 0.065) and the circles of a stretched chain started horizontal
-    (gap over the last second 0.054 m instead of 15.7 m; pyb2d3 0.068). Measured with
-    ``benchmarks/chain_whip.py``. The price: a body whose constraints cannot be satisfied
-    together (a 7 mm capsule between two joints with a far anchor, ``tests/test_fuzz.py``)
-    keeps flailing at the speed limits instead of coming to rest (pyb2d3 flails far faster).
-    Speeds still leave each step within the limits (:func:`~.integrate.finalize_bodies`).
+    """:func:`soft_step` exactly as Box2D v3.0 and v3.1: the speeds clamped only before the
+    constraints of each substep, what the joints solve integrated as solved. The circles of a
+    stretched chain started horizontal close (gap over the last second 0.054 m; pyb2d3 0.068;
+    ``soft_step`` 1.6 m). Measured with ``benchmarks/chain_whip.py``. The price: a body whose
+    constraints cannot be satisfied together (a 7 mm capsule between two joints with a far
+    anchor, ``tests/test_fuzz.py``) keeps flailing at the speed limits instead of coming to
+    rest (pyb2d3 flails far faster). Speeds still leave each step within the limits
+    (:func:`~.integrate.finalize_bodies`).
     """
     return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, True)
+                      restitution_threshold, max_linear_speed, math.inf)
 
 
 @inline_kernel
