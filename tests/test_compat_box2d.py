@@ -432,3 +432,40 @@ def test_a_force_acts_over_the_whole_step():
     assert body.linearVelocity.x == pytest.approx(3.0 / 60 / body.mass, rel=1e-12)
     world.Step(1 / 60, 8, 3)
     assert body.linearVelocity.x == pytest.approx(3.0 / 60 / body.mass, rel=1e-12)
+
+
+class OneWay(b2ContactListener):
+    """Box2D's one-sided platform: PreSolve disables the contact while the ball rises."""
+
+    def __init__(self, ball):
+        super().__init__()
+        self.ball = ball
+        self.disabled = 0
+
+    def PreSolve(self, contact, oldManifold):  # noqa: N802, N803
+        assert contact.touching and oldManifold is None
+        assert {contact.fixtureA.body, contact.fixtureB.body} >= {self.ball}
+        if self.ball.linearVelocity.y > 0.0:
+            contact.enabled = False
+            self.disabled += 1
+
+
+def test_pre_solve_can_disable_a_contact():
+    """A ball thrown up through an edge passes it (PreSolve disables the contact while it
+    rises), then lands on it from above and rests: centre at the edge + radius."""
+    world = b2World(gravity=(0, -10))
+    world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(-5, 3), (5, 3)]))
+    ball = world.CreateDynamicBody(position=(0, 1), fixtures=b2FixtureDef(
+        shape=b2CircleShape(radius=0.25), density=1.0))
+    ball.linearVelocity = (0, 10)
+    listener = OneWay(ball)
+    world.contactListener = listener
+    highest = 0.0
+    for _ in range(300):
+        world.Step(1 / 60, 8, 3)
+        highest = max(highest, ball.position.y)
+    assert highest > 4.0 and listener.disabled > 0   # through, from below (apex 6 m)
+    assert ball.position.y == pytest.approx(3.25, abs=0.01)
+    world.contactListener = None                      # the engine's hook goes with it
+    world.Step(1 / 60, 8, 3)
+    assert world._world.pre_solve is None

@@ -75,8 +75,10 @@ _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower 
 
 
 class b2ContactListener:  # noqa: N801
-    """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)``.
-    (``PreSolve``/``PostSolve`` are not called: see docs/compat-box2d.md.)"""
+    """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)`` and
+    ``PreSolve(contact, oldManifold)`` (called before the solver for each contact with
+    manifold points; ``contact.enabled = False`` leaves it out of this step; ``oldManifold`` is
+    None). ``PostSolve`` is not called: see docs/compat-box2d.md."""
 
     def __init__(self):
         pass
@@ -428,6 +430,12 @@ class b2World:  # noqa: N801
         before = b.origin.copy() if self.continuous else None
         events = w._events
         h = float(timeStep) / n
+        # PreSolve through the engine's pre-solve hook, only for a listener that overrides it
+        # (with the hook set the engine's step runs in two calls around it)
+        listener = self._listener
+        overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
+                      is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
+        w.pre_solve = self._pre_solve if overridden else None
         # Box2D applies the forces given before Step over the whole step; the engine clears
         # them after each of its steps, so they are put back for every substep.
         forces = b.force.copy() if n > 1 else None
@@ -491,6 +499,15 @@ class b2World:  # noqa: N801
         b = self._world._bodies
         b.force[:] = 0.0
         b.torque[:] = 0.0
+
+    def _pre_solve(self, contact) -> bool:
+        """The engine's pre-solve hook: the listener's ``PreSolve`` with a Box2D contact."""
+        f = self._fixtures
+        normal = contact.normal
+        c = b2Contact(f[contact.shape_a.index], f[contact.shape_b.index], True,
+                      (normal.x, normal.y), [tuple(p.point) for p in contact.points])
+        self._listener.PreSolve(c, None)
+        return bool(c.enabled)
 
     def _dispatch(self):
         w = self._world
