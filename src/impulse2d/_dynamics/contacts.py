@@ -17,7 +17,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._collision.chain import collide_chain_segment
 from .._collision.manifold import collide
+from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
 from .._core.storage import allocate_store
@@ -166,6 +168,31 @@ def mix(a, b, rule):
 
 
 @inner_kernel
+def chain_manifold(shapes, bodies, sa, ba, sb, bb, chain_a, chain_b, speculative_distance,
+                   out_normal, out_points, out_ids):
+    """Manifold of a pair with a chain segment (:mod:`.._collision.chain`), A -> B as
+    :func:`collide` writes it. Two chain segments never touch (Box2D: chains are the static
+    world's surface; they have no inside to push apart)."""
+    if chain_a and chain_b:
+        return 0
+    c, bc, o, bo = (sa, ba, sb, bb) if chain_a else (sb, bb, sa, ba)
+    count = collide_chain_segment(
+        shapes.vertices[c], shapes.ghost[c],
+        bodies.origin[bc, 0], bodies.origin[bc, 1], bodies.rot[bc, 0], bodies.rot[bc, 1],
+        shapes.count[o], shapes.vertices[o], shapes.normals[o], shapes.radius[o],
+        shapes.centroid[o],
+        bodies.origin[bo, 0], bodies.origin[bo, 1], bodies.rot[bo, 0], bodies.rot[bo, 1],
+        speculative_distance, out_normal, out_points, out_ids)
+    if not chain_a:
+        # the chain segment was A of the call: turn the normal and the ids round
+        out_normal[0] = -out_normal[0]
+        out_normal[1] = -out_normal[1]
+        for j in range(count):
+            out_ids[j] = ((out_ids[j] & 0xFF) << 8) | (out_ids[j] >> 8)
+    return count
+
+
+@inner_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
 
@@ -187,12 +214,18 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         bb = contacts.body_b[k]
         if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
             continue
-        count = collide(
-            shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
-            bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
-            shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
-            bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-            speculative_distance, out_normal, out_points, out_ids)
+        chain_a = shapes.type[sa] == CHAIN_SEGMENT
+        chain_b = shapes.type[sb] == CHAIN_SEGMENT
+        if chain_a or chain_b:
+            count = chain_manifold(shapes, bodies, sa, ba, sb, bb, chain_a, chain_b,
+                                   speculative_distance, out_normal, out_points, out_ids)
+        else:
+            count = collide(
+                shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
+                bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
+                shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
+                bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
+                speculative_distance, out_normal, out_points, out_ids)
         old_count = contacts.count[k]
         for j in range(2):
             old_ids[j] = contacts.ids[k, j]
