@@ -442,7 +442,7 @@ def collide_chain_shapes(points, ghosts, xf_a, geom_b, xf_b,
     ids = np.zeros(2, dtype=np.int64)
     vertices = np.zeros((8, 2))
     vertices[:2] = np.asarray(points, dtype=np.float64)
-    n = collide_chain(vertices, np.ascontiguousarray(ghosts, dtype=np.float64),
+    n = collide_chain(vertices, np.ascontiguousarray(ghosts, dtype=np.float64).reshape(2, 2),
                       pxa, pya, ca, sa, int(geom_b.count), geom_b.vertices, geom_b.normals,
                       float(geom_b.radius), np.ascontiguousarray(geom_b.centroid), pxb, pyb,
                       cb, sb, float(speculative_distance), normal, out, ids)
