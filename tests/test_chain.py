@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import impulse2d as i2d
 from impulse2d._collision import geometry
@@ -372,3 +374,42 @@ def test_bad_chain_materials_raise_and_leave_the_world_unchanged(material, error
     with pytest.raises(error, match=words):
         body.create_chain([(3.0, 0.0), (2.0, 0.0), (1.0, 0.0), (0.0, 0.0)], **material)
     assert world.shapes == [] and body.mass == 1.0
+
+
+# -- property: away from its ends, a chain segment is the plain segment seen from the front --------
+
+_SHAPES = {
+    "box": lambda a, b: geometry.make_box(a, b),
+    "rounded_box": lambda a, b: geometry.make_box(a, b, radius=0.05),
+    "circle": lambda a, b: geometry.make_circle((0.0, 0.0), a),
+    "capsule": lambda a, b: geometry.make_capsule((-a, 0.0), (a, 0.0), b),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(sorted(_SHAPES)), a=st.floats(0.1, 0.5), b=st.floats(0.1, 0.5),
+       x=st.floats(-1.0, 1.0), angle=st.floats(-math.pi, math.pi),
+       depth=st.floats(-0.015, 0.03))
+def test_over_a_flat_chain_the_manifold_is_the_plain_segments(kind, a, b, x, angle, depth):
+    # A segment from (2, 0) to (-2, 0) inside a straight chain, and a shape over its middle
+    # whose lowest point is `depth` below the surface (negative: above it): the chain
+    # segment's contact equals the two-sided segment's, normal up.
+    geom = _SHAPES[kind](a, b)
+    c, s = math.cos(angle), math.sin(angle)
+    core = geom.vertices[:geom.count]
+    lowest = float(np.min(s * core[:, 0] + c * core[:, 1])) - geom.radius
+    placed = (x, -depth - lowest, angle)
+    points = np.array([[3.0, 0.0], [2.0, 0.0], [-2.0, 0.0], [-3.0, 0.0]])
+    chain = collide_chain_shapes(points[1:3], chain_ghosts(points, False)[1], (0.0, 0.0, 0.0),
+                                 geom, placed)
+    plain = collide_shapes(geometry.make_segment((2.0, 0.0), (-2.0, 0.0)), (0.0, 0.0, 0.0),
+                           geom, placed)
+    assert len(chain.separations) == len(plain.separations)
+    if len(plain.separations):
+        assert chain.normal == pytest.approx([0.0, 1.0], abs=1e-12)
+        assert plain.normal == pytest.approx([0.0, 1.0], abs=1e-9)
+        order_c = np.argsort(chain.points[:, 0])
+        order_p = np.argsort(plain.points[:, 0])
+        assert chain.separations[order_c] == pytest.approx(plain.separations[order_p], abs=1e-9)
+        assert chain.points[order_c] == pytest.approx(plain.points[order_p], abs=1e-9)
+        assert chain.separations.min() == pytest.approx(-depth, abs=1e-9)

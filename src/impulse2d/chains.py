@@ -24,6 +24,7 @@ import numpy as np
 from . import _sleep, _validate
 from ._collision import geometry
 from ._collision.chain import chain_ghosts
+from ._dynamics.verbs import CHAINS
 from .constants import LINEAR_SLOP
 from .shapes import MATERIAL_DEFAULTS, Shape, parse_material
 from .types import Vec2
@@ -114,6 +115,8 @@ def create_chain(world: World, body: Body, points, loop, material: dict) -> Chai
     segments = [world._write_shape(b, "chain_segment", geoms[k], materials[k], ghosts[k])
                 for k in range(n)]
     world._update_mass(b)
+    if not world._verbs[CHAINS]:
+        world._verbs_for = (None, None)  # the next step fills the chain narrowphase's slot
     return Chain(world, segments, [Vec2(float(x), float(y)) for x, y in pts], loop,
                  material.get("user_data"))
 

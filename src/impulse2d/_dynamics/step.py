@@ -32,6 +32,7 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
+from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -41,12 +42,13 @@ from ..settings import MIXING_CODES
 from . import direct, joint_solver, solvers, solvers_ngs
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
-from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
+from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
+                       update_manifolds)
 from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
+from .verbs import (CHAINS, COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
                     DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
                     call_collide, call_pairs, call_solver)
@@ -66,6 +68,7 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
+CHAINS_SECONDS = 20.0  # the chain narrowphase alone, measured with an empty cache
 # The direct solver (its islands, Cholesky, LCP assembly and Lemke) took 3.7 times pgs's time
 # and a joint type's row export about half its entry's, compiled side by side in one process
 # (51 s vs 13.9 s, 9.1 s vs 17.2 s for the revolute joint, on the 2-core machine under load),
@@ -130,6 +133,17 @@ def collide(world, friction_mixing, restitution_mixing):
         return False
     update_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
                      friction_mixing, restitution_mixing)
+    return True
+
+
+@stage_kernel
+def collide_chains(world, friction_mixing, restitution_mixing):
+    """Narrowphase of the pairs with a chain segment (a stage of its own, in the table of verbs
+    only for worlds that have chains)."""
+    if borrow_column(world, "contacts", "key").shape[0] == 0:
+        return False
+    update_chain_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
+                           friction_mixing, restitution_mixing)
     return True
 
 
@@ -230,6 +244,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     # The contact stages are skipped when there are no contacts (a chain, a world of joints
     # only): each passes its stores' arrays on the stack (0.1-0.5 us).
     paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+    if table[CHAINS] != 0:
+        call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
     if has_sleepers and _wake(world) > 0 and joints_filtered:
         return world.contacts if new_contacts else None, None, 0.0, -1, 0
     clock[2] = cycles()
@@ -259,6 +275,9 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
+
+CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
+"""The chain narrowphase, compiled when a world first steps with a chain."""
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
@@ -304,6 +323,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
             if exact:
                 needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
+    shapes = world._shapes
+    if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
+        needed[CHAINS] = CHAIN_KERNEL
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
@@ -311,6 +333,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
+    table[CHAINS] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
