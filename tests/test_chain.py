@@ -413,3 +413,21 @@ def test_over_a_flat_chain_the_manifold_is_the_plain_segments(kind, a, b, x, ang
         assert chain.separations[order_c] == pytest.approx(plain.separations[order_p], abs=1e-9)
         assert chain.points[order_c] == pytest.approx(plain.points[order_p], abs=1e-9)
         assert chain.separations.min() == pytest.approx(-depth, abs=1e-9)
+
+
+def test_the_chain_terrain_scene_holds_every_body_on_the_surface():
+    from impulse2d.scenes import build_scene
+    from impulse2d.scenes.terrain import terrain_points
+
+    world = i2d.World()
+    info = build_scene(world, "chain_terrain", count=90)
+    assert info.data["segments"] == 482
+    ground = np.array(terrain_points()[1:-1])[::-1]  # x ascending
+    for _ in range(300):
+        world.step(DT)
+    xy = np.array([tuple(b.position) for b in info.bodies["dropped"]])
+    # every centre above the surface below it, by at least the body's half-thickness less
+    # the allowed overlap; none left the terrain
+    surface = np.interp(xy[:, 0], ground[:, 0], ground[:, 1])
+    assert np.all(xy[:, 1] > surface + 0.15), (xy[:, 1] - surface).min()
+    assert np.all(np.abs(xy[:, 0]) < 60.0)
