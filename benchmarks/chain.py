@@ -9,9 +9,9 @@
 2. ``chain_terrain`` (``--count`` boxes, circles and capsules dropped on 482 chain segments;
    sleeping off) in impulse2d, the same ground as 482 separate two-sided segments in
    impulse2d, and the same scene in Box2D v3.1 (pyb2d3, 4 substeps, its default), median ms
-   per step over ``--steps`` steps after 150 untimed ones (by then every body has landed). Also the bodies' lowest height above the
-   surface at the end (negative: below the ground) as a sanity check that all three hold the
-   bodies up.
+   per step over ``--steps`` steps after 150 untimed ones (by then every body has landed).
+   Also the bodies' lowest height above the surface at the end (negative: below the ground),
+   as a check that all three hold the bodies up.
 """
 
 from __future__ import annotations

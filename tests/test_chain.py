@@ -266,7 +266,7 @@ def test_queries_see_chain_segments_from_the_front_only():
     assert hit.fraction == pytest.approx(2.5 / 5.0, abs=1e-9)
 
 
-# -- the public API ---------------------------------------------------------------------------------
+# -- the public API ----------------------------------------------------------------------------
 
 def test_a_chain_has_its_segments_points_and_materials():
     world = i2d.World()

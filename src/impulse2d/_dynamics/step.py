@@ -48,10 +48,10 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (CHAINS, COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
-                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_pairs, call_solver)
+from .verbs import (CHAINS, COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK,
+                    DIRECT_MAX_ROWS, DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE,
+                    JOINT_POSITIONS, JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER,
+                    SOLVER_SIGNATURE, call_collide, call_pairs, call_solver)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)

@@ -45,8 +45,8 @@ def drop_layout(count, width=120.0, seed=3):
 
 
 @scene("chain_terrain", "Hilly ground of one chain (480 segments of 0.25 m over 120 m and "
-       "a 10 m wall at each end; smooth across its vertices) with 300 boxes, circles and capsules dropped on it; they "
-       "roll and slide into the valleys.", steps=600, view=(-62.0, -6.0, 62.0, 30.0),
+       "a 10 m wall at each end; smooth across its vertices) with 300 boxes, circles and "
+       "capsules dropped on it; they roll and slide into the valleys.", steps=600, view=(-62.0, -6.0, 62.0, 30.0),
        count=300)
 def chain_terrain(world, count=300, width=120.0, spacing=0.25):
     count = int(count)
