@@ -169,14 +169,14 @@ def mix(a, b, rule):
 
 @inner_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                     restitution_rule):
+                     restitution_rule, has_chains):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
 
     A contact none of whose bodies moves this step (each asleep or static) keeps its manifold,
     impulses included: its bodies have not moved since it was computed, and a sleeping island's
-    contacts are its memory for the warm start when it wakes (:mod:`.islands`). Pairs with a
-    chain segment are left to :func:`update_chain_manifolds` (compiled only for worlds with
-    chains).
+    contacts are its memory for the warm start when it wakes (:mod:`.islands`). When the world
+    ``has_chains``, the pairs with a chain segment are left to :func:`update_chain_manifolds`
+    (compiled only for such worlds; the others do not even read the shape types).
 
     The two share the code that stores a manifold by copy, not through a helper: a call that
     passes the contact store costs about 0.3 us per contact (measured: the narrowphase of
@@ -197,7 +197,7 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         bb = contacts.body_b[k]
         if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
             continue
-        if shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT:
+        if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
             continue
         count = collide(
             shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],

@@ -132,7 +132,7 @@ def collide(world, friction_mixing, restitution_mixing):
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
     update_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
-                     friction_mixing, restitution_mixing)
+                     friction_mixing, restitution_mixing, borrow(world, "verbs")[CHAINS] != 0)
     return True
 
 
