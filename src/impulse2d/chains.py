@@ -12,6 +12,12 @@ Segments have no area, hence no mass; chains belong on static (or kinematic) bod
 terrain they model. Two chain segments never collide with each other. Materials may be given
 per segment: ``friction`` and ``restitution`` take a number or a sequence with one value per
 segment.
+
+Queries: rays see a chain segment from the front only (a ray from behind passes, as a body
+does); box, point, overlap and shape-cast queries see it as a plain segment, from both sides.
+A body fast enough to carry its centre past the surface in one step (20 m/s against a body
+0.3 m thick at 60 Hz) is behind it at the next step and passes: keeping it in front is the
+work of continuous collision, as in Box2D.
 """
 
 from __future__ import annotations
