@@ -329,6 +329,8 @@ def test_destroying_a_chain_removes_its_segments():
         world.destroy_shape(chain.segments[0])
     world.destroy_chain(chain)
     assert not chain.is_valid and world.shapes == [keep]
+    with pytest.raises(ValueError, match="chain was destroyed"):
+        world.destroy_chain(chain)
     with pytest.raises(ValueError, match="destroyed"):
         chain.segments
     with pytest.raises(TypeError):

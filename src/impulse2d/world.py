@@ -288,6 +288,7 @@ class World:
         from .chains import Chain
         if not isinstance(chain, Chain) or chain._world is not self:
             raise TypeError("chain must be a Chain of this world")
+        chain._check()
         rows = [shape._row() for shape in chain._segments]
         body = int(self._shapes.body[rows[0]])
         _sleep.wake_touching(self, body)
