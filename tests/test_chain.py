@@ -433,3 +433,24 @@ def test_the_chain_terrain_scene_holds_every_body_on_the_surface():
     surface = np.interp(xy[:, 0], ground[:, 0], ground[:, 1])
     assert np.all(xy[:, 1] > surface + 0.15), (xy[:, 1] - surface).min()
     assert np.all(np.abs(xy[:, 0]) < 60.0)
+
+
+def test_a_ball_rolls_down_a_chain_on_a_tilted_moved_body_at_the_analytic_rate():
+    # The chain's body at (2, 1), turned by 0.3 rad: a straight chain along its local x axis
+    # (given right to left) is a 0.3 rad incline. A disc rolling without slipping accelerates
+    # at g sin(0.3) / (1 + I / (m r^2)) = (2/3) g sin(0.3) along it, and its centre stays r
+    # above the surface.
+    angle, r, g = 0.3, 0.25, 10.0
+    world = i2d.World(gravity=(0.0, -g))
+    ramp = world.create_body(type="static", position=(2.0, 1.0), angle=angle)
+    ramp.create_chain([(10.0 - k, 0.0) for k in range(21)], friction=1.0)
+    start = ramp.world_point((4.0, r))
+    ball = world.create_body(position=start)
+    ball.create_circle(r, friction=1.0)
+    for _ in range(60):
+        world.step(DT)
+    local = ramp.local_point(ball.position)
+    assert local.y == pytest.approx(r, abs=0.006)  # on the surface (within the slop)
+    travelled = 4.0 - local.x
+    assert travelled == pytest.approx(0.5 * (2.0 / 3.0) * g * math.sin(angle) * 1.0 ** 2,
+                                      rel=0.02)
