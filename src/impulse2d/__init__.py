@@ -21,6 +21,7 @@ _collecting = _gc.isenabled()
 _gc.disable()
 try:
     from .body import Body
+    from .chains import Chain
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                          PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint)
     from .settings import WorldSettings
@@ -37,7 +38,7 @@ finally:
 __version__ = "0.1.0"
 
 __all__ = [
-    "World", "WorldSettings", "Body", "Shape", "Joint", "RevoluteJoint", "DistanceJoint",
+    "World", "WorldSettings", "Body", "Shape", "Chain", "Joint", "RevoluteJoint", "DistanceJoint",
     "PrismaticJoint", "WeldJoint", "WheelJoint",
     "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",

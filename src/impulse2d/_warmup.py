@@ -3,9 +3,9 @@
 A world compiles what it uses the first time it steps (:mod:`._core.lazy`). This compiles the
 same kernels without waiting for a world to need them: by default those of a world of contacts
 under the default solver, the first run of almost every program; with ``all_kernels=True`` also
-every solver and every joint type (what a wheel ships: ``scripts/build_wheel.py``). Each part is
-compiled by stepping a small world that uses it, so what is compiled is exactly what a real
-world loads later.
+every solver, every joint type and chains (what a wheel ships: ``scripts/build_wheel.py``).
+Each part is compiled by stepping a small world that uses it, so what is compiled is exactly
+what a real world loads later.
 """
 
 from __future__ import annotations
@@ -64,6 +64,12 @@ def _joint_world(world):
     world.create_gear_joint(hinge, slide, ratio=0.5)
 
 
+def _chain_world(world):
+    """A chain with a box resting on it, beside the contact world (the chain narrowphase)."""
+    world.create_body(type="static").create_chain([(16.0, 0.0), (14.0, 0.0), (12.0, 0.5)])
+    world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
+
+
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     """Compile the kernels a world needs ahead of time, or load them from the cache.
 
@@ -85,6 +91,7 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         _contact_world(world)
         if joints:
             _joint_world(world)
+            _chain_world(world)
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once

@@ -16,6 +16,7 @@ from ._core.state import DYNAMIC, STATIC
 from .types import BodyType, Vec2
 
 if TYPE_CHECKING:
+    from .chains import Chain
     from .shapes import Shape
     from .world import World
 
@@ -409,6 +410,19 @@ class Body(Handle):
         self._row()
         return self._world._create_shape(self, "segment", lambda: geometry.make_segment(
             _validate.vec2(p1, "p1"), _validate.vec2(p2, "p2")), material, "p1 and p2")
+
+    def create_chain(self, points, loop=False, **material) -> Chain:
+        """Attach a chain of one-sided segments through the body-frame ``points`` (at least 2;
+        a ``loop`` at least 3 and closed back to the first): smooth terrain that bodies slide
+        over without catching at inner vertices. Bodies touch it from the right of the
+        direction of travel of the points only (a counter-clockwise loop keeps them outside, a
+        clockwise one inside; ground from left to right is given right to left).
+        ``friction`` and ``restitution`` take a number or one value per segment; a chain
+        cannot be a sensor. Returns a :class:`~impulse2d.chains.Chain` (its ``segments`` are
+        Shape handles); see :mod:`impulse2d.chains`."""
+        from . import chains
+        self._row()
+        return chains.create_chain(self._world, self, points, loop, material)
 
 
 def check_linear_velocity(value, name: str = "linear_velocity") -> tuple[float, float]:

@@ -64,6 +64,7 @@ class ShapeType(IntEnum):
     CAPSULE = shape_types.CAPSULE
     SEGMENT = shape_types.SEGMENT
     POLYGON = shape_types.POLYGON
+    CHAIN_SEGMENT = shape_types.CHAIN_SEGMENT
 
 
 class JointType(IntEnum):

@@ -47,6 +47,7 @@ _SHAPE_CODES = {
     "capsule": shape_types.CAPSULE,
     "segment": shape_types.SEGMENT,
     "polygon": shape_types.POLYGON,
+    "chain_segment": shape_types.CHAIN_SEGMENT,
 }
 
 
@@ -284,9 +285,26 @@ class World:
         if not isinstance(shape, Shape) or shape._world is not self:
             raise TypeError("shape must be a Shape of this world")
         s = shape._row()
+        if self._shapes.type[s] == shape_types.CHAIN_SEGMENT:
+            raise ValueError("a chain segment is destroyed with its chain: "
+                             "world.destroy_chain(chain)")
         body = int(self._shapes.body[s])
         _sleep.wake_touching(self, body)
         self._free_shape(s)
+        self._update_mass(body)
+        self._drop_dead_contacts()
+
+    def destroy_chain(self, chain) -> None:
+        """Destroy a chain (``Body.create_chain``) and all its segments."""
+        from .chains import Chain
+        if not isinstance(chain, Chain) or chain._world is not self:
+            raise TypeError("chain must be a Chain of this world")
+        chain._check()
+        rows = [shape._row() for shape in chain._segments]
+        body = int(self._shapes.body[rows[0]])
+        _sleep.wake_touching(self, body)
+        for s in rows:
+            self._free_shape(s)
         self._update_mass(body)
         self._drop_dead_contacts()
 
@@ -837,6 +855,13 @@ class World:
         _validate.check_mass(part[0], part[2], True, "this shape", blame)
         props = self._body_mass(b, extra=part, blame=blame)
         _sleep.wake_touching(self, b)
+        handle = self._write_shape(b, kind, geom, m)
+        self._update_mass(b, props)
+        return handle
+
+    def _write_shape(self, b: int, kind: str, geom, m: dict, ghost=None) -> Shape:
+        """Write a new shape row on body ``b`` from validated geometry and material (``ghost``:
+        a chain segment's ghost vertices); the caller updates the body's mass."""
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
@@ -868,7 +893,7 @@ class World:
         self._body_shapes[b].append(s)
         if m["user_data"] is not None:
             self._shape_user_data[s] = m["user_data"]
-        self._update_mass(b, props)
+        sh.ghost[s] = 0.0 if ghost is None else ghost
         self._pairs_dirty = True
         return handle
 

@@ -110,6 +110,8 @@ class Shapes(NamedTuple):
     group: np.ndarray        # int64: equal negative groups never collide, equal positive always do
     aabb: np.ndarray         # (n, 4) tight world box: min x, min y, max x, max y
     fat_aabb: np.ndarray     # (n, 4) enlarged box kept by the broadphase
+    ghost: np.ndarray        # (n, 2, 2) chain segment: body-frame vertex before v0 and after v1
+                             # along its chain (_collision.chain); zero for other shapes
 
 
 SHAPE_LAYOUT = {
@@ -132,6 +134,7 @@ SHAPE_LAYOUT = {
     "group": (np.int64, ()),
     "aabb": (np.float64, (4,)),
     "fat_aabb": (np.float64, (4,)),
+    "ghost": (np.float64, (2, 2)),
 }
 
 

@@ -17,7 +17,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._collision.chain import collide_chain_segment
 from .._collision.manifold import collide
+from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
 from .._core.storage import allocate_store
@@ -166,14 +168,22 @@ def mix(a, b, rule):
 
 
 @inner_kernel
-def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule):
+def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
+                     restitution_rule, has_chains):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
 
     A contact none of whose bodies moves this step (each asleep or static) keeps its manifold,
     impulses included: its bodies have not moved since it was computed, and a sleeping island's
-    contacts are its memory for the warm start when it wakes (:mod:`.islands`)."""
+    contacts are its memory for the warm start when it wakes (:mod:`.islands`). When the world
+    ``has_chains``, the pairs with a chain segment are left to :func:`update_chain_manifolds`
+    (compiled only for such worlds; the others do not even read the shape types).
+
+    The two share the code that stores a manifold by copy, not through a helper: a call that
+    passes the contact store costs about 0.3 us per contact (measured: the narrowphase of
+    pyramid_20 went from 0.22 to 0.36 ms when the store was a helper's argument)."""
     kind = bodies.type
     asleep = bodies.asleep
+    shape_type = shapes.type
     out_normal = np.zeros(2)
     out_points = np.zeros((2, 3))
     out_ids = np.zeros(2, dtype=np.int64)
@@ -187,12 +197,86 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         bb = contacts.body_b[k]
         if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
             continue
+        if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
+            continue
         count = collide(
             shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
             bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
             shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
             bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
             speculative_distance, out_normal, out_points, out_ids)
+        old_count = contacts.count[k]
+        for j in range(2):
+            old_ids[j] = contacts.ids[k, j]
+            old_normal[j] = contacts.normal_impulse[k, j]
+            old_tangent[j] = contacts.tangent_impulse[k, j]
+        contacts.count[k] = count
+        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
+        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
+        contacts.normal[k, 0] = out_normal[0]
+        contacts.normal[k, 1] = out_normal[1]
+        for j in range(2):
+            contacts.normal_impulse[k, j] = 0.0
+            contacts.tangent_impulse[k, j] = 0.0
+            contacts.total_normal_impulse[k, j] = 0.0
+            contacts.total_tangent_impulse[k, j] = 0.0
+            if j >= count:
+                contacts.separation[k, j] = 0.0
+                contacts.ids[k, j] = 0
+                continue
+            contacts.point[k, j, 0] = out_points[j, 0]
+            contacts.point[k, j, 1] = out_points[j, 1]
+            contacts.separation[k, j] = out_points[j, 2]
+            contacts.ids[k, j] = out_ids[j]
+            for i in range(old_count):
+                if old_ids[i] == out_ids[j]:
+                    contacts.normal_impulse[k, j] = old_normal[i]
+                    contacts.tangent_impulse[k, j] = old_tangent[i]
+                    break
+
+
+@inner_kernel
+def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
+                           restitution_rule):
+    """:func:`update_manifolds` for the pairs with a chain segment (:mod:`.._collision.chain`).
+    Two chain segments never touch (as in Box2D: chains are the static world's surface, they
+    have no inside to push apart)."""
+    kind = bodies.type
+    asleep = bodies.asleep
+    shape_type = shapes.type
+    out_normal = np.zeros(2)
+    out_points = np.zeros((2, 3))
+    out_ids = np.zeros(2, dtype=np.int64)
+    old_ids = np.zeros(2, dtype=np.int64)
+    old_normal = np.zeros(2)
+    old_tangent = np.zeros(2)
+    for k in range(contacts.key.shape[0]):
+        sa = contacts.shape_a[k]
+        sb = contacts.shape_b[k]
+        ba = contacts.body_a[k]
+        bb = contacts.body_b[k]
+        chain_a = shape_type[sa] == CHAIN_SEGMENT
+        chain_b = shape_type[sb] == CHAIN_SEGMENT
+        if not (chain_a or chain_b):
+            continue
+        if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
+            continue
+        count = 0
+        if not (chain_a and chain_b):
+            c, bc, o, bo = (sa, ba, sb, bb) if chain_a else (sb, bb, sa, ba)
+            count = collide_chain_segment(
+                shapes.vertices[c], shapes.ghost[c],
+                bodies.origin[bc, 0], bodies.origin[bc, 1], bodies.rot[bc, 0], bodies.rot[bc, 1],
+                shapes.count[o], shapes.vertices[o], shapes.normals[o], shapes.radius[o],
+                shapes.centroid[o],
+                bodies.origin[bo, 0], bodies.origin[bo, 1], bodies.rot[bo, 0], bodies.rot[bo, 1],
+                speculative_distance, out_normal, out_points, out_ids)
+            if chain_b:
+                # the chain segment was A of the call: turn the normal and the ids round
+                out_normal[0] = -out_normal[0]
+                out_normal[1] = -out_normal[1]
+                for j in range(count):
+                    out_ids[j] = ((out_ids[j] & 0xFF) << 8) | (out_ids[j] >> 8)
         old_count = contacts.count[k]
         for j in range(2):
             old_ids[j] = contacts.ids[k, j]

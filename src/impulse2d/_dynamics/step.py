@@ -32,6 +32,7 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
+from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -43,13 +44,14 @@ from . import diagnostics, direct, joint_solver, solvers, solvers_ngs
 from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
-from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
+from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
+                       update_manifolds)
 from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (AFTER_SOLVE, COLLIDE, COLLIDE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
-                    DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
+from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, DIAGNOSE_SIGNATURE,
+                    DIAGNOSTICS, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
                     call_collide, call_pairs, call_solver, diagnose)
@@ -69,6 +71,9 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
 STEP_SECONDS = 5.0
 PAIRS_SECONDS = 15.0
 COLLIDE_SECONDS = 5.0
+# The chain narrowphase compiles in about the narrowphase's time (17.8 s against 17.2-19.9 s,
+# one after the other with an empty cache, on the 2-core machine under load).
+CHAINS_SECONDS = COLLIDE_SECONDS
 # The direct solver (its islands, Cholesky, LCP assembly and Lemke) took 3.7 times pgs's time
 # and a joint type's row export about half its entry's, compiled side by side in one process
 # (51 s vs 13.9 s, 9.1 s vs 17.2 s for the revolute joint, on the 2-core machine under load),
@@ -133,7 +138,18 @@ def collide(world, friction_mixing, restitution_mixing):
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
     update_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
-                     friction_mixing, restitution_mixing)
+                     friction_mixing, restitution_mixing, borrow(world, "verbs")[CHAINS] != 0)
+    return True
+
+
+@stage_kernel
+def collide_chains(world, friction_mixing, restitution_mixing):
+    """Narrowphase of the pairs with a chain segment (a stage of its own, in the table of verbs
+    only for worlds that have chains)."""
+    if borrow_column(world, "contacts", "key").shape[0] == 0:
+        return False
+    update_chain_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
+                           friction_mixing, restitution_mixing)
     return True
 
 
@@ -242,6 +258,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         # The contact stages are skipped when there are no contacts (a chain, a world of
         # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
         paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+        if table[CHAINS] != 0:
+            call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
             return world.contacts if new_contacts else None, None, 0.0, -2, 0
     else:
@@ -279,6 +297,9 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
+
+CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
+"""The chain narrowphase, compiled when a world first steps with a chain."""
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
@@ -332,6 +353,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
             if exact or measured:
                 needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
+    shapes = world._shapes
+    if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
+        needed[CHAINS] = CHAIN_KERNEL
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
@@ -340,6 +364,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table = world._verbs
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
+    table[CHAINS] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows

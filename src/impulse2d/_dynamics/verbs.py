@@ -22,7 +22,10 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   :data:`DIRECT_FALLBACK` (the entry of the solver that takes over a step whose largest island
   is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
   from ``WorldSettings.direct_max_rows``) and :data:`DIRECT_COUNTS` (counters the solver
-  writes: see :mod:`.direct`).
+  writes: see :mod:`.direct`);
+* slot :data:`CHAINS`: the narrowphase of the pairs with a chain segment
+  (:mod:`.._collision.chain`), filled once a world has a chain (0 before: never called), so
+  that a world without chains does not compile it.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services (sleeping, events, continuous collision) take slots of their own the same way.
@@ -50,7 +53,8 @@ DIRECT_COUNTS = DIRECT_MAX_ROWS + 1
 DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows", "islands",
                       "lcp_pivots", "regularised_pivots")
 DIAGNOSTICS = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
-COUNT = DIAGNOSTICS + 1
+CHAINS = DIAGNOSTICS + 1
+COUNT = CHAINS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -130,9 +134,9 @@ def new_table() -> np.ndarray:
     return np.zeros(COUNT, dtype=np.int64) if JIT else np.zeros(COUNT, dtype=object)
 
 
-__all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
-           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "DIAGNOSTICS",
-           "COUNT",
+__all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
+           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
+           "DIAGNOSTICS", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",

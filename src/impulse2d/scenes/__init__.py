@@ -80,4 +80,4 @@ def build_scene(world, name: str, **params: Any) -> SceneInfo:
 
 def _load() -> None:
     # Importing the modules runs their @scene decorators.
-    from . import fuzz, joints, machines, standard, stress  # noqa: F401
+    from . import fuzz, joints, machines, standard, stress, terrain  # noqa: F401
