@@ -27,7 +27,9 @@ class Handle:
         """The row index, after checking the object still exists."""
         store = self._store()
         i = self._index
-        if not store.alive[i] or store.generation[i] != self._generation:
+        if (i >= store.alive.shape[0] or not store.alive[i]
+                or store.generation[i] != self._generation):
+            # (a row beyond the store: the world was restored to a snapshot taken before it grew)
             raise ValueError(f"this {self._kind} was destroyed; its handle can no longer be used")
         return i
 
@@ -35,7 +37,9 @@ class Handle:
     def is_valid(self) -> bool:
         """False once the object has been destroyed."""
         store = self._store()
-        return bool(store.alive[self._index] and store.generation[self._index] == self._generation)
+        i = self._index
+        return bool(i < store.alive.shape[0] and store.alive[i]
+                    and store.generation[i] == self._generation)
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is type(self) and other._world is self._world

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _sleep, _validate, queries
+from . import _sleep, _validate, queries, snapshot as _snapshot
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -115,6 +115,7 @@ class World:
         self._step_seconds = 0.0  # wall time of the last step
         self.time = 0.0
         self.step_count = 0
+        self._uid = _snapshot.new_uid()  # its snapshots restore into this world only
 
     @property
     def profile(self) -> Profile:
@@ -187,6 +188,38 @@ class World:
         self.time += dt
         self.step_count += 1
 
+    # -- snapshots, copies, pickles (snapshot.py) ---------------------------------------------
+    def snapshot(self) -> _snapshot.Snapshot:
+        """The whole state of the world now (bodies, shapes, joints, contacts with their
+        warm-start impulses, islands, sleep timers, events, settings, handles, user data), as a
+        :class:`~impulse2d.snapshot.Snapshot`; :meth:`restore` puts it back, ``pickle.dumps``
+        makes it bytes. The world then steps to the same bits as after the snapshot: see the
+        README's "Determinism". User data is held by reference (pickling copies it)."""
+        return _snapshot.take(self)
+
+    def restore(self, snapshot: _snapshot.Snapshot) -> None:
+        """Put the world back in the state of ``snapshot`` (taken of this world). Handles of
+        objects that exist in the snapshot are valid again (the very handle objects); those
+        of objects made since are not. Another world's snapshot, or anything else, raises
+        ``ValueError``/``TypeError`` and changes nothing."""
+        _snapshot.restore(self, snapshot)
+
+    def state_hash(self) -> str:
+        """A hex digest of the physical state (every column of the live bodies, shapes and
+        joints, the contacts and their impulses): equal hashes, equal bits. For checking that
+        two runs (processes, machines, a restored world) agree: see the README's
+        "Determinism"."""
+        return _snapshot.state_hash(self)
+
+    def __getstate__(self):
+        return _snapshot.take(self)  # pickled as a snapshot (its handles by row)
+
+    def __setstate__(self, state) -> None:
+        _snapshot.adopt(self, state)  # a new world, with its own handles and identity
+
+    def __deepcopy__(self, memo):
+        return _snapshot.deep_copy(self, memo)
+
     # -- bodies ---------------------------------------------------------------------------------
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
@@ -238,6 +271,7 @@ class World:
         b.sleep_threshold[i] = SLEEP_THRESHOLD
         b.sleep_time[i] = 0.0
         b.island[i] = -1
+        b.island_sleep[i] = 0.0  # scratch, but a re-used row must read as a fresh one
         b.extent[i] = 0.0
         b.step_motion[i] = 0.0
         handle = Body(self, i, int(b.generation[i]))
