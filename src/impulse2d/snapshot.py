@@ -40,6 +40,7 @@ import copy
 import dataclasses
 import hashlib
 import uuid
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,7 @@ _SETTINGS = "_settings"
 _HANDLES = "_handles"
 _USER_DATA = "_user_data"
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, np.bool_, np.int64, np.float64)
+_ATOM_TYPES = frozenset(_ATOMS)
 
 
 def new_uid() -> str:
@@ -79,7 +81,7 @@ class Snapshot:
     """
 
     __slots__ = ("_uid", "_state", "_handles", "_user_data", "_settings", "_counts",
-                 "_settings_seen")
+                 "_settings_seen", "_unchecked")
 
     def __init__(self, uid, state, handles, user_data, settings, counts, settings_seen):
         self._uid = uid
@@ -89,6 +91,7 @@ class Snapshot:
         self._settings = settings            # field -> value
         self._counts = counts                # the direct solver's counters (verbs table tail)
         self._settings_seen = settings_seen  # had the last step packed the present settings?
+        self._unchecked = False              # loaded from bytes: its numbers not yet checked
 
     @property
     def time(self) -> float:
@@ -125,6 +128,7 @@ class Snapshot:
          self._counts, self._settings_seen) = state
         self._state = {name: value.store() if isinstance(value, _Columns) else value
                        for name, value in stores.items()}
+        self._unchecked = True
 
 
 class _Columns(dict):
@@ -171,11 +175,18 @@ def _copy(value):
         return value.copy()
     if _is_store(value):
         return kind(*[column.copy() for column in value])
-    if kind is tuple:
-        return tuple([_copy(x) for x in value])
-    if kind is list:
-        return [_copy(x) for x in value]
+    if kind is list or kind is tuple:
+        if set(map(type, value)) <= _ATOM_TYPES:  # (the types checked in C: 5000 rows, 0.1 ms)
+            return value[:]
+        copied = [_copy(x) for x in value]
+        return copied if kind is list else tuple(copied)
     if kind is dict:
+        values = value.values()
+        if set(map(type, values)) == {list} and set(map(type, chain.from_iterable(values))) \
+                <= _ATOM_TYPES:
+            # rows -> lists of rows (each body's shapes and joints): 0.7 ms for 5000 bodies,
+            # where the walk below takes 5 ms
+            return dict(zip(value.keys(), map(list.copy, values)))
         return {k: _copy(x) for k, x in value.items()}
     if kind.__module__.startswith("impulse2d.") and hasattr(value, "__dict__") \
             and not hasattr(kind, "__slots__"):
@@ -243,9 +254,13 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     for name, value in state.items():
         if _is_store(value) or isinstance(value, _Columns) or _is_store(getattr(world, name)):
             _check_store(name, value, getattr(world, name))
-    for column in _arrays(state):
-        if column.dtype.kind == "f" and np.isnan(column).any():
-            raise ValueError("this snapshot holds NaN; it cannot be restored")
+    if snapshot._unchecked:
+        # Bytes may come from anywhere; a snapshot taken in this process copies a world, which
+        # holds no NaN (1.5 ms of a 5000-body world's restore, so checked once, here only).
+        for value in state.values():
+            if _is_store(value) and any(column.dtype.kind == "f" and np.isnan(column).any()
+                                        for column in value):
+                raise ValueError("this snapshot holds NaN; it cannot be restored")
     counts = np.asarray(snapshot._counts)
     table = new_table()
     if counts.shape != table[DIRECT_COUNTS:].shape:
@@ -253,7 +268,14 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
 
     # Write.
     for name, value in state.items():
-        setattr(world, name, _copy(value))
+        current = getattr(world, name)
+        if _is_store(value) and _same_shapes(value, current):
+            # Into the world's own arrays: no fresh memory to fault in (a third of a 5000-body
+            # restore), and the step's reference to the store stays good.
+            for column, saved in zip(current, value):
+                np.copyto(column, saved)
+        else:
+            setattr(world, name, _copy(value))
     for name, handles in snapshot._handles.items():
         setattr(world, name, _handles_for(world, handles, getattr(world, name)))
     for name, data in snapshot._user_data.items():
@@ -267,6 +289,11 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     # re-read them, so neither does the restored world's (it would wake sleepers when sleeping
     # is off, say): their packed form is made now, as that step had it.
     world._verbs_for = (_settings_arguments(settings) if snapshot._settings_seen else None, None)
+    snapshot._unchecked = False
+
+
+def _same_shapes(a, b) -> bool:
+    return type(a) is type(b) and all(x.shape == y.shape for x, y in zip(a, b))
 
 
 def _check_store(name: str, value, current) -> None:
