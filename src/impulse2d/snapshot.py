@@ -384,5 +384,23 @@ def state_hash(world) -> str:
     return digest.hexdigest()
 
 
-__all__ = ["Snapshot", "take", "restore", "adopt", "deep_copy", "state_hash", "new_uid",
-           "REBUILT", "FORMAT"]
+def platform_key() -> str:
+    """What, besides the scene and the program, decides the bits of a run here: the CPU
+    architecture and OS, the C library (its ``sin``, ``cos``, ``atan2``: Python's and the
+    kernels'), Python (``math.fsum``, ``math.hypot`` in the mass properties), NumPy and Numba
+    (LLVM's code) versions, and whether Numba uses Intel's SVML for vectorised maths. Runs with
+    equal keys give equal :func:`state_hash` es (tests/test_determinism.py keeps one stored hash
+    per key); across keys they may differ in the last bits."""
+    import platform
+    import sys
+
+    import numba
+
+    libc = "-".join(x for x in platform.libc_ver() if x) or "libc?"
+    svml = "-svml" if getattr(numba.config, "USING_SVML", False) else ""
+    return (f"{platform.machine()}-{sys.platform}-{libc}-py{sys.version_info[0]}."
+            f"{sys.version_info[1]}-numpy{np.__version__}-numba{numba.__version__}{svml}")
+
+
+__all__ = ["Snapshot", "take", "restore", "adopt", "deep_copy", "state_hash", "platform_key",
+           "new_uid", "REBUILT", "FORMAT"]
