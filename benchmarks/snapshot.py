@@ -5,9 +5,9 @@
 
 Scene: ``pyramid`` of base 14, 45 and 100 (105, 1035 and 5050 boxes on a ground), stepped
 ``--settle`` steps with sleeping off so that every box is awake and touching (about 2 contacts
-a box, each with its warm-start impulses). Each figure is the median and the least of ``--rounds`` timings
-(``time.perf_counter``) in this process (the load average is recorded: the least is what a
-quiet machine gives):
+a box, each with its warm-start impulses). Each figure is the median and the least of
+``--rounds`` timings (``time.perf_counter``) in this process (the load average is recorded:
+the least is what a quiet machine gives):
 
 * ``snapshot_ms``, ``restore_ms``: ``world.snapshot()`` and ``world.restore(snap)``;
 * ``first_step_ms`` vs ``step_ms``: the step right after a restore (it rebuilds the stores'

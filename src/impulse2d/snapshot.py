@@ -47,11 +47,15 @@ import numpy as np
 
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
-from ._dynamics.verbs import DIRECT_COUNTS, new_table
+from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .settings import WorldSettings
 
 FORMAT = 1
 """Version of the snapshot's layout (not of the stores: those are checked column by column)."""
+
+_COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
+"""The slots of the table of verbs that are counters (state); all others are addresses, or
+settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for")
 """World attributes that belong to the process and are rebuilt by the next step, not copied."""
@@ -170,7 +174,7 @@ def take(world) -> Snapshot:
     fields = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
     packed = world._verbs_for[0]
     seen = packed is not None and packed is settings._derived
-    counts = np.array(world._verbs[DIRECT_COUNTS:], copy=True)
+    counts = np.array(world._verbs[_COUNTS], copy=True)
     return Snapshot(world._uid, state, handles, user_data, fields, counts, seen,
                     frozenset(rows_maps))
 
@@ -312,7 +316,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
                 raise ValueError("this snapshot holds NaN; it cannot be restored")
     counts = np.asarray(snapshot._counts)
     table = new_table()
-    if counts.shape != table[DIRECT_COUNTS:].shape:
+    if counts.shape != table[_COUNTS].shape:
         raise ValueError("this snapshot's solver counters do not match this version")
 
     # Write.
@@ -340,7 +344,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     for name, data in snapshot._user_data.items():
         setattr(world, name, dict(data))
     world._settings = settings
-    table[DIRECT_COUNTS:] = counts
+    table[_COUNTS] = counts
     world._verbs = table
     world._stores = None
     world._stores_built_from = None
