@@ -27,9 +27,11 @@ class Handle:
         """The row index, after checking the object still exists."""
         store = self._store()
         i = self._index
-        if (i >= store.alive.shape[0] or not store.alive[i]
-                or store.generation[i] != self._generation):
-            # (a row beyond the store: the world was restored to a snapshot taken before it grew)
+        try:
+            live = store.alive[i] and store.generation[i] == self._generation
+        except IndexError:  # beyond the store: the world was restored to before it grew
+            live = False
+        if not live:
             raise ValueError(f"this {self._kind} was destroyed; its handle can no longer be used")
         return i
 
@@ -38,8 +40,10 @@ class Handle:
         """False once the object has been destroyed."""
         store = self._store()
         i = self._index
-        return bool(i < store.alive.shape[0] and store.alive[i]
-                    and store.generation[i] == self._generation)
+        try:
+            return bool(store.alive[i] and store.generation[i] == self._generation)
+        except IndexError:  # beyond the store: the world was restored to before it grew
+            return False
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is type(self) and other._world is self._world
