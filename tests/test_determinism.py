@@ -1,7 +1,7 @@
 """Determinism (issue 15 item 4): a busy scene gives the same bits in this process, in another
 process, after its rows were used by bodies destroyed before, and after a pickle taken
-midway; and its hash after N steps matches the one stored for this platform (Box2D v3's
-"falling hinges" check, our own scene of it).
+midway (the hash of every column of every store); and the hash of its motion after N steps
+matches the one stored for this platform (Box2D v3's "falling hinges" check, our own scene).
 
 The stored hash is kept per :func:`impulse2d.snapshot.platform_key` (CPU architecture, OS, C
 library, Python, NumPy and Numba versions, SVML): the cross-process and in-process checks run
@@ -54,11 +54,11 @@ def falling_hinges(world, columns=4, rows=24, half=0.25):
     return world
 
 
-def hinges_hash(steps=STEPS) -> str:
+def hinges_hash(steps=STEPS, motion_only=False) -> str:
     world = falling_hinges(i2d.World())
     for _ in range(steps):
         world.step(DT)
-    return world.state_hash()
+    return world.state_hash(motion_only)
 
 
 def _in_subprocess(code: str) -> str:
@@ -130,7 +130,10 @@ def test_reused_rows_give_the_same_bits(here):
     assert world.state_hash() == here
 
 
-def test_falling_hinges_hash_matches_the_stored_one(here):
+def test_falling_hinges_hash_matches_the_stored_one():
+    """The motion's hash (bodies' positions, angles, velocities: a new column or store leaves
+    it as it is), stored per platform."""
+    here = hinges_hash(motion_only=True)
     key = platform_key()
     stored = json.loads(HASHES.read_text()) if HASHES.exists() else {}
     if os.environ.get("IMPULSE2D_RECORD_HASHES") == "1":
@@ -147,10 +150,13 @@ def test_falling_hinges_hash_matches_the_stored_one(here):
 def test_state_hash_sees_every_change():
     world = falling_hinges(i2d.World(), columns=1, rows=3)
     world.step(DT)
-    before = world.state_hash()
+    before, motion = world.state_hash(), world.state_hash(motion_only=True)
     body = world.bodies[2]
     body.angular_velocity = math.nextafter(body.angular_velocity, math.inf)  # one ulp
-    assert world.state_hash() != before
+    assert world.state_hash() != before and world.state_hash(motion_only=True) != motion
+    before, motion = world.state_hash(), world.state_hash(motion_only=True)
+    world.bodies[1].sleep_threshold = 0.06            # not motion: only the full hash sees it
+    assert world.state_hash() != before and world.state_hash(motion_only=True) == motion
 
 
 if __name__ == "__main__":

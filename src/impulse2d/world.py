@@ -204,12 +204,12 @@ class World:
         ``ValueError``/``TypeError`` and changes nothing."""
         _snapshot.restore(self, snapshot)
 
-    def state_hash(self) -> str:
+    def state_hash(self, motion_only: bool = False) -> str:
         """A hex digest of the physical state (every column of the live bodies, shapes and
-        joints, the contacts and their impulses): equal hashes, equal bits. For checking that
-        two runs (processes, machines, a restored world) agree: see the README's
-        "Determinism"."""
-        return _snapshot.state_hash(self)
+        joints, the contacts and their impulses; ``motion_only``: the bodies' positions,
+        angles and velocities): equal hashes, equal bits. For checking that two runs
+        (processes, machines, a restored world) agree: see the README's "Determinism"."""
+        return _snapshot.state_hash(self, motion_only)
 
     def __getstate__(self):
         return _snapshot.take(self)  # pickled as a snapshot (its handles by row)
