@@ -199,8 +199,9 @@ class World:
 
     def restore(self, snapshot: _snapshot.Snapshot) -> None:
         """Put the world back in the state of ``snapshot`` (taken of this world). Handles of
-        objects that exist in the snapshot are valid again (the very handle objects); those
-        of objects made since are not. Another world's snapshot, or anything else, raises
+        objects that exist in the snapshot are valid again (``world.bodies`` and friends give
+        the very handle objects of then, or equal ones for a snapshot loaded from bytes);
+        those of objects made since are not. Another world's snapshot, or anything else, raises
         ``ValueError``/``TypeError`` and changes nothing."""
         _snapshot.restore(self, snapshot)
 
