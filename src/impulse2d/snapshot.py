@@ -22,6 +22,35 @@ carried without a change here. Each attribute is either
 * **user data** (attributes named ``_*_user_data``): held by reference (a snapshot does not copy
   the program's objects); pickling pickles them, ``copy.deepcopy(world)`` deep-copies them.
 
+The attributes today, and what happens to each:
+
+========================================  ==================================================
+copied                                    ``_bodies``, ``_shapes``, ``_joints``, ``_contacts``,
+                                          ``_constraints`` (stores); ``_body_pool``,
+                                          ``_shape_pool``, ``_joint_pool`` (free rows);
+                                          ``_body_shapes``, ``_body_joints``; ``_events`` (the
+                                          touching and sensing keys, the last step's events,
+                                          the sensor count); ``_joint_index`` and
+                                          ``_live_rows`` (caches, copied rather than rebuilt,
+                                          so that the restored world solves the rows the
+                                          original would); ``_gravity``, ``_pairs_dirty``,
+                                          ``_sleepers``, ``_fell_asleep``, ``_joint_inv_h``,
+                                          ``_clock``, ``_step_seconds``, ``time``,
+                                          ``step_count``
+validated copy                            ``_settings`` (through ``WorldSettings.replace``)
+rebuilt by the next step                  ``_stores``, ``_stores_built_from``, ``_verbs`` (its
+                                          ``direct`` counters copied), ``_verbs_for`` (the
+                                          packed settings made again when the last step had
+                                          them, so that it does not re-read them either)
+the world's own                           ``_uid``
+handles / user data                       ``_body_handles``, ``_shape_handles``,
+                                          ``_joint_handles`` / ``_body_user_data``,
+                                          ``_shape_user_data``
+========================================  ==================================================
+
+``queries``, ``_sleep`` and ``events`` keep no state of a world outside it (their compiled
+kernels are module-level ``DirectCall`` objects, the process's).
+
 A new ``World`` attribute that holds something of the process (a compiled function, a
 pointer) must be added to :data:`REBUILT`; ``tests/test_snapshot.py`` pickles a world that has
 run every service, so such an attribute fails there.
