@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pytest
 
 import impulse2d as i2d
@@ -46,10 +45,15 @@ def test_joint_gaps_match_the_joint_handles():
     assert max(expected) > 0.01                       # not trivially closed yet
 
 
-def test_solver_residuals_hook_reports_absence_honestly():
+def test_solver_residuals_come_from_the_solver_diagnostics():
     world = i2d.World()
     world.step(1.0 / 60.0)
-    assert solver_residuals(world) is None            # world.solver_stats is not built yet
+    assert solver_residuals(world) is None            # diagnostics off: nothing recorded
+    world.settings.diagnostics = True
+    world.settings.solver = "pgs"
+    world.step(1.0 / 60.0)
+    assert solver_residuals(world) == list(world.solver_stats.residuals)
+    assert len(solver_residuals(world)) == world.settings.velocity_iterations
 
 
 def test_energy_and_drop_of_a_falling_box():
@@ -129,7 +133,7 @@ def test_compare_writes_a_report_for_two_scenes_and_two_solvers(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "| scene | " + " | ".join(solvers) + " |" in md
     assert "## high_mass_ratio_2" in md and VERDICTS["high_mass_ratio_2"].rule in md
-    assert "solver_stats" in md                           # the residual hook's note
+    assert "--residuals" in md                            # the residuals' note: not recorded
 
     from PIL import Image
     for name in ("stack", "high_mass_ratio_2"):
@@ -186,22 +190,19 @@ def test_cli_compare(tmp_path, capsys):
     assert cli.main(["compare", "--set", "substeps=0", "--out", str(out)]) == 2
 
 
-def test_residuals_are_reported_only_from_the_solver_hook(tmp_path, monkeypatch):
-    # The hook reads world.solver_stats; a world with such stats (here a stand-in object, as
-    # this build has none) gives its residuals, one per iteration.
-    from types import SimpleNamespace
-
-    stand_in = SimpleNamespace(solver_stats=SimpleNamespace(residuals=np.array([1.0, 0.1])))
-    assert solver_residuals(stand_in) == [1.0, 0.1]
-    assert solver_residuals(SimpleNamespace(solver_stats={"residuals": [0.5]})) == [0.5]
-    assert solver_residuals(SimpleNamespace(solver_stats=SimpleNamespace())) is None
-    # the plumbing: what the hook returns ends up in metrics.json and in its own plot
-    import impulse2d.compare as cmp
-    monkeypatch.setattr(cmp, "solver_residuals", lambda world: [1.0, 0.25, 0.0625])
-    compare(["stack"], ["soft_step"], steps=3, out=tmp_path, progress=False, animate=False)
+def test_residuals_reach_the_report_and_its_plot(tmp_path):
+    # pgs on the stack of boxes, 3 steps with diagnostics: the last step's residual per
+    # iteration (velocity_iterations of them) in metrics.json, as solver_stats had it, and
+    # its plot.
+    r = run_scene("stack", "pgs", 3, residuals=True)
+    residuals = r.metrics["residuals_last_step"]
+    assert len(residuals) == r.settings["velocity_iterations"]
+    assert all(math.isfinite(x) and x >= 0.0 for x in residuals)
+    compare(["stack"], ["pgs"], steps=3, out=tmp_path, progress=False, animate=False,
+            residuals=True)
     data = json.loads((tmp_path / "metrics.json").read_text())
-    m = data["scenes"]["stack"]["results"]["soft_step"]["metrics"]
-    assert m["residuals_last_step"] == [1.0, 0.25, 0.0625]
+    m = data["scenes"]["stack"]["results"]["pgs"]["metrics"]
+    assert m["residuals_last_step"] == residuals        # the same run, deterministic
     assert "in metrics.json" in (tmp_path / "report.md").read_text()
     pytest.importorskip("matplotlib")
     assert (tmp_path / "plots" / "stack_residuals.png").is_file()

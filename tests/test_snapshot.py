@@ -340,3 +340,44 @@ def test_new_columns_stores_and_attributes_are_carried_without_a_change():
     # and a snapshot of the present World does not restore into the later one, nor back
     with pytest.raises(ValueError, match="version"):
         LaterWorld.__new__(LaterWorld).__setstate__(busy_world().snapshot())
+
+
+ASKED = []
+
+
+def _no_balls_on_the_pile(shape_a, shape_b):
+    """A pair filter (module-level, so that it pickles): the ball passes through the pile."""
+    ASKED.append((shape_a.index, shape_b.index))
+    return not any(s.body.user_data == "ball" for s in (shape_a, shape_b))
+
+
+def _one_way_floor(contact):
+    """A pre-solve hook: contacts whose normal points down are switched off this step."""
+    return contact.normal.y > -0.5
+
+
+def test_callbacks_and_diagnostics_are_carried_and_replay_alike():
+    world = busy_world(diagnostics=True)
+    world.pair_filter = _no_balls_on_the_pile
+    world.pre_solve = _one_way_floor
+    run(world, SNAP_AT)
+    snap = world.snapshot()
+    data = pickle.dumps(world)
+    del ASKED[:]
+    run(world, 100)
+    asked, expected = list(ASKED), world.state_hash()
+    stats = world.solver_stats
+    for way in ("restore", "pickle"):
+        del ASKED[:]
+        if way == "restore":
+            world.pre_solve = None                 # the callbacks come back with the snapshot
+            world.restore(snap)
+            clone = world
+        else:
+            clone = pickle.loads(data)
+        assert clone.pair_filter is _no_balls_on_the_pile and clone.pre_solve is _one_way_floor
+        run(clone, 100)
+        assert ASKED == asked                      # the filter's memory came along: no new asks
+        assert clone.state_hash() == expected
+        assert clone.solver_stats.iterations == stats.iterations
+    assert len(asked) > 0

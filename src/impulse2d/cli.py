@@ -96,7 +96,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--no-plots", action="store_true", help="no plots")
     cmp_.add_argument("--residuals", action="store_true",
                       help="switch solver diagnostics on and report per-iteration residuals "
-                           "where this build has them (slows the step)")
+                           "(slows the step)")
     cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress output")
 
     warm = sub.add_parser(

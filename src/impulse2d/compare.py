@@ -27,9 +27,9 @@ The report folder gets ``metrics.json``, ``report.md``, one animated GIF and one
 (a column per solver, needs Pillow), and plots of penetration, joint gap and top height against
 time (needs matplotlib; skipped with a note otherwise).
 
-Per-iteration residuals need the solver's own diagnostics (``world.solver_stats``), which this
-build may not have: :func:`solver_residuals` is the hook that reads them, and the report says
-plainly when there are none instead of plotting anything made up.
+Per-iteration residuals (``residuals=True``, ``--residuals``) come from the solvers' own
+diagnostics (``WorldSettings.diagnostics``, ``world.solver_stats``): the residual after each
+iteration of the last step, plotted against the iteration per solver.
 """
 
 from __future__ import annotations
@@ -134,21 +134,10 @@ class JointGaps:
 
 
 def solver_residuals(world) -> list[float] | None:
-    """Hook for per-iteration residuals of the last step, from ``world.solver_stats``.
-
-    Returns None when the world has no solver diagnostics (this build: ``solver_stats`` is not
-    built yet), so that the report says "not available" rather than plotting something else
-    under that name. Once it exists, its ``residuals`` (one number per iteration) are returned.
-    """
-    stats = getattr(world, "solver_stats", None)
-    if stats is None:
-        return None
-    residuals = getattr(stats, "residuals", None)
-    if residuals is None and isinstance(stats, dict):
-        residuals = stats.get("residuals")
-    if residuals is None:
-        return None
-    return [float(r) for r in np.ravel(residuals)]
+    """The largest residual after each iteration of the world's last step (m/s), from
+    ``world.solver_stats``; None when its diagnostics were off."""
+    stats = world.solver_stats
+    return None if stats is None else [float(r) for r in stats.residuals]
 
 
 class _Probe:
@@ -325,13 +314,6 @@ steps at 60 Hz, 4 sub-steps / iterations; large pyramid 300 steps), for the repo
 # runs
 # ---------------------------------------------------------------------------------------------
 
-def _has_diagnostics() -> bool:
-    from dataclasses import fields
-
-    from .settings import WorldSettings
-    return any(f.name == "diagnostics" for f in fields(WorldSettings))
-
-
 def _settings_dict(world) -> dict[str, Any]:
     from dataclasses import fields
     s = world.settings
@@ -367,8 +349,8 @@ def run_scene(name: str, solver: str, steps: int | None = None, *,
     """Build scene ``name`` in a fresh world with ``solver``, step it and measure it.
 
     ``frames`` > 0 renders about that many pictures over the run (needs Pillow).
-    ``residuals`` switches the solver's diagnostics on where the build has them
-    (``WorldSettings.diagnostics``), so that :func:`solver_residuals` has something to read;
+    ``residuals`` switches the solver's diagnostics on (``WorldSettings.diagnostics``), so that
+    :func:`solver_residuals` has something to read;
     they cost time, so ms/step is then not comparable with a run without. An exception
     from the world or the solver is caught: the result then has ``error`` set, the metrics
     measured up to that step, and verdict "fails".
@@ -386,7 +368,7 @@ def run_scene(name: str, solver: str, steps: int | None = None, *,
     times: list[float] = []
     try:
         settings = dict(settings or {})
-        if residuals and _has_diagnostics():
+        if residuals:
             settings["diagnostics"] = True
         world = impulse2d.World(solver=solver, **settings)
         result.settings = _settings_dict(world)
@@ -499,7 +481,7 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
     parameters, e.g. ``{"large_pyramid": {"base": 40}}``. ``animate`` needs Pillow and
     ``plots`` matplotlib; either is skipped, with a note in the report, when missing.
     ``residuals``: switch the solvers' diagnostics on and report per-iteration residuals
-    (see :func:`run_scene`; noted as not available where the build has none).
+    (see :func:`run_scene`).
     """
     from .scenes import get_scene
     from .scenes.stress import STRESS_SCENES
@@ -510,8 +492,6 @@ def compare(scenes: Iterable[str] | None = None, solvers: Iterable[str] | None =
     for name in scenes:
         get_scene(name)                     # unknown names fail now, not after an hour
     notes: list[str] = []
-    if residuals and not _has_diagnostics():
-        notes.append("Residuals asked for, but this build's WorldSettings has no `diagnostics`.")
     if animate and out is not None:
         try:
             import PIL  # noqa: F401
@@ -655,8 +635,8 @@ def write_report(report: Report, plots: bool = True) -> list[str]:
         _plot(report)
     else:
         report.notes.append("Plots skipped (plots=False / --no-plots).")
-    residual_note = ("Per-iteration residuals: not available (this build has no "
-                     "`world.solver_stats`; the hook is `impulse2d.compare.solver_residuals`).")
+    residual_note = ("Per-iteration residuals: not recorded (run with residuals=True, "
+                     "`--residuals`).")
     if any("residuals_last_step" in r.metrics for runs in report.results.values()
            for r in runs.values()):
         residual_note = "Per-iteration residuals of the last step: in metrics.json."

@@ -139,6 +139,14 @@ class WorldSettings:
     """direct: the solver (one of the others) that takes a step whose largest island is above
     ``direct_max_rows``; None (default): such a step raises ``ValueError`` instead."""
 
+    diagnostics: bool | str = False
+    """Measure the solver in each step (``World.solver_stats``): the residual of the rows it
+    iterates on after every iteration, complementarity and friction-cone errors, penetration,
+    joint errors, kinetic energy. ``"exact"`` also solves each step's velocity system exactly
+    (the ``direct`` solver's Lemke solve, cubic in an island's rows) and reports how far the
+    solver's answer is from it. Off by default; on, it costs a pass over the rows per
+    iteration."""
+
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
     ``"product"`` (Chipmunk), ``"mean"``."""
@@ -177,6 +185,12 @@ def _check(name: str, value):
         if not 1 <= value <= 100_000:
             raise ValueError(f"direct_max_rows must be between 1 and 100000, got {value}")
         return value
+    if name == "diagnostics":
+        if isinstance(value, str):
+            if value != "exact":
+                raise ValueError(f"diagnostics must be True, False or 'exact', got {value!r}")
+            return value
+        return _validate.flag(value, name)
     if name in ("friction_mixing", "restitution_mixing"):
         if value not in MIXING_RULES:
             raise ValueError(f"{name} must be one of {MIXING_RULES}, got {value!r}")

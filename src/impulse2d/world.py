@@ -13,7 +13,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _sleep, _validate, queries, snapshot as _snapshot
+from . import _sleep, _validate, queries, snapshot as _snapshot, solver_stats
+from .callbacks import Callbacks, check_callback
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -106,6 +107,7 @@ class World:
         self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
         self._fell_asleep = 0  # bodies that fell asleep in the last step
         self._events = EventTracker()  # contact, sensor and body events (events.py)
+        self._callbacks = Callbacks()  # pair filter and pre-solve hook (callbacks.py)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._stores_built_from: tuple | None = None
@@ -113,6 +115,8 @@ class World:
         self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
         self._live_rows: np.ndarray | None = None
         self._step_seconds = 0.0  # wall time of the last step
+        self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
+        self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0
         self._uid = _snapshot.new_uid()  # its snapshots restore into this world only
@@ -140,6 +144,13 @@ class World:
         (singular joint rows, see :mod:`impulse2d._dynamics.direct`) of the last step."""
         counts = self._verbs[DIRECT_COUNTS:DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)]
         return {name: int(x) for name, x in zip(DIRECT_COUNT_NAMES, counts)}
+
+    @property
+    def solver_stats(self) -> solver_stats.SolverStats | None:
+        """What the solver did in the last step (:class:`~impulse2d.solver_stats.SolverStats`:
+        residual per iteration, complementarity and friction-cone errors, penetration, joint
+        errors, kinetic energy), or None unless ``WorldSettings.diagnostics`` was on for it."""
+        return solver_stats.read(self)
 
     # -- settings ---------------------------------------------------------------------------
     @property
@@ -785,18 +796,43 @@ class World:
     def contacts(self) -> list[ContactInfo]:
         """Contacts with at least one manifold point (touching or within the speculative
         margin), as of the last step, with the impulses the solver applied."""
+        return [self._contact_info(int(k)) for k in np.flatnonzero(self._contacts.count > 0)]
+
+    def _contact_info(self, k: int) -> ContactInfo:
+        """Contact row ``k`` as a record (:attr:`contacts`; the pre-solve hook's argument)."""
         c = self._contacts
-        result = []
-        for k in np.flatnonzero(c.count > 0):
-            points = tuple(
-                ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
-                             float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
-                             float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
-                for j in range(int(c.count[k])))
-            result.append(ContactInfo(self._shape_handles[int(c.shape_a[k])],
-                                      self._shape_handles[int(c.shape_b[k])],
-                                      Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points))
-        return result
+        points = tuple(
+            ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
+                         float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
+                         float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
+            for j in range(int(c.count[k])))
+        return ContactInfo(self._shape_handles[int(c.shape_a[k])],
+                           self._shape_handles[int(c.shape_b[k])],
+                           Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points)
+
+    # -- callbacks (callbacks.py) ------------------------------------------------------------
+    @property
+    def pair_filter(self):
+        """``f(shape_a, shape_b) -> bool`` or None: asked once when two shapes that pass the
+        collision filters start overlapping; False keeps them from colliding while they
+        overlap (see :mod:`impulse2d.callbacks`, which also says what it costs)."""
+        return self._callbacks.pair_filter
+
+    @pair_filter.setter
+    def pair_filter(self, value) -> None:
+        self._callbacks.pair_filter = check_callback(value, "pair_filter")
+        self._callbacks.forget()
+
+    @property
+    def pre_solve(self):
+        """``f(contact) -> bool`` or None: called every step for every contact with manifold
+        points, before the solver; False switches that contact off for this step (see
+        :mod:`impulse2d.callbacks`)."""
+        return self._callbacks.pre_solve
+
+    @pre_solve.setter
+    def pre_solve(self, value) -> None:
+        self._callbacks.pre_solve = check_callback(value, "pre_solve")
 
     # -- events (events.py) --------------------------------------------------------------------
     def contact_events(self):

@@ -73,18 +73,18 @@ import numpy as np
 
 from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
-from ..constants import LINEAR_SLOP, MAX_ROTATION
+from ..constants import MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
-                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH)
+                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, write_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .islands import find_root, union
 from .joint_solver import joint_pass
 from .joints import ROW_LISTS
 from .lcp import SOLVED, lemke
 from .solvers import impulse_caps
-from .verbs import (DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, PREPARE,
-                    call_direct_rows)
+from .verbs import (DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, ITERATION,
+                    OPENING, PREPARE, call_direct_rows, diagnose)
 from .world_ref import borrow
 
 _LISTS = len(ROW_LISTS)
@@ -122,6 +122,9 @@ LEMKE_FAILURES, FALLBACK_STEPS, LARGEST_ISLAND, ISLANDS, PIVOTS, REGULARISED = r
 Lemke failed on and steps handed to the fallback solver (both since the world was made); the
 rows of the largest island, the number of islands, Lemke's pivots and the regularised pivots of
 the last step."""
+
+DIRECT_SCRATCH = 6
+"""The number of those counters (the scratch array :func:`exact_impulses` writes to)."""
 
 
 # -- islands ------------------------------------------------------------------------------------
@@ -549,7 +552,36 @@ def _natural_residual(M, q, z):
 
 # -- the entry ----------------------------------------------------------------------------------
 @inner_kernel
-def _joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
+def island_sizes(body, kind):
+    """The rows of the largest island of the rows ``body`` and the number of islands."""
+    body_count = kind.shape[0]
+    start, members = _group(_islands(body, kind, body_count), body_count)
+    largest = 0
+    for g in range(start.shape[0] - 1):
+        largest = max(largest, start[g + 1] - start[g])
+    return largest, start.shape[0] - 1
+
+
+@inner_kernel
+def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts):
+    """Solve every island of the rows ``body``, ``jacobian``, ``data`` (:mod:`.direct_rows`)
+    exactly, with ``b = J v + bias`` given per row (``b_all``), into ``impulse``; ``counts``
+    (:data:`DIRECT_SCRATCH` slots) receives Lemke's pivots and failures. Also what
+    :mod:`.diagnostics` measures the other solvers against."""
+    kind = bodies.type
+    body_count = kind.shape[0]
+    island = _islands(body, kind, body_count)
+    start, members = _group(island, body_count)
+    inc_start, inc_row, inc_slot = _incidence(body, kind, body_count)
+    where = np.full(body.shape[0], -1, dtype=np.int64)
+    for g in range(start.shape[0] - 1):
+        _solve_island(members[start[g]:start[g + 1]], where, body, jacobian, data, b_all,
+                      bodies.inv_mass, bodies.inv_inertia, inc_start, inc_row, inc_slot,
+                      speed_cap, impulse, counts)
+
+
+@inner_kernel
+def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
     """One verb of the row export for every joint type with joints, from row ``start``;
     returns the row after the last."""
@@ -576,7 +608,6 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     counts = table[DIRECT_COUNTS:]
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
-    body_count = bodies.type.shape[0]
 
     # 1. Joint anchors (positions only; warm starting has nothing to keep here, and a reset of
     #    the impulses would be visible in reaction_force if the step stops below), the rows.
@@ -589,13 +620,13 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = _joint_rows(world, table, ids, COUNT, contact_rows, dt, baumgarte, speed_cap,
+    rows = joint_rows(world, table, ids, COUNT, contact_rows, dt, baumgarte, speed_cap,
                        spin_cap, none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
-    _joint_rows(world, table, ids, ROWS, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+    joint_rows(world, table, ids, ROWS, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse)
     r = 0
     for q in range(touching):
@@ -607,14 +638,9 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
             r += 2
 
     # 2. Islands, and the size check before anything moves.
-    kind = bodies.type
-    island = _islands(body, kind, body_count)
-    start, members = _group(island, body_count)
-    largest = 0
-    for g in range(start.shape[0] - 1):
-        largest = max(largest, start[g + 1] - start[g])
+    largest, islands = island_sizes(body, bodies.type)
     counts[LARGEST_ISLAND] = largest
-    counts[ISLANDS] = start.shape[0] - 1
+    counts[ISLANDS] = islands
     counts[PIVOTS] = 0
     counts[REGULARISED] = 0
     if largest > table[DIRECT_MAX_ROWS]:
@@ -627,53 +653,9 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     if touching > 0:
         prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
     borrow(world, "clock")[3] = cycles()
-    dp = bodies.dp
-    dq = bodies.dq
-    r = 0
-    for q in range(touching):
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
-        tx = ny
-        ty = -nx
-        ddx = dp[b, 0] - dp[a, 0]
-        ddy = dp[b, 1] - dp[a, 1]
-        for j in range(cs.count[q]):
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            # the current gap, as solve_contacts reads it
-            gx_ = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
-            gy_ = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
-            s = cs.base_separation[q, j] + gx_ * nx + gy_ * ny
-            if s > 0.0:
-                bias = s * inv_h
-            else:
-                bias = max(baumgarte * inv_h * min(0.0, s + LINEAR_SLOP), -contact_speed)
-            jacobian[r, 0, 0] = -nx
-            jacobian[r, 0, 1] = -ny
-            jacobian[r, 0, 2] = -(rax * ny - ray * nx)
-            jacobian[r, 1, 0] = nx
-            jacobian[r, 1, 1] = ny
-            jacobian[r, 1, 2] = rbx * ny - rby * nx
-            data[r, BIAS] = bias
-            data[r, KIND] = NORMAL
-            data[r, BLOCK] = r
-            data[r, CAP] = speed_cap
-            jacobian[r + 1, 0, 0] = -tx
-            jacobian[r + 1, 0, 1] = -ty
-            jacobian[r + 1, 0, 2] = -(rax * ty - ray * tx)
-            jacobian[r + 1, 1, 0] = tx
-            jacobian[r + 1, 1, 1] = ty
-            jacobian[r + 1, 1, 2] = rbx * ty - rby * tx
-            data[r + 1, KIND] = FRICTION
-            data[r + 1, BOUND] = cs.friction[q]
-            data[r + 1, LINK] = r
-            data[r + 1, BLOCK] = r + 1
-            data[r + 1, CAP] = speed_cap
-            r += 2
+    diagnose(world, order, OPENING, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
+    write_contact_rows(cs, touching, bodies.dp, bodies.dq, inv_h, baumgarte, contact_speed,
+                       speed_cap, body, jacobian, data)
 
     # 4. b = J v + bias, the islands solved, the impulses applied.
     v = bodies.v
@@ -687,22 +669,19 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
                 x += (jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1]
                       + jacobian[r, s, 2] * w[k])
         b_all[r] = x
-    inc_start, inc_row, inc_slot = _incidence(body, kind, body_count)
-    where = np.full(rows, -1, dtype=np.int64)
-    for g in range(start.shape[0] - 1):
-        _solve_island(members[start[g]:start[g + 1]], where, body, jacobian, data, b_all,
-                      bodies.inv_mass, bodies.inv_inertia, inc_start, inc_row, inc_slot,
-                      speed_cap, impulse, counts)
+    exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts)
     for r in range(rows):
         x = impulse[r]
         if x == 0.0:
             continue
         for s in range(4):
             k = body[r, s]
-            if k >= 0 and kind[k] == DYNAMIC:
+            if k >= 0 and bodies.type[k] == DYNAMIC:
                 v[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
                 v[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
                 w[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
+
+    diagnose(world, order, ITERATION, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
     r = 0
@@ -722,7 +701,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
             r += 2
     if touching > 0:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
-    _joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+    joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
     return dt

@@ -56,6 +56,20 @@ def anchor(dq, i, x, y):
     return dq[i, 0] * x - dq[i, 1] * y, dq[i, 1] * x + dq[i, 0] * y
 
 
+@inline_kernel
+def contact_gap(cs, q, j, dp, dq):
+    """The separation now (m) of point ``j`` of contact row ``q``: its separation at the start
+    of the step updated by the bodies' in-step motion at its anchors, without a narrowphase
+    (Solver2D; :mod:`.contact_solver`'s ``C``)."""
+    a = cs.body_a[q]
+    b = cs.body_b[q]
+    rax, ray = anchor(dq, a, cs.r_a[q, j, 0], cs.r_a[q, j, 1])
+    rbx, rby = anchor(dq, b, cs.r_b[q, j, 0], cs.r_b[q, j, 1])
+    gx = dp[b, 0] - dp[a, 0] + rbx - rax
+    gy = dp[b, 1] - dp[a, 1] + rby - ray
+    return cs.base_separation[q, j] + gx * cs.normal[q, 0] + gy * cs.normal[q, 1]
+
+
 @inner_kernel
 def relative_turn(dq, a, b):
     """In-step rotation of body ``b`` relative to body ``a`` (rad): the angle of

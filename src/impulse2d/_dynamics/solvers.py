@@ -20,7 +20,7 @@ from .contact_solver import apply_restitution, prepare_contacts, solve_contacts,
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .softness import soft_coefficients
-from .verbs import PREPARE, SOLVE, WARM_START
+from .verbs import (EXACT_SOLVE, ITERATION, OPENING, PREPARE, SOLVE, WARM_START, diagnose)
 from .world_ref import borrow
 
 
@@ -72,7 +72,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     # the limits applied as positions are integrated: none when they were applied before
     position_speed = math.inf if clamp_first else max_linear_speed
     position_spin = math.inf if clamp_first else max_angular_speed
-    for _ in range(substeps):
+    diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
+    for substep in range(substeps):
         integrate_velocities(bodies, gx, gy, h)
         if clamp_first:
             clamp_bodies(bodies, max_linear_speed, max_angular_speed)
@@ -90,6 +91,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if touching:
             solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
                            speed_cap)
+        # the relax pass's rows: rigid, no bias but the speculative one
+        diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     return h
@@ -152,6 +155,7 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap):
     joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                spin_cap)
     borrow(world, "clock")[3] = cycles()
+    diagnose(world, order, OPENING, 0, dt, 0.0, 0.0, speed_cap, spin_cap)
     if warm_starting:
         joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
@@ -176,6 +180,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
         if touching:
             solve_contacts(cs, bodies, inv_h, True, False, baumgarte, LINEAR_SLOP, contact_speed,
                            i == iterations - 1, speed_cap)
+        diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
+    diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)

@@ -29,7 +29,7 @@ from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
 from .joint_solver import joint_pass, joint_position_pass
 from .solvers import impulse_caps, rigid_opening
-from .verbs import SOLVE
+from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
 from .world_ref import borrow
 
 
@@ -54,12 +54,16 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
             else:
                 solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed,
                                i == iterations - 1, speed_cap)
+        diagnose(world, order, ITERATION, i, dt, 0.0, contact_speed, speed_cap, spin_cap)
+    diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
 
     # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance.
+    passes = 0
     for _ in range(position_iterations):
+        passes += 1
         contacts_ok = True
         if touching:
             smallest = solve_contact_positions(cs, bodies, POSITION_BAUMGARTE, LINEAR_SLOP,
@@ -68,6 +72,7 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
         joints_ok = joint_position_pass(world) <= 1.0
         if contacts_ok and joints_ok:
             break
+    diagnose(world, order, POSITION_PASSES, passes, dt, 0.0, contact_speed, speed_cap, spin_cap)
     return dt
 
 

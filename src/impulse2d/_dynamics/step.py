@@ -38,7 +38,9 @@ from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
-from . import direct, joint_solver, solvers, solvers_ngs
+from ..solver_stats import prepare_record
+from . import diagnostics, direct, joint_solver, solvers, solvers_ngs
+from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, update_manifolds
@@ -46,10 +48,11 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
-                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+from .verbs import (AFTER_SOLVE, COLLIDE, COLLIDE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
+                    DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
+                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_pairs, call_solver)
+                    call_collide, call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -76,6 +79,7 @@ JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "whe
                                "motor", "pulley", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0
 DIRECT_ROWS_SECONDS = 3.0
+DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
 
 
 @inner_kernel
@@ -183,6 +187,8 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         if table[DIRECT_FALLBACK] == 0:
             return joint_h
         joint_h = call_solver(table[DIRECT_FALLBACK], arguments)
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
@@ -197,7 +203,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                 baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                has_sleepers, joints_filtered):
+                has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -214,22 +220,32 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     moved, so the second run is the step the rows would have given; it costs a narrowphase
     on the rare step that wakes a jointed island.
 
+    ``phase``: :data:`WHOLE` runs every stage; a world with Python callbacks
+    (:mod:`impulse2d.callbacks`) runs the step in two calls, :data:`TO_MANIFOLDS` (bounds,
+    pairs, narrowphase; then it returns, the sleeping count -2) and :data:`FROM_MANIFOLDS`
+    (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
+    off between the two.
+
     This kernel only allocates (new pairs, contact stores, colour order); the stages that
     neither allocate nor return arrays run in borrowing kernels, which count no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
     the NamedTuple), so unchanged stores are not returned.
     """
     clock = borrow(world, "clock")
-    clock[0] = cycles()
     table = borrow(world, "verbs")
     new_contacts = False
-    if _update_bounds(world) or pairs_dirty:
-        new_contacts = call_pairs(table[PAIRS], (world,))
-    clock[1] = cycles()
-
-    # The contact stages are skipped when there are no contacts (a chain, a world of joints
-    # only): each passes its stores' arrays on the stack (0.1-0.5 us).
-    paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+    if phase != FROM_MANIFOLDS:
+        clock[0] = cycles()
+        if _update_bounds(world) or pairs_dirty:
+            new_contacts = call_pairs(table[PAIRS], (world,))
+        clock[1] = cycles()
+        # The contact stages are skipped when there are no contacts (a chain, a world of
+        # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
+        paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
+        if phase == TO_MANIFOLDS:
+            return world.contacts if new_contacts else None, None, 0.0, -2, 0
+    else:
+        paired = borrow_column(world, "contacts", "key").shape[0] > 0
     if has_sleepers and _wake(world) > 0 and joints_filtered:
         return world.contacts if new_contacts else None, None, 0.0, -1, 0
     clock[2] = cycles()
@@ -252,6 +268,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         clock[5] = cycles()  # counted with finalize
     return contacts_out, cs_out, joint_h, sleeping, fell
 
+
+WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
+"""The ``phase`` of :func:`step_kernel`: the whole step, or its two halves around the
+callbacks."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
 
@@ -280,7 +300,12 @@ DIRECT_ROWS_KERNELS = {name: LazyKernel(entry, DIRECT_ROWS_SIGNATURE, f"{name} j
                                         DIRECT_ROWS_SECONDS)
                        for name, entry in joint_solver.ROWS_ENTRIES.items()}
 """Each joint type's row export for the ``direct`` solver (:mod:`.direct_rows`), compiled when
-a world of that solver first steps with a joint of that type."""
+a world of that solver, or with diagnostics on, first steps with a joint of that type."""
+
+DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
+                                DIAGNOSTICS_SECONDS)
+"""The solver diagnostics (:mod:`.diagnostics`), compiled when a world first steps with
+``WorldSettings.diagnostics`` on."""
 
 
 def _fill_verbs(world, by_type, prepare_step) -> None:
@@ -291,6 +316,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     needed = dict(STAGE_KERNELS)
     needed[SOLVER] = SOLVER_KERNELS[settings.solver]
     exact = settings.solver == "direct"
+    measured = bool(settings.diagnostics)
+    if measured:
+        needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
     fallback = settings.direct_fallback if exact else None
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
@@ -302,7 +330,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
             needed[JOINTS + k] = JOINT_KERNELS[name]
             if corrects_positions and name in JOINT_POSITION_KERNELS:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
-            if exact:
+            if exact or measured:
                 needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
     # The step kernel (and the stores' constructor) compile here; they have one signature each.
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
@@ -311,6 +339,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
+    table[DIAGNOSTICS] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
@@ -335,14 +364,18 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]))
+            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated)."""
     settings = _settings_arguments(world.settings)
+    prepare_record(world)
     if settings is not world._verbs_for[0] and not world.settings.enable_sleep:
         wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
+    callbacks = world._callbacks
+    phase = TO_MANIFOLDS if callbacks.active else WHOLE
+    seconds = 0.0
     while True:
         rows = world._joint_rows()
         if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
@@ -354,13 +387,18 @@ def step_world(world, dt: float) -> None:
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell = _step(
             stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
-            bool(world._sleepers), bool(rows["filtered"]))
-        world._step_seconds = perf_counter() - t0
+            bool(world._sleepers), bool(rows["filtered"]), phase)
+        seconds += perf_counter() - t0
         adopt_step_stores(world, contacts, constraints)
         world._pairs_dirty = False
+        if sleeping == -2:  # paused after the narrowphase: the callbacks, then the rest
+            callbacks.run(world)
+            phase = FROM_MANIFOLDS
+            continue
         if sleeping >= 0:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
+    world._step_seconds = seconds
     if joint_h < 0.0:
         raise ValueError(
             f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "

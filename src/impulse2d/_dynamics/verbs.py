@@ -15,6 +15,9 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   compiles it (0 also for a type without one: the mouse and motor joints);
 * slots :data:`DIRECT_ROWS` + k: the row export of that joint type for the ``direct`` solver
   (:mod:`.direct`), filled only for worlds of that solver, so that no other world compiles it;
+* slot :data:`DIAGNOSTICS`: the solver diagnostics (:mod:`.diagnostics`), filled only while
+  ``WorldSettings.diagnostics`` is on; the solvers call it at fixed points of their passes
+  (:func:`diagnose`) and skip it when the slot is 0;
 * the ``direct`` solver's own slots, not addresses of kernels but its setting and its counts:
   :data:`DIRECT_FALLBACK` (the entry of the solver that takes over a step whose largest island
   is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
@@ -30,9 +33,10 @@ from __future__ import annotations
 import numpy as np
 from numba.core import types
 
+from .._core.jit import inline_kernel
 from .._core.lazy import JIT, address_call
 from .joints import ROW_LISTS
-from .world_ref import WORLD_STORES
+from .world_ref import WORLD_STORES, borrow
 
 PAIRS = 0
 COLLIDE = 1
@@ -45,11 +49,19 @@ DIRECT_MAX_ROWS = DIRECT_FALLBACK + 1
 DIRECT_COUNTS = DIRECT_MAX_ROWS + 1
 DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows", "islands",
                       "lcp_pivots", "regularised_pivots")
-COUNT = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
+DIAGNOSTICS = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
+COUNT = DIAGNOSTICS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
 """What a joint entry is asked to do (its ``verb`` argument)."""
+
+OPENING, ITERATION, EXACT_SOLVE, AFTER_SOLVE, POSITION_PASSES = range(5)
+"""The points of a solver's passes where it calls the diagnostics (:func:`diagnose`'s
+``verb``): after the velocities are integrated, before warm starting (the velocities are kept,
+for the exact solve); after iteration ``index`` of the velocity solve; after the last one (the
+exact solve, when asked); after the solve, before the step moves the bodies (penetration and
+joint errors); after the NGS solvers' position passes (``index`` = passes run)."""
 
 _f8, _i8, _b1 = types.float64, types.int64, types.boolean
 
@@ -81,6 +93,13 @@ data, impulse) -> rows``: the ``direct`` solver's rows of the joints of row list
 (:mod:`.direct_rows`: ``verb`` COUNT, ROWS or STORE, from row ``start``); returns how many
 rows they are."""
 
+DIAGNOSE_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _i8, _f8, _f8, _f8,
+                         _f8, _f8)
+"""``entry(world, order, verb, index, h, baumgarte, contact_speed, speed_cap, spin_cap) -> 0.0``:
+record what :mod:`.diagnostics` measures at point ``verb`` of a solver's passes (``index``: the
+iteration, or the count of position passes); ``h`` and ``baumgarte`` give the bias of the rows
+the solver is iterating on."""
+
 PAIRS_SIGNATURE = _b1(WORLD_STORES)
 """``stage(world) -> new contact store?``"""
 
@@ -93,6 +112,17 @@ call_joint = address_call(JOINT_SIGNATURE)
 call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
+call_diagnose = address_call(DIAGNOSE_SIGNATURE)
+
+
+@inline_kernel
+def diagnose(world, order, verb, index, h, baumgarte, contact_speed, speed_cap, spin_cap):
+    """Call the diagnostics at point ``verb`` of a solver's passes, if the world has them on
+    (a load and a compare otherwise)."""
+    table = borrow(world, "verbs")
+    if table[DIAGNOSTICS] != 0:
+        call_diagnose(table[DIAGNOSTICS], (world, order, verb, index, h, baumgarte,
+                                           contact_speed, speed_cap, spin_cap))
 
 
 def new_table() -> np.ndarray:
@@ -101,8 +131,11 @@ def new_table() -> np.ndarray:
 
 
 __all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
-           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "COUNT",
-           "PREPARE", "WARM_START", "SOLVE", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
+           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "DIAGNOSTICS",
+           "COUNT",
+           "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
+           "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
-           "call_joint_position", "call_solver", "call_direct_rows", "new_table"]
+           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose",
+           "diagnose", "new_table"]

@@ -67,6 +67,8 @@ WORLD_STORES = WorldStoresType([
     ("no_collide", _ROWS),  # sorted body-pair keys of joints that forbid collision
     ("clock", _ROWS),  # cycle counter before each stage of the step, and at its end
     ("verbs", _ROWS),  # addresses of the lazily compiled kernels the step calls (.verbs)
+    ("diagnostics", types.Array(types.float64, 1, "C")),  # the solver's record (.diagnostics;
+                                                           # empty while they are off)
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -126,7 +128,7 @@ def _borrow_column(typingctx, ref, name, column):
 
 @kernel
 def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock,
-                    verbs):
+                    verbs, diagnostics):
     ref = structref.new(WORLD_STORES)
     ref.bodies = bodies
     ref.shapes = shapes
@@ -137,6 +139,7 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     ref.no_collide = no_collide
     ref.clock = clock
     ref.verbs = verbs
+    ref.diagnostics = diagnostics
     return ref
 
 
@@ -150,10 +153,11 @@ if numba.config.DISABLE_JIT:
         return getattr(getattr(ref, name), column)
 
     def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
-                          clock, verbs):
+                          clock, verbs, diagnostics):
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
-                               no_collide=no_collide, clock=clock, verbs=verbs)
+                               no_collide=no_collide, clock=clock, verbs=verbs,
+                               diagnostics=diagnostics)
 else:
     borrow = _borrow
     borrow_column = _borrow_column
@@ -167,15 +171,17 @@ def stores_for_step(world) -> WorldStores:
     built = world._stores_built_from
     if (built is None or built[0] is not world._bodies or built[1] is not world._shapes
             or built[2] is not world._joints or built[3] is not world._contacts
-            or built[4] is not world._constraints or built[5] is not rows):
+            or built[4] is not world._constraints or built[5] is not rows
+            or built[6] is not world._diagnostics):
         # Through the dispatcher, which checks every array's type against WORLD_STORES.
         with compiling("the world's stores", STORES_SECONDS):
             world._stores = _new_world_stores(
                 world._bodies, world._shapes, world._joints, world._contacts,
                 world._constraints, rows["by_type"], rows["no_collide"], world._clock,
-                world._verbs)
+                world._verbs, world._diagnostics)
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
-                                    world._contacts, world._constraints, rows)
+                                    world._contacts, world._constraints, rows,
+                                    world._diagnostics)
     return world._stores
 
 
@@ -190,4 +196,4 @@ def adopt_step_stores(world, contacts, constraints) -> None:
         world._constraints = constraints
     built = world._stores_built_from
     world._stores_built_from = (built[0], built[1], built[2], world._contacts,
-                                world._constraints, built[5])
+                                world._constraints, built[5], built[6])
