@@ -36,7 +36,11 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           original would); ``_gravity``, ``_pairs_dirty``,
                                           ``_sleepers``, ``_fell_asleep``, ``_joint_inv_h``,
                                           ``_clock``, ``_step_seconds``, ``time``,
-                                          ``step_count``
+                                          ``step_count``; ``_callbacks`` (the pair filter and
+                                          pre-solve functions, by reference, and the filter's
+                                          memory of the pairs it was asked about);
+                                          ``_diagnostics``, ``_stats_solver`` (the last step's
+                                          solver record)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``, ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
