@@ -26,6 +26,7 @@ try:
                          PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint)
     from .settings import WorldSettings
     from .shapes import Shape
+    from .snapshot import Snapshot
     from .types import BodyType, JointType, ShapeType, Vec2
     from .world import ContactInfo, ContactPoint, Profile, World
     from ._warmup import warmup
@@ -42,5 +43,5 @@ __all__ = [
     "PrismaticJoint", "WeldJoint", "WheelJoint",
     "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
-    "ContactInfo", "ContactPoint", "Profile", "warmup", "__version__",
+    "ContactInfo", "ContactPoint", "Profile", "Snapshot", "warmup", "__version__",
 ]

@@ -27,7 +27,11 @@ class Handle:
         """The row index, after checking the object still exists."""
         store = self._store()
         i = self._index
-        if not store.alive[i] or store.generation[i] != self._generation:
+        try:
+            live = store.alive[i] and store.generation[i] == self._generation
+        except IndexError:  # beyond the store: the world was restored to before it grew
+            live = False
+        if not live:
             raise ValueError(f"this {self._kind} was destroyed; its handle can no longer be used")
         return i
 
@@ -35,7 +39,11 @@ class Handle:
     def is_valid(self) -> bool:
         """False once the object has been destroyed."""
         store = self._store()
-        return bool(store.alive[self._index] and store.generation[self._index] == self._generation)
+        i = self._index
+        try:
+            return bool(store.alive[i] and store.generation[i] == self._generation)
+        except IndexError:  # beyond the store: the world was restored to before it grew
+            return False
 
     def __eq__(self, other: object) -> bool:
         return (type(other) is type(self) and other._world is self._world

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _sleep, _validate, queries, solver_stats
+from . import _sleep, _validate, queries, snapshot as _snapshot, solver_stats
 from .callbacks import Callbacks, check_callback
 from .events import EventTracker
 from ._collision import geometry
@@ -120,6 +120,7 @@ class World:
         self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0
+        self._uid = _snapshot.new_uid()  # its snapshots restore into this world only
 
     @property
     def profile(self) -> Profile:
@@ -199,6 +200,39 @@ class World:
         self.time += dt
         self.step_count += 1
 
+    # -- snapshots, copies, pickles (snapshot.py) ---------------------------------------------
+    def snapshot(self) -> _snapshot.Snapshot:
+        """The whole state of the world now (bodies, shapes, joints, contacts with their
+        warm-start impulses, islands, sleep timers, events, settings, handles, user data), as a
+        :class:`~impulse2d.snapshot.Snapshot`; :meth:`restore` puts it back, ``pickle.dumps``
+        makes it bytes. The world then steps to the same bits as after the snapshot: see the
+        README's "Determinism". User data is held by reference (pickling copies it)."""
+        return _snapshot.take(self)
+
+    def restore(self, snapshot: _snapshot.Snapshot) -> None:
+        """Put the world back in the state of ``snapshot`` (taken of this world). Handles of
+        objects that exist in the snapshot are valid again (``world.bodies`` and friends give
+        the very handle objects of then, or equal ones for a snapshot loaded from bytes);
+        those of objects made since are not. Another world's snapshot, or anything else, raises
+        ``ValueError``/``TypeError`` and changes nothing."""
+        _snapshot.restore(self, snapshot)
+
+    def state_hash(self, motion_only: bool = False) -> str:
+        """A hex digest of the physical state (every column of the live bodies, shapes and
+        joints, the contacts and their impulses; ``motion_only``: the bodies' positions,
+        angles and velocities): equal hashes, equal bits. For checking that two runs
+        (processes, machines, a restored world) agree: see the README's "Determinism"."""
+        return _snapshot.state_hash(self, motion_only)
+
+    def __getstate__(self):
+        return _snapshot.take(self)  # pickled as a snapshot (its handles by row)
+
+    def __setstate__(self, state) -> None:
+        _snapshot.adopt(self, state)  # a new world, with its own handles and identity
+
+    def __deepcopy__(self, memo):
+        return _snapshot.deep_copy(self, memo)
+
     # -- bodies ---------------------------------------------------------------------------------
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
@@ -250,6 +284,7 @@ class World:
         b.sleep_threshold[i] = SLEEP_THRESHOLD
         b.sleep_time[i] = 0.0
         b.island[i] = -1
+        b.island_sleep[i] = 0.0  # scratch, but a re-used row must read as a fresh one
         b.extent[i] = 0.0
         b.step_motion[i] = 0.0
         handle = Body(self, i, int(b.generation[i]))

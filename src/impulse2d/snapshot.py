@@ -1,0 +1,510 @@
+"""Snapshots of a world: save, restore, copy and pickle, bit for bit.
+
+A world's state is its attributes: structure-of-arrays stores (bodies, shapes, joints,
+contacts with their warm-start impulses, contact constraints), id pools with their free rows,
+the maps from bodies to shapes and joints, the event tracker, settings, gravity, counters,
+handles and user data. :func:`take` copies all of them, generically: every ``World``
+attribute is copied by its kind, so that a column, a store or an attribute added later is
+carried without a change here. Each attribute is either
+
+* **copied**: stores (NamedTuples of arrays) column by column, arrays, containers and plain
+  objects of the package (an ``IdPool``, the ``EventTracker``) recursively, scalars as they are;
+* **rebuilt** (:data:`REBUILT`): what belongs to this process, not to the world: the reference
+  through which the step kernel reaches the stores (a Numba structure of pointers) and the
+  table of addresses of the compiled kernels the step calls. Restoring drops them and the next
+  step rebuilds them (0.1 ms at 1,000 bodies, no compilation: the kernels are the process's).
+  The table's slots that count what the ``direct`` solver did are state, not addresses: they are
+  copied;
+* **the world's own** (``_uid``): a snapshot restores only into the world it was taken from;
+* **handles** (attributes named ``_*_handles``: row -> handle): a snapshot keeps the handle
+  objects themselves, so that restoring gives back the very objects the program holds; pickled,
+  it keeps their rows and classes, and unpickling makes handles of the new world;
+* **user data** (attributes named ``_*_user_data``): held by reference (a snapshot does not copy
+  the program's objects); pickling pickles them, ``copy.deepcopy(world)`` deep-copies them.
+
+The attributes today, and what happens to each:
+
+========================================  ==================================================
+copied                                    ``_bodies``, ``_shapes``, ``_joints``, ``_contacts``,
+                                          ``_constraints`` (stores); ``_body_pool``,
+                                          ``_shape_pool``, ``_joint_pool`` (free rows);
+                                          ``_body_shapes``, ``_body_joints``; ``_events`` (the
+                                          touching and sensing keys, the last step's events,
+                                          the sensor count); ``_joint_index`` and
+                                          ``_live_rows`` (caches, copied rather than rebuilt,
+                                          so that the restored world solves the rows the
+                                          original would); ``_gravity``, ``_pairs_dirty``,
+                                          ``_sleepers``, ``_fell_asleep``, ``_joint_inv_h``,
+                                          ``_clock``, ``_step_seconds``, ``time``,
+                                          ``step_count``; ``_callbacks`` (the pair filter and
+                                          pre-solve functions, by reference, and the filter's
+                                          memory of the pairs it was asked about);
+                                          ``_diagnostics``, ``_stats_solver`` (the last step's
+                                          solver record)
+validated copy                            ``_settings`` (through ``WorldSettings.replace``)
+rebuilt by the next step                  ``_stores``, ``_stores_built_from``, ``_verbs`` (its
+                                          ``direct`` counters copied), ``_verbs_for`` (the
+                                          packed settings made again when the last step had
+                                          them, so that it does not re-read them either)
+the world's own                           ``_uid``
+handles / user data                       ``_body_handles``, ``_shape_handles``,
+                                          ``_joint_handles`` / ``_body_user_data``,
+                                          ``_shape_user_data``
+========================================  ==================================================
+
+``queries``, ``_sleep`` and ``events`` keep no state of a world outside it (their compiled
+kernels are module-level ``DirectCall`` objects, the process's).
+
+A new ``World`` attribute that holds something of the process (a compiled function, a
+pointer) must be added to :data:`REBUILT`; ``tests/test_snapshot.py`` pickles a world that has
+run every service, so such an attribute fails there.
+
+Restoring checks everything before it writes anything: a snapshot of another world, of another
+version of the stores (a column missing, added, or of another type) or anything else raises
+and leaves the world as it was.
+
+Determinism: a world restored from a snapshot, unpickled or deep-copied steps to the same bits
+as the original, because every number the step reads is copied exactly and the step itself is
+deterministic (see :func:`state_hash`).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import uuid
+from itertools import chain
+
+import numpy as np
+
+from ._handle import Handle
+from ._dynamics.step import _settings_arguments
+from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
+from .settings import WorldSettings
+
+FORMAT = 1
+"""Version of the snapshot's layout (not of the stores: those are checked column by column)."""
+
+_COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
+"""The slots of the table of verbs that are counters (state); all others are addresses, or
+settings that the next step writes again."""
+
+REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for")
+"""World attributes that belong to the process and are rebuilt by the next step, not copied."""
+
+_UID = "_uid"
+_SETTINGS = "_settings"
+_HANDLES = "_handles"
+_USER_DATA = "_user_data"
+_ATOMS = (type(None), bool, int, float, complex, str, bytes, np.bool_, np.int64, np.float64)
+_ATOM_TYPES = frozenset(_ATOMS)
+
+
+def new_uid() -> str:
+    """A world's identity, which its snapshots carry (random: unique across processes)."""
+    return uuid.uuid4().hex
+
+
+class Snapshot:
+    """The whole state of a :class:`~impulse2d.World` at one moment, from ``world.snapshot()``.
+
+    ``world.restore(snapshot)`` puts it back (as often as wanted: restoring copies it again);
+    ``pickle.dumps(snapshot)`` gives it as bytes, which ``pickle.loads`` turns back into a
+    snapshot that restores into the same world, in this process or, after that world itself
+    was pickled and loaded, in another (its handles are then rebuilt from their rows).
+    ``time`` and ``step_count`` are the world's at the moment it was taken; ``nbytes`` is the
+    size of its arrays.
+    """
+
+    __slots__ = ("_uid", "_state", "_handles", "_user_data", "_settings", "_counts",
+                 "_settings_seen", "_rows_maps", "_unchecked")
+
+    def __init__(self, uid, state, handles, user_data, settings, counts, settings_seen,
+                 rows_maps):
+        self._uid = uid
+        self._state = state                  # attribute -> copied value
+        self._handles = handles              # attribute -> {row: handle} or {class: rows}
+        self._user_data = user_data          # attribute -> {row: object}
+        self._settings = settings            # field -> value
+        self._counts = counts                # the direct solver's counters (verbs table tail)
+        self._settings_seen = settings_seen  # had the last step packed the present settings?
+        self._rows_maps = rows_maps          # attributes that are dicts of lists of rows
+        self._unchecked = False              # loaded from bytes: its numbers not yet checked
+
+    @property
+    def time(self) -> float:
+        return float(self._state["time"])
+
+    @property
+    def step_count(self) -> int:
+        return int(self._state["step_count"])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in _arrays(self._state))
+
+    def __repr__(self) -> str:
+        return (f"<impulse2d Snapshot: step {self.step_count}, t = {self.time:g} s, "
+                f"{self.nbytes / 1e6:.2f} MB of arrays>")
+
+    # Pickled, a snapshot keeps its handles as rows per class (the objects belong to a world)
+    # and its stores as columns by name (so that bytes from a version with other columns load,
+    # and restoring them says what differs, rather than the NamedTuple failing to unpickle).
+    def __getstate__(self):
+        handles = {name: _rows_by_class(value) if _live(value) else value
+                   for name, value in self._handles.items()}
+        state = {name: _Columns(value) if _is_store(value) else value
+                 for name, value in self._state.items()}
+        return (FORMAT, self._uid, state, handles, self._user_data, self._settings,
+                self._counts, self._settings_seen, self._rows_maps)
+
+    def __setstate__(self, state):
+        if not (isinstance(state, tuple) and len(state) == 9 and state[0] == FORMAT):
+            raise ValueError("this is not an impulse2d snapshot of this version (format "
+                             f"{FORMAT}); it cannot be loaded")
+        (_, self._uid, stores, self._handles, self._user_data, self._settings,
+         self._counts, self._settings_seen, self._rows_maps) = state
+        self._state = {name: value.store() if isinstance(value, _Columns) else value
+                       for name, value in stores.items()}
+        self._unchecked = True
+
+
+class _Columns(dict):
+    """A store as pickled: its columns by name, and its NamedTuple class."""
+
+    def __init__(self, store=None):
+        super().__init__(zip(store._fields, store) if store is not None else ())
+        self.kind = type(store) if store is not None else None
+
+    def store(self):
+        """The store again, or these columns as they are when the class's fields differ."""
+        if self.kind is not None and tuple(self) == self.kind._fields:
+            return self.kind(**self)
+        return self
+
+
+# -- taking ------------------------------------------------------------------------------------
+def take(world) -> Snapshot:
+    """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
+    state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
+    for name, value in vars(world).items():
+        if name in REBUILT or name in (_UID, _SETTINGS):
+            continue
+        if name.endswith(_HANDLES):
+            handles[name] = dict(value)
+        elif name.endswith(_USER_DATA):
+            user_data[name] = dict(value)
+        elif _is_store(value):
+            stores[name] = value
+        elif _is_rows_map(value):
+            rows_maps.add(name)
+            state[name] = _copy_rows_map(value)
+        else:
+            state[name] = _copy(value)
+    state.update(_copy_stores(stores))
+    settings = world._settings
+    fields = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
+    packed = world._verbs_for[0]
+    seen = packed is not None and packed is settings._derived
+    counts = np.array(world._verbs[_COUNTS], copy=True)
+    return Snapshot(world._uid, state, handles, user_data, fields, counts, seen,
+                    frozenset(rows_maps))
+
+
+def _copy_stores(stores: dict) -> dict:
+    """Copies of the stores ``stores`` (name -> store), every column in one fresh buffer.
+
+    One buffer rather than a fresh array per column: a 5,000-body world's 160 columns (14 MB)
+    copied into arrays of their own took 9.6 ms, nearly all of it the kernel handing out and
+    zeroing fresh pages one at a time; into one buffer 0.9 ms (the kernel backs a large
+    allocation with huge pages), measured on the 2-core CI machine. Each column is a view
+    aligned to 64 bytes, a C-contiguous array as the kernels take it."""
+    columns = [column for store in stores.values() for column in store]
+    if any(column.dtype.hasobject for column in columns):
+        return {name: _copy(store) for name, store in stores.items()}
+    sizes = [-(-column.nbytes // 64) * 64 for column in columns]
+    buffer = np.empty(sum(sizes) + 64, dtype=np.uint8)
+    start = -buffer.ctypes.data % 64
+    copies = []
+    for column, size in zip(columns, sizes):
+        view = buffer[start:start + column.nbytes].view(column.dtype).reshape(column.shape)
+        np.copyto(view, column)
+        copies.append(view)
+        start += size
+    out, k = {}, 0
+    for name, store in stores.items():
+        out[name] = type(store)(*copies[k:k + len(store)])
+        k += len(store)
+    return out
+
+
+def _copy(value):
+    """An independent copy of a world attribute (or of a part of one)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is np.ndarray:
+        return value.copy()
+    if _is_store(value):
+        return kind(*[column.copy() for column in value])
+    if kind is list or kind is tuple:
+        if set(map(type, value)) <= _ATOM_TYPES:  # (the types checked in C: 5000 rows, 0.1 ms)
+            return value[:]
+        copied = [_copy(x) for x in value]
+        return copied if kind is list else tuple(copied)
+    if kind is dict:
+        if _is_rows_map(value):
+            return _copy_rows_map(value)
+        return {k: _copy(x) for k, x in value.items()}
+    if kind.__module__.startswith("impulse2d.") and hasattr(value, "__dict__") \
+            and not hasattr(kind, "__slots__"):
+        # A plain object of the package (IdPool, EventTracker): its attributes, copied.
+        clone = object.__new__(kind)
+        clone.__dict__.update(_copy(vars(value)))
+        return clone
+    return copy.deepcopy(value)
+
+
+def _is_rows_map(value) -> bool:
+    """Is ``value`` a dict of lists of ints (rows -> rows: each body's shapes and joints)?
+    Checked in C (0.9 ms for 5,000 bodies); such a dict is copied in C (0.7 ms, where the
+    generic walk of :func:`_copy` takes 5 ms) and restored by a comparison when it has not
+    changed (0.3 ms)."""
+    if type(value) is not dict:
+        return False
+    values = value.values()
+    return set(map(type, values)) <= {list} and set(map(type, chain.from_iterable(values))) \
+        <= {int}
+
+
+def _copy_rows_map(value: dict) -> dict:
+    return dict(zip(value.keys(), map(list.copy, value.values())))
+
+
+def _is_store(value) -> bool:
+    return (isinstance(value, tuple) and hasattr(value, "_fields") and len(value) > 0
+            and all(type(column) is np.ndarray for column in value))
+
+
+def _arrays(value):
+    """Every array inside a copied value."""
+    if type(value) is np.ndarray:
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for x in value:
+            yield from _arrays(x)
+    elif isinstance(value, dict):
+        for x in value.values():
+            yield from _arrays(x)
+    elif hasattr(value, "__dict__") and type(value).__module__.startswith("impulse2d."):
+        yield from _arrays(vars(value))
+
+
+def _live(handles: dict) -> bool:
+    """Does this handle map hold handle objects (rather than rows per class, once pickled)?"""
+    return not handles or isinstance(next(iter(handles.values())), Handle)
+
+
+def _rows_by_class(handles: dict) -> dict:
+    by_class: dict[type, list[int]] = {}
+    for row, handle in handles.items():
+        by_class.setdefault(type(handle), []).append(row)
+    return {cls: np.array(rows, dtype=np.int64) for cls, rows in by_class.items()}
+
+
+# -- restoring ---------------------------------------------------------------------------------
+def restore(world, snapshot, *, adopt: bool = False) -> None:
+    """Put ``snapshot`` back into ``world``, which it must be of; or, with ``adopt``, make a
+    fresh ``world`` (as unpickling and copying make it) take over ``snapshot``'s state, arrays
+    and all, without copying them again: the snapshot is then spent."""
+    if not isinstance(snapshot, Snapshot):
+        raise TypeError(f"snapshot must be a Snapshot (from World.snapshot()), got "
+                        f"{type(snapshot).__name__}")
+    if not adopt and snapshot._uid != world._uid:
+        raise ValueError("this snapshot was taken of another world; restore it into that world "
+                         "(to copy a world, use copy.deepcopy(world) or pickle the world)")
+    # Check everything first, so that a bad snapshot changes nothing.
+    settings = WorldSettings().replace(**snapshot._settings)
+    state = snapshot._state
+    mine = {name for name in vars(world) if name not in REBUILT and name not in (_UID, _SETTINGS)
+            and not name.endswith(_HANDLES) and not name.endswith(_USER_DATA)}
+    if set(state) != mine:
+        raise ValueError(f"this snapshot does not match this version of the World (attributes "
+                         f"{sorted(set(state) ^ mine)} differ); it cannot be restored")
+    names = set(vars(world))
+    for group in (snapshot._handles, snapshot._user_data):
+        if not set(group) <= names:
+            raise ValueError(f"this snapshot does not match this version of the World (no "
+                             f"attribute {sorted(set(group) - names)})")
+    for name, value in state.items():
+        if _is_store(value) or isinstance(value, _Columns) or _is_store(getattr(world, name)):
+            _check_store(name, value, getattr(world, name))
+    if snapshot._unchecked:
+        # Bytes may come from anywhere; a snapshot taken in this process copies a world, which
+        # holds no NaN (1.5 ms of a 5000-body world's restore, so checked once, here only).
+        for value in state.values():
+            if _is_store(value) and any(column.dtype.kind == "f" and np.isnan(column).any()
+                                        for column in value):
+                raise ValueError("this snapshot holds NaN; it cannot be restored")
+    counts = np.asarray(snapshot._counts)
+    table = new_table()
+    if counts.shape != table[_COUNTS].shape:
+        raise ValueError("this snapshot's solver counters do not match this version")
+
+    # Write.
+    fresh = {}
+    for name, value in state.items():
+        current = getattr(world, name)
+        if adopt:
+            setattr(world, name, value)
+        elif _is_store(value) and _same_shapes(value, current):
+            # Into the world's own arrays: no fresh memory (see _copy_stores), and the step's
+            # reference to the store stays good.
+            for column, saved in zip(current, value):
+                np.copyto(column, saved)
+        elif _is_store(value):
+            fresh[name] = value
+        elif name in snapshot._rows_maps:
+            if current != value:  # (lists of ints: equal means the same bits)
+                setattr(world, name, _copy_rows_map(value))
+        else:
+            setattr(world, name, _copy(value))
+    for name, value in _copy_stores(fresh).items():
+        setattr(world, name, value)
+    for name, handles in snapshot._handles.items():
+        setattr(world, name, _handles_for(world, handles, getattr(world, name)))
+    for name, data in snapshot._user_data.items():
+        setattr(world, name, dict(data))
+    world._settings = settings
+    table[_COUNTS] = counts
+    world._verbs = table
+    world._stores = None
+    world._stores_built_from = None
+    # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
+    # re-read them, so neither does the restored world's (it would wake sleepers when sleeping
+    # is off, say): their packed form is made now, as that step had it.
+    world._verbs_for = (_settings_arguments(settings) if snapshot._settings_seen else None, None)
+    snapshot._unchecked = False
+
+
+def _same_shapes(a, b) -> bool:
+    return type(a) is type(b) and all(x.shape == y.shape for x, y in zip(a, b))
+
+
+def _check_store(name: str, value, current) -> None:
+    """``value`` (from a snapshot) must be a store of the same columns as ``current``."""
+    def fail(why):
+        raise ValueError(f"this snapshot does not match this version of the World: {name} "
+                         f"{why}; it cannot be restored")
+
+    if isinstance(value, _Columns) and _is_store(current):
+        fail(f"has the columns {tuple(value)}, this version {current._fields}")
+    if not (_is_store(value) and _is_store(current)):
+        fail("is not a store of arrays")
+    if type(value) is not type(current) or value._fields != current._fields:
+        fail(f"has the columns {value._fields}, this version {current._fields}")
+    rows = len(value[0])
+    for field, column, ours in zip(value._fields, value, current):
+        if column.dtype != ours.dtype or column.shape[1:] != ours.shape[1:]:
+            fail(f"column {field} is {column.dtype}{column.shape[1:]}, this version "
+                 f"{ours.dtype}{ours.shape[1:]}")
+        if len(column) != rows:
+            fail(f"column {field} has {len(column)} rows, the others {rows}")
+
+
+def _handles_for(world, handles: dict, current: dict) -> dict:
+    """``world``'s handles for a snapshot's: the snapshot's own objects when they are handles of
+    ``world``; else (pickled, or copied to another world) new ones, re-using those of
+    ``current`` that stand for the same (row, generation)."""
+    if _live(handles):
+        if not handles or next(iter(handles.values()))._world is world:
+            return dict(handles)
+        handles = _rows_by_class(handles)
+    out = {}
+    for cls, rows in handles.items():
+        generation = getattr(world, cls._store_name).generation
+        for row in rows.tolist():
+            g = int(generation[row])
+            old = current.get(row)
+            out[row] = old if type(old) is cls and old._generation == g else cls(world, row, g)
+    return dict(sorted(out.items()))
+
+
+# -- copying -----------------------------------------------------------------------------------
+def deep_copy(world, memo: dict):
+    """``copy.deepcopy(world)``: an independent world, its user data deep-copied (a handle
+    inside user data becomes the copy's handle)."""
+    clone = object.__new__(type(world))
+    memo[id(world)] = clone
+    snap = take(world)
+    adopt(clone, snap)
+    for name, handles in snap._handles.items():
+        theirs = getattr(clone, name)
+        for row, handle in handles.items():
+            memo[id(handle)] = theirs[row]
+    for name, data in snap._user_data.items():
+        setattr(clone, name, copy.deepcopy(data, memo))
+    return clone
+
+
+def adopt(world, snapshot: Snapshot) -> None:
+    """Make ``world`` (a fresh object, as unpickling and copying make it) a new world holding
+    ``snapshot``'s state, with an identity of its own. The snapshot is spent (its arrays are
+    the world's now): only for snapshots made for the purpose."""
+    type(world).__init__(world)
+    restore(world, snapshot, adopt=True)
+
+
+# -- hashing -----------------------------------------------------------------------------------
+_MOTION = ("origin", "angle", "v", "w")
+
+
+def state_hash(world, motion_only: bool = False) -> str:
+    """A hex digest (BLAKE2b, 128 bits) of the physical state of ``world``: every column of the
+    live rows of its bodies, shapes and joints (all but ``generation``, which counts how often
+    a row was re-used), and every row of its contacts and contact constraints (warm-start
+    impulses included), with the columns' names, types and shapes.
+
+    ``motion_only``: the live bodies' positions, angles and velocities only (what Box2D v3's
+    determinism test hashes): the same digest across versions that add a column or a store,
+    changed only by a change of the motion itself.
+
+    Two worlds with the same hash are in the same state, bit for bit; see the README's
+    "Determinism" for when two runs give the same hash and what may change it.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    for name, store in sorted(vars(world).items()):
+        if not _is_store(store) or (motion_only and name != "_bodies"):
+            continue
+        rows = np.flatnonzero(store.alive) if "alive" in store._fields else slice(None)
+        for field, column in zip(store._fields, store):
+            if field == "generation" or (motion_only and field not in _MOTION):
+                continue
+            part = np.ascontiguousarray(column[rows])
+            part = part.astype(part.dtype.newbyteorder("<"), copy=False)
+            digest.update(f"{name}.{field}:{part.dtype.str}{part.shape}".encode())
+            digest.update(part.tobytes())
+    return digest.hexdigest()
+
+
+def platform_key() -> str:
+    """What, besides the scene and the program, decides the bits of a run here: the CPU
+    architecture and OS, the C library (its ``sin``, ``cos``, ``atan2``: Python's and the
+    kernels'), Python (``math.fsum``, ``math.hypot`` in the mass properties), NumPy and Numba
+    (LLVM's code) versions, and whether Numba uses Intel's SVML for vectorised maths. Runs with
+    equal keys give equal :func:`state_hash` es (tests/test_determinism.py keeps one stored hash
+    per key); across keys they may differ in the last bits."""
+    import platform
+    import sys
+
+    import numba
+
+    libc = "-".join(x for x in platform.libc_ver() if x) or "libc?"
+    svml = "-svml" if getattr(numba.config, "USING_SVML", False) else ""
+    return (f"{platform.machine()}-{sys.platform}-{libc}-py{sys.version_info[0]}."
+            f"{sys.version_info[1]}-numpy{np.__version__}-numba{numba.__version__}{svml}")
+
+
+__all__ = ["Snapshot", "take", "restore", "adopt", "deep_copy", "state_hash", "platform_key",
+           "new_uid", "REBUILT", "FORMAT"]
