@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import impulse2d as i2d
+from impulse2d._dynamics import step, verbs
 from impulse2d.constants import LINEAR_SLOP
 
 from conftest import DT, ground_world, run
@@ -328,3 +329,16 @@ def test_an_unsupported_joint_stops_the_step_or_takes_the_fallback():
     world.step(DT)
     assert world.direct_stats["fallback_steps"] == 1
     assert arm.angular_velocity > 0.5   # pgs's motor turns the arm
+
+
+def test_the_acceleration_level_has_its_own_entry_and_exports_no_joint_rows():
+    # Its kernel compiles only for worlds that select it (the velocity level's entry and the
+    # joint types' row exports are not its business).
+    world, bob, _ = _pendulum(joint="revolute")
+    world.step(DT)
+    table = world._verbs
+    assert table[verbs.SOLVER] == step.DIRECT_ACCELERATION_KERNEL.address()
+    assert not table[verbs.DIRECT_ROWS:verbs.DIRECT_ROWS + len(step.ROW_LISTS)].any()
+    world.settings.direct_level = "velocity"
+    world.step(DT)
+    assert world._verbs[verbs.SOLVER] == step.SOLVER_KERNELS["direct"].address()
