@@ -51,8 +51,9 @@ class WorldSettings:
     cost grows as the cube of an island's rows: see ``direct_max_rows``."""
 
     substeps: int = 4
-    """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
-    proportionally slower. Box2D v3 default: 4 at 60 Hz."""
+    """soft_step, soft_step_v31, and direct at ``direct_level="acceleration"``: substeps per
+    step (h = dt / substeps). More substeps: stiffer, more accurate, proportionally slower.
+    Box2D v3 default: 4 at 60 Hz."""
 
     velocity_iterations: int = 8
     """pgs, pgs_ngs, pgs_block: Gauss-Seidel sweeps over all constraints per step, in
@@ -145,8 +146,9 @@ class WorldSettings:
     ``"acceleration"`` solves the force-based formulation instead: the constraint forces from
     ``J M^-1 J^T f = -(J M^-1 F_ext + Jdot v + 2 w Cdot + w^2 C)`` (contacts and Coulomb friction
     as an LCP at the force level), integrated with the external forces, after an impulse phase
-    that resolves impacts and restitution. ``w = baumgarte / dt`` (Baumgarte stabilisation,
-    critically damped; ``baumgarte = 0`` turns it off). Joints: revolute joints without spring,
+    that resolves impacts and restitution, in ``substeps`` substeps of ``h = dt / substeps``.
+    ``w = baumgarte / h`` (Baumgarte stabilisation, critically damped; ``baumgarte = 0`` turns
+    it off). Joints: revolute joints without spring,
     motor or limit, and rigid distance joints; a world with another joint is handed to
     ``direct_fallback`` or raises, as an island above ``direct_max_rows`` does. Ignored by the
     other solvers."""
