@@ -4,7 +4,7 @@
 
 Time per step (median of the timed steps, in process, after the kernels are loaded and the
 scene has run 1 s) of small scenes under ``solver="direct"`` at ``direct_level="velocity"``
-and ``"acceleration"``; the length drift of a pendulum over 10 s with and without the
+and ``"acceleration"`` (1 and 4 substeps); the length drift of a pendulum over 10 s with and without the
 acceleration level's Baumgarte stabilisation (``baumgarte`` 0, 0.2, 0.5), and a hanging chain's
 worst anchor gap at both levels; and the default solver's step on pyramid_20, the check that
 the hook in the step costs nothing.
@@ -87,9 +87,9 @@ def step_ms(build, steps=300, **settings):
     return 1e3 * statistics.median(times)
 
 
-def pendulum_drift(baumgarte, seconds=10.0):
+def pendulum_drift(baumgarte, substeps, seconds=10.0):
     world = i2d.World(solver="direct", direct_level="acceleration", gravity=(0.0, -G),
-                      enable_sleep=False, baumgarte=baumgarte)
+                      enable_sleep=False, baumgarte=baumgarte, substeps=substeps)
     bob = pendulum(world)
     worst = 0.0
     for _ in range(int(round(seconds / DT))):
@@ -99,8 +99,9 @@ def pendulum_drift(baumgarte, seconds=10.0):
     return worst
 
 
-def chain_gap(level, links=10, seconds=10.0):
-    world = i2d.World(solver="direct", direct_level=level, gravity=(0.0, -G), enable_sleep=False)
+def chain_gap(level, links=10, seconds=10.0, substeps=4):
+    world = i2d.World(solver="direct", direct_level=level, gravity=(0.0, -G), enable_sleep=False,
+                      substeps=substeps)
     joints = chain(world, links)
     worst = 0.0
     for _ in range(int(round(seconds / DT))):
@@ -114,14 +115,20 @@ def main():
     out = {"machine": {"python": platform.python_version(), "platform": platform.platform()},
            "dt": DT, "step_ms": {}, "drift_m": {}}
     for name, build in SCENES.items():
-        row = {level: step_ms(build, solver="direct", direct_level=level)
-               for level in ("velocity", "acceleration")}
+        row = {"velocity": step_ms(build, solver="direct"),
+               "acceleration, 1 substep": step_ms(build, solver="direct",
+                                                  direct_level="acceleration", substeps=1),
+               "acceleration, 4 substeps": step_ms(build, solver="direct",
+                                                   direct_level="acceleration")}
         out["step_ms"][name] = row
-        print(f"{name}: velocity {row['velocity']:.3f} ms, acceleration "
-              f"{row['acceleration']:.3f} ms", flush=True)
-    out["drift_m"]["pendulum_10s_length"] = {str(b): pendulum_drift(b) for b in (0.0, 0.2, 0.5)}
-    out["drift_m"]["chain_10_worst_gap_10s"] = {lv: chain_gap(lv)
-                                                for lv in ("velocity", "acceleration")}
+        print(name, {k: round(x, 3) for k, x in row.items()}, flush=True)
+    out["drift_m"]["pendulum_10s_length"] = {
+        f"{n} substeps, baumgarte {b}": pendulum_drift(b, substeps=n)
+        for n in (1, 4) for b in (0.0, 0.2, 0.5)}
+    out["drift_m"]["chain_10_worst_gap_10s"] = {
+        "velocity": chain_gap("velocity"),
+        "acceleration, 1 substep": chain_gap("acceleration", substeps=1),
+        "acceleration, 4 substeps": chain_gap("acceleration", substeps=4)}
     print(json.dumps(out["drift_m"], indent=1), flush=True)
     out["default_pyramid_20_ms"] = step_ms(lambda w: pyramid(w, 20), steps=300)
     print(f"default solver, pyramid_20: {out['default_pyramid_20_ms']:.3f} ms/step")
