@@ -362,7 +362,7 @@ def test_random_worlds_hold_at_the_acceleration_level():
         world = i2d.World(gravity=(0.0, float(rng.choice([0.0, -10.0]))), solver="direct",
                           direct_level="acceleration", direct_fallback="pgs")
         fuzz.random_world(world, rng)
-        for step in range(200):
+        for taken_here in range(200):
             if rng.random() < 0.05:
                 fuzz.perturb(world, rng, "direct")
             fallbacks = world.direct_stats["fallback_steps"]
@@ -371,7 +371,8 @@ def test_random_worlds_hold_at_the_acceleration_level():
                       and world.direct_stats["fallback_steps"] == fallbacks)
             breach = fuzz.check_world(world, DT)
             if breach is not None:
-                breaches.append(f"seed {seed}, step {step}: {breach.kind} ({breach.detail})")
+                breaches.append(f"seed {seed}, step {taken_here}: {breach.kind} "
+                                f"({breach.detail})")
                 break
     assert breaches == []
     assert taken > 2000
