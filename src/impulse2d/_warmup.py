@@ -70,6 +70,15 @@ def _chain_world(world):
     world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
 
 
+def _pin_and_rod_world(world):
+    """The joints the ``direct`` solver's acceleration level solves: a pin and a rigid rod."""
+    pivot = world.create_body(type="static", position=(0.0, 5.0))
+    bob = world.create_body(position=(1.0, 5.0))
+    bob.create_circle(0.1)
+    world.create_revolute_joint(pivot, bob, (0.0, 5.0))
+    world.create_distance_joint(pivot, bob, (0.0, 5.0), (1.0, 5.0))
+
+
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     """Compile the kernels a world needs ahead of time, or load them from the cache.
 
@@ -84,12 +93,17 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     if all_kernels:
         plans += [(f"contacts and every joint type, {solver} solver", solver, True)
                   for solver in SOLVERS]
+        plans.append(("contacts and its joints, direct solver at the acceleration level",
+                      "direct", "acceleration"))
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
             print(f"impulse2d warmup [{k + 1}/{len(plans)}]: {what}", file=sys.stderr, flush=True)
         world = World() if solver is None else World(solver=solver)
         _contact_world(world)
-        if joints:
+        if joints == "acceleration":
+            world.settings.direct_level = "acceleration"
+            _pin_and_rod_world(world)
+        elif joints:
             _joint_world(world)
             _chain_world(world)
         world.step(1.0 / 60.0)

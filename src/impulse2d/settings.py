@@ -17,6 +17,7 @@ DIRECT_MAX_ROWS = 400
 """Default of ``WorldSettings.direct_max_rows`` (see there)."""
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs", "pgs_ngs", "pgs_block", "direct")
+DIRECT_LEVELS = ("velocity", "acceleration")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
@@ -50,8 +51,9 @@ class WorldSettings:
     cost grows as the cube of an island's rows: see ``direct_max_rows``."""
 
     substeps: int = 4
-    """soft_step: substeps per step (h = dt / substeps). More substeps: stiffer, more accurate,
-    proportionally slower. Box2D v3 default: 4 at 60 Hz."""
+    """soft_step, soft_step_v31, and direct at ``direct_level="acceleration"``: substeps per
+    step (h = dt / substeps). More substeps: stiffer, more accurate, proportionally slower.
+    Box2D v3 default: 4 at 60 Hz."""
 
     velocity_iterations: int = 8
     """pgs, pgs_ngs, pgs_block: Gauss-Seidel sweeps over all constraints per step, in
@@ -147,6 +149,18 @@ class WorldSettings:
     solver's answer is from it. Off by default; on, it costs a pass over the rows per
     iteration."""
 
+    direct_level: str = "velocity"
+    """direct: ``"velocity"`` (default) solves for impulses, the system ``"pgs"`` iterates on;
+    ``"acceleration"`` solves the force-based formulation instead: the constraint forces from
+    ``J M^-1 J^T f = -(J M^-1 F_ext + Jdot v + 2 w Cdot + w^2 C)`` (contacts and Coulomb friction
+    as an LCP at the force level), integrated with the external forces, after an impulse phase
+    that resolves impacts and restitution, in ``substeps`` substeps of ``h = dt / substeps``.
+    ``w = baumgarte / h`` (Baumgarte stabilisation, critically damped; ``baumgarte = 0`` turns
+    it off). Joints: revolute joints without spring,
+    motor or limit, and rigid distance joints; a world with another joint is handed to
+    ``direct_fallback`` or raises, as an island above ``direct_max_rows`` does. Ignored by the
+    other solvers."""
+
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,
     ``"product"`` (Chipmunk), ``"mean"``."""
@@ -179,6 +193,10 @@ def _check(name: str, value):
         if value is not None and (value not in SOLVERS or value == "direct"):
             raise ValueError(f"direct_fallback must be None or one of "
                              f"{tuple(x for x in SOLVERS if x != 'direct')}, got {value!r}")
+        return value
+    if name == "direct_level":
+        if value not in DIRECT_LEVELS:
+            raise ValueError(f"direct_level must be one of {DIRECT_LEVELS}, got {value!r}")
         return value
     if name == "direct_max_rows":
         value = _validate.integer(value, name)

@@ -40,7 +40,7 @@ from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
-from . import diagnostics, direct, joint_solver, solvers, solvers_ngs
+from . import diagnostics, direct, direct_accel, joint_solver, solvers, solvers_ngs
 from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .contact_solver import allocate_constraints, store_impulses
@@ -307,6 +307,12 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
+DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
+                                        "the direct solver (acceleration level)",
+                                        SOLVER_SECONDS["direct"])
+"""The entry of ``solver="direct"`` with ``direct_level="acceleration"`` (:mod:`.direct_accel`;
+its own rows, no joint row exports)."""
+
 JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
                  for name, entry in joint_solver.ENTRIES.items()}
 """Each joint type's entry, compiled when a world first steps with a joint of that type."""
@@ -341,6 +347,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     if measured:
         needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
     fallback = settings.direct_fallback if exact else None
+    if exact and settings.direct_level == "acceleration":
+        needed[SOLVER] = DIRECT_ACCELERATION_KERNEL
+        exact = False  # no joint row exports: the acceleration level writes its own rows
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
@@ -424,6 +433,12 @@ def step_world(world, dt: float) -> None:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._step_seconds = seconds
+    if joint_h == direct_accel.UNSUPPORTED:
+        raise ValueError(
+            "solver 'direct' with direct_level='acceleration' solves contacts, revolute joints "
+            "without spring, motor or limit, and rigid distance joints only; this world has "
+            "another joint, and the step was not taken (no body moved). Set direct_fallback "
+            "to a solver for such steps, or direct_level='velocity'")
     if joint_h < 0.0:
         raise ValueError(
             f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "

@@ -1,0 +1,544 @@
+"""The ``direct`` solver at the acceleration level (``WorldSettings.direct_level="acceleration"``).
+
+The velocity level (:mod:`.direct`) solves for the impulses that make the constraint velocities
+right after one step. This module solves the force-based formulation instead (the classical
+one of multibody dynamics: Baraff 1994, "Fast contact force computation for nonpenetrating rigid
+bodies"; Baumgarte 1972 for the stabilisation): the constraint *forces* ``f`` that make the
+constraint accelerations right at the start of the step, then integrates them together with the
+external forces by the engine's semi-implicit Euler. With ``C(q)`` a row's position error and
+``J`` its Jacobian, ``Cdot = J v`` and ``Cddot = J a + Jdot v``, ``a = M^-1 (F_ext + J^T f)``::
+
+    J M^-1 J^T f + (J M^-1 F_ext + Jdot v + 2 alpha Cdot + beta^2 C) = w_acc
+
+with ``w_acc = 0`` for an equality row (a joint), and for a contact's normal row ``w_acc >= 0``,
+``f_n >= 0``, ``f_n w_acc = 0`` (Baraff's complementarity at the force level); the friction row
+is Coulomb's cone ``|f_t| <= mu f_n`` (see below). The same assembly, Schur complement and
+Lemke's LCP as the velocity level solve it (:func:`.direct._solve_island`): the system is
+multiplied through by the step ``h`` so that the unknowns are the impulses ``f h`` (N s) and the
+right-hand side a velocity (m/s), the units, scaling, caps and checks of the velocity level.
+
+**Substeps.** The step is taken in ``substeps`` substeps of ``h = dt / substeps`` (the setting
+the soft step uses, default 4), each a full solve at the substep's positions (contact anchors
+and normals as prepared at the step's start, their separations moved with the bodies, as the
+soft step does). Semi-implicit Euler with forces that depend on the velocity (the ``Jdot v``
+terms) is not symplectic: each step leaves a turning body ``h^2 v^2 / (2 r)`` off its circle
+and gains energy (measured: a chain of 10 pins falling from horizontal, 28 m of joint gap
+after 10 s in steps of 1/60 s, 0.057 m in 4 substeps, where the velocity level keeps 0.117 m);
+the error falls with ``h``.
+
+**Stabilisation** (Baumgarte 1972). ``Cddot = 0`` alone lets the position error of the
+integrated motion grow (the integrator's error is not fed back). The rows ask
+``Cddot + 2 alpha Cdot + beta^2 C = 0`` instead, a critically damped oscillator of the error with
+``alpha = beta = omega``; ``omega = baumgarte / h`` (1/s), ``h`` the substep: ``pgs``'s
+Baumgarte fraction read per substep (0.2 at 60 Hz and 4 substeps: omega = 48 /s, an error
+halves in about 35 ms). ``omega h = 0.2`` keeps the explicit feedback well inside what
+semi-implicit Euler damps without overshoot (its error map has eigenvalues 0.87 and 0.69 at
+0.2; 0 and 0.75 at 0.5; one leaves the unit circle past ``omega h = 2 sqrt 2 - 2 = 0.83``). ``baumgarte = 0``
+turns it off (the drift is measured in ``tests/test_direct_accel.py`` and BENCHMARKS.md). A
+contact's error is ``C = s + LINEAR_SLOP`` (``s`` its separation): it rests at ``pgs``'s depth,
+one slop, so that its row stays active (``s <= 0``) without flickering.
+
+**Impacts** cannot be met by finite forces. An impulse phase comes first, on the velocities of
+the step's start: the velocity-level direct solve of the same rows with right-hand side
+``J v`` for a contact row, ``+ C / h`` where the point is above its rest depth (``C > 0``: it
+may close that gap in this step, as ``pgs``'s speculative points do; a point settling into its
+slop is left to the force phase, whose stabilisation brings it to rest without an impact), and
+0 for a joint row (the joints carry the impulse through without changing their own velocity
+error: that is the stabilisation's job), then ``pgs``'s restitution, with ``pgs``'s convention
+(:func:`_restitution`).
+An island whose contact rows ask for no impulse (every normal row's ``J v + bias`` above
+``-IMPACT``: zero impulses solve it, to that) skips it. After it no touching contact approaches, and the force
+phase sees a resting contact at rest.
+
+**Active rows.** The force phase has a contact point's rows only while it touches (``s <= 0``):
+a speculative point cannot push at a distance. Its friction row asks for the tangential velocity
+at the end of the step to vanish, ``w_t = J_t a + Jdot_t v + (J_t v) / h``: for a point at rest
+(``J_t v = 0``, as the impulse phase leaves a sticking point) that is ``a_t = 0`` inside the cone,
+static friction; for a sliding point the cone bound takes the sign that opposes the sliding
+velocity, kinetic friction ``mu f_n``. (A friction law on ``a_t`` alone would oppose the
+acceleration, not the velocity, and cannot stop a sliding body.)
+
+**Velocity products** ``Jdot v`` (m/s^2 for a linear row), derived per row type; ``r_a``,
+``r_b`` the anchors' arms from the centres of mass (m), ``w`` spin (rad/s), ``v_p = v + w x r``
+a material point's velocity and ``w x r = (-w r_y, w r_x)``; ``d/dt (w x r) = alpha x r - w^2 r``
+(the centripetal term):
+
+* point rows (revolute, a world axis ``e``): ``C = e . (x_b + r_b - x_a - r_a)``, ``e`` fixed, so
+  ``Jdot v = e . (w_a^2 r_a - w_b^2 r_b)``;
+* distance row: ``d = x_b + r_b - x_a - r_a``, ``L = |d|``, ``u = d / L``, ``C = L - L0``,
+  ``Cdot = u . ddot``; ``udot = (ddot - u (u . ddot)) / L``, so
+  ``Jdot v = u . (w_a^2 r_a - w_b^2 r_b) + (|ddot|^2 - (u . ddot)^2) / L`` (m^2/s^2 / m);
+* contact rows (normal ``n``, tangent ``t = (n_y, -n_x)``; the normal turns with body A, the
+  reference shape, ``ndot = w_a x n``; the point is taken as material on both bodies, which
+  leaves out the rolling of the point over curved surfaces, a term in their curvature):
+  ``Jdot v = n . (w_a^2 r_a - w_b^2 r_b) + (w_a x n) . (v_pb - v_pa)`` (1/s^2 m and 1/s m/s),
+  the same with ``t`` for the friction row.
+
+**Joints supported**: revolute joints without spring, motor or limit (the "pins"), and rigid
+distance joints (no ``enable_spring``). Any other joint in the world (or one of those options)
+makes the step return :data:`UNSUPPORTED` with no body changed: the step hands it to
+``direct_fallback``'s solver, or raises ``ValueError``. The size limit is the velocity level's
+(``direct_max_rows``, counted over every row of the impulse phase, the larger), checked first
+the same way; the counters (``World.direct_stats``) are shared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.jit import cycles, inner_kernel, stage_kernel
+from .._core.state import DYNAMIC
+from ..constants import LINEAR_SLOP, MAX_ROTATION
+from .contact_solver import prepare_contacts
+from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
+                     _incidence, _islands, _solve_island)
+from .direct_rows import BLOCK, BOUND, CAP, FRICTION, KIND, LINK, NORMAL, EQUALITY, WIDTH
+from .integrate import integrate_positions, integrate_velocities
+from .joint_solver import joint_pass
+from .joints import ROW_LISTS
+from .solvers import impulse_caps
+from .verbs import DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
+from .world_ref import borrow
+
+_LISTS = len(ROW_LISTS)
+_PINS = 0
+_DISTANCE = ROW_LISTS.index("distance")
+
+UNSUPPORTED = -0.5
+"""What the entry returns, with no body changed, when the world has a joint this level does not
+solve (a negative step that is no row count: :mod:`.step` tells the two apart)."""
+
+IMPACT = 1e-9
+"""m/s: an island goes through the impulse phase only where some contact row approaches faster
+than this. A resting pile's rows approach at rounding's 1e-16 m/s; the LCP of such an island is
+degenerate (its right-hand side is rounding), and Lemke's answer failed its check on a settled
+pyramid of base 4 in 4 substeps (432 islands in 330 steps, measured) for impulses of nothing.
+What approaches slower is the force phase's to stop (its ``2 omega Cdot`` term)."""
+
+FIXED, TURNING, AXIS = 0, 1, 2
+"""How a row's direction moves (column 6 of the geometry): fixed in the world (a point row),
+turning with body A (a contact's normal and tangent), the unit vector between the anchors
+(a distance row)."""
+
+
+@inner_kernel
+def _unsupported(joints, ids):
+    """Whether some joint is of a type (or has an option) this level does not solve."""
+    for k in range(_LISTS):
+        if ids[k].shape[0] == 0 or k == _PINS:
+            continue
+        if k != _DISTANCE:
+            return True
+        for n in range(ids[k].shape[0]):
+            if joints.enable_spring[ids[k][n]]:
+                return True
+    return False
+
+
+@inner_kernel
+def _put(body, jacobian, data, geometry, r, a, b, dx, dy, rax, ray, rbx, rby, length, how,
+         kind, cap):
+    """Row ``r`` along direction ``(dx, dy)`` between the anchors ``r_a`` on body ``a`` and
+    ``r_b`` on body ``b``: ``Cdot = d . (v_pb - v_pa)``; its geometry kept for ``Jdot v``."""
+    body[r, 0] = a
+    body[r, 1] = b
+    jacobian[r, 0, 0] = -dx
+    jacobian[r, 0, 1] = -dy
+    jacobian[r, 0, 2] = -(rax * dy - ray * dx)
+    jacobian[r, 1, 0] = dx
+    jacobian[r, 1, 1] = dy
+    jacobian[r, 1, 2] = rbx * dy - rby * dx
+    data[r, KIND] = kind
+    data[r, BLOCK] = r
+    data[r, CAP] = cap
+    geometry[r, 0] = rax
+    geometry[r, 1] = ray
+    geometry[r, 2] = rbx
+    geometry[r, 3] = rby
+    geometry[r, 4] = dx
+    geometry[r, 5] = dy
+    geometry[r, 6] = how
+    geometry[r, 7] = length
+
+
+@inner_kernel
+def _velocity_product(geometry, body, v, w, r):
+    """``Jdot v`` of row ``r`` (see the module doc), m/s^2."""
+    a = body[r, 0]
+    b = body[r, 1]
+    rax = geometry[r, 0]
+    ray = geometry[r, 1]
+    rbx = geometry[r, 2]
+    rby = geometry[r, 3]
+    dx = geometry[r, 4]
+    dy = geometry[r, 5]
+    wa = w[a]
+    wb = w[b]
+    # centripetal: d . (w_a^2 r_a - w_b^2 r_b)
+    x = dx * (wa * wa * rax - wb * wb * rbx) + dy * (wa * wa * ray - wb * wb * rby)
+    how = int(geometry[r, 6])
+    if how == FIXED:
+        return x
+    # relative velocity of the anchors, v_pb - v_pa (m/s)
+    ux = v[b, 0] - wb * rby - v[a, 0] + wa * ray
+    uy = v[b, 1] + wb * rbx - v[a, 1] - wa * rax
+    if how == TURNING:  # (w_a x d) . (v_pb - v_pa)
+        return x + wa * (dx * uy - dy * ux)
+    along = dx * ux + dy * uy  # AXIS: (|ddot|^2 - (u . ddot)^2) / L
+    length = geometry[r, 7]
+    if length > 0.0:
+        x += (ux * ux + uy * uy - along * along) / length
+    return x
+
+
+@inner_kernel
+def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_only, out):
+    """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
+    by island into ``out`` (N s; inactive rows 0). ``impulse_only``: skip an island whose normal
+    rows all have ``b >= -IMPACT`` (zero impulses solve it, to that)."""
+    rows = active.shape[0]
+    place = np.full(rows, -1, dtype=np.int64)
+    n = 0
+    for r in range(rows):
+        if active[r]:
+            place[r] = n
+            n += 1
+    sub_body = np.empty((n, 4), dtype=np.int64)
+    sub_jacobian = np.empty((n, 4, 3))
+    sub_data = np.empty((n, WIDTH))
+    sub_b = np.empty(n)
+    for r in range(rows):
+        i = place[r]
+        if i < 0:
+            continue
+        sub_body[i] = body[r]
+        sub_jacobian[i] = jacobian[r]
+        sub_data[i] = data[r]
+        sub_data[i, BLOCK] = i
+        if int(data[r, KIND]) == FRICTION:
+            sub_data[i, LINK] = place[int(data[r, LINK])]  # the normal row is active with it
+        sub_b[i] = b_all[r]
+    kind = bodies.type
+    body_count = kind.shape[0]
+    island = _islands(sub_body, kind, body_count)
+    start, members = _group(island, body_count)
+    largest = 0
+    for g in range(start.shape[0] - 1):
+        largest = max(largest, start[g + 1] - start[g])
+    counts[LARGEST_ISLAND] = largest
+    counts[ISLANDS] = start.shape[0] - 1
+    inc_start, inc_row, inc_slot = _incidence(sub_body, kind, body_count)
+    where = np.full(n, -1, dtype=np.int64)
+    solved = np.zeros(n)
+    for g in range(start.shape[0] - 1):
+        rows_g = members[start[g]:start[g + 1]]
+        if impulse_only:
+            needed = False
+            for i in rows_g:
+                if int(sub_data[i, KIND]) == NORMAL and sub_b[i] < -IMPACT:
+                    needed = True
+            if not needed:
+                continue
+        _solve_island(rows_g, where, sub_body, sub_jacobian, sub_data, sub_b, bodies.inv_mass,
+                      bodies.inv_inertia, inc_start, inc_row, inc_slot, 0.0, solved, counts)
+    for r in range(rows):
+        out[r] = solved[place[r]] if place[r] >= 0 else 0.0
+
+
+@inner_kernel
+def _apply(body, jacobian, impulse, bodies):
+    """``v += M^-1 J^T impulse`` on the dynamic bodies."""
+    kind = bodies.type
+    v = bodies.v
+    w = bodies.w
+    for r in range(impulse.shape[0]):
+        x = impulse[r]
+        if x == 0.0:
+            continue
+        for s in range(2):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                v[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
+                v[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
+                w[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
+
+
+@inner_kernel
+def _row_velocity(body, jacobian, v, w, r):
+    """``J v`` of row ``r``."""
+    x = 0.0
+    for s in range(2):
+        k = body[r, s]
+        if k >= 0:
+            x += jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1] + jacobian[r, s, 2] * w[k]
+    return x
+
+
+@inner_kernel
+def _restitution(cs, bodies, approach, first, threshold, pull, speed_cap):
+    """``pgs``'s restitution (:func:`.contact_solver.apply_restitution`: point by point, on the
+    points that approached faster than ``threshold`` and took an impulse) at the (sub)step whose
+    impulse phase met the impact, with ``pgs``'s convention: the normal speed at the end of the
+    (sub)step is ``-e`` times the approach it would have reached without contact forces,
+    ``approach = J v + h J M^-1 F_ext`` (``pgs`` integrates gravity before it measures). The
+    force phase adds ``h J M^-1 F_ext`` (``pull``) after the impulse (a separating point takes no
+    force), so the impulse aims at ``-e approach - pull``: with ``e = 1`` the rebound keeps the
+    approach speed. ``first`` (N s) takes the impulses."""
+    v = bodies.v
+    w = bodies.w
+    r = 0
+    for q in range(cs.count.shape[0]):
+        e = cs.restitution[q]
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        m_a = cs.inv_mass[q, 0]
+        i_a = cs.inv_mass[q, 1]
+        m_b = cs.inv_mass[q, 2]
+        i_b = cs.inv_mass[q, 3]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
+        for j in range(cs.count[q]):
+            row = r
+            r += 2
+            if e == 0.0 or approach[row] > -threshold or first[row] == 0.0:
+                continue
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
+            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
+            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+            vn = dvx * nx + dvy * ny
+            old = first[row]
+            impulse = -cs.normal_mass[q, j] * (vn + e * approach[row] + pull[row])
+            total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
+            first[row] = total
+            impulse = total - old
+            px = impulse * nx
+            py = impulse * ny
+            v[a, 0] -= m_a * px
+            v[a, 1] -= m_a * py
+            w[a] -= i_a * (rax * py - ray * px)
+            v[b, 0] += m_b * px
+            v[b, 1] += m_b * py
+            w[b] += i_b * (rbx * py - rby * px)
+
+
+@inner_kernel
+def _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data, geometry,
+                error, separation, touches, speed_cap):
+    """The rows at the current in-step positions (``dp``, ``dq``): contact points (normal,
+    friction; anchors and normal as prepared, the separation moved with the bodies), then the
+    pins (x, y), then the distance rows; their Jacobians, geometry and errors ``C`` (m)."""
+    dp = bodies.dp
+    dq = bodies.dq
+    r = 0
+    for q in range(touching):
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        nx = cs.normal[q, 0]
+        ny = cs.normal[q, 1]
+        ddx = dp[b, 0] - dp[a, 0]
+        ddy = dp[b, 1] - dp[a, 1]
+        for j in range(cs.count[q]):
+            rax = cs.r_a[q, j, 0]
+            ray = cs.r_a[q, j, 1]
+            rbx = cs.r_b[q, j, 0]
+            rby = cs.r_b[q, j, 1]
+            # the current gap, as the velocity level (and solve_contacts) read it
+            gx = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
+            gy = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
+            s = cs.base_separation[q, j] + gx * nx + gy * ny
+            _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby, 0.0,
+                 TURNING, NORMAL, speed_cap)
+            _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby, 0.0,
+                 TURNING, FRICTION, speed_cap)
+            data[r + 1, BOUND] = cs.friction[q]
+            data[r + 1, LINK] = r
+            separation[r] = s
+            error[r] = s + LINEAR_SLOP
+            touches[r] = s <= 0.0
+            touches[r + 1] = s <= 0.0
+            r += 2
+    for n in range(pins.shape[0]):
+        j = pins[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        _put(body, jacobian, data, geometry, r, a, b, 1.0, 0.0, rax, ray, rbx, rby, 0.0, FIXED,
+             EQUALITY, speed_cap)
+        _put(body, jacobian, data, geometry, r + 1, a, b, 0.0, 1.0, rax, ray, rbx, rby, 0.0,
+             FIXED, EQUALITY, speed_cap)
+        error[r] = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        error[r + 1] = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        r += 2
+    for n in range(lengths.shape[0]):
+        j = lengths[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        dx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        dy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
+        length = (dx * dx + dy * dy) ** 0.5
+        ux = dx / length if length > 1e-12 else 0.0
+        uy = dy / length if length > 1e-12 else 0.0
+        _put(body, jacobian, data, geometry, r, a, b, ux, uy, rax, ray, rbx, rby, length, AXIS,
+             EQUALITY, speed_cap)
+        error[r] = length - joints.length[j]
+        r += 1
+
+
+@stage_kernel
+def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                        warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                        joint_damping_ratio, contact_speed, restitution_threshold,
+                        max_linear_speed, baumgarte):
+    """One step of the force-based formulation (see the module doc), in ``substeps`` substeps.
+    Returns ``dt``; minus the rows of the largest island when that is above the limit, or
+    :data:`UNSUPPORTED`, in both cases without having changed any body."""
+    bodies = borrow(world, "bodies")
+    contacts = borrow(world, "contacts")
+    cs = borrow(world, "constraints")
+    joints = borrow(world, "joints")
+    table = borrow(world, "verbs")
+    ids = borrow(world, "joint_ids")
+    counts = table[DIRECT_COUNTS:]
+    if _unsupported(joints, ids):
+        if table[DIRECT_FALLBACK] != 0:
+            counts[FALLBACK_STEPS] += 1
+        return UNSUPPORTED
+    h = dt / substeps
+    inv_h = 1.0 / h
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, h)
+    omega = baumgarte * inv_h  # 1/s: alpha = beta = omega (critical damping)
+    kind = bodies.type
+    body_count = kind.shape[0]
+
+    # 1. The rows at the step's start, and the size check before anything moves.
+    joint_pass(world, PREPARE, h, True, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+    touching = order.shape[0]
+    contact_rows = 0
+    for q in range(touching):
+        contact_rows += 2 * contacts.count[order[q]]
+    pins = ids[_PINS]
+    lengths = ids[_DISTANCE]
+    rows = contact_rows + 2 * pins.shape[0] + lengths.shape[0]
+    body = np.full((rows, 4), -1, dtype=np.int64)
+    jacobian = np.zeros((rows, 4, 3))
+    data = np.zeros((rows, WIDTH))
+    geometry = np.zeros((rows, 8))
+    error = np.zeros(rows)  # C: m
+    separation = np.zeros(rows)
+    touches = np.ones(rows, dtype=np.bool_)
+    if touching > 0:
+        prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+    borrow(world, "clock")[3] = cycles()
+    _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data, geometry,
+                error, separation, touches, speed_cap)
+    # (every row counts: the impulse phase's system is the larger)
+    island = _islands(body, kind, body_count)
+    start, _ = _group(island, body_count)
+    largest = 0
+    for g in range(start.shape[0] - 1):
+        largest = max(largest, start[g + 1] - start[g])
+    counts[PIVOTS] = 0
+    counts[REGULARISED] = 0
+    if largest > table[DIRECT_MAX_ROWS]:
+        counts[LARGEST_ISLAND] = largest
+        counts[ISLANDS] = start.shape[0] - 1
+        if table[DIRECT_FALLBACK] != 0:
+            counts[FALLBACK_STEPS] += 1
+        return -float(largest)
+
+    linear = np.zeros((body_count, 2))  # M^-1 F_ext: m/s^2
+    angular = np.zeros(body_count)  # rad/s^2
+    for k in range(body_count):
+        if kind[k] == DYNAMIC and bodies.alive[k] and not bodies.asleep[k]:
+            scale = bodies.gravity_scale[k]
+            linear[k, 0] = scale * gx + bodies.inv_mass[k] * bodies.force[k, 0]
+            linear[k, 1] = scale * gy + bodies.inv_mass[k] * bodies.force[k, 1]
+            angular[k] = bodies.inv_inertia[k] * bodies.torque[k]
+    v = bodies.v
+    w = bodies.w
+    everything = np.ones(rows, dtype=np.bool_)
+    b_all = np.zeros(rows)
+    approach = np.zeros(rows)
+    pull = np.zeros(rows)
+    first = np.zeros(rows)
+    second = np.zeros(rows)
+    total = np.zeros(rows)  # N s over the step, both phases
+    for sub in range(substeps):
+        if sub > 0:
+            _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data,
+                        geometry, error, separation, touches, speed_cap)
+        # 2. Impulse phase on the substep's starting velocities: contacts to J v (+ C / h above
+        #    the rest depth), joints unchanged (right-hand side 0), then restitution.
+        for r in range(rows):
+            b_all[r] = 0.0
+        for r in range(contact_rows):
+            speed = _row_velocity(body, jacobian, v, w, r)
+            b_all[r] = speed
+            if int(data[r, KIND]) == NORMAL:
+                pull[r] = h * _row_velocity(body, jacobian, linear, angular, r)
+                approach[r] = speed + pull[r]
+                if error[r] > 0.0:
+                    b_all[r] += error[r] * inv_h
+        _solve_rows(everything, body, jacobian, data, b_all, bodies, counts, True, first)
+        _apply(body, jacobian, first, bodies)
+        if touching > 0:
+            _restitution(cs, bodies, approach, first, restitution_threshold, pull, speed_cap)
+        # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C),
+        #    friction h (J M^-1 F_ext + Jdot v) + J v; unknowns f h.
+        for r in range(rows):
+            if not touches[r]:
+                b_all[r] = 0.0
+                continue
+            x = _row_velocity(body, jacobian, linear, angular, r)
+            x += _velocity_product(geometry, body, v, w, r)
+            speed = _row_velocity(body, jacobian, v, w, r)
+            if int(data[r, KIND]) == FRICTION:
+                b_all[r] = h * x + speed
+            else:
+                b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
+        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, False, second)
+        integrate_velocities(bodies, gx, gy, h)
+        _apply(body, jacobian, second, bodies)
+        integrate_positions(bodies, h, max_linear_speed, MAX_ROTATION / h)
+        for r in range(rows):
+            total[r] += first[r] + second[r]
+
+    # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
+    r = 0
+    for q in range(touching):
+        for j in range(2):
+            cs.normal_impulse[q, j] = 0.0
+            cs.tangent_impulse[q, j] = 0.0
+            cs.max_normal_impulse[q, j] = 0.0
+            cs.total_normal_impulse[q, j] = 0.0
+            cs.total_tangent_impulse[q, j] = 0.0
+        for j in range(cs.count[q]):
+            cs.normal_impulse[q, j] = total[r]
+            cs.tangent_impulse[q, j] = total[r + 1]
+            cs.max_normal_impulse[q, j] = total[r]
+            cs.total_normal_impulse[q, j] = total[r]
+            cs.total_tangent_impulse[q, j] = total[r + 1]
+            r += 2
+    for n in range(pins.shape[0]):
+        j = pins[n]
+        joints.linear_impulse[j, 0] = total[r]
+        joints.linear_impulse[j, 1] = total[r + 1]
+        r += 2
+    for n in range(lengths.shape[0]):
+        joints.linear_impulse[lengths[n], 0] = total[r]
+        r += 1
+    return dt
+
+
+ENTRIES = {"direct_acceleration": direct_acceleration}
+"""The entry kernel of this module (``solver="direct"`` with ``direct_level="acceleration"``)."""
