@@ -101,6 +101,9 @@ def prepare_record(world) -> None:
         record[_CAPACITY] = history
         world._diagnostics = record
     record[_EXACT] = 1.0 if settings.diagnostics == "exact" else 0.0
+    # "not measured" until a solver's opening says otherwise (the acceleration level of the
+    # direct solver records nothing: its stats are then None, not the last step's)
+    record[_COMPLEMENTARITY] = math.nan
     world._stats_solver = settings.solver
 
 
