@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
@@ -30,13 +31,24 @@ from .raycast import NO_HIT, point_distance_to_core, ray_shape
 from .shape_cast import _world_vertices, cast_against, overlaps, support_point
 
 
+if numba.config.DISABLE_JIT:
+    def _unsigned(bits):
+        """The uint64 with the bits of the int64 ``bits`` (here a Python int)."""
+        return np.uint64(bits % (1 << 64))
+else:
+    @inner_kernel
+    def _unsigned(bits):
+        """The uint64 with the bits of the int64 ``bits`` (a cast, no arithmetic)."""
+        return np.uint64(bits)
+
+
 @inner_kernel
 def _seen(alive, sensor, shape_category, shape_mask, category, mask, sensors):
     """Whether a shape (its row's values) is seen by a query with this filter (``category``
     and ``mask`` as uint64, or as int64 of the same bits: a Python int passes faster)."""
     if not alive or (sensor and not sensors):
         return False
-    return (shape_category & np.uint64(mask)) != 0 and (shape_mask & np.uint64(category)) != 0
+    return (shape_category & _unsigned(mask)) != 0 and (shape_mask & _unsigned(category)) != 0
 
 
 @borrowing_kernel
