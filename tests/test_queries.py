@@ -391,3 +391,84 @@ def test_shape_casts_and_overlaps_equal_brute_force(seed):
         assert _shape_distance(mover, hit.shape, at * (1 - 1e-6)) > 0.0
         for f in np.linspace(0.0, hit.fraction, 8)[:-1]:
             assert all(_shape_distance(mover, s, f * translation) > 0.0 for s in shapes)
+
+
+# -- the grid kept between queries follows every change ---------------------------------------
+
+def _circle_hits(world, origin, translation, filter=QueryFilter()):
+    """Brute force in Python for a world of circles centred on their bodies: every circle the
+    ray enters (not from inside), as (shape, fraction), nearest first."""
+    o, d = np.array(origin), np.array(translation)
+    hits = []
+    for shape in world.shapes:
+        if shape.is_sensor or not (shape.category & filter.mask and shape.mask & filter.category):
+            continue
+        m = o - np.array(shape.body.position)
+        a, b, c = d @ d, m @ d, m @ m - shape.radius ** 2
+        disc = b * b - a * c
+        if c <= 0.0 or b >= 0.0 or disc < 0.0:
+            continue
+        t = (-b - math.sqrt(disc)) / a
+        if t <= 1.0:
+            hits.append((shape, t))
+    return sorted(hits, key=lambda h: (h[1], h[0].index))
+
+
+def _check_queries_against_brute_force(world, rng, filter=QueryFilter()):
+    for _ in range(30):
+        origin = tuple(rng.uniform(-6, 6, 2))
+        translation = tuple(rng.uniform(-12, 12, 2))
+        expected = _circle_hits(world, origin, translation, filter)
+        found = world.ray_cast_all(origin, translation, filter=filter)
+        assert [h.shape for h in found] == [h[0] for h in expected]
+        assert [h.fraction for h in found] == pytest.approx([h[1] for h in expected], abs=1e-12)
+        nearest = world.ray_cast(origin, translation, filter=filter)
+        assert (nearest.shape if nearest else None) == (expected[0][0] if expected else None)
+        batch = world.ray_cast_many(np.array([origin]), np.array([translation]), filter=filter)
+        assert batch.shape[0] == (nearest.shape.index if nearest else -1)
+        seen = [s for s in world.shapes
+                if s.category & filter.mask and s.mask & filter.category]
+        inside = {s for s in seen if _signed_distance(s, origin) < -1e-9}
+        near_boundary = {s for s in seen if abs(_signed_distance(s, origin)) <= 1e-9}
+        assert set(world.query_point(origin, filter=filter)) - near_boundary == inside
+        lower = (min(origin[0], origin[0] + translation[0]), min(origin[1], origin[1] + translation[1]))
+        upper = (max(origin[0], origin[0] + translation[0]), max(origin[1], origin[1] + translation[1]))
+        boxed = {s for s in seen if np.all(_box(s)[0] <= upper) and np.all(_box(s)[1] >= lower)}
+        assert set(world.query_aabb(lower, upper, filter=filter)) == boxed
+
+
+def test_queries_follow_every_change_of_the_world():
+    """The grid is kept from one query to the next; after a step, a body moved or turned by
+    hand, shapes added and destroyed (stores growing), a body destroyed, a filter or sensor
+    flag changed, every query still equals brute force."""
+    rng = np.random.default_rng(7)
+    world = i2d.World(gravity=(0.0, -10.0))
+    world.create_body(type="static", position=(0.0, -5.0)).create_circle(1.0)
+    bodies = [world.create_body(position=tuple(rng.uniform(-4, 4, 2)),
+                                linear_velocity=tuple(rng.uniform(-3, 3, 2)))
+              for _ in range(8)]
+    for b in bodies:
+        b.create_circle(float(rng.uniform(0.2, 0.8)))
+    _check_queries_against_brute_force(world, rng)
+    for _ in range(5):  # bodies moved by the step
+        world.step(1.0 / 30.0)
+    _check_queries_against_brute_force(world, rng)
+    bodies[0].position = (3.0, 3.0)  # by hand
+    _check_queries_against_brute_force(world, rng)
+    bodies[1].angle = 1.0  # turning a circle centred on its body moves nothing...
+    bodies[2].position = (-3.0, 2.5)
+    _check_queries_against_brute_force(world, rng)
+    for _ in range(20):  # new shapes: the shape and body stores grow (16 rows at first)
+        world.create_body(type="static", position=tuple(rng.uniform(-5, 5, 2))).create_circle(
+            float(rng.uniform(0.1, 0.5)))
+        _check_queries_against_brute_force(world, rng)
+    world.destroy_shape(bodies[3].shapes[0])
+    world.destroy_body(bodies[4])
+    _check_queries_against_brute_force(world, rng)
+    bodies[5].shapes[0].category = 0x2
+    bodies[6].shapes[0].mask = 0x4
+    bodies[7].shapes[0].is_sensor = True
+    _check_queries_against_brute_force(world, rng)
+    _check_queries_against_brute_force(world, rng, QueryFilter(category=0x4, mask=0x2))
+    world.step(1.0 / 30.0)
+    _check_queries_against_brute_force(world, rng, QueryFilter(category=0x4, mask=0x3))

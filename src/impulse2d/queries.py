@@ -1,5 +1,5 @@
 """World queries: ray casts (nearest, all, with a callback, thousands at once), box and point
-queries. ``World`` hands its query methods to this module.
+queries, shape casts and overlaps. ``World`` hands its query methods to this module.
 
 Queries see the shapes where they are now (between steps too, after bodies were moved by hand)
 and change nothing in the world. Each takes an optional ``filter``: a :class:`QueryFilter`, or
@@ -7,8 +7,13 @@ None for the default (category 1, every mask bit: every shape whose mask has bit
 Box2D); a shape is seen when ``shape.category & filter.mask`` and ``shape.mask &
 filter.category`` are both non-zero. Rays do not see sensor shapes; box and point queries do.
 
-The kernels are in ``_collision/raycast.py`` (one ray against one shape, exactly) and
-``_collision/shape_queries.py`` (every shape, and the grid the batched rays walk through).
+Every query walks one grid of the shapes' boxes (``_collision/query_index.py``), built at the
+first query after something moved and kept until the next step, set position or angle, or
+shape added or destroyed. The kernels are in ``_collision/shape_queries.py`` (the walks) and
+``_collision/raycast.py`` (one ray against one shape, exactly). A single query is a Python call
+of a few hundred nanoseconds around one compiled call that unboxes one array: plain float
+tuples skip the full validation (anything else goes through it), and the results are built
+without the NamedTuples' Python-level constructors.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import _validate
-from ._collision.shape_queries import (cast_rays, cast_shape, overlapping_shapes, ray_hits,
-                                      shapes_at_point, shapes_in_box)
+from ._collision.query_index import QueryIndex
+from ._collision.shape_queries import (cast_rays, cast_shape, every_hit, nearest_hit,
+                                      overlapping_shapes, shapes_at_point, shapes_in_box)
 from ._core.jit import DirectCall
 from .constants import HUGE
 from .shapes import ALL_BITS, Shape
@@ -29,12 +35,22 @@ from .types import Vec2
 _QUERY_SECONDS = 3.0
 """Compile time of a query kernel on the 2-core CI machine (for the first-run notice)."""
 
-_ray_hits = DirectCall(ray_hits, "ray casts", _QUERY_SECONDS)
+_nearest = DirectCall(nearest_hit, "ray casts", _QUERY_SECONDS)
+_every = DirectCall(every_hit, "ray casts (every hit)", _QUERY_SECONDS)
 _in_box = DirectCall(shapes_in_box, "box queries", _QUERY_SECONDS)
 _at_point = DirectCall(shapes_at_point, "point queries", _QUERY_SECONDS)
 _cast_rays = DirectCall(cast_rays, "batched ray casts", _QUERY_SECONDS)
 _cast_shape = DirectCall(cast_shape, "shape casts", _QUERY_SECONDS)
 _overlapping = DirectCall(overlapping_shapes, "shape overlap queries", _QUERY_SECONDS)
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (a third of a hit's cost)
+
+
+def _index(world) -> QueryIndex:
+    """The world's query index, built if a change dropped it."""
+    index = world._query_index
+    if index is None:
+        index = world._query_index = QueryIndex(world._shapes, world._bodies)
+    return index
 
 
 @dataclass(frozen=True)
@@ -48,9 +64,17 @@ class QueryFilter:
     def __post_init__(self):
         object.__setattr__(self, "category", _validate.bits(self.category, "filter.category"))
         object.__setattr__(self, "mask", _validate.bits(self.mask, "filter.mask"))
+        object.__setattr__(self, "_bits", (_int64(self.category), _int64(self.mask)))
+
+
+def _int64(bits: int) -> int:
+    """The int64 with the same 64 bits: what the kernels take (they read it as uint64), since
+    a Python int is passed to compiled code faster than a NumPy uint64 (0.1 us each)."""
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
 
 
 DEFAULT_FILTER = QueryFilter()
+_DEFAULT_BITS = DEFAULT_FILTER._bits
 
 
 class RayHit(NamedTuple):
@@ -83,34 +107,66 @@ def _filter(filter) -> QueryFilter:
     return filter
 
 
-def _ray(origin, translation):
+def _ray(origin, translation) -> tuple[float, float, float, float]:
+    """The ray's four numbers. Two tuples of floats within +-HUGE (what a loop of queries
+    usually passes) are taken as they are; anything else goes through the full validation."""
+    if type(origin) is tuple and type(translation) is tuple and len(origin) == 2 == len(
+            translation):
+        ox, oy = origin
+        dx, dy = translation
+        if (type(ox) is float and type(oy) is float and type(dx) is float and type(dy) is float
+                and -HUGE <= ox <= HUGE and -HUGE <= oy <= HUGE and -HUGE <= dx <= HUGE
+                and -HUGE <= dy <= HUGE):  # False for NaN
+            return ox, oy, dx, dy
     o = _validate.vec2(origin, "origin")
     d = _validate.vec2(translation, "translation")
     return float(o[0]), float(o[1]), float(d[0]), float(d[1])
-
-
-def _hits(world, origin, translation, filter, closest: bool) -> list[RayHit]:
-    f = _filter(filter)
-    ox, oy, dx, dy = _ray(origin, translation)
-    rows, fractions, normals = _ray_hits(world._shapes, world._bodies, ox, oy, dx, dy, 1.0,
-                                         np.uint64(f.category), np.uint64(f.mask), closest)
-    handles = world._shape_handles
-    return [RayHit(handles[int(s)], Vec2(float(ox + t * dx), float(oy + t * dy)),
-                   Vec2(float(n[0]), float(n[1])), float(t))
-            for s, t, n in zip(rows.tolist(), fractions.tolist(), normals)]
 
 
 def ray_cast(world, origin, translation, filter=None) -> RayHit | None:
     """The nearest shape the ray ``origin`` -> ``origin + translation`` enters, or None. A ray
     starting inside a shape does not see it; of two shapes hit at the same fraction, the one
     created first (the lower :attr:`~impulse2d.Shape.index`) is reported."""
-    hits = _hits(world, origin, translation, filter, True)
-    return hits[0] if hits else None
+    # This function is most of a single query's cost, so the common call (two tuples of
+    # floats, the grid built) makes no helper call: the kernel checks that the numbers are
+    # finite and in range, and anything else goes through the full validation.
+    ox = None
+    if type(origin) is tuple and type(translation) is tuple:
+        try:
+            ox, oy = origin
+            dx, dy = translation
+        except ValueError:  # not pairs
+            ox = None
+    if not (type(ox) is float and type(oy) is float and type(dx) is float
+            and type(dy) is float):
+        ox, oy, dx, dy = _ray(origin, translation)
+    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    row, fraction, point, normal = _nearest.entry(index.refs, ox, oy, dx, dy, 1.0, category,
+                                                  mask, HUGE)
+    if row < 0:
+        if row == -2:
+            _ray(origin, translation)  # raises: a number is not finite or out of range
+        return None
+    return _new(RayHit, (world._shape_handles[row], _new(Vec2, point), _new(Vec2, normal),
+                         fraction))
 
 
 def ray_cast_all(world, origin, translation, filter=None) -> list[RayHit]:
-    """Every shape the ray enters, nearest first."""
-    return _hits(world, origin, translation, filter, False)
+    """Every shape the ray enters, nearest first (ties: the lower index first)."""
+    ox, oy, dx, dy = _ray(origin, translation)
+    category, mask = _filter(filter)._bits
+    index = _index(world)
+    count = _every.entry(index.refs, ox, oy, dx, dy, 1.0, category, mask)
+    if count == 0:
+        return []
+    handles = world._shape_handles
+    return [_new(RayHit, (handles[s], _new(Vec2, (ox + t * dx, oy + t * dy)), _new(Vec2, n), t))
+            for s, t, n in zip(index.out_rows[:count].tolist(),
+                               index.out_fractions[:count].tolist(),
+                               index.out_normals[:count].tolist())]
 
 
 def ray_cast_callback(world, origin, translation, callback: Callable, filter=None) -> None:
@@ -122,7 +178,7 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
     if not callable(callback):
         raise TypeError("callback must be callable")
     limit = 1.0
-    for hit in _hits(world, origin, translation, filter, False):
+    for hit in ray_cast_all(world, origin, translation, filter):
         if hit.fraction > limit:
             break
         answer = float(callback(hit.shape, hit.point, hit.normal, hit.fraction))
@@ -137,9 +193,9 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
 
 def ray_cast_many(world, origins, translations, filter=None) -> RayBatch:
     """The nearest hit of each of N rays (``origins`` and ``translations``: (N, 2) arrays, or
-    one translation (2,) for all), in one call: the shapes are binned into a grid once and each
-    ray walks through it. Equal, ray for ray and bit for bit, to :func:`ray_cast`."""
-    f = _filter(filter)
+    one translation (2,) for all), in one call through the same grid as :func:`ray_cast`, so
+    equal to it ray for ray and bit for bit."""
+    category, mask = _filter(filter)._bits
     o = _points(origins, "origins")
     d = np.asarray(translations, dtype=np.float64)
     if d.shape == (2,):
@@ -150,8 +206,8 @@ def ray_cast_many(world, origins, translations, filter=None) -> RayBatch:
                          f"got {d.shape}")
     n = o.shape[0]
     out = RayBatch(np.empty(n), np.empty((n, 2)), np.empty((n, 2)), np.empty(n, np.int64))
-    _cast_rays(world._shapes, world._bodies, o, d, 1.0, np.uint64(f.category),
-               np.uint64(f.mask), out.fraction, out.point, out.normal, out.shape)
+    _cast_rays.entry(_index(world).refs, o, d, 1.0, category, mask, out.fraction, out.point,
+               out.normal, out.shape)
     return out
 
 
@@ -169,25 +225,40 @@ def _points(value, name: str) -> np.ndarray:
     return a
 
 
+def _shapes(world, index, count: int) -> list:
+    """The handles of the first ``count`` rows of the index's output."""
+    if count == 0:
+        return []
+    handles = world._shape_handles
+    return [handles[s] for s in index.out_rows[:count].tolist()]
+
+
 def query_aabb(world, lower, upper, filter=None) -> list:
-    """The shapes whose bounding box (as they are now) overlaps the box ``lower``-``upper``."""
-    f = _filter(filter)
+    """The shapes whose bounding box (as they are now) overlaps the box ``lower``-``upper``,
+    in index order."""
+    category, mask = _filter(filter)._bits
     lo = _validate.vec2(lower, "lower")
     hi = _validate.vec2(upper, "upper")
     if lo[0] > hi[0] or lo[1] > hi[1]:
         raise ValueError(f"lower {tuple(lo)} must not exceed upper {tuple(hi)}")
-    rows = _in_box(world._shapes, world._bodies, float(lo[0]), float(lo[1]), float(hi[0]),
-                   float(hi[1]), np.uint64(f.category), np.uint64(f.mask))
-    return [world._shape_handles[int(s)] for s in rows]
+    index = _index(world)
+    return _shapes(world, index, _in_box.entry(index.refs, lo[0], lo[1], hi[0], hi[1], category,
+                                         mask))
 
 
 def query_point(world, point, filter=None) -> list:
-    """The shapes that contain ``point`` (their boundary included)."""
-    f = _filter(filter)
-    p = _validate.vec2(point, "point")
-    rows = _at_point(world._shapes, world._bodies, float(p[0]), float(p[1]),
-                     np.uint64(f.category), np.uint64(f.mask))
-    return [world._shape_handles[int(s)] for s in rows]
+    """The shapes that contain ``point`` (their boundary included), in index order."""
+    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
+    if type(point) is tuple and len(point) == 2 and type(point[0]) is float and type(
+            point[1]) is float:
+        x, y = point  # the kernel checks that they are finite and in range
+    else:
+        x, y = _validate.vec2(point, "point")
+    index = _index(world)
+    count = _at_point.entry(index.refs, x, y, category, mask, HUGE)
+    if count < 0:
+        _validate.vec2(point, "point")  # raises: not finite or out of range
+    return _shapes(world, index, count)
 
 
 def _own_filter(shape, filter) -> QueryFilter:
@@ -212,27 +283,26 @@ def shape_cast(world, shape, translation, filter=None) -> RayHit | None:
     surface, its outward normal there, and the fraction of the translation at the time of
     impact (exact: a ray cast against the Minkowski difference). A shape overlapping another
     at the start hits it at fraction 0 with a zero normal. ``filter`` defaults to the shape's
-    own category and mask; sensors are not hit. None if nothing is in the way."""
+    own category and mask; sensors are not hit. None if nothing is in the way; of shapes
+    touched at the same fraction, the lowest index."""
     row = _moving(world, shape)
-    f = _own_filter(shape, filter)
-    d = _validate.vec2(translation, "translation")
-    hit_row, fraction, nx, ny, px, py = _cast_shape(
-        world._shapes, world._bodies, row, float(d[0]), float(d[1]), 1.0,
-        np.uint64(f.category), np.uint64(f.mask))
+    category, mask = _own_filter(shape, filter)._bits
+    tx, ty = _validate.vec2(translation, "translation")
+    hit_row, fraction, nx, ny, px, py = _cast_shape.entry(_index(world).refs, row, tx, ty, 1.0,
+                                                    category, mask)
     if hit_row < 0:
         return None
-    return RayHit(world._shape_handles[int(hit_row)], Vec2(float(px), float(py)),
-                  Vec2(float(nx), float(ny)), float(fraction))
+    return _new(RayHit, (world._shape_handles[hit_row], _new(Vec2, (px, py)),
+                         _new(Vec2, (nx, ny)), fraction))
 
 
 def query_shape(world, shape, filter=None) -> list:
     """The shapes of other bodies that overlap ``shape`` where it is now (touching is not
-    overlapping; sensors included). ``filter`` defaults to the shape's own."""
+    overlapping; sensors included), in index order. ``filter`` defaults to the shape's own."""
     row = _moving(world, shape)
-    f = _own_filter(shape, filter)
-    rows = _overlapping(world._shapes, world._bodies, row, np.uint64(f.category),
-                        np.uint64(f.mask))
-    return [world._shape_handles[int(s)] for s in rows]
+    category, mask = _own_filter(shape, filter)._bits
+    index = _index(world)
+    return _shapes(world, index, _overlapping.entry(index.refs, row, category, mask))
 
 
 __all__ = ["QueryFilter", "RayHit", "RayBatch", "ray_cast", "ray_cast_all", "ray_cast_callback",
