@@ -7,7 +7,7 @@ and it writes nothing into the world.
 
 A single ray tests every candidate shape's box (a slab test, a few ns each) and the shapes whose
 box it crosses exactly (:func:`.raycast.ray_shape`). A batch of rays first bins the shapes' boxes
-into a uniform grid (:func:`_build_grid`, linear in the shapes) and walks each ray through it cell
+into a uniform grid (:func:`build_grid`, linear in the shapes) and walks each ray through it cell
 by cell (Amanatides and Woo, "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987), stopping
 at the first cell that starts beyond the nearest hit found. The helpers that take the stores are inlined
 (``inline_kernel``): a call passing the shape and body stores costs about 0.3 us, 0.5 ms per
@@ -182,7 +182,7 @@ def _cell_range(box, x0, y0, cell, nx, ny):
 
 
 @inner_kernel
-def _build_grid(boxes, candidates):
+def build_grid(boxes, candidates):
     """Bin the boxes of ``candidates`` into a uniform grid. Returns ``(x0, y0, cell, nx, ny,
     starts, items, large)``: cell (i, j) holds ``items[starts[j nx + i]:starts[j nx + i + 1]]``;
     ``large`` the shapes binned nowhere (too many cells)."""
@@ -269,7 +269,7 @@ def cast_rays(shapes, bodies, origins, translations, max_fraction, category, mas
             _box(shapes, bodies, s, boxes[s])
             seen[m] = s
             m += 1
-    x0, y0, cell, nx, ny, starts, items, large = _build_grid(boxes, seen[:m])
+    x0, y0, cell, nx, ny, starts, items, large = build_grid(boxes, seen[:m])
     stamp = np.full(n, -1, np.int64)
     _walk_rays(shapes.count, shapes.vertices, shapes.normals, shapes.radius, shapes.body,
                bodies.origin, bodies.rot, boxes, stamp, x0, y0, cell, nx, ny, starts, items, large,
@@ -476,5 +476,5 @@ def overlapping_shapes(shapes, bodies, placed, category, mask):
     return rows[:count]
 
 
-__all__ = ["ray_hits", "shapes_in_box", "shapes_at_point", "cast_rays", "cast_shape",
+__all__ = ["ray_hits", "shapes_in_box", "shapes_at_point", "cast_rays", "cast_shape", "build_grid",
            "overlapping_shapes", "MAX_CELLS_PER_SHAPE"]

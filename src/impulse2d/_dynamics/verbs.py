@@ -15,6 +15,9 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   compiles it (0 also for a type without one: the mouse and motor joints);
 * slots :data:`DIRECT_ROWS` + k: the row export of that joint type for the ``direct`` solver
   (:mod:`.direct`), filled only for worlds of that solver, so that no other world compiles it;
+* slot :data:`CONTINUOUS`: the continuous collision stage (:mod:`.continuous`), filled the
+  first time a step of the world has a fast body (0 until then: the step leaves that first
+  sweep to Python, which compiles the stage);
 * the ``direct`` solver's own slots, not addresses of kernels but its setting and its counts:
   :data:`DIRECT_FALLBACK` (the entry of the solver that takes over a step whose largest island
   is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
@@ -22,7 +25,7 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   writes: see :mod:`.direct`).
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
-services (sleeping, events, continuous collision) take slots of their own the same way.
+services take slots of their own the same way.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ DIRECT_MAX_ROWS = DIRECT_FALLBACK + 1
 DIRECT_COUNTS = DIRECT_MAX_ROWS + 1
 DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows", "islands",
                       "lcp_pivots", "regularised_pivots")
-COUNT = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
+CONTINUOUS = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
+COUNT = CONTINUOUS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -87,12 +91,16 @@ PAIRS_SIGNATURE = _b1(WORLD_STORES)
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
 
+CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
+"""``stage(world) -> bodies moved back``"""
+
 call_pairs = address_call(PAIRS_SIGNATURE)
 call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
 call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
+call_continuous = address_call(CONTINUOUS_SIGNATURE)
 
 
 def new_table() -> np.ndarray:
@@ -101,8 +109,10 @@ def new_table() -> np.ndarray:
 
 
 __all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
-           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "COUNT",
+           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "CONTINUOUS",
+           "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
-           "call_joint_position", "call_solver", "call_direct_rows", "new_table"]
+           "DIRECT_ROWS_SIGNATURE", "CONTINUOUS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "call_joint_position", "call_solver", "call_direct_rows", "call_continuous",
+           "new_table"]
