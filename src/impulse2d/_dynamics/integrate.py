@@ -161,9 +161,11 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed, continuous):
         s *= inv_len
         lx = bodies.local_center[i, 0]
         ly = bodies.local_center[i, 1]
+        # |dp| + |turn| extent > FAST_FRACTION min_extent, without a square root
+        slack = FAST_FRACTION * bodies.min_extent[i] - abs(turn) * bodies.extent[i]
         if continuous and kind[i] == DYNAMIC and (
-                math.hypot(bodies.dp[i, 0], bodies.dp[i, 1]) + abs(turn) * bodies.extent[i]
-                > FAST_FRACTION * bodies.min_extent[i]):
+                slack < 0.0 or bodies.dp[i, 0] * bodies.dp[i, 0]
+                + bodies.dp[i, 1] * bodies.dp[i, 1] > slack * slack):
             bodies.fast[i] = True
             bodies.sweep[i, 0] = bodies.center[i, 0]
             bodies.sweep[i, 1] = bodies.center[i, 1]

@@ -334,6 +334,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
+    # Compiled on first need only (step_world); rewritten here so that a table copied from
+    # another process never keeps that process's address.
+    table[CONTINUOUS] = CONTINUOUS_KERNEL.compiled_address()
 
 
 def _settings_arguments(s) -> tuple:
