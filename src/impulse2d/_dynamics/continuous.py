@@ -55,7 +55,7 @@ import numpy as np
 from .._collision.shape_queries import build_grid
 from .._collision.geometry import shape_aabb
 from .._collision.toi import TARGET_GAP, gap_at, time_of_impact
-from .._core.jit import inline_kernel, inner_kernel, python_stage_kernel
+from .._core.jit import inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP
 from .contacts import may_collide
@@ -111,7 +111,7 @@ def _place(count, vertices, px, py, c, s, out):
         out[i, 1] = s * vertices[i, 0] + c * vertices[i, 1] + py
 
 
-@inline_kernel
+@inner_kernel
 def _may_stop(bodies, shapes, no_collide, body, f, s):
     """Whether shape ``s`` may stop the sweep of shape ``f`` of ``body`` (filters as for
     contacts; the body types were sorted out by :func:`_obstacles`)."""
@@ -130,7 +130,7 @@ def _may_stop(bodies, shapes, no_collide, body, f, s):
     return True
 
 
-@inline_kernel
+@inner_kernel
 def _shape_fraction(bodies, shapes, b, f, s, fraction, points, scratch, core):
     """The sweep of shape ``f`` of body ``b`` against shape ``s``: the new earliest fraction."""
     o = shapes.body[s]
@@ -171,15 +171,12 @@ def _shape_fraction(bodies, shapes, b, f, s, fraction, points, scratch, core):
     return fraction
 
 
-@inline_kernel
+@inner_kernel
 def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
                 points, scratch, core):
     """The earliest fraction of body ``b``'s sweep (1.0: no hit) over its shapes
     ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``points``,
-    ``scratch`` (8 x 2) and ``core`` (1 x 2): room for shape points.
-
-    This and the helpers it calls per candidate are inlined: a call passing the body and shape
-    stores costs about 0.3 us (:mod:`.._core.jit`), more than most times of impact."""
+    ``scratch`` (8 x 2) and ``core`` (1 x 2): room for shape points."""
     x0, y0, cell, nx, ny, starts, items, large = grid
     sweep = bodies.sweep[b]
     c1x = bodies.center[b, 0]
@@ -231,7 +228,7 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
     return fraction, tag
 
 
-@inline_kernel
+@inner_kernel
 def _move_back(bodies, b, t):
     """Put body ``b`` at fraction ``t`` of its sweep (velocity kept)."""
     sweep = bodies.sweep[b]
