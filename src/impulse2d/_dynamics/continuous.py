@@ -112,15 +112,16 @@ def _place(count, vertices, px, py, c, s, out):
 
 
 @inner_kernel
-def _may_stop(bodies, shapes, no_collide, body, f, s):
+def _may_stop(kind, owner, shape_type, sensor, group, category, mask, no_collide, body, f, s):
     """Whether shape ``s`` may stop the sweep of shape ``f`` of ``body`` (filters as for
-    contacts; the body types were sorted out by :func:`_obstacles`)."""
-    other = shapes.body[s]
-    if other == body or not _sweep_may_hit(shapes.type[s]):
+    contacts; the body types were sorted out by :func:`_obstacles`). The helpers called per
+    candidate take columns, not stores: a call passing the body and shape stores costs about
+    0.3 us (:mod:`.._core.jit`), about what a time of impact costs."""
+    other = owner[s]
+    if other == body or not _sweep_may_hit(shape_type[s]):
         return False
-    if not may_collide(DYNAMIC, bodies.type[other], shapes.is_sensor[f], shapes.is_sensor[s],
-                       shapes.group[f], shapes.group[s], shapes.category[f], shapes.mask[f],
-                       shapes.category[s], shapes.mask[s]):
+    if not may_collide(DYNAMIC, kind[other], sensor[f], sensor[s], group[f], group[s],
+                       category[f], mask[f], category[s], mask[s]):
         return False
     if no_collide.shape[0] > 0:
         key = (min(body, other) << 32) | max(body, other)
@@ -131,32 +132,27 @@ def _may_stop(bodies, shapes, no_collide, body, f, s):
 
 
 @inner_kernel
-def _shape_fraction(bodies, shapes, b, f, s, fraction, points, scratch, core):
-    """The sweep of shape ``f`` of body ``b`` against shape ``s``: the new earliest fraction."""
-    o = shapes.body[s]
-    _place(shapes.count[s], shapes.vertices[s], bodies.origin[o, 0], bodies.origin[o, 1],
-           bodies.rot[o, 0], bodies.rot[o, 1], points)
-    lcx = bodies.local_center[b, 0]
-    lcy = bodies.local_center[b, 1]
-    sweep = bodies.sweep[b]
-    cx = bodies.center[b, 0]
-    cy = bodies.center[b, 1]
-    angle = bodies.angle[b]
-    count_s = shapes.count[s]
-    radius_s = shapes.radius[s]
-    count_f = shapes.count[f]
-    local_f = shapes.vertices[f]
-    radius_f = shapes.radius[f]
+def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s, sweep, lcx,
+                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core):
+    """The sweep of shape ``f`` (of a body whose centre of mass ``lcx, lcy`` goes from
+    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction."""
+    o = owner[s]
+    _place(count[s], vertices[s], origin[o, 0], origin[o, 1], rot[o, 0], rot[o, 1], points)
+    count_s = count[s]
+    radius_s = radius[s]
+    count_f = count[f]
+    local_f = vertices[f]
+    radius_f = radius[f]
     t = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
                        sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
                        scratch)
     if t == 0.0:
         # Within the gap already: sweep the core circle, which stops only a pass through.
-        core[0, 0] = shapes.centroid[f, 0]
-        core[0, 1] = shapes.centroid[f, 1]
-        t = time_of_impact(count_s, points, radius_s, 1, core,
-                           CORE_FRACTION * bodies.min_extent[b], lcx, lcy, sweep[0], sweep[1],
-                           sweep[2], cx, cy, angle, fraction, TARGET_GAP, scratch)
+        core[0, 0] = centroid[f, 0]
+        core[0, 1] = centroid[f, 1]
+        t = time_of_impact(count_s, points, radius_s, 1, core, core_radius, lcx, lcy,
+                           sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
+                           scratch)
         end = t if t > 0.0 and t < fraction else fraction
         if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
                   sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP:
@@ -173,16 +169,19 @@ def _shape_fraction(bodies, shapes, b, f, s, fraction, points, scratch, core):
 
 @inner_kernel
 def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
-                points, scratch, core):
+                candidates, points, scratch, core):
     """The earliest fraction of body ``b``'s sweep (1.0: no hit) over its shapes
-    ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``points``,
-    ``scratch`` (8 x 2) and ``core`` (1 x 2): room for shape points."""
+    ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``candidates``: room
+    for a row per shape; ``points``, ``scratch`` (8 x 2) and ``core`` (1 x 2): for shape
+    points."""
     x0, y0, cell, nx, ny, starts, items, large = grid
     sweep = bodies.sweep[b]
     c1x = bodies.center[b, 0]
     c1y = bodies.center[b, 1]
+    angle = bodies.angle[b]
     lcx = bodies.local_center[b, 0]
     lcy = bodies.local_center[b, 1]
+    core_radius = CORE_FRACTION * bodies.min_extent[b]
     fraction = 1.0
     for f in fast_shapes:
         # Every pose of the sweep lies within the shape's reach of the centre's path.
@@ -195,36 +194,38 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
         lo_y = min(sweep[1], c1y) - reach
         hi_x = max(sweep[0], c1x) + reach
         hi_y = max(sweep[1], c1y) + reach
+        # The candidates: shapes whose box meets the swept box, each once.
         tag += 1
         i0 = max(int(math.floor((lo_x - x0) / cell)), 0)
         j0 = max(int(math.floor((lo_y - y0) / cell)), 0)
         i1 = min(int(math.floor((hi_x - x0) / cell)), nx - 1)
         j1 = min(int(math.floor((hi_y - y0) / cell)), ny - 1)
         everything = (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_QUERY_CELLS
+        m = 0
         for k in range(rows.shape[0] if everything else large.shape[0]):
-            s = rows[k] if everything else large[k]
+            candidates[m] = rows[k] if everything else large[k]
+            m += 1
+        if not everything:
+            for j in range(j0, j1 + 1):
+                for i in range(i0, i1 + 1):
+                    c = j * nx + i
+                    for k in range(starts[c], starts[c + 1]):
+                        s = items[k]
+                        if stamp[s] != tag:
+                            stamp[s] = tag
+                            candidates[m] = s
+                            m += 1
+        for k in range(m):
+            s = candidates[k]
             box = boxes[s]
             if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
                 continue
-            if _may_stop(bodies, shapes, no_collide, b, f, s):
-                fraction = _shape_fraction(bodies, shapes, b, f, s, fraction, points, scratch,
-                                           core)
-        if everything:
-            continue
-        for j in range(j0, j1 + 1):
-            for i in range(i0, i1 + 1):
-                c = j * nx + i
-                for k in range(starts[c], starts[c + 1]):
-                    s = items[k]
-                    if stamp[s] == tag:
-                        continue
-                    stamp[s] = tag
-                    box = boxes[s]
-                    if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
-                        continue
-                    if _may_stop(bodies, shapes, no_collide, b, f, s):
-                        fraction = _shape_fraction(bodies, shapes, b, f, s, fraction, points,
-                                                   scratch, core)
+            if _may_stop(bodies.type, shapes.body, shapes.type, shapes.is_sensor, shapes.group,
+                         shapes.category, shapes.mask, no_collide, b, f, s):
+                fraction = _shape_fraction(shapes.count, shapes.vertices, shapes.radius,
+                                           shapes.centroid, shapes.body, bodies.origin,
+                                           bodies.rot, f, s, sweep, lcx, lcy, c1x, c1y, angle,
+                                           core_radius, fraction, points, scratch, core)
     return fraction, tag
 
 
@@ -257,6 +258,7 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
         return 0
     grid = build_grid(boxes, rows)
     stamp = np.full(shapes.alive.shape[0], -1, np.int64)
+    candidates = np.empty(shapes.alive.shape[0], np.int64)
     points = np.empty((8, 2))
     scratch = np.empty((8, 2))
     core = np.empty((1, 2))
@@ -265,7 +267,8 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
     for k in range(fast.shape[0]):
         b = fast[k]
         t, tag = _sweep_body(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
-                             rows, boxes, grid, stamp, tag, points, scratch, core)
+                             rows, boxes, grid, stamp, tag, candidates, points, scratch,
+                             core)
         if t < 1.0:
             _move_back(bodies, b, t)
             hits += 1
