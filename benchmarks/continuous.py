@@ -202,7 +202,8 @@ def main():
         order = jobs if r % 2 == 0 else jobs[::-1]
         result = {}
         for name, job, src in order:
-            key = f"{name} continuous={'on' if job['options'].get('enable_continuous', True) else 'off'}"
+            on = job["options"].get("enable_continuous", True)
+            key = f"{name} continuous={'on' if on else 'off'}"
             if name.startswith("pyramid"):
                 key = name
             result[key] = run_child(job, src)

@@ -178,6 +178,6 @@ else:
         return types.int64(), codegen
 
 
-__all__ = ["kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel", "stage_kernel",
-           "python_stage_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
+__all__ = ["kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel",
+           "stage_kernel", "python_stage_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
            "cycles"]

@@ -7,12 +7,13 @@ followed here:
 
 1. **The fast test**, in the finalize stage (:func:`~.integrate.finalize_bodies`), for every
    awake dynamic body when ``WorldSettings.enable_continuous``: the body is *fast* when its
-   motion of this step, ``|dp| + |turn| * extent``, exceeds ``FAST_FRACTION`` (0.5, :mod:`impulse2d.constants`) of its
-   ``min_extent`` (its thinnest half-width: a circle's radius, a box's smaller half side, 0 for
-   a segment). Box2D v3 tests ``(|v| + |w| maxExtent) dt > 0.5 minExtent``; the motion itself
-   is the same for the soft step and also counts the position passes of ``pgs_ngs``. The test
-   keeps the body's pose at the start of the step (``Bodies.sweep``) and flags it
-   (``Bodies.fast``). Slow bodies cost this comparison and nothing else.
+   motion of this step, ``|dp| + |turn| * extent``, exceeds ``FAST_FRACTION`` (0.5,
+   :mod:`impulse2d.constants`) of its ``min_extent`` (its thinnest half-width: a circle's
+   radius, a box's smaller half side, 0 for a segment). Box2D v3 tests
+   ``(|v| + |w| maxExtent) dt > 0.5 minExtent``; the motion itself is the same for the soft
+   step and also counts the position passes of ``pgs_ngs``. The test keeps the body's pose at
+   the start of the step (``Bodies.sweep``) and flags it (``Bodies.fast``). Slow bodies cost
+   this comparison and nothing else.
 2. **The sweep** (:func:`solve_continuous`, this module, compiled the first time a world has a
    fast body): each fast body's shapes are swept from the start pose to the end pose against
    every shape that may stop them (below), held at its end-of-step pose, by the time of impact
@@ -41,9 +42,9 @@ Kinematic bodies are met at their end pose (their own motion within the step is 
 Box2D v3.1 does the same for bullets). Sensors neither stop nor are swept; the collision filter
 and joints that forbid collision are honoured as for contacts.
 
-The stage runs after the sleep stage (a body that falls asleep in a step is not fast), so the
-step that compiles it, which Python finishes, runs the same stages in the same order as every
-later step, which calls it by address.
+The stage runs last, after the sleep stage (it skips a body that fell asleep in the step), so
+that the step that compiles it, which Python finishes, runs the same stages in the same order
+as every later step, which calls it by address.
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ MAX_QUERY_CELLS = 4096
 @inner_kernel
 def _sweep_may_hit(shape_type):
     """Whether a sweep may stop at a shape of ``shape_type``. Every shape type of today is
-    two-sided. A one-sided type (a chain segment) adds its test here: no stop when the fast
-    shape's centroid starts behind the segment or ends in front of it (Box2D v3), so that a
-    body leaves a loop from its back side and slides across inner vertices without a pause."""
+    two-sided. A one-sided type (a chain segment) adds its test here, given the segment's
+    world points and the fast shape's centroid at the start and end of the sweep: no stop when
+    the centroid starts behind the segment or ends in front of it (Box2D v3), so that a body
+    leaves a loop from its back side and slides across inner vertices without a pause."""
     return shape_type >= 0
 
 

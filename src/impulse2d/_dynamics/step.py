@@ -52,10 +52,11 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS, CONTINUOUS_SIGNATURE, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS,
-                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_continuous, call_pairs, call_solver)
+from .verbs import (COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS, CONTINUOUS_SIGNATURE, DIRECT_COUNTS,
+                    DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, DIRECT_ROWS_SIGNATURE,
+                    JOINT_POSITION_SIGNATURE, JOINT_POSITIONS, JOINT_SIGNATURE, JOINTS, PAIRS,
+                    PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE, call_collide, call_continuous,
+                    call_pairs, call_solver)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -215,7 +216,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     the old one; the reference holds the new ones already), the (sub)step the joint impulses
     were accumulated over, the number of sleeping bodies after the step, the number that
     fell asleep in it, and the number of fast bodies left unswept because the world's
-    continuous stage is not compiled yet (Python then runs it). ``world.clock`` receives the cycle counter before each stage and at
+    continuous stage is not compiled yet (Python then runs it). ``world.clock`` receives the
+    cycle counter before each stage and at
     the end (see :data:`STAGES`).
 
     ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the

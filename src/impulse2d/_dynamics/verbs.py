@@ -109,10 +109,9 @@ def new_table() -> np.ndarray:
 
 
 __all__ = ["PAIRS", "COLLIDE", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
-           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES", "CONTINUOUS",
-           "COUNT",
-           "PREPARE", "WARM_START", "SOLVE", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
-           "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "CONTINUOUS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
-           "call_joint_position", "call_solver", "call_direct_rows", "call_continuous",
-           "new_table"]
+           "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
+           "CONTINUOUS", "COUNT", "PREPARE", "WARM_START", "SOLVE", "PAIRS_SIGNATURE",
+           "COLLIDE_SIGNATURE", "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE",
+           "SOLVER_SIGNATURE", "DIRECT_ROWS_SIGNATURE", "CONTINUOUS_SIGNATURE", "call_pairs",
+           "call_collide", "call_joint", "call_joint_position", "call_solver",
+           "call_direct_rows", "call_continuous", "new_table"]
