@@ -228,7 +228,7 @@ def test_profile_times_the_last_step_and_splits_it_over_the_stages():
     assert world.profile.step == 0.0  # nothing stepped yet
     run(world, 0.5)
     p = world.profile
-    stages = [p.pairs, p.collide, p.prepare, p.solve, p.finalize]
+    stages = [p.pairs, p.collide, p.prepare, p.solve, p.finalize, p.continuous]
     assert 0.0 < p.step < 1.0
     assert all(t >= 0.0 for t in stages)
     if CYCLE_COUNTER:
@@ -236,7 +236,8 @@ def test_profile_times_the_last_step_and_splits_it_over_the_stages():
         assert p.solve > 0.0
     else:
         assert sum(stages) == 0.0
-    assert set(p.as_dict()) == {"step", "pairs", "collide", "prepare", "solve", "finalize"}
+    assert set(p.as_dict()) == {"step", "pairs", "collide", "prepare", "solve", "finalize",
+                                "continuous"}
 
 
 def test_changed_settings_reach_the_next_step():

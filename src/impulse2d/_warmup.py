@@ -29,7 +29,7 @@ def _contact_world(world):
 
 def _joint_world(world):
     """One joint of every type (with its springs, motors and limits on), on bodies above the
-    contact world."""
+    contact world, and a fast bullet."""
     pivot = world.create_body(type="static", position=(0.0, 5.0))
     bob = world.create_body(position=(1.0, 5.0))
     bob.create_circle(0.1)
@@ -62,6 +62,8 @@ def _joint_world(world):
     hinge = world.create_revolute_joint(pivot, bob, (0.0, 5.0))
     slide = world.create_prismatic_joint(pivot, slider, (2.0, 5.0), (1.0, 0.0))
     world.create_gear_joint(hinge, slide, ratio=0.5)
+    dart = world.create_body(position=(0.0, 8.0), linear_velocity=(0.0, -100.0), bullet=True)
+    dart.create_circle(0.05)  # fast: continuous collision
 
 
 def _chain_world(world):

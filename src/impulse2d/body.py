@@ -188,6 +188,18 @@ class Body(Handle):
         self._world._bodies.w[i] = 0.0
         self._world._update_mass(i, props)
 
+    @property
+    def bullet(self) -> bool:
+        """Whether continuous collision sweeps this body against dynamic bodies too (default
+        False: a fast body is swept against static and kinematic bodies only; see
+        ``WorldSettings.enable_continuous``). Settable; only dynamic bodies are ever swept."""
+        return bool(self._world._bodies.bullet[self._row()])
+
+    @bullet.setter
+    def bullet(self, value) -> None:
+        i = self._row()
+        self._world._bodies.bullet[i] = _validate.flag(value, "bullet")
+
     # -- sleeping (_dynamics/islands.py explains the rules) -----------------------------------
     @property
     def is_awake(self) -> bool:

@@ -30,6 +30,11 @@ MAX_ROTATION = 0.25 * 3.141592653589793
 """rad. Largest rotation a body may make in one step; stops a spinning body from skipping
 through its own collision response (Box2D v3: 0.25 pi)."""
 
+FAST_FRACTION = 0.5
+"""A dynamic body whose motion in one step (its centre's travel plus its turn times its extent)
+exceeds this fraction of its thinnest half-width is swept by continuous collision
+(``WorldSettings.enable_continuous``; Box2D v3's safety factor, 0.5)."""
+
 ANGULAR_SLOP = 2.0 / 180.0 * 3.141592653589793
 """rad. Joint angle error the position correction of ``pgs_ngs``/``pgs_block`` leaves alone,
 and its tolerance for stopping early (Box2D v2.4 ``b2_angularSlop``: 2 degrees)."""

@@ -123,6 +123,14 @@ class WorldSettings:
     """s, in [0, 1e6]. How long every body of an island must stay below its
     ``sleep_threshold`` before the island falls asleep (Box2D: 0.5 s)."""
 
+    enable_continuous: bool = True
+    """Continuous collision (on by default, as in Box2D): a dynamic body that moves more than
+    half its thinnest half-width in a step is swept from its start to its end pose against
+    static and kinematic bodies (``bullet`` bodies also against dynamic ones) and, if the sweep
+    hits, put back at the time of impact with its velocity kept, so that it cannot pass
+    through a thin wall. Slow bodies cost one comparison a step; the sweep compiles the first
+    time a world has a fast body. Off: fast bodies may tunnel."""
+
     hit_event_threshold: float = 1.0
     """m/s, in [0, 1e5]. A contact point whose approach speed exceeds this makes a hit event
     (Box2D: 1 m/s)."""
@@ -218,7 +226,8 @@ def _check(name: str, value):
         if not 1 <= value <= 1000:
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")
         return value
-    if name in ("warm_starting", "enable_contact_events", "enable_body_events", "enable_sleep"):
+    if name in ("warm_starting", "enable_contact_events", "enable_body_events", "enable_sleep",
+                "enable_continuous"):
         return _validate.flag(value, name)
     # Upper bounds and their reasons: _validate (MAX_HERTZ, MAX_SPEED, MAX_FACTOR).
     if name in ("contact_hertz", "joint_hertz"):

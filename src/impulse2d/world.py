@@ -75,7 +75,8 @@ class Profile:
     collide: float = 0.0   # narrowphase manifolds
     prepare: float = 0.0   # colouring and constraint preparation
     solve: float = 0.0     # the solver's (sub)steps and storing impulses
-    finalize: float = 0.0  # write back positions, clear forces
+    finalize: float = 0.0  # write back positions, clear forces, the fast test, sleeping
+    continuous: float = 0.0  # sweeps of fast bodies (continuous collision)
 
     def as_dict(self) -> dict[str, float]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -242,13 +243,15 @@ class World:
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,
                     angular_damping=0.0, gravity_scale=1.0, fixed_rotation=False,
-                    allow_sleep=True, user_data=None) -> Body:
+                    bullet=False, allow_sleep=True, user_data=None) -> Body:
         """Create a body. Give it shapes with ``body.create_box(...)`` etc.
 
         Bounds (the body's setters check the same): ``position`` within +-1e5 m, ``angle``
         +-1e9 rad, ``linear_velocity`` +-1e5 m/s per component, ``angular_velocity`` +-1e5
         rad/s, ``gravity_scale`` +-1e6; the dampings (1/s) any finite value >= 0.
         ``allow_sleep=False`` keeps the body, and every body of its island, awake.
+        ``bullet=True``: continuous collision sweeps the body against dynamic bodies too, not
+        only static and kinematic ones (``WorldSettings.enable_continuous``).
         """
         kind = parse_body_type(type)
         x, y = _validate.vec2(position, "position")
@@ -262,6 +265,7 @@ class World:
         g = _validate.signed_factor(gravity_scale, "gravity_scale")
         fixed = _validate.flag(fixed_rotation, "fixed_rotation")
         sleepy = _validate.flag(allow_sleep, "allow_sleep")
+        is_bullet = _validate.flag(bullet, "bullet")
 
         i = self._body_pool.allocate()
         if i >= len(self._bodies.alive):
@@ -293,6 +297,10 @@ class World:
         b.island_sleep[i] = 0.0  # scratch, but a re-used row must read as a fresh one
         b.extent[i] = 0.0
         b.step_motion[i] = 0.0
+        b.min_extent[i] = HUGE
+        b.bullet[i] = is_bullet
+        b.fast[i] = False
+        b.sweep[i] = 0.0
         handle = Body(self, i, int(b.generation[i]))
         self._body_handles[i] = handle
         self._body_shapes[i] = []
@@ -1019,8 +1027,10 @@ class World:
             reach = [np.hypot(*(sh.vertices[s, :sh.count[s]] - local_center).T).max()
                      + sh.radius[s] for s in shapes]
             b.extent[i] = max(reach)
+            b.min_extent[i] = min(_min_extent(sh, s) for s in shapes)
         else:
             b.extent[i] = 0.0
+            b.min_extent[i] = HUGE  # nothing to sweep
         if b.type[i] != DYNAMIC:
             return
         # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).
@@ -1038,6 +1048,19 @@ class World:
         lx, ly = b.local_center[i]
         b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
         b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
+
+
+def _min_extent(shapes: Shapes, s: int) -> float:
+    """Shape ``s``'s thinnest half-width, m: the rounding radius plus, for a polygon, the
+    least distance from its centroid to an edge line (Box2D v3's ``minExtent``: a circle's
+    radius, a box's smaller half side, 0 for a segment). Continuous collision calls a body
+    fast when a step moves it more than half the least of its shapes'."""
+    count = int(shapes.count[s])
+    inner = 0.0
+    if count >= 3:
+        v = shapes.vertices[s, :count] - shapes.centroid[s]
+        inner = float(np.min(np.sum(shapes.normals[s, :count] * v, axis=1)))
+    return max(inner, 0.0) + float(shapes.radius[s])
 
 
 def _check_gravity(value) -> tuple[float, float]:

@@ -134,7 +134,7 @@ def _cell_range(box, x0, y0, cell, nx, ny):
 
 
 @inner_kernel
-def _build_grid(boxes, candidates, cell_scale):
+def build_grid(boxes, candidates, cell_scale):
     """Bin the boxes of ``candidates`` (at least one) into a uniform grid. Returns ``(x0, y0,
     cell, nx, ny, starts, items, large)``: cell (i, j) holds ``items[starts[j nx + i]:starts[j
     nx + i + 1]]``; ``large`` the shapes binned nowhere (too many cells)."""
@@ -211,7 +211,7 @@ def build_index(alive, owner, count, vertices, radius, origin, rot, cell_scale):
     if m == 0:
         return (boxes, 0.0, 0.0, 1.0, 1, 1, np.zeros(2, np.int64), np.empty(0, np.int64),
                 np.empty(0, np.int64))
-    x0, y0, cell, nx, ny, starts, items, large = _build_grid(boxes, rows[:m], cell_scale)
+    x0, y0, cell, nx, ny, starts, items, large = build_grid(boxes, rows[:m], cell_scale)
     return boxes, x0, y0, cell, nx, ny, starts, items, large
 
 

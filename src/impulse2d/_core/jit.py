@@ -95,6 +95,10 @@ stage_kernel = _jit(no_cpython_wrapper=True)
 """``@inner_kernel`` (it may allocate) called by address from the step, like
 :data:`entry_kernel`."""
 
+python_stage_kernel = _jit()
+"""``@stage_kernel`` that Python may call too: for a stage compiled in the middle of a step,
+which Python runs itself on that step and the step calls by address from then on."""
+
 
 class DirectCall:
     """Calls a kernel's compiled code without Numba's per-call typing of the arguments.
@@ -178,5 +182,6 @@ else:
         return types.int64(), codegen
 
 
-__all__ = ["kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel", "stage_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
+__all__ = ["kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel",
+           "stage_kernel", "python_stage_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
            "cycles"]

@@ -98,6 +98,11 @@ class LazyKernel:
                     result.fndesc.llvm_cfunc_wrapper_name)
         return self._address
 
+    def compiled_address(self):
+        """:meth:`address` if this process has compiled or loaded the kernel already, else 0
+        (compiles nothing)."""
+        return self._address if self._address is not None else 0
+
     def must_compile(self) -> bool | None:
         """Whether :meth:`address` would compile (not in this process yet, not in the cache);
         None where that cannot be told (caching off, a Numba without the cache's internals)."""

@@ -52,6 +52,13 @@ class Bodies(NamedTuple):
                                  # part of the sleep speed is |w| times this, as in Box2D v3)
     step_motion: np.ndarray      # m^2: square of how far the last step moved the body (centre,
                                  # or its turn times extent), position corrections included
+    min_extent: np.ndarray       # m: thinnest half-width of its shapes (a circle's radius, a
+                                 # box's smaller half side, 0 for a segment); HUGE without shapes
+    bullet: np.ndarray           # bool: swept against dynamic bodies too (continuous collision)
+    fast: np.ndarray             # bool: moved far this step, to be swept (set by finalize,
+                                 # cleared by the continuous stage)
+    sweep: np.ndarray            # (n, 3) centre of mass x, y and angle at the start of the step,
+                                 # kept for fast bodies
 
 
 BODY_LAYOUT = {
@@ -85,6 +92,10 @@ BODY_LAYOUT = {
     "island_sleep": (np.float64, ()),
     "extent": (np.float64, ()),
     "step_motion": (np.float64, ()),
+    "min_extent": (np.float64, ()),
+    "bullet": (np.bool_, ()),
+    "fast": (np.bool_, ()),
+    "sweep": (np.float64, (3,)),
 }
 
 

@@ -16,6 +16,7 @@ import math
 
 from .._core.jit import borrowing_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
+from ..constants import FAST_FRACTION
 
 
 @borrowing_kernel
@@ -117,7 +118,7 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
+def finalize_bodies(bodies, max_linear_speed, max_angular_speed, continuous):
     """Apply the step's deltas to the absolute state, clear forces, and clamp the speeds the
     step leaves (the solver's last passes and restitution come after the clamp of
     :func:`integrate_positions`: without this a body could leave a step faster than the
@@ -125,9 +126,14 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
 
     The angle is the unwrapped rotation: it grows by the (less than a quarter turn) angle of
     ``dq``, and ``rot`` is turned by ``dq`` alongside.
+
+    With ``continuous``, the fast test of continuous collision (:mod:`.continuous`): a dynamic
+    body that moved more than ``FAST_FRACTION`` of its ``min_extent`` keeps its start pose in
+    ``sweep`` and is flagged ``fast``. Returns the number of fast bodies.
     """
     alive = bodies.alive
     kind = bodies.type
+    fast = 0
     for i in range(alive.shape[0]):
         if not alive[i]:
             continue
@@ -155,6 +161,16 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
         s *= inv_len
         lx = bodies.local_center[i, 0]
         ly = bodies.local_center[i, 1]
+        # |dp| + |turn| extent > FAST_FRACTION min_extent, without a square root
+        slack = FAST_FRACTION * bodies.min_extent[i] - abs(turn) * bodies.extent[i]
+        if continuous and kind[i] == DYNAMIC and (
+                slack < 0.0 or bodies.dp[i, 0] * bodies.dp[i, 0]
+                + bodies.dp[i, 1] * bodies.dp[i, 1] > slack * slack):
+            bodies.fast[i] = True
+            bodies.sweep[i, 0] = bodies.center[i, 0]
+            bodies.sweep[i, 1] = bodies.center[i, 1]
+            bodies.sweep[i, 2] = bodies.angle[i]
+            fast += 1
         bodies.center[i, 0] = cx
         bodies.center[i, 1] = cy
         bodies.angle[i] = angle
@@ -171,3 +187,4 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed):
         bodies.dp[i, 1] = 0.0
         bodies.dq[i, 0] = 1.0
         bodies.dq[i, 1] = 0.0
+    return fast

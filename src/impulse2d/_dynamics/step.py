@@ -6,7 +6,8 @@
     -> narrowphase manifolds (feature ids carry impulses)
     -> (if any body sleeps) wake the sleeping islands an awake body touches
     -> colour the touching contacts -> prepare constraints -> solver -> store impulses
-    -> finalize bodies -> (if sleeping is on) sleep timers, islands, islands falling asleep
+    -> finalize bodies (and the fast test) -> (if sleeping is on) sleep timers, islands,
+    islands falling asleep -> (if a body was fast) continuous collision
 
 The whole script is one kernel, :func:`step_kernel`, called through :class:`DirectCall`: each
 call from Python into compiled code costs a toll for its arguments (about 0.07 us per array,
@@ -20,6 +21,10 @@ the world's table of verbs (:mod:`verbs`), compiled on their own the first time 
 them and called by address: a pyramid compiles neither ``pgs`` nor a pulley. The solvers share
 the contact verbs (prepare, warm start, solve with or without bias, restitution, store
 impulses) and differ only in the order they call them (:mod:`solvers`).
+
+Continuous collision (:mod:`.continuous`) is a verb too, compiled the first time a step of the
+world has a fast body: that step returns with the sweep still to do, and Python compiles the
+stage and runs it (:func:`step_world`), the last stage of the step either way.
 
 Each stage's share of the step is read from the CPU's cycle counter inside the kernel and
 scaled to the step's wall time for the world's ``Profile``.
@@ -43,6 +48,7 @@ from ..solver_stats import prepare_record
 from . import diagnostics, direct, direct_accel, joint_solver, solvers, solvers_ngs
 from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
+from .continuous import solve_continuous
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
                        update_manifolds)
@@ -50,16 +56,17 @@ from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .proxies import update_aabbs
-from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, DIAGNOSE_SIGNATURE,
-                    DIAGNOSTICS, DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_pairs, call_solver, diagnose)
+from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
+                    CONTINUOUS_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS, DIRECT_COUNTS,
+                    DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, DIRECT_ROWS_SIGNATURE,
+                    JOINT_POSITION_SIGNATURE, JOINT_POSITIONS, JOINT_SIGNATURE, JOINTS, PAIRS,
+                    PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE, call_collide, call_continuous,
+                    call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
 
-STAGES = ("pairs", "collide", "prepare", "solve", "finalize")
+STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
 
 # Compile times on the 2-core CI machine with an empty cache, for the notice a first run prints
@@ -85,6 +92,9 @@ JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "whe
 JOINT_POSITION_SECONDS = 2.0
 DIRECT_ROWS_SECONDS = 3.0
 DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
+# The continuous stage compiled in 34 s with an empty cache where a pyramid's first step
+# (everything above but the joints, about 37 s here) took 85 s: 2.3 times slower under load.
+CONTINUOUS_SECONDS = 15.0
 
 
 @inner_kernel
@@ -185,11 +195,12 @@ def _constraint_count(world):
 @borrowing_kernel
 def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-           restitution_threshold, max_linear_speed, baumgarte):
+           restitution_threshold, max_linear_speed, baumgarte, enable_continuous):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over, or, when the ``direct`` solver refused the step (an island above
-    ``direct_max_rows``, no fallback), minus that island's rows, with no body changed."""
+    ``direct_max_rows``, no fallback), minus that island's rows, with no body changed; and the
+    number of fast bodies (continuous collision)."""
     clock = borrow(world, "clock")
     table = borrow(world, "verbs")
     arguments = (world, order, dt, gx, gy, substeps, iterations, position_iterations,
@@ -201,7 +212,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         # The direct solver met an island above its limit and changed nothing: its fallback
         # solver takes the step, or, without one, the step stops here (Python raises).
         if table[DIRECT_FALLBACK] == 0:
-            return joint_h
+            return joint_h, 0
         joint_h = call_solver(table[DIRECT_FALLBACK], arguments)
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
@@ -209,9 +220,10 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
 
-    finalize_bodies(borrow(world, "bodies"), max_linear_speed, MAX_ROTATION / dt)
+    fast = finalize_bodies(borrow(world, "bodies"), max_linear_speed, MAX_ROTATION / dt,
+                           enable_continuous)
     clock[5] = cycles()
-    return joint_h
+    return joint_h, fast
 
 
 @kernel
@@ -219,13 +231,15 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                 baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                has_sleepers, joints_filtered, phase):
+                enable_continuous, has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
     the old one; the reference holds the new ones already), the (sub)step the joint impulses
-    were accumulated over, the number of sleeping bodies after the step and the number that
-    fell asleep in it. ``world.clock`` receives the cycle counter before each stage and at
+    were accumulated over, the number of sleeping bodies after the step, the number that
+    fell asleep in it, and the number of fast bodies left unswept because the world's
+    continuous stage is not compiled yet (Python then runs it). ``world.clock`` receives the
+    cycle counter before each stage and at
     the end (see :data:`STAGES`).
 
     ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the
@@ -261,30 +275,36 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         if table[CHAINS] != 0:
             call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
-            return world.contacts if new_contacts else None, None, 0.0, -2, 0
+            return world.contacts if new_contacts else None, None, 0.0, -2, 0, 0
     else:
         paired = borrow_column(world, "contacts", "key").shape[0] > 0
     if has_sleepers and _wake(world) > 0 and joints_filtered:
-        return world.contacts if new_contacts else None, None, 0.0, -1, 0
+        return world.contacts if new_contacts else None, None, 0.0, -1, 0, 0
     clock[2] = cycles()
 
     order = _colour(world) if paired else np.empty(0, dtype=np.int64)
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
-    joint_h = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
-                     warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
-                     joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                     baumgarte)
+    joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                           warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                           joint_damping_ratio, contact_speed, restitution_threshold,
+                           max_linear_speed, baumgarte, enable_continuous)
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
-        return contacts_out, cs_out, joint_h, 0, 0
+        return contacts_out, cs_out, joint_h, 0, 0, 0
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
         clock[5] = cycles()  # counted with finalize
-    return contacts_out, cs_out, joint_h, sleeping, fell
+    if fast > 0:
+        if table[CONTINUOUS] == 0:
+            clock[6] = cycles()
+            return contacts_out, cs_out, joint_h, sleeping, fell, fast  # Python sweeps them
+        call_continuous(table[CONTINUOUS], (world,))
+    clock[6] = cycles()
+    return contacts_out, cs_out, joint_h, sleeping, fell, 0
 
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
@@ -300,6 +320,9 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""
+CONTINUOUS_KERNEL = LazyKernel(solve_continuous, CONTINUOUS_SIGNATURE, "continuous collision",
+                               CONTINUOUS_SECONDS)
+"""The continuous stage, compiled the first time a step of a world has a fast body."""
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
@@ -377,6 +400,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
+    # Compiled on first need only (step_world); rewritten here so that a table copied from
+    # another process never keeps that process's address.
+    table[CONTINUOUS] = CONTINUOUS_KERNEL.compiled_address()
 
 
 def _settings_arguments(s) -> tuple:
@@ -389,7 +415,7 @@ def _settings_arguments(s) -> tuple:
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
                   MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing],
-                  bool(s.enable_sleep), float(s.time_to_sleep))
+                  bool(s.enable_sleep), float(s.time_to_sleep), bool(s.enable_continuous))
         object.__setattr__(s, "_derived", packed)
     return packed
 
@@ -399,6 +425,13 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
             *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
+
+
+def _continuous_first(world, stores) -> None:
+    """The sweep of the first step of ``world`` with a fast body: compile (or load) the
+    continuous stage, point the world's table at it for the steps to come, and run it."""
+    world._verbs[CONTINUOUS] = CONTINUOUS_KERNEL.address()
+    solve_continuous(stores)
 
 
 def step_world(world, dt: float) -> None:
@@ -419,9 +452,11 @@ def step_world(world, dt: float) -> None:
         stores = stores_for_step(world)
         gx, gy = world._gravity
         t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell = _step(
+        contacts, constraints, joint_h, sleeping, fell, unswept = _step(
             stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
             bool(world._sleepers), bool(rows["filtered"]), phase)
+        if unswept > 0:
+            _continuous_first(world, stores)
         seconds += perf_counter() - t0
         adopt_step_stores(world, contacts, constraints)
         world._pairs_dirty = False

@@ -18,6 +18,9 @@ finalize). What only some worlds use is compiled on its own the first time a wor
 * slot :data:`DIAGNOSTICS`: the solver diagnostics (:mod:`.diagnostics`), filled only while
   ``WorldSettings.diagnostics`` is on; the solvers call it at fixed points of their passes
   (:func:`diagnose`) and skip it when the slot is 0;
+* slot :data:`CONTINUOUS`: the continuous collision stage (:mod:`.continuous`), filled the
+  first time a step of the world has a fast body (0 until then: the step leaves that first
+  sweep to Python, which compiles the stage);
 * the ``direct`` solver's own slots, not addresses of kernels but its setting and its counts:
   :data:`DIRECT_FALLBACK` (the entry of the solver that takes over a step whose largest island
   is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
@@ -28,7 +31,7 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   that a world without chains does not compile it.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
-services (sleeping, events, continuous collision) take slots of their own the same way.
+services take slots of their own the same way.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows",
                       "lcp_pivots", "regularised_pivots")
 DIAGNOSTICS = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
 CHAINS = DIAGNOSTICS + 1
-COUNT = CHAINS + 1
+CONTINUOUS = CHAINS + 1
+COUNT = CONTINUOUS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -110,6 +114,9 @@ PAIRS_SIGNATURE = _b1(WORLD_STORES)
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
 
+CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
+"""``stage(world) -> bodies moved back``"""
+
 call_pairs = address_call(PAIRS_SIGNATURE)
 call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
@@ -117,6 +124,7 @@ call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
 call_diagnose = address_call(DIAGNOSE_SIGNATURE)
+call_continuous = address_call(CONTINUOUS_SIGNATURE)
 
 
 @inline_kernel
@@ -136,10 +144,10 @@ def new_table() -> np.ndarray:
 
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
-           "DIAGNOSTICS", "COUNT",
+           "DIAGNOSTICS", "CONTINUOUS", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "call_pairs", "call_collide", "call_joint",
-           "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose",
+           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
            "diagnose", "new_table"]

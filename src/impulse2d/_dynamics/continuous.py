@@ -1,0 +1,327 @@
+"""Continuous collision: a fast body is moved back to where its sweep first meets a surface.
+
+Speculative contacts (shapes up to ``SPECULATIVE_DISTANCE`` apart) stop a body that arrives
+within a step at a surface it was already paired with. A body that crosses more than its own
+thickness in one step can still pass a thin wall it was never paired with. Box2D v3's answer,
+followed here:
+
+1. **The fast test**, in the finalize stage (:func:`~.integrate.finalize_bodies`), for every
+   awake dynamic body when ``WorldSettings.enable_continuous``: the body is *fast* when its
+   motion of this step, ``|dp| + |turn| * extent``, exceeds ``FAST_FRACTION`` (0.5,
+   :mod:`impulse2d.constants`) of its ``min_extent`` (its thinnest half-width: a circle's
+   radius, a box's smaller half side, 0 for a segment). Box2D v3 tests
+   ``(|v| + |w| maxExtent) dt > 0.5 minExtent``; the motion itself is the same for the soft
+   step and also counts the position passes of ``pgs_ngs``. The test keeps the body's pose at
+   the start of the step (``Bodies.sweep``) and flags it (``Bodies.fast``). Slow bodies cost
+   this comparison and nothing else.
+2. **The sweep** (:func:`solve_continuous`, this module, compiled the first time a world has a
+   fast body): each fast body's shapes are swept from the start pose to the end pose against
+   every shape that may stop them (below), held at its end-of-step pose, by the time of impact
+   of :mod:`.._collision.toi`. Non-bullets sweep against static and kinematic bodies;
+   ``bullet`` bodies also against dynamic ones, after every non-bullet has been placed, so
+   that they meet the bodies where those end the step (bullets never stop bullets). The
+   candidates come from a uniform grid of their boxes (:func:`.._collision.query_index.
+   build_grid`, the queries' own) queried with each shape's swept box.
+3. **The move back**: a body whose sweep hits at fraction ``t`` < 1 is put at the pose of ``t``
+   (centre and angle interpolated) with its velocity kept; the next step's speculative contact
+   stops it, and it keeps the rest of its motion for the steps after. (It loses ``1 - t`` of
+   this step's travel: Box2D v3 does the same.)
+
+A shape already within the target gap at the start (a ball rolling fast along the ground)
+would stop at fraction 0 and never move: as Box2D v3, such a pair is swept again with a small
+circle at the fast shape's centroid instead, of :data:`CORE_FRACTION` of the body's
+``min_extent``, which stops it only from passing *through*. That lets a body touching a thin
+wall pivot through it: a capsule that hits a 0.1 m wall end first at 400 m/s turns about that
+end, and its other end, which had no speculative contact, ended the next step 9 cm inside
+the wall and then crossed it. So, beyond Box2D, when the shape would end the step (or its core
+circle's stop) more than :data:`DEEP` inside the other one, the pair is swept once more, to an
+overlap of one slop. Only a pair that would end deep in overlap pays this, so
+bodies that slide or tumble fast along a surface are not slowed.
+
+Kinematic bodies are met at their end pose (their own motion within the step is not swept:
+Box2D v3.1 does the same for bullets). Sensors neither stop nor are swept; the collision filter
+and joints that forbid collision are honoured as for contacts.
+
+The stage runs last, after the sleep stage (it skips a body that fell asleep in the step), so
+that the step that compiles it, which Python finishes, runs the same stages in the same order
+as every later step, which calls it by address.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._collision.query_index import CELL_SCALE, build_grid
+from .._collision.geometry import shape_aabb
+from .._collision.toi import TARGET_GAP, gap_at, time_of_impact
+from .._core.jit import inner_kernel, python_stage_kernel
+from .._core.state import DYNAMIC
+from ..constants import LINEAR_SLOP
+from .contacts import may_collide
+from .world_ref import borrow
+
+CORE_FRACTION = 0.25
+"""Radius of the circle swept instead of a shape that starts within the target gap, as a
+fraction of the body's ``min_extent`` (Box2D v3.2's ``B2_CORE_FRACTION``)."""
+
+DEEP = 2.0 * LINEAR_SLOP
+"""m. A pair that starts within the target gap and whose swept shape would end the step
+overlapping deeper than this is swept again to an overlap of one slop (see the module)."""
+
+MAX_QUERY_CELLS = 4096
+"""A swept box over more grid cells tests every candidate instead (a sweep across the world)."""
+
+
+@inner_kernel
+def _sweep_may_hit(shape_type):
+    """Whether a sweep may stop at a shape of ``shape_type``. Every shape type of today is
+    two-sided. A one-sided type (a chain segment) adds its test here, given the segment's
+    world points and the fast shape's centroid at the start and end of the sweep: no stop when
+    the centroid starts behind the segment or ends in front of it (Box2D v3), so that a body
+    leaves a loop from its back side and slides across inner vertices without a pause."""
+    return shape_type >= 0
+
+
+@inner_kernel
+def _obstacles(bodies, shapes, with_dynamic):
+    """Rows of the shapes that may stop a sweep (static and kinematic bodies; dynamic bodies
+    that are not bullets too when ``with_dynamic``) and every shape's box at its body's pose
+    now (only those rows filled)."""
+    n = shapes.alive.shape[0]
+    rows = np.empty(n, np.int64)
+    boxes = np.empty((n, 4))
+    m = 0
+    for s in range(n):
+        if not shapes.alive[s] or shapes.is_sensor[s]:
+            continue
+        b = shapes.body[s]
+        if bodies.type[b] == DYNAMIC and (not with_dynamic or bodies.bullet[b]):
+            continue
+        shape_aabb(shapes.count[s], shapes.vertices[s], shapes.radius[s], bodies.origin[b, 0],
+                   bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], boxes[s])
+        rows[m] = s
+        m += 1
+    return rows[:m], boxes
+
+
+@inner_kernel
+def _place(count, vertices, px, py, c, s, out):
+    for i in range(count):
+        out[i, 0] = c * vertices[i, 0] - s * vertices[i, 1] + px
+        out[i, 1] = s * vertices[i, 0] + c * vertices[i, 1] + py
+
+
+@inner_kernel
+def _may_stop(kind, owner, shape_type, sensor, group, category, mask, no_collide, body, f, s):
+    """Whether shape ``s`` may stop the sweep of shape ``f`` of ``body`` (filters as for
+    contacts; the body types were sorted out by :func:`_obstacles`). The helpers called per
+    candidate take columns, not stores: a call passing the body and shape stores costs about
+    0.3 us (:mod:`.._core.jit`), about what a time of impact costs."""
+    other = owner[s]
+    if other == body or not _sweep_may_hit(shape_type[s]):
+        return False
+    if not may_collide(DYNAMIC, kind[other], sensor[f], sensor[s], group[f], group[s],
+                       category[f], mask[f], category[s], mask[s]):
+        return False
+    if no_collide.shape[0] > 0:
+        key = (min(body, other) << 32) | max(body, other)
+        at = np.searchsorted(no_collide, key)
+        if at < no_collide.shape[0] and no_collide[at] == key:
+            return False
+    return True
+
+
+@inner_kernel
+def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s, sweep, lcx,
+                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core):
+    """The sweep of shape ``f`` (of a body whose centre of mass ``lcx, lcy`` goes from
+    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction."""
+    o = owner[s]
+    _place(count[s], vertices[s], origin[o, 0], origin[o, 1], rot[o, 0], rot[o, 1], points)
+    count_s = count[s]
+    radius_s = radius[s]
+    count_f = count[f]
+    local_f = vertices[f]
+    radius_f = radius[f]
+    t = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
+                       sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
+                       scratch)
+    if t == 0.0:
+        # Within the gap already: sweep the core circle, which stops only a pass through.
+        core[0, 0] = centroid[f, 0]
+        core[0, 1] = centroid[f, 1]
+        t = time_of_impact(count_s, points, radius_s, 1, core, core_radius, lcx, lcy,
+                           sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
+                           scratch)
+        end = t if t > 0.0 and t < fraction else fraction
+        if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
+                  sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP:
+            # ... and would end deep inside: stop it where it overlaps by a slop.
+            deep = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx,
+                                  lcy, sweep[0], sweep[1], sweep[2], cx, cy, angle, end,
+                                  -LINEAR_SLOP, scratch)
+            if deep > 0.0 and deep < end:
+                t = deep
+    if t > 0.0 and t < fraction:
+        return t
+    return fraction
+
+
+@inner_kernel
+def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
+                candidates, points, scratch, core):
+    """The earliest fraction of body ``b``'s sweep (1.0: no hit) over its shapes
+    ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``candidates``: room
+    for a row per shape; ``points``, ``scratch`` (8 x 2) and ``core`` (1 x 2): for shape
+    points."""
+    x0, y0, cell, nx, ny, starts, items, large = grid
+    sweep = bodies.sweep[b]
+    c1x = bodies.center[b, 0]
+    c1y = bodies.center[b, 1]
+    angle = bodies.angle[b]
+    lcx = bodies.local_center[b, 0]
+    lcy = bodies.local_center[b, 1]
+    core_radius = CORE_FRACTION * bodies.min_extent[b]
+    fraction = 1.0
+    for f in fast_shapes:
+        # Every pose of the sweep lies within the shape's reach of the centre's path.
+        reach = 0.0
+        for i in range(shapes.count[f]):
+            reach = max(reach, math.hypot(shapes.vertices[f, i, 0] - lcx,
+                                          shapes.vertices[f, i, 1] - lcy))
+        reach += shapes.radius[f]
+        lo_x = min(sweep[0], c1x) - reach
+        lo_y = min(sweep[1], c1y) - reach
+        hi_x = max(sweep[0], c1x) + reach
+        hi_y = max(sweep[1], c1y) + reach
+        # The candidates: shapes whose box meets the swept box, each once.
+        tag += 1
+        i0 = max(int(math.floor((lo_x - x0) / cell)), 0)
+        j0 = max(int(math.floor((lo_y - y0) / cell)), 0)
+        i1 = min(int(math.floor((hi_x - x0) / cell)), nx - 1)
+        j1 = min(int(math.floor((hi_y - y0) / cell)), ny - 1)
+        everything = (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_QUERY_CELLS
+        m = 0
+        for k in range(rows.shape[0] if everything else large.shape[0]):
+            candidates[m] = rows[k] if everything else large[k]
+            m += 1
+        if not everything:
+            for j in range(j0, j1 + 1):
+                for i in range(i0, i1 + 1):
+                    c = j * nx + i
+                    for k in range(starts[c], starts[c + 1]):
+                        s = items[k]
+                        if stamp[s] != tag:
+                            stamp[s] = tag
+                            candidates[m] = s
+                            m += 1
+        for k in range(m):
+            s = candidates[k]
+            box = boxes[s]
+            if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
+                continue
+            if _may_stop(bodies.type, shapes.body, shapes.type, shapes.is_sensor, shapes.group,
+                         shapes.category, shapes.mask, no_collide, b, f, s):
+                fraction = _shape_fraction(shapes.count, shapes.vertices, shapes.radius,
+                                           shapes.centroid, shapes.body, bodies.origin,
+                                           bodies.rot, f, s, sweep, lcx, lcy, c1x, c1y, angle,
+                                           core_radius, fraction, points, scratch, core)
+    return fraction, tag
+
+
+@inner_kernel
+def _move_back(bodies, b, t):
+    """Put body ``b`` at fraction ``t`` of its sweep (velocity kept)."""
+    sweep = bodies.sweep[b]
+    cx = sweep[0] + t * (bodies.center[b, 0] - sweep[0])
+    cy = sweep[1] + t * (bodies.center[b, 1] - sweep[1])
+    angle = sweep[2] + t * (bodies.angle[b] - sweep[2])
+    c = math.cos(angle)
+    s = math.sin(angle)
+    lx = bodies.local_center[b, 0]
+    ly = bodies.local_center[b, 1]
+    bodies.center[b, 0] = cx
+    bodies.center[b, 1] = cy
+    bodies.angle[b] = angle
+    bodies.rot[b, 0] = c
+    bodies.rot[b, 1] = s
+    bodies.origin[b, 0] = cx - (c * lx - s * ly)
+    bodies.origin[b, 1] = cy - (s * lx + c * ly)
+
+
+@inner_kernel
+def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
+    """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against
+    the obstacles of their kind; returns how many were moved back."""
+    rows, boxes = _obstacles(bodies, shapes, with_dynamic)
+    if rows.shape[0] == 0:
+        return 0
+    grid = build_grid(boxes, rows, CELL_SCALE)
+    stamp = np.full(shapes.alive.shape[0], -1, np.int64)
+    candidates = np.empty(shapes.alive.shape[0], np.int64)
+    points = np.empty((8, 2))
+    scratch = np.empty((8, 2))
+    core = np.empty((1, 2))
+    tag = -1
+    hits = 0
+    for k in range(fast.shape[0]):
+        b = fast[k]
+        t, tag = _sweep_body(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
+                             rows, boxes, grid, stamp, tag, candidates, points, scratch,
+                             core)
+        if t < 1.0:
+            _move_back(bodies, b, t)
+            hits += 1
+    return hits
+
+
+@python_stage_kernel
+def solve_continuous(world):
+    """The continuous stage: sweep every body flagged fast by the finalize stage, non-bullets
+    first, and move back those that hit something; clears the flags. Returns the number of
+    bodies moved back."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
+    n = bodies.alive.shape[0]
+    fast = np.empty(n, np.int64)
+    count = 0
+    bullets = 0
+    for bullet_pass in range(2):
+        for i in range(n):
+            if bodies.fast[i] and bodies.bullet[i] == (bullet_pass == 1):
+                bodies.fast[i] = False
+                if bodies.alive[i] and bodies.type[i] == DYNAMIC and not bodies.asleep[i]:
+                    fast[count] = i
+                    count += 1
+                    bullets += bullet_pass
+    # The fast bodies' shapes, grouped by body in the order of ``fast`` (a counting sort).
+    slot = np.full(n, -1, np.int64)
+    for k in range(count):
+        slot[fast[k]] = k
+    starts = np.zeros(count + 1, np.int64)
+    for s in range(shapes.alive.shape[0]):
+        if shapes.alive[s] and not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
+            starts[slot[shapes.body[s]] + 1] += 1
+    for k in range(count):
+        starts[k + 1] += starts[k]
+    fill = starts[:-1].copy()
+    items = np.empty(starts[count], np.int64)
+    for s in range(shapes.alive.shape[0]):
+        if shapes.alive[s] and not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
+            items[fill[slot[shapes.body[s]]]] = s
+            fill[slot[shapes.body[s]]] += 1
+    plain = count - bullets
+    hits = 0
+    if plain > 0:
+        hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
+                            items, False)
+    if bullets > 0:
+        hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
+                            items, True)
+    return hits
+
+
+__all__ = ["CORE_FRACTION", "MAX_QUERY_CELLS", "solve_continuous"]
