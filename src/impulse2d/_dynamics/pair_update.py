@@ -38,9 +38,9 @@ INCREMENTAL_BELOW = 16
 """The pair stage updates incrementally while ``INCREMENTAL_BELOW * moved <= rows`` of the
 shape store (at most a sixteenth moved), else it runs the global search; both give the same
 pairs (speed only). Measured with ``benchmarks/pair_update.py`` (BENCHMARKS.md): the update
-costs less than the global search up to 3-5 % of the boxes moved in the 100-row pyramid and
+costs less than the global search up to 4-7 % of the boxes moved in the 100-row pyramid and
 ``many_pyramids`` (tall columns of boxes crowd the sweep) and up to 12 % in ``rain``; at 6 % it
-took 1.5 x the global search in the pyramid, 0.5 x in ``rain``."""
+took 1.2 x the global search in the pyramid, 0.5 x in ``rain``."""
 
 
 @inner_kernel

@@ -2,7 +2,8 @@
 
 ::
 
-    update bounding boxes -> (if any fat box moved) broadphase pairs, filter, merge contacts
+    update bounding boxes -> (if any fat box moved) pairs: of the moved boxes, or all, filtered;
+    merge contacts
     -> narrowphase manifolds (feature ids carry impulses)
     -> (if any body sleeps) wake the sleeping islands an awake body touches
     -> colour the touching contacts -> prepare constraints -> solver -> store impulses
