@@ -15,7 +15,7 @@ Three measurements, each a median of per-step wall times (``World.profile``):
   (the stage is counted there) and of their whole steps, over steps where nothing sleeps yet.
 
 The peer comparison (``benchmarks/run.py``) runs impulse2d with sleeping off, as the peers are
-run (``engines.Impulse2dEngine``).
+run (``engines.Impulse2dEngine``); ``benchmarks/sleep_peers.py`` runs all four with sleeping on.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def settled(scene: str, params: dict, settle: int, timed: int) -> dict:
     for _ in range(timed):
         world.step(DT)
         asleep.append(world.profile.step)
-    # One awake body in the sleeping world: a ball falling beside it, touching nothing (the
-    # pair search still runs over every shape when its fat box moves).
+    # One awake body in the sleeping world: a ball falling beside it, touching nothing (when
+    # its fat box moves, only its pairs are searched again: _dynamics/pair_update.py).
     x_lo = min(b.position.x for b in dynamic) - 10.0
     ball = world.create_body("dynamic", position=(x_lo, 50.0))
     ball.create_circle(0.3)

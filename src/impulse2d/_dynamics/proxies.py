@@ -2,8 +2,10 @@
 
 A shape's fat box is its tight box grown by a margin, and is only re-grown once the tight box
 leaves it. While no fat box changes, the set of overlapping pairs cannot change either, so a
-resting scene skips the pair search entirely (Box2D's "enlarged AABB"). The shapes of
-sleeping bodies (:mod:`.islands`) keep their boxes: the bodies do not move.
+resting scene skips the pair search entirely (Box2D's "enlarged AABB"), and when a few change,
+only their pairs are searched again (:mod:`.pair_update`): the shapes whose fat box changed are
+listed in the step's move buffer. The shapes of sleeping bodies (:mod:`.islands`) keep their
+boxes: the bodies do not move.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from .._core.jit import borrowing_kernel
 
 
 @borrowing_kernel
-def update_aabbs(shapes, bodies, margin):
+def update_aabbs(shapes, bodies, margin, moved):
     """Recompute every live shape's tight box; grow fat boxes that no longer contain it.
 
-    Returns True when any fat box changed (the pair set must then be searched again).
+    Writes the rows of the shapes whose fat box changed to ``moved`` (room for every row), in
+    ascending order, and returns how many they are (if any, the pairs must be searched again).
     """
-    moved = False
+    count = 0
     for i in range(shapes.alive.shape[0]):
         if not shapes.alive[i]:
             continue
@@ -34,5 +37,6 @@ def update_aabbs(shapes, bodies, margin):
             fat[1] = box[1] - margin
             fat[2] = box[2] + margin
             fat[3] = box[3] + margin
-            moved = True
-    return moved
+            moved[count] = i
+            count += 1
+    return count

@@ -2,7 +2,8 @@
 
 ::
 
-    update bounding boxes -> (if any fat box moved) broadphase pairs, filter, merge contacts
+    update bounding boxes -> (if any fat box moved) pairs: of the moved boxes, or all, filtered;
+    merge contacts
     -> narrowphase manifolds (feature ids carry impulses)
     -> (if any body sleeps) wake the sleeping islands an awake body touches
     -> colour the touching contacts -> prepare constraints -> solver -> store impulses
@@ -55,6 +56,7 @@ from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_c
 from .islands import update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
+from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS, DIRECT_COUNTS,
@@ -124,17 +126,41 @@ def contact_pairs(world):
 
 
 @borrowing_kernel
-def _update_bounds(world):
-    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"), AABB_MARGIN)
+def _update_bounds(world, moved):
+    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"), AABB_MARGIN, moved)
+
+
+@inner_kernel
+def _moved_pairs(world, moved, n_moved):
+    """:func:`.pair_update.pairs_after_moves` on the world's columns."""
+    body = borrow_column(world, "shapes", "body")
+    return pairs_after_moves(borrow_column(world, "contacts", "key"), moved, n_moved,
+                             borrow_column(world, "shapes", "fat_aabb"),
+                             borrow_column(world, "shapes", "alive"), body,
+                             borrow_column(world, "bodies", "type"),
+                             borrow_column(world, "shapes", "is_sensor"),
+                             borrow_column(world, "shapes", "group"),
+                             borrow_column(world, "shapes", "category"),
+                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
 
 
 @stage_kernel
-def update_pairs(world):
+def update_pairs(world, moved, n_moved, dirty):
     """Search the pairs again; a new contact store if they changed (True), else the old one is
-    kept (False: usually, while things move, the pairs stay the same)."""
-    pairs = contact_pairs(world)
-    if _same_pairs(borrow_column(world, "contacts", "key"), pairs):
-        return False
+    kept (False: usually, while things move, the pairs stay the same).
+
+    ``moved[:n_moved]``: the shapes whose fat box changed this step. Unless the pairs are
+    ``dirty`` (shapes, filters or joints changed) or many moved, only their pairs are searched
+    (:mod:`.pair_update`); either way the pairs are the global search's, bit for bit."""
+    if not dirty and INCREMENTAL_BELOW * n_moved <= borrow_column(world, "shapes",
+                                                                    "alive").shape[0]:
+        changed, pairs = _moved_pairs(world, moved, n_moved)
+        if not changed:
+            return False
+    else:
+        pairs = contact_pairs(world)
+        if _same_pairs(borrow_column(world, "contacts", "key"), pairs):
+            return False
     # A new store, one row per pair, with the existing contacts' manifolds and impulses.
     fresh = allocate_contacts(pairs.shape[0])
     carry_contacts(world.contacts, fresh, pairs, world.shapes)
@@ -266,8 +292,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     new_contacts = False
     if phase != FROM_MANIFOLDS:
         clock[0] = cycles()
-        if _update_bounds(world) or pairs_dirty:
-            new_contacts = call_pairs(table[PAIRS], (world,))
+        moved = np.empty(borrow_column(world, "shapes", "alive").shape[0], dtype=np.int64)
+        n_moved = _update_bounds(world, moved)  # the move buffer: shapes whose fat box changed
+        if n_moved > 0 or pairs_dirty:
+            new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
         clock[1] = cycles()
         # The contact stages are skipped when there are no contacts (a chain, a world of
         # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).

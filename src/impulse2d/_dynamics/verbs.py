@@ -108,8 +108,10 @@ record what :mod:`.diagnostics` measures at point ``verb`` of a solver's passes 
 iteration, or the count of position passes); ``h`` and ``baumgarte`` give the bias of the rows
 the solver is iterating on."""
 
-PAIRS_SIGNATURE = _b1(WORLD_STORES)
-"""``stage(world) -> new contact store?``"""
+PAIRS_SIGNATURE = _b1(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _b1)
+"""``stage(world, moved, n_moved, dirty) -> new contact store?``: ``moved[:n_moved]`` the
+shapes whose fat box changed this step, ``dirty`` the world's pairs must be searched afresh
+(:func:`.step.update_pairs`)."""
 
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
