@@ -7,6 +7,7 @@ snapshot raises and changes nothing."""
 from __future__ import annotations
 
 import copy
+import gc
 import math
 import pickle
 from typing import NamedTuple
@@ -293,8 +294,8 @@ def test_snapshot_size_and_repr():
 
 
 Bodies = type(i2d.World()._bodies)
-BodiesWithBullet = NamedTuple("BodiesWithBullet", [(f, np.ndarray) for f in Bodies._fields]
-                              + [("bullet", np.ndarray)])
+BodiesWithCharge = NamedTuple("BodiesWithCharge", [(f, np.ndarray) for f in Bodies._fields]
+                              + [("charge", np.ndarray)])
 
 
 class Tally(NamedTuple):  # a store a later version might add
@@ -303,13 +304,13 @@ class Tally(NamedTuple):  # a store a later version might add
 
 
 class LaterWorld(i2d.World):
-    """A World as a later version might have it: a column more in the body store (continuous
-    collision's ``bullet``), a store more, an attribute more."""
+    """A World as a later version might have it: a column more in the body store (a charge per
+    body), a store more, an attribute more."""
 
     def __init__(self, **settings):
         super().__init__(**settings)
         b = self._bodies
-        self._bodies = BodiesWithBullet(*b, bullet=np.zeros(len(b.alive), dtype=np.bool_))
+        self._bodies = BodiesWithCharge(*b, charge=np.zeros(len(b.alive)))
         self._tally = Tally(np.zeros(4, dtype=np.int64), np.zeros(4))
         self._toi_count = 0
 
@@ -320,21 +321,21 @@ def test_new_columns_stores_and_attributes_are_carried_without_a_change():
     know the present columns only)."""
     world = LaterWorld()
     bodies = [world.create_body(position=(float(k), 1.0)) for k in range(3)]
-    world._bodies.bullet[bodies[1]._index] = True
+    world._bodies.charge[bodies[1]._index] = 2.5
     world._tally.total[:] = np.linspace(0.0, 1.0, 4)
     world._toi_count = 7
     snap = world.snapshot()
-    world._bodies.bullet[:] = False
+    world._bodies.charge[:] = 0.0
     world._tally.total[:] = -1.0
     world._toi_count = 8
     world.destroy_body(bodies[0])
     world.restore(snap)
-    assert world._bodies.bullet[bodies[1]._index] and world._bodies.bullet.sum() == 1
+    assert world._bodies.charge[bodies[1]._index] == 2.5 and world._bodies.charge.sum() == 2.5
     assert np.array_equal(world._tally.total, np.linspace(0.0, 1.0, 4))
     assert world._toi_count == 7 and bodies[0].is_valid
     for clone in (pickle.loads(pickle.dumps(world)), copy.deepcopy(world)):
-        assert type(clone) is LaterWorld and type(clone._bodies) is BodiesWithBullet
-        assert clone._toi_count == 7 and clone._bodies.bullet.sum() == 1
+        assert type(clone) is LaterWorld and type(clone._bodies) is BodiesWithCharge
+        assert clone._toi_count == 7 and clone._bodies.charge.sum() == 2.5
         assert np.array_equal(clone._tally.total, world._tally.total)
         assert stored_arrays(clone).keys() == stored_arrays(world).keys()
     # and a snapshot of the present World does not restore into the later one, nor back
@@ -381,3 +382,33 @@ def test_callbacks_and_diagnostics_are_carried_and_replay_alike():
         assert clone.state_hash() == expected
         assert clone.solver_stats.iterations == stats.iterations
     assert len(asked) > 0
+
+
+@pytest.mark.parametrize("how", ["restore", "pickle", "deepcopy"])
+def test_queries_after_a_copy_or_restore_see_the_copied_world(how):
+    """The queries' grid holds the addresses of the arrays it indexes: it belongs to the
+    process and to those arrays, so a restored or copied world builds its own. A ray then hits
+    what it hits in the original at the same state (same fraction, same shape row)."""
+    world = i2d.World(gravity=(0.0, -10.0))
+    ground = world.create_body(type="static")
+    ground.create_box(20.0, 0.5, center=(0.0, -0.5))
+    for k in range(20):
+        _box(world, (-5.0 + 0.6 * k, 0.5 + 0.3 * k), half=0.25)
+    for _ in range(30):
+        world.step(1 / 60)
+    assert world.ray_cast((-8.0, 9.0), (16.0, -9.0)) is not None   # the grid is built now
+    snap = world.snapshot()
+    for _ in range(30):
+        world.step(1 / 60)
+    expected = world.ray_cast((-8.0, 9.0), (16.0, -9.0))
+    if how == "restore":
+        world.restore(snap)
+        for _ in range(30):
+            world.step(1 / 60)
+        copy_ = world
+    else:
+        copy_ = pickle.loads(pickle.dumps(world)) if how == "pickle" else copy.deepcopy(world)
+        del world
+        gc.collect()                      # the original's arrays are gone
+    hit = copy_.ray_cast((-8.0, 9.0), (16.0, -9.0))
+    assert hit.fraction == expected.fraction and hit.shape.index == expected.shape.index

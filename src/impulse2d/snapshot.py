@@ -10,8 +10,9 @@ carried without a change here. Each attribute is either
 * **copied**: stores (NamedTuples of arrays) column by column, arrays, containers and plain
   objects of the package (an ``IdPool``, the ``EventTracker``) recursively, scalars as they are;
 * **rebuilt** (:data:`REBUILT`): what belongs to this process, not to the world: the reference
-  through which the step kernel reaches the stores (a Numba structure of pointers) and the
-  table of addresses of the compiled kernels the step calls. Restoring drops them and the next
+  through which the step kernel reaches the stores (a Numba structure of pointers), the
+  table of addresses of the compiled kernels the step calls, and the queries' grid
+  (:mod:`._collision.query_index`, which holds the addresses of the arrays it indexes). Restoring drops them and the next
   step rebuilds them (0.1 ms at 1,000 bodies, no compilation: the kernels are the process's).
   The table's slots that count what the ``direct`` solver did are state, not addresses: they are
   copied;
@@ -90,7 +91,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 """The slots of the table of verbs that are counters (state); all others are addresses, or
 settings that the next step writes again."""
 
-REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for")
+REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index")
 """World attributes that belong to the process and are rebuilt by the next step, not copied."""
 
 _UID = "_uid"
@@ -381,6 +382,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._verbs = table
     world._stores = None
     world._stores_built_from = None
+    world._query_index = None  # the queries' grid holds addresses of the arrays it was built on
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
     # re-read them, so neither does the restored world's (it would wake sleepers when sleeping
     # is off, say): their packed form is made now, as that step had it.
