@@ -154,19 +154,25 @@ def ray_cast(world, origin, translation, filter=None) -> RayHit | None:
                          fraction))
 
 
+def _ray_hits(world, ox, oy, dx, dy, category, mask):
+    """Every shape row the ray ``(ox, oy) + t (dx, dy)``, ``t`` in [0, 1], enters, nearest first,
+    as lists of rows, fractions and normals (``(nx, ny)``); validated numbers only. Also what
+    :mod:`impulse2d.compat.box2d`'s ray cast walks."""
+    index = _index(world)
+    count = _every.entry(index.refs, ox, oy, dx, dy, 1.0, category, mask)
+    if count == 0:
+        return [], [], []
+    return (index.out_rows[:count].tolist(), index.out_fractions[:count].tolist(),
+            index.out_normals[:count].tolist())
+
+
 def ray_cast_all(world, origin, translation, filter=None) -> list[RayHit]:
     """Every shape the ray enters, nearest first (ties: the lower index first)."""
     ox, oy, dx, dy = _ray(origin, translation)
     category, mask = _filter(filter)._bits
-    index = _index(world)
-    count = _every.entry(index.refs, ox, oy, dx, dy, 1.0, category, mask)
-    if count == 0:
-        return []
     handles = world._shape_handles
     return [_new(RayHit, (handles[s], _new(Vec2, (ox + t * dx, oy + t * dy)), _new(Vec2, n), t))
-            for s, t, n in zip(index.out_rows[:count].tolist(),
-                               index.out_fractions[:count].tolist(),
-                               index.out_normals[:count].tolist())]
+            for s, t, n in zip(*_ray_hits(world, ox, oy, dx, dy, category, mask))]
 
 
 def ray_cast_callback(world, origin, translation, callback: Callable, filter=None) -> None:

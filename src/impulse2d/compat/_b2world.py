@@ -59,7 +59,7 @@ import numpy as np
 from .. import _sleep
 from .._core.state import DYNAMIC, STATIC
 from ..events import _touch_changes
-from ..queries import _ray_hits
+from ..queries import QueryFilter, _ray_hits
 from ..shapes import ALL_BITS
 from ..world import World
 from ._b2bodies import _finite, b2Body
@@ -68,7 +68,7 @@ from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
-_ALL = np.uint64(ALL_BITS)
+_BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kernels take it
 _NO_KEYS = np.empty(0, np.int64)
 _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
 # their contacts found ahead by the broadphase margin
@@ -613,14 +613,11 @@ class b2World:  # noqa: N801
         if dx == 0.0 and dy == 0.0:
             return
         w = self._world
-        rows, fractions, normals = _ray_hits(w._shapes, w._bodies, ox, oy, dx, dy, 1.0, _ALL,
-                                             _ALL, False)
-        if not rows.shape[0]:
-            return
+        rows, fractions, normals = _ray_hits(w, ox, oy, dx, dy, _BITS, _BITS)
         limit = 1.0
         f = self._fixtures
         report = callback.ReportFixture
-        for s, t, (nx, ny) in zip(rows.tolist(), fractions.tolist(), normals.tolist()):
+        for s, t, (nx, ny) in zip(rows, fractions, normals):
             if t > limit:
                 break
             answer = float(report(f[s], b2Vec2(ox + t * dx, oy + t * dy), b2Vec2(nx, ny), t))
