@@ -55,6 +55,7 @@ import numpy as np
 
 from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.geometry import shape_aabb
+from .._collision.shape_types import CHAIN_SEGMENT
 from .._collision.toi import TARGET_GAP, gap_at, time_of_impact
 from .._core.jit import inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC
@@ -75,13 +76,21 @@ MAX_QUERY_CELLS = 4096
 
 
 @inner_kernel
-def _sweep_may_hit(shape_type):
-    """Whether a sweep may stop at a shape of ``shape_type``. Every shape type of today is
-    two-sided. A one-sided type (a chain segment) adds its test here, given the segment's
-    world points and the fast shape's centroid at the start and end of the sweep: no stop when
-    the centroid starts behind the segment or ends in front of it (Box2D v3), so that a body
-    leaves a loop from its back side and slides across inner vertices without a pause."""
-    return shape_type >= 0
+def _crosses_front(vertices, origin, rot, o, s, ax, ay, bx, by):
+    """Whether a centroid going from ``(ax, ay)`` to ``(bx, by)`` crosses chain segment ``s``
+    (of body ``o``) from its front to its back: Box2D v3's rule for one-sided segments in the
+    continuous stage, so that a body leaves a loop through its back side and a body rolling or
+    sliding along the front (its centroid staying in front) is never paused. The front is the
+    right of the segment's direction (:mod:`.._collision.chain`)."""
+    c = rot[o, 0]
+    sn = rot[o, 1]
+    p1x = c * vertices[s, 0, 0] - sn * vertices[s, 0, 1] + origin[o, 0]
+    p1y = sn * vertices[s, 0, 0] + c * vertices[s, 0, 1] + origin[o, 1]
+    ex = c * vertices[s, 1, 0] - sn * vertices[s, 1, 1] + origin[o, 0] - p1x
+    ey = sn * vertices[s, 1, 0] + c * vertices[s, 1, 1] + origin[o, 1] - p1y
+    start = (ax - p1x) * ey - (ay - p1y) * ex  # > 0: in front
+    end = (bx - p1x) * ey - (by - p1y) * ex
+    return start >= 0.0 and end <= 0.0 and start != end
 
 
 @inner_kernel
@@ -114,13 +123,13 @@ def _place(count, vertices, px, py, c, s, out):
 
 
 @inner_kernel
-def _may_stop(kind, owner, shape_type, sensor, group, category, mask, no_collide, body, f, s):
+def _may_stop(kind, owner, sensor, group, category, mask, no_collide, body, f, s):
     """Whether shape ``s`` may stop the sweep of shape ``f`` of ``body`` (filters as for
     contacts; the body types were sorted out by :func:`_obstacles`). The helpers called per
     candidate take columns, not stores: a call passing the body and shape stores costs about
     0.3 us (:mod:`.._core.jit`), about what a time of impact costs."""
     other = owner[s]
-    if other == body or not _sweep_may_hit(shape_type[s]):
+    if other == body:
         return False
     if not may_collide(DYNAMIC, kind[other], sensor[f], sensor[s], group[f], group[s],
                        category[f], mask[f], category[s], mask[s]):
@@ -185,7 +194,18 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
     lcy = bodies.local_center[b, 1]
     core_radius = CORE_FRACTION * bodies.min_extent[b]
     fraction = 1.0
+    c0 = math.cos(sweep[2])
+    s0 = math.sin(sweep[2])
+    c1 = math.cos(angle)
+    s1 = math.sin(angle)
     for f in fast_shapes:
+        # the shape's centroid at the start and the end of the sweep (for chain segments)
+        gx = shapes.centroid[f, 0] - lcx
+        gy = shapes.centroid[f, 1] - lcy
+        ax = sweep[0] + c0 * gx - s0 * gy
+        ay = sweep[1] + s0 * gx + c0 * gy
+        bx = c1x + c1 * gx - s1 * gy
+        by = c1y + s1 * gx + c1 * gy
         # Every pose of the sweep lies within the shape's reach of the centre's path.
         reach = 0.0
         for i in range(shapes.count[f]):
@@ -222,7 +242,10 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
             box = boxes[s]
             if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
                 continue
-            if _may_stop(bodies.type, shapes.body, shapes.type, shapes.is_sensor, shapes.group,
+            if shapes.type[s] == CHAIN_SEGMENT and not _crosses_front(
+                    shapes.vertices, bodies.origin, bodies.rot, shapes.body[s], s, ax, ay, bx, by):
+                continue
+            if _may_stop(bodies.type, shapes.body, shapes.is_sensor, shapes.group,
                          shapes.category, shapes.mask, no_collide, b, f, s):
                 fraction = _shape_fraction(shapes.count, shapes.vertices, shapes.radius,
                                            shapes.centroid, shapes.body, bodies.origin,
