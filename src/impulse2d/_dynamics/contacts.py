@@ -240,7 +240,12 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
                            restitution_rule):
     """:func:`update_manifolds` for the pairs with a chain segment (:mod:`.._collision.chain`).
     Two chain segments never touch (as in Box2D: chains are the static world's surface, they
-    have no inside to push apart)."""
+    have no inside to push apart).
+
+    Its manifold store below repeats :func:`update_manifolds`' on purpose: the two as one
+    helper (an inlined kernel) cost the plain narrowphase 22 % of a base-20 pyramid's step
+    (765 vs 628 us, measured on an idle machine, trajectories equal); a change there must be
+    made in both."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type

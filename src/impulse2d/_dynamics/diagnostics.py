@@ -44,7 +44,8 @@ from .._core.jit import inline_kernel, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from .direct import DIRECT_SCRATCH, exact_impulses, island_sizes, joint_rows
 from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, NORMAL, ONE_SIDED,
-                          ROWS, SOFT, WIDTH, write_contact_rows)
+                          ROWS, SOFT, WIDTH, apply_rows, row_velocity,
+                          write_contact_rows)
 from .positions import contact_gap
 from .verbs import (AFTER_SOLVE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, OPENING,
                     POSITION_PASSES)
@@ -97,17 +98,6 @@ def _rows(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap):
 
 
 @inline_kernel
-def _row_velocity(body, jacobian, data, r, v, w):
-    """``J v + bias`` of row ``r`` (m/s or rad/s)."""
-    x = data[r, BIAS]
-    for s in range(4):
-        k = body[r, s]
-        if k >= 0:
-            x += jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1] + jacobian[r, s, 2] * w[k]
-    return x
-
-
-@inline_kernel
 def _row_mass(body, jacobian, r, inv_mass, inv_inertia):
     """``K`` of row ``r``: its diagonal of ``J M^-1 J^T`` (1/kg, or 1/(kg m^2))."""
     x = 0.0
@@ -157,7 +147,7 @@ def _residuals(world, order, index, h, baumgarte, contact_speed, speed_cap, spin
         k = _row_mass(body, jacobian, r, bodies.inv_mass, bodies.inv_inertia)
         if k <= 0.0:
             continue  # between bodies that cannot move: nothing to solve
-        speed = _row_velocity(body, jacobian, data, r, v, w)
+        speed = row_velocity(body, jacobian, r, v, w, data[r, BIAS])
         if kind == EQUALITY:
             res = abs(speed)
             eq_worst = max(eq_worst, res)
@@ -211,7 +201,7 @@ def _exact(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap, recor
     rows = body.shape[0]
     b_all = np.empty(rows)
     for r in range(rows):
-        b_all[r] = _row_velocity(body, jacobian, data, r, v0, w0)
+        b_all[r] = row_velocity(body, jacobian, r, v0, w0, data[r, BIAS])
     exact = np.zeros(rows)
     exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, exact,
                    np.zeros(DIRECT_SCRATCH, dtype=np.int64))
@@ -223,14 +213,7 @@ def _exact(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap, recor
         worst = max(worst, abs(lam[r] - exact[r]))
     record[EXACT_IMPULSE] = worst / largest if largest > 0.0 else worst
     # v* = v0 + M^-1 J^T lambda*
-    for r in range(rows):
-        x = exact[r]
-        for s in range(4):
-            k = body[r, s]
-            if k >= 0 and bodies.type[k] == DYNAMIC:
-                v0[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
-                v0[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
-                w0[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
+    apply_rows(body, jacobian, exact, bodies.type, bodies.inv_mass, bodies.inv_inertia, v0, w0)
     gap = 0.0
     for i in range(n):
         if bodies.alive[i] and bodies.type[i] == DYNAMIC and not bodies.asleep[i]:

@@ -76,7 +76,8 @@ from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
-                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, write_contact_rows)
+                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
+                          store_contact_rows, write_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .islands import find_root, union
 from .joint_solver import joint_pass
@@ -662,43 +663,14 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     w = bodies.w
     b_all = np.empty(rows)
     for r in range(rows):
-        x = data[r, BIAS]
-        for s in range(4):
-            k = body[r, s]
-            if k >= 0:
-                x += (jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1]
-                      + jacobian[r, s, 2] * w[k])
-        b_all[r] = x
+        b_all[r] = row_velocity(body, jacobian, r, v, w, data[r, BIAS])
     exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts)
-    for r in range(rows):
-        x = impulse[r]
-        if x == 0.0:
-            continue
-        for s in range(4):
-            k = body[r, s]
-            if k >= 0 and bodies.type[k] == DYNAMIC:
-                v[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
-                v[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
-                w[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
+    apply_rows(body, jacobian, impulse, bodies.type, bodies.inv_mass, bodies.inv_inertia, v, w)
 
     diagnose(world, order, ITERATION, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
-    r = 0
-    for q in range(touching):
-        for j in range(2):
-            cs.normal_impulse[q, j] = 0.0
-            cs.tangent_impulse[q, j] = 0.0
-            cs.max_normal_impulse[q, j] = 0.0
-            cs.total_normal_impulse[q, j] = 0.0
-            cs.total_tangent_impulse[q, j] = 0.0
-        for j in range(cs.count[q]):
-            cs.normal_impulse[q, j] = impulse[r]
-            cs.tangent_impulse[q, j] = impulse[r + 1]
-            cs.max_normal_impulse[q, j] = impulse[r]
-            cs.total_normal_impulse[q, j] = impulse[r]
-            cs.total_tangent_impulse[q, j] = impulse[r + 1]
-            r += 2
+    store_contact_rows(cs, touching, impulse)
     if touching > 0:
         apply_restitution(cs, bodies, restitution_threshold, speed_cap)
     joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,

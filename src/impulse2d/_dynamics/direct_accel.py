@@ -91,8 +91,9 @@ from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP, MAX_ROTATION
 from .contact_solver import prepare_contacts
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
-                     _incidence, _islands, _solve_island)
-from .direct_rows import BLOCK, BOUND, CAP, FRICTION, KIND, LINK, NORMAL, EQUALITY, WIDTH
+                     _incidence, _islands, _solve_island, island_sizes)
+from .direct_rows import (BLOCK, BOUND, CAP, EQUALITY, FRICTION, KIND, LINK, NORMAL, WIDTH,
+                          apply_rows, row_velocity, store_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .joints import ROW_LISTS
@@ -243,35 +244,6 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_onl
                       bodies.inv_inertia, inc_start, inc_row, inc_slot, 0.0, solved, counts)
     for r in range(rows):
         out[r] = solved[place[r]] if place[r] >= 0 else 0.0
-
-
-@inner_kernel
-def _apply(body, jacobian, impulse, bodies):
-    """``v += M^-1 J^T impulse`` on the dynamic bodies."""
-    kind = bodies.type
-    v = bodies.v
-    w = bodies.w
-    for r in range(impulse.shape[0]):
-        x = impulse[r]
-        if x == 0.0:
-            continue
-        for s in range(2):
-            k = body[r, s]
-            if k >= 0 and kind[k] == DYNAMIC:
-                v[k, 0] += bodies.inv_mass[k] * jacobian[r, s, 0] * x
-                v[k, 1] += bodies.inv_mass[k] * jacobian[r, s, 1] * x
-                w[k] += bodies.inv_inertia[k] * jacobian[r, s, 2] * x
-
-
-@inner_kernel
-def _row_velocity(body, jacobian, v, w, r):
-    """``J v`` of row ``r``."""
-    x = 0.0
-    for s in range(2):
-        k = body[r, s]
-        if k >= 0:
-            x += jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1] + jacobian[r, s, 2] * w[k]
-    return x
 
 
 @inner_kernel
@@ -442,16 +414,12 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data, geometry,
                 error, separation, touches, speed_cap)
     # (every row counts: the impulse phase's system is the larger)
-    island = _islands(body, kind, body_count)
-    start, _ = _group(island, body_count)
-    largest = 0
-    for g in range(start.shape[0] - 1):
-        largest = max(largest, start[g + 1] - start[g])
+    largest, islands = island_sizes(body, kind)
     counts[PIVOTS] = 0
     counts[REGULARISED] = 0
     if largest > table[DIRECT_MAX_ROWS]:
         counts[LARGEST_ISLAND] = largest
-        counts[ISLANDS] = start.shape[0] - 1
+        counts[ISLANDS] = islands
         if table[DIRECT_FALLBACK] != 0:
             counts[FALLBACK_STEPS] += 1
         return -float(largest)
@@ -482,15 +450,16 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
         for r in range(rows):
             b_all[r] = 0.0
         for r in range(contact_rows):
-            speed = _row_velocity(body, jacobian, v, w, r)
+            speed = row_velocity(body, jacobian, r, v, w, 0.0)
             b_all[r] = speed
             if int(data[r, KIND]) == NORMAL:
-                pull[r] = h * _row_velocity(body, jacobian, linear, angular, r)
+                pull[r] = h * row_velocity(body, jacobian, r, linear, angular, 0.0)
                 approach[r] = speed + pull[r]
                 if error[r] > 0.0:
                     b_all[r] += error[r] * inv_h
         _solve_rows(everything, body, jacobian, data, b_all, bodies, counts, True, first)
-        _apply(body, jacobian, first, bodies)
+        apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
+                   bodies.v, bodies.w)
         if touching > 0:
             _restitution(cs, bodies, approach, first, restitution_threshold, pull, speed_cap)
         # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C),
@@ -499,36 +468,23 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
             if not touches[r]:
                 b_all[r] = 0.0
                 continue
-            x = _row_velocity(body, jacobian, linear, angular, r)
+            x = row_velocity(body, jacobian, r, linear, angular, 0.0)
             x += _velocity_product(geometry, body, v, w, r)
-            speed = _row_velocity(body, jacobian, v, w, r)
+            speed = row_velocity(body, jacobian, r, v, w, 0.0)
             if int(data[r, KIND]) == FRICTION:
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
         _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, False, second)
         integrate_velocities(bodies, gx, gy, h)
-        _apply(body, jacobian, second, bodies)
+        apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
+                   bodies.v, bodies.w)
         integrate_positions(bodies, h, max_linear_speed, MAX_ROTATION / h)
         for r in range(rows):
             total[r] += first[r] + second[r]
 
     # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
-    r = 0
-    for q in range(touching):
-        for j in range(2):
-            cs.normal_impulse[q, j] = 0.0
-            cs.tangent_impulse[q, j] = 0.0
-            cs.max_normal_impulse[q, j] = 0.0
-            cs.total_normal_impulse[q, j] = 0.0
-            cs.total_tangent_impulse[q, j] = 0.0
-        for j in range(cs.count[q]):
-            cs.normal_impulse[q, j] = total[r]
-            cs.tangent_impulse[q, j] = total[r + 1]
-            cs.max_normal_impulse[q, j] = total[r]
-            cs.total_normal_impulse[q, j] = total[r]
-            cs.total_tangent_impulse[q, j] = total[r + 1]
-            r += 2
+    r = store_contact_rows(cs, touching, total)
     for n in range(pins.shape[0]):
         j = pins[n]
         joints.linear_impulse[j, 0] = total[r]

@@ -35,6 +35,7 @@ first row, so that the whole 2x2 block of K is scaled as ``pgs``'s 2x2 solve doe
 from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, inline_kernel
+from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP
 from .positions import contact_gap
 
@@ -153,5 +154,55 @@ def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, sp
             put_row(body, jacobian, data, r + 1, a, b, -tx, -ty, -(rax * ty - ray * tx), tx, ty,
                     rbx * ty - rby * tx, 0.0, FRICTION, cs.friction[q], 0.0, -1, speed_cap)
             data[r + 1, LINK] = r
+            r += 2
+    return r
+
+
+@inline_kernel
+def row_velocity(body, jacobian, r, v, w, x):
+    """``x + J v`` of row ``r`` at the velocities ``v``, ``w`` (m/s or rad/s; ``x``: 0, or the
+    row's bias, added first)."""
+    for s in range(4):
+        k = body[r, s]
+        if k >= 0:
+            x += jacobian[r, s, 0] * v[k, 0] + jacobian[r, s, 1] * v[k, 1] + jacobian[r, s, 2] * w[k]
+    return x
+
+
+@borrowing_kernel
+def apply_rows(body, jacobian, impulse, kind, inv_mass, inv_inertia, v, w):
+    """``v += M^-1 J^T impulse`` on the dynamic bodies (``v``, ``w``: the bodies' velocities
+    or a copy of them)."""
+    for r in range(impulse.shape[0]):
+        x = impulse[r]
+        if x == 0.0:
+            continue
+        for s in range(4):
+            k = body[r, s]
+            if k >= 0 and kind[k] == DYNAMIC:
+                v[k, 0] += inv_mass[k] * jacobian[r, s, 0] * x
+                v[k, 1] += inv_mass[k] * jacobian[r, s, 1] * x
+                w[k] += inv_inertia[k] * jacobian[r, s, 2] * x
+
+
+@borrowing_kernel
+def store_contact_rows(cs, touching, impulse):
+    """Read the contact rows' impulses (as :func:`write_contact_rows` laid them out) into the
+    first ``touching`` constraints, where ``pgs`` keeps its accumulated ones (the step's totals
+    too: ``world.contacts`` and the warm start of any solver the world switches to)."""
+    r = 0
+    for q in range(touching):
+        for j in range(2):
+            cs.normal_impulse[q, j] = 0.0
+            cs.tangent_impulse[q, j] = 0.0
+            cs.max_normal_impulse[q, j] = 0.0
+            cs.total_normal_impulse[q, j] = 0.0
+            cs.total_tangent_impulse[q, j] = 0.0
+        for j in range(cs.count[q]):
+            cs.normal_impulse[q, j] = impulse[r]
+            cs.tangent_impulse[q, j] = impulse[r + 1]
+            cs.max_normal_impulse[q, j] = impulse[r]
+            cs.total_normal_impulse[q, j] = impulse[r]
+            cs.total_tangent_impulse[q, j] = impulse[r + 1]
             r += 2
     return r
