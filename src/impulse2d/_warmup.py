@@ -81,6 +81,19 @@ def _pin_and_rod_world(world):
     world.create_distance_joint(pivot, bob, (0.0, 5.0), (1.0, 5.0))
 
 
+def _compile_ahead() -> None:
+    """Every kernel the plans below load, in one plan over all processes (the solver
+    diagnostics, 22 s for a feature off by default, are left to the first world that asks)."""
+    from . import World
+    from ._core import lazy
+    from ._dynamics.step import DIAGNOSTICS_KERNEL, compile_ahead
+
+    world = World()
+    _contact_world(world)
+    compile_ahead(world, 1.0 / 60.0,
+                  [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL])
+
+
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     """Compile the kernels a world needs ahead of time, or load them from the cache.
 
@@ -97,6 +110,8 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
                   for solver in SOLVERS]
         plans.append(("contacts and its joints, direct solver at the acceleration level",
                       "direct", "acceleration"))
+    if all_kernels:
+        _compile_ahead()
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
             print(f"impulse2d warmup [{k + 1}/{len(plans)}]: {what}", file=sys.stderr, flush=True)
