@@ -11,8 +11,10 @@ Notation: ``v``, ``w`` a body's velocity (m/s) and spin (rad/s); ``x⊥ = (-x_y,
 ``a x b = a_x b_y - a_y b_x``; an anchor's velocity ``v_p = v + w r⊥`` and, with the body
 accelerations set to zero (``Jdot v`` is what is left of ``Cddot`` then), its acceleration
 ``d/dt (w r⊥) = -w^2 r`` (the centripetal term); ``d = p_b - p_a`` the vector between the anchors,
-``ddot = v_pb - v_pa``. Every row below was checked against a central second difference of its
-``C`` along the free motion (constant ``v``, ``w``) to 1e-7 relative. Derivations:
+``ddot = v_pb - v_pa``. The fixed, turning and unit-vector forms were checked against a central
+second difference of their ``C`` along the free motion (constant ``v``, ``w``; random bodies) to
+1e-7 relative (the pulley's sides are the unit-vector form with one end fixed, a gear's
+prismatic coordinate the turning form). Derivations:
 
 * **angular rows** (``C = theta_b - theta_a`` or a multiple: angle, weld angle, revolute
   spring, motor and limits, the wheel's motor, the motor joint's angle, a gear between revolute
