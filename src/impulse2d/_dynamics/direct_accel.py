@@ -109,9 +109,10 @@ m or rad). Each row then asks, per kind:
 
 Velocities set inconsistent with a rigid joint (a body given a spin its joint forbids) are
 brought back by the stabilisation's ``2 omega Cdot``, not at once; with ``baumgarte = 0`` they
-stay. The impulse phase's linear solve at the substep's starting geometry leaves a slider that
-hits its limit on a spinning arm 1.1 mm off its axis (``tests/test_direct_accel_joints.py``),
-which the stabilisation removes and which stays without it.
+stay. Open: a slider flying out along a spinning arm (prismatic joint) to its limit comes off
+the arm's axis by 1.1 mm with the stabilisation, 0.2 mm without it until the limit, after
+which, without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py);
+the cause is not isolated yet.
 
 The size limit is the velocity level's (``direct_max_rows``, counted over every row of the
 impulse phase, the larger), checked before any body moves; above it the step returns minus the
