@@ -164,10 +164,11 @@ class WorldSettings:
     as an LCP at the force level), integrated with the external forces, after an impulse phase
     that resolves impacts and restitution, in ``substeps`` substeps of ``h = dt / substeps``.
     ``w = baumgarte / h`` (Baumgarte stabilisation, critically damped; ``baumgarte = 0`` turns
-    it off). Joints: revolute joints without spring,
-    motor or limit, and rigid distance joints; a world with another joint is handed to
-    ``direct_fallback`` or raises, as an island above ``direct_max_rows`` does. Ignored by the
-    other solvers."""
+    it off). Every joint type and option: rigid rows as above, limits, ropes and the pulley as
+    complementarity while at their bound, motors (and the motor joint) boxed by their maximum
+    force toward their target speed, springs (and the soft weld, the mouse joint) as implicit
+    spring-dampers (a compliance on the diagonal). An island above ``direct_max_rows`` is handed
+    to ``direct_fallback`` or raises. Ignored by the other solvers."""
 
     friction_mixing: str = "sqrt"
     """How two shapes' friction combine: ``"sqrt"`` (Box2D: sqrt(fa fb)), ``"max"``, ``"min"``,

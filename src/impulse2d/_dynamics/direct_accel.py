@@ -61,25 +61,63 @@ acceleration, not the velocity, and cannot stop a sliding body.)
 **Velocity products** ``Jdot v`` (m/s^2 for a linear row), derived per row type; ``r_a``,
 ``r_b`` the anchors' arms from the centres of mass (m), ``w`` spin (rad/s), ``v_p = v + w x r``
 a material point's velocity and ``w x r = (-w r_y, w r_x)``; ``d/dt (w x r) = alpha x r - w^2 r``
-(the centripetal term):
+(the centripetal term). The joints' are derived in :mod:`.accel_products` (fixed directions,
+directions turning with body A with their Coriolis term, the unit vector between two anchors,
+the pulley's two ropes, gears of revolute and prismatic joints). A contact's rows (normal
+``n``, tangent ``t = (n_y, -n_x)``; the normal turns with body A, the reference shape,
+``ndot = w_a x n``; the point is taken as material on both bodies, which leaves out the rolling
+of the point over curved surfaces, a term in their curvature):
+``Jdot v = n . (w_a^2 r_a - w_b^2 r_b) + (w_a x n) . (v_pb - v_pa)`` (1/s^2 m and 1/s m/s),
+the same with ``t`` for the friction row. (This is the derivative of the row's own ``J v``,
+whose lever on A leaves out the gap ``d``; the separation's exact second derivative, Baraff's,
+has ``2 ndot . ddot``: the two differ only for a contact sliding on a spinning body A.)
 
-* point rows (revolute, a world axis ``e``): ``C = e . (x_b + r_b - x_a - r_a)``, ``e`` fixed, so
-  ``Jdot v = e . (w_a^2 r_a - w_b^2 r_b)``;
-* distance row: ``d = x_b + r_b - x_a - r_a``, ``L = |d|``, ``u = d / L``, ``C = L - L0``,
-  ``Cdot = u . ddot``; ``udot = (ddot - u (u . ddot)) / L``, so
-  ``Jdot v = u . (w_a^2 r_a - w_b^2 r_b) + (|ddot|^2 - (u . ddot)^2) / L`` (m^2/s^2 / m);
-* contact rows (normal ``n``, tangent ``t = (n_y, -n_x)``; the normal turns with body A, the
-  reference shape, ``ndot = w_a x n``; the point is taken as material on both bodies, which
-  leaves out the rolling of the point over curved surfaces, a term in their curvature):
-  ``Jdot v = n . (w_a^2 r_a - w_b^2 r_b) + (w_a x n) . (v_pb - v_pa)`` (1/s^2 m and 1/s m/s),
-  the same with ``t`` for the friction row.
+**Joints.** Every joint type's rows come from its ``direct`` export (:mod:`.direct_rows`, the
+velocity level's rows: Jacobian, kind, bounds, softness), asked with the substep ``h`` and a
+Baumgarte fraction of 1 so that a rigid or one-sided row's bias is ``C / h`` (its error ``C``,
+m or rad). Each row then asks, per kind:
 
-**Joints supported**: revolute joints without spring, motor or limit (the "pins"), and rigid
-distance joints (no ``enable_spring``). Any other joint in the world (or one of those options)
-makes the step return :data:`UNSUPPORTED` with no body changed: the step hands it to
-``direct_fallback``'s solver, or raises ``ValueError``. The size limit is the velocity level's
-(``direct_max_rows``, counted over every row of the impulse phase, the larger), checked first
-the same way; the counters (``World.direct_stats``) are shared.
+* *rigid equality* (revolute and weld points, the weld's angle, the prismatic and wheel's
+  perpendicular and angle rows, a rigid distance, a gear): ``Cddot + 2 omega Cdot + omega^2 C =
+  0``, as above; in the impulse phase its right-hand side is 0 (it carries the impulse through).
+* *one-sided* (revolute, prismatic and wheel limits, a distance joint's min and max lengths, a
+  pulley's rope): in the impulse phase as a contact, ``J v + max(C, 0) / h`` (it may close an
+  open gap in this substep, no more: the approach is stopped by an impulse); in the force phase,
+  while ``C <= LIMIT_MARGIN`` (the limit reached), Baraff's complementarity ``f >= 0``,
+  ``Cddot + 2 omega Cdot + omega^2 C >= 0``, ``f`` times it 0; an open limit takes no force.
+* *motor* (boxed by ``max_motor h``, N s: a torque or force bound; the motor joint's rows, whose
+  target speed is ``correction_factor / h`` times their error): a velocity target, the row's
+  velocity at the end of the substep, ``J v + h (J M^-1 F_ext + Jdot v) + K f h = speed``; the
+  force stays in ``|f| <= max_motor``, and at the bound the motor slips. A finite force takes
+  no part in the impulse phase.
+* *spring* (revolute, prismatic, wheel and distance springs, the soft weld, the mouse joint):
+  an implicit spring-damper, as a compliance on the diagonal. With stiffness ``k = m_eff
+  omega_s^2`` and damping ``c = 2 zeta m_eff omega_s`` (``omega_s = 2 pi hertz``, ``m_eff = 1/K``
+  the row's mass: the spring oscillates at ``hertz`` whatever the masses), the force at the end
+  of the substep's position and velocity, ``f = -k (C + h Cdot+) - c Cdot+``, ``Cdot+ = J v + h
+  (J M^-1 F_ext + Jdot v) + K f h``, is the row ``(1 + 1 / (h omega_s (2 zeta + h omega_s)))
+  K f h + J v + h (J M^-1 F_ext + Jdot v) + omega_s / (2 zeta + h omega_s) C = 0``: exactly the
+  velocity level's soft row (Catto, "Soft Constraints", GDC 2011) at the substep, its column
+  ``SOFT`` and bias, with the acceleration terms added. Implicit rather than an explicit force
+  ``-k C - c Cdot``: the explicit one is unstable past ``omega_s h = 2`` (a stiff spring, a light
+  body) and solved apart from the rows it shares bodies with, while the compliance is stable
+  for every stiffness and solved with them; the price is the implicit Euler's damping of an
+  undamped spring, a factor ``(1 + (omega_s h)^2)^(-1/2)`` per substep (measured: a 1 Hz wheel
+  spring keeps 44 % of its amplitude over 10 s in substeps of 1/240 s), and a period off by
+  ``O((omega_s h)^2)`` (0.02 % at 1 Hz, 0.4 % at 4 Hz). The mouse joint's rows are also boxed
+  by ``max_force h`` (the velocity level's square box).
+
+Velocities set inconsistent with a rigid joint (a body given a spin its joint forbids) are
+brought back by the stabilisation's ``2 omega Cdot``, not at once; with ``baumgarte = 0`` they
+stay. Open: a slider flying out along a spinning arm (prismatic joint) to its limit comes off
+the arm's axis by 1.1 mm with the stabilisation, 0.2 mm without it until the limit, after
+which, without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py);
+the cause is not isolated yet.
+
+The size limit is the velocity level's (``direct_max_rows``, counted over every row of the
+impulse phase, the larger), checked before any body moves; above it the step returns minus the
+rows (``direct_fallback`` takes it, or it raises). The counters (``World.direct_stats``) are
+shared.
 """
 
 from __future__ import annotations
@@ -90,24 +128,25 @@ from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP, MAX_ROTATION
 from .contact_solver import prepare_contacts
+from .accel_products import joint_products
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
-                     _incidence, _islands, _solve_island, island_sizes)
-from .direct_rows import (BLOCK, BOUND, CAP, EQUALITY, FRICTION, KIND, LINK, NORMAL, WIDTH,
-                          apply_rows, row_velocity, store_contact_rows)
+                     _incidence, _islands, _solve_island, island_sizes, joint_rows)
+from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
+                          NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
+                          store_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
-from .joints import ROW_LISTS
 from .solvers import impulse_caps
 from .verbs import DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
 from .world_ref import borrow
 
-_LISTS = len(ROW_LISTS)
-_PINS = 0
-_DISTANCE = ROW_LISTS.index("distance")
-
-UNSUPPORTED = -0.5
-"""What the entry returns, with no body changed, when the world has a joint this level does not
-solve (a negative step that is no row count: :mod:`.step` tells the two apart)."""
+LIMIT_MARGIN = LINEAR_SLOP
+"""m (or rad): a one-sided joint row (limit, rope, pulley) is in the force phase while its
+error ``C <= LIMIT_MARGIN``. Its stabilisation brings a loaded limit to ``C = 0``; with the
+threshold at 0 rounding would drop a resting limit's row in one substep of many and let it fall
+by ``g h^2`` (the step's mean force then 1/substeps off). Within the margin the row may push
+only as much as ``Cddot >= -2 omega Cdot - omega^2 C`` asks, a soft catch of the last 5 mm
+(or 0.3 degree)."""
 
 IMPACT = 1e-9
 """m/s: an island goes through the impulse phase only where some contact row approaches faster
@@ -116,31 +155,17 @@ degenerate (its right-hand side is rounding), and Lemke's answer failed its chec
 pyramid of base 4 in 4 substeps (432 islands in 330 steps, measured) for impulses of nothing.
 What approaches slower is the force phase's to stop (its ``2 omega Cdot`` term)."""
 
-FIXED, TURNING, AXIS = 0, 1, 2
-"""How a row's direction moves (column 6 of the geometry): fixed in the world (a point row),
-turning with body A (a contact's normal and tangent), the unit vector between the anchors
-(a distance row)."""
+RIGID, TARGET, LIMIT, CONTACT = 0, 1, 2, 3
+"""What a row asks at the force level (see the module doc): a rigid equality (``Cddot`` with
+Baumgarte's terms = 0), a velocity target (spring, soft weld, mouse, motors, motor joint: the
+row's velocity at the end of the substep), a one-sided joint row (limits, ropes, pulley:
+complementarity while active), a contact row."""
 
 
 @inner_kernel
-def _unsupported(joints, ids):
-    """Whether some joint is of a type (or has an option) this level does not solve."""
-    for k in range(_LISTS):
-        if ids[k].shape[0] == 0 or k == _PINS:
-            continue
-        if k != _DISTANCE:
-            return True
-        for n in range(ids[k].shape[0]):
-            if joints.enable_spring[ids[k][n]]:
-                return True
-    return False
-
-
-@inner_kernel
-def _put(body, jacobian, data, geometry, r, a, b, dx, dy, rax, ray, rbx, rby, length, how,
-         kind, cap):
-    """Row ``r`` along direction ``(dx, dy)`` between the anchors ``r_a`` on body ``a`` and
-    ``r_b`` on body ``b``: ``Cdot = d . (v_pb - v_pa)``; its geometry kept for ``Jdot v``."""
+def _put(body, jacobian, data, geometry, r, a, b, dx, dy, rax, ray, rbx, rby, kind, cap):
+    """Contact row ``r`` along direction ``(dx, dy)`` between the anchors ``r_a`` on body ``a``
+    and ``r_b`` on body ``b``: ``Cdot = d . (v_pb - v_pa)``; its geometry kept for ``Jdot v``."""
     body[r, 0] = a
     body[r, 1] = b
     jacobian[r, 0, 0] = -dx
@@ -149,22 +174,22 @@ def _put(body, jacobian, data, geometry, r, a, b, dx, dy, rax, ray, rbx, rby, le
     jacobian[r, 1, 0] = dx
     jacobian[r, 1, 1] = dy
     jacobian[r, 1, 2] = rbx * dy - rby * dx
+    data[r, BIAS] = 0.0
     data[r, KIND] = kind
     data[r, BLOCK] = r
     data[r, CAP] = cap
+    data[r, SOFT] = 0.0
     geometry[r, 0] = rax
     geometry[r, 1] = ray
     geometry[r, 2] = rbx
     geometry[r, 3] = rby
     geometry[r, 4] = dx
     geometry[r, 5] = dy
-    geometry[r, 6] = how
-    geometry[r, 7] = length
 
 
 @inner_kernel
-def _velocity_product(geometry, body, v, w, r):
-    """``Jdot v`` of row ``r`` (see the module doc), m/s^2."""
+def _contact_product(geometry, body, v, w, r):
+    """``Jdot v`` of contact row ``r`` (see the module doc), m/s^2."""
     a = body[r, 0]
     b = body[r, 1]
     rax = geometry[r, 0]
@@ -177,26 +202,17 @@ def _velocity_product(geometry, body, v, w, r):
     wb = w[b]
     # centripetal: d . (w_a^2 r_a - w_b^2 r_b)
     x = dx * (wa * wa * rax - wb * wb * rbx) + dy * (wa * wa * ray - wb * wb * rby)
-    how = int(geometry[r, 6])
-    if how == FIXED:
-        return x
-    # relative velocity of the anchors, v_pb - v_pa (m/s)
+    # relative velocity of the anchors, v_pb - v_pa (m/s); (w_a x d) . (v_pb - v_pa)
     ux = v[b, 0] - wb * rby - v[a, 0] + wa * ray
     uy = v[b, 1] + wb * rbx - v[a, 1] - wa * rax
-    if how == TURNING:  # (w_a x d) . (v_pb - v_pa)
-        return x + wa * (dx * uy - dy * ux)
-    along = dx * ux + dy * uy  # AXIS: (|ddot|^2 - (u . ddot)^2) / L
-    length = geometry[r, 7]
-    if length > 0.0:
-        x += (ux * ux + uy * uy - along * along) / length
-    return x
+    return x + wa * (dx * uy - dy * ux)
 
 
 @inner_kernel
 def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_only, out):
     """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
     by island into ``out`` (N s; inactive rows 0). ``impulse_only``: skip an island whose normal
-    rows all have ``b >= -IMPACT`` (zero impulses solve it, to that)."""
+    and one-sided rows all have ``b >= -IMPACT`` (zero impulses solve it, to that)."""
     rows = active.shape[0]
     place = np.full(rows, -1, dtype=np.int64)
     n = 0
@@ -215,7 +231,9 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_onl
         sub_body[i] = body[r]
         sub_jacobian[i] = jacobian[r]
         sub_data[i] = data[r]
-        sub_data[i, BLOCK] = i
+        # a soft block's rows (weld point, mouse) are active together: its first row's place
+        head = place[int(data[r, BLOCK])]
+        sub_data[i, BLOCK] = head if head >= 0 else i
         if int(data[r, KIND]) == FRICTION:
             sub_data[i, LINK] = place[int(data[r, LINK])]  # the normal row is active with it
         sub_b[i] = b_all[r]
@@ -236,7 +254,8 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_onl
         if impulse_only:
             needed = False
             for i in rows_g:
-                if int(sub_data[i, KIND]) == NORMAL and sub_b[i] < -IMPACT:
+                kind_i = int(sub_data[i, KIND])
+                if (kind_i == NORMAL or kind_i == ONE_SIDED) and sub_b[i] < -IMPACT:
                     needed = True
             if not needed:
                 continue
@@ -297,11 +316,13 @@ def _restitution(cs, bodies, approach, first, threshold, pull, speed_cap):
 
 
 @inner_kernel
-def _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data, geometry,
-                error, separation, touches, speed_cap):
+def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body, jacobian,
+                data, geometry, error, role, touches, none):
     """The rows at the current in-step positions (``dp``, ``dq``): contact points (normal,
-    friction; anchors and normal as prepared, the separation moved with the bodies), then the
-    pins (x, y), then the distance rows; their Jacobians, geometry and errors ``C`` (m)."""
+    friction; anchors and normal as prepared, the separation moved with the bodies), then every
+    joint's rows from its type's ``direct`` export, asked with the substep ``h`` and a Baumgarte
+    fraction of 1, so that a rigid or one-sided row's bias is ``C / h``; their errors ``C``
+    (m or rad) and roles."""
     dp = bodies.dp
     dq = bodies.dq
     r = 0
@@ -321,49 +342,33 @@ def _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, dat
             gx = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
             gy = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
             s = cs.base_separation[q, j] + gx * nx + gy * ny
-            _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby, 0.0,
-                 TURNING, NORMAL, speed_cap)
-            _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby, 0.0,
-                 TURNING, FRICTION, speed_cap)
+            _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby, NORMAL,
+                 speed_cap)
+            _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby,
+                 FRICTION, speed_cap)
             data[r + 1, BOUND] = cs.friction[q]
             data[r + 1, LINK] = r
-            separation[r] = s
             error[r] = s + LINEAR_SLOP
+            role[r] = CONTACT
+            role[r + 1] = CONTACT
             touches[r] = s <= 0.0
             touches[r + 1] = s <= 0.0
             r += 2
-    for n in range(pins.shape[0]):
-        j = pins[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
-        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
-        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        _put(body, jacobian, data, geometry, r, a, b, 1.0, 0.0, rax, ray, rbx, rby, 0.0, FIXED,
-             EQUALITY, speed_cap)
-        _put(body, jacobian, data, geometry, r + 1, a, b, 0.0, 1.0, rax, ray, rbx, rby, 0.0,
-             FIXED, EQUALITY, speed_cap)
-        error[r] = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
-        error[r + 1] = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-        r += 2
-    for n in range(lengths.shape[0]):
-        j = lengths[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
-        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
-        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        dx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
-        dy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-        length = (dx * dx + dy * dy) ** 0.5
-        ux = dx / length if length > 1e-12 else 0.0
-        uy = dy / length if length > 1e-12 else 0.0
-        _put(body, jacobian, data, geometry, r, a, b, ux, uy, rax, ray, rbx, rby, length, AXIS,
-             EQUALITY, speed_cap)
-        error[r] = length - joints.length[j]
-        r += 1
+    rows = joint_rows(world, table, ids, ROWS, r, h, 1.0, speed_cap, spin_cap, body, jacobian,
+                      data, none)
+    for k in range(r, rows):
+        kind = int(data[k, KIND])
+        error[k] = 0.0
+        touches[k] = True
+        if kind == ONE_SIDED:
+            role[k] = LIMIT
+            error[k] = h * data[k, BIAS]
+            touches[k] = error[k] <= LIMIT_MARGIN
+        elif kind == EQUALITY and data[k, SOFT] == 0.0:
+            role[k] = RIGID
+            error[k] = h * data[k, BIAS]
+        else:  # a spring (soft equality) or a boxed row: a velocity target
+            role[k] = TARGET
 
 
 @stage_kernel
@@ -372,8 +377,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                         joint_damping_ratio, contact_speed, restitution_threshold,
                         max_linear_speed, baumgarte):
     """One step of the force-based formulation (see the module doc), in ``substeps`` substeps.
-    Returns ``dt``; minus the rows of the largest island when that is above the limit, or
-    :data:`UNSUPPORTED`, in both cases without having changed any body."""
+    Returns ``dt``; minus the rows of the largest island when that is above the limit, without
+    having changed any body."""
     bodies = borrow(world, "bodies")
     contacts = borrow(world, "contacts")
     cs = borrow(world, "constraints")
@@ -381,10 +386,6 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     table = borrow(world, "verbs")
     ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
-    if _unsupported(joints, ids):
-        if table[DIRECT_FALLBACK] != 0:
-            counts[FALLBACK_STEPS] += 1
-        return UNSUPPORTED
     h = dt / substeps
     inv_h = 1.0 / h
     speed_cap, spin_cap = impulse_caps(max_linear_speed, h)
@@ -398,21 +399,22 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     contact_rows = 0
     for q in range(touching):
         contact_rows += 2 * contacts.count[order[q]]
-    pins = ids[_PINS]
-    lengths = ids[_DISTANCE]
-    rows = contact_rows + 2 * pins.shape[0] + lengths.shape[0]
+    none = np.zeros(0)
+    rows = joint_rows(world, table, ids, COUNT, contact_rows, h, 1.0, speed_cap, spin_cap,
+                      np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
+                      np.zeros((0, WIDTH)), none)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
-    geometry = np.zeros((rows, 8))
-    error = np.zeros(rows)  # C: m
-    separation = np.zeros(rows)
-    touches = np.ones(rows, dtype=np.bool_)
+    geometry = np.zeros((contact_rows, 6))
+    error = np.zeros(rows)  # C: m or rad
+    role = np.zeros(rows, dtype=np.int64)
+    touches = np.ones(rows, dtype=np.bool_)  # in the force phase
     if touching > 0:
         prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
     borrow(world, "clock")[3] = cycles()
-    _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data, geometry,
-                error, separation, touches, speed_cap)
+    _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body, jacobian,
+                data, geometry, error, role, touches, none)
     # (every row counts: the impulse phase's system is the larger)
     largest, islands = island_sizes(body, kind)
     counts[PIVOTS] = 0
@@ -434,8 +436,9 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
             angular[k] = bodies.inv_inertia[k] * bodies.torque[k]
     v = bodies.v
     w = bodies.w
-    everything = np.ones(rows, dtype=np.bool_)
+    impulsive = np.ones(rows, dtype=np.bool_)  # in the impulse phase
     b_all = np.zeros(rows)
+    product = np.zeros(rows)  # Jdot v: m/s^2 or rad/s^2
     approach = np.zeros(rows)
     pull = np.zeros(rows)
     first = np.zeros(rows)
@@ -443,35 +446,48 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     total = np.zeros(rows)  # N s over the step, both phases
     for sub in range(substeps):
         if sub > 0:
-            _write_rows(cs, touching, joints, pins, lengths, bodies, body, jacobian, data,
-                        geometry, error, separation, touches, speed_cap)
+            _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body,
+                        jacobian, data, geometry, error, role, touches, none)
         # 2. Impulse phase on the substep's starting velocities: contacts to J v (+ C / h above
-        #    the rest depth), joints unchanged (right-hand side 0), then restitution.
+        #    the rest depth), joint limits likewise (+ C / h while open), rigid joint rows
+        #    unchanged (right-hand side 0); no finite-force row (spring, motor) takes part. Then
+        #    restitution.
         for r in range(rows):
             b_all[r] = 0.0
-        for r in range(contact_rows):
+            impulsive[r] = role[r] != TARGET
+            if role[r] == RIGID:
+                continue
             speed = row_velocity(body, jacobian, r, v, w, 0.0)
-            b_all[r] = speed
-            if int(data[r, KIND]) == NORMAL:
-                pull[r] = h * row_velocity(body, jacobian, r, linear, angular, 0.0)
-                approach[r] = speed + pull[r]
-                if error[r] > 0.0:
-                    b_all[r] += error[r] * inv_h
-        _solve_rows(everything, body, jacobian, data, b_all, bodies, counts, True, first)
+            if role[r] == LIMIT:
+                b_all[r] = speed + max(error[r], 0.0) * inv_h
+            elif role[r] == CONTACT:
+                b_all[r] = speed
+                if int(data[r, KIND]) == NORMAL:
+                    pull[r] = h * row_velocity(body, jacobian, r, linear, angular, 0.0)
+                    approach[r] = speed + pull[r]
+                    if error[r] > 0.0:
+                        b_all[r] += error[r] * inv_h
+        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, True, first)
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
         if touching > 0:
             _restitution(cs, bodies, approach, first, restitution_threshold, pull, speed_cap)
-        # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C),
-        #    friction h (J M^-1 F_ext + Jdot v) + J v; unknowns f h.
+        # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C)
+        #    for rigid, contact normal and active limit rows; J v + h (J M^-1 F_ext + Jdot v)
+        #    (+ the row's own bias: a spring's rate times C, a motor's -speed) for friction and
+        #    the velocity targets; unknowns f h.
+        for r in range(contact_rows):
+            product[r] = _contact_product(geometry, body, v, w, r)
+        joint_products(joints, ids, bodies, product, contact_rows)
         for r in range(rows):
             if not touches[r]:
                 b_all[r] = 0.0
                 continue
-            x = row_velocity(body, jacobian, r, linear, angular, 0.0)
-            x += _velocity_product(geometry, body, v, w, r)
+            x = row_velocity(body, jacobian, r, linear, angular, 0.0) + product[r]
             speed = row_velocity(body, jacobian, r, v, w, 0.0)
-            if int(data[r, KIND]) == FRICTION:
+            if role[r] == TARGET:
+                b_all[r] = h * x + speed + data[r, BIAS]
+            elif int(data[r, KIND]) == FRICTION:
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
@@ -484,15 +500,9 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
             total[r] += first[r] + second[r]
 
     # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
-    r = store_contact_rows(cs, touching, total)
-    for n in range(pins.shape[0]):
-        j = pins[n]
-        joints.linear_impulse[j, 0] = total[r]
-        joints.linear_impulse[j, 1] = total[r + 1]
-        r += 2
-    for n in range(lengths.shape[0]):
-        joints.linear_impulse[lengths[n], 0] = total[r]
-        r += 1
+    store_contact_rows(cs, touching, total)
+    joint_rows(world, table, ids, STORE, contact_rows, h, 1.0, speed_cap, spin_cap, body,
+               jacobian, data, total)
     return dt
 
 

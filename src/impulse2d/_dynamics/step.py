@@ -362,7 +362,7 @@ DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER
                                         "the direct solver (acceleration level)",
                                         SOLVER_SECONDS["direct"])
 """The entry of ``solver="direct"`` with ``direct_level="acceleration"`` (:mod:`.direct_accel`;
-its own rows, no joint row exports)."""
+it takes the joints' rows from their types' exports, as the velocity level does)."""
 
 JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOINT_SECONDS[name])
                  for name, entry in joint_solver.ENTRIES.items()}
@@ -399,8 +399,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
         needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
     fallback = settings.direct_fallback if exact else None
     if exact and settings.direct_level == "acceleration":
-        needed[SOLVER] = DIRECT_ACCELERATION_KERNEL
-        exact = False  # no joint row exports: the acceleration level writes its own rows
+        needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
@@ -508,12 +507,6 @@ def step_world(world, dt: float) -> None:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._step_seconds = seconds
-    if joint_h == direct_accel.UNSUPPORTED:
-        raise ValueError(
-            "solver 'direct' with direct_level='acceleration' solves contacts, revolute joints "
-            "without spring, motor or limit, and rigid distance joints only; this world has "
-            "another joint, and the step was not taken (no body moved). Set direct_fallback "
-            "to a solver for such steps, or direct_level='velocity'")
     if joint_h < 0.0:
         raise ValueError(
             f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "
