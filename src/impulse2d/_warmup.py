@@ -72,15 +72,6 @@ def _chain_world(world):
     world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
 
 
-def _pin_and_rod_world(world):
-    """The joints the ``direct`` solver's acceleration level solves: a pin and a rigid rod."""
-    pivot = world.create_body(type="static", position=(0.0, 5.0))
-    bob = world.create_body(position=(1.0, 5.0))
-    bob.create_circle(0.1)
-    world.create_revolute_joint(pivot, bob, (0.0, 5.0))
-    world.create_distance_joint(pivot, bob, (0.0, 5.0), (1.0, 5.0))
-
-
 def _compile_ahead() -> None:
     """Every kernel the plans below load, in one plan over all processes (the solver
     diagnostics, 22 s for a feature off by default, are left to the first world that asks)."""
@@ -108,9 +99,8 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     if all_kernels:
         plans += [(f"contacts and every joint type, {solver} solver", solver, True)
                   for solver in SOLVERS]
-        plans.append(("contacts and its joints, direct solver at the acceleration level",
+        plans.append(("contacts and every joint type, direct solver at the acceleration level",
                       "direct", "acceleration"))
-    if all_kernels:
         _compile_ahead()
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
@@ -119,8 +109,7 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         _contact_world(world)
         if joints == "acceleration":
             world.settings.direct_level = "acceleration"
-            _pin_and_rod_world(world)
-        elif joints:
+        if joints:
             _joint_world(world)
             _chain_world(world)
         world.step(1.0 / 60.0)
