@@ -672,7 +672,8 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
     store_contact_rows(cs, touching, impulse)
     if touching > 0:
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+        # pgs's convention (approach measured after the kick, positions not moved yet)
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
