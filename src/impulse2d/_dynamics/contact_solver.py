@@ -350,7 +350,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
-@inline_kernel
+@borrowing_kernel
 def _acceleration(bodies, i, gx, gy):
     """Body ``i``'s acceleration from gravity and its applied force, m/s^2: what
     :func:`~.integrate.integrate_velocities` adds each (sub)step (damping left out); zero for a
@@ -362,7 +362,7 @@ def _acceleration(bodies, i, gx, gy):
     return (inv_m * bodies.force[i, 0] + scale * gx, inv_m * bodies.force[i, 1] + scale * gy)
 
 
-@inline_kernel
+@borrowing_kernel
 def bounce_speed(e, approach, accel, half_kick, s_start, s_now):
     """Normal speed (m/s, separating) that restitution gives a point: ``-e approach`` when no
     acceleration acts along the normal, else the speed that puts the point, from its current
