@@ -98,7 +98,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         # the relax pass's rows: rigid, no bias but the speculative one
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+        # approach measured before the substeps' kicks, positions already moved: half_kick h/2
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
     return h
 
 
@@ -193,7 +194,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+        # approach measured after the kick, positions not moved yet: half_kick -dt/2
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

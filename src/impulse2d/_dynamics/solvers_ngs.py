@@ -57,7 +57,8 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
         diagnose(world, order, ITERATION, i, dt, 0.0, contact_speed, speed_cap, spin_cap)
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap)
+        # pgs's convention (approach measured after the kick, positions not moved yet)
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
 
     # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance.
