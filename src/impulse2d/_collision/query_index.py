@@ -14,8 +14,10 @@ stays linear in the shapes); a shape whose box covers more than ``MAX_CELLS_PER_
 (a ground slab, a container wall) goes into a ``large`` list every query tests by its box.
 
 A kernel reaches the index and the stores through :class:`QueryIndex.refs`, one int64 array of
-addresses and sizes (see :mod:`.._core.address`): one array to unbox per call instead of about
-twenty, which is most of what makes a single query cheap.
+addresses and sizes (see :mod:`.._core.address`), which it is handed by its own address
+(:attr:`QueryIndex.address`, :func:`refs_at`): one integer to unbox per call instead of about
+twenty arrays, which is most of what makes a single query cheap (an array argument costs about
+0.1 us a call more than an integer, measured on the 2-core CI machine).
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ ALIVE, SENSOR, CATEGORY, MASK, BODY, COUNT, VERTICES, NORMALS, RADIUS, ORIGIN, R
 # large shapes, the per-shape stamp (a shape is tested once per query), the grid's origin and
 # cell size (3,), and the output buffers of the queries that return many shapes.
 BOXES, STARTS, ITEMS, LARGE, STAMP, GRID, OUT_ROWS, OUT_FRACTIONS, OUT_NORMALS = range(18, 27)
-REFS = 27
+# Addresses (``id``) of the Python objects a single ray cast's result is boxed into
+# (:mod:`.hit_result`): the world's dict of shape handles by row, the RayHit and Vec2 classes.
+HANDLES, HIT_CLASS, VEC_CLASS = range(27, 30)
+REFS = 30
 
 
 class IndexView(NamedTuple):
@@ -76,6 +81,12 @@ class IndexView(NamedTuple):
     cell: float
     nx: int
     ny: int
+
+
+@inline_kernel
+def refs_at(at):
+    """The index's ``refs``, from its address ``at`` (:attr:`QueryIndex.address`)."""
+    return carray(void_pointer(at), REFS, np.int64)
 
 
 @inline_kernel
@@ -221,13 +232,16 @@ _build = DirectCall(build_index, "query index", 3.0)
 class QueryIndex:
     """The grid of the shapes of ``shapes`` and ``bodies`` (the world's stores) where they are
     now, and :attr:`refs`, the addresses a query kernel reads it and the stores through.
+    ``handles`` (the world's dict of shape handles by row), ``hit_class`` and ``vec_class`` are
+    what a single ray cast's result is made of (:mod:`.hit_result`).
 
     Valid while no shape moved, appeared or went and the stores are the same objects (a store
     that grows is replaced): the world drops it then (``World._query_index``)."""
 
-    def __init__(self, shapes, bodies):
+    def __init__(self, shapes, bodies, handles: dict, hit_class: type, vec_class: type):
         self.shapes = shapes
         self.bodies = bodies
+        self._objects = (handles, hit_class, vec_class)  # their addresses are in refs
         boxes, x0, y0, cell, nx, ny, starts, items, large = _build(
             shapes.alive, shapes.body, shapes.count, shapes.vertices, shapes.radius,
             bodies.origin, bodies.rot, CELL_SCALE)
@@ -253,9 +267,13 @@ class QueryIndex:
         refs[N_LARGE] = len(large)
         for slot, array in arrays.items():
             refs[slot] = address(array)
+        refs[HANDLES] = id(handles)
+        refs[HIT_CLASS] = id(hit_class)
+        refs[VEC_CLASS] = id(vec_class)
         self.refs = refs
+        self.address = address(refs)
+        """What the query kernels take: the address of :attr:`refs` (:func:`refs_at`)."""
 
 
-
-__all__ = ["QueryIndex", "IndexView", "view", "next_stamp", "cell_range", "build_index",
-           "MAX_CELLS_PER_SHAPE"]
+__all__ = ["QueryIndex", "IndexView", "refs_at", "view", "next_stamp", "cell_range",
+           "build_index", "MAX_CELLS_PER_SHAPE", "HANDLES", "HIT_CLASS", "VEC_CLASS"]
