@@ -28,7 +28,8 @@ import numpy as np
 from . import _validate
 from ._collision.query_index import QueryIndex
 from ._collision.shape_queries import (cast_rays, cast_shape, every_hit, nearest_hit,
-                                      overlapping_shapes, shapes_at_point, shapes_in_box)
+                                      nearest_hits, overlapping_shapes, shapes_at_point,
+                                      shapes_in_box)
 from ._core.jit import DirectCall
 from .constants import HUGE
 from .shapes import ALL_BITS, Shape
@@ -41,6 +42,7 @@ _QUERY_SECONDS = 3.0
 
 _nearest = DirectCall(nearest_hit, "ray casts", _QUERY_SECONDS)
 _every = DirectCall(every_hit, "ray casts (every hit)", _QUERY_SECONDS)
+_nearest_all = DirectCall(nearest_hits, "ray casts (with a callback)", _QUERY_SECONDS)
 _in_box = DirectCall(shapes_in_box, "box queries", _QUERY_SECONDS)
 _at_point = DirectCall(shapes_at_point, "point queries", _QUERY_SECONDS)
 _cast_rays = DirectCall(cast_rays, "batched ray casts", _QUERY_SECONDS)
@@ -79,6 +81,7 @@ def _int64(bits: int) -> int:
 
 DEFAULT_FILTER = QueryFilter()
 _DEFAULT_BITS = DEFAULT_FILTER._bits
+_CATEGORY, _MASK = _DEFAULT_BITS
 
 
 class RayHit(NamedTuple):
@@ -134,27 +137,29 @@ def ray_cast(world, origin, translation, filter=None) -> RayHit | None:
     """The nearest shape the ray ``origin`` -> ``origin + translation`` enters, or None. A ray
     starting inside a shape does not see it; of two shapes hit at the same fraction, the one
     created first (the lower :attr:`~impulse2d.Shape.index`) is reported."""
-    # This function is most of a single query's cost, so the common call (two tuples of
-    # floats, the grid built) makes no helper call: the kernel checks that the numbers are
-    # finite and in range, and anything else goes through the full validation.
-    ox = None
-    if (type(origin) is tuple or type(origin) is Vec2) and (
-            type(translation) is tuple or type(translation) is Vec2):
+    # The common call (two tuples of floats, the default filter, the grid built) makes no
+    # helper call: the kernel checks that the numbers are finite and in range and returns
+    # the RayHit itself (_collision/query_results.py), None, or False when it refused them.
+    if type(origin) is tuple and type(translation) is tuple and filter is None:
         try:
             ox, oy = origin
             dx, dy = translation
         except ValueError:  # not pairs
-            ox = None
-    if not (type(ox) is float and type(oy) is float and type(dx) is float
-            and type(dy) is float):
-        ox, oy, dx, dy = _ray(origin, translation)
-    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
-    index = world._query_index
-    if index is None:
-        index = _index(world)
-    # The kernel returns the RayHit itself (_collision/hit_result.py), None, or False when
-    # it refused the numbers.
-    hit = _nearest.entry(index.address, ox, oy, dx, dy, category, mask, HUGE)
+            return _ray_cast(world, origin, translation, filter)
+        if type(ox) is float and type(oy) is float and type(dx) is float and type(dy) is float:
+            index = world._query_index
+            if index is not None:
+                hit = _nearest.entry(index.address, ox, oy, dx, dy, _CATEGORY, _MASK, HUGE)
+                if hit is not False:
+                    return hit
+    return _ray_cast(world, origin, translation, filter)
+
+
+def _ray_cast(world, origin, translation, filter) -> RayHit | None:
+    """:func:`ray_cast` for any arguments (validated in full unless floats), and the index
+    built if a change dropped it."""
+    ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    hit = _nearest.entry(_index(world).address, ox, oy, dx, dy, category, mask, HUGE)
     if hit is False:
         _ray(origin, translation)  # raises: a number is not finite or out of range
         return None
@@ -180,11 +185,21 @@ def _ray_hits(world, ox, oy, dx, dy, category, mask):
 
 
 def _ray_args(origin, translation, filter):
-    """The ray's four numbers (floats as given, for a kernel that checks them; anything else
-    validated in full) and the filter's bits."""
-    ox, oy = _xy(origin, "origin")
-    dx, dy = _xy(translation, "translation")
-    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
+    """The ray's four numbers (floats in tuples or ``Vec2`` as given, for a kernel that checks
+    them; anything else validated in full) and the filter's bits."""
+    if (type(origin) is tuple or type(origin) is Vec2) and (
+            type(translation) is tuple or type(translation) is Vec2) and len(origin) == 2 == len(
+            translation):
+        ox, oy = origin
+        dx, dy = translation
+        if not (type(ox) is float and type(oy) is float and type(dx) is float
+                and type(dy) is float):
+            ox, oy, dx, dy = _ray(origin, translation)
+    else:
+        ox, oy, dx, dy = _ray(origin, translation)
+    if filter is None:
+        return ox, oy, dx, dy, _CATEGORY, _MASK
+    category, mask = _filter(filter)._bits
     return ox, oy, dx, dy, category, mask
 
 
@@ -201,26 +216,44 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
     for the shapes the ray enters, nearest first, and returns what to do next: a negative
     number ignores this shape and goes on, 0 stops, a fraction in (0, 1) clips the ray there
     (only nearer hits are reported after it), 1 goes on unclipped. So returning the fraction
-    keeps the nearest hit, returning 1 visits every hit. The hits are found before the first
-    call, so a callback may query or change the world."""
+    keeps the nearest hit, returning 1 visits every hit (those :func:`ray_cast_all` lists).
+    A callback may query the world; one that changes it (moves, adds or destroys shapes) is
+    shown the hits beyond the nearest as the world has become."""
     if not callable(callback):
         raise TypeError("callback must be callable")
-    hits = _hits(world, *_ray_args(origin, translation, filter), HUGE)
+    ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    # The nearest hit (and any at exactly its fraction) first: a callback that keeps the
+    # nearest (it returns the fraction) or stops needs no other, and finding it stops the
+    # walk there. The rest, only if the callback asks for them.
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    hits = _nearest_all.entry(index.address, ox, oy, dx, dy, category, mask, HUGE)
     if hits is None:
         _ray(origin, translation)  # raises: a number is not finite or out of range
         return
     limit = 1.0
-    for shape, point, normal, fraction in hits:
-        if fraction > limit:
-            break
-        answer = float(callback(shape, point, normal, fraction))
-        if answer != answer:  # NaN
-            raise ValueError("the ray cast callback returned NaN")
-        if answer < 0.0:
-            continue
-        if answer == 0.0:
+    nearest = None
+    while hits:
+        for shape, point, normal, fraction in hits:
+            if fraction > limit:
+                return
+            answer = float(callback(shape, point, normal, fraction))
+            if answer != answer:  # NaN
+                raise ValueError("the ray cast callback returned NaN")
+            if answer == 0.0:
+                return
+            if answer > 0.0:
+                limit = min(limit, answer)
+        if nearest is not None:
             return
-        limit = min(limit, answer)
+        # Every hit at the nearest fraction was reported; the farther ones, if the ray still
+        # reaches beyond it.
+        nearest = hits[0][3]
+        if limit <= nearest:
+            return
+        hits = [hit for hit in _hits(world, ox, oy, dx, dy, category, mask, HUGE)
+                if hit[3] > nearest]
 
 
 def ray_cast_many(world, origins, translations, filter=None) -> RayBatch:
@@ -276,17 +309,27 @@ def query_aabb(world, lower, upper, filter=None) -> list:
 
 def query_point(world, point, filter=None) -> list:
     """The shapes that contain ``point`` (their boundary included), in index order."""
+    # The common call (a tuple of floats, the default filter, the grid built) makes no helper
+    # call: the kernel checks the numbers and returns the list, or None if it refused them.
+    if type(point) is tuple and filter is None:
+        try:
+            x, y = point
+        except ValueError:  # not a pair
+            return _query_point(world, point, filter)
+        if type(x) is float and type(y) is float:
+            index = world._query_index
+            if index is not None:
+                shapes = _at_point.entry(index.address, x, y, _CATEGORY, _MASK, HUGE)
+                if shapes is not None:
+                    return shapes
+    return _query_point(world, point, filter)
+
+
+def _query_point(world, point, filter) -> list:
+    """:func:`query_point` for any arguments, and the index built if a change dropped it."""
     category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
-    if (type(point) is tuple or type(point) is Vec2) and len(point) == 2:
-        x, y = point
-        if not (type(x) is float and type(y) is float):
-            x, y = _xy(point, "point")
-    else:
-        x, y = _xy(point, "point")
-    index = world._query_index
-    if index is None:
-        index = _index(world)
-    shapes = _at_point.entry(index.address, x, y, category, mask, HUGE)
+    x, y = _xy(point, "point")
+    shapes = _at_point.entry(_index(world).address, x, y, category, mask, HUGE)
     if shapes is None:
         _validate.vec2(point, "point")  # raises: not finite or out of range
     return shapes

@@ -48,8 +48,8 @@ ALIVE, SENSOR, CATEGORY, MASK, BODY, COUNT, VERTICES, NORMALS, RADIUS, ORIGIN, R
 # large shapes, the per-shape stamp (a shape is tested once per query), the grid's origin and
 # cell size (3,), and the output buffers of the queries that return many shapes.
 BOXES, STARTS, ITEMS, LARGE, STAMP, GRID, OUT_ROWS, OUT_FRACTIONS, OUT_NORMALS = range(18, 27)
-# Addresses (``id``) of the Python objects a single ray cast's result is boxed into
-# (:mod:`.hit_result`): the world's dict of shape handles by row, the RayHit and Vec2 classes.
+# Addresses (``id``) of the Python objects single queries' results are boxed into
+# (:mod:`.query_results`): the world's dict of shape handles by row, the RayHit and Vec2 classes.
 HANDLES, HIT_CLASS, VEC_CLASS = range(27, 30)
 REFS = 30
 
@@ -233,7 +233,7 @@ class QueryIndex:
     """The grid of the shapes of ``shapes`` and ``bodies`` (the world's stores) where they are
     now, and :attr:`refs`, the addresses a query kernel reads it and the stores through.
     ``handles`` (the world's dict of shape handles by row), ``hit_class`` and ``vec_class`` are
-    what a single ray cast's result is made of (:mod:`.hit_result`).
+    what the results of single queries are made of (:mod:`.query_results`).
 
     Valid while no shape moved, appeared or went and the stores are the same objects (a store
     that grows is replaced): the world drops it then (``World._query_index``)."""

@@ -132,11 +132,14 @@ def _keep(v, every, s, fraction, nx, ny, best, row, hx, hy, hits):
 
 
 @inline_kernel
-def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
+def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every, margin):
     """One ray through the grid. Nearest hit only (``every`` False): ``(fraction, row, nx, ny,
     0)``, row -1 if none. Every hit: written unordered to the view's output buffers, and
-    ``(max_fraction, -1, 0, 0, count)``."""
+    ``(max_fraction, -1, 0, 0, count)``. With a ``margin`` (>= 0; -1 for none), every hit
+    but the walk visits no cell the ray enters beyond the nearest hit so far plus ``margin``
+    (the shapes it visits are tested against the whole ray all the same)."""
     best = max_fraction
+    until = max_fraction
     row = -1
     hx = 0.0
     hy = 0.0
@@ -147,6 +150,8 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
         if fraction != NO_HIT:
             best, row, hx, hy, hits = _keep(v, every, s, fraction, nx, ny, best, row, hx, hy,
                                             hits)
+            if margin >= 0.0:
+                until = min(until, fraction + margin)
     if v.items.shape[0] == 0:
         return best, row, hx, hy, hits
     # The part of the ray inside the grid's bounds.
@@ -187,7 +192,7 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
         t_y = (v.y0 + (j + (1 if dy > 0.0 else 0)) * v.cell - oy) / dy
         dt_y = v.cell / abs(dy)
     t_cell = t_in
-    while t_cell <= best:
+    while t_cell <= best and t_cell <= until:
         c = j * v.nx + i
         for q in range(v.starts[c], v.starts[c + 1]):
             s = v.items[q]
@@ -195,6 +200,8 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
             if fraction != NO_HIT:
                 best, row, hx, hy, hits = _keep(v, every, s, fraction, nx, ny, best, row, hx,
                                                 hy, hits)
+                if margin >= 0.0:
+                    until = min(until, fraction + margin)
         if t_x < t_y:
             t_cell = t_x
             t_x += dt_x
@@ -222,7 +229,7 @@ def nearest_hit(at, ox, oy, dx, dy, category, mask, limit):
                        0.0, 0.0)
     v = view(refs)
     fraction, row, nx, ny, _ = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category,
-                                     mask, False)
+                                     mask, False, -1.0)
     return ray_hit(row, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], fraction,
                    ox + fraction * dx, oy + fraction * dy, nx, ny)
 
@@ -243,26 +250,9 @@ def every_hit(at, ox, oy, dx, dy, category, mask, limit):
         return _hit_list(refs, -1, ox, oy, dx, dy)
     v = view(refs)
     _, _, _, _, hits = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category, mask,
-                             True)
+                             True, -1.0)
     if hits <= SHORT_LIST:
-        # By (fraction, row), a total order: a shape is tested once per ray.
-        for k in range(1, hits):
-            s = v.out_rows[k]
-            f = v.out_fractions[k]
-            nx = v.out_normals[k, 0]
-            ny = v.out_normals[k, 1]
-            q = k
-            while q > 0 and (v.out_fractions[q - 1] > f or (
-                    v.out_fractions[q - 1] == f and v.out_rows[q - 1] > s)):
-                v.out_rows[q] = v.out_rows[q - 1]
-                v.out_fractions[q] = v.out_fractions[q - 1]
-                v.out_normals[q, 0] = v.out_normals[q - 1, 0]
-                v.out_normals[q, 1] = v.out_normals[q - 1, 1]
-                q -= 1
-            v.out_rows[q] = s
-            v.out_fractions[q] = f
-            v.out_normals[q, 0] = nx
-            v.out_normals[q, 1] = ny
+        _sort_hits(v, hits)
         return _hit_list(refs, hits, ox, oy, dx, dy)
     by_row = np.argsort(v.out_rows[:hits])
     order = by_row[np.argsort(v.out_fractions[:hits][by_row], kind="mergesort")]
@@ -273,6 +263,61 @@ def every_hit(at, ox, oy, dx, dy, category, mask, limit):
     v.out_fractions[:hits] = fractions
     v.out_normals[:hits] = normals
     return _hit_list(refs, hits, ox, oy, dx, dy)
+
+
+@inline_kernel
+def _sort_hits(v, hits):
+    """Sort the first ``hits`` hits in the output buffers by (fraction, row), in place: a
+    total order, since a shape is tested once per ray."""
+    for k in range(1, hits):
+        s = v.out_rows[k]
+        f = v.out_fractions[k]
+        nx = v.out_normals[k, 0]
+        ny = v.out_normals[k, 1]
+        q = k
+        while q > 0 and (v.out_fractions[q - 1] > f or (
+                v.out_fractions[q - 1] == f and v.out_rows[q - 1] > s)):
+            v.out_rows[q] = v.out_rows[q - 1]
+            v.out_fractions[q] = v.out_fractions[q - 1]
+            v.out_normals[q, 0] = v.out_normals[q - 1, 0]
+            v.out_normals[q, 1] = v.out_normals[q - 1, 1]
+            q -= 1
+        v.out_rows[q] = s
+        v.out_fractions[q] = f
+        v.out_normals[q, 0] = nx
+        v.out_normals[q, 1] = ny
+
+
+@kernel
+def nearest_hits(at, ox, oy, dx, dy, category, mask, limit):
+    """The hits :func:`every_hit` lists first: those at the nearest fraction (one, but for
+    shapes hit at exactly the same fraction), by row, as a list of ``RayHit``; None (nothing
+    cast) unless the four numbers are finite and within +-``limit``.
+
+    The walk is :func:`every_hit`'s (the shapes it visits are tested against the whole ray,
+    as there) but it visits no cell entered a cell's length beyond the nearest hit so far: the
+    cells that hold a shape hit at the nearest fraction are entered before it (up to the
+    rounding of the cells' fractions, far smaller than a cell), so it finds the shapes that
+    :func:`every_hit` finds there."""
+    refs = refs_at(at)
+    if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
+        return _hit_list(refs, -1, ox, oy, dx, dy)
+    v = view(refs)
+    _, _, _, _, hits = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category, mask,
+                             True, v.cell / max(abs(dx), abs(dy)))
+    nearest = math.inf
+    for k in range(hits):
+        nearest = min(nearest, v.out_fractions[k])
+    kept = 0
+    for k in range(hits):
+        if v.out_fractions[k] == nearest:
+            v.out_rows[kept] = v.out_rows[k]
+            v.out_fractions[kept] = v.out_fractions[k]
+            v.out_normals[kept, 0] = v.out_normals[k, 0]
+            v.out_normals[kept, 1] = v.out_normals[k, 1]
+            kept += 1
+    _sort_hits(v, kept)
+    return _hit_list(refs, kept, ox, oy, dx, dy)
 
 
 @inline_kernel
@@ -298,7 +343,7 @@ def cast_rays(at, origins, translations, max_fraction, category, mask, out_fract
         dx = translations[ray, 0]
         dy = translations[ray, 1]
         best, row, hx, hy, _ = _walk(v, first + ray, ox, oy, dx, dy, max_fraction, category,
-                                     mask, False)
+                                     mask, False, -1.0)
         out_row[ray] = row
         if row >= 0:
             out_fraction[ray] = best
@@ -507,5 +552,5 @@ def overlapping_shapes(at, placed, category, mask):
     return shape_list(found, refs[HANDLES], refs[OUT_ROWS])
 
 
-__all__ = ["nearest_hit", "every_hit", "cast_rays", "shapes_in_box", "shapes_at_point",
+__all__ = ["nearest_hit", "nearest_hits", "every_hit", "cast_rays", "shapes_in_box", "shapes_at_point",
            "cast_shape", "overlapping_shapes"]
