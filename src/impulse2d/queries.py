@@ -149,7 +149,7 @@ def ray_cast(world, origin, translation, filter=None) -> RayHit | None:
         if type(ox) is float and type(oy) is float and type(dx) is float and type(dy) is float:
             index = world._query_index
             if index is not None:
-                hit = _nearest.entry(index.address, ox, oy, dx, dy, _CATEGORY, _MASK, HUGE)
+                hit = _nearest.entry(index.address, ox, oy, dx, dy, _CATEGORY, _MASK)
                 if hit is not False:
                     return hit
     return _ray_cast(world, origin, translation, filter)
@@ -159,7 +159,7 @@ def _ray_cast(world, origin, translation, filter) -> RayHit | None:
     """:func:`ray_cast` for any arguments (validated in full unless floats), and the index
     built if a change dropped it."""
     ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
-    hit = _nearest.entry(_index(world).address, ox, oy, dx, dy, category, mask, HUGE)
+    hit = _nearest.entry(_index(world).address, ox, oy, dx, dy, category, mask)
     if hit is False:
         _ray(origin, translation)  # raises: a number is not finite or out of range
         return None
@@ -221,14 +221,24 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
     shown the hits beyond the nearest as the world has become."""
     if not callable(callback):
         raise TypeError("callback must be callable")
-    ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    if type(origin) is tuple and type(translation) is tuple and filter is None and len(
+            origin) == 2 == len(translation):  # the common call: no helper call
+        ox, oy = origin
+        dx, dy = translation
+        category = _CATEGORY
+        mask = _MASK
+        if not (type(ox) is float and type(oy) is float and type(dx) is float
+                and type(dy) is float):
+            ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    else:
+        ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
     # The nearest hit (and any at exactly its fraction) first: a callback that keeps the
     # nearest (it returns the fraction) or stops needs no other, and finding it stops the
     # walk there. The rest, only if the callback asks for them.
     index = world._query_index
     if index is None:
         index = _index(world)
-    hits = _nearest_all.entry(index.address, ox, oy, dx, dy, category, mask, HUGE)
+    hits = _nearest_all.entry(index.address, ox, oy, dx, dy, category, mask)
     if hits is None:
         _ray(origin, translation)  # raises: a number is not finite or out of range
         return
@@ -238,13 +248,15 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
         for shape, point, normal, fraction in hits:
             if fraction > limit:
                 return
-            answer = float(callback(shape, point, normal, fraction))
+            answer = callback(shape, point, normal, fraction)
+            if type(answer) is not float:
+                answer = float(answer)
             if answer != answer:  # NaN
                 raise ValueError("the ray cast callback returned NaN")
             if answer == 0.0:
                 return
-            if answer > 0.0:
-                limit = min(limit, answer)
+            if 0.0 < answer < limit:
+                limit = answer
         if nearest is not None:
             return
         # Every hit at the nearest fraction was reported; the farther ones, if the ray still
@@ -299,7 +311,7 @@ def query_aabb(world, lower, upper, filter=None) -> list:
     index = world._query_index
     if index is None:
         index = _index(world)
-    shapes = _in_box.entry(index.address, lx, ly, hx, hy, category, mask, HUGE)
+    shapes = _in_box.entry(index.address, lx, ly, hx, hy, category, mask)
     if shapes is None:  # a number not finite or out of range, or lower above upper
         lo = _validate.vec2(lower, "lower")
         hi = _validate.vec2(upper, "upper")
@@ -319,7 +331,7 @@ def query_point(world, point, filter=None) -> list:
         if type(x) is float and type(y) is float:
             index = world._query_index
             if index is not None:
-                shapes = _at_point.entry(index.address, x, y, _CATEGORY, _MASK, HUGE)
+                shapes = _at_point.entry(index.address, x, y, _CATEGORY, _MASK)
                 if shapes is not None:
                     return shapes
     return _query_point(world, point, filter)
@@ -329,7 +341,7 @@ def _query_point(world, point, filter) -> list:
     """:func:`query_point` for any arguments, and the index built if a change dropped it."""
     category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
     x, y = _xy(point, "point")
-    shapes = _at_point.entry(_index(world).address, x, y, category, mask, HUGE)
+    shapes = _at_point.entry(_index(world).address, x, y, category, mask)
     if shapes is None:
         _validate.vec2(point, "point")  # raises: not finite or out of range
     return shapes
@@ -365,7 +377,7 @@ def shape_cast(world, shape, translation, filter=None) -> RayHit | None:
     index = world._query_index
     if index is None:
         index = _index(world)
-    hit = _cast_shape.entry(index.address, row, tx, ty, category, mask, HUGE)
+    hit = _cast_shape.entry(index.address, row, tx, ty, category, mask)
     if hit is False:
         _validate.vec2(translation, "translation")  # raises: not finite or out of range
         return None

@@ -15,9 +15,9 @@ than the stores: one integer to unbox per call. A single query's kernel returns 
 the Python objects the query returns (``RayHit``, lists of them or of shape handles), boxed
 by the compiled code (:mod:`.query_results`). The helpers that take the index view are inlined
 (``inline_kernel``): a call passing twenty arrays costs about 0.3 us. A single query's kernel
-checks its numbers itself (finite, within the coordinate limit), so that the Python side of
-the common call (floats in tuples) does no arithmetic: it validates in full only to word the
-error once the kernel has refused.
+checks its numbers itself (finite, within the index's coordinate limit), so that the Python
+side of the common call (floats in tuples) does no arithmetic: it validates in full only to
+word the error once the kernel has refused.
 
 Filters are Box2D's (``b2ShouldQueryShape``): a shape is seen when its category meets the query's
 mask and its mask meets the query's category. Sensor shapes are not seen by rays (Box2D v3).
@@ -32,7 +32,7 @@ import numpy as np
 
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
 from .query_index import (HANDLES, HIT_CLASS, OUT_FRACTIONS, OUT_NORMALS, OUT_ROWS, VEC_CLASS,
-                          cell_range, next_stamp, refs_at, view)
+                          cell_range, coordinate_limit, next_stamp, refs_at, view)
 from .query_results import ray_hit, ray_hit_list, shape_list
 from .raycast import NO_HIT, point_distance_to_core, ray_shape
 from .shape_cast import _world_vertices, cast_against, overlaps, support_point
@@ -218,12 +218,14 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every, margin)
 
 
 @kernel
-def nearest_hit(at, ox, oy, dx, dy, category, mask, limit):
+def nearest_hit(at, ox, oy, dx, dy, category, mask):
     """The nearest shape the ray ``(ox, oy) + f (dx, dy)``, f in [0, 1], enters (``at``: the
     index's address), boxed for Python as a ``RayHit`` (:mod:`.query_results`); None if none,
-    and False (nothing cast) unless the four numbers are finite and within +-``limit`` (the caller
-    then says what is wrong with them: checking here is cheaper than in Python)."""
+    and False (nothing cast) unless the four numbers are finite and within the index's
+    coordinate limit (the caller then says what is wrong with them: checking here is cheaper
+    than in Python)."""
     refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
         return ray_hit(-2, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], 0.0, 0.0, 0.0,
                        0.0, 0.0)
@@ -289,10 +291,10 @@ def _sort_hits(v, hits):
 
 
 @kernel
-def nearest_hits(at, ox, oy, dx, dy, category, mask, limit):
+def nearest_hits(at, ox, oy, dx, dy, category, mask):
     """The hits :func:`every_hit` lists first: those at the nearest fraction (one, but for
     shapes hit at exactly the same fraction), by row, as a list of ``RayHit``; None (nothing
-    cast) unless the four numbers are finite and within +-``limit``.
+    cast) unless the four numbers are finite and within the index's coordinate limit.
 
     The walk is :func:`every_hit`'s (the shapes it visits are tested against the whole ray,
     as there) but it visits no cell entered a cell's length beyond the nearest hit so far: the
@@ -300,6 +302,7 @@ def nearest_hits(at, ox, oy, dx, dy, category, mask, limit):
     rounding of the cells' fractions, far smaller than a cell), so it finds the shapes that
     :func:`every_hit` finds there."""
     refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
         return _hit_list(refs, -1, ox, oy, dx, dy)
     v = view(refs)
@@ -427,11 +430,13 @@ def _sort_rows(rows, count):
 
 
 @kernel
-def shapes_in_box(at, lo_x, lo_y, hi_x, hi_y, category, mask, limit):
+def shapes_in_box(at, lo_x, lo_y, hi_x, hi_y, category, mask):
     """The shapes whose (tight, current) box overlaps the box, in row order, boxed for Python as
     a list of shape handles (their rows left in the index's output rows); None (nothing done)
-    unless the four numbers are finite, within +-``limit``, and lower <= upper."""
+    unless the four numbers are finite, within the index's coordinate limit, and lower <=
+    upper."""
     refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(lo_x) <= limit and abs(lo_y) <= limit and abs(hi_x) <= limit
             and abs(hi_y) <= limit and lo_x <= hi_x and lo_y <= hi_y):
         return shape_list(-1, refs[HANDLES], refs[OUT_ROWS])
@@ -442,11 +447,12 @@ def shapes_in_box(at, lo_x, lo_y, hi_x, hi_y, category, mask, limit):
 
 
 @kernel
-def shapes_at_point(at, x, y, category, mask, limit):
+def shapes_at_point(at, x, y, category, mask):
     """The shapes that contain the world point (boundary included), in row order, boxed for
     Python as a list of shape handles; None (nothing done) unless the point is finite and
-    within +-``limit``."""
+    within the index's coordinate limit."""
     refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(x) <= limit and abs(y) <= limit):
         return shape_list(-1, refs[HANDLES], refs[OUT_ROWS])
     v = view(refs)
@@ -465,14 +471,15 @@ def _shape_in_world(v, s, out):
 
 
 @kernel
-def cast_shape(at, moving, tx, ty, category, mask, limit):
+def cast_shape(at, moving, tx, ty, category, mask):
     """Shape ``moving`` translated by (tx, ty): the first shape of another body it touches,
     boxed for Python as a ``RayHit`` (the hit shape, the point on its surface, its outward
     normal, the fraction), or None; of shapes touched at the same fraction, the lowest row;
-    False (nothing cast) unless tx and ty are finite and within +-``limit``. An overlap at the
-    start is a hit at fraction 0 with a zero normal, its point the hit shape's furthest point
-    against the motion."""
+    False (nothing cast) unless tx and ty are finite and within the index's coordinate limit.
+    An overlap at the start is a hit at fraction 0 with a zero normal, its point the hit
+    shape's furthest point against the motion."""
     refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(tx) <= limit and abs(ty) <= limit):
         return ray_hit(-2, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], 1.0, 0.0, 0.0, 0.0,
                        0.0)
@@ -552,5 +559,5 @@ def overlapping_shapes(at, placed, category, mask):
     return shape_list(found, refs[HANDLES], refs[OUT_ROWS])
 
 
-__all__ = ["nearest_hit", "nearest_hits", "every_hit", "cast_rays", "shapes_in_box", "shapes_at_point",
-           "cast_shape", "overlapping_shapes"]
+__all__ = ["nearest_hit", "nearest_hits", "every_hit", "cast_rays", "shapes_in_box",
+           "shapes_at_point", "cast_shape", "overlapping_shapes"]
