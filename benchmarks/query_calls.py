@@ -11,6 +11,8 @@ Queries (the same inputs for both engines, seeded):
 * ``ray_hit_read``: the same, and reading the result's shape, point, normal and fraction
   (pyb2d3 converts its fields when they are read; impulse2d's are built with the result).
 * ``ray_miss``: the same, a ray far from every shape (the cost of the call itself).
+* ``ray_mixed``: ``20 --calls`` such rays as they come (7 in 10 hit), each cast once a pass:
+  the loop of ``benchmarks/queries.py``, paired.
 * ``ray_all``: ``ray_cast_all`` / ``cast_ray`` with a callback that collects every hit
   (returns 1), 2 m rays inside the pile (a few hits each).
 * ``ray_callback``: ``ray_cast_callback`` / ``cast_ray``, the same rays and the same
@@ -80,6 +82,7 @@ def cases(world, peer, circles, calls, seed=1):
     points = [tuple(p) for p in centres[pick].tolist()]
     far_o, far_d = (500.0, 500.0), (1.0, 0.0)
     pairs = list(zip(ray_o, ray_d))
+    mixed = [(tuple(o), tuple(d)) for o, d in zip(origins.tolist(), translations.tolist())]
     short = list(zip(short_o, short_d))
     boxes = list(zip(box_lo, box_hi))
     handles = [s for b in world.bodies for s in b.shapes if b.type != "static"][:calls]
@@ -109,6 +112,16 @@ def cases(world, peer, circles, calls, seed=1):
         for o, d in pairs:
             h = cast(o, d)
             h.shape, h.point, h.normal, h.fraction
+
+    def ours_ray_mixed():
+        cast = world.ray_cast
+        for o, d in mixed:
+            cast(o, d)
+
+    def peer_ray_mixed():
+        cast = peer.cast_ray_closest
+        for o, d in mixed:
+            cast(o, d)
 
     def ours_ray_miss():
         cast = world.ray_cast
@@ -175,6 +188,7 @@ def cases(world, peer, circles, calls, seed=1):
     return {"ray_hit": (ours_ray_hit, peer_ray_hit, len(pairs)),
             "ray_hit_read": (ours_ray_hit_read, peer_ray_hit_read, len(pairs)),
             "ray_miss": (ours_ray_miss, peer_ray_miss, calls),
+            "ray_mixed": (ours_ray_mixed, peer_ray_mixed, len(mixed)),
             "ray_all": (ours_ray_all, peer_ray_all, calls),
             "ray_callback": (ours_ray_callback, peer_ray_callback, calls),
             "aabb": (ours_aabb, peer_aabb, calls),
