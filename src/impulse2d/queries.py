@@ -11,9 +11,11 @@ Every query walks one grid of the shapes' boxes (``_collision/query_index.py``),
 first query after something moved and kept until the next step, set position or angle, or
 shape added or destroyed. The kernels are in ``_collision/shape_queries.py`` (the walks) and
 ``_collision/raycast.py`` (one ray against one shape, exactly). A single query is a Python call
-of a few hundred nanoseconds around one compiled call that unboxes one array: plain float
-tuples skip the full validation (anything else goes through it), and the results are built
-without the NamedTuples' Python-level constructors.
+of a few hundred nanoseconds around one compiled call that unboxes integers and floats only
+(the index is passed by address): points given as tuples (or ``Vec2``) of floats skip the
+Python validation, the kernel checking that the numbers are finite and in range (anything
+else, and any number the kernel refuses, goes through the full validation, which words the
+error), and the results are built without the NamedTuples' Python-level constructors.
 """
 
 from __future__ import annotations
@@ -26,30 +28,34 @@ import numpy as np
 from . import _validate
 from ._collision.query_index import QueryIndex
 from ._collision.shape_queries import (cast_rays, cast_shape, every_hit, nearest_hit,
-                                      overlapping_shapes, shapes_at_point, shapes_in_box)
+                                      nearest_hits, overlapping_shapes, shapes_at_point,
+                                      shapes_in_box)
 from ._core.jit import DirectCall
 from .constants import HUGE
 from .shapes import ALL_BITS, Shape
 from .types import Vec2
+
+_INF = float("inf")
 
 _QUERY_SECONDS = 3.0
 """Compile time of a query kernel on the 2-core CI machine (for the first-run notice)."""
 
 _nearest = DirectCall(nearest_hit, "ray casts", _QUERY_SECONDS)
 _every = DirectCall(every_hit, "ray casts (every hit)", _QUERY_SECONDS)
+_nearest_all = DirectCall(nearest_hits, "ray casts (with a callback)", _QUERY_SECONDS)
 _in_box = DirectCall(shapes_in_box, "box queries", _QUERY_SECONDS)
 _at_point = DirectCall(shapes_at_point, "point queries", _QUERY_SECONDS)
 _cast_rays = DirectCall(cast_rays, "batched ray casts", _QUERY_SECONDS)
 _cast_shape = DirectCall(cast_shape, "shape casts", _QUERY_SECONDS)
 _overlapping = DirectCall(overlapping_shapes, "shape overlap queries", _QUERY_SECONDS)
-_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (a third of a hit's cost)
 
 
 def _index(world) -> QueryIndex:
     """The world's query index, built if a change dropped it."""
     index = world._query_index
     if index is None:
-        index = world._query_index = QueryIndex(world._shapes, world._bodies)
+        index = world._query_index = QueryIndex(world._shapes, world._bodies,
+                                                world._shape_handles, RayHit, Vec2)
     return index
 
 
@@ -75,6 +81,7 @@ def _int64(bits: int) -> int:
 
 DEFAULT_FILTER = QueryFilter()
 _DEFAULT_BITS = DEFAULT_FILTER._bits
+_CATEGORY, _MASK = _DEFAULT_BITS
 
 
 class RayHit(NamedTuple):
@@ -108,71 +115,100 @@ def _filter(filter) -> QueryFilter:
 
 
 def _ray(origin, translation) -> tuple[float, float, float, float]:
-    """The ray's four numbers. Two tuples of floats within +-HUGE (what a loop of queries
-    usually passes) are taken as they are; anything else goes through the full validation."""
-    if type(origin) is tuple and type(translation) is tuple and len(origin) == 2 == len(
-            translation):
-        ox, oy = origin
-        dx, dy = translation
-        if (type(ox) is float and type(oy) is float and type(dx) is float and type(dy) is float
-                and -HUGE <= ox <= HUGE and -HUGE <= oy <= HUGE and -HUGE <= dx <= HUGE
-                and -HUGE <= dy <= HUGE):  # False for NaN
-            return ox, oy, dx, dy
+    """The ray's four numbers, validated in full (a number not finite or beyond +-HUGE
+    raises, naming the argument)."""
     o = _validate.vec2(origin, "origin")
     d = _validate.vec2(translation, "translation")
     return float(o[0]), float(o[1]), float(d[0]), float(d[1])
+
+
+def _xy(value, name: str) -> tuple[float, float]:
+    """A point's two numbers for a kernel that checks them itself (finite, within +-HUGE): a
+    tuple or ``Vec2`` of two floats as it is, anything else validated in full here."""
+    if (type(value) is tuple or type(value) is Vec2) and len(value) == 2:
+        x, y = value
+        if type(x) is float and type(y) is float:
+            return x, y
+    x, y = _validate.vec2(value, name)
+    return float(x), float(y)
 
 
 def ray_cast(world, origin, translation, filter=None) -> RayHit | None:
     """The nearest shape the ray ``origin`` -> ``origin + translation`` enters, or None. A ray
     starting inside a shape does not see it; of two shapes hit at the same fraction, the one
     created first (the lower :attr:`~impulse2d.Shape.index`) is reported."""
-    # This function is most of a single query's cost, so the common call (two tuples of
-    # floats, the grid built) makes no helper call: the kernel checks that the numbers are
-    # finite and in range, and anything else goes through the full validation.
-    ox = None
-    if type(origin) is tuple and type(translation) is tuple:
+    # The common call (two tuples of floats, the default filter, the grid built) makes no
+    # helper call: the kernel checks that the numbers are finite and in range and returns
+    # the RayHit itself (_collision/query_results.py), None, or False when it refused them.
+    if type(origin) is tuple and type(translation) is tuple and filter is None:
         try:
             ox, oy = origin
             dx, dy = translation
         except ValueError:  # not pairs
-            ox = None
-    if not (type(ox) is float and type(oy) is float and type(dx) is float
-            and type(dy) is float):
-        ox, oy, dx, dy = _ray(origin, translation)
-    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
+            return _ray_cast(world, origin, translation, filter)
+        if type(ox) is float and type(oy) is float and type(dx) is float and type(dy) is float:
+            index = world._query_index
+            if index is not None:
+                hit = _nearest.entry(index.address, ox, oy, dx, dy, _CATEGORY, _MASK)
+                if hit is not False:
+                    return hit
+    return _ray_cast(world, origin, translation, filter)
+
+
+def _ray_cast(world, origin, translation, filter) -> RayHit | None:
+    """:func:`ray_cast` for any arguments (validated in full unless floats), and the index
+    built if a change dropped it."""
+    ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    hit = _nearest.entry(_index(world).address, ox, oy, dx, dy, category, mask)
+    if hit is False:
+        _ray(origin, translation)  # raises: a number is not finite or out of range
+        return None
+    return hit
+
+
+def _hits(world, ox, oy, dx, dy, category, mask, limit):
+    """Every shape the ray ``(ox, oy) + t (dx, dy)``, ``t`` in [0, 1], enters, nearest first, as
+    a list of ``RayHit``; None unless the four numbers are finite and within +-``limit``."""
     index = world._query_index
     if index is None:
         index = _index(world)
-    row, fraction, point, normal = _nearest.entry(index.refs, ox, oy, dx, dy, 1.0, category,
-                                                  mask, HUGE)
-    if row < 0:
-        if row == -2:
-            _ray(origin, translation)  # raises: a number is not finite or out of range
-        return None
-    return _new(RayHit, (world._shape_handles[row], _new(Vec2, point), _new(Vec2, normal),
-                         fraction))
+    return _every.entry(index.address, ox, oy, dx, dy, category, mask, limit)
 
 
 def _ray_hits(world, ox, oy, dx, dy, category, mask):
     """Every shape row the ray ``(ox, oy) + t (dx, dy)``, ``t`` in [0, 1], enters, nearest first,
-    as lists of rows, fractions and normals (``(nx, ny)``); validated numbers only. Also what
+    as lists of rows, fractions and normals; finite numbers only. Also what
     :mod:`impulse2d.compat.box2d`'s ray cast walks."""
-    index = _index(world)
-    count = _every.entry(index.refs, ox, oy, dx, dy, 1.0, category, mask)
-    if count == 0:
-        return [], [], []
-    return (index.out_rows[:count].tolist(), index.out_fractions[:count].tolist(),
-            index.out_normals[:count].tolist())
+    hits = _hits(world, ox, oy, dx, dy, category, mask, _INF)
+    return ([hit[0]._index for hit in hits], [hit[3] for hit in hits],
+            [hit[2] for hit in hits])
+
+
+def _ray_args(origin, translation, filter):
+    """The ray's four numbers (floats in tuples or ``Vec2`` as given, for a kernel that checks
+    them; anything else validated in full) and the filter's bits."""
+    if (type(origin) is tuple or type(origin) is Vec2) and (
+            type(translation) is tuple or type(translation) is Vec2) and len(origin) == 2 == len(
+            translation):
+        ox, oy = origin
+        dx, dy = translation
+        if not (type(ox) is float and type(oy) is float and type(dx) is float
+                and type(dy) is float):
+            ox, oy, dx, dy = _ray(origin, translation)
+    else:
+        ox, oy, dx, dy = _ray(origin, translation)
+    if filter is None:
+        return ox, oy, dx, dy, _CATEGORY, _MASK
+    category, mask = _filter(filter)._bits
+    return ox, oy, dx, dy, category, mask
 
 
 def ray_cast_all(world, origin, translation, filter=None) -> list[RayHit]:
     """Every shape the ray enters, nearest first (ties: the lower index first)."""
-    ox, oy, dx, dy = _ray(origin, translation)
-    category, mask = _filter(filter)._bits
-    handles = world._shape_handles
-    return [_new(RayHit, (handles[s], _new(Vec2, (ox + t * dx, oy + t * dy)), _new(Vec2, n), t))
-            for s, t, n in zip(*_ray_hits(world, ox, oy, dx, dy, category, mask))]
+    hits = _hits(world, *_ray_args(origin, translation, filter), HUGE)
+    if hits is None:
+        _ray(origin, translation)  # raises: a number is not finite or out of range
+    return hits
 
 
 def ray_cast_callback(world, origin, translation, callback: Callable, filter=None) -> None:
@@ -180,21 +216,56 @@ def ray_cast_callback(world, origin, translation, callback: Callable, filter=Non
     for the shapes the ray enters, nearest first, and returns what to do next: a negative
     number ignores this shape and goes on, 0 stops, a fraction in (0, 1) clips the ray there
     (only nearer hits are reported after it), 1 goes on unclipped. So returning the fraction
-    keeps the nearest hit, returning 1 visits every hit."""
+    keeps the nearest hit, returning 1 visits every hit (those :func:`ray_cast_all` lists).
+    A callback may query the world; one that changes it (moves, adds or destroys shapes) is
+    shown the hits beyond the nearest as the world has become."""
     if not callable(callback):
         raise TypeError("callback must be callable")
+    if type(origin) is tuple and type(translation) is tuple and filter is None and len(
+            origin) == 2 == len(translation):  # the common call: no helper call
+        ox, oy = origin
+        dx, dy = translation
+        category = _CATEGORY
+        mask = _MASK
+        if not (type(ox) is float and type(oy) is float and type(dx) is float
+                and type(dy) is float):
+            ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    else:
+        ox, oy, dx, dy, category, mask = _ray_args(origin, translation, filter)
+    # The nearest hit (and any at exactly its fraction) first: a callback that keeps the
+    # nearest (it returns the fraction) or stops needs no other, and finding it stops the
+    # walk there. The rest, only if the callback asks for them.
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    hits = _nearest_all.entry(index.address, ox, oy, dx, dy, category, mask)
+    if hits is None:
+        _ray(origin, translation)  # raises: a number is not finite or out of range
+        return
     limit = 1.0
-    for hit in ray_cast_all(world, origin, translation, filter):
-        if hit.fraction > limit:
-            break
-        answer = float(callback(hit.shape, hit.point, hit.normal, hit.fraction))
-        if answer != answer:  # NaN
-            raise ValueError("the ray cast callback returned NaN")
-        if answer < 0.0:
-            continue
-        if answer == 0.0:
+    nearest = None
+    while hits:
+        for shape, point, normal, fraction in hits:
+            if fraction > limit:
+                return
+            answer = callback(shape, point, normal, fraction)
+            if type(answer) is not float:
+                answer = float(answer)
+            if answer != answer:  # NaN
+                raise ValueError("the ray cast callback returned NaN")
+            if answer == 0.0:
+                return
+            if 0.0 < answer < limit:
+                limit = answer
+        if nearest is not None:
             return
-        limit = min(limit, answer)
+        # Every hit at the nearest fraction was reported; the farther ones, if the ray still
+        # reaches beyond it.
+        nearest = hits[0][3]
+        if limit <= nearest:
+            return
+        hits = [hit for hit in _hits(world, ox, oy, dx, dy, category, mask, HUGE)
+                if hit[3] > nearest]
 
 
 def ray_cast_many(world, origins, translations, filter=None) -> RayBatch:
@@ -212,8 +283,8 @@ def ray_cast_many(world, origins, translations, filter=None) -> RayBatch:
                          f"got {d.shape}")
     n = o.shape[0]
     out = RayBatch(np.empty(n), np.empty((n, 2)), np.empty((n, 2)), np.empty(n, np.int64))
-    _cast_rays.entry(_index(world).refs, o, d, 1.0, category, mask, out.fraction, out.point,
-               out.normal, out.shape)
+    _cast_rays.entry(_index(world).address, o, d, 1.0, category, mask, out.fraction,
+                     out.point, out.normal, out.shape)
     return out
 
 
@@ -231,48 +302,57 @@ def _points(value, name: str) -> np.ndarray:
     return a
 
 
-def _shapes(world, index, count: int) -> list:
-    """The handles of the first ``count`` rows of the index's output."""
-    if count == 0:
-        return []
-    handles = world._shape_handles
-    return [handles[s] for s in index.out_rows[:count].tolist()]
-
-
 def query_aabb(world, lower, upper, filter=None) -> list:
     """The shapes whose bounding box (as they are now) overlaps the box ``lower``-``upper``,
     in index order."""
-    category, mask = _filter(filter)._bits
-    lo = _validate.vec2(lower, "lower")
-    hi = _validate.vec2(upper, "upper")
-    if lo[0] > hi[0] or lo[1] > hi[1]:
+    lx, ly = _xy(lower, "lower")
+    hx, hy = _xy(upper, "upper")
+    category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    shapes = _in_box.entry(index.address, lx, ly, hx, hy, category, mask)
+    if shapes is None:  # a number not finite or out of range, or lower above upper
+        lo = _validate.vec2(lower, "lower")
+        hi = _validate.vec2(upper, "upper")
         raise ValueError(f"lower {tuple(lo)} must not exceed upper {tuple(hi)}")
-    index = _index(world)
-    return _shapes(world, index, _in_box.entry(index.refs, lo[0], lo[1], hi[0], hi[1], category,
-                                         mask))
+    return shapes
 
 
 def query_point(world, point, filter=None) -> list:
     """The shapes that contain ``point`` (their boundary included), in index order."""
+    # The common call (a tuple of floats, the default filter, the grid built) makes no helper
+    # call: the kernel checks the numbers and returns the list, or None if it refused them.
+    if type(point) is tuple and filter is None:
+        try:
+            x, y = point
+        except ValueError:  # not a pair
+            return _query_point(world, point, filter)
+        if type(x) is float and type(y) is float:
+            index = world._query_index
+            if index is not None:
+                shapes = _at_point.entry(index.address, x, y, _CATEGORY, _MASK)
+                if shapes is not None:
+                    return shapes
+    return _query_point(world, point, filter)
+
+
+def _query_point(world, point, filter) -> list:
+    """:func:`query_point` for any arguments, and the index built if a change dropped it."""
     category, mask = _DEFAULT_BITS if filter is None else _filter(filter)._bits
-    if type(point) is tuple and len(point) == 2 and type(point[0]) is float and type(
-            point[1]) is float:
-        x, y = point  # the kernel checks that they are finite and in range
-    else:
-        x, y = _validate.vec2(point, "point")
-    index = _index(world)
-    count = _at_point.entry(index.refs, x, y, category, mask, HUGE)
-    if count < 0:
+    x, y = _xy(point, "point")
+    shapes = _at_point.entry(_index(world).address, x, y, category, mask)
+    if shapes is None:
         _validate.vec2(point, "point")  # raises: not finite or out of range
-    return _shapes(world, index, count)
+    return shapes
 
 
-def _own_filter(shape, filter) -> QueryFilter:
+def _own_bits(world, row: int, filter) -> tuple[int, int]:
+    """The bits of ``filter``, or by default of the shape in ``row``'s own filter."""
     if filter is not None:
-        return _filter(filter)
-    row = shape._row()
-    shapes = shape._world._shapes
-    return QueryFilter(int(shapes.category[row]), int(shapes.mask[row]))
+        return _filter(filter)._bits
+    shapes = world._shapes
+    return _int64(int(shapes.category[row])), _int64(int(shapes.mask[row]))
 
 
 def _moving(world, shape):
@@ -292,23 +372,27 @@ def shape_cast(world, shape, translation, filter=None) -> RayHit | None:
     own category and mask; sensors are not hit. None if nothing is in the way; of shapes
     touched at the same fraction, the lowest index."""
     row = _moving(world, shape)
-    category, mask = _own_filter(shape, filter)._bits
-    tx, ty = _validate.vec2(translation, "translation")
-    hit_row, fraction, nx, ny, px, py = _cast_shape.entry(_index(world).refs, row, tx, ty, 1.0,
-                                                    category, mask)
-    if hit_row < 0:
+    category, mask = _own_bits(world, row, filter)
+    tx, ty = _xy(translation, "translation")
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    hit = _cast_shape.entry(index.address, row, tx, ty, category, mask)
+    if hit is False:
+        _validate.vec2(translation, "translation")  # raises: not finite or out of range
         return None
-    return _new(RayHit, (world._shape_handles[hit_row], _new(Vec2, (px, py)),
-                         _new(Vec2, (nx, ny)), fraction))
+    return hit
 
 
 def query_shape(world, shape, filter=None) -> list:
     """The shapes of other bodies that overlap ``shape`` where it is now (touching is not
     overlapping; sensors included), in index order. ``filter`` defaults to the shape's own."""
     row = _moving(world, shape)
-    category, mask = _own_filter(shape, filter)._bits
-    index = _index(world)
-    return _shapes(world, index, _overlapping.entry(index.refs, row, category, mask))
+    category, mask = _own_bits(world, row, filter)
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    return _overlapping.entry(index.address, row, category, mask)
 
 
 __all__ = ["QueryFilter", "RayHit", "RayBatch", "ray_cast", "ray_cast_all", "ray_cast_callback",

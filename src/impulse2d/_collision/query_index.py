@@ -14,8 +14,12 @@ stays linear in the shapes); a shape whose box covers more than ``MAX_CELLS_PER_
 (a ground slab, a container wall) goes into a ``large`` list every query tests by its box.
 
 A kernel reaches the index and the stores through :class:`QueryIndex.refs`, one int64 array of
-addresses and sizes (see :mod:`.._core.address`): one array to unbox per call instead of about
-twenty, which is most of what makes a single query cheap.
+addresses and sizes (see :mod:`.._core.address`), which it is handed by its own address
+(:attr:`QueryIndex.address`, :func:`refs_at`): one number to unbox per call instead of about
+twenty arrays, which is most of what makes a single query cheap (an array argument costs about
+0.1 us a call more than a number, measured on the 2-core CI machine). The number is a float,
+the address over 16: Numba unboxes a float 0.04 us faster than an int of more than 30 bits
+(CPython's multi-digit path), and every address over 16 is exact in a float64.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from numba import carray
 
 from .._core.address import address, void_pointer
 from .._core.jit import DirectCall, inline_kernel, inner_kernel, kernel
+from ..constants import HUGE
 from .geometry import shape_aabb
 
 MAX_CELLS_PER_SHAPE = 64
@@ -43,10 +48,14 @@ N_SHAPES, N_BODIES, NX, NY, N_ITEMS, N_LARGE, NEXT_STAMP = range(7)
 # Addresses of the shape and body store columns the queries read.
 ALIVE, SENSOR, CATEGORY, MASK, BODY, COUNT, VERTICES, NORMALS, RADIUS, ORIGIN, ROT = range(7, 18)
 # Addresses of the index's own arrays: boxes (n, 4), cell starts (nx ny + 1), cell items,
-# large shapes, the per-shape stamp (a shape is tested once per query), the grid's origin and
-# cell size (3,), and the output buffers of the queries that return many shapes.
+# large shapes, the per-shape stamp (a shape is tested once per query), the grid's origin, cell
+# size and the coordinates' limit (4,: a single query's numbers must be within +-limit), and
+# the output buffers of the queries that return many shapes.
 BOXES, STARTS, ITEMS, LARGE, STAMP, GRID, OUT_ROWS, OUT_FRACTIONS, OUT_NORMALS = range(18, 27)
-REFS = 27
+# Addresses (``id``) of the Python objects single queries' results are boxed into
+# (:mod:`.query_results`): the world's dict of shape handles by row, the RayHit and Vec2 classes.
+HANDLES, HIT_CLASS, VEC_CLASS = range(27, 30)
+REFS = 30
 
 
 class IndexView(NamedTuple):
@@ -74,8 +83,21 @@ class IndexView(NamedTuple):
     x0: float
     y0: float
     cell: float
+    limit: float
     nx: int
     ny: int
+
+
+@inline_kernel
+def refs_at(at):
+    """The index's ``refs``, from ``at`` (:attr:`QueryIndex.address`: its address over 16)."""
+    return carray(void_pointer(int(at) * 16), REFS, np.int64)
+
+
+@inline_kernel
+def coordinate_limit(refs):
+    """The bound (m) on a single query's numbers: finite and within +-it."""
+    return carray(void_pointer(refs[GRID]), 4, np.float64)[3]
 
 
 @inline_kernel
@@ -83,7 +105,7 @@ def view(refs):
     """The :class:`IndexView` of ``refs``."""
     n = refs[N_SHAPES]
     nb = refs[N_BODIES]
-    grid = carray(void_pointer(refs[GRID]), 3, np.float64)
+    grid = carray(void_pointer(refs[GRID]), 4, np.float64)
     return IndexView(carray(void_pointer(refs[ALIVE]), n, np.bool_),
                      carray(void_pointer(refs[SENSOR]), n, np.bool_),
                      carray(void_pointer(refs[CATEGORY]), n, np.uint64),
@@ -103,7 +125,7 @@ def view(refs):
                      carray(void_pointer(refs[OUT_ROWS]), n, np.int64),
                      carray(void_pointer(refs[OUT_FRACTIONS]), n, np.float64),
                      carray(void_pointer(refs[OUT_NORMALS]), (n, 2), np.float64),
-                     grid[0], grid[1], grid[2], refs[NX], refs[NY])
+                     grid[0], grid[1], grid[2], grid[3], refs[NX], refs[NY])
 
 
 @inline_kernel
@@ -218,16 +240,26 @@ def build_index(alive, owner, count, vertices, radius, origin, rot, cell_scale):
 _build = DirectCall(build_index, "query index", 3.0)
 
 
+def _aligned(n: int) -> np.ndarray:
+    """``n`` zeros (int64) at an address that is a multiple of 16."""
+    raw = np.zeros(n + 2, np.int64)
+    skip = (-address(raw) % 16) // 8
+    return raw[skip:skip + n]
+
+
 class QueryIndex:
     """The grid of the shapes of ``shapes`` and ``bodies`` (the world's stores) where they are
     now, and :attr:`refs`, the addresses a query kernel reads it and the stores through.
+    ``handles`` (the world's dict of shape handles by row), ``hit_class`` and ``vec_class`` are
+    what the results of single queries are made of (:mod:`.query_results`).
 
     Valid while no shape moved, appeared or went and the stores are the same objects (a store
     that grows is replaced): the world drops it then (``World._query_index``)."""
 
-    def __init__(self, shapes, bodies):
+    def __init__(self, shapes, bodies, handles: dict, hit_class: type, vec_class: type):
         self.shapes = shapes
         self.bodies = bodies
+        self._objects = (handles, hit_class, vec_class)  # their addresses are in refs
         boxes, x0, y0, cell, nx, ny, starts, items, large = _build(
             shapes.alive, shapes.body, shapes.count, shapes.vertices, shapes.radius,
             bodies.origin, bodies.rot, CELL_SCALE)
@@ -241,10 +273,10 @@ class QueryIndex:
                   ORIGIN: bodies.origin, ROT: bodies.rot, BOXES: boxes,
                   STARTS: np.ascontiguousarray(starts), ITEMS: np.ascontiguousarray(items),
                   LARGE: np.ascontiguousarray(large), STAMP: np.full(n, -1, np.int64),
-                  GRID: np.array([x0, y0, cell]), OUT_ROWS: self.out_rows,
+                  GRID: np.array([x0, y0, cell, HUGE]), OUT_ROWS: self.out_rows,
                   OUT_FRACTIONS: self.out_fractions, OUT_NORMALS: self.out_normals}
         self._arrays = arrays  # every array whose address is in refs, kept alive here
-        refs = np.zeros(REFS, np.int64)
+        refs = _aligned(REFS)
         refs[N_SHAPES] = n
         refs[N_BODIES] = len(bodies.alive)
         refs[NX] = nx
@@ -253,9 +285,15 @@ class QueryIndex:
         refs[N_LARGE] = len(large)
         for slot, array in arrays.items():
             refs[slot] = address(array)
+        refs[HANDLES] = id(handles)
+        refs[HIT_CLASS] = id(hit_class)
+        refs[VEC_CLASS] = id(vec_class)
         self.refs = refs
+        self.address = float(address(refs) // 16)
+        """What the query kernels take: the address of :attr:`refs` over 16, as a float
+        (:func:`refs_at`)."""
 
 
-
-__all__ = ["QueryIndex", "IndexView", "view", "next_stamp", "cell_range", "build_index",
-           "MAX_CELLS_PER_SHAPE"]
+__all__ = ["QueryIndex", "IndexView", "refs_at", "coordinate_limit", "view", "next_stamp",
+           "cell_range", "build_index", "MAX_CELLS_PER_SHAPE", "HANDLES", "HIT_CLASS",
+           "VEC_CLASS"]

@@ -10,9 +10,14 @@ per query (a stamp per shape), so the grid changes only the speed, not the answe
 hit, ties going to the lower shape row, as testing every shape would find it; one ray and a
 batch run the same code, so they agree bit for bit.
 
-Kernels take the index's ``refs`` (addresses, :mod:`.._core.address`) rather than the stores:
-one array to unbox per call. The helpers that take the index view are inlined
-(``inline_kernel``): a call passing twenty arrays costs about 0.3 us.
+Kernels take the address of the index's ``refs`` (addresses, :mod:`.._core.address`) rather
+than the stores: one integer to unbox per call. A single query's kernel returns its result as
+the Python objects the query returns (``RayHit``, lists of them or of shape handles), boxed
+by the compiled code (:mod:`.query_results`). The helpers that take the index view are inlined
+(``inline_kernel``): a call passing twenty arrays costs about 0.3 us. A single query's kernel
+checks its numbers itself (finite, within the index's coordinate limit), so that the Python
+side of the common call (floats in tuples) does no arithmetic: it validates in full only to
+word the error once the kernel has refused.
 
 Filters are Box2D's (``b2ShouldQueryShape``): a shape is seen when its category meets the query's
 mask and its mask meets the query's category. Sensor shapes are not seen by rays (Box2D v3).
@@ -26,7 +31,9 @@ import numba
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
-from .query_index import cell_range, next_stamp, view
+from .query_index import (HANDLES, HIT_CLASS, OUT_FRACTIONS, OUT_NORMALS, OUT_ROWS, VEC_CLASS,
+                          cell_range, coordinate_limit, next_stamp, refs_at, view)
+from .query_results import ray_hit, ray_hit_list, shape_list
 from .raycast import NO_HIT, point_distance_to_core, ray_shape
 from .shape_cast import _world_vertices, cast_against, overlaps, support_point
 
@@ -125,11 +132,14 @@ def _keep(v, every, s, fraction, nx, ny, best, row, hx, hy, hits):
 
 
 @inline_kernel
-def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
+def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every, margin):
     """One ray through the grid. Nearest hit only (``every`` False): ``(fraction, row, nx, ny,
     0)``, row -1 if none. Every hit: written unordered to the view's output buffers, and
-    ``(max_fraction, -1, 0, 0, count)``."""
+    ``(max_fraction, -1, 0, 0, count)``. With a ``margin`` (>= 0; -1 for none), every hit
+    but the walk visits no cell the ray enters beyond the nearest hit so far plus ``margin``
+    (the shapes it visits are tested against the whole ray all the same)."""
     best = max_fraction
+    until = max_fraction
     row = -1
     hx = 0.0
     hy = 0.0
@@ -140,6 +150,8 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
         if fraction != NO_HIT:
             best, row, hx, hy, hits = _keep(v, every, s, fraction, nx, ny, best, row, hx, hy,
                                             hits)
+            if margin >= 0.0:
+                until = min(until, fraction + margin)
     if v.items.shape[0] == 0:
         return best, row, hx, hy, hits
     # The part of the ray inside the grid's bounds.
@@ -180,7 +192,7 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
         t_y = (v.y0 + (j + (1 if dy > 0.0 else 0)) * v.cell - oy) / dy
         dt_y = v.cell / abs(dy)
     t_cell = t_in
-    while t_cell <= best:
+    while t_cell <= best and t_cell <= until:
         c = j * v.nx + i
         for q in range(v.starts[c], v.starts[c + 1]):
             s = v.items[q]
@@ -188,6 +200,8 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
             if fraction != NO_HIT:
                 best, row, hx, hy, hits = _keep(v, every, s, fraction, nx, ny, best, row, hx,
                                                 hy, hits)
+                if margin >= 0.0:
+                    until = min(until, fraction + margin)
         if t_x < t_y:
             t_cell = t_x
             t_x += dt_x
@@ -204,26 +218,44 @@ def _walk(v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every):
 
 
 @kernel
-def nearest_hit(refs, ox, oy, dx, dy, max_fraction, category, mask, limit):
-    """The nearest shape the ray ``(ox, oy) + f (dx, dy)``, f in [0, max_fraction], enters:
-    ``(row, fraction, (point x, y), (normal x, y))``, row -1 if none, and row -2 (nothing
-    cast) unless the four numbers are finite and within +-``limit`` (the caller then says
-    what is wrong with them: checking here is cheaper than in Python)."""
+def nearest_hit(at, ox, oy, dx, dy, category, mask):
+    """The nearest shape the ray ``(ox, oy) + f (dx, dy)``, f in [0, 1], enters (``at``: the
+    index's address), boxed for Python as a ``RayHit`` (:mod:`.query_results`); None if none,
+    and False (nothing cast) unless the four numbers are finite and within the index's
+    coordinate limit (the caller then says what is wrong with them: checking here is cheaper
+    than in Python)."""
+    refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
-        return -2, 0.0, (0.0, 0.0), (0.0, 0.0)
+        return ray_hit(-2, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], 0.0, 0.0, 0.0,
+                       0.0, 0.0)
     v = view(refs)
-    fraction, row, nx, ny, _ = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, max_fraction,
-                                     category, mask, False)
-    return row, fraction, (ox + fraction * dx, oy + fraction * dy), (nx, ny)
+    fraction, row, nx, ny, _ = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category,
+                                     mask, False, -1.0)
+    return ray_hit(row, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], fraction,
+                   ox + fraction * dx, oy + fraction * dy, nx, ny)
+
+
+SHORT_LIST = 32
+"""Up to this many results are sorted in place by insertion (no allocation); more by NumPy's
+sorts. Both give the one order of distinct keys, so the results do not depend on which."""
 
 
 @kernel
-def every_hit(refs, ox, oy, dx, dy, max_fraction, category, mask):
-    """Every shape the ray enters: their count, the rows, fractions and world normals written
-    to the index's output buffers nearest first (ties: lower row first)."""
+def every_hit(at, ox, oy, dx, dy, category, mask, limit):
+    """Every shape the ray ``(ox, oy) + f (dx, dy)``, f in [0, 1], enters, nearest first (ties:
+    lower row first), boxed for Python as a list of ``RayHit`` (their rows, fractions and
+    normals are left in the index's output buffers); None (nothing cast) unless the four
+    numbers are finite and within +-``limit``."""
+    refs = refs_at(at)
+    if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
+        return _hit_list(refs, -1, ox, oy, dx, dy)
     v = view(refs)
-    _, _, _, _, hits = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, max_fraction, category,
-                             mask, True)
+    _, _, _, _, hits = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category, mask,
+                             True, -1.0)
+    if hits <= SHORT_LIST:
+        _sort_hits(v, hits)
+        return _hit_list(refs, hits, ox, oy, dx, dy)
     by_row = np.argsort(v.out_rows[:hits])
     order = by_row[np.argsort(v.out_fractions[:hits][by_row], kind="mergesort")]
     rows = v.out_rows[:hits][order]
@@ -232,15 +264,79 @@ def every_hit(refs, ox, oy, dx, dy, max_fraction, category, mask):
     v.out_rows[:hits] = rows
     v.out_fractions[:hits] = fractions
     v.out_normals[:hits] = normals
-    return hits
+    return _hit_list(refs, hits, ox, oy, dx, dy)
+
+
+@inline_kernel
+def _sort_hits(v, hits):
+    """Sort the first ``hits`` hits in the output buffers by (fraction, row), in place: a
+    total order, since a shape is tested once per ray."""
+    for k in range(1, hits):
+        s = v.out_rows[k]
+        f = v.out_fractions[k]
+        nx = v.out_normals[k, 0]
+        ny = v.out_normals[k, 1]
+        q = k
+        while q > 0 and (v.out_fractions[q - 1] > f or (
+                v.out_fractions[q - 1] == f and v.out_rows[q - 1] > s)):
+            v.out_rows[q] = v.out_rows[q - 1]
+            v.out_fractions[q] = v.out_fractions[q - 1]
+            v.out_normals[q, 0] = v.out_normals[q - 1, 0]
+            v.out_normals[q, 1] = v.out_normals[q - 1, 1]
+            q -= 1
+        v.out_rows[q] = s
+        v.out_fractions[q] = f
+        v.out_normals[q, 0] = nx
+        v.out_normals[q, 1] = ny
 
 
 @kernel
-def cast_rays(refs, origins, translations, max_fraction, category, mask, out_fraction,
+def nearest_hits(at, ox, oy, dx, dy, category, mask):
+    """The hits :func:`every_hit` lists first: those at the nearest fraction (one, but for
+    shapes hit at exactly the same fraction), by row, as a list of ``RayHit``; None (nothing
+    cast) unless the four numbers are finite and within the index's coordinate limit.
+
+    The walk is :func:`every_hit`'s (the shapes it visits are tested against the whole ray,
+    as there) but it visits no cell entered a cell's length beyond the nearest hit so far: the
+    cells that hold a shape hit at the nearest fraction are entered before it (up to the
+    rounding of the cells' fractions, far smaller than a cell), so it finds the shapes that
+    :func:`every_hit` finds there."""
+    refs = refs_at(at)
+    limit = coordinate_limit(refs)
+    if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
+        return _hit_list(refs, -1, ox, oy, dx, dy)
+    v = view(refs)
+    _, _, _, _, hits = _walk(v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category, mask,
+                             True, v.cell / max(abs(dx), abs(dy)))
+    nearest = math.inf
+    for k in range(hits):
+        nearest = min(nearest, v.out_fractions[k])
+    kept = 0
+    for k in range(hits):
+        if v.out_fractions[k] == nearest:
+            v.out_rows[kept] = v.out_rows[k]
+            v.out_fractions[kept] = v.out_fractions[k]
+            v.out_normals[kept, 0] = v.out_normals[k, 0]
+            v.out_normals[kept, 1] = v.out_normals[k, 1]
+            kept += 1
+    _sort_hits(v, kept)
+    return _hit_list(refs, kept, ox, oy, dx, dy)
+
+
+@inline_kernel
+def _hit_list(refs, count, ox, oy, dx, dy):
+    """The ``count`` hits of the ray in the output buffers, to be boxed as ``RayHit``s."""
+    return ray_hit_list(count, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], refs[OUT_ROWS],
+                        refs[OUT_FRACTIONS], refs[OUT_NORMALS], ox, oy, dx, dy)
+
+
+@kernel
+def cast_rays(at, origins, translations, max_fraction, category, mask, out_fraction,
               out_point, out_normal, out_row):
     """The nearest hit of each ray ``origins[k] + f translations[k]``, f in [0, max_fraction]:
     fraction (1.0 where none), world point, world normal and shape row (-1 where none); each
-    ray exactly as :func:`nearest_hit` casts it."""
+    ray exactly as :func:`nearest_hit` casts it (the numbers validated by the caller)."""
+    refs = refs_at(at)
     v = view(refs)
     n = origins.shape[0]
     first = next_stamp(refs, n)
@@ -250,7 +346,7 @@ def cast_rays(refs, origins, translations, max_fraction, category, mask, out_fra
         dx = translations[ray, 0]
         dy = translations[ray, 1]
         best, row, hx, hy, _ = _walk(v, first + ray, ox, oy, dx, dy, max_fraction, category,
-                                     mask, False)
+                                     mask, False, -1.0)
         out_row[ray] = row
         if row >= 0:
             out_fraction[ray] = best
@@ -318,27 +414,51 @@ def _gather(v, stamp, category, mask, sensors, lo_x, lo_y, hi_x, hi_y, point):
     return count
 
 
+@inner_kernel
+def _sort_rows(rows, count):
+    """Sort ``rows[:count]`` (distinct rows) in place."""
+    if count > SHORT_LIST:
+        rows[:count] = np.sort(rows[:count])
+        return
+    for k in range(1, count):
+        s = rows[k]
+        q = k
+        while q > 0 and rows[q - 1] > s:
+            rows[q] = rows[q - 1]
+            q -= 1
+        rows[q] = s
+
+
 @kernel
-def shapes_in_box(refs, lo_x, lo_y, hi_x, hi_y, category, mask):
-    """The shapes whose (tight, current) box overlaps the box: their count, their rows in row
-    order in the index's output rows."""
+def shapes_in_box(at, lo_x, lo_y, hi_x, hi_y, category, mask):
+    """The shapes whose (tight, current) box overlaps the box, in row order, boxed for Python as
+    a list of shape handles (their rows left in the index's output rows); None (nothing done)
+    unless the four numbers are finite, within the index's coordinate limit, and lower <=
+    upper."""
+    refs = refs_at(at)
+    limit = coordinate_limit(refs)
+    if not (abs(lo_x) <= limit and abs(lo_y) <= limit and abs(hi_x) <= limit
+            and abs(hi_y) <= limit and lo_x <= hi_x and lo_y <= hi_y):
+        return shape_list(-1, refs[HANDLES], refs[OUT_ROWS])
     v = view(refs)
     count = _gather(v, next_stamp(refs, 1), category, mask, True, lo_x, lo_y, hi_x, hi_y, False)
-    v.out_rows[:count] = np.sort(v.out_rows[:count])
-    return count
+    _sort_rows(v.out_rows, count)
+    return shape_list(count, refs[HANDLES], refs[OUT_ROWS])
 
 
 @kernel
-def shapes_at_point(refs, x, y, category, mask, limit):
-    """The shapes that contain the world point (boundary included): their count, their rows
-    in row order in the index's output rows; -1 (nothing done) unless the point is finite and
-    within +-``limit``."""
+def shapes_at_point(at, x, y, category, mask):
+    """The shapes that contain the world point (boundary included), in row order, boxed for
+    Python as a list of shape handles; None (nothing done) unless the point is finite and
+    within the index's coordinate limit."""
+    refs = refs_at(at)
+    limit = coordinate_limit(refs)
     if not (abs(x) <= limit and abs(y) <= limit):
-        return -1
+        return shape_list(-1, refs[HANDLES], refs[OUT_ROWS])
     v = view(refs)
     count = _gather(v, next_stamp(refs, 1), category, mask, True, x, y, x, y, True)
-    v.out_rows[:count] = np.sort(v.out_rows[:count])
-    return count
+    _sort_rows(v.out_rows, count)
+    return shape_list(count, refs[HANDLES], refs[OUT_ROWS])
 
 
 # -- a shape moving or placed among the others -----------------------------------------------
@@ -351,12 +471,19 @@ def _shape_in_world(v, s, out):
 
 
 @kernel
-def cast_shape(refs, moving, tx, ty, max_fraction, category, mask):
+def cast_shape(at, moving, tx, ty, category, mask):
     """Shape ``moving`` translated by (tx, ty): the first shape of another body it touches,
-    as ``(row, fraction, nx, ny, px, py)`` (normal: the hit shape's, outward; point: on the hit
-    shape's surface), or row -1; of shapes touched at the same fraction, the lowest row. An
-    overlap at the start is a hit at fraction 0 with a zero normal, its point the hit shape's
-    furthest point against the motion."""
+    boxed for Python as a ``RayHit`` (the hit shape, the point on its surface, its outward
+    normal, the fraction), or None; of shapes touched at the same fraction, the lowest row;
+    False (nothing cast) unless tx and ty are finite and within the index's coordinate limit.
+    An overlap at the start is a hit at fraction 0 with a zero normal, its point the hit
+    shape's furthest point against the motion."""
+    refs = refs_at(at)
+    limit = coordinate_limit(refs)
+    if not (abs(tx) <= limit and abs(ty) <= limit):
+        return ray_hit(-2, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], 1.0, 0.0, 0.0, 0.0,
+                       0.0)
+    max_fraction = 1.0
     v = view(refs)
     world_a = np.empty((8, 2))
     world_b = np.empty((8, 2))
@@ -389,7 +516,8 @@ def cast_shape(refs, moving, tx, ty, max_fraction, category, mask):
         hit_nx = nx
         hit_ny = ny
     if row < 0:
-        return -1, 1.0, 0.0, 0.0, 0.0, 0.0
+        return ray_hit(-1, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], 1.0, 0.0, 0.0, 0.0,
+                       0.0)
     _shape_in_world(v, row, world_b)
     if hit_nx == 0.0 and hit_ny == 0.0:  # overlapping at the start: B's point along -T
         length = math.hypot(tx, ty)
@@ -398,13 +526,15 @@ def cast_shape(refs, moving, tx, ty, max_fraction, category, mask):
         px, py = support_point(v.count[row], world_b, v.radius[row], ux, uy)
     else:
         px, py = support_point(v.count[row], world_b, v.radius[row], hit_nx, hit_ny)
-    return row, best, hit_nx, hit_ny, px, py
+    return ray_hit(row, refs[HANDLES], refs[HIT_CLASS], refs[VEC_CLASS], best, px, py, hit_nx,
+                   hit_ny)
 
 
 @kernel
-def overlapping_shapes(refs, placed, category, mask):
+def overlapping_shapes(at, placed, category, mask):
     """The shapes of other bodies that overlap shape ``placed`` (touching is not overlapping;
-    sensors included): their count, their rows in row order in the index's output rows."""
+    sensors included), in row order, boxed for Python as a list of shape handles."""
+    refs = refs_at(at)
     v = view(refs)
     world_a = np.empty((8, 2))
     world_b = np.empty((8, 2))
@@ -425,9 +555,9 @@ def overlapping_shapes(refs, placed, category, mask):
                     v.radius[s], difference, normals):
             v.out_rows[found] = s
             found += 1
-    v.out_rows[:found] = np.sort(v.out_rows[:found])
-    return found
+    _sort_rows(v.out_rows, found)
+    return shape_list(found, refs[HANDLES], refs[OUT_ROWS])
 
 
-__all__ = ["nearest_hit", "every_hit", "cast_rays", "shapes_in_box", "shapes_at_point",
-           "cast_shape", "overlapping_shapes"]
+__all__ = ["nearest_hit", "nearest_hits", "every_hit", "cast_rays", "shapes_in_box",
+           "shapes_at_point", "cast_shape", "overlapping_shapes"]
