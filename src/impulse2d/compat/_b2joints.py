@@ -1,13 +1,18 @@
 """pybox2d's joint definitions and joints, on impulse2d's joints.
 
-Box2D 2.3 defines a joint by local anchors on each body and a reference angle (default 0, not
-the bodies' current angle difference), so the two anchors may be apart when the joint is made
+Box2D 2.3 defines a joint by local anchors on each body and a reference angle, so the two
+anchors may be apart when the joint is made
 and the joint pulls them together (LunarLander's legs do this). impulse2d's constructors take
 one world anchor and take the current angle difference as the reference: the layer creates the
 joint through them with body A's anchor, then writes body B's local anchor and the reference
 angle into the joint's row, the two values those constructors derive and nothing else reads
 before the step. Angles, limits and motor speeds then mean what they mean in Box2D:
-``angle = angle_b - angle_a - referenceAngle``.
+``angle = angle_b - angle_a - referenceAngle``. The reference angle is pybox2d's: a revolute,
+prismatic or weld definition made with ``bodyA`` and ``bodyB`` among its keywords and without
+``referenceAngle`` takes ``bodyB.angle - bodyA.angle`` at that moment (pybox2d's
+``__init__``; Box2D's C++ default, 0, is what a definition whose bodies are set afterwards
+keeps). Gymnasium's LunarLander and BipedalWalker make their legs at an angle of +-0.05 rad,
+so their joint limits and angles are measured from there.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ class b2JointDef:  # noqa: N801
             if not hasattr(self, name):
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
             setattr(self, name, value)
+        if ("referenceAngle" in self._fields and "referenceAngle" not in kwargs
+                and self.bodyA is not None and self.bodyB is not None):
+            # pybox2d's definitions do this (not Box2D's C++ one): see the module docstring
+            self.referenceAngle = self.bodyB.angle - self.bodyA.angle
 
 
 def _def(name, fields, doc):
