@@ -185,6 +185,8 @@ class b2Joint:  # noqa: N801
         self._b2world = b2world
         self._w = joint._world
         self._j = joint._index
+        jt = self._w._joints
+        self._rows = (jt.body_a.item(self._j), jt.body_b.item(self._j))  # fixed for its life
         self.bodyA = a
         self.bodyB = b
         self.userData = user_data
@@ -207,28 +209,34 @@ class b2Joint:  # noqa: N801
     def _wake(self):
         """Box2D's wake of both bodies (a sleeping island wakes; an awake body's sleep timer
         is left as it is, as in Box2D 2.3)."""
-        b = self._w._bodies
-        jt = self._w._joints
-        for i in (int(jt.body_a[self._j]), int(jt.body_b[self._j])):
-            if b.asleep[i]:
-                _sleep.wake_body(self._w, i)
+        asleep = self._w._bodies.asleep
+        a, b = self._rows
+        if asleep.item(a):
+            _sleep.wake_body(self._w, a)
+        if asleep.item(b):
+            _sleep.wake_body(self._w, b)
 
 
 def _column(name, public, lo, hi):
     """A joint parameter: read from the row; written straight into the row for a float within
     [lo, hi] (NaN is not), else through the handle's checked setter (which raises for bad
     values); either way the bodies wake, as in Box2D."""
+    speed = name == "motor_speed"
+
     def fget(self):
-        return float(getattr(self._w._joints, name)[self._j])
+        return getattr(self._w._joints, name).item(self._j)
 
     def fset(self, value):
         column = getattr(self._w._joints, name)
-        old = column[self._j]
+        j = self._j
+        old = column.item(j)
         if isinstance(value, float) and lo <= value <= hi:
-            column[self._j] = value
+            column[j] = value
+            new = value
         else:
             setattr(self._joint, public, value)
-        if name == "motor_speed" and (old == 0.0) != (column[self._j] == 0.0):
+            new = column.item(j)
+        if speed and (old == 0.0) != (new == 0.0):
             self._b2world._held = None  # the set of turning motors changed
         self._wake()
 
@@ -248,17 +256,15 @@ def _motor_on(joint, value):
 class b2RevoluteJoint(b2Joint):  # noqa: N801
     @property
     def angle(self):
-        jt = self._w._joints
-        b = self._w._bodies
-        j = self._j
-        return float(b.angle[jt.body_b[j]] - b.angle[jt.body_a[j]] - jt.reference_angle[j])
+        angle = self._w._bodies.angle
+        a, b = self._rows
+        return angle.item(b) - angle.item(a) - self._w._joints.reference_angle.item(self._j)
 
     @property
     def speed(self):
-        jt = self._w._joints
         w = self._w._bodies.w
-        j = self._j
-        return float(w[jt.body_b[j]] - w[jt.body_a[j]])
+        a, b = self._rows
+        return w.item(b) - w.item(a)
 
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)

@@ -64,7 +64,7 @@ from ..shapes import ALL_BITS
 from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
-from ._b2math import b2Vec2, vec_tuple
+from ._b2math import b2Vec2, vec, vec_tuple
 from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
@@ -189,7 +189,8 @@ class b2World:  # noqa: N801
     substeps = 4
     """Engine steps per ``Step`` (each of dt / substeps): see the module docstring."""
     max_iterations = (30, 10)
-    """Caps on the velocity and position iterations of each engine step."""
+    """Caps ``(velocity, position)`` on the iterations of each engine step (None: Box2D's
+    counts as given, shared among the substeps)."""
     continuous = True
     """Stop dynamic bodies that moved farther than 0.1 m in a step at the first static shape
     on their way (see :meth:`_stop_at_static`)."""
@@ -211,6 +212,7 @@ class b2World:  # noqa: N801
         self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
         self._held_list: list[int] = []
         self._iterations = (8, 3)
+        self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
         self._listener = contactListener
         self.destructionListener = destructionListener
         self.contactFilter = contactFilter
@@ -357,16 +359,17 @@ class b2World:  # noqa: N801
         """``EndContact`` for the touching contacts and sensor overlaps of the shape ``rows``
         (about to be destroyed: Box2D calls it from DestroyBody and DestroyFixture)."""
         keys = self._touching
+        rows = set(rows)
         if keys.shape[0]:
-            rows_array = np.asarray(rows, np.int64)
-            gone = np.isin(keys >> 32, rows_array) | np.isin(keys & _LOW, rows_array)
-            if gone.any():
-                self._touching = keys[~gone]
+            # a handful of keys: a Python pass is cheaper than array set operations
+            listed = keys.tolist()
+            gone = [k for k in listed if (k >> 32) in rows or (k & _LOW) in rows]
+            if gone:
+                self._touching = np.array([k for k in listed if k not in gone], np.int64)
                 if self._listener is not None:
                     f = self._fixtures
-                    for key in keys[gone].tolist():
+                    for key in gone:
                         self._listener.EndContact(b2Contact(f[key >> 32], f[key & _LOW], False))
-        rows = set(rows)
         gone = [k for k in self._sensing if (k >> 32) in rows or (k & _LOW) in rows]
         for k in gone:
             self._sensing.discard(k)
@@ -417,50 +420,71 @@ class b2World:  # noqa: N801
     # -- the step ----------------------------------------------------------------------------
     def Step(self, timeStep, velocityIterations=8, positionIterations=3):  # noqa: N802, N803
         w = self._world
-        iterations = (velocityIterations, positionIterations)
         n = self.substeps
-        if iterations != self._iterations:
+        if (velocityIterations, positionIterations) != self._iterations:
             # Box2D's sweeps spread over the substeps, at most max_iterations per substep
             s = w.settings
-            vmax, pmax = self.max_iterations
-            s.velocity_iterations = min(max(-(-int(velocityIterations) // n), 1), vmax)
-            s.position_iterations = min(max(-(-int(positionIterations) // n), 1), pmax)
-            self._iterations = iterations
+            vmax, pmax = self.max_iterations or (velocityIterations, positionIterations)
+            s.velocity_iterations = max(min(-(-int(velocityIterations) // n), int(vmax)), 1)
+            s.position_iterations = max(min(-(-int(positionIterations) // n), int(pmax)), 1)
+            self._iterations = (velocityIterations, positionIterations)
         b = w._bodies
-        before = b.origin.copy() if self.continuous else None
         events = w._events
-        h = float(timeStep) / n
+        dt = float(timeStep)
         # PreSolve through the engine's pre-solve hook, only for a listener that overrides it
         # (with the hook set the engine's step runs in two calls around it)
         listener = self._listener
         overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
                       is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
-        w.pre_solve = self._pre_solve if overridden else None
-        # Box2D applies the forces given before Step over the whole step; the engine clears
-        # them after each of its steps, so they are put back for every substep.
-        forces = b.force.copy() if n > 1 else None
-        torques = b.torque.copy() if n > 1 else None
+        if overridden is not self._pre_solve_on:
+            w.pre_solve = self._pre_solve if overridden else None
+            self._pre_solve_on = overridden
+        if n == 1:
+            # Box2D's own step (the default): the engine's continuous collision stops the
+            # bodies that the step moved far (see the module docstring)
+            w.step(dt)
+            self._dispatch()
+            if events.sensor_count > 0 or self._sensing:
+                self._dispatch_sensors(events, self._listener)
+        else:
+            self._substeps(w, b, events, dt, n)
+        if self._held is None:
+            self._find_held()
+        if self._held_list and w.settings.enable_sleep:
+            self._motor_sleep(dt)
+
+    def _substeps(self, w, b, events, dt, n):
+        """``Step`` as ``n`` engine steps of ``dt / n``: Box2D applies the forces given before
+        Step over the whole step, and the engine clears them after each of its steps, so they
+        are put back for every substep. The callbacks run after each substep: a ball that
+        bounces within one Step touches in one substep and leaves in a later one, and Box2D,
+        whose continuous collision stops it at the ground, reports that touch. The engine's
+        continuous collision sees each substep's motion only,
+        so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`)."""
+        before = b.origin.copy() if self.continuous else None
+        forced = b.force.any() or b.torque.any()  # most programs give none (motors, impulses)
+        if forced:
+            forces = b.force.copy()
+            torques = b.torque.copy()
+        h = dt / n
         for k in range(n):
-            if k and forces.shape[0] == b.force.shape[0]:
+            if k and forced and forces.shape[0] == b.force.shape[0]:
                 b.force[:] = forces
                 b.torque[:] = torques
             w.step(h)
-            # callbacks per engine step: a touch may begin and end within one Step
             self._dispatch()
             if events.sensor_count > 0 or self._sensing:
                 self._dispatch_sensors(events, self._listener)
         if before is not None and before.shape[0] == b.origin.shape[0]:
-            # motion the velocities do not account for: the position pass moved the body
+            # motion the velocities do not account for: the position pass moved the body. A
+            # screen first (a component above tolerance / sqrt 2 is needed for the length to be
+            # above it), then the exact test on the rare step that passes it.
             d = b.origin - before
-            e = d - b.v * float(timeStep)
-            far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
-            if far.any():
+            e = d - b.v * dt
+            if np.abs(e).max() > _TOI_DISTANCE * 0.7071067811865475:
+                far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
                 for i in np.flatnonzero(far & b.alive & (b.type == DYNAMIC)).tolist():
                     self._stop_at_static(i, before[i], d[i])
-        if self._held is None:
-            self._find_held()
-        if self._held.size and w.settings.enable_sleep:
-            self._motor_sleep(float(timeStep))
 
     def _stop_at_static(self, i, start, d):
         """Box2D's continuous collision, for the case it matters here: a dynamic body that
@@ -571,7 +595,8 @@ class b2World:  # noqa: N801
 
     def _motor_sleep(self, dt):
         # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
-        # dozen NumPy calls on 3-element arrays would cost several times as much.
+        # dozen NumPy calls on 3-element arrays would cost several times as much; values read
+        # with ndarray.item (unpacking v[i] builds a view: 2 us of the 3 us a body cost).
         w = self._world
         b = w._bodies
         timer = self._held_time
@@ -581,12 +606,14 @@ class b2World:  # noqa: N801
         ready = True
         awake = []
         for i in self._held_list:
-            if asleep[i]:
+            if asleep.item(i):
                 continue
             awake.append(i)
-            vx, vy = v[i]
-            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin[i]) * extent[i])
-            t = timer.get(i, 0.0) + dt if speed <= threshold[i] and allowed[i] else 0.0
+            vx = v.item(i, 0)
+            vy = v.item(i, 1)
+            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin.item(i)) * extent.item(i))
+            t = (timer.get(i, 0.0) + dt if speed <= threshold.item(i) and allowed.item(i)
+                 else 0.0)
             timer[i] = t
             ready = ready and t >= tts
         if not awake or not ready:
@@ -620,7 +647,7 @@ class b2World:  # noqa: N801
         for s, t, (nx, ny) in zip(rows, fractions, normals):
             if t > limit:
                 break
-            answer = float(report(f[s], b2Vec2(ox + t * dx, oy + t * dy), b2Vec2(nx, ny), t))
+            answer = float(report(f[s], vec(ox + t * dx, oy + t * dy), vec(nx, ny), t))
             if answer != answer:
                 raise ValueError("ReportFixture returned NaN")
             if answer < 0.0:
