@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .._core.state import DYNAMIC
 from .. import _sleep
+from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
 from ._b2shapes import b2Fixture, b2FixtureDef, create_shape
 
@@ -211,8 +212,24 @@ class b2Body:  # noqa: N801
         jx, jy = _finite(impulse[0], impulse[1], "impulse")
         px, py = _finite(point[0], point[1], "point")
         if self._awake_for(wake):
-            # through the handle: it bounds the resulting velocity
-            self._handle.apply_linear_impulse((jx, jy), (px, py))
+            # Body.apply_linear_impulse's arithmetic and velocity bound, on the store by row
+            # (its validation of the pair of floats and its row lookups were most of the cost
+            # of LunarLander's engine firing)
+            b = self._w._bodies
+            i = self._i
+            inv_m = b.inv_mass.item(i)
+            inv_i = b.inv_inertia.item(i)
+            rx = px - b.center.item(i, 0)
+            ry = py - b.center.item(i, 1)
+            vx = b.v.item(i, 0) + inv_m * jx
+            vy = b.v.item(i, 1) + inv_m * jy
+            # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
+            w = b.w.item(i) + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
+            _resulting_velocity("impulse", (vx, vy), w)
+            b.v[i, 0] = vx
+            b.v[i, 1] = vy
+            b.w[i] = w
+            b.sleep_time[i] = 0.0  # something acted on it (Box2D's SetAwake)
 
     def ApplyAngularImpulse(self, impulse, wake=True):  # noqa: N802
         j, _ = _finite(impulse, 0.0, "impulse")

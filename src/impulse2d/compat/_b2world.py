@@ -6,35 +6,43 @@ block solver for two-point manifolds) and then moves bodies apart with nonlinear
 (at most ``positionIterations`` sweeps, stopping early): impulse2d's ``"pgs_block"`` is that
 solver, and a ``b2World`` uses it. ``Step(dt, velocityIterations, positionIterations)`` runs
 it as ``substeps`` (4) engine steps of dt / 4, each with Box2D's sweeps shared out among the
-substeps and at most 30 velocity and 10 position sweeps (Gymnasium's 180 / 60 become 4 x 30
-/ 10; Box2D's usual 8 / 3 become 4 x 2 / 1). Forces given before ``Step`` act over all the
-substeps (Box2D applies them over the whole step). Why substeps: impulse2d bounds the
-impulse each constraint row may apply in one step by a speed budget
-(``_dynamics.solvers.impulse_caps``: a quarter turn per step for angular rows, times the
-row's effective mass), so that an unsatisfiable row yields instead of growing without bound.
-Box2D has no such bound. For a light body that carries a heavy one through a joint limit or
-motor, the budget is below the load: LunarLander's legs (0.07 kg, 0.0018 kg m^2) hold the 5 kg
-lander and a 40 N m motor against their limits, and with one step of dt the limit rows yield,
-the legs sink through their limits and oscillate, and the lander never sleeps. n substeps cut
-the load per row n-fold and raise the budget n-fold. Measured over LunarLander's seeds 0-19
-with its heuristic pilot (Box2D 2.3: all asleep, mean score 264, lowest 180): 1 x (180, 60)
-sweeps: none asleep (5 seeds), mean 165; 3 x (30, 10): 19 asleep, mean 248, one seed off the
-edge of the field at -95; 4 x (30, 10): all asleep, mean 269, lowest 217; 3 x (60, 20): 19
-asleep, mean 255, lowest 3. The soft step (``"soft_step"``, Box2D v3's solver, 12 substeps)
-lands as well but lets BipedalWalker's knees sag until the walker falls. Sleeping is on
-unless ``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as max(r1, r2), as in
-Box2D.
+substeps and at most ``max_iterations`` = 30 velocity and 10 position sweeps (Gymnasium's
+180 / 60 become 4 x 30 / 10; Box2D's usual 8 / 3 become 4 x 2 / 1). Forces given before
+``Step`` act over all the substeps (Box2D applies them over the whole step).
+
+Substeps were first needed because impulse2d bounds the impulse of each constraint row per
+step (``_dynamics.solvers.impulse_caps``: a quarter turn per step for angular rows, times the
+row's effective mass) and LunarLander's 0.07 kg legs, driven into their limits by a 40 N m
+motor, needed more than that: the revolute limit's budget now never falls below the joint's
+own motor bound (``max_motor_torque * h``), and ``substeps = 1, max_iterations = None`` (one
+engine step of Box2D's own counts, 180 / 60 for Gymnasium) lands the lander as well. Both
+settings were measured with Gymnasium's heuristic pilot (docs/compat-box2d.md has the tables):
+on seeds 0-19 as given, 4 x (30, 10) scores mean 268, lowest 215, all asleep; 1 x (180, 60)
+mean 257, all but seed 12 asleep, seed 12 crashing at touchdown (18). That seed is on a knife
+edge in Box2D 2.3 too: nudging the lander's initial speed by 0.6 mm/s makes Box2D crash it
+(21). Over 100 episodes (seeds 0-19, each with five initial nudges of 0-8 mm/s) Box2D scores
+mean 254 with 5 below 150, one step mean 256 with 5, four substeps mean 258 with 4. The
+default stays at 4 substeps, which passes issue 16's bar on the seeds as given; one step is
+faster (LunarLander 0.47 against 0.36 of Box2D's rate) and walks BipedalWalker's scripted gait
+as Box2D does (10-26 m in 500 steps, where any substepping stalls it after 1.5 m: see
+docs/compat-box2d.md). The soft step (``"soft_step"``, Box2D v3's solver, 12 substeps) lands
+as well but lets BipedalWalker's knees sag until the walker falls. Sleeping is on unless
+``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as max(r1, r2), as in Box2D.
 
 Continuous collision. Box2D 2.3 sweeps dynamic bodies against static ones (time of impact);
-impulse2d has no continuous collision yet. BipedalWalker's legs are made with their joint
-anchors 0.53 m apart, and the first step snaps them together, moving the lower legs 0.45 m
-down, through the 0.27 m gap above the ground edge: they end the step embedded, and the edge
-then pushes them sideways. The layer stops a body that moved more than 0.1 m in a step where
-its shapes first touch a static shape (``_stop_at_static``; a shape cast), as Box2D would.
+impulse2d's continuous collision (``WorldSettings.enable_continuous``, on) sweeps the bodies
+that one engine step moved far, position corrections included. BipedalWalker's legs are made
+with their joint anchors 0.53 m apart, and the first step snaps them together, moving the
+lower legs 0.45 m down, through the 0.27 m gap above the ground edge. With one engine step per
+``Step`` the engine stops them (measured: the layer's own stop below never moved a body in
+1,500 steps of BipedalWalker, 600 of its hardcore terrain and 5 LunarLander episodes); with
+substeps each engine step sees only its share of the motion, so the layer stops a body that
+the whole ``Step`` moved more than 0.1 m beyond its velocity's motion where its shapes first
+touch a static shape (``_stop_at_static``; a shape cast), as Box2D would.
 
 Contact callbacks. Box2D calls ``BeginContact``/``EndContact`` from inside ``Step`` (while it
-updates contacts, before solving); here they are called at the end of ``Step``, from
-impulse2d's contact and sensor events of that step, ends before begins. The pairs are the same
+updates contacts, before solving); here they are called after each engine step of ``Step``,
+from impulse2d's contact and sensor events of that step, ends before begins. The pairs are the same
 (the contacts are found at the start of the step from the positions after the previous step,
 as in Box2D); only code that reads body state inside a callback would see the post-step state.
 Gymnasium's three Box2D environments only set flags there that they read after ``Step``.
@@ -201,8 +209,8 @@ class b2World:  # noqa: N801
         self._world = World(gravity=vec_tuple(gravity, "gravity"), **{
             **self.engine_settings,
             "enable_sleep": bool(doSleep), "warm_starting": bool(warmStarting)})
-        # continuousPhysics and subStepping are accepted and ignored (impulse2d has no
-        # continuous collision yet: the speculative contacts of its solver catch most).
+        # continuousPhysics and subStepping are accepted and ignored (the engine's continuous
+        # collision is on; see the module docstring).
         self._bodies: dict[int, b2Body] = {}
         self._fixtures: dict = {}   # shape row -> b2Fixture
         self._joints: dict[int, b2Joint] = {}
@@ -491,8 +499,8 @@ class b2World:  # noqa: N801
         moved more than the contact margin in one step (a joint snapping a light leg into place
         at creation) is put back where its shapes first touch a static shape along its path,
         its velocity into that shape removed (Box2D 2.3 sweeps every dynamic body against
-        static ones; impulse2d has no continuous collision yet, and the body would otherwise
-        end the step deep inside a thin edge)."""
+        static ones; the engine's sweep sees each substep's share of the motion only, and the
+        body would otherwise end the step deep inside a thin edge)."""
         w = self._world
         b = w._bodies
         end = b.origin[i].copy()
