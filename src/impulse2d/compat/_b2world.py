@@ -78,6 +78,7 @@ from ._b2shapes import b2FixtureDef
 _LOW = (1 << 32) - 1
 _BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kernels take it
 _NO_KEYS = np.empty(0, np.int64)
+_FEW = 64  # contacts up to which _dispatch compares the touching keys in Python first
 _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
 # their contacts found ahead by the broadphase margin
 
@@ -215,8 +216,10 @@ class b2World:  # noqa: N801
         self._fixtures: dict = {}   # shape row -> b2Fixture
         self._joints: dict[int, b2Joint] = {}
         self._touching = _NO_KEYS         # shape_a << 32 | shape_b of touching contacts, ascending
+        self._touching_list: list[int] = []  # the same keys, as a list
         self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
         self._held = None            # rows of bodies held by turning motors (None: recompute)
+        self._dynamic = None         # rows of the dynamic bodies (None: recompute)
         self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
         self._held_list: list[int] = []
         self._iterations = (8, 3)
@@ -320,6 +323,7 @@ class b2World:  # noqa: N801
             fixed_rotation=bool(fixedRotation), allow_sleep=bool(allowSleep))
         body = b2Body(self, handle, userData)
         self._bodies[handle._index] = body
+        self._dynamic = None
         try:
             for fd in _as_list(fixtures):
                 body.CreateFixture(fd)
@@ -353,6 +357,7 @@ class b2World:  # noqa: N801
         for s in rows:
             del self._fixtures[s]
         del self._bodies[i]
+        self._dynamic = None
         self._held = None
 
     def _destroy_fixture(self, fixture):
@@ -373,7 +378,8 @@ class b2World:  # noqa: N801
             listed = keys.tolist()
             gone = [k for k in listed if (k >> 32) in rows or (k & _LOW) in rows]
             if gone:
-                self._touching = np.array([k for k in listed if k not in gone], np.int64)
+                self._touching_list = [k for k in listed if k not in gone]
+                self._touching = np.array(self._touching_list, np.int64)
                 if self._listener is not None:
                     f = self._fixtures
                     for key in gone:
@@ -469,8 +475,25 @@ class b2World:  # noqa: N801
         whose continuous collision stops it at the ground, reports that touch. The engine's
         continuous collision sees each substep's motion only,
         so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`)."""
-        before = b.origin.copy() if self.continuous else None
-        forced = b.force.any() or b.torque.any()  # most programs give none (motors, impulses)
+        if self._dynamic is None:
+            types = b.type
+            self._dynamic = sorted(i for i in self._bodies if types.item(i) == DYNAMIC)
+        dynamic = self._dynamic
+        # A few dynamic bodies (Gymnasium's worlds): their start positions and forces read in
+        # Python, a microsecond where the array operations cost about ten; the same test.
+        few = len(dynamic) <= _FEW
+        before = start = None
+        if self.continuous:
+            if few:
+                o = b.origin
+                start = [(o.item(i, 0), o.item(i, 1)) for i in dynamic]
+            else:
+                before = b.origin.copy()
+        if few:  # only dynamic bodies take forces; most programs give none (motors, impulses)
+            f, t = b.force, b.torque
+            forced = any(f.item(i, 0) or f.item(i, 1) or t.item(i) for i in dynamic)
+        else:
+            forced = b.force.any() or b.torque.any()
         if forced:
             forces = b.force.copy()
             torques = b.torque.copy()
@@ -483,10 +506,20 @@ class b2World:  # noqa: N801
             self._dispatch()
             if events.sensor_count > 0 or self._sensing:
                 self._dispatch_sensors(events, self._listener)
+        # motion the velocities do not account for: the position pass moved the body
+        if start is not None:
+            b = w._bodies
+            o, v, alive, lim = b.origin, b.v, b.alive, _TOI_DISTANCE ** 2
+            for i, (x0, y0) in zip(dynamic, start):
+                dx = o.item(i, 0) - x0
+                dy = o.item(i, 1) - y0
+                ex = dx - v.item(i, 0) * dt
+                ey = dy - v.item(i, 1) * dt
+                if ex * ex + ey * ey > lim and alive.item(i):
+                    self._stop_at_static(i, np.array((x0, y0)), np.array((dx, dy)))
         if before is not None and before.shape[0] == b.origin.shape[0]:
-            # motion the velocities do not account for: the position pass moved the body. A
-            # screen first (a component above tolerance / sqrt 2 is needed for the length to be
-            # above it), then the exact test on the rare step that passes it.
+            # A screen first (a component above tolerance / sqrt 2 is needed for the length to
+            # be above it), then the exact test on the rare step that passes it.
             d = b.origin - before
             e = d - b.v * dt
             if np.abs(e).max() > _TOI_DISTANCE * 0.7071067811865475:
@@ -544,8 +577,16 @@ class b2World:  # noqa: N801
     def _dispatch(self):
         w = self._world
         c = w._contacts
-        begin, ended, touching = _touch_changes(self._touching, c.key, c.count)
+        if c.count.shape[0] <= _FEW:
+            # A few contacts (Gymnasium's worlds): the touching keys compared in Python first,
+            # 1-2 us, where the kernel call that finds the changes costs about 5; most steps
+            # change nothing. (The store is in ascending key order, as the kernel assumes.)
+            now = [k for k, n in zip(c.key.tolist(), c.count.tolist()) if n]
+            if now == self._touching_list:
+                return
+        begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
         self._touching = touching
+        self._touching_list = touching.tolist()
         listener = self._listener
         f = self._fixtures
         if listener is not None and ended.shape[0]:
