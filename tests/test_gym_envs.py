@@ -227,10 +227,10 @@ def _walker_heuristic_run(env, seed, steps):
 
 def test_bipedal_walker_stands_and_walks_forward():
     """Gymnasium's scripted gait (BipedalWalkerHeuristics), 500 steps: the hull never touches
-    the ground and the walker moves forward. Measured: 1.5-1.7 m on seeds 0-3, never falling;
-    Box2D 2.3 walks farther (24 m on seed 0) and falls on seeds 1-3 after 7-19 m: the gait,
-    a state machine of thresholds, takes other branches on a slightly different body (see
-    docs/compat-box2d.md)."""
+    the ground and the walker moves forward. Measured with the layer's default 4 substeps:
+    1.5-1.7 m on seeds 0-3, never falling; Box2D 2.3 walks farther (24 m on seed 0) and falls
+    on seeds 1-3 after 7-19 m, and so does the layer with one engine step per Step (14, 7, 25,
+    26 m): the substepping stalls the gait (docs/compat-box2d.md)."""
     env = _make("BipedalWalker-v3")
     from gymnasium.envs.box2d.bipedal_walker import TERRAIN_HEIGHT
     distance, lowest, terminated, fell = _walker_heuristic_run(env, 0, 500)
