@@ -16,7 +16,12 @@ one after the other, so that both see the same machine. Measured per engine:
   25 m/s) for a full lap (the time limit raised from 1000 to ``--car-steps`` steps): steps per
   second, tiles rewarded (each once) out of the lap's, whether the lap finished.
 
-Add ``--profile`` to print where impulse2d's time goes (cProfile of the three, top entries).
+Rates are given per second of wall time (``steps_per_s``, the headline) and per second of the
+process's CPU time (``steps_per_cpu_s``: on a shared, loaded machine the wall rate of one engine
+depends on what ran beside it, the CPU rate much less; the ratios of both are reported).
+``--substeps N`` runs the layer with N engine steps per ``Step`` (``b2World.substeps``; 1: one
+step of Box2D's own iteration counts, see docs/compat-box2d.md). Add ``--profile`` to print
+where impulse2d's time goes (cProfile of the three, top entries).
 """
 
 from __future__ import annotations
@@ -38,11 +43,11 @@ def lander(seeds) -> dict:
     import gymnasium as gym
     from gymnasium.envs.box2d.lunar_lander import heuristic
     env = gym.make("LunarLander-v3")
-    scores, lengths, asleep, seconds = [], [], [], 0.0
+    scores, lengths, asleep, seconds, cpu = [], [], [], 0.0, 0.0
     for seed in seeds:
         obs, _ = env.reset(seed=seed)
         total, n = 0.0, 0
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         while True:
             obs, reward, terminated, truncated, _ = env.step(heuristic(env.unwrapped, obs))
             total += reward
@@ -50,10 +55,12 @@ def lander(seeds) -> dict:
             if terminated or truncated:
                 break
         seconds += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         scores.append(round(float(total), 2))
         lengths.append(n)
         asleep.append(not env.unwrapped.lander.awake)
-    return {"steps_per_s": round(sum(lengths) / seconds, 1), "scores": scores,
+    return {"steps_per_s": round(sum(lengths) / seconds, 1),
+            "steps_per_cpu_s": round(sum(lengths) / cpu, 1), "scores": scores,
             "mean": round(sum(scores) / len(scores), 2), "min": min(scores),
             "lengths": lengths, "asleep": sum(asleep)}
 
@@ -66,13 +73,14 @@ def walker(steps: int) -> dict:
     env.action_space.seed(0)
     env.reset(seed=0)
     n = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while n < steps:
         _, _, terminated, truncated, _ = env.step(env.action_space.sample())
         n += 1
         if terminated or truncated:
             env.reset()
     rate = n / (time.perf_counter() - start)
+    cpu_rate = n / (time.process_time() - start_cpu)
     gait = []
     for seed in range(4):
         pilot = BipedalWalkerHeuristics()
@@ -86,7 +94,8 @@ def walker(steps: int) -> dict:
                                                                 - x0), 2),
                      "fell": bool(env.unwrapped.game_over)})
     del np
-    return {"steps_per_s": round(rate, 1), "heuristic_gait": gait}
+    return {"steps_per_s": round(rate, 1), "steps_per_cpu_s": round(cpu_rate, 1),
+            "heuristic_gait": gait}
 
 
 def car(steps: int) -> dict:
@@ -97,7 +106,7 @@ def car(steps: int) -> dict:
     u = env.unwrapped
     track = np.array([(x, y) for _, _, x, y in u.track])
     n, rewarded, last = 0, 0, 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     lap = False
     while n < steps:
         hull = u.car.hull
@@ -119,7 +128,9 @@ def car(steps: int) -> dict:
             lap = bool(info.get("lap_finished", False))
             break
     rate = n / (time.perf_counter() - start)
-    return {"steps_per_s": round(rate, 2), "steps": n, "tiles": len(u.track),
+    cpu_rate = n / (time.process_time() - start_cpu)
+    return {"steps_per_s": round(rate, 2), "steps_per_cpu_s": round(cpu_rate, 2), "steps": n,
+            "tiles": len(u.track),
             "tiles_visited": int(u.tile_visited_count), "tiles_rewarded": rewarded,
             "visited_flags": int(sum(t.road_visited for t in u.road)), "lap_finished": lap}
 
@@ -130,6 +141,10 @@ def run_engine(args) -> dict:
         sys.path.insert(0, SRC)
         import impulse2d.compat.box2d as b2compat
         b2compat.install()
+        if args.substeps:
+            from impulse2d.compat._b2world import b2World
+            b2World.substeps = args.substeps
+            b2World.max_iterations = None if args.substeps == 1 else b2World.max_iterations
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import gymnasium  # noqa: F401  (import time not measured below)
     # one short warm-up of each (impulse2d compiles or loads its kernels on first use)
@@ -139,6 +154,9 @@ def run_engine(args) -> dict:
     out = {"LunarLander-v3": lander(range(args.seeds)),
            "BipedalWalker-v3": walker(args.walker_steps),
            "CarRacing-v3": car(args.car_steps)}
+    if args.engine == "impulse2d":
+        from impulse2d.compat._b2world import b2World
+        out["layer_substeps"] = b2World.substeps
     if args.profile:
         import cProfile
         import pstats
@@ -158,6 +176,8 @@ def main() -> None:
     parser.add_argument("--walker-steps", type=int, default=2000)
     parser.add_argument("--car-steps", type=int, default=3000)
     parser.add_argument("--engine", choices=["impulse2d", "box2d"], help=argparse.SUPPRESS)
+    parser.add_argument("--substeps", type=int, default=0,
+                        help="impulse2d: engine steps per Step (default: the layer's)")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     if args.engine:
@@ -166,7 +186,8 @@ def main() -> None:
     results = {}
     for engine in ("box2d", "impulse2d"):
         command = [sys.executable, __file__, "--engine", engine, "--seeds", str(args.seeds),
-                   "--walker-steps", str(args.walker_steps), "--car-steps", str(args.car_steps)]
+                   "--walker-steps", str(args.walker_steps), "--car-steps", str(args.car_steps),
+                   "--substeps", str(args.substeps)]
         if args.profile:
             command.append("--profile")
         done = subprocess.run(command, capture_output=True, text=True)
@@ -179,8 +200,13 @@ def main() -> None:
     ratio = {name: round(results["impulse2d"][name]["steps_per_s"]
                          / results["box2d"][name]["steps_per_s"], 3)
              for name in results["box2d"]}
+    cpu_ratio = {name: round(results["impulse2d"][name]["steps_per_cpu_s"]
+                             / results["box2d"][name]["steps_per_cpu_s"], 3)
+                 for name in results["box2d"]}
     report = {"machine": platform.platform(), "python": platform.python_version(),
-              "engines": results, "speed_ratio_impulse2d_over_box2d": ratio}
+              "layer_substeps": results["impulse2d"].pop("layer_substeps"),
+              "engines": results, "speed_ratio_impulse2d_over_box2d": ratio,
+              "cpu_speed_ratio_impulse2d_over_box2d": cpu_ratio}
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

@@ -16,7 +16,8 @@ import pytest
 import impulse2d.compat.box2d as b2
 from impulse2d.compat.box2d import (b2CircleShape, b2ContactListener, b2EdgeShape,
                                     b2FixtureDef, b2PolygonShape, b2RayCastCallback,
-                                    b2RevoluteJointDef, b2Vec2, b2World)
+                                    b2PrismaticJointDef, b2RevoluteJointDef, b2Vec2,
+                                    b2WeldJointDef, b2World)
 
 
 def _real_box2d():
@@ -287,15 +288,38 @@ def test_revolute_joint_box2d_anchors_reference_angle_and_limits():
     joint = world.CreateJoint(b2RevoluteJointDef(
         bodyA=base, bodyB=arm, localAnchorA=(0, 0), localAnchorB=(-1, 0), enableLimit=True,
         lowerAngle=-0.2, upperAngle=0.2))
-    # Box2D: the reference angle is 0 (not the current difference) and the anchors, 0.2 m
-    # apart now, are pulled together
-    assert joint.angle == pytest.approx(0.3, abs=1e-15)
+    # pybox2d: a definition made with both bodies takes their angle difference now as its
+    # reference angle (measured with pybox2d 2.3.10: joint.angle 0.0, referenceAngle 0.3);
+    # the anchors, 0.2 m apart now, are pulled together
+    assert joint.angle == pytest.approx(0.0, abs=1e-15)
     for _ in range(120):
         world.Step(1 / 60, 8, 3)
     a, b = joint.anchorA, joint.anchorB
     assert math.hypot(a.x - b.x, a.y - b.y) < 0.01
     assert -0.2 - 0.04 <= joint.angle <= 0.2 + 0.04  # within the limit (angular slop 2 deg)
     assert joint.speed == pytest.approx(arm.angularVelocity, abs=1e-15)
+
+
+def test_reference_angle_is_pybox2d_s():
+    """pybox2d's revolute, prismatic and weld definitions take bodyB.angle - bodyA.angle as
+    the reference angle when made with both bodies and no referenceAngle; one given, or bodies
+    set after the definition is made, keep Box2D's (0 unless given). Values measured with
+    pybox2d 2.3.10 on the same bodies: 0.3, 0, 0.3 (joint angles 0.0, 0.3, 0.3)."""
+    world = b2World()
+    base = world.CreateStaticBody(position=(0, 5))
+    arm = world.CreateDynamicBody(position=(1.2, 5.0), angle=0.3, fixtures=b2FixtureDef(
+        shape=b2PolygonShape(box=(1, 0.1)), density=1.0))
+    for kind in (b2RevoluteJointDef, b2PrismaticJointDef, b2WeldJointDef):
+        assert kind(bodyA=base, bodyB=arm).referenceAngle == pytest.approx(0.3, abs=1e-15)
+        assert kind(bodyA=base, bodyB=arm, referenceAngle=0.1).referenceAngle == 0.1
+        late = kind()
+        late.bodyA, late.bodyB = base, arm
+        assert late.referenceAngle == 0.0
+    late = b2RevoluteJointDef()
+    late.bodyA, late.bodyB = base, arm
+    assert world.CreateJoint(late).angle == pytest.approx(0.3, abs=1e-15)
+    assert world.CreateRevoluteJoint(bodyA=base, bodyB=arm).angle == pytest.approx(0.0,
+                                                                                   abs=1e-15)
 
 
 def test_joined_bodies_do_not_collide_unless_collide_connected():

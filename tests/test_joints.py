@@ -275,3 +275,41 @@ def test_destroyed_bodies_cannot_be_joined():
     with pytest.raises(ValueError, match="destroyed"):
         world.create_revolute_joint(a, b, (0, 0))
     assert world.joints == []
+
+
+@pytest.mark.parametrize("solver", ["pgs", "pgs_ngs", "pgs_block"])
+def test_a_motor_driving_a_light_body_into_its_limit_is_held_there(solver):
+    """LunarLander's leg (issue 16): a 0.07 kg, 0.0018 kg m^2 leg hinged to a 5 kg hull, its
+    40 N m motor turning it into its limit, no gravity, one step of 1/50 s. The limit must
+    take the motor's whole impulse, 40 N m x 0.02 s = 0.8 N m s, while the rows' speed budget
+    (impulse_caps: a quarter turn per step times the row's effective mass, about I_leg) is
+    0.28 N m s: the limit's budget includes the joint's own motor bound, so the leg stays at
+    the limit, at rest relative to the hull, and the pair, free of outside torques, keeps its
+    angular momentum (0). Before the budget included the motor's bound the leg passed its
+    limit at the motor's speed, 0.006 rad a step. (The soft step's limit is a stiff spring,
+    which a 40 N m load on a 0.0018 kg m^2 body bends by about 2 degrees: not this test.)"""
+    world = i2d.World(gravity=(0.0, 0.0), solver=solver, velocity_iterations=180,
+                      position_iterations=60)
+    hull = world.create_body(position=(0.0, 0.0))
+    hull.create_box(0.567, 0.3, density=5.0)
+    leg = world.create_body(position=(0.6, -0.45))
+    leg.create_box(2.0 / 30.0, 8.0 / 30.0, density=1.0)
+    assert leg.mass == pytest.approx(0.0711, abs=1e-4) and leg.inertia < 0.002
+    joint = world.create_revolute_joint(hull, leg, (0.6, -0.2), enable_limit=True,
+                                        lower_angle=-0.5, upper_angle=0.0, enable_motor=True,
+                                        motor_speed=0.3, max_motor_torque=40.0)
+    for _ in range(100):
+        world.step(1.0 / 50.0)
+        assert joint.angle <= 1e-6  # rigid and speculative: never past the limit
+    assert abs(joint.speed) < 1e-6
+    assert joint.angle == pytest.approx(0.0, abs=1e-6)
+    momentum = 0.0
+    cx = (hull.mass * hull.world_center[0] + leg.mass * leg.world_center[0]) / (hull.mass
+                                                                              + leg.mass)
+    cy = (hull.mass * hull.world_center[1] + leg.mass * leg.world_center[1]) / (hull.mass
+                                                                              + leg.mass)
+    for body in (hull, leg):
+        (x, y), (vx, vy) = body.world_center, body.linear_velocity
+        momentum += body.inertia * body.angular_velocity + body.mass * ((x - cx) * vy
+                                                                        - (y - cy) * vx)
+    assert momentum == pytest.approx(0.0, abs=1e-9)

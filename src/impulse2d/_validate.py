@@ -83,13 +83,16 @@ def real(value, name: str, bound: float | None = None, unit: str = "") -> float:
     """A finite real number, of magnitude at most ``bound`` (``unit`` names its unit in the
     message). Bools are rejected: ``True`` as a radius is always a mistake. NumPy scalars are
     accepted like Python numbers."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    try:
-        value = float(value)
-    except (OverflowError, ValueError):
-        # An int (or Fraction) beyond float64's range. Not printed: str() of a huge int fails.
-        raise ValueError(f"{name} is too large to be a float (magnitude above 1.8e308)") from None
+    if type(value) is not float:  # a float needs neither check (isinstance on an ABC is slow)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+        try:
+            value = float(value)
+        except (OverflowError, ValueError):
+            # An int (or Fraction) beyond float64's range. Not printed: str() of a huge int
+            # fails.
+            raise ValueError(f"{name} is too large to be a float (magnitude above 1.8e308)") \
+                from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     if bound is not None and abs(value) > bound:

@@ -1012,7 +1012,7 @@ class World:
         computed now (removing a shape or making a body static cannot put them out of range).
         Keeps the velocity of the material point at the old centre."""
         b = self._bodies
-        old_center = b.center[i].copy()
+        old_x, old_y = b.center.item(i, 0), b.center.item(i, 1)
         mass, local_center, inertia = self._body_mass(i) if props is None else props
         b.mass[i] = mass
         b.inv_mass[i] = 1.0 / mass if mass > 0.0 else 0.0
@@ -1034,20 +1034,21 @@ class World:
         if b.type[i] != DYNAMIC:
             return
         # Keep the velocity of the material point at the old centre: v += w x (c_new - c_old).
-        w = b.w[i]
-        d = b.center[i] - old_center
-        b.v[i, 0] -= w * d[1]
-        b.v[i, 1] += w * d[0]
+        w = b.w.item(i)
+        b.v[i, 0] -= w * (b.center.item(i, 1) - old_y)
+        b.v[i, 1] += w * (b.center.item(i, 0) - old_x)
 
     def _sync_center(self, i: int) -> None:
         """World centre of mass from origin, rotation and local centre. Called wherever a body's
         origin or rotation is set, so it also drops the queries' grid, which has the old ones."""
         self._query_index = None
         b = self._bodies
-        c, s = b.rot[i]
-        lx, ly = b.local_center[i]
-        b.center[i, 0] = b.origin[i, 0] + c * lx - s * ly
-        b.center[i, 1] = b.origin[i, 1] + s * lx + c * ly
+        # read with ndarray.item: unpacking a row builds a view (2 us of this call's 3)
+        rot, local = b.rot, b.local_center
+        c, s = rot.item(i, 0), rot.item(i, 1)
+        lx, ly = local.item(i, 0), local.item(i, 1)
+        b.center[i, 0] = b.origin.item(i, 0) + c * lx - s * ly
+        b.center[i, 1] = b.origin.item(i, 1) + s * lx + c * ly
 
 
 def _min_extent(shapes: Shapes, s: int) -> float:

@@ -414,7 +414,8 @@ def _edge_normals(verts: np.ndarray, count: int) -> np.ndarray:
     normals = np.zeros((MAX_POLYGON_VERTICES, 2))
     for i in range(count):
         k = (i + 1) % count
-        ex, ey = verts[k] - verts[i]
+        ex = verts.item(k, 0) - verts.item(i, 0)  # item: no row views (a body's creation)
+        ey = verts.item(k, 1) - verts.item(i, 1)
         length = math.hypot(ex, ey)
         normals[i] = (ey / length, -ex / length)  # right perpendicular = outward for CCW
     return normals

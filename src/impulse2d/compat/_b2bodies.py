@@ -4,16 +4,16 @@ A ``b2Body`` is an ordinary Python object (any attribute settable, hashable, tru
 by identity), one per body, so that ``contact.fixtureA.body == env.lander`` holds. Its hot
 properties (position, velocities, the force and impulse calls) read and write the world's body
 store by row, skipping the public handle's per-call checks; values a program passes in still go
-through checks that keep NaN and inf out (a plain finite float takes a fast path).
+through checks that keep NaN and inf out (a plain finite float takes a fast path). Rows are read
+with ``ndarray.item`` (a fifth of the cost of unpacking ``array[i]``, which builds a view).
 """
 
 from __future__ import annotations
 
-import math
-
 from .._core.state import DYNAMIC
 from .. import _sleep
-from ._b2math import b2Transform, b2Vec2, vec_tuple
+from ..body import _resulting_velocity
+from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
 from ._b2shapes import b2Fixture, b2FixtureDef, create_shape
 
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
@@ -49,8 +49,9 @@ class b2Body:  # noqa: N801
     # -- state -------------------------------------------------------------------------------
     @property
     def position(self):
-        x, y = self._w._bodies.origin[self._i]
-        return b2Vec2(x, y)
+        o = self._w._bodies.origin
+        i = self._i
+        return vec(o.item(i, 0), o.item(i, 1))
 
     @position.setter
     def position(self, value):
@@ -58,7 +59,7 @@ class b2Body:  # noqa: N801
 
     @property
     def angle(self):
-        return float(self._w._bodies.angle[self._i])
+        return self._w._bodies.angle.item(self._i)
 
     @angle.setter
     def angle(self, value):
@@ -66,8 +67,9 @@ class b2Body:  # noqa: N801
 
     @property
     def linearVelocity(self):  # noqa: N802
-        vx, vy = self._w._bodies.v[self._i]
-        return b2Vec2(vx, vy)
+        v = self._w._bodies.v
+        i = self._i
+        return vec(v.item(i, 0), v.item(i, 1))
 
     @linearVelocity.setter
     def linearVelocity(self, value):  # noqa: N802
@@ -75,7 +77,7 @@ class b2Body:  # noqa: N801
 
     @property
     def angularVelocity(self):  # noqa: N802
-        return float(self._w._bodies.w[self._i])
+        return self._w._bodies.w.item(self._i)
 
     @angularVelocity.setter
     def angularVelocity(self, value):  # noqa: N802
@@ -83,24 +85,25 @@ class b2Body:  # noqa: N801
 
     @property
     def worldCenter(self):  # noqa: N802
-        x, y = self._w._bodies.center[self._i]
-        return b2Vec2(x, y)
+        c = self._w._bodies.center
+        i = self._i
+        return vec(c.item(i, 0), c.item(i, 1))
 
     @property
     def localCenter(self):  # noqa: N802
-        x, y = self._w._bodies.local_center[self._i]
-        return b2Vec2(x, y)
+        c = self._w._bodies.local_center
+        i = self._i
+        return vec(c.item(i, 0), c.item(i, 1))
 
     @property
     def transform(self):
         b = self._w._bodies
         i = self._i
         t = b2Transform.__new__(b2Transform)
-        t.position = b2Vec2(b.origin[i, 0], b.origin[i, 1])
-        from ._b2math import b2Rot
+        t.position = vec(b.origin.item(i, 0), b.origin.item(i, 1))
         q = b2Rot.__new__(b2Rot)
-        q.c = float(b.rot[i, 0])
-        q.s = float(b.rot[i, 1])
+        q.c = b.rot.item(i, 0)
+        q.s = b.rot.item(i, 1)
         t.q = q
         return t
 
@@ -117,7 +120,7 @@ class b2Body:  # noqa: N801
 
     @property
     def awake(self):
-        return not self._w._bodies.asleep[self._i]
+        return not self._w._bodies.asleep.item(self._i)
 
     @awake.setter
     def awake(self, value):
@@ -169,9 +172,9 @@ class b2Body:  # noqa: N801
     def _awake_for(self, wake):
         b = self._w._bodies
         i = self._i
-        if b.type[i] != DYNAMIC:
+        if b.type.item(i) != DYNAMIC:
             return False
-        if b.asleep[i]:
+        if b.asleep.item(i):
             if not wake:
                 return False
             _sleep.wake_body(self._w, i)
@@ -192,8 +195,8 @@ class b2Body:  # noqa: N801
         if self._awake_for(wake):
             b = self._w._bodies
             i = self._i
-            rx = px - b.center[i, 0]
-            ry = py - b.center[i, 1]
+            rx = px - b.center.item(i, 0)
+            ry = py - b.center.item(i, 1)
             b.force[i, 0] += fx
             b.force[i, 1] += fy
             b.torque[i] += rx * fy - ry * fx
@@ -209,8 +212,24 @@ class b2Body:  # noqa: N801
         jx, jy = _finite(impulse[0], impulse[1], "impulse")
         px, py = _finite(point[0], point[1], "point")
         if self._awake_for(wake):
-            # through the handle: it bounds the resulting velocity
-            self._handle.apply_linear_impulse((jx, jy), (px, py))
+            # Body.apply_linear_impulse's arithmetic and velocity bound, on the store by row
+            # (its validation of the pair of floats and its row lookups were most of the cost
+            # of LunarLander's engine firing)
+            b = self._w._bodies
+            i = self._i
+            inv_m = b.inv_mass.item(i)
+            inv_i = b.inv_inertia.item(i)
+            rx = px - b.center.item(i, 0)
+            ry = py - b.center.item(i, 1)
+            vx = b.v.item(i, 0) + inv_m * jx
+            vy = b.v.item(i, 1) + inv_m * jy
+            # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
+            w = b.w.item(i) + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
+            _resulting_velocity("impulse", (vx, vy), w)
+            b.v[i, 0] = vx
+            b.v[i, 1] = vy
+            b.w[i] = w
+            b.sleep_time[i] = 0.0  # something acted on it (Box2D's SetAwake)
 
     def ApplyAngularImpulse(self, impulse, wake=True):  # noqa: N802
         j, _ = _finite(impulse, 0.0, "impulse")
@@ -221,25 +240,35 @@ class b2Body:  # noqa: N801
     def GetWorldPoint(self, localPoint):  # noqa: N802, N803
         b = self._w._bodies
         i = self._i
-        c, s = b.rot[i]
+        rot = b.rot
+        c = rot.item(i, 0)
+        s = rot.item(i, 1)
         x, y = localPoint[0], localPoint[1]
-        return b2Vec2(b.origin[i, 0] + c * x - s * y, b.origin[i, 1] + s * x + c * y)
+        return b2Vec2(b.origin.item(i, 0) + c * x - s * y, b.origin.item(i, 1) + s * x + c * y)
 
     def GetWorldVector(self, localVector):  # noqa: N802, N803
-        c, s = self._w._bodies.rot[self._i]
+        rot = self._w._bodies.rot
+        i = self._i
+        c = rot.item(i, 0)
+        s = rot.item(i, 1)
         x, y = localVector[0], localVector[1]
         return b2Vec2(c * x - s * y, s * x + c * y)
 
     def GetLocalPoint(self, worldPoint):  # noqa: N802, N803
         b = self._w._bodies
         i = self._i
-        c, s = b.rot[i]
-        dx = worldPoint[0] - b.origin[i, 0]
-        dy = worldPoint[1] - b.origin[i, 1]
+        rot = b.rot
+        c = rot.item(i, 0)
+        s = rot.item(i, 1)
+        dx = worldPoint[0] - b.origin.item(i, 0)
+        dy = worldPoint[1] - b.origin.item(i, 1)
         return b2Vec2(c * dx + s * dy, -s * dx + c * dy)
 
     def GetLocalVector(self, worldVector):  # noqa: N802, N803
-        c, s = self._w._bodies.rot[self._i]
+        rot = self._w._bodies.rot
+        i = self._i
+        c = rot.item(i, 0)
+        s = rot.item(i, 1)
         x, y = worldVector[0], worldVector[1]
         return b2Vec2(c * x + s * y, -s * x + c * y)
 

@@ -1,13 +1,18 @@
 """pybox2d's joint definitions and joints, on impulse2d's joints.
 
-Box2D 2.3 defines a joint by local anchors on each body and a reference angle (default 0, not
-the bodies' current angle difference), so the two anchors may be apart when the joint is made
+Box2D 2.3 defines a joint by local anchors on each body and a reference angle, so the two
+anchors may be apart when the joint is made
 and the joint pulls them together (LunarLander's legs do this). impulse2d's constructors take
 one world anchor and take the current angle difference as the reference: the layer creates the
 joint through them with body A's anchor, then writes body B's local anchor and the reference
 angle into the joint's row, the two values those constructors derive and nothing else reads
 before the step. Angles, limits and motor speeds then mean what they mean in Box2D:
-``angle = angle_b - angle_a - referenceAngle``.
+``angle = angle_b - angle_a - referenceAngle``. The reference angle is pybox2d's: a revolute,
+prismatic or weld definition made with ``bodyA`` and ``bodyB`` among its keywords and without
+``referenceAngle`` takes ``bodyB.angle - bodyA.angle`` at that moment (pybox2d's
+``__init__``; Box2D's C++ default, 0, is what a definition whose bodies are set afterwards
+keeps). Gymnasium's LunarLander and BipedalWalker make their legs at an angle of +-0.05 rad,
+so their joint limits and angles are measured from there.
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ class b2JointDef:  # noqa: N801
             if not hasattr(self, name):
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
             setattr(self, name, value)
+        if ("referenceAngle" in self._fields and "referenceAngle" not in kwargs
+                and self.bodyA is not None and self.bodyB is not None):
+            # pybox2d's definitions do this (not Box2D's C++ one): see the module docstring
+            self.referenceAngle = self.bodyB.angle - self.bodyA.angle
 
 
 def _def(name, fields, doc):
@@ -176,6 +185,8 @@ class b2Joint:  # noqa: N801
         self._b2world = b2world
         self._w = joint._world
         self._j = joint._index
+        jt = self._w._joints
+        self._rows = (jt.body_a.item(self._j), jt.body_b.item(self._j))  # fixed for its life
         self.bodyA = a
         self.bodyB = b
         self.userData = user_data
@@ -198,28 +209,34 @@ class b2Joint:  # noqa: N801
     def _wake(self):
         """Box2D's wake of both bodies (a sleeping island wakes; an awake body's sleep timer
         is left as it is, as in Box2D 2.3)."""
-        b = self._w._bodies
-        jt = self._w._joints
-        for i in (int(jt.body_a[self._j]), int(jt.body_b[self._j])):
-            if b.asleep[i]:
-                _sleep.wake_body(self._w, i)
+        asleep = self._w._bodies.asleep
+        a, b = self._rows
+        if asleep.item(a):
+            _sleep.wake_body(self._w, a)
+        if asleep.item(b):
+            _sleep.wake_body(self._w, b)
 
 
 def _column(name, public, lo, hi):
     """A joint parameter: read from the row; written straight into the row for a float within
     [lo, hi] (NaN is not), else through the handle's checked setter (which raises for bad
     values); either way the bodies wake, as in Box2D."""
+    speed = name == "motor_speed"
+
     def fget(self):
-        return float(getattr(self._w._joints, name)[self._j])
+        return getattr(self._w._joints, name).item(self._j)
 
     def fset(self, value):
         column = getattr(self._w._joints, name)
-        old = column[self._j]
+        j = self._j
+        old = column.item(j)
         if isinstance(value, float) and lo <= value <= hi:
-            column[self._j] = value
+            column[j] = value
+            new = value
         else:
             setattr(self._joint, public, value)
-        if name == "motor_speed" and (old == 0.0) != (column[self._j] == 0.0):
+            new = column.item(j)
+        if speed and (old == 0.0) != (new == 0.0):
             self._b2world._held = None  # the set of turning motors changed
         self._wake()
 
@@ -239,17 +256,15 @@ def _motor_on(joint, value):
 class b2RevoluteJoint(b2Joint):  # noqa: N801
     @property
     def angle(self):
-        jt = self._w._joints
-        b = self._w._bodies
-        j = self._j
-        return float(b.angle[jt.body_b[j]] - b.angle[jt.body_a[j]] - jt.reference_angle[j])
+        angle = self._w._bodies.angle
+        a, b = self._rows
+        return angle.item(b) - angle.item(a) - self._w._joints.reference_angle.item(self._j)
 
     @property
     def speed(self):
-        jt = self._w._joints
         w = self._w._bodies.w
-        j = self._j
-        return float(w[jt.body_b[j]] - w[jt.body_a[j]])
+        a, b = self._rows
+        return w.item(b) - w.item(a)
 
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)

@@ -13,7 +13,11 @@ class b2Vec2:  # noqa: N801  (pybox2d's name)
     __hash__ = None  # mutable, as pybox2d's
 
     def __init__(self, x=0.0, y=None):
-        if y is None and not isinstance(x, (int, float)):
+        if y is not None:
+            self.x = float(x)
+            self.y = float(y)
+            return
+        if not isinstance(x, (int, float)):
             x, y = x  # b2Vec2((1, 2)) and b2Vec2(other)
         self.x = float(x)
         self.y = 0.0 if y is None else float(y)
@@ -26,6 +30,10 @@ class b2Vec2:  # noqa: N801  (pybox2d's name)
         return 2
 
     def __getitem__(self, i):
+        if i == 0:  # the common reads first: programs index vectors on every step
+            return self.x
+        if i == 1:
+            return self.y
         return (self.x, self.y)[i]
 
     def __setitem__(self, i, value):
@@ -172,6 +180,18 @@ class b2Transform:  # noqa: N801
         x, y = v[0], v[1]
         p = self.position
         return b2Vec2(c * x - s * y + p.x, s * x + c * y + p.y)
+
+
+_new = object.__new__
+
+
+def vec(x: float, y: float) -> b2Vec2:
+    """A ``b2Vec2`` of two floats, without ``__init__``'s conversions (the layer's hot paths,
+    which read floats from the stores: about half the cost of ``b2Vec2(x, y)``)."""
+    v = _new(b2Vec2)
+    v.x = x
+    v.y = y
+    return v
 
 
 def vec_tuple(value, name: str) -> tuple[float, float]:

@@ -205,6 +205,9 @@ def _polygon_centroid(vertices):
     return cx / area, cy / area
 
 
+_new = object.__new__
+
+
 class b2Filter:  # noqa: N801
     """Collision filter: Box2D 2.3's defaults (category 1, mask 0xFFFF, group 0)."""
 
@@ -280,8 +283,11 @@ class b2Fixture:  # noqa: N801
 
     @property
     def filterData(self):  # noqa: N802
-        # read on hot paths (ray-cast callbacks): from the tuple kept in step with the shape
-        return b2Filter(*self._filter)
+        # read on hot paths (ray-cast callbacks): from the ints kept in step with the shape,
+        # into a new b2Filter without __init__'s conversions
+        f = _new(b2Filter)
+        f.categoryBits, f.maskBits, f.groupIndex = self._filter
+        return f
 
     @filterData.setter
     def filterData(self, value):  # noqa: N802

@@ -29,7 +29,7 @@ from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve2, turn
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
-                   unsigned_rows, one_sided)
+                   unsigned_rows)
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
                            spring_softness, store_axial_rows)
 from ..softness import soft_coefficients
@@ -176,6 +176,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             wb += i_b * impulse
 
         if joints.enable_limit[j]:
+            # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
+            # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
+            # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
+            room = axial_mass * spin_cap
+            if joints.enable_motor[j]:
+                room += joints.max_motor[j] * h
             for side in range(2):
                 # Lower: C = theta - lower; upper: C = upper - theta (same form, sign flipped).
                 sign = 1.0 if side == 0 else -1.0
@@ -185,7 +191,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                 old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
                 cdot = sign * (wb - wa)
                 impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                total = one_sided(old + impulse, axial_mass, spin_cap)
+                total = min(max(old + impulse, 0.0), room)
                 impulse = total - old
                 if side == 0:
                     joints.lower_impulse[j] = total
