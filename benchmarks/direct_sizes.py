@@ -11,14 +11,15 @@ island, the islands, Lemke's pivots and failures of the last step (``World.direc
 The cases: chains of 50-400 links (revolute joints only: the equality block), bridges of
 160-400 planks pinned at both ends, with and without boxes resting on them (a joint island
 with contacts: the Schur complement), chains whose joints are made in a random order and nets
-of joints made in two passes (wide envelopes: the equality block is factored densely), and
-pyramids of base 4-10 (contacts only: Lemke).
+of joints made in two passes (wide envelopes: the rows are reordered), stars of joints round
+one hub (a dense equality block), and pyramids of base 4-10 (contacts only: Lemke).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -76,6 +77,22 @@ def grid(i2d, world, n):
     world.create_revolute_joint(ground, nodes[0][n - 1], (n - 1.0, 0.0))
 
 
+def star(i2d, world, spokes):
+    """A hub pinned to the ground with ``spokes`` bobs hanging from pins round its rim: every
+    joint row meets the hub, so the equality block is dense."""
+    import math
+    ground = world.create_body(type="static")
+    hub = world.create_body(position=(0.0, 0.0))
+    hub.create_circle(0.5, group=-1)
+    world.create_revolute_joint(ground, hub, (0.0, 0.0))
+    for k in range(spokes):
+        angle = 2.0 * math.pi * k / spokes
+        x, y = 0.3 * math.cos(angle), 0.3 * math.sin(angle)
+        bob = world.create_body(position=(x, y - 1.0))
+        bob.create_circle(0.1, group=-1)
+        world.create_revolute_joint(hub, bob, (x, y))
+
+
 def bridge(i2d, world, planks, boxes=0):
     ground = world.create_body(type="static")
     x0 = -0.5 * planks
@@ -103,9 +120,10 @@ def pyramid(i2d, world, base):
 
 
 CASES = {
-    **{f"chain_{n}": (chain, (n,)) for n in (50, 100, 200, 400)},
+    **{f"chain_{n}": (chain, (n,)) for n in (10, 20, 50, 100, 200, 400, 1000)},
     **{f"chain_{n}_shuffled": (shuffled_chain, (n,)) for n in (50, 100, 200)},
     **{f"grid_{n}": (grid, (n,)) for n in (6, 10, 14)},
+    **{f"star_{n}": (star, (n,)) for n in (30, 60, 200)},
     **{f"bridge_{n}": (bridge, (n,)) for n in (160, 400)},
     **{f"bridge_{n}_boxes_{b}": (bridge, (n, b)) for n, b in ((100, 10), (200, 20))},
     **{f"pyramid_{b}": (pyramid, (b,)) for b in (4, 6, 8, 10)},
@@ -154,6 +172,7 @@ def main():
         print(f"{name:24s} rows {results[name]['rows']:5d}  "
               f"{results[name]['ms_per_step']:10.3f} ms/step", flush=True)
     out = {"date": "2026-11-24", "src": a.src, "python": platform.python_version(),
+           "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
            "first_direct_step_s": load, "cases": results}
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=2) + "\n")

@@ -31,12 +31,15 @@ how exactly they solve:
        w_beta = mu lambda_n - z+ - z- >= 0   (friction; mu z_normal is a column of M)
        w_beta = bound - z+ - z- >= 0         (boxed: a motor's max_motor h, as pgs clamps)
 
-   ``A_ee`` (symmetric, positive definite up to redundant rows) is factored by Cholesky, written
-   here (a few dozen lines; numpy.linalg inside Numba would need SciPy's LAPACK as a dependency
-   for this one call). A pivot below 1e-10 of its row's diagonal (redundant joints, two pins
-   between the same bodies: ``A_ee`` singular) is raised to that floor: a stiff spring of
-   compliance 1e-10 K on that row instead of a division by zero; the redundant rows then share
-   the load (counted: ``regularised_pivots``);
+   ``A_ee`` (symmetric, positive definite up to redundant rows) is factored by Cholesky
+   (:mod:`.direct_linalg`) over its envelope (the dense algorithm with its exact zeros left
+   out: a chain or a bridge costs O(n) instead of O(n^3)), its rows reordered by reverse
+   Cuthill-McKee when the joints were made in an order that spreads it. A pivot
+   below 1e-10 of its row's diagonal (redundant joints, two pins between the same bodies:
+   ``A_ee`` singular) is raised to that floor: a stiff spring of compliance 1e-10 K on that row
+   instead of a division by zero; the redundant rows then share the load (counted:
+   ``regularised_pivots``). ``A_ec`` is sparse (a contact row meets the joint rows of its two
+   bodies), and ``S`` is formed over its non-zeros;
 4. the impulses are kept within ``pgs``'s budget (:func:`.solvers.impulse_caps`: each row's
    impulse within ``cap / K_ii``, ``K_ii`` its rigid diagonal, one-sided rows non-negative,
    friction within ``mu`` times its normal's), which binds only in pathological worlds (an
@@ -399,7 +402,7 @@ def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_ine
             y[i] = b[e_at[i]]
             for j in range(ne):
                 A_ee[i, j] = A[e_at[i], e_at[j]]
-        L, first, last, order, _ = factor(A_ee, counts, REGULARISED)
+        L, first, last, order = factor(A_ee, counts, REGULARISED)
         solve(L, first, last, order, y)
         column = np.empty(ne)
         for j in range(nc):

@@ -2,26 +2,39 @@
 
 An island's joint rows give ``A_ee`` (symmetric, positive definite up to redundant rows:
 :mod:`.direct`), factored once per step as ``L L^T`` and then used for ``A_ee^-1 b_e`` and
-``A_ee^-1 A_ec`` (the Schur complement). Two factorisations, chosen per island:
+``A_ee^-1 A_ec`` (the Schur complement).
 
-* **envelope Cholesky** (written here): row ``i`` of ``A_ee`` is zero left of its first
-  non-zero column ``first[i]``, and so is row ``i`` of ``L`` (Cholesky fills nothing outside a
-  row's envelope), so the dense algorithm's sums need only run over the columns both rows
-  reach. The terms it leaves out are exact zeros, so the factor is the dense algorithm's, bit
-  for bit (up to the sign of a zero). Joints are numbered as they were made, so a chain, a
-  bridge or a ragdoll has a narrow envelope: the work falls from ``n^3 / 6`` to about
-  ``n w^2 / 2`` for envelope width ``w`` (measured: ``benchmarks/direct_sizes.py``).
-  A pivot below ``PIVOT_FLOOR`` of its row's diagonal (redundant joints, two pins between the
-  same bodies: ``A_ee`` singular) is raised to that floor: a stiff spring of compliance
-  ``1e-10 K`` on that row instead of a division by zero (counted: ``regularised_pivots``).
-* **LAPACK** (``numpy.linalg.cholesky`` inside Numba, which calls SciPy's ``dpotrf`` through
-  ``scipy.linalg.cython_lapack``: blocked, a few times the speed of the loops above) when the
-  envelope is wide (a grid of joints, joints made in no particular order) and the block large
-  enough to repay the call (:data:`LAPACK_ROWS`, :data:`LAPACK_GAIN`). ``dpotrf`` stops at a
-  pivot that is not positive and knows no floor, so a factor it returns with a pivot below the
-  floor, or its failure, sends the block to the envelope Cholesky above: redundant joints are
-  regularised exactly as before. SciPy is imported by the first LAPACK call (Numba's helper
-  library looks the routine up then), not by ``import impulse2d``.
+**Envelope Cholesky.** Row ``i`` of ``A_ee`` is zero left of its first non-zero column
+``first[i]``, and so is row ``i`` of ``L`` (Cholesky fills nothing outside a row's envelope),
+so the dense algorithm's sums need only run over the columns both rows reach. The terms left
+out are exact zeros, so the factor is the dense algorithm's bit for bit (up to the sign of a
+zero: trajectories of chains, bridges, ragdolls and piles are unchanged, hashed). Joint rows
+are numbered as the joints were made, so a chain, a bridge or a ragdoll has a narrow envelope
+and its work falls from ``n^3 / 6`` to about ``n w^2 / 2`` for envelope width ``w``.
+
+**Reordering.** Joints made in another order (a chain's joints in random order, a net's
+horizontal joints before its vertical ones) spread the envelope over the whole block. When
+its work is large and mostly zeros, the rows are reordered by reverse Cuthill-McKee (a
+breadth-first order of the rows' graph), which brings a chain back to a band of width 2 and
+a net to about its side; the order is kept only if it divides the work by
+:data:`REORDER_GAIN`. Which of two redundant rows carries a load depends on the order (below).
+
+**Pivot floor.** A pivot below ``PIVOT_FLOOR`` of its row's diagonal (redundant joints, two
+pins between the same bodies: ``A_ee`` singular) is raised to that floor: a stiff spring of
+compliance ``1e-10 K`` on that row instead of a division by zero (counted:
+``regularised_pivots``).
+
+**Not here: LAPACK and SciPy's sparse solvers** (measured, ``benchmarks/direct_sizes.py``,
+BENCHMARKS.md). SciPy's ``dpotrf`` called inside Numba (as ``numpy.linalg.cholesky`` is, or
+directly through Numba's helper library) factors a dense block 4 to 12 times faster than these
+loops (single-threaded BLAS; no faster with OpenBLAS's threads on a loaded 2-core machine), but
+with that call compiled into the island solve, Lemke's pivoting on contact islands ran 33-40 %
+slower (pyramid of base 4: 0.94 -> 1.25 ms a step; base 6: 27 -> 38 ms), whether or not the
+call was made; and after reordering only a dense block (one body with dozens of joints) is
+left for it. ``scipy.sparse.linalg.splu`` cannot run inside a kernel: a step split around it
+would pay a round trip to Python, and at 800 rows the envelope factor and solve (0.47 ms) is
+already below splu's assembly, factor and solve (0.80 ms). Above about 1000 rows what costs is
+the island's dense ``n x n`` assembly (32 MB a matrix at 2000 rows), not the factor.
 """
 
 from __future__ import annotations
@@ -33,35 +46,31 @@ from .._core.jit import inner_kernel
 PIVOT_FLOOR = 1e-10
 """A Cholesky pivot of ``A_ee`` below this fraction of its row's diagonal is raised to it."""
 
-LAPACK_ROWS = 96
-"""An equality block of fewer rows is never handed to LAPACK: below this the envelope loops are
-as fast as ``dpotrf`` with its call, copy and check, even on a dense block (measured,
-``benchmarks/direct_sizes.py``)."""
-
 REORDER_WORK = 2e4
 """Below this many multiply-adds (about 20 us of envelope loops) the rows keep the order the
 joints were made in: reordering would cost more than it saves (and that order keeps the
 factor bit-identical to the dense algorithm's)."""
 
+REORDER_FILL = 0.5
+"""Nor when at least this fraction of the envelope is non-zero already (a dense block: a hub
+with many joints), where no order can narrow it much."""
+
 REORDER_GAIN = 2.0
 """The rows are reordered (reverse Cuthill-McKee) only if that divides the envelope work by at
 least this."""
 
-LAPACK_GAIN = 4.0
-"""LAPACK factors a block when the envelope Cholesky's multiply-adds exceed ``1 / LAPACK_GAIN``
-of the dense count ``n^3 / 6``: about how much faster ``dpotrf`` runs than the loops on this
-machine's blocks of 100-800 rows (measured)."""
-
-
 @inner_kernel
 def envelope(K):
-    """``(first, last, work)`` of the symmetric ``K``: ``first[i]`` the first column of row
-    ``i`` with a non-zero entry (``i`` for none left of the diagonal), ``last[j]`` the last row
-    whose envelope reaches column ``j``, and ``work`` the envelope Cholesky's multiply-adds."""
+    """``(first, last, work, fill)`` of the symmetric ``K``: ``first[i]`` the first column of
+    row ``i`` with a non-zero entry (``i`` for none left of the diagonal), ``last[j]`` the last
+    row whose envelope reaches column ``j``, ``work`` the envelope Cholesky's multiply-adds and
+    ``fill`` the fraction of the envelope's entries left of the diagonal that are non-zero."""
     n = K.shape[0]
     first = np.empty(n, dtype=np.int64)
     last = np.arange(n)
     work = 0.0
+    size = 0
+    nonzero = 0
     for i in range(n):
         f = i
         for j in range(i):
@@ -71,9 +80,13 @@ def envelope(K):
         first[i] = f
         for j in range(f, i):
             last[j] = i
+            if K[i, j] != 0.0:
+                nonzero += 1
+        size += i - f
         width = float(i - f)
         work += 0.5 * width * width
-    return first, last, work
+    fill = nonzero / size if size > 0 else 1.0
+    return first, last, work, fill
 
 
 @inner_kernel
@@ -104,22 +117,6 @@ def envelope_cholesky(K, first, last, counts, regularised):
                 x -= L[i, p] * L[k, p]
             L[i, k] = x / pivot
     return L
-
-
-@inner_kernel
-def lapack_cholesky(K):
-    """``(L, ok)``: LAPACK's lower factor of ``K`` and whether it has every pivot at or above
-    the floor (``ok`` False: ``K`` not positive definite to LAPACK, or a pivot below
-    ``PIVOT_FLOOR`` times its diagonal; the caller then factors with the floor)."""
-    n = K.shape[0]
-    try:
-        L = np.linalg.cholesky(K)
-    except Exception:  # dpotrf met a pivot <= 0 (numpy.linalg.LinAlgError)
-        return np.zeros((0, 0)), False
-    for k in range(n):
-        if not L[k, k] * L[k, k] >= PIVOT_FLOOR * K[k, k]:  # also catches a NaN
-            return L, False
-    return L, True
 
 
 @inner_kernel
@@ -207,15 +204,14 @@ def envelope_work(start, neighbour, order):
 
 @inner_kernel
 def factor(K, counts, regularised):
-    """``(L, first, last, order, lapack)``: the lower Cholesky factor of the equality block ``K`` with
-    its rows taken in ``order`` (``L L^T = K[order][:, order]``) and the envelope its solves
-    may use (the whole lower triangle for a LAPACK factor, ``lapack`` True). The rows are reordered only when
-    that narrows the envelope by :data:`REORDER_GAIN`; LAPACK factors where it pays, the
-    envelope loops otherwise (see the module doc)."""
+    """``(L, first, last, order)``: the lower Cholesky factor of the equality block ``K`` with
+    its rows taken in ``order`` (``L L^T = K[order][:, order]``, up to the pivot floor) and the
+    envelope its solves use. The rows are reordered only when that narrows the envelope by
+    :data:`REORDER_GAIN` (see the module doc)."""
     n = K.shape[0]
-    first, last, work = envelope(K)
+    first, last, work, fill = envelope(K)
     order = np.arange(n)
-    if work > REORDER_WORK:
+    if work > REORDER_WORK and fill < REORDER_FILL:
         start, neighbour = pattern(K)
         candidate = reverse_cuthill_mckee(start, neighbour)
         if REORDER_GAIN * envelope_work(start, neighbour, candidate) < work:
@@ -225,13 +221,8 @@ def factor(K, counts, regularised):
                 for j in range(n):
                     permuted[i, j] = K[order[i], order[j]]
             K = permuted
-            first, last, work = envelope(K)
-    if n >= LAPACK_ROWS and LAPACK_GAIN * work > n * n * n / 6.0:
-        L, ok = lapack_cholesky(K)
-        if ok:
-            return (L, np.zeros(n, dtype=np.int64), np.full(n, n - 1, dtype=np.int64), order,
-                    True)
-    return envelope_cholesky(K, first, last, counts, regularised), first, last, order, False
+            first, last, work, fill = envelope(K)
+    return envelope_cholesky(K, first, last, counts, regularised), first, last, order
 
 
 @inner_kernel
