@@ -48,7 +48,8 @@ class WorldSettings:
     ``"direct"``: the exact solution of the system ``"pgs"`` iterates on (same biases, slop,
     restitution and bounds), island by island: joints eliminated by a factorisation, contacts
     and Coulomb friction solved as a linear complementarity problem by Lemke's algorithm. Its
-    cost grows as the cube of an island's rows: see ``direct_max_rows``."""
+    cost grows as the cube of an island's contact rows (joint rows: about linearly for chains
+    and nets): see ``direct_max_rows``."""
 
     substeps: int = 4
     """soft_step, soft_step_v31, and direct at ``direct_level="acceleration"``: substeps per
@@ -139,11 +140,16 @@ class WorldSettings:
     """direct: the most constraint rows (scalar impulses: two per contact point, one to three
     per joint) one island may have, in [1, 100000]. A step with a larger island takes
     ``direct_fallback``'s solver, or raises ``ValueError`` with no body changed. Measured
-    per step of one island (2-core CI machine): joints alone (a dense Cholesky, ~n^3 / 3),
-    chains of 100 / 200 / 400 links (200 / 400 / 800 rows): 1.3 / 11 / 88 ms; contacts
-    (Lemke: pivots of O(m^2), m about twice the rows, and about m of them), pyramids of base
-    4 / 6 / 8 / 10 (88 / 204 / 368 / 580 rows): 1.1 / 77 / 232 / 6600 ms. The default, 400,
-    keeps a step within about a quarter of a second."""
+    per step of one island (2-core machine under load, ``benchmarks/direct_sizes.py``):
+    joints alone (a Cholesky factor over the rows' envelope, reordered when the joints were
+    made out of order: about linear in the rows for chains, bridges and nets, plus the
+    island's dense ``n x n`` arrays), chains of 100 / 200 / 400 / 1000 links (200 / 400 / 800
+    / 2000 rows): 0.13 / 1.0 / 2-7 / 53 ms, a net of 14 x 14 bodies (732 rows): 4.9 ms; a
+    dense block (one body with 200 joints, 402 rows): 13 ms; contacts (Lemke: pivots of
+    O(m^2), m about twice the rows, and about m of them), pyramids of base 4 / 6 / 8 / 10
+    (88 / 204 / 368 / 580 rows): 0.95 / 11 / 72 / 520 ms. The default, 400, keeps a step
+    within about a tenth of a second whatever the island; joint islands of a few thousand
+    rows stay practical (memory: 32 MB a dense matrix at 2000 rows)."""
 
     direct_fallback: str | None = None
     """direct: the solver (one of the others) that takes a step whose largest island is above

@@ -31,12 +31,15 @@ how exactly they solve:
        w_beta = mu lambda_n - z+ - z- >= 0   (friction; mu z_normal is a column of M)
        w_beta = bound - z+ - z- >= 0         (boxed: a motor's max_motor h, as pgs clamps)
 
-   ``A_ee`` (symmetric, positive definite up to redundant rows) is factored by Cholesky, written
-   here (a few dozen lines; numpy.linalg inside Numba would need SciPy's LAPACK as a dependency
-   for this one call). A pivot below 1e-10 of its row's diagonal (redundant joints, two pins
-   between the same bodies: ``A_ee`` singular) is raised to that floor: a stiff spring of
-   compliance 1e-10 K on that row instead of a division by zero; the redundant rows then share
-   the load (counted: ``regularised_pivots``);
+   ``A_ee`` (symmetric, positive definite up to redundant rows) is factored by Cholesky
+   (:mod:`.direct_linalg`) over its envelope (the dense algorithm with its exact zeros left
+   out: a chain or a bridge costs O(n) instead of O(n^3)), its rows reordered by reverse
+   Cuthill-McKee when the joints were made in an order that spreads it. A pivot
+   below 1e-10 of its row's diagonal (redundant joints, two pins between the same bodies:
+   ``A_ee`` singular) is raised to that floor: a stiff spring of compliance 1e-10 K on that row
+   instead of a division by zero; the redundant rows then share the load (counted:
+   ``regularised_pivots``). ``A_ec`` is sparse (a contact row meets the joint rows of its two
+   bodies), and ``S`` is formed over its non-zeros;
 4. the impulses are kept within ``pgs``'s budget (:func:`.solvers.impulse_caps`: each row's
    impulse within ``cap / K_ii``, ``K_ii`` its rigid diagonal, one-sided rows non-negative,
    friction within ``mu`` times its normal's), which binds only in pathological worlds (an
@@ -75,6 +78,7 @@ from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts
+from .direct_linalg import factor, solve
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
                           store_contact_rows, write_contact_rows)
@@ -89,9 +93,6 @@ from .verbs import (DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS
 from .world_ref import borrow
 
 _LISTS = len(ROW_LISTS)
-
-PIVOT_FLOOR = 1e-10
-"""A Cholesky pivot of ``A_ee`` below this fraction of its row's diagonal is raised to it."""
 
 SLACK_REGULARISATION = 1e-9
 """The diagonal of a friction row's slack in the LCP, relative: the cone becomes
@@ -209,48 +210,6 @@ def _incidence(body, kind, body_count):
                 slot[fill[k]] = s
                 fill[k] += 1
     return start, row, slot
-
-
-# -- dense linear algebra -----------------------------------------------------------------------
-@inner_kernel
-def _cholesky(K, counts):
-    """Lower factor L of the symmetric ``K`` (L L^T = K, up to the pivot floor), in a new
-    array. A pivot below ``PIVOT_FLOOR`` times its diagonal is raised to that (a zero row, one
-    that moves no body, gets 1) and counted in ``counts[REGULARISED]``."""
-    n = K.shape[0]
-    L = np.zeros((n, n))
-    for k in range(n):
-        d = K[k, k]
-        for p in range(k):
-            d -= L[k, p] * L[k, p]
-        floor = PIVOT_FLOOR * K[k, k] if K[k, k] > 0.0 else 1.0
-        if d < floor:
-            d = floor
-            counts[REGULARISED] += 1
-        pivot = np.sqrt(d)
-        L[k, k] = pivot
-        for i in range(k + 1, n):
-            x = K[i, k]
-            for p in range(k):
-                x -= L[i, p] * L[k, p]
-            L[i, k] = x / pivot
-    return L
-
-
-@inner_kernel
-def _cholesky_solve(L, x):
-    """Solve ``L L^T y = x`` in place."""
-    n = L.shape[0]
-    for i in range(n):
-        s = x[i]
-        for p in range(i):
-            s -= L[i, p] * x[p]
-        x[i] = s / L[i, i]
-    for i in range(n - 1, -1, -1):
-        s = x[i]
-        for p in range(i + 1, n):
-            s -= L[p, i] * x[p]
-        x[i] = s / L[i, i]
 
 
 # -- one island ---------------------------------------------------------------------------------
@@ -435,7 +394,6 @@ def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_ine
 
     lam = np.zeros(n)
     # Equality block: factor A_ee once; y = A_ee^-1 b_e, X = A_ee^-1 A_ec.
-    L = np.zeros((0, 0))
     y = np.zeros(ne)
     X = np.zeros((ne, nc))
     if ne > 0:
@@ -444,30 +402,40 @@ def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_ine
             y[i] = b[e_at[i]]
             for j in range(ne):
                 A_ee[i, j] = A[e_at[i], e_at[j]]
-        L = _cholesky(A_ee, counts)
-        _cholesky_solve(L, y)
+        L, first, last, order = factor(A_ee, counts, REGULARISED)
+        solve(L, first, last, order, y)
         column = np.empty(ne)
         for j in range(nc):
             for i in range(ne):
                 column[i] = A[e_at[i], c_at[j]]
-            _cholesky_solve(L, column)
+            solve(L, first, last, order, column)
             for i in range(ne):
                 X[i, j] = column[i]
 
     if nc > 0:
-        # S = A_cc - A_ce X, b' = b_c - A_ce y
+        # S = A_cc - A_ce X, b' = b_c - A_ce y, over the non-zero entries of A_ce (a contact
+        # row meets the joint rows of its two bodies only); the terms left out are exact zeros.
+        nz_start = np.zeros(nc + 1, dtype=np.int64)
+        nz = np.empty(nc * ne, dtype=np.int64)
+        for i in range(nc):
+            count = nz_start[i]
+            for p in range(ne):
+                if A[c_at[i], e_at[p]] != 0.0:
+                    nz[count] = p
+                    count += 1
+            nz_start[i + 1] = count
         S = np.empty((nc, nc))
         b_c = np.empty(nc)
         for i in range(nc):
             ci = c_at[i]
             x = b[ci]
-            for p in range(ne):
-                x -= A[ci, e_at[p]] * y[p]
+            for k in range(nz_start[i], nz_start[i + 1]):
+                x -= A[ci, e_at[nz[k]]] * y[nz[k]]
             b_c[i] = x
             for j in range(nc):
                 x = A[ci, c_at[j]]
-                for p in range(ne):
-                    x -= A[ci, e_at[p]] * X[p, j]
+                for k in range(nz_start[i], nz_start[i + 1]):
+                    x -= A[ci, e_at[nz[k]]] * X[nz[k], j]
                 S[i, j] = x
         # A row the equality rows hold still (S_ii ~ 0 from rounding: a contact on a body
         # welded to the ground) can move nothing: it takes no impulse, and a push it asks for
