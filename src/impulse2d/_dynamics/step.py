@@ -358,9 +358,13 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
+ACCELERATION_SECONDS = 32.0
+"""Measured compile of the acceleration level (every joint type's J-dot-v products inline), one
+process, 2-core machine, 2026-11-24: 32 s against the velocity level's 18.5 s."""
+
 DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
                                         "the direct solver (acceleration level)",
-                                        SOLVER_SECONDS["direct"])
+                                        ACCELERATION_SECONDS)
 """The entry of ``solver="direct"`` with ``direct_level="acceleration"`` (:mod:`.direct_accel`;
 it takes the joints' rows from their types' exports, as the velocity level does)."""
 
