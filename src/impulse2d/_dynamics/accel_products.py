@@ -50,7 +50,7 @@ from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import REVOLUTE
 from .joints import ROW_LISTS
 from .joints.distance import _geometry as distance_geometry
-from .joints.gear import _current_rotation
+from .joints.gear import prismatic_frame
 from .joints.prismatic import geometry as axis_geometry
 from .joints.pulley import _geometry as pulley_geometry
 
@@ -260,20 +260,9 @@ def _coordinate(joints, k, bodies):
         return 0.0
     c = joints.body_a[k]
     m = joints.body_b[k]
-    cc, sc = _current_rotation(bodies, c)
-    cm, sm = _current_rotation(bodies, m)
-    lx = joints.local_anchor_a[k, 0] - bodies.local_center[c, 0]
-    ly = joints.local_anchor_a[k, 1] - bodies.local_center[c, 1]
-    rcx = cc * lx - sc * ly
-    rcy = sc * lx + cc * ly
-    lx = joints.local_anchor_b[k, 0] - bodies.local_center[m, 0]
-    ly = joints.local_anchor_b[k, 1] - bodies.local_center[m, 1]
-    rmx = cm * lx - sm * ly
-    rmy = sm * lx + cm * ly
-    ex = cc * joints.local_axis_a[k, 0] - sc * joints.local_axis_a[k, 1]
-    ey = sc * joints.local_axis_a[k, 0] + cc * joints.local_axis_a[k, 1]
-    dx = bodies.center[m, 0] + bodies.dp[m, 0] + rmx - bodies.center[c, 0] - bodies.dp[c, 0] - rcx
-    dy = bodies.center[m, 1] + bodies.dp[m, 1] + rmy - bodies.center[c, 1] - bodies.dp[c, 1] - rcy
+    rcx, rcy, rmx, rmy, ex, ey, lever_x, lever_y = prismatic_frame(joints, k, bodies)
+    dx = lever_x - rcx
+    dy = lever_y - rcy
     ux, uy = relative(bodies.v, bodies.w, c, m, rcx, rcy, rmx, rmy)
     return turning(ex, ey, rcx, rcy, rmx, rmy, dx, dy, ux, uy, bodies.w[c], bodies.w[m])
 

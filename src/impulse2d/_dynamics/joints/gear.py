@@ -51,6 +51,31 @@ def _current_rotation(bodies, i):
 
 
 @borrowing_kernel
+def prismatic_frame(joints, k, bodies):
+    """The coupled prismatic joint ``k`` now (base body ``c``, moving body ``m``): its anchors
+    from the bodies' centres ``r_c``, ``r_m``, its axis ``u`` (turning with ``c``) and the lever
+    from ``c``'s centre to the moving anchor, all m, as ``(rcx, rcy, rmx, rmy, ux, uy, lever_x,
+    lever_y)`` (also :mod:`..accel_products`)."""
+    c = joints.body_a[k]
+    m = joints.body_b[k]
+    cc, sc = _current_rotation(bodies, c)
+    cm, sm = _current_rotation(bodies, m)
+    lx = joints.local_anchor_a[k, 0] - bodies.local_center[c, 0]
+    ly = joints.local_anchor_a[k, 1] - bodies.local_center[c, 1]
+    rcx = cc * lx - sc * ly
+    rcy = sc * lx + cc * ly
+    lx = joints.local_anchor_b[k, 0] - bodies.local_center[m, 0]
+    ly = joints.local_anchor_b[k, 1] - bodies.local_center[m, 1]
+    rmx = cm * lx - sm * ly
+    rmy = sm * lx + cm * ly
+    ux = cc * joints.local_axis_a[k, 0] - sc * joints.local_axis_a[k, 1]
+    uy = sc * joints.local_axis_a[k, 0] + cc * joints.local_axis_a[k, 1]
+    lever_x = bodies.center[m, 0] + bodies.dp[m, 0] + rmx - bodies.center[c, 0] - bodies.dp[c, 0]
+    lever_y = bodies.center[m, 1] + bodies.dp[m, 1] + rmy - bodies.center[c, 1] - bodies.dp[c, 1]
+    return rcx, rcy, rmx, rmy, ux, uy, lever_x, lever_y
+
+
+@borrowing_kernel
 def coordinate(joints, k, bodies, scale, rows, slot):
     """Coordinate of the coupled joint ``k`` times ``scale``; writes its Jacobian rows times
     ``scale`` into ``rows[slot]`` (moving body) and ``rows[slot + 1]`` (base body) as
@@ -71,21 +96,7 @@ def coordinate(joints, k, bodies, scale, rows, slot):
         rows[slot + 1, 3] = -scale
         return scale * q
     # Prismatic.
-    cc, sc = _current_rotation(bodies, c)
-    cm, sm = _current_rotation(bodies, m)
-    lx = joints.local_anchor_a[k, 0] - bodies.local_center[c, 0]
-    ly = joints.local_anchor_a[k, 1] - bodies.local_center[c, 1]
-    rcx = cc * lx - sc * ly
-    rcy = sc * lx + cc * ly
-    lx = joints.local_anchor_b[k, 0] - bodies.local_center[m, 0]
-    ly = joints.local_anchor_b[k, 1] - bodies.local_center[m, 1]
-    rmx = cm * lx - sm * ly
-    rmy = sm * lx + cm * ly
-    ux = cc * joints.local_axis_a[k, 0] - sc * joints.local_axis_a[k, 1]
-    uy = sc * joints.local_axis_a[k, 0] + cc * joints.local_axis_a[k, 1]
-    # Moving anchor relative to the base body's centre (both centres now).
-    lever_x = bodies.center[m, 0] + bodies.dp[m, 0] + rmx - bodies.center[c, 0] - bodies.dp[c, 0]
-    lever_y = bodies.center[m, 1] + bodies.dp[m, 1] + rmy - bodies.center[c, 1] - bodies.dp[c, 1]
+    rcx, rcy, rmx, rmy, ux, uy, lever_x, lever_y = prismatic_frame(joints, k, bodies)
     q = (lever_x - rcx) * ux + (lever_y - rcy) * uy
     rows[slot, 0] = m
     rows[slot, 1] = scale * ux
