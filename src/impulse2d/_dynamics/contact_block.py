@@ -26,7 +26,7 @@ point by point, as in Box2D v2.4 and :func:`~.contact_solver.solve_contacts`.
 
 from __future__ import annotations
 
-from .._core.jit import borrowing_kernel, inline_kernel
+from .._core.jit import inline_kernel
 from .contact_solver import friction_rows
 from .velocities import load_pair, store_pair
 
@@ -63,7 +63,7 @@ def _gaps(cs, q, dp, dq, a, b, count, inv_h, nx, ny):
     return b1, b2
 
 
-@borrowing_kernel
+@inline_kernel  # into the solver entries (pgs_ngs, pgs_block): no call per sweep
 def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
     """One rigid Gauss-Seidel sweep over every constraint: friction rows point by point, then
     the normal rows, two-point manifolds as one block (see the module doc). The

@@ -24,11 +24,11 @@ this pass only removes overlap beyond the slop, a few millimetres a step at rest
 
 from __future__ import annotations
 
-from .._core.jit import borrowing_kernel
+from .._core.jit import inline_kernel
 from .positions import anchor, shift
 
 
-@borrowing_kernel
+@inline_kernel  # into the solver entries (pgs_ngs, pgs_block): no call per sweep
 def solve_contact_positions(cs, bodies, beta, slop, max_correction):
     """One sweep over the contact rows ``cs``; returns the smallest separation it found (m,
     before its own corrections; 0 when none is negative). Box2D stops iterating once it is at

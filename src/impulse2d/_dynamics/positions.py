@@ -71,10 +71,23 @@ def contact_gap(cs, q, j, dp, dq):
 
 
 @inner_kernel
+def turn_angle(s, c):
+    """``atan2(s, c)``, the angle of a rotation (cos ``c``, sin ``s``), without the call for
+    no rotation at all: ``atan2(+-0, c > 0)`` is ``+-0`` exactly (IEEE 754, C99 Annex F), so
+    returning ``s`` gives the same bits. The velocity sweeps of the rigid solvers (``pgs``,
+    ``pgs_ngs``, ``pgs_block``) all run before the positions move, every in-step rotation is
+    still the identity, and a joint with a limit or an angular spring took an ``atan2`` (about
+    30 ns) per sweep for a zero: two thirds of a sweep of LunarLander's two legs."""
+    if s == 0.0 and c > 0.0:
+        return s
+    return math.atan2(s, c)
+
+
+@inner_kernel
 def relative_turn(dq, a, b):
     """In-step rotation of body ``b`` relative to body ``a`` (rad): the angle of
     ``dq_b * conj(dq_a)``."""
-    return math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
+    return turn_angle(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                       dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
 
 

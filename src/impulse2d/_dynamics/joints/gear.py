@@ -23,13 +23,11 @@ formulation.
 
 from __future__ import annotations
 
-import math
-
 from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
 from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row
-from ..positions import clamp, shift
+from ..positions import clamp, shift, turn_angle
 from .rows import bounded
 
 
@@ -84,8 +82,8 @@ def coordinate(joints, k, bodies, scale, rows, slot):
     m = joints.body_b[k]
     if joints.type[k] == REVOLUTE:
         dq = bodies.dq
-        q = (bodies.angle[m] + math.atan2(dq[m, 1], dq[m, 0])
-             - bodies.angle[c] - math.atan2(dq[c, 1], dq[c, 0]) - joints.reference_angle[k])
+        q = (bodies.angle[m] + turn_angle(dq[m, 1], dq[m, 0])
+             - bodies.angle[c] - turn_angle(dq[c, 1], dq[c, 0]) - joints.reference_angle[k])
         rows[slot, 0] = m
         rows[slot, 1] = 0.0
         rows[slot, 2] = 0.0

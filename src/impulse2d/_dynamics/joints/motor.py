@@ -25,6 +25,7 @@ import math
 
 from ..._core.jit import borrowing_kernel
 from ..direct_rows import BOXED, COUNT, STORE, put_row
+from ..positions import relative_turn
 from .rows import point_impulse
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
@@ -63,8 +64,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
         rate = joints.correction_factor[j] * inv_h
 
-        theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
-                                                   dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+        theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         impulse = -joints.axial_mass[j] * (wb - wa + rate * theta)
         old = joints.angular_impulse[j]
         limit = min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap)

@@ -28,8 +28,6 @@ Baumgarte in pgs. Sources: Catto, "Modeling and Solving Constraints" (GDC 2009);
 
 from __future__ import annotations
 
-import math
-
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
@@ -239,8 +237,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 @borrowing_kernel
 def _relative_angle(dq, a, b):
     """In-step rotation of B relative to A: the angle of dq_b * conj(dq_a)."""
-    return math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
-                      dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+    return relative_turn(dq, a, b)
 
 
 @inner_kernel

@@ -147,8 +147,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         # Only the spring and the limits need it, and atan2 is the dearest line of a pure pin.
         theta = 0.0
         if joints.enable_spring[j] or joints.enable_limit[j]:
-            theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
-                                                       dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+            theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         axial_mass = joints.axial_mass[j]
 
         if joints.enable_spring[j] and joints.hertz[j] > 0.0:

@@ -96,9 +96,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
                                                 rigid_scale_m, rigid_scale_i)
         bias = 0.0
         if sprung or use_bias:
-            theta = joints.delta_angle[j] + math.atan2(
-                dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
-                dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
+            theta = joints.delta_angle[j] + relative_turn(dq, a, b)
             bias = rate * theta
         old = joints.angular_impulse[j]
         impulse = -scale_m * joints.axial_mass[j] * (wb - wa + bias) - scale_i * old
