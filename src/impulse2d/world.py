@@ -194,8 +194,8 @@ class World:
                 raise ValueError(f"dt = {dt:g} s is too small; use at least "
                                  f"{_validate.MIN_DT:g} s")
         events = self._events
-        if events.on or self.settings._derived is None:  # on, or the settings just changed
-            events.on = events.wanted(self.settings)
+        if events.on or self._settings._derived is None:  # on, or the settings just changed
+            events.on = events.wanted(self._settings)
         if events.on:
             events.before_step(self)
             step_world(self, dt)

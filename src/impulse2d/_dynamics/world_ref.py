@@ -164,10 +164,12 @@ else:
     _new_world_stores = _new_stores_ref
 
 
-def stores_for_step(world) -> WorldStores:
+def stores_for_step(world, rows=None) -> WorldStores:
     """``world``'s reference, rebuilt first if Python has replaced any store or the joint rows
-    since it was built (checked by identity: a few pointer comparisons a step)."""
-    rows = world._joint_rows()
+    since it was built (checked by identity: a few pointer comparisons a step). ``rows``:
+    ``world._joint_rows()``, if the caller has it already."""
+    if rows is None:
+        rows = world._joint_rows()
     built = world._stores_built_from
     if (built is None or built[0] is not world._bodies or built[1] is not world._shapes
             or built[2] is not world._joints or built[3] is not world._contacts
