@@ -155,6 +155,8 @@ def pair(value, name: str) -> tuple:
 
 def flag(value, name: str) -> bool:
     """True or False; also NumPy's ``np.bool_`` and the integers 0 and 1 (of any integer type)."""
+    if value is True or value is False:  # the usual case, without the isinstance calls
+        return value
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral) and value in (0, 1):
@@ -164,6 +166,8 @@ def flag(value, name: str) -> bool:
 
 def bits(value, name: str) -> int:
     """A 64-bit unsigned bit field (collision category or mask)."""
+    if type(value) is int and 0 <= value < 2**64:  # a plain int in range: nothing to convert
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer bit mask, got {type(value).__name__}")
     value = int(value)
@@ -175,6 +179,8 @@ def bits(value, name: str) -> int:
 
 def integer(value, name: str, lower: int = -2**63, upper: int = 2**63 - 1) -> int:
     """An integer in ``[lower, upper]`` (default: what a signed 64-bit column holds)."""
+    if type(value) is int and lower <= value <= upper:  # a plain int in range
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     value = int(value)

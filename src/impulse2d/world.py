@@ -272,23 +272,33 @@ class World:
             self._bodies = grow_store(self._bodies, BODY_LAYOUT, 2 * len(self._bodies.alive))
             self._query_index = None  # it reads the store it was built on
         b = self._bodies
+        # Element by element: a row written from a tuple or a broadcast scalar costs about a
+        # microsecond, two element writes half that (creation is most of a Gymnasium reset).
         b.alive[i] = True
         b.type[i] = kind
-        b.origin[i] = (x, y)
-        b.center[i] = (x, y)
-        b.local_center[i] = 0.0
+        b.origin[i, 0] = x
+        b.origin[i, 1] = y
+        b.center[i, 0] = x
+        b.center[i, 1] = y
+        b.local_center[i, 0] = 0.0
+        b.local_center[i, 1] = 0.0
         b.angle[i] = angle
-        b.rot[i] = (math.cos(angle), math.sin(angle))
-        b.v[i] = v
+        b.rot[i, 0] = math.cos(angle)
+        b.rot[i, 1] = math.sin(angle)
+        b.v[i, 0] = v[0]
+        b.v[i, 1] = v[1]
         b.w[i] = w
-        b.force[i] = 0.0
+        b.force[i, 0] = 0.0
+        b.force[i, 1] = 0.0
         b.torque[i] = 0.0
         b.linear_damping[i] = lin
         b.angular_damping[i] = ang
         b.gravity_scale[i] = g
         b.fixed_rotation[i] = fixed
-        b.dp[i] = 0.0
-        b.dq[i] = (1.0, 0.0)
+        b.dp[i, 0] = 0.0
+        b.dp[i, 1] = 0.0
+        b.dq[i, 0] = 1.0
+        b.dq[i, 1] = 0.0
         b.asleep[i] = False
         b.allow_sleep[i] = sleepy
         b.sleep_threshold[i] = SLEEP_THRESHOLD
@@ -307,7 +317,8 @@ class World:
         self._body_joints[i] = []
         if user_data is not None:
             self._body_user_data[i] = user_data
-        self._update_mass(i)
+        # what _body_mass gives a body without shapes (Box2D's 1 kg for a dynamic one)
+        self._update_mass(i, (1.0 if kind == DYNAMIC else 0.0, (0.0, 0.0), 0.0))
         self._live_rows = None
         return handle
 
@@ -880,7 +891,7 @@ class World:
         props = self._body_mass(b, extra=part, blame=blame)
         _sleep.wake_touching(self, b)
         handle = self._write_shape(b, kind, geom, m)
-        self._update_mass(b, props)
+        self._update_mass(b, props, added=handle._index)
         return handle
 
     def _write_shape(self, b: int, kind: str, geom, m: dict, ghost=None) -> Shape:
@@ -910,9 +921,12 @@ class World:
         sh.category[s] = m["category"]
         sh.mask[s] = m["mask"]
         sh.group[s] = m["group"]
-        sh.aabb[s] = 0.0
+        aabb, fat = sh.aabb, sh.fat_aabb
         # An inverted fat box forces the broadphase to pick the new shape up next step.
-        sh.fat_aabb[s] = (np.inf, np.inf, -np.inf, -np.inf)
+        # (Element by element: a row from a tuple costs about a microsecond.)
+        for k, far in enumerate((np.inf, np.inf, -np.inf, -np.inf)):
+            aabb[s, k] = 0.0
+            fat[s, k] = far
         handle = Shape(self, s, int(sh.generation[s]))
         self._shape_handles[s] = handle
         self._body_shapes[b].append(s)
@@ -1006,27 +1020,38 @@ class World:
         self._shapes.density[s] = density
         self._update_mass(body, props)
 
-    def _update_mass(self, i: int, props=None) -> None:
+    def _update_mass(self, i: int, props=None, added: int | None = None) -> None:
         """Write body ``i``'s mass, centre of mass and inertia: ``props`` as :meth:`_body_mass`
         returned them to a caller that checked them before writing anything else, or else
         computed now (removing a shape or making a body static cannot put them out of range).
-        Keeps the velocity of the material point at the old centre."""
+        Keeps the velocity of the material point at the old centre. ``added``: the row of a
+        shape just added to the body (its extents are then folded into the body's, when the
+        centre of mass stayed where it was: a static body's fixtures one by one)."""
         b = self._bodies
         old_x, old_y = b.center.item(i, 0), b.center.item(i, 1)
+        old_local = (b.local_center.item(i, 0), b.local_center.item(i, 1))
         mass, local_center, inertia = self._body_mass(i) if props is None else props
         b.mass[i] = mass
         b.inv_mass[i] = 1.0 / mass if mass > 0.0 else 0.0
-        b.local_center[i] = local_center
+        b.local_center[i, 0] = local_center[0]
+        b.local_center[i, 1] = local_center[1]
         b.inertia[i] = inertia
         b.inv_inertia[i] = 1.0 / inertia if inertia > 0.0 else 0.0
         self._sync_center(i)
         # The farthest shape point from the centre of mass, m (the sleep test's lever arm).
         shapes = self._body_shapes[i]
-        if shapes:
+        if added is not None and len(shapes) > 1 and (float(local_center[0]),
+                                                       float(local_center[1])) == old_local:
+            # The extents are a max and a min over the shapes, each measured from the centre
+            # of mass: with the centre unchanged the old values hold for the old shapes, and
+            # folding in the new one gives exactly what the full pass below would (a body of
+            # n fixtures made one by one cost O(n^2) here: LunarLander's moon, 11 edges).
             sh = self._shapes
-            reach = [np.hypot(*(sh.vertices[s, :sh.count[s]] - local_center).T).max()
-                     + sh.radius[s] for s in shapes]
-            b.extent[i] = max(reach)
+            b.extent[i] = max(b.extent.item(i), _reach(sh, added, local_center))
+            b.min_extent[i] = min(b.min_extent.item(i), _min_extent(sh, added))
+        elif shapes:
+            sh = self._shapes
+            b.extent[i] = max(_reach(sh, s, local_center) for s in shapes)
             b.min_extent[i] = min(_min_extent(sh, s) for s in shapes)
         else:
             b.extent[i] = 0.0
@@ -1051,17 +1076,45 @@ class World:
         b.center[i, 1] = b.origin.item(i, 1) + s * lx + c * ly
 
 
+def _reach(shapes: Shapes, s: int, local_center) -> float:
+    """The farthest point of shape ``s`` from ``local_center`` (body frame), m: its farthest
+    vertex plus its rounding radius, the value ``np.hypot(...).max()`` of the vertices gives.
+    Read with ``ndarray.item`` (a body's creation: the array expression cost several
+    microseconds a shape, a scalar ``np.hypot`` about one): the squared distances pick the
+    candidates, and NumPy's hypot (within an ulp of the exact distance) is taken of every
+    vertex within 1e-9 of the farthest in d^2 (5e-10 in distance, far more than an ulp), so no
+    vertex left out could have the larger hypot."""
+    vertices = shapes.vertices
+    cx, cy = local_center
+    d = []
+    top = 0.0
+    for k in range(shapes.count.item(s)):
+        x = vertices.item(s, k, 0) - cx
+        y = vertices.item(s, k, 1) - cy
+        q = x * x + y * y
+        d.append((q, x, y))
+        if q > top:
+            top = q
+    cut = top * (1.0 - 1e-9)
+    far = max([np.hypot(x, y) for q, x, y in d if q >= cut])
+    return far + shapes.radius.item(s)
+
+
 def _min_extent(shapes: Shapes, s: int) -> float:
     """Shape ``s``'s thinnest half-width, m: the rounding radius plus, for a polygon, the
     least distance from its centroid to an edge line (Box2D v3's ``minExtent``: a circle's
     radius, a box's smaller half side, 0 for a segment). Continuous collision calls a body
-    fast when a step moves it more than half the least of its shapes'."""
-    count = int(shapes.count[s])
+    fast when a step moves it more than half the least of its shapes'. (Read with
+    ``ndarray.item``; each distance is n_x (v_x - c_x) + n_y (v_y - c_y), summed in that order
+    as the array form did.)"""
+    count = shapes.count.item(s)
     inner = 0.0
     if count >= 3:
-        v = shapes.vertices[s, :count] - shapes.centroid[s]
-        inner = float(np.min(np.sum(shapes.normals[s, :count] * v, axis=1)))
-    return max(inner, 0.0) + float(shapes.radius[s])
+        v, n = shapes.vertices, shapes.normals
+        cx, cy = shapes.centroid.item(s, 0), shapes.centroid.item(s, 1)
+        inner = min(n.item(s, k, 0) * (v.item(s, k, 0) - cx)
+                    + n.item(s, k, 1) * (v.item(s, k, 1) - cy) for k in range(count))
+    return max(inner, 0.0) + shapes.radius.item(s)
 
 
 def _check_gravity(value) -> tuple[float, float]:

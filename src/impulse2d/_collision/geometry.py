@@ -293,6 +293,18 @@ def _as_points(points, name: str = "points") -> np.ndarray:
     return pts
 
 
+def _float_pair(v):
+    """``v`` as (x, y) if it is a tuple of two finite Python floats (what the public
+    constructors pass on after their own checks), else None: the caller then takes the checked
+    path. Building a body's shapes from such pairs skips ``np.array``/``np.isfinite`` on each
+    point (a third of a segment's creation)."""
+    if type(v) is tuple and len(v) == 2:
+        x, y = v
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return x, y
+    return None
+
+
 def _as_vec2(v, name: str) -> np.ndarray:
     try:
         out = np.array(v, dtype=np.float64)
@@ -421,6 +433,32 @@ def _edge_normals(verts: np.ndarray, count: int) -> np.ndarray:
     return normals
 
 
+def _two_point_geometry(ax: float, ay: float, bx: float, by: float, radius: float,
+                        what: str) -> Geometry:
+    """A segment or capsule from its end points as floats: the same arrays, value for value,
+    as ``_finish(2, _two_points(...), radius, midpoint)``, without the array round trips
+    (``_edge_normals``' arithmetic on the same floats; the midpoint as 0.5 * (a + b))."""
+    ex, ey = bx - ax, by - ay
+    length = math.hypot(ex, ey)
+    if not length > LINEAR_SLOP:
+        raise ValueError(f"{what} end points must be more than {LINEAR_SLOP} m apart, got {length}")
+    vertices = np.zeros((MAX_POLYGON_VERTICES, 2))
+    vertices[0, 0] = ax
+    vertices[0, 1] = ay
+    vertices[1, 0] = bx
+    vertices[1, 1] = by
+    normals = np.zeros((MAX_POLYGON_VERTICES, 2))
+    normals[0, 0] = ey / length
+    normals[0, 1] = -ex / length
+    # the edge back from b to a: (-ex, -ey), whose hypot is the same
+    normals[1, 0] = (ay - by) / length
+    normals[1, 1] = -(ax - bx) / length
+    centroid = np.empty(2)
+    centroid[0] = 0.5 * (ax + bx)
+    centroid[1] = 0.5 * (ay + by)
+    return Geometry(2, vertices, normals, float(radius), centroid)
+
+
 def _finish(count: int, core: np.ndarray, radius: float, centroid=None) -> Geometry:
     vertices = np.zeros((MAX_POLYGON_VERTICES, 2))
     vertices[:count] = core
@@ -464,6 +502,16 @@ def make_box(hx: float, hy: float, center=(0.0, 0.0), angle: float = 0.0,
 
 def make_circle(center=(0.0, 0.0), radius: float = 0.5) -> Geometry:
     """A circle of ``radius`` > 0 centred at ``center`` (body frame)."""
+    c = _float_pair(center)
+    if c is not None:  # the same arrays as below, without the round trips
+        radius = _as_scalar(radius, "radius", sign="positive")
+        vertices = np.zeros((MAX_POLYGON_VERTICES, 2))
+        vertices[0, 0] = c[0]
+        vertices[0, 1] = c[1]
+        centroid = np.empty(2)
+        centroid[0] = c[0]
+        centroid[1] = c[1]
+        return Geometry(1, vertices, np.zeros((MAX_POLYGON_VERTICES, 2)), radius, centroid)
     ctr = _as_vec2(center, "center")
     radius = _as_scalar(radius, "radius", sign="positive")
     return _finish(1, ctr[None, :], radius, ctr)
@@ -481,12 +529,18 @@ def _two_points(p1, p2, what: str) -> np.ndarray:
 def make_capsule(p1, p2, radius: float) -> Geometry:
     """A capsule: the segment p1-p2 swept by a disc of ``radius`` > 0."""
     radius = _as_scalar(radius, "radius", sign="positive")
+    a, b = _float_pair(p1), _float_pair(p2)
+    if a is not None and b is not None:
+        return _two_point_geometry(a[0], a[1], b[0], b[1], radius, "capsule")
     core = _two_points(p1, p2, "capsule")
     return _finish(2, core, radius, 0.5 * (core[0] + core[1]))
 
 
 def make_segment(p1, p2) -> Geometry:
     """A line segment (a capsule of radius 0); it has no area, so no mass."""
+    a, b = _float_pair(p1), _float_pair(p2)
+    if a is not None and b is not None:
+        return _two_point_geometry(a[0], a[1], b[0], b[1], 0.0, "segment")
     core = _two_points(p1, p2, "segment")
     return _finish(2, core, 0.0, 0.5 * (core[0] + core[1]))
 

@@ -42,10 +42,16 @@ class IdPool:
         self._free: list[int] = []
         self.high_water = 0  # rows [0, high_water) have been used at least once
 
+    _sorted = False  # whether _free is in descending order (a class default: old snapshots)
+
     def allocate(self) -> int:
         if self._free:
             # Popping the smallest keeps row order, and so the solver order, reproducible.
-            self._free.sort(reverse=True)
+            # Sorted once after frees, not on every allocation (a reset that frees and
+            # re-creates a few hundred bodies sorted the list a few hundred times).
+            if not self._sorted:
+                self._free.sort(reverse=True)
+                self._sorted = True
             return self._free.pop()
         index = self.high_water
         self.high_water += 1
@@ -53,6 +59,7 @@ class IdPool:
 
     def free(self, index: int) -> None:
         self._free.append(index)
+        self._sorted = False
 
     @property
     def live_count(self) -> int:

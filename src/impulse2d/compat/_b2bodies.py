@@ -11,12 +11,13 @@ with ``ndarray.item`` (a fifth of the cost of unpacking ``array[i]``, which buil
 from __future__ import annotations
 
 from .._core.state import DYNAMIC
-from .. import _sleep
+from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
 from ._b2shapes import b2Fixture, b2FixtureDef, create_shape
 
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
+_MAX_SPEED = _validate.MAX_SPEED  # m/s, rad/s: the velocity setters' bound
 
 
 def _finite(x, y, name):
@@ -225,7 +226,8 @@ class b2Body:  # noqa: N801
             vy = b.v.item(i, 1) + inv_m * jy
             # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
             w = b.w.item(i) + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
-            _resulting_velocity("impulse", (vx, vy), w)
+            if not (abs(vx) <= _MAX_SPEED and abs(vy) <= _MAX_SPEED and abs(w) <= _MAX_SPEED):
+                _resulting_velocity("impulse", (vx, vy), w)  # raises, naming the bound
             b.v[i, 0] = vx
             b.v[i, 1] = vy
             b.w[i] = w

@@ -143,7 +143,8 @@ class b2PolygonShape(b2Shape):  # noqa: N801
         return b2Vec2(*_polygon_centroid(self._vertices))
 
     def _copy(self):
-        copy = b2PolygonShape()
+        copy = _new(b2PolygonShape)
+        copy.radius = 0.0  # as a new shape (the fixture's copy never took it)
         copy._vertices = list(self._vertices)
         return copy
 
@@ -188,7 +189,11 @@ class b2EdgeShape(b2Shape):  # noqa: N801
         return 2
 
     def _copy(self):
-        return b2EdgeShape(self._vertices)
+        # the vertices were checked when set (a fixture's copy: no second check)
+        copy = _new(b2EdgeShape)
+        copy.radius = 0.0  # as a new shape (the fixture's copy never took it)
+        copy._vertices = list(self._vertices)
+        return copy
 
     def __repr__(self):
         return f"b2EdgeShape(vertices={self._vertices})"
