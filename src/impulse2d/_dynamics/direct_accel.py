@@ -109,10 +109,22 @@ m or rad). Each row then asks, per kind:
 
 Velocities set inconsistent with a rigid joint (a body given a spin its joint forbids) are
 brought back by the stabilisation's ``2 omega Cdot``, not at once; with ``baumgarte = 0`` they
-stay. Open: a slider flying out along a spinning arm (prismatic joint) to its limit comes off
-the arm's axis by 1.1 mm with the stabilisation, 0.2 mm without it until the limit, after
-which, without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py);
-the cause is not isolated yet.
+stay. A slider flying out along a spinning arm (prismatic joint) to its limit comes off the
+arm's axis by 1.1 mm with the stabilisation, 0.24 mm without it until the limit, after which,
+without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py). Both
+are the integrator's error, not the rows' (``tests/test_direct_accel_joints.py``). Without
+stabilisation the offset is proportional to ``h`` at every time (0.95, 0.48, 0.24, 0.12,
+0.06 mm just before the limit and 2.29, 1.19, 0.58, 0.29, 0.14 m at 5 s, in 1, 2, 4, 8, 16
+substeps), as a wrong ``Jdot v`` would not be; once the slider turns rigidly at the limit the
+error of ``Cddot`` is of the order ``h w^3 r`` (0.066 m/s^2 at 4 substeps; 0.080 measured), and
+with nothing feeding ``C`` back the offset grows as ``t^2``. With stabilisation the offset is
+where ``2 omega Cdot + omega^2 C`` balances the straight position step in the turning frame (a
+substep moves the slider by ``h v`` while the axis turns by ``h w``, which changes ``C`` by
+about ``h^2 w v_r`` that ``J v`` does not show): ``C = 2 h w v_r / omega = 2 h^2 w v_r /
+baumgarte``, 1.16 mm predicted at ``v_r = 2.5`` m/s, proportional to ``h^2`` (12.7, 1.07,
+0.071 mm in 1, 4, 16 substeps), and gone once the slider stops at its limit (0.04 mm). Not done:
+an integrator of higher order for the velocity products, or a projection of the positions
+after each substep, which would remove both.
 
 The size limit is the velocity level's (``direct_max_rows``, counted over every row of the
 impulse phase, the larger), checked before any body moves; above it the step returns minus the
