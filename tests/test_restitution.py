@@ -6,12 +6,16 @@ The ball (r 0.5 m) is dropped from 10 m at dt = 1/60 s: it meets the ground at 1
 0.236 m a step, so it overlaps the ground by up to one step's travel before a contact pushes
 (the speculative contact sees the ground from 2 cm). Restitution counts the height that
 overlap and the late measure of the approach cost (:func:`impulse2d._dynamics.contact_solver.
-bounce_speed`); before, e = 0.5's second and third apexes were 10 % and 16 % low.
+bounce_speed`); before, e = 0.5's second and third apexes were 10 % and 16 % low. The solvers
+that project positions (``pgs_ngs``, ``pgs_block``) lift the ball out of that overlap; their
+position pass takes the height it gives back from the ball's speed (before, up to 8.6 % high).
 """
 
 from __future__ import annotations
 
 import pytest
+
+from impulse2d.constants import LINEAR_SLOP
 
 from conftest import DT, ground_world
 
@@ -20,10 +24,14 @@ RADIUS = 0.5
 THRESHOLD = 1.0  # WorldSettings.restitution_threshold, m/s
 
 
+LEVELS = {"direct_acceleration": {"solver": "direct", "direct_level": "acceleration"}}
+"""Test names of solver settings other than a ``solver`` alone."""
+
+
 def bounces(solver, e, count=3, steps=900):
     """Per bounce, up to ``count``: (impact speed m/s, deepest overlap m, apex of the lowest
     point m); the ball's state after the run."""
-    world, _ = ground_world(solver=solver)
+    world, _ = ground_world(**LEVELS.get(solver, {"solver": solver}))
     assert world.settings.restitution_threshold == THRESHOLD
     ball = world.create_body(position=(0.0, DROP + RADIUS))
     ball.create_circle(RADIUS, restitution=e)
@@ -53,17 +61,20 @@ def bounces(solver, e, count=3, steps=900):
     return out, ball, world
 
 
-# The solvers whose bounce is exact to the tolerance below; pgs_ngs and pgs_block below.
-# ``direct`` keeps Box2D's rule (-e times the approach), as its acceleration level does.
-EXACT = ["soft_step", "soft_step_v31", "pgs"]
+# Every solver: ``direct`` at both levels takes pgs's restitution (the acceleration level in
+# its substeps); pgs_ngs and pgs_block too, their position pass taking back from a bounce's
+# speed the height by which it lifts the ball (contact_position.in_flight_speed).
+EXACT = ["soft_step", "soft_step_v31", "pgs", "pgs_ngs", "pgs_block", "direct",
+         "direct_acceleration"]
 
 
 @pytest.mark.parametrize("solver", EXACT)
 @pytest.mark.parametrize("e", [0.25, 0.5, 0.75, 1.0])
 def test_bounces_one_to_three_rise_to_e_to_the_2k_of_the_drop(solver, e):
-    """Bounces 1-3 within 1 % of e^(2k) h (the target was 3 %; measured within 0.35 %: the
-    slowest, e = 0.25's second, 0.0389 against 0.0391 m). Exempt, being under the 1 m/s
-    restitution threshold: e = 0.25's third impact (0.9 m/s; see the next test)."""
+    """Bounces 1-3 within 1 % of e^(2k) h (the target was 3 %; measured within 0.4 %: the
+    slowest, e = 0.25's second, 0.0389 against 0.0391 m, 0.39 % low under pgs_ngs and
+    pgs_block, 0.18 % under pgs and direct). Exempt, being under the 1 m/s restitution
+    threshold: e = 0.25's third impact (0.7-0.9 m/s; see the next test)."""
     measured, _, _ = bounces(solver, e)
     expected = [e ** (2 * k) * DROP for k in (1, 2, 3)]
     if e == 0.25:
@@ -75,7 +86,7 @@ def test_bounces_one_to_three_rise_to_e_to_the_2k_of_the_drop(solver, e):
         assert apex == pytest.approx(want, rel=0.01), f"bounce {k + 1}"
 
 
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_ngs", "direct"])
 def test_an_impact_under_the_threshold_does_not_bounce(solver):
     """e = 0.25: the third impact, from the second bounce's 0.039 m, is 0.9 m/s, under the
     1 m/s threshold: the ball stays down (no rise above 1 mm) and rests at its height."""
@@ -93,28 +104,14 @@ def test_an_impact_under_the_threshold_does_not_bounce(solver):
     assert ball.position.y == pytest.approx(RADIUS, abs=5e-3)
 
 
-@pytest.mark.parametrize("solver", ["pgs_ngs", "pgs_block"])
-@pytest.mark.parametrize("e", [0.25, 0.5, 0.75, 1.0])
-def test_bounces_with_position_correction_stay_within_nine_percent(solver, e):
-    """pgs_ngs and pgs_block take the same restitution as pgs, but their position pass then
-    lifts a ball that ends the step overlapping the ground, which adds height restitution
-    does not see: measured up to +8.6 % (e = 0.25's second bounce; e = 0.75 and 1 within
-    0.3 %). Before the bounce was counted from the surface: -10 % to +30 %."""
-    measured, _, _ = bounces(solver, e)
-    expected = [e ** (2 * k) * DROP for k in (1, 2, 3)]
-    if e == 0.25:
-        expected = expected[:2]
-    for k, want in enumerate(expected):
-        assert measured[k][2] == pytest.approx(want, rel=0.09), f"bounce {k + 1}"
-
-
 @pytest.mark.parametrize("solver", EXACT)
 @pytest.mark.parametrize("e", [0.5, 1.0])
 def test_a_bouncing_ball_does_not_sink(solver, e):
     """At impact the ball overlaps the ground by less than one step's travel at its impact
     speed (and so less than the continuous stage's 0.25 m for this ball: measured at most
     0.153 m, pgs), and each bounce starts it back above the ground; e = 0.5 comes to rest at its
-    exact height (within 5 mm) and never below it after."""
+    exact height (within 5 mm; the acceleration level at its rest depth, one slop, to 1 mm:
+    tests/test_direct_accel.py) and never below it after."""
     measured, ball, world = bounces(solver, e)
     for speed, overlap, _ in measured:
         assert overlap < speed * DT
@@ -122,7 +119,10 @@ def test_a_bouncing_ball_does_not_sink(solver, e):
     if e == 0.5:
         for _ in range(600):
             world.step(DT)
-        assert ball.position.y == pytest.approx(RADIUS, abs=5e-3)
+        if solver == "direct_acceleration":
+            assert ball.position.y == pytest.approx(RADIUS - LINEAR_SLOP, abs=1e-3)
+        else:
+            assert ball.position.y == pytest.approx(RADIUS, abs=5e-3)
         assert abs(ball.linear_velocity.y) < 0.01
 
 
@@ -148,3 +148,41 @@ def test_a_ball_falling_beside_a_box_corner_is_not_touched(e):
         prev_vy = vy
     if e > 0.0:
         assert apex == pytest.approx(e * e * 11.5, rel=0.01)
+
+
+@pytest.mark.parametrize("solver", ["pgs", "pgs_ngs", "pgs_block"])
+@pytest.mark.parametrize("e", [0.25, 0.5])
+def test_the_position_pass_lifts_a_bouncing_ball_without_adding_energy(solver, e):
+    """The integrator (kick, then drift, at dt) keeps the ball's discrete energy
+    ``(v + g dt/2)^2 + 2 g y`` (y its lowest point, m) exactly in flight; restitution sets it
+    to e^2 times its value at impact. pgs_ngs and pgs_block then lift the ball, caught 0.153 m
+    inside the ground, by 0.041 m beyond its drift in the bounce step (e = 0.25); the lift is
+    taken from its speed, so the energy stays e^2 times the impact's to 1e-12 (relative)
+    at every step until the next impact (measured: 2e-15)."""
+    world, _ = ground_world(solver=solver)
+    ball = world.create_body(position=(0.0, DROP + RADIUS))
+    ball.create_circle(RADIUS, restitution=e)
+    g = 10.0
+
+    def energy():
+        vy = ball.linear_velocity.y
+        return (vy - g * DT / 2.0) ** 2 + 2.0 * g * (ball.position.y - RADIUS)
+
+    before = energy()
+    y = ball.position.y
+    while ball.linear_velocity.y <= 0.0:  # falls, then the bounce step
+        before = energy()
+        y = ball.position.y
+        world.step(DT)
+    # what the bounce step moved the ball beyond its drift (dt times the speed it left with)
+    lift = ball.position.y - y - DT * ball.linear_velocity.y
+    steps = 0
+    while ball.linear_velocity.y > 0.0 or ball.position.y - RADIUS > 0.3:
+        assert energy() == pytest.approx(e * e * before, rel=1e-12)
+        world.step(DT)
+        steps += 1
+    assert steps > 20
+    if solver == "pgs":
+        assert abs(lift) < 1e-12
+    elif e == 0.25:
+        assert lift == pytest.approx(0.041, abs=0.002)

@@ -363,6 +363,16 @@ def _acceleration(bodies, i, gx, gy):
 
 
 @borrowing_kernel
+def normal_acceleration(bodies, a, b, nx, ny, gx, gy):
+    """The constant acceleration of body ``b`` relative to body ``a`` along the normal ``n``
+    (m/s^2) from gravity ``gx, gy`` and the bodies' applied forces: negative when they pull
+    the pair together."""
+    acc_ax, acc_ay = _acceleration(bodies, a, gx, gy)
+    acc_bx, acc_by = _acceleration(bodies, b, gx, gy)
+    return (acc_bx - acc_ax) * nx + (acc_by - acc_ay) * ny
+
+
+@borrowing_kernel
 def bounce_speed(e, approach, accel, half_kick, s_start, s_now):
     """Normal speed (m/s, separating) that restitution gives a point: ``-e approach`` when no
     acceleration acts along the normal, else the speed that puts the point, from its current
@@ -390,6 +400,45 @@ def bounce_speed(e, approach, accel, half_kick, s_start, s_now):
 
 
 @borrowing_kernel
+def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
+    """Drive the normal speed of point ``j`` of constraint ``q`` (B relative to A, m/s) to
+    ``target`` by one normal impulse at its step-start anchors, the accumulated impulse ``old``
+    (N s) clamped to ``[0, normal_mass speed_cap]`` as :func:`solve_contacts` clamps it; applies
+    the change to the bodies' velocities and returns the new accumulated impulse. The bounce of
+    every solver that has one: :func:`apply_restitution`, and the acceleration level's
+    (:mod:`.direct_accel`), which keeps its impulses elsewhere."""
+    v = bodies.v
+    w = bodies.w
+    a = cs.body_a[q]
+    b = cs.body_b[q]
+    nx = cs.normal[q, 0]
+    ny = cs.normal[q, 1]
+    rax = cs.r_a[q, j, 0]
+    ray = cs.r_a[q, j, 1]
+    rbx = cs.r_b[q, j, 0]
+    rby = cs.r_b[q, j, 1]
+    dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
+    dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+    vn = dvx * nx + dvy * ny
+    impulse = -cs.normal_mass[q, j] * (vn - target)
+    total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
+    impulse = total - old
+    px = impulse * nx
+    py = impulse * ny
+    m_a = cs.inv_mass[q, 0]
+    i_a = cs.inv_mass[q, 1]
+    m_b = cs.inv_mass[q, 2]
+    i_b = cs.inv_mass[q, 3]
+    v[a, 0] -= m_a * px
+    v[a, 1] -= m_a * py
+    w[a] -= i_a * (rax * py - ray * px)
+    v[b, 0] += m_b * px
+    v[b, 1] += m_b * py
+    w[b] += i_b * (rbx * py - rby * px)
+    return total
+
+
+@borrowing_kernel
 def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     """Bounce: drive the normal speed of each point that approached faster than ``threshold``
     (the approach measured before solving) and pushed this step to :func:`bounce_speed`: ``e``
@@ -403,8 +452,6 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     jitter and speculative points that never touched do not bounce. The impulse keeps to the
     speed budget of :func:`solve_contacts`.
     """
-    v = bodies.v
-    w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
     for q in range(cs.count.shape[0]):
@@ -413,15 +460,9 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
             continue
         a = cs.body_a[q]
         b = cs.body_b[q]
-        m_a = cs.inv_mass[q, 0]
-        i_a = cs.inv_mass[q, 1]
-        m_b = cs.inv_mass[q, 2]
-        i_b = cs.inv_mass[q, 3]
         nx = cs.normal[q, 0]
         ny = cs.normal[q, 1]
-        acc_ax, acc_ay = _acceleration(bodies, a, gx, gy)
-        acc_bx, acc_by = _acceleration(bodies, b, gx, gy)
-        accel = (acc_bx - acc_ax) * nx + (acc_by - acc_ay) * ny
+        accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
         # the current gap, as solve_contacts computes it
         ca = dq[a, 0]
         sa = dq[a, 1]
@@ -443,25 +484,12 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
             gapy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
             s_now = base + gapx * nx + gapy * ny
             target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
-            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
-            vn = dvx * nx + dvy * ny
             old = cs.normal_impulse[q, j]
-            impulse = -cs.normal_mass[q, j] * (vn - target)
-            total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
+            total = push_to_speed(cs, bodies, q, j, target, old, speed_cap)
             cs.normal_impulse[q, j] = total
             if total > cs.max_normal_impulse[q, j]:
                 cs.max_normal_impulse[q, j] = total
-            impulse = total - old
-            cs.total_normal_impulse[q, j] += impulse
-            px = impulse * nx
-            py = impulse * ny
-            v[a, 0] -= m_a * px
-            v[a, 1] -= m_a * py
-            w[a] -= i_a * (rax * py - ray * px)
-            v[b, 0] += m_b * px
-            v[b, 1] += m_b * py
-            w[b] += i_b * (rbx * py - rby * px)
+            cs.total_normal_impulse[q, j] += total - old
 
 
 @borrowing_kernel

@@ -640,11 +640,11 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
     store_contact_rows(cs, touching, impulse)
     if touching > 0:
-        # Box2D's rule, -e times the approach (no acceleration passed: bounce_speed's first
-        # case), as the acceleration level's restitution (direct_accel), whose bounces the
-        # velocity level's equal to 1e-9 m (tests/test_direct_accel.py); pgs counts the bounce
-        # from the surface instead (issue 13 item 7a: not carried over to direct yet).
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap, 0.0, 0.0, -0.5 * dt)
+        # pgs's restitution with pgs's convention (the approach measured after the kick, the
+        # positions not moved yet): the bounce counted from the surface (bounce_speed), as the
+        # acceleration level counts it (direct_accel), whose bounces equal these to 1e-9 m
+        # (tests/test_direct_accel.py).
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)

@@ -109,10 +109,22 @@ m or rad). Each row then asks, per kind:
 
 Velocities set inconsistent with a rigid joint (a body given a spin its joint forbids) are
 brought back by the stabilisation's ``2 omega Cdot``, not at once; with ``baumgarte = 0`` they
-stay. Open: a slider flying out along a spinning arm (prismatic joint) to its limit comes off
-the arm's axis by 1.1 mm with the stabilisation, 0.2 mm without it until the limit, after
-which, without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py);
-the cause is not isolated yet.
+stay. A slider flying out along a spinning arm (prismatic joint) to its limit comes off the
+arm's axis by 1.1 mm with the stabilisation, 0.24 mm without it until the limit, after which,
+without it, the offset grows without bound (2.8 m in 10 s; benchmarks/direct_accel.py). Both
+are the integrator's error, not the rows' (``tests/test_direct_accel_joints.py``). Without
+stabilisation the offset is proportional to ``h`` at every time (0.95, 0.48, 0.24, 0.12,
+0.06 mm just before the limit and 2.29, 1.19, 0.58, 0.29, 0.14 m at 5 s, in 1, 2, 4, 8, 16
+substeps), as a wrong ``Jdot v`` would not be; once the slider turns rigidly at the limit the
+error of ``Cddot`` is of the order ``h w^3 r`` (0.066 m/s^2 at 4 substeps; 0.080 measured), and
+with nothing feeding ``C`` back the offset grows as ``t^2``. With stabilisation the offset is
+where ``2 omega Cdot + omega^2 C`` balances the straight position step in the turning frame (a
+substep moves the slider by ``h v`` while the axis turns by ``h w``, which changes ``C`` by
+about ``h^2 w v_r`` that ``J v`` does not show): ``C = 2 h w v_r / omega = 2 h^2 w v_r /
+baumgarte``, 1.16 mm predicted at ``v_r = 2.5`` m/s, proportional to ``h^2`` (12.7, 1.07,
+0.071 mm in 1, 4, 16 substeps), and gone once the slider stops at its limit (0.04 mm). Not done:
+an integrator of higher order for the velocity products, or a projection of the positions
+after each substep, which would remove both.
 
 The size limit is the velocity level's (``direct_max_rows``, counted over every row of the
 impulse phase, the larger), checked before any body moves; above it the step returns minus the
@@ -127,7 +139,7 @@ import numpy as np
 from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP, MAX_ROTATION
-from .contact_solver import prepare_contacts
+from .contact_solver import bounce_speed, prepare_contacts, push_to_speed
 from .accel_products import joint_products
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
                      _incidence, _islands, _solve_island, island_sizes, joint_rows)
@@ -266,53 +278,29 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_onl
 
 
 @inner_kernel
-def _restitution(cs, bodies, approach, first, threshold, pull, speed_cap):
+def _restitution(cs, bodies, approach, first, threshold, pull, h, geometry, speed_cap):
     """``pgs``'s restitution (:func:`.contact_solver.apply_restitution`: point by point, on the
     points that approached faster than ``threshold`` and took an impulse) at the (sub)step whose
     impulse phase met the impact, with ``pgs``'s convention: the normal speed at the end of the
-    (sub)step is ``-e`` times the approach it would have reached without contact forces,
-    ``approach = J v + h J M^-1 F_ext`` (``pgs`` integrates gravity before it measures). The
-    force phase adds ``h J M^-1 F_ext`` (``pull``) after the impulse (a separating point takes no
-    force), so the impulse aims at ``-e approach - pull``: with ``e = 1`` the rebound keeps the
-    approach speed. ``first`` (N s) takes the impulses."""
-    v = bodies.v
-    w = bodies.w
+    (sub)step is :func:`.contact_solver.bounce_speed` of the approach it would have reached
+    without contact forces, ``approach = J v + h J M^-1 F_ext`` (``pgs`` integrates gravity
+    before it measures), under the row's constant normal acceleration ``pull / h`` (m/s^2), from
+    the separation at the (sub)step's start (``geometry[:, 6]``, m; the positions have not moved
+    yet, as in ``pgs``), with ``pgs``'s half kick ``-h/2``. The force phase adds ``pull`` after
+    the impulse (a separating point takes no force), so the impulse aims at that speed minus
+    ``pull``. ``first`` (N s) takes the impulses (:func:`.contact_solver.push_to_speed`)."""
     r = 0
     for q in range(cs.count.shape[0]):
         e = cs.restitution[q]
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        m_a = cs.inv_mass[q, 0]
-        i_a = cs.inv_mass[q, 1]
-        m_b = cs.inv_mass[q, 2]
-        i_b = cs.inv_mass[q, 3]
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
         for j in range(cs.count[q]):
             row = r
             r += 2
             if e == 0.0 or approach[row] > -threshold or first[row] == 0.0:
                 continue
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
-            vn = dvx * nx + dvy * ny
-            old = first[row]
-            impulse = -cs.normal_mass[q, j] * (vn + e * approach[row] + pull[row])
-            total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
-            first[row] = total
-            impulse = total - old
-            px = impulse * nx
-            py = impulse * ny
-            v[a, 0] -= m_a * px
-            v[a, 1] -= m_a * py
-            w[a] -= i_a * (rax * py - ray * px)
-            v[b, 0] += m_b * px
-            v[b, 1] += m_b * py
-            w[b] += i_b * (rbx * py - rby * px)
+            s = geometry[row, 6]
+            target = bounce_speed(e, approach[row], pull[row] / h, -0.5 * h, s, s)
+            first[row] = push_to_speed(cs, bodies, q, j, target - pull[row], first[row],
+                                       speed_cap)
 
 
 @inner_kernel
@@ -342,6 +330,7 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
             gx = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
             gy = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
             s = cs.base_separation[q, j] + gx * nx + gy * ny
+            geometry[r, 6] = s  # m, for restitution
             _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby, NORMAL,
                  speed_cap)
             _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby,
@@ -406,7 +395,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
-    geometry = np.zeros((contact_rows, 6))
+    geometry = np.zeros((contact_rows, 7))  # _put's six columns, the separation
     error = np.zeros(rows)  # C: m or rad
     role = np.zeros(rows, dtype=np.int64)
     touches = np.ones(rows, dtype=np.bool_)  # in the force phase
@@ -471,7 +460,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
         if touching > 0:
-            _restitution(cs, bodies, approach, first, restitution_threshold, pull, speed_cap)
+            _restitution(cs, bodies, approach, first, restitution_threshold, pull, h, geometry,
+                         speed_cap)
         # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C)
         #    for rigid, contact normal and active limit rows; J v + h (J M^-1 F_ext + Jdot v)
         #    (+ the row's own bias: a spring's rate times C, a motor's -speed) for friction and
