@@ -7,10 +7,11 @@ None for the default (category 1, every mask bit: every shape whose mask has bit
 Box2D); a shape is seen when ``shape.category & filter.mask`` and ``shape.mask &
 filter.category`` are both non-zero. Rays do not see sensor shapes; box and point queries do.
 
-Every query walks one grid of the shapes' boxes (``_collision/query_index.py``), built at the
-first query after something moved and kept until the next step, set position or angle, or
-shape added or destroyed. The kernels are in ``_collision/shape_queries.py`` (the walks) and
-``_collision/raycast.py`` (one ray against one shape, exactly). A single query is a Python call
+Every query walks the grids of the shapes' boxes (``_collision/query_index.py``): the shapes of
+static bodies, kept until a shape is added or destroyed or a static body moved or changed type,
+and the others, binned again at the first query after a step or a set position or angle. The
+kernels are in ``_collision/shape_queries.py`` (the walks) and ``_collision/raycast.py`` (one
+ray against one shape, exactly). A single query is a Python call
 of a few hundred nanoseconds around one compiled call that unboxes integers and floats only
 (the index is passed by address): points given as tuples (or ``Vec2``) of floats skip the
 Python validation, the kernel checking that the numbers are finite and in range (anything
@@ -51,11 +52,18 @@ _overlapping = DirectCall(overlapping_shapes, "shape overlap queries", _QUERY_SE
 
 
 def _index(world) -> QueryIndex:
-    """The world's query index, built if a change dropped it."""
+    """The world's query index: if a change dropped it, the spare refreshed (its moving shapes
+    binned again) while it holds, else one built anew."""
     index = world._query_index
     if index is None:
-        index = world._query_index = QueryIndex(world._shapes, world._bodies,
-                                                world._shape_handles, RayHit, Vec2)
+        spare = world._query_spare
+        if (spare is not None and spare.shapes is world._shapes and spare.bodies is world._bodies
+                and spare.handles is world._shape_handles and spare.refresh()):
+            index = spare
+        else:
+            index = world._query_spare = QueryIndex(world._shapes, world._bodies,
+                                                    world._shape_handles, RayHit, Vec2)
+        world._query_index = index
     return index
 
 
