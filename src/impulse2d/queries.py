@@ -28,9 +28,9 @@ import numpy as np
 
 from . import _validate
 from ._collision.query_index import QueryIndex
-from ._collision.shape_queries import (cast_rays, cast_shape, every_hit, nearest_hit,
-                                      nearest_hits, overlapping_shapes, shapes_at_point,
-                                      shapes_in_box)
+from ._collision.shape_queries import (cast_rays, cast_shape, every_hit, every_hit_rows,
+                                      nearest_hit, nearest_hits, overlapping_shapes,
+                                      shapes_at_point, shapes_in_box)
 from ._core.jit import DirectCall
 from .constants import HUGE
 from .shapes import ALL_BITS, Shape
@@ -43,6 +43,7 @@ _QUERY_SECONDS = 3.0
 
 _nearest = DirectCall(nearest_hit, "ray casts", _QUERY_SECONDS)
 _every = DirectCall(every_hit, "ray casts (every hit)", _QUERY_SECONDS)
+_every_rows = DirectCall(every_hit_rows, "ray casts (every hit, as rows)", _QUERY_SECONDS)
 _nearest_all = DirectCall(nearest_hits, "ray casts (with a callback)", _QUERY_SECONDS)
 _in_box = DirectCall(shapes_in_box, "box queries", _QUERY_SECONDS)
 _at_point = DirectCall(shapes_at_point, "point queries", _QUERY_SECONDS)
@@ -185,11 +186,17 @@ def _hits(world, ox, oy, dx, dy, category, mask, limit):
 
 def _ray_hits(world, ox, oy, dx, dy, category, mask):
     """Every shape row the ray ``(ox, oy) + t (dx, dy)``, ``t`` in [0, 1], enters, nearest first,
-    as lists of rows, fractions and normals; finite numbers only. Also what
-    :mod:`impulse2d.compat.box2d`'s ray cast walks."""
-    hits = _hits(world, ox, oy, dx, dy, category, mask, _INF)
-    return ([hit[0]._index for hit in hits], [hit[3] for hit in hits],
-            [hit[2] for hit in hits])
+    as lists of rows, fractions and ``(nx, ny)`` normals (tuples), those :func:`ray_cast_all`
+    lists; finite numbers only. What :mod:`impulse2d.compat.box2d`'s ray cast walks: boxed as
+    plain values by the kernel (a BipedalWalker lidar ray, about 4 hits: 1.0 us where the
+    ``RayHit`` list, taken apart, cost 2.5)."""
+    index = world._query_index
+    if index is None:
+        index = _index(world)
+    hits = _every_rows.entry(index.address, ox, oy, dx, dy, category, mask)
+    if hits is None:
+        raise ValueError("the ray's numbers must be finite")
+    return hits
 
 
 def _ray_args(origin, translation, filter):

@@ -53,7 +53,7 @@ MAX_CELLS_PER_SHAPE = 64
 """A shape whose box covers more grid cells goes into a list every query tests by its box
 instead of into each cell."""
 
-CELL_SCALE = 2.0
+CELL_SCALE = 1.0
 """Grid cell size over the median shape size (largest box side)."""
 
 # -- the layout of ``refs`` ----------------------------------------------------------------------
@@ -213,10 +213,14 @@ def build_grid(boxes, candidates, cell_scale):
         y1 = max(y1, box[3])
         sizes[k] = max(box[2] - box[0], box[3] - box[1])
     # Cells of ``cell_scale`` times the median shape: a ray's cell holds a handful of shapes.
-    # At most about 4 cells per shape in all, so the grid stays linear in the shapes.
+    # At most about 4 cells per shape over the shapes' bounds (area / cell^2 <= 4 m + 1, and
+    # along a line of shapes, the longer side / cell <= 4 m + 1: a terrain 90 m long and 10 m
+    # high keeps cells of its segments' size), so the grid stays linear in the shapes.
     cell = cell_scale * np.median(sizes)
-    span = max(x1 - x0, y1 - y0, 1e-9)
-    cell = max(cell, span / math.sqrt(4.0 * m + 1.0), 1e-9)
+    wx = x1 - x0
+    wy = y1 - y0
+    cell = max(cell, math.sqrt(wx * wy / (4.0 * m + 1.0)), max(wx, wy) / (4.0 * m + 1.0),
+               1e-9)
     nx = min(int((x1 - x0) / cell) + 1, 1 << 15)
     ny = min(int((y1 - y0) / cell) + 1, 1 << 15)
     cell = max(cell, (x1 - x0) / nx, (y1 - y0) / ny)

@@ -33,7 +33,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
 from .query_index import (HANDLES, HIT_CLASS, OUT_FRACTIONS, OUT_NORMALS, OUT_ROWS, VEC_CLASS,
                           cell_range, coordinate_limit, grid_view, next_stamp, refs_at, view)
-from .query_results import ray_hit, ray_hit_list, shape_list
+from .query_results import hit_rows, ray_hit, ray_hit_list, shape_list
 from .raycast import NO_HIT, point_distance_to_core, ray_shape
 from .shape_cast import _world_vertices, cast_against, overlaps, support_point
 
@@ -224,8 +224,8 @@ def _cast(refs, v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every, m
     hx = 0.0
     hy = 0.0
     hits = 0
-    for layer in range(2):
-        g = grid_view(refs, layer)
+    for k in range(2):
+        g = grid_view(refs, 1 - k)
         margin = -1.0
         if margin_cells >= 0.0:
             margin = margin_cells * g.cell / max(abs(dx), abs(dy))
@@ -268,20 +268,46 @@ def every_hit(at, ox, oy, dx, dy, category, mask, limit):
     if not (abs(ox) <= limit and abs(oy) <= limit and abs(dx) <= limit and abs(dy) <= limit):
         return _hit_list(refs, -1, ox, oy, dx, dy)
     v = view(refs)
+    hits = _every_sorted(refs, v, ox, oy, dx, dy, category, mask)
+    return _hit_list(refs, hits, ox, oy, dx, dy)
+
+
+@kernel
+def every_hit_rows(at, ox, oy, dx, dy, category, mask):
+    """:func:`every_hit` as plain values, boxed for Python as three lists: the rows, the
+    fractions and the ``(nx, ny)`` normals of the hits, nearest first (ties: lower row first);
+    None (nothing cast) unless the four numbers are finite."""
+    refs = refs_at(at)
+    if not (abs(ox) <= math.inf and abs(oy) <= math.inf and abs(dx) <= math.inf
+            and abs(dy) <= math.inf):
+        return hit_rows(-1, refs[OUT_ROWS], refs[OUT_FRACTIONS], refs[OUT_NORMALS])
+    hits = _every_sorted(refs, view(refs), ox, oy, dx, dy, category, mask)
+    return hit_rows(hits, refs[OUT_ROWS], refs[OUT_FRACTIONS], refs[OUT_NORMALS])
+
+
+@inline_kernel
+def _every_sorted(refs, v, ox, oy, dx, dy, category, mask):
+    """Every hit of the ray in the output buffers, sorted by (fraction, row); their count."""
     _, _, _, _, hits = _cast(refs, v, next_stamp(refs, 1), ox, oy, dx, dy, 1.0, category,
                              mask, True, -1.0)
     if hits <= SHORT_LIST:
         _sort_hits(v, hits)
-        return _hit_list(refs, hits, ox, oy, dx, dy)
-    by_row = np.argsort(v.out_rows[:hits])
-    order = by_row[np.argsort(v.out_fractions[:hits][by_row], kind="mergesort")]
-    rows = v.out_rows[:hits][order]
-    fractions = v.out_fractions[:hits][order]
-    normals = v.out_normals[:hits][order]
-    v.out_rows[:hits] = rows
-    v.out_fractions[:hits] = fractions
-    v.out_normals[:hits] = normals
-    return _hit_list(refs, hits, ox, oy, dx, dy)
+    else:
+        _sort_many(v.out_rows, v.out_fractions, v.out_normals, hits)
+    return hits
+
+
+@inner_kernel
+def _sort_many(out_rows, out_fractions, out_normals, hits):
+    """Sort the first ``hits`` hits by (fraction, row), with NumPy's sorts."""
+    by_row = np.argsort(out_rows[:hits])
+    order = by_row[np.argsort(out_fractions[:hits][by_row], kind="mergesort")]
+    rows = out_rows[:hits][order]
+    fractions = out_fractions[:hits][order]
+    normals = out_normals[:hits][order]
+    out_rows[:hits] = rows
+    out_fractions[:hits] = fractions
+    out_normals[:hits] = normals
 
 
 @inline_kernel
@@ -579,5 +605,5 @@ def overlapping_shapes(at, placed, category, mask):
     return shape_list(found, refs[HANDLES], refs[OUT_ROWS])
 
 
-__all__ = ["nearest_hit", "nearest_hits", "every_hit", "cast_rays", "shapes_in_box",
+__all__ = ["nearest_hit", "nearest_hits", "every_hit", "every_hit_rows", "cast_rays", "shapes_in_box",
            "shapes_at_point", "cast_shape", "overlapping_shapes"]
