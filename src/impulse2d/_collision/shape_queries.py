@@ -608,5 +608,5 @@ def overlapping_shapes(at, placed, category, mask):
     return shape_list(found, refs[HANDLES], refs[OUT_ROWS])
 
 
-__all__ = ["nearest_hit", "nearest_hits", "every_hit", "every_hit_rows", "cast_rays", "shapes_in_box",
-           "shapes_at_point", "cast_shape", "overlapping_shapes"]
+__all__ = ["nearest_hit", "nearest_hits", "every_hit", "every_hit_rows", "cast_rays",
+           "shapes_in_box", "shapes_at_point", "cast_shape", "overlapping_shapes"]
