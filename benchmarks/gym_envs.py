@@ -10,8 +10,10 @@ one after the other, so that both see the same machine. Measured per engine:
   over the whole episodes (the pilot, the env's Python and the physics), each seed's score,
   length and whether it ended with the lander asleep (issue 16's bar: mean >= 240, every seed
   >= 150, asleep).
-* ``BipedalWalker-v3`` with random actions (seeded), and with Gymnasium's scripted gait
-  (``BipedalWalkerHeuristics``, distance walked in 500 steps, seeds 0-3).
+* ``BipedalWalker-v3`` with random actions (seeded): steps per second and the CPU time of its
+  lidar per step (the world's ``RayCast``, 10 calls a step, timed by a wrapper), and with
+  Gymnasium's scripted gait (``BipedalWalkerHeuristics``, distance walked in 500 steps, seeds
+  0-3).
 * ``CarRacing-v3`` with a scripted driver (steer toward the track a few tiles ahead, gas to
   25 m/s) for a full lap (the time limit raised from 1000 to ``--car-steps`` steps): steps per
   second, tiles rewarded (each once) out of the lap's, whether the lap finished.
@@ -72,6 +74,23 @@ def walker(steps: int) -> dict:
     env = gym.make("BipedalWalker-v3")
     env.action_space.seed(0)
     env.reset(seed=0)
+    lidar = [0.0, None]  # CPU seconds in the world's RayCast (10 lidar rays a step), its world
+
+    def timed_lidar():  # wrap the world's RayCast (once per world: reset may make a new one)
+        world = env.unwrapped.world
+        if lidar[1] is world:
+            return
+        cast = world.RayCast
+
+        def ray_cast(callback, p1, p2):
+            t = time.thread_time()
+            cast(callback, p1, p2)
+            lidar[0] += time.thread_time() - t
+
+        world.RayCast = ray_cast
+        lidar[1] = world
+
+    timed_lidar()
     n = 0
     start, start_cpu = time.perf_counter(), time.process_time()
     while n < steps:
@@ -79,8 +98,10 @@ def walker(steps: int) -> dict:
         n += 1
         if terminated or truncated:
             env.reset()
+            timed_lidar()
     rate = n / (time.perf_counter() - start)
     cpu_rate = n / (time.process_time() - start_cpu)
+    lidar_us = lidar[0] / n * 1e6
     gait = []
     for seed in range(4):
         pilot = BipedalWalkerHeuristics()
@@ -95,7 +116,7 @@ def walker(steps: int) -> dict:
                      "fell": bool(env.unwrapped.game_over)})
     del np
     return {"steps_per_s": round(rate, 1), "steps_per_cpu_s": round(cpu_rate, 1),
-            "heuristic_gait": gait}
+            "lidar_cpu_us_per_step": round(lidar_us, 1), "heuristic_gait": gait}
 
 
 def car(steps: int) -> dict:
@@ -203,10 +224,13 @@ def main() -> None:
     cpu_ratio = {name: round(results["impulse2d"][name]["steps_per_cpu_s"]
                              / results["box2d"][name]["steps_per_cpu_s"], 3)
                  for name in results["box2d"]}
+    lidar = {engine: results[engine]["BipedalWalker-v3"]["lidar_cpu_us_per_step"]
+             for engine in results}
     report = {"machine": platform.platform(), "python": platform.python_version(),
               "layer_substeps": results["impulse2d"].pop("layer_substeps"),
               "engines": results, "speed_ratio_impulse2d_over_box2d": ratio,
-              "cpu_speed_ratio_impulse2d_over_box2d": cpu_ratio}
+              "cpu_speed_ratio_impulse2d_over_box2d": cpu_ratio,
+              "bipedal_walker_lidar_cpu_us_per_step": lidar}
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

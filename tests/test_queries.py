@@ -472,3 +472,112 @@ def test_queries_follow_every_change_of_the_world():
     _check_queries_against_brute_force(world, rng, QueryFilter(category=0x4, mask=0x2))
     world.step(1.0 / 30.0)
     _check_queries_against_brute_force(world, rng, QueryFilter(category=0x4, mask=0x3))
+
+
+# -- the static layer kept across steps -------------------------------------------------------
+
+def _static_and_moving_world(seed: int):
+    """Static circles (terrain), dynamic and kinematic circles moving among them."""
+    rng = np.random.default_rng(seed)
+    world = i2d.World(gravity=(0.0, -10.0))
+    statics = [world.create_body(type="static", position=tuple(rng.uniform(-5, 5, 2)))
+               for _ in range(12)]
+    for b in statics:
+        b.create_circle(float(rng.uniform(0.2, 0.6)))
+    movers = [world.create_body(position=tuple(rng.uniform(-4, 4, 2)),
+                                linear_velocity=tuple(rng.uniform(-3, 3, 2)))
+              for _ in range(6)]
+    movers.append(world.create_body(type="kinematic", position=(-5.0, 0.0),
+                                    linear_velocity=(4.0, 0.5)))
+    for b in movers:
+        b.create_circle(float(rng.uniform(0.2, 0.8)))
+    return world, rng, statics, movers
+
+
+def _answers(world, rng_seed=11, n=200):
+    """Every query's answer to the same seeded inputs, as comparable values."""
+    rng = np.random.default_rng(rng_seed)
+    origins = rng.uniform(-7, 7, (n, 2))
+    translations = rng.uniform(-12, 12, (n, 2))
+    batch = world.ray_cast_many(origins, translations)
+    single = [world.ray_cast(tuple(o), tuple(d)) for o, d in zip(origins.tolist(),
+                                                              translations.tolist())]
+    every = [[(h.shape.index, h.fraction, tuple(h.normal)) for h in world.ray_cast_all(
+        tuple(o), tuple(d))] for o, d in zip(origins[:40].tolist(), translations[:40].tolist())]
+    boxes = [[s.index for s in world.query_aabb(tuple(o), tuple(o + 1.5))]
+             for o in origins[:40]]
+    return (batch.fraction.tobytes(), batch.point.tobytes(), batch.normal.tobytes(),
+            batch.shape.tobytes(),
+            [None if h is None else (h.shape.index, h.fraction, tuple(h.point), tuple(h.normal))
+             for h in single], every, boxes)
+
+
+def _rebuilt_answers(world):
+    """The answers of an index built anew (no spare to refresh), the world unchanged."""
+    world._query_index = world._query_spare = None
+    return _answers(world)
+
+
+def test_the_static_layer_is_kept_across_steps_and_answers_as_one_built_anew():
+    world, rng, statics, movers = _static_and_moving_world(3)
+    _check_queries_against_brute_force(world, rng)
+    spare = world._query_spare
+    assert spare is not None
+    for _ in range(4):
+        world.step(1.0 / 30.0)
+        assert world._query_index is None
+        refreshed = _answers(world)
+        assert world._query_index is spare  # refreshed, not built again
+        assert refreshed == _rebuilt_answers(world)  # bit for bit
+        spare = world._query_spare
+        _check_queries_against_brute_force(world, rng)
+
+
+def test_the_static_layer_follows_static_bodies_moved_or_retyped_and_new_shapes():
+    world, rng, statics, movers = _static_and_moving_world(4)
+    _check_queries_against_brute_force(world, rng)
+    spare = world._query_spare
+    statics[0].position = (0.5, 0.5)  # a static body moved by hand
+    _check_queries_against_brute_force(world, rng)
+    assert world._query_spare is not spare  # built again: its static layer no longer held
+    spare = world._query_spare
+    statics[1].angle = 0.7  # turning a static circle on its centre: the layer is built again
+    _check_queries_against_brute_force(world, rng)
+    assert world._query_spare is not spare
+    statics[2].type = "dynamic"  # then falls with the step
+    movers[0].type = "static"  # stops where it is
+    for _ in range(10):
+        world.step(1.0 / 30.0)
+        _check_queries_against_brute_force(world, rng)
+    assert world._query_spare is not None
+    statics[3].create_circle(0.3)  # a shape more on a static body (a circle about its centre)
+    _check_queries_against_brute_force(world, rng)
+    world.destroy_body(statics[4])
+    world.step(1.0 / 30.0)
+    _check_queries_against_brute_force(world, rng)
+    answers = _answers(world)
+    assert answers == _rebuilt_answers(world)
+
+
+def test_copies_and_restored_worlds_query_their_own_shapes():
+    import copy
+    import pickle
+
+    world, rng, statics, movers = _static_and_moving_world(5)
+    for _ in range(3):
+        world.step(1.0 / 30.0)
+    expected = _answers(world)
+    snapshot = world.snapshot()
+    clone = copy.deepcopy(world)
+    unpickled = pickle.loads(pickle.dumps(world))
+    assert _answers(clone) == expected
+    assert _answers(unpickled) == expected
+    for _ in range(5):
+        world.step(1.0 / 30.0)
+    _answers(world)  # the spare now holds the moved shapes
+    world.restore(snapshot)
+    assert _answers(world) == expected
+    clone.step(1.0 / 30.0)
+    unpickled.step(1.0 / 30.0)
+    assert _answers(clone) == _answers(unpickled)
+    _check_queries_against_brute_force(clone, rng)

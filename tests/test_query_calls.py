@@ -19,7 +19,8 @@ import pytest
 
 import impulse2d as i2d
 from impulse2d.constants import HUGE
-from impulse2d.queries import RayHit
+from impulse2d.queries import QueryFilter, RayHit, _ray_hits
+from impulse2d.shapes import ALL_BITS
 from impulse2d.types import Vec2
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -100,6 +101,7 @@ def test_results_hold_no_stray_references():
             world.query_aabb(o, (o[0] + 3.0, o[1] + 3.0))
             world.query_point(o)
             world.ray_cast_callback(o, d, lambda *hit: 1.0)
+            _ray_hits(world, *o, *d, -1, -1)
         world.shape_cast(mover, (0.0, -30.0))
         world.query_shape(mover)
         for bad in ((math.nan, 0.0), (HUGE * 2, 0.0)):  # refused by the kernels
@@ -229,6 +231,7 @@ def test_a_callback_may_change_the_world():
 
 _NO_JIT_SCRIPT = """
 import json, numpy as np, impulse2d as i2d
+from impulse2d.queries import _ray_hits
 rng = np.random.default_rng(3)
 world = i2d.World(gravity=(0, 0))
 for _ in range(12):
@@ -250,6 +253,9 @@ for _ in range(40):
     out.append([hit(h) for h in world.ray_cast_all(o, d)])
     out.append([s.index for s in world.query_aabb(o, (o[0] + 2.0, o[1] + 2.0))])
     out.append([s.index for s in world.query_point(o)])
+    rows, fractions, normals = _ray_hits(world, *o, *d, -1, -1)
+    out.append([rows, fractions, [list(n) for n in normals],
+                [type(x).__name__ for x in rows + fractions + normals]])
 out.append(hit(world.shape_cast(mover, (0.0, -20.0))))
 out.append([s.index for s in world.query_shape(mover)])
 print(json.dumps(out))
@@ -267,3 +273,23 @@ def test_without_the_jit_the_results_are_the_same():
     plain = json.loads(_run(NUMBA_DISABLE_JIT="1"))
     assert plain == jit
     assert any(r is not None and r != [] for r in jit)  # a real comparison
+
+
+def test_the_plain_hit_lists_are_ray_cast_alls():
+    """``_ray_hits`` (what the pybox2d layer's ray cast walks) lists the rows, fractions and
+    normals of ``ray_cast_all``'s hits, in its order, as ints, floats and tuples of floats."""
+    world, rng, mover = _world(seed=9)
+    origins, translations = _rays(rng, 300)
+    seen = 0
+    for o, d in zip(origins, translations):
+        rows, fractions, normals = _ray_hits(world, *o, *d, -1, -1)
+        hits = world.ray_cast_all(o, d, filter=QueryFilter(ALL_BITS, ALL_BITS))
+        assert rows == [h.shape.index for h in hits]
+        assert fractions == [h.fraction for h in hits]
+        assert normals == [tuple(h.normal) for h in hits]
+        assert all(type(r) is int for r in rows) and all(type(f) is float for f in fractions)
+        assert all(type(n) is tuple and len(n) == 2 and type(n[0]) is float for n in normals)
+        seen += len(rows)
+    assert seen > 300  # a real comparison
+    with pytest.raises(ValueError):
+        _ray_hits(world, math.nan, 0.0, 1.0, 0.0, -1, -1)

@@ -91,7 +91,8 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 """The slots of the table of verbs that are counters (state); all others are addresses, or
 settings that the next step writes again."""
 
-REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index")
+REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
+           "_query_spare")
 """World attributes that belong to the process and are rebuilt by the next step, not copied."""
 
 _UID = "_uid"
@@ -382,7 +383,8 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._verbs = table
     world._stores = None
     world._stores_built_from = None
-    world._query_index = None  # the queries' grid holds addresses of the arrays it was built on
+    # The queries' grids hold addresses of the arrays they were built on.
+    world._query_index = world._query_spare = None
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
     # re-read them, so neither does the restored world's (it would wake sleepers when sleeping
     # is off, say): their packed form is made now, as that step had it.

@@ -120,6 +120,10 @@ class World:
         # that moves, adds or removes a shape (a step, a set position or angle, a shape) or
         # replaces a store it reads (a store that grows).
         self._query_index = None
+        # The last index built, whose static layer a query after a step or a move refreshes
+        # instead of building it again; dropped with the index by a shape added or removed
+        # or a store replaced.
+        self._query_spare = None
         self._step_seconds = 0.0  # wall time of the last step
         self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
         self._stats_solver: str | None = None  # the solver that made it
@@ -270,7 +274,7 @@ class World:
         i = self._body_pool.allocate()
         if i >= len(self._bodies.alive):
             self._bodies = grow_store(self._bodies, BODY_LAYOUT, 2 * len(self._bodies.alive))
-            self._query_index = None  # it reads the store it was built on
+            self._query_index = self._query_spare = None  # it reads the store it was built on
         b = self._bodies
         # Element by element: a row written from a tuple or a broadcast scalar costs about a
         # microsecond, two element writes half that (creation is most of a Gymnasium reset).
@@ -900,7 +904,7 @@ class World:
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
-            self._query_index = None  # it reads the store it was built on
+            self._query_index = self._query_spare = None  # it reads the store it was built on
         sh = self._shapes
         sh.alive[s] = True
         sh.body[s] = b
@@ -934,7 +938,7 @@ class World:
             self._shape_user_data[s] = m["user_data"]
         sh.ghost[s] = 0.0 if ghost is None else ghost
         self._pairs_dirty = True
-        self._query_index = None
+        self._query_index = self._query_spare = None
         return handle
 
     def _free_shape(self, s: int) -> None:
@@ -947,7 +951,7 @@ class World:
         self._shapes.generation[s] += 1
         self._shape_pool.free(s)
         self._pairs_dirty = True
-        self._query_index = None
+        self._query_index = self._query_spare = None
 
     def _drop_dead_contacts(self) -> None:
         """Drop the contacts of destroyed shapes; their touching contacts and sensor overlaps

@@ -71,9 +71,19 @@ class ShapeListResult(_ResultType):
     FIELDS = (("count", types.int64), ("handles", types.int64), ("rows", types.int64))
 
 
+class HitRowsResult(_ResultType):
+    """Every hit of a ray as plain values, ``count`` of them (-1: refused) in the output
+    buffers at ``rows``, ``fractions`` and ``normals``: boxed as a tuple of three lists (rows,
+    fractions, ``(nx, ny)`` normals), no handle or ``RayHit`` (the pybox2d layer's ray cast)."""
+
+    FIELDS = (("count", types.int64), ("rows", types.int64), ("fractions", types.int64),
+              ("normals", types.int64))
+
+
 ray_hit_type = RayHitResult()
 ray_hit_list_type = RayHitListResult()
 shape_list_type = ShapeListResult()
+hit_rows_type = HitRowsResult()
 
 
 def _model(result_type):
@@ -84,7 +94,7 @@ def _model(result_type):
     register_model(type(result_type))(Model)
 
 
-for _t in (ray_hit_type, ray_hit_list_type, shape_list_type):
+for _t in (ray_hit_type, ray_hit_list_type, shape_list_type, hit_rows_type):
     _model(_t)
 
 
@@ -151,6 +161,15 @@ if numba.config.DISABLE_JIT:
             return None
         shapes = _object_at(handles)
         return [shapes.get(int(s)) for s in _buffer(rows, count, ctypes.c_int64)]
+
+    def hit_rows(count, rows, fractions, normals):
+        """A :class:`HitRowsResult` (here the boxed tuple itself: the JIT is off)."""
+        if count < 0:
+            return None
+        n = _buffer(normals, 2 * count, ctypes.c_double)
+        return ([int(r) for r in _buffer(rows, count, ctypes.c_int64)],
+                [float(f) for f in _buffer(fractions, count, ctypes.c_double)],
+                [(float(n[2 * k]), float(n[2 * k + 1])) for k in range(count)])
 else:
     @intrinsic
     def ray_hit(typingctx, row, handles, hit_class, vec_class, fraction, px, py, nx, ny):
@@ -169,6 +188,11 @@ else:
     def shape_list(typingctx, count, handles, rows):
         """A :class:`ShapeListResult`."""
         return _typed(shape_list_type, (count, handles, rows))
+
+    @intrinsic
+    def hit_rows(typingctx, count, rows, fractions, normals):
+        """A :class:`HitRowsResult`."""
+        return _typed(hit_rows_type, (count, rows, fractions, normals))
 
 
 # -- boxing ------------------------------------------------------------------------------------
@@ -321,5 +345,67 @@ def _box_shape_list(typ, val, c):
                  lambda k: _shape(pyapi, handles, _load(builder, s.rows, k, ir.IntType(64))))
 
 
-__all__ = ["ray_hit", "ray_hit_list", "shape_list", "ray_hit_type", "ray_hit_list_type",
-           "shape_list_type", "RayHitResult", "RayHitListResult", "ShapeListResult"]
+def _pair(pyapi, x, y):
+    """A new ``(x, y)`` tuple of floats, or NULL (an exception set, nothing leaked)."""
+    builder = pyapi.builder
+    objects = [pyapi.float_from_double(x), pyapi.float_from_double(y), pyapi.tuple_new(2)]
+    ok = cgutils.true_bit
+    for o in objects:
+        ok = builder.and_(ok, cgutils.is_not_null(builder, o))
+    out = cgutils.alloca_once(builder, pyapi.pyobj)
+    fx, fy, pair = objects
+    with builder.if_else(ok, likely=True) as (built, failed):
+        with built:  # the slots steal the references
+            pyapi.tuple_setitem(pair, 0, fx)
+            pyapi.tuple_setitem(pair, 1, fy)
+            builder.store(pair, out)
+        with failed:
+            for o in objects:
+                pyapi.decref(o)
+            builder.store(pyapi.get_null_object(), out)
+    return builder.load(out)
+
+
+@box(HitRowsResult)
+def _box_hit_rows(typ, val, c):
+    pyapi = c.pyapi
+    builder = c.builder
+    s = cgutils.create_struct_proxy(typ)(c.context, builder, value=val)
+    double = ir.DoubleType()
+    out = cgutils.alloca_once(builder, pyapi.pyobj)
+    with builder.if_else(builder.icmp_signed("<", s.count, ir.Constant(s.count.type, 0))) as (
+            refused, done):
+        with refused:
+            builder.store(pyapi.make_none(), out)
+        with done:
+            def normal(k):
+                twice = builder.mul(k, ir.Constant(k.type, 2))
+                return _pair(pyapi, _load(builder, s.normals, twice, double),
+                             _load(builder, s.normals,
+                                   builder.add(twice, ir.Constant(k.type, 1)), double))
+
+            lists = [
+                _list(c, s.count, lambda k: pyapi.long_from_longlong(
+                    _load(builder, s.rows, k, ir.IntType(64)))),
+                _list(c, s.count, lambda k: pyapi.float_from_double(
+                    _load(builder, s.fractions, k, double))),
+                _list(c, s.count, normal)]
+            ok = cgutils.true_bit
+            for o in lists:
+                ok = builder.and_(ok, cgutils.is_not_null(builder, o))
+            with builder.if_else(ok, likely=True) as (built, failed):
+                with built:
+                    result = pyapi.tuple_pack(lists)  # new references to the lists
+                    for o in lists:
+                        pyapi.decref(o)
+                    builder.store(result, out)
+                with failed:
+                    for o in lists:
+                        pyapi.decref(o)  # Py_DecRef ignores NULL
+                    builder.store(pyapi.get_null_object(), out)
+    return builder.load(out)
+
+
+__all__ = ["ray_hit", "ray_hit_list", "shape_list", "hit_rows", "ray_hit_type",
+           "ray_hit_list_type", "shape_list_type", "hit_rows_type", "RayHitResult",
+           "RayHitListResult", "ShapeListResult", "HitRowsResult"]
