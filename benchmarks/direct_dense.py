@@ -80,18 +80,24 @@ def factor_times(repeats):
             loops(K, 1), lapack(address, K, 1)
             a, b, c = [], [], []
             for _ in range(repeats):
-                t0 = time.perf_counter(); loops(K, reps); a.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                loops(K, reps)
+                a.append(time.perf_counter() - t0)
                 with SingleThreadedBlas():   # as the step calls it (step.step_world)
-                    t0 = time.perf_counter(); lapack(address, K, reps)
+                    t0 = time.perf_counter()
+                    lapack(address, K, reps)
                     b.append(time.perf_counter() - t0)
-                t0 = time.perf_counter(); lapack(address, K, reps); c.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                lapack(address, K, reps)
+                c.append(time.perf_counter() - t0)
             out[f"{shape}_{n}"] = {"n": n, "envelope_work": work,
                                    "loops_us": 1e6 * statistics.median(a) / reps,
                                    "lapack_us": 1e6 * statistics.median(b) / reps,
                                    "lapack_default_threads_us": 1e6 * statistics.median(c) / reps}
             r = out[f"{shape}_{n}"]
             print(f"{shape:6s} n {n:4d} work {work:10.0f}  loops {r['loops_us']:9.2f} us  "
-                  f"lapack {r['lapack_us']:9.2f} us  (threads {c and r['lapack_default_threads_us']:9.2f})", flush=True)
+                  f"lapack {r['lapack_us']:9.2f} us  "
+                  f"(default threads {r['lapack_default_threads_us']:9.2f})", flush=True)
     return out
 
 

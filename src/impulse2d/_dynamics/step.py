@@ -46,7 +46,8 @@ from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
-from . import diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers, solvers_ngs
+from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
+               solvers_ngs)
 from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
@@ -60,10 +61,10 @@ from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
-                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, DIRECT_ROWS_SIGNATURE,
-                    JOINT_POSITION_SIGNATURE, JOINT_POSITIONS, JOINT_SIGNATURE, JOINTS, PAIRS,
-                    PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE, call_collide, call_continuous,
-                    call_pairs, call_solver, diagnose)
+                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
+                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
+                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
