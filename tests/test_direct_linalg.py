@@ -277,7 +277,7 @@ def test_a_dense_island_asks_for_lapack_once_and_moves_as_with_the_loops():
     loops = _star_run(spokes, 60, lapack=False)[0]
     a, b = world.get_positions(), loops.get_positions()
     assert np.isfinite(a).all()
-    # Measured: 1e-15 m after 60 steps (the factors differ in their last bits only).
+    # Measured: 2e-17 m after 60 steps (the factors differ in their last bits only).
     assert np.abs(a - b).max() < 1e-9
     total = (hub.mass + sum(b.mass for b in bobs)) * G
     assert pins[0].reaction_force.y == pytest.approx(total, rel=1e-9)

@@ -146,7 +146,7 @@ class WorldSettings:
     100 / 400 / 1000 / 2000 / 5000 links (200 / 800 / 2000 / 4000 / 10000 rows): 0.07 / 0.23 /
     0.58 / 1.2 / 12 ms, bridges of 400 planks (802 rows): 0.25 ms, nets of 14 x 14 / 30 x 30
     bodies (732 / 3484 rows): 1.4 / 67 ms; a dense block (one body with 200 joints, 402 rows;
-    LAPACK's Cholesky): 11-50 ms under that load; contacts (Lemke: pivots of O(m^2), m about
+    LAPACK's Cholesky): 17-19 ms under that load (48-52 ms before); contacts (Lemke: pivots of O(m^2), m about
     twice the rows, and about m of them), pyramids of base 4 / 6 / 8 / 10 (88 / 204 / 368 /
     580 rows): 0.95 / 9-45 / 50-260 / 350-1900 ms. The default, 400, keeps a step within
     about a tenth of a second whatever the island; an island of joints alone (no limits,

@@ -36,7 +36,7 @@ faster than these loops from 24 to 800 rows (one BLAS thread), when its envelope
 :data:`DENSE_WORK` and at least ``1 / DENSE_SPEEDUP`` of the dense work. That kernel is compiled
 on its own and called by address, because compiled into the island solve the call made Lemke's
 pivoting on contact islands 33-40 % slower whether or not it was made (measured); and only once
-a world has such a block. Its factor differs from the loops' in the last bits (1e-15 m in
+a world has such a block. Its factor differs from the loops' in the last bits (2e-17 m in
 positions after 60 steps of a hub with 40 bobs, measured); a block it finds singular or below
 the pivot floor goes back to the loops.
 
