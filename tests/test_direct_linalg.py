@@ -7,12 +7,19 @@ and in a world, large joint islands (in order, shuffled, dense) carry their load
 
 from __future__ import annotations
 
+import pickle
+
 import numba
 import numpy as np
 import pytest
 
 import impulse2d as i2d
-from impulse2d._dynamics import direct_linalg as dl
+from impulse2d._dynamics import direct, direct_linalg as dl
+from impulse2d._core.state import DYNAMIC, STATIC
+from impulse2d._dynamics.direct_rows import BLOCK, SOFT, WIDTH
+from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics.step import DENSE_KERNEL
+from impulse2d._dynamics.verbs import DIRECT_DENSE, call_dense
 
 from conftest import DT
 
@@ -20,29 +27,46 @@ G = 10.0
 
 
 @numba.njit(cache=False)
+def _to_dense(row, sky, first):
+    n = first.shape[0]
+    L = np.zeros((n, n))
+    for i in range(n):
+        for j in range(first[i], i + 1):
+            L[i, j] = sky[row[i] - first[i] + j]
+    return L
+
+
+@numba.njit(cache=False)
 def _dense_loops(K):
     """The envelope Cholesky over the whole lower triangle: the dense algorithm."""
     n = K.shape[0]
     counts = np.zeros(1)
-    L = dl.envelope_cholesky(K, np.zeros(n, dtype=np.int64), np.full(n, n - 1, dtype=np.int64),
-                             counts, 0)
-    return L, counts[0]
+    start, column, value = dl.from_dense(K)
+    first = np.zeros(n, dtype=np.int64)
+    row, sky = dl.skyline(start, column, value, first)
+    dl.envelope_cholesky(row, sky, first, np.full(n, n - 1, dtype=np.int64), counts, 0)
+    return _to_dense(row, sky, first), counts[0]
 
 
 @numba.njit(cache=False)
 def _envelope_loops(K):
     counts = np.zeros(1)
-    first, last, work, _ = dl.envelope(K)
-    return dl.envelope_cholesky(K, first, last, counts, 0), counts[0], work
+    start, column, value = dl.from_dense(K)
+    first, last, work, _ = dl.envelope(start, column, value)
+    row, sky = dl.skyline(start, column, value, first)
+    dl.envelope_cholesky(row, sky, first, last, counts, 0)
+    return _to_dense(row, sky, first), counts[0], work
 
 
 @numba.njit(cache=False)
 def _factor_and_solve(K, b):
     """``(x, order, regularised)``: ``K x = b`` through :func:`factor`."""
     counts = np.zeros(1)
-    L, first, last, order = dl.factor(K, counts, 0)
+    start, column, value = dl.from_dense(K)
+    row, sky, first, last, order = dl.factor(start, column, value, counts, 0,
+                                             np.zeros(1, dtype=np.int64))  # loops only
     x = b.copy()
-    dl.solve(L, first, last, order, x)
+    dl.solve(row, sky, first, last, order, x)
     return x, order, counts[0]
 
 
@@ -194,3 +218,147 @@ def test_redundant_pins_in_a_dense_island_are_still_regularised():
     assert min(abs(first), abs(second)) <= 1e-5 * total
     assert np.isfinite(world.get_positions()).all()
     assert abs(hub.position.y) < 1e-9 and abs(hub.position.x) < 1e-9
+
+
+# -- LAPACK's Cholesky for dense blocks (impulse2d._dynamics.direct_dense) ---------------------
+@numba.njit(cache=False)
+def _by_address(address, K):
+    """The factor of ``K`` by the kernel at ``address``, called as the island solve calls it."""
+    L = np.empty_like(K)
+    status = call_dense(address, (K, L))
+    return L, status
+
+
+def _dense_spd(n, rng):
+    B = rng.uniform(-1.0, 1.0, (n, n))
+    return B @ B.T + n * np.eye(n)
+
+
+def test_lapack_factor_by_address_is_a_cholesky_factor():
+    K = _dense_spd(150, np.random.default_rng(3))
+    L, status = _by_address(DENSE_KERNEL.address(), K)
+    assert status == 0.0
+    assert np.all(np.triu(L, 1) == 0.0)
+    assert np.abs(L @ L.T - K).max() < 1e-12 * np.abs(K).max()
+    loops, _ = _dense_loops(K)
+    # The same factor up to rounding (LAPACK sums in its own order: the last bits differ).
+    assert np.abs(L - loops).max() < 1e-12 * np.abs(loops).max()
+
+
+def test_lapack_hands_a_singular_block_back_to_the_loops():
+    K = _dense_spd(80, np.random.default_rng(4))
+    K[40, :] = K[39, :]                      # two equal rows: A_ee of redundant joints
+    K[:, 40] = K[:, 39]
+    _, status = _by_address(DENSE_KERNEL.address(), K)
+    assert status != 0.0
+
+
+def _star_run(spokes, steps, lapack):
+    world, hub, pins, bobs, joints = _star(spokes)
+    if not lapack:
+        world._verbs[DIRECT_DENSE] = -1      # asked for and never given: the loops each step
+        fill = step_module.DENSE_KERNEL.address
+        step_module.DENSE_KERNEL.address = lambda: -1
+    try:
+        for _ in range(steps):
+            world.step(DT)
+    finally:
+        if not lapack:
+            step_module.DENSE_KERNEL.address = fill
+    return world, hub, pins, bobs, joints
+
+
+def test_a_dense_island_asks_for_lapack_once_and_moves_as_with_the_loops():
+    spokes = 40                               # 82 rows: above DENSE_WORK, envelope full
+    world, hub, pins, bobs, joints = _star_run(spokes, 1, lapack=True)
+    assert world._verbs[DIRECT_DENSE] == DENSE_KERNEL.address()   # asked for after step 1
+    for _ in range(59):
+        world.step(DT)
+    loops = _star_run(spokes, 60, lapack=False)[0]
+    a, b = world.get_positions(), loops.get_positions()
+    assert np.isfinite(a).all()
+    # Measured: 2e-17 m after 60 steps (the factors differ in their last bits only).
+    assert np.abs(a - b).max() < 1e-9
+    total = (hub.mass + sum(b.mass for b in bobs)) * G
+    assert pins[0].reaction_force.y == pytest.approx(total, rel=1e-9)
+    for bob, joint in zip(bobs, joints):
+        assert joint.reaction_force.y == pytest.approx(bob.mass * G, rel=1e-9)
+
+
+def test_sparse_joint_islands_never_ask_for_lapack():
+    world = i2d.World(solver="direct", gravity=(0.0, -G), enable_sleep=False,
+                      direct_max_rows=10000)
+    parent = world.create_body(type="static")
+    for k in range(100):
+        link = world.create_body(position=(0.5 + k, 0.0))
+        link.create_box(0.5, 0.1, group=-1)
+        world.create_revolute_joint(parent, link, (float(k), 0.0))
+        parent = link
+    for _ in range(3):
+        world.step(DT)
+    assert world._verbs[DIRECT_DENSE] == 0
+
+
+# -- the sparse assembly of joint islands (direct._assemble_sparse) ------------------------------
+@numba.njit(cache=False)
+def _both_assemblies(body, jacobian, data, kind, inv_mass, inv_inertia):
+    rows = body.shape[0]
+    members = np.arange(rows)
+    where = np.arange(rows)
+    inc_start, inc_row, inc_slot = direct._incidence(body, kind, kind.shape[0])
+    A, diagonal = direct._assemble(members, where, body, jacobian, data, inv_mass, inv_inertia,
+                                   inc_start, inc_row, inc_slot)
+    start, column, value, diagonal2 = direct._assemble_sparse(
+        members, where, body, jacobian, data, inv_mass, inv_inertia, inc_start, inc_row,
+        inc_slot)
+    B = np.zeros((rows, rows))
+    entries = 0
+    for i in range(rows):
+        for e in range(start[i], start[i + 1]):
+            B[i, column[e]] = value[e]
+            entries += 1
+            if e > start[i] and column[e] <= column[e - 1]:
+                entries = -1 << 40  # columns not increasing
+    return A, diagonal, B, diagonal2, entries
+
+
+def test_the_sparse_assembly_is_the_dense_one_bit_for_bit():
+    rng = np.random.default_rng(5)
+    bodies, rows = 40, 300
+    kind = np.full(bodies, DYNAMIC, dtype=np.int64)
+    kind[0] = STATIC
+    body = np.full((rows, 4), -1, dtype=np.int64)
+    for r in range(rows):
+        a, b = rng.choice(bodies, 2, replace=False)
+        body[r, 0], body[r, 1] = a, b
+        if r % 7 == 0:                       # a gear's four bodies
+            body[r, 2], body[r, 3] = rng.choice(bodies, 2, replace=False)
+    jacobian = rng.standard_normal((rows, 4, 3))
+    data = np.zeros((rows, WIDTH))
+    data[:, BLOCK] = np.arange(rows)
+    for r in range(0, rows - 1, 10):         # soft two-row blocks, as a weld's point rows
+        body[r + 1, :2] = body[r, :2]
+        body[r + 1, 2:] = -1
+        data[r:r + 2, SOFT] = 0.3
+        data[r:r + 2, BLOCK] = r
+    inv_mass = rng.uniform(0.1, 2.0, bodies)
+    inv_inertia = rng.uniform(0.1, 5.0, bodies)
+    A, diagonal, B, diagonal2, entries = _both_assemblies(body, jacobian, data, kind, inv_mass,
+                                                          inv_inertia)
+    assert np.array_equal(A, B) and np.array_equal(diagonal, diagonal2)
+    assert 0 < entries < 0.5 * rows * rows   # sparse indeed, columns increasing
+
+
+def test_a_restored_snapshot_factors_its_dense_block_as_the_world_did():
+    world, *_ = _star(40)
+    for _ in range(3):
+        world.step(DT)                       # LAPACK asked for at step 1, used from step 2
+    snap = world.snapshot()
+    for _ in range(20):
+        world.step(DT)
+    ahead = world.get_positions()
+    copy = pickle.loads(pickle.dumps(snap))  # through bytes, as in another process
+    world.restore(copy)
+    for _ in range(20):
+        world.step(DT)
+    assert np.array_equal(world.get_positions(), ahead)

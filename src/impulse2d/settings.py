@@ -140,16 +140,18 @@ class WorldSettings:
     """direct: the most constraint rows (scalar impulses: two per contact point, one to three
     per joint) one island may have, in [1, 100000]. A step with a larger island takes
     ``direct_fallback``'s solver, or raises ``ValueError`` with no body changed. Measured
-    per step of one island (2-core machine under load, ``benchmarks/direct_sizes.py``):
-    joints alone (a Cholesky factor over the rows' envelope, reordered when the joints were
-    made out of order: about linear in the rows for chains, bridges and nets, plus the
-    island's dense ``n x n`` arrays), chains of 100 / 200 / 400 / 1000 links (200 / 400 / 800
-    / 2000 rows): 0.13 / 1.0 / 2-7 / 53 ms, a net of 14 x 14 bodies (732 rows): 4.9 ms; a
-    dense block (one body with 200 joints, 402 rows): 13 ms; contacts (Lemke: pivots of
-    O(m^2), m about twice the rows, and about m of them), pyramids of base 4 / 6 / 8 / 10
-    (88 / 204 / 368 / 580 rows): 0.95 / 11 / 72 / 520 ms. The default, 400, keeps a step
-    within about a tenth of a second whatever the island; joint islands of a few thousand
-    rows stay practical (memory: 32 MB a dense matrix at 2000 rows)."""
+    per step of one island (2-core machine under heavy load, ``benchmarks/direct_sizes.py``,
+    2026-11-24): joints alone (assembled sparse and factored over the rows' envelope,
+    reordered when the joints were made out of order: about linear in the rows), chains of
+    100 / 400 / 1000 / 2000 / 5000 links (200 / 800 / 2000 / 4000 / 10000 rows): 0.07 / 0.23 /
+    0.58 / 1.2 / 12 ms, bridges of 400 planks (802 rows): 0.25 ms, nets of 14 x 14 / 30 x 30
+    bodies (732 / 3484 rows): 1.4 / 67 ms; a dense block (one body with 200 joints, 402 rows;
+    LAPACK's Cholesky): 17-19 ms under that load (48-52 ms before); contacts (Lemke: pivots of O(m^2), m about
+    twice the rows, and about m of them), pyramids of base 4 / 6 / 8 / 10 (88 / 204 / 368 /
+    580 rows): 0.95 / 9-45 / 50-260 / 350-1900 ms. The default, 400, keeps a step within
+    about a tenth of a second whatever the island; an island of joints alone (no limits,
+    motors or contacts) stays practical at ten thousand rows and more: raise it for such
+    worlds."""
 
     direct_fallback: str | None = None
     """direct: the solver (one of the others) that takes a step whose largest island is above

@@ -81,7 +81,7 @@ import numpy as np
 
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
-from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
+from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
 FORMAT = 1
@@ -209,7 +209,11 @@ def take(world) -> Snapshot:
     fields = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
     packed = world._verbs_for[0]
     seen = packed is not None and packed is settings._derived
-    counts = np.array(world._verbs[_COUNTS], copy=True)
+    # The direct solver's counters, and whether the world has asked for LAPACK's Cholesky
+    # (verbs.DIRECT_DENSE: the restored world factors its dense blocks as this one would).
+    dense = world._verbs[DIRECT_DENSE]
+    asked = not (isinstance(dense, (int, np.integer)) and dense == 0)
+    counts = np.append(np.array(world._verbs[_COUNTS], dtype=np.int64), np.int64(asked))
     return Snapshot(world._uid, state, handles, user_data, fields, counts, seen,
                     frozenset(rows_maps))
 
@@ -351,7 +355,8 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
                 raise ValueError("this snapshot holds NaN; it cannot be restored")
     counts = np.asarray(snapshot._counts)
     table = new_table()
-    if counts.shape != table[_COUNTS].shape:
+    n_counts = table[_COUNTS].shape[0]
+    if counts.shape not in ((n_counts,), (n_counts + 1,)):  # (+1: the LAPACK flag)
         raise ValueError("this snapshot's solver counters do not match this version")
 
     # Write.
@@ -379,7 +384,9 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     for name, data in snapshot._user_data.items():
         setattr(world, name, dict(data))
     world._settings = settings
-    table[_COUNTS] = counts
+    table[_COUNTS] = counts[:n_counts]
+    if counts.shape[0] > n_counts and counts[n_counts] != 0:
+        table[DIRECT_DENSE] = -1   # asked for: the step's table filling gives its address
     world._verbs = table
     world._stores = None
     world._stores_built_from = None

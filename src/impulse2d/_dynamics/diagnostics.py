@@ -47,7 +47,7 @@ from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, N
                           ROWS, SOFT, WIDTH, apply_rows, row_velocity,
                           write_contact_rows)
 from .positions import contact_gap
-from .verbs import (AFTER_SOLVE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, OPENING,
+from .verbs import (AFTER_SOLVE, DIRECT_DENSE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, OPENING,
                     POSITION_PASSES)
 from .world_ref import borrow
 
@@ -203,8 +203,9 @@ def _exact(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap, recor
     for r in range(rows):
         b_all[r] = row_velocity(body, jacobian, r, v0, w0, data[r, BIAS])
     exact = np.zeros(rows)
+    verbs = borrow(world, "verbs")
     exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, exact,
-                   np.zeros(DIRECT_SCRATCH, dtype=np.int64))
+                   np.zeros(DIRECT_SCRATCH, dtype=np.int64), verbs[DIRECT_DENSE:DIRECT_DENSE + 1])
     lam = _contact_impulses(cs, order.shape[0], contact_rows)
     largest = 0.0
     worst = 0.0

@@ -149,7 +149,7 @@ from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KI
 from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .solvers import impulse_caps
-from .verbs import DIRECT_COUNTS, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
+from .verbs import DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
 from .world_ref import borrow
 
 LIMIT_MARGIN = LINEAR_SLOP
@@ -221,7 +221,8 @@ def _contact_product(geometry, body, v, w, r):
 
 
 @inner_kernel
-def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_only, out):
+def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, dense, impulse_only,
+                out):
     """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
     by island into ``out`` (N s; inactive rows 0). ``impulse_only``: skip an island whose normal
     and one-sided rows all have ``b >= -IMPACT`` (zero impulses solve it, to that)."""
@@ -272,7 +273,8 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, impulse_onl
             if not needed:
                 continue
         _solve_island(rows_g, where, sub_body, sub_jacobian, sub_data, sub_b, bodies.inv_mass,
-                      bodies.inv_inertia, inc_start, inc_row, inc_slot, 0.0, solved, counts)
+                      bodies.inv_inertia, inc_start, inc_row, inc_slot, 0.0, solved, counts,
+                      dense)
     for r in range(rows):
         out[r] = solved[place[r]] if place[r] >= 0 else 0.0
 
@@ -375,6 +377,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     table = borrow(world, "verbs")
     ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
+    dense = table[DIRECT_DENSE:DIRECT_DENSE + 1]  # LAPACK's Cholesky: direct_linalg.factor
     h = dt / substeps
     inv_h = 1.0 / h
     speed_cap, spin_cap = impulse_caps(max_linear_speed, h)
@@ -456,7 +459,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                     approach[r] = speed + pull[r]
                     if error[r] > 0.0:
                         b_all[r] += error[r] * inv_h
-        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, True, first)
+        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, dense, True, first)
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
         if touching > 0:
@@ -481,7 +484,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
-        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, False, second)
+        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, dense, False, second)
         integrate_velocities(bodies, gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)

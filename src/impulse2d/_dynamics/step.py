@@ -46,7 +46,8 @@ from .._core.parallel import compile_units
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
-from . import diagnostics, direct, direct_accel, joint_solver, solvers, solvers_ngs
+from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
+               solvers_ngs)
 from .solvers import impulse_caps
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
@@ -59,11 +60,11 @@ from .joints import ROW_LISTS
 from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
-                    CONTINUOUS_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS, DIRECT_COUNTS,
-                    DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS, DIRECT_ROWS_SIGNATURE,
-                    JOINT_POSITION_SIGNATURE, JOINT_POSITIONS, JOINT_SIGNATURE, JOINTS, PAIRS,
-                    PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE, call_collide, call_continuous,
-                    call_pairs, call_solver, diagnose)
+                    CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
+                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
+                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
+                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -395,6 +396,15 @@ DIRECT_ROWS_KERNELS = {name: LazyKernel(entry, DIRECT_ROWS_SIGNATURE, f"{name} j
 """Each joint type's row export for the ``direct`` solver (:mod:`.direct_rows`), compiled when
 a world of that solver, or with diagnostics on, first steps with a joint of that type."""
 
+DENSE_SECONDS = 1.5
+"""Compile of LAPACK's Cholesky for the direct solver (:mod:`.direct_dense`), measured on the
+loaded 2-core machine, 2026-11-24: 1.3-1.4 s (from the cache: 0.05-0.07 s)."""
+
+DENSE_KERNEL = LazyKernel(direct_dense.dense_cholesky, DENSE_SIGNATURE,
+                          "LAPACK's Cholesky (direct solver)", DENSE_SECONDS)
+"""LAPACK's Cholesky for the direct solver's dense equality blocks, compiled when a world first
+has one (the solver asks through slot :data:`~.verbs.DIRECT_DENSE`; :func:`step_world`)."""
+
 DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
                                 DIAGNOSTICS_SECONDS)
 """The solver diagnostics (:mod:`.diagnostics`), compiled when a world first steps with
@@ -445,6 +455,8 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     # Compiled on first need only (step_world); rewritten here so that a table copied from
     # another process never keeps that process's address.
     table[CONTINUOUS] = CONTINUOUS_KERNEL.compiled_address()
+    if table[DIRECT_DENSE] != 0:  # this world has asked for it (a restored snapshot: -1)
+        table[DIRECT_DENSE] = DENSE_KERNEL.address()
 
 
 def _settings_arguments(s) -> tuple:
@@ -488,6 +500,23 @@ def _continuous_first(world, stores) -> None:
     solve_continuous(stores)
 
 
+_BLAS = []
+
+
+def _single_blas():
+    """SciPy's OpenBLAS held to one thread (:class:`.direct_dense.SingleThreadedBlas`, found on
+    first use)."""
+    if not _BLAS:
+        _BLAS.append(direct_dense.SingleThreadedBlas())
+    return _BLAS[0]
+
+
+def _uses_lapack(world) -> bool:
+    """Whether the step of ``world`` may call LAPACK's Cholesky (its slot holds an address)."""
+    slot = world._verbs[DIRECT_DENSE]
+    return not (isinstance(slot, (int, np.integer)) and slot <= 0)
+
+
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated).
 
@@ -515,9 +544,15 @@ def step_world(world, dt: float) -> None:
         stores = stores_for_step(world, rows)
         gx, gy = world._gravity
         t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-            stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
-            bool(world._sleepers), bool(rows["filtered"]), phase)
+        if _uses_lapack(world):
+            with _single_blas():
+                contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
+                    stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
+                    *settings, bool(world._sleepers), bool(rows["filtered"]), phase)
+        else:
+            contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
+                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
+                bool(world._sleepers), bool(rows["filtered"]), phase)
         if unswept > 0:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0
@@ -531,6 +566,10 @@ def step_world(world, dt: float) -> None:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._step_seconds = seconds
+    if world._verbs[DIRECT_DENSE] == -1:
+        # The direct solver met a dense equality block and factored it with its own loops:
+        # LAPACK's Cholesky for this world's next steps.
+        world._verbs[DIRECT_DENSE] = DENSE_KERNEL.address()
     if joint_h < 0.0:
         raise ValueError(
             f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "

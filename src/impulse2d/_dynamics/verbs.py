@@ -26,6 +26,12 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   is above the limit, 0 for none), :data:`DIRECT_MAX_ROWS` (that limit, rows per island, written
   from ``WorldSettings.direct_max_rows``) and :data:`DIRECT_COUNTS` (counters the solver
   writes: see :mod:`.direct`);
+* slot :data:`DIRECT_DENSE`: LAPACK's Cholesky for the ``direct`` solver's dense equality
+  blocks (:mod:`.direct_dense`), per world: 0 until an island of the world first has a block
+  where it pays, -1 once the solver has asked for it (that step factors with its own loops),
+  then its address, filled by Python after that step (:func:`.step.step_world`), so that a
+  world without a dense block never compiles it and a world's results do not depend on what
+  other worlds of the process have compiled;
 * slot :data:`CHAINS`: the narrowphase of the pairs with a chain segment
   (:mod:`.._collision.chain`), filled once a world has a chain (0 before: never called), so
   that a world without chains does not compile it.
@@ -58,7 +64,8 @@ DIRECT_COUNT_NAMES = ("lemke_failures", "fallback_steps", "largest_island_rows",
 DIAGNOSTICS = DIRECT_COUNTS + len(DIRECT_COUNT_NAMES)
 CHAINS = DIAGNOSTICS + 1
 CONTINUOUS = CHAINS + 1
-COUNT = CONTINUOUS + 1
+DIRECT_DENSE = CONTINUOUS + 1
+COUNT = DIRECT_DENSE + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -119,6 +126,11 @@ COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 """``stage(world) -> bodies moved back``"""
 
+DENSE_SIGNATURE = _f8(types.Array(_f8, 2, "C"), types.Array(_f8, 2, "C"))
+"""``factor(K, L) -> status``: the lower Cholesky factor of the symmetric ``K`` into ``L``
+(:mod:`.direct_dense`); 0 when it is good, anything else when the caller must factor ``K``
+itself."""
+
 call_pairs = address_call(PAIRS_SIGNATURE)
 call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
@@ -127,6 +139,7 @@ call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
 call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
+call_dense = address_call(DENSE_SIGNATURE)
 
 
 @inline_kernel
@@ -146,10 +159,12 @@ def new_table() -> np.ndarray:
 
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
-           "DIAGNOSTICS", "CONTINUOUS", "COUNT",
+           "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
+           "DENSE_SIGNATURE", "call_pairs", "call_collide", "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
+           "call_dense",
            "diagnose", "new_table"]
