@@ -512,9 +512,10 @@ def _single_blas():
 
 
 def _uses_lapack(world) -> bool:
-    """Whether the step of ``world`` may call LAPACK's Cholesky (its slot holds an address)."""
-    slot = world._verbs[DIRECT_DENSE]
-    return not (isinstance(slot, (int, np.integer)) and slot <= 0)
+    """Whether the step of ``world`` may call LAPACK's Cholesky (its slot holds an address; 0:
+    never asked, -1: asked by the last step; without the JIT, a Python function)."""
+    slot = world._verbs.item(DIRECT_DENSE)
+    return type(slot) is not int or slot > 0
 
 
 def step_world(world, dt: float) -> None:
@@ -566,7 +567,7 @@ def step_world(world, dt: float) -> None:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._step_seconds = seconds
-    if world._verbs[DIRECT_DENSE] == -1:
+    if world._verbs.item(DIRECT_DENSE) == -1:
         # The direct solver met a dense equality block and factored it with its own loops:
         # LAPACK's Cholesky for this world's next steps.
         world._verbs[DIRECT_DENSE] = DENSE_KERNEL.address()
