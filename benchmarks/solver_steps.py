@@ -7,7 +7,9 @@ One world per solver variant and scene (the seven variants: every name of
 ``impulse2d.settings.SOLVERS`` and ``direct`` at ``direct_level="acceleration"``). After a
 warm-up (which loads or compiles the kernels), the variants take turns: each round steps every
 variant ``block`` times, in an order rotated from round to round, so that the load of a shared
-machine falls on all of them alike. Each step is timed alone (``world.step``); the figure is the
+machine falls on all of them alike. Blocks are long enough that switching worlds (each with its
+own arrays, cold in the caches after the others ran) does not set the median: pyramid_100 in
+blocks of 6 steps measured 38-48 ms a step, in blocks of 25 (the default) 25-31 ms, alone 26 ms. Each step is timed alone (``world.step``); the figure is the
 median over all rounds, in ms. Sleeping is off, so that every timed step solves the whole
 scene (a settled pyramid otherwise falls asleep and costs nearly nothing). All worlds have taken the same number of steps when timed, so
 they are at the same stage of the scene. ``direct`` runs without a fallback: where an island
@@ -37,7 +39,7 @@ DT = 1.0 / 60.0
 SCENES = {
     "pyramid_20": ("pyramid", {"base": 20}, 20, 40, 10),
     "chain_100": ("chain", {"links": 100}, 20, 40, 10),
-    "pyramid_100": ("pyramid", {"base": 100}, 3, 6, 5),
+    "pyramid_100": ("pyramid", {"base": 100}, 3, 25, 4),
 }
 VARIANTS = {name: {"solver": name} for name in SOLVERS}
 VARIANTS["direct_accel"] = {"solver": "direct", "direct_level": "acceleration"}
