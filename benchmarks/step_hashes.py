@@ -39,14 +39,18 @@ def scene_hash(name: str, solver: str, steps: int) -> str:
 
 
 def lander_episode_hash(seed: int = 0) -> str | None:
-    try:
-        import gymnasium as gym
-        from gymnasium.envs.box2d.lunar_lander import heuristic
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("gymnasium") is None:
         return None
+    # install() before Gymnasium's Box2D module is imported: that import binds ``Box2D``, and
+    # imported first it would bind pybox2d, and this would hash Box2D 2.3's episode
     from impulse2d.compat import box2d
     box2d.install()
+    import gymnasium as gym
+    from gymnasium.envs.box2d.lunar_lander import heuristic
     env = gym.make("LunarLander-v3")
+    if type(env.unwrapped.world).__module__.split(".")[0] != "impulse2d":
+        raise RuntimeError("LunarLander-v3 is not running on impulse2d.compat.box2d")
     obs, _ = env.reset(seed=seed)
     digest = hashlib.sha256(obs.tobytes())
     while True:
