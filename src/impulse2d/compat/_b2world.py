@@ -4,49 +4,34 @@ callbacks and ray casts.
 Solver. Box2D 2.3 solves with sequential impulses (``velocityIterations`` sweeps, the 2x2
 block solver for two-point manifolds) and then moves bodies apart with nonlinear Gauss-Seidel
 (at most ``positionIterations`` sweeps, stopping early): impulse2d's ``"pgs_block"`` is that
-solver, and a ``b2World`` uses it. ``Step(dt, velocityIterations, positionIterations)`` runs
-it as ``substeps`` (4) engine steps of dt / 4, each with Box2D's sweeps shared out among the
-substeps and at most ``max_iterations`` = 30 velocity and 10 position sweeps (Gymnasium's
-180 / 60 become 4 x 30 / 10; Box2D's usual 8 / 3 become 4 x 2 / 1). Forces given before
-``Step`` act over all the substeps (Box2D applies them over the whole step).
+solver, and a ``b2World`` uses it. ``Step(dt, velocityIterations, positionIterations)`` is one
+engine step of ``dt`` with Box2D's own counts (``substeps`` = 1, ``max_iterations`` = None):
+Box2D's discretization, which Gymnasium's pilots were tuned on. ``substeps = n`` splits a
+``Step`` into ``n`` engine steps of dt / n sharing Box2D's sweeps (at most ``max_iterations``
+each, if set); forces given before ``Step`` then act over all of them (Box2D applies them over
+the whole step).
 
-Substeps were first needed because impulse2d bounds the impulse of each constraint row per
-step (``_dynamics.solvers.impulse_caps``: a quarter turn per step for angular rows, times the
-row's effective mass) and LunarLander's 0.07 kg legs, driven into their limits by a 40 N m
-motor, needed more than that: the revolute limit's budget now never falls below the joint's
-own motor bound (``max_motor_torque * h``), and ``substeps = 1, max_iterations = None`` (one
-engine step of Box2D's own counts, 180 / 60 for Gymnasium) lands the lander as well. Both
-settings were measured with Gymnasium's heuristic pilot (docs/compat-box2d.md has the tables):
-on seeds 0-19 as given, 4 x (30, 10) scores mean 268, lowest 215, all asleep; 1 x (180, 60)
-mean 257, all but seed 12 asleep, seed 12 crashing at touchdown (18). That seed is on a knife
-edge in Box2D 2.3 too: nudging the lander's initial speed by 0.6 mm/s makes Box2D crash it
-(21). Over 100 episodes (seeds 0-19, each with five initial nudges of 0-8 mm/s) Box2D scores
-mean 254 with 5 below 150, one step mean 256 with 5, four substeps mean 258 with 4. The
-default stays at 4 substeps, which passes issue 16's bar on the seeds as given; one step is
-faster (LunarLander 0.47 against 0.36 of Box2D's rate) and walks BipedalWalker's scripted gait
-as Box2D does (10-26 m in 500 steps, where any substepping stalls it after 1.5 m: see
-docs/compat-box2d.md). The soft step (``"soft_step"``, Box2D v3's solver, 12 substeps) lands
-as well but lets BipedalWalker's knees sag until the walker falls.
-
-No setting found satisfies both bars (measured 2026-11-24, docs/compat-box2d.md "The substep
-question"). Over more episodes one step is the closer match to Box2D: the scripted gait on
-seeds 0-15 walks mean 16.5 m with 11 falls (Box2D 17.4 m, 10 falls; four substeps 1.6 m, never
-falling), LunarLander seeds 20-79 score mean 251 with 4 below 150 (Box2D 257 and 3; four
-substeps 246 and 3); it fails the bar only on seed 12. Two substeps need Box2D's full sweeps
-(2 x (90, 30)): with (30, 10) each the legs are not held and the lander does not sleep. Why
-seed 12 parts from Box2D: both environments make their legs with the joint anchors apart
-(LunarLander 0.6 m, BipedalWalker 0.53 m) and Box2D's position pass closes the gap with one
-uncapped Newton step per sweep, where the engine's revolute position correction
-(``_dynamics/joints/revolute.solve_position``) moves the point at most 0.2 m a sweep: after the
-first step LunarLander's legs stand 0.08 rad off Box2D's, and the pilot, a threshold
-controller, first acts differently at step 51. Without that cap (an experiment, not in the
-engine) the first step matches Box2D's to 0.002 rad (LunarLander's legs) and 0.003 rad
-(BipedalWalker's joints), and one step scores seeds 0-19 mean 266, lowest 182, all asleep
-(Box2D 264 / 180), seeds 20-79 259 with 2 below 150, but the gait falls sooner (seeds 0-15
-mean 4.9 m, 13 falls): Box2D's walker also lands its lower legs on the ground in the reset's
-step (its time of impact) and bounces the hull 0.16 m up in the next five, which neither
-engine setting reproduces. Sleeping is on unless
-``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as max(r1, r2), as in Box2D.
+Why one step (measured 2026-11-24, docs/compat-box2d.md "The substep question"): Gymnasium's
+scripted BipedalWalker gait stalls after ~1.5 m at four substeps, and so does Box2D 2.3 itself
+with its Step split into four (45 / 15 sweeps each: 1.6 m, or falling backwards at step
+~137): the gait depends on the step size (a 20 ms step keeps a pushing foot's contact force
+for the whole step, 5 ms steps let the foot leave within it), and the old default of 4 x
+(30, 10) reproduced Box2D at that step, not at Box2D's. With one step and the engine's
+revolute position correction uncapped as Box2D's (``_dynamics/joints/revolute.solve_position``;
+it was capped at 0.2 m a sweep, which stood LunarLander's legs, made 0.6 m from their anchors,
+0.08 rad off Box2D's after the first step and crashed seed 12), LunarLander's heuristic scores
+seeds 0-19 mean 266, lowest 182, all asleep (Box2D 264 / 180), and the gait walks forward on
+every seed (0-15: 6.5 m mean in 500 steps, 11 falls; Box2D 18.6 m, 8 falls). The walk itself
+is Box2D's (started from Box2D's own state two steps after the reset it walks 16.9 m mean over
+seeds 0-7, Box2D 20.9); what differs is the reset, whose Step pulls the legs 0.53 m to their
+hips through the ground, where Box2D 2.3's time of impact integrates the rest of the step and
+the engine's continuous collision (Box2D v3's) does not. The revolute limit's impulse budget
+is never below the joint's own motor bound (``max_motor_torque * h``), so that one step holds
+LunarLander's 0.07 kg legs against their limits under a 40 N m motor. The soft step
+(``"soft_step"``, Box2D v3's solver, 12 substeps) lands as well but lets BipedalWalker's knees
+sag until the walker falls.
+Sleeping is on unless ``doSleep=False``; friction mixes as sqrt(f1 f2) and restitution as
+max(r1, r2), as in Box2D.
 
 Continuous collision. Box2D 2.3 sweeps dynamic bodies against static ones (time of impact);
 impulse2d's continuous collision (``WorldSettings.enable_continuous``, on) sweeps the bodies
@@ -214,9 +199,10 @@ class b2World:  # noqa: N801
     engine_settings: dict = {"solver": "pgs_block"}
     """impulse2d ``WorldSettings`` every new b2World starts from (a class attribute: change it
     before the worlds are made, e.g. ``b2World.engine_settings = {"solver": "soft_step"}``)."""
-    substeps = 4
-    """Engine steps per ``Step`` (each of dt / substeps): see the module docstring."""
-    max_iterations = (30, 10)
+    substeps = 1
+    """Engine steps per ``Step`` (each of dt / substeps; 1: Box2D's own step): see the module
+    docstring."""
+    max_iterations = None
     """Caps ``(velocity, position)`` on the iterations of each engine step (None: Box2D's
     counts as given, shared among the substeps)."""
     continuous = True

@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
-from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
-from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve2, turn
+from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
+from ..positions import anchor, clamp, relative_turn, shift, solve2, turn
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows)
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
@@ -234,9 +234,13 @@ def solve_position(joints, ids, bodies):
     """One nonlinear Gauss-Seidel correction of the revolute joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2RevoluteJoint::SolvePositionConstraints``): the angle limit
     (beyond the angular slop, at most 8 degrees at once), then the point, in full with the
-    current anchors' 2x2 mass, at most 0.2 m at once (Box2D v2.4 does not cap the point; the
-    cap keeps a stretched chain from jumping). Returns the largest error in units of its
-    tolerance (see :data:`~..verbs.JOINT_SIGNATURE`). Pins (no limit) take the same loop."""
+    current anchors' 2x2 mass: one Newton step, uncapped, as Box2D (v2.3 and v2.4) takes it.
+    (It was capped at 0.2 m a sweep, to keep a stretched chain from jumping; the chain tests
+    pass without it, and the cap turned a joint made with its anchors apart differently from
+    Box2D: LunarLander's legs, made 0.6 m from their anchors, stood 0.08 rad off Box2D's after
+    the first step, 0.001 without it; docs/compat-box2d.md.) Returns the largest error in
+    units of its tolerance (see :data:`~..verbs.JOINT_SIGNATURE`). Pins (no limit) take the
+    same loop."""
     dp = bodies.dp
     dq = bodies.dq
     worst = 0.0
@@ -258,7 +262,6 @@ def solve_position(joints, ids, bodies):
         cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         worst = max(worst, math.sqrt(cx * cx + cy * cy) / LINEAR_SLOP)
-        cx, cy = clamp_length(cx, cy, MAX_LINEAR_CORRECTION)
         m = m_a + m_b
         px, py = solve2(m + i_a * ray * ray + i_b * rby * rby, -i_a * rax * ray - i_b * rbx * rby,
                         m + i_a * rax * rax + i_b * rbx * rbx, -cx, -cy)
