@@ -22,12 +22,16 @@ nonzero velocity) resets the timers of the dynamic bodies it touches or is joint
 moving platform keeps what rides on it awake, and so does a joint motor with a nonzero speed
 for its two bodies.
 
-Islands are found again each step, by union-find over the awake bodies' touching contacts and
-joints (union by lowest row, with path compression), rather than kept persistent with lazy
-splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with a few integer
-operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and
-0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a
-settled ``many_pyramids`` asleep steps in 1.7 % of its awake time. A sleeping island keeps the label it fell asleep with, ``island``
+Islands are found again each step in which some awake body's timer has reached
+``time_to_sleep`` (no island can fall asleep before), by union-find over the awake bodies'
+touching contacts and joints (union by lowest row, with path compression), rather than kept
+persistent with lazy splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with
+a few integer operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000
+circles, 1.7 %) and 0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %)
+(``benchmarks/sleep.py``), while a settled ``many_pyramids`` asleep steps in 1.7 % of its awake
+time. A world whose live bodies are all static or asleep steps without passing over its
+contacts at all (:func:`resting_sleepers`: the step returns once it finds no fat box moved and
+no pair dirty). A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
 
 Waking, inside the step (:func:`wake_touched`, after the narrowphase, before the contacts are
@@ -40,12 +44,10 @@ created or destroyed, ``is_awake = True``) come from the public setters (``_slee
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inner_kernel, kernel
-from .._core.state import DYNAMIC, KINEMATIC
+from .._core.state import DYNAMIC, KINEMATIC, STATIC
 
 
 @inner_kernel
@@ -142,6 +144,30 @@ def wake_touched(bodies, contacts, joints):
 
 
 @borrowing_kernel
+def resting_sleepers(bodies):
+    """The number of sleeping bodies if every live body is static or asleep, else -1 (a live
+    kinematic body, moving or not, counts as awake: it is finalized each step).
+
+    Such a world's step, once its pairs are known and nothing marked them dirty, changes
+    nothing: the narrowphase keeps the manifolds of contacts whose bodies are all asleep or
+    static, nothing awake can wake a sleeping island, the solver and finalize skip sleeping
+    bodies, and the sleep stage only counts them. The step kernel then returns early
+    (``step._at_rest``), which makes a sleeping world's step one pass over the body rows
+    (three bytes each) instead of a dozen over bodies, shapes and contacts.
+    """
+    alive = bodies.alive
+    kind = bodies.type
+    asleep = bodies.asleep
+    sleeping = 0
+    for i in range(alive.shape[0]):
+        if alive[i] and kind[i] != STATIC:
+            if not asleep[i]:
+                return -1
+            sleeping += 1
+    return sleeping
+
+
+@borrowing_kernel
 def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,
     label their islands and put to sleep each island whose bodies have all been slow for
@@ -161,6 +187,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     n = alive.shape[0]
     sleeping = 0
     stirring = False
+    ripe = False  # some awake body has been slow for time_to_sleep
     for i in range(n):
         if not alive[i]:
             continue
@@ -183,6 +210,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             timer[i] = 0.0
         else:
             timer[i] += dt
+            ripe = ripe or timer[i] >= time_to_sleep
     if not enable_sleep:
         return sleeping, 0
     count = contacts.count
@@ -207,6 +235,13 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
         if joints.alive[j] and joints.enable_motor[j] and joints.motor_speed[j] != 0.0:
             timer[joints.body_a[j]] = 0.0
             timer[joints.body_b[j]] = 0.0
+    if not ripe:
+        # An island sleeps when its least timer has reached time_to_sleep, so none can while
+        # no body's has (the resets above only lower timers): the islands are not labelled
+        # (an awake body's label is only read once it sleeps, and it is set the step it falls
+        # asleep). This skips the passes below, over every contact and three over the bodies,
+        # in every step of a world in motion and of one where only a falling body is awake.
+        return sleeping, 0
     # Union-find over the awake dynamic bodies (a touching contact between an awake and a
     # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
     for k in range(count.shape[0]):
@@ -221,15 +256,16 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             b = joints.body_b[j]
             if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
                 union(parent, a, b)
+    # Each island's least timer, at its root. One pass: a root is its island's lowest row, so
+    # in ascending order it is met (and its minimum started) before any other member.
     least = bodies.island_sleep
     for i in range(n):
         if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
-            parent[i] = find_root(parent, i)
-            least[i] = math.inf
-    for i in range(n):
-        if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
-            r = parent[i]
-            if timer[i] < least[r]:
+            r = find_root(parent, i)
+            parent[i] = r
+            if r == i:
+                least[i] = timer[i]
+            elif timer[i] < least[r]:
                 least[r] = timer[i]
     fell = 0
     for i in range(n):
