@@ -38,19 +38,23 @@ def _asleep(world, bodies, limit=600):
     raise AssertionError("the pile did not fall asleep")
 
 
-def _run(enable_sleep, keep_full_step, solver="soft_step", asleep_steps=1000):
+def _run(enable_sleep, keep_full_step, solver="soft_step", asleep_steps=1000, platform=None):
     """A pile, settled (and asleep, with sleeping on), ``asleep_steps`` more steps, then a box
     dropped from 1.5 m above its top box and 240 steps. ``keep_full_step``: a body far away
     is awake for good and still (no gravity), so that no step of the world is an all-asleep
     one and every stage runs (else it is static). Returns (poses of the pile when settled,
     after the asleep steps, at the end; the dropped box's pose at the end; whether the last
-    asleep step returned early)."""
+    asleep step returned early). ``platform``: an angle (rad): an idle kinematic box
+    beside the pile, turned by it."""
     world = i2.World(enable_sleep=enable_sleep, solver=solver)
     pile = _pile(world)
     # The same rows either way (a shape's row orders its contacts): static, or awake for good.
     far = world.create_body("dynamic" if keep_full_step else "static", position=(500.0, 500.0),
                             gravity_scale=0.0, allow_sleep=False)
     far.create_circle(0.5)
+    if platform is not None:  # 1 cm right of the pile's base: a speculative contact
+        idle = world.create_body("kinematic", position=(2.51, 0.5), angle=platform)
+        idle.create_box(0.5, 0.5)
     if enable_sleep:
         _asleep(world, pile)
     else:
@@ -79,6 +83,20 @@ def test_an_all_asleep_step_is_the_full_step_to_the_bit(solver):
     assert quick[4] and not full[4]
     for a, b in zip(quick[:4], full[:4]):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.3])
+def test_an_idle_kinematic_body_beside_a_sleeping_pile_changes_nothing(angle):
+    """An idle kinematic box beside the sleeping pile: the step returns early once the box's
+    pose is what finalize would make of it (its rotation renormalised to a fixed point), and
+    every pose equals the full step's to the bit either way."""
+    quick = _run(True, False, platform=angle)
+    full = _run(True, True, platform=angle)
+    for a, b in zip(quick[:4], full[:4]):
+        assert np.array_equal(a, b)
+    assert not full[4]
+    if angle == 0.0:
+        assert quick[4]
 
 
 def test_a_sleeping_pile_keeps_its_poses_to_the_bit_and_wakes_when_hit():

@@ -29,7 +29,7 @@ persistent with lazy splitting as Box2D v3 does: the pass is O(bodies + contacts
 a few integer operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000
 circles, 1.7 %) and 0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %)
 (``benchmarks/sleep.py``), while a settled ``many_pyramids`` asleep steps in 1.7 % of its awake
-time. A world whose live bodies are all static or asleep steps without passing over its
+time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
 contacts at all (:func:`resting_sleepers`: the step returns once it finds no fat box moved and
 no pair dirty). A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
@@ -43,6 +43,8 @@ created or destroyed, ``is_awake = True``) come from the public setters (``_slee
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -143,17 +145,53 @@ def wake_touched(bodies, contacts, joints):
     return woken
 
 
+@inner_kernel
+def _same_bits(a, b):
+    """``a`` and ``b`` are the same float to the bit (NaN aside: no NaN enters state), the
+    sign of a zero included (``-0.0 + 0.0`` is ``+0.0``)."""
+    return a == b and (a != 0.0 or math.copysign(1.0, a) == math.copysign(1.0, b))
+
+
+@inner_kernel
+def _idle_kinematic(bodies, i):
+    """Whether kinematic body ``i`` would come out of a step to the same bits: no velocity, no
+    force left to clear, and the pose that :func:`.integrate.finalize_bodies` computes from a
+    zero delta (``dp`` = 0, ``dq`` = (1, 0)) equal to the stored one. The renormalisation of
+    ``rot`` can move a unit vector by an ulp, a zero's sign can flip, and a pose set from
+    Python is not computed as finalize computes it: each is a change the full step makes."""
+    if (bodies.v[i, 0] != 0.0 or bodies.v[i, 1] != 0.0 or bodies.w[i] != 0.0
+            or bodies.force[i, 0] != 0.0 or bodies.force[i, 1] != 0.0
+            or bodies.torque[i] != 0.0 or bodies.step_motion[i] != 0.0):
+        return False
+    cx = bodies.center[i, 0] + 0.0
+    cy = bodies.center[i, 1] + 0.0
+    angle = bodies.angle[i] + math.atan(0.0 / 1.0)
+    c = bodies.rot[i, 0] * 1.0 - bodies.rot[i, 1] * 0.0
+    s = bodies.rot[i, 1] * 1.0 + bodies.rot[i, 0] * 0.0
+    inv_len = 1.0 / math.sqrt(c * c + s * s)
+    c *= inv_len
+    s *= inv_len
+    lx = bodies.local_center[i, 0]
+    ly = bodies.local_center[i, 1]
+    return (_same_bits(cx, bodies.center[i, 0]) and _same_bits(cy, bodies.center[i, 1])
+            and _same_bits(angle, bodies.angle[i]) and _same_bits(c, bodies.rot[i, 0])
+            and _same_bits(s, bodies.rot[i, 1])
+            and _same_bits(cx - (c * lx - s * ly), bodies.origin[i, 0])
+            and _same_bits(cy - (s * lx + c * ly), bodies.origin[i, 1]))
+
+
 @borrowing_kernel
 def resting_sleepers(bodies):
-    """The number of sleeping bodies if every live body is static or asleep, else -1 (a live
-    kinematic body, moving or not, counts as awake: it is finalized each step).
+    """The number of sleeping bodies if every live body is static, asleep or an idle kinematic
+    body (:func:`_idle_kinematic`), else -1.
 
     Such a world's step, once its pairs are known and nothing marked them dirty, changes
     nothing: the narrowphase keeps the manifolds of contacts whose bodies are all asleep or
-    static, nothing awake can wake a sleeping island, the solver and finalize skip sleeping
-    bodies, and the sleep stage only counts them. The step kernel then returns early
-    (``step._at_rest``), which makes a sleeping world's step one pass over the body rows
-    (three bytes each) instead of a dozen over bodies, shapes and contacts.
+    static and recomputes those of an idle kinematic body to the same bits, nothing can wake
+    a sleeping island, the solver and finalize skip sleeping bodies and leave an idle
+    kinematic one as it is, and the sleep stage only counts the sleepers. The step kernel
+    then returns early (``step._at_rest``), which makes a sleeping world's step one pass over
+    the body rows (three bytes each) instead of a dozen over bodies, shapes and contacts.
     """
     alive = bodies.alive
     kind = bodies.type
@@ -161,9 +199,10 @@ def resting_sleepers(bodies):
     sleeping = 0
     for i in range(alive.shape[0]):
         if alive[i] and kind[i] != STATIC:
-            if not asleep[i]:
+            if asleep[i]:
+                sleeping += 1
+            elif kind[i] != KINEMATIC or not _idle_kinematic(bodies, i):
                 return -1
-            sleeping += 1
     return sleeping
 
 
