@@ -3,7 +3,7 @@
 ::
 
     update bounding boxes -> (if any fat box moved) pairs: of the moved boxes, or all, filtered;
-    merge contacts -> (if every body is static or asleep and no pair changed) return
+    merge contacts -> (if every body is static, asleep or idle and no pair changed) return
     -> narrowphase manifolds (feature ids carry impulses)
     -> (if any body sleeps) wake the sleeping islands an awake body touches
     -> colour the touching contacts -> prepare constraints -> solver -> store impulses
@@ -229,7 +229,8 @@ def _sleep(world, dt, time_to_sleep, enable_sleep):
 @borrowing_kernel
 def _at_rest(world):
     """The number of sleeping bodies if the rest of this step would change nothing, else -1:
-    every live body is static or asleep (:func:`.islands.resting_sleepers`; the caller has
+    every live body is static, asleep or an idle kinematic body
+    (:func:`.islands.resting_sleepers`; the caller has
     checked that no fat box moved and no pair is dirty), no joint row is solved (a joint
     between two non-dynamic bodies is), no constraint store is left to empty (so the stores
     are those of a full step), and the diagnostics are off (they record every step). The
@@ -305,8 +306,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     cycle counter before each stage and at
     the end (see :data:`STAGES`).
 
-    A world whose live bodies are all static or asleep, with no fat box moved and no pair
-    dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
+    A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
+    moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
     nothing), the joint substep 0 (Python keeps the last one).
 
     ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the
