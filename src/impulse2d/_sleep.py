@@ -86,6 +86,11 @@ def sleep_island(world, i: int) -> None:
     b.island[members] = label[i]
     b.v[members] = 0.0
     b.w[members] = 0.0
+    # Forces applied before this call are dropped now rather than by the next step's finalize:
+    # a step of a world that is all asleep may return before finalize (step_kernel), and a
+    # sleeping body must not carry a force into the step that wakes it.
+    b.force[members] = 0.0
+    b.torque[members] = 0.0
     world._sleepers += int(np.count_nonzero(members))
     _woke(world)
 

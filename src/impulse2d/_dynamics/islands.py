@@ -22,12 +22,16 @@ nonzero velocity) resets the timers of the dynamic bodies it touches or is joint
 moving platform keeps what rides on it awake, and so does a joint motor with a nonzero speed
 for its two bodies.
 
-Islands are found again each step, by union-find over the awake bodies' touching contacts and
-joints (union by lowest row, with path compression), rather than kept persistent with lazy
-splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with a few integer
-operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and
-0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a
-settled ``many_pyramids`` asleep steps in 1.7 % of its awake time. A sleeping island keeps the label it fell asleep with, ``island``
+Islands are found again each step in which some awake body's timer has reached
+``time_to_sleep`` (no island can fall asleep before), by union-find over the awake bodies'
+touching contacts and joints (union by lowest row, with path compression), rather than kept
+persistent with lazy splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with
+a few integer operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000
+circles, 1.7 %) and 0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %)
+(``benchmarks/sleep.py``), while a settled ``many_pyramids`` asleep steps in 1.7 % of its awake
+time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
+contacts at all (:func:`resting_sleepers`: the step returns once it finds no fat box moved and
+no pair dirty). A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
 
 Waking, inside the step (:func:`wake_touched`, after the narrowphase, before the contacts are
@@ -45,7 +49,7 @@ import math
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inner_kernel, kernel
-from .._core.state import DYNAMIC, KINEMATIC
+from .._core.state import DYNAMIC, KINEMATIC, STATIC
 
 
 @inner_kernel
@@ -141,6 +145,67 @@ def wake_touched(bodies, contacts, joints):
     return woken
 
 
+@inner_kernel
+def _same_bits(a, b):
+    """``a`` and ``b`` are the same float to the bit (NaN aside: no NaN enters state), the
+    sign of a zero included (``-0.0 + 0.0`` is ``+0.0``)."""
+    return a == b and (a != 0.0 or math.copysign(1.0, a) == math.copysign(1.0, b))
+
+
+@inner_kernel
+def _idle_kinematic(bodies, i):
+    """Whether kinematic body ``i`` would come out of a step to the same bits: no velocity, no
+    force left to clear, and the pose that :func:`.integrate.finalize_bodies` computes from a
+    zero delta (``dp`` = 0, ``dq`` = (1, 0)) equal to the stored one. The renormalisation of
+    ``rot`` can move a unit vector by an ulp, a zero's sign can flip, and a pose set from
+    Python is not computed as finalize computes it: each is a change the full step makes."""
+    if (bodies.v[i, 0] != 0.0 or bodies.v[i, 1] != 0.0 or bodies.w[i] != 0.0
+            or bodies.force[i, 0] != 0.0 or bodies.force[i, 1] != 0.0
+            or bodies.torque[i] != 0.0 or bodies.step_motion[i] != 0.0):
+        return False
+    cx = bodies.center[i, 0] + 0.0
+    cy = bodies.center[i, 1] + 0.0
+    angle = bodies.angle[i] + math.atan(0.0 / 1.0)
+    c = bodies.rot[i, 0] * 1.0 - bodies.rot[i, 1] * 0.0
+    s = bodies.rot[i, 1] * 1.0 + bodies.rot[i, 0] * 0.0
+    inv_len = 1.0 / math.sqrt(c * c + s * s)
+    c *= inv_len
+    s *= inv_len
+    lx = bodies.local_center[i, 0]
+    ly = bodies.local_center[i, 1]
+    return (_same_bits(cx, bodies.center[i, 0]) and _same_bits(cy, bodies.center[i, 1])
+            and _same_bits(angle, bodies.angle[i]) and _same_bits(c, bodies.rot[i, 0])
+            and _same_bits(s, bodies.rot[i, 1])
+            and _same_bits(cx - (c * lx - s * ly), bodies.origin[i, 0])
+            and _same_bits(cy - (s * lx + c * ly), bodies.origin[i, 1]))
+
+
+@borrowing_kernel
+def resting_sleepers(bodies):
+    """The number of sleeping bodies if every live body is static, asleep or an idle kinematic
+    body (:func:`_idle_kinematic`), else -1.
+
+    Such a world's step, once its pairs are known and nothing marked them dirty, changes
+    nothing: the narrowphase keeps the manifolds of contacts whose bodies are all asleep or
+    static and recomputes those of an idle kinematic body to the same bits, nothing can wake
+    a sleeping island, the solver and finalize skip sleeping bodies and leave an idle
+    kinematic one as it is, and the sleep stage only counts the sleepers. The step kernel
+    then returns early (``step._at_rest``), which makes a sleeping world's step one pass over
+    the body rows (three bytes each) instead of a dozen over bodies, shapes and contacts.
+    """
+    alive = bodies.alive
+    kind = bodies.type
+    asleep = bodies.asleep
+    sleeping = 0
+    for i in range(alive.shape[0]):
+        if alive[i] and kind[i] != STATIC:
+            if asleep[i]:
+                sleeping += 1
+            elif kind[i] != KINEMATIC or not _idle_kinematic(bodies, i):
+                return -1
+    return sleeping
+
+
 @borrowing_kernel
 def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,
@@ -161,6 +226,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     n = alive.shape[0]
     sleeping = 0
     stirring = False
+    ripe = False  # some awake body has been slow for time_to_sleep
     for i in range(n):
         if not alive[i]:
             continue
@@ -183,6 +249,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             timer[i] = 0.0
         else:
             timer[i] += dt
+            ripe = ripe or timer[i] >= time_to_sleep
     if not enable_sleep:
         return sleeping, 0
     count = contacts.count
@@ -207,6 +274,13 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
         if joints.alive[j] and joints.enable_motor[j] and joints.motor_speed[j] != 0.0:
             timer[joints.body_a[j]] = 0.0
             timer[joints.body_b[j]] = 0.0
+    if not ripe:
+        # An island sleeps when its least timer has reached time_to_sleep, so none can while
+        # no body's has (the resets above only lower timers): the islands are not labelled
+        # (an awake body's label is only read once it sleeps, and it is set the step it falls
+        # asleep). This skips the passes below, over every contact and three over the bodies,
+        # in every step of a world in motion and of one where only a falling body is awake.
+        return sleeping, 0
     # Union-find over the awake dynamic bodies (a touching contact between an awake and a
     # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
     for k in range(count.shape[0]):
@@ -221,15 +295,16 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             b = joints.body_b[j]
             if kind[a] == DYNAMIC and kind[b] == DYNAMIC and not asleep[a] and not asleep[b]:
                 union(parent, a, b)
+    # Each island's least timer, at its root. One pass: a root is its island's lowest row, so
+    # in ascending order it is met (and its minimum started) before any other member.
     least = bodies.island_sleep
     for i in range(n):
         if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
-            parent[i] = find_root(parent, i)
-            least[i] = math.inf
-    for i in range(n):
-        if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
-            r = parent[i]
-            if timer[i] < least[r]:
+            r = find_root(parent, i)
+            parent[i] = r
+            if r == i:
+                least[i] = timer[i]
+            elif timer[i] < least[r]:
                 least[r] = timer[i]
     fell = 0
     for i in range(n):

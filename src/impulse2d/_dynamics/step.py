@@ -3,7 +3,7 @@
 ::
 
     update bounding boxes -> (if any fat box moved) pairs: of the moved boxes, or all, filtered;
-    merge contacts
+    merge contacts -> (if every body is static, asleep or idle and no pair changed) return
     -> narrowphase manifolds (feature ids carry impulses)
     -> (if any body sleeps) wake the sleeping islands an awake body touches
     -> colour the touching contacts -> prepare constraints -> solver -> store impulses
@@ -49,12 +49,13 @@ from ..solver_stats import prepare_record
 from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
                solvers_ngs)
 from .solvers import impulse_caps
+from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
                        update_manifolds)
-from .islands import update_sleep, wake_touched
+from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
@@ -226,6 +227,31 @@ def _sleep(world, dt, time_to_sleep, enable_sleep):
 
 
 @borrowing_kernel
+def _at_rest(world):
+    """The number of sleeping bodies if the rest of this step would change nothing, else -1:
+    every live body is static, asleep or an idle kinematic body
+    (:func:`.islands.resting_sleepers`; the caller has
+    checked that no fat box moved and no pair is dirty), no joint row is solved (a joint
+    between two non-dynamic bodies is), no constraint store is left to empty (so the stores
+    are those of a full step), and the diagnostics are off (they record every step). The
+    direct solver's counters of the last step read zero, as its pass over no rows leaves them.
+    The joint substep returned is 0 (Python keeps the last one)."""
+    if borrow(world, "constraints").count.shape[0] != 0:
+        return -1
+    table = borrow(world, "verbs")
+    if table[DIAGNOSTICS] != 0:
+        return -1
+    for ids in borrow(world, "joint_ids"):
+        if ids.shape[0] != 0:
+            return -1
+    sleeping = resting_sleepers(borrow(world, "bodies"))
+    if sleeping >= 0:
+        for k in (LARGEST_ISLAND, ISLANDS, PIVOTS, REGULARISED):
+            table[DIRECT_COUNTS + k] = 0
+    return sleeping
+
+
+@borrowing_kernel
 def _constraint_count(world):
     return borrow(world, "constraints").count.shape[0]
 
@@ -280,6 +306,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     cycle counter before each stage and at
     the end (see :data:`STAGES`).
 
+    A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
+    moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
+    nothing), the joint substep 0 (Python keeps the last one).
+
     ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the
     joint rows leave out some sleeping island's joints; if this step wakes a sleeping island,
     its joints must be solved in it, so the step stops after the wake stage (the sleeping
@@ -309,6 +339,12 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         if n_moved > 0 or pairs_dirty:
             new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
         clock[1] = cycles()
+        if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
+            sleeping = _at_rest(world)
+            if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
+                for k in range(2, clock.shape[0]):
+                    clock[k] = clock[1]
+                return None, None, 0.0, sleeping, 0, 0
         # The contact stages are skipped when there are no contacts (a chain, a world of
         # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
         paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
@@ -577,7 +613,8 @@ def step_world(world, dt: float) -> None:
             f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
             "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
             "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    world._joint_inv_h = 1.0 / joint_h
+    if joint_h > 0.0:  # 0: a sleeping world's step solved nothing (step_kernel's early return)
+        world._joint_inv_h = 1.0 / joint_h
     world._sleepers = sleeping
     world._fell_asleep = fell
     if fell > 0 and world._joint_handles:
