@@ -25,7 +25,7 @@ from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
-from ._dynamics.step import STAGES, step_world
+from ._dynamics.step import STAGES, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
@@ -209,6 +209,38 @@ class World:
         self._query_index = None
         self.time += dt
         self.step_count += 1
+
+    def _step_repeat(self, dt: float, n: int, touching, forces, torques,
+                     restore_first: bool) -> int:
+        """Up to ``n`` calls of ``step(dt)`` (bit for bit the same), in one call into the engine
+        while nothing needs Python: stops after the first step whose touching contacts' keys
+        (``shape_a << 32 | shape_b``, int64, ascending) are no longer ``touching``. Before
+        every step but the first (the first too with ``restore_first``), the forces and
+        torques are set to ``forces``/``torques`` (arrays of one row per body row; empty: left
+        alone). Returns the steps taken (at least 1). For :mod:`impulse2d.compat`, whose
+        ``Step`` runs several engine steps and calls its contact listener between them.
+
+        A world with events, callbacks or diagnostics on, or the direct solver, takes one
+        ``step(dt)`` (with the forces put back as above) and returns 1."""
+        events = self._events
+        if events.on or self._settings._derived is None:
+            events.on = events.wanted(self._settings)
+        s = self._settings
+        if (events.on or self._callbacks.active or s.diagnostics or self._diagnostics.shape[0]
+                or s.solver == "direct" or type(dt) is not float
+                or not _validate.MIN_DT <= dt <= 1.0):
+            b = self._bodies
+            if restore_first and forces.shape[0] and forces.shape[0] == b.force.shape[0]:
+                b.force[:] = forces
+                b.torque[:] = torques
+            self.step(dt)
+            return 1
+        taken = step_world_repeat(self, dt, n, touching, forces, torques, restore_first)
+        self._query_index = None
+        for _ in range(taken):  # as that many step() calls add it (the same rounding)
+            self.time += dt
+        self.step_count += taken
+        return taken
 
     # -- snapshots, copies, pickles (snapshot.py) ---------------------------------------------
     def snapshot(self) -> _snapshot.Snapshot:

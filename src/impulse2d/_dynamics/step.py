@@ -353,6 +353,80 @@ callbacks."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
 
+
+@inner_kernel
+def _same_touching(key, count, touching):
+    """Whether the touching contacts (``count > 0``) have exactly the keys ``touching``
+    (ascending, as the contact store's keys are)."""
+    j = 0
+    for k in range(key.shape[0]):
+        if count[k] > 0:
+            if j >= touching.shape[0] or key[k] != touching[j]:
+                return False
+            j += 1
+    return j == touching.shape[0]
+
+
+@kernel
+def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
+                       position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
+                       joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
+                       max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
+                       enable_sleep, time_to_sleep, enable_continuous, has_sleepers,
+                       joints_filtered, n, touching, forces, torques, restore_first):
+    """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
+    that one call would take, bit for bit), stopping after the first step that leaves
+    Python something to do: the touching contacts' keys are no longer ``touching`` (the
+    caller's contact callbacks), a body fell asleep (the joint rows change), or the step asked
+    for Python (a woken jointed island, an unswept fast body, a refused direct step).
+
+    Forces: each step clears them; ``forces``/``torques`` (one row per body row, or empty for
+    none) are put back before every step but the first (before the first too with
+    ``restore_first``), as a caller that spreads one set of forces over several steps does.
+
+    Returns :func:`step_kernel`'s tuple for the last step taken (the stores: the newest that any
+    step made, None if none), the number of steps taken, and whether the step after them
+    stopped at its wake stage (a jointed island woke, its joints not in the rows: that step is
+    not counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
+    does)."""
+    bodies = borrow(world, "bodies")
+    restore = forces.shape[0] > 0 and forces.shape[0] == bodies.force.shape[0]
+    new_contacts = False
+    new_cs = False
+    joint_h, sleeping, fell, unswept = 0.0, 0, 0, 0
+    taken = 0
+    woke = False
+    for k in range(n):
+        if restore and (k > 0 or restore_first):
+            bodies.force[:, :] = forces
+            bodies.torque[:] = torques
+        contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
+            world, pairs_dirty and k == 0, dt, gx, gy, substeps, iterations,
+            position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
+            joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
+            max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
+            time_to_sleep, enable_continuous, has_sleepers, joints_filtered, WHOLE)
+        if contacts is not None:
+            new_contacts = True
+        if cs is not None:
+            new_cs = True
+        if step_sleeping < 0:
+            woke = True
+            break
+        joint_h, sleeping, fell, unswept = step_h, step_sleeping, step_fell, step_unswept
+        taken += 1
+        if joint_h < 0.0 or fell > 0 or unswept > 0:
+            break
+        has_sleepers = sleeping > 0
+        if not _same_touching(borrow_column(world, "contacts", "key"),
+                              borrow_column(world, "contacts", "count"), touching):
+            break
+    return (world.contacts if new_contacts else None, world.constraints if new_cs else None,
+            joint_h, sleeping, fell, unswept, taken, woke)
+
+
+_step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
+
 STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
@@ -582,3 +656,56 @@ def step_world(world, dt: float) -> None:
     world._fell_asleep = fell
     if fell > 0 and world._joint_handles:
         world._joint_index = None  # leave the joints of the islands that fell asleep out
+
+
+def step_world_repeat(world, dt: float, n: int, touching, forces, torques,
+                      restore_first: bool) -> int:
+    """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the
+    step :func:`step_world` would take, bit for bit; stops after the first step whose touching
+    contacts' keys are no longer ``touching`` (int64, ascending), or that leaves Python
+    something to do (:func:`step_repeat_kernel`). ``forces``/``torques``: put back before every
+    step but the first (the first too with ``restore_first``); empty arrays for none. Returns
+    the number of steps taken (at least 1 for ``n >= 1``).
+
+    For a world without events, callbacks, diagnostics or the direct solver (the caller,
+    :meth:`World._step_repeat`, checks): a layer that runs several engine steps per step of its
+    own (:mod:`impulse2d.compat`) pays Python's share of a step (a few microseconds) once."""
+    s = world._settings
+    settings = s._derived
+    if settings is None:
+        settings = _settings_arguments(s)
+    if settings is not world._verbs_for[0] and not s.enable_sleep:
+        wake_all(world)
+    seconds = 0.0
+    while True:
+        rows = world._joint_rows()
+        if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+            _fill_verbs(world, rows["by_type"],
+                        lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+            world._verbs_for = (settings, rows)
+        stores = stores_for_step(world, rows)
+        gx, gy = world._gravity
+        t0 = perf_counter()
+        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke = \
+            _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
+                               float(gy), *settings, bool(world._sleepers),
+                               bool(rows["filtered"]), int(n), touching, forces, torques,
+                               bool(restore_first))
+        if unswept > 0:
+            _continuous_first(world, stores)
+        seconds += perf_counter() - t0
+        adopt_step_stores(world, contacts, constraints)
+        world._pairs_dirty = False
+        if woke:
+            world._joint_index = None  # a jointed island woke: its joints join the rows
+        if taken > 0 or not woke:
+            break
+    world._step_seconds = seconds
+    if joint_h < 0.0:
+        raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
+    world._joint_inv_h = 1.0 / joint_h
+    world._sleepers = sleeping
+    world._fell_asleep = fell
+    if fell > 0 and world._joint_handles:
+        world._joint_index = None
+    return taken

@@ -97,6 +97,8 @@ from ._b2shapes import b2FixtureDef
 _LOW = (1 << 32) - 1
 _BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kernels take it
 _NO_KEYS = np.empty(0, np.int64)
+_NO_FORCES = np.empty((0, 2))  # Step's forces when none were given (nothing to put back)
+_NO_TORQUES = np.empty(0)
 _FEW = 64  # contacts up to which _dispatch compares the touching keys in Python first
 _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
 # their contacts found ahead by the broadphase margin
@@ -516,15 +518,26 @@ class b2World:  # noqa: N801
         if forced:
             forces = b.force.copy()
             torques = b.torque.copy()
+        else:
+            forces, torques = _NO_FORCES, _NO_TORQUES
         h = dt / n
-        for k in range(n):
-            if k and forced and forces.shape[0] == b.force.shape[0]:
-                b.force[:] = forces
-                b.torque[:] = torques
-            w.step(h)
-            self._dispatch()
+        # The engine steps in one call until the touching contacts change (then the listener
+        # hears of it before the next substep, as after every substep before); sensor
+        # overlaps come as the world's events, one substep at a time.
+        k = 0
+        while k < n:
             if events.sensor_count > 0 or self._sensing:
+                if k and forced and forces.shape[0] == b.force.shape[0]:
+                    b.force[:] = forces
+                    b.torque[:] = torques
+                w.step(h)
+                k += 1
+                self._dispatch()
                 self._dispatch_sensors(events, self._listener)
+            else:
+                k += w._step_repeat(h, n - k, self._touching, forces, torques, k > 0)
+                self._dispatch()
+            b = w._bodies
         # motion the velocities do not account for: the position pass moved the body
         if start is not None:
             b = w._bodies
