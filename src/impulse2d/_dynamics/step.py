@@ -233,7 +233,8 @@ def _constraint_count(world):
 @borrowing_kernel
 def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-           restitution_threshold, max_linear_speed, baumgarte, enable_continuous):
+           restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities,
+           enable_continuous):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over, or, when the ``direct`` solver refused the step (an island above
@@ -244,7 +245,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     arguments = (world, order, dt, gx, gy, substeps, iterations, position_iterations,
                  warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                  joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                 baumgarte)
+                 baumgarte, velocity_tolerance, velocities)
     joint_h = call_solver(table[SOLVER], arguments)
     if joint_h < 0.0:
         # The direct solver met an island above its limit and changed nothing: its fallback
@@ -269,7 +270,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                 baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                enable_continuous, has_sleepers, joints_filtered, phase):
+                enable_continuous, velocity_tolerance, has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -326,10 +327,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
+    # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
+    velocities = np.empty((borrow_column(world, "bodies", "w").shape[0]
+                           if velocity_tolerance > 0.0 else 0, 3))
     joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
-                           max_linear_speed, baumgarte, enable_continuous)
+                           max_linear_speed, baumgarte, velocity_tolerance, velocities,
+                           enable_continuous)
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
@@ -372,8 +377,9 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
                        position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
                        joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
                        max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
-                       enable_sleep, time_to_sleep, enable_continuous, has_sleepers,
-                       joints_filtered, n, touching, forces, torques, restore_first):
+                       enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance,
+                       has_sleepers, joints_filtered, n, touching, forces, torques,
+                       restore_first):
     """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
     that one call would take, bit for bit), stopping after the first step that leaves
     Python something to do: the touching contacts' keys are no longer ``touching`` (the
@@ -405,7 +411,8 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
             joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
             max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
-            time_to_sleep, enable_continuous, has_sleepers, joints_filtered, WHOLE)
+            time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
+            WHOLE)
         if contacts is not None:
             new_contacts = True
         if cs is not None:
@@ -543,7 +550,8 @@ def _settings_arguments(s) -> tuple:
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
                   MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing],
-                  bool(s.enable_sleep), float(s.time_to_sleep), bool(s.enable_continuous))
+                  bool(s.enable_sleep), float(s.time_to_sleep), bool(s.enable_continuous),
+                  float(s.velocity_tolerance))
         object.__setattr__(s, "_derived", packed)
     return packed
 
