@@ -210,37 +210,61 @@ class World:
         self.time += dt
         self.step_count += 1
 
-    def _step_repeat(self, dt: float, n: int, touching, forces, torques,
-                     restore_first: bool) -> int:
+    def _step_repeat(self, dt: float, n: int, touching, forces, torques, starts, first: bool,
+                     whole_dt: float = 0.0, far_distance: float = 0.0) -> tuple:
         """Up to ``n`` calls of ``step(dt)`` (bit for bit the same), in one call into the engine
-        while nothing needs Python: stops after the first step whose touching contacts' keys
-        (``shape_a << 32 | shape_b``, int64, ascending) are no longer ``touching``. Before
-        every step but the first (the first too with ``restore_first``), the forces and
-        torques are set to ``forces``/``torques`` (arrays of one row per body row; empty: left
-        alone). Returns the steps taken (at least 1). For :mod:`impulse2d.compat`, whose
-        ``Step`` runs several engine steps and calls its contact listener between them.
+        while nothing needs Python, for :mod:`impulse2d.compat`, whose ``Step`` runs several
+        engine steps and calls its contact listener between them. Stops after the first step
+        whose touching contacts' keys (``shape_a << 32 | shape_b``, int64, ascending) are no
+        longer ``touching``. ``forces``/``torques``/``starts``: buffers of one row per body row
+        (float64, C order: (rows, 2), (rows,), (rows, 2)); on the ``first`` call of the
+        caller's step they receive the bodies' forces, torques and origins, and the forces are
+        put back from them before every step but that first one (each step clears them).
+        When the call takes all ``n`` steps and ``whole_dt > 0``, it counts the dynamic bodies
+        that moved more than ``far_distance`` beyond ``v whole_dt`` since ``starts``.
 
-        A world with events, callbacks or diagnostics on, or the direct solver, takes one
-        ``step(dt)`` (with the forces put back as above) and returns 1."""
+        Returns ``(taken, changed, far)``: the steps taken (at least 1), whether the touching
+        keys now differ from ``touching``, that count. A world with events, callbacks or
+        diagnostics on, or the direct solver, takes one ``step(dt)`` (same buffers, same
+        test)."""
         events = self._events
         if events.on or self._settings._derived is None:
             events.on = events.wanted(self._settings)
         s = self._settings
-        if (events.on or self._callbacks.active or s.diagnostics or self._diagnostics.shape[0]
-                or s.solver == "direct" or type(dt) is not float
+        if not (events.on or self._callbacks.active or s.diagnostics
+                or self._diagnostics.shape[0] or s.solver == "direct" or type(dt) is not float
                 or not _validate.MIN_DT <= dt <= 1.0):
-            b = self._bodies
-            if restore_first and forces.shape[0] and forces.shape[0] == b.force.shape[0]:
-                b.force[:] = forces
-                b.torque[:] = torques
-            self.step(dt)
-            return 1
-        taken = step_world_repeat(self, dt, n, touching, forces, torques, restore_first)
-        self._query_index = None
-        for _ in range(taken):  # as that many step() calls add it (the same rounding)
-            self.time += dt
-        self.step_count += taken
-        return taken
+            taken, changed, far = step_world_repeat(self, dt, n, touching, forces, torques,
+                                                    starts, first, whole_dt, far_distance)
+            self._query_index = None
+            for _ in range(taken):  # as that many step() calls add it (the same rounding)
+                self.time += dt
+            self.step_count += taken
+            return taken, changed, far
+        b = self._bodies
+        rows = b.force.shape[0]
+        kept = forces.shape[0] == rows and torques.shape[0] == rows
+        if first:
+            if kept:
+                forces[:] = b.force
+                torques[:] = b.torque
+            if starts.shape[0] == rows:
+                starts[:] = b.origin
+        elif kept:
+            b.force[:] = forces
+            b.torque[:] = torques
+        self.step(dt)
+        b = self._bodies
+        c = self._contacts
+        changed = not np.array_equal(c.key[c.count > 0], touching)
+        far = 0
+        if n == 1 and whole_dt > 0.0 and starts.shape[0] <= b.origin.shape[0]:
+            m = starts.shape[0]
+            e = b.origin[:m] - starts - b.v[:m] * whole_dt
+            far = int(np.count_nonzero(((e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+                                        > far_distance * far_distance)
+                                       & b.alive[:m] & (b.type[:m] == DYNAMIC)))
+        return 1, changed, far
 
     # -- snapshots, copies, pickles (snapshot.py) ---------------------------------------------
     def snapshot(self) -> _snapshot.Snapshot:

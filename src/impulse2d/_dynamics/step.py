@@ -43,6 +43,7 @@ from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kern
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
+from .._core.state import DYNAMIC
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
@@ -378,32 +379,45 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
                        joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
                        max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
                        enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance,
-                       has_sleepers, joints_filtered, n, touching, forces, torques,
-                       restore_first):
+                       has_sleepers, joints_filtered, n, touching, forces, torques, starts,
+                       first, whole_dt, far_distance):
     """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
     that one call would take, bit for bit), stopping after the first step that leaves
     Python something to do: the touching contacts' keys are no longer ``touching`` (the
     caller's contact callbacks), a body fell asleep (the joint rows change), or the step asked
     for Python (a woken jointed island, an unswept fast body, a refused direct step).
 
-    Forces: each step clears them; ``forces``/``torques`` (one row per body row, or empty for
-    none) are put back before every step but the first (before the first too with
-    ``restore_first``), as a caller that spreads one set of forces over several steps does.
+    For a caller whose own step is several of these (:mod:`impulse2d.compat`), over one or
+    more calls: on the ``first`` call the bodies' forces, torques and origins are copied into
+    ``forces``, ``torques`` and ``starts`` (one row per body row); each step clears the forces,
+    and they are put back from there before every step but the caller's first. When the call
+    takes all ``n`` steps and ``whole_dt > 0``, the dynamic bodies that the whole caller's step
+    moved more than ``far_distance`` (m) beyond what their velocity now accounts for
+    (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
 
     Returns :func:`step_kernel`'s tuple for the last step taken (the stores: the newest that any
-    step made, None if none), the number of steps taken, and whether the step after them
-    stopped at its wake stage (a jointed island woke, its joints not in the rows: that step is
-    not counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
-    does)."""
+    step made, None if none), the number of steps taken, whether the step after them stopped
+    at its wake stage (a jointed island woke, its joints not in the rows: that step is not
+    counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
+    does), whether the touching contacts' keys now differ from ``touching``, and the count of
+    far bodies."""
     bodies = borrow(world, "bodies")
-    restore = forces.shape[0] > 0 and forces.shape[0] == bodies.force.shape[0]
+    rows = bodies.force.shape[0]
+    kept = forces.shape[0] == rows and torques.shape[0] == rows
+    if first:
+        if kept:
+            forces[:, :] = bodies.force
+            torques[:] = bodies.torque
+        if starts.shape[0] == rows:
+            starts[:, :] = bodies.origin
     new_contacts = False
     new_cs = False
     joint_h, sleeping, fell, unswept = 0.0, 0, 0, 0
     taken = 0
     woke = False
+    changed = False
     for k in range(n):
-        if restore and (k > 0 or restore_first):
+        if kept and (k > 0 or not first):
             bodies.force[:, :] = forces
             bodies.torque[:] = torques
         contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
@@ -422,14 +436,26 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             break
         joint_h, sleeping, fell, unswept = step_h, step_sleeping, step_fell, step_unswept
         taken += 1
-        if joint_h < 0.0 or fell > 0 or unswept > 0:
-            break
         has_sleepers = sleeping > 0
         if not _same_touching(borrow_column(world, "contacts", "key"),
                               borrow_column(world, "contacts", "count"), touching):
+            changed = True
             break
+        if joint_h < 0.0 or fell > 0 or unswept > 0:
+            break
+    far = 0
+    if taken == n and whole_dt > 0.0 and unswept == 0:
+        origin = bodies.origin
+        v = bodies.v
+        limit = far_distance * far_distance
+        for i in range(min(rows, starts.shape[0])):
+            if bodies.alive[i] and bodies.type[i] == DYNAMIC:
+                ex = origin[i, 0] - starts[i, 0] - v[i, 0] * whole_dt
+                ey = origin[i, 1] - starts[i, 1] - v[i, 1] * whole_dt
+                if ex * ex + ey * ey > limit:
+                    far += 1
     return (world.contacts if new_contacts else None, world.constraints if new_cs else None,
-            joint_h, sleeping, fell, unswept, taken, woke)
+            joint_h, sleeping, fell, unswept, taken, woke, changed, far)
 
 
 _step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
@@ -666,14 +692,14 @@ def step_world(world, dt: float) -> None:
         world._joint_index = None  # leave the joints of the islands that fell asleep out
 
 
-def step_world_repeat(world, dt: float, n: int, touching, forces, torques,
-                      restore_first: bool) -> int:
+def step_world_repeat(world, dt: float, n: int, touching, forces, torques, starts,
+                      first: bool, whole_dt: float, far_distance: float) -> tuple:
     """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the
     step :func:`step_world` would take, bit for bit; stops after the first step whose touching
     contacts' keys are no longer ``touching`` (int64, ascending), or that leaves Python
-    something to do (:func:`step_repeat_kernel`). ``forces``/``torques``: put back before every
-    step but the first (the first too with ``restore_first``); empty arrays for none. Returns
-    the number of steps taken (at least 1 for ``n >= 1``).
+    something to do. The buffers and the far test: :func:`step_repeat_kernel`. Returns
+    ``(taken, changed, far)``: the steps taken (at least 1 for ``n >= 1``), whether the
+    touching keys now differ from ``touching``, the count of far bodies.
 
     For a world without events, callbacks, diagnostics or the direct solver (the caller,
     :meth:`World._step_repeat`, checks): a layer that runs several engine steps per step of its
@@ -694,11 +720,11 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques,
         stores = stores_for_step(world, rows)
         gx, gy = world._gravity
         t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke = \
+        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
             _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
                                float(gy), *settings, bool(world._sleepers),
                                bool(rows["filtered"]), int(n), touching, forces, torques,
-                               bool(restore_first))
+                               starts, bool(first), float(whole_dt), float(far_distance))
         if unswept > 0:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0
@@ -708,6 +734,7 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques,
             world._joint_index = None  # a jointed island woke: its joints join the rows
         if taken > 0 or not woke:
             break
+        first = False  # the buffers are filled; the retried step puts the forces back
     world._step_seconds = seconds
     if joint_h < 0.0:
         raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
@@ -716,4 +743,4 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques,
     world._fell_asleep = fell
     if fell > 0 and world._joint_handles:
         world._joint_index = None
-    return taken
+    return taken, changed, far

@@ -244,7 +244,10 @@ class b2World:  # noqa: N801
         self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
         self._held_list: list[int] = []
         self._iterations = (8, 3)
+        self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
+        # origins at the start of a Step (one row per body row)
         self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
+        self._listener_seen = (None, type(None))  # the listener that _pre_solve_on is for
         self._listener = contactListener
         self.destructionListener = destructionListener
         self.contactFilter = contactFilter
@@ -469,11 +472,14 @@ class b2World:  # noqa: N801
         # PreSolve through the engine's pre-solve hook, only for a listener that overrides it
         # (with the hook set the engine's step runs in two calls around it)
         listener = self._listener
-        overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
-                      is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
-        if overridden is not self._pre_solve_on:
-            w.pre_solve = self._pre_solve if overridden else None
-            self._pre_solve_on = overridden
+        # (the answer kept per listener object and class: the test costs a microsecond a Step)
+        if listener is not self._listener_seen[0] or type(listener) is not self._listener_seen[1]:
+            overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
+                          is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
+            if overridden is not self._pre_solve_on:
+                w.pre_solve = self._pre_solve if overridden else None
+                self._pre_solve_on = overridden
+            self._listener_seen = (listener, type(listener))
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
@@ -495,69 +501,49 @@ class b2World:  # noqa: N801
         bounces within one Step touches in one substep and leaves in a later one, and Box2D,
         whose continuous collision stops it at the ground, reports that touch. The engine's
         continuous collision sees each substep's motion only,
-        so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`)."""
-        if self._dynamic is None:
-            types = b.type
-            self._dynamic = sorted(i for i in self._bodies if types.item(i) == DYNAMIC)
-        dynamic = self._dynamic
-        # A few dynamic bodies (Gymnasium's worlds): their start positions and forces read in
-        # Python, a microsecond where the array operations cost about ten; the same test.
-        few = len(dynamic) <= _FEW
-        before = start = None
-        if self.continuous:
-            if few:
-                o = b.origin
-                start = [(o.item(i, 0), o.item(i, 1)) for i in dynamic]
-            else:
-                before = b.origin.copy()
-        if few:  # only dynamic bodies take forces; most programs give none (motors, impulses)
-            f, t = b.force, b.torque
-            forced = any(f.item(i, 0) or f.item(i, 1) or t.item(i) for i in dynamic)
-        else:
-            forced = b.force.any() or b.torque.any()
-        if forced:
-            forces = b.force.copy()
-            torques = b.torque.copy()
-        else:
-            forces, torques = _NO_FORCES, _NO_TORQUES
+        so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`).
+
+        The engine takes the substeps in one call (``World._step_repeat``) until the touching
+        contacts change, when the listener hears of it before the next substep; it keeps the
+        forces and start positions in the layer's buffers and counts the far bodies. With
+        sensors, whose overlaps come as the world's events, it takes them one at a time."""
+        rows = b.force.shape[0]
+        buffers = self._buffers
+        if buffers[0].shape[0] != rows:
+            buffers = self._buffers = (np.empty((rows, 2)), np.empty(rows), np.empty((rows, 2)))
+        forces, torques, starts = buffers
         h = dt / n
-        # The engine steps in one call until the touching contacts change (then the listener
-        # hears of it before the next substep, as after every substep before); sensor
-        # overlaps come as the world's events, one substep at a time.
+        whole = dt if self.continuous else 0.0
         k = 0
+        far = 0
         while k < n:
             if events.sensor_count > 0 or self._sensing:
-                if k and forced and forces.shape[0] == b.force.shape[0]:
-                    b.force[:] = forces
-                    b.torque[:] = torques
-                w.step(h)
+                taken, changed, far = w._step_repeat(h, 1, self._touching, forces, torques,
+                                                     starts, k == 0, whole if k == n - 1 else 0.0,
+                                                     _TOI_DISTANCE)
                 k += 1
                 self._dispatch()
                 self._dispatch_sensors(events, self._listener)
             else:
-                k += w._step_repeat(h, n - k, self._touching, forces, torques, k > 0)
-                self._dispatch()
+                taken, changed, far = w._step_repeat(h, n - k, self._touching, forces, torques,
+                                                     starts, k == 0, whole, _TOI_DISTANCE)
+                k += taken
+                if changed:
+                    self._dispatch()
+        if far:
+            # motion the velocities do not account for: the position pass moved the body
             b = w._bodies
-        # motion the velocities do not account for: the position pass moved the body
-        if start is not None:
-            b = w._bodies
-            o, v, alive, lim = b.origin, b.v, b.alive, _TOI_DISTANCE ** 2
-            for i, (x0, y0) in zip(dynamic, start):
+            o, v, alive, types, lim = b.origin, b.v, b.alive, b.type, _TOI_DISTANCE ** 2
+            for i in range(min(starts.shape[0], o.shape[0])):
+                if not (alive.item(i) and types.item(i) == DYNAMIC):
+                    continue
+                x0, y0 = starts.item(i, 0), starts.item(i, 1)
                 dx = o.item(i, 0) - x0
                 dy = o.item(i, 1) - y0
                 ex = dx - v.item(i, 0) * dt
                 ey = dy - v.item(i, 1) * dt
-                if ex * ex + ey * ey > lim and alive.item(i):
+                if ex * ex + ey * ey > lim:
                     self._stop_at_static(i, np.array((x0, y0)), np.array((dx, dy)))
-        if before is not None and before.shape[0] == b.origin.shape[0]:
-            # A screen first (a component above tolerance / sqrt 2 is needed for the length to
-            # be above it), then the exact test on the rare step that passes it.
-            d = b.origin - before
-            e = d - b.v * dt
-            if np.abs(e).max() > _TOI_DISTANCE * 0.7071067811865475:
-                far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
-                for i in np.flatnonzero(far & b.alive & (b.type == DYNAMIC)).tolist():
-                    self._stop_at_static(i, before[i], d[i])
 
     def _stop_at_static(self, i, start, d):
         """Box2D's continuous collision, for the case it matters here: a dynamic body that
@@ -676,25 +662,29 @@ class b2World:  # noqa: N801
 
     def _motor_sleep(self, dt):
         # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
-        # dozen NumPy calls on 3-element arrays would cost several times as much; values read
-        # with ndarray.item (unpacking v[i] builds a view: 2 us of the 3 us a body cost).
+        # dozen NumPy calls on 3-element arrays would cost several times as much; in a small
+        # world the columns are read as lists (six calls, where ndarray.item would take seven
+        # a body: a third less, measured), else value by value.
         w = self._world
         b = w._bodies
         timer = self._held_time
-        asleep, v, spin, extent = b.asleep, b.v, b.w, b.extent
-        threshold, allowed = b.sleep_threshold, b.allow_sleep
+        if b.w.shape[0] <= _FEW:
+            asleep, v, spin = b.asleep.tolist(), b.v.tolist(), b.w.tolist()
+            extent, threshold = b.extent.tolist(), b.sleep_threshold.tolist()
+            allowed = b.allow_sleep.tolist()
+        else:
+            asleep, v, spin, extent = _Rows(b.asleep), _Rows(b.v), _Rows(b.w), _Rows(b.extent)
+            threshold, allowed = _Rows(b.sleep_threshold), _Rows(b.allow_sleep)
         tts = w.settings.time_to_sleep
         ready = True
         awake = []
         for i in self._held_list:
-            if asleep.item(i):
+            if asleep[i]:
                 continue
             awake.append(i)
-            vx = v.item(i, 0)
-            vy = v.item(i, 1)
-            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin.item(i)) * extent.item(i))
-            t = (timer.get(i, 0.0) + dt if speed <= threshold.item(i) and allowed.item(i)
-                 else 0.0)
+            vx, vy = v[i]
+            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin[i]) * extent[i])
+            t = (timer.get(i, 0.0) + dt if speed <= threshold[i] and allowed[i] else 0.0)
             timer[i] = t
             ready = ready and t >= tts
         if not awake or not ready:
@@ -758,6 +748,20 @@ def _as_list(value):
     if isinstance(value, (list, tuple)):
         return list(value)
     return [value]
+
+
+class _Rows:
+    """``rows[i]``: row ``i`` of a NumPy column as Python values (a float, or a list for a
+    row of several), read one at a time (:meth:`b2World._motor_sleep` in a large world)."""
+
+    __slots__ = ("_column",)
+
+    def __init__(self, column):
+        self._column = column
+
+    def __getitem__(self, i):
+        c = self._column
+        return c.item(i) if c.ndim == 1 else c[i].tolist()
 
 
 class b2BodyDef:  # noqa: N801
