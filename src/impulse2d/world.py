@@ -228,12 +228,13 @@ class World:
         diagnostics on, or the direct solver, takes one ``step(dt)`` (same buffers, same
         test)."""
         events = self._events
-        if events.on or self._settings._derived is None:
-            events.on = events.wanted(self._settings)
         s = self._settings
-        if not (events.on or self._callbacks.active or s.diagnostics
-                or self._diagnostics.shape[0] or s.solver == "direct" or type(dt) is not float
-                or not _validate.MIN_DT <= dt <= 1.0):
+        if events.on or s._derived is None:
+            events.on = events.wanted(s)
+        callbacks = self._callbacks
+        if not (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
+                or s.diagnostics or self._diagnostics.shape[0] or s.solver == "direct"
+                or type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0):
             taken, changed, far = step_world_repeat(self, dt, n, touching, forces, torques,
                                                     starts, first, whole_dt, far_distance)
             self._query_index = None

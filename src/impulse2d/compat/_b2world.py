@@ -491,7 +491,7 @@ class b2World:  # noqa: N801
             self._substeps(w, b, events, dt, n)
         if self._held is None:
             self._find_held()
-        if self._held_list and w.settings.enable_sleep:
+        if self._held_list and w._settings.enable_sleep:
             self._motor_sleep(dt)
 
     def _substeps(self, w, b, events, dt, n):
