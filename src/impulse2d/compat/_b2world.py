@@ -79,7 +79,6 @@ and puts their island to sleep once every body of it has been slow for ``time_to
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -92,6 +91,7 @@ from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec, vec_tuple
+from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
@@ -241,8 +241,8 @@ class b2World:  # noqa: N801
         self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
         self._held = None            # rows of bodies held by turning motors (None: recompute)
         self._dynamic = None         # rows of the dynamic bodies (None: recompute)
-        self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
-        self._held_list: list[int] = []
+        self._held_list: list[int] = []  # the same rows, as a list
+        self._held_timer = np.zeros(0)   # s each of them has been slow (_motor_sleep)
         self._iterations = (8, 3)
         self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
         # origins at the start of a Step (one row per body row)
@@ -651,52 +651,38 @@ class b2World:  # noqa: N801
         return True
 
     def _find_held(self):
-        """Rows of the dynamic bodies of joints whose motor turns (see the module docstring)."""
+        """Rows of the dynamic bodies of joints whose motor turns (see the module docstring),
+        with their timers (those of bodies still held kept)."""
         jt = self._world._joints
         on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
         rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
-        self._held = rows[self._world._bodies.type[rows] == DYNAMIC]
+        self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
+                                          dtype=np.int64)
+        old = dict(zip(self._held_list, self._held_timer.tolist()))
         self._held_list = self._held.tolist()
-        alive = set(self._held_list)
-        self._held_time = {i: t for i, t in self._held_time.items() if i in alive}
+        self._held_timer = np.array([old.get(i, 0.0) for i in self._held_list], np.float64)
 
     def _motor_sleep(self, dt):
-        # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
-        # dozen NumPy calls on 3-element arrays would cost several times as much; in a small
-        # world the columns are read as lists (six calls, where ndarray.item would take seven
-        # a body: a third less, measured), else value by value.
+        """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
+        to sleep once every body of it has been slow for ``time_to_sleep``."""
         w = self._world
         b = w._bodies
-        timer = self._held_time
-        if b.w.shape[0] <= _FEW:
-            asleep, v, spin = b.asleep.tolist(), b.v.tolist(), b.w.tolist()
-            extent, threshold = b.extent.tolist(), b.sleep_threshold.tolist()
-            allowed = b.allow_sleep.tolist()
-        else:
-            asleep, v, spin, extent = _Rows(b.asleep), _Rows(b.v), _Rows(b.w), _Rows(b.extent)
-            threshold, allowed = _Rows(b.sleep_threshold), _Rows(b.allow_sleep)
-        tts = w.settings.time_to_sleep
-        ready = True
-        awake = []
-        for i in self._held_list:
-            if asleep[i]:
-                continue
-            awake.append(i)
-            vx, vy = v[i]
-            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin[i]) * extent[i])
-            t = (timer.get(i, 0.0) + dt if speed <= threshold[i] and allowed[i] else 0.0)
-            timer[i] = t
-            ready = ready and t >= tts
+        tts = w._settings.time_to_sleep
+        timer = self._held_timer
+        awake, ready = _motor_timers.entry(self._held, timer, b.asleep, b.v, b.w, b.extent,
+                                           b.sleep_threshold, b.allow_sleep, float(dt),
+                                           float(tts))
         if not awake or not ready:
             return
+        held = {i: k for k, i in enumerate(self._held_list)}
         label = _sleep.labels(w)
-        for island in {int(label[i]) for i in awake}:
-            members = np.flatnonzero(label == island)
-            if all((timer[i] if i in timer else b.sleep_time[i]) >= tts
-                   for i in members.tolist()):
-                _sleep.sleep_island(w, int(members[0]))
-                for i in members.tolist():
-                    timer.pop(i, None)
+        for island in {int(label[i]) for i in self._held_list if not b.asleep[i]}:
+            members = np.flatnonzero(label == island).tolist()
+            if all((timer[held[i]] if i in held else b.sleep_time[i]) >= tts for i in members):
+                _sleep.sleep_island(w, members[0])
+                for i in members:
+                    if i in held:
+                        timer[held[i]] = 0.0
 
     # -- queries -----------------------------------------------------------------------------
     def RayCast(self, callback, point1, point2):  # noqa: N802
@@ -748,20 +734,6 @@ def _as_list(value):
     if isinstance(value, (list, tuple)):
         return list(value)
     return [value]
-
-
-class _Rows:
-    """``rows[i]``: row ``i`` of a NumPy column as Python values (a float, or a list for a
-    row of several), read one at a time (:meth:`b2World._motor_sleep` in a large world)."""
-
-    __slots__ = ("_column",)
-
-    def __init__(self, column):
-        self._column = column
-
-    def __getitem__(self, i):
-        c = self._column
-        return c.item(i) if c.ndim == 1 else c[i].tolist()
 
 
 class b2BodyDef:  # noqa: N801
