@@ -25,7 +25,7 @@ from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
-from ._dynamics.step import STAGES, step_world
+from ._dynamics.step import STAGES, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
@@ -209,6 +209,65 @@ class World:
         self._query_index = None
         self.time += dt
         self.step_count += 1
+
+    def _step_repeat(self, dt: float, n: int, touching, forces, torques, starts, first: bool,
+                     whole_dt: float = 0.0, far_distance: float = 0.0) -> tuple:
+        """Up to ``n`` calls of ``step(dt)`` (bit for bit the same), in one call into the engine
+        while nothing needs Python, for :mod:`impulse2d.compat`, whose ``Step`` runs several
+        engine steps and calls its contact listener between them. Stops after the first step
+        whose touching contacts' keys (``shape_a << 32 | shape_b``, int64, ascending) are no
+        longer ``touching``. ``forces``/``torques``/``starts``: buffers of one row per body row
+        (float64, C order: (rows, 2), (rows,), (rows, 2)); on the ``first`` call of the
+        caller's step they receive the bodies' forces, torques and origins, and the forces are
+        put back from them before every step but that first one (each step clears them).
+        When the call takes all ``n`` steps and ``whole_dt > 0``, it counts the dynamic bodies
+        that moved more than ``far_distance`` beyond ``v whole_dt`` since ``starts``.
+
+        Returns ``(taken, changed, far)``: the steps taken (at least 1), whether the touching
+        keys now differ from ``touching``, that count. A world with events, callbacks or
+        diagnostics on, or the direct solver, takes one ``step(dt)`` (same buffers, same
+        test)."""
+        events = self._events
+        s = self._settings
+        if events.on or s._derived is None:
+            events.on = events.wanted(s)
+        callbacks = self._callbacks
+        if not (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
+                or s.diagnostics or self._diagnostics.shape[0] or s.solver == "direct"
+                or type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0):
+            taken, changed, far = step_world_repeat(self, dt, n, touching, forces, torques,
+                                                    starts, first, whole_dt, far_distance)
+            # profile: the call's wall time per step (the stage shares are its last step's)
+            self._step_seconds /= max(taken, 1)
+            self._query_index = None
+            for _ in range(taken):  # as that many step() calls add it (the same rounding)
+                self.time += dt
+            self.step_count += taken
+            return taken, changed, far
+        b = self._bodies
+        rows = b.force.shape[0]
+        kept = forces.shape[0] == rows and torques.shape[0] == rows
+        if first:
+            if kept:
+                forces[:] = b.force
+                torques[:] = b.torque
+            if starts.shape[0] == rows:
+                starts[:] = b.origin
+        elif kept:
+            b.force[:] = forces
+            b.torque[:] = torques
+        self.step(dt)
+        b = self._bodies
+        c = self._contacts
+        changed = not np.array_equal(c.key[c.count > 0], touching)
+        far = 0
+        if n == 1 and whole_dt > 0.0 and starts.shape[0] <= b.origin.shape[0]:
+            m = starts.shape[0]
+            e = b.origin[:m] - starts - b.v[:m] * whole_dt
+            far = int(np.count_nonzero(((e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1])
+                                        > far_distance * far_distance)
+                                       & b.alive[:m] & (b.type[:m] == DYNAMIC)))
+        return 1, changed, far
 
     # -- snapshots, copies, pickles (snapshot.py) ---------------------------------------------
     def snapshot(self) -> _snapshot.Snapshot:

@@ -705,7 +705,8 @@ def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_ca
 @stage_kernel
 def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
-           contact_speed, restitution_threshold, max_linear_speed, baumgarte):
+           contact_speed, restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance,
+           velocities):
     """The exact velocity-level solve (see the module doc). Returns ``dt``, or minus the rows of
     the largest island, without having changed any body, when that is above the limit."""
     bodies = borrow(world, "bodies")

@@ -366,7 +366,7 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
 def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                         warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                         joint_damping_ratio, contact_speed, restitution_threshold,
-                        max_linear_speed, baumgarte):
+                        max_linear_speed, baumgarte, velocity_tolerance, velocities):
     """One step of the force-based formulation (see the module doc), in ``substeps`` substeps.
     Returns ``dt``; minus the rows of the largest island when that is above the limit, without
     having changed any body."""

@@ -107,7 +107,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
 def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iterations,
               warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
               joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-              baumgarte):
+              baumgarte, velocity_tolerance, velocities):
     """Box2D v3's soft step (Catto, "Solver2D", 2024).
 
     Per substep: integrate velocities, warm start, one soft iteration with position bias,
@@ -136,7 +136,7 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
 def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                   warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                   joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                  baumgarte):
+                  baumgarte, velocity_tolerance, velocities):
     """:func:`soft_step` exactly as Box2D v3.0 and v3.1: the speeds clamped only before the
     constraints of each substep, what the joints solve integrated as solved. The circles of a
     stretched chain started horizontal close (gap over the last second 0.054 m; pyb2d3 0.068;
@@ -149,6 +149,44 @@ def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_itera
     return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
                       restitution_threshold, max_linear_speed, math.inf)
+
+
+@inline_kernel
+def hold_velocities(bodies, velocities):
+    """Copy every body's velocity into ``velocities`` (rows: vx, vy in m/s, w in rad/s): the
+    start of a sweep, for :func:`sweep_converged`."""
+    v = bodies.v
+    w = bodies.w
+    for i in range(velocities.shape[0]):
+        velocities[i, 0] = v[i, 0]
+        velocities[i, 1] = v[i, 1]
+        velocities[i, 2] = w[i]
+
+
+@inline_kernel
+def sweep_converged(bodies, velocities, tolerance):
+    """Whether the sweep since :func:`hold_velocities` changed no body's velocity by more than
+    ``tolerance`` (m/s): ``|dv| + |dw| extent``, a bound on the change at any point of the
+    body (``extent``: the farthest point of its shapes from its centre of mass)."""
+    v = bodies.v
+    w = bodies.w
+    extent = bodies.extent
+    for i in range(velocities.shape[0]):
+        dx = v[i, 0] - velocities[i, 0]
+        dy = v[i, 1] - velocities[i, 1]
+        if math.sqrt(dx * dx + dy * dy) + abs(w[i] - velocities[i, 2]) * extent[i] > tolerance:
+            return False
+    return True
+
+
+@inline_kernel
+def add_sweep_totals(cs):
+    """Add the accumulated impulses to the step totals: what the last sweep of a step does
+    (``last_sweep``), for a step whose sweeps stopped early."""
+    for q in range(cs.count.shape[0]):
+        for j in range(cs.count[q]):
+            cs.total_normal_impulse[q, j] += cs.normal_impulse[q, j]
+            cs.total_tangent_impulse[q, j] += cs.tangent_impulse[q, j]
 
 
 @inline_kernel
@@ -176,22 +214,31 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap):
 @entry_kernel
 def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
         contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-        restitution_threshold, max_linear_speed, baumgarte):
+        restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities):
     """Classic sequential impulses (Catto, GDC 2006; Box2D-lite): integrate velocities, warm
-    start, ``iterations`` sweeps with Baumgarte bias, restitution, then integrate positions with
-    the solved velocities."""
+    start, ``iterations`` sweeps with Baumgarte bias (fewer with ``velocity_tolerance > 0``: they
+    stop after a sweep that changed no body's velocity by more than it), restitution, then
+    integrate positions with the solved velocities."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
+        last = i == iterations - 1
+        if early:
+            hold_velocities(bodies, velocities)
         joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:
             solve_contacts(cs, bodies, inv_h, True, False, baumgarte, LINEAR_SLOP, contact_speed,
-                           i == iterations - 1, speed_cap)
+                           last, speed_cap)
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
+        if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):
+            if touching:
+                add_sweep_totals(cs)
+            break
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2

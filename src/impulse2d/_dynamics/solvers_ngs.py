@@ -31,7 +31,8 @@ from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
 from .joint_solver import joint_pass, joint_position_pass
-from .solvers import impulse_caps, rigid_opening
+from .solvers import (add_sweep_totals, hold_velocities, impulse_caps, rigid_opening,
+                      sweep_converged)
 from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
 from .world_ref import borrow
 
@@ -39,7 +40,7 @@ from .world_ref import borrow
 @inline_kernel
 def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
                                   warm_starting, contact_speed, restitution_threshold,
-                                  max_linear_speed, block):
+                                  max_linear_speed, velocity_tolerance, velocities, block):
     """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
@@ -48,16 +49,25 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
     inv_h = 1.0 / dt
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
-    # gaps, open limits and the joints' own springs have a bias).
+    # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
+    # the sweeps stop after one that changed no body's velocity by more than it.
+    early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
+        last = i == iterations - 1
+        if early:
+            hold_velocities(bodies, velocities)
         joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             if block:
-                solve_contacts_block(cs, bodies, inv_h, i == iterations - 1, speed_cap)
+                solve_contacts_block(cs, bodies, inv_h, last, speed_cap)
             else:
-                solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed,
-                               i == iterations - 1, speed_cap)
+                solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed, last,
+                               speed_cap)
         diagnose(world, order, ITERATION, i, dt, 0.0, contact_speed, speed_cap, spin_cap)
+        if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):
+            if touching:
+                add_sweep_totals(cs)
+            break
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
@@ -83,24 +93,26 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
 @entry_kernel
 def pgs_ngs(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
             contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-            restitution_threshold, max_linear_speed, baumgarte):
+            restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities):
     """Box2D v2.4's solver: rigid sequential impulses, then nonlinear Gauss-Seidel on the
     positions (see the module doc)."""
     return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
                                          position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed, False)
+                                         restitution_threshold, max_linear_speed,
+                                         velocity_tolerance, velocities, False)
 
 
 @entry_kernel
 def pgs_block(world, order, dt, gx, gy, substeps, iterations, position_iterations,
               warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
               joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-              baumgarte):
+              baumgarte, velocity_tolerance, velocities):
     """:func:`pgs_ngs` with two-point manifolds' normals solved as one 2x2 block (Box2D
     v2.0-v2.4's default)."""
     return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
                                          position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed, True)
+                                         restitution_threshold, max_linear_speed,
+                                         velocity_tolerance, velocities, True)
 
 
 ENTRIES = {"pgs_ngs": pgs_ngs, "pgs_block": pgs_block}

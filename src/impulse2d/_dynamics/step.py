@@ -43,6 +43,7 @@ from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kern
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
+from .._core.state import DYNAMIC
 from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
@@ -259,7 +260,8 @@ def _constraint_count(world):
 @borrowing_kernel
 def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-           restitution_threshold, max_linear_speed, baumgarte, enable_continuous):
+           restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities,
+           enable_continuous):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over, or, when the ``direct`` solver refused the step (an island above
@@ -270,7 +272,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     arguments = (world, order, dt, gx, gy, substeps, iterations, position_iterations,
                  warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                  joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                 baumgarte)
+                 baumgarte, velocity_tolerance, velocities)
     joint_h = call_solver(table[SOLVER], arguments)
     if joint_h < 0.0:
         # The direct solver met an island above its limit and changed nothing: its fallback
@@ -295,7 +297,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                 baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                enable_continuous, has_sleepers, joints_filtered, phase):
+                enable_continuous, velocity_tolerance, has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
 
     Returns the new contact store and the new constraint store (each None when the step kept
@@ -362,10 +364,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
+    # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
+    velocities = np.empty((borrow_column(world, "bodies", "w").shape[0]
+                           if velocity_tolerance > 0.0 else 0, 3))
     joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
-                           max_linear_speed, baumgarte, enable_continuous)
+                           max_linear_speed, baumgarte, velocity_tolerance, velocities,
+                           enable_continuous)
     contacts_out = world.contacts if new_contacts else None
     cs_out = world.constraints if new_cs else None
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
@@ -388,6 +394,107 @@ WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
 callbacks."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
+
+
+@inner_kernel
+def _same_touching(key, count, touching):
+    """Whether the touching contacts (``count > 0``) have exactly the keys ``touching``
+    (ascending, as the contact store's keys are)."""
+    j = 0
+    for k in range(key.shape[0]):
+        if count[k] > 0:
+            if j >= touching.shape[0] or key[k] != touching[j]:
+                return False
+            j += 1
+    return j == touching.shape[0]
+
+
+@kernel
+def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
+                       position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
+                       joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
+                       max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
+                       enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance,
+                       has_sleepers, joints_filtered, n, touching, forces, torques, starts,
+                       first, whole_dt, far_distance):
+    """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
+    that one call would take, bit for bit), stopping after the first step that leaves
+    Python something to do: the touching contacts' keys are no longer ``touching`` (the
+    caller's contact callbacks), a body fell asleep (the joint rows change), or the step asked
+    for Python (a woken jointed island, an unswept fast body, a refused direct step).
+
+    For a caller whose own step is several of these (:mod:`impulse2d.compat`), over one or
+    more calls: on the ``first`` call the bodies' forces, torques and origins are copied into
+    ``forces``, ``torques`` and ``starts`` (one row per body row); each step clears the forces,
+    and they are put back from there before every step but the caller's first. When the call
+    takes all ``n`` steps and ``whole_dt > 0``, the dynamic bodies that the whole caller's step
+    moved more than ``far_distance`` (m) beyond what their velocity now accounts for
+    (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
+
+    Returns :func:`step_kernel`'s tuple for the last step taken (the stores: the newest that any
+    step made, None if none), the number of steps taken, whether the step after them stopped
+    at its wake stage (a jointed island woke, its joints not in the rows: that step is not
+    counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
+    does), whether the touching contacts' keys now differ from ``touching``, and the count of
+    far bodies."""
+    bodies = borrow(world, "bodies")
+    rows = bodies.force.shape[0]
+    kept = forces.shape[0] == rows and torques.shape[0] == rows
+    if first:
+        if kept:
+            forces[:, :] = bodies.force
+            torques[:] = bodies.torque
+        if starts.shape[0] == rows:
+            starts[:, :] = bodies.origin
+    new_contacts = False
+    new_cs = False
+    joint_h, sleeping, fell, unswept = 0.0, 0, 0, 0
+    taken = 0
+    woke = False
+    changed = False
+    for k in range(n):
+        if kept and (k > 0 or not first):
+            bodies.force[:, :] = forces
+            bodies.torque[:] = torques
+        contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
+            world, pairs_dirty and k == 0, dt, gx, gy, substeps, iterations,
+            position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
+            joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
+            max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
+            time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
+            WHOLE)
+        if contacts is not None:
+            new_contacts = True
+        if cs is not None:
+            new_cs = True
+        if step_sleeping < 0:
+            woke = True
+            break
+        joint_h, sleeping, fell, unswept = step_h, step_sleeping, step_fell, step_unswept
+        taken += 1
+        has_sleepers = sleeping > 0
+        if not _same_touching(borrow_column(world, "contacts", "key"),
+                              borrow_column(world, "contacts", "count"), touching):
+            changed = True
+            break
+        if joint_h < 0.0 or fell > 0 or unswept > 0:
+            break
+    far = 0
+    if taken == n and whole_dt > 0.0 and unswept == 0:
+        origin = bodies.origin
+        v = bodies.v
+        limit = far_distance * far_distance
+        for i in range(min(rows, starts.shape[0])):
+            if bodies.alive[i] and bodies.type[i] == DYNAMIC:
+                ex = origin[i, 0] - starts[i, 0] - v[i, 0] * whole_dt
+                ey = origin[i, 1] - starts[i, 1] - v[i, 1] * whole_dt
+                if ex * ex + ey * ey > limit:
+                    far += 1
+    return (world.contacts if new_contacts else None, world.constraints if new_cs else None,
+            joint_h, sleeping, fell, unswept, taken, woke, changed, far)
+
+
+_step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
 
 STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
@@ -505,7 +612,8 @@ def _settings_arguments(s) -> tuple:
                   float(s.joint_hertz), float(s.joint_damping_ratio), float(s.contact_speed),
                   float(s.restitution_threshold), float(s.max_linear_speed), float(s.baumgarte),
                   MIXING_CODES[s.friction_mixing], MIXING_CODES[s.restitution_mixing],
-                  bool(s.enable_sleep), float(s.time_to_sleep), bool(s.enable_continuous))
+                  bool(s.enable_sleep), float(s.time_to_sleep), bool(s.enable_continuous),
+                  float(s.velocity_tolerance))
         object.__setattr__(s, "_derived", packed)
     return packed
 
@@ -619,3 +727,57 @@ def step_world(world, dt: float) -> None:
     world._fell_asleep = fell
     if fell > 0 and world._joint_handles:
         world._joint_index = None  # leave the joints of the islands that fell asleep out
+
+
+def step_world_repeat(world, dt: float, n: int, touching, forces, torques, starts,
+                      first: bool, whole_dt: float, far_distance: float) -> tuple:
+    """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the
+    step :func:`step_world` would take, bit for bit; stops after the first step whose touching
+    contacts' keys are no longer ``touching`` (int64, ascending), or that leaves Python
+    something to do. The buffers and the far test: :func:`step_repeat_kernel`. Returns
+    ``(taken, changed, far)``: the steps taken (at least 1 for ``n >= 1``), whether the
+    touching keys now differ from ``touching``, the count of far bodies.
+
+    For a world without events, callbacks, diagnostics or the direct solver (the caller,
+    :meth:`World._step_repeat`, checks): a layer that runs several engine steps per step of its
+    own (:mod:`impulse2d.compat`) pays Python's share of a step (a few microseconds) once."""
+    s = world._settings
+    settings = s._derived
+    if settings is None:
+        settings = _settings_arguments(s)
+    if settings is not world._verbs_for[0] and not s.enable_sleep:
+        wake_all(world)
+    seconds = 0.0
+    while True:
+        rows = world._joint_rows()
+        if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+            _fill_verbs(world, rows["by_type"],
+                        lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+            world._verbs_for = (settings, rows)
+        stores = stores_for_step(world, rows)
+        gx, gy = world._gravity
+        t0 = perf_counter()
+        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
+            _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
+                               float(gy), *settings, bool(world._sleepers),
+                               bool(rows["filtered"]), int(n), touching, forces, torques,
+                               starts, bool(first), float(whole_dt), float(far_distance))
+        if unswept > 0:
+            _continuous_first(world, stores)
+        seconds += perf_counter() - t0
+        adopt_step_stores(world, contacts, constraints)
+        world._pairs_dirty = False
+        if woke:
+            world._joint_index = None  # a jointed island woke: its joints join the rows
+        if taken > 0 or not woke:
+            break
+        first = False  # the buffers are filled; the retried step puts the forces back
+    world._step_seconds = seconds
+    if joint_h < 0.0:
+        raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
+    world._joint_inv_h = 1.0 / joint_h
+    world._sleepers = sleeping
+    world._fell_asleep = fell
+    if fell > 0 and world._joint_handles:
+        world._joint_index = None
+    return taken, changed, far

@@ -93,10 +93,13 @@ its tolerance (linear errors over ``LINEAR_SLOP``, angular ones over ``ANGULAR_S
 1.0 means solved)."""
 
 SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _i8,
-                       _b1, _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8)
+                       _b1, _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8, _f8,
+                       types.Array(_f8, 2, "C"))
 """``entry(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
 contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-restitution_threshold, max_linear_speed, baumgarte) -> h``: prepare the touching contacts
+restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities) -> h``
+(``velocities``: scratch of one row per body, (vx, vy, w), for the sweeps' convergence test
+when ``velocity_tolerance > 0``, else empty): prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
 

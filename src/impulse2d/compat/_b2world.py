@@ -64,7 +64,6 @@ and puts their island to sleep once every body of it has been slow for ``time_to
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -77,11 +76,14 @@ from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec, vec_tuple
+from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
 _BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kernels take it
 _NO_KEYS = np.empty(0, np.int64)
+_NO_FORCES = np.empty((0, 2))  # Step's forces when none were given (nothing to put back)
+_NO_TORQUES = np.empty(0)
 _FEW = 64  # contacts up to which _dispatch compares the touching keys in Python first
 _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
 # their contacts found ahead by the broadphase margin
@@ -225,10 +227,13 @@ class b2World:  # noqa: N801
         self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
         self._held = None            # rows of bodies held by turning motors (None: recompute)
         self._dynamic = None         # rows of the dynamic bodies (None: recompute)
-        self._held_time: dict[int, float] = {}  # body row -> s slow (bodies of turning motors)
-        self._held_list: list[int] = []
+        self._held_list: list[int] = []  # the same rows, as a list
+        self._held_timer = np.zeros(0)   # s each of them has been slow (_motor_sleep)
         self._iterations = (8, 3)
+        self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
+        # origins at the start of a Step (one row per body row)
         self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
+        self._listener_seen = (None, type(None))  # the listener that _pre_solve_on is for
         self._listener = contactListener
         self.destructionListener = destructionListener
         self.contactFilter = contactFilter
@@ -453,11 +458,14 @@ class b2World:  # noqa: N801
         # PreSolve through the engine's pre-solve hook, only for a listener that overrides it
         # (with the hook set the engine's step runs in two calls around it)
         listener = self._listener
-        overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
-                      is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
-        if overridden is not self._pre_solve_on:
-            w.pre_solve = self._pre_solve if overridden else None
-            self._pre_solve_on = overridden
+        # (the answer kept per listener object and class: the test costs a microsecond a Step)
+        if listener is not self._listener_seen[0] or type(listener) is not self._listener_seen[1]:
+            overridden = (listener is not None and getattr(type(listener), "PreSolve", None)
+                          is not b2ContactListener.PreSolve and hasattr(listener, "PreSolve"))
+            if overridden is not self._pre_solve_on:
+                w.pre_solve = self._pre_solve if overridden else None
+                self._pre_solve_on = overridden
+            self._listener_seen = (listener, type(listener))
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
@@ -469,7 +477,7 @@ class b2World:  # noqa: N801
             self._substeps(w, b, events, dt, n)
         if self._held is None:
             self._find_held()
-        if self._held_list and w.settings.enable_sleep:
+        if self._held_list and w._settings.enable_sleep:
             self._motor_sleep(dt)
 
     def _substeps(self, w, b, events, dt, n):
@@ -479,58 +487,49 @@ class b2World:  # noqa: N801
         bounces within one Step touches in one substep and leaves in a later one, and Box2D,
         whose continuous collision stops it at the ground, reports that touch. The engine's
         continuous collision sees each substep's motion only,
-        so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`)."""
-        if self._dynamic is None:
-            types = b.type
-            self._dynamic = sorted(i for i in self._bodies if types.item(i) == DYNAMIC)
-        dynamic = self._dynamic
-        # A few dynamic bodies (Gymnasium's worlds): their start positions and forces read in
-        # Python, a microsecond where the array operations cost about ten; the same test.
-        few = len(dynamic) <= _FEW
-        before = start = None
-        if self.continuous:
-            if few:
-                o = b.origin
-                start = [(o.item(i, 0), o.item(i, 1)) for i in dynamic]
-            else:
-                before = b.origin.copy()
-        if few:  # only dynamic bodies take forces; most programs give none (motors, impulses)
-            f, t = b.force, b.torque
-            forced = any(f.item(i, 0) or f.item(i, 1) or t.item(i) for i in dynamic)
-        else:
-            forced = b.force.any() or b.torque.any()
-        if forced:
-            forces = b.force.copy()
-            torques = b.torque.copy()
+        so the layer stops the bodies that the whole Step moved far (:meth:`_stop_at_static`).
+
+        The engine takes the substeps in one call (``World._step_repeat``) until the touching
+        contacts change, when the listener hears of it before the next substep; it keeps the
+        forces and start positions in the layer's buffers and counts the far bodies. With
+        sensors, whose overlaps come as the world's events, it takes them one at a time."""
+        rows = b.force.shape[0]
+        buffers = self._buffers
+        if buffers[0].shape[0] != rows:
+            buffers = self._buffers = (np.empty((rows, 2)), np.empty(rows), np.empty((rows, 2)))
+        forces, torques, starts = buffers
         h = dt / n
-        for k in range(n):
-            if k and forced and forces.shape[0] == b.force.shape[0]:
-                b.force[:] = forces
-                b.torque[:] = torques
-            w.step(h)
-            self._dispatch()
+        whole = dt if self.continuous else 0.0
+        k = 0
+        far = 0
+        while k < n:
             if events.sensor_count > 0 or self._sensing:
+                taken, changed, far = w._step_repeat(h, 1, self._touching, forces, torques,
+                                                     starts, k == 0, whole if k == n - 1 else 0.0,
+                                                     _TOI_DISTANCE)
+                k += 1
+                self._dispatch()
                 self._dispatch_sensors(events, self._listener)
-        # motion the velocities do not account for: the position pass moved the body
-        if start is not None:
+            else:
+                taken, changed, far = w._step_repeat(h, n - k, self._touching, forces, torques,
+                                                     starts, k == 0, whole, _TOI_DISTANCE)
+                k += taken
+                if changed:
+                    self._dispatch()
+        if far:
+            # motion the velocities do not account for: the position pass moved the body
             b = w._bodies
-            o, v, alive, lim = b.origin, b.v, b.alive, _TOI_DISTANCE ** 2
-            for i, (x0, y0) in zip(dynamic, start):
+            o, v, alive, types, lim = b.origin, b.v, b.alive, b.type, _TOI_DISTANCE ** 2
+            for i in range(min(starts.shape[0], o.shape[0])):
+                if not (alive.item(i) and types.item(i) == DYNAMIC):
+                    continue
+                x0, y0 = starts.item(i, 0), starts.item(i, 1)
                 dx = o.item(i, 0) - x0
                 dy = o.item(i, 1) - y0
                 ex = dx - v.item(i, 0) * dt
                 ey = dy - v.item(i, 1) * dt
-                if ex * ex + ey * ey > lim and alive.item(i):
+                if ex * ex + ey * ey > lim:
                     self._stop_at_static(i, np.array((x0, y0)), np.array((dx, dy)))
-        if before is not None and before.shape[0] == b.origin.shape[0]:
-            # A screen first (a component above tolerance / sqrt 2 is needed for the length to
-            # be above it), then the exact test on the rare step that passes it.
-            d = b.origin - before
-            e = d - b.v * dt
-            if np.abs(e).max() > _TOI_DISTANCE * 0.7071067811865475:
-                far = (e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1]) > _TOI_DISTANCE ** 2
-                for i in np.flatnonzero(far & b.alive & (b.type == DYNAMIC)).tolist():
-                    self._stop_at_static(i, before[i], d[i])
 
     def _stop_at_static(self, i, start, d):
         """Box2D's continuous collision, for the case it matters here: a dynamic body that
@@ -638,48 +637,38 @@ class b2World:  # noqa: N801
         return True
 
     def _find_held(self):
-        """Rows of the dynamic bodies of joints whose motor turns (see the module docstring)."""
+        """Rows of the dynamic bodies of joints whose motor turns (see the module docstring),
+        with their timers (those of bodies still held kept)."""
         jt = self._world._joints
         on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
         rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
-        self._held = rows[self._world._bodies.type[rows] == DYNAMIC]
+        self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
+                                          dtype=np.int64)
+        old = dict(zip(self._held_list, self._held_timer.tolist()))
         self._held_list = self._held.tolist()
-        alive = set(self._held_list)
-        self._held_time = {i: t for i, t in self._held_time.items() if i in alive}
+        self._held_timer = np.array([old.get(i, 0.0) for i in self._held_list], np.float64)
 
     def _motor_sleep(self, dt):
-        # A Python loop: a handful of bodies (3 in LunarLander, 5 in BipedalWalker), where a
-        # dozen NumPy calls on 3-element arrays would cost several times as much; values read
-        # with ndarray.item (unpacking v[i] builds a view: 2 us of the 3 us a body cost).
+        """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
+        to sleep once every body of it has been slow for ``time_to_sleep``."""
         w = self._world
         b = w._bodies
-        timer = self._held_time
-        asleep, v, spin, extent = b.asleep, b.v, b.w, b.extent
-        threshold, allowed = b.sleep_threshold, b.allow_sleep
-        tts = w.settings.time_to_sleep
-        ready = True
-        awake = []
-        for i in self._held_list:
-            if asleep.item(i):
-                continue
-            awake.append(i)
-            vx = v.item(i, 0)
-            vy = v.item(i, 1)
-            speed = max(math.sqrt(vx * vx + vy * vy), abs(spin.item(i)) * extent.item(i))
-            t = (timer.get(i, 0.0) + dt if speed <= threshold.item(i) and allowed.item(i)
-                 else 0.0)
-            timer[i] = t
-            ready = ready and t >= tts
+        tts = w._settings.time_to_sleep
+        timer = self._held_timer
+        awake, ready = _motor_timers.entry(self._held, timer, b.asleep, b.v, b.w, b.extent,
+                                           b.sleep_threshold, b.allow_sleep, float(dt),
+                                           float(tts))
         if not awake or not ready:
             return
+        held = {i: k for k, i in enumerate(self._held_list)}
         label = _sleep.labels(w)
-        for island in {int(label[i]) for i in awake}:
-            members = np.flatnonzero(label == island)
-            if all((timer[i] if i in timer else b.sleep_time[i]) >= tts
-                   for i in members.tolist()):
-                _sleep.sleep_island(w, int(members[0]))
-                for i in members.tolist():
-                    timer.pop(i, None)
+        for island in {int(label[i]) for i in self._held_list if not b.asleep[i]}:
+            members = np.flatnonzero(label == island).tolist()
+            if all((timer[held[i]] if i in held else b.sleep_time[i]) >= tts for i in members):
+                _sleep.sleep_island(w, members[0])
+                for i in members:
+                    if i in held:
+                        timer[held[i]] = 0.0
 
     # -- queries -----------------------------------------------------------------------------
     def RayCast(self, callback, point1, point2):  # noqa: N802
