@@ -61,11 +61,18 @@ def _process(python, args, env):
     return wall, p
 
 
+def _load():
+    """The 1-minute load average at the end of a measurement: the machine is shared, and a
+    compile timing means little without it."""
+    return round(os.getloadavg()[0], 2)
+
+
 def first_step(python, scene, env):
     name, params = SCENES[scene]
     wall, p = _process(python, ["-c", FIRST_STEP, name, json.dumps(params)], env)
     row = json.loads(p.stdout.strip().splitlines()[-1])
     row["process_wall_s"] = wall
+    row["load_1min"] = _load()
     row["compile_notices"] = [line for line in p.stderr.splitlines()
                               if line.startswith("impulse2d:")]
     return row
@@ -95,17 +102,17 @@ def source(report, log):
                                           for k in ("import_s", "build_s", "first_step_s",
                                                     "process_wall_s")}
         log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (first step "
-            f"{cold['first_step_s']:.1f} s), warm "
+            f"{cold['first_step_s']:.1f} s, load {cold['load_1min']}), warm "
             f"{report[f'source warm {scene}']['process_wall_s']:.2f} s")
     cache = tempfile.mkdtemp(prefix="i2d-all-")
     try:
         wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
                            _env(NUMBA_CACHE_DIR=cache))
-        report["source warmup --all cold"] = {"process_wall_s": wall}
-        log(f"warmup --all, empty cache: {wall:.1f} s")
+        report["source warmup --all cold"] = {"process_wall_s": wall, "load_1min": _load()}
+        log(f"warmup --all, empty cache: {wall:.1f} s (load {_load()})")
         wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
                            _env(NUMBA_CACHE_DIR=cache))
-        report["source warmup --all warm"] = {"process_wall_s": wall}
+        report["source warmup --all warm"] = {"process_wall_s": wall, "load_1min": _load()}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 

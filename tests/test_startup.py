@@ -214,6 +214,26 @@ def test_the_compile_plan_puts_the_longest_units_on_the_least_loaded_process():
     assert plan([a, b], 0.0, 2) == ([a], [[b]])
 
 
+def test_the_compile_plan_keeps_a_group_of_units_in_one_process():
+    from impulse2d._core.parallel import plan
+
+    # The direct solver's two levels share their island solve: one process compiles both,
+    # where alone the longest-first rule splits them (9 + 22 + 15 here against 2 + 32 + 5).
+    velocity, accel = _Unit("velocity", 22.0), _Unit("accel", 32.0)
+    pairs, narrow = _Unit("pairs", 15.0), _Unit("narrow", 5.0)
+    units = [velocity, accel, pairs, narrow]
+    assert plan(units, 9.0, 2) == ([velocity, pairs], [[accel, narrow]])
+    mine, helpers = plan(units, 9.0, 2, together=[(velocity, accel)])
+    # the group (54 s) is one item: to the helper (2 s start); the rest here (9 + 15 + 5)
+    assert helpers == [[velocity, accel]] and mine == [pairs, narrow]
+    # a member not to be compiled (already in the cache) is left out of the plan
+    mine, helpers = plan([velocity, pairs, narrow], 9.0, 2, together=[(velocity, accel)])
+    assert sorted(u.what for u in mine + sum(helpers, [])) == ["narrow", "pairs", "velocity"]
+    # one process: everything here, the group included
+    assert plan(units, 9.0, 1, together=[(velocity, accel)]) == (
+        [velocity, accel, pairs, narrow], [])
+
+
 PARALLEL_RUN = """
 import json
 import impulse2d as i2d

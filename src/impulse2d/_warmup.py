@@ -74,15 +74,22 @@ def _chain_world(world):
 
 def _compile_ahead() -> None:
     """Every kernel the plans below load, in one plan over all processes (the solver
-    diagnostics, 22 s for a feature off by default, are left to the first world that asks)."""
+    diagnostics, 22 s for a feature off by default, are left to the first world that asks).
+
+    The direct solver's two levels go to one process: they share its island solve (assembly,
+    Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
+    it (28 s of 410 s of compiling under load, measured with Numba's compile events)."""
     from . import World
     from ._core import lazy
-    from ._dynamics.step import DIAGNOSTICS_KERNEL, compile_ahead
+    from ._dynamics.step import (DENSE_KERNEL, DIAGNOSTICS_KERNEL, DIRECT_ACCELERATION_KERNEL,
+                                 SOLVER_KERNELS, compile_ahead)
 
     world = World()
     _contact_world(world)
+    direct = (SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)
     compile_ahead(world, 1.0 / 60.0,
-                  [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL])
+                  [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL],
+                  together=[direct])
 
 
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:

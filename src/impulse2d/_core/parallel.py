@@ -58,18 +58,28 @@ MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
 
 
-def plan(units, own_seconds: float, processes: int):
+def plan(units, own_seconds: float, processes: int, together=()):
     """Split ``units`` (:class:`.lazy.LazyKernel` to compile) between this process, which also
     has ``own_seconds`` of compiling of its own, and up to ``processes - 1`` helpers: the
-    longest unit first, each onto the process with the least work so far. Returns this
-    process's units and a list of each helper's units; a helper's share below
-    :data:`MIN_SHARE_SECONDS` comes back to this process."""
+    longest unit first, each onto the process with the least work so far. ``together``: groups
+    of units that go to one process as one item (units that share callees: a process compiles a
+    callee once for all its units, so splitting such a group compiles the callees twice); those
+    of a group not in ``units`` are left out. Returns this process's units and a list of each
+    helper's units; a helper's share below :data:`MIN_SHARE_SECONDS` comes back to this
+    process."""
+    items, grouped = [], set()
+    for group in together:
+        members = [u for u in group if u in units and id(u) not in grouped]
+        grouped.update(id(u) for u in members)
+        if members:
+            items.append(members)
+    items += [[u] for u in units if id(u) not in grouped]
     loads = [own_seconds] + [HELPER_START_SECONDS] * (processes - 1)
     shares = [[] for _ in range(processes)]
-    for unit in sorted(units, key=lambda u: -u.seconds):
+    for item in sorted(items, key=lambda item: -sum(u.seconds for u in item)):
         least = min(range(processes), key=loads.__getitem__)
-        loads[least] += unit.seconds
-        shares[least].append(unit)
+        loads[least] += sum(u.seconds for u in item)
+        shares[least].extend(item)
     mine, helpers = shares[0], []
     for share in shares[1:]:
         if sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
@@ -129,10 +139,11 @@ def _adopt(unit, files) -> None:
         copy_file(os.path.join(directory, name), os.path.join(target, name))
 
 
-def compile_units(units, own_work=None, own_seconds: float = 0.0) -> None:
+def compile_units(units, own_work=None, own_seconds: float = 0.0, together=()) -> None:
     """Compile (or load) every :class:`.lazy.LazyKernel` of ``units`` and run ``own_work`` (a
     compile this process must do itself, about ``own_seconds``), sharing the units that must be
-    compiled with helper processes when that pays (see the module docstring)."""
+    compiled with helper processes when that pays (see the module docstring); ``together`` as
+    in :func:`plan`."""
     todo = []
     if PROCESSES > 1 and lazy.JIT and sys.executable and not getattr(sys, "frozen", False):
         status = [unit.must_compile() for unit in units]
@@ -140,7 +151,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0) -> None:
             todo = [unit for unit, must in zip(units, status) if must]
     helpers = []
     if todo:
-        mine, shares = plan(todo, own_seconds, PROCESSES)
+        mine, shares = plan(todo, own_seconds, PROCESSES, together)
         for share in shares:
             try:
                 helpers.append(_Helper(share))

@@ -625,16 +625,17 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
             *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
-def compile_ahead(world, dt: float, units) -> None:
+def compile_ahead(world, dt: float, units, together=()) -> None:
     """Compile (or load) ``units`` (:class:`.._core.lazy.LazyKernel`) and ``world``'s step kernel
     at once, shared between processes (``warmup(all_kernels=True)``). Done world by world, the
     compiles of each world wait for the slowest of the last one's: one plan over every unit keeps
-    all processes busy to the end."""
+    all processes busy to the end. ``together``: groups of units kept in one process
+    (:func:`.._core.parallel.plan`)."""
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
     settings = _settings_arguments(world.settings)
     compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt, settings)),
-                  own_seconds)
+                  own_seconds, together)
 
 
 def _continuous_first(world, stores) -> None:
