@@ -322,7 +322,17 @@ class World:
         if user_data is not None:
             self._body_user_data[i] = user_data
         # what _body_mass gives a body without shapes (Box2D's 1 kg for a dynamic one)
-        self._update_mass(i, (1.0 if kind == DYNAMIC else 0.0, (0.0, 0.0), 0.0))
+        if kind == DYNAMIC:
+            self._update_mass(i, (1.0, (0.0, 0.0), 0.0))
+        else:
+            # _update_mass's writes for a massless body without shapes, inline (the local
+            # centre, extent and min_extent are written above; most bodies of a Gymnasium
+            # reset are static terrain)
+            b.mass[i] = 0.0
+            b.inv_mass[i] = 0.0
+            b.inertia[i] = 0.0
+            b.inv_inertia[i] = 0.0
+            self._sync_center(i)
         self._live_rows = None
         return handle
 
@@ -889,7 +899,13 @@ class World:
         geom = make_geometry()
         m = parse_material(material)
         density = m["density"]
-        part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
+        if geom.count == 2 and geom.radius == 0.0:
+            # a segment: no area, so what mass_properties gives without the kernel call (a few
+            # microseconds; 200 of them a BipedalWalker reset): mass 0, the midpoint (the
+            # geometry's centroid, 0.5 (a + b) as the kernel computes it), inertia 0
+            part = (0.0, geom.centroid, 0.0)
+        else:
+            part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
         blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
         _validate.check_mass(part[0], part[2], True, "this shape", blame)
         props = self._body_mass(b, extra=part, blame=blame)
@@ -928,9 +944,9 @@ class World:
         aabb, fat = sh.aabb, sh.fat_aabb
         # An inverted fat box forces the broadphase to pick the new shape up next step.
         # (Element by element: a row from a tuple costs about a microsecond.)
-        for k, far in enumerate((np.inf, np.inf, -np.inf, -np.inf)):
-            aabb[s, k] = 0.0
-            fat[s, k] = far
+        aabb[s, 0] = aabb[s, 1] = aabb[s, 2] = aabb[s, 3] = 0.0
+        fat[s, 0] = fat[s, 1] = np.inf
+        fat[s, 2] = fat[s, 3] = -np.inf
         handle = Shape(self, s, int(sh.generation[s]))
         self._shape_handles[s] = handle
         self._body_shapes[b].append(s)
@@ -1053,6 +1069,10 @@ class World:
             sh = self._shapes
             b.extent[i] = max(b.extent.item(i), _reach(sh, added, local_center))
             b.min_extent[i] = min(b.min_extent.item(i), _min_extent(sh, added))
+        elif len(shapes) == 1:  # (a static body of one fixture: Gymnasium's terrain)
+            sh = self._shapes
+            b.extent[i] = _reach(sh, shapes[0], local_center)
+            b.min_extent[i] = _min_extent(sh, shapes[0])
         elif shapes:
             sh = self._shapes
             b.extent[i] = max(_reach(sh, s, local_center) for s in shapes)

@@ -688,8 +688,16 @@ class b2World:  # noqa: N801
         broadphase's), its return value ignoring (-1), stopping (0), clipping (fraction) or
         going on (1). Every fixture but sensors is seen, whatever its filter (Box2D 2.3's
         RayCast has no filter; it reports sensors too)."""
-        ox, oy = _finite(point1[0], point1[1], "point1")
-        ex, ey = _finite(point2[0], point2[1], "point2")
+        # a b2Vec2 read by attribute (its __getitem__ is a Python call: BipedalWalker's lidar
+        # starts its 10 rays a step at hull.position)
+        if type(point1) is b2Vec2:
+            ox, oy = _finite(point1.x, point1.y, "point1")
+        else:
+            ox, oy = _finite(point1[0], point1[1], "point1")
+        if type(point2) is b2Vec2:
+            ex, ey = _finite(point2.x, point2.y, "point2")
+        else:
+            ex, ey = _finite(point2[0], point2[1], "point2")
         dx, dy = ex - ox, ey - oy
         if dx == 0.0 and dy == 0.0:
             return
