@@ -142,3 +142,24 @@ def test_vec2_fast_path_agrees_with_the_checked_path():
                     except (TypeError, ValueError) as exc:
                         outcomes.append((type(exc), str(exc)))
                 assert outcomes[0] == outcomes[1], (x, y, kwargs)
+
+
+def test_layer_material_cache_gives_what_parsing_gives():
+    # the pybox2d layer parses a fixture definition's material once per distinct value; the
+    # shapes it makes hold what the engine's own parse gives, signed zeros included
+    from impulse2d.compat.box2d import b2EdgeShape, b2FixtureDef, b2World
+    world = b2World()
+    rows = []
+    for density, friction in ((0.0, 2.5), (-0.0, 2.5), (0.0, -0.0), (0.0, 2.5), (0.0, 0.0)):
+        fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0.5)]), density=density,
+                          friction=friction, categoryBits=0x0001)
+        body = world.CreateStaticBody(fixtures=fd)
+        rows.append((body.fixtures[0]._shape._index, density, friction))
+    sh = world.engine._shapes
+    for s, density, friction in rows:
+        assert np.float64(sh.density[s]).tobytes() == np.float64(density).tobytes()
+        assert np.float64(sh.friction[s]).tobytes() == np.float64(friction).tobytes()
+    with pytest.raises(ValueError, match="friction"):
+        world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]),
+                                                     friction=-1.0))
+    assert len(world.bodies) == len(rows)  # the bad fixture left no body behind

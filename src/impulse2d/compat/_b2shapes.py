@@ -330,7 +330,8 @@ def _parsed(material: dict) -> dict:
     tenth of a terrain body's creation. The dict returned is shared: read only."""
     key = tuple(material.values())
     types = tuple(map(type, key))
-    if types != _PLAIN:
+    if types != _PLAIN or any(x == 0.0 and math.copysign(1.0, x) < 0.0 for x in key[:3]):
+        # (-0.0 == 0.0 as a key, but the store would keep the sign: not cached)
         return parse_material(material)
     m = _PARSED.get(key)
     if m is None:
