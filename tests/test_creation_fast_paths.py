@@ -133,7 +133,7 @@ def test_vec2_fast_path_agrees_with_the_checked_path():
     for x in values:
         for y in values:
             for kwargs in ({}, {"limit": False}, {"bound": 1e5, "unit": "m/s"},
-                           {"bound": 1e6, "unit": "m/s^2"}):
+                           {"bound": 1e6, "unit": "m/s^2"}, {"bound": float("inf")}):
                 outcomes = []
                 for value in ((x, y), [x, y]):  # the tuple fast path, the general path
                     try:

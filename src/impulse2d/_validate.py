@@ -132,7 +132,7 @@ def vec2(value, name: str, limit: bool = True, bound: float | None = None,
         # each (false for NaN; the largest float as the bound rejects inf), the tuple as given
         x, y = value
         if type(x) is float and type(y) is float:
-            top = (HUGE if limit else _FLOAT_MAX) if bound is None else bound
+            top = (HUGE if limit else _FLOAT_MAX) if bound is None else min(bound, _FLOAT_MAX)
             if -top <= x <= top and -top <= y <= top:
                 return value
     if isinstance(value, (str, bytes)):
