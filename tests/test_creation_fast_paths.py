@@ -2,8 +2,10 @@
 
 Segments, capsules and circles built from pairs of Python floats skip NumPy's conversions
 (geometry._float_pair); a body's extents are folded in shape by shape when its centre of mass
-stays put (World._update_mass). Both must write exactly what the general paths write, and bad
-input must still raise naming the parameter.
+stays put (World._update_mass); a static body's shapeless mass, a segment's mass part, a
+tuple of floats in _validate.vec2 and the pybox2d layer's parsed materials skip their general
+paths too. All must write exactly what the general paths write, and bad input must still raise
+naming the parameter.
 """
 
 from __future__ import annotations
