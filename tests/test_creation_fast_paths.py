@@ -2,8 +2,10 @@
 
 Segments, capsules and circles built from pairs of Python floats skip NumPy's conversions
 (geometry._float_pair); a body's extents are folded in shape by shape when its centre of mass
-stays put (World._update_mass). Both must write exactly what the general paths write, and bad
-input must still raise naming the parameter.
+stays put (World._update_mass); a static body's shapeless mass, a segment's mass part, a
+tuple of floats in _validate.vec2 and the pybox2d layer's parsed materials skip their general
+paths too. All must write exactly what the general paths write, and bad input must still raise
+naming the parameter.
 """
 
 from __future__ import annotations
@@ -77,3 +79,89 @@ def test_extents_folded_in_equal_the_full_pass(kind):
         assert b.extent[i] == full
         assert b.extent[i] == max(_reach(sh, s, center) for s in shapes)
         assert b.min_extent[i] == min(_min_extent(sh, s) for s in shapes)
+
+
+def _row_bytes(store, i):
+    """Every column's row ``i`` as bytes (bit-level: -0.0 and NaN payloads count)."""
+    return {name: np.ascontiguousarray(getattr(store, name)[i]).tobytes()
+            for name in store._fields}
+
+
+@pytest.mark.parametrize("kind", ["static", "kinematic"])
+def test_massless_body_shortcut_writes_what_update_mass_writes(kind):
+    # create_body writes a static or kinematic body's mass fields inline; the general
+    # _update_mass on the same row must change no bit of it
+    rng = random.Random(5)
+    world = impulse2d.World()
+    for _ in range(50):
+        x = rng.choice([0.0, -0.0, rng.uniform(-1e5, 1e5)])
+        y = rng.choice([0.0, -0.0, rng.uniform(-50, 50)])
+        body = world.create_body(kind, position=(x, y), angle=rng.uniform(-7, 7))
+        i = body._index
+        before = _row_bytes(world._bodies, i)
+        world._update_mass(i)
+        assert _row_bytes(world._bodies, i) == before
+
+
+def test_segment_mass_part_is_the_kernels():
+    # _create_shape takes a segment's mass part (0 kg, its midpoint, 0 kg m^2) without the
+    # kernel: the same values, bit for bit
+    rng = random.Random(11)
+    for _ in range(500):
+        a = (rng.uniform(-1e4, 1e4), rng.uniform(-1e4, 1e4))
+        b = (a[0] + rng.uniform(-9, 9), a[1] + rng.uniform(-9, 9))
+        geom = geometry.make_segment(a, b)
+        mass, center, inertia = geometry.mass_properties(geom.count, geom.vertices, geom.radius,
+                                                         rng.uniform(0.0, 5.0))
+        assert (mass, inertia) == (0.0, 0.0)
+        assert center.tobytes() == geom.centroid.tobytes()
+    world = impulse2d.World()
+    body = world.create_body("dynamic")
+    body.create_box(0.5, 0.25, center=(0.3, -0.1))
+    body.create_segment((-1.0, 0.2), (2.0, 0.7))
+    other = world.create_body("dynamic")
+    other.create_box(0.5, 0.25, center=(0.3, -0.1))
+    b = world._bodies
+    for column in (b.mass, b.inv_mass, b.local_center, b.center, b.inertia, b.inv_inertia):
+        # a massless part moves nothing
+        assert column[body._index].tobytes() == column[other._index].tobytes()
+
+
+def test_vec2_fast_path_agrees_with_the_checked_path():
+    from impulse2d import _validate
+    huge = _validate.HUGE
+    values = [0.0, -0.0, 1.5, -huge, huge, np.nextafter(huge, np.inf), 1e300, -1e308,
+              float("inf"), float("-inf"), float("nan"), 1e5 + 1.0, 99999.99]
+    for x in values:
+        for y in values:
+            for kwargs in ({}, {"limit": False}, {"bound": 1e5, "unit": "m/s"},
+                           {"bound": 1e6, "unit": "m/s^2"}, {"bound": float("inf")}):
+                outcomes = []
+                for value in ((x, y), [x, y]):  # the tuple fast path, the general path
+                    try:
+                        got = _validate.vec2(value, "p", **kwargs)
+                        outcomes.append(("ok", np.array(got).tobytes(), type(got[0])))
+                    except (TypeError, ValueError) as exc:
+                        outcomes.append((type(exc), str(exc)))
+                assert outcomes[0] == outcomes[1], (x, y, kwargs)
+
+
+def test_layer_material_cache_gives_what_parsing_gives():
+    # the pybox2d layer parses a fixture definition's material once per distinct value; the
+    # shapes it makes hold what the engine's own parse gives, signed zeros included
+    from impulse2d.compat.box2d import b2EdgeShape, b2FixtureDef, b2World
+    world = b2World()
+    rows = []
+    for density, friction in ((0.0, 2.5), (-0.0, 2.5), (0.0, -0.0), (0.0, 2.5), (0.0, 0.0)):
+        fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0.5)]), density=density,
+                          friction=friction, categoryBits=0x0001)
+        body = world.CreateStaticBody(fixtures=fd)
+        rows.append((body.fixtures[0]._shape._index, density, friction))
+    sh = world.engine._shapes
+    for s, density, friction in rows:
+        assert np.float64(sh.density[s]).tobytes() == np.float64(density).tobytes()
+        assert np.float64(sh.friction[s]).tobytes() == np.float64(friction).tobytes()
+    with pytest.raises(ValueError, match="friction"):
+        world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]),
+                                                     friction=-1.0))
+    assert len(world.bodies) == len(rows)  # the bad fixture left no body behind

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .constants import HUGE
 # -- bounds (SI units) -----------------------------------------------------------------------------
 # HUGE (constants.py, 1e5 m) bounds coordinates: positions, anchors, points, sizes.
 
+_FLOAT_MAX = sys.float_info.max  # the largest finite float: |x| <= it rejects inf and NaN
 MAX_LENGTH = 1.0e6
 """m. Largest length that is not a coordinate: a distance joint's length and range, a prismatic
 or wheel joint's translation limits. Ten times HUGE, so that any distance between two points
@@ -125,6 +127,14 @@ def vec2(value, name: str, limit: bool = True, bound: float | None = None,
          unit: str = "") -> tuple[float, float]:
     """Any 2-sequence of finite reals; with ``limit`` (and no ``bound``) also within +-HUGE
     metres, with ``bound`` within +-bound of ``unit``."""
+    if type(value) is tuple and len(value) == 2:
+        # the common call, a tuple of two Python floats: the checks below in two comparisons
+        # each (false for NaN; the largest float as the bound rejects inf), the tuple as given
+        x, y = value
+        if type(x) is float and type(y) is float:
+            top = (HUGE if limit else _FLOAT_MAX) if bound is None else min(bound, _FLOAT_MAX)
+            if -top <= x <= top and -top <= y <= top:
+                return value
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be a 2-sequence (x, y), got {value!r}")
     try:

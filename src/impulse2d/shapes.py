@@ -29,11 +29,13 @@ MATERIAL_DEFAULTS = {
     "user_data": None,
 }
 
+_MATERIAL_NAMES = frozenset(MATERIAL_DEFAULTS)
+
 
 def parse_material(options: dict) -> dict:
     """Validate shape keyword options; unknown names raise ``TypeError``."""
-    unknown = set(options) - set(MATERIAL_DEFAULTS)
-    if unknown:
+    if not _MATERIAL_NAMES.issuperset(options):  # (no set built per call: a body's creation)
+        unknown = set(options) - _MATERIAL_NAMES
         raise TypeError(f"unknown shape option(s): {', '.join(sorted(unknown))}; "
                         f"known: {', '.join(MATERIAL_DEFAULTS)}")
     m = {**MATERIAL_DEFAULTS, **options}

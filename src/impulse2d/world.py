@@ -381,7 +381,17 @@ class World:
         if user_data is not None:
             self._body_user_data[i] = user_data
         # what _body_mass gives a body without shapes (Box2D's 1 kg for a dynamic one)
-        self._update_mass(i, (1.0 if kind == DYNAMIC else 0.0, (0.0, 0.0), 0.0))
+        if kind == DYNAMIC:
+            self._update_mass(i, (1.0, (0.0, 0.0), 0.0))
+        else:
+            # _update_mass's writes for a massless body without shapes, inline (the local
+            # centre, extent and min_extent are written above; most bodies of a Gymnasium
+            # reset are static terrain)
+            b.mass[i] = 0.0
+            b.inv_mass[i] = 0.0
+            b.inertia[i] = 0.0
+            b.inv_inertia[i] = 0.0
+            self._sync_center(i)
         self._live_rows = None
         return handle
 
@@ -947,11 +957,28 @@ class World:
         b = body._row()
         geom = make_geometry()
         m = parse_material(material)
+        return self._attach_shape(b, kind, geom, m, size_names)
+
+    def _attach_shape(self, b: int, kind: str, geom, m: dict, size_names: str) -> Shape:
+        """:meth:`_create_shape` from body row ``b`` (live), validated geometry and a parsed
+        material (``parse_material``'s dict, read only): the mass checks, then the writes."""
         density = m["density"]
-        part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
-        blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
-        _validate.check_mass(part[0], part[2], True, "this shape", blame)
-        props = self._body_mass(b, extra=part, blame=blame)
+        if geom.count == 2 and geom.radius == 0.0:
+            # a segment: no area, so what mass_properties gives without the kernel call (a few
+            # microseconds; 200 of them a BipedalWalker reset): mass 0, the midpoint (the
+            # geometry's centroid, 0.5 (a + b) as the kernel computes it), inertia 0
+            part = (0.0, geom.centroid, 0.0)
+        else:
+            part = geometry.mass_properties(geom.count, geom.vertices, geom.radius, density)
+        if part[0] == 0.0 and self._bodies.type.item(b) != DYNAMIC:
+            # what the checks below give a massless shape on a body without mass (they pass:
+            # a mass of 0 is allowed, and such a body's mass is 0), without formatting the
+            # message they would need (a static body's fixtures: Gymnasium's terrain)
+            props = (0.0, (0.0, 0.0), 0.0)
+        else:
+            blame = f"density = {density:g} kg/m^2 and the size set by {size_names}"
+            _validate.check_mass(part[0], part[2], True, "this shape", blame)
+            props = self._body_mass(b, extra=part, blame=blame)
         _sleep.wake_touching(self, b)
         handle = self._write_shape(b, kind, geom, m)
         self._update_mass(b, props, added=handle._index)
@@ -987,9 +1014,9 @@ class World:
         aabb, fat = sh.aabb, sh.fat_aabb
         # An inverted fat box forces the broadphase to pick the new shape up next step.
         # (Element by element: a row from a tuple costs about a microsecond.)
-        for k, far in enumerate((np.inf, np.inf, -np.inf, -np.inf)):
-            aabb[s, k] = 0.0
-            fat[s, k] = far
+        aabb[s, 0] = aabb[s, 1] = aabb[s, 2] = aabb[s, 3] = 0.0
+        fat[s, 0] = fat[s, 1] = np.inf
+        fat[s, 2] = fat[s, 3] = -np.inf
         handle = Shape(self, s, int(sh.generation[s]))
         self._shape_handles[s] = handle
         self._body_shapes[b].append(s)
@@ -1018,13 +1045,14 @@ class World:
         c = self._contacts
         alive = self._shapes.alive
         keep = alive[c.shape_a] & alive[c.shape_b]
+        kept = bool(keep.all())  # once (a destroyed terrain body usually leaves every contact)
         events = self._events
-        if events.sensing.size or (events.touching.size and not keep.all()):
+        if events.sensing.size or (events.touching.size and not kept):
             dead = (~alive).astype(np.int64)  # destroyed rows: their generation was just bumped
             events.shapes_destroyed(self, np.flatnonzero(dead), dead)
-            if not keep.all():
+            if not kept:
                 events.contacts_dropped(self, ~keep, dead)
-        if not keep.all():
+        if not kept:
             self._contacts = Contacts(*(column[keep] for column in c))
 
     def _shape_mass(self, s: int, density: float | None = None):
@@ -1112,6 +1140,10 @@ class World:
             sh = self._shapes
             b.extent[i] = max(b.extent.item(i), _reach(sh, added, local_center))
             b.min_extent[i] = min(b.min_extent.item(i), _min_extent(sh, added))
+        elif len(shapes) == 1:  # (a static body of one fixture: Gymnasium's terrain)
+            sh = self._shapes
+            b.extent[i] = _reach(sh, shapes[0], local_center)
+            b.min_extent[i] = _min_extent(sh, shapes[0])
         elif shapes:
             sh = self._shapes
             b.extent[i] = max(_reach(sh, s, local_center) for s in shapes)
@@ -1149,9 +1181,27 @@ def _reach(shapes: Shapes, s: int, local_center) -> float:
     vertex left out could have the larger hypot."""
     vertices = shapes.vertices
     cx, cy = local_center
+    count = shapes.count.item(s)
+    if count <= 2:
+        # a circle or a segment (a capsule): the same test on one or two points, unrolled
+        x0 = vertices.item(s, 0, 0) - cx
+        y0 = vertices.item(s, 0, 1) - cy
+        if count == 1:
+            return np.hypot(x0, y0) + shapes.radius.item(s)
+        x1 = vertices.item(s, 1, 0) - cx
+        y1 = vertices.item(s, 1, 1) - cy
+        q0 = x0 * x0 + y0 * y0
+        q1 = x1 * x1 + y1 * y1
+        top = max(q0, q1, 0.0)
+        cut = top * (1.0 - 1e-9)
+        if q0 >= cut and q1 >= cut:
+            far = max(np.hypot(x0, y0), np.hypot(x1, y1))
+        else:
+            far = np.hypot(x0, y0) if q0 >= cut else np.hypot(x1, y1)
+        return far + shapes.radius.item(s)
     d = []
     top = 0.0
-    for k in range(shapes.count.item(s)):
+    for k in range(count):
         x = vertices.item(s, k, 0) - cx
         y = vertices.item(s, k, 1) - cy
         q = x * x + y * y

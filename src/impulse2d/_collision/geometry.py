@@ -361,8 +361,10 @@ def compute_hull(points) -> np.ndarray:
     n = len(pts)
     if n > MAX_POLYGON_VERTICES:
         raise ValueError(f"a polygon has at most {MAX_POLYGON_VERTICES} points, got {n}")
-    welded: list[np.ndarray] = []
-    for p in pts:
+    # The points as tuples of Python floats: the same IEEE double arithmetic below as on the
+    # array's rows, without NumPy's scalar indexing (most of a polygon's creation time)
+    welded: list[tuple[float, float]] = []
+    for p in map(tuple, pts.tolist()):
         if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= WELD_DISTANCE for q in welded):
             welded.append(p)
     if len(welded) < 3:
@@ -374,12 +376,12 @@ def compute_hull(points) -> np.ndarray:
     # Andrew's monotone chain, strict left turns only (exactly collinear points are dropped).
     order = sorted(range(len(welded)), key=lambda i: (welded[i][0], welded[i][1]))
     srt = [welded[i] for i in order]
-    lower: list[np.ndarray] = []
+    lower: list[tuple[float, float]] = []
     for p in srt:
         while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0.0:
             lower.pop()
         lower.append(p)
-    upper: list[np.ndarray] = []
+    upper: list[tuple[float, float]] = []
     for p in reversed(srt):
         while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0.0:
             upper.pop()
@@ -419,7 +421,8 @@ def compute_hull(points) -> np.ndarray:
         raise ValueError("the points are (nearly) collinear: the hull has no area")
     # Start at the lowest, then leftmost vertex (keeps the layout independent of input order).
     start = min(range(len(out)), key=lambda i: (out[i, 1], out[i, 0]))
-    return np.roll(out, -start, axis=0)
+    # np.roll(out, -start, axis=0), without its generality (a fresh array either way)
+    return np.concatenate((out[start:], out[:start])) if start else out
 
 
 def _edge_normals(verts: np.ndarray, count: int) -> np.ndarray:

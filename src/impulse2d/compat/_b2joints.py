@@ -227,9 +227,12 @@ def _column(name, public, lo, hi):
         return getattr(self._w._joints, name).item(self._j)
 
     def fset(self, value):
-        column = getattr(self._w._joints, name)
+        # (BipedalWalker sets 8 of these a step: _wake's body inline, the old value read only
+        # where it matters)
+        w = self._w
+        column = getattr(w._joints, name)
         j = self._j
-        old = column.item(j)
+        old = column.item(j) if speed else 0.0
         if isinstance(value, float) and lo <= value <= hi:
             column[j] = value
             new = value
@@ -238,7 +241,12 @@ def _column(name, public, lo, hi):
             new = column.item(j)
         if speed and (old == 0.0) != (new == 0.0):
             self._b2world._held = None  # the set of turning motors changed
-        self._wake()
+        asleep = w._bodies.asleep
+        a, b = self._rows
+        if asleep.item(a):
+            _sleep.wake_body(w, a)
+        if asleep.item(b):
+            _sleep.wake_body(w, b)
 
     return property(fget, fset)
 

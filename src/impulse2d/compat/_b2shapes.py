@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import math
 
+from .. import _validate
+from .._collision import geometry
+from ..shapes import parse_material
 from ._b2math import b2Vec2, vec_tuple
 
 LINEAR_SLOP = 0.005  # m, Box2D 2.3's b2_linearSlop
@@ -316,6 +319,32 @@ class b2Fixture:  # noqa: N801
         return f"b2Fixture({self._b2shape!r})"
 
 
+_PARSED: dict = {}  # material values (plain Python types) -> parse_material's dict
+_PARSED_MAX = 256   # entries kept (a program makes a handful of materials)
+
+
+def _parsed(material: dict) -> dict:
+    """``parse_material(material)``, from a cache when every value is a plain float, int or
+    bool (parsing is then a function of the values and their types alone: the cache keys on
+    both). A Gymnasium reset makes ~200 fixtures from one definition: parsing each was a
+    tenth of a terrain body's creation. The dict returned is shared: read only."""
+    key = tuple(material.values())
+    types = tuple(map(type, key))
+    if types != _PLAIN or any(x == 0.0 and math.copysign(1.0, x) < 0.0 for x in key[:3]):
+        # (-0.0 == 0.0 as a key, but the store would keep the sign: not cached)
+        return parse_material(material)
+    m = _PARSED.get(key)
+    if m is None:
+        m = parse_material(material)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = m
+    return m
+
+
+_PLAIN = (float, float, float, bool, int, int, int)  # density .. group, as create_shape passes
+
+
 def create_shape(body, b2shape, density, friction, restitution, category, mask, group,
                  is_sensor, user_data):
     """Attach ``b2shape`` (a private copy) to the impulse2d ``body``: the impulse2d Shape."""
@@ -323,6 +352,13 @@ def create_shape(body, b2shape, density, friction, restitution, category, mask, 
                     is_sensor=bool(is_sensor), category=int(category), mask=int(mask),
                     group=int(group))
     kind = type(b2shape)
+    if kind is b2EdgeShape:
+        # Body.create_segment's steps, with the material parsed once per distinct definition
+        v1, v2 = b2shape._vertices
+        world = body._world
+        row = body._row()
+        geom = geometry.make_segment(_validate.vec2(v1, "p1"), _validate.vec2(v2, "p2"))
+        return world._attach_shape(row, "segment", geom, _parsed(material), "p1 and p2")
     if kind is b2PolygonShape:
         if not b2shape._vertices:
             raise ValueError("the polygonShape has no vertices")

@@ -75,11 +75,12 @@ from ..shapes import ALL_BITS
 from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
-from ._b2math import b2Vec2, vec, vec_tuple
+from ._b2math import b2Vec2, vec_tuple
 from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
+_new = object.__new__
 _BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kernels take it
 _NO_KEYS = np.empty(0, np.int64)
 _NO_FORCES = np.empty((0, 2))  # Step's forces when none were given (nothing to put back)
@@ -677,8 +678,16 @@ class b2World:  # noqa: N801
         broadphase's), its return value ignoring (-1), stopping (0), clipping (fraction) or
         going on (1). Every fixture but sensors is seen, whatever its filter (Box2D 2.3's
         RayCast has no filter; it reports sensors too)."""
-        ox, oy = _finite(point1[0], point1[1], "point1")
-        ex, ey = _finite(point2[0], point2[1], "point2")
+        # a b2Vec2 read by attribute (its __getitem__ is a Python call: BipedalWalker's lidar
+        # starts its 10 rays a step at hull.position)
+        if type(point1) is b2Vec2:
+            ox, oy = _finite(point1.x, point1.y, "point1")
+        else:
+            ox, oy = _finite(point1[0], point1[1], "point1")
+        if type(point2) is b2Vec2:
+            ex, ey = _finite(point2.x, point2.y, "point2")
+        else:
+            ex, ey = _finite(point2[0], point2[1], "point2")
         dx, dy = ex - ox, ey - oy
         if dx == 0.0 and dy == 0.0:
             return
@@ -687,17 +696,26 @@ class b2World:  # noqa: N801
         limit = 1.0
         f = self._fixtures
         report = callback.ReportFixture
+        new = _new
         for s, t, (nx, ny) in zip(rows, fractions, normals):
             if t > limit:
                 break
-            answer = float(report(f[s], vec(ox + t * dx, oy + t * dy), vec(nx, ny), t))
+            # the point and normal as b2Vec2, built inline (``vec``'s body: a call less each)
+            point = new(b2Vec2)
+            point.x = ox + t * dx
+            point.y = oy + t * dy
+            normal = new(b2Vec2)
+            normal.x = nx
+            normal.y = ny
+            answer = float(report(f[s], point, normal, t))
             if answer != answer:
                 raise ValueError("ReportFixture returned NaN")
             if answer < 0.0:
                 continue
             if answer == 0.0:
                 return
-            limit = min(limit, answer)
+            if answer < limit:
+                limit = answer
 
     def QueryAABB(self, callback, aabb):  # noqa: N802
         """``callback.ReportFixture(fixture)`` for each fixture whose box overlaps ``aabb``
