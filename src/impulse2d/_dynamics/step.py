@@ -59,7 +59,7 @@ from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_c
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
-from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
+from .pair_update import FEW_TESTS, INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
@@ -144,7 +144,8 @@ def _moved_pairs(world, moved, n_moved):
                              borrow_column(world, "shapes", "is_sensor"),
                              borrow_column(world, "shapes", "group"),
                              borrow_column(world, "shapes", "category"),
-                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
+                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"),
+                             FEW_TESTS)
 
 
 @stage_kernel
