@@ -46,9 +46,10 @@ took 1.2 x the global search in the pyramid, 0.5 x in ``rain``."""
 FEW_TESTS = 1024
 """Up to this many box tests (rows of the shape store times moved boxes), the moved boxes
 are tested against every box directly (:func:`_few_moves`), with no sorting, buckets or
-scratch lists. Measured (2026-11-24, in a kernel loop, pairs unchanged): 14 boxes, 3 moved
-(LunarLander) 2.3 -> 0.5 us; 204 boxes, 4 moved (BipedalWalker) 2.2 -> 1.5 us; 204 x 8 even
-(4.9 us each); 204 x 16 5.6 -> 11.5 us and 2000 x 4 21.7 -> 27.6 us slower."""
+scratch lists. Measured (2026-11-24, in a kernel loop, pairs unchanged, random boxes): 14
+boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs overlapping, their pairs
+filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved (BipedalWalker's count) 2.2 -> 1.5
+us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and 2000 x 4 21.7 -> 27.6 us slower."""
 
 
 @inner_kernel
