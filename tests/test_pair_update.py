@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import impulse2d as i2
 from impulse2d._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW
-from impulse2d._dynamics.pair_update import (INCREMENTAL_BELOW, filtered_pairs,
+from impulse2d._dynamics.pair_update import (FEW_TESTS, INCREMENTAL_BELOW, filtered_pairs,
                                              incremental_pairs)
 from impulse2d.scenes import build_scene, step_scene
 
@@ -76,12 +76,14 @@ def test_incremental_pairs_equal_the_global_search(case):
     old, new, moved, columns = case
     old_keys = _keys(_global(old, columns))
     want = _global(new, columns)
-    got = incremental_pairs(old_keys, moved, new, *columns)
-    np.testing.assert_array_equal(got, want)
-    # and from scratch with every box moved
     everything = np.arange(new.shape[0], dtype=np.int64)
-    np.testing.assert_array_equal(incremental_pairs(np.zeros(0, np.int64), everything, new,
-                                                    *columns), want)
+    # the sweep (few_tests 0), the direct tests of a few moved boxes (any count), the step's mix
+    for few_tests in (0, 1 << 40, FEW_TESTS):
+        got = incremental_pairs(old_keys, moved, new, *columns, few_tests)
+        np.testing.assert_array_equal(got, want)
+        # and from scratch with every box moved
+        np.testing.assert_array_equal(incremental_pairs(np.zeros(0, np.int64), everything, new,
+                                                        *columns, few_tests), want)
 
 
 def test_a_wide_moved_box_meets_every_box_under_it():
@@ -99,9 +101,10 @@ def test_a_wide_moved_box_meets_every_box_under_it():
                np.full(n, 0xFFFF, np.uint64), np.zeros(0, np.int64))
     want = _global(new, columns)
     assert ((want[:, 1] == n - 1).sum()) == 40  # the plank touches all 40 boxes
-    got = incremental_pairs(_keys(_global(old, columns)), np.array([3, 17, n - 1]), new,
-                            *columns)
-    np.testing.assert_array_equal(got, want)
+    for few_tests in (0, FEW_TESTS):  # the sweep's direct tests of a wide box; every box
+        got = incremental_pairs(_keys(_global(old, columns)), np.array([3, 17, n - 1]), new,
+                                *columns, few_tests)
+        np.testing.assert_array_equal(got, want)
 
 
 # ------------------------------------------------------------------ whole worlds, step by step

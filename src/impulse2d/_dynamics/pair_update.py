@@ -28,7 +28,7 @@ import numpy as np
 
 from .._collision.broadphase import _argsort_stable, _excluded, _select, find_pairs_kernel
 from .._core.jit import inner_kernel, kernel
-from .contacts import filter_pairs
+from .contacts import filter_pairs, may_collide
 
 WIDE_FACTOR = 4.0
 """A moved box longer than this many times the moved boxes' median length (on the sweep axis)
@@ -41,6 +41,15 @@ pairs (speed only). Measured with ``benchmarks/pair_update.py`` (BENCHMARKS.md):
 costs less than the global search up to 4-7 % of the boxes moved in the 100-row pyramid and
 ``many_pyramids`` (tall columns of boxes crowd the sweep) and up to 12 % in ``rain``; at 6 % it
 took 1.2 x the global search in the pyramid, 0.5 x in ``rain``."""
+
+
+FEW_TESTS = 1024
+"""Up to this many box tests (rows of the shape store times moved boxes), the moved boxes
+are tested against every box directly (:func:`_few_moves`), with no sorting, buckets or
+scratch lists. Measured (2026-11-24, in a kernel loop, pairs unchanged, random boxes): 14
+boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs overlapping, their pairs
+filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved (BipedalWalker's count) 2.2 -> 1.5
+us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and 2000 x 4 21.7 -> 27.6 us slower."""
 
 
 @inner_kernel
@@ -214,15 +223,139 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
 
 
 @inner_kernel
+def _listed(moved, n_moved, i):
+    """Whether row ``i`` is among ``moved[:n_moved]`` (a few: scanned)."""
+    for t in range(n_moved):
+        if moved[t] == i:
+            return True
+    return False
+
+
+@inner_kernel
+def _kept(i, j, body, body_type, sensor, group, category, mask, no_collide):
+    """:func:`.contacts.filter_pairs`'s rule for the one pair ``i < j``."""
+    b_i = body[i]
+    b_j = body[j]
+    if b_i == b_j or not may_collide(body_type[b_i], body_type[b_j], sensor[i], sensor[j],
+                                     group[i], group[j], category[i], mask[i], category[j],
+                                     mask[j]):
+        return False
+    if no_collide.shape[0] > 0:
+        key = (min(b_i, b_j) << 32) | max(b_i, b_j)
+        at = np.searchsorted(no_collide, key)
+        return not (at < no_collide.shape[0] and no_collide[at] == key)
+    return True
+
+
+@inner_kernel
+def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group, category,
+               mask, no_collide):
+    """:func:`pairs_after_moves` for a few moved boxes among a few boxes (:data:`FEW_TESTS`):
+    each live moved box against every live box, the same tests (closed intervals, the
+    exclusions, then the filter), the found keys sorted; the result is the same, bit for bit.
+    Allocates one list of keys, and the new pairs only when they changed."""
+    n = alive.shape[0]
+    keys = np.empty(16, dtype=np.int64)
+    count = 0
+    for t in range(n_moved):
+        i = moved[t]
+        if not (alive[i] and _live(fat[i])):
+            continue
+        ix0 = fat[i, 0]
+        iy0 = fat[i, 1]
+        ix1 = fat[i, 2]
+        iy1 = fat[i, 3]
+        for j in range(n):
+            if j == i or not alive[j]:
+                continue
+            x0 = fat[j, 0]
+            y0 = fat[j, 1]
+            x1 = fat[j, 2]
+            y1 = fat[j, 3]
+            # j live (False with a NaN) and overlapping i
+            if not (x0 <= x1 and y0 <= y1 and ix0 <= x1 and x0 <= ix1 and iy0 <= y1
+                    and y0 <= iy1):
+                continue
+            if j < i and _listed(moved, n_moved, j):
+                continue  # a pair of two moved boxes: found once, from its lower row
+            if _excluded(i, j, body, group):
+                continue
+            lo = min(i, j)
+            hi = max(i, j)
+            if not _kept(lo, hi, body, body_type, sensor, group, category, mask, no_collide):
+                continue
+            if count == keys.shape[0]:
+                grown = np.empty(2 * count, dtype=np.int64)
+                grown[:count] = keys
+                keys = grown
+            keys[count] = (lo << 32) | hi
+            count += 1
+    # Each moved box's keys come out ascending; a few runs are merged by insertion, more sorted.
+    if count > 32:
+        found = keys[:count]
+        keys = found[_argsort_stable(found)]
+    else:
+        for u in range(1, count):
+            x = keys[u]
+            v = u - 1
+            while v >= 0 and keys[v] > x:
+                keys[v + 1] = keys[v]
+                v -= 1
+            keys[v + 1] = x
+    # Unchanged when the old pairs of the moved shapes are exactly the found ones (in order).
+    n_old = old_keys.shape[0]
+    n_kept = 0
+    same = True
+    f = 0
+    for t in range(n_old):
+        key = old_keys[t]
+        if _listed(moved, n_moved, key >> 32) or _listed(moved, n_moved, key & 0xFFFFFFFF):
+            if same:
+                same = f < count and key == keys[f]
+                f += 1
+        else:
+            n_kept += 1
+    if same and f == count:
+        return False, np.empty((0, 2), dtype=np.int64)
+    # Merge the kept old pairs and the found ones (disjoint sets, both ascending).
+    out = np.empty((n_kept + count, 2), dtype=np.int64)
+    f = 0
+    o = 0
+    for t in range(n_old):
+        key = old_keys[t]
+        if _listed(moved, n_moved, key >> 32) or _listed(moved, n_moved, key & 0xFFFFFFFF):
+            continue
+        while f < count and keys[f] < key:
+            out[o, 0] = keys[f] >> 32
+            out[o, 1] = keys[f] & 0xFFFFFFFF
+            o += 1
+            f += 1
+        out[o, 0] = key >> 32
+        out[o, 1] = key & 0xFFFFFFFF
+        o += 1
+    while f < count:
+        out[o, 0] = keys[f] >> 32
+        out[o, 1] = keys[f] & 0xFFFFFFFF
+        o += 1
+        f += 1
+    return True, out
+
+
+@inner_kernel
 def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
-                      category, mask, no_collide):
+                      category, mask, no_collide, few_tests):
     """The contact pairs after the shapes ``moved[:n_moved]`` changed their fat boxes, given the
     sorted keys ``old_keys`` of the contacts before (the filtered pairs of the last search).
 
     Returns ``(changed, pairs)``: False and an empty array when the pairs are the old ones,
     else True and the (m, 2) sorted pairs (what :func:`.step.contact_pairs` would return).
+    Up to ``few_tests`` box tests (rows times moved boxes; :data:`FEW_TESTS`), the moved boxes
+    are tested directly (:func:`_few_moves`), else by the sweep.
     """
     n = alive.shape[0]
+    if n * n_moved <= few_tests:
+        return _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
+                          category, mask, no_collide)
     is_moved = np.zeros(n, dtype=np.bool_)
     for t in range(n_moved):
         is_moved[moved[t]] = True
@@ -285,10 +418,12 @@ def filtered_pairs(fat, alive, body, body_type, sensor, group, category, mask, n
 
 @kernel
 def incremental_pairs(old_keys, moved, fat, alive, body, body_type, sensor, group, category,
-                      mask, no_collide):
-    """:func:`pairs_after_moves` from Python (tests, benchmarks); the pairs, changed or not."""
+                      mask, no_collide, few_tests=FEW_TESTS):
+    """:func:`pairs_after_moves` from Python (tests, benchmarks); the pairs, changed or not.
+    ``few_tests``: as the step passes it (0: always the sweep)."""
     changed, pairs = pairs_after_moves(old_keys, moved, moved.shape[0], fat, alive, body,
-                                       body_type, sensor, group, category, mask, no_collide)
+                                       body_type, sensor, group, category, mask, no_collide,
+                                       few_tests)
     if changed:
         return pairs
     out = np.empty((old_keys.shape[0], 2), dtype=np.int64)
@@ -298,4 +433,4 @@ def incremental_pairs(old_keys, moved, fat, alive, body, body_type, sensor, grou
     return out
 
 
-__all__ = ["INCREMENTAL_BELOW", "WIDE_FACTOR", "pairs_after_moves", "filtered_pairs", "incremental_pairs"]
+__all__ = ["FEW_TESTS", "INCREMENTAL_BELOW", "WIDE_FACTOR", "pairs_after_moves", "filtered_pairs", "incremental_pairs"]

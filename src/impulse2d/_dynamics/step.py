@@ -59,7 +59,7 @@ from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_c
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
-from .pair_update import INCREMENTAL_BELOW, pairs_after_moves
+from .pair_update import FEW_TESTS, INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
@@ -144,7 +144,8 @@ def _moved_pairs(world, moved, n_moved):
                              borrow_column(world, "shapes", "is_sensor"),
                              borrow_column(world, "shapes", "group"),
                              borrow_column(world, "shapes", "category"),
-                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
+                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"),
+                             FEW_TESTS)
 
 
 @stage_kernel
@@ -669,7 +670,60 @@ def step_world(world, dt: float) -> None:
     Python's share of a small world's step is a third of it (about 3 us of a box on the ground's
     9), so the common case reads what it needs directly: the settings packed once per change,
     the diagnostics' record only while they are (or were just) on, the stores' reference given
-    the joint rows already fetched, and the step kernel's compiled entry point."""
+    the joint rows already fetched, and the step kernel's compiled entry point.
+
+    The usual step (settings, joint rows and stores as at the last step, no callbacks,
+    diagnostics or ``direct`` solver) is checked inline and makes one call, into the kernel:
+    the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
+    (half of LunarLander's Python share of ``World.step``, measured 2026-11-24)."""
+    s = world._settings
+    settings = s._derived
+    rows = world._joint_index
+    verbs_for = world._verbs_for
+    built = world._stores_built_from
+    callbacks = world._callbacks
+    if (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
+            and built is not None and built[5] is rows and built[0] is world._bodies
+            and built[1] is world._shapes and built[2] is world._joints
+            and built[3] is world._contacts and built[4] is world._constraints
+            and built[6] is world._diagnostics and not s.diagnostics
+            and not world._diagnostics.shape[0] and callbacks.pair_filter is None
+            and callbacks.pre_solve is None and s.solver != "direct"):
+        # the verbs are filled for these settings and rows, the stores' reference is
+        # current, no LAPACK (the direct solver's), one whole step
+        stores = world._stores
+        gx, gy = world._gravity
+        t0 = perf_counter()
+        contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
+            stores, world._pairs_dirty, dt, gx, gy, *settings, world._sleepers != 0,
+            rows["filtered"], WHOLE)
+        if unswept > 0:
+            _continuous_first(world, stores)
+        seconds = perf_counter() - t0
+        if contacts is not None or constraints is not None:
+            adopt_step_stores(world, contacts, constraints)
+        world._pairs_dirty = False
+        if sleeping >= 0:
+            world._step_seconds = seconds
+            if joint_h > 0.0:  # 0: a sleeping world's step solved nothing
+                world._joint_inv_h = 1.0 / joint_h
+            world._sleepers = sleeping
+            world._fell_asleep = fell
+            if fell > 0 and world._joint_handles:
+                world._joint_index = None  # leave the joints of the islands that fell asleep out
+            return
+        world._joint_index = None  # a jointed island woke: its joints join the rows (below)
+        _step_checked(world, dt, seconds)
+        return
+    _step_checked(world, dt, 0.0)
+
+
+def _step_checked(world, dt: float, seconds: float) -> None:
+    """:func:`step_world` with every check: the settings (packed again after a change), the
+    diagnostics' record, the callbacks' two calls, the verbs (filled again after a change of
+    settings or joint rows), the stores' reference, LAPACK's thread count (the direct solver).
+    ``seconds``: the kernel time of this step so far (a first call that stopped at its wake
+    stage)."""
     s = world._settings
     settings = s._derived
     if settings is None:
@@ -680,7 +734,6 @@ def step_world(world, dt: float) -> None:
         wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
     callbacks = world._callbacks
     phase = TO_MANIFOLDS if callbacks.active else WHOLE
-    seconds = 0.0
     while True:
         rows = world._joint_rows()
         if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:

@@ -67,8 +67,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from itertools import compress
+
 from .. import _sleep
 from .._core.state import DYNAMIC, STATIC
+from .._dynamics.world_ref import stores_for_step
 from ..events import _touch_changes
 from ..queries import QueryFilter, _ray_hits
 from ..shapes import ALL_BITS
@@ -225,6 +228,7 @@ class b2World:  # noqa: N801
         self._joints: dict[int, b2Joint] = {}
         self._touching = _NO_KEYS         # shape_a << 32 | shape_b of touching contacts, ascending
         self._touching_list: list[int] = []  # the same keys, as a list
+        self._keys_seen = (None, [])  # a contact store's key column and its list (_dispatch)
         self._sensing: set[int] = set()   # sensor << 32 | visitor: overlaps begun and not ended
         self._held = None            # rows of bodies held by turning motors (None: recompute)
         self._dynamic = None         # rows of the dynamic bodies (None: recompute)
@@ -582,12 +586,17 @@ class b2World:  # noqa: N801
     def _dispatch(self):
         w = self._world
         c = w._contacts
-        if c.count.shape[0] <= _FEW:
+        count = c.count
+        if count.shape[0] <= _FEW:
             # A few contacts (Gymnasium's worlds): the touching keys compared in Python first,
-            # 1-2 us, where the kernel call that finds the changes costs about 5; most steps
-            # change nothing. (The store is in ascending key order, as the kernel assumes.)
-            now = [k for k, n in zip(c.key.tolist(), c.count.tolist()) if n]
-            if now == self._touching_list:
+            # about 1 us, where the kernel call that finds the changes costs about 5; most
+            # steps change nothing. (The store is in ascending key order, as the kernel
+            # assumes.) A contact store's keys never change (a new pair makes a new store), so
+            # their list is kept while the store's key column is the same array.
+            key = c.key
+            if key is not self._keys_seen[0]:
+                self._keys_seen = (key, key.tolist())
+            if list(compress(self._keys_seen[1], count.tolist())) == self._touching_list:
                 return
         begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
         self._touching = touching
@@ -653,14 +662,18 @@ class b2World:  # noqa: N801
         """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
         to sleep once every body of it has been slow for ``time_to_sleep``."""
         w = self._world
-        b = w._bodies
-        tts = w._settings.time_to_sleep
         timer = self._held_timer
-        awake, ready = _motor_timers.entry(self._held, timer, b.asleep, b.v, b.w, b.extent,
-                                           b.sleep_threshold, b.allow_sleep, float(dt),
-                                           float(tts))
+        built = w._stores_built_from
+        # the stores' reference of the step (its body store the world's, unless the listener
+        # made bodies since): one argument for six columns
+        stores = w._stores if built is not None and built[0] is w._bodies else \
+            stores_for_step(w)
+        awake, ready = _motor_timers.entry(stores, self._held, timer, float(dt),
+                                           float(w._settings.time_to_sleep))
         if not awake or not ready:
             return
+        b = w._bodies
+        tts = w._settings.time_to_sleep
         held = {i: k for k, i in enumerate(self._held_list)}
         label = _sleep.labels(w)
         for island in {int(label[i]) for i in self._held_list if not b.asleep[i]}:
