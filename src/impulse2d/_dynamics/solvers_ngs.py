@@ -17,6 +17,11 @@ overlap (:func:`.contact_solver.bounce_speed`): the bounces are e^(2k) h to 0.4 
 ``pgs_block`` (Box2D v2.0-v2.4's default; Solver2D ``PGS_NGS_Block``): the same, with the
 normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
 
+A world whose joints are all revolute (Gymnasium's LunarLander, BipedalWalker, CarRacing) has
+their rigid sweep compiled in here (:func:`.joint_solver.revolute_rigid_pass`, the same bits
+as the call by address): about 20 ns less per sweep of LunarLander's two legs, for a few
+seconds more compile time of these entries (BENCHMARKS.md, ``benchmarks/sweeps.py``).
+
 Both have the entries' signature (:data:`~.verbs.SOLVER_SIGNATURE`); :mod:`.step` registers
 them with those of :mod:`.solvers` (this module takes ``impulse_caps`` from there, so that one
 cannot import this one back).
@@ -30,7 +35,7 @@ from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
-from .joint_solver import joint_pass, joint_position_pass
+from .joint_solver import joint_pass, joint_position_pass, revolute_only, revolute_rigid_pass
 from .solvers import (add_sweep_totals, hold_velocities, impulse_caps, rigid_opening,
                       sweep_converged)
 from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
@@ -52,11 +57,17 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
     # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
     # the sweeps stop after one that changed no body's velocity by more than it.
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
+    # A world whose joints are all revolute (LunarLander, BipedalWalker, CarRacing's wheels)
+    # runs their sweep compiled in here, not by address (revolute_rigid_pass: same bits).
+    revolute = revolute_only(world)
     for i in range(iterations):
         last = i == iterations - 1
         if early:
             hold_velocities(bodies, velocities)
-        joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if revolute:
+            revolute_rigid_pass(world, dt, speed_cap, spin_cap)
+        else:
+            joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             if block:
                 solve_contacts_block(cs, bodies, inv_h, last, speed_cap)
