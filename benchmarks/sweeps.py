@@ -25,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
@@ -61,12 +62,12 @@ def _play(game: str, seeds, steps: int) -> dict:
 
 
 def _pyramid(solver: str, steps: int = 300) -> dict:
-    """pyramid_20 (impulse2d.scenes) under ``solver``: the medians of ``World.step``'s wall
-    time and of the engine's own clock (``profile.step``), per step, after 30 steps."""
-    import time
+    """pyramid_20 (impulse2d.scenes, kept awake) under ``solver``: the medians of
+    ``World.step``'s wall time and of the engine's own clock (``profile.step``), per step,
+    after 30 steps."""
     import impulse2d
     from impulse2d.scenes import build_scene
-    world = impulse2d.World(solver=solver)
+    world = impulse2d.World(solver=solver, enable_sleep=False)  # asleep it measures nothing
     build_scene(world, "pyramid", base=20)
     for _ in range(30):
         world.step(1 / 60)
@@ -83,20 +84,26 @@ def _pyramid(solver: str, steps: int = 300) -> dict:
 GAMES = ("lander", "walker", "pyramid_20/pgs_block", "pyramid_20/soft_step")
 
 
-def child() -> None:
+def child(games) -> None:
     from impulse2d.compat import box2d
     box2d.install()
-    _play("lander", [0], 50)     # warm-up (compiles or loads the kernels)
-    _play("walker", [0], 50)
-    out = {"lander": _play("lander", [0, 1, 2], 1000), "walker": _play("walker", [0], 500),
-           "pyramid_20/pgs_block": _pyramid("pgs_block"),
-           "pyramid_20/soft_step": _pyramid("soft_step")}
+    out = {}
+    if "lander" in games:
+        _play("lander", [0], 50)     # warm-up (compiles or loads the kernels)
+        out["lander"] = _play("lander", [0, 1, 2], 1000)
+    if "walker" in games:
+        _play("walker", [0], 50)
+        out["walker"] = _play("walker", [0], 500)
+    for game in games:
+        if game.startswith("pyramid_20/"):
+            out[game] = _pyramid(game.split("/")[1])
     print(json.dumps(out))
 
 
-def _run(src: str) -> dict:
+def _run(src: str, games) -> dict:
     env = dict(os.environ, PYTHONPATH=src, IMPULSE2D_QUIET="1")
-    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], env=env,
+    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--games",
+                        ",".join(games)], env=env,
                        capture_output=True, text=True, check=True)
     return json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -106,26 +113,29 @@ def main() -> None:
     parser.add_argument("--base", help="the src directory of the code to compare with")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json")
+    parser.add_argument("--games", default=",".join(GAMES), help="of " + ", ".join(GAMES))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    games = args.games.split(",")
     if args.child:
-        child()
+        child(games)
         return
     trees = {"new": SRC} if not args.base else {"base": args.base, "new": SRC}
     runs = {name: [] for name in trees}
     for r in range(args.rounds):
         order = list(trees) if r % 2 == 0 else list(trees)[::-1]
         for name in order:
-            runs[name].append(_run(trees[name]))
+            runs[name].append(_run(trees[name], games))
     report = {}
     for name, rs in runs.items():
         report[name] = {game: {key: (round(statistics.median(x[game][key] for x in rs), 2)
                                      if key != "hash" else sorted({x[game][key] for x in rs}))
-                               for key in rs[0][game]} for game in GAMES}
+                               for key in rs[0][game]} for game in games}
     print(json.dumps(report, indent=1))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rounds": args.rounds, **report}, f, indent=1)
+            json.dump({"date": time.strftime("%Y-%m-%d"), "rounds": args.rounds, **report}, f,
+                      indent=1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ passes per substep).
 
 One exception: the rigid sweeps of ``pgs_ngs`` and ``pgs_block`` (180 a step in Gymnasium's
 Box2D games) take a world whose joints are all revolute through :func:`revolute_rigid_pass`,
-the revolute kernels compiled into the solver entry, in the same order and to the same bits:
+the revolute kernels compiled into the solver, in the same order and to the same bits:
 for a small world the call by address and the entry's set-up were a sixth of a sweep.
 
 The position corrections of the solvers that make them (``pgs_ngs``, ``pgs_block``) have
@@ -53,20 +53,20 @@ def joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
 
 
 @inline_kernel
-def revolute_only(world):
-    """Whether every joint of ``world`` (if any) is a revolute joint, pins included."""
+def all_revolute(world):
+    """Whether ``world`` has joints and every one is a revolute joint, pins included."""
     ids = borrow(world, "joint_ids")
     for k in range(REVOLUTE_ROWS + 1, _LISTS):
         if ids[k].shape[0] > 0:
             return False
-    return True
+    return ids[PIN_ROWS].shape[0] + ids[REVOLUTE_ROWS].shape[0] > 0
 
 
 @inline_kernel
 def revolute_rigid_pass(world, h, speed_cap, spin_cap):
     """``joint_pass(world, SOLVE, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)``
     (the rigid, unbiased sweep of ``pgs_ngs`` and ``pgs_block``) for a world whose joints are
-    all revolute (:func:`revolute_only`), with the revolute kernels compiled into the caller.
+    all revolute (:func:`all_revolute`), with the revolute kernels compiled into the caller.
 
     The same kernels on the same rows in the same order with the same arguments, so the same
     bits; what it saves is the call by address and the entry's set-up (loading the addresses

@@ -18,9 +18,10 @@ overlap (:func:`.contact_solver.bounce_speed`): the bounces are e^(2k) h to 0.4 
 normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
 
 A world whose joints are all revolute (Gymnasium's LunarLander, BipedalWalker, CarRacing) has
-their rigid sweep compiled in here (:func:`.joint_solver.revolute_rigid_pass`, the same bits
-as the call by address): about 20 ns less per sweep of LunarLander's two legs, for a few
-seconds more compile time of these entries (BENCHMARKS.md, ``benchmarks/sweeps.py``).
+their rigid sweeps compiled in here (:func:`_revolute_velocity_sweeps`,
+:func:`.joint_solver.revolute_rigid_pass`: the same bits as the calls by address): about 20 ns
+less per sweep of LunarLander's two legs, for a few seconds more compile time of these entries
+(BENCHMARKS.md, ``benchmarks/sweeps.py``).
 
 Both have the entries' signature (:data:`~.verbs.SOLVER_SIGNATURE`); :mod:`.step` registers
 them with those of :mod:`.solvers` (this module takes ``impulse_caps`` from there, so that one
@@ -29,13 +30,13 @@ cannot import this one back).
 
 from __future__ import annotations
 
-from .._core.jit import entry_kernel, inline_kernel
+from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from ..constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION, MAX_ROTATION, POSITION_BAUMGARTE
 from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
-from .joint_solver import joint_pass, joint_position_pass, revolute_only, revolute_rigid_pass
+from .joint_solver import all_revolute, joint_pass, joint_position_pass, revolute_rigid_pass
 from .solvers import (add_sweep_totals, hold_velocities, impulse_caps, rigid_opening,
                       sweep_converged)
 from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
@@ -43,23 +44,18 @@ from .world_ref import borrow
 
 
 @inline_kernel
-def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
-                                  warm_starting, contact_speed, restitution_threshold,
-                                  max_linear_speed, velocity_tolerance, velocities, block):
-    """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
+def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, block, speed_cap, spin_cap, revolute):
+    """The rigid sweeps, each the joints then the contacts; ``revolute``: the joints are all
+    revolute, swept by :func:`.joint_solver.revolute_rigid_pass` (a constant at each call)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
-    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
     # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
     # the sweeps stop after one that changed no body's velocity by more than it.
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
-    # A world whose joints are all revolute (LunarLander, BipedalWalker, CarRacing's wheels)
-    # runs their sweep compiled in here, not by address (revolute_rigid_pass: same bits).
-    revolute = revolute_only(world)
     for i in range(iterations):
         last = i == iterations - 1
         if early:
@@ -79,6 +75,36 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
             if touching:
                 add_sweep_totals(cs)
             break
+
+
+@borrowing_kernel
+def _revolute_velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                              velocities, block, speed_cap, spin_cap):
+    """:func:`_velocity_sweeps` of a world whose joints are all revolute, in a function of its
+    own: in the solver's body it made every world's sweeps slower (pyramid_20 465 -> 480 us a
+    step, paired: the contact loop's code is laid out around the revolute code), here only
+    those that take it. The call passes the world's reference and scalars: once a step,
+    nanoseconds."""
+    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, block, speed_cap, spin_cap, True)
+
+
+@inline_kernel
+def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
+                                  warm_starting, contact_speed, restitution_threshold,
+                                  max_linear_speed, velocity_tolerance, velocities, block):
+    """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    if all_revolute(world):
+        _revolute_velocity_sweeps(world, order, dt, iterations, contact_speed,
+                                  velocity_tolerance, velocities, block, speed_cap, spin_cap)
+    else:
+        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                         velocities, block, speed_cap, spin_cap, False)
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
