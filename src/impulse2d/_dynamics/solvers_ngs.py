@@ -18,7 +18,7 @@ overlap (:func:`.contact_solver.bounce_speed`): the bounces are e^(2k) h to 0.4 
 normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
 
 A world whose joints are all revolute (Gymnasium's LunarLander, BipedalWalker, CarRacing) has
-their rigid sweeps compiled in here (:func:`_revolute_velocity_sweeps`,
+their rigid sweeps compiled in here (:func:`_revolute_block_sweeps`,
 :func:`.joint_solver.revolute_rigid_pass`: the same bits as the calls by address): about 20 ns
 less per sweep of LunarLander's two legs, for a few seconds more compile time of these entries
 (BENCHMARKS.md, ``benchmarks/sweeps.py``).
@@ -46,8 +46,9 @@ from .world_ref import borrow
 @inline_kernel
 def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
                      velocities, block, speed_cap, spin_cap, revolute):
-    """The rigid sweeps, each the joints then the contacts; ``revolute``: the joints are all
-    revolute, swept by :func:`.joint_solver.revolute_rigid_pass` (a constant at each call)."""
+    """The rigid sweeps of both solvers, each the joints then the contacts (``block``: the
+    block solve of two-point manifolds); ``revolute``: the joints are all revolute, swept by
+    :func:`.joint_solver.revolute_rigid_pass`. Both flags are constants at each call."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
@@ -78,33 +79,40 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
 
 
 @borrowing_kernel
-def _revolute_velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                              velocities, block, speed_cap, spin_cap):
-    """:func:`_velocity_sweeps` of a world whose joints are all revolute, in a function of its
-    own: in the solver's body it made every world's sweeps slower (pyramid_20 465 -> 480 us a
-    step, paired: the contact loop's code is laid out around the revolute code), here only
-    those that take it. The call passes the world's reference and scalars: once a step,
-    nanoseconds."""
+def _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                           velocities, speed_cap, spin_cap):
+    """:func:`_velocity_sweeps` of ``pgs_block`` for a world whose joints are all revolute, in
+    a function of its own: in the solver's body it made every world's sweeps slower
+    (pyramid_20 465 -> 480 us a step, paired: the contact loop's code is laid out around the
+    revolute code), here only those that take it. The call passes the world's reference and
+    scalars, once a step. One per solver, so that each compiles its own contact sweep alone."""
     _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                     velocities, block, speed_cap, spin_cap, True)
+                     velocities, True, speed_cap, spin_cap, True)
+
+
+@borrowing_kernel
+def _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                           velocities, speed_cap, spin_cap):
+    """:func:`_revolute_block_sweeps` of ``pgs_ngs`` (contact points one by one)."""
+    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, False, speed_cap, spin_cap, True)
 
 
 @inline_kernel
-def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
-                                  warm_starting, contact_speed, restitution_threshold,
-                                  max_linear_speed, velocity_tolerance, velocities, block):
-    """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
+def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
+    """Prepare and warm start (:func:`~.solvers.rigid_opening`); returns the impulse caps."""
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    return speed_cap, spin_cap
+
+
+@inline_kernel
+def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+             restitution_threshold, max_linear_speed, speed_cap, spin_cap):
+    """After the velocity sweeps: restitution, the positions moved, then corrected."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
-    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
-    if all_revolute(world):
-        _revolute_velocity_sweeps(world, order, dt, iterations, contact_speed,
-                                  velocity_tolerance, velocities, block, speed_cap, spin_cap)
-    else:
-        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                         velocities, block, speed_cap, spin_cap, False)
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
@@ -133,10 +141,15 @@ def pgs_ngs(world, order, dt, gx, gy, substeps, iterations, position_iterations,
             restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities):
     """Box2D v2.4's solver: rigid sequential impulses, then nonlinear Gauss-Seidel on the
     positions (see the module doc)."""
-    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
-                                         position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed,
-                                         velocity_tolerance, velocities, False)
+    speed_cap, spin_cap = _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed)
+    if all_revolute(world):
+        _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                               velocities, speed_cap, spin_cap)
+    else:
+        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                         velocities, False, speed_cap, spin_cap, False)
+    return _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+                    restitution_threshold, max_linear_speed, speed_cap, spin_cap)
 
 
 @entry_kernel
@@ -146,10 +159,15 @@ def pgs_block(world, order, dt, gx, gy, substeps, iterations, position_iteration
               baumgarte, velocity_tolerance, velocities):
     """:func:`pgs_ngs` with two-point manifolds' normals solved as one 2x2 block (Box2D
     v2.0-v2.4's default)."""
-    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
-                                         position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed,
-                                         velocity_tolerance, velocities, True)
+    speed_cap, spin_cap = _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed)
+    if all_revolute(world):
+        _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                               velocities, speed_cap, spin_cap)
+    else:
+        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                         velocities, True, speed_cap, spin_cap, False)
+    return _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+                    restitution_threshold, max_linear_speed, speed_cap, spin_cap)
 
 
 ENTRIES = {"pgs_ngs": pgs_ngs, "pgs_block": pgs_block}
