@@ -10,8 +10,9 @@ env step), per env step, old code beside new.
 Each round runs one process per code tree (``--base``'s ``src`` and this checkout's), in
 alternating order; a process plays LunarLander-v3 (heuristic pilot, seeds 0-2) and
 BipedalWalker-v3 (scripted gait, seed 0, until it falls or 500 steps) after a warm-up and
-records, per env step, ``World.profile``'s ``solve`` and ``step`` (the engine's own clock). Trajectories are the same
-in both trees (the change this measures is bit-identical), so the figures compare step by step;
+records, per env step, ``World.profile``'s ``solve`` and ``step`` (the engine's own clock).
+Trajectories are the same in both trees (the change this measures is bit-identical), so the
+figures compare step by step;
 reported: each process's median over the env steps, then the median over the rounds, and the
 observation hash of each game (equal in both trees, or the comparison is void). Each process
 also times pyramid_20 (``impulse2d.scenes``) under ``pgs_block`` and ``soft_step``, 300 steps
