@@ -17,6 +17,12 @@ overlap (:func:`.contact_solver.bounce_speed`): the bounces are e^(2k) h to 0.4 
 ``pgs_block`` (Box2D v2.0-v2.4's default; Solver2D ``PGS_NGS_Block``): the same, with the
 normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
 
+A world whose joints are all revolute (Gymnasium's LunarLander, BipedalWalker, CarRacing) has
+their rigid sweeps compiled in here (:func:`_revolute_block_sweeps`,
+:func:`.joint_solver.revolute_rigid_pass`: the same bits as the calls by address): about 20 ns
+less per sweep of LunarLander's two legs, for a few seconds more compile time of these entries
+(BENCHMARKS.md, ``benchmarks/sweeps.py``).
+
 Both have the entries' signature (:data:`~.verbs.SOLVER_SIGNATURE`); :mod:`.step` registers
 them with those of :mod:`.solvers` (this module takes ``impulse_caps`` from there, so that one
 cannot import this one back).
@@ -24,13 +30,13 @@ cannot import this one back).
 
 from __future__ import annotations
 
-from .._core.jit import entry_kernel, inline_kernel
+from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from ..constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION, MAX_ROTATION, POSITION_BAUMGARTE
 from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
-from .joint_solver import joint_pass, joint_position_pass
+from .joint_solver import all_revolute, joint_pass, joint_position_pass, revolute_rigid_pass
 from .solvers import (add_sweep_totals, hold_velocities, impulse_caps, rigid_opening,
                       sweep_converged)
 from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
@@ -38,16 +44,15 @@ from .world_ref import borrow
 
 
 @inline_kernel
-def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position_iterations,
-                                  warm_starting, contact_speed, restitution_threshold,
-                                  max_linear_speed, velocity_tolerance, velocities, block):
-    """The step of both solvers; ``block`` selects the block solve of two-point manifolds."""
+def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, block, speed_cap, spin_cap, revolute):
+    """The rigid sweeps of both solvers, each the joints then the contacts (``block``: the
+    block solve of two-point manifolds); ``revolute``: the joints are all revolute, swept by
+    :func:`.joint_solver.revolute_rigid_pass`. Both flags are constants at each call."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
-    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
     # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
     # the sweeps stop after one that changed no body's velocity by more than it.
@@ -56,7 +61,10 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
         last = i == iterations - 1
         if early:
             hold_velocities(bodies, velocities)
-        joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if revolute:
+            revolute_rigid_pass(world, dt, speed_cap, spin_cap)
+        else:
+            joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             if block:
                 solve_contacts_block(cs, bodies, inv_h, last, speed_cap)
@@ -68,6 +76,43 @@ def _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations, position
             if touching:
                 add_sweep_totals(cs)
             break
+
+
+@borrowing_kernel
+def _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                           velocities, speed_cap, spin_cap):
+    """:func:`_velocity_sweeps` of ``pgs_block`` for a world whose joints are all revolute, in
+    a function of its own: in the solver's body it made every world's sweeps slower
+    (pyramid_20 465 -> 480 us a step, paired: the contact loop's code is laid out around the
+    revolute code), here only those that take it. The call passes the world's reference and
+    scalars, once a step. One per solver, so that each compiles its own contact sweep alone."""
+    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, True, speed_cap, spin_cap, True)
+
+
+@borrowing_kernel
+def _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                           velocities, speed_cap, spin_cap):
+    """:func:`_revolute_block_sweeps` of ``pgs_ngs`` (contact points one by one)."""
+    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, False, speed_cap, spin_cap, True)
+
+
+@inline_kernel
+def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
+    """Prepare and warm start (:func:`~.solvers.rigid_opening`); returns the impulse caps."""
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    return speed_cap, spin_cap
+
+
+@inline_kernel
+def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+             restitution_threshold, max_linear_speed, speed_cap, spin_cap):
+    """After the velocity sweeps: restitution, the positions moved, then corrected."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    touching = order.shape[0] > 0
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
@@ -96,10 +141,15 @@ def pgs_ngs(world, order, dt, gx, gy, substeps, iterations, position_iterations,
             restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities):
     """Box2D v2.4's solver: rigid sequential impulses, then nonlinear Gauss-Seidel on the
     positions (see the module doc)."""
-    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
-                                         position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed,
-                                         velocity_tolerance, velocities, False)
+    speed_cap, spin_cap = _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed)
+    if all_revolute(world):
+        _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                               velocities, speed_cap, spin_cap)
+    else:
+        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                         velocities, False, speed_cap, spin_cap, False)
+    return _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+                    restitution_threshold, max_linear_speed, speed_cap, spin_cap)
 
 
 @entry_kernel
@@ -109,10 +159,15 @@ def pgs_block(world, order, dt, gx, gy, substeps, iterations, position_iteration
               baumgarte, velocity_tolerance, velocities):
     """:func:`pgs_ngs` with two-point manifolds' normals solved as one 2x2 block (Box2D
     v2.0-v2.4's default)."""
-    return _sequential_impulses_with_ngs(world, order, dt, gx, gy, iterations,
-                                         position_iterations, warm_starting, contact_speed,
-                                         restitution_threshold, max_linear_speed,
-                                         velocity_tolerance, velocities, True)
+    speed_cap, spin_cap = _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed)
+    if all_revolute(world):
+        _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                               velocities, speed_cap, spin_cap)
+    else:
+        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                         velocities, True, speed_cap, spin_cap, False)
+    return _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
+                    restitution_threshold, max_linear_speed, speed_cap, spin_cap)
 
 
 ENTRIES = {"pgs_ngs": pgs_ngs, "pgs_block": pgs_block}
