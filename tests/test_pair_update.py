@@ -14,7 +14,7 @@ import impulse2d as i2
 from impulse2d._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW
 from impulse2d._dynamics.pair_update import (FEW_TESTS, INCREMENTAL_BELOW, filtered_pairs,
                                              incremental_pairs)
-from impulse2d.scenes import build_scene, step_scene
+from impulse2d.scenes import build_scene
 
 DT = 1.0 / 60.0
 
