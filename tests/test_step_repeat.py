@@ -120,3 +120,25 @@ def test_the_far_test_counts_a_body_moved_beyond_its_velocity():
     s2[box2._row()] -= (0.5, 0.0)  # as if the box had been moved 0.5 m sideways since
     _, _, far = world2._step_repeat(H, 3, _touching(world2), f2, t2, s2, False, 4 * H, 0.1)
     assert far == 1
+
+
+def test_an_asleep_world_steps_on_through_repeated_steps():
+    # An all-asleep world's step solves nothing (the kernel returns early with no joint
+    # substep): the repeated call must keep the world as it is, not divide by that substep.
+    world = i2d.World(solver="pgs_block")
+    ground = world.create_body(type="static")
+    ground.create_box(20.0, 0.5, center=(0.0, -0.5))
+    box = world.create_body(position=(0.0, 0.55))
+    box.create_box(0.5, 0.5)
+    forces, torques, starts = _buffers(world)
+    for _ in range(600):
+        world._step_repeat(H, 4, _touching(world), forces, torques, starts, True)
+        if not box.is_awake:
+            break
+    assert not box.is_awake
+    pose = (tuple(box.position), box.angle)
+    for _ in range(20):
+        taken, _, _ = world._step_repeat(H, 4, _touching(world), forces, torques, starts, True)
+        assert taken >= 1
+    assert (tuple(box.position), box.angle) == pose and not box.is_awake
+    assert abs(box.position.y - 0.5) < 0.01  # m: resting on the ground

@@ -705,17 +705,36 @@ def step_world(world, dt: float) -> None:
         world._pairs_dirty = False
         if sleeping >= 0:
             world._step_seconds = seconds
-            if joint_h > 0.0:  # 0: a sleeping world's step solved nothing
-                world._joint_inv_h = 1.0 / joint_h
-            world._sleepers = sleeping
-            world._fell_asleep = fell
-            if fell > 0 and world._joint_handles:
-                world._joint_index = None  # leave the joints of the islands that fell asleep out
+            _after_step(world, joint_h, sleeping, fell)
             return
         world._joint_index = None  # a jointed island woke: its joints join the rows (below)
         _step_checked(world, dt, seconds)
         return
     _step_checked(world, dt, 0.0)
+
+
+def _after_step(world, joint_h: float, sleeping: int, fell: int) -> None:
+    """What every step records for Python after its kernel: the joints' reaction scale (the
+    (sub)step their impulses were accumulated over; 0 when a sleeping world's step solved
+    nothing, :func:`step_kernel`'s early return, which keeps the last), the sleeping counts,
+    and the joint rows to rebuild when islands with joints fell asleep."""
+    if joint_h > 0.0:
+        world._joint_inv_h = 1.0 / joint_h
+    world._sleepers = sleeping
+    world._fell_asleep = fell
+    if fell > 0 and world._joint_handles:
+        world._joint_index = None  # leave the joints of the islands that fell asleep out
+
+
+def _ready(world, dt: float, settings: tuple):
+    """The joint rows and the stores' reference for a step with ``settings`` (packed), the
+    table of verbs filled again first if the settings or the rows changed since it was."""
+    rows = world._joint_rows()
+    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+        _fill_verbs(world, rows["by_type"],
+                    lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+        world._verbs_for = (settings, rows)
+    return rows, stores_for_step(world, rows)
 
 
 def _step_checked(world, dt: float, seconds: float) -> None:
@@ -735,12 +754,7 @@ def _step_checked(world, dt: float, seconds: float) -> None:
     callbacks = world._callbacks
     phase = TO_MANIFOLDS if callbacks.active else WHOLE
     while True:
-        rows = world._joint_rows()
-        if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-            _fill_verbs(world, rows["by_type"],
-                        lambda: _step.prepare(*_step_arguments(world, dt, settings)))
-            world._verbs_for = (settings, rows)
-        stores = stores_for_step(world, rows)
+        rows, stores = _ready(world, dt, settings)
         gx, gy = world._gravity
         t0 = perf_counter()
         if _uses_lapack(world):
@@ -775,12 +789,7 @@ def _step_checked(world, dt: float, seconds: float) -> None:
             f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
             "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
             "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    if joint_h > 0.0:  # 0: a sleeping world's step solved nothing (step_kernel's early return)
-        world._joint_inv_h = 1.0 / joint_h
-    world._sleepers = sleeping
-    world._fell_asleep = fell
-    if fell > 0 and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
+    _after_step(world, joint_h, sleeping, fell)
 
 
 def step_world_repeat(world, dt: float, n: int, touching, forces, torques, starts,
@@ -803,12 +812,7 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
         wake_all(world)
     seconds = 0.0
     while True:
-        rows = world._joint_rows()
-        if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-            _fill_verbs(world, rows["by_type"],
-                        lambda: _step.prepare(*_step_arguments(world, dt, settings)))
-            world._verbs_for = (settings, rows)
-        stores = stores_for_step(world, rows)
+        rows, stores = _ready(world, dt, settings)
         gx, gy = world._gravity
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
@@ -829,9 +833,5 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
     world._step_seconds = seconds
     if joint_h < 0.0:
         raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
-    world._joint_inv_h = 1.0 / joint_h
-    world._sleepers = sleeping
-    world._fell_asleep = fell
-    if fell > 0 and world._joint_handles:
-        world._joint_index = None
+    _after_step(world, joint_h, sleeping, fell)
     return taken, changed, far
