@@ -14,8 +14,9 @@ from .._core.state import DYNAMIC
 from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
-from ._b2shapes import b2Fixture, b2FixtureDef, create_shape
+from ._b2shapes import b2Fixture, b2FixtureDef, shape_parts
 
+_ENGINE_FIELDS = frozenset(("_handle", "_w", "_i"))  # what _attach sets
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
 _MAX_SPEED = _validate.MAX_SPEED  # m/s, rad/s: the velocity setters' bound
 
@@ -34,12 +35,24 @@ class b2Body:  # noqa: N801
 
     def __init__(self, b2world, handle, user_data=None):
         self._b2world = b2world
-        self._handle = handle           # impulse2d.Body
-        self._w = handle._world         # impulse2d.World
-        self._i = handle._index         # its row in the body store
+        if handle is not None:  # (None: a queued static body, see _b2queue)
+            self._attach(handle)
         self._fixtures: list[b2Fixture] = []
         self._joints: list = []
         self.userData = user_data
+
+    def _attach(self, handle):
+        self._handle = handle           # impulse2d.Body
+        self._w = handle._world         # impulse2d.World
+        self._i = handle._index         # its row in the body store
+
+    def __getattr__(self, name):
+        # Called only for a missing attribute: a queued static body's engine body is made
+        # (with the rest of the queue) the first time something needs it.
+        world = self.__dict__.get("_b2world")
+        if name in _ENGINE_FIELDS and world is not None and world._flush_queue():
+            return self.__dict__[name]
+        raise AttributeError(f"'b2Body' object has no attribute {name!r}")
 
     def __repr__(self):
         return f"b2Body(position={self.position!r}, angle={self.angle:g})"
@@ -287,17 +300,10 @@ class b2Body:  # noqa: N801
             defn = b2FixtureDef(**kwargs)
         elif kwargs:
             raise TypeError("pass a fixtureDef or keyword arguments, not both")
-        if not isinstance(defn, b2FixtureDef):
-            raise TypeError(f"CreateFixture takes a fixtureDef, got {type(defn).__name__}")
-        if defn.shape is None:
-            raise ValueError("the fixtureDef has no shape")
-        f = defn.filter
-        b2shape = defn.shape._copy()
-        shape = create_shape(self._handle, b2shape, defn.density, defn.friction,
-                             defn.restitution, f.categoryBits, f.maskBits, f.groupIndex,
-                             defn.isSensor, None)
-        fixture = b2Fixture(shape, b2shape, self, defn.userData,
-                            (f.categoryBits, f.maskBits, f.groupIndex))
+        row = self._handle._row()
+        b2shape, bits, parts = fixture_parts(defn)
+        shape = self._w._attach_shape(row, *parts)
+        fixture = b2Fixture(shape, b2shape, self, defn.userData, bits)
         self._fixtures.append(fixture)
         self._b2world._fixtures[shape._index] = fixture
         return fixture
@@ -319,6 +325,20 @@ class b2Body:  # noqa: N801
 
     def DestroyFixture(self, fixture):  # noqa: N802
         self._b2world._destroy_fixture(fixture)
+
+
+def fixture_parts(defn):
+    """A fixture definition's ``(shape copy, (category, mask, group), shape_parts(...))``,
+    every value checked (so a bad definition raises before anything is made)."""
+    if not isinstance(defn, b2FixtureDef):
+        raise TypeError(f"CreateFixture takes a fixtureDef, got {type(defn).__name__}")
+    if defn.shape is None:
+        raise ValueError("the fixtureDef has no shape")
+    f = defn.filter
+    b2shape = defn.shape._copy()
+    parts = shape_parts(b2shape, defn.density, defn.friction, defn.restitution,
+                        f.categoryBits, f.maskBits, f.groupIndex, defn.isSensor)
+    return b2shape, (f.categoryBits, f.maskBits, f.groupIndex), parts
 
 
 def _pop(kwargs: dict, *names) -> dict:

@@ -18,6 +18,7 @@ import math
 
 from .. import _validate
 from .._collision import geometry
+from ..body import _points
 from ..shapes import parse_material
 from ._b2math import b2Vec2, vec_tuple
 
@@ -261,11 +262,18 @@ class b2Fixture:  # noqa: N801
     __slots__ = ("_shape", "_b2shape", "_body", "_filter", "userData", "__dict__")
 
     def __init__(self, shape, b2shape, body, user_data, filter_bits):
-        self._shape = shape        # impulse2d.Shape
+        if shape is not None:  # (None: a queued static body's, see _b2queue)
+            self._shape = shape    # impulse2d.Shape
         self._b2shape = b2shape    # the b2*Shape (a private copy)
         self._body = body          # the b2Body
         self._filter = filter_bits  # (category, mask, group): what the shape has (set only here)
         self.userData = user_data
+
+    def __getattr__(self, name):
+        # a queued static body's fixture: its shape is made with the queue (see b2Body)
+        if name == "_shape" and self._body._b2world._flush_queue():
+            return self._shape
+        raise AttributeError(f"'b2Fixture' object has no attribute {name!r}")
 
     @property
     def body(self):
@@ -342,31 +350,31 @@ def _parsed(material: dict) -> dict:
     return m
 
 
-_PLAIN = (float, float, float, bool, int, int, int)  # density .. group, as create_shape passes
+_PLAIN = (float, float, float, bool, int, int, int)  # density .. group, as shape_parts passes
 
 
-def create_shape(body, b2shape, density, friction, restitution, category, mask, group,
-                 is_sensor, user_data):
-    """Attach ``b2shape`` (a private copy) to the impulse2d ``body``: the impulse2d Shape."""
+def shape_parts(b2shape, density, friction, restitution, category, mask, group, is_sensor):
+    """``(kind, geometry, material, size_names)`` of a fixture: what
+    ``World._attach_shape`` takes (``b2shape`` a private copy; geometry validated and built as
+    ``Body.create_segment``/``create_polygon``/``create_circle`` build it, in the same order of
+    checks; the material parsed once per distinct definition)."""
     material = dict(density=density, friction=friction, restitution=restitution,
                     is_sensor=bool(is_sensor), category=int(category), mask=int(mask),
                     group=int(group))
     kind = type(b2shape)
     if kind is b2EdgeShape:
-        # Body.create_segment's steps, with the material parsed once per distinct definition
         v1, v2 = b2shape._vertices
-        world = body._world
-        row = body._row()
         geom = geometry.make_segment(_validate.vec2(v1, "p1"), _validate.vec2(v2, "p2"))
-        return world._attach_shape(row, "segment", geom, _parsed(material), "p1 and p2")
+        return "segment", geom, _parsed(material), "p1 and p2"
     if kind is b2PolygonShape:
         if not b2shape._vertices:
             raise ValueError("the polygonShape has no vertices")
-        return body.create_polygon(b2shape._vertices, **material)
+        geom = geometry.make_polygon(_points(b2shape._vertices), _validate.rounding(0.0, "radius"))
+        return "polygon", geom, _parsed(material), "vertices"
     if kind is b2CircleShape:
-        return body.create_circle(b2shape.radius, tuple(b2shape._pos), **material)
-    if kind is b2EdgeShape:
-        v1, v2 = b2shape._vertices
-        return body.create_segment(v1, v2, **material)
+        geom = geometry.make_circle(_validate.vec2(tuple(b2shape._pos), "center"),
+                                    _validate.size(b2shape.radius, "radius"))
+        return "circle", geom, _parsed(material), "radius"
     raise TypeError(f"shape must be a polygonShape, circleShape or edgeShape, got "
                     f"{type(b2shape).__name__}")
+

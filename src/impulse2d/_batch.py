@@ -1,0 +1,184 @@
+"""Static bodies made in one batch: the rows that creating them one by one would write.
+
+pybox2d programs build terrain a static body at a time: a Gymnasium BipedalWalker reset makes
+about 200 (one edge each), so each body's Python cost (``World.create_body`` then
+``_attach_shape``: some 70 element writes through several layers of checks, tens of
+microseconds) was most of a reset. ``create_static_bodies`` takes bodies whose every input was
+validated already and writes each store column of the whole batch in one NumPy assignment.
+
+The result is the same, bit for bit, as ``create_body("static", position, angle)`` followed by
+attaching each shape: the same rows from the same pools (allocated in the same order), the same
+values in every column those calls write, the same store growth (capacity doubling), the same
+handles, lists and flags (``tests/test_batch_create.py`` compares the stores column by column).
+Only massless shapes (segments, or density 0) are taken: on a static body they leave its mass
+at 0 and its centre of mass at its origin, so no mass is computed or checked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._core.state import BODY_LAYOUT, SHAPE_LAYOUT, STATIC
+from ._core.storage import grow_store
+from .body import Body
+from .constants import HUGE, SLEEP_THRESHOLD
+from .shapes import Shape
+from .world import _SHAPE_CODES, _min_extent, _reach
+
+
+def create_static_bodies(world, bodies: list) -> list:
+    """Create static bodies: ``bodies`` a list of ``(x, y, angle, parts)`` (m, m, rad; checked
+    as ``create_body`` checks them), ``parts`` a list of ``(kind, geometry, material)`` as
+    ``World._attach_shape`` takes them (validated geometry, a parsed material), every one
+    massless (a segment, or density 0). Returns a ``(Body, [Shape, ...])`` per body."""
+    if not bodies:
+        return []
+    allocate = world._body_pool.allocate
+    rows = [allocate() for _ in bodies]
+    world._bodies = _room(world, world._bodies, BODY_LAYOUT, max(rows))
+    allocate = world._shape_pool.allocate
+    groups = [[allocate() for _ in parts] for *_, parts in bodies]
+    flat = [s for group in groups for s in group]
+    if flat:
+        world._shapes = _room(world, world._shapes, SHAPE_LAYOUT, max(flat))
+    _write_bodies(world, np.array(rows, np.int64), bodies)
+    generation = world._bodies.generation[rows].tolist()
+    made = [Body(world, i, g) for i, g in zip(rows, generation)]
+    world._body_handles.update(zip(rows, made))
+    world._body_joints.update((i, []) for i in rows)
+    world._body_shapes.update(zip(rows, groups))  # (lists of their own: appended to later)
+    out = []
+    if flat:
+        parts = [part for *_, group in bodies for part in group]
+        owners = [i for i, group in zip(rows, groups) for _ in group]
+        _write_shapes(world, flat, owners, parts)
+        generation = world._shapes.generation[flat].tolist()
+        shapes = [Shape(world, s, g) for s, g in zip(flat, generation)]
+        world._shape_handles.update(zip(flat, shapes))
+        _write_extents(world, rows, groups, flat)
+        k = 0
+        for body, group in zip(made, groups):
+            out.append((body, shapes[k:k + len(group)]))
+            k += len(group)
+        world._pairs_dirty = True
+    else:
+        out = [(body, []) for body in made]
+    world._live_rows = None
+    world._query_index = world._query_spare = None
+    return out
+
+
+def _write_extents(world, rows: list, groups: list, flat: list) -> None:
+    """``_update_mass``'s extents of static bodies (centre of mass at the origin): the farthest
+    shape point (``world._reach``) and the thinnest shape (``_min_extent``). Circles and
+    segments, as ``_reach`` computes them, with the same operations on arrays (NumPy's hypot
+    is the one ``_reach`` calls); max and min are exact, so taking them over a body's shapes at
+    once equals folding its shapes in one by one."""
+    sh = world._shapes
+    r = np.array(flat, np.int64)
+    count = sh.count[r]
+    radius = sh.radius[r]
+    x0, y0 = sh.vertices[r, 0, 0] - 0.0, sh.vertices[r, 0, 1] - 0.0
+    x1, y1 = sh.vertices[r, 1, 0] - 0.0, sh.vertices[r, 1, 1] - 0.0
+    h0, h1 = np.hypot(x0, y0), np.hypot(x1, y1)
+    q0, q1 = x0 * x0 + y0 * y0, x1 * x1 + y1 * y1
+    cut = np.maximum(np.maximum(q0, q1), 0.0) * (1.0 - 1e-9)
+    far = np.where((q0 >= cut) & (q1 >= cut), np.maximum(h0, h1), np.where(q0 >= cut, h0, h1))
+    reach = np.where(count == 1, h0, far) + radius
+    thin = 0.0 + radius
+    for k in np.flatnonzero(count >= 3).tolist():  # polygons: the scalar functions
+        reach[k] = _reach(sh, flat[k], (0.0, 0.0))
+        thin[k] = _min_extent(sh, flat[k])
+    b = world._bodies
+    if all(len(group) == 1 for group in groups):
+        b.extent[rows] = reach
+        b.min_extent[rows] = thin
+        return
+    k = 0
+    for i, group in zip(rows, groups):
+        if group:
+            b.extent[i] = reach[k:k + len(group)].max()
+            b.min_extent[i] = thin[k:k + len(group)].min()
+        k += len(group)
+
+
+def _room(world, store, layout, top: int):
+    """``store`` grown as one-by-one creation grows it (doubling) until row ``top`` fits."""
+    while top >= len(store.alive):
+        store = grow_store(store, layout, 2 * len(store.alive))
+        world._query_index = world._query_spare = None  # it reads the store it was built on
+    return store
+
+
+def _write_bodies(world, r: np.ndarray, bodies: list) -> None:
+    """The columns ``create_body`` and ``_update_mass`` write for a static body at rows ``r``."""
+    b = world._bodies
+    x = np.array([body[0] for body in bodies], np.float64)
+    y = np.array([body[1] for body in bodies], np.float64)
+    angle = np.array([body[2] for body in bodies], np.float64)
+    # math.cos and math.sin, as create_body (NumPy's vectorized ones may differ in the last bit)
+    c = np.array([math.cos(a) for a in angle.tolist()], np.float64)
+    s = np.array([math.sin(a) for a in angle.tolist()], np.float64)
+    b.alive[r] = True
+    b.type[r] = STATIC
+    b.origin[r, 0] = x
+    b.origin[r, 1] = y
+    b.local_center[r] = 0.0
+    # _sync_center's origin + R local_center, with the local centre (0, 0) and the same
+    # operations (x + c 0 - s 0 is not always x: -0.0 becomes 0.0)
+    b.center[r, 0] = x + c * 0.0 - s * 0.0
+    b.center[r, 1] = y + s * 0.0 + c * 0.0
+    b.angle[r] = angle
+    b.rot[r, 0] = c
+    b.rot[r, 1] = s
+    for column in (b.v, b.force, b.dp):
+        column[r] = 0.0
+    for column in (b.w, b.torque, b.linear_damping, b.angular_damping, b.sleep_time,
+                   b.island_sleep, b.extent, b.step_motion, b.sweep, b.mass, b.inv_mass,
+                   b.inertia, b.inv_inertia):
+        column[r] = 0.0
+    b.gravity_scale[r] = 1.0
+    b.dq[r, 0] = 1.0
+    b.dq[r, 1] = 0.0
+    b.fixed_rotation[r] = False
+    b.asleep[r] = False
+    b.allow_sleep[r] = True
+    b.sleep_threshold[r] = SLEEP_THRESHOLD
+    b.island[r] = -1
+    b.min_extent[r] = HUGE
+    b.bullet[r] = False
+    b.fast[r] = False
+
+
+def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
+    """The columns ``_write_shape`` writes, for shapes ``rows`` on bodies ``owners``."""
+    sh = world._shapes
+    r = np.array(rows, np.int64)
+    geoms = [geom for _, geom, _ in parts]
+    materials = [m for _, _, m in parts]
+    sh.alive[r] = True
+    sh.body[r] = owners
+    sh.type[r] = [_SHAPE_CODES[kind] for kind, _, _ in parts]
+    sh.count[r] = [g.count for g in geoms]
+    sh.vertices[r] = np.stack([g.vertices for g in geoms])
+    sh.normals[r] = np.stack([g.normals for g in geoms])
+    sh.radius[r] = [g.radius for g in geoms]
+    sh.centroid[r] = np.stack([g.centroid for g in geoms])
+    for name in ("density", "friction", "restitution", "is_sensor", "category", "mask",
+                 "group"):
+        getattr(sh, name)[r] = [m[name] for m in materials]
+    sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
+    sensors = sum(bool(m["is_sensor"]) for m in materials)
+    if sensors:
+        world._events.sensor_count += sensors
+        world._events.on = True
+    sh.aabb[r] = 0.0
+    # an inverted fat box: the broadphase picks the new shapes up next step
+    sh.fat_aabb[r, 0] = sh.fat_aabb[r, 1] = np.inf
+    sh.fat_aabb[r, 2] = sh.fat_aabb[r, 3] = -np.inf
+    sh.ghost[r] = 0.0
+    for s, m in zip(rows, materials):
+        if m["user_data"] is not None:
+            world._shape_user_data[s] = m["user_data"]

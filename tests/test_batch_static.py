@@ -1,0 +1,240 @@
+"""Static bodies made in one batch (``impulse2d._batch``) and the pybox2d layer's queue of
+``CreateStaticBody`` calls (``compat/_b2queue``).
+
+A batch must write what making the bodies one by one writes, bit for bit (every store column,
+the pools, the handles and lists), so that every later step is the same; the layer's queue must
+be invisible: whatever touches the world first makes the queued bodies, a bad call raises at
+once and queues nothing, and a program's trajectory is the same with the queue on or off.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import random
+
+import numpy as np
+import pytest
+
+import impulse2d
+from impulse2d import _batch
+from impulse2d._collision import geometry
+from impulse2d.compat._b2queue import _CREATORS, queueing_class
+from impulse2d.compat.box2d import (b2CircleShape, b2EdgeShape, b2FixtureDef, b2PolygonShape,
+                                    b2World)
+from impulse2d.shapes import parse_material
+
+
+def _specs(seed: int, n: int):
+    """n static bodies of 0-3 massless shapes each (segments, density-0 polygons and circles)."""
+    rng = random.Random(seed)
+    specs = []
+    for k in range(n):
+        x = -0.0 if k == 3 else rng.uniform(-40, 40)  # -0.0: the centre is 0.0 (x + 0 - 0)
+        angle = 0.0 if k % 4 == 0 else rng.uniform(-3, 3)
+        parts = []
+        for j in range(k % 4):
+            material = dict(friction=rng.uniform(0, 3), restitution=rng.uniform(0, 1),
+                            category=1 << (j + k % 3), is_sensor=(k + j) % 5 == 0,
+                            user_data=("tag", k, j) if j == 1 else None)
+            kind = (k + j) % 3
+            if kind == 0:
+                a = (rng.uniform(-2, 2), rng.uniform(-2, 2))
+                b = (a[0] + rng.uniform(0.1, 3), a[1] + rng.uniform(-1, 1))
+                parts.append(("segment", lambda a=a, b=b: geometry.make_segment(a, b),
+                              material))
+            elif kind == 1:
+                pts = [(rng.uniform(-1, 1) + 2 * math.cos(t), rng.uniform(-1, 1)
+                        + 2 * math.sin(t)) for t in (0.0, 1.9, 3.8, 5.0)]
+                parts.append(("polygon", lambda p=pts: geometry.make_polygon(p), material))
+            else:
+                c = (rng.uniform(-1, 1), rng.uniform(-1, 1))
+                parts.append(("circle", lambda c=c, r=rng.uniform(0.1, 1): geometry.make_circle(
+                    c, r), material))
+        specs.append((x, rng.uniform(-5, 5), angle, parts))
+    return specs
+
+
+def _world_with_history():
+    """A world with live and destroyed bodies and shapes (free rows to reuse) and a pile."""
+    world = impulse2d.World(gravity=(0.0, -10.0))
+    ground = world.create_body("static")
+    ground.create_segment((-50.0, -6.0), (50.0, -6.0))
+    doomed = []
+    for k in range(12):
+        body = world.create_body("dynamic", position=(0.7 * k - 4.0, 8.0 + k))
+        body.create_box(0.3, 0.3, density=1.0)
+        doomed.append(body)
+    for body in doomed[::3]:
+        world.destroy_body(body)
+    for _ in range(20):
+        world.step(1 / 60)
+    return world
+
+
+def _one_by_one(world, specs):
+    out = []
+    for x, y, angle, parts in specs:
+        body = world.create_body("static", position=(x, y), angle=angle)
+        shapes = []
+        for kind, make, material in parts:
+            m = {k: v for k, v in material.items()}
+            shapes.append(world._attach_shape(body._row(), kind, make(), parse_material(m),
+                                              "size"))
+        out.append((body, shapes))
+    return out
+
+
+def _batched(world, specs):
+    return _batch.create_static_bodies(world, [
+        (x, y, angle, [(kind, make(), parse_material(dict(material)))
+                       for kind, make, material in parts]) for x, y, angle, parts in specs])
+
+
+def _assert_same_world(a, b):
+    for name in ("_bodies", "_shapes"):
+        sa, sb = getattr(a, name), getattr(b, name)
+        assert len(sa.alive) == len(sb.alive), f"{name} capacity"
+        for field, ca, cb in zip(sa._fields, sa, sb):
+            assert ca.dtype == cb.dtype and np.array_equal(ca, cb, equal_nan=True), \
+                f"{name}.{field} differs"
+            # bit for bit, -0.0 against 0.0 included
+            assert ca.tobytes() == cb.tobytes(), f"{name}.{field} differs in its bits"
+    for name in ("_body_pool", "_shape_pool"):
+        pa, pb = getattr(a, name), getattr(b, name)
+        assert (pa.high_water, sorted(pa._free)) == (pb.high_water, sorted(pb._free))
+    assert a._body_shapes == b._body_shapes and a._body_joints == b._body_joints
+    assert sorted(a._body_handles) == sorted(b._body_handles)
+    assert sorted(a._shape_handles) == sorted(b._shape_handles)
+    assert a._shape_user_data == b._shape_user_data
+    assert a._events.sensor_count == b._events.sensor_count
+    assert a._pairs_dirty == b._pairs_dirty
+
+
+@pytest.mark.parametrize("n", [1, 7, 150])  # 150: the stores grow (capacity doubling)
+def test_batch_writes_what_one_by_one_writes(n):
+    specs = _specs(n, n)
+    a, b = _world_with_history(), _world_with_history()
+    made_a = _one_by_one(a, specs)
+    made_b = _batched(b, specs)
+    _assert_same_world(a, b)
+    assert [(h._index, h._generation, [s._index for s in ss]) for h, ss in made_a] == \
+        [(h._index, h._generation, [s._index for s in ss]) for h, ss in made_b]
+    assert all(h.type == impulse2d.BodyType.STATIC for h, _ in made_b)
+    # and so every later step: a rain of boxes on the new terrain
+    for world in (a, b):
+        for k in range(10):
+            box = world.create_body("dynamic", position=(4.0 * k - 20.0, 12.0))
+            box.create_box(0.4, 0.3, density=2.0)
+        for _ in range(90):
+            world.step(1 / 60)
+    assert a.state_hash() == b.state_hash()
+
+
+# -- the layer's queue -------------------------------------------------------------------------
+
+def _edge_terrain(world, n, fd):
+    bodies = []
+    for k in range(n):
+        fd.shape.vertices = [(k * 1.0, math.sin(k)), ((k + 1) * 1.0, math.sin(k + 1))]
+        bodies.append(world.CreateStaticBody(fixtures=fd))
+    return bodies
+
+
+def _layer_program(batch: bool):
+    """Terrain made and remade between runs of a falling, jointed walker-like pair: the
+    engine state hash after each phase."""
+    saved = b2World.batch_static
+    b2World.batch_static = batch
+    try:
+        world = b2World(gravity=(0, -10))
+        fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]), friction=2.5)
+        hashes = []
+        for episode in range(3):
+            terrain = _edge_terrain(world, 60, fd)
+            stump = world.CreateStaticBody(position=(12.0 + episode, 1.0), fixtures=b2FixtureDef(
+                shape=b2PolygonShape(vertices=[(0, 0), (1, 0), (1, 1), (0, 1)])))
+            ball = world.CreateDynamicBody(position=(10.0 + episode, 5.0),
+                                           fixtures=b2FixtureDef(shape=b2CircleShape(radius=0.5),
+                                                                 density=1.0))
+            for _ in range(120):
+                world.Step(1 / 50, 6, 2)
+            hashes.append(world.engine.state_hash())
+            for body in terrain + [stump, ball]:
+                world.DestroyBody(body)
+        return hashes
+    finally:
+        b2World.batch_static = saved
+
+
+def test_layer_program_is_the_same_with_the_queue_on_or_off():
+    assert _layer_program(True) == _layer_program(False)
+
+
+def test_queued_bodies_are_made_by_whatever_touches_the_world_first():
+    world = b2World(gravity=(0, -10))
+    fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]), friction=2.5)
+    body = world.CreateStaticBody(position=(3.0, -1.5), angle=0.25, fixtures=fd, userData="g")
+    assert world._queue and world.engine.body_count == 1  # (engine: a member, so it flushed)
+    assert type(world) is b2World and not world._queue
+    # a queued body's own state makes it
+    other = world.CreateStaticBody(position=(-2.0, 4.0), fixtures=fd)
+    assert world._queue
+    assert tuple(other.position) == (-2.0, 4.0) and not world._queue
+    # a queued fixture's engine shape makes it
+    third = world.CreateStaticBody(fixtures=[fd, fd])
+    assert len(third.fixtures) == 2 and world._queue  # (its b2 objects need nothing made)
+    third.fixtures[1].sensor = True
+    assert not world._queue and third.fixtures[1].sensor and not third.fixtures[0].sensor
+    assert body.userData == "g" and body.angle == 0.25
+    assert world.bodyCount == 3 and world.bodies == [body, other, third]
+
+
+def test_every_public_member_of_the_world_makes_the_queue_first():
+    sub = queueing_class(b2World)
+    public = [name for name in dir(b2World) if not name.startswith("_")]
+    members = [name for name in public if isinstance(inspect.getattr_static(b2World, name),
+                                                     (property, type(lambda: 0)))]
+    assert len(members) > 25
+    for name in members:
+        wrapped = inspect.getattr_static(sub, name) is not inspect.getattr_static(b2World, name)
+        assert wrapped == (name not in _CREATORS), name
+
+
+def test_queue_keeps_call_order_with_other_bodies():
+    world = b2World(gravity=(0, -10))
+    fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]))
+    first = world.CreateStaticBody(fixtures=fd)
+    ball = world.CreateDynamicBody(position=(0.5, 2.0),
+                                   fixtures=b2FixtureDef(shape=b2CircleShape(radius=0.2)))
+    last = world.CreateStaticBody(fixtures=fd)
+    assert [b._i for b in (first, ball, last)] == [0, 1, 2]
+
+
+def test_bad_calls_raise_at_once_and_queue_nothing():
+    world = b2World(gravity=(0, -10))
+    fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]))
+    good = world.CreateStaticBody(fixtures=fd)
+    bad_edge = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (0.001, 0)]))
+    with pytest.raises(ValueError, match="end points"):
+        world.CreateStaticBody(fixtures=[fd, bad_edge])
+    with pytest.raises(ValueError, match="position"):
+        world.CreateStaticBody(position=(math.nan, 0.0), fixtures=fd)
+    with pytest.raises(ValueError, match="friction"):
+        world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(
+            vertices=[(0, 0), (1, 0)]), friction=-1.0))
+    with pytest.raises(TypeError, match="fixtureDef"):
+        world.CreateStaticBody(fixtures=[fd, "ground"])
+    assert len(world._queue) == 1 and world.bodyCount == 1
+    assert world.engine.body_count == 1 and len(world.engine.shapes) == 1
+    assert tuple(good.position) == (0.0, 0.0)
+
+
+def test_what_is_not_queued_is_made_at_once():
+    world = b2World(gravity=(0, -10))
+    heavy = b2FixtureDef(shape=b2PolygonShape(box=(1, 1)), density=2.0)  # a mass to check
+    world.CreateStaticBody(fixtures=heavy)
+    world.CreateStaticBody()  # no fixtures
+    world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)])),
+                           linearDamping=0.5)  # an option the queue does not take
+    assert not world._queue and world.engine.body_count == 3
