@@ -539,6 +539,55 @@ def make_capsule(p1, p2, radius: float) -> Geometry:
     return _finish(2, core, radius, 0.5 * (core[0] + core[1]))
 
 
+class SegmentEnds(NamedTuple):
+    """A segment checked but not yet built (:func:`segment_ends`): its end points (m) and
+    length; :func:`segment_arrays` builds many at once."""
+
+    ax: float
+    ay: float
+    bx: float
+    by: float
+    length: float
+    count: int = 2        # as Geometry's fields, for the code that reads these two
+    radius: float = 0.0
+
+
+def segment_ends(p1, p2) -> SegmentEnds | None:
+    """``make_segment(p1, p2)``'s checks, for pairs of Python floats, without building its
+    arrays (None for other input: use ``make_segment``)."""
+    a, b = _float_pair(p1), _float_pair(p2)
+    if a is None or b is None:
+        return None
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if not length > LINEAR_SLOP:
+        raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart, "
+                         f"got {length}")
+    return SegmentEnds(a[0], a[1], b[0], b[1], length)
+
+
+def segment_arrays(ends: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The vertices (n, 8, 2), normals (n, 8, 2) and centroids (n, 2) that ``make_segment``
+    gives each of ``ends`` (``SegmentEnds``): ``_two_point_geometry``'s operations on arrays
+    (the length is the same ``math.hypot``, taken by ``segment_ends``)."""
+    ax, ay, bx, by, length = (np.array(column, np.float64) for column in list(zip(*ends))[:5])
+    n = len(ends)
+    vertices = np.zeros((n, MAX_POLYGON_VERTICES, 2))
+    vertices[:, 0, 0] = ax
+    vertices[:, 0, 1] = ay
+    vertices[:, 1, 0] = bx
+    vertices[:, 1, 1] = by
+    ex, ey = bx - ax, by - ay
+    normals = np.zeros((n, MAX_POLYGON_VERTICES, 2))
+    normals[:, 0, 0] = ey / length
+    normals[:, 0, 1] = -ex / length
+    normals[:, 1, 0] = (ay - by) / length
+    normals[:, 1, 1] = -(ax - bx) / length
+    centroid = np.empty((n, 2))
+    centroid[:, 0] = 0.5 * (ax + bx)
+    centroid[:, 1] = 0.5 * (ay + by)
+    return vertices, normals, centroid
+
+
 def make_segment(p1, p2) -> Geometry:
     """A line segment (a capsule of radius 0); it has no area, so no mass."""
     a, b = _float_pair(p1), _float_pair(p2)

@@ -327,9 +327,10 @@ class b2Body:  # noqa: N801
         self._b2world._destroy_fixture(fixture)
 
 
-def fixture_parts(defn):
+def fixture_parts(defn, built=True):
     """A fixture definition's ``(shape copy, (category, mask, group), shape_parts(...))``,
-    every value checked (so a bad definition raises before anything is made)."""
+    every value checked (so a bad definition raises before anything is made; ``built``: see
+    ``shape_parts``)."""
     if not isinstance(defn, b2FixtureDef):
         raise TypeError(f"CreateFixture takes a fixtureDef, got {type(defn).__name__}")
     if defn.shape is None:
@@ -337,7 +338,7 @@ def fixture_parts(defn):
     f = defn.filter
     b2shape = defn.shape._copy()
     parts = shape_parts(b2shape, defn.density, defn.friction, defn.restitution,
-                        f.categoryBits, f.maskBits, f.groupIndex, defn.isSensor)
+                        f.categoryBits, f.maskBits, f.groupIndex, defn.isSensor, built)
     return b2shape, (f.categoryBits, f.maskBits, f.groupIndex), parts
 
 

@@ -1,42 +1,46 @@
-"""Static bodies queued by ``CreateStaticBody`` and made in one batch.
+"""Static bodies created and destroyed by queue, in batches.
 
-pybox2d programs build terrain one ``CreateStaticBody(fixtures=...)`` call at a time (a
-Gymnasium BipedalWalker reset: about 200 edges; made one by one they were most of the reset's
-time). Such a call is checked at once (a bad one raises there and queues nothing) and returns
-its ``b2Body`` and ``b2Fixture`` objects at once; their engine bodies and shapes are made
-together (``impulse2d._batch``, the same rows and values as one by one) the first time
-anything else touches the world:
+pybox2d programs build and tear down terrain one call at a time (a Gymnasium BipedalWalker
+reset: about 200 static edge bodies destroyed, then 200 made; one by one, they were most of
+the reset's time). ``CreateStaticBody(fixtures=...)`` is checked at once (a bad call raises
+there and queues nothing) and returns its ``b2Body`` and ``b2Fixture`` objects at once;
+``DestroyBody`` of a static body does the layer's part at once (the body is gone from the
+world's lists, its touching contacts' ``EndContact`` is called). What the engine has to do is
+queued and done in batches (``impulse2d._batch``: the same rows and bits as one by one) the
+first time anything else touches the world:
 
-* any public method or property of the ``b2World`` but the body-creating ones: while a queue
-  is waiting, the world's class is a subclass (:func:`queueing_class`) whose every public
-  member empties the queue first, so no member can be missed and an idle world pays nothing;
+* any public method or property of the ``b2World`` but the queueing ones: while a queue
+  waits, the world's class is a subclass (:func:`queueing_class`) whose every public member
+  carries the queue out first, so no member can be missed and an idle world pays nothing;
 * an engine-backed attribute of a queued body or fixture (their ``__getattr__``).
 
-Bodies are made in call order and before any other body, joint or step, so rows, and with
-them every later step, are exactly those of making each body at its call. What is queued: a
+The queue is carried out in call order, before any other body, joint or step, so rows, and
+with them every later step, are exactly those of doing each call at once. What is queued: a
 static body given only ``position``, ``angle``, ``userData`` and ``fixtures``, every fixture
-massless (an edge, or density 0: such a body's mass stays 0 and its centre at its origin).
-The one way to see the queue is through a reference to the engine world (``b2World.engine``)
-kept from before the calls: read it after any call on the ``b2World``, or set
-``b2World.batch_static = False``.
+massless (an edge, or density 0: such a body's mass stays 0 and its centre at its origin), and
+the destruction of a static body without joints. The one way to see the queue is through a
+reference to the engine world (``b2World.engine``) kept from before the calls: read it after
+any call on the ``b2World``, or set ``b2World.batch_static = False``.
 """
 
 from __future__ import annotations
 
 import inspect
 import types
+from itertools import groupby
 
-from .._batch import create_static_bodies
+from .._batch import create_static_bodies, destroy_bodies
+from .._core.state import STATIC
 from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
 from ._b2math import vec_tuple
 from ._b2shapes import b2Fixture
 
 _QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures"))
-# b2World members that create bodies: they queue or, for any other body, empty the queue
-# themselves (``b2World._create``)
-_CREATORS = frozenset(("CreateBody", "CreateStaticBody", "CreateDynamicBody",
-                       "CreateKinematicBody"))
+# b2World members that queue: for what they do not queue they carry the queue out themselves
+# first (``b2World._create``, ``DestroyBody``)
+_QUEUEING = frozenset(("CreateBody", "CreateStaticBody", "CreateDynamicBody",
+                       "CreateKinematicBody", "DestroyBody"))
 
 
 def queue_static(b2world, kwargs: dict):
@@ -51,32 +55,54 @@ def queue_static(b2world, kwargs: dict):
     # create_body's checks, in its order, then each fixture's (CreateFixture's)
     x, y = vec2(vec_tuple(kwargs.get("position", (0.0, 0.0)), "position"), "position")
     angle = check_angle(kwargs.get("angle", 0.0), "angle")
-    made = [fixture_parts(defn) for defn in defs]
-    if any(kind != "segment" and m["density"] != 0.0 for _, _, (kind, _, m, _) in made):
-        return None  # a static body with mass-bearing shapes: made at once (mass checks)
+    made = [fixture_parts(defn, built=False) for defn in defs]
+    for _, _, (kind, _, m, _) in made:
+        if kind != "segment" and m["density"] != 0.0:
+            return None  # a static body with mass-bearing shapes: made at once (mass checks)
     body = b2Body(b2world, None, kwargs.get("userData"))
     for defn, (b2shape, bits, _) in zip(defs, made):
         body._fixtures.append(b2Fixture(None, b2shape, body, defn.userData, bits))
-    if not b2world._queue:
-        object.__setattr__(b2world, "__class__", queueing_class(type(b2world)))
-    b2world._queue.append((body, x, y, angle, [parts[:3] for _, _, parts in made]))
+    _enqueue(b2world, "make", (body, x, y, angle, [parts[:3] for _, _, parts in made]))
     return body
 
 
+def queue_destroy(b2world, body) -> bool:
+    """Whether the engine's part of ``DestroyBody(body)`` was queued (a static body without
+    joints); the caller does the layer's part at once."""
+    if body._joints or not b2world.batch_static or \
+            body._w._bodies.type.item(body._i) != STATIC:
+        return False
+    _enqueue(b2world, "drop", body._handle)
+    return True
+
+
+def _enqueue(b2world, op: str, data) -> None:
+    if not b2world._queue:
+        object.__setattr__(b2world, "__class__", queueing_class(type(b2world)))
+    b2world._queue.append((op, data))
+
+
 def flush_queue(b2world) -> bool:
-    """Make the queued bodies of ``b2world`` (None: none); whether there were any."""
+    """Carry out the queue of ``b2world`` (None: none) in order, each run of destructions or
+    creations in one batch; whether there was anything to do."""
     if b2world is None or not b2world._queue:
         return False
     queue = b2world._queue
     b2world._queue = []
     object.__setattr__(b2world, "__class__", type(b2world)._plain)
-    made = create_static_bodies(b2world._world, [entry[1:] for entry in queue])
-    for (body, *_), (handle, shapes) in zip(queue, made):
-        body._attach(handle)
-        b2world._bodies[handle._index] = body
-        for fixture, shape in zip(body._fixtures, shapes):
-            fixture._shape = shape
-            b2world._fixtures[shape._index] = fixture
+    world = b2world._world
+    for op, run in groupby(queue, key=lambda entry: entry[0]):
+        run = [data for _, data in run]
+        if op == "drop":
+            destroy_bodies(world, run)
+            continue
+        made = create_static_bodies(world, [entry[1:] for entry in run])
+        for (body, *_), (handle, shapes) in zip(run, made):
+            body._attach(handle)
+            b2world._bodies[handle._index] = body
+            for fixture, shape in zip(body._fixtures, shapes):
+                fixture._shape = shape
+                b2world._fixtures[shape._index] = fixture
     b2world._dynamic = None
     return True
 
@@ -85,13 +111,13 @@ _CLASSES: dict = {}  # b2World class -> its queueing subclass
 
 
 def queueing_class(cls):
-    """``cls`` with every public method and property (but the creators) emptying the queue
+    """``cls`` with every public method and property (but the queueing ones) emptying the queue
     first; the world has this class while a queue waits."""
     sub = _CLASSES.get(cls)
     if sub is None:
         members = {"_plain": cls, "__doc__": cls.__doc__, "__module__": cls.__module__}
         for name in dir(cls):
-            if name.startswith("_") or name in _CREATORS:
+            if name.startswith("_") or name in _QUEUEING:
                 continue
             member = inspect.getattr_static(cls, name)
             if isinstance(member, property):

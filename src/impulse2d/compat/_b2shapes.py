@@ -332,15 +332,17 @@ _PARSED_MAX = 256   # entries kept (a program makes a handful of materials)
 
 
 def _parsed(material: dict) -> dict:
-    """``parse_material(material)``, from a cache when every value is a plain float, int or
-    bool (parsing is then a function of the values and their types alone: the cache keys on
-    both). A Gymnasium reset makes ~200 fixtures from one definition: parsing each was a
-    tenth of a terrain body's creation. The dict returned is shared: read only."""
-    key = tuple(material.values())
-    types = tuple(map(type, key))
-    if types != _PLAIN or any(x == 0.0 and math.copysign(1.0, x) < 0.0 for x in key[:3]):
-        # (-0.0 == 0.0 as a key, but the store would keep the sign: not cached)
+    """``parse_material(material)``, from a cache when density, friction and restitution are
+    Python floats of positive sign (+0.0 included) and the rest a bool and ints, as
+    ``shape_parts`` passes them (parsing is then a function of the values alone; -0.0 == 0.0
+    as a key, but the store would keep the sign: not cached). A Gymnasium reset makes ~200
+    fixtures from one definition: parsing each was a tenth of a terrain body's creation. The
+    dict returned is shared: read only."""
+    d, f, r = material["density"], material["friction"], material["restitution"]
+    if not (type(d) is float and type(f) is float and type(r) is float
+            and math.copysign(1.0, d) + math.copysign(1.0, f) + math.copysign(1.0, r) == 3.0):
         return parse_material(material)
+    key = tuple(material.values())  # (shape_parts' order: density .. group)
     m = _PARSED.get(key)
     if m is None:
         m = parse_material(material)
@@ -350,21 +352,23 @@ def _parsed(material: dict) -> dict:
     return m
 
 
-_PLAIN = (float, float, float, bool, int, int, int)  # density .. group, as shape_parts passes
-
-
-def shape_parts(b2shape, density, friction, restitution, category, mask, group, is_sensor):
+def shape_parts(b2shape, density, friction, restitution, category, mask, group, is_sensor,
+                built=True):
     """``(kind, geometry, material, size_names)`` of a fixture: what
     ``World._attach_shape`` takes (``b2shape`` a private copy; geometry validated and built as
     ``Body.create_segment``/``create_polygon``/``create_circle`` build it, in the same order of
-    checks; the material parsed once per distinct definition)."""
+    checks; the material parsed once per distinct definition). ``built=False``: an edge's
+    geometry may be its checked ``geometry.SegmentEnds`` (for ``impulse2d._batch``)."""
     material = dict(density=density, friction=friction, restitution=restitution,
                     is_sensor=bool(is_sensor), category=int(category), mask=int(mask),
                     group=int(group))
     kind = type(b2shape)
     if kind is b2EdgeShape:
         v1, v2 = b2shape._vertices
-        geom = geometry.make_segment(_validate.vec2(v1, "p1"), _validate.vec2(v2, "p2"))
+        p1, p2 = _validate.vec2(v1, "p1"), _validate.vec2(v2, "p2")
+        geom = None if built else geometry.segment_ends(p1, p2)
+        if geom is None:
+            geom = geometry.make_segment(p1, p2)
         return "segment", geom, _parsed(material), "p1 and p2"
     if kind is b2PolygonShape:
         if not b2shape._vertices:

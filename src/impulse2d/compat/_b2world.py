@@ -79,7 +79,7 @@ from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
-from ._b2queue import flush_queue, queue_static
+from ._b2queue import flush_queue, queue_destroy, queue_static
 from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
 
@@ -371,15 +371,18 @@ class b2World:  # noqa: N801
         is called now."""
         if not isinstance(body, b2Body) or body._b2world is not self:
             raise TypeError("body must be a b2Body of this world")
-        w = self._world
-        i = body._i
+        i = body._i  # (a queued body is made first)
         if self._bodies.get(i) is not body:
             raise ValueError("this body was already destroyed")
-        for joint in list(body._joints):
-            self._forget_joint(joint)
+        queued = queue_destroy(self, body)  # the engine's part, for a static body (_b2queue)
+        if not queued:
+            flush_queue(self)  # what was queued before comes first
+            for joint in list(body._joints):
+                self._forget_joint(joint)
         rows = [f._shape._index for f in body._fixtures]
         self._end_contacts(rows)
-        w.destroy_body(body._handle)
+        if not queued:
+            self._world.destroy_body(body._handle)
         for s in rows:
             del self._fixtures[s]
         del self._bodies[i]
