@@ -165,3 +165,56 @@ def test_layer_material_cache_gives_what_parsing_gives():
         world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]),
                                                      friction=-1.0))
     assert len(world.bodies) == len(rows)  # the bad fixture left no body behind
+    # ints are parsed as the floats they equal; a bool is still refused after an equal value
+    # (1 == 1.0 == True) is cached, and an int beyond float's range still raises
+    edge = b2EdgeShape(vertices=[(0, 0), (1, 0)])
+    body = world.CreateStaticBody(fixtures=b2FixtureDef(shape=edge, density=1, friction=2))
+    body.CreateFixture(b2FixtureDef(shape=edge, density=1.0, friction=2.0))
+    for fixture in body.fixtures:
+        assert (fixture._shape.density, fixture._shape.friction) == (1.0, 2.0)
+        assert type(world.engine._shapes.density[fixture._shape._index].item()) is float
+    with pytest.raises(TypeError, match="density"):
+        body.CreateFixture(b2FixtureDef(shape=edge, density=True, friction=2.0))
+    with pytest.raises(ValueError, match="friction"):
+        body.CreateFixture(b2FixtureDef(shape=edge, friction=10 ** 400))
+    assert len(body.fixtures) == 2
+
+
+def test_hull_of_float_tuples_is_the_hull_of_the_array():
+    # compute_hull takes lists of (float, float) without NumPy (geometry._float_points); it
+    # must give the array path's hull bit for bit, and raise the same errors
+    rng = random.Random(11)
+    for trial in range(1500):
+        n = rng.randint(3, 8)
+        pts = [(rng.uniform(-3, 3), rng.uniform(-3, 3)) for _ in range(n)]
+        if trial % 5 == 0:  # welded and (nearly) collinear points
+            pts[1] = (pts[0][0] + 1e-4, pts[0][1])
+            pts[-1] = (0.5 * (pts[0][0] + pts[2][0]), 0.5 * (pts[0][1] + pts[2][1]) + 1e-9)
+        results = []
+        for given in (pts, np.array(pts)):
+            try:
+                results.append(geometry.compute_hull(given))
+            except ValueError as exc:
+                results.append(str(exc))
+        a, b = results
+        if isinstance(a, str):
+            assert a == b
+        else:
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_segment_arrays_are_make_segment_arrays():
+    rng = random.Random(5)
+    ends, built = [], []
+    for _ in range(500):
+        a = (rng.uniform(-50, 50), rng.uniform(-50, 50))
+        b = (a[0] + rng.uniform(-3, 3), a[1] + rng.uniform(-3, 3))
+        ends.append(geometry.segment_ends(a, b))
+        built.append(geometry.make_segment(a, b))
+    vertices, normals, centroids = geometry.segment_arrays(ends)
+    assert vertices.tobytes() == np.stack([g.vertices for g in built]).tobytes()
+    assert normals.tobytes() == np.stack([g.normals for g in built]).tobytes()
+    assert centroids.tobytes() == np.stack([g.centroid for g in built]).tobytes()
+    with pytest.raises(ValueError, match="segment end points"):
+        geometry.segment_ends((0.0, 0.0), (0.001, 0.0))
+    assert geometry.segment_ends((0, 0), (1.0, 0.0)) is None  # ints: the checked path

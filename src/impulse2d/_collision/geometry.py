@@ -293,6 +293,19 @@ def _as_points(points, name: str = "points") -> np.ndarray:
     return pts
 
 
+def _float_points(points):
+    """``points`` as a list of (x, y) tuples if it is a non-empty list or tuple of tuples of
+    two finite Python floats (what the public constructors pass on after their own checks),
+    else None: the caller then takes ``_as_points``' checked path."""
+    if type(points) not in (list, tuple) or not points:
+        return None
+    for p in points:
+        if not (type(p) is tuple and len(p) == 2 and type(p[0]) is float
+                and type(p[1]) is float and math.isfinite(p[0]) and math.isfinite(p[1])):
+            return None
+    return list(points)
+
+
 def _float_pair(v):
     """``v`` as (x, y) if it is a tuple of two finite Python floats (what the public
     constructors pass on after their own checks), else None: the caller then takes the checked
@@ -357,14 +370,16 @@ def compute_hull(points) -> np.ndarray:
     values, more than 8 points, fewer than 3 distinct points, or (nearly) collinear points.
     The first vertex is the lowest-then-leftmost welded point, for reproducibility.
     """
-    pts = _as_points(points)
+    pts = _float_points(points)
+    if pts is None:
+        pts = list(map(tuple, _as_points(points).tolist()))
     n = len(pts)
     if n > MAX_POLYGON_VERTICES:
         raise ValueError(f"a polygon has at most {MAX_POLYGON_VERTICES} points, got {n}")
     # The points as tuples of Python floats: the same IEEE double arithmetic below as on the
     # array's rows, without NumPy's scalar indexing (most of a polygon's creation time)
     welded: list[tuple[float, float]] = []
-    for p in map(tuple, pts.tolist()):
+    for p in pts:
         if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= WELD_DISTANCE for q in welded):
             welded.append(p)
     if len(welded) < 3:
@@ -415,14 +430,13 @@ def compute_hull(points) -> np.ndarray:
                 f"the points are (nearly) collinear: the hull is thinner than "
                 f"{COLLINEAR_TOLERANCE} m and has no usable area"
             )
-    out = np.array([hull[i] for i in keep], dtype=np.float64)
+    out = [hull[i] for i in keep]
     area = 0.5 * sum(_cross(out[0], out[i], out[i + 1]) for i in range(1, len(out) - 1))
     if not area > 0.0:
         raise ValueError("the points are (nearly) collinear: the hull has no area")
     # Start at the lowest, then leftmost vertex (keeps the layout independent of input order).
-    start = min(range(len(out)), key=lambda i: (out[i, 1], out[i, 0]))
-    # np.roll(out, -start, axis=0), without its generality (a fresh array either way)
-    return np.concatenate((out[start:], out[:start])) if start else out
+    start = min(range(len(out)), key=lambda i: (out[i][1], out[i][0]))
+    return np.array(out[start:] + out[:start], dtype=np.float64)
 
 
 def _edge_normals(verts: np.ndarray, count: int) -> np.ndarray:
@@ -432,7 +446,8 @@ def _edge_normals(verts: np.ndarray, count: int) -> np.ndarray:
         ex = verts.item(k, 0) - verts.item(i, 0)  # item: no row views (a body's creation)
         ey = verts.item(k, 1) - verts.item(i, 1)
         length = math.hypot(ex, ey)
-        normals[i] = (ey / length, -ex / length)  # right perpendicular = outward for CCW
+        normals[i, 0] = ey / length  # right perpendicular = outward for CCW
+        normals[i, 1] = -ex / length  # (element writes: a row from a tuple costs a microsecond)
     return normals
 
 

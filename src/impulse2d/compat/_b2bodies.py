@@ -300,7 +300,12 @@ class b2Body:  # noqa: N801
             defn = b2FixtureDef(**kwargs)
         elif kwargs:
             raise TypeError("pass a fixtureDef or keyword arguments, not both")
-        row = self._handle._row()
+        if "_handle" not in self.__dict__:  # a queued static body: its fixture may queue too
+            from ._b2queue import queue_fixture
+            fixture = queue_fixture(self, defn)
+            if fixture is not None:
+                return fixture
+        row = self._handle._row()  # (a queued body is made first)
         b2shape, bits, parts = fixture_parts(defn)
         shape = self._w._attach_shape(row, *parts)
         fixture = b2Fixture(shape, b2shape, self, defn.userData, bits)

@@ -16,9 +16,11 @@ first time anything else touches the world:
 
 The queue is carried out in call order, before any other body, joint or step, so rows, and
 with them every later step, are exactly those of doing each call at once. What is queued: a
-static body given only ``position``, ``angle``, ``userData`` and ``fixtures``, every fixture
-massless (an edge, or density 0: such a body's mass stays 0 and its centre at its origin), and
-the destruction of a static body without joints. The one way to see the queue is through a
+static body given only ``position``, ``angle``, ``userData``, ``fixtures`` and ``shapes``,
+every fixture massless (an edge, or density 0: such a body's mass stays 0 and its centre at
+its origin); more such fixtures added to the last body queued (``CreateFixture``,
+``CreateEdgeFixture``: LunarLander's moon); and the destruction of a static body without
+joints. The one way to see the queue is through a
 reference to the engine world (``b2World.engine``) kept from before the calls: read it after
 any call on the ``b2World``, or set ``b2World.batch_static = False``.
 """
@@ -34,9 +36,9 @@ from .._core.state import STATIC
 from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
 from ._b2math import vec_tuple
-from ._b2shapes import b2Fixture
+from ._b2shapes import b2Fixture, b2FixtureDef
 
-_QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures"))
+_QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures", "shapes"))
 # b2World members that queue: for what they do not queue they carry the queue out themselves
 # first (``b2World._create``, ``DestroyBody``)
 _QUEUEING = frozenset(("CreateBody", "CreateStaticBody", "CreateDynamicBody",
@@ -46,10 +48,17 @@ _QUEUEING = frozenset(("CreateBody", "CreateStaticBody", "CreateDynamicBody",
 def queue_static(b2world, kwargs: dict):
     """The ``b2Body`` of ``CreateStaticBody(**kwargs)``, queued; None when the call is not of
     the queued kind (then it is made at once, by the caller)."""
-    fixtures = kwargs.get("fixtures")
-    if fixtures is None or not kwargs.keys() <= _QUEUEABLE or not b2world.batch_static:
+    if not kwargs.keys() <= _QUEUEABLE or not b2world.batch_static:
         return None
-    defs = fixtures if isinstance(fixtures, (list, tuple)) else [fixtures]
+    # _create's fixtures, then its shapes on fixtures of the default definition
+    defs = _as_list(kwargs.get("fixtures"))
+    shapes = _as_list(kwargs.get("shapes"))
+    if shapes:
+        template = b2FixtureDef()
+        defs = defs + [b2FixtureDef(shape=shape, density=template.density,
+                                    friction=template.friction,
+                                    restitution=template.restitution, filter=template.filter,
+                                    isSensor=template.isSensor) for shape in shapes]
     if not defs:
         return None
     # create_body's checks, in its order, then each fixture's (CreateFixture's)
@@ -64,6 +73,29 @@ def queue_static(b2world, kwargs: dict):
         body._fixtures.append(b2Fixture(None, b2shape, body, defn.userData, bits))
     _enqueue(b2world, "make", (body, x, y, angle, [parts[:3] for _, _, parts in made]))
     return body
+
+
+def queue_fixture(body, defn):
+    """The ``b2Fixture`` of ``body.CreateFixture(defn)`` for a queued ``body``, queued with it;
+    None when it is not of the queued kind (massless), or when another body was queued after
+    ``body`` (the shape rows would then differ from one by one): the caller makes it at once."""
+    queue = body._b2world._queue
+    if not queue or queue[-1][0] != "make" or queue[-1][1][0] is not body:
+        return None
+    b2shape, bits, (kind, geom, m, _) = fixture_parts(defn, built=False)
+    if kind != "segment" and m["density"] != 0.0:
+        return None
+    fixture = b2Fixture(None, b2shape, body, defn.userData, bits)
+    body._fixtures.append(fixture)
+    queue[-1][1][4].append((kind, geom, m))
+    return fixture
+
+
+def _as_list(value) -> list:
+    """``fixtures=`` or ``shapes=`` as a list: one, a list or tuple of them, or None."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 def queue_destroy(b2world, body) -> bool:

@@ -331,16 +331,23 @@ _PARSED: dict = {}  # material values (plain Python types) -> parse_material's d
 _PARSED_MAX = 256   # entries kept (a program makes a handful of materials)
 
 
+def _plain(x) -> bool:
+    """Whether ``x`` is a float of positive sign or an int >= 0 (exact types: not a bool)."""
+    t = type(x)
+    return (t is float and math.copysign(1.0, x) > 0.0) or (t is int and x >= 0)
+
+
 def _parsed(material: dict) -> dict:
     """``parse_material(material)``, from a cache when density, friction and restitution are
-    Python floats of positive sign (+0.0 included) and the rest a bool and ints, as
-    ``shape_parts`` passes them (parsing is then a function of the values alone; -0.0 == 0.0
-    as a key, but the store would keep the sign: not cached). A Gymnasium reset makes ~200
-    fixtures from one definition: parsing each was a tenth of a terrain body's creation. The
-    dict returned is shared: read only."""
+    Python floats of positive sign (+0.0 included) or ints, and the rest a bool and ints, as
+    ``shape_parts`` passes them. Parsing is then a function of the values alone: an int is
+    parsed as the float it equals, and equals a key only when it equals that float exactly;
+    -0.0 == 0.0 as a key, but the store would keep the sign, so it is not cached; a bool is
+    rejected by parsing, so it is not taken either. A Gymnasium reset makes ~200 fixtures
+    from one definition: parsing each was a tenth of a terrain body's creation. The dict
+    returned is shared: read only."""
     d, f, r = material["density"], material["friction"], material["restitution"]
-    if not (type(d) is float and type(f) is float and type(r) is float
-            and math.copysign(1.0, d) + math.copysign(1.0, f) + math.copysign(1.0, r) == 3.0):
+    if not (_plain(d) and _plain(f) and _plain(r)):
         return parse_material(material)
     key = tuple(material.values())  # (shape_parts' order: density .. group)
     m = _PARSED.get(key)

@@ -79,7 +79,7 @@ from ..world import World
 from ._b2bodies import _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
-from ._b2queue import flush_queue, queue_destroy, queue_static
+from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static
 from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
 
@@ -757,14 +757,6 @@ class b2World:  # noqa: N801
 def _query_all():
     from ..queries import QueryFilter
     return QueryFilter(ALL_BITS, ALL_BITS)
-
-
-def _as_list(value):
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return [value]
 
 
 class b2BodyDef:  # noqa: N801
