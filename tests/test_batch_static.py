@@ -210,6 +210,15 @@ def _layer_program(batch: bool):
         hashes = []
         for episode in range(3):
             terrain = _edge_terrain(world, 60, fd)
+            # a moon: one body of edges, its first by shapes=, then added while it is the
+            # last body queued (queued with it) and after another was queued (made at once)
+            moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0, -2), (70, -2)]))
+            for k in range(4):
+                moon.CreateEdgeFixture(vertices=[(8.0 * k, -1.0), (8.0 * k + 8, -1.5)],
+                                       density=0, friction=0.1)
+            pad = world.CreateStaticBody(position=(30.0, 3.0), fixtures=fd)
+            moon.CreateEdgeFixture(vertices=[(40.0, -1.0), (48.0, -0.5)], friction=0.3)
+            terrain += [moon, pad]
             stump = world.CreateStaticBody(position=(12.0 + episode, 1.0), fixtures=b2FixtureDef(
                 shape=b2PolygonShape(vertices=[(0, 0), (1, 0), (1, 1), (0, 1)])))
             ball = world.CreateDynamicBody(position=(10.0 + episode, 5.0),
