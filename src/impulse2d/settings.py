@@ -204,11 +204,28 @@ class WorldSettings:
 
     def replace(self, **changes) -> WorldSettings:
         """A validated copy with ``changes`` applied."""
-        known = {f.name for f in fields(self)}
-        for name in changes:
-            if name not in known:
-                raise TypeError(f"unknown setting {name!r}; known settings: {', '.join(sorted(known))}")
+        _known(changes)
         return WorldSettings(**{**{f.name: getattr(self, f.name) for f in fields(self)}, **changes})
+
+    @classmethod
+    def _with_changes(cls, **changes) -> WorldSettings:
+        """``WorldSettings().replace(**changes)``, validating each field once (a new world's
+        settings: every Gymnasium reset makes a world)."""
+        _known(changes)
+        return cls(**changes)
+
+
+def _known(changes: dict) -> None:
+    """TypeError for a name in ``changes`` that is not a setting."""
+    if not _FIELD_NAMES:
+        _FIELD_NAMES.update(f.name for f in fields(WorldSettings))
+    for name in changes:
+        if name not in _FIELD_NAMES:
+            raise TypeError(f"unknown setting {name!r}; known settings: "
+                            f"{', '.join(sorted(_FIELD_NAMES))}")
+
+
+_FIELD_NAMES: set = set()  # WorldSettings' field names (filled on first use)
 
 
 def _check(name: str, value):

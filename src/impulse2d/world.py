@@ -86,7 +86,7 @@ class World:
     """A physics world. ``World(gravity=(0, -10), **settings)``; see :class:`WorldSettings`."""
 
     def __init__(self, gravity=(0.0, -10.0), **settings: Any) -> None:
-        self._settings = WorldSettings().replace(**settings)
+        self._settings = WorldSettings._with_changes(**settings)
         self._gravity = _check_gravity(gravity)
         self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
         self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)

@@ -584,11 +584,14 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     shapes = world._shapes
     if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
         needed[CHAINS] = CHAIN_KERNEL
-    # The step kernel (and the stores' constructor) compile here; they have one signature each.
-    step_compiles = not _step.prepared and not cached_signatures(step_kernel)
-    own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    # once each: the pins and the other revolute joints share their kernels
-    compile_units(list(dict.fromkeys(needed.values())), prepare_step, own_seconds)
+    units = list(dict.fromkeys(needed.values()))  # once each: pins and revolutes share
+    if not (_step.prepared and all(unit.compiled_address() for unit in units)):
+        # (else every kernel is at hand: a new world of a kind this process has stepped, as
+        # each Gymnasium reset makes; the planning below cost ~40 us of such a first step)
+        # The step kernel (and the stores' constructor) compile here; one signature each.
+        step_compiles = not _step.prepared and not cached_signatures(step_kernel)
+        own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
+        compile_units(units, prepare_step, own_seconds)
     table = world._verbs
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
