@@ -240,7 +240,7 @@ import impulse2d as i2d
 from impulse2d._core import parallel
 from impulse2d._dynamics import step
 if FAILING_HELPER:
-    parallel._HELPER = "import sys; sys.exit(3)"
+    parallel._HELPER = "import sys; sys.stderr.write('boom: no compiler'); sys.exit(3)"
 world = i2d.World(solver="pgs")
 ground = world.create_body(type="static")
 ground.create_box(5, 0.5, center=(0, -0.5))
@@ -307,5 +307,8 @@ def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
                           IMPULSE2D_COMPILE_PROCESSES="2")
     result = json.loads(alone.stdout)
     assert result["stats"] == {"distance": [0, 1], "weld": [0, 1]}  # both compiled here
+    # ... and said so (a helper that always failed used to double a first run's wait unseen)
+    assert "a compile helper process failed (exit code 3: boom: no compiler)" in alone.stderr
+    assert "RuntimeWarning" in alone.stderr
     assert result["positions"] == reference["positions"]
     assert result["angles"] == reference["angles"]

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 
 
 from . import lazy
@@ -101,23 +102,45 @@ class _Helper:
         self.root = tempfile.mkdtemp(prefix="impulse2d-compile-")
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
                    IMPULSE2D_QUIET="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _HELPER, os.path.dirname(PACKAGE_DIR), PACKAGE_DIR,
-             *(u.key for u in units)],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True)
+        # its stderr into a file (read only if it fails: a pipe left unread could fill)
+        with open(os.path.join(self.root, "stderr.txt"), "w") as errors:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _HELPER, os.path.dirname(PACKAGE_DIR), PACKAGE_DIR,
+                 *(u.key for u in units)],
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                text=True)
 
     def deliver(self) -> None:
-        """Wait for the helper and copy the files it made into this process's cache."""
+        """Wait for the helper and copy the files it made into this process's cache. A helper
+        that failed is reported (a RuntimeWarning): its units then compile here, which costs
+        only time, but a helper that always fails would double every first run's wait."""
+        why = None
         try:
             out, _ = self.process.communicate()
             if self.process.returncode == 0:
+                files = json.loads(out)
                 for unit in self.units:
-                    _adopt(unit, json.loads(out).get(unit.key))
-        except (OSError, ValueError):
-            pass  # what was not delivered is compiled here
+                    _adopt(unit, files.get(unit.key))
+            else:
+                why = f"exit code {self.process.returncode}{self._last_error()}"
+        except (OSError, ValueError) as exc:
+            why = f"{type(exc).__name__}: {exc}"  # what was not delivered is compiled here
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+        if why is not None:
+            warnings.warn(f"impulse2d: a compile helper process failed ({why}); "
+                          f"{', '.join(u.what for u in self.units)} compile in this process "
+                          f"instead (IMPULSE2D_COMPILE_PROCESSES=1 turns the helpers off)",
+                          RuntimeWarning, stacklevel=2)
+
+    def _last_error(self) -> str:
+        """``: `` and the last line the helper wrote to stderr, if any."""
+        try:
+            with open(os.path.join(self.root, "stderr.txt")) as errors:
+                lines = [line.strip() for line in errors if line.strip()]
+        except OSError:
+            return ""
+        return f": {lines[-1][:300]}" if lines else ""
 
     def stop(self) -> None:
         self.process.kill()
