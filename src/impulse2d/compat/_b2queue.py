@@ -20,9 +20,9 @@ static body given only ``position``, ``angle``, ``userData``, ``fixtures`` and `
 every fixture massless (an edge, or density 0: such a body's mass stays 0 and its centre at
 its origin); more such fixtures added to the last body queued (``CreateFixture``,
 ``CreateEdgeFixture``: LunarLander's moon); and the destruction of a static body without
-joints. The one way to see the queue is through a
-reference to the engine world (``b2World.engine``) kept from before the calls: read it after
-any call on the ``b2World``, or set ``b2World.batch_static = False``.
+joints. The one way to see a queue waiting is through a reference to the engine world
+(``b2World.engine``) kept from before the calls: read it after any call on the ``b2World``, or
+set ``b2World.batch_static = False``.
 """
 
 from __future__ import annotations
