@@ -207,9 +207,18 @@ def _layer_program(batch: bool):
     try:
         world = b2World(gravity=(0, -10))
         fd = b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)]), friction=2.5)
+        base = world.CreateStaticBody()  # (not queued: no fixtures)
         hashes = []
         for episode in range(3):
             terrain = _edge_terrain(world, 60, fd)
+            # a body made before: its new fixture, and one destroyed, come after the queue
+            wall = base.CreateFixture(b2FixtureDef(shape=b2EdgeShape(
+                vertices=[(-5.0, 0.0), (-5.0, 9.0 + episode)])))
+            if episode:
+                base.DestroyFixture(base.fixtures[0])
+            terrain += _edge_terrain(world, 3, fd)
+            if episode == 2:
+                base.DestroyFixture(wall)
             # a moon: one body of edges, its first by shapes=, then added while it is the
             # last body queued (queued with it) and after another was queued (made at once)
             moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0, -2), (70, -2)]))

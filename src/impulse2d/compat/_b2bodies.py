@@ -305,7 +305,8 @@ class b2Body:  # noqa: N801
             fixture = queue_fixture(self, defn)
             if fixture is not None:
                 return fixture
-        row = self._handle._row()  # (a queued body is made first)
+        self._b2world._flush_queue()  # shape rows in call order: what was queued comes first
+        row = self._handle._row()
         b2shape, bits, parts = fixture_parts(defn)
         shape = self._w._attach_shape(row, *parts)
         fixture = b2Fixture(shape, b2shape, self, defn.userData, bits)

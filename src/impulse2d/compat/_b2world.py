@@ -390,6 +390,7 @@ class b2World:  # noqa: N801
         self._held = None
 
     def _destroy_fixture(self, fixture):
+        flush_queue(self)  # a row freed after what was queued, as in call order
         body = fixture._body
         row = fixture._shape._index
         self._end_contacts([row])
