@@ -18,6 +18,9 @@ one after the other, so that both see the same machine. Measured per engine:
   25 m/s) for a full lap (the time limit raised from 1000 to ``--car-steps`` steps): steps per
   second, tiles rewarded (each once) out of the lap's, whether the lap finished.
 
+The CPU time of a ``reset`` is reported per environment too (``reset_cpu_ms``: LunarLander's
+step rates above leave its resets out).
+
 Rates are given per second of wall time (``steps_per_s``, the headline) and per second of the
 process's CPU time (``steps_per_cpu_s``: on a shared, loaded machine the wall rate of one engine
 depends on what ran beside it, the CPU rate much less; the ratios of both are reported).
@@ -156,6 +159,19 @@ def car(steps: int) -> dict:
             "visited_flags": int(sum(t.road_visited for t in u.road)), "lap_finished": lap}
 
 
+def resets(name: str, count: int) -> float:
+    """CPU milliseconds per ``reset(seed=k)`` of ``name`` (k = 0 .. count - 1): the world torn
+    down and built again (the step rates above leave LunarLander's resets out, time between
+    episodes; BipedalWalker's random run has its falls' resets in)."""
+    import gymnasium as gym
+    env = gym.make(name)
+    env.reset(seed=count)
+    start = time.process_time()
+    for seed in range(count):
+        env.reset(seed=seed)
+    return round((time.process_time() - start) / count * 1e3, 3)
+
+
 def run_engine(args) -> dict:
     """In this (child) process: the three environments on one engine."""
     if args.engine == "impulse2d":
@@ -175,6 +191,9 @@ def run_engine(args) -> dict:
     out = {"LunarLander-v3": lander(range(args.seeds)),
            "BipedalWalker-v3": walker(args.walker_steps),
            "CarRacing-v3": car(args.car_steps)}
+    out["reset_cpu_ms"] = {"LunarLander-v3": resets("LunarLander-v3", 100),
+                           "BipedalWalker-v3": resets("BipedalWalker-v3", 40),
+                           "CarRacing-v3": resets("CarRacing-v3", 5)}
     if args.engine == "impulse2d":
         from impulse2d.compat._b2world import b2World
         out["layer_substeps"] = b2World.substeps
@@ -205,6 +224,7 @@ def main() -> None:
         print(json.dumps(run_engine(args)))
         return
     results = {}
+    reset_ms = {}
     for engine in ("box2d", "impulse2d"):
         command = [sys.executable, __file__, "--engine", engine, "--seeds", str(args.seeds),
                    "--walker-steps", str(args.walker_steps), "--car-steps", str(args.car_steps),
@@ -218,6 +238,7 @@ def main() -> None:
         if args.profile:
             print(done.stderr, file=sys.stderr)
         results[engine] = json.loads(done.stdout.strip().splitlines()[-1])
+        reset_ms[engine] = results[engine].pop("reset_cpu_ms")
     ratio = {name: round(results["impulse2d"][name]["steps_per_s"]
                          / results["box2d"][name]["steps_per_s"], 3)
              for name in results["box2d"]}
@@ -230,7 +251,7 @@ def main() -> None:
               "layer_substeps": results["impulse2d"].pop("layer_substeps"),
               "engines": results, "speed_ratio_impulse2d_over_box2d": ratio,
               "cpu_speed_ratio_impulse2d_over_box2d": cpu_ratio,
-              "bipedal_walker_lidar_cpu_us_per_step": lidar}
+              "bipedal_walker_lidar_cpu_us_per_step": lidar, "reset_cpu_ms": reset_ms}
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

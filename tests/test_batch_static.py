@@ -226,6 +226,7 @@ def _layer_program(batch: bool):
                 moon.CreateEdgeFixture(vertices=[(8.0 * k, -1.0), (8.0 * k + 8, -1.5)],
                                        density=0, friction=0.1)
             pad = world.CreateStaticBody(position=(30.0, 3.0), fixtures=fd)
+            pad.fixtures[0].sensor = True  # (a tile: the ball falls through it)
             moon.CreateEdgeFixture(vertices=[(40.0, -1.0), (48.0, -0.5)], friction=0.3)
             terrain += [moon, pad]
             stump = world.CreateStaticBody(position=(12.0 + episode, 1.0), fixtures=b2FixtureDef(
@@ -257,11 +258,14 @@ def test_queued_bodies_are_made_by_whatever_touches_the_world_first():
     other = world.CreateStaticBody(position=(-2.0, 4.0), fixtures=fd)
     assert world._queue
     assert tuple(other.position) == (-2.0, 4.0) and not world._queue
-    # a queued fixture's engine shape makes it
+    # a queued fixture's sensor flag is set in the queue (CarRacing's tiles); reading its
+    # engine shape makes it
     third = world.CreateStaticBody(fixtures=[fd, fd])
     assert len(third.fixtures) == 2 and world._queue  # (its b2 objects need nothing made)
     third.fixtures[1].sensor = True
-    assert not world._queue and third.fixtures[1].sensor and not third.fixtures[0].sensor
+    assert world._queue
+    assert third.fixtures[1].sensor and not world._queue and not third.fixtures[0].sensor
+    assert world.engine._events.sensor_count == 1
     assert body.userData == "g" and body.angle == 0.25
     assert world.bodyCount == 3 and world.bodies == [body, other, third]
 

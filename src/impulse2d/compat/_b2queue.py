@@ -91,6 +91,21 @@ def queue_fixture(body, defn):
     return fixture
 
 
+def queued_sensor(fixture, flag: bool) -> bool:
+    """Whether ``fixture.sensor = flag`` was done in the queue (its body is queued): the shape
+    is then made with that flag, which is what making it and then setting the flag leaves (a
+    new shape touches nothing, so the setter's wake does nothing)."""
+    body = fixture._body
+    for op, data in reversed(body._b2world._queue):
+        if op == "make" and data[0] is body:
+            parts = data[4]
+            k = body._fixtures.index(fixture)
+            kind, geom, material = parts[k]
+            parts[k] = (kind, geom, {**material, "is_sensor": flag})
+            return True
+    return False
+
+
 def _as_list(value) -> list:
     """``fixtures=`` or ``shapes=`` as a list: one, a list or tuple of them, or None."""
     if value is None:

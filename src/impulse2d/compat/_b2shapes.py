@@ -293,7 +293,12 @@ class b2Fixture:  # noqa: N801
 
     @sensor.setter
     def sensor(self, value):
-        self._shape.is_sensor = bool(value)
+        flag = bool(value)
+        if "_handle" not in self._body.__dict__:  # a queued body's fixture: set in the queue
+            from ._b2queue import queued_sensor  # (CarRacing sets it on each new tile)
+            if queued_sensor(self, flag):
+                return
+        self._shape.is_sensor = flag
 
     isSensor = sensor
 
