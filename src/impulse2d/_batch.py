@@ -36,7 +36,7 @@ def create_static_bodies(world, bodies: list) -> list:
     ``World._attach_shape`` takes them (validated geometry, or a segment's checked
     ``geometry.SegmentEnds``, built here with the others; a parsed material), every one
     massless (a segment, or density 0). Returns a ``(Body, [Shape, ...])`` per body."""
-    if len(bodies) < FEW:
+    if len(bodies) + sum(len(parts) for *_, parts in bodies) < FEW_ROWS:
         return [_one_by_one(world, *body) for body in bodies]
     allocate = world._body_pool.allocate
     rows = [allocate() for _ in bodies]
@@ -73,9 +73,13 @@ def create_static_bodies(world, bodies: list) -> list:
     return out
 
 
+FEW_ROWS = 10
+"""A batch of fewer body and shape rows than this is made one by one: a NumPy write per column
+costs about a microsecond whatever its length, so a batch costs ~200 us however small (one
+body of one shape by its checked creation: ~30 us; LunarLander's moon of 11 edges: ~270)."""
+
 FEW = 4
-"""Below this many bodies a batch is made one by one (a NumPy write per column costs about a
-microsecond whatever its length: one body's batch cost ~200 us, its checked creation ~30)."""
+"""A batch of fewer bodies than this is destroyed one by one."""
 
 
 def _one_by_one(world, x, y, angle, parts):
