@@ -438,7 +438,8 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
     (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
 
     Returns :func:`step_kernel`'s tuple for the last step taken (the contact store: the newest
-    that any step made, None if none; whether any step made a new constraint store), the number of steps taken, whether the step after them stopped
+    that any step made, None if none; whether any step made a new constraint store), the
+    number of steps taken, whether the step after them stopped
     at its wake stage (a jointed island woke, its joints not in the rows: that step is not
     counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
     does), whether the touching contacts' keys now differ from ``touching``, and the count of

@@ -487,7 +487,7 @@ class b2World:  # noqa: N801
                 settings = w._settings
                 changed, awake, ready = _after_step.entry(
                     self._stores_now(), self._touching, self._held, self._held_timer, dt,
-                    settings.time_to_sleep, bool(self._held_list and settings.enable_sleep))
+                    float(settings.time_to_sleep), bool(self._held_list and settings.enable_sleep))
                 if not changed:
                     if awake and ready:
                         self._sleep_held()
