@@ -581,3 +581,26 @@ def test_copies_and_restored_worlds_query_their_own_shapes():
     unpickled.step(1.0 / 30.0)
     assert _answers(clone) == _answers(unpickled)
     _check_queries_against_brute_force(clone, rng)
+
+
+def test_the_moving_layer_outgrows_its_buffers_and_answers_as_one_built_anew():
+    """The moving layer is written into buffers the index keeps (no arrays handed back per
+    refresh); a layer that needs more cells or items than they hold grows them, and the
+    answers stay those of brute force and of an index built anew."""
+    from impulse2d._collision.query_index import MOVING_ITEMS_CAPACITY, MOVING_STARTS_CAPACITY
+    rng = np.random.default_rng(5)
+    world = i2d.World(gravity=(0.0, 0.0))
+    world.create_body(type="static", position=(0.0, -6.0)).create_circle(0.5)
+    movers = [world.create_body(position=(0.01 * k, 0.0)) for k in range(40)]
+    for b in movers:
+        b.create_circle(0.3)
+    _check_queries_against_brute_force(world, rng)  # 40 circles bunched up: a few cells
+    spare = world._query_spare
+    capacity = (spare.refs[MOVING_STARTS_CAPACITY], spare.refs[MOVING_ITEMS_CAPACITY])
+    for b in movers:  # spread out over the plane: many more cells and items
+        b.position = tuple(rng.uniform(-6, 6, 2))
+    refreshed = _answers(world)
+    assert world._query_index is spare  # refreshed, not built again
+    assert (spare.refs[MOVING_STARTS_CAPACITY], spare.refs[MOVING_ITEMS_CAPACITY]) != capacity
+    _check_queries_against_brute_force(world, rng)
+    assert refreshed == _rebuilt_answers(world)  # bit for bit

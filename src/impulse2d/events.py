@@ -31,6 +31,7 @@ import numpy as np
 
 from ._core.jit import DirectCall
 from ._dynamics.events import hits, moved_bodies, sensor_overlaps, touch_changes
+from ._dynamics.world_ref import sync_constraints
 from .shapes import Shape
 from .types import Vec2
 
@@ -237,6 +238,7 @@ class EventTracker:
         if settings.enable_contact_events:
             c = world._contacts
             begin, ended, self.touching = _touch_changes(self.touching, c.key, c.count)
+            sync_constraints(world)  # the step keeps a new store in the reference only
             cs = world._constraints
             rows, points, speeds = _hits(cs.contact, cs.count, cs.relative_velocity,
                                          cs.max_normal_impulse,

@@ -43,7 +43,8 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           ``_diagnostics``, ``_stats_solver`` (the last step's
                                           solver record)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
-rebuilt by the next step                  ``_stores``, ``_stores_built_from``, ``_verbs`` (its
+rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
+                                          ``_constraints_stale`` (synced first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
                                           packed settings made again when the last step had
                                           them, so that it does not re-read them either)
@@ -81,6 +82,7 @@ import numpy as np
 
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
+from ._dynamics.world_ref import sync_constraints
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
@@ -92,7 +94,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare")
+           "_query_spare", "_constraints_stale")
 """World attributes that belong to the process and are rebuilt by the next step, not copied."""
 
 _UID = "_uid"
@@ -189,6 +191,7 @@ class _Columns(dict):
 # -- taking ------------------------------------------------------------------------------------
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
+    sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
     state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
     for name, value in vars(world).items():
         if name in REBUILT or name in (_UID, _SETTINGS):
@@ -390,6 +393,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._verbs = table
     world._stores = None
     world._stores_built_from = None
+    world._constraints_stale = False  # the snapshot's store is the world's now
     # The queries' grids hold addresses of the arrays they were built on.
     world._query_index = world._query_spare = None
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
@@ -484,6 +488,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     Two worlds with the same hash are in the same state, bit for bit; see the README's
     "Determinism" for when two runs give the same hash and what may change it.
     """
+    sync_constraints(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):
         if not _is_store(store) or (motion_only and name != "_bodies"):

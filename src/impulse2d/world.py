@@ -113,6 +113,9 @@ class World:
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._stores_built_from: tuple | None = None
+        # a step made a new constraint store, which the reference holds and _constraints is
+        # not yet (_dynamics.world_ref.sync_constraints)
+        self._constraints_stale = False
         self._verbs = new_table()  # addresses of the kernels the step calls (_dynamics.verbs)
         self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
         self._live_rows: np.ndarray | None = None

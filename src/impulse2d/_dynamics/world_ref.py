@@ -143,6 +143,12 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     return ref
 
 
+@kernel
+def _constraints_of_ref(ref):
+    """The reference's constraint store, for Python (:func:`sync_constraints`)."""
+    return _borrow(ref, "constraints")
+
+
 if numba.config.DISABLE_JIT:
     def borrow(ref, name):
         """``ref.<name>`` (plain Python)."""
@@ -158,10 +164,13 @@ if numba.config.DISABLE_JIT:
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
                                diagnostics=diagnostics)
+    def _constraints_of(ref):
+        return ref.constraints
 else:
     borrow = _borrow
     borrow_column = _borrow_column
     _new_world_stores = _new_stores_ref
+    _constraints_of = _constraints_of_ref
 
 
 def stores_for_step(world, rows=None) -> WorldStores:
@@ -175,6 +184,7 @@ def stores_for_step(world, rows=None) -> WorldStores:
             or built[2] is not world._joints or built[3] is not world._contacts
             or built[4] is not world._constraints or built[5] is not rows
             or built[6] is not world._diagnostics):
+        sync_constraints(world)  # the new reference takes the current constraint store
         # Through the dispatcher, which checks every array's type against WORLD_STORES.
         with compiling("the world's stores", STORES_SECONDS):
             world._stores = _new_world_stores(
@@ -187,15 +197,30 @@ def stores_for_step(world, rows=None) -> WorldStores:
     return world._stores
 
 
-def adopt_step_stores(world, contacts, constraints) -> None:
-    """Take the contact and constraint stores the step made (None: kept the old one) into
-    Python's view, which the reference already holds."""
-    if contacts is None and constraints is None:
+def adopt_step_stores(world, contacts, constraints: bool) -> None:
+    """Take the contact store the step made (None: kept the old one) into Python's view, which
+    the reference already holds; ``constraints``: whether it made a new constraint store,
+    which stays in the reference until Python needs it (:func:`sync_constraints`)."""
+    if constraints:
+        world._constraints_stale = True
+    if contacts is None:
         return
-    if contacts is not None:
-        world._contacts = contacts
-    if constraints is not None:
-        world._constraints = constraints
+    world._contacts = contacts
     built = world._stores_built_from
     world._stores_built_from = (built[0], built[1], built[2], world._contacts,
-                                world._constraints, built[5], built[6])
+                                built[4], built[5], built[6])
+
+
+def sync_constraints(world) -> None:
+    """Make ``world._constraints`` the constraint store the reference holds, if a step made a
+    new one since Python last looked (the step does not hand it back: boxing its 20 arrays
+    cost about 24 us, on about half of BipedalWalker's steps). Everything that reads
+    ``world._constraints`` calls this first: the contact events, snapshots (so copies and
+    pickles), state hashes, and the rebuild of the reference."""
+    if world._constraints_stale:
+        store = _constraints_of(world._stores)
+        world._constraints = store
+        built = world._stores_built_from
+        world._stores_built_from = (built[0], built[1], built[2], built[3], store, built[5],
+                                    built[6])
+        world._constraints_stale = False

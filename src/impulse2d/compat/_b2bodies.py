@@ -19,12 +19,17 @@ from ._b2shapes import b2Fixture, b2FixtureDef, shape_parts
 _ENGINE_FIELDS = frozenset(("_handle", "_w", "_i"))  # what _attach sets
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
 _MAX_SPEED = _validate.MAX_SPEED  # m/s, rad/s: the velocity setters' bound
+_new = object.__new__
 
 
 def _finite(x, y, name):
-    """(x, y) as floats if both are finite and modest, else ValueError naming ``name``."""
-    x = float(x)
-    y = float(y)
+    """(x, y) as floats if both are finite and modest, else ValueError (TypeError: not
+    numbers) naming ``name``."""
+    try:
+        x = float(x)
+        y = float(y)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a pair of numbers, got ({x!r}, {y!r})") from None
     if not (-_LIMIT <= x <= _LIMIT and -_LIMIT <= y <= _LIMIT):  # also false for NaN
         raise ValueError(f"{name} must be finite, got ({x}, {y})")
     return x, y
@@ -65,7 +70,10 @@ class b2Body:  # noqa: N801
     def position(self):
         o = self._w._bodies.origin
         i = self._i
-        return vec(o.item(i, 0), o.item(i, 1))
+        p = _new(b2Vec2)  # vec()'s body inline: read every step (a call less)
+        p.x = o.item(i, 0)
+        p.y = o.item(i, 1)
+        return p
 
     @position.setter
     def position(self, value):
@@ -83,7 +91,10 @@ class b2Body:  # noqa: N801
     def linearVelocity(self):  # noqa: N802
         v = self._w._bodies.v
         i = self._i
-        return vec(v.item(i, 0), v.item(i, 1))
+        p = _new(b2Vec2)  # vec()'s body inline: read every step (a call less)
+        p.x = v.item(i, 0)
+        p.y = v.item(i, 1)
+        return p
 
     @linearVelocity.setter
     def linearVelocity(self, value):  # noqa: N802
@@ -184,14 +195,15 @@ class b2Body:  # noqa: N801
 
     # -- forces (Box2D: with wake=False a sleeping body ignores them) -------------------------
     def _awake_for(self, wake):
-        b = self._w._bodies
+        w = self._w
+        b = w._bodies
         i = self._i
         if b.type.item(i) != DYNAMIC:
             return False
-        if b.asleep.item(i):
+        if w._sleepers and b.asleep.item(i):  # (_sleepers 0: no body asleep, the engine's count)
             if not wake:
                 return False
-            _sleep.wake_body(self._w, i)
+            _sleep.wake_body(w, i)
         return True
 
     def ApplyForceToCenter(self, force, wake=True):  # noqa: N802
@@ -223,8 +235,18 @@ class b2Body:  # noqa: N801
             self._w._bodies.sleep_time[self._i] = 0.0
 
     def ApplyLinearImpulse(self, impulse, point, wake=True):  # noqa: N802
-        jx, jy = _finite(impulse[0], impulse[1], "impulse")
-        px, py = _finite(point[0], point[1], "point")
+        # plain floats within the bound pass on as they are (what _finite returns for them);
+        # anything else goes through it (LunarLander fires an engine most steps)
+        jx = impulse[0]
+        jy = impulse[1]
+        if not (type(jx) is float and type(jy) is float and -_LIMIT <= jx <= _LIMIT
+                and -_LIMIT <= jy <= _LIMIT):
+            jx, jy = _finite(jx, jy, "impulse")
+        px = point[0]
+        py = point[1]
+        if not (type(px) is float and type(py) is float and -_LIMIT <= px <= _LIMIT
+                and -_LIMIT <= py <= _LIMIT):
+            px, py = _finite(px, py, "point")
         if self._awake_for(wake):
             # Body.apply_linear_impulse's arithmetic and velocity bound, on the store by row
             # (its validation of the pair of floats and its row lookups were most of the cost

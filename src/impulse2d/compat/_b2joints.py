@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from .. import _sleep
+from .._core.state import Joints
 from ..joints import Joint
 from ._b2math import b2Vec2, vec_tuple
 
@@ -186,7 +187,11 @@ class b2Joint:  # noqa: N801
         self._w = joint._world
         self._j = joint._index
         jt = self._w._joints
-        self._rows = (jt.body_a.item(self._j), jt.body_b.item(self._j))  # fixed for its life
+        # its bodies' rows and its reference angle (rad) are fixed for its life: kept here,
+        # the hot accessors read the body store only
+        self._a = jt.body_a.item(self._j)
+        self._b = jt.body_b.item(self._j)
+        self._ref = jt.reference_angle.item(self._j)
         self.bodyA = a
         self.bodyB = b
         self.userData = user_data
@@ -210,43 +215,54 @@ class b2Joint:  # noqa: N801
         """Box2D's wake of both bodies (a sleeping island wakes; an awake body's sleep timer
         is left as it is, as in Box2D 2.3)."""
         asleep = self._w._bodies.asleep
-        a, b = self._rows
-        if asleep.item(a):
-            _sleep.wake_body(self._w, a)
-        if asleep.item(b):
-            _sleep.wake_body(self._w, b)
+        if asleep.item(self._a):
+            _sleep.wake_body(self._w, self._a)
+        if asleep.item(self._b):
+            _sleep.wake_body(self._w, self._b)
 
 
 def _column(name, public, lo, hi):
     """A joint parameter: read from the row; written straight into the row for a float within
     [lo, hi] (NaN is not), else through the handle's checked setter (which raises for bad
     values); either way the bodies wake, as in Box2D."""
+    field = Joints._fields.index(name)  # the column's place in the store (a tuple index is
+    # cheaper than an attribute lookup by name)
     speed = name == "motor_speed"
 
     def fget(self):
-        return getattr(self._w._joints, name).item(self._j)
+        return self._w._joints[field].item(self._j)
 
-    def fset(self, value):
-        # (BipedalWalker sets 8 of these a step: _wake's body inline, the old value read only
-        # where it matters)
-        w = self._w
-        column = getattr(w._joints, name)
-        j = self._j
-        old = column.item(j) if speed else 0.0
-        if isinstance(value, float) and lo <= value <= hi:
-            column[j] = value
-            new = value
-        else:
-            setattr(self._joint, public, value)
-            new = column.item(j)
-        if speed and (old == 0.0) != (new == 0.0):
-            self._b2world._held = None  # the set of turning motors changed
-        asleep = w._bodies.asleep
-        a, b = self._rows
-        if asleep.item(a):
-            _sleep.wake_body(w, a)
-        if asleep.item(b):
-            _sleep.wake_body(w, b)
+    # (BipedalWalker sets 8 of these a step: the fast path is a store and two sleep flags;
+    # _wake's body inline, the old value read only for the motor speed)
+    if speed:
+        def fset(self, value):
+            w = self._w
+            column = w._joints[field]
+            j = self._j
+            old = column.item(j)
+            if isinstance(value, float) and lo <= value <= hi:
+                column[j] = value
+                new = value
+            else:
+                setattr(self._joint, public, value)
+                new = column.item(j)
+            if (old == 0.0) != (new == 0.0):
+                self._b2world._held = None  # the set of turning motors changed
+            if w._sleepers:  # (0: no body asleep, the engine's own count)
+                asleep = w._bodies.asleep
+                if asleep.item(self._a) or asleep.item(self._b):
+                    self._wake()
+    else:
+        def fset(self, value):
+            w = self._w
+            if isinstance(value, float) and lo <= value <= hi:
+                w._joints[field][self._j] = value
+            else:
+                setattr(self._joint, public, value)
+            if w._sleepers:  # (0: no body asleep, the engine's own count)
+                asleep = w._bodies.asleep
+                if asleep.item(self._a) or asleep.item(self._b):
+                    self._wake()
 
     return property(fget, fset)
 
@@ -265,21 +281,19 @@ class b2RevoluteJoint(b2Joint):  # noqa: N801
     @property
     def angle(self):
         angle = self._w._bodies.angle
-        a, b = self._rows
-        return angle.item(b) - angle.item(a) - self._w._joints.reference_angle.item(self._j)
+        return angle.item(self._b) - angle.item(self._a) - self._ref
 
     @property
     def speed(self):
         w = self._w._bodies.w
-        a, b = self._rows
-        return w.item(b) - w.item(a)
+        return w.item(self._b) - w.item(self._a)
 
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)
 
     @property
     def referenceAngle(self):  # noqa: N802
-        return float(self._w._joints.reference_angle[self._j])
+        return self._ref
 
     lowerLimit = property(lambda self: self._joint.limits[0])
     upperLimit = property(lambda self: self._joint.limits[1])

@@ -73,12 +73,13 @@ from .. import _sleep
 from .._core.state import DYNAMIC, STATIC
 from .._dynamics.world_ref import stores_for_step
 from ..events import _touch_changes
-from ..queries import QueryFilter, _ray_hits
+from ..queries import QueryFilter, _every_rows, _index
 from ..shapes import ALL_BITS
 from ..world import World
-from ._b2bodies import _finite, b2Body
+from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
+from ._b2after import _after_step
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static
 from ._b2sleep import _motor_timers
 from ._b2shapes import b2FixtureDef
@@ -490,9 +491,23 @@ class b2World:  # noqa: N801
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
             w.step(dt)
-            self._dispatch()
             if events.sensor_count > 0 or self._sensing:
+                self._dispatch()
                 self._dispatch_sensors(events, self._listener)
+            else:
+                # the common Step: whether the touching contacts changed and, if they did
+                # not, the motor sleep timers, in one compiled call (:mod:`._b2after`)
+                if self._held is None:
+                    self._find_held()
+                settings = w._settings
+                changed, awake, ready = _after_step.entry(
+                    self._stores_now(), self._touching, self._held, self._held_timer, dt,
+                    float(settings.time_to_sleep), bool(self._held_list and settings.enable_sleep))
+                if not changed:
+                    if awake and ready:
+                        self._sleep_held()
+                    return
+                self._dispatch()
         else:
             self._substeps(w, b, events, dt, n)
         if self._held is None:
@@ -677,16 +692,26 @@ class b2World:  # noqa: N801
         """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
         to sleep once every body of it has been slow for ``time_to_sleep``."""
         w = self._world
-        timer = self._held_timer
+        awake, ready = _motor_timers.entry(self._stores_now(), self._held, self._held_timer,
+                                           float(dt), float(w._settings.time_to_sleep))
+        if awake and ready:
+            self._sleep_held()
+
+    def _stores_now(self):
+        """The stores' reference of the step just taken (its body and contact stores the
+        world's, unless the listener made or destroyed something since): one argument for the
+        columns the compiled checks read."""
+        w = self._world
         built = w._stores_built_from
-        # the stores' reference of the step (its body store the world's, unless the listener
-        # made bodies since): one argument for six columns
-        stores = w._stores if built is not None and built[0] is w._bodies else \
-            stores_for_step(w)
-        awake, ready = _motor_timers.entry(stores, self._held, timer, float(dt),
-                                           float(w._settings.time_to_sleep))
-        if not awake or not ready:
-            return
+        if built is not None and built[0] is w._bodies and built[3] is w._contacts:
+            return w._stores
+        return stores_for_step(w)
+
+    def _sleep_held(self):
+        """Put to sleep the islands of held bodies whose every body has been slow for
+        ``time_to_sleep`` (the held ones by their timers, the others by the engine's)."""
+        w = self._world
+        timer = self._held_timer
         b = w._bodies
         tts = w._settings.time_to_sleep
         held = {i: k for k, i in enumerate(self._held_list)}
@@ -707,20 +732,38 @@ class b2World:  # noqa: N801
         going on (1). Every fixture but sensors is seen, whatever its filter (Box2D 2.3's
         RayCast has no filter; it reports sensors too)."""
         # a b2Vec2 read by attribute (its __getitem__ is a Python call: BipedalWalker's lidar
-        # starts its 10 rays a step at hull.position)
+        # starts its 10 rays a step at hull.position, and ends them at tuples of floats);
+        # plain floats within the bound pass on as they are (what _finite returns for them),
+        # anything else goes through it
         if type(point1) is b2Vec2:
-            ox, oy = _finite(point1.x, point1.y, "point1")
+            ox = point1.x
+            oy = point1.y
         else:
-            ox, oy = _finite(point1[0], point1[1], "point1")
+            ox = point1[0]
+            oy = point1[1]
+        if not (type(ox) is float and type(oy) is float and -_LIMIT <= ox <= _LIMIT
+                and -_LIMIT <= oy <= _LIMIT):
+            ox, oy = _finite(ox, oy, "point1")
         if type(point2) is b2Vec2:
-            ex, ey = _finite(point2.x, point2.y, "point2")
+            ex = point2.x
+            ey = point2.y
         else:
-            ex, ey = _finite(point2[0], point2[1], "point2")
+            ex = point2[0]
+            ey = point2[1]
+        if not (type(ex) is float and type(ey) is float and -_LIMIT <= ex <= _LIMIT
+                and -_LIMIT <= ey <= _LIMIT):
+            ex, ey = _finite(ex, ey, "point2")
         dx, dy = ex - ox, ey - oy
         if dx == 0.0 and dy == 0.0:
             return
-        w = self._world
-        rows, fractions, normals = _ray_hits(w, ox, oy, dx, dy, _BITS, _BITS)
+        # queries._ray_hits inline (a call less for each of BipedalWalker's 10 rays a step)
+        index = self._world._query_index
+        if index is None:
+            index = _index(self._world)
+        hits = _every_rows.entry(index.address, ox, oy, dx, dy, _BITS, _BITS)
+        if hits is None:
+            raise ValueError("the ray's numbers must be finite")  # (or beyond the index's bound)
+        rows, fractions, normals = hits
         limit = 1.0
         f = self._fixtures
         report = callback.ReportFixture
