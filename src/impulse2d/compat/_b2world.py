@@ -202,7 +202,7 @@ class b2World:  # noqa: N801
     """``b2World(gravity=(0, -10), doSleep=True, contactListener=None)``; any attribute may be
     set on it. ``world.engine`` is the impulse2d ``World`` underneath."""
 
-    engine_settings: dict = {"solver": "pgs_block"}
+    engine_settings: dict = {"solver": "pgs_block", "continuous_box2d23": True}
     """impulse2d ``WorldSettings`` every new b2World starts from (a class attribute: change it
     before the worlds are made, e.g. ``b2World.engine_settings = {"solver": "soft_step"}``)."""
     substeps = 1
