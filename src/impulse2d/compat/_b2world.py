@@ -470,6 +470,10 @@ class b2World:  # noqa: N801
             if overridden is not self._pre_solve_on:
                 w.pre_solve = self._pre_solve if overridden else None
                 self._pre_solve_on = overridden
+                # the engine's sweep does not see contacts PreSolve switched off: Box2D v3's
+                # stop (velocity kept) there, Box2D 2.3's rules elsewhere (module docstring)
+                w.settings.continuous_box2d23 = (not overridden and bool(
+                    self.engine_settings.get("continuous_box2d23", False)))
             self._listener_seen = (listener, type(listener))
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
