@@ -229,7 +229,8 @@ def test_bipedal_walker_stands_and_walks_forward():
     """Gymnasium's scripted gait (BipedalWalkerHeuristics), 150 steps (3 s) on seeds 0-3: the
     hull stays up on its legs and the walker walks, each seed at least 2.5 m and about as far
     as on Box2D 2.3 (pybox2d 2.3.10, measured: 3.5, 5.9, 6.4, 3.5 m, mean 4.8; the layer
-    5.1, 3.2, 3.2, 4.9). The gait depends on the step: Box2D 2.3 itself, its Step split into
+    5.3, 6.0, 6.4, 5.3, and 5.1, 3.2, 3.2, 4.9 before it took Box2D 2.3's time-of-impact
+    rules). The gait depends on the step: Box2D 2.3 itself, its Step split into
     four of dt / 4, stalls after 1.6 m or falls backwards, and the layer did the same when it
     took four substeps a Step (1.5-1.6 m): docs/compat-box2d.md, "The substep question"."""
     env = _make("BipedalWalker-v3")
