@@ -229,7 +229,8 @@ def test_bipedal_walker_stands_and_walks_forward():
     """Gymnasium's scripted gait (BipedalWalkerHeuristics), 150 steps (3 s) on seeds 0-3: the
     hull stays up on its legs and the walker walks, each seed at least 2.5 m and about as far
     as on Box2D 2.3 (pybox2d 2.3.10, measured: 3.5, 5.9, 6.4, 3.5 m, mean 4.8; the layer
-    5.1, 3.2, 3.2, 4.9). The gait depends on the step: Box2D 2.3 itself, its Step split into
+    5.3, 6.0, 6.4, 5.3, and 5.1, 3.2, 3.2, 4.9 before it took Box2D 2.3's time-of-impact
+    rules). The gait depends on the step: Box2D 2.3 itself, its Step split into
     four of dt / 4, stalls after 1.6 m or falls backwards, and the layer did the same when it
     took four substeps a Step (1.5-1.6 m): docs/compat-box2d.md, "The substep question"."""
     env = _make("BipedalWalker-v3")
@@ -242,6 +243,33 @@ def test_bipedal_walker_stands_and_walks_forward():
         assert distance > 2.5, (seed, distance)
         distances.append(distance)
     assert np.mean(distances) == pytest.approx(4.8, abs=1.5), distances
+
+
+def test_bipedal_walker_reset_puts_the_lower_legs_on_the_ground_as_box2d():
+    """The reset's Step pulls the lower legs 0.45 m down through the ground (their joints are
+    made with the anchors 0.53 m apart); Box2D 2.3's time of impact puts them back on it with
+    no speed into it. Box2D 2.3 after reset(seed=0), measured (pybox2d 2.3.10): lower legs at
+    y 3.922 and 3.920 m, angles -0.095 and -0.061 rad, vertical speed 0.00 m/s. Box2D's
+    polygons stand on a 1 cm skin (the layer's are sharp) and the time of impact stops within
+    a quarter slop: 1.5 cm. Box2D v3's stop (the engine's default) kept their -0.20 m/s."""
+    env = _make("BipedalWalker-v3")
+    env.reset(seed=0)
+    lower = env.unwrapped.legs[1::2]
+    for leg, y, angle in zip(lower, (3.922, 3.920), (-0.095, -0.061)):
+        assert leg.position[1] == pytest.approx(y, abs=0.015)
+        assert leg.angle == pytest.approx(angle, abs=0.01)
+        assert abs(leg.linearVelocity[1]) < 0.02
+
+
+def test_bipedal_walker_gait_walks_as_far_as_on_box2d():
+    """Gymnasium's scripted gait, 500 steps, seeds 0-15 reset in turn on one environment:
+    Box2D 2.3 walks 17.4 m mean (pybox2d 2.3.10, measured: 7-24 m a seed, 10 falls; seeds
+    16-31: 19.1 m). The per-seed distances are bimodal (a fall near 8 m or a walk past 20 m),
+    standard deviation 6.6 m, so the mean of 16 has a standard error of 1.7 m: within 4 m of
+    Box2D's. With Box2D v3's time-of-impact stop the layer walked 6.5 m (seeds 16-31: 5.9)."""
+    env = _make("BipedalWalker-v3")
+    distances = [_walker_heuristic_run(env, seed, 500)[0] for seed in range(16)]
+    assert np.mean(distances) == pytest.approx(17.4, abs=4.0), distances
 
 
 def test_bipedal_walker_hardcore_terrain_builds_and_runs():

@@ -142,6 +142,14 @@ class WorldSettings:
     through a thin wall. Slow bodies cost one comparison a step; the sweep compiles the first
     time a world has a fast body. Off: fast bodies may tunnel."""
 
+    continuous_box2d23: bool = False
+    """With ``enable_continuous``: Box2D 2.3's rules for the sweep instead of Box2D v3's. A hit
+    counts only if the body would end the step more than three slops inside the obstacle (Box2D
+    2.3's polygon skins), on its far side, or past it, so a body that ends resting on the
+    surface it met is not put back; a body that hits loses its velocity into the obstacle.
+    Off (the default): every hit puts the body back with its velocity. The pybox2d layer
+    (``impulse2d.compat.box2d``) turns it on; :mod:`impulse2d._dynamics.continuous_box2d23`."""
+
     hit_event_threshold: float = 1.0
     """m/s, in [0, 1e5]. A contact point whose approach speed exceeds this makes a hit event
     (Box2D: 1 m/s)."""
@@ -263,7 +271,7 @@ def _check(name: str, value):
             raise ValueError(f"{name} must be between 1 and 1000, got {value}")
         return value
     if name in ("warm_starting", "enable_contact_events", "enable_body_events", "enable_sleep",
-                "enable_continuous"):
+                "enable_continuous", "continuous_box2d23"):
         return _validate.flag(value, name)
     # Upper bounds and their reasons: _validate (MAX_HERTZ, MAX_SPEED, MAX_FACTOR).
     if name in ("contact_hertz", "joint_hertz"):

@@ -53,6 +53,7 @@ from .solvers import impulse_caps
 from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
+from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
                        update_manifolds)
@@ -513,6 +514,16 @@ CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHA
 CONTINUOUS_KERNEL = LazyKernel(solve_continuous, CONTINUOUS_SIGNATURE, "continuous collision",
                                CONTINUOUS_SECONDS)
 """The continuous stage, compiled the first time a step of a world has a fast body."""
+CONTINUOUS_BOX2D23_KERNEL = LazyKernel(solve_continuous_box2d23, CONTINUOUS_SIGNATURE,
+                                       "continuous collision (Box2D 2.3's rules)",
+                                       CONTINUOUS_SECONDS)
+"""The continuous stage of a world with ``WorldSettings.continuous_box2d23``
+(:mod:`.continuous_box2d23`), compiled the first time such a world has a fast body."""
+
+
+def _continuous_kernel(settings):
+    """The continuous stage ``settings`` ask for."""
+    return CONTINUOUS_BOX2D23_KERNEL if settings.continuous_box2d23 else CONTINUOUS_KERNEL
 
 SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver",
                                    SOLVER_SECONDS[name])
@@ -607,7 +618,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
     # Compiled on first need only (step_world); rewritten here so that a table copied from
     # another process never keeps that process's address.
-    table[CONTINUOUS] = CONTINUOUS_KERNEL.compiled_address()
+    table[CONTINUOUS] = _continuous_kernel(settings).compiled_address()
     if table[DIRECT_DENSE] != 0:  # this world has asked for it (a restored snapshot: -1)
         table[DIRECT_DENSE] = DENSE_KERNEL.address()
 
@@ -651,8 +662,9 @@ def compile_ahead(world, dt: float, units, together=()) -> None:
 def _continuous_first(world, stores) -> None:
     """The sweep of the first step of ``world`` with a fast body: compile (or load) the
     continuous stage, point the world's table at it for the steps to come, and run it."""
-    world._verbs[CONTINUOUS] = CONTINUOUS_KERNEL.address()
-    solve_continuous(stores)
+    kernel = _continuous_kernel(world.settings)
+    world._verbs[CONTINUOUS] = kernel.address()
+    kernel.dispatcher(stores)
 
 
 _BLAS = []

@@ -20,13 +20,10 @@ for the whole step, 5 ms steps let the foot leave within it), and the old defaul
 revolute position correction uncapped as Box2D's (``_dynamics/joints/revolute.solve_position``;
 it was capped at 0.2 m a sweep, which stood LunarLander's legs, made 0.6 m from their anchors,
 0.08 rad off Box2D's after the first step and crashed seed 12), LunarLander's heuristic scores
-seeds 0-19 mean 266, lowest 182, all asleep (Box2D 264 / 180), and the gait walks forward on
-every seed (0-15: 6.5 m mean in 500 steps, 11 falls; Box2D 18.6 m, 8 falls). The walk itself
-is Box2D's (started from Box2D's own state two steps after the reset it walks 16.9 m mean over
-seeds 0-7, Box2D 20.9); what differs is the reset, whose Step pulls the legs 0.53 m to their
-hips through the ground, where Box2D 2.3's time of impact integrates the rest of the step and
-the engine's continuous collision (Box2D v3's) does not. The revolute limit's impulse budget
-is never below the joint's own motor bound (``max_motor_torque * h``), so that one step holds
+seeds 0-19 mean 266, lowest 182, all asleep (Box2D 264 / 180), and, with the continuous
+collision below, the gait walks as far as on Box2D (seeds 0-15, 500 steps, one environment:
+17.1 m mean, Box2D 17.4; with Box2D v3's time-of-impact stop it walked 6.5). The revolute
+limit's impulse budget is never below the joint's own motor bound (``max_motor_torque * h``), so that one step holds
 LunarLander's 0.07 kg legs against their limits under a 40 N m motor. The soft step
 (``"soft_step"``, Box2D v3's solver, 12 substeps) lands as well but lets BipedalWalker's knees
 sag until the walker falls.
@@ -35,14 +32,22 @@ max(r1, r2), as in Box2D.
 
 Continuous collision. Box2D 2.3 sweeps dynamic bodies against static ones (time of impact);
 impulse2d's continuous collision (``WorldSettings.enable_continuous``, on) sweeps the bodies
-that one engine step moved far, position corrections included. BipedalWalker's legs are made
+that one engine step moved far, position corrections included, and ``engine_settings`` turns
+on ``continuous_box2d23``: Box2D 2.3's rules (a hit counts only past its polygons' skin, three
+slops of overlap, and takes the body's speed into the obstacle;
+``_dynamics/continuous_box2d23``) instead of Box2D v3's stop. BipedalWalker's legs are made
 with their joint anchors 0.53 m apart, and the first step snaps them together, moving the
-lower legs 0.45 m down, through the 0.27 m gap above the ground edge. With one engine step per
-``Step`` the engine stops them (measured: the layer's own stop below never moved a body in
+lower legs 0.45 m down, through the 0.27 m gap above the ground edge: the sweep stands them on
+the ground with no speed, as Box2D's time of impact does; in the next step the knees' position
+correction folds them while the feet stand, which v3's rule put back (the knees stayed open and
+the scripted gait walked a third as far). A world whose listener overrides ``PreSolve`` keeps
+v3's stop: the engine's sweep does not see contacts PreSolve switched off (Box2D 2.3's skips
+them), and one-way platforms would stop what they let through. (With one engine step per
+``Step`` the engine's sweep is all there is: the layer's own stop below never moved a body in
 1,500 steps of BipedalWalker, 600 of its hardcore terrain and 5 LunarLander episodes); with
 substeps each engine step sees only its share of the motion, so the layer stops a body that
 the whole ``Step`` moved more than 0.1 m beyond its velocity's motion where its shapes first
-touch a static shape (``_stop_at_static``; a shape cast), as Box2D would.
+touch a static shape (``_stop_at_static``; a shape cast), as Box2D would.)
 
 Contact callbacks. Box2D calls ``BeginContact``/``EndContact`` from inside ``Step`` (while it
 updates contacts, before solving); here they are called after each engine step of ``Step``,
@@ -204,7 +209,7 @@ class b2World:  # noqa: N801
     """``b2World(gravity=(0, -10), doSleep=True, contactListener=None)``; any attribute may be
     set on it. ``world.engine`` is the impulse2d ``World`` underneath."""
 
-    engine_settings: dict = {"solver": "pgs_block"}
+    engine_settings: dict = {"solver": "pgs_block", "continuous_box2d23": True}
     """impulse2d ``WorldSettings`` every new b2World starts from (a class attribute: change it
     before the worlds are made, e.g. ``b2World.engine_settings = {"solver": "soft_step"}``)."""
     substeps = 1
@@ -486,6 +491,10 @@ class b2World:  # noqa: N801
             if overridden is not self._pre_solve_on:
                 w.pre_solve = self._pre_solve if overridden else None
                 self._pre_solve_on = overridden
+                # the engine's sweep does not see contacts PreSolve switched off: Box2D v3's
+                # stop (velocity kept) there, Box2D 2.3's rules elsewhere (module docstring)
+                w.settings.continuous_box2d23 = (not overridden and bool(
+                    self.engine_settings.get("continuous_box2d23", False)))
             self._listener_seen = (listener, type(listener))
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
