@@ -409,17 +409,13 @@ def _far_from_obstacles(world):
     return 0
 
 
-@python_stage_kernel
-def solve_continuous(world):
-    """The continuous stage: sweep every body flagged fast by the finalize stage, non-bullets
-    first, and move back those that hit something; clears the flags. Returns the number of
-    bodies moved back."""
-    quick = _far_from_obstacles(world)
-    if quick >= 0:
-        return quick
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    no_collide = borrow(world, "no_collide")
+@inner_kernel
+def fast_bodies(bodies, shapes):
+    """The bodies the finalize stage flagged fast (the flags cleared) that are alive, dynamic
+    and awake, non-bullets first: ``(fast, count, bullets, starts, items)``, the first
+    ``count`` of ``fast`` those bodies (the last ``bullets`` of them bullets), their shapes
+    (sensors left out) grouped by body in that order, body ``k``'s
+    ``items[starts[k]:starts[k + 1]]`` (a counting sort)."""
     n = bodies.alive.shape[0]
     fast = np.empty(n, np.int64)
     count = 0
@@ -432,7 +428,6 @@ def solve_continuous(world):
                     fast[count] = i
                     count += 1
                     bullets += bullet_pass
-    # The fast bodies' shapes, grouped by body in the order of ``fast`` (a counting sort).
     slot = np.full(n, -1, np.int64)
     for k in range(count):
         slot[fast[k]] = k
@@ -448,6 +443,21 @@ def solve_continuous(world):
         if shapes.alive[s] and not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
             items[fill[slot[shapes.body[s]]]] = s
             fill[slot[shapes.body[s]]] += 1
+    return fast, count, bullets, starts, items
+
+
+@python_stage_kernel
+def solve_continuous(world):
+    """The continuous stage: sweep every body flagged fast by the finalize stage, non-bullets
+    first, and move back those that hit something; clears the flags. Returns the number of
+    bodies moved back."""
+    quick = _far_from_obstacles(world)
+    if quick >= 0:
+        return quick
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
+    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
     plain = count - bullets
     hits = 0
     if plain > 0:

@@ -59,10 +59,10 @@ from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._collision.toi import TARGET_GAP, _place as _place_at, core_distance, time_of_impact
 from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
-from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP
-from .continuous import (CORE_FRACTION, _shape_fraction, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles, _may_stop,
-                         _obstacle_bounds, _obstacles, _outside, _place)
+from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles,
+                         _may_stop, _obstacle_bounds, _obstacles, _outside, _place,
+                         _shape_fraction, fast_bodies)
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
@@ -300,41 +300,15 @@ def solve_continuous_box2d23(world):
     bodies = borrow(world, "bodies")
     shapes = borrow(world, "shapes")
     no_collide = borrow(world, "no_collide")
-    n = bodies.alive.shape[0]
-    fast = np.empty(n, np.int64)
-    count = 0
-    bullets = 0
-    for bullet_pass in range(2):
-        for i in range(n):
-            if bodies.fast[i] and bodies.bullet[i] == (bullet_pass == 1):
-                bodies.fast[i] = False
-                if bodies.alive[i] and bodies.type[i] == DYNAMIC and not bodies.asleep[i]:
-                    fast[count] = i
-                    count += 1
-                    bullets += bullet_pass
-    slot = np.full(n, -1, np.int64)
-    for k in range(count):
-        slot[fast[k]] = k
-    starts = np.zeros(count + 1, np.int64)
-    for s in range(shapes.alive.shape[0]):
-        if shapes.alive[s] and not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
-            starts[slot[shapes.body[s]] + 1] += 1
-    for k in range(count):
-        starts[k + 1] += starts[k]
-    fill = starts[:-1].copy()
-    items = np.empty(starts[count], np.int64)
-    for s in range(shapes.alive.shape[0]):
-        if shapes.alive[s] and not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
-            items[fill[slot[shapes.body[s]]]] = s
-            fill[slot[shapes.body[s]]] += 1
+    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
     plain = count - bullets
     hits = 0
     if plain > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                              items, False)
+                            items, False)
     if bullets > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                              items, True)
+                            items, True)
     return hits
 
 
