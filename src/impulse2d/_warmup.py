@@ -73,22 +73,26 @@ def _chain_world(world):
 
 
 def _compile_ahead() -> None:
-    """Every kernel the plans below load, in one plan over all processes (the solver
-    diagnostics, 22 s for a feature off by default, are left to the first world that asks).
+    """Every kernel the plans below load, in one plan over all processes. Two kernels of
+    features off by default are left to the first world that asks: the solver diagnostics
+    (22 s) and the continuous stage with Box2D 2.3's rules (``continuous_box2d23``, which the
+    pybox2d layer turns on: ~10 s on the 2-core machine, where the plan's two processes each
+    compile about 95 s).
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
     Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
     it (28 s of 410 s of compiling under load, measured with Numba's compile events)."""
     from . import World
     from ._core import lazy
-    from ._dynamics.step import (DENSE_KERNEL, DIAGNOSTICS_KERNEL, DIRECT_ACCELERATION_KERNEL,
-                                 SOLVER_KERNELS, compile_ahead)
+    from ._dynamics.step import (CONTINUOUS_BOX2D23_KERNEL, DENSE_KERNEL, DIAGNOSTICS_KERNEL,
+                                 DIRECT_ACCELERATION_KERNEL, SOLVER_KERNELS, compile_ahead)
 
     world = World()
     _contact_world(world)
     direct = (SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)
     compile_ahead(world, 1.0 / 60.0,
-                  [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL],
+                  [u for u in lazy.REGISTRY.values()
+                   if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL],
                   together=[direct])
 
 
