@@ -1,17 +1,21 @@
-"""Static bodies made in one batch: the rows that creating them one by one would write.
+"""Static bodies made or destroyed in one batch: what doing it one by one would write.
 
-pybox2d programs build terrain a static body at a time: a Gymnasium BipedalWalker reset makes
-about 200 (one edge each), so each body's Python cost (``World.create_body`` then
-``_attach_shape``: some 70 element writes through several layers of checks, tens of
-microseconds) was most of a reset. ``create_static_bodies`` takes bodies whose every input was
-validated already and writes each store column of the whole batch in one NumPy assignment.
+pybox2d programs build and tear down terrain a static body at a time: a Gymnasium
+BipedalWalker reset destroys and makes about 200 (one edge each), so each body's Python cost
+(``World.create_body`` then ``_attach_shape``: some 70 element writes through several layers of
+checks, tens of microseconds; ``destroy_body``'s pass over the contacts) was most of a reset.
+:func:`create_static_bodies` takes bodies whose every input was validated already and writes
+each store column of the whole batch in one NumPy assignment; :func:`destroy_bodies` frees a
+run of bodies with one pass over the contacts.
 
 The result is the same, bit for bit, as ``create_body("static", position, angle)`` followed by
-attaching each shape: the same rows from the same pools (allocated in the same order), the same
-values in every column those calls write, the same store growth (capacity doubling), the same
-handles, lists and flags (``tests/test_batch_create.py`` compares the stores column by column).
-Only massless shapes (segments, or density 0) are taken: on a static body they leave its mass
-at 0 and its centre of mass at its origin, so no mass is computed or checked.
+attaching each shape (or ``destroy_body`` on each): the same rows from the same pools
+(allocated and freed in the same order), the same values in every column those calls write, the
+same store growth (capacity doubling), the same handles, lists, flags, wakes and contacts
+(``tests/test_batch_static.py`` compares the stores column by column). Only massless shapes
+(segments, or density 0) are taken: on a static body they leave its mass at 0 and its centre of
+mass at its origin, so no mass is computed or checked. Small runs go one by one (:data:`FEW_ROWS`,
+:data:`FEW`): a NumPy write costs about a microsecond whatever its length.
 """
 
 from __future__ import annotations
@@ -20,14 +24,22 @@ import math
 
 import numpy as np
 
-from ._core.state import BODY_LAYOUT, SHAPE_LAYOUT, STATIC
 from . import _sleep
+from ._collision.geometry import SegmentEnds, make_segment, segment_arrays
+from ._core.state import BODY_LAYOUT, SHAPE_LAYOUT, STATIC
 from ._core.storage import grow_store
 from .body import Body
 from .constants import HUGE, SLEEP_THRESHOLD
 from .shapes import Shape
-from ._collision.geometry import SegmentEnds, make_segment, segment_arrays
 from .world import _SHAPE_CODES, _min_extent, _reach
+
+FEW_ROWS = 10
+"""A batch of fewer body and shape rows than this is made one by one: a NumPy write per column
+costs about a microsecond whatever its length, so a batch costs ~200 us however small (one
+body of one shape by its checked creation: ~30 us; LunarLander's moon of 11 edges: ~270)."""
+
+FEW = 4
+"""A batch of fewer bodies than this is destroyed one by one."""
 
 
 def create_static_bodies(world, bodies: list) -> list:
@@ -71,15 +83,6 @@ def create_static_bodies(world, bodies: list) -> list:
     world._live_rows = None
     world._query_index = world._query_spare = None
     return out
-
-
-FEW_ROWS = 10
-"""A batch of fewer body and shape rows than this is made one by one: a NumPy write per column
-costs about a microsecond whatever its length, so a batch costs ~200 us however small (one
-body of one shape by its checked creation: ~30 us; LunarLander's moon of 11 edges: ~270)."""
-
-FEW = 4
-"""A batch of fewer bodies than this is destroyed one by one."""
 
 
 def _one_by_one(world, x, y, angle, parts):
@@ -151,8 +154,9 @@ def _room(world, store, layout, top: int):
     return store
 
 
-def _write_bodies(world, r: np.ndarray, bodies: list) -> None:
-    """The columns ``create_body`` and ``_update_mass`` write for a static body at rows ``r``."""
+def _write_bodies(world, r, bodies: list) -> None:
+    """The columns ``create_body`` and ``_update_mass`` write for a static body at rows ``r``
+    (an :func:`_index`)."""
     b = world._bodies
     x = np.array([body[0] for body in bodies], np.float64)
     y = np.array([body[1] for body in bodies], np.float64)
