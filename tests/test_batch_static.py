@@ -318,3 +318,35 @@ def test_what_is_not_queued_is_made_at_once():
     world.CreateStaticBody(fixtures=b2FixtureDef(shape=b2EdgeShape(vertices=[(0, 0), (1, 0)])),
                            linearDamping=0.5)  # an option the queue does not take
     assert not world._queue and world.engine.body_count == 3
+
+
+def test_pickles_and_copies_hold_the_queued_bodies_made():
+    import copy
+    import pickle
+
+    def world_with_a_queue():
+        world = b2World(gravity=(0, -10))
+        world.CreateDynamicBody(position=(0.5, 2.0), fixtures=b2FixtureDef(
+            shape=b2CircleShape(radius=0.5), density=1.0))
+        ground = world.CreateStaticBody(fixtures=[b2FixtureDef(shape=b2EdgeShape(
+            vertices=[(k, 0.1 * k), (k + 1.0, 0.1 * k + 0.1)])) for k in range(12)])
+        return world, ground
+
+    reference, _ = world_with_a_queue()
+    reference._flush_queue()
+    for take in (copy.deepcopy, lambda w: pickle.loads(pickle.dumps(w))):
+        world, _ = world_with_a_queue()
+        assert world._queue
+        other = take(world)
+        assert type(other) is b2World and not other._queue and other.bodyCount == 2
+        assert other.engine.state_hash() == reference.engine.state_hash()
+        for _ in range(60):
+            other.Step(1 / 60, 8, 3)
+        assert 0.4 < other.bodies[0].position[1] < 0.7  # the ball rests on the made ground
+    # a queued body or fixture copied on its own: made first
+    world, ground = world_with_a_queue()
+    body = copy.deepcopy(ground)
+    assert not world._queue and len(body.fixtures) == 12 and body._b2world.bodyCount == 2
+    world, ground = world_with_a_queue()
+    fixture = copy.deepcopy(ground.fixtures[5])
+    assert not world._queue and fixture._shape._index == 6

@@ -51,6 +51,10 @@ class b2Body:  # noqa: N801
         self._w = handle._world         # impulse2d.World
         self._i = handle._index         # its row in the body store
 
+    def __reduce_ex__(self, protocol):
+        self._b2world._flush_queue()  # a queued body is made before it is pickled or copied
+        return object.__reduce_ex__(self, protocol)
+
     def __getattr__(self, name):
         # Called only for a missing attribute: a queued static body's engine body is made
         # (with the rest of the queue) the first time something needs it.

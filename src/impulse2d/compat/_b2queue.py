@@ -12,7 +12,8 @@ first time anything else touches the world:
 * any public method or property of the ``b2World`` but the queueing ones: while a queue
   waits, the world's class is a subclass (:func:`queueing_class`) whose every public member
   carries the queue out first, so no member can be missed and an idle world pays nothing;
-* an engine-backed attribute of a queued body or fixture (their ``__getattr__``).
+* an engine-backed attribute of a queued body or fixture (their ``__getattr__``);
+* a pickle or a copy of the world, or of a queued body or fixture (``__reduce_ex__``).
 
 The queue is carried out in call order, before any other body, joint or step, so rows, and
 with them every later step, are exactly those of doing each call at once. What is queued: a
@@ -173,9 +174,17 @@ def queueing_class(cls):
                                          member.__doc__)
             elif isinstance(member, types.FunctionType):
                 members[name] = _flushing(member)
+        members["__reduce_ex__"] = _reduce_flushed  # pickle and copy see no queue
         sub = _CLASSES[cls] = type(cls.__name__, (cls,), members)
         sub.__qualname__ = cls.__qualname__
     return sub
+
+
+def _reduce_flushed(self, protocol):
+    """A queueing world's ``__reduce_ex__`` (pickle, copy): the queue carried out first, so
+    that the pickle or the copy holds made bodies and the plain class."""
+    flush_queue(self)
+    return object.__reduce_ex__(self, protocol)
 
 
 def _flushing(function):

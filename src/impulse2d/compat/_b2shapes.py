@@ -269,6 +269,10 @@ class b2Fixture:  # noqa: N801
         self._filter = filter_bits  # (category, mask, group): what the shape has (set only here)
         self.userData = user_data
 
+    def __reduce_ex__(self, protocol):
+        self._body._b2world._flush_queue()  # a queued fixture is made before it is copied
+        return object.__reduce_ex__(self, protocol)
+
     def __getattr__(self, name):
         # a queued static body's fixture: its shape is made with the queue (see b2Body)
         if name == "_shape" and self._body._b2world._flush_queue():
