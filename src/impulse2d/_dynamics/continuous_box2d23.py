@@ -58,11 +58,11 @@ import numpy as np
 from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._collision.toi import TARGET_GAP, _place as _place_at, core_distance, time_of_impact
-from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
+from .._core.jit import inner_kernel, python_stage_kernel
 from ..constants import LINEAR_SLOP
 from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles,
-                         _may_stop, _obstacle_bounds, _obstacles, _outside, _place,
-                         _shape_fraction, fast_bodies)
+                         _may_stop, _move_back, _obstacle_bounds, _obstacles, _outside,
+                         _place, _shape_fraction, fast_bodies)
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
@@ -118,22 +118,6 @@ def _end_overlap(count_s, ps, radius_s, count_f, pf, radius_f):
     if d <= 0.0:
         return math.inf, 0.0, 0.0
     return radius_s + radius_f - d, nx, ny
-
-
-@borrowing_kernel
-def _set_pose(bodies, b, cx, cy, angle):
-    """Put body ``b``'s centre of mass at (cx, cy), turned by ``angle``."""
-    c = math.cos(angle)
-    s = math.sin(angle)
-    lx = bodies.local_center[b, 0]
-    ly = bodies.local_center[b, 1]
-    bodies.center[b, 0] = cx
-    bodies.center[b, 1] = cy
-    bodies.angle[b] = angle
-    bodies.rot[b, 0] = c
-    bodies.rot[b, 1] = s
-    bodies.origin[b, 0] = cx - (c * lx - s * ly)
-    bodies.origin[b, 1] = cy - (s * lx + c * ly)
 
 
 @inner_kernel
@@ -276,11 +260,7 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
                                     end_points, core)
         if t >= 1.0:
             continue
-        c0x = bodies.sweep[b, 0]
-        c0y = bodies.sweep[b, 1]
-        a0 = bodies.sweep[b, 2]
-        _set_pose(bodies, b, c0x + t * (bodies.center[b, 0] - c0x),
-                  c0y + t * (bodies.center[b, 1] - c0y), a0 + t * (bodies.angle[b] - a0))
+        _move_back(bodies, b, t)
         vn = bodies.v[b, 0] * nx + bodies.v[b, 1] * ny
         if vn < 0.0:  # the speed into the obstacle goes (Box2D 2.3's contact solve at the TOI)
             bodies.v[b, 0] -= vn * nx
