@@ -132,6 +132,14 @@ def test_mass_is_density_times_area_and_massless_dynamic_gets_one_kg():
     # fixtures default to density 0 (Box2D): a dynamic body without mass gets 1 kg
     bare = world.CreateDynamicBody(shapes=b2PolygonShape(box=(1, 1)))
     assert bare.mass == 1.0
+    # shapes= on a shapeFixture template: each shape takes its material and filter
+    template = b2FixtureDef(density=2.0, friction=0.7, restitution=0.3, categoryBits=0x0004)
+    pair = world.CreateDynamicBody(shapes=[b2CircleShape(radius=0.5),
+                                           b2PolygonShape(box=(0.5, 0.25))],
+                                   shapeFixture=template)
+    assert pair.mass == pytest.approx(2.0 * (math.pi * 0.25 + 0.5), rel=1e-12)
+    assert [(f.friction, f.restitution, f.filterData.categoryBits) for f in pair.fixtures] == \
+        [(0.7, 0.3, 0x0004)] * 2
 
 
 def test_body_state_frames_and_attributes():

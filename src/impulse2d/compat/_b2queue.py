@@ -52,14 +52,7 @@ def queue_static(b2world, kwargs: dict):
     if not kwargs.keys() <= _QUEUEABLE or not b2world.batch_static:
         return None
     # _create's fixtures, then its shapes on fixtures of the default definition
-    defs = _as_list(kwargs.get("fixtures"))
-    shapes = _as_list(kwargs.get("shapes"))
-    if shapes:
-        template = b2FixtureDef()
-        defs = defs + [b2FixtureDef(shape=shape, density=template.density,
-                                    friction=template.friction,
-                                    restitution=template.restitution, filter=template.filter,
-                                    isSensor=template.isSensor) for shape in shapes]
+    defs = _as_list(kwargs.get("fixtures")) + shape_fixtures(kwargs.get("shapes"), None)
     if not defs:
         return None
     # create_body's checks, in its order, then each fixture's (CreateFixture's)
@@ -105,6 +98,20 @@ def queued_sensor(fixture, flag: bool) -> bool:
             parts[k] = (kind, geom, {**material, "is_sensor": flag})
             return True
     return False
+
+
+def shape_fixtures(shapes, template) -> list:
+    """``CreateBody(shapes=..., shapeFixture=template)``'s fixture definitions: each shape on
+    the template's density, friction, restitution, filter and sensor flag (None: the default
+    definition's)."""
+    shapes = _as_list(shapes)
+    if not shapes:
+        return []
+    if template is None:
+        template = b2FixtureDef()
+    return [b2FixtureDef(shape=shape, density=template.density, friction=template.friction,
+                         restitution=template.restitution, filter=template.filter,
+                         isSensor=template.isSensor) for shape in shapes]
 
 
 def _as_list(value) -> list:

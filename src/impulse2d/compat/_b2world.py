@@ -85,9 +85,8 @@ from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2after import _after_step
-from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static
+from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
-from ._b2shapes import b2FixtureDef
 
 _LOW = (1 << 32) - 1
 _new = object.__new__
@@ -357,13 +356,7 @@ class b2World:  # noqa: N801
         self._bodies[handle._index] = body
         self._dynamic = None
         try:
-            for fd in _as_list(fixtures):
-                body.CreateFixture(fd)
-            for shape in _as_list(shapes):
-                template = shapeFixture if shapeFixture is not None else b2FixtureDef()
-                fd = b2FixtureDef(shape=shape, density=template.density,
-                                  friction=template.friction, restitution=template.restitution,
-                                  filter=template.filter, isSensor=template.isSensor)
+            for fd in _as_list(fixtures) + shape_fixtures(shapes, shapeFixture):
                 body.CreateFixture(fd)
         except Exception:
             self.DestroyBody(body)  # a bad fixture leaves no half-made body
