@@ -59,9 +59,8 @@ def queue_static(b2world, kwargs: dict):
     x, y = vec2(vec_tuple(kwargs.get("position", (0.0, 0.0)), "position"), "position")
     angle = check_angle(kwargs.get("angle", 0.0), "angle")
     made = [fixture_parts(defn, built=False) for defn in defs]
-    for _, _, (kind, _, m, _) in made:
-        if kind != "segment" and m["density"] != 0.0:
-            return None  # a static body with mass-bearing shapes: made at once (mass checks)
+    if not all(_massless(kind, m) for _, _, (kind, _, m, _) in made):
+        return None  # a static body with mass-bearing shapes: made at once (mass checks)
     body = b2Body(b2world, None, kwargs.get("userData"))
     for defn, (b2shape, bits, _) in zip(defs, made):
         body._fixtures.append(b2Fixture(None, b2shape, body, defn.userData, bits))
@@ -77,7 +76,7 @@ def queue_fixture(body, defn):
     if not queue or queue[-1][0] != "make" or queue[-1][1][0] is not body:
         return None
     b2shape, bits, (kind, geom, m, _) = fixture_parts(defn, built=False)
-    if kind != "segment" and m["density"] != 0.0:
+    if not _massless(kind, m):
         return None
     fixture = b2Fixture(None, b2shape, body, defn.userData, bits)
     body._fixtures.append(fixture)
@@ -112,6 +111,11 @@ def shape_fixtures(shapes, template) -> list:
     return [b2FixtureDef(shape=shape, density=template.density, friction=template.friction,
                          restitution=template.restitution, filter=template.filter,
                          isSensor=template.isSensor) for shape in shapes]
+
+
+def _massless(kind: str, material: dict) -> bool:
+    """Whether a shape adds no mass (what ``impulse2d._batch`` takes): a segment, or density 0."""
+    return kind == "segment" or material["density"] == 0.0
 
 
 def _as_list(value) -> list:
