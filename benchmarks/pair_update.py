@@ -54,7 +54,7 @@ def measure(scene, params, steps, fractions, repeats, seed=7):
     alive, body, body_type, sensor, group, category, mask, no_collide = columns(world)
     old_keys = world._contacts.key.copy()
     # shapes of bodies that may move (a static body's shapes move only when a script moves them)
-    live = np.flatnonzero(alive & (body_type[body] != i2.BodyType.STATIC))
+    live = np.flatnonzero(alive & (body_type[body] != i2.BodyType.STATIC.code))
     rng = np.random.default_rng(seed)
     rows = []
     counts = sorted({max(1, int(round(f * live.shape[0]))) for f in fractions} | {1, 4, 16})

@@ -176,7 +176,9 @@ def test_collision_filter_groups_and_masks():
     (lambda w, b: b.create_polygon([(math.cos(k), math.sin(k)) for k in range(9)]), ValueError),
     (lambda w, b: b.create_capsule((0, 0), (0, 0), 0.5), ValueError),
     (lambda w, b: b.create_segment((1, 1), (1, 1)), ValueError),
-    (lambda w, b: w.step(0.0), ValueError),
+    (lambda w, b: w.step(1e-12), ValueError),          # 0 < dt < 1e-9: the solver divides by it
+    (lambda w, b: w.step(1e7), ValueError),            # beyond 1e6 s
+    (lambda w, b: w.step(math.inf), ValueError),
     (lambda w, b: w.step(-DT), ValueError),
     (lambda w, b: w.step(math.nan), ValueError),
     (lambda w, b: w.step("fast"), TypeError),

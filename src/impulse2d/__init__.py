@@ -22,6 +22,7 @@ _gc.disable()
 try:
     from .body import Body
     from .chains import Chain
+    from ._lock import WorldLockedError
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                          PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint)
     from .settings import WorldSettings
@@ -43,5 +44,6 @@ __all__ = [
     "PrismaticJoint", "WeldJoint", "WheelJoint",
     "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
-    "ContactInfo", "ContactPoint", "Profile", "Snapshot", "warmup", "__version__",
+    "ContactInfo", "ContactPoint", "Profile", "Snapshot", "WorldLockedError", "warmup",
+    "__version__",
 ]

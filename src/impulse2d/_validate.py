@@ -35,8 +35,18 @@ not wrapped; at 1e9 rad float64 still resolves 1e-7 rad, beyond it a step's rota
 in rounding."""
 
 MAX_SPEED = 1.0e5
-"""m/s for linear, rad/s for angular speeds (body velocities, motor speeds, the speed settings).
-At 1/60 s a step at 1e5 m/s covers 1.7 km; the same bound as the coordinates' HUGE."""
+"""m/s for linear, rad/s for angular speeds (motor speeds, the speed settings: the largest
+``max_linear_speed``). At 1/60 s a step at 1e5 m/s covers 1.7 km; the same bound as the
+coordinates' HUGE."""
+
+MAX_VELOCITY = 1.0e30
+"""m/s for linear, rad/s for angular: the largest body velocity a setter, ``create_body`` or an
+impulse may leave. Not a speed limit: the step clamps every body to ``max_linear_speed`` (at
+most MAX_SPEED) and a quarter turn per step before it moves it, as it clamps what its solver
+produces, so a tiny body hit hard simply leaves the step at the limit. The bound only keeps
+finite what the step forms from a velocity before that clamp: its square (1e60), its products
+with the largest mass and rotational inertia (1e60, 1e75) and a constraint row's effective
+mass."""
 
 MAX_ACCELERATION = 1.0e6
 """m/s^2. Largest gravity component (1e5 g)."""
@@ -72,7 +82,16 @@ MAX_INERTIA = 1.0e45
 reach 1e41)."""
 
 MIN_DT = 1.0e-9
-"""s. Smallest time step: the solver divides by the substep ``h = dt / substeps``."""
+"""s. Smallest positive time step: the solver divides by the substep ``h = dt / substeps``
+(and squares that rate), so a subnormal dt would make it inf. A dt of exactly 0 is accepted
+and steps nothing (``World.step``)."""
+
+MAX_DT = 1.0e6
+"""s. Largest time step. A long frame (after a breakpoint, or a game's catch-up) is stepped and
+held by the speed limits; the bound keeps what the step multiplies by dt finite with hundreds
+of decades to spare: a force's velocity change ``h F / m`` (at most 1e66 m/s, then clamped), a
+body's move in one step at the largest speed limit (1e11 m) and its square, the sleep timers
+and ``World.time``."""
 
 
 def _out_of_range(name: str, value: float, bound: float, unit: str) -> ValueError:
@@ -222,6 +241,21 @@ def rounding(value, name: str) -> float:
 def angle(value, name: str) -> float:
     """An angle, rad, up to +-MAX_ANGLE."""
     return real(value, name, MAX_ANGLE, "rad")
+
+
+def time_step(value, name: str = "dt") -> float:
+    """A time step, s: 0 (a paused step) or in [MIN_DT, MAX_DT]."""
+    value = non_negative(value, name, MAX_DT, "s")
+    if 0.0 < value < MIN_DT:
+        raise ValueError(f"{name} = {value:g} s is too small: the solver divides by it; use 0 "
+                         f"(a step that moves nothing) or at least {MIN_DT:g} s")
+    return value
+
+
+def velocity(value, name: str, unit: str = "m/s") -> float:
+    """A body's velocity component, m/s or rad/s, up to +-MAX_VELOCITY (the step clamps it to
+    its speed limits)."""
+    return real(value, name, MAX_VELOCITY, unit)
 
 
 def speed(value, name: str, unit: str = "m/s") -> float:

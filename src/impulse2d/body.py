@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from . import _sleep, _validate
+from . import _lock, _sleep, _validate
 from ._handle import Handle
 from ._core.state import DYNAMIC, STATIC
 from .types import BodyType, Vec2
@@ -36,20 +36,24 @@ class Body(Handle):
         if not self.is_valid:
             return "<Body destroyed>"
         p = self.position
-        return f"<Body {self.type.name.lower()} #{self._index} at ({p.x:.3f}, {p.y:.3f})>"
+        return f"<Body {self.type} #{self._index} at ({p.x:.3f}, {p.y:.3f})>"
 
     # -- kinematic state ------------------------------------------------------------------
     @property
     def type(self) -> BodyType:
-        """STATIC, KINEMATIC or DYNAMIC. Settable; mass and contacts follow."""
-        return BodyType(int(self._world._bodies.type[self._row()]))
+        """``"static"``, ``"kinematic"`` or ``"dynamic"``: a :class:`BodyType`, which is that
+        string (``body.type == "static"``). Settable (a BodyType or its name); mass and contacts
+        follow."""
+        return BodyType.from_code(int(self._world._bodies.type[self._row()]))
 
     @type.setter
     def type(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.type = ...")
         i = self._row()
         kind = parse_body_type(value)
         # A static body's shapes were checked one by one, not their sum as a dynamic body's mass.
-        props = self._world._body_mass(i, kind=kind, blame=f"type = {BodyType(kind).name.lower()}")
+        props = self._world._body_mass(i, kind=kind, blame=f"type = {BodyType.from_code(kind)}")
         bodies = self._world._bodies
         _sleep.wake_touching(self._world, i)
         if kind == STATIC:
@@ -67,6 +71,8 @@ class Body(Handle):
 
     @position.setter
     def position(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.position = ...")
         i = self._row()
         x, y = _validate.vec2(value, "position")
         bodies = self._world._bodies
@@ -82,6 +88,8 @@ class Body(Handle):
 
     @angle.setter
     def angle(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.angle = ...")
         i = self._row()
         angle = _validate.angle(value, "angle")
         bodies = self._world._bodies
@@ -92,12 +100,16 @@ class Body(Handle):
 
     @property
     def linear_velocity(self) -> Vec2:
-        """Velocity of the centre of mass, m/s (settable, each component within +-1e5 m/s)."""
+        """Velocity of the centre of mass, m/s. Settable, each component within +-1e30 m/s
+        (``_validate.MAX_VELOCITY``); the step clamps the speed to
+        ``WorldSettings.max_linear_speed``."""
         vx, vy = self._world._bodies.v[self._row()]
         return Vec2(float(vx), float(vy))
 
     @linear_velocity.setter
     def linear_velocity(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.linear_velocity = ...")
         i = self._row()
         v = check_linear_velocity(value)
         self._check_movable(i, v != (0.0, 0.0))
@@ -106,11 +118,14 @@ class Body(Handle):
 
     @property
     def angular_velocity(self) -> float:
-        """rad/s, counter-clockwise (settable within +-1e5 rad/s)."""
+        """rad/s, counter-clockwise. Settable within +-1e30 rad/s; the step clamps the spin to
+        a quarter turn per step."""
         return float(self._world._bodies.w[self._row()])
 
     @angular_velocity.setter
     def angular_velocity(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.angular_velocity = ...")
         i = self._row()
         w = check_angular_velocity(value)
         self._check_movable(i, w != 0.0)
@@ -158,6 +173,7 @@ class Body(Handle):
             return float(getattr(self._world._bodies, column)[self._row()])
 
         def fset(self, value):
+            _lock.check(self._world, f"Body.{column} = ...")
             i = self._row()
             getattr(self._world._bodies, column)[i] = check(value, column)
 
@@ -180,6 +196,8 @@ class Body(Handle):
 
     @fixed_rotation.setter
     def fixed_rotation(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.fixed_rotation = ...")
         i = self._row()
         fixed = _validate.flag(value, "fixed_rotation")
         props = self._world._body_mass(i, fixed=fixed, blame=f"fixed_rotation = {fixed}")
@@ -197,6 +215,8 @@ class Body(Handle):
 
     @bullet.setter
     def bullet(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.bullet = ...")
         i = self._row()
         self._world._bodies.bullet[i] = _validate.flag(value, "bullet")
 
@@ -214,6 +234,8 @@ class Body(Handle):
 
     @is_awake.setter
     def is_awake(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.is_awake = ...")
         i = self._row()
         awake = _validate.flag(value, "is_awake")
         if self._world._bodies.type[i] != DYNAMIC:
@@ -231,6 +253,8 @@ class Body(Handle):
 
     @allow_sleep.setter
     def allow_sleep(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.allow_sleep = ...")
         i = self._row()
         allow = _validate.flag(value, "allow_sleep")
         if not allow:
@@ -246,6 +270,8 @@ class Body(Handle):
 
     @sleep_threshold.setter
     def sleep_threshold(self, value) -> None:
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.sleep_threshold = ...")
         i = self._row()
         self._world._bodies.sleep_threshold[i] = _validate.non_negative(
             value, "sleep_threshold", _validate.MAX_SPEED, "m/s")
@@ -280,6 +306,8 @@ class Body(Handle):
         component of the force, and of the step's accumulated force on the body, must stay
         within +-1e30 N, and the accumulated torque within +-1e30 N m.
         """
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.apply_force")
         i = self._row()
         fx, fy = _validate.vec2(force, "force", bound=_validate.MAX_FORCE, unit="N")
         rx, ry = self._arm(i, point)
@@ -298,6 +326,8 @@ class Body(Handle):
     def apply_torque(self, torque) -> None:
         """Add a torque (N m) for the next step; it, and the step's accumulated torque, must
         stay within +-1e30 N m."""
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.apply_torque")
         i = self._row()
         t = _validate.real(torque, "torque", _validate.MAX_FORCE, "N m")
         bodies = self._world._bodies
@@ -307,14 +337,22 @@ class Body(Handle):
             _sleep.wake_body(self._world, i)
             bodies.torque[i] = total
 
-    # An impulse changes the velocity at once: the new velocity must be one the velocity
-    # setters would accept (+-1e5 m/s, +-1e5 rad/s), so it cannot overflow the step either.
+    # An impulse changes the velocity at once. Any finite impulse is accepted: a tiny body hit
+    # hard off its centre gets a large velocity, which the step clamps to its speed limits
+    # (max_linear_speed, a quarter turn per step) before it moves the body, as Box2D and pymunk
+    # do. Only an impulse whose velocity change overflows (inv_mass * impulse = inf) is
+    # refused. A finite result beyond MAX_VELOCITY (1e30) is scaled to it, direction and sign
+    # kept: the step would clamp it far below that anyway, and the bound keeps the step's
+    # arithmetic before its clamp finite.
 
     def apply_linear_impulse(self, impulse, point=None) -> None:
         """Change momentum at once by ``impulse`` (N s) at a world ``point`` (None = centre).
 
-        The body's resulting velocity must stay within +-1e5 m/s per component and +-1e5 rad/s.
+        Any finite impulse whose velocity change is finite is accepted; the next step clamps
+        the body to ``max_linear_speed`` and a quarter turn per step.
         """
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.apply_linear_impulse")
         i = self._row()
         px, py = _validate.vec2(impulse, "impulse", limit=False)
         rx, ry = self._arm(i, point)
@@ -327,21 +365,23 @@ class Body(Handle):
         vy = float(bodies.v[i, 1]) + inv_m * py
         # No rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0.
         w = float(bodies.w[i]) + (inv_i * (rx * py - ry * px) if inv_i != 0.0 else 0.0)
-        _resulting_velocity("impulse", (vx, vy), w)
+        vx, vy, w = _resulting_velocity("impulse", vx, vy, w)
         _sleep.wake_body(self._world, i)
         bodies.v[i] = (vx, vy)
         bodies.w[i] = w
 
     def apply_angular_impulse(self, impulse) -> None:
-        """Change angular momentum at once by ``impulse`` (N m s); the resulting angular
-        velocity must stay within +-1e5 rad/s."""
+        """Change angular momentum at once by ``impulse`` (N m s): any finite impulse whose
+        velocity change is finite; the next step clamps the spin to a quarter turn per step."""
+        if self._world._lock.stepping:
+            raise _lock.locked("Body.apply_angular_impulse")
         i = self._row()
         p = _validate.real(impulse, "impulse")
         bodies = self._world._bodies
         if bodies.type[i] == DYNAMIC:
             inv_i = float(bodies.inv_inertia[i])
             w = float(bodies.w[i]) + (inv_i * p if inv_i != 0.0 else 0.0)
-            _resulting_velocity("impulse", None, w)
+            w = _resulting_velocity("impulse", 0.0, 0.0, w)[2]
             _sleep.wake_body(self._world, i)
             bodies.w[i] = w
 
@@ -438,13 +478,14 @@ class Body(Handle):
 
 
 def check_linear_velocity(value, name: str = "linear_velocity") -> tuple[float, float]:
-    """A body's linear velocity, m/s, each component within +-MAX_SPEED (creation and setter)."""
-    return _validate.vec2(value, name, bound=_validate.MAX_SPEED, unit="m/s")
+    """A body's linear velocity, m/s, each component within +-MAX_VELOCITY (creation and
+    setter)."""
+    return _validate.vec2(value, name, bound=_validate.MAX_VELOCITY, unit="m/s")
 
 
 def check_angular_velocity(value, name: str = "angular_velocity") -> float:
-    """A body's angular velocity, rad/s, within +-MAX_SPEED (creation and setter)."""
-    return _validate.speed(value, name, "rad/s")
+    """A body's angular velocity, rad/s, within +-MAX_VELOCITY (creation and setter)."""
+    return _validate.velocity(value, name, "rad/s")
 
 
 def _accumulated(name: str, totals, unit: str, what: str = "") -> None:
@@ -456,15 +497,20 @@ def _accumulated(name: str, totals, unit: str, what: str = "") -> None:
                          f"to ({shown}) {unit}, beyond +-{bound:g} {unit}")
 
 
-def _resulting_velocity(name: str, v, w: float) -> None:
-    """Reject an impulse after which the body would move faster than the velocity setters allow."""
-    bound = _validate.MAX_SPEED
-    if v is not None and not all(abs(c) <= bound for c in v):
-        raise ValueError(f"{name} would give the body a linear velocity of ({v[0]:.6g}, "
-                         f"{v[1]:.6g}) m/s, beyond +-{bound:g} m/s per component")
-    if not abs(w) <= bound:
-        raise ValueError(f"{name} would give the body an angular velocity of {w:.6g} rad/s, "
-                         f"beyond +-{bound:g} rad/s")
+def _resulting_velocity(name: str, vx: float, vy: float, w: float) -> tuple[float, float, float]:
+    """The velocity an impulse leaves, scaled into +-MAX_VELOCITY (linear: direction kept);
+    ``ValueError`` when its arithmetic overflowed."""
+    if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(w)):
+        raise ValueError(f"{name} would give the body a velocity that overflows (linear "
+                         f"({vx:.6g}, {vy:.6g}) m/s, angular {w:.6g} rad/s): "
+                         f"impulse / mass must stay within float64's range")
+    bound = _validate.MAX_VELOCITY
+    if abs(vx) > bound or abs(vy) > bound:
+        k = bound / max(abs(vx), abs(vy))  # no hypot: it can overflow where both are finite
+        vx, vy = vx * k, vy * k
+    if abs(w) > bound:
+        w = math.copysign(bound, w)
+    return vx, vy, w
 
 
 def _points(vertices) -> list[tuple[float, float]]:
@@ -479,7 +525,7 @@ _BODY_TYPE_NAMES = {"static": STATIC, "kinematic": 1, "dynamic": DYNAMIC}
 def parse_body_type(value) -> int:
     """A body type given as ``BodyType`` or its lower-case name."""
     if isinstance(value, BodyType):
-        return int(value)
+        return value.code
     if isinstance(value, str):
         try:
             return _BODY_TYPE_NAMES[value.lower()]

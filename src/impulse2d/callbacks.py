@@ -19,9 +19,12 @@ contacts' order (shape index pairs ascending), so they are deterministic.
 Both are None by default, and then the step runs in one call, as without this module. With
 either set, the step runs in two compiled calls around them (:data:`~._dynamics.step.
 TO_MANIFOLDS`): a few microseconds a step, plus the calls themselves (measured in
-``benchmarks/callbacks.py``). A callback must not change the world (create, destroy, move):
-it runs inside the step. An exception from a callback propagates out of ``World.step``; the
-step is then not taken (no body has moved), though the contact manifolds were refreshed.
+``benchmarks/callbacks.py``). A callback must not change the world (create, destroy, move,
+set, apply): it runs inside the step, and every such call raises
+:class:`~impulse2d.WorldLockedError` there, changing nothing (:mod:`impulse2d._lock`);
+``world.after_step(fn)`` runs ``fn`` once the step returns. An exception from a callback
+propagates out of ``World.step``; the step is then not taken (no body has moved), though the
+contact manifolds were refreshed.
 """
 
 from __future__ import annotations
@@ -60,7 +63,16 @@ class Callbacks:
     def run(self, world) -> None:
         """Between the narrowphase and the solver: ask about new pairs, switch off the rejected
         ones and those the pre-solve hook declines (their manifold point count set to 0, which
-        is what every later stage reads as "not touching")."""
+        is what every later stage reads as "not touching"). The world is locked meanwhile
+        (:mod:`._lock`): a callback that changes it raises, and nothing is changed."""
+        lock = world._lock
+        lock.stepping = True
+        try:
+            self._run(world)
+        finally:
+            lock.stepping = False
+
+    def _run(self, world) -> None:
         contacts = world._contacts
         keys = contacts.key
         if self.pair_filter is not None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _sleep, _validate
+from . import _lock, _sleep, _validate
 from ._collision import geometry
 from ._collision.chain import chain_ghosts
 from ._dynamics.verbs import CHAINS
@@ -100,6 +100,7 @@ class Chain:
 
 def create_chain(world: World, body: Body, points, loop, material: dict) -> Chain:
     """``Body.create_chain``: validate everything, then write the segment rows."""
+    _lock.check(world, "Body.create_chain")
     b = body._row()
     loop = _validate.flag(loop, "loop")
     pts = _chain_points(points, loop)

@@ -232,7 +232,9 @@ class EventTracker:
             b = world._bodies
             self.before = (b.origin.copy(), b.angle.copy(), b.asleep.copy())
 
-    def after_step(self, world) -> None:
+    def after_step(self, world, solved: bool = True) -> None:
+        """The events of the step just taken; ``solved`` False for ``step(0)``, which ran no
+        solver: its constraint store is the last step's, so it makes no hit events."""
         settings = world.settings
         shapes = world._shapes
         if settings.enable_contact_events:
@@ -240,7 +242,8 @@ class EventTracker:
             begin, ended, self.touching = _touch_changes(self.touching, c.key, c.count)
             sync_constraints(world)  # the step keeps a new store in the reference only
             cs = world._constraints
-            rows, points, speeds = _hits(cs.contact, cs.count, cs.relative_velocity,
+            rows_of = cs.contact if solved else cs.contact[:0]  # step(0): no hits
+            rows, points, speeds = _hits(rows_of, cs.count, cs.relative_velocity,
                                          cs.max_normal_impulse,
                                          float(settings.hit_event_threshold))
             self.contact = dict(

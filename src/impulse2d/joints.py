@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import _sleep, _validate
+from . import _lock, _sleep, _validate
 from ._handle import Handle
 from .types import JointType, Vec2
 
@@ -146,6 +146,10 @@ class Joint(Handle):
     _store_name = "_joints"
 
     def __setattr__(self, name: str, value) -> None:
+        if not name.startswith("_"):
+            # every public setter of every joint type passes here: refused while the world
+            # is stepping (_lock.py), before the setter writes anything
+            _lock.check(self._world, f"{type(self).__name__}.{name} = ...")
         object.__setattr__(self, name, value)
         if not name.startswith("_"):
             # Every public setter (motor, limits, spring, target, lengths, ...) changes what
@@ -163,7 +167,7 @@ class Joint(Handle):
 
     @property
     def type(self) -> JointType:
-        return JointType(int(self._world._joints.type[self._row()]))
+        return JointType.from_code(int(self._world._joints.type[self._row()]))
 
     @property
     def body_a(self) -> Body:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from . import _validate
+from . import _lock, _validate
 
 DIRECT_MAX_ROWS = 400
 """Default of ``WorldSettings.direct_max_rows`` (see there)."""
@@ -204,7 +204,12 @@ class WorldSettings:
     """How two shapes' restitution combine: ``"max"`` (Box2D), or another rule of
     ``friction_mixing``'s list."""
 
+    _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
+
     def __setattr__(self, name: str, value) -> None:
+        lock = self._lock
+        if lock is not None and lock.stepping:
+            raise _lock.locked(f"WorldSettings.{name} = ...")
         super().__setattr__(name, _check(name, value))
         # Whoever derives values from the settings caches them here (the step packs them into
         # its kernel's arguments once per change, not once per step); any change clears it.

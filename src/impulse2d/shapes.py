@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _sleep, _validate
+from . import _lock, _sleep, _validate
 from ._handle import Handle
 from .types import ShapeType, Vec2
 
@@ -62,7 +62,7 @@ class Shape(Handle):
     def __repr__(self) -> str:
         if not self.is_valid:
             return "<Shape destroyed>"
-        return f"<Shape {self.type.name.lower()} #{self._index}>"
+        return f"<Shape {self.type} #{self._index}>"
 
     @property
     def index(self) -> int:
@@ -73,7 +73,7 @@ class Shape(Handle):
     # -- geometry -------------------------------------------------------------------------
     @property
     def type(self) -> ShapeType:
-        return ShapeType(int(self._world._shapes.type[self._row()]))
+        return ShapeType.from_code(int(self._world._shapes.type[self._row()]))
 
     @property
     def body(self) -> Body:
@@ -107,6 +107,7 @@ class Shape(Handle):
 
     @density.setter
     def density(self, value) -> None:
+        _lock.check(self._world, "Shape.density = ...")
         i = self._row()
         self._world._set_density(i, _validate.non_negative(value, "density"))
 
@@ -117,6 +118,7 @@ class Shape(Handle):
 
     @friction.setter
     def friction(self, value) -> None:
+        _lock.check(self._world, "Shape.friction = ...")
         i = self._row()
         self._world._shapes.friction[i] = _validate.factor(value, "friction")
 
@@ -127,6 +129,7 @@ class Shape(Handle):
 
     @restitution.setter
     def restitution(self, value) -> None:
+        _lock.check(self._world, "Shape.restitution = ...")
         i = self._row()
         self._world._shapes.restitution[i] = _validate.factor(value, "restitution")
 
@@ -138,6 +141,7 @@ class Shape(Handle):
 
     @is_sensor.setter
     def is_sensor(self, value) -> None:
+        _lock.check(self._world, "Shape.is_sensor = ...")
         i = self._row()
         flag = _validate.flag(value, "is_sensor")
         world = self._world
@@ -155,6 +159,7 @@ class Shape(Handle):
 
     @enable_sensor_events.setter
     def enable_sensor_events(self, value) -> None:
+        _lock.check(self._world, "Shape.enable_sensor_events = ...")
         i = self._row()
         self._world._shapes.sensor_events[i] = _validate.flag(value, "enable_sensor_events")
 
@@ -163,6 +168,7 @@ class Shape(Handle):
             return int(getattr(self._world._shapes, column)[self._row()])
 
         def fset(self, value):
+            _lock.check(self._world, f"Shape.{column} = ...")
             i = self._row()
             getattr(self._world._shapes, column)[i] = check(value, column)
             self._world._pairs_dirty = True

@@ -48,6 +48,9 @@ rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
                                           ``direct`` counters copied), ``_verbs_for`` (the
                                           packed settings made again when the last step had
                                           them, so that it does not re-read them either)
+the world's own, not copied               ``_lock`` (the step's lock and the after-step
+                                          queue: functions of this process; a copy starts
+                                          with none queued, a restore keeps the world's)
 the world's own                           ``_uid``
 handles / user data                       ``_body_handles``, ``_shape_handles``,
                                           ``_joint_handles`` / ``_body_user_data``,
@@ -80,6 +83,7 @@ from itertools import chain
 
 import numpy as np
 
+from . import _lock
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
 from ._dynamics.world_ref import sync_constraints
@@ -94,7 +98,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare", "_constraints_stale")
+           "_query_spare", "_constraints_stale", "_lock")
 """World attributes that belong to the process and are rebuilt by the next step, not copied."""
 
 _UID = "_uid"
@@ -387,6 +391,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     for name, data in snapshot._user_data.items():
         setattr(world, name, dict(data))
     world._settings = settings
+    _lock.bind(settings, world._lock)  # the world's lock holds its settings too
     table[_COUNTS] = counts[:n_counts]
     if counts.shape[0] > n_counts and counts[n_counts] != 0:
         table[DIRECT_DENSE] = -1   # asked for: the step's table filling gives its address

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
-from enum import IntEnum
+import numbers
+from enum import Enum
 from typing import NamedTuple
+
+import numpy as np
 
 from ._collision import shape_types
 from ._core import state
@@ -51,32 +54,79 @@ class Vec2(NamedTuple):
         return self.x * other[1] - self.y * other[0]
 
 
-class BodyType(IntEnum):
-    """How a body moves. Values follow Box2D."""
+class _CodedEnum(str, Enum):
+    """A public enumeration whose members are their lower-case names as strings (so
+    ``body.type == "static"`` and ``print(body.type)`` shows ``static``, as users write them),
+    each carrying the integer ``code`` the kernels store in their columns.
 
-    STATIC = state.STATIC        #: never moves, infinite mass (ground, walls)
-    KINEMATIC = state.KINEMATIC  #: moves at the velocity you set, pushes dynamic bodies, ignores forces
-    DYNAMIC = state.DYNAMIC      #: moved by forces, gravity and contacts
+    ``Enum(code)`` with an integer code still gives the member (``BodyType(0)`` is
+    ``BodyType.STATIC``): pickles of worlds made when these enums were ``IntEnum``s stored the
+    codes, and load. Any spelling's case is accepted (``BodyType("Static")``)."""
+
+    code: int
+
+    def __new__(cls, name: str, code: int):
+        member = str.__new__(cls, name)
+        member._value_ = name
+        member.code = code
+        return member
+
+    def __str__(self) -> str:
+        return self._value_
+
+    def __format__(self, spec: str) -> str:
+        return format(self._value_, spec)
+
+    def __int__(self) -> int:
+        return self.code
+
+    @classmethod
+    def _missing_(cls, value):
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return _BY_CODE[cls].get(int(value))
+        if isinstance(value, str):
+            return cls._value2member_map_.get(value.lower())
+        return None
+
+    @classmethod
+    def from_code(cls, code: int):
+        """The member of integer ``code`` (a column's value); ``KeyError`` for another."""
+        return _BY_CODE[cls][code]
 
 
-class ShapeType(IntEnum):
-    CIRCLE = shape_types.CIRCLE
-    CAPSULE = shape_types.CAPSULE
-    SEGMENT = shape_types.SEGMENT
-    POLYGON = shape_types.POLYGON
-    CHAIN_SEGMENT = shape_types.CHAIN_SEGMENT
+class BodyType(_CodedEnum):
+    """How a body moves. Codes follow Box2D."""
+
+    #: never moves, infinite mass (ground, walls)
+    STATIC = "static", state.STATIC
+    #: moves at the velocity you set, pushes dynamic bodies, ignores forces
+    KINEMATIC = "kinematic", state.KINEMATIC
+    #: moved by forces, gravity and contacts
+    DYNAMIC = "dynamic", state.DYNAMIC
 
 
-class JointType(IntEnum):
-    REVOLUTE = state.REVOLUTE
-    DISTANCE = state.DISTANCE
-    PRISMATIC = state.PRISMATIC
-    WELD = state.WELD
-    WHEEL = state.WHEEL
-    MOUSE = state.MOUSE
-    MOTOR = state.MOTOR
-    PULLEY = state.PULLEY
-    GEAR = state.GEAR
+class ShapeType(_CodedEnum):
+    CIRCLE = "circle", shape_types.CIRCLE
+    CAPSULE = "capsule", shape_types.CAPSULE
+    SEGMENT = "segment", shape_types.SEGMENT
+    POLYGON = "polygon", shape_types.POLYGON
+    CHAIN_SEGMENT = "chain_segment", shape_types.CHAIN_SEGMENT
+
+
+class JointType(_CodedEnum):
+    REVOLUTE = "revolute", state.REVOLUTE
+    DISTANCE = "distance", state.DISTANCE
+    PRISMATIC = "prismatic", state.PRISMATIC
+    WELD = "weld", state.WELD
+    WHEEL = "wheel", state.WHEEL
+    MOUSE = "mouse", state.MOUSE
+    MOTOR = "motor", state.MOTOR
+    PULLEY = "pulley", state.PULLEY
+    GEAR = "gear", state.GEAR
+
+
+_BY_CODE = {cls: {member.code: member for member in cls}
+            for cls in (BodyType, ShapeType, JointType)}
 
 
 __all__ = ["Vec2", "BodyType", "ShapeType", "JointType"]

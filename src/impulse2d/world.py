@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _sleep, _validate, queries, snapshot as _snapshot, solver_stats
+from . import _lock, _sleep, _validate, queries, snapshot as _snapshot, solver_stats
 from .callbacks import Callbacks, check_callback
 from .events import EventTracker
 from ._collision import geometry
@@ -25,7 +25,7 @@ from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
-from ._dynamics.step import STAGES, step_world, step_world_repeat
+from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
@@ -39,7 +39,7 @@ from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import JointType, Vec2
 
-JOINT_CODES = tuple(getattr(JointType, name.upper()).value for name in JOINT_MODULES)
+JOINT_CODES = tuple(getattr(JointType, name.upper()).code for name in JOINT_MODULES)
 """Joint type codes in the dispatch order of the joint solver."""
 
 _SHAPE_CODES = {
@@ -86,7 +86,11 @@ class World:
     """A physics world. ``World(gravity=(0, -10), **settings)``; see :class:`WorldSettings`."""
 
     def __init__(self, gravity=(0.0, -10.0), **settings: Any) -> None:
+        # the step's lock and the after-step queue (_lock.py); the settings refuse changes
+        # while it holds
+        self._lock = _lock.StepLock()
         self._settings = WorldSettings._with_changes(**settings)
+        _lock.bind(self._settings, self._lock)
         self._gravity = _check_gravity(gravity)
         self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
         self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)
@@ -173,9 +177,11 @@ class World:
 
     @settings.setter
     def settings(self, value: WorldSettings) -> None:
+        _lock.check(self, "World.settings = ...")
         if not isinstance(value, WorldSettings):
             raise TypeError(f"settings must be a WorldSettings, got {type(value).__name__}")
         self._settings = value.replace()
+        _lock.bind(self._settings, self._lock)
 
     @property
     def gravity(self) -> Vec2:
@@ -184,34 +190,55 @@ class World:
 
     @gravity.setter
     def gravity(self, value) -> None:
+        _lock.check(self, "World.gravity = ...")
         self._gravity = _check_gravity(value)
 
     # -- stepping -----------------------------------------------------------------------------
     def step(self, dt: float = 1.0 / 60.0) -> None:
-        """Advance the simulation by ``dt`` seconds (typically 1/60; from 1e-9 s to 1 s)."""
+        """Advance the simulation by ``dt`` seconds (typically 1/60).
+
+        Any ``dt`` from 1e-9 s to 1e6 s is stepped: a long frame (1.5 s after a breakpoint) is
+        held by the speed limits (``WorldSettings.max_linear_speed``, a quarter turn per step),
+        though one long step is coarser than several short ones. ``dt = 0`` (a paused game)
+        updates the contacts (pairs, manifolds, the callbacks, contact and sensor begin/end
+        events) and moves nothing: every pose and velocity stays bit for bit, sleep timers do
+        not run, and the forces applied since the last step are kept for the next one (Box2D
+        v3 skips its solver, which clears them, at a zero step). Then the functions queued
+        by :meth:`after_step` run."""
+        lock = self._lock
+        if lock.stepping:
+            raise _lock.locked("World.step")
         # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
-        # anything else, NaN included, goes through it.
-        if type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0:
-            dt = _validate.positive(dt, "dt")
-            if dt > 1.0:
-                raise ValueError(f"dt = {dt} s is too large for a stable step; use at most 1 s "
-                                 "(1/60 s is typical) and call step() repeatedly")
-            if dt < _validate.MIN_DT:
-                # The solver divides by the substep dt / substeps: a subnormal dt makes that inf.
-                raise ValueError(f"dt = {dt:g} s is too small; use at least "
-                                 f"{_validate.MIN_DT:g} s")
+        # anything else, NaN and 0 included, goes through it.
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
+            dt = _validate.time_step(dt, "dt")
         events = self._events
         if events.on or self._settings._derived is None:  # on, or the settings just changed
             events.on = events.wanted(self._settings)
+        advance = collide_world if dt == 0.0 else step_world
         if events.on:
             events.before_step(self)
-            step_world(self, dt)
-            events.after_step(self)
+            advance(self, dt)
+            events.after_step(self, solved=dt != 0.0)
         else:
-            step_world(self, dt)
+            advance(self, dt)
         self._query_index = None
         self.time += dt
         self.step_count += 1
+        if lock.after:
+            lock.run_after()
+
+    def after_step(self, fn) -> None:
+        """Run ``fn()`` once, right after the step that is running returns (called from a
+        step callback such as ``pre_solve``), or else after the next step. The way to change
+        the world from a callback, where every change raises :class:`~impulse2d._lock.
+        WorldLockedError` (the step's arrays are half-way there): e.g. in ``pre_solve``,
+        ``world.after_step(lambda: world.destroy_body(coin))``. Functions run in the order
+        given, with the world consistent and unlocked; if one raises, the rest still run and
+        the first exception propagates from ``step``. A step that raises (a callback's
+        exception) runs none: they wait for the next step that returns."""
+        _lock.check_callable(fn)
+        self._lock.after.append(fn)
 
     def _step_repeat(self, dt: float, n: int, touching, forces, torques, starts, first: bool,
                      whole_dt: float = 0.0, far_distance: float = 0.0) -> tuple:
@@ -230,6 +257,9 @@ class World:
         keys now differ from ``touching``, that count. A world with events, callbacks or
         diagnostics on, or the direct solver, takes one ``step(dt)`` (same buffers, same
         test)."""
+        lock = self._lock
+        if lock.stepping:
+            raise _lock.locked("World.step")
         events = self._events
         s = self._settings
         if events.on or s._derived is None:
@@ -237,7 +267,8 @@ class World:
         callbacks = self._callbacks
         if not (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
                 or s.diagnostics or self._diagnostics.shape[0] or s.solver == "direct"
-                or type(dt) is not float or not _validate.MIN_DT <= dt <= 1.0):
+                or lock.after
+                or type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT):
             taken, changed, far = step_world_repeat(self, dt, n, touching, forces, torques,
                                                     starts, first, whole_dt, far_distance)
             # profile: the call's wall time per step (the stage shares are its last step's)
@@ -287,6 +318,7 @@ class World:
         the very handle objects of then, or equal ones for a snapshot loaded from bytes);
         those of objects made since are not. Another world's snapshot, or anything else, raises
         ``ValueError``/``TypeError`` and changes nothing."""
+        _lock.check(self, "World.restore")
         _snapshot.restore(self, snapshot)
 
     def state_hash(self, motion_only: bool = False) -> str:
@@ -313,12 +345,14 @@ class World:
         """Create a body. Give it shapes with ``body.create_box(...)`` etc.
 
         Bounds (the body's setters check the same): ``position`` within +-1e5 m, ``angle``
-        +-1e9 rad, ``linear_velocity`` +-1e5 m/s per component, ``angular_velocity`` +-1e5
-        rad/s, ``gravity_scale`` +-1e6; the dampings (1/s) any finite value >= 0.
+        +-1e9 rad, ``linear_velocity`` +-1e30 m/s per component, ``angular_velocity`` +-1e30
+        rad/s (the step clamps both to its speed limits), ``gravity_scale`` +-1e6; the
+        dampings (1/s) any finite value >= 0.
         ``allow_sleep=False`` keeps the body, and every body of its island, awake.
         ``bullet=True``: continuous collision sweeps the body against dynamic bodies too, not
         only static and kinematic ones (``WorldSettings.enable_continuous``).
         """
+        _lock.check(self, "World.create_body")
         kind = parse_body_type(type)
         x, y = _validate.vec2(position, "position")
         angle = _validate.angle(angle, "angle")
@@ -400,6 +434,7 @@ class World:
 
     def destroy_body(self, body: Body) -> None:
         """Destroy ``body`` with its shapes and contacts. Its handles become invalid."""
+        _lock.check(self, "World.destroy_body")
         i = self._body_row(body, "body")
         _sleep.wake_touching(self, i)  # its island, and the islands resting on it, move on
         while self._body_joints[i]:  # not a for loop: freeing a joint may free its gears too
@@ -418,6 +453,7 @@ class World:
 
     def destroy_shape(self, shape: Shape) -> None:
         """Detach and destroy ``shape``; its body's mass is recomputed."""
+        _lock.check(self, "World.destroy_shape")
         if not isinstance(shape, Shape) or shape._world is not self:
             raise TypeError("shape must be a Shape of this world")
         s = shape._row()
@@ -433,6 +469,7 @@ class World:
     def destroy_chain(self, chain) -> None:
         """Destroy a chain (``Body.create_chain``) and all its segments."""
         from .chains import Chain
+        _lock.check(self, "World.destroy_chain")
         if not isinstance(chain, Chain) or chain._world is not self:
             raise TypeError("chain must be a Chain of this world")
         chain._check()
@@ -753,6 +790,7 @@ class World:
 
     def destroy_joint(self, joint: Joint) -> None:
         """Destroy ``joint``; its handle becomes invalid."""
+        _lock.check(self, "World.destroy_joint")
         if not isinstance(joint, Joint) or joint._world is not self:
             raise TypeError("joint must be a Joint of this world")
         self._free_joint(joint._row())
@@ -772,6 +810,7 @@ class World:
         return a, b
 
     def _add_joint(self, cls, kind: int, a: int, b: int, anchor_a, anchor_b, options: dict):
+        _lock.check(self, f"World.create_{cls.__name__[:-5].lower()}_joint")
         j = self._joint_pool.allocate()
         if j >= len(self._joints.alive):
             self._joints = grow_store(self._joints, JOINT_LAYOUT, 2 * len(self._joints.alive))
@@ -914,6 +953,7 @@ class World:
 
     @pair_filter.setter
     def pair_filter(self, value) -> None:
+        _lock.check(self, "World.pair_filter = ...")
         self._callbacks.pair_filter = check_callback(value, "pair_filter")
         self._callbacks.forget()
 
@@ -926,6 +966,7 @@ class World:
 
     @pre_solve.setter
     def pre_solve(self, value) -> None:
+        _lock.check(self, "World.pre_solve = ...")
         self._callbacks.pre_solve = check_callback(value, "pre_solve")
 
     # -- events (events.py) --------------------------------------------------------------------
@@ -957,6 +998,7 @@ class World:
         ``size_names`` names the parameters that set the shape's size, for the message that
         rejects a mass or inertia out of range (the product of density and size is what
         overflows, so both are named)."""
+        _lock.check(self, f"Body.create_{'box/polygon' if kind == 'polygon' else kind}")
         b = body._row()
         geom = make_geometry()
         m = parse_material(material)

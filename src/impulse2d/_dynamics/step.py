@@ -813,6 +813,35 @@ def _step_checked(world, dt: float, seconds: float) -> None:
     _after_step(world, joint_h, sleeping, fell)
 
 
+def collide_world(world, dt: float = 0.0) -> None:
+    """``World.step(0)``: the step's first stages only (bounds, pairs, narrowphase: the
+    :data:`TO_MANIFOLDS` phase that the callbacks already pause at), then the callbacks;
+    no solver, no integration, no sleep timers, no continuous collision. So every pose and
+    velocity stays bit for bit, the contacts are those of the bodies where they are now (a body
+    moved by its position setter gets its new contacts), and the forces applied since the last
+    step are kept for the next one. Box2D v3's ``b2World_Step`` at a zero time step does the
+    same: it updates the pairs and collides, and skips ``b2Solve`` (which clears the forces);
+    no ``1 / dt`` is ever formed. ``dt`` is ignored (``World.step`` passes 0)."""
+    s = world._settings
+    settings = s._derived
+    if settings is None:
+        settings = _settings_arguments(s)
+    if settings is not world._verbs_for[0] and not s.enable_sleep:
+        wake_all(world)  # as _step_checked: _ready below marks these settings as seen
+    rows, stores = _ready(world, 0.0, settings)
+    gx, gy = world._gravity
+    t0 = perf_counter()
+    contacts, constraints, _, _, _, _ = _step.entry(
+        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), *settings,
+        bool(world._sleepers), bool(rows["filtered"]), TO_MANIFOLDS)
+    world._step_seconds = perf_counter() - t0
+    adopt_step_stores(world, contacts, constraints)
+    world._pairs_dirty = False
+    if world._callbacks.active:
+        world._callbacks.run(world)
+    world._fell_asleep = 0  # nothing fell asleep (body events read it)
+
+
 def step_world_repeat(world, dt: float, n: int, touching, forces, torques, starts,
                       first: bool, whole_dt: float, far_distance: float) -> tuple:
     """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the

@@ -18,7 +18,7 @@ from ._b2shapes import b2Fixture, b2FixtureDef, shape_parts
 
 _ENGINE_FIELDS = frozenset(("_handle", "_w", "_i"))  # what _attach sets
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
-_MAX_SPEED = _validate.MAX_SPEED  # m/s, rad/s: the velocity setters' bound
+_MAX_SPEED = _validate.MAX_VELOCITY  # m/s, rad/s: the largest velocity an impulse leaves
 _new = object.__new__
 
 
@@ -266,7 +266,8 @@ class b2Body:  # noqa: N801
             # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
             w = b.w.item(i) + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
             if not (abs(vx) <= _MAX_SPEED and abs(vy) <= _MAX_SPEED and abs(w) <= _MAX_SPEED):
-                _resulting_velocity("impulse", (vx, vy), w)  # raises, naming the bound
+                # scaled into the bound, or ValueError for an overflow (the step clamps it)
+                vx, vy, w = _resulting_velocity("impulse", vx, vy, w)
             b.v[i, 0] = vx
             b.v[i, 1] = vy
             b.w[i] = w

@@ -198,9 +198,10 @@ def perturb(world, rng, partner: str = "pgs") -> str:
     """One random change between steps, as a program makes them; returns what it did.
     ``"switch"`` swaps the solver between the soft step and ``partner``.
 
-    A change the public boundary refuses (an impulse that would spin a 1 cm body past the
-    velocity bound, say) raises ValueError and leaves the world as it was: that is the
-    promised answer, so it is reported as ``"<action> rejected"`` and the run goes on."""
+    A change the public boundary refuses (a shape whose mass would leave the bounds, say)
+    raises ValueError and leaves the world as it was: that is the promised answer, so it is
+    reported as ``"<action> rejected"`` and the run goes on. (An impulse is never refused
+    for the speed it gives a light body: the step clamps it.)"""
     action = str(rng.choice(["destroy_body", "destroy_joint", "body", "joint", "force",
                              "impulse", "velocity", "settings", "switch"]))
     try:
