@@ -14,7 +14,9 @@ public mutating entry point (creating and destroying bodies, shapes, chains and 
 setters of bodies, shapes, joints and settings, ``apply_*``, ``World.step``, ``restore``, the
 gravity and the callbacks themselves) starts with :func:`check`: one attribute read when the
 world is not stepping, and a :class:`WorldLockedError` naming the call, before anything is
-written, when it is. User data and everything that only reads stay free.
+written, when it is (the calls a game makes every frame, ``apply_*`` and the position and
+velocity setters, test ``world._lock.stepping`` inline, without the call). User data and
+everything that only reads stay free.
 
 What a game wants to do from a callback (destroy the coin the player touched) it hands to
 ``World.after_step(fn)``: the functions run once, in the order given, right after the step

@@ -48,8 +48,7 @@ class Body(Handle):
 
     @type.setter
     def type(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.type = ...")
+        _lock.check(self._world, "Body.type = ...")
         i = self._row()
         kind = parse_body_type(value)
         # A static body's shapes were checked one by one, not their sum as a dynamic body's mass.
@@ -88,8 +87,7 @@ class Body(Handle):
 
     @angle.setter
     def angle(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.angle = ...")
+        _lock.check(self._world, "Body.angle = ...")
         i = self._row()
         angle = _validate.angle(value, "angle")
         bodies = self._world._bodies
@@ -196,8 +194,7 @@ class Body(Handle):
 
     @fixed_rotation.setter
     def fixed_rotation(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.fixed_rotation = ...")
+        _lock.check(self._world, "Body.fixed_rotation = ...")
         i = self._row()
         fixed = _validate.flag(value, "fixed_rotation")
         props = self._world._body_mass(i, fixed=fixed, blame=f"fixed_rotation = {fixed}")
@@ -215,8 +212,7 @@ class Body(Handle):
 
     @bullet.setter
     def bullet(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.bullet = ...")
+        _lock.check(self._world, "Body.bullet = ...")
         i = self._row()
         self._world._bodies.bullet[i] = _validate.flag(value, "bullet")
 
@@ -234,8 +230,7 @@ class Body(Handle):
 
     @is_awake.setter
     def is_awake(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.is_awake = ...")
+        _lock.check(self._world, "Body.is_awake = ...")
         i = self._row()
         awake = _validate.flag(value, "is_awake")
         if self._world._bodies.type[i] != DYNAMIC:
@@ -253,8 +248,7 @@ class Body(Handle):
 
     @allow_sleep.setter
     def allow_sleep(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.allow_sleep = ...")
+        _lock.check(self._world, "Body.allow_sleep = ...")
         i = self._row()
         allow = _validate.flag(value, "allow_sleep")
         if not allow:
@@ -270,8 +264,7 @@ class Body(Handle):
 
     @sleep_threshold.setter
     def sleep_threshold(self, value) -> None:
-        if self._world._lock.stepping:
-            raise _lock.locked("Body.sleep_threshold = ...")
+        _lock.check(self._world, "Body.sleep_threshold = ...")
         i = self._row()
         self._world._bodies.sleep_threshold[i] = _validate.non_negative(
             value, "sleep_threshold", _validate.MAX_SPEED, "m/s")
