@@ -9,6 +9,9 @@ anything: the world then steps to exactly the state of a twin whose callback did
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 import impulse2d as i2d
@@ -280,3 +283,27 @@ def test_the_lock_is_released_when_a_callback_raises():
     world.destroy_body(h["coin"])  # not locked any more
     world.step(DT)
     assert not h["coin"].is_valid
+
+
+def test_a_copy_has_no_queue_of_its_own_and_locks_its_own_settings():
+    world, h = _world()
+    ran = []
+    world.after_step(lambda: ran.append("original"))  # a lambda: pickles must not carry it
+    clone = copy.deepcopy(world)
+    loaded = pickle.loads(pickle.dumps(world))
+    for other in (clone, loaded):
+        tried = []
+
+        def pre_solve(contact, other=other, tried=tried):
+            if not tried:
+                with pytest.raises(i2d.WorldLockedError):
+                    other.settings.substeps = 2
+                tried.append(True)
+            return True
+
+        other.pre_solve = pre_solve
+        other.step(DT)
+        assert tried and other.settings.substeps == world.settings.substeps
+    assert ran == []
+    world.step(DT)
+    assert ran == ["original"]

@@ -215,6 +215,10 @@ class WorldSettings:
         # its kernel's arguments once per change, not once per step); any change clears it.
         object.__setattr__(self, "_derived", None)
 
+    def __getstate__(self) -> dict:
+        # A copy or a pickle is a free-standing settings object: the lock is its world's.
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
     def replace(self, **changes) -> WorldSettings:
         """A validated copy with ``changes`` applied."""
         _known(changes)

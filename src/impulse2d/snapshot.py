@@ -99,7 +99,8 @@ settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
            "_query_spare", "_constraints_stale", "_lock")
-"""World attributes that belong to the process and are rebuilt by the next step, not copied."""
+"""World attributes that belong to the process, not copied: rebuilt by the next step, or, for
+``_lock``, the world's own (its after-step queue holds this process's functions)."""
 
 _UID = "_uid"
 _SETTINGS = "_settings"
