@@ -123,3 +123,32 @@ def test_only_what_cannot_be_stepped_is_refused(dt):
     with pytest.raises(ValueError, match="dt"):
         world.step(dt)
     assert world.step_count == 0 and world.time == 0.0
+
+
+def test_the_pybox2d_layer_steps_zero_as_box2d_2_4():
+    # Box2D 2.4's Step(0): contacts updated and reported, nothing moved, forces cleared
+    # (autoClearForces).
+    import impulse2d.compat.box2d as b2
+
+    class Listener(b2.b2ContactListener):
+        def __init__(self):
+            super().__init__()
+            self.began = 0
+
+        def BeginContact(self, contact):  # noqa: N802
+            self.began += 1
+
+    listener = Listener()
+    world = b2.b2World(gravity=(0, -10), contactListener=listener)
+    world.CreateStaticBody(shapes=b2.b2PolygonShape(box=(5, 0.5)))
+    body = world.CreateDynamicBody(position=(0, 5), fixtures=b2.b2FixtureDef(
+        shape=b2.b2PolygonShape(box=(0.5, 0.5)), density=1.0))
+    world.Step(DT, 8, 3)
+    body.position = (0, 0.99)
+    body.ApplyForceToCenter((100.0, 0.0), True)
+    velocity = tuple(body.linearVelocity)
+    world.Step(0.0, 8, 3)
+    assert tuple(body.position) == (0.0, 0.99) and tuple(body.linearVelocity) == velocity
+    assert listener.began == 1
+    world.Step(DT, 8, 3)
+    assert abs(body.linearVelocity.x) < 1e-9  # the force went with the zero step

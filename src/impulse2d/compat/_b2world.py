@@ -489,6 +489,11 @@ class b2World:  # noqa: N801
                 w.settings.continuous_box2d23 = (not overridden and bool(
                     self.engine_settings.get("continuous_box2d23", False)))
             self._listener_seen = (listener, type(listener))
+        if dt == 0.0 and self.autoClearForces:
+            # Box2D 2.4 clears the forces after every Step, a zero one too; the engine's
+            # step(0) keeps them (Box2D v3). A zero step reads no force, so clearing first is
+            # the same.
+            self.ClearForces()
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
