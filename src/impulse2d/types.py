@@ -60,8 +60,8 @@ class _CodedEnum(str, Enum):
     each carrying the integer ``code`` the kernels store in their columns.
 
     ``Enum(code)`` with an integer code still gives the member (``BodyType(0)`` is
-    ``BodyType.STATIC``): pickles of worlds made when these enums were ``IntEnum``s stored the
-    codes, and load. Any spelling's case is accepted (``BodyType("Static")``)."""
+    ``BodyType.STATIC``): a pickle made when these enums were ``IntEnum``s (a body type kept in
+    user data, say) holds the code, and loads. (Snapshots keep the integer columns only.) Any spelling's case is accepted (``BodyType("Static")``)."""
 
     code: int
 
