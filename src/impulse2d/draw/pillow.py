@@ -4,6 +4,7 @@ outlines of :mod:`impulse2d.draw.outlines`)."""
 from __future__ import annotations
 
 import functools
+import io
 
 import numpy as np
 
@@ -103,3 +104,13 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
     if ss > 1:
         img = img.resize(size, Image.Resampling.BOX)
     return img
+
+
+def png_bytes(world, size=(640, 480)) -> bytes | None:
+    """``world``'s picture (default flags, fitted camera) as PNG bytes; None without Pillow
+    (a notebook then shows the world's text repr)."""
+    if Image is None:
+        return None
+    buf = io.BytesIO()
+    image(world, size).save(buf, format="PNG")
+    return buf.getvalue()
