@@ -34,8 +34,8 @@ NORMAL_PX = 15.0       # contact normal length
 ARROW_PX = 40.0        # the largest impulse arrow when impulse_scale is None
 HEAD_PX = 5.0          # arrow head length
 AXIS_PX = 12.0         # centre of mass axes
-POINT_PX = 3.0         # contact points, half size
-GRAPH_POINT_PX = 4.0   # contact points drawn in graph colours, half size
+POINT_PX = 2.0         # contact points, half size
+GRAPH_POINT_PX = 3.0   # contact points drawn in graph colours, half size
 
 
 def live_geometry(world, rows: np.ndarray | None = None) -> dict[str, np.ndarray] | None:
@@ -62,12 +62,19 @@ def live_geometry(world, rows: np.ndarray | None = None) -> dict[str, np.ndarray
 
 
 def _extent(g) -> tuple[np.ndarray, np.ndarray]:
-    """Per-shape world box: lo (m, 2), hi (m, 2), radius included."""
-    used = np.arange(8)[None, :] < np.maximum(g["count"], 1)[:, None]
-    r = g["radius"][:, None]
-    lo = np.where(used[..., None], g["verts"], np.inf).min(axis=1) - r
-    hi = np.where(used[..., None], g["verts"], -np.inf).max(axis=1) + r
-    return lo, hi
+    """Per-shape world box: lo (m, 2), hi (m, 2), radius included (cached in ``g``)."""
+    if "lo" not in g:
+        # Unused vertex slots repeat vertex 0, which leaves the box as it is.
+        v = g["verts"]
+        used = (np.arange(8)[None, :] < np.maximum(g["count"], 1)[:, None])[..., None]
+        v = np.where(used, v, v[:, :1])
+        r = g["radius"][:, None]
+        lo, hi = v[:, 0].copy(), v[:, 0].copy()
+        for k in range(1, 8):
+            np.minimum(lo, v[:, k], out=lo)
+            np.maximum(hi, v[:, k], out=hi)
+        g["lo"], g["hi"] = lo - r, hi + r
+    return g["lo"], g["hi"]
 
 
 def world_bounds(world) -> tuple[float, float, float, float] | None:
@@ -218,8 +225,8 @@ class _Collector:
         if self.lines:
             lines = np.concatenate(self.lines)
             lcol = np.ascontiguousarray(np.concatenate(self.line_colors))
-            lo = lines.min(axis=1)
-            hi = lines.max(axis=1)
+            lo = np.minimum(lines[:, 0], lines[:, 1])
+            hi = np.maximum(lines[:, 0], lines[:, 1])
             vis = (hi[:, 0] >= x0 - pad) & (lo[:, 0] <= x1 + pad) & (hi[:, 1] >= y0 - pad) & (
                 lo[:, 1] <= y1 + pad)
             lines, lcol = lines[vis], lcol[vis]
@@ -260,11 +267,13 @@ def build(world, camera: Camera, size, flags: Flags | None = None,
     px = 1.0 / camera.scale           # metres per pixel
     col = _Collector()
 
-    shapes = _shapes(world, view, px, flags, classic) if flags.shapes else None
+    g = live_geometry(world) if (flags.shapes or flags.aabbs or flags.islands) else None
+    label = _sleep.labels(world) if flags.islands else None
+    shapes = _shapes(world, g, view, px, flags, classic, label) if flags.shapes else None
     if flags.aabbs:
-        _aabbs(world, col)
+        _aabbs(g, col)
     if flags.islands:
-        _island_boxes(world, col)
+        _island_boxes(g, label, col)
     if flags.joints:
         (_ropes if classic else _joints)(world, col, px)
     if flags.contacts or flags.normals or flags.impulses or flags.friction or flags.graph_colors:
@@ -284,8 +293,7 @@ def _no_shapes():
             np.zeros(0, np.int64))
 
 
-def _shapes(world, view, px, flags: Flags, classic: bool):
-    g = live_geometry(world)
+def _shapes(world, g, view, px, flags: Flags, classic: bool, label):
     if g is None:
         return None
     lo, hi = _extent(g)
@@ -294,7 +302,7 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
     vis = (hi[:, 0] >= x0 - pad) & (lo[:, 0] <= x1 + pad) & (hi[:, 1] >= y0 - pad) & (
         lo[:, 1] <= y1 + pad)
     if not vis.all():
-        g = {k: v[vis] for k, v in g.items()}
+        g = {k: v[vis] for k, v in g.items() if k not in ("lo", "hi")}
     body = g["body"]
     m = body.shape[0]
     bodies = world._bodies
@@ -323,7 +331,7 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
         fill[dyn] = C.DYNAMIC_FILLS[slot]
         edge[dyn] = C.DYNAMIC_EDGES[slot]
     if flags.islands:
-        label = _sleep.labels(world)[body]
+        label = label[body]
         inl = label >= 0
         slot = C.hash_rows(label[inl], C.N_ISLAND_COLOURS)
         fill[inl] = C.ISLAND_FILLS[slot]
@@ -331,19 +339,17 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
     return (g["verts"], g["count"], g["radius"], g["rot"], fill, edge, g["rows"], body)
 
 
-def _aabbs(world, col: _Collector) -> None:
-    g = live_geometry(world)
+def _aabbs(g, col: _Collector) -> None:
     if g is None:
         return
     lo, hi = _extent(g)
     col.add_box(lo, hi, C.AABB)
 
 
-def _island_boxes(world, col: _Collector) -> None:
-    g = live_geometry(world)
+def _island_boxes(g, label, col: _Collector) -> None:
     if g is None:
         return
-    label = _sleep.labels(world)[g["body"]]
+    label = label[g["body"]]
     inl = label >= 0
     if not inl.any():
         return
@@ -483,6 +489,10 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
     crow = rows[k_idx]
     p = c.point[crow, j_idx]
     n = c.normal[crow]
+    if flags.graph_colors:          # first: a contact point drawn over it leaves a coloured rim
+        g = _graph_colors(world)[crow]
+        keep = g >= 0
+        col.add_points(p[keep], GRAPH_POINT_PX, C.GRAPH_COLOURS[g[keep]])
     if flags.contacts:
         if classic:
             col.add_points(p, 1.5, C.CONTACT_POINT)
@@ -493,10 +503,6 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
             colour = np.where(persisted[:, None], np.asarray(C.CONTACT_PERSIST, np.uint8),
                               np.asarray(C.CONTACT_NEW, np.uint8)).astype(np.uint8)
             col.add_points(p, POINT_PX, colour)
-    if flags.graph_colors:
-        g = _graph_colors(world)[crow]
-        keep = g >= 0
-        col.add_points(p[keep], GRAPH_POINT_PX, C.GRAPH_COLOURS[g[keep]])
     if flags.normals:
         col.add_lines(p, p + (10.0 if classic else NORMAL_PX) * px * n,
                       C.CONTACT_NORMAL)
