@@ -338,16 +338,26 @@ def test_each_flag_changes_pixels_only_near_its_items(flag):
     assert d.max() <= reach, (flag, d.max(), reach)
 
 
-def test_contact_points_new_then_persisting():
+def test_contact_points_unknown_new_then_persisting():
     world = impulse2d.World()
     ground = world.create_body(type="static", position=(0.0, -0.5))
     ground.create_box(4.0, 0.5)
     box = world.create_body(position=(0.0, 0.49))
     box.create_box(0.5, 0.5)
-    world.step(1.0 / 60.0)
-    memory = draw.ContactMemory()
     cam = draw.Camera(center=(0.0, 0.0), scale=40.0)
     flags = draw.Flags(shapes=False, joints=False, contacts=True)
+    world.step(1.0 / 60.0)
+    fresh = build(world, cam, (200, 200), flags, draw.ContactMemory())
+    assert (fresh.point_color == C.CONTACT_POINT).all()        # no frame before: unknown
+
+    world = impulse2d.World()
+    ground = world.create_body(type="static", position=(0.0, -0.5))
+    ground.create_box(4.0, 0.5)
+    box = world.create_body(position=(0.0, 0.49))
+    box.create_box(0.5, 0.5)
+    memory = draw.ContactMemory()
+    assert build(world, cam, (200, 200), flags, memory).points.shape[0] == 0   # before a step
+    world.step(1.0 / 60.0)
     first = build(world, cam, (200, 200), flags, memory)
     n = len([p for c in world.contacts for p in c.points])
     assert n == 2 and first.points.shape[0] == 2
@@ -360,6 +370,11 @@ def test_contact_points_new_then_persisting():
     # the points are the world's contact points, to the bit
     pts = np.array([cp.point for c in world.contacts for cp in c.points])
     assert (second.points == pts).all()
+    # draw.image keeps a memory per world: a picture after the next step shows them persisting
+    draw.image(world, (200, 200), cam, flags)
+    world.step(1.0 / 60.0)
+    px = _pixels(draw.image(world, (200, 200), cam, flags))
+    assert _is(px, C.CONTACT_PERSIST).sum() >= 2 * 25 and not _is(px, C.CONTACT_NEW).any()
 
 
 def test_impulse_arrows_are_proportional_to_the_impulses():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 
 import numpy as np
 
@@ -24,11 +25,11 @@ from . import colors as C
 from .camera import Camera
 from .flags import Flags
 
-__all__ = ["DrawList", "ContactMemory", "build", "world_bounds", "live_geometry"]
+__all__ = ["DrawList", "ContactMemory", "build", "world_bounds", "live_geometry", "memory_for"]
 
 # Pixel sizes of the overlays (constant on screen whatever the zoom).
-ANCHOR_PX = 6.0        # joint anchor circles, radius
-REVOLUTE_PX = 12.0     # revolute joint's angle marks, length
+ANCHOR_PX = 4.0        # joint anchor circles, radius
+REVOLUTE_PX = 8.0      # revolute joint's angle marks, length
 LIMIT_TICK_PX = 6.0    # half length of prismatic/wheel limit ticks
 NORMAL_PX = 15.0       # contact normal length
 ARROW_PX = 40.0        # the largest impulse arrow when impulse_scale is None
@@ -88,13 +89,18 @@ def world_bounds(world) -> tuple[float, float, float, float] | None:
     return float(x0), float(y0), float(x1), float(y1)
 
 
+UNKNOWN, NEW, PERSISTED = 0, 1, 2
+"""Contact point states of :meth:`ContactMemory.classify`."""
+
+
 class ContactMemory:
     """The contact points of the last frame drawn, to tell new points from persisting ones.
 
     Box2D flags a manifold point "persisted" when the narrowphase matched it to the previous
     step's; impulse2d's contact store keeps the match only as the carried impulse, so the drawer
     remembers the (contact key, feature id) pairs of the frame before. With one frame per step
-    the two definitions agree; a frame redrawn without a step (paused) keeps its colours.
+    the two definitions agree; a frame redrawn without a step (paused) keeps its colours. The
+    first frame a memory sees has no frame before it: its points are UNKNOWN.
     """
 
     __slots__ = ("_uid", "_step", "_previous", "_current")
@@ -102,20 +108,34 @@ class ContactMemory:
     def __init__(self) -> None:
         self._uid = None
         self._step = None
-        self._previous = np.zeros(0, dtype=np.dtype((np.void, 16)))
-        self._current = self._previous
+        self._previous = None
+        self._current = None
 
     def classify(self, world, pairs: np.ndarray) -> np.ndarray:
-        """Whether each (key, id) row of ``pairs`` (p, 2) int64 persisted from the frame before."""
+        """State of each (key, id) row of ``pairs`` (p, 2) int64: UNKNOWN, NEW or PERSISTED."""
         tag = np.ascontiguousarray(pairs, dtype=np.int64).view(np.dtype((np.void, 16))).ravel()
         if self._uid != world._uid:
             self._uid, self._step = world._uid, None
-            self._previous = self._current = np.zeros(0, dtype=tag.dtype)
+            self._previous = self._current = None
         if self._step != world.step_count:
             self._previous, self._current, self._step = self._current, tag, world.step_count
+        if self._previous is None:
+            return np.full(tag.size, UNKNOWN, dtype=np.int64)
         if self._previous.size == 0 or tag.size == 0:
-            return np.zeros(tag.size, dtype=bool)
-        return np.isin(tag, self._previous)
+            return np.full(tag.size, NEW, dtype=np.int64)
+        return np.where(np.isin(tag, self._previous), PERSISTED, NEW)
+
+
+_MEMORIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def memory_for(world) -> ContactMemory:
+    """The contact memory of one-off drawings of ``world`` (:func:`impulse2d.draw.image` without
+    a ``memory``): successive pictures of a stepping world tell new points from persisting ones."""
+    memory = _MEMORIES.get(world)
+    if memory is None:
+        memory = _MEMORIES[world] = ContactMemory()
+    return memory
 
 
 @dataclasses.dataclass
@@ -252,8 +272,8 @@ def build(world, camera: Camera, size, flags: Flags | None = None,
           memory: ContactMemory | None = None, classic: bool = False) -> DrawList:
     """The debug picture of ``world`` as seen by ``camera`` on a canvas of ``size`` (w, h).
 
-    ``memory`` tells new contact points from persisting ones across frames (without it every
-    point counts as new). ``classic`` draws joints as :mod:`impulse2d.render` always did (only
+    ``memory`` tells new contact points from persisting ones across frames (without it, or on
+    its first frame, the points are drawn in the neutral contact colour). ``classic`` draws joints as :mod:`impulse2d.render` always did (only
     the ropes: pulleys, distance and mouse joints) and contacts in its red and orange.
     """
     if flags is None:
@@ -482,6 +502,8 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
     c = world._contacts
     rows = np.flatnonzero(c.count > 0)
     if rows.size == 0:
+        if flags.contacts and memory is not None and not classic:
+            memory.classify(world, np.zeros((0, 2), np.int64))   # a frame without points
         return
     cnt = c.count[rows]
     which = np.arange(2)[None, :] < cnt[:, None]                  # (k, 2) live points
@@ -498,10 +520,10 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
             col.add_points(p, 1.5, C.CONTACT_POINT)
         else:
             pairs = np.stack([c.key[crow], c.ids[crow, j_idx]], axis=-1)
-            persisted = memory.classify(world, pairs) if memory is not None else np.zeros(
-                p.shape[0], bool)
-            colour = np.where(persisted[:, None], np.asarray(C.CONTACT_PERSIST, np.uint8),
-                              np.asarray(C.CONTACT_NEW, np.uint8)).astype(np.uint8)
+            state = memory.classify(world, pairs) if memory is not None else np.full(
+                p.shape[0], UNKNOWN)
+            colour = np.array([C.CONTACT_POINT, C.CONTACT_NEW, C.CONTACT_PERSIST],
+                              dtype=np.uint8)[state]
             col.add_points(p, POINT_PX, colour)
     if flags.normals:
         col.add_lines(p, p + (10.0 if classic else NORMAL_PX) * px * n,

@@ -11,7 +11,7 @@ import numpy as np
 from . import colors as C
 from .camera import Camera
 from .flags import Flags
-from .geometry import ContactMemory, DrawList, build
+from .geometry import ContactMemory, DrawList, build, memory_for
 from .outlines import shape_outlines
 from .pixels import segment_pixels, square_pixels
 
@@ -92,7 +92,8 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
 
     ``camera`` None: :meth:`Camera.fit` to the world. ``supersample`` draws at that many times
     the size and downsamples (anti-aliased stills). ``memory`` (a :class:`ContactMemory` kept
-    between frames) tells new contact points from persisting ones.
+    between frames) tells new contact points from persisting ones; None: the world's own
+    (:func:`impulse2d.draw.geometry.memory_for`), so pictures of successive steps tell them too.
     """
     _need_pillow()
     from .camera import _size
@@ -103,7 +104,7 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
     ss = int(supersample)
     if ss < 1:
         raise ValueError(f"supersample must be a positive whole number, got {supersample!r}")
-    dl = build(world, camera, size, flags, memory)
+    dl = build(world, camera, size, flags, memory if memory is not None else memory_for(world))
     img = Image.new("RGB", (size[0] * ss, size[1] * ss), tuple(background))
     if ss > 1:
         rasterise(dl, ImageDraw.Draw(img), ss)

@@ -117,6 +117,8 @@ class PygameDraw:
                     line(surf, edges[i], fl[:2], fl[2:], 2)
                 else:
                     surf.set_at((int(fl[0]), int(fl[1])), edges[i])
+        for x, y, string, colour in dl.texts:
+            self.text((x, y), string, colour)
         if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0:
             return
         seg = dl.camera.to_screen(dl.lines, size).reshape(-1, 4)
