@@ -273,8 +273,9 @@ def build(world, camera: Camera, size, flags: Flags | None = None,
     """The debug picture of ``world`` as seen by ``camera`` on a canvas of ``size`` (w, h).
 
     ``memory`` tells new contact points from persisting ones across frames (without it, or on
-    its first frame, the points are drawn in the neutral contact colour). ``classic`` draws joints as :mod:`impulse2d.render` always did (only
-    the ropes: pulleys, distance and mouse joints) and contacts in its red and orange.
+    its first frame, the points are drawn in the neutral contact colour). ``classic`` draws
+    joints as :mod:`impulse2d.render` always did (only the ropes: pulleys, distance and mouse
+    joints) and contacts in its red and orange.
     """
     if flags is None:
         flags = Flags()

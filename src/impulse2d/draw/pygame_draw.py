@@ -100,23 +100,22 @@ class PygameDraw:
         dl = build(world, self._camera(world), size, self.flags, self._memory)
         surf = self.surface
         polygon, line = pg.draw.polygon, pg.draw.line
-        kind, flats, spokes = shape_outlines(dl)
+        kind, outlines, spokes = shape_outlines(dl, pairs=True)
         if kind.size:
-            fills = [tuple(c) for c in dl.shape_fill.tolist()]
-            edges = [tuple(c) for c in dl.shape_edge.tolist()]
+            fills = dl.shape_fill.tolist()
+            edges = dl.shape_edge.tolist()
             for i, k in enumerate(kind.tolist()):
-                fl = flats[i]
+                pts = outlines[i]
                 if k == 0:
-                    pts = list(zip(fl[0::2], fl[1::2]))
                     polygon(surf, fills[i], pts)
                     polygon(surf, edges[i], pts, 1)
                     sp = spokes.get(i) if spokes else None
                     if sp is not None:
                         line(surf, edges[i], sp[:2], sp[2:])
                 elif k == 1:
-                    line(surf, edges[i], fl[:2], fl[2:], 2)
+                    line(surf, edges[i], pts[0], pts[1], 2)
                 else:
-                    surf.set_at((int(fl[0]), int(fl[1])), edges[i])
+                    surf.set_at((int(pts[0][0]), int(pts[0][1])), edges[i])
         for x, y, string, colour in dl.texts:
             self.text((x, y), string, colour)
         if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0:
