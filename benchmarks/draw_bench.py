@@ -167,9 +167,11 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "draw.json")
     a = ap.parse_args(argv)
+    # The load average is kept with the numbers: on a shared machine it says how far to trust them.
     report = {"python": sys.version.split()[0], "machine": platform.machine(),
-              "cpus": os.cpu_count(), "draw": bench_draw(5 if a.quick else 15),
-              "encode": bench_encode(120 if a.quick else 240)}
+              "cpus": os.cpu_count(), "load_before": os.getloadavg()[0],
+              "draw": bench_draw(5 if a.quick else 15),
+              "encode": bench_encode(120 if a.quick else 240), "load_after": os.getloadavg()[0]}
     a.out.write_text(json.dumps(report, indent=1) + "\n")
     print(f"wrote {a.out}")
     return 0
