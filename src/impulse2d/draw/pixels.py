@@ -85,3 +85,85 @@ def square_pixels(centres: np.ndarray, half: np.ndarray, w: int, h: int):
         z = np.zeros(0, np.int64)
         return z, z, z
     return np.concatenate(out_x), np.concatenate(out_y), np.concatenate(out_w)
+
+
+def polygon_pixels(pts: np.ndarray, w: int, h: int):
+    """Pixels whose centres lie inside convex polygons ``pts`` (g, n, 2) (pixel space, either
+    winding): ``xs``, ``ys``, ``which``, polygon by polygon, row by row.
+
+    A scanline pass for all the polygons at once: every (polygon, pixel row) pair crossing the
+    canvas gets the span between its edges' crossings of the row's centre line.
+    """
+    pts = np.asarray(pts, dtype=np.float64)
+    g, n = pts.shape[0], pts.shape[1]
+    z = np.zeros(0, np.int64)
+    if g == 0:
+        return z, z, z
+    ys_ = pts[..., 1]
+    j0 = np.maximum(np.ceil(ys_.min(axis=1) - 0.5), 0).astype(np.int64)
+    j1 = np.minimum(np.floor(ys_.max(axis=1) - 0.5), h - 1).astype(np.int64)
+    rows = np.maximum(j1 - j0 + 1, 0)
+    which = np.repeat(np.arange(g), rows)
+    if which.size == 0:
+        return z, z, z
+    j = j0[which] + (np.arange(which.size) - (np.cumsum(rows) - rows)[which])
+    yc = j + 0.5
+    a = pts[which]                                          # (P, n, 2)
+    b = np.roll(a, -1, axis=1)
+    ya, yb = a[..., 1], b[..., 1]
+    y = yc[:, None]
+    crosses = ((ya <= y) & (y < yb)) | ((yb <= y) & (y < ya))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = a[..., 0] + (y - ya) * (b[..., 0] - a[..., 0]) / (yb - ya)
+    left = np.where(crosses, x, np.inf).min(axis=1)
+    right = np.where(crosses, x, -np.inf).max(axis=1)
+    i0 = np.maximum(np.ceil(left - 0.5), 0)
+    i1 = np.minimum(np.floor(right - 0.5), w - 1)
+    ok = np.isfinite(i0) & np.isfinite(i1) & (i1 >= i0)
+    i0 = np.where(ok, i0, 0).astype(np.int64)
+    cols = np.where(ok, i1 - i0 + 1, 0).astype(np.int64)
+    rep = np.repeat(np.arange(cols.size), cols)
+    xs = i0[rep] + (np.arange(rep.size) - (np.cumsum(cols) - cols)[rep])
+    return xs, j[rep], which[rep]
+
+
+def shape_pixels(groups, w: int, h: int):
+    """Every pixel of a draw list's shapes (:class:`impulse2d.draw.outlines.ShapeGroups` made
+    with ``inclusive=False``): ``xs``, ``ys``, ``which`` (the shape row) and ``edge`` (True for
+    outline, segment and spoke pixels, drawn in the shape's outline colour).
+
+    All fills come first, then all outlines (no per-pixel sort: where shapes overlap, outlines
+    stay on top of the other shapes' fills, as a debug view wants them).
+    """
+    fills, edges = [], []
+    for sel, pts in groups.polygons:
+        xs, ys, k = polygon_pixels(pts, w, h)
+        fills.append((xs, ys, sel[k]))
+        closed = np.concatenate([pts, pts[:, :1]], axis=1)
+        seg = np.concatenate([closed[:, :-1], closed[:, 1:]], axis=-1).reshape(-1, 4)
+        xs, ys, k = segment_pixels(seg, w, h)
+        edges.append((xs, ys, sel[k // pts.shape[1]]))
+    sel, lines = groups.spokes
+    if sel.size:
+        xs, ys, k = segment_pixels(lines, w, h)
+        edges.append((xs, ys, sel[k]))
+    sel, seg = groups.segments
+    if sel.size:
+        # 2 px wide: the line and its copy one pixel across its minor axis
+        s = seg.reshape(-1, 4)
+        steep = np.abs(s[:, 3] - s[:, 1]) > np.abs(s[:, 2] - s[:, 0])
+        shift = np.where(steep[:, None], [1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0])
+        xs, ys, k = segment_pixels(np.concatenate([s, s + shift]), w, h)
+        edges.append((xs, ys, sel[k % sel.size]))
+    sel, pts = groups.dots
+    if sel.size:
+        xs, ys, k = square_pixels(pts, np.zeros(sel.size), w, h)
+        edges.append((xs, ys, sel[k]))
+    parts = fills + edges
+    if not parts:
+        z = np.zeros(0, np.int64)
+        return z, z, z, np.zeros(0, bool)
+    xs, ys, which = (np.concatenate(p) for p in zip(*parts))
+    edge = np.zeros(xs.size, bool)
+    edge[sum(p[0].size for p in fills):] = True
+    return xs, ys, which, edge
