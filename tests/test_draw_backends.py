@@ -73,7 +73,7 @@ def test_pygame_box_covers_the_pixels_its_corners_map_to(pygame, angle):
 
 
 def test_pygame_and_pillow_agree(pygame):
-    """Same draw list, the same bulk rasteriser (pixels.py): the same pixels."""
+    """Same draw list, two rasterisers: the pictures differ at most along outlines."""
     world = impulse2d.World()
     ground = world.create_body(type="static", position=(0.0, -0.5))
     ground.create_box(5.0, 0.5)
@@ -90,13 +90,8 @@ def test_pygame_and_pillow_agree(pygame):
     draw.PygameDraw(surf, camera=cam, flags=flags).draw(world)
     a = _surface_rgb(pygame, surf)
     b = np.asarray(draw.image(world, size, cam, flags), dtype=np.int64)
-    assert (a == b).all()
-    # on a 24-bit surface, one pygame call per item: differs at most along outlines
-    surf24 = pygame.Surface(size, depth=24)
-    surf24.fill(C.BACKGROUND)
-    draw.PygameDraw(surf24, camera=cam, flags=flags).draw(world)
-    differ = (_surface_rgb(pygame, surf24) != b).any(-1)
-    assert 0 < differ.mean() < 0.03, differ.mean()
+    differ = (a != b).any(-1)
+    assert differ.mean() < 0.03, differ.mean()
 
 
 def test_pygame_fits_a_camera_on_first_draw_and_keeps_it(pygame):

@@ -99,96 +99,23 @@ def arc_points(radius_px: float, sweep: float) -> int:
     return int(min(_MAX_ARC_POINTS, max(8, math.ceil(sweep / step))))
 
 
-class ShapeGroups:
-    """A draw list's shapes in pixel space, grouped by how they are drawn.
+def shape_outlines(dl: DrawList, scale: float = 1.0, pairs: bool = False):
+    """Pixel outlines of the draw list's shapes for a rasteriser that fills inclusively.
 
-    ``polygons``: (indices (g,), points (g, n, 2)) per vertex count n, filled outlines;
-    ``segments``: indices (k,) and points (k, 2, 2); ``dots``: indices and points (d, 2);
-    ``spokes``: indices and (c, 4) lines (circles' radius lines). Indices are rows of the draw
-    list's shape arrays.
+    Returns ``kind`` (m,) (0 filled polygon, 1 line, 2 dot), ``flats`` (per shape a flat list of
+    pixel coordinates; ``pairs``: a list of [x, y] pairs) and ``spokes`` ({shape index: [x0, y0, x1, y1]}, circles' radius lines).
+    ``scale`` multiplies pixel coordinates (supersampling).
     """
-
-    __slots__ = ("polygons", "segments", "dots", "spokes")
-
-    def __init__(self, polygons, segments, dots, spokes):
-        self.polygons = polygons
-        self.segments = segments
-        self.dots = dots
-        self.spokes = spokes
-
-
-def shape_groups(dl: DrawList, scale: float = 1.0, inclusive: bool = True) -> ShapeGroups:
-    """The draw list's shapes as pixel polygons, segments and dots.
-
-    ``inclusive``: for a rasteriser that fills polygons inclusive of their boundary (Pillow,
-    SDL): rounded shapes lose ``_FILL_BIAS`` of radius, sharp polygons are inset by half a
-    pixel. Otherwise the true outlines, for a fill that lights the pixels whose centres are
-    inside (:func:`impulse2d.draw.pixels.polygon_pixels`). ``scale`` multiplies pixel
-    coordinates (supersampling).
-    """
-    empty = np.zeros(0, np.int64)
     m = dl.shape_count.shape[0]
     if m == 0:
-        return ShapeGroups([], (empty, np.zeros((0, 2, 2))), (empty, np.zeros((0, 2))),
-                           (empty, np.zeros((0, 4))))
+        return np.zeros(0, np.int64), [], {}
     size = (dl.size[0], dl.size[1])
     px = dl.camera.to_screen(dl.shape_verts, size) * scale
     ppm = dl.camera.scale * scale
     count = dl.shape_count
     r_px = dl.shape_radius * ppm
     rounded = r_px > 0.0
-    r_draw = np.maximum(r_px - _FILL_BIAS, 0.5) if inclusive else r_px
-    polygons = []
-    spokes = (empty, np.zeros((0, 4)))
-
-    # Circles: regular polygons with the circle's area (inscribed-polygon compensation), plus a
-    # spoke along the body's x axis when the circle is big enough for it to show.
-    circ = np.flatnonzero(rounded & (count == 1))
-    if circ.size:
-        n = max(arc_points(float(r_px[circ].max()), 2.0 * math.pi), 12)
-        k_area = math.sqrt(2.0 * math.pi / (n * math.sin(2.0 * math.pi / n)))
-        t = np.arange(n) * (2.0 * math.pi / n)
-        ring = np.stack([np.cos(t), np.sin(t)], -1)
-        centre = px[circ, 0]
-        polygons.append((circ, centre[:, None, :] + (r_draw[circ] * k_area)[:, None, None] * ring[None]))
-        big = r_px[circ] >= 3.0
-        if big.any():
-            cb = circ[big]
-            rot = dl.shape_axis[cb]
-            ends = px[cb, 0] + r_draw[cb, None] * np.stack([rot[:, 0], -rot[:, 1]], -1)
-            spokes = (cb, np.concatenate([px[cb, 0], ends], axis=1))
-
-    rpoly = np.flatnonzero(rounded & (count >= 2))
-    if rpoly.size:
-        k = arc_points(float(r_px[rpoly].max()), math.pi)
-        pts = rounded_outlines(px[rpoly], count[rpoly], r_draw[rpoly], k)
-        for c in np.unique(count[rpoly]).tolist():
-            sel = count[rpoly] == c
-            polygons.append((rpoly[sel], pts[sel, :c].reshape(int(sel.sum()), -1, 2)))
-
-    spoly = np.flatnonzero(~rounded & (count >= 3))
-    if spoly.size:
-        verts = inset_polygons(px[spoly], count[spoly], _POLY_INSET) if inclusive else px[spoly]
-        for c in np.unique(count[spoly]).tolist():
-            sel = count[spoly] == c
-            polygons.append((spoly[sel], verts[sel, :c]))
-
-    seg = np.flatnonzero(~rounded & (count == 2))
-    dots = np.flatnonzero(~rounded & (count < 2))
-    return ShapeGroups(polygons, (seg, px[seg, :2]), (dots, px[dots, 0]), spokes)
-
-
-def shape_outlines(dl: DrawList, scale: float = 1.0, pairs: bool = False):
-    """Pixel outlines of the draw list's shapes for a rasteriser that fills inclusively.
-
-    Returns ``kind`` (m,) (0 filled polygon, 1 line, 2 dot), ``flats`` (per shape a flat list of
-    pixel coordinates; ``pairs``: a list of [x, y] pairs) and ``spokes`` ({shape index: [x0,
-    y0, x1, y1]}, circles' radius lines). ``scale`` multiplies pixel coordinates.
-    """
-    m = dl.shape_count.shape[0]
-    if m == 0:
-        return np.zeros(0, np.int64), [], {}
-    groups = shape_groups(dl, scale)
+    r_draw = np.maximum(r_px - _FILL_BIAS, 0.5)
     flats: list = [None] * m
     kind = np.full(m, 2, dtype=np.int64)
 
@@ -197,15 +124,48 @@ def shape_outlines(dl: DrawList, scale: float = 1.0, pairs: bool = False):
         for i, fl in zip(sel.tolist(), pts.reshape(shape).tolist()):
             flats[i] = fl
 
-    for sel, pts in groups.polygons:
-        put(sel, pts)
-        kind[sel] = 0
-    sel, pts = groups.segments
-    if sel.size:
-        put(sel, pts)
-        kind[sel] = 1
-    sel, pts = groups.dots
-    if sel.size:
-        put(sel, pts)
-    sel, lines = groups.spokes
-    return kind, flats, dict(zip(sel.tolist(), lines.tolist()))
+    # Circles: regular polygons with the circle's area (inscribed-polygon compensation), plus a
+    # spoke along the body's x axis when the circle is big enough for it to show.
+    spokes: dict[int, list] = {}
+    circ = np.flatnonzero(rounded & (count == 1))
+    if circ.size:
+        n = max(arc_points(float(r_px[circ].max()), 2.0 * math.pi), 12)
+        k_area = math.sqrt(2.0 * math.pi / (n * math.sin(2.0 * math.pi / n)))
+        t = np.arange(n) * (2.0 * math.pi / n)
+        ring = np.stack([np.cos(t), np.sin(t)], -1)
+        centre = px[circ, 0]
+        put(circ, centre[:, None, :] + (r_draw[circ] * k_area)[:, None, None] * ring[None])
+        kind[circ] = 0
+        big = r_px[circ] >= 3.0
+        if big.any():
+            cb = circ[big]
+            rot = dl.shape_axis[cb]
+            ends = px[cb, 0] + r_draw[cb, None] * np.stack([rot[:, 0], -rot[:, 1]], -1)
+            spokes = dict(zip(cb.tolist(), np.concatenate([px[cb, 0], ends], axis=1).tolist()))
+
+    rpoly = np.flatnonzero(rounded & (count >= 2))
+    if rpoly.size:
+        k = arc_points(float(r_px[rpoly].max()), math.pi)
+        pts = rounded_outlines(px[rpoly], count[rpoly], r_draw[rpoly], k)
+        for c in np.unique(count[rpoly]).tolist():
+            sel = count[rpoly] == c
+            put(rpoly[sel], pts[sel, :c])
+        kind[rpoly] = 0
+
+    spoly = np.flatnonzero(~rounded & (count >= 3))
+    if spoly.size:
+        inset = inset_polygons(px[spoly], count[spoly], _POLY_INSET)
+        for c in np.unique(count[spoly]).tolist():
+            sel = count[spoly] == c
+            put(spoly[sel], inset[sel, :c])
+        kind[spoly] = 0
+
+    seg = np.flatnonzero(~rounded & (count == 2))
+    if seg.size:
+        put(seg, px[seg, :2])
+        kind[seg] = 1
+
+    dots = np.flatnonzero(kind == 2)
+    if dots.size:
+        put(dots, px[dots, 0])
+    return kind, flats, spokes

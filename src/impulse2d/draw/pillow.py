@@ -12,8 +12,8 @@ from . import colors as C
 from .camera import Camera
 from .flags import Flags
 from .geometry import ContactMemory, DrawList, build, memory_for
-from .outlines import shape_groups, shape_outlines
-from .pixels import segment_pixels, shape_pixels, square_pixels
+from .outlines import shape_outlines
+from .pixels import segment_pixels, square_pixels
 
 try:
     from PIL import Image, ImageDraw, ImageFont
@@ -109,23 +109,17 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
     if ss > 1:
         rasterise(dl, ImageDraw.Draw(img), ss)
         return img.resize(size, Image.Resampling.BOX)
-    # Shapes and overlays in bulk on the pixel array (pixels.py), as PygameDraw does: the two
-    # back ends give the same pixels.
+    rasterise(dl, ImageDraw.Draw(img), 1, overlays=False)
+    if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0 and not dl.texts:
+        return img
+    # Overlays in bulk on the pixel array (pixels.py), as PygameDraw does.
     w, h = size
     arr = np.array(img)
-    xs, ys, which, edge = shape_pixels(shape_groups(dl, inclusive=False), w, h)
-    colours = np.concatenate([dl.shape_fill, dl.shape_edge])
-    arr[ys, xs] = colours[which + dl.shape_fill.shape[0] * edge]
     xs, ys, which = segment_pixels(camera.to_screen(dl.lines, size).reshape(-1, 4), w, h)
     arr[ys, xs] = dl.line_color[which]
     xs, ys, which = square_pixels(camera.to_screen(dl.points, size), dl.point_px, w, h)
     arr[ys, xs] = dl.point_color[which]
-    img = Image.fromarray(arr, "RGB")
-    if dl.texts:
-        pen = ImageDraw.Draw(img)
-        for x, y, text, c in dl.texts:
-            pen.text(tuple(camera.to_screen((x, y), size)), text, fill=tuple(c), font=font(12))
-    return img
+    return Image.fromarray(arr, "RGB")
 
 
 def png_bytes(world, size=(640, 480)) -> bytes | None:

@@ -6,9 +6,8 @@ A game draws its world with three lines::
     debug = draw.PygameDraw(screen, camera=draw.Camera(center=(0, 5), scale=30))
     debug.draw(world)          # every frame, after the game clears the screen
 
-The geometry comes from :func:`impulse2d.draw.geometry.build` in bulk NumPy, and on a 32-bit
-surface (the display's usual format) the pixels are written in bulk too (pixels.py); other
-surfaces get one pygame call per item.
+The geometry comes from :func:`impulse2d.draw.geometry.build` in bulk NumPy; what runs per item
+in Python is only the pygame call itself (one polygon per shape, one line per overlay segment).
 Needs pygame-ce (``pip install impulse2d[testbed]``); never the old ``pygame`` package, which
 installs the same ``pygame`` module.
 """
@@ -22,8 +21,8 @@ import numpy as np
 from .camera import Camera
 from .flags import Flags
 from .geometry import ContactMemory, build
-from .outlines import shape_groups, shape_outlines
-from .pixels import segment_pixels, shape_pixels, square_pixels
+from .outlines import shape_outlines
+from .pixels import segment_pixels, square_pixels
 
 __all__ = ["PygameDraw"]
 
@@ -100,39 +99,6 @@ class PygameDraw:
         size = self.size
         dl = build(world, self._camera(world), size, self.flags, self._memory)
         surf = self.surface
-        for x, y, string, colour in dl.texts:
-            self.text((x, y), string, colour)
-        if surf.get_bytesize() == 4:
-            self._draw_bulk(dl, size)
-        else:
-            self._draw_calls(dl, size)
-
-    def _draw_bulk(self, dl, size) -> None:
-        """Shapes and overlays written straight into a 32-bit surface's pixels in a few NumPy
-        passes (pixels.py): one library call per shape or segment costs more than the pass."""
-        w, h = size
-        surf = self.surface
-        xs, ys, which, edge = shape_pixels(shape_groups(dl, inclusive=False), w, h)
-        seg = dl.camera.to_screen(dl.lines, size).reshape(-1, 4)
-        lx, ly, lwhich = segment_pixels(seg, w, h)
-        qx, qy, qwhich = square_pixels(dl.camera.to_screen(dl.points, size), dl.point_px, w, h)
-        # One palette of every colour in the frame: fills, outlines, lines, dots.
-        m, k = dl.shape_fill.shape[0], dl.line_color.shape[0]
-        mapped = _map_rgb(surf, np.concatenate([dl.shape_fill, dl.shape_edge, dl.line_color,
-                                                dl.point_color]))
-        arr = self._pg.surfarray.pixels2d(surf)
-        mapped = mapped.view(arr.dtype)                   # pygame's int32 pixels: same bits
-        try:
-            arr[xs, ys] = mapped[which + m * edge]
-            arr[lx, ly] = mapped[2 * m + lwhich]
-            arr[qx, qy] = mapped[2 * m + k + qwhich]
-        finally:
-            del arr                                       # unlocks the surface
-
-    def _draw_calls(self, dl, size) -> None:
-        """Any other surface (8, 16 or 24 bits): one pygame call per item."""
-        pg = self._pg
-        surf = self.surface
         polygon, line = pg.draw.polygon, pg.draw.line
         kind, outlines, spokes = shape_outlines(dl, pairs=True)
         if kind.size:
@@ -150,11 +116,30 @@ class PygameDraw:
                     line(surf, edges[i], pts[0], pts[1], 2)
                 else:
                     surf.set_at((int(pts[0][0]), int(pts[0][1])), edges[i])
+        for x, y, string, colour in dl.texts:
+            self.text((x, y), string, colour)
+        if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0:
+            return
         seg = dl.camera.to_screen(dl.lines, size).reshape(-1, 4)
+        pts = dl.camera.to_screen(dl.points, size)
+        if surf.get_bytesize() == 4:
+            # Overlays in bulk, straight into the pixels (pixels.py: one call per segment costs
+            # more than the whole pass).
+            w, h = size
+            xs, ys, which = segment_pixels(seg, w, h)
+            qx, qy, qwhich = square_pixels(pts, dl.point_px, w, h)
+            mapped = _map_rgb(surf, np.concatenate([dl.line_color, dl.point_color]))
+            arr = self._pg.surfarray.pixels2d(surf)
+            mapped = mapped.view(arr.dtype)               # pygame's int32 pixels: same bits
+            try:
+                arr[xs, ys] = mapped[which]
+                arr[qx, qy] = mapped[dl.line_color.shape[0] + qwhich]
+            finally:
+                del arr                                   # unlocks the surface
+            return
         for s, c in zip(seg.tolist(), dl.line_color.tolist()):
             line(surf, c, s[:2], s[2:])
         rect = pg.draw.rect
-        pts = dl.camera.to_screen(dl.points, size)
         for (x, y), hh, c in zip(pts.tolist(), dl.point_px.tolist(), dl.point_color.tolist()):
             rect(surf, c, (round(x - hh), round(y - hh), round(2 * hh) + 1, round(2 * hh) + 1))
 
