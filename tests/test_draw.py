@@ -17,7 +17,7 @@ pytest.importorskip("PIL")
 import impulse2d  # noqa: E402
 from impulse2d import draw  # noqa: E402
 from impulse2d.draw import colors as C  # noqa: E402
-from impulse2d.draw.geometry import ARROW_PX, AXIS_PX, GRAPH_POINT_PX, HEAD_PX, NORMAL_PX, \
+from impulse2d.draw.geometry import ARROW_PX, AXIS_PX, GRAPH_POINT_PX, NORMAL_PX, \
     POINT_PX, REVOLUTE_PX, _graph_colors, build  # noqa: E402
 
 SIZE = (200, 160)
