@@ -6,17 +6,16 @@
 
 **Why PyAV** (the ``video`` extra, ``pip install impulse2d[video]``), measured against
 imageio-ffmpeg (``benchmarks/draw_bench.py``; numbers in BENCHMARKS.md, "Seeing it"). Both ship
-FFmpeg with libx264 in their wheels. imageio-ffmpeg encoded faster on the measuring machine
-(about 2.5x: 195 against 78 frames/s at 640 x 480 on a loaded two-core machine), because its
-ffmpeg runs as a child process on the other core; both are faster than a debug frame is drawn
-at that size with every layer on. PyAV was chosen because it links FFmpeg's libraries into the
-process: it encodes into memory (:func:`clip` needs no temporary file), its errors are Python
-exceptions rather than a child process's stderr, the same library decodes (the tests read
-every frame back), nothing depends on spawning an executable (sandboxes, frozen apps), and it
-installs smaller (107 MB against 173 MB for imageio-ffmpeg's static ffmpeg on Linux x86-64);
+FFmpeg with libx264 in their wheels, and both encoded 640 x 480 frames at 80-300 frames/s on
+the (loaded, two-core) measuring machine, neither reliably ahead: imageio-ffmpeg's ffmpeg runs
+as a child process and can use the other core, PyAV encodes in-process. Both are faster than a
+debug frame is drawn with every layer on. PyAV was chosen because it links FFmpeg's libraries
+into the process: it encodes into memory (:func:`clip` needs no temporary file), its errors are
+Python exceptions rather than a child process's stderr, the same library decodes (the tests
+read every frame back), nothing depends on spawning an executable (sandboxes, frozen apps), and
+it installs smaller (107 MB against 173 MB for imageio-ffmpeg's static ffmpeg on Linux x86-64);
 imageio-ffmpeg's own README now points new users to PyAV. Its binary wheels bundle GPL x264,
-which is one more reason it stays an optional extra of this MIT library. GIF and WebP need
-only Pillow.
+one more reason it stays an optional extra of this MIT library. GIF and WebP need only Pillow.
 
 H.264 in 4:2:0 needs even sides: an odd width or height is padded by one copied edge pixel.
 """
