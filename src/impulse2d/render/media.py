@@ -1,4 +1,5 @@
-"""Video of a simulation: ``.mp4`` (H.264 through PyAV), ``.gif`` and ``.webp`` (Pillow).
+"""Video of a simulation (the module behind ``render.video``, ``render.clip`` and
+``render.VideoWriter``): ``.mp4`` (H.264 through PyAV), ``.gif`` and ``.webp`` (Pillow).
 
 * :class:`VideoWriter` writes frames a program draws itself ((h, w, 3) uint8 RGB arrays);
 * :func:`video` steps a world and records what :func:`impulse2d.draw.image` draws;
