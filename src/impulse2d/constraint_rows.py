@@ -24,7 +24,9 @@ What the numbers mean:
   rotation but apply impulses at these anchors). Joints: the anchors as prepared at the start
   of the step, exact for ``pgs``, ``pgs_ngs``, ``pgs_block`` and ``direct``, whose velocity
   sweeps all run before positions move; the soft step turns them with each substep's
-  rotation, so its later substeps' J differ from these by that rotation (w dt, small).
+  rotation, so its later substeps' J differ from these by that rotation (w dt, small). The
+  pulley's export takes its ropes' directions through the bodies' centres as they are now,
+  after the step: its J differs from the solve's by the step's motion (none at rest).
 * ``bias``: the velocity the row is solved toward, ``J v + bias -> 0``. Contact normals, per
   solver: ``soft_step``: the soft pass's ``max(bias_rate * C, -contact_speed)`` (``C / h`` while
   the gap ``C`` is open) of the last substep, the relax pass having none; ``pgs`` and
@@ -69,6 +71,7 @@ import numpy as np
 from . import contacts as _contacts
 from ._dynamics.direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, KIND, ONE_SIDED, ROWS,
                                     SOFT, WIDTH)
+from ._core.state import DYNAMIC
 from ._dynamics.joints import ROW_LISTS
 from ._dynamics.row_export import export_rows
 from ._dynamics.world_ref import stores_for_step, sync_constraints
@@ -158,6 +161,10 @@ def _contact_rows(world) -> list[ConstraintRow]:
     # rows still describing their contact (a shape destroyed since the step drops contacts)
     live = k < c.count.shape[0]
     live[live] &= (c.body_a[k[live]] == cs.body_a[live]) & (c.body_b[k[live]] == cs.body_b[live])
+    # an island that slept through the step was not solved: its rows are an older step's
+    b = world._bodies
+    awake = (b.type == DYNAMIC) & ~b.asleep
+    live &= awake[cs.body_a] | awake[cs.body_b]
     listed = _contacts.contact_rows(world, touching_only=False)
     records = dict(zip(listed.tolist(), _contacts.records(world, listed)))
     bodies = world._body_handles
