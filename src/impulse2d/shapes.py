@@ -97,10 +97,10 @@ class Shape(Handle):
 
     @property
     def aabb(self) -> tuple[float, float, float, float]:
-        """World bounding box (min x, min y, max x, max y) where the shape is now: computed
-        from its body's pose with the step's own routine, so after a step it equals the box
-        the broadphase used, and before the first step (or after a body is moved) it is
-        already where the shape is."""
+        """World bounding box (min x, min y, max x, max y), m, where the shape is now:
+        computed from its body's pose with the step's own routine, before the first step and
+        after a body is moved by hand too. (The step makes its broadphase boxes as it starts,
+        before the bodies move: those lag a step behind this one.)"""
         i = self._row()
         world = self._world
         shapes = world._shapes
