@@ -71,7 +71,7 @@ class ContactConstraints(NamedTuple):
     total_normal_impulse: np.ndarray   # (c, 2) over the whole step, N s
     total_tangent_impulse: np.ndarray
     bias: np.ndarray               # (c, 2) m/s, the normal row's bias in its last biased pass
-    unclamped: np.ndarray          # (c, 2, 2) N s, (normal, tangent) accumulated before the last clamp
+    unclamped: np.ndarray          # (c, 2, 2) N s, (normal, tangent) before the last clamp
 
 
 CONSTRAINT_LAYOUT = {

@@ -1,4 +1,4 @@
-"""The joints' rows read from Python: ``world.constraint_rows()`` (:mod:`impulse2d.constraint_rows`).
+"""The joints' rows read from Python, for ``world.constraint_rows()``.
 
 Each joint type's row export (:mod:`.direct_rows`, the ``direct`` solver's and the diagnostics'
 view of the joints) is an entry compiled without a Python wrapper and called by address from
