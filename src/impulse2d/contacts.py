@@ -13,12 +13,13 @@ computed, but the solver stopped it against the surface, so the shapes touch whe
 returns. A speculative point that never pushed does not make a contact touching.
 
 Every reader here works on the contact store in a few vectorised NumPy passes; the records are
-built from plain Python lists (``tolist``), with ``tuple.__new__`` in place of each record's
-keyword constructor (a Python frame per object, about a third of the cost, measured).
+built from plain Python lists (``tolist``) with ``tuple.__new__`` mapped over them, in place of
+each record's keyword constructor and a Python loop per contact.
 """
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -69,11 +70,18 @@ class ContactData(NamedTuple):
 _new = tuple.__new__
 
 
-def touching_mask(contacts) -> np.ndarray:
-    """Per row of the contact store: whether the contact touches (see the module doc)."""
-    valid = np.arange(2) < contacts.count[:, None]
-    pressed = (contacts.separation < 0.0) | (contacts.total_normal_impulse > 0.0)
-    return np.any(valid & pressed, axis=1)
+def touching_mask(contacts, rows=None) -> np.ndarray:
+    """Whether each contact of the store (or of its rows ``rows``) touches (the module doc)."""
+    if rows is None:
+        count, separation, pushed = (contacts.count, contacts.separation,
+                                     contacts.total_normal_impulse)
+    else:
+        count, separation, pushed = (contacts.count[rows], contacts.separation[rows],
+                                     contacts.total_normal_impulse[rows])
+    # point 0 exists where count > 0, point 1 where count > 1 (elementwise: a reduction over
+    # the points' axis costs more than the whole test on a few rows)
+    first = (count > 0) & ((separation[:, 0] < 0.0) | (pushed[:, 0] > 0.0))
+    return first | ((count > 1) & ((separation[:, 1] < 0.0) | (pushed[:, 1] > 0.0)))
 
 
 def contact_rows(world: World, touching_only: bool = True) -> np.ndarray:
@@ -86,38 +94,31 @@ def contact_rows(world: World, touching_only: bool = True) -> np.ndarray:
 
 
 def records(world: World, rows: np.ndarray) -> list[ContactInfo]:
-    """The contacts of store rows ``rows`` as :class:`ContactInfo` records."""
+    """The contacts of store rows ``rows`` (each with manifold points) as :class:`ContactInfo`
+    records. Built column by column with ``map`` over C-level constructors rather than a
+    Python loop per contact: a third of the time of the loop (measured, 1,262 contacts)."""
     c = world._contacts
-    if rows.shape[0] == 0:
+    n = rows.shape[0]
+    if n == 0:
         return []
-    handles = world._shape_handles
-    shape_a = c.shape_a[rows].tolist()
-    shape_b = c.shape_b[rows].tolist()
-    normal = c.normal[rows].tolist()
-    count = c.count[rows].tolist()
-    point = c.point[rows].tolist()
-    separation = c.separation[rows].tolist()
-    normal_impulse = c.total_normal_impulse[rows].tolist()
-    tangent_impulse = c.total_tangent_impulse[rows].tolist()
-    ids = c.ids[rows].tolist()
-    touching = touching_mask(c)[rows].tolist()
-    out = []
-    for i, n in enumerate(count):
-        p = point[i]
-        s = separation[i]
-        ni = normal_impulse[i]
-        ti = tangent_impulse[i]
-        fid = ids[i]
-        if n == 2:
-            points = (_new(ContactPoint, (_new(Vec2, p[0]), s[0], ni[0], ti[0], fid[0])),
-                      _new(ContactPoint, (_new(Vec2, p[1]), s[1], ni[1], ti[1], fid[1])))
-        elif n == 1:
-            points = (_new(ContactPoint, (_new(Vec2, p[0]), s[0], ni[0], ti[0], fid[0])),)
-        else:
-            points = ()
-        out.append(_new(ContactInfo, (handles[shape_a[i]], handles[shape_b[i]],
-                                      _new(Vec2, normal[i]), points, touching[i])))
-    return out
+    count = c.count[rows]
+    # the points, flattened in contact order: (row, j) for j < count
+    k = np.repeat(rows, count)
+    second = np.zeros(k.shape[0], dtype=np.int64)
+    second[np.cumsum(count)[count == 2] - 1] = 1
+    points = list(map(_new, repeat(ContactPoint), zip(
+        map(_new, repeat(Vec2), c.point[k, second].tolist()), c.separation[k, second].tolist(),
+        c.total_normal_impulse[k, second].tolist(), c.total_tangent_impulse[k, second].tolist(),
+        c.ids[k, second].tolist())))
+    # group them by contact: slices at the running sums of the counts
+    ends = np.cumsum(count).tolist()
+    starts = [0, *ends[:-1]]
+    grouped = list(map(tuple, map(points.__getitem__, map(slice, starts, ends))))
+    handles = world._shape_handles.__getitem__
+    return list(map(_new, repeat(ContactInfo), zip(
+        map(handles, c.shape_a[rows].tolist()), map(handles, c.shape_b[rows].tolist()),
+        map(_new, repeat(Vec2), c.normal[rows].tolist()), grouped,
+        touching_mask(c, rows).tolist())))
 
 
 def get_contacts(world: World, touching_only: bool = True) -> list[ContactInfo]:
@@ -135,7 +136,7 @@ def body_contacts(body: Body) -> list[ContactInfo]:
     keep = (c.count > 0) & ((c.body_a == b) | (c.body_b == b))
     rows = np.flatnonzero(keep)
     if rows.shape[0]:
-        rows = rows[touching_mask(c)[rows]]
+        rows = rows[touching_mask(c, rows)]
     return records(world, rows)
 
 
