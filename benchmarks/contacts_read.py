@@ -7,7 +7,9 @@
 
 The scene is stepped (sleep off, so that every step solves it) until settled; then the step is
 timed ``--repeats`` times, and each reader as many times, once after each of its own steps;
-medians in ms, with each reader's cost as a fraction of the step. ``body.contacts`` is timed for one body (a game
+medians in ms, with each reader's cost as a fraction of the step. "The list as main built it" rebuilds every
+contact's record the way ``world.contacts`` did before (a constructor call per object), on the
+same world, for a paired comparison with ``get_contacts(touching_only=False)``. ``body.contacts`` is timed for one body (a game
 asking whether its player touches the ground) and for every body in turn. A checkout without
 the readers (main before issue 29 item 8) reports only ``world.contacts``.
 
@@ -22,6 +24,8 @@ import platform
 import statistics
 import time
 from pathlib import Path
+
+import numpy as np
 
 import impulse2d
 from impulse2d.scenes import build_scene
@@ -39,6 +43,27 @@ def _median_ms(fn, repeats: int) -> float:
     return statistics.median(times) * 1e3
 
 
+def _main_list(world) -> list:
+    """``world.contacts`` as main (before issue 29 item 8) built it: a record per contact with
+    a constructor call per object and a float() per number; the same contacts as
+    ``get_contacts(touching_only=False)``, for a paired comparison in one process."""
+    from impulse2d import ContactInfo, ContactPoint, Vec2
+
+    c = world._contacts
+    out = []
+    for k in np.flatnonzero(c.count > 0):
+        k = int(k)
+        points = tuple(
+            ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
+                         float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
+                         float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
+            for j in range(int(c.count[k])))
+        out.append(ContactInfo(world._shape_handles[int(c.shape_a[k])],
+                               world._shape_handles[int(c.shape_b[k])],
+                               Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points))
+    return out
+
+
 def measure(scene: str, repeats: int, settle: int, **params) -> dict:
     world = impulse2d.World(enable_sleep=False)
     build_scene(world, scene, **params)
@@ -49,6 +74,7 @@ def measure(scene: str, repeats: int, settle: int, **params) -> dict:
     readers = {"world.contacts": lambda: world.contacts}
     if hasattr(world, "contact_data"):
         readers.update({
+            "the list as main built it (every contact)": lambda: _main_list(world),
             "world.get_contacts(touching_only=False)": lambda: world.get_contacts(False),
             "body.contacts (one body)": lambda: player.contacts,
             "body.contacts (every body)": lambda: [b.contacts for b in bodies],

@@ -19,6 +19,7 @@ each record's keyword constructor and a Python loop per contact.
 
 from __future__ import annotations
 
+import weakref
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -128,16 +129,38 @@ def get_contacts(world: World, touching_only: bool = True) -> list[ContactInfo]:
     return records(world, contact_rows(world, touching_only))
 
 
+_BY_BODY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""Per world: its touching contacts grouped by body, for :func:`body_contacts`, with the
+contact store and step they were grouped for (a step or a destroyed shape makes them stale)."""
+
+
+def _touching_by_body(world: World):
+    """``(starts, rows)``: the touching contacts' store rows of body row ``b`` are
+    ``rows[starts[b]:starts[b + 1]]``, ascending; made once per step, on the first ask."""
+    c = world._contacts
+    key = (c, c.count.shape[0], world.step_count)
+    cached = _BY_BODY.get(world)
+    if cached is not None and cached[0][0] is key[0] and cached[0][1:] == key[1:]:
+        return cached[1]
+    touching = contact_rows(world, touching_only=True)
+    # each contact once under each of its two bodies, sorted by body then row
+    body = np.concatenate((c.body_a[touching], c.body_b[touching]))
+    row = np.concatenate((touching, touching))
+    order = np.lexsort((row, body))
+    starts = np.searchsorted(body[order], np.arange(world._bodies.type.shape[0] + 1))
+    grouped = (starts, row[order])
+    _BY_BODY[world] = (key, grouped)
+    return grouped
+
+
 def body_contacts(body: Body) -> list[ContactInfo]:
-    """``body``'s touching contacts (Box2D's ``b2Body_GetContactData``)."""
+    """``body``'s touching contacts (Box2D's ``b2Body_GetContactData``), in the order of
+    :func:`get_contacts`: after the first ask of a step (one grouping of the step's touching
+    contacts by body, a few NumPy passes), each body costs only its own records."""
     world = body._world
     b = body._row()
-    c = world._contacts
-    keep = (c.count > 0) & ((c.body_a == b) | (c.body_b == b))
-    rows = np.flatnonzero(keep)
-    if rows.shape[0]:
-        rows = rows[touching_mask(c, rows)]
-    return records(world, rows)
+    starts, rows = _touching_by_body(world)
+    return records(world, rows[starts[b]:starts[b + 1]])
 
 
 def contact_data(world: World, touching_only: bool = True) -> ContactData:
