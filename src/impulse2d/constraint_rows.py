@@ -58,7 +58,8 @@ What the numbers mean:
   :func:`._dynamics.solvers.impulse_caps`, not shown.
 
 The rows describe the solver of ``world.settings`` as the step ran; a row's record describes
-that step only (read it before stepping again).
+that step only (read it before stepping again). An island asleep through the step was not
+solved and has no rows; before the first step there are none.
 """
 
 from __future__ import annotations
