@@ -85,6 +85,14 @@ def touching_mask(contacts, rows=None) -> np.ndarray:
     return first | ((count > 1) & ((separation[:, 1] < 0.0) | (pushed[:, 1] > 0.0)))
 
 
+def check_touching_only(value) -> bool:
+    """``touching_only`` as a bool; anything but True or False is refused (a string such as
+    ``"no"`` would read as true)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"touching_only must be True or False, got {value!r}")
+    return bool(value)
+
+
 def contact_rows(world: World, touching_only: bool = True) -> np.ndarray:
     """The rows of the contact store that :func:`get_contacts` lists, ascending."""
     c = world._contacts
@@ -221,5 +229,5 @@ def contact_data(world: World, touching_only: bool = True) -> ContactData:
     )
 
 
-__all__ = ["ContactPoint", "ContactInfo", "ContactData", "touching_mask", "contact_rows",
-           "records", "get_contacts", "body_contacts", "contact_data"]
+__all__ = ["ContactPoint", "ContactInfo", "ContactData", "check_touching_only", "touching_mask",
+           "contact_rows", "records", "get_contacts", "body_contacts", "contact_data"]
