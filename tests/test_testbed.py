@@ -18,7 +18,8 @@ pygame = pytest.importorskip("pygame")
 from impulse2d import draw  # noqa: E402
 from impulse2d.settings import SOLVERS  # noqa: E402
 from impulse2d.types import BodyType  # noqa: E402
-from impulse2d.testbed import Testbed, catalog, config  # noqa: E402
+from impulse2d.testbed import Testbed as Bed  # noqa: E402  (not "Test...": pytest would collect it)
+from impulse2d.testbed import catalog, config  # noqa: E402
 from impulse2d.testbed.panes import copy_pane  # noqa: E402
 
 BACKGROUND = (18, 20, 25)
@@ -42,7 +43,7 @@ def config_home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def tb():
-    bed = Testbed("stack", size=(1000, 640))
+    bed = Bed("stack", size=(1000, 640))
     yield bed
     bed.close()
 
@@ -83,7 +84,7 @@ def test_browser_lists_every_scene_grouped():
 
 
 def test_every_scene_opens_and_runs_60_frames():
-    bed = Testbed("stack", size=(800, 480))
+    bed = Bed("stack", size=(800, 480))
     try:
         for name in bed.scenes:
             bed.open(name, **SMALL.get(name, {}))
@@ -234,7 +235,7 @@ def test_side_by_side_same_solver_stays_bit_identical(tb):
 
 
 def test_side_by_side_soft_step_holds_the_stack_pgs_drops(tmp_path):
-    bed = Testbed("vertical_stack", size=(1000, 640))
+    bed = Bed("vertical_stack", size=(1000, 640))
     try:
         bed.side_by_side(["soft_step", "pgs"])
         bed.configure(velocity_iterations=4)
@@ -357,13 +358,13 @@ def test_replay_re_renders_the_same_frames(tb, tmp_path):
 # -- remembered state --------------------------------------------------------------------------
 
 def test_state_is_remembered_between_runs(config_home):
-    bed = Testbed("bridge", size=(800, 480), remember=True, params={"planks": 20})
+    bed = Bed("bridge", size=(800, 480), remember=True, params={"planks": 20})
     bed.toggle_flag("aabbs")
     bed.configure(substeps=8)
     bed.close()
     assert config.config_path() == config_home / "impulse2d" / "testbed.json"
     assert config.config_path().exists()
-    again = Testbed(size=(800, 480), remember=True, params={"planks": 20})
+    again = Bed(size=(800, 480), remember=True, params={"planks": 20})
     try:
         assert again.scene == "bridge"
         assert again.flags.aabbs
@@ -371,7 +372,7 @@ def test_state_is_remembered_between_runs(config_home):
     finally:
         again.close()
     config.config_path().write_text("{ not json", encoding="utf-8")   # damaged: defaults
-    third = Testbed(size=(800, 480), remember=True, window=False)
+    third = Bed(size=(800, 480), remember=True, window=False)
     try:
         assert third.scene == "pyramid" and not third.flags.aabbs
     finally:
