@@ -146,9 +146,12 @@ def test_panel_settings_reach_the_world_and_bad_values_change_nothing(tb):
         tb.configure(gravity=1.0)
     with pytest.raises(ValueError, match="solver"):
         tb.set_solver("jacobi")
+    world = tb.world
     with pytest.raises(ValueError, match="unknown scene"):
         tb.open("no_such_scene")
-    assert tb.scene == "stack"
+    with pytest.raises(TypeError, match="no_such_param"):
+        tb.open("pyramid", no_such_param=1)
+    assert tb.scene == "stack" and tb.world is world
 
 
 # -- the mouse ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 from .. import _validate
 from ..settings import SOLVERS, WorldSettings
 from . import catalog, config, inspector, mouse, panels, recording
-from .panes import Pane, build_pane, copy_pane, divergence
+from .panes import Pane, build_pane, copy_pane, divergence, release_gym
 from .solver_panel import CONTROLS, panel_settings
 
 try:
@@ -126,10 +126,12 @@ class Testbed:
         the panel's settings (side by side: one pane per solver again), the camera on the
         scene's view, unpaused, the input log started afresh."""
         entry = catalog.find(name)
+        panes = self._make_panes(entry, dict(params))   # raises before anything changes
         self._stop_recording()
-        self.entry = entry
-        self.params = dict(params)
-        self._build()
+        self.mouse.end()
+        self._close_envs()
+        self.selection = None
+        self.entry, self.params, self.panes = entry, dict(params), panes
         from ..draw import Camera
         self.camera = _camera_for(Camera, entry.view, self.pane_rects()[0].size)
         self.paused = False
@@ -138,21 +140,32 @@ class Testbed:
         self._start = self._start_state()
         self.panels.reset()
 
-    def _build(self) -> None:
-        self.mouse.end()
-        self.selection = None
+    def _close_envs(self) -> None:
+        for pane in getattr(self, "panes", []):
+            if pane.env is not None:
+                pane.env.close()
+
+    def _make_panes(self, entry, params) -> list[Pane]:
+        """Fresh panes of ``entry``: one, or one per side-by-side solver (copies of one world;
+        a Gymnasium scene: one environment each, from the same seed)."""
         settings = {**self._settings, **PANE_SETTINGS}
-        first = build_pane(self.entry, settings, self.params)
+        first = build_pane(entry, settings, params)
         if self.solvers is None:
-            self.panes = [first]
-        elif first.env is not None:
-            self.panes = [build_pane(self.entry, {**settings, "solver": s}, self.params)
-                          for s in self.solvers]
-        else:
-            first.world.settings.solver = self.solvers[0]
-            self.panes = [first] + [copy_pane(first) for _ in self.solvers[1:]]
-            for pane, solver in zip(self.panes, self.solvers):
-                pane.world.settings.solver = solver
+            return [first]
+        if first.env is not None:
+            first.env.close()
+            return [build_pane(entry, {**settings, "solver": s}, params) for s in self.solvers]
+        panes = [first] + [copy_pane(first) for _ in self.solvers[1:]]
+        for pane, solver in zip(panes, self.solvers):
+            pane.world.settings.solver = solver
+        return panes
+
+    def _build(self) -> None:
+        """The current scene rebuilt from scratch (a restart)."""
+        self.mouse.end()
+        self._close_envs()
+        self.selection = None
+        self.panes = self._make_panes(self.entry, self.params)
 
     def restart(self) -> None:
         """The scene rebuilt from scratch, with the current settings and panes."""
@@ -513,9 +526,8 @@ class Testbed:
             config.save({"scene": self.entry.name, "flags": dataclasses.asdict(self._flags),
                          "settings": {k: _plain(v) for k, v in self._settings.items()},
                          "show_ui": self.show_ui})
-        for pane in self.panes:
-            if pane.env is not None:
-                pane.env.close()
+        self._close_envs()
+        release_gym()
         if self.window:
             pygame.display.quit()
 

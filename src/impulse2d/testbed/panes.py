@@ -112,13 +112,14 @@ def _gym_pane(entry: Entry, settings: dict) -> Pane:
 
     from ..compat import box2d as b2compat
 
+    global _installed_here
     if not b2compat.installed():
         # The environments import Box2D when their module is imported: drop any copy made
         # against another Box2D so that they import this layer (tests/test_gym_envs.py does
         # the same).
-        for name in [m for m in sys.modules if m.startswith("gymnasium.envs.box2d")]:
-            del sys.modules[name]
+        _drop_env_modules()
         b2compat.install()
+        _installed_here = True
     env = gym.make(entry.gym_id)
     observation, _ = env.reset(seed=GYM_SEED)
     env.action_space.seed(GYM_SEED)
@@ -128,6 +129,25 @@ def _gym_pane(entry: Entry, settings: dict) -> Pane:
     pane.policy = _policy(entry.gym_id, env)
     pane.observation = observation
     return pane
+
+
+_installed_here = False  # whether _gym_pane installed the layer (release_gym undoes it)
+
+
+def _drop_env_modules() -> None:
+    for name in [m for m in sys.modules if m.startswith("gymnasium.envs.box2d")]:
+        del sys.modules[name]
+
+
+def release_gym() -> None:
+    """Undo the layer's install if a Gymnasium pane made it, so that ``import Box2D`` after
+    the testbed closes is whatever it was before."""
+    global _installed_here
+    if _installed_here:
+        from ..compat import box2d as b2compat
+        b2compat.uninstall()
+        _drop_env_modules()
+        _installed_here = False
 
 
 def _apply(world: World, settings: dict) -> None:
