@@ -21,6 +21,8 @@ _collecting = _gc.isenabled()
 _gc.disable()
 try:
     from .body import Body
+    from .constraint_rows import ConstraintRow
+    from .contacts import ContactData
     from .chains import Chain
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                          PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint)
@@ -43,5 +45,6 @@ __all__ = [
     "PrismaticJoint", "WeldJoint", "WheelJoint",
     "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
-    "ContactInfo", "ContactPoint", "Profile", "Snapshot", "warmup", "__version__",
+    "ContactInfo", "ContactPoint", "ContactData", "ConstraintRow", "Profile", "Snapshot",
+    "warmup", "__version__",
 ]

@@ -266,6 +266,13 @@ class Body(Handle):
         i = self._row()
         return [self._world._shape_handles[s] for s in self._world._body_shapes[i]]
 
+    @property
+    def contacts(self) -> list:
+        """The body's touching contacts as of the last step (``ContactInfo`` records, as
+        ``world.contacts`` lists them; Box2D's ``b2Body_GetContactData``)."""
+        from .contacts import body_contacts  # contacts imports the world's types
+        return body_contacts(self)
+
     # -- forces ---------------------------------------------------------------------------
     # Forces add up in a per-step accumulator that the step turns into h * force / mass. Each
     # force, and the accumulated force and torque, is kept within +-MAX_FORCE (1e30 N, N m):

@@ -73,9 +73,9 @@ def worst_separation(world) -> float | None:
     """Most negative separation of any contact point of the last step, m (negative: overlap),
     or None without contact points.
 
-    Equal to ``min(p.separation for c in world.contacts for p in c.points)``, but read from the
-    contact store that ``world.contacts`` reads, without building a Python object per point
-    (a 5050-box pyramid has about 10 000 contacts, and this runs after every step).
+    Equal to ``min(p.separation for c in world.get_contacts(touching_only=False) for p in
+    c.points)``, but read from the contact store that it reads, without building a Python
+    object per point (a 5050-box pyramid has about 10 000 contacts, and this runs after every step).
     """
     store = getattr(world, "_contacts", None)
     if store is None or not hasattr(store, "separation"):

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from . import _sleep, _validate
+from ._collision.geometry import shape_aabb
 from ._handle import Handle
 from .types import ShapeType, Vec2
 
@@ -94,8 +97,20 @@ class Shape(Handle):
 
     @property
     def aabb(self) -> tuple[float, float, float, float]:
-        """World bounding box (min x, min y, max x, max y) as of the last step."""
-        return tuple(float(v) for v in self._world._shapes.aabb[self._row()])
+        """World bounding box (min x, min y, max x, max y), m, where the shape is now:
+        computed from its body's pose with the step's own routine, before the first step and
+        after a body is moved by hand too. (The step makes its broadphase boxes as it starts,
+        before the bodies move: those lag a step behind this one.)"""
+        i = self._row()
+        world = self._world
+        shapes = world._shapes
+        bodies = world._bodies
+        b = int(shapes.body[i])
+        box = np.empty(4)
+        shape_aabb(int(shapes.count[i]), shapes.vertices[i], float(shapes.radius[i]),
+                   float(bodies.origin[b, 0]), float(bodies.origin[b, 1]),
+                   float(bodies.rot[b, 0]), float(bodies.rot[b, 1]), box)
+        return tuple(box.tolist())
 
     # -- material ---------------------------------------------------------------------------
     @property

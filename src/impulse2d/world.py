@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from . import _sleep, _validate, queries, snapshot as _snapshot, solver_stats
+from . import (_sleep, _validate, constraint_rows as _constraint_rows, contacts as _contacts,
+               queries, snapshot as _snapshot, solver_stats)
 from .callbacks import Callbacks, check_callback
+from .contacts import ContactData, ContactInfo, ContactPoint
 from .events import EventTracker
 from ._collision import geometry
 from ._collision import shape_types
@@ -49,21 +51,6 @@ _SHAPE_CODES = {
     "polygon": shape_types.POLYGON,
     "chain_segment": shape_types.CHAIN_SEGMENT,
 }
-
-
-class ContactPoint(NamedTuple):
-    point: Vec2             # world point, halfway between the two surfaces, m
-    separation: float       # m, negative = overlap
-    normal_impulse: float   # N s pushed along the normal over the last step (/ dt = force)
-    tangent_impulse: float  # N s of friction over the last step
-    id: int                 # feature id (stable while the same features touch)
-
-
-class ContactInfo(NamedTuple):
-    shape_a: Shape
-    shape_b: Shape
-    normal: Vec2            # unit, from shape_a to shape_b
-    points: tuple[ContactPoint, ...]
 
 
 @dataclass
@@ -894,21 +881,30 @@ class World:
     # -- contacts ----------------------------------------------------------------------------------
     @property
     def contacts(self) -> list[ContactInfo]:
-        """Contacts with at least one manifold point (touching or within the speculative
-        margin), as of the last step, with the impulses the solver applied."""
-        return [self._contact_info(int(k)) for k in np.flatnonzero(self._contacts.count > 0)]
+        """The touching contacts as of the last step, with the impulses the solver applied
+        (:mod:`impulse2d.contacts`: touching = a point overlaps or pushed); the speculative ones
+        too with :meth:`get_contacts`."""
+        return _contacts.get_contacts(self)
+
+    def get_contacts(self, touching_only: bool = True) -> list[ContactInfo]:
+        """:attr:`contacts`; with ``touching_only=False`` also the contacts whose points are
+        only within the speculative margin (``touching`` False)."""
+        return _contacts.get_contacts(self, bool(touching_only))
+
+    def contact_data(self, touching_only: bool = True) -> ContactData:
+        """The contact points of :meth:`get_contacts` as NumPy arrays, one row per point
+        (:class:`~impulse2d.contacts.ContactData`)."""
+        return _contacts.contact_data(self, bool(touching_only))
+
+    def constraint_rows(self) -> list:
+        """The rows the last step's solve worked on: every contact point's normal and friction
+        rows and every joint's rows, with their Jacobian, effective mass, bias, impulses and
+        bounds (:class:`~impulse2d.constraint_rows.ConstraintRow`)."""
+        return _constraint_rows.constraint_rows(self)
 
     def _contact_info(self, k: int) -> ContactInfo:
-        """Contact row ``k`` as a record (:attr:`contacts`; the pre-solve hook's argument)."""
-        c = self._contacts
-        points = tuple(
-            ContactPoint(Vec2(float(c.point[k, j, 0]), float(c.point[k, j, 1])),
-                         float(c.separation[k, j]), float(c.total_normal_impulse[k, j]),
-                         float(c.total_tangent_impulse[k, j]), int(c.ids[k, j]))
-            for j in range(int(c.count[k])))
-        return ContactInfo(self._shape_handles[int(c.shape_a[k])],
-                           self._shape_handles[int(c.shape_b[k])],
-                           Vec2(float(c.normal[k, 0]), float(c.normal[k, 1])), points)
+        """Contact row ``k`` as a record (the pre-solve hook's argument)."""
+        return _contacts.records(self, np.array([k], dtype=np.int64))[0]
 
     # -- callbacks (callbacks.py) ------------------------------------------------------------
     @property

@@ -151,6 +151,11 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
                         if not (r1 >= 0.0 and r2 >= 0.0):
                             x1 = old1
                             x2 = old2
+            # world.constraint_rows(): the block's answer before the budget, and its biases
+            cs.unclamped[q, 0, 0] = x1
+            cs.unclamped[q, 1, 0] = x2
+            cs.bias[q, 0] = bias1
+            cs.bias[q, 1] = bias2
             # The speed budget, per point (normal_mass = 1 / k_ii).
             x1 = min(x1, cs.normal_mass[q, 0] * speed_cap)
             x2 = min(x2, cs.normal_mass[q, 1] * speed_cap)
@@ -183,6 +188,8 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
                 old = cs.normal_impulse[q, j]
                 normal_mass = cs.normal_mass[q, j]
                 total = min(max(old - normal_mass * (vn + bias), 0.0), normal_mass * speed_cap)
+                cs.unclamped[q, j, 0] = old - normal_mass * (vn + bias)
+                cs.bias[q, j] = bias
                 cs.normal_impulse[q, j] = total
                 if total > cs.max_normal_impulse[q, j]:
                     cs.max_normal_impulse[q, j] = total

@@ -70,6 +70,8 @@ class ContactConstraints(NamedTuple):
     max_normal_impulse: np.ndarray
     total_normal_impulse: np.ndarray   # (c, 2) over the whole step, N s
     total_tangent_impulse: np.ndarray
+    bias: np.ndarray               # (c, 2) m/s, the normal row's bias in its last biased pass
+    unclamped: np.ndarray          # (c, 2, 2) N s, (normal, tangent) before the last clamp
 
 
 CONSTRAINT_LAYOUT = {
@@ -93,6 +95,8 @@ CONSTRAINT_LAYOUT = {
     "max_normal_impulse": (np.float64, (2,)),
     "total_normal_impulse": (np.float64, (2,)),
     "total_tangent_impulse": (np.float64, (2,)),
+    "bias": (np.float64, (2,)),
+    "unclamped": (np.float64, (2, 2)),
 }
 
 
@@ -113,7 +117,7 @@ def allocate_constraints(count):
         np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8))
+        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8))
 
 
 @borrowing_kernel
@@ -166,6 +170,9 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             cs.max_normal_impulse[q, j] = 0.0
             cs.total_normal_impulse[q, j] = 0.0
             cs.total_tangent_impulse[q, j] = 0.0
+            cs.bias[q, j] = 0.0
+            cs.unclamped[q, j, 0] = 0.0
+            cs.unclamped[q, j, 1] = 0.0
             if warm_starting and j < count:
                 cs.normal_impulse[q, j] = contacts.normal_impulse[k, j]
                 cs.tangent_impulse[q, j] = contacts.tangent_impulse[k, j]
@@ -245,6 +252,7 @@ def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, 
         limit = friction * cs.normal_impulse[q, j]
         old = cs.tangent_impulse[q, j]
         total = min(max(old + impulse, -limit), limit)
+        cs.unclamped[q, j, 1] = old + impulse  # for world.constraint_rows()
         cs.tangent_impulse[q, j] = total
         impulse = total - old
         px = impulse * tx
@@ -330,6 +338,11 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
             normal_mass = cs.normal_mass[q, j]
             impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
             total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
+            # What world.constraint_rows() reports: the value before the clamp, and the bias
+            # of the pass that holds the contact (the soft step's soft pass, not its relax).
+            cs.unclamped[q, j, 0] = old + impulse
+            if use_bias or not soft:
+                cs.bias[q, j] = bias
             cs.normal_impulse[q, j] = total
             if total > cs.max_normal_impulse[q, j]:
                 cs.max_normal_impulse[q, j] = total
@@ -422,6 +435,8 @@ def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
     vn = dvx * nx + dvy * ny
     impulse = -cs.normal_mass[q, j] * (vn - target)
     total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
+    cs.unclamped[q, j, 0] = old + impulse  # the row as world.constraint_rows() reports it
+    cs.bias[q, j] = -target
     impulse = total - old
     px = impulse * nx
     py = impulse * ny

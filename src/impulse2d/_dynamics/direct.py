@@ -85,7 +85,7 @@ from .contact_solver import apply_restitution, prepare_contacts
 from .direct_linalg import factor, from_dense, solve, sort_row
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
-                          store_contact_rows, write_contact_rows)
+                          store_contact_biases, store_contact_rows, write_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .islands import find_root, union
 from .joint_solver import joint_pass
@@ -780,6 +780,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
     store_contact_rows(cs, touching, impulse)
+    store_contact_biases(cs, touching, data)
     if touching > 0:
         # pgs's restitution with pgs's convention (the approach measured after the kick, the
         # positions not moved yet): the bounce counted from the surface (bounce_speed), as the

@@ -198,11 +198,28 @@ def store_contact_rows(cs, touching, impulse):
             cs.max_normal_impulse[q, j] = 0.0
             cs.total_normal_impulse[q, j] = 0.0
             cs.total_tangent_impulse[q, j] = 0.0
+            cs.unclamped[q, j, 0] = 0.0
+            cs.unclamped[q, j, 1] = 0.0
         for j in range(cs.count[q]):
             cs.normal_impulse[q, j] = impulse[r]
             cs.tangent_impulse[q, j] = impulse[r + 1]
             cs.max_normal_impulse[q, j] = impulse[r]
             cs.total_normal_impulse[q, j] = impulse[r]
             cs.total_tangent_impulse[q, j] = impulse[r + 1]
+            # an exact answer, not clamped (world.constraint_rows())
+            cs.unclamped[q, j, 0] = impulse[r]
+            cs.unclamped[q, j, 1] = impulse[r + 1]
             r += 2
     return r
+
+
+@borrowing_kernel
+def store_contact_biases(cs, touching, data):
+    """Keep each contact normal row's bias (as :func:`write_contact_rows` laid the rows out)
+    in the first ``touching`` constraints, where the iterative solvers keep theirs: what
+    ``world.constraint_rows()`` reports."""
+    r = 0
+    for q in range(touching):
+        for j in range(cs.count[q]):
+            cs.bias[q, j] = data[r, BIAS]
+            r += 2

@@ -312,7 +312,8 @@ class b2World:  # noqa: N801
         """The touching contacts now (``b2Contact`` records)."""
         f = self._fixtures
         return [b2Contact(f[c.shape_a._index], f[c.shape_b._index], True, c.normal,
-                          [p.point for p in c.points]) for c in self._world.contacts
+                          [p.point for p in c.points])
+                for c in self._world.get_contacts(touching_only=False)
                 if min(p.separation for p in c.points) <= 0.0]
 
     @property
