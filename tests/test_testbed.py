@@ -77,8 +77,10 @@ def test_browser_lists_every_scene_grouped():
     # grouped: each group's entries are contiguous
     assert len(set(groups)) == sum(1 for k, g in enumerate(groups) if k == 0 or groups[k - 1] != g)
     assert [e.name for e in catalog.matching("pyram")][:2] == ["pyramid", "many_pyramids"]
-    assert [e.name for e in catalog.matching("stress chain")] == ["ball_and_chain",
-                                                                    "stretched_chain"]
+    found = catalog.matching("stress chain")   # every word, in the label or the description
+    assert {"ball_and_chain", "stretched_chain"} <= {e.name for e in found}
+    assert all(e.group == "stress" and "chain" in f"{e.name} {e.description}".lower()
+               for e in found)
     if catalog.gym_available():
         assert {"LunarLander", "BipedalWalker", "CarRacing"} <= set(names)
 
@@ -265,6 +267,7 @@ def test_side_by_side_soft_step_holds_the_stack_pgs_drops(tmp_path):
 # -- inspector ---------------------------------------------------------------------------------
 
 def test_inspector_impulses_equal_the_contacts_to_the_bit(tb):
+    tb.configure(enable_sleep=False)   # a sleeping island is not solved: it has no rows
     tb.run(40)
     contact = max(tb.world.contacts, key=lambda c: c.points[0].point[1])
     rows = tb.inspect(contact.points[0].point)

@@ -99,6 +99,8 @@ def describe(world, selection: Selection | None) -> list[str]:
     else:
         head = f"joint {type(selection.target).__name__}"
     lines = [f"{head}: {len(rows)} rows"]
+    if not rows:
+        lines.append("(asleep: not solved this step)")
     for row in rows:
         j = ", ".join(f"{x:.2f}" for x in row.J)
         lines.append(f"{row.kind}[{row.index}]")
