@@ -100,7 +100,7 @@ def describe(world, selection: Selection | None) -> list[str]:
         head = f"joint {type(selection.target).__name__}"
     lines = [f"{head}: {len(rows)} rows"]
     if not rows:
-        lines.append("(asleep: not solved this step)")
+        lines.append("(not solved this step: apart or asleep)")
     for row in rows:
         j = ", ".join(f"{x:.2f}" for x in row.J)
         lines.append(f"{row.kind}[{row.index}]")
