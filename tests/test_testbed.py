@@ -383,3 +383,16 @@ def test_state_is_remembered_between_runs(config_home):
         assert third.scene == "pyramid" and not third.flags.aabbs
     finally:
         third.close()
+
+
+# -- the command -------------------------------------------------------------------------------
+
+def test_command_opens_runs_and_screenshots(tmp_path, capsys):
+    from impulse2d.cli import main
+    shot = tmp_path / "cli.png"
+    assert main(["testbed", "stack", "--param", "count=2", "--frames", "5", "--size", "800x480",
+                 "--solvers", "soft_step,pgs", "--screenshot", str(shot), "--forget"]) == 0
+    assert _pixels(shot).shape[:2] == (480, 800)
+    assert main(["testbed", "stack", "--size", "big", "--forget"]) == 2
+    assert "--size" in capsys.readouterr().err
+    assert main(["testbed", "no_such_scene", "--frames", "1", "--forget"]) == 2

@@ -35,9 +35,10 @@ def _finite(values, log: bool):
     return out
 
 
-def draw_chart(surface, rect, title: str, series: list[Series], font, unit: str = "",
+def draw_chart(surface, rect, title: str, series: list[Series], text, unit: str = "",
                log: bool = False, scale: float = 1.0, stacked: bool = False) -> None:
-    """Draw ``series`` into ``rect``: a frame, the title with the last value of each, and the
+    """Draw ``series`` into ``rect`` (``text.render(string, colour)`` gives a line of text's
+    surface): a frame, the title with the last value of each, and the
     lines scaled to the largest value shown (``log``: log10 axis, for residuals). ``scale``
     multiplies the values for display (1e3: s -> ms); ``stacked`` adds the series up (the
     profile's stages)."""
@@ -57,7 +58,7 @@ def draw_chart(surface, rect, title: str, series: list[Series], font, unit: str 
         last = f"{columns[-1][-1]:.3g}" if columns and columns[-1] else ""
     else:
         last = ", ".join(f"{s.values[-1] * scale:.3g}" for s in series if s.values)
-    label = font.render(f"{title} {last}{(' ' + unit) if unit else ''}", True, (210, 214, 222))
+    label = text.render(f"{title} {last}{(' ' + unit) if unit else ''}", (210, 214, 222))
     surface.blit(label, (rect.x + 4, rect.y + 2))
     if not flat:
         return
@@ -67,7 +68,7 @@ def draw_chart(surface, rect, title: str, series: list[Series], font, unit: str 
     if hi - lo < 1e-12:
         hi = lo + 1.0
     plot = pygame.Rect(rect.x + 4, rect.y + 16, rect.w - 8, rect.h - 20)
-    top = font.render(f"{10 ** hi:.2g}" if log else f"{hi:.3g}", True, (130, 134, 146))
+    top = text.render(f"{10 ** hi:.2g}" if log else f"{hi:.3g}", (130, 134, 146))
     surface.blit(top, (rect.right - top.get_width() - 4, rect.y + 2 + label.get_height()))
     for s, values in zip(series, shown):
         n = len(values)
