@@ -42,19 +42,26 @@ def _ms(values, q=None) -> float:
     return round(1e3 * sorted(values)[int(q * (len(values) - 1))], 3)
 
 
+def _frames(tb, frames: int):
+    whole, step = [], []
+    for _ in range(frames):
+        t0 = time.perf_counter()
+        tb.run(1)
+        whole.append(time.perf_counter() - t0)
+        step.append(tb.world.profile.step)
+    return whole, step, [w - s for w, s in zip(whole, step)]
+
+
 def measure(scene: str, params: dict, target_fps: float, frames: int, warm: int) -> dict:
     tb = Testbed(scene, size=(1280, 720), params=params)
     try:
         tb.configure(enable_sleep=False)
-        tb.flags = draw.Flags.all()
         tb.run(warm)
-        whole, step = [], []
-        for _ in range(frames):
-            t0 = time.perf_counter()
-            tb.run(1)
-            whole.append(time.perf_counter() - t0)
-            step.append(tb.world.profile.step)
-        rest = [w - s for w, s in zip(whole, step)]
+        # the default flags (shapes, joints, sleep colours) first: what the testbed costs
+        # beside the drawing of the extra layers
+        plain, _, plain_rest = _frames(tb, max(frames // 2, 5))
+        tb.flags = draw.Flags.all()
+        whole, step, rest = _frames(tb, frames)
         bodies = len(tb.world.bodies)
         per_body = {}
         rect = tb.pane_rects()[0]
@@ -72,6 +79,8 @@ def measure(scene: str, params: dict, target_fps: float, frames: int, warm: int)
                 "step_ms": _ms(step), "draw_and_panels_ms": _ms(rest),
                 "draw_and_panels_ms_p90": _ms(rest, 0.9),
                 "fps": round(1.0 / statistics.median(whole), 1), "target_fps": target_fps,
+                "default_flags_frame_ms": _ms(plain),
+                "default_flags_draw_and_panels_ms": _ms(plain_rest),
                 "meets_target": 1.0 / statistics.median(whole) >= target_fps,
                 "pygame_draw_us_per_body": per_body}
     finally:

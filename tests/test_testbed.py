@@ -345,6 +345,7 @@ def test_replay_re_renders_the_same_frames(tb, tmp_path):
     top = max(tb.world.bodies, key=lambda b: b.position[1])
     tb.drag(tuple(top.position), (top.position[0] - 2.0, top.position[1] + 1.0), 8)
     tb.flags = draw.Flags(contacts=True)
+    tb.show_panels(False)              # the view widens; the recording keeps its size
     tb.run(4)
     replay_path = tb.stop_recording()
     assert replay_path == tmp_path / "run.replay.json"

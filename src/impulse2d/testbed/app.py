@@ -102,6 +102,7 @@ class Testbed:
         self._pan_from = None
         self._recorder = None
         self._replay_video = None
+        self._record_area = None
         self._running = True
         self.panels = panels.Panels(self)
         self.clock = pygame.time.Clock()
@@ -310,6 +311,10 @@ class Testbed:
             raise TypeError(f"flags must be an impulse2d.draw.Flags, got {type(value).__name__}")
         self._do(["flags", dataclasses.asdict(value)])
 
+    def show_panels(self, visible: bool) -> None:
+        """Show or hide the side panels (the scene view takes the whole window)."""
+        self._do(["ui", _validate.flag(visible, "visible")])
+
     def toggle_flag(self, name: str) -> None:
         """Turn the draw flag ``name`` on or off."""
         flags = dataclasses.asdict(self._flags)
@@ -359,7 +364,7 @@ class Testbed:
         self.screen.fill((18, 20, 25))
         self.panels.draw_panes()
         if capture and (self._recorder is not None or self._replay_video is not None):
-            frame = self._view_pixels()
+            frame = self._view_pixels(self._record_area)
             (self._recorder or self._replay_video).write(frame)
         if self.show_ui:
             self.panels.draw_ui()
@@ -368,10 +373,14 @@ class Testbed:
         if self.window:
             pygame.display.flip()
 
-    def _view_pixels(self):
-        """The scene view (every pane and its overlays) as an (h, w, 3) uint8 RGB array."""
+    def view_area(self):
+        """The window rectangle of the scene view (every pane)."""
         rects = self.pane_rects()
-        area = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
+        return rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
+
+    def _view_pixels(self, area):
+        """The window's ``area`` (the scene view as a recording began: a recording keeps its
+        size when the panels are hidden or shown) as an (h, w, 3) uint8 RGB array."""
         return pygame.surfarray.array3d(self.screen.subsurface(area)).swapaxes(0, 1).copy()
 
     def screenshot(self, path) -> Path:
@@ -397,9 +406,9 @@ class Testbed:
 
     def start_recording(self, path) -> None:
         self._stop_recording()
-        rects = self.pane_rects()
-        area = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
-        self._recorder = recording.Recorder(path, round(1.0 / self.dt), area.size, self.frame)
+        self._record_area = self.view_area()
+        self._recorder = recording.Recorder(path, round(1.0 / self.dt), self._record_area.size,
+                                            self.frame)
 
     def stop_recording(self):
         """Finish the recording; returns the replay file's path (None: none was running)."""
@@ -439,9 +448,9 @@ class Testbed:
                 self._frame(draw=False)
                 continue
             if self._replay_video is None:
-                rects = self.pane_rects()
-                area = rects[0].unionall(rects[1:]) if len(rects) > 1 else rects[0]
-                self._replay_video = VideoWriter(str(out_path), fps=fps, size=area.size)
+                self._record_area = self.view_area()
+                self._replay_video = VideoWriter(str(out_path), fps=fps,
+                                                 size=self._record_area.size)
                 self._replay_video.__enter__()
             self._frame()
         if self._replay_video is not None:
@@ -478,6 +487,8 @@ class Testbed:
             self._side_by_side(action[1])
         elif kind == "flags":
             self._flags = _flags_cls()(**action[1])
+        elif kind == "ui":
+            self.show_ui = bool(action[1])
         elif kind == "camera":
             self.camera.center = tuple(action[1])
             self.camera.scale = action[2]

@@ -75,7 +75,7 @@ def _key(tb, event) -> None:
     elif key in (pygame.K_HOME, pygame.K_f):
         tb.fit()
     elif key == pygame.K_TAB:
-        tb.show_ui = not tb.show_ui
+        tb.show_panels(not tb.show_ui)
     elif key == pygame.K_b:
         _side_by_side_key(tb, shift)
     elif key == pygame.K_v:
