@@ -242,14 +242,14 @@ def test_side_by_side_same_solver_stays_bit_identical(tb):
 def test_side_by_side_soft_step_holds_the_stack_pgs_drops(tmp_path):
     bed = Bed("vertical_stack", size=(1000, 640))
     try:
-        bed.side_by_side(["soft_step", "pgs"])
-        bed.configure(velocity_iterations=4)
-        bed.run(300)
+        bed.side_by_side(["soft_step", "pgs"])   # default settings: pgs drops it by 7 s
+        bed.run(420)
         div = bed.divergence
-        assert div.position > 1.0, div
+        assert div.position > 5.0, div
         soft, pgs = bed.worlds
-        # soft_step's stack still stands: its top box is near its resting height (15 m)
-        assert max(p[1] for p in soft.get_positions()) > 13.0
+        # soft_step's stack stands (its top box rests at 14.4 m); pgs's has fallen
+        assert max(p[1] for p in soft.get_positions()) > 14.0
+        assert max(p[1] for p in pgs.get_positions()) < 10.0
         shot = _pixels(bed.screenshot(tmp_path / "sbs.png"))
         left, right = bed.pane_rects()
         # the column of the stack, in each pane: x within 1.5 m of the stack's axis

@@ -69,6 +69,7 @@ class Testbed:
         if window:
             self.screen = pygame.display.set_mode(self.size)
             pygame.display.set_caption("impulse2d testbed")
+            pygame.event.clear()  # a QUIT left by a window closed before this one opened
         else:
             self.screen = pygame.Surface(self.size)
         self.window = bool(window)

@@ -29,7 +29,7 @@ PANE_COLORS = ((102, 204, 255), (255, 140, 90), (140, 230, 120), (220, 130, 240)
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 STAGE_COLORS = ((120, 170, 255), (110, 220, 160), (240, 200, 90), (250, 120, 100),
                 (190, 140, 250), (160, 160, 160))
-COUNTER_EVERY = 10  # frames between counter updates (they walk every body)
+COUNTER_EVERY = 30  # frames between counter updates (they walk every body): twice a second
 
 
 class Panels:
