@@ -480,7 +480,7 @@ class Testbed:
                     changes.pop("solver", None)
                 for name, value in changes.items():
                     setattr(pane.world.settings, name, value)
-                if hasattr(pane, "settings"):
+                if pane.env is not None:   # the next episode's world gets them too
                     pane.settings.update(changes)
             if self.solvers is not None and "solver" in action[1]:
                 self.solvers[0] = action[1]["solver"]

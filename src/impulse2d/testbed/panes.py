@@ -37,10 +37,16 @@ class Pane:
         self.info = info
         self.env = env
         self.steps = 0
+        # Gymnasium panes: the settings to give each new episode's world, the policy choosing
+        # the actions, the last observation, the episodes finished
+        self.settings: dict = {}
+        self.policy = None
+        self.observation = None
         self.episodes = 0
 
     def step(self, dt: float) -> None:
-        """Exactly one ``world.step``: the scene's hook and a step, or one environment step."""
+        """Exactly one ``world.step``: the scene's hook and a step of ``dt``, or one
+        environment step (at the environments' own rate, 1/50 s)."""
         if self.env is None:
             step_scene(self.world, self.info, self.steps, dt)
         else:
