@@ -10,6 +10,7 @@
     impulse2d demo many_pyramids --no-gif
     impulse2d compare                                  # stress scenes x every solver
     impulse2d compare --scenes vertical_stack,bridge --solvers soft_step,pgs --out report/
+    impulse2d testbed pyramid                          # the interactive window (F1: keys)
 
 ``demo`` builds a sample scene (``impulse2d.scenes``), steps it at 1/60 s, prints the step time
 about once per simulated second and a summary at the end, and writes an animated GIF of the run
@@ -102,6 +103,23 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="switch solver diagnostics on and report per-iteration residuals "
                            "(slows the step)")
     cmp_.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+
+    tb = sub.add_parser(
+        "testbed", help="open the interactive testbed window (pygame-ce)",
+        description="Open the testbed: every sample scene (and Gymnasium's Box2D worlds) in a "
+                    "window with a scene browser, mouse drag, a solver panel, live charts, side "
+                    "by side solvers, an inspector and recording. F1 in the window lists the "
+                    "keys. Needs pygame-ce: pip install impulse2d[testbed].")
+    tb.add_argument("scene", nargs="?", help="scene to open (default: the last one)")
+    tb.add_argument("--size", default="1280x720", metavar="WxH", help="window size in pixels")
+    tb.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="scene parameter (repeatable), as for demo")
+    tb.add_argument("--solvers", metavar="A,B",
+                    help="start side by side under these 2 to 4 solvers, e.g. soft_step,pgs")
+    tb.add_argument("--frames", type=int, help="run this many frames, then exit")
+    tb.add_argument("--screenshot", metavar="PATH.png", help="save the window as a PNG on exit")
+    tb.add_argument("--forget", action="store_true",
+                    help="neither read nor save the remembered scene, flags and panel state")
 
     warm = sub.add_parser(
         "warmup", help="compile the kernels ahead of time (or load them from the cache)",
@@ -496,6 +514,38 @@ def _compare(args, out, err) -> int:
     return 0
 
 
+def _testbed(args, out, err) -> int:
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        raise UsageError("the testbed needs pygame-ce: pip install impulse2d[testbed]") from None
+    from .scenes import get_scene
+    from .testbed import Testbed, catalog
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size must be WIDTHxHEIGHT, e.g. 1280x720, got {args.size!r}") from None
+    params = {}
+    if args.param:
+        if args.scene is None or catalog.find(args.scene).gym_id is not None:
+            raise UsageError("--param needs a scene of impulse2d.scenes")
+        params = _parse_params(get_scene(args.scene), args.param)
+    try:
+        bed = Testbed(args.scene, size=(w, h), params=params, remember=not args.forget)
+        if args.solvers:
+            bed.side_by_side(args.solvers.split(","))
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        bed.run(args.frames)
+        if args.screenshot:
+            bed.screenshot(args.screenshot)
+            print(f"wrote {args.screenshot}", file=out)
+    finally:
+        bed.close()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``impulse2d`` command; returns the exit status."""
     out, err = sys.stdout, sys.stderr
@@ -513,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _demo(args, out, err)
         if args.command == "compare":
             return _compare(args, out, err)
+        if args.command == "testbed":
+            return _testbed(args, out, err)
         if args.command == "warmup":
             from ._warmup import warmup
             warmup(all_kernels=args.all_kernels)
