@@ -15,8 +15,8 @@ class Flags:
     * ``shapes``: every shape, filled; ``sleep`` picks the fill (see :mod:`impulse2d.draw.colors`).
     * ``joints``: anchors, the lines between them and the bodies, axes and limits.
     * ``aabbs``: every shape's bounding box.
-    * ``contacts``: manifold points, new ones (not in the previous frame) and persisting ones in
-      different colours.
+    * ``contacts``: manifold points, new ones (not in the previous frame the drawer drew) green,
+      persisting ones blue, red when there was no frame before (see ``ContactMemory``).
     * ``normals``: contact normals, from shape A to shape B.
     * ``impulses`` / ``friction``: the last step's normal / friction impulses as arrows whose
       length is the impulse times ``impulse_scale``.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 
 import numpy as np
 
@@ -24,18 +25,18 @@ from . import colors as C
 from .camera import Camera
 from .flags import Flags
 
-__all__ = ["DrawList", "ContactMemory", "build", "world_bounds", "live_geometry"]
+__all__ = ["DrawList", "ContactMemory", "build", "world_bounds", "live_geometry", "memory_for"]
 
 # Pixel sizes of the overlays (constant on screen whatever the zoom).
-ANCHOR_PX = 6.0        # joint anchor circles, radius
-REVOLUTE_PX = 12.0     # revolute joint's angle marks, length
+ANCHOR_PX = 4.0        # joint anchor circles, radius
+REVOLUTE_PX = 8.0      # revolute joint's angle marks, length
 LIMIT_TICK_PX = 6.0    # half length of prismatic/wheel limit ticks
 NORMAL_PX = 15.0       # contact normal length
 ARROW_PX = 40.0        # the largest impulse arrow when impulse_scale is None
 HEAD_PX = 5.0          # arrow head length
 AXIS_PX = 12.0         # centre of mass axes
-POINT_PX = 3.0         # contact points, half size
-GRAPH_POINT_PX = 4.0   # contact points drawn in graph colours, half size
+POINT_PX = 2.0         # contact points, half size
+GRAPH_POINT_PX = 3.0   # contact points drawn in graph colours, half size
 
 
 def live_geometry(world, rows: np.ndarray | None = None) -> dict[str, np.ndarray] | None:
@@ -62,12 +63,19 @@ def live_geometry(world, rows: np.ndarray | None = None) -> dict[str, np.ndarray
 
 
 def _extent(g) -> tuple[np.ndarray, np.ndarray]:
-    """Per-shape world box: lo (m, 2), hi (m, 2), radius included."""
-    used = np.arange(8)[None, :] < np.maximum(g["count"], 1)[:, None]
-    r = g["radius"][:, None]
-    lo = np.where(used[..., None], g["verts"], np.inf).min(axis=1) - r
-    hi = np.where(used[..., None], g["verts"], -np.inf).max(axis=1) + r
-    return lo, hi
+    """Per-shape world box: lo (m, 2), hi (m, 2), radius included (cached in ``g``)."""
+    if "lo" not in g:
+        # Unused vertex slots repeat vertex 0, which leaves the box as it is.
+        v = g["verts"]
+        used = (np.arange(8)[None, :] < np.maximum(g["count"], 1)[:, None])[..., None]
+        v = np.where(used, v, v[:, :1])
+        r = g["radius"][:, None]
+        lo, hi = v[:, 0].copy(), v[:, 0].copy()
+        for k in range(1, 8):
+            np.minimum(lo, v[:, k], out=lo)
+            np.maximum(hi, v[:, k], out=hi)
+        g["lo"], g["hi"] = lo - r, hi + r
+    return g["lo"], g["hi"]
 
 
 def world_bounds(world) -> tuple[float, float, float, float] | None:
@@ -81,13 +89,18 @@ def world_bounds(world) -> tuple[float, float, float, float] | None:
     return float(x0), float(y0), float(x1), float(y1)
 
 
+UNKNOWN, NEW, PERSISTED = 0, 1, 2
+"""Contact point states of :meth:`ContactMemory.classify`."""
+
+
 class ContactMemory:
     """The contact points of the last frame drawn, to tell new points from persisting ones.
 
     Box2D flags a manifold point "persisted" when the narrowphase matched it to the previous
     step's; impulse2d's contact store keeps the match only as the carried impulse, so the drawer
     remembers the (contact key, feature id) pairs of the frame before. With one frame per step
-    the two definitions agree; a frame redrawn without a step (paused) keeps its colours.
+    the two definitions agree; a frame redrawn without a step (paused) keeps its colours. The
+    first frame a memory sees has no frame before it: its points are UNKNOWN.
     """
 
     __slots__ = ("_uid", "_step", "_previous", "_current")
@@ -95,20 +108,34 @@ class ContactMemory:
     def __init__(self) -> None:
         self._uid = None
         self._step = None
-        self._previous = np.zeros(0, dtype=np.dtype((np.void, 16)))
-        self._current = self._previous
+        self._previous = None
+        self._current = None
 
     def classify(self, world, pairs: np.ndarray) -> np.ndarray:
-        """Whether each (key, id) row of ``pairs`` (p, 2) int64 persisted from the frame before."""
+        """State of each (key, id) row of ``pairs`` (p, 2) int64: UNKNOWN, NEW or PERSISTED."""
         tag = np.ascontiguousarray(pairs, dtype=np.int64).view(np.dtype((np.void, 16))).ravel()
         if self._uid != world._uid:
             self._uid, self._step = world._uid, None
-            self._previous = self._current = np.zeros(0, dtype=tag.dtype)
+            self._previous = self._current = None
         if self._step != world.step_count:
             self._previous, self._current, self._step = self._current, tag, world.step_count
+        if self._previous is None:
+            return np.full(tag.size, UNKNOWN, dtype=np.int64)
         if self._previous.size == 0 or tag.size == 0:
-            return np.zeros(tag.size, dtype=bool)
-        return np.isin(tag, self._previous)
+            return np.full(tag.size, NEW, dtype=np.int64)
+        return np.where(np.isin(tag, self._previous), PERSISTED, NEW)
+
+
+_MEMORIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def memory_for(world) -> ContactMemory:
+    """The contact memory of one-off drawings of ``world`` (:func:`impulse2d.draw.image` without
+    a ``memory``): successive pictures of a stepping world tell new points from persisting ones."""
+    memory = _MEMORIES.get(world)
+    if memory is None:
+        memory = _MEMORIES[world] = ContactMemory()
+    return memory
 
 
 @dataclasses.dataclass
@@ -218,8 +245,8 @@ class _Collector:
         if self.lines:
             lines = np.concatenate(self.lines)
             lcol = np.ascontiguousarray(np.concatenate(self.line_colors))
-            lo = lines.min(axis=1)
-            hi = lines.max(axis=1)
+            lo = np.minimum(lines[:, 0], lines[:, 1])
+            hi = np.maximum(lines[:, 0], lines[:, 1])
             vis = (hi[:, 0] >= x0 - pad) & (lo[:, 0] <= x1 + pad) & (hi[:, 1] >= y0 - pad) & (
                 lo[:, 1] <= y1 + pad)
             lines, lcol = lines[vis], lcol[vis]
@@ -245,9 +272,10 @@ def build(world, camera: Camera, size, flags: Flags | None = None,
           memory: ContactMemory | None = None, classic: bool = False) -> DrawList:
     """The debug picture of ``world`` as seen by ``camera`` on a canvas of ``size`` (w, h).
 
-    ``memory`` tells new contact points from persisting ones across frames (without it every
-    point counts as new). ``classic`` draws joints as :mod:`impulse2d.render` always did (only
-    the ropes: pulleys, distance and mouse joints) and contacts in its red and orange.
+    ``memory`` tells new contact points from persisting ones across frames (without it, or on
+    its first frame, the points are drawn in the neutral contact colour). ``classic`` draws
+    joints as :mod:`impulse2d.render` always did (only the ropes: pulleys, distance and mouse
+    joints) and contacts in its red and orange.
     """
     if flags is None:
         flags = Flags()
@@ -260,11 +288,13 @@ def build(world, camera: Camera, size, flags: Flags | None = None,
     px = 1.0 / camera.scale           # metres per pixel
     col = _Collector()
 
-    shapes = _shapes(world, view, px, flags, classic) if flags.shapes else None
+    g = live_geometry(world) if (flags.shapes or flags.aabbs or flags.islands) else None
+    label = _sleep.labels(world) if flags.islands else None
+    shapes = _shapes(world, g, view, px, flags, classic, label) if flags.shapes else None
     if flags.aabbs:
-        _aabbs(world, col)
+        _aabbs(g, col)
     if flags.islands:
-        _island_boxes(world, col)
+        _island_boxes(g, label, col)
     if flags.joints:
         (_ropes if classic else _joints)(world, col, px)
     if flags.contacts or flags.normals or flags.impulses or flags.friction or flags.graph_colors:
@@ -284,8 +314,7 @@ def _no_shapes():
             np.zeros(0, np.int64))
 
 
-def _shapes(world, view, px, flags: Flags, classic: bool):
-    g = live_geometry(world)
+def _shapes(world, g, view, px, flags: Flags, classic: bool, label):
     if g is None:
         return None
     lo, hi = _extent(g)
@@ -294,7 +323,7 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
     vis = (hi[:, 0] >= x0 - pad) & (lo[:, 0] <= x1 + pad) & (hi[:, 1] >= y0 - pad) & (
         lo[:, 1] <= y1 + pad)
     if not vis.all():
-        g = {k: v[vis] for k, v in g.items()}
+        g = {k: v[vis] for k, v in g.items() if k not in ("lo", "hi")}
     body = g["body"]
     m = body.shape[0]
     bodies = world._bodies
@@ -323,7 +352,7 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
         fill[dyn] = C.DYNAMIC_FILLS[slot]
         edge[dyn] = C.DYNAMIC_EDGES[slot]
     if flags.islands:
-        label = _sleep.labels(world)[body]
+        label = label[body]
         inl = label >= 0
         slot = C.hash_rows(label[inl], C.N_ISLAND_COLOURS)
         fill[inl] = C.ISLAND_FILLS[slot]
@@ -331,19 +360,17 @@ def _shapes(world, view, px, flags: Flags, classic: bool):
     return (g["verts"], g["count"], g["radius"], g["rot"], fill, edge, g["rows"], body)
 
 
-def _aabbs(world, col: _Collector) -> None:
-    g = live_geometry(world)
+def _aabbs(g, col: _Collector) -> None:
     if g is None:
         return
     lo, hi = _extent(g)
     col.add_box(lo, hi, C.AABB)
 
 
-def _island_boxes(world, col: _Collector) -> None:
-    g = live_geometry(world)
+def _island_boxes(g, label, col: _Collector) -> None:
     if g is None:
         return
-    label = _sleep.labels(world)[g["body"]]
+    label = label[g["body"]]
     inl = label >= 0
     if not inl.any():
         return
@@ -476,6 +503,8 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
     c = world._contacts
     rows = np.flatnonzero(c.count > 0)
     if rows.size == 0:
+        if flags.contacts and memory is not None and not classic:
+            memory.classify(world, np.zeros((0, 2), np.int64))   # a frame without points
         return
     cnt = c.count[rows]
     which = np.arange(2)[None, :] < cnt[:, None]                  # (k, 2) live points
@@ -483,20 +512,20 @@ def _contacts(world, col: _Collector, px: float, flags: Flags, memory, classic: 
     crow = rows[k_idx]
     p = c.point[crow, j_idx]
     n = c.normal[crow]
+    if flags.graph_colors:          # first: a contact point drawn over it leaves a coloured rim
+        g = _graph_colors(world)[crow]
+        keep = g >= 0
+        col.add_points(p[keep], GRAPH_POINT_PX, C.GRAPH_COLOURS[g[keep]])
     if flags.contacts:
         if classic:
             col.add_points(p, 1.5, C.CONTACT_POINT)
         else:
             pairs = np.stack([c.key[crow], c.ids[crow, j_idx]], axis=-1)
-            persisted = memory.classify(world, pairs) if memory is not None else np.zeros(
-                p.shape[0], bool)
-            colour = np.where(persisted[:, None], np.asarray(C.CONTACT_PERSIST, np.uint8),
-                              np.asarray(C.CONTACT_NEW, np.uint8)).astype(np.uint8)
+            state = memory.classify(world, pairs) if memory is not None else np.full(
+                p.shape[0], UNKNOWN)
+            colour = np.array([C.CONTACT_POINT, C.CONTACT_NEW, C.CONTACT_PERSIST],
+                              dtype=np.uint8)[state]
             col.add_points(p, POINT_PX, colour)
-    if flags.graph_colors:
-        g = _graph_colors(world)[crow]
-        keep = g >= 0
-        col.add_points(p[keep], GRAPH_POINT_PX, C.GRAPH_COLOURS[g[keep]])
     if flags.normals:
         col.add_lines(p, p + (10.0 if classic else NORMAL_PX) * px * n,
                       C.CONTACT_NORMAL)

@@ -107,6 +107,8 @@ class MatplotlibDraw:
             self.collections["points"] = ax.scatter(
                 dl.points[:, 0], dl.points[:, 1], s=side ** 2, c=_rgb(dl.point_color),
                 marker="s", linewidths=0, zorder=5)
+        for x, y, string, colour in dl.texts:
+            ax.text(x, y, string, color=_rgb(np.asarray(colour)), fontsize=8, va="top", zorder=6)
         x0, y0, x1, y1 = camera.view(size)
         ax.set_xlim(x0, x1)
         ax.set_ylim(y0, y1)

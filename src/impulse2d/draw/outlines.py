@@ -66,12 +66,26 @@ def inset_polygons(verts: np.ndarray, count: np.ndarray, inset: float) -> np.nda
     length = np.hypot(edge[..., 0], edge[..., 1])
     n = np.stack([-edge[..., 1], edge[..., 0]], -1) / np.maximum(length, 1e-12)[..., None]
     used = i < cnt
-    # width across edge k: largest distance of any vertex behind it
-    own = n[..., 0] * verts[..., 0] + n[..., 1] * verts[..., 1]              # (m, 8)
-    depth = own[:, :, None] - np.matmul(n, verts.transpose(0, 2, 1))         # (m, 8, 8)
-    depth[~np.broadcast_to(used[:, None, :], depth.shape)] = 0.0
-    width = np.where(used & (length > 1e-9), depth.max(axis=2), np.inf).min(axis=1)
-    d = np.minimum(inset, 0.25 * width)[:, None, None]
+    # A convex polygon's thinnest width is at least its area over its diameter (area <= width
+    # x diameter), and the diameter at most its box's diagonal: most polygons are plainly wide
+    # enough, and only the others need the exact width below.
+    nxt = verts[ar, (i + 1) % cnt]
+    cross = np.where(used, verts[..., 0] * nxt[..., 1] - verts[..., 1] * nxt[..., 0], 0.0)
+    area = 0.5 * np.abs(cross.sum(axis=1))
+    v = np.where(used[..., None], verts, verts[:, :1])
+    span = v.max(axis=1) - v.min(axis=1)
+    diag = np.hypot(span[:, 0], span[:, 1])
+    d = np.full(m, float(inset))
+    thin = np.flatnonzero(area < 4.0 * inset * diag)
+    if thin.size:
+        # width across edge k: largest distance of any vertex behind it
+        vt, nt, ut = verts[thin], n[thin], used[thin]
+        own = nt[..., 0] * vt[..., 0] + nt[..., 1] * vt[..., 1]              # (t, 8)
+        depth = own[:, :, None] - np.matmul(nt, vt.transpose(0, 2, 1))       # (t, 8, 8)
+        depth[~np.broadcast_to(ut[:, None, :], depth.shape)] = 0.0
+        width = np.where(ut & (length[thin] > 1e-9), depth.max(axis=2), np.inf).min(axis=1)
+        d[thin] = np.minimum(inset, 0.25 * width)
+    d = d[:, None, None]
     n_prev = n[ar, (i - 1) % cnt]
     cos = n[..., 0] * n_prev[..., 0] + n[..., 1] * n_prev[..., 1]
     denom = np.maximum(1.0 + cos, 0.1)[..., None]
@@ -85,11 +99,11 @@ def arc_points(radius_px: float, sweep: float) -> int:
     return int(min(_MAX_ARC_POINTS, max(8, math.ceil(sweep / step))))
 
 
-def shape_outlines(dl: DrawList, scale: float = 1.0):
+def shape_outlines(dl: DrawList, scale: float = 1.0, pairs: bool = False):
     """Pixel outlines of the draw list's shapes for a rasteriser that fills inclusively.
 
     Returns ``kind`` (m,) (0 filled polygon, 1 line, 2 dot), ``flats`` (per shape a flat list of
-    pixel coordinates) and ``spokes`` ({shape index: [x0, y0, x1, y1]}, circles' radius lines).
+    pixel coordinates; ``pairs``: a list of [x, y] pairs) and ``spokes`` ({shape index: [x0, y0, x1, y1]}, circles' radius lines).
     ``scale`` multiplies pixel coordinates (supersampling).
     """
     m = dl.shape_count.shape[0]
@@ -106,7 +120,8 @@ def shape_outlines(dl: DrawList, scale: float = 1.0):
     kind = np.full(m, 2, dtype=np.int64)
 
     def put(sel: np.ndarray, pts: np.ndarray) -> None:
-        for i, fl in zip(sel.tolist(), pts.reshape(sel.size, -1).tolist()):
+        shape = (sel.size, -1, 2) if pairs else (sel.size, -1)
+        for i, fl in zip(sel.tolist(), pts.reshape(shape).tolist()):
             flats[i] = fl
 
     # Circles: regular polygons with the circle's area (inscribed-polygon compensation), plus a

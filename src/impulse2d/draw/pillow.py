@@ -11,8 +11,9 @@ import numpy as np
 from . import colors as C
 from .camera import Camera
 from .flags import Flags
-from .geometry import ContactMemory, DrawList, build
+from .geometry import ContactMemory, DrawList, build, memory_for
 from .outlines import shape_outlines
+from .pixels import segment_pixels, square_pixels
 
 try:
     from PIL import Image, ImageDraw, ImageFont
@@ -40,10 +41,12 @@ def _as_tuples(colours: np.ndarray) -> list:
     return [tuple(c) for c in colours.tolist()]
 
 
-def rasterise(dl: DrawList, draw, ss: int = 1, outline: bool = True, ink=None) -> None:
+def rasterise(dl: DrawList, draw, ss: int = 1, outline: bool = True, ink=None,
+              overlays: bool = True) -> None:
     """Draw ``dl`` with a ``PIL.ImageDraw`` whose canvas is ``ss`` times the list's size.
 
     ``ink`` maps an RGB tuple to what the image takes (a palette index for "P" images).
+    ``overlays`` False: the shapes only (the caller draws lines and points).
     """
     ink = ink or (lambda rgb: rgb)
     kind, flats, spokes = shape_outlines(dl, ss)
@@ -67,6 +70,8 @@ def rasterise(dl: DrawList, draw, ss: int = 1, outline: bool = True, ink=None) -
         else:
             point(flats[i], fill=edges[i])
     size = dl.size
+    if not overlays:
+        return
     if dl.lines.shape[0]:
         seg = (dl.camera.to_screen(dl.lines, size) * ss).reshape(-1, 4).tolist()
         for s, c in zip(seg, _as_tuples(dl.line_color)):
@@ -87,7 +92,8 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
 
     ``camera`` None: :meth:`Camera.fit` to the world. ``supersample`` draws at that many times
     the size and downsamples (anti-aliased stills). ``memory`` (a :class:`ContactMemory` kept
-    between frames) tells new contact points from persisting ones.
+    between frames) tells new contact points from persisting ones; None: the world's own
+    (:func:`impulse2d.draw.geometry.memory_for`), so pictures of successive steps tell them too.
     """
     _need_pillow()
     from .camera import _size
@@ -98,12 +104,22 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
     ss = int(supersample)
     if ss < 1:
         raise ValueError(f"supersample must be a positive whole number, got {supersample!r}")
-    dl = build(world, camera, size, flags, memory)
+    dl = build(world, camera, size, flags, memory if memory is not None else memory_for(world))
     img = Image.new("RGB", (size[0] * ss, size[1] * ss), tuple(background))
-    rasterise(dl, ImageDraw.Draw(img), ss)
     if ss > 1:
-        img = img.resize(size, Image.Resampling.BOX)
-    return img
+        rasterise(dl, ImageDraw.Draw(img), ss)
+        return img.resize(size, Image.Resampling.BOX)
+    rasterise(dl, ImageDraw.Draw(img), 1, overlays=False)
+    if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0 and not dl.texts:
+        return img
+    # Overlays in bulk on the pixel array (pixels.py), as PygameDraw does.
+    w, h = size
+    arr = np.array(img)
+    xs, ys, which = segment_pixels(camera.to_screen(dl.lines, size).reshape(-1, 4), w, h)
+    arr[ys, xs] = dl.line_color[which]
+    xs, ys, which = square_pixels(camera.to_screen(dl.points, size), dl.point_px, w, h)
+    arr[ys, xs] = dl.point_color[which]
+    return Image.fromarray(arr, "RGB")
 
 
 def png_bytes(world, size=(640, 480)) -> bytes | None:

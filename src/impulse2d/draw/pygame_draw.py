@@ -22,6 +22,7 @@ from .camera import Camera
 from .flags import Flags
 from .geometry import ContactMemory, build
 from .outlines import shape_outlines
+from .pixels import segment_pixels, square_pixels
 
 __all__ = ["PygameDraw"]
 
@@ -43,6 +44,20 @@ def _colour(color) -> tuple[int, int, int]:
     if len(rgb) not in (3, 4) or not all(0 <= c <= 255 for c in rgb):
         raise ValueError(f"color must be an (r, g, b) triple of 0..255, got {color!r}")
     return rgb[:3]
+
+
+def _map_rgb(surf, rgb: np.ndarray) -> np.ndarray:
+    """RGB rows (k, 3) uint8 as the surface's pixel values (what ``Surface.map_rgb`` gives),
+    from its channel masks, shifts and losses, opaque."""
+    masks = surf.get_masks()
+    shifts = surf.get_shifts()
+    losses = surf.get_losses()
+    c = rgb.astype(np.int64)
+    out = np.zeros(c.shape[0], np.int64)
+    for k in range(3):
+        out |= ((c[:, k] >> losses[k]) << shifts[k]) & masks[k]
+    out |= masks[3]                                   # alpha, where the format has one
+    return out.astype(np.uint32)
 
 
 class PygameDraw:
@@ -85,32 +100,48 @@ class PygameDraw:
         dl = build(world, self._camera(world), size, self.flags, self._memory)
         surf = self.surface
         polygon, line = pg.draw.polygon, pg.draw.line
-        kind, flats, spokes = shape_outlines(dl)
+        kind, outlines, spokes = shape_outlines(dl, pairs=True)
         if kind.size:
-            fills = [tuple(c) for c in dl.shape_fill.tolist()]
-            edges = [tuple(c) for c in dl.shape_edge.tolist()]
+            fills = dl.shape_fill.tolist()
+            edges = dl.shape_edge.tolist()
             for i, k in enumerate(kind.tolist()):
-                fl = flats[i]
+                pts = outlines[i]
                 if k == 0:
-                    pts = list(zip(fl[0::2], fl[1::2]))
                     polygon(surf, fills[i], pts)
                     polygon(surf, edges[i], pts, 1)
                     sp = spokes.get(i) if spokes else None
                     if sp is not None:
                         line(surf, edges[i], sp[:2], sp[2:])
                 elif k == 1:
-                    line(surf, edges[i], fl[:2], fl[2:], 2)
+                    line(surf, edges[i], pts[0], pts[1], 2)
                 else:
-                    surf.set_at((int(fl[0]), int(fl[1])), edges[i])
-        if dl.lines.shape[0]:
-            seg = dl.camera.to_screen(dl.lines, size).reshape(-1, 4).tolist()
-            for s, c in zip(seg, dl.line_color.tolist()):
-                line(surf, c, s[:2], s[2:])
-        if dl.points.shape[0]:
-            p = dl.camera.to_screen(dl.points, size).tolist()
-            rect = pg.draw.rect
-            for (x, y), h, c in zip(p, dl.point_px.tolist(), dl.point_color.tolist()):
-                rect(surf, c, (round(x - h), round(y - h), round(2 * h) + 1, round(2 * h) + 1))
+                    surf.set_at((int(pts[0][0]), int(pts[0][1])), edges[i])
+        for x, y, string, colour in dl.texts:
+            self.text((x, y), string, colour)
+        if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0:
+            return
+        seg = dl.camera.to_screen(dl.lines, size).reshape(-1, 4)
+        pts = dl.camera.to_screen(dl.points, size)
+        if surf.get_bytesize() == 4:
+            # Overlays in bulk, straight into the pixels (pixels.py: one call per segment costs
+            # more than the whole pass).
+            w, h = size
+            xs, ys, which = segment_pixels(seg, w, h)
+            qx, qy, qwhich = square_pixels(pts, dl.point_px, w, h)
+            mapped = _map_rgb(surf, np.concatenate([dl.line_color, dl.point_color]))
+            arr = self._pg.surfarray.pixels2d(surf)
+            mapped = mapped.view(arr.dtype)               # pygame's int32 pixels: same bits
+            try:
+                arr[xs, ys] = mapped[which]
+                arr[qx, qy] = mapped[dl.line_color.shape[0] + qwhich]
+            finally:
+                del arr                                   # unlocks the surface
+            return
+        for s, c in zip(seg.tolist(), dl.line_color.tolist()):
+            line(surf, c, s[:2], s[2:])
+        rect = pg.draw.rect
+        for (x, y), hh, c in zip(pts.tolist(), dl.point_px.tolist(), dl.point_color.tolist()):
+            rect(surf, c, (round(x - hh), round(y - hh), round(2 * hh) + 1, round(2 * hh) + 1))
 
     # -- primitives in world coordinates, for overlays ------------------------------------------
     def _screen(self, p) -> tuple[float, float]:

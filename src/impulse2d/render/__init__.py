@@ -23,7 +23,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without Pillow
         "impulse2d.render needs Pillow; install it with `pip install impulse2d[render]`"
     ) from exc
 
-from .video import Clip, VideoWriter, clip, video  # noqa: E402
+from .media import Clip, VideoWriter, clip, video  # noqa: E402
 from .raster import (  # noqa: E402
     BACKGROUND,
     KINEMATIC_FILL,

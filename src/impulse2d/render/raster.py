@@ -249,7 +249,7 @@ class GifRecorder:
             raise ValueError("no frames captured")
         path = str(path)
         if path.lower().endswith((".mp4", ".webp")):
-            from .video import VideoWriter
+            from .media import VideoWriter
 
             with VideoWriter(path, fps=1.0 / self.frame_interval, size=self.frames[0].size) as out:
                 for frame in self.frames:
