@@ -34,6 +34,11 @@ def test_a_ball_one_centimetre_above_the_ground_is_not_touching():
     assert speculative.points[0].normal_impulse == 0.0
     data = world.contact_data(touching_only=False)
     assert data.touching.tolist() == [False] and world.contact_data().point.shape == (0, 2)
+    for bad in ("no", 0, None):
+        with pytest.raises(TypeError, match="touching_only"):
+            world.get_contacts(touching_only=bad)
+        with pytest.raises(TypeError, match="touching_only"):
+            world.contact_data(touching_only=bad)
 
 
 def test_a_falling_ball_touches_from_the_step_it_is_stopped():

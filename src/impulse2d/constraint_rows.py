@@ -58,12 +58,14 @@ What the numbers mean:
   :func:`._dynamics.solvers.impulse_caps`, not shown.
 
 The rows describe the solver of ``world.settings`` as the step ran; a row's record describes
-that step only (read it before stepping again).
+that step only (read it before stepping again). An island asleep through the step was not
+solved and has no rows; before the first step there are none.
 """
 
 from __future__ import annotations
 
 import math
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -167,44 +169,49 @@ def _contact_rows(world) -> list[ConstraintRow]:
     live &= awake[cs.body_a] | awake[cs.body_b]
     listed = _contacts.contact_rows(world, touching_only=False)
     records = dict(zip(listed.tolist(), _contacts.records(world, listed)))
-    bodies = world._body_handles
-    out = []
-    # in the order world.get_contacts(False) lists them, points in order, normal then friction
-    for q in np.argsort(k, kind="stable").tolist():
-        if not live[q]:
-            continue
-        kq = int(k[q])
-        owner = records.get(kq)
-        if owner is None:
-            continue
-        a = bodies[int(cs.body_a[q])]
-        b = bodies[int(cs.body_b[q])]
-        nx, ny = cs.normal[q].tolist()
-        tx, ty = ny, -nx
-        friction = float(cs.friction[q])
-        soft = cs.softness[q].tolist()
-        for j in range(int(cs.count[q])):
-            rax, ray = cs.r_a[q, j].tolist()
-            rbx, rby = cs.r_b[q, j].tolist()
-            point = _new(Vec2, c.point[kq, j].tolist())
-            normal_total = float(c.total_normal_impulse[kq, j])
-            tangent_total = float(c.total_tangent_impulse[kq, j])
-            normal_unclamped = normal_total + (float(cs.unclamped[q, j, 0])
-                                               - float(cs.normal_impulse[q, j]))
-            tangent_unclamped = tangent_total + (float(cs.unclamped[q, j, 1])
-                                                 - float(cs.tangent_impulse[q, j]))
-            bound = friction * normal_total
-            out.append(_new(ConstraintRow, (
-                "contact_normal", owner, j, a, b, point,
-                (-nx, -ny, -(rax * ny - ray * nx), nx, ny, rbx * ny - rby * nx),
-                float(cs.normal_mass[q, j]), float(cs.bias[q, j]), normal_total,
-                normal_unclamped, 0.0, _INF, soft[1], soft[2], ())))
-            out.append(_new(ConstraintRow, (
-                "contact_friction", owner, j, a, b, point,
-                (-tx, -ty, -(rax * ty - ray * tx), tx, ty, rbx * ty - rby * tx),
-                float(cs.tangent_mass[q, j]), 0.0, tangent_total, tangent_unclamped, -bound,
-                bound, 1.0, 0.0, ())))
-    return out
+    has_record = np.zeros(c.count.shape[0] + 1, dtype=bool)
+    has_record[listed] = True
+    live &= has_record[np.minimum(k, c.count.shape[0])]
+    # in the order world.get_contacts(False) lists them, points in order, normal then friction:
+    # every column at once over the points (q, j), then one record per row
+    order = np.argsort(k, kind="stable")
+    order = order[live[order]]
+    count = cs.count[order]
+    q = np.repeat(order, count)
+    j = np.zeros(q.shape[0], dtype=np.int64)
+    j[np.cumsum(count)[count == 2] - 1] = 1
+    kk = k[q]
+    nx = cs.normal[q, 0]
+    ny = cs.normal[q, 1]
+    tx, ty = ny, -nx
+    rax, ray = cs.r_a[q, j, 0], cs.r_a[q, j, 1]
+    rbx, rby = cs.r_b[q, j, 0], cs.r_b[q, j, 1]
+    normal_j = np.column_stack((-nx, -ny, -(rax * ny - ray * nx), nx, ny, rbx * ny - rby * nx))
+    tangent_j = np.column_stack((-tx, -ty, -(rax * ty - ray * tx), tx, ty, rbx * ty - rby * tx))
+    normal_total = c.total_normal_impulse[kk, j]
+    tangent_total = c.total_tangent_impulse[kk, j]
+    # the step's total had the last clamp not acted: the total plus what that clamp removed
+    normal_unclamped = normal_total + (cs.unclamped[q, j, 0] - cs.normal_impulse[q, j])
+    tangent_unclamped = tangent_total + (cs.unclamped[q, j, 1] - cs.tangent_impulse[q, j])
+    bound = cs.friction[q] * normal_total
+    bodies = world._body_handles.__getitem__
+    owners = list(map(records.__getitem__, kk.tolist()))
+    body_a = list(map(bodies, cs.body_a[q].tolist()))
+    body_b = list(map(bodies, cs.body_b[q].tolist()))
+    points = list(map(_new, repeat(Vec2), c.point[kk, j].tolist()))
+    index = j.tolist()
+    p = len(index)
+    normal = map(_new, repeat(ConstraintRow), zip(
+        repeat("contact_normal", p), owners, index, body_a, body_b, points,
+        map(tuple, normal_j.tolist()), cs.normal_mass[q, j].tolist(), cs.bias[q, j].tolist(),
+        normal_total.tolist(), normal_unclamped.tolist(), repeat(0.0, p), repeat(_INF, p),
+        cs.softness[q, 1].tolist(), cs.softness[q, 2].tolist(), repeat((), p)))
+    friction = map(_new, repeat(ConstraintRow), zip(
+        repeat("contact_friction", p), owners, index, body_a, body_b, points,
+        map(tuple, tangent_j.tolist()), cs.tangent_mass[q, j].tolist(), repeat(0.0, p),
+        tangent_total.tolist(), tangent_unclamped.tolist(), (-bound).tolist(), bound.tolist(),
+        repeat(1.0, p), repeat(0.0, p), repeat((), p)))
+    return [row for pair in zip(normal, friction) for row in pair]
 
 
 def _export(world, stores, k: int, name: str, h: float, baumgarte: float, caps):

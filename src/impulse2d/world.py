@@ -889,12 +889,12 @@ class World:
     def get_contacts(self, touching_only: bool = True) -> list[ContactInfo]:
         """:attr:`contacts`; with ``touching_only=False`` also the contacts whose points are
         only within the speculative margin (``touching`` False)."""
-        return _contacts.get_contacts(self, bool(touching_only))
+        return _contacts.get_contacts(self, _contacts.check_touching_only(touching_only))
 
     def contact_data(self, touching_only: bool = True) -> ContactData:
         """The contact points of :meth:`get_contacts` as NumPy arrays, one row per point
         (:class:`~impulse2d.contacts.ContactData`)."""
-        return _contacts.contact_data(self, bool(touching_only))
+        return _contacts.contact_data(self, _contacts.check_touching_only(touching_only))
 
     def constraint_rows(self) -> list:
         """The rows the last step's solve worked on: every contact point's normal and friction
