@@ -37,6 +37,7 @@ class Panels:
         self.tb = tb
         self.hits: list = []   # (pygame.Rect, callable) of the last drawing
         self._texts: dict = {}  # (text, colour) -> rendered surface
+        self._listed_for = None  # the scene the browser list last scrolled to
         self.reset()
 
     # -- live data -------------------------------------------------------------------------
@@ -178,7 +179,10 @@ class Panels:
         y += ROW + 6
         shown = self.visible_entries()
         rows = 16
-        if shown and tb.entry in shown and tb.search is None:
+        if tb.entry is not self._listed_for and tb.entry in shown and tb.search is None:
+            # a scene just opened: bring it into the list's view (after that the wheel scrolls
+            # freely)
+            self._listed_for = tb.entry
             current = shown.index(tb.entry)
             if not tb.list_offset <= current < tb.list_offset + rows:
                 tb.list_offset = max(0, current - rows // 2)
