@@ -465,6 +465,7 @@ class Testbed:
         kind = action[0]
         if kind == "restart":
             self._build()
+            self.panels.reset()
         elif kind == "pause":
             self.paused = True
         elif kind == "resume":

@@ -51,6 +51,7 @@ class Panels:
         self.divergence = Series("divergence", ACCENT)
         self.counters: dict = {}
         self._since_counters = COUNTER_EVERY
+        self.last_divergence = None
 
     def sample(self) -> None:
         """Read the last step of every pane into the charts."""
@@ -72,8 +73,10 @@ class Panels:
             self.energy[k].add(stats.kinetic_energy)
             self.penetration[k].add(stats.max_penetration)
             self.drift[k].add(stats.max_joint_error)
-        if len(tb.panes) > 1:
-            self.divergence.add(tb.divergence.position)
+        # side by side: measured once a frame (it walks every body of every pane)
+        self.last_divergence = tb.divergence if len(tb.panes) > 1 else None
+        if self.last_divergence is not None:
+            self.divergence.add(self.last_divergence.position)
         self._since_counters += 1
 
     def _update_counters(self) -> None:
@@ -117,7 +120,9 @@ class Panels:
         lines = []
         if len(tb.panes) > 1:
             lines.append((f"{pane.world.settings.solver}", PANE_COLORS[k]))
-            div = tb.divergence
+            div = self.last_divergence
+            if div is None or len(div.energies) != len(tb.panes):   # panes changed since
+                div = self.last_divergence = tb.divergence
             if k == 0:
                 lines.append((f"divergence {div.position:.4g} m", ACCENT))
             lines.append((f"kinetic energy {div.energies[k]:.4g} J", PANE_COLORS[k]))
