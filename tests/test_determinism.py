@@ -78,7 +78,9 @@ def test_the_scene_is_busy():
     world = falling_hinges(i2d.World())
     for _ in range(120):
         world.step(DT)
-    assert len(world.joints) == 4 * 23 and len(world.contacts) > 50
+    # every contact the solver works on, speculative ones included (world.contacts now lists
+    # only the touching ones: 42 of them here)
+    assert len(world.joints) == 4 * 23 and len(world.get_contacts(touching_only=False)) > 50
     tops = [b.position.y for b in world.bodies[1:]]
     assert max(tops) < 24 * 0.5 - 1.0      # the columns have folded, not stood
 

@@ -397,3 +397,24 @@ def test_command_opens_runs_and_screenshots(tmp_path, capsys):
     assert main(["testbed", "stack", "--size", "big", "--forget"]) == 2
     assert "--size" in capsys.readouterr().err
     assert main(["testbed", "no_such_scene", "--frames", "1", "--forget"]) == 2
+
+
+def test_search_opens_the_first_match_and_wheel_zooms_about_the_cursor(tb):
+    for event in (pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SLASH, mod=0, unicode="/"),
+                  pygame.event.Event(pygame.TEXTINPUT, text="/"),   # SDL types the key too
+                  pygame.event.Event(pygame.TEXTINPUT, text="vertical_st"),
+                  pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")):
+        pygame.event.post(event)
+    tb.run(1)
+    assert tb.scene == "vertical_stack" and tb.search is None
+    rect = tb.pane_rects()[0]
+    pixel = (rect.x + 100, rect.y + 120)
+    before = tb.to_world(pixel)[1]
+    scale = tb.camera.scale
+    pygame.mouse.set_pos(pixel)
+    if pygame.mouse.get_pos() != pixel:   # the dummy driver may not move the pointer
+        pytest.skip("the video driver does not place the mouse pointer")
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
+    tb.run(1)
+    assert tb.camera.scale == pytest.approx(scale * 1.1 ** 2)
+    assert tb.to_world(pixel)[1] == pytest.approx(before, abs=1e-9)

@@ -99,8 +99,9 @@ class Testbed:
         self.frame = 0
         self.selection = None
         self.mouse = mouse.MouseDrag()
-        self._launch_from = None
-        self._pan_from = None
+        self._launch_from = None   # a Shift-drag's start (world), controls.py
+        self._pan_from = None      # a right-drag's last pixel
+        self._swallow_text = None  # the text event the key that opened the search also makes
         self._recorder = None
         self._replay_video = None
         self._record_area = None
@@ -464,6 +465,7 @@ class Testbed:
         kind = action[0]
         if kind == "restart":
             self._build()
+            self.panels.reset()
         elif kind == "pause":
             self.paused = True
         elif kind == "resume":

@@ -25,6 +25,9 @@ def handle(tb, events) -> None:
         elif event.type == pygame.KEYDOWN:
             _key(tb, event)
         elif event.type == pygame.TEXTINPUT and tb.search is not None:
+            swallow, tb._swallow_text = tb._swallow_text, None
+            if swallow == event.text:
+                continue   # the "/" that opened the search box arrives as text too
             tb.search += event.text
             tb.list_offset = 0
         elif event.type == pygame.MOUSEBUTTONDOWN:
@@ -72,6 +75,8 @@ def _key(tb, event) -> None:
         tb.next_scene(1)
     elif key == pygame.K_SLASH or (ctrl and key == pygame.K_f):
         tb.search = ""
+        if key == pygame.K_SLASH:
+            tb._swallow_text = "/"
     elif key in (pygame.K_HOME, pygame.K_f):
         tb.fit()
     elif key == pygame.K_TAB:

@@ -37,6 +37,7 @@ class Panels:
         self.tb = tb
         self.hits: list = []   # (pygame.Rect, callable) of the last drawing
         self._texts: dict = {}  # (text, colour) -> rendered surface
+        self._listed_for = None  # the scene the browser list last scrolled to
         self.reset()
 
     # -- live data -------------------------------------------------------------------------
@@ -50,6 +51,7 @@ class Panels:
         self.divergence = Series("divergence", ACCENT)
         self.counters: dict = {}
         self._since_counters = COUNTER_EVERY
+        self.last_divergence = None
 
     def sample(self) -> None:
         """Read the last step of every pane into the charts."""
@@ -71,8 +73,10 @@ class Panels:
             self.energy[k].add(stats.kinetic_energy)
             self.penetration[k].add(stats.max_penetration)
             self.drift[k].add(stats.max_joint_error)
-        if len(tb.panes) > 1:
-            self.divergence.add(tb.divergence.position)
+        # side by side: measured once a frame (it walks every body of every pane)
+        self.last_divergence = tb.divergence if len(tb.panes) > 1 else None
+        if self.last_divergence is not None:
+            self.divergence.add(self.last_divergence.position)
         self._since_counters += 1
 
     def _update_counters(self) -> None:
@@ -116,7 +120,9 @@ class Panels:
         lines = []
         if len(tb.panes) > 1:
             lines.append((f"{pane.world.settings.solver}", PANE_COLORS[k]))
-            div = tb.divergence
+            div = self.last_divergence
+            if div is None or len(div.energies) != len(tb.panes):   # panes changed since
+                div = self.last_divergence = tb.divergence
             if k == 0:
                 lines.append((f"divergence {div.position:.4g} m", ACCENT))
             lines.append((f"kinetic energy {div.energies[k]:.4g} J", PANE_COLORS[k]))
@@ -178,7 +184,10 @@ class Panels:
         y += ROW + 6
         shown = self.visible_entries()
         rows = 16
-        if shown and tb.entry in shown and tb.search is None:
+        if tb.entry is not self._listed_for and tb.entry in shown and tb.search is None:
+            # a scene just opened: bring it into the list's view (after that the wheel scrolls
+            # freely)
+            self._listed_for = tb.entry
             current = shown.index(tb.entry)
             if not tb.list_offset <= current < tb.list_offset + rows:
                 tb.list_offset = max(0, current - rows // 2)
