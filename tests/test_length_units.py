@@ -116,6 +116,11 @@ def test_copies_keep_which_values_follow_the_unit():
     w.settings.length_units_per_meter = 10.0
     assert w.settings.max_linear_speed == 4000.0 and w.settings.contact_speed == 7.0
     assert repr(WorldSettings().max_linear_speed) == "400.0"
+    # another world's default, assigned, is a value as given
+    other = impulse2d.World()
+    other.settings.max_linear_speed = w.settings.max_linear_speed
+    other.settings.length_units_per_meter = 2.0
+    assert other.settings.max_linear_speed == 4000.0 and other.settings.contact_speed == 6.0
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.inf, math.nan, 1.0e7])

@@ -110,10 +110,11 @@ class WorldSettings:
     overlap is removed without bounce)."""
 
     contact_speed: float = PerMeter(3.0, 3.0)
-    """m/s (length units/s), in (0, 1e5] (times ``length_units_per_meter``). Largest speed at which position correction pushes overlapping shapes
-    apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of launching
-    bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at most 0.2 m
-    per position iteration."""
+    """m/s, in (0, 1e5] (in a world of other units, units/s, the default and the bound times
+    ``length_units_per_meter``). Largest speed at which position correction pushes overlapping
+    shapes apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of
+    launching bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at
+    most 0.2 m per position iteration."""
 
     joint_hertz: float = 60.0
     """soft_step: stiffness with which joints are held together, Hz, in (0, 1e6] (capped at a
@@ -129,12 +130,13 @@ class WorldSettings:
     ``impulse2d.constants.POSITION_BAUMGARTE``.)"""
 
     restitution_threshold: float = PerMeter(1.0, 1.0)
-    """m/s (length units/s), in [0, 1e5] (times ``length_units_per_meter``). Impacts slower than this do not bounce; stops resting bodies from
-    jittering."""
+    """m/s, in [0, 1e5] (units/s: see ``contact_speed``). Impacts slower than this do not
+    bounce; stops resting bodies from jittering."""
 
     max_linear_speed: float = PerMeter(400.0, 400.0)
-    """m/s (length units/s), in (0, 1e5] (times ``length_units_per_meter``). Body speeds are clamped to this to keep a blown-up scene finite (Box2D:
-    400 m/s). The clamp squares it, one reason for the bound."""
+    """m/s, in (0, 1e5] (units/s: see ``contact_speed``). Body speeds are clamped to this to
+    keep a blown-up scene finite (Box2D: 400 m/s). The clamp squares it, one reason for the
+    bound."""
 
     enable_contact_events: bool = False
     """Make the contact events of each step (``World.contact_events()``: begin and end touching,
@@ -173,8 +175,8 @@ class WorldSettings:
     (``impulse2d.compat.box2d``) turns it on; :mod:`impulse2d._dynamics.continuous_box2d23`."""
 
     hit_event_threshold: float = PerMeter(1.0, 1.0)
-    """m/s (length units/s), in [0, 1e5] (times ``length_units_per_meter``). A contact point whose approach speed exceeds this makes a hit event
-    (Box2D: 1 m/s)."""
+    """m/s, in [0, 1e5] (units/s: see ``contact_speed``). A contact point whose approach speed
+    exceeds this makes a hit event (Box2D: 1 m/s)."""
 
     direct_max_rows: int = DIRECT_MAX_ROWS
     """direct: the most constraint rows (scalar impulses: two per contact point, one to three
@@ -241,10 +243,10 @@ class WorldSettings:
     length_units_per_meter=50)``."""
 
     def __setattr__(self, name: str, value) -> None:
-        value = _check(name, value, self.__dict__.get("length_units_per_meter", 1.0))
-        if type(value) is PerMeter:  # a default: follows the unit
-            units = self.__dict__.get("length_units_per_meter", 1.0)
-            value = PerMeter(value.metres * units, value.metres)
+        units = self.__dict__.get("length_units_per_meter", 1.0)
+        value = _check(name, value, units)
+        if type(value) is PerMeter and float(value) != value.metres * units:
+            value = float(value)  # another world's default, assigned here: a value as given
         super().__setattr__(name, value)
         if name == "length_units_per_meter":
             for scaled in PER_METER:
@@ -332,7 +334,7 @@ def _check(name: str, value, units: float = 1.0):
         return _validate.hertz(value, name, allow_zero=False)
     if name in ("contact_speed", "max_linear_speed"):
         checked = _validate.speed_limit(value, name, units=units)
-        return value if type(value) is PerMeter else checked
+        return value if type(value) is PerMeter else checked  # (a default: kept as the marker)
     if name in ("restitution_threshold", "hit_event_threshold", "velocity_tolerance"):
         checked = _validate.speed_limit(value, name, positive_only=False, units=units)
         return value if type(value) is PerMeter else checked

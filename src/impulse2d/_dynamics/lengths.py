@@ -1,4 +1,4 @@
-"""The engine's length tolerances in the world's length unit (``WorldSettings.length_units_per_meter``).
+"""The engine's length tolerances in the world's unit (``WorldSettings.length_units_per_meter``).
 
 The tolerances of :mod:`impulse2d.constants` are in metres, chosen (as Box2D's) for objects of
 0.1 m to 10 m. A world sized in other units (pixels, centimetres) sets
