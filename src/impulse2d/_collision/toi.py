@@ -41,7 +41,7 @@ from .geometry import segment_distance
 from .raycast import NO_HIT
 
 TARGET_GAP = LINEAR_SLOP
-"""m. Gap between the rounded surfaces at the time of impact. Box2D v3 aims at a core distance
+"""m (one slop; the continuous stage passes it in the world's unit). Gap between the rounded surfaces at the time of impact. Box2D v3 aims at a core distance
 of ``max(slop, r_a + r_b - slop)``: a gap of a slop for polygons, an overlap of a slop for
 rounded shapes; a gap for every shape type keeps the next step free of overlap."""
 

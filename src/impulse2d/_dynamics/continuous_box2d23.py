@@ -67,10 +67,10 @@ from .lengths import SLOP
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
-"""m. A body that would end the step overlapping an obstacle by at most this (on the side it
-came from) is not stopped by it: Box2D 2.3's skins (two slops each) overlap by three slops at
-its time of impact's target, so a move that ends resting on a surface never reaches it (see
-the module)."""
+"""m (three slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A body
+that would end the step overlapping an obstacle by at most this (on the side it came from) is
+not stopped by it: Box2D 2.3's skins (two slops each) overlap by three slops at its time of
+impact's target, so a move that ends resting on a surface never reaches it (see the module)."""
 """Hits a body may take in one step before it stays at its last time of impact (Box2D 2.3's
 ``b2_maxSubSteps``)."""
 
