@@ -187,7 +187,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
             edge = i
             c1x, c1y, c2x, c2y = a_x, a_y, b_x, b_y
     distance = math.sqrt(best)
-    overlap = distance <= TOLERANCE_SHARE * speculative_distance  # SEPARATED_TOLERANCE
+    overlap = distance <= TOLERANCE_SHARE * speculative_distance  # SEPARATED_TOLERANCE, scaled
     if not overlap and count_b >= 3:
         # the segment may lie wholly inside the polygon's core
         inside = True

@@ -41,9 +41,10 @@ from .geometry import segment_distance
 from .raycast import NO_HIT
 
 TARGET_GAP = LINEAR_SLOP
-"""m (one slop; the continuous stage passes it in the world's unit). Gap between the rounded surfaces at the time of impact. Box2D v3 aims at a core distance
-of ``max(slop, r_a + r_b - slop)``: a gap of a slop for polygons, an overlap of a slop for
-rounded shapes; a gap for every shape type keeps the next step free of overlap."""
+"""m (one slop; the continuous stage passes it in the world's unit). Gap between the rounded
+surfaces at the time of impact. Box2D v3 aims at a core distance of ``max(slop, r_a + r_b -
+slop)``: a gap of a slop for polygons, an overlap of a slop for rounded shapes; a gap for every
+shape type keeps the next step free of overlap."""
 
 TOLERANCE = 0.25 * LINEAR_SLOP
 """m. How far above the target distance an advance may stop (Box2D's TOI: a quarter slop)."""
@@ -169,5 +170,5 @@ def time_of_impact(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx,
     return t
 
 
-__all__ = ["TARGET_GAP", "TOLERANCE", "TOLERANCE_SHARE", "MAX_ITERATIONS", "core_distance", "gap_at",
-           "time_of_impact", "NO_HIT"]
+__all__ = ["TARGET_GAP", "TOLERANCE", "TOLERANCE_SHARE", "MAX_ITERATIONS", "core_distance",
+           "gap_at", "time_of_impact", "NO_HIT"]

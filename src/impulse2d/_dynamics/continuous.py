@@ -69,8 +69,9 @@ CORE_FRACTION = 0.25
 fraction of the body's ``min_extent`` (Box2D v3.2's ``B2_CORE_FRACTION``)."""
 
 DEEP = 2.0 * LINEAR_SLOP
-"""m (two slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A pair that starts within the target gap and whose swept shape would end the step
-overlapping deeper than this is swept again to an overlap of one slop (see the module)."""
+"""m (two slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A pair
+that starts within the target gap and whose swept shape would end the step overlapping deeper
+than this is swept again to an overlap of one slop (see the module)."""
 
 MAX_QUERY_CELLS = 4096
 """A swept box over more grid cells tests every candidate instead (a sweep across the world)."""
