@@ -239,8 +239,9 @@ class WorldSettings:
     v3's ``b2SetLengthUnitsPerMeter``). A speed setting assigned a value is taken as given, in
     units/s, and keeps it when this changes (Box2D v3: the defaults are scaled, the user's values
     are not); a body's sleep threshold is its world's default when it is made. Angles, times,
-    masses and dimensionless settings are unchanged. Set it first: ``World(gravity=(0, -500),
-    length_units_per_meter=50)``."""
+    masses and dimensionless settings are unchanged, and so are the input bounds of the public
+    boundary (coordinates and sizes within 1e5, body speeds within 1e5 per second). Set it
+    first: ``World(gravity=(0, -500), length_units_per_meter=50)``."""
 
     def __setattr__(self, name: str, value) -> None:
         units = self.__dict__.get("length_units_per_meter", 1.0)
