@@ -188,7 +188,7 @@ def _write_bodies(world, r, bodies: list) -> None:
     b.fixed_rotation[r] = False
     b.asleep[r] = False
     b.allow_sleep[r] = True
-    b.sleep_threshold[r] = SLEEP_THRESHOLD
+    b.sleep_threshold[r] = SLEEP_THRESHOLD * world._settings.length_units_per_meter
     b.island[r] = -1
     b.min_extent[r] = HUGE
     b.bullet[r] = False

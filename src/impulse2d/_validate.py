@@ -263,10 +263,12 @@ def speed(value, name: str, unit: str = "m/s") -> float:
     return real(value, name, MAX_SPEED, unit)
 
 
-def speed_limit(value, name: str, positive_only: bool = True) -> float:
-    """A speed threshold or limit (settings), m/s, up to MAX_SPEED."""
+def speed_limit(value, name: str, positive_only: bool = True, units: float = 1.0) -> float:
+    """A speed threshold or limit (settings), m/s, up to MAX_SPEED; in a world of ``units``
+    length units per metre (``WorldSettings.length_units_per_meter``), units/s up to that many
+    times MAX_SPEED."""
     check = positive if positive_only else non_negative
-    return check(value, name, MAX_SPEED, "m/s")
+    return check(value, name, MAX_SPEED * units, "m/s" if units == 1.0 else "length units/s")
 
 
 def force(value, name: str, unit: str = "N") -> float:

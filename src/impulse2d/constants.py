@@ -2,8 +2,10 @@
 
 These are geometric constants of the collision and contact model, not tunables of a solver (those
 live in :class:`impulse2d.WorldSettings`). Values follow Box2D v3, which chose them for objects of
-roughly 0.1 m to 10 m; a scene built in other units should be rescaled to metres rather than
-these values changed.
+roughly 0.1 m to 10 m. A world built in other units (pixels, centimetres) sets
+``WorldSettings.length_units_per_meter`` rather than changing these: the step uses each length
+below times that many units (:mod:`impulse2d._dynamics.lengths`); angles and fractions are
+unchanged.
 """
 
 LINEAR_SLOP = 0.005

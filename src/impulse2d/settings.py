@@ -21,6 +21,28 @@ DIRECT_LEVELS = ("velocity", "acceleration")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
+class PerMeter(float):
+    """A setting's default that is a length or a speed: ``metres`` (m or m/s) times the world's
+    ``length_units_per_meter``, which it follows when that changes (Box2D v3's
+    ``b2DefaultWorldDef`` scales the same defaults by ``b2_lengthUnitsPerMeter``). It reads as
+    its value; a value the user assigns is a plain float, taken as given in length units."""
+
+    def __new__(cls, value: float, metres: float):
+        self = super().__new__(cls, value)
+        self.metres = metres
+        return self
+
+    def __repr__(self) -> str:
+        return float.__repr__(self)
+
+    def __reduce__(self):
+        return PerMeter, (float(self), self.metres)
+
+
+PER_METER = ("contact_speed", "restitution_threshold", "max_linear_speed", "hit_event_threshold")
+"""The settings whose defaults are :class:`PerMeter` (speeds: m/s by default)."""
+
+
 @dataclass
 class WorldSettings:
     """Tunables of :class:`impulse2d.World`. Pass any field to ``World(...)`` as a keyword."""
@@ -87,11 +109,12 @@ class WorldSettings:
     """soft_step: damping ratio of the contact spring, in [0, 1e6] (10 = heavily over-damped, so
     overlap is removed without bounce)."""
 
-    contact_speed: float = 3.0
-    """m/s, in (0, 1e5]. Largest speed at which position correction pushes overlapping shapes
-    apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of launching
-    bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at most 0.2 m
-    per position iteration."""
+    contact_speed: float = PerMeter(3.0, 3.0)
+    """m/s, in (0, 1e5] (in a world of other units, units/s, the default and the bound times
+    ``length_units_per_meter``). Largest speed at which position correction pushes overlapping
+    shapes apart (soft_step, pgs), so that a deep overlap resolves smoothly instead of
+    launching bodies. pgs_ngs and pgs_block push no velocity: they move the bodies apart, at
+    most 0.2 m per position iteration."""
 
     joint_hertz: float = 60.0
     """soft_step: stiffness with which joints are held together, Hz, in (0, 1e6] (capped at a
@@ -106,13 +129,14 @@ class WorldSettings:
     through velocity bias. (The position pass of pgs_ngs and pgs_block uses Box2D's fixed 0.2,
     ``impulse2d.constants.POSITION_BAUMGARTE``.)"""
 
-    restitution_threshold: float = 1.0
-    """m/s, in [0, 1e5]. Impacts slower than this do not bounce; stops resting bodies from
-    jittering."""
+    restitution_threshold: float = PerMeter(1.0, 1.0)
+    """m/s, in [0, 1e5] (units/s: see ``contact_speed``). Impacts slower than this do not
+    bounce; stops resting bodies from jittering."""
 
-    max_linear_speed: float = 400.0
-    """m/s, in (0, 1e5]. Body speeds are clamped to this to keep a blown-up scene finite (Box2D:
-    400 m/s). The clamp squares it, one reason for the bound."""
+    max_linear_speed: float = PerMeter(400.0, 400.0)
+    """m/s, in (0, 1e5] (units/s: see ``contact_speed``). Body speeds are clamped to this to
+    keep a blown-up scene finite (Box2D: 400 m/s). The clamp squares it, one reason for the
+    bound."""
 
     enable_contact_events: bool = False
     """Make the contact events of each step (``World.contact_events()``: begin and end touching,
@@ -150,9 +174,9 @@ class WorldSettings:
     Off (the default): every hit puts the body back with its velocity. The pybox2d layer
     (``impulse2d.compat.box2d``) turns it on; :mod:`impulse2d._dynamics.continuous_box2d23`."""
 
-    hit_event_threshold: float = 1.0
-    """m/s, in [0, 1e5]. A contact point whose approach speed exceeds this makes a hit event
-    (Box2D: 1 m/s)."""
+    hit_event_threshold: float = PerMeter(1.0, 1.0)
+    """m/s, in [0, 1e5] (units/s: see ``contact_speed``). A contact point whose approach speed
+    exceeds this makes a hit event (Box2D: 1 m/s)."""
 
     direct_max_rows: int = DIRECT_MAX_ROWS
     """direct: the most constraint rows (scalar impulses: two per contact point, one to three
@@ -204,13 +228,37 @@ class WorldSettings:
     """How two shapes' restitution combine: ``"max"`` (Box2D), or another rule of
     ``friction_mixing``'s list."""
 
+    length_units_per_meter: float = 1.0
+    """Length units per metre, finite and positive: 1 (default) for a world in metres, 100 for
+    centimetres, for pixels the pixels a metre is drawn at (30-100 in most games). Every length
+    tolerance and speed limit of the engine is this many units: the linear slop, speculative
+    distance, fat boxes' margin, continuous collision's gaps, the NGS solvers' largest
+    correction, and the defaults of ``contact_speed``, ``max_linear_speed``,
+    ``restitution_threshold``, ``hit_event_threshold`` and of a new body's
+    ``sleep_threshold``; so a world sized in these units behaves as its twin in metres (Box2D
+    v3's ``b2SetLengthUnitsPerMeter``). A speed setting assigned a value is taken as given, in
+    units/s, and keeps it when this changes (Box2D v3: the defaults are scaled, the user's values
+    are not); a body's sleep threshold is its world's default when it is made. Angles, times,
+    masses and dimensionless settings are unchanged, and so are the input bounds of the public
+    boundary (coordinates and sizes within 1e5, body speeds within 1e5 per second). Set it
+    first: ``World(gravity=(0, -500), length_units_per_meter=50)``."""
+
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
     def __setattr__(self, name: str, value) -> None:
         lock = self._lock
         if lock is not None and lock.stepping:
             raise _lock.locked(f"WorldSettings.{name} = ...")
-        super().__setattr__(name, _check(name, value))
+        units = self.__dict__.get("length_units_per_meter", 1.0)
+        value = _check(name, value, units)
+        if type(value) is PerMeter and float(value) != value.metres * units:
+            value = float(value)  # another world's default, assigned here: a value as given
+        super().__setattr__(name, value)
+        if name == "length_units_per_meter":
+            for scaled in PER_METER:
+                default = self.__dict__.get(scaled)
+                if type(default) is PerMeter:
+                    super().__setattr__(scaled, PerMeter(default.metres * value, default.metres))
         # Whoever derives values from the settings caches them here (the step packs them into
         # its kernel's arguments once per change, not once per step); any change clears it.
         object.__setattr__(self, "_derived", None)
@@ -220,16 +268,23 @@ class WorldSettings:
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
 
     def replace(self, **changes) -> WorldSettings:
-        """A validated copy with ``changes`` applied."""
+        """A validated copy with ``changes`` applied (defaults that follow the unit still do)."""
         _known(changes)
-        return WorldSettings(**{**{f.name: getattr(self, f.name) for f in fields(self)}, **changes})
+        return WorldSettings._with_changes(
+            **{**{f.name: getattr(self, f.name) for f in fields(self)}, **changes})
 
     @classmethod
     def _with_changes(cls, **changes) -> WorldSettings:
         """``WorldSettings().replace(**changes)``, validating each field once (a new world's
-        settings: every Gymnasium reset makes a world)."""
+        settings: every Gymnasium reset makes a world). The unit is set before the speeds, which
+        are validated against bounds in it."""
         _known(changes)
-        return cls(**changes)
+        if "length_units_per_meter" not in changes:
+            return cls(**changes)
+        settings = cls(length_units_per_meter=changes.pop("length_units_per_meter"))
+        for name, value in changes.items():
+            setattr(settings, name, value)
+        return settings
 
 
 def _known(changes: dict) -> None:
@@ -245,7 +300,9 @@ def _known(changes: dict) -> None:
 _FIELD_NAMES: set = set()  # WorldSettings' field names (filled on first use)
 
 
-def _check(name: str, value):
+def _check(name: str, value, units: float = 1.0):
+    """``value`` for setting ``name``, validated (speeds against bounds in the world's
+    ``units`` per metre), or ValueError/TypeError naming it."""
     if name == "solver":
         if value not in SOLVERS:
             raise ValueError(f"solver must be one of {SOLVERS}, got {value!r}")
@@ -286,9 +343,13 @@ def _check(name: str, value):
     if name in ("contact_hertz", "joint_hertz"):
         return _validate.hertz(value, name, allow_zero=False)
     if name in ("contact_speed", "max_linear_speed"):
-        return _validate.speed_limit(value, name)
+        checked = _validate.speed_limit(value, name, units=units)
+        return value if type(value) is PerMeter else checked  # (a default: kept as the marker)
     if name in ("restitution_threshold", "hit_event_threshold", "velocity_tolerance"):
-        return _validate.speed_limit(value, name, positive_only=False)
+        checked = _validate.speed_limit(value, name, positive_only=False, units=units)
+        return value if type(value) is PerMeter else checked
+    if name == "length_units_per_meter":
+        return _validate.positive(value, name, 1.0e6)
     if name in ("contact_damping_ratio", "joint_damping_ratio"):
         return _validate.factor(value, name)
     if name == "time_to_sleep":

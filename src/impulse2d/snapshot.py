@@ -41,7 +41,8 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           pre-solve functions, by reference, and the filter's
                                           memory of the pairs it was asked about);
                                           ``_diagnostics``, ``_stats_solver`` (the last step's
-                                          solver record)
+                                          solver record); ``_lengths`` (the tolerances in the
+                                          settings' unit, written again by the next step)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
                                           ``_constraints_stale`` (synced first), ``_verbs`` (its

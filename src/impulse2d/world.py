@@ -27,6 +27,7 @@ from ._core.storage import IdPool, allocate_store, grow_store
 from ._dynamics.contact_solver import ContactConstraints, contact_constraints
 from ._dynamics.contacts import Contacts, empty_contacts
 from ._dynamics.joints import JOINT_MODULES
+from ._dynamics.lengths import length_tolerances
 from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
@@ -120,6 +121,8 @@ class World:
         self._query_spare = None
         self._step_seconds = 0.0  # wall time of the last step
         self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
+        # the length tolerances in the settings' unit, which the step reads (_dynamics.lengths)
+        self._lengths = length_tolerances(self._settings.length_units_per_meter)
         self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0
@@ -394,7 +397,7 @@ class World:
         b.dq[i, 1] = 0.0
         b.asleep[i] = False
         b.allow_sleep[i] = sleepy
-        b.sleep_threshold[i] = SLEEP_THRESHOLD
+        b.sleep_threshold[i] = SLEEP_THRESHOLD * self._settings.length_units_per_meter
         b.sleep_time[i] = 0.0
         b.island[i] = -1
         b.island_sleep[i] = 0.0  # scratch, but a re-used row must read as a fresh one

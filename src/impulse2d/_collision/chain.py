@@ -37,7 +37,7 @@ import math
 import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
-from impulse2d._collision.manifold import (REFERENCE_TOLERANCE, SEPARATED_TOLERANCE, Manifold,
+from impulse2d._collision.manifold import (TOLERANCE_SHARE, Manifold,
                                           _face_manifold, _relative_transform, _to_world, _xf,
                                           make_id)
 from impulse2d._core.jit import inner_kernel, kernel
@@ -187,7 +187,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
             edge = i
             c1x, c1y, c2x, c2y = a_x, a_y, b_x, b_y
     distance = math.sqrt(best)
-    overlap = distance <= SEPARATED_TOLERANCE
+    overlap = distance <= TOLERANCE_SHARE * speculative_distance  # SEPARATED_TOLERANCE, scaled
     if not overlap and count_b >= 3:
         # the segment may lie wholly inside the polygon's core
         inside = True
@@ -304,7 +304,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
             return 0
         # B's face must beat the segment's by a margin, so that a box lying flat on the
         # segment keeps the segment as its reference from step to step.
-        if not poly_sep > edge_sep + REFERENCE_TOLERANCE:
+        if not poly_sep > edge_sep + TOLERANCE_SHARE * speculative_distance:
             ref_face = -1
             if neighbour:
                 return 0

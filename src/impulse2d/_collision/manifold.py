@@ -58,6 +58,12 @@ SEPARATED_TOLERANCE = 0.1 * LINEAR_SLOP
 """m. Cores farther apart than this along the reference axis take the closest-feature path (whose
 vertex-vertex normal needs a non-zero distance to normalise); nearer ones are clipped."""
 
+TOLERANCE_SHARE = REFERENCE_TOLERANCE / SPECULATIVE_DISTANCE
+"""Both tolerances above as a share of the speculative distance (0.1 slop over 4 slops: 0.025).
+The kernels take them as this share of the ``speculative_distance`` they are given, so that
+they follow ``WorldSettings.length_units_per_meter`` with it; 4 being a power of two, the
+product is the constant itself, bit for bit, in a world in metres."""
+
 NORMAL_EPSILON = 1.0e-9
 """m. Below this centre-to-feature distance a circle's normal direction is noise; a fixed
 direction is used instead (concentric circles, circle centre on a capsule's core segment)."""
@@ -227,7 +233,7 @@ def _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, 
     ref_cap = r1 == r2
     inc_cap = i21 == i22
 
-    if separation_r > SEPARATED_TOLERANCE:
+    if separation_r > TOLERANCE_SHARE * speculative_distance:
         # Cores apart: closest points between the two faces. Vertex-vertex (or a cap involved)
         # gives one point whose normal is the direction between the closest points, which is
         # the exact normal of the rounded corners.
@@ -327,7 +333,7 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
         return 0  # the separating-axis value is a lower bound of the core distance
 
     # Reference and incident faces, both in A's frame.
-    flip = sep_b > sep_a + REFERENCE_TOLERANCE
+    flip = sep_b > sep_a + TOLERANCE_SHARE * speculative_distance
     if flip:
         lx, ly = _face_normal(count_b, normals_b, face_b)
         nx = c * lx - s * ly
@@ -580,6 +586,7 @@ __all__ = [
     "NORMAL_EPSILON",
     "REFERENCE_TOLERANCE",
     "SEPARATED_TOLERANCE",
+    "TOLERANCE_SHARE",
     "collide",
     "collide_capsule_circle",
     "collide_circles",

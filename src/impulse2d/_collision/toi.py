@@ -41,12 +41,18 @@ from .geometry import segment_distance
 from .raycast import NO_HIT
 
 TARGET_GAP = LINEAR_SLOP
-"""m. Gap between the rounded surfaces at the time of impact. Box2D v3 aims at a core distance
-of ``max(slop, r_a + r_b - slop)``: a gap of a slop for polygons, an overlap of a slop for
-rounded shapes; a gap for every shape type keeps the next step free of overlap."""
+"""m (one slop; the continuous stage passes it in the world's unit). Gap between the rounded
+surfaces at the time of impact. Box2D v3 aims at a core distance of ``max(slop, r_a + r_b -
+slop)``: a gap of a slop for polygons, an overlap of a slop for rounded shapes; a gap for every
+shape type keeps the next step free of overlap."""
 
 TOLERANCE = 0.25 * LINEAR_SLOP
 """m. How far above the target distance an advance may stop (Box2D's TOI: a quarter slop)."""
+
+TOLERANCE_SHARE = TOLERANCE / TARGET_GAP
+""":data:`TOLERANCE` over the gap (a quarter): :func:`time_of_impact` stops within this share of
+the size of the ``gap`` it is given (a slop either way, in the world's length unit), so that the
+tolerance follows ``WorldSettings.length_units_per_meter`` with the gap."""
 
 MAX_ITERATIONS = 30
 """Advances before giving up with the (safe) fraction reached. A translation converges in one
@@ -141,6 +147,7 @@ def time_of_impact(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx,
     that close already at the start, and :data:`NO_HIT` when they stay apart until ``t_max``.
     ``scratch``: 8 x 2 floats."""
     target = max(radius_a + radius_b + gap, 0.0)
+    tolerance = TOLERANCE_SHARE * abs(gap)
     dcx = c1x - c0x
     dcy = c1y - c0y
     da = a1 - a0
@@ -152,7 +159,7 @@ def time_of_impact(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx,
     for _ in range(MAX_ITERATIONS):
         _place(count_b, local_b, lcx, lcy, c0x + t * dcx, c0y + t * dcy, a0 + t * da, scratch)
         d, nx, ny = core_distance(count_a, points_a, count_b, scratch)
-        if d <= target + TOLERANCE:
+        if d <= target + tolerance:
             return t
         rate = spin - (dcx * nx + dcy * ny)  # fastest approach along n, per unit fraction
         if rate <= 0.0:
@@ -163,5 +170,5 @@ def time_of_impact(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx,
     return t
 
 
-__all__ = ["TARGET_GAP", "TOLERANCE", "MAX_ITERATIONS", "core_distance", "gap_at",
-           "time_of_impact", "NO_HIT"]
+__all__ = ["TARGET_GAP", "TOLERANCE", "TOLERANCE_SHARE", "MAX_ITERATIONS", "core_distance",
+           "gap_at", "time_of_impact", "NO_HIT"]

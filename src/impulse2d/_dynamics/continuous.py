@@ -61,6 +61,7 @@ from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC, STATIC
 from ..constants import LINEAR_SLOP
 from .contacts import may_collide
+from .lengths import SLOP
 from .world_ref import borrow
 
 CORE_FRACTION = 0.25
@@ -68,8 +69,9 @@ CORE_FRACTION = 0.25
 fraction of the body's ``min_extent`` (Box2D v3.2's ``B2_CORE_FRACTION``)."""
 
 DEEP = 2.0 * LINEAR_SLOP
-"""m. A pair that starts within the target gap and whose swept shape would end the step
-overlapping deeper than this is swept again to an overlap of one slop (see the module)."""
+"""m (two slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A pair
+that starts within the target gap and whose swept shape would end the step overlapping deeper
+than this is swept again to an overlap of one slop (see the module)."""
 
 MAX_QUERY_CELLS = 4096
 """A swept box over more grid cells tests every candidate instead (a sweep across the world)."""
@@ -189,9 +191,10 @@ def _may_stop(kind, owner, sensor, group, category, mask, no_collide, body, f, s
 
 @inner_kernel
 def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s, sweep, lcx,
-                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core):
+                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core, slop):
     """The sweep of shape ``f`` (of a body whose centre of mass ``lcx, lcy`` goes from
-    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction."""
+    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction. ``slop``: the
+    linear slop in the world's length unit (:data:`TARGET_GAP` and :data:`DEEP` are in slops)."""
     o = owner[s]
     _place(count[s], vertices[s], origin[o, 0], origin[o, 1], rot[o, 0], rot[o, 1], points)
     count_s = count[s]
@@ -200,22 +203,22 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
     local_f = vertices[f]
     radius_f = radius[f]
     t = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
-                       sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
-                       scratch)
+                       sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction,
+                       TARGET_GAP / LINEAR_SLOP * slop, scratch)
     if t == 0.0:
         # Within the gap already: sweep the core circle, which stops only a pass through.
         core[0, 0] = centroid[f, 0]
         core[0, 1] = centroid[f, 1]
         t = time_of_impact(count_s, points, radius_s, 1, core, core_radius, lcx, lcy,
-                           sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
-                           scratch)
+                           sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction,
+                           TARGET_GAP / LINEAR_SLOP * slop, scratch)
         end = t if t > 0.0 and t < fraction else fraction
         if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
-                  sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP:
+                  sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP / LINEAR_SLOP * slop:
             # ... and would end deep inside: stop it where it overlaps by a slop.
             deep = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx,
                                   lcy, sweep[0], sweep[1], sweep[2], cx, cy, angle, end,
-                                  -LINEAR_SLOP, scratch)
+                                  -slop, scratch)
             if deep > 0.0 and deep < end:
                 t = deep
     if t > 0.0 and t < fraction:
@@ -225,7 +228,7 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
 
 @borrowing_kernel
 def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
-                candidates, points, scratch, core):
+                candidates, points, scratch, core, slop):
     """The earliest fraction of body ``b``'s sweep (1.0: no hit) over its shapes
     ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``candidates``: room
     for a row per shape; ``points``, ``scratch`` (8 x 2) and ``core`` (1 x 2): for shape
@@ -295,7 +298,8 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
                 fraction = _shape_fraction(shapes.count, shapes.vertices, shapes.radius,
                                            shapes.centroid, shapes.body, bodies.origin,
                                            bodies.rot, f, s, sweep, lcx, lcy, c1x, c1y, angle,
-                                           core_radius, fraction, points, scratch, core)
+                                           core_radius, fraction, points, scratch, core,
+                                           slop)
     return fraction, tag
 
 
@@ -320,9 +324,10 @@ def _move_back(bodies, b, t):
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
+def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against
-    the obstacles of their kind; returns how many were moved back."""
+    the obstacles of their kind; returns how many were moved back. ``slop``: the linear slop in
+    the world's length unit."""
     # The obstacles' bounds first: a body whose sweep (its centre's path grown by its extent)
     # stays outside them meets nothing, and a pass whose bodies all do builds nothing (a
     # swinging 100-link chain has 100 fast links a step and one obstacle, its anchor; the grid
@@ -350,7 +355,7 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
             continue
         t, tag = _sweep_body(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
                              rows, boxes, grid, stamp, tag, candidates, points, scratch,
-                             core)
+                             core, slop)
         if t < 1.0:
             _move_back(bodies, b, t)
             hits += 1
@@ -458,14 +463,15 @@ def solve_continuous(world):
     shapes = borrow(world, "shapes")
     no_collide = borrow(world, "no_collide")
     fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     if plain > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False)
+                            items, False, slop)
     if bullets > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True)
+                            items, True, slop)
     return hits
 
 

@@ -63,13 +63,14 @@ from ..constants import LINEAR_SLOP
 from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles,
                          _may_stop, _move_back, _obstacle_bounds, _obstacles, _outside,
                          _place, _shape_fraction, fast_bodies)
+from .lengths import SLOP
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
-"""m. A body that would end the step overlapping an obstacle by at most this (on the side it
-came from) is not stopped by it: Box2D 2.3's skins (two slops each) overlap by three slops at
-its time of impact's target, so a move that ends resting on a surface never reaches it (see
-the module)."""
+"""m (three slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A body
+that would end the step overlapping an obstacle by at most this (on the side it came from) is
+not stopped by it: Box2D 2.3's skins (two slops each) overlap by three slops at its time of
+impact's target, so a move that ends resting on a surface never reaches it (see the module)."""
 """Hits a body may take in one step before it stays at its last time of impact (Box2D 2.3's
 ``b2_maxSubSteps``)."""
 
@@ -122,11 +123,12 @@ def _end_overlap(count_s, ps, radius_s, count_f, pf, radius_f):
 
 @inner_kernel
 def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
-               candidates, points, scratch, end_points, core):
+               candidates, points, scratch, end_points, core, slop):
     """The earliest time of impact of body ``b``'s sweep (``bodies.sweep[b]`` to its pose now)
     over its shapes ``fast_shapes``, among the hits that count (module docstring): ``(t, nx,
     ny, tag)``; ``t`` = 2.0 when none does; ``n``: the normal at the hit (0, 0 for a pair within
-    the gap at the start); ``tag``: the last stamp used. ``end_points``, ``core``: scratch."""
+    the gap at the start); ``tag``: the last stamp used. ``end_points``, ``core``: scratch.
+    ``slop``: the linear slop in the world's length unit (the gap and the skins are in slops)."""
     x0, y0, cell, nx_cells, ny_cells, starts, items, large = grid
     c0x = bodies.sweep[b, 0]
     c0y = bodies.sweep[b, 1]
@@ -200,7 +202,8 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
             _place(count_s, shapes.vertices[s], bodies.origin[o, 0], bodies.origin[o, 1],
                    bodies.rot[o, 0], bodies.rot[o, 1], points)
             t = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
-                               c0x, c0y, a0, c1x, c1y, a1, min(best, 1.0), TARGET_GAP, scratch)
+                               c0x, c0y, a0, c1x, c1y, a1, min(best, 1.0),
+                               TARGET_GAP / LINEAR_SLOP * slop, scratch)
             if t < 0.0 or t >= best or t >= 1.0:
                 continue  # no hit before the best so far
             # the normal at the hit, from the obstacle's closest point to the shape's
@@ -213,7 +216,7 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
                                     shapes.centroid, shapes.body, bodies.origin, bodies.rot, f,
                                     s, bodies.sweep[b], lcx, lcy, c1x, c1y, a1,
                                     CORE_FRACTION * bodies.min_extent[b], min(best, 1.0),
-                                    points, scratch, core)
+                                    points, scratch, core, slop)
                 if t < min(best, 1.0):
                     best = t
                     best_nx = 0.0
@@ -221,7 +224,7 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
                 continue
             overlap, ex, ey = _end_overlap(count_s, points, radius_s, count_f, end_points,
                                            radius_f)
-            if 0.0 < overlap <= SKIN_DEPTH and ex * hx + ey * hy > 0.0:
+            if 0.0 < overlap <= SKIN_DEPTH / LINEAR_SLOP * slop and ex * hx + ey * hy > 0.0:
                 continue  # ends resting on the surface it met, within Box2D 2.3's skins
             best = t
             best_nx = hx
@@ -230,7 +233,7 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
+def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against the
     obstacles of their kind; returns how many were moved back."""
     lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
@@ -257,7 +260,7 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic):
             continue
         t, nx, ny, tag = _first_hit(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
                                     rows, boxes, grid, stamp, tag, candidates, points, scratch,
-                                    end_points, core)
+                                    end_points, core, slop)
         if t >= 1.0:
             continue
         _move_back(bodies, b, t)
@@ -281,14 +284,15 @@ def solve_continuous_box2d23(world):
     shapes = borrow(world, "shapes")
     no_collide = borrow(world, "no_collide")
     fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     if plain > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False)
+                            items, False, slop)
     if bullets > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True)
+                            items, True, slop)
     return hits
 
 

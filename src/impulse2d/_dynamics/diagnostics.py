@@ -46,6 +46,7 @@ from .direct import DIRECT_SCRATCH, exact_impulses, island_sizes, joint_rows
 from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, NORMAL, ONE_SIDED,
                           ROWS, SOFT, WIDTH, apply_rows, row_velocity,
                           write_contact_rows)
+from .lengths import SLOP
 from .positions import contact_gap
 from .verbs import (AFTER_SOLVE, DIRECT_DENSE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, OPENING,
                     POSITION_PASSES)
@@ -91,7 +92,7 @@ def _rows(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap):
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
     write_contact_rows(cs, touching, bodies.dp, bodies.dq, 1.0 / h, baumgarte, contact_speed,
-                       speed_cap, body, jacobian, data)
+                       borrow(world, "lengths")[SLOP], speed_cap, body, jacobian, data)
     joint_rows(world, table, ids, ROWS, contact_rows, h, baumgarte, speed_cap, spin_cap, body,
                jacobian, data, impulse)
     return body, jacobian, data, contact_rows

@@ -91,6 +91,7 @@ from .islands import find_root, union
 from .joint_solver import joint_pass
 from .joints import ROW_LISTS
 from .lcp import SOLVED, lemke
+from .lengths import SLOP
 from .solvers import impulse_caps
 from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     ITERATION,
@@ -764,7 +765,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     borrow(world, "clock")[3] = cycles()
     diagnose(world, order, OPENING, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     write_contact_rows(cs, touching, bodies.dp, bodies.dq, inv_h, baumgarte, contact_speed,
-                       speed_cap, body, jacobian, data)
+                       borrow(world, "lengths")[SLOP], speed_cap, body, jacobian, data)
 
     # 4. b = J v + bias, the islands solved, the impulses applied.
     v = bodies.v

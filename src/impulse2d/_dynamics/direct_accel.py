@@ -148,6 +148,7 @@ from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KI
                           store_contact_rows)
 from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
+from .lengths import SLOP
 from .solvers import impulse_caps
 from .verbs import DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
 from .world_ref import borrow
@@ -315,6 +316,7 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
     (m or rad) and roles."""
     dp = bodies.dp
     dq = bodies.dq
+    slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
     r = 0
     for q in range(touching):
         a = cs.body_a[q]
@@ -339,7 +341,7 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
                  FRICTION, speed_cap)
             data[r + 1, BOUND] = cs.friction[q]
             data[r + 1, LINK] = r
-            error[r] = s + LINEAR_SLOP
+            error[r] = s + slop
             role[r] = CONTACT
             role[r + 1] = CONTACT
             touches[r] = s <= 0.0

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import DYNAMIC
-from ..constants import LINEAR_SLOP
 from .positions import contact_gap
 
 EQUALITY, ONE_SIDED, BOXED, NORMAL, FRICTION = 0, 1, 2, 3, 4
@@ -124,13 +123,14 @@ def store_axial_rows(joints, j, impulse, r, spring, motor, limit):
 
 
 @borrowing_kernel
-def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, speed_cap, body,
-                       jacobian, data):
+def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, slop, speed_cap,
+                       body, jacobian, data):
     """Write the rows of the first ``touching`` contact constraints ``cs`` from row 0: per point
     a normal row (:data:`NORMAL`) and its friction row (:data:`FRICTION`), with ``pgs``'s bias
     at the current gap ``s`` (:func:`~.positions.contact_gap`): ``s / h`` for a speculative
     point, Baumgarte's ``max(beta / h min(0, s + slop), -contact_speed)`` otherwise (``beta`` 0:
-    the relax rows of the soft step and the NGS solvers). Returns the rows written."""
+    the relax rows of the soft step and the NGS solvers; ``slop`` in the world's length unit).
+    Returns the rows written."""
     r = 0
     for q in range(touching):
         a = cs.body_a[q]
@@ -148,7 +148,7 @@ def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, sp
             if s > 0.0:
                 bias = s * inv_h
             else:
-                bias = max(baumgarte * inv_h * min(0.0, s + LINEAR_SLOP), -contact_speed)
+                bias = max(baumgarte * inv_h * min(0.0, s + slop), -contact_speed)
             put_row(body, jacobian, data, r, a, b, -nx, -ny, -(rax * ny - ray * nx), nx, ny,
                     rbx * ny - rby * nx, bias, NORMAL, 0.0, 0.0, -1, speed_cap)
             put_row(body, jacobian, data, r + 1, a, b, -tx, -ty, -(rax * ty - ray * tx), tx, ty,

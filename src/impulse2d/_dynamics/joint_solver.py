@@ -29,6 +29,7 @@ import numpy as np
 from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, distance, gear, motor, mouse, prismatic, pulley
 from .joints import revolute, weld, wheel
+from .lengths import MAX_CORRECTION, SLOP
 from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
 
@@ -247,47 +248,62 @@ def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
 
 # -- the position corrections (pgs_ngs, pgs_block): one entry per type that has one ---------------
 # Box2D v2.4's mouse and motor joints have none (both are soft drives toward a target, with no
-# position error of their own), and neither do ours.
+# position error of their own), and neither do ours. The slop and the largest correction are
+# the world's, in its length unit (.lengths).
 @entry_kernel
 def revolute_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return revolute.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                   borrow(world, "bodies"))
+                                   borrow(world, "bodies"),
+                                   lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def distance_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return distance.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                   borrow(world, "bodies"))
+                                   borrow(world, "bodies"),
+                                   lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def prismatic_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return prismatic.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                    borrow(world, "bodies"))
+                                    borrow(world, "bodies"),
+                                    lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def weld_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return weld.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"))
+                               borrow(world, "bodies"),
+                               lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def wheel_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return wheel.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                borrow(world, "bodies"))
+                                borrow(world, "bodies"),
+                                lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def pulley_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return pulley.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                 borrow(world, "bodies"))
+                                 borrow(world, "bodies"),
+                                 lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def gear_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
     return gear.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"))
+                               borrow(world, "bodies"),
+                               lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 # -- the row exports of the direct solver: one entry per type ------------------------------------

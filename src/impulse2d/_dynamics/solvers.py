@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
-from ..constants import LINEAR_SLOP, MAX_ROTATION
+from ..constants import MAX_ROTATION
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
+from .lengths import SLOP
 from .softness import soft_coefficients
 from .verbs import (EXACT_SOLVE, ITERATION, OPENING, PREPARE, SOLVE, WARM_START, diagnose)
 from .world_ref import borrow
@@ -224,6 +225,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
+    slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
@@ -232,7 +234,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
             hold_velocities(bodies, velocities)
         joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, True, False, baumgarte, LINEAR_SLOP, contact_speed,
+            solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed,
                            last, speed_cap)
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
         if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):

@@ -31,12 +31,13 @@ cannot import this one back).
 from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
-from ..constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION, MAX_ROTATION, POSITION_BAUMGARTE
+from ..constants import MAX_ROTATION, POSITION_BAUMGARTE
 from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
 from .joint_solver import all_revolute, joint_pass, joint_position_pass, revolute_rigid_pass
+from .lengths import MAX_CORRECTION, SLOP
 from .solvers import (add_sweep_totals, hold_velocities, impulse_caps, rigid_opening,
                       sweep_converged)
 from .verbs import EXACT_SOLVE, ITERATION, POSITION_PASSES, SOLVE, diagnose
@@ -119,15 +120,18 @@ def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
 
-    # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance.
+    # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance
+    # (lengths in the world's unit).
+    lengths = borrow(world, "lengths")
+    slop = lengths[SLOP]
     passes = 0
     for _ in range(position_iterations):
         passes += 1
         contacts_ok = True
         if touching:
-            smallest = solve_contact_positions(cs, bodies, POSITION_BAUMGARTE, LINEAR_SLOP,
-                                               MAX_LINEAR_CORRECTION, gx, gy, 0.5 * dt)
-            contacts_ok = smallest >= -3.0 * LINEAR_SLOP
+            smallest = solve_contact_positions(cs, bodies, POSITION_BAUMGARTE, slop,
+                                               lengths[MAX_CORRECTION], gx, gy, 0.5 * dt)
+            contacts_ok = smallest >= -3.0 * slop
         joints_ok = joint_position_pass(world) <= 1.0
         if contacts_ok and joints_ok:
             break

@@ -44,7 +44,7 @@ from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
 from .._core.state import DYNAMIC
-from ..constants import AABB_MARGIN, MAX_ROTATION, SPECULATIVE_DISTANCE
+from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
 from ..solver_stats import prepare_record
 from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
@@ -60,6 +60,7 @@ from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_c
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
+from .lengths import MARGIN, SPECULATIVE, write_lengths
 from .pair_update import FEW_TESTS, INCREMENTAL_BELOW, pairs_after_moves
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
@@ -131,7 +132,8 @@ def contact_pairs(world):
 
 @borrowing_kernel
 def _update_bounds(world, moved):
-    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"), AABB_MARGIN, moved)
+    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"),
+                        borrow(world, "lengths")[MARGIN], moved)
 
 
 @inner_kernel
@@ -177,7 +179,7 @@ def update_pairs(world, moved, n_moved, dirty):
 def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points, out_ids,
                old_ids, old_normal, old_tangent):
     update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                     SPECULATIVE_DISTANCE, friction_mixing, restitution_mixing,
+                     borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
                      borrow(world, "verbs")[CHAINS] != 0, out_normal, out_points, out_ids,
                      old_ids, old_normal, old_tangent)
 
@@ -200,8 +202,9 @@ def collide_chains(world, friction_mixing, restitution_mixing):
     only for worlds that have chains)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    update_chain_manifolds(world.contacts, world.shapes, world.bodies, SPECULATIVE_DISTANCE,
-                           friction_mixing, restitution_mixing)
+    update_chain_manifolds(world.contacts, world.shapes, world.bodies,
+                           borrow(world, "lengths")[SPECULATIVE], friction_mixing,
+                           restitution_mixing)
     return True
 
 
@@ -752,6 +755,7 @@ def _ready(world, dt: float, settings: tuple):
     table of verbs filled again first if the settings or the rows changed since it was."""
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+        write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
         _fill_verbs(world, rows["by_type"],
                     lambda: _step.prepare(*_step_arguments(world, dt, settings)))
         world._verbs_for = (settings, rows)

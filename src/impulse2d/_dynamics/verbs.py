@@ -89,7 +89,7 @@ WARM_START, SOLVE (``flag`` = use the position bias); the other arguments as the
 JOINT_POSITION_SIGNATURE = _f8(WORLD_STORES, _i8)
 """``entry(world, row_list) -> error``: one nonlinear Gauss-Seidel correction of the positions
 of the joints of row list ``row_list``; returns the largest position error it met, in units of
-its tolerance (linear errors over ``LINEAR_SLOP``, angular ones over ``ANGULAR_SLOP``: at most
+its tolerance (linear errors over the world's slop, angular ones over ``ANGULAR_SLOP``: at most
 1.0 means solved)."""
 
 SOLVER_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _f8, _f8, _f8, _i8, _i8, _i8,

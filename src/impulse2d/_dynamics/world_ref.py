@@ -69,6 +69,7 @@ WORLD_STORES = WorldStoresType([
     ("verbs", _ROWS),  # addresses of the lazily compiled kernels the step calls (.verbs)
     ("diagnostics", types.Array(types.float64, 1, "C")),  # the solver's record (.diagnostics;
                                                            # empty while they are off)
+    ("lengths", types.Array(types.float64, 1, "C")),  # tolerances in the world's unit (.lengths)
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -128,7 +129,7 @@ def _borrow_column(typingctx, ref, name, column):
 
 @kernel
 def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock,
-                    verbs, diagnostics):
+                    verbs, diagnostics, lengths):
     ref = structref.new(WORLD_STORES)
     ref.bodies = bodies
     ref.shapes = shapes
@@ -140,6 +141,7 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     ref.clock = clock
     ref.verbs = verbs
     ref.diagnostics = diagnostics
+    ref.lengths = lengths
     return ref
 
 
@@ -159,11 +161,11 @@ if numba.config.DISABLE_JIT:
         return getattr(getattr(ref, name), column)
 
     def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
-                          clock, verbs, diagnostics):
+                          clock, verbs, diagnostics, lengths):
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
-                               diagnostics=diagnostics)
+                               diagnostics=diagnostics, lengths=lengths)
     def _constraints_of(ref):
         return ref.constraints
 else:
@@ -190,7 +192,7 @@ def stores_for_step(world, rows=None) -> WorldStores:
             world._stores = _new_world_stores(
                 world._bodies, world._shapes, world._joints, world._contacts,
                 world._constraints, rows["by_type"], rows["no_collide"], world._clock,
-                world._verbs, world._diagnostics)
+                world._verbs, world._diagnostics, world._lengths)
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
                                     world._contacts, world._constraints, rows,
                                     world._diagnostics)

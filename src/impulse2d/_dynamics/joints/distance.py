@@ -25,7 +25,6 @@ for the choice of rows.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
                            spring_softness)
 from ..positions import clamp, shift
@@ -204,12 +203,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the distance joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2DistanceJoint::SolvePositionConstraints``): a rigid joint's
     length, or a sprung one's violated ``min_length``/``max_length`` (the spring itself is a
     force, not an error), in full along the current axis, at most 0.2 m at once. Returns the
-    largest error over ``LINEAR_SLOP``."""
+    largest error over ``slop``."""
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -224,8 +223,8 @@ def solve_position(joints, ids, bodies):
             c = length - joints.max_length[j]
         else:
             continue
-        worst = max(worst, abs(c) / LINEAR_SLOP)
-        c = clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        worst = max(worst, abs(c) / slop)
+        c = clamp(c, -max_correction, max_correction)
         cra = rax * uy - ray * ux
         crb = rbx * uy - rby * ux
         k = (bodies.inv_mass[a] + bodies.inv_mass[b] + bodies.inv_inertia[a] * cra * cra

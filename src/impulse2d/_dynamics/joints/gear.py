@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
 from ..._core.state import REVOLUTE
-from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row
 from ..positions import clamp, shift, turn_angle
 from .rows import bounded
@@ -182,17 +181,17 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the gear joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2GearJoint::SolvePositionConstraints``): the coupled
     coordinate, in full along the current Jacobian, at most 0.2 (m or rad) at once. Returns
-    its error over ``LINEAR_SLOP`` (Box2D v2.4's tolerance for both kinds of coordinate)."""
+    its error over ``slop`` (Box2D v2.4's tolerance for both kinds of coordinate)."""
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
         rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
-        worst = max(worst, abs(c) / LINEAR_SLOP)
+        worst = max(worst, abs(c) / slop)
         k = 0.0
         for i in range(4):
             body = int(rows[i, 0])
@@ -200,7 +199,7 @@ def solve_position(joints, ids, bodies):
                   + bodies.inv_inertia[body] * rows[i, 3] * rows[i, 3])
         if k <= 0.0:
             continue
-        impulse = -clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION) / k
+        impulse = -clamp(c, -max_correction, max_correction) / k
         for i in range(4):
             shift(bodies, int(rows[i, 0]), rows[i, 1] * impulse, rows[i, 2] * impulse,
                   rows[i, 3] * impulse)

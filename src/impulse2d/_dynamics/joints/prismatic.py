@@ -29,7 +29,7 @@ Baumgarte in pgs. Sources: Catto, "Modeling and Solving Constraints" (GDC 2009);
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel, inner_kernel
-from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
                            spring_softness, store_axial_rows)
 from ..positions import clamp, relative_turn, shift, solve2, solve3
@@ -241,22 +241,22 @@ def _relative_angle(dq, a, b):
 
 
 @inner_kernel
-def translation_limit_error(translation, lower, upper):
+def translation_limit_error(translation, lower, upper, slop, max_correction):
     """``(C, active)`` of a translation limit (Box2D v2.3/v2.4 prismatic and wheel):
     ``translation - lower`` when the limits nearly coincide, else the violation beyond the
     linear slop (negative below ``lower``, positive above ``upper``), each within
-    ``MAX_LINEAR_CORRECTION``; not active between the limits."""
-    if abs(upper - lower) < 2.0 * LINEAR_SLOP:
-        return clamp(translation - lower, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION), True
+    ``max_correction``; not active between the limits."""
+    if abs(upper - lower) < 2.0 * slop:
+        return clamp(translation - lower, -max_correction, max_correction), True
     if translation <= lower:
-        return clamp(translation - lower + LINEAR_SLOP, -MAX_LINEAR_CORRECTION, 0.0), True
+        return clamp(translation - lower + slop, -max_correction, 0.0), True
     if translation >= upper:
-        return clamp(translation - upper - LINEAR_SLOP, 0.0, MAX_LINEAR_CORRECTION), True
+        return clamp(translation - upper - slop, 0.0, max_correction), True
     return 0.0, False
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the prismatic joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2PrismaticJoint::SolvePositionConstraints``): the point on
     the line and the angle as one 2x2 block, or with the violated limit as one 3x3 block, in
@@ -283,15 +283,15 @@ def solve_position(joints, ids, bodies):
         c2 = joints.delta_angle[j] + relative_turn(dq, a, b)
         linear = abs(c1)
         angular = abs(c2)
-        c1 = clamp(c1, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        c1 = clamp(c1, -max_correction, max_correction)
         c2 = clamp(c2, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
         c3 = 0.0
         active = False
         if joints.enable_limit[j]:
             c3, active = translation_limit_error(ux * dx + uy * dy, joints.lower[j],
-                                                 joints.upper[j])
+                                                 joints.upper[j], slop, max_correction)
             linear = max(linear, abs(c3))
-        worst = max(worst, linear / LINEAR_SLOP, angular / ANGULAR_SLOP)
+        worst = max(worst, linear / slop, angular / ANGULAR_SLOP)
         k11 = m_a + m_b + i_a * s1 * s1 + i_b * s2 * s2
         k12 = i_a * s1 + i_b * s2
         k22 = i_a + i_b

@@ -20,7 +20,6 @@ iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias, put_row
 from ..positions import shift
 from .revolute import prepare_anchors
@@ -118,12 +117,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the pulley joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2PulleyJoint::SolvePositionConstraints``): a rope longer than
     its length (``C < 0``) is pulled back in full along the current rope directions, at most
     0.2 m at once; a slack rope is left alone (ours cannot push, unlike Box2D's). Returns the
-    largest error over ``LINEAR_SLOP``."""
+    largest error over ``slop``."""
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -134,8 +133,8 @@ def solve_position(joints, ids, bodies):
         c = joints.constant[j] - len_a - ratio * len_b
         if c >= 0.0:
             continue
-        worst = max(worst, -c / LINEAR_SLOP)
-        c = max(c, -MAX_LINEAR_CORRECTION)
+        worst = max(worst, -c / slop)
+        c = max(c, -max_correction)
         cra = rax * uay - ray * uax
         crb = rbx * uby - rby * ubx
         k = (bodies.inv_mass[a] + bodies.inv_inertia[a] * cra * cra

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
-from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
+from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn
 from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
                    unsigned_rows)
@@ -230,7 +230,7 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the revolute joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2RevoluteJoint::SolvePositionConstraints``): the angle limit
     (beyond the angular slop, at most 8 degrees at once), then the point, in full with the
@@ -261,7 +261,7 @@ def solve_position(joints, ids, bodies):
         rbx, rby = anchor(dq, b, joints.frame_b[j, 0], joints.frame_b[j, 1])
         cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-        worst = max(worst, math.sqrt(cx * cx + cy * cy) / LINEAR_SLOP)
+        worst = max(worst, math.sqrt(cx * cx + cy * cy) / slop)
         m = m_a + m_b
         px, py = solve2(m + i_a * ray * ray + i_b * rby * rby, -i_a * rax * ray - i_b * rbx * rby,
                         m + i_a * rax * rax + i_b * rbx * rbx, -cx, -cy)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from ..._core.jit import borrowing_kernel, inner_kernel
-from ...constants import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION, MAX_LINEAR_CORRECTION
+from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row, spring_softness
 from .rows import bounded, equality_softness, point_row, unsigned_rows
@@ -127,7 +127,7 @@ def _part_softness(sprung, soft_rows, j, rigid_rate, rigid_scale_m, rigid_scale_
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the weld joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2WeldJoint::SolvePositionConstraints``): the rigid parts only
     (a part with a spring of its own is a force, not an error). Both rigid: point and angle as
@@ -160,8 +160,8 @@ def solve_position(joints, ids, bodies):
         rbx, rby = anchor(dq, b, joints.frame_b[j, 0], joints.frame_b[j, 1])
         c1 = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
         c2 = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
-        worst = max(worst, math.sqrt(c1 * c1 + c2 * c2) / LINEAR_SLOP)
-        c1, c2 = clamp_length(c1, c2, MAX_LINEAR_CORRECTION)
+        worst = max(worst, math.sqrt(c1 * c1 + c2 * c2) / slop)
+        c1, c2 = clamp_length(c1, c2, max_correction)
         k11 = m + i_a * ray * ray + i_b * rby * rby
         k12 = -i_a * rax * ray - i_b * rbx * rby
         k22 = m + i_a * rax * rax + i_b * rbx * rbx

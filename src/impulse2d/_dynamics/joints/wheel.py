@@ -23,7 +23,6 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel
-from ...constants import LINEAR_SLOP, MAX_LINEAR_CORRECTION
 from ..positions import clamp, shift
 from .rows import bounded, inequality_bias, one_sided
 from ..direct_rows import BOXED, COUNT, EQUALITY, STORE, put_row, store_axial_rows
@@ -175,12 +174,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies):
+def solve_position(joints, ids, bodies, slop, max_correction):
     """One nonlinear Gauss-Seidel correction of the wheel joints ``ids`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2WheelJoint::SolvePositionConstraints``): a violated
     translation limit along the axis, then the point onto the line, each in full with the
-    current geometry (within ``MAX_LINEAR_CORRECTION``). The suspension spring and the motor
-    are forces and have no position error. Returns the largest error over ``LINEAR_SLOP``."""
+    current geometry (within ``max_correction``). The suspension spring and the motor
+    are forces and have no position error. Returns the largest error over ``slop``."""
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -192,12 +191,12 @@ def solve_position(joints, ids, bodies):
         if joints.enable_limit[j]:
             rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
             c, active = translation_limit_error(ux * dx + uy * dy, joints.lower[j],
-                                                joints.upper[j])
+                                                joints.upper[j], slop, max_correction)
             a1 = (dx + rax) * uy - (dy + ray) * ux
             a2 = rbx * uy - rby * ux
             k = m + i_a * a1 * a1 + i_b * a2 * a2
             if active and c != 0.0 and k > 0.0:
-                worst = max(worst, abs(c) / LINEAR_SLOP)
+                worst = max(worst, abs(c) / slop)
                 impulse = -c / k
                 shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * a1)
                 shift(bodies, b, impulse * ux, impulse * uy, impulse * a2)
@@ -208,8 +207,8 @@ def solve_position(joints, ids, bodies):
         s1 = (dx + rax) * py_ - (dy + ray) * px_
         s2 = rbx * py_ - rby * px_
         c = px_ * dx + py_ * dy
-        worst = max(worst, abs(c) / LINEAR_SLOP)
-        c = clamp(c, -MAX_LINEAR_CORRECTION, MAX_LINEAR_CORRECTION)
+        worst = max(worst, abs(c) / slop)
+        c = clamp(c, -max_correction, max_correction)
         k = m + i_a * s1 * s1 + i_b * s2 * s2
         if k <= 0.0:
             continue
