@@ -41,7 +41,7 @@ whose cores cross is their overlap over the separating axes (:func:`.._collision
 and when they touch at the start (where the time of impact, which aims at a core distance, has
 no overlap to aim at) the overlap of a slop is found by bisection (:func:`_overlap_fraction`):
 a box spinning at 40 rad/s with one corner on a chain loop's wall swung its other corner
-0.15 m into the wall in one step before (issue 29).
+0.17 m into the wall in one step before (issue 29).
 
 Chain segments are one-sided, and a body moving fast *along* one must not be paused by it, so
 each is swept or left out by Box2D v3's rule (:func:`_chain_may_stop`): left out when the
