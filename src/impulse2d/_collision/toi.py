@@ -156,11 +156,21 @@ def _place(count, local, lcx, lcy, cx, cy, angle, out):
 def gap_at(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx, lcy, c0x, c0y, a0,
            c1x, c1y, a1, t, scratch):
     """The gap (m, negative: overlap) between the rounded shapes at fraction ``t`` of the
-    sweep (arguments as :func:`time_of_impact`). Cores that overlap have no distance; their
-    overlap is the least one over the separating axes (:func:`core_separation`), so that a
-    sharp polygon that ends the step deep in a segment reads as deep, not as touching (with the
-    distance alone it read 0, or 1e-16, at any depth: a spinning box at 20 m/s ended a step
-    0.17 m into a chain loop's wall)."""
+    sweep (arguments as :func:`time_of_impact`); at most 0 when the cores overlap."""
+    _place(count_b, local_b, lcx, lcy, c0x + t * (c1x - c0x), c0y + t * (c1y - c0y),
+           a0 + t * (a1 - a0), scratch)
+    d, _, _ = core_distance(count_a, points_a, count_b, scratch)
+    return d - radius_a - radius_b
+
+
+@inner_kernel
+def depth_at(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx, lcy, c0x, c0y, a0,
+             c1x, c1y, a1, t, scratch):
+    """:func:`gap_at`, but cores that overlap are measured too: by their least overlap over
+    the separating axes (:func:`core_separation`), so that a sharp polygon that ends the step
+    deep in a segment reads as deep, not as touching (by the distance alone it read 0, or
+    1e-16, at any depth: a spinning box at 20 m/s ended a step 0.17 m into a chain loop's
+    wall, issue 29)."""
     _place(count_b, local_b, lcx, lcy, c0x + t * (c1x - c0x), c0y + t * (c1y - c0y),
            a0 + t * (a1 - a0), scratch)
     d, _, _ = core_distance(count_a, points_a, count_b, scratch)
@@ -205,4 +215,4 @@ def time_of_impact(count_a, points_a, radius_a, count_b, local_b, radius_b, lcx,
 
 
 __all__ = ["TARGET_GAP", "TOLERANCE", "MAX_ITERATIONS", "core_distance", "core_separation",
-           "gap_at", "time_of_impact", "NO_HIT"]
+           "depth_at", "gap_at", "time_of_impact", "NO_HIT"]

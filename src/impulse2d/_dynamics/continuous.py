@@ -37,7 +37,7 @@ the wall and then crossed it. So, beyond Box2D, when the shape would end the ste
 circle's stop) more than :data:`DEEP` inside the other one, the pair is swept once more, to an
 overlap of one slop. Only a pair that would end deep in overlap pays this, so
 bodies that slide or tumble fast along a surface are not slowed. The depth of sharp shapes
-whose cores cross is their overlap over the separating axes (:func:`.._collision.toi.gap_at`),
+whose cores cross is their overlap over the separating axes (:func:`.._collision.toi.depth_at`),
 and when they touch at the start (where the time of impact, which aims at a core distance, has
 no overlap to aim at) the overlap of a slop is found by bisection (:func:`_overlap_fraction`):
 a box spinning at 40 rad/s with one corner on a chain loop's wall swung its other corner
@@ -66,7 +66,7 @@ import numpy as np
 from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.geometry import shape_aabb
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._collision.toi import TARGET_GAP, gap_at, time_of_impact
+from .._collision.toi import TARGET_GAP, depth_at, gap_at, time_of_impact
 from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC, STATIC
 from ..constants import LINEAR_SLOP
@@ -237,18 +237,18 @@ def _may_stop(kind, owner, sensor, group, category, mask, no_collide, body, f, s
 def _overlap_fraction(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep,
                       cx, cy, angle, end, scratch):
     """A fraction in (0, ``end``) at which shape ``f``'s sweep overlaps shape ``s`` (at
-    ``points``) by about a slop, found by bisecting :func:`.._collision.toi.gap_at` to
+    ``points``) by about a slop, found by bisecting :func:`.._collision.toi.depth_at` to
     :data:`BISECTIONS` halvings; 0.0 when it overlaps by more than that at the start. For
     the pairs that end the step deeper than :data:`DEEP` (:func:`_shape_fraction`)."""
     lo = 0.0
     hi = end
-    if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
-              sweep[1], sweep[2], cx, cy, angle, lo, scratch) < -LINEAR_SLOP:
+    if depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
+                sweep[1], sweep[2], cx, cy, angle, lo, scratch) < -LINEAR_SLOP:
         return 0.0
     for _ in range(BISECTIONS):
         mid = 0.5 * (lo + hi)
-        if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
-                  sweep[1], sweep[2], cx, cy, angle, mid, scratch) < -LINEAR_SLOP:
+        if depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
+                    sweep[1], sweep[2], cx, cy, angle, mid, scratch) < -LINEAR_SLOP:
             hi = mid
         else:
             lo = mid
@@ -257,9 +257,13 @@ def _overlap_fraction(count_s, points, radius_s, count_f, local_f, radius_f, lcx
 
 @inner_kernel
 def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s, sweep, lcx,
-                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core):
+                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core, sharp):
     """The sweep of shape ``f`` (of a body whose centre of mass ``lcx, lcy`` goes from
-    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction."""
+    ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction. ``sharp``:
+    whether the depth of overlapping cores is measured (:func:`.._collision.toi.depth_at`,
+    this stage) or read as 0 (:mod:`.continuous_box2d23`, whose Box2D 2.3 gaits were measured
+    so: the re-sweep stopped the BipedalWalker's legs and its scripted gait walked 24.5 m
+    where Box2D 2.3's walks 17.4)."""
     o = owner[s]
     _place(count[s], vertices[s], origin[o, 0], origin[o, 1], rot[o, 0], rot[o, 1], points)
     count_s = count[s]
@@ -278,13 +282,18 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
                            sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction, TARGET_GAP,
                            scratch)
         end = t if t > 0.0 and t < fraction else fraction
-        if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
-                  sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP:
+        if sharp:
+            gap = depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
+                           sweep[0], sweep[1], sweep[2], cx, cy, angle, end, scratch)
+        else:
+            gap = gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
+                         sweep[0], sweep[1], sweep[2], cx, cy, angle, end, scratch)
+        if gap < -DEEP:
             # ... and would end deep inside: stop it where it overlaps by a slop.
             deep = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx,
                                   lcy, sweep[0], sweep[1], sweep[2], cx, cy, angle, end,
                                   -LINEAR_SLOP, scratch)
-            if deep == 0.0:
+            if deep == 0.0 and sharp:
                 # Sharp cores already touching: the time of impact cannot aim at an overlap
                 # (its target is a core distance, 0 here), so the overlap is bisected.
                 deep = _overlap_fraction(count_s, points, radius_s, count_f, local_f, radius_f,
@@ -369,7 +378,7 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
                 fraction = _shape_fraction(shapes.count, shapes.vertices, shapes.radius,
                                            shapes.centroid, shapes.body, bodies.origin,
                                            bodies.rot, f, s, sweep, lcx, lcy, c1x, c1y, angle,
-                                           core_radius, fraction, points, scratch, core)
+                                           core_radius, fraction, points, scratch, core, True)
     return fraction, tag
 
 

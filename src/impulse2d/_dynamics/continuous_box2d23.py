@@ -182,7 +182,7 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
                                     shapes.centroid, shapes.body, bodies.origin, bodies.rot, f,
                                     s, bodies.sweep[b], lcx, lcy, c1x, c1y, a1,
                                     CORE_FRACTION * bodies.min_extent[b], min(best, 1.0),
-                                    points, scratch, core)
+                                    points, scratch, core, False)
                 if t < min(best, 1.0):
                     best = t
                     best_nx = 0.0
