@@ -15,7 +15,10 @@ Measured, each in a fresh process (``--child``), engines and settings alternatin
 * the same bullet scene in pyb2d3 (Box2D v3.1) with and without its continuous collision, when
   pyb2d3 is installed;
 * ``pyramid_20`` (sleep off, so that every step works): the default step, this checkout and,
-  with ``--before``, another one, to show that slow scenes pay nothing.
+  with ``--before``, another one, to show that slow scenes pay nothing;
+* ``chain_loop_kicks`` (the scene: a 0.25 m circle kicked at 20 m/s inside a chain loop,
+  issue 29): step time on and off, and the deepest the circle got into the wall
+  (``deepest_m``; pyb2d3: 0.096 m).
 
 Times are medians of per-step wall times (first steps, which load or compile kernels, left
 out); the JSON keeps every round.
@@ -81,17 +84,25 @@ def child_impulse2d(scene, steps, options):
     world = i2d.World(**options) if scene != "bullets_500" else i2d.World(gravity=(0, 0),
                                                                            **options)
     bullets = None
+    info = None
     if scene == "rain_2000":
         build_scene(world, "rain", count=2000)
     elif scene == "pyramid_20":
         build_scene(world, "pyramid", base=20)
+    elif scene == "chain_loop_kicks":
+        info = build_scene(world, "chain_loop_kicks")
     else:
         bullets = build_bullets_i2d(world)
     times, shares = [], []
+    least = math.inf
     for k in range(steps):
+        if info is not None:
+            info.update(world, k)       # the kick, not timed
         t0 = time.perf_counter()
         world.step(DT)
         t = time.perf_counter() - t0
+        if info is not None:
+            least = min(least, info.data["wall_distance"](info.bodies["body"].position))
         if k >= 10:
             times.append(t)
             shares.append(getattr(world.profile, "continuous", 0.0))  # 0 before the change
@@ -99,6 +110,8 @@ def child_impulse2d(scene, steps, options):
            "continuous_mean_ms": 1e3 * statistics.mean(shares)}
     if bullets is not None:
         out["escaped"] = _escaped([tuple(b.position) for b in bullets])
+    if info is not None:
+        out["deepest_m"] = info.data["half_thickness"] - least
     return out
 
 
@@ -175,7 +188,8 @@ def main():
     except ImportError:
         peers = False
     steps = {"rain_2000": 300 if a.quick else 600, "bullets_500": 120 if a.quick else 300,
-             "pyramid_20": 200 if a.quick else 400}
+             "pyramid_20": 200 if a.quick else 400,
+             "chain_loop_kicks": 600 if a.quick else 3000}
     jobs = []
     for on in (True, False):
         jobs.append(("rain_2000", {"engine": "impulse2d", "scene": "rain_2000",
@@ -184,6 +198,9 @@ def main():
         jobs.append(("bullets_500", {"engine": "impulse2d", "scene": "bullets_500",
                                      "steps": steps["bullets_500"],
                                      "options": {"enable_continuous": on}}, None))
+        jobs.append(("chain_loop_kicks", {"engine": "impulse2d", "scene": "chain_loop_kicks",
+                                          "steps": steps["chain_loop_kicks"],
+                                          "options": {"enable_continuous": on}}, None))
         if peers:
             jobs.append(("bullets_500 pyb2d3", {"engine": "box2d", "scene": "bullets_500",
                                                 "steps": steps["bullets_500"],
@@ -212,7 +229,7 @@ def main():
     summary = {key: {"median_ms": statistics.median(x[key]["median_ms"] for x in rounds)}
                for key in rounds[0]}
     for key in summary:
-        for extra in ("escaped", "continuous_mean_ms"):
+        for extra in ("escaped", "continuous_mean_ms", "deepest_m"):
             if extra in rounds[0][key]:
                 summary[key][extra] = statistics.median(x[key][extra] for x in rounds)
     report = {"machine": platform.machine(), "python": platform.python_version(),

@@ -99,7 +99,12 @@ def test_a_body_inside_a_clockwise_loop_stays_inside_under_20_m_s_kicks(shape, s
             world.step(DT)
             farthest = max(farthest, math.hypot(*body.position))
     assert farthest < inscribed, farthest  # the centre never got behind the surface
-    assert farthest > inscribed - 0.4  # and the kicks did drive it into the wall
+    # and the kicks did drive it against the wall: its centre came within its reach of the
+    # surface (the circle: its radius, touching). The box and the capsule used to be held to
+    # 0.4 m too, which only a body sunk into the wall meets: continuous collision let them in
+    # (issue 29, item 2); they now stop at the surface (the box at 0.425 m, seed 15).
+    reach = {"circle": 0.4, "box": math.hypot(0.5, 0.4), "capsule": 0.8}[shape]
+    assert farthest > inscribed - reach
     assert math.hypot(*body.position) < inscribed - 0.4  # inside, resting or rolling
 
 

@@ -96,18 +96,18 @@ def test_penetration_and_energy_of_simple_scenes():
 
 
 def test_direct_solves_its_rows_exactly():
-    """The direct solver's residual, complementarity and cone errors are rounding, but for the
-    friction rows of the sliding box: the LCP's slack regularisation (``direct``'s
-    ``SLACK_REGULARISATION``, 1e-9 of the sliding speed, 3 m/s here) leaves them ~3e-9 m/s; and Lemke's answer is accepted at a natural residual of 1e-9 of
-    ``1 + max |q|`` in its scaled units (``direct``'s ``VERIFY``), ~1.4e-9 N s measured here."""
+    """The direct solver's residual, complementarity and cone errors are rounding. (Before
+    Lemke's basis was refined on the exact LCP, the slack regularisation, ``direct``'s
+    ``SLACK_REGULARISATION``, 1e-9 of the sliding speed, left the sliding box's rows ~3e-9 m/s
+    and its complementarity ~1.4e-9 N s: issue 29, item 3.)"""
     world = _busy_world("direct", True)
     for _ in range(30):
         world.step(DT)
         stats = world.solver_stats
         assert stats.iterations == 1
-        assert stats.residuals[0] < 1e-8
+        assert stats.residuals[0] < 1e-12
         assert stats.equality_residual_max < 1e-9
-        assert stats.complementarity_error < 1e-8
+        assert stats.complementarity_error < 1e-12
         assert stats.friction_cone_violation < 1e-12
 
 

@@ -36,7 +36,17 @@ end, and its other end, which had no speculative contact, ended the next step 9 
 the wall and then crossed it. So, beyond Box2D, when the shape would end the step (or its core
 circle's stop) more than :data:`DEEP` inside the other one, the pair is swept once more, to an
 overlap of one slop. Only a pair that would end deep in overlap pays this, so
-bodies that slide or tumble fast along a surface are not slowed.
+bodies that slide or tumble fast along a surface are not slowed. The depth of sharp shapes
+whose cores cross is their overlap over the separating axes (:func:`.._collision.toi.depth_at`),
+and when they touch at the start (where the time of impact, which aims at a core distance, has
+no overlap to aim at) the overlap of a slop is found by bisection (:func:`_overlap_fraction`):
+a box spinning at 40 rad/s with one corner on a chain loop's wall swung its other corner
+0.17 m into the wall in one step before (issue 29).
+
+Chain segments are one-sided, and a body moving fast *along* one must not be paused by it, so
+each is swept or left out by Box2D v3's rule (:func:`_chain_may_stop`): left out when the
+centroid starts behind it, or comes less than the core radius nearer to it and ends more than
+that in front. A body that approaches it fast is swept, even when its centroid stays in front.
 
 Kinematic bodies are met at their end pose (their own motion within the step is not swept:
 Box2D v3.1 does the same for bullets). Sensors neither stop nor are swept; the collision filter
@@ -56,7 +66,7 @@ import numpy as np
 from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.geometry import shape_aabb
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._collision.toi import TARGET_GAP, gap_at, time_of_impact
+from .._collision.toi import TARGET_GAP, depth_at, gap_at, time_of_impact
 from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC, STATIC
 from ..constants import LINEAR_SLOP
@@ -73,6 +83,10 @@ DEEP = 2.0 * LINEAR_SLOP
 that starts within the target gap and whose swept shape would end the step overlapping deeper
 than this is swept again to an overlap of one slop (see the module)."""
 
+BISECTIONS = 20
+"""Halvings of the step by which :func:`_overlap_fraction` finds the overlap of a slop (to a
+millionth of the step: 0.3 um at 20 m/s, 60 Hz)."""
+
 MAX_QUERY_CELLS = 4096
 """A swept box over more grid cells tests every candidate instead (a sweep across the world)."""
 
@@ -80,10 +94,9 @@ MAX_QUERY_CELLS = 4096
 @inner_kernel
 def _crosses_front(vertices, origin, rot, o, s, ax, ay, bx, by):
     """Whether a centroid going from ``(ax, ay)`` to ``(bx, by)`` crosses chain segment ``s``
-    (of body ``o``) from its front to its back: Box2D v3's rule for one-sided segments in the
-    continuous stage, so that a body leaves a loop through its back side and a body rolling or
-    sliding along the front (its centroid staying in front) is never paused. The front is the
-    right of the segment's direction (:mod:`.._collision.chain`)."""
+    (of body ``o``) from its front to its back. :mod:`.continuous_box2d23`'s rule for
+    one-sided segments (this module's own is :func:`_chain_may_stop`). The front is the right
+    of the segment's direction (:mod:`.._collision.chain`)."""
     c = rot[o, 0]
     sn = rot[o, 1]
     p1x = c * vertices[s, 0, 0] - sn * vertices[s, 0, 1] + origin[o, 0]
@@ -93,6 +106,39 @@ def _crosses_front(vertices, origin, rot, o, s, ax, ay, bx, by):
     start = (ax - p1x) * ey - (ay - p1y) * ex  # > 0: in front
     end = (bx - p1x) * ey - (by - p1y) * ex
     return start >= 0.0 and end <= 0.0 and start != end
+
+
+@inner_kernel
+def _chain_may_stop(vertices, origin, rot, o, s, ax, ay, bx, by, core):
+    """Whether chain segment ``s`` (of body ``o``) is swept against a shape whose centroid goes
+    from ``(ax, ay)`` to ``(bx, by)``, ``core`` (m) the body's core radius
+    (:data:`CORE_FRACTION` of its ``min_extent``). Box2D v3's rule (``b2SolveContinuous``'s
+    query): a segment is left out when the centroid starts behind it (the back is not a
+    surface: a body leaves a loop through it), or when the centroid comes less than ``core``
+    nearer to the segment's line and ends more than ``core`` in front of it (a body rolling or
+    sliding fast along the surface is never paused by the segments it runs over). Every other
+    segment is swept: a shape that *approaches* the surface fast is stopped at it even when its
+    centroid stays in front. (Sweeping only the segments the centroid crosses, the rule here
+    before, let a 0.25 m circle at 20 m/s end a step with 0.246 m of its radius inside a loop's
+    wall: its centroid stopped 4 mm short of the line; issue 29, item 2.) A segment shorter
+    than a slop has no reliable direction and is always swept. The front is the right of the
+    segment's direction (:mod:`.._collision.chain`); distances are in metres."""
+    c = rot[o, 0]
+    sn = rot[o, 1]
+    p1x = c * vertices[s, 0, 0] - sn * vertices[s, 0, 1] + origin[o, 0]
+    p1y = sn * vertices[s, 0, 0] + c * vertices[s, 0, 1] + origin[o, 1]
+    ex = c * vertices[s, 1, 0] - sn * vertices[s, 1, 1] + origin[o, 0] - p1x
+    ey = sn * vertices[s, 1, 0] + c * vertices[s, 1, 1] + origin[o, 1] - p1y
+    length = math.hypot(ex, ey)
+    if length <= LINEAR_SLOP:
+        return True
+    ex /= length
+    ey /= length
+    start = (ax - p1x) * ey - (ay - p1y) * ex  # the centroid's distance in front of the line
+    end = (bx - p1x) * ey - (by - p1y) * ex
+    if start < 0.0:
+        return False
+    return not (start - end < core and end > core)
 
 
 @inner_kernel
@@ -190,11 +236,38 @@ def _may_stop(kind, owner, sensor, group, category, mask, no_collide, body, f, s
 
 
 @inner_kernel
+def _overlap_fraction(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep,
+                      cx, cy, angle, end, scratch, slop):
+    """A fraction in (0, ``end``) at which shape ``f``'s sweep overlaps shape ``s`` (at
+    ``points``) by about a slop (``slop``, in the world's length unit), found by bisecting :func:`.._collision.toi.depth_at` to
+    :data:`BISECTIONS` halvings; 0.0 when it overlaps by more than that at the start. For
+    the pairs that end the step deeper than :data:`DEEP` (:func:`_shape_fraction`)."""
+    lo = 0.0
+    hi = end
+    if depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
+                sweep[1], sweep[2], cx, cy, angle, lo, scratch) < -slop:
+        return 0.0
+    for _ in range(BISECTIONS):
+        mid = 0.5 * (lo + hi)
+        if depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
+                    sweep[1], sweep[2], cx, cy, angle, mid, scratch) < -slop:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+@inner_kernel
 def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s, sweep, lcx,
-                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core, slop):
+                    lcy, cx, cy, angle, core_radius, fraction, points, scratch, core, slop,
+                    sharp):
     """The sweep of shape ``f`` (of a body whose centre of mass ``lcx, lcy`` goes from
     ``sweep`` to (cx, cy, angle)) against shape ``s``: the new earliest fraction. ``slop``: the
-    linear slop in the world's length unit (:data:`TARGET_GAP` and :data:`DEEP` are in slops)."""
+    linear slop in the world's length unit (:data:`TARGET_GAP` and :data:`DEEP` are in slops).
+    ``sharp``: whether the depth of overlapping cores is measured
+    (:func:`.._collision.toi.depth_at`, this stage) or read as 0 (:mod:`.continuous_box2d23`,
+    whose Box2D 2.3 gaits were measured so: the re-sweep stopped the BipedalWalker's legs and
+    its scripted gait walked 24.5 m where Box2D 2.3's walks 17.4)."""
     o = owner[s]
     _place(count[s], vertices[s], origin[o, 0], origin[o, 1], rot[o, 0], rot[o, 1], points)
     count_s = count[s]
@@ -213,12 +286,22 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
                            sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction,
                            TARGET_GAP / LINEAR_SLOP * slop, scratch)
         end = t if t > 0.0 and t < fraction else fraction
-        if gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy, sweep[0],
-                  sweep[1], sweep[2], cx, cy, angle, end, scratch) < -DEEP / LINEAR_SLOP * slop:
+        if sharp:
+            gap = depth_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
+                           sweep[0], sweep[1], sweep[2], cx, cy, angle, end, scratch)
+        else:
+            gap = gap_at(count_s, points, radius_s, count_f, local_f, radius_f, lcx, lcy,
+                         sweep[0], sweep[1], sweep[2], cx, cy, angle, end, scratch)
+        if gap < -DEEP / LINEAR_SLOP * slop:
             # ... and would end deep inside: stop it where it overlaps by a slop.
             deep = time_of_impact(count_s, points, radius_s, count_f, local_f, radius_f, lcx,
                                   lcy, sweep[0], sweep[1], sweep[2], cx, cy, angle, end,
                                   -slop, scratch)
+            if deep == 0.0 and sharp:
+                # Sharp cores already touching: the time of impact cannot aim at an overlap
+                # (its target is a core distance, 0 here), so the overlap is bisected.
+                deep = _overlap_fraction(count_s, points, radius_s, count_f, local_f, radius_f,
+                                         lcx, lcy, sweep, cx, cy, angle, end, scratch, slop)
             if deep > 0.0 and deep < end:
                 t = deep
     if t > 0.0 and t < fraction:
@@ -290,8 +373,9 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
             box = boxes[s]
             if box[0] > hi_x or box[2] < lo_x or box[1] > hi_y or box[3] < lo_y:
                 continue
-            if shapes.type[s] == CHAIN_SEGMENT and not _crosses_front(
-                    shapes.vertices, bodies.origin, bodies.rot, shapes.body[s], s, ax, ay, bx, by):
+            if shapes.type[s] == CHAIN_SEGMENT and not _chain_may_stop(
+                    shapes.vertices, bodies.origin, bodies.rot, shapes.body[s], s, ax, ay, bx,
+                    by, core_radius):
                 continue
             if _may_stop(bodies.type, shapes.body, shapes.is_sensor, shapes.group,
                          shapes.category, shapes.mask, no_collide, b, f, s):
@@ -299,7 +383,7 @@ def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, s
                                            shapes.centroid, shapes.body, bodies.origin,
                                            bodies.rot, f, s, sweep, lcx, lcy, c1x, c1y, angle,
                                            core_radius, fraction, points, scratch, core,
-                                           slop)
+                                           slop, True)
     return fraction, tag
 
 

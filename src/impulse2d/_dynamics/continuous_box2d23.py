@@ -57,7 +57,8 @@ import numpy as np
 
 from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._collision.toi import TARGET_GAP, _place as _place_at, core_distance, time_of_impact
+from .._collision.toi import (TARGET_GAP, _place as _place_at, core_distance, core_separation,
+                              time_of_impact)
 from .._core.jit import inner_kernel, python_stage_kernel
 from ..constants import LINEAR_SLOP
 from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles,
@@ -76,44 +77,12 @@ impact's target, so a move that ends resting on a surface never reaches it (see 
 
 
 @inner_kernel
-def _sat(count_a, pa, count_b, pb):
-    """Largest separation over the faces of both convex cores (world points, counter-clockwise;
-    a 2-point core has its two sides) and its axis as the unit normal from A towards B:
-    ``(sep, nx, ny)``. Overlapping cores: minus the overlap along that axis."""
-    best = -math.inf
-    bx = 0.0
-    by = 0.0
-    for which in range(2):
-        cf = count_a if which == 0 else count_b
-        pf = pa if which == 0 else pb
-        co = count_b if which == 0 else count_a
-        po = pb if which == 0 else pa
-        for i in range(cf):
-            k = i + 1 if i + 1 < cf else 0
-            ex = pf[k, 0] - pf[i, 0]
-            ey = pf[k, 1] - pf[i, 1]
-            length = math.hypot(ex, ey)
-            if length == 0.0:
-                continue
-            nx = ey / length  # outward for a counter-clockwise core
-            ny = -ex / length
-            smallest = math.inf
-            for j in range(co):
-                smallest = min(smallest, nx * (po[j, 0] - pf[i, 0]) + ny * (po[j, 1] - pf[i, 1]))
-            if smallest > best:
-                best = smallest
-                bx = nx if which == 0 else -nx
-                by = ny if which == 0 else -ny
-    return best, bx, by
-
-
-@inner_kernel
 def _end_overlap(count_s, ps, radius_s, count_f, pf, radius_f):
     """Overlap (m, <= 0: apart) of the rounded shapes at the given world points, and the axis
     of least overlap as the unit normal from the obstacle ``s`` towards ``f``. Cores inside one
     another (a circle's centre): an infinite overlap."""
     if count_s >= 2 and count_f >= 2:
-        sep, nx, ny = _sat(count_s, ps, count_f, pf)
+        sep, nx, ny = core_separation(count_s, ps, count_f, pf)
         return radius_s + radius_f - sep, nx, ny
     d, nx, ny = core_distance(count_s, ps, count_f, pf)
     if d <= 0.0:
@@ -216,7 +185,7 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
                                     shapes.centroid, shapes.body, bodies.origin, bodies.rot, f,
                                     s, bodies.sweep[b], lcx, lcy, c1x, c1y, a1,
                                     CORE_FRACTION * bodies.min_extent[b], min(best, 1.0),
-                                    points, scratch, core, slop)
+                                    points, scratch, core, slop, False)
                 if t < min(best, 1.0):
                     best = t
                     best_nx = 0.0

@@ -41,18 +41,55 @@ def lemke(M, q, max_pivots, z):
     """Solve LCP(``M``, ``q``) into ``z`` (length n) by Lemke's algorithm; return
     ``(status, pivots)`` with ``status`` one of :data:`SOLVED`, :data:`RAY`,
     :data:`PIVOT_LIMIT`. ``z`` is all zeros unless SOLVED."""
+    status, pivots, T, basis = _walk(M, q, max_pivots, z)
+    if status == SOLVED and T.shape[0] > 0:
+        _refine(M, q, T, basis, z)
+    return status, pivots
+
+
+@inner_kernel
+def lemke_exact(M, q, max_pivots, z, exact_M, exact_q):
+    """:func:`lemke` on LCP(``M``, ``q``), a problem near LCP(``exact_M``, ``exact_q``) that
+    is kinder to the walk (regularised, or with rounding snapped to zero), and the final
+    basis's values refined against the exact one as well; ``z`` is whichever of the two answers
+    has the smaller natural residual (:func:`natural_residual`) on the exact problem.
+
+    The basis Lemke ends on is a solution of both problems when they are this near; its values
+    are not: an answer of the regularised problem is off the exact one by the regularisation
+    times the values it multiplies. Refined against the exact data with the walk's ``B^-1``
+    (two steps of :func:`_refine`, each removing all but about ``|B - B_exact| |B^-1|`` of the
+    error), it meets the exact problem to rounding. Where the exact basis matrix is singular
+    (the regularisation was needed to make it a basis at all) that refinement does not
+    converge, and the regularised answer is kept."""
+    status, pivots, T, basis = _walk(M, q, max_pivots, z)
+    if status == SOLVED and T.shape[0] > 0:
+        _refine(M, q, T, basis, z)
+        other = np.empty(q.shape[0])
+        _refine(exact_M, exact_q, T, basis, other)
+        if natural_residual(exact_M, exact_q, other) <= natural_residual(exact_M, exact_q, z):
+            for i in range(q.shape[0]):
+                z[i] = other[i]
+    return status, pivots
+
+
+@inner_kernel
+def _walk(M, q, max_pivots, z):
+    """Lemke's walk on LCP(``M``, ``q``): ``(status, pivots, T, basis)``, the final tableau
+    and basis (T with no rows when ``z = 0`` solves it, ``z`` then zeroed and left so). ``z``
+    is zeroed; the caller reads a SOLVED answer off ``T`` (:func:`_refine`)."""
     n = q.shape[0]
     for i in range(n):
         z[i] = 0.0
+    none = np.zeros((0, 2))
     if n == 0:
-        return SOLVED, 0
+        return SOLVED, 0, none, np.zeros(0, dtype=np.int64)
     # The most negative q_i decides whether there is anything to do and where z0 enters.
     t = 0
     for i in range(1, n):
         if q[i] < q[t]:
             t = i
     if q[t] >= 0.0:
-        return SOLVED, 0
+        return SOLVED, 0, none, np.zeros(0, dtype=np.int64)
 
     # Tableau of B^-1 [I, -M, -d | q], columns: w (0..n-1), z (n..2n-1), z0 (2n), rhs (2n+1).
     # Variable k's complement is k + n (mod 2n); basis[i] is the variable of row i.
@@ -75,15 +112,26 @@ def lemke(M, q, max_pivots, z):
         entering = leaving + n if leaving < n else leaving - n
         row = _ratio_test(T, basis, entering, z0)
         if row < 0:
-            return RAY, pivots
+            return RAY, pivots, T, basis
         _pivot(T, row, entering)
         leaving = basis[row]
         basis[row] = entering
         pivots += 1
         if leaving == z0:
-            _refine(M, q, T, basis, z)
-            return SOLVED, pivots
-    return PIVOT_LIMIT, pivots
+            return SOLVED, pivots, T, basis
+    return PIVOT_LIMIT, pivots, T, basis
+
+
+@inner_kernel
+def natural_residual(M, q, z):
+    """``max_i |min(z_i, w_i)|``, ``w = M z + q``: 0 exactly at a solution of the LCP."""
+    worst = 0.0
+    for i in range(q.shape[0]):
+        w = q[i]
+        for j in range(q.shape[0]):
+            w += M[i, j] * z[j]
+        worst = max(worst, abs(min(z[i], w)))
+    return worst
 
 
 @inner_kernel
@@ -186,4 +234,4 @@ def _lexicographically_smaller(T, i, k, column, n):
     return False
 
 
-__all__ = ["lemke", "SOLVED", "RAY", "PIVOT_LIMIT"]
+__all__ = ["lemke", "lemke_exact", "natural_residual", "SOLVED", "RAY", "PIVOT_LIMIT"]

@@ -19,13 +19,18 @@ is measured); ``data["ground_top"]`` for "fell through the ground" checks.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from . import SceneInfo, scene
 from .joints import _Builder
 from .standard import _add_pyramid, _static_box, pyramid
 
 __all__ = [
     "vertical_stack", "high_mass_ratio_1", "high_mass_ratio_2", "high_mass_ratio_3",
-    "overlap_recovery", "double_domino", "ball_and_chain", "stretched_chain", "STRESS_SCENES",
+    "overlap_recovery", "double_domino", "ball_and_chain", "stretched_chain", "chain_loop_kicks",
+    "STRESS_SCENES",
 ]
 
 STRESS_SCENES = (
@@ -282,3 +287,58 @@ def stretched_chain(world, links=40, stretch=2.0, hanging=True):
                     # at rest (gaps closed) the last circle hangs at about 0.5 m
                     {"links": links, "stretch": stretch, "link_length": 1.0, "pin": (0.0, top),
                      "hanging": bool(hanging)})
+
+
+# ---------------------------------------------------------------------------------------------
+# continuous collision
+# ---------------------------------------------------------------------------------------------
+
+@scene("chain_loop_kicks", "A 0.25 m circle inside a clockwise 20-gon chain loop of radius 5 m, "
+       "kicked to 20 m/s in a random direction every half second (gravity on): a step moves it "
+       "0.33 m, more than its radius, so only continuous collision keeps it from sinking into "
+       "the one-sided wall (issue 29; Box2D v3.1: at most 0.096 m of its radius inside).",
+       steps=3000, view=(-6.0, -6.0, 6.0, 6.0), shape="circle", bullet=False, seed=0,
+       speed=20.0, period=30)
+def chain_loop_kicks(world, shape="circle", bullet=False, seed=0, speed=20.0, period=30):
+    """``shape``: "circle" (r = 0.25 m) or "box" (0.5 m square); ``bullet``: the body's flag;
+    ``seed``: the kicks' directions (NumPy's default generator); ``speed`` (m/s) and
+    ``period`` (steps between kicks, the first before step 0). ``data["wall_distance"]`` gives
+    a point's distance in front of the nearest segment's line (negative: behind it)."""
+    if shape not in ("circle", "box"):
+        raise ValueError(f"shape must be 'circle' or 'box', got {shape!r}")
+    period = int(period)
+    if period < 1:
+        raise ValueError(f"period must be >= 1, got {period}")
+    speed = float(speed)
+    radius, sides = 5.0, 20
+    # clockwise, so that the segments' fronts (the right of their direction) face the centre
+    points = [(radius * math.cos(-2.0 * math.pi * k / sides),
+               radius * math.sin(-2.0 * math.pi * k / sides)) for k in range(sides)]
+    ground = world.create_body(type="static")
+    ground.create_chain(points, loop=True)
+    body = world.create_body(position=(0.0, 0.0), allow_sleep=False, bullet=bool(bullet))
+    if shape == "circle":
+        body.create_circle(0.25)
+    else:
+        body.create_box(0.25, 0.25)
+    rng = np.random.default_rng(seed)
+    corners = np.array(points)
+    edges = np.roll(corners, -1, axis=0) - corners
+    normals = np.column_stack([edges[:, 1], -edges[:, 0]]) / np.hypot(edges[:, 0],
+                                                                       edges[:, 1])[:, None]
+
+    def wall_distance(p):
+        return float(np.min(np.einsum("ij,ij->i", np.asarray(p, dtype=float) - corners,
+                                      normals)))
+
+    def update(world, i):
+        if i % period == 0:
+            angle = rng.uniform(0.0, 2.0 * math.pi)
+            body.linear_velocity = (speed * math.cos(angle), speed * math.sin(angle))
+
+    return SceneInfo(bodies={"ground": ground, "body": body},
+                     data={"points": points, "half_thickness": 0.25,
+                           # the segments' distance from the centre, 4.938 m
+                           "inscribed": radius * math.cos(math.pi / sides),
+                           "wall_distance": wall_distance},
+                     update=update)
