@@ -399,8 +399,17 @@ def test_edges_as_a_flat_list_and_chain_shapes():
     f = ground.CreateFixture(shape=chain)
     with pytest.raises(ValueError, match="sensor"):
         f.sensor = True
+    assert f.density == 0.0 and len(world.engine.shapes) == 4  # two chains of 2 segments
     ground.DestroyFixture(f)
     assert ground.fixtures == [] and len(world.engine.shapes) == 0
+    # CreateStaticBody(shapes=loop) and DestroyBody: every segment is made and goes
+    body = world.CreateStaticBody(shapes=b2LoopShape(vertices=[(0, 0), (1, 0), (0, 1)]))
+    assert len(body.fixtures) == 1 and len(world.engine.shapes) == 6
+    world.DestroyBody(body)
+    assert len(world.engine.shapes) == 0
+    with pytest.raises(ValueError, match="maxLength"):
+        a = world.CreateDynamicBody()
+        world.CreateRopeJoint(bodyA=a, bodyB=world.CreateDynamicBody())  # Box2D's default 0
 
 
 # -- destruction listener --------------------------------------------------------------------

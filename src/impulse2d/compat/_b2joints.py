@@ -194,7 +194,10 @@ b2MotorJointDef = _def("b2MotorJointDef", dict(
 
 
 def _anchor_defaults(defn, a, b):
-    """World anchors from the definition's local anchors."""
+    """World anchors from the definition's local anchors (the bodies' origins for a motor
+    joint, which has none)."""
+    if type(defn) is b2MotorJointDef:
+        return a.position, b.position
     return a.GetWorldPoint(vec_tuple(defn.localAnchorA, "localAnchorA")), \
         b.GetWorldPoint(vec_tuple(defn.localAnchorB, "localAnchorB"))
 
@@ -259,6 +262,8 @@ def create_joint(b2world, defn):
         # impulse2d's distance joint as a rope: slack within [0, maxLength] (enable_spring
         # with hertz 0 is its rope mode; see World.create_distance_joint)
         max_length = float(defn.maxLength)
+        if not max_length > 0.0:  # (NaN too)
+            raise ValueError(f"maxLength must be positive, got {max_length}")
         joint = w.create_distance_joint(ha, hb, tuple(pa), tuple(pb), length=max_length,
                                         min_length=0.0, max_length=max_length,
                                         enable_spring=True, hertz=0.0, collide_connected=cc)

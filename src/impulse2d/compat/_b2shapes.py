@@ -471,8 +471,10 @@ class b2ChainFixture(b2Fixture):  # noqa: N801
         for seg in self._segments():
             setattr(seg, name, value)
 
-    density = property(lambda self: self._shape.density,
-                       lambda self, v: self._set_all("density", v))
+    # a chain has no area, hence no mass whatever its density (Box2D's too): the value is
+    # the definition's, kept for the program
+    density = property(lambda self: self.__dict__.get("_density", 0.0),
+                       lambda self, v: self.__dict__.__setitem__("_density", float(v)))
     friction = property(lambda self: self._shape.friction,
                         lambda self, v: self._set_all("friction", v))
     restitution = property(lambda self: self._shape.restitution,
@@ -523,7 +525,9 @@ def chain_fixture(body, defn):
     except Exception:
         handle._world.destroy_chain(front)
         raise
-    return b2ChainFixture([front, back], b2shape, body, defn.userData, bits)
+    fixture = b2ChainFixture([front, back], b2shape, body, defn.userData, bits)
+    fixture.density = defn.density
+    return fixture
 
 
 _PARSED: dict = {}  # material values (plain Python types) -> parse_material's dict
