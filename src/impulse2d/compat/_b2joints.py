@@ -13,6 +13,13 @@ prismatic or weld definition made with ``bodyA`` and ``bodyB`` among its keyword
 ``__init__``; Box2D's C++ default, 0, is what a definition whose bodies are set afterwards
 keeps). Gymnasium's LunarLander and BipedalWalker make their legs at an angle of +-0.05 rad,
 so their joint limits and angles are measured from there.
+
+``Initialize(...)`` sets what Box2D 2.3's sets (world anchors stored local to each body, the
+axis local to A, the reference angle, a distance or pulley joint's lengths as they are now);
+``to_kwargs()`` gives the fields back as keywords. A rope joint is impulse2d's distance joint
+in rope mode (slack within ``[0, maxLength]``); friction and motor joints are impulse2d's
+motor joint, the friction joint with a correction factor of 0 (only the relative velocity is
+driven to zero, within its force and torque bounds).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def queue_static(b2world, kwargs: dict):
         return None
     # _create's fixtures, then its shapes on fixtures of the default definition
     defs = _as_list(kwargs.get("fixtures")) + shape_fixtures(kwargs.get("shapes"), None)
-    if not defs or any(isinstance(defn.shape, b2ChainShape) for defn in defs):
+    if not defs or any(isinstance(getattr(defn, "shape", None), b2ChainShape) for defn in defs):
         return None  # (chains are made at once, through Body.create_chain)
     # create_body's checks, in its order, then each fixture's (CreateFixture's)
     x, y = vec2(vec_tuple(kwargs.get("position", (0.0, 0.0)), "position"), "position")

@@ -1,5 +1,8 @@
-"""pybox2d's shapes (``b2PolygonShape``, ``b2CircleShape``, ``b2EdgeShape``), fixture
-definitions and filters, and the ``b2Fixture`` that wraps an impulse2d ``Shape``.
+"""pybox2d's shapes (``b2PolygonShape``, ``b2CircleShape``, ``b2EdgeShape``,
+``b2ChainShape``/``b2LoopShape``), fixture definitions and filters, and the ``b2Fixture`` that
+wraps an impulse2d ``Shape`` (``b2ChainFixture``: two impulse2d chains, one each way, since
+Box2D 2.3's chains are two-sided and impulse2d's one-sided). A circle of radius 0, which
+Box2D 2.3 takes as a massless point, is a massless circle of Box2D's 1 cm skin here.
 
 Shapes are plain mutable descriptions, as in pybox2d: a fixture definition keeps a live
 reference to its shape (programs change ``fd.shape.vertices`` between bodies), and creating a

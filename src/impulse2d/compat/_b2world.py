@@ -84,6 +84,7 @@ from ..world import World
 from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
+from ._b2shapes import b2Fixture
 from ._b2after import _after_step
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
@@ -396,7 +397,9 @@ class b2World:  # noqa: N801
                 if goodbye is not None:
                     goodbye.SayGoodbye(joint)
                 self._forget_joint(joint)
-        rows = [row for f in body._fixtures for row in f._rows()]
+        rows = [f._shape._index for f in body._fixtures if f.__class__ is b2Fixture]
+        if len(rows) != len(body._fixtures):  # chain fixtures: several rows each
+            rows = [row for f in body._fixtures for row in f._rows()]
         self._end_contacts(rows)
         if goodbye is not None:
             for fixture in body._fixtures:
