@@ -14,7 +14,8 @@ from .._core.state import DYNAMIC
 from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
-from ._b2shapes import b2Fixture, b2FixtureDef, shape_parts
+from ._b2shapes import (b2ChainShape, b2Fixture, b2FixtureDef, b2LoopShape, b2Shape,
+                        chain_fixture, shape_parts)
 
 _ENGINE_FIELDS = frozenset(("_handle", "_w", "_i"))  # what _attach sets
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
@@ -322,11 +323,25 @@ class b2Body:  # noqa: N801
 
     # -- fixtures ----------------------------------------------------------------------------
     def CreateFixture(self, defn=None, **kwargs):  # noqa: N802
-        """``CreateFixture(fixtureDef)`` or ``CreateFixture(shape=..., density=..., ...)``."""
+        """``CreateFixture(fixtureDef)``, ``CreateFixture(shape=..., density=..., ...)`` or
+        pybox2d's ``CreateFixture(shape, density=..., ...)``; ``shape=[...]`` makes one
+        fixture per shape and returns their list."""
+        if isinstance(defn, b2Shape):
+            kwargs["shape"], defn = defn, None
         if defn is None:
+            if isinstance(kwargs.get("shape"), (list, tuple)):
+                shapes = kwargs.pop("shape")
+                return [self.CreateFixture(shape=shape, **kwargs) for shape in shapes]
             defn = b2FixtureDef(**kwargs)
         elif kwargs:
             raise TypeError("pass a fixtureDef or keyword arguments, not both")
+        if isinstance(defn, b2FixtureDef) and isinstance(defn.shape, b2ChainShape):
+            self._b2world._flush_queue()
+            fixture = chain_fixture(self, defn)  # (self._handle: a queued body is made)
+            self._fixtures.append(fixture)
+            for row in fixture._rows():
+                self._b2world._fixtures[row] = fixture
+            return fixture
         if "_handle" not in self.__dict__:  # a queued static body: its fixture may queue too
             from ._b2queue import queue_fixture
             fixture = queue_fixture(self, defn)
@@ -355,6 +370,50 @@ class b2Body:  # noqa: N801
         from ._b2shapes import b2EdgeShape
         shape = b2EdgeShape(**_pop(kwargs, "vertices", "vertex1", "vertex2"))
         return self.CreateFixture(shape=shape, **kwargs)
+
+    def CreateChainFixture(self, **kwargs):  # noqa: N802
+        """An open chain: ``CreateChainFixture(vertices=[...], friction=...)``."""
+        shape = b2ChainShape(**_pop(kwargs, "vertices", "vertices_chain", "vertices_loop"))
+        return self.CreateFixture(shape=shape, **kwargs)
+
+    def CreateLoopFixture(self, **kwargs):  # noqa: N802
+        """A closed loop: ``CreateLoopFixture(vertices=[...], friction=...)`` (at least 3
+        vertices; bodies are held on both sides, as in Box2D 2.3)."""
+        shape = b2LoopShape(**_pop(kwargs, "vertices"))
+        return self.CreateFixture(shape=shape, **kwargs)
+
+    def CreateEdgeChain(self, edge_list):  # noqa: N802
+        """Edges through the vertices of ``edge_list`` (at least 2). pybox2d makes one edge
+        fixture per pair and returns None; here they are one open chain fixture (impulse2d's
+        chain, which bodies slide along without catching at the inner vertices), returned."""
+        edge_list = list(edge_list)
+        if len(edge_list) < 2:
+            raise ValueError(f"edge_list: an edge chain needs at least 2 vertices, got "
+                             f"{len(edge_list)}")
+        return self.CreateFixture(shape=b2ChainShape(vertices=edge_list))
+
+    def CreateFixturesFromShapes(self, shapes=None, shapeFixture=None):  # noqa: N802, N803
+        """A fixture for ``shapes`` (one shape: the fixture; a list or tuple: the list of
+        fixtures), each with the density, friction, restitution, filter and sensor flag of
+        ``shapeFixture`` (default: a default ``b2FixtureDef``), as pybox2d does."""
+        if shapes is None:
+            raise TypeError("shapes: at least one shape is required")
+        template = b2FixtureDef() if shapeFixture is None else shapeFixture
+        if not isinstance(template, b2FixtureDef):
+            raise TypeError(f"shapeFixture must be a b2FixtureDef, got "
+                            f"{type(template).__name__}")
+
+        def one(shape):
+            if not isinstance(shape, b2Shape):
+                raise TypeError(f"shapes: expected a b2Shape, got {type(shape).__name__}")
+            return self.CreateFixture(b2FixtureDef(
+                shape=shape, density=template.density, friction=template.friction,
+                restitution=template.restitution, filter=template.filter,
+                isSensor=template.isSensor, userData=template.userData))
+
+        if isinstance(shapes, (list, tuple)):
+            return [one(shape) for shape in shapes]
+        return one(shapes)
 
     def DestroyFixture(self, fixture):  # noqa: N802
         self._b2world._destroy_fixture(fixture)

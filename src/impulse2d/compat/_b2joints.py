@@ -13,6 +13,13 @@ prismatic or weld definition made with ``bodyA`` and ``bodyB`` among its keyword
 ``__init__``; Box2D's C++ default, 0, is what a definition whose bodies are set afterwards
 keeps). Gymnasium's LunarLander and BipedalWalker make their legs at an angle of +-0.05 rad,
 so their joint limits and angles are measured from there.
+
+``Initialize(...)`` sets what Box2D 2.3's sets (world anchors stored local to each body, the
+axis local to A, the reference angle, a distance or pulley joint's lengths as they are now);
+``to_kwargs()`` gives the fields back as keywords. A rope joint is impulse2d's distance joint
+in rope mode (slack within ``[0, maxLength]``); friction and motor joints are impulse2d's
+motor joint, the friction joint with a correction factor of 0 (only the relative velocity is
+driven to zero, within its force and torque bounds).
 """
 
 from __future__ import annotations
@@ -48,42 +55,156 @@ class b2JointDef:  # noqa: N801
             # pybox2d's definitions do this (not Box2D's C++ one): see the module docstring
             self.referenceAngle = self.bodyB.angle - self.bodyA.angle
 
+    def to_kwargs(self) -> dict:
+        """The definition's fields as keywords: ``type(d)(**d.to_kwargs())`` is an equal
+        definition (pybox2d's ``to_kwargs``)."""
+        out = {"bodyA": self.bodyA, "bodyB": self.bodyB,
+               "collideConnected": self.collideConnected, "userData": self.userData}
+        for name in self._fields:
+            out[name] = getattr(self, name)
+        return out
 
-def _def(name, fields, doc):
-    return type(name, (b2JointDef,), {"_fields": fields, "__doc__": doc})
+    def _bodies(self, bodyA, bodyB):  # noqa: N803
+        self.bodyA = bodyA
+        self.bodyB = bodyB
+
+    def _anchor(self, anchor):
+        """Box2D's ``Initialize`` with one world anchor: local to each body."""
+        anchor = vec_tuple(anchor, "anchor")
+        self.localAnchorA = self.bodyA.GetLocalPoint(anchor)
+        self.localAnchorB = self.bodyB.GetLocalPoint(anchor)
+
+    def _reference(self):
+        self.referenceAngle = self.bodyB.angle - self.bodyA.angle
+
+
+def _def(name, fields, doc, initialize=None):
+    attrs = {"_fields": fields, "__doc__": doc}
+    if initialize is not None:
+        attrs["Initialize"] = initialize
+    return type(name, (b2JointDef,), attrs)
+
+
+# Box2D 2.3's b2*JointDef::Initialize: the bodies, the anchors (given in world coordinates,
+# stored local to each body), the axis local to A, the reference angle angleB - angleA, and
+# a distance or pulley joint's lengths from the anchors as they are now.
+def _init_anchor_angle(self, bodyA, bodyB, anchor):  # noqa: N803
+    """``Initialize(bodyA, bodyB, anchor)``: the anchor (world) on both bodies and the
+    reference angle of now."""
+    self._bodies(bodyA, bodyB)
+    self._anchor(anchor)
+    self._reference()
+
+
+def _init_anchor(self, bodyA, bodyB, anchor):  # noqa: N803
+    """``Initialize(bodyA, bodyB, anchor)``: the anchor (world) on both bodies."""
+    self._bodies(bodyA, bodyB)
+    self._anchor(anchor)
+
+
+def _init_prismatic(self, bodyA, bodyB, anchor, axis):  # noqa: N803
+    """``Initialize(bodyA, bodyB, anchor, axis)``: the anchor (world) on both bodies, the
+    world ``axis`` in A's frame and the reference angle of now."""
+    self._bodies(bodyA, bodyB)
+    self._anchor(anchor)
+    self.localAxisA = bodyA.GetLocalVector(vec_tuple(axis, "axis"))
+    self._reference()
+
+
+def _init_wheel(self, bodyA, bodyB, anchor, axis):  # noqa: N803
+    """``Initialize(bodyA, bodyB, anchor, axis)``: the anchor (world) on both bodies and the
+    world ``axis`` in A's frame."""
+    self._bodies(bodyA, bodyB)
+    self._anchor(anchor)
+    self.localAxisA = bodyA.GetLocalVector(vec_tuple(axis, "axis"))
+
+
+def _init_distance(self, bodyA, bodyB, anchorA, anchorB):  # noqa: N803
+    """``Initialize(bodyA, bodyB, anchorA, anchorB)``: each world anchor on its body and the
+    length their distance now."""
+    self._bodies(bodyA, bodyB)
+    pa, pb = vec_tuple(anchorA, "anchorA"), vec_tuple(anchorB, "anchorB")
+    self.localAnchorA = bodyA.GetLocalPoint(pa)
+    self.localAnchorB = bodyB.GetLocalPoint(pb)
+    self.length = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
+
+
+def _init_pulley(self, bodyA, bodyB, groundAnchorA, groundAnchorB, anchorA, anchorB,  # noqa: N803
+                 ratio):
+    """``Initialize(bodyA, bodyB, groundAnchorA, groundAnchorB, anchorA, anchorB, ratio)``:
+    the ground anchors, each world anchor on its body, each side's length now, the ratio."""
+    self._bodies(bodyA, bodyB)
+    ga, gb = vec_tuple(groundAnchorA, "groundAnchorA"), vec_tuple(groundAnchorB, "groundAnchorB")
+    pa, pb = vec_tuple(anchorA, "anchorA"), vec_tuple(anchorB, "anchorB")
+    ratio = float(ratio)
+    if not ratio > 1.1920929e-07:  # Box2D asserts ratio > b2_epsilon
+        raise ValueError(f"ratio must be positive, got {ratio}")
+    self.groundAnchorA, self.groundAnchorB = b2Vec2(*ga), b2Vec2(*gb)
+    self.localAnchorA = bodyA.GetLocalPoint(pa)
+    self.localAnchorB = bodyB.GetLocalPoint(pb)
+    self.lengthA = math.hypot(pa[0] - ga[0], pa[1] - ga[1])
+    self.lengthB = math.hypot(pb[0] - gb[0], pb[1] - gb[1])
+    self.ratio = ratio
+
+
+def _init_motor(self, bodyA, bodyB):  # noqa: N803
+    """``Initialize(bodyA, bodyB)``: B's position in A's frame and the angle between them
+    now, so that the joint holds the pose it starts in."""
+    self._bodies(bodyA, bodyB)
+    self.linearOffset = bodyA.GetLocalPoint(bodyB.position)
+    self.angularOffset = bodyB.angle - bodyA.angle
 
 
 b2RevoluteJointDef = _def("b2RevoluteJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, enableLimit=False,
     lowerAngle=0.0, upperAngle=0.0, enableMotor=False, motorSpeed=0.0, maxMotorTorque=0.0),
-    "A hinge at localAnchorA (on A) and localAnchorB (on B).")
+    "A hinge at localAnchorA (on A) and localAnchorB (on B).", _init_anchor_angle)
 b2PrismaticJointDef = _def("b2PrismaticJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
     referenceAngle=0.0, enableLimit=False, lowerTranslation=0.0, upperTranslation=0.0,
     enableMotor=False, motorSpeed=0.0, maxMotorForce=0.0),
-    "B slides along localAxisA (in A's frame).")
+    "B slides along localAxisA (in A's frame).", _init_prismatic)
 b2DistanceJointDef = _def("b2DistanceJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), length=1.0, frequencyHz=0.0,
-    dampingRatio=0.0), "Keeps the anchors at ``length`` (a spring with frequencyHz > 0).")
+    dampingRatio=0.0), "Keeps the anchors at ``length`` (a spring with frequencyHz > 0).",
+    _init_distance)
 b2WeldJointDef = _def("b2WeldJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, frequencyHz=0.0,
-    dampingRatio=0.0), "Glues B to A.")
+    dampingRatio=0.0), "Glues B to A.", _init_anchor_angle)
 b2WheelJointDef = _def("b2WheelJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
     enableMotor=False, maxMotorTorque=0.0, motorSpeed=0.0, frequencyHz=2.0, dampingRatio=0.7),
-    "A wheel B on a suspension of A along localAxisA.")
+    "A wheel B on a suspension of A along localAxisA.", _init_wheel)
 b2MouseJointDef = _def("b2MouseJointDef", dict(
     target=(0.0, 0.0), maxForce=0.0, frequencyHz=5.0, dampingRatio=0.7),
     "Drags bodyB toward ``target`` (bodyA is Box2D's unused ground body).")
 b2PulleyJointDef = _def("b2PulleyJointDef", dict(
     groundAnchorA=(-1.0, 1.0), groundAnchorB=(1.0, 1.0), localAnchorA=(-1.0, 0.0),
-    localAnchorB=(1.0, 0.0), lengthA=0.0, lengthB=0.0, ratio=1.0), "A rope over two pulleys.")
+    localAnchorB=(1.0, 0.0), lengthA=0.0, lengthB=0.0, ratio=1.0), "A rope over two pulleys.",
+    _init_pulley)
 b2GearJointDef = _def("b2GearJointDef", dict(joint1=None, joint2=None, ratio=1.0),
                       "Couples two revolute or prismatic joints.")
+b2RopeJointDef = _def("b2RopeJointDef", dict(
+    localAnchorA=(-1.0, 0.0), localAnchorB=(1.0, 0.0), maxLength=0.0),
+    "Keeps the anchors at most ``maxLength`` apart (slack inside): impulse2d's distance joint "
+    "as a rope. Box2D 2.3 has no Initialize for it.")
+b2FrictionJointDef = _def("b2FrictionJointDef", dict(
+    localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), maxForce=0.0, maxTorque=0.0),
+    "Top-down friction: resists the relative motion of B with at most ``maxForce`` (N) and "
+    "``maxTorque`` (N m). Made as impulse2d's motor joint with a correction factor of 0 "
+    "(it drives the relative velocity to zero and never restores a pose), which acts at B's "
+    "origin where Box2D's acts at the anchors.", _init_anchor)
+b2MotorJointDef = _def("b2MotorJointDef", dict(
+    linearOffset=(0.0, 0.0), angularOffset=0.0, maxForce=1.0, maxTorque=1.0,
+    correctionFactor=0.3), "Drives B toward ``linearOffset`` (in A's frame) and "
+    "``angularOffset``: impulse2d's motor joint.", _init_motor)
 
 
 def _anchor_defaults(defn, a, b):
-    """World anchors from the definition's local anchors."""
+    """World anchors from the definition's local anchors (the bodies' origins for a motor
+    joint, which has none)."""
+    if type(defn) is b2MotorJointDef:
+        return a.position, b.position
     return a.GetWorldPoint(vec_tuple(defn.localAnchorA, "localAnchorA")), \
         b.GetWorldPoint(vec_tuple(defn.localAnchorB, "localAnchorB"))
 
@@ -144,6 +265,29 @@ def create_joint(b2world, defn):
         jt = w._joints
         jt.local_anchor_a[joint._index] = vec_tuple(defn.localAnchorA, "localAnchorA")
         return _wrap(b2WheelJoint, joint, b2world, a, b, defn)
+    elif kind is b2RopeJointDef:
+        # impulse2d's distance joint as a rope: slack within [0, maxLength] (enable_spring
+        # with hertz 0 is its rope mode; see World.create_distance_joint)
+        max_length = float(defn.maxLength)
+        if not max_length > 0.0:  # (NaN too)
+            raise ValueError(f"maxLength must be positive, got {max_length}")
+        joint = w.create_distance_joint(ha, hb, tuple(pa), tuple(pb), length=max_length,
+                                        min_length=0.0, max_length=max_length,
+                                        enable_spring=True, hertz=0.0, collide_connected=cc)
+        return _wrap(b2RopeJoint, joint, b2world, a, b, defn)
+    elif kind is b2FrictionJointDef:
+        # impulse2d's motor joint holding the pose of now with correction 0: only the
+        # relative velocity is driven to zero, within the force and torque bounds
+        joint = w.create_motor_joint(ha, hb, max_force=defn.maxForce, max_torque=defn.maxTorque,
+                                     correction_factor=0.0, collide_connected=cc)
+        return _wrap(b2FrictionJoint, joint, b2world, a, b, defn)
+    elif kind is b2MotorJointDef:
+        joint = w.create_motor_joint(
+            ha, hb, linear_offset=vec_tuple(defn.linearOffset, "linearOffset"),
+            angular_offset=defn.angularOffset, max_force=defn.maxForce,
+            max_torque=defn.maxTorque, correction_factor=defn.correctionFactor,
+            collide_connected=cc)
+        return _wrap(b2MotorJoint, joint, b2world, a, b, defn)
     elif kind is b2PulleyJointDef:
         joint = w.create_pulley_joint(ha, hb, vec_tuple(defn.groundAnchorA, "groundAnchorA"),
                                       vec_tuple(defn.groundAnchorB, "groundAnchorB"), tuple(pa),
@@ -347,3 +491,37 @@ class b2PulleyJoint(b2Joint):  # noqa: N801
 
 class b2GearJoint(b2Joint):  # noqa: N801
     ratio = property(lambda self: float(self._w._joints.ratio[self._j]))
+
+
+class b2RopeJoint(b2Joint):  # noqa: N801
+    """A rope: ``maxLength`` (m, the distance joint's upper bound)."""
+
+    @property
+    def maxLength(self):  # noqa: N802
+        return self._joint.max_length
+
+    @maxLength.setter
+    def maxLength(self, value):  # noqa: N802
+        self._joint.length_range = (0.0, value)
+
+    @property
+    def limitState(self):  # noqa: N802
+        """Box2D's e_atUpperLimit (2) when the rope is taut, else e_inactiveLimit (0)."""
+        return 2 if self._joint.current_length >= self._joint.max_length else 0
+
+
+class b2FrictionJoint(b2Joint):  # noqa: N801
+    maxForce = property(lambda self: self._joint.max_force,
+                        lambda self, v: setattr(self._joint, "max_force", v))
+    maxTorque = property(lambda self: self._joint.max_torque,
+                         lambda self, v: setattr(self._joint, "max_torque", v))
+
+
+class b2MotorJoint(b2FrictionJoint):  # noqa: N801
+    linearOffset = property(lambda self: b2Vec2(*self._joint.linear_offset),
+                            lambda self, v: setattr(self._joint, "linear_offset",
+                                                    vec_tuple(v, "linearOffset")))
+    angularOffset = property(lambda self: self._joint.angular_offset,
+                             lambda self, v: setattr(self._joint, "angular_offset", v))
+    correctionFactor = property(lambda self: self._joint.correction_factor,
+                                lambda self, v: setattr(self._joint, "correction_factor", v))

@@ -1,5 +1,6 @@
 """pybox2d's small value types: ``b2Vec2`` (mutable, with its arithmetic), ``b2Rot`` and
-``b2Transform`` (``transform * vector``), in double precision (pybox2d stores float32)."""
+``b2Transform`` (``transform * vector``), and Box2D's ``b2Vec3``, ``b2Mat22`` and ``b2Mat33``
+(with Box2D 2.3's ``Solve``/``GetInverse``), in double precision (pybox2d stores float32)."""
 
 from __future__ import annotations
 
@@ -175,6 +176,11 @@ class b2Transform:  # noqa: N801
     def R(self):  # noqa: N802  (pybox2d: the rotation matrix; here the b2Rot)
         return self.q
 
+    def SetIdentity(self):  # noqa: N802
+        """Box2D's ``b2Transform::SetIdentity``: the origin, no rotation."""
+        self.position = b2Vec2(0.0, 0.0)
+        self.q = b2Rot(0.0)
+
     def __mul__(self, v):
         c, s = self.q.c, self.q.s
         x, y = v[0], v[1]
@@ -201,3 +207,267 @@ def vec_tuple(value, name: str) -> tuple[float, float]:
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a 2-sequence (x, y), got {value!r}") from None
     return float(x), float(y)
+
+
+class b2Vec3:  # noqa: N801
+    """Box2D's 3-vector (``b2Mat33.Solve33``'s argument and result): mutable, a 3-sequence."""
+
+    __slots__ = ("x", "y", "z")
+    __hash__ = None  # mutable, as pybox2d's
+
+    def __init__(self, x=0.0, y=None, z=None):
+        if y is None and z is None and not isinstance(x, (int, float)):
+            x, y, z = x  # b2Vec3((1, 2, 3)) and b2Vec3(other)
+        self.x = float(x)
+        self.y = 0.0 if y is None else float(y)
+        self.z = 0.0 if z is None else float(z)
+
+    def __iter__(self):
+        yield self.x
+        yield self.y
+        yield self.z
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return (self.x, self.y, self.z)[i]
+
+    def __setitem__(self, i, value):
+        name = ("x", "y", "z")[i]
+        setattr(self, name, float(value))
+
+    def __repr__(self):
+        return f"b2Vec3({self.x:g},{self.y:g},{self.z:g})"
+
+    def __eq__(self, other):
+        try:
+            return len(other) == 3 and tuple(self) == tuple(other)
+        except TypeError:
+            return NotImplemented
+
+    def __add__(self, o):
+        return b2Vec3(self.x + o[0], self.y + o[1], self.z + o[2])
+
+    __radd__ = __add__
+
+    def __sub__(self, o):
+        return b2Vec3(self.x - o[0], self.y - o[1], self.z - o[2])
+
+    def __rsub__(self, o):
+        return b2Vec3(o[0] - self.x, o[1] - self.y, o[2] - self.z)
+
+    def __mul__(self, k):
+        return b2Vec3(self.x * k, self.y * k, self.z * k)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, k):
+        return b2Vec3(self.x / k, self.y / k, self.z / k)
+
+    def __neg__(self):
+        return b2Vec3(-self.x, -self.y, -self.z)
+
+    def __abs__(self):
+        return math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z)
+
+    length = property(__abs__)
+
+    def dot(self, o):
+        return self.x * o[0] + self.y * o[1] + self.z * o[2]
+
+    def cross(self, o):
+        x, y, z = self.x, self.y, self.z
+        return b2Vec3(y * o[2] - z * o[1], z * o[0] - x * o[2], x * o[1] - y * o[0])
+
+    def SetZero(self):  # noqa: N802
+        self.x = self.y = self.z = 0.0
+
+    def Set(self, x, y, z):  # noqa: N802
+        self.x, self.y, self.z = float(x), float(y), float(z)
+
+    def copy(self):
+        return b2Vec3(self.x, self.y, self.z)
+
+    @property
+    def tuple(self):
+        return (self.x, self.y, self.z)
+
+
+class b2Mat22:  # noqa: N801
+    """Box2D's 2x2 matrix, stored by columns ``col1``, ``col2`` (``ex``, ``ey`` in Box2D 2.3).
+
+    ``b2Mat22()`` is zero, ``b2Mat22(a11, a12, a21, a22)`` by rows (Box2D's constructor),
+    ``b2Mat22(col1, col2)`` by columns. ``Solve(b)`` solves ``A x = b`` by Cramer's rule and
+    ``GetInverse()`` inverts; a singular matrix gives 0 where Box2D divides by a zero
+    determinant (Box2D: ``if (det != 0) det = 1 / det``)."""
+
+    __slots__ = ("col1", "col2")
+
+    def __init__(self, *args):
+        if len(args) == 4:
+            a11, a12, a21, a22 = (float(v) for v in args)
+            self.col1 = b2Vec2(a11, a21)
+            self.col2 = b2Vec2(a12, a22)
+        elif len(args) == 2:
+            self.col1 = b2Vec2(*vec_tuple(args[0], "col1"))
+            self.col2 = b2Vec2(*vec_tuple(args[1], "col2"))
+        elif not args:
+            self.col1 = b2Vec2(0.0, 0.0)
+            self.col2 = b2Vec2(0.0, 0.0)
+        else:
+            raise TypeError("b2Mat22 takes (), (col1, col2) or (a11, a12, a21, a22)")
+
+    ex = property(lambda self: self.col1, lambda self, v: setattr(self, "col1", b2Vec2(v)))
+    ey = property(lambda self: self.col2, lambda self, v: setattr(self, "col2", b2Vec2(v)))
+
+    def __repr__(self):
+        return f"b2Mat22(col1={self.col1!r}, col2={self.col2!r})"
+
+    def __eq__(self, other):
+        if not isinstance(other, b2Mat22):
+            return NotImplemented
+        return self.col1 == other.col1 and self.col2 == other.col2
+
+    __hash__ = None
+
+    def Set(self, col1, col2):  # noqa: N802
+        self.col1 = b2Vec2(*vec_tuple(col1, "col1"))
+        self.col2 = b2Vec2(*vec_tuple(col2, "col2"))
+
+    def SetIdentity(self):  # noqa: N802
+        self.col1 = b2Vec2(1.0, 0.0)
+        self.col2 = b2Vec2(0.0, 1.0)
+
+    def SetZero(self):  # noqa: N802
+        self.col1 = b2Vec2(0.0, 0.0)
+        self.col2 = b2Vec2(0.0, 0.0)
+
+    def _det_inv(self):
+        a, b = self.col1.x, self.col2.x
+        c, d = self.col1.y, self.col2.y
+        det = a * d - b * c
+        return a, b, c, d, (1.0 / det if det != 0.0 else 0.0)
+
+    def GetInverse(self):  # noqa: N802
+        a, b, c, d, k = self._det_inv()
+        return b2Mat22(k * d, -k * b, -k * c, k * a)
+
+    def Solve(self, b):  # noqa: N802
+        """``x`` with ``A x = b`` (Box2D: cheaper than the inverse, same result)."""
+        a11, a12, a21, a22, k = self._det_inv()
+        bx, by = b[0], b[1]
+        return b2Vec2(k * (a22 * bx - a12 * by), k * (a11 * by - a21 * bx))
+
+    @property
+    def inverse(self):
+        return self.GetInverse()
+
+    @property
+    def angle(self):
+        """The angle of a rotation matrix (pybox2d's ``b2Mat22.angle``)."""
+        return math.atan2(self.col1.y, self.col1.x)
+
+    def __mul__(self, o):
+        if isinstance(o, b2Mat22):  # the product A B, column by column
+            return b2Mat22(self * o.col1, self * o.col2)
+        x, y = o[0], o[1]
+        return b2Vec2(self.col1.x * x + self.col2.x * y, self.col1.y * x + self.col2.y * y)
+
+    def __add__(self, o):
+        return b2Mat22(self.col1 + o.col1, self.col2 + o.col2)
+
+    def __sub__(self, o):
+        return b2Mat22(self.col1 - o.col1, self.col2 - o.col2)
+
+
+class b2Mat33:  # noqa: N801
+    """Box2D's 3x3 matrix by columns ``col1``, ``col2``, ``col3`` (``ex``, ``ey``, ``ez``).
+    ``Solve33`` and ``Solve22`` (the upper-left 2x2 block) by Cramer's rule, singular giving 0
+    as in Box2D; ``GetInverse22`` and ``GetSymInverse33`` as Box2D 2.3 defines them."""
+
+    __slots__ = ("col1", "col2", "col3")
+
+    def __init__(self, col1=(0.0, 0.0, 0.0), col2=(0.0, 0.0, 0.0), col3=(0.0, 0.0, 0.0)):
+        self.col1 = b2Vec3(col1)
+        self.col2 = b2Vec3(col2)
+        self.col3 = b2Vec3(col3)
+
+    ex = property(lambda self: self.col1, lambda self, v: setattr(self, "col1", b2Vec3(v)))
+    ey = property(lambda self: self.col2, lambda self, v: setattr(self, "col2", b2Vec3(v)))
+    ez = property(lambda self: self.col3, lambda self, v: setattr(self, "col3", b2Vec3(v)))
+
+    def __repr__(self):
+        return f"b2Mat33(col1={self.col1!r}, col2={self.col2!r}, col3={self.col3!r})"
+
+    __hash__ = None
+
+    def __eq__(self, other):
+        if not isinstance(other, b2Mat33):
+            return NotImplemented
+        return (self.col1 == other.col1 and self.col2 == other.col2
+                and self.col3 == other.col3)
+
+    def SetZero(self):  # noqa: N802
+        self.col1, self.col2, self.col3 = b2Vec3(), b2Vec3(), b2Vec3()
+
+    def __mul__(self, v):
+        x, y, z = v[0], v[1], v[2]
+        return self.col1 * x + self.col2 * y + self.col3 * z
+
+    def __add__(self, o):
+        return b2Mat33(self.col1 + o.col1, self.col2 + o.col2, self.col3 + o.col3)
+
+    def __sub__(self, o):
+        return b2Mat33(self.col1 - o.col1, self.col2 - o.col2, self.col3 - o.col3)
+
+    def Solve33(self, b):  # noqa: N802
+        """``x`` with ``A x = b`` (Cramer's rule, as Box2D's ``b2Mat33::Solve33``)."""
+        ex, ey, ez = self.col1, self.col2, self.col3
+        det = ex.dot(ey.cross(ez))
+        if det != 0.0:
+            det = 1.0 / det
+        b = b2Vec3(b)
+        return b2Vec3(det * b.dot(ey.cross(ez)), det * ex.dot(b.cross(ez)),
+                      det * ex.dot(ey.cross(b)))
+
+    def Solve22(self, b):  # noqa: N802
+        """``x`` with ``A22 x = b`` for the upper-left 2x2 block (Box2D's ``Solve22``)."""
+        a11, a12, a21, a22 = self.col1.x, self.col2.x, self.col1.y, self.col2.y
+        det = a11 * a22 - a12 * a21
+        if det != 0.0:
+            det = 1.0 / det
+        return b2Vec2(det * (a22 * b[0] - a12 * b[1]), det * (a11 * b[1] - a21 * b[0]))
+
+    def GetInverse22(self, M=None):  # noqa: N802, N803
+        """The inverse of the upper-left 2x2 block as a b2Mat33 (the rest zero); written into
+        ``M`` when given (Box2D's out parameter)."""
+        a, b, c, d = self.col1.x, self.col2.x, self.col1.y, self.col2.y
+        det = a * d - b * c
+        if det != 0.0:
+            det = 1.0 / det
+        out = b2Mat33((det * d, -det * c, 0.0), (-det * b, det * a, 0.0), (0.0, 0.0, 0.0))
+        if M is not None:
+            M.col1, M.col2, M.col3 = out.col1, out.col2, out.col3
+        return out
+
+    def GetSymInverse33(self, M=None):  # noqa: N802, N803
+        """The inverse of a symmetric matrix (Box2D reads only the upper triangle); written
+        into ``M`` when given."""
+        ex, ey, ez = self.col1, self.col2, self.col3
+        det = ex.dot(ey.cross(ez))
+        if det != 0.0:
+            det = 1.0 / det
+        a11, a12, a13 = ex.x, ey.x, ez.x
+        a22, a23 = ey.y, ez.y
+        a33 = ez.z
+        m11 = det * (a22 * a33 - a23 * a23)
+        m12 = det * (a13 * a23 - a12 * a33)
+        m13 = det * (a12 * a23 - a13 * a22)
+        m22 = det * (a11 * a33 - a13 * a13)
+        m23 = det * (a13 * a12 - a11 * a23)
+        m33 = det * (a11 * a22 - a12 * a12)
+        out = b2Mat33((m11, m12, m13), (m12, m22, m23), (m13, m23, m33))
+        if M is not None:
+            M.col1, M.col2, M.col3 = out.col1, out.col2, out.col3
+        return out

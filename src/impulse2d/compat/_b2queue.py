@@ -37,7 +37,7 @@ from .._core.state import STATIC
 from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
 from ._b2math import vec_tuple
-from ._b2shapes import b2Fixture, b2FixtureDef
+from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef
 
 _QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures", "shapes"))
 # b2World members that queue: for what they do not queue they carry the queue out themselves
@@ -53,8 +53,8 @@ def queue_static(b2world, kwargs: dict):
         return None
     # _create's fixtures, then its shapes on fixtures of the default definition
     defs = _as_list(kwargs.get("fixtures")) + shape_fixtures(kwargs.get("shapes"), None)
-    if not defs:
-        return None
+    if not defs or any(isinstance(getattr(defn, "shape", None), b2ChainShape) for defn in defs):
+        return None  # (chains are made at once, through Body.create_chain)
     # create_body's checks, in its order, then each fixture's (CreateFixture's)
     x, y = vec2(vec_tuple(kwargs.get("position", (0.0, 0.0)), "position"), "position")
     angle = check_angle(kwargs.get("angle", 0.0), "angle")

@@ -1,5 +1,8 @@
-"""pybox2d's shapes (``b2PolygonShape``, ``b2CircleShape``, ``b2EdgeShape``), fixture
-definitions and filters, and the ``b2Fixture`` that wraps an impulse2d ``Shape``.
+"""pybox2d's shapes (``b2PolygonShape``, ``b2CircleShape``, ``b2EdgeShape``,
+``b2ChainShape``/``b2LoopShape``), fixture definitions and filters, and the ``b2Fixture`` that
+wraps an impulse2d ``Shape`` (``b2ChainFixture``: two impulse2d chains, one each way, since
+Box2D 2.3's chains are two-sided and impulse2d's one-sided). A circle of radius 0, which
+Box2D 2.3 takes as a massless point, is a massless circle of Box2D's 1 cm skin here.
 
 Shapes are plain mutable descriptions, as in pybox2d: a fixture definition keeps a live
 reference to its shape (programs change ``fd.shape.vertices`` between bodies), and creating a
@@ -23,6 +26,7 @@ from ..shapes import parse_material
 from ._b2math import b2Vec2, vec_tuple
 
 LINEAR_SLOP = 0.005  # m, Box2D 2.3's b2_linearSlop
+POINT_RADIUS = 2.0 * LINEAR_SLOP  # m: Box2D's b2_polygonRadius, a zero-radius circle's here
 MAX_POLYGON_VERTICES = 8  # impulse2d's (pybox2d's build allows 16)
 
 
@@ -176,6 +180,8 @@ class b2EdgeShape(b2Shape):  # noqa: N801
     @vertices.setter
     def vertices(self, points):
         points = list(points)
+        if len(points) == 4 and all(isinstance(v, (int, float)) for v in points):
+            points = [points[:2], points[2:]]  # a flat [x1, y1, x2, y2]
         if len(points) != 2:
             raise ValueError(f"an edge has 2 vertices, got {len(points)}")
         self._vertices = [vec_tuple(points[0], "vertices[0]"), vec_tuple(points[1], "vertices[1]")]
@@ -201,6 +207,93 @@ class b2EdgeShape(b2Shape):  # noqa: N801
 
     def __repr__(self):
         return f"b2EdgeShape(vertices={self._vertices})"
+
+
+class b2ChainShape(b2Shape):  # noqa: N801
+    """A chain of edges through ``vertices`` (at least 2): open, or closed back to the first
+    vertex for ``b2LoopShape`` (or ``vertices_loop=``). On a body it becomes impulse2d's chain
+    (``Body.create_chain``): bodies slide over its inner vertices without catching. Box2D
+    2.3's chain edges are two-sided; impulse2d's chains are one-sided, so the layer makes
+    each chain fixture of two chains, one each way (see ``b2ChainFixture``)."""
+
+    __slots__ = ("_vertices", "radius", "_loop")
+    _LOOP = False
+
+    def __init__(self, vertices=None, vertices_chain=None, vertices_loop=None):
+        self.radius = 2.0 * LINEAR_SLOP  # Box2D's b2_polygonRadius, as its chain's
+        self._vertices: list[tuple[float, float]] = []
+        self._loop = self._LOOP
+        if vertices_loop is not None:
+            self.vertices_loop = vertices_loop
+        elif vertices_chain is not None:
+            self.vertices_chain = vertices_chain
+        elif vertices is not None:
+            self.vertices = vertices
+
+    @property
+    def vertices(self):
+        return list(self._vertices)
+
+    @vertices.setter
+    def vertices(self, points):
+        points = [vec_tuple(p, f"vertices[{k}]") for k, p in enumerate(points)]
+        least = 3 if self._loop else 2
+        if len(points) < least:
+            kind = "a loop" if self._loop else "a chain"
+            raise ValueError(f"{kind} needs at least {least} vertices, got {len(points)}")
+        self._vertices = points
+
+    def _set(self, points, loop):
+        was = self._loop
+        self._loop = loop
+        try:
+            self.vertices = points
+        except (TypeError, ValueError):
+            self._loop = was
+            raise
+
+    vertices_chain = property(lambda self: self.vertices,
+                              lambda self, points: self._set(points, False))
+    vertices_loop = property(lambda self: self.vertices,
+                             lambda self, points: self._set(points, True))
+
+    @property
+    def vertexCount(self):  # noqa: N802
+        return len(self._vertices)
+
+    def __len__(self):
+        return len(self._vertices)
+
+    @property
+    def childCount(self):  # noqa: N802
+        """Box2D's edge count: one per pair of vertices, and the closing edge of a loop."""
+        n = len(self._vertices)
+        return n if self._loop else max(n - 1, 0)
+
+    @property
+    def edges(self):
+        """The chain's edges as ``b2EdgeShape``s, in order."""
+        v = self._vertices
+        n = self.childCount
+        return [b2EdgeShape(vertices=[v[k], v[(k + 1) % len(v)]]) for k in range(n)]
+
+    def _copy(self):
+        copy = _new(type(self))
+        copy.radius = self.radius
+        copy._loop = self._loop
+        copy._vertices = list(self._vertices)
+        return copy
+
+    def __repr__(self):
+        kind = "loop" if self._loop else "chain"
+        return f"{type(self).__name__}({kind}, vertices={self._vertices})"
+
+
+class b2LoopShape(b2ChainShape):  # noqa: N801
+    """pybox2d's closed chain: ``b2LoopShape(vertices=[...])`` (at least 3)."""
+
+    __slots__ = ()
+    _LOOP = True
 
 
 def _polygon_centroid(vertices):
@@ -246,6 +339,13 @@ class b2FixtureDef:  # noqa: N801
         self.isSensor = isSensor
         self.userData = userData
 
+    def to_kwargs(self) -> dict:
+        """The fields as keywords: ``b2FixtureDef(**d.to_kwargs())`` is an equal definition
+        (the shape and filter objects themselves, as pybox2d's)."""
+        return dict(shape=self.shape, density=self.density, friction=self.friction,
+                    restitution=self.restitution, isSensor=self.isSensor,
+                    userData=self.userData, filter=self.filter)
+
     # pybox2d exposes the filter's fields on the definition too
     categoryBits = property(lambda self: self.filter.categoryBits,
                             lambda self, v: setattr(self.filter, "categoryBits", int(v)))
@@ -289,7 +389,14 @@ class b2Fixture:  # noqa: N801
 
     @property
     def type(self):
-        return {b2CircleShape: 0, b2EdgeShape: 1, b2PolygonShape: 2}[type(self._b2shape)]
+        return _TYPES[type(self._b2shape)]
+
+    def _rows(self) -> list:
+        """The engine's shape rows this fixture is made of."""
+        return [self._shape._index]
+
+    def _destroy_engine_part(self):
+        self._shape._world.destroy_shape(self._shape)
 
     @property
     def sensor(self):
@@ -334,6 +441,96 @@ class b2Fixture:  # noqa: N801
 
     def __repr__(self):
         return f"b2Fixture({self._b2shape!r})"
+
+
+_TYPES = {b2CircleShape: 0, b2EdgeShape: 1, b2PolygonShape: 2, b2ChainShape: 3,
+          b2LoopShape: 3}  # Box2D 2.3's b2Shape::Type: e_circle, e_edge, e_polygon, e_chain
+
+
+class b2ChainFixture(b2Fixture):  # noqa: N801
+    """A chain or loop fixture: two impulse2d chains through the same vertices, one each way
+    (impulse2d's chains are one-sided, Box2D 2.3's two-sided), so that bodies are held on
+    either side. Its material and filter are those of every segment of both; it cannot be a
+    sensor (impulse2d's chains cannot)."""
+
+    __slots__ = ("_chains",)
+
+    def __init__(self, chains, b2shape, body, user_data, filter_bits):
+        super().__init__(chains[0].segments[0], b2shape, body, user_data, filter_bits)
+        self._chains = chains
+
+    def _segments(self):
+        return [seg for chain in self._chains for seg in chain.segments]
+
+    def _rows(self) -> list:
+        return [seg._index for seg in self._segments()]
+
+    def _destroy_engine_part(self):
+        world = self._shape._world
+        for chain in self._chains:
+            world.destroy_chain(chain)
+
+    def _set_all(self, name, value):
+        for seg in self._segments():
+            setattr(seg, name, value)
+
+    # a chain has no area, hence no mass whatever its density (Box2D's too): the value is
+    # the definition's, kept for the program
+    density = property(lambda self: self.__dict__.get("_density", 0.0),
+                       lambda self, v: self.__dict__.__setitem__("_density", float(v)))
+    friction = property(lambda self: self._shape.friction,
+                        lambda self, v: self._set_all("friction", v))
+    restitution = property(lambda self: self._shape.restitution,
+                           lambda self, v: self._set_all("restitution", v))
+
+    @property
+    def sensor(self):
+        return False
+
+    @sensor.setter
+    def sensor(self, value):
+        if value:
+            raise ValueError("sensor: a chain or loop fixture cannot be a sensor here "
+                             "(impulse2d's chains are one-sided surfaces)")
+
+    isSensor = sensor
+
+    @property
+    def filterData(self):  # noqa: N802
+        return b2Filter(*self._filter)
+
+    @filterData.setter
+    def filterData(self, value):  # noqa: N802
+        bits = (int(value.categoryBits), int(value.maskBits), int(value.groupIndex))
+        for seg in self._segments():
+            seg.category, seg.mask, seg.group = bits
+        self._filter = bits
+
+    def TestPoint(self, p):  # noqa: N802
+        return False  # no area (Box2D's chain TestPoint is false too)
+
+
+def chain_fixture(body, defn):
+    """``body.CreateFixture`` of a ``b2ChainShape``/``b2LoopShape`` definition."""
+    if defn.isSensor:
+        raise ValueError("isSensor: a chain or loop fixture cannot be a sensor here "
+                         "(impulse2d's chains are one-sided surfaces)")
+    b2shape = defn.shape._copy()
+    f = defn.filter
+    bits = (int(f.categoryBits), int(f.maskBits), int(f.groupIndex))
+    material = dict(friction=defn.friction, restitution=defn.restitution, category=bits[0],
+                    mask=bits[1], group=bits[2])
+    handle = body._handle
+    points = b2shape._vertices
+    front = handle.create_chain(points, loop=b2shape._loop, **material)
+    try:
+        back = handle.create_chain(points[::-1], loop=b2shape._loop, **material)
+    except Exception:
+        handle._world.destroy_chain(front)
+        raise
+    fixture = b2ChainFixture([front, back], b2shape, body, defn.userData, bits)
+    fixture.density = defn.density
+    return fixture
 
 
 _PARSED: dict = {}  # material values (plain Python types) -> parse_material's dict
@@ -392,8 +589,17 @@ def shape_parts(b2shape, density, friction, restitution, category, mask, group, 
         geom = geometry.make_polygon(_points(b2shape._vertices), _validate.rounding(0.0, "radius"))
         return "polygon", geom, _parsed(material), "vertices"
     if kind is b2CircleShape:
+        radius = b2shape.radius
+        if radius == 0.0:
+            # Box2D 2.3 takes a circle of radius 0: a massless point that touches the 1 cm
+            # skin (b2_polygonRadius) of polygons and edges. impulse2d has no point shape and
+            # its polygons and edges are sharp: a massless circle of that skin's radius touches
+            # them where Box2D's point touches theirs (against a circle it reaches 1 cm
+            # farther than Box2D's point).
+            radius = POINT_RADIUS
+            material["density"] = 0.0
         geom = geometry.make_circle(_validate.vec2(tuple(b2shape._pos), "center"),
-                                    _validate.size(b2shape.radius, "radius"))
+                                    _validate.size(radius, "radius"))
         return "circle", geom, _parsed(material), "radius"
     raise TypeError(f"shape must be a polygonShape, circleShape or edgeShape, got "
                     f"{type(b2shape).__name__}")

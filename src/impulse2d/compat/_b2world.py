@@ -84,6 +84,7 @@ from ..world import World
 from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
+from ._b2shapes import b2Fixture
 from ._b2after import _after_step
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
@@ -118,6 +119,21 @@ class b2ContactListener:  # noqa: N801
         pass
 
     def PostSolve(self, contact, impulse):  # noqa: N802
+        pass
+
+
+class b2DestructionListener:  # noqa: N801
+    """Told of joints and fixtures destroyed implicitly: ``world.DestroyBody(body)`` calls
+    ``SayGoodbye(joint)`` for each of the body's joints, then (after ``EndContact`` for its
+    touching contacts) ``SayGoodbye(fixture)`` for each of its fixtures, before they go, as
+    Box2D 2.3 does. Explicit ``DestroyJoint``/``DestroyFixture`` calls say nothing. Set it
+    as ``b2World(destructionListener=...)`` or ``world.destructionListener``."""
+
+    def __init__(self, **kwargs):
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+
+    def SayGoodbye(self, obj):  # noqa: N802
         pass
 
 
@@ -375,12 +391,20 @@ class b2World:  # noqa: N801
         if self._bodies.get(i) is not body:
             raise ValueError("this body was already destroyed")
         queued = queue_destroy(self, body)  # the engine's part, for a static body (_b2queue)
+        goodbye = self.destructionListener
         if not queued:
             flush_queue(self)  # what was queued before comes first
             for joint in list(body._joints):
+                if goodbye is not None:
+                    goodbye.SayGoodbye(joint)
                 self._forget_joint(joint)
-        rows = [f._shape._index for f in body._fixtures]
+        rows = [f._shape._index for f in body._fixtures if f.__class__ is b2Fixture]
+        if len(rows) != len(body._fixtures):  # chain fixtures: several rows each
+            rows = [row for f in body._fixtures for row in f._rows()]
         self._end_contacts(rows)
+        if goodbye is not None:
+            for fixture in body._fixtures:
+                goodbye.SayGoodbye(fixture)
         if not queued:
             self._world.destroy_body(body._handle)
         for s in rows:
@@ -392,11 +416,12 @@ class b2World:  # noqa: N801
     def _destroy_fixture(self, fixture):
         flush_queue(self)  # a row freed after what was queued, as in call order
         body = fixture._body
-        row = fixture._shape._index
-        self._end_contacts([row])
-        self._world.destroy_shape(fixture._shape)
+        rows = fixture._rows()
+        self._end_contacts(rows)
+        fixture._destroy_engine_part()
         body._fixtures.remove(fixture)
-        del self._fixtures[row]
+        for row in rows:
+            del self._fixtures[row]
 
     def _end_contacts(self, rows: list):
         """``EndContact`` for the touching contacts and sensor overlaps of the shape ``rows``
@@ -444,6 +469,9 @@ class b2World:  # noqa: N801
     CreateMouseJoint = _joint_maker("b2MouseJointDef")
     CreatePulleyJoint = _joint_maker("b2PulleyJointDef")
     CreateGearJoint = _joint_maker("b2GearJointDef")
+    CreateRopeJoint = _joint_maker("b2RopeJointDef")
+    CreateFrictionJoint = _joint_maker("b2FrictionJointDef")
+    CreateMotorJoint = _joint_maker("b2MotorJointDef")
     del _joint_maker
 
     def DestroyJoint(self, joint):  # noqa: N802
@@ -833,6 +861,10 @@ class b2BodyDef:  # noqa: N801
             if not hasattr(self, name):
                 raise TypeError(f"b2BodyDef has no field {name!r}")
             setattr(self, name, value)
+
+    def to_kwargs(self) -> dict:
+        """The fields as keywords: ``b2BodyDef(**d.to_kwargs())`` is an equal definition."""
+        return dict(vars(self))
 
 
 b2_staticBody, b2_kinematicBody, b2_dynamicBody = 0, 1, 2  # Box2D's b2BodyType values

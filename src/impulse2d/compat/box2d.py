@@ -22,17 +22,23 @@ import sys
 import types
 
 from ._b2bodies import b2Body
-from ._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2GearJoint, b2GearJointDef,
-                        b2Joint, b2JointDef, b2MouseJoint, b2MouseJointDef, b2PrismaticJoint,
-                        b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef, b2RevoluteJoint,
-                        b2RevoluteJointDef, b2WeldJoint, b2WeldJointDef, b2WheelJoint,
-                        b2WheelJointDef)
-from ._b2math import b2Rot, b2Transform, b2Vec2
-from ._b2shapes import (b2CircleShape, b2EdgeShape, b2Filter, b2Fixture, b2FixtureDef,
-                        b2PolygonShape, b2Shape, convex_hull)
-from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener, b2Manifold,
-                       b2QueryCallback, b2RayCastCallback, b2World, b2WorldManifold,
-                       b2_dynamicBody, b2_kinematicBody, b2_staticBody)
+from ._b2draw import b2Color, b2Draw, b2DrawExtended
+from ._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
+                        b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
+                        b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
+                        b2PrismaticJoint, b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef,
+                        b2RevoluteJoint, b2RevoluteJointDef, b2RopeJoint, b2RopeJointDef,
+                        b2WeldJoint, b2WeldJointDef, b2WheelJoint, b2WheelJointDef)
+from ._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
+from ._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
+                        b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
+                        b2_persistState, b2_removeState)
+from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
+                        b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
+from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
+                       b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
+                       b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
+                       b2_staticBody)
 
 __version__ = "2.3.10"  # the pybox2d API version this layer follows
 b2_version = __version__
@@ -40,6 +46,7 @@ b2_linearSlop = 0.005
 b2_polygonRadius = 2.0 * b2_linearSlop
 b2_maxPolygonVertices = 8
 b2_pi = 3.14159265359
+b2_epsilon = 2.0 ** -23  # FLT_EPSILON (1.1920929e-07), Box2D's b2_epsilon
 
 b2_NAMES = [
     "b2World", "b2Body", "b2BodyDef", "b2Fixture", "b2FixtureDef", "b2Filter", "b2Shape",
@@ -51,6 +58,13 @@ b2_NAMES = [
     "b2MouseJoint", "b2MouseJointDef", "b2PulleyJoint", "b2PulleyJointDef", "b2GearJoint",
     "b2GearJointDef", "b2_staticBody", "b2_kinematicBody", "b2_dynamicBody", "b2_version",
     "b2_linearSlop", "b2_polygonRadius", "b2_maxPolygonVertices", "b2_pi",
+    # issue 33's first part: the testbed framework's names and the everyday calls' types
+    "b2Color", "b2Draw", "b2DrawExtended", "b2DestructionListener", "b2GetPointStates",
+    "b2Random", "b2_nullState", "b2_addState", "b2_persistState", "b2_removeState",
+    "b2_maxManifoldPoints", "b2_epsilon", "b2ContactFeature", "b2ContactID",
+    "b2ManifoldPoint", "b2ChainShape", "b2LoopShape", "b2Vec3", "b2Mat22", "b2Mat33",
+    "b2RopeJoint", "b2RopeJointDef", "b2FrictionJoint", "b2FrictionJointDef", "b2MotorJoint",
+    "b2MotorJointDef",
 ]
 """pybox2d's names this layer provides; ``Box2D.b2`` has each without its prefix
 (``b2PolygonShape`` -> ``polygonShape``, ``b2_staticBody`` -> ``staticBody``)."""
