@@ -28,6 +28,16 @@ MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 class WorldSettings:
     """Tunables of :class:`impulse2d.World`. Pass any field to ``World(...)`` as a keyword.
 
+    >>> import impulse2d as i2d
+    >>> world = i2d.World(solver="pgs", velocity_iterations=20)
+    >>> world.settings.substeps = 8          # any field, between steps; checked on the spot
+    >>> world.settings.baumgarte = 2.0
+    Traceback (most recent call last):
+    ...
+    ValueError: baumgarte must be in [0, 1], got 2.0
+    >>> world.settings.baumgarte
+    0.2
+
     Every field is listed below with its type, default, units and meaning (the list is made
     from the fields' own documentation in ``settings.py`` when the module is imported)."""
 
