@@ -5,6 +5,7 @@
     impulse2d demo --list
     impulse2d demo pyramid
     impulse2d demo rain --steps 900 --solver pgs --iterations 10 --out rain.gif
+    impulse2d demo pyramid --out pyramid.mp4
     impulse2d demo pyramid --param base=30 --substeps 8 --png last.png
     impulse2d demo many_pyramids --no-gif
     impulse2d compare                                  # stress scenes x every solver
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib.util
 import inspect
 import math
 import os
@@ -63,7 +65,9 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                       help="scene parameter (repeatable), e.g. --param base=30; "
                            "`impulse2d demo --list` shows each scene's parameters")
-    demo.add_argument("--out", metavar="PATH.gif", help="GIF path (default: SCENE.gif)")
+    demo.add_argument("--out", metavar="PATH.gif",
+                      help="animation path: .gif (default: SCENE.gif), .webp, or .mp4 (needs "
+                           "`pip install impulse2d[video]`)")
     demo.add_argument("--no-gif", action="store_true", help="do not render; simulate only")
     demo.add_argument("--fps", type=float, default=30.0,
                       help="GIF frames per simulated second (default 30; the GIF plays in real "
@@ -282,6 +286,12 @@ def _demo(args, out, err) -> int:
     for path in (args.out, args.png):
         if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise UsageError(f"cannot write {path}: no such directory")
+    if args.out:
+        suffix = os.path.splitext(args.out)[1].lower()
+        if suffix not in (".gif", ".mp4", ".webp"):
+            raise UsageError(f"--out must end in .gif, .mp4 or .webp, got {args.out}")
+        if suffix == ".mp4" and not args.no_gif and importlib.util.find_spec("av") is None:
+            raise UsageError("writing .mp4 needs PyAV: `pip install impulse2d[video]`")
 
     settings: dict[str, Any] = {}
     if args.solver is not None:

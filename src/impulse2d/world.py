@@ -305,6 +305,12 @@ class World:
     def __deepcopy__(self, memo):
         return _snapshot.deep_copy(self, memo)
 
+    def _repr_png_(self) -> bytes | None:
+        """The world's picture in a notebook (:func:`impulse2d.draw.image`, 640 x 480)."""
+        from .draw.pillow import png_bytes
+
+        return png_bytes(self)
+
     # -- bodies ---------------------------------------------------------------------------------
     def create_body(self, type="dynamic", position=(0.0, 0.0), angle=0.0,
                     linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0,

@@ -2,7 +2,11 @@
 
 * :func:`render_frame` draws the world into a ``PIL.Image`` (static bodies grey, kinematic blue,
   dynamic bodies in colours hashed from their index; optional contact overlay).
-* :class:`GifRecorder` keeps every n-th frame of a running simulation and writes an animated GIF.
+* :class:`GifRecorder` keeps every n-th frame of a running simulation and writes an animated GIF
+  (or an MP4 / WebP, by the path's suffix).
+* :func:`video` steps a world and writes what :func:`impulse2d.draw.image` draws to .mp4 (PyAV,
+  ``pip install impulse2d[video]``), .gif or .webp; :class:`VideoWriter` writes frames you draw
+  yourself; :func:`clip` is an inline player for notebooks.
 
 Example::
 
@@ -19,6 +23,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without Pillow
         "impulse2d.render needs Pillow; install it with `pip install impulse2d[render]`"
     ) from exc
 
+from .video import Clip, VideoWriter, clip, video  # noqa: E402
 from .raster import (  # noqa: E402
     BACKGROUND,
     KINEMATIC_FILL,
@@ -32,6 +37,10 @@ from .raster import (  # noqa: E402
 )
 
 __all__ = [
+    "video",
+    "clip",
+    "Clip",
+    "VideoWriter",
     "render_frame",
     "GifRecorder",
     "fit_view",

@@ -1,0 +1,87 @@
+"""Thin lines and square dots rasterised in bulk with NumPy, for the back ends that own a pixel
+array (pygame-ce through ``surfarray``, Pillow through an array copy).
+
+A debug frame with every layer on has thousands of overlay segments (a box's AABB is four, an
+arrow three); one library call per segment costs microseconds each in Python, so the segments
+are clipped to the canvas (Liang-Barsky) and sampled at one pixel steps in one pass instead.
+Pixel ``(i, j)`` covers ``[i, i + 1) x [j, j + 1)``: a sample at ``(x, y)`` lights
+``(floor(x), floor(y))``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["segment_pixels", "square_pixels"]
+
+
+def _clip(seg: np.ndarray, w: int, h: int):
+    """Liang-Barsky: the part of each segment (k, 4: x0, y0, x1, y1) inside [0, w) x [0, h)."""
+    x0, y0, x1, y1 = seg.T
+    dx, dy = x1 - x0, y1 - y0
+    t0 = np.zeros(seg.shape[0])
+    t1 = np.ones(seg.shape[0])
+    keep = np.ones(seg.shape[0], bool)
+    hi_x, hi_y = w - 1e-6, h - 1e-6
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, q in ((-dx, x0), (dx, hi_x - x0), (-dy, y0), (dy, hi_y - y0)):
+            r = q / p
+            keep &= ~((p == 0) & (q < 0))
+            neg = p < 0
+            pos = p > 0
+            t0 = np.where(neg, np.maximum(t0, r), t0)
+            t1 = np.where(pos, np.minimum(t1, r), t1)
+    keep &= t0 <= t1
+    a = np.stack([x0 + t0 * dx, y0 + t0 * dy], -1)[keep]
+    b = np.stack([x0 + t1 * dx, y0 + t1 * dy], -1)[keep]
+    return a, b, np.flatnonzero(keep)
+
+
+def segment_pixels(seg: np.ndarray, w: int, h: int):
+    """Pixels of 1-pixel lines ``seg`` (k, 4) on a ``w`` x ``h`` canvas: ``xs``, ``ys`` and
+    ``which`` (the segment each pixel belongs to), later segments after earlier ones."""
+    seg = np.asarray(seg, dtype=np.float64).reshape(-1, 4)
+    if seg.shape[0] == 0:
+        z = np.zeros(0, np.int64)
+        return z, z, z
+    a, b, rows = _clip(seg, w, h)
+    d = b - a
+    n = np.ceil(np.abs(d).max(axis=1)).astype(np.int64) + 1          # samples per segment
+    which = np.repeat(np.arange(n.size), n)
+    first = np.cumsum(n) - n
+    k = np.arange(which.size) - first[which]
+    t = k / np.maximum(n - 1, 1)[which]
+    xs = np.floor(a[which, 0] + t * d[which, 0]).astype(np.int64)
+    ys = np.floor(a[which, 1] + t * d[which, 1]).astype(np.int64)
+    np.clip(xs, 0, w - 1, out=xs)
+    np.clip(ys, 0, h - 1, out=ys)
+    return xs, ys, rows[which]
+
+
+def square_pixels(centres: np.ndarray, half: np.ndarray, w: int, h: int):
+    """Pixels of filled squares (centre (p, 2), half side ``half`` (p,) pixels), clipped to the
+    canvas: ``xs``, ``ys``, ``which``. Squares of one size share one offset grid."""
+    centres = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
+    r = np.maximum(np.round(np.asarray(half, dtype=np.float64)), 0).astype(np.int64)
+    cx = np.floor(centres[:, 0]).astype(np.int64)
+    cy = np.floor(centres[:, 1]).astype(np.int64)
+    out_x, out_y, out_w = [], [], []
+    # Sizes in order of first appearance: the layers add points in blocks, and a later block
+    # paints over an earlier one.
+    sizes, first = np.unique(r, return_index=True)
+    for size in sizes[np.argsort(first)].tolist():
+        sel = np.flatnonzero(r == size)
+        span = np.arange(-size, size + 1)
+        ox = np.tile(span, span.size)
+        oy = np.repeat(span, span.size)
+        xs = (cx[sel, None] + ox[None]).ravel()
+        ys = (cy[sel, None] + oy[None]).ravel()
+        which = np.repeat(sel, ox.size)
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        out_x.append(xs[inside])
+        out_y.append(ys[inside])
+        out_w.append(which[inside])
+    if not out_x:
+        z = np.zeros(0, np.int64)
+        return z, z, z
+    return np.concatenate(out_x), np.concatenate(out_y), np.concatenate(out_w)
