@@ -83,7 +83,7 @@ nitpick_ignore_regex = [
     (r"py:attr", r"on"),
     # short names of the package's classes written in its modules' docstrings
     # (":class:`WorldSettings`" in impulse2d.compare); they are documented as impulse2d.<name>
-    (r"py:class", r"(WorldSettings|World|Body|Shape|Joint)"),
+    (r"py:class", r"(WorldSettings|World|Body|Shape|Joint|ContactMemory|Clip)"),
     # annotations spelled as strings under `from __future__ import annotations`
     (r"py:class", r"(Sequence|Iterable|Callable|Any|optional|callable|sequence|array_like)"),
     (r"py:class", r"(Vec2Like|ArrayLike)"),
@@ -93,6 +93,9 @@ nitpick_ignore_regex = [
     # render_frame's docstring names the palette by its short name in impulse2d.render.raster;
     # it is documented as impulse2d.render.PALETTE
     (r"py:data", r"PALETTE"),
+    # instance attributes the draw back ends' docstrings name (camera, flags, collections, ...):
+    # they are described in their class docstrings, not documented as attributes of their own
+    (r"py:attr", r"(camera|flags|collections|polygon_rows|mime)"),
 ]
 
 # --- HTML --------------------------------------------------------------------------------------
