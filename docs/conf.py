@@ -7,7 +7,8 @@ Build from the repository root (the README's command):
 The tutorials (MyST markdown notebooks in ``tutorials/``) are executed by myst-nb at every
 build, and a cell that raises fails the build; the gallery scripts in ``examples/`` are
 executed by sphinx-gallery. ``IMPULSE2D_DOCS_EXECUTE=cache`` re-executes only pages that changed
-(jupyter-cache), for writing docs; CI uses the default, ``force``.
+(``pip install jupyter-cache``), for writing docs, and ``off`` executes none (a quick check of
+the prose and the API reference); CI uses the default, ``force``.
 """
 
 from __future__ import annotations
