@@ -245,8 +245,8 @@ def _document_fields(cls) -> None:
     ``help()`` and ``inspect.getdoc`` drop the string that follows a field in a class body (only
     Sphinx reads those), so the class docstring would otherwise say nothing about the settings.
     The docstrings are read from this file's text with one regular expression (a field line,
-    then a triple-quoted string), not ``ast`` (8 ms at import against 0.3 ms, measured); without the
-    source (a zip import) the class keeps its short docstring."""
+    then a triple-quoted string), not ``ast`` (8 ms at import against 0.3 ms, measured);
+    without the source (a zip import) the class keeps its short docstring."""
     try:
         source = Path(__file__).read_text(encoding="utf-8")
     except OSError:  # pragma: no cover - only without the source file
