@@ -40,7 +40,8 @@ extensions = [
 # Pages: MyST markdown (.md) for prose; tutorials are MyST notebooks (jupytext header) that
 # myst-nb executes.
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
-exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "jupyter_execute",
+exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints",
+                    "jupyter_execute",
                     "examples/README.txt", "gallery/*.ipynb", "gallery/*.py", "gallery/*.zip",
                     "gallery/*.md5", "gallery/*.json"]
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]

@@ -22,7 +22,8 @@ OUT = Path(__file__).resolve().parents[1] / "_generated"
 
 
 def _load_run_module():
-    spec = importlib.util.spec_from_file_location("_impulse2d_bench_run", ROOT / "benchmarks" / "run.py")
+    spec = importlib.util.spec_from_file_location("_impulse2d_bench_run",
+                                                  ROOT / "benchmarks" / "run.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

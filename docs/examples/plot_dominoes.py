@@ -4,8 +4,8 @@ Dominoes
 
 Thirty thin dominoes (0.2 x 2 m, 1.2 m apart); the first is tipped over and the wave runs
 down the row. Each domino falls until it rests on the next, so at the end every domino but
-the last leans on its neighbour, all at the same angle, and the last lies flat. The wave's speed is read from the
-time each domino passes 45 degrees.
+the last leans on its neighbour, all at the same angle, and the last lies flat. The wave's
+speed is read from the time each domino passes 45 degrees.
 """
 
 import math
@@ -38,7 +38,8 @@ print(f"every domino fell; the wave runs at {speed:.2f} m/s")
 assert 1.0 < speed < 20.0
 # at the end each domino leans on the next, all at one angle short of flat; the last is flat
 tilt = np.degrees([abs(d.angle) for d in dominoes])
-print(f"leaning at {tilt[:-1].mean():.1f} +- {tilt[:-1].std():.2f} degrees, the last at {tilt[-1]:.1f}")
+print(f"leaning at {tilt[:-1].mean():.1f} +- {tilt[:-1].std():.2f} degrees, "
+      f"the last at {tilt[-1]:.1f}")
 assert 60 < tilt[:-1].mean() < 88 and tilt[:-1].std() < 0.5 and abs(tilt[-1] - 90) < 0.5
 
 fig, axes = plt.subplots(len(frames) + 1, 1, figsize=(8, 7),
