@@ -103,7 +103,6 @@ nitpick_ignore_regex = [
 # --- HTML --------------------------------------------------------------------------------------
 html_theme = "furo"
 html_title = f"impulse2d {release}"
-html_static_path = ["_static"]
 
 
 def _numpy_sections(app, what, name, obj, options, lines):
