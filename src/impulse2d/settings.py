@@ -9,7 +9,10 @@ Sources for the defaults: Box2D v3 (``b2DefaultWorldDef``), Solver2D, and Catto'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import inspect
+import re
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
 
 from . import _lock, _validate
 
@@ -45,7 +48,20 @@ PER_METER = ("contact_speed", "restitution_threshold", "max_linear_speed", "hit_
 
 @dataclass
 class WorldSettings:
-    """Tunables of :class:`impulse2d.World`. Pass any field to ``World(...)`` as a keyword."""
+    """Tunables of :class:`impulse2d.World`. Pass any field to ``World(...)`` as a keyword.
+
+    >>> import impulse2d as i2d
+    >>> world = i2d.World(solver="pgs", velocity_iterations=20)
+    >>> world.settings.substeps = 8          # any field, between steps; checked on the spot
+    >>> world.settings.baumgarte = 2.0
+    Traceback (most recent call last):
+    ...
+    ValueError: baumgarte must be in [0, 1], got 2.0
+    >>> world.settings.baumgarte
+    0.2
+
+    Every field is listed below with its type, default, units and meaning (the list is made
+    from the fields' own documentation in ``settings.py`` when the module is imported)."""
 
     solver: str = "soft_step"
     """``"soft_step"`` (default): Box2D v3's sub-stepped soft solver — per substep integrate
@@ -285,6 +301,30 @@ class WorldSettings:
         for name, value in changes.items():
             setattr(settings, name, value)
         return settings
+
+
+def _document_fields(cls) -> None:
+    """Append every field's attribute docstring to ``cls.__doc__``.
+
+    ``help()`` and ``inspect.getdoc`` drop the string that follows a field in a class body (only
+    Sphinx reads those), so the class docstring would otherwise say nothing about the settings.
+    The docstrings are read from this file's text with one regular expression (a field line,
+    then a triple-quoted string), not ``ast`` (8 ms at import against 0.3 ms, measured);
+    without the source (a zip import) the class keeps its short docstring."""
+    try:
+        source = Path(__file__).read_text(encoding="utf-8")
+    except OSError:  # pragma: no cover - only without the source file
+        return
+    docs = dict(re.findall(r'^    (\w+): [^\n]*\n    """(.*?)"""', source, re.S | re.M))
+    entries = []
+    for f in fields(cls):
+        text = inspect.cleandoc(docs.get(f.name, "(undocumented)")).replace("\n", "\n    ")
+        default = f.default_factory() if f.default is MISSING else f.default
+        entries.append(f"{f.name} : {f.type} = {default!r}\n    {text}")
+    cls.__doc__ = f"{inspect.cleandoc(cls.__doc__)}\n\nFields:\n\n" + "\n\n".join(entries) + "\n"
+
+
+_document_fields(WorldSettings)
 
 
 def _known(changes: dict) -> None:
