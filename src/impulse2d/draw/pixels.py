@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from .._core.jit import kernel
+from .._core.lazy import compiling
 
 __all__ = ["segment_pixels", "square_pixels", "paint"]
 
@@ -180,5 +181,8 @@ def paint(canvas: np.ndarray, seg: np.ndarray, seg_value: np.ndarray, centres: n
     seg = np.ascontiguousarray(seg, dtype=np.float64).reshape(-1, 4)
     centres = np.ascontiguousarray(centres, dtype=np.float64).reshape(-1, 2)
     r, order = _square_order(half)
-    _paint(canvas, seg, np.ascontiguousarray(seg_value, dtype=canvas.dtype), centres, r, order,
-           np.ascontiguousarray(point_value, dtype=canvas.dtype))
+    # A first draw compiles (or loads from the cache) the loop for the canvas's dtype and layout:
+    # announced like the engine's kernels.
+    with compiling("the debug draw's overlays", 2.0):
+        _paint(canvas, seg, np.ascontiguousarray(seg_value, dtype=canvas.dtype), centres, r,
+               order, np.ascontiguousarray(point_value, dtype=canvas.dtype))

@@ -7,7 +7,9 @@ A game draws its world with three lines::
     debug.draw(world)          # every frame, after the game clears the screen
 
 The geometry comes from :func:`impulse2d.draw.geometry.build` in bulk NumPy; what runs per item
-in Python is only the pygame call itself (one polygon per shape, one line per overlay segment).
+in Python is only the pygame call itself (a filled polygon and its outline per shape). The
+overlays (joints, boxes, contacts, arrows: about 45 segments a body with every layer on) are
+painted into the surface's pixels by one compiled loop (:func:`impulse2d.draw.pixels.paint`).
 Needs pygame-ce (``pip install impulse2d[testbed]``); never the old ``pygame`` package, which
 installs the same ``pygame`` module.
 """
