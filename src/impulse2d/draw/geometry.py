@@ -249,7 +249,8 @@ class _Collector:
             hi = np.maximum(lines[:, 0], lines[:, 1])
             vis = (hi[:, 0] >= x0 - pad) & (lo[:, 0] <= x1 + pad) & (hi[:, 1] >= y0 - pad) & (
                 lo[:, 1] <= y1 + pad)
-            lines, lcol = lines[vis], lcol[vis]
+            if not vis.all():       # a fitted view sees everything: no copy of 10^5 rows
+                lines, lcol = lines[vis], lcol[vis]
         else:
             lines, lcol = np.zeros((0, 2, 2)), np.zeros((0, 3), np.uint8)
         if self.points:
@@ -258,7 +259,8 @@ class _Collector:
             pcol = np.ascontiguousarray(np.concatenate(self.point_colors))
             vis = (pts[:, 0] >= x0 - pad) & (pts[:, 0] <= x1 + pad) & (pts[:, 1] >= y0 - pad) & (
                 pts[:, 1] <= y1 + pad)
-            pts, ppx, pcol = pts[vis], ppx[vis], pcol[vis]
+            if not vis.all():
+                pts, ppx, pcol = pts[vis], ppx[vis], pcol[vis]
         else:
             pts, ppx, pcol = np.zeros((0, 2)), np.zeros(0), np.zeros((0, 3), np.uint8)
         return lines, lcol, pts, ppx, pcol

@@ -62,14 +62,14 @@ def inset_polygons(verts: np.ndarray, count: np.ndarray, inset: float) -> np.nda
     i = np.arange(8)[None, :]
     cnt = np.maximum(count, 1)[:, None]
     ar = np.arange(m)[:, None]
-    edge = verts[ar, (i + 1) % cnt] - verts
+    nxt = verts[ar, (i + 1) % cnt]
+    edge = nxt - verts
     length = np.hypot(edge[..., 0], edge[..., 1])
     n = np.stack([-edge[..., 1], edge[..., 0]], -1) / np.maximum(length, 1e-12)[..., None]
     used = i < cnt
     # A convex polygon's thinnest width is at least its area over its diameter (area <= width
     # x diameter), and the diameter at most its box's diagonal: most polygons are plainly wide
     # enough, and only the others need the exact width below.
-    nxt = verts[ar, (i + 1) % cnt]
     cross = np.where(used, verts[..., 0] * nxt[..., 1] - verts[..., 1] * nxt[..., 0], 0.0)
     area = 0.5 * np.abs(cross.sum(axis=1))
     v = np.where(used[..., None], verts, verts[:, :1])

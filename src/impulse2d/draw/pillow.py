@@ -13,7 +13,7 @@ from .camera import Camera
 from .flags import Flags
 from .geometry import ContactMemory, DrawList, build, memory_for
 from .outlines import shape_outlines
-from .pixels import segment_pixels, square_pixels
+from .pixels import paint
 
 try:
     from PIL import Image, ImageDraw, ImageFont
@@ -113,12 +113,9 @@ def image(world, size=(640, 480), camera: Camera | None = None, flags: Flags | N
     if dl.lines.shape[0] == 0 and dl.points.shape[0] == 0 and not dl.texts:
         return img
     # Overlays in bulk on the pixel array (pixels.py), as PygameDraw does.
-    w, h = size
     arr = np.array(img)
-    xs, ys, which = segment_pixels(camera.to_screen(dl.lines, size).reshape(-1, 4), w, h)
-    arr[ys, xs] = dl.line_color[which]
-    xs, ys, which = square_pixels(camera.to_screen(dl.points, size), dl.point_px, w, h)
-    arr[ys, xs] = dl.point_color[which]
+    paint(arr.transpose(1, 0, 2), camera.to_screen(dl.lines, size).reshape(-1, 4), dl.line_color,
+          camera.to_screen(dl.points, size), dl.point_px, dl.point_color)
     return Image.fromarray(arr, "RGB")
 
 

@@ -7,7 +7,9 @@ A game draws its world with three lines::
     debug.draw(world)          # every frame, after the game clears the screen
 
 The geometry comes from :func:`impulse2d.draw.geometry.build` in bulk NumPy; what runs per item
-in Python is only the pygame call itself (one polygon per shape, one line per overlay segment).
+in Python is only the pygame call itself (a filled polygon and its outline per shape). The
+overlays (joints, boxes, contacts, arrows: about 45 segments a body with every layer on) are
+painted into the surface's pixels by one compiled loop (:func:`impulse2d.draw.pixels.paint`).
 Needs pygame-ce (``pip install impulse2d[testbed]``); never the old ``pygame`` package, which
 installs the same ``pygame`` module.
 """
@@ -22,7 +24,7 @@ from .camera import Camera
 from .flags import Flags
 from .geometry import ContactMemory, build
 from .outlines import shape_outlines
-from .pixels import segment_pixels, square_pixels
+from .pixels import paint
 
 __all__ = ["PygameDraw"]
 
@@ -125,15 +127,12 @@ class PygameDraw:
         if surf.get_bytesize() == 4:
             # Overlays in bulk, straight into the pixels (pixels.py: one call per segment costs
             # more than the whole pass).
-            w, h = size
-            xs, ys, which = segment_pixels(seg, w, h)
-            qx, qy, qwhich = square_pixels(pts, dl.point_px, w, h)
             mapped = _map_rgb(surf, np.concatenate([dl.line_color, dl.point_color]))
             arr = self._pg.surfarray.pixels2d(surf)
-            mapped = mapped.view(arr.dtype)               # pygame's int32 pixels: same bits
+            mapped = mapped.view(arr.dtype)[:, None]      # pygame's int32 pixels: same bits
+            nl = dl.line_color.shape[0]
             try:
-                arr[xs, ys] = mapped[which]
-                arr[qx, qy] = mapped[dl.line_color.shape[0] + qwhich]
+                paint(arr[:, :, None], seg, mapped[:nl], pts, dl.point_px, mapped[nl:])
             finally:
                 del arr                                   # unlocks the surface
             return
