@@ -137,6 +137,8 @@ def test_flags_off_give_no_calls_and_each_flag_its_own():
 def test_extended_converts_points_to_screen():
     world, body = _box_world(0.3)
     world.CreateStaticBody(position=(0, 0), shapes=b2EdgeShape(vertices=[(-4, 0), (4, 0)]))
+    ball = world.CreateDynamicBody(position=(-2.0, 3.0))
+    ball.CreateCircleFixture(radius=0.4, density=1.0)
     r = ExtendedRecorder(flags=SHAPES)
     r.calls = []
     r.zoom, r.offset, r.screenSize = 20.0, (-100.0, -50.0), (640.0, 480.0)
@@ -153,6 +155,11 @@ def test_extended_converts_points_to_screen():
     _close(polygon[1], [r.to_screen(_rotate(p, 0.3, (1.0, 2.0))) for p in local])
     segment = next(c for c in r.calls if c[0] == "DrawSegment")
     _close(segment[1:3], [screen((-4, 0)), screen((4, 0))])
+    # a circle: its centre in pixels, its radius and axis in world units (pybox2d's)
+    circle = next(c for c in r.calls if c[0] == "DrawSolidCircle")
+    _close([circle[1]], [screen((-2.0, 3.0))])
+    assert circle[2] == pytest.approx(0.4, abs=1e-12)
+    _close([circle[3]], [(1.0, 0.0)])
     # without convertVertices the same renderer gets world metres
     r.calls.clear()
     r.convertVertices = False

@@ -33,9 +33,9 @@ from ._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
 from ._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
                         b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
                         b2_persistState, b2_removeState)
-from ._b2solvecalls import b2ContactFilter, b2ContactImpulse
 from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
                         b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
+from ._b2solvecalls import b2ContactFilter, b2ContactImpulse
 from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
                        b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
                        b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
