@@ -88,6 +88,8 @@ from ._b2shapes import b2Fixture
 from ._b2after import _after_step
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
+from ._b2debugdraw import draw_debug_data
+from ._b2solvecalls import awake_rows, check_filter, overrides_post_solve, post_solve
 
 _LOW = (1 << 32) - 1
 _new = object.__new__
@@ -104,7 +106,8 @@ class b2ContactListener:  # noqa: N801
     """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)`` and
     ``PreSolve(contact, oldManifold)`` (called before the solver for each contact with
     manifold points; ``contact.enabled = False`` leaves it out of this step; ``oldManifold`` is
-    None). ``PostSolve`` is not called: see docs/compat-box2d.md."""
+    None) and ``PostSolve(contact, impulse)`` (after the solve, with the step's impulses: see
+    :mod:`._b2solvecalls`)."""
 
     def __init__(self):
         pass
@@ -265,6 +268,8 @@ class b2World:  # noqa: N801
         self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
         # origins at the start of a Step (one row per body row)
         self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
+        self._post_solve_on = False  # whether the listener overrides PostSolve
+        self._filter = None  # the program's b2ContactFilter (contactFilter)
         self._listener_seen = (None, type(None))  # the listener that _pre_solve_on is for
         self._listener = contactListener
         self.destructionListener = destructionListener
@@ -288,6 +293,20 @@ class b2World:  # noqa: N801
     @contactListener.setter
     def contactListener(self, value):  # noqa: N802
         self._listener = value
+
+    @property
+    def contactFilter(self):  # noqa: N802
+        return self._filter
+
+    @contactFilter.setter
+    def contactFilter(self, value):  # noqa: N802
+        """The engine's pair filter asks it (:mod:`._b2solvecalls`)."""
+        self._filter = check_filter(value)
+        self._world.pair_filter = None if value is None else self._pair_filter
+
+    def _pair_filter(self, shape_a, shape_b) -> bool:
+        f = self._fixtures
+        return bool(self._filter.ShouldCollide(f[shape_a._index], f[shape_b._index]))
 
     @property
     def gravity(self):
@@ -517,12 +536,15 @@ class b2World:  # noqa: N801
                 # stop (velocity kept) there, Box2D 2.3's rules elsewhere (module docstring)
                 w.settings.continuous_box2d23 = (not overridden and bool(
                     self.engine_settings.get("continuous_box2d23", False)))
+            self._post_solve_on = overrides_post_solve(listener, b2ContactListener)
             self._listener_seen = (listener, type(listener))
         if dt == 0.0 and self.autoClearForces:
             # Box2D 2.4 clears the forces after every Step, a zero one too; the engine's
             # step(0) keeps them (Box2D v3). A zero step reads no force, so clearing first is
             # the same.
             self.ClearForces()
+        # PostSolve needs to know which islands the step solved (:mod:`._b2solvecalls`)
+        awake = awake_rows(self) if self._post_solve_on else None
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
@@ -536,16 +558,20 @@ class b2World:  # noqa: N801
                 if self._held is None:
                     self._find_held()
                 settings = w._settings
-                changed, awake, ready = _after_step.entry(
+                changed, held_awake, ready = _after_step.entry(
                     self._stores_now(), self._touching, self._held, self._held_timer, dt,
                     float(settings.time_to_sleep), bool(self._held_list and settings.enable_sleep))
                 if not changed:
-                    if awake and ready:
+                    if awake is not None:
+                        post_solve(self, awake, b2Contact)
+                    if held_awake and ready:
                         self._sleep_held()
                     return
                 self._dispatch()
         else:
             self._substeps(w, b, events, dt, n)
+        if awake is not None:
+            post_solve(self, awake, b2Contact)
         if self._held is None:
             self._find_held()
         if self._held_list and w._settings.enable_sleep:
@@ -634,6 +660,11 @@ class b2World:  # noqa: N801
                 b.v[i, 1] -= vn * ny
         w._sync_center(i)
 
+    def DrawDebugData(self):  # noqa: N802
+        """Draw the world through ``renderer`` (a ``b2Draw``), as Box2D 2.3 does
+        (:mod:`._b2debugdraw`)."""
+        draw_debug_data(self)
+
     def ClearForces(self):  # noqa: N802
         """Forces are cleared by every step (Box2D's autoClearForces)."""
         b = self._world._bodies
@@ -710,6 +741,8 @@ class b2World:  # noqa: N801
         for joint in ba._joints:
             if (joint.bodyA is bb or joint.bodyB is bb) and not joint._joint.collide_connected:
                 return False
+        if self._filter is not None:
+            return bool(self._filter.ShouldCollide(self._fixtures[s], self._fixtures[v]))
         return True
 
     def _find_held(self):

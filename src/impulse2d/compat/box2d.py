@@ -35,6 +35,7 @@ from ._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2Manif
                         b2_persistState, b2_removeState)
 from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
                         b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
+from ._b2solvecalls import b2ContactFilter, b2ContactImpulse
 from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
                        b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
                        b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
@@ -65,6 +66,8 @@ b2_NAMES = [
     "b2ManifoldPoint", "b2ChainShape", "b2LoopShape", "b2Vec3", "b2Mat22", "b2Mat33",
     "b2RopeJoint", "b2RopeJointDef", "b2FrictionJoint", "b2FrictionJointDef", "b2MotorJoint",
     "b2MotorJointDef",
+    # issue 33's debug-draw and callbacks part
+    "b2ContactFilter", "b2ContactImpulse",
 ]
 """pybox2d's names this layer provides; ``Box2D.b2`` has each without its prefix
 (``b2PolygonShape`` -> ``polygonShape``, ``b2_staticBody`` -> ``staticBody``)."""
