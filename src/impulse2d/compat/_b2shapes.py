@@ -79,6 +79,33 @@ class b2Shape:  # noqa: N801
     __slots__ = ()
     radius: float
 
+    # Box2D 2.3's b2Shape queries, on impulse2d's geometry (see ``_b2collide``)
+    def RayCast(self, output, input, transform, childIndex=0):  # noqa: N802, N803, A002
+        """Whether the ray ``input`` (``b2RayCastInput``) enters the shape placed at
+        ``transform``; on a hit ``output`` (``b2RayCastOutput``) gets fraction and normal."""
+        from ._b2collide import ray_cast
+        return ray_cast(self, output, input, transform, childIndex)
+
+    def ComputeAABB(self, transform, childIndex=0):  # noqa: N802, N803
+        """The ``b2AABB`` of the shape (a chain's edge ``childIndex``) placed at
+        ``transform``."""
+        from ._b2collide import compute_aabb
+        return compute_aabb(self, transform, childIndex)
+
+    def ComputeMass(self, density):  # noqa: N802
+        """``b2MassData`` of the shape at ``density`` (kg/m^2; inertia about its origin)."""
+        from ._b2collide import compute_mass
+        return compute_mass(self, density)
+
+    def TestPoint(self, transform, p):  # noqa: N802
+        """Whether the world point ``p`` is inside the shape placed at ``transform``."""
+        from ._b2collide import test_point
+        return test_point(self, transform, p)
+
+    @property
+    def childCount(self):  # noqa: N802
+        return 1
+
 
 class b2CircleShape(b2Shape):  # noqa: N801
     __slots__ = ("radius", "_pos")

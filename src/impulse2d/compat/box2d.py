@@ -22,6 +22,10 @@ import sys
 import types
 
 from ._b2bodies import b2Body
+from ._b2collide import (b2CollideCircles, b2CollideEdgeAndCircle, b2CollideEdgeAndPolygon,
+                         b2CollidePolygonAndCircle, b2CollidePolygons, b2Distance,
+                         b2DistanceOutput, b2MassData, b2RayCastInput, b2RayCastOutput,
+                         b2Sweep, b2TestOverlap, b2TimeOfImpact, b2TOIOutput)
 from ._b2draw import b2Color, b2Draw, b2DrawExtended
 from ._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
                         b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
@@ -68,6 +72,11 @@ b2_NAMES = [
     "b2MotorJointDef",
     # issue 33's debug-draw and callbacks part
     "b2ContactFilter", "b2ContactImpulse",
+    # issue 33's collision functions
+    "b2Distance", "b2DistanceOutput", "b2TestOverlap", "b2CollidePolygons",
+    "b2CollideCircles", "b2CollidePolygonAndCircle", "b2CollideEdgeAndCircle",
+    "b2CollideEdgeAndPolygon", "b2TimeOfImpact", "b2TOIOutput", "b2Sweep", "b2RayCastInput",
+    "b2RayCastOutput", "b2MassData",
 ]
 """pybox2d's names this layer provides; ``Box2D.b2`` has each without its prefix
 (``b2PolygonShape`` -> ``polygonShape``, ``b2_staticBody`` -> ``staticBody``)."""
