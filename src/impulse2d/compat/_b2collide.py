@@ -602,10 +602,11 @@ def compute_mass(shape, density) -> b2MassData:
         mass = density * math.pi * r * r
         cx, cy = shape.pos
         return b2MassData(mass, (cx, cy), mass * (0.5 * r * r + cx * cx + cy * cy))
-    if isinstance(shape, (b2EdgeShape, b2ChainShape)):
-        v = shape._vertices
-        mid = (0.5 * (v[0][0] + v[1][0]), 0.5 * (v[0][1] + v[1][1])) if len(v) == 2 else (0, 0)
-        return b2MassData(0.0, mid if isinstance(shape, b2EdgeShape) else (0.0, 0.0), 0.0)
+    if isinstance(shape, b2EdgeShape):  # no area: Box2D's centre is the midpoint
+        (x1, y1), (x2, y2) = shape._vertices
+        return b2MassData(0.0, (0.5 * (x1 + x2), 0.5 * (y1 + y2)), 0.0)
+    if isinstance(shape, b2ChainShape):
+        return b2MassData(0.0, (0.0, 0.0), 0.0)
     geom = _geometry(shape)
     mass, center, inertia = geometry.mass_properties(int(geom.count), geom.vertices, 0.0,
                                                      density)
