@@ -211,3 +211,27 @@ def test_lunar_lander_restored_replays_the_same_observations(gym_layer):
     for k, ((o1, r1, t1), (o2, r2, t2)) in enumerate(zip(first, second)):
         assert np.array_equal(o1, o2) and r1 == r2 and t1 == t2, k
     env.close()
+
+
+def test_objects_made_and_destroyed_between_snapshot_and_restore_stay_destroyed():
+    """A body made after the snapshot and destroyed before the restore: its row belongs to a
+    restored body then, and reading it must raise rather than give that body's pose."""
+    world, ground, boxes, ball, bob, pin = _scene()
+    snap = world.snapshot()
+    world.DestroyBody(ball)
+    brief = world.CreateDynamicBody(position=(9.0, 9.0))  # takes the freed row
+    brief.CreateCircleFixture(radius=0.1, density=1.0)
+    fixture = brief.fixtures[0]
+    brief.DestroyFixture(fixture)
+    with pytest.raises(ValueError, match="b2Fixture was destroyed"):
+        fixture.body  # noqa: B018
+    world.DestroyBody(brief)
+    with pytest.raises(ValueError, match="b2Body was destroyed"):
+        brief.position  # noqa: B018
+    world.restore(snap)
+    assert ball.position.x == 3.0 and ball in world.bodies
+    with pytest.raises(ValueError, match="b2Body was destroyed"):
+        brief.position  # noqa: B018
+    world.DestroyJoint(pin)
+    with pytest.raises(ValueError, match="RevoluteJoint was destroyed"):
+        pin.bodyA  # noqa: B018

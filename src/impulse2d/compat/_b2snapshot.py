@@ -17,11 +17,13 @@ row again, but not in the layer's maps. :func:`take` copies, beside the engine's
 
 :func:`restore` puts them back: the objects of the snapshot are the program's objects again,
 valid and equal to their state then (their engine handles are the very objects the engine's
-restore makes valid again). Objects made after the snapshot (or still in a snapshot-less
-state) are not in it: their class becomes a "destroyed" subclass whose every attribute read
-raises a ``ValueError`` naming the object and why, so that ``DestroyBody`` on them, or
-``body.position``, fails at the call rather than reading a freed row; a later restore of a
-snapshot that holds them gives them their class back.
+restore makes valid again). Objects made after the snapshot are not in it: their class becomes a
+"destroyed" subclass whose every attribute read raises a ``ValueError`` naming the object and
+why, so that ``DestroyBody`` on them, or ``body.position``, fails at the call rather than
+reading a freed row (another object's, after a restore). ``DestroyBody``, ``DestroyFixture``
+and ``DestroyJoint`` mark what they destroy the same way (:func:`mark_destroyed`), so that an
+object made and destroyed between a snapshot and its restore is not read either; a later
+restore of a snapshot that holds an object gives it its class back.
 """
 
 from __future__ import annotations
@@ -150,14 +152,19 @@ def restore(b2world, snap) -> None:
             object.__setattr__(obj, "__class__", cls)
         _put_fields(obj, fields)
         kept.add(id(obj))
-    for obj in before:
-        if id(obj) not in kept:
-            object.__setattr__(obj, "__class__", _destroyed_class(type(obj)))
+    mark_destroyed([obj for obj in before if id(obj) not in kept])
     vars(b2world).update({k: _copied(v) for k, v in snap._fields.items()})
     b2world._keys_seen = (None, [])
 
 
 _DESTROYED: dict = {}
+
+
+def mark_destroyed(objects) -> None:
+    """Give the destroyed ``objects`` (bodies, fixtures, joints) the class whose every use
+    raises: their rows may be another object's now (a restore, a later creation)."""
+    for obj in objects:
+        object.__setattr__(obj, "__class__", _destroyed_class(type(obj)))
 
 
 def _destroyed_class(cls):
@@ -171,8 +178,9 @@ def _destroyed_class(cls):
         def __getattribute__(self, name):  # noqa: N807
             if name == "__class__":
                 return object.__getattribute__(self, name)
-            raise ValueError(f"this {label} was destroyed: it was made after the snapshot "
-                             f"that b2World.restore put back (reading {name!r})")
+            raise ValueError(f"this {label} was destroyed (by its Destroy call, or by "
+                             f"b2World.restore of a snapshot taken before it was made); "
+                             f"reading {name!r}")
 
         def __repr__(self):
             return f"<destroyed {label}>"

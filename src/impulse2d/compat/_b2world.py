@@ -445,6 +445,7 @@ class b2World:  # noqa: N801
         del self._bodies[i]
         self._dynamic = None
         self._held = None
+        _b2snapshot.mark_destroyed((*body._fixtures, body))  # any later use raises
 
     def _destroy_fixture(self, fixture):
         flush_queue(self)  # a row freed after what was queued, as in call order
@@ -455,6 +456,7 @@ class b2World:  # noqa: N801
         body._fixtures.remove(fixture)
         for row in rows:
             del self._fixtures[row]
+        _b2snapshot.mark_destroyed((fixture,))
 
     def _end_contacts(self, rows: list):
         """``EndContact`` for the touching contacts and sensor overlaps of the shape ``rows``
@@ -515,12 +517,14 @@ class b2World:  # noqa: N801
 
     def _forget_joint(self, joint):
         # gears of this joint go with it (the engine frees them too)
-        for other in [j for j in self._joints.values() if not j._joint.is_valid or j is joint]:
+        gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        for other in gone:
             self._joints.pop(other._j, None)
             for body in (other.bodyA, other.bodyB):
                 if other in body._joints:
                     body._joints.remove(other)
         self._held = None
+        _b2snapshot.mark_destroyed(gone)
 
     # -- the step ----------------------------------------------------------------------------
     def Step(self, timeStep, velocityIterations=8, positionIterations=3):  # noqa: N802, N803
