@@ -235,3 +235,28 @@ def test_objects_made_and_destroyed_between_snapshot_and_restore_stay_destroyed(
     world.DestroyJoint(pin)
     with pytest.raises(ValueError, match="RevoluteJoint was destroyed"):
         pin.bodyA  # noqa: B018
+
+
+def test_world_attributes_set_after_the_snapshot_go_with_the_restore():
+    world, *_ = _scene()
+    world.level = 1
+    snap = world.snapshot()
+    world.level = 2
+    world.score = 10
+    world.restore(snap)
+    assert world.level == 1 and not hasattr(world, "score")
+
+
+def test_deepcopy_and_pickle_of_a_b2world_step_as_the_original():
+    import pickle
+    world, *_ = _scene()
+    world.contactListener = None  # (a test-local class: pickled by reference all the same)
+    for _ in range(30):
+        world.Step(1 / 60, 8, 3)
+    copies = [copy.deepcopy(world), pickle.loads(pickle.dumps(world))]
+    assert all(c.bodyCount == world.bodyCount and c.jointCount == 1 for c in copies)
+    assert all(c.bodies[1] is not world.bodies[1] and c.bodies[1]._b2world is c for c in copies)
+    for _ in range(60):
+        for w in (world, *copies):
+            w.Step(1 / 60, 8, 3)
+    assert all(np.array_equal(_poses(c), _poses(world)) for c in copies)

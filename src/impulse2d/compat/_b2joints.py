@@ -18,10 +18,10 @@ so their joint limits and angles are measured from there.
 axis local to A, the reference angle, a distance or pulley joint's lengths as they are now);
 ``to_kwargs()`` gives the fields back as keywords. pybox2d's world-point keywords and
 properties (``anchor``, ``anchorA``/``anchorB``, ``axis``: ``CreateRevoluteJoint(bodyA=a,
-bodyB=b, anchor=p)``) store what ``Initialize`` stores, the bodies set first. A rope joint is impulse2d's distance joint
-in rope mode (slack within ``[0, maxLength]``); friction and motor joints are impulse2d's
-motor joint, the friction joint with a correction factor of 0 (only the relative velocity is
-driven to zero, within its force and torque bounds).
+bodyB=b, anchor=p)``) store what ``Initialize`` stores, the bodies set first. A rope joint is
+impulse2d's distance joint in rope mode (slack within ``[0, maxLength]``); friction and motor
+joints are impulse2d's motor joint, the friction joint with a correction factor of 0 (only the
+relative velocity is driven to zero, within its force and torque bounds).
 """
 
 from __future__ import annotations

@@ -153,7 +153,10 @@ def restore(b2world, snap) -> None:
         _put_fields(obj, fields)
         kept.add(id(obj))
     mark_destroyed([obj for obj in before if id(obj) not in kept])
-    vars(b2world).update({k: _copied(v) for k, v in snap._fields.items()})
+    mine = vars(b2world)
+    for name in [k for k in mine if k not in snap._fields and k not in _CACHES]:
+        del mine[name]  # set since the snapshot (by the program)
+    mine.update({k: _copied(v) for k, v in snap._fields.items()})
     b2world._keys_seen = (None, [])
 
 
@@ -168,8 +171,8 @@ def mark_destroyed(objects) -> None:
 
 
 def _destroyed_class(cls):
-    """The subclass of ``cls`` an object made after a restored snapshot takes: every attribute
-    read raises (no new slots: ``__class__`` may be assigned both ways)."""
+    """The subclass of ``cls`` a destroyed object takes: every attribute read raises (no new
+    slots: ``__class__`` may be assigned both ways)."""
     if cls in _DESTROYED.values():
         return cls
     if cls not in _DESTROYED:
