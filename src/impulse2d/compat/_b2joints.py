@@ -16,10 +16,12 @@ so their joint limits and angles are measured from there.
 
 ``Initialize(...)`` sets what Box2D 2.3's sets (world anchors stored local to each body, the
 axis local to A, the reference angle, a distance or pulley joint's lengths as they are now);
-``to_kwargs()`` gives the fields back as keywords. A rope joint is impulse2d's distance joint
-in rope mode (slack within ``[0, maxLength]``); friction and motor joints are impulse2d's
-motor joint, the friction joint with a correction factor of 0 (only the relative velocity is
-driven to zero, within its force and torque bounds).
+``to_kwargs()`` gives the fields back as keywords. pybox2d's world-point keywords and
+properties (``anchor``, ``anchorA``/``anchorB``, ``axis``: ``CreateRevoluteJoint(bodyA=a,
+bodyB=b, anchor=p)``) store what ``Initialize`` stores, the bodies set first. A rope joint is
+impulse2d's distance joint in rope mode (slack within ``[0, maxLength]``); friction and motor
+joints are impulse2d's motor joint, the friction joint with a correction factor of 0 (only the
+relative velocity is driven to zero, within its force and torque bounds).
 """
 
 from __future__ import annotations
@@ -46,14 +48,25 @@ class b2JointDef:  # noqa: N801
         self.userData = None
         for name, value in self._fields.items():
             setattr(self, name, value)
+        cls = type(self)
+        for name in kwargs:
+            if not (isinstance(getattr(cls, name, None), property) or hasattr(self, name)):
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        # pybox2d sets the bodies first, then the other keywords in their order: the world
+        # points (``anchor``, ``anchorA``, ``axis``: properties below) need the bodies
+        for name in ("bodyA", "bodyB"):
+            if name in kwargs:
+                setattr(self, name, kwargs[name])
         for name, value in kwargs.items():
-            if not hasattr(self, name):
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            setattr(self, name, value)
+            if name not in ("bodyA", "bodyB"):
+                setattr(self, name, value)
         if ("referenceAngle" in self._fields and "referenceAngle" not in kwargs
                 and self.bodyA is not None and self.bodyB is not None):
             # pybox2d's definitions do this (not Box2D's C++ one): see the module docstring
             self.referenceAngle = self.bodyB.angle - self.bodyA.angle
+        if ("length" in self._fields and "length" not in kwargs
+                and "localAnchorA" in kwargs and "localAnchorB" in kwargs):
+            self._update_lengths()  # pybox2d's distance definition: the anchors' distance
 
     def to_kwargs(self) -> dict:
         """The definition's fields as keywords: ``type(d)(**d.to_kwargs())`` is an equal
@@ -77,9 +90,75 @@ class b2JointDef:  # noqa: N801
     def _reference(self):
         self.referenceAngle = self.bodyB.angle - self.bodyA.angle
 
+    def _update_lengths(self):
+        """A distance joint's ``length`` (a pulley's ``lengthA``/``lengthB``) from its world
+        anchors now, as pybox2d's anchor setters do (when the bodies are set)."""
+        if "length" in self._fields and self.bodyA is not None and self.bodyB is not None:
+            self.length = (self.anchorB - self.anchorA).length
+        if "lengthA" in self._fields:
+            if self.bodyA is not None:
+                self.lengthA = (self.anchorA - b2Vec2(*vec_tuple(self.groundAnchorA,
+                                                                 "groundAnchorA"))).length
+            if self.bodyB is not None:
+                self.lengthB = (self.anchorB - b2Vec2(*vec_tuple(self.groundAnchorB,
+                                                                 "groundAnchorB"))).length
 
-def _def(name, fields, doc, initialize=None):
-    attrs = {"_fields": fields, "__doc__": doc}
+
+# pybox2d's world-coordinate keywords and properties of the definitions (``anchor``,
+# ``anchorA``/``anchorB``, ``axis``): Box2D keeps only the local values; the setters store the
+# world value local to the body (``anchor`` on both), the getters read it back in world
+# coordinates. They need their bodies set (pybox2d raises there too).
+def _needs(self, *names):
+    for name in names:
+        if getattr(self, name) is None:
+            raise ValueError(f"{type(self).__name__}: set {name} before the world point "
+                             f"(anchor, anchorA, anchorB or axis)")
+
+
+def _get_anchor(self):
+    if self.bodyA is not None:
+        return self.bodyA.GetWorldPoint(self.localAnchorA)
+    _needs(self, "bodyB")
+    return self.bodyB.GetWorldPoint(self.localAnchorB)
+
+
+def _set_anchor(self, value):
+    _needs(self, "bodyA", "bodyB")
+    self._anchor(value)
+
+
+def _get_axis(self):
+    _needs(self, "bodyA")
+    return self.bodyA.GetWorldVector(self.localAxisA)
+
+
+def _set_axis(self, value):
+    _needs(self, "bodyA")
+    self.localAxisA = self.bodyA.GetLocalVector(vec_tuple(value, "axis"))
+
+
+def _side_anchor(body_name, local_name):
+    def get(self):
+        _needs(self, body_name)
+        return getattr(self, body_name).GetWorldPoint(getattr(self, local_name))
+
+    def set_(self, value):
+        _needs(self, body_name)
+        setattr(self, local_name, getattr(self, body_name).GetLocalPoint(
+            vec_tuple(value, "anchor" + body_name[-1])))
+        self._update_lengths()
+    return property(get, set_, doc=f"{body_name}'s anchor in world coordinates")
+
+
+_ANCHOR = {"anchor": property(_get_anchor, _set_anchor,
+                              doc="The anchor in world coordinates (on both bodies).")}
+_AXIS = {"axis": property(_get_axis, _set_axis, doc="The axis in world coordinates (A's).")}
+_ANCHORS = {"anchorA": _side_anchor("bodyA", "localAnchorA"),
+            "anchorB": _side_anchor("bodyB", "localAnchorB")}
+
+
+def _def(name, fields, doc, initialize=None, world_points=None):
+    attrs = {"_fields": fields, "__doc__": doc, **(world_points or {})}
     if initialize is not None:
         attrs["Initialize"] = initialize
     return type(name, (b2JointDef,), attrs)
@@ -158,42 +237,42 @@ def _init_motor(self, bodyA, bodyB):  # noqa: N803
 b2RevoluteJointDef = _def("b2RevoluteJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, enableLimit=False,
     lowerAngle=0.0, upperAngle=0.0, enableMotor=False, motorSpeed=0.0, maxMotorTorque=0.0),
-    "A hinge at localAnchorA (on A) and localAnchorB (on B).", _init_anchor_angle)
+    "A hinge at localAnchorA (on A) and localAnchorB (on B).", _init_anchor_angle, _ANCHOR)
 b2PrismaticJointDef = _def("b2PrismaticJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
     referenceAngle=0.0, enableLimit=False, lowerTranslation=0.0, upperTranslation=0.0,
     enableMotor=False, motorSpeed=0.0, maxMotorForce=0.0),
-    "B slides along localAxisA (in A's frame).", _init_prismatic)
+    "B slides along localAxisA (in A's frame).", _init_prismatic, {**_ANCHOR, **_AXIS})
 b2DistanceJointDef = _def("b2DistanceJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), length=1.0, frequencyHz=0.0,
     dampingRatio=0.0), "Keeps the anchors at ``length`` (a spring with frequencyHz > 0).",
-    _init_distance)
+    _init_distance, _ANCHORS)
 b2WeldJointDef = _def("b2WeldJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), referenceAngle=0.0, frequencyHz=0.0,
-    dampingRatio=0.0), "Glues B to A.", _init_anchor_angle)
+    dampingRatio=0.0), "Glues B to A.", _init_anchor_angle, _ANCHOR)
 b2WheelJointDef = _def("b2WheelJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), localAxisA=(1.0, 0.0),
     enableMotor=False, maxMotorTorque=0.0, motorSpeed=0.0, frequencyHz=2.0, dampingRatio=0.7),
-    "A wheel B on a suspension of A along localAxisA.", _init_wheel)
+    "A wheel B on a suspension of A along localAxisA.", _init_wheel, {**_ANCHOR, **_AXIS})
 b2MouseJointDef = _def("b2MouseJointDef", dict(
     target=(0.0, 0.0), maxForce=0.0, frequencyHz=5.0, dampingRatio=0.7),
     "Drags bodyB toward ``target`` (bodyA is Box2D's unused ground body).")
 b2PulleyJointDef = _def("b2PulleyJointDef", dict(
     groundAnchorA=(-1.0, 1.0), groundAnchorB=(1.0, 1.0), localAnchorA=(-1.0, 0.0),
     localAnchorB=(1.0, 0.0), lengthA=0.0, lengthB=0.0, ratio=1.0), "A rope over two pulleys.",
-    _init_pulley)
+    _init_pulley, _ANCHORS)
 b2GearJointDef = _def("b2GearJointDef", dict(joint1=None, joint2=None, ratio=1.0),
                       "Couples two revolute or prismatic joints.")
 b2RopeJointDef = _def("b2RopeJointDef", dict(
     localAnchorA=(-1.0, 0.0), localAnchorB=(1.0, 0.0), maxLength=0.0),
     "Keeps the anchors at most ``maxLength`` apart (slack inside): impulse2d's distance joint "
-    "as a rope. Box2D 2.3 has no Initialize for it.")
+    "as a rope. Box2D 2.3 has no Initialize for it.", None, _ANCHORS)
 b2FrictionJointDef = _def("b2FrictionJointDef", dict(
     localAnchorA=(0.0, 0.0), localAnchorB=(0.0, 0.0), maxForce=0.0, maxTorque=0.0),
     "Top-down friction: resists the relative motion of B with at most ``maxForce`` (N) and "
     "``maxTorque`` (N m). Made as impulse2d's motor joint with a correction factor of 0 "
     "(it drives the relative velocity to zero and never restores a pose), which acts at B's "
-    "origin where Box2D's acts at the anchors.", _init_anchor)
+    "origin where Box2D's acts at the anchors.", _init_anchor, _ANCHOR)
 b2MotorJointDef = _def("b2MotorJointDef", dict(
     linearOffset=(0.0, 0.0), angularOffset=0.0, maxForce=1.0, maxTorque=1.0,
     correctionFactor=0.3), "Drives B toward ``linearOffset`` (in A's frame) and "

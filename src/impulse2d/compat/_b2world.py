@@ -81,6 +81,7 @@ from ..events import _touch_changes
 from ..queries import QueryFilter, _every_rows, _index
 from ..shapes import ALL_BITS
 from ..world import World
+from . import _b2snapshot
 from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
@@ -247,7 +248,7 @@ class b2World:  # noqa: N801
     def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
                  warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
                  destructionListener=None, contactFilter=None, renderer=None):  # noqa: N803
-        self._world = World(gravity=vec_tuple(gravity, "gravity"), **{
+        self._world = _b2snapshot.LayerWorld(gravity=vec_tuple(gravity, "gravity"), **{
             **self.engine_settings,
             "enable_sleep": bool(doSleep), "warm_starting": bool(warmStarting)})
         # continuousPhysics and subStepping are accepted and ignored (the engine's continuous
@@ -284,6 +285,19 @@ class b2World:  # noqa: N801
     @property
     def engine(self) -> World:
         return self._world
+
+    # -- snapshots (_b2snapshot) -------------------------------------------------------------
+    def snapshot(self) -> _b2snapshot.b2WorldSnapshot:
+        """The world's state now, the engine's and the layer's (its bodies, fixtures and
+        joints with their attributes); :meth:`restore` puts it back (not in pybox2d)."""
+        return _b2snapshot.take(self)
+
+    def restore(self, snap: _b2snapshot.b2WorldSnapshot) -> None:
+        """Put the world back in the state of ``snap`` (from :meth:`snapshot` of this world):
+        bodies, fixtures and joints of then are valid and as they were; those made since are
+        destroyed, and any use of them raises ``ValueError``. The program's own objects (an
+        environment's attributes, its random generator) are not restored."""
+        _b2snapshot.restore(self, snap)
 
     # -- properties --------------------------------------------------------------------------
     @property
@@ -431,6 +445,7 @@ class b2World:  # noqa: N801
         del self._bodies[i]
         self._dynamic = None
         self._held = None
+        _b2snapshot.mark_destroyed((*body._fixtures, body))  # any later use raises
 
     def _destroy_fixture(self, fixture):
         flush_queue(self)  # a row freed after what was queued, as in call order
@@ -441,6 +456,7 @@ class b2World:  # noqa: N801
         body._fixtures.remove(fixture)
         for row in rows:
             del self._fixtures[row]
+        _b2snapshot.mark_destroyed((fixture,))
 
     def _end_contacts(self, rows: list):
         """``EndContact`` for the touching contacts and sensor overlaps of the shape ``rows``
@@ -501,12 +517,14 @@ class b2World:  # noqa: N801
 
     def _forget_joint(self, joint):
         # gears of this joint go with it (the engine frees them too)
-        for other in [j for j in self._joints.values() if not j._joint.is_valid or j is joint]:
+        gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        for other in gone:
             self._joints.pop(other._j, None)
             for body in (other.bodyA, other.bodyB):
                 if other in body._joints:
                     body._joints.remove(other)
         self._held = None
+        _b2snapshot.mark_destroyed(gone)
 
     # -- the step ----------------------------------------------------------------------------
     def Step(self, timeStep, velocityIterations=8, positionIterations=3):  # noqa: N802, N803
