@@ -9,7 +9,7 @@ again.
 
 ``world.pre_solve = f``: ``f(contact) -> bool`` is called every step for every contact with
 manifold points (a :class:`PreSolveContact`: ``shape_a``, ``shape_b``, ``normal`` and
-``points`` as in :class:`~impulse2d.world.ContactInfo`, with this step's points and
+``points`` as in :class:`~impulse2d.ContactInfo`, with this step's points and
 separations, impulses 0), after the narrowphase and before the solver; False switches that
 contact off for this step only (not solved, no impulse, and it does not count as touching for
 waking, events or sleeping; its warm start is lost). Box2D calls it from its narrowphase
@@ -101,7 +101,7 @@ class Callbacks:
 class PreSolveContact:
     """The pre-solve hook's argument: one contact, read from the world's arrays only for what
     the hook asks (``shape_a``, ``shape_b``, ``normal``, ``points`` as in
-    :class:`~impulse2d.world.ContactInfo`), so that a hook looking only at the shapes costs
+    :class:`~impulse2d.ContactInfo`), so that a hook looking only at the shapes costs
     little. Valid during the call only."""
 
     __slots__ = ("_world", "_row")

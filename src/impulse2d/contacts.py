@@ -51,9 +51,9 @@ class ContactInfo(NamedTuple):
 
 class ContactData(NamedTuple):
     """The contact points of a world as arrays, one row per manifold point
-    (:func:`contact_data`). Body indices are positions in ``world.bodies`` (the rows of
-    ``world.get_positions()``); shape indices are :attr:`Shape.index`
-    (``world.shape_from_index``)."""
+    (:meth:`World.contact_data <impulse2d.World.contact_data>`). Body indices are positions
+    in ``world.bodies`` (the rows of ``world.get_positions()``); shape indices are
+    :attr:`Shape.index <impulse2d.Shape.index>` (``world.shape_from_index``)."""
 
     contact: np.ndarray          # (P,) int64: the point's contact, its index in get_contacts()
     shape_a: np.ndarray          # (P,) int64
