@@ -239,6 +239,21 @@ def test_side_by_side_same_solver_stays_bit_identical(tb):
     assert len(tb.worlds) == 1
 
 
+@pytest.mark.parametrize("solvers", [["soft_step", "pgs"], ["soft_step", "pgs", "pgs_ngs"]])
+def test_side_by_side_keeps_what_one_pane_showed_in_view(tb, solvers):
+    # the pyramid framed whole in one pane is whole in each of the narrower panes
+    tb.open("pyramid")
+    def inside(pane):
+        rect = tb.pane_rects()[pane]
+        return all(rect.collidepoint(tb.to_screen(b.position, pane)) for b in tb.worlds[pane].bodies
+                   if b.type == "dynamic")
+    assert inside(0)
+    tb.side_by_side(solvers)
+    assert all(inside(k) for k in range(len(solvers)))
+    tb.side_by_side(None)                     # and back: the scale comes back with the width
+    assert inside(0)
+
+
 def test_side_by_side_soft_step_holds_the_stack_pgs_drops(tmp_path):
     bed = Bed("vertical_stack", size=(1000, 640))
     try:

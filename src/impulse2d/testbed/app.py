@@ -487,7 +487,9 @@ class Testbed:
             if self.solvers is not None and "solver" in action[1]:
                 self.solvers[0] = action[1]["solver"]
         elif kind == "side_by_side":
+            before = self.pane_rects()[0].size
             self._side_by_side(action[1])
+            self._keep_view(before)
         elif kind == "flags":
             self._flags = _flags_cls()(**action[1])
         elif kind == "ui":
@@ -528,6 +530,13 @@ class Testbed:
         for pane, solver in zip(self.panes, solvers):
             pane.world.settings.solver = solver
         self.panels.reset()
+
+    def _keep_view(self, before) -> None:
+        """Zoom the camera by as much as a pane shrank or grew (from ``before``, pixels), so
+        that what the old pane showed still fits in each new one: a pyramid framed in one
+        pane keeps its whole base in two (it was cut at the pane's sides)."""
+        after = self.pane_rects()[0].size
+        self.camera.scale *= min(after[0] / before[0], after[1] / before[1])
 
     # -- the window ------------------------------------------------------------------------
     def quit(self) -> None:
