@@ -92,17 +92,25 @@ MAX_QUERY_CELLS = 4096
 
 
 @inner_kernel
-def _crosses_front(vertices, origin, rot, o, s, ax, ay, bx, by):
-    """Whether a centroid going from ``(ax, ay)`` to ``(bx, by)`` crosses chain segment ``s``
-    (of body ``o``) from its front to its back. :mod:`.continuous_box2d23`'s rule for
-    one-sided segments (this module's own is :func:`_chain_may_stop`). The front is the right
-    of the segment's direction (:mod:`.._collision.chain`)."""
+def _segment_in_world(vertices, origin, rot, o, s):
+    """Chain segment ``s`` (of body ``o``) in world coordinates: its first point and the
+    vector to its second, ``(p1x, p1y, ex, ey)``, m."""
     c = rot[o, 0]
     sn = rot[o, 1]
     p1x = c * vertices[s, 0, 0] - sn * vertices[s, 0, 1] + origin[o, 0]
     p1y = sn * vertices[s, 0, 0] + c * vertices[s, 0, 1] + origin[o, 1]
     ex = c * vertices[s, 1, 0] - sn * vertices[s, 1, 1] + origin[o, 0] - p1x
     ey = sn * vertices[s, 1, 0] + c * vertices[s, 1, 1] + origin[o, 1] - p1y
+    return p1x, p1y, ex, ey
+
+
+@inner_kernel
+def _crosses_front(vertices, origin, rot, o, s, ax, ay, bx, by):
+    """Whether a centroid going from ``(ax, ay)`` to ``(bx, by)`` crosses chain segment ``s``
+    (of body ``o``) from its front to its back. :mod:`.continuous_box2d23`'s rule for
+    one-sided segments (this module's own is :func:`_chain_may_stop`). The front is the right
+    of the segment's direction (:mod:`.._collision.chain`)."""
+    p1x, p1y, ex, ey = _segment_in_world(vertices, origin, rot, o, s)
     start = (ax - p1x) * ey - (ay - p1y) * ex  # > 0: in front
     end = (bx - p1x) * ey - (by - p1y) * ex
     return start >= 0.0 and end <= 0.0 and start != end
@@ -123,12 +131,7 @@ def _chain_may_stop(vertices, origin, rot, o, s, ax, ay, bx, by, core):
     wall: its centroid stopped 4 mm short of the line; issue 29, item 2.) A segment shorter
     than a slop has no reliable direction and is always swept. The front is the right of the
     segment's direction (:mod:`.._collision.chain`); distances are in metres."""
-    c = rot[o, 0]
-    sn = rot[o, 1]
-    p1x = c * vertices[s, 0, 0] - sn * vertices[s, 0, 1] + origin[o, 0]
-    p1y = sn * vertices[s, 0, 0] + c * vertices[s, 0, 1] + origin[o, 1]
-    ex = c * vertices[s, 1, 0] - sn * vertices[s, 1, 1] + origin[o, 0] - p1x
-    ey = sn * vertices[s, 1, 0] + c * vertices[s, 1, 1] + origin[o, 1] - p1y
+    p1x, p1y, ex, ey = _segment_in_world(vertices, origin, rot, o, s)
     length = math.hypot(ex, ey)
     if length <= LINEAR_SLOP:
         return True
