@@ -13,10 +13,10 @@ issue 33, not this module.
 
 from __future__ import annotations
 
-from ._b2math import b2Vec2, vec_tuple
+from ._b2math import _Triple, b2Vec2, vec_tuple
 
 
-class b2Color:  # noqa: N801
+class b2Color(_Triple):  # noqa: N801
     """An RGB colour, each component a float in [0, 1] (Box2D 2.3's ``b2Color`` has no
     alpha). ``b2Color()``, ``b2Color(r, g, b)``, ``b2Color([r, g, b])`` or
     ``b2Color(other)``; indexable and iterable as a 3-sequence; ``+``, ``-`` with a colour,
@@ -24,31 +24,6 @@ class b2Color:  # noqa: N801
     ``int(255 * c)``), settable; ``list``: ``[r, g, b]``."""
 
     __slots__ = ("r", "g", "b")
-    __hash__ = None  # mutable
-
-    def __init__(self, r=0.0, g=None, b=None):
-        if g is None and b is None and not isinstance(r, (int, float)):
-            r, g, b = r
-        self.r = float(r)
-        self.g = 0.0 if g is None else float(g)
-        self.b = 0.0 if b is None else float(b)
-
-    def Set(self, r, g, b):  # noqa: N802
-        self.r, self.g, self.b = float(r), float(g), float(b)
-
-    def __iter__(self):
-        yield self.r
-        yield self.g
-        yield self.b
-
-    def __len__(self):
-        return 3
-
-    def __getitem__(self, i):
-        return (self.r, self.g, self.b)[i]
-
-    def __setitem__(self, i, value):
-        setattr(self, ("r", "g", "b")[i], float(value))
 
     @property
     def list(self):
@@ -65,29 +40,6 @@ class b2Color:  # noqa: N801
     @bytes.setter
     def bytes(self, value):
         self.r, self.g, self.b = (int(c) / 255.0 for c in value)
-
-    def __eq__(self, other):
-        try:
-            return len(other) == 3 and tuple(self) == tuple(other)
-        except TypeError:
-            return NotImplemented
-
-    def __add__(self, o):
-        return b2Color(self.r + o[0], self.g + o[1], self.b + o[2])
-
-    def __sub__(self, o):
-        return b2Color(self.r - o[0], self.g - o[1], self.b - o[2])
-
-    def __mul__(self, k):
-        return b2Color(self.r * k, self.g * k, self.b * k)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, k):
-        return b2Color(self.r / k, self.g / k, self.b / k)
-
-    def __repr__(self):
-        return f"b2Color({self.r:g},{self.g:g},{self.b:g})"
 
 
 # Box2D 2.3's b2Draw flag bits, and the names pybox2d's flags dict gives them

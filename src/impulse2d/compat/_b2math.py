@@ -209,36 +209,35 @@ def vec_tuple(value, name: str) -> tuple[float, float]:
     return float(x), float(y)
 
 
-class b2Vec3:  # noqa: N801
-    """Box2D's 3-vector (``b2Mat33.Solve33``'s argument and result): mutable, a 3-sequence."""
+class _Triple:
+    """A mutable 3-sequence of floats named by ``__slots__`` (``b2Vec3``'s x, y, z and
+    ``b2Color``'s r, g, b): made from three numbers, one 3-sequence or nothing (missing
+    components 0); indexable, iterable, comparable with any 3-sequence; ``+``/``-`` with a
+    3-sequence, ``*``/``/`` by a number, each giving a new object of the same class."""
 
-    __slots__ = ("x", "y", "z")
+    __slots__ = ()
     __hash__ = None  # mutable, as pybox2d's
 
-    def __init__(self, x=0.0, y=None, z=None):
-        if y is None and z is None and not isinstance(x, (int, float)):
-            x, y, z = x  # b2Vec3((1, 2, 3)) and b2Vec3(other)
-        self.x = float(x)
-        self.y = 0.0 if y is None else float(y)
-        self.z = 0.0 if z is None else float(z)
+    def __init__(self, a=0.0, b=None, c=None):
+        if b is None and c is None and not isinstance(a, (int, float)):
+            a, b, c = a  # from a 3-sequence or another of the class
+        self.Set(a, 0.0 if b is None else b, 0.0 if c is None else c)
+
+    def Set(self, a, b, c):  # noqa: N802
+        for name, value in zip(self.__slots__, (a, b, c)):
+            setattr(self, name, float(value))
 
     def __iter__(self):
-        yield self.x
-        yield self.y
-        yield self.z
+        return (getattr(self, name) for name in self.__slots__)
 
     def __len__(self):
         return 3
 
     def __getitem__(self, i):
-        return (self.x, self.y, self.z)[i]
+        return tuple(self)[i]
 
     def __setitem__(self, i, value):
-        name = ("x", "y", "z")[i]
-        setattr(self, name, float(value))
-
-    def __repr__(self):
-        return f"b2Vec3({self.x:g},{self.y:g},{self.z:g})"
+        setattr(self, self.__slots__[i], float(value))
 
     def __eq__(self, other):
         try:
@@ -247,23 +246,32 @@ class b2Vec3:  # noqa: N801
             return NotImplemented
 
     def __add__(self, o):
-        return b2Vec3(self.x + o[0], self.y + o[1], self.z + o[2])
-
-    __radd__ = __add__
+        return type(self)(*(u + v for u, v in zip(self, o)))
 
     def __sub__(self, o):
-        return b2Vec3(self.x - o[0], self.y - o[1], self.z - o[2])
-
-    def __rsub__(self, o):
-        return b2Vec3(o[0] - self.x, o[1] - self.y, o[2] - self.z)
+        return type(self)(*(u - v for u, v in zip(self, o)))
 
     def __mul__(self, k):
-        return b2Vec3(self.x * k, self.y * k, self.z * k)
+        return type(self)(*(u * k for u in self))
 
     __rmul__ = __mul__
 
     def __truediv__(self, k):
-        return b2Vec3(self.x / k, self.y / k, self.z / k)
+        return type(self)(*(u / k for u in self))
+
+    def __repr__(self):
+        return f"{type(self).__name__}({','.join(format(u, 'g') for u in self)})"
+
+
+class b2Vec3(_Triple):  # noqa: N801
+    """Box2D's 3-vector (``b2Mat33.Solve33``'s argument and result): mutable, a 3-sequence."""
+
+    __slots__ = ("x", "y", "z")
+
+    __radd__ = _Triple.__add__
+
+    def __rsub__(self, o):
+        return b2Vec3(o[0] - self.x, o[1] - self.y, o[2] - self.z)
 
     def __neg__(self):
         return b2Vec3(-self.x, -self.y, -self.z)
@@ -282,9 +290,6 @@ class b2Vec3:  # noqa: N801
 
     def SetZero(self):  # noqa: N802
         self.x = self.y = self.z = 0.0
-
-    def Set(self, x, y, z):  # noqa: N802
-        self.x, self.y, self.z = float(x), float(y), float(z)
 
     def copy(self):
         return b2Vec3(self.x, self.y, self.z)
