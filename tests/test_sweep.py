@@ -216,6 +216,8 @@ def test_seeds_and_a_seed_key_clash():
     ({"chunk_size": 0}, ValueError, "chunk_size must be >= 1"),
     ({"num_cpus": 2}, ValueError, "apply to backend='ray'"),
     ({"ray_address": "auto"}, ValueError, "apply to backend='ray'"),
+    ({"ray_init_args": {}}, ValueError, "ray_init_args apply to backend='ray'"),
+    ({"backend": "ray", "ray_init_args": 1}, TypeError, "ray_init_args must be a dict"),
     ({"backend": "ray", "workers": 2}, ValueError, "workers applies to backend='local'"),
     ({"backend": "ray", "task_cpus": 0}, ValueError, "task_cpus must be > 0"),
     ({"backend": "ray", "ray_remote_args": [1]}, TypeError, "ray_remote_args must be a dict"),

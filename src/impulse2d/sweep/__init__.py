@@ -86,7 +86,7 @@ def _check_count(value, name: str, minimum: float, integer: bool = True):
 def run(fn, grid, backend: str = "local", *, seeds=None, progress: bool = True,
         desc: str | None = None, workers: int | None = None, ray_address: str | None = None,
         num_cpus: int | None = None, task_cpus: float = 1, chunk_size: int | None = None,
-        ray_remote_args: dict | None = None) -> list[dict]:
+        ray_remote_args: dict | None = None, ray_init_args: dict | None = None) -> list[dict]:
     """Run ``fn(**point)`` at every point of ``grid``; return the rows (point + results) in grid
     order.
 
@@ -120,6 +120,9 @@ def run(fn, grid, backend: str = "local", *, seeds=None, progress: bool = True,
     ray_remote_args
         More options for the Ray tasks (``ray.remote(...).options(**ray_remote_args)``), e.g.
         ``{"runtime_env": {...}, "max_retries": 0}``.
+    ray_init_args
+        More arguments for ``ray.init`` when the sweep calls it, e.g.
+        ``{"runtime_env": {"working_dir": "."}, "logging_level": "ERROR"}``.
 
     Raises
     ------
@@ -142,15 +145,18 @@ def run(fn, grid, backend: str = "local", *, seeds=None, progress: bool = True,
     if task_cpus == 0:
         raise ValueError("task_cpus must be > 0 (a task that reserves no CPU is not limited by "
                          "the cluster's size, and the tasks oversubscribe the cores)")
-    if backend == "local" and (ray_address is not None or num_cpus is not None
-                               or ray_remote_args is not None):
-        raise ValueError("ray_address, num_cpus and ray_remote_args apply to backend='ray'; the "
-                         "local backend's parallelism is workers=")
+    ray_only = {"ray_address": ray_address, "num_cpus": num_cpus,
+                "ray_remote_args": ray_remote_args, "ray_init_args": ray_init_args}
+    given = [name for name, value in ray_only.items() if value is not None]
+    if backend == "local" and given:
+        raise ValueError(f"{', '.join(given)} apply to backend='ray'; the local backend's "
+                         "parallelism is workers=")
     if backend == "ray" and workers is not None:
         raise ValueError("workers applies to backend='local'; a Ray sweep runs on the "
                          "cluster's CPUs (num_cpus= for a local cluster it starts)")
-    if ray_remote_args is not None and not isinstance(ray_remote_args, dict):
-        raise TypeError(f"ray_remote_args must be a dict, not {type(ray_remote_args).__name__}")
+    for name in ("ray_remote_args", "ray_init_args"):
+        if ray_only[name] is not None and not isinstance(ray_only[name], dict):
+            raise TypeError(f"{name} must be a dict, not {type(ray_only[name]).__name__}")
     pts = points(grid, seeds)
     _check_signature(fn, pts)
     if backend == "ray":
@@ -162,7 +168,7 @@ def run(fn, grid, backend: str = "local", *, seeds=None, progress: bool = True,
             from .ray_backend import run_ray
             return run_ray(fn, pts, bar, address=ray_address, num_cpus=num_cpus,
                            task_cpus=task_cpus, chunk_size=chunk_size,
-                           remote_args=ray_remote_args)
+                           remote_args=ray_remote_args, init_args=ray_init_args)
         from .local import run_pool, run_serial
         if workers is None or workers == 1:
             return run_serial(fn, pts, bar)

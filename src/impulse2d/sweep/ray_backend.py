@@ -4,8 +4,8 @@
 connection and leaves it open. Otherwise it calls ``ray.init`` itself, with ``address`` (a
 running cluster: ``"auto"``, ``"ray://host:10001"``, or None, which also joins the cluster named
 by the ``RAY_ADDRESS`` environment variable and otherwise starts a local one on this machine
-with ``num_cpus`` CPUs and no dashboard), and shuts it down again when the sweep ends, whether it
-succeeded or not.
+with ``num_cpus`` CPUs and no dashboard; ``init_args`` adds to these), and shuts it down again
+when the sweep ends, whether it succeeded or not.
 
 **Tasks.** ``fn`` is pickled once (:mod:`.ship`) and put in the object store; each task runs a
 chunk of consecutive points (:func:`.tasks.run_chunk`) and asks for ``task_cpus`` CPUs (more than
@@ -39,22 +39,22 @@ def import_ray():
 
 
 def run_ray(fn, points: list, bar, *, address=None, num_cpus=None, task_cpus=1.0,
-            chunk_size=None, remote_args=None) -> list:
+            chunk_size=None, remote_args=None, init_args=None) -> list:
     ray = import_ray()
     started = False
     if ray.is_initialized():
-        if address is not None or num_cpus is not None:
+        if address is not None or num_cpus is not None or init_args is not None:
             raise ValueError("Ray is already initialized in this process, so the sweep uses that "
-                             "cluster: ray_address and num_cpus apply only when sweep.run starts "
-                             "or joins one itself")
+                             "cluster: ray_address, num_cpus and ray_init_args apply only when "
+                             "sweep.run starts or joins one itself")
     else:
         if address is not None and num_cpus is not None:
             raise ValueError("num_cpus sizes a local cluster that sweep.run starts; it cannot "
                              f"resize the existing cluster at ray_address={address!r}")
-        init_args = {"address": address, "include_dashboard": False}
+        kwargs = {"address": address, "include_dashboard": False, **(init_args or {})}
         if num_cpus is not None:
-            init_args["num_cpus"] = num_cpus
-        ray.init(**init_args)
+            kwargs["num_cpus"] = num_cpus
+        ray.init(**kwargs)
         started = True
     try:
         return _gather(ray, fn, points, bar, task_cpus, chunk_size, remote_args or {})
