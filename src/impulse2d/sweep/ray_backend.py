@@ -8,7 +8,7 @@ with ``num_cpus`` CPUs and no dashboard; ``init_args`` adds to these), and shuts
 when the sweep ends, whether it succeeded or not.
 
 **Tasks.** ``fn`` is pickled once (:mod:`.ship`) and put in the object store; each task runs a
-chunk of consecutive points (:func:`.tasks.run_chunk`) and asks for ``task_cpus`` CPUs (more than
+chunk of consecutive points (``tasks.run_chunk``) and asks for ``task_cpus`` CPUs (more than
 one for a function that runs threads of its own, or the tasks oversubscribe the cores). A chunk
 amortises Ray's per-task cost (Ray's guide: tasks under about 10 ms do not gain), and by
 default a sweep makes about four chunks per CPU slot of the cluster, enough to balance points of

@@ -15,7 +15,7 @@ leaves the caller's random streams where they were.
 point and results merged, and a result must not silently overwrite a setting).
 
 **Chunks.** Other processes get a chunk of ``(index, point)`` pairs and ``fn`` pickled once, and
-send back one pickle (:func:`run_chunk`): the results, or the first exception with its traceback
+send back one pickle (``run_chunk``): the results, or the first exception with its traceback
 as text. Pickling the results here, rather than letting Ray store them, hands the caller ordinary
 writable arrays instead of read-only views of Ray's object store; pickle keeps floats and arrays
 bit for bit.
