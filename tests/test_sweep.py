@@ -294,6 +294,17 @@ def test_progress_bar_counts_the_points(capsys):
     assert "drops" in err and "3/3" in err
 
 
+def test_missing_extras_name_the_install(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "tqdm", None)        # as if tqdm were not installed
+    with pytest.raises(ImportError, match=r"pip install 'impulse2d\[sweep\]'.*progress=False"):
+        sweep.run(lambda a: {"b": a}, {"a": [1]})
+    assert sweep.run(lambda a: {"b": a}, {"a": [1]}, progress=False) == [{"a": 1, "b": 1}]
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"backend='ray' needs Ray: pip install 'impulse2d\[sweep\]'"):
+        sweep.run(lambda a: {"b": a}, {"a": [1]}, "ray", progress=False)
+
+
 # -- the table -------------------------------------------------------------------------------------
 
 def test_columns_and_csv_round_trip_exactly(local_table, tmp_path):
