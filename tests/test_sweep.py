@@ -165,7 +165,7 @@ def _slow_first(i):
     return {"square": i * i}
 
 
-# -- the checks at the boundary ----------------------------------------------------------------------
+# -- the checks at the boundary --------------------------------------------------------------
 
 @pytest.mark.parametrize("grid, error, words", [
     ({}, ValueError, "grid is empty"),
@@ -301,7 +301,8 @@ def test_missing_extras_name_the_install(monkeypatch):
         sweep.run(lambda a: {"b": a}, {"a": [1]})
     assert sweep.run(lambda a: {"b": a}, {"a": [1]}, progress=False) == [{"a": 1, "b": 1}]
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ImportError, match=r"backend='ray' needs Ray: pip install 'impulse2d\[sweep\]'"):
+    with pytest.raises(ImportError,
+                       match=r"backend='ray' needs Ray: pip install 'impulse2d\[sweep\]'"):
         sweep.run(lambda a: {"b": a}, {"a": [1]}, "ray", progress=False)
 
 

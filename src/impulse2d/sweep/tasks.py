@@ -108,7 +108,7 @@ def run_chunk(fn_blob: bytes, chunk: list) -> bytes:
     for index, point in chunk:
         try:
             results = call(fn, point, restore_random=False)
-        except Exception as exc:   # noqa: BLE001 - sent back and raised by the sweep, with its point
+        except Exception as exc:   # noqa: BLE001 - sent back, raised by the sweep with its point
             return _dumps(("error", rows, index, _portable(exc), traceback.format_exc()))
         rows.append((index, results))
     try:
