@@ -374,6 +374,17 @@ def test_ray_sweep_runs_closures_and_returns_writable_arrays(ray_cluster):
     table[1]["v"][0] = 1.0                       # not a read-only view of Ray's object store
 
 
+def test_ray_sweep_runs_partials_of_this_files_functions(ray_cluster, local_table):
+    # a partial of a function of this test file (which Ray's workers cannot import): it travels
+    # by value too
+    import functools
+    pts = [{"height": row["height"], "seed": row["seed"]} for row in local_table
+           if row["solver"] == "pgs"]
+    table = sweep.run(functools.partial(drop, solver="pgs"), pts, "ray", progress=False)
+    expected = [row for row in local_table if row["solver"] == "pgs"]
+    assert [r["hash"] for r in table] == [r["hash"] for r in expected]
+
+
 def test_ray_error_is_raised_with_its_point_and_remote_traceback(ray_cluster):
     with pytest.raises(sweep.SweepError) as info:
         sweep.run(_fails_at_two, {"height": [1.0, 2.0, 3.0]}, "ray", chunk_size=1,

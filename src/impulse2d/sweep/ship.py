@@ -12,6 +12,7 @@ NumPy) must be installed where it runs, as in any Ray job.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import site
@@ -40,6 +41,15 @@ def _by_value(module) -> bool:
     return not os.path.realpath(path).startswith(_installed_roots())
 
 
+def _module_name(fn) -> str | None:
+    """The module that defines ``fn``: a function's or method's own, a ``functools.partial``'s
+    wrapped function's, a callable object's class's."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    name = getattr(fn, "__module__", None)
+    return name if isinstance(name, str) else type(fn).__module__
+
+
 def dumps_fn(fn, cloudpickle=None) -> bytes:
     """``fn`` pickled for another process: by ``cloudpickle`` (a module, e.g. ``ray.cloudpickle``)
     when given, with ``fn``'s own module by value where :func:`_by_value` says so; by plain
@@ -52,7 +62,7 @@ def dumps_fn(fn, cloudpickle=None) -> bytes:
                 f"fn ({fn!r}) cannot be pickled to run in another process ({exc}); define it at "
                 "the top level of an importable module, or `pip install cloudpickle`, which "
                 "sends closures, lambdas and notebook functions") from exc
-    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    module = sys.modules.get(_module_name(fn) or "")
     register = _by_value(module) and module.__name__ not in \
         cloudpickle.list_registry_pickle_by_value()
     if register:
