@@ -156,6 +156,11 @@ class WorldBatch:
             out[k] = hit[rows]
         return out
 
+    def get_awake(self) -> np.ndarray:
+        """(worlds, bodies) bool: whether each template body is awake (``Body.is_awake``)."""
+        rows = self._replicated()
+        return ~np.stack([w._bodies.asleep[rows] for w in self._live_worlds(rows)])
+
     def set_velocities(self, velocities) -> None:
         """Set the template bodies' velocities from a (worlds, bodies, 3) array (vx, vy in
         m/s, w in rad/s, each within +-1e30), waking each body given one as the velocity
