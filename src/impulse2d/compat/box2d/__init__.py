@@ -21,29 +21,29 @@ from __future__ import annotations
 import sys
 import types
 
-from ._b2bodies import b2Body
-from ._b2collide import (b2CollideCircles, b2CollideEdgeAndCircle, b2CollideEdgeAndPolygon,
-                         b2CollidePolygonAndCircle, b2CollidePolygons, b2Distance,
-                         b2DistanceOutput, b2MassData, b2RayCastInput, b2RayCastOutput,
-                         b2Sweep, b2TestOverlap, b2TimeOfImpact, b2TOIOutput)
-from ._b2draw import b2Color, b2Draw, b2DrawExtended
-from ._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
-                        b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
-                        b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
-                        b2PrismaticJoint, b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef,
-                        b2RevoluteJoint, b2RevoluteJointDef, b2RopeJoint, b2RopeJointDef,
-                        b2WeldJoint, b2WeldJointDef, b2WheelJoint, b2WheelJointDef)
-from ._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
-from ._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
-                        b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
-                        b2_persistState, b2_removeState)
-from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
-                        b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
-from ._b2solvecalls import b2ContactFilter, b2ContactImpulse
-from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
-                       b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
-                       b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
-                       b2_staticBody)
+from .._b2bodies import b2Body
+from .._b2collide import (b2CollideCircles, b2CollideEdgeAndCircle, b2CollideEdgeAndPolygon,
+                          b2CollidePolygonAndCircle, b2CollidePolygons, b2Distance,
+                          b2DistanceOutput, b2MassData, b2RayCastInput, b2RayCastOutput,
+                          b2Sweep, b2TestOverlap, b2TimeOfImpact, b2TOIOutput)
+from .._b2draw import b2Color, b2Draw, b2DrawExtended
+from .._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
+                         b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
+                         b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
+                         b2PrismaticJoint, b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef,
+                         b2RevoluteJoint, b2RevoluteJointDef, b2RopeJoint, b2RopeJointDef,
+                         b2WeldJoint, b2WeldJointDef, b2WheelJoint, b2WheelJointDef)
+from .._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
+from .._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
+                         b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
+                         b2_persistState, b2_removeState)
+from .._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
+                         b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
+from .._b2solvecalls import b2ContactFilter, b2ContactImpulse
+from .._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
+                        b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
+                        b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
+                        b2_staticBody)
 
 __version__ = "2.3.10"  # the pybox2d API version this layer follows
 b2_version = __version__
