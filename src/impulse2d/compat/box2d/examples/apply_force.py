@@ -29,7 +29,7 @@ class ApplyForce(Framework):
                                        density=2.0)
         self.boxes = []
         for k in range(10):
-            box = self.world.CreateDynamicBody(position=(0.0, 5.0 + 1.54 * k))
+            box = self.world.CreateDynamicBody(position=(10.0, 5.0 + 1.54 * k))
             box.CreatePolygonFixture(box=(0.5, 0.5), density=1.0, friction=0.3)
             # floor friction seen from above: a friction joint to the ground (mu m g, and
             # the torque of a 1 m disc)

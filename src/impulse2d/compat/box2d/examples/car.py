@@ -3,7 +3,7 @@ import math
 from .. import b2EdgeShape
 from ..framework import Framework, Keys, main
 
-SPEED = 50.0     # rad/s: the rear wheel's motor
+SPEED = 30.0     # rad/s: the rear wheel's motor
 TORQUE = 20.0    # N m
 
 
@@ -27,7 +27,7 @@ class Car(Framework):
         self.car = self.world.CreateDynamicBody(position=(0.0, 1.0))
         self.car.CreatePolygonFixture(vertices=[(-1.5, -0.5), (1.5, -0.5), (1.5, 0.0),
                                                 (0.0, 0.9), (-1.15, 0.9), (-1.5, 0.2)],
-                                      density=1.0)
+                                      density=2.0)   # (1.0 stands it on its tail)
         self.wheels, self.springs = [], []
         self.hz = 4.0
         for wx, motor in ((-1.0, True), (1.0, False)):
