@@ -256,11 +256,15 @@ def test_framework_settings_pause_single_step_and_text():
     with pytest.raises(ValueError, match="no setting 'hzz'"):
         fwSettings(hzz=30)
     fw.settings = fwSettings(hz=30.0, pause=False)
-    top = max(fw.boxes, key=lambda rb: rb[0])[1]
+    ball = fw.world.CreateDynamicBody(position=(30.0, 30.0))
+    ball.CreateCircleFixture(radius=0.5, density=1.0)
     fw.run(1, window=False)
-    # a step of 1 / 30 s from rest under gravity: v = g dt (the top box touches nothing yet...
-    # it rests on the one below, so only check the step counter and the clock)
-    assert fw.stepCount == 2 and top.position[1] > 19.0
+    # one step of 1 / hz s in free fall (symplectic Euler): v = g dt, y drops g dt^2
+    assert fw.stepCount == 2
+    assert ball.linearVelocity[1] == pytest.approx(-G / 30.0, rel=1e-9)
+    assert ball.position[1] == pytest.approx(30.0 - G / 900.0, rel=1e-9)
+    fw.Print("a line")
+    assert fw.textLine > fw.TEXTLINE_START
 
 
 def test_screenshot_shows_the_scene_where_the_camera_puts_it(tmp_path):
