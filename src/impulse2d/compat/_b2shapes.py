@@ -452,6 +452,9 @@ class b2FixtureDef:  # noqa: N801
                     restitution=self.restitution, isSensor=self.isSensor,
                     userData=self.userData, filter=self.filter)
 
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
+
     # pybox2d exposes the filter's fields on the definition too
     categoryBits = property(lambda self: self.filter.categoryBits,
                             lambda self, v: setattr(self.filter, "categoryBits", int(v)))

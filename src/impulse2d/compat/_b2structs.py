@@ -92,3 +92,28 @@ def _proxy(p, name):
         raise TypeError(f"{name} must be a b2DistanceProxy, got {type(p).__name__}")
     p._child()
     return p.shape, p.index
+
+
+class b2Profile:  # noqa: N801
+    """Box2D 2.3's step profile, ms: ``step``, ``collide``, ``solve``, ``solveInit``,
+    ``solveVelocity``, ``solvePosition``, ``broadphase``, ``solveTOI``. From impulse2d's
+    stages (:meth:`of`): broadphase = pairs, solveInit = prepare, solveVelocity = the
+    solver's sweeps with its position sweeps (impulse2d times them together; solvePosition
+    reads 0), solve = prepare + solve + finalize, solveTOI = continuous."""
+
+    __slots__ = ("step", "collide", "solve", "solveInit", "solveVelocity", "solvePosition",
+                 "broadphase", "solveTOI")
+
+    def __init__(self, **fields):
+        for name in self.__slots__:
+            setattr(self, name, float(fields.pop(name, 0.0)))
+        if fields:
+            raise TypeError(f"b2Profile has no field {sorted(fields)[0]!r}")
+
+    @classmethod
+    def of(cls, profile):
+        ms = 1000.0
+        return cls(step=profile.step * ms, collide=profile.collide * ms,
+                   solve=(profile.prepare + profile.solve + profile.finalize) * ms,
+                   solveInit=profile.prepare * ms, solveVelocity=profile.solve * ms,
+                   broadphase=profile.pairs * ms, solveTOI=profile.continuous * ms)

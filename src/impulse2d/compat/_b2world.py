@@ -278,6 +278,12 @@ class b2Contact:  # noqa: N801
         """Box2D's mix, max(rA, rB)."""
         return max(self.fixtureA.restitution, self.fixtureB.restitution)
 
+    def ResetFriction(self):  # noqa: N802
+        """Nothing to undo: ``friction`` is always the fixtures' mix here (read-only)."""
+
+    def ResetRestitution(self):  # noqa: N802
+        """Nothing to undo: ``restitution`` is always the fixtures' mix here (read-only)."""
+
     childIndexA = property(lambda self: 0, doc="0 (a chain fixture's edges are not told apart)")
     childIndexB = property(lambda self: 0, doc="0 (a chain fixture's edges are not told apart)")
 
@@ -785,6 +791,12 @@ class b2World:  # noqa: N801
         (:mod:`._b2debugdraw`)."""
         draw_debug_data(self)
 
+    def GetProfile(self):  # noqa: N802
+        """Box2D's ``b2Profile`` of the last step, ms, from the engine's stage timings
+        (:class:`._b2structs.b2Profile`)."""
+        from ._b2structs import b2Profile
+        return b2Profile.of(self._world.profile)
+
     def ClearForces(self):  # noqa: N802
         """Forces are cleared by every step (Box2D's autoClearForces)."""
         b = self._world._bodies
@@ -1017,10 +1029,18 @@ class b2BodyDef:  # noqa: N801
         self.active = True
         self.gravityScale = 1.0
         self.userData = None
+        # pybox2d's own fields: fixtures made with the body (b2FixtureDef or a list), shapes
+        # (with shapeFixture, the b2FixtureDef they take their material from)
+        self.fixtures = None
+        self.shapes = None
+        self.shapeFixture = None
         for name, value in kwargs.items():
             if not hasattr(self, name):
                 raise TypeError(f"b2BodyDef has no field {name!r}")
             setattr(self, name, value)
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
 
     def to_kwargs(self) -> dict:
         """The fields as keywords: ``b2BodyDef(**d.to_kwargs())`` is an equal definition."""

@@ -40,7 +40,7 @@ from .._b2funcs import (RAND_LIMIT, b2Abs, b2CheckPolygon, b2Clamp, b2Cross, b2D
                         b2_timeToSleep, b2_toiBaugarte, b2_velocityThreshold,
                         e_convertVertices, e_ropeJoint, e_wheelJoint)
 from .._b2manifold import b2Manifold, b2WorldManifold
-from .._b2structs import b2DistanceInput, b2DistanceProxy, b2TOIInput
+from .._b2structs import b2DistanceInput, b2DistanceProxy, b2Profile, b2TOIInput
 from .._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
                          b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
                          b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
@@ -107,7 +107,7 @@ b2_NAMES = [
     "b2RayCastOutput", "b2MassData",
     # issue 33's last names: structures, free functions, Box2D's settings, graph edges
     "b2DistanceInput", "b2DistanceProxy", "b2DistanceResult", "b2TOIInput", "b2ContactEdge",
-    "b2JointEdge", "b2ContactPoint", "b2Version", "b2Vec2_zero",
+    "b2JointEdge", "b2ContactPoint", "b2Version", "b2Vec2_zero", "b2Profile",
     "b2Abs", "b2CheckPolygon", "b2Clamp", "b2Cross", "b2DistanceSquared", "b2Dot", "b2InvSqrt",
     "b2IsPowerOfTwo", "b2IsValid", "b2Max", "b2Min", "b2MixFriction", "b2MixRestitution",
     "b2Mul", "b2Mul22", "b2MulT", "b2NextPowerOfTwo", "RAND_LIMIT", "b2_aabbExtension",
