@@ -282,3 +282,38 @@ def test_screenshot_shows_the_scene_where_the_camera_puts_it(tmp_path):
     assert wall != (18, 20, 25) and inside == (18, 20, 25)
     outside = img.get_at((int(px[0]), int(px[1]) + 40))[:3]    # 2.7 m under it: nothing
     assert outside == (18, 20, 25)
+
+
+def test_the_same_programs_on_pybox2d_agree_on_counts_and_resting_heights():
+    """The examples' scenes built by the same code on the real pybox2d (if installed) and on
+    the layer, 360 steps each (benchmarks/box2d_examples.py, each engine in a subprocess):
+    the same bodies, in the settled stacks touching contacts within 10 % and in the settled stacks each box as
+    high as Box2D's less its skins (Box2D's polygons rest 2 cm apart per contact, 1 cm skin
+    each; here they are sharp and rest a slop inside each other)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+    if importlib.util.find_spec("Box2D") is None:
+        pytest.skip("the real pybox2d is not installed (pip install box2d==2.3.10)")
+    bench = Path(__file__).resolve().parent.parent / "benchmarks"
+    sys.path.insert(0, str(bench))
+    try:
+        import box2d_examples as m
+        layer = m._child("layer", 300, 60)
+        real = m._child("pybox2d", 300, 60)
+    finally:
+        sys.path.remove(str(bench))
+    for scene in m.SCENES:
+        assert layer[scene]["bodies"] == real[scene]["bodies"]
+    for scene in m.SETTLED:   # (the tumbler's boxes and the bridge's load still roll about)
+        a, r = layer[scene]["touching_contacts"], real[scene]["touching_contacts"]
+        assert abs(a - r) <= 0.1 * r, (scene, a, r)
+    # a box of row k rests on k + 1 contacts (the ground's included): Box2D's skins lift it
+    # 2 cm per contact less Box2D's slop of overlap (0.5 cm), the layer's slop lowers it 0.5 cm
+    rows = [k for k in range(12)] * 5
+    for (xa, ya), (xr, yr), k in zip(layer["vertical_stack"]["positions"],
+                                     real["vertical_stack"]["positions"], rows):
+        assert yr - ya == pytest.approx((k + 1) * 0.02, abs=0.02 + 0.005 * (k + 1))
+    for (xa, ya), (xr, yr), k in zip(layer["pyramid"]["positions"], real["pyramid"]["positions"],
+                                     [r for r in range(20) for _ in range(20 - r)]):
+        assert yr - ya == pytest.approx((k + 1) * 0.02, abs=0.03 + 0.005 * (k + 1))

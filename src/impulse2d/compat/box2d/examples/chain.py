@@ -11,15 +11,20 @@ class Chain(Framework):
 
     def __init__(self):
         super().__init__()
-        ground = flat_ground(self.world)
-        self.links = []
-        previous = ground
-        for i in range(LINKS):
-            link = self.world.CreateDynamicBody(position=(0.5 + i, Y))
-            link.CreatePolygonFixture(box=(0.6, 0.125), density=20.0, friction=0.2)
-            self.world.CreateRevoluteJoint(bodyA=previous, bodyB=link, anchor=(float(i), Y))
-            self.links.append(link)
-            previous = link
+        self.links = build(self.world)
+
+
+def build(world, B=None):
+    """The chain in ``world``; returns its links."""
+    previous = flat_ground(world, B=B)
+    links = []
+    for i in range(LINKS):
+        link = world.CreateDynamicBody(position=(0.5 + i, Y))
+        link.CreatePolygonFixture(box=(0.6, 0.125), density=20.0, friction=0.2)
+        world.CreateRevoluteJoint(bodyA=previous, bodyB=link, anchor=(float(i), Y))
+        links.append(link)
+        previous = link
+    return links
 
 
 if __name__ == "__main__":

@@ -12,16 +12,22 @@ class VerticalStack(Framework):
 
     def __init__(self):
         super().__init__()
-        ground = flat_ground(self.world)
-        ground.CreateEdgeFixture(vertices=[(20.0, 0.0), (20.0, 20.0)])
-        self.columns = []
-        for x in COLUMNS:
-            column = []
-            for i in range(ROWS):
-                body = self.world.CreateDynamicBody(position=(x, HALF + 1.02 * 2 * HALF * i))
-                body.CreatePolygonFixture(box=(HALF, HALF), density=1.0, friction=0.3)
-                column.append(body)
-            self.columns.append(column)
+        self.columns = build(self.world)
+
+
+def build(world, B=None):
+    """The scene in ``world`` (``B``: see ``_ground.flat_ground``); returns the columns."""
+    ground = flat_ground(world, B=B)
+    ground.CreateEdgeFixture(vertices=[(20.0, 0.0), (20.0, 20.0)])
+    columns = []
+    for x in COLUMNS:
+        column = []
+        for i in range(ROWS):
+            body = world.CreateDynamicBody(position=(x, HALF + 1.02 * 2 * HALF * i))
+            body.CreatePolygonFixture(box=(HALF, HALF), density=1.0, friction=0.3)
+            column.append(body)
+        columns.append(column)
+    return columns
 
 
 if __name__ == "__main__":
