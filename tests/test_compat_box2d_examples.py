@@ -33,7 +33,7 @@ def gaps(world):
 
 
 def test_every_listed_example_exists_and_unknown_names_are_refused():
-    assert names() == list(EXAMPLES) and len(EXAMPLES) >= 19
+    assert names() == list(EXAMPLES) and len(EXAMPLES) >= 23
     for name in EXAMPLES:
         cls = load(name)
         assert issubclass(cls, Framework) and isinstance(cls.name, str) and cls.description
@@ -228,6 +228,80 @@ def test_raycast_hits_the_nearest_shape_where_geometry_says():
     hit = np.array(fw.origin) + d / np.linalg.norm(d) * (np.linalg.norm(d) - 1.0)
     assert np.allclose(tuple(c.point), hit, atol=1e-6)
     assert np.allclose(tuple(c.normal), -d / np.linalg.norm(d), atol=1e-6)
+
+
+def test_body_types_kinematic_drives_static_holds():
+    fw = run("body_types", 60)
+    fw.Keyboard(Keys.K_k)
+    x0, payload0 = fw.platform.position[0], fw.payload.position[0]
+    fw.run(60, window=False)
+    # kinematic: exactly its set velocity for 1 s, unturned, whatever rests on it or pulls
+    assert fw.platform.position[0] - x0 == pytest.approx(-3.0, abs=1e-9)
+    assert abs(fw.platform.angle) < 1e-9
+    assert fw.payload.position[0] - payload0 < -2.0     # the box rode along (and slid a bit)
+    fw.Keyboard(Keys.K_s)
+    p0 = fw.platform.position.copy()
+    fw.run(60, window=False)
+    assert (fw.platform.position - p0).length == 0.0 and fw.platform.type == 0
+    with pytest.raises(ValueError, match="type must be"):
+        fw.platform.type = 5
+
+
+def test_collision_filtering_groups_and_categories():
+    fw = run("collision_filtering", 300)
+    touching = {frozenset((c.fixtureA, c.fixtureB)) for c in fw.world.contacts if c.touching}
+    info = {f: (kind, size) for kind, size, f in fw.shapes}
+    pairs = [tuple(info[f] for f in pair) for pair in touching if all(f in info for f in pair)]
+    # the small ones of each kind landed on each other; no two large ones touch
+    assert sorted(pairs) == [((k, "small"), (k, "small")) for k in (2, 4, 8)]
+    for kind in (2, 4, 8):
+        large = [f.body for k, size, f in fw.shapes if k == kind and size == "large"]
+        small = [f.body for k, size, f in fw.shapes if k == kind and size == "small"]
+        # the large pair fell through each other onto the ground: both at the same height
+        assert large[0].position[1] == pytest.approx(large[1].position[1], abs=0.02)
+        # the small pair stands one on the other
+        assert abs(small[0].position[1] - small[1].position[1]) > 0.9
+
+
+def test_character_collision_slides_smoothly_over_the_chain_and_tiles():
+    fw = load("character_collision")()
+    for _ in range(4):
+        fw.run(30, window=False)
+        for body in (fw.on_chain, fw.on_tiles):
+            # frictionless: no vertex or seam takes any of its speed, nor lifts it
+            assert tuple(body.linearVelocity) == pytest.approx((5.0, 0.0), abs=1e-6)
+    assert fw.on_chain.position[1] == pytest.approx(0.5, abs=0.01)
+    assert fw.on_tiles.position[1] == pytest.approx(5.5, abs=0.01)
+    assert fw.on_chain.position[0] == pytest.approx(-18.0 + 10.0, abs=1e-6)
+
+
+def _polyline_distance(p, xs, f):
+    best = math.inf
+    for x0, x1 in zip(xs, xs[1:]):
+        a = np.array([x0, f(x0)])
+        d = np.array([x1, f(x1)]) - a
+        t = min(max(np.dot(np.asarray(p) - a, d) / np.dot(d, d), 0.0), 1.0)
+        best = min(best, float(np.linalg.norm(np.asarray(p) - (a + t * d))))
+    return best
+
+
+def test_edge_shapes_hold_what_falls_on_them():
+    from impulse2d.compat.box2d.examples.edge_shapes import terrain
+    fw = run("edge_shapes", 300)
+    xs = [-20.0 + 0.5 * k for k in range(81)]
+    alone = 0
+    for k, body in enumerate(fw.drops):
+        x, y = body.position
+        assert y > terrain(x) - 0.05           # nothing went through the ground
+        if k % 3 == 2:   # a ball: its centre at least a radius from the edges (less 1 cm)
+            resting = _polyline_distance((x, y), xs, terrain)
+            assert resting > 0.5 - 0.01
+            touching = [e.other.type for e in body.contacts if e.contact.touching]
+            if touching and set(touching) == {0}:
+                # on the ground alone (resting or rolling): a radius from its edges
+                assert resting == pytest.approx(0.5, abs=0.01)
+                alone += 1
+    assert alone >= 1   # (the others came to rest on the boxes and triangles in the valleys)
 
 
 def test_framework_mouse_drags_a_body_and_bombs_fly():

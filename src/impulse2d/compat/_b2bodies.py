@@ -183,8 +183,20 @@ class b2Body:  # noqa: N801
 
     @property
     def type(self):
-        """0 static, 1 kinematic, 2 dynamic (Box2D's b2BodyType values)."""
+        """0 static, 1 kinematic, 2 dynamic (Box2D's b2BodyType values); settable, as Box2D's
+        ``SetType`` (the mass and contacts follow)."""
         return {"STATIC": 0, "KINEMATIC": 1, "DYNAMIC": 2}[self._handle.type.name]
+
+    @type.setter
+    def type(self, value):
+        kinds = {0: "static", 1: "kinematic", 2: "dynamic"}
+        if isinstance(value, bool) or value not in kinds:
+            raise ValueError(f"type must be b2_staticBody (0), b2_kinematicBody (1) or "
+                             f"b2_dynamicBody (2), got {value!r}")
+        self._handle.type = kinds[value]
+        world = self._b2world
+        world._dynamic = None   # the layer's caches of dynamic bodies and turning motors
+        world._held = None
 
     @property
     def fixtures(self):
