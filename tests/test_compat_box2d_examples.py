@@ -391,3 +391,28 @@ def test_the_same_programs_on_pybox2d_agree_on_counts_and_resting_heights():
     for (xa, ya), (xr, yr), k in zip(layer["pyramid"]["positions"], real["pyramid"]["positions"],
                                      [r for r in range(20) for _ in range(20 - r)]):
         assert yr - ya == pytest.approx((k + 1) * 0.02, abs=0.03 + 0.005 * (k + 1))
+
+
+def test_the_examples_run_in_the_testbed_window():
+    """``impulse2d testbed``'s browser lists the examples (group pybox2d): a pane steps the
+    example's own Step (the tumbler adds its boxes) and the testbed draws its world; side by
+    side builds it anew per solver."""
+    from impulse2d.testbed import Testbed, catalog
+    listed = [e for e in catalog.entries() if e.group == "pybox2d"]
+    assert {e.name for e in listed} == {f"pybox2d_{n}" for n in names()}
+    bed = Testbed("pybox2d_tumbler", size=(800, 480), window=False)
+    try:
+        bed.run(60)
+        pane = bed.panes[0]
+        assert pane.steps == 60 and len(pane.framework.boxes) == 60
+        assert pane.framework.drum.angularVelocity == pytest.approx(0.05 * math.pi, rel=1e-3)
+        assert bed.world is pane.framework.world.engine
+        # the drum's bottom wall (10 m below its hinge at (0, 10), 0.5 m thick) is drawn
+        x, y = bed.to_screen((0.0, 0.0))
+        assert bed.screen.get_at((int(x), int(y)))[:3] != (18, 20, 25)
+        bed.side_by_side(["pgs_block", "soft_step"])
+        assert len(bed.panes) == 2 and bed.panes[1].framework is not bed.panes[0].framework
+        bed.run(5)
+        assert [p.steps for p in bed.panes] == [5, 5]
+    finally:
+        bed.close()

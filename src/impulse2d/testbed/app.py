@@ -155,8 +155,9 @@ class Testbed:
         first = build_pane(entry, settings, params)
         if self.solvers is None:
             return [first]
-        if first.env is not None:
-            first.env.close()
+        if first.env is not None or first.framework is not None:   # not copyable: anew
+            if first.env is not None:
+                first.env.close()
             return [build_pane(entry, {**settings, "solver": s}, params) for s in self.solvers]
         panes = [first] + [copy_pane(first) for _ in self.solvers[1:]]
         for pane, solver in zip(panes, self.solvers):
@@ -523,7 +524,7 @@ class Testbed:
             return
         self.solvers = list(solvers)
         first = self.panes[0]
-        if first.env is not None:
+        if first.env is not None or first.framework is not None:
             self._build()
             return
         self.panes = [first] + [copy_pane(first) for _ in solvers[1:]]

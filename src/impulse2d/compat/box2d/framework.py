@@ -403,6 +403,7 @@ class Framework(FrameworkBase):
         self.drawer = PygameDraw(self.screen, camera=self.camera)
         self.renderer = _ScreenRenderer(self)
         self.show_help = False
+        self.drawing = True   # False: Step only steps (the testbed's panes draw the world)
         self._running = True
         self._pan_from = None
         self._fps = 0.0
@@ -434,6 +435,8 @@ class Framework(FrameworkBase):
 
     # -- drawing -------------------------------------------------------------------------------
     def _draw_frame(self, settings):
+        if not self.drawing:
+            return
         s = settings
         self.drawer.surface = self.screen
         self.drawer.flags = self._Flags(
@@ -470,6 +473,8 @@ class Framework(FrameworkBase):
                                   (255, 230, 160))
 
     def DrawStringAt(self, x, y, str, color=TEXT_COLOR):  # noqa: N802, A002
+        if not self.drawing:
+            return
         rgb = _ScreenRenderer._rgb(color)
         self.screen.blit(self.font.render(f"{str}", True, rgb[:3]), (int(x), int(y)))
 
