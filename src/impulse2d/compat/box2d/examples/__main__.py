@@ -20,8 +20,10 @@ def _choose() -> str | None:
     pygame.font.init()
     screen = pygame.display.get_surface() or pygame.display.set_mode(SIZE)
     pygame.display.set_caption("impulse2d: pybox2d examples")
-    font = pygame.font.Font(None, 26)
+    font = pygame.font.Font(None, 24)
+    small = pygame.font.Font(None, 18)
     listed = names()
+    descriptions = {n: str(load(n).description or "") for n in listed}
     chosen = 0
     rows = []
     while True:
@@ -42,14 +44,14 @@ def _choose() -> str | None:
         screen.blit(font.render("pybox2d examples on impulse2d (Enter or click; Esc quits)",
                                 True, (255, 255, 255)), (40, 20))
         rows = []
-        per_column = (SIZE[1] - 80) // 26
+        step = min(26, (SIZE[1] - 70) // max(len(listed), 1))
         for k, name in enumerate(listed):
-            x = 40 + 320 * (k // per_column)
-            y = 60 + 26 * (k % per_column)
+            y = 56 + step * k
             color = (255, 196, 64) if k == chosen else (214, 218, 226)
             img = font.render(name, True, color)
-            screen.blit(img, (x, y))
-            rows.append((k, img.get_rect(topleft=(x, y))))
+            screen.blit(img, (40, y))
+            screen.blit(small.render(descriptions[name], True, (130, 135, 148)), (260, y + 3))
+            rows.append((k, pygame.Rect(40, y, SIZE[0] - 80, step)))
         pygame.display.flip()
         pygame.time.wait(30)
 
