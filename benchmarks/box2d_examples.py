@@ -1,20 +1,20 @@
-"""The pybox2d-style example programs (``impulse2d.compat.box2d.examples``) on the layer and
-the same scenes on Box2D 2.3 (pybox2d 2.3.10), in one run: step rates, and how far the two
-engines' worlds agree after the run.
+"""The pybox2d-style example programs (``impulse2d.compat.box2d.examples``) on the layer and the
+same scenes on Box2D 2.3 (pybox2d 2.3.10), in one run: step rates, and how far the two engines'
+worlds agree after the run.
 
     PYTHONPATH=src python benchmarks/box2d_examples.py --json benchmarks/results/box2d_examples.json
 
 Each scene is built by the example's own ``build(world, B)`` (the code its ``Framework``
 subclass runs), given the layer's ``b2World`` or pybox2d's: the same program on both. Each
-engine runs in its own subprocess, one after the other (the layer first, then pybox2d, then
-the layer again: the two layer runs bracket pybox2d's, so a machine whose load changed shows
-as a difference between them; a short layer run before them fills the kernel cache). Per scene: ``steps`` world steps of 1/60 s with Box2D's
-testbed iterations (8 velocity, 3 position) after ``warm`` steps not timed; steps per second
-of wall and of CPU time; body and touching-contact counts; the tracked bodies' positions at
-the end (the agreement: largest distance between the same body on the two engines, for the
-settled scenes, pyramid and vertical stack, where it means something; the moving ones,
-chain, bridge and tumbler, are chaotic or keep moving). pygame is imported (the examples'
-package needs it) but nothing is drawn.
+engine runs in its own subprocess, one after the other (the layer first, then pybox2d, then the
+layer again: the two layer runs bracket pybox2d's, so a machine whose load changed shows as a
+difference between them; a short layer run before them fills the kernel cache). Per scene:
+``steps`` world steps of 1/60 s with Box2D's testbed iterations (8 velocity, 3 position) after
+``warm`` steps not timed; steps per second of wall and of CPU time; body and touching-contact
+counts; the tracked bodies' positions at the end (the agreement: largest distance between the
+same body on the two engines, for the settled scenes, pyramid and vertical stack, where it
+means something; the moving ones, chain, bridge and tumbler, are chaotic or keep moving).
+pygame is imported (the examples' package needs it) but nothing is drawn.
 """
 
 from __future__ import annotations

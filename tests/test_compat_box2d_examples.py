@@ -167,7 +167,8 @@ def test_varying_restitution_bounces_to_e_squared_of_the_drop():
 
 def test_apply_force_thrust_and_friction_joint_stops():
     fw = run("apply_force", 30, lambda f: f.Keyboard(Keys.K_w))
-    # 200 N on 4 kg (two triangles of 2 kg) for 0.5 s with linear damping 0.1: v = F / (m c) (1 - exp(-c t))
+    # 200 N on 4 kg (two triangles of 2 kg) for 0.5 s with linear damping 0.1:
+    # v = F / (m c) (1 - exp(-c t))
     m = fw.ship.mass
     assert m == pytest.approx(4.0, rel=1e-6)
     expected = 200.0 / (m * 0.1) * (1.0 - math.exp(-0.1 * 0.5))
@@ -221,7 +222,8 @@ def test_raycast_hits_the_nearest_shape_where_geometry_says():
     fw = run("raycast", 2)
     # straight down: the ground at (0, 0), normal up
     c, _ = fw.cast(-0.5 * math.pi)
-    assert c.hit and c.point[1] == pytest.approx(0.0, abs=1e-9) and c.normal[1] == pytest.approx(1.0)
+    assert c.hit and c.point[1] == pytest.approx(0.0, abs=1e-9)
+    assert c.normal[1] == pytest.approx(1.0)
     # toward the circle of radius 1 at (-2, 3): hits at its distance less the radius
     d = np.array([-2.0, -7.0])
     c, _ = fw.cast(math.atan2(d[1], d[0]))
@@ -384,7 +386,7 @@ def test_screenshot_shows_the_scene_where_the_camera_puts_it(tmp_path):
 def test_the_same_programs_on_pybox2d_agree_on_counts_and_resting_heights():
     """The examples' scenes built by the same code on the real pybox2d (if installed) and on
     the layer, 360 steps each (benchmarks/box2d_examples.py, each engine in a subprocess):
-    the same bodies, in the settled stacks touching contacts within 10 % and in the settled stacks each box as
+    the same bodies, in the settled stacks touching contacts within 10 % and each box as
     high as Box2D's less its skins (Box2D's polygons rest 2 cm apart per contact, 1 cm skin
     each; here they are sharp and rest a slop inside each other)."""
     import importlib.util

@@ -60,7 +60,8 @@ def test_distance_input_and_proxy_agree_with_the_keyword_form_and_geometry():
     out = b2.b2Distance(given)
     # the circle's surface at x = 0.5, the box's face at x = 2: 1.5 m apart
     assert out.distance == pytest.approx(1.5, abs=1e-12)
-    assert tuple(out.pointA) == pytest.approx((0.5, 0.0)) and tuple(out.pointB) == pytest.approx((2.0, 0.0))
+    assert tuple(out.pointA) == pytest.approx((0.5, 0.0))
+    assert tuple(out.pointB) == pytest.approx((2.0, 0.0))
     same = b2.b2Distance(shapeA=circle, shapeB=box, transformA=xf(0, 0), transformB=xf(3, 0))
     assert same.distance == out.distance
     assert isinstance(out, b2.b2DistanceResult)
@@ -179,7 +180,8 @@ def test_joint_members_read_what_the_definition_gave():
         world.Step(1 / 60, 8, 3)
     # the lengths it was made with stay; the current ones keep lengthA + 2 lengthB
     assert (pulley.lengthA, pulley.lengthB) == (5.0, 5.0) == (pulley.length1, pulley.length2)
-    assert pulley.GetCurrentLengthA() + 2.0 * pulley.GetCurrentLengthB() == pytest.approx(15.0, abs=0.01)
+    rope = pulley.GetCurrentLengthA() + 2.0 * pulley.GetCurrentLengthB()
+    assert rope == pytest.approx(15.0, abs=0.01)
     wheel = world.CreateWheelJoint(bodyA=a, bodyB=c, anchor=(3, 5), axis=(0, 1))
     wheel.springFrequencyHz = 6.0
     wheel.springDampingRatio = 0.4

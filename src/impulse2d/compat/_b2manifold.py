@@ -80,6 +80,30 @@ def contact_manifold(fixture_a, fixture_b, normal, points, ids=()) -> b2Manifold
     return m
 
 
+class LazyManifold(b2Manifold):
+    """A contact's manifold made only when the program reads it: PreSolve's ``oldManifold``
+    (most listeners never look at it, and building one costs more than the call). ``raw`` is
+    :func:`contact_manifold`'s arguments, or None for an empty manifold. Each field of
+    ``b2Manifold`` is unset until the first read, which fills them all (the local points from
+    the bodies' poses then: the feature ids, which ``b2GetPointStates`` matches, are the
+    step's)."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw=None):  # (b2Manifold's fields stay unset: see __getattr__)
+        self._raw = raw
+
+    def __getattr__(self, name):
+        # called only for an unset field: fill every field from the raw contact, once
+        if name in b2Manifold.__slots__:
+            raw = self._raw
+            built = contact_manifold(*raw) if raw is not None else b2Manifold()
+            for field in b2Manifold.__slots__:
+                setattr(self, field, getattr(built, field))
+            return getattr(self, name)
+        raise AttributeError(f"'b2Manifold' object has no attribute {name!r}")
+
+
 def _is_circle(shape) -> bool:
     return type(shape).__name__ == "b2CircleShape"
 

@@ -88,7 +88,7 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
-from ._b2manifold import b2Manifold, b2WorldManifold, contact_manifold
+from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
 from ._b2debugdraw import draw_debug_data
@@ -109,7 +109,8 @@ class b2ContactListener:  # noqa: N801
     """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)`` and
     ``PreSolve(contact, oldManifold)`` (called before the solver for each contact with
     manifold points; ``contact.enabled = False`` leaves it out of this step; ``oldManifold`` is
-    the contact's manifold of the step before, empty if it had none: :mod:`._b2manifold`) and ``PostSolve(contact, impulse)`` (after the solve, with the step's impulses: see
+    the contact's manifold of the step before, empty if it had none: :mod:`._b2manifold`) and
+    ``PostSolve(contact, impulse)`` (after the solve, with the step's impulses: see
     :mod:`._b2solvecalls`)."""
 
     def __init__(self):
@@ -339,7 +340,7 @@ class b2World:  # noqa: N801
         self._post_solve_on = False  # whether the listener overrides PostSolve
         self._filter = None  # the program's b2ContactFilter (contactFilter)
         self._listener_seen = (None, type(None))  # the listener that _pre_solve_on is for
-        self._manifolds_before: dict = {}  # (shape a, shape b) -> b2Manifold: PreSolve's
+        self._manifolds_before: dict = {}  # (shape a, shape b) -> the raw contact: PreSolve's
         self._manifolds_now: dict = {}     # oldManifold, and this step's (_pre_solve)
         self._listener = contactListener
         self.destructionListener = destructionListener
@@ -809,14 +810,17 @@ class b2World:  # noqa: N801
         f = self._fixtures
         normal = contact.normal
         ia, ib = contact.shape_a.index, contact.shape_b.index
-        c = b2Contact(f[ia], f[ib], True, (normal.x, normal.y),
-                      [tuple(p.point) for p in contact.points], [p.id for p in contact.points])
+        fa, fb = f[ia], f[ib]
+        n = (normal.x, normal.y)
+        points = contact.points
+        ids = [p.id for p in points]
+        c = b2Contact(fa, fb, True, n, [tuple(p.point) for p in points], ids)
         # Box2D's oldManifold: this contact's manifold of the step before (empty if it had
-        # none); with substeps, of the Step before (the dicts turn over once per Step)
+        # none); with substeps, of the Step before (the dicts turn over once per Step). Kept
+        # as the raw contact, made into a b2Manifold only if the listener reads it.
         key = (ia, ib)
-        old = self._manifolds_before.get(key)
-        self._manifolds_now[key] = c.manifold
-        self._listener.PreSolve(c, old if old is not None else b2Manifold())
+        self._manifolds_now[key] = (fa, fb, n, c._points, ids)
+        self._listener.PreSolve(c, LazyManifold(self._manifolds_before.get(key)))
         return bool(c.enabled)
 
     def _dispatch(self):

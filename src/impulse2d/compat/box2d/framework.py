@@ -456,7 +456,8 @@ class Framework(FrameworkBase):
             r.DrawPoint(a, s.pointSize, self.colors["bomb_center"])
             r.DrawSegment(a, r.to_screen(self.mouseWorld), self.colors["bomb_line"])
         if s.drawMenu:
-            self.Print(f"{self.name}  (F1: keys)" + ("  PAUSED" if s.pause else ""), (255, 255, 255))
+            paused = "  PAUSED" if s.pause else ""
+            self.Print(f"{self.name}  (F1: keys){paused}", (255, 255, 255))
             if self.description:
                 for line in str(self.description).splitlines():
                     self.Print(line, (200, 200, 200))
