@@ -352,7 +352,7 @@ def test_framework_settings_pause_single_step_and_text():
     fw.settings.singleStep = True
     fw.run(1, window=False)
     assert fw.stepCount == 1 and not fw.settings.singleStep
-    with pytest.raises(ValueError, match="no setting 'hzz'"):
+    with pytest.raises(TypeError, match="no setting .hzz."):
         fwSettings(hzz=30)
     fw.settings = fwSettings(hz=30.0, pause=False)
     ball = fw.world.CreateDynamicBody(position=(30.0, 30.0))

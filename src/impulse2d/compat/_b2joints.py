@@ -607,8 +607,8 @@ class b2PrismaticJoint(b2Joint):  # noqa: N801
         return b2Vec2(*self._w._joints.local_axis_a[self._j])
 
     def GetMotorForce(self, inv_dt):  # noqa: N802
-        """N along the axis over the last step (Box2D: the motor's impulse times inv_dt;
-        impulse2d's motor impulse is a force of the last step already)."""
+        """N along the axis: the motor's impulse of the last step (N s) times ``inv_dt``, as
+        Box2D's."""
         return float(self._w._joints.motor_impulse[self._j]) * float(inv_dt)
 
 
@@ -667,6 +667,7 @@ class b2WheelJoint(b2Joint):  # noqa: N801
         return b2Vec2(*self._w._joints.local_axis_a[self._j])
 
     def GetMotorTorque(self, inv_dt):  # noqa: N802
+        """N m: the motor's impulse of the last step (N m s) times ``inv_dt``, as Box2D's."""
         return float(self._w._joints.motor_impulse[self._j]) * float(inv_dt)
 
 

@@ -111,7 +111,7 @@ class fwSettings:  # noqa: N801
     def __init__(self, **changes):
         for name, value in changes.items():
             if not hasattr(fwSettings, name):
-                raise ValueError(f"fwSettings has no setting {name!r}")
+                raise TypeError(f"fwSettings has no setting {name!r}")
             setattr(self, name, value)
 
 
