@@ -225,3 +225,18 @@ def test_shape_body_and_world_members():
     assert tuple(r.x_axis) == pytest.approx((math.cos(0.5), math.sin(0.5)))
     r.SetIdentity()
     assert r.angle == 0.0
+
+
+def test_motor_force_holds_the_weight():
+    """A prismatic motor at speed 0 holding a 1 kg box against gravity pushes m g."""
+    world = b2World(gravity=(0, -10))
+    ground = world.CreateStaticBody()
+    box = world.CreateDynamicBody(position=(0, 5))
+    box.CreatePolygonFixture(box=(0.5, 0.5), density=1)
+    slider = world.CreatePrismaticJoint(bodyA=ground, bodyB=box, anchor=(0, 5), axis=(0, 1),
+                                        enableMotor=True, motorSpeed=0.0, maxMotorForce=100.0)
+    for _ in range(60):
+        world.Step(1 / 60, 8, 3)
+    assert slider.GetMotorForce(60.0) == pytest.approx(10.0, rel=1e-6)
+    assert tuple(box.position) == pytest.approx((0.0, 5.0), abs=1e-9)
+    assert slider.type == 2 and (slider.lowerLimit, slider.upperLimit) == slider.limits
