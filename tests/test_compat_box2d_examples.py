@@ -33,7 +33,7 @@ def gaps(world):
 
 
 def test_every_listed_example_exists_and_unknown_names_are_refused():
-    assert names() == list(EXAMPLES) and len(EXAMPLES) >= 25
+    assert names() == list(EXAMPLES) and len(EXAMPLES) >= 26
     for name in EXAMPLES:
         cls = load(name)
         assert issubclass(cls, Framework) and isinstance(cls.name, str) and cls.description
@@ -327,6 +327,24 @@ def test_collision_processing_destroys_the_lighter_of_each_touching_pair():
         if c.touching:
             assert 0 in (c.fixtureA.body.type, c.fixtureB.body.type)
     assert all(p["state"] in (1, 2) for p in fw.points)   # b2_addState, b2_persistState
+
+
+def test_theo_jansen_walks_on_its_crank_and_stops_with_it():
+    fw = run("theo_jansen", 300)
+    assert fw.chassis.position[0] > 8.0 and abs(fw.chassis.angle) < 0.1   # walked, level
+    hinges = [j for j in fw.world.joints if type(j).__name__ == "b2RevoluteJoint"]
+    assert len(hinges) == 7
+    links = [j for j in fw.world.joints if type(j).__name__ == "b2DistanceJoint"]
+    assert len(links) == 24
+    for link in links:   # stiff springs (10 Hz): each link within 10 cm of its length
+        assert (link.anchorB - link.anchorA).length == pytest.approx(link.length, abs=0.1)
+    assert max((j.anchorA - j.anchorB).length for j in hinges) < 0.01
+    assert fw.motor.speed == pytest.approx(2.0, abs=0.3)    # the crank at its motor's speed
+    fw.Keyboard(Keys.K_s)
+    fw.run(60, window=False)
+    x = fw.chassis.position[0]
+    fw.run(120, window=False)
+    assert abs(fw.chassis.position[0] - x) < 0.3            # the motor holds the crank: it stands
 
 
 def test_framework_mouse_drags_a_body_and_bombs_fly():

@@ -17,6 +17,7 @@ EXAMPLES = {
     "vertical_stack": "vertical_stack:VerticalStack",
     "pyramid": "pyramid:Pyramid",
     "tiles": "tiles:Tiles",
+    "theo_jansen": "theo_jansen:TheoJansen",
     "tumbler": "tumbler:Tumbler",
     "bridge": "bridge:Bridge",
     "chain": "chain:Chain",
