@@ -453,6 +453,12 @@ def test_the_examples_run_in_the_testbed_window():
         # the drum's bottom wall (10 m below its hinge at (0, 10), 0.5 m thick) is drawn
         x, y = bed.to_screen((0.0, 0.0))
         assert bed.screen.get_at((int(x), int(y)))[:3] != (18, 20, 25)
+        # a launched ball is the example's bomb (a body the layer knows), and the step goes on
+        bed.launch((-5.0, 25.0), (10.0, 0.0))
+        bomb = pane.framework.bomb
+        assert bomb is not None and bomb.linearVelocity[0] == pytest.approx(10.0)
+        bed.run(10)
+        assert bomb.position[0] > -5.0 + 1.0 and pane.steps == 70
         bed.side_by_side(["pgs_block", "soft_step"])
         assert len(bed.panes) == 2 and bed.panes[1].framework is not bed.panes[0].framework
         bed.run(5)

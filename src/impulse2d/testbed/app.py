@@ -505,8 +505,11 @@ class Testbed:
         elif kind == "drag_end":
             self.mouse.end()
         elif kind == "launch":
-            for world in self.worlds:
-                mouse.launch_ball(world, action[1], action[2])
+            for pane in self.panes:
+                if pane.framework is not None:   # a body the pybox2d layer knows: its bomb
+                    pane.framework.LaunchBomb(action[1], action[2])
+                else:
+                    mouse.launch_ball(pane.world, action[1], action[2])
         elif kind == "inspect":
             radius = PICK_PIXELS / self.camera.scale
             skip = [joint for _, joint in self.mouse.joints]
