@@ -240,3 +240,46 @@ def test_motor_force_holds_the_weight():
     assert slider.GetMotorForce(60.0) == pytest.approx(10.0, rel=1e-6)
     assert tuple(box.position) == pytest.approx((0.0, 5.0), abs=1e-9)
     assert slider.type == 2 and (slider.lowerLimit, slider.upperLimit) == slider.limits
+
+
+def test_bodies_made_on_the_engine_directly_are_left_out_of_the_callbacks():
+    """A body made on ``world.engine`` (as the testbed's launched ball was) collides with the
+    layer's bodies, and the layer reports only its own fixtures (no KeyError)."""
+
+    class Listener(b2ContactListener):
+        def __init__(self):
+            super().__init__()
+            self.begins, self.pre, self.post = 0, 0, 0
+
+        def BeginContact(self, contact):  # noqa: N802
+            self.begins += 1
+
+        def PreSolve(self, contact, oldManifold):  # noqa: N802, N803
+            self.pre += 1
+
+        def PostSolve(self, contact, impulse):  # noqa: N802
+            self.post += 1
+
+    world = b2World(gravity=(0, -10))
+    world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(-5, 0), (5, 0)]))
+    box = world.CreateDynamicBody(position=(0, 0.5))
+    box.CreatePolygonFixture(box=(0.5, 0.5), density=1.0)
+    listener = Listener()
+    world.contactListener = listener
+    ball = world.engine.create_body(position=(0.0, 2.0))
+    ball.create_circle(0.25, density=1.0)
+    for _ in range(60):
+        world.Step(1 / 60, 8, 3)
+    assert ball.position[1] == pytest.approx(1.0 + 0.25, abs=0.02)   # it landed on the box
+    assert listener.begins == 1 and listener.pre > 0 and listener.post > 0  # the box's only
+    assert len(world.contacts) == 1 and len(box.contacts) == 1
+    hits = []
+
+    class Ray(b2.b2RayCastCallback):
+        def ReportFixture(self, fixture, point, normal, fraction):  # noqa: N802
+            hits.append(fixture)
+            return 1.0
+
+    world.RayCast(Ray(), (0, 5), (0, -1))
+    # the ray passes the engine's ball first, then the box and the ground: only these two
+    assert hits == [box.fixtures[0], world.bodies[0].fixtures[0]]

@@ -48,6 +48,8 @@ def contact_edges(body) -> list:
         a, b = c.shape_a.body, c.shape_b.body
         if handle != a and handle != b:
             continue
+        if c.shape_a._index not in f or c.shape_b._index not in f:
+            continue   # a shape made on world.engine directly
         touching = bool(c.points) and min(p.separation for p in c.points) <= 0.0
         contact = b2Contact(f[c.shape_a._index], f[c.shape_b._index], touching, c.normal,
                             [p.point for p in c.points], [p.id for p in c.points])

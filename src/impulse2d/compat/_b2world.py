@@ -394,7 +394,10 @@ class b2World:  # noqa: N801
 
     def _pair_filter(self, shape_a, shape_b) -> bool:
         f = self._fixtures
-        return bool(self._filter.ShouldCollide(f[shape_a._index], f[shape_b._index]))
+        fa, fb = f.get(shape_a._index), f.get(shape_b._index)
+        if fa is None or fb is None:   # a shape made on world.engine directly: not asked
+            return True
+        return bool(self._filter.ShouldCollide(fa, fb))
 
     @property
     def gravity(self):
@@ -447,7 +450,10 @@ class b2World:  # noqa: N801
 
     @property
     def bodies(self):
-        return [self._bodies[h._index] for h in self._world.bodies]
+        """The layer's bodies, in the engine's order (bodies made on ``world.engine``
+        directly are not the layer's: left out)."""
+        mine = self._bodies
+        return [mine[h._index] for h in self._world.bodies if h._index in mine]
 
     @property
     def joints(self):
@@ -468,7 +474,8 @@ class b2World:  # noqa: N801
         return [b2Contact(f[c.shape_a._index], f[c.shape_b._index], True, c.normal,
                           [p.point for p in c.points])
                 for c in self._world.get_contacts(touching_only=False)
-                if min(p.separation for p in c.points) <= 0.0]
+                if min(p.separation for p in c.points) <= 0.0
+                and c.shape_a._index in f and c.shape_b._index in f]
 
     @property
     def locked(self):
@@ -810,7 +817,9 @@ class b2World:  # noqa: N801
         f = self._fixtures
         normal = contact.normal
         ia, ib = contact.shape_a.index, contact.shape_b.index
-        fa, fb = f[ia], f[ib]
+        fa, fb = f.get(ia), f.get(ib)
+        if fa is None or fb is None:   # a shape made on world.engine directly: not asked
+            return True
         n = (normal.x, normal.y)
         points = contact.points
         ids = [p.id for p in points]
@@ -843,14 +852,20 @@ class b2World:  # noqa: N801
         self._touching_list = touching.tolist()
         listener = self._listener
         f = self._fixtures
+        # (a shape made on world.engine directly, with no fixture here, is not reported)
         if listener is not None and ended.shape[0]:
             for key in ended.tolist():
-                listener.EndContact(b2Contact(f[key >> 32], f[key & _LOW], False))
+                fa, fb = f.get(key >> 32), f.get(key & _LOW)
+                if fa is not None and fb is not None:
+                    listener.EndContact(b2Contact(fa, fb, False))
         if listener is not None and begin.shape[0]:
             for k in begin.tolist():
+                fa, fb = f.get(int(c.shape_a[k])), f.get(int(c.shape_b[k]))
+                if fa is None or fb is None:
+                    continue
                 n = int(c.count[k])
-                listener.BeginContact(b2Contact(f[int(c.shape_a[k])], f[int(c.shape_b[k])], True,
-                                                c.normal[k].tolist(), c.point[k, :n].tolist()))
+                listener.BeginContact(b2Contact(fa, fb, True, c.normal[k].tolist(),
+                                                c.point[k, :n].tolist()))
 
     def _dispatch_sensors(self, events, listener):
         f = self._fixtures
@@ -863,7 +878,7 @@ class b2World:  # noqa: N801
                     if listener is not None:
                         listener.EndContact(b2Contact(f[s], f[v], False))
         for s, v, _, _ in events.sensor_begin.tolist():
-            if self._should_collide(s, v):
+            if s in f and v in f and self._should_collide(s, v):
                 sensing.add((s << 32) | v)
                 if listener is not None:
                     listener.BeginContact(b2Contact(f[s], f[v], True))
@@ -990,7 +1005,10 @@ class b2World:  # noqa: N801
             normal = new(b2Vec2)
             normal.x = nx
             normal.y = ny
-            answer = float(report(f[s], point, normal, t))
+            fixture = f.get(s)
+            if fixture is None:   # a shape made on world.engine directly: not reported
+                continue
+            answer = float(report(fixture, point, normal, t))
             if answer != answer:
                 raise ValueError("ReportFixture returned NaN")
             if answer < 0.0:
@@ -1005,8 +1023,10 @@ class b2World:  # noqa: N801
         (return False to stop)."""
         shapes = self._world.query_aabb(tuple(aabb.lowerBound), tuple(aabb.upperBound),
                                         _query_all())
+        f = self._fixtures
         for shape in shapes:
-            if not callback.ReportFixture(self._fixtures[shape._index]):
+            fixture = f.get(shape._index)
+            if fixture is not None and not callback.ReportFixture(fixture):
                 return
 
 
