@@ -215,16 +215,7 @@ class BatchVectorEnv(VectorEnv):
             k = int(np.flatnonzero(self._done)[0])
             raise RuntimeError(f"environment {k} has finished: with autoreset_mode DISABLED, "
                                "reset it with reset(options={'reset_mask': mask}) first")
-        self._act(actions, ~resetting)
-        self.batch.step(self.dt)
-        self._elapsed += 1
-        obs, reward, terminated = self._observe(ALL)
-        reward = np.asarray(reward, dtype=np.float64)
-        terminated = np.asarray(terminated, dtype=bool)
-        if self.max_episode_steps is None:
-            truncated = np.zeros(self.num_envs, dtype=bool)
-        else:
-            truncated = self._elapsed >= self.max_episode_steps
+        obs, reward, terminated, truncated = self._step_batch(actions, ~resetting)
         infos = {}
         if resetting.any():
             # next-step autoreset: the world stepped above is dropped for a new episode
@@ -271,6 +262,21 @@ class BatchVectorEnv(VectorEnv):
         self._blank = None
 
     # -- the base's own work ------------------------------------------------------------------
+    def _step_batch(self, actions, acting: np.ndarray):
+        """The step itself, without autoreset: actions of the ``acting`` environments in, one
+        batch step, then every environment's (obs, reward, terminated, truncated)."""
+        self._act(actions, acting)
+        self.batch.step(self.dt)
+        self._elapsed += 1
+        obs, reward, terminated = self._observe(ALL)
+        reward = np.asarray(reward, dtype=np.float64)
+        terminated = np.asarray(terminated, dtype=bool)
+        if self.max_episode_steps is None:
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            truncated = self._elapsed >= self.max_episode_steps
+        return obs, reward, terminated, truncated
+
     def _reset_worlds(self, idx: np.ndarray, all_of_them: bool = False):
         """Restore worlds ``idx`` as built, begin their episodes and take the reset's step;
         their observations (and the reset step's info, empty)."""
