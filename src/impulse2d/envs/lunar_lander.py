@@ -359,19 +359,12 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self.batch.apply_forces(forces)
 
     def _observe(self, idx):
-        b = self.batch
-        pos = b.get_positions()[:, 0]
-        angle = b.get_angles()[:, 0]
-        vel = b.get_velocities()
-        touching = b.get_touching()
+        pos, angle, vel, touching, awake = self._state(idx)
         if idx is ALL:   # (a reset's step observes only its worlds: their timers start at 0)
-            self._come_to_rest(vel)
-        awake = b.get_awake()[:, 0]
-        if idx is not ALL:
-            pos, angle, vel, touching, awake = (x[idx] for x in (pos, angle, vel, touching,
-                                                                   awake))
-        else:
+            if self._come_to_rest(vel):
+                awake = self.batch.get_awake()
             idx = np.arange(self.num_envs)
+        pos, angle, awake = pos[:, 0], angle[:, 0], awake[:, 0]
         legs = touching[:, 1:3]
         self._legs[idx] = legs
         obs = np.empty((idx.shape[0], 8), dtype=np.float32)
@@ -402,18 +395,20 @@ class LunarLanderVectorEnv(BatchVectorEnv):
     def _come_to_rest(self, vel) -> None:
         """Box2D 2.3's sleeping for the lander (see the module's docstring): time the three
         bodies with the engine's test and put the lander's island to sleep once all three
-        have been slow for ``time_to_sleep``."""
+        have been slow for ``time_to_sleep``. Whether any was put to sleep."""
         speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
                            np.abs(vel[:, :, 2]) * self._extent)
         slow = speed <= self._sleep_threshold
         self._slow = np.where(slow, self._slow + self.dt, 0.0)
         ready = np.all(self._slow >= self._time_to_sleep, axis=1)
-        if ready.any():
-            ready &= self.batch.get_awake()[:, 0]
-            worlds = self.batch.worlds
-            for i in np.flatnonzero(ready):   # only the landers falling asleep now
-                worlds[i].bodies[0].is_awake = False
-                self._slow[i] = 0.0
+        if not ready.any():
+            return False
+        ready &= self.batch.get_awake()[:, 0]
+        worlds = self.batch.worlds
+        for i in np.flatnonzero(ready):   # only the landers falling asleep now
+            worlds[i].bodies[0].is_awake = False
+            self._slow[i] = 0.0
+        return bool(ready.any())
 
     # -- drawing --------------------------------------------------------------------------------
     def _camera(self):
