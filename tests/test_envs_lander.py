@@ -251,6 +251,21 @@ def _momentum(envs):
     return np.einsum("b,nbk->nk", m, v), m.sum()
 
 
+def test_box2d_faithful_uses_the_layers_settings_and_lands():
+    """box2d_faithful: the pybox2d layer's solver and counts, Box2D's ten two-sided edges; the
+    pilot lands there too (seeds 0-9; Box2D 2.3 itself: mean 265 on them)."""
+    from impulse2d.envs.lunar_lander import FAITHFUL
+    total, last = _pilot_scores(range(10), box2d_faithful=True)
+    assert total.mean() >= 200.0, (total.mean(), np.sort(total))
+    env = LunarLander(box2d_faithful=True)
+    env.reset(seed=0)
+    s = env.world.settings
+    assert (s.solver, s.velocity_iterations, s.position_iterations) == ("pgs_block", 180, 60)
+    assert s.continuous_box2d23 and FAITHFUL["solver"] == "pgs_block"
+    moon = env.world.bodies[-1]
+    assert len(moon.shapes) == 11 and all(sh.type == "segment" for sh in moon.shapes)
+
+
 def test_free_fall_follows_gravity():
     """With no engine, the falling lander and legs gain momentum at exactly M g (the joints'
     impulses between them cancel; nothing else acts before touchdown)."""
