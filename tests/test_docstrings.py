@@ -11,7 +11,8 @@ import pytest
 import impulse2d
 
 # importing these needs an optional extra that this test does not need to exercise
-_OPTIONAL = {"impulse2d.render": "PIL", "impulse2d.render.raster": "PIL"}
+_OPTIONAL = {"impulse2d.render": "PIL", "impulse2d.render.raster": "PIL",
+             "impulse2d.envs": "gymnasium", "impulse2d.envs.lunar_lander": "gymnasium"}
 
 
 def _public_modules():
