@@ -15,20 +15,9 @@ gym = pytest.importorskip("gymnasium")
 import impulse2d.envs  # noqa: E402,F401  (registers the ids)
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from impulse2d.envs.lunar_lander import (  # noqa: E402
-    HELIPAD_Y, LEG_DOWN, SCALE, LunarLander, LunarLanderVectorEnv, heuristic)
+    HELIPAD_Y, SCALE, LunarLander, LunarLanderVectorEnv, heuristic)
 
 ID = "impulse2d/LunarLander-v3"
-
-
-def _run(envs, actions_fn, steps):
-    """Step ``envs`` ``steps`` times; every step's returns, stacked."""
-    out = []
-    obs, _ = envs.reset(seed=3)
-    out.append((obs.copy(),))
-    for k in range(steps):
-        obs, r, term, trunc, info = envs.step(actions_fn(k, obs))
-        out.append((obs.copy(), r.copy(), term.copy(), trunc.copy()))
-    return out
 
 
 # -- Gymnasium's checks ----------------------------------------------------------------------
