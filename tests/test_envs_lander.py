@@ -145,6 +145,24 @@ def test_reset_mask_resets_only_those_environments():
         envs.reset(options={"reset_mask": np.zeros(4, dtype=bool)})
 
 
+def test_a_few_worlds_read_as_the_batch_views_read_them():
+    """A reset observes only its worlds (BatchVectorEnv._state(idx), their own columns): the
+    same numbers as the batch's dense views, legs on the ground and asleep landers included."""
+    from impulse2d.envs._vector import ALL
+    envs = LunarLanderVectorEnv(6, max_episode_steps=1000)
+    obs, _ = envs.reset(seed=20)
+    seen_touch = seen_asleep = False
+    for _ in range(400):
+        obs, *_ = envs.step(heuristic(obs))
+        views = envs._state(ALL)
+        few = envs._state(np.arange(6))
+        for a, b in zip(views, few):
+            np.testing.assert_array_equal(a, b)
+        seen_touch |= bool(views[3][:, 1:].any())
+        seen_asleep |= bool((~views[4][:, 0]).any())
+    assert seen_touch and seen_asleep
+
+
 # -- seeding --------------------------------------------------------------------------------
 
 def test_same_seeds_same_episodes_in_batches_of_1_7_and_64():
