@@ -48,8 +48,9 @@ ascending):
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
-velocities, touching and awake flags of every world (the batch's dense views) or of a few
-(those worlds' own columns, so that observing a reset costs per world reset).
+velocities, touching and awake flags of every world (the batch's dense views, four of them in
+one pass) or of a few (those worlds' own columns, so that observing a reset costs per world
+reset); for ``_act``, ``_poses()``: positions and angles in one pass.
 """
 
 from __future__ import annotations
