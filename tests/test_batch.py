@@ -158,6 +158,12 @@ def test_dense_views_equal_the_worlds_arrays():
             touched |= {c.shape_a.body, c.shape_b.body}
         np.testing.assert_array_equal(touching[k], [b in touched for b in w.bodies])
     assert touching.any() and not touching.all()
+    state = batch.get_state()
+    for got, want in zip(state, (positions, angles, velocities, awake, touching)):
+        np.testing.assert_array_equal(got, want)
+    some = batch.get_state(worlds=[4, 1])
+    for got, want in zip(some, (positions, angles, velocities, awake, touching)):
+        np.testing.assert_array_equal(got, want[[1, 4]])
 
 
 def test_writes_are_the_setters_arithmetic():

@@ -32,7 +32,7 @@ try:
     from .snapshot import Snapshot
     from .types import BodyType, JointType, ShapeType, Vec2
     from .world import ContactInfo, ContactPoint, Profile, World
-    from .batch import BatchSnapshot, WorldBatch
+    from .batch import BatchSnapshot, BatchState, WorldBatch
     from ._warmup import warmup
 finally:
     _gc.freeze()
@@ -48,5 +48,5 @@ __all__ = [
     "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
     "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "ContactData", "ConstraintRow", "Profile", "Snapshot",
-    "WorldLockedError", "WorldBatch", "BatchSnapshot", "warmup", "__version__",
+    "WorldLockedError", "WorldBatch", "BatchSnapshot", "BatchState", "warmup", "__version__",
 ]

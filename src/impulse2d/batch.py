@@ -51,6 +51,18 @@ class BatchSnapshot(NamedTuple):
     worlds: tuple
 
 
+class BatchState(NamedTuple):
+    """The template bodies' state in every world of a batch (or some of them), from one pass
+    over the worlds (:meth:`WorldBatch.get_state`): what ``get_positions``, ``get_angles``,
+    ``get_velocities``, ``get_awake`` and ``get_touching`` give one by one."""
+
+    positions: np.ndarray   # (worlds, bodies, 2) origins, m
+    angles: np.ndarray      # (worlds, bodies), rad
+    velocities: np.ndarray  # (worlds, bodies, 3): vx, vy (m/s), w (rad/s)
+    awake: np.ndarray       # (worlds, bodies) bool
+    touching: np.ndarray    # (worlds, bodies) bool
+
+
 class WorldBatch:
     """Independent worlds stepped by one call (see the module's docstring).
 
@@ -197,22 +209,28 @@ class WorldBatch:
             h.result()
         return _batch.perf_counter() - t0
 
-    def _current_refs(self):
+    def _current_refs(self, chosen=None):
         """The worlds' references, rebuilt first where Python replaced a store since (a body
-        or shape added, a store grown, a restore): what the dense views and writes read."""
-        refs, ref_of = self._refs, self._ref_of
-        for k, w in enumerate(self._worlds):
-            d = w.__dict__
+        or shape added, a store grown, a restore): what the dense views and writes read.
+        ``chosen``: only these worlds' (indices), checked and listed in that order."""
+        refs, ref_of, worlds = self._refs, self._ref_of, self._worlds
+        for k in range(len(worlds)) if chosen is None else chosen:
+            d = worlds[k].__dict__
             built = d["_stores_built_from"]
             if (built is None or built[0] is not d["_bodies"] or built[1] is not d["_shapes"]
                     or built[2] is not d["_joints"] or built[3] is not d["_contacts"]
                     or built[4] is not d["_constraints"]):
-                stores_for_step(w)
+                stores_for_step(worlds[k])
             ref = d["_stores"]
             if ref is not ref_of[k]:
                 refs[k] = ref
                 ref_of[k] = ref
-        return refs
+        if chosen is None:
+            return refs
+        subset = [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
+        for k in chosen:
+            subset.append(refs[k])
+        return subset
 
     # -- dense views (replicated batches) -------------------------------------------------------
     def get_positions(self) -> np.ndarray:
@@ -248,6 +266,22 @@ class WorldBatch:
         out = np.empty((len(self._worlds), rows.shape[0]), dtype=bool)
         _batch._gather_touching.entry(refs, rows, out)
         return out
+
+    def get_state(self, worlds=None) -> BatchState:
+        """Every view of the template bodies at once (:class:`BatchState`), of every world or
+        of ``worlds`` (indices or a boolean mask, as :meth:`restore` takes them; in batch
+        order): one check of the worlds and one call for all, where the five views cost five
+        (an environment's observation after its resets reads only the worlds reset)."""
+        rows = self._replicated()
+        refs = self._checked_refs(rows, chosen=None if worlds is None else self._indices(worlds))
+        n, nb = len(refs), rows.shape[0]
+        state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
+                           np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
+        if n:
+            _batch._gather_bodies.entry(refs, rows, state.positions, state.angles,
+                                        state.velocities, state.awake)
+            _batch._gather_touching.entry(refs, rows, state.touching)
+        return state
 
     def set_velocities(self, velocities) -> None:
         """Set the template bodies' velocities from a (worlds, bodies, 3) array (vx, vy in
@@ -411,12 +445,13 @@ class WorldBatch:
                              "WorldBatch.replicate(world, n)")
         return self._body_rows
 
-    def _checked_refs(self, rows, joints: bool = False):
-        """The worlds' current references, after checking that every world still has every
-        template body (or joint)."""
-        refs = self._current_refs()
+    def _checked_refs(self, rows, joints: bool = False, chosen=None):
+        """The worlds' current references (of ``chosen`` only, in that order, if given), after
+        checking that each of those worlds still has every template body (or joint)."""
+        refs = self._current_refs(chosen)
         k = _batch._missing_world.entry(refs, rows, joints)
         if k >= 0:
+            k = k if chosen is None else chosen[k]
             what = "joint" if joints else "body"
             raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
                              "was destroyed)")
@@ -484,4 +519,4 @@ def _check_threads(value) -> int:
     return value
 
 
-__all__ = ["WorldBatch", "BatchSnapshot"]
+__all__ = ["WorldBatch", "BatchSnapshot", "BatchState"]

@@ -66,7 +66,6 @@ except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
 from ..batch import WorldBatch
-from ..contacts import touching_mask
 
 ALL = slice(None)
 """``_observe``'s index for every environment."""
@@ -304,50 +303,16 @@ class BatchVectorEnv(VectorEnv):
         """The template bodies' positions (n, nb, 2), angles (n, nb), velocities (n, nb, 3),
         touching (n, nb) and awake (n, nb) flags, of every world (``idx`` is ``ALL``: the
         batch's dense views) or of worlds ``idx`` only (read from those worlds' own columns,
-        the same numbers the views give, at a cost per world read: a reset's observation
-        must not cost a pass over the whole batch)."""
-        b = self.batch
-        if idx is ALL:
-            n, nb = self.num_envs, b.body_rows.shape[0]
-            pos, angle = np.empty((n, nb, 2)), np.empty((n, nb))
-            vel, awake = np.empty((n, nb, 3)), np.empty((n, nb), dtype=bool)
-            # get_positions, get_angles, get_velocities and get_awake in one pass over the
-            # worlds (WorldBatch._gather: each public view is a pass of its own, and at 1,024
-            # worlds a pass costs several ms of Python before its kernel)
-            b._gather(positions=pos, angles=angle, velocities=vel, awake=awake)
-            return pos, angle, vel, b.get_touching(), awake
-        rows = b.body_rows
-        k = len(idx)
-        pos = np.empty((k, rows.shape[0], 2))
-        angle = np.empty((k, rows.shape[0]))
-        vel = np.empty((k, rows.shape[0], 3))
-        touching = np.zeros((k, rows.shape[0]), dtype=bool)
-        awake = np.empty((k, rows.shape[0]), dtype=bool)
-        for j, i in enumerate(idx):
-            w = b.worlds[i]
-            bodies = w._bodies
-            pos[j] = bodies.origin[rows]
-            angle[j] = bodies.angle[rows]
-            vel[j, :, :2] = bodies.v[rows]
-            vel[j, :, 2] = bodies.w[rows]
-            awake[j] = ~bodies.asleep[rows]
-            # WorldBatch.get_touching's rule (World.contacts' test): a point that overlaps or
-            # pushed makes its contact touch both its bodies
-            c = w._contacts
-            on = touching_mask(c)
-            hit = np.zeros(bodies.alive.shape[0], dtype=bool)
-            hit[c.body_a[on]] = True
-            hit[c.body_b[on]] = True
-            touching[j] = hit[rows]
-        return pos, angle, vel, touching, awake
+        at a cost per world read: a reset's observation must not cost a pass over the whole
+        batch): :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`."""
+        s = self.batch.get_state(None if idx is ALL else idx)
+        return s.positions, s.angles, s.velocities, s.touching, s.awake
 
     def _poses(self):
         """The template bodies' positions (n, nb, 2) and angles (n, nb), m and rad: the batch's
         two views in one pass (see :meth:`_state`)."""
-        n, nb = self.num_envs, self.batch.body_rows.shape[0]
-        pos, angle = np.empty((n, nb, 2)), np.empty((n, nb))
-        self.batch._gather(positions=pos, angles=angle)
-        return pos, angle
+        state = self.batch.get_state()
+        return state.positions, state.angles
 
     def _check_actions(self, actions):
         space = self.action_space
