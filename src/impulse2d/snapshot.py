@@ -45,10 +45,13 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           settings' unit, written again by the next step)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
-                                          ``_constraints_stale`` (synced first), ``_verbs`` (its
+                                          ``_constraints_stale`` and ``_contacts_stale`` (synced
+                                          first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
                                           packed settings made again when the last step had
                                           them, so that it does not re-read them either)
+the process's, made again on use          ``_snapshot_plan`` (the fast path's addresses of the
+                                          store columns, :mod:`._snapshot_copy`)
 the world's own, not copied               ``_lock`` (the step's lock and the after-step
                                           queue: functions of this process; a copy starts
                                           with none queued, a restore keeps the world's)
@@ -103,7 +106,7 @@ from . import _lock
 from . import _snapshot_copy as _fast
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
-from ._dynamics.world_ref import sync_constraints
+from ._dynamics.world_ref import sync_constraints, sync_contacts
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
@@ -115,7 +118,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare", "_constraints_stale", "_lock", _fast.PLAN)
+           "_query_spare", "_constraints_stale", "_contacts_stale", "_lock", _fast.PLAN)
 """World attributes that belong to the process, not copied: rebuilt by the next step, or, for
 ``_lock``, the world's own (its after-step queue holds this process's functions)."""
 
@@ -241,6 +244,7 @@ def _skipped(name: str) -> bool:
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
     sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
+    sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
     plan = _fast.plan_for(world, _is_store, _skipped)
     if plan is not None:
         return _take_fast(world, plan)
@@ -509,6 +513,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._stores = None
     world._stores_built_from = None
     world._constraints_stale = False  # the snapshot's store is the world's now
+    world.__dict__["_contacts_stale"] = False  # (its contact store too: read above, so synced)
     # The queries' grids hold addresses of the arrays they were built on.
     world._query_index = world._query_spare = None
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
@@ -525,7 +530,8 @@ def _restore_fast(world, snapshot) -> bool:
     Nothing here can fail half-way: the snapshot was made by this process from this world, and
     its layout and attributes are the world's own, which is all the checked path verifies of
     such a snapshot before it writes."""
-    sync_constraints(world)  # (so that the plan holds the store the step's reference holds)
+    sync_constraints(world)  # (so that the plan holds the stores the step's reference holds)
+    sync_contacts(world)
     plan = _fast.plan_for(world, _is_store, _skipped)
     layout = snapshot._layout[0]
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
@@ -602,6 +608,7 @@ def _restore_fast(world, snapshot) -> bool:
         world._verbs_for = (_settings_arguments(settings) if snapshot._settings_seen else None,
                             None)
     world._constraints_stale = False
+    world.__dict__["_contacts_stale"] = False  # (synced above; its store is the world's now)
     world._query_index = world._query_spare = None
     return True
 
@@ -692,6 +699,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     "Determinism" for when two runs give the same hash and what may change it.
     """
     sync_constraints(world)
+    sync_contacts(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):
         if not _is_store(store) or (motion_only and name != "_bodies"):
