@@ -670,7 +670,7 @@ class Pyb2d3Engine(_ReplayEngine):
             bd = b2.BodyDef()
             bd.type = types[br.type]
             bd.position = br.position
-            bd.rotation = b2.make_rot(br.angle)
+            bd.rotation = self._rot(br.angle)
             bd.linear_velocity = br.linear_velocity
             bd.angular_velocity = br.angular_velocity
             bd.linear_damping = br.linear_damping
@@ -688,6 +688,13 @@ class Pyb2d3Engine(_ReplayEngine):
         self.joints = [self._joint(jr) for jr in rec.joints]
         # the timed call goes straight into the binding, arguments bound
         self.step = functools.partial(world.step, DT, self.substeps)
+
+    def _rot(self, angle):
+        """The rotation of ``angle`` from the exact cos and sin (Box2D v3's ``b2MakeRot``
+        approximates them, about 1e-3 off)."""
+        r = self.b2.Rot()
+        r.c, r.s = math.cos(angle), math.sin(angle)
+        return r
 
     def _shape(self, body, br, s):
         b2 = self.b2
@@ -708,7 +715,7 @@ class Pyb2d3Engine(_ReplayEngine):
             body.create_circle_shape(sd, b2.circle(center=g["center"], radius=g["radius"]))
         elif s.kind == "box":
             body.create_polygon_shape(sd, b2.make_offset_rounded_box(
-                g["half_width"], g["half_height"], g["center"], b2.make_rot(g["angle"]),
+                g["half_width"], g["half_height"], g["center"], self._rot(g["angle"]),
                 g["radius"]))
         elif s.kind == "polygon":
             body.create_polygon_shape(sd, b2.polygon(points=g["vertices"], radius=g["radius"]))
