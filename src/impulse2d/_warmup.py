@@ -145,6 +145,8 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+        if all_kernels and k == 0:
+            world.restore(world.snapshot())  # the snapshot's copy kernel (about 1 s)
     if all_kernels:
         if progress:
             print("impulse2d warmup: many worlds at once (WorldBatch)", file=sys.stderr,
