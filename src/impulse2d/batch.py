@@ -22,6 +22,7 @@ import copy
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from time import perf_counter
 from typing import NamedTuple
 
 import numba
@@ -34,8 +35,8 @@ from ._collision.shape_queries import cast_rays_batch
 from ._core.jit import DirectCall
 from ._dynamics import batch_step as _batch
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
-from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .constants import HUGE
+from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot
 
 _cast_rays_batch = DirectCall(cast_rays_batch, "batched ray casts in many worlds", 3.0)
@@ -85,20 +86,16 @@ class WorldBatch:
             raise ValueError("worlds holds the same World more than once; a batch steps each "
                              "world once (use copy.deepcopy(world) for a copy)")
         self._worlds = worlds
-        self._threads = _check_threads(os.cpu_count() or 1 if threads is None else threads)
+        self._threads = _check_threads(_cores() if threads is None else threads)
         self._body_rows = None   # the template's body rows (replicated batches)
         self._joint_rows = None  # the template's joint rows
         self._joint_kinds = None  # per template joint: its handle class
         n = len(worlds)
         # the worlds' stores' references, as the kernels take them, and the Python objects
         # they were last set from (a world rebuilds its reference when a store is replaced)
-        self._refs = (list(worlds) if numba.config.DISABLE_JIT
-                      else numba.typed.List.empty_list(WORLD_STORES))
-        if not numba.config.DISABLE_JIT:
-            for w in worlds:
-                self._refs.append(stores_for_step(w))
-        else:
-            self._refs[:] = [stores_for_step(w) for w in worlds]
+        self._refs = _ref_list()
+        for w in worlds:
+            self._refs.append(stores_for_step(w))
         self._ref_of = [w._stores for w in worlds]
         self._args = np.zeros((n, _batch.ARGUMENTS))  # the step kernel's arguments per world
         self._written = [None] * n  # the packed settings each row of _args holds
@@ -161,7 +158,7 @@ class WorldBatch:
         solver) is stepped by ``World.step`` after the others; so is every world at
         ``dt = 0``. Each world's ``Profile.step`` is its share of the batch's time. A world
         locked in a step of its own raises :class:`~impulse2d.WorldLockedError` before any
-        world moves."""
+        world moves. As with ``World.step``, no other thread may use a world while it steps."""
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
         worlds = self._worlds
@@ -202,12 +199,12 @@ class WorldBatch:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self._threads - 1,
                                             thread_name_prefix="impulse2d-batch")
-        t0 = _batch.perf_counter()
+        t0 = perf_counter()
         helpers = [self._pool.submit(work) for _ in range(threads - 1)]
         work()
         for h in helpers:
             h.result()
-        return _batch.perf_counter() - t0
+        return perf_counter() - t0
 
     def _current_refs(self, chosen=None):
         """The worlds' references, rebuilt first where Python replaced a store since (a body
@@ -227,7 +224,7 @@ class WorldBatch:
                 ref_of[k] = ref
         if chosen is None:
             return refs
-        subset = [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
+        subset = _ref_list()
         for k in chosen:
             subset.append(refs[k])
         return subset
@@ -504,6 +501,20 @@ def _numeric(value, allow_bool: bool = False) -> bool:
     except (TypeError, ValueError):
         return False
     return a.dtype.kind in ("biuf" if allow_bool else "iuf") or (a.size == 0)
+
+
+def _ref_list():
+    """An empty list of worlds' references as the kernels take it (Numba's typed list; a
+    Python list without the JIT)."""
+    return [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity where the OS tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _count(value, name: str) -> int:
