@@ -26,14 +26,18 @@ def _local(body, point):
 
 # -- the built-in joints, re-derived ----------------------------------------------------------
 def _chain(custom: bool, solver: str, hertz: float):
-    """Two boxes hung by distance joints from off-centre anchors (both bodies turn)."""
+    """Two boxes hung by distance joints from off-centre anchors (both bodies turn), let go a
+    little off their rest: a swing of small amplitude, so that the two runs' rounding
+    differences are not amplified (at large amplitude the double pendulum is chaotic: a
+    1e-13 m nudge of the built-in chain grows to 0.1 m in 600 steps)."""
     world = i2d.World(solver=solver)
     ground = world.create_body(type="static")
-    one = world.create_body(position=(1.5, 0.3), angle=0.2)
+    one = world.create_body(position=(0.35, -1.2), angle=0.2)
     one.create_box(0.3, 0.1, density=2.0)
-    two = world.create_body(position=(2.8, 0.9), angle=-0.4)
+    two = world.create_body(position=(0.2, -2.4), angle=-0.3)
     two.create_box(0.2, 0.2, center=(0.05, 0.0))
-    links = [(ground, one, (0.0, 0.0), (1.3, 0.3)), (one, two, (1.7, 0.35), (2.7, 0.8))]
+    links = [(ground, one, (0.0, 0.0), (0.25, -1.15)), (one, two, (0.45, -1.25),
+                                                       (0.25, -2.3))]
     for body_a, body_b, pa, pb in links:
         length = math.dist(pa, pb)
         if custom:
@@ -62,7 +66,7 @@ def test_custom_distance_law_reproduces_the_distance_joint(solver, hertz):
         worst = max(worst, np.abs(built_in.get_positions() - custom.get_positions()).max(),
                     np.abs(built_in.get_angles() - custom.get_angles()).max())
     assert worst < 1e-6
-    assert np.abs(built_in.get_positions()[1:] - [[1.5, 0.3], [2.8, 0.9]]).max() > 0.5  # it swung
+    assert np.abs(built_in.get_positions()[1:] - [[0.35, -1.2], [0.2, -2.4]]).max() > 0.2  # swung
 
 
 def _slider(custom: bool, solver: str):
@@ -78,7 +82,7 @@ def _slider(custom: bool, solver: str):
     anchor = (0.8, 0.5)
     axis = (math.cos(0.3), math.sin(0.3))
     if custom:
-        ux, uy = bar.local_vector(axis)
+        ux, uy = math.cos(0.3 - bar.angle), math.sin(0.3 - bar.angle)  # in the bar's frame
         params = dict(zip(("ax", "ay"), _local(bar, anchor)))
         params.update(zip(("bx", "by"), _local(block, anchor)))
         params.update(ux=ux, uy=uy, ref=block.angle - bar.angle)
@@ -150,14 +154,15 @@ def test_rolling_wheel_contact_point_does_not_slip(solver):
     wheel.create_circle(R)
     world.create_custom_joint(ground, wheel, custom_laws.rolling(), params={"R": R, "c": 0.0})
     for k in range(240):
-        wheel.apply_force((3.0 * math.sin(0.05 * k), 2.0))
-        wheel.apply_torque(-1.5)
+        wheel.apply_force((0.5 * math.sin(0.05 * k), 0.3))
+        wheel.apply_torque(-0.1)
         world.step(DT)
         vx, vy = wheel.linear_velocity
         contact = (vx - wheel.angular_velocity * (-R), vy)  # v + w x (0, -R)
         assert math.hypot(*contact) < 1e-6
     assert abs(wheel.position[0]) > 1.0
-    assert wheel.angle == pytest.approx(-wheel.position[0] / R, abs=1e-3)
+    assert wheel.angle == pytest.approx(-wheel.position[0] / R, abs=1e-4)
+    assert wheel.position[1] == pytest.approx(R, abs=1e-4)
 
 
 # -- one-sided rows ---------------------------------------------------------------------------
@@ -196,7 +201,10 @@ def test_inequality_pushes_one_way_complementarity_under_direct():
         assert min(lam, speed) < 1e-9
         pushed += lam > 1e-6
         free += lam == 0.0
-        assert joint.value[0] > -0.01
+        # The velocity-level row holds the floor's tangent: on the curve (curvature up to
+        # h k^2 = 1.2 /m) at 2.5 m/s the ball drifts below by about kappa v^2 h^2 / 2 = 1 mm a
+        # step, which Baumgarte's bias takes back a fifth a step: a few cm at most.
+        assert joint.value[0] > -0.03
     assert pushed > 50 and free > 10  # it both flew and rolled along the floor
 
 
@@ -212,8 +220,10 @@ def test_motor_and_limit_on_a_row():
     ground = world.create_body(type="static")
     block = world.create_body(position=(0.0, 0.0))
     block.create_box(0.1, 0.1)
+    # a motor of 1 N on a 0.04 kg block: against the (soft) bound it presses it in by
+    # F / (m (2 pi joint_hertz)^2) = 0.2 mm
     joint = world.create_custom_joint(ground, block, law, motor_speed=[None, 1.0],
-                                      max_motor_force=[0.0, 100.0], upper=[None, 2.0])
+                                      max_motor_force=[0.0, 1.0], upper=[None, 2.0])
     assert joint.lower == (0.0, -math.inf) and joint.upper == (0.0, 2.0)
     for _ in range(60):
         world.step(DT)
@@ -221,7 +231,7 @@ def test_motor_and_limit_on_a_row():
     assert block.position[1] == pytest.approx(0.0, abs=1e-4)
     for _ in range(120):
         world.step(DT)
-    assert block.position[0] == pytest.approx(2.0, abs=0.01)
+    assert block.position[0] == pytest.approx(2.0, abs=1e-3)
     assert abs(block.linear_velocity[0]) < 1e-3
     joint.motor_speed = -1.0
     for _ in range(30):
@@ -274,28 +284,41 @@ def test_reaction_of_a_hanging_bob():
 
 # -- every solver -----------------------------------------------------------------------------
 @pytest.mark.parametrize("settings", [dict(solver="pgs_block"), dict(solver="direct"),
+                                      dict(solver="direct", direct_level="acceleration"),
                                       dict(solver="soft_step", diagnostics=True)],
-                         ids=["pgs_block", "direct", "diagnostics"])
-def test_pendulum_keeps_its_length_in_every_solver(settings):
-    """A pendulum released horizontally: its rod's length within 5 mm through the swing, and the
-    swing reaches the bottom (energy kept within a few percent)."""
-    world = i2d.World(**settings)
-    ground = world.create_body(type="static")
-    bob = world.create_body(position=(1.0, 0.0))
-    bob.create_circle(0.05)
-    joint = world.create_custom_joint(
-        ground, bob, custom_laws.distance(),
-        params={"ax": 0.0, "ay": 0.0, "bx": 0.0, "by": 0.0, "L": 1.0})
+                         ids=["pgs_block", "direct", "direct_acceleration", "diagnostics"])
+def test_pendulum_matches_the_distance_joint_in_every_solver(settings):
+    """A pendulum released horizontally (its bob hung at its centre: not chaotic) swings as the
+    built-in distance joint's, within 1e-6 m over 300 steps."""
+    worlds, bobs, joints = [], [], []
+    for custom in (False, True):
+        world = i2d.World(**settings)
+        ground = world.create_body(type="static")
+        bob = world.create_body(position=(1.0, 0.0))
+        bob.create_circle(0.05)
+        if custom:
+            joints.append(world.create_custom_joint(
+                ground, bob, custom_laws.distance(),
+                params={"ax": 0.0, "ay": 0.0, "bx": 0.0, "by": 0.0, "L": 1.0}))
+        else:
+            world.create_distance_joint(ground, bob, (0.0, 0.0), (1.0, 0.0))
+        worlds.append(world)
+        bobs.append(bob)
     lowest = 0.0
-    for _ in range(120):
-        world.step(DT)
-        assert abs(joint.value[0]) < 5e-3
-        lowest = min(lowest, bob.position[1])
+    for _ in range(300):
+        for world in worlds:
+            world.step(DT)
+        assert math.dist(bobs[0].position, bobs[1].position) < 1e-6
+        lowest = min(lowest, bobs[1].position[1])
     assert lowest < -0.97
     if settings.get("diagnostics"):
-        assert world.solver_stats.max_joint_error < 5e-3
-        rows = [row for row in world.constraint_rows() if row.kind.startswith("custom")]
-        assert len(rows) == 1 and rows[0].kind == "custom_row_0"
+        stats = worlds[1].solver_stats
+        assert stats.max_joint_error == pytest.approx(worlds[0].solver_stats.max_joint_error,
+                                                      abs=1e-9)
+        rows = [row for row in worlds[1].constraint_rows() if row.kind.startswith("custom")]
+        assert [row.kind for row in rows] == ["custom_row_0"]
+        (built_in,) = worlds[0].constraint_rows()
+        assert rows[0].impulse == pytest.approx(built_in.impulse, abs=1e-9)
 
 
 # -- snapshots, pickles, drawing --------------------------------------------------------------

@@ -139,7 +139,12 @@ class LawKernel:
         full[:len(state)] = state
         p = np.zeros(LAW_PARAMS)
         p[:len(params)] = params
-        function(full, p, out, mode)
+        try:
+            function(full, p, out, mode)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            # Python raises where the compiled kernel gives inf or NaN (error_model="numpy"):
+            # a law that is not finite here, as the engine would see it
+            out[:] = np.nan
         return out[:self.rows]
 
 
