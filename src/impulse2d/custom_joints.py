@@ -318,6 +318,8 @@ class CustomJoint(Joint):
         jt = self._world._joints
         rows = int(jt.law_rows[j])
         speeds = _per_row(value, "motor_speed", rows, lambda x, n: _validate.speed(x, n, "per s"))
+        if not isinstance(value, (list, tuple, np.ndarray)):  # one speed: every motor's
+            speeds = [x if jt.row_motor[j, k] else None for k, x in enumerate(speeds)]
         for k, x in enumerate(speeds):
             if x is not None and not jt.row_motor[j, k]:
                 raise ValueError(f"row {k} has no motor (give motor_speed at creation)")
