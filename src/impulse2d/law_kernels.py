@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from ._core.cache import cache_root
+from ._core.cache import cache_root, quick_loading
 from ._core.lazy import JIT, compiling
 from ._core.state import LAW_OUT, LAW_PARAMS, LAW_ROWS, LAW_STATE
 
@@ -101,6 +101,7 @@ class LawKernel:
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
+        quick_loading(module.law)  # loaded from the cache without the compiler's registries
         _LOADED[self.key] = module.law
         return module.law
 

@@ -236,7 +236,10 @@ class Joints(NamedTuple):
     row_speed: np.ndarray         # (n, LAW_ROWS) the motor's target Cdot (unit of C per s)
     row_max_force: np.ndarray     # (n, LAW_ROWS) the motor's largest force (N, or N m)
     row_impulse: np.ndarray       # (n, LAW_ROWS, 3) accumulated: equality or motor, lower, upper
-    law_state: np.ndarray         # (n, LAW_STATE) scratch: the state the law kernel reads
+    law_base: np.ndarray          # (n, 2, 5) A's and B's centre x, y, angle, cos, sin at the
+                                  # start of the step (prepared, as the other joints' frames)
+    law_state: np.ndarray         # (n, LAW_STATE) the state the law kernel last read (NaN
+                                  # first: prepared afresh)
     law_out: np.ndarray           # (n, LAW_ROWS, LAW_OUT) scratch: what the law kernel writes
 
 
@@ -298,6 +301,7 @@ JOINT_LAYOUT = {
     "row_speed": (np.float64, (LAW_ROWS,)),
     "row_max_force": (np.float64, (LAW_ROWS,)),
     "row_impulse": (np.float64, (LAW_ROWS, 3)),
+    "law_base": (np.float64, (2, 5)),
     "law_state": (np.float64, (LAW_STATE,)),
     "law_out": (np.float64, (LAW_ROWS, LAW_OUT)),
 }

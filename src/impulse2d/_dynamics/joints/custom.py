@@ -49,40 +49,54 @@ EVALUATE, WITH_PRODUCTS = 1, 2
 
 
 @inline_kernel
-def _pose(bodies, i, state, o, angle, velocities):
-    """Body ``i``'s origin pose now (in-step motion included) into ``state[o:o+8]``; returns
-    ``r = origin - centre`` (m, world frame). The angle (an ``atan2`` of the in-step turn) only
-    where the law reads it, the velocities only with ``velocities``."""
+def _pose(joints, j, side, bodies, i, state, o, angle, velocities):
+    """Body ``i``'s origin pose now (its pose at the start of the step, ``law_base``, moved by
+    the in-step ``dp``, ``dq``) into ``state[o:o+5]``, and with ``velocities`` its origin's
+    velocity into ``state[o+5:o+8]``. The angle (an ``atan2`` of the in-step turn) only where
+    the law reads it. Returns ``(r_x, r_y, moved)``: ``r = origin - centre`` (m, world frame),
+    and whether the pose differs from the one in ``state`` (the law's last evaluation)."""
     dq = bodies.dq
-    c = bodies.rot[i, 0] * dq[i, 0] - bodies.rot[i, 1] * dq[i, 1]
-    s = bodies.rot[i, 1] * dq[i, 0] + bodies.rot[i, 0] * dq[i, 1]
+    base = joints.law_base[j, side]
+    c = base[3] * dq[i, 0] - base[4] * dq[i, 1]
+    s = base[4] * dq[i, 0] + base[3] * dq[i, 1]
     lx = bodies.local_center[i, 0]
     ly = bodies.local_center[i, 1]
     rx = -(c * lx - s * ly)
     ry = -(s * lx + c * ly)
-    state[o] = bodies.center[i, 0] + bodies.dp[i, 0] + rx
-    state[o + 1] = bodies.center[i, 1] + bodies.dp[i, 1] + ry
-    state[o + 2] = bodies.angle[i] + turn_angle(dq[i, 1], dq[i, 0]) if angle else 0.0
-    state[o + 3] = c
-    state[o + 4] = s
+    x = base[0] + bodies.dp[i, 0] + rx
+    y = base[1] + bodies.dp[i, 1] + ry
+    moved = not (x == state[o] and y == state[o + 1] and c == state[o + 3]
+                 and s == state[o + 4])
+    if moved:
+        state[o] = x
+        state[o + 1] = y
+        state[o + 2] = base[2] + turn_angle(dq[i, 1], dq[i, 0]) if angle else 0.0
+        state[o + 3] = c
+        state[o + 4] = s
     if velocities:
         w = bodies.w[i]
         state[o + 5] = bodies.v[i, 0] - w * ry
         state[o + 6] = bodies.v[i, 1] + w * rx
         state[o + 7] = w
-    return rx, ry
+    return rx, ry, moved
 
 
 @inline_kernel
 def evaluate(joints, j, bodies, table, mode):
     """Joint ``j``'s law at the bodies' current poses into ``joints.law_out[j]``: per row ``C``,
-    ``J`` in the solver's velocity coordinates and (``mode`` WITH_PRODUCTS) ``Jdot v``."""
+    ``J`` in the solver's velocity coordinates and (``mode`` WITH_PRODUCTS) ``Jdot v``.
+
+    The law is called again only where a pose moved since its last call (or ``mode`` asks for
+    the products, which read the velocities): ``pgs`` sweeps every joint 8 times at one pose,
+    and the soft step warm-starts and solves at one pose each substep."""
     a = joints.body_a[j]
     b = joints.body_b[j]
     state = joints.law_state[j]
     products = mode == WITH_PRODUCTS
-    rax, ray = _pose(bodies, a, state, 0, joints.law_angle[j], products)
-    rbx, rby = _pose(bodies, b, state, 8, joints.law_angle[j], products)
+    rax, ray, moved_a = _pose(joints, j, 0, bodies, a, state, 0, joints.law_angle[j], products)
+    rbx, rby, moved_b = _pose(joints, j, 1, bodies, b, state, 8, joints.law_angle[j], products)
+    if not (moved_a or moved_b or products):
+        return
     out = joints.law_out[j]
     call_law(table[LAWS + joints.law[j]], (state, joints.law_params[j], out, mode))
     wa = bodies.w[a]
@@ -105,10 +119,20 @@ def is_equality(joints, j, r):
 
 @borrowing_kernel
 def prepare(joints, ids, bodies, h, warm_starting):
-    """The spring's softness at ``h``; every impulse reset without warm starting, and no
-    impulse kept by a motor or a bound that is off (nor by rows the law does not have)."""
+    """The bodies' poses at the start of the step (``law_base``), the spring's softness at
+    ``h``; every impulse reset without warm starting, and no impulse kept by a motor or a
+    bound that is off (nor by rows the law does not have)."""
     for n in range(ids.shape[0]):
         j = ids[n]
+        for side in range(2):
+            i = joints.body_a[j] if side == 0 else joints.body_b[j]
+            base = joints.law_base[j, side]
+            base[0] = bodies.center[i, 0]
+            base[1] = bodies.center[i, 1]
+            base[2] = bodies.angle[i]
+            base[3] = bodies.rot[i, 0]
+            base[4] = bodies.rot[i, 1]
+        joints.law_state[j, 0] = math.nan  # the law is called afresh (its params may be new)
         bias_rate, mass_scale, impulse_scale = soft_coefficients(joints.hertz[j],
                                                                  joints.damping_ratio[j], h)
         joints.spring_soft[j, 0] = bias_rate
