@@ -28,8 +28,7 @@ import numpy as np
 
 from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, custom, distance, gear, motor, mouse, prismatic
-from .joints import pulley
-from .joints import revolute, weld, wheel
+from .joints import pulley, revolute, weld, wheel
 from .lengths import MAX_CORRECTION, SLOP
 from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
