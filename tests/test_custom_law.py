@@ -148,7 +148,7 @@ def test_kernel_source_is_keyed_and_loads_in_a_second_process(tmp_path):
     law.compile()
     path = kernel.path()
     assert os.path.basename(path) == f"law_{kernel.key}.py"
-    cache = os.path.join(os.path.dirname(path), "__pycache__")
+    cache = kernel.dispatcher()._cache._cache_path  # Numba's own locator decides where
     assert any(name.startswith(f"law_{kernel.key}") and name.endswith(".nbi")
                for name in os.listdir(cache))
     code = ("import pickle, sys; k = pickle.loads(sys.stdin.buffer.read()); k.address(); "

@@ -27,8 +27,10 @@ import math
 
 import numba
 
+from impulse2d._core.jit import CACHE  # the engine's policy (IMPULSE2D_NUMBA_CACHE=0: off)
 
-@numba.njit(cache=True, error_model="numpy", _nrt=False, no_cpython_wrapper=True)
+
+@numba.njit(cache=CACHE, error_model="numpy", _nrt=False, no_cpython_wrapper=True)
 def law(state, params, out, mode):
 '''
 
