@@ -1,6 +1,6 @@
 """Joints made from a constraint law (:mod:`impulse2d.custom`): creation and handles.
 
-``world.create_custom_joint`` is :func:`create`. A joint stores its law as a slot in the world's
+``world.create_custom_joint`` is ``create`` here. A joint stores its law as a slot in the world's
 list of laws (``world._laws``: :class:`~impulse2d.law_kernels.LawKernel` objects, one per
 distinct law, the same slot for every joint of one law), whose kernel addresses the step writes
 into its table of verbs (:data:`impulse2d._dynamics.verbs.LAWS`); the per-row options go to the
