@@ -23,6 +23,7 @@ try:
     from .body import Body
     from .constraint_rows import ConstraintRow
     from .contacts import ContactData
+    from .custom_joints import CustomJoint
     from .chains import Chain
     from ._lock import WorldLockedError
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -45,7 +46,8 @@ __version__ = "0.1.0"
 __all__ = [
     "World", "WorldSettings", "Body", "Shape", "Chain", "Joint", "RevoluteJoint", "DistanceJoint",
     "PrismaticJoint", "WeldJoint", "WheelJoint",
-    "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
+    "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "CustomJoint", "BodyType",
+    "ShapeType",
     "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "ContactData", "ConstraintRow", "Profile", "Snapshot",
     "WorldLockedError", "WorldBatch", "BatchSnapshot", "BatchState", "warmup", "__version__",

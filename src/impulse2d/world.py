@@ -32,6 +32,7 @@ from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
+from . import custom_joints
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                      PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
@@ -96,6 +97,7 @@ class World:
         self._body_joints: dict[int, list[int]] = {}
         self._joint_index: dict[str, np.ndarray] | None = None  # rows per type, no-collide pairs
         self._joint_inv_h = 0.0  # 1 / the (sub)step the joint impulses were accumulated over
+        self._laws: list = []  # the custom joints' law kernels, by slot (custom_joints.py)
         # a batch step (impulse2d.batch) made a new contact store, which the reference holds
         # and Python's view not yet (the _contacts property syncs it on first read)
         self._contacts_stale = False
@@ -805,6 +807,24 @@ class World:
         x, y = x / norm, y / norm
         c, s = self._bodies.rot[a]
         return float(c * x + s * y), float(-s * x + c * y)
+
+    def create_custom_joint(self, body_a: Body, body_b: Body, law, params=None, hertz=0.0,
+                            damping_ratio=0.0, lower=None, upper=None, motor_speed=None,
+                            max_motor_force=0.0, anchor_a=None, anchor_b=None,
+                            collide_connected=False):
+        """A joint that holds ``law`` (an :class:`impulse2d.custom.ConstraintLaw`) between
+        ``body_a`` and ``body_b``, with its parameters ``params`` (a dict by name).
+
+        Each equality row is rigid (``hertz`` 0) or a spring of ``hertz`` and
+        ``damping_ratio`` toward ``C = 0``; ``lower``/``upper`` bound a row's ``C`` instead (one
+        value for every row, or one per row, None for a row's default); ``motor_speed`` drives a
+        row's ``Cdot`` with at most ``max_motor_force`` and frees it from its equality.
+        ``anchor_a``/``anchor_b``: world points the debug draw marks (default: the origins).
+        See :mod:`impulse2d.custom_joints`.
+        """
+        return custom_joints.create(self, body_a, body_b, law, params, hertz, damping_ratio,
+                                    lower, upper, motor_speed, max_motor_force, anchor_a,
+                                    anchor_b, collide_connected)
 
     def destroy_joint(self, joint: Joint) -> None:
         """Destroy ``joint``; its handle becomes invalid."""

@@ -68,8 +68,9 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
+                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SOLVER,
+                    SOLVER_SIGNATURE, call_collide, call_continuous, call_pairs, call_solver,
+                    diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -96,7 +97,7 @@ CHAINS_SECONDS = COLLIDE_SECONDS
 SOLVER_SECONDS = {"soft_step": 6.0, "soft_step_v31": 6.0, "pgs": 6.0, "pgs_ngs": 6.0,
                   "pgs_block": 6.0, "direct": 22.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                               "motor", "pulley", "gear"), 6.0)
+                               "motor", "pulley", "custom", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0
 DIRECT_ROWS_SECONDS = 3.0
 DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
@@ -620,6 +621,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
+    # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
+    for slot, law in enumerate(getattr(world, "_laws", ())):
+        table[LAWS + slot] = law.address()
     # Compiled on first need only (step_world); rewritten here so that a table copied from
     # another process never keeps that process's address.
     table[CONTINUOUS] = _continuous_kernel(settings).compiled_address()
