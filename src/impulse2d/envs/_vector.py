@@ -46,6 +46,10 @@ ascending):
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
   ``slice(None)``: all) after a step: observations, rewards and terminations as arrays;
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
+
+For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
+velocities, touching and awake flags of every world (the batch's dense views) or of a few
+(those worlds' own columns, so that observing a reset costs per world reset).
 """
 
 from __future__ import annotations
@@ -126,7 +130,6 @@ class BatchVectorEnv(VectorEnv):
         self.batch = WorldBatch.replicate(self._template(), self.num_envs, threads)
         self._blank = self.batch.snapshot()   # each world as built: what a reset restores
         self._rngs = [None] * self.num_envs   # each environment's own generator
-        self._seeds = [None] * self.num_envs
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
         self._obs = None
@@ -190,7 +193,7 @@ class BatchVectorEnv(VectorEnv):
         for i in idx:
             s = seeds[i]
             if s is not None or self._rngs[i] is None:
-                self._rngs[i], self._seeds[i] = seeding.np_random(s)
+                self._rngs[i], _ = seeding.np_random(s)
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(
                 seed if isinstance(seed, (int, np.integer)) else None)
@@ -294,6 +297,40 @@ class BatchVectorEnv(VectorEnv):
                 worlds[i].step(self.dt)
         obs, _, _ = self._observe(idx)
         return obs, {}
+
+    def _state(self, idx):
+        """The template bodies' positions (n, nb, 2), angles (n, nb), velocities (n, nb, 3),
+        touching (n, nb) and awake (n, nb) flags, of every world (``idx`` is ``ALL``: the
+        batch's dense views) or of worlds ``idx`` only (read from those worlds' own columns,
+        the same numbers the views give, at a cost per world read: a reset's observation
+        must not cost a pass over the whole batch)."""
+        b = self.batch
+        if idx is ALL:
+            return (b.get_positions(), b.get_angles(), b.get_velocities(), b.get_touching(),
+                    b.get_awake())
+        rows = b.body_rows
+        k = len(idx)
+        pos = np.empty((k, rows.shape[0], 2))
+        angle = np.empty((k, rows.shape[0]))
+        vel = np.empty((k, rows.shape[0], 3))
+        touching = np.zeros((k, rows.shape[0]), dtype=bool)
+        awake = np.empty((k, rows.shape[0]), dtype=bool)
+        for j, i in enumerate(idx):
+            w = b.worlds[i]
+            bodies = w._bodies
+            pos[j] = bodies.origin[rows]
+            angle[j] = bodies.angle[rows]
+            vel[j, :, :2] = bodies.v[rows]
+            vel[j, :, 2] = bodies.w[rows]
+            awake[j] = ~bodies.asleep[rows]
+            # WorldBatch.get_touching's rule: a contact with points touches both its bodies
+            c = w._contacts
+            on = c.count > 0
+            hit = np.zeros(bodies.alive.shape[0], dtype=bool)
+            hit[c.body_a[on]] = True
+            hit[c.body_b[on]] = True
+            touching[j] = hit[rows]
+        return pos, angle, vel, touching, awake
 
     def _check_actions(self, actions):
         space = self.action_space
