@@ -144,17 +144,22 @@ def generate(rng: np.random.Generator, hardcore: bool) -> Terrain:
 
 def _clouds(rng: np.random.Generator) -> list:
     """Gymnasium's 10 clouds: pentagons 15 x 5 steps with jittered corners, at 3/4 of the
-    view's height (their draws come before the hull's push)."""
-    clouds = []
-    uniform = rng.uniform
+    view's height (their draws come before the hull's push). Its 110 scalar ``uniform`` draws
+    are taken as one ``random(110)``: ``uniform(low, high)`` is ``low + (high - low) * u`` of
+    the next double ``u``, so the numbers are the same, bit for bit."""
+    count = TERRAIN_LENGTH // 20
+    u = rng.random(11 * count).tolist()
+    jitter = 5 * TERRAIN_STEP - 0.0
     height = 400 / SCALE * 3 / 4
-    for _ in range(TERRAIN_LENGTH // 20):
-        x = uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
+    clouds = []
+    for c in range(count):
+        draws = u[11 * c: 11 * c + 11]
+        x = (0.0 + TERRAIN_LENGTH * draws[0]) * TERRAIN_STEP
         corners = []
         for a in range(5):
-            cx = x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + uniform(0, 5 * TERRAIN_STEP)
-            cy = height + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + uniform(
-                0, 5 * TERRAIN_STEP)
+            turn = 3.14 * 2 * a / 5
+            cx = x + 15 * TERRAIN_STEP * math.sin(turn) + (0.0 + jitter * draws[1 + 2 * a])
+            cy = height + 5 * TERRAIN_STEP * math.cos(turn) + (0.0 + jitter * draws[2 + 2 * a])
             corners.append((cx, cy))
         clouds.append((corners, min(c[0] for c in corners), max(c[0] for c in corners)))
     return clouds
@@ -172,7 +177,13 @@ def build(world, terrain: Terrain) -> list:
     parts = [(0.0, 0.0, 0.0, [("polygon", geometry.make_polygon(corners), material)])
              for corners in terrain.boxes]
     x, y = terrain.x.tolist(), terrain.y.tolist()
-    segment = geometry.segment_ends
-    parts += [(0.0, 0.0, 0.0, [("segment", segment((x[k], y[k]), (x[k + 1], y[k + 1])), material)])
+    # the checked ends segment_ends would return (its length, math.hypot of the same
+    # differences), without its checks: the points are finite and TERRAIN_STEP apart in x,
+    # far more than the slop a segment must span (a quarter of the terrain's build time)
+    ends = geometry.SegmentEnds
+    hypot = math.hypot
+    parts += [(0.0, 0.0, 0.0, [("segment", ends(x[k], y[k], x[k + 1], y[k + 1],
+                                                 hypot(x[k + 1] - x[k], y[k + 1] - y[k])),
+                                material)])
               for k in range(TERRAIN_LENGTH - 1)]
     return [body for body, _ in create_static_bodies(world, parts)]

@@ -32,7 +32,10 @@ walker in one batch call (:class:`BipedalWalkerVectorEnv`).
 now" (a contact with points, ``WorldBatch.get_touching``); Gymnasium's flag is set by any
 contact's begin and cleared by any contact's end, so it reads False while a foot still
 touches a second ground edge after leaving the first. The hull's fall is likewise the hull
-touching the ground after the step. Gymnasium's walker never sleeps (it sets every joint's
+touching the ground after the step. The engine finds contacts at the start of each step, so
+the reset's observation reads both feet off the ground although the reset's step stood them
+on it (Box2D's time of impact reports them touching within that step); from the first step
+on they read as touching. Gymnasium's walker never sleeps (it sets every joint's
 motor speed each step, which wakes the bodies in Box2D 2.3), so sleeping is off here.
 
 **Solver settings** (:data:`NATIVE_SETTINGS`, :data:`FAITHFUL_SETTINGS`). Gymnasium steps
@@ -285,17 +288,21 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         self._costs = (TORQUE_COST * strength).astype(np.float64)
 
     def _observe(self, idx):
-        if isinstance(idx, slice):
-            batch = self.batch
-            positions = batch.get_positions()
-            angles = batch.get_angles()
-            velocities = batch.get_velocities()
-            touching = batch.get_touching()
+        b = self.batch
+        if idx is ALL:
+            positions, angles = b.get_positions(), b.get_angles()
+            velocities, touching = b.get_velocities(), b.get_touching()
             origins, translations = _lidar_rays(positions[:, HULL])
-            lidar = batch.ray_cast_many(origins, translations, filter=LIDAR_FILTER).fraction
+            lidar = b.ray_cast_many(origins, translations, filter=LIDAR_FILTER).fraction
             idx = np.arange(self.num_envs)
         else:
-            positions, angles, velocities, touching, lidar = self._gather(idx)
+            # a reset's few worlds: their own columns and one cast per world (the same
+            # numbers as the batch's views and cast)
+            positions, angles, velocities, touching, _ = self._state(idx)
+            origins, translations = _lidar_rays(positions[:, HULL])
+            lidar = np.stack([queries.ray_cast_many(b.worlds[i], origins[k], translations[k],
+                                                    LIDAR_FILTER).fraction
+                              for k, i in enumerate(idx.tolist())])
         return self._outcome(idx, positions, angles, velocities, touching, lidar)
 
     # -- drawing -------------------------------------------------------------------------------
@@ -316,22 +323,6 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         return tuple(frames)
 
     # -- the arrays ------------------------------------------------------------------------------
-    def _gather(self, idx: np.ndarray):
-        """The dense views and the lidar of worlds ``idx`` only (a reset's few worlds): each
-        world's own arrays, read as the batch reads them."""
-        rows = self.batch.body_rows
-        worlds = [self.batch.worlds[i] for i in idx.tolist()]
-        positions = np.stack([w._bodies.origin[rows] for w in worlds])
-        angles = np.stack([w._bodies.angle[rows] for w in worlds])
-        velocities = np.stack([np.concatenate((w._bodies.v[rows], w._bodies.w[rows, None]),
-                                              axis=1) for w in worlds])
-        touching = np.stack([_touching(w, rows) for w in worlds])
-        origins, translations = _lidar_rays(positions[:, HULL])
-        lidar = np.stack([queries.ray_cast_many(w, origins[k], translations[k],
-                                                LIDAR_FILTER).fraction
-                          for k, w in enumerate(worlds)])
-        return positions, angles, velocities, touching, lidar
-
     def _outcome(self, idx, positions, angles, velocities, touching, lidar):
         """Observations, rewards and terminations of environments ``idx`` from their bodies'
         arrays (see the module's docstring); updates the reward's potential."""
@@ -373,17 +364,6 @@ def _lidar_rays(hull_origins: np.ndarray):
     as the end point minus the origin, the numbers its ray cast receives."""
     origins = np.repeat(hull_origins[:, None, :], LIDAR_RAYS.shape[0], axis=1)
     return origins, (origins + LIDAR_RAYS) - origins
-
-
-def _touching(world, rows: np.ndarray) -> np.ndarray:
-    """Whether each body ``rows`` of ``world`` has a touching contact (a contact with points):
-    ``WorldBatch.get_touching`` for one world."""
-    c = world._contacts
-    touching = c.count > 0
-    hit = np.zeros(world._bodies.alive.shape[0], dtype=bool)
-    hit[c.body_a[touching]] = True
-    hit[c.body_b[touching]] = True
-    return hit[rows]
 
 
 class BipedalWalker(gymnasium.Env):
