@@ -133,9 +133,9 @@ NATIVE_SETTINGS = {"solver": "pgs_block", "velocity_iterations": 10,
 iterations a step instead of 180 and 60 (a step costs about a third as much). Chosen by the
 scripted gait (:mod:`.walker_heuristic`, 500 steps, seeds 0-15, measured here on this
 terrain): Box2D 2.3 walks 17.4 m on average (7-24 m a seed, 10 falls: the gait has no notion
-of balance); the faithful settings 17.1 m; 10 / 3 iterations 17.4 m (12 falls), 9 / 3 16.9;
-between 12 / 3 and 90 / 30 it walks 5-11 m before falling, at 8 / 3 it falls back at the
-start. Box2D v3's soft step (``"soft_step"``, 4 or 8 substeps) lets the knees give way under
+of balance); the faithful settings 17.1 m; 10 / 3 iterations 17.4 m (13 falls), 9 / 3 16.9;
+12 / 3, 10 / 5, 12 / 4, 15 / 5, 60 / 20 and 90 / 30 5-11 m (most fall near 8 m), 20 / 5 and
+40 / 10 about 2 m (the gait stalls in a split), and at 8 / 3 it falls back at the start. Box2D v3's soft step (``"soft_step"``, 4 or 8 substeps) lets the knees give way under
 the hull: the gait falls within 1.2 m on every seed."""
 
 DEFAULT_MAX_STEPS = {False: 1600, True: 2000}
