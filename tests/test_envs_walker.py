@@ -355,6 +355,19 @@ def test_bad_actions_raise_and_change_nothing():
     assert env.world.state_hash() == before
     with pytest.raises(TypeError, match="hardcore"):
         BipedalWalkerVectorEnv(1, hardcore="yes")
+    with pytest.raises(TypeError, match="settings"):
+        BipedalWalkerVectorEnv(1, settings=[("solver", "pgs")])
+    with pytest.raises(ValueError, match="solver"):
+        BipedalWalkerVectorEnv(1, settings={"solver": "fastest"})
+
+
+def test_settings_override_the_engine_settings():
+    env = BipedalWalkerVectorEnv(2, settings={"velocity_iterations": 20})
+    world = env.batch.worlds[1]
+    assert world.settings.velocity_iterations == 20
+    assert world.settings.position_iterations == 3 and world.settings.solver == "pgs_block"
+    faithful = BipedalWalkerVectorEnv(1, box2d_faithful=True)
+    assert faithful.batch.worlds[0].settings.velocity_iterations == 180
 
 
 # -- rendering -------------------------------------------------------------------------------

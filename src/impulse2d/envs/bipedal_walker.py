@@ -214,14 +214,17 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
     truncation, rendering).
 
     ``hardcore``: stumps, pits and stairs. ``box2d_faithful``: the pybox2d layer's engine
-    settings (:data:`FAITHFUL_SETTINGS`) instead of :data:`NATIVE_SETTINGS`.
-    ``max_episode_steps``: truncation (default 1600, hardcore 2000; None: never)."""
+    settings (:data:`FAITHFUL_SETTINGS`) instead of :data:`NATIVE_SETTINGS`; ``settings``: a
+    dict of :class:`~impulse2d.WorldSettings` fields over those (a bad one raises when the
+    template world is made). ``max_episode_steps``: truncation (default 1600, hardcore 2000;
+    None: never)."""
 
     metadata = {**BatchVectorEnv.metadata, "render_fps": FPS}
     dt = 1.0 / FPS
 
     def __init__(self, num_envs: int = 1, *, hardcore: bool = False,
-                 box2d_faithful: bool = False, max_episode_steps="default",
+                 box2d_faithful: bool = False, settings: dict | None = None,
+                 max_episode_steps="default",
                  autoreset_mode="next_step", render_mode: str | None = None,
                  render_envs=None, threads: int | None = None) -> None:
         if not isinstance(hardcore, (bool, np.bool_)):
@@ -231,7 +234,11 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
                             f"{type(box2d_faithful).__name__}")
         self.hardcore = bool(hardcore)
         self.box2d_faithful = bool(box2d_faithful)
-        self.settings = dict(FAITHFUL_SETTINGS if self.box2d_faithful else NATIVE_SETTINGS)
+        if settings is not None and not isinstance(settings, dict):
+            raise TypeError(f"settings must be a dict of WorldSettings fields, got "
+                            f"{type(settings).__name__}")
+        self.settings = {**(FAITHFUL_SETTINGS if self.box2d_faithful else NATIVE_SETTINGS),
+                         **(settings or {})}
         if isinstance(max_episode_steps, str) and max_episode_steps == "default":
             max_episode_steps = DEFAULT_MAX_STEPS[self.hardcore]
         self.single_observation_space = _observation_space()
@@ -375,10 +382,10 @@ class BipedalWalker(gymnasium.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": FPS}
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False,
-                 box2d_faithful: bool = False) -> None:
+                 box2d_faithful: bool = False, settings: dict | None = None) -> None:
         self._vec = BipedalWalkerVectorEnv(1, hardcore=hardcore, box2d_faithful=box2d_faithful,
-                                           max_episode_steps=None, render_mode=render_mode,
-                                           threads=1)
+                                           settings=settings, max_episode_steps=None,
+                                           render_mode=render_mode, threads=1)
         self.hardcore = self._vec.hardcore
         self.render_mode = render_mode
         self.observation_space = self._vec.single_observation_space
