@@ -43,9 +43,12 @@ Box2D 2.3 once per environment step with 180 velocity and 60 position iterations
 ``box2d_faithful=True`` uses the pybox2d layer's settings for that (``impulse2d.compat``: the
 ``"pgs_block"`` solver, Box2D 2.3's sequential impulses with its 2x2 block solver and
 nonlinear Gauss-Seidel position correction, 180 / 60 iterations, one engine step, Box2D 2.3's
-time-of-impact rules): the same walker and terrain then give the bits of Gymnasium's
-environment on the layer. The default (native) settings are documented at
-:data:`NATIVE_SETTINGS` with the measurements that chose them.
+time-of-impact rules): the same walker and terrain then start as Gymnasium's environment on
+the layer does, and its steps agree to float precision (not bit for bit: here the walker's
+bodies are made before the terrain's, so the solver visits the contacts in another order and
+its sums round differently; a long run drifts apart as any chaotic one does). The default
+(native) settings are documented at :data:`NATIVE_SETTINGS` with the measurements that chose
+them.
 
 **The batch.** Each environment is a world of a :class:`~impulse2d.WorldBatch` made by
 ``replicate`` from one template (the walker's 5 bodies and 4 joints: the batch's dense
@@ -135,8 +138,9 @@ scripted gait (:mod:`.walker_heuristic`, 500 steps, seeds 0-15, measured here on
 terrain): Box2D 2.3 walks 17.4 m on average (7-24 m a seed, 10 falls: the gait has no notion
 of balance); the faithful settings 17.1 m; 10 / 3 iterations 17.4 m (13 falls), 9 / 3 16.9;
 12 / 3, 10 / 5, 12 / 4, 15 / 5, 60 / 20 and 90 / 30 5-11 m (most fall near 8 m), 20 / 5 and
-40 / 10 about 2 m (the gait stalls in a split), and at 8 / 3 it falls back at the start. Box2D v3's soft step (``"soft_step"``, 4 or 8 substeps) lets the knees give way under
-the hull: the gait falls within 1.2 m on every seed."""
+40 / 10 about 2 m (the gait stalls in a split), and at 8 / 3 it falls back at the start.
+Box2D v3's soft step (``"soft_step"``, 4 or 8 substeps) lets the knees give way under the
+hull: the gait falls within 1.2 m on every seed."""
 
 DEFAULT_MAX_STEPS = {False: 1600, True: 2000}
 """Truncation of a directly made vector environment, by ``hardcore`` (the registrations
@@ -182,16 +186,14 @@ def build_walker(settings: dict) -> World:
     return world
 
 
-def _set_max_torques(batch, rows: np.ndarray, torques: np.ndarray, worlds=None) -> None:
-    """Write the torque limits (N m) of the template joints ``rows`` in every world (or in
-    ``worlds``, indices): ``torques`` (worlds, joints). The batch has no write for them; this
-    is one NumPy assignment per world into its joint store's ``max_motor`` column (what
-    ``RevoluteJoint.max_motor_torque``'s setter writes: the step reads it, nothing caches it,
-    and the walker never sleeps, so no wake is needed)."""
-    all_worlds = batch.worlds
-    chosen = range(len(all_worlds)) if worlds is None else worlds
-    for k, i in enumerate(chosen):
-        all_worlds[i]._joints.max_motor[rows] = torques[k]
+def _set_max_torques(batch, rows: np.ndarray, torques: np.ndarray) -> None:
+    """Write the torque limits (N m) of the template joints ``rows`` in every world from a
+    (worlds, joints) array. The batch has no write for them; this is one NumPy assignment per
+    world into its joint store's ``max_motor`` column (what ``RevoluteJoint.max_motor_torque``'s
+    setter writes: the step reads it and nothing caches it; the walker never sleeps, so no
+    wake is needed), the loop ``WorldBatch.set_motor_speeds`` runs for the speeds."""
+    for world, row in zip(batch.worlds, torques):
+        world._joints.max_motor[rows] = row
 
 
 def _observation_space() -> spaces.Box:
