@@ -251,6 +251,44 @@ def _momentum(envs):
     return np.einsum("b,nbk->nk", m, v), m.sum()
 
 
+def test_box2d_faithful_uses_the_layers_settings_and_lands():
+    """box2d_faithful: the pybox2d layer's solver and counts, Box2D's ten two-sided edges; the
+    pilot lands there too (seeds 0-9; Box2D 2.3 itself: mean 265 on them)."""
+    from impulse2d.envs.lunar_lander import FAITHFUL
+    total, last = _pilot_scores(range(10), box2d_faithful=True)
+    assert total.mean() >= 200.0, (total.mean(), np.sort(total))
+    env = LunarLander(box2d_faithful=True)
+    env.reset(seed=0)
+    s = env.world.settings
+    assert (s.solver, s.velocity_iterations, s.position_iterations) == ("pgs_block", 180, 60)
+    assert s.continuous_box2d23 and FAITHFUL["solver"] == "pgs_block"
+    moon = env.world.bodies[-1]
+    assert len(moon.shapes) == 11 and all(sh.type == "segment" for sh in moon.shapes)
+
+
+def test_wind_is_gymnasiums_gusts_from_the_seed():
+    """enable_wind: the x momentum gained against the windless run from the same seed is the
+    sum of Gymnasium's gusts, tanh(sin(0.02 k) + sin(0.01 pi k)) * wind_power * dt, from the
+    phase the generator draws after the terrain and the push (the reset's step included)."""
+    from gymnasium.utils import seeding
+    steps, seed, power = 20, 4, 15.0
+
+    def momentum_x(wind):
+        envs = LunarLanderVectorEnv(1, enable_wind=wind, wind_power=power)
+        envs.reset(seed=seed)
+        for _ in range(steps):
+            envs.step(np.zeros(1, dtype=np.int64))
+        return _momentum(envs)[0][0, 0]
+
+    rng, _ = seeding.np_random(seed)
+    rng.uniform(size=12)
+    rng.uniform(size=2)
+    k0 = int(rng.integers(-9999, 9999))
+    k = k0 + np.arange(steps + 1)
+    gusts = np.tanh(np.sin(0.02 * k) + np.sin(np.pi * 0.01 * k)) * power / 50
+    assert momentum_x(True) - momentum_x(False) == pytest.approx(gusts.sum(), rel=1e-9)
+
+
 def test_free_fall_follows_gravity():
     """With no engine, the falling lander and legs gain momentum at exactly M g (the joints'
     impulses between them cancel; nothing else acts before touchdown)."""
