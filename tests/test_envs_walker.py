@@ -309,6 +309,57 @@ def test_next_step_autoreset_starts_a_new_episode():
     assert u.batch.worlds[1].bodies[0].position.x == pytest.approx(x_standing, abs=0.05)
 
 
+@pytest.mark.parametrize("mode", [gym.vector.AutoresetMode.NEXT_STEP,
+                                  gym.vector.AutoresetMode.SAME_STEP])
+def test_vector_env_equals_gymnasiums_sync_vector_env_of_the_single_env(mode):
+    """Gymnasium's SyncVectorEnv over the single environment (with its TimeLimit) is the
+    reference for autoreset, truncation, final_obs and seeding: the native vector env returns
+    the same arrays, bit for bit, through episodes that end by falling and by the time limit
+    (short here: 40 steps)."""
+    n, limit = 3, 40
+    sync = gym.vector.SyncVectorEnv(
+        [lambda: gym.make("impulse2d/BipedalWalker-v3", max_episode_steps=limit)
+         for _ in range(n)], autoreset_mode=mode)
+    native = BipedalWalkerVectorEnv(n, max_episode_steps=limit, autoreset_mode=mode)
+    acts = _actions(n, 130, seed=8)
+    acts[:, 0] = FALL            # env 0 falls (about 40 steps), env 2 stands still: truncated
+    acts[:, 2] = 0.0
+    ends = {"term": 0, "trunc": 0}
+    obs_s, _ = sync.reset(seed=9)
+    obs_n, _ = native.reset(seed=9)
+    np.testing.assert_array_equal(obs_s, obs_n)
+    for k in range(130):
+        out_s = sync.step(acts[k])
+        out_n = native.step(acts[k])
+        for x, y in zip(out_s[:4], out_n[:4]):
+            np.testing.assert_array_equal(x, y)
+        ends["term"] += int(out_s[2].sum())
+        ends["trunc"] += int(out_s[3].sum())
+        info_s, info_n = out_s[4], out_n[4]
+        assert ("final_obs" in info_s) == ("final_obs" in info_n)
+        if "final_obs" in info_s:
+            np.testing.assert_array_equal(info_s["_final_obs"], info_n["_final_obs"])
+            for i in np.flatnonzero(info_s["_final_obs"]):
+                np.testing.assert_array_equal(info_s["final_obs"][i], info_n["final_obs"][i])
+    assert ends["term"] >= 1 and ends["trunc"] >= 2   # both endings were exercised
+
+
+def test_reset_mask_resets_only_those_environments():
+    envs = BipedalWalkerVectorEnv(4, autoreset_mode="disabled")
+    envs.reset(seed=0)
+    for _ in range(10):
+        obs, *_ = envs.step(np.full((4, 4), 0.3, np.float32))
+    before = [w.state_hash() for w in envs.batch.worlds]
+    mask = np.array([False, True, False, True])
+    obs2, _ = envs.reset(options={"reset_mask": mask})
+    after = [w.state_hash() for w in envs.batch.worlds]
+    assert [b == a for b, a in zip(before, after)] == [True, False, True, False]
+    np.testing.assert_array_equal(obs2[~mask], obs[~mask])
+    start = terrain.TERRAIN_STEP * terrain.TERRAIN_STARTPAD / 2
+    for i in (1, 3):   # back at the start, a new episode's terrain drawn
+        assert envs.batch.worlds[i].bodies[0].position.x == pytest.approx(start, abs=0.05)
+
+
 def test_truncation_after_max_episode_steps_then_reset():
     envs = _vec(2, max_episode_steps=5)
     envs.reset(seed=60)
