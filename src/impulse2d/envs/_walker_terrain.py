@@ -29,7 +29,8 @@ changes the start of every episode: the reset's step pulls the lower legs 0.45 m
 of impact, which the engine's ``continuous_box2d23`` rules reproduce for segments, stands them
 back on the ground, but a one-sided chain stops only a body whose centroid crosses it, so the
 feet stayed 0.19 m deep in the ground and the scripted gait stalled or fell within 2.5 m on
-every seed at 180 / 60 and 40 / 10 iterations (with edges it walks 17 m on average, as on Box2D).
+every seed at 180 / 60 and 40 / 10 iterations (with edges it walks 17 m on average, as on
+Box2D).
 
 Filtering as in Gymnasium: the terrain is category 0x1 (the walker's shapes collide with it
 only), friction 2.5 (:data:`FRICTION`); the lidar sees category 0x1 only.
@@ -59,12 +60,6 @@ FRICTION = 2.5
 
 GRASS, STUMP, STAIRS, PIT = 0, 1, 2, 3
 """Terrain states (Gymnasium's numbering: ``integers(1, 4)`` picks an obstacle)."""
-
-GROUND_COLORS = ((76, 255, 76), (76, 204, 76))
-"""RGB of the ground line, even and odd segments."""
-GROUND_FILL = (102, 153, 76)
-OBSTACLE_COLORS = ((255, 255, 255), (153, 153, 153))
-"""RGB fill and outline of obstacle boxes."""
 
 
 class Terrain(NamedTuple):
@@ -161,7 +156,8 @@ def _clouds(rng: np.random.Generator) -> list:
             cx = x + 15 * TERRAIN_STEP * math.sin(turn) + (0.0 + jitter * draws[1 + 2 * a])
             cy = height + 5 * TERRAIN_STEP * math.cos(turn) + (0.0 + jitter * draws[2 + 2 * a])
             corners.append((cx, cy))
-        clouds.append((corners, min(c[0] for c in corners), max(c[0] for c in corners)))
+        xs = [corner[0] for corner in corners]
+        clouds.append((corners, min(xs), max(xs)))
     return clouds
 
 
