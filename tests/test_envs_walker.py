@@ -126,6 +126,23 @@ def test_terrain_is_gymnasiums_for_the_same_seed(gymnasium_walker, hardcore):
             assert len(t.boxes) > 0
 
 
+def test_hardcore_obstacles_are_static_boxes_and_episodes_run():
+    envs = gym.make_vec("impulse2d/BipedalWalkerHardcore-v3", num_envs=4,
+                        vectorization_mode="vector_entry_point")
+    u = envs.unwrapped
+    obs, _ = envs.reset(seed=10)
+    for i, world in enumerate(u.batch.worlds):
+        boxes = u.terrains[i].boxes
+        assert len(boxes) > 0
+        shapes = [s for b in world.bodies[5:] for s in b.shapes]
+        assert sum(s.type == "polygon" for s in shapes) == len(boxes)
+        assert sum(s.type == "segment" for s in shapes) == terrain.TERRAIN_LENGTH - 1
+        assert all(b.type == "static" for b in world.bodies[5:])
+    for a in _actions(4, 100, seed=10):
+        obs, reward, terminated, truncated, _ = envs.step(a)
+        assert np.all(np.isfinite(obs)) and np.all(np.isfinite(reward))
+
+
 def test_faithful_reset_is_gymnasiums_start(gymnasium_walker):
     """With the pybox2d layer's settings the reset's step (legs pulled together, feet stood on
     the ground by the time of impact, the hull's push) leaves the walker as Gymnasium's on
