@@ -32,14 +32,19 @@ What differs from Box2D, and why:
 * **Solver.** Gymnasium steps Box2D 2.3 at 1/50 s with 180 velocity and 60 position
   iterations (sequential impulses). Here each 1/50 s step is impulse2d's soft step
   (``"soft_step"``, Box2D v3's solver) with :data:`SETTINGS`: 8 substeps of one iteration
-  each, and the joints held at 100 Hz (``joint_hertz``; the default 60 lets the legs' 40 N m
-  motors push them 0.16 rad past their limits, 100 Hz 0.06 rad; Box2D's rigid limits 0). With
-  these the heuristic pilot scores a mean of 235 on seeds 0-99 (92 at rest, 8 crashes;
-  Box2D 2.3: 253, 95 / 4): the task is the same (over 200, ``tests/test_envs_lander.py``).
-  Measured 2026-11-28 (mean over seeds 0-99): 4 substeps never come to rest (the landed
-  lander rocks on its legs, faster than the sleep threshold), 6 substeps 230, 8 substeps
-  235, 12 substeps 226, 16 substeps at 200 Hz 230; ``"pgs_block"`` with 30 / 10 or 60 / 20
-  sweeps never comes to rest either (the light legs against their motors do not converge).
+  each, the joints held at 100 Hz with a damping ratio of 5 (``joint_hertz``,
+  ``joint_damping_ratio``; at the default 60 Hz the legs' 40 N m motors push them 0.16 rad
+  past their limits, at 100 Hz 0.06 rad; Box2D's rigid limits hold them at 0, and the damping
+  keeps the legs from springing the lander back up on touchdown). With these the heuristic
+  pilot scores a mean of 245 on seeds 0-99 (93 at rest, 7 crashes, most by skidding out of
+  the view after touchdown; Box2D 2.3: 253, 95 / 4): the task is the same (over 200,
+  ``tests/test_envs_lander.py``). Measured 2026-11-28, mean over seeds 0-99: 4 substeps never
+  come to rest (the landed lander rocks on its legs faster than the sleep threshold);
+  6 substeps 230; 8 substeps 235 (100 Hz: 235; with damping ratio 5: 245, 10: 225; with
+  contacts at 60 Hz: 229); 12 substeps 226; 16 substeps at 200 Hz 230; 6 substeps at 75 Hz,
+  damping 5: 222 with 8 truncated; ``"pgs_block"`` with 30 / 10 or 60 / 20 sweeps never comes
+  to rest (the light legs against their motors do not converge). The spread between close
+  settings (+-10) is the pilot's: it is bang-bang, so small differences change whole landings.
   ``box2d_faithful=True`` uses the pybox2d layer's settings (:data:`FAITHFUL`:
   ``"pgs_block"`` with Box2D 2.3's continuous rules, one step of 180 / 60 sweeps), for
   comparisons with Box2D: mean 252 on seeds 0-99 (94 at rest, 6 crashes).
@@ -107,7 +112,8 @@ HELIPAD_Y = H / 4
 INITIAL_X = W / 2
 INITIAL_Y = H
 
-SETTINGS = {"solver": "soft_step", "substeps": 8, "joint_hertz": 100.0}
+SETTINGS = {"solver": "soft_step", "substeps": 8, "joint_hertz": 100.0,
+            "joint_damping_ratio": 5.0}
 """The engine settings of the native environment (see the module's docstring)."""
 FAITHFUL = {"solver": "pgs_block", "continuous_box2d23": True, "substeps": 1,
             "velocity_iterations": 180, "position_iterations": 60}
@@ -181,7 +187,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # (generator, its state before its block was drawn): a new generator (a reset with a
         # seed) starts afresh
         self._disp_state = [None] * n
-        self.helipad = (HELIPAD_X1, HELIPAD_X2, HELIPAD_Y)
 
     # -- the world ------------------------------------------------------------------------------
     def _template(self):
