@@ -95,6 +95,15 @@ def test_vector_env_spaces_shapes_and_dtypes():
     assert set(np.unique(obs[:, [8, 13]])) <= {0.0, 1.0}
 
 
+def test_spaces_are_gymnasiums(gymnasium_walker):
+    theirs = gymnasium_walker()
+    ours = gym.make("impulse2d/BipedalWalker-v3")
+    for a, b in ((ours.observation_space, theirs.observation_space),
+                 (ours.action_space, theirs.action_space)):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        assert np.array_equal(a.low, b.low) and np.array_equal(a.high, b.high)
+
+
 def test_registration_truncates_as_gymnasium():
     assert gym.spec("impulse2d/BipedalWalker-v3").max_episode_steps == 1600
     assert gym.spec("impulse2d/BipedalWalkerHardcore-v3").max_episode_steps == 2000
