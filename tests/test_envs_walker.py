@@ -127,10 +127,11 @@ def test_terrain_is_gymnasiums_for_the_same_seed(gymnasium_walker, hardcore):
         assert np.array_equal(t.x, theirs.terrain_x)
         assert np.array_equal(t.y, theirs.terrain_y)
         assert [c for c, *_ in t.clouds] == [c for c, *_ in theirs.cloud_poly]
-        # Gymnasium's static bodies: the obstacle boxes and 199 edges; ours the same, after
-        # the walker's 5 bodies
-        assert len(env.world.bodies) == 5 + len(theirs.terrain)
+        # Gymnasium's static bodies: the obstacle boxes and 199 edges, one body each; ours
+        # the same shapes, the edges on one body, after the walker's 5 bodies
         assert len(t.boxes) == len(theirs.terrain) - (terrain.TERRAIN_LENGTH - 1)
+        assert len(env.world.bodies) == 5 + len(t.boxes) + 1
+        assert len(env.world.shapes) == 5 + len(theirs.terrain)
         if hardcore:
             assert len(t.boxes) > 0
 
