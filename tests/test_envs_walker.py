@@ -9,7 +9,6 @@ installed only inside the tests that compare with it (as in ``tests/test_gym_env
 from __future__ import annotations
 
 import math
-import os
 import sys
 import warnings
 
@@ -24,8 +23,6 @@ from impulse2d.envs import _walker_terrain as terrain  # noqa: E402
 from impulse2d.envs.bipedal_walker import (  # noqa: E402
     END_X, HULL_POLY, LIDAR_FILTER, LIDAR_RANGE, BipedalWalker, BipedalWalkerVectorEnv)
 from impulse2d.envs.walker_heuristic import ScriptedWalker  # noqa: E402
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 FALL = np.array([1.0, 0.0, -1.0, 0.0], dtype=np.float32)
 """Hips apart at full torque, knees slack: every walker falls on its hull within 45 steps."""
