@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import copy
 import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
-from . import _lock, _sleep, _validate
+from . import _lock, _validate
 from . import queries as _queries
-from ._core.state import DYNAMIC, STATIC
+from ._dynamics import batch_step as _batch
+from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot
 
@@ -67,6 +71,21 @@ class WorldBatch:
         self._body_rows = None   # the template's body rows (replicated batches)
         self._joint_rows = None  # the template's joint rows
         self._joint_kinds = None  # per template joint: its handle class
+        n = len(worlds)
+        # the worlds' stores' references, as the kernels take them, and the Python objects
+        # they were last set from (a world rebuilds its reference when a store is replaced)
+        self._refs = (list(worlds) if numba.config.DISABLE_JIT
+                      else numba.typed.List.empty_list(WORLD_STORES))
+        if not numba.config.DISABLE_JIT:
+            for w in worlds:
+                self._refs.append(stores_for_step(w))
+        else:
+            self._refs[:] = [stores_for_step(w) for w in worlds]
+        self._ref_of = [w._stores for w in worlds]
+        self._args = np.zeros((n, _batch.ARGUMENTS))  # the step kernel's arguments per world
+        self._written = [None] * n  # the packed settings each row of _args holds
+        self._results = np.zeros((n, _batch.RESULTS))
+        self._pool = None  # worker threads (threads - 1 of them: the caller works too)
 
     @classmethod
     def replicate(cls, world, n: int, threads: int | None = None) -> "WorldBatch":
@@ -103,7 +122,11 @@ class WorldBatch:
 
     @threads.setter
     def threads(self, value: int) -> None:
-        self._threads = _check_threads(value)
+        value = _check_threads(value)
+        if value != self._threads and self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._threads = value
 
     @property
     def body_rows(self) -> np.ndarray:
@@ -112,105 +135,129 @@ class WorldBatch:
 
     def step(self, dt: float = 1.0 / 60.0) -> None:
         """Advance every world by ``dt`` seconds: for each world exactly the bits of
-        ``world.step(dt)``. A world locked in a step of its own raises
-        :class:`~impulse2d.WorldLockedError` before any world moves."""
-        dt = _validate.time_step(dt, "dt")
-        for w in self._worlds:
+        ``world.step(dt)``, whatever the batch, its order or :attr:`threads`.
+
+        The worlds go to the engine in one call per thread, each thread stepping its share of
+        them one after the other with Python's global lock released. A world whose step needs
+        Python in the middle (contact or body events, callbacks, diagnostics, the ``direct``
+        solver) is stepped by ``World.step`` after the others; so is every world at
+        ``dt = 0``. Each world's ``Profile.step`` is its share of the batch's time. A world
+        locked in a step of its own raises :class:`~impulse2d.WorldLockedError` before any
+        world moves."""
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
+            dt = _validate.time_step(dt, "dt")
+        worlds = self._worlds
+        for w in worlds:
             if w._lock.stepping:
                 raise _lock.locked("WorldBatch.step")
-        for w in self._worlds:
-            w.step(dt)
+        if dt == 0.0:
+            for w in worlds:
+                w.step(dt)
+            return
+        fast, slow = _batch.prepare(worlds, dt, self._args, self._written, self._refs,
+                                    self._ref_of)
+        if fast:
+            seconds = self._run(np.array(fast, dtype=np.int64))
+            _batch.finish(worlds, fast, self._results, dt, seconds / len(fast))
+        for k in slow:
+            worlds[k].step(dt)
+
+    def _run(self, which: np.ndarray) -> float:
+        """The kernel over the worlds ``which``, spread over the threads in chunks that each
+        thread takes as it comes free (worlds differ in cost); returns the wall time, s."""
+        threads = min(self._threads, which.shape[0])
+        refs, args, results = self._refs, self._args, self._results
+        if threads <= 1:
+            return _batch.run(refs, which, args, results)
+        # chunks: several per thread, so that a thread that drew cheap worlds takes more
+        chunks = iter(np.array_split(which, min(which.shape[0], 8 * threads)))
+        take = threading.Lock()
+
+        def work() -> None:
+            while True:
+                with take:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    return
+                _batch.run(refs, chunk, args, results)
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads - 1,
+                                            thread_name_prefix="impulse2d-batch")
+        t0 = _batch.perf_counter()
+        helpers = [self._pool.submit(work) for _ in range(threads - 1)]
+        work()
+        for h in helpers:
+            h.result()
+        return _batch.perf_counter() - t0
+
+    def _current_refs(self):
+        """The worlds' references, rebuilt first where Python replaced a store since (a body
+        or shape added, a store grown, a restore): what the dense views and writes read."""
+        refs, ref_of = self._refs, self._ref_of
+        for k, w in enumerate(self._worlds):
+            d = w.__dict__
+            built = d["_stores_built_from"]
+            if (built is None or built[0] is not d["_bodies"] or built[1] is not d["_shapes"]
+                    or built[2] is not d["_joints"] or built[3] is not d["_contacts"]
+                    or built[4] is not d["_constraints"]):
+                stores_for_step(w)
+            ref = d["_stores"]
+            if ref is not ref_of[k]:
+                refs[k] = ref
+                ref_of[k] = ref
+        return refs
 
     # -- dense views (replicated batches) -------------------------------------------------------
     def get_positions(self) -> np.ndarray:
         """(worlds, bodies, 2) float64: the template bodies' origins, m."""
-        rows = self._replicated()
-        return np.stack([w._bodies.origin[rows] for w in self._live_worlds(rows)])
+        out = np.empty((len(self._worlds), self._replicated().shape[0], 2))
+        self._gather(positions=out)
+        return out
 
     def get_angles(self) -> np.ndarray:
         """(worlds, bodies) float64: the template bodies' angles, rad."""
-        rows = self._replicated()
-        return np.stack([w._bodies.angle[rows] for w in self._live_worlds(rows)])
+        out = np.empty((len(self._worlds), self._replicated().shape[0]))
+        self._gather(angles=out)
+        return out
 
     def get_velocities(self) -> np.ndarray:
         """(worlds, bodies, 3) float64: vx, vy of the centre of mass (m/s) and the angular
         velocity (rad/s)."""
-        rows = self._replicated()
-        out = np.empty((len(self._worlds), rows.shape[0], 3))
-        for k, w in enumerate(self._live_worlds(rows)):
-            out[k, :, :2] = w._bodies.v[rows]
-            out[k, :, 2] = w._bodies.w[rows]
+        out = np.empty((len(self._worlds), self._replicated().shape[0], 3))
+        self._gather(velocities=out)
+        return out
+
+    def get_awake(self) -> np.ndarray:
+        """(worlds, bodies) bool: whether each template body is awake (``Body.is_awake``)."""
+        out = np.empty((len(self._worlds), self._replicated().shape[0]), dtype=bool)
+        self._gather(awake=out)
         return out
 
     def get_touching(self) -> np.ndarray:
         """(worlds, bodies) bool: whether each template body has a touching contact (a point
         that overlaps or pushed, as ``World.contacts`` counts them) with any other body."""
         rows = self._replicated()
-        out = np.zeros((len(self._worlds), rows.shape[0]), dtype=bool)
-        for k, w in enumerate(self._live_worlds(rows)):
-            c = w._contacts
-            touching = c.count > 0
-            hit = np.zeros(w._bodies.alive.shape[0], dtype=bool)
-            hit[c.body_a[touching]] = True
-            hit[c.body_b[touching]] = True
-            out[k] = hit[rows]
+        refs = self._checked_refs(rows)
+        out = np.empty((len(self._worlds), rows.shape[0]), dtype=bool)
+        _batch._gather_touching.entry(refs, rows, out)
         return out
-
-    def get_awake(self) -> np.ndarray:
-        """(worlds, bodies) bool: whether each template body is awake (``Body.is_awake``)."""
-        rows = self._replicated()
-        return ~np.stack([w._bodies.asleep[rows] for w in self._live_worlds(rows)])
 
     def set_velocities(self, velocities) -> None:
         """Set the template bodies' velocities from a (worlds, bodies, 3) array (vx, vy in
         m/s, w in rad/s, each within +-1e30), waking each body given one as the velocity
         setters do. A static body may only be given zero."""
-        rows = self._replicated()
-        v = self._dense(velocities, "velocities", 3, _validate.MAX_VELOCITY)
-        worlds = self._live_worlds(rows)
-        for k, w in enumerate(worlds):
-            moving = np.any(v[k] != 0.0, axis=1)
-            bad = moving & (w._bodies.type[rows] == STATIC)
-            if bad.any():
-                j = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"velocities[{k}, {j}] gives a static body a velocity; make "
-                                 "it kinematic")
-        self._check_unlocked("WorldBatch.set_velocities")
-        for k, w in enumerate(worlds):
-            b = w._bodies
-            for j, i in enumerate(rows):
-                if b.type[i] == DYNAMIC:
-                    _sleep.wake_body(w, int(i))
-                else:
-                    _sleep.wake_touching(w, int(i))
-            b.v[rows] = v[k, :, :2]
-            b.w[rows] = v[k, :, 2]
+        self._scatter(velocities, "velocities", _batch.SET_VELOCITY, _validate.MAX_VELOCITY,
+                      "gives a static body a velocity; make it kinematic")
 
     def apply_forces(self, forces) -> None:
         """Add forces and torques for the next step from a (worlds, bodies, 3) array: fx, fy
         at the centre of mass (N) and a torque (N m). Only dynamic bodies with a nonzero row
         are touched (and woken, as ``Body.apply_force`` wakes): a zero row leaves its body,
         and its sleep timer, alone. Each step total must stay within +-1e30."""
-        rows = self._replicated()
-        f = self._dense(forces, "forces", 3, _validate.MAX_FORCE)
-        worlds = self._live_worlds(rows)
-        totals = []
-        for k, w in enumerate(worlds):
-            b = w._bodies
-            acting = np.any(f[k] != 0.0, axis=1) & (b.type[rows] == DYNAMIC)
-            total = np.concatenate((b.force[rows], b.torque[rows, None]), axis=1) + f[k]
-            if np.any(np.abs(total[acting]) > _validate.MAX_FORCE):
-                raise ValueError(f"forces[{k}] would bring a body's accumulated force or torque "
-                                 f"of this step beyond +-{_validate.MAX_FORCE:g}")
-            totals.append((acting, total))
-        self._check_unlocked("WorldBatch.apply_forces")
-        for w, (acting, total) in zip(worlds, totals):
-            b = w._bodies
-            for i in rows[acting]:
-                _sleep.wake_body(w, int(i))
-            r = rows[acting]
-            b.force[r] = total[acting, :2]
-            b.torque[r] = total[acting, 2]
+        self._scatter(forces, "forces", _batch.ADD_FORCE, _validate.MAX_FORCE,
+                      f"would bring the body's accumulated force or torque of this step "
+                      f"beyond +-{_validate.MAX_FORCE:g}")
 
     def apply_impulses(self, impulses) -> None:
         """Change the template bodies' momenta at once from a (worlds, bodies, 3) array: a
@@ -218,32 +265,34 @@ class WorldBatch:
         ``Body.apply_linear_impulse`` and ``apply_angular_impulse`` do (v += p / m, w += L / I;
         a fixed-rotation body does not turn). Only dynamic bodies with a nonzero row are
         touched and woken; velocities beyond +-1e30 are scaled into it."""
+        self._scatter(impulses, "impulses", _batch.ADD_IMPULSE, None,
+                      "would give the body a velocity that overflows: impulse / mass must "
+                      "stay within float64's range")
+
+    def _gather(self, positions=None, angles=None, velocities=None, awake=None) -> None:
         rows = self._replicated()
-        p = self._dense(impulses, "impulses", 3, None)
-        worlds = self._live_worlds(rows)
-        results = []
-        for k, w in enumerate(worlds):
-            b = w._bodies
-            acting = np.any(p[k] != 0.0, axis=1) & (b.type[rows] == DYNAMIC)
-            r = rows[acting]
-            with np.errstate(over="ignore", invalid="ignore"):
-                v = b.v[r] + b.inv_mass[r, None] * p[k, acting, :2]
-                inv_i = b.inv_inertia[r]
-                w_new = b.w[r] + np.where(inv_i != 0.0, inv_i * p[k, acting, 2], 0.0)
-            if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w_new))):
-                raise ValueError(f"impulses[{k}] would give a body a velocity that overflows: "
-                                 "impulse / mass must stay within float64's range")
-            big = np.abs(v).max(axis=1, initial=0.0) > _validate.MAX_VELOCITY
-            if big.any():
-                v[big] *= (_validate.MAX_VELOCITY / np.abs(v[big]).max(axis=1))[:, None]
-            w_new = np.clip(w_new, -_validate.MAX_VELOCITY, _validate.MAX_VELOCITY)
-            results.append((r, v, w_new))
-        self._check_unlocked("WorldBatch.apply_impulses")
-        for w, (r, v, w_new) in zip(worlds, results):
-            for i in r:
-                _sleep.wake_body(w, int(i))
-            w._bodies.v[r] = v
-            w._bodies.w[r] = w_new
+        refs = self._checked_refs(rows)
+        none2, none1 = np.empty((0, 0, 0)), np.empty((0, 0))
+        _batch._gather_bodies.entry(
+            refs, rows, none2 if positions is None else positions,
+            none1 if angles is None else angles, none2 if velocities is None else velocities,
+            np.empty((0, 0), dtype=bool) if awake is None else awake)
+
+    def _scatter(self, value, name: str, mode: int, bound, why: str) -> None:
+        rows = self._replicated()
+        a = self._dense(value, name, 3, bound)
+        refs = self._checked_refs(rows)
+        self._check_unlocked(f"WorldBatch.{_WRITERS[mode]}")
+        flags = np.zeros(len(self._worlds), dtype=np.int64)
+        scatter = _batch._scatter_bodies.entry
+        bad = scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, True,
+                      flags)
+        if bad >= 0:
+            k, j = divmod(bad, rows.shape[0])
+            raise ValueError(f"{name}[{k}, {j}] {why}")
+        scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, False, flags)
+        for k in np.flatnonzero(flags):
+            _batch.after_writes(self._worlds[k], rows, int(flags[k]))
 
     def set_motor_speeds(self, speeds) -> None:
         """Set the template joints' motor speeds from a (worlds, joints) array (rad/s for
@@ -266,13 +315,9 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~motorised] != 0.0, axis=0))[0])
             raise ValueError(f"speeds[:, {int(np.flatnonzero(~motorised)[j])}] is for a joint "
                              "without a motor; give it 0")
-        for k, w in enumerate(self._worlds):
-            j = w._joints
-            if not np.all(j.alive[rows]):
-                raise ValueError(f"worlds[{k}] no longer has every joint of the template")
+        refs = self._checked_refs(rows, joints=True)
         self._check_unlocked("WorldBatch.set_motor_speeds")
-        for k, w in enumerate(self._worlds):
-            w._joints.motor_speed[rows[motorised]] = s[k, motorised]
+        _batch._scatter_motor_speeds.entry(refs, rows, s, motorised)
 
     # -- snapshots --------------------------------------------------------------------------------
     def snapshot(self) -> BatchSnapshot:
@@ -324,13 +369,16 @@ class WorldBatch:
                              "WorldBatch.replicate(world, n)")
         return self._body_rows
 
-    def _live_worlds(self, rows) -> tuple:
-        for k, w in enumerate(self._worlds):
-            b = w._bodies
-            if rows.shape[0] and (rows[-1] >= b.alive.shape[0] or not np.all(b.alive[rows])):
-                raise ValueError(f"worlds[{k}] no longer has every body of the template (one "
-                                 "was destroyed)")
-        return self._worlds
+    def _checked_refs(self, rows, joints: bool = False):
+        """The worlds' current references, after checking that every world still has every
+        template body (or joint)."""
+        refs = self._current_refs()
+        k = _batch._missing_world.entry(refs, rows, joints)
+        if k >= 0:
+            what = "joint" if joints else "body"
+            raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
+                             "was destroyed)")
+        return refs
 
     def _check_unlocked(self, what: str) -> None:
         for w in self._worlds:
@@ -366,6 +414,10 @@ class WorldBatch:
         if a.size and (a.min() < -n or a.max() >= n):
             raise ValueError(f"worlds indices must lie in [-{n}, {n})")
         return sorted({int(k) % n for k in a})
+
+
+_WRITERS = {_batch.SET_VELOCITY: "set_velocities", _batch.ADD_FORCE: "apply_forces",
+            _batch.ADD_IMPULSE: "apply_impulses"}
 
 
 def _numeric(value, allow_bool: bool = False) -> bool:

@@ -45,7 +45,8 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           settings' unit, written again by the next step)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
-                                          ``_constraints_stale`` (synced first), ``_verbs`` (its
+                                          ``_constraints_stale`` and ``_contacts_stale`` (synced
+                                          first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
                                           packed settings made again when the last step had
                                           them, so that it does not re-read them either)
@@ -87,7 +88,7 @@ import numpy as np
 from . import _lock
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
-from ._dynamics.world_ref import sync_constraints
+from ._dynamics.world_ref import sync_constraints, sync_contacts
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
@@ -99,7 +100,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare", "_constraints_stale", "_lock")
+           "_query_spare", "_constraints_stale", "_contacts_stale", "_lock")
 """World attributes that belong to the process, not copied: rebuilt by the next step, or, for
 ``_lock``, the world's own (its after-step queue holds this process's functions)."""
 
@@ -198,6 +199,7 @@ class _Columns(dict):
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
     sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
+    sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
     state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
     for name, value in vars(world).items():
         if name in REBUILT or name in (_UID, _SETTINGS):
@@ -401,6 +403,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._stores = None
     world._stores_built_from = None
     world._constraints_stale = False  # the snapshot's store is the world's now
+    world.__dict__["_contacts_stale"] = False  # (its contact store too: read above, so synced)
     # The queries' grids hold addresses of the arrays they were built on.
     world._query_index = world._query_spare = None
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
@@ -496,6 +499,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     "Determinism" for when two runs give the same hash and what may change it.
     """
     sync_constraints(world)
+    sync_contacts(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):
         if not _is_store(store) or (motion_only and name != "_bodies"):

@@ -30,6 +30,7 @@ from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.lengths import length_tolerances
 from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
+from ._dynamics.world_ref import sync_contacts
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -95,7 +96,10 @@ class World:
         self._body_joints: dict[int, list[int]] = {}
         self._joint_index: dict[str, np.ndarray] | None = None  # rows per type, no-collide pairs
         self._joint_inv_h = 0.0  # 1 / the (sub)step the joint impulses were accumulated over
-        self._contacts: Contacts = empty_contacts()
+        # a batch step (impulse2d.batch) made a new contact store, which the reference holds
+        # and Python's view not yet (the _contacts property syncs it on first read)
+        self._contacts_stale = False
+        self._contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
         self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
@@ -158,6 +162,24 @@ class World:
         residual per iteration, complementarity and friction-cone errors, penetration, joint
         errors, kinetic energy), or None unless ``WorldSettings.diagnostics`` was on for it."""
         return solver_stats.read(self)
+
+    @property
+    def _contacts(self) -> Contacts:
+        """The contact store (pairs, manifolds, impulses). A data descriptor over the
+        instance's own ``_contacts`` entry (snapshots see that entry as any other attribute):
+        after a batch step made a new store in the step's reference, the first read takes it
+        from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store costs about
+        40 us, so a batch never does it for worlds that Python does not look at."""
+        d = self.__dict__
+        if d["_contacts_stale"]:
+            sync_contacts(self)
+        return d["_contacts"]
+
+    @_contacts.setter
+    def _contacts(self, store: Contacts) -> None:
+        d = self.__dict__
+        d["_contacts"] = store
+        d["_contacts_stale"] = False
 
     # -- settings ---------------------------------------------------------------------------
     @property

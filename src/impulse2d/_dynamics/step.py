@@ -39,7 +39,8 @@ import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
+                         stage_kernel)
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
@@ -297,7 +298,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     return joint_h, fast
 
 
-@kernel
+@gil_free_kernel
 def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
@@ -419,7 +420,7 @@ def _same_touching(key, count, touching):
     return j == touching.shape[0]
 
 
-@kernel
+@gil_free_kernel
 def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
                        position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
                        joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
