@@ -15,20 +15,9 @@ gym = pytest.importorskip("gymnasium")
 import impulse2d.envs  # noqa: E402,F401  (registers the ids)
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from impulse2d.envs.lunar_lander import (  # noqa: E402
-    HELIPAD_Y, LEG_DOWN, SCALE, LunarLander, LunarLanderVectorEnv, heuristic)
+    HELIPAD_Y, SCALE, LunarLander, LunarLanderVectorEnv, heuristic)
 
 ID = "impulse2d/LunarLander-v3"
-
-
-def _run(envs, actions_fn, steps):
-    """Step ``envs`` ``steps`` times; every step's returns, stacked."""
-    out = []
-    obs, _ = envs.reset(seed=3)
-    out.append((obs.copy(),))
-    for k in range(steps):
-        obs, r, term, trunc, info = envs.step(actions_fn(k, obs))
-        out.append((obs.copy(), r.copy(), term.copy(), trunc.copy()))
-    return out
 
 
 # -- Gymnasium's checks ----------------------------------------------------------------------
@@ -154,6 +143,24 @@ def test_reset_mask_resets_only_those_environments():
     assert np.all(obs2[mask, 1] > 1.2)   # back at the top
     with pytest.raises(ValueError, match="reset_mask"):
         envs.reset(options={"reset_mask": np.zeros(4, dtype=bool)})
+
+
+def test_a_few_worlds_read_as_the_batch_views_read_them():
+    """A reset observes only its worlds (BatchVectorEnv._state(idx), their own columns): the
+    same numbers as the batch's dense views, legs on the ground and asleep landers included."""
+    from impulse2d.envs._vector import ALL
+    envs = LunarLanderVectorEnv(6, max_episode_steps=1000)
+    obs, _ = envs.reset(seed=20)
+    seen_touch = seen_asleep = False
+    for _ in range(400):
+        obs, *_ = envs.step(heuristic(obs))
+        views = envs._state(ALL)
+        few = envs._state(np.arange(6))
+        for a, b in zip(views, few):
+            np.testing.assert_array_equal(a, b)
+        seen_touch |= bool(views[3][:, 1:].any())
+        seen_asleep |= bool((~views[4][:, 0]).any())
+    assert seen_touch and seen_asleep
 
 
 # -- seeding --------------------------------------------------------------------------------

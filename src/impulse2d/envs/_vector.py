@@ -65,6 +65,7 @@ except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
 from ..batch import WorldBatch
+from ..contacts import touching_mask
 
 ALL = slice(None)
 """``_observe``'s index for every environment."""
@@ -323,9 +324,10 @@ class BatchVectorEnv(VectorEnv):
             vel[j, :, :2] = bodies.v[rows]
             vel[j, :, 2] = bodies.w[rows]
             awake[j] = ~bodies.asleep[rows]
-            # WorldBatch.get_touching's rule: a contact with points touches both its bodies
+            # WorldBatch.get_touching's rule (World.contacts' test): a point that overlaps or
+            # pushed makes its contact touch both its bodies
             c = w._contacts
-            on = c.count > 0
+            on = touching_mask(c)
             hit = np.zeros(bodies.alive.shape[0], dtype=bool)
             hit[c.body_a[on]] = True
             hit[c.body_b[on]] = True
