@@ -29,7 +29,9 @@ walker in one batch call (:class:`BipedalWalkerVectorEnv`).
   registration, as Gymnasium's ``TimeLimit`` does. One step is 1/50 s.
 
 **What differs from Gymnasium on Box2D.** The ground contact of a lower leg is "touching
-now" (a contact with points, ``WorldBatch.get_touching``); Gymnasium's flag is set by any
+now" (``WorldBatch.get_touching``: a contact point that overlaps or pushed; with
+``box2d_faithful=True``, Box2D 2.3's own test, a manifold with points, see
+:func:`_manifold_touching`); Gymnasium's flag is set by any
 contact's begin and cleared by any contact's end, so it reads False while a foot still
 touches a second ground edge after leaving the first. The hull's fall is likewise the hull
 touching the ground after the step. The engine finds contacts at the start of each step, so
@@ -60,7 +62,8 @@ and terminations computed on those arrays. The batch has no write for the joints
 limits: :func:`_set_max_torques` writes the joints' ``max_motor`` column of each world's
 joint store (``world._joints``) with one NumPy assignment per world, as
 ``set_motor_speeds`` does inside the batch. Python loops over environments remain only in
-resets (terrain, push) and rendering.
+resets (terrain, push) and rendering (and, with ``box2d_faithful=True``, Box2D 2.3's contact
+test, :func:`_manifold_touching`).
 """
 
 from __future__ import annotations
@@ -300,7 +303,9 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         b = self.batch
         if idx is ALL:
             positions, angles = b.get_positions(), b.get_angles()
-            velocities, touching = b.get_velocities(), b.get_touching()
+            velocities = b.get_velocities()
+            touching = (_manifold_touching(b.worlds, b.body_rows) if self.box2d_faithful
+                        else b.get_touching())
             origins, translations = _lidar_rays(positions[:, HULL])
             lidar = b.ray_cast_many(origins, translations, filter=LIDAR_FILTER).fraction
             idx = np.arange(self.num_envs)
@@ -308,6 +313,9 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             # a reset's few worlds: their own columns and one cast per world (the same
             # numbers as the batch's views and cast)
             positions, angles, velocities, touching, _ = self._state(idx)
+            if self.box2d_faithful:
+                touching = _manifold_touching([b.worlds[i] for i in idx.tolist()],
+                                              b.body_rows)
             origins, translations = _lidar_rays(positions[:, HULL])
             lidar = np.stack([queries.ray_cast_many(b.worlds[i], origins[k], translations[k],
                                                     LIDAR_FILTER).fraction
@@ -365,6 +373,26 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         reward[fallen] = -100.0
         terminated = fallen | (x > END_X)
         return obs, reward, terminated
+
+
+def _manifold_touching(worlds, rows: np.ndarray) -> np.ndarray:
+    """(worlds, bodies) bool: whether each body ``rows`` has a contact whose manifold has
+    points, Box2D 2.3's "touching" (the shapes within their skins, pushing or not), which its
+    begin and end callbacks, and so Gymnasium's flags and the pybox2d layer's, follow.
+    ``WorldBatch.get_touching`` counts a point only where it overlaps or pushed (as
+    ``World.contacts`` does); with the faithful settings that stricter test changes when the
+    scripted gait's swinging foot counts as down, and it falls back at the start of every
+    episode. One NumPy pass per world: the faithful mode's price (its 180 iterations cost far
+    more)."""
+    out = np.empty((len(worlds), rows.shape[0]), dtype=bool)
+    for k, world in enumerate(worlds):
+        c = world._contacts
+        on = c.count > 0
+        hit = np.zeros(world._bodies.alive.shape[0], dtype=bool)
+        hit[c.body_a[on]] = True
+        hit[c.body_b[on]] = True
+        out[k] = hit[rows]
+    return out
 
 
 def _lidar_rays(hull_origins: np.ndarray):
