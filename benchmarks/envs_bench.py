@@ -19,8 +19,9 @@ Measured:
 
 * ``steps_per_s``: environment steps per second of wall time (and of process CPU time);
 * for the native environment, where the time goes: the batch step (physics), the dense reads
-  and writes of the batch (positions, velocities, touching, impulses), the resets, and the
-  rest (the environment's NumPy);
+  and writes of the batch (positions, velocities, touching, impulses; the environment reads
+  four views in one pass with ``WorldBatch._gather``), the resets, and the rest (the
+  environment's NumPy);
 * ``reset_ms_per_env``: the wall time of resetting one environment (native: a masked reset of
   a quarter of the batch, divided; Box2D: ``env.reset()``);
 * ``bytes_per_world``: memory allocated per environment when the vector environment is built
@@ -146,7 +147,7 @@ def native(num_envs: int, steps: int, seed: int, threads: int | None,
 
     originals = {}
     for name in ("step", "get_positions", "get_angles", "get_velocities", "get_touching",
-                 "get_awake", "apply_impulses", "apply_forces", "set_motor_speeds",
+                 "get_awake", "apply_impulses", "apply_forces", "_gather", "set_motor_speeds",
                  "ray_cast_many"):
         originals[name] = getattr(batch, name)
         key = {"step": "physics (batch.step)",

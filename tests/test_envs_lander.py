@@ -146,8 +146,9 @@ def test_reset_mask_resets_only_those_environments():
 
 
 def test_a_few_worlds_read_as_the_batch_views_read_them():
-    """A reset observes only its worlds (BatchVectorEnv._state(idx), their own columns): the
-    same numbers as the batch's dense views, legs on the ground and asleep landers included."""
+    """The environment's reads (BatchVectorEnv._state: the batch's views in one pass; for a
+    reset, only its worlds' own columns) give the numbers of the batch's public dense views,
+    legs on the ground and asleep landers included."""
     from impulse2d.envs._vector import ALL
     envs = LunarLanderVectorEnv(6, max_episode_steps=1000)
     obs, _ = envs.reset(seed=20)
@@ -155,9 +156,16 @@ def test_a_few_worlds_read_as_the_batch_views_read_them():
     for _ in range(400):
         obs, *_ = envs.step(heuristic(obs))
         views = envs._state(ALL)
+        b = envs.batch
+        public = (b.get_positions(), b.get_angles(), b.get_velocities(), b.get_touching(),
+                  b.get_awake())
         few = envs._state(np.arange(6))
-        for a, b in zip(views, few):
-            np.testing.assert_array_equal(a, b)
+        for a, p, f in zip(views, public, few):
+            np.testing.assert_array_equal(a, p)
+            np.testing.assert_array_equal(a, f)
+        pos, angle = envs._poses()
+        np.testing.assert_array_equal(pos, public[0])
+        np.testing.assert_array_equal(angle, public[1])
         seen_touch |= bool(views[3][:, 1:].any())
         seen_asleep |= bool((~views[4][:, 0]).any())
     assert seen_touch and seen_asleep

@@ -48,8 +48,9 @@ ascending):
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
-velocities, touching and awake flags of every world (the batch's dense views) or of a few
-(those worlds' own columns, so that observing a reset costs per world reset).
+velocities, touching and awake flags of every world (the batch's dense views, four of them in
+one pass) or of a few (those worlds' own columns, so that observing a reset costs per world
+reset); for ``_act``, ``_poses()``: positions and angles in one pass.
 """
 
 from __future__ import annotations
@@ -307,8 +308,14 @@ class BatchVectorEnv(VectorEnv):
         must not cost a pass over the whole batch)."""
         b = self.batch
         if idx is ALL:
-            return (b.get_positions(), b.get_angles(), b.get_velocities(), b.get_touching(),
-                    b.get_awake())
+            n, nb = self.num_envs, b.body_rows.shape[0]
+            pos, angle = np.empty((n, nb, 2)), np.empty((n, nb))
+            vel, awake = np.empty((n, nb, 3)), np.empty((n, nb), dtype=bool)
+            # get_positions, get_angles, get_velocities and get_awake in one pass over the
+            # worlds (WorldBatch._gather: each public view is a pass of its own, and at 1,024
+            # worlds a pass costs several ms of Python before its kernel)
+            b._gather(positions=pos, angles=angle, velocities=vel, awake=awake)
+            return pos, angle, vel, b.get_touching(), awake
         rows = b.body_rows
         k = len(idx)
         pos = np.empty((k, rows.shape[0], 2))
@@ -333,6 +340,14 @@ class BatchVectorEnv(VectorEnv):
             hit[c.body_b[on]] = True
             touching[j] = hit[rows]
         return pos, angle, vel, touching, awake
+
+    def _poses(self):
+        """The template bodies' positions (n, nb, 2) and angles (n, nb), m and rad: the batch's
+        two views in one pass (see :meth:`_state`)."""
+        n, nb = self.num_envs, self.batch.body_rows.shape[0]
+        pos, angle = np.empty((n, nb, 2)), np.empty((n, nb))
+        self.batch._gather(positions=pos, angles=angle)
+        return pos, angle
 
     def _check_actions(self, actions):
         space = self.action_space

@@ -303,25 +303,20 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
 
     def _observe(self, idx):
         b = self.batch
+        # every world: the batch's views in one pass (BatchVectorEnv._state); a reset's few
+        # worlds: their own columns (the same numbers)
+        positions, angles, velocities, touching, _ = self._state(idx)
+        worlds = b.worlds if idx is ALL else [b.worlds[i] for i in idx.tolist()]
+        if self.box2d_faithful:
+            touching = _manifold_touching(worlds, b.body_rows)
+        origins, translations = _lidar_rays(positions[:, HULL])
         if idx is ALL:
-            positions, angles = b.get_positions(), b.get_angles()
-            velocities = b.get_velocities()
-            touching = (_manifold_touching(b.worlds, b.body_rows) if self.box2d_faithful
-                        else b.get_touching())
-            origins, translations = _lidar_rays(positions[:, HULL])
             lidar = b.ray_cast_many(origins, translations, filter=LIDAR_FILTER).fraction
             idx = np.arange(self.num_envs)
-        else:
-            # a reset's few worlds: their own columns and one cast per world (the same
-            # numbers as the batch's views and cast)
-            positions, angles, velocities, touching, _ = self._state(idx)
-            if self.box2d_faithful:
-                touching = _manifold_touching([b.worlds[i] for i in idx.tolist()],
-                                              b.body_rows)
-            origins, translations = _lidar_rays(positions[:, HULL])
-            lidar = np.stack([queries.ray_cast_many(b.worlds[i], origins[k], translations[k],
+        else:   # one cast per world, as the batch's cast makes them
+            lidar = np.stack([queries.ray_cast_many(w, origins[k], translations[k],
                                                     LIDAR_FILTER).fraction
-                              for k, i in enumerate(idx.tolist())])
+                              for k, w in enumerate(worlds)])
         return self._outcome(idx, positions, angles, velocities, touching, lidar)
 
     # -- drawing -------------------------------------------------------------------------------

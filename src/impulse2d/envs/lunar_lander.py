@@ -314,8 +314,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._s_power = s_power
         if not (np.any(m_power) or np.any(s_power)):
             return
-        pos = self.batch.get_positions()[:, 0]
-        angle = self.batch.get_angles()[:, 0]
+        pos, angle = self._poses()
+        pos, angle = pos[:, 0], angle[:, 0]
         sin, cos = np.sin(angle), np.cos(angle)
         tip = np.stack((sin, cos), axis=1)
         side = np.stack((-cos, sin), axis=1)
