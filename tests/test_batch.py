@@ -246,6 +246,9 @@ def test_python_threads_step_worlds_at_once():
             for w in worlds:
                 w.step(1 / 60)
 
+    from impulse2d._dynamics import batch_step, step
+    # compiled to let go of the lock while they run (Numba's nogil)
+    assert step.step_kernel.targetoptions["nogil"] and batch_step.step_batch.targetoptions["nogil"]
     threads = [threading.Thread(target=run, args=(threaded[k::2],)) for k in range(2)]
     for t in threads:
         t.start()

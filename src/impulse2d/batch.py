@@ -29,10 +29,16 @@ import numpy as np
 
 from . import _lock, _validate
 from . import queries as _queries
+from ._collision.query_index import CELL_SCALE
+from ._collision.shape_queries import cast_rays_batch
+from ._core.jit import DirectCall
 from ._dynamics import batch_step as _batch
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
+from .constants import HUGE
 from .snapshot import Snapshot
+
+_cast_rays_batch = DirectCall(cast_rays_batch, "batched ray casts in many worlds", 3.0)
 
 _MOTORISED = (RevoluteJoint, PrismaticJoint, WheelJoint, DistanceJoint)
 """Joint types with a ``motor_speed`` (rad/s for revolute and wheel, m/s for the others)."""
@@ -357,10 +363,46 @@ class WorldBatch:
         d = np.asarray(translations, dtype=np.float64) if _numeric(translations) else None
         if d is None or d.shape not in (o.shape, o.shape[1:], (2,)):
             raise ValueError(f"translations must have shape {o.shape}, {o.shape[1:]} or (2,)")
-        d = np.broadcast_to(d, o.shape)
-        parts = [_queries.ray_cast_many(w, o[k], d[k], filter)
-                 for k, w in enumerate(self._worlds)]
-        return _queries.RayBatch(*(np.stack(column) for column in zip(*parts)))
+        if not (np.all(np.isfinite(o)) and np.all(np.isfinite(d))):
+            raise ValueError("origins and translations must be finite")
+        if max(np.abs(o).max(initial=0.0), np.abs(d).max(initial=0.0)) > HUGE:
+            raise ValueError(f"origins and translations must lie within {HUGE:g} m of the "
+                             "origin; check units")
+        category, mask = _queries._filter(filter)._bits
+        d = np.ascontiguousarray(np.broadcast_to(d, o.shape))
+        o = np.ascontiguousarray(o)
+        r = o.shape[1]
+        out = _queries.RayBatch(np.empty((n, r)), np.empty((n, r, 2)), np.empty((n, r, 2)),
+                                np.empty((n, r), np.int64))
+        # Each world's query index, as World.ray_cast_many finds it (queries._index): the one
+        # in place, or the spare, whose moving shapes the kernel bins again first.
+        ats = np.empty(n)
+        refresh = np.zeros(n, dtype=bool)
+        spares = []
+        for k, w in enumerate(self._worlds):
+            index = w._query_index
+            if index is None:
+                spare = w._query_spare
+                if (spare is not None and spare.shapes is w._shapes
+                        and spare.bodies is w._bodies and spare.handles is w._shape_handles):
+                    index = spare
+                    refresh[k] = True
+                    spares.append(k)
+                else:
+                    index = _queries._index(w)  # built anew
+            ats[k] = index.address
+        done = np.zeros(n, dtype=bool)
+        _cast_rays_batch.entry(ats, refresh, CELL_SCALE, o, d, 1.0, category, mask,
+                               out.fraction, out.point, out.normal, out.shape, done)
+        for k in spares:
+            if done[k]:
+                w = self._worlds[k]
+                w._query_index = w._query_spare
+        for k in np.flatnonzero(~done):  # an index to grow or build again: World's own way
+            one = _queries.ray_cast_many(self._worlds[k], o[k], d[k], filter)
+            for column, part in zip(out, one):
+                column[k] = part
+        return out
 
     # -- checks -----------------------------------------------------------------------------------
     def _replicated(self) -> np.ndarray:
