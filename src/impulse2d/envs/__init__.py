@@ -29,9 +29,14 @@ _register("impulse2d/LunarLander-v3",
           vector_entry_point="impulse2d.envs.lunar_lander:LunarLanderVectorEnv",
           max_episode_steps=1000, reward_threshold=200)
 
-# -- BipedalWalker (branch `walker`): its registration goes here ----------------------------
-# _register("impulse2d/BipedalWalker-v3", entry_point="impulse2d.envs.bipedal_walker:...",
-#           vector_entry_point="impulse2d.envs.bipedal_walker:...", ...)
-# ----------------------------------------------------------------------------------------------
+# BipedalWalker (envs/bipedal_walker.py): as Gymnasium, hardcore its own id with 2000 steps
+_register("impulse2d/BipedalWalker-v3",
+          entry_point="impulse2d.envs.bipedal_walker:BipedalWalker",
+          vector_entry_point="impulse2d.envs.bipedal_walker:BipedalWalkerVectorEnv",
+          max_episode_steps=1600, reward_threshold=300)
+_register("impulse2d/BipedalWalkerHardcore-v3",
+          entry_point="impulse2d.envs.bipedal_walker:BipedalWalker",
+          vector_entry_point="impulse2d.envs.bipedal_walker:BipedalWalkerVectorEnv",
+          kwargs={"hardcore": True}, max_episode_steps=2000, reward_threshold=300)
 
 __all__: list[str] = []
