@@ -1,4 +1,5 @@
-"""Engine adapters for the benchmarks: impulse2d, pymunk (Chipmunk2D) and pybox2d (Box2D 2.3).
+"""Engine adapters for the benchmarks: impulse2d, pymunk (Chipmunk2D), pybox2d (Box2D 2.3) and
+pyb2d3 (Box2D v3.1).
 
 Every engine gets its bodies from the same scene builders in :mod:`impulse2d.scenes`. impulse2d
 builds straight into a real ``World``; the peers build into a :class:`RecordingWorld`, which
@@ -14,7 +15,7 @@ creation index) and ``config()`` (the solver settings actually used).
 Material mapping (the scenes fix the *pair* coefficients with Box2D's mixing rule, friction
 ``sqrt(fa fb)`` and restitution ``max(ea, eb)``):
 
-* impulse2d and Box2D mix like that already: values pass through.
+* impulse2d and Box2D (2.3 and v3) mix like that already: values pass through.
 * pymunk multiplies both: shape friction = ``sqrt(value)`` (so the pair product is the sqrt
   rule); static and kinematic shapes get elasticity 1.0 and dynamic ones their own value, so the
   product equals the max for every pair in the standard scenes (a dynamic body against a static
@@ -24,6 +25,7 @@ Material mapping (the scenes fix the *pair* coefficients with Box2D's mixing rul
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -37,7 +39,8 @@ GRAVITY = (0.0, -10.0)
 
 __all__ = ["load_scenes", "build_scene", "RecordingWorld", "BodyRecord", "ShapeRecord",
            "JointRecord", "Engine",
-           "Impulse2dEngine", "PymunkEngine", "Box2DEngine", "ENGINES", "make_engine",
+           "Impulse2dEngine", "PymunkEngine", "Box2DEngine", "Pyb2d3Engine", "ENGINES",
+           "make_engine",
            "index_info", "timed_import", "DT", "GRAVITY"]
 
 _ALL_BITS = 0xFFFFFFFF
@@ -271,6 +274,11 @@ def load_scenes():
 
 
 def build_scene(world, name, **params):
+    """Build scene ``name`` of :mod:`impulse2d.scenes` into ``world``; ``name`` may also be a
+    builder itself (a function of the world and the params that uses only the public API), for
+    a benchmark's own variant of a scene."""
+    if callable(name):
+        return name(world, **params)
     return load_scenes().build_scene(world, name, **params)
 
 
@@ -319,7 +327,6 @@ class Impulse2dEngine(Engine):
 
     def build(self, scene, **params):
         import impulse2d as i2d
-        from impulse2d.scenes import build_scene
 
         settings = dict(self.options)
         fields = {f.name for f in dataclasses.fields(i2d.WorldSettings)}
@@ -393,7 +400,9 @@ class _ReplayEngine(Engine):
 
 
 class PymunkEngine(_ReplayEngine):
-    """pymunk (Chipmunk2D 7): Space(iterations=10), collision_slop=0.005, no sleeping."""
+    """pymunk (Chipmunk2D 7): Space(iterations=10), collision_slop=0.005, no sleeping (option
+    ``sleep=true``: ``sleep_time_threshold`` 0.5 s, as impulse2d's and Box2D's time to sleep;
+    Chipmunk's idle speed left to its own rule)."""
 
     name = "pymunk"
 
@@ -410,6 +419,8 @@ class PymunkEngine(_ReplayEngine):
         space.gravity = rec.gravity
         space.iterations = int(self.options.get("iterations", 10))
         space.collision_slop = float(self.options.get("slop", 0.005))
+        if self.options.get("sleep", False):
+            space.sleep_time_threshold = 0.5
         self.space = space
         types = {"dynamic": pymunk.Body.DYNAMIC, "static": pymunk.Body.STATIC,
                  "kinematic": pymunk.Body.KINEMATIC}
@@ -610,7 +621,155 @@ class Box2DEngine(_ReplayEngine):
         return sum(1 for b in self.bodies if b.type == self.b2.b2_dynamicBody and b.awake)
 
 
-ENGINES = {"impulse2d": Impulse2dEngine, "pymunk": PymunkEngine, "box2d": Box2DEngine}
+class Pyb2d3Engine(_ReplayEngine):
+    """pyb2d3 (Box2D v3.1 through nanobind), used as a Box2D v3 user would: its default world
+    (contact 30 Hz, damping ratio 10, push-out 3 m/s, continuous on), ``World.step(dt, 4)``
+    (the 4 substeps Box2D v3 recommends), sleeping off unless option ``sleep=true``.
+
+    Option ``threads=N`` (default 1): N > 1 gives the world a ``pyb2d3.ThreadPool(N)``, so Box2D
+    runs its tasks on N workers; with 1 no pool is installed and every task runs inline on the
+    calling thread. ``substeps=N`` changes the substep count.
+
+    Shapes: boxes (offset, rotated, rounded), polygons (their hull, rounded), capsules, circles
+    and segments map one to one; joints are revolute joints with the anchor in each body's frame
+    and the reference angle at creation, limit, motor, spring and collide_connected as recorded.
+    A shape's negative ``group`` is Box2D's group index as it is.
+    """
+
+    name = "pyb2d3"
+
+    @staticmethod
+    def version():
+        from importlib.metadata import version
+        # pyb2d3 0.11 does not report its Box2D; its build fetches Box2D v3.1.1
+        return f"{version('pyb2d3')} (Box2D 3.1.1)"
+
+    def _replay(self, rec):
+        import pyb2d3 as b2
+
+        self.b2 = b2
+        unknown = set(self.options) - {"threads", "substeps", "sleep"}
+        if unknown:
+            raise ValueError(f"unknown pyb2d3 options: {', '.join(sorted(unknown))}")
+        self.threads = int(self.options.get("threads", 1))
+        self.substeps = int(self.options.get("substeps", 4))
+        self.pool = None
+        if self.threads > 1:
+            if not b2.WITH_THREADING:
+                raise ValueError("this pyb2d3 build has no threading support")
+            self.pool = b2.ThreadPool(self.threads)
+            world = b2.World(gravity=rec.gravity, thread_pool=self.pool)
+        else:
+            world = b2.World(gravity=rec.gravity)
+        world.sleeping_enabled = bool(self.options.get("sleep", False))
+        self.world = world
+        types = {"dynamic": b2.BodyType.DYNAMIC, "static": b2.BodyType.STATIC,
+                 "kinematic": b2.BodyType.KINEMATIC}
+        self.bodies, self._dynamic = [], []
+        for br in rec.bodies:
+            bd = b2.BodyDef()
+            bd.type = types[br.type]
+            bd.position = br.position
+            bd.rotation = self._rot(br.angle)
+            bd.linear_velocity = br.linear_velocity
+            bd.angular_velocity = br.angular_velocity
+            bd.linear_damping = br.linear_damping
+            bd.angular_damping = br.angular_damping
+            bd.gravity_scale = br.gravity_scale
+            bd.fixed_rotation = br.fixed_rotation
+            bd.is_bullet = br.bullet
+            bd.enable_sleep = br.allow_sleep
+            body = world.create_body_from_def(bd)
+            for s in br.shapes:
+                self._shape(body, br, s)
+            self.bodies.append(body)
+            if br.type == "dynamic":
+                self._dynamic.append(body)
+        self.joints = [self._joint(jr) for jr in rec.joints]
+        # the timed call goes straight into the binding, arguments bound
+        self.step = functools.partial(world.step, DT, self.substeps)
+
+    def _rot(self, angle):
+        """The rotation of ``angle`` from the exact cos and sin (Box2D v3's ``b2MakeRot``
+        approximates them, about 1e-3 off)."""
+        r = self.b2.Rot()
+        r.c, r.s = math.cos(angle), math.sin(angle)
+        return r
+
+    def _shape(self, body, br, s):
+        b2 = self.b2
+        sd = b2.ShapeDef()
+        sd.density = s.density if br.type == "dynamic" else 0.0
+        mat = sd.material
+        mat.friction = s.friction
+        mat.restitution = s.restitution
+        sd.material = mat
+        sd.is_sensor = s.is_sensor
+        f = b2.Filter()
+        f.category_bits = s.category
+        f.mask_bits = s.mask
+        f.group_index = s.group
+        sd.filter = f
+        g = s.geometry
+        if s.kind == "circle":
+            body.create_circle_shape(sd, b2.circle(center=g["center"], radius=g["radius"]))
+        elif s.kind == "box":
+            body.create_polygon_shape(sd, b2.make_offset_rounded_box(
+                g["half_width"], g["half_height"], g["center"], self._rot(g["angle"]),
+                g["radius"]))
+        elif s.kind == "polygon":
+            body.create_polygon_shape(sd, b2.polygon(points=g["vertices"], radius=g["radius"]))
+        elif s.kind == "capsule":
+            body.create_capsule_shape(sd, b2.capsule(g["p1"], g["p2"], g["radius"]))
+        elif s.kind == "segment":
+            body.create_segment_shape(sd, b2.segment(g["p1"], g["p2"]))
+        else:  # pragma: no cover
+            raise ValueError(s.kind)
+
+    def _joint(self, jr):
+        b2 = self.b2
+        a, b = self.bodies[jr.body_a], self.bodies[jr.body_b]
+        jd = b2.RevoluteJointDef()
+        jd.body_a, jd.body_b = a, b
+        jd.local_anchor_a = a.local_point(jr.anchor)
+        jd.local_anchor_b = b.local_point(jr.anchor)
+        qa, qb = a.rotation, b.rotation
+        jd.reference_angle = math.atan2(qa.c * qb.s - qa.s * qb.c, qa.c * qb.c + qa.s * qb.s)
+        jd.collide_connected = jr.collide_connected
+        jd.enable_limit = jr.enable_limit
+        jd.lower_angle, jd.upper_angle = jr.lower_angle, jr.upper_angle
+        jd.enable_motor = jr.enable_motor
+        jd.motor_speed, jd.max_motor_torque = jr.motor_speed, jr.max_motor_torque
+        jd.enable_spring = jr.enable_spring
+        jd.hertz, jd.damping_ratio = jr.hertz, jr.damping_ratio
+        return self.world.create_revolute_joint(jd)
+
+    def step(self):  # replaced per instance by the bound binding call in _replay
+        self.world.step(DT, self.substeps)
+
+    def states(self):
+        out = np.empty((len(self.bodies), 6))
+        atan2 = math.atan2
+        for i, b in enumerate(self.bodies):
+            # shapes are centred on the body origin in every scene here; the angle from the
+            # rotation's (cos, sin) (Body.angle is Box2D's approximate atan2)
+            p, q, v = b.position, b.rotation, b.linear_velocity
+            out[i] = (p.x, p.y, atan2(q.s, q.c), v.x, v.y, b.angular_velocity)
+        return out
+
+    def config(self):
+        w = self.world
+        return {"sub_step_count": self.substeps, "threads": self.threads,
+                "sleeping_enabled": w.sleeping_enabled,
+                "continuous_enabled": w.continuous_enabled,
+                "restitution_threshold": w.restitution_threshold}
+
+    def awake_count(self):
+        return sum(1 for b in self._dynamic if b.awake)
+
+
+ENGINES = {"impulse2d": Impulse2dEngine, "pymunk": PymunkEngine, "box2d": Box2DEngine,
+           "pyb2d3": Pyb2d3Engine}
 
 
 def make_engine(name, options=None) -> Engine:
@@ -626,7 +785,8 @@ def timed_import(name):
     import importlib
     import sys
 
-    mod = {"impulse2d": "impulse2d", "pymunk": "pymunk", "box2d": "Box2D"}[name]
+    mod = {"impulse2d": "impulse2d", "pymunk": "pymunk", "box2d": "Box2D",
+           "pyb2d3": "pyb2d3"}[name]
     if mod in sys.modules:
         return 0.0
     t0 = time.perf_counter()

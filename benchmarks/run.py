@@ -1,9 +1,10 @@
-"""Benchmark impulse2d against pymunk (Chipmunk2D) and pybox2d (Box2D 2.3).
+"""Benchmark impulse2d against pymunk (Chipmunk2D), pybox2d (Box2D 2.3) and pyb2d3 (Box2D v3.1).
 
     python benchmarks/run.py                       # all standard scenes, 3 rounds, all engines
     python benchmarks/run.py --quick               # 1 round, smaller step counts (~1-2 min)
     python benchmarks/run.py --scenes pyramid_20,rain_2000 --engines impulse2d,pymunk
     python benchmarks/run.py --i2d-opt solver=pgs  # a WorldSettings variant for impulse2d
+    python benchmarks/run.py --threads 2           # pyb2d3 with a 2-thread pool (impulse2d: 1)
     python benchmarks/run.py --report benchmarks/results/latest.json   # tables from a JSON
 
 Every measurement (one scene on one engine) runs in a fresh subprocess, so memory and JIT state
@@ -11,6 +12,14 @@ are independent; engines alternate within each round (order reversed on odd roun
 engine's step call is timed, per step; statistics leave out step 1 for every engine (for
 impulse2d it holds the JIT load/compile, reported separately as ``first step``).  Ratios are
 paired: A/B of the mean ms/step of the two runs of the same round, median over rounds.
+
+Threads: every engine steps on one thread unless ``--threads N``, which gives pyb2d3 a pool of
+N workers (Box2D v3's task system); impulse2d has no threads inside one world, pymunk and pybox2d
+have none at all, so they stay at one.
+
+``many_pyramids_one_awake`` runs with sleeping on for every engine: many_pyramids plus a ball
+rolling on a floor of its own; the world is stepped (untimed) until every box sleeps and only
+the ball is awake, then the steps are timed: what a mostly-asleep world costs.
 
 Start-up of impulse2d: *cold* = a fresh empty NUMBA_CACHE_DIR, *warm* = the same directory once
 populated; each times ``import impulse2d`` + building pyramid_20 + its first step in a new
@@ -34,7 +43,31 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEFAULT_OUT = HERE / "results" / "latest.json"
-ENGINE_NAMES = ("impulse2d", "pymunk", "box2d")
+ENGINE_NAMES = ("impulse2d", "pyb2d3", "pymunk", "box2d")
+# paired ratios reported (A/B), where both engines ran
+PAIRS = ("impulse2d/pyb2d3", "impulse2d/pymunk", "impulse2d/box2d", "pyb2d3/pymunk")
+
+
+def many_pyramids_one_awake(world, grid=10, base=10, ball_speed=2.0):
+    """many_pyramids, and on a static floor of its own 10 m below and right of the grid, a ball
+    (r = 0.5 m) rolling at ``ball_speed`` m/s (without slipping: w = -v / r): once the boxes
+    sleep it is the one awake body, touching only its floor (200 m long: it rolls 2 m/s x
+    (settle + timed steps) / 60, well under that)."""
+    from engines import build_scene
+
+    info = build_scene(world, "many_pyramids", grid=grid, base=base)
+    spacing = base + 2.0
+    x_hi = (grid - 1) * spacing + 0.5 * base + 2.0          # right end of the grid's slabs
+    floor = world.create_body(type="static", position=(x_hi + 105.0, -10.5))
+    floor.create_box(100.0, 0.5)
+    ball = world.create_body(type="dynamic", position=(x_hi + 10.0, -9.5),
+                             linear_velocity=(ball_speed, 0.0),
+                             angular_velocity=-ball_speed / 0.5)
+    ball.create_circle(0.5)
+    info.bodies["ball"] = ball
+    return info
+
+
 
 # name -> (scene builder, params, steps, metric kind, quick steps)
 SCENES = {
@@ -46,16 +79,24 @@ SCENES = {
     "friction_ramp": ("friction_ramp", {}, 120, "friction_ramp", 120),
     "chain_100": ("chain", {"links": 100}, 600, "joints", 300),
     "joint_grid": ("joint_grid", {"n": 100}, 300, "joints", 60),
+    "many_pyramids_one_awake": (many_pyramids_one_awake, {"grid": 10, "base": 10}, 300,
+                                "many_pyramids", 100),
 }
+# scenes run with sleeping on in every engine, stepped untimed until at most this many dynamic
+# bodies are awake (or SETTLE_MAX_STEPS), then timed
+SLEEPING_SCENES = {"many_pyramids_one_awake": 1}
+SETTLE_MAX_STEPS = 900
+SETTLE_CHECK_EVERY = 10
 DEFAULT_SCENES = ("pyramid_20,pyramid_100,rain_2000,many_pyramids,restitution,friction_ramp,"
-                  "chain_100,joint_grid")
+                  "chain_100,joint_grid,many_pyramids_one_awake")
 TIMED_SCENES = ("pyramid_20", "pyramid_100", "rain_2000", "many_pyramids", "chain_100",
-                "joint_grid")
+                "joint_grid", "many_pyramids_one_awake")
 JOINT_SAMPLE_EVERY = 10         # steps between samples of the joint gaps (not timed)
 # small versions of each scene used to load/compile impulse2d's kernels before timing
 WARMUP_PARAMS = {"pyramid": {"base": 4}, "many_pyramids": {"grid": 2, "base": 3},
                  "rain": {"count": 100}, "bouncing_balls": {}, "friction_ramp": {},
-                 "chain": {"links": 5}, "joint_grid": {"n": 5}}
+                 "chain": {"links": 5}, "joint_grid": {"n": 5},
+                 many_pyramids_one_awake: {"grid": 2, "base": 3}}
 
 
 # --------------------------------------------------------------------------------------------
@@ -100,7 +141,10 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
     steps = default_steps if steps is None else steps
     if warmup:
         params = WARMUP_PARAMS.get(scene, params)
-    res = {"scene": scene_key, "engine": engine_name, "steps": steps, "options": opts or {}}
+    opts = dict(opts or {})
+    if scene_key in SLEEPING_SCENES:
+        opts["enable_sleep" if engine_name == "impulse2d" else "sleep"] = True
+    res = {"scene": scene_key, "engine": engine_name, "steps": steps, "options": opts}
     res["import_s"] = timed_import(engine_name)
     eng = make_engine(engine_name, opts)
     res["version"] = eng.version()
@@ -110,6 +154,16 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
     res["bodies"] = eng.n_bodies
     res["config"] = eng.config()
     idx, data = eng.index, eng.info.data
+    if scene_key in SLEEPING_SCENES and not warmup:     # untimed: until the boxes sleep
+        awake_max, n = SLEEPING_SCENES[scene_key], 0
+        while n < SETTLE_MAX_STEPS:
+            for _ in range(SETTLE_CHECK_EVERY):
+                eng.step()
+            n += SETTLE_CHECK_EVERY
+            if eng.awake_count() <= awake_max:
+                break
+        res["settle_steps"] = n
+        res["awake_timed"] = eng.awake_count()
     s0 = eng.states()
     tracker = M.BounceTracker(idx, data) if kind == "restitution" else None
     gaps = M.JointGapTracker(s0, idx, data) if kind == "joints" else None
@@ -266,9 +320,10 @@ def measure_startup(engines, reps=3, cold=True, log=print):
                 }
         finally:
             shutil.rmtree(cache, ignore_errors=True)
-    mods = {"python": None, "numpy": "numpy", "pymunk": "pymunk", "box2d": "Box2D"}
+    mods = {"python": None, "numpy": "numpy", "pymunk": "pymunk", "box2d": "Box2D",
+            "pyb2d3": "pyb2d3"}
     for name, mod in mods.items():
-        if name in ("pymunk", "box2d") and name not in engines:
+        if name in ("pymunk", "box2d", "pyb2d3") and name not in engines:
             continue
         walls, ins = [], []
         for _ in range(max(reps, 3)):
@@ -309,6 +364,9 @@ def machine_info():
             "    try:\n        m = importlib.import_module(mod)\n"
             "        out[name] = str(getattr(m, '__version__', None) or m.version)\n"
             "    except Exception:\n        out[name] = None\n"
+            "try:\n    from importlib.metadata import version\n"
+            "    out['pyb2d3'] = version('pyb2d3')\n"
+            "except Exception:\n    out['pyb2d3'] = None\n"
             "print(json.dumps(out))")
     p, _ = _spawn(["-c", code])
     info["versions"] = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
@@ -347,8 +405,11 @@ def summarize(runs, scenes, engines):
                 "metrics_identical_across_runs": all(r.get("metrics") == rs[0].get("metrics")
                                                      for r in rs),
                 "version": rs[0].get("version"), "config": rs[0].get("config"),
+                "settle_steps": _med(r.get("settle_steps") for r in rs),
+                "awake_timed": max((r["awake_timed"] for r in rs if "awake_timed" in r),
+                                   default=None),
             }
-        for a, b in (("impulse2d", "pymunk"), ("impulse2d", "box2d"), ("box2d", "pymunk")):
+        for a, b in (p.split("/") for p in PAIRS):
             if a not in by_eng or b not in by_eng:
                 continue
             rounds = sorted(set(by_eng[a]) & set(by_eng[b]))
@@ -402,7 +463,9 @@ def markdown(report):
     lines.append(f"Rounds: {report['config']['rounds']}"
                  + (" (quick mode: shorter runs)" if report["config"].get("quick") else "")
                  + (f"; impulse2d options {report['config']['i2d_opts']}"
-                    if report["config"].get("i2d_opts") else ""))
+                    if report["config"].get("i2d_opts") else "")
+                 + (f"; threads {report['config']['threads']}"
+                    if report["config"].get("threads") else ""))
     lines.append("")
     lines.append("### Step time (ms/step, mean over steps 2..N; median over rounds [min - max])")
     lines.append("")
@@ -411,8 +474,7 @@ def markdown(report):
     for e in engines:
         hdr += f" {e} ms/step |"
         sep += "---|"
-    pairs = [p for p in ("impulse2d/pymunk", "impulse2d/box2d", "box2d/pymunk")
-             if all(x in engines for x in p.split("/"))]
+    pairs = [p for p in PAIRS if all(x in engines for x in p.split("/"))]
     for p in pairs:
         hdr += f" {p} (paired) |"
         sep += "---|"
@@ -446,7 +508,14 @@ def markdown(report):
         for sk, entry in summ.items() if sk in TIMED_SCENES))
     lines.append("")
 
-    pyr = [sk for sk in summ if sk.startswith("pyramid") or sk == "many_pyramids"]
+    for sk in SLEEPING_SCENES:
+        if sk in summ:
+            lines.append(f"{sk} (sleeping on): " + "; ".join(
+                f"{e} {d['awake_timed']} awake when timed, after {d['settle_steps']} "
+                "settling steps" for e, d in summ[sk]["engines"].items() if "error" not in d))
+            lines.append("")
+
+    pyr = [sk for sk in summ if sk.startswith("pyramid") or sk.startswith("many_pyramids")]
     if pyr:
         lines.append("### Pyramid stability (end of run; `standing` = no box turned > 10 deg, "
                      "rows keep their order, each row > 0.5 m above the one below)")
@@ -462,7 +531,7 @@ def markdown(report):
                     lines.append(f"| {sk} | {e} | **not run** |" + " |" * 8)
                     continue
                 mm = d["metrics"]
-                if sk == "many_pyramids":
+                if sk.startswith("many_pyramids"):
                     st = f"{mm['standing']}/{mm['pyramids']}"
                     tdy = (f"{_f(mm['top_dy_mean'], 4)} (min {_f(mm['top_dy_min'], 4)})")
                     tdx = NA
@@ -610,6 +679,9 @@ def main(argv=None):
     ap.add_argument("--cold", action=argparse.BooleanOptionalAction, default=None,
                     help="measure impulse2d's cold start-up (empty Numba cache, about a minute "
                          "of compiling); default: on, off with --quick")
+    ap.add_argument("--threads", type=int, default=1, metavar="N",
+                    help="worker threads of pyb2d3 (a ThreadPool of N when N > 1); impulse2d, "
+                         "pymunk and pybox2d step one world on one thread")
     ap.add_argument("--i2d-opt", action="append", default=[], metavar="KEY=VALUE",
                     help="WorldSettings field for impulse2d (repeatable)")
     ap.add_argument("--timeout", type=float, default=WORKER_TIMEOUT, metavar="S",
@@ -646,12 +718,19 @@ def main(argv=None):
     WORKER_TIMEOUT = a.timeout
     rounds = 1 if a.quick else a.rounds
     i2d_opts = _parse_opts(a.i2d_opt)
+    if a.threads < 1:
+        ap.error("--threads must be >= 1")
+    engine_opts = {e: {} for e in engines}
+    engine_opts["impulse2d"] = i2d_opts
+    if a.threads > 1:
+        engine_opts["pyb2d3"] = {"threads": a.threads}
     t_start = time.perf_counter()
     log = lambda *x: print(*x, file=sys.stderr, flush=True)  # noqa: E731
 
     report = {"config": {"scenes": scenes, "engines": engines, "rounds": rounds,
                          "timeout_s": WORKER_TIMEOUT,
                          "quick": a.quick, "i2d_opts": i2d_opts, "dt": 1 / 60,
+                         "threads": {e: (a.threads if e == "pyb2d3" else 1) for e in engines},
                          "gravity": [0.0, -10.0],
                          "steps": {s: (SCENES[s][4] if a.quick else SCENES[s][2])
                                    for s in scenes}},
@@ -679,7 +758,7 @@ def main(argv=None):
         for sk in scenes:
             steps = report["config"]["steps"][sk]
             for e in order:
-                r = run_worker(sk, e, steps, i2d_opts if e == "impulse2d" else {})
+                r = run_worker(sk, e, steps, engine_opts.get(e, {}))
                 r["round"] = rnd
                 runs.append(r)
                 if "error" in r:
@@ -687,7 +766,9 @@ def main(argv=None):
                 else:
                     t = r["timing"]
                     log(f"round {rnd} {sk:14s} {e:9s} {t['ms_step_mean']:9.3f} ms/step "
-                        f"(median {t['ms_step_median']:.3f}, first {t['first_step_ms']:.1f} ms)")
+                        f"(median {t['ms_step_median']:.3f}, first {t['first_step_ms']:.1f} ms)"
+                        + (f", {r['awake_timed']} awake after {r['settle_steps']} settling steps"
+                           if "settle_steps" in r else ""))
     report["runs"] = runs
     report["summary"] = summarize(runs, scenes, engines)
     try:

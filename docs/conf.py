@@ -78,6 +78,8 @@ nitpick_ignore_regex = [
     # type names written in annotations and docstrings of the public API whose home is outside
     # these docs (NumPy has no intersphinx here: the build must work offline)
     (r"py:class", r"(np|numpy|os)\..*"),
+    # SymPy's types in impulse2d.custom's annotations (SymPy has no intersphinx here either)
+    (r"py:class", r"(sp|sympy)\..*"),
     (r"py:class", r"(PIL\.)?Image(\.Image)?"),
     # private modules, named in docstrings to say where something is implemented
     (r"py:(mod|class|func|obj|data|attr|meth)", r"(?s)(.*\.)?_.*"),

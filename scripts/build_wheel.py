@@ -16,8 +16,9 @@ records in each index key), THIS Python (the cache files are named ``*.pyXY.nb[i
 Numba version (the index header). Numba checks all three when it loads a kernel: anywhere else
 it ignores the shipped code and compiles as usual, so the wheel still works, only without the
 head start. Build it on (or for) the CPU of the machines it is meant for. Installed into a
-writable environment, kernels load from the package's ``_kernels/``; into a read-only one, the
-shipped kernels are copied to the user cache directory on first import and load from there.
+writable environment, kernels load from the package's ``_kernels/``; into a read-only one, or
+with ``NUMBA_CACHE_DIR`` set, the shipped kernels are copied to that cache directory on first
+import and load from there (``_kernels/SHIPPED``, the source stamp, marks them as shipped).
 """
 
 from __future__ import annotations
@@ -232,6 +233,8 @@ def main(argv=None) -> int:
         indexes, data_files = prune_kernels(staged_package / "_kernels", stamp, numba_version)
         if indexes == 0:
             sys.exit("no compiled kernels to ship")
+        # marks the kernels as shipped ones (a NUMBA_CACHE_DIR is seeded from them: .cache)
+        (staged_package / "_kernels" / "SHIPPED").write_text(stamp, encoding="ascii")
         print(f"shipping {indexes} kernel indexes and {data_files} code files", flush=True)
         built = Path(tmp) / "built"
         subprocess.run([args.python, "-m", "pip", "wheel", str(stage), "--no-deps",

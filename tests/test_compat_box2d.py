@@ -479,7 +479,7 @@ class OneWay(b2ContactListener):
         self.disabled = 0
 
     def PreSolve(self, contact, oldManifold):  # noqa: N802, N803
-        assert contact.touching and oldManifold is None
+        assert contact.touching and oldManifold is not None
         assert {contact.fixtureA.body, contact.fixtureB.body} >= {self.ball}
         if self.ball.linearVelocity.y > 0.0:
             contact.enabled = False

@@ -287,13 +287,31 @@ def _scene(kind):
         rb = world.create_prismatic_joint(ground, b, (1.1, 0.6), (1.0, 0.0))
         j = world.create_gear_joint(ra, rb, ratio=0.5)
         rows = {"ratio": lambda: ra.angle + 0.5 * rb.translation}
+    elif kind == "custom":
+        # a point on a line fixed in A (rigid) and the relative angle, free within bounds and
+        # driven by a motor (impulse2d.custom): laid out motor_1, lower_1, upper_1, row_0
+        sp = pytest.importorskip("sympy")
+        from impulse2d.custom import ConstraintLaw, Pose, dot
+        pa, pb = Pose("a"), Pose("b")
+        ax, ay, bx, by, ux, uy = sp.symbols("ax ay bx by ux uy", real=True)
+        d = pb.world_point((bx, by)) - pa.world_point((ax, ay))
+        law = ConstraintLaw([dot(pa.world_vector((-uy, ux)), d), pb.angle - pa.angle],
+                            params=["ax", "ay", "bx", "by", "ux", "uy"])
+        anchor_a, anchor_b = a.local_point((0.7, 0.4)), b.local_point((0.7, 0.4))
+        j = world.create_custom_joint(
+            a, b, law, params={"ax": anchor_a[0], "ay": anchor_a[1], "bx": anchor_b[0],
+                               "by": anchor_b[1], "ux": local[0], "uy": local[1]},
+            lower=[None, -1.0], upper=[None, 0.0], motor_speed=[None, 0.5],
+            max_motor_force=[0.0, 2.0])
+        rows = {"motor_1": lambda: j.value[1], "lower_1": lambda: j.value[1],
+                "upper_1": lambda: -j.value[1], "row_0": lambda: j.value[0]}
     else:
         raise ValueError(kind)
     return world, j, rows
 
 
 JOINT_KINDS = ("revolute", "prismatic", "wheel", "distance", "distance_spring", "weld", "mouse",
-               "motor", "pulley", "gear")
+               "motor", "pulley", "gear", "custom")
 
 
 @pytest.mark.parametrize("solver", ("pgs", "soft_step"))

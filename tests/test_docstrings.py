@@ -12,6 +12,7 @@ import impulse2d
 
 # importing these needs an optional extra that this test does not need to exercise
 _OPTIONAL = {"impulse2d.render": "PIL", "impulse2d.render.raster": "PIL"}
+_OPTIONAL_PACKAGES = {"impulse2d.envs": "gymnasium"}   # the package and all its modules
 
 
 def _public_modules():
@@ -26,6 +27,9 @@ def _public_modules():
 def test_docstring_examples(name):
     if name in _OPTIONAL:
         pytest.importorskip(_OPTIONAL[name])
+    for package, extra in _OPTIONAL_PACKAGES.items():
+        if name == package or name.startswith(package + "."):
+            pytest.importorskip(extra)
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
                              verbose=False, report=True)

@@ -197,6 +197,41 @@ def test_numba_cache_dir_honoured(pkg, tmp_path, monkeypatch):
     assert loc.get_cache_path() == str(pkg / "_kernels" / "_dynamics" / "joints")
 
 
+def test_numba_cache_dir_is_seeded_from_shipped_kernels(pkg, tmp_path, monkeypatch):
+    """A wheel's kernels (``_kernels/SHIPPED`` present) seed an empty NUMBA_CACHE_DIR, once per
+    source stamp; a source checkout's own cache (no marker) seeds nothing."""
+    shipped = pkg / "_kernels"
+    files = {"_collision/geometry.mass_properties-237.py311.nbi": b"index",
+             "_collision/geometry.mass_properties-237.py311.1.nbc": b"code",
+             "top.g-1.py311.nbi": b"index 2"}
+    for rel, data in files.items():
+        (shipped / rel).parent.mkdir(parents=True, exist_ok=True)
+        (shipped / rel).write_bytes(data)
+    # a source checkout: no marker, the directory stays empty (a cold start stays cold)
+    checkout = tmp_path / "checkout-cache"
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(checkout))
+    assert cache.cache_root() == str(checkout / "impulse2d")
+    assert not (checkout / "impulse2d").exists() or not any((checkout / "impulse2d").iterdir())
+    # a wheel: the marker names the stamp its kernels were compiled from
+    cache.reset()
+    (shipped / cache.SHIPPED_MARKER).write_text(cache.package_stamp(str(pkg)))
+    ci = tmp_path / "ci-cache"
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(ci))
+    f = _func_at(237)
+    loc = cache.PackageCacheLocator.from_function(f, str(pkg / "_collision/geometry.py"))
+    root = ci / "impulse2d"
+    assert loc.get_cache_path() == str(root / "_collision")
+    for rel, data in files.items():
+        assert (root / rel).read_bytes() == data, rel
+    assert not (root / cache.SHIPPED_MARKER).exists()
+    assert (root / cache.SEED_MARKER).read_text() == cache.package_stamp()
+    # seeded once per stamp: what the user's runs compiled into it since is kept
+    (root / "top.g-1.py311.nbi").write_bytes(b"compiled by the user")
+    cache.reset()
+    assert cache.cache_root() == str(root)
+    assert (root / "top.g-1.py311.nbi").read_bytes() == b"compiled by the user"
+
+
 def test_writability_check_memoised(tmp_path, monkeypatch):
     calls = []
     real = cache.tempfile.TemporaryFile

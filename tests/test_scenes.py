@@ -256,15 +256,15 @@ def _replayed(engine_name, scene, **params):
     return eng
 
 
-@pytest.mark.parametrize("engine", ["pymunk", "box2d"])
+@pytest.mark.parametrize("engine", ["pymunk", "box2d", "pyb2d3"])
 @pytest.mark.parametrize("name", ALL_SCENES)
 def test_replay_gives_the_same_bodies_at_the_same_places(engine, name):
-    pytest.importorskip({"pymunk": "pymunk", "box2d": "Box2D"}[engine])
+    pytest.importorskip({"pymunk": "pymunk", "box2d": "Box2D", "pyb2d3": "pyb2d3"}[engine])
     rec, _ = record(name)
     eng = _replayed(engine, name)
     s = eng.states()
     assert eng.n_bodies == len(rec.bodies) == len(s)
-    tol = 1e-12 if engine == "pymunk" else 2e-5                      # Box2D 2.3 is float32
+    tol = 1e-12 if engine == "pymunk" else 2e-5              # Box2D 2.3 and v3 are float32
     np.testing.assert_allclose(s[:, :2], [b.position for b in rec.bodies], atol=tol)
     np.testing.assert_allclose(s[:, 2], [b.angle for b in rec.bodies], atol=tol)
     np.testing.assert_allclose(s[:, 3:5], [b.linear_velocity for b in rec.bodies], atol=tol)
@@ -306,9 +306,9 @@ def test_box2d_replay_masses_materials_and_no_sleep():
     assert eng.config()["velocity_iterations"] == 8 and eng.config()["position_iterations"] == 3
 
 
-@pytest.mark.parametrize("engine", ["pymunk", "box2d"])
+@pytest.mark.parametrize("engine", ["pymunk", "box2d", "pyb2d3"])
 def test_replayed_stack_rests(engine):
-    pytest.importorskip({"pymunk": "pymunk", "box2d": "Box2D"}[engine])
+    pytest.importorskip({"pymunk": "pymunk", "box2d": "Box2D", "pyb2d3": "pyb2d3"}[engine])
     eng = _replayed(engine, "stack")
     for _ in range(120):
         eng.step()

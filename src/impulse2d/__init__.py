@@ -23,6 +23,7 @@ try:
     from .body import Body
     from .constraint_rows import ConstraintRow
     from .contacts import ContactData
+    from .custom_joints import CustomJoint
     from .chains import Chain
     from ._lock import WorldLockedError
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -32,6 +33,7 @@ try:
     from .snapshot import Snapshot
     from .types import BodyType, JointType, ShapeType, Vec2
     from .world import ContactInfo, ContactPoint, Profile, World
+    from .batch import BatchSnapshot, BatchState, WorldBatch
     from ._warmup import warmup
 finally:
     _gc.freeze()
@@ -44,8 +46,9 @@ __version__ = "0.1.0"
 __all__ = [
     "World", "WorldSettings", "Body", "Shape", "Chain", "Joint", "RevoluteJoint", "DistanceJoint",
     "PrismaticJoint", "WeldJoint", "WheelJoint",
-    "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "BodyType", "ShapeType",
+    "MouseJoint", "MotorJoint", "PulleyJoint", "GearJoint", "CustomJoint", "BodyType",
+    "ShapeType",
     "JointType", "Vec2",
     "ContactInfo", "ContactPoint", "ContactData", "ConstraintRow", "Profile", "Snapshot",
-    "WorldLockedError", "warmup", "__version__",
+    "WorldLockedError", "WorldBatch", "BatchSnapshot", "BatchState", "warmup", "__version__",
 ]

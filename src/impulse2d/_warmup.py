@@ -96,6 +96,25 @@ def _compile_ahead() -> None:
                   together=[direct])
 
 
+def _batch_kernels() -> None:
+    """A batch of two worlds of contacts, stepped, read, written and ray cast: every kernel of
+    :class:`~impulse2d.WorldBatch`."""
+    import numpy as np
+    from . import World, WorldBatch
+    world = World()
+    _contact_world(world)
+    world.create_revolute_joint(world.bodies[0], world.bodies[1], (-4.5, 0.6),
+                                enable_motor=True, max_motor_torque=1.0)
+    batch = WorldBatch.replicate(world, 2)
+    batch.step(1.0 / 60.0)
+    shape = (2, len(batch.body_rows), 3)
+    batch.get_positions()
+    batch.get_touching()
+    batch.apply_impulses(np.zeros(shape))
+    batch.set_motor_speeds(np.zeros((2, 1)))
+    batch.ray_cast_many(np.zeros((2, 1, 2)), (0.0, -1.0))
+
+
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     """Compile the kernels a world needs ahead of time, or load them from the cache.
 
@@ -126,6 +145,13 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+        if all_kernels and k == 0:
+            world.restore(world.snapshot())  # the snapshot's copy kernel (about 1 s)
+    if all_kernels:
+        if progress:
+            print("impulse2d warmup: many worlds at once (WorldBatch)", file=sys.stderr,
+                  flush=True)
+        _batch_kernels()
 
     seconds = time.perf_counter() - t0
     if progress:

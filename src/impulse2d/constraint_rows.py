@@ -111,6 +111,30 @@ _AXIAL = (("spring", "spring_impulse", -1), ("motor", "motor_impulse", -1),
           ("limit_lower", "lower_impulse", -1), ("limit_upper", "upper_impulse", -1))
 
 
+def _custom_layout(jt, j: int) -> list[tuple[str, str, object]]:
+    """A custom joint's rows as :func:`impulse2d._dynamics.joints.custom.direct_rows` writes
+    them: per law row its spring, or its motor and bounds; then the rigid rows."""
+    rows = int(jt.law_rows[j])
+    spring = jt.hertz[j] > 0.0
+    out = []
+    for k in range(rows):
+        lower, upper = jt.row_lower[j, k], jt.row_upper[j, k]
+        if lower == upper:
+            if spring:
+                out.append((f"spring_{k}", "row_impulse", (k, 0)))
+            continue
+        if jt.row_motor[j, k]:
+            out.append((f"motor_{k}", "row_impulse", (k, 0)))
+        if lower > -np.inf:
+            out.append((f"lower_{k}", "row_impulse", (k, 1)))
+        if upper < np.inf:
+            out.append((f"upper_{k}", "row_impulse", (k, 2)))
+    if not spring:
+        out += [(f"row_{k}", "row_impulse", (k, 0)) for k in range(rows)
+                if jt.row_lower[j, k] == jt.row_upper[j, k]]
+    return out
+
+
 def _joint_layout(name: str, jt, j: int) -> list[tuple[str, str, int]]:
     """The rows of joint ``j`` (type ``name``) as its ``direct_rows`` writes them."""
     spring = bool(jt.enable_spring[j]) and jt.hertz[j] > 0.0
@@ -149,6 +173,8 @@ def _joint_layout(name: str, jt, j: int) -> list[tuple[str, str, int]]:
         return [("length", "lower_impulse", -1)]
     if name == "gear":
         return [("ratio", "linear_impulse", 0)]
+    if name == "custom":
+        return _custom_layout(jt, j)
     raise ValueError(f"unknown joint type {name!r}")
 
 
@@ -261,7 +287,7 @@ def _joint_rows(world) -> list[ConstraintRow]:
             anchor = joint.world_anchor_b
             for index, (row, field, column) in enumerate(_joint_layout(name, jt, j)):
                 stored = getattr(jt, field)[j]
-                value = float(stored[column] if column >= 0 else stored)
+                value = float(stored if column == -1 else stored[column])
                 out.append(_joint_row(f"{name}_{row}", joint, index, ja, jb, anchor, bodies, b,
                                       body[r], jacobian[r], data[r], value))
                 r += 1

@@ -45,10 +45,13 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           settings' unit, written again by the next step)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
-                                          ``_constraints_stale`` (synced first), ``_verbs`` (its
+                                          ``_constraints_stale`` and ``_contacts_stale`` (synced
+                                          first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
                                           packed settings made again when the last step had
                                           them, so that it does not re-read them either)
+the process's, made again on use          ``_snapshot_plan`` (the fast path's addresses of the
+                                          store columns, :mod:`._snapshot_copy`)
 the world's own, not copied               ``_lock`` (the step's lock and the after-step
                                           queue: functions of this process; a copy starts
                                           with none queued, a restore keeps the world's)
@@ -65,6 +68,20 @@ A new ``World`` attribute that holds something of the process (a compiled functi
 pointer) must be added to :data:`REBUILT`; ``tests/test_snapshot.py`` pickles a world that has
 run every service, so such an attribute fails there.
 
+**The fast path** (:mod:`._snapshot_copy`): a snapshot copies every column of the stores into
+one buffer in one compiled call, through a plan of the world's column addresses that is kept
+while its stores are the same objects, and shows the columns as stores only when asked
+(pickling, a restore the fast path does not take). Restoring a snapshot into the world it was
+taken from, in the process that took it, while the world's stores have the layout they had
+then (the same columns, rows and types: nothing created or destroyed past a store's capacity
+since), is one compiled copy into the world's own arrays, the other arrays of the world copied
+in place too, and the rest as below; the settings are kept as the world's own object when they
+have not changed since (their packed form, which any change clears, is the one of then), and
+so are the joint rows, which the world replaces rather than changes. The step's reference to
+the stores and its table of kernels then stay good, and the step after the restore does not
+rebuild them. Every other restore, and every snapshot loaded from bytes, takes the checked
+path below; both give the same bits.
+
 Restoring checks everything before it writes anything: a snapshot of another world, of another
 version of the stores (a column missing, added, or of another type) or anything else raises
 and leaves the world as it was.
@@ -79,15 +96,17 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import operator
 import uuid
 from itertools import chain
 
 import numpy as np
 
 from . import _lock
+from . import _snapshot_copy as _fast
 from ._handle import Handle
 from ._dynamics.step import _settings_arguments
-from ._dynamics.world_ref import sync_constraints
+from ._dynamics.world_ref import sync_constraints, sync_contacts
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
@@ -99,7 +118,7 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare", "_constraints_stale", "_lock")
+           "_query_spare", "_constraints_stale", "_contacts_stale", "_lock", _fast.PLAN)
 """World attributes that belong to the process, not copied: rebuilt by the next step, or, for
 ``_lock``, the world's own (its after-step queue holds this process's functions)."""
 
@@ -109,6 +128,9 @@ _HANDLES = "_handles"
 _USER_DATA = "_user_data"
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, np.bool_, np.int64, np.float64)
 _ATOM_TYPES = frozenset(_ATOMS)
+_SETTING_NAMES = tuple(f.name for f in dataclasses.fields(WorldSettings))
+_get_settings = operator.attrgetter(*_SETTING_NAMES)
+_JOINT_ROWS = "_joint_index"
 
 
 def new_uid() -> str:
@@ -128,10 +150,11 @@ class Snapshot:
     """
 
     __slots__ = ("_uid", "_state", "_handles", "_user_data", "_settings", "_counts",
-                 "_settings_seen", "_rows_maps", "_unchecked")
+                 "_settings_seen", "_rows_maps", "_unchecked", "_buffer", "_start", "_layout",
+                 "_others", "_shown", "_settings_ref", "_derived", "_rows_ref")
 
     def __init__(self, uid, state, handles, user_data, settings, counts, settings_seen,
-                 rows_maps):
+                 rows_maps, fast=None):
         self._uid = uid
         self._state = state                  # attribute -> copied value
         self._handles = handles              # attribute -> {row: handle} or {class: rows}
@@ -141,6 +164,21 @@ class Snapshot:
         self._settings_seen = settings_seen  # had the last step packed the present settings?
         self._rows_maps = rows_maps          # attributes that are dicts of lists of rows
         self._unchecked = False              # loaded from bytes: its numbers not yet checked
+        # The fast path's (None for a snapshot taken the checked way or loaded from bytes): the
+        # buffer holding every store column and where they start, the plan's (layout, offsets,
+        # sizes) and its other attributes, whether the stores were put into _state as views of
+        # the buffer yet, and the world's settings object, its packed form and its joint rows
+        # at the moment taken.
+        (self._buffer, self._start, self._layout, self._others, self._settings_ref,
+         self._derived, self._rows_ref) = fast or (None,) * 7
+        self._shown = fast is None
+
+    def _full_state(self) -> dict:
+        """Every attribute's copy, the stores included (shown as views of the buffer)."""
+        if not self._shown:
+            self._state.update(_fast.views(self._layout, self._buffer, self._start))
+            self._shown = True
+        return self._state
 
     @property
     def time(self) -> float:
@@ -152,7 +190,7 @@ class Snapshot:
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in _arrays(self._state))
+        return sum(a.nbytes for a in _arrays(self._full_state()))
 
     def __repr__(self) -> str:
         return (f"<impulse2d Snapshot: step {self.step_count}, t = {self.time:g} s, "
@@ -165,7 +203,7 @@ class Snapshot:
         handles = {name: _rows_by_class(value) if _live(value) else value
                    for name, value in self._handles.items()}
         state = {name: _Columns(value) if _is_store(value) else value
-                 for name, value in self._state.items()}
+                 for name, value in self._full_state().items()}
         return (FORMAT, self._uid, state, handles, self._user_data, self._settings,
                 self._counts, self._settings_seen, self._rows_maps)
 
@@ -178,6 +216,9 @@ class Snapshot:
         self._state = {name: value.store() if isinstance(value, _Columns) else value
                        for name, value in stores.items()}
         self._unchecked = True
+        (self._buffer, self._start, self._layout, self._others, self._settings_ref,
+         self._derived, self._rows_ref) = (None,) * 7
+        self._shown = True
 
 
 class _Columns(dict):
@@ -195,9 +236,18 @@ class _Columns(dict):
 
 
 # -- taking ------------------------------------------------------------------------------------
+def _skipped(name: str) -> bool:
+    """Attributes a snapshot does not copy (the process's, and the world's own)."""
+    return name in REBUILT or name == _UID or name == _SETTINGS
+
+
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
     sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
+    sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
+    plan = _fast.plan_for(world, _is_store, _skipped)
+    if plan is not None:
+        return _take_fast(world, plan)
     state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
     for name, value in vars(world).items():
         if name in REBUILT or name in (_UID, _SETTINGS):
@@ -225,6 +275,56 @@ def take(world) -> Snapshot:
     counts = np.append(np.array(world._verbs[_COUNTS], dtype=np.int64), np.int64(asked))
     return Snapshot(world._uid, state, handles, user_data, fields, counts, seen,
                     frozenset(rows_maps))
+
+
+_N_COUNTS = len(DIRECT_COUNT_NAMES)
+_KINDS: dict = {}
+
+
+def _kinds(plan) -> dict:
+    """``plan.others`` -> handles, user data or other (None), worked out once per tuple."""
+    kinds = _KINDS.get(plan.others)
+    if kinds is None:
+        if len(_KINDS) > 64:  # (tuples of attribute names of worlds of other classes)
+            _KINDS.clear()
+        kinds = _KINDS[plan.others] = {
+            name: _HANDLES if name.endswith(_HANDLES)
+            else _USER_DATA if name.endswith(_USER_DATA) else None for name in plan.others}
+    return kinds
+
+
+def _take_fast(world, plan) -> Snapshot:
+    """:func:`take` through ``plan``: the stores in one copy, the other attributes as ever."""
+    d = vars(world)
+    state, handles, user_data, rows_maps = {}, {}, {}, set()
+    kinds = _kinds(plan)
+    for name in plan.others:
+        value = d[name]
+        kind = kinds[name]
+        if kind is _HANDLES:
+            handles[name] = dict(value)
+        elif kind is _USER_DATA:
+            user_data[name] = dict(value)
+        elif _is_rows_map(value):
+            rows_maps.add(name)
+            state[name] = _copy_rows_map(value)
+        elif name == _JOINT_ROWS:
+            state[name] = value  # shared: the world replaces its joint rows, never changes them
+        else:
+            state[name] = _copy(value)
+    buffer, start = _fast.copy_out(plan)
+    settings = world._settings
+    fields = dict(zip(_SETTING_NAMES, _get_settings(settings)))
+    derived = settings._derived
+    seen = derived is not None and world._verbs_for[0] is derived
+    verbs = world._verbs
+    counts = np.empty(_N_COUNTS + 1, dtype=np.int64)
+    counts[:_N_COUNTS] = verbs[_COUNTS]
+    counts[_N_COUNTS] = verbs.item(DIRECT_DENSE) != 0  # (the JIT's table: int64 addresses)
+    return Snapshot(world._uid, state, handles, user_data, fields, counts, seen,
+                    frozenset(rows_maps),
+                    (buffer, start, (plan.layout, plan.offsets, plan.sizes), plan.others,
+                     settings, derived, d.get(_JOINT_ROWS)))
 
 
 def _copy_stores(stores: dict) -> dict:
@@ -257,10 +357,17 @@ def _copy_stores(stores: dict) -> dict:
 def _copy(value):
     """An independent copy of a world attribute (or of a part of one)."""
     kind = type(value)
-    if kind in _ATOMS:
+    if kind in _ATOM_TYPES:  # (a set, not the tuple: a small world's snapshot meets ~150)
         return value
     if kind is np.ndarray:
-        return value.copy()
+        # (an empty array holds no number to change: shared; many of the event tracker's are)
+        return value.copy() if value.size else value
+    plain = _PLAIN.get(kind)
+    if plain:
+        # A plain object of the package (IdPool, EventTracker): its attributes, copied.
+        clone = object.__new__(kind)
+        clone.__dict__.update({k: _copy(x) for k, x in value.__dict__.items()})
+        return clone
     if _is_store(value):
         return kind(*[column.copy() for column in value])
     if kind is list or kind is tuple:
@@ -272,13 +379,16 @@ def _copy(value):
         if _is_rows_map(value):
             return _copy_rows_map(value)
         return {k: _copy(x) for k, x in value.items()}
-    if kind.__module__.startswith("impulse2d.") and hasattr(value, "__dict__") \
-            and not hasattr(kind, "__slots__"):
-        # A plain object of the package (IdPool, EventTracker): its attributes, copied.
-        clone = object.__new__(kind)
-        clone.__dict__.update(_copy(vars(value)))
-        return clone
+    if plain is None and kind.__module__.startswith("impulse2d.") \
+            and hasattr(value, "__dict__") and not hasattr(kind, "__slots__"):
+        _PLAIN[kind] = True
+        return _copy(value)
+    _PLAIN[kind] = False
     return copy.deepcopy(value)
+
+
+_PLAIN: dict = {}
+"""type -> whether :func:`_copy` copies its objects attribute by attribute (learnt per type)."""
 
 
 def _is_rows_map(value) -> bool:
@@ -339,9 +449,11 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     if not adopt and snapshot._uid != world._uid:
         raise ValueError("this snapshot was taken of another world; restore it into that world "
                          "(to copy a world, use copy.deepcopy(world) or pickle the world)")
+    if not adopt and snapshot._buffer is not None and _restore_fast(world, snapshot):
+        return
     # Check everything first, so that a bad snapshot changes nothing.
     settings = WorldSettings().replace(**snapshot._settings)
-    state = snapshot._state
+    state = snapshot._full_state()
     mine = {name for name in vars(world) if name not in REBUILT and name not in (_UID, _SETTINGS)
             and not name.endswith(_HANDLES) and not name.endswith(_USER_DATA)}
     if set(state) != mine:
@@ -401,6 +513,7 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     world._stores = None
     world._stores_built_from = None
     world._constraints_stale = False  # the snapshot's store is the world's now
+    world.__dict__["_contacts_stale"] = False  # (its contact store too: read above, so synced)
     # The queries' grids hold addresses of the arrays they were built on.
     world._query_index = world._query_spare = None
     # The step re-fills the table (by _verbs_for); a step that saw the present settings did not
@@ -408,6 +521,96 @@ def restore(world, snapshot, *, adopt: bool = False) -> None:
     # is off, say): their packed form is made now, as that step had it.
     world._verbs_for = (_settings_arguments(settings) if snapshot._settings_seen else None, None)
     snapshot._unchecked = False
+
+
+def _restore_fast(world, snapshot) -> bool:
+    """Restore ``snapshot`` (taken of ``world`` in this process, by :func:`_take_fast`) through
+    the world's plan, if its stores have the snapshot's layout; False (nothing written) if not.
+
+    Nothing here can fail half-way: the snapshot was made by this process from this world, and
+    its layout and attributes are the world's own, which is all the checked path verifies of
+    such a snapshot before it writes."""
+    sync_constraints(world)  # (so that the plan holds the stores the step's reference holds)
+    sync_contacts(world)
+    plan = _fast.plan_for(world, _is_store, _skipped)
+    layout = snapshot._layout[0]
+    if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
+        return False
+    if plan.layout is layout or plan.layout == layout:
+        _fast.copy_in(plan, snapshot._layout, snapshot._buffer, snapshot._start)
+    else:
+        # Store by store: those of the same rows in place, the others (a contact store of
+        # another length, a store grown since) replaced by copies; the step's reference is
+        # then rebuilt by the next step, which finds a store replaced.
+        if len(plan.layout) != len(layout):
+            return False
+        same, other = [], []
+        for k, (mine, theirs) in enumerate(zip(plan.layout, layout)):
+            if mine == theirs:
+                same.append(k)
+            elif mine[:2] == theirs[:2] and len(mine[2]) == len(theirs[2]) and all(
+                    a[0] == b[0] and a[1][1:] == b[1][1:] for a, b in zip(mine[2], theirs[2])):
+                other.append(layout[k][0])
+            else:
+                return False
+        if same:
+            _fast.copy_in(plan, snapshot._layout, snapshot._buffer, snapshot._start, same)
+        views = _fast.views(snapshot._layout, snapshot._buffer, snapshot._start, other)
+        for name, value in _copy_stores(views).items():
+            setattr(world, name, value)
+    d = vars(world)
+    state = snapshot._state
+    kinds = _kinds(plan)
+    for name in plan.others:
+        kind = kinds[name]
+        if kind is _HANDLES:
+            d[name] = _handles_for(world, snapshot._handles[name], d[name])
+        elif kind is _USER_DATA:
+            d[name] = dict(snapshot._user_data[name])
+        elif name in snapshot._rows_maps:
+            value = state[name]
+            if d[name] != value:  # (lists of ints: equal means the same bits)
+                d[name] = _copy_rows_map(value)
+        elif name == _JOINT_ROWS and d[name] is snapshot._rows_ref:
+            pass  # the very rows of then (the world replaces them, never changes them)
+        else:
+            value, current = state[name], d[name]
+            if (type(value) is np.ndarray and type(current) is np.ndarray
+                    and value.dtype == current.dtype and value.shape == current.shape):
+                np.copyto(current, value)  # in place: the step's reference may hold it
+            else:
+                d[name] = _copy(value)
+    settings = world._settings
+    counts = snapshot._counts
+    verbs = world._verbs
+    n_counts = _COUNTS.stop - _COUNTS.start
+    dense = verbs[DIRECT_DENSE]
+    asked = counts.shape[0] > n_counts and counts[n_counts] != 0
+    if (settings is snapshot._settings_ref and settings._derived is snapshot._derived
+            and settings._derived is not None
+            and (not (isinstance(dense, (int, np.integer)) and dense == 0)) == asked):
+        # The settings of then, unchanged: the world keeps them, its table and its reference.
+        verbs[_COUNTS] = counts[:n_counts]
+        seen = world._verbs_for[0] is settings._derived
+        if seen != snapshot._settings_seen:
+            world._verbs_for = (settings._derived if snapshot._settings_seen else None, None)
+    else:
+        settings = WorldSettings._with_changes(**snapshot._settings)
+        world._settings = settings
+        _lock.bind(settings, world._lock)
+        table = new_table()
+        table[_COUNTS] = counts[:n_counts]
+        if asked:
+            table[DIRECT_DENSE] = -1
+        world._verbs = table
+        world._stores = None
+        world._stores_built_from = None
+        world._verbs_for = (_settings_arguments(settings) if snapshot._settings_seen else None,
+                            None)
+    world._constraints_stale = False
+    world.__dict__["_contacts_stale"] = False  # (synced above; its store is the world's now)
+    world._query_index = world._query_spare = None
+    return True
 
 
 def _same_shapes(a, b) -> bool:
@@ -496,6 +699,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     "Determinism" for when two runs give the same hash and what may change it.
     """
     sync_constraints(world)
+    sync_contacts(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):
         if not _is_store(store) or (motion_only and name != "_bodies"):

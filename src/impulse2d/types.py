@@ -123,6 +123,7 @@ class JointType(_CodedEnum):
     MOTOR = "motor", state.MOTOR
     PULLEY = "pulley", state.PULLEY
     GEAR = "gear", state.GEAR
+    CUSTOM = "custom", state.CUSTOM
 
 
 _BY_CODE = {cls: {member.code: member for member in cls}

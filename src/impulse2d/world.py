@@ -30,7 +30,9 @@ from ._dynamics.joints import JOINT_MODULES
 from ._dynamics.lengths import length_tolerances
 from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
+from ._dynamics.world_ref import sync_contacts
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
+from . import custom_joints
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                      PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
@@ -95,7 +97,11 @@ class World:
         self._body_joints: dict[int, list[int]] = {}
         self._joint_index: dict[str, np.ndarray] | None = None  # rows per type, no-collide pairs
         self._joint_inv_h = 0.0  # 1 / the (sub)step the joint impulses were accumulated over
-        self._contacts: Contacts = empty_contacts()
+        self._laws: list = []  # the custom joints' law kernels, by slot (custom_joints.py)
+        # a batch step (impulse2d.batch) made a new contact store, which the reference holds
+        # and Python's view not yet (the _contacts property syncs it on first read)
+        self._contacts_stale = False
+        self._contacts = empty_contacts()
         self._constraints: ContactConstraints = contact_constraints(0)
         self._pairs_dirty = True
         self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
@@ -158,6 +164,24 @@ class World:
         residual per iteration, complementarity and friction-cone errors, penetration, joint
         errors, kinetic energy), or None unless ``WorldSettings.diagnostics`` was on for it."""
         return solver_stats.read(self)
+
+    @property
+    def _contacts(self) -> Contacts:
+        """The contact store (pairs, manifolds, impulses). A data descriptor over the
+        instance's own ``_contacts`` entry (snapshots see that entry as any other attribute):
+        after a batch step made a new store in the step's reference, the first read takes it
+        from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store costs about
+        40 us, so a batch never does it for worlds that Python does not look at."""
+        d = self.__dict__
+        if d["_contacts_stale"]:
+            sync_contacts(self)
+        return d["_contacts"]
+
+    @_contacts.setter
+    def _contacts(self, store: Contacts) -> None:
+        d = self.__dict__
+        d["_contacts"] = store
+        d["_contacts_stale"] = False
 
     # -- settings ---------------------------------------------------------------------------
     @property
@@ -783,6 +807,24 @@ class World:
         x, y = x / norm, y / norm
         c, s = self._bodies.rot[a]
         return float(c * x + s * y), float(-s * x + c * y)
+
+    def create_custom_joint(self, body_a: Body, body_b: Body, law, params=None, hertz=0.0,
+                            damping_ratio=0.0, lower=None, upper=None, motor_speed=None,
+                            max_motor_force=0.0, anchor_a=None, anchor_b=None,
+                            collide_connected=False):
+        """A joint that holds ``law`` (an :class:`impulse2d.custom.ConstraintLaw`) between
+        ``body_a`` and ``body_b``, with its parameters ``params`` (a dict by name).
+
+        Each equality row is rigid (``hertz`` 0) or a spring of ``hertz`` and
+        ``damping_ratio`` toward ``C = 0``; ``lower``/``upper`` bound a row's ``C`` instead (one
+        value for every row, or one per row, None for a row's default); ``motor_speed`` drives a
+        row's ``Cdot`` with at most ``max_motor_force`` and frees it from its equality.
+        ``anchor_a``/``anchor_b``: world points the debug draw marks (default: the origins).
+        See :mod:`impulse2d.custom_joints`.
+        """
+        return custom_joints.create(self, body_a, body_b, law, params, hertz, damping_ratio,
+                                    lower, upper, motor_speed, max_motor_force, anchor_a,
+                                    anchor_b, collide_connected)
 
     def destroy_joint(self, joint: Joint) -> None:
         """Destroy ``joint``; its handle becomes invalid."""

@@ -57,6 +57,12 @@ costs compile time, so a kernel gets only those it is called through: ``@kernel`
 from Python, the kernels below only from kernels, and :data:`entry_kernel` by address.
 """
 
+gil_free_kernel = _jit(no_cfunc_wrapper=True, nogil=True)
+"""``@kernel`` that releases Python's global lock while it runs: the step (one world, or a
+batch's share of worlds, :mod:`impulse2d.batch`), so that Python threads step separate worlds
+at once. Only for kernels that neither call back into Python nor raise: the lock is taken
+again to box what they return."""
+
 inner_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 """``@kernel`` called only from other kernels: it may allocate, and has no Python wrapper."""
 
@@ -182,6 +188,6 @@ else:
         return types.int64(), codegen
 
 
-__all__ = ["kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel",
+__all__ = ["kernel", "gil_free_kernel", "inner_kernel", "borrowing_kernel", "inline_kernel", "entry_kernel",
            "stage_kernel", "python_stage_kernel", "CACHE", "CYCLE_COUNTER", "DirectCall",
            "cycles"]

@@ -159,6 +159,17 @@ MOUSE = 5
 MOTOR = 6
 PULLEY = 7
 GEAR = 8
+CUSTOM = 9
+
+LAW_ROWS = 3
+"""Most rows of a custom joint's law (impulse2d.custom)."""
+LAW_PARAMS = 8
+"""Most named parameters of a law."""
+LAW_STATE = 16
+"""The state a law kernel reads: per body x, y, angle, cos, sin (origin pose) and vx, vy, w
+(origin velocity), A then B."""
+LAW_OUT = 8
+"""What a law kernel writes per row: C, J on A (x, y, angle), J on B, Jdot v."""
 
 
 class Joints(NamedTuple):
@@ -214,6 +225,22 @@ class Joints(NamedTuple):
     angular_soft: np.ndarray      # (n, 3) softness of the angular spring (weld)
     # Scratch of the current iteration (kept here so the solver allocates nothing).
     jacobian: np.ndarray          # (n, 4, 4) gear: Jacobian rows (body, jvx, jvy, jw), merged
+    # Custom joints (impulse2d.custom): a law of up to LAW_ROWS rows C(q_a, q_b; params).
+    law: np.ndarray               # int64 slot of the law's kernel in the world's table of verbs
+    law_rows: np.ndarray          # int64 rows of the law (1..LAW_ROWS)
+    law_angle: np.ndarray         # bool: the law reads a bare angle (not only its cos and sin)
+    law_params: np.ndarray        # (n, LAW_PARAMS) the law's parameters, in its order
+    row_lower: np.ndarray         # (n, LAW_ROWS) lower bound of each row's C (-inf: none)
+    row_upper: np.ndarray         # (n, LAW_ROWS) upper bound (+inf: none); lower == upper: equality
+    row_motor: np.ndarray         # (n, LAW_ROWS) bool: a motor drives the row's Cdot
+    row_speed: np.ndarray         # (n, LAW_ROWS) the motor's target Cdot (unit of C per s)
+    row_max_force: np.ndarray     # (n, LAW_ROWS) the motor's largest force (N, or N m)
+    row_impulse: np.ndarray       # (n, LAW_ROWS, 3) accumulated: equality or motor, lower, upper
+    law_base: np.ndarray          # (n, 2, 5) A's and B's centre x, y, angle, cos, sin at the
+                                  # start of the step (prepared, as the other joints' frames)
+    law_state: np.ndarray         # (n, LAW_STATE) the state the law kernel last read (NaN
+                                  # first: prepared afresh)
+    law_out: np.ndarray           # (n, LAW_ROWS, LAW_OUT) scratch: what the law kernel writes
 
 
 JOINT_LAYOUT = {
@@ -264,4 +291,17 @@ JOINT_LAYOUT = {
     "axis": (np.float64, (2,)),
     "angular_soft": (np.float64, (3,)),
     "jacobian": (np.float64, (4, 4)),
+    "law": (np.int64, ()),
+    "law_rows": (np.int64, ()),
+    "law_angle": (np.bool_, ()),
+    "law_params": (np.float64, (LAW_PARAMS,)),
+    "row_lower": (np.float64, (LAW_ROWS,)),
+    "row_upper": (np.float64, (LAW_ROWS,)),
+    "row_motor": (np.bool_, (LAW_ROWS,)),
+    "row_speed": (np.float64, (LAW_ROWS,)),
+    "row_max_force": (np.float64, (LAW_ROWS,)),
+    "row_impulse": (np.float64, (LAW_ROWS, 3)),
+    "law_base": (np.float64, (2, 5)),
+    "law_state": (np.float64, (LAW_STATE,)),
+    "law_out": (np.float64, (LAW_ROWS, LAW_OUT)),
 }

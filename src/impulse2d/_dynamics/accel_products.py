@@ -49,15 +49,17 @@ from __future__ import annotations
 from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import REVOLUTE
 from .joints import ROW_LISTS
+from .joints import custom
 from .joints.distance import _geometry as distance_geometry
 from .joints.gear import prismatic_frame
 from .joints.prismatic import geometry as axis_geometry
 from .joints.pulley import _geometry as pulley_geometry
 
 _PIN = 0
-(_REVOLUTE, _DISTANCE, _PRISMATIC, _WELD, _WHEEL, _MOUSE, _MOTOR, _PULLEY,
+(_REVOLUTE, _DISTANCE, _PRISMATIC, _WELD, _WHEEL, _MOUSE, _MOTOR, _PULLEY, _CUSTOM,
  _GEAR) = (ROW_LISTS.index(name) for name in ("revolute", "distance", "prismatic", "weld",
-                                                "wheel", "mouse", "motor", "pulley", "gear"))
+                                                "wheel", "mouse", "motor", "pulley", "custom",
+                                                "gear"))
 
 
 @inline_kernel
@@ -278,11 +280,12 @@ def _gear(joints, ids, bodies, out, r):
 
 
 @borrowing_kernel
-def joint_products(joints, ids, bodies, out, start):
+def joint_products(joints, ids, bodies, table, out, start):
     """``Jdot v`` of every joint row into ``out`` from row ``start``, in the order of the row
     exports (:func:`.direct.joint_rows`: the row lists of :data:`.joints.ROW_LISTS`, each
     type's rows as its ``direct_rows`` writes them), at the bodies' current positions
-    (``dp``, ``dq``) and velocities. Returns the row after the last."""
+    (``dp``, ``dq``) and velocities; ``table``: the world's table of verbs, where the custom
+    joints' laws are (:func:`.joints.custom.products`). Returns the row after the last."""
     r = start
     for k in range(len(ROW_LISTS)):
         rows = ids[k]
@@ -302,6 +305,8 @@ def joint_products(joints, ids, bodies, out, start):
             r = _mouse(joints, rows, bodies, out, r)
         elif k == _PULLEY:
             r = _pulley(joints, rows, bodies, out, r)
+        elif k == _CUSTOM:
+            r = custom.products(joints, rows, bodies, table, out, r)
         elif k == _GEAR:
             r = _gear(joints, rows, bodies, out, r)
     return r

@@ -473,7 +473,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
         #    the velocity targets; unknowns f h.
         for r in range(contact_rows):
             product[r] = _contact_product(geometry, body, v, w, r)
-        joint_products(joints, ids, bodies, product, contact_rows)
+        joint_products(joints, ids, bodies, table, product, contact_rows)
         for r in range(rows):
             if not touches[r]:
                 b_all[r] = 0.0

@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.jit import entry_kernel, inline_kernel
-from .joints import JOINT_MODULES, ROW_LISTS, distance, gear, motor, mouse, prismatic, pulley
-from .joints import revolute, weld, wheel
+from .joints import JOINT_MODULES, ROW_LISTS, custom, distance, gear, motor, mouse, prismatic
+from .joints import pulley, revolute, weld, wheel
 from .lengths import MAX_CORRECTION, SLOP
 from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
@@ -230,6 +230,22 @@ def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
 
 
 @entry_kernel
+def custom_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                 baumgarte, speed_cap, spin_cap):
+    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
+                                                                                   "joint_ids")
+    table = borrow(world, "verbs")  # each joint's law is called by address (slot LAWS + law)
+    if verb == PREPARE:
+        custom.prepare(joints, ids[rows], bodies, h, flag)
+    elif verb == WARM_START:
+        custom.warm_start(joints, ids[rows], bodies, table)
+    else:
+        custom.solve(joints, ids[rows], bodies, table, h, flag, soft, bias_rate, mass_scale,
+                     impulse_scale, baumgarte, speed_cap, spin_cap)
+    return 0.0
+
+
+@entry_kernel
 def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                baumgarte, speed_cap, spin_cap):
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
@@ -295,6 +311,14 @@ def pulley_position_entry(world, rows):
     lengths = borrow(world, "lengths")
     return pulley.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
                                  borrow(world, "bodies"),
+                                 lengths[SLOP], lengths[MAX_CORRECTION])
+
+
+@entry_kernel
+def custom_position_entry(world, rows):
+    lengths = borrow(world, "lengths")
+    return custom.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
+                                 borrow(world, "bodies"), borrow(world, "verbs"),
                                  lengths[SLOP], lengths[MAX_CORRECTION])
 
 
@@ -371,6 +395,15 @@ def pulley_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_ca
     return float(pulley.direct_rows(
         borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
         start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+
+
+@entry_kernel
+def custom_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+                      jacobian, data, impulse):
+    return float(custom.direct_rows(
+        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"),
+        borrow(world, "verbs"), verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
+        data, impulse))
 
 
 @entry_kernel

@@ -39,7 +39,8 @@ import numpy as np
 
 from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import DirectCall, borrowing_kernel, cycles, inner_kernel, kernel, stage_kernel
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
+                         stage_kernel)
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
@@ -67,8 +68,9 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, PAIRS, PAIRS_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
+                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SOLVER,
+                    SOLVER_SIGNATURE, call_collide, call_continuous, call_pairs, call_solver,
+                    diagnose)
 from .._sleep import wake_all
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
@@ -95,7 +97,7 @@ CHAINS_SECONDS = COLLIDE_SECONDS
 SOLVER_SECONDS = {"soft_step": 6.0, "soft_step_v31": 6.0, "pgs": 6.0, "pgs_ngs": 6.0,
                   "pgs_block": 6.0, "direct": 22.0}
 JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                               "motor", "pulley", "gear"), 6.0)
+                               "motor", "pulley", "custom", "gear"), 6.0)
 JOINT_POSITION_SECONDS = 2.0
 DIRECT_ROWS_SECONDS = 3.0
 DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
@@ -297,7 +299,7 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     return joint_h, fast
 
 
-@kernel
+@gil_free_kernel
 def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
                 warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                 joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
@@ -419,7 +421,7 @@ def _same_touching(key, count, touching):
     return j == touching.shape[0]
 
 
-@kernel
+@gil_free_kernel
 def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
                        position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
                        joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
@@ -619,6 +621,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
+    # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
+    for slot, law in enumerate(getattr(world, "_laws", ())):
+        table[LAWS + slot] = law.address()
     # Compiled on first need only (step_world); rewritten here so that a table copied from
     # another process never keeps that process's address.
     table[CONTINUOUS] = _continuous_kernel(settings).compiled_address()

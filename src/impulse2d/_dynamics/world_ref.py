@@ -151,6 +151,12 @@ def _constraints_of_ref(ref):
     return _borrow(ref, "constraints")
 
 
+@kernel
+def _contacts_of_ref(ref):
+    """The reference's contact store, for Python (:func:`sync_contacts`)."""
+    return _borrow(ref, "contacts")
+
+
 if numba.config.DISABLE_JIT:
     def borrow(ref, name):
         """``ref.<name>`` (plain Python)."""
@@ -168,11 +174,15 @@ if numba.config.DISABLE_JIT:
                                diagnostics=diagnostics, lengths=lengths)
     def _constraints_of(ref):
         return ref.constraints
+
+    def _contacts_of(ref):
+        return ref.contacts
 else:
     borrow = _borrow
     borrow_column = _borrow_column
     _new_world_stores = _new_stores_ref
     _constraints_of = _constraints_of_ref
+    _contacts_of = _contacts_of_ref
 
 
 def stores_for_step(world, rows=None) -> WorldStores:
@@ -181,9 +191,11 @@ def stores_for_step(world, rows=None) -> WorldStores:
     ``world._joint_rows()``, if the caller has it already."""
     if rows is None:
         rows = world._joint_rows()
+    # (Python's view of the contact store, not synced: one that a batch step left stale is
+    # older than the reference's, which is the one to keep; see sync_contacts.)
     built = world._stores_built_from
     if (built is None or built[0] is not world._bodies or built[1] is not world._shapes
-            or built[2] is not world._joints or built[3] is not world._contacts
+            or built[2] is not world._joints or built[3] is not world.__dict__["_contacts"]
             or built[4] is not world._constraints or built[5] is not rows
             or built[6] is not world._diagnostics):
         sync_constraints(world)  # the new reference takes the current constraint store
@@ -226,3 +238,19 @@ def sync_constraints(world) -> None:
         world._stores_built_from = (built[0], built[1], built[2], built[3], store, built[5],
                                     built[6])
         world._constraints_stale = False
+
+
+def sync_contacts(world) -> None:
+    """Make Python's view of ``world``'s contact store the one the reference holds, after a
+    batch step (:mod:`impulse2d.batch`) made a new one there and left Python's view stale:
+    a batch does not box the new stores of its worlds (about 40 us each, on most steps of a
+    world whose pairs change), so each world's is fetched on its first read, here, by the
+    ``World._contacts`` property."""
+    d = world.__dict__
+    if d["_contacts_stale"]:
+        store = _contacts_of(d["_stores"])
+        d["_contacts"] = store
+        d["_contacts_stale"] = False
+        built = d["_stores_built_from"]
+        d["_stores_built_from"] = (built[0], built[1], built[2], store, built[4], built[5],
+                                   built[6])

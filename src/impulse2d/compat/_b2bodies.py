@@ -183,8 +183,20 @@ class b2Body:  # noqa: N801
 
     @property
     def type(self):
-        """0 static, 1 kinematic, 2 dynamic (Box2D's b2BodyType values)."""
+        """0 static, 1 kinematic, 2 dynamic (Box2D's b2BodyType values); settable, as Box2D's
+        ``SetType`` (the mass and contacts follow)."""
         return {"STATIC": 0, "KINEMATIC": 1, "DYNAMIC": 2}[self._handle.type.name]
+
+    @type.setter
+    def type(self, value):
+        kinds = {0: "static", 1: "kinematic", 2: "dynamic"}
+        if isinstance(value, bool) or value not in kinds:
+            raise ValueError(f"type must be b2_staticBody (0), b2_kinematicBody (1) or "
+                             f"b2_dynamicBody (2), got {value!r}")
+        self._handle.type = kinds[value]
+        world = self._b2world
+        world._dynamic = None   # the layer's caches of dynamic bodies and turning motors
+        world._held = None
 
     @property
     def fixtures(self):
@@ -197,6 +209,46 @@ class b2Body:  # noqa: N801
     @property
     def world(self):
         return self._b2world
+
+    # pybox2d's generators over the same lists
+    fixtures_gen = property(lambda self: iter(self.fixtures))
+    joints_gen = property(lambda self: iter(self.joints))
+    contacts_gen = property(lambda self: iter(self.contacts))
+
+    @property
+    def contacts(self):
+        """Box2D's contact list: a ``b2ContactEdge`` (``contact``, ``other``) for each contact
+        of the body whose broadphase boxes overlap now, touching or not."""
+        from ._b2edges import contact_edges
+        return contact_edges(self)
+
+    @property
+    def bullet(self):
+        """Box2D's bullet: continuous collision against dynamic bodies too (the engine's)."""
+        return self._handle.bullet
+
+    @bullet.setter
+    def bullet(self, value):
+        self._handle.bullet = bool(value)
+
+    # Box2D 2.3's inactive bodies are refused (b2World.CreateBody(active=False) raises)
+    active = property(lambda self: True)
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
+
+    @property
+    def massData(self):  # noqa: N802
+        """``b2MassData``: ``mass``, ``center`` (local) and ``I`` about the body's origin
+        (Box2D's ``GetMassData``). Read-only here: the mass comes from the fixtures."""
+        from ._b2collide import b2MassData
+        return b2MassData(self.mass, self.localCenter, self.inertia)  # (inertia: about the origin)
+
+    def GetMassData(self):  # noqa: N802
+        return self.massData
+
+    def ResetMassData(self):  # noqa: N802
+        """Nothing to do: the engine updates the mass whenever a fixture changes."""
 
     # -- forces (Box2D: with wake=False a sleeping body ignores them) -------------------------
     def _awake_for(self, wake):

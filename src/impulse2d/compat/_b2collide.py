@@ -41,7 +41,9 @@ from ._b2math import b2Transform, b2Vec2, vec_tuple
 from ._b2points import b2ContactFeature, b2ContactID, b2ManifoldPoint
 from ._b2shapes import (LINEAR_SLOP, POINT_RADIUS, b2ChainShape, b2CircleShape, b2EdgeShape,
                         b2PolygonShape)
-from ._b2world import b2AABB, b2Manifold
+from ._b2manifold import b2Manifold
+from ._b2structs import b2DistanceInput, b2TOIInput, _proxy
+from ._b2world import b2AABB
 
 SKIN = 2.0 * LINEAR_SLOP  # m, Box2D 2.3's b2_polygonRadius: the skin of its polygons and edges
 EPSILON = 2.0 ** -23      # Box2D's b2_epsilon (FLT_EPSILON)
@@ -200,8 +202,13 @@ def b2Distance(shapeA=None, idxA=0, shapeB=None, idxB=0, transformA=None,  # noq
     ``useRadii`` the points are on the shapes' surfaces and the distance between them;
     shapes that touch or overlap then give distance 0 and both points at the middle of the
     cores' closest points, as Box2D's."""
+    if isinstance(shapeA, b2DistanceInput):   # pybox2d's b2Distance(input)
+        given = shapeA
+        shapeA, idxA = _proxy(given.proxyA, "input.proxyA")
+        shapeB, idxB = _proxy(given.proxyB, "input.proxyB")
+        transformA, transformB, useRadii = given.transformA, given.transformB, given.useRadii
     if shapeA is None or shapeB is None:
-        raise TypeError("b2Distance needs shapeA and shapeB")
+        raise TypeError("b2Distance needs shapeA and shapeB (or a b2DistanceInput)")
     geom_a, geom_b = _geometry(shapeA, idxA), _geometry(shapeB, idxB)
     core_a = _world_core(geom_a, _frame(transformA))
     core_b = _world_core(geom_b, _frame(transformB))
@@ -249,43 +256,13 @@ def b2TestOverlap(*args, **kwargs):  # noqa: N802
 # ---------------------------------------------------------------------------------------------
 
 
-class b2CollideManifold(b2Manifold):  # noqa: N801
-    """Box2D 2.3's ``b2Manifold`` as the collide functions fill it: ``type`` (``e_circles``,
-    ``e_faceA``, ``e_faceB``), ``localNormal`` and ``localPoint`` (in the reference shape's
-    frame), ``points`` (``b2ManifoldPoint``: ``localPoint`` in the other shape's frame, for
-    ``e_circles`` B's centre, and ``id``) and ``pointCount``; ``normal`` is the world normal
-    from A to B (the layer's ``b2Manifold`` field). A ``b2Manifold`` (isinstance holds)."""
-
-    __slots__ = ("type", "localPoint", "_local_normal")
-    e_circles, e_faceA, e_faceB = 0, 1, 2  # Box2D's b2Manifold::Type
-
-    def __init__(self):
-        super().__init__([], b2Vec2(0.0, 0.0))
-        self.type = self.e_circles
-        self.localPoint = b2Vec2(0.0, 0.0)
-        self._local_normal = b2Vec2(0.0, 0.0)
-
-    @property
-    def localNormal(self):  # noqa: N802
-        return self._local_normal
-
-    @localNormal.setter
-    def localNormal(self, value):  # noqa: N802
-        self._local_normal = b2Vec2(*vec_tuple(value, "localNormal"))
-
-    def __repr__(self):
-        return (f"b2Manifold(type={self.type}, pointCount={self.pointCount}, "
-                f"localNormal={self._local_normal!r}, localPoint={self.localPoint!r})")
-
-
 def _collide(manifold, shape_a, xf_a, shape_b, xf_b):
     """Fill (or make) a manifold of ``shape_a`` at ``xf_a`` against ``shape_b`` at ``xf_b``
     from impulse2d's narrowphase (points within Box2D's skins of touching)."""
     if manifold is None:
-        manifold = b2CollideManifold()
-    elif not isinstance(manifold, b2CollideManifold):
-        raise TypeError(f"manifold must be a b2Manifold made by b2Manifold() of the collide "
-                        f"functions, got {type(manifold).__name__}")
+        manifold = b2Manifold()
+    elif not isinstance(manifold, b2Manifold):
+        raise TypeError(f"manifold must be a b2Manifold, got {type(manifold).__name__}")
     geom_a, geom_b = _geometry(shape_a), _geometry(shape_b)
     fa, fb = _frame(xf_a), _frame(xf_b)
     normal = np.zeros(2)
@@ -302,7 +279,7 @@ def _collide(manifold, shape_a, xf_a, shape_b, xf_b):
     manifold.pointCount = len(kept)
     manifold.points = []
     if not kept:
-        manifold.type = b2CollideManifold.e_circles
+        manifold.type = b2Manifold.e_circles
         manifold.localPoint = b2Vec2(0.0, 0.0)
         manifold._local_normal = b2Vec2(0.0, 0.0)
         return manifold
@@ -312,7 +289,7 @@ def _collide(manifold, shape_a, xf_a, shape_b, xf_b):
     on_b = [(points[k, 0] + 0.5 * points[k, 2] * nx, points[k, 1] + 0.5 * points[k, 2] * ny)
             for k in kept]
     if geom_a.count == 1 and geom_b.count == 1:
-        manifold.type = b2CollideManifold.e_circles
+        manifold.type = b2Manifold.e_circles
         manifold.localPoint = b2Vec2(*geom_a.vertices[0])
         manifold._local_normal = b2Vec2(0.0, 0.0)
         locals_ = [tuple(geom_b.vertices[0])]
@@ -323,7 +300,7 @@ def _collide(manifold, shape_a, xf_a, shape_b, xf_b):
             _has_face(geom_a, fa, nx, ny) or not _has_face(geom_b, fb, -nx, -ny)))
         px, py, c, s = fa if face_a else fb
         sign = 1.0 if face_a else -1.0  # the face's outward normal, in its frame
-        manifold.type = b2CollideManifold.e_faceA if face_a else b2CollideManifold.e_faceB
+        manifold.type = b2Manifold.e_faceA if face_a else b2Manifold.e_faceB
         manifold._local_normal = b2Vec2(sign * (c * nx + s * ny), sign * (-s * nx + c * ny))
         plane = on_a[0] if face_a else on_b[0]
         manifold.localPoint = b2Vec2(*_to_local(fa if face_a else fb, *plane))
@@ -459,6 +436,12 @@ class b2TOIOutput:  # noqa: N801
     def __init__(self, state=0, t=0.0):
         self.state, self.t = int(state), float(t)
 
+    def __iter__(self):  # (state, t), the form b2TimeOfImpact returns
+        return iter((self.state, self.t))
+
+    def __repr__(self):
+        return f"b2TOIOutput(state={self.state}, t={self.t:g})"
+
 
 def _reach(geom, local_center):
     """Farthest core point of the shape from the body's centre of mass (m)."""
@@ -479,8 +462,14 @@ def b2TimeOfImpact(shapeA=None, idxA=0, shapeB=None, idxB=0, sweepA=None,  # noq
     exact (as in ``_b2collide._core_distance``); no point of the shapes closes along n faster
     than the relative motion of the centres along n plus each body's turn times its reach,
     so advancing t by (d - target) over that rate never passes the target."""
+    if isinstance(shapeA, b2TOIInput):   # pybox2d's b2TimeOfImpact(input)
+        given = shapeA
+        shapeA, idxA = _proxy(given.proxyA, "input.proxyA")
+        shapeB, idxB = _proxy(given.proxyB, "input.proxyB")
+        sweepA, sweepB, tMax = given.sweepA, given.sweepB, given.tMax
     if shapeA is None or shapeB is None or sweepA is None or sweepB is None:
-        raise TypeError("b2TimeOfImpact needs shapeA, shapeB, sweepA and sweepB")
+        raise TypeError("b2TimeOfImpact needs shapeA, shapeB, sweepA and sweepB (or a "
+                        "b2TOIInput)")
     for name, sweep in (("sweepA", sweepA), ("sweepB", sweepB)):
         if not isinstance(sweep, b2Sweep):
             raise TypeError(f"{name} must be a b2Sweep, got {type(sweep).__name__}")
@@ -627,6 +616,6 @@ def test_point(shape, transform, p) -> bool:
 
 __all__ = ["b2Distance", "b2DistanceOutput", "b2TestOverlap", "b2CollidePolygons",
            "b2CollideCircles", "b2CollidePolygonAndCircle", "b2CollideEdgeAndCircle",
-           "b2CollideEdgeAndPolygon", "b2CollideManifold", "b2Sweep", "b2TOIOutput",
+           "b2CollideEdgeAndPolygon", "b2Sweep", "b2TOIOutput",
            "b2TimeOfImpact", "b2RayCastInput", "b2RayCastOutput", "b2MassData", "ray_cast",
            "compute_aabb", "compute_mass", "test_point"]

@@ -29,6 +29,9 @@ class b2Color(_Triple):  # noqa: N801
     def list(self):
         return [self.r, self.g, self.b]
 
+    def copy(self):
+        return b2Color(self.r, self.g, self.b)
+
     @list.setter
     def list(self, value):
         self.r, self.g, self.b = (float(c) for c in value)

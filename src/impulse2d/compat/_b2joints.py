@@ -40,6 +40,7 @@ class b2JointDef:  # noqa: N801
     """Common fields: ``bodyA``, ``bodyB``, ``collideConnected``, ``userData``."""
 
     _fields: dict = {}
+    type = 0  # Box2D's e_unknownJoint; each kind's definition has its b2JointType
 
     def __init__(self, **kwargs):
         self.bodyA = None
@@ -76,6 +77,9 @@ class b2JointDef:  # noqa: N801
         for name in self._fields:
             out[name] = getattr(self, name)
         return out
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
 
     def _bodies(self, bodyA, bodyB):  # noqa: N803
         self.bodyA = bodyA
@@ -157,8 +161,14 @@ _ANCHORS = {"anchorA": _side_anchor("bodyA", "localAnchorA"),
             "anchorB": _side_anchor("bodyB", "localAnchorB")}
 
 
+# Box2D 2.3's b2JointType of each kind (``joint.type``, ``jointDef.type``)
+_JOINT_TYPES = {"Revolute": 1, "Prismatic": 2, "Distance": 3, "Pulley": 4, "Mouse": 5, "Gear": 6,
+                "Wheel": 7, "Weld": 8, "Friction": 9, "Rope": 10, "Motor": 11}
+
+
 def _def(name, fields, doc, initialize=None, world_points=None):
-    attrs = {"_fields": fields, "__doc__": doc, **(world_points or {})}
+    attrs = {"_fields": fields, "__doc__": doc, "type": _JOINT_TYPES[name[2:-8]],
+             **(world_points or {})}
     if initialize is not None:
         attrs["Initialize"] = initialize
     return type(name, (b2JointDef,), attrs)
@@ -371,7 +381,9 @@ def create_joint(b2world, defn):
         joint = w.create_pulley_joint(ha, hb, vec_tuple(defn.groundAnchorA, "groundAnchorA"),
                                       vec_tuple(defn.groundAnchorB, "groundAnchorB"), tuple(pa),
                                       tuple(pb), ratio=defn.ratio, collide_connected=cc)
-        return _wrap(b2PulleyJoint, joint, b2world, a, b, defn)
+        wrapper = _wrap(b2PulleyJoint, joint, b2world, a, b, defn)
+        wrapper._lengths = (joint.length_a, joint.length_b)  # the rope as made (Box2D's)
+        return wrapper
     else:
         raise TypeError(f"unsupported joint definition {kind.__name__}")
     # Box2D's anchor on B and reference angle (see the module docstring)
@@ -419,6 +431,8 @@ class b2Joint:  # noqa: N801
         self.bodyB = b
         self.userData = user_data
 
+    type = 0     # Box2D's b2JointType of the class (e_revoluteJoint 1 ... e_motorJoint 11)
+
     @property
     def anchorA(self):  # noqa: N802
         return b2Vec2(*self._joint.world_anchor_a)
@@ -426,6 +440,30 @@ class b2Joint:  # noqa: N801
     @property
     def anchorB(self):  # noqa: N802
         return b2Vec2(*self._joint.world_anchor_b)
+
+    @property
+    def collideConnected(self):  # noqa: N802
+        return bool(self._w._joints.collide_connected[self._j])
+
+    # Box2D 2.3's inactive bodies are refused here (b2World._create), so a joint is active
+    active = property(lambda self: True)
+
+    def getAsType(self):  # noqa: N802
+        """pybox2d's downcast: here the object already is its type's class."""
+        return self
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
+
+    def GetLocalAnchorA(self):  # noqa: N802
+        """The anchor on body A, in A's frame (origin-relative, as Box2D's)."""
+        return b2Vec2(*self._w._joints.local_anchor_a[self._j])
+
+    def GetLocalAnchorB(self):  # noqa: N802
+        return b2Vec2(*self._w._joints.local_anchor_b[self._j])
+
+    def GetReferenceAngle(self):  # noqa: N802
+        return self._ref
 
     def GetReactionForce(self, inv_dt):  # noqa: N802
         """N (Box2D takes 1/dt; impulse2d's reaction is already a force of the last step)."""
@@ -494,6 +532,14 @@ _SPEED = (-_MAX_SPEED, _MAX_SPEED)
 _EFFORT = (0.0, 1.0e30)
 
 
+def _set_spring(joint, hz):
+    """Box2D 2.3's distance joint: frequencyHz > 0 is a spring, 0 rigid."""
+    hz = float(hz)
+    if hz > 0.0:
+        joint.hertz = hz
+    joint.enable_spring = hz > 0.0
+
+
 def _motor_on(joint, value):
     joint._joint.enable_motor = bool(value)
     joint._b2world._held = None  # the set of turning motors changed
@@ -530,6 +576,14 @@ class b2RevoluteJoint(b2Joint):  # noqa: N801
     def GetMotorTorque(self, inv_dt):  # noqa: N802
         return float(self._joint.reaction_torque)
 
+    def GetMaxMotorTorque(self):  # noqa: N802
+        return self.maxMotorTorque
+
+    def SetLimits(self, lower, upper):  # noqa: N802
+        self.limits = (lower, upper)
+
+    type = 1
+
 
 class b2PrismaticJoint(b2Joint):  # noqa: N801
     translation = property(lambda self: self._joint.translation)
@@ -542,34 +596,123 @@ class b2PrismaticJoint(b2Joint):  # noqa: N801
                             lambda self, v: setattr(self._joint, "enable_limit", bool(v)))
     limits = property(lambda self: self._joint.limits,
                       lambda self, v: setattr(self._joint, "limits", v))
+    lowerLimit = property(lambda self: self._joint.limits[0])
+    upperLimit = property(lambda self: self._joint.limits[1])
+    type = 2
+
+    def SetLimits(self, lower, upper):  # noqa: N802
+        self.limits = (lower, upper)
+
+    def GetLocalAxisA(self):  # noqa: N802
+        return b2Vec2(*self._w._joints.local_axis_a[self._j])
+
+    def GetMotorForce(self, inv_dt):  # noqa: N802
+        """N along the axis: the motor's impulse of the last step (N s) times ``inv_dt``, as
+        Box2D's."""
+        return float(self._w._joints.motor_impulse[self._j]) * float(inv_dt)
 
 
 class b2DistanceJoint(b2Joint):  # noqa: N801
     length = property(lambda self: self._joint.length,
                       lambda self, v: setattr(self._joint, "length", v))
+    # Box2D 2.3's spring (frequencyHz 0: rigid), impulse2d's hertz and damping ratio
+    frequency = property(lambda self: self._joint.hertz if self._joint.enable_spring else 0.0,
+                         lambda self, v: _set_spring(self._joint, v))
+    dampingRatio = property(lambda self: self._joint.damping_ratio,
+                            lambda self, v: setattr(self._joint, "damping_ratio", v))
+    type = 3
 
 
 class b2WeldJoint(b2Joint):  # noqa: N801
-    pass
+    """Box2D 2.3's weld softens the angle only (``frequencyHz``): impulse2d's angular spring."""
+
+    type = 8
+
+    def GetFrequency(self):  # noqa: N802
+        return self._joint.angular_hertz
+
+    def SetFrequency(self, hz):  # noqa: N802
+        self._joint.angular_hertz = hz
+
+    def GetDampingRatio(self):  # noqa: N802
+        return self._joint.angular_damping_ratio
+
+    def SetDampingRatio(self, ratio):  # noqa: N802
+        self._joint.angular_damping_ratio = ratio
+
+    frequency = property(GetFrequency, SetFrequency)
+    dampingRatio = property(GetDampingRatio, SetDampingRatio)
 
 
 class b2WheelJoint(b2Joint):  # noqa: N801
-    speed = property(lambda self: self._joint.speed)
+    speed = property(lambda self: self._joint.angular_speed)   # Box2D 2.3: the joint's spin
     motorSpeed = _column("motor_speed", "motor_speed", *_SPEED)
     maxMotorTorque = _column("max_motor", "max_motor_torque", *_EFFORT)
+    motorEnabled = property(lambda self: self._joint.enable_motor,
+                            lambda self, v: _motor_on(self, v))
+    springFrequencyHz = property(lambda self: self._joint.hertz,
+                                 lambda self, v: setattr(self._joint, "hertz", v))
+    springDampingRatio = property(lambda self: self._joint.damping_ratio,
+                                  lambda self, v: setattr(self._joint, "damping_ratio", v))
+    type = 7
+
+    @property
+    def translation(self):
+        """B's anchor from A's along the axis, m."""
+        a, b = self.anchorA, self.anchorB
+        axis = self.bodyA.GetWorldVector(self.GetLocalAxisA())
+        return (b - a).dot(axis)
+
+    def GetLocalAxisA(self):  # noqa: N802
+        return b2Vec2(*self._w._joints.local_axis_a[self._j])
+
+    def GetMotorTorque(self, inv_dt):  # noqa: N802
+        """N m: the motor's impulse of the last step (N m s) times ``inv_dt``, as Box2D's."""
+        return float(self._w._joints.motor_impulse[self._j]) * float(inv_dt)
 
 
 class b2MouseJoint(b2Joint):  # noqa: N801
     target = property(lambda self: b2Vec2(*self._joint.target),
                       lambda self, v: setattr(self._joint, "target", vec_tuple(v, "target")))
+    maxForce = property(lambda self: self._joint.max_force,
+                        lambda self, v: setattr(self._joint, "max_force", v))
+    frequency = property(lambda self: self._joint.hertz,
+                         lambda self, v: setattr(self._joint, "hertz", v))
+    dampingRatio = property(lambda self: self._joint.damping_ratio,
+                            lambda self, v: setattr(self._joint, "damping_ratio", v))
+    type = 5
 
 
 class b2PulleyJoint(b2Joint):  # noqa: N801
     ratio = property(lambda self: float(self._w._joints.ratio[self._j]))
+    groundAnchorA = property(lambda self: b2Vec2(*self._joint.ground_anchor_a))
+    groundAnchorB = property(lambda self: b2Vec2(*self._joint.ground_anchor_b))
+    type = 4
+
+    def GetCurrentLengthA(self):  # noqa: N802
+        """The rope from ground anchor A to A's anchor now, m."""
+        return self._joint.length_a
+
+    def GetCurrentLengthB(self):  # noqa: N802
+        return self._joint.length_b
+
+    # Box2D 2.3's lengthA/lengthB are the lengths the joint was made with (its constant is
+    # lengthA + ratio lengthB); length1/length2 are pybox2d's old names for them
+    lengthA = property(lambda self: self._lengths[0])
+    lengthB = property(lambda self: self._lengths[1])
+    length1 = lengthA
+    length2 = lengthB
 
 
 class b2GearJoint(b2Joint):  # noqa: N801
     ratio = property(lambda self: float(self._w._joints.ratio[self._j]))
+    type = 6
+
+    def GetJoint1(self):  # noqa: N802
+        return self._b2world._joints[self._joint.joint_a._index]
+
+    def GetJoint2(self):  # noqa: N802
+        return self._b2world._joints[self._joint.joint_b._index]
 
 
 class b2RopeJoint(b2Joint):  # noqa: N801
@@ -583,6 +726,11 @@ class b2RopeJoint(b2Joint):  # noqa: N801
     def maxLength(self, value):  # noqa: N802
         self._joint.length_range = (0.0, value)
 
+    type = 10
+
+    def SetMaxLength(self, length):  # noqa: N802
+        self.maxLength = length
+
     @property
     def limitState(self):  # noqa: N802
         """Box2D's e_atUpperLimit (2) when the rope is taut, else e_inactiveLimit (0)."""
@@ -590,6 +738,7 @@ class b2RopeJoint(b2Joint):  # noqa: N801
 
 
 class b2FrictionJoint(b2Joint):  # noqa: N801
+    type = 9
     maxForce = property(lambda self: self._joint.max_force,
                         lambda self, v: setattr(self._joint, "max_force", v))
     maxTorque = property(lambda self: self._joint.max_torque,
@@ -597,6 +746,7 @@ class b2FrictionJoint(b2Joint):  # noqa: N801
 
 
 class b2MotorJoint(b2FrictionJoint):  # noqa: N801
+    type = 11
     linearOffset = property(lambda self: b2Vec2(*self._joint.linear_offset),
                             lambda self, v: setattr(self._joint, "linear_offset",
                                                     vec_tuple(v, "linearOffset")))

@@ -134,6 +134,12 @@ class b2Vec2:  # noqa: N801  (pybox2d's name)
     def skew(self):
         return b2Vec2(-self.y, self.x)
 
+    def Set(self, x, y):  # noqa: N802
+        self.x, self.y = float(x), float(y)
+
+    def SetZero(self):  # noqa: N802
+        self.x = self.y = 0.0
+
 
 class b2Rot:  # noqa: N801
     """A rotation: sine ``s`` and cosine ``c`` of ``angle``."""
@@ -156,6 +162,18 @@ class b2Rot:  # noqa: N801
     def __mul__(self, v):
         c, s = self.c, self.s
         return b2Vec2(c * v[0] - s * v[1], s * v[0] + c * v[1])
+
+    def SetIdentity(self):  # noqa: N802
+        self.s, self.c = 0.0, 1.0
+
+    def GetXAxis(self):  # noqa: N802
+        return b2Vec2(self.c, self.s)
+
+    def GetYAxis(self):  # noqa: N802
+        return b2Vec2(-self.s, self.c)
+
+    x_axis = property(GetXAxis)
+    y_axis = property(GetYAxis)
 
 
 class b2Transform:  # noqa: N801
@@ -180,6 +198,11 @@ class b2Transform:  # noqa: N801
         """Box2D's ``b2Transform::SetIdentity``: the origin, no rotation."""
         self.position = b2Vec2(0.0, 0.0)
         self.q = b2Rot(0.0)
+
+    def Set(self, position, angle):  # noqa: N802
+        """Box2D's ``b2Transform::Set``: this position and rotation angle (rad)."""
+        self.position = b2Vec2(*vec_tuple(position, "position"))
+        self.q = b2Rot(float(angle))
 
     def __mul__(self, v):
         c, s = self.q.c, self.q.s
@@ -291,6 +314,14 @@ class b2Vec3(_Triple):  # noqa: N801
     def SetZero(self):  # noqa: N802
         self.x = self.y = self.z = 0.0
 
+    @property
+    def lengthSquared(self):  # noqa: N802
+        return self.x * self.x + self.y * self.y + self.z * self.z
+
+    @property
+    def valid(self):
+        return math.isfinite(self.x) and math.isfinite(self.y) and math.isfinite(self.z)
+
     def copy(self):
         return b2Vec3(self.x, self.y, self.z)
 
@@ -384,6 +415,17 @@ class b2Mat22:  # noqa: N801
 
     def __sub__(self, o):
         return b2Mat22(self.col1 - o.col1, self.col2 - o.col2)
+
+    def set(self, *args):
+        """pybox2d's ``set``: ``set(angle)`` (a rotation matrix) or ``set(col1, col2)``."""
+        if len(args) == 1:
+            c, s = math.cos(float(args[0])), math.sin(float(args[0]))
+            self.col1, self.col2 = b2Vec2(c, s), b2Vec2(-s, c)
+        elif len(args) == 2:
+            self.col1 = b2Vec2(*vec_tuple(args[0], "col1"))
+            self.col2 = b2Vec2(*vec_tuple(args[1], "col2"))
+        else:
+            raise TypeError(f"set takes an angle or two columns, got {len(args)} arguments")
 
 
 class b2Mat33:  # noqa: N801

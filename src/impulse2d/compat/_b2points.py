@@ -23,6 +23,7 @@ class b2ContactFeature:  # noqa: N801
     ``indexB``, ``typeA``, ``typeB``, 0 a vertex, 1 a face)."""
 
     __slots__ = ("indexA", "indexB", "typeA", "typeB")
+    e_vertex, e_face = 0, 1  # Box2D's b2ContactFeature::Type
 
     def __init__(self, indexA=0, indexB=0, typeA=0, typeB=0):  # noqa: N803
         self.indexA, self.indexB = int(indexA), int(indexB)

@@ -106,6 +106,29 @@ class b2Shape:  # noqa: N801
     def childCount(self):  # noqa: N802
         return 1
 
+    # pybox2d's helpers: the same queries by its other names
+    def getAABB(self, transform, childIndex=0):  # noqa: N802, N803
+        return self.ComputeAABB(transform, childIndex)
+
+    def getMass(self, density):  # noqa: N802
+        return self.ComputeMass(density)
+
+    def getAsType(self):  # noqa: N802
+        """pybox2d's downcast: here the object already is its type's class."""
+        return self
+
+    e_circle, e_edge, e_polygon, e_chain, e_typeCount = 0, 1, 2, 3, 4  # Box2D's b2Shape::Type
+
+    @property
+    def type(self):
+        """Box2D's ``b2Shape::Type``: ``e_circle`` 0, ``e_edge`` 1, ``e_polygon`` 2,
+        ``e_chain`` 3."""
+        return _SHAPE_TYPES[type(self).__name__]
+
+
+_SHAPE_TYPES = {"b2CircleShape": 0, "b2EdgeShape": 1, "b2PolygonShape": 2, "b2ChainShape": 3,
+                "b2LoopShape": 3}
+
 
 class b2CircleShape(b2Shape):  # noqa: N801
     __slots__ = ("radius", "_pos")
@@ -172,6 +195,47 @@ class b2PolygonShape(b2Shape):  # noqa: N801
         self._vertices = corners
 
     box = property(None, lambda self, value: self.SetAsBox(*value))
+
+    @property
+    def normals(self):
+        """Each edge's outward unit normal (edge i from vertex i to i + 1)."""
+        v = self._vertices
+        out = []
+        for i, (x0, y0) in enumerate(v):
+            x1, y1 = v[(i + 1) % len(v)]
+            n = math.hypot(x1 - x0, y1 - y0)
+            out.append(((y1 - y0) / n, -(x1 - x0) / n) if n > 0.0 else (0.0, 0.0))
+        return out
+
+    def Validate(self):  # noqa: N802
+        """Whether the vertices are a convex, counter-clockwise polygon of at least 3
+        (Box2D 2.3's ``b2PolygonShape::Validate``)."""
+        v = self._vertices
+        if not 3 <= len(v) <= 8:
+            return False
+        for i, (x0, y0) in enumerate(v):
+            x1, y1 = v[(i + 1) % len(v)]
+            ex, ey = x1 - x0, y1 - y0
+            for j, (x, y) in enumerate(v):
+                if j not in (i, (i + 1) % len(v)) and ex * (y - y0) - ey * (x - x0) <= 0.0:
+                    return False
+        return True
+
+    @property
+    def valid(self):
+        """True, or ValueError when the polygon is not convex and counter-clockwise
+        (pybox2d's check)."""
+        if not self.Validate():
+            raise ValueError("the polygon is not convex and counter-clockwise (3 to 8 "
+                             "vertices)")
+        return True
+
+    def set_vertex(self, vnum, *value):
+        """Set vertex ``vnum`` to ``value`` (or ``x, y``) as given: no hull is taken (Box2D's
+        ``m_vertices[i]``; ``valid`` checks the result)."""
+        p = value[0] if len(value) == 1 else value
+        x, y = vec_tuple(p, "value")
+        self._vertices[int(vnum)] = (x, y)
 
     @property
     def centroid(self):
@@ -297,6 +361,21 @@ class b2ChainShape(b2Shape):  # noqa: N801
         n = len(self._vertices)
         return n if self._loop else max(n - 1, 0)
 
+    def CreateChain(self, vertices, count=None):  # noqa: N802
+        """Box2D's ``CreateChain``: an open chain through ``vertices`` (the first ``count``)."""
+        self._set(list(vertices)[:count], False)
+
+    def CreateLoop(self, vertices, count=None):  # noqa: N802
+        """Box2D's ``CreateLoop``: a closed loop through ``vertices`` (the first ``count``)."""
+        self._set(list(vertices)[:count], True)
+
+    def getChildEdge(self, index):  # noqa: N802
+        """Edge ``index`` of the chain, a ``b2EdgeShape``."""
+        edges = self.edges
+        if not 0 <= int(index) < len(edges):
+            raise ValueError(f"index must be in [0, {len(edges)}), got {index}")
+        return edges[int(index)]
+
     @property
     def edges(self):
         """The chain's edges as ``b2EdgeShape``s, in order."""
@@ -372,6 +451,9 @@ class b2FixtureDef:  # noqa: N801
         return dict(shape=self.shape, density=self.density, friction=self.friction,
                     restitution=self.restitution, isSensor=self.isSensor,
                     userData=self.userData, filter=self.filter)
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
 
     # pybox2d exposes the filter's fields on the definition too
     categoryBits = property(lambda self: self.filter.categoryBits,
@@ -465,6 +547,29 @@ class b2Fixture:  # noqa: N801
     def TestPoint(self, p):  # noqa: N802
         world = self._shape._world
         return self._shape in world.query_point(vec_tuple(p, "p"))
+
+    def GetAABB(self, childIndex=0):  # noqa: N802, N803
+        """The shape's box where its body is now (Box2D's is the broadphase's fat box, up to
+        10 cm larger and possibly stale)."""
+        return self.shape.ComputeAABB(self.body.transform, childIndex)
+
+    def RayCast(self, output, input, childIndex=0):  # noqa: N802, N803, A002
+        """The shape's ``RayCast`` where its body is now."""
+        return self.shape.RayCast(output, input, self.body.transform, childIndex)
+
+    @property
+    def massData(self):  # noqa: N802
+        """The shape's ``b2MassData`` at the fixture's density (inertia about the body
+        origin)."""
+        return self.shape.ComputeMass(self.density)
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
+
+    def Refilter(self):  # noqa: N802
+        """Box2D's: look at the fixture's pairs again (after a contact filter changed its
+        mind); the filter bits are applied anew."""
+        self.filterData = self.filterData
 
     def __repr__(self):
         return f"b2Fixture({self._b2shape!r})"

@@ -102,5 +102,8 @@ def post_solve(b2world, awake_before: np.ndarray, contact_class) -> None:
             rows.tolist(), c.shape_a[rows].tolist(), c.shape_b[rows].tolist(),
             c.count[rows].tolist(), c.normal[rows].tolist(), c.point[rows].tolist(),
             c.total_normal_impulse[rows].tolist(), c.total_tangent_impulse[rows].tolist()):
-        contact = contact_class(f[shape_a], f[shape_b], True, normal, points[:count])
+        fa, fb = f.get(shape_a), f.get(shape_b)
+        if fa is None or fb is None:   # a shape made on world.engine directly: not reported
+            continue
+        contact = contact_class(fa, fb, True, normal, points[:count])
         listener.PostSolve(contact, b2ContactImpulse(ni[:count], ti[:count]))

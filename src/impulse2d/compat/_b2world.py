@@ -69,6 +69,7 @@ and puts their island to sleep once every body of it has been slow for ``time_to
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
@@ -87,6 +88,7 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
+from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
 from ._b2sleep import _motor_timers
 from ._b2debugdraw import draw_debug_data
@@ -107,7 +109,8 @@ class b2ContactListener:  # noqa: N801
     """Subclass and override ``BeginContact(contact)``, ``EndContact(contact)`` and
     ``PreSolve(contact, oldManifold)`` (called before the solver for each contact with
     manifold points; ``contact.enabled = False`` leaves it out of this step; ``oldManifold`` is
-    None) and ``PostSolve(contact, impulse)`` (after the solve, with the step's impulses: see
+    the contact's manifold of the step before, empty if it had none: :mod:`._b2manifold`) and
+    ``PostSolve(contact, impulse)`` (after the solve, with the step's impulses: see
     :mod:`._b2solvecalls`)."""
 
     def __init__(self):
@@ -163,62 +166,127 @@ class b2QueryCallback:  # noqa: N801
 
 
 class b2AABB:  # noqa: N801
+    """An axis-aligned box: ``lowerBound``, ``upperBound`` (m), with Box2D 2.3's ``center``,
+    ``extents``, ``perimeter``, ``valid``, ``overlaps``, ``Combine`` and ``RayCast``."""
+
     def __init__(self, lowerBound=(0.0, 0.0), upperBound=(0.0, 0.0)):  # noqa: N803
         self.lowerBound = b2Vec2(*vec_tuple(lowerBound, "lowerBound"))
         self.upperBound = b2Vec2(*vec_tuple(upperBound, "upperBound"))
 
-
-class b2WorldManifold:  # noqa: N801
-    __slots__ = ("normal", "points")
-
-    def __init__(self, normal, points):
-        self.normal = normal
-        self.points = points
-
-
-class b2Manifold:  # noqa: N801
-    """The begin event's manifold: ``pointCount``, world ``points`` and ``normal`` (A to B)."""
-
-    __slots__ = ("pointCount", "points", "normal")
-
-    def __init__(self, points, normal):
-        self.pointCount = len(points)
-        self.points = points
-        self.normal = normal
+    center = property(lambda self: 0.5 * (self.lowerBound + self.upperBound))
+    extents = property(lambda self: 0.5 * (self.upperBound - self.lowerBound))
+    perimeter = property(lambda self: 2.0 * ((self.upperBound.x - self.lowerBound.x)
+                                             + (self.upperBound.y - self.lowerBound.y)))
 
     @property
-    def localNormal(self):  # noqa: N802  (here in world coordinates)
-        return self.normal
+    def valid(self):
+        d = self.upperBound - self.lowerBound
+        return d.x >= 0.0 and d.y >= 0.0 and self.lowerBound.valid and self.upperBound.valid
+
+    def overlaps(self, other):
+        """Whether the boxes overlap (touching counts), as ``b2TestOverlap``."""
+        return not (other.lowerBound.x > self.upperBound.x or other.lowerBound.y >
+                    self.upperBound.y or self.lowerBound.x > other.upperBound.x
+                    or self.lowerBound.y > other.upperBound.y)
+
+    def Combine(self, a, b=None):  # noqa: N802
+        """This box becomes the box around ``a`` and ``b`` (or around itself and ``a``)."""
+        if b is None:
+            a, b = self, a
+        self.lowerBound = b2Vec2(min(a.lowerBound.x, b.lowerBound.x),
+                                 min(a.lowerBound.y, b.lowerBound.y))
+        self.upperBound = b2Vec2(max(a.upperBound.x, b.upperBound.x),
+                                 max(a.upperBound.y, b.upperBound.y))
+
+    def RayCast(self, output, input):  # noqa: N802, A002
+        """Box2D 2.3's slab test of the ray ``input`` (p1 to p1 + maxFraction (p2 - p1)): on
+        a hit ``output`` gets the entry fraction and the face normal; a ray starting inside
+        misses, as Box2D's."""
+        p = input.p1
+        d = input.p2 - input.p1
+        tmin, tmax = -math.inf, math.inf
+        normal = (0.0, 0.0)
+        for k in (0, 1):
+            lo, hi = self.lowerBound[k], self.upperBound[k]
+            if abs(d[k]) < 2.0 ** -23:
+                if p[k] < lo or hi < p[k]:
+                    return False
+                continue
+            inv = 1.0 / d[k]
+            t1, t2 = (lo - p[k]) * inv, (hi - p[k]) * inv
+            s = -1.0
+            if t1 > t2:
+                t1, t2 = t2, t1
+                s = 1.0
+            if t1 > tmin:
+                normal = (s, 0.0) if k == 0 else (0.0, s)
+                tmin = t1
+            tmax = min(tmax, t2)
+            if tmin > tmax:
+                return False
+        if tmin < 0.0 or input.maxFraction < tmin:
+            return False
+        output.fraction = tmin
+        output.normal = b2Vec2(*normal)
+        return True
 
 
 class b2Contact:  # noqa: N801
     """What a contact callback receives: ``fixtureA``, ``fixtureB``, ``touching``,
-    ``manifold`` and ``worldManifold`` (empty for an end or a sensor overlap)."""
+    ``manifold`` (Box2D's form, with feature ids: :mod:`._b2manifold`) and ``worldManifold``
+    (empty for an end or a sensor overlap); ``enabled`` (PreSolve may clear it), ``friction``
+    and ``restitution`` (Box2D's mixes of the fixtures'), ``childIndexA``/``childIndexB``."""
 
-    __slots__ = ("fixtureA", "fixtureB", "touching", "_normal", "_points", "enabled")
+    __slots__ = ("fixtureA", "fixtureB", "touching", "_normal", "_points", "_ids", "enabled",
+                 "_manifold")
 
-    def __init__(self, fa, fb, touching, normal=None, points=()):
+    def __init__(self, fa, fb, touching, normal=None, points=(), ids=()):
         self.fixtureA = fa
         self.fixtureB = fb
         self.touching = touching
         self._normal = normal
         self._points = points
+        self._ids = ids
         self.enabled = True
+        self._manifold = None
 
     @property
     def manifold(self):
-        n = self._normal
-        return b2Manifold([b2Vec2(x, y) for x, y in self._points],
-                          b2Vec2(0.0, 0.0) if n is None else b2Vec2(n[0], n[1]))
+        if self._manifold is None:
+            n = self._normal
+            self._manifold = contact_manifold(
+                self.fixtureA, self.fixtureB, None if n is None else (n[0], n[1]),
+                [b2Vec2(x, y) for x, y in self._points], self._ids)
+        return self._manifold
 
     @property
     def worldManifold(self):  # noqa: N802
-        m = self.manifold
-        return b2WorldManifold(m.normal, m.points)
+        n = self._normal
+        return b2WorldManifold((0.0, 0.0) if n is None else (n[0], n[1]),
+                               [b2Vec2(x, y) for x, y in self._points])
 
     @property
     def sensor(self):
         return self.fixtureA.sensor or self.fixtureB.sensor
+
+    @property
+    def friction(self):
+        """Box2D's mix, sqrt(fA fB)."""
+        return (self.fixtureA.friction * self.fixtureB.friction) ** 0.5
+
+    @property
+    def restitution(self):
+        """Box2D's mix, max(rA, rB)."""
+        return max(self.fixtureA.restitution, self.fixtureB.restitution)
+
+    def ResetFriction(self):  # noqa: N802
+        """Nothing to undo: ``friction`` is always the fixtures' mix here (read-only)."""
+
+    def ResetRestitution(self):  # noqa: N802
+        """Nothing to undo: ``restitution`` is always the fixtures' mix here (read-only)."""
+
+    childIndexA = property(lambda self: 0, doc="0 (a chain fixture's edges are not told apart)")
+    childIndexB = property(lambda self: 0, doc="0 (a chain fixture's edges are not told apart)")
 
     def __repr__(self):
         return f"b2Contact(touching={self.touching})"
@@ -272,11 +340,17 @@ class b2World:  # noqa: N801
         self._post_solve_on = False  # whether the listener overrides PostSolve
         self._filter = None  # the program's b2ContactFilter (contactFilter)
         self._listener_seen = (None, type(None))  # the listener that _pre_solve_on is for
+        self._manifolds_before: dict = {}  # (shape a, shape b) -> the raw contact: PreSolve's
+        self._manifolds_now: dict = {}     # oldManifold, and this step's (_pre_solve)
         self._listener = contactListener
         self.destructionListener = destructionListener
         self.contactFilter = contactFilter
         self.renderer = renderer
         self.autoClearForces = True
+        # accepted and kept for the program to read back: the engine's continuous collision
+        # is always on, and it has no sub-stepping of Box2D's time of impact
+        self.continuousPhysics = bool(continuousPhysics)
+        self.subStepping = bool(subStepping)
 
     def _flush_queue(self) -> bool:
         """Make the queued static bodies (``_b2queue``); whether there were any."""
@@ -320,7 +394,10 @@ class b2World:  # noqa: N801
 
     def _pair_filter(self, shape_a, shape_b) -> bool:
         f = self._fixtures
-        return bool(self._filter.ShouldCollide(f[shape_a._index], f[shape_b._index]))
+        fa, fb = f.get(shape_a._index), f.get(shape_b._index)
+        if fa is None or fb is None:   # a shape made on world.engine directly: not asked
+            return True
+        return bool(self._filter.ShouldCollide(fa, fb))
 
     @property
     def gravity(self):
@@ -340,9 +417,43 @@ class b2World:  # noqa: N801
 
     doSleep = allowSleeping
 
+    def GetAllowSleeping(self):  # noqa: N802
+        return self.allowSleeping
+
+    def SetAllowSleeping(self, flag):  # noqa: N802
+        self.allowSleeping = flag
+
+    @property
+    def warmStarting(self):  # noqa: N802
+        return self._world.settings.warm_starting
+
+    @warmStarting.setter
+    def warmStarting(self, value):  # noqa: N802
+        self._world.settings.warm_starting = bool(value)
+
+    @property
+    def contactCount(self):  # noqa: N802
+        """Box2D's count: every pair whose broadphase boxes overlap (touching or not)."""
+        flush_queue(self)
+        return len(self._world.get_contacts(touching_only=False))
+
+    @property
+    def proxyCount(self):  # noqa: N802
+        """Box2D's broadphase proxies: one per fixture child (a chain's edges each)."""
+        flush_queue(self)
+        return sum(f.shape.childCount for b in self.bodies for f in b.fixtures)
+
+    # pybox2d's generators over the same lists
+    bodies_gen = property(lambda self: iter(self.bodies))
+    joints_gen = property(lambda self: iter(self.joints))
+    contacts_gen = property(lambda self: iter(self.contacts))
+
     @property
     def bodies(self):
-        return [self._bodies[h._index] for h in self._world.bodies]
+        """The layer's bodies, in the engine's order (bodies made on ``world.engine``
+        directly are not the layer's: left out)."""
+        mine = self._bodies
+        return [mine[h._index] for h in self._world.bodies if h._index in mine]
 
     @property
     def joints(self):
@@ -363,7 +474,8 @@ class b2World:  # noqa: N801
         return [b2Contact(f[c.shape_a._index], f[c.shape_b._index], True, c.normal,
                           [p.point for p in c.points])
                 for c in self._world.get_contacts(touching_only=False)
-                if min(p.separation for p in c.points) <= 0.0]
+                if min(p.separation for p in c.points) <= 0.0
+                and c.shape_a._index in f and c.shape_b._index in f]
 
     @property
     def locked(self):
@@ -402,6 +514,8 @@ class b2World:  # noqa: N801
             angular_velocity=angularVelocity, linear_damping=linearDamping,
             angular_damping=angularDamping, gravity_scale=gravityScale,
             fixed_rotation=bool(fixedRotation), allow_sleep=bool(allowSleep))
+        if bullet:
+            handle.bullet = True
         body = b2Body(self, handle, userData)
         self._bodies[handle._index] = body
         self._dynamic = None
@@ -556,6 +670,8 @@ class b2World:  # noqa: N801
                     self.engine_settings.get("continuous_box2d23", False)))
             self._post_solve_on = overrides_post_solve(listener, b2ContactListener)
             self._listener_seen = (listener, type(listener))
+        if self._pre_solve_on:
+            self._manifolds_before, self._manifolds_now = self._manifolds_now, {}
         if dt == 0.0 and self.autoClearForces:
             # Box2D 2.4 clears the forces after every Step, a zero one too; the engine's
             # step(0) keeps them (Box2D v3). A zero step reads no force, so clearing first is
@@ -683,6 +799,12 @@ class b2World:  # noqa: N801
         (:mod:`._b2debugdraw`)."""
         draw_debug_data(self)
 
+    def GetProfile(self):  # noqa: N802
+        """Box2D's ``b2Profile`` of the last step, ms, from the engine's stage timings
+        (:class:`._b2structs.b2Profile`)."""
+        from ._b2structs import b2Profile
+        return b2Profile.of(self._world.profile)
+
     def ClearForces(self):  # noqa: N802
         """Forces are cleared by every step (Box2D's autoClearForces)."""
         b = self._world._bodies
@@ -690,12 +812,24 @@ class b2World:  # noqa: N801
         b.torque[:] = 0.0
 
     def _pre_solve(self, contact) -> bool:
-        """The engine's pre-solve hook: the listener's ``PreSolve`` with a Box2D contact."""
+        """The engine's pre-solve hook: the listener's ``PreSolve`` with a Box2D contact and
+        the contact's manifold of the step before."""
         f = self._fixtures
         normal = contact.normal
-        c = b2Contact(f[contact.shape_a.index], f[contact.shape_b.index], True,
-                      (normal.x, normal.y), [tuple(p.point) for p in contact.points])
-        self._listener.PreSolve(c, None)
+        ia, ib = contact.shape_a.index, contact.shape_b.index
+        fa, fb = f.get(ia), f.get(ib)
+        if fa is None or fb is None:   # a shape made on world.engine directly: not asked
+            return True
+        n = (normal.x, normal.y)
+        points = contact.points
+        ids = [p.id for p in points]
+        c = b2Contact(fa, fb, True, n, [tuple(p.point) for p in points], ids)
+        # Box2D's oldManifold: this contact's manifold of the step before (empty if it had
+        # none); with substeps, of the Step before (the dicts turn over once per Step). Kept
+        # as the raw contact, made into a b2Manifold only if the listener reads it.
+        key = (ia, ib)
+        self._manifolds_now[key] = (fa, fb, n, c._points, ids)
+        self._listener.PreSolve(c, LazyManifold(self._manifolds_before.get(key)))
         return bool(c.enabled)
 
     def _dispatch(self):
@@ -718,14 +852,20 @@ class b2World:  # noqa: N801
         self._touching_list = touching.tolist()
         listener = self._listener
         f = self._fixtures
+        # (a shape made on world.engine directly, with no fixture here, is not reported)
         if listener is not None and ended.shape[0]:
             for key in ended.tolist():
-                listener.EndContact(b2Contact(f[key >> 32], f[key & _LOW], False))
+                fa, fb = f.get(key >> 32), f.get(key & _LOW)
+                if fa is not None and fb is not None:
+                    listener.EndContact(b2Contact(fa, fb, False))
         if listener is not None and begin.shape[0]:
             for k in begin.tolist():
+                fa, fb = f.get(int(c.shape_a[k])), f.get(int(c.shape_b[k]))
+                if fa is None or fb is None:
+                    continue
                 n = int(c.count[k])
-                listener.BeginContact(b2Contact(f[int(c.shape_a[k])], f[int(c.shape_b[k])], True,
-                                                c.normal[k].tolist(), c.point[k, :n].tolist()))
+                listener.BeginContact(b2Contact(fa, fb, True, c.normal[k].tolist(),
+                                                c.point[k, :n].tolist()))
 
     def _dispatch_sensors(self, events, listener):
         f = self._fixtures
@@ -738,7 +878,7 @@ class b2World:  # noqa: N801
                     if listener is not None:
                         listener.EndContact(b2Contact(f[s], f[v], False))
         for s, v, _, _ in events.sensor_begin.tolist():
-            if self._should_collide(s, v):
+            if s in f and v in f and self._should_collide(s, v):
                 sensing.add((s << 32) | v)
                 if listener is not None:
                     listener.BeginContact(b2Contact(f[s], f[v], True))
@@ -865,7 +1005,10 @@ class b2World:  # noqa: N801
             normal = new(b2Vec2)
             normal.x = nx
             normal.y = ny
-            answer = float(report(f[s], point, normal, t))
+            fixture = f.get(s)
+            if fixture is None:   # a shape made on world.engine directly: not reported
+                continue
+            answer = float(report(fixture, point, normal, t))
             if answer != answer:
                 raise ValueError("ReportFixture returned NaN")
             if answer < 0.0:
@@ -880,8 +1023,10 @@ class b2World:  # noqa: N801
         (return False to stop)."""
         shapes = self._world.query_aabb(tuple(aabb.lowerBound), tuple(aabb.upperBound),
                                         _query_all())
+        f = self._fixtures
         for shape in shapes:
-            if not callback.ReportFixture(self._fixtures[shape._index]):
+            fixture = f.get(shape._index)
+            if fixture is not None and not callback.ReportFixture(fixture):
                 return
 
 
@@ -908,10 +1053,18 @@ class b2BodyDef:  # noqa: N801
         self.active = True
         self.gravityScale = 1.0
         self.userData = None
+        # pybox2d's own fields: fixtures made with the body (b2FixtureDef or a list), shapes
+        # (with shapeFixture, the b2FixtureDef they take their material from)
+        self.fixtures = None
+        self.shapes = None
+        self.shapeFixture = None
         for name, value in kwargs.items():
             if not hasattr(self, name):
                 raise TypeError(f"b2BodyDef has no field {name!r}")
             setattr(self, name, value)
+
+    def ClearUserData(self):  # noqa: N802
+        self.userData = None
 
     def to_kwargs(self) -> dict:
         """The fields as keywords: ``b2BodyDef(**d.to_kwargs())`` is an equal definition."""

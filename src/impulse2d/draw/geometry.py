@@ -19,8 +19,8 @@ import weakref
 import numpy as np
 
 from .. import _sleep
-from .._core.state import DISTANCE, DYNAMIC, KINEMATIC, MOTOR, MOUSE, PRISMATIC, PULLEY, \
-    REVOLUTE, STATIC, WELD, WHEEL
+from .._core.state import CUSTOM, DISTANCE, DYNAMIC, KINEMATIC, MOTOR, MOUSE, PRISMATIC, \
+    PULLEY, REVOLUTE, STATIC, WELD, WHEEL
 from . import colors as C
 from .camera import Camera
 from .flags import Flags
@@ -435,11 +435,11 @@ def _joints(world, col: _Collector, px: float) -> None:
     ba, bb = jt.body_a[rows], jt.body_b[rows]
     oa, ob = b.origin[ba], b.origin[bb]
 
-    plain = np.isin(kind, (REVOLUTE, PRISMATIC, WELD, WHEEL))
+    plain = np.isin(kind, (REVOLUTE, PRISMATIC, WELD, WHEEL, CUSTOM))
     col.add_lines(oa[plain], pa[plain], C.JOINT)
     col.add_lines(pa[plain], pb[plain], C.JOINT)
     col.add_lines(ob[plain], pb[plain], C.JOINT)
-    anchored = np.isin(kind, (REVOLUTE, PRISMATIC, WELD, WHEEL, DISTANCE, PULLEY))
+    anchored = np.isin(kind, (REVOLUTE, PRISMATIC, WELD, WHEEL, DISTANCE, PULLEY, CUSTOM))
     col.add_points(pa[anchored], 2.0, C.JOINT)
     col.add_points(pb[anchored], 2.0, C.JOINT)
 

@@ -155,8 +155,9 @@ class Testbed:
         first = build_pane(entry, settings, params)
         if self.solvers is None:
             return [first]
-        if first.env is not None:
-            first.env.close()
+        if first.env is not None or first.framework is not None:   # not copyable: anew
+            if first.env is not None:
+                first.env.close()
             return [build_pane(entry, {**settings, "solver": s}, params) for s in self.solvers]
         panes = [first] + [copy_pane(first) for _ in self.solvers[1:]]
         for pane, solver in zip(panes, self.solvers):
@@ -504,8 +505,11 @@ class Testbed:
         elif kind == "drag_end":
             self.mouse.end()
         elif kind == "launch":
-            for world in self.worlds:
-                mouse.launch_ball(world, action[1], action[2])
+            for pane in self.panes:
+                if pane.framework is not None:   # a body the pybox2d layer knows: its bomb
+                    pane.framework.LaunchBomb(action[1], action[2])
+                else:
+                    mouse.launch_ball(pane.world, action[1], action[2])
         elif kind == "inspect":
             radius = PICK_PIXELS / self.camera.scale
             skip = [joint for _, joint in self.mouse.joints]
@@ -523,7 +527,7 @@ class Testbed:
             return
         self.solvers = list(solvers)
         first = self.panes[0]
-        if first.env is not None:
+        if first.env is not None or first.framework is not None:
             self._build()
             return
         self.panes = [first] + [copy_pane(first) for _ in solvers[1:]]

@@ -1,5 +1,8 @@
 """The testbed's scene browser: every scene of :mod:`impulse2d.scenes`, grouped by the module
-that defines it, plus Gymnasium's Box2D worlds run through :mod:`impulse2d.compat.box2d`.
+that defines it, plus Gymnasium's Box2D worlds run through :mod:`impulse2d.compat.box2d` and
+the pybox2d example programs of :mod:`impulse2d.compat.box2d.examples` (group ``pybox2d``,
+names ``pybox2d_<example>``: stepped by their own ``Step``, drawn by the testbed; their own
+keys work in their own window, ``python -m impulse2d.compat.box2d.examples``).
 
 An :class:`Entry` names something the testbed can open; :func:`open_entry` builds it into a
 :class:`~impulse2d.testbed.panes.Pane` (a world and what steps it).
@@ -15,7 +18,10 @@ from .. import scenes as _scenes
 __all__ = ["Entry", "entries", "find", "matching", "GROUP_ORDER"]
 
 # Browser order of the groups; a group not listed here comes after them, by name.
-GROUP_ORDER = ("standard", "stress", "joints", "machines", "terrain", "fuzz", "gymnasium")
+GROUP_ORDER = ("standard", "stress", "joints", "machines", "terrain", "fuzz", "gymnasium",
+               "pybox2d")
+# What a pybox2d example shows first: its framework's view (48 m high about (0, 20)) at 16:9
+EXAMPLE_VIEW = (-42.7, -4.0, 42.7, 44.0)
 
 # Gymnasium's Box2D environments (their ids) and the view of each in metres (x0, y0, x1, y1):
 # LunarLander's 20 x 13.3 m screen (VIEWPORT_W / SCALE), BipedalWalker's first screen and
@@ -34,6 +40,7 @@ class Entry:
     description: str
     view: tuple[float, float, float, float]   # x0, y0, x1, y1 in m: what the camera fits first
     gym_id: str | None = None                 # a Gymnasium environment id, or None for a scene
+    example: str | None = None                # a pybox2d example's name (compat.box2d.examples)
 
     @property
     def label(self) -> str:
@@ -57,6 +64,11 @@ def entries() -> list[Entry]:
         for name, (gym_id, view) in GYM_ENVS.items():
             found.append(Entry(name, "gymnasium", f"Gymnasium's {gym_id} on impulse2d "
                                "(impulse2d.compat.box2d)", view, gym_id))
+    from ..compat.box2d.examples import load, names
+    for name in names():
+        cls = load(name)
+        found.append(Entry(f"pybox2d_{name}", "pybox2d", f"pybox2d's example {cls.name!r} on "
+                           f"the layer: {cls.description}", EXAMPLE_VIEW, example=name))
     rank = {g: k for k, g in enumerate(GROUP_ORDER)}
     order = {e.name: k for k, e in enumerate(found)}
     return sorted(found, key=lambda e: (rank.get(e.group, len(rank)), e.group, order[e.name]))

@@ -37,6 +37,7 @@ class Pane:
         self.info = info
         self.env = env
         self.steps = 0
+        self.framework = None  # a pybox2d example pane: the example (its Step steps the world)
         # Gymnasium panes: the settings to give each new episode's world, the policy choosing
         # the actions, the last observation, the episodes finished
         self.settings: dict = {}
@@ -47,7 +48,11 @@ class Pane:
     def step(self, dt: float) -> None:
         """Exactly one ``world.step``: the scene's hook and a step of ``dt``, or one
         environment step (at the environments' own rate, 1/50 s)."""
-        if self.env is None:
+        if self.framework is not None:
+            settings = self.framework.settings
+            settings.hz = 1.0 / dt
+            self.framework.Step(settings)
+        elif self.env is None:
             step_scene(self.world, self.info, self.steps, dt)
         else:
             _gym_step(self)
@@ -56,10 +61,10 @@ class Pane:
 
 def build_pane(entry: Entry, settings: dict, params: dict | None = None) -> Pane:
     """A fresh pane of ``entry``, its world's settings updated by ``settings``."""
-    if entry.gym_id is not None:
+    if entry.gym_id is not None or entry.example is not None:
         if params:
             raise ValueError(f"{entry.name} takes no scene parameters, got {sorted(params)}")
-        return _gym_pane(entry, settings)
+        return _gym_pane(entry, settings) if entry.gym_id else _example_pane(entry, settings)
     world = World()
     for name, value in settings.items():
         setattr(world.settings, name, value)
@@ -71,9 +76,9 @@ def copy_pane(pane: Pane) -> Pane:
     """An independent pane in the same state, bit for bit. The scene hook is a closure over the
     scene's bodies and joints: its cells are copied with the world (one ``deepcopy`` memo), so
     the copy's hook drives the copy's bodies."""
-    if pane.env is not None:
-        raise ValueError("a Gymnasium pane cannot be copied mid-episode; open the scene anew "
-                         "in every pane (side_by_side does)")
+    if pane.env is not None or pane.framework is not None:
+        raise ValueError("a Gymnasium or pybox2d example pane cannot be copied; open the "
+                         "scene anew in every pane (side_by_side does)")
     memo: dict = {}
     world = copy.deepcopy(pane.world, memo)
     info = pane.info
@@ -109,6 +114,21 @@ def _copy_function(fn, memo: dict):
     clone.__kwdefaults__ = fn.__kwdefaults__
     memo[id(fn)] = clone
     return clone
+
+
+# -- pybox2d's example programs ---------------------------------------------------------------
+
+def _example_pane(entry: Entry, settings: dict) -> Pane:
+    """A pane of a pybox2d example: the example made (its framework off-screen, drawing
+    nothing: the testbed draws the world), its world's engine given the panel's settings."""
+    from ..compat.box2d.examples import load
+
+    framework = load(entry.example)()
+    framework.drawing = False
+    pane = Pane(entry, framework.world.engine, None)
+    pane.framework = framework
+    _apply(pane.world, settings)
+    return pane
 
 
 # -- Gymnasium -------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ This file only names them (no kernels), so that the world reference can size its
 without importing any joint type."""
 
 JOINT_MODULES = ("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                 "motor", "pulley", "gear")
-"""Type modules in dispatch order."""
+                 "motor", "pulley", "custom", "gear")
+"""Type modules in dispatch order (custom joints, :mod:`.custom`, before the gears, which come
+last)."""
 
 ROW_LISTS = ("pin",) + JOINT_MODULES
 """The joint row lists, in solve order (``World._joint_rows`` builds them): first the "pins",

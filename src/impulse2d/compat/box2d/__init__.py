@@ -21,29 +21,42 @@ from __future__ import annotations
 import sys
 import types
 
-from ._b2bodies import b2Body
-from ._b2collide import (b2CollideCircles, b2CollideEdgeAndCircle, b2CollideEdgeAndPolygon,
-                         b2CollidePolygonAndCircle, b2CollidePolygons, b2Distance,
-                         b2DistanceOutput, b2MassData, b2RayCastInput, b2RayCastOutput,
-                         b2Sweep, b2TestOverlap, b2TimeOfImpact, b2TOIOutput)
-from ._b2draw import b2Color, b2Draw, b2DrawExtended
-from ._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
-                        b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
-                        b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
-                        b2PrismaticJoint, b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef,
-                        b2RevoluteJoint, b2RevoluteJointDef, b2RopeJoint, b2RopeJointDef,
-                        b2WeldJoint, b2WeldJointDef, b2WheelJoint, b2WheelJointDef)
-from ._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
-from ._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
-                        b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
-                        b2_persistState, b2_removeState)
-from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
-                        b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
-from ._b2solvecalls import b2ContactFilter, b2ContactImpulse
-from ._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
-                       b2DestructionListener, b2Manifold, b2QueryCallback, b2RayCastCallback,
-                       b2World, b2WorldManifold, b2_dynamicBody, b2_kinematicBody,
-                       b2_staticBody)
+from .._b2bodies import b2Body
+from .._b2collide import (b2CollideCircles, b2CollideEdgeAndCircle, b2CollideEdgeAndPolygon,
+                          b2CollidePolygonAndCircle, b2CollidePolygons, b2Distance,
+                          b2DistanceOutput, b2MassData, b2RayCastInput, b2RayCastOutput,
+                          b2Sweep, b2TestOverlap, b2TimeOfImpact, b2TOIOutput)
+from .._b2draw import b2Color, b2Draw, b2DrawExtended
+from .._b2edges import b2ContactEdge, b2JointEdge
+from .._b2funcs import (RAND_LIMIT, b2Abs, b2CheckPolygon, b2Clamp, b2Cross, b2DistanceSquared,
+                        b2Dot, b2InvSqrt, b2IsPowerOfTwo, b2IsValid, b2Max, b2Min,
+                        b2MixFriction, b2MixRestitution, b2Mul, b2Mul22, b2MulT,
+                        b2NextPowerOfTwo, b2Version, b2_aabbExtension, b2_aabbMultiplier,
+                        b2_angularSleepTolerance, b2_angularSlop, b2_baumgarte,
+                        b2_linearSleepTolerance, b2_maxAngularCorrection,
+                        b2_maxLinearCorrection, b2_maxRotation, b2_maxRotationSquared,
+                        b2_maxSubSteps, b2_maxTOIContacts, b2_maxTranslation,
+                        b2_maxTranslationSquared, b2_minPulleyLength, b2_nullFeature,
+                        b2_timeToSleep, b2_toiBaugarte, b2_velocityThreshold,
+                        e_convertVertices, e_ropeJoint, e_wheelJoint)
+from .._b2manifold import b2Manifold, b2WorldManifold
+from .._b2structs import b2DistanceInput, b2DistanceProxy, b2Profile, b2TOIInput
+from .._b2joints import (b2DistanceJoint, b2DistanceJointDef, b2FrictionJoint,
+                         b2FrictionJointDef, b2GearJoint, b2GearJointDef, b2Joint, b2JointDef,
+                         b2MotorJoint, b2MotorJointDef, b2MouseJoint, b2MouseJointDef,
+                         b2PrismaticJoint, b2PrismaticJointDef, b2PulleyJoint, b2PulleyJointDef,
+                         b2RevoluteJoint, b2RevoluteJointDef, b2RopeJoint, b2RopeJointDef,
+                         b2WeldJoint, b2WeldJointDef, b2WheelJoint, b2WheelJointDef)
+from .._b2math import b2Mat22, b2Mat33, b2Rot, b2Transform, b2Vec2, b2Vec3
+from .._b2points import (b2ContactFeature, b2ContactID, b2GetPointStates, b2ManifoldPoint,
+                         b2Random, b2_addState, b2_maxManifoldPoints, b2_nullState,
+                         b2_persistState, b2_removeState)
+from .._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Filter, b2Fixture,
+                         b2FixtureDef, b2LoopShape, b2PolygonShape, b2Shape, convex_hull)
+from .._b2solvecalls import b2ContactFilter, b2ContactImpulse
+from .._b2world import (b2AABB, b2BodyDef, b2Contact, b2ContactListener,
+                        b2DestructionListener, b2QueryCallback, b2RayCastCallback, b2World,
+                        b2_dynamicBody, b2_kinematicBody, b2_staticBody)
 
 __version__ = "2.3.10"  # the pybox2d API version this layer follows
 b2_version = __version__
@@ -52,6 +65,21 @@ b2_polygonRadius = 2.0 * b2_linearSlop
 b2_maxPolygonVertices = 8
 b2_pi = 3.14159265359
 b2_epsilon = 2.0 ** -23  # FLT_EPSILON (1.1920929e-07), Box2D's b2_epsilon
+b2Vec2_zero = b2Vec2(0.0, 0.0)  # pybox2d's b2Vec2_zero (a vector, mutable as pybox2d's)
+b2DistanceResult = b2DistanceOutput  # pybox2d's name for what b2Distance returns
+
+
+class b2ContactPoint:  # noqa: N801
+    """pybox2d's record of a contact point for its testbed: ``fixtureA``, ``fixtureB``,
+    ``position``, ``normal``, ``state`` (``b2_addState`` ...)."""
+
+    __slots__ = ("fixtureA", "fixtureB", "position", "normal", "state")
+
+    def __init__(self, fixtureA=None, fixtureB=None, position=(0.0, 0.0),  # noqa: N803
+                 normal=(0.0, 0.0), state=0):
+        self.fixtureA, self.fixtureB = fixtureA, fixtureB
+        self.position, self.normal = b2Vec2(position), b2Vec2(normal)
+        self.state = int(state)
 
 b2_NAMES = [
     "b2World", "b2Body", "b2BodyDef", "b2Fixture", "b2FixtureDef", "b2Filter", "b2Shape",
@@ -77,6 +105,18 @@ b2_NAMES = [
     "b2CollideCircles", "b2CollidePolygonAndCircle", "b2CollideEdgeAndCircle",
     "b2CollideEdgeAndPolygon", "b2TimeOfImpact", "b2TOIOutput", "b2Sweep", "b2RayCastInput",
     "b2RayCastOutput", "b2MassData",
+    # issue 33's last names: structures, free functions, Box2D's settings, graph edges
+    "b2DistanceInput", "b2DistanceProxy", "b2DistanceResult", "b2TOIInput", "b2ContactEdge",
+    "b2JointEdge", "b2ContactPoint", "b2Version", "b2Vec2_zero", "b2Profile",
+    "b2Abs", "b2CheckPolygon", "b2Clamp", "b2Cross", "b2DistanceSquared", "b2Dot", "b2InvSqrt",
+    "b2IsPowerOfTwo", "b2IsValid", "b2Max", "b2Min", "b2MixFriction", "b2MixRestitution",
+    "b2Mul", "b2Mul22", "b2MulT", "b2NextPowerOfTwo", "RAND_LIMIT", "b2_aabbExtension",
+    "b2_aabbMultiplier", "b2_angularSleepTolerance", "b2_angularSlop", "b2_baumgarte",
+    "b2_linearSleepTolerance", "b2_maxAngularCorrection", "b2_maxLinearCorrection",
+    "b2_maxRotation", "b2_maxRotationSquared", "b2_maxSubSteps", "b2_maxTOIContacts",
+    "b2_maxTranslation", "b2_maxTranslationSquared", "b2_minPulleyLength", "b2_nullFeature",
+    "b2_timeToSleep", "b2_toiBaugarte", "b2_velocityThreshold", "e_convertVertices",
+    "e_ropeJoint", "e_wheelJoint",
 ]
 """pybox2d's names this layer provides; ``Box2D.b2`` has each without its prefix
 (``b2PolygonShape`` -> ``polygonShape``, ``b2_staticBody`` -> ``staticBody``)."""

@@ -1,0 +1,357 @@
+"""The step of many worlds in one call: the compiled side of :mod:`impulse2d.batch`.
+
+:func:`step_batch` runs :func:`.step.step_kernel`, the one-world step, over a list of worlds'
+references (:mod:`.world_ref`), each with its own arguments: a row of :data:`ARGUMENTS`. It
+releases Python's global lock, so :class:`~impulse2d.WorldBatch` calls it from several Python
+threads at once, each on its own share of the worlds. A world's step inside is exactly the
+one ``World.step`` makes (same kernel, same arguments, and each world's step serial), so its
+bits do not depend on the batch, its neighbours or the threads.
+
+The Python around it (:func:`prepare`, :func:`finish`) is :func:`.step.step_world`'s, world by
+world, less what a batch step can leave for later: the new contact store of a world stays in
+its reference until Python reads it (``World._contacts``; boxing one costs about 40 us).
+Worlds whose step needs Python in the middle (callbacks, events, diagnostics, the ``direct``
+solver's LAPACK) are not given to the kernel: the batch steps them with ``World.step``.
+
+The dense views and writes of a batch of copies are kernels over the same references: one
+call for every world, where a loop in Python would pay a few microseconds a world.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+
+import numpy as np
+
+from .._core.jit import DirectCall, gil_free_kernel, inner_kernel
+from .._core.state import DYNAMIC, STATIC
+from .._sleep import wake_all, wake_touching
+from .step import (WHOLE, _continuous_first, _ready, _settings_arguments, _step_checked,
+                   step_kernel)
+from .world_ref import borrow
+
+# One row of float64 per world: the step kernel's scalar arguments (see step_kernel), integers
+# and flags held exactly (the largest integer, an iteration count, is far below 2**53).
+PAIRS_DIRTY, DT, GX, GY = 0, 1, 2, 3
+SETTINGS = 4  # the 18 packed settings (step._settings_arguments), then:
+HAS_SLEEPERS, JOINTS_FILTERED = 22, 23
+ARGUMENTS = 24
+
+# One row per world of what the kernel returns.
+NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT = range(6)
+RESULTS = 6
+
+BATCH_SECONDS = 6.0
+"""Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
+again), on the 2-core CI machine, for the first-run notice."""
+
+
+@gil_free_kernel
+def step_batch(refs, which, args, out):
+    """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
+    ``args[i]`` (:data:`ARGUMENTS` columns), writing what its step returned to ``out[i]``
+    (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
+    the joint (sub)step, the sleeping count, the number that fell asleep, the fast bodies
+    left unswept)."""
+    for k in range(which.shape[0]):
+        i = which[k]
+        a = args[i]
+        contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
+            refs[i], a[0] != 0.0, a[1], a[2], a[3], np.int64(a[4]), np.int64(a[5]),
+            np.int64(a[6]), a[7] != 0.0, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            np.int64(a[16]), np.int64(a[17]), a[18] != 0.0, a[19], a[20] != 0.0, a[21],
+            a[22] != 0.0, a[23] != 0.0, WHOLE)
+        out[i, 0] = 1.0 if contacts is not None else 0.0
+        out[i, 1] = 1.0 if cs else 0.0
+        out[i, 2] = joint_h
+        out[i, 3] = sleeping
+        out[i, 4] = fell
+        out[i, 5] = unswept
+
+
+_step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
+
+
+def prepare(worlds, dt: float, args, written: list, refs, ref_of: list) -> tuple:
+    """Make every world of ``worlds`` ready for a step of ``dt`` and write its arguments into
+    its row of ``args``; returns the indices of the worlds for the kernel and of those whose
+    step needs Python in the middle (events, callbacks, diagnostics, the ``direct`` solver:
+    the batch steps those with ``World.step``).
+
+    The checks are :func:`.step.step_world`'s, inline: a world whose settings, joint rows and
+    stores are those its table of verbs and reference were made for (the usual step) costs a
+    few identity tests; any other is made ready as :func:`.step._step_checked` makes it (the
+    settings packed, sleepers woken if sleeping was turned off, the verbs filled, the
+    reference rebuilt). ``written[k]``: the packed settings ``args[k]`` holds; ``refs`` and
+    ``ref_of``: the kernel's list of references and the objects it was set from."""
+    fast, slow, head, tail = [], [], [], []
+    for k, w in enumerate(worlds):
+        d = w.__dict__
+        s = d["_settings"]
+        settings = s._derived
+        events = d["_events"]
+        if events.on or settings is None:
+            events.on = events.wanted(s)
+        callbacks = d["_callbacks"]
+        if (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
+                or s.diagnostics or d["_diagnostics"].shape[0] or s.solver == "direct"):
+            slow.append(k)
+            continue
+        rows = d["_joint_index"]
+        verbs_for = d["_verbs_for"]
+        built = d["_stores_built_from"]
+        if not (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
+                and built is not None and built[5] is rows and built[0] is d["_bodies"]
+                and built[1] is d["_shapes"] and built[2] is d["_joints"]
+                and built[3] is d["_contacts"] and built[4] is d["_constraints"]
+                and built[6] is d["_diagnostics"]):
+            if settings is None:
+                settings = _settings_arguments(s)
+            if settings is not verbs_for[0] and not s.enable_sleep:
+                wake_all(w)
+            rows, _ = _ready(w, dt, settings)
+        ref = d["_stores"]
+        if ref is not ref_of[k]:
+            refs[k] = ref
+            ref_of[k] = ref
+        if settings is not written[k]:
+            args[k, SETTINGS:HAS_SLEEPERS] = settings
+            written[k] = settings
+        gx, gy = d["_gravity"]
+        head.append((d["_pairs_dirty"], dt, gx, gy))
+        tail.append((d["_sleepers"] != 0, rows["filtered"]))
+        fast.append(k)
+    if fast:
+        # one conversion for every world (a NumPy write per number costs about 0.1 us)
+        args[fast, PAIRS_DIRTY:SETTINGS] = head
+        args[fast, HAS_SLEEPERS:ARGUMENTS] = tail
+    return fast, slow
+
+
+def finish(worlds, fast: list, results, dt: float, share: float) -> None:
+    """What :func:`.step.step_world` and ``World.step`` do after the kernel, for each world
+    the kernel stepped: the sweep of a first fast body, the stores (a new contact store stays
+    in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
+    (:func:`.step._after_step`, inline), the step again with the joint rows rebuilt when a
+    jointed island woke, the clock and the after-step queue. ``share``: each world's share
+    of the batch's time (its ``Profile.step``), s."""
+    for k, (new_contacts, new_cs, joint_h, sleeping, fell, unswept) in zip(
+            fast, results[fast].tolist()):
+        w = worlds[k]
+        d = w.__dict__
+        if unswept > 0:
+            _continuous_first(w, d["_stores"])
+        if new_cs:
+            d["_constraints_stale"] = True
+        if new_contacts:
+            d["_contacts_stale"] = True
+        d["_pairs_dirty"] = False
+        if sleeping >= 0:
+            d["_step_seconds"] = share
+            if joint_h > 0.0:
+                d["_joint_inv_h"] = 1.0 / joint_h
+            d["_sleepers"] = int(sleeping)
+            d["_fell_asleep"] = int(fell)
+            if fell > 0 and d["_joint_handles"]:
+                d["_joint_index"] = None  # leave the joints of the islands that fell asleep out
+        else:
+            d["_joint_index"] = None  # a jointed island woke: its joints join the rows
+            _step_checked(w, dt, share)
+        d["_query_index"] = None
+        w.time += dt
+        w.step_count += 1
+        lock = d["_lock"]
+        if lock.after:
+            lock.run_after()
+
+
+def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray) -> float:
+    """:func:`step_batch` on ``which``; returns its wall time, s."""
+    t0 = perf_counter()
+    _step_batch.entry(refs, which, args, out)
+    return perf_counter() - t0
+
+
+# -- dense views and writes of a batch of copies ----------------------------------------------
+@inner_kernel
+def _missing(alive, rows):
+    """Whether any of ``rows`` is not a live row of a store (``alive``: its column)."""
+    for j in range(rows.shape[0]):
+        if rows[j] >= alive.shape[0] or not alive[rows[j]]:
+            return True
+    return False
+
+
+@gil_free_kernel
+def missing_world(refs, rows, joints):
+    """The first world that lacks one of the template's body ``rows`` (its ``joints`` rows, if
+    ``joints``), or -1."""
+    for i in range(len(refs)):
+        alive = borrow(refs[i], "joints").alive if joints else borrow(refs[i], "bodies").alive
+        if _missing(alive, rows):
+            return i
+    return -1
+
+
+@gil_free_kernel
+def gather_bodies(refs, rows, positions, angles, velocities, awake):
+    """The template bodies' state of every world: origins (worlds, bodies, 2), angles,
+    velocities (vx, vy, w) and awake flags; arrays of zero worlds are skipped."""
+    for i in range(len(refs)):
+        b = borrow(refs[i], "bodies")
+        for j in range(rows.shape[0]):
+            r = rows[j]
+            if positions.shape[0] > 0:
+                positions[i, j, 0] = b.origin[r, 0]
+                positions[i, j, 1] = b.origin[r, 1]
+            if angles.shape[0] > 0:
+                angles[i, j] = b.angle[r]
+            if velocities.shape[0] > 0:
+                velocities[i, j, 0] = b.v[r, 0]
+                velocities[i, j, 1] = b.v[r, 1]
+                velocities[i, j, 2] = b.w[r]
+            if awake.shape[0] > 0:
+                awake[i, j] = b.type[r] != STATIC and not b.asleep[r]
+
+
+@gil_free_kernel
+def gather_touching(refs, rows, out):
+    """Whether each template body has a touching contact: a manifold point that overlaps or
+    pushed (:func:`impulse2d.contacts.touching_mask`, the test ``World.contacts`` uses)."""
+    for i in range(len(refs)):
+        c = borrow(refs[i], "contacts")
+        hit = np.zeros(borrow(refs[i], "bodies").alive.shape[0], dtype=np.bool_)
+        for k in range(c.count.shape[0]):
+            for p in range(min(c.count[k], 2)):
+                if c.separation[k, p] < 0.0 or c.total_normal_impulse[k, p] > 0.0:
+                    hit[c.body_a[k]] = True
+                    hit[c.body_b[k]] = True
+        for j in range(rows.shape[0]):
+            out[i, j] = hit[rows[j]]
+
+
+@inner_kernel
+def _wake_body(b, r):
+    """:func:`impulse2d._sleep.wake_body` on a store: True if an island woke."""
+    woke = False
+    if b.asleep[r]:
+        island = b.island[r]
+        for m in range(b.asleep.shape[0]):
+            if b.asleep[m] and b.island[m] == island:
+                b.asleep[m] = False
+                b.sleep_time[m] = 0.0
+        woke = True
+    b.sleep_time[r] = 0.0
+    return woke
+
+
+# What the writes do (`mode` of scatter_bodies).
+SET_VELOCITY, ADD_FORCE, ADD_IMPULSE = 0, 1, 2
+# Per-world result of scatter_bodies.
+DONE, ISLAND_WOKE, KINEMATIC_SET = 1, 2, 4
+
+
+@gil_free_kernel
+def scatter_bodies(refs, rows, values, mode, max_force, max_velocity, check, flags):
+    """Write ``values`` (worlds, bodies, 3) into the template bodies of every world: set the
+    velocities (``mode`` SET_VELOCITY: every body, woken; a kinematic one flagged for Python,
+    which wakes what it touches), add forces and torques (ADD_FORCE) or impulses
+    (ADD_IMPULSE), these to dynamic bodies with a nonzero row only (woken).
+
+    With ``check`` nothing is written: the first bad entry is returned as ``world * bodies +
+    body`` (a static body given a velocity; an accumulated force beyond ``max_force``; an
+    impulse whose velocity overflows), -1 when there is none. Without, ``flags[i]`` gets
+    ISLAND_WOKE and KINEMATIC_SET bits for Python; returns -1."""
+    n_rows = rows.shape[0]
+    for i in range(len(refs)):
+        b = borrow(refs[i], "bodies")
+        for j in range(n_rows):
+            r = rows[j]
+            vx, vy, w = values[i, j, 0], values[i, j, 1], values[i, j, 2]
+            kind = b.type[r]
+            if mode == SET_VELOCITY:
+                if check:
+                    if kind == STATIC and (vx != 0.0 or vy != 0.0 or w != 0.0):
+                        return i * n_rows + j
+                    continue
+                if kind == DYNAMIC:
+                    if _wake_body(b, r):
+                        flags[i] |= ISLAND_WOKE
+                else:
+                    flags[i] |= KINEMATIC_SET
+                b.v[r, 0] = vx
+                b.v[r, 1] = vy
+                b.w[r] = w
+                continue
+            if kind != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
+                continue
+            if mode == ADD_FORCE:
+                fx = b.force[r, 0] + vx
+                fy = b.force[r, 1] + vy
+                t = b.torque[r] + w
+                if check:
+                    if abs(fx) > max_force or abs(fy) > max_force or abs(t) > max_force:
+                        return i * n_rows + j
+                    continue
+                if _wake_body(b, r):
+                    flags[i] |= ISLAND_WOKE
+                b.force[r, 0] = fx
+                b.force[r, 1] = fy
+                b.torque[r] = t
+                continue
+            # ADD_IMPULSE, as Body.apply_linear_impulse at the centre of mass and
+            # apply_angular_impulse: no rotational response where the inertia is infinite
+            inv_m = b.inv_mass[r]
+            inv_i = b.inv_inertia[r]
+            nvx = b.v[r, 0] + inv_m * vx
+            nvy = b.v[r, 1] + inv_m * vy
+            nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
+            if check:
+                if not (np.isfinite(nvx) and np.isfinite(nvy) and np.isfinite(nw)):
+                    return i * n_rows + j
+                continue
+            big = max(abs(nvx), abs(nvy))
+            if big > max_velocity:
+                scale = max_velocity / big
+                nvx *= scale
+                nvy *= scale
+            if abs(nw) > max_velocity:
+                nw = max_velocity if nw > 0.0 else -max_velocity
+            if _wake_body(b, r):
+                flags[i] |= ISLAND_WOKE
+            b.v[r, 0] = nvx
+            b.v[r, 1] = nvy
+            b.w[r] = nw
+    return -1
+
+
+@gil_free_kernel
+def scatter_motor_speeds(refs, rows, speeds, motorised):
+    """Write ``speeds`` (worlds, joints) into the template joints' motor speeds (only where
+    ``motorised``)."""
+    for i in range(len(refs)):
+        joints = borrow(refs[i], "joints")
+        for j in range(rows.shape[0]):
+            if motorised[j]:
+                joints.motor_speed[rows[j]] = speeds[i, j]
+
+
+_missing_world = DirectCall(missing_world, "the batch's checks", 1.0)
+_gather_bodies = DirectCall(gather_bodies, "the batch's views", 2.0)
+_gather_touching = DirectCall(gather_touching, "the batch's contact view", 1.0)
+_scatter_bodies = DirectCall(scatter_bodies, "the batch's writes", 2.0)
+_scatter_motor_speeds = DirectCall(scatter_motor_speeds, "the batch's motor writes", 1.0)
+
+
+def after_writes(world, rows: np.ndarray, flags: int) -> None:
+    """Python's share of a write into ``world`` (``flags`` from :func:`scatter_bodies`): an
+    island woke (the joint rows leave out sleeping islands' joints, so they are rebuilt), and
+    kinematic bodies given a velocity wake what they touch, as ``Body.linear_velocity = ...``
+    does."""
+    if flags & ISLAND_WOKE and world._joint_handles:
+        world._joint_index = None
+    if flags & KINEMATIC_SET:
+        kinds = world._bodies.type
+        for r in rows:
+            if kinds[r] != DYNAMIC and kinds[r] != STATIC:
+                wake_touching(world, int(r))

@@ -1,0 +1,508 @@
+"""Custom joint: the rows of a law ``C(q_a, q_b; p)`` that the user wrote (:mod:`impulse2d.custom`).
+
+Maths. A law is one to three scalar functions ``C_k`` of the two bodies' poses ``q = (x, y,
+theta)`` (the body origin and angle) and named parameters ``p``. Its generated kernel (called
+by address from the world's table of verbs, :data:`~..verbs.LAW_SIGNATURE`) returns ``C``,
+``dC/dq`` and, for the acceleration level, ``qdot^T (d^2 C / dq^2) qdot``. The solver's
+velocities are the centre of mass's ``v`` and the spin ``w``; with ``r = origin - centre``
+(world frame) the origin moves at ``v + w r⊥``, so::
+
+    J_lin = dC/d(x, y),   J_ang = dC/dtheta + r x dC/d(x, y)          (r x u = r_x u_y - r_y u_x)
+    Jdot v = qdot^T H qdot - w^2 r . dC/d(x, y)       (per body: the origin's centripetal term)
+
+Each row ``k`` holds ``lower_k <= C_k <= upper_k`` (``Joints.row_lower``, ``row_upper``):
+
+* ``lower == upper`` (an equality): rigid (``hertz == 0``), stabilised like the built-in joints'
+  rigid rows (the world's joint softness in the soft step, Baumgarte in ``pgs``), all the rigid
+  rows of a joint solved as one block (``K = J M^-1 J^T``, up to 3x3, each row's impulse within
+  its own budget); or a spring toward ``lower`` (``hertz > 0``, the joint's own softness);
+* otherwise the row is free between its bounds: an optional motor drives ``Cdot`` to
+  ``row_speed`` with at most ``row_max_force * h``, and each finite bound is a one-sided row
+  (``C - lower >= 0``, ``upper - C >= 0``), speculative while open, soft or Baumgarte once
+  violated. A law's inequality row is ``0 <= C < inf``.
+
+Rows go free rows (spring, motor, lower, upper, row by row) first, then the rigid block, as
+the built-in joints put their rigid rows last so that they win. The law is evaluated at the
+current positions (``dp``, ``dq``) in every pass, as the built-in joints take their geometry.
+Accumulated impulses per row (``row_impulse``): the equality's or the motor's, the lower
+bound's, the upper bound's. The row machinery is :mod:`.jacobian_rows`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..._core.jit import borrowing_kernel, inline_kernel
+from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
+from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias,
+                           spring_softness)
+from ..positions import clamp, solve2, solve3, turn_angle
+from ..softness import soft_coefficients
+from ..verbs import LAWS, call_law
+from ..velocities import load_pair, store_pair
+from .jacobian_rows import (coupling, push, put_jacobian_row, row_cap, row_mass, row_speed,
+                            shift_rows)
+from .rows import bounded, equality_softness, inequality_bias, one_sided
+
+EVALUATE, WITH_PRODUCTS = 1, 2
+"""Modes of a law kernel: ``C`` and ``J``; also ``Jdot v`` (the state then holds velocities)."""
+
+
+@inline_kernel
+def _pose(joints, j, side, bodies, i, state, o, angle, velocities):
+    """Body ``i``'s origin pose now (its pose at the start of the step, ``law_base``, moved by
+    the in-step ``dp``, ``dq``) into ``state[o:o+5]``, and with ``velocities`` its origin's
+    velocity into ``state[o+5:o+8]``. The angle (an ``atan2`` of the in-step turn) only where
+    the law reads it. Returns ``(r_x, r_y, moved)``: ``r = origin - centre`` (m, world frame),
+    and whether the pose differs from the one in ``state`` (the law's last evaluation)."""
+    dq = bodies.dq
+    base = joints.law_base[j, side]
+    c = base[3] * dq[i, 0] - base[4] * dq[i, 1]
+    s = base[4] * dq[i, 0] + base[3] * dq[i, 1]
+    lx = bodies.local_center[i, 0]
+    ly = bodies.local_center[i, 1]
+    rx = -(c * lx - s * ly)
+    ry = -(s * lx + c * ly)
+    x = base[0] + bodies.dp[i, 0] + rx
+    y = base[1] + bodies.dp[i, 1] + ry
+    moved = not (x == state[o] and y == state[o + 1] and c == state[o + 3]
+                 and s == state[o + 4])
+    if moved:
+        state[o] = x
+        state[o + 1] = y
+        state[o + 2] = base[2] + turn_angle(dq[i, 1], dq[i, 0]) if angle else 0.0
+        state[o + 3] = c
+        state[o + 4] = s
+    if velocities:
+        w = bodies.w[i]
+        state[o + 5] = bodies.v[i, 0] - w * ry
+        state[o + 6] = bodies.v[i, 1] + w * rx
+        state[o + 7] = w
+    return rx, ry, moved
+
+
+@inline_kernel
+def evaluate(joints, j, bodies, table, mode):
+    """Joint ``j``'s law at the bodies' current poses into ``joints.law_out[j]``: per row ``C``,
+    ``J`` in the solver's velocity coordinates and (``mode`` WITH_PRODUCTS) ``Jdot v``.
+
+    The law is called again only where a pose moved since its last call (or ``mode`` asks for
+    the products, which read the velocities): ``pgs`` sweeps every joint 8 times at one pose,
+    and the soft step warm-starts and solves at one pose each substep."""
+    a = joints.body_a[j]
+    b = joints.body_b[j]
+    state = joints.law_state[j]
+    products = mode == WITH_PRODUCTS
+    rax, ray, moved_a = _pose(joints, j, 0, bodies, a, state, 0, joints.law_angle[j], products)
+    rbx, rby, moved_b = _pose(joints, j, 1, bodies, b, state, 8, joints.law_angle[j], products)
+    if not (moved_a or moved_b or products):
+        return
+    out = joints.law_out[j]
+    call_law(table[LAWS + joints.law[j]], (state, joints.law_params[j], out, mode))
+    wa = bodies.w[a]
+    wb = bodies.w[b]
+    for r in range(joints.law_rows[j]):
+        jxa = out[r, 1]
+        jya = out[r, 2]
+        jxb = out[r, 4]
+        jyb = out[r, 5]
+        out[r, 3] += rax * jya - ray * jxa
+        out[r, 6] += rbx * jyb - rby * jxb
+        if products:
+            out[r, 7] -= wa * wa * (rax * jxa + ray * jya) + wb * wb * (rbx * jxb + rby * jyb)
+
+
+@inline_kernel
+def is_equality(joints, j, r):
+    return joints.row_lower[j, r] == joints.row_upper[j, r]
+
+
+@borrowing_kernel
+def prepare(joints, ids, bodies, h, warm_starting):
+    """The bodies' poses at the start of the step (``law_base``), the spring's softness at
+    ``h``; every impulse reset without warm starting, and no impulse kept by a motor or a
+    bound that is off (nor by rows the law does not have)."""
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        for side in range(2):
+            i = joints.body_a[j] if side == 0 else joints.body_b[j]
+            base = joints.law_base[j, side]
+            base[0] = bodies.center[i, 0]
+            base[1] = bodies.center[i, 1]
+            base[2] = bodies.angle[i]
+            base[3] = bodies.rot[i, 0]
+            base[4] = bodies.rot[i, 1]
+        joints.law_state[j, 0] = math.nan  # the law is called afresh (its params may be new)
+        bias_rate, mass_scale, impulse_scale = soft_coefficients(joints.hertz[j],
+                                                                 joints.damping_ratio[j], h)
+        joints.spring_soft[j, 0] = bias_rate
+        joints.spring_soft[j, 1] = mass_scale
+        joints.spring_soft[j, 2] = impulse_scale
+        for r in range(joints.row_impulse.shape[1]):
+            if not warm_starting or r >= joints.law_rows[j]:
+                for k in range(3):
+                    joints.row_impulse[j, r, k] = 0.0
+            elif is_equality(joints, j, r):
+                joints.row_impulse[j, r, 1] = 0.0
+                joints.row_impulse[j, r, 2] = 0.0
+            else:
+                if not joints.row_motor[j, r]:
+                    joints.row_impulse[j, r, 0] = 0.0
+                if joints.row_lower[j, r] == -math.inf:
+                    joints.row_impulse[j, r, 1] = 0.0
+                if joints.row_upper[j, r] == math.inf:
+                    joints.row_impulse[j, r, 2] = 0.0
+
+
+@borrowing_kernel
+def warm_start(joints, ids, bodies, table):
+    """Apply each row's accumulated impulse (equality or motor, plus lower, minus upper)
+    along its current ``J``."""
+    v = bodies.v
+    w = bodies.w
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        evaluate(joints, j, bodies, table, EVALUATE)
+        out = joints.law_out[j]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
+        for r in range(joints.law_rows[j]):
+            total = joints.row_impulse[j, r, 0] + joints.row_impulse[j, r, 1] \
+                - joints.row_impulse[j, r, 2]
+            vax, vay, wa, vbx, vby, wb = push(out, r, total, bodies.inv_mass[a],
+                                              bodies.inv_mass[b], bodies.inv_inertia[a],
+                                              bodies.inv_inertia[b], vax, vay, wa, vbx, vby, wb)
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@inline_kernel
+def _rigid_rows(joints, j):
+    """The rigid equality rows of joint ``j`` (none with a spring), as three row indices
+    (-1: none) and their count."""
+    e0 = -1
+    e1 = -1
+    e2 = -1
+    count = 0
+    if joints.hertz[j] > 0.0:
+        return e0, e1, e2, count
+    for r in range(joints.law_rows[j]):
+        if is_equality(joints, j, r):
+            if count == 0:
+                e0 = r
+            elif count == 1:
+                e1 = r
+            else:
+                e2 = r
+            count += 1
+    return e0, e1, e2, count
+
+
+@inline_kernel
+def _block(out, e0, e1, e2, count, m_a, m_b, i_a, i_b, b0, b1, b2):
+    """``K^-1 b`` for the block of the rigid rows ``e0, e1, e2`` (``count`` of them). A row
+    that moves nothing (``K_kk = 0``: an angle row between bodies of fixed rotation) is inert:
+    its diagonal is taken as 1, so the others are solved as if it were absent."""
+    k00 = coupling(out, e0, e0, m_a, m_b, i_a, i_b)
+    if k00 == 0.0:
+        k00 = 1.0
+    if count == 1:
+        return b0 / k00, 0.0, 0.0
+    k01 = coupling(out, e0, e1, m_a, m_b, i_a, i_b)
+    k11 = coupling(out, e1, e1, m_a, m_b, i_a, i_b)
+    if k11 == 0.0:
+        k11 = 1.0
+    if count == 2:
+        x0, x1 = solve2(k00, k01, k11, b0, b1)
+        return x0, x1, 0.0
+    k02 = coupling(out, e0, e2, m_a, m_b, i_a, i_b)
+    k12 = coupling(out, e1, e2, m_a, m_b, i_a, i_b)
+    k22 = coupling(out, e2, e2, m_a, m_b, i_a, i_b)
+    if k22 == 0.0:
+        k22 = 1.0
+    return solve3(k00, k01, k02, k11, k12, k22, b0, b1, b2)
+
+
+@borrowing_kernel
+def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+          baumgarte, speed_cap, spin_cap):
+    """One sweep over the custom joints ``ids`` (see the module doc for the rows)."""
+    v = bodies.v
+    w = bodies.w
+    inv_h = 1.0 / h
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        evaluate(joints, j, bodies, table, EVALUATE)
+        out = joints.law_out[j]
+        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
+        spring = joints.hertz[j] > 0.0
+        for r in range(joints.law_rows[j]):
+            lower = joints.row_lower[j, r]
+            upper = joints.row_upper[j, r]
+            if lower == upper and not spring:
+                continue  # rigid: in the block below
+            mass = row_mass(out, r, m_a, m_b, i_a, i_b)
+            cap = row_cap(out, r, speed_cap, spin_cap)
+            c = out[r, 0]
+            if lower == upper:  # a spring toward lower, with the joint's own softness
+                cdot = row_speed(out, r, vax, vay, wa, vbx, vby, wb)
+                old = joints.row_impulse[j, r, 0]
+                impulse = (-joints.spring_soft[j, 1] * mass
+                           * (cdot + joints.spring_soft[j, 0] * (c - lower))
+                           - joints.spring_soft[j, 2] * old)
+                total = bounded(old + impulse, mass, cap)
+                joints.row_impulse[j, r, 0] = total
+                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
+                                                  vax, vay, wa, vbx, vby, wb)
+                continue
+            if joints.row_motor[j, r]:
+                cdot = row_speed(out, r, vax, vay, wa, vbx, vby, wb)
+                old = joints.row_impulse[j, r, 0]
+                limit = joints.row_max_force[j, r] * h
+                total = min(max(old - mass * (cdot - joints.row_speed[j, r]), -limit), limit)
+                joints.row_impulse[j, r, 0] = total
+                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
+                                                  vax, vay, wa, vbx, vby, wb)
+            for side in range(2):
+                if side == 0 and lower == -math.inf:
+                    continue
+                if side == 1 and upper == math.inf:
+                    continue
+                sign = 1.0 if side == 0 else -1.0
+                gap = c - lower if side == 0 else upper - c
+                bias, scale_m, scale_i = inequality_bias(gap, use_bias, soft, bias_rate,
+                                                         mass_scale, impulse_scale, baumgarte,
+                                                         inv_h)
+                old = joints.row_impulse[j, r, 1 + side]
+                cdot = sign * row_speed(out, r, vax, vay, wa, vbx, vby, wb)
+                total = one_sided(old - mass * scale_m * (cdot + bias) - scale_i * old, mass,
+                                  cap)
+                joints.row_impulse[j, r, 1 + side] = total
+                vax, vay, wa, vbx, vby, wb = push(out, r, sign * (total - old), m_a, m_b, i_a,
+                                                  i_b, vax, vay, wa, vbx, vby, wb)
+
+        e0, e1, e2, count = _rigid_rows(joints, j)
+        if count > 0:
+            rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                                       impulse_scale, baumgarte, inv_h)
+            b0 = 0.0
+            b1 = 0.0
+            b2 = 0.0
+            for k in range(count):
+                r = e0 if k == 0 else (e1 if k == 1 else e2)
+                x = row_speed(out, r, vax, vay, wa, vbx, vby, wb) + rate * (
+                    out[r, 0] - joints.row_lower[j, r])
+                if k == 0:
+                    b0 = x
+                elif k == 1:
+                    b1 = x
+                else:
+                    b2 = x
+            x0, x1, x2 = _block(out, e0, e1, e2, count, m_a, m_b, i_a, i_b, b0, b1, b2)
+            for k in range(count):
+                r = e0 if k == 0 else (e1 if k == 1 else e2)
+                x = x0 if k == 0 else (x1 if k == 1 else x2)
+                old = joints.row_impulse[j, r, 0]
+                # each row of the block within its own budget (its diagonal effective mass)
+                total = bounded(old - scale_m * x - scale_i * old,
+                                row_mass(out, r, m_a, m_b, i_a, i_b),
+                                row_cap(out, r, speed_cap, spin_cap))
+                joints.row_impulse[j, r, 0] = total
+                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
+                                                  vax, vay, wa, vbx, vby, wb)
+        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+
+
+@inline_kernel
+def _angular(out, r):
+    """Whether row ``r`` only turns (its error is an angle: rad, not m)."""
+    return out[r, 1] == 0.0 and out[r, 2] == 0.0 and out[r, 4] == 0.0 and out[r, 5] == 0.0
+
+
+@borrowing_kernel
+def solve_position(joints, ids, bodies, table, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the custom joints ``ids`` (``pgs_ngs``,
+    ``pgs_block``): the rigid rows as one block, in full, each error within the correction
+    limit (``MAX_ANGULAR_CORRECTION`` for an angle row); then each violated bound beyond the
+    slop, row by row (Box2D v2.4's limits). A spring is a force, not an error. Returns the
+    largest error in units of its tolerance."""
+    worst = 0.0
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        evaluate(joints, j, bodies, table, EVALUATE)
+        out = joints.law_out[j]
+        e0, e1, e2, count = _rigid_rows(joints, j)
+        if count > 0:
+            b0 = 0.0
+            b1 = 0.0
+            b2 = 0.0
+            for k in range(count):
+                r = e0 if k == 0 else (e1 if k == 1 else e2)
+                c = out[r, 0] - joints.row_lower[j, r]
+                if _angular(out, r):
+                    worst = max(worst, abs(c) / ANGULAR_SLOP)
+                    c = clamp(c, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+                else:
+                    worst = max(worst, abs(c) / slop)
+                    c = clamp(c, -max_correction, max_correction)
+                if k == 0:
+                    b0 = -c
+                elif k == 1:
+                    b1 = -c
+                else:
+                    b2 = -c
+            x0, x1, x2 = _block(out, e0, e1, e2, count, m_a, m_b, i_a, i_b, b0, b1, b2)
+            shift_rows(bodies, a, b, out, e0, x0, e1, x1, e2, x2)
+        for r in range(joints.law_rows[j]):
+            if is_equality(joints, j, r):
+                continue
+            angular = _angular(out, r)
+            tolerance = ANGULAR_SLOP if angular else slop
+            largest = MAX_ANGULAR_CORRECTION if angular else max_correction
+            k = coupling(out, r, r, m_a, m_b, i_a, i_b)
+            if k <= 0.0:
+                continue
+            c = out[r, 0]
+            for side in range(2):
+                sign = 1.0 if side == 0 else -1.0
+                gap = c - joints.row_lower[j, r] if side == 0 else joints.row_upper[j, r] - c
+                if gap >= 0.0:
+                    continue
+                worst = max(worst, -gap / tolerance)
+                correction = clamp(gap + tolerance, -largest, 0.0)
+                shift_rows(bodies, a, b, out, r, -sign * correction / k, -1, 0.0, -1, 0.0)
+    return worst
+
+
+@inline_kernel
+def row_count(joints, j):
+    """How many rows joint ``j`` has in the ``direct`` solver's system now."""
+    count = 0
+    for r in range(joints.law_rows[j]):
+        lower = joints.row_lower[j, r]
+        upper = joints.row_upper[j, r]
+        if lower == upper:
+            count += 1  # the spring's row, or the rigid one
+            continue
+        count += int(joints.row_motor[j, r]) + int(lower > -math.inf) + int(upper < math.inf)
+    return count
+
+
+@borrowing_kernel
+def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap, spin_cap,
+                body, jacobian, data, impulse):
+    """The rows of the custom joints ``ids`` in the ``direct`` solver's system
+    (:mod:`..direct_rows`), in :func:`solve`'s order: per law row the spring (soft equality) or
+    the motor (boxed by ``max_force h``) and the bounds (one-sided, the upper one along
+    ``-J``), then the rigid rows (equalities with Baumgarte's bias). Returns the number of rows."""
+    inv_h = 1.0 / h
+    r = start
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        if verb == COUNT:
+            r += row_count(joints, j)
+            continue
+        spring = joints.hertz[j] > 0.0
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        if verb != STORE:
+            evaluate(joints, j, bodies, table, EVALUATE)
+        out = joints.law_out[j]
+        for k in range(joints.law_rows[j]):
+            lower = joints.row_lower[j, k]
+            upper = joints.row_upper[j, k]
+            if lower == upper and not spring:
+                continue
+            cap = row_cap(out, k, speed_cap, spin_cap)
+            if lower == upper:
+                if verb == STORE:
+                    joints.row_impulse[j, k, 0] = impulse[r]
+                else:
+                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
+                                     joints.spring_soft[j, 0] * (out[k, 0] - lower), EQUALITY,
+                                     0.0, spring_softness(joints.spring_soft[j]), cap)
+                r += 1
+                continue
+            if joints.row_motor[j, k]:
+                if verb == STORE:
+                    joints.row_impulse[j, k, 0] = impulse[r]
+                else:
+                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
+                                     -joints.row_speed[j, k], BOXED,
+                                     joints.row_max_force[j, k] * h, 0.0, cap)
+                r += 1
+            if lower > -math.inf:
+                if verb == STORE:
+                    joints.row_impulse[j, k, 1] = impulse[r]
+                else:
+                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
+                                     limit_bias(out[k, 0] - lower, baumgarte, inv_h), ONE_SIDED,
+                                     0.0, 0.0, cap)
+                r += 1
+            if upper < math.inf:
+                if verb == STORE:
+                    joints.row_impulse[j, k, 2] = impulse[r]
+                else:
+                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, -1.0,
+                                     limit_bias(upper - out[k, 0], baumgarte, inv_h), ONE_SIDED,
+                                     0.0, 0.0, cap)
+                r += 1
+        if spring:
+            continue
+        for k in range(joints.law_rows[j]):
+            if not is_equality(joints, j, k):
+                continue
+            if verb == STORE:
+                joints.row_impulse[j, k, 0] = impulse[r]
+            else:
+                put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
+                                 baumgarte * inv_h * (out[k, 0] - joints.row_lower[j, k]),
+                                 EQUALITY, 0.0, 0.0, row_cap(out, k, speed_cap, spin_cap))
+            r += 1
+    return r - start
+
+
+@borrowing_kernel
+def products(joints, ids, bodies, table, product, r):
+    """``Jdot v`` of the custom joints' rows (:mod:`..accel_products`) into ``product`` from
+    row ``r``, in :func:`direct_rows`' order; returns the row after the last."""
+    for n in range(ids.shape[0]):
+        j = ids[n]
+        spring = joints.hertz[j] > 0.0
+        evaluate(joints, j, bodies, table, WITH_PRODUCTS)
+        out = joints.law_out[j]
+        for k in range(joints.law_rows[j]):
+            lower = joints.row_lower[j, k]
+            upper = joints.row_upper[j, k]
+            if lower == upper:
+                if spring:
+                    product[r] = out[k, 7]
+                    r += 1
+                continue
+            if joints.row_motor[j, k]:
+                product[r] = out[k, 7]
+                r += 1
+            if lower > -math.inf:
+                product[r] = out[k, 7]
+                r += 1
+            if upper < math.inf:
+                product[r] = -out[k, 7]
+                r += 1
+        if not spring:
+            for k in range(joints.law_rows[j]):
+                if is_equality(joints, j, k):
+                    product[r] = out[k, 7]
+                    r += 1
+    return r

@@ -1,0 +1,185 @@
+"""The snapshot's fast path: every column of a world's stores copied in one call.
+
+A small world's :func:`~impulse2d.snapshot.take` and :func:`~impulse2d.snapshot.restore`
+spent nearly all of their time in Python's per-column work: about 140 columns in five stores,
+each copied with ``np.copyto`` and viewed into its slot of the snapshot's buffer (with the
+checks, about 2,000 Python calls: 300-400 us for a 2-body world, measured on the 2-core CI
+machine). Here the layout of a world's stores is worked out once (a :class:`Plan`: each
+column's address, byte count and 64-byte-aligned offset in a snapshot's buffer) and kept while
+the world's stores are the same objects; then a snapshot is one buffer and one call of
+:func:`copy_spans`, and restoring it into the world it was taken from, when its stores still
+have the same layout, is one call the other way, into the world's own arrays.
+
+A plan holds the store objects it describes, so the addresses it lists stay valid while it
+does; it is checked by identity (each store attribute of the world still the very object)
+before use. The columns themselves are only viewed when a snapshot must show them as stores
+(pickling, a restore into stores of another size, :attr:`Snapshot.nbytes`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ._core.address import address, void_pointer
+from ._core.jit import DirectCall, kernel
+
+ALIGN = 64
+"""Bytes: each column's copy starts on a cache line (a C-contiguous array as kernels take it)."""
+
+PLAN = "_snapshot_plan"
+"""The World attribute holding the world's :class:`Plan` (the process's: not copied)."""
+
+
+@kernel
+def copy_spans(destinations, sources, sizes):
+    """Copy ``sizes[k]`` bytes from address ``sources[k]`` to ``destinations[k]`` for every
+    ``k`` (int64 arrays of one length; the spans must not overlap)."""
+    for k in range(sizes.shape[0]):
+        n = sizes[k]
+        if n > 0:
+            out = numba.carray(void_pointer(destinations[k]), (n,), np.uint8)
+            src = numba.carray(void_pointer(sources[k]), (n,), np.uint8)
+            for i in range(n):
+                out[i] = src[i]
+
+
+_copy = DirectCall(copy_spans, "the snapshot's copy", 1.0)
+
+
+class _Part:
+    """One store of a plan: the store object, its layout entry ``(name, type, ((dtype, shape),
+    ...))``, and its columns' addresses and byte counts."""
+
+    __slots__ = ("store", "layout", "addresses", "sizes")
+
+    def __init__(self, name, store):
+        self.store = store
+        self.layout = (name, type(store), tuple((column.dtype.str, column.shape)
+                                                for column in store))
+        self.addresses = [address(column) for column in store]
+        self.sizes = [column.nbytes for column in store]
+
+
+class Plan:
+    """The layout of one world's stores: for each store attribute (``names``, in the world's
+    attribute order) its object (``stores``), and for each column, in order, its address
+    (``addresses``), bytes (``sizes``) and offset in a snapshot's buffer (``offsets``, 64-byte
+    aligned; ``total`` bytes in all); ``bounds``: each store's first and last-plus-one column.
+    ``layout`` (the stores' types and their columns' dtypes and shapes) decides whether a
+    snapshot's columns can be written through this plan, store by store. ``keys``: the world's
+    attribute names when the plan was made; ``others``: those that are not stores (the ones
+    snapshots leave out excluded)."""
+
+    __slots__ = ("names", "stores", "parts", "layout", "addresses", "sizes", "offsets", "total",
+                 "bounds", "keys", "others")
+
+    def __init__(self, names, parts, keys, others):
+        self.names = tuple(names)
+        self.parts = tuple(parts)
+        self.stores = tuple(part.store for part in parts)
+        self.layout = tuple(part.layout for part in parts)
+        self.addresses = np.array([a for part in parts for a in part.addresses], dtype=np.int64)
+        self.sizes = np.array([n for part in parts for n in part.sizes], dtype=np.int64)
+        padded = -(-self.sizes // ALIGN) * ALIGN
+        self.offsets = np.concatenate(([0], np.cumsum(padded)[:-1])).astype(np.int64)
+        self.total = int(padded.sum())
+        ends = np.cumsum([len(part.sizes) for part in parts]).tolist()
+        self.bounds = tuple(zip([0] + ends[:-1], ends))
+        self.keys = keys
+        self.others = others
+
+    def current(self, world) -> bool:
+        """Does ``world`` still have exactly these attributes and these store objects?"""
+        d = vars(world)
+        if d.keys() != self.keys:
+            return False
+        for name, store in zip(self.names, self.stores):
+            if d[name] is not store:
+                return False
+        return True
+
+
+def views(layout: tuple, buffer: np.ndarray, start: int, names=None) -> dict:
+    """The stores of a snapshot's ``buffer`` (its data from byte ``start``) as views of it (all,
+    or those named in ``names``); ``layout``: the plan's ``(layout, offsets, sizes)`` the buffer
+    was written by."""
+    stores, offsets, sizes = layout
+    out, k = {}, 0
+    for name, kind, columns in stores:
+        if names is not None and name not in names:
+            k += len(columns)
+            continue
+        arrays = []
+        for dtype, shape in columns:
+            offset = start + int(offsets[k])
+            arrays.append(buffer[offset:offset + int(sizes[k])].view(dtype).reshape(shape))
+            k += 1
+        out[name] = kind(*arrays)
+    return out
+
+
+def plan_for(world, is_store, skipped) -> Plan | None:
+    """``world``'s plan, made again if its stores or attributes changed since it was made (a
+    store that is still the same object keeps its part); None where the fast path does not
+    apply (a column that is not C-contiguous or holds objects, or the JIT is off).
+    ``is_store(value)``: the snapshot's test of a store; ``skipped(name)``: attributes
+    snapshots do not copy."""
+    d = vars(world)
+    old = d.get(PLAN)
+    if old is not None and old.current(world):
+        return old
+    if numba.config.DISABLE_JIT:
+        return None
+    if old is None:
+        d[PLAN] = None  # (present before the plan records the world's attribute names)
+    keys = frozenset(d)
+    if old is not None and old.keys == keys:
+        names, others = old.names, old.others
+    else:
+        names, others = [], []
+        for name, value in d.items():
+            if name == PLAN or skipped(name):
+                continue
+            (names if is_store(value) else others).append(name)
+        others = tuple(others)
+    kept = {} if old is None else {id(part.store): part for part in old.parts}
+    parts = []
+    for name in names:
+        store = d[name]
+        part = kept.get(id(store))
+        if part is None or part.store is not store or part.layout[0] != name:
+            if not is_store(store) or any(column.dtype.hasobject
+                                          or not column.flags.c_contiguous
+                                          for column in store):
+                d[PLAN] = None
+                return None
+            part = _Part(name, store)
+        parts.append(part)
+    plan = d[PLAN] = Plan(names, parts, keys, others)
+    return plan
+
+
+def copy_out(plan: Plan) -> tuple[np.ndarray, int]:
+    """A fresh buffer holding every column of ``plan``'s stores, and the byte where they start
+    (aligned)."""
+    buffer = np.empty(plan.total + ALIGN, dtype=np.uint8)
+    start = -address(buffer) % ALIGN
+    _copy.entry(plan.offsets + (address(buffer) + start), plan.addresses, plan.sizes)
+    return buffer, start
+
+
+def copy_in(plan: Plan, layout: tuple, buffer: np.ndarray, start: int, stores=None) -> None:
+    """Write a snapshot's ``buffer`` (written through ``layout``, its plan's ``(layout, offsets,
+    sizes)``, of the same stores as ``plan``) into ``plan``'s columns, in place: all of them,
+    or those of the stores numbered in ``stores``."""
+    offsets = layout[1] + (address(buffer) + start)
+    if stores is None:
+        _copy.entry(plan.addresses, offsets, plan.sizes)
+        return
+    columns = np.concatenate([np.arange(*plan.bounds[k]) for k in stores] or [[]]).astype(
+        np.int64)
+    _copy.entry(plan.addresses[columns], offsets[columns], plan.sizes[columns])
+
+
+__all__ = ["Plan", "plan_for", "views", "copy_out", "copy_in", "copy_spans", "PLAN", "ALIGN"]

@@ -1,0 +1,533 @@
+"""Many independent worlds stepped together: :class:`WorldBatch`.
+
+Reinforcement learning and parameter studies step thousands of small worlds. One
+``World.step`` per world pays Python's share of a step (a few microseconds) per world; a batch
+hands every world to the engine in one call, which spreads them over worker threads (worlds
+in parallel, each world's step serial inside, so a world's bits never depend on its
+neighbours or the thread count).
+
+Each world of a batch stays a full :class:`~impulse2d.World` between batch steps: its handles,
+events, queries and snapshots work as ever, and stepping it alone is allowed. ``batch.step(dt)``
+gives every world exactly the bits ``world.step(dt)`` would.
+
+A batch made by :meth:`WorldBatch.replicate` (copies of one world) also has dense views: the
+template's bodies (``world.bodies`` when it was replicated, in that order) and joints
+(``world.joints``) are the same rows in every copy, so their state reads and writes as
+``(worlds, bodies, ...)`` arrays in one call each.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from time import perf_counter
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from . import _lock, _validate
+from . import queries as _queries
+from ._collision.query_index import CELL_SCALE
+from ._collision.shape_queries import cast_rays_batch
+from ._core.jit import DirectCall
+from ._dynamics import batch_step as _batch
+from ._dynamics.world_ref import WORLD_STORES, stores_for_step
+from .constants import HUGE
+from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
+from .snapshot import Snapshot
+
+_cast_rays_batch = DirectCall(cast_rays_batch, "batched ray casts in many worlds", 3.0)
+
+_MOTORISED = (RevoluteJoint, PrismaticJoint, WheelJoint, DistanceJoint)
+"""Joint types with a ``motor_speed`` (rad/s for revolute and wheel, m/s for the others)."""
+
+
+class BatchSnapshot(NamedTuple):
+    """The state of every world of a batch (:meth:`WorldBatch.snapshot`): one
+    :class:`~impulse2d.Snapshot` per world, in the batch's order."""
+
+    worlds: tuple
+
+
+class BatchState(NamedTuple):
+    """The template bodies' state in every world of a batch (or some of them), from one pass
+    over the worlds (:meth:`WorldBatch.get_state`): what ``get_positions``, ``get_angles``,
+    ``get_velocities``, ``get_awake`` and ``get_touching`` give one by one."""
+
+    positions: np.ndarray   # (worlds, bodies, 2) origins, m
+    angles: np.ndarray      # (worlds, bodies), rad
+    velocities: np.ndarray  # (worlds, bodies, 3): vx, vy (m/s), w (rad/s)
+    awake: np.ndarray       # (worlds, bodies) bool
+    touching: np.ndarray    # (worlds, bodies) bool
+
+
+class WorldBatch:
+    """Independent worlds stepped by one call (see the module's docstring).
+
+    ``worlds``: the :class:`~impulse2d.World` objects, each at most once; they may differ in
+    bodies, shapes, joints and settings. ``threads``: worker threads for :meth:`step`
+    (default: the machine's cores)."""
+
+    def __init__(self, worlds, threads: int | None = None) -> None:
+        from .world import World
+        if isinstance(worlds, World) or not hasattr(worlds, "__iter__"):
+            raise TypeError("worlds must be a sequence of World objects (for copies of one "
+                            "world, use WorldBatch.replicate(world, n))")
+        worlds = tuple(worlds)
+        if not worlds:
+            raise ValueError("worlds must hold at least one World")
+        for k, w in enumerate(worlds):
+            if not isinstance(w, World):
+                raise TypeError(f"worlds[{k}] must be a World, got {type(w).__name__}")
+        if len({id(w) for w in worlds}) != len(worlds):
+            raise ValueError("worlds holds the same World more than once; a batch steps each "
+                             "world once (use copy.deepcopy(world) for a copy)")
+        self._worlds = worlds
+        self._threads = _check_threads(_cores() if threads is None else threads)
+        self._body_rows = None   # the template's body rows (replicated batches)
+        self._joint_rows = None  # the template's joint rows
+        self._joint_kinds = None  # per template joint: its handle class
+        n = len(worlds)
+        # the worlds' stores' references, as the kernels take them, and the Python objects
+        # they were last set from (a world rebuilds its reference when a store is replaced)
+        self._refs = _ref_list()
+        for w in worlds:
+            self._refs.append(stores_for_step(w))
+        self._ref_of = [w._stores for w in worlds]
+        self._args = np.zeros((n, _batch.ARGUMENTS))  # the step kernel's arguments per world
+        self._written = [None] * n  # the packed settings each row of _args holds
+        self._results = np.zeros((n, _batch.RESULTS))
+        self._pool = None  # worker threads (threads - 1 of them: the caller works too)
+
+    @classmethod
+    def replicate(cls, world, n: int, threads: int | None = None) -> "WorldBatch":
+        """A batch of ``n`` copies of ``world`` (deep copies: ``world`` itself is not one of
+        them), with the dense views of the template's bodies and joints."""
+        from .world import World
+        if not isinstance(world, World):
+            raise TypeError(f"world must be a World, got {type(world).__name__}")
+        n = _count(n, "n")
+        if n < 1:
+            raise ValueError(f"n must be at least 1, got {n}")
+        _lock.check(world, "WorldBatch.replicate")
+        copies = [copy.deepcopy(world) for _ in range(n)]
+        batch = cls(copies, threads)
+        batch._body_rows = np.array([b._index for b in world.bodies], dtype=np.int64)
+        joints = world.joints
+        batch._joint_rows = np.array([j._index for j in joints], dtype=np.int64)
+        batch._joint_kinds = tuple(type(j) for j in joints)
+        return batch
+
+    # -- the batch ------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._worlds)
+
+    @property
+    def worlds(self) -> tuple:
+        """The worlds, in the batch's order (each a full :class:`~impulse2d.World`)."""
+        return self._worlds
+
+    @property
+    def threads(self) -> int:
+        """Worker threads of :meth:`step` (at least 1); settable."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, value: int) -> None:
+        value = _check_threads(value)
+        if value != self._threads and self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        self._threads = value
+
+    @property
+    def body_rows(self) -> np.ndarray:
+        """The template's body rows (int64), the second axis of the dense views."""
+        return self._replicated().copy()
+
+    def step(self, dt: float = 1.0 / 60.0) -> None:
+        """Advance every world by ``dt`` seconds: for each world exactly the bits of
+        ``world.step(dt)``, whatever the batch, its order or :attr:`threads`.
+
+        The worlds go to the engine in one call per thread, each thread stepping its share of
+        them one after the other with Python's global lock released. A world whose step needs
+        Python in the middle (contact or body events, callbacks, diagnostics, the ``direct``
+        solver) is stepped by ``World.step`` after the others; so is every world at
+        ``dt = 0``. Each world's ``Profile.step`` is its share of the batch's time. A world
+        locked in a step of its own raises :class:`~impulse2d.WorldLockedError` before any
+        world moves. As with ``World.step``, no other thread may use a world while it steps."""
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
+            dt = _validate.time_step(dt, "dt")
+        worlds = self._worlds
+        for w in worlds:
+            if w._lock.stepping:
+                raise _lock.locked("WorldBatch.step")
+        if dt == 0.0:
+            for w in worlds:
+                w.step(dt)
+            return
+        fast, slow = _batch.prepare(worlds, dt, self._args, self._written, self._refs,
+                                    self._ref_of)
+        if fast:
+            seconds = self._run(np.array(fast, dtype=np.int64))
+            _batch.finish(worlds, fast, self._results, dt, seconds / len(fast))
+        for k in slow:
+            worlds[k].step(dt)
+
+    def _run(self, which: np.ndarray) -> float:
+        """The kernel over the worlds ``which``, spread over the threads in chunks that each
+        thread takes as it comes free (worlds differ in cost); returns the wall time, s."""
+        threads = min(self._threads, which.shape[0])
+        refs, args, results = self._refs, self._args, self._results
+        if threads <= 1:
+            return _batch.run(refs, which, args, results)
+        # chunks: several per thread, so that a thread that drew cheap worlds takes more
+        chunks = iter(np.array_split(which, min(which.shape[0], 8 * threads)))
+        take = threading.Lock()
+
+        def work() -> None:
+            while True:
+                with take:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    return
+                _batch.run(refs, chunk, args, results)
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads - 1,
+                                            thread_name_prefix="impulse2d-batch")
+        t0 = perf_counter()
+        helpers = [self._pool.submit(work) for _ in range(threads - 1)]
+        work()
+        for h in helpers:
+            h.result()
+        return perf_counter() - t0
+
+    def _current_refs(self, chosen=None):
+        """The worlds' references, rebuilt first where Python replaced a store since (a body
+        or shape added, a store grown, a restore): what the dense views and writes read.
+        ``chosen``: only these worlds' (indices), checked and listed in that order."""
+        refs, ref_of, worlds = self._refs, self._ref_of, self._worlds
+        for k in range(len(worlds)) if chosen is None else chosen:
+            d = worlds[k].__dict__
+            built = d["_stores_built_from"]
+            if (built is None or built[0] is not d["_bodies"] or built[1] is not d["_shapes"]
+                    or built[2] is not d["_joints"] or built[3] is not d["_contacts"]
+                    or built[4] is not d["_constraints"]):
+                stores_for_step(worlds[k])
+            ref = d["_stores"]
+            if ref is not ref_of[k]:
+                refs[k] = ref
+                ref_of[k] = ref
+        if chosen is None:
+            return refs
+        subset = _ref_list()
+        for k in chosen:
+            subset.append(refs[k])
+        return subset
+
+    # -- dense views (replicated batches) -------------------------------------------------------
+    def get_positions(self) -> np.ndarray:
+        """(worlds, bodies, 2) float64: the template bodies' origins, m."""
+        out = np.empty((len(self._worlds), self._replicated().shape[0], 2))
+        self._gather(positions=out)
+        return out
+
+    def get_angles(self) -> np.ndarray:
+        """(worlds, bodies) float64: the template bodies' angles, rad."""
+        out = np.empty((len(self._worlds), self._replicated().shape[0]))
+        self._gather(angles=out)
+        return out
+
+    def get_velocities(self) -> np.ndarray:
+        """(worlds, bodies, 3) float64: vx, vy of the centre of mass (m/s) and the angular
+        velocity (rad/s)."""
+        out = np.empty((len(self._worlds), self._replicated().shape[0], 3))
+        self._gather(velocities=out)
+        return out
+
+    def get_awake(self) -> np.ndarray:
+        """(worlds, bodies) bool: whether each template body is awake (``Body.is_awake``)."""
+        out = np.empty((len(self._worlds), self._replicated().shape[0]), dtype=bool)
+        self._gather(awake=out)
+        return out
+
+    def get_touching(self) -> np.ndarray:
+        """(worlds, bodies) bool: whether each template body has a touching contact (a point
+        that overlaps or pushed, as ``World.contacts`` counts them) with any other body."""
+        rows = self._replicated()
+        refs = self._checked_refs(rows)
+        out = np.empty((len(self._worlds), rows.shape[0]), dtype=bool)
+        _batch._gather_touching.entry(refs, rows, out)
+        return out
+
+    def get_state(self, worlds=None) -> BatchState:
+        """Every view of the template bodies at once (:class:`BatchState`), of every world or
+        of ``worlds`` (indices or a boolean mask, as :meth:`restore` takes them; in batch
+        order): one check of the worlds and one call for all, where the five views cost five
+        (an environment's observation after its resets reads only the worlds reset)."""
+        rows = self._replicated()
+        refs = self._checked_refs(rows, chosen=None if worlds is None else self._indices(worlds))
+        n, nb = len(refs), rows.shape[0]
+        state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
+                           np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
+        if n:
+            _batch._gather_bodies.entry(refs, rows, state.positions, state.angles,
+                                        state.velocities, state.awake)
+            _batch._gather_touching.entry(refs, rows, state.touching)
+        return state
+
+    def set_velocities(self, velocities) -> None:
+        """Set the template bodies' velocities from a (worlds, bodies, 3) array (vx, vy in
+        m/s, w in rad/s, each within +-1e30), waking each body given one as the velocity
+        setters do. A static body may only be given zero."""
+        self._scatter(velocities, "velocities", _batch.SET_VELOCITY, _validate.MAX_VELOCITY,
+                      "gives a static body a velocity; make it kinematic")
+
+    def apply_forces(self, forces) -> None:
+        """Add forces and torques for the next step from a (worlds, bodies, 3) array: fx, fy
+        at the centre of mass (N) and a torque (N m). Only dynamic bodies with a nonzero row
+        are touched (and woken, as ``Body.apply_force`` wakes): a zero row leaves its body,
+        and its sleep timer, alone. Each step total must stay within +-1e30."""
+        self._scatter(forces, "forces", _batch.ADD_FORCE, _validate.MAX_FORCE,
+                      f"would bring the body's accumulated force or torque of this step "
+                      f"beyond +-{_validate.MAX_FORCE:g}")
+
+    def apply_impulses(self, impulses) -> None:
+        """Change the template bodies' momenta at once from a (worlds, bodies, 3) array: a
+        linear impulse at the centre of mass (N s) and an angular impulse (N m s), as
+        ``Body.apply_linear_impulse`` and ``apply_angular_impulse`` do (v += p / m, w += L / I;
+        a fixed-rotation body does not turn). Only dynamic bodies with a nonzero row are
+        touched and woken; velocities beyond +-1e30 are scaled into it."""
+        self._scatter(impulses, "impulses", _batch.ADD_IMPULSE, None,
+                      "would give the body a velocity that overflows: impulse / mass must "
+                      "stay within float64's range")
+
+    def _gather(self, positions=None, angles=None, velocities=None, awake=None) -> None:
+        rows = self._replicated()
+        refs = self._checked_refs(rows)
+        none2, none1 = np.empty((0, 0, 0)), np.empty((0, 0))
+        _batch._gather_bodies.entry(
+            refs, rows, none2 if positions is None else positions,
+            none1 if angles is None else angles, none2 if velocities is None else velocities,
+            np.empty((0, 0), dtype=bool) if awake is None else awake)
+
+    def _scatter(self, value, name: str, mode: int, bound, why: str) -> None:
+        rows = self._replicated()
+        a = self._dense(value, name, 3, bound)
+        refs = self._checked_refs(rows)
+        self._check_unlocked(f"WorldBatch.{_WRITERS[mode]}")
+        flags = np.zeros(len(self._worlds), dtype=np.int64)
+        scatter = _batch._scatter_bodies.entry
+        bad = scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, True,
+                      flags)
+        if bad >= 0:
+            k, j = divmod(bad, rows.shape[0])
+            raise ValueError(f"{name}[{k}, {j}] {why}")
+        scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, False, flags)
+        for k in np.flatnonzero(flags):
+            _batch.after_writes(self._worlds[k], rows, int(flags[k]))
+
+    def set_motor_speeds(self, speeds) -> None:
+        """Set the template joints' motor speeds from a (worlds, joints) array (rad/s for
+        revolute and wheel joints, m/s for prismatic and distance joints, within +-1e5); a
+        joint without a motor speed (weld, mouse, motor, pulley, gear) must be given 0."""
+        if self._joint_rows is None:
+            self._replicated()
+        rows = self._joint_rows
+        s = np.asarray(speeds, dtype=np.float64) if _numeric(speeds) else None
+        if s is None:
+            raise TypeError("speeds must be a (worlds, joints) array of numbers")
+        if s.shape != (len(self._worlds), rows.shape[0]):
+            raise ValueError(f"speeds must have shape {(len(self._worlds), rows.shape[0])}, "
+                             f"got {s.shape}")
+        if not np.all(np.isfinite(s)) or np.any(np.abs(s) > _validate.MAX_SPEED):
+            raise ValueError(f"speeds must be finite and within +-{_validate.MAX_SPEED:g}")
+        motorised = np.array([issubclass(kind, _MOTORISED) for kind in self._joint_kinds],
+                             dtype=bool)
+        if np.any(s[:, ~motorised] != 0.0):
+            j = int(np.flatnonzero(np.any(s[:, ~motorised] != 0.0, axis=0))[0])
+            raise ValueError(f"speeds[:, {int(np.flatnonzero(~motorised)[j])}] is for a joint "
+                             "without a motor; give it 0")
+        refs = self._checked_refs(rows, joints=True)
+        self._check_unlocked("WorldBatch.set_motor_speeds")
+        _batch._scatter_motor_speeds.entry(refs, rows, s, motorised)
+
+    # -- snapshots --------------------------------------------------------------------------------
+    def snapshot(self) -> BatchSnapshot:
+        """Every world's :class:`~impulse2d.Snapshot`, for :meth:`restore`."""
+        return BatchSnapshot(tuple(w.snapshot() for w in self._worlds))
+
+    def restore(self, snapshot: BatchSnapshot, worlds=None) -> None:
+        """Put worlds back in their state of ``snapshot`` (of this batch): all of them
+        (``worlds=None``), those of a sequence of indices, or those where a boolean mask of
+        the batch's length is True. Only the worlds named are touched (the cost is theirs);
+        a bad argument raises before any world changes."""
+        if not isinstance(snapshot, BatchSnapshot):
+            raise TypeError(f"snapshot must be a BatchSnapshot (from WorldBatch.snapshot()), "
+                            f"got {type(snapshot).__name__}")
+        if len(snapshot.worlds) != len(self._worlds):
+            raise ValueError(f"snapshot holds {len(snapshot.worlds)} worlds, this batch "
+                             f"{len(self._worlds)}")
+        chosen = self._indices(worlds)
+        for k in chosen:
+            s = snapshot.worlds[k]
+            if not isinstance(s, Snapshot) or s._uid != self._worlds[k]._uid:
+                raise ValueError(f"snapshot.worlds[{k}] is not a snapshot of worlds[{k}]")
+            _lock.check(self._worlds[k], "WorldBatch.restore")
+        for k in chosen:
+            self._worlds[k].restore(snapshot.worlds[k])
+
+    # -- queries ----------------------------------------------------------------------------------
+    def ray_cast_many(self, origins, translations, filter=None) -> _queries.RayBatch:
+        """The nearest hit of each ray in each world: ``origins`` (worlds, rays, 2) and
+        ``translations`` of that shape, or (rays, 2) or (2,) for every world alike. Returns a
+        :class:`~impulse2d.queries.RayBatch` of (worlds, rays, ...) arrays, each world's part
+        equal, bit for bit, to ``world.ray_cast_many(origins[k], translations[k])``."""
+        n = len(self._worlds)
+        o = np.asarray(origins, dtype=np.float64) if _numeric(origins) else None
+        if o is None or o.ndim != 3 or o.shape[0] != n or o.shape[2] != 2:
+            raise ValueError(f"origins must be a ({n}, rays, 2) array of numbers")
+        d = np.asarray(translations, dtype=np.float64) if _numeric(translations) else None
+        if d is None or d.shape not in (o.shape, o.shape[1:], (2,)):
+            raise ValueError(f"translations must have shape {o.shape}, {o.shape[1:]} or (2,)")
+        if not (np.all(np.isfinite(o)) and np.all(np.isfinite(d))):
+            raise ValueError("origins and translations must be finite")
+        if max(np.abs(o).max(initial=0.0), np.abs(d).max(initial=0.0)) > HUGE:
+            raise ValueError(f"origins and translations must lie within {HUGE:g} m of the "
+                             "origin; check units")
+        category, mask = _queries._filter(filter)._bits
+        d = np.ascontiguousarray(np.broadcast_to(d, o.shape))
+        o = np.ascontiguousarray(o)
+        r = o.shape[1]
+        out = _queries.RayBatch(np.empty((n, r)), np.empty((n, r, 2)), np.empty((n, r, 2)),
+                                np.empty((n, r), np.int64))
+        # Each world's query index, as World.ray_cast_many finds it (queries._index): the one
+        # in place, or the spare, whose moving shapes the kernel bins again first.
+        ats = np.empty(n)
+        refresh = np.zeros(n, dtype=bool)
+        spares = []
+        for k, w in enumerate(self._worlds):
+            index = w._query_index
+            if index is None:
+                spare = w._query_spare
+                if (spare is not None and spare.shapes is w._shapes
+                        and spare.bodies is w._bodies and spare.handles is w._shape_handles):
+                    index = spare
+                    refresh[k] = True
+                    spares.append(k)
+                else:
+                    index = _queries._index(w)  # built anew
+            ats[k] = index.address
+        done = np.zeros(n, dtype=bool)
+        _cast_rays_batch.entry(ats, refresh, CELL_SCALE, o, d, 1.0, category, mask,
+                               out.fraction, out.point, out.normal, out.shape, done)
+        for k in spares:
+            if done[k]:
+                w = self._worlds[k]
+                w._query_index = w._query_spare
+        for k in np.flatnonzero(~done):  # an index to grow or build again: World's own way
+            one = _queries.ray_cast_many(self._worlds[k], o[k], d[k], filter)
+            for column, part in zip(out, one):
+                column[k] = part
+        return out
+
+    # -- checks -----------------------------------------------------------------------------------
+    def _replicated(self) -> np.ndarray:
+        if self._body_rows is None:
+            raise ValueError("dense views need a batch of copies of one world: make it with "
+                             "WorldBatch.replicate(world, n)")
+        return self._body_rows
+
+    def _checked_refs(self, rows, joints: bool = False, chosen=None):
+        """The worlds' current references (of ``chosen`` only, in that order, if given), after
+        checking that each of those worlds still has every template body (or joint)."""
+        refs = self._current_refs(chosen)
+        k = _batch._missing_world.entry(refs, rows, joints)
+        if k >= 0:
+            k = k if chosen is None else chosen[k]
+            what = "joint" if joints else "body"
+            raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
+                             "was destroyed)")
+        return refs
+
+    def _check_unlocked(self, what: str) -> None:
+        for w in self._worlds:
+            _lock.check(w, what)
+
+    def _dense(self, value, name: str, width: int, bound) -> np.ndarray:
+        shape = (len(self._worlds), self._body_rows.shape[0], width)
+        a = np.asarray(value, dtype=np.float64) if _numeric(value) else None
+        if a is None:
+            raise TypeError(f"{name} must be a {shape} array of numbers")
+        if a.shape != shape:
+            raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} must be finite")
+        if bound is not None and np.any(np.abs(a) > bound):
+            raise ValueError(f"{name} must be within +-{bound:g}")
+        return a
+
+    def _indices(self, worlds) -> list:
+        n = len(self._worlds)
+        if worlds is None:
+            return list(range(n))
+        a = np.asarray(worlds) if _numeric(worlds, allow_bool=True) else None
+        if a is None or a.ndim != 1:
+            raise TypeError("worlds must be None, a sequence of indices or a boolean mask")
+        if a.dtype == bool:
+            if a.shape[0] != n:
+                raise ValueError(f"a boolean mask for worlds must have length {n}, got "
+                                 f"{a.shape[0]}")
+            return [int(k) for k in np.flatnonzero(a)]
+        if a.size and not np.issubdtype(a.dtype, np.integer):
+            raise TypeError("worlds indices must be integers")
+        if a.size and (a.min() < -n or a.max() >= n):
+            raise ValueError(f"worlds indices must lie in [-{n}, {n})")
+        return sorted({int(k) % n for k in a})
+
+
+_WRITERS = {_batch.SET_VELOCITY: "set_velocities", _batch.ADD_FORCE: "apply_forces",
+            _batch.ADD_IMPULSE: "apply_impulses"}
+
+
+def _numeric(value, allow_bool: bool = False) -> bool:
+    """Whether ``value`` converts to a NumPy array of numbers (not strings or objects)."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    return a.dtype.kind in ("biuf" if allow_bool else "iuf") or (a.size == 0)
+
+
+def _ref_list():
+    """An empty list of worlds' references as the kernels take it (Numba's typed list; a
+    Python list without the JIT)."""
+    return [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity where the OS tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    return int(value)
+
+
+def _check_threads(value) -> int:
+    value = _count(value, "threads")
+    if value < 1:
+        raise ValueError(f"threads must be at least 1, got {value}")
+    return value
+
+
+__all__ = ["WorldBatch", "BatchSnapshot", "BatchState"]

@@ -1,0 +1,348 @@
+"""The common base of impulse2d's native vector environments: a ``gymnasium.vector.VectorEnv``
+over one :class:`~impulse2d.WorldBatch`.
+
+An environment class says what its world is and what an episode, an action and an
+observation are (the hooks below); this base owns the rest, the same for every environment:
+
+* **the batch**: ``num_envs`` copies of the environment's template world
+  (:meth:`WorldBatch.replicate`), stepped by one call per environment step, and a snapshot of
+  each copy as it was built. A reset restores only the worlds that need it from that snapshot
+  (a cost per world reset, none for the others), then the environment adds the episode's
+  random parts (terrain, initial push) and the reset's own step;
+* **seeding**: each environment has its own ``np.random.Generator``, made by
+  ``gymnasium.utils.seeding.np_random`` (a PCG64 from ``SeedSequence(seed)``, what a
+  ``gymnasium.Env`` makes in ``reset(seed=...)``), seeded ``seed + i`` for ``reset(seed=seed)``
+  or from a list of seeds, as Gymnasium's ``SyncVectorEnv`` seeds its sub-environments. An
+  environment draws only from its own generator, so environment ``i`` of a batch seeded
+  ``seed`` plays the episodes of a single environment seeded ``seed + i``, whatever the batch
+  size and whatever its neighbours do (and a later episode continues the generator, as a
+  single environment's does);
+* **autoreset**: Gymnasium's default ``AutoresetMode.NEXT_STEP`` (the step after a
+  ``terminated or truncated`` one resets that environment, ignores its action and returns
+  its first observation with reward 0 and both flags False), or ``SAME_STEP`` (a finished
+  environment is reset in the step that finished it; its last observation and info go into
+  ``infos["final_obs"]`` / ``infos["final_info"]`` with the masks ``_final_obs`` /
+  ``_final_info``), or ``DISABLED`` (the program resets with
+  ``reset(options={"reset_mask": mask})``). ``metadata["autoreset_mode"]`` says which;
+* **truncation** after ``max_episode_steps`` steps of an episode (Gymnasium's ``TimeLimit``
+  rule: ``truncated`` when the episode's step count reaches it; the vector entry point gets
+  the registered number from ``gymnasium.make_vec``);
+* **rendering** (``render_mode="rgb_array"``): each environment's world through impulse2d's
+  debug draw (:func:`impulse2d.draw.image`, Pillow: extra ``render``), one frame per
+  environment of ``render_envs`` (all by default), as ``SyncVectorEnv.render`` returns them.
+
+The hooks an environment class implements (``idx`` is an int64 array of environment indices,
+ascending):
+
+* ``_template() -> World``: the world every environment starts from (its bodies are the
+  dense views' bodies);
+* ``_begin_episodes(idx)``: after the base restored worlds ``idx``, make the episode's random
+  parts with ``self._rngs[i]`` and set whatever per-episode state the environment keeps;
+* ``_act(actions, acting)``: turn the batch of actions into forces, impulses and motor speeds
+  for the environments where the boolean mask ``acting`` is True (the others are being reset:
+  their action is ignored). Vectorised over the batch: no Python loop over environments;
+* ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
+  LunarLander takes a "do nothing" step inside ``reset``); called before that step;
+* ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
+  ``slice(None)``: all) after a step: observations, rewards and terminations as arrays;
+* ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
+
+For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
+velocities, touching and awake flags of every world (the batch's dense views, four of them in
+one pass) or of a few (those worlds' own columns, so that observing a reset costs per world
+reset); for ``_act``, ``_poses()``: positions and angles in one pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:  # pragma: no cover (the dev extra installs it)
+    raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
+
+from ..batch import WorldBatch
+
+ALL = slice(None)
+"""``_observe``'s index for every environment."""
+
+
+def as_autoreset_mode(value) -> AutoresetMode:
+    """An ``AutoresetMode`` from the enum or its name/value (``"next_step"``, ``"NextStep"``...)."""
+    if isinstance(value, AutoresetMode):
+        return value
+    if isinstance(value, str):
+        key = value.replace("-", "_").lower()
+        for mode in AutoresetMode:
+            if key in (mode.name.lower(), mode.value.lower().replace("-", "_")):
+                return mode
+            if key.replace("_", "") == mode.value.lower():
+                return mode
+    raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
+                     f"{[m.name.lower() for m in AutoresetMode]}, got {value!r}")
+
+
+class BatchVectorEnv(VectorEnv):
+    """A Gymnasium vector environment over a :class:`~impulse2d.WorldBatch` (see the module's
+    docstring for what it does and the hooks a subclass implements).
+
+    ``num_envs``: environments (worlds) in the batch. ``max_episode_steps``: truncation (None:
+    never). ``autoreset_mode``: ``AutoresetMode`` or its name. ``render_mode``: None or
+    ``"rgb_array"``. ``render_envs``: the environments :meth:`render` draws (an index or a
+    sequence of them; None: all). ``threads``: the batch's worker threads (None: every core).
+    A subclass sets ``single_observation_space``, ``single_action_space`` and ``dt`` (s per
+    environment step) before calling ``super().__init__``."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 50,
+                "autoreset_mode": AutoresetMode.NEXT_STEP}
+    render_size = (600, 400)
+    """Frame (width, height) in pixels."""
+
+    def __init__(self, num_envs: int, *, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 render_mode: str | None = None, render_envs=None,
+                 threads: int | None = None) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if max_episode_steps is not None:
+            if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps,
+                                                                     (int, np.integer)):
+                raise TypeError("max_episode_steps must be an int or None, got "
+                                f"{type(max_episode_steps).__name__}")
+            if max_episode_steps < 1:
+                raise ValueError(f"max_episode_steps must be at least 1, got {max_episode_steps}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        self.num_envs = int(num_envs)
+        self.max_episode_steps = None if max_episode_steps is None else int(max_episode_steps)
+        self.autoreset_mode = as_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = render_mode
+        self.render_envs = self._render_indices(render_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.batch = WorldBatch.replicate(self._template(), self.num_envs, threads)
+        self._blank = self.batch.snapshot()   # each world as built: what a reset restores
+        self._rngs = [None] * self.num_envs   # each environment's own generator
+        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
+        self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
+        self._obs = None
+        self._started = False
+
+    # -- hooks --------------------------------------------------------------------------------
+    def _template(self):
+        raise NotImplementedError
+
+    def _begin_episodes(self, idx: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _act(self, actions, acting: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _reset_act(self, idx: np.ndarray) -> None:
+        pass
+
+    def _observe(self, idx):
+        raise NotImplementedError
+
+    def _draw(self, k: int, image) -> None:
+        pass
+
+    # -- the Gymnasium API --------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        """Reset every environment, or those of ``options["reset_mask"]`` (a boolean array of
+        shape ``(num_envs,)``, Gymnasium's partial reset). ``seed``: None (fresh generators on
+        the first reset, the environments' own ones after), an int (environment ``i`` gets
+        ``seed + i``) or a list of ``num_envs`` ints or Nones. Returns ``(obs, infos)``; with
+        a mask, the other environments' observations are as they were."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [None] * n
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if seed < 0:
+                raise ValueError(f"seed must be a non-negative int, got {seed}")
+            seeds = [int(seed) + i for i in range(n)]
+        elif isinstance(seed, (list, tuple)):
+            if len(seed) != n:
+                raise ValueError(f"a list of seeds must have num_envs={n} entries, got "
+                                 f"{len(seed)}")
+            seeds = list(seed)
+        else:
+            raise TypeError(f"seed must be None, an int or a list of ints, got "
+                            f"{type(seed).__name__}")
+        mask = np.ones(n, dtype=bool)
+        if options is not None and "reset_mask" in options:
+            mask = options["reset_mask"]
+            if not isinstance(mask, np.ndarray):
+                raise TypeError(f"options['reset_mask'] must be a numpy array, got "
+                                f"{type(mask).__name__}")
+            if mask.shape != (n,) or mask.dtype != np.bool_:
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},), "
+                                 f"got {mask.dtype} {mask.shape}")
+            if not mask.any():
+                raise ValueError("options['reset_mask'] must hold at least one True")
+            if not self._started and not mask.all():
+                raise ValueError("the first reset must reset every environment (no reset_mask)")
+        idx = np.flatnonzero(mask)
+        for i in idx:
+            s = seeds[i]
+            if s is not None or self._rngs[i] is None:
+                self._rngs[i], _ = seeding.np_random(s)
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(
+                seed if isinstance(seed, (int, np.integer)) else None)
+        if self._obs is None:
+            self._obs = np.zeros(self.observation_space.shape, self.observation_space.dtype)
+        obs, _ = self._reset_worlds(idx, all_of_them=bool(mask.all()))
+        self._obs[idx] = obs
+        self._done[idx] = False
+        self._started = True
+        return self._obs.copy(), {}
+
+    def step(self, actions):
+        """One step of every environment: ``(obs, rewards, terminations, truncations, infos)``
+        as arrays over the batch (see the module's docstring for the autoreset modes)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = self._check_actions(actions)
+        mode = self.autoreset_mode
+        resetting = self._done.copy() if mode is AutoresetMode.NEXT_STEP else \
+            np.zeros(self.num_envs, dtype=bool)
+        if mode is AutoresetMode.DISABLED and self._done.any():
+            k = int(np.flatnonzero(self._done)[0])
+            raise RuntimeError(f"environment {k} has finished: with autoreset_mode DISABLED, "
+                               "reset it with reset(options={'reset_mask': mask}) first")
+        obs, reward, terminated, truncated = self._step_batch(actions, ~resetting)
+        infos = {}
+        if resetting.any():
+            # next-step autoreset: the world stepped above is dropped for a new episode
+            idx = np.flatnonzero(resetting)
+            obs[idx], _ = self._reset_worlds(idx)
+            reward[idx] = 0.0
+            terminated[idx] = False
+            truncated[idx] = False
+        finished = terminated | truncated
+        if mode is AutoresetMode.SAME_STEP and finished.any():
+            idx = np.flatnonzero(finished)
+            # as SyncVectorEnv's _add_info lays them out: the last observations in an object
+            # array, the last infos (empty here) as a dict of arrays, each with its mask
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in idx:
+                final_obs[i] = obs[i].copy()
+            infos = {"final_obs": final_obs, "_final_obs": finished.copy(),
+                     "final_info": {}, "_final_info": finished.copy()}
+            obs[idx], _ = self._reset_worlds(idx)
+            self._done[:] = False
+        else:
+            self._done = finished
+        self._obs = obs
+        return obs.copy(), reward, terminated, truncated, infos
+
+    def render(self):
+        """The frames of ``render_envs`` (RGB uint8 arrays of ``render_size``, height first),
+        as a tuple (``SyncVectorEnv``'s convention); None without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='rgb_array' at construction")
+            return None
+        from .. import draw
+        frames = []
+        for k in self.render_envs:
+            img = draw.image(self.batch.worlds[k], size=self.render_size, camera=self._camera(),
+                             flags=self._flags())
+            self._draw(int(k), img)
+            frames.append(np.asarray(img, dtype=np.uint8))
+        return tuple(frames)
+
+    def close_extras(self, **kwargs) -> None:
+        """Drop the worlds (a closed environment holds no memory for them)."""
+        self.batch = None
+        self._blank = None
+
+    # -- the base's own work ------------------------------------------------------------------
+    def _step_batch(self, actions, acting: np.ndarray):
+        """The step itself, without autoreset: actions of the ``acting`` environments in, one
+        batch step, then every environment's (obs, reward, terminated, truncated)."""
+        self._act(actions, acting)
+        self.batch.step(self.dt)
+        self._elapsed += 1
+        obs, reward, terminated = self._observe(ALL)
+        reward = np.asarray(reward, dtype=np.float64)
+        terminated = np.asarray(terminated, dtype=bool)
+        if self.max_episode_steps is None:
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            truncated = self._elapsed >= self.max_episode_steps
+        return obs, reward, terminated, truncated
+
+    def _reset_worlds(self, idx: np.ndarray, all_of_them: bool = False):
+        """Restore worlds ``idx`` as built, begin their episodes and take the reset's step;
+        their observations (and the reset step's info, empty)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        self.batch.restore(self._blank, idx)
+        self._elapsed[idx] = 0
+        self._begin_episodes(idx)
+        self._reset_act(idx)
+        if all_of_them:
+            self.batch.step(self.dt)
+        else:
+            # a loop over the worlds being reset only; each is bit for bit a batch step of it
+            worlds = self.batch.worlds
+            for i in idx:
+                worlds[i].step(self.dt)
+        obs, _, _ = self._observe(idx)
+        return obs, {}
+
+    def _state(self, idx):
+        """The template bodies' positions (n, nb, 2), angles (n, nb), velocities (n, nb, 3),
+        touching (n, nb) and awake (n, nb) flags, of every world (``idx`` is ``ALL``: the
+        batch's dense views) or of worlds ``idx`` only (read from those worlds' own columns,
+        at a cost per world read: a reset's observation must not cost a pass over the whole
+        batch): :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`."""
+        s = self.batch.get_state(None if idx is ALL else idx)
+        return s.positions, s.angles, s.velocities, s.touching, s.awake
+
+    def _poses(self):
+        """The template bodies' positions (n, nb, 2) and angles (n, nb), m and rad: the batch's
+        two views in one pass (see :meth:`_state`)."""
+        state = self.batch.get_state()
+        return state.positions, state.angles
+
+    def _check_actions(self, actions):
+        space = self.action_space
+        a = np.asarray(actions)
+        if a.shape != space.shape:
+            raise ValueError(f"actions must have shape {space.shape} (num_envs first), got "
+                             f"{a.shape}")
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"actions must be numbers, got dtype {a.dtype}")
+        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+            raise ValueError("actions must be finite")
+        return a
+
+    def _render_indices(self, render_envs) -> np.ndarray:
+        n = self.num_envs
+        if render_envs is None:
+            return np.arange(n)
+        r = np.atleast_1d(np.asarray(render_envs))
+        if r.dtype.kind not in "iu" or r.ndim != 1 or r.size == 0:
+            raise TypeError("render_envs must be None, an environment index or a sequence of them")
+        if r.min() < 0 or r.max() >= n:
+            raise ValueError(f"render_envs must lie in [0, {n})")
+        return r.astype(np.int64)
+
+    def _camera(self):
+        from .. import draw
+        return draw.Camera.fit(self.batch.worlds[0], self.render_size)
+
+    def _flags(self):
+        return None
+
+
+__all__ = ["BatchVectorEnv", "as_autoreset_mode", "ALL"]
