@@ -86,7 +86,8 @@ def test_a_chain_compiles_its_joint_type_and_solver_alone():
                                    "pgs_block": 0, "direct": 0}
     assert compiled["joints"]["revolute"] == 1
     assert {n: c for n, c in compiled["joints"].items() if n != "revolute"} == dict.fromkeys(
-        ("distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley", "gear"), 0)
+        ("distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley", "custom", "gear"),
+        0)
     # pgs corrects no positions: no joint type's position correction is compiled, nor does it
     # export rows for the direct solver
     assert set(compiled["positions"].values()) == {0}
@@ -98,7 +99,7 @@ def test_a_chain_of_a_position_solver_compiles_its_joint_type_position_correctio
     assert compiled["solvers"] == {"soft_step": 0, "soft_step_v31": 0, "pgs": 0, "pgs_ngs": 1,
                                    "pgs_block": 0, "direct": 0}
     assert compiled["positions"] == {"revolute": 1, "distance": 0, "prismatic": 0, "weld": 0,
-                                     "wheel": 0, "pulley": 0, "gear": 0}
+                                     "wheel": 0, "pulley": 0, "custom": 0, "gear": 0}
 
 
 def test_a_chain_of_the_direct_solver_compiles_its_joint_type_row_export_alone():
@@ -107,7 +108,7 @@ def test_a_chain_of_the_direct_solver_compiles_its_joint_type_row_export_alone()
                                    "pgs_block": 0, "direct": 1}
     assert compiled["rows"] == dict.fromkeys(
         ("revolute", "distance", "prismatic", "weld", "wheel", "mouse", "motor", "pulley",
-         "gear"), 0) | {"revolute": 1}
+         "custom", "gear"), 0) | {"revolute": 1}
     assert set(compiled["positions"].values()) == {0}
 
 
