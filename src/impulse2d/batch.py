@@ -86,7 +86,8 @@ class WorldBatch:
             raise ValueError("worlds holds the same World more than once; a batch steps each "
                              "world once (use copy.deepcopy(world) for a copy)")
         self._worlds = worlds
-        self._threads = _check_threads(_cores() if threads is None else threads)
+        self._threads = _validate.integer(_cores() if threads is None else threads, "threads",
+                                         lower=1)
         self._body_rows = None   # the template's body rows (replicated batches)
         self._joint_rows = None  # the template's joint rows
         self._joint_kinds = None  # per template joint: its handle class
@@ -109,9 +110,7 @@ class WorldBatch:
         from .world import World
         if not isinstance(world, World):
             raise TypeError(f"world must be a World, got {type(world).__name__}")
-        n = _count(n, "n")
-        if n < 1:
-            raise ValueError(f"n must be at least 1, got {n}")
+        n = _validate.integer(n, "n", lower=1)
         _lock.check(world, "WorldBatch.replicate")
         copies = [copy.deepcopy(world) for _ in range(n)]
         batch = cls(copies, threads)
@@ -137,7 +136,7 @@ class WorldBatch:
 
     @threads.setter
     def threads(self, value: int) -> None:
-        value = _check_threads(value)
+        value = _validate.integer(value, "threads", lower=1)
         if value != self._threads and self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
@@ -515,19 +514,6 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def _count(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    return int(value)
-
-
-def _check_threads(value) -> int:
-    value = _count(value, "threads")
-    if value < 1:
-        raise ValueError(f"threads must be at least 1, got {value}")
-    return value
 
 
 __all__ = ["WorldBatch", "BatchSnapshot", "BatchState"]

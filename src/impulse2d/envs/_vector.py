@@ -55,6 +55,8 @@ reset); for ``_act``, ``_poses()``: positions and angles in one pass.
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 
 try:
@@ -86,7 +88,7 @@ def as_autoreset_mode(value) -> AutoresetMode:
                      f"{[m.name.lower() for m in AutoresetMode]}, got {value!r}")
 
 
-class BatchVectorEnv(VectorEnv):
+class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
     """A Gymnasium vector environment over a :class:`~impulse2d.WorldBatch` (see the module's
     docstring for what it does and the hooks a subclass implements).
 
@@ -136,24 +138,28 @@ class BatchVectorEnv(VectorEnv):
         self._obs = None
         self._started = False
 
-    # -- hooks --------------------------------------------------------------------------------
+    # -- hooks (the module's docstring says what each must do) --------------------------------
+    @abstractmethod
     def _template(self):
-        raise NotImplementedError
+        """The world every environment is a copy of."""
 
+    @abstractmethod
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        raise NotImplementedError
+        """The random parts of the episodes of environments ``idx``, after their restore."""
 
+    @abstractmethod
     def _act(self, actions, acting: np.ndarray) -> None:
-        raise NotImplementedError
+        """The actions as forces, impulses and motor speeds where ``acting``."""
 
     def _reset_act(self, idx: np.ndarray) -> None:
-        pass
+        """What a reset's own step does to worlds ``idx`` (nothing, unless overridden)."""
 
+    @abstractmethod
     def _observe(self, idx):
-        raise NotImplementedError
+        """``(obs, reward, terminated)`` of environments ``idx`` after a step."""
 
     def _draw(self, k: int, image) -> None:
-        pass
+        """Decorations on environment ``k``'s frame (none, unless overridden)."""
 
     # -- the Gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
