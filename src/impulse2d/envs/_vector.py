@@ -36,6 +36,10 @@ ascending):
 
 * ``_template() -> World``: the world every environment starts from (its bodies are the
   dense views' bodies);
+* ``_make_static(world)`` (optional): the static parts every episode has (a terrain of a
+  fixed number of segments), made in each copy before the snapshot a reset restores, so
+  that a reset restores them with the world and moves them in place (:mod:`._segments`)
+  rather than making them anew;
 * ``_begin_episodes(idx)``: after the base restored worlds ``idx``, make the episode's random
   parts with ``self._rngs[i]`` and set whatever per-episode state the environment keeps;
 * ``_act(actions, acting)``: turn the batch of actions into forces, impulses and motor speeds
@@ -67,6 +71,7 @@ try:
 except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
+from .._dynamics.step import _settings_arguments
 from ..batch import WorldBatch
 
 ALL = slice(None)
@@ -131,7 +136,16 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.batch = WorldBatch.replicate(self._template(), self.num_envs, threads)
-        self._blank = self.batch.snapshot()   # each world as built: what a reset restores
+        for world in self.batch.worlds:
+            self._make_static(world)
+            # the settings' packed form, which the first step would make: a snapshot taken
+            # before it restores the world's settings anew (a new WorldSettings, and the
+            # step's reference to the stores rebuilt: about 0.4 ms a reset), one taken with it
+            # keeps them
+            _settings_arguments(world.settings)
+        # each world as built, its terrain with it: what a reset restores (a snapshot of the
+        # world's very layout restores in one copy of its arrays: see _segments)
+        self._blank = self.batch.snapshot()
         self._rngs = [None] * self.num_envs   # each environment's own generator
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
@@ -150,6 +164,12 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
     @abstractmethod
     def _act(self, actions, acting: np.ndarray) -> None:
         """The actions as forces, impulses and motor speeds where ``acting``."""
+
+    def _make_static(self, world) -> None:
+        """Make in ``world`` (a copy of the template) the static parts every episode has, of
+        the right shape (a terrain of as many segments), after the template's bodies (so not in
+        the dense views); ``_begin_episodes`` moves them in place (:mod:`._segments`). Nothing,
+        unless overridden."""
 
     def _reset_act(self, idx: np.ndarray) -> None:
         """What a reset's own step does to worlds ``idx`` (nothing, unless overridden)."""

@@ -18,9 +18,12 @@ mode each grass run is followed by an obstacle, one of three with equal chance:
 Then come the clouds (10 pentagons, drawn only: they take 11 draws each, and the hull's push
 follows them, so they are drawn here too).
 
-**The bodies** (:func:`build`): Gymnasium's shapes, the 199 ground edges (two-sided segments)
-and the obstacle boxes, made in one batch (``impulse2d._batch``, the pybox2d layer's fast
-path: the rows and bits of making them one by one, several times faster). Gymnasium puts each
+**The bodies**: Gymnasium's shapes, the 199 ground edges (two-sided segments,
+:func:`make_ground`) and the obstacle boxes (:func:`make_obstacles`), each made in one batch
+(``impulse2d._batch``, the pybox2d layer's fast path: the rows and bits of making them one by
+one, several times faster). The ground is made once in each environment's world, before the
+snapshot its resets restore; a reset moves its edges to the episode's points in place
+(:func:`move_ground`), and makes only the obstacles anew, after it. Gymnasium puts each
 edge on a static body of its own; here the 199 edges share one static body (a static body
 never moves, so the walker meets the same shapes with the same contacts: the scripted gait's
 distances are unchanged to the centimetre on seeds 0-15), which measured here, paired on 32
@@ -168,25 +171,56 @@ def _clouds(rng: np.random.Generator) -> list:
     return clouds
 
 
-def build(world, terrain: Terrain) -> list:
-    """Make ``terrain``'s static bodies in ``world``, after the walker's bodies (so the
-    walker's rows, the batch's dense views, stay the template's): a body per obstacle box,
-    then one body with the 199 ground edges (see the module's docstring). Returns the bodies
-    made, the ground last."""
-    from .._batch import create_static_bodies
-    from .._collision import geometry
-    from ..shapes import parse_material
+def make_ground(world) -> tuple:
+    """Make the ground in ``world``, after the walker's bodies (so the walker's rows, the
+    batch's dense views, stay the template's): one static body with the 199 edges, flat at
+    ``TERRAIN_HEIGHT`` (each episode moves them in place, :func:`move_ground`). Returns the
+    body's row and its edges' rows, in order."""
+    y = np.full(TERRAIN_LENGTH, TERRAIN_HEIGHT)
+    (body, edges), = _create(world, [_edges(np.arange(TERRAIN_LENGTH) * TERRAIN_STEP, y)])
+    return body._index, [edge._index for edge in edges]
 
-    material = parse_material({"friction": FRICTION, "density": 0.0})
-    parts = [(0.0, 0.0, 0.0, [("polygon", geometry.make_polygon(corners), material)])
+
+def move_ground(world, ground: tuple, terrain: Terrain) -> None:
+    """Give the ground made by :func:`make_ground` (``ground``: what it returned) the
+    episode's points (:func:`.._segments.move_segments`: the edges ``build`` would make)."""
+    from ._segments import move_segments
+    points = np.stack((terrain.x, terrain.y), axis=1)
+    move_segments(world, ground[0], ground[1], points[:-1], points[1:])
+
+
+def make_obstacles(world, terrain: Terrain) -> list:
+    """Make the episode's obstacle boxes (hardcore) in ``world``, a static body each, as
+    Gymnasium makes them. Returns the bodies made."""
+    from .._collision import geometry
+    if not terrain.boxes:
+        return []
+    parts = [(0.0, 0.0, 0.0, [("polygon", geometry.make_polygon(corners), _material())])
              for corners in terrain.boxes]
-    x, y = terrain.x.tolist(), terrain.y.tolist()
+    return [body for body, _ in _create(world, parts)]
+
+
+def _material() -> dict:
+    from ..shapes import parse_material
+    return parse_material({"friction": FRICTION, "density": 0.0})
+
+
+def _edges(xs: np.ndarray, ys: np.ndarray) -> tuple:
+    """The ground's static body: the 199 edges through the points, as ``create_static_bodies``
+    takes them."""
+    from .._collision import geometry
+    material = _material()
+    x, y = xs.tolist(), ys.tolist()
     # the checked ends segment_ends would return (its length, math.hypot of the same
     # differences), without its checks: the points are finite and TERRAIN_STEP apart in x,
     # far more than the slop a segment must span (a quarter of the terrain's build time)
     ends = geometry.SegmentEnds
     hypot = math.hypot
-    parts.append((0.0, 0.0, 0.0, [("segment", ends(x[k], y[k], x[k + 1], y[k + 1],
-                                                    hypot(x[k + 1] - x[k], y[k + 1] - y[k])),
-                                   material) for k in range(TERRAIN_LENGTH - 1)]))
-    return [body for body, _ in create_static_bodies(world, parts)]
+    return (0.0, 0.0, 0.0, [("segment", ends(x[k], y[k], x[k + 1], y[k + 1],
+                                             hypot(x[k + 1] - x[k], y[k + 1] - y[k])),
+                             material) for k in range(TERRAIN_LENGTH - 1)])
+
+
+def _create(world, parts: list) -> list:
+    from .._batch import create_static_bodies
+    return create_static_bodies(world, parts)

@@ -270,12 +270,17 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
     def _template(self) -> World:
         return build_walker(self.settings)
 
+    def _make_static(self, world) -> None:
+        # the ground's rows, the same in every copy (each made the same way from the template)
+        self._ground = terrain.make_ground(world)
+
     def _begin_episodes(self, idx: np.ndarray) -> None:
         worlds = self.batch.worlds
         for i in idx.tolist():
             rng = self._rngs[i]
             self.terrains[i] = terrain.generate(rng, self.hardcore)
-            terrain.build(worlds[i], self.terrains[i])
+            terrain.move_ground(worlds[i], self._ground, self.terrains[i])
+            terrain.make_obstacles(worlds[i], self.terrains[i])
             self._hulls[i].apply_force((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0.0))
         self._has_shaping[idx] = False
 

@@ -84,6 +84,8 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
+from .._collision.chain import chain_ghosts
+from ._segments import move_segments
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -232,22 +234,42 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 self._torque_idx[i] = rng.integers(-9999, 9999)
             self._draw_dispersion(int(i))
             world = worlds[i]
-            self._make_terrain(world, smooth)
+            self._move_terrain(world, smooth)
             world.bodies[0].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False
 
-    def _make_terrain(self, world, smooth) -> None:
-        """The moon: a static body made after the template's bodies (not in the dense views)."""
+    def _make_static(self, world) -> None:
+        """The moon, flat at the pad's height (each episode moves its points in place,
+        :meth:`_move_terrain`): a static body made after the template's bodies (not in the
+        dense views), the bottom edge, then the 10 segments of the surface."""
         moon = world.create_body(type="static")
         moon.create_segment((0.0, 0.0), (W, 0.0), friction=0.2)
-        points = [(float(x), float(y)) for x, y in zip(CHUNK_X, smooth)]
+        points = [(float(x), HELIPAD_Y) for x in CHUNK_X]
         if self.box2d_faithful:
             for p1, p2 in zip(points[:-1], points[1:]):
                 moon.create_segment(p1, p2, density=0.0, friction=0.1)
         else:
             moon.create_chain(points[::-1], friction=0.1)   # right to left: the front faces up
+        # (the same rows in every copy: each is made the same way from the same template)
+        self._moon = (moon._index, [shape._index for shape in moon.shapes][1:])
+
+    def _move_terrain(self, world, smooth) -> None:
+        """The episode's moon: the surface's segments through the 11 points (``CHUNK_X``,
+        ``smooth``) written in place (:mod:`._segments`), as ``create_chain`` (native: right
+        to left, so that its front faces up; ghost vertices smooth across the joins) or
+        ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make them."""
+        body, rows = self._moon
+        points = np.empty((CHUNKS, 2))
+        points[:, 0] = CHUNK_X
+        points[:, 1] = smooth
+        if self.box2d_faithful:
+            move_segments(world, body, rows, points[:-1], points[1:])
+        else:
+            points = points[::-1]
+            move_segments(world, body, rows, points[:-1], points[1:],
+                          chain_ghosts(points, False))
 
     def _draw_dispersion(self, i: int) -> None:
         rng = self._rngs[i]
