@@ -54,7 +54,7 @@ ascending):
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
 velocities, touching and awake flags of every world (the batch's dense views, four of them in
 one pass) or of a few (those worlds' own columns, so that observing a reset costs per world
-reset); for ``_act``, ``_poses()``: positions and angles in one pass.
+reset).
 """
 
 from __future__ import annotations
@@ -333,12 +333,6 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         batch): :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`."""
         s = self.batch.get_state(None if idx is ALL else idx)
         return s.positions, s.angles, s.velocities, s.touching, s.awake
-
-    def _poses(self):
-        """The template bodies' positions (n, nb, 2) and angles (n, nb), m and rad: the batch's
-        two views in one pass (see :meth:`_state`)."""
-        state = self.batch.get_state()
-        return state.positions, state.angles
 
     def _check_actions(self, actions):
         space = self.action_space

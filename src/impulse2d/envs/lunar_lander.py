@@ -182,6 +182,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._m_power = np.zeros(n)
         self._s_power = np.zeros(n)
         self._legs = np.zeros((n, 2), dtype=bool)   # ground contact after the last step
+        # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
+        # points (nothing moves the bodies between an observation and the next actions)
+        self._pose = np.zeros((n, 3))
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
@@ -336,8 +339,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._s_power = s_power
         if not (np.any(m_power) or np.any(s_power)):
             return
-        pos, angle = self._poses()
-        pos, angle = pos[:, 0], angle[:, 0]
+        pos, angle = self._pose[:, :2], self._pose[:, 2]
         sin, cos = np.sin(angle), np.cos(angle)
         tip = np.stack((sin, cos), axis=1)
         side = np.stack((-cos, sin), axis=1)
@@ -392,6 +394,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 awake = self.batch.get_awake()
             idx = np.arange(self.num_envs)
         pos, angle, awake = pos[:, 0], angle[:, 0], awake[:, 0]
+        self._pose[idx, :2] = pos
+        self._pose[idx, 2] = angle
         legs = touching[:, 1:3]
         self._legs[idx] = legs
         obs = np.empty((idx.shape[0], 8), dtype=np.float32)
