@@ -71,7 +71,7 @@ try:
 except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
-from .._dynamics.step import _settings_arguments
+from .._dynamics.step import _ready, _settings_arguments
 from ..batch import WorldBatch
 
 ALL = slice(None)
@@ -138,11 +138,12 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self.batch = WorldBatch.replicate(self._template(), self.num_envs, threads)
         for world in self.batch.worlds:
             self._make_static(world)
-            # the settings' packed form, which the first step would make: a snapshot taken
-            # before it restores the world's settings anew (a new WorldSettings, and the
-            # step's reference to the stores rebuilt: about 0.4 ms a reset), one taken with it
-            # keeps them
-            _settings_arguments(world.settings)
+            # what the first step would prepare (the settings' packed form, the table of the
+            # step's kernels, the stores' reference), nothing else: a snapshot taken before
+            # them restores the world's settings anew (a new WorldSettings, the reference
+            # rebuilt, about 0.4 ms a reset) and has the reset's step fill the table again;
+            # one taken after them keeps all three
+            _ready(world, self.dt, _settings_arguments(world.settings))
         # each world as built, its terrain with it: what a reset restores (a snapshot of the
         # world's very layout restores in one copy of its arrays: see _segments)
         self._blank = self.batch.snapshot()
