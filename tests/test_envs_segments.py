@@ -120,5 +120,5 @@ def test_move_segments_rejects_segments_too_short_and_changes_nothing():
     b = a.copy()
     b[5] = a[5] + 1e-4   # one segment shorter than the linear slop
     with pytest.raises(ValueError, match="apart"):
-        move_segments(world, body, rows, a, b)
+        move_segments([world], body, rows, a[None], b[None])
     assert world.state_hash() == before

@@ -276,12 +276,17 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
         worlds = self.batch.worlds
-        for i in idx.tolist():
+        chosen = idx.tolist()
+        pushes = []
+        for i in chosen:
             rng = self._rngs[i]
             self.terrains[i] = terrain.generate(rng, self.hardcore)
-            terrain.move_ground(worlds[i], self._ground, self.terrains[i])
+            pushes.append(rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
+        terrain.move_ground([worlds[i] for i in chosen], self._ground,
+                            [self.terrains[i] for i in chosen])
+        for i, push in zip(chosen, pushes):
             terrain.make_obstacles(worlds[i], self.terrains[i])
-            self._hulls[i].apply_force((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0.0))
+            self._hulls[i].apply_force((push, 0.0))
         self._has_shaping[idx] = False
 
     def _reset_act(self, idx: np.ndarray) -> None:

@@ -84,8 +84,7 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from .._collision.chain import chain_ghosts
-from ._segments import move_segments
+from ._segments import move_segments, open_chain_ghosts
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -185,6 +184,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
+        # the landers' handles (a restore gives each world back the handles of its snapshot)
+        self._landers = [world.bodies[0] for world in self.batch.worlds]
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
@@ -218,8 +219,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return world
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        worlds = self.batch.worlds
-        for i in idx:
+        smooth = np.empty((idx.shape[0], CHUNKS))
+        pushes = []
+        for k, i in enumerate(idx.tolist()):
             rng = self._rngs[i]
             state = self._disp_state[i]
             if state is not None and state[0] is rng:
@@ -228,17 +230,17 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 rng.bit_generator.advance(2 * int(self._disp_used[i]))
             height = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
             height[CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
-            smooth = 0.33 * (height[:-2] + height[1:-1] + height[2:])
-            smooth = np.concatenate(([0.33 * (height[-1] + height[0] + height[1])], smooth))
-            push = rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), \
-                rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)
+            smooth[k, 1:] = 0.33 * (height[:-2] + height[1:-1] + height[2:])
+            smooth[k, 0] = 0.33 * (height[-1] + height[0] + height[1])
+            pushes.append((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
+                           rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)))
             if self.enable_wind:
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
-            self._draw_dispersion(int(i))
-            world = worlds[i]
-            self._move_terrain(world, smooth)
-            world.bodies[0].apply_force(push)
+            self._draw_dispersion(i)
+        self._move_terrain(idx, smooth)
+        for i, push in zip(idx.tolist(), pushes):
+            self._landers[i].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False
@@ -258,21 +260,24 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # (the same rows in every copy: each is made the same way from the same template)
         self._moon = (moon._index, [shape._index for shape in moon.shapes][1:])
 
-    def _move_terrain(self, world, smooth) -> None:
-        """The episode's moon: the surface's segments through the 11 points (``CHUNK_X``,
-        ``smooth``) written in place (:mod:`._segments`), as ``create_chain`` (native: right
-        to left, so that its front faces up; ghost vertices smooth across the joins) or
-        ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make them."""
+    def _move_terrain(self, idx: np.ndarray, smooth: np.ndarray) -> None:
+        """The episodes' moons in worlds ``idx``: the surface's segments through the 11 points
+        (``CHUNK_X``, ``smooth[k]``) written in place (:mod:`._segments`, all worlds in one
+        pass), as ``create_chain`` (native: right to left, so that its front faces up; ghost
+        vertices smooth across the joins) or ``create_segment`` (``box2d_faithful``: 10
+        two-sided edges, as Box2D's) make them."""
         body, rows = self._moon
-        points = np.empty((CHUNKS, 2))
-        points[:, 0] = CHUNK_X
-        points[:, 1] = smooth
+        worlds = self.batch.worlds
+        points = np.empty((idx.shape[0], CHUNKS, 2))
+        points[:, :, 0] = CHUNK_X
+        points[:, :, 1] = smooth
+        chosen = [worlds[i] for i in idx.tolist()]
         if self.box2d_faithful:
-            move_segments(world, body, rows, points[:-1], points[1:])
+            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:])
         else:
-            points = points[::-1]
-            move_segments(world, body, rows, points[:-1], points[1:],
-                          chain_ghosts(points, False))
+            points = points[:, ::-1]
+            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:],
+                          open_chain_ghosts(points))
 
     def _draw_dispersion(self, i: int) -> None:
         rng = self._rngs[i]
