@@ -133,6 +133,35 @@ def test_terrain_is_gymnasiums_for_the_same_seed(gymnasium_walker, hardcore):
             assert len(t.boxes) > 0
 
 
+def test_grass_terrain_takes_exactly_the_loops_draws(monkeypatch):
+    """A terrain without obstacles is drawn from one block of raw draws (``_grass``): the
+    same heights and clouds as the draw-by-draw loop, and the generator left in the same
+    state (its 32-bit buffer included: a run length takes half a 64-bit draw), episode after
+    episode, whatever the buffer held before."""
+    loop = {}
+
+    def by_loop(rng):
+        monkeypatch.setattr(terrain, "_grass", lambda r: None)
+        try:
+            return terrain.generate(rng, False)
+        finally:
+            monkeypatch.setattr(terrain, "_grass", loop["fast"])
+
+    loop["fast"] = terrain._grass
+    for seed in range(300):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        if seed % 2:
+            a.integers(0, 7)   # a 32-bit half left in the buffer
+            b.integers(0, 7)
+        for _ in range(3):
+            ta, tb = terrain.generate(a, False), by_loop(b)
+            assert np.array_equal(ta.y, tb.y) and ta.boxes == tb.boxes == []
+            assert ta.clouds == tb.clouds
+            assert a.bit_generator.state == b.bit_generator.state
+            a.uniform(-5, 5)   # the hull's push
+            b.uniform(-5, 5)
+
+
 def test_hardcore_obstacles_are_static_boxes_and_episodes_run():
     envs = gym.make_vec("impulse2d/BipedalWalkerHardcore-v3", num_envs=4,
                         vectorization_mode="vector_entry_point")
