@@ -4,10 +4,10 @@ one episode, and the static bodies that make them in a world.
 **The generator.** Gymnasium's ``BipedalWalker-v3`` draws its terrain from the environment's
 ``np_random`` (a ``numpy.random.Generator``); :func:`generate` makes the same draws, in the
 same order, with the same arithmetic, so an episode seeded ``s`` here walks on exactly the
-ground of Gymnasium's episode seeded ``s`` (without obstacles, from one block of raw 64-bit
-draws decoded as NumPy's ``uniform`` and ``integers`` decode them, five times cheaper than
-a call per draw: :func:`_grass`) (``tests/test_envs_walker.py`` compares the points
-with Gymnasium's own on the pybox2d layer). The ground is ``TERRAIN_LENGTH`` = 200 points
+ground of Gymnasium's episode seeded ``s`` (``tests/test_envs_walker.py`` compares the
+points with Gymnasium's own on the pybox2d layer). Without obstacles the draws come from one
+block of raw 64-bit draws, decoded as NumPy's ``uniform`` and ``integers`` decode them, five
+times cheaper than a call per draw (:func:`_grass`). The ground is ``TERRAIN_LENGTH`` = 200 points
 ``TERRAIN_STEP`` = 14/30 m apart: a flat start pad of 20 steps, then grass, a random walk of
 the height (its velocity decays by 0.8 a step, is pulled 0.01 m a step towards
 ``TERRAIN_HEIGHT`` and gets a uniform kick of +-1/30 m), in runs of 5-9 steps. In hardcore
