@@ -54,7 +54,9 @@ them.
 
 **The batch.** Each environment is a world of a :class:`~impulse2d.WorldBatch` made by
 ``replicate`` from one template (the walker's 5 bodies and 4 joints: the batch's dense
-views); the terrain of an episode is static bodies made after them. A step is, for all
+views); the ground is one static body made after them in each copy, before the snapshot
+a reset restores, and each episode moves its 199 edges to the episode's points in place
+(:mod:`._segments`; hardcore obstacles are made anew after it). A step is, for all
 environments at once: the motor speeds (``WorldBatch.set_motor_speeds``) and torque limits
 in, one ``WorldBatch.step``, then the dense views (positions, angles, velocities, touching)
 and one batched lidar cast (``WorldBatch.ray_cast_many``) out, and the observations, rewards

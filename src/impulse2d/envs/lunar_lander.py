@@ -47,8 +47,8 @@ What differs from Box2D, and why:
   settings (+-10) is the pilot's: it is bang-bang, so small differences change whole landings.
   **Cost** (2026-11-28, issue 30, median of a world's step alone, CPU, under load): about
   19 us at 8 substeps, of which the continuous stage 8, the solve 6, the pairs 3; cheaper
-  settings were measured against the task and not taken: 6 substeps (20 % less solve) mean
-  223 with 8 of 100 episodes truncated (never at rest: 83 at rest, the test asks 90);
+  settings were measured against the task and not taken: 6 substeps: mean 223 with 8 of
+  100 episodes truncated (never at rest: 83 at rest, the test asks 90);
   continuous collision off (40 % of the step) keeps the pilot's score (242: 93 at rest) but
   lets a falling lander's legs through the moon under random actions (48 body centres more
   than 5 cm under the surface in 76,800 samples of 256 landers over 400 steps, down to
@@ -60,7 +60,10 @@ What differs from Box2D, and why:
   which a sliding leg can catch at the inner vertices. Here it is one chain (one-sided
   segments with ghost vertices, smooth across the joins), made right to left so its front
   faces up, plus the bottom edge as a segment; ``box2d_faithful=True`` makes the 10 edges as
-  separate two-sided segments, as Box2D does.
+  separate two-sided segments, as Box2D does. Box2D's ``reset()`` makes a new world; here
+  the moon is made once in each environment's world, before the snapshot a reset restores,
+  and each episode moves its points in place (:mod:`._segments`: the same bits as a moon
+  made anew, for a fraction of the cost).
 * **Coming to rest.** impulse2d keeps the bodies of a turning joint motor awake (a slow motor
   would otherwise fall asleep and stop); Box2D 2.3 lets them sleep, and Gymnasium's "not
   awake" ending needs that: the legs' motors turn all episode long. So the environment times
