@@ -147,8 +147,9 @@ def test_reset_mask_resets_only_those_environments():
 
 def test_a_few_worlds_read_as_the_batch_views_read_them():
     """The environment's reads (BatchVectorEnv._state: the batch's views in one pass; for a
-    reset, only its worlds' own columns) give the numbers of the batch's public dense views,
-    legs on the ground and asleep landers included."""
+    reset, only its worlds' own columns; the lander's pose kept for the engines) give the
+    numbers of the batch's public dense views, legs on the ground and asleep landers
+    included."""
     from impulse2d.envs._vector import ALL
     envs = LunarLanderVectorEnv(6, max_episode_steps=1000)
     obs, _ = envs.reset(seed=20)
@@ -163,9 +164,9 @@ def test_a_few_worlds_read_as_the_batch_views_read_them():
         for a, p, f in zip(views, public, few):
             np.testing.assert_array_equal(a, p)
             np.testing.assert_array_equal(a, f)
-        pos, angle = envs._poses()
-        np.testing.assert_array_equal(pos, public[0])
-        np.testing.assert_array_equal(angle, public[1])
+        # the lander's pose the engines use (kept from the last observation)
+        np.testing.assert_array_equal(envs._pose[:, :2], public[0][:, 0])
+        np.testing.assert_array_equal(envs._pose[:, 2], public[1][:, 0])
         seen_touch |= bool(views[3][:, 1:].any())
         seen_asleep |= bool((~views[4][:, 0]).any())
     assert seen_touch and seen_asleep

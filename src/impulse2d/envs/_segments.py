@@ -16,8 +16,8 @@ row assignments. What it writes is what ``Body.create_segment`` / ``Body.create_
 write for those end points (``make_segment``'s vertices, normals and centroid, the
 arithmetic of ``_collision.geometry.segment_arrays``, and for a chain its ghost vertices
 and its back normal cleared), the shapes' boxes as a new shape's (the broadphase picks them
-up in the next step), the static body's extents (``impulse2d._batch._write_extents``, what
-``World._update_mass`` computes), and the world's flags for changed shapes (its pairs and its
+up in the next step), the static body's extent (what ``World._update_mass`` computes, with
+the arithmetic of ``impulse2d._batch._write_extents``), and the world's flags for changed shapes (its pairs and its
 query index are found again). So a world reset this way equals, bit for bit, one whose
 terrain was made anew after the restore, when the rows are the same
 (``tests/test_envs_segments.py``).

@@ -195,8 +195,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
-        # the landers' handles (a restore gives each world back the handles of its snapshot)
-        self._landers = [world.bodies[0] for world in self.batch.worlds]
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
@@ -250,8 +248,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 self._torque_idx[i] = rng.integers(-9999, 9999)
             self._draw_dispersion(i)
         self._move_terrain(idx, smooth)
+        worlds = self.batch.worlds
         for i, push in zip(idx.tolist(), pushes):
-            self._landers[i].apply_force(push)
+            worlds[i].bodies[0].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False
