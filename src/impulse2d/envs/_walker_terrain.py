@@ -165,8 +165,9 @@ def _grass(rng: np.random.Generator) -> np.ndarray | None:
     """The ground heights of a terrain without obstacles (m, ``TERRAIN_LENGTH``), taking from
     ``rng`` exactly the draws :func:`generate`'s loop takes, from one block of raw draws
     instead of a call per draw (the loop's ``uniform`` and ``integers`` calls were most of a
-    walker's reset, ~1 ms). None (``rng`` untouched) in the one case not taken here, a run
-    length whose draw NumPy would reject and draw again (a 32-bit draw of 0: 1 in 2^32).
+    walker's reset, ~1 ms). None (``rng`` untouched) where it does not apply: a generator other
+    than PCG64, or a run length whose draw NumPy would reject and draw again (a 32-bit draw of
+    0: 1 in 2^32).
 
     The draws, as NumPy's ``Generator`` makes them from PCG64: ``uniform(-1, 1)`` is
     ``-1 + 2 d``, ``d`` the top 53 bits of the next 64-bit draw times 2^-53;
@@ -178,6 +179,8 @@ def _grass(rng: np.random.Generator) -> np.ndarray | None:
     the heights and the generator's state against the loop over many episodes)."""
     bits = rng.bit_generator
     before = bits.state
+    if before["bit_generator"] != "PCG64":   # (Gymnasium's seeding makes PCG64s)
+        return None
     raw = bits.random_raw(GRASS_DRAWS)
     kicks = ((raw >> np.uint64(11)) * _DOUBLE * 2.0 - 1.0) / SCALE
     kicks = kicks.tolist()
