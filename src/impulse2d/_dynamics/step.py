@@ -403,7 +403,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
 """The ``phase`` of :func:`step_kernel`: the whole step, or its two halves around the
-callbacks."""
+callbacks. A kernel that calls the step kernel passes it as ``np.int64(WHOLE)``: the constant
+itself is typed ``Literal[int](0)``, a second signature, and the step kernel was compiled
+twice (about 11 s of CPU each, measured on the 2-core machine: ``warmup --all``, and any
+process that steps a batch or repeats steps)."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
 
@@ -475,7 +478,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
             max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
             time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
-            WHOLE)
+            np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
         if contacts is not None:
             new_contacts = True
         if cs:
@@ -624,11 +627,18 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
     for slot, law in enumerate(getattr(world, "_laws", ())):
         table[LAWS + slot] = law.address()
-    # Compiled on first need only (step_world); rewritten here so that a table copied from
-    # another process never keeps that process's address.
-    table[CONTINUOUS] = _continuous_kernel(settings).compiled_address()
+    # Rewritten here so that a table copied from another process never keeps that process's
+    # address. The continuous stage is loaded now if the cache has it: loaded on the step that
+    # first has a fast body, it made that step of a warmed-up run 30-40 ms long (chain_100);
+    # one not in the cache compiles on that step instead (step_world), never for a world that
+    # has no fast body.
+    continuous = _continuous_kernel(settings)
+    table[CONTINUOUS] = (continuous.cached_address() if settings.enable_continuous
+                         else continuous.compiled_address())
     if table[DIRECT_DENSE] != 0:  # this world has asked for it (a restored snapshot: -1)
         table[DIRECT_DENSE] = DENSE_KERNEL.address()
+    elif exact:
+        DENSE_KERNEL.cached_address()  # loaded now for the first dense block (slot unchanged)
 
 
 def _settings_arguments(s) -> tuple:
