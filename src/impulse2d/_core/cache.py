@@ -465,8 +465,8 @@ def uninstall() -> None:
     classes[:] = [c for c in classes if not _same_class(c)]
 
 
-__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "fill_deferred_environments", "is_cached",
-           "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
+__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "fill_deferred_environments",
+           "is_cached", "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
            "compute_stamp", "compiled_sources", "seed_user_cache", "user_cache_root",
            "is_writable", "relative_dir", "reset", "copy_file", "PACKAGE_DIR", "SHIPPED_DIR",
            "SHIPPED_MARKER", "SEED_MARKER"]

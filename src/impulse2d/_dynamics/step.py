@@ -23,9 +23,10 @@ them and called by address: a pyramid compiles neither ``pgs`` nor a pulley. The
 the contact verbs (prepare, warm start, solve with or without bias, restitution, store
 impulses) and differ only in the order they call them (:mod:`solvers`).
 
-Continuous collision (:mod:`.continuous`) is a verb too, compiled the first time a step of the
-world has a fast body: that step returns with the sweep still to do, and Python compiles the
-stage and runs it (:func:`step_world`), the last stage of the step either way.
+Continuous collision (:mod:`.continuous`) is a verb too, loaded before a world's first step if
+the cache holds it, else compiled the first time a step of the world has a fast body: that step
+returns with the sweep still to do, and Python compiles the stage and runs it
+(:func:`step_world`), the last stage of the step either way.
 
 Each stage's share of the step is read from the CPU's cycle counter inside the kernel and
 scaled to the step's wall time for the world's ``Profile``.
@@ -521,7 +522,8 @@ CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHA
 """The chain narrowphase, compiled when a world first steps with a chain."""
 CONTINUOUS_KERNEL = LazyKernel(solve_continuous, CONTINUOUS_SIGNATURE, "continuous collision",
                                CONTINUOUS_SECONDS)
-"""The continuous stage, compiled the first time a step of a world has a fast body."""
+"""The continuous stage: loaded by a world's first step if the cache holds it, else compiled the
+first time a step of a world has a fast body (:func:`_fill_verbs`)."""
 CONTINUOUS_BOX2D23_KERNEL = LazyKernel(solve_continuous_box2d23, CONTINUOUS_SIGNATURE,
                                        "continuous collision (Box2D 2.3's rules)",
                                        CONTINUOUS_SECONDS)
