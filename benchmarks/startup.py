@@ -118,8 +118,9 @@ def source(report, log):
         report[f"source warm {scene}"] = {k: statistics.median(r[k] for r in warm)
                                           for k in ("import_s", "build_s", "first_step_s",
                                                     "process_wall_s", "process_cpu_s")}
-        log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (CPU {cold['process_cpu_s']:.1f} s, "
-            f"first step {cold['first_step_s']:.1f} s, load {cold['load_1min']}), warm "
+        log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (CPU "
+            f"{cold['process_cpu_s']:.1f} s, first step {cold['first_step_s']:.1f} s, load "
+            f"{cold['load_1min']}), warm "
             f"{report[f'source warm {scene}']['process_wall_s']:.2f} s (CPU "
             f"{report[f'source warm {scene}']['process_cpu_s']:.2f} s)")
     cache = tempfile.mkdtemp(prefix="i2d-all-")
@@ -186,8 +187,8 @@ def paired(report, other: Path, rounds: int, log):
                 log(f"paired round {r}, {name} ({trees[name]}): cold "
                     f"{cold['process_wall_s']:.1f} s (CPU {cold['process_cpu_s']:.1f} s, load "
                     f"{cold['load_1min']}), warm {row['warm']['process_wall_s']:.2f} s (CPU "
-                    f"{row['warm']['process_cpu_s']:.2f} s; import {row['warm']['import_s']:.2f}, "
-                    f"build {row['warm']['build_s']:.2f}, first step "
+                    f"{row['warm']['process_cpu_s']:.2f} s; import "
+                    f"{row['warm']['import_s']:.2f}, build {row['warm']['build_s']:.2f}, first step "
                     f"{row['warm']['first_step_s']:.2f})")
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
