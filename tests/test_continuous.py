@@ -208,8 +208,8 @@ print(CONTINUOUS_KERNEL.compiled_address() != 0, world._verbs[CONTINUOUS] != 0)
 def test_the_sweep_in_the_cache_is_loaded_before_the_first_step():
     # In a fresh process whose cache holds the continuous stage (the tests above compiled
     # it): the pyramid's first step loads it and points the world's table at it, so the step
-    # where a body first moves fast loads nothing (it compiles it, not in the cache: never
-    # before a body is fast; test_startup.py).
+    # where a body first moves fast loads nothing. A stage not in the cache is compiled only
+    # by the step that needs it (test_startup.py).
     import os
     import subprocess
     import sys

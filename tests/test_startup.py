@@ -345,8 +345,9 @@ print(json.dumps({"loaded_before_fast": loaded,
 def test_a_warm_process_loads_the_continuous_stage_before_a_body_is_fast():
     """The continuous stage, in the cache, is loaded by the first step of a world that may
     need it, not by the step where a body first moves fast (a 30-40 ms step of a warmed-up
-    run); the bullet is then swept by the step kernel itself, with the same bits as in a
-    process that compiled everything, and stopped by the plank with momentum kept."""
+    run); the bullet is then swept by the step kernel itself, with the same bits as in this
+    test's process (which loaded every kernel up front), and stopped by the plank with the
+    momentum kept."""
     out = json.loads(_run(PLANK_SHOT).stdout)
     assert out["loaded_before_fast"]
     here = {}
