@@ -3,9 +3,11 @@ everything takes. Writes ``benchmarks/results/startup.json``.
 
     python benchmarks/startup.py                    # source checkout: cold, warm, warmup --all
     python benchmarks/startup.py --wheel dist/impulse2d-*.whl   # also from a built wheel
+    python benchmarks/startup.py --compare /work/main --rounds 3   # paired: this tree, another
 
-Every figure is one new process, timed from outside (process wall) and inside (import, build,
-first step):
+Every figure is one new process, timed from outside (process wall, and the CPU time of the
+process with every helper process it started: the machine is shared, and wall time under load
+says little alone) and inside (import, build, first step):
 
 * *cold, source*: this checkout with an empty kernel cache (a fresh ``NUMBA_CACHE_DIR``), for
   ``pyramid_20`` and ``chain_100``;
@@ -13,7 +15,11 @@ first step):
 * *warmup --all*: ``impulse2d warmup --all`` with an empty cache (every solver and joint type);
 * *cold, wheel*: the wheel of ``scripts/build_wheel.py`` installed into a fresh virtual
   environment, with an empty user cache directory and no ``NUMBA_CACHE_DIR``: the kernels it
-  ships are all there is (median of 3).
+  ships are all there is (median of 3);
+* *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
+  ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
+  (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
+  ``PYTHONPYCACHEPREFIX``, so that neither pays for compiling its modules.
 
 Peers' import times are in ``run.py``'s report (pymunk and pybox2d import in about 20 ms).
 """
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -52,13 +59,22 @@ print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "first_step_s": t3 - 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}), "chain_100": ("chain", {"links": 100})}
 
 
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _process(python, args, env):
+    """Run ``python args``: its wall time, the CPU time of it and of every process it waited
+    for (the compile helpers), and the finished process."""
+    cpu0 = _children_cpu()
     t0 = time.perf_counter()
     p = subprocess.run([str(python), *args], capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
+    cpu = _children_cpu() - cpu0
     if p.returncode != 0:
         raise RuntimeError(p.stderr[-2000:])
-    return wall, p
+    return wall, cpu, p
 
 
 def _load():
@@ -69,9 +85,10 @@ def _load():
 
 def first_step(python, scene, env):
     name, params = SCENES[scene]
-    wall, p = _process(python, ["-c", FIRST_STEP, name, json.dumps(params)], env)
+    wall, cpu, p = _process(python, ["-c", FIRST_STEP, name, json.dumps(params)], env)
     row = json.loads(p.stdout.strip().splitlines()[-1])
     row["process_wall_s"] = wall
+    row["process_cpu_s"] = cpu
     row["load_1min"] = _load()
     row["compile_notices"] = [line for line in p.stderr.splitlines()
                               if line.startswith("impulse2d:")]
@@ -100,19 +117,23 @@ def source(report, log):
         report[f"source cold {scene}"] = cold
         report[f"source warm {scene}"] = {k: statistics.median(r[k] for r in warm)
                                           for k in ("import_s", "build_s", "first_step_s",
-                                                    "process_wall_s")}
-        log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (first step "
-            f"{cold['first_step_s']:.1f} s, load {cold['load_1min']}), warm "
-            f"{report[f'source warm {scene}']['process_wall_s']:.2f} s")
+                                                    "process_wall_s", "process_cpu_s")}
+        log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (CPU "
+            f"{cold['process_cpu_s']:.1f} s, first step {cold['first_step_s']:.1f} s, load "
+            f"{cold['load_1min']}), warm "
+            f"{report[f'source warm {scene}']['process_wall_s']:.2f} s (CPU "
+            f"{report[f'source warm {scene}']['process_cpu_s']:.2f} s)")
     cache = tempfile.mkdtemp(prefix="i2d-all-")
     try:
-        wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
-                           _env(NUMBA_CACHE_DIR=cache))
-        report["source warmup --all cold"] = {"process_wall_s": wall, "load_1min": _load()}
-        log(f"warmup --all, empty cache: {wall:.1f} s (load {_load()})")
-        wall, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
-                           _env(NUMBA_CACHE_DIR=cache))
-        report["source warmup --all warm"] = {"process_wall_s": wall, "load_1min": _load()}
+        wall, cpu, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
+                                _env(NUMBA_CACHE_DIR=cache))
+        report["source warmup --all cold"] = {"process_wall_s": wall, "process_cpu_s": cpu,
+                                              "load_1min": _load()}
+        log(f"warmup --all, empty cache: {wall:.1f} s (CPU {cpu:.1f} s, load {_load()})")
+        wall, cpu, _ = _process(python, ["-m", "impulse2d.cli", "warmup", "--all"],
+                                _env(NUMBA_CACHE_DIR=cache))
+        report["source warmup --all warm"] = {"process_wall_s": wall, "process_cpu_s": cpu,
+                                              "load_1min": _load()}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -131,7 +152,8 @@ def wheel(report, wheel_path, log):
             assert str(venv) in rows[0]["file"], rows[0]["file"]  # the wheel, not this checkout
             report[f"wheel cold {scene}"] = {
                 **{k: statistics.median(r[k] for r in rows)
-                   for k in ("import_s", "build_s", "first_step_s", "process_wall_s")},
+                   for k in ("import_s", "build_s", "first_step_s", "process_wall_s",
+                             "process_cpu_s")},
                 "compile_notices": rows[0]["compile_notices"]}
             log(f"wheel {scene}: {report[f'wheel cold {scene}']['process_wall_s']:.2f} s, "
                 f"notices {rows[0]['compile_notices']}")
@@ -140,10 +162,46 @@ def wheel(report, wheel_path, log):
         shutil.rmtree(home, ignore_errors=True)
 
 
+def paired(report, other: Path, rounds: int, log):
+    """``pyramid_20`` cold and warm, this checkout and ``other`` (a source tree) alternately."""
+    trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
+    prefix = tempfile.mkdtemp(prefix="i2d-pyc-")
+    rows = {name: [] for name in trees}
+    try:
+        for r in range(rounds):
+            for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
+                cache = tempfile.mkdtemp(prefix="i2d-paired-")
+                try:
+                    env = _env(NUMBA_CACHE_DIR=cache, PYTHONPATH=str(trees[name]),
+                               PYTHONPYCACHEPREFIX=prefix)
+                    cold = first_step(sys.executable, "pyramid_20", env)
+                    assert cold["file"].startswith(str(trees[name])), cold["file"]
+                    warm = [first_step(sys.executable, "pyramid_20", env) for _ in range(3)]
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
+                row = {"round": r, "cold": cold, "warm": {
+                    k: statistics.median(w[k] for w in warm)
+                    for k in ("import_s", "build_s", "first_step_s", "process_wall_s",
+                              "process_cpu_s")}}
+                rows[name].append(row)
+                log(f"paired round {r}, {name} ({trees[name]}): cold "
+                    f"{cold['process_wall_s']:.1f} s (CPU {cold['process_cpu_s']:.1f} s, load "
+                    f"{cold['load_1min']}), warm {row['warm']['process_wall_s']:.2f} s (CPU "
+                    f"{row['warm']['process_cpu_s']:.2f} s; import "
+                    f"{row['warm']['import_s']:.2f}, build {row['warm']['build_s']:.2f}, first step "
+                    f"{row['warm']['first_step_s']:.2f})")
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+    report["paired"] = {name: {"tree": str(trees[name]), "rounds": rows[name]} for name in trees}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wheel", type=Path, help="also measure this wheel in a fresh venv")
     ap.add_argument("--no-source", action="store_true", help="skip the source checkout runs")
+    ap.add_argument("--compare", type=Path, metavar="TREE",
+                    help="paired cold and warm runs of this checkout and another source tree")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare (default 3)")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "startup.json")
     a = ap.parse_args(argv)
     report = {"machine": os.uname().machine, "cores": os.cpu_count(), "python": sys.version,
@@ -152,6 +210,8 @@ def main(argv=None):
         source(report, print)
     if a.wheel:
         wheel(report, a.wheel.resolve(), print)
+    if a.compare:
+        paired(report, a.compare, a.rounds, print)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(report, indent=1) + "\n")
     print(f"wrote {a.out}")

@@ -313,3 +313,112 @@ def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
     assert "RuntimeWarning" in alone.stderr
     assert result["positions"] == reference["positions"]
     assert result["angles"] == reference["angles"]
+
+
+# -- what a warm process loads, and when ---------------------------------------------------------
+
+PLANK_SHOT = """
+import json, sys
+import impulse2d as i2d
+from impulse2d._dynamics import step, verbs
+# a 5 cm ball that will be fired at 300 m/s at a free 4 cm plank; no gravity
+world = i2d.World(gravity=(0.0, 0.0))
+plank = world.create_body(position=(0.0, 0.0))
+plank.create_box(0.02, 1.0)
+ball = world.create_body(position=(-3.0, 0.3), bullet=True)
+ball.create_circle(0.05, density=5.0)
+world.step(1 / 60)  # nothing moves fast yet
+slot = int(world._verbs[verbs.CONTINUOUS])
+loaded = slot == step.CONTINUOUS_KERNEL.compiled_address() != 0
+ball.linear_velocity = (300.0, 0.0)
+for _ in range(30):
+    world.step(1 / 60)
+print(json.dumps({"loaded_before_fast": loaded,
+                  "arraymath": "numba.np.arraymath" in sys.modules,
+                  "scipy_linalg": "scipy.linalg" in sys.modules,
+                  "masses": [plank.mass, ball.mass],
+                  "positions": world.get_positions().tolist(),
+                  "velocities": world.get_velocities().tolist()}))
+"""
+
+
+def test_a_warm_process_loads_the_continuous_stage_before_a_body_is_fast():
+    """The continuous stage, in the cache, is loaded by the first step of a world that may
+    need it, not by the step where a body first moves fast (a 30-40 ms step of a warmed-up
+    run); the bullet is then swept by the step kernel itself, with the same bits as in this
+    test's process (which loaded every kernel up front), and stopped by the plank with the
+    momentum kept."""
+    out = json.loads(_run(PLANK_SHOT).stdout)
+    assert out["loaded_before_fast"]
+    here = {}
+    exec(PLANK_SHOT.replace("print(json.dumps(", "here['out'] = (("), {"here": here})
+    assert out["positions"] == here["out"]["positions"]
+    assert out["velocities"] == here["out"]["velocities"]
+    (plank_x, _), (ball_x, _) = out["positions"]
+    assert ball_x < plank_x  # swept: still behind the plank
+    plank_v, ball_v = out["velocities"][0][0], out["velocities"][1][0]
+    plank_mass, ball_mass = out["masses"]
+    assert ball_mass == pytest.approx(5.0 * np.pi * 0.05 ** 2, rel=1e-12)
+    assert ball_mass * ball_v + plank_mass * plank_v == pytest.approx(ball_mass * 300.0,
+                                                                      rel=1e-9)
+
+
+def test_a_warm_first_step_imports_neither_numbas_array_math_nor_scipy_linalg():
+    """Cached kernels hold functions of numba.np.arraymath (np.sort, np.argsort), whose import
+    imports scipy.linalg (to look for a BLAS): about 160 modules, most of a warm first step.
+    Their environments are rebuilt without the import (see _core/cache.py)."""
+    out = json.loads(_run(PLANK_SHOT).stdout)
+    assert not out["arraymath"] and not out["scipy_linalg"]
+
+
+def test_a_deferred_environment_gets_its_modules_globals_once_the_module_is_imported():
+    import types
+
+    from numba.core import environment
+
+    from impulse2d._core import cache
+
+    name = "numba._impulse2d_test_not_imported"
+    assert name not in sys.modules
+    env = cache._rebuild_env_deferred(name, [1.5], "_impulse2d_test_env")
+    try:
+        assert env.globals == {"__name__": name} and list(env.consts) == [1.5]
+        assert env.can_cache()  # it pickles again under its module's name
+        assert environment.lookup_environment("_impulse2d_test_env") is env
+        module = types.ModuleType(name)
+        module.answer = 42
+        sys.modules[name] = module
+        cache.fill_deferred_environments()
+        assert env.globals["answer"] == 42
+        assert all(placeholder is not env.globals for _, placeholder in cache._deferred)
+    finally:
+        sys.modules.pop(name, None)
+        environment.Environment._memo.pop("_impulse2d_test_env", None)
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("0", ""),
+                    reason="compiles a kernel")
+def test_a_kernel_not_in_the_cache_is_left_to_the_step_that_needs_it(monkeypatch):
+    """cached_address loads a kernel the cache holds, and compiles nothing otherwise (nor looks
+    in the cache again in this process)."""
+    import numba
+    from numba import types
+
+    from impulse2d._core import lazy
+
+    def halve(x):
+        return 0.5 * x
+
+    unit = lazy.LazyKernel(numba.njit(halve), types.float64(types.float64), "a test", 1.0)
+    try:
+        looked = []
+        monkeypatch.setattr(unit, "must_compile", lambda: looked.append(1) or True)
+        assert unit.cached_address() == 0 and unit.cached_address() == 0
+        assert looked == [1] and unit.dispatcher.signatures == []
+        fresh = lazy.LazyKernel(numba.njit(halve), types.float64(types.float64), "a test", 1.0)
+        monkeypatch.setattr(fresh, "must_compile", lambda: False)  # as if in the cache
+        address = fresh.cached_address()
+        assert address != 0 and address == fresh.compiled_address()
+        assert fresh.dispatcher(3.0) == 1.5
+    finally:
+        lazy.REGISTRY.pop(unit.key, None)

@@ -51,11 +51,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 
 import numba
-from numba.core import caching
+from numba.core import caching, environment as _environment
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
@@ -338,10 +339,68 @@ class QuickLoadCache(caching.FunctionCache):
     def load_overload(self, sig, target_context):
         try:
             rtsys.initialize(target_context)
-            with self._guard_against_spurious_io_errors():
+            with self._guard_against_spurious_io_errors(), _environments_deferred():
                 return self._load_overload(sig, target_context)
         except Exception:
             return super().load_overload(sig, target_context)
+
+
+# Every function linked into a cached kernel comes back with its *environment*: the globals of
+# its module, for code in object mode, and its constants. Numba rebuilds it on load by importing
+# that module, and the kernels of a contact world hold functions of ``numba.np.arraymath``
+# (``np.sort``, ``np.argsort``), whose import checks for a BLAS by importing ``scipy.linalg``
+# (with NumPy's testing, f2py and ``unittest``: about 160 modules): 0.2 s of CPU, 70% of a
+# warm ``pyramid_20`` first step (measured on the loaded 2-core machine). Nopython code never
+# reads the globals (only object mode does: ``numba.core.pylowering``), so a load gives the
+# environment of a Numba module not imported yet a placeholder dict holding the module's name
+# (what ``Environment.can_cache`` and its pickling read), and the placeholder is filled with the
+# module's globals once something imports it (:func:`fill_deferred_environments`, called on
+# every compile: compiling imports Numba's library).
+_deferred: list = []
+"""(module name, placeholder globals) of the environments whose module is not imported yet."""
+
+
+class _environments_deferred:
+    """Context: unpickled environments of Numba modules that are not imported yet get a
+    placeholder instead of importing the module (held by the global compiler lock, as every
+    load is, so no other thread sees the swap)."""
+
+    def __enter__(self):
+        self.rebuild = _environment._rebuild_env
+        _environment._rebuild_env = _rebuild_env_deferred
+        return self
+
+    def __exit__(self, *exc):
+        _environment._rebuild_env = self.rebuild
+        return False
+
+
+def _rebuild_env_deferred(modname, consts, env_name):
+    if (modname is None or modname in sys.modules or not modname.startswith("numba.")
+            or _environment.lookup_environment(env_name) is not None):
+        return _REBUILD_ENV(modname, consts, env_name)
+    placeholder = {"__name__": modname}
+    _deferred.append((modname, placeholder))
+    env = _environment.Environment(placeholder)
+    env.consts[:] = consts
+    env.env_name = env_name
+    _environment.Environment._memo[env_name] = env
+    return env
+
+
+def fill_deferred_environments() -> None:
+    """Give every placeholder environment whose module is imported by now its module's
+    globals."""
+    if not _deferred:
+        return
+    waiting = []
+    for modname, placeholder in _deferred:
+        module = sys.modules.get(modname)
+        if module is None:
+            waiting.append((modname, placeholder))
+        else:
+            placeholder.update(vars(module))
+    _deferred[:] = waiting
 
 
 def quick_loading(dispatcher) -> None:
@@ -378,8 +437,13 @@ def cached_signatures(dispatcher) -> int | None:
         return None
 
 
-_QUICK_LOAD = all(hasattr(caching.FunctionCache, name)
-                  for name in ("_load_overload", "_guard_against_spurious_io_errors"))
+_REBUILD_ENV = getattr(_environment, "_rebuild_env", None)
+"""Numba's own rebuild of an environment (the one :func:`_rebuild_env_deferred` falls back to)."""
+
+_QUICK_LOAD = (all(hasattr(caching.FunctionCache, name)
+                   for name in ("_load_overload", "_guard_against_spurious_io_errors"))
+               and all(hasattr(_environment, name)
+                       for name in ("_rebuild_env", "lookup_environment", "Environment")))
 """Whether this Numba has the private methods :class:`QuickLoadCache` relies on."""
 
 
@@ -401,8 +465,8 @@ def uninstall() -> None:
     classes[:] = [c for c in classes if not _same_class(c)]
 
 
-__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "is_cached",
-           "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
+__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "fill_deferred_environments",
+           "is_cached", "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
            "compute_stamp", "compiled_sources", "seed_user_cache", "user_cache_root",
            "is_writable", "relative_dir", "reset", "copy_file", "PACKAGE_DIR", "SHIPPED_DIR",
            "SHIPPED_MARKER", "SEED_MARKER"]

@@ -26,7 +26,7 @@ from llvmlite import ir
 from numba.core import event, types
 from numba.extending import intrinsic
 
-from .cache import is_cached
+from .cache import fill_deferred_environments, is_cached
 
 JIT = not numba.config.DISABLE_JIT
 
@@ -81,6 +81,7 @@ class LazyKernel:
         self.what = what
         self.seconds = seconds
         self._address = None
+        self._missing = False  # not in the cache when cached_address last looked
         function = getattr(dispatcher, "py_func", dispatcher)
         self.key = f"{function.__module__}.{function.__qualname__}"
         REGISTRY[self.key] = self
@@ -102,6 +103,19 @@ class LazyKernel:
         """:meth:`address` if this process has compiled or loaded the kernel already, else 0
         (compiles nothing)."""
         return self._address if self._address is not None else 0
+
+    def cached_address(self):
+        """:meth:`address` if the kernel is compiled in this process or can be loaded from the
+        cache (loading it), else 0: a kernel a world may need later in its run, loaded before
+        its first step where that is cheap (tens of milliseconds) instead of on the step that
+        first needs it; compiling is never cheap and is left to that step. A kernel found
+        missing is not looked up again in this process (a world made per reset would read the
+        cache's index each time)."""
+        if self._address is None and not self._missing:
+            if self.must_compile() is False:
+                return self.address()
+            self._missing = True
+        return self.compiled_address()
 
     def must_compile(self) -> bool | None:
         """Whether :meth:`address` would compile (not in this process yet, not in the cache);
@@ -160,6 +174,7 @@ class _Notice(event.Listener):
 
     def on_end(self, ev):
         self.depth -= 1
+        fill_deferred_environments()  # a compile imports Numba's library (see .cache)
 
 
 def _rounded(seconds: float) -> int:

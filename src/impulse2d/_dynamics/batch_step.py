@@ -60,7 +60,7 @@ def step_batch(refs, which, args, out):
             refs[i], a[0] != 0.0, a[1], a[2], a[3], np.int64(a[4]), np.int64(a[5]),
             np.int64(a[6]), a[7] != 0.0, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
             np.int64(a[16]), np.int64(a[17]), a[18] != 0.0, a[19], a[20] != 0.0, a[21],
-            a[22] != 0.0, a[23] != 0.0, WHOLE)
+            a[22] != 0.0, a[23] != 0.0, np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         out[i, 0] = 1.0 if contacts is not None else 0.0
         out[i, 1] = 1.0 if cs else 0.0
         out[i, 2] = joint_h

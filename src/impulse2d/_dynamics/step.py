@@ -23,9 +23,10 @@ them and called by address: a pyramid compiles neither ``pgs`` nor a pulley. The
 the contact verbs (prepare, warm start, solve with or without bias, restitution, store
 impulses) and differ only in the order they call them (:mod:`solvers`).
 
-Continuous collision (:mod:`.continuous`) is a verb too, compiled the first time a step of the
-world has a fast body: that step returns with the sweep still to do, and Python compiles the
-stage and runs it (:func:`step_world`), the last stage of the step either way.
+Continuous collision (:mod:`.continuous`) is a verb too, loaded before a world's first step if
+the cache holds it, else compiled the first time a step of the world has a fast body: that step
+returns with the sweep still to do, and Python compiles the stage and runs it
+(:func:`step_world`), the last stage of the step either way.
 
 Each stage's share of the step is read from the CPU's cycle counter inside the kernel and
 scaled to the step's wall time for the world's ``Profile``.
@@ -403,7 +404,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
 """The ``phase`` of :func:`step_kernel`: the whole step, or its two halves around the
-callbacks."""
+callbacks. A kernel that calls the step kernel passes it as ``np.int64(WHOLE)``: the constant
+itself is typed ``Literal[int](0)``, a second signature, and the step kernel was compiled
+twice (about 11 s of CPU each, measured on the 2-core machine: ``warmup --all``, and any
+process that steps a batch or repeats steps)."""
 
 _step = DirectCall(step_kernel, "the step (collision and contacts)", STEP_SECONDS)
 
@@ -475,7 +479,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
             max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
             time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
-            WHOLE)
+            np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
         if contacts is not None:
             new_contacts = True
         if cs:
@@ -518,7 +522,8 @@ CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHA
 """The chain narrowphase, compiled when a world first steps with a chain."""
 CONTINUOUS_KERNEL = LazyKernel(solve_continuous, CONTINUOUS_SIGNATURE, "continuous collision",
                                CONTINUOUS_SECONDS)
-"""The continuous stage, compiled the first time a step of a world has a fast body."""
+"""The continuous stage: loaded by a world's first step if the cache holds it, else compiled the
+first time a step of a world has a fast body (:func:`_fill_verbs`)."""
 CONTINUOUS_BOX2D23_KERNEL = LazyKernel(solve_continuous_box2d23, CONTINUOUS_SIGNATURE,
                                        "continuous collision (Box2D 2.3's rules)",
                                        CONTINUOUS_SECONDS)
@@ -624,11 +629,18 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
     for slot, law in enumerate(getattr(world, "_laws", ())):
         table[LAWS + slot] = law.address()
-    # Compiled on first need only (step_world); rewritten here so that a table copied from
-    # another process never keeps that process's address.
-    table[CONTINUOUS] = _continuous_kernel(settings).compiled_address()
+    # Rewritten here so that a table copied from another process never keeps that process's
+    # address. The continuous stage is loaded now if the cache has it: loaded on the step that
+    # first has a fast body, it made that step of a warmed-up run 30-40 ms long (chain_100);
+    # one not in the cache compiles on that step instead (step_world), never for a world that
+    # has no fast body.
+    continuous = _continuous_kernel(settings)
+    table[CONTINUOUS] = (continuous.cached_address() if settings.enable_continuous
+                         else continuous.compiled_address())
     if table[DIRECT_DENSE] != 0:  # this world has asked for it (a restored snapshot: -1)
         table[DIRECT_DENSE] = DENSE_KERNEL.address()
+    elif exact:
+        DENSE_KERNEL.cached_address()  # loaded now for the first dense block (slot unchanged)
 
 
 def _settings_arguments(s) -> tuple:
