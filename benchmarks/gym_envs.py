@@ -21,6 +21,13 @@ one after the other, so that both see the same machine. Measured per engine:
 The CPU time of a ``reset`` is reported per environment too (``reset_cpu_ms``: LunarLander's
 step rates above leave its resets out).
 
+``--mode episodes`` measures the three as Gymnasium's users run them instead: random actions
+(the action space seeded), whole episodes at each environment's own limits, and every
+``reset()`` between them inside the timed loop (a reset builds a whole new world through the
+layer). The engines alternate in ``--rounds`` pairs of processes (the order reversed on odd
+rounds); the ratios are paired, per round, and their median is the headline. The load average
+is recorded before and after.
+
 Rates are given per second of wall time (``steps_per_s``, the headline) and per second of the
 process's CPU time (``steps_per_cpu_s``: on a shared, loaded machine the wall rate of one engine
 depends on what ran beside it, the CPU rate much less; the ratios of both are reported).
@@ -172,6 +179,41 @@ def resets(name: str, count: int) -> float:
     return round((time.process_time() - start) / count * 1e3, 3)
 
 
+def episodes(name: str, steps: int, seed: int) -> dict:
+    """``steps`` environment steps of ``name`` with random actions (the action space seeded
+    with ``seed``), whole episodes at the environment's own limits, each ``reset()`` that ends
+    one inside the timed loop: what a training loop of Gymnasium's users costs."""
+    import gymnasium as gym
+    env = gym.make(name)
+    env.action_space.seed(seed)
+    env.reset(seed=seed)
+    sample, step, reset = env.action_space.sample, env.step, env.reset
+    n = resets = 0
+    start, start_cpu = time.perf_counter(), time.process_time()
+    while n < steps:
+        _, _, terminated, truncated, _ = step(sample())
+        n += 1
+        if terminated or truncated:
+            reset()
+            resets += 1
+    seconds = time.perf_counter() - start
+    cpu = time.process_time() - start_cpu
+    env.close()
+    return {"steps_per_s": round(n / seconds, 1), "steps_per_cpu_s": round(n / cpu, 1),
+            "steps": n, "resets": resets}
+
+
+EPISODE_STEPS = {"LunarLander-v3": 20000, "BipedalWalker-v3": 6000, "CarRacing-v3": 2000}
+
+
+def run_episodes(args) -> dict:
+    """In this (child) process: the three environments' random episodes on one engine."""
+    budget = {name: max(1, int(steps * args.scale)) for name, steps in EPISODE_STEPS.items()}
+    for name in budget:  # warm-up: kernels loaded (or compiled), Gymnasium's modules imported
+        episodes(name, 50, 1000)
+    return {name: episodes(name, steps, 0) for name, steps in budget.items()}
+
+
 def run_engine(args) -> dict:
     """In this (child) process: the three environments on one engine."""
     if args.engine == "impulse2d":
@@ -184,6 +226,8 @@ def run_engine(args) -> dict:
             b2World.max_iterations = None if args.substeps == 1 else b2World.max_iterations
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import gymnasium  # noqa: F401  (import time not measured below)
+    if args.mode == "episodes":
+        return run_episodes(args)
     # one short warm-up of each (impulse2d compiles or loads its kernels on first use)
     lander([100])
     walker(20)
@@ -209,6 +253,41 @@ def run_engine(args) -> dict:
     return out
 
 
+def compare_episodes(args) -> dict:
+    """``--mode episodes``: the engines alternated over ``args.rounds`` pairs of processes."""
+    import statistics
+    load = [os.getloadavg()]
+    rounds = []
+    for r in range(args.rounds):
+        order = ("box2d", "impulse2d") if r % 2 == 0 else ("impulse2d", "box2d")
+        one = {}
+        for engine in order:
+            command = [sys.executable, __file__, "--engine", engine, "--mode", "episodes",
+                       "--scale", str(args.scale), "--substeps", str(args.substeps)]
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(done.stderr, file=sys.stderr)
+                raise SystemExit(f"{engine} failed")
+            one[engine] = json.loads(done.stdout.strip().splitlines()[-1])
+        rounds.append(one)
+        load.append(os.getloadavg())
+    names = list(EPISODE_STEPS)
+
+    def paired(key):
+        return {name: round(statistics.median(
+            one["impulse2d"][name][key] / one["box2d"][name][key] for one in rounds), 3)
+            for name in names}
+
+    return {"machine": platform.platform(), "python": platform.python_version(),
+            "mode": "episodes (random actions, resets timed)", "rounds": rounds,
+            "load_average_1_5_15": [[round(x, 2) for x in three] for three in load],
+            "speed_ratio_impulse2d_over_box2d": paired("steps_per_s"),
+            "cpu_speed_ratio_impulse2d_over_box2d": paired("steps_per_cpu_s"),
+            "per_round_ratio": [{name: round(one["impulse2d"][name]["steps_per_s"]
+                                             / one["box2d"][name]["steps_per_s"], 3)
+                                 for name in names} for one in rounds]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", help="write the results here")
@@ -219,9 +298,23 @@ def main() -> None:
     parser.add_argument("--substeps", type=int, default=0,
                         help="impulse2d: engine steps per Step (default: the layer's)")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--mode", choices=["pilots", "episodes"], default="pilots",
+                        help="pilots: the scripted runs above (LunarLander's resets left out); "
+                             "episodes: random actions with every reset timed")
+    parser.add_argument("--rounds", type=int, default=3, help="episodes: alternated pairs")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help=f"episodes: steps per environment x this ({EPISODE_STEPS})")
     args = parser.parse_args()
     if args.engine:
         print(json.dumps(run_engine(args)))
+        return
+    if args.mode == "episodes":
+        report = compare_episodes(args)
+        text = json.dumps(report, indent=2)
+        print(text)
+        if args.json:
+            with open(args.json, "w") as f:
+                f.write(text + "\n")
         return
     results = {}
     reset_ms = {}
