@@ -39,6 +39,7 @@ from itertools import groupby
 from .._batch import create_static_bodies, destroy_bodies
 from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
+from ._b2joints import b2GearJoint
 from ._b2math import vec_tuple
 from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef
 
@@ -134,7 +135,7 @@ def can_queue_destroy(b2world, body) -> bool:
     learns from the engine at once)."""
     if not b2world.batch_static:
         return False
-    return not body._joints or not any(type(j).__name__ == "b2GearJoint"
+    return not body._joints or not any(isinstance(j, b2GearJoint)
                                        for j in b2world._joints.values())
 
 
