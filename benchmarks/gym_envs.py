@@ -21,6 +21,19 @@ one after the other, so that both see the same machine. Measured per engine:
 The CPU time of a ``reset`` is reported per environment too (``reset_cpu_ms``: LunarLander's
 step rates above leave its resets out).
 
+``--mode episodes`` measures the three as Gymnasium's users run them instead: random actions
+(the action space seeded), whole episodes at each environment's own limits, and every
+``reset()`` between them inside the timed loop (a reset builds a whole new world through the
+layer). The engines alternate in ``--rounds`` pairs of processes (the order reversed on odd
+rounds); the ratios are paired, per round, and their median is the headline. The load average
+is recorded before and after.
+
+``--mode interleaved`` takes the same random episodes, resets timed, on both engines in ONE
+process: Gymnasium's three environment modules are loaded twice, once over Box2D 2.3 and once
+over the layer (``install()``), and the two run alternately in chunks of ``--chunk`` steps,
+each engine's CPU time summed over its chunks. On a loaded machine the two then share every
+moment's load, which separate processes minutes apart do not (the ratio is the one to read).
+
 Rates are given per second of wall time (``steps_per_s``, the headline) and per second of the
 process's CPU time (``steps_per_cpu_s``: on a shared, loaded machine the wall rate of one engine
 depends on what ran beside it, the CPU rate much less; the ratios of both are reported).
@@ -172,6 +185,157 @@ def resets(name: str, count: int) -> float:
     return round((time.process_time() - start) / count * 1e3, 3)
 
 
+def episodes(name: str, steps: int, seed: int) -> dict:
+    """``steps`` environment steps of ``name`` with random actions (the action space seeded
+    with ``seed``), whole episodes at the environment's own limits, each ``reset()`` that ends
+    one inside the timed loop: what a training loop of Gymnasium's users costs."""
+    import gymnasium as gym
+    env = gym.make(name)
+    env.action_space.seed(seed)
+    env.reset(seed=seed)
+    sample, step, reset = env.action_space.sample, env.step, env.reset
+    n = resets = 0
+    start, start_cpu = time.perf_counter(), time.process_time()
+    while n < steps:
+        _, _, terminated, truncated, _ = step(sample())
+        n += 1
+        if terminated or truncated:
+            reset()
+            resets += 1
+    seconds = time.perf_counter() - start
+    cpu = time.process_time() - start_cpu
+    env.close()
+    return {"steps_per_s": round(n / seconds, 1), "steps_per_cpu_s": round(n / cpu, 1),
+            "steps": n, "resets": resets}
+
+
+EPISODE_STEPS = {"LunarLander-v3": 20000, "BipedalWalker-v3": 6000, "CarRacing-v3": 2000}
+
+
+def run_episodes(args) -> dict:
+    """In this (child) process: the three environments' random episodes on one engine."""
+    budget = {name: max(1, int(steps * args.scale)) for name, steps in EPISODE_STEPS.items()}
+    for name in budget:  # warm-up: kernels loaded (or compiled), Gymnasium's modules imported
+        episodes(name, 50, 1000)
+    return {name: episodes(name, steps, 0) for name, steps in budget.items()}
+
+
+def _env_modules(box2d_modules: dict, tag: str) -> dict:
+    """Gymnasium's LunarLander, BipedalWalker and CarRacing classes from fresh copies of their
+    modules, imported with ``Box2D`` (and ``Box2D.b2``) being ``box2d_modules``."""
+    import importlib.util
+    import gymnasium.envs.box2d as package
+    saved = {name: sys.modules.get(name) for name in
+             ("Box2D", "Box2D.b2", "gymnasium.envs.box2d.car_dynamics")}
+    sys.modules.update(box2d_modules)
+    loaded = {}
+    try:
+        for name in ("car_dynamics", "lunar_lander", "bipedal_walker", "car_racing"):
+            spec = importlib.util.spec_from_file_location(
+                f"_bench_{tag}_{name}", os.path.join(os.path.dirname(package.__file__),
+                                                     name + ".py"))
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            loaded[name] = module
+            if name == "car_dynamics":  # car_racing imports Car from it by this name
+                sys.modules["gymnasium.envs.box2d.car_dynamics"] = module
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    return {"LunarLander-v3": (loaded["lunar_lander"].LunarLander, 1000),
+            "BipedalWalker-v3": (loaded["bipedal_walker"].BipedalWalker, 1600),
+            "CarRacing-v3": (loaded["car_racing"].CarRacing, 1000)}
+
+
+def interleaved(args) -> dict:
+    """``--mode interleaved``: both engines' random episodes, resets timed, in one process,
+    alternating chunks of ``args.chunk`` steps."""
+    import statistics
+    import gymnasium as gym
+    import Box2D
+    import Box2D.b2
+    sys.path.insert(0, SRC)
+    import impulse2d.compat.box2d as b2compat
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    b2compat.install()
+    layer = {name: sys.modules[name] for name in ("Box2D", "Box2D.b2")}
+    b2compat.uninstall()
+    classes = {"box2d": _env_modules({"Box2D": Box2D, "Box2D.b2": Box2D.b2}, "box2d"),
+               "impulse2d": _env_modules(layer, "layer")}
+    load = [os.getloadavg()]
+    out = {}
+    for name, steps in EPISODE_STEPS.items():
+        steps = max(1, int(steps * args.scale))
+        runs = {}
+        for engine, table in classes.items():
+            cls, limit = table[name]
+            gym.register(id=f"bench-{engine}-{name}", entry_point=cls, max_episode_steps=limit)
+            env = gym.make(f"bench-{engine}-{name}")
+            env.action_space.seed(0)
+            env.reset(seed=0)
+            for _ in range(20):  # warm-up (kernels loaded), outside the seeded run below
+                env.step(env.action_space.sample())
+            env.action_space.seed(0)
+            env.reset(seed=0)
+            runs[engine] = {"env": env, "steps": 0, "resets": 0, "cpu": 0.0, "reset_cpu": 0.0,
+                            "chunks": []}
+        k = 0
+        while any(run["steps"] < steps for run in runs.values()):
+            order = list(runs) if k % 2 == 0 else list(runs)[::-1]
+            for engine in order:
+                run = runs[engine]
+                env = run["env"]
+                n = min(args.chunk, steps - run["steps"])
+                if n <= 0:
+                    continue
+                sample, step, reset = env.action_space.sample, env.step, env.reset
+                resets = 0
+                in_resets = 0.0
+                clock = time.process_time
+                start = clock()
+                for _ in range(n):
+                    _, _, terminated, truncated, _ = step(sample())
+                    if terminated or truncated:
+                        t = clock()
+                        reset()
+                        in_resets += clock() - t
+                        resets += 1
+                cpu = clock() - start
+                run["steps"] += n
+                run["resets"] += resets
+                run["cpu"] += cpu
+                run["reset_cpu"] += in_resets
+                run["chunks"].append(n / cpu)
+            k += 1
+        # both ways: every CPU second, and the steps' alone (the resets' CPU time taken out,
+        # as the pilots' runs above leave LunarLander's resets out)
+        out[name] = {engine: {"steps": run["steps"], "resets": run["resets"],
+                              "steps_per_cpu_s": round(run["steps"] / run["cpu"], 1),
+                              "steps_per_cpu_s_without_resets": round(
+                                  run["steps"] / (run["cpu"] - run["reset_cpu"]), 1),
+                              "reset_cpu_ms": round(run["reset_cpu"] / max(run["resets"], 1)
+                                                    * 1e3, 3)}
+                     for engine, run in runs.items()}
+        chunk_ratios = [a / b for a, b in zip(runs["impulse2d"]["chunks"],
+                                               runs["box2d"]["chunks"])]
+        out[name]["ratio"] = round(out[name]["impulse2d"]["steps_per_cpu_s"]
+                                   / out[name]["box2d"]["steps_per_cpu_s"], 3)
+        out[name]["ratio_without_resets"] = round(
+            out[name]["impulse2d"]["steps_per_cpu_s_without_resets"]
+            / out[name]["box2d"]["steps_per_cpu_s_without_resets"], 3)
+        out[name]["chunk_ratio_median"] = round(statistics.median(chunk_ratios), 3)
+        for run in runs.values():
+            run["env"].close()
+        load.append(os.getloadavg())
+    return {"machine": platform.platform(), "python": platform.python_version(),
+            "mode": f"interleaved (one process, chunks of {args.chunk} steps, CPU time)",
+            "environments": out, "load_average_1_5_15": [[round(x, 2) for x in three]
+                                                         for three in load]}
+
+
 def run_engine(args) -> dict:
     """In this (child) process: the three environments on one engine."""
     if args.engine == "impulse2d":
@@ -184,6 +348,8 @@ def run_engine(args) -> dict:
             b2World.max_iterations = None if args.substeps == 1 else b2World.max_iterations
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import gymnasium  # noqa: F401  (import time not measured below)
+    if args.mode == "episodes":
+        return run_episodes(args)
     # one short warm-up of each (impulse2d compiles or loads its kernels on first use)
     lander([100])
     walker(20)
@@ -209,6 +375,41 @@ def run_engine(args) -> dict:
     return out
 
 
+def compare_episodes(args) -> dict:
+    """``--mode episodes``: the engines alternated over ``args.rounds`` pairs of processes."""
+    import statistics
+    load = [os.getloadavg()]
+    rounds = []
+    for r in range(args.rounds):
+        order = ("box2d", "impulse2d") if r % 2 == 0 else ("impulse2d", "box2d")
+        one = {}
+        for engine in order:
+            command = [sys.executable, __file__, "--engine", engine, "--mode", "episodes",
+                       "--scale", str(args.scale), "--substeps", str(args.substeps)]
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(done.stderr, file=sys.stderr)
+                raise SystemExit(f"{engine} failed")
+            one[engine] = json.loads(done.stdout.strip().splitlines()[-1])
+        rounds.append(one)
+        load.append(os.getloadavg())
+    names = list(EPISODE_STEPS)
+
+    def paired(key):
+        return {name: round(statistics.median(
+            one["impulse2d"][name][key] / one["box2d"][name][key] for one in rounds), 3)
+            for name in names}
+
+    return {"machine": platform.platform(), "python": platform.python_version(),
+            "mode": "episodes (random actions, resets timed)", "rounds": rounds,
+            "load_average_1_5_15": [[round(x, 2) for x in three] for three in load],
+            "speed_ratio_impulse2d_over_box2d": paired("steps_per_s"),
+            "cpu_speed_ratio_impulse2d_over_box2d": paired("steps_per_cpu_s"),
+            "per_round_ratio": [{name: round(one["impulse2d"][name]["steps_per_s"]
+                                             / one["box2d"][name]["steps_per_s"], 3)
+                                 for name in names} for one in rounds]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", help="write the results here")
@@ -219,9 +420,27 @@ def main() -> None:
     parser.add_argument("--substeps", type=int, default=0,
                         help="impulse2d: engine steps per Step (default: the layer's)")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--mode", choices=["pilots", "episodes", "interleaved"],
+                        default="pilots",
+                        help="pilots: the scripted runs above (LunarLander's resets left out); "
+                             "episodes: random actions with every reset timed; interleaved: "
+                             "the same, both engines in one process")
+    parser.add_argument("--chunk", type=int, default=200,
+                        help="interleaved: steps an engine runs before the other's turn")
+    parser.add_argument("--rounds", type=int, default=3, help="episodes: alternated pairs")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help=f"episodes: steps per environment x this ({EPISODE_STEPS})")
     args = parser.parse_args()
     if args.engine:
         print(json.dumps(run_engine(args)))
+        return
+    if args.mode in ("episodes", "interleaved"):
+        report = compare_episodes(args) if args.mode == "episodes" else interleaved(args)
+        text = json.dumps(report, indent=2)
+        print(text)
+        if args.json:
+            with open(args.json, "w") as f:
+                f.write(text + "\n")
         return
     results = {}
     reset_ms = {}

@@ -294,12 +294,25 @@ class WorldSettings:
         """``WorldSettings().replace(**changes)``, validating each field once (a new world's
         settings: every Gymnasium reset makes a world). The unit is set before the speeds, which
         are validated against bounds in it."""
+        key = _made_key(cls, changes)
+        made = _MADE.get(key) if key is not None else None
+        if made is not None:
+            # the same changes validated before (every Gymnasium reset of the pybox2d layer
+            # makes a world of the same settings): a copy of that result, checked then
+            settings = object.__new__(cls)
+            settings.__dict__.update(made)
+            return settings
         _known(changes)
         if "length_units_per_meter" not in changes:
-            return cls(**changes)
-        settings = cls(length_units_per_meter=changes.pop("length_units_per_meter"))
-        for name, value in changes.items():
-            setattr(settings, name, value)
+            settings = cls(**changes)
+        else:
+            settings = cls(length_units_per_meter=changes.pop("length_units_per_meter"))
+            for name, value in changes.items():
+                setattr(settings, name, value)
+        if key is not None:
+            if len(_MADE) >= 64:
+                _MADE.clear()
+            _MADE[key] = dict(settings.__dict__)
         return settings
 
 
@@ -325,6 +338,24 @@ def _document_fields(cls) -> None:
 
 
 _document_fields(WorldSettings)
+
+
+_MADE: dict = {}  # _made_key -> the fields of WorldSettings._with_changes' result then
+_PLAIN = (bool, int, str, type(None))
+
+
+def _made_key(cls, changes: dict):
+    """A key under which ``_with_changes(**changes)`` is a function of the key alone: the
+    names, exact types and values in order, when every value is a bool, int, str, None or a
+    float other than 0 and NaN (0.0 and -0.0 are equal as keys, and would be kept apart by the
+    fields); else None (not cached)."""
+    key = [cls]
+    for name, value in changes.items():
+        t = type(value)
+        if not (t in _PLAIN or (t is float and value == value and value != 0.0)):
+            return None
+        key.append((name, t, value))
+    return tuple(key)
 
 
 def _known(changes: dict) -> None:

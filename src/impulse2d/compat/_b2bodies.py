@@ -150,10 +150,13 @@ class b2Body:  # noqa: N801
 
     @property
     def awake(self):
+        if self._w._bodies.asleep.item(self._i) and self._b2world._queue:
+            self._b2world._flush_queue()  # a destruction waiting may wake it (_b2queue)
         return not self._w._bodies.asleep.item(self._i)
 
     @awake.setter
     def awake(self, value):
+        self._b2world._flush_queue()  # in call order with a destruction waiting (_b2queue)
         self._handle.is_awake = bool(value)
 
     @property
@@ -259,7 +262,10 @@ class b2Body:  # noqa: N801
             return False
         if w._sleepers and b.asleep.item(i):  # (_sleepers 0: no body asleep, the engine's count)
             if not wake:
-                return False
+                # a destruction waiting may wake it (_b2queue): carried out first
+                if not (self._b2world._flush_queue() and not w._bodies.asleep.item(i)):
+                    return False
+                return True
             _sleep.wake_body(w, i)
         return True
 

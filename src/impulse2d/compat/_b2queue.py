@@ -20,10 +20,14 @@ with them every later step, are exactly those of doing each call at once. What i
 static body given only ``position``, ``angle``, ``userData``, ``fixtures`` and ``shapes``,
 every fixture massless (an edge, or density 0: such a body's mass stays 0 and its centre at
 its origin); more such fixtures added to the last body queued (``CreateFixture``,
-``CreateEdgeFixture``: LunarLander's moon); and the destruction of a static body without
-joints. The one way to see a queue waiting is through a reference to the engine world
-(``b2World.engine``) kept from before the calls: read it after any call on the ``b2World``, or
-set ``b2World.batch_static = False``.
+``CreateEdgeFixture``: LunarLander's moon); and the destruction of a body, its joints with it
+(unless the world has a gear joint). Gymnasium's LunarLander destroys its four bodies and then
+drops the world for a new one: queued, that engine work is never done. The one way to see a
+queue waiting is through a reference to the engine world (``b2World.engine``) kept from before
+the calls: read it after any call on the ``b2World``, or set ``b2World.batch_static = False``.
+What a waiting destruction would change of the bodies left is their sleep (a destroyed body
+wakes what touched it): ``b2Body.awake`` (read or set) and a force or impulse with
+``wake=False`` on a sleeping body carry the queue out first.
 """
 
 from __future__ import annotations
@@ -33,9 +37,9 @@ import types
 from itertools import groupby
 
 from .._batch import create_static_bodies, destroy_bodies
-from .._core.state import STATIC
 from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
+from ._b2joints import b2GearJoint
 from ._b2math import vec_tuple
 from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef
 
@@ -125,14 +129,20 @@ def _as_list(value) -> list:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
-def queue_destroy(b2world, body) -> bool:
-    """Whether the engine's part of ``DestroyBody(body)`` was queued (a static body without
-    joints); the caller does the layer's part at once."""
-    if body._joints or not b2world.batch_static or \
-            body._w._bodies.type.item(body._i) != STATIC:
+def can_queue_destroy(b2world, body) -> bool:
+    """Whether the engine's part of ``DestroyBody(body)`` may be queued: any body, unless the
+    world has a gear joint (the engine frees a gear with the joint it couples, which the layer
+    learns from the engine at once)."""
+    if not b2world.batch_static:
         return False
-    _enqueue(b2world, "drop", body._handle)
-    return True
+    return not body._joints or not any(isinstance(j, b2GearJoint)
+                                       for j in b2world._joints.values())
+
+
+def queue_destroy(b2world, handle) -> None:
+    """Queue the engine's part of ``DestroyBody`` (``handle``: the body's engine ``Body``),
+    after the caller did the layer's part (:func:`can_queue_destroy`)."""
+    _enqueue(b2world, "drop", handle)
 
 
 def _enqueue(b2world, op: str, data) -> None:
@@ -153,7 +163,7 @@ def flush_queue(b2world) -> bool:
     for op, run in groupby(queue, key=lambda entry: entry[0]):
         run = [data for _, data in run]
         if op == "drop":
-            destroy_bodies(world, run)
+            _destroy_run(world, run)
             continue
         made = create_static_bodies(world, [entry[1:] for entry in run])
         for (body, *_), (handle, shapes) in zip(run, made):
@@ -164,6 +174,25 @@ def flush_queue(b2world) -> bool:
                 b2world._fixtures[shape._index] = fixture
     b2world._dynamic = None
     return True
+
+
+def _destroy_run(world, handles: list) -> None:
+    """Destroy the bodies ``handles`` in order: those without joints in batches
+    (``impulse2d._batch.destroy_bodies``, which would take a whole run one by one for one body
+    with joints: BipedalWalker's 200 terrain bodies before its hull), each one with joints as
+    it comes (checked when its turn comes: its joints may have gone with an earlier body)."""
+    joints = world._body_joints
+    jointless: list = []
+    for handle in handles:
+        if joints[handle._index]:
+            if jointless:
+                destroy_bodies(world, jointless)
+                jointless = []
+            world.destroy_body(handle)
+        else:
+            jointless.append(handle)
+    if jointless:
+        destroy_bodies(world, jointless)
 
 
 _CLASSES: dict = {}  # b2World class -> its queueing subclass

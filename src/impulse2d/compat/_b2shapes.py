@@ -18,6 +18,7 @@ resting shapes sit 1-2 cm closer than in Box2D.
 from __future__ import annotations
 
 import math
+import struct
 
 from .. import _validate
 from .._collision import geometry
@@ -30,13 +31,45 @@ POINT_RADIUS = 2.0 * LINEAR_SLOP  # m: Box2D's b2_polygonRadius, a zero-radius c
 MAX_POLYGON_VERTICES = 8  # impulse2d's (pybox2d's build allows 16)
 
 
+_HULLS: dict = {}     # the points' bytes -> their hull (convex_hull), read only
+_POLYGONS: dict = {}  # a hull's bytes -> its engine geometry (_polygon_geometry), read only
+_CACHE_MAX = 256      # entries kept in each (a program makes a handful of polygons)
+
+
+def _key(points) -> bytes:
+    """The exact bits of a list of float pairs (-0.0 and 0.0 apart, as the engine would keep
+    them): a cache key for what is computed from them alone."""
+    flat = [c for p in points for c in p]
+    return struct.pack(f"{len(flat)}d", *flat)
+
+
+def _remember(cache: dict, key, value):
+    if len(cache) >= _CACHE_MAX:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def convex_hull(points) -> list[tuple[float, float]]:
     """Box2D 2.3's polygon hull of ``points``: welded, rightmost (then lowest) point first,
-    counter-clockwise. Raises ValueError for fewer than 3 distinct or collinear points."""
+    counter-clockwise. Raises ValueError for fewer than 3 distinct or collinear points.
+
+    A function of the points' values alone, so the hull of points seen before comes from a
+    cache (Gymnasium makes the same lander, hull and legs at every reset; gift wrapping them
+    in Python was a tenth of making such a body); the list returned is the caller's own."""
+    ps = [vec_tuple(p, "vertices[i]") for p in points]
+    key = _key(ps)
+    hull = _HULLS.get(key)
+    if hull is None:
+        hull = _remember(_HULLS, key, _wrap_hull(ps))
+    return list(hull)
+
+
+def _wrap_hull(points) -> list[tuple[float, float]]:
+    """:func:`convex_hull` of ``points`` (pairs of floats), computed."""
     ps: list[tuple[float, float]] = []
     weld = (0.5 * LINEAR_SLOP) ** 2
-    for p in points:
-        x, y = vec_tuple(p, "vertices[i]")
+    for x, y in points:
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(f"vertices must be finite, got ({x}, {y})")
         if all((x - q[0]) ** 2 + (y - q[1]) ** 2 > weld for q in ps):
@@ -697,6 +730,19 @@ def _parsed(material: dict) -> dict:
     return m
 
 
+def _polygon_geometry(vertices):
+    """The engine's geometry of a polygon of ``vertices`` (float pairs: a hull, or a box's or
+    ``set_vertex``'s corners), as ``Body.create_polygon`` builds it (the engine's hull,
+    edge normals and centroid), kept per distinct vertices: a function of their values alone,
+    and read only (``World._attach_shape`` and ``impulse2d._batch`` copy it into the store)."""
+    key = _key(vertices)
+    geom = _POLYGONS.get(key)
+    if geom is None:
+        geom = _remember(_POLYGONS, key, geometry.make_polygon(
+            _points(vertices), _validate.rounding(0.0, "radius")))
+    return geom
+
+
 def shape_parts(b2shape, density, friction, restitution, category, mask, group, is_sensor,
                 built=True):
     """``(kind, geometry, material, size_names)`` of a fixture: what
@@ -718,8 +764,7 @@ def shape_parts(b2shape, density, friction, restitution, category, mask, group, 
     if kind is b2PolygonShape:
         if not b2shape._vertices:
             raise ValueError("the polygonShape has no vertices")
-        geom = geometry.make_polygon(_points(b2shape._vertices), _validate.rounding(0.0, "radius"))
-        return "polygon", geom, _parsed(material), "vertices"
+        return "polygon", _polygon_geometry(b2shape._vertices), _parsed(material), "vertices"
     if kind is b2CircleShape:
         radius = b2shape.radius
         if radius == 0.0:

@@ -89,7 +89,8 @@ from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
-from ._b2queue import _as_list, flush_queue, queue_destroy, queue_static, shape_fixtures
+from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
+                       shape_fixtures)
 from ._b2sleep import _motor_timers
 from ._b2debugdraw import draw_debug_data
 from ._b2solvecalls import awake_rows, check_filter, overrides_post_solve, post_solve
@@ -100,6 +101,7 @@ _BITS = QueryFilter(ALL_BITS, ALL_BITS)._bits[0]  # every category, as the kerne
 _NO_KEYS = np.empty(0, np.int64)
 _NO_FORCES = np.empty((0, 2))  # Step's forces when none were given (nothing to put back)
 _NO_TORQUES = np.empty(0)
+_FEW_JOINTS = 16  # joints up to which _find_held reads them one by one
 _FEW = 64  # contacts up to which _dispatch compares the touching keys in Python first
 _TOI_DISTANCE = 0.1  # m: Box2D 2.3's fat-box margin (b2_aabbExtension); slower bodies have
 # their contacts found ahead by the broadphase margin
@@ -537,14 +539,16 @@ class b2World:  # noqa: N801
         i = body._i  # (a queued body is made first)
         if self._bodies.get(i) is not body:
             raise ValueError("this body was already destroyed")
-        queued = queue_destroy(self, body)  # the engine's part, for a static body (_b2queue)
+        # the engine's part queued (_b2queue) where it can be, carried out after the layer's
+        # part here (as when done at once, after the listeners' calls)
+        queued = can_queue_destroy(self, body)
         goodbye = self.destructionListener
         if not queued:
             flush_queue(self)  # what was queued before comes first
-            for joint in list(body._joints):
-                if goodbye is not None:
-                    goodbye.SayGoodbye(joint)
-                self._forget_joint(joint)
+        for joint in list(body._joints):
+            if goodbye is not None:
+                goodbye.SayGoodbye(joint)
+            self._forget_joint(joint)
         rows = [f._shape._index for f in body._fixtures if f.__class__ is b2Fixture]
         if len(rows) != len(body._fixtures):  # chain fixtures: several rows each
             rows = [row for f in body._fixtures for row in f._rows()]
@@ -552,7 +556,9 @@ class b2World:  # noqa: N801
         if goodbye is not None:
             for fixture in body._fixtures:
                 goodbye.SayGoodbye(fixture)
-        if not queued:
+        if queued:
+            queue_destroy(self, body._handle)
+        else:
             self._world.destroy_body(body._handle)
         for s in rows:
             del self._fixtures[s]
@@ -907,10 +913,23 @@ class b2World:  # noqa: N801
         """Rows of the dynamic bodies of joints whose motor turns (see the module docstring),
         with their timers (those of bodies still held kept)."""
         jt = self._world._joints
-        on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
-        rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
-        self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
-                                          dtype=np.int64)
+        if len(self._joints) <= _FEW_JOINTS and \
+                len(self._joints) == self._world._joint_pool.live_count:
+            # a few joints (Gymnasium's worlds: every reset's first Step comes here): the rows
+            # read one by one, about a tenth of the array passes below
+            types = self._world._bodies.type
+            rows = set()
+            for j in self._joints.values():
+                k = j._j
+                if jt.enable_motor.item(k) and jt.motor_speed.item(k) != 0.0:
+                    rows.add(jt.body_a.item(k))
+                    rows.add(jt.body_b.item(k))
+            self._held = np.array(sorted(i for i in rows if types.item(i) == DYNAMIC), np.int64)
+        else:
+            on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
+            rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
+            self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
+                                              dtype=np.int64)
         old = dict(zip(self._held_list, self._held_timer.tolist()))
         self._held_list = self._held.tolist()
         self._held_timer = np.array([old.get(i, 0.0) for i in self._held_list], np.float64)
