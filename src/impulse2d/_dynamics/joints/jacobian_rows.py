@@ -21,6 +21,11 @@ with ``m`` and ``i`` the inverse masses and inertias. The kinds of row (:func:`e
 on one ``J``) are those of Box2D v3's joints: the soft or Baumgarte bias, the speculative limit,
 the impulse budget of the nothing-blows-up rules (:func:`.rows.bounded`).
 
+The rows (:func:`equality_row` to :func:`read_axis_rows`) take scalars and tuples only, no
+store, so they are compiled once and called (``borrowing_kernel``), not inlined into each
+caller at Numba's IR level: inlined, they made each joint type's kernels compile 1.4-2x
+slower (22-35 s against 11-24 s for a joint type, measured on the loaded 2-core machine).
+
 The solver is bit-reproducible (no ``fastmath``, :mod:`..._core.jit`), so the order in which
 ``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call,
 so the compiler keeps only its branch):
@@ -35,7 +40,7 @@ so the compiler keeps only its branch):
 
 from __future__ import annotations
 
-from ..._core.jit import inline_kernel
+from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, EQUALITY, ONE_SIDED, limit_bias, put_row, spring_softness
 from ..positions import shift
 from .rows import bounded, inequality_bias
@@ -108,7 +113,7 @@ def row_cap(jr, speed_cap, spin_cap):
     return spin_cap if turns_only(jr) else speed_cap
 
 
-@inline_kernel
+@borrowing_kernel
 def equality_row(form, jr, c, biased, rate, scale_m, scale_i, old, mass, cap, ms, vel):
     """One iteration of an equality row ``C = 0`` with accumulated impulse ``old``: rigid
     (``scale_m`` 1, ``scale_i`` 0) or soft (:func:`~..softness.soft_coefficients`, a joint's
@@ -123,7 +128,7 @@ def equality_row(form, jr, c, biased, rate, scale_m, scale_i, old, mass, cap, ms
     return total, push(form, jr, total - old, ms, vel)
 
 
-@inline_kernel
+@borrowing_kernel
 def motor_row(form, jr, target, max_impulse, old, mass, ms, vel):
     """One iteration of a motor driving ``Cdot`` to ``target`` with at most ``max_impulse``
     (the maximum force or torque times ``h``) either way. Returns ``(total, vel)``."""
@@ -132,7 +137,7 @@ def motor_row(form, jr, target, max_impulse, old, mass, ms, vel):
     return total, push(form, jr, total - old, ms, vel)
 
 
-@inline_kernel
+@borrowing_kernel
 def limit_row(form, jr, sign, gap, old, mass, room, world, ms, vel):
     """One iteration of the one-sided row ``gap >= 0`` along ``sign J`` (``sign`` -1: an upper
     bound, ``gap = upper - C``): speculative while open, then soft, Baumgarte or unbiased by
@@ -146,7 +151,7 @@ def limit_row(form, jr, sign, gap, old, mass, room, world, ms, vel):
     return total, push(form, jr, sign * (total - old), ms, vel)
 
 
-@inline_kernel
+@borrowing_kernel
 def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max_impulse,
               lower, upper, acc, world, ms, vel):
     """A joint's optional rows on one ``J``, in Box2D v3's order (the limits last, so that
@@ -186,7 +191,7 @@ def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, sof
             sign * jr[3], sign * jr[4], sign * jr[5], bias, kind, bound, soft, -1, cap)
 
 
-@inline_kernel
+@borrowing_kernel
 def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, motor_speed,
                   max_impulse, lower, upper, baumgarte, inv_h, cap):
     """:func:`axis_rows` as rows of the ``direct`` solver's system from row ``r``, with the
@@ -213,7 +218,7 @@ def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, moto
     return r
 
 
-@inline_kernel
+@borrowing_kernel
 def read_axis_rows(impulse, r, on, acc):
     """The impulses the ``direct`` solver found for :func:`put_axis_rows`' rows from row
     ``r`` (a row that is off keeps its ``acc``). Returns ``(acc, next row)``."""
