@@ -24,11 +24,13 @@ the impulse budget of the nothing-blows-up rules (:func:`.rows.bounded`).
 The rows (:func:`equality_row` to :func:`read_axis_rows`) take scalars and tuples only, no
 store, so they are compiled once and called (``borrowing_kernel``), not inlined into each
 caller at Numba's IR level: inlined, they made each joint type's kernels compile 1.4-2x
-slower (22-35 s against 11-24 s for a joint type, measured on the loaded 2-core machine).
+slower (cold, per joint type: prismatic 23-29 s against 12-13 s, measured on the loaded
+2-core machine); called, 9-15 s. The price is a call per row: a chain of 100 distance joints
+steps about 15 % slower than with the rows written out in the joint (CPU time, paired).
 
 The solver is bit-reproducible (no ``fastmath``, :mod:`..._core.jit`), so the order in which
-``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call,
-so the compiler keeps only its branch):
+``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call
+site; in the small inlined helpers the compiler keeps only its branch):
 
 * :data:`GENERAL`: ``J . v`` term by term (a custom law, whose two linear parts are unrelated);
 * :data:`PAIRED`: ``J_b,lin = -J_a,lin = u``, a unit vector (a force pair along an axis: the
