@@ -103,26 +103,6 @@ def limit_bias(c, baumgarte, inv_h):
         return c * inv_h
     return baumgarte * inv_h * c
 @borrowing_kernel
-def store_axial_rows(joints, j, impulse, r, spring, motor, limit):
-    """Read back the impulses of a joint's spring, motor and limit rows (each while on, in
-    that order: the revolute, prismatic and wheel joints write them so) from row ``r``;
-    returns the next row."""
-    if spring:
-        joints.spring_impulse[j] = impulse[r]
-        r += 1
-    if motor:
-        joints.motor_impulse[j] = impulse[r]
-        r += 1
-    if limit:
-        joints.lower_impulse[j] = impulse[r]
-        joints.upper_impulse[j] = impulse[r + 1]
-        r += 2
-    return r
-
-
-
-
-@borrowing_kernel
 def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, slop, speed_cap,
                        body, jacobian, data):
     """Write the rows of the first ``touching`` contact constraints ``cs`` from row 0: per point

@@ -34,15 +34,15 @@ import math
 
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
-from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias,
-                           spring_softness)
+from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp, solve2, solve3, turn_angle
 from ..softness import soft_coefficients
 from ..verbs import LAWS, call_law
 from ..velocities import load_pair, store_pair
-from .jacobian_rows import (coupling, push, put_jacobian_row, row_cap, row_mass, row_speed,
-                            shift_rows)
-from .rows import bounded, equality_softness, inequality_bias, one_sided
+from .jacobian_rows import (GENERAL, axis_rows, count_axis_rows, coupling, effective_mass,
+                            law_row, push, put_axis_rows, put_jacobian, read_axis_rows, row_cap,
+                            shift_row, shift_rows, speed, turns_only)
+from .rows import bounded, equality_softness
 
 EVALUATE, WITH_PRODUCTS = 1, 2
 """Modes of a law kernel: ``C`` and ``J``; also ``Jdot v`` (the state then holds velocities)."""
@@ -166,14 +166,43 @@ def warm_start(joints, ids, bodies, table):
         b = joints.body_b[j]
         evaluate(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
+        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
+              bodies.inv_inertia[b])
+        vel = load_pair(v, w, a, b)
         for r in range(joints.law_rows[j]):
             total = joints.row_impulse[j, r, 0] + joints.row_impulse[j, r, 1] \
                 - joints.row_impulse[j, r, 2]
-            vax, vay, wa, vbx, vby, wb = push(out, r, total, bodies.inv_mass[a],
-                                              bodies.inv_mass[b], bodies.inv_inertia[a],
-                                              bodies.inv_inertia[b], vax, vay, wa, vbx, vby, wb)
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+            vel = push(GENERAL, law_row(out, r), total, ms, vel)
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
+
+
+@inline_kernel
+def _free(joints, j, r, spring):
+    """Which of the rows of :func:`.jacobian_rows.axis_rows` law row ``r`` of joint ``j`` has:
+    ``(spring, motor, lower bound, upper bound)``. An equality is a spring (``spring``: the
+    joint has ``hertz > 0``) or rigid (none of the four: it is in the block)."""
+    lower = joints.row_lower[j, r]
+    upper = joints.row_upper[j, r]
+    if lower == upper:
+        return (spring, False, False, False)
+    return (False, joints.row_motor[j, r], lower > -math.inf, upper < math.inf)
+
+
+@inline_kernel
+def _free_impulses(joints, j, r):
+    """Law row ``r``'s accumulated impulses as :func:`.jacobian_rows.axis_rows` takes them:
+    slot 0 (the equality's, spring or rigid, or the motor's: a row has one or the other) for
+    both the spring and the motor, then the bounds'."""
+    return (joints.row_impulse[j, r, 0], joints.row_impulse[j, r, 0], joints.row_impulse[j, r, 1],
+            joints.row_impulse[j, r, 2])
+
+
+@inline_kernel
+def _keep_free_impulses(joints, j, r, on, acc):
+    """Write :func:`_free_impulses` back."""
+    joints.row_impulse[j, r, 0] = acc[0] if on[0] else acc[1]
+    joints.row_impulse[j, r, 1] = acc[2]
+    joints.row_impulse[j, r, 2] = acc[3]
 
 
 @inline_kernel
@@ -230,6 +259,7 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
@@ -240,52 +270,22 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
         i_b = bodies.inv_inertia[b]
         evaluate(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
+        ms = (m_a, m_b, i_a, i_b)
+        vel = load_pair(v, w, a, b)
         spring = joints.hertz[j] > 0.0
         for r in range(joints.law_rows[j]):
-            lower = joints.row_lower[j, r]
-            upper = joints.row_upper[j, r]
-            if lower == upper and not spring:
+            on = _free(joints, j, r, spring)
+            if count_axis_rows(on) == 0:
                 continue  # rigid: in the block below
-            mass = row_mass(out, r, m_a, m_b, i_a, i_b)
-            cap = row_cap(out, r, speed_cap, spin_cap)
-            c = out[r, 0]
-            if lower == upper:  # a spring toward lower, with the joint's own softness
-                cdot = row_speed(out, r, vax, vay, wa, vbx, vby, wb)
-                old = joints.row_impulse[j, r, 0]
-                impulse = (-joints.spring_soft[j, 1] * mass
-                           * (cdot + joints.spring_soft[j, 0] * (c - lower))
-                           - joints.spring_soft[j, 2] * old)
-                total = bounded(old + impulse, mass, cap)
-                joints.row_impulse[j, r, 0] = total
-                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
-                                                  vax, vay, wa, vbx, vby, wb)
-                continue
-            if joints.row_motor[j, r]:
-                cdot = row_speed(out, r, vax, vay, wa, vbx, vby, wb)
-                old = joints.row_impulse[j, r, 0]
-                limit = joints.row_max_force[j, r] * h
-                total = min(max(old - mass * (cdot - joints.row_speed[j, r]), -limit), limit)
-                joints.row_impulse[j, r, 0] = total
-                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
-                                                  vax, vay, wa, vbx, vby, wb)
-            for side in range(2):
-                if side == 0 and lower == -math.inf:
-                    continue
-                if side == 1 and upper == math.inf:
-                    continue
-                sign = 1.0 if side == 0 else -1.0
-                gap = c - lower if side == 0 else upper - c
-                bias, scale_m, scale_i = inequality_bias(gap, use_bias, soft, bias_rate,
-                                                         mass_scale, impulse_scale, baumgarte,
-                                                         inv_h)
-                old = joints.row_impulse[j, r, 1 + side]
-                cdot = sign * row_speed(out, r, vax, vay, wa, vbx, vby, wb)
-                total = one_sided(old - mass * scale_m * (cdot + bias) - scale_i * old, mass,
-                                  cap)
-                joints.row_impulse[j, r, 1 + side] = total
-                vax, vay, wa, vbx, vby, wb = push(out, r, sign * (total - old), m_a, m_b, i_a,
-                                                  i_b, vax, vay, wa, vbx, vby, wb)
+            jr = law_row(out, r)
+            mass = effective_mass(GENERAL, jr, ms)
+            cap = row_cap(jr, speed_cap, spin_cap)
+            acc, vel = axis_rows(GENERAL, jr, out[r, 0], mass, cap, mass * cap, on,
+                                 joints.row_lower[j, r], joints.spring_soft[j],
+                                 joints.row_speed[j, r], joints.row_max_force[j, r] * h,
+                                 joints.row_lower[j, r], joints.row_upper[j, r],
+                                 _free_impulses(joints, j, r), world, ms, vel)
+            _keep_free_impulses(joints, j, r, on, acc)
 
         e0, e1, e2, count = _rigid_rows(joints, j)
         if count > 0:
@@ -296,7 +296,7 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
             b2 = 0.0
             for k in range(count):
                 r = e0 if k == 0 else (e1 if k == 1 else e2)
-                x = row_speed(out, r, vax, vay, wa, vbx, vby, wb) + rate * (
+                x = speed(GENERAL, law_row(out, r), vel) + rate * (
                     out[r, 0] - joints.row_lower[j, r])
                 if k == 0:
                     b0 = x
@@ -308,21 +308,15 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
             for k in range(count):
                 r = e0 if k == 0 else (e1 if k == 1 else e2)
                 x = x0 if k == 0 else (x1 if k == 1 else x2)
+                jr = law_row(out, r)
                 old = joints.row_impulse[j, r, 0]
                 # each row of the block within its own budget (its diagonal effective mass)
                 total = bounded(old - scale_m * x - scale_i * old,
-                                row_mass(out, r, m_a, m_b, i_a, i_b),
-                                row_cap(out, r, speed_cap, spin_cap))
+                                effective_mass(GENERAL, jr, ms),
+                                row_cap(jr, speed_cap, spin_cap))
                 joints.row_impulse[j, r, 0] = total
-                vax, vay, wa, vbx, vby, wb = push(out, r, total - old, m_a, m_b, i_a, i_b,
-                                                  vax, vay, wa, vbx, vby, wb)
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
-
-
-@inline_kernel
-def _angular(out, r):
-    """Whether row ``r`` only turns (its error is an angle: rad, not m)."""
-    return out[r, 1] == 0.0 and out[r, 2] == 0.0 and out[r, 4] == 0.0 and out[r, 5] == 0.0
+                vel = push(GENERAL, jr, total - old, ms, vel)
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -351,7 +345,7 @@ def solve_position(joints, ids, bodies, table, slop, max_correction):
             for k in range(count):
                 r = e0 if k == 0 else (e1 if k == 1 else e2)
                 c = out[r, 0] - joints.row_lower[j, r]
-                if _angular(out, r):
+                if turns_only(law_row(out, r)):
                     worst = max(worst, abs(c) / ANGULAR_SLOP)
                     c = clamp(c, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
                 else:
@@ -368,7 +362,7 @@ def solve_position(joints, ids, bodies, table, slop, max_correction):
         for r in range(joints.law_rows[j]):
             if is_equality(joints, j, r):
                 continue
-            angular = _angular(out, r)
+            angular = turns_only(law_row(out, r))
             tolerance = ANGULAR_SLOP if angular else slop
             largest = MAX_ANGULAR_CORRECTION if angular else max_correction
             k = coupling(out, r, r, m_a, m_b, i_a, i_b)
@@ -382,21 +376,18 @@ def solve_position(joints, ids, bodies, table, slop, max_correction):
                     continue
                 worst = max(worst, -gap / tolerance)
                 correction = clamp(gap + tolerance, -largest, 0.0)
-                shift_rows(bodies, a, b, out, r, -sign * correction / k, -1, 0.0, -1, 0.0)
+                shift_row(bodies, a, b, law_row(out, r), -sign * correction / k)
     return worst
 
 
 @inline_kernel
 def row_count(joints, j):
     """How many rows joint ``j`` has in the ``direct`` solver's system now."""
+    spring = joints.hertz[j] > 0.0
     count = 0
     for r in range(joints.law_rows[j]):
-        lower = joints.row_lower[j, r]
-        upper = joints.row_upper[j, r]
-        if lower == upper:
-            count += 1  # the spring's row, or the rigid one
-            continue
-        count += int(joints.row_motor[j, r]) + int(lower > -math.inf) + int(upper < math.inf)
+        free = count_axis_rows(_free(joints, j, r, spring))
+        count += free if free > 0 or not is_equality(joints, j, r) else 1
     return count
 
 
@@ -421,44 +412,16 @@ def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap
             evaluate(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
         for k in range(joints.law_rows[j]):
-            lower = joints.row_lower[j, k]
-            upper = joints.row_upper[j, k]
-            if lower == upper and not spring:
+            on = _free(joints, j, k, spring)
+            if verb == STORE:
+                acc, r = read_axis_rows(impulse, r, on, _free_impulses(joints, j, k))
+                _keep_free_impulses(joints, j, k, on, acc)
                 continue
-            cap = row_cap(out, k, speed_cap, spin_cap)
-            if lower == upper:
-                if verb == STORE:
-                    joints.row_impulse[j, k, 0] = impulse[r]
-                else:
-                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
-                                     joints.spring_soft[j, 0] * (out[k, 0] - lower), EQUALITY,
-                                     0.0, spring_softness(joints.spring_soft[j]), cap)
-                r += 1
-                continue
-            if joints.row_motor[j, k]:
-                if verb == STORE:
-                    joints.row_impulse[j, k, 0] = impulse[r]
-                else:
-                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
-                                     -joints.row_speed[j, k], BOXED,
-                                     joints.row_max_force[j, k] * h, 0.0, cap)
-                r += 1
-            if lower > -math.inf:
-                if verb == STORE:
-                    joints.row_impulse[j, k, 1] = impulse[r]
-                else:
-                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
-                                     limit_bias(out[k, 0] - lower, baumgarte, inv_h), ONE_SIDED,
-                                     0.0, 0.0, cap)
-                r += 1
-            if upper < math.inf:
-                if verb == STORE:
-                    joints.row_impulse[j, k, 2] = impulse[r]
-                else:
-                    put_jacobian_row(body, jacobian, data, r, a, b, out, k, -1.0,
-                                     limit_bias(upper - out[k, 0], baumgarte, inv_h), ONE_SIDED,
-                                     0.0, 0.0, cap)
-                r += 1
+            r = put_axis_rows(body, jacobian, data, r, a, b, law_row(out, k), out[k, 0], on,
+                              joints.row_lower[j, k], joints.spring_soft[j],
+                              joints.row_speed[j, k], joints.row_max_force[j, k] * h,
+                              joints.row_lower[j, k], joints.row_upper[j, k], baumgarte, inv_h,
+                              row_cap(law_row(out, k), speed_cap, spin_cap))
         if spring:
             continue
         for k in range(joints.law_rows[j]):
@@ -467,9 +430,10 @@ def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap
             if verb == STORE:
                 joints.row_impulse[j, k, 0] = impulse[r]
             else:
-                put_jacobian_row(body, jacobian, data, r, a, b, out, k, 1.0,
-                                 baumgarte * inv_h * (out[k, 0] - joints.row_lower[j, k]),
-                                 EQUALITY, 0.0, 0.0, row_cap(out, k, speed_cap, spin_cap))
+                jr = law_row(out, k)
+                put_jacobian(body, jacobian, data, r, a, b, jr, 1.0,
+                             baumgarte * inv_h * (out[k, 0] - joints.row_lower[j, k]),
+                             EQUALITY, 0.0, 0.0, row_cap(jr, speed_cap, spin_cap))
             r += 1
     return r - start
 
@@ -477,27 +441,20 @@ def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap
 @borrowing_kernel
 def products(joints, ids, bodies, table, product, r):
     """``Jdot v`` of the custom joints' rows (:mod:`..accel_products`) into ``product`` from
-    row ``r``, in :func:`direct_rows`' order; returns the row after the last."""
+    row ``r``, in :func:`direct_rows`' order (an upper bound's row is along ``-J``); returns
+    the row after the last."""
     for n in range(ids.shape[0]):
         j = ids[n]
         spring = joints.hertz[j] > 0.0
         evaluate(joints, j, bodies, table, WITH_PRODUCTS)
         out = joints.law_out[j]
         for k in range(joints.law_rows[j]):
-            lower = joints.row_lower[j, k]
-            upper = joints.row_upper[j, k]
-            if lower == upper:
-                if spring:
-                    product[r] = out[k, 7]
-                    r += 1
-                continue
-            if joints.row_motor[j, k]:
+            on = _free(joints, j, k, spring)
+            along = int(on[0]) + int(on[1]) + int(on[2])  # spring, motor, lower bound: along J
+            for _ in range(along):
                 product[r] = out[k, 7]
                 r += 1
-            if lower > -math.inf:
-                product[r] = out[k, 7]
-                r += 1
-            if upper < math.inf:
+            if on[3]:  # the upper bound: along -J
                 product[r] = -out[k, 7]
                 r += 1
         if not spring:

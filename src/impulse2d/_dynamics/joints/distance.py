@@ -24,13 +24,15 @@ for the choice of rows.
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel
-from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
-                           spring_softness)
-from ..positions import clamp, shift
-from .rows import bounded, clear_idle_rows, inequality_bias, one_sided
-from .revolute import prepare_anchors
+from ..._core.jit import borrowing_kernel, inline_kernel
+from ..direct_rows import COUNT, EQUALITY, STORE
+from ..positions import clamp
 from ..velocities import load_pair, store_pair
+from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, correct_row, count_axis_rows,
+                            effective_mass, equality_row, keep_axis_impulses, paired, push,
+                            put_axis_rows, put_jacobian, store_axis_impulses)
+from .revolute import prepare_anchors
+from .rows import clear_idle_rows, equality_softness
 
 
 @borrowing_kernel
@@ -71,6 +73,14 @@ def _geometry(joints, j, bodies):
     return rax, ray, rbx, rby, ux, uy, length
 
 
+@inline_kernel
+def _row(joints, j, bodies):
+    """The row along the current axis ``u`` and the current length: ``(J, L)``,
+    ``J = (-u, -(r_a x u), u, r_b x u)``."""
+    rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
+    return paired(ux, uy, -(rax * uy - ray * ux), rbx * uy - rby * ux), length
+
+
 @borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated axial impulse along the current axis."""
@@ -80,17 +90,13 @@ def warm_start(joints, ids, bodies):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        rax, ray, rbx, rby, ux, uy, _ = _geometry(joints, j, bodies)
+        jr, _ = _row(joints, j, bodies)
         total = (joints.linear_impulse[j, 0] + joints.spring_impulse[j] + joints.motor_impulse[j]
                  + joints.lower_impulse[j] - joints.upper_impulse[j])
-        px = total * ux
-        py = total * uy
-        v[a, 0] -= bodies.inv_mass[a] * px
-        v[a, 1] -= bodies.inv_mass[a] * py
-        w[a] -= bodies.inv_inertia[a] * (rax * py - ray * px)
-        v[b, 0] += bodies.inv_mass[b] * px
-        v[b, 1] += bodies.inv_mass[b] * py
-        w[b] += bodies.inv_inertia[b] * (rbx * py - rby * px)
+        vel = push(PAIRED, jr, total, (bodies.inv_mass[a], bodies.inv_mass[b],
+                                       bodies.inv_inertia[a], bodies.inv_inertia[b]),
+                   load_pair(v, w, a, b))
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -100,106 +106,31 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
+    rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                               impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
-        cra = rax * uy - ray * ux
-        crb = rbx * uy - rby * ux
-        k = m_a + m_b + i_a * cra * cra + i_b * crb * crb
-        axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-
+        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
+              bodies.inv_inertia[b])
+        jr, length = _row(joints, j, bodies)
+        axial_mass = effective_mass(PAIRED, jr, ms)
+        vel = load_pair(v, w, a, b)
         if joints.enable_spring[j]:
-            if joints.hertz[j] > 0.0:
-                cdot = (ux * (vbx - wb * rby - vax + wa * ray)
-                        + uy * (vby + wb * rbx - vay - wa * rax))
-                c = length - joints.length[j]
-                old = joints.spring_impulse[j]
-                impulse = (-joints.spring_soft[j, 1] * axial_mass
-                           * (cdot + joints.spring_soft[j, 0] * c)
-                           - joints.spring_soft[j, 2] * old)
-                total = bounded(old + impulse, axial_mass, speed_cap)
-                joints.spring_impulse[j] = total
-                impulse = total - old
-                vax -= m_a * impulse * ux
-                vay -= m_a * impulse * uy
-                wa -= i_a * impulse * cra
-                vbx += m_b * impulse * ux
-                vby += m_b * impulse * uy
-                wb += i_b * impulse * crb
-
-            if joints.enable_motor[j]:
-                cdot = (ux * (vbx - wb * rby - vax + wa * ray)
-                        + uy * (vby + wb * rbx - vay - wa * rax))
-                impulse = -axial_mass * (cdot - joints.motor_speed[j])
-                old = joints.motor_impulse[j]
-                limit = joints.max_motor[j] * h
-                new = min(max(old + impulse, -limit), limit)
-                joints.motor_impulse[j] = new
-                impulse = new - old
-                vax -= m_a * impulse * ux
-                vay -= m_a * impulse * uy
-                wa -= i_a * impulse * cra
-                vbx += m_b * impulse * ux
-                vby += m_b * impulse * uy
-                wb += i_b * impulse * crb
-
-            for side in range(2):
-                # Lower: C = L - min; upper: C = max - L (the same row with the axis flipped).
-                sign = 1.0 if side == 0 else -1.0
-                c = length - joints.min_length[j] if side == 0 else joints.max_length[j] - length
-                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
-                                                         impulse_scale, baumgarte, inv_h)
-                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
-                cdot = sign * (ux * (vbx - wb * rby - vax + wa * ray)
-                               + uy * (vby + wb * rbx - vay - wa * rax))
-                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = one_sided(old + impulse, axial_mass, speed_cap)
-                impulse = new - old
-                if side == 0:
-                    joints.lower_impulse[j] = new
-                else:
-                    joints.upper_impulse[j] = new
-                impulse *= sign
-                vax -= m_a * impulse * ux
-                vay -= m_a * impulse * uy
-                wa -= i_a * impulse * cra
-                vbx += m_b * impulse * ux
-                vby += m_b * impulse * uy
-                wb += i_b * impulse * crb
+            acc, vel = axis_rows(
+                PAIRED, jr, length, axial_mass, speed_cap, axial_mass * speed_cap,
+                (joints.hertz[j] > 0.0, joints.enable_motor[j], True, True), joints.length[j],
+                joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+                joints.min_length[j], joints.max_length[j],
+                axis_impulses(joints, j), world, ms, vel)
+            keep_axis_impulses(joints, j, acc)
         else:
-            cdot = (ux * (vbx - wb * rby - vax + wa * ray)
-                    + uy * (vby + wb * rbx - vay - wa * rax))
-            bias = 0.0
-            scale_m = 1.0
-            scale_i = 0.0
-            if use_bias:
-                c = length - joints.length[j]
-                if soft:
-                    bias = bias_rate * c
-                    scale_m = mass_scale
-                    scale_i = impulse_scale
-                else:
-                    bias = baumgarte * inv_h * c
-            old = joints.linear_impulse[j, 0]
-            impulse = -scale_m * axial_mass * (cdot + bias) - scale_i * old
-            total = bounded(old + impulse, axial_mass, speed_cap)
-            joints.linear_impulse[j, 0] = total
-            impulse = total - old
-            vax -= m_a * impulse * ux
-            vay -= m_a * impulse * uy
-            wa -= i_a * impulse * cra
-            vbx += m_b * impulse * ux
-            vby += m_b * impulse * uy
-            wb += i_b * impulse * crb
-
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+            joints.linear_impulse[j, 0], vel = equality_row(
+                PAIRED, jr, length - joints.length[j], use_bias, rate, scale_m, scale_i,
+                joints.linear_impulse[j, 0], axial_mass, speed_cap, ms, vel)
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -214,7 +145,7 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
+        jr, length = _row(joints, j, bodies)
         if not joints.enable_spring[j]:
             c = length - joints.length[j]
         elif length < joints.min_length[j]:
@@ -224,16 +155,9 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         else:
             continue
         worst = max(worst, abs(c) / slop)
-        c = clamp(c, -max_correction, max_correction)
-        cra = rax * uy - ray * ux
-        crb = rbx * uy - rby * ux
-        k = (bodies.inv_mass[a] + bodies.inv_mass[b] + bodies.inv_inertia[a] * cra * cra
-             + bodies.inv_inertia[b] * crb * crb)
-        if k <= 0.0:
-            continue
-        impulse = -c / k
-        shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * cra)
-        shift(bodies, b, impulse * ux, impulse * uy, impulse * crb)
+        correct_row(bodies, a, b, PAIRED, jr, clamp(c, -max_correction, max_correction),
+                    (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
+                     bodies.inv_inertia[b]))
     return worst
 
 
@@ -252,49 +176,27 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         a = joints.body_a[j]
         b = joints.body_b[j]
         sprung = joints.enable_spring[j]
-        spring = sprung and joints.hertz[j] > 0.0
-        motor = sprung and joints.enable_motor[j]
+        on = (sprung and joints.hertz[j] > 0.0, sprung and joints.enable_motor[j], sprung,
+              sprung)
         if verb == COUNT:
-            r += 2 + int(spring) + int(motor) if sprung else 1
+            r += count_axis_rows(on) if sprung else 1
             continue
         if verb == STORE:
             if not sprung:
                 joints.linear_impulse[j, 0] = impulse[r]
                 r += 1
                 continue
-            if spring:
-                joints.spring_impulse[j] = impulse[r]
-                r += 1
-            if motor:
-                joints.motor_impulse[j] = impulse[r]
-                r += 1
-            joints.lower_impulse[j] = impulse[r]
-            joints.upper_impulse[j] = impulse[r + 1]
-            r += 2
+            r = store_axis_impulses(joints, j, impulse, r, on)
             continue
-        rax, ray, rbx, rby, ux, uy, length = _geometry(joints, j, bodies)
-        cra = rax * uy - ray * ux
-        crb = rbx * uy - rby * ux
+        jr, length = _row(joints, j, bodies)
         if not sprung:
-            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
-                    baumgarte * inv_h * (length - joints.length[j]), EQUALITY, 0.0, 0.0, -1,
-                    speed_cap)
+            put_jacobian(body, jacobian, data, r, a, b, jr, 1.0,
+                         baumgarte * inv_h * (length - joints.length[j]), EQUALITY, 0.0, 0.0,
+                         speed_cap)
             r += 1
             continue
-        if spring:
-            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
-                    joints.spring_soft[j, 0] * (length - joints.length[j]), EQUALITY, 0.0,
-                    spring_softness(joints.spring_soft[j]), -1, speed_cap)
-            r += 1
-        if motor:
-            put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
-                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, speed_cap)
-            r += 1
-        put_row(body, jacobian, data, r, a, b, -ux, -uy, -cra, ux, uy, crb,
-                limit_bias(length - joints.min_length[j], baumgarte, inv_h), ONE_SIDED, 0.0,
-                0.0, -1, speed_cap)
-        put_row(body, jacobian, data, r + 1, a, b, ux, uy, cra, -ux, -uy, -crb,
-                limit_bias(joints.max_length[j] - length, baumgarte, inv_h), ONE_SIDED, 0.0,
-                0.0, -1, speed_cap)
-        r += 2
+        r = put_axis_rows(body, jacobian, data, r, a, b, jr, length, on, joints.length[j],
+                          joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+                          joints.min_length[j], joints.max_length[j], baumgarte, inv_h,
+                          speed_cap)
     return r - start

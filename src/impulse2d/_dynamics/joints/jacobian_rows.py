@@ -1,30 +1,303 @@
-"""The row machinery: a scalar constraint row given by its value ``C`` and its Jacobian ``J``,
-turned into an effective mass, a bias, an accumulated and clamped impulse, a position
-correction and a row of the ``direct`` solver's system.
+"""The row machinery of every joint: a scalar constraint row given by its Jacobian ``J`` and its
+error ``C``, turned into an effective mass, a bias, an accumulated and clamped impulse, a
+position correction and rows of the ``direct`` solver's system. Each joint type keeps only its
+geometry (its ``C``, its ``J`` and, where it solves one, its block); the custom joints
+(:mod:`.custom`) hand their generated ``J`` to the same functions.
 
-A row here is row ``r`` of an array ``out`` laid out as :data:`~..._core.state.LAW_OUT`::
-
-    out[r] = (C, J_a linear x, J_a linear y, J_a angular, J_b linear x, J_b linear y,
-              J_b angular, Jdot v)
-
-in the solver's velocity coordinates (each body's centre-of-mass velocity and its spin), so
-that ``Cdot = J_a . (v_a, w_a) + J_b . (v_b, w_b)``. From ``J`` alone (Catto, "Modeling and
-Solving Constraints", GDC 2009)::
+A row is six numbers, ``J = (J_a linear x, J_a linear y, J_a angular, J_b linear x,
+J_b linear y, J_b angular)``, in the solver's velocity coordinates (each body's centre-of-mass
+velocity and its spin), so that ``Cdot = J . (v_a, w_a, v_b, w_b)``; the velocities travel as
+``vel = (vax, vay, wa, vbx, vby, wb)`` and the inverse masses as ``ms = (m_a, m_b, i_a, i_b)``.
+From ``J`` alone (Catto, "Modeling and Solving Constraints", GDC 2009; "Soft Constraints",
+GDC 2011)::
 
     K      = J M^-1 J^T = m_a |J_a,lin|^2 + i_a J_a,ang^2 + m_b |J_b,lin|^2 + i_b J_b,ang^2
-    lambda = -(1/K) (Cdot + bias)           (rigid), and P = J^T lambda on the velocities
-    K_pq   = J_p M^-1 J_q^T                 (the coupling of two rows, for a block solve)
+    lambda = -s_m (1/K) (Cdot + rate C) - s_i lambda_acc       (rigid: s_m = 1, s_i = 0)
+    P      = J^T lambda on the velocities,   J^T lambda / M on the positions (NGS)
+    K_pq   = J_p M^-1 J_q^T                  (the coupling of two rows, for a block solve)
 
-with ``m`` and ``i`` the inverse masses and inertias. The bias (soft, Baumgarte or
-speculative), the impulse budget and the clamping are those of the built-in joints
-(:mod:`.rows`): what a custom joint (:mod:`.custom`) solves is solved as the built-in rows are.
+with ``m`` and ``i`` the inverse masses and inertias. The kinds of row (:func:`equality_row`,
+:func:`motor_row`, :func:`limit_row`, and :func:`axis_rows`, a joint's spring, motor and limits
+on one ``J``) are those of Box2D v3's joints: the soft or Baumgarte bias, the speculative limit,
+the impulse budget of the nothing-blows-up rules (:func:`.rows.bounded`).
+
+The rows (:func:`equality_row` to :func:`read_axis_rows`) take scalars and tuples only, no
+store, so they are compiled once and called (``borrowing_kernel``), not inlined into each
+caller at Numba's IR level: inlined, they made each joint type's kernels compile 1.4-2x
+slower (cold, per joint type: prismatic 23-29 s against 12-13 s, measured on the loaded
+2-core machine); called, 9-15 s. The price is a call per row: a chain of 100 distance joints
+steps about 15 % slower than with the rows written out in the joint (CPU time, paired).
+
+The solver is bit-reproducible (no ``fastmath``, :mod:`..._core.jit`), so the order in which
+``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call
+site; in the small inlined helpers the compiler keeps only its branch):
+
+* :data:`GENERAL`: ``J . v`` term by term (a custom law, whose two linear parts are unrelated);
+* :data:`PAIRED`: ``J_b,lin = -J_a,lin = u``, a unit vector (a force pair along an axis: the
+  distance, prismatic and wheel rows), ``u . (v_b - v_a) + J_b,ang w_b + J_a,ang w_a``, and
+  ``K = m_a + m_b + i_a J_a,ang^2 + i_b J_b,ang^2``;
+* :data:`ANGULAR`: ``J = (0, 0, -1, 0, 0, 1)``, ``w_b - w_a`` (an angle: the revolute joint's
+  rows, the wheel's motor, the weld's angle), ``K = i_a + i_b``.
 """
 
 from __future__ import annotations
 
-from ..._core.jit import inline_kernel
-from ..direct_rows import put_row
+from ..._core.jit import borrowing_kernel, inline_kernel
+from ..direct_rows import BOXED, EQUALITY, ONE_SIDED, limit_bias, put_row, spring_softness
 from ..positions import shift
+from .rows import bounded, inequality_bias
+
+GENERAL, PAIRED, ANGULAR = 0, 1, 2
+"""How a row's ``Cdot`` is summed and its ``K`` formed (see the module doc)."""
+
+TURN = (0.0, 0.0, -1.0, 0.0, 0.0, 1.0)
+"""``J`` of an angle row (:data:`ANGULAR`): ``Cdot = w_b - w_a``."""
+
+
+@inline_kernel
+def paired(ux, uy, jaw, jbw):
+    """``J`` of a :data:`PAIRED` row along the unit vector ``u`` with the angular terms
+    ``jaw`` (on A) and ``jbw`` (on B)."""
+    return (-ux, -uy, jaw, ux, uy, jbw)
+
+
+@inline_kernel
+def speed(form, jr, vel):
+    """``Cdot = J v`` of the row ``jr`` at the velocities ``vel`` (m/s or rad/s)."""
+    if form == ANGULAR:
+        return vel[5] - vel[2]
+    if form == PAIRED:
+        return jr[3] * (vel[3] - vel[0]) + jr[4] * (vel[4] - vel[1]) + jr[5] * vel[5] \
+            + jr[2] * vel[2]
+    return (jr[0] * vel[0] + jr[1] * vel[1] + jr[2] * vel[2] + jr[3] * vel[3]
+            + jr[4] * vel[4] + jr[5] * vel[5])
+
+
+@inline_kernel
+def push(form, jr, impulse, ms, vel):
+    """The velocities ``vel`` after the impulse ``J^T impulse`` (N s, or N m s)."""
+    if form == ANGULAR:
+        return (vel[0], vel[1], vel[2] - ms[2] * impulse, vel[3], vel[4],
+                vel[5] + ms[3] * impulse)
+    return (vel[0] + ms[0] * impulse * jr[0], vel[1] + ms[0] * impulse * jr[1],
+            vel[2] + ms[2] * impulse * jr[2], vel[3] + ms[1] * impulse * jr[3],
+            vel[4] + ms[1] * impulse * jr[4], vel[5] + ms[3] * impulse * jr[5])
+
+
+@inline_kernel
+def stiffness(form, jr, ms):
+    """``K = J M^-1 J^T`` of the row (1/kg, or 1/(kg m^2) for an angle)."""
+    if form == ANGULAR:
+        return ms[2] + ms[3]
+    if form == PAIRED:
+        return ms[0] + ms[1] + ms[2] * jr[2] * jr[2] + ms[3] * jr[5] * jr[5]
+    return (ms[0] * (jr[0] * jr[0] + jr[1] * jr[1]) + ms[2] * jr[2] * jr[2]
+            + ms[1] * (jr[3] * jr[3] + jr[4] * jr[4]) + ms[3] * jr[5] * jr[5])
+
+
+@inline_kernel
+def effective_mass(form, jr, ms):
+    """The row's effective mass ``1 / K`` (0 for a row that moves nothing)."""
+    k = stiffness(form, jr, ms)
+    return 1.0 / k if k > 0.0 else 0.0
+
+
+@inline_kernel
+def turns_only(jr):
+    """Whether the row only turns the bodies (no linear term: its error is an angle, rad)."""
+    return jr[0] == 0.0 and jr[1] == 0.0 and jr[3] == 0.0 and jr[4] == 0.0
+
+
+@inline_kernel
+def row_cap(jr, speed_cap, spin_cap):
+    """The speed budget of the row (:func:`~..solvers.impulse_caps`): the spin budget for a
+    row that only turns, else the linear one."""
+    return spin_cap if turns_only(jr) else speed_cap
+
+
+@borrowing_kernel
+def equality_row(form, jr, c, biased, rate, scale_m, scale_i, old, mass, cap, ms, vel):
+    """One iteration of an equality row ``C = 0`` with accumulated impulse ``old``: rigid
+    (``scale_m`` 1, ``scale_i`` 0) or soft (:func:`~..softness.soft_coefficients`, a joint's
+    spring or the world's joint softness), with the bias ``rate C`` while ``biased``; the total
+    kept within ``mass * cap`` (:func:`.rows.bounded`). Returns ``(total, vel)``."""
+    cdot = speed(form, jr, vel)
+    bias = 0.0
+    if biased:
+        bias = rate * c
+    impulse = -scale_m * mass * (cdot + bias) - scale_i * old
+    total = bounded(old + impulse, mass, cap)
+    return total, push(form, jr, total - old, ms, vel)
+
+
+@borrowing_kernel
+def motor_row(form, jr, target, max_impulse, old, mass, ms, vel):
+    """One iteration of a motor driving ``Cdot`` to ``target`` with at most ``max_impulse``
+    (the maximum force or torque times ``h``) either way. Returns ``(total, vel)``."""
+    impulse = -mass * (speed(form, jr, vel) - target)
+    total = min(max(old + impulse, -max_impulse), max_impulse)
+    return total, push(form, jr, total - old, ms, vel)
+
+
+@borrowing_kernel
+def limit_row(form, jr, sign, gap, old, mass, room, world, ms, vel):
+    """One iteration of the one-sided row ``gap >= 0`` along ``sign J`` (``sign`` -1: an upper
+    bound, ``gap = upper - C``): speculative while open, then soft, Baumgarte or unbiased by
+    the pass (``world``, see :func:`axis_rows`; :func:`.rows.inequality_bias`); the total
+    within ``[0, room]``. Returns ``(total, vel)``."""
+    bias, scale_m, scale_i = inequality_bias(gap, world[0], world[1], world[2], world[3],
+                                             world[4], world[5], world[6])
+    cdot = sign * speed(form, jr, vel)
+    impulse = -mass * scale_m * (cdot + bias) - scale_i * old
+    total = min(max(old + impulse, 0.0), room)
+    return total, push(form, jr, sign * (total - old), ms, vel)
+
+
+@borrowing_kernel
+def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max_impulse,
+              lower, upper, acc, world, ms, vel):
+    """A joint's optional rows on one ``J``, in Box2D v3's order (the limits last, so that
+    they win): the spring ``C - rest`` with the joint's own softness ``soft_row``
+    (``(bias rate, mass scale, impulse scale)``), the motor (``motor_speed``, ``max_impulse``),
+    the lower bound ``C - lower >= 0`` and the upper one ``upper - C >= 0``.
+
+    ``on``: which of the four act; ``acc``: their accumulated impulses (returned updated, with
+    the velocities: ``(acc, vel)``); ``cap``: the speed budget of the spring; ``room``: the
+    most a bound may push; ``world``: ``(use_bias, soft, bias_rate, mass_scale, impulse_scale,
+    baumgarte, 1/h)``, the pass's stabilisation of the bounds once violated.
+    """
+    spring, motor, low, high = acc
+    if on[0]:
+        spring, vel = equality_row(form, jr, c - rest, True, soft_row[0], soft_row[1],
+                                   soft_row[2], spring, mass, cap, ms, vel)
+    if on[1]:
+        motor, vel = motor_row(form, jr, motor_speed, max_impulse, motor, mass, ms, vel)
+    if on[2]:
+        low, vel = limit_row(form, jr, 1.0, c - lower, low, mass, room, world, ms, vel)
+    if on[3]:
+        high, vel = limit_row(form, jr, -1.0, upper - c, high, mass, room, world, ms, vel)
+    return (spring, motor, low, high), vel
+
+
+@inline_kernel
+def count_axis_rows(on):
+    """How many rows :func:`put_axis_rows` writes for the switches ``on``."""
+    return int(on[0]) + int(on[1]) + int(on[2]) + int(on[3])
+
+
+@inline_kernel
+def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, cap):
+    """Row ``r`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`) along
+    ``sign J`` (``sign`` -1: an upper bound)."""
+    put_row(body, jacobian, data, r, a, b, sign * jr[0], sign * jr[1], sign * jr[2],
+            sign * jr[3], sign * jr[4], sign * jr[5], bias, kind, bound, soft, -1, cap)
+
+
+@borrowing_kernel
+def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, motor_speed,
+                  max_impulse, lower, upper, baumgarte, inv_h, cap):
+    """:func:`axis_rows` as rows of the ``direct`` solver's system from row ``r``, with the
+    ``pgs`` biases: the spring a soft equality, the motor boxed by ``max_impulse``, each bound
+    one-sided (the upper one along ``-J``). Returns the next row."""
+    if on[0]:
+        put_jacobian(body, jacobian, data, r, a, b, jr, 1.0, soft_row[0] * (c - rest),
+                     EQUALITY, 0.0, spring_softness(soft_row), cap)
+        r += 1
+    if on[1]:
+        put_jacobian(body, jacobian, data, r, a, b, jr, 1.0, -motor_speed, BOXED, max_impulse,
+                     0.0, cap)
+        r += 1
+    if on[2]:
+        put_jacobian(body, jacobian, data, r, a, b, jr, 1.0, limit_bias(c - lower, baumgarte,
+                                                                          inv_h),
+                     ONE_SIDED, 0.0, 0.0, cap)
+        r += 1
+    if on[3]:
+        put_jacobian(body, jacobian, data, r, a, b, jr, -1.0, limit_bias(upper - c, baumgarte,
+                                                                           inv_h),
+                     ONE_SIDED, 0.0, 0.0, cap)
+        r += 1
+    return r
+
+
+@borrowing_kernel
+def read_axis_rows(impulse, r, on, acc):
+    """The impulses the ``direct`` solver found for :func:`put_axis_rows`' rows from row
+    ``r`` (a row that is off keeps its ``acc``). Returns ``(acc, next row)``."""
+    spring, motor, low, high = acc
+    if on[0]:
+        spring = impulse[r]
+        r += 1
+    if on[1]:
+        motor = impulse[r]
+        r += 1
+    if on[2]:
+        low = impulse[r]
+        r += 1
+    if on[3]:
+        high = impulse[r]
+        r += 1
+    return (spring, motor, low, high), r
+
+
+@inline_kernel
+def optional_rows(joints, j):
+    """Which of a built-in joint's optional rows (:func:`axis_rows`) are on: the spring (with
+    ``hertz > 0``), the motor and the two bounds of its limit."""
+    limit = joints.enable_limit[j]
+    return (joints.enable_spring[j] and joints.hertz[j] > 0.0, joints.enable_motor[j], limit,
+            limit)
+
+
+@inline_kernel
+def axis_impulses(joints, j):
+    """A built-in joint's accumulated impulses on its :func:`axis_rows`: ``(spring, motor,
+    lower, upper)``."""
+    return (joints.spring_impulse[j], joints.motor_impulse[j], joints.lower_impulse[j],
+            joints.upper_impulse[j])
+
+
+@inline_kernel
+def keep_axis_impulses(joints, j, acc):
+    """Write :func:`axis_impulses` back."""
+    joints.spring_impulse[j] = acc[0]
+    joints.motor_impulse[j] = acc[1]
+    joints.lower_impulse[j] = acc[2]
+    joints.upper_impulse[j] = acc[3]
+
+
+@inline_kernel
+def store_axis_impulses(joints, j, impulse, r, on):
+    """:func:`read_axis_rows` into a built-in joint's impulses; returns the next row."""
+    acc, r = read_axis_rows(impulse, r, on, axis_impulses(joints, j))
+    keep_axis_impulses(joints, j, acc)
+    return r
+
+
+@inline_kernel
+def shift_row(bodies, a, b, jr, x):
+    """Move bodies ``a`` and ``b`` by the pseudo-impulse ``J^T x`` (kg m, or kg m^2: positions,
+    not velocities; the nonlinear Gauss-Seidel pass)."""
+    shift(bodies, a, x * jr[0], x * jr[1], x * jr[2])
+    shift(bodies, b, x * jr[3], x * jr[4], x * jr[5])
+
+
+@inline_kernel
+def correct_row(bodies, a, b, form, jr, c, ms):
+    """The NGS correction of one row with (clamped) error ``c``: the pseudo-impulse
+    ``-c / K`` along ``J`` at the current geometry; none for a row that moves nothing."""
+    k = stiffness(form, jr, ms)
+    if k > 0.0:
+        shift_row(bodies, a, b, jr, -c / k)
+
+
+# A custom law writes its rows into an array ``out`` laid out as :data:`~..._core.state.LAW_OUT`:
+# ``out[r] = (C, J, Jdot v)``. These read that layout.
+
+@inline_kernel
+def law_row(out, r):
+    """``J`` of row ``r`` of a law's output."""
+    return (out[r, 1], out[r, 2], out[r, 3], out[r, 4], out[r, 5], out[r, 6])
 
 
 @inline_kernel
@@ -36,40 +309,9 @@ def coupling(out, p, q, m_a, m_b, i_a, i_b):
 
 
 @inline_kernel
-def row_mass(out, r, m_a, m_b, i_a, i_b):
-    """The effective mass ``1 / K`` of row ``r`` (0 for a row that moves nothing)."""
-    k = coupling(out, r, r, m_a, m_b, i_a, i_b)
-    return 1.0 / k if k > 0.0 else 0.0
-
-
-@inline_kernel
-def row_speed(out, r, vax, vay, wa, vbx, vby, wb):
-    """``Cdot = J v`` of row ``r`` at the given velocities."""
-    return (out[r, 1] * vax + out[r, 2] * vay + out[r, 3] * wa
-            + out[r, 4] * vbx + out[r, 5] * vby + out[r, 6] * wb)
-
-
-@inline_kernel
-def row_cap(out, r, speed_cap, spin_cap):
-    """The speed budget of row ``r`` (:func:`~..solvers.impulse_caps`): the spin budget for a
-    row that only turns (no linear term, an angle row), else the linear one."""
-    if (out[r, 1] == 0.0 and out[r, 2] == 0.0 and out[r, 4] == 0.0 and out[r, 5] == 0.0):
-        return spin_cap
-    return speed_cap
-
-
-@inline_kernel
-def push(out, r, impulse, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb):
-    """The velocities after the impulse ``J_r^T impulse``."""
-    return (vax + m_a * impulse * out[r, 1], vay + m_a * impulse * out[r, 2],
-            wa + i_a * impulse * out[r, 3], vbx + m_b * impulse * out[r, 4],
-            vby + m_b * impulse * out[r, 5], wb + i_b * impulse * out[r, 6])
-
-
-@inline_kernel
 def shift_rows(bodies, a, b, out, r0, l0, r1, l1, r2, l2):
-    """Move bodies ``a`` and ``b`` by the pseudo-impulse ``sum_k J_rk^T l_k`` (positions, not
-    velocities: the nonlinear Gauss-Seidel pass). A row index -1 takes no part."""
+    """Move bodies ``a`` and ``b`` by the pseudo-impulse ``sum_k J_rk^T l_k`` (the rows of a
+    block at once). A row index -1 takes no part."""
     ax = 0.0
     ay = 0.0
     aw = 0.0
@@ -89,13 +331,3 @@ def shift_rows(bodies, a, b, out, r0, l0, r1, l1, r2, l2):
         bw += x * out[r, 6]
     shift(bodies, a, ax, ay, aw)
     shift(bodies, b, bx, by, bw)
-
-
-@inline_kernel
-def put_jacobian_row(body, jacobian, data, row, a, b, out, r, sign, bias, kind, bound, soft,
-                     cap):
-    """Write row ``r`` of ``out`` (times ``sign``: -1 for an upper bound, ``C' = upper - C``)
-    as row ``row`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`)."""
-    put_row(body, jacobian, data, row, a, b, sign * out[r, 1], sign * out[r, 2],
-            sign * out[r, 3], sign * out[r, 4], sign * out[r, 5], sign * out[r, 6], bias, kind,
-            bound, soft, -1, cap)

@@ -26,6 +26,7 @@ import math
 from ..._core.jit import borrowing_kernel
 from ..direct_rows import BOXED, COUNT, STORE, put_row
 from ..positions import relative_turn
+from .jacobian_rows import ANGULAR, TURN, motor_row
 from .rows import point_impulse
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
@@ -61,18 +62,16 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
         rate = joints.correction_factor[j] * inv_h
 
+        # The angle: a motor row whose target speed closes the error at ``rate``.
         theta = joints.delta_angle[j] + relative_turn(dq, a, b)
-        impulse = -joints.axial_mass[j] * (wb - wa + rate * theta)
-        old = joints.angular_impulse[j]
-        limit = min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap)
-        new = min(max(old + impulse, -limit), limit)
-        joints.angular_impulse[j] = new
-        impulse = new - old
-        wa -= i_a * impulse
-        wb += i_b * impulse
+        joints.angular_impulse[j], vel = motor_row(
+            ANGULAR, TURN, -(rate * theta),
+            min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap),
+            joints.angular_impulse[j], joints.axial_mass[j], (m_a, m_b, i_a, i_b),
+            load_pair(v, w, a, b))
+        vax, vay, wa, vbx, vby, wb = vel
 
         rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]

@@ -28,14 +28,16 @@ Baumgarte in pgs. Sources: Catto, "Modeling and Solving Constraints" (GDC 2009);
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel, inner_kernel
+from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
-from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
-                           spring_softness, store_axial_rows)
+from ..direct_rows import COUNT, EQUALITY, STORE, put_row
 from ..positions import clamp, relative_turn, shift, solve2, solve3
-from .rows import bounded, inequality_bias, one_sided
-from .revolute import prepare as _revolute_prepare
 from ..velocities import load_pair, store_pair
+from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, count_axis_rows, effective_mass,
+                            keep_axis_impulses, optional_rows, paired, put_axis_rows,
+                            store_axis_impulses)
+from .revolute import prepare as _revolute_prepare
+from .rows import bounded
 
 
 @borrowing_kernel
@@ -75,33 +77,40 @@ def geometry(joints, j, bodies):
 @borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated axial, perpendicular and angular impulses."""
-    v = bodies.v
-    w = bodies.w
     for n in range(ids.shape[0]):
         j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
-        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        px_ = -uy
-        py_ = ux
-        a1 = (dx + rax) * uy - (dy + ray) * ux
-        a2 = rbx * uy - rby * ux
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
-        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
-                 - joints.upper_impulse[j])
-        perp = joints.linear_impulse[j, 0]
-        angular = joints.angular_impulse[j]
-        fx = axial * ux + perp * px_
-        fy = axial * uy + perp * py_
-        la = axial * a1 + perp * s1 + angular
-        lb = axial * a2 + perp * s2 + angular
-        v[a, 0] -= bodies.inv_mass[a] * fx
-        v[a, 1] -= bodies.inv_mass[a] * fy
-        w[a] -= bodies.inv_inertia[a] * la
-        v[b, 0] += bodies.inv_mass[b] * fx
-        v[b, 1] += bodies.inv_mass[b] * fy
-        w[b] += bodies.inv_inertia[b] * lb
+        apply_axis_line(joints, j, bodies,
+                        joints.spring_impulse[j] + joints.motor_impulse[j]
+                        + joints.lower_impulse[j] - joints.upper_impulse[j],
+                        joints.linear_impulse[j, 0], joints.angular_impulse[j])
+
+
+@inline_kernel
+def apply_axis_line(joints, j, bodies, axial, perp, angular):
+    """Apply the impulses ``axial`` along the axis, ``perp`` along its perpendicular and the
+    angular ``angular`` of a prismatic or wheel joint ``j`` (the wheel's angular one is its
+    motor's) at the current geometry: the warm start of both."""
+    v = bodies.v
+    w = bodies.w
+    a = joints.body_a[j]
+    b = joints.body_b[j]
+    rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
+    px_ = -uy
+    py_ = ux
+    a1 = (dx + rax) * uy - (dy + ray) * ux
+    a2 = rbx * uy - rby * ux
+    s1 = (dx + rax) * py_ - (dy + ray) * px_
+    s2 = rbx * py_ - rby * px_
+    fx = axial * ux + perp * px_
+    fy = axial * uy + perp * py_
+    la = axial * a1 + perp * s1 + angular
+    lb = axial * a2 + perp * s2 + angular
+    v[a, 0] -= bodies.inv_mass[a] * fx
+    v[a, 1] -= bodies.inv_mass[a] * fy
+    w[a] -= bodies.inv_inertia[a] * la
+    v[b, 0] += bodies.inv_mass[b] * fx
+    v[b, 1] += bodies.inv_mass[b] * fy
+    w[b] += bodies.inv_inertia[b] * lb
 
 
 @borrowing_kernel
@@ -112,6 +121,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     w = bodies.w
     dq = bodies.dq
     inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
@@ -123,66 +133,16 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         px_ = -uy
         py_ = ux
-        a1 = (dx + rax) * uy - (dy + ray) * ux
-        a2 = rbx * uy - rby * ux
-        translation = ux * dx + uy * dy
-        k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
-        axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-
-        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
-            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
-            old = joints.spring_impulse[j]
-            impulse = (-joints.spring_soft[j, 1] * axial_mass
-                       * (cdot + joints.spring_soft[j, 0] * translation)
-                       - joints.spring_soft[j, 2] * old)
-            total = bounded(old + impulse, axial_mass, speed_cap)
-            joints.spring_impulse[j] = total
-            impulse = total - old
-            vax -= m_a * impulse * ux
-            vay -= m_a * impulse * uy
-            wa -= i_a * impulse * a1
-            vbx += m_b * impulse * ux
-            vby += m_b * impulse * uy
-            wb += i_b * impulse * a2
-
-        if joints.enable_motor[j]:
-            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
-            impulse = -axial_mass * (cdot - joints.motor_speed[j])
-            old = joints.motor_impulse[j]
-            limit = joints.max_motor[j] * h
-            new = min(max(old + impulse, -limit), limit)
-            joints.motor_impulse[j] = new
-            impulse = new - old
-            vax -= m_a * impulse * ux
-            vay -= m_a * impulse * uy
-            wa -= i_a * impulse * a1
-            vbx += m_b * impulse * ux
-            vby += m_b * impulse * uy
-            wb += i_b * impulse * a2
-
-        if joints.enable_limit[j]:
-            for side in range(2):
-                sign = 1.0 if side == 0 else -1.0
-                c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
-                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
-                                                         impulse_scale, baumgarte, inv_h)
-                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
-                cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
-                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = one_sided(old + impulse, axial_mass, speed_cap)
-                impulse = new - old
-                if side == 0:
-                    joints.lower_impulse[j] = new
-                else:
-                    joints.upper_impulse[j] = new
-                impulse *= sign
-                vax -= m_a * impulse * ux
-                vay -= m_a * impulse * uy
-                wa -= i_a * impulse * a1
-                vbx += m_b * impulse * ux
-                vby += m_b * impulse * uy
-                wb += i_b * impulse * a2
+        jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+        ms = (m_a, m_b, i_a, i_b)
+        axial_mass = effective_mass(PAIRED, jr, ms)
+        acc, vel = axis_rows(
+            PAIRED, jr, translation, axial_mass, speed_cap, axial_mass * speed_cap,
+            optional_rows(joints, j), 0.0, joints.spring_soft[j], joints.motor_speed[j],
+            joints.max_motor[j] * h, joints.lower[j], joints.upper[j], axis_impulses(joints, j),
+            world, ms, load_pair(v, w, a, b))
+        keep_axis_impulses(joints, j, acc)
+        vax, vay, wa, vbx, vby, wb = vel
 
         # Point on the line and no relative rotation: one 2x2 block.
         s1 = (dx + rax) * py_ - (dy + ray) * px_
@@ -328,17 +288,15 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
-        motor = joints.enable_motor[j]
-        limit = joints.enable_limit[j]
+        on = optional_rows(joints, j)
         if verb == COUNT:
-            r += 2 + int(spring) + int(motor) + 2 * int(limit)
+            r += 2 + count_axis_rows(on)
             continue
         if verb == STORE:
             joints.linear_impulse[j, 0] = impulse[r]
             joints.angular_impulse[j] = impulse[r + 1]
             r += 2
-            r = store_axial_rows(joints, j, impulse, r, spring, motor, limit)
+            r = store_axis_impulses(joints, j, impulse, r, on)
             continue
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         px_ = -uy
@@ -351,36 +309,27 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
                 rate * (joints.delta_angle[j] + _relative_angle(dq, a, b)), EQUALITY, 0.0, 0.0,
                 -1, spin_cap)
         r += 2
-        r = axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte,
-                       speed_cap, body, jacobian, data, r, spring, motor, limit)
+        r = put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h,
+                                 baumgarte, speed_cap, body, jacobian, data, r, on)
     return r - start
 
 
+@inline_kernel
+def axis_row(rax, ray, rbx, rby, dx, dy, ux, uy):
+    """The row along the axis ``u`` of a prismatic or wheel joint and the translation:
+    ``(J, u . d)``, ``J = (-u, -a1, u, a2)``, ``a1 = (d + r_a) x u``, ``a2 = r_b x u``."""
+    return (paired(ux, uy, -((dx + rax) * uy - (dy + ray) * ux), rbx * uy - rby * ux),
+            ux * dx + uy * dy)
+
+
 @borrowing_kernel
-def axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte, speed_cap,
-               body, jacobian, data, r, spring, motor, limit):
-    """The rows along the axis of a prismatic or wheel joint ``j`` from row ``r``: the spring
-    (soft), the motor (``motor``: boxed by ``max_motor h``; the wheel's motor is angular and
-    passes False) and the limits; returns the next row."""
-    inv_h = 1.0 / h
-    a1 = (dx + rax) * uy - (dy + ray) * ux
-    a2 = rbx * uy - rby * ux
-    translation = ux * dx + uy * dy
-    if spring:
-        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
-                joints.spring_soft[j, 0] * translation, EQUALITY, 0.0,
-                spring_softness(joints.spring_soft[j]), -1, speed_cap)
-        r += 1
-    if motor:
-        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
-                -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, speed_cap)
-        r += 1
-    if limit:
-        put_row(body, jacobian, data, r, a, b, -ux, -uy, -a1, ux, uy, a2,
-                limit_bias(translation - joints.lower[j], baumgarte, inv_h), ONE_SIDED, 0.0,
-                0.0, -1, speed_cap)
-        put_row(body, jacobian, data, r + 1, a, b, ux, uy, a1, -ux, -uy, -a2,
-                limit_bias(joints.upper[j] - translation, baumgarte, inv_h), ONE_SIDED, 0.0,
-                0.0, -1, speed_cap)
-        r += 2
-    return r
+def put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte,
+                         speed_cap, body, jacobian, data, r, on):
+    """The rows along the axis of a prismatic or wheel joint ``j`` from row ``r``
+    (:func:`.jacobian_rows.put_axis_rows`): the spring, the motor (the wheel's motor is
+    angular: its ``on[1]`` is False) and the limits, each while ``on``; returns the next
+    row."""
+    jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+    return put_axis_rows(body, jacobian, data, r, a, b, jr, translation, on, 0.0,
+                         joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+                         joints.lower[j], joints.upper[j], baumgarte, 1.0 / h, speed_cap)

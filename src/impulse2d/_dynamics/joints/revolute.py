@@ -28,10 +28,11 @@ import math
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn
-from .rows import (bounded, clear_idle_rows, equality_softness, inequality_bias, point_row,
-                   unsigned_rows)
-from ..direct_rows import (BOXED, COUNT, EQUALITY, ONE_SIDED, STORE, limit_bias, put_row,
-                           spring_softness, store_axial_rows)
+from .rows import clear_idle_rows, equality_softness, point_row, unsigned_rows
+from .jacobian_rows import (ANGULAR, TURN, axis_impulses, axis_rows, count_axis_rows,
+                            keep_axis_impulses, optional_rows, put_axis_rows,
+                            store_axis_impulses)
+from ..direct_rows import COUNT, EQUALITY, STORE, put_row
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 
@@ -134,6 +135,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     dp = bodies.dp
     dq = bodies.dq
     inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     point_rate, point_scale_m, point_scale_i = equality_softness(
         use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
@@ -149,55 +151,19 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         if joints.enable_spring[j] or joints.enable_limit[j]:
             theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         axial_mass = joints.axial_mass[j]
-
-        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
-            c = theta
-            bias = joints.spring_soft[j, 0] * c
-            cdot = wb - wa
-            old = joints.spring_impulse[j]
-            impulse = (-joints.spring_soft[j, 1] * axial_mass * (cdot + bias)
-                       - joints.spring_soft[j, 2] * old)
-            total = bounded(old + impulse, axial_mass, spin_cap)
-            joints.spring_impulse[j] = total
-            impulse = total - old
-            wa -= i_a * impulse
-            wb += i_b * impulse
-
+        # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
+        # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
+        # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
+        room = axial_mass * spin_cap
         if joints.enable_motor[j]:
-            cdot = wb - wa - joints.motor_speed[j]
-            impulse = -axial_mass * cdot
-            old = joints.motor_impulse[j]
-            limit = joints.max_motor[j] * h
-            total = min(max(old + impulse, -limit), limit)
-            joints.motor_impulse[j] = total
-            impulse = total - old
-            wa -= i_a * impulse
-            wb += i_b * impulse
-
-        if joints.enable_limit[j]:
-            # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
-            # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
-            # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
-            room = axial_mass * spin_cap
-            if joints.enable_motor[j]:
-                room += joints.max_motor[j] * h
-            for side in range(2):
-                # Lower: C = theta - lower; upper: C = upper - theta (same form, sign flipped).
-                sign = 1.0 if side == 0 else -1.0
-                c = theta - joints.lower[j] if side == 0 else joints.upper[j] - theta
-                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
-                                                         impulse_scale, baumgarte, inv_h)
-                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
-                cdot = sign * (wb - wa)
-                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                total = min(max(old + impulse, 0.0), room)
-                impulse = total - old
-                if side == 0:
-                    joints.lower_impulse[j] = total
-                else:
-                    joints.upper_impulse[j] = total
-                wa -= sign * i_a * impulse
-                wb += sign * i_b * impulse
+            room += joints.max_motor[j] * h
+        acc, vel = axis_rows(
+            ANGULAR, TURN, theta, axial_mass, spin_cap, room, optional_rows(joints, j), 0.0,
+            joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+            joints.lower[j], joints.upper[j], axis_impulses(joints, j), world,
+            (m_a, m_b, i_a, i_b), (vax, vay, wa, vbx, vby, wb))
+        keep_axis_impulses(joints, j, acc)
+        vax, vay, wa, vbx, vby, wb = vel
 
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
                                                vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
@@ -301,17 +267,15 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
-        motor = joints.enable_motor[j]
-        limit = joints.enable_limit[j]
+        on = optional_rows(joints, j)
         if verb == COUNT:
-            r += 2 + int(spring) + int(motor) + 2 * int(limit)
+            r += 2 + count_axis_rows(on)
             continue
         if verb == STORE:
             joints.linear_impulse[j, 0] = impulse[r]
             joints.linear_impulse[j, 1] = impulse[r + 1]
             r += 2
-            r = store_axial_rows(joints, j, impulse, r, spring, motor, limit)
+            r = store_axis_impulses(joints, j, impulse, r, on)
             continue
         rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
@@ -327,21 +291,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         r += 2
         theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                                                    dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
-        if spring:
-            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                    joints.spring_soft[j, 0] * theta, EQUALITY, 0.0,
-                    spring_softness(joints.spring_soft[j]), -1, spin_cap)
-            r += 1
-        if motor:
-            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
-            r += 1
-        if limit:
-            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                    limit_bias(theta - joints.lower[j], baumgarte, inv_h), ONE_SIDED, 0.0, 0.0,
-                    -1, spin_cap)
-            put_row(body, jacobian, data, r + 1, a, b, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0,
-                    limit_bias(joints.upper[j] - theta, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0,
-                    -1, spin_cap)
-            r += 2
+        r = put_axis_rows(body, jacobian, data, r, a, b, TURN, theta, on, 0.0,
+                          joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+                          joints.lower[j], joints.upper[j], baumgarte, inv_h, spin_cap)
     return r - start

@@ -25,10 +25,11 @@ from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row, spring_softness
-from .rows import bounded, equality_softness, point_row, unsigned_rows
+from .jacobian_rows import ANGULAR, TURN, equality_row
+from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
-from ..velocities import store_pair
+from ..velocities import load_pair, store_pair
 
 
 @borrowing_kernel
@@ -87,31 +88,24 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        wa = w[a]
-        wb = w[b]
-
-        # Angular row.
+        # Angular row (the angle at the current rotations only where it is fed back).
         sprung = joints.angular_hertz[j] > 0.0
         rate, scale_m, scale_i = _part_softness(sprung, joints.angular_soft, j, rigid_rate,
                                                 rigid_scale_m, rigid_scale_i)
-        bias = 0.0
-        if sprung or use_bias:
+        biased = sprung or use_bias
+        theta = 0.0
+        if biased:
             theta = joints.delta_angle[j] + relative_turn(dq, a, b)
-            bias = rate * theta
-        old = joints.angular_impulse[j]
-        impulse = -scale_m * joints.axial_mass[j] * (wb - wa + bias) - scale_i * old
-        total = bounded(old + impulse, joints.axial_mass[j], spin_cap)
-        joints.angular_impulse[j] = total
-        impulse = total - old
-        wa -= i_a * impulse
-        wb += i_b * impulse
+        joints.angular_impulse[j], vel = equality_row(
+            ANGULAR, TURN, theta, biased, rate, scale_m, scale_i, joints.angular_impulse[j],
+            joints.axial_mass[j], spin_cap, (m_a, m_b, i_a, i_b), load_pair(v, w, a, b))
 
         # Point block.
         sprung = joints.hertz[j] > 0.0
         rate, scale_m, scale_i = _part_softness(sprung, joints.spring_soft, j, rigid_rate,
                                                 rigid_scale_m, rigid_scale_i)
         vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
-                                               v[a, 0], v[a, 1], wa, v[b, 0], v[b, 1], wb,
+                                               vel[0], vel[1], vel[2], vel[3], vel[4], vel[5],
                                                sprung or use_bias, rate, scale_m, scale_i,
                                                speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -22,13 +22,18 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel
-from ..positions import clamp, shift
-from .rows import bounded, inequality_bias, one_sided
-from ..direct_rows import BOXED, COUNT, EQUALITY, STORE, put_row, store_axial_rows
-from .prismatic import axial_rows, geometry, translation_limit_error
-from .prismatic import prepare as _prismatic_prepare
+from ..._core.jit import borrowing_kernel, inline_kernel
+from ..direct_rows import BOXED, COUNT, EQUALITY, STORE
+from ..positions import clamp
 from ..velocities import load_pair, store_pair
+from .jacobian_rows import (ANGULAR, PAIRED, TURN, axis_impulses, axis_rows, correct_row,
+                            count_axis_rows, effective_mass, equality_row, keep_axis_impulses,
+                            motor_row, optional_rows, paired, put_jacobian, stiffness,
+                            store_axis_impulses)
+from .prismatic import (apply_axis_line, axis_row, geometry, put_translation_rows,
+                        translation_limit_error)
+from .prismatic import prepare as _prismatic_prepare
+from .rows import equality_softness
 
 
 @borrowing_kernel
@@ -38,33 +43,26 @@ def prepare(joints, ids, bodies, h, warm_starting):
     _prismatic_prepare(joints, ids, bodies, h, warm_starting)
 
 
+@inline_kernel
+def line_row(rax, ray, rbx, rby, dx, dy, ux, uy):
+    """The point-on-line row: ``(J, p . d)``, ``J = (-p, -s1, p, s2)`` along the
+    perpendicular ``p = (-u_y, u_x)``, ``s1 = (d + r_a) x p``, ``s2 = r_b x p``."""
+    px_ = -uy
+    py_ = ux
+    return (paired(px_, py_, -((dx + rax) * py_ - (dy + ray) * px_), rbx * py_ - rby * px_),
+            px_ * dx + py_ * dy)
+
+
 @borrowing_kernel
 def warm_start(joints, ids, bodies):
-    """Apply the accumulated axial, line and motor impulses."""
-    v = bodies.v
-    w = bodies.w
+    """Apply the accumulated axial, line and motor impulses (the prismatic joint's warm start,
+    the motor's impulse in place of the angle's)."""
     for n in range(ids.shape[0]):
         j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
-        rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        px_ = -uy
-        py_ = ux
-        a1 = (dx + rax) * uy - (dy + ray) * ux
-        a2 = rbx * uy - rby * ux
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
-        axial = joints.spring_impulse[j] + joints.lower_impulse[j] - joints.upper_impulse[j]
-        perp = joints.linear_impulse[j, 0]
-        motor = joints.motor_impulse[j]
-        fx = axial * ux + perp * px_
-        fy = axial * uy + perp * py_
-        v[a, 0] -= bodies.inv_mass[a] * fx
-        v[a, 1] -= bodies.inv_mass[a] * fy
-        w[a] -= bodies.inv_inertia[a] * (axial * a1 + perp * s1 + motor)
-        v[b, 0] += bodies.inv_mass[b] * fx
-        v[b, 1] += bodies.inv_mass[b] * fy
-        w[b] += bodies.inv_inertia[b] * (axial * a2 + perp * s2 + motor)
+        apply_axis_line(joints, j, bodies,
+                        joints.spring_impulse[j] + joints.lower_impulse[j]
+                        - joints.upper_impulse[j],
+                        joints.linear_impulse[j, 0], joints.motor_impulse[j])
 
 
 @borrowing_kernel
@@ -74,6 +72,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
+    rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                               impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
@@ -83,94 +84,27 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        px_ = -uy
-        py_ = ux
-        a1 = (dx + rax) * uy - (dy + ray) * ux
-        a2 = rbx * uy - rby * ux
-        translation = ux * dx + uy * dy
-        k = m_a + m_b + i_a * a1 * a1 + i_b * a2 * a2
-        axial_mass = 1.0 / k if k > 0.0 else 0.0
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-
+        ms = (m_a, m_b, i_a, i_b)
+        vel = load_pair(v, w, a, b)
         if joints.enable_motor[j]:
-            impulse = -joints.axial_mass[j] * (wb - wa - joints.motor_speed[j])
-            old = joints.motor_impulse[j]
-            limit = joints.max_motor[j] * h
-            new = min(max(old + impulse, -limit), limit)
-            joints.motor_impulse[j] = new
-            impulse = new - old
-            wa -= i_a * impulse
-            wb += i_b * impulse
-
-        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
-            cdot = ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa
-            old = joints.spring_impulse[j]
-            impulse = (-joints.spring_soft[j, 1] * axial_mass
-                       * (cdot + joints.spring_soft[j, 0] * translation)
-                       - joints.spring_soft[j, 2] * old)
-            total = bounded(old + impulse, axial_mass, speed_cap)
-            joints.spring_impulse[j] = total
-            impulse = total - old
-            vax -= m_a * impulse * ux
-            vay -= m_a * impulse * uy
-            wa -= i_a * impulse * a1
-            vbx += m_b * impulse * ux
-            vby += m_b * impulse * uy
-            wb += i_b * impulse * a2
-
-        if joints.enable_limit[j]:
-            for side in range(2):
-                sign = 1.0 if side == 0 else -1.0
-                c = translation - joints.lower[j] if side == 0 else joints.upper[j] - translation
-                bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
-                                                         impulse_scale, baumgarte, inv_h)
-                old = joints.lower_impulse[j] if side == 0 else joints.upper_impulse[j]
-                cdot = sign * (ux * (vbx - vax) + uy * (vby - vay) + a2 * wb - a1 * wa)
-                impulse = -axial_mass * scale_m * (cdot + bias) - scale_i * old
-                new = one_sided(old + impulse, axial_mass, speed_cap)
-                impulse = new - old
-                if side == 0:
-                    joints.lower_impulse[j] = new
-                else:
-                    joints.upper_impulse[j] = new
-                impulse *= sign
-                vax -= m_a * impulse * ux
-                vay -= m_a * impulse * uy
-                wa -= i_a * impulse * a1
-                vbx += m_b * impulse * ux
-                vby += m_b * impulse * uy
-                wb += i_b * impulse * a2
-
+            joints.motor_impulse[j], vel = motor_row(
+                ANGULAR, TURN, joints.motor_speed[j], joints.max_motor[j] * h,
+                joints.motor_impulse[j], joints.axial_mass[j], ms, vel)
+        jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+        axial_mass = effective_mass(PAIRED, jr, ms)
+        spring, _, low, high = optional_rows(joints, j)
+        acc, vel = axis_rows(
+            PAIRED, jr, translation, axial_mass, speed_cap, axial_mass * speed_cap,
+            (spring, False, low, high), 0.0,
+            joints.spring_soft[j], 0.0, 0.0, joints.lower[j], joints.upper[j],
+            axis_impulses(joints, j), world, ms, vel)  # after the motor's row: it keeps its own
+        keep_axis_impulses(joints, j, acc)
         # Point on the line.
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
-        k = m_a + m_b + i_a * s1 * s1 + i_b * s2 * s2
-        perp_mass = 1.0 / k if k > 0.0 else 0.0
-        cdot = px_ * (vbx - vax) + py_ * (vby - vay) + s2 * wb - s1 * wa
-        bias = 0.0
-        scale_m = 1.0
-        scale_i = 0.0
-        if use_bias:
-            c = px_ * dx + py_ * dy
-            if soft:
-                bias = bias_rate * c
-                scale_m = mass_scale
-                scale_i = impulse_scale
-            else:
-                bias = baumgarte * inv_h * c
-        old = joints.linear_impulse[j, 0]
-        impulse = -scale_m * perp_mass * (cdot + bias) - scale_i * old
-        total = bounded(old + impulse, perp_mass, speed_cap)
-        joints.linear_impulse[j, 0] = total
-        impulse = total - old
-        vax -= m_a * impulse * px_
-        vay -= m_a * impulse * py_
-        wa -= i_a * impulse * s1
-        vbx += m_b * impulse * px_
-        vby += m_b * impulse * py_
-        wb += i_b * impulse * s2
-
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+        line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+        joints.linear_impulse[j, 0], vel = equality_row(
+            PAIRED, line, c, use_bias, rate, scale_m, scale_i, joints.linear_impulse[j, 0],
+            effective_mass(PAIRED, line, ms), speed_cap, ms, vel)
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -185,36 +119,21 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m = bodies.inv_mass[a] + bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
+              bodies.inv_inertia[b])
         if joints.enable_limit[j]:
             rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-            c, active = translation_limit_error(ux * dx + uy * dy, joints.lower[j],
-                                                joints.upper[j], slop, max_correction)
-            a1 = (dx + rax) * uy - (dy + ray) * ux
-            a2 = rbx * uy - rby * ux
-            k = m + i_a * a1 * a1 + i_b * a2 * a2
-            if active and c != 0.0 and k > 0.0:
+            jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+            c, active = translation_limit_error(translation, joints.lower[j], joints.upper[j],
+                                                slop, max_correction)
+            if active and c != 0.0 and stiffness(PAIRED, jr, ms) > 0.0:
                 worst = max(worst, abs(c) / slop)
-                impulse = -c / k
-                shift(bodies, a, -impulse * ux, -impulse * uy, -impulse * a1)
-                shift(bodies, b, impulse * ux, impulse * uy, impulse * a2)
+                correct_row(bodies, a, b, PAIRED, jr, c, ms)
         # The point onto the line, with the geometry after the limit's correction.
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        px_ = -uy
-        py_ = ux
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
-        c = px_ * dx + py_ * dy
+        line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         worst = max(worst, abs(c) / slop)
-        c = clamp(c, -max_correction, max_correction)
-        k = m + i_a * s1 * s1 + i_b * s2 * s2
-        if k <= 0.0:
-            continue
-        impulse = -c / k
-        shift(bodies, a, -impulse * px_, -impulse * py_, -impulse * s1)
-        shift(bodies, b, impulse * px_, impulse * py_, impulse * s2)
+        correct_row(bodies, a, b, PAIRED, line, clamp(c, -max_correction, max_correction), ms)
     return worst
 
 
@@ -231,11 +150,10 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        spring = joints.enable_spring[j] and joints.hertz[j] > 0.0
-        motor = joints.enable_motor[j]
-        limit = joints.enable_limit[j]
+        spring, motor, low, high = optional_rows(joints, j)
+        axial = (spring, False, low, high)  # the motor is angular, not along the axis
         if verb == COUNT:
-            r += 1 + int(motor) + int(spring) + 2 * int(limit)
+            r += 1 + int(motor) + count_axis_rows(axial)
             continue
         if verb == STORE:
             joints.linear_impulse[j, 0] = impulse[r]
@@ -243,20 +161,17 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             if motor:
                 joints.motor_impulse[j] = impulse[r]
                 r += 1
-            r = store_axial_rows(joints, j, impulse, r, spring, False, limit)
+            r = store_axis_impulses(joints, j, impulse, r, axial)
             continue
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        px_ = -uy
-        py_ = ux
-        s1 = (dx + rax) * py_ - (dy + ray) * px_
-        s2 = rbx * py_ - rby * px_
-        put_row(body, jacobian, data, r, a, b, -px_, -py_, -s1, px_, py_, s2,
-                rate * (px_ * dx + py_ * dy), EQUALITY, 0.0, 0.0, -1, speed_cap)
+        line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
+        put_jacobian(body, jacobian, data, r, a, b, line, 1.0, rate * c, EQUALITY, 0.0, 0.0,
+                     speed_cap)
         r += 1
         if motor:
-            put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                    -joints.motor_speed[j], BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
+            put_jacobian(body, jacobian, data, r, a, b, TURN, 1.0, -joints.motor_speed[j],
+                         BOXED, joints.max_motor[j] * h, 0.0, spin_cap)
             r += 1
-        r = axial_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h, baumgarte,
-                       speed_cap, body, jacobian, data, r, spring, False, limit)
+        r = put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h,
+                                 baumgarte, speed_cap, body, jacobian, data, r, axial)
     return r - start
