@@ -23,6 +23,7 @@ from operator import attrgetter, itemgetter
 import numba
 import numpy as np
 
+from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
 from ._dynamics.batch_step import (DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY,
                                    SETTINGS)
@@ -83,7 +84,8 @@ class ReadyState:
             stores_for_step(self.worlds[k])
         ref = d["_stores"]
         if self.ref_of[k] is not ref:
-            self.refs[k] = self.ref_of[k] = ref
+            _put_ref.entry(self.refs, k, ref)
+            self.ref_of[k] = ref
             self.written[k] = (None, None, None, None)  # (the step writes its row again)
 
     def current_refs(self, chosen=None):
@@ -117,6 +119,16 @@ class ReadyState:
             self.refresh_ref(k)
         if current:
             self.epoch = CHANGES.value
+
+
+@kernel
+def _set_ref(refs, k, ref):
+    refs[k] = ref
+
+
+_put_ref = DirectCall(_set_ref, "the batch's list of references", 2.0)
+"""``refs[k] = ref`` in compiled code: the typed list's own ``__setitem__`` from Python goes
+through Numba's dispatcher on every call (tens of microseconds)."""
 
 
 def ref_list():
@@ -200,7 +212,8 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
     args[k, JOINTS_FILTERED] = rows["filtered"]
     ref = d["_stores"]
     if state.ref_of[k] is not ref:
-        state.refs[k] = state.ref_of[k] = ref
+        _put_ref.entry(state.refs, k, ref)
+        state.ref_of[k] = ref
     state.written[k] = (settings, rows, gravity, ref)
 
 

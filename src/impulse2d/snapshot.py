@@ -603,8 +603,11 @@ def _restore_fast(world, snapshot) -> bool:
     n_counts = _COUNTS.stop - _COUNTS.start
     dense = verbs[DIRECT_DENSE]
     asked = counts.shape[0] > n_counts and counts[n_counts] != 0
-    if (settings is snapshot._settings_ref and settings._derived is snapshot._derived
-            and settings._derived is not None
+    if (settings is snapshot._settings_ref
+            and (settings._derived is snapshot._derived is not None
+                 # (taken before the settings were packed, by a first step: the same values)
+                 or snapshot._derived is None
+                 and dict(zip(_SETTING_NAMES, _get_settings(settings))) == snapshot._settings)
             and (not (isinstance(dense, (int, np.integer)) and dense == 0)) == asked):
         # The settings of then, unchanged: the world keeps them, its table and its reference.
         verbs[_COUNTS] = counts[:n_counts]
