@@ -12,7 +12,8 @@ microsecond a world for each attribute it looks at, so:
   it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`),
   and the two arguments that vary from step to step (dirty pairs, sleepers) for every world
   in one write;
-* after the kernel, a world writes back only what its step changed (:func:`finish`).
+* after the kernel, what only some worlds need (new stores, a first sweep, joint rows to
+  rebuild) is done for those worlds only (:func:`finish`).
 """
 
 from __future__ import annotations
@@ -104,7 +105,6 @@ class ReadyState:
         for k in chosen.tolist():
             subset.append(refs[k])
         return subset
-
 
     def restore(self, chosen: list, snapshots) -> None:
         """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (checked by
@@ -222,8 +222,9 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
     store stays in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
     (:func:`.step._after_step`), the step again with the joint rows rebuilt when a jointed
-    island woke, the clock and the after-step queue. Columnar where it can be: a world writes
-    only what its step changed. ``share``: each world's share of the batch's time (its
+    island woke, the clock and the after-step queue. Columnar where it can be: the stores' flags,
+    first sweeps, joint rows to rebuild and second steps only for the worlds they concern, and
+    the rest in one pass. ``share``: each world's share of the batch's time (its
     ``Profile.step``), s."""
     worlds, dicts = state.worlds, state.dicts
     r = state.results[fast]
