@@ -28,6 +28,7 @@ from . import _sleep
 from ._collision.geometry import SegmentEnds, make_segment, segment_arrays
 from ._core.state import BODY_LAYOUT, SHAPE_LAYOUT, STATIC
 from ._core.storage import grow_store
+from ._stores_epoch import bump as stores_replaced
 from .body import Body
 from .constants import HUGE, SLEEP_THRESHOLD
 from .shapes import Shape
@@ -151,6 +152,7 @@ def _room(world, store, layout, top: int):
     while top >= len(store.alive):
         store = grow_store(store, layout, 2 * len(store.alive))
         world._query_index = world._query_spare = None  # it reads the store it was built on
+        stores_replaced()
     return store
 
 

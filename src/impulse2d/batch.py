@@ -25,16 +25,15 @@ from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from . import _batch_ready as _ready
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
 from ._collision.shape_queries import cast_rays_batch
 from ._core.jit import DirectCall
 from ._dynamics import batch_step as _batch
-from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from .constants import HUGE
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot
@@ -91,16 +90,8 @@ class WorldBatch:
         self._body_rows = None   # the template's body rows (replicated batches)
         self._joint_rows = None  # the template's joint rows
         self._joint_kinds = None  # per template joint: its handle class
-        n = len(worlds)
-        # the worlds' stores' references, as the kernels take them, and the Python objects
-        # they were last set from (a world rebuilds its reference when a store is replaced)
-        self._refs = _ref_list()
-        for w in worlds:
-            self._refs.append(stores_for_step(w))
-        self._ref_of = [w._stores for w in worlds]
-        self._args = np.zeros((n, _batch.ARGUMENTS))  # the step kernel's arguments per world
-        self._written = [None] * n  # the packed settings each row of _args holds
-        self._results = np.zeros((n, _batch.RESULTS))
+        # the worlds' references and step arguments, and what each was made from
+        self._state = _ready.ReadyState(worlds)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
 
     @classmethod
@@ -161,18 +152,17 @@ class WorldBatch:
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
         worlds = self._worlds
-        for w in worlds:
-            if w._lock.stepping:
-                raise _lock.locked("WorldBatch.step")
+        state = self._state
+        if state.any_stepping():
+            raise _lock.locked("WorldBatch.step")
         if dt == 0.0:
             for w in worlds:
                 w.step(dt)
             return
-        fast, slow = _batch.prepare(worlds, dt, self._args, self._written, self._refs,
-                                    self._ref_of)
-        if fast:
-            seconds = self._run(np.array(fast, dtype=np.int64))
-            _batch.finish(worlds, fast, self._results, dt, seconds / len(fast))
+        fast, slow = _ready.prepare(state, dt)
+        if fast.shape[0]:
+            seconds = self._run(fast)
+            _ready.finish(state, fast, dt, seconds / fast.shape[0])
         for k in slow:
             worlds[k].step(dt)
 
@@ -180,7 +170,7 @@ class WorldBatch:
         """The kernel over the worlds ``which``, spread over the threads in chunks that each
         thread takes as it comes free (worlds differ in cost); returns the wall time, s."""
         threads = min(self._threads, which.shape[0])
-        refs, args, results = self._refs, self._args, self._results
+        refs, args, results = self._state.refs, self._state.args, self._state.results
         if threads <= 1:
             return _batch.run(refs, which, args, results)
         # chunks: several per thread, so that a thread that drew cheap worlds takes more
@@ -204,29 +194,6 @@ class WorldBatch:
         for h in helpers:
             h.result()
         return perf_counter() - t0
-
-    def _current_refs(self, chosen=None):
-        """The worlds' references, rebuilt first where Python replaced a store since (a body
-        or shape added, a store grown, a restore): what the dense views and writes read.
-        ``chosen``: only these worlds' (indices), checked and listed in that order."""
-        refs, ref_of, worlds = self._refs, self._ref_of, self._worlds
-        for k in range(len(worlds)) if chosen is None else chosen:
-            d = worlds[k].__dict__
-            built = d["_stores_built_from"]
-            if (built is None or built[0] is not d["_bodies"] or built[1] is not d["_shapes"]
-                    or built[2] is not d["_joints"] or built[3] is not d["_contacts"]
-                    or built[4] is not d["_constraints"]):
-                stores_for_step(worlds[k])
-            ref = d["_stores"]
-            if ref is not ref_of[k]:
-                refs[k] = ref
-                ref_of[k] = ref
-        if chosen is None:
-            return refs
-        subset = _ref_list()
-        for k in chosen:
-            subset.append(refs[k])
-        return subset
 
     # -- dense views (replicated batches) -------------------------------------------------------
     def get_positions(self) -> np.ndarray:
@@ -269,7 +236,8 @@ class WorldBatch:
         order): one check of the worlds and one call for all, where the five views cost five
         (an environment's observation after its resets reads only the worlds reset)."""
         rows = self._replicated()
-        refs = self._checked_refs(rows, chosen=None if worlds is None else self._indices(worlds))
+        chosen = None if worlds is None else np.array(self._indices(worlds), dtype=np.int64)
+        refs = self._checked_refs(rows, chosen=chosen)
         n, nb = len(refs), rows.shape[0]
         state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                            np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
@@ -372,13 +340,14 @@ class WorldBatch:
             raise ValueError(f"snapshot holds {len(snapshot.worlds)} worlds, this batch "
                              f"{len(self._worlds)}")
         chosen = self._indices(worlds)
+        mine, theirs = self._worlds, snapshot.worlds
         for k in chosen:
-            s = snapshot.worlds[k]
-            if not isinstance(s, Snapshot) or s._uid != self._worlds[k]._uid:
+            s = theirs[k]
+            if not isinstance(s, Snapshot) or s._uid != mine[k]._uid:
                 raise ValueError(f"snapshot.worlds[{k}] is not a snapshot of worlds[{k}]")
-            _lock.check(self._worlds[k], "WorldBatch.restore")
-        for k in chosen:
-            self._worlds[k].restore(snapshot.worlds[k])
+            if mine[k]._lock.stepping:
+                _lock.check(mine[k], "WorldBatch.restore")  # (raises, naming the call)
+        self._state.restore(chosen, theirs)
 
     # -- queries ----------------------------------------------------------------------------------
     def ray_cast_many(self, origins, translations, filter=None) -> _queries.RayBatch:
@@ -444,18 +413,19 @@ class WorldBatch:
     def _checked_refs(self, rows, joints: bool = False, chosen=None):
         """The worlds' current references (of ``chosen`` only, in that order, if given), after
         checking that each of those worlds still has every template body (or joint)."""
-        refs = self._current_refs(chosen)
+        refs = self._state.current_refs(chosen)
         k = _batch._missing_world.entry(refs, rows, joints)
         if k >= 0:
-            k = k if chosen is None else chosen[k]
+            k = k if chosen is None else int(chosen[k])
             what = "joint" if joints else "body"
             raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
                              "was destroyed)")
         return refs
 
     def _check_unlocked(self, what: str) -> None:
-        for w in self._worlds:
-            _lock.check(w, what)
+        if self._state.any_stepping():
+            for w in self._worlds:
+                _lock.check(w, what)  # (raises, naming the call)
 
     def _dense(self, value, name: str, width: int, bound) -> np.ndarray:
         shape = (len(self._worlds), self._body_rows.shape[0], width)
@@ -500,12 +470,6 @@ def _numeric(value, allow_bool: bool = False) -> bool:
     except (TypeError, ValueError):
         return False
     return a.dtype.kind in ("biuf" if allow_bool else "iuf") or (a.size == 0)
-
-
-def _ref_list():
-    """An empty list of worlds' references as the kernels take it (Numba's typed list; a
-    Python list without the JIT)."""
-    return [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
 
 
 def _cores() -> int:

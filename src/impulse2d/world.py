@@ -31,6 +31,7 @@ from ._dynamics.lengths import length_tolerances
 from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
+from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from . import custom_joints
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
@@ -182,6 +183,7 @@ class World:
         d = self.__dict__
         d["_contacts"] = store
         d["_contacts_stale"] = False
+        _stores_replaced()  # (a batch checks its worlds' step references again)
 
     # -- settings ---------------------------------------------------------------------------
     @property
@@ -390,6 +392,7 @@ class World:
         i = self._body_pool.allocate()
         if i >= len(self._bodies.alive):
             self._bodies = grow_store(self._bodies, BODY_LAYOUT, 2 * len(self._bodies.alive))
+            _stores_replaced()  # (a batch checks its worlds' step references again)
             self._query_index = self._query_spare = None  # it reads the store it was built on
         b = self._bodies
         # Element by element: a row written from a tuple or a broadcast scalar costs about a
@@ -852,6 +855,7 @@ class World:
         j = self._joint_pool.allocate()
         if j >= len(self._joints.alive):
             self._joints = grow_store(self._joints, JOINT_LAYOUT, 2 * len(self._joints.alive))
+            _stores_replaced()  # (a batch checks its worlds' step references again)
         jt = self._joints
         for name, column in zip(jt._fields, jt):
             if name != "generation":
@@ -1082,6 +1086,7 @@ class World:
         s = self._shape_pool.allocate()
         if s >= len(self._shapes.alive):
             self._shapes = grow_store(self._shapes, SHAPE_LAYOUT, 2 * len(self._shapes.alive))
+            _stores_replaced()  # (a batch checks its worlds' step references again)
             self._query_index = self._query_spare = None  # it reads the store it was built on
         sh = self._shapes
         sh.alive[s] = True

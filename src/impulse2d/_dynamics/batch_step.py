@@ -7,11 +7,11 @@ threads at once, each on its own share of the worlds. A world's step inside is e
 one ``World.step`` makes (same kernel, same arguments, and each world's step serial), so its
 bits do not depend on the batch, its neighbours or the threads.
 
-The Python around it (:func:`prepare`, :func:`finish`) is :func:`.step.step_world`'s, world by
-world, less what a batch step can leave for later: the new contact store of a world stays in
-its reference until Python reads it (``World._contacts``; boxing one costs about 40 us).
-Worlds whose step needs Python in the middle (callbacks, events, diagnostics, the ``direct``
-solver's LAPACK) are not given to the kernel: the batch steps them with ``World.step``.
+The Python around it (:mod:`impulse2d._batch_ready`) is :func:`.step.step_world`'s, less what
+a batch step can leave for later: the new contact store of a world stays in its reference
+until Python reads it (``World._contacts``; boxing one costs about 40 us). Worlds whose step
+needs Python in the middle (callbacks, events, diagnostics, the ``direct`` solver's LAPACK)
+are not given to the kernel: the batch steps them with ``World.step``.
 
 The dense views and writes of a batch of copies are kernels over the same references: one
 call for every world, where a loop in Python would pay a few microseconds a world.
@@ -25,9 +25,8 @@ import numpy as np
 
 from .._core.jit import DirectCall, gil_free_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
-from .._sleep import wake_all, wake_touching
-from .step import (WHOLE, _continuous_first, _ready, _settings_arguments, _step_checked,
-                   step_kernel)
+from .._sleep import wake_touching
+from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
 # One row of float64 per world: the step kernel's scalar arguments (see step_kernel), integers
@@ -70,99 +69,6 @@ def step_batch(refs, which, args, out):
 
 
 _step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
-
-
-def prepare(worlds, dt: float, args, written: list, refs, ref_of: list) -> tuple:
-    """Make every world of ``worlds`` ready for a step of ``dt`` and write its arguments into
-    its row of ``args``; returns the indices of the worlds for the kernel and of those whose
-    step needs Python in the middle (events, callbacks, diagnostics, the ``direct`` solver:
-    the batch steps those with ``World.step``).
-
-    The checks are :func:`.step.step_world`'s, inline: a world whose settings, joint rows and
-    stores are those its table of verbs and reference were made for (the usual step) costs a
-    few identity tests; any other is made ready as :func:`.step._step_checked` makes it (the
-    settings packed, sleepers woken if sleeping was turned off, the verbs filled, the
-    reference rebuilt). ``written[k]``: the packed settings ``args[k]`` holds; ``refs`` and
-    ``ref_of``: the kernel's list of references and the objects it was set from."""
-    fast, slow, head, tail = [], [], [], []
-    for k, w in enumerate(worlds):
-        d = w.__dict__
-        s = d["_settings"]
-        settings = s._derived
-        events = d["_events"]
-        if events.on or settings is None:
-            events.on = events.wanted(s)
-        callbacks = d["_callbacks"]
-        if (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
-                or s.diagnostics or d["_diagnostics"].shape[0] or s.solver == "direct"):
-            slow.append(k)
-            continue
-        rows = d["_joint_index"]
-        verbs_for = d["_verbs_for"]
-        built = d["_stores_built_from"]
-        if not (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
-                and built is not None and built[5] is rows and built[0] is d["_bodies"]
-                and built[1] is d["_shapes"] and built[2] is d["_joints"]
-                and built[3] is d["_contacts"] and built[4] is d["_constraints"]
-                and built[6] is d["_diagnostics"]):
-            if settings is None:
-                settings = _settings_arguments(s)
-            if settings is not verbs_for[0] and not s.enable_sleep:
-                wake_all(w)
-            rows, _ = _ready(w, dt, settings)
-        ref = d["_stores"]
-        if ref is not ref_of[k]:
-            refs[k] = ref
-            ref_of[k] = ref
-        if settings is not written[k]:
-            args[k, SETTINGS:HAS_SLEEPERS] = settings
-            written[k] = settings
-        gx, gy = d["_gravity"]
-        head.append((d["_pairs_dirty"], dt, gx, gy))
-        tail.append((d["_sleepers"] != 0, rows["filtered"]))
-        fast.append(k)
-    if fast:
-        # one conversion for every world (a NumPy write per number costs about 0.1 us)
-        args[fast, PAIRS_DIRTY:SETTINGS] = head
-        args[fast, HAS_SLEEPERS:ARGUMENTS] = tail
-    return fast, slow
-
-
-def finish(worlds, fast: list, results, dt: float, share: float) -> None:
-    """What :func:`.step.step_world` and ``World.step`` do after the kernel, for each world
-    the kernel stepped: the sweep of a first fast body, the stores (a new contact store stays
-    in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
-    (:func:`.step._after_step`, inline), the step again with the joint rows rebuilt when a
-    jointed island woke, the clock and the after-step queue. ``share``: each world's share
-    of the batch's time (its ``Profile.step``), s."""
-    for k, (new_contacts, new_cs, joint_h, sleeping, fell, unswept) in zip(
-            fast, results[fast].tolist()):
-        w = worlds[k]
-        d = w.__dict__
-        if unswept > 0:
-            _continuous_first(w, d["_stores"])
-        if new_cs:
-            d["_constraints_stale"] = True
-        if new_contacts:
-            d["_contacts_stale"] = True
-        d["_pairs_dirty"] = False
-        if sleeping >= 0:
-            d["_step_seconds"] = share
-            if joint_h > 0.0:
-                d["_joint_inv_h"] = 1.0 / joint_h
-            d["_sleepers"] = int(sleeping)
-            d["_fell_asleep"] = int(fell)
-            if fell > 0 and d["_joint_handles"]:
-                d["_joint_index"] = None  # leave the joints of the islands that fell asleep out
-        else:
-            d["_joint_index"] = None  # a jointed island woke: its joints join the rows
-            _step_checked(w, dt, share)
-        d["_query_index"] = None
-        w.time += dt
-        w.step_count += 1
-        lock = d["_lock"]
-        if lock.after:
-            lock.run_after()
 
 
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray) -> float:

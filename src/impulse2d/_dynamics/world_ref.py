@@ -30,10 +30,11 @@ from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.experimental import structref
 from numba.extending import intrinsic
 
-from .._core.jit import kernel
+from .._core.jit import DirectCall, kernel
 from .._core.lazy import compiling
 from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joints, Shapes
 from .._core.storage import allocate_store
+from .._stores_epoch import bump as _stores_replaced
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
 from .joints import ROW_LISTS
@@ -146,6 +147,13 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
 
 
 @kernel
+def _put_contact_stores_ref(ref, contacts, constraints):
+    """Make ``contacts`` and ``constraints`` the reference's contact and constraint stores."""
+    ref.contacts = contacts
+    ref.constraints = constraints
+
+
+@kernel
 def _constraints_of_ref(ref):
     """The reference's constraint store, for Python (:func:`sync_constraints`)."""
     return _borrow(ref, "constraints")
@@ -177,12 +185,18 @@ if numba.config.DISABLE_JIT:
 
     def _contacts_of(ref):
         return ref.contacts
+
+    def _put_contact_stores_ref(ref, contacts, constraints):
+        ref.contacts = contacts
+        ref.constraints = constraints
 else:
     borrow = _borrow
     borrow_column = _borrow_column
     _new_world_stores = _new_stores_ref
     _constraints_of = _constraints_of_ref
     _contacts_of = _contacts_of_ref
+
+_put_contact_stores = DirectCall(_put_contact_stores_ref, "the restore of contact stores", 2.0)
 
 
 def stores_for_step(world, rows=None) -> WorldStores:
@@ -208,7 +222,31 @@ def stores_for_step(world, rows=None) -> WorldStores:
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
                                     world._contacts, world._constraints, rows,
                                     world._diagnostics)
+        _stores_replaced()  # (a batch holding the old reference checks its list again)
     return world._stores
+
+
+def put_contact_stores(world, contacts, constraints) -> bool:
+    """Make ``contacts`` and ``constraints`` (stores of the world's layout: a snapshot's, being
+    restored) the world's, in its reference too, without building a new one: a new reference
+    goes through Numba's typing of every array of the world (30-40 us, more than a 10-body
+    world's restore); this passes the two stores (a few us). Newer contact stores that a step
+    left in the reference (stale in Python's view) are dropped unboxed. False, with nothing
+    changed, if the reference was not built from the world's present bodies, shapes and
+    joints (the next step builds a new one anyway)."""
+    d = world.__dict__
+    built = d["_stores_built_from"]
+    if (built is None or d["_stores"] is None or built[0] is not d["_bodies"]
+            or built[1] is not d["_shapes"] or built[2] is not d["_joints"]):
+        return False
+    _put_contact_stores.entry(d["_stores"], contacts, constraints)
+    d["_contacts"] = contacts
+    d["_constraints"] = constraints
+    d["_contacts_stale"] = False
+    d["_constraints_stale"] = False
+    d["_stores_built_from"] = (built[0], built[1], built[2], contacts, constraints, built[5],
+                               built[6])
+    return True
 
 
 def adopt_step_stores(world, contacts, constraints: bool) -> None:
@@ -219,7 +257,9 @@ def adopt_step_stores(world, contacts, constraints: bool) -> None:
         world._constraints_stale = True
     if contacts is None:
         return
-    world._contacts = contacts
+    d = world.__dict__
+    d["_contacts"] = contacts  # (the reference's own store: not a replacement to record)
+    d["_contacts_stale"] = False
     built = world._stores_built_from
     world._stores_built_from = (built[0], built[1], built[2], world._contacts,
                                 built[4], built[5], built[6])
