@@ -21,7 +21,10 @@ followed here:
    ``bullet`` bodies also against dynamic ones, after every non-bullet has been placed, so
    that they meet the bodies where those end the step (bullets never stop bullets). The
    candidates come from a uniform grid of their boxes (:func:`.._collision.query_index.
-   build_grid`, the queries' own) queried with each shape's swept box.
+   build_grid`, the queries' own) queried with each shape's swept box. When the obstacles are
+   static shapes only (the non-bullets' pass in a world without kinematic shapes), the grid is
+   the one kept in the world's stores between steps (:mod:`.static_grid`), built again only
+   when a static shape changed.
 3. **The move back**: a body whose sweep hits at fraction ``t`` < 1 is put at the pose of ``t``
    (centre and angle interpolated) with its velocity kept; the next step's speculative contact
    stops it, and it keeps the rest of its motion for the steps after. (It loses ``1 - t`` of
@@ -72,6 +75,7 @@ from .._core.state import DYNAMIC, STATIC
 from ..constants import LINEAR_SLOP
 from .contacts import may_collide
 from .lengths import SLOP
+from .static_grid import kept_bounds, kept_obstacles, static_grid
 from .world_ref import borrow
 
 CORE_FRACTION = 0.25
@@ -411,15 +415,20 @@ def _move_back(bodies, b, t):
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop):
+def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop, kept,
+                use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against
     the obstacles of their kind; returns how many were moved back. ``slop``: the linear slop in
-    the world's length unit."""
+    the world's length unit. ``use_kept``: the obstacles are the static shapes of the grid
+    ``kept`` (:mod:`.static_grid`), which is used instead of building one."""
     # The obstacles' bounds first: a body whose sweep (its centre's path grown by its extent)
     # stays outside them meets nothing, and a pass whose bodies all do builds nothing (a
     # swinging 100-link chain has 100 fast links a step and one obstacle, its anchor; the grid
     # and its arrays cost about 4 us a step, a call sweeping a body's shapes about 0.5 us).
-    lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
+    if use_kept:
+        lo_x, lo_y, hi_x, hi_y = kept_bounds(kept)
+    else:
+        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
     near = 0
     for k in range(fast.shape[0]):
         if not _outside(bodies.sweep, bodies.center, bodies.extent, fast[k], lo_x, lo_y,
@@ -427,8 +436,11 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
             near += 1
     if near == 0:
         return 0
-    rows, boxes = _obstacles(bodies, shapes, with_dynamic)
-    grid = build_grid(boxes, rows, CELL_SCALE)
+    if use_kept:
+        rows, boxes, grid = kept_obstacles(kept)
+    else:
+        rows, boxes = _obstacles(bodies, shapes, with_dynamic)
+        grid = build_grid(boxes, rows, CELL_SCALE)
     stamp = np.full(shapes.alive.shape[0], -1, np.int64)
     candidates = np.empty(shapes.alive.shape[0], np.int64)
     points = np.empty((8, 2))
@@ -554,11 +566,12 @@ def solve_continuous(world):
     plain = count - bullets
     hits = 0
     if plain > 0:
+        use_kept, kept = static_grid(world, bodies, shapes)
         hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False, slop)
+                            items, False, slop, kept, use_kept)
     if bullets > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True, slop)
+                            items, True, slop, world.static_grid, False)
     return hits
 
 

@@ -65,6 +65,7 @@ from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_fr
                          _may_stop, _move_back, _obstacle_bounds, _obstacles, _outside,
                          _place, _shape_fraction, fast_bodies)
 from .lengths import SLOP
+from .static_grid import kept_bounds, kept_obstacles, static_grid
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
@@ -202,10 +203,15 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop):
+def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop, kept,
+                use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against the
-    obstacles of their kind; returns how many were moved back."""
-    lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
+    obstacles of their kind; returns how many were moved back. ``use_kept``: the obstacles are
+    the static shapes of the grid ``kept`` (:mod:`.static_grid`), used instead of building one."""
+    if use_kept:
+        lo_x, lo_y, hi_x, hi_y = kept_bounds(kept)
+    else:
+        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
     near = 0
     for k in range(fast.shape[0]):
         if not _outside(bodies.sweep, bodies.center, bodies.extent, fast[k], lo_x, lo_y,
@@ -213,8 +219,11 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
             near += 1
     if near == 0:
         return 0
-    rows, boxes = _obstacles(bodies, shapes, with_dynamic)
-    grid = build_grid(boxes, rows, CELL_SCALE)
+    if use_kept:
+        rows, boxes, grid = kept_obstacles(kept)
+    else:
+        rows, boxes = _obstacles(bodies, shapes, with_dynamic)
+        grid = build_grid(boxes, rows, CELL_SCALE)
     stamp = np.full(shapes.alive.shape[0], -1, np.int64)
     candidates = np.empty(shapes.alive.shape[0], np.int64)
     points = np.empty((8, 2))
@@ -257,11 +266,12 @@ def solve_continuous_box2d23(world):
     plain = count - bullets
     hits = 0
     if plain > 0:
+        use_kept, kept = static_grid(world, bodies, shapes)
         hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False, slop)
+                            items, False, slop, kept, use_kept)
     if bullets > 0:
         hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True, slop)
+                            items, True, slop, world.static_grid, False)
     return hits
 
 

@@ -38,6 +38,7 @@ from .._stores_epoch import bump as _stores_replaced
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
 from .joints import ROW_LISTS
+from .static_grid import STATIC_GRID_TYPE, empty_static_grid
 
 
 @structref.register
@@ -71,6 +72,7 @@ WORLD_STORES = WorldStoresType([
     ("diagnostics", types.Array(types.float64, 1, "C")),  # the solver's record (.diagnostics;
                                                            # empty while they are off)
     ("lengths", types.Array(types.float64, 1, "C")),  # tolerances in the world's unit (.lengths)
+    ("static_grid", STATIC_GRID_TYPE),  # the continuous stage's kept grid (.static_grid)
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -143,6 +145,7 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     ref.verbs = verbs
     ref.diagnostics = diagnostics
     ref.lengths = lengths
+    ref.static_grid = empty_static_grid()
     return ref
 
 
@@ -179,7 +182,8 @@ if numba.config.DISABLE_JIT:
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
-                               diagnostics=diagnostics, lengths=lengths)
+                               diagnostics=diagnostics, lengths=lengths,
+                               static_grid=empty_static_grid())
     def _constraints_of(ref):
         return ref.constraints
 
