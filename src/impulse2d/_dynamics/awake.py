@@ -2,9 +2,10 @@
 mostly asleep costs about what its awake part costs.
 
 A step's stages used to walk every row of the world and skip the sleeping ones: a settled
-``many_pyramids`` with one ball rolling (5,500 boxes asleep) spent about 0.2 ms a step doing
-so, where Box2D v3, which keeps awake and sleeping bodies in separate solver sets, spends
-10 us. Here the rows stay where they are (every store keeps its row order, so snapshots,
+``many_pyramids`` with one ball rolling (5,500 boxes asleep) spent 0.24-0.47 ms a step doing
+so (median, loaded 2-core machine), where pyb2d3 (Box2D v3.1, which keeps awake and sleeping
+bodies in separate solver sets) took 0.01 ms; with these sets it takes 0.01 ms too
+(BENCHMARKS.md). Here the rows stay where they are (every store keeps its row order, so snapshots,
 hashes and handles are untouched) and the world reference (:mod:`.world_ref`) carries compact
 lists of the rows that are awake, in ascending order. Ascending order is what keeps the step
 exact: every stage visits the awake rows in the order its full pass met them, and the rows it
@@ -32,6 +33,12 @@ woken or put to sleep by a setter, a static body moved, a snapshot restored) mar
 (:func:`impulse2d._sleep.awake_changed`, or a new reference, whose sets start stale), and the
 next reader rebuilds them first, one pass over the rows; the bounds stage then updates every
 shape's box, as it always did.
+
+The pair stage uses the contact edges too: the old pairs of the shapes whose fat box moved are
+read from their bodies' edges (:func:`moved_keys`), so a step whose pairs stay the same does not
+pass over every contact. It still passes once over every shape's box to find a moved box's
+new overlaps (:mod:`.pair_update`); the resting boxes have no index of their own (Box2D keeps
+static and sleeping proxies in trees of their own).
 """
 
 from __future__ import annotations
@@ -55,7 +62,8 @@ SPARSE_FRACTION = 4
 """The contact stages take the awake contacts from the awake bodies' edges while at most one
 body row in ``SPARSE_FRACTION`` is awake. Gathering costs a few operations per awake body and
 contact and a sort of the gathered rows; a full pass costs about one test per contact. Either
-gives the same rows in the same order."""
+gives the same rows in the same order, so the fraction is a matter of speed only; it is a
+choice, not tuned (the scenes measured are far on either side of it)."""
 
 
 def new_state() -> np.ndarray:

@@ -219,7 +219,7 @@ def stores_for_step(world, rows=None) -> WorldStores:
         sync_constraints(world)  # the new reference takes the current constraint store
         # A new reference's awake sets start stale (filled by the step that first reads them);
         # Python keeps their state to mark them stale after its own changes (_sleep).
-        from .awake import new_state
+        from .awake import new_state  # (here: .awake imports this module)
         world._awake_state = new_state()
         # Through the dispatcher, which checks every array's type against WORLD_STORES.
         with compiling("the world's stores", STORES_SECONDS):
