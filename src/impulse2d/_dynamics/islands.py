@@ -28,8 +28,8 @@ touching contacts and joints (union by lowest row, with path compression), rathe
 persistent with lazy splitting as Box2D v3 does: the pass is O(awake bodies + their contacts +
 joints) with a few integer operations each (the awake sets, :mod:`.awake`), measured at
 0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and 0.0067 ms of the 0.72 ms
-step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a settled ``many_pyramids`` asleep steps in 1.7 % of its awake
-time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
+step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a settled
+``many_pyramids`` asleep steps in 1.7 % of its awake time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
 contacts at all (:func:`resting_sleepers`: the step returns once it finds no fat box moved and
 no pair dirty). A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
