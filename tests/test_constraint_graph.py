@@ -8,6 +8,8 @@ from hypothesis import given, settings, strategies as st
 from impulse2d._core.state import DYNAMIC, STATIC
 from impulse2d._dynamics.constraint_graph import color_contacts
 
+EVERY = np.empty(0, dtype=np.int64)  # the rows argument, not read with n_rows = -1: every contact
+
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 40).flatmap(lambda n: st.tuples(
@@ -23,7 +25,7 @@ def test_colours_never_share_a_dynamic_body_and_cover_every_touching_contact(cas
     count = np.array([c for _, _, c in contacts], dtype=np.int64)
     body_type = np.where(np.array(static), STATIC, DYNAMIC).astype(np.int64)
     order, starts = color_contacts(count, body_a, body_b, body_type, np.zeros(n, dtype=np.bool_),
-                                   n, color_count)
+                                   n, color_count, EVERY, -1)
     assert sorted(order.tolist()) == [k for k in range(len(contacts)) if count[k] > 0]
     assert starts[0] == 0 and starts[-1] == len(order) and np.all(np.diff(starts) >= 0)
     for c in range(color_count):  # every colour but the overflow
@@ -39,6 +41,6 @@ def test_contacts_with_a_static_body_are_solved_after_dynamic_pairs():
     body_b = np.array([1, 2, 3, 3, 3], dtype=np.int64)
     body_type = np.array([DYNAMIC, DYNAMIC, DYNAMIC, STATIC], dtype=np.int64)
     order, starts = color_contacts(np.ones(5, dtype=np.int64), body_a, body_b, body_type,
-                                   np.zeros(4, dtype=np.bool_), 4, 24)
+                                   np.zeros(4, dtype=np.bool_), 4, 24, EVERY, -1)
     position = {int(k): i for i, k in enumerate(order)}
     assert max(position[0], position[1]) < min(position[2], position[3], position[4])

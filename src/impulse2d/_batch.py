@@ -82,6 +82,7 @@ def create_static_bodies(world, bodies: list) -> list:
     else:
         out = [(body, []) for body in made]
     world._live_rows = None
+    _sleep.awake_changed(world)
     world._query_index = world._query_spare = None
     return out
 
@@ -285,4 +286,5 @@ def destroy_bodies(world, bodies: list) -> None:
     b.alive[rows] = False
     b.generation[rows] += 1
     world._live_rows = None
+    _sleep.awake_changed(world)
     world._drop_dead_contacts()

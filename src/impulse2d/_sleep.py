@@ -8,7 +8,8 @@ setters that wake are not called per step on sleeping bodies in any loop that ma
 applied each step keeps its body awake, and waking an awake body is one flag read).
 
 Every change of which bodies sleep drops the joint row lists (``World._joint_rows`` leaves out
-the joints of sleeping islands), which the next step rebuilds.
+the joints of sleeping islands), which the next step rebuilds, and marks the step's awake sets
+stale (:func:`awake_changed`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,25 @@ import numpy as np
 
 from ._core.jit import DirectCall
 from ._core.state import DYNAMIC
+from ._dynamics.awake import EDGES_VALID, STALE
 from ._dynamics.islands import label_islands
 
 _labels = DirectCall(label_islands, "island labels", 2.0)
 
 
+def awake_changed(world) -> None:
+    """Mark the step's awake sets (:mod:`._dynamics.awake`) stale: a body was created,
+    destroyed, woken or put to sleep, or one was moved or changed by hand (a static body's box
+    is only updated by a step that finds the sets stale). The next step rebuilds them with one
+    pass over the rows."""
+    state = getattr(world, "_awake_state", None)
+    if state is not None:
+        state[STALE] = 1
+        state[EDGES_VALID] = 0  # a body's type may have changed: static bodies have no edges
+
+
 def _woke(world) -> None:
+    awake_changed(world)
     if world._joint_handles:
         world._joint_index = None
 
@@ -43,6 +57,7 @@ def wake_touching(world, i: int) -> None:
     """Wake body row ``i``'s island and the islands of the bodies touching it (touching
     contacts) or jointed to it: for a body moved by hand, whose neighbours must see it (a
     static or kinematic body set somewhere else, a body whose shapes change)."""
+    awake_changed(world)
     wake_body(world, i)
     if not world._sleepers:
         return

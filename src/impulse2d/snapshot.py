@@ -45,6 +45,7 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           settings' unit, written again by the next step)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
+                                          ``_awake_state`` (the reference's awake sets),
                                           ``_constraints_stale`` and ``_contacts_stale`` (synced
                                           first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
@@ -102,7 +103,7 @@ from itertools import chain
 
 import numpy as np
 
-from . import _lock
+from . import _lock, _sleep
 from . import _snapshot_copy as _fast
 from ._handle import Handle
 from ._stores_epoch import bump as stores_replaced
@@ -118,8 +119,9 @@ _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 """The slots of the table of verbs that are counters (state); all others are addresses, or
 settings that the next step writes again."""
 
-REBUILT = ("_stores", "_stores_built_from", "_verbs", "_verbs_for", "_query_index",
-           "_query_spare", "_constraints_stale", "_contacts_stale", "_lock", _fast.PLAN)
+REBUILT = ("_stores", "_stores_built_from", "_awake_state", "_verbs", "_verbs_for",
+           "_query_index", "_query_spare", "_constraints_stale", "_contacts_stale", "_lock",
+           _fast.PLAN)
 """World attributes that belong to the process, not copied: rebuilt by the next step, or, for
 ``_lock``, the world's own (its after-step queue holds this process's functions)."""
 
@@ -631,6 +633,7 @@ def _restore_fast(world, snapshot) -> bool:
     world._constraints_stale = False
     world.__dict__["_contacts_stale"] = False  # (synced above; its store is the world's now)
     world._query_index = world._query_spare = None
+    _sleep.awake_changed(world)  # the reference's awake sets are the rows of before
     return True
 
 

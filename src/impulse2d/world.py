@@ -111,6 +111,7 @@ class World:
         self._callbacks = Callbacks()  # pair filter and pre-solve hook (callbacks.py)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
+        self._awake_state = None  # the state of the reference's awake sets (_dynamics.awake)
         self._stores_built_from: tuple | None = None
         # a step made a new constraint store, which the reference holds and _constraints is
         # not yet (_dynamics.world_ref.sync_constraints)
@@ -453,6 +454,7 @@ class World:
             b.inv_inertia[i] = 0.0
             self._sync_center(i)
         self._live_rows = None
+        _sleep.awake_changed(self)  # a new body to integrate (or a static one's box to make)
         return handle
 
     def destroy_body(self, body: Body) -> None:

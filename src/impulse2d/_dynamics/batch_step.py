@@ -25,7 +25,7 @@ import numpy as np
 
 from .._core.jit import DirectCall, gil_free_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
-from .._sleep import wake_touching
+from .._sleep import awake_changed, wake_touching
 from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
@@ -254,8 +254,10 @@ def after_writes(world, rows: np.ndarray, flags: int) -> None:
     island woke (the joint rows leave out sleeping islands' joints, so they are rebuilt), and
     kinematic bodies given a velocity wake what they touch, as ``Body.linear_velocity = ...``
     does."""
-    if flags & ISLAND_WOKE and world._joint_handles:
-        world._joint_index = None
+    if flags & ISLAND_WOKE:
+        awake_changed(world)  # the step's awake sets take the woken island
+        if world._joint_handles:
+            world._joint_index = None
     if flags & KINEMATIC_SET:
         kinds = world._bodies.type
         for r in rows:

@@ -13,7 +13,9 @@ push-through (Box2D v3 does the same). Constraints that find no free colour go t
 colour, solved last.
 
 Contacts of a sleeping body with no awake dynamic body (a sleeping island's, :mod:`.islands`)
-are left out: their bodies are not solved.
+are left out: their bodies are not solved. A step of a mostly-asleep world passes only the
+contacts with an awake body (:mod:`.awake`), in the same ascending order, so the colours are
+the same as a pass over every contact gives.
 """
 
 from __future__ import annotations
@@ -27,19 +29,23 @@ COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
 
 
 @kernel
-def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, color_count):
+def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, color_count, rows,
+                   n_rows):
     """Solve order of the contacts with manifold points and an awake dynamic body (``asleep``:
-    per body row): a permutation of their rows.
+    per body row): a permutation of their rows. ``rows[:n_rows]``: the contact rows to look
+    at, ascending (:mod:`.awake`); every row when ``n_rows`` is -1.
 
     Returns ``order`` (rows of ``count > 0`` contacts, grouped by colour, key order within a
     colour) and ``starts`` (``color_count + 2`` offsets of each colour in ``order``; the last
     colour is the overflow).
     """
-    n = count.shape[0]
+    every = n_rows < 0
+    n = count.shape[0] if every else n_rows
     used = np.zeros(body_capacity, dtype=np.uint32)  # bit c set: body is in colour c
-    color = np.full(n, -1, dtype=np.int64)
+    color = np.full(n, -1, dtype=np.int64)  # by position in the rows looked at
     sizes = np.zeros(color_count + 1, dtype=np.int64)
-    for k in range(n):
+    for t in range(n):
+        k = t if every else rows[t]
         if count[k] == 0:
             continue
         a = body_a[k]
@@ -71,16 +77,16 @@ def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, colo
                 used[a] |= bit
             if dyn_b:
                 used[b] |= bit
-        color[k] = chosen
+        color[t] = chosen
         sizes[chosen] += 1
     starts = np.zeros(color_count + 2, dtype=np.int64)
     for c in range(color_count + 1):
         starts[c + 1] = starts[c] + sizes[c]
     order = np.empty(starts[color_count + 1], dtype=np.int64)
     fill = starts[: color_count + 1].copy()
-    for k in range(n):
-        c = color[k]
+    for t in range(n):
+        c = color[t]
         if c >= 0:
-            order[fill[c]] = k
+            order[fill[c]] = t if every else rows[t]
             fill[c] += 1
     return order, starts

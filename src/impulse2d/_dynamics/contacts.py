@@ -185,7 +185,7 @@ def mix(a, b, rule):
 @inline_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
                      restitution_rule, has_chains, out_normal, out_points, out_ids, old_ids,
-                     old_normal, old_tangent):
+                     old_normal, old_tangent, rows, n_rows):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
 
     A contact none of whose bodies moves this step (each asleep or static) keeps its manifold,
@@ -202,11 +202,16 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
     borrowed, not counted (a kernel that counts references takes one on each of the 70 arrays
     of the three stores, and gives it back, every step: about 1 us, a third of a small world's
     narrowphase), and the scratch ``out_*`` (as :func:`~.._collision.manifold.collide` fills
-    them) and ``old_*`` (two of each) are the caller's."""
+    them) and ``old_*`` (two of each) are the caller's.
+
+    ``rows[:n_rows]``: the contacts with an awake body (:mod:`.awake`), ascending; every
+    contact when ``n_rows`` is -1 (the test below skips the same ones)."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
-    for k in range(contacts.key.shape[0]):
+    every = n_rows < 0
+    for t in range(contacts.key.shape[0] if every else n_rows):
+        k = t if every else rows[t]
         sa = contacts.shape_a[k]
         sb = contacts.shape_b[k]
         ba = contacts.body_a[k]

@@ -90,6 +90,7 @@ import numpy as np
 from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
+from .awake import body_rows
 from .contact_solver import apply_restitution, prepare_contacts
 from .direct_linalg import factor, from_dense, solve, sort_row
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
@@ -767,7 +768,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         return -float(largest)
 
     # 3. pgs's opening: integrate velocities, prepare the contacts.
-    integrate_velocities(bodies, gx, gy, dt)
+    integrate_velocities(bodies, body_rows(world), gx, gy, dt)
     if touching > 0:
         prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
     borrow(world, "clock")[3] = cycles()
@@ -798,7 +799,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse)
-    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 
 

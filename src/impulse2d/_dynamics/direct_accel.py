@@ -139,6 +139,7 @@ import numpy as np
 from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP, MAX_ROTATION
+from .awake import body_rows
 from .contact_solver import bounce_speed, prepare_contacts, push_to_speed
 from .accel_products import joint_products
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
@@ -487,10 +488,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
         _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, dense, False, second)
-        integrate_velocities(bodies, gx, gy, h)
+        integrate_velocities(bodies, body_rows(world), gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
-        integrate_positions(bodies, h, max_linear_speed, MAX_ROTATION / h)
+        integrate_positions(bodies, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
         for r in range(rows):
             total[r] += first[r] + second[r]
 

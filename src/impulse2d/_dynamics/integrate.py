@@ -7,7 +7,10 @@ centre of mass ``dp`` and of rotation ``dq`` (as cos, sin) and applies them once
 
 Sleeping bodies (:mod:`.islands`) are skipped by every kernel here: their velocities are zero
 and nothing is added to them, and skipping them keeps their positions to the bit (a finalize
-of a zero delta would still renormalise ``rot`` and could move it by an ulp).
+of a zero delta would still renormalise ``rot`` and could move it by an ulp). Each kernel
+passes over ``rows``, the awake body rows in ascending order (:func:`.awake.body_rows`: the
+live bodies neither static nor asleep), so a mostly-asleep world's step costs what its awake
+bodies cost.
 """
 
 from __future__ import annotations
@@ -15,23 +18,23 @@ from __future__ import annotations
 import math
 
 from .._core.jit import borrowing_kernel, inner_kernel
-from .._core.state import DYNAMIC, STATIC
+from .._core.state import DYNAMIC
 from ..constants import FAST_FRACTION
 
 
 @borrowing_kernel
-def integrate_velocities(bodies, gx, gy, h):
+def integrate_velocities(bodies, rows, gx, gy, h):
     """Semi-implicit Euler on velocities: gravity, user forces and damping.
 
     Damping is integrated implicitly, ``v /= 1 + h c``, which is unconditionally stable however
     large ``c h`` gets (Box2D uses the same Pade form).
     """
-    alive = bodies.alive
     kind = bodies.type
     v = bodies.v
     w = bodies.w
-    for i in range(alive.shape[0]):
-        if not alive[i] or kind[i] != DYNAMIC or bodies.asleep[i]:
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        if kind[i] != DYNAMIC:
             continue
         inv_m = bodies.inv_mass[i]
         scale = bodies.gravity_scale[i]
@@ -72,7 +75,7 @@ def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def clamp_bodies(bodies, max_linear_speed, max_angular_speed):
+def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
     """Clamp every moving body's speed and spin (:func:`clamp_speeds`).
 
     ``soft_step_v31`` calls this after :func:`integrate_velocities`, before the constraints of
@@ -81,29 +84,23 @@ def clamp_bodies(bodies, max_linear_speed, max_angular_speed):
     within the step. The other solvers clamp in :func:`integrate_positions`, after their
     constraints (Box2D v2.4 and v3.2). Kinematic bodies are held to the limits as well.
     """
-    alive = bodies.alive
-    kind = bodies.type
-    for i in range(alive.shape[0]):
-        if alive[i] and kind[i] != STATIC and not bodies.asleep[i]:
-            clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
+    for t in range(rows.shape[0]):
+        clamp_speeds(bodies.v, bodies.w, rows[t], max_linear_speed, max_angular_speed)
 
 
 @borrowing_kernel
-def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
+def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
 
     Speeds are clamped first (to keep a blown-up scene finite and to stop a body rotating more
     than a quarter turn per step, which would alias its collision response).
     """
-    alive = bodies.alive
-    kind = bodies.type
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
-    for i in range(alive.shape[0]):
-        if not alive[i] or kind[i] == STATIC or bodies.asleep[i]:
-            continue
+    for t in range(rows.shape[0]):
+        i = rows[t]
         vx, vy, wi = clamp_speeds(v, w, i, max_linear_speed, max_angular_speed)
         dp[i, 0] += h * vx
         dp[i, 1] += h * vy
@@ -118,7 +115,7 @@ def integrate_positions(bodies, h, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def finalize_bodies(bodies, max_linear_speed, max_angular_speed, continuous):
+def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuous):
     """Apply the step's deltas to the absolute state, clear forces, and clamp the speeds the
     step leaves (the solver's last passes and restitution come after the clamp of
     :func:`integrate_positions`: without this a body could leave a step faster than the
@@ -130,18 +127,19 @@ def finalize_bodies(bodies, max_linear_speed, max_angular_speed, continuous):
     With ``continuous``, the fast test of continuous collision (:mod:`.continuous`): a dynamic
     body that moved more than ``FAST_FRACTION`` of its ``min_extent`` keeps its start pose in
     ``sweep`` and is flagged ``fast``. Returns the number of fast bodies.
+
+    Only the awake ``rows`` have forces to clear: a force is only ever applied to a dynamic
+    body, which it wakes, and putting an island to sleep clears its bodies' forces
+    (:func:`impulse2d._sleep.sleep_island`; one falling asleep in the step has had them
+    cleared here).
     """
-    alive = bodies.alive
     kind = bodies.type
     fast = 0
-    for i in range(alive.shape[0]):
-        if not alive[i]:
-            continue
+    for t in range(rows.shape[0]):
+        i = rows[t]
         bodies.force[i, 0] = 0.0
         bodies.force[i, 1] = 0.0
         bodies.torque[i] = 0.0
-        if kind[i] == STATIC or bodies.asleep[i]:
-            continue
         clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
         cx = bodies.center[i, 0] + bodies.dp[i, 0]
         cy = bodies.center[i, 1] + bodies.dp[i, 1]

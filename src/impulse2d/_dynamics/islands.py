@@ -25,11 +25,11 @@ for its two bodies.
 Islands are found again each step in which some awake body's timer has reached
 ``time_to_sleep`` (no island can fall asleep before), by union-find over the awake bodies'
 touching contacts and joints (union by lowest row, with path compression), rather than kept
-persistent with lazy splitting as Box2D v3 does: the pass is O(bodies + contacts + joints) with
-a few integer operations each, measured at 0.047 ms of the 2.8 ms step of ``rain`` (2000
-circles, 1.7 %) and 0.0067 ms of the 0.72 ms step of ``pyramid`` base 20 (0.9 %)
-(``benchmarks/sleep.py``), while a settled ``many_pyramids`` asleep steps in 1.7 % of its awake
-time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
+persistent with lazy splitting as Box2D v3 does: the pass is O(awake bodies + their contacts +
+joints) with a few integer operations each (the awake sets, :mod:`.awake`), measured at
+0.047 ms of the 2.8 ms step of ``rain`` (2000 circles, 1.7 %) and 0.0067 ms of the 0.72 ms
+step of ``pyramid`` base 20 (0.9 %) (``benchmarks/sleep.py``), while a settled
+``many_pyramids`` asleep steps in 1.7 % of its awake time. A world whose live bodies are all static or asleep (or kinematic and idle) steps without passing over its
 contacts at all (:func:`resting_sleepers`: the step returns once it finds no fat box moved and
 no pair dirty). A sleeping island keeps the label it fell asleep with, ``island``
 = its lowest body row, which is how a touch finds the whole island to wake.
@@ -49,7 +49,7 @@ import math
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inner_kernel, kernel
-from .._core.state import DYNAMIC, KINEMATIC, STATIC
+from .._core.state import DYNAMIC, KINEMATIC
 
 
 @inner_kernel
@@ -90,10 +90,11 @@ def _stirs(kind, asleep, v, w, i):
 
 
 @borrowing_kernel
-def wake_touched(bodies, contacts, joints):
+def wake_touched(bodies, contacts, joints, rows, n_rows):
     """Wake every sleeping island touched (touching contact) by an awake dynamic body or a
     moving kinematic body, or jointed to a moving kinematic body. Returns the number of bodies
-    woken.
+    woken. ``rows[:n_rows]``: the contacts with an awake body (:mod:`.awake`), or every
+    contact when ``n_rows`` is -1 (a touch needs an awake side).
 
     A sleeping island's mark is its root's ``sleep_time`` set to -1 (a sleeping body's timer is
     not read until it wakes, and waking resets it), so no scratch array is allocated.
@@ -106,7 +107,9 @@ def wake_touched(bodies, contacts, joints):
     mark = bodies.sleep_time
     marked = False
     count = contacts.count
-    for k in range(count.shape[0]):
+    every = n_rows < 0
+    for t in range(count.shape[0] if every else n_rows):
+        k = t if every else rows[t]
         if count[k] == 0:
             continue
         a = contacts.body_a[k]
@@ -181,9 +184,10 @@ def _idle_kinematic(bodies, i):
 
 
 @borrowing_kernel
-def resting_sleepers(bodies):
-    """The number of sleeping bodies if every live body is static, asleep or an idle kinematic
-    body (:func:`_idle_kinematic`), else -1.
+def resting_sleepers(bodies, awake, sleeping):
+    """``sleeping`` (the number of sleeping bodies) if every live body is static, asleep or an
+    idle kinematic body (:func:`_idle_kinematic`), else -1. ``awake``: the live bodies neither
+    static nor asleep (:mod:`.awake`), the only ones to look at.
 
     Such a world's step, once its pairs are known and nothing marked them dirty, changes
     nothing: the narrowphase keeps the manifolds of contacts whose bodies are all asleep or
@@ -191,50 +195,44 @@ def resting_sleepers(bodies):
     a sleeping island, the solver and finalize skip sleeping bodies and leave an idle
     kinematic one as it is, and the sleep stage only counts the sleepers. The step kernel
     then returns early (``step._at_rest``), which makes a sleeping world's step one pass over
-    the body rows (three bytes each) instead of a dozen over bodies, shapes and contacts.
+    the awake rows instead of a dozen over bodies, shapes and contacts.
     """
-    alive = bodies.alive
     kind = bodies.type
-    asleep = bodies.asleep
-    sleeping = 0
-    for i in range(alive.shape[0]):
-        if alive[i] and kind[i] != STATIC:
-            if asleep[i]:
-                sleeping += 1
-            elif kind[i] != KINEMATIC or not _idle_kinematic(bodies, i):
-                return -1
+    for t in range(awake.shape[0]):
+        i = awake[t]
+        if kind[i] != KINEMATIC or not _idle_kinematic(bodies, i):
+            return -1
     return sleeping
 
 
 @borrowing_kernel
-def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
+def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awake, sleeping,
+                 rows, n_rows):
     """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,
     label their islands and put to sleep each island whose bodies have all been slow for
     ``time_to_sleep`` (s). Returns ``(sleeping, fell)``: the bodies asleep after the stage and
     those that fell asleep in it.
 
-    With ``enable_sleep`` off it only counts the sleeping bodies (put to sleep by
+    ``awake``: the live bodies neither static nor asleep, ascending, ``sleeping`` the count of
+    the others that are not static (:mod:`.awake`); ``rows[:n_rows]`` the contacts with an
+    awake body, or every contact when ``n_rows`` is -1. The passes visit these only: a
+    contact with no awake body links no awake island and stirs no body.
+
+    With ``enable_sleep`` off it only returns the sleeping count (bodies put to sleep by
     ``is_awake = False``; they stay asleep until woken).
     """
-    alive = bodies.alive
     kind = bodies.type
     asleep = bodies.asleep
     v = bodies.v
     w = bodies.w
     timer = bodies.sleep_time
     parent = bodies.island
-    n = alive.shape[0]
-    sleeping = 0
     stirring = False
     ripe = False  # some awake body has been slow for time_to_sleep
-    for i in range(n):
-        if not alive[i]:
-            continue
+    for t in range(awake.shape[0]):
+        i = awake[t]
         if kind[i] != DYNAMIC:
             stirring = stirring or _moving_kinematic(kind, v, w, i)
-            continue
-        if asleep[i]:
-            sleeping += 1
             continue
         parent[i] = i
         if not (enable_sleep and bodies.allow_sleep[i]):
@@ -255,8 +253,11 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     count = contacts.count
     ca = contacts.body_a
     cb = contacts.body_b
+    every = n_rows < 0
+    n_contacts = count.shape[0] if every else n_rows
     if stirring:  # moving kinematic bodies keep what they touch or hold awake
-        for k in range(count.shape[0]):
+        for t in range(n_contacts):
+            k = t if every else rows[t]
             if count[k] > 0:
                 if _moving_kinematic(kind, v, w, ca[k]):
                     timer[cb[k]] = 0.0
@@ -283,7 +284,8 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
         return sleeping, 0
     # Union-find over the awake dynamic bodies (a touching contact between an awake and a
     # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
-    for k in range(count.shape[0]):
+    for t in range(n_contacts):
+        k = t if every else rows[t]
         if count[k] > 0:
             a = ca[k]
             b = cb[k]
@@ -298,8 +300,9 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
     # Each island's least timer, at its root. One pass: a root is its island's lowest row, so
     # in ascending order it is met (and its minimum started) before any other member.
     least = bodies.island_sleep
-    for i in range(n):
-        if alive[i] and kind[i] == DYNAMIC and not asleep[i]:
+    for t in range(awake.shape[0]):
+        i = awake[t]
+        if kind[i] == DYNAMIC:
             r = find_root(parent, i)
             parent[i] = r
             if r == i:
@@ -307,8 +310,9 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep):
             elif timer[i] < least[r]:
                 least[r] = timer[i]
     fell = 0
-    for i in range(n):
-        if alive[i] and kind[i] == DYNAMIC and not asleep[i] and least[parent[i]] >= time_to_sleep:
+    for t in range(awake.shape[0]):
+        i = awake[t]
+        if kind[i] == DYNAMIC and least[parent[i]] >= time_to_sleep:
             asleep[i] = True
             v[i, 0] = 0.0
             v[i, 1] = 0.0

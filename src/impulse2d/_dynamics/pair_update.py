@@ -19,7 +19,9 @@ The moved boxes are searched against every live box by one pass over the boxes: 
 the moved boxes' bounding rectangle is skipped after four comparisons, one inside it looks up
 the moved boxes by a band on x (the moved boxes sorted on min x with a running max of max x, as
 the broadphase's large proxies do: :mod:`.._collision.broadphase`). One ball falling beside a
-sleeping pile of 5,500 boxes costs one pass over the boxes and one over the contacts.
+sleeping pile of 5,500 boxes costs one pass over the boxes, and one over the contacts unless
+the step knows the moved shapes' old pairs from the awake sets' contact edges (:mod:`.awake`):
+then, while the pairs stay the same, it compares the found pairs with those alone.
 """
 
 from __future__ import annotations
@@ -343,7 +345,7 @@ def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, gr
 
 @inner_kernel
 def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
-                      category, mask, no_collide, few_tests):
+                      category, mask, no_collide, few_tests, moved_keys, n_moved_keys):
     """The contact pairs after the shapes ``moved[:n_moved]`` changed their fat boxes, given the
     sorted keys ``old_keys`` of the contacts before (the filtered pairs of the last search).
 
@@ -351,6 +353,10 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
     else True and the (m, 2) sorted pairs (what :func:`.step.contact_pairs` would return).
     Up to ``few_tests`` box tests (rows times moved boxes; :data:`FEW_TESTS`), the moved boxes
     are tested directly (:func:`_few_moves`), else by the sweep.
+
+    ``moved_keys[:n_moved_keys]``: the old keys with a moved shape, ascending, if the caller
+    knows them (-1: it does not), so that pairs that stayed the same are known without a pass
+    over ``old_keys``.
     """
     n = alive.shape[0]
     if n * n_moved <= few_tests:
@@ -366,6 +372,14 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
         candidates[t, 1] = found_keys[t] & 0xFFFFFFFF
     found = filter_pairs(candidates, body, body_type, sensor, group, category, mask, no_collide)
     n_found = found.shape[0]
+    if n_moved_keys == n_found:
+        same = True
+        for t in range(n_found):
+            if moved_keys[t] != (found[t, 0] << 32) | found[t, 1]:
+                same = False
+                break
+        if same:
+            return False, np.empty((0, 2), dtype=np.int64)
     # Unchanged when the old pairs of the moved shapes are exactly the found ones (in order).
     n_old = old_keys.shape[0]
     n_kept = 0
@@ -423,7 +437,7 @@ def incremental_pairs(old_keys, moved, fat, alive, body, body_type, sensor, grou
     ``few_tests``: as the step passes it (0: always the sweep)."""
     changed, pairs = pairs_after_moves(old_keys, moved, moved.shape[0], fat, alive, body,
                                        body_type, sensor, group, category, mask, no_collide,
-                                       few_tests)
+                                       few_tests, old_keys, -1)
     if changed:
         return pairs
     out = np.empty((old_keys.shape[0], 2), dtype=np.int64)

@@ -5,7 +5,8 @@ leaves it. While no fat box changes, the set of overlapping pairs cannot change 
 resting scene skips the pair search entirely (Box2D's "enlarged AABB"), and when a few change,
 only their pairs are searched again (:mod:`.pair_update`): the shapes whose fat box changed are
 listed in the step's move buffer. The shapes of sleeping bodies (:mod:`.islands`) keep their
-boxes: the bodies do not move.
+boxes: the bodies do not move; and so do static bodies' shapes, but on the step after Python
+changed something (:mod:`.awake`: only the awake shapes are visited otherwise).
 """
 
 from __future__ import annotations
@@ -15,14 +16,17 @@ from .._core.jit import borrowing_kernel
 
 
 @borrowing_kernel
-def update_aabbs(shapes, bodies, margin, moved):
-    """Recompute every live shape's tight box; grow fat boxes that no longer contain it.
+def update_aabbs(shapes, bodies, margin, moved, rows, every):
+    """Recompute the tight box of every live shape of a body not asleep (``every``) or of the
+    shapes ``rows`` (the awake shapes, ascending: :mod:`.awake`); grow fat boxes that no
+    longer contain it.
 
     Writes the rows of the shapes whose fat box changed to ``moved`` (room for every row), in
     ascending order, and returns how many they are (if any, the pairs must be searched again).
     """
     count = 0
-    for i in range(shapes.alive.shape[0]):
+    for t in range(shapes.alive.shape[0] if every else rows.shape[0]):
+        i = t if every else rows[t]
         if not shapes.alive[i]:
             continue
         b = shapes.body[i]

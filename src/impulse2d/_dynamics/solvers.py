@@ -16,6 +16,7 @@ import math
 
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
+from .awake import body_rows
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
@@ -79,9 +80,10 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     position_speed = after_clamp * max_linear_speed
     position_spin = after_clamp * max_angular_speed
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
+    rows = body_rows(world)
     for substep in range(substeps):
-        integrate_velocities(bodies, gx, gy, h)
-        clamp_bodies(bodies, max_linear_speed, max_angular_speed)
+        integrate_velocities(bodies, rows, gx, gy, h)
+        clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
@@ -91,7 +93,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if touching:
             solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                            speed_cap)
-        integrate_positions(bodies, h, position_speed, position_spin)
+        integrate_positions(bodies, rows, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
@@ -198,7 +200,7 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap):
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
-    integrate_velocities(bodies, gx, gy, dt)
+    integrate_velocities(bodies, body_rows(world), gx, gy, dt)
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
                          0.0, 0.0, 1.0, 0.0)
@@ -245,7 +247,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 
 

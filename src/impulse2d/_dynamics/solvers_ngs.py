@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from ..constants import MAX_ROTATION, POSITION_BAUMGARTE
+from .awake import body_rows
 from .contact_block import solve_contacts_block
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
@@ -118,7 +119,7 @@ def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    integrate_positions(bodies, dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
 
     # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance
     # (lengths in the world's unit).

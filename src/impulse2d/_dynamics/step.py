@@ -59,6 +59,8 @@ from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
                        update_manifolds)
+from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
+                    body_rows, drop_sleepers, find_contacts, moved_keys, rebuild, refresh)
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
@@ -134,15 +136,28 @@ def contact_pairs(world):
 
 
 @borrowing_kernel
-def _update_bounds(world, moved):
-    return update_aabbs(borrow(world, "shapes"), borrow(world, "bodies"),
-                        borrow(world, "lengths")[MARGIN], moved)
+def _update_bounds(world, moved, pairs_dirty):
+    """The bounds stage over the awake shapes, or over every shape on a step after Python
+    changed the world (the awake sets were stale, or the pairs dirty: a shape made or moved by
+    hand, a body's type changed)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    state = borrow(world, "awake_state")
+    if pairs_dirty:
+        state[STALE] = 1
+        state[EDGES_VALID] = 0
+    awake_shapes = borrow(world, "awake_shapes")
+    every = refresh(bodies, shapes, state, borrow(world, "awake_bodies"), awake_shapes)
+    return update_aabbs(shapes, bodies, borrow(world, "lengths")[MARGIN], moved,
+                        awake_shapes[: state[SHAPE_COUNT]], every)
 
 
 @inner_kernel
 def _moved_pairs(world, moved, n_moved):
-    """:func:`.pair_update.pairs_after_moves` on the world's columns."""
+    """:func:`.pair_update.pairs_after_moves` on the world's columns, told the moved shapes'
+    old pairs when the awake sets know them (:func:`.awake.moved_keys`)."""
     body = borrow_column(world, "shapes", "body")
+    keys, n_keys = moved_keys(world, moved, n_moved)
     return pairs_after_moves(borrow_column(world, "contacts", "key"), moved, n_moved,
                              borrow_column(world, "shapes", "fat_aabb"),
                              borrow_column(world, "shapes", "alive"), body,
@@ -151,7 +166,7 @@ def _moved_pairs(world, moved, n_moved):
                              borrow_column(world, "shapes", "group"),
                              borrow_column(world, "shapes", "category"),
                              borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"),
-                             FEW_TESTS)
+                             FEW_TESTS, keys, n_keys)
 
 
 @stage_kernel
@@ -175,6 +190,7 @@ def update_pairs(world, moved, n_moved, dirty):
     fresh = allocate_contacts(pairs.shape[0])
     carry_contacts(world.contacts, fresh, pairs, world.shapes)
     world.contacts = fresh
+    borrow(world, "awake_state")[EDGES_VALID] = 0  # the bodies' contact rows are the old store's
     return True
 
 
@@ -184,7 +200,8 @@ def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_point
     update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                      borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
                      borrow(world, "verbs")[CHAINS] != 0, out_normal, out_points, out_ids,
-                     old_ids, old_normal, old_tangent)
+                     old_ids, old_normal, old_tangent, borrow(world, "awake_contacts"),
+                     borrow(world, "awake_state")[CONTACT_COUNT])
 
 
 @stage_kernel
@@ -219,20 +236,39 @@ def _colour(world):
                               borrow_column(world, "contacts", "body_a"),
                               borrow_column(world, "contacts", "body_b"), bodies_type,
                               borrow_column(world, "bodies", "asleep"), bodies_type.shape[0],
-                              COLOR_COUNT)
+                              COLOR_COUNT, borrow(world, "awake_contacts"),
+                              borrow(world, "awake_state")[CONTACT_COUNT])
     return order
 
 
 @borrowing_kernel
 def _wake(world):
-    return wake_touched(borrow(world, "bodies"), borrow(world, "contacts"),
-                        borrow(world, "joints"))
+    """The wake stage; when islands woke, their bodies and shapes join the awake sets (one
+    pass over the rows, as the wake's own) and the count of sleepers drops."""
+    state = borrow(world, "awake_state")
+    woken = wake_touched(borrow(world, "bodies"), borrow(world, "contacts"),
+                         borrow(world, "joints"), borrow(world, "awake_contacts"),
+                         state[CONTACT_COUNT])
+    if woken > 0:
+        rebuild(borrow(world, "bodies"), borrow(world, "shapes"), state,
+                borrow(world, "awake_bodies"), borrow(world, "awake_shapes"))
+    return woken
 
 
 @borrowing_kernel
 def _sleep(world, dt, time_to_sleep, enable_sleep):
-    return update_sleep(borrow(world, "bodies"), borrow(world, "contacts"),
-                        borrow(world, "joints"), dt, time_to_sleep, enable_sleep)
+    """The sleep stage over the awake sets; the islands that fell asleep leave them."""
+    bodies = borrow(world, "bodies")
+    state = borrow(world, "awake_state")
+    awake_bodies = borrow(world, "awake_bodies")
+    sleeping, fell = update_sleep(bodies, borrow(world, "contacts"), borrow(world, "joints"), dt,
+                                  time_to_sleep, enable_sleep,
+                                  awake_bodies[: state[BODY_COUNT]], state[SLEEPING],
+                                  borrow(world, "awake_contacts"), state[CONTACT_COUNT])
+    if fell > 0:
+        drop_sleepers(bodies, borrow(world, "shapes"), state, awake_bodies,
+                      borrow(world, "awake_shapes"), fell)
+    return sleeping, fell
 
 
 @borrowing_kernel
@@ -253,7 +289,10 @@ def _at_rest(world):
     for ids in borrow(world, "joint_ids"):
         if ids.shape[0] != 0:
             return -1
-    sleeping = resting_sleepers(borrow(world, "bodies"))
+    state = borrow(world, "awake_state")
+    sleeping = resting_sleepers(borrow(world, "bodies"),
+                                borrow(world, "awake_bodies")[: state[BODY_COUNT]],
+                                state[SLEEPING])
     if sleeping >= 0:
         for k in (LARGEST_ISLAND, ISLANDS, PIVOTS, REGULARISED):
             table[DIRECT_COUNTS + k] = 0
@@ -294,8 +333,8 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
 
-    fast = finalize_bodies(borrow(world, "bodies"), max_linear_speed, MAX_ROTATION / dt,
-                           enable_continuous)
+    fast = finalize_bodies(borrow(world, "bodies"), body_rows(world), max_linear_speed,
+                           MAX_ROTATION / dt, enable_continuous)
     clock[5] = cycles()
     return joint_h, fast
 
@@ -350,7 +389,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     if phase != FROM_MANIFOLDS:
         clock[0] = cycles()
         moved = np.empty(borrow_column(world, "shapes", "alive").shape[0], dtype=np.int64)
-        n_moved = _update_bounds(world, moved)  # the move buffer: shapes whose fat box changed
+        # the move buffer: shapes whose fat box changed
+        n_moved = _update_bounds(world, moved, pairs_dirty)
         if n_moved > 0 or pairs_dirty:
             new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
         clock[1] = cycles()
@@ -360,6 +400,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 for k in range(2, clock.shape[0]):
                     clock[k] = clock[1]
                 return None, False, 0.0, sleeping, 0, 0
+        find_contacts(world)  # the contacts the contact stages visit (.awake)
         # The contact stages are skipped when there are no contacts (a chain, a world of
         # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
         paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
@@ -369,8 +410,11 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
             return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
     else:
         paired = borrow_column(world, "contacts", "key").shape[0] > 0
-    if has_sleepers and _wake(world) > 0 and joints_filtered:
-        return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
+        find_contacts(world)  # (the callbacks may have woken bodies)
+    if has_sleepers and _wake(world) > 0:
+        if joints_filtered:
+            return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
+        find_contacts(world)  # the woken islands' contacts join this step's
     clock[2] = cycles()
 
     order = _colour(world) if paired else np.empty(0, dtype=np.int64)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numba
+import numpy as np
 from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.experimental import structref
@@ -73,6 +74,13 @@ WORLD_STORES = WorldStoresType([
                                                            # empty while they are off)
     ("lengths", types.Array(types.float64, 1, "C")),  # tolerances in the world's unit (.lengths)
     ("static_grid", STATIC_GRID_TYPE),  # the continuous stage's kept grid (.static_grid)
+    # the awake sets (.awake): counts and flags, then the awake body, shape and contact rows,
+    # and each body's contact rows
+    ("awake_state", _ROWS),
+    ("awake_bodies", _ROWS),
+    ("awake_shapes", _ROWS),
+    ("awake_contacts", _ROWS),
+    ("contact_edges", _ROWS),
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -132,7 +140,7 @@ def _borrow_column(typingctx, ref, name, column):
 
 @kernel
 def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock,
-                    verbs, diagnostics, lengths):
+                    verbs, diagnostics, lengths, awake_state):
     ref = structref.new(WORLD_STORES)
     ref.bodies = bodies
     ref.shapes = shapes
@@ -146,6 +154,11 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     ref.diagnostics = diagnostics
     ref.lengths = lengths
     ref.static_grid = empty_static_grid()
+    ref.awake_state = awake_state
+    ref.awake_bodies = np.empty(bodies.alive.shape[0], dtype=np.int64)
+    ref.awake_shapes = np.empty(shapes.alive.shape[0], dtype=np.int64)
+    ref.awake_contacts = np.empty(0, dtype=np.int64)
+    ref.contact_edges = np.empty(0, dtype=np.int64)
     return ref
 
 
@@ -178,12 +191,17 @@ if numba.config.DISABLE_JIT:
         return getattr(getattr(ref, name), column)
 
     def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
-                          clock, verbs, diagnostics, lengths):
+                          clock, verbs, diagnostics, lengths, awake_state):
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
                                diagnostics=diagnostics, lengths=lengths,
-                               static_grid=empty_static_grid())
+                               static_grid=empty_static_grid(),
+                               awake_state=awake_state,
+                               awake_bodies=np.empty(bodies.alive.shape[0], dtype=np.int64),
+                               awake_shapes=np.empty(shapes.alive.shape[0], dtype=np.int64),
+                               awake_contacts=np.empty(0, dtype=np.int64),
+                               contact_edges=np.empty(0, dtype=np.int64))
     def _constraints_of(ref):
         return ref.constraints
 
@@ -217,12 +235,16 @@ def stores_for_step(world, rows=None) -> WorldStores:
             or built[4] is not world._constraints or built[5] is not rows
             or built[6] is not world._diagnostics):
         sync_constraints(world)  # the new reference takes the current constraint store
+        # A new reference's awake sets start stale (filled by the step that first reads them);
+        # Python keeps their state to mark them stale after its own changes (_sleep).
+        from .awake import new_state  # (here: .awake imports this module)
+        world._awake_state = new_state()
         # Through the dispatcher, which checks every array's type against WORLD_STORES.
         with compiling("the world's stores", STORES_SECONDS):
             world._stores = _new_world_stores(
                 world._bodies, world._shapes, world._joints, world._contacts,
                 world._constraints, rows["by_type"], rows["no_collide"], world._clock,
-                world._verbs, world._diagnostics, world._lengths)
+                world._verbs, world._diagnostics, world._lengths, world._awake_state)
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
                                     world._contacts, world._constraints, rows,
                                     world._diagnostics)

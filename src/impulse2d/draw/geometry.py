@@ -495,7 +495,7 @@ def _graph_colors(world) -> np.ndarray:
     c = world._contacts
     b = world._bodies
     order, starts = color_contacts(c.count, c.body_a, c.body_b, b.type, b.asleep,
-                                   b.type.shape[0], COLOR_COUNT)
+                                   b.type.shape[0], COLOR_COUNT, np.empty(0, np.int64), -1)
     colour = np.full(c.count.shape[0], -1, dtype=np.int64)
     colour[order] = np.repeat(np.arange(COLOR_COUNT + 1), np.diff(starts))
     return colour
