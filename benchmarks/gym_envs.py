@@ -268,6 +268,8 @@ def interleaved(args) -> dict:
     load = [os.getloadavg()]
     out = {}
     for name, steps in EPISODE_STEPS.items():
+        if args.envs and name not in args.envs:
+            continue
         steps = max(1, int(steps * args.scale))
         runs = {}
         for engine, table in classes.items():
@@ -427,6 +429,8 @@ def main() -> None:
                              "the same, both engines in one process")
     parser.add_argument("--chunk", type=int, default=200,
                         help="interleaved: steps an engine runs before the other's turn")
+    parser.add_argument("--envs", nargs="+", choices=list(EPISODE_STEPS),
+                        help="interleaved: only these environments (default: all three)")
     parser.add_argument("--rounds", type=int, default=3, help="episodes: alternated pairs")
     parser.add_argument("--scale", type=float, default=1.0,
                         help=f"episodes: steps per environment x this ({EPISODE_STEPS})")
