@@ -14,8 +14,8 @@ from .._core.state import DYNAMIC
 from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
-from ._b2shapes import (b2ChainShape, b2Fixture, b2FixtureDef, b2LoopShape, b2Shape,
-                        chain_fixture, shape_parts)
+from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Fixture, b2FixtureDef,
+                        b2LoopShape, b2PolygonShape, b2Shape, chain_fixture, shape_parts)
 
 _ENGINE_FIELDS = frozenset(("_handle", "_w", "_i"))  # what _attach sets
 _LIMIT = 1.0e30  # N, N s: the engine's bound on a force or impulse component
@@ -401,8 +401,7 @@ class b2Body:  # noqa: N801
                 self._b2world._fixtures[row] = fixture
             return fixture
         if "_handle" not in self.__dict__:  # a queued static body: its fixture may queue too
-            from ._b2queue import queue_fixture
-            fixture = queue_fixture(self, defn)
+            fixture = _queue_fixture(self, defn)
             if fixture is not None:
                 return fixture
         self._b2world._flush_queue()  # shape rows in call order: what was queued comes first
@@ -415,18 +414,17 @@ class b2Body:  # noqa: N801
         return fixture
 
     def CreatePolygonFixture(self, **kwargs):  # noqa: N802
-        from ._b2shapes import b2PolygonShape
         shape = b2PolygonShape(**_pop(kwargs, "vertices", "box", "radius"))
         return self.CreateFixture(shape=shape, **kwargs)
 
     def CreateCircleFixture(self, **kwargs):  # noqa: N802
-        from ._b2shapes import b2CircleShape
         shape = b2CircleShape(**_pop(kwargs, "radius", "pos"))
         return self.CreateFixture(shape=shape, **kwargs)
 
-    def CreateEdgeFixture(self, **kwargs):  # noqa: N802
-        from ._b2shapes import b2EdgeShape
-        shape = b2EdgeShape(**_pop(kwargs, "vertices", "vertex1", "vertex2"))
+    def CreateEdgeFixture(self, vertices=None, vertex1=None, vertex2=None,  # noqa: N802
+                          **kwargs):
+        # (the shape's keywords by name: LunarLander's moon takes ten of these a reset)
+        shape = b2EdgeShape(vertices, vertex1, vertex2)
         return self.CreateFixture(shape=shape, **kwargs)
 
     def CreateChainFixture(self, **kwargs):  # noqa: N802
@@ -475,6 +473,15 @@ class b2Body:  # noqa: N801
 
     def DestroyFixture(self, fixture):  # noqa: N802
         self._b2world._destroy_fixture(fixture)
+
+
+def _queue_fixture(body, defn):
+    """``_b2queue.queue_fixture`` (imported on first use: that module imports this one), which
+    then takes this name's place."""
+    global _queue_fixture
+    from ._b2queue import queue_fixture
+    _queue_fixture = queue_fixture
+    return queue_fixture(body, defn)
 
 
 def fixture_parts(defn, built=True):

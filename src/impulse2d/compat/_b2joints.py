@@ -31,6 +31,7 @@ import math
 from .. import _sleep
 from .._core.state import Joints
 from ..joints import Joint
+from ._b2bodies import b2Body
 from ._b2math import b2Vec2, vec_tuple
 
 _MAX_SPEED = 1.0e5  # rad/s or m/s: the engine's bound on a motor speed
@@ -313,7 +314,7 @@ def create_joint(b2world, defn):
         j1, j2 = defn.joint1, defn.joint2
         joint = w.create_gear_joint(j1._joint, j2._joint, defn.ratio, collide_connected=cc)
         return _wrap(b2GearJoint, joint, b2world, j1.bodyB, j2.bodyB, defn)
-    if not isinstance(a, _body_class()) or not isinstance(b, _body_class()):
+    if not isinstance(a, b2Body) or not isinstance(b, b2Body):
         raise TypeError("a joint definition needs bodyA and bodyB (b2Body)")
     pa, pb = _anchor_defaults(defn, a, b)
     ha, hb = a._handle, b._handle
@@ -396,11 +397,6 @@ def create_joint(b2world, defn):
         raise ValueError(f"referenceAngle must be finite, got {ref}")
     jt.reference_angle[j] = ref
     return _wrap(cls, joint, b2world, a, b, defn)
-
-
-def _body_class():
-    from ._b2bodies import b2Body
-    return b2Body
 
 
 def _wrap(cls, joint, b2world, a, b, defn):

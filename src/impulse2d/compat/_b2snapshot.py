@@ -173,24 +173,28 @@ def mark_destroyed(objects) -> None:
     BipedalWalker reset ~200 terrain bodies and their fixtures: ~1,200 objects a reset left to
     the collector, which then ran a third of the reset's time); freed by their reference
     counts, they go when the program lets go of them."""
+    setattr_, delattr_, getattr_ = (object.__setattr__, object.__delattr__,
+                                    object.__getattribute__)
     for obj in objects:
         cls = type(obj)
-        object.__setattr__(obj, "__class__", _destroyed_class(cls))
-        names = _SLOTS.get(cls)
-        if names is None:
-            names = _SLOTS[cls] = _slot_names(cls)
+        marks = _MARKS.get(cls)
+        if marks is None:
+            marks = _MARKS[cls] = (_destroyed_class(cls), _slot_names(cls),
+                                   "__dict__" in dir(cls))
+        destroyed, names, has_dict = marks
+        setattr_(obj, "__class__", destroyed)
         for name in names:
             try:
-                object.__delattr__(obj, name)
+                delattr_(obj, name)
             except AttributeError:  # (a slot never set)
                 pass
-        try:
-            object.__getattribute__(obj, "__dict__").clear()
-        except AttributeError:  # (a class of slots only)
-            pass
+        if has_dict:
+            getattr_(obj, "__dict__").clear()
 
 
-_SLOTS: dict = {}  # class -> its slot names (_slot_names)
+_MARKS: dict = {}
+"""class -> (its destroyed class, its slot names, whether its objects have a ``__dict__``):
+looked up once per object (a Gymnasium reset destroys tens of them)."""
 
 
 def _destroyed_class(cls):

@@ -346,7 +346,10 @@ class b2World:  # noqa: N801
         self._manifolds_now: dict = {}     # oldManifold, and this step's (_pre_solve)
         self._listener = contactListener
         self.destructionListener = destructionListener
-        self.contactFilter = contactFilter
+        if contactFilter is None:
+            self._filter = None  # (the engine world's pair filter is None already)
+        else:
+            self.contactFilter = contactFilter
         self.renderer = renderer
         self.autoClearForces = True
         # accepted and kept for the program to read back: the engine's continuous collision
