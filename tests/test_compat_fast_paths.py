@@ -248,3 +248,30 @@ def test_the_fused_check_sees_every_change_of_the_touching_contacts():
     assert all(a != b for a, b in zip(ball_events, ball_events[1:]))  # begin, end, begin, ...
     # the box rests on the ground (its timer runs) until it falls asleep (asleep: left alone)
     assert checked >= 240 and rested >= 20 and not box.awake
+
+
+@pytest.mark.parametrize("queued", [True, False])
+def test_an_edge_fixture_by_keywords_is_the_edge_of_its_definition(queued):
+    """``CreateEdgeFixture`` takes the shape's keywords by name (``vertices``, or ``vertex1``
+    and ``vertex2``) and the rest as the fixture definition's, on a queued static body (the
+    moon of LunarLander) and on a made one: a box dropped on either edge rests on it at the
+    same height, and a keyword of neither is refused naming it."""
+    world = b2World(gravity=(0, -10))
+    ground = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(-10, 0), (10, 0)]))
+    if not queued:
+        world.Step(1 / 60, 8, 3)  # the queue carried out: the body is made
+    a = ground.CreateEdgeFixture(vertices=[(-10.0, 2.0), (0.0, 2.0)], friction=0.3)
+    b = ground.CreateEdgeFixture(vertex1=(0.0, 2.0), vertex2=(10.0, 2.0), friction=0.3)
+    assert [tuple(v) for v in a.shape.vertices] == [(-10.0, 2.0), (0.0, 2.0)]
+    assert [tuple(v) for v in b.shape.vertices] == [(0.0, 2.0), (10.0, 2.0)]
+    assert a.friction == pytest.approx(0.3) and b.friction == pytest.approx(0.3)
+    with pytest.raises(TypeError, match="bogus"):
+        ground.CreateEdgeFixture(vertices=[(0.0, 1.0), (1.0, 1.0)], bogus=1)
+    assert len(ground.fixtures) == 3  # the refused call made no fixture
+    boxes = [world.CreateDynamicBody(position=(x, 3.0), fixtures=b2FixtureDef(
+        shape=b2PolygonShape(box=(0.5, 0.5)), density=1.0)) for x in (-5.0, 5.0)]
+    for _ in range(120):
+        world.Step(1 / 60, 8, 3)
+    for box in boxes:  # resting on the edge at y = 2 (half height 0.5), not on the ground
+        assert box.position.y == pytest.approx(2.5, abs=0.02)
+        assert abs(box.linearVelocity.y) < 1e-3
