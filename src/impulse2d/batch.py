@@ -28,6 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _batch_ready as _ready
+from . import _batch_worlds as _seats
+from . import _batch_writes as _writes
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
@@ -323,6 +325,33 @@ class WorldBatch:
         self._check_unlocked("WorldBatch.set_motor_speeds")
         _batch._scatter_motor_speeds.entry(refs, rows, s, motorised)
 
+    def set_max_motor_torques(self, limits) -> None:
+        """Set the template joints' motor limits from a (worlds, joints) array: the maximum
+        motor torque (N m) of revolute and wheel joints, the maximum motor force (N) of
+        prismatic and distance joints, each in [0, 1e30] (their setters' bounds); a joint
+        without a motor must be given 0. With :meth:`set_motor_speeds`, an action of a torque-driven
+        agent in two calls for every world."""
+        if self._joint_rows is None:
+            self._replicated()
+        rows = self._joint_rows
+        s = np.asarray(limits, dtype=np.float64) if _numeric(limits) else None
+        if s is None:
+            raise TypeError("limits must be a (worlds, joints) array of numbers")
+        if s.shape != (len(self._worlds), rows.shape[0]):
+            raise ValueError(f"limits must have shape {(len(self._worlds), rows.shape[0])}, "
+                             f"got {s.shape}")
+        if not np.all(np.isfinite(s)) or np.any(s < 0.0) or np.any(s > _validate.MAX_FORCE):
+            raise ValueError(f"limits must be finite and within [0, {_validate.MAX_FORCE:g}]")
+        limited = np.array([issubclass(kind, _MOTORISED) for kind in self._joint_kinds],
+                           dtype=bool)
+        if np.any(s[:, ~limited] != 0.0):
+            j = int(np.flatnonzero(np.any(s[:, ~limited] != 0.0, axis=0))[0])
+            raise ValueError(f"limits[:, {int(np.flatnonzero(~limited)[j])}] is for a joint "
+                             "without a motor limit; give it 0")
+        refs = self._checked_refs(rows, joints=True)
+        self._check_unlocked("WorldBatch.set_max_motor_torques")
+        _writes._scatter_max_motor.entry(refs, rows, s, limited)
+
     # -- snapshots --------------------------------------------------------------------------------
     def snapshot(self) -> BatchSnapshot:
         """Every world's :class:`~impulse2d.Snapshot`, for :meth:`restore`."""
@@ -373,35 +402,45 @@ class WorldBatch:
         r = o.shape[1]
         out = _queries.RayBatch(np.empty((n, r)), np.empty((n, r, 2)), np.empty((n, r, 2)),
                                 np.empty((n, r), np.int64))
-        # Each world's query index, as World.ray_cast_many finds it (queries._index): the one
-        # in place, or the spare, whose moving shapes the kernel bins again first.
-        ats = np.empty(n)
-        refresh = np.zeros(n, dtype=bool)
-        spares = []
-        for k, w in enumerate(self._worlds):
-            index = w._query_index
-            if index is None:
-                spare = w._query_spare
-                if (spare is not None and spare.shapes is w._shapes
-                        and spare.bodies is w._bodies and spare.handles is w._shape_handles):
-                    index = spare
-                    refresh[k] = True
-                    spares.append(k)
-                else:
-                    index = _queries._index(w)  # built anew
-            ats[k] = index.address
+        ats, refresh = self._query_indexes()
         done = np.zeros(n, dtype=bool)
         _cast_rays_batch.entry(ats, refresh, CELL_SCALE, o, d, 1.0, category, mask,
                                out.fraction, out.point, out.normal, out.shape, done)
-        for k in spares:
-            if done[k]:
-                w = self._worlds[k]
-                w._query_index = w._query_spare
+        # the spares refreshed are the worlds' indexes now (World._query_index = the spare)
+        self._state.query_kind[refresh & done] = _seats.SPARE_INDEX
         for k in np.flatnonzero(~done):  # an index to grow or build again: World's own way
             one = _queries.ray_cast_many(self._worlds[k], o[k], d[k], filter)
             for column, part in zip(out, one):
                 column[k] = part
         return out
+
+    def _query_indexes(self) -> tuple:
+        """Each world's query index as ``World.ray_cast_many`` finds it (``queries._index``):
+        the one in place, else the spare, whose moving shapes the kernel bins again first
+        (``refresh``), else one built anew. Returns the indexes' addresses and the refresh
+        flags. Python looks at a world only if it was marked since the last cast (its spare
+        checked against its stores) or its index is its own; after a batch step every index
+        was dropped and every spare still holds, so usually at none."""
+        state = self._state
+        stale = np.flatnonzero(state.query_dirty).tolist()
+        if stale:
+            for k in stale:
+                d = state.dicts[k]
+                spare = d["_query_spare"]
+                ok = (spare is not None and spare.shapes is d["_shapes"]
+                      and spare.bodies is d["_bodies"] and spare.handles is d["_shape_handles"])
+                state.query_at[k] = spare.address if ok else 0.0
+            state.query_dirty[stale] = False
+        kind = state.query_kind
+        ats = state.query_at.copy()
+        refresh = kind == _seats.NO_INDEX
+        for k in np.flatnonzero((kind == _seats.OWN_INDEX)
+                                | ((kind == _seats.SPARE_INDEX) & (ats == 0.0))).tolist():
+            ats[k] = self._worlds[k]._query_index.address
+        for k in np.flatnonzero(refresh & (ats == 0.0)).tolist():
+            ats[k] = _queries._index(self._worlds[k]).address  # built anew
+            refresh[k] = False
+        return ats, refresh
 
     # -- checks -----------------------------------------------------------------------------------
     def _replicated(self) -> np.ndarray:
