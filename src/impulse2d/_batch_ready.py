@@ -4,16 +4,18 @@ A batch step, and every dense read or write of a batch, hands the kernels each w
 current stores' reference (:mod:`._dynamics.world_ref`) and, for a step, its arguments (a row
 of :data:`._dynamics.batch_step.ARGUMENTS`). Most worlds change nothing between two batch
 steps that would change either, and a loop over the worlds in Python costs about a
-microsecond a world for each attribute it looks at, so:
+microsecond a world for each attribute it looks at, so Python looks only at the worlds
+marked since it last did (every change to a world marks it: :mod:`._batch_worlds`):
 
 * the references are checked only after some world's stores or reference were replaced
-  (:mod:`._stores_epoch`, a process-wide count); otherwise the list is kept as it is;
+  (:mod:`._stores_epoch`, a process-wide count), and then only those of the marked worlds;
 * a world's settings, gravity and joint-rows flag are written into its row of arguments when
-  it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`),
-  and the two arguments that vary from step to step (dirty pairs, sleepers) for every world
-  in one write;
-* after the kernel, what only some worlds need (new stores, a first sweep, joint rows to
-  rebuild) is done for those worlds only (:func:`finish`).
+  it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`,
+  made for the marked worlds only), and the two arguments that vary from step to step
+  (dirty pairs, sleepers) for every world in one write, from the batch's arrays;
+* after the kernel, the clock and counts of every world are a few writes into those arrays,
+  and what only some worlds need (new stores, a first sweep, joint rows to rebuild) is done
+  for those worlds only (:func:`finish`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class ReadyState:
     ``times``, ``steps``, ...; :attr:`dirty`: changed since the last check)."""
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
-                 "everyone", "dirty", "checked", "slow", "query_dirty", "query_kind", "query_at",
+                 "everyone", "dirty", "checked", "slow", "refs_dirty", "query_dirty", "query_kind", "query_at",
                  "query_spare") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
@@ -63,6 +65,7 @@ class ReadyState:
         self.dirty = np.ones(n, dtype=bool)  # checked before the next step (all, at first)
         self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
         self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
+        self.refs_dirty = np.ones(n, dtype=bool)  # entries to check at the next read
         # the batched ray casts' view of each world's query index (batch.ray_cast_many)
         self.query_dirty = np.ones(n, dtype=bool)
         self.query_kind = np.zeros(n, dtype=np.int8)
@@ -98,12 +101,14 @@ class ReadyState:
     def current_refs(self, chosen=None):
         """The worlds' references (of ``chosen`` only, an int64 array of indices, in that
         order, if given): the list as it is when no world's stores or reference were replaced
-        since it was last checked, else checked world by world first."""
-        while CHANGES.value != self.epoch:
-            # (a rebuild here bumps the count again: the second pass finds all current)
-            self.epoch = CHANGES.value
-            for k in range(len(self.dicts)):
+        since it was last checked; else the entries of the worlds marked since then (every
+        replacement in a world of the batch marks it: :mod:`._batch_worlds`) checked first."""
+        if CHANGES.value != self.epoch:
+            stale = np.flatnonzero(self.refs_dirty).tolist()
+            for k in stale:
                 self.refresh_ref(k)
+            self.refs_dirty[stale] = False
+            self.epoch = CHANGES.value  # (after: a rebuild above bumps the count)
         if chosen is None:
             return self.refs
         subset = ref_list()
@@ -114,18 +119,16 @@ class ReadyState:
 
     def restore(self, chosen: list, snapshots) -> None:
         """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (checked by
-        the caller). A restore may replace a world's stores or drop its reference; the worlds
-        restored have their entries checked here, so that a list that was current stays so
-        and the next read checks nothing (the cost is the worlds restored)."""
-        current = self.epoch == CHANGES.value
+        the caller). A restore may replace a world's stores or drop its reference: the worlds
+        restored have their entries checked here, and are marked for the next step's checks
+        (the cost is theirs)."""
         worlds = self.worlds
         for k in chosen:
             restore_world(worlds[k], snapshots[k])
             _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
         for k in chosen:
             self.refresh_ref(k)
-        if current:
-            self.epoch = CHANGES.value
+        self.refs_dirty[chosen] = False
 
 
 @kernel
@@ -161,12 +164,9 @@ def prepare(state: ReadyState, dt: float) -> tuple:
     dirty = state.dirty
     state.checked = marked = np.flatnonzero(dirty)
     if marked.shape[0]:
-        current = state.epoch == CHANGES.value
         for k in marked.tolist():
             _check(state, k, dt)
         dirty[marked] = False  # (after the checks: making a world ready writes to it)
-        if current:  # the worlds made ready put their new references in the list
-            state.epoch = CHANGES.value
     args = state.args
     args[:, PAIRS_DIRTY] = state.pairs_dirty
     args[:, DT] = dt
@@ -254,7 +254,6 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     worlds, dicts = state.worlds, state.dicts
     r = state.results[fast]
     new_contacts, new_cs, joint_h, sleeping, fell, unswept = r.T
-    current = state.epoch == CHANGES.value
     touched = []
     for k in fast[new_cs != 0.0].tolist():
         dicts[k]["_constraints_stale"] = True
@@ -288,13 +287,10 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
         w.time += dt
         w.step_count += 1
         touched.append(k)
-    if touched:
+    if touched:  # (their next step and read check them)
         state.dirty[touched] = True
+        state.refs_dirty[touched] = True
         state.query_dirty[touched] = True
-        if current:  # keep the list current: the worlds touched have their entries checked
-            for k in touched:
-                state.refresh_ref(k)
-            state.epoch = CHANGES.value
     # after-step functions: queued only through a marked world (World.after_step), so only
     # the worlds checked before this step or marked since can have some
     maybe = state.dirty.copy()

@@ -57,10 +57,12 @@ class Seat:
         self.k = k
 
     def mark(self) -> None:
-        """The world changed: the batch's next step checks it, its next ray cast finds its
-        query index again."""
-        self.state.dirty[self.k] = True
-        self.state.query_dirty[self.k] = True
+        """The world changed: the batch's next step checks it, its next read its entry in the
+        list of references, its next ray cast its query index."""
+        state = self.state
+        state.dirty[self.k] = True
+        state.refs_dirty[self.k] = True
+        state.query_dirty[self.k] = True
 
 
 class _Lazy:
