@@ -155,8 +155,9 @@ def test_a_world_taken_into_another_batch():
         assert (a.state_hash(), a.time, a.step_count) == (b.state_hash(), b.time, b.step_count)
 
 
-def test_batched_lidar_follows_changes_to_the_worlds():
-    batch = i2d.WorldBatch([_world(k) for k in range(4)], threads=1)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batched_lidar_follows_changes_to_the_worlds(threads):
+    batch = i2d.WorldBatch([_world(k) for k in range(4)], threads=threads)
     angles = np.linspace(-np.pi, 0.0, 12)
     rays = np.stack([np.cos(angles), np.sin(angles)], axis=1) * 9.0
     origins = np.zeros((4, 12, 2)) + [0.0, 7.0]

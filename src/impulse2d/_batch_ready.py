@@ -43,8 +43,8 @@ class ReadyState:
     ``times``, ``steps``, ...; :attr:`dirty`: changed since the last check)."""
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
-                 "everyone", "dirty", "checked", "slow", "refs_dirty", "query_dirty", "query_kind", "query_at",
-                 "query_spare") + tuple(column for column, _ in _seats.LAZY.values())
+                 "everyone", "dirty", "checked", "slow", "refs_dirty", "query_dirty",
+                 "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -70,7 +70,6 @@ class ReadyState:
         self.query_dirty = np.ones(n, dtype=bool)
         self.query_kind = np.zeros(n, dtype=np.int8)
         self.query_at = np.zeros(n)  # the spare's address (0: no spare to refresh)
-        self.query_spare = [None] * n
         for column, values in _seats.columns(n).items():
             setattr(self, column, values)
         for k, w in enumerate(worlds):

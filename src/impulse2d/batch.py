@@ -8,7 +8,12 @@ neighbours or the thread count).
 
 Each world of a batch stays a full :class:`~impulse2d.World` between batch steps: its handles,
 events, queries and snapshots work as ever, and stepping it alone is allowed. ``batch.step(dt)``
-gives every world exactly the bits ``world.step(dt)`` would.
+gives every world exactly the bits ``world.step(dt)`` would. While in a batch, a world's clock
+and per-step counts live in the batch's arrays, which one step advances for all its worlds,
+and Python checks before a step only the worlds changed since the last one
+(:mod:`impulse2d._batch_worlds`); the world's class is then a subclass of its own, of the same
+name (``isinstance(w, World)`` holds, ``type(w) is World`` does not; a copy or a pickle of it
+is a plain ``World``).
 
 A batch made by :meth:`WorldBatch.replicate` (copies of one world) also has dense views: the
 template's bodies (``world.bodies`` when it was replicated, in that order) and joints
@@ -27,20 +32,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _batch_lidar as _lidar
 from . import _batch_ready as _ready
 from . import _batch_worlds as _seats
 from . import _batch_writes as _writes
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
-from ._collision.shape_queries import cast_rays_batch
-from ._core.jit import DirectCall
 from ._dynamics import batch_step as _batch
 from .constants import HUGE
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot
-
-_cast_rays_batch = DirectCall(cast_rays_batch, "batched ray casts in many worlds", 3.0)
 
 _MOTORISED = (RevoluteJoint, PrismaticJoint, WheelJoint, DistanceJoint)
 """Joint types with a ``motor_speed`` (rad/s for revolute and wheel, m/s for the others)."""
@@ -169,33 +171,43 @@ class WorldBatch:
             worlds[k].step(dt)
 
     def _run(self, which: np.ndarray) -> float:
-        """The kernel over the worlds ``which``, spread over the threads in chunks that each
-        thread takes as it comes free (worlds differ in cost); returns the wall time, s."""
-        threads = min(self._threads, which.shape[0])
+        """The kernel over the worlds ``which``, spread over the threads; returns the wall
+        time, s."""
         refs, args, results = self._state.refs, self._state.args, self._state.results
-        if threads <= 1:
+        if min(self._threads, which.shape[0]) <= 1:
             return _batch.run(refs, which, args, results)
-        # chunks: several per thread, so that a thread that drew cheap worlds takes more
-        chunks = iter(np.array_split(which, min(which.shape[0], 8 * threads)))
+        t0 = perf_counter()
+        self._spread(which.shape[0], lambda lo, hi: _batch.run(refs, which[lo:hi], args,
+                                                                 results))
+        return perf_counter() - t0
+
+    def _spread(self, n: int, work) -> None:
+        """``work(lo, hi)`` over ``range(n)`` in chunks that the threads take as they come
+        free (worlds differ in cost: several chunks per thread, so that a thread that drew
+        cheap worlds takes more); ``work`` releases Python's lock (a compiled call)."""
+        threads = min(self._threads, n)
+        if threads <= 1:
+            work(0, n)
+            return
+        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(np.int64).tolist()
+        chunks = iter(zip(bounds[:-1], bounds[1:]))
         take = threading.Lock()
 
-        def work() -> None:
+        def worker() -> None:
             while True:
                 with take:
                     chunk = next(chunks, None)
                 if chunk is None:
                     return
-                _batch.run(refs, chunk, args, results)
+                work(*chunk)
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self._threads - 1,
                                             thread_name_prefix="impulse2d-batch")
-        t0 = perf_counter()
-        helpers = [self._pool.submit(work) for _ in range(threads - 1)]
-        work()
+        helpers = [self._pool.submit(worker) for _ in range(threads - 1)]
+        worker()
         for h in helpers:
             h.result()
-        return perf_counter() - t0
 
     # -- dense views (replicated batches) -------------------------------------------------------
     def get_positions(self) -> np.ndarray:
@@ -329,8 +341,8 @@ class WorldBatch:
         """Set the template joints' motor limits from a (worlds, joints) array: the maximum
         motor torque (N m) of revolute and wheel joints, the maximum motor force (N) of
         prismatic and distance joints, each in [0, 1e30] (their setters' bounds); a joint
-        without a motor must be given 0. With :meth:`set_motor_speeds`, an action of a torque-driven
-        agent in two calls for every world."""
+        without a motor must be given 0. With :meth:`set_motor_speeds`, a torque-driven
+        agent's action in two calls for every world."""
         if self._joint_rows is None:
             self._replicated()
         rows = self._joint_rows
@@ -383,7 +395,8 @@ class WorldBatch:
         """The nearest hit of each ray in each world: ``origins`` (worlds, rays, 2) and
         ``translations`` of that shape, or (rays, 2) or (2,) for every world alike. Returns a
         :class:`~impulse2d.queries.RayBatch` of (worlds, rays, ...) arrays, each world's part
-        equal, bit for bit, to ``world.ray_cast_many(origins[k], translations[k])``."""
+        equal, bit for bit, to ``world.ray_cast_many(origins[k], translations[k])``. Cast in
+        compiled code on the batch's :attr:`threads`, as its step is."""
         n = len(self._worlds)
         o = np.asarray(origins, dtype=np.float64) if _numeric(origins) else None
         if o is None or o.ndim != 3 or o.shape[0] != n or o.shape[2] != 2:
@@ -404,8 +417,11 @@ class WorldBatch:
                                 np.empty((n, r), np.int64))
         ats, refresh = self._query_indexes()
         done = np.zeros(n, dtype=bool)
-        _cast_rays_batch.entry(ats, refresh, CELL_SCALE, o, d, 1.0, category, mask,
-                               out.fraction, out.point, out.normal, out.shape, done)
+        cast = _lidar._cast_rays_many.entry
+        self._spread(n, lambda lo, hi: cast(
+            ats[lo:hi], refresh[lo:hi], CELL_SCALE, o[lo:hi], d[lo:hi], 1.0, category, mask,
+            out.fraction[lo:hi], out.point[lo:hi], out.normal[lo:hi], out.shape[lo:hi],
+            done[lo:hi]))
         # the spares refreshed are the worlds' indexes now (World._query_index = the spare)
         self._state.query_kind[refresh & done] = _seats.SPARE_INDEX
         for k in np.flatnonzero(~done):  # an index to grow or build again: World's own way

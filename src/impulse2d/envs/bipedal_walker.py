@@ -61,9 +61,8 @@ environments at once: the motor speeds and torque limits in (``WorldBatch.set_mo
 ``set_max_motor_torques``), one ``WorldBatch.step``, then the dense views (positions,
 angles, velocities, touching) and one batched lidar cast (``WorldBatch.ray_cast_many``)
 out, and the observations, rewards and terminations computed on those arrays. Python loops
-over environments remain only in
-resets (terrain, push) and rendering (and, with ``box2d_faithful=True``, Box2D 2.3's contact
-test, :func:`_manifold_touching`).
+over environments remain only in resets (terrain, push) and rendering (and, with
+``box2d_faithful=True``, Box2D 2.3's contact test, :func:`_manifold_touching`).
 """
 
 from __future__ import annotations
