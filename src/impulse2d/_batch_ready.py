@@ -43,8 +43,8 @@ class ReadyState:
     ``times``, ``steps``, ...; :attr:`dirty`: changed since the last check)."""
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
-                 "everyone", "dirty", "checked", "slow", "refs_dirty", "query_dirty",
-                 "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
+                 "everyone", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
+                 "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -62,12 +62,16 @@ class ReadyState:
         # arguments and its entry in refs were written for (None: not yet)
         self.written = [(None, None, None, None)] * n
         self.everyone = np.arange(n, dtype=np.int64)
-        self.dirty = np.ones(n, dtype=bool)  # checked before the next step (all, at first)
+        # the marks (_batch_worlds.Seat.mark sets a world's column; all, at first): worlds to
+        # check before the next step, whose entries in refs to check at the next read, whose
+        # query index to find at the next ray cast, whose template rows to check at the next
+        # dense read or write
+        self.marks = np.ones((4, n), dtype=bool)
+        self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty = self.marks
         self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
         self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
-        self.refs_dirty = np.ones(n, dtype=bool)  # entries to check at the next read
+        self.lacks = np.zeros(n, dtype=np.int8)  # LACKS_BODY | LACKS_JOINT (batch.py)
         # the batched ray casts' view of each world's query index (batch.ray_cast_many)
-        self.query_dirty = np.ones(n, dtype=bool)
         self.query_kind = np.zeros(n, dtype=np.int8)
         self.query_at = np.zeros(n)  # the spare's address (0: no spare to refresh)
         for column, values in _seats.columns(n).items():
@@ -287,9 +291,7 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
         w.step_count += 1
         touched.append(k)
     if touched:  # (their next step and read check them)
-        state.dirty[touched] = True
-        state.refs_dirty[touched] = True
-        state.query_dirty[touched] = True
+        state.marks[:, touched] = True
     # after-step functions: queued only through a marked world (World.after_step), so only
     # the worlds checked before this step or marked since can have some
     maybe = state.dirty.copy()

@@ -58,11 +58,8 @@ class Seat:
 
     def mark(self) -> None:
         """The world changed: the batch's next step checks it, its next read its entry in the
-        list of references, its next ray cast its query index."""
-        state = self.state
-        state.dirty[self.k] = True
-        state.refs_dirty[self.k] = True
-        state.query_dirty[self.k] = True
+        list of references and its template rows, its next ray cast its query index."""
+        self.state.marks[:, self.k] = True
 
 
 class _Lazy:

@@ -35,7 +35,7 @@ import numpy as np
 from . import _batch_lidar as _lidar
 from . import _batch_ready as _ready
 from . import _batch_worlds as _seats
-from . import _batch_writes as _writes
+from . import _batch_views as _views
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
@@ -255,7 +255,11 @@ class WorldBatch:
         n, nb = len(refs), rows.shape[0]
         state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                            np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
-        if n:
+        if chosen is None:  # every world: one pass, on the threads
+            gather = _views._gather_state.entry
+            self._spread(n, lambda lo, hi: gather(refs, lo, hi, rows, *state[:4],
+                                                  state.touching))
+        elif n:
             _batch._gather_bodies.entry(refs, rows, state.positions, state.angles,
                                         state.velocities, state.awake)
             _batch._gather_touching.entry(refs, rows, state.touching)
@@ -333,9 +337,7 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~motorised] != 0.0, axis=0))[0])
             raise ValueError(f"speeds[:, {int(np.flatnonzero(~motorised)[j])}] is for a joint "
                              "without a motor; give it 0")
-        refs = self._checked_refs(rows, joints=True)
-        self._check_unlocked("WorldBatch.set_motor_speeds")
-        _batch._scatter_motor_speeds.entry(refs, rows, s, motorised)
+        self._scatter_joints(rows, s, motorised, _views.MOTOR_SPEED, "set_motor_speeds")
 
     def set_max_motor_torques(self, limits) -> None:
         """Set the template joints' motor limits from a (worlds, joints) array: the maximum
@@ -360,9 +362,15 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~limited] != 0.0, axis=0))[0])
             raise ValueError(f"limits[:, {int(np.flatnonzero(~limited)[j])}] is for a joint "
                              "without a motor limit; give it 0")
+        self._scatter_joints(rows, s, limited, _views.MAX_MOTOR, "set_max_motor_torques")
+
+    def _scatter_joints(self, rows, values, mask, column: int, name: str) -> None:
+        """``values`` (checked) into a joint column of every world, on the threads."""
         refs = self._checked_refs(rows, joints=True)
-        self._check_unlocked("WorldBatch.set_max_motor_torques")
-        _writes._scatter_max_motor.entry(refs, rows, s, limited)
+        self._check_unlocked(f"WorldBatch.{name}")
+        scatter = _views._scatter_joints.entry
+        self._spread(len(self._worlds),
+                     lambda lo, hi: scatter(refs, lo, hi, rows, values, mask, column))
 
     # -- snapshots --------------------------------------------------------------------------------
     def snapshot(self) -> BatchSnapshot:
@@ -469,13 +477,33 @@ class WorldBatch:
         """The worlds' current references (of ``chosen`` only, in that order, if given), after
         checking that each of those worlds still has every template body (or joint)."""
         refs = self._state.current_refs(chosen)
-        k = _batch._missing_world.entry(refs, rows, joints)
-        if k >= 0:
-            k = k if chosen is None else int(chosen[k])
+        lacks = self._lacking()
+        bit = _LACKS_JOINT if joints else _LACKS_BODY
+        bad = np.flatnonzero(lacks & bit) if chosen is None else \
+            chosen[(lacks[chosen] & bit) != 0]
+        if bad.shape[0]:
             what = "joint" if joints else "body"
-            raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
-                             "was destroyed)")
+            raise ValueError(f"worlds[{int(bad[0])}] no longer has every {what} of the "
+                             "template (one was destroyed)")
         return refs
+
+    def _lacking(self) -> np.ndarray:
+        """Per world, whether it lacks a template body (:data:`_LACKS_BODY`) or joint
+        (:data:`_LACKS_JOINT`): checked for the worlds marked since the last check only (a
+        row is destroyed from Python, which marks the world), from the Python stores (the
+        step never replaces the body and joint stores); a world that lacks one stays
+        marked."""
+        state = self._state
+        marked = np.flatnonzero(state.rows_dirty).tolist()
+        if marked:
+            bodies, joints = self._body_rows, self._joint_rows
+            lacks = state.lacks
+            for k in marked:
+                d = state.dicts[k]
+                lacks[k] = (_LACKS_BODY * _missing(d["_bodies"].alive, bodies)
+                            + _LACKS_JOINT * _missing(d["_joints"].alive, joints))
+            state.rows_dirty[marked] = lacks[marked] != 0
+        return state.lacks
 
     def _check_unlocked(self, what: str) -> None:
         if self._state.any_stepping():
@@ -512,6 +540,15 @@ class WorldBatch:
         if a.size and (a.min() < -n or a.max() >= n):
             raise ValueError(f"worlds indices must lie in [-{n}, {n})")
         return sorted({int(k) % n for k in a})
+
+
+_LACKS_BODY, _LACKS_JOINT = 1, 2
+
+
+def _missing(alive: np.ndarray, rows: np.ndarray) -> bool:
+    """Whether any of ``rows`` is not a live row of a store (``alive``: its column)."""
+    return bool(rows.shape[0]) and (int(rows.max()) >= alive.shape[0]
+                                    or not alive[rows].all())
 
 
 _WRITERS = {_batch.SET_VELOCITY: "set_velocities", _batch.ADD_FORCE: "apply_forces",
