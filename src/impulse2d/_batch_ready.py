@@ -43,7 +43,7 @@ class ReadyState:
     ``times``, ``steps``, ...; :attr:`dirty`: changed since the last check)."""
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
-                 "everyone", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
+                 "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
                  "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
@@ -66,7 +66,8 @@ class ReadyState:
         # check before the next step, whose entries in refs to check at the next read, whose
         # query index to find at the next ray cast, whose template rows to check at the next
         # dense read or write
-        self.marks = np.ones((4, n), dtype=bool)
+        self.mark_bytes = bytearray(b"\x01" * (4 * n))
+        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(4, n)
         self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty = self.marks
         self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
         self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
@@ -74,8 +75,9 @@ class ReadyState:
         # the batched ray casts' view of each world's query index (batch.ray_cast_many)
         self.query_kind = np.zeros(n, dtype=np.int8)
         self.query_at = np.zeros(n)  # the spare's address (0: no spare to refresh)
-        for column, values in _seats.columns(n).items():
-            setattr(self, column, values)
+        self.values, views = _seats.columns(n)  # (the worlds' side, and the batch's)
+        for column, view in views.items():
+            setattr(self, column, view)
         for k, w in enumerate(worlds):
             _seats.seat(w, self, k)
 

@@ -25,7 +25,7 @@ restore, :func:`absorb`). A copy or an unpickled world is a plain ``World``.
 
 from __future__ import annotations
 
-from operator import attrgetter
+from array import array
 
 import numpy as np
 
@@ -50,28 +50,39 @@ NO_INDEX, SPARE_INDEX, OWN_INDEX = 0, 1, 2
 class Seat:
     """World ``k`` of a batch's arrays (``state``: its :class:`~._batch_ready.ReadyState`)."""
 
-    __slots__ = ("state", "k")
+    __slots__ = ("state", "k", "values", "_marks", "_at")
 
     def __init__(self, state, k: int) -> None:
         self.state = state
         self.k = k
+        self.values = state.values  # the LAZY columns as array.array objects, in order
+        # the marks' bytes (ReadyState.marks views them) and this world's four of them: a
+        # bytearray's item is set in tens of nanoseconds, a NumPy column in about a
+        # microsecond, and every attribute written on the world marks it
+        self._marks = state.mark_bytes
+        n = len(state.worlds)
+        self._at = (k, n + k, 2 * n + k, 3 * n + k)
 
     def mark(self) -> None:
         """The world changed: the batch's next step checks it, its next read its entry in the
         list of references and its template rows, its next ray cast its query index."""
-        self.state.marks[:, self.k] = True
+        marks, (a, b, c, d) = self._marks, self._at
+        marks[a] = marks[b] = marks[c] = marks[d] = 1
 
 
 class _Lazy:
     """A data descriptor over one of :data:`LAZY`: the batch's array while the world has a
     seat, else the world's own entry. Writes go to both (so that the entry a snapshot reads
-    is right unless the batch advanced the array since: :func:`flush`)."""
+    is right unless the batch advanced the array since: :func:`flush`). The arrays are read
+    and written here through ``array.array`` objects, whose items Python gets and sets in
+    tens of nanoseconds (a NumPy item costs several times that), and by the batch through
+    NumPy views of the same memory (:func:`columns`)."""
 
-    __slots__ = ("name", "column", "kind")
+    __slots__ = ("name", "index", "kind")
 
-    def __init__(self, name: str, column: str, kind) -> None:
+    def __init__(self, name: str, index: int, kind) -> None:
         self.name = name
-        self.column = attrgetter(column)
+        self.index = index
         self.kind = kind
 
     def __get__(self, world, owner=None):
@@ -81,14 +92,16 @@ class _Lazy:
         seat = d["_lock"].seat
         if seat is None:
             return d[self.name]
-        return self.kind(self.column(seat.state)[seat.k])
+        value = seat.values[self.index][seat.k]
+        return value != 0 if self.kind is bool else value
 
     def __set__(self, world, value) -> None:
         d = world.__dict__
         d[self.name] = value
         lock = d.get("_lock")
         if lock is not None and lock.seat is not None:
-            self.column(lock.seat.state)[lock.seat.k] = value
+            seat = lock.seat
+            seat.values[self.index][seat.k] = value if self.kind is float else int(value)
 
 
 class _QueryIndex:
@@ -114,8 +127,16 @@ class _QueryIndex:
             lock.seat.state.query_kind[lock.seat.k] = NO_INDEX if value is None else OWN_INDEX
 
 
+_UNMARKED = frozenset(LAZY) | {"_query_index"}
+"""Attributes held in the batch's arrays, which ``World.step`` writes on every step: no
+check reads them (the batch passes the arrays), so writing them marks nothing."""
+
+
 def _setattr(self, name: str, value) -> None:
-    """Any attribute written marks the world (its batch checks it again)."""
+    """Any other attribute written marks the world (its batch checks it again)."""
+    if name in _UNMARKED:
+        object.__setattr__(self, name, value)
+        return
     d = self.__dict__
     lock = d.get("_lock")
     seat = None if lock is None else lock.seat
@@ -173,7 +194,8 @@ def batched_class(plain: type) -> type:
     class; same name, so that reprs and errors read as before)."""
     cls = _CLASSES.get(plain)
     if cls is None:
-        namespace = {name: _Lazy(name, column, kind) for name, (column, kind) in LAZY.items()}
+        namespace = {name: _Lazy(name, i, kind) for i, (name, (_, kind)) in
+                     enumerate(LAZY.items())}
         namespace.update(
             _query_index=_QueryIndex(), __setattr__=_setattr, snapshot=_snapshot_method,
             restore=_restore_method, __getstate__=_getstate, __deepcopy__=_deepcopy,
@@ -203,10 +225,10 @@ def flush(world) -> None:
     seat = d["_lock"].seat
     if seat is None:
         return
-    state, k = seat.state, seat.k
-    for name, (column, kind) in LAZY.items():
-        d[name] = kind(getattr(state, column)[k])
-    d["_query_index"] = type(world)._query_index.__get__(world)
+    cls = type(world)
+    for name in LAZY:
+        d[name] = getattr(cls, name).__get__(world)
+    d["_query_index"] = cls._query_index.__get__(world)
 
 
 def absorb(world) -> None:
@@ -216,14 +238,24 @@ def absorb(world) -> None:
     seat = d["_lock"].seat
     if seat is None:
         return
-    state, k = seat.state, seat.k
-    for name, (column, _) in LAZY.items():
-        getattr(state, column)[k] = d[name]
-    state.query_kind[k] = NO_INDEX if d["_query_index"] is None else OWN_INDEX
+    cls = type(world)
+    for name in LAZY:
+        getattr(cls, name).__set__(world, d[name])
+    seat.state.query_kind[seat.k] = NO_INDEX if d["_query_index"] is None else OWN_INDEX
     seat.mark()
 
 
-def columns(n: int) -> dict:
-    """The arrays of :data:`LAZY` for ``n`` worlds (name -> array)."""
-    kinds = {float: np.float64, int: np.int64, bool: np.bool_}
-    return {column: np.zeros(n, dtype=kinds[kind]) for column, kind in LAZY.values()}
+_TYPECODES = {float: ("d", np.float64), int: ("q", np.int64), bool: ("b", np.bool_)}
+
+
+def columns(n: int) -> tuple:
+    """The columns of :data:`LAZY` for ``n`` worlds: a tuple of ``array.array`` (the worlds'
+    side, in :data:`LAZY`'s order) and a dict column name -> NumPy view of the same memory
+    (the batch's side)."""
+    values, views = [], {}
+    for column, kind in LAZY.values():
+        code, dtype = _TYPECODES[kind]
+        a = array(code, bytes(n * np.dtype(dtype).itemsize))
+        values.append(a)
+        views[column] = np.frombuffer(a, dtype=dtype)
+    return tuple(values), views
