@@ -150,7 +150,9 @@ def native(num_envs: int, steps: int, seed: int, threads: int | None,
     originals = {}
     for name in ("step", "get_positions", "get_angles", "get_velocities", "get_touching",
                  "get_awake", "apply_impulses", "apply_forces", "_gather", "set_motor_speeds",
-                 "ray_cast_many"):
+                 "set_max_motor_torques", "get_state", "ray_cast_many"):
+        if not hasattr(batch, name):  # (a checkout before the write)
+            continue
         originals[name] = getattr(batch, name)
         key = {"step": "physics (batch.step)",
                "ray_cast_many": "lidar (batch.ray_cast_many)"}.get(name, "batch reads and writes")

@@ -4,26 +4,26 @@ A batch step, and every dense read or write of a batch, hands the kernels each w
 current stores' reference (:mod:`._dynamics.world_ref`) and, for a step, its arguments (a row
 of :data:`._dynamics.batch_step.ARGUMENTS`). Most worlds change nothing between two batch
 steps that would change either, and a loop over the worlds in Python costs about a
-microsecond a world for each attribute it looks at, so:
+microsecond a world for each attribute it looks at, so Python looks only at the worlds
+marked since it last did (every change to a world marks it: :mod:`._batch_worlds`):
 
 * the references are checked only after some world's stores or reference were replaced
-  (:mod:`._stores_epoch`, a process-wide count); otherwise the list is kept as it is;
+  (:mod:`._stores_epoch`, a process-wide count), and then only those of the marked worlds;
 * a world's settings, gravity and joint-rows flag are written into its row of arguments when
-  it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`),
-  and the two arguments that vary from step to step (dirty pairs, sleepers) for every world
-  in one write;
-* after the kernel, what only some worlds need (new stores, a first sweep, joint rows to
-  rebuild) is done for those worlds only (:func:`finish`).
+  it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`,
+  made for the marked worlds only), and the two arguments that vary from step to step
+  (dirty pairs, sleepers) for every world in one write, from the batch's arrays;
+* after the kernel, the clock and counts of every world are a few writes into those arrays,
+  and what only some worlds need (new stores, a first sweep, joint rows to rebuild) is done
+  for those worlds only (:func:`finish`).
 """
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import attrgetter, itemgetter
-
 import numba
 import numpy as np
 
+from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
 from ._dynamics.batch_step import (DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY,
@@ -34,18 +34,17 @@ from ._sleep import wake_all
 from ._stores_epoch import CHANGES
 from .snapshot import restore as restore_world
 
-# What every step reads afresh (Python sets them between steps: a body moved, one woken).
-_VARYING = itemgetter("_pairs_dirty", "_sleepers")
-_STEPPING = attrgetter("_lock.stepping")
-_LOCK = itemgetter("_lock")
 
 
 class ReadyState:
-    """A batch's worlds' references (:attr:`refs`, current as of :attr:`epoch`) and step
-    arguments (:attr:`args`, one row per world; :attr:`results`, what each step returned)."""
+    """A batch's worlds' references (:attr:`refs`, current as of :attr:`epoch`), step arguments
+    (:attr:`args`, one row per world; :attr:`results`, what each step returned) and the
+    per-step values its worlds read from here while they sit in it (:mod:`._batch_worlds`:
+    ``times``, ``steps``, ...; :attr:`dirty`: changed since the last check)."""
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
-                 "everyone")
+                 "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
+                 "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -63,15 +62,30 @@ class ReadyState:
         # arguments and its entry in refs were written for (None: not yet)
         self.written = [(None, None, None, None)] * n
         self.everyone = np.arange(n, dtype=np.int64)
+        # the marks (_batch_worlds.Seat.mark sets a world's column; all, at first): worlds to
+        # check before the next step, whose entries in refs to check at the next read, whose
+        # query index to find at the next ray cast, whose template rows to check at the next
+        # dense read or write
+        self.mark_bytes = bytearray(b"\x01" * (4 * n))
+        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(4, n)
+        self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty = self.marks
+        self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
+        self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
+        self.lacks = np.zeros(n, dtype=np.int8)  # LACKS_BODY | LACKS_JOINT (batch.py)
+        # the batched ray casts' view of each world's query index (batch.ray_cast_many)
+        self.query_kind = np.zeros(n, dtype=np.int8)
+        self.query_at = np.zeros(n)  # the spare's address (0: no spare to refresh)
+        self.values, views = _seats.columns(n)  # (the worlds' side, and the batch's)
+        for column, view in views.items():
+            setattr(self, column, view)
+        for k, w in enumerate(worlds):
+            _seats.seat(w, self, k)
 
     def any_stepping(self) -> bool:
-        return any(map(_STEPPING, self.worlds))
-
-    def varying(self) -> np.ndarray:
-        """(worlds, 2) float64: each world's ``_pairs_dirty`` and ``_sleepers``."""
-        n = len(self.dicts)
-        return np.fromiter(chain.from_iterable(map(_VARYING, self.dicts)), dtype=np.float64,
-                           count=2 * n).reshape(n, 2)
+        """Whether a world is in a step (a callback of its runs). Only a world with callbacks
+        (slow) can be, or one changed since its last check (it may have got some since)."""
+        worlds = self.worlds
+        return any(worlds[k]._lock.stepping for k in np.flatnonzero(self.slow | self.dirty))
 
     # -- the references ------------------------------------------------------------------------
     def refresh_ref(self, k: int) -> None:
@@ -92,12 +106,14 @@ class ReadyState:
     def current_refs(self, chosen=None):
         """The worlds' references (of ``chosen`` only, an int64 array of indices, in that
         order, if given): the list as it is when no world's stores or reference were replaced
-        since it was last checked, else checked world by world first."""
-        while CHANGES.value != self.epoch:
-            # (a rebuild here bumps the count again: the second pass finds all current)
-            self.epoch = CHANGES.value
-            for k in range(len(self.dicts)):
+        since it was last checked; else the entries of the worlds marked since then (every
+        replacement in a world of the batch marks it: :mod:`._batch_worlds`) checked first."""
+        if CHANGES.value != self.epoch:
+            stale = np.flatnonzero(self.refs_dirty).tolist()
+            for k in stale:
                 self.refresh_ref(k)
+            self.refs_dirty[stale] = False
+            self.epoch = CHANGES.value  # (after: a rebuild above bumps the count)
         if chosen is None:
             return self.refs
         subset = ref_list()
@@ -108,17 +124,16 @@ class ReadyState:
 
     def restore(self, chosen: list, snapshots) -> None:
         """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (checked by
-        the caller). A restore may replace a world's stores or drop its reference; the worlds
-        restored have their entries checked here, so that a list that was current stays so
-        and the next read checks nothing (the cost is the worlds restored)."""
-        current = self.epoch == CHANGES.value
+        the caller). A restore may replace a world's stores or drop its reference: the worlds
+        restored have their entries checked here, and are marked for the next step's checks
+        (the cost is theirs)."""
         worlds = self.worlds
         for k in chosen:
             restore_world(worlds[k], snapshots[k])
+            _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
         for k in chosen:
             self.refresh_ref(k)
-        if current:
-            self.epoch = CHANGES.value
+        self.refs_dirty[chosen] = False
 
 
 @kernel
@@ -144,45 +159,58 @@ def prepare(state: ReadyState, dt: float) -> tuple:
     Python in the middle (events, callbacks, diagnostics, the ``direct`` solver: the batch
     steps those with ``World.step``; a list).
 
-    The checks are :func:`.step.step_world`'s, inline: a world whose settings, joint rows and
-    stores are those its table of verbs and reference were made for (the usual step), and
-    whose row of arguments was written for them and its gravity, costs a few identity tests;
-    any other goes through :func:`_make_ready`. The two arguments that vary from step to step
-    (dirty pairs, sleepers) are written for every world in one go."""
-    slow = []
-    written = state.written
-    for k, d in enumerate(state.dicts):
-        s = d["_settings"]
-        settings = s._derived
-        events = d["_events"]
-        if events.on or settings is None:
-            events.on = events.wanted(s)
-        callbacks = d["_callbacks"]
-        if (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
-                or s.diagnostics or d["_diagnostics"].shape[0] or s.solver == "direct"):
-            slow.append(k)
-            continue
-        rows = d["_joint_index"]
-        verbs_for = d["_verbs_for"]
-        built = d["_stores_built_from"]
-        mine = written[k]
-        if not (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
-                and built is not None and built[5] is rows and built[0] is d["_bodies"]
-                and built[1] is d["_shapes"] and built[2] is d["_joints"]
-                and built[3] is d["_contacts"] and built[4] is d["_constraints"]
-                and built[6] is d["_diagnostics"] and mine[0] is settings
-                and mine[1] is rows and mine[2] is d["_gravity"] and mine[3] is d["_stores"]):
-            _make_ready(state, k, dt, settings, rows)
+    Only the worlds marked since their last check (:mod:`._batch_worlds`) are checked, with
+    :func:`.step.step_world`'s checks, inline: a world whose settings, joint rows and stores
+    are those its table of verbs and reference were made for (the usual step), and whose row
+    of arguments was written for them and its gravity, costs a few identity tests; any other
+    goes through :func:`_make_ready`. A world not marked changed nothing those checks read.
+    The two arguments that vary from step to step (dirty pairs, sleepers) are written for
+    every world in one go, from the batch's arrays."""
+    dirty = state.dirty
+    state.checked = marked = np.flatnonzero(dirty)
+    if marked.shape[0]:
+        for k in marked.tolist():
+            _check(state, k, dt)
+        dirty[marked] = False  # (after the checks: making a world ready writes to it)
     args = state.args
-    varying = state.varying()
-    args[:, PAIRS_DIRTY] = varying[:, 0]
+    args[:, PAIRS_DIRTY] = state.pairs_dirty
     args[:, DT] = dt
-    args[:, HAS_SLEEPERS] = varying[:, 1] != 0.0
-    if not slow:
-        return state.everyone, slow
-    fast = np.ones(len(state.dicts), dtype=bool)
-    fast[slow] = False
-    return np.flatnonzero(fast), slow
+    args[:, HAS_SLEEPERS] = state.sleepers != 0
+    slow = state.slow
+    if not slow.any():
+        return state.everyone, []
+    return np.flatnonzero(~slow), np.flatnonzero(slow).tolist()
+
+
+def _check(state: ReadyState, k: int, dt: float) -> None:
+    """World ``k``'s checks before a step (see :func:`prepare`): whether it is slow, and if
+    not, made ready when it is not."""
+    d = state.dicts[k]
+    lock = d["_lock"]
+    if lock.seat is None or lock.seat.state is not state:
+        _seats.seat(state.worlds[k], state, k)  # (it sat in another batch meanwhile)
+    s = d["_settings"]
+    settings = s._derived
+    events = d["_events"]
+    if events.on or settings is None:
+        events.on = events.wanted(s)
+    callbacks = d["_callbacks"]
+    if (events.on or callbacks.pair_filter is not None or callbacks.pre_solve is not None
+            or s.diagnostics or d["_diagnostics"].shape[0] or s.solver == "direct"):
+        state.slow[k] = True
+        return
+    state.slow[k] = False
+    rows = d["_joint_index"]
+    verbs_for = d["_verbs_for"]
+    built = d["_stores_built_from"]
+    mine = state.written[k]
+    if not (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
+            and built is not None and built[5] is rows and built[0] is d["_bodies"]
+            and built[1] is d["_shapes"] and built[2] is d["_joints"]
+            and built[3] is d["_contacts"] and built[4] is d["_constraints"]
+            and built[6] is d["_diagnostics"] and mine[0] is settings
+            and mine[1] is rows and mine[2] is d["_gravity"] and mine[3] is d["_stores"]):
+        _make_ready(state, k, dt, settings, rows)
 
 
 def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
@@ -222,45 +250,55 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
     store stays in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
     (:func:`.step._after_step`), the step again with the joint rows rebuilt when a jointed
-    island woke, the clock and the after-step queue. Columnar where it can be: the stores' flags,
-    first sweeps, joint rows to rebuild and second steps only for the worlds they concern, and
-    the rest in one pass. ``share``: each world's share of the batch's time (its
+    island woke, the clock and the after-step queue. The values every world's step changes
+    (the clock, the counts, the flags) are a few writes into the batch's arrays, which the
+    worlds read (:mod:`._batch_worlds`); what only some worlds need (new stores, a first
+    sweep, joint rows to rebuild, second steps, after-step functions) is done for those only,
+    and marks them. ``share``: each world's share of the batch's time (its
     ``Profile.step``), s."""
     worlds, dicts = state.worlds, state.dicts
     r = state.results[fast]
     new_contacts, new_cs, joint_h, sleeping, fell, unswept = r.T
+    touched = []
     for k in fast[new_cs != 0.0].tolist():
         dicts[k]["_constraints_stale"] = True
     for k in fast[new_contacts != 0.0].tolist():
         dicts[k]["_contacts_stale"] = True
     for k in fast[unswept > 0.0].tolist():
         _continuous_first(worlds[k], dicts[k]["_stores"])
+        touched.append(k)
     awake = sleeping >= 0.0  # (-1: a jointed island woke, stepped again below)
     for k in fast[awake & (fell > 0.0)].tolist():
         if dicts[k]["_joint_handles"]:
             dicts[k]["_joint_index"] = None  # leave the joints of the islands that fell asleep
-    normal = fast[awake]
-    for d, h, n_sleeping, n_fell in zip([dicts[k] for k in normal.tolist()],
-                                        joint_h[awake].tolist(),
-                                        sleeping[awake].astype(np.int64).tolist(),
-                                        fell[awake].astype(np.int64).tolist()):
-        d["_pairs_dirty"] = False
-        d["_step_seconds"] = share
-        if h > 0.0:
-            d["_joint_inv_h"] = 1.0 / h
-        d["_sleepers"] = n_sleeping
-        d["_fell_asleep"] = n_fell
-        d["_query_index"] = None
-        d["time"] += dt
-        d["step_count"] += 1
+            touched.append(k)
+    normal = fast if awake.all() else fast[awake]
+    state.pairs_dirty[normal] = False
+    state.step_seconds[normal] = share
+    h = joint_h[awake]
+    state.joint_inv_h[normal] = np.where(h > 0.0, 1.0 / np.where(h > 0.0, h, 1.0),
+                                         state.joint_inv_h[normal])
+    state.sleepers[normal] = sleeping[awake]
+    state.fell[normal] = fell[awake]
+    state.query_kind[normal] = _seats.NO_INDEX
+    state.times[normal] += dt  # (float64 additions: World.step's self.time += dt, bit for bit)
+    state.steps[normal] += 1
     for k in fast[~awake].tolist():
-        d = dicts[k]
-        d["_pairs_dirty"] = False
-        d["_joint_index"] = None  # a jointed island woke: its joints join the rows
-        _step_checked(worlds[k], dt, share)
-        d["_query_index"] = None
-        d["time"] += dt
-        d["step_count"] += 1
-    for lock in map(_LOCK, [dicts[k] for k in fast.tolist()]):
+        w = worlds[k]
+        w._pairs_dirty = False
+        w._joint_index = None  # a jointed island woke: its joints join the rows
+        _step_checked(w, dt, share)
+        w._query_index = None
+        w.time += dt
+        w.step_count += 1
+        touched.append(k)
+    if touched:  # (their next step and read check them)
+        state.marks[:, touched] = True
+    # after-step functions: queued only through a marked world (World.after_step), so only
+    # the worlds checked before this step or marked since can have some
+    maybe = state.dirty.copy()
+    maybe[state.checked] = True
+    for k in fast[maybe[fast]].tolist():
+        lock = dicts[k]["_lock"]
         if lock.after:
             lock.run_after()

@@ -34,11 +34,14 @@ class WorldLockedError(RuntimeError):
 class StepLock:
     """One world's lock flag and its queue of after-step functions."""
 
-    __slots__ = ("stepping", "after")
+    __slots__ = ("stepping", "after", "seat")
 
     def __init__(self) -> None:
         self.stepping = False
         self.after: list = []  # callables, run in order after the next step returns
+        # the world's place in a WorldBatch (_batch_worlds.Seat), which every change to the
+        # world marks so that the batch's next step checks that world again; None outside one
+        self.seat = None
 
     def run_after(self) -> None:
         """Run the queued functions, in order, each once. The queue is taken first, so a
@@ -60,8 +63,11 @@ class StepLock:
 def check(world, call: str) -> None:
     """Raise :class:`WorldLockedError` if ``world`` is stepping; ``call`` names what was
     attempted (``"Body.position = ..."``, ``"World.destroy_body"``)."""
-    if world._lock.stepping:
+    lock = world._lock
+    if lock.stepping:
         raise locked(call)
+    if lock.seat is not None:
+        lock.seat.mark()  # (a change is coming: the world's batch checks it again)
 
 
 def locked(call: str) -> WorldLockedError:

@@ -8,7 +8,12 @@ neighbours or the thread count).
 
 Each world of a batch stays a full :class:`~impulse2d.World` between batch steps: its handles,
 events, queries and snapshots work as ever, and stepping it alone is allowed. ``batch.step(dt)``
-gives every world exactly the bits ``world.step(dt)`` would.
+gives every world exactly the bits ``world.step(dt)`` would. While in a batch, a world's clock
+and per-step counts live in the batch's arrays, which one step advances for all its worlds,
+and Python checks before a step only the worlds changed since the last one
+(:mod:`impulse2d._batch_worlds`); the world's class is then a subclass of its own, of the same
+name (``isinstance(w, World)`` holds, ``type(w) is World`` does not; a copy or a pickle of it
+is a plain ``World``).
 
 A batch made by :meth:`WorldBatch.replicate` (copies of one world) also has dense views: the
 template's bodies (``world.bodies`` when it was replicated, in that order) and joints
@@ -27,18 +32,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _batch_lidar as _lidar
 from . import _batch_ready as _ready
+from . import _batch_worlds as _seats
+from . import _batch_views as _views
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
-from ._collision.shape_queries import cast_rays_batch
-from ._core.jit import DirectCall
 from ._dynamics import batch_step as _batch
 from .constants import HUGE
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot
-
-_cast_rays_batch = DirectCall(cast_rays_batch, "batched ray casts in many worlds", 3.0)
 
 _MOTORISED = (RevoluteJoint, PrismaticJoint, WheelJoint, DistanceJoint)
 """Joint types with a ``motor_speed`` (rad/s for revolute and wheel, m/s for the others)."""
@@ -167,33 +171,43 @@ class WorldBatch:
             worlds[k].step(dt)
 
     def _run(self, which: np.ndarray) -> float:
-        """The kernel over the worlds ``which``, spread over the threads in chunks that each
-        thread takes as it comes free (worlds differ in cost); returns the wall time, s."""
-        threads = min(self._threads, which.shape[0])
+        """The kernel over the worlds ``which``, spread over the threads; returns the wall
+        time, s."""
         refs, args, results = self._state.refs, self._state.args, self._state.results
-        if threads <= 1:
+        if min(self._threads, which.shape[0]) <= 1:
             return _batch.run(refs, which, args, results)
-        # chunks: several per thread, so that a thread that drew cheap worlds takes more
-        chunks = iter(np.array_split(which, min(which.shape[0], 8 * threads)))
+        t0 = perf_counter()
+        self._spread(which.shape[0], lambda lo, hi: _batch.run(refs, which[lo:hi], args,
+                                                                 results))
+        return perf_counter() - t0
+
+    def _spread(self, n: int, work) -> None:
+        """``work(lo, hi)`` over ``range(n)`` in chunks that the threads take as they come
+        free (worlds differ in cost: several chunks per thread, so that a thread that drew
+        cheap worlds takes more); ``work`` releases Python's lock (a compiled call)."""
+        threads = min(self._threads, n)
+        if threads <= 1:
+            work(0, n)
+            return
+        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(np.int64).tolist()
+        chunks = iter(zip(bounds[:-1], bounds[1:]))
         take = threading.Lock()
 
-        def work() -> None:
+        def worker() -> None:
             while True:
                 with take:
                     chunk = next(chunks, None)
                 if chunk is None:
                     return
-                _batch.run(refs, chunk, args, results)
+                work(*chunk)
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self._threads - 1,
                                             thread_name_prefix="impulse2d-batch")
-        t0 = perf_counter()
-        helpers = [self._pool.submit(work) for _ in range(threads - 1)]
-        work()
+        helpers = [self._pool.submit(worker) for _ in range(threads - 1)]
+        worker()
         for h in helpers:
             h.result()
-        return perf_counter() - t0
 
     # -- dense views (replicated batches) -------------------------------------------------------
     def get_positions(self) -> np.ndarray:
@@ -241,7 +255,11 @@ class WorldBatch:
         n, nb = len(refs), rows.shape[0]
         state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                            np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
-        if n:
+        if chosen is None:  # every world: one pass, on the threads
+            gather = _views._gather_state.entry
+            self._spread(n, lambda lo, hi: gather(refs, lo, hi, rows, *state[:4],
+                                                  state.touching))
+        elif n:
             _batch._gather_bodies.entry(refs, rows, state.positions, state.angles,
                                         state.velocities, state.awake)
             _batch._gather_touching.entry(refs, rows, state.touching)
@@ -319,9 +337,40 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~motorised] != 0.0, axis=0))[0])
             raise ValueError(f"speeds[:, {int(np.flatnonzero(~motorised)[j])}] is for a joint "
                              "without a motor; give it 0")
+        self._scatter_joints(rows, s, motorised, _views.MOTOR_SPEED, "set_motor_speeds")
+
+    def set_max_motor_torques(self, limits) -> None:
+        """Set the template joints' motor limits from a (worlds, joints) array: the maximum
+        motor torque (N m) of revolute and wheel joints, the maximum motor force (N) of
+        prismatic and distance joints, each in [0, 1e30] (their setters' bounds); a joint
+        without a motor must be given 0. With :meth:`set_motor_speeds`, a torque-driven
+        agent's action in two calls for every world."""
+        if self._joint_rows is None:
+            self._replicated()
+        rows = self._joint_rows
+        s = np.asarray(limits, dtype=np.float64) if _numeric(limits) else None
+        if s is None:
+            raise TypeError("limits must be a (worlds, joints) array of numbers")
+        if s.shape != (len(self._worlds), rows.shape[0]):
+            raise ValueError(f"limits must have shape {(len(self._worlds), rows.shape[0])}, "
+                             f"got {s.shape}")
+        if not np.all(np.isfinite(s)) or np.any(s < 0.0) or np.any(s > _validate.MAX_FORCE):
+            raise ValueError(f"limits must be finite and within [0, {_validate.MAX_FORCE:g}]")
+        limited = np.array([issubclass(kind, _MOTORISED) for kind in self._joint_kinds],
+                           dtype=bool)
+        if np.any(s[:, ~limited] != 0.0):
+            j = int(np.flatnonzero(np.any(s[:, ~limited] != 0.0, axis=0))[0])
+            raise ValueError(f"limits[:, {int(np.flatnonzero(~limited)[j])}] is for a joint "
+                             "without a motor limit; give it 0")
+        self._scatter_joints(rows, s, limited, _views.MAX_MOTOR, "set_max_motor_torques")
+
+    def _scatter_joints(self, rows, values, mask, column: int, name: str) -> None:
+        """``values`` (checked) into a joint column of every world, on the threads."""
         refs = self._checked_refs(rows, joints=True)
-        self._check_unlocked("WorldBatch.set_motor_speeds")
-        _batch._scatter_motor_speeds.entry(refs, rows, s, motorised)
+        self._check_unlocked(f"WorldBatch.{name}")
+        scatter = _views._scatter_joints.entry
+        self._spread(len(self._worlds),
+                     lambda lo, hi: scatter(refs, lo, hi, rows, values, mask, column))
 
     # -- snapshots --------------------------------------------------------------------------------
     def snapshot(self) -> BatchSnapshot:
@@ -354,7 +403,8 @@ class WorldBatch:
         """The nearest hit of each ray in each world: ``origins`` (worlds, rays, 2) and
         ``translations`` of that shape, or (rays, 2) or (2,) for every world alike. Returns a
         :class:`~impulse2d.queries.RayBatch` of (worlds, rays, ...) arrays, each world's part
-        equal, bit for bit, to ``world.ray_cast_many(origins[k], translations[k])``."""
+        equal, bit for bit, to ``world.ray_cast_many(origins[k], translations[k])``. Cast in
+        compiled code on the batch's :attr:`threads`, as its step is."""
         n = len(self._worlds)
         o = np.asarray(origins, dtype=np.float64) if _numeric(origins) else None
         if o is None or o.ndim != 3 or o.shape[0] != n or o.shape[2] != 2:
@@ -373,35 +423,48 @@ class WorldBatch:
         r = o.shape[1]
         out = _queries.RayBatch(np.empty((n, r)), np.empty((n, r, 2)), np.empty((n, r, 2)),
                                 np.empty((n, r), np.int64))
-        # Each world's query index, as World.ray_cast_many finds it (queries._index): the one
-        # in place, or the spare, whose moving shapes the kernel bins again first.
-        ats = np.empty(n)
-        refresh = np.zeros(n, dtype=bool)
-        spares = []
-        for k, w in enumerate(self._worlds):
-            index = w._query_index
-            if index is None:
-                spare = w._query_spare
-                if (spare is not None and spare.shapes is w._shapes
-                        and spare.bodies is w._bodies and spare.handles is w._shape_handles):
-                    index = spare
-                    refresh[k] = True
-                    spares.append(k)
-                else:
-                    index = _queries._index(w)  # built anew
-            ats[k] = index.address
+        ats, refresh = self._query_indexes()
         done = np.zeros(n, dtype=bool)
-        _cast_rays_batch.entry(ats, refresh, CELL_SCALE, o, d, 1.0, category, mask,
-                               out.fraction, out.point, out.normal, out.shape, done)
-        for k in spares:
-            if done[k]:
-                w = self._worlds[k]
-                w._query_index = w._query_spare
+        cast = _lidar._cast_rays_many.entry
+        self._spread(n, lambda lo, hi: cast(
+            ats[lo:hi], refresh[lo:hi], CELL_SCALE, o[lo:hi], d[lo:hi], 1.0, category, mask,
+            out.fraction[lo:hi], out.point[lo:hi], out.normal[lo:hi], out.shape[lo:hi],
+            done[lo:hi]))
+        # the spares refreshed are the worlds' indexes now (World._query_index = the spare)
+        self._state.query_kind[refresh & done] = _seats.SPARE_INDEX
         for k in np.flatnonzero(~done):  # an index to grow or build again: World's own way
             one = _queries.ray_cast_many(self._worlds[k], o[k], d[k], filter)
             for column, part in zip(out, one):
                 column[k] = part
         return out
+
+    def _query_indexes(self) -> tuple:
+        """Each world's query index as ``World.ray_cast_many`` finds it (``queries._index``):
+        the one in place, else the spare, whose moving shapes the kernel bins again first
+        (``refresh``), else one built anew. Returns the indexes' addresses and the refresh
+        flags. Python looks at a world only if it was marked since the last cast (its spare
+        checked against its stores) or its index is its own; after a batch step every index
+        was dropped and every spare still holds, so usually at none."""
+        state = self._state
+        stale = np.flatnonzero(state.query_dirty).tolist()
+        if stale:
+            for k in stale:
+                d = state.dicts[k]
+                spare = d["_query_spare"]
+                ok = (spare is not None and spare.shapes is d["_shapes"]
+                      and spare.bodies is d["_bodies"] and spare.handles is d["_shape_handles"])
+                state.query_at[k] = spare.address if ok else 0.0
+            state.query_dirty[stale] = False
+        kind = state.query_kind
+        ats = state.query_at.copy()
+        refresh = kind == _seats.NO_INDEX
+        for k in np.flatnonzero((kind == _seats.OWN_INDEX)
+                                | ((kind == _seats.SPARE_INDEX) & (ats == 0.0))).tolist():
+            ats[k] = self._worlds[k]._query_index.address
+        for k in np.flatnonzero(refresh & (ats == 0.0)).tolist():
+            ats[k] = _queries._index(self._worlds[k]).address  # built anew
+            refresh[k] = False
+        return ats, refresh
 
     # -- checks -----------------------------------------------------------------------------------
     def _replicated(self) -> np.ndarray:
@@ -414,13 +477,33 @@ class WorldBatch:
         """The worlds' current references (of ``chosen`` only, in that order, if given), after
         checking that each of those worlds still has every template body (or joint)."""
         refs = self._state.current_refs(chosen)
-        k = _batch._missing_world.entry(refs, rows, joints)
-        if k >= 0:
-            k = k if chosen is None else int(chosen[k])
+        lacks = self._lacking()
+        bit = _LACKS_JOINT if joints else _LACKS_BODY
+        bad = np.flatnonzero(lacks & bit) if chosen is None else \
+            chosen[(lacks[chosen] & bit) != 0]
+        if bad.shape[0]:
             what = "joint" if joints else "body"
-            raise ValueError(f"worlds[{k}] no longer has every {what} of the template (one "
-                             "was destroyed)")
+            raise ValueError(f"worlds[{int(bad[0])}] no longer has every {what} of the "
+                             "template (one was destroyed)")
         return refs
+
+    def _lacking(self) -> np.ndarray:
+        """Per world, whether it lacks a template body (:data:`_LACKS_BODY`) or joint
+        (:data:`_LACKS_JOINT`): checked for the worlds marked since the last check only (a
+        row is destroyed from Python, which marks the world), from the Python stores (the
+        step never replaces the body and joint stores); a world that lacks one stays
+        marked."""
+        state = self._state
+        marked = np.flatnonzero(state.rows_dirty).tolist()
+        if marked:
+            bodies, joints = self._body_rows, self._joint_rows
+            lacks = state.lacks
+            for k in marked:
+                d = state.dicts[k]
+                lacks[k] = (_LACKS_BODY * _missing(d["_bodies"].alive, bodies)
+                            + _LACKS_JOINT * _missing(d["_joints"].alive, joints))
+            state.rows_dirty[marked] = lacks[marked] != 0
+        return state.lacks
 
     def _check_unlocked(self, what: str) -> None:
         if self._state.any_stepping():
@@ -457,6 +540,15 @@ class WorldBatch:
         if a.size and (a.min() < -n or a.max() >= n):
             raise ValueError(f"worlds indices must lie in [-{n}, {n})")
         return sorted({int(k) % n for k in a})
+
+
+_LACKS_BODY, _LACKS_JOINT = 1, 2
+
+
+def _missing(alive: np.ndarray, rows: np.ndarray) -> bool:
+    """Whether any of ``rows`` is not a live row of a store (``alive``: its column)."""
+    return bool(rows.shape[0]) and (int(rows.max()) >= alive.shape[0]
+                                    or not alive[rows].all())
 
 
 _WRITERS = {_batch.SET_VELOCITY: "set_velocities", _batch.ADD_FORCE: "apply_forces",

@@ -265,6 +265,8 @@ class WorldSettings:
         lock = self._lock
         if lock is not None and lock.stepping:
             raise _lock.locked(f"WorldSettings.{name} = ...")
+        if lock is not None and lock.seat is not None:
+            lock.seat.mark()  # (its world's batch checks the world's settings again)
         units = self.__dict__.get("length_units_per_meter", 1.0)
         value = _check(name, value, units)
         if type(value) is PerMeter and float(value) != value.metres * units:

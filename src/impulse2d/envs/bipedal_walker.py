@@ -57,15 +57,12 @@ them.
 views); the ground is one static body made after them in each copy, before the snapshot
 a reset restores, and each episode moves its 199 edges to the episode's points in place
 (:mod:`._segments`; hardcore obstacles are made anew after it). A step is, for all
-environments at once: the motor speeds (``WorldBatch.set_motor_speeds``) and torque limits
-in, one ``WorldBatch.step``, then the dense views (positions, angles, velocities, touching)
-and one batched lidar cast (``WorldBatch.ray_cast_many``) out, and the observations, rewards
-and terminations computed on those arrays. The batch has no write for the joints' torque
-limits: :func:`_set_max_torques` writes the joints' ``max_motor`` column of each world's
-joint store (``world._joints``) with one NumPy assignment per world, as
-``set_motor_speeds`` does inside the batch. Python loops over environments remain only in
-resets (terrain, push) and rendering (and, with ``box2d_faithful=True``, Box2D 2.3's contact
-test, :func:`_manifold_touching`).
+environments at once: the motor speeds and torque limits in (``WorldBatch.set_motor_speeds``,
+``set_max_motor_torques``), one ``WorldBatch.step``, then the dense views (positions,
+angles, velocities, touching) and one batched lidar cast (``WorldBatch.ray_cast_many``)
+out, and the observations, rewards and terminations computed on those arrays. Python loops
+over environments remain only in resets (terrain, push) and rendering (and, with
+``box2d_faithful=True``, Box2D 2.3's contact test, :func:`_manifold_touching`).
 """
 
 from __future__ import annotations
@@ -193,16 +190,6 @@ def build_walker(settings: dict) -> World:
     return world
 
 
-def _set_max_torques(batch, rows: np.ndarray, torques: np.ndarray) -> None:
-    """Write the torque limits (N m) of the template joints ``rows`` in every world from a
-    (worlds, joints) array. The batch has no write for them; this is one NumPy assignment per
-    world into its joint store's ``max_motor`` column (what ``RevoluteJoint.max_motor_torque``'s
-    setter writes: the step reads it and nothing caches it; the walker never sleeps, so no
-    wake is needed), the loop ``WorldBatch.set_motor_speeds`` runs for the speeds."""
-    for world, row in zip(batch.worlds, torques):
-        world._joints.max_motor[rows] = row
-
-
 def _observation_space() -> spaces.Box:
     # Gymnasium's bounds: angles +-pi, speeds +-5 (5 x the rated speed, for impacts), contacts
     # 0..5, lidar +-1 (the observation may leave them, as Gymnasium's may)
@@ -309,8 +296,7 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         a = np.where(acting[:, None], a, 0.0)
         strength = np.clip(np.abs(a), 0.0, 1.0)
         self.batch.set_motor_speeds(MOTOR_SPEEDS * np.sign(a))
-        _set_max_torques(self.batch, self._joint_rows,
-                         (MOTORS_TORQUE * strength).astype(np.float64))
+        self.batch.set_max_motor_torques((MOTORS_TORQUE * strength).astype(np.float64))
         self._costs = (TORQUE_COST * strength).astype(np.float64)
 
     def _observe(self, idx):
