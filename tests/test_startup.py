@@ -235,6 +235,54 @@ def test_the_compile_plan_keeps_a_group_of_units_in_one_process():
         [velocity, accel, pairs, narrow], [])
 
 
+def test_the_compile_plan_keeps_pinned_units_here_and_balances_the_rest_around_them():
+    from impulse2d._core.parallel import plan
+
+    # This process needs the pair search and the narrowphase for its own work (the batch's
+    # world): they stay here with it (9 + 15 + 5 = 29), and the rest goes where the least
+    # work is: the group (54 s) to the helper, the 6 s solver here (35 against 56).
+    velocity, accel = _Unit("velocity", 22.0), _Unit("accel", 32.0)
+    pairs, narrow, solver = _Unit("pairs", 15.0), _Unit("narrow", 5.0), _Unit("solver", 6.0)
+    units = [velocity, accel, pairs, narrow, solver]
+    mine, helpers = plan(units, 9.0, 2, together=[(velocity, accel)], pinned=[pairs, narrow])
+    assert mine == [pairs, narrow, solver] and helpers == [[velocity, accel]]
+    # a pinned unit takes its group along
+    mine, helpers = plan(units, 9.0, 2, together=[(velocity, accel)], pinned=[accel])
+    assert mine == [velocity, accel] and helpers == [[pairs, solver, narrow]]
+
+
+def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
+        monkeypatch):
+    from impulse2d._core import parallel
+
+    order = []
+
+    class Unit(_Unit):
+        def must_compile(self):
+            return True
+
+        def address(self):
+            order.append(self.what)
+            return 1
+
+    class Helper:
+        def __init__(self, units):
+            self.units = units
+            order.append("helper started: " + ",".join(u.what for u in units))
+
+        def deliver(self):
+            order.append("helper delivered")
+
+    monkeypatch.setattr(parallel, "PROCESSES", 2)
+    monkeypatch.setattr(parallel, "_Helper", Helper)
+    monkeypatch.setattr(parallel.lazy, "JIT", True)
+    pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
+    parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
+                           pinned=[pairs], then=lambda: order.append("then"))
+    assert order == ["helper started: group", "own", "pairs", "solver", "then",
+                     "helper delivered", "pairs", "solver", "group"]
+
+
 PARALLEL_RUN = """
 import json
 import impulse2d as i2d
