@@ -12,8 +12,8 @@ callee in *another* module changed kept loading its stale cached code (the old a
 delete the caches by hand after editing kernels). Here the source stamp is one hash of the
 whole compiled part of the package: sha256 over the sorted relative paths and the contents of
 every ``.py`` file under ``_core/``, ``_collision/`` and ``_dynamics/`` (recursively) and of
-``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`), but for this module and the
-compile helpers', which hold no kernel (:data:`UNCOMPILED_FILES`). Any edit to any of them makes
+``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`), except this module and
+``parallel.py``, which hold no kernel (:data:`UNCOMPILED_FILES`). Any edit to any of them makes
 every cached kernel stale, so the next call compiles it again, and a cached kernel is never older
 than a callee. The hash is computed once per process (about 50 files: a millisecond or two).
 A kernel defined in some other file of the package gets that file's hash as well.
