@@ -136,6 +136,8 @@ def test_stamp_changes_with_any_compiled_source(tmp_path):
     assert "_dynamics/joints/revolute.py" in sources
     assert "_core/jit.py" in sources and "_collision/geometry.py" in sources
     assert "world.py" not in sources and not any(s.startswith("scenes/") for s in sources)
+    # The cache's own code and the compile helpers hold no kernel.
+    assert "_core/cache.py" not in sources and "_core/parallel.py" not in sources
 
     def edited(rel: str, text: str) -> str:
         path = root / rel
@@ -156,6 +158,8 @@ def test_stamp_changes_with_any_compiled_source(tmp_path):
     # Files outside the compiled part, and non-.py files inside it, do not count.
     assert edited("world.py", "\n# edited\n") == base
     assert edited("scenes/standard.py", "\n# edited\n") == base
+    assert edited("_core/cache.py", "\n# edited\n") == base
+    assert edited("_core/parallel.py", "\n# edited\n") == base
     (root / "_dynamics" / "notes.txt").write_text("not a source\n")
     (root / "_dynamics" / "__pycache__").mkdir(exist_ok=True)
     (root / "_dynamics" / "__pycache__" / "x.py").write_text("y = 1\n")
@@ -564,3 +568,84 @@ def test_a_quick_load_that_fails_is_retried_numbas_own_way(monkeypatch):
     fresh.compile(signature)
     assert sum(fresh.stats.cache_hits.values()) == 1  # loaded, not compiled
     assert sum(fresh.stats.cache_misses.values()) == 0
+
+
+# -- the linking bitcode, parsed on first link (LazyLinkingLibrary) ---------------------------
+
+def _object_code(ir_text: str) -> bytes:
+    """The host's object code for the LLVM IR module ``ir_text``, as Numba's JIT emits it."""
+    from numba.core.registry import cpu_target
+
+    module = llvmlite_binding().parse_assembly(ir_text)
+    return cpu_target.target_context.codegen()._tm.emit_object(module)
+
+
+def llvmlite_binding():
+    from llvmlite import binding
+    return binding
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ELF object code (Linux)")
+def test_the_names_an_object_defines_come_from_its_symbol_table():
+    """Defined global and weak symbols count; internal ones, references and declarations do
+    not (the names Numba's own load registers that an execution engine can look up)."""
+    code = _object_code("""
+        @table = global [2 x i64] zeroinitializer
+        @hidden = internal global i64 0
+        declare i64 @elsewhere(i64)
+        define i64 @entry(i64 %x) { %y = call i64 @elsewhere(i64 %x) ret i64 %y }
+        define linkonce_odr i64 @shared(i64 %x) { ret i64 %x }
+        define internal i64 @helper(i64 %x) { %y = load i64, ptr @hidden ret i64 %y }
+        define i64 @uses(i64 %x) { %y = call i64 @helper(i64 %x) ret i64 %y }
+    """)
+    assert cache.elf_defined_symbols(code) == {"table", "entry", "shared", "uses"}
+    # Anything else is left to Numba's own load.
+    assert cache.elf_defined_symbols(b"MZ\x90\x00" + code[4:]) is None
+    assert cache.elf_defined_symbols(code[:40]) is None
+    assert cache.elf_defined_symbols(b"") is None
+
+
+LAZY_LINK_RUN = """
+import json
+import numba
+import numpy as np
+import impulse2d as i2d
+from impulse2d._core import cache
+from impulse2d._collision import geometry
+
+world = i2d.World()
+body = world.create_body()
+body.create_box(0.5, 0.5)  # geometry.mass_properties, loaded from the cache
+library = geometry.mass_properties.overloads[geometry.mass_properties.signatures[0]].library
+unparsed = type(library) is cache.LazyLinkingLibrary and library._shared_module is None
+vertices = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+loaded = geometry.mass_properties(4, vertices, 0.0, 2.0)
+
+@numba.njit
+def caller(count, vertices, density):  # compiled here: links the cached kernel into its code
+    mass, center, inertia = geometry.mass_properties(count, vertices, 0.0, density)
+    return mass, inertia
+
+linked = caller(4, vertices, 2.0)
+print(json.dumps({"unparsed": unparsed, "parsed_after": library._shared_module is not None,
+                  "mass": [loaded[0], linked[0], body.mass],
+                  "inertia": [loaded[2], linked[1]]}))
+"""
+
+
+def test_a_cached_kernel_parses_its_bitcode_only_when_a_compile_links_it():
+    """A warm process loads a kernel without parsing its linking bitcode; a kernel compiled
+    later that calls it links it (parsing it then) and computes the same numbers."""
+    world = i2d.World()
+    world.create_body().create_box(0.5, 0.5)  # mass_properties is in the cache
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["PYTHONPATH"] = str(Path(i2d.__file__).resolve().parents[1])
+    proc = subprocess.run([sys.executable, "-c", LAZY_LINK_RUN], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["unparsed"] is True and result["parsed_after"] is True
+    # a 1 m x 1 m square at 2 kg/m^2: m = 2 kg, I = m (1 + 1) / 12 = 1/3 kg m^2 (the body's
+    # box: the same square at the default 1 kg/m^2)
+    assert result["mass"] == pytest.approx([2.0, 2.0, 1.0], rel=1e-12)
+    assert result["inertia"] == pytest.approx([1.0 / 3.0] * 2, rel=1e-12)

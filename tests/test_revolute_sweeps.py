@@ -1,8 +1,9 @@
-"""The rigid solvers' sweep of a world whose joints are all revolute (``pgs_ngs``,
-``pgs_block``: :func:`impulse2d._dynamics.joint_solver.revolute_rigid_pass`, the revolute
-kernels compiled into the solver) gives the same bits as the sweep through the joint types'
-entries (:func:`~impulse2d._dynamics.joint_solver.joint_pass`), which the same world takes as
-soon as it has a joint of another type.
+"""The rigid solvers' sweep of a world whose joints are all revolute (``pgs_block``:
+:func:`impulse2d._dynamics.joint_solver.revolute_rigid_pass`, the revolute kernels compiled into
+the solver) gives the same bits as the sweep through the joint types' entries
+(:func:`~impulse2d._dynamics.joint_solver.joint_pass`), which the same world takes as soon as it
+has a joint of another type (``pgs_ngs`` takes the entries in both worlds: the far joint must
+change nothing there either).
 
 The other type's joint is put on two bodies of their own, far from the rest and never touching
 anything, and made at its rest length: it adds no impulse to the others and no position error

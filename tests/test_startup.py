@@ -235,6 +235,54 @@ def test_the_compile_plan_keeps_a_group_of_units_in_one_process():
         [velocity, accel, pairs, narrow], [])
 
 
+def test_the_compile_plan_keeps_pinned_units_here_and_balances_the_rest_around_them():
+    from impulse2d._core.parallel import plan
+
+    # This process needs the pair search and the narrowphase for its own work (the batch's
+    # world): they stay here with it (9 + 15 + 5 = 29), and the rest goes where the least
+    # work is: the group (54 s) to the helper, the 6 s solver here (35 against 56).
+    velocity, accel = _Unit("velocity", 22.0), _Unit("accel", 32.0)
+    pairs, narrow, solver = _Unit("pairs", 15.0), _Unit("narrow", 5.0), _Unit("solver", 6.0)
+    units = [velocity, accel, pairs, narrow, solver]
+    mine, helpers = plan(units, 9.0, 2, together=[(velocity, accel)], pinned=[pairs, narrow])
+    assert mine == [pairs, narrow, solver] and helpers == [[velocity, accel]]
+    # a pinned unit takes its group along
+    mine, helpers = plan(units, 9.0, 2, together=[(velocity, accel)], pinned=[accel])
+    assert mine == [velocity, accel] and helpers == [[pairs, solver, narrow]]
+
+
+def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
+        monkeypatch):
+    from impulse2d._core import parallel
+
+    order = []
+
+    class Unit(_Unit):
+        def must_compile(self):
+            return True
+
+        def address(self):
+            order.append(self.what)
+            return 1
+
+    class Helper:
+        def __init__(self, units):
+            self.units = units
+            order.append("helper started: " + ",".join(u.what for u in units))
+
+        def deliver(self):
+            order.append("helper delivered")
+
+    monkeypatch.setattr(parallel, "PROCESSES", 2)
+    monkeypatch.setattr(parallel, "_Helper", Helper)
+    monkeypatch.setattr(parallel.lazy, "JIT", True)
+    pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
+    parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
+                           pinned=[pairs], then=lambda: order.append("then"))
+    assert order == ["helper started: group", "own", "pairs", "solver", "then",
+                     "helper delivered", "pairs", "solver", "group"]
+
+
 PARALLEL_RUN = """
 import json
 import impulse2d as i2d
@@ -251,12 +299,12 @@ bob.create_circle(0.2)
 world.create_distance_joint(pivot, bob, (0, 4), (1, 3))
 plank = world.create_body(position=(-1, 4))
 plank.create_box(0.5, 0.1)
-world.create_weld_joint(pivot, plank, (-0.5, 4), linear_hertz=4.0, angular_hertz=4.0)
+world.create_prismatic_joint(pivot, plank, (-0.5, 4), (1.0, 0.0))
 for _ in range(30):
     world.step(1 / 60)
 stats = {n: (sum(step.JOINT_KERNELS[n].dispatcher.stats.cache_hits.values()),
              sum(step.JOINT_KERNELS[n].dispatcher.stats.cache_misses.values()))
-         for n in ("distance", "weld")}
+         for n in ("distance", "prismatic")}
 print(json.dumps({"positions": world.get_positions().tolist(),
                   "angles": world.get_angles().tolist(), "stats": stats}))
 """
@@ -264,14 +312,16 @@ print(json.dumps({"positions": world.get_positions().tolist(),
 
 @pytest.fixture
 def cache_without_two_joint_types(tmp_path):
-    """A copy of the filled kernel cache without the distance and weld joint entries, as
-    ``NUMBA_CACHE_DIR``: a world with those joints has exactly two units to compile."""
+    """A copy of the filled kernel cache without the distance and prismatic joint entries, as
+    ``NUMBA_CACHE_DIR``: a world with those joints has exactly two units to compile, each
+    estimated above a helper's minimum share (5.7 and 3.4 s: one each)."""
     from impulse2d._core import cache
 
     copy = tmp_path / "impulse2d"
     shutil.copytree(cache.cache_root(), copy)
     removed = [p for p in (copy / "_dynamics").iterdir()
-               if p.name.startswith(("joint_solver.distance_entry", "joint_solver.weld_entry"))]
+               if p.name.startswith(("joint_solver.distance_entry",
+                                     "joint_solver.prismatic_entry"))]
     assert removed
     for path in removed:
         path.unlink()
@@ -285,7 +335,7 @@ def _parallel_run(failing_helper=False, **env):
 
 def test_two_units_compile_in_two_processes_and_give_the_same_bits(cache_without_two_joint_types):
     reference = json.loads(_parallel_run(IMPULSE2D_COMPILE_PROCESSES="1").stdout)
-    assert reference["stats"] == {"distance": [1, 0], "weld": [1, 0]}  # both loaded
+    assert reference["stats"] == {"distance": [1, 0], "prismatic": [1, 0]}  # both loaded
     shared = _parallel_run(NUMBA_CACHE_DIR=cache_without_two_joint_types,
                            IMPULSE2D_COMPILE_PROCESSES="2")
     result = json.loads(shared.stdout)
@@ -299,7 +349,7 @@ def test_two_units_compile_in_two_processes_and_give_the_same_bits(cache_without
     assert abs(result["positions"][2][1] - 3.0) > 0.01  # the bob swung: a real comparison
     # The next process loads both.
     again = json.loads(_parallel_run(NUMBA_CACHE_DIR=cache_without_two_joint_types).stdout)
-    assert again["stats"] == {"distance": [1, 0], "weld": [1, 0]}
+    assert again["stats"] == {"distance": [1, 0], "prismatic": [1, 0]}
 
 
 def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
@@ -307,7 +357,7 @@ def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
     alone = _parallel_run(failing_helper=True, NUMBA_CACHE_DIR=cache_without_two_joint_types,
                           IMPULSE2D_COMPILE_PROCESSES="2")
     result = json.loads(alone.stdout)
-    assert result["stats"] == {"distance": [0, 1], "weld": [0, 1]}  # both compiled here
+    assert result["stats"] == {"distance": [0, 1], "prismatic": [0, 1]}  # both compiled here
     # ... and said so (a helper that always failed used to double a first run's wait unseen)
     assert "a compile helper process failed (exit code 3: boom: no compiler)" in alone.stderr
     assert "RuntimeWarning" in alone.stderr

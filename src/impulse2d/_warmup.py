@@ -72,39 +72,70 @@ def _chain_world(world):
     world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
 
 
+BATCH_SECONDS = 21.0
+"""What :func:`_batch_kernels` and a world's snapshot and islands compile: 21 s CPU measured
+(one process, ``warmup --all``'s order, 2-core machine at load 8, 2026-11-28; the batch's
+ray casts 10.2 s, its step 2.1 s, its reads and writes 4.0 s, the query index 3.8 s)."""
+
+SHARED_CALLEES = (("soft_step", "soft_step_v31", "pgs"),
+                  ("distance_entry", "prismatic_entry", "wheel_entry", "custom_entry"),
+                  ("revolute_rows_entry", "distance_rows_entry", "prismatic_rows_entry",
+                   "wheel_rows_entry", "custom_rows_entry"),
+                  ("collide", "collide_chains"))
+"""Units (by kernel name) that link the same callees besides the direct solver's levels, so
+that split between two processes they would compile those twice: the contact solver (compiled
+one after the other, the soft step took 9.4 s, ``soft_step_v31`` then 2.9 s and ``pgs`` 4.5 s),
+the joints' axis rows (``jacobian_rows.axis_rows``, 4.0 s), their row exports
+(``put_axis_rows``, 3.2 s), the polygon manifold (``manifold._face_manifold``, 2.0 s). Found by
+Numba's compile events and by listing the functions each unit's linking bitcode defines
+(2026-11-28)."""
+
+
 def _compile_ahead() -> None:
-    """Every kernel the plans below load, in one plan over all processes. Two kernels of
+    """Every kernel the plans below load, in one plan over all processes, and the batch's
+    kernels in this process while the helpers finish (:func:`_batch_kernels`). Two kernels of
     features off by default are left to the first world that asks: the solver diagnostics
     (22 s) and the continuous stage with Box2D 2.3's rules (``continuous_box2d23``, which the
-    pybox2d layer turns on: ~10 s on the 2-core machine, where the plan's two processes each
-    compile about 95 s).
+    pybox2d layer turns on: ~10 s on the 2-core machine).
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
     Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
-    it (28 s of 410 s of compiling under load, measured with Numba's compile events)."""
-    from . import World
+    it (28 s of 410 s of compiling under load, measured with Numba's compile events); likewise
+    :data:`SHARED_CALLEES`. The units the batch's world needs are this process's (it steps
+    that world before the helpers deliver theirs)."""
     from ._core import lazy
     from ._dynamics.step import (CONTINUOUS_BOX2D23_KERNEL, DENSE_KERNEL, DIAGNOSTICS_KERNEL,
-                                 DIRECT_ACCELERATION_KERNEL, SOLVER_KERNELS, compile_ahead)
+                                 DIRECT_ACCELERATION_KERNEL, SOLVER_KERNELS, compile_ahead,
+                                 needed_units)
 
-    world = World()
-    _contact_world(world)
-    direct = (SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)
-    compile_ahead(world, 1.0 / 60.0,
-                  [u for u in lazy.REGISTRY.values()
-                   if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL],
-                  together=[direct])
+    world = _batch_world()
+    units = [u for u in lazy.REGISTRY.values()
+             if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL]
+    by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
+    together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
+    together += [[by_name[name] for name in group if name in by_name]
+                 for group in SHARED_CALLEES]
+    pinned = needed_units(world, world._joint_rows()["by_type"]).values()
+    compile_ahead(world, 1.0 / 60.0, units, together, pinned,
+                  then=lambda: _batch_kernels(world), then_seconds=BATCH_SECONDS)
 
 
-def _batch_kernels() -> None:
-    """A batch of two worlds of contacts, stepped, read, written and ray cast: every kernel of
-    :class:`~impulse2d.WorldBatch`."""
-    import numpy as np
-    from . import World, WorldBatch
+def _batch_world():
+    """The world the batch is made of: contacts and a revolute joint with a motor."""
+    from . import World
     world = World()
     _contact_world(world)
     world.create_revolute_joint(world.bodies[0], world.bodies[1], (-4.5, 0.6),
                                 enable_motor=True, max_motor_torque=1.0)
+    return world
+
+
+def _batch_kernels(world) -> None:
+    """A batch of two copies of ``world`` (:func:`_batch_world`), stepped, read, written and
+    ray cast: every kernel of :class:`~impulse2d.WorldBatch`; and ``world``'s snapshot and
+    islands."""
+    import numpy as np
+    from . import WorldBatch
     batch = WorldBatch.replicate(world, 2)
     batch.step(1.0 / 60.0)
     shape = (2, len(batch.body_rows), 3)
@@ -113,6 +144,9 @@ def _batch_kernels() -> None:
     batch.apply_impulses(np.zeros(shape))
     batch.set_motor_speeds(np.zeros((2, 1)))
     batch.ray_cast_many(np.zeros((2, 1, 2)), (0.0, -1.0))
+    world.step(1.0 / 60.0)
+    world.islands  # the island labels (World.islands, is_awake = False)
+    world.restore(world.snapshot())  # the snapshot's copy kernel
 
 
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
@@ -131,6 +165,9 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
                   for solver in SOLVERS]
         plans.append(("contacts and every joint type, direct solver at the acceleration level",
                       "direct", "acceleration"))
+        if progress:
+            print("impulse2d warmup: every kernel, and many worlds at once (WorldBatch)",
+                  file=sys.stderr, flush=True)
         _compile_ahead()
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
@@ -145,13 +182,6 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
-        if all_kernels and k == 0:
-            world.restore(world.snapshot())  # the snapshot's copy kernel (about 1 s)
-    if all_kernels:
-        if progress:
-            print("impulse2d warmup: many worlds at once (WorldBatch)", file=sys.stderr,
-                  flush=True)
-        _batch_kernels()
 
     seconds = time.perf_counter() - t0
     if progress:

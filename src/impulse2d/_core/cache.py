@@ -12,7 +12,8 @@ callee in *another* module changed kept loading its stale cached code (the old a
 delete the caches by hand after editing kernels). Here the source stamp is one hash of the
 whole compiled part of the package: sha256 over the sorted relative paths and the contents of
 every ``.py`` file under ``_core/``, ``_collision/`` and ``_dynamics/`` (recursively) and of
-``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`). Any edit to any of them makes
+``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`), except this module and
+``parallel.py``, which hold no kernel (:data:`UNCOMPILED_FILES`). Any edit to any of them makes
 every cached kernel stale, so the next call compiles it again, and a cached kernel is never older
 than a callee. The hash is computed once per process (about 50 files: a millisecond or two).
 A kernel defined in some other file of the package gets that file's hash as well.
@@ -56,7 +57,9 @@ import tempfile
 import uuid
 
 import numba
-from numba.core import caching, environment as _environment
+import numpy as np
+from llvmlite import binding as _llvm
+from numba.core import caching, codegen as _codegen, environment as _environment
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
@@ -69,6 +72,10 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 """Package subdirectories whose ``.py`` files (recursively) make up the source stamp."""
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
+UNCOMPILED_FILES = ("_core/cache.py", "_core/parallel.py")
+"""Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
+kernel reads (where kernels are cached and how they load, which process compiles them), so an
+edit to them changes no machine code and must not make every cached kernel stale."""
 CACHE_SUFFIXES = (".nbi", ".nbc")
 SEED_MARKER = ".seeded-from"
 """File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
@@ -107,7 +114,9 @@ def compiled_sources(package_dir: str | None = None) -> list[str]:
             for name in filenames:
                 if name.endswith(".py"):
                     rel = os.path.relpath(os.path.join(dirpath, name), package_dir)
-                    found.append(rel.replace(os.sep, "/"))
+                    rel = rel.replace(os.sep, "/")
+                    if rel not in UNCOMPILED_FILES:
+                        found.append(rel)
     for name in COMPILED_FILES:
         if os.path.isfile(os.path.join(package_dir, name)):
             found.append(name)
@@ -332,6 +341,9 @@ class QuickLoadCache(caching.FunctionCache):
     context is made) and the NRT, which is initialised here; a compile still refreshes the
     context itself first (``numba.core.compiler.CompilerBase``).
 
+    The kernel's code library is rebuilt without parsing its bitcode (:class:`LazyLinkingLibrary`)
+    and its environments without importing their modules (:func:`fill_deferred_environments`).
+
     Should a load without the refresh fail for any reason (another Numba version, a symbol a
     registry provides), the load is retried Numba's own way, refresh first.
     """
@@ -339,10 +351,102 @@ class QuickLoadCache(caching.FunctionCache):
     def load_overload(self, sig, target_context):
         try:
             rtsys.initialize(target_context)
-            with self._guard_against_spurious_io_errors(), _environments_deferred():
+            with self._guard_against_spurious_io_errors(), _quick_load():
                 return self._load_overload(sig, target_context)
         except Exception:
             return super().load_overload(sig, target_context)
+
+
+# A cached kernel is its object code, loaded as it is, and the LLVM bitcode of its module, which
+# Numba keeps to link the kernel into a later compile of a caller (where it may be inlined).
+# Numba parses that bitcode on every load, and walks the parsed module's functions and globals
+# for the names the kernel defines (what ``get_pointer_to_function`` may look up). A warm
+# process compiles nothing, so it never links: parsing was 0.105 s and the walk 0.037 s of
+# CPU (about 3,200 llvmlite calls) of a warm ``pyramid_20``'s 0.18 s first step (7 kernels,
+# measured on the 2-core machine at load 7). A library loaded here keeps the bitcode as bytes,
+# parsed on its first link, and takes the names it defines from the object code's symbol table.
+
+class LazyLinkingLibrary(_codegen.JITCodeLibrary):
+    """A cached kernel's code library whose linking bitcode is parsed only when a compile first
+    links it (Numba's own library parses it on load)."""
+
+    _shared_bitcode = None
+
+    def _get_module_for_linking(self):
+        if self._shared_module is None and self._shared_bitcode is not None:
+            module = _llvm.parse_bitcode(self._shared_bitcode)
+            self._shared_bitcode = None
+            self._shared_module = module
+            # What Numba's own load registers: the module's every defined name, internal ones
+            # included (the object code's table gave the global ones).
+            self._codegen._engine._load_defined_symbols(module)
+        return super()._get_module_for_linking()
+
+
+def _unserialize_lazily(codegen, state):
+    """``codegen.unserialize_library(state)`` as a :class:`LazyLinkingLibrary`: Numba's own
+    load (``CPUCodeLibrary._unserialize``, kind ``"object"``) but for when the bitcode is parsed
+    and where the defined names come from. Anything else is left to Numba."""
+    name, kind, data = state
+    symbols = None
+    if kind == "object" and codegen._library_class is _codegen.JITCodeLibrary:
+        symbols = elf_defined_symbols(data[0])
+    if symbols is None:
+        return codegen._library_class._unserialize(codegen, state)
+    object_code, bitcode = data
+    library = codegen.create_library(name)
+    library.__class__ = LazyLinkingLibrary
+    library.enable_object_caching()
+    library._set_compiled_object(object_code)
+    library._shared_bitcode = bitcode
+    library._finalize_final_module()  # the object code goes to the execution engine
+    codegen._engine._defined_symbols |= symbols
+    return library
+
+
+_ELF_SYMBOL = np.dtype([("name", "<u4"), ("info", "u1"), ("other", "u1"), ("shndx", "<u2"),
+                        ("value", "<u8"), ("size", "<u8")])
+"""An ELF64 symbol table entry (``Elf64_Sym``), little-endian."""
+_SHT_SYMTAB = 2
+_STB_GLOBAL, _STB_WEAK = 1, 2
+
+
+def elf_defined_symbols(data: bytes) -> set[str] | None:
+    """The names of the global and weak symbols that the relocatable ELF64 little-endian object
+    ``data`` defines (the ones an execution engine that loaded it can look up), from its symbol
+    table; None for anything else (another object format, no symbol table), which the caller
+    leaves to Numba. Layout: the System V ABI's ELF-64 object file format."""
+    try:
+        if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:  # ELFCLASS64, ELFDATA2LSB
+            return None
+        shoff = int.from_bytes(data[0x28:0x30], "little")
+        shentsize = int.from_bytes(data[0x3A:0x3C], "little")
+        shnum = int.from_bytes(data[0x3C:0x3E], "little")
+        if shentsize != 64 or shnum == 0:
+            return None
+        sections = np.frombuffer(data, dtype=np.dtype([
+            ("name", "<u4"), ("type", "<u4"), ("flags", "<u8"), ("addr", "<u8"),
+            ("offset", "<u8"), ("size", "<u8"), ("link", "<u4"), ("info", "<u4"),
+            ("addralign", "<u8"), ("entsize", "<u8")]), count=shnum, offset=shoff)
+        tables = np.flatnonzero(sections["type"] == _SHT_SYMTAB)
+        if len(tables) != 1:
+            return None
+        table = sections[tables[0]]
+        strings_header = sections[table["link"]]
+        start = int(strings_header["offset"])
+        strings = data[start:start + int(strings_header["size"])]
+        symbols = np.frombuffer(data, dtype=_ELF_SYMBOL,
+                                count=int(table["size"]) // _ELF_SYMBOL.itemsize,
+                                offset=int(table["offset"]))
+        binding = symbols["info"] >> 4
+        defined = symbols[((binding == _STB_GLOBAL) | (binding == _STB_WEAK))
+                          & (symbols["shndx"] != 0)]  # 0: SHN_UNDEF, a reference
+        names = set()
+        for offset in defined["name"].tolist():
+            names.add(strings[offset:strings.index(b"\0", offset)].decode())
+        return names
+    except (ValueError, IndexError, UnicodeDecodeError):
+        return None
 
 
 # Every function linked into a cached kernel comes back with its *environment*: the globals of
@@ -360,18 +464,25 @@ _deferred: list = []
 """(module name, placeholder globals) of the environments whose module is not imported yet."""
 
 
-class _environments_deferred:
+class _quick_load:
     """Context: unpickled environments of Numba modules that are not imported yet get a
-    placeholder instead of importing the module (held by the global compiler lock, as every
-    load is, so no other thread sees the swap)."""
+    placeholder instead of importing the module, and code libraries are rebuilt by
+    :func:`_unserialize_lazily` (held by the global compiler lock, as every load is, so no
+    other thread sees the swaps)."""
 
     def __enter__(self):
         self.rebuild = _environment._rebuild_env
         _environment._rebuild_env = _rebuild_env_deferred
+        self.own = _codegen.JITCPUCodegen.__dict__.get("unserialize_library")
+        _codegen.JITCPUCodegen.unserialize_library = _unserialize_lazily
         return self
 
     def __exit__(self, *exc):
         _environment._rebuild_env = self.rebuild
+        if self.own is None:
+            del _codegen.JITCPUCodegen.unserialize_library  # the inherited one again
+        else:
+            _codegen.JITCPUCodegen.unserialize_library = self.own
         return False
 
 
@@ -443,7 +554,13 @@ _REBUILD_ENV = getattr(_environment, "_rebuild_env", None)
 _QUICK_LOAD = (all(hasattr(caching.FunctionCache, name)
                    for name in ("_load_overload", "_guard_against_spurious_io_errors"))
                and all(hasattr(_environment, name)
-                       for name in ("_rebuild_env", "lookup_environment", "Environment")))
+                       for name in ("_rebuild_env", "lookup_environment", "Environment"))
+               and all(hasattr(_codegen.JITCodeLibrary, name)
+                       for name in ("_get_module_for_linking", "_unserialize",
+                                    "enable_object_caching", "_set_compiled_object",
+                                    "_finalize_final_module"))
+               and hasattr(_codegen.JITCPUCodegen, "unserialize_library")
+               and hasattr(_codegen.JitEngine, "_load_defined_symbols"))
 """Whether this Numba has the private methods :class:`QuickLoadCache` relies on."""
 
 

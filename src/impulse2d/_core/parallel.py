@@ -59,15 +59,16 @@ MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
 
 
-def plan(units, own_seconds: float, processes: int, together=()):
+def plan(units, own_seconds: float, processes: int, together=(), pinned=()):
     """Split ``units`` (:class:`.lazy.LazyKernel` to compile) between this process, which also
     has ``own_seconds`` of compiling of its own, and up to ``processes - 1`` helpers: the
     longest unit first, each onto the process with the least work so far. ``together``: groups
     of units that go to one process as one item (units that share callees: a process compiles a
     callee once for all its units, so splitting such a group compiles the callees twice); those
-    of a group not in ``units`` are left out. Returns this process's units and a list of each
-    helper's units; a helper's share below :data:`MIN_SHARE_SECONDS` comes back to this
-    process."""
+    of a group not in ``units`` are left out. ``pinned``: units this process compiles itself
+    (its own work needs them before the helpers deliver), with their groups. Returns this
+    process's units and a list of each helper's units; a helper's share below
+    :data:`MIN_SHARE_SECONDS` comes back to this process."""
     items, grouped = [], set()
     for group in together:
         members = [u for u in group if u in units and id(u) not in grouped]
@@ -77,6 +78,11 @@ def plan(units, own_seconds: float, processes: int, together=()):
     items += [[u] for u in units if id(u) not in grouped]
     loads = [own_seconds] + [HELPER_START_SECONDS] * (processes - 1)
     shares = [[] for _ in range(processes)]
+    pinned_ids = {id(u) for u in pinned}
+    for item in [item for item in items if any(id(u) in pinned_ids for u in item)]:
+        items.remove(item)
+        loads[0] += sum(u.seconds for u in item)
+        shares[0].extend(item)
     for item in sorted(items, key=lambda item: -sum(u.seconds for u in item)):
         least = min(range(processes), key=loads.__getitem__)
         loads[least] += sum(u.seconds for u in item)
@@ -162,11 +168,15 @@ def _adopt(unit, files) -> None:
         copy_file(os.path.join(directory, name), os.path.join(target, name))
 
 
-def compile_units(units, own_work=None, own_seconds: float = 0.0, together=()) -> None:
+def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), pinned=(),
+                  then=None) -> None:
     """Compile (or load) every :class:`.lazy.LazyKernel` of ``units`` and run ``own_work`` (a
     compile this process must do itself, about ``own_seconds``), sharing the units that must be
-    compiled with helper processes when that pays (see the module docstring); ``together`` as
-    in :func:`plan`."""
+    compiled with helper processes when that pays (see the module docstring); ``together`` and
+    ``pinned`` as in :func:`plan`. ``then``: more of this process's own work, run once its
+    units are compiled and before it waits for the helpers (``own_seconds`` counts it too), so
+    that work which needs the ``pinned`` units keeps this process busy while the helpers
+    finish theirs."""
     todo = []
     if PROCESSES > 1 and lazy.JIT and sys.executable and not getattr(sys, "frozen", False):
         status = [unit.must_compile() for unit in units]
@@ -174,7 +184,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=()) -
             todo = [unit for unit, must in zip(units, status) if must]
     helpers = []
     if todo:
-        mine, shares = plan(todo, own_seconds, PROCESSES, together)
+        mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned)
         for share in shares:
             try:
                 helpers.append(_Helper(share))
@@ -190,6 +200,8 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=()) -
         for unit in units:
             if id(unit) not in delegated:
                 unit.address()
+        if then is not None:
+            then()
     except BaseException:
         for helper in helpers:
             helper.stop()

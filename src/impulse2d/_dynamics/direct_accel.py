@@ -227,7 +227,10 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, dense, impu
                 out):
     """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
     by island into ``out`` (N s; inactive rows 0). ``impulse_only``: skip an island whose normal
-    and one-sided rows all have ``b >= -IMPACT`` (zero impulses solve it, to that)."""
+    and one-sided rows all have ``b >= -IMPACT`` (zero impulses solve it, to that); a
+    ``np.bool_`` at both calls, not a literal: Numba compiles a kernel once for each literal
+    value it is called with, and the two copies cost 5.6 s of compiling each (measured,
+    ``warmup --all``, 2026-11-28) for one test per island."""
     rows = active.shape[0]
     place = np.full(rows, -1, dtype=np.int64)
     n = 0
@@ -462,7 +465,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                     approach[r] = speed + pull[r]
                     if error[r] > 0.0:
                         b_all[r] += error[r] * inv_h
-        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, dense, True, first)
+        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, dense,
+                    np.bool_(True), first)
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
         if touching > 0:
@@ -487,7 +491,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
-        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, dense, False, second)
+        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, dense,
+                    np.bool_(False), second)
         integrate_velocities(bodies, body_rows(world), gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)

@@ -17,11 +17,13 @@ overlap (:func:`.contact_solver.bounce_speed`): the bounces are e^(2k) h to 0.4 
 ``pgs_block`` (Box2D v2.0-v2.4's default; Solver2D ``PGS_NGS_Block``): the same, with the
 normal impulses of each two-point manifold solved together (:mod:`.contact_block`).
 
-A world whose joints are all revolute (Gymnasium's LunarLander, BipedalWalker, CarRacing) has
-their rigid sweeps compiled in here (:func:`_revolute_block_sweeps`,
-:func:`.joint_solver.revolute_rigid_pass`: the same bits as the calls by address): about 20 ns
-less per sweep of LunarLander's two legs, for a few seconds more compile time of these entries
-(BENCHMARKS.md, ``benchmarks/sweeps.py``).
+A world of ``pgs_block`` whose joints are all revolute (Gymnasium's LunarLander,
+BipedalWalker, CarRacing, on the pybox2d layer and natively) has their rigid sweeps compiled in
+here (:func:`_revolute_block_sweeps`, :func:`.joint_solver.revolute_rigid_pass`: the same bits
+as the calls by address): about 20 ns less per sweep of LunarLander's two legs, for 5.2 s more
+compile time (BENCHMARKS.md, ``benchmarks/sweeps.py``). ``pgs_ngs``, which none of them uses,
+no longer has its own (10.1 s of its 20.6 s compile, measured 2026-11-28): its revolute worlds
+sweep through the entries, to the same bits.
 
 Both have the entries' signature (:data:`~.verbs.SOLVER_SIGNATURE`); :mod:`.step` registers
 them with those of :mod:`.solvers` (this module takes ``impulse_caps`` from there, so that one
@@ -83,21 +85,13 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
 @borrowing_kernel
 def _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
                            velocities, speed_cap, spin_cap):
-    """:func:`_velocity_sweeps` of ``pgs_block`` for a world whose joints are all revolute, in
-    a function of its own: in the solver's body it made every world's sweeps slower
+    """:func:`_velocity_sweeps` of ``pgs_block`` for a world whose joints are all revolute (see
+    the module doc), in a function of its own: in the solver's body it made every world's sweeps slower
     (pyramid_20 465 -> 480 us a step, paired: the contact loop's code is laid out around the
     revolute code), here only those that take it. The call passes the world's reference and
-    scalars, once a step. One per solver, so that each compiles its own contact sweep alone."""
+    scalars, once a step."""
     _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
                      velocities, True, speed_cap, spin_cap, True)
-
-
-@borrowing_kernel
-def _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                           velocities, speed_cap, spin_cap):
-    """:func:`_revolute_block_sweeps` of ``pgs_ngs`` (contact points one by one)."""
-    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                     velocities, False, speed_cap, spin_cap, True)
 
 
 @inline_kernel
@@ -147,12 +141,8 @@ def pgs_ngs(world, order, dt, gx, gy, substeps, iterations, position_iterations,
     """Box2D v2.4's solver: rigid sequential impulses, then nonlinear Gauss-Seidel on the
     positions (see the module doc)."""
     speed_cap, spin_cap = _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed)
-    if all_revolute(world):
-        _revolute_point_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                               velocities, speed_cap, spin_cap)
-    else:
-        _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
-                         velocities, False, speed_cap, spin_cap, False)
+    _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_tolerance,
+                     velocities, False, speed_cap, spin_cap, False)
     return _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
                     restitution_threshold, max_linear_speed, speed_cap, spin_cap)
 

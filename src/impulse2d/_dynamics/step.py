@@ -81,32 +81,30 @@ from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
 
-# Compile times on the 2-core CI machine with an empty cache, for the notice a first run prints
-# (:mod:`.._core.lazy`): the step, its stages and the soft step measured one by one with Numba's
-# compile events, the revolute joint alone; the other joint types and pgs are taken from the
-# revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all). The
-# NGS solvers compiled as fast as the soft step side by side (2.5 s each on a faster machine),
-# a joint type's position correction in a third of its entry's time (1.1 s vs 3.4 s).
-STEP_SECONDS = 5.0
-PAIRS_SECONDS = 15.0
-COLLIDE_SECONDS = 5.0
-# The chain narrowphase compiles in about the narrowphase's time (17.8 s against 17.2-19.9 s,
-# one after the other with an empty cache, on the 2-core machine under load).
-CHAINS_SECONDS = COLLIDE_SECONDS
-# The direct solver (its islands, Cholesky, LCP assembly and Lemke) took 3.7 times pgs's time
-# and a joint type's row export about half its entry's, compiled side by side in one process
-# (51 s vs 13.9 s, 9.1 s vs 17.2 s for the revolute joint, on the 2-core machine under load),
-# scaled here to pgs's 6 s.
-SOLVER_SECONDS = {"soft_step": 6.0, "soft_step_v31": 6.0, "pgs": 6.0, "pgs_ngs": 6.0,
-                  "pgs_block": 6.0, "direct": 22.0}
-JOINT_SECONDS = dict.fromkeys(("revolute", "distance", "prismatic", "weld", "wheel", "mouse",
-                               "motor", "pulley", "custom", "gear"), 6.0)
-JOINT_POSITION_SECONDS = 2.0
-DIRECT_ROWS_SECONDS = 3.0
+# Compile times (CPU seconds) for the notice a first run prints (:mod:`.._core.lazy`) and for
+# sharing compiles between processes (:mod:`.._core.parallel`): every unit compiled in one
+# process in ``warmup --all``'s order (the registry's), with Numba's compile events, on the
+# 2-core machine at load 8, 2026-11-28. A unit's time holds the callees it compiled first:
+# ``soft_step_v31`` and ``pgs`` come after ``soft_step`` and share its contact solver, a
+# joint type's position correction and row export come after its entry. The whole of
+# ``warmup --all``: 356 s of CPU. ``pgs_ngs`` and the acceleration level less what no longer
+# compiles: ``pgs_ngs``'s revolute sweeps (10.1 s, :mod:`.solvers_ngs`), a second copy of the
+# acceleration level's island solve (5.6 s, :func:`.direct_accel._solve_rows`).
+STEP_SECONDS = 14.9
+PAIRS_SECONDS = 30.8
+COLLIDE_SECONDS = 6.7
+CHAINS_SECONDS = 6.6
+SOLVER_SECONDS = {"soft_step": 9.4, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
+                  "pgs_block": 16.8, "direct": 43.7}
+JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
+                 "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
+JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "weld": 2.2,
+                          "wheel": 2.3, "pulley": 1.0, "custom": 7.8, "gear": 1.7}
+DIRECT_ROWS_SECONDS = {"revolute": 3.7, "distance": 1.1, "prismatic": 2.4, "weld": 1.5,
+                       "wheel": 4.4, "mouse": 1.2, "motor": 1.5, "pulley": 0.7, "custom": 4.8,
+                       "gear": 1.0}
 DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
-# The continuous stage compiled in 34 s with an empty cache where a pyramid's first step
-# (everything above but the joints, about 37 s here) took 85 s: 2.3 times slower under load.
-CONTINUOUS_SECONDS = 15.0
+CONTINUOUS_SECONDS = 27.9
 
 
 @inner_kernel
@@ -585,9 +583,10 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
-ACCELERATION_SECONDS = 32.0
-"""Measured compile of the acceleration level (every joint type's J-dot-v products inline), one
-process, 2-core machine, 2026-11-24: 32 s against the velocity level's 18.5 s."""
+ACCELERATION_SECONDS = 54.8
+"""Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
+the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
+its island solve that no longer compiles (2026-11-24: 32 s against 18.5 s)."""
 
 DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
                                         "the direct solver (acceleration level)",
@@ -600,13 +599,14 @@ JOINT_KERNELS = {name: LazyKernel(entry, JOINT_SIGNATURE, f"{name} joints", JOIN
 """Each joint type's entry, compiled when a world first steps with a joint of that type."""
 
 JOINT_POSITION_KERNELS = {name: LazyKernel(entry, JOINT_POSITION_SIGNATURE,
-                                           f"{name} joint positions", JOINT_POSITION_SECONDS)
+                                           f"{name} joint positions",
+                                           JOINT_POSITION_SECONDS.get(name, 2.0))
                           for name, entry in joint_solver.POSITION_ENTRIES.items()}
 """Each joint type's position correction, compiled when a world of a solver that corrects
 positions (:mod:`.solvers_ngs`) first steps with a joint of that type."""
 
 DIRECT_ROWS_KERNELS = {name: LazyKernel(entry, DIRECT_ROWS_SIGNATURE, f"{name} joint rows",
-                                        DIRECT_ROWS_SECONDS)
+                                        DIRECT_ROWS_SECONDS.get(name, 3.0))
                        for name, entry in joint_solver.ROWS_ENTRIES.items()}
 """Each joint type's row export for the ``direct`` solver (:mod:`.direct_rows`), compiled when
 a world of that solver, or with diagnostics on, first steps with a joint of that type."""
@@ -631,30 +631,8 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     has, compiling those that are not compiled yet, together with the step kernel
     (``prepare_step``), in several processes where that pays (:mod:`.._core.parallel`)."""
     settings = world.settings
-    needed = dict(STAGE_KERNELS)
-    needed[SOLVER] = SOLVER_KERNELS[settings.solver]
     exact = settings.solver == "direct"
-    measured = bool(settings.diagnostics)
-    if measured:
-        needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
-    fallback = settings.direct_fallback if exact else None
-    if exact and settings.direct_level == "acceleration":
-        needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
-    if fallback is not None:
-        needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
-    corrects_positions = (settings.solver in solvers_ngs.ENTRIES
-                          or fallback in solvers_ngs.ENTRIES)
-    for k, rows in enumerate(by_type):
-        if rows.shape[0] > 0:
-            name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
-            needed[JOINTS + k] = JOINT_KERNELS[name]
-            if corrects_positions and name in JOINT_POSITION_KERNELS:
-                needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
-            if exact or measured:
-                needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
-    shapes = world._shapes
-    if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
-        needed[CHAINS] = CHAIN_KERNEL
+    needed = needed_units(world, by_type)
     units = list(dict.fromkeys(needed.values()))  # once each: pins and revolutes share
     if not (_step.prepared and all(unit.compiled_address() for unit in units)):
         # (else every kernel is at hand: a new world of a kind this process has stepped, as
@@ -687,6 +665,38 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
         DENSE_KERNEL.cached_address()  # loaded now for the first dense block (slot unchanged)
 
 
+def needed_units(world, by_type) -> dict:
+    """The :class:`.._core.lazy.LazyKernel` of each slot of ``world``'s table of verbs that its
+    next step needs (by the slot), for its settings and the joint types it has (``by_type``:
+    each type's rows, :func:`.joint_solver` order)."""
+    settings = world.settings
+    needed = dict(STAGE_KERNELS)
+    needed[SOLVER] = SOLVER_KERNELS[settings.solver]
+    exact = settings.solver == "direct"
+    measured = bool(settings.diagnostics)
+    if measured:
+        needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
+    fallback = settings.direct_fallback if exact else None
+    if exact and settings.direct_level == "acceleration":
+        needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
+    if fallback is not None:
+        needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
+    corrects_positions = (settings.solver in solvers_ngs.ENTRIES
+                          or fallback in solvers_ngs.ENTRIES)
+    for k, rows in enumerate(by_type):
+        if rows.shape[0] > 0:
+            name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
+            needed[JOINTS + k] = JOINT_KERNELS[name]
+            if corrects_positions and name in JOINT_POSITION_KERNELS:
+                needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
+            if exact or measured:
+                needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
+    shapes = world._shapes
+    if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
+        needed[CHAINS] = CHAIN_KERNEL
+    return needed
+
+
 def _settings_arguments(s) -> tuple:
     """The settings as :func:`step_kernel` takes them (after ``gy``), converted once per change
     of the settings rather than once per step."""
@@ -710,17 +720,18 @@ def _step_arguments(world, dt: float, settings: tuple) -> tuple:
             *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
-def compile_ahead(world, dt: float, units, together=()) -> None:
+def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
+                  then_seconds: float = 0.0) -> None:
     """Compile (or load) ``units`` (:class:`.._core.lazy.LazyKernel`) and ``world``'s step kernel
     at once, shared between processes (``warmup(all_kernels=True)``). Done world by world, the
     compiles of each world wait for the slowest of the last one's: one plan over every unit keeps
-    all processes busy to the end. ``together``: groups of units kept in one process
-    (:func:`.._core.parallel.plan`)."""
+    all processes busy to the end. ``together``, ``pinned`` and ``then`` (about
+    ``then_seconds`` of compiling) as in :func:`.._core.parallel.compile_units`."""
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
     settings = _settings_arguments(world.settings)
     compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt, settings)),
-                  own_seconds, together)
+                  own_seconds + then_seconds, together, pinned, then)
 
 
 def _continuous_first(world, stores) -> None:
