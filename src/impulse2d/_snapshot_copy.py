@@ -32,14 +32,16 @@ PLAN = "_snapshot_plan"
 
 
 @kernel
-def copy_spans(destinations, sources, sizes):
-    """Copy ``sizes[k]`` bytes from address ``sources[k]`` to ``destinations[k]`` for every
-    ``k`` (int64 arrays of one length; the spans must not overlap)."""
+def copy_spans(destinations, destination_base, sources, source_base, sizes):
+    """Copy ``sizes[k]`` bytes from address ``source_base + sources[k]`` to ``destination_base
+    + destinations[k]`` for every ``k`` (int64 arrays of one length; the spans must not
+    overlap). The bases: a snapshot's buffer, its columns given by offsets (adding the base
+    in NumPy made an array per call, a tenth of a small world's snapshot)."""
     for k in range(sizes.shape[0]):
         n = sizes[k]
         if n > 0:
-            out = numba.carray(void_pointer(destinations[k]), (n,), np.uint8)
-            src = numba.carray(void_pointer(sources[k]), (n,), np.uint8)
+            out = numba.carray(void_pointer(destination_base + destinations[k]), (n,), np.uint8)
+            src = numba.carray(void_pointer(source_base + sources[k]), (n,), np.uint8)
             for i in range(n):
                 out[i] = src[i]
 
@@ -72,7 +74,7 @@ class Plan:
     snapshots leave out excluded)."""
 
     __slots__ = ("names", "stores", "parts", "layout", "addresses", "sizes", "offsets", "total",
-                 "bounds", "keys", "others")
+                 "bounds", "keys", "others", "settings", "rows_maps")
 
     def __init__(self, names, parts, keys, others):
         self.names = tuple(names)
@@ -88,6 +90,13 @@ class Plan:
         self.bounds = tuple(zip([0] + ends[:-1], ends))
         self.keys = keys
         self.others = others
+        self.settings = (None, None, None)
+        """The last snapshot's ``(settings, packed settings, fields)`` (see
+        :func:`~impulse2d.snapshot.take`)."""
+        self.rows_maps = frozenset()
+        """The attributes found to be maps of rows (dicts of lists of ints, non-empty) by a
+        snapshot through this plan: the world's code keeps them so (see
+        :func:`~impulse2d.snapshot.take`)."""
 
     def current(self, world) -> bool:
         """Does ``world`` still have exactly these attributes and these store objects?"""
@@ -164,8 +173,9 @@ def copy_out(plan: Plan) -> tuple[np.ndarray, int]:
     """A fresh buffer holding every column of ``plan``'s stores, and the byte where they start
     (aligned)."""
     buffer = np.empty(plan.total + ALIGN, dtype=np.uint8)
-    start = -address(buffer) % ALIGN
-    _copy.entry(plan.offsets + (address(buffer) + start), plan.addresses, plan.sizes)
+    base = buffer.__array_interface__["data"][0]  # (a fresh array: C-contiguous)
+    start = -base % ALIGN
+    _copy.entry(plan.offsets, base + start, plan.addresses, 0, plan.sizes)
     return buffer, start
 
 
@@ -173,13 +183,13 @@ def copy_in(plan: Plan, layout: tuple, buffer: np.ndarray, start: int, stores=No
     """Write a snapshot's ``buffer`` (written through ``layout``, its plan's ``(layout, offsets,
     sizes)``, of the same stores as ``plan``) into ``plan``'s columns, in place: all of them,
     or those of the stores numbered in ``stores``."""
-    offsets = layout[1] + (address(buffer) + start)
+    base = address(buffer) + start
     if stores is None:
-        _copy.entry(plan.addresses, offsets, plan.sizes)
+        _copy.entry(plan.addresses, 0, layout[1], base, plan.sizes)
         return
     columns = np.concatenate([np.arange(*plan.bounds[k]) for k in stores] or [[]]).astype(
         np.int64)
-    _copy.entry(plan.addresses[columns], offsets[columns], plan.sizes[columns])
+    _copy.entry(plan.addresses[columns], 0, layout[1][columns], base, plan.sizes[columns])
 
 
 __all__ = ["Plan", "plan_for", "views", "copy_out", "copy_in", "copy_spans", "PLAN", "ALIGN"]
