@@ -615,8 +615,8 @@ def _restore_fast(world, snapshot) -> bool:
                 return False
         if same:
             _fast.copy_in(plan, snapshot._layout, snapshot._buffer, snapshot._start, same)
-        views = _fast.views(snapshot._layout, snapshot._buffer, snapshot._start, other)
-        copies = _copy_stores(views)
+        copies = _fast.copied_stores(snapshot._layout, snapshot._buffer, snapshot._start,
+                                     other)
         d = vars(world)
         # Usually only the contact stores differ (another number of pairs): they go into the
         # step's reference as they are, rather than making the next step build a new one.
