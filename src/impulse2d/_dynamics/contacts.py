@@ -226,8 +226,8 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
             shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
             bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
             speculative_distance, out_normal, out_points, out_ids)
-        # the old manifold's ids and impulses, read before the rows are written (scalars: the
-        # six scratch arrays this took were a twelfth of a 5-ball world's step kernel)
+        # the old manifold's ids and impulses, read before the rows are written (into scalars:
+        # three scratch arrays fewer allocated a step, each about 60 ns with its free)
         old_count = contacts.count[k]
         id0 = contacts.ids[k, 0]
         id1 = contacts.ids[k, 1]
@@ -305,8 +305,8 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
                 out_normal[1] = -out_normal[1]
                 for j in range(count):
                     out_ids[j] = ((out_ids[j] & 0xFF) << 8) | (out_ids[j] >> 8)
-        # the old manifold's ids and impulses, read before the rows are written (scalars: the
-        # six scratch arrays this took were a twelfth of a 5-ball world's step kernel)
+        # the old manifold's ids and impulses, read before the rows are written (into scalars:
+        # three scratch arrays fewer allocated a step, each about 60 ns with its free)
         old_count = contacts.count[k]
         id0 = contacts.ids[k, 0]
         id1 = contacts.ids[k, 1]
