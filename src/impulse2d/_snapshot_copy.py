@@ -53,16 +53,25 @@ _copy = DirectCall(copy_spans, "the snapshot's copy", 1.0)
 
 class _Part:
     """One store of a plan: the store object, its layout entry ``(name, type, ((dtype, shape),
-    ...))``, and its columns' addresses and byte counts."""
+    ...))``, its columns' byte counts, and (:meth:`addresses`) their addresses."""
 
-    __slots__ = ("store", "layout", "addresses", "sizes")
+    __slots__ = ("store", "layout", "sizes", "_addresses")
 
     def __init__(self, name, store):
         self.store = store
         self.layout = (name, type(store), tuple((column.dtype.str, column.shape)
                                                 for column in store))
-        self.addresses = [address(column) for column in store]
         self.sizes = [column.nbytes for column in store]
+        self._addresses = None
+
+    def addresses(self) -> np.ndarray:
+        """The columns' addresses (int64), found on first use: about 1 us a column, and a
+        restore after the pairs changed makes parts for the step's contact stores only to see
+        that their layout differs (it replaces them: their addresses are never read)."""
+        if self._addresses is None:
+            self._addresses = np.array([address(column) for column in self.store],
+                                       dtype=np.int64)
+        return self._addresses
 
 
 class Plan:
@@ -75,7 +84,7 @@ class Plan:
     attribute names when the plan was made; ``others``: those that are not stores (the ones
     snapshots leave out excluded)."""
 
-    __slots__ = ("names", "stores", "parts", "layout", "addresses", "sizes", "offsets", "total",
+    __slots__ = ("names", "stores", "parts", "layout", "_addresses", "sizes", "offsets", "total",
                  "bounds", "keys", "others", "settings", "rows_maps")
 
     def __init__(self, names, parts, keys, others):
@@ -83,7 +92,7 @@ class Plan:
         self.parts = tuple(parts)
         self.stores = tuple(part.store for part in parts)
         self.layout = tuple(part.layout for part in parts)
-        self.addresses = np.array([a for part in parts for a in part.addresses], dtype=np.int64)
+        self._addresses = None  # (found on first use: addresses)
         self.sizes = np.array([n for part in parts for n in part.sizes], dtype=np.int64)
         padded = -(-self.sizes // ALIGN) * ALIGN
         self.offsets = np.concatenate(([0], np.cumsum(padded)[:-1])).astype(np.int64)
@@ -100,6 +109,14 @@ class Plan:
         """The attributes found to be maps of rows (dicts of lists of ints, non-empty) by a
         snapshot through this plan: the world's code keeps them so (see
         :func:`~impulse2d.snapshot.take`)."""
+
+    @property
+    def addresses(self) -> np.ndarray:
+        """Every column's address, in order (int64)."""
+        if self._addresses is None:
+            self._addresses = (np.concatenate([part.addresses() for part in self.parts])
+                               if self.parts else np.zeros(0, dtype=np.int64))
+        return self._addresses
 
     def current(self, world) -> bool:
         """Does ``world`` still have exactly these attributes and these store objects?"""
@@ -213,7 +230,9 @@ def copy_in(plan: Plan, layout: tuple, buffer: np.ndarray, start: int, stores=No
         return
     columns = np.concatenate([np.arange(*plan.bounds[k]) for k in stores] or [[]]).astype(
         np.int64)
-    _copy.entry(plan.addresses[columns], 0, layout[1][columns], base, plan.sizes[columns])
+    addresses = np.concatenate([plan.parts[k].addresses() for k in stores] or [[]]).astype(
+        np.int64)  # (those stores' only: the others' may be about to be replaced)
+    _copy.entry(addresses, 0, layout[1][columns], base, plan.sizes[columns])
 
 
 __all__ = ["Plan", "plan_for", "views", "copied_stores", "copy_out", "copy_in", "copy_spans",
