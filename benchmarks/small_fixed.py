@@ -11,9 +11,10 @@ stepped 60 steps untimed (compiles, contacts settle), then timed:
 * ``step_us``: ``World.step(1/60)`` per call, CPU time of this process (``time.process_time``)
   over ``--steps`` steps, best of ``--reps`` runs from the same snapshot (the machine is
   shared: CPU time leaves out the time other processes held the core);
-* ``kernel_us``: the compiled kernel's share (the world's profile) and ``python_us`` the rest;
-* ``cycles``: the median over the steps of each stage's cycle count (the step kernel's own
-  cycle counter, ``World._clock``), and their sum;
+* ``kernel_us``: the compiled kernel's share (the wall time around its call, median over the
+  steps, least over the runs) and ``python_us`` the rest;
+* ``cycles``: each stage's cycle count (the step kernel's own cycle counter,
+  ``World._clock``), median over the steps, least over the runs, and their sum;
 * ``snapshot_us`` / ``restore_us``: ``world.snapshot()`` between steps and
   ``world.restore(snap)`` straight after it, best of ``--reps`` runs of 200 calls; and
   ``restore_after_steps_us``: a restore 5 steps after the last (median of 100).
