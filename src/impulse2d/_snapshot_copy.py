@@ -38,7 +38,7 @@ def copy_spans(destinations, destination_base, sources, source_base, sizes):
     """Copy ``sizes[k]`` bytes from address ``source_base + sources[k]`` to ``destination_base
     + destinations[k]`` for every ``k`` (int64 arrays of one length; the spans must not
     overlap). The bases: a snapshot's buffer, its columns given by offsets (adding the base
-    in NumPy made an array per call, a tenth of a small world's snapshot)."""
+    in NumPy made an array per call: about 2 us of a small world's snapshot, under load)."""
     for k in range(sizes.shape[0]):
         n = sizes[k]
         if n > 0:

@@ -304,9 +304,9 @@ def _take_fast(world, plan) -> Snapshot:
     d = vars(world)
     state, handles, user_data, rows_maps = {}, {}, {}, set()
     kinds = _kinds(plan)
-    # Maps of rows found so by the last snapshot are not checked again (the check was a tenth
-    # of a small world's snapshot); were one not, its copy would raise (list.copy of another
-    # type), not copy it wrong.
+    # Maps of rows found so by the last snapshot are not checked again (the check of the two
+    # was about 8 us of a 10-body world's 44 us snapshot, under load); were one not, its copy
+    # would raise (list.copy of another type), not copy it wrong.
     known = plan.rows_maps
     for name in plan.others:
         value = d[name]
