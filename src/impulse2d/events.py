@@ -195,6 +195,9 @@ _NO_CONTACT_EVENTS = dict(begin=_NO_PAIRS, normals=np.empty((0, 2)), points=np.e
                           hit_points=np.empty((0, 2)), hit_normals=np.empty((0, 2)),
                           hit_speeds=np.empty(0))
 _NO_MOVES = (_EMPTY, np.empty((0, 2)), np.empty(0), np.empty(0, dtype=np.bool_))
+SHARED = (_EMPTY, _NO_PAIRS, _NO_CONTACT_EVENTS, _NO_MOVES)
+"""The "no events" values every world's tracker binds and none ever changes (a tracker binds
+new values, it never writes into them): snapshots share them rather than copy them."""
 
 
 class EventTracker:

@@ -193,13 +193,11 @@ def update_pairs(world, moved, n_moved, dirty):
 
 
 @borrowing_kernel
-def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points, out_ids,
-               old_ids, old_normal, old_tangent):
+def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points, out_ids):
     update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                      borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
                      borrow(world, "verbs")[CHAINS] != 0, out_normal, out_points, out_ids,
-                     old_ids, old_normal, old_tangent, borrow(world, "awake_contacts"),
-                     borrow(world, "awake_state")[CONTACT_COUNT])
+                     borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
 
 
 @stage_kernel
@@ -209,8 +207,7 @@ def collide(world, friction_mixing, restitution_mixing):
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
     _manifolds(world, friction_mixing, restitution_mixing, np.zeros(2), np.zeros((2, 3)),
-               np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(2),
-               np.zeros(2))
+               np.zeros(2, dtype=np.int64))
     return True
 
 
