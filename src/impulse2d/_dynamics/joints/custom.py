@@ -237,10 +237,11 @@ def _rigid_rows(joints, j):
     e1 = -1
     e2 = -1
     count = 0
-    if joints.hertz[j] > 0.0:
-        return e0, e1, e2, count
+    # One return, of variables: an early ``return -1, -1, -1, 0`` typed the indices as Numba
+    # literals there, and :func:`_block` compiled a second time for them.
+    spring = joints.hertz[j] > 0.0
     for r in range(joints.law_rows[j]):
-        if is_equality(joints, j, r):
+        if not spring and is_equality(joints, j, r):
             if count == 0:
                 e0 = r
             elif count == 1:

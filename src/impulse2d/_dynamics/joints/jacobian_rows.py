@@ -179,7 +179,9 @@ def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max
     """
     spring, motor, low, high = acc
     if on[0]:
-        spring, vel = equality_row(form, jr, c - rest, True, soft_row[0], soft_row[1],
+        # biased: ``on[0]`` (True here) rather than the literal True, which Numba types apart
+        # from the ``bool`` the joints pass and for which it compiled the row a second time
+        spring, vel = equality_row(form, jr, c - rest, on[0], soft_row[0], soft_row[1],
                                    soft_row[2], spring, mass, cap, ms, vel)
     if on[1]:
         motor, vel = motor_row(form, jr, motor_speed, max_impulse, motor, mass, ms, vel)
