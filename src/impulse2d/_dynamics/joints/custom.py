@@ -112,9 +112,10 @@ def _law_at(base, state, params, out, rows, angle, law, a, b, dp, dq, local_cent
 
 
 # The law's evaluation twice compiled from the one function: inlined into the sweeps of the
-# velocity passes (warm start, solve: every joint several times a substep, where a call passing
-# the nine arrays would cost a tenth of the joint's time), called from the other passes (the
-# position correction, the ``direct`` rows, the products), whose compile it made 2-3x longer.
+# velocity passes (warm start, solve: every joint several times a substep, so no call passing
+# nine arrays), called from the other passes (the position correction, the ``direct`` rows, the
+# products). Inlined there as well, it made the position correction compile in 8.0 s against
+# 4.1 s called (CPU, cold, loaded 2-core machine; BENCHMARKS.md, 2026-11-28 afternoon).
 _law_inlined = inline_kernel(_law_at)
 _law_called = borrowing_kernel(_law_at)
 

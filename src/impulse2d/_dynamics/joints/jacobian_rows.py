@@ -25,11 +25,12 @@ The rows (:func:`equality_row`, :func:`motor_row`, :func:`limit_row`, :func:`put
 :func:`read_axis_rows`) take scalars and tuples only, no store, so they are compiled once and
 called (``borrowing_kernel``), not inlined into each caller at Numba's IR level: inlined, they
 made each joint type's kernels compile 1.4-2x slower (cold, per joint type: prismatic 23-29 s
-against 12-13 s, measured on the loaded 2-core machine); called, 9-15 s. LLVM still inlines
-a small called kernel into its caller when it links them, so a row costs no call. It did not
-inline :func:`axis_rows` (three rows behind four switches, about 40 arguments): called, it
-made a chain of 100 distance joints with limits step 1.24x slower than with the rows written
-out in the joint (CPU time, paired), so that dispatcher alone is inlined at Numba's IR level.
+against 12-13 s, measured on the loaded 2-core machine); called, 9-15 s. The dispatcher
+:func:`axis_rows` (three rows behind four switches, about 40 arguments) is the exception:
+called, it made a chain of 100 distance joints with limits step 1.24x slower than with the
+rows written out in the joint, so it alone is inlined at Numba's IR level (its rows still
+called): 0.88-0.96x of the written-out rows (CPU time, paired; BENCHMARKS.md, 2026-11-28
+afternoon).
 
 The solver is bit-reproducible (no ``fastmath``, :mod:`..._core.jit`), so the order in which
 ``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call
