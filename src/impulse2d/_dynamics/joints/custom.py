@@ -238,8 +238,6 @@ def _rigid_rows(joints, j):
     e1 = -1
     e2 = -1
     count = 0
-    # One return, of variables: an early ``return -1, -1, -1, 0`` typed the indices as Numba
-    # literals there, and :func:`_block` compiled a second time for them.
     spring = joints.hertz[j] > 0.0
     for r in range(joints.law_rows[j]):
         if not spring and is_equality(joints, j, r):
