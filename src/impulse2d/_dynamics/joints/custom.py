@@ -15,7 +15,9 @@ Each row ``k`` holds ``lower_k <= C_k <= upper_k`` (``Joints.row_lower``, ``row_
 * ``lower == upper`` (an equality): rigid (``hertz == 0``), stabilised like the built-in joints'
   rigid rows (the world's joint softness in the soft step, Baumgarte in ``pgs``), all the rigid
   rows of a joint solved as one block (``K = J M^-1 J^T``, up to 3x3, each row's impulse within
-  its own budget); or a spring toward ``lower`` (``hertz > 0``, the joint's own softness);
+  its own budget; a single rigid row is the built-in joints' equality row,
+  :func:`.jacobian_rows.equality_row`); or a spring toward ``lower`` (``hertz > 0``, the
+  joint's own softness);
 * otherwise the row is free between its bounds: an optional motor drives ``Cdot`` to
   ``row_speed`` with at most ``row_max_force * h``, and each finite bound is a one-sided row
   (``C - lower >= 0``, ``upper - C >= 0``), speculative while open, soft or Baumgarte once
@@ -40,8 +42,8 @@ from ..softness import soft_coefficients
 from ..verbs import LAWS, call_law
 from ..velocities import load_pair, store_pair
 from .jacobian_rows import (GENERAL, axis_rows, count_axis_rows, coupling, effective_mass,
-                            law_row, push, put_axis_rows, put_jacobian, read_axis_rows, row_cap,
-                            shift_row, shift_rows, speed, turns_only)
+                            equality_row, law_row, masses, push, put_axis_rows, put_jacobian,
+                            read_axis_rows, row_cap, shift_row, shift_rows, speed, turns_only)
 from .rows import bounded, equality_softness
 
 EVALUATE, WITH_PRODUCTS = 1, 2
@@ -49,22 +51,21 @@ EVALUATE, WITH_PRODUCTS = 1, 2
 
 
 @inline_kernel
-def _pose(joints, j, side, bodies, i, state, o, angle, velocities):
-    """Body ``i``'s origin pose now (its pose at the start of the step, ``law_base``, moved by
-    the in-step ``dp``, ``dq``) into ``state[o:o+5]``, and with ``velocities`` its origin's
-    velocity into ``state[o+5:o+8]``. The angle (an ``atan2`` of the in-step turn) only where
-    the law reads it. Returns ``(r_x, r_y, moved)``: ``r = origin - centre`` (m, world frame),
-    and whether the pose differs from the one in ``state`` (the law's last evaluation)."""
-    dq = bodies.dq
-    base = joints.law_base[j, side]
+def _pose(base, dp, dq, local_center, v, w, i, state, o, angle, velocities):
+    """Body ``i``'s origin pose now (its pose at the start of the step, ``base``: a row of
+    ``law_base``, moved by the in-step ``dp``, ``dq``) into ``state[o:o+5]``, and with
+    ``velocities`` its origin's velocity into ``state[o+5:o+8]``. The angle (an ``atan2`` of
+    the in-step turn) only where the law reads it. Returns ``(r_x, r_y, moved)``: ``r = origin
+    - centre`` (m, world frame), and whether the pose differs from the one in ``state`` (the
+    law's last evaluation)."""
     c = base[3] * dq[i, 0] - base[4] * dq[i, 1]
     s = base[4] * dq[i, 0] + base[3] * dq[i, 1]
-    lx = bodies.local_center[i, 0]
-    ly = bodies.local_center[i, 1]
+    lx = local_center[i, 0]
+    ly = local_center[i, 1]
     rx = -(c * lx - s * ly)
     ry = -(s * lx + c * ly)
-    x = base[0] + bodies.dp[i, 0] + rx
-    y = base[1] + bodies.dp[i, 1] + ry
+    x = base[0] + dp[i, 0] + rx
+    y = base[1] + dp[i, 1] + ry
     moved = not (x == state[o] and y == state[o + 1] and c == state[o + 3]
                  and s == state[o + 4])
     if moved:
@@ -74,34 +75,32 @@ def _pose(joints, j, side, bodies, i, state, o, angle, velocities):
         state[o + 3] = c
         state[o + 4] = s
     if velocities:
-        w = bodies.w[i]
-        state[o + 5] = bodies.v[i, 0] - w * ry
-        state[o + 6] = bodies.v[i, 1] + w * rx
-        state[o + 7] = w
+        spin = w[i]
+        state[o + 5] = v[i, 0] - spin * ry
+        state[o + 6] = v[i, 1] + spin * rx
+        state[o + 7] = spin
     return rx, ry, moved
 
 
-@inline_kernel
-def evaluate(joints, j, bodies, table, mode):
-    """Joint ``j``'s law at the bodies' current poses into ``joints.law_out[j]``: per row ``C``,
-    ``J`` in the solver's velocity coordinates and (``mode`` WITH_PRODUCTS) ``Jdot v``.
+def _law_at(base, state, params, out, rows, angle, law, a, b, dp, dq, local_center, v, w,
+            mode):
+    """One joint's law at the bodies' current poses into ``out``: per row ``C``, ``J`` in the
+    solver's velocity coordinates and (``mode`` WITH_PRODUCTS) ``Jdot v``. ``base``, ``state``,
+    ``params``, ``out``: the joint's rows of ``law_base``, ``law_state``, ``law_params``,
+    ``law_out``; ``law`` the address of its kernel; the rest the bodies' arrays.
 
     The law is called again only where a pose moved since its last call (or ``mode`` asks for
     the products, which read the velocities): ``pgs`` sweeps every joint 8 times at one pose,
     and the soft step warm-starts and solves at one pose each substep."""
-    a = joints.body_a[j]
-    b = joints.body_b[j]
-    state = joints.law_state[j]
     products = mode == WITH_PRODUCTS
-    rax, ray, moved_a = _pose(joints, j, 0, bodies, a, state, 0, joints.law_angle[j], products)
-    rbx, rby, moved_b = _pose(joints, j, 1, bodies, b, state, 8, joints.law_angle[j], products)
+    rax, ray, moved_a = _pose(base[0], dp, dq, local_center, v, w, a, state, 0, angle, products)
+    rbx, rby, moved_b = _pose(base[1], dp, dq, local_center, v, w, b, state, 8, angle, products)
     if not (moved_a or moved_b or products):
         return
-    out = joints.law_out[j]
-    call_law(table[LAWS + joints.law[j]], (state, joints.law_params[j], out, mode))
-    wa = bodies.w[a]
-    wb = bodies.w[b]
-    for r in range(joints.law_rows[j]):
+    call_law(law, (state, params, out, mode))
+    wa = w[a]
+    wb = w[b]
+    for r in range(rows):
         jxa = out[r, 1]
         jya = out[r, 2]
         jxb = out[r, 4]
@@ -110,6 +109,33 @@ def evaluate(joints, j, bodies, table, mode):
         out[r, 6] += rbx * jyb - rby * jxb
         if products:
             out[r, 7] -= wa * wa * (rax * jxa + ray * jya) + wb * wb * (rbx * jxb + rby * jyb)
+
+
+# The law's evaluation twice compiled from the one function: inlined into the sweeps of the
+# velocity passes (warm start, solve: every joint several times a substep, so no call passing
+# nine arrays), called from the other passes (the position correction, the ``direct`` rows, the
+# products). Inlined there as well, it made the position correction compile in 8.0 s against
+# 4.1 s called (CPU, cold, loaded 2-core machine; BENCHMARKS.md, 2026-11-28 afternoon).
+_law_inlined = inline_kernel(_law_at)
+_law_called = borrowing_kernel(_law_at)
+
+
+@inline_kernel
+def evaluate(joints, j, bodies, table, mode):
+    """Joint ``j``'s law now into ``joints.law_out[j]`` (:func:`_law_at`), inlined."""
+    _law_inlined(joints.law_base[j], joints.law_state[j], joints.law_params[j], joints.law_out[j],
+                 joints.law_rows[j], joints.law_angle[j], table[LAWS + joints.law[j]],
+                 joints.body_a[j], joints.body_b[j], bodies.dp, bodies.dq, bodies.local_center,
+                 bodies.v, bodies.w, mode)
+
+
+@inline_kernel
+def evaluate_called(joints, j, bodies, table, mode):
+    """:func:`evaluate`, called (compiled once for every pass outside the velocity sweeps)."""
+    _law_called(joints.law_base[j], joints.law_state[j], joints.law_params[j], joints.law_out[j],
+                joints.law_rows[j], joints.law_angle[j], table[LAWS + joints.law[j]],
+                joints.body_a[j], joints.body_b[j], bodies.dp, bodies.dq, bodies.local_center,
+                bodies.v, bodies.w, mode)
 
 
 @inline_kernel
@@ -166,8 +192,7 @@ def warm_start(joints, ids, bodies, table):
         b = joints.body_b[j]
         evaluate(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
-        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
-              bodies.inv_inertia[b])
+        ms = masses(bodies, a, b)
         vel = load_pair(v, w, a, b)
         for r in range(joints.law_rows[j]):
             total = joints.row_impulse[j, r, 0] + joints.row_impulse[j, r, 1] \
@@ -213,10 +238,9 @@ def _rigid_rows(joints, j):
     e1 = -1
     e2 = -1
     count = 0
-    if joints.hertz[j] > 0.0:
-        return e0, e1, e2, count
+    spring = joints.hertz[j] > 0.0
     for r in range(joints.law_rows[j]):
-        if is_equality(joints, j, r):
+        if not spring and is_equality(joints, j, r):
             if count == 0:
                 e0 = r
             elif count == 1:
@@ -227,7 +251,7 @@ def _rigid_rows(joints, j):
     return e0, e1, e2, count
 
 
-@inline_kernel
+@borrowing_kernel
 def _block(out, e0, e1, e2, count, m_a, m_b, i_a, i_b, b0, b1, b2):
     """``K^-1 b`` for the block of the rigid rows ``e0, e1, e2`` (``count`` of them). A row
     that moves nothing (``K_kk = 0``: an angle row between bodies of fixed rotation) is inert:
@@ -260,17 +284,16 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
     w = bodies.w
     inv_h = 1.0 / h
     world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
+    rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                               impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
         evaluate(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
-        ms = (m_a, m_b, i_a, i_b)
         vel = load_pair(v, w, a, b)
         spring = joints.hertz[j] > 0.0
         for r in range(joints.law_rows[j]):
@@ -288,9 +311,14 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
             _keep_free_impulses(joints, j, r, on, acc)
 
         e0, e1, e2, count = _rigid_rows(joints, j)
-        if count > 0:
-            rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
-                                                       impulse_scale, baumgarte, inv_h)
+        if count == 1:
+            # One rigid row (a distance-like law): the built-in joints' equality row.
+            jr = law_row(out, e0)
+            joints.row_impulse[j, e0, 0], vel = equality_row(
+                GENERAL, jr, out[e0, 0] - joints.row_lower[j, e0], use_bias, rate, scale_m,
+                scale_i, joints.row_impulse[j, e0, 0], effective_mass(GENERAL, jr, ms),
+                row_cap(jr, speed_cap, spin_cap), ms, vel)
+        elif count > 1:
             b0 = 0.0
             b1 = 0.0
             b2 = 0.0
@@ -331,11 +359,9 @@ def solve_position(joints, ids, bodies, table, slop, max_correction):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        evaluate(joints, j, bodies, table, EVALUATE)
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
+        evaluate_called(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
         e0, e1, e2, count = _rigid_rows(joints, j)
         if count > 0:
@@ -409,7 +435,7 @@ def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap
         a = joints.body_a[j]
         b = joints.body_b[j]
         if verb != STORE:
-            evaluate(joints, j, bodies, table, EVALUATE)
+            evaluate_called(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
         for k in range(joints.law_rows[j]):
             on = _free(joints, j, k, spring)
@@ -446,7 +472,7 @@ def products(joints, ids, bodies, table, product, r):
     for n in range(ids.shape[0]):
         j = ids[n]
         spring = joints.hertz[j] > 0.0
-        evaluate(joints, j, bodies, table, WITH_PRODUCTS)
+        evaluate_called(joints, j, bodies, table, WITH_PRODUCTS)
         out = joints.law_out[j]
         for k in range(joints.law_rows[j]):
             on = _free(joints, j, k, spring)

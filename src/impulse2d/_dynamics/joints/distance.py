@@ -29,7 +29,7 @@ from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp
 from ..velocities import load_pair, store_pair
 from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, correct_row, count_axis_rows,
-                            effective_mass, equality_row, keep_axis_impulses, paired, push,
+                            effective_mass, equality_row, keep_axis_impulses, masses, paired, push,
                             put_axis_rows, put_jacobian, store_axis_impulses)
 from .revolute import prepare_anchors
 from .rows import clear_idle_rows, equality_softness
@@ -93,9 +93,7 @@ def warm_start(joints, ids, bodies):
         jr, _ = _row(joints, j, bodies)
         total = (joints.linear_impulse[j, 0] + joints.spring_impulse[j] + joints.motor_impulse[j]
                  + joints.lower_impulse[j] - joints.upper_impulse[j])
-        vel = push(PAIRED, jr, total, (bodies.inv_mass[a], bodies.inv_mass[b],
-                                       bodies.inv_inertia[a], bodies.inv_inertia[b]),
-                   load_pair(v, w, a, b))
+        vel = push(PAIRED, jr, total, masses(bodies, a, b), load_pair(v, w, a, b))
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
@@ -113,8 +111,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
-              bodies.inv_inertia[b])
+        ms = masses(bodies, a, b)
         jr, length = _row(joints, j, bodies)
         axial_mass = effective_mass(PAIRED, jr, ms)
         vel = load_pair(v, w, a, b)
@@ -156,8 +153,7 @@ def solve_position(joints, ids, bodies, slop, max_correction):
             continue
         worst = max(worst, abs(c) / slop)
         correct_row(bodies, a, b, PAIRED, jr, clamp(c, -max_correction, max_correction),
-                    (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
-                     bodies.inv_inertia[b]))
+                    masses(bodies, a, b))
     return worst
 
 

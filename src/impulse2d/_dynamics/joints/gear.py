@@ -17,17 +17,20 @@ lever is from c's centre to the moving anchor ``x_m``). The gear is one equality
 stabilised like the other rigid joints (softly with the world's joint softness in the soft step,
 with Baumgarte in pgs). Rows of a body that appears twice (a shared ground, a chain of gears) are
 summed before K is formed, so K stays exact. The coordinates are recomputed from the current
-positions (dp, dq) in every iteration. Source: Box2D 2.4 ``b2_gear_joint.cpp`` for the
-formulation.
+positions (dp, dq) in every iteration. The row is solved by the row machinery
+(:mod:`.jacobian_rows`) as two pairs of bodies, the coupled joints' (moving, base) slots.
+Source: Box2D 2.4 ``b2_gear_joint.cpp`` for the formulation.
 """
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel
+from ..._core.jit import borrowing_kernel, inline_kernel
 from ..._core.state import REVOLUTE
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row
-from ..positions import clamp, shift, turn_angle
-from .rows import bounded
+from ..positions import clamp, turn_angle
+from ..velocities import load_pair, store_pair
+from .jacobian_rows import GENERAL, masses, push, shift_row, speed, stiffness
+from .rows import bounded, equality_softness
 
 
 @borrowing_kernel
@@ -125,13 +128,35 @@ def _rows(joints, j, bodies, rows):
     return q - joints.constant[j]
 
 
-@borrowing_kernel
-def _apply(bodies, rows, impulse):
-    for i in range(4):
-        body = int(rows[i, 0])
-        bodies.v[body, 0] += bodies.inv_mass[body] * rows[i, 1] * impulse
-        bodies.v[body, 1] += bodies.inv_mass[body] * rows[i, 2] * impulse
-        bodies.w[body] += bodies.inv_inertia[body] * rows[i, 3] * impulse
+@inline_kernel
+def _pair(rows, first):
+    """Slots ``first`` and ``first + 1`` of the gear's Jacobian (a coupled joint's moving and
+    base body) as a row of the machinery: ``(body, body, J)``."""
+    return (int(rows[first, 0]), int(rows[first + 1, 0]),
+            (rows[first, 1], rows[first, 2], rows[first, 3], rows[first + 1, 1],
+             rows[first + 1, 2], rows[first + 1, 3]))
+
+
+@inline_kernel
+def _stiffness(bodies, rows):
+    """``K = J M^-1 J^T`` of the gear's row: its two pairs' (a body in both has its row merged
+    into its first slot and zero in the other, so the sum is exact)."""
+    a1, b1, jr1 = _pair(rows, 0)
+    a2, b2, jr2 = _pair(rows, 2)
+    return (stiffness(GENERAL, jr1, masses(bodies, a1, b1))
+            + stiffness(GENERAL, jr2, masses(bodies, a2, b2)))
+
+
+@inline_kernel
+def _push(bodies, rows, impulse):
+    """Apply ``J^T impulse`` to the velocities, pair by pair (a merged slot's zero row
+    changes nothing)."""
+    v = bodies.v
+    w = bodies.w
+    for first in range(0, 4, 2):
+        a, b, jr = _pair(rows, first)
+        vel = push(GENERAL, jr, impulse, masses(bodies, a, b), load_pair(v, w, a, b))
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -141,43 +166,34 @@ def warm_start(joints, ids, bodies):
         j = ids[n]
         rows = joints.jacobian[j]
         _rows(joints, j, bodies, rows)
-        _apply(bodies, rows, joints.linear_impulse[j, 0])
+        _push(bodies, rows, joints.linear_impulse[j, 0])
 
 
 @borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the gear joints ``ids``: the single coupling row."""
+    """One sweep over the gear joints ``ids``: the single coupling row, an equality row of
+    the machinery (:func:`.rows.equality_softness`, :func:`.rows.bounded`) on two pairs."""
+    v = bodies.v
+    w = bodies.w
+    rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
+                                               impulse_scale, baumgarte, 1.0 / h)
+    # The coupled coordinates are angles or translations: the larger budget of the two.
+    cap = max(speed_cap, spin_cap)
     for n in range(ids.shape[0]):
         j = ids[n]
         rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
-        k = 0.0
-        cdot = 0.0
-        for i in range(4):
-            body = int(rows[i, 0])
-            k += (bodies.inv_mass[body] * (rows[i, 1] * rows[i, 1] + rows[i, 2] * rows[i, 2])
-                  + bodies.inv_inertia[body] * rows[i, 3] * rows[i, 3])
-            cdot += (rows[i, 1] * bodies.v[body, 0] + rows[i, 2] * bodies.v[body, 1]
-                     + rows[i, 3] * bodies.w[body])
+        k = _stiffness(bodies, rows)
         mass = 1.0 / k if k > 0.0 else 0.0
-        bias = 0.0
-        scale_m = 1.0
-        scale_i = 0.0
-        if use_bias:
-            if soft:
-                bias = bias_rate * c
-                scale_m = mass_scale
-                scale_i = impulse_scale
-            else:
-                bias = baumgarte / h * c
+        a1, b1, jr1 = _pair(rows, 0)
+        a2, b2, jr2 = _pair(rows, 2)
+        cdot = (speed(GENERAL, jr1, load_pair(v, w, a1, b1))
+                + speed(GENERAL, jr2, load_pair(v, w, a2, b2)))
         old = joints.linear_impulse[j, 0]
-        impulse = -scale_m * mass * (cdot + bias) - scale_i * old
-        # The coupled coordinates are angles or translations: the larger budget of the two.
-        total = bounded(old + impulse, mass, max(speed_cap, spin_cap))
+        total = bounded(old - scale_m * mass * (cdot + rate * c) - scale_i * old, mass, cap)
         joints.linear_impulse[j, 0] = total
-        impulse = total - old
-        _apply(bodies, rows, impulse)
+        _push(bodies, rows, total - old)
 
 
 @borrowing_kernel
@@ -192,17 +208,13 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
         worst = max(worst, abs(c) / slop)
-        k = 0.0
-        for i in range(4):
-            body = int(rows[i, 0])
-            k += (bodies.inv_mass[body] * (rows[i, 1] * rows[i, 1] + rows[i, 2] * rows[i, 2])
-                  + bodies.inv_inertia[body] * rows[i, 3] * rows[i, 3])
+        k = _stiffness(bodies, rows)
         if k <= 0.0:
             continue
-        impulse = -clamp(c, -max_correction, max_correction) / k
-        for i in range(4):
-            shift(bodies, int(rows[i, 0]), rows[i, 1] * impulse, rows[i, 2] * impulse,
-                  rows[i, 3] * impulse)
+        x = -clamp(c, -max_correction, max_correction) / k
+        for first in range(0, 4, 2):
+            a, b, jr = _pair(rows, first)
+            shift_row(bodies, a, b, jr, x)
     return worst
 
 

@@ -21,12 +21,16 @@ with ``m`` and ``i`` the inverse masses and inertias. The kinds of row (:func:`e
 on one ``J``) are those of Box2D v3's joints: the soft or Baumgarte bias, the speculative limit,
 the impulse budget of the nothing-blows-up rules (:func:`.rows.bounded`).
 
-The rows (:func:`equality_row` to :func:`read_axis_rows`) take scalars and tuples only, no
-store, so they are compiled once and called (``borrowing_kernel``), not inlined into each
-caller at Numba's IR level: inlined, they made each joint type's kernels compile 1.4-2x
-slower (cold, per joint type: prismatic 23-29 s against 12-13 s, measured on the loaded
-2-core machine); called, 9-15 s. The price is a call per row: a chain of 100 distance joints
-steps about 15 % slower than with the rows written out in the joint (CPU time, paired).
+The rows (:func:`equality_row`, :func:`motor_row`, :func:`limit_row`, :func:`put_axis_rows`,
+:func:`read_axis_rows`) take scalars and tuples only, no store, so they are compiled once and
+called (``borrowing_kernel``), not inlined into each caller at Numba's IR level: inlined, they
+made each joint type's kernels compile 1.4-2x slower (cold, per joint type: prismatic 23-29 s
+against 12-13 s, measured on the loaded 2-core machine); called, 9-15 s. The dispatcher
+:func:`axis_rows` (three rows behind four switches, about 40 arguments) is the exception:
+called, it made a chain of 100 distance joints with limits step 1.24x slower than with the
+rows written out in the joint, so it alone is inlined at Numba's IR level (its rows still
+called): 0.88-0.96x of the written-out rows (CPU time, paired; BENCHMARKS.md, 2026-11-28
+afternoon).
 
 The solver is bit-reproducible (no ``fastmath``, :mod:`..._core.jit`), so the order in which
 ``Cdot`` is summed is part of the result: a row's ``form`` says which (a constant at each call
@@ -59,6 +63,14 @@ def paired(ux, uy, jaw, jbw):
     """``J`` of a :data:`PAIRED` row along the unit vector ``u`` with the angular terms
     ``jaw`` (on A) and ``jbw`` (on B)."""
     return (-ux, -uy, jaw, ux, uy, jbw)
+
+
+@inline_kernel
+def masses(bodies, a, b):
+    """``ms = (m_a, m_b, i_a, i_b)``: the inverse masses (1/kg) and inertias (1/(kg m^2)) of
+    bodies ``a`` and ``b``."""
+    return (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
+            bodies.inv_inertia[b])
 
 
 @inline_kernel
@@ -153,7 +165,7 @@ def limit_row(form, jr, sign, gap, old, mass, room, world, ms, vel):
     return total, push(form, jr, sign * (total - old), ms, vel)
 
 
-@borrowing_kernel
+@inline_kernel
 def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max_impulse,
               lower, upper, acc, world, ms, vel):
     """A joint's optional rows on one ``J``, in Box2D v3's order (the limits last, so that
@@ -168,7 +180,9 @@ def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max
     """
     spring, motor, low, high = acc
     if on[0]:
-        spring, vel = equality_row(form, jr, c - rest, True, soft_row[0], soft_row[1],
+        # biased: ``on[0]`` (True here) rather than the literal True, which Numba types apart
+        # from the ``bool`` the joints pass and for which it compiled the row a second time
+        spring, vel = equality_row(form, jr, c - rest, on[0], soft_row[0], soft_row[1],
                                    soft_row[2], spring, mass, cap, ms, vel)
     if on[1]:
         motor, vel = motor_row(form, jr, motor_speed, max_impulse, motor, mass, ms, vel)

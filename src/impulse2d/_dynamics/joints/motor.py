@@ -26,8 +26,8 @@ import math
 from ..._core.jit import borrowing_kernel
 from ..direct_rows import BOXED, COUNT, STORE, put_row
 from ..positions import relative_turn
-from .jacobian_rows import ANGULAR, TURN, motor_row
-from .rows import point_impulse
+from .jacobian_rows import ANGULAR, TURN, masses, motor_row
+from .rows import capped_impulse, point_impulse, point_push
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
 from ..velocities import load_pair, store_pair
@@ -58,10 +58,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
         rate = joints.correction_factor[j] * inv_h
 
         # The angle: a motor row whose target speed closes the error at ``rate``.
@@ -69,7 +67,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         joints.angular_impulse[j], vel = motor_row(
             ANGULAR, TURN, -(rate * theta),
             min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap),
-            joints.angular_impulse[j], joints.axial_mass[j], (m_a, m_b, i_a, i_b),
+            joints.angular_impulse[j], joints.axial_mass[j], ms,
             load_pair(v, w, a, b))
         vax, vay, wa, vbx, vby, wb = vel
 
@@ -85,25 +83,11 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         old_y = joints.linear_impulse[j, 1]
         px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, 1.0, 0.0,
                                0.0, 0.0, speed_cap)
-        new_x = old_x + px
-        new_y = old_y + py
-        limit = joints.max_motor[j] * h
-        size = (new_x * new_x + new_y * new_y) ** 0.5
-        if size > limit:
-            new_x *= limit / size
-            new_y *= limit / size
+        new_x, new_y = capped_impulse(old_x, old_y, px, py, joints.max_motor[j] * h)
         joints.linear_impulse[j, 0] = new_x
         joints.linear_impulse[j, 1] = new_y
-        px = new_x - old_x
-        py = new_y - old_y
-        vax -= m_a * px
-        vay -= m_a * py
-        wa -= i_a * (rax * py - ray * px)
-        vbx += m_b * px
-        vby += m_b * py
-        wb += i_b * (rbx * py - rby * px)
-
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+        vel = point_push(rax, ray, rbx, rby, new_x - old_x, new_y - old_y, ms, vel)
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel

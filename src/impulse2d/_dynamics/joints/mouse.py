@@ -15,15 +15,19 @@ target)::
 The row is a spring, so it is biased in every pass (the soft step's relax pass included),
 and it has no position correction under ``pgs_ngs``/``pgs_block`` (Box2D v2.4's mouse joint
 has none either: a spring has no error to remove).
-Impulse in ``linear_impulse``. Sources: Catto, "Soft Constraints" (GDC 2011); Box2D v3
-``mouse_joint.c`` for the clamp.
+Impulse in ``linear_impulse``. The block is the revolute joint's point block
+(:func:`.rows.point_impulse`, :func:`.rows.point_push`) with A's side empty, its accumulated
+impulse then kept within the force (:func:`.rows.capped_impulse`, the motor joint's clamp).
+Sources: Catto, "Soft Constraints" (GDC 2011); Box2D v3 ``mouse_joint.c`` for the clamp.
 """
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel
+from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, COUNT, STORE, put_row, spring_softness
+from ..positions import anchor
 from .revolute import prepare_anchors
+from .rows import capped_impulse, point_impulse, point_push
 
 
 @borrowing_kernel
@@ -37,73 +41,72 @@ def prepare(joints, ids, bodies, h, warm_starting):
         joints.delta_center[j, 1] = bodies.center[b, 1] - joints.target[j, 1]
 
 
+@inline_kernel
+def _anchor(joints, j, bodies, b):
+    """B's anchor from its centre of mass now, and the error ``C = c_b + r_b - t`` (m):
+    ``(rbx, rby, cx, cy)``."""
+    rbx, rby = anchor(bodies.dq, b, joints.frame_b[j, 0], joints.frame_b[j, 1])
+    return (rbx, rby, joints.delta_center[j, 0] + bodies.dp[b, 0] + rbx,
+            joints.delta_center[j, 1] + bodies.dp[b, 1] + rby)
+
+
+@inline_kernel
+def _one_body(bodies, b):
+    """The inverse masses of the point block with body B alone (A's side has none)."""
+    return (0.0, bodies.inv_mass[b], 0.0, bodies.inv_inertia[b])
+
+
+@inline_kernel
+def _velocity(v, w, b):
+    """``vel`` of the point block with body B alone (A's side at rest)."""
+    return (0.0, 0.0, 0.0, v[b, 0], v[b, 1], w[b])
+
+
 @borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated impulse at the current anchor."""
     v = bodies.v
     w = bodies.w
-    dq = bodies.dq
     for n in range(ids.shape[0]):
         j = ids[n]
         b = joints.body_b[j]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        px = joints.linear_impulse[j, 0]
-        py = joints.linear_impulse[j, 1]
-        v[b, 0] += bodies.inv_mass[b] * px
-        v[b, 1] += bodies.inv_mass[b] * py
-        w[b] += bodies.inv_inertia[b] * (rbx * py - rby * px)
+        rbx, rby, _, _ = _anchor(joints, j, bodies, b)
+        vel = point_push(0.0, 0.0, rbx, rby, joints.linear_impulse[j, 0],
+                         joints.linear_impulse[j, 1], _one_body(bodies, b), _velocity(v, w, b))
+        v[b, 0] = vel[3]
+        v[b, 1] = vel[4]
+        w[b] = vel[5]
 
 
 @borrowing_kernel
 def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the mouse joints ``ids`` (the world softness arguments are not used)."""
+    """One sweep over the mouse joints ``ids`` (the world softness arguments are not used):
+    the revolute joint's point block (:func:`.rows.point_impulse`, within the speed budget)
+    with A's side empty, its accumulated impulse then kept within ``max_force h``
+    (:func:`.rows.capped_impulse`)."""
     v = bodies.v
     w = bodies.w
-    dp = bodies.dp
-    dq = bodies.dq
     for n in range(ids.shape[0]):
         j = ids[n]
         b = joints.body_b[j]
-        m_b = bodies.inv_mass[b]
-        i_b = bodies.inv_inertia[b]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        cx = joints.delta_center[j, 0] + dp[b, 0] + rbx
-        cy = joints.delta_center[j, 1] + dp[b, 1] + rby
-        vbx = v[b, 0]
-        vby = v[b, 1]
-        wb = w[b]
+        ms = _one_body(bodies, b)
+        rbx, rby, cx, cy = _anchor(joints, j, bodies, b)
+        vel = _velocity(v, w, b)
         rate = joints.spring_soft[j, 0]
-        scale_m = joints.spring_soft[j, 1]
-        scale_i = joints.spring_soft[j, 2]
-        rhs_x = vbx - wb * rby + rate * cx
-        rhs_y = vby + wb * rbx + rate * cy
-        k11 = m_b + i_b * rby * rby
-        k12 = -i_b * rbx * rby
-        k22 = m_b + i_b * rbx * rbx
-        det = k11 * k22 - k12 * k12
-        inv_det = 1.0 / det if det != 0.0 else 0.0
         old_x = joints.linear_impulse[j, 0]
         old_y = joints.linear_impulse[j, 1]
-        new_x = old_x - scale_m * inv_det * (k22 * rhs_x - k12 * rhs_y) - scale_i * old_x
-        new_y = old_y - scale_m * inv_det * (k11 * rhs_y - k12 * rhs_x) - scale_i * old_y
-        limit = joints.max_motor[j] * h
-        if k11 + k22 > 0.0:  # and within the speed budget, as rows.point_impulse
-            limit = min(limit, speed_cap / (k11 + k22))
-        size = (new_x * new_x + new_y * new_y) ** 0.5
-        if size > limit:
-            scale = limit / size
-            new_x *= scale
-            new_y *= scale
+        px, py = point_impulse(0.0, 0.0, rbx, rby, 0.0, ms[1], 0.0, ms[3],
+                               vel[3] - vel[5] * rby + rate * cx, vel[4] + vel[5] * rbx + rate * cy,
+                               joints.spring_soft[j, 1], joints.spring_soft[j, 2], old_x, old_y,
+                               speed_cap)
+        new_x, new_y = capped_impulse(old_x, old_y, px, py, joints.max_motor[j] * h)
         joints.linear_impulse[j, 0] = new_x
         joints.linear_impulse[j, 1] = new_y
-        px = new_x - old_x
-        py = new_y - old_y
-        v[b, 0] = vbx + m_b * px
-        v[b, 1] = vby + m_b * py
-        w[b] = wb + i_b * (rbx * py - rby * px)
+        vel = point_push(0.0, 0.0, rbx, rby, new_x - old_x, new_y - old_y, ms, vel)
+        v[b, 0] = vel[3]
+        v[b, 1] = vel[4]
+        w[b] = vel[5]
 
 
 @borrowing_kernel
@@ -115,8 +118,6 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
     :func:`solve`'s disc ``|impulse| <= max_force h`` (an LCP bounds each row on its own): along
     a diagonal the direct solver allows up to sqrt(2) times the force. Returns the number of
     rows."""
-    dp = bodies.dp
-    dq = bodies.dq
     r = start
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -129,10 +130,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             r += 2
             continue
         b = joints.body_b[j]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        cx = joints.delta_center[j, 0] + dp[b, 0] + rbx
-        cy = joints.delta_center[j, 1] + dp[b, 1] + rby
+        rbx, rby, cx, cy = _anchor(joints, j, bodies, b)
         rate = joints.spring_soft[j, 0]
         soft = spring_softness(joints.spring_soft[j])
         bound = joints.max_motor[j] * h

@@ -34,7 +34,7 @@ from ..direct_rows import COUNT, EQUALITY, STORE, put_row
 from ..positions import clamp, relative_turn, shift, solve2, solve3
 from ..velocities import load_pair, store_pair
 from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, count_axis_rows, effective_mass,
-                            keep_axis_impulses, optional_rows, paired, put_axis_rows,
+                            keep_axis_impulses, masses, optional_rows, paired, put_axis_rows,
                             store_axis_impulses)
 from .revolute import prepare as _revolute_prepare
 from .rows import bounded
@@ -126,15 +126,12 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         px_ = -uy
         py_ = ux
         jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
-        ms = (m_a, m_b, i_a, i_b)
         axial_mass = effective_mass(PAIRED, jr, ms)
         acc, vel = axis_rows(
             PAIRED, jr, translation, axial_mass, speed_cap, axial_mass * speed_cap,
@@ -228,10 +225,8 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         px_ = -uy
         py_ = ux

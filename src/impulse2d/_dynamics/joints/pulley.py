@@ -14,16 +14,19 @@ A real rope goes slack: the row is one-sided, speculative while slack (it may cl
 this (sub)step but no more, like the joint limits) and stabilised like them once taut: softly with
 the world's joint softness in the soft step, with Baumgarte in pgs. Box2D 2.x's pulley is an
 equality (its rope can push); ours cannot. The geometry is taken at the current positions in every
-iteration. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
+iteration. The row is the machinery's limit row (:func:`.jacobian_rows.limit_row` on a
+:data:`~.jacobian_rows.GENERAL` ``J``: its two linear parts are unrelated), with the impulse
+budget ``mass * speed_cap``. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the Jacobian.
 """
 
 from __future__ import annotations
 
-from ..._core.jit import borrowing_kernel
-from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias, put_row
-from ..positions import shift
+from ..._core.jit import borrowing_kernel, inline_kernel
+from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias
+from ..velocities import load_pair, store_pair
+from .jacobian_rows import (GENERAL, correct_row, effective_mass, limit_row, masses, push,
+                            put_jacobian)
 from .revolute import prepare_anchors
-from .rows import inequality_bias, one_sided
 
 
 @borrowing_kernel
@@ -61,29 +64,30 @@ def _geometry(joints, j, bodies):
     return rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b
 
 
-@borrowing_kernel
-def _apply(bodies, a, b, impulse, ratio, uax, uay, cra, ubx, uby, crb):
-    """Apply the rope impulse ``impulse`` (>= 0 pulls): ``P_a = -impulse u_a`` at A's anchor,
-    ``P_b = -ratio impulse u_b`` at B's."""
-    v = bodies.v
-    w = bodies.w
-    v[a, 0] -= bodies.inv_mass[a] * impulse * uax
-    v[a, 1] -= bodies.inv_mass[a] * impulse * uay
-    w[a] -= bodies.inv_inertia[a] * impulse * cra
-    pb = ratio * impulse
-    v[b, 0] -= bodies.inv_mass[b] * pb * ubx
-    v[b, 1] -= bodies.inv_mass[b] * pb * uby
-    w[b] -= bodies.inv_inertia[b] * pb * crb
+@inline_kernel
+def _row(joints, j, bodies):
+    """The rope row now: ``(J, C)``, ``J = (-u_a, -(r_a x u_a), -ratio u_b,
+    -ratio (r_b x u_b))``, ``C = constant - L_a - ratio L_b``."""
+    rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
+    ratio = joints.ratio[j]
+    jr = (-uax, -uay, -(rax * uay - ray * uax), -ratio * ubx, -ratio * uby,
+          -ratio * (rbx * uby - rby * ubx))
+    return jr, joints.constant[j] - len_a - ratio * len_b
 
 
 @borrowing_kernel
 def warm_start(joints, ids, bodies):
     """Apply the accumulated rope impulse along the current rope directions."""
+    v = bodies.v
+    w = bodies.w
     for n in range(ids.shape[0]):
         j = ids[n]
-        rax, ray, uax, uay, _, rbx, rby, ubx, uby, _ = _geometry(joints, j, bodies)
-        _apply(bodies, joints.body_a[j], joints.body_b[j], joints.lower_impulse[j],
-               joints.ratio[j], uax, uay, rax * uay - ray * uax, ubx, uby, rbx * uby - rby * ubx)
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        jr, _ = _row(joints, j, bodies)
+        vel = push(GENERAL, jr, joints.lower_impulse[j], masses(bodies, a, b),
+                   load_pair(v, w, a, b))
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -92,28 +96,18 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
     """One sweep over the pulley joints ``ids``: the one-sided rope row."""
     v = bodies.v
     w = bodies.w
-    inv_h = 1.0 / h
+    world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        ratio = joints.ratio[j]
-        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
-        cra = rax * uay - ray * uax
-        crb = rbx * uby - rby * ubx
-        k = (bodies.inv_mass[a] + bodies.inv_inertia[a] * cra * cra
-             + ratio * ratio * (bodies.inv_mass[b] + bodies.inv_inertia[b] * crb * crb))
-        mass = 1.0 / k if k > 0.0 else 0.0
-        c = joints.constant[j] - len_a - ratio * len_b
-        bias, scale_m, scale_i = inequality_bias(c, use_bias, soft, bias_rate, mass_scale,
-                                                 impulse_scale, baumgarte, inv_h)
-        cdot = (-(uax * (v[a, 0] - w[a] * ray) + uay * (v[a, 1] + w[a] * rax))
-                - ratio * (ubx * (v[b, 0] - w[b] * rby) + uby * (v[b, 1] + w[b] * rbx)))
-        old = joints.lower_impulse[j]
-        impulse = -mass * scale_m * (cdot + bias) - scale_i * old
-        total = one_sided(old + impulse, mass, speed_cap)
-        joints.lower_impulse[j] = total
-        _apply(bodies, a, b, total - old, ratio, uax, uay, cra, ubx, uby, crb)
+        jr, c = _row(joints, j, bodies)
+        ms = masses(bodies, a, b)
+        mass = effective_mass(GENERAL, jr, ms)
+        joints.lower_impulse[j], vel = limit_row(GENERAL, jr, 1.0, c, joints.lower_impulse[j],
+                                                 mass, mass * speed_cap, world, ms,
+                                                 load_pair(v, w, a, b))
+        store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
 @borrowing_kernel
@@ -126,25 +120,13 @@ def solve_position(joints, ids, bodies, slop, max_correction):
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
-        a = joints.body_a[j]
-        b = joints.body_b[j]
-        ratio = joints.ratio[j]
-        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
-        c = joints.constant[j] - len_a - ratio * len_b
+        jr, c = _row(joints, j, bodies)
         if c >= 0.0:
             continue
         worst = max(worst, -c / slop)
-        c = max(c, -max_correction)
-        cra = rax * uay - ray * uax
-        crb = rbx * uby - rby * ubx
-        k = (bodies.inv_mass[a] + bodies.inv_inertia[a] * cra * cra
-             + ratio * ratio * (bodies.inv_mass[b] + bodies.inv_inertia[b] * crb * crb))
-        if k <= 0.0:
-            continue
-        impulse = -c / k  # > 0: pulls each anchor toward its ground point
-        shift(bodies, a, -impulse * uax, -impulse * uay, -impulse * cra)
-        pb = ratio * impulse
-        shift(bodies, b, -pb * ubx, -pb * uby, -pb * crb)
+        a = joints.body_a[j]
+        b = joints.body_b[j]
+        correct_row(bodies, a, b, GENERAL, jr, max(c, -max_correction), masses(bodies, a, b))
     return worst
 
 
@@ -165,13 +147,8 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             joints.lower_impulse[j] = impulse[r]
             r += 1
             continue
-        ratio = joints.ratio[j]
-        rax, ray, uax, uay, len_a, rbx, rby, ubx, uby, len_b = _geometry(joints, j, bodies)
-        cra = rax * uay - ray * uax
-        crb = rbx * uby - rby * ubx
-        c = joints.constant[j] - len_a - ratio * len_b
-        put_row(body, jacobian, data, r, joints.body_a[j], joints.body_b[j], -uax, -uay, -cra,
-                -ratio * ubx, -ratio * uby, -ratio * crb, limit_bias(c, baumgarte, inv_h),
-                ONE_SIDED, 0.0, 0.0, -1, speed_cap)
+        jr, c = _row(joints, j, bodies)
+        put_jacobian(body, jacobian, data, r, joints.body_a[j], joints.body_b[j], jr, 1.0,
+                     limit_bias(c, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0, speed_cap)
         r += 1
     return r - start

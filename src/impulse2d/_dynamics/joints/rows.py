@@ -119,6 +119,29 @@ def point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, rhs_x, rhs_y, mass_sca
 
 
 @inline_kernel
+def capped_impulse(old_x, old_y, px, py, limit):
+    """The accumulated impulse ``old + p`` of a point block scaled back into the disc of radius
+    ``limit`` (N s: a maximum force times ``h``), as ``(x, y)``: the force-limited drives (the
+    motor joint's linear row, the mouse joint; Box2D v3's clamp)."""
+    new_x = old_x + px
+    new_y = old_y + py
+    size = (new_x * new_x + new_y * new_y) ** 0.5
+    if size > limit:
+        new_x *= limit / size
+        new_y *= limit / size
+    return new_x, new_y
+
+
+@inline_kernel
+def point_push(rax, ray, rbx, rby, px, py, ms, vel):
+    """The velocities ``vel = (vax, vay, wa, vbx, vby, wb)`` after the impulse ``(px, py)``
+    (N s) of a point block at the anchors ``r_a``, ``r_b`` (m, from each centre of mass):
+    ``-P`` on A, ``+P`` on B, with the inverse masses ``ms = (m_a, m_b, i_a, i_b)``."""
+    return (vel[0] - ms[0] * px, vel[1] - ms[0] * py, vel[2] - ms[2] * (rax * py - ray * px),
+            vel[3] + ms[1] * px, vel[4] + ms[1] * py, vel[5] + ms[3] * (rbx * py - rby * px))
+
+
+@inline_kernel
 def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb, biased,
               bias_rate, mass_scale, impulse_scale, speed_cap):
     """The point block of joint ``j`` (revolute point, weld linear part) at the current anchors:
@@ -147,5 +170,5 @@ def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vb
                            joints.linear_impulse[j, 1], speed_cap)
     joints.linear_impulse[j, 0] += px
     joints.linear_impulse[j, 1] += py
-    return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
-            vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))
+    return point_push(rax, ray, rbx, rby, px, py, (m_a, m_b, i_a, i_b),
+                      (vax, vay, wa, vbx, vby, wb))

@@ -28,7 +28,7 @@ from ..positions import clamp
 from ..velocities import load_pair, store_pair
 from .jacobian_rows import (ANGULAR, PAIRED, TURN, axis_impulses, axis_rows, correct_row,
                             count_axis_rows, effective_mass, equality_row, keep_axis_impulses,
-                            motor_row, optional_rows, paired, put_jacobian, stiffness,
+                            masses, motor_row, optional_rows, paired, put_jacobian, stiffness,
                             store_axis_impulses)
 from .prismatic import (apply_axis_line, axis_row, geometry, put_translation_rows,
                         translation_limit_error)
@@ -79,12 +79,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        ms = masses(bodies, a, b)
+        m_a, m_b, i_a, i_b = ms
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
-        ms = (m_a, m_b, i_a, i_b)
         vel = load_pair(v, w, a, b)
         if joints.enable_motor[j]:
             joints.motor_impulse[j], vel = motor_row(
@@ -119,8 +116,7 @@ def solve_position(joints, ids, bodies, slop, max_correction):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        ms = (bodies.inv_mass[a], bodies.inv_mass[b], bodies.inv_inertia[a],
-              bodies.inv_inertia[b])
+        ms = masses(bodies, a, b)
         if joints.enable_limit[j]:
             rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
             jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
