@@ -34,7 +34,9 @@ unicode; ``ndarray.sort`` a quicksort; ``np.searchsorted``, boolean-mask indexin
 twice, for the few-boxes and the sweep paths. Every kernel's machine code is generated again in
 each kernel that calls it (Numba links callees into their callers), so each of these counted
 once per level above it. Loops replace the library calls here and in the broadphase, and one
-filter, sort, comparison and merge serves both paths.
+filter, sort, comparison and merge serves both paths: the unit alone compiles in 0.75-0.79 x
+main's CPU time, 18.5 s against 26.6 s inside a cold ``pyramid_20`` (measured under load,
+``benchmarks/pair_compile.py``; the resting grid, :mod:`.resting`, is about 3 s of it).
 """
 
 from __future__ import annotations
@@ -57,19 +59,21 @@ is tested against every box instead of joining the sweep (:func:`_moved_overlaps
 INCREMENTAL_BELOW = 16
 """The pair stage updates incrementally while ``INCREMENTAL_BELOW * moved <= rows`` of the
 shape store (at most a sixteenth moved) or the moved boxes are few (:data:`FEW_TESTS`), else it
-runs the global search; both give the same pairs (speed only). Measured with ``benchmarks/pair_update.py`` (BENCHMARKS.md): the update
-costs less than the global search up to 4-7 % of the boxes moved in the 100-row pyramid and
-``many_pyramids`` (tall columns of boxes crowd the sweep) and up to 12 % in ``rain``; at 6 % it
-took 1.2 x the global search in the pyramid, 0.5 x in ``rain``."""
+runs the global search; both give the same pairs (speed only). Measured with
+``benchmarks/pair_update.py`` (BENCHMARKS.md): the update costs less than the global search up
+to 4-7 % of the boxes moved in the 100-row pyramid and ``many_pyramids`` (tall columns of boxes
+crowd the sweep) and up to 12 % in ``rain``; at 6 % it took 1.2 x the global search in the
+pyramid, 0.5 x in ``rain``."""
 
 
 FEW_TESTS = 1024
 """Up to this many box tests (rows of the shape store times moved boxes), the moved boxes
 are tested against every box directly (:func:`moves_keep_pairs`, :func:`_few_overlaps`),
-with no sorting, buckets or scratch lists. Measured (2026-11-24, in a kernel loop, pairs unchanged, random boxes): 14
-boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs overlapping, their pairs
-filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved (BipedalWalker's count) 2.2 -> 1.5
-us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and 2000 x 4 21.7 -> 27.6 us slower."""
+with no sorting, buckets or scratch lists. Measured (2026-11-24, in a kernel loop, pairs
+unchanged, random boxes): 14 boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs
+overlapping, their pairs filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved
+(BipedalWalker's count) 2.2 -> 1.5 us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and
+2000 x 4 21.7 -> 27.6 us slower."""
 
 
 @inner_kernel

@@ -85,8 +85,13 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # revolute joint and the soft step (``warmup --all`` compiles all of them in 69 s in all). The
 # NGS solvers compiled as fast as the soft step side by side (2.5 s each on a faster machine),
 # a joint type's position correction in a third of its entry's time (1.1 s vs 3.4 s).
-STEP_SECONDS = 5.0
-PAIRS_SECONDS = 15.0
+# The step kernel, the pair search and the narrowphase were re-measured on 2026-11-28 (the
+# 2-core machine at load 11-13, CPU seconds: ``benchmarks/pair_compile.py``, BENCHMARKS.md):
+# in one process after the stores, step 15.2, narrowphase 4.8, soft step 6.1; the pair search
+# alone (as a helper compiles it) 23.5-26.6. The old figures (step 5, pairs 15) were from
+# before the awake sets, the batch and the custom laws grew them.
+STEP_SECONDS = 15.0
+PAIRS_SECONDS = 25.0
 COLLIDE_SECONDS = 5.0
 # The chain narrowphase compiles in about the narrowphase's time (17.8 s against 17.2-19.9 s,
 # one after the other with an empty cache, on the 2-core machine under load).
