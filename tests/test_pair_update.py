@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import impulse2d as i2
 from impulse2d._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW
+from impulse2d._dynamics.awake import RESTING_VALID
 from impulse2d._dynamics.pair_update import (FEW_TESTS, INCREMENTAL_BELOW, filtered_pairs,
-                                             incremental_pairs)
+                                             incremental_pairs, indexed_pairs, pairs_unchanged)
 from impulse2d.scenes import build_scene
 
 DT = 1.0 / 60.0
@@ -84,6 +85,31 @@ def test_incremental_pairs_equal_the_global_search(case):
         # and from scratch with every box moved
         np.testing.assert_array_equal(incremental_pairs(np.zeros(0, np.int64), everything, new,
                                                         *columns, few_tests), want)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boxes_and_moves())
+def test_the_check_without_allocation_says_whether_the_pairs_changed(case):
+    """The small world's first test (no allocation): True exactly when the global search on
+    the new boxes gives the old pairs, given the old contacts are the old search's."""
+    old, new, moved, columns = case
+    old_keys = _keys(_global(old, columns))
+    want = _keys(_global(new, columns))
+    same = want.shape == old_keys.shape and bool(np.all(want == old_keys))
+    assert pairs_unchanged(old_keys, moved, new, *columns) == same
+    # boxes listed as moved that kept their places: nothing changed
+    assert pairs_unchanged(old_keys, moved, old, *columns)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boxes_and_moves())
+def test_the_resting_index_finds_the_global_search_s_pairs(case):
+    """The grid of resting boxes (built on the old boxes, the moved rows marked loose) gives
+    the pairs of the global search on the new boxes, in its order."""
+    old, new, moved, columns = case
+    old_keys = _keys(_global(old, columns))
+    np.testing.assert_array_equal(indexed_pairs(old_keys, moved, old, new, *columns),
+                                  _global(new, columns))
 
 
 def test_a_wide_moved_box_meets_every_box_under_it():
@@ -197,3 +223,58 @@ def test_scenes_are_bit_identical_with_the_incremental_update():
         assert runs[0][0] == runs[1][0], name
         total += runs[0][1]
     assert total >= 20  # some steps of these scenes did update incrementally
+
+
+def _pegs_and_balls(world):
+    """1,200 static pegs (0.2 m boxes 1 m apart, rows offset) and three balls falling through
+    them: the pegs rest from the start, so a ball's moved box is looked up in the resting
+    index (3 moved x 1,203 shapes is past FEW_TESTS)."""
+    for r in range(30):
+        for c in range(40):
+            world.create_body("static", position=(c + 0.5 * (r % 2), float(r))).create_box(
+                0.1, 0.1)
+    bodies = []
+    for k in range(3):
+        ball = world.create_body("dynamic", position=(5.3 + 11.0 * k, 31.0))
+        ball.create_circle(0.3)
+        ball.linear_velocity = (0.7 * (k - 1), 0.0)
+        bodies.append(ball)
+    return bodies
+
+
+def _disturb_the_pegs(world, n, bodies, seen):
+    """Python changes resting shapes between steps (each must drop the index): a peg moved
+    under a ball's path, a peg made, a peg destroyed, a snapshot restored. ``seen``: the
+    steps that began with the index holding, and the snapshot."""
+    if world._awake_state is not None and world._awake_state[RESTING_VALID] == 1:
+        seen["indexed"] += 1
+    pegs = [b for b in world.bodies if b.type == "static"]
+    if n == 40:
+        pegs[1000].position = (bodies[0].position[0], bodies[0].position[1] - 1.5)
+    if n == 70:
+        world.create_body("static", position=(bodies[1].position[0] + 0.2,
+                                              bodies[1].position[1] - 1.2)).create_box(0.1, 0.1)
+    if n == 100:
+        world.destroy_body(pegs[900])
+    if n == 110:
+        seen["snapshot"] = world.snapshot()
+    if n == 150:
+        world.restore(seen["snapshot"])
+
+
+def test_the_resting_index_keeps_a_mostly_resting_world_bit_identical():
+    """Balls falling through a field of resting pegs: the pairs of every step are the global
+    search's (checked each step), and the trajectory is the one the global search gives, with
+    Python moving, making and destroying pegs and restoring a snapshot between steps."""
+    runs = []
+    for forced in (False, True):
+        world = i2.World()
+        bodies = _pegs_and_balls(world)
+        seen = {"indexed": 0}
+        hook = lambda w, n, b, seen=seen: _disturb_the_pegs(w, n, b, seen)
+        runs.append(_trajectory(world, bodies, 200, forced, hook=hook,
+                                check_pairs=not forced))
+        if not forced:
+            indexed = seen["indexed"]
+    assert runs[0][0] == runs[1][0]
+    assert indexed >= 100  # the index held on most steps

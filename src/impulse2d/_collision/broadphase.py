@@ -187,7 +187,9 @@ def _select(values, k):
 def _argsort_stable(keys):
     """Stable ascending argsort (bottom-up merge sort); hand-written for compile time."""
     n = keys.shape[0]
-    src = np.arange(n)
+    src = np.empty(n, dtype=np.int64)
+    for u in range(n):  # (a loop, not np.arange: one array constructor less to compile)
+        src[u] = u
     dst = np.empty(n, dtype=np.int64)
     # insertion-sort runs of 16, then merge
     run = 16
@@ -220,6 +222,44 @@ def _argsort_stable(keys):
         dst = tmp
         width *= 2
     return src
+
+
+@inner_kernel
+def sort_keys(keys, count):
+    """Sort ``keys[:count]`` (int64: pair keys, contact rows) ascending in place: an insertion
+    sort for a few (a moved box's pairs come out nearly in order), else :func:`_argsort_stable`.
+    Hand-written like it: Numba's ``ndarray.sort`` compiled its quicksort into the pair search,
+    about 2.7 s of CPU of its compile (measured, ``benchmarks/pair_compile.py``)."""
+    if count <= 32:
+        for u in range(1, count):
+            x = keys[u]
+            v = u - 1
+            while v >= 0 and keys[v] > x:
+                keys[v + 1] = keys[v]
+                v -= 1
+            keys[v + 1] = x
+        return
+    order = _argsort_stable(keys[:count])
+    ordered = np.empty(count, dtype=np.int64)
+    for u in range(count):
+        ordered[u] = keys[order[u]]
+    for u in range(count):
+        keys[u] = ordered[u]
+
+
+@inner_kernel
+def holds_key(keys, key):
+    """Whether the ascending ``keys`` hold ``key`` (binary search; not ``np.searchsorted``,
+    whose generic implementation is a compile of its own)."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < keys.shape[0] and keys[lo] == key
 
 
 @inner_kernel
@@ -449,6 +489,24 @@ def _excluded(i, j, owner, group):
 
 
 @inner_kernel
+def add_key(keys, count, i, j, owner, group):
+    """Append the key ``lo << 32 | hi`` of the pair ``i``, ``j`` to ``keys[:count]`` unless it
+    is :func:`_excluded`; returns the keys (grown when full) and the new count."""
+    if _excluded(i, j, owner, group):
+        return keys, count
+    if count == keys.shape[0]:
+        grown = np.empty(2 * count + 16, dtype=np.int64)
+        # copied by a loop: a slice assignment from an array compiles Numba's shape-mismatch
+        # message (``str`` of ints, unicode concatenation: 2.6 s of CPU of the pair search's
+        # compile, measured)
+        for t in range(count):
+            grown[t] = keys[t]
+        keys = grown
+    keys[count] = (min(i, j) << 32) | max(i, j)
+    return keys, count + 1
+
+
+@inner_kernel
 def _drop_excluded(pa, pb, count, ids, owner, group):
     """Compact the ``count`` compact-index pairs in place to those not :func:`_excluded`."""
     kept = 0
@@ -506,7 +564,10 @@ def _sort_order(keys):
     for k in range(1, m):
         if keys[k] >= keys[k - 1]:
             rising += 1
-    order = np.arange(m) if 2 * rising >= m - 1 else np.arange(m - 1, -1, -1)
+    forward = 2 * rising >= m - 1
+    order = np.empty(m, dtype=np.int64)
+    for k in range(m):
+        order[k] = k if forward else m - 1 - k
     budget = 4 * m
     for k in range(1, m):
         p = order[k]
@@ -574,7 +635,10 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
                 if count == cap:
                     cap = max(2 * cap, 4 * m + 64)
                     grown = np.empty(cap, dtype=np.int64)
-                    grown[:count] = keys[:count]
+                    # copied by a loop: a slice assignment from an array compiles Numba's
+                    # shape-mismatch message (2.6 s of CPU in the pair search's compile)
+                    for c in range(count):
+                        grown[c] = keys[c]
                     keys = grown
                 keys[count] = (min(i, j) << 32) | max(i, j)
                 count += 1
@@ -593,7 +657,14 @@ def _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group):
 
 @kernel
 def find_pairs_kernel(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below):
-    """Jitted core of :func:`find_pairs`; callable from other kernels (tunables as arguments).
+    """:func:`search_pairs` from Python (:func:`find_pairs`, tests)."""
+    return search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below)
+
+
+@inner_kernel
+def search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below):
+    """Jitted core of :func:`find_pairs`, for other kernels (tunables as arguments; no Python
+    wrapper to compile into the step's pair search).
 
     ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,), ``owner`` and ``group`` int64
     (n,). Returns (m, 2) int64.
@@ -740,4 +811,5 @@ def find_pairs(aabbs, enabled, *, owner=None, group=None, cell_scale=CELL_SCALE,
                              np.int64(sweep_below))
 
 
-__all__ = ["find_pairs", "find_pairs_kernel", "CELL_SCALE", "LARGE_CELLS", "SWEEP_BELOW"]
+__all__ = ["find_pairs", "find_pairs_kernel", "search_pairs", "sort_keys", "holds_key", "add_key",
+           "CELL_SCALE", "LARGE_CELLS", "SWEEP_BELOW"]

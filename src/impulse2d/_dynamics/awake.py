@@ -37,14 +37,15 @@ shape's box, as it always did.
 The pair stage uses the contact edges too: the old pairs of the shapes whose fat box moved are
 read from their bodies' edges (:func:`moved_keys`), so a step whose pairs stay the same does not
 pass over every contact. It still passes once over every shape's box to find a moved box's
-new overlaps (:mod:`.pair_update`); the resting boxes have no index of their own (Box2D keeps
-static and sleeping proxies in trees of their own).
+new overlaps (:mod:`.pair_update`) unless the resting boxes' grid (:mod:`.resting`) is kept:
+a rebuild of these sets marks it invalid (``RESTING_VALID``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._collision.broadphase import sort_keys
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from .._core.state import STATIC
 from .world_ref import borrow
@@ -56,7 +57,8 @@ SHAPE_COUNT = 2     # awake_shapes[:n]
 SLEEPING = 3        # live non-static bodies asleep
 CONTACT_COUNT = 4   # awake_contacts[:n], or -1: the contact stages pass over every contact
 EDGES_VALID = 5     # 1: contact_edges lists the current contact store's rows
-STATE_SIZE = 6
+RESTING_VALID = 6   # 1: the pair stage's index of resting proxies holds (.resting)
+STATE_SIZE = 7
 
 SPARSE_FRACTION = 4
 """The contact stages take the awake contacts from the awake bodies' edges while at most one
@@ -108,6 +110,9 @@ def rebuild(bodies, shapes, state, awake_bodies, awake_shapes):
     state[SHAPE_COUNT] = m
     state[SLEEPING] = sleeping
     state[STALE] = 0
+    # Python changed the world (or islands woke): a resting shape's box may have changed
+    # without passing through a step's move buffer, so the resting index is built again
+    state[RESTING_VALID] = 0
 
 
 @borrowing_kernel
@@ -182,7 +187,7 @@ def gather_contacts(edges, awake_bodies, n_bodies, out):
             n += 1
     if n == 0:
         return 0
-    out[:n].sort()
+    sort_keys(out, n)
     m = 1
     for t in range(1, n):
         if out[t] != out[m - 1]:
@@ -259,7 +264,7 @@ def moved_keys(world, moved, n_moved):
                 keys[n] = contacts.key[k]
                 n += 1
     if n > 1:
-        keys[:n].sort()
+        sort_keys(keys, n)
         m = 1
         for t in range(1, n):  # a pair of two moved shapes is met from both
             if keys[t] != keys[m - 1]:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._collision.broadphase import holds_key
 from .._collision.chain import collide_chain_segment
 from .._collision.manifold import collide
 from .._collision.shape_types import CHAIN_SEGMENT
@@ -102,28 +103,43 @@ def may_collide(type_a, type_b, sensor_a, sensor_b, group_a, group_b, category_a
 
 
 @inner_kernel
+def pair_kept(i, j, body, body_type, sensor, group, category, mask, no_collide):
+    """Whether the overlapping shapes ``i``, ``j`` make a contact: on different bodies that
+    :func:`may_collide` and are not joined by a joint that forbids it (``no_collide``: sorted
+    keys ``lo << 32 | hi`` of body rows)."""
+    b_i = body[i]
+    b_j = body[j]
+    if b_i == b_j or not may_collide(body_type[b_i], body_type[b_j], sensor[i], sensor[j],
+                                     group[i], group[j], category[i], mask[i], category[j],
+                                     mask[j]):
+        return False
+    return not (no_collide.shape[0] > 0
+                and holds_key(no_collide, (min(b_i, b_j) << 32) | max(b_i, b_j)))
+
+
+@inner_kernel
 def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_collide):
-    """Keep the broadphase pairs of shapes on different bodies that :func:`may_collide` and are
-    not joined by a joint that forbids it (``no_collide``: sorted keys ``lo << 32 | hi`` of body
-    rows). Takes the shape columns (``body``, ``sensor``, ``group``, ``category``, ``mask``)
-    and the body types it reads, not whole stores: a kernel counts a reference to every array
-    it is given."""
-    if pairs.shape[0] == 0:
-        return pairs
-    keep = np.empty(pairs.shape[0], dtype=np.bool_)
-    for k in range(pairs.shape[0]):
-        i = pairs[k, 0]
-        j = pairs[k, 1]
-        b_i = body[i]
-        b_j = body[j]
-        keep[k] = b_i != b_j and may_collide(
-            body_type[b_i], body_type[b_j], sensor[i], sensor[j], group[i], group[j],
-            category[i], mask[i], category[j], mask[j])
-        if keep[k] and no_collide.shape[0] > 0:
-            key = (min(b_i, b_j) << 32) | max(b_i, b_j)
-            at = np.searchsorted(no_collide, key)
-            keep[k] = not (at < no_collide.shape[0] and no_collide[at] == key)
-    return pairs[keep]
+    """The broadphase pairs (m, 2) that are contacts (:func:`pair_kept`), in their order, as a
+    new array. Takes the shape columns (``body``, ``sensor``, ``group``, ``category``,
+    ``mask``) and the body types it reads, not whole stores: a kernel counts a reference to
+    every array it is given. Kept rows are copied by a loop, not a boolean mask (Numba's
+    masked indexing is a compile of its own)."""
+    m = pairs.shape[0]
+    keep = np.empty(m, dtype=np.bool_)
+    count = 0
+    for k in range(m):
+        keep[k] = pair_kept(pairs[k, 0], pairs[k, 1], body, body_type, sensor, group, category,
+                            mask, no_collide)
+        if keep[k]:
+            count += 1
+    out = np.empty((count, 2), dtype=np.int64)
+    o = 0
+    for k in range(m):
+        if keep[k]:
+            out[o, 0] = pairs[k, 0]
+            out[o, 1] = pairs[k, 1]
+            o += 1
+    return out
 
 
 @inner_kernel

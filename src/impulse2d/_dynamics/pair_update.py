@@ -1,7 +1,8 @@
-"""The pair stage's incremental update: only the proxies whose fat box moved are searched.
+"""The step's pair stage: the contact pairs after the fat boxes moved, searched only where they
+moved, and the contact store replaced when they changed.
 
 A pair of shapes is a contact when their fat boxes overlap and the filters let them collide
-(:func:`.contacts.filter_pairs`). Between two pair searches the filters do not change (a change
+(:func:`.contacts.pair_kept`). Between two pair searches the filters do not change (a change
 of a filter, a body type, a joint that forbids collision, a shape created or destroyed marks the
 world's pairs dirty, and the global search runs), and a fat box changes only when the step's
 bounding-box update grows it (:func:`.proxies.update_aabbs`), which lists the shape in the
@@ -15,22 +16,41 @@ for the moved shapes (the two sets are disjoint, and both sorted by key): the sa
 bit, as the global search and filter give (``tests/test_pair_update.py``), so the contact order,
 hence the solver order and the trajectories, do not depend on which path ran.
 
-The moved boxes are searched against every live box by one pass over the boxes: a box outside
-the moved boxes' bounding rectangle is skipped after four comparisons, one inside it looks up
-the moved boxes by a band on x (the moved boxes sorted on min x with a running max of max x, as
-the broadphase's large proxies do: :mod:`.._collision.broadphase`). One ball falling beside a
-sleeping pile of 5,500 boxes costs one pass over the boxes, and one over the contacts unless
-the step knows the moved shapes' old pairs from the awake sets' contact edges (:mod:`.awake`):
-then, while the pairs stay the same, it compares the found pairs with those alone.
+A few moved boxes among a few boxes (:data:`FEW_TESTS`) are tested against every box, first
+only to learn whether their pairs stayed the same (:func:`moves_keep_pairs`: no allocation,
+no reference counted; most steps of a small world end there). More are searched by one pass
+over the boxes: a box outside the moved boxes' bounding rectangle is skipped after four
+comparisons, one inside it looks up the moved boxes by a band on the sweep axis
+(:func:`_moved_overlaps`). One ball falling beside a sleeping pile of 5,500 boxes costs one
+pass over the boxes, and one over the contacts unless the step knows the moved shapes' old
+pairs from the awake sets' contact edges (:mod:`.awake`): then, while the pairs stay the same,
+it compares the found pairs with those alone.
+
+Compile time: this stage is the largest unit a world's first step compiles (26.7 s of CPU of a
+cold start's 56 s, BENCHMARKS.md). What kept it large: Numba library code pulled in by one line
+each (a slice assignment from an array compiles the shape-mismatch message with ``str`` and
+unicode; ``ndarray.sort`` a quicksort; ``np.searchsorted``, boolean-mask indexing and
+``np.arange`` their own implementations), and the same searching, comparing and merging code
+twice, for the few-boxes and the sweep paths. Every kernel's machine code is generated again in
+each kernel that calls it (Numba links callees into their callers), so each of these counted
+once per level above it. Loops replace the library calls here and in the broadphase, and one
+filter, sort, comparison and merge serves both paths: the unit alone compiles in 0.75-0.79 x
+main's CPU time, 18.5 s against 26.6 s inside a cold ``pyramid_20`` (measured under load,
+``benchmarks/pair_compile.py``; the resting grid, :mod:`.resting`, is about 3 s of it).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._collision.broadphase import _argsort_stable, _excluded, _select, find_pairs_kernel
-from .._core.jit import inner_kernel, kernel
-from .contacts import filter_pairs, may_collide
+from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _argsort_stable,
+                                     _excluded, _select, add_key, holds_key, search_pairs,
+                                     sort_keys)
+from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
+from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
+from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
+from .resting import AWAKE_FRACTION, build_resting, empty_resting, note_moves, resting_overlaps
+from .world_ref import borrow, borrow_column
 
 WIDE_FACTOR = 4.0
 """A moved box longer than this many times the moved boxes' median length (on the sweep axis)
@@ -38,20 +58,22 @@ is tested against every box instead of joining the sweep (:func:`_moved_overlaps
 
 INCREMENTAL_BELOW = 16
 """The pair stage updates incrementally while ``INCREMENTAL_BELOW * moved <= rows`` of the
-shape store (at most a sixteenth moved), else it runs the global search; both give the same
-pairs (speed only). Measured with ``benchmarks/pair_update.py`` (BENCHMARKS.md): the update
-costs less than the global search up to 4-7 % of the boxes moved in the 100-row pyramid and
-``many_pyramids`` (tall columns of boxes crowd the sweep) and up to 12 % in ``rain``; at 6 % it
-took 1.2 x the global search in the pyramid, 0.5 x in ``rain``."""
+shape store (at most a sixteenth moved) or the moved boxes are few (:data:`FEW_TESTS`), else it
+runs the global search; both give the same pairs (speed only). Measured with
+``benchmarks/pair_update.py`` (BENCHMARKS.md): the update costs less than the global search up
+to 4-7 % of the boxes moved in the 100-row pyramid and ``many_pyramids`` (tall columns of boxes
+crowd the sweep) and up to 12 % in ``rain``; at 6 % it took 1.2 x the global search in the
+pyramid, 0.5 x in ``rain``."""
 
 
 FEW_TESTS = 1024
 """Up to this many box tests (rows of the shape store times moved boxes), the moved boxes
-are tested against every box directly (:func:`_few_moves`), with no sorting, buckets or
-scratch lists. Measured (2026-11-24, in a kernel loop, pairs unchanged, random boxes): 14
-boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs overlapping, their pairs
-filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved (BipedalWalker's count) 2.2 -> 1.5
-us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and 2000 x 4 21.7 -> 27.6 us slower."""
+are tested against every box directly (:func:`moves_keep_pairs`, :func:`_few_overlaps`),
+with no sorting, buckets or scratch lists. Measured (2026-11-24, in a kernel loop, pairs
+unchanged, random boxes): 14 boxes, 3 moved 2.3 -> 0.5 us (LunarLander's own, its hull and legs
+overlapping, their pairs filtered by the joints: 2.4 -> 1.8 us); 204 boxes, 4 moved
+(BipedalWalker's count) 2.2 -> 1.5 us; 204 x 8 even (4.9 us each); 204 x 16 5.6 -> 11.5 us and
+2000 x 4 21.7 -> 27.6 us slower."""
 
 
 @inner_kernel
@@ -73,23 +95,52 @@ def _bucket(x, origin, scale, n_buckets):
     return np.int64(v)
 
 
+@borrowing_kernel
+def _listed(moved, n_moved, i):
+    """Whether row ``i`` is among ``moved[:n_moved]`` (a few: scanned)."""
+    for t in range(n_moved):
+        if moved[t] == i:
+            return True
+    return False
+
+
 @inner_kernel
-def _add(keys, count, i, j, owner, group):
-    """Append the key of the pair ``i``, ``j`` unless it is excluded; grows ``keys`` when full."""
-    if _excluded(i, j, owner, group):
-        return keys, count
-    if count == keys.shape[0]:
-        grown = np.empty(2 * count, dtype=np.int64)
-        grown[:count] = keys
-        keys = grown
-    keys[count] = (min(i, j) << 32) | max(i, j)
-    return keys, count + 1
+def _few_overlaps(fat, alive, owner, group, moved, n_moved, is_moved):
+    """Keys ``lo << 32 | hi`` (in no particular order) of every overlapping, not excluded pair
+    of live boxes with a moved one, for a few moved boxes among a few boxes
+    (:data:`FEW_TESTS`): each live moved box tested against every live box, no sorting,
+    buckets or scratch lists."""
+    keys = np.empty(16, dtype=np.int64)
+    count = 0
+    for t in range(n_moved):
+        i = moved[t]
+        if not (alive[i] and _live(fat[i])):
+            continue
+        ix0 = fat[i, 0]
+        iy0 = fat[i, 1]
+        ix1 = fat[i, 2]
+        iy1 = fat[i, 3]
+        for j in range(alive.shape[0]):
+            if j == i or not alive[j]:
+                continue
+            x0 = fat[j, 0]
+            y0 = fat[j, 1]
+            x1 = fat[j, 2]
+            y1 = fat[j, 3]
+            # j live (False with a NaN) and overlapping i
+            if not (x0 <= x1 and y0 <= y1 and ix0 <= x1 and x0 <= ix1 and iy0 <= y1
+                    and y0 <= iy1):
+                continue
+            if j < i and is_moved[j]:
+                continue  # a pair of two moved boxes: found once, from its lower row
+            keys, count = add_key(keys, count, i, j, owner, group)
+    return keys, count
 
 
 @inner_kernel
 def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_factor):
-    """Keys ``lo << 32 | hi``, ascending, of every overlapping, not excluded pair of live boxes
-    with at least one moved box (``moved[:n_moved]``, flagged in ``is_moved``).
+    """Keys ``lo << 32 | hi`` (in no particular order) of every overlapping, not excluded pair
+    of live boxes with at least one moved box (``moved[:n_moved]``, flagged in ``is_moved``).
 
     One pass over the boxes: a box outside the moved boxes' rectangle is skipped at once; one
     inside it is tested against the moved boxes that start, on the axis along which they
@@ -205,7 +256,7 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
             i = wide[u]
             if (fat[i, 0] <= x1 and x0 <= fat[i, 2] and fat[i, 1] <= y1 and y0 <= fat[i, 3]
                     and i != j and not (j_moved and i > j)):
-                keys, count = _add(keys, count, i, j, owner, group)
+                keys, count = add_key(keys, count, i, j, owner, group)
         j_lo = fat[j, axis]
         j_hi = fat[j, axis + 2]
         j_tlo = fat[j, other]
@@ -219,91 +270,113 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
                 i = sorted_ids[u]
                 # a pair of two moved boxes is met from both; keep it once, from the higher row
                 if i != j and not (j_moved and i > j):
-                    keys, count = _add(keys, count, i, j, owner, group)
-    found = keys[:count]
-    return found[_argsort_stable(found)]
+                    keys, count = add_key(keys, count, i, j, owner, group)
+    return keys, count
 
 
 @inner_kernel
-def _listed(moved, n_moved, i):
-    """Whether row ``i`` is among ``moved[:n_moved]`` (a few: scanned)."""
-    for t in range(n_moved):
-        if moved[t] == i:
-            return True
-    return False
+def _filter_keys(keys, count, body, body_type, sensor, group, category, mask, no_collide):
+    """Keep, in place and in order, the keys of ``keys[:count]`` that are contacts
+    (:func:`.contacts.pair_kept`); returns how many."""
+    kept = 0
+    for t in range(count):
+        key = keys[t]
+        if pair_kept(key >> 32, key & 0xFFFFFFFF, body, body_type, sensor, group, category, mask,
+                     no_collide):
+            keys[kept] = key
+            kept += 1
+    return kept
 
 
-@inner_kernel
-def _kept(i, j, body, body_type, sensor, group, category, mask, no_collide):
-    """:func:`.contacts.filter_pairs`'s rule for the one pair ``i < j``."""
-    b_i = body[i]
-    b_j = body[j]
-    if b_i == b_j or not may_collide(body_type[b_i], body_type[b_j], sensor[i], sensor[j],
-                                     group[i], group[j], category[i], mask[i], category[j],
-                                     mask[j]):
-        return False
-    if no_collide.shape[0] > 0:
-        key = (min(b_i, b_j) << 32) | max(b_i, b_j)
-        at = np.searchsorted(no_collide, key)
-        return not (at < no_collide.shape[0] and no_collide[at] == key)
-    return True
+@borrowing_kernel
+def moves_keep_pairs(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
+                     category, mask, no_collide):
+    """Whether the contacts are still ``old_keys`` after the fat boxes ``moved[:n_moved]``
+    changed, for a few moved boxes among a few boxes (:data:`FEW_TESTS`): every contact found
+    for a moved box (the tests of :func:`_few_overlaps`, then the filter) is an old one, and
+    they are as many as the old contacts with a moved shape (the found ones are distinct).
 
-
-@inner_kernel
-def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group, category,
-               mask, no_collide):
-    """:func:`pairs_after_moves` for a few moved boxes among a few boxes (:data:`FEW_TESTS`):
-    each live moved box against every live box, the same tests (closed intervals, the
-    exclusions, then the filter), the found keys sorted; the result is the same, bit for bit.
-    Allocates one list of keys, and the new pairs only when they changed."""
-    n = alive.shape[0]
-    keys = np.empty(16, dtype=np.int64)
-    count = 0
+    The common step of a small world (a few boxes move, no pair changes) ends here: no
+    allocation and no reference counted (a borrowing kernel), where the search that builds
+    the new pairs allocated and counted references in four nested kernels (about 3,000 cycles
+    for one moved box among 11, measured in the step's clock)."""
+    n_old = 0
+    for t in range(old_keys.shape[0]):
+        key = old_keys[t]
+        if _listed(moved, n_moved, key >> 32) or _listed(moved, n_moved, key & 0xFFFFFFFF):
+            n_old += 1
+    found = 0
     for t in range(n_moved):
         i = moved[t]
-        if not (alive[i] and _live(fat[i])):
-            continue
         ix0 = fat[i, 0]
         iy0 = fat[i, 1]
         ix1 = fat[i, 2]
         iy1 = fat[i, 3]
-        for j in range(n):
+        if not (alive[i] and ix0 <= ix1 and iy0 <= iy1):
+            continue
+        for j in range(alive.shape[0]):
             if j == i or not alive[j]:
                 continue
             x0 = fat[j, 0]
             y0 = fat[j, 1]
             x1 = fat[j, 2]
             y1 = fat[j, 3]
-            # j live (False with a NaN) and overlapping i
             if not (x0 <= x1 and y0 <= y1 and ix0 <= x1 and x0 <= ix1 and iy0 <= y1
                     and y0 <= iy1):
                 continue
-            if j < i and _listed(moved, n_moved, j):
-                continue  # a pair of two moved boxes: found once, from its lower row
-            if _excluded(i, j, body, group):
+            if (j < i and _listed(moved, n_moved, j)) or _excluded(i, j, body, group):
                 continue
             lo = min(i, j)
             hi = max(i, j)
-            if not _kept(lo, hi, body, body_type, sensor, group, category, mask, no_collide):
+            if not pair_kept(lo, hi, body, body_type, sensor, group, category, mask, no_collide):
                 continue
-            if count == keys.shape[0]:
-                grown = np.empty(2 * count, dtype=np.int64)
-                grown[:count] = keys
-                keys = grown
-            keys[count] = (lo << 32) | hi
-            count += 1
-    # Each moved box's keys come out ascending; a few runs are merged by insertion, more sorted.
-    if count > 32:
-        found = keys[:count]
-        keys = found[_argsort_stable(found)]
+            if found == n_old or not holds_key(old_keys, (lo << 32) | hi):
+                return False
+            found += 1
+    return found == n_old
+
+
+@inner_kernel
+def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
+                      category, mask, no_collide, few_tests, moved_keys, n_moved_keys, index,
+                      indexed):
+    """The contact pairs after the shapes ``moved[:n_moved]`` changed their fat boxes, given the
+    sorted keys ``old_keys`` of the contacts before (the filtered pairs of the last search).
+
+    Returns ``(changed, pairs)``: False and an empty array when the pairs are the old ones,
+    else True and the (m, 2) sorted pairs (what the global search and filter would return).
+    Up to ``few_tests`` box tests (rows times moved boxes; :data:`FEW_TESTS`), the moved boxes
+    are tested directly (:func:`_few_overlaps`); else, if ``indexed``, they are looked up in
+    the resting boxes' grid ``index`` (:func:`.resting.resting_overlaps`), else found by the
+    sweep (:func:`_moved_overlaps`); either way the found pairs are filtered, sorted, compared
+    and merged here.
+
+    ``moved_keys[:n_moved_keys]``: the old keys with a moved shape, ascending, if the caller
+    knows them (-1: it does not), so that pairs that stayed the same are known without a pass
+    over ``old_keys``.
+    """
+    n = alive.shape[0]
+    is_moved = np.zeros(n, dtype=np.bool_)
+    for t in range(n_moved):
+        is_moved[moved[t]] = True
+    if n * n_moved <= few_tests:
+        keys, count = _few_overlaps(fat, alive, body, group, moved, n_moved, is_moved)
+    elif indexed:
+        keys, count = resting_overlaps(index, fat, alive, body, group, moved, n_moved, is_moved)
     else:
-        for u in range(1, count):
-            x = keys[u]
-            v = u - 1
-            while v >= 0 and keys[v] > x:
-                keys[v + 1] = keys[v]
-                v -= 1
-            keys[v + 1] = x
+        keys, count = _moved_overlaps(fat, alive, body, group, moved, n_moved, is_moved,
+                                      WIDE_FACTOR)
+    count = _filter_keys(keys, count, body, body_type, sensor, group, category, mask,
+                         no_collide)
+    sort_keys(keys, count)
+    if n_moved_keys == count:
+        same = True
+        for t in range(count):
+            if moved_keys[t] != keys[t]:
+                same = False
+                break
+        if same:
+            return False, np.empty((0, 2), dtype=np.int64)
     # Unchanged when the old pairs of the moved shapes are exactly the found ones (in order).
     n_old = old_keys.shape[0]
     n_kept = 0
@@ -311,7 +384,7 @@ def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, gr
     f = 0
     for t in range(n_old):
         key = old_keys[t]
-        if _listed(moved, n_moved, key >> 32) or _listed(moved, n_moved, key & 0xFFFFFFFF):
+        if is_moved[key >> 32] or is_moved[key & 0xFFFFFFFF]:
             if same:
                 same = f < count and key == keys[f]
                 f += 1
@@ -325,7 +398,7 @@ def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, gr
     o = 0
     for t in range(n_old):
         key = old_keys[t]
-        if _listed(moved, n_moved, key >> 32) or _listed(moved, n_moved, key & 0xFFFFFFFF):
+        if is_moved[key >> 32] or is_moved[key & 0xFFFFFFFF]:
             continue
         while f < count and keys[f] < key:
             out[o, 0] = keys[f] >> 32
@@ -343,82 +416,96 @@ def _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, gr
     return True, out
 
 
+# --------------------------------------------------------------------------- the step's stage
+
+
 @inner_kernel
-def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
-                      category, mask, no_collide, few_tests, moved_keys, n_moved_keys):
-    """The contact pairs after the shapes ``moved[:n_moved]`` changed their fat boxes, given the
-    sorted keys ``old_keys`` of the contacts before (the filtered pairs of the last search).
+def _same_pairs(keys, pairs):
+    if keys.shape[0] != pairs.shape[0]:
+        return False
+    for k in range(keys.shape[0]):
+        if keys[k] != (pairs[k, 0] << 32) | pairs[k, 1]:
+            return False
+    return True
 
-    Returns ``(changed, pairs)``: False and an empty array when the pairs are the old ones,
-    else True and the (m, 2) sorted pairs (what :func:`.step.contact_pairs` would return).
-    Up to ``few_tests`` box tests (rows times moved boxes; :data:`FEW_TESTS`), the moved boxes
-    are tested directly (:func:`_few_moves`), else by the sweep.
 
-    ``moved_keys[:n_moved_keys]``: the old keys with a moved shape, ascending, if the caller
-    knows them (-1: it does not), so that pairs that stayed the same are known without a pass
-    over ``old_keys``.
-    """
+@borrowing_kernel
+def _moves_keep_world(world, moved, n_moved):
+    """:func:`moves_keep_pairs` on the world's columns, borrowed (no reference counted)."""
+    shapes = borrow(world, "shapes")
+    return moves_keep_pairs(borrow_column(world, "contacts", "key"), moved, n_moved,
+                            shapes.fat_aabb, shapes.alive, shapes.body,
+                            borrow_column(world, "bodies", "type"), shapes.is_sensor,
+                            shapes.group, shapes.category, shapes.mask,
+                            borrow(world, "no_collide"))
+
+
+@stage_kernel
+def update_pairs(world, moved, n_moved, dirty):
+    """The step's pair stage: search the pairs again; a new contact store if they changed
+    (True), else the old one is kept (False: usually, while things move, the pairs stay the
+    same).
+
+    ``moved[:n_moved]``: the shapes whose fat box changed this step. Unless the pairs are
+    ``dirty`` (shapes, filters or joints changed) or many moved (more than one in
+    :data:`INCREMENTAL_BELOW`, in a world past :data:`FEW_TESTS`), only their pairs are
+    searched: first, for a few boxes, whether they stayed the same (:func:`moves_keep_pairs`,
+    which allocates nothing), then the new pairs (:func:`pairs_after_moves`); either way the
+    pairs are the global search's, bit for bit. In a small world every move takes the few
+    boxes' path: with 11 shapes, two moved boxes sent the step to the global search (its
+    allocations: about 5,000 cycles a step, bounds included, against 1,700 with one moved box,
+    measured in the step's clock)."""
+    # (The paths' calls are written out here, not in helpers taking the world: Numba generates
+    # a called kernel's machine code again in its caller, so each level of calls costs compile
+    # time again; inlining them (``inline="always"``) made this kernel's compile slower still,
+    # 24 s of CPU for the one function, measured.)
+    alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
-    if n * n_moved <= few_tests:
-        return _few_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
-                          category, mask, no_collide)
-    is_moved = np.zeros(n, dtype=np.bool_)
-    for t in range(n_moved):
-        is_moved[moved[t]] = True
-    found_keys = _moved_overlaps(fat, alive, body, group, moved, n_moved, is_moved, WIDE_FACTOR)
-    candidates = np.empty((found_keys.shape[0], 2), dtype=np.int64)
-    for t in range(found_keys.shape[0]):
-        candidates[t, 0] = found_keys[t] >> 32
-        candidates[t, 1] = found_keys[t] & 0xFFFFFFFF
-    found = filter_pairs(candidates, body, body_type, sensor, group, category, mask, no_collide)
-    n_found = found.shape[0]
-    if n_moved_keys == n_found:
-        same = True
-        for t in range(n_found):
-            if moved_keys[t] != (found[t, 0] << 32) | found[t, 1]:
-                same = False
-                break
-        if same:
-            return False, np.empty((0, 2), dtype=np.int64)
-    # Unchanged when the old pairs of the moved shapes are exactly the found ones (in order).
-    n_old = old_keys.shape[0]
-    n_kept = 0
-    same = True
-    f = 0
-    for t in range(n_old):
-        key = old_keys[t]
-        if is_moved[key >> 32] or is_moved[key & 0xFFFFFFFF]:
-            if same:
-                same = f < n_found and key == ((found[f, 0] << 32) | found[f, 1])
-                f += 1
-        else:
-            n_kept += 1
-    if same and f == n_found:
-        return False, np.empty((0, 2), dtype=np.int64)
-    # Merge the kept old pairs and the found ones (disjoint sets, both ascending).
-    out = np.empty((n_kept + n_found, 2), dtype=np.int64)
-    f = 0
-    o = 0
-    for t in range(n_old):
-        key = old_keys[t]
-        a = key >> 32
-        b = key & 0xFFFFFFFF
-        if is_moved[a] or is_moved[b]:
-            continue
-        while f < n_found and ((found[f, 0] << 32) | found[f, 1]) < key:
-            out[o, 0] = found[f, 0]
-            out[o, 1] = found[f, 1]
-            o += 1
-            f += 1
-        out[o, 0] = a
-        out[o, 1] = b
-        o += 1
-    while f < n_found:
-        out[o, 0] = found[f, 0]
-        out[o, 1] = found[f, 1]
-        o += 1
-        f += 1
-    return True, out
+    old_keys = borrow_column(world, "contacts", "key")
+    state = borrow(world, "awake_state")
+    # the resting index (.resting) first learns which boxes moved, whatever the path (dirty
+    # pairs have made it invalid already: the awake sets were rebuilt)
+    if state[RESTING_VALID] != 0 and not note_moves(borrow(world, "resting"), moved, n_moved):
+        state[RESTING_VALID] = 0
+    few = n * n_moved <= FEW_TESTS
+    if not dirty and (few or INCREMENTAL_BELOW * n_moved <= n):
+        if few and _moves_keep_world(world, moved, n_moved):
+            return False
+        fat = borrow_column(world, "shapes", "fat_aabb")
+        # a mostly resting world looks the moved boxes up in the index, built if need be
+        indexed = not few and (state[RESTING_VALID] != 0
+                               or AWAKE_FRACTION * state[SHAPE_COUNT] <= n)
+        if indexed and state[RESTING_VALID] == 0:
+            world.resting = build_resting(fat, alive)
+            state[RESTING_VALID] = 1
+        # the moved shapes' old pairs, when the awake sets know them
+        keys, n_keys = moved_keys(world, moved, n_moved)
+        changed, pairs = pairs_after_moves(
+            old_keys, moved, n_moved, fat, alive, borrow_column(world, "shapes", "body"),
+            borrow_column(world, "bodies", "type"), borrow_column(world, "shapes", "is_sensor"),
+            borrow_column(world, "shapes", "group"), borrow_column(world, "shapes", "category"),
+            borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"), FEW_TESTS,
+            keys, n_keys, borrow(world, "resting"), indexed)
+        if not changed:
+            return False
+    else:
+        # the global search and filter
+        body = borrow_column(world, "shapes", "body")
+        group = borrow_column(world, "shapes", "group")
+        pairs = filter_pairs(search_pairs(borrow_column(world, "shapes", "fat_aabb"), alive,
+                                          body, group, CELL_SCALE, LARGE_CELLS, SWEEP_BELOW),
+                             body, borrow_column(world, "bodies", "type"),
+                             borrow_column(world, "shapes", "is_sensor"), group,
+                             borrow_column(world, "shapes", "category"),
+                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
+        if _same_pairs(old_keys, pairs):
+            return False
+    # A new store, one row per pair, with the existing contacts' manifolds and impulses.
+    fresh = allocate_contacts(pairs.shape[0])
+    carry_contacts(world.contacts, fresh, pairs, world.shapes)
+    world.contacts = fresh
+    borrow(world, "awake_state")[EDGES_VALID] = 0  # the bodies' contact rows are the old store's
+    return True
 
 
 @kernel
@@ -426,7 +513,7 @@ def filtered_pairs(fat, alive, body, body_type, sensor, group, category, mask, n
                    cell_scale, large_cells, sweep_below):
     """The global search and filter from Python (tests, benchmarks): what the pair stage's
     global path computes, for the same columns."""
-    pairs = find_pairs_kernel(fat, alive, body, group, cell_scale, large_cells, sweep_below)
+    pairs = search_pairs(fat, alive, body, group, cell_scale, large_cells, sweep_below)
     return filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_collide)
 
 
@@ -437,14 +524,42 @@ def incremental_pairs(old_keys, moved, fat, alive, body, body_type, sensor, grou
     ``few_tests``: as the step passes it (0: always the sweep)."""
     changed, pairs = pairs_after_moves(old_keys, moved, moved.shape[0], fat, alive, body,
                                        body_type, sensor, group, category, mask, no_collide,
-                                       few_tests, old_keys, -1)
-    if changed:
-        return pairs
-    out = np.empty((old_keys.shape[0], 2), dtype=np.int64)
-    for t in range(old_keys.shape[0]):
-        out[t, 0] = old_keys[t] >> 32
-        out[t, 1] = old_keys[t] & 0xFFFFFFFF
+                                       few_tests, old_keys, -1, empty_resting(), False)
+    return pairs if changed else _pairs_of(old_keys)
+
+
+@kernel
+def indexed_pairs(old_keys, moved, old_fat, fat, alive, body, body_type, sensor, group,
+                  category, mask, no_collide):
+    """:func:`pairs_after_moves` through the resting index (tests): the index built on the
+    boxes ``old_fat``, the rows ``moved`` (the only ones whose box differs in ``fat``) marked
+    loose, then searched; the pairs, changed or not."""
+    index = build_resting(old_fat, alive)
+    note_moves(index, moved, moved.shape[0])
+    changed, pairs = pairs_after_moves(old_keys, moved, moved.shape[0], fat, alive, body,
+                                       body_type, sensor, group, category, mask, no_collide,
+                                       0, old_keys, -1, index, True)
+    return pairs if changed else _pairs_of(old_keys)
+
+
+@inner_kernel
+def _pairs_of(keys):
+    """The (m, 2) pairs of the keys ``lo << 32 | hi``."""
+    out = np.empty((keys.shape[0], 2), dtype=np.int64)
+    for t in range(keys.shape[0]):
+        out[t, 0] = keys[t] >> 32
+        out[t, 1] = keys[t] & 0xFFFFFFFF
     return out
 
 
-__all__ = ["FEW_TESTS", "INCREMENTAL_BELOW", "WIDE_FACTOR", "pairs_after_moves", "filtered_pairs", "incremental_pairs"]
+@kernel
+def pairs_unchanged(old_keys, moved, fat, alive, body, body_type, sensor, group, category, mask,
+                    no_collide):
+    """:func:`moves_keep_pairs` from Python (tests)."""
+    return moves_keep_pairs(old_keys, moved, moved.shape[0], fat, alive, body, body_type,
+                            sensor, group, category, mask, no_collide)
+
+
+__all__ = ["FEW_TESTS", "INCREMENTAL_BELOW", "WIDE_FACTOR", "moves_keep_pairs",
+           "pairs_after_moves", "update_pairs", "filtered_pairs", "incremental_pairs",
+           "indexed_pairs", "pairs_unchanged"]

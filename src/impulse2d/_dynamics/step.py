@@ -38,7 +38,6 @@ from time import perf_counter
 
 import numpy as np
 
-from .._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, find_pairs_kernel
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
                          stage_kernel)
@@ -57,15 +56,14 @@ from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_solver import allocate_constraints, store_impulses
-from .contacts import (allocate_contacts, carry_contacts, filter_pairs, update_chain_manifolds,
-                       update_manifolds)
+from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
-                    body_rows, drop_sleepers, find_contacts, moved_keys, rebuild, refresh)
+                    body_rows, drop_sleepers, find_contacts, rebuild, refresh)
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE, write_lengths
-from .pair_update import FEW_TESTS, INCREMENTAL_BELOW, pairs_after_moves
+from .pair_update import update_pairs
 from .proxies import update_aabbs
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
@@ -91,7 +89,9 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # compiles: ``pgs_ngs``'s revolute sweeps (10.1 s, :mod:`.solvers_ngs`), a second copy of the
 # acceleration level's island solve (5.6 s, :func:`.direct_accel._solve_rows`).
 STEP_SECONDS = 14.9
-PAIRS_SECONDS = 30.8
+# The pair search re-measured after its compile was cut (``benchmarks/pair_compile.py``, alone,
+# as a helper compiles it, load 11-13): 23.5-26.6 s against 31.3-33.5 before.
+PAIRS_SECONDS = 25.0
 COLLIDE_SECONDS = 6.7
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 9.4, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
@@ -105,32 +105,6 @@ DIRECT_ROWS_SECONDS = {"revolute": 3.7, "distance": 1.1, "prismatic": 2.4, "weld
                        "gear": 1.0}
 DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
 CONTINUOUS_SECONDS = 27.9
-
-
-@inner_kernel
-def _same_pairs(keys, pairs):
-    if keys.shape[0] != pairs.shape[0]:
-        return False
-    for k in range(keys.shape[0]):
-        if keys[k] != (pairs[k, 0] << 32) | pairs[k, 1]:
-            return False
-    return True
-
-
-@inner_kernel
-def contact_pairs(world):
-    """Broadphase and filter: every overlapping pair of shapes that may collide, sorted."""
-    alive = borrow_column(world, "shapes", "alive")
-    if alive.shape[0] < 2:
-        return np.empty((0, 2), dtype=np.int64)
-    body = borrow_column(world, "shapes", "body")
-    group = borrow_column(world, "shapes", "group")
-    pairs = find_pairs_kernel(borrow_column(world, "shapes", "fat_aabb"), alive, body, group,
-                              CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)
-    return filter_pairs(pairs, body, borrow_column(world, "bodies", "type"),
-                        borrow_column(world, "shapes", "is_sensor"), group,
-                        borrow_column(world, "shapes", "category"),
-                        borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
 
 
 @borrowing_kernel
@@ -148,48 +122,6 @@ def _update_bounds(world, moved, pairs_dirty):
     every = refresh(bodies, shapes, state, borrow(world, "awake_bodies"), awake_shapes)
     return update_aabbs(shapes, bodies, borrow(world, "lengths")[MARGIN], moved,
                         awake_shapes[: state[SHAPE_COUNT]], every)
-
-
-@inner_kernel
-def _moved_pairs(world, moved, n_moved):
-    """:func:`.pair_update.pairs_after_moves` on the world's columns, told the moved shapes'
-    old pairs when the awake sets know them (:func:`.awake.moved_keys`)."""
-    body = borrow_column(world, "shapes", "body")
-    keys, n_keys = moved_keys(world, moved, n_moved)
-    return pairs_after_moves(borrow_column(world, "contacts", "key"), moved, n_moved,
-                             borrow_column(world, "shapes", "fat_aabb"),
-                             borrow_column(world, "shapes", "alive"), body,
-                             borrow_column(world, "bodies", "type"),
-                             borrow_column(world, "shapes", "is_sensor"),
-                             borrow_column(world, "shapes", "group"),
-                             borrow_column(world, "shapes", "category"),
-                             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"),
-                             FEW_TESTS, keys, n_keys)
-
-
-@stage_kernel
-def update_pairs(world, moved, n_moved, dirty):
-    """Search the pairs again; a new contact store if they changed (True), else the old one is
-    kept (False: usually, while things move, the pairs stay the same).
-
-    ``moved[:n_moved]``: the shapes whose fat box changed this step. Unless the pairs are
-    ``dirty`` (shapes, filters or joints changed) or many moved, only their pairs are searched
-    (:mod:`.pair_update`); either way the pairs are the global search's, bit for bit."""
-    if not dirty and INCREMENTAL_BELOW * n_moved <= borrow_column(world, "shapes",
-                                                                    "alive").shape[0]:
-        changed, pairs = _moved_pairs(world, moved, n_moved)
-        if not changed:
-            return False
-    else:
-        pairs = contact_pairs(world)
-        if _same_pairs(borrow_column(world, "contacts", "key"), pairs):
-            return False
-    # A new store, one row per pair, with the existing contacts' manifolds and impulses.
-    fresh = allocate_contacts(pairs.shape[0])
-    carry_contacts(world.contacts, fresh, pairs, world.shapes)
-    world.contacts = fresh
-    borrow(world, "awake_state")[EDGES_VALID] = 0  # the bodies' contact rows are the old store's
-    return True
 
 
 @borrowing_kernel

@@ -127,7 +127,7 @@ the solver is iterating on."""
 PAIRS_SIGNATURE = _b1(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _b1)
 """``stage(world, moved, n_moved, dirty) -> new contact store?``: ``moved[:n_moved]`` the
 shapes whose fat box changed this step, ``dirty`` the world's pairs must be searched afresh
-(:func:`.step.update_pairs`)."""
+(:func:`.pair_update.update_pairs`)."""
 
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
