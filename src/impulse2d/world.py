@@ -23,14 +23,15 @@ from ._collision import shape_types
 from ._core.state import (BODY_LAYOUT, DISTANCE, DYNAMIC, GEAR, JOINT_LAYOUT, MOTOR, MOUSE,
                           PRISMATIC, PULLEY, REVOLUTE, SHAPE_LAYOUT, STATIC, WELD, WHEEL, Bodies,
                           Joints, Shapes)
-from ._core.storage import IdPool, allocate_store, grow_store
-from ._dynamics.contact_solver import ContactConstraints, contact_constraints
-from ._dynamics.contacts import Contacts, empty_contacts
-from ._dynamics.joints import JOINT_MODULES
+from ._core.storage import IdPool, grow_store
+from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
+from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
 from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
+from ._empty_stores import empty_store
+from ._joint_index import joint_index
 from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from . import custom_joints
@@ -43,10 +44,7 @@ from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, Pr
                      check_translation_limit)
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
-from .types import JointType, Vec2
-
-JOINT_CODES = tuple(getattr(JointType, name.upper()).code for name in JOINT_MODULES)
-"""Joint type codes in the dispatch order of the joint solver."""
+from .types import Vec2
 
 _SHAPE_CODES = {
     "circle": shape_types.CIRCLE,
@@ -83,8 +81,8 @@ class World:
         self._settings = WorldSettings._with_changes(**settings)
         _lock.bind(self._settings, self._lock)
         self._gravity = _check_gravity(gravity)
-        self._bodies: Bodies = allocate_store(Bodies, BODY_LAYOUT, 16)
-        self._shapes: Shapes = allocate_store(Shapes, SHAPE_LAYOUT, 16)
+        self._bodies: Bodies = empty_store(Bodies, BODY_LAYOUT, 16)
+        self._shapes: Shapes = empty_store(Shapes, SHAPE_LAYOUT, 16)
         self._body_pool = IdPool()
         self._shape_pool = IdPool()
         self._body_handles: dict[int, Body] = {}
@@ -92,7 +90,7 @@ class World:
         self._body_shapes: dict[int, list[int]] = {}
         self._body_user_data: dict[int, Any] = {}
         self._shape_user_data: dict[int, Any] = {}
-        self._joints: Joints = allocate_store(Joints, JOINT_LAYOUT, 4)
+        self._joints: Joints = empty_store(Joints, JOINT_LAYOUT, 4)
         self._joint_pool = IdPool()
         self._joint_handles: dict[int, Joint] = {}
         self._body_joints: dict[int, list[int]] = {}
@@ -102,8 +100,9 @@ class World:
         # a batch step (impulse2d.batch) made a new contact store, which the reference holds
         # and Python's view not yet (the _contacts property syncs it on first read)
         self._contacts_stale = False
-        self._contacts = empty_contacts()
-        self._constraints: ContactConstraints = contact_constraints(0)
+        self._contacts = empty_store(Contacts, CONTACT_LAYOUT, 0)
+        self._constraints: ContactConstraints = empty_store(ContactConstraints,
+                                                            CONSTRAINT_LAYOUT, 0)
         self._pairs_dirty = True
         self._sleepers = 0  # bodies asleep after the last step (or possibly asleep since: _sleep)
         self._fell_asleep = 0  # bodies that fell asleep in the last step
@@ -854,14 +853,18 @@ class World:
 
     def _add_joint(self, cls, kind: int, a: int, b: int, anchor_a, anchor_b, options: dict):
         _lock.check(self, f"World.create_{cls.__name__[:-5].lower()}_joint")
+        fresh = self._joint_pool.high_water  # rows from here on were never used: all zero
         j = self._joint_pool.allocate()
         if j >= len(self._joints.alive):
             self._joints = grow_store(self._joints, JOINT_LAYOUT, 2 * len(self._joints.alive))
             _stores_replaced()  # (a batch checks its worlds' step references again)
         jt = self._joints
-        for name, column in zip(jt._fields, jt):
-            if name != "generation":
-                column[j] = 0
+        if j < fresh:
+            # a re-used row: clear what its last joint left (59 writes, 15-20 us: a new row,
+            # each joint of a new world, is zero already)
+            for name, column in zip(jt._fields, jt):
+                if name != "generation":
+                    column[j] = 0
         jt.alive[j] = True
         jt.type[j] = kind
         jt.body_a[j] = a
@@ -905,25 +908,7 @@ class World:
         and whether any live joint was left out (``filtered``): the joints of sleeping islands
         are (those with no awake dynamic body, unless neither body is dynamic: _sleep)."""
         if self._joint_index is None:
-            jt = self._joints
-            alive = jt.alive
-            lo = np.minimum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
-            hi = np.maximum(jt.body_a, jt.body_b)[alive & ~jt.collide_connected]
-            solved = alive
-            if self._sleepers:
-                b = self._bodies
-                dynamic = b.type == DYNAMIC
-                awake = dynamic & ~b.asleep
-                solved = alive & (awake[jt.body_a] | awake[jt.body_b]
-                                  | ~(dynamic[jt.body_a] | dynamic[jt.body_b]))
-            rows = [np.flatnonzero(solved & (jt.type == code)) for code in JOINT_CODES]
-            revolute = rows[0]
-            plain = ~(jt.enable_spring | jt.enable_motor | jt.enable_limit)[revolute]
-            self._joint_index = {
-                "by_type": (revolute[plain], revolute[~plain], *rows[1:]),
-                "no_collide": np.unique((lo << 32) | hi).astype(np.int64),
-                "filtered": bool((alive & ~solved).any()),
-            }
+            self._joint_index = joint_index(self._joints, self._bodies, self._sleepers)
         return self._joint_index
 
     # -- bulk state -------------------------------------------------------------------------------

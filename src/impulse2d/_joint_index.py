@@ -1,0 +1,72 @@
+"""The joint rows the step solves, per joint list, and the body pairs joints keep apart.
+
+Built again whenever a joint is made or destroyed or an island with joints falls asleep or
+wakes, and so on a new world's first step. Masking the store once per joint type (eleven
+``flatnonzero`` calls over the whole store) cost about 55 us of LunarLander's first step,
+a fifth of it (issue 31 item 8); here the live rows are found once and grouped by type with
+one stable sort, which keeps each list in ascending row order (the solver's order) as the
+per-type masks did. The lists are views of one array, each a contiguous int64 vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._core.state import DYNAMIC
+from ._dynamics.joints import JOINT_MODULES
+from .types import JointType
+
+JOINT_CODES = tuple(getattr(JointType, name.upper()).code for name in JOINT_MODULES)
+"""Joint type codes in the dispatch order of the joint solver."""
+
+_RANK = np.zeros(max(JOINT_CODES) + 1, dtype=np.int64)
+_RANK[list(JOINT_CODES)] = np.arange(len(JOINT_CODES))
+"""Each joint type code's place in JOINT_CODES."""
+
+_FEW = 64
+"""Up to this many body-pair keys are sorted as Python ints (``np.unique`` costs more below)."""
+
+
+def joint_index(joints, bodies, sleepers: int) -> dict:
+    """``World._joint_rows``: ``by_type`` (the rows of the live joints per list of
+    ``ROW_LISTS``, revolute joints split into pins and the others), ``no_collide`` (sorted
+    body-pair keys ``min << 32 | max`` of live joints that forbid collision, int64) and
+    ``filtered`` (whether a live joint was left out: those of sleeping islands, with no
+    awake dynamic body unless neither body is dynamic; ``sleepers``: bodies may sleep)."""
+    alive = joints.alive
+    solved = alive
+    if sleepers:
+        dynamic = bodies.type == DYNAMIC
+        awake = dynamic & ~bodies.asleep
+        solved = alive & (awake[joints.body_a] | awake[joints.body_b]
+                          | ~(dynamic[joints.body_a] | dynamic[joints.body_b]))
+    live = np.flatnonzero(solved)
+    # each row's list, by rank in JOINT_CODES; a stable sort keeps rows ascending in a list
+    ranks = _RANK[joints.type[live]]
+    live = live[np.argsort(ranks, kind="stable")]
+    rows = []
+    start = 0
+    for count in np.bincount(ranks, minlength=len(JOINT_CODES)).tolist():
+        rows.append(live[start:start + count])
+        start += count
+    revolute = rows[0]
+    plain = ~(joints.enable_spring | joints.enable_motor | joints.enable_limit)[revolute]
+    apart = alive & ~joints.collide_connected
+    if apart.any():
+        a = joints.body_a[apart]
+        b = joints.body_b[apart]
+        keys = (np.minimum(a, b) << 32) | np.maximum(a, b)
+        if keys.shape[0] <= _FEW:
+            keys = np.array(sorted(set(keys.tolist())), dtype=np.int64)
+        else:
+            keys = np.unique(keys).astype(np.int64)
+    else:
+        keys = np.empty(0, dtype=np.int64)
+    return {
+        "by_type": (revolute[plain], revolute[~plain], *rows[1:]),
+        "no_collide": keys,
+        "filtered": bool(sleepers) and bool((alive & ~solved).any()),
+    }
+
+
+__all__ = ["JOINT_CODES", "joint_index"]
