@@ -1,13 +1,13 @@
 """Every world's rays in one compiled pass per thread: the kernel of
 ``WorldBatch.ray_cast_many``.
 
-:func:`cast_rays_batch` (``_collision/shape_queries``) casts every world's rays in one call
-but holds Python's global lock, so a batch's lidar ran on one core while its step ran on all
-(14 % of the native BipedalWalker's time at 2 threads, measured 2026-11-28 afternoon, load
-8). This is the same pass (each world's query index refreshed first where asked, then its
-rays cast: the same functions, so the same bits) with the lock released, which the batch runs
-over chunks of its worlds on its threads as it runs its step. Kept outside the engine's
-folders, whose every edit makes the whole kernel cache stale, so that it compiles on its own.
+The batch's lidar used to be a kernel that held Python's global lock, so it ran on one core
+while the step ran on all (14 % of the native BipedalWalker's time at 2 threads, measured
+2026-11-28 afternoon, load 8). This is that pass (each world's query index refreshed first
+where asked, then its rays cast: the same functions, so the same bits) with the lock
+released, which the batch runs over chunks of its worlds on its threads as it runs its step.
+Kept outside the engine's folders, whose every edit makes the whole kernel cache stale, so
+that it compiles on its own.
 """
 
 from __future__ import annotations

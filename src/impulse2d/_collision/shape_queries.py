@@ -31,7 +31,6 @@ import numba
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
-from .query_index import refresh
 from .query_index import (HANDLES, HIT_CLASS, OUT_FRACTIONS, OUT_NORMALS, OUT_ROWS, VEC_CLASS,
                           cell_range, coordinate_limit, grid_view, next_stamp, refs_at, view)
 from .query_results import hit_rows, ray_hit, ray_hit_list, shape_list
@@ -612,22 +611,3 @@ def overlapping_shapes(at, placed, category, mask):
 __all__ = ["nearest_hit", "nearest_hits", "every_hit", "every_hit_rows", "cast_rays",
            "shapes_in_box", "shapes_at_point", "cast_shape", "overlapping_shapes"]
 
-
-@kernel
-def cast_rays_batch(ats, refresh_first, cell_scale, origins, translations, max_fraction,
-                    category, mask, out_fraction, out_point, out_normal, out_row, done):
-    """:func:`cast_rays` in many worlds, one call (a batch's lidar: :mod:`impulse2d.batch`):
-    world ``i``'s rays ``origins[i]``, ``translations[i]`` through the index at ``ats[i]``,
-    into ``out_*[i]``. Where ``refresh_first[i]``, the index's moving layer is binned again
-    first (:func:`.query_index.refresh`, as a query after a step does); where that needs
-    Python (its buffers must grow, or the static layer no longer holds), ``done[i]`` is False
-    and the world's rays are left for Python to cast."""
-    for i in range(ats.shape[0]):
-        if refresh_first[i]:
-            status, _, _ = refresh(ats[i], cell_scale)
-            if status != 1:
-                done[i] = False
-                continue
-        cast_rays(ats[i], origins[i], translations[i], max_fraction, category, mask,
-                  out_fraction[i], out_point[i], out_normal[i], out_row[i])
-        done[i] = True

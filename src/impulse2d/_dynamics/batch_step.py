@@ -79,26 +79,6 @@ def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray) -> float:
 
 
 # -- dense views and writes of a batch of copies ----------------------------------------------
-@inner_kernel
-def _missing(alive, rows):
-    """Whether any of ``rows`` is not a live row of a store (``alive``: its column)."""
-    for j in range(rows.shape[0]):
-        if rows[j] >= alive.shape[0] or not alive[rows[j]]:
-            return True
-    return False
-
-
-@gil_free_kernel
-def missing_world(refs, rows, joints):
-    """The first world that lacks one of the template's body ``rows`` (its ``joints`` rows, if
-    ``joints``), or -1."""
-    for i in range(len(refs)):
-        alive = borrow(refs[i], "joints").alive if joints else borrow(refs[i], "bodies").alive
-        if _missing(alive, rows):
-            return i
-    return -1
-
-
 @gil_free_kernel
 def gather_bodies(refs, rows, positions, angles, velocities, awake):
     """The template bodies' state of every world: origins (worlds, bodies, 2), angles,
@@ -231,22 +211,9 @@ def scatter_bodies(refs, rows, values, mode, max_force, max_velocity, check, fla
     return -1
 
 
-@gil_free_kernel
-def scatter_motor_speeds(refs, rows, speeds, motorised):
-    """Write ``speeds`` (worlds, joints) into the template joints' motor speeds (only where
-    ``motorised``)."""
-    for i in range(len(refs)):
-        joints = borrow(refs[i], "joints")
-        for j in range(rows.shape[0]):
-            if motorised[j]:
-                joints.motor_speed[rows[j]] = speeds[i, j]
-
-
-_missing_world = DirectCall(missing_world, "the batch's checks", 1.0)
 _gather_bodies = DirectCall(gather_bodies, "the batch's views", 2.0)
 _gather_touching = DirectCall(gather_touching, "the batch's contact view", 1.0)
 _scatter_bodies = DirectCall(scatter_bodies, "the batch's writes", 2.0)
-_scatter_motor_speeds = DirectCall(scatter_motor_speeds, "the batch's motor writes", 1.0)
 
 
 def after_writes(world, rows: np.ndarray, flags: int) -> None:

@@ -49,7 +49,8 @@ from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _args
 from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
-from .resting import AWAKE_FRACTION, build_resting, empty_resting, note_moves, resting_overlaps
+from .resting import (AWAKE_FRACTION, build_resting, clamped_cell, empty_resting, note_moves,
+                      resting_overlaps)
 from .world_ref import borrow, borrow_column
 
 WIDE_FACTOR = 4.0
@@ -81,18 +82,6 @@ def _live(box):
     """A box takes part when it is not empty (min <= max on both axes; False with a NaN), as in
     :func:`.._collision.broadphase.find_pairs_kernel`."""
     return box[0] <= box[2] and box[1] <= box[3]
-
-
-@inner_kernel
-def _bucket(x, origin, scale, n_buckets):
-    """Bucket of coordinate ``x``: ``floor((x - origin) * scale)`` clamped to the buckets (0 for
-    a NaN); monotonic in ``x``, which is all the scan needs."""
-    v = (x - origin) * scale
-    if not v >= 0.0:
-        return 0
-    if v >= n_buckets:
-        return n_buckets - 1
-    return np.int64(v)
 
 
 @borrowing_kernel
@@ -231,7 +220,7 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
     b = 0
     first[0] = 0
     for t in range(n_narrow):
-        bt = _bucket(s_lo[t], s_lo[0], scale, n_buckets)
+        bt = clamped_cell(s_lo[t], s_lo[0], scale, n_buckets)
         while b < bt:
             b += 1
             first[b] = t
@@ -262,8 +251,8 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
         j_tlo = fat[j, other]
         j_thi = fat[j, other + 2]
         # a narrow box starting before j_lo - longest ends before j starts
-        start = first[_bucket(j_lo - longest, s_lo[0] if n_narrow else 0.0, scale, n_buckets)]
-        end = first[_bucket(j_hi, s_lo[0] if n_narrow else 0.0, scale, n_buckets) + 1]
+        start = first[clamped_cell(j_lo - longest, s_lo[0] if n_narrow else 0.0, scale, n_buckets)]
+        end = first[clamped_cell(j_hi, s_lo[0] if n_narrow else 0.0, scale, n_buckets) + 1]
         for u in range(start, end):
             if (s_lo[u] <= j_hi and j_lo <= s_hi[u] and t_lo[u] <= j_thi
                     and j_tlo <= t_hi[u]):

@@ -74,9 +74,10 @@ empty_resting = inner_kernel(_empty)
 
 
 @inner_kernel
-def _cell(x, origin, inv_cell, count):
-    """Cell of coordinate ``x`` on an axis of ``count`` cells: monotonic in ``x``, clamped
-    (0 for a NaN)."""
+def clamped_cell(x, origin, inv_cell, count):
+    """Cell of coordinate ``x`` on an axis of ``count`` cells, ``floor((x - origin) *
+    inv_cell)`` clamped (0 for a NaN): monotonic in ``x`` (also the pair stage's buckets,
+    :mod:`.pair_update`)."""
     v = (x - origin) * inv_cell
     if not v >= 0.0:
         return 0
@@ -135,10 +136,10 @@ def build_resting(fat, alive):
         y1 = fat[s, 3]
         if not (alive[s] and x0 <= x1 and y0 <= y1):
             continue  # empty or dead: pairs with nothing until it moves
-        cx0 = _cell(x0, ox, inv_cell, nx)
-        cy0 = _cell(y0, oy, inv_cell, ny)
-        cx1 = _cell(x1, ox, inv_cell, nx)
-        cy1 = _cell(y1, oy, inv_cell, ny)
+        cx0 = clamped_cell(x0, ox, inv_cell, nx)
+        cy0 = clamped_cell(y0, oy, inv_cell, ny)
+        cx1 = clamped_cell(x1, ox, inv_cell, nx)
+        cy1 = clamped_cell(y1, oy, inv_cell, ny)
         finite = -np.inf < x0 and x1 < np.inf and -np.inf < y0 and y1 < np.inf
         if not finite or (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > LARGE_CELLS:
             status[s] = LOOSE_ROW
@@ -158,10 +159,10 @@ def build_resting(fat, alive):
     for s in range(n):
         if status[s] != IN_GRID:
             continue
-        cx0 = _cell(fat[s, 0], ox, inv_cell, nx)
-        cy0 = _cell(fat[s, 1], oy, inv_cell, ny)
-        cx1 = _cell(fat[s, 2], ox, inv_cell, nx)
-        cy1 = _cell(fat[s, 3], oy, inv_cell, ny)
+        cx0 = clamped_cell(fat[s, 0], ox, inv_cell, nx)
+        cy0 = clamped_cell(fat[s, 1], oy, inv_cell, ny)
+        cx1 = clamped_cell(fat[s, 2], ox, inv_cell, nx)
+        cy1 = clamped_cell(fat[s, 3], oy, inv_cell, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 c = cy * nx + cx
@@ -224,10 +225,10 @@ def resting_overlaps(index, fat, alive, owner, group, moved, n_moved, is_moved):
         iy1 = fat[i, 3]
         if not (alive[i] and ix0 <= ix1 and iy0 <= iy1):
             continue
-        cx0 = _cell(ix0, ox, inv_cell, nx)
-        cy0 = _cell(iy0, oy, inv_cell, ny)
-        cx1 = _cell(ix1, ox, inv_cell, nx)
-        cy1 = _cell(iy1, oy, inv_cell, ny)
+        cx0 = clamped_cell(ix0, ox, inv_cell, nx)
+        cy0 = clamped_cell(iy0, oy, inv_cell, ny)
+        cx1 = clamped_cell(ix1, ox, inv_cell, nx)
+        cy1 = clamped_cell(iy1, oy, inv_cell, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 c = cy * nx + cx
@@ -243,8 +244,8 @@ def resting_overlaps(index, fat, alive, owner, group, moved, n_moved, is_moved):
                     if not (ix0 <= x1 and x0 <= ix1 and iy0 <= y1 and y0 <= iy1):
                         continue
                     # once: in the cell of the lower-left corner of the two cell ranges
-                    if (max(cx0, _cell(x0, ox, inv_cell, nx)) != cx
-                            or max(cy0, _cell(y0, oy, inv_cell, ny)) != cy):
+                    if (max(cx0, clamped_cell(x0, ox, inv_cell, nx)) != cx
+                            or max(cy0, clamped_cell(y0, oy, inv_cell, ny)) != cy):
                         continue
                     keys, count = add_key(keys, count, i, j, owner, group)
         for u in range(meta[N_LOOSE]):
