@@ -4,6 +4,7 @@ everything takes. Writes ``benchmarks/results/startup.json``.
     python benchmarks/startup.py                    # source checkout: cold, warm, warmup --all
     python benchmarks/startup.py --wheel dist/impulse2d-*.whl   # also from a built wheel
     python benchmarks/startup.py --compare /work/main --rounds 3   # paired: this tree, another
+    python benchmarks/startup.py --no-source --compare TREE --warm-only --rounds 7   # warm only
 
 Every figure is one new process, timed from outside (process wall, and the CPU time of the
 process with every helper process it started: the machine is shared, and wall time under load
@@ -162,6 +163,41 @@ def wheel(report, wheel_path, log):
         shutil.rmtree(home, ignore_errors=True)
 
 
+def paired_warm(report, other: Path, rounds: int, log):
+    """``pyramid_20`` warm only, this checkout and ``other`` alternately, each from its own
+    populated cache (its ``_kernels/``: no ``NUMBA_CACHE_DIR``), one process per tree a round:
+    the warm figure without a cold run's 60-70 s of CPU per round on a shared machine. A run
+    that compiles anything is refused (populate the caches first)."""
+    trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
+    prefix = tempfile.mkdtemp(prefix="i2d-pyc-")
+    rows = {name: [] for name in trees}
+    keys = ("import_s", "build_s", "first_step_s", "process_wall_s", "process_cpu_s")
+    try:
+        for r in range(rounds + 1):  # round 0 writes both trees' bytecode: not counted
+            for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
+                env = _env(PYTHONPATH=str(trees[name]), PYTHONPYCACHEPREFIX=prefix)
+                row = first_step(sys.executable, "pyramid_20", env)
+                assert row["file"].startswith(str(trees[name])), row["file"]
+                if row["compile_notices"]:
+                    raise RuntimeError(f"{name} compiled: {row['compile_notices']}")
+                if r:
+                    rows[name].append(row)
+                    log(f"warm round {r}, {name}: {row['process_wall_s']:.3f} s (CPU "
+                        f"{row['process_cpu_s']:.3f} s; import {row['import_s']:.3f}, build "
+                        f"{row['build_s']:.3f}, first step {row['first_step_s']:.3f}; load "
+                        f"{row['load_1min']})")
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+    report["paired warm"] = {name: {"tree": str(trees[name]), "rounds": rows[name],
+                                    "median": {k: statistics.median(x[k] for x in rows[name])
+                                               for k in keys}} for name in trees}
+    for name in trees:
+        m = report["paired warm"][name]["median"]
+        log(f"warm median, {name}: {m['process_wall_s']:.3f} s (CPU {m['process_cpu_s']:.3f} s; "
+            f"import {m['import_s']:.3f}, build {m['build_s']:.3f}, first step "
+            f"{m['first_step_s']:.3f})")
+
+
 def paired(report, other: Path, rounds: int, log):
     """``pyramid_20`` cold and warm, this checkout and ``other`` (a source tree) alternately."""
     trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
@@ -202,6 +238,8 @@ def main(argv=None):
     ap.add_argument("--compare", type=Path, metavar="TREE",
                     help="paired cold and warm runs of this checkout and another source tree")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare (default 3)")
+    ap.add_argument("--warm-only", action="store_true",
+                    help="--compare: warm runs only, each tree from its own populated cache")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "startup.json")
     a = ap.parse_args(argv)
     report = {"machine": os.uname().machine, "cores": os.cpu_count(), "python": sys.version,
@@ -210,7 +248,9 @@ def main(argv=None):
         source(report, print)
     if a.wheel:
         wheel(report, a.wheel.resolve(), print)
-    if a.compare:
+    if a.compare and a.warm_only:
+        paired_warm(report, a.compare, a.rounds, print)
+    elif a.compare:
         paired(report, a.compare, a.rounds, print)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(report, indent=1) + "\n")

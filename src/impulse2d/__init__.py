@@ -20,6 +20,8 @@ import gc as _gc
 _collecting = _gc.isenabled()
 _gc.disable()
 try:
+    from ._numba_import import import_numba as _import_numba
+    _import_numba()
     from .body import Body
     from .constraint_rows import ConstraintRow
     from .contacts import ContactData

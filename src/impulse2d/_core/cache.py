@@ -12,11 +12,12 @@ callee in *another* module changed kept loading its stale cached code (the old a
 delete the caches by hand after editing kernels). Here the source stamp is one hash of the
 whole compiled part of the package: sha256 over the sorted relative paths and the contents of
 every ``.py`` file under ``_core/``, ``_collision/`` and ``_dynamics/`` (recursively) and of
-``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`), except this module and
-``parallel.py``, which hold no kernel (:data:`UNCOMPILED_FILES`). Any edit to any of them makes
-every cached kernel stale, so the next call compiles it again, and a cached kernel is never older
-than a callee. The hash is computed once per process (about 50 files: a millisecond or two).
-A kernel defined in some other file of the package gets that file's hash as well.
+``constants.py`` (:data:`COMPILED_DIRS`, :data:`COMPILED_FILES`), except this module,
+``deferred.py`` and ``parallel.py``, which hold no kernel (:data:`UNCOMPILED_FILES`). Any edit
+to any of them makes every cached kernel stale, so the next call compiles it again, and a
+cached kernel is never older than a callee. The hash is computed once per process (about 50
+files: a millisecond or two). A kernel defined in some other file of the package gets that
+file's hash as well.
 
 **Place.** The cache path of a kernel is a root directory plus the kernel's source directory
 relative to the package (the package layout is mirrored, so ``_dynamics/joints/__init__.py``
@@ -72,7 +73,7 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 """Package subdirectories whose ``.py`` files (recursively) make up the source stamp."""
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
-UNCOMPILED_FILES = ("_core/cache.py", "_core/parallel.py")
+UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""

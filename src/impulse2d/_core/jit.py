@@ -7,6 +7,8 @@ and floating-point flags are decided in a single place:
   by the next process (warm start-up). Set ``IMPULSE2D_NUMBA_CACHE=0`` to opt out.
 * Kernels are compiled when first needed; the solver, each joint type and the step's largest
   stages are compiled on their own, when a world needs them (:mod:`.lazy`).
+* A kernel's Numba dispatcher is itself made on first use (:mod:`.deferred`): a warm process
+  makes the few it calls and loads, not one for each of the package's ~490 kernels.
 * No ``fastmath``: the solver must be bit-reproducible (the same scene run twice gives the same
   bits), and re-association or FMA contraction would make results depend on the compiler's mood.
 * ``error_model="numpy"``: a division by zero gives inf/NaN instead of raising inside a kernel;
@@ -30,6 +32,7 @@ from numba.extending import intrinsic
 
 from .lazy import compiling
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
+from .deferred import DeferredKernel
 _cache.install()
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
@@ -37,13 +40,21 @@ CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "Fals
 
 def _jit(**options):
     """``numba.njit`` with the engine's policy and ``options``; the kernel's cache loads
-    without first loading Numba's compiler (:class:`.cache.QuickLoadCache`)."""
+    without first loading Numba's compiler (:class:`.cache.QuickLoadCache`). The dispatcher is
+    made on the kernel's first use (:class:`.deferred.DeferredKernel`): a warm process uses a
+    few dozen of the package's ~490 kernels."""
     decorate = numba.njit(cache=CACHE, fastmath=False, error_model="numpy", **options)
 
-    def decorator(function):
+    def make(function):
         dispatcher = decorate(function)
         _cache.quick_loading(dispatcher)
         return dispatcher
+
+    if numba.config.DISABLE_JIT:
+        return make  # the plain function: nothing to defer
+
+    def decorator(function):
+        return DeferredKernel(function, make)
 
     return decorator
 
