@@ -293,7 +293,7 @@ def _assemble_sparse(members, where, body, jacobian, data, inv_mass, inv_inertia
     value = np.empty(bound)
     mark = np.full(n, -1, dtype=np.int64)   # mark[j] == i: row i has an entry for column j
     at = np.empty(n, dtype=np.int64)
-    e = 0
+    e = np.int64(0)  # not the literal 0, which compiled sort_row a second time (see direct())
     for i in range(n):
         r = members[i]
         for s in range(4):
@@ -356,7 +356,7 @@ def _solve_joint_island(members, where, body, jacobian, data, b_all, inv_mass, i
     lam = np.empty(n)
     for i in range(n):
         lam[i] = -y[i]
-    _budget(members, data, diagonal, lam, impulse, False)
+    _budget(members, data, diagonal, lam, impulse, np.bool_(False))  # as the other call
 
 
 @inner_kernel
@@ -732,7 +732,11 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     #    the impulses would be visible in reaction_force if the step stops below), the rows.
     joint_pass(world, PREPARE, dt, True, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     touching = order.shape[0]
-    contact_rows = 0
+    # np.int64, not the literal 0: Numba types a variable by its first value while it infers
+    # the rest, and compiles a callee for every type it is called with on the way, so a
+    # literal start compiled joint_rows (and direct_acceleration's joint_products, 11 s with
+    # its callees) once more for Literal[int](0) (measured with Numba's compile events).
+    contact_rows = np.int64(0)
     for q in range(touching):
         contact_rows += 2 * contacts.count[order[q]]
     none_i = np.zeros((0, 4), dtype=np.int64)

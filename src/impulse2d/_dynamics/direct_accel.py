@@ -246,9 +246,14 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, dense, impu
         i = place[r]
         if i < 0:
             continue
-        sub_body[i] = body[r]
-        sub_jacobian[i] = jacobian[r]
-        sub_data[i] = data[r]
+        # element by element: a row assigned whole compiles Numba's shape-mismatch message
+        # (raise_with_shape_context, 2.2 s for the two dtypes, measured) for shapes that match
+        for c in range(4):
+            sub_body[i, c] = body[r, c]
+            for d in range(3):
+                sub_jacobian[i, c, d] = jacobian[r, c, d]
+        for c in range(WIDTH):
+            sub_data[i, c] = data[r, c]
         # a soft block's rows (weld point, mouse) are active together: its first row's place
         head = place[int(data[r, BLOCK])]
         sub_data[i, BLOCK] = head if head >= 0 else i
@@ -321,7 +326,7 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
     dp = bodies.dp
     dq = bodies.dq
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
-    r = 0
+    r = np.int64(0)  # not the literal 0 (see direct.direct)
     for q in range(touching):
         a = cs.body_a[q]
         b = cs.body_b[q]
@@ -339,10 +344,11 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
             gy = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
             s = cs.base_separation[q, j] + gx * nx + gy * ny
             geometry[r, 6] = s  # m, for restitution
-            _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby, NORMAL,
-                 speed_cap)
+            # the kinds as np.int64: one compile of _put for both (a literal each: two)
+            _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby,
+                 np.int64(NORMAL), speed_cap)
             _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby,
-                 FRICTION, speed_cap)
+                 np.int64(FRICTION), speed_cap)
             data[r + 1, BOUND] = cs.friction[q]
             data[r + 1, LINK] = r
             error[r] = s + slop
@@ -394,7 +400,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     # 1. The rows at the step's start, and the size check before anything moves.
     joint_pass(world, PREPARE, h, True, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     touching = order.shape[0]
-    contact_rows = 0
+    contact_rows = np.int64(0)  # not the literal 0 (see direct.direct)
     for q in range(touching):
         contact_rows += 2 * contacts.count[order[q]]
     none = np.zeros(0)

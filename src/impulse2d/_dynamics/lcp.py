@@ -84,7 +84,7 @@ def _walk(M, q, max_pivots, z):
     if n == 0:
         return SOLVED, 0, none, np.zeros(0, dtype=np.int64)
     # The most negative q_i decides whether there is anything to do and where z0 enters.
-    t = 0
+    t = np.int64(0)  # not the literal 0: see _ratio_test
     for i in range(1, n):
         if q[i] < q[t]:
             t = i
@@ -201,7 +201,10 @@ def _ratio_test(T, basis, column, z0):
     if scale == 0.0:
         return -1
     tolerance = _TOLERANCE * scale
-    best = -1
+    # np.int64, not the literal -1: Numba types a variable by its first value while it infers
+    # the rest and compiles a callee for each type it is called with on the way, so a literal
+    # start compiled _lexicographically_smaller (and, above, _pivot) twice.
+    best = np.int64(-1)
     best_ratio = 0.0
     for i in range(n):
         entry = T[i, column]
