@@ -512,10 +512,12 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
-ACCELERATION_SECONDS = 54.8
+ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
-its island solve that no longer compiles (2026-11-24: 32 s against 18.5 s)."""
+its island solve that no longer compiles (2026-11-24: 32 s against 18.5 s); then 56.6 -> 35.0 s
+at load 10-12 once its joint products stopped compiling twice (a literal start row, 2026-11-28
+evening), scaled to the figures above."""
 
 DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
                                         "the direct solver (acceleration level)",
