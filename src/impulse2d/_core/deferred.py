@@ -23,6 +23,7 @@ source stamp (:data:`.cache.UNCOMPILED_FILES`).
 from __future__ import annotations
 
 import sys
+import threading
 from types import MethodType
 
 from numba.core.typing.typeof import typeof_impl
@@ -42,13 +43,17 @@ class DeferredKernel:
         self.__wrapped__ = function
 
     def dispatcher(self):
-        """The Numba dispatcher, made now if it was not yet."""
+        """The Numba dispatcher, made now if it was not yet (once: a batch's threads may ask
+        together)."""
         made = self._dispatcher
         if made is None:
-            made = self._dispatcher = self._decorate(self.py_func)
-            module = sys.modules.get(self.__module__)
-            if module is not None and module.__dict__.get(self.__name__) is self:
-                module.__dict__[self.__name__] = made
+            with _MAKING:
+                made = self._dispatcher
+                if made is None:
+                    made = self._dispatcher = self._decorate(self.py_func)
+                    module = sys.modules.get(self.__module__)
+                    if module is not None and module.__dict__.get(self.__name__) is self:
+                        module.__dict__[self.__name__] = made
         return made
 
     def __getattr__(self, name):
@@ -76,6 +81,9 @@ class DeferredKernel:
     def __repr__(self):
         state = "made" if self._dispatcher is not None else "deferred"
         return f"<kernel {self.__module__}.{self.__qualname__} ({state})>"
+
+
+_MAKING = threading.RLock()
 
 
 @typeof_impl.register(DeferredKernel)
