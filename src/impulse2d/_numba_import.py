@@ -5,11 +5,12 @@ Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy
 ``locale``, its version parser) is about 0.03 s of CPU of a warm start of 0.6-0.8 s, and a warm
 world of contacts never uses SciPy (the direct solver's dense Cholesky finds LAPACK in
 ``scipy.linalg.cython_lapack`` on its first call, through Numba's helper library, which imports
-it then; the modules that call SciPy import it themselves). The check reads only ``scipy.__version__``, so
-while Numba imports, ``sys.modules`` holds a module that has just that, the installed SciPy's
-version from its distribution's metadata (``importlib.metadata``, which Numba imports anyway);
-it is removed as soon as Numba is imported, so the next ``import scipy`` imports SciPy itself.
-Numba's check is kept as it was: the version it reads is the installed one.
+it then; the modules that call SciPy import it themselves). The check reads only
+``scipy.__version__``, so while Numba imports, ``sys.modules`` holds a module that has just
+that, the installed SciPy's version from its distribution's metadata (``importlib.metadata``,
+which Numba imports anyway); it is removed as soon as Numba is imported, so the next
+``import scipy`` imports SciPy itself. Numba's check is kept as it was: the version it reads
+is the installed one.
 """
 
 from __future__ import annotations
