@@ -42,6 +42,11 @@ body of one shape by its checked creation: ~30 us; LunarLander's moon of 11 edge
 FEW = 4
 """A batch of fewer bodies than this is destroyed one by one."""
 
+FEW_BODIES = 4
+"""Fewer bodies than this are written row by row, element by element (about 5 us a body:
+an element write costs a tenth of a column write, and a batch writes some 35 columns per body
+store; LunarLander's moon is one body of 11 edges)."""
+
 
 def create_static_bodies(world, bodies: list) -> list:
     """Create static bodies: ``bodies`` a list of ``(x, y, angle, parts)`` (m, m, rad; checked
@@ -59,7 +64,11 @@ def create_static_bodies(world, bodies: list) -> list:
     flat = [s for group in groups for s in group]
     if flat:
         world._shapes = _room(world, world._shapes, SHAPE_LAYOUT, max(flat))
-    _write_bodies(world, _index(rows), bodies)
+    if len(rows) < FEW_BODIES:
+        for i, (x, y, angle, _) in zip(rows, bodies):
+            _write_body(world._bodies, i, x, y, angle, world._settings.length_units_per_meter)
+    else:
+        _write_bodies(world, _index(rows), bodies)
     generation = world._bodies.generation[rows].tolist()
     made = [Body(world, i, g) for i, g in zip(rows, generation)]
     world._body_handles.update(zip(rows, made))
@@ -113,6 +122,9 @@ def _write_extents(world, rows: list, groups: list, flat: list) -> None:
     r = _index(flat)
     count = sh.count[r]
     radius = sh.radius[r]
+    if len(groups) < FEW_BODIES and bool((count == 2).all()) and not radius.any():
+        _segment_extents(world, rows, groups, sh.vertices[r, :2])
+        return
     x0, y0 = sh.vertices[r, 0, 0] - 0.0, sh.vertices[r, 0, 1] - 0.0
     x1, y1 = sh.vertices[r, 1, 0] - 0.0, sh.vertices[r, 1, 1] - 0.0
     h0, h1 = np.hypot(x0, y0), np.hypot(x1, y1)
@@ -136,6 +148,58 @@ def _write_extents(world, rows: list, groups: list, flat: list) -> None:
             b.extent[i] = reach[k:k + len(group)].max()
             b.min_extent[i] = thin[k:k + len(group)].min()
         k += len(group)
+
+
+def _segment_extents(world, rows: list, groups: list, ends: np.ndarray) -> None:
+    """:func:`_write_extents` for bodies of segments alone (radius 0; ``ends`` their two
+    vertices, (n, 2, 2)), few of them: ``_reach`` of a segment is the larger ``np.hypot`` of
+    its two ends (it takes the hypot of every end within 1e-9 of the farthest in d^2, and no
+    end left out can have the larger hypot), plus the radius 0.0, so a body's extent is the
+    largest hypot of its shapes' ends, plus 0.0; a segment's thinnest half-width is 0.0
+    (``_min_extent``: max(0.0, 0.0) + 0.0). One hypot over all the ends, a max per body."""
+    reach = np.hypot(ends[..., 0], ends[..., 1])
+    b = world._bodies
+    k = 0
+    for i, group in zip(rows, groups):
+        if group:
+            b.extent[i] = reach[k:k + len(group)].max() + 0.0
+            b.min_extent[i] = 0.0
+        k += len(group)
+
+
+def _write_body(b, i: int, x: float, y: float, angle: float, units: float) -> None:
+    """:func:`_write_bodies` for the one row ``i`` (checked floats), element by element: the
+    same values, from the same operations."""
+    c, s = math.cos(angle), math.sin(angle)
+    b.alive[i] = True
+    b.type[i] = STATIC
+    b.origin[i, 0] = x
+    b.origin[i, 1] = y
+    b.local_center[i, 0] = 0.0
+    b.local_center[i, 1] = 0.0
+    b.center[i, 0] = x + c * 0.0 - s * 0.0
+    b.center[i, 1] = y + s * 0.0 + c * 0.0
+    b.angle[i] = angle
+    b.rot[i, 0] = c
+    b.rot[i, 1] = s
+    for column in (b.v, b.force, b.dp):
+        column[i, 0] = 0.0
+        column[i, 1] = 0.0
+    for column in (b.w, b.torque, b.linear_damping, b.angular_damping, b.sleep_time,
+                   b.island_sleep, b.extent, b.step_motion, b.sweep, b.mass, b.inv_mass,
+                   b.inertia, b.inv_inertia):
+        column[i] = 0.0
+    b.gravity_scale[i] = 1.0
+    b.dq[i, 0] = 1.0
+    b.dq[i, 1] = 0.0
+    b.fixed_rotation[i] = False
+    b.asleep[i] = False
+    b.allow_sleep[i] = True
+    b.sleep_threshold[i] = SLEEP_THRESHOLD * units
+    b.island[i] = -1
+    b.min_extent[i] = HUGE
+    b.bullet[i] = False
+    b.fast[i] = False
 
 
 def _index(rows: list):
@@ -221,10 +285,17 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
         if ends:
             sh.vertices[r[ends]], sh.normals[r[ends]], sh.centroid[r[ends]] = segment_arrays(
                 [geoms[k] for k in ends])
-    for name in ("density", "friction", "restitution", "is_sensor", "category", "mask",
-                 "group"):
-        getattr(sh, name)[r] = [m[name] for m in materials]
-    sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
+    first = materials[0]
+    if all(m is first for m in materials):
+        # one material (a parsed dict is shared by the fixtures of one definition: the
+        # layer's _parsed), broadcast: a scalar write costs a third of a list's
+        for name in _MATERIAL_COLUMNS:
+            getattr(sh, name)[r] = first[name]
+        sh.sensor_events[r] = first["enable_sensor_events"]
+    else:
+        for name in _MATERIAL_COLUMNS:
+            getattr(sh, name)[r] = [m[name] for m in materials]
+        sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
     sensors = sum(bool(m["is_sensor"]) for m in materials)
     if sensors:
         world._events.sensor_count += sensors
@@ -237,6 +308,10 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
     for s, m in zip(rows, materials):
         if m["user_data"] is not None:
             world._shape_user_data[s] = m["user_data"]
+
+
+_MATERIAL_COLUMNS = ("density", "friction", "restitution", "is_sensor", "category", "mask",
+                     "group")
 
 
 def destroy_bodies(world, bodies: list) -> None:
