@@ -397,20 +397,38 @@ class World:
         b = self._bodies
         # Element by element: a row written from a tuple or a broadcast scalar costs about a
         # microsecond, two element writes half that (creation is most of a Gymnasium reset).
+        # The mass, centre and velocity that _update_mass gives a body without shapes (Box2D's
+        # 1 kg for a dynamic one, 0 for the others), written once, from its operations:
+        # _sync_center's origin + R (0, 0) (not always the origin: -0.0 + 0.0 is 0.0), and the
+        # dynamic body's velocity kept at the old centre, the origin (v += w x (c - origin)).
+        c, s = math.cos(angle), math.sin(angle)
+        cx = x + c * 0.0 - s * 0.0
+        cy = y + s * 0.0 + c * 0.0
+        vx, vy = v
+        if kind == DYNAMIC:
+            vx = vx - w * (cy - y)
+            vy = vy + w * (cx - x)
+            mass = 1.0
+        else:
+            mass = 0.0
         b.alive[i] = True
         b.type[i] = kind
         b.origin[i, 0] = x
         b.origin[i, 1] = y
-        b.center[i, 0] = x
-        b.center[i, 1] = y
+        b.center[i, 0] = cx
+        b.center[i, 1] = cy
         b.local_center[i, 0] = 0.0
         b.local_center[i, 1] = 0.0
         b.angle[i] = angle
-        b.rot[i, 0] = math.cos(angle)
-        b.rot[i, 1] = math.sin(angle)
-        b.v[i, 0] = v[0]
-        b.v[i, 1] = v[1]
+        b.rot[i, 0] = c
+        b.rot[i, 1] = s
+        b.v[i, 0] = vx
+        b.v[i, 1] = vy
         b.w[i] = w
+        b.mass[i] = mass
+        b.inv_mass[i] = mass  # (1 / 1 kg, or 0)
+        b.inertia[i] = 0.0
+        b.inv_inertia[i] = 0.0
         b.force[i, 0] = 0.0
         b.force[i, 1] = 0.0
         b.torque[i] = 0.0
@@ -440,18 +458,7 @@ class World:
         self._body_joints[i] = []
         if user_data is not None:
             self._body_user_data[i] = user_data
-        # what _body_mass gives a body without shapes (Box2D's 1 kg for a dynamic one)
-        if kind == DYNAMIC:
-            self._update_mass(i, (1.0, (0.0, 0.0), 0.0))
-        else:
-            # _update_mass's writes for a massless body without shapes, inline (the local
-            # centre, extent and min_extent are written above; most bodies of a Gymnasium
-            # reset are static terrain)
-            b.mass[i] = 0.0
-            b.inv_mass[i] = 0.0
-            b.inertia[i] = 0.0
-            b.inv_inertia[i] = 0.0
-            self._sync_center(i)
+        self._query_index = None  # (_sync_center's: the queries' grid has the old centres)
         self._live_rows = None
         _sleep.awake_changed(self)  # a new body to integrate (or a static one's box to make)
         return handle
