@@ -1,0 +1,90 @@
+"""Making and destroying things, cut without changing what a world holds or how it moves
+(issue 31 items 5 and 8).
+
+``create_body`` writes a shapeless body's mass, centre of mass and velocity itself instead of
+calling ``World._update_mass``; ``Body.local_point`` reads its row with ``ndarray.item``. Each
+must give what the general path gives, bit for bit (``-0.0`` against ``0.0`` included).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import impulse2d
+from impulse2d._core.state import DYNAMIC
+
+KINDS = ("static", "kinematic", "dynamic")
+POSES = [((0.0, 0.0), 0.0), ((-0.0, -0.0), 0.0), ((3.25, -7.5), 0.7), ((-0.0, 2.0), -2.9),
+         ((1e4, -1e4), 1e3), ((0.1, 0.2), math.pi)]
+MOTIONS = [((0.0, 0.0), 0.0), ((-0.0, 0.0), -0.0), ((1.5, -2.0), 3.0), ((-4.0, 0.5), -7.25)]
+
+
+def _row_bytes(world, i):
+    b = world._bodies
+    return {name: column[i].tobytes() for name, column in zip(b._fields, b)}
+
+
+def _general_path(world, body, position, v, w):
+    """Rewrite body ``body``'s row as ``create_body`` wrote it before: the centre and the
+    velocity as given, then ``World._update_mass`` with a shapeless body's mass (1 kg for a
+    dynamic body) or the massless body's writes and ``_sync_center``."""
+    i = body._row()
+    b = world._bodies
+    b.center[i, 0], b.center[i, 1] = position
+    b.v[i, 0], b.v[i, 1] = v
+    b.w[i] = w
+    if b.type[i] == DYNAMIC:
+        world._update_mass(i, (1.0, (0.0, 0.0), 0.0))
+    else:
+        b.mass[i] = b.inv_mass[i] = b.inertia[i] = b.inv_inertia[i] = 0.0
+        world._sync_center(i)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_create_body_writes_what_update_mass_wrote(kind):
+    for position, angle in POSES:
+        for v, w in (MOTIONS if kind != "static" else MOTIONS[:2]):
+            world = impulse2d.World()
+            body = world.create_body(kind, position=position, angle=angle, linear_velocity=v,
+                                     angular_velocity=w)
+            mine = _row_bytes(world, body._row())
+            _general_path(world, body, position, v, w)
+            assert _row_bytes(world, body._row()) == mine, (kind, position, angle, v, w)
+            # what a dynamic body without shapes has: Box2D's 1 kg about its origin
+            assert body.mass == (1.0 if kind == "dynamic" else 0.0)
+            assert body.inertia == 0.0
+            assert tuple(body.world_center) == (position[0] + 0.0, position[1] + 0.0)
+
+
+def test_a_spun_body_keeps_its_velocity_at_its_origin():
+    """The velocity is kept at the old centre (the origin): a body created spinning has the
+    velocity given there, and a shape that moves the centre changes it by w x (c - origin)."""
+    world = impulse2d.World(gravity=(0.0, 0.0))
+    body = world.create_body("dynamic", position=(-0.0, 1.0), linear_velocity=(2.0, -1.0),
+                             angular_velocity=3.0)
+    assert tuple(body.linear_velocity) == (2.0, -1.0)
+    body.create_circle(0.5, center=(1.0, 0.0), density=1.0)
+    vx, vy = body.linear_velocity
+    assert (vx, vy) == pytest.approx((2.0, -1.0 + 3.0 * 1.0), abs=1e-12)
+
+
+def test_local_point_is_the_inverse_rotation_of_the_offset():
+    world = impulse2d.World()
+    for angle in (0.0, 0.3, -2.0, math.pi):
+        body = world.create_body("dynamic", position=(1.5, -2.5), angle=angle)
+        b = world._bodies
+        i = body._row()
+        c, s = b.rot[i]
+        for point in ((0.0, 0.0), (3.0, 4.0), (-1e3, 7.0), (-0.0, -0.0)):
+            dx, dy = point[0] - b.origin[i, 0], point[1] - b.origin[i, 1]
+            want = (float(c * dx + s * dy), float(-s * dx + c * dy))  # the array reads' value
+            got = body.local_point(point)
+            assert type(got[0]) is float and type(got[1]) is float
+            assert np.array(got).tobytes() == np.array(want).tobytes()
+            back = body.world_point(got)
+            assert back == pytest.approx(point, abs=1e-9)
+    with pytest.raises(TypeError, match="world_point"):
+        body.local_point("xy")
