@@ -88,3 +88,60 @@ def test_local_point_is_the_inverse_rotation_of_the_offset():
             assert back == pytest.approx(point, abs=1e-9)
     with pytest.raises(TypeError, match="world_point"):
         body.local_point("xy")
+
+
+# -- the pybox2d layer's edges on a queued body (LunarLander's moon) -------------------------
+
+def _moon(world, defs: bool):
+    """A static body of edges as LunarLander makes its moon: by ``CreateEdgeFixture``
+    (queued with the body without a definition) or by ``CreateFixture`` of a definition."""
+    from impulse2d.compat.box2d import b2EdgeShape, b2FixtureDef
+    moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0, 0), (20, 0)]))
+    for k in range(10):
+        p1, p2 = (2.0 * k, 0.3 * (k % 3)), (2.0 * k + 2.0, 0.3 * ((k + 1) % 3))
+        options = dict(density=0, friction=0.1) if k % 4 else dict(
+            friction=0.5, restitution=0.25, userData=("edge", k))
+        if defs:
+            moon.CreateFixture(b2FixtureDef(shape=b2EdgeShape(vertices=[p1, p2]), **options))
+        else:
+            moon.CreateEdgeFixture(vertices=[p1, p2], **options)
+    return moon
+
+
+def test_queued_edges_are_the_fixtures_a_definition_makes():
+    from impulse2d.compat.box2d import b2World
+    worlds = [b2World(gravity=(0, -10)) for _ in range(2)]
+    moons = [_moon(world, defs) for world, defs in zip(worlds, (False, True))]
+    assert len(worlds[0]._queue) == 1  # queued, with its eleven edges
+    for world in worlds:
+        world.CreateDynamicBody(position=(5.0, 4.0)).CreateCircleFixture(radius=0.5,
+                                                                         density=1.0)
+        for _ in range(60):
+            world.Step(1 / 50, 6, 2)
+    assert worlds[0].engine.state_hash() == worlds[1].engine.state_hash()
+    for a, b in zip(moons[0].fixtures, moons[1].fixtures):
+        assert a.shape.vertices == b.shape.vertices and a.shape.radius == b.shape.radius
+        assert (a.density, a.friction, a.restitution, a.userData) == \
+            (b.density, b.friction, b.restitution, b.userData)
+        fa, fb = a.filterData, b.filterData
+        assert (fa.categoryBits, fa.maskBits, fa.groupIndex) == \
+            (fb.categoryBits, fb.maskBits, fb.groupIndex) == (1, 0xFFFF, 0)
+        assert a.shape is not b.shape and a.body is moons[0]
+
+
+def test_a_bad_queued_edge_raises_and_queues_nothing():
+    from impulse2d.compat.box2d import b2EdgeShape, b2World
+    world = b2World(gravity=(0, -10))
+    moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0, 0), (20, 0)]))
+    queued = list(world._queue[-1][1][4])
+    with pytest.raises(ValueError, match="friction"):
+        moon.CreateEdgeFixture(vertices=[(0, 0), (1, 0)], friction=-1.0)
+    with pytest.raises(ValueError, match="density"):
+        moon.CreateEdgeFixture(vertices=[(0, 0), (1, 0)], density=float("nan"))
+    with pytest.raises(ValueError, match="apart"):
+        moon.CreateEdgeFixture(vertices=[(0, 0), (0, 0)])
+    with pytest.raises(TypeError, match="vertices"):
+        moon.CreateEdgeFixture(vertices=[(0, 0), 1])
+    assert world._queue[-1][1][4] == queued and len(moon.fixtures) == 1
+    moon.CreateEdgeFixture(vertices=[(0, 0), (1, 0)], categoryBits=2)  # (by a definition)
+    assert moon.fixtures[-1].filterData.categoryBits == 2 and len(moon.fixtures) == 2
