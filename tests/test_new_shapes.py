@@ -145,3 +145,38 @@ def test_a_bad_queued_edge_raises_and_queues_nothing():
     assert world._queue[-1][1][4] == queued and len(moon.fixtures) == 1
     moon.CreateEdgeFixture(vertices=[(0, 0), (1, 0)], categoryBits=2)  # (by a definition)
     assert moon.fixtures[-1].filterData.categoryBits == 2 and len(moon.fixtures) == 2
+
+
+def test_joint_definitions_start_from_their_fields_and_refuse_unknown_keywords():
+    from impulse2d.compat import _b2joints
+    from impulse2d.compat.box2d import b2World
+    world = b2World(gravity=(0, -10))
+    a = world.CreateDynamicBody(position=(0.0, 2.0))
+    b = world.CreateDynamicBody(position=(1.0, 2.0), angle=0.25)
+    kinds = [name for name in dir(_b2joints) if name.endswith("JointDef") and name != "b2JointDef"]
+    assert len(kinds) >= 10
+    for name in kinds:
+        cls = getattr(_b2joints, name)
+        d = cls()
+        assert vars(d) == {"bodyA": None, "bodyB": None, "collideConnected": False,
+                           "userData": None, **cls._fields}
+        with pytest.raises(TypeError, match="no field 'bogus'"):
+            cls(bodyA=a, bogus=1.0)
+    d = _b2joints.b2RevoluteJointDef(bodyA=a, bodyB=b, anchor=(0.5, 2.0), enableMotor=True)
+    assert d.enableMotor is True and d.referenceAngle == pytest.approx(0.25)
+    assert tuple(d.localAnchorA) == pytest.approx((0.5, 0.0))
+
+    class Traced(_b2joints.b2RevoluteJointDef):  # a program's subclass: a field's property
+        seen: list = []
+
+        @property
+        def motorSpeed(self):  # noqa: N802
+            return self.__dict__.get("_speed", 0.0)
+
+        @motorSpeed.setter
+        def motorSpeed(self, value):  # noqa: N802
+            Traced.seen.append(value)
+            self.__dict__["_speed"] = value
+
+    t = Traced(motorSpeed=2.0)
+    assert t.motorSpeed == 2.0 and Traced.seen == [0.0, 2.0]  # the default, then the keyword
