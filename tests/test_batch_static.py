@@ -157,7 +157,8 @@ def _few_body_specs(seed: int, bodies: int, segments_only: bool):
         # one material for every shape of a body of segments (the batch then writes each
         # material column once), the high bits of the mask and a negative group included
         shared = dict(friction=rng.uniform(0, 3), density=0.0, mask=0xFFFF_FFFF_FFFF_FFF0,
-                      group=-3, category=1 << 63, restitution=0.25)
+                      group=-3, category=1 << 63, restitution=0.25, user_data=("moon", k),
+                      is_sensor=k % 2 == 0)
         for j in range(11):
             material = shared if segments_only else dict(
                 friction=rng.uniform(0, 3), density=0.0,

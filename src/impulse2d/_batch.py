@@ -213,12 +213,17 @@ def _index(rows: list):
 
 
 def _room(world, store, layout, top: int):
-    """``store`` grown as one-by-one creation grows it (doubling) until row ``top`` fits."""
-    while top >= len(store.alive):
-        store = grow_store(store, layout, 2 * len(store.alive))
-        world._query_index = world._query_spare = None  # it reads the store it was built on
-        stores_replaced()
-    return store
+    """``store`` with the capacity one-by-one creation grows it to (doubling) until row
+    ``top`` fits, grown once to it (the same rows and zeros as doubling step by step: a
+    BipedalWalker terrain of 199 edges doubled the shape store four times)."""
+    capacity = len(store.alive)
+    if top < capacity:
+        return store
+    while top >= capacity:
+        capacity *= 2
+    world._query_index = world._query_spare = None  # it reads the store it was built on
+    stores_replaced()
+    return grow_store(store, layout, capacity)
 
 
 def _write_bodies(world, r, bodies: list) -> None:
@@ -270,7 +275,11 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
     materials = [m for _, _, m in parts]
     sh.alive[r] = True
     sh.body[r] = owners
-    sh.type[r] = [_SHAPE_CODES[kind] for kind, _, _ in parts]
+    kinds = {kind for kind, _, _ in parts}
+    if len(kinds) == 1:  # (terrain: segments alone; one scalar write)
+        sh.type[r] = _SHAPE_CODES[kinds.pop()]
+    else:
+        sh.type[r] = [_SHAPE_CODES[kind] for kind, _, _ in parts]
     sh.count[r] = [g.count for g in geoms]
     sh.radius[r] = [g.radius for g in geoms]
     ends = [k for k, g in enumerate(geoms) if type(g) is SegmentEnds]
@@ -286,17 +295,20 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
             sh.vertices[r[ends]], sh.normals[r[ends]], sh.centroid[r[ends]] = segment_arrays(
                 [geoms[k] for k in ends])
     first = materials[0]
-    if all(m is first for m in materials):
+    shared = all(m is first for m in materials)
+    if shared:
         # one material (a parsed dict is shared by the fixtures of one definition: the
-        # layer's _parsed), broadcast: a scalar write costs a third of a list's
+        # layer's _parsed, the native walker's terrain), broadcast: a scalar write costs a
+        # third of a list's
         for name in _MATERIAL_COLUMNS:
             getattr(sh, name)[r] = first[name]
         sh.sensor_events[r] = first["enable_sensor_events"]
+        sensors = len(materials) if first["is_sensor"] else 0
     else:
         for name in _MATERIAL_COLUMNS:
             getattr(sh, name)[r] = [m[name] for m in materials]
         sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
-    sensors = sum(bool(m["is_sensor"]) for m in materials)
+        sensors = sum(bool(m["is_sensor"]) for m in materials)
     if sensors:
         world._events.sensor_count += sensors
         world._events.on = True
@@ -305,6 +317,10 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
     sh.fat_aabb[r, 0] = sh.fat_aabb[r, 1] = np.inf
     sh.fat_aabb[r, 2] = sh.fat_aabb[r, 3] = -np.inf
     sh.ghost[r] = 0.0
+    if shared:
+        if first["user_data"] is not None:
+            world._shape_user_data.update(dict.fromkeys(rows, first["user_data"]))
+        return
     for s, m in zip(rows, materials):
         if m["user_data"] is not None:
             world._shape_user_data[s] = m["user_data"]
