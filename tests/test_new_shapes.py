@@ -180,3 +180,53 @@ def test_joint_definitions_start_from_their_fields_and_refuse_unknown_keywords()
 
     t = Traced(motorSpeed=2.0)
     assert t.motorSpeed == 2.0 and Traced.seen == [0.0, 2.0]  # the default, then the keyword
+
+
+def _reach_by_items(shapes, s, local_center):
+    """``world._reach`` of a polygon as it read its vertices before (one ``item`` each)."""
+    v = shapes.vertices
+    cx, cy = local_center
+    d, top = [], 0.0
+    for k in range(shapes.count.item(s)):
+        x, y = v.item(s, k, 0) - cx, v.item(s, k, 1) - cy
+        q = x * x + y * y
+        d.append((q, x, y))
+        top = max(top, q)
+    cut = top * (1.0 - 1e-9)
+    return max([np.hypot(x, y) for q, x, y in d if q >= cut]) + shapes.radius.item(s)
+
+
+def _min_extent_by_items(shapes, s):
+    v, n = shapes.vertices, shapes.normals
+    cx, cy = shapes.centroid.item(s, 0), shapes.centroid.item(s, 1)
+    inner = min(n.item(s, k, 0) * (v.item(s, k, 0) - cx) + n.item(s, k, 1) * (v.item(s, k, 1)
+                                                                            - cy)
+                for k in range(shapes.count.item(s)))
+    return max(inner, 0.0) + shapes.radius.item(s)
+
+
+def test_polygon_extents_read_as_lists_are_those_read_by_items():
+    from impulse2d import world as world_module
+    rng = np.random.default_rng(5)
+    world = impulse2d.World()
+    for trial in range(60):
+        body = world.create_body("dynamic", position=tuple(rng.uniform(-50, 50, 2)))
+        count = int(rng.integers(3, 9))
+        angles = np.sort(rng.uniform(0, 2 * np.pi, count))
+        points = [(float(r * np.cos(a)) + 3.0, float(r * np.sin(a)) - 1.0)
+                  for r, a in zip(rng.uniform(0.2, 4.0, count), angles)]
+        try:
+            shape = body.create_polygon(points, radius=float(rng.choice([0.0, 0.05])),
+                                        density=1.0)
+        except ValueError:
+            continue  # (a degenerate hull)
+        s = shape._row()
+        sh = world._shapes
+        for center in ((0.0, 0.0), tuple(body.local_center), (-0.0, 7.25)):
+            got = world_module._reach(sh, s, center)
+            assert np.float64(got).tobytes() == np.float64(
+                _reach_by_items(sh, s, center)).tobytes()
+        assert np.float64(world_module._min_extent(sh, s)).tobytes() == np.float64(
+            _min_extent_by_items(sh, s)).tobytes()
+        assert world_module._min_extent(sh, s) > 0.0
+    assert len(world.shapes) > 40

@@ -1271,8 +1271,9 @@ class World:
 def _reach(shapes: Shapes, s: int, local_center) -> float:
     """The farthest point of shape ``s`` from ``local_center`` (body frame), m: its farthest
     vertex plus its rounding radius, the value ``np.hypot(...).max()`` of the vertices gives.
-    Read with ``ndarray.item`` (a body's creation: the array expression cost several
-    microseconds a shape, a scalar ``np.hypot`` about one): the squared distances pick the
+    Read as Python floats (``ndarray.item``, a polygon's vertices with one ``tolist``: a
+    body's creation; the array expression cost several microseconds a shape, a scalar
+    ``np.hypot`` about one): the squared distances pick the
     candidates, and NumPy's hypot (within an ulp of the exact distance) is taken of every
     vertex within 1e-9 of the farthest in d^2 (5e-10 in distance, far more than an ulp), so no
     vertex left out could have the larger hypot."""
@@ -1298,9 +1299,9 @@ def _reach(shapes: Shapes, s: int, local_center) -> float:
         return far + shapes.radius.item(s)
     d = []
     top = 0.0
-    for k in range(count):
-        x = vertices.item(s, k, 0) - cx
-        y = vertices.item(s, k, 1) - cy
+    for vx, vy in vertices[s, :count].tolist():  # (one call for the polygon's floats)
+        x = vx - cx
+        y = vy - cy
         q = x * x + y * y
         d.append((q, x, y))
         if q > top:
@@ -1314,16 +1315,17 @@ def _min_extent(shapes: Shapes, s: int) -> float:
     """Shape ``s``'s thinnest half-width, m: the rounding radius plus, for a polygon, the
     least distance from its centroid to an edge line (Box2D v3's ``minExtent``: a circle's
     radius, a box's smaller half side, 0 for a segment). Continuous collision calls a body
-    fast when a step moves it more than half the least of its shapes'. (Read with
-    ``ndarray.item``; each distance is n_x (v_x - c_x) + n_y (v_y - c_y), summed in that order
-    as the array form did.)"""
+    fast when a step moves it more than half the least of its shapes'. (Read as Python floats,
+    a polygon's vertices and normals with one ``tolist`` each; each distance is
+    n_x (v_x - c_x) + n_y (v_y - c_y), summed in that order as the array form did.)"""
     count = shapes.count.item(s)
     inner = 0.0
     if count >= 3:
-        v, n = shapes.vertices, shapes.normals
         cx, cy = shapes.centroid.item(s, 0), shapes.centroid.item(s, 1)
-        inner = min(n.item(s, k, 0) * (v.item(s, k, 0) - cx)
-                    + n.item(s, k, 1) * (v.item(s, k, 1) - cy) for k in range(count))
+        # the polygon's vertices and normals as Python floats, one call each
+        inner = min([nx * (vx - cx) + ny * (vy - cy) for (vx, vy), (nx, ny) in
+                     zip(shapes.vertices[s, :count].tolist(),
+                         shapes.normals[s, :count].tolist())])
     return max(inner, 0.0) + shapes.radius.item(s)
 
 
