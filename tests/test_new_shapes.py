@@ -2,8 +2,11 @@
 (issue 31 items 5 and 8).
 
 ``create_body`` writes a shapeless body's mass, centre of mass and velocity itself instead of
-calling ``World._update_mass``; ``Body.local_point`` reads its row with ``ndarray.item``. Each
-must give what the general path gives, bit for bit (``-0.0`` against ``0.0`` included).
+calling ``World._update_mass``; ``Body.local_point`` reads its row with ``ndarray.item``; a
+polygon's extents read its vertices with ``tolist``; the pybox2d layer queues a queued static
+body's edges without a fixture definition, and starts a joint definition from its fields in
+one update. Each must give what the general path gives, bit for bit (``-0.0`` against ``0.0``
+included), and bad input must still raise at once with nothing queued.
 """
 
 from __future__ import annotations
