@@ -89,6 +89,7 @@ def _batched(world, specs):
     """The batch, with segments given as their checked ends (built by the batch) but for the
     odd one, given built (a mix in one batch)."""
     bodies = []
+    parsed = {}  # one parsed material per material given (shared, as the layer shares them)
     for k, (x, y, angle, parts) in enumerate(specs):
         made = []
         for kind, make, material in parts:
@@ -96,7 +97,9 @@ def _batched(world, specs):
             if kind == "segment" and k % 5:
                 geom = geometry.segment_ends(tuple(geom.vertices[0].tolist()),
                                              tuple(geom.vertices[1].tolist()))
-            made.append((kind, geom, parse_material(dict(material))))
+            if id(material) not in parsed:
+                parsed[id(material)] = parse_material(dict(material))
+            made.append((kind, geom, parsed[id(material)]))
         bodies.append((x, y, angle, made))
     return _batch.create_static_bodies(world, bodies)
 
@@ -137,6 +140,62 @@ def test_batch_writes_what_one_by_one_writes(n):
             box = world.create_body("dynamic", position=(4.0 * k - 20.0, 12.0))
             box.create_box(0.4, 0.3, density=2.0)
         for _ in range(90):
+            world.step(1 / 60)
+    assert a.state_hash() == b.state_hash()
+
+
+def _few_body_specs(seed: int, bodies: int, segments_only: bool):
+    """A few static bodies of many shapes each (LunarLander's moon: one body of 11 edges),
+    which the batch writes row by row, element by element (``_batch.FEW_BODIES``), and whose
+    extents it takes in one pass when they are all segments."""
+    rng = random.Random(seed)
+    specs = []
+    for k in range(bodies):
+        x = -0.0 if k == 0 else rng.uniform(-40, 40)  # -0.0: the centre is 0.0
+        angle = 0.0 if k == 1 else rng.uniform(-3, 3)
+        parts = []
+        # one material for every shape of a body of segments (the batch then writes each
+        # material column once), the high bits of the mask and a negative group included
+        shared = dict(friction=rng.uniform(0, 3), density=0.0, mask=0xFFFF_FFFF_FFFF_FFF0,
+                      group=-3, category=1 << 63, restitution=0.25, user_data=("moon", k),
+                      is_sensor=k % 2 == 0)
+        for j in range(11):
+            material = shared if segments_only else dict(
+                friction=rng.uniform(0, 3), density=0.0,
+                user_data=("tag", k, j) if j == 2 else None)
+            if segments_only or j % 3:
+                a = (rng.uniform(-20, 20), rng.uniform(-2, 2))
+                if j == 4:
+                    a = (-0.0, -0.0)  # (an end at the origin: hypot 0)
+                b = (a[0] + rng.uniform(0.1, 3), a[1] + rng.uniform(-1, 1))
+                parts.append(("segment", lambda a=a, b=b: geometry.make_segment(a, b),
+                              material))
+            else:
+                c = (rng.uniform(-1, 1), rng.uniform(-1, 1))
+                parts.append(("circle", lambda c=c, r=rng.uniform(0.1, 1): geometry.make_circle(
+                    c, r), material))
+        specs.append((x, rng.uniform(-5, 5), angle, parts))
+    return specs
+
+
+@pytest.mark.parametrize("bodies", [1, 2, 3])
+@pytest.mark.parametrize("segments_only", [True, False])
+def test_few_bodies_of_many_shapes_are_written_as_one_by_one(bodies, segments_only):
+    assert bodies < _batch.FEW_BODIES
+    specs = _few_body_specs(bodies, bodies, segments_only)
+    a, b = _world_with_history(), _world_with_history()
+    made_a = _one_by_one(a, specs)
+    made_b = _batched(b, specs)
+    _assert_same_world(a, b)
+    assert [(h._index, h._generation, [s._index for s in ss]) for h, ss in made_a] == \
+        [(h._index, h._generation, [s._index for s in ss]) for h, ss in made_b]
+    extents = [a._bodies.extent[h._index] for h, _ in made_a]
+    assert all(2.0 < e < 30.0 for e in extents)  # the farthest end of its shapes, m
+    for world in (a, b):
+        for k in range(6):
+            box = world.create_body("dynamic", position=(4.0 * k - 12.0, 8.0))
+            box.create_box(0.4, 0.3, density=2.0)
+        for _ in range(60):
             world.step(1 / 60)
     assert a.state_hash() == b.state_hash()
 

@@ -42,6 +42,11 @@ body of one shape by its checked creation: ~30 us; LunarLander's moon of 11 edge
 FEW = 4
 """A batch of fewer bodies than this is destroyed one by one."""
 
+FEW_BODIES = 4
+"""Fewer bodies than this are written row by row, element by element (about 5 us a body:
+an element write costs a tenth of a column write, and a batch writes some 35 columns per body
+store; LunarLander's moon is one body of 11 edges)."""
+
 
 def create_static_bodies(world, bodies: list) -> list:
     """Create static bodies: ``bodies`` a list of ``(x, y, angle, parts)`` (m, m, rad; checked
@@ -59,7 +64,11 @@ def create_static_bodies(world, bodies: list) -> list:
     flat = [s for group in groups for s in group]
     if flat:
         world._shapes = _room(world, world._shapes, SHAPE_LAYOUT, max(flat))
-    _write_bodies(world, _index(rows), bodies)
+    if len(rows) < FEW_BODIES:
+        for i, (x, y, angle, _) in zip(rows, bodies):
+            _write_body(world._bodies, i, x, y, angle, world._settings.length_units_per_meter)
+    else:
+        _write_bodies(world, _index(rows), bodies)
     generation = world._bodies.generation[rows].tolist()
     made = [Body(world, i, g) for i, g in zip(rows, generation)]
     world._body_handles.update(zip(rows, made))
@@ -113,6 +122,9 @@ def _write_extents(world, rows: list, groups: list, flat: list) -> None:
     r = _index(flat)
     count = sh.count[r]
     radius = sh.radius[r]
+    if len(groups) < FEW_BODIES and bool((count == 2).all()) and not radius.any():
+        _segment_extents(world, rows, groups, sh.vertices[r, :2])
+        return
     x0, y0 = sh.vertices[r, 0, 0] - 0.0, sh.vertices[r, 0, 1] - 0.0
     x1, y1 = sh.vertices[r, 1, 0] - 0.0, sh.vertices[r, 1, 1] - 0.0
     h0, h1 = np.hypot(x0, y0), np.hypot(x1, y1)
@@ -138,6 +150,58 @@ def _write_extents(world, rows: list, groups: list, flat: list) -> None:
         k += len(group)
 
 
+def _segment_extents(world, rows: list, groups: list, ends: np.ndarray) -> None:
+    """:func:`_write_extents` for bodies of segments alone (radius 0; ``ends`` their two
+    vertices, (n, 2, 2)), few of them: ``_reach`` of a segment is the larger ``np.hypot`` of
+    its two ends (it takes the hypot of every end within 1e-9 of the farthest in d^2, and no
+    end left out can have the larger hypot), plus the radius 0.0, so a body's extent is the
+    largest hypot of its shapes' ends, plus 0.0; a segment's thinnest half-width is 0.0
+    (``_min_extent``: max(0.0, 0.0) + 0.0). One hypot over all the ends, a max per body."""
+    reach = np.hypot(ends[..., 0], ends[..., 1])
+    b = world._bodies
+    k = 0
+    for i, group in zip(rows, groups):
+        if group:
+            b.extent[i] = reach[k:k + len(group)].max() + 0.0
+            b.min_extent[i] = 0.0
+        k += len(group)
+
+
+def _write_body(b, i: int, x: float, y: float, angle: float, units: float) -> None:
+    """:func:`_write_bodies` for the one row ``i`` (checked floats), element by element: the
+    same values, from the same operations."""
+    c, s = math.cos(angle), math.sin(angle)
+    b.alive[i] = True
+    b.type[i] = STATIC
+    b.origin[i, 0] = x
+    b.origin[i, 1] = y
+    b.local_center[i, 0] = 0.0
+    b.local_center[i, 1] = 0.0
+    b.center[i, 0] = x + c * 0.0 - s * 0.0
+    b.center[i, 1] = y + s * 0.0 + c * 0.0
+    b.angle[i] = angle
+    b.rot[i, 0] = c
+    b.rot[i, 1] = s
+    for column in (b.v, b.force, b.dp):
+        column[i, 0] = 0.0
+        column[i, 1] = 0.0
+    for column in (b.w, b.torque, b.linear_damping, b.angular_damping, b.sleep_time,
+                   b.island_sleep, b.extent, b.step_motion, b.sweep, b.mass, b.inv_mass,
+                   b.inertia, b.inv_inertia):
+        column[i] = 0.0
+    b.gravity_scale[i] = 1.0
+    b.dq[i, 0] = 1.0
+    b.dq[i, 1] = 0.0
+    b.fixed_rotation[i] = False
+    b.asleep[i] = False
+    b.allow_sleep[i] = True
+    b.sleep_threshold[i] = SLEEP_THRESHOLD * units
+    b.island[i] = -1
+    b.min_extent[i] = HUGE
+    b.bullet[i] = False
+    b.fast[i] = False
+
+
 def _index(rows: list):
     """``rows`` as an index into a column: a slice when they are consecutive (rows come from
     the pools' high water mark or, after a batch of frees, lowest first: usually so), which
@@ -149,12 +213,17 @@ def _index(rows: list):
 
 
 def _room(world, store, layout, top: int):
-    """``store`` grown as one-by-one creation grows it (doubling) until row ``top`` fits."""
-    while top >= len(store.alive):
-        store = grow_store(store, layout, 2 * len(store.alive))
-        world._query_index = world._query_spare = None  # it reads the store it was built on
-        stores_replaced()
-    return store
+    """``store`` with the capacity one-by-one creation grows it to (doubling) until row
+    ``top`` fits, grown once to it (the same rows and zeros as doubling step by step: a
+    BipedalWalker terrain of 199 edges doubled the shape store four times)."""
+    capacity = len(store.alive)
+    if top < capacity:
+        return store
+    while top >= capacity:
+        capacity *= 2
+    world._query_index = world._query_spare = None  # it reads the store it was built on
+    stores_replaced()
+    return grow_store(store, layout, capacity)
 
 
 def _write_bodies(world, r, bodies: list) -> None:
@@ -206,7 +275,11 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
     materials = [m for _, _, m in parts]
     sh.alive[r] = True
     sh.body[r] = owners
-    sh.type[r] = [_SHAPE_CODES[kind] for kind, _, _ in parts]
+    kinds = {kind for kind, _, _ in parts}
+    if len(kinds) == 1:  # (terrain: segments alone; one scalar write)
+        sh.type[r] = _SHAPE_CODES[kinds.pop()]
+    else:
+        sh.type[r] = [_SHAPE_CODES[kind] for kind, _, _ in parts]
     sh.count[r] = [g.count for g in geoms]
     sh.radius[r] = [g.radius for g in geoms]
     ends = [k for k, g in enumerate(geoms) if type(g) is SegmentEnds]
@@ -221,11 +294,21 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
         if ends:
             sh.vertices[r[ends]], sh.normals[r[ends]], sh.centroid[r[ends]] = segment_arrays(
                 [geoms[k] for k in ends])
-    for name in ("density", "friction", "restitution", "is_sensor", "category", "mask",
-                 "group"):
-        getattr(sh, name)[r] = [m[name] for m in materials]
-    sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
-    sensors = sum(bool(m["is_sensor"]) for m in materials)
+    first = materials[0]
+    shared = all(m is first for m in materials)
+    if shared:
+        # one material (a parsed dict is shared by the fixtures of one definition: the
+        # layer's _parsed, the native walker's terrain), broadcast: a scalar write costs a
+        # third of a list's
+        for name in _MATERIAL_COLUMNS:
+            getattr(sh, name)[r] = first[name]
+        sh.sensor_events[r] = first["enable_sensor_events"]
+        sensors = len(materials) if first["is_sensor"] else 0
+    else:
+        for name in _MATERIAL_COLUMNS:
+            getattr(sh, name)[r] = [m[name] for m in materials]
+        sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
+        sensors = sum(bool(m["is_sensor"]) for m in materials)
     if sensors:
         world._events.sensor_count += sensors
         world._events.on = True
@@ -234,9 +317,17 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
     sh.fat_aabb[r, 0] = sh.fat_aabb[r, 1] = np.inf
     sh.fat_aabb[r, 2] = sh.fat_aabb[r, 3] = -np.inf
     sh.ghost[r] = 0.0
+    if shared:
+        if first["user_data"] is not None:
+            world._shape_user_data.update(dict.fromkeys(rows, first["user_data"]))
+        return
     for s, m in zip(rows, materials):
         if m["user_data"] is not None:
             world._shape_user_data[s] = m["user_data"]
+
+
+_MATERIAL_COLUMNS = ("density", "friction", "restitution", "is_sensor", "category", "mask",
+                     "group")
 
 
 def destroy_bodies(world, bodies: list) -> None:

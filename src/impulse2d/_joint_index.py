@@ -26,6 +26,13 @@ _RANK[list(JOINT_CODES)] = np.arange(len(JOINT_CODES))
 _FEW = 64
 """Up to this many body-pair keys are sorted as Python ints (``np.unique`` costs more below)."""
 
+_SMALL = 32
+"""A joint store of at most this many rows (a new world's has 4) is read as Python lists: each
+NumPy call on it costs a microsecond or more whatever its length, and the array path makes
+about twenty (24 us measured for LunarLander's two joints, against ~8 this way)."""
+
+_RANKS = _RANK.tolist()
+
 
 def joint_index(joints, bodies, sleepers: int) -> dict:
     """``World._joint_rows``: ``by_type`` (the rows of the live joints per list of
@@ -34,6 +41,8 @@ def joint_index(joints, bodies, sleepers: int) -> dict:
     ``filtered`` (whether a live joint was left out: those of sleeping islands, with no
     awake dynamic body unless neither body is dynamic; ``sleepers``: bodies may sleep)."""
     alive = joints.alive
+    if not sleepers and alive.shape[0] <= _SMALL:
+        return _small_index(joints)
     solved = alive
     if sleepers:
         dynamic = bodies.type == DYNAMIC
@@ -66,6 +75,40 @@ def joint_index(joints, bodies, sleepers: int) -> dict:
         "by_type": (revolute[plain], revolute[~plain], *rows[1:]),
         "no_collide": keys,
         "filtered": bool(sleepers) and bool((alive & ~solved).any()),
+    }
+
+
+def _small_index(joints) -> dict:
+    """:func:`joint_index` of a small store with every live joint solved (no sleepers): the
+    same lists, in the same order (Python's sort is stable, as the array path's), as
+    contiguous int64 vectors (slices of one array, the revolute lists their own arrays)."""
+    codes = joints.type.tolist()
+    ranks = _RANKS
+    live = [j for j, on in enumerate(joints.alive.tolist()) if on]
+    live.sort(key=lambda j: ranks[codes[j]])
+    counts = [0] * len(JOINT_CODES)
+    for j in live:
+        counts[ranks[codes[j]]] += 1
+    ordered = np.array(live, dtype=np.int64)
+    rows = []
+    start = 0
+    for count in counts:
+        rows.append(ordered[start:start + count])
+        start += count
+    spring, motor, limit = (joints.enable_spring.tolist(), joints.enable_motor.tolist(),
+                            joints.enable_limit.tolist())
+    revolute = live[:counts[0]]
+    plain = [j for j in revolute if not (spring[j] or motor[j] or limit[j])]
+    driven = [j for j in revolute if spring[j] or motor[j] or limit[j]]
+    connected, body_a, body_b = (joints.collide_connected.tolist(), joints.body_a.tolist(),
+                                 joints.body_b.tolist())
+    keys = {(min(body_a[j], body_b[j]) << 32) | max(body_a[j], body_b[j])
+            for j in live if not connected[j]}
+    return {
+        "by_type": (np.array(plain, dtype=np.int64), np.array(driven, dtype=np.int64),
+                    *rows[1:]),
+        "no_collide": np.array(sorted(keys), dtype=np.int64),
+        "filtered": False,
     }
 
 

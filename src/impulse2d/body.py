@@ -406,10 +406,13 @@ class Body(Handle):
         i = self._row()
         x, y = _validate.vec2(world_point, "world_point")
         b = self._world._bodies
-        c, s = b.rot[i]
-        dx = x - b.origin[i, 0]
-        dy = y - b.origin[i, 1]
-        return Vec2(float(c * dx + s * dy), float(-s * dx + c * dy))
+        # read with ndarray.item (Python floats: the same double operations as on NumPy's
+        # scalars, without unpacking a row's view; a joint's creation calls this twice)
+        rot, origin = b.rot, b.origin
+        c, s = rot.item(i, 0), rot.item(i, 1)
+        dx = x - origin.item(i, 0)
+        dy = y - origin.item(i, 1)
+        return Vec2(c * dx + s * dy, -s * dx + c * dy)
 
     def velocity_at(self, world_point) -> Vec2:
         """Velocity of the body's material point at ``world_point``, m/s."""

@@ -397,20 +397,38 @@ class World:
         b = self._bodies
         # Element by element: a row written from a tuple or a broadcast scalar costs about a
         # microsecond, two element writes half that (creation is most of a Gymnasium reset).
+        # The mass, centre and velocity that _update_mass gives a body without shapes (Box2D's
+        # 1 kg for a dynamic one, 0 for the others), written once, from its operations:
+        # _sync_center's origin + R (0, 0) (not always the origin: -0.0 + 0.0 is 0.0), and the
+        # dynamic body's velocity kept at the old centre, the origin (v += w x (c - origin)).
+        c, s = math.cos(angle), math.sin(angle)
+        cx = x + c * 0.0 - s * 0.0
+        cy = y + s * 0.0 + c * 0.0
+        vx, vy = v
+        if kind == DYNAMIC:
+            vx = vx - w * (cy - y)
+            vy = vy + w * (cx - x)
+            mass = 1.0
+        else:
+            mass = 0.0
         b.alive[i] = True
         b.type[i] = kind
         b.origin[i, 0] = x
         b.origin[i, 1] = y
-        b.center[i, 0] = x
-        b.center[i, 1] = y
+        b.center[i, 0] = cx
+        b.center[i, 1] = cy
         b.local_center[i, 0] = 0.0
         b.local_center[i, 1] = 0.0
         b.angle[i] = angle
-        b.rot[i, 0] = math.cos(angle)
-        b.rot[i, 1] = math.sin(angle)
-        b.v[i, 0] = v[0]
-        b.v[i, 1] = v[1]
+        b.rot[i, 0] = c
+        b.rot[i, 1] = s
+        b.v[i, 0] = vx
+        b.v[i, 1] = vy
         b.w[i] = w
+        b.mass[i] = mass
+        b.inv_mass[i] = mass  # (1 / 1 kg, or 0)
+        b.inertia[i] = 0.0
+        b.inv_inertia[i] = 0.0
         b.force[i, 0] = 0.0
         b.force[i, 1] = 0.0
         b.torque[i] = 0.0
@@ -440,18 +458,7 @@ class World:
         self._body_joints[i] = []
         if user_data is not None:
             self._body_user_data[i] = user_data
-        # what _body_mass gives a body without shapes (Box2D's 1 kg for a dynamic one)
-        if kind == DYNAMIC:
-            self._update_mass(i, (1.0, (0.0, 0.0), 0.0))
-        else:
-            # _update_mass's writes for a massless body without shapes, inline (the local
-            # centre, extent and min_extent are written above; most bodies of a Gymnasium
-            # reset are static terrain)
-            b.mass[i] = 0.0
-            b.inv_mass[i] = 0.0
-            b.inertia[i] = 0.0
-            b.inv_inertia[i] = 0.0
-            self._sync_center(i)
+        self._query_index = None  # (_sync_center's: the queries' grid has the old centres)
         self._live_rows = None
         _sleep.awake_changed(self)  # a new body to integrate (or a static one's box to make)
         return handle
@@ -869,13 +876,19 @@ class World:
         jt.type[j] = kind
         jt.body_a[j] = a
         jt.body_b[j] = b
-        handles = (self._body_handles[a], self._body_handles[b])
-        jt.local_anchor_a[j] = handles[0].local_point(anchor_a)
-        jt.local_anchor_b[j] = handles[1].local_point(anchor_b)
-        jt.reference_angle[j] = self._bodies.angle[b] - self._bodies.angle[a]
+        handles = self._body_handles
+        # element by element (a row written from a tuple costs about a microsecond)
+        local = handles[a].local_point(anchor_a)
+        jt.local_anchor_a[j, 0] = local[0]
+        jt.local_anchor_a[j, 1] = local[1]
+        local = handles[b].local_point(anchor_b)
+        jt.local_anchor_b[j, 0] = local[0]
+        jt.local_anchor_b[j, 1] = local[1]
+        angle = self._bodies.angle
+        jt.reference_angle[j] = angle.item(b) - angle.item(a)
         for name, value in options.items():
             getattr(jt, name)[j] = value
-        handle = cls(self, j, int(jt.generation[j]))
+        handle = cls(self, j, jt.generation.item(j))
         _sleep.wake_body(self, a)
         _sleep.wake_body(self, b)
         self._joint_handles[j] = handle
@@ -1258,8 +1271,9 @@ class World:
 def _reach(shapes: Shapes, s: int, local_center) -> float:
     """The farthest point of shape ``s`` from ``local_center`` (body frame), m: its farthest
     vertex plus its rounding radius, the value ``np.hypot(...).max()`` of the vertices gives.
-    Read with ``ndarray.item`` (a body's creation: the array expression cost several
-    microseconds a shape, a scalar ``np.hypot`` about one): the squared distances pick the
+    Read as Python floats (``ndarray.item``, a polygon's vertices with one ``tolist``: a
+    body's creation; the array expression cost several microseconds a shape, a scalar
+    ``np.hypot`` about one): the squared distances pick the
     candidates, and NumPy's hypot (within an ulp of the exact distance) is taken of every
     vertex within 1e-9 of the farthest in d^2 (5e-10 in distance, far more than an ulp), so no
     vertex left out could have the larger hypot."""
@@ -1285,9 +1299,9 @@ def _reach(shapes: Shapes, s: int, local_center) -> float:
         return far + shapes.radius.item(s)
     d = []
     top = 0.0
-    for k in range(count):
-        x = vertices.item(s, k, 0) - cx
-        y = vertices.item(s, k, 1) - cy
+    for vx, vy in vertices[s, :count].tolist():  # (one call for the polygon's floats)
+        x = vx - cx
+        y = vy - cy
         q = x * x + y * y
         d.append((q, x, y))
         if q > top:
@@ -1301,16 +1315,17 @@ def _min_extent(shapes: Shapes, s: int) -> float:
     """Shape ``s``'s thinnest half-width, m: the rounding radius plus, for a polygon, the
     least distance from its centroid to an edge line (Box2D v3's ``minExtent``: a circle's
     radius, a box's smaller half side, 0 for a segment). Continuous collision calls a body
-    fast when a step moves it more than half the least of its shapes'. (Read with
-    ``ndarray.item``; each distance is n_x (v_x - c_x) + n_y (v_y - c_y), summed in that order
-    as the array form did.)"""
+    fast when a step moves it more than half the least of its shapes'. (Read as Python floats,
+    a polygon's vertices and normals with one ``tolist`` each; each distance is
+    n_x (v_x - c_x) + n_y (v_y - c_y), summed in that order as the array form did.)"""
     count = shapes.count.item(s)
     inner = 0.0
     if count >= 3:
-        v, n = shapes.vertices, shapes.normals
         cx, cy = shapes.centroid.item(s, 0), shapes.centroid.item(s, 1)
-        inner = min(n.item(s, k, 0) * (v.item(s, k, 0) - cx)
-                    + n.item(s, k, 1) * (v.item(s, k, 1) - cy) for k in range(count))
+        # the polygon's vertices and normals as Python floats, one call each
+        inner = min([nx * (vx - cx) + ny * (vy - cy) for (vx, vy), (nx, ny) in
+                     zip(shapes.vertices[s, :count].tolist(),
+                         shapes.normals[s, :count].tolist())])
     return max(inner, 0.0) + shapes.radius.item(s)
 
 

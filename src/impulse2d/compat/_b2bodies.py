@@ -425,6 +425,11 @@ class b2Body:  # noqa: N801
                           **kwargs):
         # (the shape's keywords by name: LunarLander's moon takes ten of these a reset)
         shape = b2EdgeShape(vertices, vertex1, vertex2)
+        if "_handle" not in self.__dict__ and kwargs.keys() <= _EDGE_QUEUED:
+            # a queued static body's edge, queued with it without a definition's objects
+            fixture = _queue_edge(self, shape, kwargs)
+            if fixture is not None:
+                return fixture
         return self.CreateFixture(shape=shape, **kwargs)
 
     def CreateChainFixture(self, **kwargs):  # noqa: N802
@@ -473,6 +478,19 @@ class b2Body:  # noqa: N801
 
     def DestroyFixture(self, fixture):  # noqa: N802
         self._b2world._destroy_fixture(fixture)
+
+
+_EDGE_QUEUED = frozenset(("density", "friction", "restitution", "userData"))
+"""The keywords of a ``CreateEdgeFixture`` that ``_b2queue.queue_edge`` takes (the others: a
+filter, a sensor flag, go through a definition)."""
+
+
+def _queue_edge(body, shape, kwargs):
+    """``_b2queue.queue_edge`` (imported on first use, as :func:`_queue_fixture`)."""
+    global _queue_edge
+    from ._b2queue import queue_edge
+    _queue_edge = queue_edge
+    return queue_edge(body, shape, kwargs)
 
 
 def _queue_fixture(body, defn):

@@ -37,6 +37,24 @@ from ._b2math import b2Vec2, vec_tuple
 _MAX_SPEED = 1.0e5  # rad/s or m/s: the engine's bound on a motor speed
 
 
+_COMMON = {"bodyA": None, "bodyB": None, "collideConnected": False, "userData": None}
+"""The fields every joint definition starts with."""
+
+_KNOWN: dict = {}
+"""Definition class -> the keyword names it takes (:func:`_known_names`)."""
+
+
+def _known_names(cls) -> tuple[frozenset, bool]:
+    """The keywords a definition of ``cls`` takes: what ``hasattr`` finds on a new one (its
+    fields, the common ones, the class's attributes) and the class's properties (the world
+    points); and whether its fields are plain attributes of the instance (no property or
+    other descriptor of the class is named as one), which ``b2JointDef.__init__`` may then
+    write into the instance's dict at once."""
+    fields = set(_COMMON) | set(cls._fields)
+    plain = not any(hasattr(type(getattr(cls, name, None)), "__set__") for name in fields)
+    return frozenset(fields | set(dir(cls))), plain
+
+
 class b2JointDef:  # noqa: N801
     """Common fields: ``bodyA``, ``bodyB``, ``collideConnected``, ``userData``."""
 
@@ -44,16 +62,21 @@ class b2JointDef:  # noqa: N801
     type = 0  # Box2D's e_unknownJoint; each kind's definition has its b2JointType
 
     def __init__(self, **kwargs):
-        self.bodyA = None
-        self.bodyB = None
-        self.collideConnected = False
-        self.userData = None
-        for name, value in self._fields.items():
-            setattr(self, name, value)
         cls = type(self)
-        for name in kwargs:
-            if not (isinstance(getattr(cls, name, None), property) or hasattr(self, name)):
-                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        known = _KNOWN.get(cls)
+        if known is None:
+            known = _KNOWN[cls] = _known_names(cls)
+        known, plain = known
+        if plain:
+            # the common fields and the kind's defaults straight into the instance's dict (no
+            # descriptor of the class has any of their names: _known_names checks)
+            self.__dict__.update(_COMMON, **self._fields)
+        else:  # (a program's subclass with a property of a field's name)
+            for name, value in {**_COMMON, **self._fields}.items():
+                setattr(self, name, value)
+        if not known.issuperset(kwargs):
+            name = next(name for name in kwargs if name not in known)
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
         # pybox2d sets the bodies first, then the other keywords in their order: the world
         # points (``anchor``, ``anchorA``, ``axis``: properties below) need the bodies
         for name in ("bodyA", "bodyB"):

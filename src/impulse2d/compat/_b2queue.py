@@ -41,7 +41,7 @@ from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
 from ._b2joints import b2GearJoint
 from ._b2math import vec_tuple
-from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef
+from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef, shape_parts
 
 _QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures", "shapes"))
 # b2World members that queue: for what they do not queue they carry the queue out themselves
@@ -86,6 +86,29 @@ def queue_fixture(body, defn):
     body._fixtures.append(fixture)
     queue[-1][1][4].append((kind, geom, m))
     return fixture
+
+
+def queue_edge(body, b2shape, kwargs: dict):
+    """``queue_fixture`` for ``body.CreateEdgeFixture(..., **kwargs)`` (``kwargs``: density,
+    friction, restitution, userData only; ``b2shape`` the call's own new edge, which no one
+    else holds, so the fixture takes it rather than a copy): what a ``b2FixtureDef(**kwargs)``
+    of that edge gives ``queue_fixture``, the definition's defaults for the rest (Box2D 2.3's
+    filter), checked in the same order. None when the body is not the last one queued."""
+    queue = body._b2world._queue
+    if not queue or queue[-1][0] != "make" or queue[-1][1][0] is not body:
+        return None
+    get = kwargs.get
+    kind, geom, m, _ = shape_parts(b2shape, get("density", 0.0), get("friction", 0.2),
+                                   get("restitution", 0.0), 0x0001, 0xFFFF, 0, False,
+                                   built=False)
+    fixture = b2Fixture(None, b2shape, body, get("userData"), _DEFAULT_BITS)
+    body._fixtures.append(fixture)
+    queue[-1][1][4].append((kind, geom, m))  # (an edge: massless, as the queue takes)
+    return fixture
+
+
+_DEFAULT_BITS = (0x0001, 0xFFFF, 0)
+"""A default ``b2Filter``'s (category, mask, group): ``fixture_parts``' bits of it."""
 
 
 def queued_sensor(fixture, flag: bool) -> bool:
