@@ -12,6 +12,9 @@ that every tree goes first as often as the others):
   ``distance_rigid``, ``prismatic``, ... : 100 joints of one type, soft step; the walker's
   world with its native settings, ``pgs_block``): 60 untimed steps, then ``--steps`` timed;
   the median CPU time of a step;
+* ``revolute_pins``: :mod:`joint_steps`' ``revolute`` world with plain pins (no motor, no
+  limit: ``revolute.solve_pins``, code the row machinery did not touch): the same bodies and
+  the rest of the step, so that ``revolute`` against it tells the joints' rows from the rest;
 * ``joint_grid``: :mod:`paired_cpu`'s scene (``run.py``'s, sleeping off), 60 steps; the
   median of steps 2..60;
 * ``gym_walker`` and ``gym_lander``: Gymnasium's ``BipedalWalker-v3`` and ``LunarLander-v3``
@@ -38,8 +41,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 GYM = {"gym_walker": "BipedalWalker-v3", "gym_lander": "LunarLander-v3"}
-CASES = ("walker", "revolute", "distance_rope", "distance_rigid", "prismatic", "joint_grid",
-         "gym_walker", "gym_lander")
+CASES = ("walker", "revolute", "revolute_pins", "distance_rope", "distance_rigid", "prismatic",
+         "joint_grid", "gym_walker", "gym_lander")
 
 
 def gym_run(name: str, steps: int) -> dict:
@@ -75,7 +78,28 @@ def child(case: str, steps: int, env_steps: int) -> dict:
         out = paired_cpu.one_run("joint_grid", paired_cpu.STEPS["joint_grid"])
         return {"us": out["cpu_median_us"], "hash": out["hash"]}
     import joint_steps
+    if case == "revolute_pins":
+        return pins_run(steps)
     return joint_steps.one_run(case, steps)
+
+
+def pins_run(steps: int) -> dict:
+    """:func:`joint_steps.one_run` of the ``revolute`` world's bodies on plain pins."""
+    import impulse2d as i2d
+    world = i2d.World(gravity=(0.0, -10.0), enable_sleep=False)
+    ground = world.create_body(type="static")
+    for i in range(100):
+        b = world.create_body(position=(float(i) + 0.5, 0.0))
+        b.create_circle(0.2, group=-1)
+        world.create_revolute_joint(ground, b, (float(i), 0.0))
+    for _ in range(60):
+        world.step(1 / 60)
+    cpu = []
+    for _ in range(steps):
+        c = time.thread_time()
+        world.step(1 / 60)
+        cpu.append(time.thread_time() - c)
+    return {"us": statistics.median(cpu) * 1e6, "hash": world.state_hash()[:16]}
 
 
 def main() -> None:
