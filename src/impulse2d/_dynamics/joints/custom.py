@@ -238,7 +238,8 @@ def _rigid_rows(joints, j):
     (-1: none) and their count."""
     # np.int64, not the literals: Numba first types the call to _block with the literals'
     # own types (Literal[int](-1), before the loop's assignments reach it) and compiled the
-    # block a second time for them (about 2 s of the custom joint's compile, measured)
+    # block a second time for them (two signatures in _block.signatures; BENCHMARKS.md,
+    # 2026-11-28 evening)
     e0 = np.int64(-1)
     e1 = np.int64(-1)
     e2 = np.int64(-1)

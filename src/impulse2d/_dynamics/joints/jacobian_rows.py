@@ -215,8 +215,9 @@ def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, moto
     one-sided (the upper one along ``-J``). Returns the next row.
 
     One loop over the four rows with one :func:`put_jacobian` in it rather than four written
-    out: the row writer (about 20 stores) is inlined once instead of four times, which is what
-    this kernel's compile time was (BENCHMARKS.md, 2026-11-28 evening); the same values."""
+    out: the row writer (about 20 stores) is inlined once instead of four times, the same
+    values; the custom joint's ``direct`` rows, the first to compile this, 4.6-5.8 -> 3.9-4.5 s
+    CPU cold (BENCHMARKS.md, 2026-11-28 evening)."""
     for k in range(4):
         if not on[k]:
             continue
