@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..direct_rows import COUNT, EQUALITY, STORE
@@ -234,10 +236,14 @@ def _keep_free_impulses(joints, j, r, on, acc):
 def _rigid_rows(joints, j):
     """The rigid equality rows of joint ``j`` (none with a spring), as three row indices
     (-1: none) and their count."""
-    e0 = -1
-    e1 = -1
-    e2 = -1
-    count = 0
+    # np.int64, not the literals: Numba first types the call to _block with the literals'
+    # own types (Literal[int](-1), before the loop's assignments reach it) and compiled the
+    # block a second time for them (two signatures in _block.signatures; BENCHMARKS.md,
+    # 2026-11-28 evening)
+    e0 = np.int64(-1)
+    e1 = np.int64(-1)
+    e2 = np.int64(-1)
+    count = np.int64(0)
     spring = joints.hertz[j] > 0.0
     for r in range(joints.law_rows[j]):
         if not spring and is_equality(joints, j, r):
