@@ -115,11 +115,10 @@ def rebuild(bodies, shapes, state, awake_bodies, awake_shapes):
     state[RESTING_VALID] = 0
 
 
-@inline_kernel
+@borrowing_kernel
 def refresh(bodies, shapes, state, awake_bodies, awake_shapes):
     """Rebuild the lists if they are stale; True if they were (the caller's stage then
-    passes over every row once, as it did before the lists). Inlined: most steps find the
-    lists current, and a call would pass the two stores on the stack for that one test."""
+    passes over every row once, as it did before the lists)."""
     if state[STALE] == 0:
         return False
     rebuild(bodies, shapes, state, awake_bodies, awake_shapes)

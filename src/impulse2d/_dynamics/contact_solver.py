@@ -120,10 +120,9 @@ def allocate_constraints(count):
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8))
 
 
-@inline_kernel
-def prepare_contacts_inline(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
-                            soft_mass_scale, soft_impulse_scale, static_bias_rate,
-                            static_mass_scale, static_impulse_scale):
+@borrowing_kernel
+def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
     pre-solve approach speed, and the warm-start impulses.
 
@@ -204,17 +203,7 @@ def prepare_contacts_inline(cs, order, contacts, bodies, warm_starting, soft_bia
 
 
 @borrowing_kernel
-def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
-                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
-    """:func:`prepare_contacts_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    prepare_contacts_inline(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
-                            soft_mass_scale, soft_impulse_scale, static_bias_rate,
-                            static_mass_scale, static_impulse_scale)
-
-
-@inline_kernel
-def warm_start_contacts_inline(cs, bodies):
+def warm_start_contacts(cs, bodies):
     """Apply last step's accumulated impulses, so the iterations start near the answer."""
     v = bodies.v
     w = bodies.w
@@ -242,13 +231,6 @@ def warm_start_contacts_inline(cs, bodies):
             v[b, 0] += m_b * px
             v[b, 1] += m_b * py
             w[b] += i_b * (rbx * py - rby * px)
-
-
-@borrowing_kernel
-def warm_start_contacts(cs, bodies):
-    """:func:`warm_start_contacts_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    warm_start_contacts_inline(cs, bodies)
 
 
 @inline_kernel
@@ -284,9 +266,9 @@ def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, 
     return vax, vay, wa, vbx, vby, wb
 
 
-@inline_kernel
-def solve_contacts_inline(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop,
-                          contact_speed, last_sweep, speed_cap):
+@borrowing_kernel
+def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
+                   last_sweep, speed_cap):
     """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
@@ -382,15 +364,6 @@ def solve_contacts_inline(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_s
 
 
 @borrowing_kernel
-def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                   last_sweep, speed_cap):
-    """:func:`solve_contacts_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    solve_contacts_inline(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop,
-                          contact_speed, last_sweep, speed_cap)
-
-
-@inline_kernel
 def _acceleration(bodies, i, gx, gy):
     """Body ``i``'s acceleration from gravity and its applied force, m/s^2: what
     :func:`~.integrate.integrate_velocities` adds each (sub)step (damping left out); zero for a
@@ -402,12 +375,11 @@ def _acceleration(bodies, i, gx, gy):
     return (inv_m * bodies.force[i, 0] + scale * gx, inv_m * bodies.force[i, 1] + scale * gy)
 
 
-@inline_kernel
+@borrowing_kernel
 def normal_acceleration(bodies, a, b, nx, ny, gx, gy):
     """The constant acceleration of body ``b`` relative to body ``a`` along the normal ``n``
     (m/s^2) from gravity ``gx, gy`` and the bodies' applied forces: negative when they pull
-    the pair together. Inlined (with :func:`_acceleration`): a call per bouncing contact would
-    pass the body store on the stack."""
+    the pair together."""
     acc_ax, acc_ay = _acceleration(bodies, a, gx, gy)
     acc_bx, acc_by = _acceleration(bodies, b, gx, gy)
     return (acc_bx - acc_ax) * nx + (acc_by - acc_ay) * ny
@@ -481,8 +453,8 @@ def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
     return total
 
 
-@inline_kernel
-def apply_restitution_inline(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
+@borrowing_kernel
+def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     """Bounce: drive the normal speed of each point that approached faster than ``threshold``
     (the approach measured before solving) and pushed this step to :func:`bounce_speed`: ``e``
     times the speed with which the point met the surface, counted from where the approach was
@@ -536,14 +508,7 @@ def apply_restitution_inline(cs, bodies, threshold, speed_cap, gx, gy, half_kick
 
 
 @borrowing_kernel
-def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`apply_restitution_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    apply_restitution_inline(cs, bodies, threshold, speed_cap, gx, gy, half_kick)
-
-
-@inline_kernel
-def store_impulses_inline(cs, contacts):
+def store_impulses(cs, contacts):
     """Write the accumulated impulses back to the contacts: next step's warm start."""
     for q in range(cs.count.shape[0]):
         k = cs.contact[q]
@@ -552,10 +517,3 @@ def store_impulses_inline(cs, contacts):
             contacts.tangent_impulse[k, j] = cs.tangent_impulse[q, j]
             contacts.total_normal_impulse[k, j] = cs.total_normal_impulse[q, j]
             contacts.total_tangent_impulse[k, j] = cs.total_tangent_impulse[q, j]
-
-
-@borrowing_kernel
-def store_impulses(cs, contacts):
-    """:func:`store_impulses_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    store_impulses_inline(cs, contacts)

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 
-from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
+from .._core.jit import borrowing_kernel, inner_kernel
 from .._core.state import DYNAMIC
 from ..constants import FAST_FRACTION
 
 
-@inline_kernel
-def integrate_velocities_inline(bodies, rows, gx, gy, h):
+@borrowing_kernel
+def integrate_velocities(bodies, rows, gx, gy, h):
     """Semi-implicit Euler on velocities: gravity, user forces and damping.
 
     Damping is integrated implicitly, ``v /= 1 + h c``, which is unconditionally stable however
@@ -45,13 +45,6 @@ def integrate_velocities_inline(bodies, rows, gx, gy, h):
         v[i, 1] = vy * lin
         wi = w[i] + h * bodies.inv_inertia[i] * bodies.torque[i]
         w[i] = wi / (1.0 + h * bodies.angular_damping[i])
-
-
-@borrowing_kernel
-def integrate_velocities(bodies, rows, gx, gy, h):
-    """:func:`integrate_velocities_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    integrate_velocities_inline(bodies, rows, gx, gy, h)
 
 
 @inner_kernel
@@ -81,8 +74,8 @@ def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
     return vx, vy, wi
 
 
-@inline_kernel
-def clamp_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed):
+@borrowing_kernel
+def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
     """Clamp every moving body's speed and spin (:func:`clamp_speeds`).
 
     ``soft_step_v31`` calls this after :func:`integrate_velocities`, before the constraints of
@@ -96,14 +89,7 @@ def clamp_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
-    """:func:`clamp_bodies_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    clamp_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed)
-
-
-@inline_kernel
-def integrate_positions_inline(bodies, rows, h, max_linear_speed, max_angular_speed):
+def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
 
     Speeds are clamped first (to keep a blown-up scene finite and to stop a body rotating more
@@ -129,14 +115,7 @@ def integrate_positions_inline(bodies, rows, h, max_linear_speed, max_angular_sp
 
 
 @borrowing_kernel
-def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
-    """:func:`integrate_positions_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    integrate_positions_inline(bodies, rows, h, max_linear_speed, max_angular_speed)
-
-
-@inline_kernel
-def finalize_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed, continuous):
+def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuous):
     """Apply the step's deltas to the absolute state, clear forces, and clamp the speeds the
     step leaves (the solver's last passes and restitution come after the clamp of
     :func:`integrate_positions`: without this a body could leave a step faster than the
@@ -207,10 +186,3 @@ def finalize_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed, co
         bodies.dq[i, 0] = 1.0
         bodies.dq[i, 1] = 0.0
     return fast
-
-
-@borrowing_kernel
-def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuous):
-    """:func:`finalize_bodies_inline` as a call of its own, for the callers that hold the
-    stores (:mod:`.world_passes` calls it with the world's reference)."""
-    return finalize_bodies_inline(bodies, rows, max_linear_speed, max_angular_speed, continuous)

@@ -48,7 +48,7 @@ import math
 
 import numpy as np
 
-from .._core.jit import inline_kernel, inner_kernel, kernel
+from .._core.jit import borrowing_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, KINEMATIC
 
 
@@ -89,8 +89,7 @@ def _stirs(kind, asleep, v, w, i):
     return (kind[i] == DYNAMIC and not asleep[i]) or _moving_kinematic(kind, v, w, i)
 
 
-# inlined into the step's stage, its one caller: the stores are not passed on the stack
-@inline_kernel
+@borrowing_kernel
 def wake_touched(bodies, contacts, joints, rows, n_rows):
     """Wake every sleeping island touched (touching contact) by an awake dynamic body or a
     moving kinematic body, or jointed to a moving kinematic body. Returns the number of bodies
@@ -184,8 +183,7 @@ def _idle_kinematic(bodies, i):
             and _same_bits(cy - (s * lx + c * ly), bodies.origin[i, 1]))
 
 
-# inlined into the step's stage, its one caller: the stores are not passed on the stack
-@inline_kernel
+@borrowing_kernel
 def resting_sleepers(bodies, awake, sleeping):
     """``sleeping`` (the number of sleeping bodies) if every live body is static, asleep or an
     idle kinematic body (:func:`_idle_kinematic`), else -1. ``awake``: the live bodies neither
@@ -207,8 +205,7 @@ def resting_sleepers(bodies, awake, sleeping):
     return sleeping
 
 
-# inlined into the step's stage, its one caller: the stores are not passed on the stack
-@inline_kernel
+@borrowing_kernel
 def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awake, sleeping,
                  rows, n_rows):
     """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,

@@ -12,10 +12,10 @@ changed something (:mod:`.awake`: only the awake shapes are visited otherwise).
 from __future__ import annotations
 
 from .._collision.geometry import shape_aabb
-from .._core.jit import inline_kernel
+from .._core.jit import borrowing_kernel
 
 
-@inline_kernel
+@borrowing_kernel
 def update_aabbs(shapes, bodies, margin, moved, rows, every):
     """Recompute the tight box of every live shape of a body not asleep (``every``) or of the
     shapes ``rows`` (the awake shapes, ascending: :mod:`.awake`); grow fat boxes that no
@@ -23,9 +23,6 @@ def update_aabbs(shapes, bodies, margin, moved, rows, every):
 
     Writes the rows of the shapes whose fat box changed to ``moved`` (room for every row), in
     ascending order, and returns how many they are (if any, the pairs must be searched again).
-
-    Inlined into the step's bounds stage, its one caller: a call would pass the two stores'
-    60-odd arrays on the stack every step (:mod:`.world_passes`).
     """
     count = 0
     for t in range(shapes.alive.shape[0] if every else rows.shape[0]):

@@ -16,7 +16,6 @@ import math
 
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
-from . import world_passes as passes
 from .awake import body_rows
 from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
@@ -55,9 +54,9 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                restitution_threshold, max_linear_speed, after_clamp):
     """The step of both soft solvers. Speeds are clamped to the limits after gravity, before
     the constraints of each substep (Box2D v3.0/v3.1), and again, to ``after_clamp`` times the
-    limits, as positions are integrated (``inf``: not at all, as v3.1). The contact and body
-    verbs take the world's reference (:mod:`.world_passes`: the stores are not copied onto the
-    stack at each of their 20-30 calls a step)."""
+    limits, as positions are integrated (``inf``: not at all, as v3.1)."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     h = dt / substeps
@@ -72,8 +71,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
     if touching:
-        passes.prepare_contacts(world, order, warm_starting, rate, mass_scale, impulse_scale,
-                                s_rate, s_mass_scale, s_impulse_scale)
+        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
+                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
@@ -83,27 +82,27 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
     rows = body_rows(world)
     for substep in range(substeps):
-        passes.integrate_velocities(world, rows, gx, gy, h)
-        passes.clamp_bodies(world, rows, max_linear_speed, max_angular_speed)
+        integrate_velocities(bodies, rows, gx, gy, h)
+        clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
-                passes.warm_start_contacts(world)
+                warm_start_contacts(cs, bodies)
         joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
                    speed_cap, spin_cap)
         if touching:
-            passes.solve_contacts(world, inv_h, True, True, 0.0, 0.0, contact_speed, False,
-                                  speed_cap)
-        passes.integrate_positions(world, rows, h, position_speed, position_spin)
+            solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                           speed_cap)
+        integrate_positions(bodies, rows, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
-            passes.solve_contacts(world, inv_h, False, True, 0.0, 0.0, contact_speed, True,
-                                  speed_cap)
+            solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                           speed_cap)
         # the relax pass's rows: rigid, no bias but the speculative one
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
-        passes.apply_restitution(world, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
+        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
     return h
 
 

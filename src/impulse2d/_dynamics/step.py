@@ -55,12 +55,12 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
-from . import world_passes as passes
-from .contact_solver import allocate_constraints
+from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
                     body_rows, drop_sleepers, find_contacts, rebuild, refresh)
 from .islands import resting_sleepers, update_sleep, wake_touched
+from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE, write_lengths
 from .pair_update import update_pairs
@@ -257,11 +257,11 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
-        passes.store_impulses(world)
+        store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
     clock[4] = cycles()
 
-    fast = passes.finalize_bodies(world, body_rows(world), max_linear_speed, MAX_ROTATION / dt,
-                                  enable_continuous)
+    fast = finalize_bodies(borrow(world, "bodies"), body_rows(world), max_linear_speed,
+                           MAX_ROTATION / dt, enable_continuous)
     clock[5] = cycles()
     return joint_h, fast
 
