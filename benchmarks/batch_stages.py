@@ -23,7 +23,8 @@ loaded machine, the time the core was taken away: the stages leave out the world
 took over 4 times the median, ``dropped`` is their fraction, the wall time does not).
 
 The bytes: every array of each store a world's step reference holds (its capacity, what a
-step may touch), and the rows in use (live bodies and shapes, contacts, constraint rows).
+step may touch), the rows in use (live bodies and shapes, contacts, constraint rows), and the
+arrays' descriptors in the reference (:func:`store_bytes`).
 """
 
 from __future__ import annotations
@@ -108,30 +109,36 @@ def _alone_split(steps: int, copies: int) -> tuple:
 
 
 def store_bytes(world) -> dict:
-    """Bytes of the arrays of each store a world's step reaches, and the rows in use."""
+    """Bytes of the arrays of each store a world's step reaches (capacity rows), the rows in
+    use, and the bytes of their descriptors in the world's reference (what a kernel reads to
+    find an array: Numba's array struct, meminfo, parent, item count and size, data pointer,
+    then a shape and a stride per dimension, 8 bytes each). The constraint store lives in the
+    reference between steps (Python fetches it only when read): its rows are counted as the
+    touching contacts, at the row size of its layout."""
+    from impulse2d._dynamics.contact_solver import CONSTRAINT_LAYOUT
     out = {}
     for name, store in (("bodies", world._bodies), ("shapes", world._shapes),
-                        ("joints", world._joints), ("contacts", world._contacts),
-                        ("constraints", world._constraints)):
+                        ("joints", world._joints), ("contacts", world._contacts)):
         arrays = [a for a in store if isinstance(a, np.ndarray)]
         out[name] = {"capacity_rows": int(arrays[0].shape[0]) if arrays else 0,
                      "bytes": int(sum(a.nbytes for a in arrays)),
                      "arrays": len(arrays),
-                     "row_bytes": int(sum(a.nbytes // max(a.shape[0], 1) for a in arrays))}
+                     "row_bytes": int(sum(a.nbytes // max(a.shape[0], 1) for a in arrays)),
+                     "descriptor_bytes": int(sum(8 * (5 + 2 * a.ndim) for a in arrays))}
     out["bodies"]["live_rows"] = int(world._bodies.alive.sum())
     out["shapes"]["live_rows"] = int(world._shapes.alive.sum())
-    out["contacts"]["touching_rows"] = int((world._contacts.count > 0).sum())
-    ref = world._stores
-    extra = 0
-    for field in ("awake_bodies", "awake_shapes", "awake_contacts", "contact_edges", "clock",
-                  "verbs", "awake_state", "lengths", "no_collide"):
-        try:
-            extra += int(getattr(ref, field).nbytes)
-        except Exception:  # a field Python cannot box is left out
-            pass
-    out["reference_arrays_bytes"] = extra
-    out["total_bytes"] = int(sum(v["bytes"] for v in out.values() if isinstance(v, dict))
-                             + extra)
+    touching = int((world._contacts.count > 0).sum())
+    out["contacts"]["touching_rows"] = touching
+    row = sum(np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64))
+              for dtype, shape in CONSTRAINT_LAYOUT.values())
+    out["constraints"] = {"capacity_rows": touching, "bytes": touching * row,
+                          "arrays": len(CONSTRAINT_LAYOUT), "row_bytes": row,
+                          "descriptor_bytes": sum(8 * (5 + 2 * (1 + len(shape)))
+                                                  for _, shape in CONSTRAINT_LAYOUT.values())}
+    stores = [v for v in out.values()]
+    out["total_bytes"] = int(sum(v["bytes"] for v in stores))
+    out["total_descriptor_bytes"] = int(sum(v["descriptor_bytes"] for v in stores))
+    out["total_arrays"] = int(sum(v["arrays"] for v in stores))
     return out
 
 
@@ -167,8 +174,10 @@ def main(argv=None) -> dict:
     out["store_bytes_after_60_steps"] = store_bytes(world)
     b = out["store_bytes_after_60_steps"]
     print("bytes per world: " + ", ".join(
-        f"{k} {v['bytes']} ({v['capacity_rows']} rows of {v['row_bytes']} B)"
-        for k, v in b.items() if isinstance(v, dict)) + f"; total {b['total_bytes']}")
+        f"{k} {v['bytes']} ({v['capacity_rows']} rows of {v['row_bytes']} B, {v['arrays']} "
+        f"arrays)" for k, v in b.items() if isinstance(v, dict))
+        + f"; total {b['total_bytes']} in {b['total_arrays']} arrays, their descriptors "
+        f"{b['total_descriptor_bytes']}")
     out["load_after"] = os.getloadavg()[0]
     print(f"load {out['load_before']:.1f} -> {out['load_after']:.1f}")
     if args.json:
