@@ -6,8 +6,8 @@ bytes of each world's stores.
 The world is ``batch_bench.py``'s (8 circles and 2 boxes dropped on a floor, the soft step,
 4 substeps, sleeping on); a **world-step** is one 1/60 s engine step of one world. Every step
 reads the CPU's cycle counter between its stages into the world's clock (``World.profile``'s
-source, :data:`impulse2d._dynamics.step.STAGES`); this script sums those readings over every
-world and step of the first ``--steps`` steps, for a batch of 64 and of 1,024 worlds stepped
+source, :data:`impulse2d._dynamics.step.STAGES`); this script averages those readings over
+every world and step of the first ``--steps`` steps, for a batch of 64 and of 1,024 worlds stepped
 on one thread (``WorldBatch.step``) and for the same world stepped alone (``World.step``, one
 world at a time, so its stores stay in the CPU's caches), and converts them to nanoseconds
 with the counter's rate measured against ``time.perf_counter_ns``. The stages:
