@@ -1,0 +1,91 @@
+"""Paired A/B of two source trees on ``batch_bench.py``'s batch, by CPU time: for a machine too
+loaded for wall-clock rates.
+
+    python benchmarks/batch_paired.py --a /work/main/src --b src --sizes 64 1024 --rounds 4
+
+Each round steps, once per tree, each in a fresh process (alternating which goes first),
+``WorldBatch.replicate(ten_bodies(), n, threads=1)`` for the first ``--steps`` steps after the
+drop (a **world-step**: one 1/60 s soft step, 4 substeps, of one 10-body world, sleeping on),
+and records world-steps per second of the step's thread CPU time (``time.thread_time``: one
+thread steps every world, so the time other processes held the core is left out) and of wall
+time, and a hash of every world's final positions and velocities (the two trees must agree
+bit for bit). With ``--threads 2`` the batch steps on two threads and only the wall rate means
+anything (on a loaded machine, little). Prints the best round of each tree and the ratio b / a.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def one_run(n: int, steps: int, threads: int) -> dict:
+    """Step the batch in this process (the impulse2d on sys.path)."""
+    sys.path.insert(0, str(HERE))
+    import impulse2d as i2d
+    from batch_bench import ten_bodies
+    warm = i2d.WorldBatch.replicate(ten_bodies(), 4, threads=threads)
+    for _ in range(3):  # compile or load every kernel
+        warm.step(1 / 60)
+    batch = i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads)
+    c0, t0 = time.thread_time(), time.perf_counter()
+    for _ in range(steps):
+        batch.step(1 / 60)
+    cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
+    digest = hashlib.sha256(batch.get_positions().tobytes() + batch.get_velocities().tobytes())
+    return {"cpu_rate": n * steps / cpu, "wall_rate": n * steps / wall,
+            "hash": digest.hexdigest()[:16]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", default="/work/main/src")
+    parser.add_argument("--b", default=str(HERE.parent / "src"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 1024])
+    parser.add_argument("--steps", type=int, default=120)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--json", default="")
+    parser.add_argument("--one", nargs=3, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_run(*args.one)))
+        return
+    out = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
+           "sizes": {}}
+    for n in args.sizes:
+        runs = {"a": [], "b": []}
+        for r in range(args.rounds):
+            for tree in (("a", "b") if r % 2 == 0 else ("b", "a")):
+                src = getattr(args, tree)
+                env = dict(os.environ, PYTHONPATH=src)
+                res = subprocess.run([sys.executable, __file__, "--one", str(n), str(args.steps),
+                                      str(args.threads)], env=env, capture_output=True, text=True,
+                                     check=True)
+                runs[tree].append(json.loads(res.stdout.strip().splitlines()[-1]))
+        best = {t: {k: max(r[k] for r in runs[t]) for k in ("cpu_rate", "wall_rate")}
+                for t in runs}
+        hashes = {t: sorted({r["hash"] for r in runs[t]}) for t in runs}
+        out["sizes"][str(n)] = {"best": best, "hashes": hashes, "runs": runs}
+        print(f"{n:5d} worlds: a {best['a']['cpu_rate']:8.0f} b {best['b']['cpu_rate']:8.0f} "
+              f"world-steps/s of CPU (b/a {best['b']['cpu_rate'] / best['a']['cpu_rate']:.3f}); "
+              f"wall a {best['a']['wall_rate']:8.0f} b {best['b']['wall_rate']:8.0f}; "
+              f"hashes equal: {hashes['a'] == hashes['b'] and len(hashes['a']) == 1}",
+              flush=True)
+    out["load_after"] = os.getloadavg()[0]
+    print(f"load {out['load_before']:.1f} -> {out['load_after']:.1f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
