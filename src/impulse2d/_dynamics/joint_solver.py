@@ -30,6 +30,7 @@ from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, custom, distance, gear, motor, mouse, prismatic
 from .joints import pulley, revolute, weld, wheel
 from .lengths import MAX_CORRECTION, SLOP
+from .rigid_revolute import rigid_sweep
 from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
 
@@ -86,8 +87,8 @@ def revolute_rigid_pass(world, h, speed_cap, spin_cap):
         revolute.solve_pins(joints, ids[PIN_ROWS], bodies, h, off, off, 0.0, 1.0, 0.0, 0.0,
                             speed_cap, spin_cap)
     if ids[REVOLUTE_ROWS].shape[0] > 0:
-        revolute.solve(joints, ids[REVOLUTE_ROWS], bodies, h, off, off, 0.0, 1.0, 0.0, 0.0,
-                       speed_cap, spin_cap)
+        # revolute.solve's rows, an unchanged angle row's push left out (.rigid_revolute)
+        rigid_sweep(joints, ids[REVOLUTE_ROWS], bodies, h, speed_cap, spin_cap)
 
 
 @inline_kernel
