@@ -1,5 +1,6 @@
-"""The rigid, unbiased velocity sweep of revolute joints (``pgs_ngs``, ``pgs_block``), with the
-push of an angle row that did not change its impulse left out.
+"""The rigid, unbiased velocity sweep of revolute joints in a ``pgs_block`` world whose joints are
+all revolute (:func:`.joint_solver.revolute_rigid_pass`), with the push of an angle row that
+did not change its impulse left out.
 
 The sweeps of the one-step rigid solvers run the revolute rows in a long chain of dependent
 arithmetic: spring, motor, lower and upper bound of each joint, then its point, each row reading
@@ -7,10 +8,11 @@ the speeds the row before it wrote, and the next joint (LunarLander's two legs s
 reading those. A row whose accumulated impulse comes out as it went in pushes the bodies by zero,
 but the push still sits on that chain: the processor waits for the row's clamp before the next
 row may start. Such rows are common: a motor held at its largest torque (LunarLander's legs,
-pressed into their limits by a 40 N m motor, and BipedalWalker's saturated knees and hips), and
-the bound of a limit the joint is far from (a speculative row whose gap keeps its impulse at 0).
-Here each angle row pushes, and writes its impulse, only when its impulse changed; the
-branch is predicted, so the next row starts at once.
+pressed into their limits by a 40 N m motor; BipedalWalker's knees and hips, whose torque is
+the action's), and the bound of a limit the joint is far from (a speculative row whose gap
+keeps its impulse at 0). Here each angle row pushes, and writes its impulse, only when its
+impulse changed; the branch is predicted, so the next row starts at once (LunarLander's
+in-air solve 20 -> 12 us a step, BENCHMARKS.md).
 
 The same rows as :func:`.joints.revolute.solve` with ``use_bias`` and ``soft`` off (the rows of
 :mod:`.joints.jacobian_rows`: :func:`~.joints.jacobian_rows.equality_row` for the spring,
