@@ -63,15 +63,34 @@ def _gaps(cs, q, dp, dq, a, b, count, inv_h, nx, ny):
     return b1, b2
 
 
+@inline_kernel  # into the solver entry (pgs_block), once a step
+def speculative_biases(cs, bodies, inv_h):
+    """Each point's speculative bias (:func:`_gaps`) into ``cs.bias``, once before the sweeps
+    of :func:`solve_contacts_block`, which read it there.
+
+    The velocity sweeps move no body (the positions are integrated after them), so a point's
+    gap is the same in every sweep: Box2D 2.3 likewise fixes each row's bias in
+    ``InitializeVelocityConstraints``. Measured from the same in-step deltas with the same
+    arithmetic as it was in each sweep, so the same bits."""
+    dp = bodies.dp
+    dq = bodies.dq
+    for q in range(cs.count.shape[0]):
+        count = cs.count[q]
+        b1, b2 = _gaps(cs, q, dp, dq, cs.body_a[q], cs.body_b[q], count, inv_h,
+                       cs.normal[q, 0], cs.normal[q, 1])
+        cs.bias[q, 0] = b1
+        if count == 2:
+            cs.bias[q, 1] = b2
+
+
 @inline_kernel  # into the solver entries (pgs_ngs, pgs_block): no call per sweep
-def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
+def solve_contacts_block(cs, bodies, last_sweep, speed_cap):
     """One rigid Gauss-Seidel sweep over every constraint: friction rows point by point, then
-    the normal rows, two-point manifolds as one block (see the module doc). The
+    the normal rows, two-point manifolds as one block (see the module doc), with the
+    speculative biases :func:`speculative_biases` put in ``cs.bias`` before the sweeps. The
     ``last_sweep`` of the step adds its impulses to the step totals."""
     v = bodies.v
     w = bodies.w
-    dp = bodies.dp
-    dq = bodies.dq
     for q in range(cs.count.shape[0]):
         count = cs.count[q]
         a = cs.body_a[q]
@@ -92,7 +111,8 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
         vax, vay, wa, vbx, vby, wb = friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa,
                                                    vbx, vby, wb, tx, ty, friction)
 
-        bias1, bias2 = _gaps(cs, q, dp, dq, a, b, count, inv_h, nx, ny)
+        bias1 = cs.bias[q, 0]
+        bias2 = cs.bias[q, 1]  # (a one-point row's is not read)
         # Both points' anchors (a one-point row reads its unused second slot, and solves
         # point by point).
         ra1x = cs.r_a[q, 0, 0]
@@ -151,11 +171,9 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
                         if not (r1 >= 0.0 and r2 >= 0.0):
                             x1 = old1
                             x2 = old2
-            # world.constraint_rows(): the block's answer before the budget, and its biases
+            # world.constraint_rows(): the block's answer before the budget
             cs.unclamped[q, 0, 0] = x1
             cs.unclamped[q, 1, 0] = x2
-            cs.bias[q, 0] = bias1
-            cs.bias[q, 1] = bias2
             # The speed budget, per point (normal_mass = 1 / k_ii).
             x1 = min(x1, cs.normal_mass[q, 0] * speed_cap)
             x2 = min(x2, cs.normal_mass[q, 1] * speed_cap)
@@ -189,7 +207,6 @@ def solve_contacts_block(cs, bodies, inv_h, last_sweep, speed_cap):
                 normal_mass = cs.normal_mass[q, j]
                 total = min(max(old - normal_mass * (vn + bias), 0.0), normal_mass * speed_cap)
                 cs.unclamped[q, j, 0] = old - normal_mass * (vn + bias)
-                cs.bias[q, j] = bias
                 cs.normal_impulse[q, j] = total
                 if total > cs.max_normal_impulse[q, j]:
                     cs.max_normal_impulse[q, j] = total

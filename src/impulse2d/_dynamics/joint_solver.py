@@ -30,6 +30,7 @@ from .._core.jit import entry_kernel, inline_kernel
 from .joints import JOINT_MODULES, ROW_LISTS, custom, distance, gear, motor, mouse, prismatic
 from .joints import pulley, revolute, weld, wheel
 from .lengths import MAX_CORRECTION, SLOP
+from .rigid_revolute import rigid_sweep
 from .verbs import JOINT_POSITIONS, JOINTS, PREPARE, WARM_START, call_joint, call_joint_position
 from .world_ref import borrow
 
@@ -71,10 +72,12 @@ def revolute_rigid_pass(world, h, speed_cap, spin_cap):
     (the rigid, unbiased sweep of ``pgs_ngs`` and ``pgs_block``) for a world whose joints are
     all revolute (:func:`all_revolute`), with the revolute kernels compiled into the caller.
 
-    The same kernels on the same rows in the same order with the same arguments, so the same
-    bits; what it saves is the call by address and the entry's set-up (loading the addresses
-    of every array any verb reads), paid per sweep: about 27 ns of LunarLander's 120 ns sweep
-    (2 joints; measured on the 2-core CI machine), at its 180 sweeps a step.
+    The same rows in the same order with the same arguments, so the same bits; what it saves
+    is the call by address and the entry's set-up (loading the addresses of every array any
+    verb reads), paid per sweep: about 27 ns of LunarLander's 120 ns sweep (2 joints; measured
+    on the 2-core CI machine), at its 180 sweeps a step. The joints other than pins go through
+    :func:`.rigid_revolute.rigid_sweep`, which leaves out the push of an angle row whose impulse
+    did not change (a saturated motor, the far bound of a limit): about 65 ns a sweep then.
     """
     joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
                                                                                    "joint_ids")
@@ -86,8 +89,8 @@ def revolute_rigid_pass(world, h, speed_cap, spin_cap):
         revolute.solve_pins(joints, ids[PIN_ROWS], bodies, h, off, off, 0.0, 1.0, 0.0, 0.0,
                             speed_cap, spin_cap)
     if ids[REVOLUTE_ROWS].shape[0] > 0:
-        revolute.solve(joints, ids[REVOLUTE_ROWS], bodies, h, off, off, 0.0, 1.0, 0.0, 0.0,
-                       speed_cap, spin_cap)
+        # revolute.solve's rows, an unchanged angle row's push left out (.rigid_revolute)
+        rigid_sweep(joints, ids[REVOLUTE_ROWS], bodies, h, speed_cap, spin_cap)
 
 
 @inline_kernel

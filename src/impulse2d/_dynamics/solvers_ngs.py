@@ -35,7 +35,7 @@ from __future__ import annotations
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from ..constants import MAX_ROTATION, POSITION_BAUMGARTE
 from .awake import body_rows
-from .contact_block import solve_contacts_block
+from .contact_block import solve_contacts_block, speculative_biases
 from .contact_position import solve_contact_positions
 from .contact_solver import apply_restitution, solve_contacts
 from .integrate import integrate_positions
@@ -61,6 +61,8 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
     # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
     # the sweeps stop after one that changed no body's velocity by more than it.
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
+    if touching and block:
+        speculative_biases(cs, bodies, inv_h)  # a gap is the same in every sweep
     for i in range(iterations):
         last = i == iterations - 1
         if early:
@@ -71,7 +73,7 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
             joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             if block:
-                solve_contacts_block(cs, bodies, inv_h, last, speed_cap)
+                solve_contacts_block(cs, bodies, last, speed_cap)
             else:
                 solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed, last,
                                speed_cap)
