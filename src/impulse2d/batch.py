@@ -305,14 +305,19 @@ class WorldBatch:
         a = self._dense(value, name, 3, bound)
         refs = self._checked_refs(rows)
         self._check_unlocked(f"WorldBatch.{_WRITERS[mode]}")
-        flags = np.zeros(len(self._worlds), dtype=np.int64)
-        scatter = _batch._scatter_bodies.entry
-        bad = scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, True,
-                      flags)
-        if bad >= 0:
-            k, j = divmod(bad, rows.shape[0])
-            raise ValueError(f"{name}[{k}, {j}] {why}")
-        scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, False, flags)
+        n = len(self._worlds)
+        flags = np.empty(n, dtype=np.int64)
+        scatter = _views._scatter_bodies.entry
+        limits = (_validate.MAX_FORCE, _validate.MAX_VELOCITY)
+        # every world checked before any is written (on the threads, as the write)
+        self._spread(n, lambda lo, hi: scatter(refs, lo, hi, rows, a, mode, *limits, True,
+                                               flags))
+        bad = np.flatnonzero(flags)
+        if bad.shape[0]:
+            k = int(bad[0])
+            raise ValueError(f"{name}[{k}, {int(flags[k]) - 1}] {why}")
+        self._spread(n, lambda lo, hi: scatter(refs, lo, hi, rows, a, mode, *limits, False,
+                                               flags))
         for k in np.flatnonzero(flags):
             _batch.after_writes(self._worlds[k], rows, int(flags[k]))
 
