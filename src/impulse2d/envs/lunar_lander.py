@@ -444,7 +444,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         have been slow for ``time_to_sleep``. Whether any was put to sleep."""
         speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
                            np.abs(vel[:, :, 2]) * self._extent)
-        slow = speed <= self._sleep_threshold
+        # (a world whose step was its reset's, elapsed 0, starts its timers at 0)
+        slow = (speed <= self._sleep_threshold) & (self._elapsed > 0)[:, None]
         self._slow = np.where(slow, self._slow + self.dt, 0.0)
         ready = np.all(self._slow >= self._time_to_sleep, axis=1)
         if not ready.any():
