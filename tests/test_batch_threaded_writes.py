@@ -77,3 +77,20 @@ def test_writes_on_two_threads_equal_one_thread():
             batch.step(1 / 60)
     assert [w.state_hash() for w in one.worlds] == [w.state_hash() for w in two.worlds]
     assert len({w.state_hash() for w in one.worlds}) == WORLDS   # the worlds differ
+
+
+def test_impulses_under_the_safe_bound_skip_the_check_and_stay_finite():
+    """Impulses of at most ``batch._SAFE_IMPULSE`` (1e270 N s) are written in one pass: no
+    body's inverse mass (at most 1e30) can take such an impulse past float64's range, and the
+    write scales the velocity into 1e30 as ``Body.apply_linear_impulse`` does."""
+    from impulse2d.batch import _SAFE_IMPULSE
+    batch = _batch(2)
+    p = np.zeros((WORLDS, 3, 3))
+    p[:, 1, 0] = _SAFE_IMPULSE      # the light box: 1e270 / 4e-5 kg
+    p[:, 2, 2] = -_SAFE_IMPULSE     # the ball's spin
+    batch.apply_impulses(p)
+    v = batch.get_velocities()
+    assert np.all(np.isfinite(v))
+    # (scaled into 1e30: to within the scale's rounding)
+    np.testing.assert_allclose(v[:, 1, 0], 1e30, rtol=1e-12)
+    np.testing.assert_allclose(v[:, 2, 2], -1e30, rtol=1e-12)

@@ -52,15 +52,17 @@ def gather_state(refs, lo, hi, rows, positions, angles, velocities, awake, touch
             velocities[i, j, 1] = b.v[r, 1]
             velocities[i, j, 2] = b.w[r]
             awake[i, j] = b.type[r] != STATIC and not b.asleep[r]
+            touching[i, j] = False
+        # (the template rows are few: each touching contact is matched against them, where a
+        # flag per body row cost an allocation per world)
         c = borrow(refs[i], "contacts")
-        hit = np.zeros(b.alive.shape[0], dtype=np.bool_)
         for k in range(c.count.shape[0]):
             for p in range(min(c.count[k], 2)):
                 if c.separation[k, p] < 0.0 or c.total_normal_impulse[k, p] > 0.0:
-                    hit[c.body_a[k]] = True
-                    hit[c.body_b[k]] = True
-        for j in range(rows.shape[0]):
-            touching[i, j] = hit[rows[j]]
+                    for j in range(rows.shape[0]):
+                        if c.body_a[k] == rows[j] or c.body_b[k] == rows[j]:
+                            touching[i, j] = True
+                    break
 
 
 @gil_free_kernel
