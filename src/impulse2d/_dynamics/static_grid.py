@@ -23,10 +23,10 @@ awake sets stale (:func:`impulse2d._sleep.awake_changed`, or the pairs dirty, or
 reference), so the next step rebuilds them (:func:`.awake.rebuild`), which clears
 ``awake_state[STATIC_GRID_VALID]``, as it clears the pair stage's ``RESTING_VALID`` on the same
 guarantee. A check that passes (or a build) sets it again. While it is set, the stage finds the
-grid ready in O(1) (:func:`.continuous.grid_ready`): its cost is then that of the bodies that moved fast,
-not of the static shapes (LunarLander's step paid 5-9 us for the check and the stage's
-allocations before, each call that passed the stores counting their arrays' references,
-BENCHMARKS.md 2026-11-28 evening).
+grid ready in O(1) (:func:`.continuous.grid_ready`): its cost is then that of the bodies that
+moved fast, not of the static shapes (LunarLander's step paid 5-9 us for the check and the
+stage's allocations before, each call that passed the stores counting their arrays'
+references, BENCHMARKS.md 2026-11-28 evening).
 
 The kept tuple also holds the stage's scratch, sized to the stores, so that a step allocates
 nothing (:mod:`.continuous`): the fast bodies and their shapes grouped by body, the grid query's
