@@ -48,7 +48,10 @@ ascending):
 * ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
-  ``slice(None)``: all) after a step: observations, rewards and terminations as arrays;
+  ``slice(None)``: all) after a step: observations, rewards and terminations as arrays. With
+  a next-step autoreset the finished worlds are restored before the batch step, which is
+  their reset's step: ``_observe(ALL)`` then covers them too (their ``_elapsed`` is 0; the
+  base sets their reward to 0 and their flags to False afterwards);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
