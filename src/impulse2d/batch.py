@@ -305,14 +305,20 @@ class WorldBatch:
         a = self._dense(value, name, 3, bound)
         refs = self._checked_refs(rows)
         self._check_unlocked(f"WorldBatch.{_WRITERS[mode]}")
-        flags = np.zeros(len(self._worlds), dtype=np.int64)
-        scatter = _batch._scatter_bodies.entry
-        bad = scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, True,
-                      flags)
-        if bad >= 0:
-            k, j = divmod(bad, rows.shape[0])
-            raise ValueError(f"{name}[{k}, {j}] {why}")
-        scatter(refs, rows, a, mode, _validate.MAX_FORCE, _validate.MAX_VELOCITY, False, flags)
+        n = len(self._worlds)
+        flags = np.zeros(n, dtype=np.int64)
+        scatter = _views._scatter_bodies.entry
+        limits = (_validate.MAX_FORCE, _validate.MAX_VELOCITY)
+        if mode != _batch.ADD_IMPULSE or np.abs(a).max(initial=0.0) > _SAFE_IMPULSE:
+            # every world checked before any is written (on the threads, as the write)
+            self._spread(n, lambda lo, hi: scatter(refs, lo, hi, rows, a, mode, *limits, True,
+                                                   flags))
+            bad = np.flatnonzero(flags)
+            if bad.shape[0]:
+                k = int(bad[0])
+                raise ValueError(f"{name}[{k}, {int(flags[k]) - 1}] {why}")
+        self._spread(n, lambda lo, hi: scatter(refs, lo, hi, rows, a, mode, *limits, False,
+                                               flags))
         for k in np.flatnonzero(flags):
             _batch.after_writes(self._worlds[k], rows, int(flags[k]))
 
@@ -543,6 +549,13 @@ class WorldBatch:
 
 
 _LACKS_BODY, _LACKS_JOINT = 1, 2
+
+_SAFE_IMPULSE = 1.0e300 * min(_validate.MIN_MASS, _validate.MIN_INERTIA)
+"""N s (1e270). An impulse of at most this cannot overflow a velocity, so ``apply_impulses``
+skips its check pass (the write's alone): a velocity is within ``MAX_VELOCITY`` (1e30: every
+setter and write scales into it, the step clamps below it) and a body's inverse mass and
+inertia within ``1 / MIN_MASS`` and ``1 / MIN_INERTIA`` (1e30: ``check_mass``), so
+``|v + p / m|`` stays below 1e30 + 1e300."""
 
 
 def _missing(alive: np.ndarray, rows: np.ndarray) -> bool:

@@ -58,7 +58,8 @@ SLEEPING = 3        # live non-static bodies asleep
 CONTACT_COUNT = 4   # awake_contacts[:n], or -1: the contact stages pass over every contact
 EDGES_VALID = 5     # 1: contact_edges lists the current contact store's rows
 RESTING_VALID = 6   # 1: the pair stage's index of resting proxies holds (.resting)
-STATE_SIZE = 7
+STATIC_GRID_VALID = 7  # 1: the continuous stage's kept grid was checked since (.static_grid)
+STATE_SIZE = 8
 
 SPARSE_FRACTION = 4
 """The contact stages take the awake contacts from the awake bodies' edges while at most one
@@ -111,8 +112,10 @@ def rebuild(bodies, shapes, state, awake_bodies, awake_shapes):
     state[SLEEPING] = sleeping
     state[STALE] = 0
     # Python changed the world (or islands woke): a resting shape's box may have changed
-    # without passing through a step's move buffer, so the resting index is built again
+    # without passing through a step's move buffer, so the resting index is built again, and
+    # a static shape may have changed, so the continuous stage's kept grid is checked again
     state[RESTING_VALID] = 0
+    state[STATIC_GRID_VALID] = 0
 
 
 @borrowing_kernel
@@ -128,7 +131,9 @@ def refresh(bodies, shapes, state, awake_bodies, awake_shapes):
 @borrowing_kernel
 def drop_sleepers(bodies, shapes, state, awake_bodies, awake_shapes, fell):
     """Take the bodies that fell asleep this step (and their shapes) out of the lists: one
-    pass over the awake rows, which keeps their ascending order."""
+    pass over the awake rows, which keeps their ascending order. A body that leaves them leaves
+    the continuous stage's fast bodies too (its flag cleared: the stage, which runs next, visits
+    the awake rows only)."""
     asleep = bodies.asleep
     n = 0
     for t in range(state[BODY_COUNT]):
@@ -136,6 +141,8 @@ def drop_sleepers(bodies, shapes, state, awake_bodies, awake_shapes, fell):
         if not asleep[i]:
             awake_bodies[n] = i
             n += 1
+        else:
+            bodies.fast[i] = False
     m = 0
     for t in range(state[SHAPE_COUNT]):
         s = awake_shapes[t]

@@ -192,96 +192,21 @@ def _wake_body(b, r):
     return woke
 
 
-# What the writes do (`mode` of scatter_bodies).
+# What the writes do (`mode` of impulse2d._batch_views.scatter_bodies).
 SET_VELOCITY, ADD_FORCE, ADD_IMPULSE = 0, 1, 2
-# Per-world result of scatter_bodies.
+# Per-world result of impulse2d._batch_views.scatter_bodies.
 DONE, ISLAND_WOKE, KINEMATIC_SET = 1, 2, 4
-
-
-@gil_free_kernel
-def scatter_bodies(refs, rows, values, mode, max_force, max_velocity, check, flags):
-    """Write ``values`` (worlds, bodies, 3) into the template bodies of every world: set the
-    velocities (``mode`` SET_VELOCITY: every body, woken; a kinematic one flagged for Python,
-    which wakes what it touches), add forces and torques (ADD_FORCE) or impulses
-    (ADD_IMPULSE), these to dynamic bodies with a nonzero row only (woken).
-
-    With ``check`` nothing is written: the first bad entry is returned as ``world * bodies +
-    body`` (a static body given a velocity; an accumulated force beyond ``max_force``; an
-    impulse whose velocity overflows), -1 when there is none. Without, ``flags[i]`` gets
-    ISLAND_WOKE and KINEMATIC_SET bits for Python; returns -1."""
-    n_rows = rows.shape[0]
-    for i in range(len(refs)):
-        b = borrow(refs[i], "bodies")
-        for j in range(n_rows):
-            r = rows[j]
-            vx, vy, w = values[i, j, 0], values[i, j, 1], values[i, j, 2]
-            kind = b.type[r]
-            if mode == SET_VELOCITY:
-                if check:
-                    if kind == STATIC and (vx != 0.0 or vy != 0.0 or w != 0.0):
-                        return i * n_rows + j
-                    continue
-                if kind == DYNAMIC:
-                    if _wake_body(b, r):
-                        flags[i] |= ISLAND_WOKE
-                else:
-                    flags[i] |= KINEMATIC_SET
-                b.v[r, 0] = vx
-                b.v[r, 1] = vy
-                b.w[r] = w
-                continue
-            if kind != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
-                continue
-            if mode == ADD_FORCE:
-                fx = b.force[r, 0] + vx
-                fy = b.force[r, 1] + vy
-                t = b.torque[r] + w
-                if check:
-                    if abs(fx) > max_force or abs(fy) > max_force or abs(t) > max_force:
-                        return i * n_rows + j
-                    continue
-                if _wake_body(b, r):
-                    flags[i] |= ISLAND_WOKE
-                b.force[r, 0] = fx
-                b.force[r, 1] = fy
-                b.torque[r] = t
-                continue
-            # ADD_IMPULSE, as Body.apply_linear_impulse at the centre of mass and
-            # apply_angular_impulse: no rotational response where the inertia is infinite
-            inv_m = b.inv_mass[r]
-            inv_i = b.inv_inertia[r]
-            nvx = b.v[r, 0] + inv_m * vx
-            nvy = b.v[r, 1] + inv_m * vy
-            nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
-            if check:
-                if not (np.isfinite(nvx) and np.isfinite(nvy) and np.isfinite(nw)):
-                    return i * n_rows + j
-                continue
-            big = max(abs(nvx), abs(nvy))
-            if big > max_velocity:
-                scale = max_velocity / big
-                nvx *= scale
-                nvy *= scale
-            if abs(nw) > max_velocity:
-                nw = max_velocity if nw > 0.0 else -max_velocity
-            if _wake_body(b, r):
-                flags[i] |= ISLAND_WOKE
-            b.v[r, 0] = nvx
-            b.v[r, 1] = nvy
-            b.w[r] = nw
-    return -1
 
 
 _gather_bodies = DirectCall(gather_bodies, "the batch's views", 2.0)
 _gather_touching = DirectCall(gather_touching, "the batch's contact view", 1.0)
-_scatter_bodies = DirectCall(scatter_bodies, "the batch's writes", 2.0)
 
 
 def after_writes(world, rows: np.ndarray, flags: int) -> None:
-    """Python's share of a write into ``world`` (``flags`` from :func:`scatter_bodies`): an
-    island woke (the joint rows leave out sleeping islands' joints, so they are rebuilt), and
-    kinematic bodies given a velocity wake what they touch, as ``Body.linear_velocity = ...``
-    does."""
+    """Python's share of a write into ``world`` (``flags`` from
+    :func:`impulse2d._batch_views.scatter_bodies`): an island woke (the joint rows leave out
+    sleeping islands' joints, so they are rebuilt), and kinematic bodies given a velocity wake
+    what they touch, as ``Body.linear_velocity = ...`` does."""
     if flags & ISLAND_WOKE:
         awake_changed(world)  # the step's awake sets take the woken island
         if world._joint_handles:

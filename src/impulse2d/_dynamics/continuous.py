@@ -24,7 +24,12 @@ followed here:
    build_grid`, the queries' own) queried with each shape's swept box. When the obstacles are
    static shapes only (the non-bullets' pass in a world without kinematic shapes), the grid is
    the one kept in the world's stores between steps (:mod:`.static_grid`), built again only
-   when a static shape changed.
+   when a static shape changed. That usual case (no fast bullet, no kinematic shape) runs in
+   :func:`kept_pass`: it visits the awake bodies only, skips in O(1) each fast body whose
+   sweep stays outside the static shapes' bounds, allocates nothing (its lists and scratch
+   are kept with the grid) and counts no references, so its cost is that of the fast bodies
+   near the static shapes and of their sweeps. The general path (bullets, kinematic
+   obstacles) lists its bodies and obstacles anew each step.
 3. **The move back**: a body whose sweep hits at fraction ``t`` < 1 is put at the pose of ``t``
    (centre and angle interpolated) with its velocity kept; the next step's speculative contact
    stops it, and it keeps the rest of its motion for the steps after. (It loses ``1 - t`` of
@@ -70,13 +75,16 @@ from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.geometry import shape_aabb
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._collision.toi import TARGET_GAP, depth_at, gap_at, time_of_impact
-from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
+from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, python_stage_kernel
 from .._core.state import DYNAMIC, STATIC
 from ..constants import LINEAR_SLOP
+from .awake import BODY_COUNT, SHAPE_COUNT, STALE, STATIC_GRID_VALID
 from .contacts import may_collide
 from .lengths import SLOP
-from .static_grid import kept_bounds, kept_obstacles, static_grid
-from .world_ref import borrow
+from .static_grid import (BODY_SCRATCH, CANDIDATES, COUNTS, FAST, FILL, FIRST, KINEMATIC,
+                          PARAMS, POINTS, SHAPE_ITEMS, SHAPE_SCRATCH, SLOT, STAMP, TAG,
+                          checked_grid, kept_bounds, kept_obstacles, scratch_fits)
+from .world_ref import borrow, borrow_column
 
 CORE_FRACTION = 0.25
 """Radius of the circle swept instead of a shape that starts within the target gap, as a
@@ -550,11 +558,161 @@ def fast_bodies(bodies, shapes):
     return fast, count, bullets, starts, items
 
 
+NOT_READY, GENERAL = -1, -2
+"""What :func:`kept_pass` returns when it did nothing: the kept grid must be checked first
+(:func:`static_grid`), or the stage is not the static pass (a fast bullet, a kinematic
+obstacle, awake sets not current: :func:`solve_continuous`'s general path)."""
+
+
+@inner_kernel
+def static_grid(world, bodies, shapes):
+    """``(holds, kept)``: the world's kept grid (:mod:`.static_grid`), built again first if it
+    no longer lists the static shapes where they are, its scratch sized to the stores, kept in
+    the stores and marked checked (``awake_state[STATIC_GRID_VALID]``) until Python next
+    changes the world; ``holds`` False (the grid not to be used) when a kinematic shape is an
+    obstacle too. ``bodies``, ``shapes``: the world's."""
+    state, kept = checked_grid(world.static_grid, bodies, shapes)
+    world.static_grid = kept
+    world.awake_state[STATIC_GRID_VALID] = 1
+    return state >= 0, kept
+
+
+@inline_kernel
+def grid_ready(world):
+    """1: the kept grid was checked since Python last changed the world (:func:`static_grid`)
+    and its scratch fits the stores, so the non-bullets' pass may use it as it is; 0: it must
+    be checked first; -1: a kinematic shape is an obstacle too. O(1)."""
+    state = borrow(world, "awake_state")
+    if state[STATIC_GRID_VALID] == 0 or state[STALE] != 0:
+        return 0
+    kept = borrow(world, "static_grid")
+    if not scratch_fits(kept, borrow_column(world, "bodies", "alive").shape[0],
+                        borrow_column(world, "shapes", "alive").shape[0]):
+        return 0
+    return -1 if kept[COUNTS][KINEMATIC] != 0 else 1
+
+
+@inline_kernel
+def near_fast_bodies(world, kept):
+    """The fast bodies whose sweep may meet the kept grid's shapes, with their shapes, into the
+    kept scratch: ``BODY_SCRATCH[FAST][:count]`` (ascending) and, for the ``k``-th,
+    ``SHAPE_SCRATCH[SHAPE_ITEMS][FIRST[k]:FIRST[k + 1]]`` (its live non-sensor shapes,
+    ascending). Every fast flag is cleared. Returns ``count``, or -1 with nothing changed when
+    a fast body is a bullet (the general path's).
+
+    The awake rows only: the finalize stage flags awake bodies only, and a body that fell
+    asleep since left the awake rows with its flag cleared (:func:`.awake.drop_sleepers`). The
+    same bodies and shapes in the same order as :func:`fast_bodies` lists them, less the
+    bodies outside the grid's bounds (:func:`_outside`), which the pass skips, so the sweeps
+    are the same; a step allocates nothing and passes over no sleeping or static row."""
+    bodies = borrow(world, "bodies")
+    state = borrow(world, "awake_state")
+    awake = borrow(world, "awake_bodies")
+    n = state[BODY_COUNT]
+    flagged = bodies.fast
+    for t in range(n):
+        i = awake[t]
+        if flagged[i] and bodies.bullet[i]:
+            return -1
+    params = kept[PARAMS]
+    scratch = kept[BODY_SCRATCH]
+    slot = scratch[SLOT]
+    fast = scratch[FAST]
+    first = scratch[FIRST]
+    fill = scratch[FILL]
+    count = 0
+    for t in range(n):
+        i = awake[t]
+        if flagged[i]:
+            flagged[i] = False
+            if not _outside(bodies.sweep, bodies.center, bodies.extent, i, params[3],
+                            params[4], params[5], params[6]):
+                slot[i] = count
+                fast[count] = i
+                count += 1
+    if count == 0:
+        return 0
+    # the shapes grouped by body: a counting sort of the awake shapes (ascending)
+    shapes = borrow(world, "shapes")
+    awake_shapes = borrow(world, "awake_shapes")
+    m = state[SHAPE_COUNT]
+    items = kept[SHAPE_SCRATCH][SHAPE_ITEMS]
+    for k in range(count + 1):
+        first[k] = 0
+    for t in range(m):
+        s = awake_shapes[t]
+        if not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
+            first[slot[shapes.body[s]] + 1] += 1
+    for k in range(count):
+        first[k + 1] += first[k]
+        fill[k] = first[k]
+    for t in range(m):
+        s = awake_shapes[t]
+        if not shapes.is_sensor[s] and slot[shapes.body[s]] >= 0:
+            k = slot[shapes.body[s]]
+            items[fill[k]] = s
+            fill[k] += 1
+    for k in range(count):
+        slot[fast[k]] = -1
+    return count
+
+
+@borrowing_kernel
+def kept_pass(world):
+    """The continuous stage's usual step, with nothing allocated and no reference counted: the
+    fast non-bullets swept against the kept grid of static shapes, those that hit moved back;
+    returns how many, or :data:`NOT_READY` / :data:`GENERAL` with nothing changed. The same
+    sweeps as the general path (:func:`_sweep_pass` over the kept grid): the same bodies,
+    shapes and candidates in the same order, so the same bits.
+
+    The general path counted the references of the body and shape stores' arrays on each of
+    its calls that passed them and allocated its lists and scratch (about 5-9 us of CPU of
+    LunarLander's 12 us stage when a lander came near the moon, measured 2026-11-28 evening
+    under load; the sweeps themselves 1-3 us), and passed over every body and static shape."""
+    ready = grid_ready(world)
+    if ready <= 0:
+        return NOT_READY if ready == 0 else GENERAL
+    kept = borrow(world, "static_grid")
+    count = near_fast_bodies(world, kept)
+    if count <= 0:
+        return GENERAL if count < 0 else 0
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
+    slop = borrow(world, "lengths")[SLOP]
+    rows, boxes, grid = kept_obstacles(kept)
+    fast = kept[BODY_SCRATCH][FAST]
+    first = kept[BODY_SCRATCH][FIRST]
+    scratch = kept[SHAPE_SCRATCH]
+    items = scratch[SHAPE_ITEMS]
+    points = kept[POINTS]
+    counts = kept[COUNTS]
+    tag = counts[TAG]
+    hits = 0
+    for k in range(count):
+        b = fast[k]
+        t, tag = _sweep_body(bodies, shapes, no_collide, b, items[first[k]:first[k + 1]], rows,
+                             boxes, grid, scratch[STAMP], tag, scratch[CANDIDATES], points[0],
+                             points[1], points[3, :1], slop)
+        if t < 1.0:
+            _move_back(bodies, b, t)
+            hits += 1
+    counts[TAG] = tag
+    return hits
+
+
 @python_stage_kernel
 def solve_continuous(world):
     """The continuous stage: sweep every body flagged fast by the finalize stage, non-bullets
     first, and move back those that hit something; clears the flags. Returns the number of
-    bodies moved back."""
+    bodies moved back. Usually :func:`kept_pass` alone; the grid checked first when Python
+    changed the world; the general path (below) with a fast bullet or a kinematic obstacle."""
+    hits = kept_pass(world)
+    if hits == NOT_READY:
+        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        hits = kept_pass(world)
+    if hits >= 0:
+        return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick
@@ -575,4 +733,5 @@ def solve_continuous(world):
     return hits
 
 
-__all__ = ["CORE_FRACTION", "MAX_QUERY_CELLS", "solve_continuous"]
+__all__ = ["CORE_FRACTION", "MAX_QUERY_CELLS", "solve_continuous", "static_grid", "grid_ready",
+           "near_fast_bodies"]

@@ -59,13 +59,15 @@ from .._collision.query_index import CELL_SCALE, build_grid
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._collision.toi import (TARGET_GAP, _place as _place_at, core_distance, core_separation,
                               time_of_impact)
-from .._core.jit import inner_kernel, python_stage_kernel
+from .._core.jit import borrowing_kernel, inner_kernel, python_stage_kernel
 from ..constants import LINEAR_SLOP
-from .continuous import (CORE_FRACTION, MAX_QUERY_CELLS, _crosses_front, _far_from_obstacles,
-                         _may_stop, _move_back, _obstacle_bounds, _obstacles, _outside,
-                         _place, _shape_fraction, fast_bodies)
+from .continuous import (CORE_FRACTION, GENERAL, MAX_QUERY_CELLS, NOT_READY, _crosses_front,
+                         _far_from_obstacles, _may_stop, _move_back, _obstacle_bounds,
+                         _obstacles, _outside, _place, _shape_fraction, fast_bodies, grid_ready,
+                         near_fast_bodies, static_grid)
 from .lengths import SLOP
-from .static_grid import kept_bounds, kept_obstacles, static_grid
+from .static_grid import (BODY_SCRATCH, CANDIDATES, COUNTS, FAST, FIRST, POINTS, SHAPE_ITEMS,
+                          SHAPE_SCRATCH, STAMP, TAG, kept_bounds, kept_obstacles)
 from .world_ref import borrow
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
@@ -241,12 +243,57 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
                                     end_points, core, slop)
         if t >= 1.0:
             continue
-        _move_back(bodies, b, t)
-        vn = bodies.v[b, 0] * nx + bodies.v[b, 1] * ny
-        if vn < 0.0:  # the speed into the obstacle goes (Box2D 2.3's contact solve at the TOI)
-            bodies.v[b, 0] -= vn * nx
-            bodies.v[b, 1] -= vn * ny
+        _hit(bodies, b, t, nx, ny)
         hits += 1
+    return hits
+
+
+@borrowing_kernel
+def _hit(bodies, b, t, nx, ny):
+    """Put body ``b`` back at its time of impact ``t`` without its speed into the obstacle
+    (normal ``n``), Box2D 2.3's contact solve at the TOI."""
+    _move_back(bodies, b, t)
+    vn = bodies.v[b, 0] * nx + bodies.v[b, 1] * ny
+    if vn < 0.0:  # the speed into the obstacle goes (Box2D 2.3's contact solve at the TOI)
+        bodies.v[b, 0] -= vn * nx
+        bodies.v[b, 1] -= vn * ny
+
+
+@borrowing_kernel
+def _kept_pass(world):
+    """:func:`.continuous.kept_pass` with this module's hits: the fast non-bullets swept
+    against the kept grid of static shapes, nothing allocated and no reference counted; the
+    same sweeps as :func:`_sweep_pass` over that grid. Returns the hits, or
+    :data:`.continuous.NOT_READY` / :data:`.continuous.GENERAL` with nothing changed."""
+    ready = grid_ready(world)
+    if ready <= 0:
+        return NOT_READY if ready == 0 else GENERAL
+    kept = borrow(world, "static_grid")
+    count = near_fast_bodies(world, kept)
+    if count <= 0:
+        return GENERAL if count < 0 else 0
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
+    slop = borrow(world, "lengths")[SLOP]
+    rows, boxes, grid = kept_obstacles(kept)
+    fast = kept[BODY_SCRATCH][FAST]
+    first = kept[BODY_SCRATCH][FIRST]
+    scratch = kept[SHAPE_SCRATCH]
+    items = scratch[SHAPE_ITEMS]
+    points = kept[POINTS]
+    counts = kept[COUNTS]
+    tag = counts[TAG]
+    hits = 0
+    for k in range(count):
+        b = fast[k]
+        t, nx, ny, tag = _first_hit(bodies, shapes, no_collide, b, items[first[k]:first[k + 1]],
+                                    rows, boxes, grid, scratch[STAMP], tag, scratch[CANDIDATES],
+                                    points[0], points[1], points[2], points[3, :1], slop)
+        if t < 1.0:
+            _hit(bodies, b, t, nx, ny)
+            hits += 1
+    counts[TAG] = tag
     return hits
 
 
@@ -254,7 +301,14 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
 def solve_continuous_box2d23(world):
     """The continuous stage with Box2D 2.3's rules (module docstring): sweep every body flagged
     fast by the finalize stage, non-bullets first, and move back those that hit; clears the
-    flags. Returns the number of bodies moved back."""
+    flags. Returns the number of bodies moved back. Usually :func:`_kept_pass` alone, as in
+    :func:`.continuous.solve_continuous`."""
+    hits = _kept_pass(world)
+    if hits == NOT_READY:
+        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        hits = _kept_pass(world)
+    if hits >= 0:
+        return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick

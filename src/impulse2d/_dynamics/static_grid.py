@@ -8,16 +8,29 @@ stage's time in BipedalWalker, whose ground is about 200 static edges (the stage
 The world's stores (:data:`.world_ref.WORLD_STORES`, field ``static_grid``) keep the last one
 built.
 
-It is checked, not invalidated: before each use one pass over the shape rows tests that the
-grid still lists exactly the live, non-sensor shapes of static bodies and that each one's box
-of this step (``Shapes.aabb``) is bitwise the box it was binned with. The grid
+It is checked, not invalidated: one pass over the shape rows (:func:`checked_grid`) tests that
+the grid still lists exactly the live, non-sensor shapes of static bodies and that each one's
+box of this step (``Shapes.aabb``) is bitwise the box it was binned with. The grid
 (:func:`.._collision.query_index.build_grid`) is a function of those rows and boxes alone, so a
 grid that passes is the one the pass would build now, bit for bit, and the sweeps meet the same
 candidates in the same order (the same times of impact). Every path that changes a static
 shape (created, destroyed, reshaped, its body moved or retyped, a store grown or restored, a
-world of a batch) therefore needs no hook: the check sees its result. The check costs one
-comparison of a shape's flags and box a row (the obstacles' bounds, which the pass needs first,
-come with the grid instead of their own pass over the rows).
+world of a batch) therefore needs no hook of its own: the check sees its result.
+
+The check runs only when a static shape may have changed: a static shape's box, its flags and
+its body's type change only by Python between steps, and every such change marks the step's
+awake sets stale (:func:`impulse2d._sleep.awake_changed`, or the pairs dirty, or a new
+reference), so the next step rebuilds them (:func:`.awake.rebuild`), which clears
+``awake_state[STATIC_GRID_VALID]``, as it clears the pair stage's ``RESTING_VALID`` on the same
+guarantee. A check that passes (or a build) sets it again. While it is set, the stage finds the
+grid ready in O(1) (:func:`.continuous.grid_ready`): its cost is then that of the bodies that
+moved fast, not of the static shapes (LunarLander's step paid 5-9 us for the check and the
+stage's allocations before, each call that passed the stores counting their arrays'
+references, BENCHMARKS.md 2026-11-28 evening).
+
+The kept tuple also holds the stage's scratch, sized to the stores, so that a step allocates
+nothing (:mod:`.continuous`): the fast bodies and their shapes grouped by body, the grid query's
+stamps and candidates, the swept shapes' points, and the last stamp used.
 
 A world with a kinematic shape (met where it is now, so its box changes) builds its obstacles
 each step as before; so does the bullets' pass, whose obstacles include dynamic bodies.
@@ -36,20 +49,35 @@ import numba
 import numpy as np
 
 from .._collision.query_index import CELL_SCALE, build_grid
-from .._core.jit import inner_kernel
+from .._core.jit import inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 
 # the kept grid, a tuple: which rows it lists (n,), their boxes (n, 4; other rows unset), the
 # rows in order, the grid's cell starts, items and large shapes, its origin and cell size and
-# the bounds of its boxes (x0, y0, cell, lo_x, lo_y, hi_x, hi_y; m), and its cells (nx, ny)
-IN_GRID, BOXES, ROWS, STARTS, ITEMS, LARGE, PARAMS, CELLS = range(8)
+# the bounds of its boxes (x0, y0, cell, lo_x, lo_y, hi_x, hi_y; m), and its cells (nx, ny);
+# then the stage's scratch: COUNTS (int64: KINEMATIC, TAG), BODY_SCRATCH (int64, 4 rows of the
+# body store's length + 1: SLOT, FAST, FIRST, FILL), SHAPE_SCRATCH (int64, 3 rows of the shape
+# store's length: SHAPE_ITEMS, STAMP, CANDIDATES) and POINTS (4 x 8 x 2 floats)
+(IN_GRID, BOXES, ROWS, STARTS, ITEMS, LARGE, PARAMS, CELLS, COUNTS, BODY_SCRATCH,
+ SHAPE_SCRATCH, POINTS) = range(12)
+KINEMATIC, TAG = 0, 1
+"""COUNTS: 1 when a live non-sensor shape is on a kinematic body (the stage's pass against
+static shapes is not the whole sweep: the stage builds its obstacles as before); the last stamp
+of the grid queries (stamps only grow, so a kept stamp never equals a new query's)."""
+SLOT, FAST, FIRST, FILL = range(4)
+"""BODY_SCRATCH rows: each body's place in the fast list (-1: none), the fast list, the start
+of each fast body's shapes in SHAPE_ITEMS (count + 1), and the counting sort's fill."""
+SHAPE_ITEMS, STAMP, CANDIDATES = range(3)
+"""SHAPE_SCRATCH rows: the fast bodies' shapes grouped by body, each shape's last stamp, a
+query's candidates."""
 
 
 def _empty():
     """A kept grid of no rows: every check fails, so the first pass builds one."""
     return (np.zeros(0, np.bool_), np.zeros((0, 4)), np.zeros(0, np.int64),
             np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-            np.zeros(7), np.ones(2, np.int64))
+            np.zeros(7), np.ones(2, np.int64), np.zeros(2, np.int64),
+            np.full((4, 1), -1, np.int64), np.full((3, 0), -1, np.int64), np.zeros((4, 8, 2)))
 
 
 STATIC_GRID_TYPE = numba.typeof(_empty())
@@ -128,32 +156,52 @@ def _build(bodies, shapes):
     cells[0] = nx
     cells[1] = ny
     return (listed, boxes, rows, np.ascontiguousarray(starts), np.ascontiguousarray(items),
-            np.ascontiguousarray(large), params, cells)
+            np.ascontiguousarray(large), params, cells, np.zeros(2, np.int64),
+            np.full((4, bodies.alive.shape[0] + 1), -1, np.int64),
+            np.full((3, n), -1, np.int64), np.zeros((4, 8, 2)))
 
 
 @inner_kernel
-def static_grid(world, bodies, shapes):
-    """``(holds, kept)``: the world's kept grid, built again first (and kept in the stores) if
-    it no longer lists the static shapes where they are; ``holds`` False (the grid not to be
-    used) when a kinematic shape is an obstacle too. ``bodies``, ``shapes``: the world's."""
-    kept = world.static_grid
+def _resized(kept, n_bodies, n_shapes):
+    """``kept`` with its scratch sized to stores of ``n_bodies`` and ``n_shapes`` rows (the
+    grid's arrays shared; the last stamp kept)."""
+    counts = kept[COUNTS].copy()
+    return (kept[IN_GRID], kept[BOXES], kept[ROWS], kept[STARTS], kept[ITEMS], kept[LARGE],
+            kept[PARAMS], kept[CELLS], counts, np.full((4, n_bodies + 1), -1, np.int64),
+            np.full((3, n_shapes), -1, np.int64), kept[POINTS])
+
+
+@inner_kernel
+def checked_grid(kept, bodies, shapes):
+    """``(state, kept)``: the kept grid, or a new one (for the caller to keep in the stores) if
+    it no longer lists the static shapes where they are, its scratch sized to the stores;
+    ``state`` as :func:`_check`'s, -1 (a kinematic shape is an obstacle too: the grid is not
+    the pass's) noted in its ``COUNTS[KINEMATIC]``."""
     state = _check(bodies, shapes, kept)
-    if state < 0:
-        return False, kept
     if state == 0:
         kept = _build(bodies, shapes)
-        world.static_grid = kept
-    return True, kept
+    if (kept[BODY_SCRATCH].shape[1] != bodies.alive.shape[0] + 1
+            or kept[SHAPE_SCRATCH].shape[1] != shapes.alive.shape[0]):
+        kept = _resized(kept, bodies.alive.shape[0], shapes.alive.shape[0])
+    kept[COUNTS][KINEMATIC] = 1 if state < 0 else 0
+    return state, kept
 
 
-@inner_kernel
+@inline_kernel
+def scratch_fits(kept, n_bodies, n_shapes):
+    """Whether the kept scratch is sized to stores of ``n_bodies`` and ``n_shapes`` rows."""
+    return (kept[BODY_SCRATCH].shape[1] == n_bodies + 1
+            and kept[SHAPE_SCRATCH].shape[1] == n_shapes)
+
+
+@inline_kernel
 def kept_bounds(kept):
     """The box around the kept grid's shapes (lo_x, lo_y, hi_x, hi_y; m)."""
     params = kept[PARAMS]
     return params[3], params[4], params[5], params[6]
 
 
-@inner_kernel
+@inline_kernel
 def kept_obstacles(kept):
     """``(rows, boxes, grid)`` as the pass uses them, ``grid`` as ``build_grid`` returns it."""
     params = kept[PARAMS]
@@ -162,5 +210,5 @@ def kept_obstacles(kept):
                                      kept[STARTS], kept[ITEMS], kept[LARGE])
 
 
-__all__ = ["STATIC_GRID_TYPE", "empty_static_grid", "static_grid", "kept_bounds",
+__all__ = ["STATIC_GRID_TYPE", "empty_static_grid", "checked_grid", "scratch_fits", "kept_bounds",
            "kept_obstacles"]

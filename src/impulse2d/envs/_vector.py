@@ -48,7 +48,10 @@ ascending):
 * ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
-  ``slice(None)``: all) after a step: observations, rewards and terminations as arrays;
+  ``slice(None)``: all) after a step: observations, rewards and terminations as arrays. With
+  a next-step autoreset the finished worlds are restored before the batch step, which is
+  their reset's step: ``_observe(ALL)`` then covers them too (their ``_elapsed`` is 0; the
+  base sets their reward to 0 and their flags to False afterwards);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
@@ -246,15 +249,17 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             k = int(np.flatnonzero(self._done)[0])
             raise RuntimeError(f"environment {k} has finished: with autoreset_mode DISABLED, "
                                "reset it with reset(options={'reset_mask': mask}) first")
-        obs, reward, terminated, truncated = self._step_batch(actions, ~resetting)
+        fresh = np.flatnonzero(resetting)
+        if fresh.shape[0]:
+            # next-step autoreset: the finished worlds are restored and begin their episodes
+            # now, and the batch step below is their reset's step (as _reset_worlds takes it)
+            self._restart(fresh)
+        obs, reward, terminated, truncated = self._step_batch(actions, ~resetting, fresh)
         infos = {}
-        if resetting.any():
-            # next-step autoreset: the world stepped above is dropped for a new episode
-            idx = np.flatnonzero(resetting)
-            obs[idx], _ = self._reset_worlds(idx)
-            reward[idx] = 0.0
-            terminated[idx] = False
-            truncated[idx] = False
+        if fresh.shape[0]:
+            reward[fresh] = 0.0
+            terminated[fresh] = False
+            truncated[fresh] = False
         finished = terminated | truncated
         if mode is AutoresetMode.SAME_STEP and finished.any():
             idx = np.flatnonzero(finished)
@@ -293,12 +298,16 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self._blank = None
 
     # -- the base's own work ------------------------------------------------------------------
-    def _step_batch(self, actions, acting: np.ndarray):
+    def _step_batch(self, actions, acting: np.ndarray, fresh=None):
         """The step itself, without autoreset: actions of the ``acting`` environments in, one
-        batch step, then every environment's (obs, reward, terminated, truncated)."""
+        batch step, then every environment's (obs, reward, terminated, truncated). ``fresh``:
+        the environments restarted just before (:meth:`_restart`), for which this step is
+        their reset's step (their elapsed steps stay 0)."""
         self._act(actions, acting)
         self.batch.step(self.dt)
         self._elapsed += 1
+        if fresh is not None and fresh.shape[0]:
+            self._elapsed[fresh] = 0
         obs, reward, terminated = self._observe(ALL)
         reward = np.asarray(reward, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
@@ -308,14 +317,19 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             truncated = self._elapsed >= self.max_episode_steps
         return obs, reward, terminated, truncated
 
-    def _reset_worlds(self, idx: np.ndarray, all_of_them: bool = False):
-        """Restore worlds ``idx`` as built, begin their episodes and take the reset's step;
-        their observations (and the reset step's info, empty)."""
-        idx = np.asarray(idx, dtype=np.int64)
+    def _restart(self, idx: np.ndarray) -> None:
+        """Restore worlds ``idx`` as built, begin their episodes and prepare their reset's step
+        (:meth:`_reset_act`), which the caller takes."""
         self.batch.restore(self._blank, idx)
         self._elapsed[idx] = 0
         self._begin_episodes(idx)
         self._reset_act(idx)
+
+    def _reset_worlds(self, idx: np.ndarray, all_of_them: bool = False):
+        """Restore worlds ``idx`` as built, begin their episodes and take the reset's step;
+        their observations (and the reset step's info, empty)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        self._restart(idx)
         if all_of_them:
             self.batch.step(self.dt)
         else:

@@ -46,7 +46,9 @@ What differs from Box2D, and why:
   to rest (the light legs against their motors do not converge). The spread between close
   settings (+-10) is the pilot's: it is bang-bang, so small differences change whole landings.
   **Cost** (2026-11-28, issue 30, median of a world's step alone, CPU, under load): about
-  19 us at 8 substeps, of which the continuous stage 8, the solve 6, the pairs 3; cheaper
+  19 us at 8 substeps, of which the continuous stage 8, the solve 6, the pairs 3 (that
+  evening the continuous stage's pass near the moon went from 12 to 3.3 us median, its
+  allocations and reference counts gone: BENCHMARKS.md); cheaper
   settings were measured against the task and not taken: 6 substeps: mean 223 with 8 of
   100 episodes truncated (never at rest: 83 at rest, the test asks 90);
   continuous collision off (40 % of the step) keeps the pilot's score (242: 93 at rest) but
@@ -444,7 +446,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         have been slow for ``time_to_sleep``. Whether any was put to sleep."""
         speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
                            np.abs(vel[:, :, 2]) * self._extent)
-        slow = speed <= self._sleep_threshold
+        # (a world whose step was its reset's, elapsed 0, starts its timers at 0)
+        slow = (speed <= self._sleep_threshold) & (self._elapsed > 0)[:, None]
         self._slow = np.where(slow, self._slow + self.dt, 0.0)
         ready = np.all(self._slow >= self._time_to_sleep, axis=1)
         if not ready.any():
