@@ -259,6 +259,20 @@ class WorldSettings:
     boundary (coordinates and sizes within 1e5, body speeds within 1e5 per second). Set it
     first: ``World(gravity=(0, -500), length_units_per_meter=50)``."""
 
+    threads: int = 1
+    """Threads the solver spreads one world's step over, in [1, 1024] (``soft_step`` and
+    ``soft_step_v31``; the other solvers run on one thread whatever this says). The contact
+    rows of a colour touch disjoint bodies (Box2D v3's graph colouring), so each colour's
+    warm start, solve, relax and restitution, the preparation of the rows and the integration
+    of the bodies are cut into this many chunks, run on Numba's threads; the results are the
+    same bits for every value. The pairs, narrowphase, joints, sleep and continuous collision
+    stay on one thread. A value above 1 compiles the threaded solver the first time a world
+    asks for it (about 12 s, once: cached) and needs Numba's TBB or OpenMP threading layer
+    (else it is ignored, with a warning); a world stepped in a ``WorldBatch`` runs on the
+    batch's thread (the batch's threads are over its worlds). Default 1: measured on the
+    2-core machine (BENCHMARKS.md, "Threads inside one world"), two threads gain on the
+    largest scenes only, and a parallel launch costs more than a colour of a small world."""
+
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
     def __setattr__(self, name: str, value) -> None:
@@ -393,6 +407,11 @@ def _check(name: str, value, units: float = 1.0):
         value = _validate.integer(value, name)
         if not 1 <= value <= 100_000:
             raise ValueError(f"direct_max_rows must be between 1 and 100000, got {value}")
+        return value
+    if name == "threads":
+        value = _validate.integer(value, name)
+        if not 1 <= value <= 1024:
+            raise ValueError(f"threads must be between 1 and 1024, got {value}")
         return value
     if name == "diagnostics":
         if isinstance(value, str):
