@@ -260,18 +260,21 @@ class WorldSettings:
     first: ``World(gravity=(0, -500), length_units_per_meter=50)``."""
 
     threads: int = 1
-    """Threads the solver spreads one world's step over, in [1, 1024] (``soft_step`` and
-    ``soft_step_v31``; the other solvers run on one thread whatever this says). The contact
-    rows of a colour touch disjoint bodies (Box2D v3's graph colouring), so each colour's
-    warm start, solve, relax and restitution, the preparation of the rows and the integration
-    of the bodies are cut into this many chunks, run on Numba's threads; the results are the
-    same bits for every value. The pairs, narrowphase, joints, sleep and continuous collision
-    stay on one thread. A value above 1 compiles the threaded solver the first time a world
-    asks for it (about 12 s, once: cached) and needs Numba's TBB or OpenMP threading layer
-    (else it is ignored, with a warning); a world stepped in a ``WorldBatch`` runs on the
-    batch's thread (the batch's threads are over its worlds). Default 1: measured on the
-    2-core machine (BENCHMARKS.md, "Threads inside one world"), two threads gain on the
-    largest scenes only, and a parallel launch costs more than a colour of a small world."""
+    """Chunks, run on Numba's threads, that the step's parallel passes of one world are cut
+    into, in [1, 1024]. The contact rows of a colour touch disjoint bodies (Box2D v3's graph
+    colouring), so the default solver (``soft_step``) runs each colour's warm start, solve,
+    relax and restitution, the preparation of the rows, the integration of the bodies and the
+    narrowphase (every solver's) in that many chunks at once; the results are the same bits for
+    every value. The pairs, the colouring, joints, finalize, sleep and continuous collision
+    stay serial, and so do the other solvers' contact passes. A pass of fewer than 256 rows
+    runs serially (a launch costs more). A value above 1 compiles the threaded kernels the
+    first time a world asks (about 70 s of CPU on the loaded 2-core machine, once: cached), and
+    needs Numba's TBB or OpenMP threading layer (else it is ignored, with a warning); ``pip
+    install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of OpenMP's on a
+    busy machine. A world stepped in a ``WorldBatch`` runs serially there (the batch's threads
+    are over its worlds). Default 1: a world below a few thousand contacts gains nothing, and
+    on a machine whose cores are busy the threads wait for each other (BENCHMARKS.md, "Threads
+    inside one world")."""
 
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
