@@ -30,9 +30,11 @@ from ._core.lazy import JIT, LazyKernel
 from ._dynamics import threaded
 from ._dynamics.verbs import COLLIDE_SIGNATURE, SOLVER_SIGNATURE
 
-THREADED_SECONDS = {"soft_step": 12.0}
+THREADED_SECONDS = {"soft_step": 45.0}
 """Compile time (CPU s) of each threaded entry, for the compile notice and the sharing of
-compiles between processes; measured on the 2-core machine under load, 2026-11-28."""
+compiles between processes: 72.7 s of CPU measured on the 2-core machine at load 10
+(2026-11-28), where the serial step, stores and solver took 1.57 times their listed
+seconds (:data:`._dynamics.step.STEP_SECONDS` and the others)."""
 
 
 class ThreadedKernel(LazyKernel):
@@ -54,7 +56,7 @@ THREADED_KERNELS = {name: ThreadedKernel(entry, SOLVER_SIGNATURE,
                     for name, entry in threaded.ENTRIES.items()}
 """The threaded entry of each solver that has one, compiled when a world first asks for it."""
 
-COLLIDE_SECONDS = 8.0
+COLLIDE_SECONDS = 10.0  # (compiled in a helper process meanwhile: not measured alone)
 COLLIDE_KERNEL = ThreadedKernel(threaded.collide_threaded, COLLIDE_SIGNATURE,
                                 "the narrowphase on threads", COLLIDE_SECONDS)
 """The threaded narrowphase (every solver's)."""
@@ -62,10 +64,11 @@ COLLIDE_KERNEL = ThreadedKernel(threaded.collide_threaded, COLLIDE_SIGNATURE,
 MIN_ROWS = 256
 """Contact rows (or bodies) below which a pass of a threaded world runs serially, written into
 each world's table of verbs when it is filled (:data:`._dynamics.verbs.THREAD_ROWS`): a
-``prange`` launch over two threads costs about 8-15 us on the 2-core machine under load, the
-solve of one contact row about 40 ns (measured: ``benchmarks/threads_overhead.py``), so a
-launch pays from a few hundred rows. The tests set it to 1, so that small worlds take the
-parallel paths too."""
+``prange`` launch of two chunks costs 2.9 us with TBB on the 2-core machine at load 2, 13.6 us
+at load 12 (``benchmarks/threads_overhead.py``), a contact row's pass some tens of
+nanoseconds (pyramid_100: 14.3 ms a step for 15,000 rows visited 12 times and the rest), so a
+launch pays from a few hundred rows; 64 and 1,024 measured no different on the big scenes
+(BENCHMARKS.md). The tests set it to 1, so that small worlds take the parallel paths too."""
 
 SAFE_LAYERS = ("tbb", "omp")
 _layer: list = []  # Numba's threading layer once launched (None: none loads)
@@ -85,7 +88,7 @@ def prefer_tbb() -> None:
     if _tbb or not JIT:
         return
     _tbb.append(True)
-    name = TBB_LIBRARIES.get(sys.platform.split("-")[0].rstrip("0123456789"))
+    name = TBB_LIBRARIES.get(sys.platform)
     path = os.path.join(sys.prefix, "lib", name) if name else ""
     if path and os.path.exists(path):
         try:
