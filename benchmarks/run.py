@@ -4,7 +4,7 @@
     python benchmarks/run.py --quick               # 1 round, smaller step counts (~1-2 min)
     python benchmarks/run.py --scenes pyramid_20,rain_2000 --engines impulse2d,pymunk
     python benchmarks/run.py --i2d-opt solver=pgs  # a WorldSettings variant for impulse2d
-    python benchmarks/run.py --threads 2           # pyb2d3 with a 2-thread pool (impulse2d: 1)
+    python benchmarks/run.py --threads 2           # pyb2d3 and impulse2d on 2 threads
     python benchmarks/run.py --report benchmarks/results/latest.json   # tables from a JSON
 
 Every measurement (one scene on one engine) runs in a fresh subprocess, so memory and JIT state
@@ -14,8 +14,9 @@ impulse2d it holds the JIT load/compile, reported separately as ``first step``).
 paired: A/B of the mean ms/step of the two runs of the same round, median over rounds.
 
 Threads: every engine steps on one thread unless ``--threads N``, which gives pyb2d3 a pool of
-N workers (Box2D v3's task system); impulse2d has no threads inside one world, pymunk and pybox2d
-have none at all, so they stay at one.
+N workers (Box2D v3's task system) and impulse2d ``WorldSettings.threads = N`` (unless
+``--i2d-opt threads=...`` says otherwise); pymunk and pybox2d have no threads inside a world,
+so they stay at one. Each measurement also records its CPU time per step (every thread).
 
 ``many_pyramids_one_awake`` runs with sleeping on for every engine: many_pyramids plus a ball
 rolling on a floor of its own; the world is stepped (untimed) until every box sleeps and only
@@ -170,10 +171,13 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
     times = np.empty(steps)
     clock = time.perf_counter
     step = eng.step
+    cpu_from = None  # CPU time of the process (every thread) after step 1
     for i in range(steps):
         t = clock()
         step()
         times[i] = clock() - t
+        if i == 0:
+            cpu_from = time.process_time()
         if tracker is not None:
             tracker.update(eng.states())
         if gaps is not None and (i + 1) % JOINT_SAMPLE_EVERY == 0:
@@ -181,6 +185,7 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
         if i + 1 == 300 and kind == "pyramid":      # the 5 s stability number
             top = idx["top"]
             res["top_dy_5s"] = float(eng.states()[top, 1] - s0[top, 1])
+    cpu_ms = (time.process_time() - cpu_from) * 1e3 if cpu_from is not None else 0.0
     res["peak_rss_mb"] = _peak_rss_mb()
     s = eng.states()
     res["awake_end"] = eng.awake_count()
@@ -196,6 +201,9 @@ def worker(scene_key, engine_name, steps=None, opts=None, warmup=False):
         "ms_step_max": float(rest.max()),
         "total_s": float(times.sum()),
         "tenths_ms": [float(c.mean()) for c in np.array_split(ms, 10) if len(c)],
+        # CPU of every thread per step, step 1 excluded (the metrics' trackers included: a
+        # threaded engine's CPU over its wall time is the cores it kept busy)
+        "cpu_ms_step_mean": float(cpu_ms / (steps - 1)) if steps > 1 else None,
     }
     if kind == "pyramid":
         res["metrics"] = M.pyramid_metrics(s0, s, idx, data)
@@ -680,8 +688,8 @@ def main(argv=None):
                     help="measure impulse2d's cold start-up (empty Numba cache, about a minute "
                          "of compiling); default: on, off with --quick")
     ap.add_argument("--threads", type=int, default=1, metavar="N",
-                    help="worker threads of pyb2d3 (a ThreadPool of N when N > 1); impulse2d, "
-                         "pymunk and pybox2d step one world on one thread")
+                    help="threads of one world: pyb2d3's ThreadPool of N when N > 1 and "
+                         "impulse2d's WorldSettings.threads; pymunk and pybox2d have none")
     ap.add_argument("--i2d-opt", action="append", default=[], metavar="KEY=VALUE",
                     help="WorldSettings field for impulse2d (repeatable)")
     ap.add_argument("--timeout", type=float, default=WORKER_TIMEOUT, metavar="S",
@@ -721,16 +729,19 @@ def main(argv=None):
     if a.threads < 1:
         ap.error("--threads must be >= 1")
     engine_opts = {e: {} for e in engines}
-    engine_opts["impulse2d"] = i2d_opts
     if a.threads > 1:
         engine_opts["pyb2d3"] = {"threads": a.threads}
+        i2d_opts = {"threads": a.threads, **i2d_opts}
+    engine_opts["impulse2d"] = i2d_opts
     t_start = time.perf_counter()
     log = lambda *x: print(*x, file=sys.stderr, flush=True)  # noqa: E731
 
     report = {"config": {"scenes": scenes, "engines": engines, "rounds": rounds,
                          "timeout_s": WORKER_TIMEOUT,
                          "quick": a.quick, "i2d_opts": i2d_opts, "dt": 1 / 60,
-                         "threads": {e: (a.threads if e == "pyb2d3" else 1) for e in engines},
+                         "threads": {e: (int(i2d_opts.get("threads", 1)) if e == "impulse2d"
+                                         else a.threads if e == "pyb2d3" else 1)
+                                     for e in engines},
                          "gravity": [0.0, -10.0],
                          "steps": {s: (SCENES[s][4] if a.quick else SCENES[s][2])
                                    for s in scenes}},

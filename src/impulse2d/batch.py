@@ -34,6 +34,7 @@ import numpy as np
 
 from . import _batch_lidar as _lidar
 from . import _batch_ready as _ready
+from . import _threads
 from . import _batch_worlds as _seats
 from . import _batch_views as _views
 from . import _lock, _validate
@@ -174,11 +175,11 @@ class WorldBatch:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
         time, s."""
         refs, args, results = self._state.refs, self._state.args, self._state.results
+        run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         if min(self._threads, which.shape[0]) <= 1:
-            return _batch.run(refs, which, args, results)
+            return run(refs, which, args, results)
         t0 = perf_counter()
-        self._spread(which.shape[0], lambda lo, hi: _batch.run(refs, which[lo:hi], args,
-                                                                 results))
+        self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results))
         return perf_counter() - t0
 
     def _spread(self, n: int, work) -> None:

@@ -259,6 +259,23 @@ class WorldSettings:
     boundary (coordinates and sizes within 1e5, body speeds within 1e5 per second). Set it
     first: ``World(gravity=(0, -500), length_units_per_meter=50)``."""
 
+    threads: int = 1
+    """Chunks, run on Numba's threads, that the step's parallel passes of one world are cut
+    into, in [1, 1024]. The contact rows of a colour touch disjoint bodies (Box2D v3's graph
+    colouring), so the default solver (``soft_step``) runs each colour's warm start, solve,
+    relax and restitution, the preparation of the rows, the integration of the bodies and the
+    narrowphase (every solver's) in that many chunks at once; the results are the same bits for
+    every value. The pairs, the colouring, joints, finalize, sleep and continuous collision
+    stay serial, and so do the other solvers' contact passes. A pass of fewer than 256 rows
+    runs serially (a launch costs more). A value above 1 compiles the threaded kernels the
+    first time a world asks (about 70 s of CPU on the loaded 2-core machine, once: cached), and
+    needs Numba's TBB or OpenMP threading layer (else it is ignored, with a warning); ``pip
+    install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of OpenMP's on a
+    busy machine. A world stepped in a ``WorldBatch`` runs serially there (the batch's threads
+    are over its worlds). Default 1: a world below a few thousand contacts gains nothing, and
+    on a machine whose cores are busy the threads wait for each other (BENCHMARKS.md, "Threads
+    inside one world")."""
+
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
     def __setattr__(self, name: str, value) -> None:
@@ -393,6 +410,11 @@ def _check(name: str, value, units: float = 1.0):
         value = _validate.integer(value, name)
         if not 1 <= value <= 100_000:
             raise ValueError(f"direct_max_rows must be between 1 and 100000, got {value}")
+        return value
+    if name == "threads":
+        value = _validate.integer(value, name)
+        if not 1 <= value <= 1024:
+            raise ValueError(f"threads must be between 1 and 1024, got {value}")
         return value
     if name == "diagnostics":
         if isinstance(value, str):

@@ -70,9 +70,10 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SOLVER,
-                    SOLVER_SIGNATURE, call_collide, call_continuous, call_pairs, call_solver,
-                    diagnose)
+                    SOLVER_SIGNATURE, THREAD_ROWS, THREADS, call_collide, call_continuous,
+                    call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
+from .. import _threads
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
                         stores_for_step)
 
@@ -579,6 +580,8 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
+    table[THREADS] = _threads.slot(settings)
+    table[THREAD_ROWS] = _threads.MIN_ROWS
     # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
     for slot, law in enumerate(getattr(world, "_laws", ())):
         table[LAWS + slot] = law.address()
@@ -602,7 +605,9 @@ def needed_units(world, by_type) -> dict:
     each type's rows, :func:`.joint_solver` order)."""
     settings = world.settings
     needed = dict(STAGE_KERNELS)
-    needed[SOLVER] = SOLVER_KERNELS[settings.solver]
+    needed[COLLIDE] = _threads.collide_unit(settings) or needed[COLLIDE]
+    # a world of WorldSettings.threads > 1 gets its solver's threaded entry, if it has one
+    needed[SOLVER] = _threads.solver_unit(settings) or SOLVER_KERNELS[settings.solver]
     exact = settings.solver == "direct"
     measured = bool(settings.diagnostics)
     if measured:

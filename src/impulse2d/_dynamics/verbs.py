@@ -37,7 +37,11 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   written by Python before each step that follows a change of joints (0 for an unused slot);
 * slot :data:`CHAINS`: the narrowphase of the pairs with a chain segment
   (:mod:`.._collision.chain`), filled once a world has a chain (0 before: never called), so
-  that a world without chains does not compile it.
+  that a world without chains does not compile it;
+* slot :data:`THREADS`: not an address but the number of threads the world's solver may
+  spread its passes over (``WorldSettings.threads``, :mod:`.threaded`), and slot
+  :data:`THREAD_ROWS` the rows (or bodies) below which a pass runs serially; read only by
+  the threaded entries.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -71,7 +75,9 @@ DIRECT_DENSE = CONTINUOUS + 1
 LAWS = DIRECT_DENSE + 1
 MAX_LAWS = 32
 """The most distinct custom laws one world may use at once."""
-COUNT = LAWS + MAX_LAWS
+THREADS = LAWS + MAX_LAWS
+THREAD_ROWS = THREADS + 1
+COUNT = THREAD_ROWS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -178,7 +184,8 @@ def new_table() -> np.ndarray:
 
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
-           "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "COUNT",
+           "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
+           "THREAD_ROWS", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",

@@ -1,0 +1,425 @@
+"""The soft step and the narrowphase on several threads inside one world
+(``WorldSettings.threads``).
+
+The serial solver visits the contact rows in colour order (:mod:`.constraint_graph`): no two
+rows of a colour share a dynamic body. Rows that share no moving body commute: each reads and
+writes only its own bodies' velocities and its own row, so any split of such rows over threads,
+in any order, gives the serial pass's bits. (A static body is shared by many rows of a colour;
+its velocity is zero and every row writes back the zero it read, ``0.0 - 0.0 * p``, so the
+store is the same bits whoever writes last.) This module therefore
+
+* cuts the rows, in their solve order, into *blocks*: maximal runs of consecutive rows in
+  which no dynamic or kinematic body appears twice (a colour is one block, or is split where a
+  kinematic body repeats; the overflow colour falls apart into short runs);
+* runs each block of at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
+  :data:`~.verbs.THREAD_ROWS`) as ``threads`` equal chunks in a Numba
+  ``prange``, each chunk handed to the serial verb of :mod:`.contact_solver` on a slice of the
+  constraint store, and each run of shorter blocks serially, as one call: a parallel launch
+  costs more than such a block's solve;
+* runs the per-row and per-body stages (the narrowphase, preparing the rows, integrating
+  velocities and positions) the same way, over chunks of rows or bodies (the narrowphase's
+  one order-dependent output, the normal it leaves on a pair found apart, is then put back
+  as the serial pass leaves it: :func:`serial_normals`).
+
+Nothing here reduces: the blocks are visited in order, and inside a block each thread writes
+what the serial loop would. So the results are bit-identical for every thread count
+(``tests/test_threads.py``). The joints stay serial (:func:`~.joint_solver.joint_pass`, which
+they are solved in before the contacts, as in the serial step), and so do the stages of the
+step kernel around the solver and the narrowphase (bounds, pairs, colouring, finalize, sleep,
+continuous).
+
+The entries have the serial verbs' signatures (:data:`~.verbs.SOLVER_SIGNATURE`,
+:data:`~.verbs.COLLIDE_SIGNATURE`) and are
+compiled only when a world asks for more than one thread (:mod:`impulse2d._threads`); a world of
+one thread runs :mod:`.solvers`' entries, today's code. The number of chunks of a parallel pass
+is the world's slot :data:`~.verbs.THREADS` of the table of verbs, run on Numba's threads
+(``NUMBA_NUM_THREADS``, by default the machine's cores); on a thread whose Numba thread count
+is 1 every pass runs serially: a :class:`~impulse2d.WorldBatch` holds its threads to 1, so a
+world stepped in a batch runs serially there (the batch's threads are over the worlds).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from .._collision.shape_types import CHAIN_SEGMENT
+from .._core.jit import (_jit, borrowing_kernel, cycles, inline_kernel, inner_kernel, kernel,
+                         stage_kernel)
+from .._core.lazy import JIT
+from .._core.state import STATIC
+from ..constants import MAX_ROTATION
+from .awake import CONTACT_COUNT, body_rows
+from .contact_solver import (ContactConstraints, apply_restitution, prepare_contacts,
+                             solve_contacts, warm_start_contacts)
+from .contacts import update_manifolds
+from .integrate import clamp_bodies, integrate_positions, integrate_velocities
+from .joint_solver import joint_pass
+from .lengths import SPECULATIVE
+from .softness import soft_coefficients
+from .solvers import AFTER_CLAMP, impulse_caps
+from .verbs import (CHAINS, ITERATION, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
+                    WARM_START, diagnose)
+from .world_ref import borrow, borrow_column
+
+parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
+"""An inner kernel whose ``prange`` loops run on Numba's threads."""
+
+script_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
+"""An inner kernel compiled into its caller that may allocate (the solver's segments)."""
+
+
+@intrinsic
+def numba_threads(typingctx):
+    """The calling thread's Numba thread count (``numba.get_num_threads()``), read from the
+    threading layer's ``get_num_threads`` symbol as Numba's parallel loops read it. The
+    jitted ``numba.get_num_threads`` holds a ctypes pointer, and Numba does not cache a kernel
+    that holds one; the symbol is resolved when the kernel is linked, which needs Numba's
+    threads launched first: here for a compile, by :func:`impulse2d._threads.threaded` for a
+    kernel loaded from the cache."""
+    from numba.np.ufunc.parallel import _launch_threads
+    _launch_threads()
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(cgutils.intp_t, []),
+                                            "get_num_threads")
+        return builder.call(fn, [])
+
+    return types.intp(), codegen
+
+
+if not JIT:
+    def numba_threads() -> int:  # noqa: F811  (plain Python: Numba's own count)
+        import numba
+        return numba.get_num_threads()
+
+
+@inline_kernel
+def rows_of(cs, lo, hi):
+    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy)."""
+    return ContactConstraints(
+        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
+        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
+        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
+        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
+        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
+        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
+        cs.unclamped[lo:hi])
+
+
+@kernel
+def segments(body_a, body_b, body_type, min_rows):
+    """The solve order's rows cut into segments ``(lo, hi, parallel)`` (an (n, 3) int64 array):
+    blocks of at least ``min_rows`` rows with no dynamic or kinematic body twice (parallel = 1),
+    and the runs of shorter blocks between them (parallel = 0), in order."""
+    n = body_a.shape[0]
+    stamp = np.full(body_type.shape[0], -1, dtype=np.int64)  # the block that last used a body
+    bounds = np.empty(n + 1, dtype=np.int64)
+    blocks = 0
+    bounds[0] = 0
+    for q in range(n):
+        a = body_a[q]
+        b = body_b[q]
+        if ((body_type[a] != STATIC and stamp[a] == blocks)
+                or (body_type[b] != STATIC and stamp[b] == blocks)):
+            blocks += 1
+            bounds[blocks] = q
+        stamp[a] = blocks
+        stamp[b] = blocks
+    if n > 0:
+        blocks += 1
+        bounds[blocks] = n
+    out = np.empty((blocks, 3), dtype=np.int64)
+    m = 0
+    serial_from = -1
+    for k in range(blocks):
+        lo = bounds[k]
+        hi = bounds[k + 1]
+        if hi - lo >= min_rows:
+            if serial_from >= 0:
+                out[m, 0] = serial_from
+                out[m, 1] = lo
+                out[m, 2] = 0
+                m += 1
+                serial_from = -1
+            out[m, 0] = lo
+            out[m, 1] = hi
+            out[m, 2] = 1
+            m += 1
+        elif serial_from < 0:
+            serial_from = lo
+    if serial_from >= 0:
+        out[m, 0] = serial_from
+        out[m, 1] = n
+        out[m, 2] = 0
+        m += 1
+    return out[:m]
+
+
+@inline_kernel
+def _chunk(lo, hi, c, chunks):
+    """Chunk ``c`` of ``chunks`` near-equal chunks of ``lo:hi``."""
+    n = hi - lo
+    return lo + (n * c) // chunks, lo + (n * (c + 1)) // chunks
+
+
+@parallel_kernel
+def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, rate, mass_scale,
+                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
+    """:func:`~.contact_solver.prepare_contacts` over ``chunks`` chunks of the rows (each row
+    reads the contacts and bodies and writes only itself)."""
+    n = order.shape[0]
+    if chunks <= 1 or n < min_rows:
+        prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+        return
+    for c in prange(chunks):
+        lo, hi = _chunk(0, n, c, chunks)
+        prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
+                         rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                         s_impulse_scale)
+
+
+@parallel_kernel
+def warm_start_rows(cs, bodies, parts, chunks):
+    """:func:`~.contact_solver.warm_start_contacts` segment by segment (:func:`segments`)."""
+    for k in range(parts.shape[0]):
+        lo = parts[k, 0]
+        hi = parts[k, 1]
+        if parts[k, 2] == 0 or chunks <= 1:
+            warm_start_contacts(rows_of(cs, lo, hi), bodies)
+        else:
+            for c in prange(chunks):
+                a, b = _chunk(lo, hi, c, chunks)
+                warm_start_contacts(rows_of(cs, a, b), bodies)
+
+
+@parallel_kernel
+def solve_rows(cs, bodies, parts, chunks, inv_h, use_bias, contact_speed, last_sweep,
+               speed_cap):
+    """One soft-step pass of :func:`~.contact_solver.solve_contacts` (soft bias, or the relax
+    pass without), segment by segment."""
+    for k in range(parts.shape[0]):
+        lo = parts[k, 0]
+        hi = parts[k, 1]
+        if parts[k, 2] == 0 or chunks <= 1:
+            solve_contacts(rows_of(cs, lo, hi), bodies, inv_h, use_bias, True, 0.0, 0.0,
+                           contact_speed, last_sweep, speed_cap)
+        else:
+            for c in prange(chunks):
+                a, b = _chunk(lo, hi, c, chunks)
+                solve_contacts(rows_of(cs, a, b), bodies, inv_h, use_bias, True, 0.0, 0.0,
+                               contact_speed, last_sweep, speed_cap)
+
+
+@parallel_kernel
+def restitution_rows(cs, bodies, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`~.contact_solver.apply_restitution` segment by segment."""
+    for k in range(parts.shape[0]):
+        lo = parts[k, 0]
+        hi = parts[k, 1]
+        if parts[k, 2] == 0 or chunks <= 1:
+            apply_restitution(rows_of(cs, lo, hi), bodies, threshold, speed_cap, gx, gy,
+                              half_kick)
+        else:
+            for c in prange(chunks):
+                a, b = _chunk(lo, hi, c, chunks)
+                apply_restitution(rows_of(cs, a, b), bodies, threshold, speed_cap, gx, gy,
+                                  half_kick)
+
+
+@parallel_kernel
+def kick_bodies(bodies, rows, chunks, min_rows, gx, gy, h, max_linear_speed,
+                max_angular_speed):
+    """:func:`~.integrate.integrate_velocities` then :func:`~.integrate.clamp_bodies`, over
+    chunks of the awake bodies (each body's own; integrating a chunk and clamping it before the
+    next chunk is integrated gives each body the same two operations in the same order)."""
+    n = rows.shape[0]
+    if chunks <= 1 or n < min_rows:
+        integrate_velocities(bodies, rows, gx, gy, h)
+        clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
+        return
+    for c in prange(chunks):
+        lo, hi = _chunk(0, n, c, chunks)
+        integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
+        clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
+
+
+@parallel_kernel
+def drift_bodies(bodies, rows, chunks, min_rows, h, position_speed, position_spin):
+    """:func:`~.integrate.integrate_positions` over chunks of the awake bodies."""
+    n = rows.shape[0]
+    if chunks <= 1 or n < min_rows:
+        integrate_positions(bodies, rows, h, position_speed, position_spin)
+        return
+    for c in prange(chunks):
+        lo, hi = _chunk(0, n, c, chunks)
+        integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
+
+
+@inline_kernel
+def world_chunks(world):
+    """The chunks of this world's parallel passes: its :data:`~.verbs.THREADS` slot, or 1 on a
+    thread held to one Numba thread (a WorldBatch's: :func:`impulse2d._threads.serial`)."""
+    return borrow(world, "verbs")[THREADS] if numba_threads() > 1 else 1
+
+
+@parallel_kernel
+def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
+                   has_chains, rows, n_rows, chunks, min_rows):
+    """:func:`~.contacts.update_manifolds` over ``chunks`` chunks of the contact rows it visits
+    (``rows[:n_rows]``, or every row when ``n_rows`` is -1), each chunk with scratch of its
+    own: a row's manifold is computed from its shapes and bodies and written to the row (the
+    normals of the rows found apart: :func:`serial_normals`)."""
+    n = contacts.key.shape[0] if n_rows < 0 else n_rows
+    if chunks <= 1 or n < min_rows:
+        update_manifolds(contacts, shapes, bodies, speculative, friction_mixing,
+                         restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
+                         np.zeros(2, dtype=np.int64), rows, n_rows)
+        return
+    picks = np.arange(n) if n_rows < 0 else rows[:n]
+    for c in prange(chunks):
+        lo, hi = _chunk(0, n, c, chunks)
+        _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing,
+                      restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
+                      np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
+    serial_normals(contacts, shapes, bodies, has_chains, picks)
+
+
+@borrowing_kernel
+def _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
+                  has_chains, out_normal, out_points, out_ids, rows, n_rows):
+    """:func:`~.contacts.update_manifolds` (an inlined kernel) as a call of its own: inlined
+    into a ``prange`` body, its writes through the stores' tuples were dropped as dead code
+    (measured: no manifold written; Numba 0.68)."""
+    update_manifolds(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
+                     has_chains, out_normal, out_points, out_ids, rows, n_rows)
+
+
+@inner_kernel
+def serial_normals(contacts, shapes, bodies, has_chains, picks):
+    """Give the rows ``picks`` that the narrowphase found apart (no point) the normal the serial
+    pass leaves them. :func:`~.._collision.manifold.collide` does not write its scratch normal
+    for such a pair (negating it in place when it collided the pair circle first), and
+    :func:`~.contacts.update_manifolds` stores the scratch anyway: in one pass each such row
+    holds the previous visited row's normal (the scratch starts at zero), in chunks the
+    previous row of its chunk's. Nothing reads those normals but the state's hash; this
+    walks the rows as the serial pass does (its skips too) and carries the normal on."""
+    kind = bodies.type
+    asleep = bodies.asleep
+    shape_type = shapes.type
+    normal = contacts.normal
+    nx = 0.0
+    ny = 0.0
+    for t in range(picks.shape[0]):
+        k = picks[t]
+        sa = contacts.shape_a[k]
+        sb = contacts.shape_b[k]
+        ba = contacts.body_a[k]
+        bb = contacts.body_b[k]
+        if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
+            continue
+        if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
+            continue
+        if contacts.count[k] == 0:
+            if shapes.count[sa] == 1 and shapes.count[sb] != 1:  # collided circle first
+                nx = -nx
+                ny = -ny
+            normal[k, 0] = nx
+            normal[k, 1] = ny
+        else:
+            nx = normal[k, 0]
+            ny = normal[k, 1]
+
+
+@stage_kernel
+def collide_threaded(world, friction_mixing, restitution_mixing):
+    """:func:`.step.collide` (the narrowphase) on the world's threads."""
+    if borrow_column(world, "contacts", "key").shape[0] == 0:
+        return False
+    manifolds_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
+                   borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
+                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"),
+                   borrow(world, "awake_state")[CONTACT_COUNT], world_chunks(world),
+                   borrow(world, "verbs")[THREAD_ROWS])
+    return True
+
+
+@script_kernel
+def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                        contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                        restitution_threshold, max_linear_speed, after_clamp):
+    """:func:`.solvers._soft_step`, call for call, with its contact and body verbs spread over
+    the world's threads (this module's docstring). ``tests/test_threads.py`` holds the two
+    to the same bits."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    chunks = world_chunks(world)
+    min_rows = borrow(world, "verbs")[THREAD_ROWS]
+    touching = order.shape[0] > 0
+    speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
+    h = dt / substeps
+    inv_h = 1.0 / h
+    hertz = min(contact_hertz, 0.25 / h)
+    rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
+    s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz, contact_damping_ratio,
+                                                              h)
+    j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
+                                                              joint_damping_ratio, h)
+    parts = np.zeros((1, 3), dtype=np.int64)  # one serial segment of every row ...
+    parts[0, 1] = order.shape[0]
+    if touching:
+        prepare_rows(cs, order, borrow(world, "contacts"), bodies, chunks, min_rows,
+                     warm_starting, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                     s_impulse_scale)
+        if chunks > 1:  # ... unless there are threads to spread blocks over
+            parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
+    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+    borrow(world, "clock")[3] = cycles()
+
+    max_angular_speed = MAX_ROTATION / dt
+    position_speed = after_clamp * max_linear_speed
+    position_spin = after_clamp * max_angular_speed
+    diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
+    rows = body_rows(world)
+    for substep in range(substeps):
+        kick_bodies(bodies, rows, chunks, min_rows, gx, gy, h, max_linear_speed,
+                    max_angular_speed)
+        if warm_starting:
+            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+            if touching:
+                warm_start_rows(cs, bodies, parts, chunks)
+        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
+                   speed_cap, spin_cap)
+        if touching:
+            solve_rows(cs, bodies, parts, chunks, inv_h, True, contact_speed, False, speed_cap)
+        drift_bodies(bodies, rows, chunks, min_rows, h, position_speed, position_spin)
+        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if touching:
+            solve_rows(cs, bodies, parts, chunks, inv_h, False, contact_speed, True, speed_cap)
+        diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
+    if touching:
+        restitution_rows(cs, bodies, parts, chunks, restitution_threshold, speed_cap, gx, gy,
+                         0.5 * h)
+    return h
+
+
+@stage_kernel
+def soft_step_threaded(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                       warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                       joint_damping_ratio, contact_speed, restitution_threshold,
+                       max_linear_speed, baumgarte, velocity_tolerance, velocities):
+    """:func:`.solvers.soft_step` on the world's threads."""
+    return _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                               contact_damping_ratio, joint_hertz, joint_damping_ratio,
+                               contact_speed, restitution_threshold, max_linear_speed,
+                               AFTER_CLAMP)
+
+
+ENTRIES = {"soft_step": soft_step_threaded}
+"""The solvers that spread over threads, by ``WorldSettings.solver``: the default only (a
+threaded entry is a compile of its own, about 25 s of CPU under load); the others run their
+contacts serially whatever ``threads`` says (the narrowphase is threaded for all)."""

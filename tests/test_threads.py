@@ -1,0 +1,218 @@
+"""Threads inside one world (``WorldSettings.threads``, issue 31 item 4): the same bits for
+every thread count, on every built-in scene and on fuzzed worlds with joints, sleeping,
+continuous collision and changes between steps; the setting's validation and its place in
+pickles and snapshots; a threaded world in a WorldBatch equals itself stepped alone; a world of
+one thread runs the serial kernels.
+
+Most scenes are smaller than the rows at which a pass goes parallel
+(:data:`impulse2d._threads.MIN_ROWS`), so the tests set that to 1: every pass of every world
+then takes the parallel path, cut into ``threads`` chunks (also 3 and 4 on a 2-core machine:
+the chunks are what differs, the threads that run them do not change a bit).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import impulse2d as i2d
+from impulse2d import _threads
+from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics.threaded import segments
+from impulse2d._dynamics.verbs import COLLIDE, SOLVER, THREADS
+from impulse2d._dynamics.world_ref import sync_constraints
+from impulse2d.scenes import SCENES, _load, build_scene, fuzz, step_scene
+
+DT = 1.0 / 60.0
+COUNTS = (1, 2, 3, 4)
+
+_load()  # every built-in scene registered (they load on first use)
+
+pytestmark = pytest.mark.skipif(not _threads._safe_layer(),
+                                reason="Numba has no thread-safe threading layer here")
+
+
+@pytest.fixture(autouse=True)
+def every_pass_parallel(monkeypatch):
+    monkeypatch.setattr(_threads, "MIN_ROWS", 1)
+
+
+def _scene_hash(name: str, threads: int, steps: int) -> str:
+    world = i2d.World(threads=threads)
+    info = build_scene(world, name)
+    for k in range(steps):
+        step_scene(world, info, k)
+    return world.state_hash()
+
+
+# The big scenes at their defaults take seconds a step without threads to gain from: a few
+# steps of them, more of the rest.
+HEAVY = {"large_pyramid", "many_pyramids", "joint_grid", "rain", "debris_rain", "mixed_rain"}
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_scene_hash_is_the_same_for_every_thread_count(name):
+    steps = 4 if name in HEAVY else 40
+    hashes = {t: _scene_hash(name, t, steps) for t in COUNTS}
+    assert len(set(hashes.values())) == 1, hashes
+
+
+def _fuzzed(seed: int, threads: int, steps: int = 160) -> str:
+    """A random world (every shape and joint type, kinematic bodies, fast bodies), sleeping and
+    continuous collision on, changed between steps as a program would (bodies and joints made
+    and destroyed, impulses, settings), stepped ``steps`` times."""
+    rng = np.random.default_rng(seed)
+    world = i2d.World(gravity=(0.0, -10.0), threads=threads, enable_sleep=True,
+                      enable_continuous=True, time_to_sleep=0.2)
+    fuzz.random_world(world, rng, bodies=(20, 40), joints=(4, 10))
+    ground = world.create_body(type="static")
+    ground.create_box(200.0, 1.0, center=(0.0, -30.0))
+    for k in range(steps):
+        if k % 40 == 39:
+            fuzz.perturb(world, rng, "soft_step")
+        world.step(DT)
+    return world.state_hash()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fuzzed_worlds_are_the_same_for_every_thread_count(seed):
+    hashes = {t: _fuzzed(seed, t) for t in COUNTS}
+    assert len(set(hashes.values())) == 1, hashes
+
+
+def test_fuzzed_world_sleeps_and_is_swept():
+    """The fuzzed worlds above reach the stages the threads must leave alone: an island falls
+    asleep and a fast body is swept (else they would prove less than they claim)."""
+    rng = np.random.default_rng(3)
+    world = i2d.World(gravity=(0.0, -10.0), threads=2, enable_sleep=True, time_to_sleep=0.2)
+    fuzz.random_world(world, rng, bodies=(20, 40), joints=(4, 10))
+    ground = world.create_body(type="static")
+    ground.create_box(200.0, 1.0, center=(0.0, -30.0))
+    fast = world.create_body(position=(0.0, 20.0), linear_velocity=(0.0, -300.0),
+                             bullet=True)
+    fast.create_circle(0.05)
+    slept = 0
+    for _ in range(400):
+        world.step(DT)
+        slept = max(slept, sum(1 for b in world.bodies
+                               if b.type == "dynamic" and not b.is_awake))
+    assert slept > 0
+    assert fast.position[1] > -30.0  # swept against the ground, not through it
+
+
+def test_the_pyramid_takes_the_parallel_path():
+    """A pyramid's colours are blocks of many rows: with the default threshold its solve runs
+    in parallel segments, and every parallel segment has no moving body twice."""
+    world = i2d.World(threads=2)
+    build_scene(world, "pyramid", base=40)
+    world.step(DT)
+    sync_constraints(world)
+    cs = world._constraints
+    bodies = world._bodies
+    parts = segments(cs.body_a, cs.body_b, bodies.type, 64)
+    assert parts[0, 0] == 0 and parts[-1, 1] == cs.count.shape[0]
+    assert np.all(parts[1:, 0] == parts[:-1, 1])
+    parallel = parts[parts[:, 2] == 1]
+    assert parallel.shape[0] >= 4
+    assert int(np.sum(parallel[:, 1] - parallel[:, 0])) > 0.8 * cs.count.shape[0]
+    for lo, hi, _ in parallel:
+        moving = [b for b in np.concatenate([cs.body_a[lo:hi], cs.body_b[lo:hi]])
+                  if bodies.type[b] != 0]
+        assert len(moving) == len(set(moving))
+
+
+def test_one_thread_runs_the_serial_kernels():
+    world = i2d.World()
+    build_scene(world, "pyramid", base=4)
+    world.step(DT)
+    assert world._verbs[SOLVER] == step_module.SOLVER_KERNELS["soft_step"].address()
+    assert world._verbs[COLLIDE] == step_module.STAGE_KERNELS[COLLIDE].address()
+    assert world._verbs[THREADS] == 1
+    world.settings.threads = 3
+    world.step(DT)
+    assert world._verbs[SOLVER] == _threads.THREADED_KERNELS["soft_step"].address()
+    assert world._verbs[COLLIDE] == _threads.COLLIDE_KERNEL.address()
+    assert world._verbs[THREADS] == 3
+    world.settings.solver = "pgs"  # no threaded entry: its serial one, the narrowphase threaded
+    world.step(DT)
+    assert world._verbs[SOLVER] == step_module.SOLVER_KERNELS["pgs"].address()
+    assert world._verbs[COLLIDE] == _threads.COLLIDE_KERNEL.address()
+
+
+def test_changing_threads_midway_keeps_the_trajectory():
+    a = i2d.World()
+    b = i2d.World(threads=2)
+    ia = build_scene(a, "pyramid", base=12)
+    ib = build_scene(b, "pyramid", base=12)
+    for k in range(120):
+        if k == 40:
+            b.settings.threads = 1
+        if k == 80:
+            b.settings.threads = 4
+        step_scene(a, ia, k)
+        step_scene(b, ib, k)
+    assert a.state_hash() == b.state_hash()
+
+
+@pytest.mark.parametrize("value", [0, -1, 1025])
+def test_out_of_range_threads_raise_and_change_nothing(value):
+    world = i2d.World(threads=2)
+    with pytest.raises(ValueError, match="threads"):
+        world.settings.threads = value
+    assert world.settings.threads == 2
+    with pytest.raises(ValueError, match="threads"):
+        i2d.World(threads=value)
+
+
+@pytest.mark.parametrize("value", [1.5, "2", True, None])
+def test_non_integer_threads_raise(value):
+    world = i2d.World()
+    with pytest.raises(TypeError, match="threads"):
+        world.settings.threads = value
+    assert world.settings.threads == 1
+
+
+def test_threads_travel_in_pickles_and_snapshots():
+    world = i2d.World(threads=3)
+    info = build_scene(world, "pyramid", base=6)
+    for k in range(30):
+        step_scene(world, info, k)
+    copy = pickle.loads(pickle.dumps(world))
+    assert copy.settings.threads == 3
+    snap = world.snapshot()
+    world.settings.threads = 1
+    world.restore(snap)
+    assert world.settings.threads == 3
+    for k in range(30, 60):
+        step_scene(world, info, k)
+        step_scene(copy, info, k)
+    assert copy.state_hash() == world.state_hash()
+
+
+def _batch_worlds(threads: int) -> list:
+    worlds = []
+    for base in (8, 10, 12, 9):
+        world = i2d.World(threads=threads)
+        build_scene(world, "pyramid", base=base)
+        worlds.append(world)
+    return worlds
+
+
+@pytest.mark.parametrize("batch_threads", [1, 2])
+def test_threaded_world_in_a_batch_equals_itself_alone(batch_threads):
+    alone = _batch_worlds(2)
+    for _ in range(90):
+        for w in alone:
+            w.step(DT)
+    serial = _batch_worlds(1)
+    for _ in range(90):
+        for w in serial:
+            w.step(DT)
+    batch = i2d.WorldBatch(_batch_worlds(2), threads=batch_threads)
+    for _ in range(90):
+        batch.step(DT)
+    expected = [w.state_hash() for w in alone]
+    assert [w.state_hash() for w in serial] == expected
+    assert [w.state_hash() for w in batch.worlds] == expected
