@@ -167,6 +167,19 @@ def _segment_extents(world, rows: list, groups: list, ends: np.ndarray) -> None:
         k += len(group)
 
 
+_ZERO_PAIRS = ("v", "force", "dp")
+"""The two-column body columns a new static body starts at zero (:func:`_write_body`,
+:func:`_write_bodies`)."""
+_CONSTANTS = tuple((name, 0.0) for name in (
+    "w", "torque", "linear_damping", "angular_damping", "sleep_time", "island_sleep", "extent",
+    "step_motion", "sweep", "mass", "inv_mass", "inertia", "inv_inertia")) + (
+    ("gravity_scale", 1.0), ("fixed_rotation", False), ("asleep", False),
+    ("allow_sleep", True), ("island", -1), ("min_extent", HUGE), ("bullet", False),
+    ("fast", False))
+"""The one-column body columns and the values a new static body starts with (the same two
+functions; the sleep threshold, in the world's units, and the rotation ``dq`` besides)."""
+
+
 def _write_body(b, i: int, x: float, y: float, angle: float, units: float) -> None:
     """:func:`_write_bodies` for the one row ``i`` (checked floats), element by element: the
     same values, from the same operations."""
@@ -182,24 +195,15 @@ def _write_body(b, i: int, x: float, y: float, angle: float, units: float) -> No
     b.angle[i] = angle
     b.rot[i, 0] = c
     b.rot[i, 1] = s
-    for column in (b.v, b.force, b.dp):
+    for name in _ZERO_PAIRS:
+        column = getattr(b, name)
         column[i, 0] = 0.0
         column[i, 1] = 0.0
-    for column in (b.w, b.torque, b.linear_damping, b.angular_damping, b.sleep_time,
-                   b.island_sleep, b.extent, b.step_motion, b.sweep, b.mass, b.inv_mass,
-                   b.inertia, b.inv_inertia):
-        column[i] = 0.0
-    b.gravity_scale[i] = 1.0
+    for name, value in _CONSTANTS:
+        getattr(b, name)[i] = value
     b.dq[i, 0] = 1.0
     b.dq[i, 1] = 0.0
-    b.fixed_rotation[i] = False
-    b.asleep[i] = False
-    b.allow_sleep[i] = True
     b.sleep_threshold[i] = SLEEP_THRESHOLD * units
-    b.island[i] = -1
-    b.min_extent[i] = HUGE
-    b.bullet[i] = False
-    b.fast[i] = False
 
 
 def _index(rows: list):
@@ -248,23 +252,13 @@ def _write_bodies(world, r, bodies: list) -> None:
     b.angle[r] = angle
     b.rot[r, 0] = c
     b.rot[r, 1] = s
-    for column in (b.v, b.force, b.dp):
-        column[r] = 0.0
-    for column in (b.w, b.torque, b.linear_damping, b.angular_damping, b.sleep_time,
-                   b.island_sleep, b.extent, b.step_motion, b.sweep, b.mass, b.inv_mass,
-                   b.inertia, b.inv_inertia):
-        column[r] = 0.0
-    b.gravity_scale[r] = 1.0
+    for name in _ZERO_PAIRS:
+        getattr(b, name)[r] = 0.0
+    for name, value in _CONSTANTS:
+        getattr(b, name)[r] = value
     b.dq[r, 0] = 1.0
     b.dq[r, 1] = 0.0
-    b.fixed_rotation[r] = False
-    b.asleep[r] = False
-    b.allow_sleep[r] = True
     b.sleep_threshold[r] = SLEEP_THRESHOLD * world._settings.length_units_per_meter
-    b.island[r] = -1
-    b.min_extent[r] = HUGE
-    b.bullet[r] = False
-    b.fast[r] = False
 
 
 def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
