@@ -133,7 +133,11 @@ class Panels:
             lines.insert(0, (title, TEXT))
         y = 4
         for text, color in lines:
-            sub.blit(self.render(text, color), (6, y))
+            # on a plate of the panels' colour: the scene's own shapes (a container's wall, a
+            # light ground) may lie under the text, and light text on them is unreadable
+            surface = self.render(text, color)
+            sub.fill(PANEL_BG, surface.get_rect(topleft=(6, y)).inflate(4, 0))
+            sub.blit(surface, (6, y))
             y += ROW
 
     # -- the panels ------------------------------------------------------------------------
