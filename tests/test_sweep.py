@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import pathlib
 import random
+import time
 
 import numpy as np
 import pytest
@@ -393,6 +395,30 @@ def test_ray_error_is_raised_with_its_point_and_remote_traceback(ray_cluster):
     assert error.point == {"height": 2.0} and error.index == 1
     assert isinstance(error.__cause__, ValueError)
     assert "_fails_at_two" in error.remote_traceback
+
+
+def _marks_then_fails_at_one(index, folder):
+    pathlib.Path(folder, f"{index}.ran").touch()
+    if index == 1:
+        raise ValueError("point 1 fails")
+    return {"i": index}
+
+
+def test_ray_error_submits_no_more_chunks_and_cancels_nothing(ray_cluster, tmp_path, monkeypatch):
+    # after a failure nothing more is submitted, and nothing is cancelled: ray.cancel can race a
+    # finishing task and kill this process. Of 40 one-point chunks on 2 CPU slots, with 4 in
+    # flight, only the first few ever run (the 4 submitted and the 1-2 submitted as the first
+    # finish: at most 12 allows for a slow first task)
+    cancelled = []
+    monkeypatch.setattr(ray_cluster, "cancel", lambda *a, **k: cancelled.append(a))
+    with pytest.raises(sweep.SweepError) as info:
+        sweep.run(_marks_then_fails_at_one, {"index": list(range(40)), "folder": [str(tmp_path)]},
+                  "ray", chunk_size=1, progress=False)
+    assert info.value.index == 1
+    time.sleep(1.0)                                  # the chunks in flight finish
+    ran = sorted(int(p.stem) for p in tmp_path.glob("*.ran"))
+    assert ran[:2] == [0, 1] and len(ran) <= 12, ran
+    assert cancelled == []
 
 
 def test_ray_options_for_an_initialized_ray_are_refused(ray_cluster):

@@ -13,7 +13,14 @@ one for a function that runs threads of its own, or the tasks oversubscribe the 
 amortises Ray's per-task cost (Ray's guide: tasks under about 10 ms do not gain), and by
 default a sweep makes about four chunks per CPU slot of the cluster, enough to balance points of
 uneven cost. Results are collected in the order tasks finish (for the progress bar) and put in
-grid order; the first failure cancels the tasks still pending and is raised with its point.
+grid order; the first failure is raised with its point.
+
+**Stopping without ``ray.cancel``.** At most two chunks per CPU slot are in flight; the next is
+submitted when one finishes. So a failure (or Ctrl-C) simply submits nothing more, and the few
+chunks still running finish on their own and are dropped. ``ray.cancel`` is not used: cancelling
+a task while its reply arrives trips a fatal check inside Ray's core worker that kills the
+calling process ("Tried to complete task that was not pending", seen with Ray 2.60; Ray's PR
+54798 fixed another path of the same race), and a sweep must not take its caller down.
 
 Each worker process imports impulse2d and loads its compiled kernels once, at its first task;
 on a cluster every node needs impulse2d installed (``runtime_env`` in ``ray_remote_args``, or the
@@ -22,6 +29,7 @@ cluster's image).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from . import tasks
@@ -64,36 +72,40 @@ def run_ray(fn, points: list, bar, *, address=None, num_cpus=None, task_cpus=1.0
 
 
 def _gather(ray, fn, points, bar, task_cpus, chunk_size, remote_args) -> list:
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1) // task_cpus))
     if chunk_size is None:
-        slots = max(1, int(ray.cluster_resources().get("CPU", 1) // task_cpus))
         chunk_size = math.ceil(len(points) / (4 * slots))
     indexed = list(enumerate(points))
     chunks = [indexed[i:i + chunk_size] for i in range(0, len(indexed), chunk_size)]
     remote = ray.remote(tasks.run_chunk).options(num_cpus=task_cpus, **remote_args)
     fn_ref = ray.put(dumps_fn(fn, ray.cloudpickle))
-    pending = {remote.remote(fn_ref, chunk): chunk for chunk in chunks}
+    window = 2 * slots              # chunks in flight: every slot busy, one more queued behind it
+    waiting = iter(chunks)
+    pending = {}
     table = [None] * len(points)
-    try:
-        while pending:
-            # whatever finished within 0.2 s (at least one): the bar moves, and the loop does not
-            # rescan thousands of pending references once per finished task
-            done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0.2)
-            if not done:
-                done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                chunk = pending.pop(ref)
-                try:
-                    payload = ray.get(ref)
-                except ray.exceptions.RayError as exc:   # the worker died, the node was lost...
-                    first, last = chunk[0][0], chunk[-1][0]
-                    raise tasks.SweepError(
-                        f"the Ray task running points #{first}-#{last} failed: {exc}",
-                        chunk[0][1], first) from exc
-                for index, row in tasks.load_chunk(payload, points):
-                    table[index] = row
-                bar.update(len(chunk))
-    except BaseException:
-        for ref in pending:
-            ray.cancel(ref)
-        raise
+
+    def submit(count):
+        for chunk in itertools.islice(waiting, count):
+            pending[remote.remote(fn_ref, chunk)] = chunk
+
+    submit(window)
+    while pending:
+        # whatever finished within 0.2 s (at least one): the bar moves, and the loop does not
+        # rescan the pending references once per finished task
+        done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0.2)
+        if not done:
+            done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            chunk = pending.pop(ref)
+            try:
+                payload = ray.get(ref)
+            except ray.exceptions.RayError as exc:   # the worker died, the node was lost...
+                first, last = chunk[0][0], chunk[-1][0]
+                raise tasks.SweepError(
+                    f"the Ray task running points #{first}-#{last} failed: {exc}",
+                    chunk[0][1], first) from exc
+            for index, row in tasks.load_chunk(payload, points):
+                table[index] = row
+            bar.update(len(chunk))
+        submit(len(done))
     return table
