@@ -9,8 +9,10 @@ Each world is stepped in this process, the engines' kernels loaded first (the fi
 left out). Reported per case: wall ms per step and CPU ms per step (``time.process_time``, all
 threads), median of ``--rounds`` alternating rounds; the load average is printed, as the
 2-core machine is shared. ``MIN_ROWS`` (:data:`impulse2d._threads.MIN_ROWS`) is the threshold
-below which a pass runs serially: it is read when a world's verbs are filled, so each case
-builds its world after setting it.
+below which a pass runs serially, and ``MIN_BODIES`` (:data:`impulse2d._threads.MIN_BODIES`)
+the awake bodies from which a world with fewer contact rows than that still takes the threaded
+solver (below both, the step calls the serial entries): both are read when a world's verbs are
+filled, so each case builds its world after setting them.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ BIG = {"pyramid_100": ("pyramid", {"base": 100}, 60), "rain_2000": ("rain", {"co
        "many_pyramids": ("many_pyramids", {"grid": 10, "base": 10}, 60),
        "joint_grid": ("joint_grid", {"n": 100}, 40)}
 SMALL = {"pyramid_20": ("pyramid", {"base": 20}, 300), "stack_10": ("stack", {}, 300),
-         "bouncing_balls": ("bouncing_balls", {}, 300)}
+         "bouncing_balls": ("bouncing_balls", {}, 300),
+         "friction_ramp": ("friction_ramp", {}, 300), "chain_100": ("chain", {"links": 100}, 300)}
 
 
 @numba.njit(parallel=True, cache=True)
@@ -54,10 +57,13 @@ def launch_cost(n: int = 20000) -> dict:
             "launch_cpu_us": 1e6 * (time.process_time() - c0) / n}
 
 
-def run_case(kind, params, steps, threads, min_rows=None, warm=5) -> tuple[float, float, str]:
+def run_case(kind, params, steps, threads, min_rows=None, warm=5,
+             min_bodies=None) -> tuple[float, float, str]:
     """(wall ms/step, cpu ms/step, state hash) of ``steps`` steps after ``warm`` untimed ones."""
     if min_rows is not None:
         _threads.MIN_ROWS = min_rows
+    if min_bodies is not None:
+        _threads.MIN_BODIES = min_bodies
     try:
         world = i2d.World(threads=threads)
         info = build_scene(world, kind, **params)
@@ -71,22 +77,27 @@ def run_case(kind, params, steps, threads, min_rows=None, warm=5) -> tuple[float
         return wall, cpu, world.state_hash()
     finally:
         _threads.MIN_ROWS = DEFAULT_MIN_ROWS
+        _threads.MIN_BODIES = DEFAULT_MIN_BODIES
 
 
 DEFAULT_MIN_ROWS = _threads.MIN_ROWS
+DEFAULT_MIN_BODIES = _threads.MIN_BODIES
 
 
 def paired(cases: dict, variants: list, rounds: int) -> dict:
-    """Each scene of ``cases`` under each variant ``(label, threads, min_rows)``, the variants
-    alternating within a round (reversed on odd rounds); medians over rounds."""
+    """Each scene of ``cases`` under each variant ``(label, threads, min_rows, min_bodies)``
+    (None: the default), the variants alternating within a round (reversed on odd rounds);
+    medians over rounds."""
+    variants = [v if len(v) == 4 else (*v, None) for v in variants]
     report = {}
     for name, (kind, params, steps) in cases.items():
-        samples = {label: [] for label, _, _ in variants}
+        samples = {label: [] for label, *_ in variants}
         hashes = {}
         for r in range(rounds):
             order = variants if r % 2 == 0 else variants[::-1]
-            for label, threads, min_rows in order:
-                wall, cpu, digest = run_case(kind, params, steps, threads, min_rows)
+            for label, threads, min_rows, min_bodies in order:
+                wall, cpu, digest = run_case(kind, params, steps, threads, min_rows,
+                                             min_bodies=min_bodies)
                 samples[label].append((wall, cpu))
                 hashes[label] = digest
         report[name] = {label: {"wall_ms": statistics.median(s[0] for s in v),
@@ -96,7 +107,7 @@ def paired(cases: dict, variants: list, rounds: int) -> dict:
         base = report[name][variants[0][0]]["wall_ms"]
         print(f"{name}: " + ", ".join(
             f"{label} {report[name][label]['wall_ms']:.3f} ms (cpu {report[name][label]['cpu_ms']:.3f},"
-            f" x{base / report[name][label]['wall_ms']:.2f})" for label, _, _ in variants)
+            f" x{base / report[name][label]['wall_ms']:.2f})" for label, *_ in variants)
             + f"; same bits: {report[name]['same_bits']}; load {os.getloadavg()[0]:.1f}",
             flush=True)
     return report
@@ -122,7 +133,9 @@ def main() -> None:
         big = {k: v for k, v in BIG.items() if k in chosen}
         small = {k: v for k, v in SMALL.items() if k in chosen}
         report["big"] = paired(big, [("t1", 1, None), ("t2", 2, None), ("t2_rows64", 2, 64),
-                                     ("t2_rows1024", 2, 1024)], a.rounds)
+                                     ("t2_rows1024", 2, 1024),
+                                     ("t2_bodies1024", 2, None, 1024),
+                                     ("t2_bodies4096", 2, None, 4096)], a.rounds)
         report["small"] = paired(small, [("t1", 1, None), ("t2", 2, None)], a.rounds)
     report["load_after"] = os.getloadavg()[0]
     if a.json:

@@ -37,6 +37,7 @@ pytestmark = pytest.mark.skipif(not _threads._safe_layer(),
 @pytest.fixture(autouse=True)
 def every_pass_parallel(monkeypatch):
     monkeypatch.setattr(_threads, "MIN_ROWS", 1)
+    monkeypatch.setattr(_threads, "MIN_BODIES", 1)
 
 
 def _scene_hash(name: str, threads: int, steps: int) -> str:

@@ -70,6 +70,15 @@ nanoseconds (pyramid_100: 14.3 ms a step for 15,000 rows visited 12 times and th
 launch pays from a few hundred rows; 64 and 1,024 measured no different on the big scenes
 (BENCHMARKS.md). The tests set it to 1, so that small worlds take the parallel paths too."""
 
+MIN_BODIES = 256
+"""Awake bodies from which a threaded world takes its threaded solver although its contact
+rows are fewer than :data:`MIN_ROWS` (its body passes alone then run in chunks), written into
+the world's table of verbs (:data:`._dynamics.verbs.THREAD_BODIES`). Below both, and for a
+narrowphase visiting fewer than :data:`MIN_ROWS` contacts, the step calls the serial entry
+instead of the threaded one: every pass of the threaded entry would run serially anyway, so the
+bits are the same, without its fixed cost (a 5-ball world's step at 2 threads: 38 against
+10 us, measured 2026-11-28). The tests set it to 1 with :data:`MIN_ROWS`."""
+
 SAFE_LAYERS = ("tbb", "omp")
 _layer: list = []  # Numba's threading layer once launched (None: none loads)
 _used = [False]    # a threaded entry has been given to a world in this process
@@ -168,4 +177,5 @@ def serial(work):
 
 
 __all__ = ["THREADED_KERNELS", "THREADED_SECONDS", "COLLIDE_KERNEL", "COLLIDE_SECONDS",
+           "MIN_ROWS", "MIN_BODIES",
            "threaded", "solver_unit", "collide_unit", "slot", "serial"]

@@ -267,7 +267,9 @@ class WorldSettings:
     narrowphase (every solver's) in that many chunks at once; the results are the same bits for
     every value. The pairs, the colouring, joints, finalize, sleep and continuous collision
     stay serial, and so do the other solvers' contact passes. A pass of fewer than 256 rows
-    runs serially (a launch costs more). A value above 1 compiles the threaded kernels the
+    runs serially (a launch costs more), and a step of fewer than 256 touching contact rows
+    and 256 awake bodies calls the serial solver and narrowphase themselves (the same bits),
+    so that a small world steps as fast as at 1 thread. A value above 1 compiles the threaded kernels the
     first time a world asks (about 70 s of CPU on the loaded 2-core machine, once: cached), and
     needs Numba's TBB or OpenMP threading layer (else it is ignored, with a warning); ``pip
     install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of OpenMP's on a

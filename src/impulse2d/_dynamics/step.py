@@ -39,8 +39,8 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
-                         stage_kernel)
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
+                         inner_kernel, stage_kernel)
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units
@@ -69,9 +69,9 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SOLVER,
-                    SOLVER_SIGNATURE, THREAD_ROWS, THREADS, call_collide, call_continuous,
-                    call_pairs, call_solver, diagnose)
+                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SERIAL_COLLIDE,
+                    SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE, THREAD_BODIES, THREAD_ROWS, THREADS,
+                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .. import _threads
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
@@ -154,6 +154,21 @@ def collide_chains(world, friction_mixing, restitution_mixing):
                            borrow(world, "lengths")[SPECULATIVE], friction_mixing,
                            restitution_mixing)
     return True
+
+
+@inline_kernel
+def _collide_entry(world, table):
+    """The narrowphase to call: the world's, or for a threaded world that visits fewer contacts
+    than a parallel pass takes, its serial one (the same bits: each of the threaded
+    narrowphase's passes would run serially; without its fixed cost, 13 us of a 5-ball world's
+    step at 2 threads, measured 2026-11-28)."""
+    if table[SERIAL_COLLIDE] != 0:
+        visited = borrow(world, "awake_state")[CONTACT_COUNT]
+        if visited < 0:
+            visited = borrow_column(world, "contacts", "key").shape[0]
+        if visited < table[THREAD_ROWS]:
+            return table[SERIAL_COLLIDE]
+    return table[COLLIDE]
 
 
 @inner_kernel
@@ -248,7 +263,11 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
                  warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                  joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
                  baumgarte, velocity_tolerance, velocities)
-    joint_h = call_solver(table[SOLVER], arguments)
+    entry = table[SOLVER]
+    if (table[SERIAL_SOLVER] != 0 and order.shape[0] < table[THREAD_ROWS]
+            and body_rows(world).shape[0] < table[THREAD_BODIES]):
+        entry = table[SERIAL_SOLVER]  # too small for threads: the same bits (step_kernel)
+    joint_h = call_solver(entry, arguments)
     if joint_h < 0.0:
         # The direct solver met an island above its limit and changed nothing: its fallback
         # solver takes the step, or, without one, the step stops here (Python raises).
@@ -328,12 +347,19 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
                 for k in range(2, clock.shape[0]):
                     clock[k] = clock[1]
                 return None, False, 0.0, sleeping, 0, 0
-        find_contacts(world)  # the contacts the contact stages visit (.awake)
-        # The contact stages are skipped when there are no contacts (a chain, a world of
-        # joints only): each passes its stores' arrays on the stack (0.1-0.5 us).
-        paired = call_collide(table[COLLIDE], (world, friction_mixing, restitution_mixing))
-        if table[CHAINS] != 0:
-            call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
+        paired = False
+        if borrow_column(world, "contacts", "key").shape[0] == 0:
+            # No contact at all (a chain, a world of joints only): the contact stages are
+            # skipped, the narrowphase's call too (it passes its stores on the stack: 1,100 of
+            # the 1,200 cycles of a 100-pin world's stage, measured 2026-11-28), and there is
+            # no contact to gather.
+            borrow(world, "awake_state")[CONTACT_COUNT] = 0
+        else:
+            find_contacts(world)  # the contacts the contact stages visit (.awake)
+            paired = call_collide(_collide_entry(world, table),
+                                  (world, friction_mixing, restitution_mixing))
+            if table[CHAINS] != 0:
+                call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
             return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
     else:
@@ -577,11 +603,14 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
     table[CHAINS] = 0
+    table[SERIAL_SOLVER] = 0
+    table[SERIAL_COLLIDE] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
     table[THREADS] = _threads.slot(settings)
     table[THREAD_ROWS] = _threads.MIN_ROWS
+    table[THREAD_BODIES] = _threads.MIN_BODIES
     # the custom joints' laws (custom_joints.py; none in a world pickled before they were)
     for slot, law in enumerate(getattr(world, "_laws", ())):
         table[LAWS + slot] = law.address()
@@ -605,9 +634,14 @@ def needed_units(world, by_type) -> dict:
     each type's rows, :func:`.joint_solver` order)."""
     settings = world.settings
     needed = dict(STAGE_KERNELS)
-    needed[COLLIDE] = _threads.collide_unit(settings) or needed[COLLIDE]
-    # a world of WorldSettings.threads > 1 gets its solver's threaded entry, if it has one
-    needed[SOLVER] = _threads.solver_unit(settings) or SOLVER_KERNELS[settings.solver]
+    needed[SOLVER] = SOLVER_KERNELS[settings.solver]
+    # a world of WorldSettings.threads > 1 gets the threaded narrowphase and its solver's
+    # threaded entry, if it has one, with the serial ones for its steps too small for threads
+    for slot, serial_slot, unit in ((COLLIDE, SERIAL_COLLIDE, _threads.collide_unit(settings)),
+                                    (SOLVER, SERIAL_SOLVER, _threads.solver_unit(settings))):
+        if unit is not None:
+            needed[serial_slot] = needed[slot]
+            needed[slot] = unit
     exact = settings.solver == "direct"
     measured = bool(settings.diagnostics)
     if measured:

@@ -41,7 +41,13 @@ finalize). What only some worlds use is compiled on its own the first time a wor
 * slot :data:`THREADS`: not an address but the number of threads the world's solver may
   spread its passes over (``WorldSettings.threads``, :mod:`.threaded`), and slot
   :data:`THREAD_ROWS` the rows (or bodies) below which a pass runs serially; read only by
-  the threaded entries.
+  the threaded entries and the step's choice between them and the serial ones;
+* slots :data:`SERIAL_SOLVER` and :data:`SERIAL_COLLIDE`: for a world whose :data:`SOLVER` or
+  :data:`COLLIDE` slot holds a threaded entry, the serial entry it stands for (0 otherwise),
+  which the step calls instead while the world is too small for any pass to go parallel: the
+  same bits without the threaded entry's fixed cost (:func:`.step.step_kernel`); and slot
+  :data:`THREAD_BODIES`, the awake bodies from which the threaded solver is taken for its
+  body passes alone.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -77,7 +83,10 @@ MAX_LAWS = 32
 """The most distinct custom laws one world may use at once."""
 THREADS = LAWS + MAX_LAWS
 THREAD_ROWS = THREADS + 1
-COUNT = THREAD_ROWS + 1
+SERIAL_SOLVER = THREAD_ROWS + 1
+SERIAL_COLLIDE = SERIAL_SOLVER + 1
+THREAD_BODIES = SERIAL_COLLIDE + 1
+COUNT = THREAD_BODIES + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -185,7 +194,7 @@ def new_table() -> np.ndarray:
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
-           "THREAD_ROWS", "COUNT",
+           "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
