@@ -76,8 +76,8 @@ rows are fewer than :data:`MIN_ROWS` (its body passes alone then run in chunks),
 the world's table of verbs (:data:`._dynamics.verbs.THREAD_BODIES`). Below both, and for a
 narrowphase visiting fewer than :data:`MIN_ROWS` contacts, the step calls the serial entry
 instead of the threaded one: every pass of the threaded entry would run serially anyway, so the
-bits are the same, without its fixed cost (a 5-ball world's step at 2 threads: 38 against
-10 us, measured 2026-11-28). The tests set it to 1 with :data:`MIN_ROWS`."""
+bits are the same, without its fixed cost (a 5-ball world's step at 2 threads: 39 us of CPU
+against 9, measured 2026-11-28). The tests set it to 1 with :data:`MIN_ROWS`."""
 
 SAFE_LAYERS = ("tbb", "omp")
 _layer: list = []  # Numba's threading layer once launched (None: none loads)

@@ -269,11 +269,11 @@ class WorldSettings:
     stay serial, and so do the other solvers' contact passes. A pass of fewer than 256 rows
     runs serially (a launch costs more), and a step of fewer than 256 touching contact rows
     and 256 awake bodies calls the serial solver and narrowphase themselves (the same bits),
-    so that a small world steps as fast as at 1 thread. A value above 1 compiles the threaded kernels the
-    first time a world asks (about 70 s of CPU on the loaded 2-core machine, once: cached), and
-    needs Numba's TBB or OpenMP threading layer (else it is ignored, with a warning); ``pip
-    install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of OpenMP's on a
-    busy machine. A world stepped in a ``WorldBatch`` runs serially there (the batch's threads
+    so that a small world steps as fast as at 1 thread. A value above 1 compiles the threaded
+    kernels the first time a world asks (about 70 s of CPU on the loaded 2-core machine, once:
+    cached), and needs Numba's TBB or OpenMP threading layer (else it is ignored, with a
+    warning); ``pip install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of
+    OpenMP's on a busy machine. A world stepped in a ``WorldBatch`` runs serially there (the batch's threads
     are over its worlds). Default 1, from measurements on the 2-core machine (BENCHMARKS.md,
     "Threads inside one world" and "Small worlds' fixed costs, third round"): small worlds
     step alike at 1 and 2 threads, the big pyramids gain 1.1-1.2x at 2, but worlds above the
