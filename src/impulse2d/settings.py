@@ -273,14 +273,14 @@ class WorldSettings:
     kernels the first time a world asks (about 70 s of CPU on the loaded 2-core machine, once:
     cached), and needs Numba's TBB or OpenMP threading layer (else it is ignored, with a
     warning); ``pip install impulse2d[threads]`` adds TBB, whose launches cost a twentieth of
-    OpenMP's on a busy machine. A world stepped in a ``WorldBatch`` runs serially there (the batch's threads
-    are over its worlds). Default 1, from measurements on the 2-core machine (BENCHMARKS.md,
-    "Threads inside one world" and "Small worlds' fixed costs, third round"): small worlds
-    step alike at 1 and 2 threads, the big pyramids gain 1.1-1.2x at 2, but worlds above the
-    threshold whose work is light or serial lose (``rain_2000`` 0.69x, ``joint_grid`` 0.79x),
-    on a machine whose cores are busy the threads wait for each other, and a default above 1
-    would compile the threaded entries on every first run (about 55 s of CPU, where the whole
-    cold start's target is 30 s)."""
+    OpenMP's on a busy machine. A world stepped in a ``WorldBatch`` runs serially there (the
+    batch's threads are over its worlds). Default 1, from measurements on the 2-core machine
+    (BENCHMARKS.md, "Threads inside one world" and "Small worlds' fixed costs, third round"):
+    small worlds step alike at 1 and 2 threads, the big pyramids gain 1.1-1.2x at 2, but
+    worlds above the threshold whose work is light or serial lose (``rain_2000`` 0.69x,
+    ``joint_grid`` 0.79x), on a machine whose cores are busy the threads wait for each other,
+    and a default above 1 would compile the threaded entries on every first run (about 55 s
+    of CPU, where the whole cold start's target is 30 s)."""
 
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
