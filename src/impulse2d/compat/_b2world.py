@@ -927,15 +927,20 @@ class b2World:  # noqa: N801
                 if jt.enable_motor.item(k) and jt.motor_speed.item(k) != 0.0:
                     rows.add(jt.body_a.item(k))
                     rows.add(jt.body_b.item(k))
-            self._held = np.array(sorted(i for i in rows if types.item(i) == DYNAMIC), np.int64)
+            held = sorted(i for i in rows if types.item(i) == DYNAMIC)
+            self._held = np.array(held, np.int64)
         else:
             on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
             rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
             self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
                                               dtype=np.int64)
-        old = dict(zip(self._held_list, self._held_timer.tolist()))
-        self._held_list = self._held.tolist()
-        self._held_timer = np.array([old.get(i, 0.0) for i in self._held_list], np.float64)
+            held = self._held.tolist()
+        if self._held_list:
+            old = dict(zip(self._held_list, self._held_timer.tolist()))
+            self._held_timer = np.array([old.get(i, 0.0) for i in held], np.float64)
+        else:  # (none held before: a new world's first Step) every timer starts at 0
+            self._held_timer = np.zeros(len(held))
+        self._held_list = held
 
     def _motor_sleep(self, dt):
         """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
