@@ -159,3 +159,86 @@ def test_another_worlds_snapshot_is_still_refused():
     with pytest.raises(ValueError):
         two.restore(one.snapshot())
     assert math.isfinite(one.bodies[0].position[1])
+
+
+def _lander_in(b2, world):
+    lander = world.CreateDynamicBody(position=(10.0, 13.3), fixtures=b2.b2FixtureDef(
+        shape=b2.b2PolygonShape(box=(0.5, 0.4)), density=5.0))
+    leg = world.CreateDynamicBody(position=(10.6, 13.3), fixtures=b2.b2FixtureDef(
+        shape=b2.b2PolygonShape(box=(0.0667, 0.2667)), density=1.0))
+    world.CreateJoint(b2.b2RevoluteJointDef(bodyA=lander, bodyB=leg, localAnchorA=(0, 0),
+                                            localAnchorB=(0.6, 0.0), enableMotor=True,
+                                            maxMotorTorque=40.0, motorSpeed=0.3))
+    moon = world.CreateStaticBody(shapes=b2.b2EdgeShape(vertices=[(0, 0), (20, 0)]))
+    world.Step(1 / 50, 180, 60)
+    return [moon, lander, leg]
+
+
+def test_a_dropped_world_whose_bodies_were_destroyed_goes_without_the_collector():
+    """Gymnasium's reset: every body destroyed, the world dropped. Its engine world and the
+    handles go by their reference counts (no cyclic garbage left), as Box2D's would."""
+    import gc
+    import weakref
+    from impulse2d.compat import box2d as b2
+    world = b2.b2World(gravity=(0, -10))
+    bodies = _lander_in(b2, world)
+    for body in bodies:
+        world.DestroyBody(body)
+    engine = weakref.ref(world._world)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del world, bodies, body
+        assert engine() is None  # freed at once, by reference counts
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_a_world_the_program_took_or_holds_is_never_emptied():
+    """``b2World.engine`` read, or the engine world held some other way, or live bodies
+    left: the engine world keeps every handle, and the collector frees it when unreachable."""
+    import gc
+    import weakref
+    from impulse2d.compat import box2d as b2
+    world = b2.b2World(gravity=(0, -10))
+    _lander_in(b2, world)
+    engine = world.engine  # taken: the program may use it after the b2World goes
+    del world
+    gc.collect()
+    assert len(engine.bodies) == 3 and len(engine.joints) == 1
+    before = engine.bodies[1].position
+    engine.step(1 / 50)
+    assert engine.bodies[1].position[1] < before[1]  # it still falls
+    # held through a private reference only, with its bodies destroyed: the count tells
+    world = b2.b2World(gravity=(0, -10))
+    bodies = _lander_in(b2, world)
+    for body in bodies:
+        world.DestroyBody(body)
+    held = world._world
+    del world, bodies, body
+    assert len(held._body_handles) == 3  # (the destroys were queued: the rows still live)
+    # live bodies left: not emptied, and still collected with the world
+    world = b2.b2World(gravity=(0, -10))
+    _lander_in(b2, world)
+    engine = weakref.ref(world._world)
+    del world
+    gc.collect()
+    assert engine() is None
+
+
+def test_a_copied_or_restored_world_keeps_working_after_the_other_goes():
+    import copy
+    from impulse2d.compat import box2d as b2
+    world = b2.b2World(gravity=(0, -10))
+    bodies = _lander_in(b2, world)
+    snap = world.snapshot()
+    twin = copy.deepcopy(world)
+    for body in bodies:
+        world.DestroyBody(body)
+    world.restore(snap)  # the bodies back, in the same engine world
+    assert len(world.bodies) == 3
+    del twin  # a copy going frees nothing of the original
+    for _ in range(20):
+        world.Step(1 / 50, 180, 60)
+    assert len(world.bodies) == 3 and world.bodies[1].position.y < 13.3

@@ -88,6 +88,7 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
+from ._b2release import engine_count, release
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
                        shape_fixtures)
@@ -356,6 +357,12 @@ class b2World:  # noqa: N801
         # is always on, and it has no sub-stepping of Box2D's time of impact
         self.continuousPhysics = bool(continuousPhysics)
         self.subStepping = bool(subStepping)
+        self._engine_count = engine_count(self)  # (last: the engine world as made, _b2release)
+
+    def __del__(self, _release=release):
+        # a dropped world's engine world, freed by reference counts where only the layer held
+        # it (_b2release; the argument bound: the module may be gone at the interpreter's exit)
+        _release(self)
 
     def _flush_queue(self) -> bool:
         """Make the queued static bodies (``_b2queue``); whether there were any."""
@@ -363,6 +370,7 @@ class b2World:  # noqa: N801
 
     @property
     def engine(self) -> World:
+        self._engine_taken = True  # the program may hold it: never emptied (_b2release)
         return self._world
 
     # -- snapshots (_b2snapshot) -------------------------------------------------------------
