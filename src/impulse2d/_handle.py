@@ -28,7 +28,8 @@ class Handle:
         store = self._store()
         i = self._index
         try:
-            live = store.alive[i] and store.generation[i] == self._generation
+            # (ndarray.item: Python values, without NumPy scalars' slower indexing and compare)
+            live = store.alive.item(i) and store.generation.item(i) == self._generation
         except IndexError:  # beyond the store: the world was restored to before it grew
             live = False
         if not live:
@@ -41,7 +42,7 @@ class Handle:
         store = self._store()
         i = self._index
         try:
-            return bool(store.alive[i] and store.generation[i] == self._generation)
+            return bool(store.alive.item(i) and store.generation.item(i) == self._generation)
         except IndexError:  # beyond the store: the world was restored to before it grew
             return False
 

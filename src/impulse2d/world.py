@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import (_lock, _sleep, _validate, constraint_rows as _constraint_rows,
+from . import (_first_shape, _lock, _sleep, _validate, constraint_rows as _constraint_rows,
                contacts as _contacts, queries, snapshot as _snapshot, solver_stats)
 from .callbacks import Callbacks, check_callback
 from .contacts import ContactData, ContactInfo, ContactPoint
@@ -1059,6 +1059,16 @@ class World:
         """:meth:`_create_shape` from body row ``b`` (live), validated geometry and a parsed
         material (``parse_material``'s dict, read only): the mass checks, then the writes."""
         density = m["density"]
+        first = not self._body_shapes[b] and self._bodies.type.item(b) == DYNAMIC
+        if first:
+            # a dynamic body's first shape: what it gives the body, kept per geometry object
+            fixed = self._bodies.fixed_rotation.item(b)
+            kept = _first_shape.lookup(geom, density, fixed)
+            if kept is not None:
+                _sleep.wake_touching(self, b)
+                handle = self._write_shape(b, kind, geom, m)
+                self._update_mass(b, kept[0], added=handle._index, extents=kept[1])
+                return handle
         if geom.count == 2 and geom.radius == 0.0:
             # a segment: no area, so what mass_properties gives without the kernel call (a few
             # microseconds; 200 of them a BipedalWalker reset): mass 0, the midpoint (the
@@ -1078,6 +1088,10 @@ class World:
         _sleep.wake_touching(self, b)
         handle = self._write_shape(b, kind, geom, m)
         self._update_mass(b, props, added=handle._index)
+        if first:
+            body = self._bodies
+            _first_shape.keep(geom, density, fixed, props,
+                              (body.extent.item(b), body.min_extent.item(b)))
         return handle
 
     def _write_shape(self, b: int, kind: str, geom, m: dict, ghost=None) -> Shape:
@@ -1208,13 +1222,16 @@ class World:
         self._shapes.density[s] = density
         self._update_mass(body, props)
 
-    def _update_mass(self, i: int, props=None, added: int | None = None) -> None:
+    def _update_mass(self, i: int, props=None, added: int | None = None,
+                     extents=None) -> None:
         """Write body ``i``'s mass, centre of mass and inertia: ``props`` as :meth:`_body_mass`
         returned them to a caller that checked them before writing anything else, or else
         computed now (removing a shape or making a body static cannot put them out of range).
         Keeps the velocity of the material point at the old centre. ``added``: the row of a
         shape just added to the body (its extents are then folded into the body's, when the
-        centre of mass stayed where it was: a static body's fixtures one by one)."""
+        centre of mass stayed where it was: a static body's fixtures one by one). ``extents``:
+        the body's (extent, min_extent) with its shapes now, if the caller has them
+        (:mod:`._first_shape`)."""
         b = self._bodies
         old_x, old_y = b.center.item(i, 0), b.center.item(i, 1)
         old_local = (b.local_center.item(i, 0), b.local_center.item(i, 1))
@@ -1228,7 +1245,9 @@ class World:
         self._sync_center(i)
         # The farthest shape point from the centre of mass, m (the sleep test's lever arm).
         shapes = self._body_shapes[i]
-        if added is not None and len(shapes) > 1 and (float(local_center[0]),
+        if extents is not None:
+            b.extent[i], b.min_extent[i] = extents
+        elif added is not None and len(shapes) > 1 and (float(local_center[0]),
                                                        float(local_center[1])) == old_local:
             # The extents are a max and a min over the shapes, each measured from the centre
             # of mass: with the centre unchanged the old values hold for the old shapes, and

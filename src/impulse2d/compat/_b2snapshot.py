@@ -34,9 +34,10 @@ from ..snapshot import Snapshot
 from ..world import World
 from ._b2queue import flush_queue
 
-_CACHES = ("_world", "_keys_seen", "_buffers")
+_CACHES = ("_world", "_keys_seen", "_buffers", "_engine_count", "_engine_taken")
 """``b2World`` attributes not copied: the engine (its own snapshot), the contact store's key
-list (rebuilt when the store changes) and ``Step``'s scratch arrays."""
+list (rebuilt when the store changes), ``Step``'s scratch arrays, and what ``_b2release`` knows
+of the engine world (the same world before and after a restore)."""
 
 
 class LayerWorld(World):

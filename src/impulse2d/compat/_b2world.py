@@ -88,6 +88,7 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
+from ._b2release import engine_count, release
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
                        shape_fixtures)
@@ -356,6 +357,12 @@ class b2World:  # noqa: N801
         # is always on, and it has no sub-stepping of Box2D's time of impact
         self.continuousPhysics = bool(continuousPhysics)
         self.subStepping = bool(subStepping)
+        self._engine_count = engine_count(self)  # (last: the engine world as made, _b2release)
+
+    def __del__(self, _release=release):
+        # a dropped world's engine world, freed by reference counts where only the layer held
+        # it (_b2release; the argument bound: the module may be gone at the interpreter's exit)
+        _release(self)
 
     def _flush_queue(self) -> bool:
         """Make the queued static bodies (``_b2queue``); whether there were any."""
@@ -363,6 +370,7 @@ class b2World:  # noqa: N801
 
     @property
     def engine(self) -> World:
+        self._engine_taken = True  # the program may hold it: never emptied (_b2release)
         return self._world
 
     # -- snapshots (_b2snapshot) -------------------------------------------------------------
@@ -927,15 +935,20 @@ class b2World:  # noqa: N801
                 if jt.enable_motor.item(k) and jt.motor_speed.item(k) != 0.0:
                     rows.add(jt.body_a.item(k))
                     rows.add(jt.body_b.item(k))
-            self._held = np.array(sorted(i for i in rows if types.item(i) == DYNAMIC), np.int64)
+            held = sorted(i for i in rows if types.item(i) == DYNAMIC)
+            self._held = np.array(held, np.int64)
         else:
             on = jt.alive & jt.enable_motor & (jt.motor_speed != 0.0)
             rows = np.unique(np.concatenate((jt.body_a[on], jt.body_b[on])))
             self._held = np.ascontiguousarray(rows[self._world._bodies.type[rows] == DYNAMIC],
                                               dtype=np.int64)
-        old = dict(zip(self._held_list, self._held_timer.tolist()))
-        self._held_list = self._held.tolist()
-        self._held_timer = np.array([old.get(i, 0.0) for i in self._held_list], np.float64)
+            held = self._held.tolist()
+        if self._held_list:
+            old = dict(zip(self._held_list, self._held_timer.tolist()))
+            self._held_timer = np.array([old.get(i, 0.0) for i in held], np.float64)
+        else:  # (none held before: a new world's first Step) every timer starts at 0
+            self._held_timer = np.zeros(len(held))
+        self._held_list = held
 
     def _motor_sleep(self, dt):
         """Time the bodies of turning motors (:mod:`._b2sleep`, compiled) and put their island
