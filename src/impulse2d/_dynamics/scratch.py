@@ -1,8 +1,7 @@
 """The step's scratch, kept in the world's reference (:mod:`.world_ref`) from step to step.
 
 A small world's step used to allocate 11 NumPy arrays (each an allocation and a free in
-Numba's runtime, about 60-100 ns together, and a fresh line of memory the cache has not
-seen): the move buffer of the bounds stage, the narrowphase's three outputs, the colouring's
+Numba's runtime, about 60-100 ns together): the move buffer of the bounds stage, the narrowphase's three outputs, the colouring's
 six arrays and the convergence test's velocities. 1,024 worlds in a batch made 11,267
 allocations a step on the settled steps (Numba's NRT counters,
 ``benchmarks/batch_allocs.py``). They are now views into two arrays of the reference, made
@@ -20,7 +19,10 @@ when ``velocity_tolerance`` is on, the velocities the sweeps' convergence test c
 row per body row).
 
 Each world is stepped by one thread at a time (a batch hands each world to one thread, a
-threaded world runs these stages serially), so one scratch a world is enough.
+threaded world runs these stages serially), so one scratch a world is enough. A batch lends
+each world its thread's scratch for the step instead (:func:`.batch_step.step_batch`): a
+world's own, among a thousand worlds, is out of the cache, as the freed blocks the
+allocations reused were not.
 """
 
 from __future__ import annotations
