@@ -108,6 +108,19 @@ def _alone_split(steps: int, copies: int) -> tuple:
     return clocks, wall
 
 
+def cache_lines(store) -> set:
+    """The 64-byte lines (addresses // 64) the data of ``store``'s arrays lie on: what a step
+    that reads one entry of each array and all of the rows in use reaches at least. Arrays
+    allocated one by one each start a line of their own (and NumPy's small allocations sit
+    apart, headers between them); arrays carved from one buffer share lines."""
+    lines = set()
+    for a in store:
+        if isinstance(a, np.ndarray) and a.nbytes:
+            start = a.ctypes.data
+            lines.update(range(start // 64, (start + a.nbytes - 1) // 64 + 1))
+    return lines
+
+
 def store_bytes(world) -> dict:
     """Bytes of the arrays of each store a world's step reaches (capacity rows), the rows in
     use, and the bytes of their descriptors in the world's reference (what a kernel reads to
@@ -135,7 +148,12 @@ def store_bytes(world) -> dict:
                           "arrays": len(CONSTRAINT_LAYOUT), "row_bytes": row,
                           "descriptor_bytes": sum(8 * (5 + 2 * (1 + len(shape)))
                                                   for _, shape in CONSTRAINT_LAYOUT.values())}
+    for name, store in (("bodies", world._bodies), ("shapes", world._shapes),
+                        ("joints", world._joints), ("contacts", world._contacts)):
+        out[name]["lines"] = len(cache_lines(store))
     stores = [v for v in out.values()]
+    out["total_lines_bodies_shapes_contacts"] = len(
+        cache_lines(world._bodies) | cache_lines(world._shapes) | cache_lines(world._contacts))
     out["total_bytes"] = int(sum(v["bytes"] for v in stores))
     out["total_descriptor_bytes"] = int(sum(v["descriptor_bytes"] for v in stores))
     out["total_arrays"] = int(sum(v["arrays"] for v in stores))
@@ -177,7 +195,8 @@ def main(argv=None) -> dict:
         f"{k} {v['bytes']} ({v['capacity_rows']} rows of {v['row_bytes']} B, {v['arrays']} "
         f"arrays)" for k, v in b.items() if isinstance(v, dict))
         + f"; total {b['total_bytes']} in {b['total_arrays']} arrays, their descriptors "
-        f"{b['total_descriptor_bytes']}")
+        f"{b['total_descriptor_bytes']}; lines of bodies, shapes and contacts "
+        f"{b['total_lines_bodies_shapes_contacts']}")
     out["load_after"] = os.getloadavg()[0]
     print(f"load {out['load_before']:.1f} -> {out['load_after']:.1f}")
     if args.json:

@@ -13,7 +13,8 @@ called per world). Prints, per stage, the median and mean over world-steps in mi
 the counter's rate, ``--ghz``, 2.1 on the 2-core machine), the share of world-steps whose
 continuous stage swept a body near the moon (over 1.5 us: the quick exit and an empty stage
 take well under 1) and that stage's median there, the episodes ended (equal between checkouts
-that play the same episodes), the process CPU time per world-step, and the load average.
+that play the same episodes), a hash of every observation and reward, the process CPU
+time per world-step, and the load average.
 
 Medians are the figure to compare on a loaded machine: a world-step preempted mid-stage reads
 milliseconds and moves the means.
@@ -22,6 +23,7 @@ milliseconds and moves the means.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import time
@@ -54,10 +56,12 @@ def _run(n: int, steps: int, alone: bool, ghz: float) -> dict:
         envs.step(actions[k])
     ticks = np.empty((steps, n, len(STAGES)))
     ended = 0
+    digest = hashlib.sha256()  # every observation and reward: the same episodes in both trees
     cpu = time.process_time()
     for k in range(steps):
-        _, _, terminated, truncated, _ = envs.step(actions[20 + k])
+        obs, reward, terminated, truncated, _ = envs.step(actions[20 + k])
         ended += int((terminated | truncated).sum())
+        digest.update(np.ascontiguousarray(obs).tobytes() + np.ascontiguousarray(reward).tobytes())
         for i, w in enumerate(envs.batch.worlds):
             ticks[k, i] = np.diff(w._clock.astype(np.int64))
     cpu = time.process_time() - cpu
@@ -65,7 +69,8 @@ def _run(n: int, steps: int, alone: bool, ghz: float) -> dict:
     continuous = us[:, -1]
     near = continuous > NEAR_US
     out = {"mode": "alone" if alone else "batch", "num_envs": n, "steps": steps,
-           "ended": ended, "cpu_us_per_world_step": round(cpu / (n * steps) * 1e6, 2),
+           "ended": ended, "hash": digest.hexdigest()[:16],
+           "cpu_us_per_world_step": round(cpu / (n * steps) * 1e6, 2),
            "load": round(os.getloadavg()[0], 1),
            "near_share": round(float(near.mean()), 4),
            "continuous_near_median": round(float(np.median(continuous[near])), 3)

@@ -110,17 +110,39 @@ def step_batch(refs, which, args, out):
     (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
     the joint (sub)step, the sleeping count, the number that fell asleep, the fast bodies
     left unswept). The next world's stores are prefetched before each step
-    (:func:`prefetch_world`)."""
+    (:func:`prefetch_world`).
+
+    Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
+    for its step and taken back after it, grown there if the world needed more, so that the
+    scratch a world-step writes is the lines the previous world-step of this thread left in
+    the cache (a world's own, among 1,024 worlds, is in none). The step writes every entry
+    of it before reading it, so the bits are the world's own scratch's; the world's own is
+    back in its reference after the step (``World.step`` between batch steps uses it)."""
+    lent_i = np.zeros(0, dtype=np.int64)
+    lent_f = np.zeros((0, 3))
     for k in range(which.shape[0]):
         i = which[k]
         if k + 1 < which.shape[0]:
             prefetch_world(refs[which[k + 1]])
         a = args[i]
+        world = refs[i]
+        own_i = world.scratch
+        own_f = world.scratch_f
+        if lent_i.shape[0] < own_i.shape[0]:  # at least what the world itself holds
+            lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
+        if lent_f.shape[0] < own_f.shape[0]:
+            lent_f = np.zeros(own_f.shape)
+        world.scratch = lent_i
+        world.scratch_f = lent_f
         contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
             refs[i], a[0] != 0.0, a[1], a[2], a[3], np.int64(a[4]), np.int64(a[5]),
             np.int64(a[6]), a[7] != 0.0, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
             np.int64(a[16]), np.int64(a[17]), a[18] != 0.0, a[19], a[20] != 0.0, a[21],
             a[22] != 0.0, a[23] != 0.0, np.int64(WHOLE))  # not Literal[int](0): see WHOLE
+        lent_i = world.scratch  # (grown, if the step needed more)
+        lent_f = world.scratch_f
+        world.scratch = own_i
+        world.scratch_f = own_f
         out[i, 0] = 1.0 if contacts is not None else 0.0
         out[i, 1] = 1.0 if cs else 0.0
         out[i, 2] = joint_h

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import kernel
+from .._core.jit import inner_kernel, kernel
 from .._core.state import DYNAMIC
 
 COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
@@ -37,14 +37,31 @@ def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, colo
 
     Returns ``order`` (rows of ``count > 0`` contacts, grouped by colour, key order within a
     colour) and ``starts`` (``color_count + 2`` offsets of each colour in ``order``; the last
-    colour is the overflow).
+    colour is the overflow). Its own arrays: :func:`color_contacts_into` with fresh scratch
+    (the step passes the world's, :mod:`.scratch`).
     """
+    n = count.shape[0] if n_rows < 0 else n_rows
+    return color_contacts_into(
+        count, body_a, body_b, body_type, asleep, color_count, rows, n_rows,
+        np.empty(body_capacity, dtype=np.int64), np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64), np.empty(color_count + 1, dtype=np.int64),
+        np.empty(color_count + 1, dtype=np.int64), np.empty(color_count + 2, dtype=np.int64))
+
+
+@inner_kernel
+def color_contacts_into(count, body_a, body_b, body_type, asleep, color_count, rows, n_rows,
+                        used, color, order, sizes, fill, starts):
+    """:func:`color_contacts` in the caller's scratch, which it overwrites before reading:
+    ``used`` (one colour mask per body row), ``color`` and ``order`` (one per contact looked
+    at), ``sizes`` and ``fill`` (``color_count + 1``), ``starts`` (``color_count + 2``).
+    Returns the views ``order[:m]`` (m touching contacts with an awake dynamic body) and
+    ``starts``; nothing is allocated."""
     every = n_rows < 0
     n = count.shape[0] if every else n_rows
-    used = np.zeros(body_capacity, dtype=np.uint32)  # bit c set: body is in colour c
-    color = np.full(n, -1, dtype=np.int64)  # by position in the rows looked at
-    sizes = np.zeros(color_count + 1, dtype=np.int64)
+    used[:] = 0  # bit c set: the body is in colour c
+    sizes[:] = 0
     for t in range(n):
+        color[t] = -1  # by position in the rows looked at
         k = t if every else rows[t]
         if count[k] == 0:
             continue
@@ -55,7 +72,7 @@ def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, colo
         if (asleep[a] or asleep[b]) and not (dyn_a and not asleep[a]) and not (
                 dyn_b and not asleep[b]):
             continue  # a sleeping body's contact with a sleeping, static or kinematic body
-        mask = np.uint32(0)
+        mask = 0
         if dyn_a:
             mask |= used[a]
         if dyn_b:
@@ -63,30 +80,29 @@ def color_contacts(count, body_a, body_b, body_type, asleep, body_capacity, colo
         chosen = color_count  # overflow
         if dyn_a and dyn_b:
             for c in range(color_count):
-                if (mask >> np.uint32(c)) & np.uint32(1) == 0:
+                if (mask >> c) & 1 == 0:
                     chosen = c
                     break
         else:
             for c in range(color_count - 1, -1, -1):
-                if (mask >> np.uint32(c)) & np.uint32(1) == 0:
+                if (mask >> c) & 1 == 0:
                     chosen = c
                     break
         if chosen < color_count:
-            bit = np.uint32(1) << np.uint32(chosen)
+            bit = 1 << chosen
             if dyn_a:
                 used[a] |= bit
             if dyn_b:
                 used[b] |= bit
         color[t] = chosen
         sizes[chosen] += 1
-    starts = np.zeros(color_count + 2, dtype=np.int64)
+    starts[0] = 0
     for c in range(color_count + 1):
         starts[c + 1] = starts[c] + sizes[c]
-    order = np.empty(starts[color_count + 1], dtype=np.int64)
-    fill = starts[: color_count + 1].copy()
+        fill[c] = starts[c]
     for t in range(n):
         c = color[t]
         if c >= 0:
             order[fill[c]] = t if every else rows[t]
             fill[c] += 1
-    return order, starts
+    return order[: starts[color_count + 1]], starts

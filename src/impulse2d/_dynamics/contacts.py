@@ -277,9 +277,9 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
                 contacts.tangent_impulse[k, j] = tangent1
 
 
-@inner_kernel
+@inline_kernel
 def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                           restitution_rule):
+                           restitution_rule, out_normal, out_points, out_ids):
     """:func:`update_manifolds` for the pairs with a chain segment (:mod:`.._collision.chain`).
     Two chain segments never touch (as in Box2D: chains are the static world's surface, they
     have no inside to push apart).
@@ -287,13 +287,16 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
     Its manifold store below repeats :func:`update_manifolds`' on purpose: the two as one
     helper (an inlined kernel) cost the plain narrowphase 22 % of a base-20 pyramid's step
     (765 vs 628 us, measured on an idle machine, trajectories equal); a change there must be
-    made in both."""
+    made in both.
+
+    A borrowing kernel inlined into its stage's (:func:`.step.collide_chains`), as
+    :func:`update_manifolds` is: the stage borrows the stores (it used to read them from the
+    world's reference in a kernel that counts references: a count taken and given back on
+    each of their 70 arrays every step, LunarLander's included) and passes the scratch
+    ``out_*``, zeroed, as the narrowphase's."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
-    out_normal = np.zeros(2)
-    out_points = np.zeros((2, 3))
-    out_ids = np.zeros(2, dtype=np.int64)
     for k in range(contacts.key.shape[0]):
         sa = contacts.shape_a[k]
         sb = contacts.shape_b[k]

@@ -52,7 +52,7 @@ from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, so
                solvers_ngs)
 from .solvers import impulse_caps
 from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
-from .constraint_graph import COLOR_COUNT, color_contacts
+from .constraint_graph import COLOR_COUNT, color_contacts_into
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_solver import allocate_constraints, store_impulses
@@ -65,6 +65,7 @@ from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE, write_lengths
 from .pair_update import update_pairs
 from .proxies import update_aabbs
+from .scratch import colour_buffers, move_buffer, narrow_outputs, velocity_buffer
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
@@ -133,14 +134,23 @@ def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_point
                      borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
 
 
+@borrowing_kernel
+def _chain_manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points,
+                     out_ids):
+    update_chain_manifolds(borrow(world, "contacts"), borrow(world, "shapes"),
+                           borrow(world, "bodies"), borrow(world, "lengths")[SPECULATIVE],
+                           friction_mixing, restitution_mixing, out_normal, out_points, out_ids)
+
+
 @stage_kernel
 def collide(world, friction_mixing, restitution_mixing):
-    """Narrowphase manifolds; False when there are no contacts at all. The stage allocates the
-    narrowphase's scratch; :func:`_manifolds` borrows the stores (no reference counted)."""
+    """Narrowphase manifolds; False when there are no contacts at all. The narrowphase's
+    outputs are the world's scratch (:mod:`.scratch`); :func:`_manifolds` borrows the stores
+    (no reference counted)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    _manifolds(world, friction_mixing, restitution_mixing, np.zeros(2), np.zeros((2, 3)),
-               np.zeros(2, dtype=np.int64))
+    normal, points, ids = narrow_outputs(world)
+    _manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
     return True
 
 
@@ -150,9 +160,8 @@ def collide_chains(world, friction_mixing, restitution_mixing):
     only for worlds that have chains)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    update_chain_manifolds(world.contacts, world.shapes, world.bodies,
-                           borrow(world, "lengths")[SPECULATIVE], friction_mixing,
-                           restitution_mixing)
+    normal, points, ids = narrow_outputs(world)
+    _chain_manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
     return True
 
 
@@ -173,14 +182,19 @@ def _collide_entry(world, table):
 
 @inner_kernel
 def _colour(world):
-    """The touching contacts in solver order (by colour)."""
+    """The touching contacts in solver order (by colour), a view of the world's scratch
+    (:mod:`.scratch`)."""
     bodies_type = borrow_column(world, "bodies", "type")
-    order, _ = color_contacts(borrow_column(world, "contacts", "count"),
-                              borrow_column(world, "contacts", "body_a"),
-                              borrow_column(world, "contacts", "body_b"), bodies_type,
-                              borrow_column(world, "bodies", "asleep"), bodies_type.shape[0],
-                              COLOR_COUNT, borrow(world, "awake_contacts"),
-                              borrow(world, "awake_state")[CONTACT_COUNT])
+    count = borrow_column(world, "contacts", "count")
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    used, color, order, sizes, fill, starts = colour_buffers(
+        world, borrow_column(world, "shapes", "alive").shape[0], bodies_type.shape[0],
+        count.shape[0] if n_rows < 0 else n_rows)
+    order, _ = color_contacts_into(count, borrow_column(world, "contacts", "body_a"),
+                                   borrow_column(world, "contacts", "body_b"), bodies_type,
+                                   borrow_column(world, "bodies", "asleep"), COLOR_COUNT,
+                                   borrow(world, "awake_contacts"), n_rows, used, color, order,
+                                   sizes, fill, starts)
     return order
 
 
@@ -322,8 +336,9 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
     off between the two.
 
-    This kernel only allocates (new pairs, contact stores, colour order); the stages that
-    neither allocate nor return arrays run in borrowing kernels, which count no references.
+    This kernel allocates only new pairs and stores (its scratch is the world's, :mod:`.scratch`);
+    the stages that neither allocate nor return arrays run in borrowing kernels, which count
+    no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
     the NamedTuple), so unchanged stores are not returned, and the constraint store, which
     Python reads only for contact events, snapshots and hashes, never is: its 20 arrays cost
@@ -335,8 +350,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     new_contacts = False
     if phase != FROM_MANIFOLDS:
         clock[0] = cycles()
-        moved = np.empty(borrow_column(world, "shapes", "alive").shape[0], dtype=np.int64)
-        # the move buffer: shapes whose fat box changed
+        # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
+        moved = move_buffer(world, borrow_column(world, "shapes", "alive").shape[0])
         n_moved = _update_bounds(world, moved, pairs_dirty)
         if n_moved > 0 or pairs_dirty:
             new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
@@ -376,8 +391,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
-    velocities = np.empty((borrow_column(world, "bodies", "w").shape[0]
-                           if velocity_tolerance > 0.0 else 0, 3))
+    velocities = velocity_buffer(world, borrow_column(world, "bodies", "w").shape[0]
+                                 if velocity_tolerance > 0.0 else 0)
     joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,

@@ -39,6 +39,7 @@ from .contact_solver import contact_constraints
 from .contacts import empty_contacts
 from .joints import ROW_LISTS
 from .resting import RESTING_TYPE, empty_resting
+from .scratch import new_scratch
 from .static_grid import STATIC_GRID_TYPE, empty_static_grid
 
 
@@ -83,6 +84,9 @@ WORLD_STORES = WorldStoresType([
     ("awake_contacts", _ROWS),
     ("contact_edges", _ROWS),
     ("resting", RESTING_TYPE),  # the pair stage's grid of resting proxies (.resting)
+    # the step's scratch, integer and float, so that it allocates nothing (.scratch)
+    ("scratch", _ROWS),
+    ("scratch_f", types.Array(types.float64, 2, "C")),
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -162,6 +166,10 @@ def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no
     ref.awake_contacts = np.empty(0, dtype=np.int64)
     ref.contact_edges = np.empty(0, dtype=np.int64)
     ref.resting = empty_resting()
+    scratch, scratch_f = new_scratch(shapes.alive.shape[0], bodies.alive.shape[0],
+                                     contacts.key.shape[0])
+    ref.scratch = scratch
+    ref.scratch_f = scratch_f
     return ref
 
 
@@ -195,6 +203,8 @@ if numba.config.DISABLE_JIT:
 
     def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
                           clock, verbs, diagnostics, lengths, awake_state):
+        scratch, scratch_f = new_scratch(shapes.alive.shape[0], bodies.alive.shape[0],
+                                         contacts.key.shape[0])
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
@@ -205,7 +215,8 @@ if numba.config.DISABLE_JIT:
                                awake_shapes=np.empty(shapes.alive.shape[0], dtype=np.int64),
                                awake_contacts=np.empty(0, dtype=np.int64),
                                contact_edges=np.empty(0, dtype=np.int64),
-                               resting=empty_resting())
+                               resting=empty_resting(), scratch=scratch,
+                               scratch_f=scratch_f)
     def _constraints_of(ref):
         return ref.constraints
 
