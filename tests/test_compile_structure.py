@@ -85,11 +85,14 @@ def test_a_store_holding_something_other_than_an_array_is_refused():
     world.step(1 / 60)
     rows = world._joint_rows()
     broken = world._bodies._replace(angle=list(world._bodies.angle))
+    alive = world._shapes.alive
+    before = sys.getrefcount(alive)
     with pytest.raises(TypeError, match="other than an array"):
         world_ref._new_world_stores(
             broken, world._shapes, world._joints, world._contacts, world._constraints,
             rows["by_type"], rows["no_collide"], world._clock, world._verbs,
             world._diagnostics, world._lengths, world._awake_state)
+    assert sys.getrefcount(alive) == before  # what was adopted before the refusal is let go
     with pytest.raises(TypeError, match="takes"):
         world_ref._new_world_stores(world._bodies, world._shapes)
 

@@ -169,8 +169,8 @@ _SLOTS = _adopted_slots()
 @intrinsic
 def _adopting_ref(typingctx, objects, made):
     """A new reference whose :data:`ADOPTED` fields take the Python arrays at the addresses
-    ``objects`` (int64 ``id``\ s, in :func:`_adopted_slots` order) and whose other fields take
-    ``made`` (a tuple, in :data:`WORLD_STORES`' order).
+    ``objects`` (each one's ``id``, int64, in :func:`_adopted_slots` order) and whose other
+    fields take ``made`` (a tuple, in :data:`WORLD_STORES`' order).
 
     Why: a kernel called from Python with the stores unboxes each of their ~200 arrays with
     code of its own (Numba's wrapper: an adapter call, an item-size check, an error branch
@@ -217,11 +217,13 @@ def _adopting_ref(typingctx, objects, made):
             failed = builder.or_(failed, builder.call(adapt, [
                 builder.inttoptr(address, cgutils.voidptr_t),
                 builder.bitcast(slot, cgutils.voidptr_t)]))
-        with builder.if_then(cgutils.is_not_null(builder, failed), likely=False):
-            context.call_conv.return_user_exc(
-                builder, TypeError, ("a world's store holds something other than an array",))
         ref = context.make_helper(builder, WORLD_STORES)
         ref.meminfo = meminfo
+        with builder.if_then(cgutils.is_not_null(builder, failed), likely=False):
+            # the slots not adopted are still null: the release drops what was adopted
+            context.nrt.decref(builder, WORLD_STORES, ref._getvalue())
+            context.call_conv.return_user_exc(
+                builder, TypeError, ("a world's store holds something other than an array",))
         return ref._getvalue()
 
     return WORLD_STORES(objects, made), codegen
@@ -238,17 +240,17 @@ def _new_stores_ref(objects, n_bodies, n_shapes):
                                    empty_resting()))
 
 
-def _objects(stores) -> tuple:
-    """The arrays of ``stores`` (the :data:`ADOPTED` fields' values), one by one."""
-    arrays = []
+def _addresses(stores) -> np.ndarray:
+    """The ``id`` of each array of ``stores`` (the :data:`ADOPTED` fields' values), in order."""
+    ids = []
     for value in stores:
         if isinstance(value, tuple):
-            arrays.extend(value)
+            ids.extend(map(id, value))
         else:
-            arrays.append(value)
-    if len(arrays) != len(_SLOTS):
-        raise TypeError(f"a world reference takes {len(_SLOTS)} arrays, not {len(arrays)}")
-    return arrays
+            ids.append(id(value))
+    if len(ids) != len(_SLOTS):
+        raise TypeError(f"a world reference takes {len(_SLOTS)} arrays, not {len(ids)}")
+    return np.array(ids, dtype=np.int64)
 
 
 @kernel
@@ -311,9 +313,9 @@ else:
 
     def _new_world_stores(*stores):
         """A new reference over ``stores`` (the :data:`ADOPTED` fields' values, in order)."""
-        arrays = _objects(stores)  # (holds every array for the call: the adapter takes each)
-        addresses = np.fromiter(map(id, arrays), dtype=np.int64, count=len(arrays))
-        return _new_ref.entry(addresses, stores[0].alive.shape[0], stores[1].alive.shape[0])
+        # (``stores`` holds every array for the call: the adapter takes a reference to each)
+        return _new_ref.entry(_addresses(stores), stores[0].alive.shape[0],
+                              stores[1].alive.shape[0])
     _constraints_of = _constraints_of_ref
     _contacts_of = _contacts_of_ref
 
