@@ -7,8 +7,8 @@ a key of the argument types and the *whole* set of the calling kernel's compile 
 engine's kernels come in seven kinds (:mod:`.jit`: with or without a Python wrapper, a C
 wrapper, the GIL, reference counting), so the same ``np.zeros(n, np.int64)`` was compiled once
 for each kind of caller: a cold ``pyramid_20`` compiled ``np.empty`` 20 times and ``np.zeros``
-17 times for 12 and 10 signatures (about 1.5 s of CPU in 3.1, measured 2026-11-28 with
-``benchmarks/compile_table.py``).
+17 times for 12 and 10 signatures (3.0 s of CPU of their own; 14 and 12 times, 1.95 s, keyed
+as below: measured 2026-11-28 with ``benchmarks/compile_table.py``).
 
 Of the caller's flags, an implementation's machine code depends only on those Numba passes on
 to it when it compiles it (``CPUTargetOptions.finalize``'s ``inherit_if_not_set``: reference
@@ -19,8 +19,8 @@ the implementation's code into its own module as before, so every kernel's machi
 it was; only the duplicate compiles go.
 
 Installed when the package imports (:func:`install`), for Numba versions whose
-``_OverloadFunctionTemplate._get_impl`` keys as described (0.58 to 0.68 at least); any other is
-left as it is. This module holds no kernel and changes no machine code, so it is left out of the
+``_OverloadFunctionTemplate._get_impl`` keys as described (checked with Numba 0.68); any
+other is left as it is. This module holds no kernel and changes no machine code, so it is left out of the
 cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 """
 

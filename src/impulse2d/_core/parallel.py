@@ -231,7 +231,7 @@ def hold_early() -> None:
     every unit itself and needs some of them in this process before a helper would deliver
     them (``warmup --all``'s plan steps a batch of the units the early helper would have
     taken)."""
-    _PLANNED.append(True)
+    _PLANNED[:] = [True]
 
 
 def _stop_early(helper) -> None:
@@ -267,7 +267,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         status = [unit.must_compile() for unit in units]
         if None not in status:
             todo = [unit for unit, must in zip(units, status) if must]
-    _PLANNED.append(True)
+    _PLANNED[:] = [True]
     helpers = list(_EARLY)  # a helper started early (start_early) is this plan's now
     _EARLY.clear()
     running = {id(u) for helper in helpers for u in helper.units}
