@@ -275,6 +275,7 @@ def test_compile_units_runs_this_process_work_after_its_units_and_before_the_hel
 
     monkeypatch.setattr(parallel, "PROCESSES", 2)
     monkeypatch.setattr(parallel, "_Helper", Helper)
+    monkeypatch.setattr(parallel, "_EARLY", [])  # (no early helper of this session's)
     monkeypatch.setattr(parallel.lazy, "JIT", True)
     pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
     parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
@@ -363,6 +364,71 @@ def test_a_failing_helper_costs_only_time(cache_without_two_joint_types):
     assert "RuntimeWarning" in alone.stderr
     assert result["positions"] == reference["positions"]
     assert result["angles"] == reference["angles"]
+
+
+EARLY_RUN = """
+import json
+import impulse2d as i2d
+from impulse2d._dynamics import step, verbs
+world = i2d.World()
+ground = world.create_body(type="static")
+ground.create_box(5, 0.5, center=(0, -0.5))   # the first compile: the mass properties
+for k in range(3):
+    world.create_body(position=(0.1 * k, 0.6 + 1.1 * k)).create_box(0.5, 0.5)
+world.step(1 / 60)
+stats = {name: (sum(unit.dispatcher.stats.cache_hits.values()),
+                sum(unit.dispatcher.stats.cache_misses.values()))
+         for name, unit in (("pairs", step.STAGE_KERNELS[verbs.PAIRS]),
+                            ("collide", step.STAGE_KERNELS[verbs.COLLIDE]))}
+for _ in range(60):
+    world.step(1 / 60)
+print(json.dumps({"positions": world.get_positions().tolist(), "stats": stats}))
+"""
+
+
+@pytest.fixture
+def cache_without_the_stages(tmp_path):
+    """A copy of the filled kernel cache without the mass properties (so that building a world
+    compiles), the pair search and the narrowphase, as ``NUMBA_CACHE_DIR``."""
+    from impulse2d._core import cache
+
+    copy = tmp_path / "impulse2d"
+    shutil.copytree(cache.cache_root(), copy)
+    removed = [p for folder, prefixes in (
+        ("_collision", ("geometry.mass_properties-",)),
+        ("_dynamics", ("pair_update.update_pairs-", "step.collide-")))
+        for p in (copy / folder).iterdir() if p.name.startswith(prefixes)]
+    assert len(removed) >= 6  # an index and a data file each
+    for path in removed:
+        path.unlink()
+    return str(tmp_path)
+
+
+def test_a_helper_starts_at_the_first_compile_and_the_first_step_loads_its_work(
+        cache_without_the_stages):
+    reference = json.loads(_run(EARLY_RUN).stdout)
+    assert reference["stats"] == {"pairs": [1, 0], "collide": [1, 0]}
+    early = _run(EARLY_RUN, NUMBA_CACHE_DIR=cache_without_the_stages,
+                 IMPULSE2D_COMPILE_PROCESSES="2", IMPULSE2D_QUIET=None)
+    result = json.loads(early.stdout)
+    # Both stages compiled by the helper started while the world was built, and loaded here
+    # from the files it delivered; the notice names them once, as a second process's.
+    assert result["stats"] == {"pairs": [1, 0], "collide": [1, 0]}, early.stderr
+    assert early.stderr.count("the pair search, the narrowphase in a second process") == 1
+    assert result["positions"] == reference["positions"]  # bit for bit
+    # the boxes fell and settled on the ground: a real comparison
+    assert max(abs(y - y0) for (_, y), y0 in zip(result["positions"][1:], (0.6, 1.7, 2.8))) > 0.05
+
+
+def test_warmup_all_compiles_every_unit_a_world_may_ask_for():
+    """What ``warmup --all`` leaves to a world is the two units of settings off by default
+    (the solver diagnostics, Box2D 2.3's continuous rules:
+    :func:`impulse2d._warmup._compile_ahead`)."""
+    from impulse2d._core import lazy
+    from impulse2d._dynamics import step
+
+    left = {key for key, unit in lazy.REGISTRY.items() if unit.compiled_address() == 0}
+    assert left == {step.DIAGNOSTICS_KERNEL.key, step.CONTINUOUS_BOX2D23_KERNEL.key}
 
 
 # -- what a warm process loads, and when ---------------------------------------------------------

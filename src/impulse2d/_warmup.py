@@ -103,11 +103,14 @@ def _compile_ahead() -> None:
     it (28 s of 410 s of compiling under load, measured with Numba's compile events); likewise
     :data:`SHARED_CALLEES`. The units the batch's world needs are this process's (it steps
     that world before the helpers deliver theirs)."""
-    from ._core import lazy
+    from ._core import lazy, parallel
     from ._dynamics.step import (CONTINUOUS_BOX2D23_KERNEL, DENSE_KERNEL, DIAGNOSTICS_KERNEL,
                                  DIRECT_ACCELERATION_KERNEL, SOLVER_KERNELS, compile_ahead,
                                  needed_units)
 
+    # The batch's world needs the pair search and the narrowphase in this process before a
+    # helper would deliver them: the plan below places every unit (no early helper).
+    parallel.hold_early()
     world = _batch_world()
     units = [u for u in lazy.REGISTRY.values()
              if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL]

@@ -152,10 +152,14 @@ class _Notice(event.Listener):
 
     def on_start(self, ev):
         self.depth += 1
-        if self.depth != 1 or QUIET:
+        if self.depth != 1:
             return
         module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
         if module.split(".")[0] != _PACKAGE:
+            return
+        if FIRST_COMPILE:
+            _first_compile()
+        if QUIET:
             return
         unit = self.unit or DEFAULT_UNIT
         if unit is self.announced_unit:
@@ -175,6 +179,22 @@ class _Notice(event.Listener):
     def on_end(self, ev):
         self.depth -= 1
         fill_deferred_environments()  # a compile imports Numba's library (see .cache)
+
+
+FIRST_COMPILE: list = []
+"""Callables run once, when the process first compiles a kernel of the package: the step
+starts the compile helper of the units every world needs (:func:`.parallel.start_early`)."""
+
+
+def _first_compile() -> None:
+    hooks = FIRST_COMPILE[:]
+    FIRST_COMPILE.clear()
+    for hook in hooks:
+        try:
+            hook()
+        except Exception as exc:  # (a hook only saves time: the step compiles what it must)
+            print(f"{_PACKAGE}: a first-compile hook failed ({type(exc).__name__}: {exc})",
+                  file=sys.stderr, flush=True)
 
 
 def _rounded(seconds: float) -> int:
@@ -206,4 +226,5 @@ class compiling:
         return False
 
 
-__all__ = ["JIT", "LazyKernel", "REGISTRY", "address_call", "compiling", "NOTICE", "QUIET"]
+__all__ = ["JIT", "LazyKernel", "REGISTRY", "address_call", "compiling", "NOTICE", "QUIET",
+           "FIRST_COMPILE"]

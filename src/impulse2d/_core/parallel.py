@@ -20,6 +20,10 @@ kernel, typed from the world's own stores) and a helper's start (a Python with N
 package: :data:`HELPER_START_SECONDS`). A helper whose share is below
 :data:`MIN_SHARE_SECONDS` is not started.
 
+The units every world needs (the pair search, the narrowphase) are given to a helper earlier
+still, at the process's first compile of a kernel of the package, usually while the first
+world is built (:func:`start_early`); the first step's plan takes that helper over.
+
 Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
 copied entry as it checks its own (CPU, Numba version, source stamp).
@@ -30,6 +34,8 @@ CPUs, at most 4; 1 compiles everything in the process that needs it).
 
 from __future__ import annotations
 
+import atexit
+import itertools
 import json
 import os
 import shutil
@@ -59,16 +65,18 @@ MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
 
 
-def plan(units, own_seconds: float, processes: int, together=(), pinned=()):
+def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy=()):
     """Split ``units`` (:class:`.lazy.LazyKernel` to compile) between this process, which also
     has ``own_seconds`` of compiling of its own, and up to ``processes - 1`` helpers: the
     longest unit first, each onto the process with the least work so far. ``together``: groups
     of units that go to one process as one item (units that share callees: a process compiles a
     callee once for all its units, so splitting such a group compiles the callees twice); those
     of a group not in ``units`` are left out. ``pinned``: units this process compiles itself
-    (its own work needs them before the helpers deliver), with their groups. Returns this
-    process's units and a list of each helper's units; a helper's share below
-    :data:`MIN_SHARE_SECONDS` comes back to this process."""
+    (its own work needs them before the helpers deliver), with their groups. ``busy``: the
+    seconds of compiling left to each helper already running (:func:`start_early`), which
+    take the first helpers' places. Returns this process's units and a list of each helper's
+    units; a new helper's share below :data:`MIN_SHARE_SECONDS` comes back to this process
+    (a running helper's share is kept, whatever its size: it is started already)."""
     items, grouped = [], set()
     for group in together:
         members = [u for u in group if u in units and id(u) not in grouped]
@@ -76,7 +84,8 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=()):
         if members:
             items.append(members)
     items += [[u] for u in units if id(u) not in grouped]
-    loads = [own_seconds] + [HELPER_START_SECONDS] * (processes - 1)
+    busy = list(busy)[: processes - 1]
+    loads = [own_seconds] + busy + [HELPER_START_SECONDS] * (processes - 1 - len(busy))
     shares = [[] for _ in range(processes)]
     pinned_ids = {id(u) for u in pinned}
     for item in [item for item in items if any(id(u) in pinned_ids for u in item)]:
@@ -88,8 +97,8 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=()):
         loads[least] += sum(u.seconds for u in item)
         shares[least].extend(item)
     mine, helpers = shares[0], []
-    for share in shares[1:]:
-        if sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
+    for k, share in enumerate(shares[1:]):
+        if k < len(busy) or sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
             helpers.append(share)
         else:
             mine.extend(share)
@@ -101,10 +110,11 @@ _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
 
 
 class _Helper:
-    """A helper process compiling ``units`` into the cache directory ``root``."""
+    """A helper process compiling ``units`` into the cache directory ``root``, then the units
+    :meth:`add` sends it, until :meth:`deliver` closes its input."""
 
     def __init__(self, units):
-        self.units = units
+        self.units = list(units)
         self.root = tempfile.mkdtemp(prefix="impulse2d-compile-")
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
                    IMPULSE2D_QUIET="1")
@@ -113,8 +123,27 @@ class _Helper:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _HELPER, os.path.dirname(PACKAGE_DIR), PACKAGE_DIR,
                  *(u.key for u in units)],
-                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                 text=True)
+
+    def add(self, units) -> None:
+        """Give the running helper more units (compiled after those it has)."""
+        units = [u for u in units if u not in self.units]
+        if not units:
+            return
+        try:
+            self.process.stdin.write("".join(f"{u.key}\n" for u in units))
+            self.process.stdin.flush()
+        except (OSError, ValueError):
+            return  # (it has died: deliver() reports it, and the units compile here)
+        self.units.extend(units)
+
+    def left_seconds(self) -> float:
+        """About how many seconds of compiling it has left: its units' estimates and its own
+        start less the CPU time it has had (Linux's ``/proc``; elsewhere nothing is taken
+        off: on a busy machine the time since it started says little of its progress)."""
+        return max(0.0, HELPER_START_SECONDS + sum(u.seconds for u in self.units)
+                   - _cpu_seconds(self.process.pid))
 
     def deliver(self) -> None:
         """Wait for the helper and copy the files it made into this process's cache. A helper
@@ -154,6 +183,62 @@ class _Helper:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has had, or 0 where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+_EARLY: list = []
+"""The helper :func:`start_early` started, until a compile plan takes it over."""
+_PLANNED: list = []
+"""Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
+
+
+def start_early(units) -> None:
+    """Start a helper now on those of ``units`` (:class:`.lazy.LazyKernel` every world needs:
+    the pair search, the narrowphase) that must be compiled, before any world asks for them.
+
+    Called on the process's first compile of a kernel of the package: that is almost always a
+    world being built (its bodies' mass properties), whose first step will need these units.
+    A helper started there overlaps its own start (about 2 s) and part of its compiling with
+    the building of the world, which a helper started by the first step waited for. The first
+    step's plan (:func:`compile_units`) counts what this helper has left, gives it more units
+    if that pays and collects its work. A process that never steps a world stops the helper
+    when it exits: it cost a core's time, not the process's. It is announced by the plan
+    that takes it over (the compile notice of a build that compiles nothing else stays
+    one line)."""
+    if (_EARLY or _PLANNED or PROCESSES < 2 or not lazy.JIT or not sys.executable
+            or getattr(sys, "frozen", False)):
+        return  # (after a plan, its helpers have the units: this would compile them again)
+    try:
+        todo = [unit for unit in units if unit.must_compile()]
+        if not todo:
+            return
+        helper = _Helper(todo)
+    except (OSError, RuntimeError):
+        return  # (nothing depends on it: the first step compiles them as before)
+    _EARLY.append(helper)
+    atexit.register(_stop_early, helper)
+
+
+def hold_early() -> None:
+    """Start no early helper in this process (:func:`start_early`): for a caller that plans
+    every unit itself and needs some of them in this process before a helper would deliver
+    them (``warmup --all``'s plan steps a batch of the units the early helper would have
+    taken)."""
+    _PLANNED[:] = [True]
+
+
+def _stop_early(helper) -> None:
+    if helper.process.poll() is None:
+        helper.stop()
+
+
 def _adopt(unit, files) -> None:
     """Copy a unit's cache files (``files``: the helper's directory and file names) into this
     process's cache of the unit's kernel."""
@@ -182,17 +267,27 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         status = [unit.must_compile() for unit in units]
         if None not in status:
             todo = [unit for unit, must in zip(units, status) if must]
-    helpers = []
+    _PLANNED[:] = [True]
+    helpers = list(_EARLY)  # a helper started early (start_early) is this plan's now
+    _EARLY.clear()
+    running = {id(u) for helper in helpers for u in helper.units}
+    todo = [unit for unit in todo if id(unit) not in running]
     if todo:
-        mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned)
-        for share in shares:
+        mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned,
+                            busy=[helper.left_seconds() for helper in helpers])
+        for k, share in enumerate(shares):
+            if k < len(helpers):
+                helpers[k].add(share)
+                continue
             try:
                 helpers.append(_Helper(share))
             except OSError:
                 continue
-            where = " in a second process" if PROCESSES == 2 else " in another process"
-            lazy.NOTICE.say(", ".join(u.what for u in share), sum(u.seconds for u in share),
-                            where)
+    # (said here, for an early helper too: what a first step waits for)
+    where = " in a second process" if PROCESSES == 2 else " in another process"
+    for helper in helpers:
+        lazy.NOTICE.say(", ".join(u.what for u in helper.units),
+                        sum(u.seconds for u in helper.units), where)
     delegated = {id(u) for helper in helpers for u in helper.units}
     try:
         if own_work is not None:
@@ -220,7 +315,10 @@ def helper_main(argv) -> None:
         sys.exit(f"impulse2d helper: imported {PACKAGE_DIR}, not {expected}")
     import impulse2d  # noqa: F401  (creates every LazyKernel)
     files = {}
-    for key in keys:
+    # the keys given, then those sent on stdin (compile_units), until it is closed
+    for key in itertools.chain(keys, (line.strip() for line in sys.stdin)):
+        if not key or key in files:
+            continue
         unit = lazy.REGISTRY[key]
         unit.address()
         cache = unit.dispatcher._cache
@@ -230,5 +328,5 @@ def helper_main(argv) -> None:
     print(json.dumps(files))
 
 
-__all__ = ["compile_units", "plan", "helper_main", "PROCESSES", "HELPER_START_SECONDS",
-           "MIN_SHARE_SECONDS"]
+__all__ = ["compile_units", "plan", "helper_main", "start_early", "hold_early", "PROCESSES",
+           "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]

@@ -186,7 +186,7 @@ def build_edges(body_a, body_b, kind, edges):
 def gather_contacts(edges, awake_bodies, n_bodies, out):
     """The contact rows of ``awake_bodies[:n_bodies]`` (through ``edges``), ascending and
     once each, into ``out``; returns their count."""
-    n = 0
+    n = np.int64(0)  # int64 from the start: a literal 0 compiled sort_keys a second time
     for t in range(n_bodies):
         i = awake_bodies[t]
         for e in range(edges[i], edges[i + 1]):
@@ -261,7 +261,7 @@ def moved_keys(world, moved, n_moved):
         total += edges[b + 1] - edges[b]
     contacts = borrow(world, "contacts")
     keys = np.empty(total, dtype=np.int64)
-    n = 0
+    n = np.int64(0)  # int64 from the start: a literal 0 compiled sort_keys a second time
     for t in range(n_moved):
         s = moved[t]
         b = owner[s]

@@ -100,7 +100,7 @@ def _few_overlaps(fat, alive, owner, group, moved, n_moved, is_moved):
     (:data:`FEW_TESTS`): each live moved box tested against every live box, no sorting,
     buckets or scratch lists."""
     keys = np.empty(16, dtype=np.int64)
-    count = 0
+    count = np.int64(0)  # int64 from the start: a literal 0 compiled add_key a second time
     for t in range(n_moved):
         i = moved[t]
         if not (alive[i] and _live(fat[i])):
@@ -229,7 +229,7 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
         first[b] = n_narrow
 
     keys = np.empty(8 * k + 64, dtype=np.int64)
-    count = 0
+    count = np.int64(0)  # int64 from the start: a literal 0 compiled add_key a second time
     for j in range(alive.shape[0]):
         if not alive[j]:
             continue

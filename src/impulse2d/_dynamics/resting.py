@@ -216,7 +216,7 @@ def resting_overlaps(index, fat, alive, owner, group, moved, n_moved, is_moved):
     oy = params[1]
     inv_cell = params[2]
     keys = np.empty(16, dtype=np.int64)
-    count = 0
+    count = np.int64(0)  # int64 from the start: a literal 0 compiled add_key a second time
     for t in range(n_moved):
         i = moved[t]
         ix0 = fat[i, 0]

@@ -41,9 +41,10 @@ import numpy as np
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
                          inner_kernel, stage_kernel)
+from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
-from .._core.parallel import compile_units
+from .._core.parallel import compile_units, start_early
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
@@ -530,6 +531,8 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
+# a helper starts on them at the process's first compile, usually the first world's build
+lazy.FIRST_COMPILE.append(lambda: start_early(STAGE_KERNELS.values()))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""

@@ -57,9 +57,10 @@ structref.define_boxing(WorldStoresType, WorldStores)
 
 _ROWS = types.Array(types.int64, 1, "C")
 
-STORES_SECONDS = 6.0
+STORES_SECONDS = 2.5
 """Compile time of :func:`_new_stores_ref` on the 2-core machine (for the first-run notice and
-the compile plan): 5.5-6.0 s of CPU measured on 2026-11-28 under load (4.3 s before)."""
+the compile plan): 2.0-2.4 s of CPU measured on 2026-11-28 evening at load 5 with the arrays
+adopted by address (:func:`_adopting_ref`; 5.0-5.4 s unboxed by Numba's wrapper)."""
 
 
 WORLD_STORES = WorldStoresType([
@@ -144,33 +145,118 @@ def _borrow_column(typingctx, ref, name, column):
     return column_type(ref, name, column), codegen
 
 
+ADOPTED = ("bodies", "shapes", "joints", "contacts", "constraints", "joint_ids", "no_collide",
+           "clock", "verbs", "diagnostics", "lengths", "awake_state")
+"""The fields of a new reference that hold Python's arrays (in :data:`WORLD_STORES`' order);
+the others are made by :func:`_new_stores_ref`."""
+
+_MADE = tuple(name for name in WORLD_STORES.field_dict if name not in ADOPTED)
+
+
+def _adopted_slots():
+    """``(field, index in the field or None)`` of each array of the :data:`ADOPTED` fields, in
+    the order Python passes them (:func:`_new_world_stores`)."""
+    slots = []
+    for name in ADOPTED:
+        field_type = WORLD_STORES.field_dict[name]
+        if isinstance(field_type, types.Array):
+            slots.append((name, None))
+        else:  # a store (NamedTuple) or the joint rows (UniTuple), of arrays only
+            assert all(isinstance(t, types.Array) for t in field_type.types), name
+            slots.extend((name, j) for j in range(len(field_type.types)))
+    return tuple(slots)
+
+
+_SLOTS = _adopted_slots()
+
+
+@intrinsic
+def _adopting_ref(typingctx, objects, made):
+    """A new reference whose :data:`ADOPTED` fields take the Python arrays at the addresses
+    ``objects`` (each one's ``id``, int64, in :func:`_adopted_slots` order) and whose other
+    fields take ``made`` (a tuple, in :data:`WORLD_STORES`' order).
+
+    Why: a kernel called from Python with the stores unboxes each of their ~200 arrays with
+    code of its own (Numba's wrapper: an adapter call, an item-size check, an error branch
+    and a release after the call, per array), and the constructor took 5.0 s of CPU to
+    compile that way, a seventh of what the process that compiles it does for a cold
+    pyramid (2026-11-28, measured). Here each array is one call of Numba's own adapter,
+    ``NRT_adapt_ndarray_from_python`` (what that wrapper calls), writing straight into the
+    reference's slot: the same native array, holding the same reference to the Python array
+    (its owner), so the reference and Python share the arrays as before. The adapter checks
+    that each object is an array; the dtype and dimensions are the layouts' by construction
+    (the stores are made from their layouts), as :class:`~.._core.jit.DirectCall` assumes."""
+    if (not isinstance(objects, types.Array) or objects.dtype != types.int64
+            or not isinstance(made, types.BaseTuple) or len(made) != len(_MADE)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        from numba.experimental.jitclass.base import imp_dtor
+        payload_type = WORLD_STORES.get_data_type()
+        value_type = context.data_model_manager[payload_type].get_value_type()
+        meminfo = context.nrt.meminfo_alloc_dtor(
+            builder, context.get_constant(types.uintp, context.get_abi_sizeof(value_type)),
+            imp_dtor(context, builder.module, WORLD_STORES))
+        data = builder.bitcast(context.nrt.meminfo_data(builder, meminfo),
+                               value_type.as_pointer())
+        builder.store(cgutils.get_null_value(value_type), data)
+        payload = cgutils.create_struct_proxy(payload_type)(context, builder, ref=data)
+        for k, name in enumerate(_MADE):
+            field_type = WORLD_STORES.field_dict[name]
+            value = context.cast(builder, builder.extract_value(args[1], k), made[k],
+                                 field_type)
+            context.nrt.incref(builder, field_type, value)
+            setattr(payload, name, value)
+        addresses = context.make_array(objects)(context, builder, args[0]).data
+        adapt = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(32), [cgutils.voidptr_t] * 2),
+            "NRT_adapt_ndarray_from_python")
+        failed = ir.Constant(ir.IntType(32), 0)
+        for i, (name, j) in enumerate(_SLOTS):
+            slot = payload._get_ptr_by_name(name)
+            if j is not None:
+                slot = cgutils.gep_inbounds(builder, slot, 0, j)
+            address = builder.load(cgutils.gep_inbounds(builder, addresses, i))
+            failed = builder.or_(failed, builder.call(adapt, [
+                builder.inttoptr(address, cgutils.voidptr_t),
+                builder.bitcast(slot, cgutils.voidptr_t)]))
+        ref = context.make_helper(builder, WORLD_STORES)
+        ref.meminfo = meminfo
+        with builder.if_then(cgutils.is_not_null(builder, failed), likely=False):
+            # the slots not adopted are still null: the release drops what was adopted
+            context.nrt.decref(builder, WORLD_STORES, ref._getvalue())
+            context.call_conv.return_user_exc(
+                builder, TypeError, ("a world's store holds something other than an array",))
+        return ref._getvalue()
+
+    return WORLD_STORES(objects, made), codegen
+
+
 @kernel
-def _new_stores_ref(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide, clock,
-                    verbs, diagnostics, lengths, awake_state):
-    ref = structref.new(WORLD_STORES)
-    ref.bodies = bodies
-    ref.shapes = shapes
-    ref.joints = joints
-    ref.contacts = contacts
-    ref.constraints = constraints
-    ref.joint_ids = joint_ids
-    ref.no_collide = no_collide
-    ref.clock = clock
-    ref.verbs = verbs
-    ref.diagnostics = diagnostics
-    ref.lengths = lengths
-    ref.static_grid = empty_static_grid()
-    ref.awake_state = awake_state
-    ref.awake_bodies = np.empty(bodies.alive.shape[0], dtype=np.int64)
-    ref.awake_shapes = np.empty(shapes.alive.shape[0], dtype=np.int64)
-    ref.awake_contacts = np.empty(0, dtype=np.int64)
-    ref.contact_edges = np.empty(0, dtype=np.int64)
-    ref.resting = empty_resting()
-    scratch, scratch_f = new_scratch(shapes.alive.shape[0], bodies.alive.shape[0],
-                                     contacts.key.shape[0])
-    ref.scratch = scratch
-    ref.scratch_f = scratch_f
-    return ref
+def _new_stores_ref(objects, n_bodies, n_shapes, n_contacts):
+    """A new reference over the Python arrays at the addresses ``objects``
+    (:func:`_adopting_ref`) and empty awake sets, grid and index for ``n_bodies`` body rows
+    and ``n_shapes`` shape rows, and the step's scratch for them and ``n_contacts`` contact
+    rows (:mod:`.scratch`)."""
+    scratch, scratch_f = new_scratch(n_shapes, n_bodies, n_contacts)
+    return _adopting_ref(objects, (empty_static_grid(), np.empty(n_bodies, dtype=np.int64),
+                                   np.empty(n_shapes, dtype=np.int64),
+                                   np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+                                   empty_resting(), scratch, scratch_f))
+
+
+def _addresses(stores) -> np.ndarray:
+    """The ``id`` of each array of ``stores`` (the :data:`ADOPTED` fields' values), in order."""
+    ids = []
+    for value in stores:
+        if isinstance(value, tuple):
+            ids.extend(map(id, value))
+        else:
+            ids.append(id(value))
+    if len(ids) != len(_SLOTS):
+        raise TypeError(f"a world reference takes {len(_SLOTS)} arrays, not {len(ids)}")
+    return np.array(ids, dtype=np.int64)
 
 
 @kernel
@@ -232,7 +318,13 @@ else:
     # Straight to the compiled code after the first call: the dispatcher typed each of the
     # ~150 arrays of a world on every call (about 35 us of a new world's first step, a fifth
     # of it: a Gymnasium reset's). Every argument has a fixed layout (see stores_for_step).
-    _new_world_stores = DirectCall(_new_stores_ref, "the world's stores", STORES_SECONDS)
+    _new_ref = DirectCall(_new_stores_ref, "the world's stores", STORES_SECONDS)
+
+    def _new_world_stores(*stores):
+        """A new reference over ``stores`` (the :data:`ADOPTED` fields' values, in order)."""
+        # (``stores`` holds every array for the call: the adapter takes a reference to each)
+        return _new_ref.entry(_addresses(stores), stores[0].alive.shape[0],
+                              stores[1].alive.shape[0], stores[3].key.shape[0])
     _constraints_of = _constraints_of_ref
     _contacts_of = _contacts_of_ref
 

@@ -1,0 +1,171 @@
+"""How kernels are compiled and bound, where that was changed to compile less: a world's
+reference built over Python's own arrays (``world_ref._adopting_ref``), Numba's library
+functions compiled once per signature for every kind of caller (``_core/overloads.py``), and
+the compile helper started at a process's first compile (``_core/parallel.start_early``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import impulse2d as i2d
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("0", "")
+needs_jit = pytest.mark.skipif(not JIT, reason="compiles kernels")
+
+
+def _pyramid(rows=4):
+    world = i2d.World()
+    world.create_body(type="static").create_box(10.0, 0.5, center=(0.0, -0.5))
+    for row in range(rows):
+        for k in range(rows - row):
+            body = world.create_body(position=(-0.5 * (rows - row) + k + 0.5, 0.5 + row))
+            body.create_box(0.5, 0.5)
+    return world
+
+
+# -- the reference over Python's arrays -----------------------------------------------------------
+
+@needs_jit
+def test_a_reference_shares_pythons_arrays_and_holds_one_reference_to_each():
+    from impulse2d._dynamics import world_ref
+
+    world = _pyramid()
+    world.step(1 / 60)
+    ref = world_ref.stores_for_step(world)
+    world_ref.sync_constraints(world)  # (the step's new constraint store, into Python's view)
+    # the stores read back from the reference are Python's: the same memory, array by array
+    def data(array):
+        return array.__array_interface__["data"][0]
+
+    for boxed, mine in ((world_ref._contacts_of(ref), world._contacts),
+                        (world_ref._constraints_of(ref), world._constraints)):
+        assert len(boxed) == len(mine) > 10
+        assert [data(a) for a in boxed] == [data(a) for a in mine]
+        assert all(np.array_equal(a, b) for a, b in zip(boxed, mine))
+    # a second reference over the same stores holds one more reference to every array, and
+    # gives it back when it goes
+    alive = world._bodies.alive
+    before = sys.getrefcount(alive)
+    rows = world._joint_rows()
+    second = world_ref._new_world_stores(
+        world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
+        rows["by_type"], rows["no_collide"], world._clock, world._verbs, world._diagnostics,
+        world._lengths, world._awake_state)
+    assert sys.getrefcount(alive) == before + 1
+    del second
+    assert sys.getrefcount(alive) == before
+
+
+@needs_jit
+def test_a_world_stepped_through_an_adopted_reference_falls_as_gravity_says():
+    # one free box, no contacts: after n steps of the soft step (semi-implicit Euler,
+    # 4 substeps), v = g t exactly and y = y0 + g h^2 (1 + 2 + ... + 4n)
+    world = i2d.World(gravity=(0.0, -10.0))
+    box = world.create_body(position=(0.0, 5.0))
+    box.create_box(0.5, 0.5)
+    dt, n = 1 / 60, 30
+    for _ in range(n):
+        world.step(dt)
+    h = dt / world.settings.substeps
+    steps = n * world.settings.substeps
+    assert box.linear_velocity.y == pytest.approx(-10.0 * n * dt, rel=1e-12)
+    assert box.position.y == pytest.approx(5.0 - 10.0 * h * h * steps * (steps + 1) / 2,
+                                           rel=1e-12)
+
+
+@needs_jit
+def test_a_store_holding_something_other_than_an_array_is_refused():
+    from impulse2d._dynamics import world_ref
+
+    world = _pyramid(2)
+    world.step(1 / 60)
+    rows = world._joint_rows()
+    broken = world._bodies._replace(angle=list(world._bodies.angle))
+    alive = world._shapes.alive
+    before = sys.getrefcount(alive)
+    with pytest.raises(TypeError, match="other than an array"):
+        world_ref._new_world_stores(
+            broken, world._shapes, world._joints, world._contacts, world._constraints,
+            rows["by_type"], rows["no_collide"], world._clock, world._verbs,
+            world._diagnostics, world._lengths, world._awake_state)
+    assert sys.getrefcount(alive) == before  # what was adopted before the refusal is let go
+    with pytest.raises(TypeError, match="takes"):
+        world_ref._new_world_stores(world._bodies, world._shapes)
+
+
+# -- Numba's library functions, once per signature --------------------------------------------
+
+@needs_jit
+def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
+    import numba
+    from numba.core import event
+
+    from impulse2d._core import overloads
+
+    assert overloads.install()  # (installed by the package already: idempotent)
+    compiled = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            pass
+
+        def on_end(self, ev):
+            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    # fresh functions (not cached), of three kinds of kernel the package has
+    def with_wrapper(n):
+        return np.zeros(n, np.int64)
+
+    def kernel_only(n):
+        return np.zeros(n, np.int64)
+
+    def gil_free(n):
+        return inner(n).sum() + np.zeros(n, np.int64).shape[0]
+
+    inner = numba.njit(no_cpython_wrapper=True)(kernel_only)
+    first = numba.njit(with_wrapper)
+    third = numba.njit(nogil=True)(gil_free)
+
+    def counted(n):
+        return min(n, 3)
+
+    borrowing = numba.njit(_nrt=False, no_cpython_wrapper=True)(counted)
+
+    def counting(n):
+        return min(n, 3) + borrowing(n)
+
+    with event.install_listener("numba:compile", Listener()):
+        assert first(4).tolist() == [0, 0, 0, 0]
+        assert third(5) == 5
+        assert numba.njit(counting)(7) == 6
+    assert compiled.count("ol_np_zeros.<locals>.impl") == 1
+    # reference counting is inherited by the implementation: with and without, two compiles
+    assert compiled.count("ol_min.<locals>.impl") == 2
+
+
+# -- the helper started at the first compile ----------------------------------------------------
+
+def test_the_plan_gives_a_running_helper_what_balances_the_processes():
+    from impulse2d._core.parallel import plan
+
+    class Unit:
+        def __init__(self, what, seconds):
+            self.what, self.seconds = what, seconds
+
+        def __repr__(self):
+            return self.what
+
+    narrow, solver, joint = Unit("narrow", 6.0), Unit("solver", 9.0), Unit("joint", 1.0)
+    # the helper has 20 s left (the pair search), this process the step (21 s): the solver
+    # to the helper (29), the narrowphase here (27), the joint here (28 against 29)
+    mine, helpers = plan([narrow, solver, joint], 21.0, 2, busy=[20.0])
+    assert helpers == [[solver]] and mine == [narrow, joint]
+    # a running helper keeps a share below a new helper's minimum (it is started already)
+    mine, helpers = plan([joint], 21.0, 2, busy=[1.0])
+    assert helpers == [[joint]] and mine == []
+    # one process: nothing for the running helper (it delivers what it had)
+    assert plan([narrow], 21.0, 1, busy=[20.0]) == ([narrow], [])
