@@ -44,6 +44,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
+from .contact_lanes import CHUNK, FIELDS, lane_rows, pack_row
 from .velocities import load_pair, store_pair
 
 
@@ -72,6 +73,11 @@ class ContactConstraints(NamedTuple):
     total_tangent_impulse: np.ndarray
     bias: np.ndarray               # (c, 2) m/s, the normal row's bias in its last biased pass
     unclamped: np.ndarray          # (c, 2, 2) N s, (normal, tangent) before the last clamp
+    # The wide solver's lanes (:mod:`.contact_lanes`): FIELDS doubles a row, read as one flat
+    # buffer in chunks, field by field, padded to whole chunks (lane_rows(c) rows, not c); and
+    # the end of the row's colour run.
+    lanes: np.ndarray
+    lane_end: np.ndarray           # int64
 
 
 CONSTRAINT_LAYOUT = {
@@ -97,17 +103,20 @@ CONSTRAINT_LAYOUT = {
     "total_tangent_impulse": (np.float64, (2,)),
     "bias": (np.float64, (2,)),
     "unclamped": (np.float64, (2, 2)),
+    "lanes": (np.float64, (FIELDS,)),  # lane_rows(c) rows
+    "lane_end": (np.int64, ()),
 }
 
 
 def contact_constraints(count: int) -> ContactConstraints:
-    return allocate_store(ContactConstraints, CONSTRAINT_LAYOUT, count)
+    store = allocate_store(ContactConstraints, CONSTRAINT_LAYOUT, count)
+    return store._replace(lanes=np.zeros((lane_rows(count), FIELDS)))
 
 
 @kernel
 def allocate_constraints(count):
-    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
-    ``tests/test_storage.py`` holds the two together."""
+    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT` (the
+    lanes padded); ``tests/test_storage.py`` holds the two together."""
     f8 = np.float64
     i8 = np.int64
     return ContactConstraints(
@@ -117,14 +126,18 @@ def allocate_constraints(count):
         np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8))
+        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8),
+        np.zeros(((count + CHUNK - 1) // CHUNK * CHUNK, FIELDS), f8),  # lane_rows(count)
+        np.zeros(count, i8))
 
 
 @borrowing_kernel
 def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
-                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
+                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale,
+                     wide=False):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
-    pre-solve approach speed, and the warm-start impulses.
+    pre-solve approach speed, and the warm-start impulses; ``wide``: each row into the wide
+    solver's lanes too (:func:`.contact_lanes.pack_row`).
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -200,6 +213,8 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
+        if wide:
+            pack_row(cs, q)
 
 
 @borrowing_kernel

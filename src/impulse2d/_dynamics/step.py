@@ -52,7 +52,7 @@ from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, so
                solvers_ngs)
 from .solvers import impulse_caps
 from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
-from .constraint_graph import COLOR_COUNT, color_contacts
+from .constraint_graph import COLOR_COUNT, color_contacts, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_solver import allocate_constraints, store_impulses
@@ -158,15 +158,14 @@ def collide_chains(world, friction_mixing, restitution_mixing):
 
 @inner_kernel
 def _colour(world):
-    """The touching contacts in solver order (by colour)."""
+    """The touching contacts in solver order (by colour), and each colour's start in it."""
     bodies_type = borrow_column(world, "bodies", "type")
-    order, _ = color_contacts(borrow_column(world, "contacts", "count"),
-                              borrow_column(world, "contacts", "body_a"),
-                              borrow_column(world, "contacts", "body_b"), bodies_type,
-                              borrow_column(world, "bodies", "asleep"), bodies_type.shape[0],
-                              COLOR_COUNT, borrow(world, "awake_contacts"),
-                              borrow(world, "awake_state")[CONTACT_COUNT])
-    return order
+    return color_contacts(borrow_column(world, "contacts", "count"),
+                          borrow_column(world, "contacts", "body_a"),
+                          borrow_column(world, "contacts", "body_b"), bodies_type,
+                          borrow_column(world, "bodies", "asleep"), bodies_type.shape[0],
+                          COLOR_COUNT, borrow(world, "awake_contacts"),
+                          borrow(world, "awake_state")[CONTACT_COUNT])
 
 
 @borrowing_kernel
@@ -345,10 +344,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         find_contacts(world)  # the woken islands' contacts join this step's
     clock[2] = cycles()
 
-    order = _colour(world) if paired else np.empty(0, dtype=np.int64)
+    if paired:
+        order, starts = _colour(world)
+    else:
+        order, starts = np.empty(0, dtype=np.int64), np.zeros(COLOR_COUNT + 2, dtype=np.int64)
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0])
+    mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     velocities = np.empty((borrow_column(world, "bodies", "w").shape[0]
                            if velocity_tolerance > 0.0 else 0, 3))

@@ -1,0 +1,154 @@
+"""The wide contact solver (:mod:`impulse2d._dynamics.contact_lanes`): the same bits as the
+one-constraint-at-a-time solver, colour runs that never share a dynamic body, and SIMD code."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numba
+import numpy as np
+import pytest
+
+import impulse2d as i2d
+from impulse2d._core.state import DYNAMIC
+from impulse2d._dynamics.constraint_graph import mark_colour_runs
+from impulse2d._dynamics.contact_lanes import (CHUNK, FIELDS, add_lane_totals, lane_rows,
+                                               pack_row, solve_contacts_wide, unpack_lanes,
+                                               warm_start_contacts_wide)
+from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
+from impulse2d._dynamics.solvers import add_sweep_totals
+from impulse2d._dynamics.world_ref import sync_constraints
+from impulse2d.scenes import build_scene
+
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
+
+
+@numba.njit(cache=False)
+def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
+    """Warm start, then every pass the solvers run: the soft step's biased and relax passes,
+    pgs's Baumgarte pass (the last sweep adds the totals), and the totals of a pgs step whose
+    sweeps stopped early."""
+    if wide:
+        for q in range(cs.count.shape[0]):
+            pack_row(cs, q)  # as prepare_contacts does, row by row
+        warm_start_contacts_wide(cs, bodies)
+        solve_contacts_wide(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                            speed_cap)
+        solve_contacts_wide(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                            speed_cap)
+        solve_contacts_wide(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed,
+                            True, speed_cap)
+        add_lane_totals(cs)
+        unpack_lanes(cs)
+    else:
+        warm_start_contacts(cs, bodies)
+        solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                       speed_cap)
+        solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                       speed_cap)
+        solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed, True,
+                       speed_cap)
+        add_sweep_totals(cs)
+
+
+@numba.njit(cache=False)
+def _mark(lane_end, starts):
+    mark_colour_runs(lane_end, starts)  # a kernel without a Python wrapper
+
+
+def _copy(store):
+    return type(store)(*(np.array(column, copy=True) for column in store))
+
+
+def _stepped(scene, steps, **params):
+    world = i2d.World()
+    info = build_scene(world, scene, **params)
+    for _ in range(steps):
+        world.step(1.0 / 60.0)
+    sync_constraints(world)
+    assert world._constraints.count.shape[0] > 0
+    return world, info
+
+
+@pytest.mark.parametrize("scene, steps, params", [
+    ("pyramid", 30, {"base": 12}),           # boxes: two-point manifolds, a static ground
+    ("rain", 90, {"count": 300}),            # circles: one-point manifolds, many colours
+    ("many_pyramids", 20, {"grid": 3, "base": 5}),
+])
+def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
+    world, _ = _stepped(scene, steps, **params)
+    # Velocities that make every row work: the settled stack's plus a spin and a drift, so the
+    # friction clamps, the normal clamps and the speculative rows all take part.
+    rng = np.random.default_rng(7)
+    bodies = _copy(world._bodies)
+    dynamic = bodies.type == DYNAMIC
+    bodies.v[dynamic] += rng.normal(0.0, 0.5, (int(dynamic.sum()), 2))
+    bodies.w[dynamic] += rng.normal(0.0, 1.0, int(dynamic.sum()))
+    bodies.dp[dynamic] += rng.normal(0.0, 0.002, (int(dynamic.sum()), 2))
+    results = []
+    for wide in (False, True):
+        cs, b = _copy(world._constraints), _copy(bodies)
+        _sweeps(cs, b, wide, 240.0, 0.2, 0.005, 3.0, 1600.0)
+        results.append((cs, b))
+    (cs0, b0), (cs1, b1) = results
+    assert np.abs(b0.v - bodies.v).max() > 1e-3  # the sweeps did move the bodies
+    for name in ("v", "w"):
+        assert np.array_equal(getattr(b0, name), getattr(b1, name)), name
+    for name in ("normal_impulse", "tangent_impulse", "max_normal_impulse", "total_normal_impulse",
+                 "total_tangent_impulse", "bias", "unclamped"):
+        assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+
+
+def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():
+    world, _ = _stepped("pyramid", 10, base=20)
+    cs = world._constraints
+    end = cs.lane_end
+    n = end.shape[0]
+    q, runs = 0, 0
+    while q < n:
+        assert q < end[q] <= n
+        rows = range(q, end[q])
+        bodies = [int(b) for r in rows for b in (cs.body_a[r], cs.body_b[r])
+                  if world._bodies.type[b] == DYNAMIC]
+        assert len(bodies) == len(set(bodies))
+        q, runs = end[q], runs + 1
+    assert 3 <= runs <= 24  # a pyramid colours in a handful of colours, no overflow
+    starts = np.array([0, 3, 3, 5, 8], dtype=np.int64)  # two colours, one empty, overflow 5:8
+    lanes = np.zeros(8, dtype=np.int64)
+    _mark(lanes, starts)
+    assert lanes.tolist() == [3, 3, 3, 5, 5, 6, 7, 8]
+
+
+def _has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx2" in f.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(NO_JIT or not _has_avx2(), reason="machine code needs the JIT and AVX2")
+def test_the_lane_loops_compile_to_packed_double_arithmetic():
+    """The point of the layout: LLVM packs four rows into each ``ymm`` register. Counted in the
+    machine code of the compiled passes: packed (``pd``) multiplies on ``ymm`` registers (the
+    sweep's rows have ~70 multiplies, the warm start's ~20, four rows at a time), and no fused
+    multiply-add (the engine compiles without contraction, for the bits)."""
+    _stepped("pyramid", 2, base=4)
+    for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):
+        assert kernel.signatures
+        asm = kernel.inspect_asm(kernel.signatures[0])
+        assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), kernel
+        assert len(re.findall(r"\bvmulpd\s[^\n]*%ymm", asm)) >= packed, kernel
+
+
+def test_the_lanes_are_whole_chunks_of_rows():
+    """Every chunk has the literal stride the vectoriser needs, the last one too: the lanes
+    are padded to whole chunks, and a world's store is allocated so."""
+    assert [lane_rows(n) for n in (0, 1, CHUNK - 1, CHUNK, CHUNK + 1)] == [
+        0, CHUNK, CHUNK, CHUNK, 2 * CHUNK]
+    world, _ = _stepped("pyramid", 5, base=12)  # 78 boxes: more than one chunk of rows
+    cs = world._constraints
+    n = cs.count.shape[0]
+    assert n > CHUNK
+    assert cs.lanes.shape == (lane_rows(n), FIELDS)
