@@ -21,8 +21,8 @@ import numba
 import numpy as np
 
 import impulse2d
-from impulse2d._dynamics.contact_lanes import (pack_row, solve_contacts_wide, unpack_lanes,
-                                               warm_start_contacts_wide)
+from impulse2d._dynamics.contact_lanes import (flat_lanes, pack_row, solve_contacts_wide,
+                                               unpack_lanes, warm_start_contacts_wide)
 from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
@@ -42,8 +42,9 @@ def _serial(cs, bodies, inv_h, contact_speed, speed_cap):
 
 @numba.njit(cache=False)
 def _pack_lanes(cs):
+    lanes = flat_lanes(cs)
     for q in range(cs.count.shape[0]):
-        pack_row(cs, q)  # what prepare_contacts does as it prepares each row
+        pack_row(cs, lanes, q)  # what prepare_contacts does as it prepares each row
 
 
 @numba.njit(cache=False)
@@ -70,10 +71,13 @@ def _copy(store):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--scenes", default=",".join(key for key, *_ in SCENES))
     args = ap.parse_args()
     print("| scene | rows | serial us | wide us | wide/serial | pack+unpack us |")
     print("|---|---|---|---|---|---|")
     for key, scene, params, steps in SCENES:
+        if key not in args.scenes.split(","):
+            continue
         world = impulse2d.World(enable_sleep=False)
         info = build_scene(world, scene, **params)
         for i in range(steps):

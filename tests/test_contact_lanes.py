@@ -13,8 +13,8 @@ import pytest
 import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics.constraint_graph import mark_colour_runs
-from impulse2d._dynamics.contact_lanes import (CHUNK, FIELDS, add_lane_totals, lane_rows,
-                                               pack_row, solve_contacts_wide, unpack_lanes,
+from impulse2d._dynamics.contact_lanes import (CHUNK, FIELDS, add_lane_totals, flat_lanes,
+                                               lane_rows, pack_row, solve_contacts_wide, unpack_lanes,
                                                warm_start_contacts_wide)
 from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
 from impulse2d._dynamics.solvers import add_sweep_totals
@@ -30,8 +30,9 @@ def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
     pgs's Baumgarte pass (the last sweep adds the totals), and the totals of a pgs step whose
     sweeps stopped early."""
     if wide:
+        lanes = flat_lanes(cs)
         for q in range(cs.count.shape[0]):
-            pack_row(cs, q)  # as prepare_contacts does, row by row
+            pack_row(cs, lanes, q)  # as prepare_contacts does, row by row
         warm_start_contacts_wide(cs, bodies)
         solve_contacts_wide(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                             speed_cap)

@@ -92,10 +92,16 @@ def _row(q):
 
 
 @inline_kernel
-def pack_row(cs, q):
+def flat_lanes(cs):
+    """The lanes as the one flat buffer every verb here indexes."""
+    return cs.lanes.reshape(cs.lanes.size)
+
+
+@inline_kernel
+def pack_row(cs, lanes, q):
     """Copy row ``q`` of the prepared rows (:func:`.contact_solver.prepare_contacts`, which
-    calls this as it finishes the row, its values still in the cache) into the lanes."""
-    lanes = cs.lanes.reshape(cs.lanes.size)
+    calls this as it finishes the row, its values still in the cache) into the lanes
+    (:func:`flat_lanes`)."""
     r, _ = _row(np.uint64(q))
     lanes[r + M_A] = cs.inv_mass[q, 0]
     lanes[r + I_A] = cs.inv_mass[q, 1]
@@ -115,6 +121,7 @@ def pack_row(cs, q):
         lanes[p + RBX] = cs.r_b[q, j, 0]
         lanes[p + RBY] = cs.r_b[q, j, 1]
         lanes[p + BASE] = cs.base_separation[q, j]
+        lanes[p + GAP] = 0.0  # the gather writes the gaps of the points that exist
         lanes[p + NMASS] = cs.normal_mass[q, j]
         lanes[p + TMASS] = cs.tangent_mass[q, j]
         lanes[p + NIMP] = cs.normal_impulse[q, j]
@@ -130,7 +137,7 @@ def pack_row(cs, q):
 @borrowing_kernel
 def unpack_lanes(cs):
     """Copy the lanes' impulses, biases and unclamped values back into the rows."""
-    lanes = cs.lanes.reshape(cs.lanes.size)
+    lanes = flat_lanes(cs)
     for q in range(np.uint64(cs.count.shape[0])):
         r, _ = _row(q)
         for j in range(2):
@@ -149,7 +156,7 @@ def unpack_lanes(cs):
 def add_lane_totals(cs):
     """:func:`.solvers.add_sweep_totals` on the lanes: add the accumulated impulses to the
     step totals (a ``pgs`` step whose sweeps stopped early)."""
-    lanes = cs.lanes.reshape(cs.lanes.size)
+    lanes = flat_lanes(cs)
     for q in range(np.uint64(cs.count.shape[0])):
         r, _ = _row(q)
         for j in range(cs.count[q]):
@@ -392,7 +399,7 @@ def _piece(cs, lo):
 def warm_start_contacts_wide(cs, bodies):
     """:func:`.contact_solver.warm_start_contacts` (same bits), colour by colour in lanes."""
     n = np.uint64(cs.count.shape[0])
-    lanes = cs.lanes.reshape(cs.lanes.size)
+    lanes = flat_lanes(cs)
     lo = np.uint64(0)
     while lo < n:
         hi, start, base, i0, i1 = _piece(cs, lo)
@@ -408,7 +415,7 @@ def solve_contacts_wide(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slo
     """:func:`.contact_solver.solve_contacts` (same arguments, same bits), colour by colour in
     lanes."""
     n = np.uint64(cs.count.shape[0])
-    lanes = cs.lanes.reshape(cs.lanes.size)
+    lanes = flat_lanes(cs)
     baumgarte_rate = baumgarte * inv_h
     lo = np.uint64(0)
     while lo < n:

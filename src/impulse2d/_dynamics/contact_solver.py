@@ -44,7 +44,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
-from .contact_lanes import CHUNK, FIELDS, lane_rows, pack_row
+from .contact_lanes import CHUNK, FIELDS, flat_lanes, lane_rows, pack_row
 from .velocities import load_pair, store_pair
 
 
@@ -114,11 +114,18 @@ def contact_constraints(count: int) -> ContactConstraints:
 
 
 @kernel
-def allocate_constraints(count):
+def allocate_constraints(count, lanes):
     """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT` (the
-    lanes padded); ``tests/test_storage.py`` holds the two together."""
+    lanes padded); ``tests/test_storage.py`` holds the two together. ``lanes``: the previous
+    store's lanes, kept if they hold the rows and no more than twice as many (the step makes
+    a new store whenever the row count changes, and the lanes are as large as the rest of it:
+    a pile of falling circles changes its count most steps). Kept lanes are not zeroed: every
+    lane a verb reads is written first (:func:`.contact_lanes.pack_row`)."""
     f8 = np.float64
     i8 = np.int64
+    rows = (count + CHUNK - 1) // CHUNK * CHUNK  # lane_rows(count)
+    if not rows <= lanes.shape[0] <= 2 * rows:
+        lanes = np.zeros((rows, FIELDS), f8)
     return ContactConstraints(
         np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
         np.zeros((count, 4), f8), np.zeros((count, 2), f8), np.zeros(count, f8),
@@ -127,8 +134,7 @@ def allocate_constraints(count):
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8),
-        np.zeros(((count + CHUNK - 1) // CHUNK * CHUNK, FIELDS), f8),  # lane_rows(count)
-        np.zeros(count, i8))
+        lanes, np.zeros(count, i8))
 
 
 @borrowing_kernel
@@ -146,6 +152,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     center = bodies.center
     v = bodies.v
     w = bodies.w
+    lanes = flat_lanes(cs)
     for q in range(order.shape[0]):
         k = order[q]
         count = contacts.count[k]
@@ -214,7 +221,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
         if wide:
-            pack_row(cs, q)
+            pack_row(cs, lanes, q)
 
 
 @borrowing_kernel

@@ -350,7 +350,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         order, starts = np.empty(0, dtype=np.int64), np.zeros(COLOR_COUNT + 2, dtype=np.int64)
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
-        world.constraints = allocate_constraints(order.shape[0])
+        world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes)
     mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     velocities = np.empty((borrow_column(world, "bodies", "w").shape[0]
