@@ -21,12 +21,17 @@ The lanes (``cs.lanes``) are one flat buffer of :data:`FIELDS` doubles a row, cu
 doubles, and two fields of a row lie a multiple of the literal ``CHUNK`` apart, a distance the
 compiler proves safe without a run-time overlap test (with a run-time stride, the row store's
 ``(c, 2)`` fields, it would need one per pair of fields: too many, it gives up). The buffer is
-padded to whole chunks (:func:`lane_rows`), so that every chunk has that stride and the loops
-exist in one variant only (the compile time is the price of each: a variant with the last
-chunk's run-time stride, and a one-point variant for circles, doubled the cold start-up of a
-small scene). The solve loop reads nothing but the lanes (a row's point count is a lane too),
-so it needs no overlap test against another array either. Indices are unsigned so that the
-compiler needs no negative-index test, another thing that stops it.
+padded to whole chunks (:func:`lane_rows`), so that every chunk has that stride and each loop
+exists in one variant only. Compile time is this module's price: the first version (branch
+``wide31``) had three variants of the solve loop (one and two points, the last chunk's run-time
+stride) and its index helpers inlined at every access, and took a cold start of ``pyramid_20``
+from 26.5 to 55.2 s; a one-point variant alone (circles: half the lanes' arithmetic) adds 4 s
+of compile CPU, measured in isolation (7.4-8.0 -> 11.5-11.8 s), so one-point rows compute a
+second point and drop it. Field offsets are module constants, so that an index is one
+addition (the inlined helpers cost 3.8 s of compile CPU). The solve loop reads nothing but the
+lanes (a row's point count is a lane too), so it needs no overlap test against another array
+either. Indices are unsigned so that the compiler needs no negative-index test, another thing
+that stops it.
 
 :func:`.contact_solver.prepare_contacts` writes each row's lanes as it prepares the row
 (:func:`pack_row`); :func:`unpack_lanes` copies the impulses back to the rows for whatever
@@ -56,7 +61,7 @@ from .._core.jit import borrowing_kernel, inline_kernel
 # anchors (m), base separation and current gap (m), effective masses (kg), the accumulated,
 # peak and step-total impulses (N s), the bias (m/s), the unclamped impulses (N s). Unsigned,
 # as every lane index (see above), and offsets rather than field numbers, so that an index is
-# one addition: this module's compile time is most of its cost.
+# one addition.
 CHUNK = 64
 """Rows a chunk of the lanes holds (see the module's docstring). 64: the rows of a small
 colour rarely cross a chunk boundary, and a chunk (25 KB) stays within the L1 cache."""
