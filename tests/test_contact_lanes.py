@@ -14,8 +14,8 @@ import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics.constraint_graph import mark_colour_runs
 from impulse2d._dynamics.contact_lanes import (CHUNK, FIELDS, add_lane_totals, flat_lanes,
-                                               lane_rows, pack_row, solve_contacts_wide, unpack_lanes,
-                                               warm_start_contacts_wide)
+                                               lane_rows, pack_row, solve_contacts_wide,
+                                               unpack_lanes, warm_start_contacts_wide)
 from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.world_ref import sync_constraints
