@@ -31,14 +31,15 @@ def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
     sweeps stopped early."""
     if wide:
         lanes = flat_lanes(cs)
-        for q in range(cs.count.shape[0]):
-            pack_row(cs, lanes, q)  # as prepare_contacts does, row by row
-        warm_start_contacts_wide(cs, bodies)
-        solve_contacts_wide(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+        n = cs.count.shape[0]
+        for q in range(n):
+            pack_row(cs, lanes, q, q)  # as prepare_contacts does, row by row
+        warm_start_contacts_wide(cs, bodies, 0, n)
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                             speed_cap)
-        solve_contacts_wide(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed, True,
                             speed_cap)
-        solve_contacts_wide(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed,
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, True, False, baumgarte, slop, contact_speed,
                             True, speed_cap)
         add_lane_totals(cs)
         unpack_lanes(cs)

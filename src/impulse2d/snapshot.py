@@ -768,6 +768,10 @@ def adopt(world, snapshot: Snapshot) -> None:
 
 # -- hashing -----------------------------------------------------------------------------------
 _MOTION = ("origin", "angle", "v", "w")
+_SCRATCH_COLUMNS = frozenset({("_constraints", "lanes"), ("_constraints", "lane_end")})
+"""Columns left out of the hash: the wide contact solver's working copy of the rows and its
+colour runs (_dynamics/contact_lanes.py), which the step writes before it reads them and
+which say nothing the rows do not (so that the wide solver leaves every hash as it was)."""
 
 
 def state_hash(world, motion_only: bool = False) -> str:
@@ -791,7 +795,8 @@ def state_hash(world, motion_only: bool = False) -> str:
             continue
         rows = np.flatnonzero(store.alive) if "alive" in store._fields else slice(None)
         for field, column in zip(store._fields, store):
-            if field == "generation" or (motion_only and field not in _MOTION):
+            if (field == "generation" or (motion_only and field not in _MOTION)
+                    or (name, field) in _SCRATCH_COLUMNS):
                 continue
             part = np.ascontiguousarray(column[rows])
             part = part.astype(part.dtype.newbyteorder("<"), copy=False)

@@ -103,11 +103,11 @@ def flat_lanes(cs):
 
 
 @inline_kernel
-def pack_row(cs, lanes, q):
+def pack_row(cs, lanes, q, lane_q):
     """Copy row ``q`` of the prepared rows (:func:`.contact_solver.prepare_contacts`, which
-    calls this as it finishes the row, its values still in the cache) into the lanes
-    (:func:`flat_lanes`)."""
-    r, _ = _row(np.uint64(q))
+    calls this as it finishes the row, its values still in the cache) into row ``lane_q`` of
+    the lanes (:func:`flat_lanes`; ``lane_q`` differs where ``cs`` is a slice of the rows)."""
+    r, _ = _row(np.uint64(lane_q))
     lanes[r + M_A] = cs.inv_mass[q, 0]
     lanes[r + I_A] = cs.inv_mass[q, 1]
     lanes[r + M_B] = cs.inv_mass[q, 2]
@@ -390,43 +390,46 @@ def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, lin
 
 
 @inline_kernel
-def _piece(cs, lo):
+def _piece(cs, lo, hi):
     """The run of rows from ``lo`` (its colour's, :func:`.constraint_graph.mark_colour_runs`)
-    cut where it crosses into the next chunk: ``(hi, start, base, i0, i1)``, the piece
-    ``lo:hi`` as rows ``i0:i1`` of the chunk whose first row is ``start`` and first double
-    ``base``."""
+    cut where it crosses into the next chunk or reaches ``hi``: ``(end, start, base, i0, i1)``,
+    the piece ``lo:end`` as rows ``i0:i1`` of the chunk whose first row is ``start`` and first
+    double ``base``."""
     start = (lo // _CHUNK) * _CHUNK
-    hi = min(np.uint64(cs.lane_end[lo]), start + _CHUNK)
-    return hi, start, start * np.uint64(FIELDS), lo - start, hi - start
+    end = min(np.uint64(cs.lane_end[lo]), start + _CHUNK, hi)
+    return end, start, start * np.uint64(FIELDS), lo - start, end - start
 
 
 @borrowing_kernel
-def warm_start_contacts_wide(cs, bodies):
-    """:func:`.contact_solver.warm_start_contacts` (same bits), colour by colour in lanes."""
-    n = np.uint64(cs.count.shape[0])
+def warm_start_contacts_wide(cs, bodies, first, last):
+    """:func:`.contact_solver.warm_start_contacts` (same bits) on the rows ``first:last``,
+    colour by colour in lanes."""
+    hi = np.uint64(last)
     lanes = flat_lanes(cs)
-    lo = np.uint64(0)
-    while lo < n:
-        hi, start, base, i0, i1 = _piece(cs, lo)
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
         _gather(cs, lanes, bodies, base, start, i0, i1, False)
         _warm_lanes(lanes, base, i0, i1)
         _scatter(cs, lanes, bodies, base, start, i0, i1)
-        lo = hi
+        lo = end
 
 
 @borrowing_kernel
-def solve_contacts_wide(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop,
+def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                         contact_speed, last_sweep, speed_cap):
-    """:func:`.contact_solver.solve_contacts` (same arguments, same bits), colour by colour in
-    lanes."""
-    n = np.uint64(cs.count.shape[0])
+    """:func:`.contact_solver.solve_contacts` (same arguments, same bits) on the rows
+    ``first:last``, colour by colour in lanes. Rows of one colour share no dynamic body, so
+    any cut of a colour's rows into ranges solved in any order, or at once on several threads
+    (:mod:`.threaded`), gives the same bits."""
+    hi = np.uint64(last)
     lanes = flat_lanes(cs)
     baumgarte_rate = baumgarte * inv_h
-    lo = np.uint64(0)
-    while lo < n:
-        hi, start, base, i0, i1 = _piece(cs, lo)
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
         _gather(cs, lanes, bodies, base, start, i0, i1, True)
         _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
                      contact_speed, last_sweep, speed_cap)
         _scatter(cs, lanes, bodies, base, start, i0, i1)
-        lo = hi
+        lo = end

@@ -140,10 +140,11 @@ def allocate_constraints(count, lanes):
 @borrowing_kernel
 def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
                      soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale,
-                     wide=False):
+                     wide=False, first=0):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
     pre-solve approach speed, and the warm-start impulses; ``wide``: each row into the wide
-    solver's lanes too (:func:`.contact_lanes.pack_row`).
+    solver's lanes too (:func:`.contact_lanes.pack_row`), at rows ``first`` on (``cs``: a slice of
+    the rows from ``first``, its lanes the whole store's, as :func:`.threaded.rows_of` makes).
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -221,7 +222,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
         if wide:
-            pack_row(cs, lanes, q)
+            pack_row(cs, lanes, q, first + q)
 
 
 @borrowing_kernel

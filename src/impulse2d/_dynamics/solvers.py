@@ -92,17 +92,17 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
-                warm_start_contacts_wide(cs, bodies)
+                warm_start_contacts_wide(cs, bodies, 0, order.shape[0])
         joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
                    speed_cap, spin_cap)
         if touching:
-            solve_contacts_wide(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed,
-                                False, speed_cap)
+            solve_contacts_wide(cs, bodies, 0, order.shape[0], inv_h, True, True, 0.0, 0.0,
+                                contact_speed, False, speed_cap)
         integrate_positions(bodies, rows, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
-            solve_contacts_wide(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed,
-                                True, speed_cap)
+            solve_contacts_wide(cs, bodies, 0, order.shape[0], inv_h, False, True, 0.0, 0.0,
+                                contact_speed, True, speed_cap)
         # the relax pass's rows: rigid, no bias but the speculative one
         if touching and diagnosing:
             unpack_lanes(cs)
@@ -238,7 +238,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, True)
     if warm_starting and touching:
-        warm_start_contacts_wide(cs, bodies)
+        warm_start_contacts_wide(cs, bodies, 0, order.shape[0])
     diagnosing = borrow(world, "verbs")[DIAGNOSTICS] != 0  # see _soft_step
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
@@ -247,8 +247,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
             hold_velocities(bodies, velocities)
         joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:
-            solve_contacts_wide(cs, bodies, inv_h, True, False, baumgarte, slop,
-                                contact_speed, last, speed_cap)
+            solve_contacts_wide(cs, bodies, 0, order.shape[0], inv_h, True, False, baumgarte,
+                                slop, contact_speed, last, speed_cap)
             if diagnosing:
                 unpack_lanes(cs)
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)

@@ -53,16 +53,16 @@ from .._core.lazy import JIT
 from .._core.state import STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
-from .contact_solver import (ContactConstraints, apply_restitution, prepare_contacts,
-                             solve_contacts, warm_start_contacts)
+from .contact_lanes import solve_contacts_wide, unpack_lanes, warm_start_contacts_wide
+from .contact_solver import ContactConstraints, apply_restitution, prepare_contacts
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
-from .verbs import (CHAINS, ITERATION, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
-                    WARM_START, diagnose)
+from .verbs import (CHAINS, DIAGNOSTICS, ITERATION, OPENING, PREPARE, SOLVE, THREAD_ROWS,
+                    THREADS, WARM_START, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -99,7 +99,9 @@ if not JIT:
 
 @inline_kernel
 def rows_of(cs, lo, hi):
-    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy)."""
+    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
+    wide solver's lanes and runs are the whole store's (a verb given this store and ``lo``
+    indexes them from there: :func:`~.contact_solver.prepare_contacts`)."""
     return ContactConstraints(
         cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
         cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
@@ -107,7 +109,7 @@ def rows_of(cs, lo, hi):
         cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
         cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
         cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
-        cs.unclamped[lo:hi])
+        cs.unclamped[lo:hi], cs.lanes, cs.lane_end)
 
 
 @kernel
@@ -170,49 +172,49 @@ def _chunk(lo, hi, c, chunks):
 def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, rate, mass_scale,
                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
     """:func:`~.contact_solver.prepare_contacts` over ``chunks`` chunks of the rows (each row
-    reads the contacts and bodies and writes only itself)."""
+    reads the contacts and bodies and writes only itself, and its lanes)."""
     n = order.shape[0]
     if chunks <= 1 or n < min_rows:
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, 0)
         return
     for c in prange(chunks):
         lo, hi = _chunk(0, n, c, chunks)
         prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                         s_impulse_scale)
+                         s_impulse_scale, True, lo)
 
 
 @parallel_kernel
 def warm_start_rows(cs, bodies, parts, chunks):
-    """:func:`~.contact_solver.warm_start_contacts` segment by segment (:func:`segments`)."""
+    """:func:`~.contact_lanes.warm_start_contacts_wide` segment by segment (:func:`segments`)."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
         if parts[k, 2] == 0 or chunks <= 1:
-            warm_start_contacts(rows_of(cs, lo, hi), bodies)
+            warm_start_contacts_wide(cs, bodies, lo, hi)
         else:
             for c in prange(chunks):
                 a, b = _chunk(lo, hi, c, chunks)
-                warm_start_contacts(rows_of(cs, a, b), bodies)
+                warm_start_contacts_wide(cs, bodies, a, b)
 
 
 @parallel_kernel
 def solve_rows(cs, bodies, parts, chunks, inv_h, use_bias, contact_speed, last_sweep,
                speed_cap):
-    """One soft-step pass of :func:`~.contact_solver.solve_contacts` (soft bias, or the relax
-    pass without), segment by segment."""
+    """One soft-step pass of :func:`~.contact_lanes.solve_contacts_wide` (soft bias, or the
+    relax pass without), segment by segment."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
         if parts[k, 2] == 0 or chunks <= 1:
-            solve_contacts(rows_of(cs, lo, hi), bodies, inv_h, use_bias, True, 0.0, 0.0,
-                           contact_speed, last_sweep, speed_cap)
+            solve_contacts_wide(cs, bodies, lo, hi, inv_h, use_bias, True, 0.0, 0.0,
+                                contact_speed, last_sweep, speed_cap)
         else:
             for c in prange(chunks):
                 a, b = _chunk(lo, hi, c, chunks)
-                solve_contacts(rows_of(cs, a, b), bodies, inv_h, use_bias, True, 0.0, 0.0,
-                               contact_speed, last_sweep, speed_cap)
+                solve_contacts_wide(cs, bodies, a, b, inv_h, use_bias, True, 0.0, 0.0,
+                                    contact_speed, last_sweep, speed_cap)
 
 
 @parallel_kernel
@@ -377,6 +379,7 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
                      s_impulse_scale)
         if chunks > 1:  # ... unless there are threads to spread blocks over
             parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
+    diagnosing = borrow(world, "verbs")[DIAGNOSTICS] != 0  # see solvers._soft_step
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
@@ -400,8 +403,11 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             solve_rows(cs, bodies, parts, chunks, inv_h, False, contact_speed, True, speed_cap)
+        if touching and diagnosing:
+            unpack_lanes(cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
+        unpack_lanes(cs)
         restitution_rows(cs, bodies, parts, chunks, restitution_threshold, speed_cap, gx, gy,
                          0.5 * h)
     return h
