@@ -1,5 +1,6 @@
 """The wide contact solver (:mod:`impulse2d._dynamics.contact_lanes`): the same bits as the
-one-constraint-at-a-time solver, colour runs that never share a dynamic body, and SIMD code."""
+one-constraint-at-a-time solver, rows read back from the lanes as the serial solver leaves
+them, colour runs that never share a dynamic body, and SIMD code."""
 
 from __future__ import annotations
 
@@ -12,28 +13,35 @@ import pytest
 
 import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
+from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.constraint_graph import mark_colour_runs
-from impulse2d._dynamics.contact_lanes import (CHUNK, FIELDS, add_lane_totals, flat_lanes,
-                                               lane_rows, pack_row, solve_contacts_wide,
-                                               unpack_lanes, warm_start_contacts_wide)
-from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
+from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitution_wide,
+                                               rows_from_lanes, solve_contacts_wide,
+                                               store_lane_impulses, sync_constraint_rows,
+                                               warm_start_contacts_wide)
+from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
+                                                prepare_contacts, solve_contacts,
+                                                warm_start_contacts)
+from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
+from impulse2d._dynamics.verbs import LANES
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
+SCRATCH = ("lanes", "lane_end", "in_lanes")
 
 
 @numba.njit(cache=False)
-def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
-    """Warm start, then every pass the solvers run: the soft step's biased and relax passes,
-    pgs's Baumgarte pass (the last sweep adds the totals), and the totals of a pgs step whose
-    sweeps stopped early."""
+def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
+    """Prepare the rows (soft coefficients of 30 Hz at 240 Hz; into the lanes when ``wide``),
+    warm start, then every pass the solvers run: the soft step's biased and relax passes,
+    pgs's Baumgarte pass (the last sweep adds the totals), the totals of a pgs step whose
+    sweeps stopped early, and restitution."""
+    order = cs.contact.copy()
+    n = order.shape[0]
+    prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, wide, 0)
     if wide:
-        lanes = flat_lanes(cs)
-        n = cs.count.shape[0]
-        for q in range(n):
-            pack_row(cs, lanes, q, q)  # as prepare_contacts does, row by row
         warm_start_contacts_wide(cs, bodies, 0, n)
         solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                             speed_cap)
@@ -41,8 +49,9 @@ def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
                             speed_cap)
         solve_contacts_wide(cs, bodies, 0, n, inv_h, True, False, baumgarte, slop, contact_speed,
                             True, speed_cap)
-        add_lane_totals(cs)
-        unpack_lanes(cs)
+        add_lane_totals(cs, 0, n)
+        apply_restitution_wide(cs, bodies, 0, n, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+        store_lane_impulses(cs, 0, n)
     else:
         warm_start_contacts(cs, bodies)
         solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
@@ -52,6 +61,12 @@ def _sweeps(cs, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
         solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed, True,
                        speed_cap)
         add_sweep_totals(cs)
+        apply_restitution(cs, bodies, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+
+
+@numba.njit(cache=False)
+def _read_back(cs):
+    rows_from_lanes(cs)  # a kernel without a Python wrapper
 
 
 @numba.njit(cache=False)
@@ -79,27 +94,67 @@ def _stepped(scene, steps, **params):
     ("many_pyramids", 20, {"grid": 3, "base": 5}),
 ])
 def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
+    """Prepared into the lanes and solved there, the rows give the serial solver's bodies and,
+    read back, its rows: every column, bit for bit (a missing second point's anchors and
+    masses, which no verb reads, are zeros)."""
     world, _ = _stepped(scene, steps, **params)
     # Velocities that make every row work: the settled stack's plus a spin and a drift, so the
-    # friction clamps, the normal clamps and the speculative rows all take part.
+    # friction clamps, the normal clamps and the speculative rows all take part; every contact
+    # bouncy, so restitution does too.
     rng = np.random.default_rng(7)
     bodies = _copy(world._bodies)
     dynamic = bodies.type == DYNAMIC
     bodies.v[dynamic] += rng.normal(0.0, 0.5, (int(dynamic.sum()), 2))
     bodies.w[dynamic] += rng.normal(0.0, 1.0, int(dynamic.sum()))
     bodies.dp[dynamic] += rng.normal(0.0, 0.002, (int(dynamic.sum()), 2))
+    contacts = _copy(world._contacts)
+    contacts.restitution[:] = 0.5
     results = []
     for wide in (False, True):
         cs, b = _copy(world._constraints), _copy(bodies)
-        _sweeps(cs, b, wide, 240.0, 0.2, 0.005, 3.0, 1600.0)
+        cs.lanes[:] = rng.normal(0.0, 1.0, cs.lanes.shape)  # kept lanes hold an older step's
+        _sweeps(cs, contacts, b, wide, 240.0, 0.2, 0.005, 3.0, 1600.0)
         results.append((cs, b))
     (cs0, b0), (cs1, b1) = results
     assert np.abs(b0.v - bodies.v).max() > 1e-3  # the sweeps did move the bodies
+    assert (cs0.max_normal_impulse > 0).any() and (cs0.unclamped != 0).any()
     for name in ("v", "w"):
         assert np.array_equal(getattr(b0, name), getattr(b1, name)), name
-    for name in ("normal_impulse", "tangent_impulse", "max_normal_impulse", "total_normal_impulse",
-                 "total_tangent_impulse", "bias", "unclamped"):
+    assert cs1.in_lanes.all() and not cs0.in_lanes.any()
+    # what the step keeps, without reading the rest back
+    for name in ("normal_impulse", "tangent_impulse", "max_normal_impulse",
+                 "total_normal_impulse", "total_tangent_impulse", "relative_velocity",
+                 "restitution", "count", "contact", "body_a", "body_b"):
         assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+    _read_back(cs1)
+    missing = cs0.count < 2
+    for name in ("r_a", "r_b", "base_separation", "normal_mass", "tangent_mass"):
+        getattr(cs0, name)[missing, 1] = 0.0
+    for name in CONSTRAINT_LAYOUT:
+        if name not in SCRATCH:
+            assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+
+
+def test_a_wide_step_reads_its_rows_back_for_python():
+    """After a step of a wide solver the rows hold the impulses the step keeps; the rest is
+    read back from the lanes when Python reads the rows (the state hash, the constraint
+    rows), once."""
+    world, _ = _stepped("pyramid", 20, base=6)
+    assert world._verbs[LANES] == step_module.LANES_KERNEL.address()
+    cs = world._constraints
+    assert cs.in_lanes.all()
+    contacts = world._contacts
+    assert np.array_equal(contacts.total_normal_impulse[cs.contact],
+                          cs.total_normal_impulse)  # kept: the step's store_impulses
+    assert (cs.total_normal_impulse > 0).any()
+    before = cs.normal_mass.copy()
+    sync_constraint_rows(world)
+    assert not cs.in_lanes.any()
+    filled = cs.normal_mass[cs.count == 2]
+    assert (filled > 0).all() and not np.array_equal(before, cs.normal_mass)
+    rows = world.constraint_rows()
+    normal = [r for r in rows if r.kind == "contact_normal"]
+    assert normal and all(r.effective_mass > 0 for r in normal)
 
 
 def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():
@@ -136,7 +191,10 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
     machine code of the compiled passes: packed (``pd``) multiplies on ``ymm`` registers (the
     sweep's rows have ~70 multiplies, the warm start's ~20, four rows at a time), and no fused
     multiply-add (the engine compiles without contraction, for the bits)."""
-    _stepped("pyramid", 2, base=4)
+    world, _ = _stepped("pyramid", 2, base=4)
+    cs = _copy(world._constraints)
+    _sweeps(cs, _copy(world._contacts), _copy(world._bodies), True, 240.0, 0.2, 0.005, 3.0,
+            1600.0)
     for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):
         assert kernel.signatures
         asm = kernel.inspect_asm(kernel.signatures[0])

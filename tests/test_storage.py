@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from impulse2d._dynamics.contact_lanes import CHUNK, FIELDS, lane_rows
+from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, ContactConstraints,
                                                 allocate_constraints, contact_constraints)
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,

@@ -107,6 +107,7 @@ from . import _lock, _sleep, events
 from . import _snapshot_copy as _fast
 from ._handle import Handle
 from ._stores_epoch import bump as stores_replaced
+from ._dynamics.contact_lanes import sync_constraint_rows
 from ._dynamics.step import _settings_arguments
 from ._dynamics.world_ref import put_contact_stores, sync_constraints, sync_contacts
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
@@ -768,10 +769,12 @@ def adopt(world, snapshot: Snapshot) -> None:
 
 # -- hashing -----------------------------------------------------------------------------------
 _MOTION = ("origin", "angle", "v", "w")
-_SCRATCH_COLUMNS = frozenset({("_constraints", "lanes"), ("_constraints", "lane_end")})
-"""Columns left out of the hash: the wide contact solver's working copy of the rows and its
-colour runs (_dynamics/contact_lanes.py), which the step writes before it reads them and
-which say nothing the rows do not (so that the wide solver leaves every hash as it was)."""
+_SCRATCH_COLUMNS = frozenset({("_constraints", "lanes"), ("_constraints", "lane_end"),
+                              ("_constraints", "in_lanes")})
+"""Columns left out of the hash: the wide contact solver's lanes, colour runs and flag
+(_dynamics/contact_lanes.py), which the step writes before it reads them and which say nothing
+the rows do not once read back (``sync_constraint_rows``, below), so that the wide solver
+leaves every hash as it was."""
 
 
 def state_hash(world, motion_only: bool = False) -> str:
@@ -787,7 +790,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     Two worlds with the same hash are in the same state, bit for bit; see the README's
     "Determinism" for when two runs give the same hash and what may change it.
     """
-    sync_constraints(world)
+    sync_constraint_rows(world)
     sync_contacts(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):

@@ -16,26 +16,33 @@ from and scattered to a compact body-state array). Here each colour is solved in
   point is computed for every row and kept only where it exists;
 * **scatter**: the velocity lanes back to the bodies.
 
-The lanes (``cs.lanes``) are one flat buffer of :data:`FIELDS` doubles a row, cut into chunks of
-:data:`CHUNK` rows, each chunk field by field: consecutive rows of one field are consecutive
-doubles, and two fields of a row lie a multiple of the literal ``CHUNK`` apart, a distance the
-compiler proves safe without a run-time overlap test (with a run-time stride, the row store's
-``(c, 2)`` fields, it would need one per pair of fields: too many, it gives up). The buffer is
-padded to whole chunks (:func:`lane_rows`), so that every chunk has that stride and each loop
-exists in one variant only. Compile time is this module's price: the first version (branch
-``wide31``) had three variants of the solve loop (one and two points, the last chunk's run-time
-stride) and its index helpers inlined at every access, and took a cold start of ``pyramid_20``
-from 26.5 to 55.2 s; a one-point variant alone (circles: half the lanes' arithmetic) adds 4 s
-of compile CPU, measured in isolation (7.4-8.0 -> 11.5-11.8 s), so one-point rows compute a
-second point and drop it. Field offsets are module constants, so that an index is one
-addition (the inlined helpers cost 3.8 s of compile CPU). The solve loop reads nothing but the
-lanes (a row's point count is a lane too), so it needs no overlap test against another array
-either. Indices are unsigned so that the compiler needs no negative-index test, another thing
-that stops it.
+**The lanes are the rows' storage for the solve** (their layout: :mod:`.lane_layout`).
+:func:`.contact_solver.prepare_contacts` writes what the solve reads straight into them, and
+into the row store only what the rest of the step reads there (the contact, bodies, point
+count, restitution and approach speed); the impulses accumulate in the lanes through the
+substeps, restitution bounces from them (:func:`apply_restitution_wide`), and only what the
+step keeps reads back: the points' accumulated, peak and total impulses
+(:func:`store_lane_impulses`, 10 doubles a row), which the step writes to the manifolds for the
+next step's warm start and the contact events read. The other columns of the rows (anchors,
+masses, biases, unclamped impulses) are filled from the lanes only when something reads them:
+the diagnostics in the step, and in Python :func:`sync_constraint_rows` (the constraint rows,
+snapshots, the state hash), which the row flag ``in_lanes`` tells what to do.
 
-:func:`.contact_solver.prepare_contacts` writes each row's lanes as it prepares the row
-(:func:`pack_row`); :func:`unpack_lanes` copies the impulses back to the rows for whatever
-reads them next (restitution, the diagnostics, the warm start of the next step).
+**Compiled once.** The passes are one entry, :func:`lanes_entry`, compiled on its own
+(:class:`~.._core.lazy.LazyKernel`, the table of verbs' slot :data:`~.verbs.LANES`) and called
+by address from each solver that uses it (``soft_step``, ``soft_step_v31``, ``pgs``, and the
+threaded ``soft_step``, once per thread's range of rows): Numba links a callee's code into its
+caller and optimises the whole again, so a vectorised loop called directly is vectorised again
+in every caller.
+
+Compile time is what the layout is shaped by: the first version (branch ``wide31``) had three
+variants of the solve loop (one and two points, the last chunk's run-time stride) and its index
+helpers inlined at every access, and took a cold start of ``pyramid_20`` from 26.5 to 55.2 s; a
+one-point variant alone (circles: half the lanes' arithmetic) adds 4 s of compile CPU,
+measured in isolation (7.4-8.0 -> 11.5-11.8 s), and gave rain's passes no gain (branch
+``wide31b``), so one-point rows compute a second point and drop it. The solve loop reads
+nothing but the lanes (a row's point count is a lane too), so it needs no overlap test against
+another array either.
 
 Per constraint the operations and their order are those of ``solve_contacts`` (friction rows,
 then normal rows, point by point), and the engine compiles without FMA contraction
@@ -45,129 +52,28 @@ by a contact (zero inverse mass), so reading them before the colour's writes cha
 The overflow colour's constraints may share bodies: each is its own run of one, solved in turn.
 
 ``cs.lane_end[q]`` (:func:`.constraint_graph.mark_colour_runs`) is the end of the colour run
-that holds row ``q``; the step marks it after colouring. The ``soft_step`` and ``pgs`` solvers
-use this module; ``pgs_ngs``, ``pgs_block`` and ``direct`` keep the row store's verbs.
+that holds row ``q``; the step marks it after colouring. The ``pgs_ngs``, ``pgs_block`` and
+``direct`` solvers keep the row store's verbs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, inline_kernel
+from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
+from .contact_solver import bounce_speed, normal_acceleration, push_point, restitution_gap
+from .lane_layout import (BASE, BIAS, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE, M_A, M_B,
+                          MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY, RBX,
+                          RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY,
+                          WA, WB, flat_lanes, lane_index)
+from .verbs import DIAGNOSTICS, LANES, call_lanes
+from .world_ref import borrow, sync_constraints
 
-# Field offsets in a chunk (a field's rows are CHUNK doubles): per row, the inverse masses,
-# normal, friction, soft coefficients, the bodies' velocities, and whether the row has a second
-# point (1.0) or not (0.0); per point (point 1's fields POINT_STEP after point 0's), the
-# anchors (m), base separation and current gap (m), effective masses (kg), the accumulated,
-# peak and step-total impulses (N s), the bias (m/s), the unclamped impulses (N s). Unsigned,
-# as every lane index (see above), and offsets rather than field numbers, so that an index is
-# one addition.
-CHUNK = 64
-"""Rows a chunk of the lanes holds (see the module's docstring). 64: the rows of a small
-colour rarely cross a chunk boundary, and a chunk (25 KB) stays within the L1 cache."""
+LANE_WARM_START, LANE_SOLVE = 0, 1
+"""What :func:`lanes_entry` is asked to do (its ``verb``)."""
 
-
-def _offsets(first, count):
-    return tuple(np.uint64((first + k) * CHUNK) for k in range(count))
-
-
-ROW_FIELDS = 17
-POINT_FIELDS = 16
-FIELDS = ROW_FIELDS + 2 * POINT_FIELDS
-"""Doubles a row holds in the lanes."""
-(M_A, I_A, M_B, I_B, NX, NY, FRICTION, RATE, MASS_SCALE, IMPULSE_SCALE, VAX, VAY, WA, VBX, VBY,
- WB, TWO) = _offsets(0, ROW_FIELDS)
-(RAX, RAY, RBX, RBY, BASE, GAP, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN, TOTT, BIAS, UNN,
- UNT) = _offsets(ROW_FIELDS, POINT_FIELDS)
-POINT_STEP = np.uint64(POINT_FIELDS * CHUNK)
-_CHUNK = np.uint64(CHUNK)
-
-
-def lane_rows(count):
-    """Rows the lanes of ``count`` constraint rows take: whole chunks."""
-    return (count + CHUNK - 1) // CHUNK * CHUNK
-
-
-@inline_kernel
-def _row(q):
-    """``(r, start)``: the index of row ``q``'s first field in the lanes (the field at offset
-    ``F`` is ``lanes[r + F]``) and the first row of its chunk."""
-    start = (q // _CHUNK) * _CHUNK
-    return start * np.uint64(FIELDS) + (q - start), start
-
-
-@inline_kernel
-def flat_lanes(cs):
-    """The lanes as the one flat buffer every verb here indexes."""
-    return cs.lanes.reshape(cs.lanes.size)
-
-
-@inline_kernel
-def pack_row(cs, lanes, q, lane_q):
-    """Copy row ``q`` of the prepared rows (:func:`.contact_solver.prepare_contacts`, which
-    calls this as it finishes the row, its values still in the cache) into row ``lane_q`` of
-    the lanes (:func:`flat_lanes`; ``lane_q`` differs where ``cs`` is a slice of the rows)."""
-    r, _ = _row(np.uint64(lane_q))
-    lanes[r + M_A] = cs.inv_mass[q, 0]
-    lanes[r + I_A] = cs.inv_mass[q, 1]
-    lanes[r + M_B] = cs.inv_mass[q, 2]
-    lanes[r + I_B] = cs.inv_mass[q, 3]
-    lanes[r + NX] = cs.normal[q, 0]
-    lanes[r + NY] = cs.normal[q, 1]
-    lanes[r + FRICTION] = cs.friction[q]
-    lanes[r + RATE] = cs.softness[q, 0]
-    lanes[r + MASS_SCALE] = cs.softness[q, 1]
-    lanes[r + IMPULSE_SCALE] = cs.softness[q, 2]
-    lanes[r + TWO] = 1.0 if cs.count[q] == 2 else 0.0
-    for j in range(2):
-        p = r + np.uint64(j) * POINT_STEP
-        lanes[p + RAX] = cs.r_a[q, j, 0]
-        lanes[p + RAY] = cs.r_a[q, j, 1]
-        lanes[p + RBX] = cs.r_b[q, j, 0]
-        lanes[p + RBY] = cs.r_b[q, j, 1]
-        lanes[p + BASE] = cs.base_separation[q, j]
-        lanes[p + GAP] = 0.0  # the gather writes the gaps of the points that exist
-        lanes[p + NMASS] = cs.normal_mass[q, j]
-        lanes[p + TMASS] = cs.tangent_mass[q, j]
-        lanes[p + NIMP] = cs.normal_impulse[q, j]
-        lanes[p + TIMP] = cs.tangent_impulse[q, j]
-        lanes[p + MAXN] = cs.max_normal_impulse[q, j]
-        lanes[p + TOTN] = cs.total_normal_impulse[q, j]
-        lanes[p + TOTT] = cs.total_tangent_impulse[q, j]
-        lanes[p + BIAS] = cs.bias[q, j]
-        lanes[p + UNN] = cs.unclamped[q, j, 0]
-        lanes[p + UNT] = cs.unclamped[q, j, 1]
-
-
-@borrowing_kernel
-def unpack_lanes(cs):
-    """Copy the lanes' impulses, biases and unclamped values back into the rows."""
-    lanes = flat_lanes(cs)
-    for q in range(np.uint64(cs.count.shape[0])):
-        r, _ = _row(q)
-        for j in range(2):
-            p = r + np.uint64(j) * POINT_STEP
-            cs.normal_impulse[q, j] = lanes[p + NIMP]
-            cs.tangent_impulse[q, j] = lanes[p + TIMP]
-            cs.max_normal_impulse[q, j] = lanes[p + MAXN]
-            cs.total_normal_impulse[q, j] = lanes[p + TOTN]
-            cs.total_tangent_impulse[q, j] = lanes[p + TOTT]
-            cs.bias[q, j] = lanes[p + BIAS]
-            cs.unclamped[q, j, 0] = lanes[p + UNN]
-            cs.unclamped[q, j, 1] = lanes[p + UNT]
-
-
-@borrowing_kernel
-def add_lane_totals(cs):
-    """:func:`.solvers.add_sweep_totals` on the lanes: add the accumulated impulses to the
-    step totals (a ``pgs`` step whose sweeps stopped early)."""
-    lanes = flat_lanes(cs)
-    for q in range(np.uint64(cs.count.shape[0])):
-        r, _ = _row(q)
-        for j in range(cs.count[q]):
-            p = r + np.uint64(j) * POINT_STEP
-            lanes[p + TOTN] += lanes[p + NIMP]
-            lanes[p + TOTT] += lanes[p + TIMP]
+SOLVERS = ("soft_step", "soft_step_v31", "pgs")
+"""The solvers (``WorldSettings.solver``) whose contacts are solved in lanes."""
 
 
 @inline_kernel
@@ -395,8 +301,8 @@ def _piece(cs, lo, hi):
     cut where it crosses into the next chunk or reaches ``hi``: ``(end, start, base, i0, i1)``,
     the piece ``lo:end`` as rows ``i0:i1`` of the chunk whose first row is ``start`` and first
     double ``base``."""
-    start = (lo // _CHUNK) * _CHUNK
-    end = min(np.uint64(cs.lane_end[lo]), start + _CHUNK, hi)
+    start = (lo // U_CHUNK) * U_CHUNK
+    end = min(np.uint64(cs.lane_end[lo]), start + U_CHUNK, hi)
     return end, start, start * np.uint64(FIELDS), lo - start, end - start
 
 
@@ -433,3 +339,179 @@ def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgart
                      contact_speed, last_sweep, speed_cap)
         _scatter(cs, lanes, bodies, base, start, i0, i1)
         lo = end
+
+
+@entry_kernel
+def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                contact_speed, last_sweep, speed_cap):
+    """The passes, compiled once and called by address (:data:`~.verbs.LANES_SIGNATURE`):
+    :data:`LANE_WARM_START` or :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) the rows
+    ``first:last`` of the world's constraint store."""
+    cs = borrow(world, "constraints")
+    bodies = borrow(world, "bodies")
+    if verb == LANE_WARM_START:
+        warm_start_contacts_wide(cs, bodies, first, last)
+    else:
+        solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte,
+                            linear_slop, contact_speed, last_sweep, speed_cap)
+    return 0.0
+
+
+@inline_kernel
+def lanes_pass(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+               contact_speed, last_sweep, speed_cap):
+    """Call :func:`lanes_entry` by address (the world's slot :data:`~.verbs.LANES`, which the
+    step fills for every world whose solver uses the lanes)."""
+    call_lanes(borrow(world, "verbs")[LANES], (world, verb, first, last, inv_h, use_bias, soft,
+                                              baumgarte, linear_slop, contact_speed,
+                                              last_sweep, speed_cap))
+
+
+@borrowing_kernel
+def add_lane_totals(cs, first, last):
+    """:func:`.solvers.add_sweep_totals` on the lanes of the rows ``first:last``: add the
+    accumulated impulses to the step totals (a ``pgs`` step whose sweeps stopped early)."""
+    lanes = flat_lanes(cs)
+    for q in range(first, last):
+        r = lane_index(q)
+        for j in range(cs.count[q]):
+            p = r + np.uint64(j) * POINT_STEP
+            lanes[p + TOTN] += lanes[p + NIMP]
+            lanes[p + TOTT] += lanes[p + TIMP]
+
+
+@borrowing_kernel
+def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`.contact_solver.apply_restitution` (same bits) on the rows ``first:last``, the
+    impulses and anchors read from and written to the lanes."""
+    lanes = flat_lanes(cs)
+    dp = bodies.dp
+    dq = bodies.dq
+    for q in range(first, last):
+        e = cs.restitution[q]
+        if e == 0.0:
+            continue
+        r = lane_index(q)
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        nx = lanes[r + NX]
+        ny = lanes[r + NY]
+        accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
+        ca = dq[a, 0]
+        sa = dq[a, 1]
+        cb = dq[b, 0]
+        sb = dq[b, 1]
+        ddx = dp[b, 0] - dp[a, 0]
+        ddy = dp[b, 1] - dp[a, 1]
+        for j in range(cs.count[q]):
+            p = r + np.uint64(j) * POINT_STEP
+            approach = cs.relative_velocity[q, j]
+            if approach > -threshold or lanes[p + MAXN] == 0.0:
+                continue
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            s_start, s_now = restitution_gap(lanes[p + BASE], rax, ray, rbx, rby, nx, ny, ca, sa,
+                                             cb, sb, ddx, ddy)
+            target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
+            old = lanes[p + NIMP]
+            total, unclamped = push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby,
+                                          lanes[p + NMASS], lanes[r + M_A], lanes[r + I_A],
+                                          lanes[r + M_B], lanes[r + I_B], target, old,
+                                          speed_cap)
+            lanes[p + UNN] = unclamped
+            lanes[p + BIAS] = -target
+            lanes[p + NIMP] = total
+            if total > lanes[p + MAXN]:
+                lanes[p + MAXN] = total
+            lanes[p + TOTN] += total - old
+
+
+@borrowing_kernel
+def store_lane_impulses(cs, first, last):
+    """Copy what the step keeps of the rows ``first:last`` from the lanes to the rows: each
+    point's accumulated, peak and total impulses (N s), which
+    :func:`.contact_solver.store_impulses` writes to the manifolds (the next step's warm start)
+    and the contact events read. A missing second point's are the zeros the prepare wrote."""
+    lanes = flat_lanes(cs)
+    for q in range(first, last):
+        r = lane_index(q)
+        for j in range(2):
+            p = r + np.uint64(j) * POINT_STEP
+            cs.normal_impulse[q, j] = lanes[p + NIMP]
+            cs.tangent_impulse[q, j] = lanes[p + TIMP]
+            cs.max_normal_impulse[q, j] = lanes[p + MAXN]
+            cs.total_normal_impulse[q, j] = lanes[p + TOTN]
+            cs.total_tangent_impulse[q, j] = lanes[p + TOTT]
+
+
+@borrowing_kernel
+def rows_from_lanes(cs):
+    """Fill every column of the rows that lives in the lanes during a wide solve (the rows'
+    ``in_lanes`` flag) from them: what :func:`store_lane_impulses` copies, and the masses,
+    normal, friction, softness, anchors, base separations, effective masses, biases and
+    unclamped impulses. A missing second point's anchors, separation and masses are zeros."""
+    lanes = flat_lanes(cs)
+    for q in range(cs.count.shape[0]):
+        if not cs.in_lanes[q]:
+            continue
+        r = lane_index(q)
+        cs.inv_mass[q, 0] = lanes[r + M_A]
+        cs.inv_mass[q, 1] = lanes[r + I_A]
+        cs.inv_mass[q, 2] = lanes[r + M_B]
+        cs.inv_mass[q, 3] = lanes[r + I_B]
+        cs.normal[q, 0] = lanes[r + NX]
+        cs.normal[q, 1] = lanes[r + NY]
+        cs.friction[q] = lanes[r + FRICTION]
+        cs.softness[q, 0] = lanes[r + RATE]
+        cs.softness[q, 1] = lanes[r + MASS_SCALE]
+        cs.softness[q, 2] = lanes[r + IMPULSE_SCALE]
+        count = cs.count[q]
+        for j in range(2):
+            p = r + np.uint64(j) * POINT_STEP
+            here = j < count
+            cs.r_a[q, j, 0] = lanes[p + RAX] if here else 0.0
+            cs.r_a[q, j, 1] = lanes[p + RAY] if here else 0.0
+            cs.r_b[q, j, 0] = lanes[p + RBX] if here else 0.0
+            cs.r_b[q, j, 1] = lanes[p + RBY] if here else 0.0
+            cs.base_separation[q, j] = lanes[p + BASE] if here else 0.0
+            cs.normal_mass[q, j] = lanes[p + NMASS] if here else 0.0
+            cs.tangent_mass[q, j] = lanes[p + TMASS] if here else 0.0
+            cs.bias[q, j] = lanes[p + BIAS]
+            cs.unclamped[q, j, 0] = lanes[p + UNN]
+            cs.unclamped[q, j, 1] = lanes[p + UNT]
+    store_lane_impulses(cs, 0, cs.count.shape[0])
+
+
+@inline_kernel
+def rows_for_diagnostics(world, cs):
+    """:func:`rows_from_lanes`, if the world has its diagnostics on (they read the rows)."""
+    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+        rows_from_lanes(cs)
+
+
+@inline_kernel
+def finish_lanes(world, cs, first, last):
+    """The end of a wide solve of the rows ``first:last``: :func:`store_lane_impulses`, or every
+    column with the diagnostics on (the step measures the solve after it)."""
+    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+        rows_from_lanes(cs)
+    else:
+        store_lane_impulses(cs, first, last)
+
+
+@kernel
+def _unpack(cs):
+    rows_from_lanes(cs)
+    cs.in_lanes[:] = False
+
+
+def sync_constraint_rows(world) -> None:
+    """:func:`~.world_ref.sync_constraints`, and every column of the rows filled where the last
+    wide solve left it in the lanes only: for whatever reads the rows in Python beyond the
+    impulses (the constraint rows, snapshots, the state hash)."""
+    sync_constraints(world)
+    cs = world._constraints
+    if cs.in_lanes.any():
+        _unpack(cs)

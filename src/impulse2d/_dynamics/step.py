@@ -55,6 +55,7 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
+from .contact_lanes import SOLVERS as LANE_SOLVERS, lanes_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -69,7 +70,8 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SOLVER,
+                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, PAIRS,
+                    PAIRS_SIGNATURE, SOLVER,
                     SOLVER_SIGNATURE, THREAD_ROWS, THREADS, call_collide, call_continuous,
                     call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
@@ -516,6 +518,10 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
+LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.0)
+"""The wide contact solver's passes (:mod:`.contact_lanes`), for the solvers that call them
+(``LANE_SOLVERS``); about 5 s of compile CPU (the loops alone, measured in isolation)."""
+
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
@@ -620,6 +626,8 @@ def needed_units(world, by_type) -> dict:
         needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
+    if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
+        needed[LANES] = LANES_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):

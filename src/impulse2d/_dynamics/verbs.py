@@ -41,7 +41,11 @@ finalize). What only some worlds use is compiled on its own the first time a wor
 * slot :data:`THREADS`: not an address but the number of threads the world's solver may
   spread its passes over (``WorldSettings.threads``, :mod:`.threaded`), and slot
   :data:`THREAD_ROWS` the rows (or bodies) below which a pass runs serially; read only by
-  the threaded entries.
+  the threaded entries;
+* slot :data:`LANES`: the wide contact solver's passes (:func:`.contact_lanes.lanes_entry`),
+  filled for the worlds whose solver (or the ``direct`` solver's fallback) solves its contacts
+  in lanes, and called by address from that solver, so that its vectorised loops are compiled
+  once, not again inside each solver that calls them.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -77,7 +81,8 @@ MAX_LAWS = 32
 """The most distinct custom laws one world may use at once."""
 THREADS = LAWS + MAX_LAWS
 THREAD_ROWS = THREADS + 1
-COUNT = THREAD_ROWS + 1
+LANES = THREAD_ROWS + 1
+COUNT = LANES + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -114,6 +119,12 @@ restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velociti
 when ``velocity_tolerance > 0``, else empty): prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
+
+LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _b1, _f8)
+"""``entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+contact_speed, last_sweep, speed_cap) -> 0.0``: the wide contact solver's ``verb``
+(:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
+:func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``."""
 
 DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
                             types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
@@ -165,6 +176,7 @@ call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
 call_dense = address_call(DENSE_SIGNATURE)
 call_law = address_call(LAW_SIGNATURE)
+call_lanes = address_call(LANES_SIGNATURE)
 
 
 @inline_kernel
@@ -185,12 +197,12 @@ def new_table() -> np.ndarray:
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
-           "THREAD_ROWS", "COUNT",
+           "THREAD_ROWS", "LANES", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
-           "DENSE_SIGNATURE", "LAW_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_collide", "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
-           "call_dense", "call_law",
+           "call_dense", "call_law", "call_lanes",
            "diagnose", "new_table"]
