@@ -13,7 +13,7 @@ import pytest
 
 import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
-from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics import contact_lanes, step as step_module
 from impulse2d._dynamics.constraint_graph import mark_colour_runs
 from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitution_wide,
                                                rows_from_lanes, solve_contacts_wide,
@@ -26,7 +26,7 @@ from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.verbs import LANES
 from impulse2d._dynamics.world_ref import sync_constraints
-from impulse2d.scenes import build_scene
+from impulse2d.scenes import build_scene, step_scene
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
 SCRATCH = ("lanes", "lane_end", "in_lanes")
@@ -139,7 +139,7 @@ def test_a_wide_step_reads_its_rows_back_for_python():
     """After a step of a wide solver the rows hold the impulses the step keeps; the rest is
     read back from the lanes when Python reads the rows (the state hash, the constraint
     rows), once."""
-    world, _ = _stepped("pyramid", 20, base=6)
+    world, _ = _stepped("pyramid", 20, base=8)  # 36 boxes: solved in lanes
     assert world._verbs[LANES] == step_module.LANES_KERNEL.address()
     cs = world._constraints
     assert cs.in_lanes.all()
@@ -155,6 +155,31 @@ def test_a_wide_step_reads_its_rows_back_for_python():
     rows = world.constraint_rows()
     normal = [r for r in rows if r.kind == "contact_normal"]
     assert normal and all(r.effective_mass > 0 for r in normal)
+
+
+@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+def test_a_small_world_solves_row_by_row_with_the_same_bits(monkeypatch, solver):
+    """Below MIN_BODIES dynamic bodies a world's contact passes are the row-at-a-time ones
+    (compiled on their own, called by address as the lanes are), and the motion is the same
+    bits either way."""
+    def run(min_bodies):
+        monkeypatch.setattr(contact_lanes, "MIN_BODIES", min_bodies)
+        world = i2d.World(solver=solver)
+        info = build_scene(world, "pyramid", base=8)  # 36 boxes
+        for k in range(60):
+            step_scene(world, info, k)
+        sync_constraints(world)
+        return world
+
+    default = contact_lanes.MIN_BODIES
+    rows, lanes = run(1000), run(default)
+    assert rows._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert not rows._constraints.in_lanes.any() and lanes._constraints.in_lanes.all()
+    assert rows.state_hash(motion_only=True) == lanes.state_hash(motion_only=True)
+    for name in ("normal_impulse", "tangent_impulse", "total_normal_impulse",
+                 "total_tangent_impulse"):
+        assert np.array_equal(getattr(rows._contacts, name), getattr(lanes._contacts, name))
 
 
 def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():

@@ -54,6 +54,14 @@ The overflow colour's constraints may share bodies: each is its own run of one, 
 ``cs.lane_end[q]`` (:func:`.constraint_graph.mark_colour_runs`) is the end of the colour run
 that holds row ``q``; the step marks it after colouring. The ``pgs_ngs``, ``pgs_block`` and
 ``direct`` solvers keep the row store's verbs.
+
+**Small worlds** solve row by row: a colour of a few rows runs the lanes' scalar remainder
+loop, computing both points of every row, with a gather and a scatter around it, and the
+10-body world of issue 30 stepped 1.11-1.14x slower so. The slot :data:`~.verbs.LANES` of a
+world of fewer than :data:`MIN_BODIES` dynamic bodies holds :func:`rows_entry` instead: the same
+verbs on the rows, by address too (the solver asks it, :func:`in_lanes`, whether to prepare
+the lanes or the rows). The choice is made when the table of verbs is filled, so that a world
+compiles one of the two; the bits are the same either way.
 """
 
 from __future__ import annotations
@@ -61,7 +69,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
-from .contact_solver import bounce_speed, normal_acceleration, push_point, restitution_gap
+from .._core.state import DYNAMIC
+from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
+                             restitution_gap, rows_of, solve_contacts, warm_start_contacts)
 from .lane_layout import (BASE, BIAS, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE, M_A, M_B,
                           MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY, RBX,
                           RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY,
@@ -69,11 +79,20 @@ from .lane_layout import (BASE, BIAS, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_S
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
-LANE_WARM_START, LANE_SOLVE = 0, 1
-"""What :func:`lanes_entry` is asked to do (its ``verb``)."""
+LANE_WARM_START, LANE_SOLVE, LANE_MODE = 0, 1, 2
+"""What the contact passes' entry is asked to do (its ``verb``): warm start, solve, or say
+whether it solves in lanes (1.0) or row by row (0.0)."""
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs")
-"""The solvers (``WorldSettings.solver``) whose contacts are solved in lanes."""
+"""The solvers (``WorldSettings.solver``) whose contacts are solved by the entry in the world's
+slot :data:`~.verbs.LANES`: :func:`lanes_entry` or, for a small world, :func:`rows_entry`."""
+
+MIN_BODIES = 32
+"""Dynamic bodies from which a world's contacts are solved in lanes (:func:`lanes_pay`).
+Measured (BENCHMARKS.md, 2026-11-28 night): the 10-body world of issue 30 (11 rows, in 3-4
+colours of a few rows each) stepped 1.11-1.14x slower in lanes, ``pyramid_20`` (210 bodies)
+0.60-0.73x: a colour of a few rows runs the lanes' scalar remainder, both points of every row
+and the gather and scatter, where the serial pass runs one point of a circle in registers."""
 
 
 @inline_kernel
@@ -347,6 +366,8 @@ def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, line
     """The passes, compiled once and called by address (:data:`~.verbs.LANES_SIGNATURE`):
     :data:`LANE_WARM_START` or :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) the rows
     ``first:last`` of the world's constraint store."""
+    if verb == LANE_MODE:
+        return 1.0
     cs = borrow(world, "constraints")
     bodies = borrow(world, "bodies")
     if verb == LANE_WARM_START:
@@ -357,14 +378,50 @@ def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, line
     return 0.0
 
 
+@entry_kernel
+def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+               contact_speed, last_sweep, speed_cap):
+    """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_solver.
+    solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
+    their own and called by address as :func:`lanes_entry` is, so that a world compiles the
+    one it uses."""
+    if verb == LANE_MODE:
+        return 0.0
+    cs = rows_of(borrow(world, "constraints"), first, last)
+    bodies = borrow(world, "bodies")
+    if verb == LANE_WARM_START:
+        warm_start_contacts(cs, bodies)
+    else:
+        solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
+                       last_sweep, speed_cap)
+    return 0.0
+
+
+def lanes_pay(world) -> bool:
+    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`) rather than row by
+    row (:func:`rows_entry`): from :data:`MIN_BODIES` dynamic bodies. Decided when the step
+    fills the world's table of verbs (its first step, and after a change of settings or joint
+    rows), so that a world compiles one of the two; both give the same bits."""
+    bodies = world._bodies
+    return int(np.count_nonzero((bodies.type == DYNAMIC) & bodies.alive)) >= MIN_BODIES
+
+
 @inline_kernel
 def lanes_pass(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                contact_speed, last_sweep, speed_cap):
-    """Call :func:`lanes_entry` by address (the world's slot :data:`~.verbs.LANES`, which the
-    step fills for every world whose solver uses the lanes)."""
-    call_lanes(borrow(world, "verbs")[LANES], (world, verb, first, last, inv_h, use_bias, soft,
-                                              baumgarte, linear_slop, contact_speed,
-                                              last_sweep, speed_cap))
+    """Call the world's contact passes by address (its slot :data:`~.verbs.LANES`, which the
+    step fills for every world whose solver is one of :data:`SOLVERS`); returns what they
+    return."""
+    return call_lanes(borrow(world, "verbs")[LANES], (world, verb, first, last, inv_h,
+                                                     use_bias, soft, baumgarte, linear_slop,
+                                                     contact_speed, last_sweep, speed_cap))
+
+
+@inline_kernel
+def in_lanes(world):
+    """Whether the world's contact passes solve in lanes (so the prepare writes them)."""
+    return lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False,
+                      0.0) != 0.0
 
 
 @borrowing_kernel
@@ -492,9 +549,23 @@ def rows_for_diagnostics(world, cs):
 
 
 @inline_kernel
-def finish_lanes(world, cs, first, last):
+def restitution(cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`apply_restitution_wide`, or for rows solved one at a time
+    :func:`.contact_solver.apply_restitution`, on the rows ``first:last``."""
+    if wide:
+        apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
+    else:
+        apply_restitution(rows_of(cs, first, last), bodies, threshold, speed_cap, gx, gy,
+                          half_kick)
+
+
+@inline_kernel
+def finish_lanes(world, cs, wide, first, last):
     """The end of a wide solve of the rows ``first:last``: :func:`store_lane_impulses`, or every
-    column with the diagnostics on (the step measures the solve after it)."""
+    column with the diagnostics on (the step measures the solve after it); nothing for rows
+    solved one at a time."""
+    if not wide:
+        return
     if borrow(world, "verbs")[DIAGNOSTICS] != 0:
         rows_from_lanes(cs)
     else:

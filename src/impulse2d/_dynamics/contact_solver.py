@@ -118,6 +118,21 @@ def contact_constraints(count: int) -> ContactConstraints:
     return store._replace(lanes=np.zeros((lane_rows(count), FIELDS)))
 
 
+@inline_kernel
+def rows_of(cs, lo, hi):
+    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
+    wide solver's lanes and runs are the whole store's (a verb given this store and ``lo``
+    indexes them from there: :func:`prepare_contacts`)."""
+    return ContactConstraints(
+        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
+        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
+        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
+        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
+        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
+        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
+        cs.unclamped[lo:hi], cs.lanes, cs.lane_end, cs.in_lanes[lo:hi])
+
+
 @kernel
 def allocate_constraints(count, lanes):
     """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT` (the

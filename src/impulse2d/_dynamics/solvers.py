@@ -17,9 +17,8 @@ import math
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
-from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals,
-                            apply_restitution_wide, finish_lanes, lanes_pass,
-                            rows_for_diagnostics)
+from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
+                            in_lanes, lanes_pass, restitution, rows_for_diagnostics)
 from .contact_solver import prepare_contacts
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
@@ -74,9 +73,10 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                                                               h)
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
-    if touching:  # into the lanes (contact_lanes), which the contact passes read and write
+    wide = in_lanes(world)  # the contact passes' storage: lanes (contact_lanes) or the rows
+    if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
-                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True,
+                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide,
                          0)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
@@ -110,9 +110,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
-        apply_restitution_wide(cs, bodies, 0, n, restitution_threshold, speed_cap, gx, gy,
-                               0.5 * h)
-        finish_lanes(world, cs, 0, n)  # the impulses the step keeps back in the rows
+        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
+        finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h
 
 
@@ -241,7 +240,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, True)
+    wide = in_lanes(world)  # see _soft_step
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, wide)
     if warm_starting and touching:
         lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, False, 0.0, 0.0, contact_speed,
                    False, speed_cap)
@@ -258,15 +258,17 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
         if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):
             if touching:
-                add_lane_totals(cs, 0, n)
-                rows_for_diagnostics(world, cs)
+                if wide:
+                    add_lane_totals(cs, 0, n)
+                    rows_for_diagnostics(world, cs)
+                else:
+                    add_sweep_totals(cs)
             break
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
-        apply_restitution_wide(cs, bodies, 0, n, restitution_threshold, speed_cap, gx, gy,
-                               -0.5 * dt)
-        finish_lanes(world, cs, 0, n)
+        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+        finish_lanes(world, cs, wide, 0, n)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

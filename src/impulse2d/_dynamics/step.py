@@ -55,7 +55,7 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
-from .contact_lanes import SOLVERS as LANE_SOLVERS, lanes_entry
+from .contact_lanes import SOLVERS as LANE_SOLVERS, lanes_entry, lanes_pay, rows_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -519,8 +519,10 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
 """Each solver's entry, compiled when a world first steps with it."""
 
 LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.0)
-"""The wide contact solver's passes (:mod:`.contact_lanes`), for the solvers that call them
-(``LANE_SOLVERS``); about 5 s of compile CPU (the loops alone, measured in isolation)."""
+ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
+"""The contact passes (:mod:`.contact_lanes`) of the solvers that call them by address
+(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 5 and 3 s of compile CPU
+(the loops alone, measured in isolation)."""
 
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
@@ -627,7 +629,7 @@ def needed_units(world, by_type) -> dict:
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
-        needed[LANES] = LANES_KERNEL
+        needed[LANES] = LANES_KERNEL if lanes_pay(world) else ROWS_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):

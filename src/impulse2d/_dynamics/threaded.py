@@ -54,9 +54,9 @@ from .._core.lazy import JIT
 from .._core.state import STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
-from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, apply_restitution_wide, finish_lanes,
+from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, restitution,
                             rows_for_diagnostics)
-from .contact_solver import ContactConstraints, prepare_contacts
+from .contact_solver import prepare_contacts, rows_of
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
@@ -97,21 +97,6 @@ if not JIT:
     def numba_threads() -> int:  # noqa: F811  (plain Python: Numba's own count)
         import numba
         return numba.get_num_threads()
-
-
-@inline_kernel
-def rows_of(cs, lo, hi):
-    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
-    wide solver's lanes and runs are the whole store's (a verb given this store and ``lo``
-    indexes them from there: :func:`~.contact_solver.prepare_contacts`)."""
-    return ContactConstraints(
-        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
-        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
-        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
-        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
-        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
-        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
-        cs.unclamped[lo:hi], cs.lanes, cs.lane_end, cs.in_lanes[lo:hi])
 
 
 @kernel
@@ -172,19 +157,19 @@ def _chunk(lo, hi, c, chunks):
 
 @parallel_kernel
 def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, rate, mass_scale,
-                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
+                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide):
     """:func:`~.contact_solver.prepare_contacts` over ``chunks`` chunks of the rows (each row
     reads the contacts and bodies and writes only itself, and its lanes)."""
     n = order.shape[0]
     if chunks <= 1 or n < min_rows:
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, 0)
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
         return
     for c in prange(chunks):
         lo, hi = _chunk(0, n, c, chunks)
         prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                         s_impulse_scale, True, lo)
+                         s_impulse_scale, wide, lo)
 
 
 @parallel_kernel
@@ -207,18 +192,17 @@ def lane_pass_rows(world, address, parts, chunks, verb, inv_h, use_bias, contact
 
 
 @parallel_kernel
-def restitution_rows(cs, bodies, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`~.contact_lanes.apply_restitution_wide` segment by segment."""
+def restitution_rows(cs, bodies, wide, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`~.contact_lanes.restitution` segment by segment."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
         if parts[k, 2] == 0 or chunks <= 1:
-            apply_restitution_wide(cs, bodies, lo, hi, threshold, speed_cap, gx, gy, half_kick)
+            restitution(cs, bodies, wide, lo, hi, threshold, speed_cap, gx, gy, half_kick)
         else:
             for c in prange(chunks):
                 a, b = _chunk(lo, hi, c, chunks)
-                apply_restitution_wide(cs, bodies, a, b, threshold, speed_cap, gx, gy,
-                                       half_kick)
+                restitution(cs, bodies, wide, a, b, threshold, speed_cap, gx, gy, half_kick)
 
 
 @parallel_kernel
@@ -361,10 +345,11 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
                                                               joint_damping_ratio, h)
     parts = np.zeros((1, 3), dtype=np.int64)  # one serial segment of every row ...
     parts[0, 1] = order.shape[0]
+    wide = in_lanes(world)  # see solvers._soft_step
     if touching:
         prepare_rows(cs, order, borrow(world, "contacts"), bodies, chunks, min_rows,
                      warm_starting, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                     s_impulse_scale)
+                     s_impulse_scale, wide)
         if chunks > 1:  # ... unless there are threads to spread blocks over
             parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
         rows_for_diagnostics(world, cs)
@@ -398,9 +383,9 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
             rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
-        restitution_rows(cs, bodies, parts, chunks, restitution_threshold, speed_cap, gx, gy,
-                         0.5 * h)
-        finish_lanes(world, cs, 0, order.shape[0])
+        restitution_rows(cs, bodies, wide, parts, chunks, restitution_threshold, speed_cap, gx,
+                         gy, 0.5 * h)
+        finish_lanes(world, cs, wide, 0, order.shape[0])
     return h
 
 
