@@ -26,7 +26,7 @@ step keeps reads back: the points' accumulated, peak and total impulses
 next step's warm start and the contact events read. The other columns of the rows (anchors,
 masses, biases, unclamped impulses) are filled from the lanes only when something reads them:
 the diagnostics in the step, and in Python :func:`sync_constraint_rows` (the constraint rows,
-snapshots, the state hash), which the row flag ``in_lanes`` tells what to do.
+the state hash; a snapshot copies the lanes), told what to do by the row flag ``in_lanes``.
 
 **Compiled once.** The passes are one entry, :func:`lanes_entry`, compiled on its own
 (:class:`~.._core.lazy.LazyKernel`, the table of verbs' slot :data:`~.verbs.LANES`) and called

@@ -13,10 +13,10 @@ store is the same bits whoever writes last.) This module therefore
   kinematic body repeats; the overflow colour falls apart into short runs);
 * runs each block of at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
   :data:`~.verbs.THREAD_ROWS`) as ``threads`` equal chunks in a Numba
-  ``prange``, each chunk's range of rows handed to the wide contact solver's passes
-  (:mod:`.contact_lanes`, called by address: compiled once for the serial and the threaded
-  solvers), and each run of shorter blocks serially, as one call: a parallel launch costs
-  more than such a block's solve;
+  ``prange``, each chunk's range of rows handed to the world's contact passes
+  (:mod:`.contact_lanes`: in SIMD lanes, or row by row in a small world; called by address,
+  compiled once for the serial and the threaded solvers), and each run of shorter blocks
+  serially, as one call: a parallel launch costs more than such a block's solve;
 * runs the per-row and per-body stages (the narrowphase, preparing the rows, integrating
   velocities and positions) the same way, over chunks of rows or bodies (the narrowphase's
   one order-dependent output, the normal it leaves on a pair found apart, is then put back
@@ -175,9 +175,9 @@ def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, r
 @parallel_kernel
 def lane_pass_rows(world, address, parts, chunks, verb, inv_h, use_bias, contact_speed,
                    last_sweep, speed_cap):
-    """One pass of the wide contact solver (:func:`~.contact_lanes.lanes_entry`, at
-    ``address``: ``verb`` the warm start, or a soft-step pass with soft bias or the relax pass
-    without), segment by segment (:func:`segments`)."""
+    """One pass of the world's contact passes (:func:`~.contact_lanes.lanes_entry` or
+    :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
+    pass with soft bias or the relax pass without), segment by segment (:func:`segments`)."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
