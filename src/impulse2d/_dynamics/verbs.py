@@ -42,10 +42,11 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   spread its passes over (``WorldSettings.threads``, :mod:`.threaded`), and slot
   :data:`THREAD_ROWS` the rows (or bodies) below which a pass runs serially; read only by
   the threaded entries;
-* slot :data:`LANES`: the wide contact solver's passes (:func:`.contact_lanes.lanes_entry`),
-  filled for the worlds whose solver (or the ``direct`` solver's fallback) solves its contacts
-  in lanes, and called by address from that solver, so that its vectorised loops are compiled
-  once, not again inside each solver that calls them.
+* slot :data:`LANES`: the contact passes of the solvers that solve their contacts by address
+  (:data:`.contact_lanes.SOLVERS`, also as the ``direct`` solver's fallback): the wide
+  solver's (:func:`.contact_lanes.lanes_entry`), or for a small world the row-by-row ones
+  (:func:`.contact_lanes.rows_entry`), so that the vectorised loops are compiled once, not
+  again inside each solver that calls them.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -122,9 +123,10 @@ over. Each solver reads the settings it uses and ignores the others."""
 
 LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _b1, _f8)
 """``entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-contact_speed, last_sweep, speed_cap) -> 0.0``: the wide contact solver's ``verb``
+contact_speed, last_sweep, speed_cap) -> value``: the contact passes' ``verb``
 (:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
-:func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``."""
+:func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``, returning 0.0;
+or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in lanes, 0.0 if row by row."""
 
 DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
                             types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
@@ -202,7 +204,8 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
-           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_collide",
+           "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
            "call_dense", "call_law", "call_lanes",
            "diagnose", "new_table"]
