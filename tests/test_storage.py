@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, ContactConstraints,
                                                 allocate_constraints, contact_constraints)
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,
@@ -13,7 +14,8 @@ from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_con
 
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python", [
     (Contacts, CONTACT_LAYOUT, allocate_contacts, empty_contacts),
-    (ContactConstraints, CONSTRAINT_LAYOUT, allocate_constraints, contact_constraints),
+    (ContactConstraints, CONSTRAINT_LAYOUT,
+     lambda n: allocate_constraints(n, np.zeros((0, FIELDS))), contact_constraints),
 ])
 def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python):
     assert list(layout) == list(store_type._fields)
@@ -22,6 +24,23 @@ def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_p
     for name, (dtype, shape) in layout.items():
         column = getattr(made, name)
         assert column.dtype == np.dtype(dtype), name
-        assert column.shape == (3, *shape), name
+        rows = lane_rows(3) if store_type is ContactConstraints and name == "lanes" else 3
+        assert column.shape == (rows, *shape), name  # the wide solver's lanes: whole chunks
         assert column.flags.c_contiguous and not column.any(), name
         assert column.dtype == getattr(reference, name).dtype
+        assert column.shape == getattr(reference, name).shape, name
+
+
+def test_a_new_constraint_store_keeps_the_lanes_that_fit():
+    """The step makes a new constraint store whenever its row count changes; the wide
+    solver's lanes (as large as the rest of the store) are kept while they hold the rows and
+    no more than twice as many, else made anew at the new size."""
+    lanes = allocate_constraints(CHUNK + 1, np.zeros((0, FIELDS))).lanes
+    assert lanes.shape == (2 * CHUNK, FIELDS)
+    assert allocate_constraints(CHUNK + 5, lanes).lanes is lanes        # fits
+    assert allocate_constraints(CHUNK, lanes).lanes is lanes            # twice as many
+    assert allocate_constraints(CHUNK - 1, lanes).lanes is lanes
+    grown = allocate_constraints(2 * CHUNK + 1, lanes).lanes             # too small
+    assert grown is not lanes and grown.shape == (3 * CHUNK, FIELDS)
+    shrunk = allocate_constraints(3, grown).lanes                        # more than twice
+    assert shrunk is not grown and shrunk.shape == (CHUNK, FIELDS)

@@ -76,7 +76,8 @@ from ._dynamics.direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, KIND, O
 from ._core.state import DYNAMIC
 from ._dynamics.joints import ROW_LISTS
 from ._dynamics.row_export import export_rows
-from ._dynamics.world_ref import stores_for_step, sync_constraints
+from ._dynamics.contact_lanes import sync_constraint_rows
+from ._dynamics.world_ref import stores_for_step
 from .constants import MAX_ROTATION
 from .types import Vec2
 
@@ -179,7 +180,7 @@ def _joint_layout(name: str, jt, j: int) -> list[tuple[str, str, int]]:
 
 
 def _contact_rows(world) -> list[ConstraintRow]:
-    sync_constraints(world)
+    sync_constraint_rows(world)  # the rows, also what a wide solve left in its lanes
     cs = world._constraints
     c = world._contacts
     n = cs.count.shape[0]

@@ -109,6 +109,7 @@ from . import _lock, _sleep, events
 from . import _snapshot_copy as _fast
 from ._handle import Handle
 from ._stores_epoch import bump as stores_replaced
+from ._dynamics.contact_lanes import sync_constraint_rows
 from ._dynamics.step import _settings_arguments
 from ._dynamics.world_ref import put_contact_stores, sync_constraints, sync_contacts
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
@@ -712,6 +713,11 @@ def _same_shapes(a, b) -> bool:
     return type(a) is type(b) and all(x.shape == y.shape for x, y in zip(a, b))
 
 
+# Columns whose row count is not their store's: the wide contact solver's lanes, padded to
+# whole chunks of rows (_dynamics/contact_lanes.py).
+_PADDED_COLUMNS = frozenset({("_constraints", "lanes")})
+
+
 def _check_store(name: str, value, current) -> None:
     """``value`` (from a snapshot) must be a store of the same columns as ``current``."""
     def fail(why):
@@ -729,7 +735,7 @@ def _check_store(name: str, value, current) -> None:
         if column.dtype != ours.dtype or column.shape[1:] != ours.shape[1:]:
             fail(f"column {field} is {column.dtype}{column.shape[1:]}, this version "
                  f"{ours.dtype}{ours.shape[1:]}")
-        if len(column) != rows:
+        if len(column) != rows and (name, field) not in _PADDED_COLUMNS:
             fail(f"column {field} has {len(column)} rows, the others {rows}")
 
 
@@ -778,6 +784,12 @@ def adopt(world, snapshot: Snapshot) -> None:
 
 # -- hashing -----------------------------------------------------------------------------------
 _MOTION = ("origin", "angle", "v", "w")
+_SCRATCH_COLUMNS = frozenset({("_constraints", "lanes"), ("_constraints", "lane_end"),
+                              ("_constraints", "in_lanes")})
+"""Columns left out of the hash: the wide contact solver's lanes, colour runs and flag
+(_dynamics/contact_lanes.py), which the step writes before it reads them and which say nothing
+the rows do not once read back (``sync_constraint_rows``, below), so that the wide solver
+leaves every hash as it was."""
 
 
 def state_hash(world, motion_only: bool = False) -> str:
@@ -793,7 +805,7 @@ def state_hash(world, motion_only: bool = False) -> str:
     Two worlds with the same hash are in the same state, bit for bit; see the README's
     "Determinism" for when two runs give the same hash and what may change it.
     """
-    sync_constraints(world)
+    sync_constraint_rows(world)
     sync_contacts(world)
     digest = hashlib.blake2b(digest_size=16)
     for name, store in sorted(vars(world).items()):
@@ -801,7 +813,8 @@ def state_hash(world, motion_only: bool = False) -> str:
             continue
         rows = np.flatnonzero(store.alive) if "alive" in store._fields else slice(None)
         for field, column in zip(store._fields, store):
-            if field == "generation" or (motion_only and field not in _MOTION):
+            if (field == "generation" or (motion_only and field not in _MOTION)
+                    or (name, field) in _SCRATCH_COLUMNS):
                 continue
             part = np.ascontiguousarray(column[rows])
             part = part.astype(part.dtype.newbyteorder("<"), copy=False)

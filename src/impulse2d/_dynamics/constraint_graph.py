@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import inner_kernel, kernel
+from .._core.jit import borrowing_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC
 
 COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
@@ -106,3 +106,17 @@ def color_contacts_into(count, body_a, body_b, body_type, asleep, color_count, r
             order[fill[c]] = t if every else rows[t]
             fill[c] += 1
     return order[: starts[color_count + 1]], starts
+
+
+@borrowing_kernel
+def mark_colour_runs(lane_end, starts):
+    """Write into ``lane_end`` (one entry per solve-order row) the end of the run of rows the
+    wide solver (:mod:`.contact_lanes`) may solve together: the row's colour for the colours of
+    :func:`color_contacts` (``starts``), the row alone for the overflow colour, whose rows may
+    share a body."""
+    last = starts.shape[0] - 2  # the overflow colour
+    for c in range(last):
+        for q in range(starts[c], starts[c + 1]):
+            lane_end[q] = starts[c + 1]
+    for q in range(starts[last], starts[last + 1]):
+        lane_end[q] = q + 1

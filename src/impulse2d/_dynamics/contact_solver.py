@@ -44,6 +44,8 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
+from .lane_layout import (CHUNK, FIELDS, flat_lanes, lane_index, lane_rows, write_lane_impulses,
+                          write_lane_point, write_lane_row)
 from .velocities import load_pair, store_pair
 
 
@@ -72,6 +74,14 @@ class ContactConstraints(NamedTuple):
     total_tangent_impulse: np.ndarray
     bias: np.ndarray               # (c, 2) m/s, the normal row's bias in its last biased pass
     unclamped: np.ndarray          # (c, 2, 2) N s, (normal, tangent) before the last clamp
+    # The wide solver's (:mod:`.contact_lanes`): its lanes, FIELDS doubles a row, read as one
+    # flat buffer in chunks, field by field, padded to whole chunks (lane_rows(c) rows, not c:
+    # .lane_layout); the end of the row's colour run; and whether the row's columns from
+    # inv_mass to unclamped, but for restitution and relative_velocity, are in the lanes only
+    # (prepared for a wide solve, not yet read back: contact_lanes.sync_constraint_rows).
+    lanes: np.ndarray
+    lane_end: np.ndarray           # int64
+    in_lanes: np.ndarray           # bool
 
 
 CONSTRAINT_LAYOUT = {
@@ -97,19 +107,45 @@ CONSTRAINT_LAYOUT = {
     "total_tangent_impulse": (np.float64, (2,)),
     "bias": (np.float64, (2,)),
     "unclamped": (np.float64, (2, 2)),
+    "lanes": (np.float64, (FIELDS,)),  # lane_rows(c) rows
+    "lane_end": (np.int64, ()),
+    "in_lanes": (np.bool_, ()),
 }
 
 
 def contact_constraints(count: int) -> ContactConstraints:
-    return allocate_store(ContactConstraints, CONSTRAINT_LAYOUT, count)
+    store = allocate_store(ContactConstraints, CONSTRAINT_LAYOUT, count)
+    return store._replace(lanes=np.zeros((lane_rows(count), FIELDS)))
+
+
+@inline_kernel
+def rows_of(cs, lo, hi):
+    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
+    wide solver's lanes and runs are the whole store's (a verb given this store and ``lo``
+    indexes them from there: :func:`prepare_contacts`)."""
+    return ContactConstraints(
+        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
+        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
+        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
+        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
+        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
+        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
+        cs.unclamped[lo:hi], cs.lanes, cs.lane_end, cs.in_lanes[lo:hi])
 
 
 @kernel
-def allocate_constraints(count):
-    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
-    ``tests/test_storage.py`` holds the two together."""
+def allocate_constraints(count, lanes):
+    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT` (the
+    lanes padded); ``tests/test_storage.py`` holds the two together. ``lanes``: the previous
+    store's lanes, kept if they hold the rows and no more than twice as many (the step makes
+    a new store whenever the row count changes, and the lanes are as large as the rest of it:
+    a pile of falling circles changes its count most steps). Kept lanes are not zeroed: a
+    prepare writes every lane a verb keeps anything of (:mod:`.lane_layout`)."""
     f8 = np.float64
     i8 = np.int64
+    rows = (count + CHUNK - 1) // CHUNK * CHUNK  # lane_rows(count)
+    if not rows <= lanes.shape[0] <= 2 * rows:
+        lanes = np.zeros((rows, FIELDS), f8)
     return ContactConstraints(
         np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
         np.zeros((count, 4), f8), np.zeros((count, 2), f8), np.zeros(count, f8),
@@ -117,14 +153,22 @@ def allocate_constraints(count):
         np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
         np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8))
+        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8),
+        lanes, np.zeros(count, i8), np.zeros(count, np.bool_))
 
 
 @borrowing_kernel
 def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
-                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale):
+                     soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale,
+                     wide=False, first=0):
     """Gather contacts ``order`` into constraint rows: anchors, effective masses, softness, the
     pre-solve approach speed, and the warm-start impulses.
+
+    ``wide``: for the wide solver (:mod:`.contact_lanes`), what its passes read goes straight
+    into the lanes (:mod:`.lane_layout`), not into the rows, at the lane rows from ``first``
+    (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
+    :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
+    restitution and approach speeds, and the flag ``in_lanes``.
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -133,6 +177,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     center = bodies.center
     v = bodies.v
     w = bodies.w
+    lanes = flat_lanes(cs)
     for q in range(order.shape[0]):
         k = order[q]
         count = contacts.count[k]
@@ -142,61 +187,80 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
         cs.body_a[q] = a
         cs.body_b[q] = b
         cs.count[q] = count
+        cs.in_lanes[q] = wide
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        cs.inv_mass[q, 0] = m_a
-        cs.inv_mass[q, 1] = i_a
-        cs.inv_mass[q, 2] = m_b
-        cs.inv_mass[q, 3] = i_b
         if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
-            cs.softness[q, 0] = static_bias_rate
-            cs.softness[q, 1] = static_mass_scale
-            cs.softness[q, 2] = static_impulse_scale
+            rate = static_bias_rate
+            mass_scale = static_mass_scale
+            impulse_scale = static_impulse_scale
         else:
-            cs.softness[q, 0] = soft_bias_rate
-            cs.softness[q, 1] = soft_mass_scale
-            cs.softness[q, 2] = soft_impulse_scale
-        cs.friction[q] = contacts.friction[k]
+            rate = soft_bias_rate
+            mass_scale = soft_mass_scale
+            impulse_scale = soft_impulse_scale
+        friction = contacts.friction[k]
         cs.restitution[q] = contacts.restitution[k]
         nx = contacts.normal[k, 0]
         ny = contacts.normal[k, 1]
-        cs.normal[q, 0] = nx
-        cs.normal[q, 1] = ny
         tx = ny
         ty = -nx
+        r = lane_index(first + q)
+        if wide:
+            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                           impulse_scale, count)
+        else:
+            cs.inv_mass[q, 0] = m_a
+            cs.inv_mass[q, 1] = i_a
+            cs.inv_mass[q, 2] = m_b
+            cs.inv_mass[q, 3] = i_b
+            cs.softness[q, 0] = rate
+            cs.softness[q, 1] = mass_scale
+            cs.softness[q, 2] = impulse_scale
+            cs.friction[q] = friction
+            cs.normal[q, 0] = nx
+            cs.normal[q, 1] = ny
         for j in range(2):
-            cs.max_normal_impulse[q, j] = 0.0
-            cs.total_normal_impulse[q, j] = 0.0
-            cs.total_tangent_impulse[q, j] = 0.0
-            cs.bias[q, j] = 0.0
-            cs.unclamped[q, j, 0] = 0.0
-            cs.unclamped[q, j, 1] = 0.0
-            if warm_starting and j < count:
-                cs.normal_impulse[q, j] = contacts.normal_impulse[k, j]
-                cs.tangent_impulse[q, j] = contacts.tangent_impulse[k, j]
+            warm = warm_starting and j < count
+            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
+            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+            if wide:
+                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
             else:
-                cs.normal_impulse[q, j] = 0.0
-                cs.tangent_impulse[q, j] = 0.0
+                cs.max_normal_impulse[q, j] = 0.0
+                cs.total_normal_impulse[q, j] = 0.0
+                cs.total_tangent_impulse[q, j] = 0.0
+                cs.bias[q, j] = 0.0
+                cs.unclamped[q, j, 0] = 0.0
+                cs.unclamped[q, j, 1] = 0.0
+                cs.normal_impulse[q, j] = normal_impulse
+                cs.tangent_impulse[q, j] = tangent_impulse
         for j in range(count):
             rax = contacts.point[k, j, 0] - center[a, 0]
             ray = contacts.point[k, j, 1] - center[a, 1]
             rbx = contacts.point[k, j, 0] - center[b, 0]
             rby = contacts.point[k, j, 1] - center[b, 1]
-            cs.r_a[q, j, 0] = rax
-            cs.r_a[q, j, 1] = ray
-            cs.r_b[q, j, 0] = rbx
-            cs.r_b[q, j, 1] = rby
-            cs.base_separation[q, j] = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
+            base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
             rn_a = rax * ny - ray * nx
             rn_b = rbx * ny - rby * nx
             k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
-            cs.normal_mass[q, j] = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
             rt_a = rax * ty - ray * tx
             rt_b = rbx * ty - rby * tx
             k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
-            cs.tangent_mass[q, j] = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            if wide:
+                write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
+                                 tangent_mass)
+            else:
+                cs.r_a[q, j, 0] = rax
+                cs.r_a[q, j, 1] = ray
+                cs.r_b[q, j, 0] = rbx
+                cs.r_b[q, j, 1] = rby
+                cs.base_separation[q, j] = base
+                cs.normal_mass[q, j] = normal_mass
+                cs.tangent_mass[q, j] = tangent_mass
             dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
@@ -412,45 +476,59 @@ def bounce_speed(e, approach, accel, half_kick, s_start, s_now):
     return math.sqrt(max(e * e * met + 2.0 * accel * s_now, 0.0)) - accel * half_kick
 
 
-@borrowing_kernel
-def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
-    """Drive the normal speed of point ``j`` of constraint ``q`` (B relative to A, m/s) to
-    ``target`` by one normal impulse at its step-start anchors, the accumulated impulse ``old``
-    (N s) clamped to ``[0, normal_mass speed_cap]`` as :func:`solve_contacts` clamps it; applies
-    the change to the bodies' velocities and returns the new accumulated impulse. The bounce of
-    every solver that has one: :func:`apply_restitution`, and the acceleration level's
-    (:mod:`.direct_accel`), which keeps its impulses elsewhere."""
+@inline_kernel
+def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, m_b, i_b,
+               target, old, speed_cap):
+    """Drive the normal speed of a point (B relative to A, m/s; anchors ``r_a``, ``r_b``, m) to
+    ``target`` by one normal impulse, the accumulated impulse ``old`` (N s) clamped to
+    ``[0, normal_mass speed_cap]`` as :func:`solve_contacts` clamps it; applies the change to
+    the bodies' velocities and returns ``(total, unclamped)``: the new accumulated impulse, and
+    before the clamp."""
     v = bodies.v
     w = bodies.w
-    a = cs.body_a[q]
-    b = cs.body_b[q]
-    nx = cs.normal[q, 0]
-    ny = cs.normal[q, 1]
-    rax = cs.r_a[q, j, 0]
-    ray = cs.r_a[q, j, 1]
-    rbx = cs.r_b[q, j, 0]
-    rby = cs.r_b[q, j, 1]
     dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
     dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
     vn = dvx * nx + dvy * ny
-    impulse = -cs.normal_mass[q, j] * (vn - target)
-    total = min(max(old + impulse, 0.0), cs.normal_mass[q, j] * speed_cap)
-    cs.unclamped[q, j, 0] = old + impulse  # the row as world.constraint_rows() reports it
-    cs.bias[q, j] = -target
+    impulse = -normal_mass * (vn - target)
+    total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
+    unclamped = old + impulse
     impulse = total - old
     px = impulse * nx
     py = impulse * ny
-    m_a = cs.inv_mass[q, 0]
-    i_a = cs.inv_mass[q, 1]
-    m_b = cs.inv_mass[q, 2]
-    i_b = cs.inv_mass[q, 3]
     v[a, 0] -= m_a * px
     v[a, 1] -= m_a * py
     w[a] -= i_a * (rax * py - ray * px)
     v[b, 0] += m_b * px
     v[b, 1] += m_b * py
     w[b] += i_b * (rbx * py - rby * px)
+    return total, unclamped
+
+
+@borrowing_kernel
+def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
+    """:func:`push_point` on point ``j`` of constraint ``q`` at its step-start anchors; returns
+    the new accumulated impulse. The bounce of every solver that has one:
+    :func:`apply_restitution`, and the acceleration level's (:mod:`.direct_accel`), which keeps
+    its impulses elsewhere."""
+    total, unclamped = push_point(bodies, cs.body_a[q], cs.body_b[q], cs.normal[q, 0],
+                                  cs.normal[q, 1], cs.r_a[q, j, 0], cs.r_a[q, j, 1],
+                                  cs.r_b[q, j, 0], cs.r_b[q, j, 1], cs.normal_mass[q, j],
+                                  cs.inv_mass[q, 0], cs.inv_mass[q, 1], cs.inv_mass[q, 2],
+                                  cs.inv_mass[q, 3], target, old, speed_cap)
+    cs.unclamped[q, j, 0] = unclamped  # the row as world.constraint_rows() reports it
+    cs.bias[q, j] = -target
     return total
+
+
+@inline_kernel
+def restitution_gap(base, rax, ray, rbx, rby, nx, ny, ca, sa, cb, sb, ddx, ddy):
+    """``(s_start, s_now)``: a point's separation (m) where its approach was measured (the
+    step's start) and now, as :func:`solve_contacts` computes the current gap (``ca, sa, cb,
+    sb``: the bodies' in-step rotations, ``ddx, ddy``: B's in-step displacement less A's)."""
+    s_start = base + (rbx - rax) * nx + (rby - ray) * ny
+    gapx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
+    gapy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
+    return s_start, base + gapx * nx + gapy * ny
 
 
 @borrowing_kernel
@@ -489,15 +567,9 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
             approach = cs.relative_velocity[q, j]
             if approach > -threshold or cs.max_normal_impulse[q, j] == 0.0:
                 continue
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            base = cs.base_separation[q, j]
-            s_start = base + (rbx - rax) * nx + (rby - ray) * ny
-            gapx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
-            gapy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            s_now = base + gapx * nx + gapy * ny
+            s_start, s_now = restitution_gap(cs.base_separation[q, j], cs.r_a[q, j, 0],
+                                             cs.r_a[q, j, 1], cs.r_b[q, j, 0], cs.r_b[q, j, 1],
+                                             nx, ny, ca, sa, cb, sb, ddx, ddy)
             target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
             old = cs.normal_impulse[q, j]
             total = push_to_speed(cs, bodies, q, j, target, old, speed_cap)

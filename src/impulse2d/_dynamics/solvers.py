@@ -17,12 +17,14 @@ import math
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
-from .contact_solver import apply_restitution, prepare_contacts, solve_contacts, warm_start_contacts
+from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
+                            in_lanes, lanes_pass, restitution, rows_for_diagnostics)
+from .contact_solver import prepare_contacts
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SLOP
 from .softness import soft_coefficients
-from .verbs import (EXACT_SOLVE, ITERATION, OPENING, PREPARE, SOLVE, WARM_START, diagnose)
+from .verbs import EXACT_SOLVE, ITERATION, OPENING, PREPARE, SOLVE, WARM_START, diagnose
 from .world_ref import borrow
 
 
@@ -57,7 +59,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     limits, as positions are integrated (``inf``: not at all, as v3.1)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
-    touching = order.shape[0] > 0
+    n = order.shape[0]
+    touching = n > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     h = dt / substeps
     inv_h = 1.0 / h
@@ -70,9 +73,12 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                                                               h)
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
+    wide = in_lanes(world)  # the contact passes' storage: lanes (contact_lanes) or the rows
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
-                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide,
+                         0)
+        rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
@@ -87,22 +93,25 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
-                warm_start_contacts(cs, bodies)
+                lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, True, 0.0, 0.0,
+                           contact_speed, False, speed_cap)
         joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
                    speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
-                           speed_cap)
+            lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
+                       False, speed_cap)
         integrate_positions(bodies, rows, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
-                           speed_cap)
-        # the relax pass's rows: rigid, no bias but the speculative one
+            # the relax pass's rows: rigid, no bias but the speculative one
+            lanes_pass(world, LANE_SOLVE, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
+                       True, speed_cap)
+            rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
+        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
+        finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h
 
 
@@ -193,25 +202,27 @@ def add_sweep_totals(cs):
 
 
 @inline_kernel
-def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap):
+def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, wide):
     """The opening of the one-step rigid solvers (``pgs``, ``pgs_ngs``, ``pgs_block``):
     integrate velocities, prepare the touching contacts ``order`` (rigid rows: the soft
-    step's coefficients at "off") and the joints, warm start."""
+    step's coefficients at "off"; ``wide``: into the wide solver's lanes, :mod:`.contact_lanes`)
+    and the joints, warm start the joints. The caller warm starts the contacts, with its own
+    verb (so that a solver compiles one contact solver, not both)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
     integrate_velocities(bodies, body_rows(world), gx, gy, dt)
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
-                         0.0, 0.0, 1.0, 0.0)
+                         0.0, 0.0, 1.0, 0.0, wide, 0)
+        if wide:
+            rows_for_diagnostics(world, cs)
     joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                spin_cap)
     borrow(world, "clock")[3] = cycles()
     diagnose(world, order, OPENING, 0, dt, 0.0, 0.0, speed_cap, spin_cap)
     if warm_starting:
         joint_pass(world, WARM_START, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-        if touching:
-            warm_start_contacts(cs, bodies)
 
 
 @entry_kernel
@@ -224,11 +235,16 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     integrate positions with the solved velocities."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
-    touching = order.shape[0] > 0
+    n = order.shape[0]
+    touching = n > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    wide = in_lanes(world)  # see _soft_step
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, wide)
+    if warm_starting and touching:
+        lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, False, 0.0, 0.0, contact_speed,
+                   False, speed_cap)
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
         last = i == iterations - 1
@@ -236,17 +252,23 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
             hold_velocities(bodies, velocities)
         joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
         if touching:
-            solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed,
-                           last, speed_cap)
+            lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, False, baumgarte, slop,
+                       contact_speed, last, speed_cap)
+            rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
         if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):
             if touching:
-                add_sweep_totals(cs)
+                if wide:
+                    add_lane_totals(cs, 0, n)
+                    rows_for_diagnostics(world, cs)
+                else:
+                    add_sweep_totals(cs)
             break
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+        finish_lanes(world, cs, wide, 0, n)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

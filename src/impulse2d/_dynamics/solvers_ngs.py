@@ -37,7 +37,7 @@ from ..constants import MAX_ROTATION, POSITION_BAUMGARTE
 from .awake import body_rows
 from .contact_block import solve_contacts_block, speculative_biases
 from .contact_position import solve_contact_positions
-from .contact_solver import apply_restitution, solve_contacts
+from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
 from .integrate import integrate_positions
 from .joint_solver import all_revolute, joint_pass, joint_position_pass, revolute_rigid_pass
 from .lengths import MAX_CORRECTION, SLOP
@@ -100,7 +100,9 @@ def _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity
 def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
     """Prepare and warm start (:func:`~.solvers.rigid_opening`); returns the impulse caps."""
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
-    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap)
+    rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, False)
+    if warm_starting and order.shape[0] > 0:
+        warm_start_contacts(borrow(world, "constraints"), borrow(world, "bodies"))
     return speed_cap, spin_cap
 
 

@@ -53,9 +53,10 @@ from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, so
                solvers_ngs)
 from .solvers import impulse_caps
 from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
-from .constraint_graph import COLOR_COUNT, color_contacts_into
+from .constraint_graph import COLOR_COUNT, color_contacts_into, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
+from .contact_lanes import SOLVERS as LANE_SOLVERS, lanes_entry, lanes_pay, rows_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -71,9 +72,10 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LAWS, PAIRS, PAIRS_SIGNATURE, SERIAL_COLLIDE,
-                    SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE, THREAD_BODIES, THREAD_ROWS, THREADS,
-                    call_collide, call_continuous, call_pairs, call_solver, diagnose)
+                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, PAIRS,
+                    PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE,
+                    THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
+                    call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
 from .. import _threads
 from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
@@ -183,20 +185,19 @@ def _collide_entry(world, table):
 
 @inner_kernel
 def _colour(world):
-    """The touching contacts in solver order (by colour), a view of the world's scratch
-    (:mod:`.scratch`)."""
+    """The touching contacts in solver order (by colour), and each colour's start in it:
+    views of the world's scratch (:mod:`.scratch`)."""
     bodies_type = borrow_column(world, "bodies", "type")
     count = borrow_column(world, "contacts", "count")
     n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
     used, color, order, sizes, fill, starts = colour_buffers(
         world, borrow_column(world, "shapes", "alive").shape[0], bodies_type.shape[0],
         count.shape[0] if n_rows < 0 else n_rows)
-    order, _ = color_contacts_into(count, borrow_column(world, "contacts", "body_a"),
-                                   borrow_column(world, "contacts", "body_b"), bodies_type,
-                                   borrow_column(world, "bodies", "asleep"), COLOR_COUNT,
-                                   borrow(world, "awake_contacts"), n_rows, used, color, order,
-                                   sizes, fill, starts)
-    return order
+    return color_contacts_into(count, borrow_column(world, "contacts", "body_a"),
+                               borrow_column(world, "contacts", "body_b"), bodies_type,
+                               borrow_column(world, "bodies", "asleep"), COLOR_COUNT,
+                               borrow(world, "awake_contacts"), n_rows, used, color, order,
+                               sizes, fill, starts)
 
 
 @borrowing_kernel
@@ -387,10 +388,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         find_contacts(world)  # the woken islands' contacts join this step's
     clock[2] = cycles()
 
-    order = _colour(world) if paired else np.empty(0, dtype=np.int64)
+    if paired:
+        order, starts = _colour(world)
+    else:
+        order, starts = np.empty(0, dtype=np.int64), np.zeros(COLOR_COUNT + 2, dtype=np.int64)
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
-        world.constraints = allocate_constraints(order.shape[0])
+        world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes)
+    mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     velocities = velocity_buffer(world, borrow_column(world, "bodies", "w").shape[0]
                                  if velocity_tolerance > 0.0 else 0)
@@ -557,6 +562,12 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
+LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.0)
+ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
+"""The contact passes (:mod:`.contact_lanes`) of the solvers that call them by address
+(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 5 and 3 s of compile CPU
+(the loops alone, measured in isolation)."""
+
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
@@ -669,6 +680,8 @@ def needed_units(world, by_type) -> dict:
         needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
+    if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
+        needed[LANES] = LANES_KERNEL if lanes_pay(world) else ROWS_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):

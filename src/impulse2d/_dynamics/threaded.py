@@ -13,9 +13,10 @@ store is the same bits whoever writes last.) This module therefore
   kinematic body repeats; the overflow colour falls apart into short runs);
 * runs each block of at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
   :data:`~.verbs.THREAD_ROWS`) as ``threads`` equal chunks in a Numba
-  ``prange``, each chunk handed to the serial verb of :mod:`.contact_solver` on a slice of the
-  constraint store, and each run of shorter blocks serially, as one call: a parallel launch
-  costs more than such a block's solve;
+  ``prange``, each chunk's range of rows handed to the world's contact passes
+  (:mod:`.contact_lanes`: in SIMD lanes, or row by row in a small world; called by address,
+  compiled once for the serial and the threaded solvers), and each run of shorter blocks
+  serially, as one call: a parallel launch costs more than such a block's solve;
 * runs the per-row and per-body stages (the narrowphase, preparing the rows, integrating
   velocities and positions) the same way, over chunks of rows or bodies (the narrowphase's
   one order-dependent output, the normal it leaves on a pair found apart, is then put back
@@ -53,16 +54,17 @@ from .._core.lazy import JIT
 from .._core.state import STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
-from .contact_solver import (ContactConstraints, apply_restitution, prepare_contacts,
-                             solve_contacts, warm_start_contacts)
+from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, restitution,
+                            rows_for_diagnostics)
+from .contact_solver import prepare_contacts, rows_of
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
-from .verbs import (CHAINS, ITERATION, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
-                    WARM_START, diagnose)
+from .verbs import (CHAINS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
+                    WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -95,19 +97,6 @@ if not JIT:
     def numba_threads() -> int:  # noqa: F811  (plain Python: Numba's own count)
         import numba
         return numba.get_num_threads()
-
-
-@inline_kernel
-def rows_of(cs, lo, hi):
-    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy)."""
-    return ContactConstraints(
-        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
-        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
-        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
-        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
-        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
-        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
-        cs.unclamped[lo:hi])
 
 
 @kernel
@@ -168,67 +157,52 @@ def _chunk(lo, hi, c, chunks):
 
 @parallel_kernel
 def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, rate, mass_scale,
-                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
+                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide):
     """:func:`~.contact_solver.prepare_contacts` over ``chunks`` chunks of the rows (each row
-    reads the contacts and bodies and writes only itself)."""
+    reads the contacts and bodies and writes only itself, and its lanes)."""
     n = order.shape[0]
     if chunks <= 1 or n < min_rows:
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
         return
     for c in prange(chunks):
         lo, hi = _chunk(0, n, c, chunks)
         prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                         s_impulse_scale)
+                         s_impulse_scale, wide, lo)
 
 
 @parallel_kernel
-def warm_start_rows(cs, bodies, parts, chunks):
-    """:func:`~.contact_solver.warm_start_contacts` segment by segment (:func:`segments`)."""
+def lane_pass_rows(world, address, parts, chunks, verb, inv_h, use_bias, contact_speed,
+                   last_sweep, speed_cap):
+    """One pass of the world's contact passes (:func:`~.contact_lanes.lanes_entry` or
+    :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
+    pass with soft bias or the relax pass without), segment by segment (:func:`segments`)."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
         if parts[k, 2] == 0 or chunks <= 1:
-            warm_start_contacts(rows_of(cs, lo, hi), bodies)
+            call_lanes(address, (world, verb, lo, hi, inv_h, use_bias, True, 0.0, 0.0,
+                                 contact_speed, last_sweep, speed_cap))
         else:
             for c in prange(chunks):
                 a, b = _chunk(lo, hi, c, chunks)
-                warm_start_contacts(rows_of(cs, a, b), bodies)
+                call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
+                                     contact_speed, last_sweep, speed_cap))
 
 
 @parallel_kernel
-def solve_rows(cs, bodies, parts, chunks, inv_h, use_bias, contact_speed, last_sweep,
-               speed_cap):
-    """One soft-step pass of :func:`~.contact_solver.solve_contacts` (soft bias, or the relax
-    pass without), segment by segment."""
+def restitution_rows(cs, bodies, wide, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`~.contact_lanes.restitution` segment by segment."""
     for k in range(parts.shape[0]):
         lo = parts[k, 0]
         hi = parts[k, 1]
         if parts[k, 2] == 0 or chunks <= 1:
-            solve_contacts(rows_of(cs, lo, hi), bodies, inv_h, use_bias, True, 0.0, 0.0,
-                           contact_speed, last_sweep, speed_cap)
+            restitution(cs, bodies, wide, lo, hi, threshold, speed_cap, gx, gy, half_kick)
         else:
             for c in prange(chunks):
                 a, b = _chunk(lo, hi, c, chunks)
-                solve_contacts(rows_of(cs, a, b), bodies, inv_h, use_bias, True, 0.0, 0.0,
-                               contact_speed, last_sweep, speed_cap)
-
-
-@parallel_kernel
-def restitution_rows(cs, bodies, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`~.contact_solver.apply_restitution` segment by segment."""
-    for k in range(parts.shape[0]):
-        lo = parts[k, 0]
-        hi = parts[k, 1]
-        if parts[k, 2] == 0 or chunks <= 1:
-            apply_restitution(rows_of(cs, lo, hi), bodies, threshold, speed_cap, gx, gy,
-                              half_kick)
-        else:
-            for c in prange(chunks):
-                a, b = _chunk(lo, hi, c, chunks)
-                apply_restitution(rows_of(cs, a, b), bodies, threshold, speed_cap, gx, gy,
-                                  half_kick)
+                restitution(cs, bodies, wide, a, b, threshold, speed_cap, gx, gy, half_kick)
 
 
 @parallel_kernel
@@ -371,12 +345,15 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
                                                               joint_damping_ratio, h)
     parts = np.zeros((1, 3), dtype=np.int64)  # one serial segment of every row ...
     parts[0, 1] = order.shape[0]
+    wide = in_lanes(world)  # see solvers._soft_step
     if touching:
         prepare_rows(cs, order, borrow(world, "contacts"), bodies, chunks, min_rows,
                      warm_starting, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                     s_impulse_scale)
+                     s_impulse_scale, wide)
         if chunks > 1:  # ... unless there are threads to spread blocks over
             parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
+        rows_for_diagnostics(world, cs)
+    lanes = borrow(world, "verbs")[LANES]
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
@@ -391,19 +368,24 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
         if warm_starting:
             joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
             if touching:
-                warm_start_rows(cs, bodies, parts, chunks)
+                lane_pass_rows(world, lanes, parts, chunks, LANE_WARM_START, inv_h, False,
+                               contact_speed, False, speed_cap)
         joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
                    speed_cap, spin_cap)
         if touching:
-            solve_rows(cs, bodies, parts, chunks, inv_h, True, contact_speed, False, speed_cap)
+            lane_pass_rows(world, lanes, parts, chunks, LANE_SOLVE, inv_h, True, contact_speed,
+                           False, speed_cap)
         drift_bodies(bodies, rows, chunks, min_rows, h, position_speed, position_spin)
         joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
-            solve_rows(cs, bodies, parts, chunks, inv_h, False, contact_speed, True, speed_cap)
+            lane_pass_rows(world, lanes, parts, chunks, LANE_SOLVE, inv_h, False, contact_speed,
+                           True, speed_cap)
+            rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
-        restitution_rows(cs, bodies, parts, chunks, restitution_threshold, speed_cap, gx, gy,
-                         0.5 * h)
+        restitution_rows(cs, bodies, wide, parts, chunks, restitution_threshold, speed_cap, gx,
+                         gy, 0.5 * h)
+        finish_lanes(world, cs, wide, 0, order.shape[0])
     return h
 
 

@@ -47,7 +47,12 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   which the step calls instead while the world is too small for any pass to go parallel: the
   same bits without the threaded entry's fixed cost (:func:`.step.step_kernel`); and slot
   :data:`THREAD_BODIES`, the awake bodies from which the threaded solver is taken for its
-  body passes alone.
+  body passes alone;
+* slot :data:`LANES`: the contact passes of the solvers that solve their contacts by address
+  (:data:`.contact_lanes.SOLVERS`, also as the ``direct`` solver's fallback): the wide
+  solver's (:func:`.contact_lanes.lanes_entry`), or for a small world the row-by-row ones
+  (:func:`.contact_lanes.rows_entry`), so that the vectorised loops are compiled once, not
+  again inside each solver that calls them.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -86,7 +91,8 @@ THREAD_ROWS = THREADS + 1
 SERIAL_SOLVER = THREAD_ROWS + 1
 SERIAL_COLLIDE = SERIAL_SOLVER + 1
 THREAD_BODIES = SERIAL_COLLIDE + 1
-COUNT = THREAD_BODIES + 1
+LANES = THREAD_BODIES + 1
+COUNT = LANES + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -123,6 +129,13 @@ restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velociti
 when ``velocity_tolerance > 0``, else empty): prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
+
+LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _b1, _f8)
+"""``entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+contact_speed, last_sweep, speed_cap) -> value``: the contact passes' ``verb``
+(:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
+:func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``, returning 0.0;
+or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in lanes, 0.0 if row by row."""
 
 DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
                             types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
@@ -174,6 +187,7 @@ call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
 call_dense = address_call(DENSE_SIGNATURE)
 call_law = address_call(LAW_SIGNATURE)
+call_lanes = address_call(LANES_SIGNATURE)
 
 
 @inline_kernel
@@ -194,12 +208,13 @@ def new_table() -> np.ndarray:
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
-           "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "COUNT",
+           "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
-           "DENSE_SIGNATURE", "LAW_SIGNATURE", "call_pairs", "call_collide", "call_joint",
+           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_collide",
+           "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
-           "call_dense", "call_law",
+           "call_dense", "call_law", "call_lanes",
            "diagnose", "new_table"]

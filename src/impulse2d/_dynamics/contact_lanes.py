@@ -1,0 +1,601 @@
+"""The wide contact solver: the constraints of one graph colour solved together, in SIMD lanes.
+
+:func:`.contact_solver.solve_contacts` visits one constraint at a time and reads and writes its
+two bodies' velocities by index. The compiler cannot vectorise that loop: as far as it can
+tell, the next constraint may read the body the last one wrote. Within one colour of
+:mod:`.constraint_graph` no two constraints share a dynamic body, so the constraints of a colour
+are independent, and Box2D v3 solves them 4 or 8 at a time (its "wide" constraints, gathered
+from and scattered to a compact body-state array). Here each colour is solved in three loops:
+
+* **gather** (by body index): the two bodies' velocities into the rows' lanes, and the points'
+  current gaps (which depend only on the bodies' in-step displacements, which no velocity pass
+  changes);
+* **solve** (no index): the rows' arithmetic on the lanes alone, which LLVM turns into AVX2
+  code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
+  ``tests/test_contact_lanes.py``); branches are written as selects, and a constraint's second
+  point is computed for every row and kept only where it exists;
+* **scatter**: the velocity lanes back to the bodies.
+
+**The lanes are the rows' storage for the solve** (their layout: :mod:`.lane_layout`).
+:func:`.contact_solver.prepare_contacts` writes what the solve reads straight into them, and
+into the row store only what the rest of the step reads there (the contact, bodies, point
+count, restitution and approach speed); the impulses accumulate in the lanes through the
+substeps, restitution bounces from them (:func:`apply_restitution_wide`), and only what the
+step keeps reads back: the points' accumulated, peak and total impulses
+(:func:`store_lane_impulses`, 10 doubles a row), which the step writes to the manifolds for the
+next step's warm start and the contact events read. The other columns of the rows (anchors,
+masses, biases, unclamped impulses) are filled from the lanes only when something reads them:
+the diagnostics in the step, and in Python :func:`sync_constraint_rows` (the constraint rows,
+the state hash; a snapshot copies the lanes), told what to do by the row flag ``in_lanes``.
+
+**Compiled once.** The passes are one entry, :func:`lanes_entry`, compiled on its own
+(:class:`~.._core.lazy.LazyKernel`, the table of verbs' slot :data:`~.verbs.LANES`) and called
+by address from each solver that uses it (``soft_step``, ``soft_step_v31``, ``pgs``, and the
+threaded ``soft_step``, once per thread's range of rows): Numba links a callee's code into its
+caller and optimises the whole again, so a vectorised loop called directly is vectorised again
+in every caller.
+
+Compile time is what the layout is shaped by: the first version (branch ``wide31``) had three
+variants of the solve loop (one and two points, the last chunk's run-time stride) and its index
+helpers inlined at every access, and took a cold start of ``pyramid_20`` from 26.5 to 55.2 s; a
+one-point variant alone (circles: half the lanes' arithmetic) adds 4 s of compile CPU,
+measured in isolation (7.4-8.0 -> 11.5-11.8 s), and gave rain's passes no gain (branch
+``wide31b``), so one-point rows compute a second point and drop it. The solve loop reads
+nothing but the lanes (a row's point count is a lane too), so it needs no overlap test against
+another array either.
+
+Per constraint the operations and their order are those of ``solve_contacts`` (friction rows,
+then normal rows, point by point), and the engine compiles without FMA contraction
+(:mod:`.._core.jit`), so the results are bit-identical: only the order *between* independent
+constraints changes. Static and kinematic bodies are shared within a colour but never changed
+by a contact (zero inverse mass), so reading them before the colour's writes changes nothing.
+The overflow colour's constraints may share bodies: each is its own run of one, solved in turn.
+
+``cs.lane_end[q]`` (:func:`.constraint_graph.mark_colour_runs`) is the end of the colour run
+that holds row ``q``; the step marks it after colouring. The ``pgs_ngs``, ``pgs_block`` and
+``direct`` solvers keep the row store's verbs.
+
+**Small worlds** solve row by row: a colour of a few rows runs the lanes' scalar remainder
+loop, computing both points of every row, with a gather and a scatter around it, and the
+10-body world of issue 30 stepped 1.11-1.14x slower so. The slot :data:`~.verbs.LANES` of a
+world of fewer than :data:`MIN_BODIES` dynamic bodies holds :func:`rows_entry` instead: the same
+verbs on the rows, by address too (the solver asks it, :func:`in_lanes`, whether to prepare
+the lanes or the rows). The choice is made when the table of verbs is filled, so that a world
+compiles one of the two; the bits are the same either way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
+from .._core.state import DYNAMIC
+from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
+                             restitution_gap, rows_of, solve_contacts, warm_start_contacts)
+from .lane_layout import (BASE, BIAS, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE, M_A, M_B,
+                          MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY, RBX,
+                          RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY,
+                          WA, WB, flat_lanes, lane_index)
+from .verbs import DIAGNOSTICS, LANES, call_lanes
+from .world_ref import borrow, sync_constraints
+
+LANE_WARM_START, LANE_SOLVE, LANE_MODE = 0, 1, 2
+"""What the contact passes' entry is asked to do (its ``verb``): warm start, solve, or say
+whether it solves in lanes (1.0) or row by row (0.0)."""
+
+SOLVERS = ("soft_step", "soft_step_v31", "pgs")
+"""The solvers (``WorldSettings.solver``) whose contacts are solved by the entry in the world's
+slot :data:`~.verbs.LANES`: :func:`lanes_entry` or, for a small world, :func:`rows_entry`."""
+
+MIN_BODIES = 32
+"""Dynamic bodies from which a world's contacts are solved in lanes (:func:`lanes_pay`).
+Measured (BENCHMARKS.md, 2026-11-28 night): the 10-body world of issue 30 (11 rows, in 3-4
+colours of a few rows each) stepped 1.11-1.14x slower in lanes, ``pyramid_20`` (210 bodies)
+0.60-0.73x: a colour of a few rows runs the lanes' scalar remainder, both points of every row
+and the gather and scatter, where the serial pass runs one point of a circle in registers."""
+
+
+@inline_kernel
+def _gather(cs, lanes, bodies, base, start, i0, i1, gaps):
+    """Velocities of the bodies of a chunk's rows ``i0:i1`` into the lanes (the chunk's first
+    row: ``start``, its first double: ``base``), and, with ``gaps``, each point's current
+    separation (m), as ``solve_contacts`` computes it."""
+    v = bodies.v
+    w = bodies.w
+    dp = bodies.dp
+    dq = bodies.dq
+    for i in range(i0, i1):
+        q = start + i
+        r = base + i
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        lanes[r + VAX] = v[a, 0]
+        lanes[r + VAY] = v[a, 1]
+        lanes[r + WA] = w[a]
+        lanes[r + VBX] = v[b, 0]
+        lanes[r + VBY] = v[b, 1]
+        lanes[r + WB] = w[b]
+        if gaps:
+            nx = lanes[r + NX]
+            ny = lanes[r + NY]
+            ca = dq[a, 0]
+            sa = dq[a, 1]
+            cb = dq[b, 0]
+            sb = dq[b, 1]
+            ddx = dp[b, 0] - dp[a, 0]
+            ddy = dp[b, 1] - dp[a, 1]
+            for j in range(cs.count[q]):
+                p = r + np.uint64(j) * POINT_STEP
+                rax = lanes[p + RAX]
+                ray = lanes[p + RAY]
+                rbx = lanes[p + RBX]
+                rby = lanes[p + RBY]
+                gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
+                gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
+                lanes[p + GAP] = lanes[p + BASE] + gx * nx + gy * ny
+
+
+@inline_kernel
+def _scatter(cs, lanes, bodies, base, start, i0, i1):
+    """The velocity lanes of a chunk's rows ``i0:i1`` back to their bodies (A, then B, as
+    ``store_pair``)."""
+    v = bodies.v
+    w = bodies.w
+    for i in range(i0, i1):
+        q = start + i
+        r = base + i
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        v[a, 0] = lanes[r + VAX]
+        v[a, 1] = lanes[r + VAY]
+        w[a] = lanes[r + WA]
+        v[b, 0] = lanes[r + VBX]
+        v[b, 1] = lanes[r + VBY]
+        w[b] = lanes[r + WB]
+
+
+@inline_kernel
+def _warm_lanes(lanes, base, i0, i1):
+    """:func:`.contact_solver.warm_start_contacts` on a chunk's rows ``i0:i1``: both points
+    computed for every row, the second kept where it exists."""
+    for i in range(i0, i1):
+        r = base + i
+        two = lanes[r + TWO] != 0.0
+        m_a = lanes[r + M_A]
+        i_a = lanes[r + I_A]
+        m_b = lanes[r + M_B]
+        i_b = lanes[r + I_B]
+        nx = lanes[r + NX]
+        ny = lanes[r + NY]
+        vax = lanes[r + VAX]
+        vay = lanes[r + VAY]
+        wa = lanes[r + WA]
+        vbx = lanes[r + VBX]
+        vby = lanes[r + VBY]
+        wb = lanes[r + WB]
+        for j in range(2):
+            keep = j == 0 or two
+            p = r + np.uint64(j) * POINT_STEP
+            ln = lanes[p + NIMP]
+            lt = lanes[p + TIMP]
+            px = ln * nx + lt * ny
+            py = ln * ny - lt * nx
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            vax = vax - m_a * px if keep else vax
+            vay = vay - m_a * py if keep else vay
+            wa = wa - i_a * (rax * py - ray * px) if keep else wa
+            vbx = vbx + m_b * px if keep else vbx
+            vby = vby + m_b * py if keep else vby
+            wb = wb + i_b * (rbx * py - rby * px) if keep else wb
+        lanes[r + VAX] = vax
+        lanes[r + VAY] = vay
+        lanes[r + WA] = wa
+        lanes[r + VBX] = vbx
+        lanes[r + VBY] = vby
+        lanes[r + WB] = wb
+
+
+@inline_kernel
+def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
+                 contact_speed, last_sweep, speed_cap):
+    """:func:`.contact_solver.solve_contacts`'s rows on a chunk's rows ``i0:i1``, the same
+    operations in the same order per row (``baumgarte_rate``: its ``baumgarte * inv_h``).
+    Every store is unconditional (a row that keeps a value writes it back) and every branch a
+    select, so that the loop has nothing left to stop the vectoriser."""
+    write_bias = use_bias or not soft
+    for i in range(i0, i1):
+        r = base + i
+        two = lanes[r + TWO] != 0.0
+        m_a = lanes[r + M_A]
+        i_a = lanes[r + I_A]
+        m_b = lanes[r + M_B]
+        i_b = lanes[r + I_B]
+        vax = lanes[r + VAX]
+        vay = lanes[r + VAY]
+        wa = lanes[r + WA]
+        vbx = lanes[r + VBX]
+        vby = lanes[r + VBY]
+        wb = lanes[r + WB]
+        nx = lanes[r + NX]
+        ny = lanes[r + NY]
+        tx = ny
+        ty = -nx
+        friction = lanes[r + FRICTION]
+        # friction rows (contact_solver.friction_rows)
+        for j in range(2):
+            keep = j == 0 or two
+            p = r + np.uint64(j) * POINT_STEP
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            dvx = vbx - wb * rby - vax + wa * ray
+            dvy = vby + wb * rbx - vay - wa * rax
+            vt = dvx * tx + dvy * ty
+            impulse = -lanes[p + TMASS] * vt
+            limit = friction * lanes[p + NIMP]
+            old = lanes[p + TIMP]
+            total = min(max(old + impulse, -limit), limit)
+            unclamped = lanes[p + UNT]
+            lanes[p + UNT] = old + impulse if keep else unclamped
+            lanes[p + TIMP] = total if keep else old
+            impulse = total - old
+            px = impulse * tx
+            py = impulse * ty
+            vax = vax - m_a * px if keep else vax
+            vay = vay - m_a * py if keep else vay
+            wa = wa - i_a * (rax * py - ray * px) if keep else wa
+            vbx = vbx + m_b * px if keep else vbx
+            vby = vby + m_b * py if keep else vby
+            wb = wb + i_b * (rbx * py - rby * px) if keep else wb
+        # normal rows
+        soft_rate = lanes[r + RATE]
+        soft_mass = lanes[r + MASS_SCALE]
+        soft_impulse = lanes[r + IMPULSE_SCALE]
+        for j in range(2):
+            keep = j == 0 or two
+            p = r + np.uint64(j) * POINT_STEP
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            s = lanes[p + GAP]
+            # the bias of solve_contacts' if-chain, as selects: speculative, relax, soft, hard
+            pushing = not s > 0.0
+            soft_now = pushing and use_bias and soft
+            hard = max(baumgarte_rate * min(0.0, s + linear_slop), -contact_speed)
+            bias = max(soft_rate * s, -contact_speed) if soft else hard
+            bias = bias if use_bias else 0.0
+            bias = bias if pushing else s * inv_h
+            mass_scale = soft_mass if soft_now else 1.0
+            impulse_scale = soft_impulse if soft_now else 0.0
+            dvx = vbx - wb * rby - vax + wa * ray
+            dvy = vby + wb * rbx - vay - wa * rax
+            vn = dvx * nx + dvy * ny
+            old = lanes[p + NIMP]
+            normal_mass = lanes[p + NMASS]
+            impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
+            total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
+            unclamped = lanes[p + UNN]
+            lanes[p + UNN] = old + impulse if keep else unclamped
+            kept_bias = lanes[p + BIAS]
+            lanes[p + BIAS] = bias if keep and write_bias else kept_bias
+            total = total if keep else old
+            lanes[p + NIMP] = total
+            peak = lanes[p + MAXN]
+            lanes[p + MAXN] = total if total > peak else peak
+            impulse = total - old
+            px = impulse * nx
+            py = impulse * ny
+            vax = vax - m_a * px if keep else vax
+            vay = vay - m_a * py if keep else vay
+            wa = wa - i_a * (rax * py - ray * px) if keep else wa
+            vbx = vbx + m_b * px if keep else vbx
+            vby = vby + m_b * py if keep else vby
+            wb = wb + i_b * (rbx * py - rby * px) if keep else wb
+        if last_sweep:
+            for j in range(2):
+                keep = j == 0 or two
+                p = r + np.uint64(j) * POINT_STEP
+                n_total = lanes[p + TOTN]
+                t_total = lanes[p + TOTT]
+                n_sum = n_total + lanes[p + NIMP]
+                t_sum = t_total + lanes[p + TIMP]
+                lanes[p + TOTN] = n_sum if keep else n_total
+                lanes[p + TOTT] = t_sum if keep else t_total
+        lanes[r + VAX] = vax
+        lanes[r + VAY] = vay
+        lanes[r + WA] = wa
+        lanes[r + VBX] = vbx
+        lanes[r + VBY] = vby
+        lanes[r + WB] = wb
+
+
+@inline_kernel
+def _piece(cs, lo, hi):
+    """The run of rows from ``lo`` (its colour's, :func:`.constraint_graph.mark_colour_runs`)
+    cut where it crosses into the next chunk or reaches ``hi``: ``(end, start, base, i0, i1)``,
+    the piece ``lo:end`` as rows ``i0:i1`` of the chunk whose first row is ``start`` and first
+    double ``base``."""
+    start = (lo // U_CHUNK) * U_CHUNK
+    end = min(np.uint64(cs.lane_end[lo]), start + U_CHUNK, hi)
+    return end, start, start * np.uint64(FIELDS), lo - start, end - start
+
+
+@borrowing_kernel
+def warm_start_contacts_wide(cs, bodies, first, last):
+    """:func:`.contact_solver.warm_start_contacts` (same bits) on the rows ``first:last``,
+    colour by colour in lanes."""
+    hi = np.uint64(last)
+    lanes = flat_lanes(cs)
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
+        _gather(cs, lanes, bodies, base, start, i0, i1, False)
+        _warm_lanes(lanes, base, i0, i1)
+        _scatter(cs, lanes, bodies, base, start, i0, i1)
+        lo = end
+
+
+@borrowing_kernel
+def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                        contact_speed, last_sweep, speed_cap):
+    """:func:`.contact_solver.solve_contacts` (same arguments, same bits) on the rows
+    ``first:last``, colour by colour in lanes. Rows of one colour share no dynamic body, so
+    any cut of a colour's rows into ranges solved in any order, or at once on several threads
+    (:mod:`.threaded`), gives the same bits."""
+    hi = np.uint64(last)
+    lanes = flat_lanes(cs)
+    baumgarte_rate = baumgarte * inv_h
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
+        _gather(cs, lanes, bodies, base, start, i0, i1, True)
+        _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
+                     contact_speed, last_sweep, speed_cap)
+        _scatter(cs, lanes, bodies, base, start, i0, i1)
+        lo = end
+
+
+@entry_kernel
+def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                contact_speed, last_sweep, speed_cap):
+    """The passes, compiled once and called by address (:data:`~.verbs.LANES_SIGNATURE`):
+    :data:`LANE_WARM_START` or :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) the rows
+    ``first:last`` of the world's constraint store."""
+    if verb == LANE_MODE:
+        return 1.0
+    cs = borrow(world, "constraints")
+    bodies = borrow(world, "bodies")
+    if verb == LANE_WARM_START:
+        warm_start_contacts_wide(cs, bodies, first, last)
+    else:
+        solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte,
+                            linear_slop, contact_speed, last_sweep, speed_cap)
+    return 0.0
+
+
+@inline_kernel
+def _rows(cs, first, last):
+    """The rows ``first:last`` of ``cs``: the store itself when that is all of them (a
+    :func:`.contact_solver.rows_of` store is 25 slices, about 1 us a step of a small world's
+    12 passes), else its slice (the same type)."""
+    return cs if first == 0 and last == cs.count.shape[0] else rows_of(cs, first, last)
+
+
+@entry_kernel
+def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+               contact_speed, last_sweep, speed_cap):
+    """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_solver.
+    solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
+    their own and called by address as :func:`lanes_entry` is, so that a world compiles the
+    one it uses."""
+    if verb == LANE_MODE:
+        return 0.0
+    cs = _rows(borrow(world, "constraints"), first, last)
+    bodies = borrow(world, "bodies")
+    if verb == LANE_WARM_START:
+        warm_start_contacts(cs, bodies)
+    else:
+        solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
+                       last_sweep, speed_cap)
+    return 0.0
+
+
+def lanes_pay(world) -> bool:
+    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`) rather than row by
+    row (:func:`rows_entry`): from :data:`MIN_BODIES` dynamic bodies. Decided when the step
+    fills the world's table of verbs (its first step, and after a change of settings or joint
+    rows), so that a world compiles one of the two; both give the same bits."""
+    bodies = world._bodies
+    return int(np.count_nonzero((bodies.type == DYNAMIC) & bodies.alive)) >= MIN_BODIES
+
+
+@inline_kernel
+def lanes_pass(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+               contact_speed, last_sweep, speed_cap):
+    """Call the world's contact passes by address (its slot :data:`~.verbs.LANES`, which the
+    step fills for every world whose solver is one of :data:`SOLVERS`); returns what they
+    return."""
+    return call_lanes(borrow(world, "verbs")[LANES], (world, verb, first, last, inv_h,
+                                                     use_bias, soft, baumgarte, linear_slop,
+                                                     contact_speed, last_sweep, speed_cap))
+
+
+@inline_kernel
+def in_lanes(world):
+    """Whether the world's contact passes solve in lanes (so the prepare writes them)."""
+    return lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False,
+                      0.0) != 0.0
+
+
+@borrowing_kernel
+def add_lane_totals(cs, first, last):
+    """:func:`.solvers.add_sweep_totals` on the lanes of the rows ``first:last``: add the
+    accumulated impulses to the step totals (a ``pgs`` step whose sweeps stopped early)."""
+    lanes = flat_lanes(cs)
+    for q in range(first, last):
+        r = lane_index(q)
+        for j in range(cs.count[q]):
+            p = r + np.uint64(j) * POINT_STEP
+            lanes[p + TOTN] += lanes[p + NIMP]
+            lanes[p + TOTT] += lanes[p + TIMP]
+
+
+@borrowing_kernel
+def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`.contact_solver.apply_restitution` (same bits) on the rows ``first:last``, the
+    impulses and anchors read from and written to the lanes."""
+    lanes = flat_lanes(cs)
+    dp = bodies.dp
+    dq = bodies.dq
+    for q in range(first, last):
+        e = cs.restitution[q]
+        if e == 0.0:
+            continue
+        r = lane_index(q)
+        a = cs.body_a[q]
+        b = cs.body_b[q]
+        nx = lanes[r + NX]
+        ny = lanes[r + NY]
+        accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
+        ca = dq[a, 0]
+        sa = dq[a, 1]
+        cb = dq[b, 0]
+        sb = dq[b, 1]
+        ddx = dp[b, 0] - dp[a, 0]
+        ddy = dp[b, 1] - dp[a, 1]
+        for j in range(cs.count[q]):
+            p = r + np.uint64(j) * POINT_STEP
+            approach = cs.relative_velocity[q, j]
+            if approach > -threshold or lanes[p + MAXN] == 0.0:
+                continue
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            s_start, s_now = restitution_gap(lanes[p + BASE], rax, ray, rbx, rby, nx, ny, ca, sa,
+                                             cb, sb, ddx, ddy)
+            target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
+            old = lanes[p + NIMP]
+            total, unclamped = push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby,
+                                          lanes[p + NMASS], lanes[r + M_A], lanes[r + I_A],
+                                          lanes[r + M_B], lanes[r + I_B], target, old,
+                                          speed_cap)
+            lanes[p + UNN] = unclamped
+            lanes[p + BIAS] = -target
+            lanes[p + NIMP] = total
+            if total > lanes[p + MAXN]:
+                lanes[p + MAXN] = total
+            lanes[p + TOTN] += total - old
+
+
+@inline_kernel
+def _kept_impulses(cs, lanes, q, r):
+    """Row ``q``'s kept impulses from its lanes at ``r`` (:func:`store_lane_impulses`)."""
+    for j in range(2):
+        p = r + np.uint64(j) * POINT_STEP
+        cs.normal_impulse[q, j] = lanes[p + NIMP]
+        cs.tangent_impulse[q, j] = lanes[p + TIMP]
+        cs.max_normal_impulse[q, j] = lanes[p + MAXN]
+        cs.total_normal_impulse[q, j] = lanes[p + TOTN]
+        cs.total_tangent_impulse[q, j] = lanes[p + TOTT]
+
+
+@borrowing_kernel
+def store_lane_impulses(cs, first, last):
+    """Copy what the step keeps of the rows ``first:last`` from the lanes to the rows: each
+    point's accumulated, peak and total impulses (N s), which
+    :func:`.contact_solver.store_impulses` writes to the manifolds (the next step's warm start)
+    and the contact events read. A missing second point's are the zeros the prepare wrote."""
+    lanes = flat_lanes(cs)
+    for q in range(first, last):
+        _kept_impulses(cs, lanes, q, lane_index(q))
+
+
+@borrowing_kernel
+def rows_from_lanes(cs):
+    """Fill every column of the rows that lives in the lanes during a wide solve (the rows'
+    ``in_lanes`` flag) from them: what :func:`store_lane_impulses` copies, and the masses,
+    normal, friction, softness, anchors, base separations, effective masses, biases and
+    unclamped impulses. A missing second point's anchors, separation and masses are zeros."""
+    lanes = flat_lanes(cs)
+    for q in range(cs.count.shape[0]):
+        if not cs.in_lanes[q]:
+            continue
+        r = lane_index(q)
+        cs.inv_mass[q, 0] = lanes[r + M_A]
+        cs.inv_mass[q, 1] = lanes[r + I_A]
+        cs.inv_mass[q, 2] = lanes[r + M_B]
+        cs.inv_mass[q, 3] = lanes[r + I_B]
+        cs.normal[q, 0] = lanes[r + NX]
+        cs.normal[q, 1] = lanes[r + NY]
+        cs.friction[q] = lanes[r + FRICTION]
+        cs.softness[q, 0] = lanes[r + RATE]
+        cs.softness[q, 1] = lanes[r + MASS_SCALE]
+        cs.softness[q, 2] = lanes[r + IMPULSE_SCALE]
+        count = cs.count[q]
+        for j in range(2):
+            p = r + np.uint64(j) * POINT_STEP
+            here = j < count
+            cs.r_a[q, j, 0] = lanes[p + RAX] if here else 0.0
+            cs.r_a[q, j, 1] = lanes[p + RAY] if here else 0.0
+            cs.r_b[q, j, 0] = lanes[p + RBX] if here else 0.0
+            cs.r_b[q, j, 1] = lanes[p + RBY] if here else 0.0
+            cs.base_separation[q, j] = lanes[p + BASE] if here else 0.0
+            cs.normal_mass[q, j] = lanes[p + NMASS] if here else 0.0
+            cs.tangent_mass[q, j] = lanes[p + TMASS] if here else 0.0
+            cs.bias[q, j] = lanes[p + BIAS]
+            cs.unclamped[q, j, 0] = lanes[p + UNN]
+            cs.unclamped[q, j, 1] = lanes[p + UNT]
+        _kept_impulses(cs, lanes, q, r)
+
+
+@inline_kernel
+def rows_for_diagnostics(world, cs):
+    """:func:`rows_from_lanes`, if the world has its diagnostics on (they read the rows)."""
+    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+        rows_from_lanes(cs)
+
+
+@inline_kernel
+def restitution(cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`apply_restitution_wide`, or for rows solved one at a time
+    :func:`.contact_solver.apply_restitution`, on the rows ``first:last``."""
+    if wide:
+        apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
+    else:
+        apply_restitution(_rows(cs, first, last), bodies, threshold, speed_cap, gx, gy,
+                          half_kick)
+
+
+@inline_kernel
+def finish_lanes(world, cs, wide, first, last):
+    """The end of a wide solve of the rows ``first:last``: :func:`store_lane_impulses`, or every
+    column with the diagnostics on (the step measures the solve after it); nothing for rows
+    solved one at a time."""
+    if not wide:
+        return
+    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+        rows_from_lanes(cs)
+    else:
+        store_lane_impulses(cs, first, last)
+
+
+@kernel
+def _unpack(cs):
+    rows_from_lanes(cs)
+    cs.in_lanes[:] = False
+
+
+def sync_constraint_rows(world) -> None:
+    """:func:`~.world_ref.sync_constraints`, and every column of the rows filled where the last
+    wide solve left it in the lanes only: for whatever reads the rows in Python beyond the
+    impulses (the constraint rows, snapshots, the state hash)."""
+    sync_constraints(world)
+    cs = world._constraints
+    if cs.in_lanes.any():
+        _unpack(cs)

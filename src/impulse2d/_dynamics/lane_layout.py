@@ -1,0 +1,118 @@
+"""The layout of the wide contact solver's lanes (:mod:`.contact_lanes`), and the writes with
+which :func:`.contact_solver.prepare_contacts` fills them.
+
+The lanes (``cs.lanes``) are one flat buffer of :data:`FIELDS` doubles a row, cut into chunks of
+:data:`CHUNK` rows, each chunk field by field: consecutive rows of one field are consecutive
+doubles, and two fields of a row lie a multiple of the literal ``CHUNK`` apart, a distance the
+compiler proves safe without a run-time overlap test (with a run-time stride, the row store's
+``(c, 2)`` fields, it would need one per pair of fields: too many, it gives up). The buffer is
+padded to whole chunks (:func:`lane_rows`), so that every chunk has that stride and each loop
+exists in one variant only. Field offsets are module constants, so that an index is one
+addition (index helpers inlined at every access cost 3.8 s of compile CPU, branch ``wide31``);
+indices are unsigned, so that the compiler needs no negative-index test, another thing that
+stops the vectoriser.
+
+This module imports nothing of the engine: :mod:`.contact_solver` writes the lanes as it
+prepares the rows, and :mod:`.contact_lanes`, which solves them, imports
+:mod:`.contact_solver`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.jit import inline_kernel
+
+CHUNK = 64
+"""Rows a chunk of the lanes holds. 64: the rows of a small colour rarely cross a chunk
+boundary, and a chunk (25 KB) stays within the L1 cache."""
+
+
+def _offsets(first, count):
+    return tuple(np.uint64((first + k) * CHUNK) for k in range(count))
+
+
+# Field offsets in a chunk (a field's rows are CHUNK doubles). Per row: the inverse masses
+# (1/kg, 1/(kg m^2)), the normal, the friction coefficient, the soft coefficients (bias rate
+# 1/s, mass and impulse scales), the bodies' velocities (m/s, rad/s: scratch of each pass, the
+# gather's), and whether the row has a second point (1.0) or not (0.0). Per point (point 1's
+# fields POINT_STEP after point 0's): the anchors (m), the base separation and the current gap
+# (m; the gap is the gather's scratch), the effective masses (kg), the accumulated, peak and
+# step-total impulses (N s), the normal row's bias (m/s) and the unclamped impulses (N s).
+ROW_FIELDS = 17
+POINT_FIELDS = 16
+FIELDS = ROW_FIELDS + 2 * POINT_FIELDS
+"""Doubles a row holds in the lanes."""
+(M_A, I_A, M_B, I_B, NX, NY, FRICTION, RATE, MASS_SCALE, IMPULSE_SCALE, VAX, VAY, WA, VBX, VBY,
+ WB, TWO) = _offsets(0, ROW_FIELDS)
+(RAX, RAY, RBX, RBY, BASE, GAP, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN, TOTT, BIAS, UNN,
+ UNT) = _offsets(ROW_FIELDS, POINT_FIELDS)
+POINT_STEP = np.uint64(POINT_FIELDS * CHUNK)
+U_CHUNK = np.uint64(CHUNK)
+
+
+def lane_rows(count):
+    """Rows the lanes of ``count`` constraint rows take: whole chunks."""
+    return (count + CHUNK - 1) // CHUNK * CHUNK
+
+
+@inline_kernel
+def lane_index(q):
+    """The index of row ``q``'s first field in the flat lanes (the field at offset ``F`` is
+    ``lanes[lane_index(q) + F]``)."""
+    q = np.uint64(q)
+    start = (q // U_CHUNK) * U_CHUNK
+    return start * np.uint64(FIELDS) + (q - start)
+
+
+@inline_kernel
+def flat_lanes(cs):
+    """The lanes as the one flat buffer every verb indexes."""
+    return cs.lanes.reshape(cs.lanes.size)
+
+
+@inline_kernel
+def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                   impulse_scale, count):
+    """A prepared row's own fields into the lanes at ``r`` (:func:`lane_index`)."""
+    lanes[r + M_A] = m_a
+    lanes[r + I_A] = i_a
+    lanes[r + M_B] = m_b
+    lanes[r + I_B] = i_b
+    lanes[r + NX] = nx
+    lanes[r + NY] = ny
+    lanes[r + FRICTION] = friction
+    lanes[r + RATE] = rate
+    lanes[r + MASS_SCALE] = mass_scale
+    lanes[r + IMPULSE_SCALE] = impulse_scale
+    lanes[r + TWO] = 1.0 if count == 2 else 0.0
+
+
+@inline_kernel
+def write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse):
+    """Point ``j``'s warm-start impulses (N s), and its peak, totals, bias and unclamped
+    impulses zeroed: every point, the missing second one too, whose zeros the solve keeps."""
+    p = r + np.uint64(j) * POINT_STEP
+    lanes[p + NIMP] = normal_impulse
+    lanes[p + TIMP] = tangent_impulse
+    lanes[p + MAXN] = 0.0
+    lanes[p + TOTN] = 0.0
+    lanes[p + TOTT] = 0.0
+    lanes[p + BIAS] = 0.0
+    lanes[p + UNN] = 0.0
+    lanes[p + UNT] = 0.0
+
+
+@inline_kernel
+def write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass):
+    """Point ``j``'s anchors (m), base separation (m) and effective masses (kg). A missing
+    second point's are left as they were: the solve computes that point from them (finite
+    values of an earlier row, zeros in new lanes) and keeps nothing of it."""
+    p = r + np.uint64(j) * POINT_STEP
+    lanes[p + RAX] = rax
+    lanes[p + RAY] = ray
+    lanes[p + RBX] = rbx
+    lanes[p + RBY] = rby
+    lanes[p + BASE] = base
+    lanes[p + NMASS] = normal_mass
+    lanes[p + TMASS] = tangent_mass

@@ -1,0 +1,261 @@
+"""The wide contact solver (:mod:`impulse2d._dynamics.contact_lanes`): the same bits as the
+one-constraint-at-a-time solver, rows read back from the lanes as the serial solver leaves
+them, colour runs that never share a dynamic body, and SIMD code."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numba
+import numpy as np
+import pytest
+
+import impulse2d as i2d
+from impulse2d._core.state import DYNAMIC
+from impulse2d._dynamics import contact_lanes, step as step_module
+from impulse2d._dynamics.constraint_graph import mark_colour_runs
+from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitution_wide,
+                                               rows_from_lanes, solve_contacts_wide,
+                                               store_lane_impulses, sync_constraint_rows,
+                                               warm_start_contacts_wide)
+from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
+                                                prepare_contacts, solve_contacts,
+                                                warm_start_contacts)
+from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
+from impulse2d._dynamics.solvers import add_sweep_totals
+from impulse2d._dynamics.verbs import LANES
+from impulse2d._dynamics.world_ref import sync_constraints
+from impulse2d.scenes import build_scene, step_scene
+
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
+SCRATCH = ("lanes", "lane_end", "in_lanes")
+
+
+@numba.njit(cache=False)
+def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
+    """Prepare the rows (soft coefficients of 30 Hz at 240 Hz; into the lanes when ``wide``),
+    warm start, then every pass the solvers run: the soft step's biased and relax passes,
+    pgs's Baumgarte pass (the last sweep adds the totals), the totals of a pgs step whose
+    sweeps stopped early, and restitution."""
+    order = cs.contact.copy()
+    n = order.shape[0]
+    prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, wide, 0)
+    if wide:
+        warm_start_contacts_wide(cs, bodies, 0, n)
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                            speed_cap)
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                            speed_cap)
+        solve_contacts_wide(cs, bodies, 0, n, inv_h, True, False, baumgarte, slop, contact_speed,
+                            True, speed_cap)
+        add_lane_totals(cs, 0, n)
+        apply_restitution_wide(cs, bodies, 0, n, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+        store_lane_impulses(cs, 0, n)
+    else:
+        warm_start_contacts(cs, bodies)
+        solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                       speed_cap)
+        solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                       speed_cap)
+        solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed, True,
+                       speed_cap)
+        add_sweep_totals(cs)
+        apply_restitution(cs, bodies, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+
+
+@numba.njit(cache=False)
+def _read_back(cs):
+    rows_from_lanes(cs)  # a kernel without a Python wrapper
+
+
+@numba.njit(cache=False)
+def _mark(lane_end, starts):
+    mark_colour_runs(lane_end, starts)  # a kernel without a Python wrapper
+
+
+def _copy(store):
+    return type(store)(*(np.array(column, copy=True) for column in store))
+
+
+def _stepped(scene, steps, **params):
+    world = i2d.World()
+    info = build_scene(world, scene, **params)
+    for _ in range(steps):
+        world.step(1.0 / 60.0)
+    sync_constraints(world)
+    assert world._constraints.count.shape[0] > 0
+    return world, info
+
+
+@pytest.mark.parametrize("scene, steps, params", [
+    ("pyramid", 30, {"base": 12}),           # boxes: two-point manifolds, a static ground
+    ("rain", 90, {"count": 300}),            # circles: one-point manifolds, many colours
+    ("many_pyramids", 20, {"grid": 3, "base": 5}),
+])
+def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
+    """Prepared into the lanes and solved there, the rows give the serial solver's bodies and,
+    read back, its rows: every column, bit for bit (a missing second point's anchors and
+    masses, which no verb reads, are zeros)."""
+    world, _ = _stepped(scene, steps, **params)
+    # Velocities that make every row work: the settled stack's plus a spin and a drift, so the
+    # friction clamps, the normal clamps and the speculative rows all take part; every contact
+    # bouncy, so restitution does too.
+    rng = np.random.default_rng(7)
+    bodies = _copy(world._bodies)
+    dynamic = bodies.type == DYNAMIC
+    bodies.v[dynamic] += rng.normal(0.0, 0.5, (int(dynamic.sum()), 2))
+    bodies.w[dynamic] += rng.normal(0.0, 1.0, int(dynamic.sum()))
+    bodies.dp[dynamic] += rng.normal(0.0, 0.002, (int(dynamic.sum()), 2))
+    contacts = _copy(world._contacts)
+    contacts.restitution[:] = 0.5
+    results = []
+    for wide in (False, True):
+        cs, b = _copy(world._constraints), _copy(bodies)
+        cs.lanes[:] = rng.normal(0.0, 1.0, cs.lanes.shape)  # kept lanes hold an older step's
+        _sweeps(cs, contacts, b, wide, 240.0, 0.2, 0.005, 3.0, 1600.0)
+        results.append((cs, b))
+    (cs0, b0), (cs1, b1) = results
+    assert np.abs(b0.v - bodies.v).max() > 1e-3  # the sweeps did move the bodies
+    assert (cs0.max_normal_impulse > 0).any() and (cs0.unclamped != 0).any()
+    for name in ("v", "w"):
+        assert np.array_equal(getattr(b0, name), getattr(b1, name)), name
+    assert cs1.in_lanes.all() and not cs0.in_lanes.any()
+    # what the step keeps, without reading the rest back
+    for name in ("normal_impulse", "tangent_impulse", "max_normal_impulse",
+                 "total_normal_impulse", "total_tangent_impulse", "relative_velocity",
+                 "restitution", "count", "contact", "body_a", "body_b"):
+        assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+    _read_back(cs1)
+    missing = cs0.count < 2
+    for name in ("r_a", "r_b", "base_separation", "normal_mass", "tangent_mass"):
+        getattr(cs0, name)[missing, 1] = 0.0
+    for name in CONSTRAINT_LAYOUT:
+        if name not in SCRATCH:
+            assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+
+
+def test_a_wide_step_reads_its_rows_back_for_python():
+    """After a step of a wide solver the rows hold the impulses the step keeps; the rest is
+    read back from the lanes when Python reads the rows (the state hash, the constraint
+    rows), once."""
+    world, _ = _stepped("pyramid", 20, base=8)  # 36 boxes: solved in lanes
+    assert world._verbs[LANES] == step_module.LANES_KERNEL.address()
+    cs = world._constraints
+    assert cs.in_lanes.all()
+    contacts = world._contacts
+    assert np.array_equal(contacts.total_normal_impulse[cs.contact],
+                          cs.total_normal_impulse)  # kept: the step's store_impulses
+    assert (cs.total_normal_impulse > 0).any()
+    before = cs.normal_mass.copy()
+    sync_constraint_rows(world)
+    assert not cs.in_lanes.any()
+    filled = cs.normal_mass[cs.count == 2]
+    assert (filled > 0).all() and not np.array_equal(before, cs.normal_mass)
+    rows = world.constraint_rows()
+    normal = [r for r in rows if r.kind == "contact_normal"]
+    assert normal and all(r.effective_mass > 0 for r in normal)
+
+
+@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+def test_a_small_world_solves_row_by_row_with_the_same_bits(monkeypatch, solver):
+    """Below MIN_BODIES dynamic bodies a world's contact passes are the row-at-a-time ones
+    (compiled on their own, called by address as the lanes are), and the motion is the same
+    bits either way."""
+    def run(min_bodies):
+        monkeypatch.setattr(contact_lanes, "MIN_BODIES", min_bodies)
+        world = i2d.World(solver=solver)
+        info = build_scene(world, "pyramid", base=8)  # 36 boxes
+        for k in range(60):
+            step_scene(world, info, k)
+        sync_constraints(world)
+        return world
+
+    default = contact_lanes.MIN_BODIES
+    rows, lanes = run(1000), run(default)
+    assert rows._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert not rows._constraints.in_lanes.any() and lanes._constraints.in_lanes.all()
+    assert rows.state_hash(motion_only=True) == lanes.state_hash(motion_only=True)
+    for name in ("normal_impulse", "tangent_impulse", "total_normal_impulse",
+                 "total_tangent_impulse"):
+        assert np.array_equal(getattr(rows._contacts, name), getattr(lanes._contacts, name))
+
+
+@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+def test_measuring_a_wide_solve_changes_nothing(solver):
+    """The diagnostics read the rows, which a wide solve fills from the lanes for them: with
+    them on, a world solved in lanes steps to the same bits, and they see its impulses."""
+    def run(diagnostics):
+        world = i2d.World(solver=solver, diagnostics=diagnostics, enable_sleep=False)
+        info = build_scene(world, "pyramid", base=9)  # 45 boxes: in lanes
+        for k in range(40):
+            step_scene(world, info, k)
+        return world
+
+    plain, measured = run(False), run("exact")
+    assert measured._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert plain.state_hash(motion_only=True) == measured.state_hash(motion_only=True)
+    stats = measured.solver_stats
+    assert stats.contact_points > 0 and np.all(np.isfinite(stats.residuals))
+    assert stats.residuals[-1] < stats.residuals[0]  # the impulses it read converge
+
+
+def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():
+    world, _ = _stepped("pyramid", 10, base=20)
+    cs = world._constraints
+    end = cs.lane_end
+    n = end.shape[0]
+    q, runs = 0, 0
+    while q < n:
+        assert q < end[q] <= n
+        rows = range(q, end[q])
+        bodies = [int(b) for r in rows for b in (cs.body_a[r], cs.body_b[r])
+                  if world._bodies.type[b] == DYNAMIC]
+        assert len(bodies) == len(set(bodies))
+        q, runs = end[q], runs + 1
+    assert 3 <= runs <= 24  # a pyramid colours in a handful of colours, no overflow
+    starts = np.array([0, 3, 3, 5, 8], dtype=np.int64)  # two colours, one empty, overflow 5:8
+    lanes = np.zeros(8, dtype=np.int64)
+    _mark(lanes, starts)
+    assert lanes.tolist() == [3, 3, 3, 5, 5, 6, 7, 8]
+
+
+def _has_avx2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx2" in f.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(NO_JIT or not _has_avx2(), reason="machine code needs the JIT and AVX2")
+def test_the_lane_loops_compile_to_packed_double_arithmetic():
+    """The point of the layout: LLVM packs four rows into each ``ymm`` register. Counted in the
+    machine code of the compiled passes: packed (``pd``) multiplies on ``ymm`` registers (the
+    sweep's rows have ~70 multiplies, the warm start's ~20, four rows at a time), and no fused
+    multiply-add (the engine compiles without contraction, for the bits)."""
+    world, _ = _stepped("pyramid", 2, base=4)
+    cs = _copy(world._constraints)
+    _sweeps(cs, _copy(world._contacts), _copy(world._bodies), True, 240.0, 0.2, 0.005, 3.0,
+            1600.0)
+    for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):
+        assert kernel.signatures
+        # compiled afresh: a kernel loaded from the cache has no assembly to show
+        fresh = numba.njit(cache=False, error_model="numpy", _nrt=False)(kernel.py_func)
+        fresh.compile(kernel.signatures[0])
+        asm = fresh.inspect_asm(kernel.signatures[0])
+        assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), kernel
+        assert len(re.findall(r"\bvmulpd\s[^\n]*%ymm", asm)) >= packed, kernel
+
+
+def test_the_lanes_are_whole_chunks_of_rows():
+    """Every chunk has the literal stride the vectoriser needs, the last one too: the lanes
+    are padded to whole chunks, and a world's store is allocated so."""
+    assert [lane_rows(n) for n in (0, 1, CHUNK - 1, CHUNK, CHUNK + 1)] == [
+        0, CHUNK, CHUNK, CHUNK, 2 * CHUNK]
+    world, _ = _stepped("pyramid", 5, base=12)  # 78 boxes: more than one chunk of rows
+    cs = world._constraints
+    n = cs.count.shape[0]
+    assert n > CHUNK
+    assert cs.lanes.shape == (lane_rows(n), FIELDS)
