@@ -11,6 +11,8 @@ import pytest
 import impulse2d as i2d
 from impulse2d.scenes.fuzz import perturb, random_world
 
+from conftest import batch_world
+
 STEPS = 300
 WORLDS = 64
 PERTURB_EVERY = 60  # a random change between steps (bodies, joints, impulses, settings...)
@@ -75,22 +77,10 @@ def test_split_batches_equal_alone(alone):
     assert _run(worlds, step) == alone
 
 
-def _ten(seed: int = 0) -> i2d.World:
-    """The batch benchmark's world: 8 circles and 2 boxes dropped on a floor."""
-    rng = np.random.default_rng(seed)
-    world = i2d.World(gravity=(0.0, -10.0))
-    world.create_body("static").create_box(10.0, 0.5)
-    for _ in range(8):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_circle(0.3)
-    for _ in range(2):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_box(0.4, 0.4)
-    return world
-
-
 def _hinged(seed: int = 0) -> i2d.World:
     """The benchmark's world and, out of the way of its bodies, an arm on a motorised hinge
     (the joint views)."""
-    world = _ten(seed)
+    world = batch_world(seed)
     ground = world.bodies[0]
     arm = world.create_body("dynamic", (20.0, 3.0))
     arm.create_box(1.0, 0.1)
@@ -100,7 +90,7 @@ def _hinged(seed: int = 0) -> i2d.World:
 
 
 def test_replicate_copies_and_steps_like_the_template():
-    template = _ten()
+    template = batch_world()
     batch = i2d.WorldBatch.replicate(template, 5, threads=2)
     assert len(batch) == 5 and all(w is not template for w in batch.worlds)
     for _ in range(120):
@@ -113,8 +103,8 @@ def test_replicate_copies_and_steps_like_the_template():
 def test_resets_touch_only_the_worlds_reset():
     """Restoring half the worlds from a snapshot leaves the other half bit-identical to worlds
     never reset, and the restored half equal to the snapshot's state."""
-    reference = i2d.WorldBatch([_ten(k) for k in range(8)])
-    batch = i2d.WorldBatch([_ten(k) for k in range(8)])
+    reference = i2d.WorldBatch([batch_world(k) for k in range(8)])
+    batch = i2d.WorldBatch([batch_world(k) for k in range(8)])
     for _ in range(30):
         reference.step(1 / 60)
         batch.step(1 / 60)
@@ -170,7 +160,7 @@ def test_writes_are_the_setters_arithmetic():
     """apply_impulses, apply_forces and set_velocities give the bits of the bodies' own
     setters (a linear impulse at the centre of mass plus an angular one, a force plus a torque,
     the velocity setters), then the steps agree."""
-    batch = i2d.WorldBatch.replicate(_ten(), 3)
+    batch = i2d.WorldBatch.replicate(batch_world(), 3)
     alone = [copy.deepcopy(w) for w in batch.worlds]
     rng = np.random.default_rng(7)
     nb = len(batch.body_rows)
@@ -223,7 +213,7 @@ def test_motor_speeds_drive_the_joints():
 
 
 def test_batched_lidar_equals_each_worlds_ray_casts():
-    batch = i2d.WorldBatch([_ten(k) for k in range(5)])
+    batch = i2d.WorldBatch([batch_world(k) for k in range(5)])
     for _ in range(30):
         batch.step(1 / 60)
     angles = np.linspace(-np.pi, 0.0, 10)
@@ -241,11 +231,11 @@ def test_batched_lidar_equals_each_worlds_ray_casts():
 def test_python_threads_step_worlds_at_once():
     """The step releases Python's global lock: two threads each stepping its own worlds give
     the bits of stepping them in turn."""
-    serial = [_ten(k) for k in range(4)]
+    serial = [batch_world(k) for k in range(4)]
     for _ in range(200):
         for w in serial:
             w.step(1 / 60)
-    threaded = [_ten(k) for k in range(4)]
+    threaded = [batch_world(k) for k in range(4)]
 
     def run(worlds):
         for _ in range(200):
@@ -266,8 +256,8 @@ def test_python_threads_step_worlds_at_once():
 def test_contacts_read_after_batch_steps_are_current():
     """A batch leaves a world's new contact store in the step's reference; reading the world
     (contacts, contact data, a snapshot) sees the current one."""
-    batch = i2d.WorldBatch([_ten(1)])
-    alone = _ten(1)
+    batch = i2d.WorldBatch([batch_world(1)])
+    alone = batch_world(1)
     for _ in range(80):
         batch.step(1 / 60)
         alone.step(1 / 60)
@@ -318,9 +308,9 @@ def test_bad_input_raises_and_changes_nothing():
     with pytest.raises(ValueError, match="more than once"):
         i2d.WorldBatch([batch.worlds[0], batch.worlds[0]])
     with pytest.raises(ValueError, match="n must"):
-        i2d.WorldBatch.replicate(_ten(), 0)
+        i2d.WorldBatch.replicate(batch_world(), 0)
     with pytest.raises(ValueError, match="replicate"):
-        i2d.WorldBatch([_ten()]).get_positions()
+        i2d.WorldBatch([batch_world()]).get_positions()
     # the one accepted force above was applied (it was valid); undo by stepping both alike
     assert [w.state_hash() for w in batch.worlds][0] == before[0]
     batch.worlds[0].destroy_body(batch.worlds[0].bodies[4])

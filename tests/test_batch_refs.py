@@ -16,20 +16,13 @@ import impulse2d as i2d
 from impulse2d import _batch_ready
 from impulse2d import _snapshot_copy as fast
 
+from conftest import batch_world
+
 DT = 1.0 / 60.0
 
 
 def _ten(seed: int = 0, sleep: bool = False) -> i2d.World:
-    """8 circles and 2 boxes dropped on a floor (the batch benchmark's world)."""
-    rng = np.random.default_rng(seed)
-    world = i2d.World(gravity=(0.0, -10.0), enable_sleep=sleep)
-    world.create_body("static").create_box(10.0, 0.5)
-    for _ in range(8):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_circle(0.3)
-    for _ in range(2):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_box(0.4,
-                                                                                        0.4)
-    return world
+    return batch_world(seed, enable_sleep=sleep)
 
 
 def _count_checks(monkeypatch) -> list:

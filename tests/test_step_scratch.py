@@ -14,20 +14,10 @@ from numba.core.runtime import _nrt_python, rtsys
 import impulse2d as i2d
 from impulse2d.scenes.fuzz import random_world
 
+from conftest import batch_world
+
 DT = 1 / 60
 NEW_STORE = 16  # the smallest store a step may make: the contact store's 16 arrays
-
-
-def ten_bodies(seed: int = 0) -> i2d.World:
-    """``benchmarks/batch_bench.py``'s world: 8 circles and 2 boxes dropped on a floor."""
-    rng = np.random.default_rng(seed)
-    world = i2d.World(gravity=(0.0, -10.0))
-    world.create_body("static").create_box(10.0, 0.5)
-    for _ in range(8):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_circle(0.3)
-    for _ in range(2):
-        world.create_body("dynamic", (rng.uniform(-4, 4), rng.uniform(1, 6))).create_box(0.4, 0.4)
-    return world
 
 
 @pytest.fixture
@@ -41,7 +31,7 @@ def counting():
 
 
 def test_a_step_that_keeps_its_stores_allocates_nothing(counting):
-    world = ten_bodies()
+    world = batch_world()
     world.step(DT)  # kernels loaded, the reference built
     per_step = []
     for _ in range(120):
@@ -56,7 +46,7 @@ def test_a_step_that_keeps_its_stores_allocates_nothing(counting):
 
 
 def test_a_batch_step_allocates_only_its_own_few(counting):
-    batch = i2d.WorldBatch.replicate(ten_bodies(), 64, threads=1)
+    batch = i2d.WorldBatch.replicate(batch_world(), 64, threads=1)
     batch.step(DT)
     per_step = []
     for _ in range(60):
