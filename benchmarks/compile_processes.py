@@ -1,0 +1,165 @@
+"""Who compiles what in a cold start that shares its compiles between processes: each process
+(this one and every compile helper of :mod:`impulse2d._core.parallel`), its CPU time, the
+units it compiled and when, and the kernels compiled in more than one process.
+
+    python benchmarks/compile_processes.py                  # cold pyramid_20, default processes
+    python benchmarks/compile_processes.py --what all       # impulse2d warmup --all
+    python benchmarks/compile_processes.py --src /work/main/src --json out.json
+
+``benchmarks/compile_table.py`` gives the whole compile work in one process; this gives its
+split as a real cold start makes it: a fresh process, an empty ``NUMBA_CACHE_DIR``, the
+helpers the compile plan starts. Every process of the run gets a listener of Numba's compile
+events through a ``sitecustomize`` module put first on ``PYTHONPATH`` (the helpers inherit the
+environment), which writes, when the process exits, each compile's kernel, signature, depth,
+start (seconds since the process started) and CPU seconds (``time.process_time``: a shared
+machine stretches wall time, not this). A kernel compiled in two processes is compiled twice
+(its CPU is counted in each): that is what two processes cost over one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SITE = r'''
+import atexit, json, os, time
+_OUT = os.environ.get("I2D_COMPILE_LOG")
+if _OUT:
+    from numba.core import event
+
+    _T0 = time.perf_counter()
+    _rows, _open = [], []
+
+    class _Log(event.Listener):
+        def on_start(self, ev):
+            f = ev.data["dispatcher"].py_func
+            _open.append((time.perf_counter() - _T0, time.process_time(),
+                          f"{f.__module__}.{f.__qualname__}", str(ev.data["args"])[:120]))
+
+        def on_end(self, ev):
+            start, cpu, name, args = _open.pop()
+            _rows.append({"name": name, "args": args, "depth": len(_open), "start": start,
+                          "cpu": time.process_time() - cpu})
+
+    event.register("numba:compile", _Log())
+
+    def _write():
+        with open(os.path.join(_OUT, f"{os.getpid()}.json"), "w") as f:
+            json.dump({"pid": os.getpid(), "parent": os.getppid(), "cpu": time.process_time(),
+                       "rows": _rows}, f)
+
+    atexit.register(_write)
+'''
+
+CHILD = r"""
+import json, sys, time
+what = sys.argv[1]
+t0 = time.perf_counter()
+import impulse2d as i2d
+if what == "pyramid":
+    from impulse2d.scenes import build_scene
+    world = i2d.World()
+    build_scene(world, "pyramid", base=20)
+    world.step(1.0 / 60.0)
+    digest = world.state_hash()
+else:
+    i2d.warmup(all_kernels=True, progress=False)
+    digest = None
+print(json.dumps({"wall_s": time.perf_counter() - t0, "hash": digest}))
+"""
+
+
+def run(src: Path, what: str, processes: int | None) -> dict:
+    """Run ``what`` with the tree ``src`` in a fresh process and an empty cache; every
+    process's compile log."""
+    with tempfile.TemporaryDirectory() as tmp:
+        site, logs, cache = (os.path.join(tmp, d) for d in ("site", "logs", "cache"))
+        for d in (site, logs, cache):
+            os.makedirs(d)
+        Path(site, "sitecustomize.py").write_text(SITE)
+        env = {k: v for k, v in os.environ.items() if k != "IMPULSE2D_COMPILE_PROCESSES"}
+        env.update(NUMBA_CACHE_DIR=cache, PYTHONPATH=f"{site}{os.pathsep}{src}",
+                   IMPULSE2D_QUIET="1", I2D_COMPILE_LOG=logs)
+        if processes is not None:
+            env["IMPULSE2D_COMPILE_PROCESSES"] = str(processes)
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-c", CHILD, what], env=env, capture_output=True,
+                           text=True, cwd=tmp)
+        wall = time.perf_counter() - t0
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr[-3000:])
+        result = json.loads(p.stdout.strip().splitlines()[-1])
+        procs = [json.loads(Path(logs, name).read_text()) for name in sorted(os.listdir(logs))]
+    pids = {d["pid"] for d in procs}
+    for d in procs:  # the process whose parent is not among the logged ones ran CHILD
+        d["role"] = "helper" if d["parent"] in pids else "main"
+    return {"what": what, "src": str(src), "process_wall_s": wall, "load_1min":
+            round(os.getloadavg()[0], 2), "processes": procs, **result}
+
+
+def _own(rows):
+    """Each kernel's own CPU (its compiles less those of kernels compiled inside them)."""
+    own = collections.defaultdict(float)
+    for r in rows:
+        own[r["name"]] += r["cpu"]
+    # compiles nest in time: a compile's parent is the last one of depth - 1 started before it
+    ordered = sorted(rows, key=lambda r: r["start"])
+    for k, r in enumerate(ordered):
+        for parent in ordered[k - 1::-1] if k else ():
+            if parent["depth"] == r["depth"] - 1:
+                own[parent["name"]] -= r["cpu"]
+                break
+    return own
+
+
+def report(result: dict, top: int) -> None:
+    procs = sorted(result["processes"], key=lambda d: d["role"] != "main")
+    total = sum(d["cpu"] for d in procs)
+    print(f"{result['what']} ({result['src']}): {result['process_wall_s']:.1f} s wall, "
+          f"{total:.1f} s CPU in {len(procs)} processes, load {result['load_1min']}"
+          + (f", state hash {result['hash']}" if result.get("hash") else ""))
+    owns = []
+    for d in procs:
+        units = [r for r in d["rows"] if r["depth"] == 0]
+        print(f"\n{d['role']} {d['pid']}: {d['cpu']:.1f} s CPU, {len(d['rows'])} compiles; "
+              f"units (start s, CPU s):")
+        for r in sorted(units, key=lambda r: r["start"]):
+            print(f"  {r['start']:7.1f} {r['cpu']:6.2f}  {r['name']}")
+        owns.append(_own(d["rows"]))
+    if len(owns) > 1:
+        seen = collections.Counter(name for own in owns for name in own)
+        twice = {name: [own.get(name, 0.0) for own in owns] for name, n in seen.items() if n > 1}
+        extra = sum(sum(v) - max(v) for v in twice.values())
+        print(f"\ncompiled in more than one process: {len(twice)} kernels, {extra:.1f} s CPU "
+              f"beyond one compile each (own CPU per process):")
+        for name, cpu in sorted(twice.items(), key=lambda kv: -sum(kv[1]))[:top]:
+            print("  " + " ".join(f"{c:5.2f}" for c in cpu) + f"  {name}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
+    parser.add_argument("--what", default="pyramid", choices=("pyramid", "all"),
+                        help="pyramid (cold pyramid_20) or all (warmup --all)")
+    parser.add_argument("--processes", type=int,
+                        help="IMPULSE2D_COMPILE_PROCESSES (default: the package's)")
+    parser.add_argument("--top", type=int, default=20, help="duplicated kernels listed")
+    parser.add_argument("--json", help="write every process's log here")
+    args = parser.parse_args()
+    result = run(Path(args.src).resolve(), args.what, args.processes)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+    report(result, args.top)
+
+
+if __name__ == "__main__":
+    main()
