@@ -169,3 +169,34 @@ def test_the_plan_gives_a_running_helper_what_balances_the_processes():
     assert helpers == [[joint]] and mine == []
     # one process: nothing for the running helper (it delivers what it had)
     assert plan([narrow], 21.0, 1, busy=[20.0]) == ([narrow], [])
+
+
+def test_the_plan_starts_a_process_more_than_the_cores_where_two_would_leave_one_idle():
+    from impulse2d._core.parallel import HELPER_START_SECONDS, plan
+
+    class Unit:
+        def __init__(self, what, seconds):
+            self.what, self.seconds = what, seconds
+
+        def __repr__(self):
+            return self.what
+
+    # A cold pyramid_20 at its first step (step.py's estimates): the early helper has 28.4 s
+    # of the pair search and the narrowphase left, this process the step kernel and the
+    # stores (20.7 s); the soft step (8.0) and the wide contact passes (5.4) remain.
+    solver, lanes = Unit("solver", 8.0), Unit("lanes", 5.4)
+    assert HELPER_START_SECONDS == 2.0
+    # Two processes on two cores: the solver here (28.7), the passes to the helper (33.8).
+    assert plan([solver, lanes], 20.7, 2, busy=[28.4], cpus=2) == ([solver], [[lanes]])
+    # A third on the two cores: both to it (2 + 13.4); the cores stay busy to the end, at
+    # (20.7 + 28.4 + 15.4) / 2 = 32.25 s against 33.8 s.
+    mine, helpers = plan([solver, lanes], 20.7, 3, busy=[28.4], cpus=2)
+    assert mine == [] and helpers == [[], [solver, lanes]]
+    # two even units and nothing else here: one each; a third process would get nothing
+    a, b = Unit("a", 10.0), Unit("b", 10.0)
+    assert plan([a, b], 0.0, 3, cpus=2) == ([a], [[b]])
+    # a unit each for two helpers and this process's own 10 s: (10 + 12 + 12) / 2 = 17 s
+    # on two cores, against 20 s with one helper
+    assert plan([a, b], 10.0, 3, cpus=2) == ([], [[a], [b]])
+    # on one core a helper only adds its start: none
+    assert plan([a, b], 10.0, 3, cpus=1) == ([a, b], [])
