@@ -353,5 +353,5 @@ def helper_main(argv) -> None:
     print(json.dumps(files))
 
 
-__all__ = ["compile_units", "plan", "helper_main", "start_early", "hold_early", "PROCESSES", "CPUS",
-           "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
+__all__ = ["compile_units", "plan", "helper_main", "start_early", "hold_early", "PROCESSES",
+           "CPUS", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]

@@ -93,8 +93,8 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # ``warmup --all``: 356 s of CPU. ``pgs_ngs`` and the acceleration level less what no longer
 # compiles: ``pgs_ngs``'s revolute sweeps (10.1 s, :mod:`.solvers_ngs`), a second copy of the
 # acceleration level's island solve (5.6 s, :func:`.direct_accel._solve_rows`).
-# The units of a cold ``pyramid_20`` re-measured after the wide solver's merge (two cold runs,
-# one and two processes, load 5, ``benchmarks/compile_processes.py``, 2026-11-28 night): the
+# The units of a cold ``pyramid_20`` re-measured after the wide solver's merge with Numba's
+# compile events (two cold runs, in one process and in two, load 5, 2026-11-28 night): the
 # step 17.6 and 18.9 s, the pair search 22.9 and 22.5, the narrowphase 6.1 and 6.2, the soft
 # step 8.5 and 7.5, the wide contact passes 4.4 and 6.4 (``LANES_KERNEL``).
 STEP_SECONDS = 18.2
