@@ -200,3 +200,14 @@ def test_the_plan_starts_a_process_more_than_the_cores_where_two_would_leave_one
     assert plan([a, b], 10.0, 3, cpus=2) == ([], [[a], [b]])
     # on one core a helper only adds its start: none
     assert plan([a, b], 10.0, 3, cpus=1) == ([a, b], [])
+
+
+def test_the_default_processes_are_the_cores_and_one_more_at_most_four(monkeypatch):
+    from impulse2d._core import parallel
+
+    monkeypatch.delenv("IMPULSE2D_COMPILE_PROCESSES", raising=False)
+    for cpus, processes in ((1, 1), (2, 3), (3, 4), (16, 4)):
+        monkeypatch.setattr(parallel, "CPUS", cpus)
+        assert parallel._processes() == processes
+    monkeypatch.setenv("IMPULSE2D_COMPILE_PROCESSES", "2")
+    assert parallel._processes() == 2  # as set (1: no helper at all)
