@@ -28,15 +28,8 @@ Nothing depends on a helper: a helper that cannot start, fails or leaves no file
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
 copied entry as it checks its own (CPU, Numba version, source stamp).
 
-The plan may start one process more than there are CPUs (:func:`plan`): a cold ``pyramid_20``
-is a few large units (the pair search, the step kernel, the solver, the contact passes) that
-two processes cannot share evenly, so one core idled while the other finished the larger
-share; a third process on two cores runs the units that would have waited, and the two cores
-stay busy to the end.
-
-``IMPULSE2D_COMPILE_PROCESSES`` sets how many processes share a compile, at most (default: the
-number of CPUs and one more, at most 4, on a machine of two CPUs or more; 1 compiles everything
-in the process that needs it).
+``IMPULSE2D_COMPILE_PROCESSES`` sets how many processes share a compile (default: the number of
+CPUs, at most 4; 1 compiles everything in the process that needs it).
 """
 
 from __future__ import annotations
@@ -56,15 +49,12 @@ from . import lazy
 from .cache import PACKAGE_DIR, copy_file
 
 
-CPUS = max(1, os.cpu_count() or 1)
-
-
 def _processes() -> int:
     value = os.environ.get("IMPULSE2D_COMPILE_PROCESSES", "")
     try:
         return max(1, int(value))
     except ValueError:
-        return 1 if CPUS < 2 else min(CPUS + 1, 4)
+        return max(1, min(os.cpu_count() or 1, 4))
 
 
 PROCESSES = _processes()
@@ -75,8 +65,7 @@ MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
 
 
-def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy=(),
-         cpus: int | None = None):
+def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy=()):
     """Split ``units`` (:class:`.lazy.LazyKernel` to compile) between this process, which also
     has ``own_seconds`` of compiling of its own, and up to ``processes - 1`` helpers: the
     longest unit first, each onto the process with the least work so far. ``together``: groups
@@ -87,13 +76,7 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
     seconds of compiling left to each helper already running (:func:`start_early`), which
     take the first helpers' places. Returns this process's units and a list of each helper's
     units; a new helper's share below :data:`MIN_SHARE_SECONDS` comes back to this process
-    (a running helper's share is kept, whatever its size: it is started already).
-
-    ``cpus`` (default ``processes``): the cores the processes share. Each number of new
-    helpers that ``processes`` allows is planned so, and the one whose compile ends first is
-    kept (the fewest helpers on a tie): the end is the longest process's work or, with more
-    processes than cores, the whole work over the cores, whichever is later."""
-    cpus = processes if cpus is None else max(1, cpus)
+    (a running helper's share is kept, whatever its size: it is started already)."""
     items, grouped = [], set()
     for group in together:
         members = [u for u in group if u in units and id(u) not in grouped]
@@ -102,31 +85,24 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
             items.append(members)
     items += [[u] for u in units if id(u) not in grouped]
     busy = list(busy)[: processes - 1]
+    loads = [own_seconds] + busy + [HELPER_START_SECONDS] * (processes - 1 - len(busy))
+    shares = [[] for _ in range(processes)]
     pinned_ids = {id(u) for u in pinned}
-    held = [item for item in items if any(id(u) in pinned_ids for u in item)]
-    free = sorted((item for item in items if not any(id(u) in pinned_ids for u in item)),
-                  key=lambda item: -sum(u.seconds for u in item))
-    own = own_seconds + sum(u.seconds for item in held for u in item)
-    best = None
-    for new in range(processes - len(busy)):
-        loads = [own] + busy + [HELPER_START_SECONDS] * new
-        shares = [[u for item in held for u in item]] + [[] for _ in range(len(loads) - 1)]
-        for item in free:
-            least = min(range(len(loads)), key=loads.__getitem__)
-            loads[least] += sum(u.seconds for u in item)
-            shares[least].extend(item)
-        mine, helpers = shares[0], []
-        for k, share in enumerate(shares[1:], start=1):
-            if k <= len(busy) or sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
-                helpers.append(share)
-            else:
-                mine.extend(share)  # (not worth a helper's start)
-                loads[0] += loads[k] - HELPER_START_SECONDS
-                loads[k] = 0.0
-        end = max(max(loads), sum(loads) / cpus)
-        if best is None or end < best[0] - 1e-9:
-            best = (end, mine, helpers)
-    return best[1], best[2]
+    for item in [item for item in items if any(id(u) in pinned_ids for u in item)]:
+        items.remove(item)
+        loads[0] += sum(u.seconds for u in item)
+        shares[0].extend(item)
+    for item in sorted(items, key=lambda item: -sum(u.seconds for u in item)):
+        least = min(range(processes), key=loads.__getitem__)
+        loads[least] += sum(u.seconds for u in item)
+        shares[least].extend(item)
+    mine, helpers = shares[0], []
+    for k, share in enumerate(shares[1:]):
+        if k < len(busy) or sum(u.seconds for u in share) >= MIN_SHARE_SECONDS:
+            helpers.append(share)
+        else:
+            mine.extend(share)
+    return mine, helpers
 
 
 _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -298,8 +274,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     todo = [unit for unit in todo if id(unit) not in running]
     if todo:
         mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned,
-                            busy=[helper.left_seconds() for helper in helpers],
-                            cpus=min(CPUS, PROCESSES))
+                            busy=[helper.left_seconds() for helper in helpers])
         for k, share in enumerate(shares):
             if k < len(helpers):
                 helpers[k].add(share)
@@ -309,7 +284,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
             except OSError:
                 continue
     # (said here, for an early helper too: what a first step waits for)
-    where = " in a second process" if len(helpers) == 1 else " in another process"
+    where = " in a second process" if PROCESSES == 2 else " in another process"
     for helper in helpers:
         lazy.NOTICE.say(", ".join(u.what for u in helper.units),
                         sum(u.seconds for u in helper.units), where)
@@ -354,4 +329,4 @@ def helper_main(argv) -> None:
 
 
 __all__ = ["compile_units", "plan", "helper_main", "start_early", "hold_early", "PROCESSES",
-           "CPUS", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
+           "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]

@@ -93,15 +93,13 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # ``warmup --all``: 356 s of CPU. ``pgs_ngs`` and the acceleration level less what no longer
 # compiles: ``pgs_ngs``'s revolute sweeps (10.1 s, :mod:`.solvers_ngs`), a second copy of the
 # acceleration level's island solve (5.6 s, :func:`.direct_accel._solve_rows`).
-# The units of a cold ``pyramid_20`` re-measured after the wide solver's merge with Numba's
-# compile events (two cold runs, in one process and in two, load 5, 2026-11-28 night): the
-# step 17.6 and 18.9 s, the pair search 22.9 and 22.5, the narrowphase 6.1 and 6.2, the soft
-# step 8.5 and 7.5, the wide contact passes 4.4 and 6.4 (``LANES_KERNEL``).
-STEP_SECONDS = 18.2
-PAIRS_SECONDS = 22.7
-COLLIDE_SECONDS = 6.2
+STEP_SECONDS = 14.9
+# The pair search re-measured after its compile was cut (``benchmarks/pair_compile.py``, alone,
+# as a helper compiles it, load 11-13): 23.5-26.6 s against 31.3-33.5 before.
+PAIRS_SECONDS = 25.0
+COLLIDE_SECONDS = 6.7
 CHAINS_SECONDS = 6.6
-SOLVER_SECONDS = {"soft_step": 8.0, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
+SOLVER_SECONDS = {"soft_step": 9.4, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
                   "pgs_block": 16.8, "direct": 43.7}
 JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
                  "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
@@ -564,7 +562,7 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
-LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.4)
+LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.0)
 ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
 """The contact passes (:mod:`.contact_lanes`) of the solvers that call them by address
 (``LANE_SOLVERS``): in lanes, or row by row for a small world; about 5 and 3 s of compile CPU
