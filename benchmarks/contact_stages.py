@@ -115,9 +115,7 @@ def main() -> None:
                                            world._shapes)
         order = cs0.contact.copy()
         rows = np.flatnonzero(bodies0.alive & (bodies0.type == 2)).astype(np.int64)
-        m = contacts0.key.shape[0]
         normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
-        sizes = (np.zeros(bodies0.type.shape[0], np.int64))
         best = dict.fromkeys(cols, np.inf)
 
         def timed(name, fn, *a):
@@ -147,7 +145,6 @@ def main() -> None:
                         + us["integrate x"]))
         print(f"| {key} | {order.shape[0]} | " + " | ".join(f"{us[c]:.0f}" for c in cols)
               + f" | {total:.0f} |", flush=True)
-        del sizes, m
 
 
 if __name__ == "__main__":
