@@ -27,11 +27,11 @@ on how far from the world origin the pair is; results are rotated back to world 
 Nothing is allocated: shapes are read through small scalar helpers. The polygon routine and
 its three big helpers (:func:`_separations`, :func:`_incident_face`, :func:`_face_manifold`)
 are compiled into their caller (``inline="always"``): as calls, each passed its arrays as
-structs on the stack and its results back through memory, and a box-box pair cost 146-160 ns
-against 104-122 ns inlined (``pyramid_100``'s 14,950 pairs, the same bits; measured
-2026-11-28 on the 2-core machine under load, BENCHMARKS.md). Inlining every helper gained
-more (0.75x) but took the narrowphase's compile from 2.8 to 10.6-13.5 s of CPU; these four
-take it to 4.2 s.
+structs on the stack and its results back through memory, and a box-box pair cost 140-146 ns
+against 104-106 ns inlined (``pyramid_20``'s and ``pyramid_100``'s pairs, the same bits;
+measured 2026-11-28 in one process on the 2-core machine under load, BENCHMARKS.md). Inlining
+every helper gained less (0.75x) and took the narrowphase's compile from 2.8 to 10.6-13.5 s of
+CPU; these four take it to 4.2 s.
 
 The polygon routine follows Box2D v3 (``b2CollidePolygons``, E. Catto): separating-axis test over
 the face normals of both cores, reference face with a small bias towards A, incident face = the
