@@ -37,9 +37,8 @@ import math
 import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
-from impulse2d._collision.manifold import (TOLERANCE_SHARE, Manifold,
-                                          _face_manifold, _relative_transform, _to_world, _xf,
-                                          make_id)
+from impulse2d._collision.manifold import (TOLERANCE_SHARE, Manifold, _relative_transform,
+                                          _to_world, _xf, face_manifold_call, make_id)
 from impulse2d._core.jit import inner_kernel, kernel
 from impulse2d.constants import SPECULATIVE_DISTANCE
 
@@ -324,7 +323,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
                 return 0
         elif convex2 and n2x * ux + n2y * uy > n1x * ux + n1y * uy:
             return 0
-        n, _, _, x0, y0, s0, r0, a0, x1_, y1_, s1, r1, a1 = _face_manifold(
+        n, _, _, x0, y0, s0, r0, a0, x1_, y1_, s1, r1, a1 = face_manifold_call(
             fx, fy, x1, y1, x2, y2, i1, i2, p1x, p1y, p2x, p2y, 0, 1,
             radius_b, 0.0, 0.0, speculative_distance)
         if n == 0:
@@ -369,7 +368,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
             i2 = incident + 1 if incident + 1 < count_b else 0
     x1, y1 = _vertex_b(vertices_b, i1, px, py, c, s)
     x2, y2 = _vertex_b(vertices_b, i2, px, py, c, s)
-    n, _, _, x0, y0, s0, r0, b0, x1_, y1_, s1, r1, b1 = _face_manifold(
+    n, _, _, x0, y0, s0, r0, b0, x1_, y1_, s1, r1, b1 = face_manifold_call(
         n1x, n1y, p1x, p1y, p2x, p2y, 0, 1, x1, y1, x2, y2, i1, i2,
         0.0, radius_b, 0.0, speculative_distance)
     if n == 0:

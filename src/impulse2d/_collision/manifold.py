@@ -24,7 +24,14 @@ and return the number of points (0, 1 or 2). Points are kept when their separati
 
 Computation happens in A's body frame (B is moved into it), so that precision does not depend
 on how far from the world origin the pair is; results are rotated back to world at the end.
-Nothing is allocated: shapes are read through small scalar helpers.
+Nothing is allocated: shapes are read through small scalar helpers. The polygon routine and
+its three big helpers (:func:`_separations`, :func:`_incident_face`, :func:`_face_manifold`)
+are compiled into their caller (``inline="always"``): as calls, each passed its arrays as
+structs on the stack and its results back through memory, and a box-box pair cost 140-146 ns
+against 104-106 ns inlined (``pyramid_20``'s and ``pyramid_100``'s pairs, the same bits;
+measured 2026-11-28 in one process on the 2-core machine under load, BENCHMARKS.md). Inlining
+every helper gained less (0.75x) and took the narrowphase's compile from 2.8 to 10.6-13.5 s of
+CPU; these four take it to 4.2 s.
 
 The polygon routine follows Box2D v3 (``b2CollidePolygons``, E. Catto): separating-axis test over
 the face normals of both cores, reference face with a small bias towards A, incident face = the
@@ -47,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
-from impulse2d._core.jit import inner_kernel, kernel
+from impulse2d._core.jit import inline_kernel, inner_kernel, kernel
 from impulse2d.constants import LINEAR_SLOP, SPECULATIVE_DISTANCE
 
 REFERENCE_TOLERANCE = 0.1 * LINEAR_SLOP
@@ -141,7 +148,7 @@ def _face_vertices(count, k):
     return k, (k + 1 if k + 1 < count else 0)
 
 
-@inner_kernel
+@inline_kernel
 def _separations(count_a, vertices_a, normals_a, count_b, vertices_b, normals_b, px, py, c, s):
     """Separating-axis test over the faces of both shapes; B's transform in A's frame is
     (px, py, c, s). Returns ``(sep_a, face_a, sep_b, face_b)``.
@@ -204,7 +211,7 @@ def reference_separations(count_a, vertices_a, normals_a, pxa, pya, ca, sa,
                         px, py, c, s)
 
 
-@inner_kernel
+@inline_kernel
 def _incident_face(count, normals, qx, qy):
     """The face whose normal is most anti-parallel to (qx, qy) (given in the shape's frame)."""
     face = 0
@@ -218,7 +225,7 @@ def _incident_face(count, normals, qx, qy):
     return face
 
 
-@inner_kernel
+@inline_kernel
 def _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
                    radius_r, radius_i, separation_r, speculative_distance):
     """Manifold of reference face v11 -> v12 (outward normal n, vertex ids r1, r2) against
@@ -315,12 +322,21 @@ def _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, 
     return 0, nx, ny, 0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0.0, 0, 0
 
 
+@inner_kernel
+def face_manifold_call(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
+                       radius_r, radius_i, separation_r, speculative_distance):
+    """:func:`_face_manifold` as a call, for the chain segment's routine
+    (:mod:`.chain`), whose two call sites would each compile it inlined."""
+    return _face_manifold(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
+                          radius_r, radius_i, separation_r, speculative_distance)
+
+
 # ---------------------------------------------------------------------------------------------
 # The four pair routines (shared signature)
 # ---------------------------------------------------------------------------------------------
 
 
-@inner_kernel
+@inline_kernel
 def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                      count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                      speculative_distance, out_normal, out_points, out_ids):
