@@ -79,9 +79,9 @@ def _batch_split(n: int, steps: int) -> tuple:
     wall = 0.0
     run = batch_step.run
 
-    def timed(refs, which, args, out):  # the kernel's own wall time
+    def timed(refs, which, args, out, *gather):  # the kernel's own wall time
         nonlocal wall
-        seconds = run(refs, which, args, out)
+        seconds = run(refs, which, args, out, *gather)
         wall += seconds
         return seconds
 
