@@ -72,10 +72,10 @@ from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
                              restitution_gap, rows_of, solve_contacts, warm_start_contacts)
-from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE, M_A, M_B,
-                          MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY, RBX,
-                          RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY,
-                          WA, WB, flat_lanes, lane_index)
+from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE,
+                          M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX,
+                          RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX,
+                          VAY, VBX, VBY, WA, WB, flat_lanes, lane_index)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
