@@ -79,9 +79,9 @@ def _batch_split(n: int, steps: int) -> tuple:
     wall = 0.0
     run = batch_step.run
 
-    def timed(refs, which, args, out):  # the kernel's own wall time
+    def timed(refs, which, args, out, *gather):  # the kernel's own wall time
         nonlocal wall
-        seconds = run(refs, which, args, out)
+        seconds = run(refs, which, args, out, *gather)
         wall += seconds
         return seconds
 
@@ -125,13 +125,15 @@ def store_bytes(world) -> dict:
     """Bytes of the arrays of each store a world's step reaches (capacity rows), the rows in
     use, and the bytes of their descriptors in the world's reference (what a kernel reads to
     find an array: Numba's array struct, meminfo, parent, item count and size, data pointer,
-    then a shape and a stride per dimension, 8 bytes each). The constraint store lives in the
-    reference between steps (Python fetches it only when read): its rows are counted as the
-    touching contacts, at the row size of its layout."""
-    from impulse2d._dynamics.contact_solver import CONSTRAINT_LAYOUT
+    then a shape and a stride per dimension, 8 bytes each). The constraint store is the one
+    the reference holds (fetched: :func:`~impulse2d._dynamics.world_ref.sync_constraints`),
+    its wide solver's lanes as allocated (none for a world solved row by row)."""
+    from impulse2d._dynamics.world_ref import sync_constraints
+    sync_constraints(world)
     out = {}
     for name, store in (("bodies", world._bodies), ("shapes", world._shapes),
-                        ("joints", world._joints), ("contacts", world._contacts)):
+                        ("joints", world._joints), ("contacts", world._contacts),
+                        ("constraints", world._constraints)):
         arrays = [a for a in store if isinstance(a, np.ndarray)]
         out[name] = {"capacity_rows": int(arrays[0].shape[0]) if arrays else 0,
                      "bytes": int(sum(a.nbytes for a in arrays)),
@@ -140,14 +142,8 @@ def store_bytes(world) -> dict:
                      "descriptor_bytes": int(sum(8 * (5 + 2 * a.ndim) for a in arrays))}
     out["bodies"]["live_rows"] = int(world._bodies.alive.sum())
     out["shapes"]["live_rows"] = int(world._shapes.alive.sum())
-    touching = int((world._contacts.count > 0).sum())
-    out["contacts"]["touching_rows"] = touching
-    row = sum(np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64))
-              for dtype, shape in CONSTRAINT_LAYOUT.values())
-    out["constraints"] = {"capacity_rows": touching, "bytes": touching * row,
-                          "arrays": len(CONSTRAINT_LAYOUT), "row_bytes": row,
-                          "descriptor_bytes": sum(8 * (5 + 2 * (1 + len(shape)))
-                                                  for _, shape in CONSTRAINT_LAYOUT.values())}
+    out["contacts"]["touching_rows"] = int((world._contacts.count > 0).sum())
+    out["constraints"]["lanes_bytes"] = int(world._constraints.lanes.nbytes)
     for name, store in (("bodies", world._bodies), ("shapes", world._shapes),
                         ("joints", world._joints), ("contacts", world._contacts)):
         out[name]["lines"] = len(cache_lines(store))

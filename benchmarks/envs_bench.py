@@ -18,10 +18,11 @@ included in every rate (the vector environments reset by autoreset; the single o
 Measured:
 
 * ``steps_per_s``: environment steps per second of wall time (and of process CPU time);
-* for the native environment, where the time goes: the batch step (physics), the dense reads
-  and writes of the batch (positions, velocities, touching, impulses; the environment reads
-  four views in one pass with ``WorldBatch._gather``), the resets, and the rest (the
-  environment's NumPy);
+* for the native environment, where the time goes: the batch step (physics; since
+  ``batch32`` with the observed state, which the step kernel gathers world by world:
+  ``WorldBatch._step_state``), the dense reads and writes of the batch (impulses, forces,
+  motor speeds, and the state of worlds reset), the resets, and the rest (the environment's
+  NumPy); a timed call's own timed calls count as its own;
 * ``reset_ms_per_env``, ``reset_cpu_ms_per_env``: the wall and process CPU time of resetting
   one environment (native: a masked reset of a quarter of the batch, divided; Box2D:
   ``env.reset()``);
@@ -131,30 +132,31 @@ def native(num_envs: int, steps: int, seed: int, threads: int | None,
     spent = {"physics (batch.step)": 0.0, "batch reads and writes": 0.0,
              "lidar (batch.ray_cast_many)": 0.0, "resets": 0.0}
 
-    inside_reset = [False]   # a reset's own reads and step count as the reset's
+    inside = [False]   # a timed call's own timed calls count as its own (a reset's reads and
+    # step as the reset's, the state the batch step gathers as the step's)
 
     def timed(fn, key):
         def wrapper(*a, **k):
-            if inside_reset[0]:   # (a reset's part, or a reset inside a reset)
+            if inside[0]:
                 return fn(*a, **k)
-            inside_reset[0] = key == "resets"
+            inside[0] = True
             t = time.perf_counter()
             try:
                 return fn(*a, **k)
             finally:
                 spent[key] += time.perf_counter() - t
-                if key == "resets":
-                    inside_reset[0] = False
+                inside[0] = False
         return wrapper
 
     originals = {}
     for name in ("step", "get_positions", "get_angles", "get_velocities", "get_touching",
                  "get_awake", "apply_impulses", "apply_forces", "_gather", "set_motor_speeds",
-                 "set_max_motor_torques", "get_state", "ray_cast_many"):
+                 "set_max_motor_torques", "get_state", "ray_cast_many", "_step_state"):
         if not hasattr(batch, name):  # (a checkout before the write)
             continue
         originals[name] = getattr(batch, name)
-        key = {"step": "physics (batch.step)",
+        # (the environments' step: the batch step, which gathers the observed state too)
+        key = {"step": "physics (batch.step)", "_step_state": "physics (batch.step)",
                "ray_cast_many": "lidar (batch.ray_cast_many)"}.get(name, "batch reads and writes")
         setattr(batch, name, timed(originals[name], key))
     reset_worlds = envs._reset_worlds

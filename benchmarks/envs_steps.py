@@ -9,11 +9,13 @@ times on a loaded machine (``PYTHONPATH`` at each checkout's ``src``). One proce
 environments (default 1,024), reset with seed 0, take 20 steps (kernels loaded, episodes under
 way), then time ``steps`` steps of seeded uniform random actions (resets included, as they
 come). Prints one JSON line: wall and process CPU time per environment step (us), the episodes
-ended (equal between checkouts when both play the same episodes) and the load average.
+ended and a hash of every observation, reward and flag (equal between checkouts when both
+play the same episodes) and the load average.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -40,14 +42,21 @@ def main(argv=None) -> dict:
     for k in range(20):
         envs.step(actions[k])
     ended = 0
+    seen = []
     t, c = time.perf_counter(), time.process_time()
     for k in range(steps):
-        _, _, terminated, truncated, _ = envs.step(actions[20 + k])
+        obs, reward, terminated, truncated, _ = envs.step(actions[20 + k])
         ended += int((terminated | truncated).sum())
+        seen.append((obs, reward, terminated, truncated))
     wall, cpu = time.perf_counter() - t, time.process_time() - c
+    digest = hashlib.sha256()
+    for arrays in seen:
+        for a in arrays:
+            digest.update(a.tobytes())
     out = {"env": env, "num_envs": n, "steps": steps, "threads": threads,
            "wall_us": round(wall / (n * steps) * 1e6, 2),
            "cpu_us": round(cpu / (n * steps) * 1e6, 2), "ended": ended,
+           "hash": digest.hexdigest()[:16],
            "load": round(os.getloadavg()[0], 1)}
     print(json.dumps(out))
     return out

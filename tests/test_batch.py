@@ -156,6 +156,38 @@ def test_dense_views_equal_the_worlds_arrays():
         np.testing.assert_array_equal(got, want[[1, 4]])
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_state_gathered_in_the_step_equals_the_views_after_it(threads):
+    """``WorldBatch._step_state`` (the native environments' step: each world's state gathered
+    by the kernel right after its step) gives the arrays of ``step`` then ``get_state``, and
+    the same worlds, bit for bit: with the copies parted, a world stepped by ``World.step``
+    (diagnostics on), one that moves a body in an after-step function, and resets."""
+    def make():
+        batch = i2d.WorldBatch.replicate(_hinged(), 8, threads=threads)
+        batch.worlds[3].settings.diagnostics = True  # stepped by World.step, after the kernel
+        return batch, batch.snapshot()
+
+    (fused, snap_a), (plain, snap_b) = make(), make()
+    impulses = np.random.default_rng(5).normal(size=(8, len(fused.body_rows), 3))
+    for n in range(100):
+        if n % 20 == 10:
+            for batch in (fused, plain):  # the copies part ways, and some are reset
+                batch.apply_impulses(impulses * (n / 50))
+            fused.restore(snap_a, worlds=[n % 8])
+            plain.restore(snap_b, worlds=[n % 8])
+        if n == 40:
+            for batch in (fused, plain):
+                w = batch.worlds[5]
+                w.after_step(lambda w=w: setattr(w.bodies[2], "position", (1.0, 9.0)))
+        got = fused._step_state(1 / 60)
+        plain.step(1 / 60)
+        want = plain.get_state()
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    assert got.touching.any() and not got.touching.all()
+    assert [w.state_hash() for w in fused.worlds] == [w.state_hash() for w in plain.worlds]
+
+
 def test_writes_are_the_setters_arithmetic():
     """apply_impulses, apply_forces and set_velocities give the bits of the bodies' own
     setters (a linear impulse at the centre of mass plus an angular one, a force plus a torque,

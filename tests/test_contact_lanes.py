@@ -182,6 +182,41 @@ def test_a_small_world_solves_row_by_row_with_the_same_bits(monkeypatch, solver)
         assert np.array_equal(getattr(rows._contacts, name), getattr(lanes._contacts, name))
 
 
+def test_lanes_come_when_a_world_first_solves_in_them(monkeypatch):
+    """A world solved row by row carries no lanes (lane_rows_for); when its table of verbs is
+    refilled with the lanes (here: MIN_BODIES lowered, the settings' refill forced) at a step
+    whose row count holds, the step still makes it a store with lanes for every row, and the
+    motion is the bits of the world that stayed row by row."""
+    def run(switch):
+        monkeypatch.setattr(contact_lanes, "MIN_BODIES", 1000)
+        world = i2d.World(enable_sleep=False)
+        info = build_scene(world, "pyramid", base=8)  # 36 boxes
+        for k in range(60):
+            step_scene(world, info, k)
+        sync_constraints(world)
+        before = world._constraints
+        assert before.lanes.shape == (0, FIELDS) and before.count.shape[0] > 0
+        if switch:
+            monkeypatch.setattr(contact_lanes, "MIN_BODIES", 1)
+            world._verbs_for = (None, None)
+        step_scene(world, info, 60)
+        sync_constraints(world)
+        after = world._constraints
+        assert after.count.shape[0] == before.count.shape[0]  # the count held: the lanes did not
+        for k in range(61, 90):
+            step_scene(world, info, k)
+        sync_constraints(world)
+        return world, after
+
+    rows, kept = run(False)
+    lanes, grown = run(True)
+    assert rows._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert kept.lanes.shape[0] == 0 and not kept.in_lanes.any()
+    assert grown.lanes.shape == (lane_rows(grown.count.shape[0]), FIELDS) and grown.in_lanes.all()
+    assert rows.state_hash(motion_only=True) == lanes.state_hash(motion_only=True)
+
+
 @pytest.mark.parametrize("solver", ["soft_step", "pgs"])
 def test_measuring_a_wide_solve_changes_nothing(solver):
     """The diagnostics read the rows, which a wide solve fills from the lanes for them: with
@@ -235,8 +270,10 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
     machine code of the compiled passes: packed (``pd``) multiplies on ``ymm`` registers (the
     sweep's rows have ~70 multiplies, the warm start's ~20, four rows at a time), and no fused
     multiply-add (the engine compiles without contraction, for the bits)."""
-    world, _ = _stepped("pyramid", 2, base=4)
+    world, _ = _stepped("pyramid", 2, base=4)  # 10 boxes: solved row by row, so no lanes
     cs = _copy(world._constraints)
+    assert cs.lanes.shape[0] == 0
+    cs = cs._replace(lanes=np.zeros((lane_rows(cs.count.shape[0]), FIELDS)))
     _sweeps(cs, _copy(world._contacts), _copy(world._bodies), True, 240.0, 0.2, 0.005, 3.0,
             1600.0)
     for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):

@@ -15,7 +15,7 @@ from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_con
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python", [
     (Contacts, CONTACT_LAYOUT, allocate_contacts, empty_contacts),
     (ContactConstraints, CONSTRAINT_LAYOUT,
-     lambda n: allocate_constraints(n, np.zeros((0, FIELDS))), contact_constraints),
+     lambda n: allocate_constraints(n, np.zeros((0, FIELDS)), lane_rows(n)), contact_constraints),
 ])
 def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python):
     assert list(layout) == list(store_type._fields)
@@ -35,12 +35,23 @@ def test_a_new_constraint_store_keeps_the_lanes_that_fit():
     """The step makes a new constraint store whenever its row count changes; the wide
     solver's lanes (as large as the rest of the store) are kept while they hold the rows and
     no more than twice as many, else made anew at the new size."""
-    lanes = allocate_constraints(CHUNK + 1, np.zeros((0, FIELDS))).lanes
+    def lanes_of(count, lanes):
+        return allocate_constraints(count, lanes, lane_rows(count)).lanes
+
+    lanes = lanes_of(CHUNK + 1, np.zeros((0, FIELDS)))
     assert lanes.shape == (2 * CHUNK, FIELDS)
-    assert allocate_constraints(CHUNK + 5, lanes).lanes is lanes        # fits
-    assert allocate_constraints(CHUNK, lanes).lanes is lanes            # twice as many
-    assert allocate_constraints(CHUNK - 1, lanes).lanes is lanes
-    grown = allocate_constraints(2 * CHUNK + 1, lanes).lanes             # too small
+    assert lanes_of(CHUNK + 5, lanes) is lanes        # fits
+    assert lanes_of(CHUNK, lanes) is lanes            # twice as many
+    assert lanes_of(CHUNK - 1, lanes) is lanes
+    grown = lanes_of(2 * CHUNK + 1, lanes)            # too small
     assert grown is not lanes and grown.shape == (3 * CHUNK, FIELDS)
-    shrunk = allocate_constraints(3, grown).lanes                        # more than twice
+    shrunk = lanes_of(3, grown)                       # more than twice
     assert shrunk is not grown and shrunk.shape == (CHUNK, FIELDS)
+
+
+def test_a_store_solved_row_by_row_has_no_lanes():
+    """A world whose contacts are solved row by row (fewer than MIN_BODIES dynamic bodies)
+    never reads the lanes: its stores have none (a 64-row chunk is 25 KB, more than the rest
+    of a 10-body world's stores), and a world that had them drops them at its next store."""
+    assert allocate_constraints(11, np.zeros((0, FIELDS)), 0).lanes.shape == (0, FIELDS)
+    assert allocate_constraints(11, np.zeros((CHUNK, FIELDS)), 0).lanes.shape == (0, FIELDS)

@@ -28,7 +28,7 @@ import numpy as np
 from ._core.jit import DirectCall, gil_free_kernel
 from ._core.state import DYNAMIC, STATIC
 from ._dynamics.batch_step import (ADD_FORCE, ISLAND_WOKE, KINEMATIC_SET, SET_VELOCITY,
-                                   _wake_body)
+                                   _wake_body, gather_world)
 from ._dynamics.world_ref import borrow
 
 MOTOR_SPEED, MAX_MOTOR = 0, 1
@@ -42,27 +42,7 @@ def gather_state(refs, lo, hi, rows, positions, angles, velocities, awake, touch
     awake flags and whether each has a touching contact (a manifold point that overlaps or
     pushed), into row ``i`` of each array."""
     for i in range(lo, hi):
-        b = borrow(refs[i], "bodies")
-        for j in range(rows.shape[0]):
-            r = rows[j]
-            positions[i, j, 0] = b.origin[r, 0]
-            positions[i, j, 1] = b.origin[r, 1]
-            angles[i, j] = b.angle[r]
-            velocities[i, j, 0] = b.v[r, 0]
-            velocities[i, j, 1] = b.v[r, 1]
-            velocities[i, j, 2] = b.w[r]
-            awake[i, j] = b.type[r] != STATIC and not b.asleep[r]
-            touching[i, j] = False
-        # (the template rows are few: each touching contact is matched against them, where a
-        # flag per body row cost an allocation per world)
-        c = borrow(refs[i], "contacts")
-        for k in range(c.count.shape[0]):
-            for p in range(min(c.count[k], 2)):
-                if c.separation[k, p] < 0.0 or c.total_normal_impulse[k, p] > 0.0:
-                    for j in range(rows.shape[0]):
-                        if c.body_a[k] == rows[j] or c.body_b[k] == rows[j]:
-                            touching[i, j] = True
-                    break
+        gather_world(refs[i], i, rows, positions, angles, velocities, awake, touching)
 
 
 @gil_free_kernel

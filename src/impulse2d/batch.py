@@ -171,15 +171,55 @@ class WorldBatch:
         for k in slow:
             worlds[k].step(dt)
 
-    def _run(self, which: np.ndarray) -> float:
+    def _step_state(self, dt: float) -> BatchState:
+        """:meth:`step` then :meth:`get_state` of every world (a batch of copies), for the
+        native environments: the kernel gathers each world's state right after stepping it,
+        while its stores are still in the cache (:func:`._dynamics.batch_step.gather_world`),
+        where a pass after the step misses on every world's stores again. The worlds whose
+        state Python may have changed after the kernel (stepped by ``World.step``, stepped
+        again or swept by Python, running after-step functions) are gathered again after
+        that, from their own columns. The same arrays as ``step(dt)`` then ``get_state()``."""
+        rows = self._replicated()
+        if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
+            dt = _validate.time_step(dt, "dt")
+        state = self._state
+        if dt == 0.0 or state.any_stepping():
+            self.step(dt)
+            return self.get_state()
+        self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
+        n, nb = len(self._worlds), rows.shape[0]
+        out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
+                         np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
+        fast, slow = _ready.prepare(state, dt)
+        again = list(slow)
+        if fast.shape[0]:
+            seconds = self._run(fast, (rows, *out))
+            r = state.results[fast]
+            again.extend(fast[(r[:, _batch.SLEEPING] < 0.0)
+                              | (r[:, _batch.UNSWEPT] > 0.0)].tolist())
+            _ready.finish(state, fast, dt, seconds / fast.shape[0])
+            again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
+            again.extend(state.checked.tolist())  # (their after-step functions ran)
+        for k in slow:
+            self._worlds[k].step(dt)
+        if again:
+            chosen = np.unique(np.array(again, dtype=np.int64))
+            part = self.get_state(chosen)
+            for mine, theirs in zip(out, part):
+                mine[chosen] = theirs
+        return out
+
+    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
-        time, s."""
+        time, s. ``gather``: the template rows and state arrays the kernel gathers each world
+        into after its step (:func:`._dynamics.batch_step.run`)."""
         refs, args, results = self._state.refs, self._state.args, self._state.results
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         if min(self._threads, which.shape[0]) <= 1:
-            return run(refs, which, args, results)
+            return run(refs, which, args, results, gather)
         t0 = perf_counter()
-        self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results))
+        self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results,
+                                                        gather))
         return perf_counter() - t0
 
     def _spread(self, n: int, work) -> None:

@@ -72,10 +72,10 @@ from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
                              restitution_gap, rows_of, solve_contacts, warm_start_contacts)
-from .lane_layout import (BASE, BIAS, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE, M_A, M_B,
-                          MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY, RBX,
-                          RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY,
-                          WA, WB, flat_lanes, lane_index)
+from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE,
+                          M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX,
+                          RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX,
+                          VAY, VBX, VBY, WA, WB, flat_lanes, lane_index)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -430,6 +430,18 @@ def in_lanes(world):
     """Whether the world's contact passes solve in lanes (so the prepare writes them)."""
     return lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False,
                       0.0) != 0.0
+
+
+@inline_kernel
+def lane_rows_for(world, count):
+    """Rows of lanes the step's store of ``count`` constraint rows needs in ``world``: whole
+    chunks (:func:`.lane_layout.lane_rows`) when its contact passes solve in lanes, none when
+    they go row by row (a small world: :func:`rows_entry`) or its solver has no such passes
+    (the slot :data:`~.verbs.LANES` empty). The step gives a world its lanes when it first
+    needs them (:func:`.contact_solver.allocate_constraints`)."""
+    if borrow(world, "verbs")[LANES] == 0 or not in_lanes(world):
+        return 0
+    return (count + CHUNK - 1) // CHUNK * CHUNK
 
 
 @borrowing_kernel

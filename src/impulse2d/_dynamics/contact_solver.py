@@ -44,7 +44,7 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
-from .lane_layout import (CHUNK, FIELDS, flat_lanes, lane_index, lane_rows, write_lane_impulses,
+from .lane_layout import (FIELDS, flat_lanes, lane_index, lane_rows, write_lane_impulses,
                           write_lane_point, write_lane_row)
 from .velocities import load_pair, store_pair
 
@@ -134,16 +134,19 @@ def rows_of(cs, lo, hi):
 
 
 @kernel
-def allocate_constraints(count, lanes):
-    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT` (the
-    lanes padded); ``tests/test_storage.py`` holds the two together. ``lanes``: the previous
-    store's lanes, kept if they hold the rows and no more than twice as many (the step makes
-    a new store whenever the row count changes, and the lanes are as large as the rest of it:
-    a pile of falling circles changes its count most steps). Kept lanes are not zeroed: a
-    prepare writes every lane a verb keeps anything of (:mod:`.lane_layout`)."""
+def allocate_constraints(count, lanes, rows):
+    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
+    ``tests/test_storage.py`` holds the two together. The lanes get ``rows`` rows: whole chunks
+    (:func:`.lane_layout.lane_rows`) for a world solved in lanes, none for one solved row by
+    row, which never reads them (:func:`.contact_lanes.lane_rows_for`: a 64-row chunk is 25 KB,
+    a small world's every other store together about 23 KB, and a snapshot and the batch's
+    prefetch copied or fetched them all). ``lanes``: the previous store's lanes, kept if they
+    hold ``rows`` and no more than twice as many (the step makes a new store whenever the row
+    count changes, and the lanes are as large as the rest of it: a pile of falling circles
+    changes its count most steps). Kept lanes are not zeroed: a prepare writes every lane a
+    verb keeps anything of (:mod:`.lane_layout`)."""
     f8 = np.float64
     i8 = np.int64
-    rows = (count + CHUNK - 1) // CHUNK * CHUNK  # lane_rows(count)
     if not rows <= lanes.shape[0] <= 2 * rows:
         lanes = np.zeros((rows, FIELDS), f8)
     return ContactConstraints(

@@ -56,7 +56,8 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_contacts_into, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
-from .contact_lanes import SOLVERS as LANE_SOLVERS, lanes_entry, lanes_pay, rows_entry
+from .contact_lanes import (SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry, lanes_pay,
+                            rows_entry)
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -392,9 +393,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
         order, starts = _colour(world)
     else:
         order, starts = np.empty(0, dtype=np.int64), np.zeros(COLOR_COUNT + 2, dtype=np.int64)
-    new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
+    # re-used while the count holds and, solved in lanes, its lanes do (a world gets them when
+    # it first solves in lanes: contact_lanes.lane_rows_for)
+    lanes_needed = lane_rows_for(world, order.shape[0])
+    new_cs = (_constraint_count(world) != order.shape[0]
+              or borrow(world, "constraints").lanes.shape[0] < lanes_needed)
     if new_cs:
-        world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes)
+        world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes,
+                                                 lanes_needed)
     mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     velocities = velocity_buffer(world, borrow_column(world, "bodies", "w").shape[0]

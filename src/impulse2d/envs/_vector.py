@@ -154,6 +154,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
         self._obs = None
+        self._stepped_state = None  # the batch step's gathered state, until _state(ALL) reads it
         self._started = False
 
     # -- hooks (the module's docstring says what each must do) --------------------------------
@@ -304,11 +305,14 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         the environments restarted just before (:meth:`_restart`), for which this step is
         their reset's step (their elapsed steps stay 0)."""
         self._act(actions, acting)
-        self.batch.step(self.dt)
+        # the state gathered by the step, world by world, while each world is in the cache
+        # (WorldBatch._step_state); _state(ALL) takes it once
+        self._stepped_state = self.batch._step_state(self.dt)
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0
         obs, reward, terminated = self._observe(ALL)
+        self._stepped_state = None
         reward = np.asarray(reward, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         if self.max_episode_steps is None:
@@ -346,7 +350,11 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         batch's dense views) or of worlds ``idx`` only (read from those worlds' own columns,
         at a cost per world read: a reset's observation must not cost a pass over the whole
         batch): :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`."""
-        s = self.batch.get_state(None if idx is ALL else idx)
+        s = self._stepped_state
+        if idx is ALL and s is not None:
+            self._stepped_state = None  # (once: a later read may follow writes)
+        else:
+            s = self.batch.get_state(None if idx is ALL else idx)
         return s.positions, s.angles, s.velocities, s.touching, s.awake
 
     def _check_actions(self, actions):
