@@ -89,6 +89,7 @@ from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
 from ._b2release import engine_count, release
+from ._b2rows import BodyRows
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
                        shape_fixtures)
@@ -325,6 +326,7 @@ class b2World:  # noqa: N801
         # continuousPhysics and subStepping are accepted and ignored (the engine's continuous
         # collision is on; see the module docstring).
         self._bodies: dict[int, b2Body] = {}
+        self._body_rows = BodyRows()  # the body store's hot columns, for b2Body (_b2rows)
         self._queue: list = []  # static bodies waiting to be made (_b2queue)
         self._fixtures: dict = {}   # shape row -> b2Fixture
         self._joints: dict[int, b2Joint] = {}
