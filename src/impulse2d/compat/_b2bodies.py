@@ -258,7 +258,8 @@ class b2Body:  # noqa: N801
     def _bound_rows(self) -> BodyRows:
         """The world's :class:`._b2rows.BodyRows`, bound to its body store now (after the
         store grew or was replaced: see that module)."""
-        return self._b2world._body_rows.bind(self._w._bodies)
+        rows = self._b2world._body_rows = BodyRows(self._w._bodies)
+        return rows
 
     def _awake_for(self, wake):
         """Whether a push reaches the body: a dynamic one, woken first (``wake``) if asleep;
