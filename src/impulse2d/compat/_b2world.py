@@ -856,33 +856,47 @@ class b2World:  # noqa: N801
         c = w._contacts
         count = c.count
         if count.shape[0] <= _FEW:
-            # A few contacts (Gymnasium's worlds): the touching keys compared in Python first,
-            # about 1 us, where the kernel call that finds the changes costs about 5; most
-            # steps change nothing. (The store is in ascending key order, as the kernel
-            # assumes.) A contact store's keys never change (a new pair makes a new store), so
-            # their list is kept while the store's key column is the same array.
+            # A few contacts (Gymnasium's worlds): the touching keys compared in Python, about
+            # 1 us, where the kernel call that finds the changes costs about 5 (and its first
+            # call in a process loads it: ~18 ms, at LunarLander's first touch); most steps
+            # change nothing. (The store is in ascending key order, as the kernel assumes.) A
+            # contact store's keys never change (a new pair makes a new store), so their list
+            # is kept while the store's key column is the same array.
             key = c.key
             if key is not self._keys_seen[0]:
                 self._keys_seen = (key, key.tolist())
-            if list(compress(self._keys_seen[1], count.tolist())) == self._touching_list:
+            keys = self._keys_seen[1]
+            counts = count.tolist()
+            now = list(compress(keys, counts))
+            before = self._touching_list
+            if now == before:
                 return
-        begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
-        self._touching = touching
-        self._touching_list = touching.tolist()
+            # the kernel's changes (events.touch_changes): the rows that touch now and did not,
+            # in store order, and the keys that touched and do not, in their ascending order
+            seen, kept = set(before), set(now)
+            begin = [k for k, n in enumerate(counts) if n and keys[k] not in seen]
+            ended = [key for key in before if key not in kept]
+            self._touching = np.array(now, np.int64)
+            self._touching_list = now
+        else:
+            begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
+            self._touching = touching
+            self._touching_list = touching.tolist()
+            begin, ended = begin.tolist(), ended.tolist()
         listener = self._listener
         f = self._fixtures
         # (a shape made on world.engine directly, with no fixture here, is not reported)
-        if listener is not None and ended.shape[0]:
-            for key in ended.tolist():
+        if listener is not None and ended:
+            for key in ended:
                 fa, fb = f.get(key >> 32), f.get(key & _LOW)
                 if fa is not None and fb is not None:
                     listener.EndContact(b2Contact(fa, fb, False))
-        if listener is not None and begin.shape[0]:
-            for k in begin.tolist():
-                fa, fb = f.get(int(c.shape_a[k])), f.get(int(c.shape_b[k]))
+        if listener is not None and begin:
+            for k in begin:
+                fa, fb = f.get(c.shape_a.item(k)), f.get(c.shape_b.item(k))
                 if fa is None or fb is None:
                     continue
-                n = int(c.count[k])
+                n = c.count.item(k)
                 listener.BeginContact(b2Contact(fa, fb, True, c.normal[k].tolist(),
                                                 c.point[k, :n].tolist()))
 
