@@ -81,6 +81,7 @@ from .._dynamics.world_ref import stores_for_step
 from ..events import _touch_changes
 from ..queries import QueryFilter, _every_rows, _index
 from ..shapes import ALL_BITS
+from .._recycle import take
 from ..world import World
 from . import _b2snapshot
 from ._b2bodies import _LIMIT, _finite, b2Body
@@ -88,7 +89,7 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
-from ._b2release import engine_count, release
+from ._b2release import engine_count, recycle_key, release
 from ._b2rows import BodyRows
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
@@ -320,9 +321,18 @@ class b2World:  # noqa: N801
     def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
                  warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
                  destructionListener=None, contactFilter=None, renderer=None):  # noqa: N803
-        self._world = _b2snapshot.LayerWorld(gravity=vec_tuple(gravity, "gravity"), **{
-            **self.engine_settings,
-            "enable_sleep": bool(doSleep), "warm_starting": bool(warmStarting)})
+        changes = {**self.engine_settings, "enable_sleep": bool(doSleep),
+                   "warm_starting": bool(warmStarting)}
+        gravity = vec_tuple(gravity, "gravity")
+        # a world a dropped b2World of the same settings left, made new (_b2release)
+        key = recycle_key(self, changes)
+        recycled = None if key is None else take(key, _b2snapshot.LayerWorld, gravity,
+                                                   changes)
+        if recycled is None:
+            self._world, sweeps = _b2snapshot.LayerWorld(gravity=gravity, **changes), None
+        else:
+            self._world, sweeps = recycled
+            recycled = None  # (no other reference to the world: engine_count, below)
         # continuousPhysics and subStepping are accepted and ignored (the engine's continuous
         # collision is on; see the module docstring).
         self._bodies: dict[int, b2Body] = {}
@@ -338,7 +348,8 @@ class b2World:  # noqa: N801
         self._dynamic = None         # rows of the dynamic bodies (None: recompute)
         self._held_list: list[int] = []  # the same rows, as a list
         self._held_timer = np.zeros(0)   # s each of them has been slow (_motor_sleep)
-        self._iterations = (8, 3)
+        # the sweeps last set on the engine's settings (a recycled world keeps its last ones)
+        self._iterations = (8, 3) if sweeps is None else sweeps
         self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
         # origins at the start of a Step (one row per body row)
         self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
