@@ -143,3 +143,26 @@ def test_other_settings_take_another_world_or_a_new_one():
     # free fall at 5 m/s^2 for 1 s (semi-implicit Euler: v = g t, y = g dt^2 n (n + 1) / 2)
     assert body.linearVelocity[1] == pytest.approx(-5.0, rel=1e-9)
     assert body.position[1] == pytest.approx(-5.0 * (1 / 50) ** 2 * 50 * 51 / 2, rel=1e-9)
+
+
+def test_a_kept_world_whose_settings_were_changed_comes_back_with_a_new_worlds_settings():
+    """The layer's own setters (here ``warmStarting``) change the engine's settings: the kept
+    world is taken for its arrays, with a new world's settings, table and reference, and its
+    maker's sweeps are not handed over."""
+    world, bodies = _lander(0)
+    world.warmStarting = False
+    world.Step(1 / 50, 180, 60)
+    for body in bodies:
+        world.DestroyBody(body)
+    del world, bodies
+    gc.collect()
+    assert len(_recycle._KEPT) == 1
+    world = b2World(gravity=(0, -10))
+    e = world._world
+    assert not _recycle._KEPT and e._stores is None and e._verbs_for == (None, None)
+    assert e._settings.warm_starting is True and e._settings.velocity_iterations == 8
+    assert world._iterations == (8, 3)
+    fresh_out, _ = _episode(3)
+    _recycle.clear()
+    again, _ = _episode(3)
+    assert fresh_out == again
