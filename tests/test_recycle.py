@@ -166,3 +166,11 @@ def test_a_kept_world_whose_settings_were_changed_comes_back_with_a_new_worlds_s
     _recycle.clear()
     again, _ = _episode(3)
     assert fresh_out == again
+
+
+def test_the_capacities_kept_are_a_new_worlds():
+    """``_recycle.ROWS`` are ``World()``'s store capacities (a world of any other is not kept,
+    and a world whose stores were not lent back gets a new world's settings and sweeps)."""
+    w = World()
+    assert (w._bodies.alive.shape[0], w._shapes.alive.shape[0],
+            w._joints.alive.shape[0]) == _recycle.ROWS

@@ -20,9 +20,10 @@ sweep counts, which the maker sets anew: ``compat.b2World`` hands them over), so
 takes the usual step's path; ``World._joint_rows`` gives the kept rows back when the new
 world's joints have the same rows (:func:`._joint_index.joint_index`).
 
-What makes it the same world, bit for bit: ``tests/test_recycle.py`` steps a recycled world
-and a new one side by side through LunarLander's resets and compares every store column and
-every trajectory; ``benchmarks/layer_hashes.py`` gives main's hashes.
+What makes it the same world, bit for bit: ``tests/test_recycle.py`` compares a taken world's
+stores with ``World()``'s, column by column, and episodes of LunarLander-like worlds on
+recycled and on new worlds, step by step; ``benchmarks/layer_hashes.py`` gives main's hashes
+(Gymnasium's LunarLander, whose every reset takes a recycled world).
 
 Only worlds whose stores have a new world's capacities, with sleeping on, no custom laws, not
 the ``direct`` solver, not stepping and nothing queued after a step are kept; at most
@@ -93,7 +94,7 @@ def take(key, world_class, gravity, changes: dict):
         world_class.__init__(world, gravity, **changes)
     if (d["_bodies"] is not stores[0] or d["_shapes"] is not stores[1]
             or d["_joints"] is not stores[2]):
-        return world, extra  # (not lent: a new world in all but its memory)
+        return world, None  # (not lent: a new world in all but its memory, its settings too)
     # every field but the sweeps as the new world's (a copy of each field dict, less the sweeps
     # and the settings' own packed form and lock: one dict comparison, a fifth of a getattr
     # per field)

@@ -869,7 +869,7 @@ class b2World:  # noqa: N801
         if count.shape[0] <= _FEW:
             # A few contacts (Gymnasium's worlds): the touching keys compared in Python, about
             # 1 us, where the kernel call that finds the changes costs about 5 (and its first
-            # call in a process loads it: ~18 ms, at LunarLander's first touch); most steps
+            # call in a process loads it: 2-18 ms, at LunarLander's first touch); most steps
             # change nothing. (The store is in ascending key order, as the kernel assumes.) A
             # contact store's keys never change (a new pair makes a new store), so their list
             # is kept while the store's key column is the same array.
