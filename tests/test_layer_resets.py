@@ -175,13 +175,18 @@ def _lander_in(b2, world):
 
 
 def test_a_dropped_world_whose_bodies_were_destroyed_goes_without_the_collector():
-    """Gymnasium's reset: every body destroyed, the world dropped. Its engine world and the
-    handles go by their reference counts (no cyclic garbage left), as Box2D's would."""
+    """Gymnasium's reset: every body destroyed, the world dropped. Its engine world is kept
+    for the next b2World of its settings (impulse2d._recycle), the only thing holding it, and
+    its handles go by their reference counts; dropped from there, the world goes the same
+    way: no cyclic garbage left, as Box2D's would."""
     import gc
     import weakref
+    from impulse2d import _recycle
     from impulse2d.compat import box2d as b2
+    _recycle.clear()
     world = b2.b2World(gravity=(0, -10))
     bodies = _lander_in(b2, world)
+    handle = weakref.ref(bodies[1]._handle)
     for body in bodies:
         world.DestroyBody(body)
     engine = weakref.ref(world._world)
@@ -189,6 +194,9 @@ def test_a_dropped_world_whose_bodies_were_destroyed_goes_without_the_collector(
     gc.disable()
     try:
         del world, bodies, body
+        assert handle() is None  # the handles freed at once, by reference counts
+        assert [kept for kept, _ in _recycle._KEPT.values()] == [engine()]
+        _recycle.clear()
         assert engine() is None  # freed at once, by reference counts
     finally:
         if was:

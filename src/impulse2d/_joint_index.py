@@ -34,15 +34,21 @@ about twenty (24 us measured for LunarLander's two joints, against ~8 this way).
 _RANKS = _RANK.tolist()
 
 
-def joint_index(joints, bodies, sleepers: int) -> dict:
+def joint_index(joints, bodies, sleepers: int, last: dict | None = None) -> dict:
     """``World._joint_rows``: ``by_type`` (the rows of the live joints per list of
     ``ROW_LISTS``, revolute joints split into pins and the others), ``no_collide`` (sorted
     body-pair keys ``min << 32 | max`` of live joints that forbid collision, int64) and
     ``filtered`` (whether a live joint was left out: those of sleeping islands, with no
-    awake dynamic body unless neither body is dynamic; ``sleepers``: bodies may sleep)."""
+    awake dynamic body unless neither body is dynamic; ``sleepers``: bodies may sleep).
+
+    ``last``: the rows the world's table of kernels was filled for (``World._verbs_for``),
+    given back, the very object, when a small store's rows come out the same: the step then
+    keeps its table and its stores' reference, which hold them (a recycled world's joints,
+    made again on the same rows: :mod:`._recycle`)."""
     alive = joints.alive
     if not sleepers and alive.shape[0] <= _SMALL:
-        return _small_index(joints)
+        rows = _small_index(joints)
+        return last if last is not None and _same(rows, last) else rows
     solved = alive
     if sleepers:
         dynamic = bodies.type == DYNAMIC
@@ -117,6 +123,17 @@ def _small_index(joints) -> dict:
         if apart:
             keys = np.array(sorted(apart), dtype=np.int64)
     return {"by_type": (plain, driven, *others), "no_collide": keys, "filtered": False}
+
+
+def _same(rows: dict, last: dict) -> bool:
+    """Whether the joint rows ``rows`` and ``last`` list the same rows, keys and flag."""
+    if rows["filtered"] != last["filtered"] or len(rows["by_type"]) != len(last["by_type"]):
+        return False
+    for a, b in zip(rows["by_type"], last["by_type"]):
+        if a.shape != b.shape or (a.shape[0] and a.tolist() != b.tolist()):
+            return False
+    a, b = rows["no_collide"], last["no_collide"]
+    return a.shape == b.shape and a.tolist() == b.tolist()
 
 
 _EMPTY = np.empty(0, dtype=np.int64)

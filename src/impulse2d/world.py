@@ -921,7 +921,8 @@ class World:
         and whether any live joint was left out (``filtered``): the joints of sleeping islands
         are (those with no awake dynamic body, unless neither body is dynamic: _sleep)."""
         if self._joint_index is None:
-            self._joint_index = joint_index(self._joints, self._bodies, self._sleepers)
+            self._joint_index = joint_index(self._joints, self._bodies, self._sleepers,
+                                            self._verbs_for[1])
         return self._joint_index
 
     # -- bulk state -------------------------------------------------------------------------------

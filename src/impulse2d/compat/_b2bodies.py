@@ -14,6 +14,7 @@ from .._core.state import DYNAMIC
 from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
+from ._b2rows import BodyRows
 from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Fixture, b2FixtureDef,
                         b2LoopShape, b2PolygonShape, b2Shape, chain_fixture, shape_parts)
 
@@ -254,7 +255,15 @@ class b2Body:  # noqa: N801
         """Nothing to do: the engine updates the mass whenever a fixture changes."""
 
     # -- forces (Box2D: with wake=False a sleeping body ignores them) -------------------------
+    def _bound_rows(self) -> BodyRows:
+        """The world's :class:`._b2rows.BodyRows`, bound to its body store now (after the
+        store grew or was replaced: see that module)."""
+        rows = self._b2world._body_rows = BodyRows(self._w._bodies)
+        return rows
+
     def _awake_for(self, wake):
+        """Whether a push reaches the body: a dynamic one, woken first (``wake``) if asleep;
+        an asleep one left asleep (``wake`` false) unless a queued destruction wakes it."""
         w = self._w
         b = w._bodies
         i = self._i
@@ -271,25 +280,37 @@ class b2Body:  # noqa: N801
 
     def ApplyForceToCenter(self, force, wake=True):  # noqa: N802
         fx, fy = _finite(force[0], force[1], "force")
-        if self._awake_for(wake):
-            f = self._w._bodies.force
-            i = self._i
-            f[i, 0] += fx
-            f[i, 1] += fy
-            self._w._bodies.sleep_time[i] = 0.0
+        r = self._b2world._body_rows
+        if r.store is not self._w._bodies:
+            r = self._bound_rows()
+        i = self._i
+        # a dynamic body awake (_awake_for's answer without its call: CarRacing's wheels)
+        if not (r.type[i] == DYNAMIC and not (self._w._sleepers and r.asleep[i])):
+            if not self._awake_for(wake):
+                return
+            if r.store is not self._w._bodies:  # (a queued body _awake_for made grew it)
+                r = self._bound_rows()
+        f = r.force
+        f[2 * i] += fx
+        f[2 * i + 1] += fy
+        r.sleep_time[i] = 0.0
 
     def ApplyForce(self, force, point, wake=True):  # noqa: N802
         fx, fy = _finite(force[0], force[1], "force")
         px, py = _finite(point[0], point[1], "point")
         if self._awake_for(wake):
-            b = self._w._bodies
+            r = self._b2world._body_rows
+            if r.store is not self._w._bodies:
+                r = self._bound_rows()
             i = self._i
-            rx = px - b.center.item(i, 0)
-            ry = py - b.center.item(i, 1)
-            b.force[i, 0] += fx
-            b.force[i, 1] += fy
-            b.torque[i] += rx * fy - ry * fx
-            b.sleep_time[i] = 0.0
+            k = 2 * i
+            rx = px - r.center[k]
+            ry = py - r.center[k + 1]
+            f = r.force
+            f[k] += fx
+            f[k + 1] += fy
+            r.torque[i] += rx * fy - ry * fx
+            r.sleep_time[i] = 0.0
 
     def ApplyTorque(self, torque, wake=True):  # noqa: N802
         t, _ = _finite(torque, 0.0, "torque")
@@ -310,27 +331,36 @@ class b2Body:  # noqa: N801
         if not (type(px) is float and type(py) is float and -_LIMIT <= px <= _LIMIT
                 and -_LIMIT <= py <= _LIMIT):
             px, py = _finite(px, py, "point")
-        if self._awake_for(wake):
-            # Body.apply_linear_impulse's arithmetic and velocity bound, on the store by row
-            # (its validation of the pair of floats and its row lookups were most of the cost
-            # of LunarLander's engine firing)
-            b = self._w._bodies
-            i = self._i
-            inv_m = b.inv_mass.item(i)
-            inv_i = b.inv_inertia.item(i)
-            rx = px - b.center.item(i, 0)
-            ry = py - b.center.item(i, 1)
-            vx = b.v.item(i, 0) + inv_m * jx
-            vy = b.v.item(i, 1) + inv_m * jy
-            # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
-            w = b.w.item(i) + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
-            if not (abs(vx) <= _MAX_SPEED and abs(vy) <= _MAX_SPEED and abs(w) <= _MAX_SPEED):
-                # scaled into the bound, or ValueError for an overflow (the step clamps it)
-                vx, vy, w = _resulting_velocity("impulse", vx, vy, w)
-            b.v[i, 0] = vx
-            b.v[i, 1] = vy
-            b.w[i] = w
-            b.sleep_time[i] = 0.0  # something acted on it (Box2D's SetAwake)
+        r = self._b2world._body_rows
+        if r.store is not self._w._bodies:
+            r = self._bound_rows()
+        i = self._i
+        # a dynamic body awake (_awake_for's answer without its call: LunarLander's engines)
+        if not (r.type[i] == DYNAMIC and not (self._w._sleepers and r.asleep[i])):
+            if not self._awake_for(wake):
+                return
+            if r.store is not self._w._bodies:  # (a queued body _awake_for made grew it)
+                r = self._bound_rows()
+        # Body.apply_linear_impulse's arithmetic and velocity bound, on the store by row
+        # (its validation of the pair of floats and its row lookups were most of the cost
+        # of LunarLander's engine firing)
+        k = 2 * i
+        inv_m = r.inv_mass[i]
+        inv_i = r.inv_inertia[i]
+        rx = px - r.center[k]
+        ry = py - r.center[k + 1]
+        v = r.v
+        vx = v[k] + inv_m * jx
+        vy = v[k + 1] + inv_m * jy
+        # no rotational response (fixed rotation): 0 * a huge moment would be NaN, not 0
+        w = r.w[i] + (inv_i * (rx * jy - ry * jx) if inv_i != 0.0 else 0.0)
+        if not (abs(vx) <= _MAX_SPEED and abs(vy) <= _MAX_SPEED and abs(w) <= _MAX_SPEED):
+            # scaled into the bound, or ValueError for an overflow (the step clamps it)
+            vx, vy, w = _resulting_velocity("impulse", vx, vy, w)
+        v[k] = vx
+        v[k + 1] = vy
+        r.w[i] = w
+        r.sleep_time[i] = 0.0  # something acted on it (Box2D's SetAwake)
 
     def ApplyAngularImpulse(self, impulse, wake=True):  # noqa: N802
         j, _ = _finite(impulse, 0.0, "impulse")

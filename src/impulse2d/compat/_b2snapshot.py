@@ -34,10 +34,12 @@ from ..snapshot import Snapshot
 from ..world import World
 from ._b2queue import flush_queue
 
-_CACHES = ("_world", "_keys_seen", "_buffers", "_engine_count", "_engine_taken")
+_CACHES = ("_world", "_keys_seen", "_buffers", "_engine_count", "_engine_taken",
+           "_body_rows")
 """``b2World`` attributes not copied: the engine (its own snapshot), the contact store's key
-list (rebuilt when the store changes), ``Step``'s scratch arrays, and what ``_b2release`` knows
-of the engine world (the same world before and after a restore)."""
+list (rebuilt when the store changes), ``Step``'s scratch arrays, what ``_b2release`` knows
+of the engine world (the same world before and after a restore), and the views of the body
+store (``_b2rows``: bound to whatever store the world has)."""
 
 
 class LayerWorld(World):

@@ -81,6 +81,7 @@ from .._dynamics.world_ref import stores_for_step
 from ..events import _touch_changes
 from ..queries import QueryFilter, _every_rows, _index
 from ..shapes import ALL_BITS
+from .._recycle import take
 from ..world import World
 from . import _b2snapshot
 from ._b2bodies import _LIMIT, _finite, b2Body
@@ -88,7 +89,8 @@ from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step
-from ._b2release import engine_count, release
+from ._b2release import engine_count, recycle_key, release
+from ._b2rows import BodyRows
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
                        shape_fixtures)
@@ -319,12 +321,22 @@ class b2World:  # noqa: N801
     def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
                  warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
                  destructionListener=None, contactFilter=None, renderer=None):  # noqa: N803
-        self._world = _b2snapshot.LayerWorld(gravity=vec_tuple(gravity, "gravity"), **{
-            **self.engine_settings,
-            "enable_sleep": bool(doSleep), "warm_starting": bool(warmStarting)})
+        changes = {**self.engine_settings, "enable_sleep": bool(doSleep),
+                   "warm_starting": bool(warmStarting)}
+        gravity = vec_tuple(gravity, "gravity")
+        # a world a dropped b2World of the same settings left, made new (_b2release)
+        key = recycle_key(self, changes)
+        recycled = None if key is None else take(key, _b2snapshot.LayerWorld, gravity,
+                                                   changes)
+        if recycled is None:
+            self._world, sweeps = _b2snapshot.LayerWorld(gravity=gravity, **changes), None
+        else:
+            self._world, sweeps = recycled
+            recycled = None  # (no other reference to the world: engine_count, below)
         # continuousPhysics and subStepping are accepted and ignored (the engine's continuous
         # collision is on; see the module docstring).
         self._bodies: dict[int, b2Body] = {}
+        self._body_rows = BodyRows()  # the body store's hot columns, for b2Body (_b2rows)
         self._queue: list = []  # static bodies waiting to be made (_b2queue)
         self._fixtures: dict = {}   # shape row -> b2Fixture
         self._joints: dict[int, b2Joint] = {}
@@ -336,7 +348,8 @@ class b2World:  # noqa: N801
         self._dynamic = None         # rows of the dynamic bodies (None: recompute)
         self._held_list: list[int] = []  # the same rows, as a list
         self._held_timer = np.zeros(0)   # s each of them has been slow (_motor_sleep)
-        self._iterations = (8, 3)
+        # the sweeps last set on the engine's settings (a recycled world keeps its last ones)
+        self._iterations = (8, 3) if sweeps is None else sweeps
         self._buffers = (_NO_FORCES, _NO_TORQUES, _NO_FORCES)  # _substeps: forces, torques,
         # origins at the start of a Step (one row per body row)
         self._pre_solve_on = False  # whether the engine's pre_solve hook is set (PreSolve)
@@ -854,33 +867,47 @@ class b2World:  # noqa: N801
         c = w._contacts
         count = c.count
         if count.shape[0] <= _FEW:
-            # A few contacts (Gymnasium's worlds): the touching keys compared in Python first,
-            # about 1 us, where the kernel call that finds the changes costs about 5; most
-            # steps change nothing. (The store is in ascending key order, as the kernel
-            # assumes.) A contact store's keys never change (a new pair makes a new store), so
-            # their list is kept while the store's key column is the same array.
+            # A few contacts (Gymnasium's worlds): the touching keys compared in Python, about
+            # 1 us, where the kernel call that finds the changes costs about 5 (and its first
+            # call in a process loads it: 2-18 ms, at LunarLander's first touch); most steps
+            # change nothing. (The store is in ascending key order, as the kernel assumes.) A
+            # contact store's keys never change (a new pair makes a new store), so their list
+            # is kept while the store's key column is the same array.
             key = c.key
             if key is not self._keys_seen[0]:
                 self._keys_seen = (key, key.tolist())
-            if list(compress(self._keys_seen[1], count.tolist())) == self._touching_list:
+            keys = self._keys_seen[1]
+            counts = count.tolist()
+            now = list(compress(keys, counts))
+            before = self._touching_list
+            if now == before:
                 return
-        begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
-        self._touching = touching
-        self._touching_list = touching.tolist()
+            # the kernel's changes (events.touch_changes): the rows that touch now and did not,
+            # in store order, and the keys that touched and do not, in their ascending order
+            seen, kept = set(before), set(now)
+            begin = [k for k, n in enumerate(counts) if n and keys[k] not in seen]
+            ended = [key for key in before if key not in kept]
+            self._touching = np.array(now, np.int64)
+            self._touching_list = now
+        else:
+            begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
+            self._touching = touching
+            self._touching_list = touching.tolist()
+            begin, ended = begin.tolist(), ended.tolist()
         listener = self._listener
         f = self._fixtures
         # (a shape made on world.engine directly, with no fixture here, is not reported)
-        if listener is not None and ended.shape[0]:
-            for key in ended.tolist():
+        if listener is not None and ended:
+            for key in ended:
                 fa, fb = f.get(key >> 32), f.get(key & _LOW)
                 if fa is not None and fb is not None:
                     listener.EndContact(b2Contact(fa, fb, False))
-        if listener is not None and begin.shape[0]:
-            for k in begin.tolist():
-                fa, fb = f.get(int(c.shape_a[k])), f.get(int(c.shape_b[k]))
+        if listener is not None and begin:
+            for k in begin:
+                fa, fb = f.get(c.shape_a.item(k)), f.get(c.shape_b.item(k))
                 if fa is None or fb is None:
                     continue
-                n = int(c.count[k])
+                n = c.count.item(k)
                 listener.BeginContact(b2Contact(fa, fb, True, c.normal[k].tolist(),
                                                 c.point[k, :n].tolist()))
 

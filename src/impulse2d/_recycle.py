@@ -1,0 +1,124 @@
+"""A dropped world's stores and step reference, taken by the next new world of the same
+settings (issue 31 item 8: Gymnasium's LunarLander on the pybox2d layer makes a new world every
+reset and drops the old one).
+
+A new world costs, before its second step, what a later step never pays: ``World()`` copies
+about 115 zeroed store columns (45-60 us; 200-250 us a reset measured inside a run of episodes,
+with the machine's caches cold), dropping the old world frees them again (~40 us), and the
+first step builds the stores' reference (unboxing ~150 arrays, 35-65 us) and fills the table
+of kernels (``_fill_verbs``, 20-40 us). A world that only its maker held (the layer proves it:
+``compat._b2release``) can instead be :func:`keep`-t, and :func:`take` hands it to the next
+new world of the same settings in the state ``World()`` gives: every store column zeroed in
+place (the reference reads the same arrays), every other attribute made afresh by
+``World.__init__`` itself, the empty contact and constraint stores put into the kept
+reference, its awake sets and their kept grids marked stale as a new reference's are
+(``awake.new_state``: the static grid, the resting grid and the contact edges are then built
+again, or checked against the shapes, by the first step, as for a new world), and the kernel
+table's counters zeroed. The settings object, the table of kernels and the joint rows they were
+filled for are kept when the new world's settings are the kept world's (every field but the
+sweep counts, which the maker sets anew: ``compat.b2World`` hands them over), so the first step
+takes the usual step's path; ``World._joint_rows`` gives the kept rows back when the new
+world's joints have the same rows (:func:`._joint_index.joint_index`).
+
+What makes it the same world, bit for bit: ``tests/test_recycle.py`` compares a taken world's
+stores with ``World()``'s, column by column, and episodes of LunarLander-like worlds on
+recycled and on new worlds, step by step; ``benchmarks/layer_hashes.py`` gives main's hashes
+(Gymnasium's LunarLander, whose every reset takes a recycled world).
+
+Only worlds whose stores have a new world's capacities, with sleeping on, no custom laws, not
+the ``direct`` solver, not stepping and nothing queued after a step are kept; at most
+:data:`_MAX` (one per settings key, the newest).
+"""
+
+from __future__ import annotations
+
+from ._dynamics.awake import new_state
+from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE
+from ._dynamics.world_ref import put_contact_stores
+from . import _empty_stores
+
+_MAX = 4
+_KEPT: dict = {}
+"""settings key -> (world, what the maker keeps with it)."""
+
+ROWS = (16, 16, 4)
+"""The body, shape and joint store capacities of a new world (``World.__init__``): a world
+whose stores grew is not kept (its step would see longer columns than a new world's)."""
+
+_NOT_COMPARED = ("velocity_iterations", "position_iterations", "_derived", "_lock")
+"""What a kept world's settings may differ in from a new world's: the sweeps, which the maker
+sets before each step (``compat.b2World.Step``), and the settings' packed form and lock."""
+
+_COUNTERS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
+
+
+def keep(world, key, extra=None) -> bool:
+    """Keep ``world``, which nothing but the caller holds (nor any of its handles), for a new
+    world of ``key`` (hashable: the maker's settings changes; None: not kept); ``extra`` is
+    given back with it. Whether it was kept."""
+    d = world.__dict__
+    built = d.get("_stores_built_from")
+    stores = (d.get("_bodies"), d.get("_shapes"), d.get("_joints"))
+    settings = d.get("_settings")
+    if (key is None or built is None or d.get("_stores") is None
+            or built[0] is not stores[0] or built[1] is not stores[1]
+            or built[2] is not stores[2] or built[6] is not d.get("_diagnostics")
+            or tuple(store.alive.shape[0] for store in stores) != ROWS
+            or d["_lock"].stepping or d["_lock"].after or d["_laws"]
+            or settings.solver == "direct" or not settings.enable_sleep
+            or d["_diagnostics"].shape[0] or d["_verbs"].item(DIRECT_DENSE) != 0):
+        return False
+    if len(_KEPT) >= _MAX and key not in _KEPT:
+        _KEPT.pop(next(iter(_KEPT)))
+    _KEPT[key] = (world, extra)
+    return True
+
+
+def take(key, world_class, gravity, changes: dict):
+    """``(world, extra)``: a kept world of ``key`` as ``world_class(gravity, **changes)``
+    would make it, and what :func:`keep` was given with it; or None (none kept)."""
+    entry = _KEPT.pop(key, None)
+    if entry is None:
+        return None
+    world, extra = entry
+    d = world.__dict__
+    kept = {name: d[name] for name in ("_settings", "_lock", "_clock", "_verbs", "_verbs_for",
+                                       "_stores", "_stores_built_from", "_diagnostics",
+                                       "_lengths", "_awake_state")}
+    stores = (d["_bodies"], d["_shapes"], d["_joints"])
+    for store in stores:
+        for column in store:
+            column.fill(0)
+    # everything else as World() makes it, on the kept (zeroed) stores
+    with _empty_stores.lent(stores):
+        world_class.__init__(world, gravity, **changes)
+    if (d["_bodies"] is not stores[0] or d["_shapes"] is not stores[1]
+            or d["_joints"] is not stores[2]):
+        return world, None  # (not lent: a new world in all but its memory, its settings too)
+    # every field but the sweeps as the new world's (a copy of each field dict, less the sweeps
+    # and the settings' own packed form and lock: one dict comparison, a fifth of a getattr
+    # per field)
+    old, new = kept["_settings"].__dict__.copy(), d["_settings"].__dict__.copy()
+    for name in _NOT_COMPARED:
+        old.pop(name, None)
+        new.pop(name, None)
+    if old != new:
+        return world, None  # other settings: a new world's table and reference
+    d.update(kept)
+    kept["_clock"].fill(0)
+    kept["_verbs"][_COUNTERS] = 0
+    kept["_awake_state"][:] = new_state()
+    # the new world's empty contact stores into the kept reference (False: it was not built
+    # from these stores; then the first step builds one, as a new world's)
+    if not put_contact_stores(world, d["_contacts"], d["_constraints"]):
+        d["_stores"] = d["_stores_built_from"] = None
+        d["_verbs_for"] = (None, None)
+    return world, extra
+
+
+def clear() -> None:
+    """Forget every kept world (tests)."""
+    _KEPT.clear()
+
+
+__all__ = ["ROWS", "clear", "keep", "take"]

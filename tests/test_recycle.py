@@ -1,0 +1,176 @@
+"""A dropped ``b2World``'s engine world made new for the next ``b2World`` of the same settings
+(``impulse2d._recycle``): the same world as a new one, store for store and step for step, bit
+for bit; kept only when nothing else holds it or its handles."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+from impulse2d import _recycle
+from impulse2d.compat import _b2world
+from impulse2d.compat.box2d import (b2EdgeShape, b2FixtureDef, b2PolygonShape,
+                                    b2RevoluteJointDef, b2World)
+from impulse2d.world import World
+
+
+@pytest.fixture(autouse=True)
+def _empty_pool():
+    _recycle.clear()
+    yield
+    _recycle.clear()
+
+
+def _lander(seed):
+    """A LunarLander-like world: terrain edges of random heights, a hull and two legs on
+    motorised revolute joints with limits, a push; as Gymnasium's reset makes it."""
+    rng = np.random.default_rng(seed)
+    world = b2World(gravity=(0, -10))
+    heights = rng.uniform(0.0, 4.0, 12).tolist()
+    moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0, 0), (20, 0)]))
+    for i in range(10):
+        moon.CreateEdgeFixture(vertices=[(2.0 * i, heights[i]), (2.0 * i + 2.0, heights[i + 1])],
+                               density=0, friction=0.1)
+    hull = world.CreateDynamicBody(position=(10.0, 9.0), fixtures=b2FixtureDef(
+        shape=b2PolygonShape(vertices=[(-0.5, 0.3), (-0.6, 0.0), (-0.6, -0.3), (0.6, -0.3),
+                                       (0.6, 0.0), (0.5, 0.3)]), density=5.0, friction=0.1))
+    hull.ApplyForceToCenter((float(rng.uniform(-30, 30)), float(rng.uniform(-30, 30))), True)
+    bodies = [moon, hull]
+    for side in (-1, 1):
+        leg = world.CreateDynamicBody(position=(10.0 - side * 0.6, 9.0), angle=side * 0.05,
+                                      fixtures=b2FixtureDef(shape=b2PolygonShape(
+                                          box=(0.07, 0.3)), density=1.0))
+        world.CreateJoint(b2RevoluteJointDef(
+            bodyA=hull, bodyB=leg, localAnchorA=(0, 0), localAnchorB=(side * 0.6, 0.5),
+            enableMotor=True, enableLimit=True, maxMotorTorque=40.0, motorSpeed=0.3 * side,
+            lowerAngle=0.4 if side < 0 else -0.9, upperAngle=0.9 if side < 0 else -0.4))
+        bodies.append(leg)
+    return world, bodies
+
+
+def _episode(seed, steps=250):
+    """Observations of one episode (a world made, stepped with engine pushes, then its
+    bodies destroyed and the world dropped, as Gymnasium's LunarLander does)."""
+    world, bodies = _lander(seed)
+    hull = bodies[1]
+    out = []
+    for k in range(steps):
+        if k % 3 == 0:  # an engine's push, a quarter of the weight's impulse a step
+            hull.ApplyLinearImpulse((0.0, 0.5), (hull.position[0] + 0.1, hull.position[1]), True)
+        world.Step(1 / 50, 180, 60)
+        out.append((*hull.position, hull.angle, *hull.linearVelocity, hull.angularVelocity,
+                    *bodies[2].position, *bodies[3].position))
+    engine = id(world._world)
+    for body in bodies:
+        world.DestroyBody(body)
+    return out, engine
+
+
+def test_episodes_on_recycled_worlds_are_those_of_new_worlds_bit_for_bit(monkeypatch):
+    recycled = []
+    for seed in range(5):
+        recycled.append(_episode(seed))
+    # at least the later worlds were recycled ones (the one dropped two episodes before)
+    assert len({engine for _, engine in recycled}) < 5
+    monkeypatch.setattr(_b2world, "take", lambda *args: None)
+    for seed in range(5):
+        out, _ = _episode(seed)
+        assert out == recycled[seed][0]
+    # the physics: the hull falls until the legs touch the terrain (at most 4 m high), lands
+    # and comes to rest there
+    for out, _ in recycled:
+        assert 0.5 < out[-1][1] < 6.0
+        assert abs(out[-1][3]) < 0.2 and abs(out[-1][4]) < 0.2
+
+
+def test_a_recycled_world_is_a_new_worlds_stores_and_keeps_its_step_reference():
+    _episode(0)
+    _episode(1)
+    assert len(_recycle._KEPT) == 1
+    ref = next(iter(_recycle._KEPT.values()))[0]._stores
+    world = b2World(gravity=(0, -10))
+    e = world._world
+    assert e._stores is ref and not _recycle._KEPT  # taken, its reference kept
+    fresh = World(gravity=(0.0, -10.0), **b2World.engine_settings)
+    for name in ("_bodies", "_shapes", "_joints", "_contacts", "_constraints"):
+        for mine, theirs in zip(getattr(e, name), getattr(fresh, name)):
+            assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
+            assert np.array_equal(mine, theirs)
+    assert e.body_count == 0 and e.time == 0.0 and e.step_count == 0 and not e.joints
+    assert e._settings.enable_sleep and e._settings.solver == "pgs_block"
+    assert e._uid != fresh._uid
+
+
+def test_a_world_whose_handle_or_engine_is_held_is_not_recycled():
+    world, bodies = _lander(0)
+    world.Step(1 / 50, 180, 60)
+    held = bodies[1]._handle  # the program holds an engine handle
+    for body in bodies:
+        world.DestroyBody(body)
+    del world, bodies
+    gc.collect()
+    assert not _recycle._KEPT
+    assert held._world is not None
+    world, bodies = _lander(1)
+    world.Step(1 / 50, 180, 60)
+    engine = world.engine  # the program took the engine
+    del world, bodies
+    gc.collect()
+    assert not _recycle._KEPT and engine.body_count == 4
+
+
+def test_other_settings_take_another_world_or_a_new_one():
+    made = [_lander(0), _lander(1)]
+    made[1][0].allowSleeping = False  # (a world without sleeping is not kept)
+    for world, bodies in made:
+        world.Step(1 / 50, 180, 60)
+        for body in bodies:
+            world.DestroyBody(body)
+    del made, world, bodies
+    gc.collect()
+    assert len(_recycle._KEPT) == 1
+    world = b2World(gravity=(0, -10), doSleep=False)  # another key: a new world
+    assert len(_recycle._KEPT) == 1 and world._world._stores is None
+    world = b2World(gravity=(0, -5))  # the same key, another gravity: taken
+    assert not _recycle._KEPT and world._world._stores is not None
+    assert tuple(world.gravity) == (0.0, -5.0)
+    body = world.CreateDynamicBody(position=(0.0, 0.0), fixtures=b2FixtureDef(
+        shape=b2PolygonShape(box=(0.5, 0.5)), density=1.0))
+    for _ in range(50):
+        world.Step(1 / 50, 8, 3)
+    # free fall at 5 m/s^2 for 1 s (semi-implicit Euler: v = g t, y = g dt^2 n (n + 1) / 2)
+    assert body.linearVelocity[1] == pytest.approx(-5.0, rel=1e-9)
+    assert body.position[1] == pytest.approx(-5.0 * (1 / 50) ** 2 * 50 * 51 / 2, rel=1e-9)
+
+
+def test_a_kept_world_whose_settings_were_changed_comes_back_with_a_new_worlds_settings():
+    """The layer's own setters (here ``warmStarting``) change the engine's settings: the kept
+    world is taken for its arrays, with a new world's settings, table and reference, and its
+    maker's sweeps are not handed over."""
+    world, bodies = _lander(0)
+    world.warmStarting = False
+    world.Step(1 / 50, 180, 60)
+    for body in bodies:
+        world.DestroyBody(body)
+    del world, bodies
+    gc.collect()
+    assert len(_recycle._KEPT) == 1
+    world = b2World(gravity=(0, -10))
+    e = world._world
+    assert not _recycle._KEPT and e._stores is None and e._verbs_for == (None, None)
+    assert e._settings.warm_starting is True and e._settings.velocity_iterations == 8
+    assert world._iterations == (8, 3)
+    fresh_out, _ = _episode(3)
+    _recycle.clear()
+    again, _ = _episode(3)
+    assert fresh_out == again
+
+
+def test_the_capacities_kept_are_a_new_worlds():
+    """``_recycle.ROWS`` are ``World()``'s store capacities (a world of any other is not kept,
+    and a world whose stores were not lent back gets a new world's settings and sweeps)."""
+    w = World()
+    assert (w._bodies.alive.shape[0], w._shapes.alive.shape[0],
+            w._joints.alive.shape[0]) == _recycle.ROWS
