@@ -303,12 +303,9 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
 
 
 @gil_free_kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
-                warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
-                joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                enable_continuous, velocity_tolerance, has_sleepers, joints_filtered, phase):
-    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
+def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, phase):
+    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
+    with the settings of its row :data:`SETTINGS_ROW` (the reference's ``settings``).
 
     Returns the new contact store (None when the step kept the old one; the reference holds
     the new one already), whether it made a new constraint store (kept in the reference only:
@@ -349,6 +346,16 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     """
     clock = borrow(world, "clock")
     table = borrow(world, "verbs")
+    # the settings, packed as _settings_arguments orders them: integers and flags are exact in
+    # float64 (the largest, an iteration count, is far below 2**53), floats are the floats
+    p = borrow(world, "settings")
+    substeps, iterations, position_iterations = np.int64(p[0]), np.int64(p[1]), np.int64(p[2])
+    warm_starting = p[3] != 0.0
+    contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio = p[4], p[5], p[6], p[7]
+    contact_speed, restitution_threshold, max_linear_speed, baumgarte = p[8], p[9], p[10], p[11]
+    friction_mixing, restitution_mixing = np.int64(p[12]), np.int64(p[13])
+    enable_sleep, time_to_sleep, enable_continuous = p[14] != 0.0, p[15], p[16] != 0.0
+    velocity_tolerance = p[17]
     new_contacts = False
     if phase != FROM_MANIFOLDS:
         clock[0] = cycles()
@@ -445,13 +452,8 @@ def _same_touching(key, count, touching):
 
 
 @gil_free_kernel
-def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
-                       position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
-                       joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
-                       max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
-                       enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance,
-                       has_sleepers, joints_filtered, n, touching, forces, torques, starts,
-                       first, whole_dt, far_distance):
+def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, n,
+                       touching, forces, torques, starts, first, whole_dt, far_distance):
     """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
     that one call would take, bit for bit), stopping after the first step that leaves
     Python something to do: the touching contacts' keys are no longer ``touching`` (the
@@ -493,11 +495,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             bodies.force[:, :] = forces
             bodies.torque[:] = torques
         contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
-            world, pairs_dirty and k == 0, dt, gx, gy, substeps, iterations,
-            position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
-            joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
-            max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
-            time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
+            world, pairs_dirty and k == 0, dt, gx, gy, has_sleepers, joints_filtered,
             np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
         if contacts is not None:
             new_contacts = True
@@ -698,9 +696,19 @@ def needed_units(world, by_type) -> dict:
     return needed
 
 
+SETTINGS_ROW = 18
+"""Length of a world's row of packed settings (``World._step_settings``, the reference's
+``settings``, float64): :func:`_settings_arguments`' values in its order, which
+:func:`step_kernel` reads. Written in place by :func:`_ready` when the settings change (the
+tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
+the eighteen cost about 0.5 us a step in Numba's wrapper (each converted from a Python object:
+26 arguments against 8, a kernel that does nothing, 1.46 against 0.81 us, 2026-11-28 night),
+an eighth of a 5-ball world's step outside its stages."""
+
+
 def _settings_arguments(s) -> tuple:
-    """The settings as :func:`step_kernel` takes them (after ``gy``), converted once per change
-    of the settings rather than once per step."""
+    """The settings as :func:`step_kernel` reads them (:data:`SETTINGS_ROW`), converted once
+    per change of the settings rather than once per step."""
     packed = s._derived
     if packed is None:
         packed = (int(s.substeps), int(s.velocity_iterations), int(s.position_iterations),
@@ -714,11 +722,11 @@ def _settings_arguments(s) -> tuple:
     return packed
 
 
-def _step_arguments(world, dt: float, settings: tuple) -> tuple:
+def _step_arguments(world, dt: float) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
+            bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
 def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
@@ -730,8 +738,7 @@ def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
     ``then_seconds`` of compiling) as in :func:`.._core.parallel.compile_units`."""
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    settings = _settings_arguments(world.settings)
-    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt, settings)),
+    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt)),
                   own_seconds + then_seconds, together, pinned, then)
 
 
@@ -773,18 +780,21 @@ def step_world(world, dt: float) -> None:
     diagnostics or ``direct`` solver) is checked inline and makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24)."""
-    s = world._settings
+    d = world.__dict__
+    s = d["_settings"]
     settings = s._derived
-    rows = world._joint_index
-    verbs_for = world._verbs_for
-    built = world._stores_built_from
-    callbacks = world._callbacks
+    rows = d["_joint_index"]
+    verbs_for = d["_verbs_for"]
+    built = d["_stores_built_from"]
+    callbacks = d["_callbacks"]
+    # (Python's view of the contact store read unsynced, as stores_for_step reads it: a view a
+    # batch step left stale is not the reference's, and the property would sync it first)
     if (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
-            and built is not None and built[5] is rows and built[0] is world._bodies
-            and built[1] is world._shapes and built[2] is world._joints
-            and built[3] is world._contacts and built[4] is world._constraints
-            and built[6] is world._diagnostics and not s.diagnostics
-            and not world._diagnostics.shape[0] and callbacks.pair_filter is None
+            and built is not None and built[5] is rows and built[0] is d["_bodies"]
+            and built[1] is d["_shapes"] and built[2] is d["_joints"]
+            and built[3] is d["_contacts"] and built[4] is d["_constraints"]
+            and built[6] is d["_diagnostics"] and not s.diagnostics
+            and not built[6].size and callbacks.pair_filter is None
             and callbacks.pre_solve is None and s.solver != "direct"):
         # the verbs are filled for these settings and rows, the stores' reference is
         # current, no LAPACK (the direct solver's), one whole step
@@ -792,8 +802,8 @@ def step_world(world, dt: float) -> None:
         gx, gy = world._gravity
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-            stores, world._pairs_dirty, dt, gx, gy, *settings, world._sleepers != 0,
-            rows["filtered"], WHOLE)
+            stores, world._pairs_dirty, dt, gx, gy, world._sleepers != 0, rows["filtered"],
+            WHOLE)
         if unswept > 0:
             _continuous_first(world, stores)
         seconds = perf_counter() - t0
@@ -829,8 +839,9 @@ def _ready(world, dt: float, settings: tuple):
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
+        world._step_settings[:] = settings  # in place: the stores' reference shares the row
         _fill_verbs(world, rows["by_type"],
-                    lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+                    lambda: _step.prepare(*_step_arguments(world, dt)))
         world._verbs_for = (settings, rows)
     return rows, stores_for_step(world, rows)
 
@@ -859,10 +870,10 @@ def _step_checked(world, dt: float, seconds: float) -> None:
             with _single_blas():
                 contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
                     stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                    *settings, bool(world._sleepers), bool(rows["filtered"]), phase)
+                    bool(world._sleepers), bool(rows["filtered"]), phase)
         else:
             contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
+                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
                 bool(world._sleepers), bool(rows["filtered"]), phase)
         if unswept > 0:
             _continuous_first(world, stores)
@@ -909,8 +920,8 @@ def collide_world(world, dt: float = 0.0) -> None:
     gx, gy = world._gravity
     t0 = perf_counter()
     contacts, constraints, _, _, _, _ = _step.entry(
-        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), *settings,
-        bool(world._sleepers), bool(rows["filtered"]), TO_MANIFOLDS)
+        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), bool(world._sleepers),
+        bool(rows["filtered"]), TO_MANIFOLDS)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False
@@ -944,9 +955,9 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
             _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                               float(gy), *settings, bool(world._sleepers),
-                               bool(rows["filtered"]), int(n), touching, forces, torques,
-                               starts, bool(first), float(whole_dt), float(far_distance))
+                               float(gy), bool(world._sleepers), bool(rows["filtered"]),
+                               int(n), touching, forces, torques, starts, bool(first),
+                               float(whole_dt), float(far_distance))
         if unswept > 0:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0
