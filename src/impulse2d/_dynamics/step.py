@@ -39,8 +39,8 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
-                         inner_kernel, stage_kernel)
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
+                         stage_kernel)
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -168,12 +168,13 @@ def collide_chains(world, friction_mixing, restitution_mixing):
     return True
 
 
-@inline_kernel
-def _collide_entry(world, table):
+@borrowing_kernel
+def _collide_entry(world):
     """The narrowphase to call: the world's, or for a threaded world that visits fewer contacts
     than a parallel pass takes, its serial one (the same bits: each of the threaded
     narrowphase's passes would run serially; without its fixed cost, 13 us of a 5-ball world's
     step at 2 threads, measured 2026-11-28)."""
+    table = borrow(world, "verbs")
     if table[SERIAL_COLLIDE] != 0:
         visited = borrow(world, "awake_state")[CONTACT_COUNT]
         if visited < 0:
@@ -302,6 +303,72 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     return joint_h, fast
 
 
+# What the step kernel reads of the reference, each in a kernel that counts no references: read
+# in the step kernel itself (which must count them: it makes stores), each array taken was an
+# atomic increment and decrement, 16 pairs a step of a 5-ball world after the stores' own,
+# 0.5-0.7 us of its 6.7 us in ``perf`` (2026-11-28 night). Small enough for LLVM to inline.
+
+@borrowing_kernel
+def _tick(world, k):
+    """Reading ``k`` of the step's clock: the cycle counter (:data:`STAGES`)."""
+    borrow(world, "clock")[k] = cycles()
+
+
+@borrowing_kernel
+def _ticks_after(world, k):
+    """The readings after ``k`` made equal to it: the stages a step did not run."""
+    clock = borrow(world, "clock")
+    for j in range(k + 1, clock.shape[0]):
+        clock[j] = clock[k]
+
+
+@borrowing_kernel
+def _verb(world, slot):
+    """Slot ``slot`` of the world's table of verbs (:mod:`.verbs`)."""
+    return borrow(world, "verbs")[slot]
+
+
+@borrowing_kernel
+def _settings_row(world):
+    """The settings the step reads (:data:`SETTINGS_ROW`), in :func:`_settings_arguments`'
+    order and types: integers and flags are exact in float64 (the largest, an iteration count,
+    is far below 2**53), floats are the floats."""
+    p = borrow(world, "settings")
+    return (np.int64(p[0]), np.int64(p[1]), np.int64(p[2]), p[3] != 0.0, p[4], p[5], p[6],
+            p[7], p[8], p[9], p[10], p[11], np.int64(p[12]), np.int64(p[13]), p[14] != 0.0,
+            p[15], p[16] != 0.0, p[17])
+
+
+@borrowing_kernel
+def _shape_rows(world):
+    """The shape store's rows."""
+    return borrow_column(world, "shapes", "alive").shape[0]
+
+
+@borrowing_kernel
+def _contact_rows(world):
+    """The contact store's rows (0: no contact at all)."""
+    return borrow_column(world, "contacts", "key").shape[0]
+
+
+@borrowing_kernel
+def _body_row_count(world):
+    """The body store's rows."""
+    return borrow_column(world, "bodies", "w").shape[0]
+
+
+@borrowing_kernel
+def _no_contacts(world):
+    """No contact row for the contact stages to visit."""
+    borrow(world, "awake_state")[CONTACT_COUNT] = 0
+
+
+@borrowing_kernel
+def _mark_runs(world, starts):
+    """The wide solver's runs of rows (:func:`.constraint_graph.mark_colour_runs`)."""
+    mark_colour_runs(borrow_column(world, "constraints", "lane_end"), starts)
+
+
 @gil_free_kernel
 def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
@@ -344,56 +411,48 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     about 24 us to box, and its count changes on about half of BipedalWalker's steps
     (measured 2026-11-24).
     """
-    clock = borrow(world, "clock")
-    table = borrow(world, "verbs")
-    # the settings, packed as _settings_arguments orders them: integers and flags are exact in
-    # float64 (the largest, an iteration count, is far below 2**53), floats are the floats
-    p = borrow(world, "settings")
-    substeps, iterations, position_iterations = np.int64(p[0]), np.int64(p[1]), np.int64(p[2])
-    warm_starting = p[3] != 0.0
-    contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio = p[4], p[5], p[6], p[7]
-    contact_speed, restitution_threshold, max_linear_speed, baumgarte = p[8], p[9], p[10], p[11]
-    friction_mixing, restitution_mixing = np.int64(p[12]), np.int64(p[13])
-    enable_sleep, time_to_sleep, enable_continuous = p[14] != 0.0, p[15], p[16] != 0.0
-    velocity_tolerance = p[17]
+    (substeps, iterations, position_iterations, warm_starting, contact_hertz,
+     contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+     restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
+     enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
     new_contacts = False
     if phase != FROM_MANIFOLDS:
-        clock[0] = cycles()
+        _tick(world, 0)
         # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
-        moved = move_buffer(world, borrow_column(world, "shapes", "alive").shape[0])
+        moved = move_buffer(world, _shape_rows(world))
         n_moved = _update_bounds(world, moved, pairs_dirty)
         if n_moved > 0 or pairs_dirty:
-            new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
-        clock[1] = cycles()
+            new_contacts = call_pairs(_verb(world, PAIRS), (world, moved, n_moved, pairs_dirty))
+        _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
             sleeping = _at_rest(world)
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
-                for k in range(2, clock.shape[0]):
-                    clock[k] = clock[1]
+                _ticks_after(world, 1)
                 return None, False, 0.0, sleeping, 0, 0
         paired = False
-        if borrow_column(world, "contacts", "key").shape[0] == 0:
+        if _contact_rows(world) == 0:
             # No contact at all (a chain, a world of joints only): the contact stages are
             # skipped, the narrowphase's call too (it passes its stores on the stack: 1,100 of
             # the 1,200 cycles of a 100-pin world's stage, measured 2026-11-28), and there is
             # no contact to gather.
-            borrow(world, "awake_state")[CONTACT_COUNT] = 0
+            _no_contacts(world)
         else:
             find_contacts(world)  # the contacts the contact stages visit (.awake)
-            paired = call_collide(_collide_entry(world, table),
+            paired = call_collide(_collide_entry(world),
                                   (world, friction_mixing, restitution_mixing))
-            if table[CHAINS] != 0:
-                call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
+            chains = _verb(world, CHAINS)
+            if chains != 0:
+                call_collide(chains, (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
             return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
     else:
-        paired = borrow_column(world, "contacts", "key").shape[0] > 0
+        paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
     if has_sleepers and _wake(world) > 0:
         if joints_filtered:
             return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
         find_contacts(world)  # the woken islands' contacts join this step's
-    clock[2] = cycles()
+    _tick(world, 2)
 
     if paired:
         order, starts = _colour(world)
@@ -402,10 +461,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     new_cs = _constraint_count(world) != order.shape[0]  # re-used while the count holds
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes)
-    mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
+    _mark_runs(world, starts)
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
-    velocities = velocity_buffer(world, borrow_column(world, "bodies", "w").shape[0]
-                                 if velocity_tolerance > 0.0 else 0)
+    velocities = velocity_buffer(world, _body_row_count(world) if velocity_tolerance > 0.0
+                                 else 0)
     joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
@@ -418,13 +477,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
-        clock[5] = cycles()  # counted with finalize
+        _tick(world, 5)  # counted with finalize
     if fast > 0:
-        if table[CONTINUOUS] == 0:
-            clock[6] = cycles()
+        continuous = _verb(world, CONTINUOUS)
+        if continuous == 0:
+            _tick(world, 6)
             return contacts_out, cs_out, joint_h, sleeping, fell, fast  # Python sweeps them
-        call_continuous(table[CONTINUOUS], (world,))
-    clock[6] = cycles()
+        call_continuous(continuous, (world,))
+    _tick(world, 6)
     return contacts_out, cs_out, joint_h, sleeping, fell, 0
 
 
