@@ -305,8 +305,9 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
 
 # What the step kernel reads of the reference, each in a kernel that counts no references: read
 # in the step kernel itself (which must count them: it makes stores), each array taken was an
-# atomic increment and decrement, 16 pairs a step of a 5-ball world after the stores' own,
-# 0.5-0.7 us of its 6.7 us in ``perf`` (2026-11-28 night). Small enough for LLVM to inline.
+# atomic increment and decrement (about 40 cycles each here): 11 increments a step of a 5-ball
+# world in the step's own code, 7 with these (counted in gdb, 2026-11-28 night). Small enough
+# for LLVM to inline.
 
 @borrowing_kernel
 def _tick(world, k):
@@ -761,9 +762,9 @@ SETTINGS_ROW = 18
 ``settings``, float64): :func:`_settings_arguments`' values in its order, which
 :func:`step_kernel` reads. Written in place by :func:`_ready` when the settings change (the
 tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
-the eighteen cost about 0.5 us a step in Numba's wrapper (each converted from a Python object:
-26 arguments against 8, a kernel that does nothing, 1.46 against 0.81 us, 2026-11-28 night),
-an eighth of a 5-ball world's step outside its stages."""
+the eighteen cost about 0.5 us a step in Numba's wrapper, which converts each Python object (a
+kernel that does nothing: 1.46 us with the step's 26 arguments, 0.81 with 8, at load 5,
+2026-11-28 night), about 7 % of a 5-ball world's ``World.step``."""
 
 
 def _settings_arguments(s) -> tuple:
