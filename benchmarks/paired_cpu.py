@@ -25,7 +25,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 STEPS = {"pyramid_20": 300, "pyramid_100": 60, "rain_2000": 200, "many_pyramids": 60,
-         "many_pyramids_one_awake": 300, "chain_100": 300, "joint_grid": 60}
+         "many_pyramids_one_awake": 300, "chain_100": 300, "joint_grid": 60,
+         "restitution": 600, "friction_ramp": 600}
 
 
 def one_run(scene: str, steps: int) -> dict:

@@ -54,7 +54,7 @@ def test_a_reference_shares_pythons_arrays_and_holds_one_reference_to_each():
     second = world_ref._new_world_stores(
         world._bodies, world._shapes, world._joints, world._contacts, world._constraints,
         rows["by_type"], rows["no_collide"], world._clock, world._verbs, world._diagnostics,
-        world._lengths, world._awake_state)
+        world._lengths, world._step_settings, world._awake_state)
     assert sys.getrefcount(alive) == before + 1
     del second
     assert sys.getrefcount(alive) == before
@@ -91,7 +91,7 @@ def test_a_store_holding_something_other_than_an_array_is_refused():
         world_ref._new_world_stores(
             broken, world._shapes, world._joints, world._contacts, world._constraints,
             rows["by_type"], rows["no_collide"], world._clock, world._verbs,
-            world._diagnostics, world._lengths, world._awake_state)
+            world._diagnostics, world._lengths, world._step_settings, world._awake_state)
     assert sys.getrefcount(alive) == before  # what was adopted before the refusal is let go
     with pytest.raises(TypeError, match="takes"):
         world_ref._new_world_stores(world._bodies, world._shapes)

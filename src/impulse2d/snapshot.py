@@ -42,7 +42,9 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           memory of the pairs it was asked about);
                                           ``_diagnostics``, ``_stats_solver`` (the last step's
                                           solver record); ``_lengths`` (the tolerances in the
-                                          settings' unit, written again by the next step)
+                                          settings' unit, written again by the next step),
+                                          ``_step_settings`` (the settings as the step reads
+                                          them, likewise)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
                                           ``_awake_state`` (the reference's awake sets),

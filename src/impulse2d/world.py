@@ -27,7 +27,7 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import STAGES, collide_world, step_world, step_world_repeat
+from ._dynamics.step import SETTINGS_ROW, STAGES, collide_world, step_world, step_world_repeat
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
@@ -130,6 +130,9 @@ class World:
         self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
         # the length tolerances in the settings' unit, which the step reads (_dynamics.lengths)
         self._lengths = length_tolerances(self._settings.length_units_per_meter)
+        # the settings as the step reads them, written by the step when they change
+        # (_dynamics.step.SETTINGS_ROW)
+        self._step_settings = np.zeros(SETTINGS_ROW)
         self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0

@@ -169,11 +169,10 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             lent_f = np.zeros(own_f.shape)
         world.scratch = lent_i
         world.scratch_f = lent_f
+        # (the settings: the world's own row in its reference, step.SETTINGS_ROW)
         contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
-            refs[i], a[0] != 0.0, a[1], a[2], a[3], np.int64(a[4]), np.int64(a[5]),
-            np.int64(a[6]), a[7] != 0.0, a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
-            np.int64(a[16]), np.int64(a[17]), a[18] != 0.0, a[19], a[20] != 0.0, a[21],
-            a[22] != 0.0, a[23] != 0.0, np.int64(WHOLE))  # not Literal[int](0): see WHOLE
+            refs[i], a[0] != 0.0, a[1], a[2], a[3], a[22] != 0.0, a[23] != 0.0,
+            np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         lent_i = world.scratch  # (grown, if the step needed more)
         lent_f = world.scratch_f
         world.scratch = own_i

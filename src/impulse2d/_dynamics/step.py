@@ -39,8 +39,8 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
-                         inner_kernel, stage_kernel)
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
+                         stage_kernel)
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -169,12 +169,13 @@ def collide_chains(world, friction_mixing, restitution_mixing):
     return True
 
 
-@inline_kernel
-def _collide_entry(world, table):
+@borrowing_kernel
+def _collide_entry(world):
     """The narrowphase to call: the world's, or for a threaded world that visits fewer contacts
     than a parallel pass takes, its serial one (the same bits: each of the threaded
     narrowphase's passes would run serially; without its fixed cost, 13 us of a 5-ball world's
     step at 2 threads, measured 2026-11-28)."""
+    table = borrow(world, "verbs")
     if table[SERIAL_COLLIDE] != 0:
         visited = borrow(world, "awake_state")[CONTACT_COUNT]
         if visited < 0:
@@ -303,13 +304,83 @@ def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     return joint_h, fast
 
 
+# What the step kernel reads of the reference, each in a kernel that counts no references: read
+# in the step kernel itself (which must count them: it makes stores), each array taken was an
+# atomic increment and decrement (about 40 cycles each here): 11 increments a step of a 5-ball
+# world in the step's own code, 7 with these (counted in gdb, 2026-11-28 night). Small enough
+# for LLVM to inline.
+
+@borrowing_kernel
+def _tick(world, k):
+    """Reading ``k`` of the step's clock: the cycle counter (:data:`STAGES`)."""
+    borrow(world, "clock")[k] = cycles()
+
+
+@borrowing_kernel
+def _ticks_after(world, k):
+    """The readings after ``k`` made equal to it: the stages a step did not run."""
+    clock = borrow(world, "clock")
+    for j in range(k + 1, clock.shape[0]):
+        clock[j] = clock[k]
+
+
+@borrowing_kernel
+def _verb(world, slot):
+    """Slot ``slot`` of the world's table of verbs (:mod:`.verbs`)."""
+    return borrow(world, "verbs")[slot]
+
+
+@borrowing_kernel
+def _settings_row(world):
+    """The settings the step reads (:data:`SETTINGS_ROW`), in :func:`_settings_arguments`'
+    order and types: integers and flags are exact in float64 (the largest, an iteration count,
+    is far below 2**53), floats are the floats."""
+    p = borrow(world, "settings")
+    return (np.int64(p[0]), np.int64(p[1]), np.int64(p[2]), p[3] != 0.0, p[4], p[5], p[6],
+            p[7], p[8], p[9], p[10], p[11], np.int64(p[12]), np.int64(p[13]), p[14] != 0.0,
+            p[15], p[16] != 0.0, p[17])
+
+
+@borrowing_kernel
+def _shape_rows(world):
+    """The shape store's rows."""
+    return borrow_column(world, "shapes", "alive").shape[0]
+
+
+@borrowing_kernel
+def _contact_rows(world):
+    """The contact store's rows (0: no contact at all)."""
+    return borrow_column(world, "contacts", "key").shape[0]
+
+
+@borrowing_kernel
+def _lane_row_count(world):
+    """The constraint store's lane rows (0: it solves row by row)."""
+    return borrow_column(world, "constraints", "lanes").shape[0]
+
+
+@borrowing_kernel
+def _body_row_count(world):
+    """The body store's rows."""
+    return borrow_column(world, "bodies", "w").shape[0]
+
+
+@borrowing_kernel
+def _no_contacts(world):
+    """No contact row for the contact stages to visit."""
+    borrow(world, "awake_state")[CONTACT_COUNT] = 0
+
+
+@borrowing_kernel
+def _mark_runs(world, starts):
+    """The wide solver's runs of rows (:func:`.constraint_graph.mark_colour_runs`)."""
+    mark_colour_runs(borrow_column(world, "constraints", "lane_end"), starts)
+
+
 @gil_free_kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_iterations,
-                warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
-                joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
-                baumgarte, friction_mixing, restitution_mixing, enable_sleep, time_to_sleep,
-                enable_continuous, velocity_tolerance, has_sleepers, joints_filtered, phase):
-    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``.
+def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, phase):
+    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
+    with the settings of its row :data:`SETTINGS_ROW` (the reference's ``settings``).
 
     Returns the new contact store (None when the step kept the old one; the reference holds
     the new one already), whether it made a new constraint store (kept in the reference only:
@@ -348,46 +419,48 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     about 24 us to box, and its count changes on about half of BipedalWalker's steps
     (measured 2026-11-24).
     """
-    clock = borrow(world, "clock")
-    table = borrow(world, "verbs")
+    (substeps, iterations, position_iterations, warm_starting, contact_hertz,
+     contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+     restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
+     enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
     new_contacts = False
     if phase != FROM_MANIFOLDS:
-        clock[0] = cycles()
+        _tick(world, 0)
         # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
-        moved = move_buffer(world, borrow_column(world, "shapes", "alive").shape[0])
+        moved = move_buffer(world, _shape_rows(world))
         n_moved = _update_bounds(world, moved, pairs_dirty)
         if n_moved > 0 or pairs_dirty:
-            new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved, pairs_dirty))
-        clock[1] = cycles()
+            new_contacts = call_pairs(_verb(world, PAIRS), (world, moved, n_moved, pairs_dirty))
+        _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
             sleeping = _at_rest(world)
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
-                for k in range(2, clock.shape[0]):
-                    clock[k] = clock[1]
+                _ticks_after(world, 1)
                 return None, False, 0.0, sleeping, 0, 0
         paired = False
-        if borrow_column(world, "contacts", "key").shape[0] == 0:
+        if _contact_rows(world) == 0:
             # No contact at all (a chain, a world of joints only): the contact stages are
             # skipped, the narrowphase's call too (it passes its stores on the stack: 1,100 of
             # the 1,200 cycles of a 100-pin world's stage, measured 2026-11-28), and there is
             # no contact to gather.
-            borrow(world, "awake_state")[CONTACT_COUNT] = 0
+            _no_contacts(world)
         else:
             find_contacts(world)  # the contacts the contact stages visit (.awake)
-            paired = call_collide(_collide_entry(world, table),
+            paired = call_collide(_collide_entry(world),
                                   (world, friction_mixing, restitution_mixing))
-            if table[CHAINS] != 0:
-                call_collide(table[CHAINS], (world, friction_mixing, restitution_mixing))
+            chains = _verb(world, CHAINS)
+            if chains != 0:
+                call_collide(chains, (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
             return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
     else:
-        paired = borrow_column(world, "contacts", "key").shape[0] > 0
+        paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
     if has_sleepers and _wake(world) > 0:
         if joints_filtered:
             return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
         find_contacts(world)  # the woken islands' contacts join this step's
-    clock[2] = cycles()
+    _tick(world, 2)
 
     if paired:
         order, starts = _colour(world)
@@ -397,14 +470,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     # it first solves in lanes: contact_lanes.lane_rows_for)
     lanes_needed = lane_rows_for(world, order.shape[0])
     new_cs = (_constraint_count(world) != order.shape[0]
-              or borrow(world, "constraints").lanes.shape[0] < lanes_needed)
+              or _lane_row_count(world) < lanes_needed)
     if new_cs:
         world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes,
                                                  lanes_needed)
-    mark_colour_runs(borrow(world, "constraints").lane_end, starts)  # the wide solver's runs
+    _mark_runs(world, starts)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
-    velocities = velocity_buffer(world, borrow_column(world, "bodies", "w").shape[0]
-                                 if velocity_tolerance > 0.0 else 0)
+    velocities = velocity_buffer(world, _body_row_count(world) if velocity_tolerance > 0.0
+                                 else 0)
     joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
@@ -417,13 +490,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations, position_i
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
-        clock[5] = cycles()  # counted with finalize
+        _tick(world, 5)  # counted with finalize
     if fast > 0:
-        if table[CONTINUOUS] == 0:
-            clock[6] = cycles()
+        continuous = _verb(world, CONTINUOUS)
+        if continuous == 0:
+            _tick(world, 6)
             return contacts_out, cs_out, joint_h, sleeping, fell, fast  # Python sweeps them
-        call_continuous(table[CONTINUOUS], (world,))
-    clock[6] = cycles()
+        call_continuous(continuous, (world,))
+    _tick(world, 6)
     return contacts_out, cs_out, joint_h, sleeping, fell, 0
 
 
@@ -451,13 +525,8 @@ def _same_touching(key, count, touching):
 
 
 @gil_free_kernel
-def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
-                       position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
-                       joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
-                       max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
-                       enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance,
-                       has_sleepers, joints_filtered, n, touching, forces, torques, starts,
-                       first, whole_dt, far_distance):
+def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, n,
+                       touching, forces, torques, starts, first, whole_dt, far_distance):
     """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
     that one call would take, bit for bit), stopping after the first step that leaves
     Python something to do: the touching contacts' keys are no longer ``touching`` (the
@@ -499,11 +568,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, substeps, iterations,
             bodies.force[:, :] = forces
             bodies.torque[:] = torques
         contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
-            world, pairs_dirty and k == 0, dt, gx, gy, substeps, iterations,
-            position_iterations, warm_starting, contact_hertz, contact_damping_ratio,
-            joint_hertz, joint_damping_ratio, contact_speed, restitution_threshold,
-            max_linear_speed, baumgarte, friction_mixing, restitution_mixing, enable_sleep,
-            time_to_sleep, enable_continuous, velocity_tolerance, has_sleepers, joints_filtered,
+            world, pairs_dirty and k == 0, dt, gx, gy, has_sleepers, joints_filtered,
             np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
         if contacts is not None:
             new_contacts = True
@@ -704,9 +769,19 @@ def needed_units(world, by_type) -> dict:
     return needed
 
 
+SETTINGS_ROW = 18
+"""Length of a world's row of packed settings (``World._step_settings``, the reference's
+``settings``, float64): :func:`_settings_arguments`' values in its order, which
+:func:`step_kernel` reads. Written in place by :func:`_ready` when the settings change (the
+tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
+the eighteen cost about 0.5 us a step in Numba's wrapper, which converts each Python object (a
+kernel that does nothing: 1.46 us with the step's 26 arguments, 0.81 with 8, at load 5,
+2026-11-28 night), about 7 % of a 5-ball world's ``World.step``."""
+
+
 def _settings_arguments(s) -> tuple:
-    """The settings as :func:`step_kernel` takes them (after ``gy``), converted once per change
-    of the settings rather than once per step."""
+    """The settings as :func:`step_kernel` reads them (:data:`SETTINGS_ROW`), converted once
+    per change of the settings rather than once per step."""
     packed = s._derived
     if packed is None:
         packed = (int(s.substeps), int(s.velocity_iterations), int(s.position_iterations),
@@ -720,11 +795,11 @@ def _settings_arguments(s) -> tuple:
     return packed
 
 
-def _step_arguments(world, dt: float, settings: tuple) -> tuple:
+def _step_arguments(world, dt: float) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            *settings, bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
+            bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
 
 
 def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
@@ -736,8 +811,7 @@ def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
     ``then_seconds`` of compiling) as in :func:`.._core.parallel.compile_units`."""
     step_compiles = not _step.prepared and not cached_signatures(step_kernel)
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    settings = _settings_arguments(world.settings)
-    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt, settings)),
+    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt)),
                   own_seconds + then_seconds, together, pinned, then)
 
 
@@ -779,18 +853,21 @@ def step_world(world, dt: float) -> None:
     diagnostics or ``direct`` solver) is checked inline and makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24)."""
-    s = world._settings
+    d = world.__dict__
+    s = d["_settings"]
     settings = s._derived
-    rows = world._joint_index
-    verbs_for = world._verbs_for
-    built = world._stores_built_from
-    callbacks = world._callbacks
+    rows = d["_joint_index"]
+    verbs_for = d["_verbs_for"]
+    built = d["_stores_built_from"]
+    callbacks = d["_callbacks"]
+    # (Python's view of the contact store read unsynced, as stores_for_step reads it: a view a
+    # batch step left stale is not the reference's, and the property would sync it first)
     if (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
-            and built is not None and built[5] is rows and built[0] is world._bodies
-            and built[1] is world._shapes and built[2] is world._joints
-            and built[3] is world._contacts and built[4] is world._constraints
-            and built[6] is world._diagnostics and not s.diagnostics
-            and not world._diagnostics.shape[0] and callbacks.pair_filter is None
+            and built is not None and built[5] is rows and built[0] is d["_bodies"]
+            and built[1] is d["_shapes"] and built[2] is d["_joints"]
+            and built[3] is d["_contacts"] and built[4] is d["_constraints"]
+            and built[6] is d["_diagnostics"] and not s.diagnostics
+            and not built[6].size and callbacks.pair_filter is None
             and callbacks.pre_solve is None and s.solver != "direct"):
         # the verbs are filled for these settings and rows, the stores' reference is
         # current, no LAPACK (the direct solver's), one whole step
@@ -798,8 +875,8 @@ def step_world(world, dt: float) -> None:
         gx, gy = world._gravity
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-            stores, world._pairs_dirty, dt, gx, gy, *settings, world._sleepers != 0,
-            rows["filtered"], WHOLE)
+            stores, world._pairs_dirty, dt, gx, gy, world._sleepers != 0, rows["filtered"],
+            WHOLE)
         if unswept > 0:
             _continuous_first(world, stores)
         seconds = perf_counter() - t0
@@ -835,8 +912,9 @@ def _ready(world, dt: float, settings: tuple):
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
+        world._step_settings[:] = settings  # in place: the stores' reference shares the row
         _fill_verbs(world, rows["by_type"],
-                    lambda: _step.prepare(*_step_arguments(world, dt, settings)))
+                    lambda: _step.prepare(*_step_arguments(world, dt)))
         world._verbs_for = (settings, rows)
     return rows, stores_for_step(world, rows)
 
@@ -865,10 +943,10 @@ def _step_checked(world, dt: float, seconds: float) -> None:
             with _single_blas():
                 contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
                     stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                    *settings, bool(world._sleepers), bool(rows["filtered"]), phase)
+                    bool(world._sleepers), bool(rows["filtered"]), phase)
         else:
             contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy), *settings,
+                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
                 bool(world._sleepers), bool(rows["filtered"]), phase)
         if unswept > 0:
             _continuous_first(world, stores)
@@ -915,8 +993,8 @@ def collide_world(world, dt: float = 0.0) -> None:
     gx, gy = world._gravity
     t0 = perf_counter()
     contacts, constraints, _, _, _, _ = _step.entry(
-        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), *settings,
-        bool(world._sleepers), bool(rows["filtered"]), TO_MANIFOLDS)
+        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), bool(world._sleepers),
+        bool(rows["filtered"]), TO_MANIFOLDS)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, contacts, constraints)
     world._pairs_dirty = False
@@ -950,9 +1028,9 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
         t0 = perf_counter()
         contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
             _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                               float(gy), *settings, bool(world._sleepers),
-                               bool(rows["filtered"]), int(n), touching, forces, torques,
-                               starts, bool(first), float(whole_dt), float(far_distance))
+                               float(gy), bool(world._sleepers), bool(rows["filtered"]),
+                               int(n), touching, forces, torques, starts, bool(first),
+                               float(whole_dt), float(far_distance))
         if unswept > 0:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0

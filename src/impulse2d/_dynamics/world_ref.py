@@ -15,7 +15,10 @@ new ones back so that Python can see them.
 
 The reference also carries the world's table of verbs: the addresses of the kernels compiled
 for this world on first need (the solver, each joint type: :mod:`.verbs`), which Python
-writes into the shared array without rebuilding the reference.
+writes into the shared array without rebuilding the reference; and the world's settings as
+the step reads them, one row of float64 that Python writes in place when they change
+(:data:`.step.SETTINGS_ROW`), so that the step's call from Python passes a few scalars rather
+than eighteen (each argument is converted by Numba's wrapper on every call).
 
 Without the JIT (``NUMBA_DISABLE_JIT=1``) the reference is a plain object with the same fields.
 """
@@ -76,6 +79,8 @@ WORLD_STORES = WorldStoresType([
     ("diagnostics", types.Array(types.float64, 1, "C")),  # the solver's record (.diagnostics;
                                                            # empty while they are off)
     ("lengths", types.Array(types.float64, 1, "C")),  # tolerances in the world's unit (.lengths)
+    ("settings", types.Array(types.float64, 1, "C")),  # the packed settings the step reads
+                                                        # (.step.SETTINGS_ROW)
     ("static_grid", STATIC_GRID_TYPE),  # the continuous stage's kept grid (.static_grid)
     # the awake sets (.awake): counts and flags, then the awake body, shape and contact rows,
     # and each body's contact rows
@@ -146,7 +151,7 @@ def _borrow_column(typingctx, ref, name, column):
 
 
 ADOPTED = ("bodies", "shapes", "joints", "contacts", "constraints", "joint_ids", "no_collide",
-           "clock", "verbs", "diagnostics", "lengths", "awake_state")
+           "clock", "verbs", "diagnostics", "lengths", "settings", "awake_state")
 """The fields of a new reference that hold Python's arrays (in :data:`WORLD_STORES`' order);
 the others are made by :func:`_new_stores_ref`."""
 
@@ -288,13 +293,13 @@ if numba.config.DISABLE_JIT:
         return getattr(getattr(ref, name), column)
 
     def _new_world_stores(bodies, shapes, joints, contacts, constraints, joint_ids, no_collide,
-                          clock, verbs, diagnostics, lengths, awake_state):
+                          clock, verbs, diagnostics, lengths, settings, awake_state):
         scratch, scratch_f = new_scratch(shapes.alive.shape[0], bodies.alive.shape[0],
                                          contacts.key.shape[0])
         return SimpleNamespace(bodies=bodies, shapes=shapes, joints=joints, contacts=contacts,
                                constraints=constraints, joint_ids=joint_ids,
                                no_collide=no_collide, clock=clock, verbs=verbs,
-                               diagnostics=diagnostics, lengths=lengths,
+                               diagnostics=diagnostics, lengths=lengths, settings=settings,
                                static_grid=empty_static_grid(),
                                awake_state=awake_state,
                                awake_bodies=np.empty(bodies.alive.shape[0], dtype=np.int64),
@@ -352,11 +357,12 @@ def stores_for_step(world, rows=None) -> WorldStores:
         # Every argument has the layout WORLD_STORES was typed from: the stores are made and
         # grown from their layouts (a snapshot's are copies of them), the joint rows and
         # the keys are int64 row vectors (World._joint_rows), the clock, the verbs and the awake
-        # state int64, the diagnostics and the lengths float64.
+        # state int64, the diagnostics, the lengths and the packed settings float64.
         world._stores = _new_world_stores(
             world._bodies, world._shapes, world._joints, world._contacts,
             world._constraints, rows["by_type"], rows["no_collide"], world._clock,
-            world._verbs, world._diagnostics, world._lengths, world._awake_state)
+            world._verbs, world._diagnostics, world._lengths, world._step_settings,
+            world._awake_state)
         world._stores_built_from = (world._bodies, world._shapes, world._joints,
                                     world._contacts, world._constraints, rows,
                                     world._diagnostics)
