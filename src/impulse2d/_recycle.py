@@ -82,9 +82,11 @@ def take(key, world_class, gravity, changes: dict):
         return None
     world, extra = entry
     d = world.__dict__
+    # (with the reference, every array it shares with the world: the packed settings row
+    # too, which World._ready rewrites in place when the sweeps or the settings change)
     kept = {name: d[name] for name in ("_settings", "_lock", "_clock", "_verbs", "_verbs_for",
                                        "_stores", "_stores_built_from", "_diagnostics",
-                                       "_lengths", "_awake_state")}
+                                       "_lengths", "_step_settings", "_awake_state")}
     stores = (d["_bodies"], d["_shapes"], d["_joints"])
     for store in stores:
         for column in store:
