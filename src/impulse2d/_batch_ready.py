@@ -9,8 +9,8 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
 
 * the references are checked only after some world's stores or reference were replaced
   (:mod:`._stores_epoch`, a process-wide count), and then only those of the marked worlds;
-* a world's settings, gravity and joint-rows flag are written into its row of arguments when
-  it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`,
+* a world's gravity and joint-rows flag are written into its row of arguments (its settings
+  into its own row in its reference, :func:`._dynamics.step._ready`) when it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`,
   made for the marked worlds only), and the two arguments that vary from step to step
   (dirty pairs, sleepers) for every world in one write, from the batch's arrays;
 * after the kernel, the clock and counts of every world are a few writes into those arrays,
@@ -26,8 +26,7 @@ import numpy as np
 from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
-from ._dynamics.batch_step import (DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY,
-                                   SETTINGS)
+from ._dynamics.batch_step import DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY
 from ._dynamics.step import _continuous_first, _ready, _settings_arguments, _step_checked
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
@@ -216,8 +215,8 @@ def _check(state: ReadyState, k: int, dt: float) -> None:
 def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
     """World ``k`` made ready as :func:`.step._step_checked` makes it, if it is not (the
     settings packed, sleepers woken if sleeping was turned off, the verbs filled, the
-    reference rebuilt), and its settings, gravity and joint-rows flag written into its row
-    of arguments, its reference into the list."""
+    reference rebuilt), and its gravity and joint-rows flag written into its row of
+    arguments, its reference into the list."""
     w = state.worlds[k]
     d = state.dicts[k]
     verbs_for = d["_verbs_for"]
@@ -235,7 +234,6 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
         rows, _ = _ready(w, dt, settings)
     args = state.args
     gravity = d["_gravity"]
-    args[k, SETTINGS:HAS_SLEEPERS] = settings
     args[k, GX], args[k, GY] = gravity
     args[k, JOINTS_FILTERED] = rows["filtered"]
     ref = d["_stores"]

@@ -36,10 +36,10 @@ from .world_ref import borrow
 
 # One row of float64 per world: the step kernel's scalar arguments (see step_kernel), integers
 # and flags held exactly (the largest integer, an iteration count, is far below 2**53).
-PAIRS_DIRTY, DT, GX, GY = 0, 1, 2, 3
-SETTINGS = 4  # the 18 packed settings (step._settings_arguments), then:
-HAS_SLEEPERS, JOINTS_FILTERED = 22, 23
-ARGUMENTS = 24
+# (The settings are not here: the step reads each world's own row in its reference,
+# step.SETTINGS_ROW.)
+PAIRS_DIRTY, DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED = range(6)
+ARGUMENTS = 6
 
 # One row per world of what the kernel returns.
 NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT = range(6)
@@ -169,9 +169,9 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             lent_f = np.zeros(own_f.shape)
         world.scratch = lent_i
         world.scratch_f = lent_f
-        # (the settings: the world's own row in its reference, step.SETTINGS_ROW)
         contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
-            refs[i], a[0] != 0.0, a[1], a[2], a[3], a[22] != 0.0, a[23] != 0.0,
+            refs[i], a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
+            a[JOINTS_FILTERED] != 0.0,
             np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         lent_i = world.scratch  # (grown, if the step needed more)
         lent_f = world.scratch_f
