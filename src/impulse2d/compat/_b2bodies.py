@@ -335,7 +335,9 @@ class b2Body:  # noqa: N801
         if r.store is not self._w._bodies:
             r = self._bound_rows()
         i = self._i
-        # a dynamic body awake (_awake_for's answer without its call: LunarLander's engines)
+        # a dynamic body awake (_awake_for's answer without its call: LunarLander's engines;
+        # ApplyForceToCenter's fast path, written out: one method for both measured +0.4 us
+        # a push, 2026-11-29)
         if not (r.type[i] == DYNAMIC and not (self._w._sleepers and r.asleep[i])):
             if not self._awake_for(wake):
                 return
