@@ -32,11 +32,8 @@ from impulse2d._dynamics.integrate import integrate_positions, integrate_velocit
 from impulse2d._dynamics.lane_layout import flat_lanes
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
+from wide_solver import SCENES, _copy  # (the same loaded scenes, the same store copies)
 
-SCENES = (("pyramid_20", "pyramid", {"base": 20}, 60),
-          ("pyramid_100", "pyramid", {"base": 100}, 60),
-          ("rain_2000", "rain", {"count": 2000}, 300),
-          ("many_pyramids", "many_pyramids", {"grid": 10, "base": 10}, 60))
 H = 1.0 / 240.0
 
 
@@ -88,10 +85,6 @@ def _finish(cs, bodies):
     n = cs.count.shape[0]
     apply_restitution_wide(cs, bodies, 0, n, 1.0, 1600.0, 0.0, -10.0, 0.5 * H)
     store_lane_impulses(cs, 0, n)
-
-
-def _copy(store):
-    return type(store)(*(np.array(column, copy=True) for column in store))
 
 
 def main() -> None:
