@@ -18,12 +18,9 @@ that the compile plan splits between processes (``step.py``'s estimates).
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from compile_table import run_child  # (a fresh process, an empty cache, one compiler)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,14 +66,7 @@ print(json.dumps({"unit_cpu_s": unit, "import_cpu_s": t_import, "parts": parts})
 
 
 def run(src: Path, what: str = "pairs") -> dict:
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src),
-                   IMPULSE2D_QUIET="1", IMPULSE2D_COMPILE_PROCESSES="1")
-        p = subprocess.run([sys.executable, "-c", CHILD, what], env=env, capture_output=True,
-                           text=True, cwd=cache)
-    if p.returncode != 0:
-        raise RuntimeError(p.stderr[-3000:])
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, src, what)
 
 
 def main() -> None:
