@@ -29,7 +29,7 @@ from impulse2d._dynamics.contact_lanes import (_gather, _piece, _scatter, apply_
 from impulse2d._dynamics.contact_solver import prepare_contacts
 from impulse2d._dynamics.contacts import update_manifolds
 from impulse2d._dynamics.integrate import integrate_positions, integrate_velocities
-from impulse2d._dynamics.lane_layout import flat_lanes
+from impulse2d._dynamics.lane_layout import flat_lanes, scratch_chunk
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
 from wide_solver import SCENES, _copy  # (the same loaded scenes, the same store copies)
@@ -64,11 +64,12 @@ def _moves(cs, bodies, gaps):
     """A pass's gather and scatter alone (no arithmetic between them)."""
     hi = np.uint64(cs.count.shape[0])
     lanes = flat_lanes(cs)
+    scratch = scratch_chunk()
     lo = np.uint64(0)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, bodies, base, start, i0, i1, gaps)
-        _scatter(cs, lanes, bodies, base, start, i0, i1)
+        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps)
+        _scatter(cs, scratch, bodies, start, i0, i1)
         lo = end
 
 

@@ -7,14 +7,15 @@ tell, the next constraint may read the body the last one wrote. Within one colou
 are independent, and Box2D v3 solves them 4 or 8 at a time (its "wide" constraints, gathered
 from and scattered to a compact body-state array). Here each colour is solved in three loops:
 
-* **gather** (by body index): the two bodies' velocities into the rows' lanes, and the points'
-  current gaps (which depend only on the bodies' in-step displacements, which no velocity pass
+* **gather** (by body index): the two bodies' velocities into the pass's scratch chunk
+  (:func:`.lane_layout.scratch_chunk`: on the pass's stack, in L1), and the points' current
+  gaps (which depend only on the bodies' in-step displacements, which no velocity pass
   changes);
-* **solve** (no index): the rows' arithmetic on the lanes alone, which LLVM turns into AVX2
-  code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
+* **solve** (no index): the rows' arithmetic on the lanes and the scratch chunk alone, which
+  LLVM turns into AVX2 code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
   ``tests/test_contact_lanes.py``); branches are written as selects, and a constraint's second
   point is computed for every row and kept only where it exists;
-* **scatter**: the velocity lanes back to the bodies.
+* **scatter**: the scratch chunk's velocities back to the bodies.
 
 **The lanes are the rows' storage for the solve** (their layout: :mod:`.lane_layout`).
 :func:`.contact_solver.prepare_contacts` writes what the solve reads straight into them, and
@@ -41,7 +42,8 @@ helpers inlined at every access, and took a cold start of ``pyramid_20`` from 26
 one-point variant alone (circles: half the lanes' arithmetic) adds 4 s of compile CPU,
 measured in isolation (7.4-8.0 -> 11.5-11.8 s), and gave rain's passes no gain (branch
 ``wide31b``), so one-point rows compute a second point and drop it. The solve loop reads
-nothing but the lanes (a row's point count is a lane too), so it needs no overlap test against
+nothing but the lanes (a row's point count is a lane too) and the pass's scratch chunk, an
+array on the stack that LLVM knows overlaps nothing else, so it needs no overlap test against
 another array either.
 
 Per constraint the operations and their order are those of ``solve_contacts`` (friction rows,
@@ -72,10 +74,11 @@ from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
                              restitution_gap, rows_of, solve_contacts, warm_start_contacts)
-from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, I_A, I_B, IMPULSE_SCALE,
-                          M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX,
-                          RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO, U_CHUNK, UNN, UNT, VAX,
-                          VAY, VBX, VBY, WA, WB, flat_lanes, lane_index)
+from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
+                          IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
+                          POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
+                          U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_index,
+                          scratch_chunk)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -96,10 +99,11 @@ and the gather and scatter, where the serial pass runs one point of a circle in 
 
 
 @inline_kernel
-def _gather(cs, lanes, bodies, base, start, i0, i1, gaps):
-    """Velocities of the bodies of a chunk's rows ``i0:i1`` into the lanes (the chunk's first
-    row: ``start``, its first double: ``base``), and, with ``gaps``, each point's current
-    separation (m), as ``solve_contacts`` computes it."""
+def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
+    """Velocities of the bodies of a chunk's rows ``i0:i1`` into the pass's scratch chunk (the
+    chunk's first row: ``start``, its first double in the lanes: ``base``), and, with ``gaps``,
+    each point's current separation (m), as ``solve_contacts`` computes it (a missing second
+    point's: 0.0, computed on and dropped, so that no stale stack value enters the arithmetic)."""
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
@@ -109,12 +113,12 @@ def _gather(cs, lanes, bodies, base, start, i0, i1, gaps):
         r = base + i
         a = cs.body_a[q]
         b = cs.body_b[q]
-        lanes[r + VAX] = v[a, 0]
-        lanes[r + VAY] = v[a, 1]
-        lanes[r + WA] = w[a]
-        lanes[r + VBX] = v[b, 0]
-        lanes[r + VBY] = v[b, 1]
-        lanes[r + WB] = w[b]
+        scratch[i + VAX] = v[a, 0]
+        scratch[i + VAY] = v[a, 1]
+        scratch[i + WA] = w[a]
+        scratch[i + VBX] = v[b, 0]
+        scratch[i + VBY] = v[b, 1]
+        scratch[i + WB] = w[b]
         if gaps:
             nx = lanes[r + NX]
             ny = lanes[r + NY]
@@ -124,7 +128,12 @@ def _gather(cs, lanes, bodies, base, start, i0, i1, gaps):
             sb = dq[b, 1]
             ddx = dp[b, 0] - dp[a, 0]
             ddy = dp[b, 1] - dp[a, 1]
-            for j in range(cs.count[q]):
+            count = cs.count[q]
+            for j in range(2):
+                g = i + GAP + np.uint64(j) * GAP_STEP
+                if j >= count:
+                    scratch[g] = 0.0
+                    continue
                 p = r + np.uint64(j) * POINT_STEP
                 rax = lanes[p + RAX]
                 ray = lanes[p + RAY]
@@ -132,30 +141,29 @@ def _gather(cs, lanes, bodies, base, start, i0, i1, gaps):
                 rby = lanes[p + RBY]
                 gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
                 gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-                lanes[p + GAP] = lanes[p + BASE] + gx * nx + gy * ny
+                scratch[g] = lanes[p + BASE] + gx * nx + gy * ny
 
 
 @inline_kernel
-def _scatter(cs, lanes, bodies, base, start, i0, i1):
-    """The velocity lanes of a chunk's rows ``i0:i1`` back to their bodies (A, then B, as
-    ``store_pair``)."""
+def _scatter(cs, scratch, bodies, start, i0, i1):
+    """The scratch chunk's velocities of a chunk's rows ``i0:i1`` back to their bodies (A, then
+    B, as ``store_pair``)."""
     v = bodies.v
     w = bodies.w
     for i in range(i0, i1):
         q = start + i
-        r = base + i
         a = cs.body_a[q]
         b = cs.body_b[q]
-        v[a, 0] = lanes[r + VAX]
-        v[a, 1] = lanes[r + VAY]
-        w[a] = lanes[r + WA]
-        v[b, 0] = lanes[r + VBX]
-        v[b, 1] = lanes[r + VBY]
-        w[b] = lanes[r + WB]
+        v[a, 0] = scratch[i + VAX]
+        v[a, 1] = scratch[i + VAY]
+        w[a] = scratch[i + WA]
+        v[b, 0] = scratch[i + VBX]
+        v[b, 1] = scratch[i + VBY]
+        w[b] = scratch[i + WB]
 
 
 @inline_kernel
-def _warm_lanes(lanes, base, i0, i1):
+def _warm_lanes(lanes, scratch, base, i0, i1):
     """:func:`.contact_solver.warm_start_contacts` on a chunk's rows ``i0:i1``: both points
     computed for every row, the second kept where it exists."""
     for i in range(i0, i1):
@@ -167,12 +175,12 @@ def _warm_lanes(lanes, base, i0, i1):
         i_b = lanes[r + I_B]
         nx = lanes[r + NX]
         ny = lanes[r + NY]
-        vax = lanes[r + VAX]
-        vay = lanes[r + VAY]
-        wa = lanes[r + WA]
-        vbx = lanes[r + VBX]
-        vby = lanes[r + VBY]
-        wb = lanes[r + WB]
+        vax = scratch[i + VAX]
+        vay = scratch[i + VAY]
+        wa = scratch[i + WA]
+        vbx = scratch[i + VBX]
+        vby = scratch[i + VBY]
+        wb = scratch[i + WB]
         for j in range(2):
             keep = j == 0 or two
             p = r + np.uint64(j) * POINT_STEP
@@ -190,16 +198,16 @@ def _warm_lanes(lanes, base, i0, i1):
             vbx = vbx + m_b * px if keep else vbx
             vby = vby + m_b * py if keep else vby
             wb = wb + i_b * (rbx * py - rby * px) if keep else wb
-        lanes[r + VAX] = vax
-        lanes[r + VAY] = vay
-        lanes[r + WA] = wa
-        lanes[r + VBX] = vbx
-        lanes[r + VBY] = vby
-        lanes[r + WB] = wb
+        scratch[i + VAX] = vax
+        scratch[i + VAY] = vay
+        scratch[i + WA] = wa
+        scratch[i + VBX] = vbx
+        scratch[i + VBY] = vby
+        scratch[i + WB] = wb
 
 
 @inline_kernel
-def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
+def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
                  contact_speed, last_sweep, speed_cap):
     """:func:`.contact_solver.solve_contacts`'s rows on a chunk's rows ``i0:i1``, the same
     operations in the same order per row (``baumgarte_rate``: its ``baumgarte * inv_h``).
@@ -213,12 +221,12 @@ def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, lin
         i_a = lanes[r + I_A]
         m_b = lanes[r + M_B]
         i_b = lanes[r + I_B]
-        vax = lanes[r + VAX]
-        vay = lanes[r + VAY]
-        wa = lanes[r + WA]
-        vbx = lanes[r + VBX]
-        vby = lanes[r + VBY]
-        wb = lanes[r + WB]
+        vax = scratch[i + VAX]
+        vay = scratch[i + VAY]
+        wa = scratch[i + WA]
+        vbx = scratch[i + VBX]
+        vby = scratch[i + VBY]
+        wb = scratch[i + WB]
         nx = lanes[r + NX]
         ny = lanes[r + NY]
         tx = ny
@@ -262,7 +270,7 @@ def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, lin
             ray = lanes[p + RAY]
             rbx = lanes[p + RBX]
             rby = lanes[p + RBY]
-            s = lanes[p + GAP]
+            s = scratch[i + GAP + np.uint64(j) * GAP_STEP]
             # the bias of solve_contacts' if-chain, as selects: speculative, relax, soft, hard
             pushing = not s > 0.0
             soft_now = pushing and use_bias and soft
@@ -306,12 +314,12 @@ def _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, lin
                 t_sum = t_total + lanes[p + TIMP]
                 lanes[p + TOTN] = n_sum if keep else n_total
                 lanes[p + TOTT] = t_sum if keep else t_total
-        lanes[r + VAX] = vax
-        lanes[r + VAY] = vay
-        lanes[r + WA] = wa
-        lanes[r + VBX] = vbx
-        lanes[r + VBY] = vby
-        lanes[r + WB] = wb
+        scratch[i + VAX] = vax
+        scratch[i + VAY] = vay
+        scratch[i + WA] = wa
+        scratch[i + VBX] = vbx
+        scratch[i + VBY] = vby
+        scratch[i + WB] = wb
 
 
 @inline_kernel
@@ -331,12 +339,13 @@ def warm_start_contacts_wide(cs, bodies, first, last):
     colour by colour in lanes."""
     hi = np.uint64(last)
     lanes = flat_lanes(cs)
+    scratch = scratch_chunk()
     lo = np.uint64(first)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, bodies, base, start, i0, i1, False)
-        _warm_lanes(lanes, base, i0, i1)
-        _scatter(cs, lanes, bodies, base, start, i0, i1)
+        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, False)
+        _warm_lanes(lanes, scratch, base, i0, i1)
+        _scatter(cs, scratch, bodies, start, i0, i1)
         lo = end
 
 
@@ -349,14 +358,15 @@ def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgart
     (:mod:`.threaded`), gives the same bits."""
     hi = np.uint64(last)
     lanes = flat_lanes(cs)
+    scratch = scratch_chunk()
     baumgarte_rate = baumgarte * inv_h
     lo = np.uint64(first)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, bodies, base, start, i0, i1, True)
-        _solve_lanes(lanes, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
-                     contact_speed, last_sweep, speed_cap)
-        _scatter(cs, lanes, bodies, base, start, i0, i1)
+        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, True)
+        _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate,
+                     linear_slop, contact_speed, last_sweep, speed_cap)
+        _scatter(cs, scratch, bodies, start, i0, i1)
         lo = end
 
 

@@ -20,8 +20,13 @@ prepares the rows, and :mod:`.contact_lanes`, which solves them, imports
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from .._core.jit import inline_kernel
+from .._core.lazy import JIT
 
 CHUNK = 64
 """Rows a chunk of the lanes holds. 64: the rows of a small colour rarely cross a chunk
@@ -34,21 +39,64 @@ def _offsets(first, count):
 
 # Field offsets in a chunk (a field's rows are CHUNK doubles). Per row: the inverse masses
 # (1/kg, 1/(kg m^2)), the normal, the friction coefficient, the soft coefficients (bias rate
-# 1/s, mass and impulse scales), the bodies' velocities (m/s, rad/s: scratch of each pass, the
-# gather's), and whether the row has a second point (1.0) or not (0.0). Per point (point 1's
-# fields POINT_STEP after point 0's): the anchors (m), the base separation and the current gap
-# (m; the gap is the gather's scratch), the effective masses (kg), the accumulated, peak and
-# step-total impulses (N s), the normal row's bias (m/s) and the unclamped impulses (N s).
-ROW_FIELDS = 17
-POINT_FIELDS = 16
+# 1/s, mass and impulse scales), and whether the row has a second point (1.0) or not (0.0).
+# Per point (point 1's fields POINT_STEP after point 0's): the anchors (m), the base separation
+# (m), the effective masses (kg), the accumulated, peak and step-total impulses (N s), the normal
+# row's bias (m/s) and the unclamped impulses (N s). What a pass only works with (the bodies'
+# velocities, the points' current gaps) is not here: it lives in the pass's scratch chunk.
+ROW_FIELDS = 11
+POINT_FIELDS = 15
 FIELDS = ROW_FIELDS + 2 * POINT_FIELDS
 """Doubles a row holds in the lanes."""
-(M_A, I_A, M_B, I_B, NX, NY, FRICTION, RATE, MASS_SCALE, IMPULSE_SCALE, VAX, VAY, WA, VBX, VBY,
- WB, TWO) = _offsets(0, ROW_FIELDS)
-(RAX, RAY, RBX, RBY, BASE, GAP, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN, TOTT, BIAS, UNN,
+(M_A, I_A, M_B, I_B, NX, NY, FRICTION, RATE, MASS_SCALE, IMPULSE_SCALE,
+ TWO) = _offsets(0, ROW_FIELDS)
+(RAX, RAY, RBX, RBY, BASE, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN, TOTT, BIAS, UNN,
  UNT) = _offsets(ROW_FIELDS, POINT_FIELDS)
 POINT_STEP = np.uint64(POINT_FIELDS * CHUNK)
 U_CHUNK = np.uint64(CHUNK)
+
+# The scratch chunk of a pass (:func:`scratch_chunk`), laid out as a chunk of the lanes, a
+# field's CHUNK rows consecutive, indexed by the row's place in its chunk: the two bodies'
+# velocities (m/s, rad/s), gathered from the bodies before a piece of a colour is solved and
+# scattered back after it, and the points' current gaps (m; point 1's GAP_STEP after point
+# 0's), computed in the gather. Eight doubles a row that every pass writes and no pass keeps:
+# in the rows' chunks they were written back to memory every pass (5.9 MB of lanes streamed
+# from L3 on pyramid_100, BENCHMARKS.md 2026-11-28 late night); a scratch chunk of 4 KB on
+# the pass's stack stays in L1.
+SCRATCH_FIELDS = 8
+(VAX, VAY, WA, VBX, VBY, WB, GAP) = _offsets(0, SCRATCH_FIELDS - 1)
+GAP_STEP = U_CHUNK
+SCRATCH_DOUBLES = SCRATCH_FIELDS * CHUNK
+
+
+@intrinsic
+def scratch_chunk(typingctx):
+    """A pass's scratch chunk (:data:`SCRATCH_FIELDS` fields of :data:`CHUNK` rows): an array
+    of :data:`SCRATCH_DOUBLES` doubles on the calling kernel's stack, an ``alloca`` in its
+    entry block (once, whatever loop the call is in), aligned to a cache line, live until that
+    kernel returns (so it must not outlive it). Stack memory needs no reference counting (the
+    passes have none), each thread of a parallel pass has its own, and LLVM knows that it
+    overlaps no other array (the vectorised loops need no run-time overlap test). Its contents
+    start undefined."""
+    array_type = types.Array(types.float64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        block = cgutils.alloca_once(builder, ir.ArrayType(ir.DoubleType(), SCRATCH_DOUBLES))
+        block.align = 64
+        data = builder.bitcast(block, ir.PointerType(ir.DoubleType()))
+        array = context.make_array(array_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = ir.Constant(intp, 8)
+        populate_array(array, data=data, shape=[ir.Constant(intp, SCRATCH_DOUBLES)],
+                       strides=[itemsize], itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+
+    return array_type(), codegen
+
+
+if not JIT:
+    def scratch_chunk():  # noqa: F811  (plain Python: an array of its own)
+        return np.empty(SCRATCH_DOUBLES)
 
 
 def lane_rows(count):
