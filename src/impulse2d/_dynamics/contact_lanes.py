@@ -78,7 +78,7 @@ from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_index,
-                          scratch_chunk)
+                          point_kept, scratch_chunk)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -517,14 +517,18 @@ def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy
 
 @inline_kernel
 def _kept_impulses(cs, lanes, q, r):
-    """Row ``q``'s kept impulses from its lanes at ``r`` (:func:`store_lane_impulses`)."""
+    """Row ``q``'s kept impulses from its lanes at ``r`` (:func:`store_lane_impulses`); a
+    missing second point's are zeros (its lanes hold an earlier row's:
+    :func:`.lane_layout.write_lane_impulses`)."""
+    count = cs.count[q]
     for j in range(2):
         p = r + np.uint64(j) * POINT_STEP
-        cs.normal_impulse[q, j] = lanes[p + NIMP]
-        cs.tangent_impulse[q, j] = lanes[p + TIMP]
-        cs.max_normal_impulse[q, j] = lanes[p + MAXN]
-        cs.total_normal_impulse[q, j] = lanes[p + TOTN]
-        cs.total_tangent_impulse[q, j] = lanes[p + TOTT]
+        kept = point_kept(j, count)
+        cs.normal_impulse[q, j] = lanes[p + NIMP] if kept else 0.0
+        cs.tangent_impulse[q, j] = lanes[p + TIMP] if kept else 0.0
+        cs.max_normal_impulse[q, j] = lanes[p + MAXN] if kept else 0.0
+        cs.total_normal_impulse[q, j] = lanes[p + TOTN] if kept else 0.0
+        cs.total_tangent_impulse[q, j] = lanes[p + TOTT] if kept else 0.0
 
 
 @borrowing_kernel
@@ -532,7 +536,7 @@ def store_lane_impulses(cs, first, last):
     """Copy what the step keeps of the rows ``first:last`` from the lanes to the rows: each
     point's accumulated, peak and total impulses (N s), which
     :func:`.contact_solver.store_impulses` writes to the manifolds (the next step's warm start)
-    and the contact events read. A missing second point's are the zeros the prepare wrote."""
+    and the contact events read. A missing second point's are zeros."""
     lanes = flat_lanes(cs)
     for q in range(first, last):
         _kept_impulses(cs, lanes, q, lane_index(q))
@@ -543,7 +547,7 @@ def rows_from_lanes(cs):
     """Fill every column of the rows that lives in the lanes during a wide solve (the rows'
     ``in_lanes`` flag) from them: what :func:`store_lane_impulses` copies, and the masses,
     normal, friction, softness, anchors, base separations, effective masses, biases and
-    unclamped impulses. A missing second point's anchors, separation and masses are zeros."""
+    unclamped impulses. A missing second point's columns are zeros."""
     lanes = flat_lanes(cs)
     for q in range(cs.count.shape[0]):
         if not cs.in_lanes[q]:
@@ -570,9 +574,10 @@ def rows_from_lanes(cs):
             cs.base_separation[q, j] = lanes[p + BASE] if here else 0.0
             cs.normal_mass[q, j] = lanes[p + NMASS] if here else 0.0
             cs.tangent_mass[q, j] = lanes[p + TMASS] if here else 0.0
-            cs.bias[q, j] = lanes[p + BIAS]
-            cs.unclamped[q, j, 0] = lanes[p + UNN]
-            cs.unclamped[q, j, 1] = lanes[p + UNT]
+            kept = point_kept(j, count)
+            cs.bias[q, j] = lanes[p + BIAS] if kept else 0.0
+            cs.unclamped[q, j, 0] = lanes[p + UNN] if kept else 0.0
+            cs.unclamped[q, j, 1] = lanes[p + UNT] if kept else 0.0
         _kept_impulses(cs, lanes, q, r)
 
 

@@ -44,7 +44,8 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
-from .lane_layout import (FIELDS, flat_lanes, lane_index, lane_rows, write_lane_impulses,
+from .lane_layout import (FIELDS, flat_lanes, lane_index, lane_rows, point_kept,
+                          write_lane_impulses,
                           write_lane_point, write_lane_row)
 from .velocities import load_pair, store_pair
 
@@ -143,8 +144,8 @@ def allocate_constraints(count, lanes, rows):
     prefetch copied or fetched them all). ``lanes``: the previous store's lanes, kept if they
     hold ``rows`` and no more than twice as many (the step makes a new store whenever the row
     count changes, and the lanes are as large as the rest of it: a pile of falling circles
-    changes its count most steps). Kept lanes are not zeroed: a prepare writes every lane a
-    verb keeps anything of (:mod:`.lane_layout`)."""
+    changes its count most steps). Kept lanes are not zeroed: a prepare, or the first pass
+    after it, writes every lane a verb keeps anything of (:mod:`.lane_layout`)."""
     f8 = np.float64
     i8 = np.int64
     if not rows <= lanes.shape[0] <= 2 * rows:
@@ -229,7 +230,8 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
             tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
             if wide:
-                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+                if point_kept(j, count):
+                    write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
             else:
                 cs.max_normal_impulse[q, j] = 0.0
                 cs.total_normal_impulse[q, j] = 0.0

@@ -138,17 +138,27 @@ def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_sc
 
 @inline_kernel
 def write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse):
-    """Point ``j``'s warm-start impulses (N s), and its peak, totals, bias and unclamped
-    impulses zeroed: every point, the missing second one too, whose zeros the solve keeps."""
+    """Point ``j``'s warm-start impulses (N s), and its peak and step-total impulses zeroed:
+    what the passes read before they write it. Its bias and unclamped impulses are not written:
+    every solver's first pass over the rows writes them for every kept point before anything
+    reads them (a soft step's first pass is a biased one, which writes the bias; ``pgs`` writes
+    it in every sweep; each solver runs at least one pass, the settings' bounds). Only for a
+    kept point (:func:`point_kept`): a missing second point's lanes are left as they were, as
+    its anchors are (:func:`write_lane_point`); what reads a point back masks it
+    (:func:`.contact_lanes.rows_from_lanes`). Measured: BENCHMARKS.md, 2026-11-29."""
     p = r + np.uint64(j) * POINT_STEP
     lanes[p + NIMP] = normal_impulse
     lanes[p + TIMP] = tangent_impulse
     lanes[p + MAXN] = 0.0
     lanes[p + TOTN] = 0.0
     lanes[p + TOTT] = 0.0
-    lanes[p + BIAS] = 0.0
-    lanes[p + UNN] = 0.0
-    lanes[p + UNT] = 0.0
+
+
+@inline_kernel
+def point_kept(j, count):
+    """Whether the passes keep what they compute for point ``j`` of a row of ``count`` points:
+    the first point always, the second where the row has two (the passes' ``keep``)."""
+    return j == 0 or count == 2
 
 
 @inline_kernel
