@@ -147,6 +147,70 @@ def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
     assert compiled.count("ol_min.<locals>.impl") == 2
 
 
+# -- kernels only ever linked: no machine code ---------------------------------------------------
+
+LINKED = """
+import sys
+import numba, numpy as np
+from impulse2d._core import cache, link_only
+from numba.core import codegen
+
+made = []  # every module handed to the execution engine (its machine code is made)
+add = codegen.JITCPUCodegen._add_module
+codegen.JITCPUCodegen._add_module = lambda self, module: (made.append(module.name),
+                                                          add(self, module))[1]
+
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def doubled(a):
+    out = np.zeros(a.size)
+    for k in range(a.size):
+        out[k] = 2.0 * a[k] + 1.0
+    return out
+
+@numba.njit(cache=True)
+def first(a):
+    return doubled(a).sum()
+
+@numba.njit(cache=True)
+def second(a):
+    return doubled(a).max()
+
+call = sys.argv[1]
+value = (first if call == "first" else second)(np.arange(5.0))
+print(value, int(any("doubled" in name for name in made)))
+"""
+
+
+@needs_jit
+def test_a_kernel_only_linked_gets_no_machine_code_and_a_later_caller_links_it_from_the_cache(
+        tmp_path):
+    import subprocess
+    from pathlib import Path
+
+    from impulse2d._core import link_only
+
+    assert link_only.install()  # (installed by the package already: idempotent)
+    script = tmp_path / "linked.py"
+    script.write_text(LINKED)
+    src = str(Path(i2d.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=src, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(call):
+        result = subprocess.run([sys.executable, str(script), call], capture_output=True,
+                                text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+        value, made = result.stdout.split()
+        return float(value), int(made)
+
+    # sum(2k + 1, k < 5) = 25; max = 9; the callee's own module never reaches the engine, in
+    # the process that compiles it nor in one that loads it (as bitcode) to link a new caller
+    assert run("first") == (25.0, 0)
+    assert run("second") == (9.0, 0)
+    assert run("first") == (25.0, 0)  # loaded from the cache
+    entries = list((tmp_path / "cache").rglob("*doubled*.nbc"))
+    assert len(entries) == 1
+
+
 # -- the helper started at the first compile ----------------------------------------------------
 
 def test_the_plan_gives_a_running_helper_what_balances_the_processes():
