@@ -147,6 +147,130 @@ def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
     assert compiled.count("ol_min.<locals>.impl") == 2
 
 
+# -- kernels only ever linked: no machine code ---------------------------------------------------
+
+LINKED = """
+import sys
+import numba, numpy as np
+from impulse2d._core import cache, link_only
+from numba.core import codegen
+
+made = []  # every module handed to the execution engine (its machine code is made)
+add = codegen.JITCPUCodegen._add_module
+codegen.JITCPUCodegen._add_module = lambda self, module: (made.append(module.name),
+                                                          add(self, module))[1]
+
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def doubled(a):
+    out = np.zeros(a.size)
+    for k in range(a.size):
+        out[k] = 2.0 * a[k] + 1.0
+    return out
+
+@numba.njit(cache=True)
+def first(a):
+    return doubled(a).sum()
+
+@numba.njit(cache=True)
+def second(a):
+    return doubled(a).max()
+
+call = sys.argv[1]
+value = (first if call == "first" else second)(np.arange(5.0))
+print(value, int(any("doubled" in name for name in made)))
+"""
+
+
+@needs_jit
+def test_a_kernel_only_linked_gets_no_machine_code_and_a_later_caller_links_it_from_the_cache(
+        tmp_path):
+    import subprocess
+    from pathlib import Path
+
+    from impulse2d._core import link_only
+
+    assert link_only.install()  # (installed by the package already: idempotent)
+    script = tmp_path / "linked.py"
+    script.write_text(LINKED)
+    src = str(Path(i2d.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=src, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(call):
+        result = subprocess.run([sys.executable, str(script), call], capture_output=True,
+                                text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+        value, made = result.stdout.split()
+        return float(value), int(made)
+
+    # sum(2k + 1, k < 5) = 25; max = 9; the callee's own module never reaches the engine, in
+    # the process that compiles it nor in one that loads it (as bitcode) to link a new caller
+    assert run("first") == (25.0, 0)
+    assert run("second") == (9.0, 0)
+    assert run("first") == (25.0, 0)  # loaded from the cache
+    entries = list((tmp_path / "cache").rglob("*doubled*.nbc"))
+    assert len(entries) == 1
+
+
+# -- the inliner's copies --------------------------------------------------------------------------
+
+@needs_jit
+def test_an_inlined_function_of_many_blocks_is_copied_with_one_scope_and_computes_the_same():
+    import io
+
+    import numba
+    from numba.core import inline_closurecall, ir
+    from numba.core.compiler import run_frontend
+
+    from impulse2d._core import inline_copy
+
+    assert inline_copy.install()  # (installed by the package already: idempotent)
+
+    def clamped_sum(a, lo, hi):  # several blocks: a loop and branches
+        total = 0.0
+        for k in range(a.size):
+            v = a[k]
+            if v < lo:
+                v = lo
+            elif v > hi:
+                v = hi
+            total += v
+        return total
+
+    inlined = numba.njit(inline="always")(clamped_sum)
+
+    def caller(a):
+        return inlined(a, 0.0, 2.0) + inlined(a, 1.0, 1.5)
+
+    a = np.array([-1.0, 0.5, 1.2, 3.0])
+    # clamp to [0, 2]: 0 + 0.5 + 1.2 + 2 = 3.7; to [1, 1.5]: 1 + 1 + 1.2 + 1.5 = 4.7
+    assert numba.njit(caller)(a) == pytest.approx(8.4, abs=1e-12)
+    assert numba.njit(caller)(a) == caller(a)  # as plain Python (the same operations)
+
+    # what inline_ir's copies get: the blocks of one function share one copy of its scope
+    # while an inline runs (one memo), and each its own outside one (Numba's own copy)
+    blocks = list(run_frontend(clamped_sum).blocks.values())
+    assert len(blocks) > 3
+    shared = inline_closurecall.copy
+    outside = [shared.deepcopy(b) for b in blocks]
+    assert len({id(b.scope) for b in outside}) == len(blocks)
+    shared.memos = {}
+    try:
+        inside = [shared.deepcopy(b) for b in blocks]
+    finally:
+        shared.memos = None
+    assert len({id(b.scope) for b in inside}) == 1
+    assert inside[0].scope is not blocks[0].scope
+    assert all(isinstance(b, ir.Block) for b in inside)
+
+    def listing(block):
+        out = io.StringIO()
+        block.dump(file=out)
+        return out.getvalue()
+
+    assert [listing(b) for b in inside] == [listing(b) for b in outside]
+    assert len(listing(inside[1])) > 100  # (the statements themselves are listed)
+
+
 # -- the helper started at the first compile ----------------------------------------------------
 
 def test_the_plan_gives_a_running_helper_what_balances_the_processes():
