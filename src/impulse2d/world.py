@@ -175,9 +175,9 @@ class World:
     def _contacts(self) -> Contacts:
         """The contact store (pairs, manifolds, impulses). A data descriptor over the
         instance's own ``_contacts`` entry (snapshots see that entry as any other attribute):
-        after a batch step made a new store in the step's reference, the first read takes it
-        from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store costs about
-        40 us, so a batch never does it for worlds that Python does not look at."""
+        after a step (or a batch step) made a new store in the step's reference, the first
+        read takes it from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store
+        costs about 40 us, so no step does it for a world that Python does not look at."""
         d = self.__dict__
         if d["_contacts_stale"]:
             sync_contacts(self)

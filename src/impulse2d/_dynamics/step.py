@@ -436,11 +436,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
     with the settings of its row :data:`SETTINGS_ROW` (the reference's ``settings``).
 
-    Returns the new contact store (None when the step kept the old one; the reference holds
-    the new one already), whether it made a new constraint store (kept in the reference only:
-    Python fetches it when it needs it, :func:`.world_ref.sync_constraints`), the (sub)step the
-    joint impulses
-    were accumulated over, the number of sleeping bodies after the step, the number that
+    Returns whether it made a new contact store and whether it made a new constraint store
+    (both kept in the reference only: Python fetches each when it needs it,
+    :func:`.world_ref.sync_contacts` and :func:`.world_ref.sync_constraints`), the (sub)step
+    the joint impulses were accumulated over, the number of sleeping bodies after the step, the number that
     fell asleep in it, and the number of fast bodies left unswept because the world's
     continuous stage is not compiled yet (Python then runs it). ``world.clock`` receives the
     cycle counter before each stage and at
@@ -468,10 +467,14 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     the stages that neither allocate nor return arrays run in borrowing kernels, which count
     no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
-    the NamedTuple), so unchanged stores are not returned, and the constraint store, which
-    Python reads only for contact events, snapshots and hashes, never is: its 20 arrays cost
-    about 24 us to box, and its count changes on about half of BipedalWalker's steps
-    (measured 2026-11-24).
+    the NamedTuple), so no store is returned: the constraint store, which Python reads only
+    for contact events, snapshots and hashes (its 20 arrays cost about 24 us to box, and its
+    count changes on about half of BipedalWalker's steps, measured 2026-11-24), nor the
+    contact store, which a world of bouncing balls replaces on one step in ten (5 balls,
+    ``restitution``: 28 of 300 steps) and which Python reads only where something looks at
+    the contacts (events, callbacks, queries of them, snapshots); a store in the returned tuple
+    also made every step count references of its 16 arrays (a null check each: 51 calls a
+    step, and the whole store's return slot written; gdb, 2026-11-29).
     """
     (substeps, iterations, position_iterations, warm_starting, contact_hertz,
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
@@ -494,7 +497,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
             sleeping = _at_rest(world)
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
                 _ticks_after(world, 1)
-                return None, False, 0.0, sleeping, 0, 0
+                return False, False, 0.0, sleeping, 0, 0
         paired = False
         if _contact_rows(world) == 0:
             # No contact at all (a chain, a world of joints only): the contact stages are
@@ -510,13 +513,13 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
             if chains != 0:
                 call_collide(chains, (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
-            return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
+            return new_contacts, False, 0.0, -2, 0, 0
     else:
         paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
     if has_sleepers and _wake(world) > 0:
         if joints_filtered:
-            return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
+            return new_contacts, False, 0.0, -1, 0, 0
         find_contacts(world)  # the woken islands' contacts join this step's
     _tick(world, 2)
 
@@ -542,10 +545,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
                            max_linear_speed, baumgarte, velocity_tolerance, enable_continuous)
-    contacts_out = world.contacts if new_contacts else None
-    cs_out = new_cs  # the store stays in the reference (see the docstring)
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
-        return contacts_out, cs_out, joint_h, 0, 0, 0
+        return new_contacts, new_cs, joint_h, 0, 0, 0
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
@@ -554,10 +555,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
         continuous = _verb(world, CONTINUOUS)
         if continuous == 0:
             _tick(world, 6)
-            return contacts_out, cs_out, joint_h, sleeping, fell, fast  # Python sweeps them
+            return new_contacts, new_cs, joint_h, sleeping, fell, fast  # Python sweeps them
         call_continuous(continuous, (world,))
     _tick(world, 6)
-    return contacts_out, cs_out, joint_h, sleeping, fell, 0
+    return new_contacts, new_cs, joint_h, sleeping, fell, 0
 
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
@@ -600,8 +601,8 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
     moved more than ``far_distance`` (m) beyond what their velocity now accounts for
     (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
 
-    Returns :func:`step_kernel`'s tuple for the last step taken (the contact store: the newest
-    that any step made, None if none; whether any step made a new constraint store), the
+    Returns :func:`step_kernel`'s tuple for the last step taken (whether any step made a new
+    contact store, and a new constraint store), the
     number of steps taken, whether the step after them stopped
     at its wake stage (a jointed island woke, its joints not in the rows: that step is not
     counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
@@ -629,7 +630,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
         contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
             world, pairs_dirty and k == 0, dt, gx, gy, has_sleepers, joints_filtered,
             np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
-        if contacts is not None:
+        if contacts:
             new_contacts = True
         if cs:
             new_cs = True
@@ -656,7 +657,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
                 ey = origin[i, 1] - starts[i, 1] - v[i, 1] * whole_dt
                 if ex * ex + ey * ey > limit:
                     far += 1
-    return (world.contacts if new_contacts else None, new_cs,
+    return (new_contacts, new_cs,
             joint_h, sleeping, fell, unswept, taken, woke, changed, far)
 
 
@@ -939,7 +940,7 @@ def step_world(world, dt: float) -> None:
         if unswept > 0:
             _continuous_first(world, stores)
         seconds = perf_counter() - t0
-        if contacts is not None or constraints:
+        if contacts or constraints:
             adopt_step_stores(world, contacts, constraints)
         world._pairs_dirty = False
         if sleeping >= 0:
