@@ -91,9 +91,9 @@ def test_a_new_contact_store_stays_in_the_reference_until_read():
         assert ball.linear_velocity == twin.linear_velocity
     assert stale_steps >= 1  # the pair with the ground began in a step: a new store
     assert unread.__dict__["_contacts_stale"]  # made then, never read since
-    assert read.state_hash() == unread.state_hash()
-    (contact,) = unread.contacts()
+    (contact,) = unread.contacts
     assert not unread.__dict__["_contacts_stale"]
+    assert read.state_hash() == unread.state_hash()
     normal = contact.normal if contact.shape_a.body.type == "static" else -contact.normal
     assert normal[0] == pytest.approx(0.0, abs=1e-12)
     assert normal[1] == pytest.approx(1.0, abs=1e-12)
