@@ -46,6 +46,8 @@ from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import Vec2
 
+_MIN_DT, _MAX_DT = _validate.MIN_DT, _validate.MAX_DT  # World.step's check, read as globals
+
 _SHAPE_CODES = {
     "circle": shape_types.CIRCLE,
     "capsule": shape_types.CAPSULE,
@@ -173,9 +175,9 @@ class World:
     def _contacts(self) -> Contacts:
         """The contact store (pairs, manifolds, impulses). A data descriptor over the
         instance's own ``_contacts`` entry (snapshots see that entry as any other attribute):
-        after a batch step made a new store in the step's reference, the first read takes it
-        from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store costs about
-        40 us, so a batch never does it for worlds that Python does not look at."""
+        after a step (or a batch step) made a new store in the step's reference, the first
+        read takes it from there (:func:`._dynamics.world_ref.sync_contacts`); boxing a store
+        costs about 40 us, so no step does it for a world that Python does not look at."""
         d = self.__dict__
         if d["_contacts_stale"]:
             sync_contacts(self)
@@ -229,18 +231,20 @@ class World:
             raise _lock.locked("World.step")
         # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
         # anything else, NaN and 0 included, goes through it.
-        if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
+        if type(dt) is not float or not _MIN_DT <= dt <= _MAX_DT:
             dt = _validate.time_step(dt, "dt")
         events = self._events
         if events.on or self._settings._derived is None:  # on, or the settings just changed
             events.on = events.wanted(self._settings)
-        advance = collide_world if dt == 0.0 else step_world
         if events.on:
+            advance = collide_world if dt == 0.0 else step_world
             events.before_step(self)
             advance(self, dt)
             events.after_step(self, solved=dt != 0.0)
+        elif dt != 0.0:  # the usual step (no events: straight to the step)
+            step_world(self, dt)
         else:
-            advance(self, dt)
+            collide_world(self, dt)
         self._query_index = None
         self.time += dt
         self.step_count += 1

@@ -177,7 +177,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         lent_f = world.scratch_f
         world.scratch = own_i
         world.scratch_f = own_f
-        out[i, 0] = 1.0 if contacts is not None else 0.0
+        out[i, 0] = 1.0 if contacts else 0.0
         out[i, 1] = 1.0 if cs else 0.0
         out[i, 2] = joint_h
         out[i, 3] = sleeping

@@ -56,6 +56,17 @@ def color_contacts_into(count, body_a, body_b, body_type, asleep, color_count, r
     at), ``sizes`` and ``fill`` (``color_count + 1``), ``starts`` (``color_count + 2``).
     Returns the views ``order[:m]`` (m touching contacts with an awake dynamic body) and
     ``starts``; nothing is allocated."""
+    m = color_into(count, body_a, body_b, body_type, asleep, color_count, rows, n_rows, used,
+                   color, order, sizes, fill, starts)
+    return order[:m], starts
+
+
+@borrowing_kernel
+def color_into(count, body_a, body_b, body_type, asleep, color_count, rows, n_rows, used,
+               color, order, sizes, fill, starts):
+    """:func:`color_contacts_into`, returning the count ``m`` of ``order``'s rows alone: for a
+    caller that counts no references (the step: each view returned was an atomic increment
+    and decrement)."""
     every = n_rows < 0
     n = count.shape[0] if every else n_rows
     used[:] = 0  # bit c set: the body is in colour c
@@ -105,7 +116,7 @@ def color_contacts_into(count, body_a, body_b, body_type, asleep, color_count, r
         if c >= 0:
             order[fill[c]] = t if every else rows[t]
             fill[c] += 1
-    return order[: starts[color_count + 1]], starts
+    return starts[color_count + 1]
 
 
 @borrowing_kernel

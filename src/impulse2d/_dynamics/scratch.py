@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import inner_kernel, kernel
+from .._core.jit import inline_kernel, inner_kernel, kernel
 from .constraint_graph import COLOR_COUNT
 
 IDS = 0  # the narrowphase's two feature ids
@@ -52,61 +52,111 @@ def new_scratch(shape_rows, body_rows, contact_rows):
             np.zeros((POINTS, 3)))
 
 
-@inner_kernel
-def _ensure(world, size):
-    """``world.scratch`` at least ``size`` long: regrown to twice the size asked for when it is
-    shorter (the contents need not survive). (The reference's fields are read by name here, in
-    kernels that count references, not borrowed: :mod:`.world_ref` imports this module.)"""
-    if world.scratch.shape[0] < size:
-        world.scratch = np.zeros(2 * size, dtype=np.int64)
-    return world.scratch
+# The step kernel counts references (it makes stores); a view it held of the scratch was an
+# atomic increment and decrement of the scratch's count for each view and each kernel it
+# passed through (87 atomic operations a step of 5 balls, 31 of them in the step kernel and 32
+# in the colouring and these views, counted in gdb, 2026-11-29). So the step only checks the
+# sizes (:func:`short`) and grows the scratch when a world outgrows it (:func:`grow`, which
+# counts references, rarely called); the views are taken where they are used, in kernels that
+# count no references, of the borrowed arrays (the functions below take the arrays, not the
+# world: :mod:`.world_ref` imports this module, so it cannot borrow here).
+
+
+@inline_kernel
+def short(scratch, size):
+    """Whether ``scratch`` is shorter than ``size`` (then :func:`grow` it first)."""
+    return scratch.shape[0] < size
 
 
 @inner_kernel
-def move_buffer(world, shape_rows):
+def grow(world, size):
+    """``world.scratch`` regrown to twice ``size`` (the contents need not survive: geometric
+    growth, a world whose contacts grow one at a time regrows a handful of times). (The
+    reference's field is set by name: this kernel counts references.)"""
+    world.scratch = np.zeros(2 * size, dtype=np.int64)
+
+
+@inline_kernel
+def move_size(shape_rows):
+    """Entries of ``scratch`` the move buffer of ``shape_rows`` shape rows needs."""
+    return HEAD + shape_rows
+
+
+@inline_kernel
+def move_view(scratch, shape_rows):
     """The bounds stage's move buffer: one entry per shape row (the shapes whose fat box
     changed, :func:`.proxies.update_aabbs`)."""
-    return _ensure(world, HEAD + shape_rows)[HEAD: HEAD + shape_rows]
+    return scratch[HEAD: HEAD + shape_rows]
 
 
-@inner_kernel
-def narrow_outputs(world):
+@inline_kernel
+def narrow_views(scratch, scratch_f):
     """The narrowphase's outputs, as :func:`.._collision.manifold.collide` fills them: the
     normal (3 entries, the first 2 used), the points (2, 3) (x, y, separation) and the two
     feature ids, zeroed, as the fresh arrays they replace were: a pair that makes no points
     stores the normal left there (the pass's last one, zero for the first), so each stage's
     pass starts from zeros, whatever the last step of the world left."""
-    f = world.scratch_f
-    ids = world.scratch[IDS: IDS + 2]
-    f[:POINTS] = 0.0
+    ids = scratch[IDS: IDS + 2]
+    scratch_f[:POINTS] = 0.0
     ids[:] = 0
-    return f[0], f[1:POINTS], ids
+    return scratch_f[0], scratch_f[1:POINTS], ids
 
 
-@inner_kernel
-def colour_buffers(world, shape_rows, body_rows, contacts):
+@inline_kernel
+def colour_size(shape_rows, body_rows, contacts):
+    """Entries of ``scratch`` the colouring of up to ``contacts`` contacts needs
+    (:func:`colour_views`)."""
+    return HEAD + shape_rows + body_rows + 2 * contacts
+
+
+@inline_kernel
+def colour_views(scratch, shape_rows, body_rows, contacts):
     """The colouring's scratch for up to ``contacts`` contacts of a world of ``body_rows`` body
     rows (:func:`.constraint_graph.color_contacts_into`): per-body masks, each contact's
-    colour, the order, the colours' sizes, fill positions and starts. They follow the move
-    buffer (of ``shape_rows``), which is dead by then (the pair stage has run), yet are kept
-    apart from it so that neither depends on the other."""
+    colour, the order, the colours' sizes, fill positions and starts; and where the order
+    starts (:func:`order_view`). They follow the move buffer (of ``shape_rows``), which is dead
+    by then (the pair stage has run), yet are kept apart from it so that neither depends on
+    the other."""
     used = HEAD + shape_rows
     color = used + body_rows
     order = color + contacts
-    s = _ensure(world, order + contacts)
-    return (s[used:color], s[color:order], s[order: order + contacts],
-            s[SIZES: SIZES + COLOR_COUNT + 1], s[FILL: FILL + COLOR_COUNT + 1],
-            s[STARTS: STARTS + COLOR_COUNT + 2])
+    return (scratch[used:color], scratch[color:order], scratch[order: order + contacts],
+            scratch[SIZES: SIZES + COLOR_COUNT + 1], scratch[FILL: FILL + COLOR_COUNT + 1],
+            scratch[STARTS: STARTS + COLOR_COUNT + 2], order)
+
+
+@inline_kernel
+def order_view(scratch, at, n):
+    """The solve order the colouring left at ``at`` (``n`` rows)."""
+    return scratch[at: at + n]
+
+
+@inline_kernel
+def starts_view(scratch):
+    """Each colour's first position in the solve order (``COLOR_COUNT + 2``)."""
+    return scratch[STARTS: STARTS + COLOR_COUNT + 2]
+
+
+@inline_kernel
+def velocities_short(scratch_f, rows):
+    """Whether ``scratch_f`` lacks the rows of :func:`velocity_view` (then
+    :func:`grow_velocities` first)."""
+    return scratch_f.shape[0] < POINTS + rows
 
 
 @inner_kernel
-def velocity_buffer(world, rows):
+def grow_velocities(world, rows):
+    """``world.scratch_f`` regrown to hold the velocities of ``rows`` body rows."""
+    world.scratch_f = np.zeros((POINTS + rows, 3))
+
+
+@inline_kernel
+def velocity_view(scratch_f, rows):
     """The (``rows``, 3) velocities of the sweeps' convergence test (body rows while
     ``WorldSettings.velocity_tolerance`` > 0, else 0: an empty view)."""
-    if world.scratch_f.shape[0] < POINTS + rows:
-        world.scratch_f = np.zeros((POINTS + rows, 3))
-    return world.scratch_f[POINTS: POINTS + rows]
+    return scratch_f[POINTS: POINTS + rows]
 
 
-__all__ = ["HEAD", "POINTS", "new_scratch", "move_buffer", "narrow_outputs", "colour_buffers",
-           "velocity_buffer"]
+__all__ = ["HEAD", "POINTS", "new_scratch", "short", "grow", "move_size", "move_view",
+           "narrow_views", "colour_size", "colour_views", "order_view", "starts_view",
+           "velocities_short", "grow_velocities", "velocity_view"]

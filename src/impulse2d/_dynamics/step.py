@@ -39,8 +39,8 @@ from time import perf_counter
 import numpy as np
 
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inner_kernel,
-                         stage_kernel)
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
+                         inline_kernel, inner_kernel)
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -53,7 +53,7 @@ from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, so
                solvers_ngs)
 from .solvers import impulse_caps
 from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
-from .constraint_graph import COLOR_COUNT, color_contacts_into, mark_colour_runs
+from .constraint_graph import COLOR_COUNT, color_into, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_lanes import (SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry, lanes_pay,
@@ -68,7 +68,9 @@ from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE, write_lengths
 from .pair_update import update_pairs
 from .proxies import update_aabbs
-from .scratch import colour_buffers, move_buffer, narrow_outputs, velocity_buffer
+from .scratch import (colour_size, colour_views, grow, grow_velocities, move_size, move_view,
+                      narrow_views, order_view, short, starts_view, velocities_short,
+                      velocity_view)
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
@@ -114,10 +116,21 @@ CONTINUOUS_SECONDS = 27.9
 
 
 @borrowing_kernel
-def _update_bounds(world, moved, pairs_dirty):
+def _move_size(world):
+    """Entries of the world's scratch the move buffer needs (:func:`.scratch.move_size`), or 0
+    when it has them."""
+    size = move_size(borrow_column(world, "shapes", "alive").shape[0])
+    return size if short(borrow(world, "scratch"), size) else 0
+
+
+@borrowing_kernel
+def _update_bounds(world, pairs_dirty):
     """The bounds stage over the awake shapes, or over every shape on a step after Python
     changed the world (the awake sets were stale, or the pairs dirty: a shape made or moved by
-    hand, a body's type changed)."""
+    hand, a body's type changed); then, if any fat box moved (or the pairs are dirty), the pair
+    stage. Returns the count of moved boxes and whether the pair stage made a new contact
+    store. The move buffer (the shapes whose fat box changed) is the world's scratch
+    (:mod:`.scratch`), which the step has sized (:func:`_move_size`)."""
     bodies = borrow(world, "bodies")
     shapes = borrow(world, "shapes")
     state = borrow(world, "awake_state")
@@ -126,8 +139,14 @@ def _update_bounds(world, moved, pairs_dirty):
         state[EDGES_VALID] = 0
     awake_shapes = borrow(world, "awake_shapes")
     every = refresh(bodies, shapes, state, borrow(world, "awake_bodies"), awake_shapes)
-    return update_aabbs(shapes, bodies, borrow(world, "lengths")[MARGIN], moved,
-                        awake_shapes[: state[SHAPE_COUNT]], every)
+    moved = move_view(borrow(world, "scratch"), shapes.alive.shape[0])
+    n_moved = update_aabbs(shapes, bodies, borrow(world, "lengths")[MARGIN], moved,
+                           awake_shapes[: state[SHAPE_COUNT]], every)
+    new_contacts = False
+    if n_moved > 0 or pairs_dirty:
+        new_contacts = call_pairs(borrow(world, "verbs")[PAIRS],
+                                  (world, moved, n_moved, pairs_dirty))
+    return n_moved, new_contacts
 
 
 @borrowing_kernel
@@ -146,25 +165,26 @@ def _chain_manifolds(world, friction_mixing, restitution_mixing, out_normal, out
                            friction_mixing, restitution_mixing, out_normal, out_points, out_ids)
 
 
-@stage_kernel
+@entry_kernel
 def collide(world, friction_mixing, restitution_mixing):
     """Narrowphase manifolds; False when there are no contacts at all. The narrowphase's
-    outputs are the world's scratch (:mod:`.scratch`); :func:`_manifolds` borrows the stores
-    (no reference counted)."""
+    outputs are the world's scratch (:mod:`.scratch`), borrowed as the stores are: this stage
+    counts no references (as a kernel that did, taking the scratch's views cost 6.5 atomic
+    operations a step of 5 balls, 2026-11-29)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    normal, points, ids = narrow_outputs(world)
+    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     _manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
     return True
 
 
-@stage_kernel
+@entry_kernel
 def collide_chains(world, friction_mixing, restitution_mixing):
     """Narrowphase of the pairs with a chain segment (a stage of its own, in the table of verbs
-    only for worlds that have chains)."""
+    only for worlds that have chains); it counts no references, as :func:`collide`."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    normal, points, ids = narrow_outputs(world)
+    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     _chain_manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
     return True
 
@@ -185,21 +205,48 @@ def _collide_entry(world):
     return table[COLLIDE]
 
 
-@inner_kernel
+@inline_kernel
+def _colour_rows(world):
+    """The shape rows, body rows and contact rows the colouring's scratch is laid out for
+    (:func:`.scratch.colour_views`): the contacts looked at are the awake ones, or every row."""
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    contacts = borrow_column(world, "contacts", "count").shape[0] if n_rows < 0 else n_rows
+    return (borrow_column(world, "shapes", "alive").shape[0],
+            borrow_column(world, "bodies", "type").shape[0], contacts)
+
+
+@borrowing_kernel
+def _colour_size(world):
+    """Entries of the world's scratch the colouring needs, or 0 when it has them."""
+    shape_rows, body_rows, contacts = _colour_rows(world)
+    size = colour_size(shape_rows, body_rows, contacts)
+    return size if short(borrow(world, "scratch"), size) else 0
+
+
+@borrowing_kernel
 def _colour(world):
-    """The touching contacts in solver order (by colour), and each colour's start in it:
-    views of the world's scratch (:mod:`.scratch`)."""
+    """The touching contacts in solver order (by colour), and each colour's start in it, in
+    the world's scratch (:mod:`.scratch`, sized by the step: :func:`_colour_size`). Returns the
+    count of rows of the order and where it starts in the scratch (:func:`.scratch.
+    order_view`)."""
     bodies_type = borrow_column(world, "bodies", "type")
     count = borrow_column(world, "contacts", "count")
     n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
-    used, color, order, sizes, fill, starts = colour_buffers(
-        world, borrow_column(world, "shapes", "alive").shape[0], bodies_type.shape[0],
-        count.shape[0] if n_rows < 0 else n_rows)
-    return color_contacts_into(count, borrow_column(world, "contacts", "body_a"),
-                               borrow_column(world, "contacts", "body_b"), bodies_type,
-                               borrow_column(world, "bodies", "asleep"), COLOR_COUNT,
-                               borrow(world, "awake_contacts"), n_rows, used, color, order,
-                               sizes, fill, starts)
+    shape_rows, body_rows, contacts = _colour_rows(world)
+    used, color, order, sizes, fill, starts, at = colour_views(
+        borrow(world, "scratch"), shape_rows, body_rows, contacts)
+    n = color_into(count, borrow_column(world, "contacts", "body_a"),
+                   borrow_column(world, "contacts", "body_b"), bodies_type,
+                   borrow_column(world, "bodies", "asleep"), COLOR_COUNT,
+                   borrow(world, "awake_contacts"), n_rows, used, color, order, sizes, fill,
+                   starts)
+    return n, at
+
+
+@borrowing_kernel
+def _no_colours(world):
+    """Every colour empty (a step without contacts): the starts the runs are marked from."""
+    starts_view(borrow(world, "scratch"))[:] = 0
 
 
 @borrowing_kernel
@@ -261,22 +308,24 @@ def _at_rest(world):
 
 
 @borrowing_kernel
-def _constraint_count(world):
-    return borrow(world, "constraints").count.shape[0]
-
-
-@borrowing_kernel
-def _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
+def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-           restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance, velocities,
+           restitution_threshold, max_linear_speed, baumgarte, velocity_tolerance,
            enable_continuous):
     """Run the world's solver (its entry in the table of verbs prepares the constraints), store
     the impulses and finalize the bodies. Returns the (sub)step the joint impulses were
     accumulated over, or, when the ``direct`` solver refused the step (an island above
     ``direct_max_rows``, no fallback), minus that island's rows, with no body changed; and the
-    number of fast bodies (continuous collision)."""
+    number of fast bodies (continuous collision). The touching contacts' order is the
+    colouring's, ``n`` rows at ``at`` of the world's scratch (:func:`_colour`), and the sweeps'
+    convergence test (``velocity_tolerance > 0``) holds its velocities in ``scratch_f``, sized
+    by the step (:mod:`.scratch`)."""
     clock = borrow(world, "clock")
     table = borrow(world, "verbs")
+    order = order_view(borrow(world, "scratch"), at, n)
+    velocities = velocity_view(borrow(world, "scratch_f"),
+                               borrow_column(world, "bodies", "w").shape[0]
+                               if velocity_tolerance > 0.0 else 0)
     arguments = (world, order, dt, gx, gy, substeps, iterations, position_iterations,
                  warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                  joint_damping_ratio, contact_speed, restitution_threshold, max_linear_speed,
@@ -342,27 +391,9 @@ def _settings_row(world):
 
 
 @borrowing_kernel
-def _shape_rows(world):
-    """The shape store's rows."""
-    return borrow_column(world, "shapes", "alive").shape[0]
-
-
-@borrowing_kernel
 def _contact_rows(world):
     """The contact store's rows (0: no contact at all)."""
     return borrow_column(world, "contacts", "key").shape[0]
-
-
-@borrowing_kernel
-def _lane_row_count(world):
-    """The constraint store's lane rows (0: it solves row by row)."""
-    return borrow_column(world, "constraints", "lanes").shape[0]
-
-
-@borrowing_kernel
-def _body_row_count(world):
-    """The body store's rows."""
-    return borrow_column(world, "bodies", "w").shape[0]
 
 
 @borrowing_kernel
@@ -372,9 +403,32 @@ def _no_contacts(world):
 
 
 @borrowing_kernel
-def _mark_runs(world, starts):
-    """The wide solver's runs of rows (:func:`.constraint_graph.mark_colour_runs`)."""
-    mark_colour_runs(borrow_column(world, "constraints", "lane_end"), starts)
+def _mark_runs(world):
+    """The wide solver's runs of rows (:func:`.constraint_graph.mark_colour_runs`), from the
+    colours' starts the colouring left in the scratch."""
+    mark_colour_runs(borrow_column(world, "constraints", "lane_end"),
+                     starts_view(borrow(world, "scratch")))
+
+
+@borrowing_kernel
+def _constraints_needed(world, n):
+    """Whether the step's ``n`` touching contacts need a new constraint store (the count
+    changed, or, solved in lanes, it has too few lanes), and the lane rows it needs
+    (:func:`.contact_lanes.lane_rows_for`)."""
+    lanes_needed = lane_rows_for(world, n)
+    return (borrow(world, "constraints").count.shape[0] != n
+            or borrow_column(world, "constraints", "lanes").shape[0] < lanes_needed,
+            lanes_needed)
+
+
+@borrowing_kernel
+def _velocities_rows(world, velocity_tolerance):
+    """Body rows the sweeps' convergence test needs in ``scratch_f`` that it lacks (0: none,
+    or it has them)."""
+    if velocity_tolerance <= 0.0:
+        return 0
+    rows = borrow_column(world, "bodies", "w").shape[0]
+    return rows if velocities_short(borrow(world, "scratch_f"), rows) else 0
 
 
 @gil_free_kernel
@@ -382,15 +436,13 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
     with the settings of its row :data:`SETTINGS_ROW` (the reference's ``settings``).
 
-    Returns the new contact store (None when the step kept the old one; the reference holds
-    the new one already), whether it made a new constraint store (kept in the reference only:
-    Python fetches it when it needs it, :func:`.world_ref.sync_constraints`), the (sub)step the
-    joint impulses
-    were accumulated over, the number of sleeping bodies after the step, the number that
-    fell asleep in it, and the number of fast bodies left unswept because the world's
-    continuous stage is not compiled yet (Python then runs it). ``world.clock`` receives the
-    cycle counter before each stage and at
-    the end (see :data:`STAGES`).
+    Returns whether it made a new contact store and whether it made a new constraint store
+    (both kept in the reference only: Python fetches each when it needs it,
+    :func:`.world_ref.sync_contacts` and :func:`.world_ref.sync_constraints`), the (sub)step
+    the joint impulses were accumulated over, the number of sleeping bodies after the step,
+    the number that fell asleep in it, and the number of fast bodies left unswept because the
+    world's continuous stage is not compiled yet (Python then runs it). ``world.clock``
+    receives the cycle counter before each stage and at the end (see :data:`STAGES`).
 
     A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
     moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
@@ -414,29 +466,37 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     the stages that neither allocate nor return arrays run in borrowing kernels, which count
     no references.
     Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
-    the NamedTuple), so unchanged stores are not returned, and the constraint store, which
-    Python reads only for contact events, snapshots and hashes, never is: its 20 arrays cost
-    about 24 us to box, and its count changes on about half of BipedalWalker's steps
-    (measured 2026-11-24).
+    the NamedTuple), so no store is returned: the constraint store, which Python reads only
+    for contact events, snapshots and hashes (its 20 arrays cost about 24 us to box, and its
+    count changes on about half of BipedalWalker's steps, measured 2026-11-24), nor the
+    contact store, which a world of bouncing balls replaces on one step in ten (5 balls,
+    ``restitution``: 28 of 300 steps) and which Python reads only where something looks at
+    the contacts (events, callbacks, queries of them, snapshots); a store in the returned tuple
+    also made every step count references of its 16 arrays (a null check each: 51 calls a
+    step, and the whole store's return slot written; gdb, 2026-11-29).
     """
     (substeps, iterations, position_iterations, warm_starting, contact_hertz,
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
      restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
      enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
+    # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
+    # atomic increment and decrement of a reference count per kernel it passed through, 87 a
+    # step of 5 balls (gdb, 2026-11-29). The stages take what they need in kernels that count
+    # none; here only the scratch is grown when a world outgrows it (rare).
     new_contacts = False
     if phase != FROM_MANIFOLDS:
         _tick(world, 0)
         # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
-        moved = move_buffer(world, _shape_rows(world))
-        n_moved = _update_bounds(world, moved, pairs_dirty)
-        if n_moved > 0 or pairs_dirty:
-            new_contacts = call_pairs(_verb(world, PAIRS), (world, moved, n_moved, pairs_dirty))
+        size = _move_size(world)
+        if size > 0:
+            grow(world, size)
+        n_moved, new_contacts = _update_bounds(world, pairs_dirty)
         _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
             sleeping = _at_rest(world)
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
                 _ticks_after(world, 1)
-                return None, False, 0.0, sleeping, 0, 0
+                return False, False, 0.0, sleeping, 0, 0
         paired = False
         if _contact_rows(world) == 0:
             # No contact at all (a chain, a world of joints only): the contact stages are
@@ -452,41 +512,40 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
             if chains != 0:
                 call_collide(chains, (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
-            return world.contacts if new_contacts else None, False, 0.0, -2, 0, 0
+            return new_contacts, False, 0.0, -2, 0, 0
     else:
         paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
     if has_sleepers and _wake(world) > 0:
         if joints_filtered:
-            return world.contacts if new_contacts else None, False, 0.0, -1, 0, 0
+            return new_contacts, False, 0.0, -1, 0, 0
         find_contacts(world)  # the woken islands' contacts join this step's
     _tick(world, 2)
 
+    n, at = 0, 0  # the solve order: n rows at `at` of the scratch
     if paired:
-        order, starts = _colour(world)
+        size = _colour_size(world)
+        if size > 0:
+            grow(world, size)
+        n, at = _colour(world)
     else:
-        order, starts = np.empty(0, dtype=np.int64), np.zeros(COLOR_COUNT + 2, dtype=np.int64)
+        _no_colours(world)
     # re-used while the count holds and, solved in lanes, its lanes do (a world gets them when
     # it first solves in lanes: contact_lanes.lane_rows_for)
-    lanes_needed = lane_rows_for(world, order.shape[0])
-    new_cs = (_constraint_count(world) != order.shape[0]
-              or _lane_row_count(world) < lanes_needed)
+    new_cs, lanes_needed = _constraints_needed(world, n)
     if new_cs:
-        world.constraints = allocate_constraints(order.shape[0], world.constraints.lanes,
-                                                 lanes_needed)
-    _mark_runs(world, starts)  # the wide solver's runs
+        world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
+    _mark_runs(world)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
-    velocities = velocity_buffer(world, _body_row_count(world) if velocity_tolerance > 0.0
-                                 else 0)
-    joint_h, fast = _solve(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+    rows = _velocities_rows(world, velocity_tolerance)
+    if rows > 0:
+        grow_velocities(world, rows)
+    joint_h, fast = _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations,
                            warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
                            joint_damping_ratio, contact_speed, restitution_threshold,
-                           max_linear_speed, baumgarte, velocity_tolerance, velocities,
-                           enable_continuous)
-    contacts_out = world.contacts if new_contacts else None
-    cs_out = new_cs  # the store stays in the reference (see the docstring)
+                           max_linear_speed, baumgarte, velocity_tolerance, enable_continuous)
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
-        return contacts_out, cs_out, joint_h, 0, 0, 0
+        return new_contacts, new_cs, joint_h, 0, 0, 0
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
@@ -495,10 +554,10 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
         continuous = _verb(world, CONTINUOUS)
         if continuous == 0:
             _tick(world, 6)
-            return contacts_out, cs_out, joint_h, sleeping, fell, fast  # Python sweeps them
+            return new_contacts, new_cs, joint_h, sleeping, fell, fast  # Python sweeps them
         call_continuous(continuous, (world,))
     _tick(world, 6)
-    return contacts_out, cs_out, joint_h, sleeping, fell, 0
+    return new_contacts, new_cs, joint_h, sleeping, fell, 0
 
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
@@ -541,8 +600,8 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
     moved more than ``far_distance`` (m) beyond what their velocity now accounts for
     (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
 
-    Returns :func:`step_kernel`'s tuple for the last step taken (the contact store: the newest
-    that any step made, None if none; whether any step made a new constraint store), the
+    Returns :func:`step_kernel`'s tuple for the last step taken (whether any step made a new
+    contact store, and a new constraint store), the
     number of steps taken, whether the step after them stopped
     at its wake stage (a jointed island woke, its joints not in the rows: that step is not
     counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
@@ -570,7 +629,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
         contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
             world, pairs_dirty and k == 0, dt, gx, gy, has_sleepers, joints_filtered,
             np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
-        if contacts is not None:
+        if contacts:
             new_contacts = True
         if cs:
             new_cs = True
@@ -597,7 +656,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
                 ey = origin[i, 1] - starts[i, 1] - v[i, 1] * whole_dt
                 if ex * ex + ey * ey > limit:
                     far += 1
-    return (world.contacts if new_contacts else None, new_cs,
+    return (new_contacts, new_cs,
             joint_h, sleeping, fell, unswept, taken, woke, changed, far)
 
 
@@ -880,12 +939,18 @@ def step_world(world, dt: float) -> None:
         if unswept > 0:
             _continuous_first(world, stores)
         seconds = perf_counter() - t0
-        if contacts is not None or constraints:
+        if contacts or constraints:
             adopt_step_stores(world, contacts, constraints)
         world._pairs_dirty = False
         if sleeping >= 0:
             world._step_seconds = seconds
-            _after_step(world, joint_h, sleeping, fell)
+            # _after_step, written out (one Python call fewer on every usual step)
+            if joint_h > 0.0:
+                world._joint_inv_h = 1.0 / joint_h
+            world._sleepers = sleeping
+            world._fell_asleep = fell
+            if fell > 0 and world._joint_handles:
+                world._joint_index = None
             return
         world._joint_index = None  # a jointed island woke: its joints join the rows (below)
         _step_checked(world, dt, seconds)

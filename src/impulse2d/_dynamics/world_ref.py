@@ -393,20 +393,16 @@ def put_contact_stores(world, contacts, constraints) -> bool:
     return True
 
 
-def adopt_step_stores(world, contacts, constraints: bool) -> None:
-    """Take the contact store the step made (None: kept the old one) into Python's view, which
-    the reference already holds; ``constraints``: whether it made a new constraint store,
-    which stays in the reference until Python needs it (:func:`sync_constraints`)."""
+def adopt_step_stores(world, contacts: bool, constraints: bool) -> None:
+    """Record that the step made a new contact store (``contacts``) or constraint store
+    (``constraints``): each stays in the reference until Python needs it
+    (:func:`sync_contacts`, which the ``World._contacts`` property calls on its first read, as
+    after a batch step; :func:`sync_constraints`). Python's views keep the stores the reference
+    was built from until then, so the step's identity checks still hold."""
     if constraints:
         world._constraints_stale = True
-    if contacts is None:
-        return
-    d = world.__dict__
-    d["_contacts"] = contacts  # (the reference's own store: not a replacement to record)
-    d["_contacts_stale"] = False
-    built = world._stores_built_from
-    world._stores_built_from = (built[0], built[1], built[2], world._contacts,
-                                built[4], built[5], built[6])
+    if contacts:
+        world.__dict__["_contacts_stale"] = True
 
 
 def sync_constraints(world) -> None:
