@@ -256,7 +256,7 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     ``Profile.step``), s."""
     worlds, dicts = state.worlds, state.dicts
     r = state.results[fast]
-    new_contacts, new_cs, joint_h, sleeping, fell, unswept = r.T
+    new_contacts, new_cs, joint_h, sleeping, fell, unswept = r.T[:_batch.UNWRITTEN]
     touched = []
     for k in fast[new_cs != 0.0].tolist():
         dicts[k]["_constraints_stale"] = True

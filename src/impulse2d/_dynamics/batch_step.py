@@ -41,9 +41,11 @@ from .world_ref import borrow
 PAIRS_DIRTY, DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED = range(6)
 ARGUMENTS = 6
 
-# One row per world of what the kernel returns.
-NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT = range(6)
-RESULTS = 6
+# One row per world of what the kernel returns. UNWRITTEN: 1 when the world's writes
+# (step_batch's impulses) would wake an island, so the kernel neither wrote nor stepped it
+# (Python does both: impulse2d._batch_writes); its other columns are then not written.
+NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT, UNWRITTEN = range(7)
+RESULTS = 7
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -132,8 +134,68 @@ def gather_world(ref, i, rows, positions, angles, velocities, awake, touching):
                 break
 
 
+@inline_kernel
+def add_impulse(b, r, vx, vy, w, max_velocity):
+    """Body row ``r`` of store ``b`` given a linear impulse (vx, vy) at its centre of mass (N s)
+    and an angular impulse ``w`` (N m s), as ``Body.apply_linear_impulse`` and
+    ``apply_angular_impulse`` change its velocity: no rotational response where the inertia
+    is infinite, a velocity beyond ``max_velocity`` (m/s, rad/s) scaled into it. No wake: the
+    caller's."""
+    inv_i = b.inv_inertia[r]
+    nvx = b.v[r, 0] + b.inv_mass[r] * vx
+    nvy = b.v[r, 1] + b.inv_mass[r] * vy
+    nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
+    big = max(abs(nvx), abs(nvy))
+    if big > max_velocity:
+        scale = max_velocity / big
+        nvx *= scale
+        nvy *= scale
+    if abs(nw) > max_velocity:
+        nw = max_velocity if nw > 0.0 else -max_velocity
+    b.v[r, 0] = nvx
+    b.v[r, 1] = nvy
+    b.w[r] = nw
+
+
+@inline_kernel
+def write_world(world, i, rows, impulses, max_velocity, joint_rows, joint_values, joint_mask):
+    """World ``i``'s writes that ride on its step (:mod:`impulse2d._batch_writes`), made right
+    before it, on the lines the step is about to read: ``impulses[i, j]`` added to the
+    template body ``rows[j]`` (``WorldBatch.apply_impulses``' operations: a dynamic body with
+    a nonzero row only, its sleep timer reset; none when ``impulses`` has no worlds), and
+    ``joint_values[c, i, j]`` into the template joint ``joint_rows[j]``'s motor speed (c = 0)
+    or motor limit (c = 1) where ``joint_mask[c, j]`` (``set_motor_speeds``,
+    ``set_max_motor_torques``; none when it has no worlds). False, and nothing written, when
+    an impulse would wake a sleeping body: waking an island changes the joint rows, which
+    Python rebuilds before a step, so Python writes and steps that world."""
+    if impulses.shape[0] > 0:
+        b = borrow(world, "bodies")
+        for j in range(rows.shape[0]):
+            r = rows[j]
+            if b.type[r] == DYNAMIC and b.asleep[r] and (
+                    impulses[i, j, 0] != 0.0 or impulses[i, j, 1] != 0.0
+                    or impulses[i, j, 2] != 0.0):
+                return False
+        for j in range(rows.shape[0]):
+            r = rows[j]
+            vx, vy, w = impulses[i, j, 0], impulses[i, j, 1], impulses[i, j, 2]
+            if b.type[r] != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
+                continue
+            b.sleep_time[r] = 0.0  # (_wake_body of an awake body)
+            add_impulse(b, r, vx, vy, w, max_velocity)
+    if joint_values.shape[1] > 0:
+        jt = borrow(world, "joints")
+        for j in range(joint_rows.shape[0]):
+            if joint_mask[0, j]:
+                jt.motor_speed[joint_rows[j]] = joint_values[0, i, j]
+            if joint_mask[1, j]:
+                jt.max_motor[joint_rows[j]] = joint_values[1, i, j]
+    return True
+
+
 @gil_free_kernel
-def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
+def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+               impulses, max_velocity, joint_rows, joint_values, joint_mask):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns), writing what its step returned to ``out[i]``
     (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
@@ -152,7 +214,14 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     into row ``i`` of ``positions`` to ``touching`` right after its step
     (:func:`gather_world`), from the lines the step just left in the cache: a pass over the
     worlds after the batch step finds each world's stores evicted by those stepped after
-    it (1,024 landers: about a fifth of the environment's step, cProfile)."""
+    it (1,024 landers: about a fifth of the environment's step, cProfile).
+
+    The writes of ``impulses`` to ``joint_mask`` (:func:`write_world`; none when their arrays
+    have no worlds) are made into each world right before its step, where a pass over the
+    worlds before the batch step finds each world's stores out of the cache (1,024 landers:
+    the impulses' pass about a tenth of the environment's step, cProfile). A world whose
+    writes would wake an island is neither written nor stepped: ``out[i, UNWRITTEN]`` says
+    so, and Python does both."""
     lent_i = np.zeros(0, dtype=np.int64)
     lent_f = np.zeros((0, 3))
     for k in range(which.shape[0]):
@@ -161,6 +230,10 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             prefetch_world(refs[which[k + 1]])
         a = args[i]
         world = refs[i]
+        if not write_world(world, i, rows, impulses, max_velocity, joint_rows, joint_values,
+                           joint_mask):
+            out[i, UNWRITTEN] = 1.0
+            continue
         own_i = world.scratch
         own_f = world.scratch_f
         if lent_i.shape[0] < own_i.shape[0]:  # at least what the world itself holds
@@ -170,7 +243,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         world.scratch = lent_i
         world.scratch_f = lent_f
         contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
-            refs[i], a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
+            world, a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
             a[JOINTS_FILTERED] != 0.0,
             np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         lent_i = world.scratch  # (grown, if the step needed more)
@@ -183,6 +256,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         out[i, 3] = sleeping
         out[i, 4] = fell
         out[i, 5] = unswept
+        out[i, UNWRITTEN] = 0.0
         if rows.shape[0] > 0:
             gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 
@@ -194,13 +268,19 @@ _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0))
               np.zeros((0, 0), dtype=np.bool_))
 """:func:`step_batch`'s gather arguments when it gathers nothing."""
 
+NO_WRITES = (np.zeros((0, 0, 3)), 0.0, np.zeros(0, dtype=np.int64), np.zeros((2, 0, 0)),
+             np.zeros((2, 0), dtype=np.bool_))
+""":func:`step_batch`'s write arguments when it writes nothing (:func:`write_world`)."""
 
-def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER) -> float:
+
+def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
+        writes=NO_WRITES) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
     rows and the five state arrays it gathers each world's state into after its step
-    (:func:`gather_world`), or nothing."""
+    (:func:`gather_world`), or nothing; ``writes``: the impulses, the velocity bound and the
+    joint writes made into each world before its step (:func:`write_world`), or nothing."""
     t0 = perf_counter()
-    _step_batch.entry(refs, which, args, out, *gather)
+    _step_batch.entry(refs, which, args, out, *gather, *writes)
     return perf_counter() - t0
 
 
