@@ -45,14 +45,29 @@ class StepWrites:
         self.joint_values = joint_values
         self.joint_mask = joint_mask
 
-    def kernel_args(self) -> tuple:
-        """The write arguments of :func:`._dynamics.batch_step.run` (``NO_WRITES``'s form)."""
-        none = _batch.NO_WRITES
-        impulses = none[0] if self.impulses is None else self.impulses
-        if not self.joint_mask.any():
-            return impulses, _validate.MAX_VELOCITY, none[2], none[3], none[4]
-        return (impulses, _validate.MAX_VELOCITY, self.joint_rows, self.joint_values,
-                self.joint_mask)
+    def kernel_args(self, args: np.ndarray, rows: np.ndarray) -> tuple:
+        """The batch's rows of arguments ``args`` and the template body ``rows`` with these
+        writes packed after them, as :func:`._dynamics.batch_step.write_world` reads them: per
+        world the impulses (3 a body) then the motor speeds and limits (one a joint each)
+        after its arguments; the joints' rows (-1 where a column is not written) after the
+        body rows. Unchanged when there is nothing to write. (Packed rather than passed as
+        arrays of their own: Numba wraps each array argument at the call, an allocation each.)"""
+        impulses, mask = self.impulses, self.joint_mask
+        joints = bool(mask.any())
+        if impulses is None and not joints:
+            return args, rows
+        n, nb, nj = args.shape[0], rows.shape[0], mask.shape[1] if joints else 0
+        wide = np.zeros((n, _batch.WRITES + 3 * nb + 2 * nj))
+        wide[:, :_batch.ARGUMENTS] = args
+        if impulses is not None:
+            wide[:, _batch.WRITES: _batch.WRITES + 3 * nb] = impulses.reshape(n, 3 * nb)
+        if not joints:
+            return wide, rows
+        first = _batch.WRITES + 3 * nb
+        wide[:, first: first + nj] = self.joint_values[0]
+        wide[:, first + nj:] = self.joint_values[1]
+        cols = np.where(mask, self.joint_rows[None, :], -1).reshape(2 * nj)
+        return wide, np.concatenate((rows, cols))
 
     def write_alone(self, batch, refs, k: int) -> None:
         """World ``k``'s writes by the public methods' kernels (``refs``: the batch's current

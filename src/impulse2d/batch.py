@@ -205,8 +205,9 @@ class WorldBatch:
         again = list(slow)
         alone = slow
         if fast.shape[0]:
-            kernel_writes = _batch.NO_WRITES if writes is None else writes.kernel_args()
-            seconds = self._run(fast, (rows, *out), kernel_writes)
+            args, rows_written = (state.args, rows) if writes is None else \
+                writes.kernel_args(state.args, rows)
+            seconds = self._run(fast, (rows_written, *out), args)
             r = state.results[fast]
             if writes is not None:  # the worlds whose writes would wake an island
                 unwritten = r[:, _batch.UNWRITTEN] != 0.0
@@ -232,19 +233,20 @@ class WorldBatch:
                 mine[chosen] = theirs
         return out
 
-    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER,
-             writes=_batch.NO_WRITES) -> float:
+    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
         time, s. ``gather``: the template rows and state arrays the kernel gathers each world
-        into after its step; ``writes``: what it writes into each world before its step
-        (:func:`._dynamics.batch_step.run`)."""
-        refs, args, results = self._state.refs, self._state.args, self._state.results
+        into after its step (:func:`._dynamics.batch_step.run`); ``args``: the rows of
+        arguments, with writes packed after them (:mod:`._batch_writes`; None: the batch's)."""
+        refs, results = self._state.refs, self._state.results
+        if args is None:
+            args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         if min(self._threads, which.shape[0]) <= 1:
-            return run(refs, which, args, results, gather, writes)
+            return run(refs, which, args, results, gather)
         t0 = perf_counter()
         self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results,
-                                                        gather, writes))
+                                                        gather))
         return perf_counter() - t0
 
     def _spread(self, n: int, work) -> None:

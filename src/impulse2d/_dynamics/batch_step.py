@@ -31,6 +31,7 @@ from numba.extending import intrinsic
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 from .._sleep import awake_changed, wake_touching
+from .._validate import MAX_VELOCITY  # (1e30, the public bound: a constant of the API)
 from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
@@ -40,6 +41,11 @@ from .world_ref import borrow
 # step.SETTINGS_ROW.)
 PAIRS_DIRTY, DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED = range(6)
 ARGUMENTS = 6
+
+WRITES = ARGUMENTS
+"""First column of a world's writes in a row of arguments wider than :data:`ARGUMENTS`
+(:func:`write_world`): 3 per template body (an impulse), then one per template joint (a motor
+speed) and one more per template joint (a motor limit)."""
 
 # One row per world of what the kernel returns. UNWRITTEN: 1 when the world's writes
 # (step_batch's impulses) would wake an island, so the kernel neither wrote nor stepped it
@@ -112,7 +118,8 @@ def gather_world(ref, i, rows, positions, angles, velocities, awake, touching):
     point that overlaps or pushed), into row ``i`` of each array (a row of
     :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`)."""
     b = borrow(ref, "bodies")
-    for j in range(rows.shape[0]):
+    nb = positions.shape[1]  # (rows may hold more: step_batch's joint rows after them)
+    for j in range(nb):
         r = rows[j]
         positions[i, j, 0] = b.origin[r, 0]
         positions[i, j, 1] = b.origin[r, 1]
@@ -128,7 +135,7 @@ def gather_world(ref, i, rows, positions, angles, velocities, awake, touching):
     for k in range(c.count.shape[0]):
         for p in range(min(c.count[k], 2)):
             if c.separation[k, p] < 0.0 or c.total_normal_impulse[k, p] > 0.0:
-                for j in range(rows.shape[0]):
+                for j in range(nb):
                     if c.body_a[k] == rows[j] or c.body_b[k] == rows[j]:
                         touching[i, j] = True
                 break
@@ -158,46 +165,51 @@ def add_impulse(b, r, vx, vy, w, max_velocity):
 
 
 @inline_kernel
-def write_world(world, i, rows, impulses, max_velocity, joint_rows, joint_values, joint_mask):
+def write_world(world, i, rows, nb, a):
     """World ``i``'s writes that ride on its step (:mod:`impulse2d._batch_writes`), made right
-    before it, on the lines the step is about to read: ``impulses[i, j]`` added to the
-    template body ``rows[j]`` (``WorldBatch.apply_impulses``' operations: a dynamic body with
-    a nonzero row only, its sleep timer reset; none when ``impulses`` has no worlds), and
-    ``joint_values[c, i, j]`` into the template joint ``joint_rows[j]``'s motor speed (c = 0)
-    or motor limit (c = 1) where ``joint_mask[c, j]`` (``set_motor_speeds``,
-    ``set_max_motor_torques``; none when it has no worlds). False, and nothing written, when
-    an impulse would wake a sleeping body: waking an island changes the joint rows, which
-    Python rebuilds before a step, so Python writes and steps that world."""
-    if impulses.shape[0] > 0:
-        b = borrow(world, "bodies")
-        for j in range(rows.shape[0]):
-            r = rows[j]
-            if b.type[r] == DYNAMIC and b.asleep[r] and (
-                    impulses[i, j, 0] != 0.0 or impulses[i, j, 1] != 0.0
-                    or impulses[i, j, 2] != 0.0):
-                return False
-        for j in range(rows.shape[0]):
-            r = rows[j]
-            vx, vy, w = impulses[i, j, 0], impulses[i, j, 1], impulses[i, j, 2]
-            if b.type[r] != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
-                continue
-            b.sleep_time[r] = 0.0  # (_wake_body of an awake body)
-            add_impulse(b, r, vx, vy, w, max_velocity)
-    if joint_values.shape[1] > 0:
+    before it, on the lines the step is about to read. ``a``: its row of arguments, whose
+    columns past :data:`ARGUMENTS` hold them (:data:`WRITES`: none when there are no such
+    columns); ``rows``: the ``nb`` template body rows, then, for each template joint, the joint
+    row whose motor speed is written (-1: not written), then the same for the motor limits.
+
+    The impulses (``a[WRITES + 3 j:]``, template body ``j``) as ``WorldBatch.apply_impulses``
+    adds them: a dynamic body with a nonzero row only, its sleep timer reset; then the motor
+    speeds and limits as ``set_motor_speeds`` and ``set_max_motor_torques`` write them. False,
+    and nothing written, when an impulse would wake a sleeping body: waking an island changes
+    the joint rows, which Python rebuilds before a step, so Python writes and steps it."""
+    if a.shape[0] <= WRITES:
+        return True
+    b = borrow(world, "bodies")
+    for j in range(nb):
+        r = rows[j]
+        k = WRITES + 3 * j
+        if b.type[r] == DYNAMIC and b.asleep[r] and (
+                a[k] != 0.0 or a[k + 1] != 0.0 or a[k + 2] != 0.0):
+            return False
+    for j in range(nb):
+        r = rows[j]
+        k = WRITES + 3 * j
+        vx, vy, w = a[k], a[k + 1], a[k + 2]
+        if b.type[r] != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
+            continue
+        b.sleep_time[r] = 0.0  # (_wake_body of an awake body)
+        add_impulse(b, r, vx, vy, w, MAX_VELOCITY)
+    nj = (rows.shape[0] - nb) // 2
+    if nj > 0:
         jt = borrow(world, "joints")
-        for j in range(joint_rows.shape[0]):
-            if joint_mask[0, j]:
-                jt.motor_speed[joint_rows[j]] = joint_values[0, i, j]
-            if joint_mask[1, j]:
-                jt.max_motor[joint_rows[j]] = joint_values[1, i, j]
+        first = WRITES + 3 * nb
+        for j in range(nj):
+            if rows[nb + j] >= 0:
+                jt.motor_speed[rows[nb + j]] = a[first + j]
+            if rows[nb + nj + j] >= 0:
+                jt.max_motor[rows[nb + nj + j]] = a[first + nj + j]
     return True
 
 
 @gil_free_kernel
-def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-               impulses, max_velocity, joint_rows, joint_values, joint_mask):
+def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
-    ``args[i]`` (:data:`ARGUMENTS` columns), writing what its step returned to ``out[i]``
+    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step returned to ``out[i]``
     (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
     the joint (sub)step, the sleeping count, the number that fell asleep, the fast bodies
     left unswept). The next world's stores are prefetched before each step
@@ -210,18 +222,19 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     of it before reading it, so the bits are the world's own scratch's; the world's own is
     back in its reference after the step (``World.step`` between batch steps uses it).
 
-    With template body ``rows`` (none: nothing gathered), each world's state is gathered
-    into row ``i`` of ``positions`` to ``touching`` right after its step
+    With ``positions`` to ``touching`` of the template bodies ``rows[:nb]`` (``nb`` their
+    second axis; none: nothing gathered), each world's state is gathered into their row
+    ``i`` right after its step
     (:func:`gather_world`), from the lines the step just left in the cache: a pass over the
     worlds after the batch step finds each world's stores evicted by those stepped after
     it (1,024 landers: about a fifth of the environment's step, cProfile).
 
-    The writes of ``impulses`` to ``joint_mask`` (:func:`write_world`; none when their arrays
-    have no worlds) are made into each world right before its step, where a pass over the
-    worlds before the batch step finds each world's stores out of the cache (1,024 landers:
-    the impulses' pass about a tenth of the environment's step, cProfile). A world whose
-    writes would wake an island is neither written nor stepped: ``out[i, UNWRITTEN]`` says
-    so, and Python does both."""
+    The writes in the columns of ``args`` past :data:`ARGUMENTS` (:func:`write_world`; the
+    joints' rows after the body rows in ``rows``) are made into each world right before its
+    step, where a pass over the worlds before the batch step finds each world's stores out
+    of the cache (1,024 landers: the impulses' pass 7 % of the environment's step,
+    cProfile). A world whose writes would wake an island is neither written nor stepped:
+    ``out[i, UNWRITTEN]`` says so, and Python does both."""
     lent_i = np.zeros(0, dtype=np.int64)
     lent_f = np.zeros((0, 3))
     for k in range(which.shape[0]):
@@ -230,8 +243,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             prefetch_world(refs[which[k + 1]])
         a = args[i]
         world = refs[i]
-        if not write_world(world, i, rows, impulses, max_velocity, joint_rows, joint_values,
-                           joint_mask):
+        if not write_world(world, i, rows, positions.shape[1], a):
             out[i, UNWRITTEN] = 1.0
             continue
         own_i = world.scratch
@@ -257,7 +269,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         out[i, 4] = fell
         out[i, 5] = unswept
         out[i, UNWRITTEN] = 0.0
-        if rows.shape[0] > 0:
+        if positions.shape[1] > 0:
             gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 
 
@@ -268,19 +280,12 @@ _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0))
               np.zeros((0, 0), dtype=np.bool_))
 """:func:`step_batch`'s gather arguments when it gathers nothing."""
 
-NO_WRITES = (np.zeros((0, 0, 3)), 0.0, np.zeros(0, dtype=np.int64), np.zeros((2, 0, 0)),
-             np.zeros((2, 0), dtype=np.bool_))
-""":func:`step_batch`'s write arguments when it writes nothing (:func:`write_world`)."""
-
-
-def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
-        writes=NO_WRITES) -> float:
+def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
-    rows and the five state arrays it gathers each world's state into after its step
-    (:func:`gather_world`), or nothing; ``writes``: the impulses, the velocity bound and the
-    joint writes made into each world before its step (:func:`write_world`), or nothing."""
+    rows (and any joint rows written, :func:`write_world`) and the five state arrays it gathers
+    each world's state into after its step (:func:`gather_world`), or nothing."""
     t0 = perf_counter()
-    _step_batch.entry(refs, which, args, out, *gather, *writes)
+    _step_batch.entry(refs, which, args, out, *gather)
     return perf_counter() - t0
 
 
