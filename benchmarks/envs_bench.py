@@ -151,7 +151,8 @@ def native(num_envs: int, steps: int, seed: int, threads: int | None,
     originals = {}
     for name in ("step", "get_positions", "get_angles", "get_velocities", "get_touching",
                  "get_awake", "apply_impulses", "apply_forces", "_gather", "set_motor_speeds",
-                 "set_max_motor_torques", "get_state", "ray_cast_many", "_step_state"):
+                 "set_max_motor_torques", "get_state", "ray_cast_many", "_step_state",
+                 "_writes"):
         if not hasattr(batch, name):  # (a checkout before the write)
             continue
         originals[name] = getattr(batch, name)

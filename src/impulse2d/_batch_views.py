@@ -28,7 +28,7 @@ import numpy as np
 from ._core.jit import DirectCall, gil_free_kernel
 from ._core.state import DYNAMIC, STATIC
 from ._dynamics.batch_step import (ADD_FORCE, ISLAND_WOKE, KINEMATIC_SET, SET_VELOCITY,
-                                   _wake_body, gather_world)
+                                   _wake_body, add_impulse, gather_world)
 from ._dynamics.world_ref import borrow
 
 MOTOR_SPEED, MAX_MOTOR = 0, 1
@@ -110,28 +110,19 @@ def scatter_bodies(refs, lo, hi, rows, values, mode, max_force, max_velocity, ch
                 continue
             # ADD_IMPULSE, as Body.apply_linear_impulse at the centre of mass and
             # apply_angular_impulse: no rotational response where the inertia is infinite
-            inv_m = b.inv_mass[r]
-            inv_i = b.inv_inertia[r]
-            nvx = b.v[r, 0] + inv_m * vx
-            nvy = b.v[r, 1] + inv_m * vy
-            nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
             if check:
+                inv_m = b.inv_mass[r]
+                inv_i = b.inv_inertia[r]
+                nvx = b.v[r, 0] + inv_m * vx
+                nvy = b.v[r, 1] + inv_m * vy
+                nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
                 if not (np.isfinite(nvx) and np.isfinite(nvy) and np.isfinite(nw)):
                     flags[i] = j + 1
                     break
                 continue
-            big = max(abs(nvx), abs(nvy))
-            if big > max_velocity:
-                scale = max_velocity / big
-                nvx *= scale
-                nvy *= scale
-            if abs(nw) > max_velocity:
-                nw = max_velocity if nw > 0.0 else -max_velocity
             if _wake_body(b, r):
                 flags[i] |= ISLAND_WOKE
-            b.v[r, 0] = nvx
-            b.v[r, 1] = nvy
-            b.w[r] = nw
+            add_impulse(b, r, vx, vy, w, max_velocity)  # (the batch step's writes' too)
 
 
 _gather_state = DirectCall(gather_state, "the batch's views", 2.0)

@@ -37,6 +37,7 @@ from . import _batch_ready as _ready
 from . import _threads
 from . import _batch_worlds as _seats
 from . import _batch_views as _views
+from . import _batch_writes as _rides
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
@@ -171,36 +172,59 @@ class WorldBatch:
         for k in slow:
             worlds[k].step(dt)
 
-    def _step_state(self, dt: float) -> BatchState:
+    def _step_state(self, dt: float, writes: _rides.StepWrites | None = None) -> BatchState:
         """:meth:`step` then :meth:`get_state` of every world (a batch of copies), for the
         native environments: the kernel gathers each world's state right after stepping it,
         while its stores are still in the cache (:func:`._dynamics.batch_step.gather_world`),
         where a pass after the step misses on every world's stores again. The worlds whose
         state Python may have changed after the kernel (stepped by ``World.step``, stepped
         again or swept by Python, running after-step functions) are gathered again after
-        that, from their own columns. The same arrays as ``step(dt)`` then ``get_state()``."""
+        that, from their own columns. The same arrays as ``step(dt)`` then ``get_state()``.
+
+        ``writes`` (:meth:`_writes`, or None): written into each world before its step, by
+        the kernel right before it steps the world (:mod:`._batch_writes`); the same bits as
+        the writes made by their public methods before ``step(dt)``."""
         rows = self._replicated()
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
         state = self._state
+        refs = self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
+        if writes is not None and writes.joint_mask.any():
+            self._checked_refs(writes.joint_rows, joints=True)
         if dt == 0.0 or state.any_stepping():
+            if writes is not None:
+                self._check_unlocked("WorldBatch._step_state")
+                for k in range(len(self._worlds)):
+                    writes.write_alone(self, refs, k)
             self.step(dt)
             return self.get_state()
-        self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
         n, nb = len(self._worlds), rows.shape[0]
         out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                          np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         fast, slow = _ready.prepare(state, dt)
         again = list(slow)
+        alone = slow
         if fast.shape[0]:
-            seconds = self._run(fast, (rows, *out))
+            args, rows_written = (state.args, rows) if writes is None else \
+                writes.kernel_args(state.args, rows)
+            seconds = self._run(fast, (rows_written, *out), args)
             r = state.results[fast]
+            if writes is not None:  # the worlds whose writes would wake an island
+                unwritten = r[:, _batch.UNWRITTEN] != 0.0
+                if unwritten.any():
+                    alone = fast[unwritten].tolist() + list(slow)
+                    again.extend(alone)
+                    fast, r = fast[~unwritten], r[~unwritten]
             again.extend(fast[(r[:, _batch.SLEEPING] < 0.0)
                               | (r[:, _batch.UNSWEPT] > 0.0)].tolist())
-            _ready.finish(state, fast, dt, seconds / fast.shape[0])
+            _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
             again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
             again.extend(state.checked.tolist())  # (their after-step functions ran)
-        for k in slow:
+        if writes is not None and alone:
+            refs = state.current_refs()  # (the kernel may have replaced a reference's stores)
+        for k in alone:
+            if writes is not None:
+                writes.write_alone(self, refs, k)
             self._worlds[k].step(dt)
         if again:
             chosen = np.unique(np.array(again, dtype=np.int64))
@@ -209,11 +233,14 @@ class WorldBatch:
                 mine[chosen] = theirs
         return out
 
-    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER) -> float:
+    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
         time, s. ``gather``: the template rows and state arrays the kernel gathers each world
-        into after its step (:func:`._dynamics.batch_step.run`)."""
-        refs, args, results = self._state.refs, self._state.args, self._state.results
+        into after its step (:func:`._dynamics.batch_step.run`); ``args``: the rows of
+        arguments, with writes packed after them (:mod:`._batch_writes`; None: the batch's)."""
+        refs, results = self._state.refs, self._state.results
+        if args is None:
+            args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         if min(self._threads, which.shape[0]) <= 1:
             return run(refs, which, args, results, gather)
@@ -367,6 +394,12 @@ class WorldBatch:
         """Set the template joints' motor speeds from a (worlds, joints) array (rad/s for
         revolute and wheel joints, m/s for prismatic and distance joints, within +-1e5); a
         joint without a motor speed (weld, mouse, motor, pulley, gear) must be given 0."""
+        rows, s, motorised = self._motor_speeds(speeds)
+        self._scatter_joints(rows, s, motorised, _views.MOTOR_SPEED, "set_motor_speeds")
+
+    def _motor_speeds(self, speeds) -> tuple:
+        """:meth:`set_motor_speeds`' checks: the joint rows, the speeds and the joints they
+        are written to."""
         if self._joint_rows is None:
             self._replicated()
         rows = self._joint_rows
@@ -384,7 +417,7 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~motorised] != 0.0, axis=0))[0])
             raise ValueError(f"speeds[:, {int(np.flatnonzero(~motorised)[j])}] is for a joint "
                              "without a motor; give it 0")
-        self._scatter_joints(rows, s, motorised, _views.MOTOR_SPEED, "set_motor_speeds")
+        return rows, s, motorised
 
     def set_max_motor_torques(self, limits) -> None:
         """Set the template joints' motor limits from a (worlds, joints) array: the maximum
@@ -392,6 +425,12 @@ class WorldBatch:
         prismatic and distance joints, each in [0, 1e30] (their setters' bounds); a joint
         without a motor must be given 0. With :meth:`set_motor_speeds`, a torque-driven
         agent's action in two calls for every world."""
+        rows, s, limited = self._motor_limits(limits)
+        self._scatter_joints(rows, s, limited, _views.MAX_MOTOR, "set_max_motor_torques")
+
+    def _motor_limits(self, limits) -> tuple:
+        """:meth:`set_max_motor_torques`' checks: the joint rows, the limits and the joints
+        they are written to."""
         if self._joint_rows is None:
             self._replicated()
         rows = self._joint_rows
@@ -409,7 +448,29 @@ class WorldBatch:
             j = int(np.flatnonzero(np.any(s[:, ~limited] != 0.0, axis=0))[0])
             raise ValueError(f"limits[:, {int(np.flatnonzero(~limited)[j])}] is for a joint "
                              "without a motor limit; give it 0")
-        self._scatter_joints(rows, s, limited, _views.MAX_MOTOR, "set_max_motor_torques")
+        return rows, s, limited
+
+    def _writes(self, impulses=None, motor_speeds=None,
+                max_motor_torques=None) -> _rides.StepWrites:
+        """What :meth:`apply_impulses`, :meth:`set_motor_speeds` and
+        :meth:`set_max_motor_torques` would write (each None: not written), checked as they
+        check it, for the next :meth:`_step_state` to write into each world right before its
+        step (:mod:`._batch_writes`; the native environments' actions). Impulses large enough
+        to need the overflow check are written now, as ``apply_impulses`` writes them."""
+        if impulses is not None:
+            impulses = self._dense(impulses, "impulses", 3, None)
+            if np.abs(impulses).max(initial=0.0) > _SAFE_IMPULSE:
+                self.apply_impulses(impulses)
+                impulses = None
+        nj = 0 if self._joint_rows is None else self._joint_rows.shape[0]
+        values = np.zeros((2, len(self._worlds), nj))
+        mask = np.zeros((2, nj), dtype=bool)
+        rows = self._joint_rows
+        for c, given, check in ((_views.MOTOR_SPEED, motor_speeds, self._motor_speeds),
+                                (_views.MAX_MOTOR, max_motor_torques, self._motor_limits)):
+            if given is not None:
+                rows, values[c], mask[c] = check(given)
+        return _rides.StepWrites(impulses, rows, values, mask)
 
     def _scatter_joints(self, rows, values, mask, column: int, name: str) -> None:
         """``values`` (checked) into a joint column of every world, on the threads."""

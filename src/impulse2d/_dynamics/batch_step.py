@@ -31,6 +31,7 @@ from numba.extending import intrinsic
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 from .._sleep import awake_changed, wake_touching
+from .._validate import MAX_VELOCITY  # (1e30, the public bound: a constant of the API)
 from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
@@ -41,9 +42,16 @@ from .world_ref import borrow
 PAIRS_DIRTY, DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED = range(6)
 ARGUMENTS = 6
 
-# One row per world of what the kernel returns.
-NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT = range(6)
-RESULTS = 6
+WRITES = ARGUMENTS
+"""First column of a world's writes in a row of arguments wider than :data:`ARGUMENTS`
+(:func:`write_world`): 3 per template body (an impulse), then one per template joint (a motor
+speed) and one more per template joint (a motor limit)."""
+
+# One row per world of what the kernel returns. UNWRITTEN: 1 when the world's writes
+# (step_batch's impulses) would wake an island, so the kernel neither wrote nor stepped it
+# (Python does both: impulse2d._batch_writes); its other columns are then not written.
+NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT, UNWRITTEN = range(7)
+RESULTS = 7
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -110,7 +118,8 @@ def gather_world(ref, i, rows, positions, angles, velocities, awake, touching):
     point that overlaps or pushed), into row ``i`` of each array (a row of
     :meth:`WorldBatch.get_state <impulse2d.WorldBatch.get_state>`)."""
     b = borrow(ref, "bodies")
-    for j in range(rows.shape[0]):
+    nb = positions.shape[1]  # (rows may hold more: step_batch's joint rows after them)
+    for j in range(nb):
         r = rows[j]
         positions[i, j, 0] = b.origin[r, 0]
         positions[i, j, 1] = b.origin[r, 1]
@@ -126,16 +135,81 @@ def gather_world(ref, i, rows, positions, angles, velocities, awake, touching):
     for k in range(c.count.shape[0]):
         for p in range(min(c.count[k], 2)):
             if c.separation[k, p] < 0.0 or c.total_normal_impulse[k, p] > 0.0:
-                for j in range(rows.shape[0]):
+                for j in range(nb):
                     if c.body_a[k] == rows[j] or c.body_b[k] == rows[j]:
                         touching[i, j] = True
                 break
 
 
+@inline_kernel
+def add_impulse(b, r, vx, vy, w, max_velocity):
+    """Body row ``r`` of store ``b`` given a linear impulse (vx, vy) at its centre of mass (N s)
+    and an angular impulse ``w`` (N m s), as ``Body.apply_linear_impulse`` and
+    ``apply_angular_impulse`` change its velocity: no rotational response where the inertia
+    is infinite, a velocity beyond ``max_velocity`` (m/s, rad/s) scaled into it. No wake: the
+    caller's."""
+    inv_i = b.inv_inertia[r]
+    nvx = b.v[r, 0] + b.inv_mass[r] * vx
+    nvy = b.v[r, 1] + b.inv_mass[r] * vy
+    nw = b.w[r] + inv_i * w if inv_i != 0.0 else b.w[r]
+    big = max(abs(nvx), abs(nvy))
+    if big > max_velocity:
+        scale = max_velocity / big
+        nvx *= scale
+        nvy *= scale
+    if abs(nw) > max_velocity:
+        nw = max_velocity if nw > 0.0 else -max_velocity
+    b.v[r, 0] = nvx
+    b.v[r, 1] = nvy
+    b.w[r] = nw
+
+
+@inline_kernel
+def write_world(world, i, rows, nb, a):
+    """World ``i``'s writes that ride on its step (:mod:`impulse2d._batch_writes`), made right
+    before it, on the lines the step is about to read. ``a``: its row of arguments, whose
+    columns past :data:`ARGUMENTS` hold them (:data:`WRITES`: none when there are no such
+    columns); ``rows``: the ``nb`` template body rows, then, for each template joint, the joint
+    row whose motor speed is written (-1: not written), then the same for the motor limits.
+
+    The impulses (``a[WRITES + 3 j:]``, template body ``j``) as ``WorldBatch.apply_impulses``
+    adds them: a dynamic body with a nonzero row only, its sleep timer reset; then the motor
+    speeds and limits as ``set_motor_speeds`` and ``set_max_motor_torques`` write them. False,
+    and nothing written, when an impulse would wake a sleeping body: waking an island changes
+    the joint rows, which Python rebuilds before a step, so Python writes and steps it."""
+    if a.shape[0] <= WRITES:
+        return True
+    b = borrow(world, "bodies")
+    for j in range(nb):
+        r = rows[j]
+        k = WRITES + 3 * j
+        if b.type[r] == DYNAMIC and b.asleep[r] and (
+                a[k] != 0.0 or a[k + 1] != 0.0 or a[k + 2] != 0.0):
+            return False
+    for j in range(nb):
+        r = rows[j]
+        k = WRITES + 3 * j
+        vx, vy, w = a[k], a[k + 1], a[k + 2]
+        if b.type[r] != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
+            continue
+        b.sleep_time[r] = 0.0  # (_wake_body of an awake body)
+        add_impulse(b, r, vx, vy, w, MAX_VELOCITY)
+    nj = (rows.shape[0] - nb) // 2
+    if nj > 0:
+        jt = borrow(world, "joints")
+        first = WRITES + 3 * nb
+        for j in range(nj):
+            if rows[nb + j] >= 0:
+                jt.motor_speed[rows[nb + j]] = a[first + j]
+            if rows[nb + nj + j] >= 0:
+                jt.max_motor[rows[nb + nj + j]] = a[first + nj + j]
+    return True
+
+
 @gil_free_kernel
 def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
-    ``args[i]`` (:data:`ARGUMENTS` columns), writing what its step returned to ``out[i]``
+    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step returned to ``out[i]``
     (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
     the joint (sub)step, the sleeping count, the number that fell asleep, the fast bodies
     left unswept). The next world's stores are prefetched before each step
@@ -148,11 +222,19 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     of it before reading it, so the bits are the world's own scratch's; the world's own is
     back in its reference after the step (``World.step`` between batch steps uses it).
 
-    With template body ``rows`` (none: nothing gathered), each world's state is gathered
-    into row ``i`` of ``positions`` to ``touching`` right after its step
+    With ``positions`` to ``touching`` of the template bodies ``rows[:nb]`` (``nb`` their
+    second axis; none: nothing gathered), each world's state is gathered into their row
+    ``i`` right after its step
     (:func:`gather_world`), from the lines the step just left in the cache: a pass over the
     worlds after the batch step finds each world's stores evicted by those stepped after
-    it (1,024 landers: about a fifth of the environment's step, cProfile)."""
+    it (1,024 landers: about a fifth of the environment's step, cProfile).
+
+    The writes in the columns of ``args`` past :data:`ARGUMENTS` (:func:`write_world`; the
+    joints' rows after the body rows in ``rows``) are made into each world right before its
+    step, where a pass over the worlds before the batch step finds each world's stores out
+    of the cache (1,024 landers: the impulses' pass 7 % of the environment's step,
+    cProfile). A world whose writes would wake an island is neither written nor stepped:
+    ``out[i, UNWRITTEN]`` says so, and Python does both."""
     lent_i = np.zeros(0, dtype=np.int64)
     lent_f = np.zeros((0, 3))
     for k in range(which.shape[0]):
@@ -161,6 +243,9 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             prefetch_world(refs[which[k + 1]])
         a = args[i]
         world = refs[i]
+        if not write_world(world, i, rows, positions.shape[1], a):
+            out[i, UNWRITTEN] = 1.0
+            continue
         own_i = world.scratch
         own_f = world.scratch_f
         if lent_i.shape[0] < own_i.shape[0]:  # at least what the world itself holds
@@ -170,7 +255,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         world.scratch = lent_i
         world.scratch_f = lent_f
         contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
-            refs[i], a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
+            world, a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
             a[JOINTS_FILTERED] != 0.0,
             np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         lent_i = world.scratch  # (grown, if the step needed more)
@@ -183,7 +268,8 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         out[i, 3] = sleeping
         out[i, 4] = fell
         out[i, 5] = unswept
-        if rows.shape[0] > 0:
+        out[i, UNWRITTEN] = 0.0
+        if positions.shape[1] > 0:
             gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 
 
@@ -194,11 +280,10 @@ _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0))
               np.zeros((0, 0), dtype=np.bool_))
 """:func:`step_batch`'s gather arguments when it gathers nothing."""
 
-
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
-    rows and the five state arrays it gathers each world's state into after its step
-    (:func:`gather_world`), or nothing."""
+    rows (and any joint rows written, :func:`write_world`) and the five state arrays it gathers
+    each world's state into after its step (:func:`gather_world`), or nothing."""
     t0 = perf_counter()
     _step_batch.entry(refs, which, args, out, *gather)
     return perf_counter() - t0

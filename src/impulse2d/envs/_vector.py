@@ -44,7 +44,10 @@ ascending):
   parts with ``self._rngs[i]`` and set whatever per-episode state the environment keeps;
 * ``_act(actions, acting)``: turn the batch of actions into forces, impulses and motor speeds
   for the environments where the boolean mask ``acting`` is True (the others are being reset:
-  their action is ignored). Vectorised over the batch: no Python loop over environments;
+  their action is ignored). Vectorised over the batch: no Python loop over environments.
+  Returns the writes for the batch step to make in each world right before stepping it
+  (``WorldBatch._writes``: impulses, motor speeds and limits; :mod:`.._batch_writes`), or
+  None;
 * ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
@@ -167,8 +170,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         """The random parts of the episodes of environments ``idx``, after their restore."""
 
     @abstractmethod
-    def _act(self, actions, acting: np.ndarray) -> None:
-        """The actions as forces, impulses and motor speeds where ``acting``."""
+    def _act(self, actions, acting: np.ndarray):
+        """The actions as forces, impulses and motor speeds where ``acting``; the writes for
+        the batch step (``WorldBatch._writes``) or None."""
 
     def _make_static(self, world) -> None:
         """Make in ``world`` (a copy of the template) the static parts every episode has, of
@@ -304,10 +308,10 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         batch step, then every environment's (obs, reward, terminated, truncated). ``fresh``:
         the environments restarted just before (:meth:`_restart`), for which this step is
         their reset's step (their elapsed steps stay 0)."""
-        self._act(actions, acting)
-        # the state gathered by the step, world by world, while each world is in the cache
-        # (WorldBatch._step_state); _state(ALL) takes it once
-        self._stepped_state = self.batch._step_state(self.dt)
+        writes = self._act(actions, acting)
+        # the state gathered by the step, world by world, while each world is in the cache,
+        # and the actions' writes made there (WorldBatch._step_state); _state(ALL) takes it once
+        self._stepped_state = self.batch._step_state(self.dt, writes)
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0

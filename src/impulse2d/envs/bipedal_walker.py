@@ -287,7 +287,7 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             joints.max_motor[self._joint_rows] = 0.0
         self._costs[idx] = 0.0
 
-    def _act(self, actions, acting: np.ndarray) -> None:
+    def _act(self, actions, acting: np.ndarray):
         a = np.asarray(actions)
         if a.dtype.kind != "f":
             a = a.astype(np.float64)
@@ -295,9 +295,11 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         # torques and costs, then widened)
         a = np.where(acting[:, None], a, 0.0)
         strength = np.clip(np.abs(a), 0.0, 1.0)
-        self.batch.set_motor_speeds(MOTOR_SPEEDS * np.sign(a))
-        self.batch.set_max_motor_torques((MOTORS_TORQUE * strength).astype(np.float64))
         self._costs = (TORQUE_COST * strength).astype(np.float64)
+        # written into each world by the batch step, right before it steps the world
+        return self.batch._writes(
+            motor_speeds=MOTOR_SPEEDS * np.sign(a),
+            max_motor_torques=(MOTORS_TORQUE * strength).astype(np.float64))
 
     def _observe(self, idx):
         b = self.batch

@@ -309,7 +309,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return d
 
     # -- a step ---------------------------------------------------------------------------------
-    def _act(self, actions, acting: np.ndarray) -> None:
+    def _act(self, actions, acting: np.ndarray):
         n = self.num_envs
         a = np.asarray(actions)
         if self.continuous:
@@ -329,9 +329,10 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             s_power = side.astype(np.float64)
         m_power = np.where(acting, m_power, 0.0)
         s_power = np.where(acting, s_power, 0.0)
-        self._engines(m_power, s_power, direction, acting)
+        writes = self._engines(m_power, s_power, direction, acting)
         if self.enable_wind:
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
+        return writes
 
     def _reset_act(self, idx: np.ndarray) -> None:
         # Gymnasium's reset ends with a "do nothing" step: its dispersion and its wind
@@ -348,14 +349,15 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 lander.apply_force((float(fx[0]), 0.0))
                 lander.apply_torque(float(torque[0]))
 
-    def _engines(self, m_power, s_power, direction, acting) -> None:
+    def _engines(self, m_power, s_power, direction, acting):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
-        linear impulse at the lander's centre of mass and the angular impulse r x p."""
+        linear impulse at the lander's centre of mass and the angular impulse r x p: the
+        batch's writes that ride on its step (``WorldBatch._writes``), or None."""
         d = self._next_dispersion(acting)
         self._m_power = m_power
         self._s_power = s_power
         if not (np.any(m_power) or np.any(s_power)):
-            return
+            return None
         pos, angle = self._pose[:, :2], self._pose[:, 2]
         sin, cos = np.sin(angle), np.cos(angle)
         tip = np.stack((sin, cos), axis=1)
@@ -381,7 +383,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         impulses[:, 0, :2] = p_main + p_side
         impulses[:, 0, 2] = (r_main[:, 0] * p_main[:, 1] - r_main[:, 1] * p_main[:, 0]
                              + r_side[:, 0] * p_side[:, 1] - r_side[:, 1] * p_side[:, 0])
-        self.batch.apply_impulses(impulses)
+        return self.batch._writes(impulses=impulses)
 
     def _wind_now(self, idx):
         """Gymnasium's wind force (N, along x) and turbulence torque (N m) now, advancing the
