@@ -69,6 +69,45 @@ def test_joint_index_matches_one_mask_per_type(most):
             np.testing.assert_array_equal(mine, theirs)
 
 
+def test_joint_index_gives_the_last_rows_back_only_for_the_same_joint_columns(monkeypatch):
+    """A small store's rows given again as ``last`` (a recycled world's, ``_recycle``) come
+    back as that very object while the columns they were found in are unchanged, without
+    being found again; any change of a column they depend on gives the rows of the store as
+    it is now (what one mask per type finds)."""
+    import impulse2d._joint_index as index
+    rng = np.random.default_rng(5)
+    bodies = allocate_store(Bodies, BODY_LAYOUT, 30)
+    bodies.type[:] = rng.integers(0, 3, 30)
+    columns = ("alive", "type", "body_a", "body_b", "collide_connected", "enable_spring",
+               "enable_motor", "enable_limit")
+    found = index._small_index
+    for trial in range(200):
+        jt = allocate_store(Joints, JOINT_LAYOUT, 8)
+        jt.alive[:] = rng.random(8) < 0.7
+        jt.type[:] = rng.choice(JOINT_CODES, 8)
+        jt.body_a[:] = rng.integers(0, 30, 8)
+        jt.body_b[:] = rng.integers(0, 30, 8)
+        for flag in ("collide_connected", "enable_spring", "enable_motor", "enable_limit"):
+            getattr(jt, flag)[:] = rng.random(8) < 0.3
+        last = joint_index(jt, bodies, 0)
+        monkeypatch.setattr(index, "_small_index", None)  # (not called: the rows kept)
+        assert joint_index(jt, bodies, 0, last) is last
+        monkeypatch.setattr(index, "_small_index", found)
+        name = columns[trial % len(columns)]
+        column = getattr(jt, name)
+        k = int(rng.integers(0, 8))
+        if column.dtype == np.bool_:
+            column[k] = not column[k]
+        elif name == "type":
+            column[k] = JOINT_CODES[(JOINT_CODES.index(int(column[k])) + 1) % len(JOINT_CODES)]
+        else:
+            column[k] = (int(column[k]) + 1) % 30
+        got, want = joint_index(jt, bodies, 0, last), _masked_rows(jt, bodies, 0)
+        np.testing.assert_array_equal(got["no_collide"], want["no_collide"])
+        for mine, theirs in zip(got["by_type"], want["by_type"]):
+            np.testing.assert_array_equal(mine, theirs)
+
+
 @pytest.mark.parametrize("store_type, layout, capacity", [
     (Bodies, BODY_LAYOUT, 16), (Shapes, SHAPE_LAYOUT, 16), (Joints, JOINT_LAYOUT, 4),
     (Contacts, CONTACT_LAYOUT, 0), (ContactConstraints, CONSTRAINT_LAYOUT, 0)])

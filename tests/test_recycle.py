@@ -103,6 +103,48 @@ def test_a_recycled_world_is_a_new_worlds_stores_and_keeps_its_step_reference():
     assert e._uid != fresh._uid
 
 
+def _packed_world_checked():
+    """A taken world's stores checked as views of one buffer, equal to ``World()``'s."""
+    world = b2World(gravity=(0, -10))
+    e = world._world
+    columns = [c for name in ("_bodies", "_shapes", "_joints") for c in getattr(e, name)]
+    base = columns[0].base
+    while base.base is not None:
+        base = base.base
+    fresh = World(gravity=(0.0, -10.0), **b2World.engine_settings)
+    others = [c for name in ("_bodies", "_shapes", "_joints") for c in getattr(fresh, name)]
+    for mine, theirs in zip(columns, others):
+        assert np.shares_memory(mine, base)
+        assert mine.flags.c_contiguous and mine.flags.aligned and mine.flags.writeable
+        assert mine.__array_interface__["data"][0] % _recycle.ALIGN == 0
+        assert mine.shape == theirs.shape and mine.dtype == theirs.dtype
+        assert np.array_equal(mine, theirs)
+    built = e._stores_built_from
+    assert built[0] is e._bodies and built[1] is e._shapes and built[2] is e._joints
+    engine = id(e)
+    del e, built  # (the layer's alone, then dropped: kept again)
+    del world
+    return engine
+
+
+def test_a_world_taken_again_zeroes_its_stores_in_one_buffer():
+    """The first take lays a kept world's stores out as views of one buffer (each column
+    64-byte aligned, C-contiguous, of its dtype and shape), with a reference built for them;
+    a later take zeroes that buffer and keeps that reference; episodes on it are a new
+    world's, bit for bit."""
+    for seed in range(3):
+        _episode(seed)
+    packed = _packed_world_checked()
+    assert len(_recycle._KEPT) == 1  # (kept again when its b2World went)
+    out, engine = _episode(7)  # (on the packed stores, then kept again)
+    assert engine == packed
+    ref = next(iter(_recycle._KEPT.values()))[0]._stores
+    assert _packed_world_checked() == packed
+    assert next(iter(_recycle._KEPT.values()))[0]._stores is ref  # zeroed, its reference kept
+    _recycle.clear()
+    assert _episode(7)[0] == out
+
+
 def test_a_world_whose_handle_or_engine_is_held_is_not_recycled():
     world, bodies = _lander(0)
     world.Step(1 / 50, 180, 60)
