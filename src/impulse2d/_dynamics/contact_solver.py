@@ -139,7 +139,7 @@ def allocate_constraints(count, lanes, rows):
     """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
     ``tests/test_storage.py`` holds the two together. The lanes get ``rows`` rows: whole chunks
     (:func:`.lane_layout.lane_rows`) for a world solved in lanes, none for one solved row by
-    row, which never reads them (:func:`.contact_lanes.lane_rows_for`: a 64-row chunk is 25 KB,
+    row, which never reads them (:func:`.contact_lanes.lane_rows_for`: a 64-row chunk is 21 KB,
     a small world's every other store together about 23 KB, and a snapshot and the batch's
     prefetch copied or fetched them all). ``lanes``: the previous store's lanes, kept if they
     hold ``rows`` and no more than twice as many (the step makes a new store whenever the row
