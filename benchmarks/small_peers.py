@@ -8,9 +8,9 @@ time, both engines in one process: for a machine too loaded for ``run.py``'s wal
 
 Each round builds each scene afresh for each engine (as ``run.py`` builds it, its steps),
 alternating which engine goes first, steps it ``run.py``'s count of steps and records the
-median of the per-step thread CPU time (steps 2..N, as ``run.py`` leaves step 1 out). Prints,
-per scene, each engine's best and median round and the ratios impulse2d / peer of the best
-and of the median rounds. The peer is imported from the environment (``pip install -e
+median and the mean of the per-step thread CPU time (steps 2..N, as ``run.py`` leaves step 1
+out). Prints, per scene and statistic, each engine's best and median round and the ratios
+impulse2d / peer of the best and of the median rounds. The peer is imported from the environment (``pip install -e
 '.[bench]'``).
 """
 
@@ -27,8 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
-def one_run(scene_key: str, engine_name: str) -> float:
-    """Median thread CPU time of a step (us) of ``scene_key`` on ``engine_name``."""
+def one_run(scene_key: str, engine_name: str) -> tuple:
+    """Median and mean thread CPU time of a step (us) of ``scene_key`` on ``engine_name``:
+    the mean holds the rare steps that cost more (a store made and handed to Python), which
+    ``run.py``'s means weigh and a median leaves out."""
     from engines import make_engine
     from run import SCENES
     scene, params, steps, _, _ = SCENES[scene_key]
@@ -42,7 +44,7 @@ def one_run(scene_key: str, engine_name: str) -> float:
         step()
         if i > 0:
             cpu.append(clock() - t)
-    return 1e6 * statistics.median(cpu)
+    return 1e6 * statistics.median(cpu), 1e6 * statistics.mean(cpu)
 
 
 def main(argv=None) -> dict:
@@ -62,10 +64,16 @@ def main(argv=None) -> dict:
         for r in range(args.rounds):
             for engine in engines if r % 2 == 0 else engines[::-1]:
                 runs[engine].append(one_run(name, engine))
-        row = {engine: [round(min(v), 2), round(statistics.median(v), 2)]
-               for engine, v in runs.items()}
-        row["ratio"] = [round(row["impulse2d"][k] / row[args.peer][k], 3) for k in (0, 1)]
-        row["rounds"] = {engine: [round(x, 2) for x in v] for engine, v in runs.items()}
+        row = {}
+        for k, stat in enumerate(("median", "mean")):
+            for engine, v in runs.items():
+                values = [x[k] for x in v]
+                row[f"{engine}_{stat}"] = [round(min(values), 2),
+                                           round(statistics.median(values), 2)]
+            row[f"ratio_{stat}"] = [round(row[f"impulse2d_{stat}"][j]
+                                          / row[f"{args.peer}_{stat}"][j], 3) for j in (0, 1)]
+        row["rounds"] = {engine: [[round(x, 2) for x in pair] for pair in v]
+                         for engine, v in runs.items()}
         out[name] = row
         print(json.dumps({"scene": name, **row}), flush=True)
     out["load_after"] = os.getloadavg()[0]
