@@ -209,10 +209,10 @@ def write_world(world, i, rows, nb, a):
 @gil_free_kernel
 def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
-    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step returned to ``out[i]``
-    (:data:`RESULTS` columns: whether it made a new contact store, a new constraint store,
-    the joint (sub)step, the sleeping count, the number that fell asleep, the fast bodies
-    left unswept). The next world's stores are prefetched before each step
+    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
+    returned to ``out[i]`` (:data:`RESULTS` columns: whether it made a new contact store, a
+    new constraint store, the joint (sub)step, the sleeping count, the number that fell
+    asleep, the fast bodies left unswept, whether it was left unwritten). The next world's stores are prefetched before each step
     (:func:`prefetch_world`).
 
     Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
