@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from .constants import HUGE
+from .constants import HUGE, MAX_VELOCITY  # (MAX_VELOCITY: compiled into the batch step)
 
 # -- bounds (SI units) -----------------------------------------------------------------------------
 # HUGE (constants.py, 1e5 m) bounds coordinates: positions, anchors, points, sizes.
@@ -39,14 +39,6 @@ MAX_SPEED = 1.0e5
 ``max_linear_speed``). At 1/60 s a step at 1e5 m/s covers 1.7 km; the same bound as the
 coordinates' HUGE."""
 
-MAX_VELOCITY = 1.0e30
-"""m/s for linear, rad/s for angular: the largest body velocity a setter, ``create_body`` or an
-impulse may leave. Not a speed limit: the step clamps every body to ``max_linear_speed`` (at
-most MAX_SPEED) and a quarter turn per step before it moves it, as it clamps what its solver
-produces, so a tiny body hit hard simply leaves the step at the limit. The bound only keeps
-finite what the step forms from a velocity before that clamp: its square (1e60), its products
-with the largest mass and rotational inertia (1e60, 1e75) and a constraint row's effective
-mass."""
 
 MAX_ACCELERATION = 1.0e6
 """m/s^2. Largest gravity component (1e5 g)."""

@@ -58,3 +58,13 @@ in full, within the correction limits above, as in Box2D v2.4."""
 SLEEP_THRESHOLD = 0.05
 """m/s: a body's default ``sleep_threshold``, the speed below which its sleep timer runs
 (Box2D v3's ``b2BodyDef.sleepThreshold``: 0.05 m/s)."""
+
+MAX_VELOCITY = 1.0e30
+"""m/s for linear, rad/s for angular: the largest body velocity a setter, ``create_body`` or an
+impulse may leave. Not a speed limit: the step clamps every body to ``max_linear_speed`` (at
+most MAX_SPEED) and a quarter turn per step before it moves it, as it clamps what its solver
+produces, so a tiny body hit hard simply leaves the step at the limit. The bound only keeps
+finite what the step forms from a velocity before that clamp: its square (1e60), its products
+with the largest mass and rotational inertia (1e60, 1e75) and a constraint row's effective
+mass. Here, not in ``_validate``, because the batch step compiles it in
+(``_dynamics/batch_step.write_world``): this file is part of the kernel cache's source stamp."""

@@ -31,7 +31,7 @@ from numba.extending import intrinsic
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 from .._sleep import awake_changed, wake_touching
-from .._validate import MAX_VELOCITY  # (1e30, the public bound: a constant of the API)
+from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
