@@ -64,8 +64,6 @@ from numba.core import caching, codegen as _codegen, environment as _environment
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
-from . import link_only as _link_only
-
 PACKAGE_NAME = "impulse2d"
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The package directory (``.../impulse2d``)."""
@@ -76,7 +74,7 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
-                    "_core/overloads.py", "_core/link_only.py", "_core/inline_copy.py")
+                    "_core/overloads.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
@@ -575,9 +573,7 @@ def _same_class(cls) -> bool:
 
 def install() -> None:
     """Put :class:`PackageCacheLocator` first in Numba's list of cache locators (idempotent;
-    a copy left by an earlier import of this module is replaced), and cache a kernel that is
-    only ever linked into its callers as its bitcode, without machine code (:mod:`.link_only`)."""
-    _link_only.install()
+    a copy left by an earlier import of this module is replaced)."""
     classes = caching.CacheImpl._locator_classes
     classes[:] = [PackageCacheLocator] + [c for c in classes if not _same_class(c)]
 

@@ -18,16 +18,6 @@ flags: callers that would compile the same implementation share one compile. Eac
 the implementation's code into its own module as before, so every kernel's machine code is what
 it was; only the duplicate compiles go.
 
-An implementation is compiled without Python and C wrappers (``LINK_ONLY_OPTIONS``): only
-compiled code calls it, linking its module in, so it needs neither, and without them it is a
-link-only kernel that gets no machine code of its own (:mod:`.link_only`). Both wrappers off
-took 2.3 s of CPU from a cold ``pyramid_20`` compiled in one process (68.6 -> 66.4 s, three
-variants run side by side at load 9.5, 2026-11-29; the same state hash).
-
-:func:`install` is also where the package's other changes to Numba's compiler that keep
-every kernel's machine code are installed (:mod:`.inline_copy`): :mod:`.jit` calls it, and an
-edit to :mod:`.jit` would make every cached kernel stale.
-
 Installed when the package imports (:func:`install`), for Numba versions whose
 ``_OverloadFunctionTemplate._get_impl`` keys as described (checked with Numba 0.68); any
 other is left as it is. This module holds no kernel and changes no machine code, so it is left out of the
@@ -36,13 +26,8 @@ cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 
 from __future__ import annotations
 
-from . import inline_copy as _inline_copy
-
 INHERITED = ("nrt", "fastmath", "error_model", "forceinline")
 """The caller's flags an overload's implementation inherits (Numba's ``CPUTargetOptions``)."""
-
-LINK_ONLY_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-"""The options an implementation is compiled with on top of its own (see the module)."""
 
 _installed = False
 
@@ -70,7 +55,6 @@ def install() -> bool:
     """Key Numba's overload implementations by the inherited flags only (see the module);
     False, with nothing changed, where Numba's code is not the one this was written for."""
     global _installed
-    _inline_copy.install()
     if _installed:
         return True
     try:
@@ -96,13 +80,7 @@ def install() -> bool:
             return impl, args
         except KeyError:
             pass  # (built outside the handler, as Numba does)
-        # The template's options are its class's; this build's, with the wrappers off, are
-        # set on the instance for the build only.
-        self._jit_options = {**type(self)._jit_options, **LINK_ONLY_OPTIONS}
-        try:
-            return self._build_impl(cache_key, args, kws)
-        finally:
-            del self._jit_options
+        return self._build_impl(cache_key, args, kws)
 
     _get_impl.__doc__ = original.__doc__
     template._get_impl = _get_impl
