@@ -162,11 +162,14 @@ def ref_list():
 
 
 # -- the step ------------------------------------------------------------------------------------
-def prepare(state: ReadyState, dt: float) -> tuple:
-    """Make every world of ``state`` ready for a step of ``dt`` and its arguments current in
-    ``state.args``; returns the worlds for the kernel (int64 array) and those whose step needs
-    Python in the middle (events, callbacks, diagnostics, the ``direct`` solver: the batch
-    steps those with ``World.step``; a list).
+def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tuple:
+    """Make every world of ``state`` (or those of ``only``, an int64 array of indices,
+    ascending) ready for a step of ``dt`` and its arguments current in ``state.args``; returns
+    the worlds for the kernel (int64 array) and those whose step needs Python in the middle
+    (events, callbacks, diagnostics, the ``direct`` solver: the batch steps those with
+    ``World.step``; a list). With ``only``, no other world's row of arguments is written
+    (the kernel may be reading them: ``WorldBatch._step_state``'s ``held`` worlds), and
+    :attr:`ReadyState.checked` holds the worlds checked by both calls.
 
     Only the worlds marked since their last check (:mod:`._batch_worlds`) are checked, with
     :func:`.step.step_world`'s checks, inline: a world whose settings, joint rows and stores
@@ -176,6 +179,8 @@ def prepare(state: ReadyState, dt: float) -> tuple:
     The two arguments that vary from step to step (dirty pairs, sleepers) are written for
     every world in one go, from the batch's arrays."""
     dirty = state.dirty
+    if only is not None:
+        return _prepare_only(state, dt, only)
     state.checked = marked = np.flatnonzero(dirty)
     if marked.shape[0]:
         for k in marked.tolist():
@@ -189,6 +194,22 @@ def prepare(state: ReadyState, dt: float) -> tuple:
     if not slow.any():
         return state.everyone, []
     return np.flatnonzero(~slow), np.flatnonzero(slow).tolist()
+
+
+def _prepare_only(state: ReadyState, dt: float, only: np.ndarray) -> tuple:
+    """:func:`prepare` of the worlds ``only``, writing their rows of arguments only."""
+    dirty = state.dirty
+    marked = only[dirty[only]]
+    state.checked = np.union1d(state.checked, marked)
+    for k in marked.tolist():
+        _check(state, k, dt)
+    dirty[marked] = False
+    args = state.args
+    args[only, PAIRS_DIRTY] = state.pairs_dirty[only]
+    args[only, DT] = dt
+    args[only, HAS_SLEEPERS] = state.sleepers[only] != 0
+    slow = state.slow[only]
+    return only[~slow], only[slow].tolist()
 
 
 def _check(state: ReadyState, k: int, dt: float) -> None:

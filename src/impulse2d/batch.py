@@ -99,6 +99,10 @@ class WorldBatch:
         # the worlds' references and step arguments, and what each was made from
         self._state = _ready.ReadyState(worlds)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
+        # _run_around's sizing: the last wall time of its meanwhile per held world, and of
+        # the kernel per world and thread (s)
+        self._meanwhile_s = 0.0
+        self._world_s = 0.0
 
     @classmethod
     def replicate(cls, world, n: int, threads: int | None = None) -> "WorldBatch":
@@ -172,7 +176,8 @@ class WorldBatch:
         for k in slow:
             worlds[k].step(dt)
 
-    def _step_state(self, dt: float, writes: _rides.StepWrites | None = None) -> BatchState:
+    def _step_state(self, dt: float, writes: _rides.StepWrites | None = None,
+                    held: np.ndarray | None = None, meanwhile=None) -> BatchState:
         """:meth:`step` then :meth:`get_state` of every world (a batch of copies), for the
         native environments: the kernel gathers each world's state right after stepping it,
         while its stores are still in the cache (:func:`._dynamics.batch_step.gather_world`),
@@ -183,10 +188,23 @@ class WorldBatch:
 
         ``writes`` (:meth:`_writes`, or None): written into each world before its step, by
         the kernel right before it steps the world (:mod:`._batch_writes`); the same bits as
-        the writes made by their public methods before ``step(dt)``."""
+        the writes made by their public methods before ``step(dt)``.
+
+        ``held`` (int64 indices, ascending) and ``meanwhile`` (a function of no arguments
+        that changes only the worlds ``held``: an environment's resets): ``meanwhile()`` runs
+        on this thread while the batch's other threads step the other worlds, and the worlds
+        ``held`` are checked again and stepped after it, last (:meth:`_run_around`): the same
+        bits as ``meanwhile()`` then this step, where the serial Python of the resets would
+        leave the other threads idle. Should ``meanwhile`` raise, the other worlds have taken
+        their step, the worlds ``held`` have not, and the exception propagates."""
         rows = self._replicated()
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
+        if held is not None and (not held.shape[0] or dt == 0.0 or min(
+                self._threads, len(self._worlds)) <= 1 or self._state.any_stepping()):
+            if held.shape[0]:
+                meanwhile()  # (no other thread to step the other worlds meanwhile)
+            held = None
         state = self._state
         refs = self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
         if writes is not None and writes.joint_mask.any():
@@ -202,12 +220,28 @@ class WorldBatch:
         out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                          np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         fast, slow = _ready.prepare(state, dt)
-        again = list(slow)
-        alone = slow
-        if fast.shape[0]:
+        failed = None
+        if held is not None:
+            fast = np.setdiff1d(fast, held, assume_unique=True)
+            slow = [k for k in slow if not _in(held, k)]
+            # (the kernel may read the batch's own rows of arguments: the held worlds' are
+            # written again after meanwhile, no other row: _batch_ready.prepare's ``only``)
+            args, rows_written = (state.args, rows) if writes is None else \
+                writes.kernel_args(state.args, rows)
+            try:
+                seconds, later, slow_later = self._run_around(
+                    fast, held, (rows_written, *out), args, meanwhile, dt)
+            except _Meanwhile as error:
+                seconds, later, slow_later, failed = error.seconds, held[:0], [], error.cause
+            fast = np.union1d(fast, later)
+            slow = sorted(slow + slow_later)
+        elif fast.shape[0]:
             args, rows_written = (state.args, rows) if writes is None else \
                 writes.kernel_args(state.args, rows)
             seconds = self._run(fast, (rows_written, *out), args)
+        again = list(slow)
+        alone = slow
+        if fast.shape[0]:
             r = state.results[fast]
             if writes is not None:  # the worlds whose writes would wake an island
                 unwritten = r[:, _batch.UNWRITTEN] != 0.0
@@ -231,7 +265,86 @@ class WorldBatch:
             part = self.get_state(chosen)
             for mine, theirs in zip(out, part):
                 mine[chosen] = theirs
+        if failed is not None:
+            raise failed
         return out
+
+    def _run_around(self, first: np.ndarray, held: np.ndarray, gather, args, meanwhile,
+                    dt: float) -> tuple:
+        """The kernel over the worlds ``first`` on the helper threads while this thread runs
+        ``meanwhile()``, then the worlds ``held`` made ready (:func:`._batch_ready.prepare`
+        of them alone) and stepped last, this thread joining in. Returns the kernel's wall
+        time (s), the worlds ``held`` it stepped and those left to ``World.step``; raises
+        :class:`_Meanwhile` (after the helpers finished ``first``) if ``meanwhile`` raised.
+
+        A helper needs Python's lock between two chunks of worlds, which this thread holds
+        while ``meanwhile`` runs Python: so each helper's first chunk is sized to last about
+        as long as ``meanwhile`` did the last time, per held world (:attr:`_meanwhile_s`),
+        at the kernel's last time per world and thread (:attr:`_world_s`); the rest of the
+        worlds go in chunks taken as threads come free, as :meth:`_spread` hands them out."""
+        state = self._state
+        refs, results = state.refs, state.results
+        run = _threads.serial(_batch.run)
+        helpers = min(self._threads, first.shape[0] + 1) - 1
+        n = first.shape[0]
+        lead = 0
+        if helpers and self._world_s > 0.0:
+            lead = min(n, int(self._meanwhile_s * held.shape[0] / self._world_s) * helpers)
+        bounds = (np.linspace(0, lead, helpers + 1).astype(np.int64).tolist()[:-1]
+                  + np.linspace(lead, n, min(n - lead, 8 * self._threads) + 1)
+                  .astype(np.int64).tolist()) if n else [0]
+        chunks = [(first, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+        later = [held[:0]]
+        ready = threading.Event()
+        take = threading.Lock()
+
+        def next_chunk():
+            while True:
+                with take:
+                    if chunks:
+                        return chunks.pop(0)
+                if not ready.is_set():
+                    ready.wait()  # (the held worlds come once meanwhile is done)
+                    continue
+                with take:
+                    if later[0].shape[0]:
+                        which, later[0] = later[0], held[:0]
+                        return which, 0, which.shape[0]
+                return None
+
+        def worker() -> None:
+            while (chunk := next_chunk()) is not None:
+                which, lo, hi = chunk
+                run(refs, which[lo:hi], args, results, gather)
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads - 1,
+                                            thread_name_prefix="impulse2d-batch")
+        t0 = perf_counter()
+        futures = [self._pool.submit(worker) for _ in range(helpers)]
+        try:
+            t1 = perf_counter()
+            meanwhile()
+            self._meanwhile_s = (perf_counter() - t1) / held.shape[0]
+            stepped, slow = _ready.prepare(state, dt, held)
+            # (the writes, if any, are in their rows of args already: only the arguments;
+            # args may be the batch's own rows, then this copies them onto themselves)
+            args[stepped, :_batch.ARGUMENTS] = state.args[stepped]
+            later[0] = stepped
+        except BaseException as cause:
+            ready.set()
+            for f in futures:
+                f.result()
+            raise _Meanwhile(perf_counter() - t0, cause) from cause
+        ready.set()
+        worker()
+        for f in futures:
+            f.result()
+        seconds = perf_counter() - t0
+        total = n + stepped.shape[0]
+        if total:
+            self._world_s = seconds * self._threads / total
+        return seconds, stepped, slow
 
     def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
@@ -658,6 +771,22 @@ skips its check pass (the write's alone): a velocity is within ``MAX_VELOCITY`` 
 setter and write scales into it, the step clamps below it) and a body's inverse mass and
 inertia within ``1 / MIN_MASS`` and ``1 / MIN_INERTIA`` (1e30: ``check_mass``), so
 ``|v + p / m|`` stays below 1e30 + 1e300."""
+
+
+class _Meanwhile(Exception):
+    """:meth:`WorldBatch._run_around`'s ``meanwhile`` raised ``cause`` after the kernel had
+    run for ``seconds``."""
+
+    def __init__(self, seconds: float, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.seconds = seconds
+        self.cause = cause
+
+
+def _in(sorted_indices: np.ndarray, k: int) -> bool:
+    """Is ``k`` in the ascending int64 array ``sorted_indices``?"""
+    at = int(np.searchsorted(sorted_indices, k))
+    return at < sorted_indices.shape[0] and int(sorted_indices[at]) == k
 
 
 def _missing(alive: np.ndarray, rows: np.ndarray) -> bool:

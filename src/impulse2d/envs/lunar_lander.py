@@ -204,6 +204,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # (generator, its state before its block was drawn): a new generator (a reset with a
         # seed) starts afresh
         self._disp_state = [None] * n
+        # each world's lander (its handle: a restore gives back the very objects), where
+        # World.bodies lists every live body, its live rows found again after a restore
+        self._landers = [w.bodies[0] for w in self.batch.worlds]
 
     # -- the world ------------------------------------------------------------------------------
     def _template(self):
@@ -250,9 +253,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 self._torque_idx[i] = rng.integers(-9999, 9999)
             self._draw_dispersion(i)
         self._move_terrain(idx, smooth)
-        worlds = self.batch.worlds
+        landers = self._landers
         for i, push in zip(idx.tolist(), pushes):
-            worlds[i].bodies[0].apply_force(push)
+            landers[i].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False
@@ -334,6 +337,11 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
         return writes
 
+    @property
+    def _resets_beside_step(self) -> bool:
+        # the wind is written into every world by apply_forces in _act, beside the step's
+        return not self.enable_wind
+
     def _reset_act(self, idx: np.ndarray) -> None:
         # Gymnasium's reset ends with a "do nothing" step: its dispersion and its wind
         acting = np.zeros(self.num_envs, dtype=bool)
@@ -342,10 +350,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._m_power[idx] = 0.0
         self._s_power[idx] = 0.0
         if self.enable_wind:
-            worlds = self.batch.worlds
             for i in idx:
                 fx, torque = self._wind_now(np.array([int(i)]))
-                lander = worlds[i].bodies[0]
+                lander = self._landers[i]
                 lander.apply_force((float(fx[0]), 0.0))
                 lander.apply_torque(float(torque[0]))
 
@@ -455,9 +462,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         if not ready.any():
             return False
         ready &= self.batch.get_awake()[:, 0]
-        worlds = self.batch.worlds
         for i in np.flatnonzero(ready):   # only the landers falling asleep now
-            worlds[i].bodies[0].is_awake = False
+            self._landers[i].is_awake = False
             self._slow[i] = 0.0
         return bool(ready.any())
 
