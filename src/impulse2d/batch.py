@@ -279,9 +279,10 @@ class WorldBatch:
 
         A helper needs Python's lock between two chunks of worlds, which this thread holds
         while ``meanwhile`` runs Python: so each helper's first chunk is sized to last about
-        as long as ``meanwhile`` did the last time, per held world (:attr:`_meanwhile_s`),
-        at the kernel's last time per world and thread (:attr:`_world_s`); the rest of the
-        worlds go in chunks taken as threads come free, as :meth:`_spread` hands them out."""
+        twice as long as ``meanwhile`` did the last time, per held world (:attr:`_meanwhile_s`),
+        at the kernel's last time per world and thread (:attr:`_world_s`), at most a thread's
+        share of the worlds; the rest go in chunks taken as threads come free, as
+        :meth:`_spread` hands them out."""
         state = self._state
         refs, results = state.refs, state.results
         run = _threads.serial(_batch.run)
@@ -289,13 +290,17 @@ class WorldBatch:
         n = first.shape[0]
         lead = 0
         if helpers and self._world_s > 0.0:
-            lead = min(n, int(self._meanwhile_s * held.shape[0] / self._world_s) * helpers)
+            # twice the estimate (a helper that runs out of its chunk waits for the lock; one
+            # that overruns leaves this thread the smaller chunks), at most each thread's share
+            lead = min(n * helpers // (helpers + 1),
+                       int(2.0 * self._meanwhile_s * held.shape[0] / self._world_s) * helpers)
         bounds = (np.linspace(0, lead, helpers + 1).astype(np.int64).tolist()[:-1]
                   + np.linspace(lead, n, min(n - lead, 8 * self._threads) + 1)
                   .astype(np.int64).tolist()) if n else [0]
         chunks = [(first, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
         later = [held[:0]]
         ready = threading.Event()
+        started = threading.Event()  # (a helper has its first chunk: see below)
         take = threading.Lock()
 
         def next_chunk():
@@ -304,6 +309,7 @@ class WorldBatch:
                     if chunks:
                         return chunks.pop(0)
                 if not ready.is_set():
+                    started.set()
                     ready.wait()  # (the held worlds come once meanwhile is done)
                     continue
                 with take:
@@ -315,7 +321,9 @@ class WorldBatch:
         def worker() -> None:
             while (chunk := next_chunk()) is not None:
                 which, lo, hi = chunk
+                started.set()
                 run(refs, which[lo:hi], args, results, gather)
+            started.set()
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self._threads - 1,
@@ -323,6 +331,11 @@ class WorldBatch:
         t0 = perf_counter()
         futures = [self._pool.submit(worker) for _ in range(helpers)]
         try:
+            if helpers:
+                # a helper needs Python's lock to begin, which meanwhile's Python would hold
+                # for up to the interpreter's switch interval (5 ms): wait (the lock
+                # released) until one has its first chunk
+                started.wait()
             t1 = perf_counter()
             meanwhile()
             self._meanwhile_s = (perf_counter() - t1) / held.shape[0]
