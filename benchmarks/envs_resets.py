@@ -15,7 +15,12 @@ stepping other worlds meanwhile is not counted) and reported per world reset, wi
 environment step's process CPU and wall time per environment step, the resets' share of the
 CPU, and a hash of every observation, reward and flag (equal between checkouts that play the
 same episodes).
-Prints one JSON line; ``--json PATH`` appends it to a file.
+Since ``batch34`` a next-step autoreset restarts its worlds on the calling thread while the
+batch's other threads step the other worlds (``WorldBatch._step_state``'s ``meanwhile``):
+``helper_in_kernel_share`` is the share of the restarts' wall time during which another
+thread was inside the batch kernel (0 where the restarts come before the step), a measure of
+that overlap that a loaded machine does not hide (both clocks are wall clocks, stretched
+alike by preemption). Prints one JSON line; ``--json PATH`` appends it to a file.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import time
 
 ENV_IDS = {"walker": "impulse2d/BipedalWalker-v3", "lander": "impulse2d/LunarLander-v3"}
@@ -41,10 +47,32 @@ def _timed(totals: dict, name: str, function):
     return call
 
 
+def _spans(module, name: str, spans: list):
+    """``module.name`` replaced by a function recording (thread, start, end) of each call."""
+    function = getattr(module, name)
+
+    def call(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spans.append((threading.get_ident(), t, time.perf_counter()))
+    setattr(module, name, call)
+
+
+def _covered(windows: list, spans: list) -> float:
+    """The share of the ``windows``' time during which another thread was in a span."""
+    total = sum(w1 - w0 for _, w0, w1 in windows)
+    inside = sum(max(0.0, min(w1, s1) - max(w0, s0))
+                 for me, w0, w1 in windows for th, s0, s1 in spans if th != me)
+    return inside / total if total > 0.0 else 0.0
+
+
 def main(argv=None) -> dict:
     import gymnasium as gym
 
     import impulse2d.envs  # noqa: F401 (registers the environments)
+    from impulse2d._dynamics import batch_step
     argv = sys.argv[1:] if argv is None else list(argv)
     path = None
     if "--json" in argv:
@@ -64,6 +92,9 @@ def main(argv=None) -> dict:
     for k in range(20):
         envs.step(actions[k])
     totals = dict.fromkeys(PHASES, 0.0)
+    kernel, windows = [], []
+    _spans(batch_step, "run", kernel)  # (each thread's call of the batch kernel)
+    _spans(envs, "_restart", windows)
     batch = envs.batch
     batch.restore = _timed(totals, "restore", batch.restore)
     envs._begin_episodes = _timed(totals, "begin_episodes", envs._begin_episodes)
@@ -84,6 +115,7 @@ def main(argv=None) -> dict:
            "cpu_us_per_env_step": round(cpu / (n * steps) * 1e6, 3),
            "wall_us_per_env_step": round(wall / (n * steps) * 1e6, 3),
            "reset_share_of_cpu": round(sum(totals.values()) / cpu, 4),
+           "helper_in_kernel_share": round(_covered(windows, kernel), 3),
            "hash": digest.hexdigest()[:16], "load": round(os.getloadavg()[0], 1),
            "step": "one environment step = 1/50 s (the environment's engine step, its own "
                    "settings), resets as they come"}

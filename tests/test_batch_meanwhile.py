@@ -105,12 +105,15 @@ def test_lander_resets_beside_the_step_equal_resets_before_it(wind):
         np.testing.assert_array_equal(a, b)
 
 
-def test_walker_resets_beside_the_step_equal_resets_before_it():
-    """8 walkers, episodes truncated every 15 steps: the same arrays with two threads as
-    with one, bit for bit."""
+@pytest.mark.parametrize("hardcore", [False, True])
+def test_walker_resets_beside_the_step_equal_resets_before_it(hardcore):
+    """8 walkers, episodes truncated every 15 steps (hardcore: each reset makes its
+    obstacles' bodies): the same arrays with two threads as with one, bit for bit."""
     pytest.importorskip("gymnasium")
     from impulse2d.envs.bipedal_walker import BipedalWalkerVectorEnv
-    two = _trace(BipedalWalkerVectorEnv(8, threads=2, max_episode_steps=15), 50, 5)
-    one = _trace(BipedalWalkerVectorEnv(8, threads=1, max_episode_steps=15), 50, 5)
+    two = _trace(BipedalWalkerVectorEnv(8, threads=2, max_episode_steps=15,
+                                        hardcore=hardcore), 50, 5)
+    one = _trace(BipedalWalkerVectorEnv(8, threads=1, max_episode_steps=15,
+                                        hardcore=hardcore), 50, 5)
     for a, b in zip(two, one):
         np.testing.assert_array_equal(a, b)
