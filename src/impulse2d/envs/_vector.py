@@ -52,9 +52,10 @@ ascending):
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
   ``slice(None)``: all) after a step: observations, rewards and terminations as arrays. With
-  a next-step autoreset the finished worlds are restored before the batch step, which is
-  their reset's step: ``_observe(ALL)`` then covers them too (their ``_elapsed`` is 0; the
-  base sets their reward to 0 and their flags to False afterwards);
+  a next-step autoreset the finished worlds are restored before their step in the batch
+  step, which is their reset's step (while the batch's other threads step the other worlds,
+  unless ``_resets_beside_step`` says no): ``_observe(ALL)`` then covers them too (their
+  ``_elapsed`` is 0; the base sets their reward to 0 and their flags to False afterwards);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
