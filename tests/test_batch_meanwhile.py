@@ -81,13 +81,15 @@ def test_meanwhile_that_raises_leaves_the_held_worlds_unstepped():
 
 
 def _trace(envs, steps, seed):
+    """Every array of ``steps`` random steps, and whether restarts ran beside the step."""
     envs.action_space.seed(seed)
     obs, _ = envs.reset(seed=seed)
     out = [obs]
     for _ in range(steps):
         out.extend(envs.step(envs.action_space.sample())[:4])
+    beside = envs.batch._meanwhile_s > 0.0  # (timed only by WorldBatch._run_around)
     envs.close()
-    return out
+    return out, beside
 
 
 @pytest.mark.parametrize("wind", [False, True])
@@ -97,8 +99,9 @@ def test_lander_resets_beside_the_step_equal_resets_before_it(wind):
     observations, rewards and flags, bit for bit."""
     pytest.importorskip("gymnasium")
     from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
-    two = _trace(LunarLanderVectorEnv(16, threads=2, enable_wind=wind), 160, 3)
-    one = _trace(LunarLanderVectorEnv(16, threads=1, enable_wind=wind), 160, 3)
+    two, beside = _trace(LunarLanderVectorEnv(16, threads=2, enable_wind=wind), 160, 3)
+    one, _ = _trace(LunarLanderVectorEnv(16, threads=1, enable_wind=wind), 160, 3)
+    assert beside is not wind
     ended = sum(int((t | u).sum()) for t, u in zip(two[3::4], two[4::4]))
     assert ended >= 8
     for a, b in zip(two, one):
@@ -111,9 +114,10 @@ def test_walker_resets_beside_the_step_equal_resets_before_it(hardcore):
     obstacles' bodies): the same arrays with two threads as with one, bit for bit."""
     pytest.importorskip("gymnasium")
     from impulse2d.envs.bipedal_walker import BipedalWalkerVectorEnv
-    two = _trace(BipedalWalkerVectorEnv(8, threads=2, max_episode_steps=15,
-                                        hardcore=hardcore), 50, 5)
-    one = _trace(BipedalWalkerVectorEnv(8, threads=1, max_episode_steps=15,
-                                        hardcore=hardcore), 50, 5)
+    two, beside = _trace(BipedalWalkerVectorEnv(8, threads=2, max_episode_steps=15,
+                                                hardcore=hardcore), 50, 5)
+    one, _ = _trace(BipedalWalkerVectorEnv(8, threads=1, max_episode_steps=15,
+                                           hardcore=hardcore), 50, 5)
+    assert beside
     for a, b in zip(two, one):
         np.testing.assert_array_equal(a, b)

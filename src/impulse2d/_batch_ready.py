@@ -178,9 +178,9 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
     goes through :func:`_make_ready`. A world not marked changed nothing those checks read.
     The two arguments that vary from step to step (dirty pairs, sleepers) are written for
     every world in one go, from the batch's arrays."""
-    dirty = state.dirty
     if only is not None:
         return _prepare_only(state, dt, only)
+    dirty = state.dirty
     state.checked = marked = np.flatnonzero(dirty)
     if marked.shape[0]:
         for k in marked.tolist():

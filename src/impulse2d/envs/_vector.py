@@ -184,8 +184,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         neither depends on the other: ``_act`` writes nothing into a world outside the batch
         step's own writes, and nothing of the restarted environments that ``_restart`` does
         not set again, and ``_restart`` changes only the worlds it restarts. An environment
-        whose ``_act`` writes into every world by itself (LunarLander's wind) says False."""
-        return True
+        says so itself (False here): one whose ``_act`` wrote into every world by itself
+        (LunarLander's wind, through ``apply_forces``) would write while the kernel runs."""
+        return False
 
     def _make_static(self, world) -> None:
         """Make in ``world`` (a copy of the template) the static parts every episode has, of

@@ -278,6 +278,12 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             self._hulls[i].apply_force((push, 0.0))
         self._has_shaping[idx] = False
 
+    @property
+    def _resets_beside_step(self) -> bool:
+        # _act's motor writes ride on the batch step (a restarted walker's are 0, as
+        # _reset_act's), and _restart changes only the walkers it restarts
+        return True
+
     def _reset_act(self, idx: np.ndarray) -> None:
         # Gymnasium's reset ends with a step of action 0: motors at speed 0 with no torque
         worlds = self.batch.worlds

@@ -339,7 +339,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     @property
     def _resets_beside_step(self) -> bool:
-        # the wind is written into every world by apply_forces in _act, beside the step's
+        # the engines' impulses ride on the batch step (a restarting lander's are 0) and
+        # _restart changes only the landers it restarts; the wind, though, is written into
+        # every world by apply_forces in _act
         return not self.enable_wind
 
     def _reset_act(self, idx: np.ndarray) -> None:
