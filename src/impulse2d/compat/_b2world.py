@@ -317,6 +317,11 @@ class b2World:  # noqa: N801
     continuous = True
     """Stop dynamic bodies that moved farther than 0.1 m in a step at the first static shape
     on their way (see :meth:`_stop_at_static`)."""
+    _gears = False
+    """Whether a gear joint was ever made in this world (``create_joint`` sets it on the
+    world): only a gear is freed by the engine with another joint, so a world that never had
+    one skips the searches for such joints in ``DestroyBody`` (:meth:`_forget_joint`,
+    ``_b2queue.can_queue_destroy``), a pass over its joints per destroyed joint."""
 
     def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
                  warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
@@ -661,7 +666,10 @@ class b2World:  # noqa: N801
 
     def _forget_joint(self, joint):
         # gears of this joint go with it (the engine frees them too)
-        gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        if self._gears:
+            gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        else:
+            gone = [joint]
         for other in gone:
             self._joints.pop(other._j, None)
             for body in (other.bodyA, other.bodyB):
