@@ -887,7 +887,8 @@ class b2World:  # noqa: N801
             # call in a process loads it: 2-18 ms, at LunarLander's first touch); most steps
             # change nothing. (The store is in ascending key order, as the kernel assumes.) A
             # contact store's keys never change (a new pair makes a new store), so their list
-            # is kept while the store's key column is the same array.
+            # is kept while the store's key column is the same array (a column read from the
+            # reference is a new array at each read: listed again).
             if key is not self._keys_seen[0]:
                 self._keys_seen = (key, key.tolist())
             keys = self._keys_seen[1]
@@ -1009,9 +1010,9 @@ class b2World:  # noqa: N801
         that made a new contact store (a pair began or ended: 3 % of LunarLander's steps)
         that view is still the store the reference was built from, as ``stores_for_step``
         compares it, and the reference holds the new one. Reading ``World._contacts`` here
-        boxed the new store on each such step (~40 arrays: 60-75 us at load 10, 2.3 us an
+        boxed the new store on each such step (16 arrays: 60-75 us at load 10, 2.3 us an
         environment step, measured 2026-11-29) where only ``_dispatch``, on a change of the
-        touching contacts, needs it."""
+        touching contacts, reads any of it."""
         w = self._world
         built = w._stores_built_from
         if (built is not None and built[0] is w._bodies
