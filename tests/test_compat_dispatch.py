@@ -84,3 +84,59 @@ def test_a_destroyed_body_ends_its_contacts_and_the_next_step_reports_nothing_of
     for _ in range(5):
         world.Step(1 / 60, 8, 3)
     assert all("body1" not in e for e in log)
+
+
+class _ManifoldRecorder(b2ContactListener):
+    def __init__(self, log):
+        super().__init__()
+        self.log = log
+
+    def BeginContact(self, contact):  # noqa: N802
+        m = contact.worldManifold
+        self.log.append(("begin", contact.fixtureA.userData, contact.fixtureB.userData,
+                         tuple(m.normal), [tuple(p) for p in m.points]))
+
+    def EndContact(self, contact):  # noqa: N802
+        self.log.append(("end", contact.fixtureA.userData, contact.fixtureB.userData))
+
+
+def _manifold_events(monkeypatch, synced):
+    """The bouncing world's callbacks with their normals and points, and how many of its Steps
+    called ``_dispatch`` on a contact store the step made that Python's view had not taken;
+    ``synced``: the view taken in each Step before the checks (``World._contacts`` read, as
+    a program reading it would), so that ``_dispatch`` never meets such a store."""
+    if synced:
+        plain = b2World._stores_now
+
+        def stores_now(self):
+            self._world._contacts  # noqa: B018 (the read syncs the view)
+            return plain(self)
+        monkeypatch.setattr(b2World, "_stores_now", stores_now)
+    dispatch = b2World._dispatch
+    unsynced = []
+
+    def counted(self):
+        unsynced.append(self._world.__dict__["_contacts_stale"])
+        return dispatch(self)
+    monkeypatch.setattr(b2World, "_dispatch", counted)
+    log = []
+    world = _bouncing_world(log)
+    world.contactListener = _ManifoldRecorder(log)
+    for _ in range(240):
+        world.Step(1 / 60, 8, 3)
+    monkeypatch.undo()
+    return log, sum(unsynced)
+
+
+def test_the_reference_s_new_contact_store_reports_what_the_synced_view_reports(monkeypatch):
+    """``_dispatch`` reads the touching contacts, and a begun contact's normal and points,
+    from the step's reference when Python's view has not taken the store the step made (a
+    pair began or ended): the same calls with the same numbers as from the synced view."""
+    log, unsynced = _manifold_events(monkeypatch, synced=False)
+    synced_log, synced_unsynced = _manifold_events(monkeypatch, synced=True)
+    assert log == synced_log
+    assert unsynced >= 3 and synced_unsynced == 0  # each path taken where it should be
+    begins = [e for e in log if e[0] == "begin"]
+    assert len(begins) >= 8 and all(len(e[4]) >= 1 for e in begins)
+    assert all(abs(e[3][0]) < 1e-9 and abs(abs(e[3][1]) - 1.0) < 1e-9 for e in begins
+               if "ground" in e)  # (on the flat ground: the normal is vertical)

@@ -250,3 +250,37 @@ def test_a_copied_or_restored_world_keeps_working_after_the_other_goes():
     for _ in range(20):
         world.Step(1 / 50, 180, 60)
     assert len(world.bodies) == 3 and world.bodies[1].position.y < 13.3
+
+
+@pytest.mark.parametrize("with_gear", [False, True])
+def test_destroying_a_joint_or_a_body_forgets_the_gears_that_go_with_it(with_gear):
+    """``DestroyJoint`` and ``DestroyBody`` forget the joints that go; a gear coupling one of
+    them goes with it (the engine frees it), found by the search that a world without gears
+    skips (``b2World._gears``): the same lists either way, and the world steps on."""
+    from impulse2d.compat import box2d as b2
+    world = b2.b2World(gravity=(0, -10))
+    ground = world.CreateStaticBody(position=(0, 0))
+    small = world.CreateDynamicBody(position=(0.0, 3.0))
+    small.CreateCircleFixture(radius=1.0, density=5.0)
+    big = world.CreateDynamicBody(position=(4.0, 3.0))
+    big.CreateCircleFixture(radius=2.0, density=5.0)
+    hinge1 = world.CreateRevoluteJoint(bodyA=ground, bodyB=small, anchor=(0.0, 3.0))
+    hinge2 = world.CreateRevoluteJoint(bodyA=ground, bodyB=big, anchor=(4.0, 3.0))
+    if with_gear:
+        gear = world.CreateGearJoint(bodyA=small, bodyB=big, joint1=hinge1, joint2=hinge2,
+                                     ratio=2.0)
+    assert world._gears is with_gear
+    assert world.jointCount == (3 if with_gear else 2)
+    world.Step(1 / 60, 8, 3)
+    world.DestroyJoint(hinge1)  # (the gear, on small and big, goes with it)
+    assert world.joints == [hinge2] and world.jointCount == 1
+    assert small.joints == [] and big.joints == [hinge2] and ground.joints == [hinge2]
+    assert len(world.engine.joints) == 1
+    for gone in (hinge1, gear) if with_gear else (hinge1,):
+        with pytest.raises(ValueError, match="destroyed"):
+            gone.bodyA
+    world.Step(1 / 60, 8, 3)
+    world.DestroyBody(ground)
+    assert world.joints == [] and big.joints == [] and world.jointCount == 0
+    world.Step(1 / 60, 8, 3)
+    assert math.isfinite(big.angle) and big.position[1] < 3.0

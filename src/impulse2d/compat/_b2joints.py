@@ -336,6 +336,7 @@ def create_joint(b2world, defn):
     if kind is b2GearJointDef:
         j1, j2 = defn.joint1, defn.joint2
         joint = w.create_gear_joint(j1._joint, j2._joint, defn.ratio, collide_connected=cc)
+        b2world._gears = True  # (b2World._gears)
         return _wrap(b2GearJoint, joint, b2world, j1.bodyB, j2.bodyB, defn)
     if not isinstance(a, b2Body) or not isinstance(b, b2Body):
         raise TypeError("a joint definition needs bodyA and bodyB (b2Body)")

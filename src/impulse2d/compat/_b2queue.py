@@ -158,8 +158,8 @@ def can_queue_destroy(b2world, body) -> bool:
     learns from the engine at once)."""
     if not b2world.batch_static:
         return False
-    return not body._joints or not any(isinstance(j, b2GearJoint)
-                                       for j in b2world._joints.values())
+    return not b2world._gears or not body._joints or not any(
+        isinstance(j, b2GearJoint) for j in b2world._joints.values())
 
 
 def queue_destroy(b2world, handle) -> None:

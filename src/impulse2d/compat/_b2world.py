@@ -88,7 +88,7 @@ from ._b2bodies import _LIMIT, _finite, b2Body
 from ._b2joints import b2Joint, create_joint
 from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
-from ._b2after import _after_step
+from ._b2after import _after_step, _touch_columns
 from ._b2release import engine_count, recycle_key, release
 from ._b2rows import BodyRows
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
@@ -317,6 +317,11 @@ class b2World:  # noqa: N801
     continuous = True
     """Stop dynamic bodies that moved farther than 0.1 m in a step at the first static shape
     on their way (see :meth:`_stop_at_static`)."""
+    _gears = False
+    """Whether a gear joint was ever made in this world (``create_joint`` sets it on the
+    world): only a gear is freed by the engine with another joint, so a world that never had
+    one skips the searches for such joints in ``DestroyBody`` (:meth:`_forget_joint`,
+    ``_b2queue.can_queue_destroy``), a pass over its joints per destroyed joint."""
 
     def __init__(self, gravity=(0.0, -10.0), doSleep=True, contactListener=None,  # noqa: N803
                  warmStarting=True, continuousPhysics=True, subStepping=False,  # noqa: N803
@@ -661,7 +666,10 @@ class b2World:  # noqa: N801
 
     def _forget_joint(self, joint):
         # gears of this joint go with it (the engine frees them too)
-        gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        if self._gears:
+            gone = [j for j in self._joints.values() if not j._joint.is_valid or j is joint]
+        else:
+            gone = [joint]
         for other in gone:
             self._joints.pop(other._j, None)
             for body in (other.bodyA, other.bodyB):
@@ -864,16 +872,23 @@ class b2World:  # noqa: N801
 
     def _dispatch(self):
         w = self._world
-        c = w._contacts
-        count = c.count
+        d = w.__dict__
+        if d["_contacts_stale"]:
+            # a store the step made, still the reference's alone (World._contacts would box
+            # all of it): the columns read here
+            key, count, shape_a, shape_b, normal, point = _touch_columns.entry(d["_stores"])
+        else:
+            c = d["_contacts"]
+            key, count, shape_a, shape_b, normal, point = (c.key, c.count, c.shape_a,
+                                                           c.shape_b, c.normal, c.point)
         if count.shape[0] <= _FEW:
             # A few contacts (Gymnasium's worlds): the touching keys compared in Python, about
             # 1 us, where the kernel call that finds the changes costs about 5 (and its first
             # call in a process loads it: 2-18 ms, at LunarLander's first touch); most steps
             # change nothing. (The store is in ascending key order, as the kernel assumes.) A
             # contact store's keys never change (a new pair makes a new store), so their list
-            # is kept while the store's key column is the same array.
-            key = c.key
+            # is kept while the store's key column is the same array (a column read from the
+            # reference is a new array at each read: listed again).
             if key is not self._keys_seen[0]:
                 self._keys_seen = (key, key.tolist())
             keys = self._keys_seen[1]
@@ -890,7 +905,7 @@ class b2World:  # noqa: N801
             self._touching = np.array(now, np.int64)
             self._touching_list = now
         else:
-            begin, ended, touching = _touch_changes.entry(self._touching, c.key, c.count)
+            begin, ended, touching = _touch_changes.entry(self._touching, key, count)
             self._touching = touching
             self._touching_list = touching.tolist()
             begin, ended = begin.tolist(), ended.tolist()
@@ -904,12 +919,12 @@ class b2World:  # noqa: N801
                     listener.EndContact(b2Contact(fa, fb, False))
         if listener is not None and begin:
             for k in begin:
-                fa, fb = f.get(c.shape_a.item(k)), f.get(c.shape_b.item(k))
+                fa, fb = f.get(shape_a.item(k)), f.get(shape_b.item(k))
                 if fa is None or fb is None:
                     continue
-                n = c.count.item(k)
-                listener.BeginContact(b2Contact(fa, fb, True, c.normal[k].tolist(),
-                                                c.point[k, :n].tolist()))
+                n = count.item(k)
+                listener.BeginContact(b2Contact(fa, fb, True, normal[k].tolist(),
+                                                point[k, :n].tolist()))
 
     def _dispatch_sensors(self, events, listener):
         f = self._fixtures
@@ -989,10 +1004,19 @@ class b2World:  # noqa: N801
     def _stores_now(self):
         """The stores' reference of the step just taken (its body and contact stores the
         world's, unless the listener made or destroyed something since): one argument for the
-        columns the compiled checks read."""
+        columns the compiled checks read.
+
+        The contact store compared is Python's view as it stands, not synced: after a step
+        that made a new contact store (a pair began or ended: 3 % of LunarLander's steps)
+        that view is still the store the reference was built from, as ``stores_for_step``
+        compares it, and the reference holds the new one. Reading ``World._contacts`` here
+        boxed the new store on each such step (16 arrays: 60-75 us at load 10, 2.3 us an
+        environment step, measured 2026-11-29) where only ``_dispatch``, on a change of the
+        touching contacts, reads any of it."""
         w = self._world
         built = w._stores_built_from
-        if built is not None and built[0] is w._bodies and built[3] is w._contacts:
+        if (built is not None and built[0] is w._bodies
+                and built[3] is w.__dict__["_contacts"]):
             return w._stores
         return stores_for_step(w)
 
