@@ -45,6 +45,18 @@ def impulse_caps(max_linear_speed, dt):
     return 4.0 * max_linear_speed, 4.0 * MAX_ROTATION / dt
 
 
+@inline_kernel
+def has_joint_rows(world):
+    """Whether the world solves any joint row this step. A world of contacts alone leaves its
+    joint passes out: each one walks the joint types (:data:`~.joints.ROW_LISTS`, a jump
+    table over the joint rows' tuple, their counts loaded again after every call by
+    address), 13 walks a soft step of four substeps."""
+    rows = 0
+    for ids in borrow(world, "joint_ids"):
+        rows += ids.shape[0]
+    return rows > 0
+
+
 AFTER_CLAMP = 2.0
 """``soft_step``'s second speed clamp, as positions are integrated, in units of the limits (see
 :func:`soft_step`: 2 brings the unsatisfiable capsule loop to rest, 4 does not)."""
@@ -74,12 +86,15 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
     wide = in_lanes(world)  # the contact passes' storage: lanes (contact_lanes) or the rows
+    jointed = has_joint_rows(world)
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
                          mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide,
                          0)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
-    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+    if jointed:
+        joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                   spin_cap)
     borrow(world, "clock")[3] = cycles()
 
     max_angular_speed = MAX_ROTATION / dt
@@ -91,17 +106,21 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         integrate_velocities(bodies, rows, gx, gy, h)
         clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
         if warm_starting:
-            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+            if jointed:
+                joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                           spin_cap)
             if touching:
                 lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, True, 0.0, 0.0,
                            contact_speed, False, speed_cap)
-        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
-                   speed_cap, spin_cap)
+        if jointed:
+            joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
+                       speed_cap, spin_cap)
         if touching:
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
                        False, speed_cap)
         integrate_positions(bodies, rows, h, position_speed, position_spin)
-        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+        if jointed:
+            joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             # the relax pass's rows: rigid, no bias but the speculative one
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
@@ -241,6 +260,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     inv_h = 1.0 / dt
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
     wide = in_lanes(world)  # see _soft_step
+    jointed = has_joint_rows(world)
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, wide)
     if warm_starting and touching:
         lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, False, 0.0, 0.0, contact_speed,
@@ -250,7 +270,9 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
         last = i == iterations - 1
         if early:
             hold_velocities(bodies, velocities)
-        joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap, spin_cap)
+        if jointed:
+            joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap,
+                       spin_cap)
         if touching:
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, False, baumgarte, slop,
                        contact_speed, last, speed_cap)
