@@ -71,8 +71,8 @@ from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
-from .verbs import (CHAINS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
-                    WARM_START, call_lanes, diagnose)
+from .verbs import (CHAINS, DIAGNOSTICS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS,
+                    THREADS, WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -310,7 +310,8 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
               joints, gx, gy, h, max_linear_speed, max_angular_speed, position_speed,
               position_spin, contact_speed, speed_cap, spin_cap, j_rate, j_mass_scale,
               j_impulse_scale, wide, restitution_threshold):
-    """The substeps of :func:`.solvers._soft_step` and its restitution, run by each thread of
+    """The substeps of :func:`.solvers._soft_step`, its restitution and the copy back of the
+    kept impulses (:func:`~.contact_lanes.finish_lanes`), run by each thread of
     the solve's one parallel launch (:func:`solve_region`) in the same order of stages: each
     stage's pieces (chunks of the awake bodies, of a segment's rows) go to whichever thread
     claims them first, and every thread waits at the end of a stage for its last piece
@@ -390,12 +391,25 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                 _piece_done(counters, stage)
                 k = _claim(counters, stage, pieces)
             stage = _finish_stage(counters, stage, pieces)
+        # the impulses the step keeps, row by row (or every column, with the diagnostics on:
+        # one piece)
+        m = order.shape[0]
+        pieces = _body_pieces(m, chunks, min_rows)
+        if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+            pieces = 1
+        k = _claim(counters, stage, pieces)
+        while k >= 0:
+            a, b = _chunk(0, m, k, pieces)
+            finish_lanes(world, cs, wide, a, b)
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, pieces)
+        _finish_stage(counters, stage, pieces)
 
 
 @inline_kernel
 def region_stages(parts, substeps):
     """An upper bound of the stages :func:`_substeps` runs (the size of its counters)."""
-    return substeps * (6 + 3 * parts.shape[0]) + parts.shape[0]
+    return substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 1
 
 
 @parallel_kernel
@@ -407,7 +421,10 @@ def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps
     TBB arena made and joined, about 3-14 us, and a worker that joins late making the
     others wait for its range) is paid once a solve instead of once a stage and colour
     (about 90 a step of ``pyramid_100``)."""
-    if chunks <= 1:
+    spread = rows.shape[0] >= min_rows  # some stage of more than one piece ...
+    for s in range(parts.shape[0]):
+        spread = spread or parts[s, 2] != 0
+    if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
         _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                   position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
@@ -556,8 +573,6 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
                  substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
                  max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
                  spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold)
-    if touching:
-        finish_lanes(world, cs, wide, 0, order.shape[0])
     return h
 
 
