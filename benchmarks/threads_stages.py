@@ -7,10 +7,10 @@ On a machine whose cores are shared, a threaded step's wall time measures the sc
 as the engine. This reads what does not depend on it, per step, for each scene at each thread
 count (sleeping off, as ``run.py``):
 
-* each thread's CPU time and its time **waiting for a core** (Linux's
-  ``/proc/self/task/<tid>/schedstat``: ns on a CPU, ns runnable on a run queue), the calling
-  thread apart from Numba's workers: the workers' CPU is their share of the parallel passes
-  plus the time they spin between them;
+* each thread's CPU time, its time **waiting for a core** (Linux's
+  ``/proc/self/task/<tid>/schedstat``: ns on a CPU, ns runnable on a run queue) and its
+  context switches, the calling thread apart from Numba's workers: the workers' CPU is their
+  share of the parallel passes plus the time they spin between them;
 * the stages' wall shares from the step's own clock (``World.profile``);
 * the solve order's cut into segments (:func:`impulse2d._dynamics.threaded.segments`): the
   parallel blocks (colours) and their sizes, and the rows left to serial runs (the overflow
@@ -43,13 +43,17 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 
 
 def thread_clocks() -> dict:
-    """Per thread of this process: (ns on a CPU, ns waiting on a run queue)."""
+    """Per thread of this process: (ns on a CPU, ns waiting on a run queue, context switches:
+    voluntary ones are sleeps, a worker's between launches among them)."""
     out = {}
     for tid in os.listdir("/proc/self/task"):
         try:
             with open(f"/proc/self/task/{tid}/schedstat") as f:
                 run, wait, _ = f.read().split()
-            out[int(tid)] = (int(run), int(wait))
+            with open(f"/proc/self/task/{tid}/status") as f:
+                switches = sum(int(line.split()[1]) for line in f
+                               if line.startswith(("voluntary_ctxt", "nonvoluntary_ctxt")))
+            out[int(tid)] = (int(run), int(wait), switches)
         except OSError:
             continue
     return out
@@ -81,13 +85,16 @@ def measure(kind, params, warm, steps, threads) -> dict:
             shares[s] += getattr(p, s)
     wall, cpu = time.perf_counter() - w0, time.process_time() - t0
     c1 = thread_clocks()
-    per = {tid: ((c1[tid][0] - c0.get(tid, (0, 0))[0]) / steps / 1e6,
-                 (c1[tid][1] - c0.get(tid, (0, 0))[1]) / steps / 1e6) for tid in c1}
+    per = {tid: ((c1[tid][0] - c0.get(tid, (0, 0, 0))[0]) / steps / 1e6,
+                 (c1[tid][1] - c0.get(tid, (0, 0, 0))[1]) / steps / 1e6,
+                 (c1[tid][2] - c0.get(tid, (0, 0, 0))[2]) / steps) for tid in c1}
     workers = {tid: v for tid, v in per.items() if tid != main and v[0] > 0.001}
     out = {"threads": threads, "wall_ms": 1e3 * wall / steps, "cpu_ms": 1e3 * cpu / steps,
            "main_cpu_ms": per[main][0], "main_runqueue_ms": per[main][1],
            "workers_cpu_ms": [round(v[0], 3) for v in workers.values()],
            "workers_runqueue_ms": [round(v[1], 3) for v in workers.values()],
+           "main_switches": per[main][2],
+           "workers_switches": [round(v[2], 1) for v in workers.values()],
            "stage_wall_ms": {s: 1e3 * v / steps for s, v in shares.items()},
            "hash": world.state_hash()}
     if threads > 1:
@@ -114,8 +121,9 @@ def main() -> None:
                 runs.append(m)
                 st = " ".join(f"{s} {v:.2f}" for s, v in m["stage_wall_ms"].items())
                 print(f"{name} t{t}: wall {m['wall_ms']:.2f} cpu {m['cpu_ms']:.2f} | main cpu "
-                      f"{m['main_cpu_ms']:.2f} runq {m['main_runqueue_ms']:.2f} | workers cpu "
-                      f"{m['workers_cpu_ms']} runq {m['workers_runqueue_ms']} | {st} | "
+                      f"{m['main_cpu_ms']:.2f} runq {m['main_runqueue_ms']:.2f} switches "
+                      f"{m['main_switches']:.0f} | workers cpu {m['workers_cpu_ms']} runq "
+                      f"{m['workers_runqueue_ms']} switches {m['workers_switches']} | {st} | "
                       f"load {os.getloadavg()[0]:.1f}", flush=True)
                 if "cut" in m and r == 0:
                     c = m["cut"]
