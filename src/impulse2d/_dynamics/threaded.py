@@ -106,8 +106,9 @@ def dynamic_schedule(typingctx):
     """Make the calling thread's next ``prange`` loops hand out their iterations one at a time
     (Numba's parallel chunk size 1; returns the size it had, for :func:`restore_schedule`).
     By default Numba cuts a loop into one range per thread before it starts, and a thread
-    that joins late (woken from sleep, or descheduled on a busy machine) makes the others
-    wait for its range; handed out one by one, the pieces go to whichever thread is free.
+    that joins late (joining the launch's new TBB arena, or descheduled on a busy machine)
+    makes the others wait for its range; handed out one by one, the pieces go to whichever
+    thread is free.
     Read from the threading layer's symbols, as :func:`numba_threads`."""
     from numba.np.ufunc.parallel import _launch_threads
     _launch_threads()
@@ -275,11 +276,13 @@ def _serial_stage(counters, stage):
 
 @inline_kernel
 def _piece_done(counters, stage):
+    """Count a piece of ``stage`` done (after its writes: :func:`_finish_stage` reads it)."""
     fetch_add(counters, 2 * stage + 1, 1)
 
 
 @inline_kernel
 def _body_pieces(n, chunks, min_rows):
+    """The pieces of a stage over ``n`` bodies (or rows): one below ``min_rows``."""
     return 1 if chunks <= 1 or n < min_rows else _pieces(n, chunks)
 
 
@@ -315,9 +318,9 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
     the solve's one parallel launch (:func:`solve_region`) in the same order of stages: each
     stage's pieces (chunks of the awake bodies, of a segment's rows) go to whichever thread
     claims them first, and every thread waits at the end of a stage for its last piece
-    (:func:`_finish_stage`). The joint passes and the diagnostics are stages of one piece (only
-    in a world that has joints; the diagnostics' checks are cheap). A thread that starts
-    late finds the stages done and passes through; one that runs alone runs them all."""
+    (:func:`_finish_stage`). The joint passes (in a world that has joints) and the
+    diagnostics are stages of one piece. A thread that starts late finds the stages done and
+    passes through; one that runs alone runs them all."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     lanes = borrow(world, "verbs")[LANES]
