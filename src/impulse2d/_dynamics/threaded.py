@@ -11,16 +11,23 @@ store is the same bits whoever writes last.) This module therefore
 * cuts the rows, in their solve order, into *blocks*: maximal runs of consecutive rows in
   which no dynamic or kinematic body appears twice (a colour is one block, or is split where a
   kinematic body repeats; the overflow colour falls apart into short runs);
-* runs each block of at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
-  :data:`~.verbs.THREAD_ROWS`) as ``threads`` equal chunks in a Numba
-  ``prange``, each chunk's range of rows handed to the world's contact passes
-  (:mod:`.contact_lanes`: in SIMD lanes, or row by row in a small world; called by address,
-  compiled once for the serial and the threaded solvers), and each run of shorter blocks
-  serially, as one call: a parallel launch costs more than such a block's solve;
-* runs the per-row and per-body stages (the narrowphase, preparing the rows, integrating
-  velocities and positions) the same way, over chunks of rows or bodies (the narrowphase's
-  one order-dependent output, the normal it leaves on a pair found apart, is then put back
-  as the serial pass leaves it: :func:`serial_normals`).
+* runs the solve's substeps and its restitution as **one parallel launch**
+  (:func:`solve_region`): every thread walks the same list of *stages* (integrate the
+  velocities, each block of each contact pass, integrate the positions, the joint passes),
+  claims the stage's *pieces* from an atomic counter (:mod:`.atomics`) until none is left, and
+  waits at the stage's end until its last piece is done, as Box2D v3's workers do. A block of
+  at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
+  :data:`~.verbs.THREAD_ROWS`) is cut into :data:`PIECES` pieces a thread, each piece's range
+  of rows handed to the world's contact passes (:mod:`.contact_lanes`: in SIMD lanes, or row
+  by row in a small world; called by address, compiled once for the serial and the threaded
+  solvers); a run of shorter blocks, the joint passes and the diagnostics are stages of one
+  piece. One launch a solve replaces one a stage and block (about 90 a step of
+  ``pyramid_100``, each a TBB arena made and joined), and pieces handed out as threads come
+  free replace equal chunks, of which the last to start held up every other thread;
+* runs the narrowphase and the preparing of the rows as a launch each, over pieces of the
+  rows handed out the same way (:func:`dynamic_schedule`; the narrowphase's one
+  order-dependent output, the normal it leaves on a pair found apart, is then put back as the
+  serial pass leaves it: :func:`serial_normals`).
 
 Nothing here reduces: the blocks are visited in order, and inside a block each thread writes
 what the serial loop would. So the results are bit-identical for every thread count
@@ -32,8 +39,8 @@ continuous).
 The entries have the serial verbs' signatures (:data:`~.verbs.SOLVER_SIGNATURE`,
 :data:`~.verbs.COLLIDE_SIGNATURE`) and are
 compiled only when a world asks for more than one thread (:mod:`impulse2d._threads`); a world of
-one thread runs :mod:`.solvers`' entries, today's code. The number of chunks of a parallel pass
-is the world's slot :data:`~.verbs.THREADS` of the table of verbs, run on Numba's threads
+one thread runs :mod:`.solvers`' entries, today's code. The number of threads of a parallel
+launch is the world's slot :data:`~.verbs.THREADS` of the table of verbs, run on Numba's threads
 (``NUMBA_NUM_THREADS``, by default the machine's cores); on a thread whose Numba thread count
 is 1 every pass runs serially: a :class:`~impulse2d.WorldBatch` holds its threads to 1, so a
 world stepped in a batch runs serially there (the batch's threads are over the worlds).
@@ -59,12 +66,13 @@ from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes,
 from .contact_solver import prepare_contacts, rows_of
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, integrate_positions, integrate_velocities
+from .atomics import fetch_add, load_acquire, spin_pause, yield_core
 from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
-from .verbs import (CHAINS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS, THREADS,
-                    WARM_START, call_lanes, diagnose)
+from .verbs import (CHAINS, DIAGNOSTICS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS,
+                    THREADS, WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -93,10 +101,56 @@ def numba_threads(typingctx):
     return types.intp(), codegen
 
 
+@intrinsic
+def dynamic_schedule(typingctx):
+    """Make the calling thread's next ``prange`` loops hand out their iterations one at a time
+    (Numba's parallel chunk size 1; returns the size it had, for :func:`restore_schedule`).
+    By default Numba cuts a loop into one range per thread before it starts, and a thread
+    that joins late (joining the launch's new TBB arena, or descheduled on a busy machine)
+    makes the others wait for its range; handed out one by one, the pieces go to whichever
+    thread is free.
+    Read from the threading layer's symbols, as :func:`numba_threads`."""
+    from numba.np.ufunc.parallel import _launch_threads
+    _launch_threads()
+
+    def codegen(context, builder, signature, args):
+        # (declared with the types Numba's parfor lowering gives them: one module may hold both)
+        get = cgutils.get_or_insert_function(builder.module, ir.FunctionType(cgutils.intp_t, []),
+                                             "get_parallel_chunksize")
+        put = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [cgutils.intp_t]),
+            "set_parallel_chunksize")
+        old = builder.call(get, [])
+        builder.call(put, [cgutils.intp_t(1)])
+        return old
+
+    return types.intp(), codegen
+
+
+@intrinsic
+def restore_schedule(typingctx, size):
+    """Give the calling thread's parallel loops back the chunk size ``size``
+    (:func:`dynamic_schedule`'s return)."""
+    def codegen(context, builder, signature, args):
+        put = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [cgutils.intp_t]),
+            "set_parallel_chunksize")
+        builder.call(put, [args[0]])
+        return context.get_dummy_value()
+
+    return types.void(types.intp), codegen
+
+
 if not JIT:
     def numba_threads() -> int:  # noqa: F811  (plain Python: Numba's own count)
         import numba
         return numba.get_num_threads()
+
+    def dynamic_schedule() -> int:  # noqa: F811  (plain Python: the loops run serially)
+        return 0
+
+    def restore_schedule(size) -> None:  # noqa: F811
+        pass
 
 
 @kernel
@@ -148,6 +202,24 @@ def segments(body_a, body_b, body_type, min_rows):
     return out[:m]
 
 
+PIECES = 4
+"""Pieces per thread that a parallel pass cuts its rows (or bodies) into, handed to the threads
+one at a time as they come free (:func:`dynamic_schedule`): Box2D v3 cuts each stage into about
+four blocks a worker for the same reason."""
+SPINS = 2000
+"""Spin-wait hints a thread waiting for a stage's last piece issues before it yields its core
+(a piece takes some microseconds; a ``pause`` about 10-140 cycles, by CPU)."""
+PIECE_ROWS = 64
+"""The fewest rows (or bodies) a piece is cut to (a chunk of the lanes,
+:data:`.lane_layout.CHUNK`), unless that leaves fewer pieces than threads."""
+
+
+@inline_kernel
+def _pieces(n, chunks):
+    """How many pieces ``n`` rows (or bodies) are cut into for ``chunks`` threads."""
+    return max(chunks, min(chunks * PIECES, n // PIECE_ROWS))
+
+
 @inline_kernel
 def _chunk(lo, hi, c, chunks):
     """Chunk ``c`` of ``chunks`` near-equal chunks of ``lo:hi``."""
@@ -165,73 +237,207 @@ def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, r
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
                          impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
         return
-    for c in prange(chunks):
-        lo, hi = _chunk(0, n, c, chunks)
+    pieces = _pieces(n, chunks)
+    size = dynamic_schedule()
+    for c in prange(pieces):
+        lo, hi = _chunk(0, n, c, pieces)
         prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
                          s_impulse_scale, wide, lo)
+    restore_schedule(size)
 
 
-@parallel_kernel
-def lane_pass_rows(world, address, parts, chunks, verb, inv_h, use_bias, contact_speed,
-                   last_sweep, speed_cap):
-    """One pass of the world's contact passes (:func:`~.contact_lanes.lanes_entry` or
+@inline_kernel
+def _claim(counters, stage, pieces):
+    """The next piece of ``stage`` for the calling thread to run, or -1 when none is left."""
+    k = fetch_add(counters, 2 * stage, 1)
+    return k if k < pieces else -1
+
+
+@inline_kernel
+def _finish_stage(counters, stage, pieces):
+    """Wait until every piece of ``stage`` is done (each thread's writes then seen by all):
+    spinning first, then giving the core away, as the thread waited for may need it."""
+    spins = 0
+    while load_acquire(counters, 2 * stage + 1) < pieces:
+        spins += 1
+        if spins < SPINS:
+            spin_pause()
+        else:
+            yield_core()
+    return stage + 1
+
+
+@inline_kernel
+def _serial_stage(counters, stage):
+    """Whether the calling thread is the one to run ``stage``, a stage of one piece."""
+    return _claim(counters, stage, 1) == 0
+
+
+@inline_kernel
+def _piece_done(counters, stage):
+    """Count a piece of ``stage`` done (after its writes: :func:`_finish_stage` reads it)."""
+    fetch_add(counters, 2 * stage + 1, 1)
+
+
+@inline_kernel
+def _body_pieces(n, chunks, min_rows):
+    """The pieces of a stage over ``n`` bodies (or rows): one below ``min_rows``."""
+    return 1 if chunks <= 1 or n < min_rows else _pieces(n, chunks)
+
+
+@inline_kernel
+def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, use_bias,
+                 contact_speed, last_sweep, speed_cap):
+    """One contact pass (:func:`~.contact_lanes.lanes_entry` or
     :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
-    pass with soft bias or the relax pass without), segment by segment (:func:`segments`)."""
-    for k in range(parts.shape[0]):
-        lo = parts[k, 0]
-        hi = parts[k, 1]
-        if parts[k, 2] == 0 or chunks <= 1:
-            call_lanes(address, (world, verb, lo, hi, inv_h, use_bias, True, 0.0, 0.0,
+    pass with soft bias or the relax pass without) as one stage per segment
+    (:func:`segments`): a serial run is one piece. Returns the next stage."""
+    for s in range(parts.shape[0]):
+        lo = parts[s, 0]
+        hi = parts[s, 1]
+        pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
+        k = _claim(counters, stage, pieces)
+        while k >= 0:
+            a, b = _chunk(lo, hi, k, pieces)
+            call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
                                  contact_speed, last_sweep, speed_cap))
-        else:
-            for c in prange(chunks):
-                a, b = _chunk(lo, hi, c, chunks)
-                call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
-                                     contact_speed, last_sweep, speed_cap))
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, pieces)
+        stage = _finish_stage(counters, stage, pieces)
+    return stage
 
 
-@parallel_kernel
-def restitution_rows(cs, bodies, wide, parts, chunks, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`~.contact_lanes.restitution` segment by segment."""
-    for k in range(parts.shape[0]):
-        lo = parts[k, 0]
-        hi = parts[k, 1]
-        if parts[k, 2] == 0 or chunks <= 1:
-            restitution(cs, bodies, wide, lo, hi, threshold, speed_cap, gx, gy, half_kick)
-        else:
-            for c in prange(chunks):
-                a, b = _chunk(lo, hi, c, chunks)
-                restitution(cs, bodies, wide, a, b, threshold, speed_cap, gx, gy, half_kick)
-
-
-@parallel_kernel
-def kick_bodies(bodies, rows, chunks, min_rows, gx, gy, h, max_linear_speed,
-                max_angular_speed):
-    """:func:`~.integrate.integrate_velocities` then :func:`~.integrate.clamp_bodies`, over
-    chunks of the awake bodies (each body's own; integrating a chunk and clamping it before the
-    next chunk is integrated gives each body the same two operations in the same order)."""
+@borrowing_kernel
+def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, warm_starting,
+              joints, gx, gy, h, max_linear_speed, max_angular_speed, position_speed,
+              position_spin, contact_speed, speed_cap, spin_cap, j_rate, j_mass_scale,
+              j_impulse_scale, wide, restitution_threshold):
+    """The substeps of :func:`.solvers._soft_step`, its restitution and the copy back of the
+    kept impulses (:func:`~.contact_lanes.finish_lanes`), run by each thread of
+    the solve's one parallel launch (:func:`solve_region`) in the same order of stages: each
+    stage's pieces (chunks of the awake bodies, of a segment's rows) go to whichever thread
+    claims them first, and every thread waits at the end of a stage for its last piece
+    (:func:`_finish_stage`). The joint passes (in a world that has joints) and the
+    diagnostics are stages of one piece. A thread that starts late finds the stages done and
+    passes through; one that runs alone runs them all."""
+    bodies = borrow(world, "bodies")
+    cs = borrow(world, "constraints")
+    lanes = borrow(world, "verbs")[LANES]
+    touching = order.shape[0] > 0
+    inv_h = 1.0 / h
     n = rows.shape[0]
-    if chunks <= 1 or n < min_rows:
-        integrate_velocities(bodies, rows, gx, gy, h)
-        clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
-        return
-    for c in prange(chunks):
-        lo, hi = _chunk(0, n, c, chunks)
-        integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
-        clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
+    body_pieces = _body_pieces(n, chunks, min_rows)
+    stage = 0
+    for substep in range(substeps):
+        k = _claim(counters, stage, body_pieces)
+        while k >= 0:
+            lo, hi = _chunk(0, n, k, body_pieces)
+            integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
+            clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, body_pieces)
+        stage = _finish_stage(counters, stage, body_pieces)
+        if warm_starting:
+            if joints:
+                if _serial_stage(counters, stage):
+                    joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
+                               speed_cap, spin_cap)
+                    _piece_done(counters, stage)
+                stage = _finish_stage(counters, stage, 1)
+            if touching:
+                stage = _lane_stages(world, lanes, parts, chunks, counters, stage,
+                                     LANE_WARM_START, inv_h, False, contact_speed, False,
+                                     speed_cap)
+        if joints:
+            if _serial_stage(counters, stage):
+                joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
+                           0.0, speed_cap, spin_cap)
+                _piece_done(counters, stage)
+            stage = _finish_stage(counters, stage, 1)
+        if touching:
+            stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
+                                 inv_h, True, contact_speed, False, speed_cap)
+        k = _claim(counters, stage, body_pieces)
+        while k >= 0:
+            lo, hi = _chunk(0, n, k, body_pieces)
+            integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, body_pieces)
+        stage = _finish_stage(counters, stage, body_pieces)
+        if joints:
+            if _serial_stage(counters, stage):
+                joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                           spin_cap)
+                _piece_done(counters, stage)
+            stage = _finish_stage(counters, stage, 1)
+        if touching:
+            stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
+                                 inv_h, False, contact_speed, True, speed_cap)
+        if _serial_stage(counters, stage):
+            if touching:
+                rows_for_diagnostics(world, cs)
+            diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap,
+                     spin_cap)
+            _piece_done(counters, stage)
+        stage = _finish_stage(counters, stage, 1)
+    if touching:
+        for s in range(parts.shape[0]):
+            lo = parts[s, 0]
+            hi = parts[s, 1]
+            pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
+            k = _claim(counters, stage, pieces)
+            while k >= 0:
+                a, b = _chunk(lo, hi, k, pieces)
+                restitution(cs, bodies, wide, a, b, restitution_threshold, speed_cap, gx, gy,
+                            0.5 * h)
+                _piece_done(counters, stage)
+                k = _claim(counters, stage, pieces)
+            stage = _finish_stage(counters, stage, pieces)
+        # the impulses the step keeps, row by row (or every column, with the diagnostics on:
+        # one piece)
+        m = order.shape[0]
+        pieces = _body_pieces(m, chunks, min_rows)
+        if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+            pieces = 1
+        k = _claim(counters, stage, pieces)
+        while k >= 0:
+            a, b = _chunk(0, m, k, pieces)
+            finish_lanes(world, cs, wide, a, b)
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, pieces)
+        _finish_stage(counters, stage, pieces)
+
+
+@inline_kernel
+def region_stages(parts, substeps):
+    """An upper bound of the stages :func:`_substeps` runs (the size of its counters)."""
+    return substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 1
 
 
 @parallel_kernel
-def drift_bodies(bodies, rows, chunks, min_rows, h, position_speed, position_spin):
-    """:func:`~.integrate.integrate_positions` over chunks of the awake bodies."""
-    n = rows.shape[0]
-    if chunks <= 1 or n < min_rows:
-        integrate_positions(bodies, rows, h, position_speed, position_spin)
+def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps,
+                 warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
+                 position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
+                 j_mass_scale, j_impulse_scale, wide, restitution_threshold):
+    """:func:`_substeps` on ``chunks`` threads, in one parallel launch: Numba's launch (a
+    TBB arena made and joined, about 3-14 us, and a worker that joins late making the
+    others wait for its range) is paid once a solve instead of once a stage and colour
+    (about 90 a step of ``pyramid_100``)."""
+    spread = rows.shape[0] >= min_rows  # some stage of more than one piece ...
+    for s in range(parts.shape[0]):
+        spread = spread or parts[s, 2] != 0
+    if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
+        _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
+                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
+                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
+                  j_mass_scale, j_impulse_scale, wide, restitution_threshold)
         return
-    for c in prange(chunks):
-        lo, hi = _chunk(0, n, c, chunks)
-        integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
+    for t in prange(chunks):
+        _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
+                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
+                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
+                  j_mass_scale, j_impulse_scale, wide, restitution_threshold)
 
 
 @inline_kernel
@@ -255,11 +461,14 @@ def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, resti
                          np.zeros(2, dtype=np.int64), rows, n_rows)
         return
     picks = np.arange(n) if n_rows < 0 else rows[:n]
-    for c in prange(chunks):
-        lo, hi = _chunk(0, n, c, chunks)
+    pieces = _pieces(n, chunks)
+    size = dynamic_schedule()
+    for c in prange(pieces):
+        lo, hi = _chunk(0, n, c, pieces)
         _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing,
                       restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
                       np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
+    restore_schedule(size)
     serial_normals(contacts, shapes, bodies, has_chains, picks)
 
 
@@ -336,7 +545,6 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     touching = order.shape[0] > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     h = dt / substeps
-    inv_h = 1.0 / h
     hertz = min(contact_hertz, 0.25 / h)
     rate, mass_scale, impulse_scale = soft_coefficients(hertz, contact_damping_ratio, h)
     s_rate, s_mass_scale, s_impulse_scale = soft_coefficients(2.0 * hertz, contact_damping_ratio,
@@ -353,7 +561,6 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
         if chunks > 1:  # ... unless there are threads to spread blocks over
             parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
         rows_for_diagnostics(world, cs)
-    lanes = borrow(world, "verbs")[LANES]
     joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
     borrow(world, "clock")[3] = cycles()
 
@@ -361,31 +568,14 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     position_speed = after_clamp * max_linear_speed
     position_spin = after_clamp * max_angular_speed
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
-    rows = body_rows(world)
-    for substep in range(substeps):
-        kick_bodies(bodies, rows, chunks, min_rows, gx, gy, h, max_linear_speed,
-                    max_angular_speed)
-        if warm_starting:
-            joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-            if touching:
-                lane_pass_rows(world, lanes, parts, chunks, LANE_WARM_START, inv_h, False,
-                               contact_speed, False, speed_cap)
-        joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
-                   speed_cap, spin_cap)
-        if touching:
-            lane_pass_rows(world, lanes, parts, chunks, LANE_SOLVE, inv_h, True, contact_speed,
-                           False, speed_cap)
-        drift_bodies(bodies, rows, chunks, min_rows, h, position_speed, position_spin)
-        joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-        if touching:
-            lane_pass_rows(world, lanes, parts, chunks, LANE_SOLVE, inv_h, False, contact_speed,
-                           True, speed_cap)
-            rows_for_diagnostics(world, cs)
-        diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
-    if touching:
-        restitution_rows(cs, bodies, wide, parts, chunks, restitution_threshold, speed_cap, gx,
-                         gy, 0.5 * h)
-        finish_lanes(world, cs, wide, 0, order.shape[0])
+    joints = False
+    for ids in borrow(world, "joint_ids"):
+        joints = joints or ids.shape[0] > 0
+    solve_region(world, order, parts, body_rows(world),
+                 np.zeros(2 * region_stages(parts, substeps), dtype=np.int64), chunks, min_rows,
+                 substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
+                 max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
+                 spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold)
     return h
 
 
