@@ -19,6 +19,7 @@ from numba.extending import intrinsic
 from .._core.lazy import JIT
 
 _PAUSE = platform.machine().lower() in ("x86_64", "amd64", "i686", "i386")
+_YIELD = platform.system() != "Windows"  # (sched_yield is POSIX: Windows spins on the hint)
 
 
 def _element(context, builder, array_type, array, index):
@@ -74,13 +75,20 @@ def spin_pause(typingctx):
 
 @intrinsic
 def yield_core(typingctx):
-    """Give the core to another thread (``sched_yield``): what a thread waiting for a stage's
-    last piece does after spinning a while, so that on a busy machine the thread it waits for
-    may run."""
+    """Give the core to another thread (``sched_yield``; on Windows, only the spin-wait hint):
+    what a thread waiting for a stage's last piece does after spinning a while, so that on a
+    busy machine the thread it waits for may run."""
     def codegen(context, builder, signature, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(32), []),
-                                            "sched_yield")
-        builder.call(fn, [])
+        if _YIELD:
+            fn = cgutils.get_or_insert_function(builder.module,
+                                                ir.FunctionType(ir.IntType(32), []),
+                                                "sched_yield")
+            builder.call(fn, [])
+        elif _PAUSE:
+            fn = cgutils.get_or_insert_function(builder.module,
+                                                ir.FunctionType(ir.VoidType(), []),
+                                                "llvm.x86.sse2.pause")
+            builder.call(fn, [])
         return context.get_dummy_value()
 
     return types.void(), codegen
