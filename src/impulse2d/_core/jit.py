@@ -32,10 +32,12 @@ from numba.extending import intrinsic
 
 from .lazy import compiling
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
+from . import inliner as _inliner  # Numba's IR inliner copying a callee once (see there)
 from . import overloads as _overloads  # Numba's library functions compiled once (see there)
 from .deferred import DeferredKernel
 _cache.install()
 _overloads.install()
+_inliner.install()
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
 
