@@ -189,6 +189,16 @@ def test_an_inlined_callees_blocks_are_copied_with_one_scope_per_copy():
         assert len(new.body) == len(old.body) and new.body[0] is not old.body[0]
 
 
+def test_the_package_imports_no_part_of_numbas_inliner_until_it_compiles():
+    import subprocess
+
+    code = ("import sys, impulse2d; "
+            "print('numba.core.inline_closurecall' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
 @needs_jit
 def test_a_kernel_with_inlined_callees_computes_what_python_does():
     import numba

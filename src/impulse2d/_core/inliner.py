@@ -16,7 +16,9 @@ every inlined block's scope to the caller's and renames the callee's variables i
 the caller's IR, types and machine code are what they were (checked: trajectories and the
 kernels' object code, ``BENCHMARKS.md``, 2026-11-29 session 9).
 
-Installed when the package imports (:func:`install`), for Numba versions whose
+Installed at the process's first compile of a kernel of the package (:func:`install`, a
+:data:`.lazy.FIRST_COMPILE` hook: importing Numba's inliner at the package's import would load
+lowering that a warm process never needs), for Numba versions whose
 ``inline_closurecall`` copies blocks as described (checked with Numba 0.68); any other is
 left as it is. This module holds no kernel, so it is left out of the cache's source stamp
 (:data:`.cache.UNCOMPILED_FILES`).
