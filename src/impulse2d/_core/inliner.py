@@ -36,7 +36,8 @@ _local = threading.local()  # .copies: {id(source scope): (source scope, memo)} 
 class _BlockCopier:
     """Stands in for the ``copy`` module inside Numba's inliner, whose only use of it is
     ``copy.deepcopy(block)`` for each block of a callee's IR: while an inline runs
-    (:func:`_inline_ir`), blocks of one scope are copied with one memo."""
+    (``InlineWorker.inline_ir``, as :func:`install` wraps it), blocks of one scope are copied
+    with one memo; anything else is Numba's own ``copy.deepcopy``."""
 
     @staticmethod
     def deepcopy(x, memo=None):
@@ -48,8 +49,6 @@ class _BlockCopier:
         if kept is None or kept[0] is not scope:
             kept = copies[id(scope)] = (scope, {})
         return copy.deepcopy(x, kept[1])
-
-    copy = staticmethod(copy.copy)
 
 
 def install() -> bool:
