@@ -1,7 +1,8 @@
 """How kernels are compiled and bound, where that was changed to compile less: a world's
 reference built over Python's own arrays (``world_ref._adopting_ref``), Numba's library
-functions compiled once per signature for every kind of caller (``_core/overloads.py``), and
-the compile helper started at a process's first compile (``_core/parallel.start_early``)."""
+functions compiled once per signature for every kind of caller (``_core/overloads.py``), a
+callee's blocks copied as one copy by Numba's inliner (``_core/inliner.py``), and the compile
+helper started at a process's first compile (``_core/parallel.start_early``)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,72 @@ def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
     assert compiled.count("ol_np_zeros.<locals>.impl") == 1
     # reference counting is inherited by the implementation: with and without, two compiles
     assert compiled.count("ol_min.<locals>.impl") == 2
+
+
+# -- Numba's inliner, one copy of a callee's blocks -------------------------------------------
+
+def _branchy(x):
+    """A callee of several blocks (each refers to the function's one scope)."""
+    if x > 1.0:
+        y = x * 2.0
+    else:
+        y = x - 3.0
+    for k in range(3):
+        y += k
+    return y
+
+
+@needs_jit
+def test_an_inlined_callees_blocks_are_copied_with_one_scope_per_copy():
+    from numba.core import inline_closurecall
+    from numba.core.compiler import run_frontend
+
+    from impulse2d._core import inliner
+
+    assert inliner.install()  # (installed by the package already: idempotent)
+    assert isinstance(inline_closurecall.copy, inliner._BlockCopier)
+    blocks = list(run_frontend(_branchy).blocks.values())
+    assert len(blocks) > 3 and all(b.scope is blocks[0].scope for b in blocks)
+    copier = inline_closurecall.copy
+    # outside an inline: Numba's own copy, each block with a scope of its own
+    loose = [copier.deepcopy(b) for b in blocks]
+    assert loose[0].scope is not loose[1].scope
+    # inside an inline: one copy of the scope for all the blocks, not the callee's own
+    inliner._local.copies = {}
+    try:
+        shared = [copier.deepcopy(b) for b in blocks]
+    finally:
+        inliner._local.copies = None
+    assert all(b.scope is shared[0].scope for b in shared)
+    assert shared[0].scope is not blocks[0].scope
+    assert shared[0].scope == blocks[0].scope  # the same variables
+    for old, new in zip(blocks, shared):
+        assert len(new.body) == len(old.body) and new.body[0] is not old.body[0]
+
+
+def test_the_package_imports_no_part_of_numbas_inliner_until_it_compiles():
+    import subprocess
+
+    code = ("import sys, impulse2d; "
+            "print('numba.core.inline_closurecall' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+@needs_jit
+def test_a_kernel_with_inlined_callees_computes_what_python_does():
+    import numba
+
+    callee = numba.njit(inline="always")(_branchy)
+
+    def caller(x):
+        return callee(x) + callee(x + 1.5) * callee(-x)
+
+    compiled = numba.njit(caller)
+    for x in (-2.0, 0.25, 0.75, 3.0):  # both branches of each inlined copy
+        python = _branchy(x) + _branchy(x + 1.5) * _branchy(-x)
+        assert compiled(x) == python
 
 
 # -- the helper started at the first compile ----------------------------------------------------

@@ -74,7 +74,7 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
-                    "_core/overloads.py")
+                    "_core/overloads.py", "_core/inliner.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""

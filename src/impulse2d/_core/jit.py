@@ -30,12 +30,16 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .lazy import compiling
+from .lazy import FIRST_COMPILE, compiling
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
+from . import inliner as _inliner  # Numba's IR inliner copying a callee once (see there)
 from . import overloads as _overloads  # Numba's library functions compiled once (see there)
 from .deferred import DeferredKernel
 _cache.install()
 _overloads.install()
+# (at the first compile, not at import: Numba's inliner module imports list and range
+# lowering that a warm process, which loads every kernel, never needs)
+FIRST_COMPILE.append(_inliner.install)
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
 
