@@ -57,17 +57,21 @@ def load_acquire(typingctx, array, index):
     return sig, codegen
 
 
+def _pause(builder):
+    """x86's ``pause`` at the builder's position (LLVM's intrinsic: Numba's JIT has no
+    assembler for inline asm)."""
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),
+                                        "llvm.x86.sse2.pause")
+    builder.call(fn, [])
+
+
 @intrinsic
 def spin_pause(typingctx):
     """The CPU's spin-wait hint (x86 ``pause``; nothing elsewhere): a waiting thread leaves
     the core's resources to its sibling and does not flood the memory bus with reads."""
     def codegen(context, builder, signature, args):
         if _PAUSE:
-            # (LLVM's intrinsic: Numba's JIT has no assembler for inline asm)
-            fn = cgutils.get_or_insert_function(builder.module,
-                                                ir.FunctionType(ir.VoidType(), []),
-                                                "llvm.x86.sse2.pause")
-            builder.call(fn, [])
+            _pause(builder)
         return context.get_dummy_value()
 
     return types.void(), codegen
@@ -85,10 +89,7 @@ def yield_core(typingctx):
                                                 "sched_yield")
             builder.call(fn, [])
         elif _PAUSE:
-            fn = cgutils.get_or_insert_function(builder.module,
-                                                ir.FunctionType(ir.VoidType(), []),
-                                                "llvm.x86.sse2.pause")
-            builder.call(fn, [])
+            _pause(builder)
         return context.get_dummy_value()
 
     return types.void(), codegen
