@@ -349,6 +349,10 @@ def measure_startup(engines, reps=3, cold=True, log=print):
     return out
 
 
+SIMD_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512vl")
+"""The CPU flags recorded with a run (``/proc/cpuinfo``; Linux only)."""
+
+
 def machine_info():
     info = {"python": sys.version.split()[0], "platform": platform.platform(),
             "cpus": os.cpu_count()}
@@ -357,6 +361,11 @@ def machine_info():
             for line in f:
                 if line.startswith("model name"):
                     info["cpu"] = line.split(":", 1)[1].strip()
+                elif line.startswith("flags"):
+                    # the SIMD a machine offers decides how wide the kernels' packed passes run
+                    # (and the vendor how fast: BENCHMARKS.md, the session-9 AMD machine)
+                    flags = line.split(":", 1)[1].split()
+                    info["simd"] = [f for f in flags if f in SIMD_FLAGS]
                     break
         with open("/proc/meminfo") as f:
             info["mem_gib"] = round(int(f.readline().split()[1]) / 2 ** 20, 1)
@@ -465,7 +474,8 @@ def markdown(report):
     summ = report["summary"]
     engines = report["config"]["engines"]
     m = report.get("machine", {})
-    lines.append(f"Machine: {m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs, "
+    simd = f" ({' '.join(m['simd'])})" if m.get("simd") else ""
+    lines.append(f"Machine: {m.get('cpu', '?')}{simd}, {m.get('cpus', '?')} CPUs, "
                  f"{m.get('mem_gib', '?')} GiB; Python {m.get('python', '?')}; "
                  + ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items()))
     lines.append(f"Rounds: {report['config']['rounds']}"
