@@ -47,8 +47,8 @@ import weakref
 
 import numpy as np
 
-from .._batch import _ends_extents, _index
-from .._collision.geometry import SegmentEnds, segment_arrays
+from .._batch import _ends_extents
+from .._collision.geometry import SegmentEnds
 from .._core.storage import IdPool
 from .._handle import Handle
 from .._recycle import packed
@@ -66,6 +66,10 @@ _FREE = ("force",), ("vertices", "normals", "centroid")
 ``extent`` too, which the segments' geometry gives)."""
 
 _u8 = np.uint8
+_WORD = np.uint64
+"""The changed bytes are copied by 8-byte words: the buffer and its columns are 64-byte
+aligned and the free columns float64, so a word is in a free column or out of it whole, and
+the bytes of a word that the call left alone are the template's already (checked)."""
 
 
 class _Template:
@@ -116,19 +120,22 @@ def replayed(b2world, fn, *args, segments=False, **kwargs):
 
 
 class _Tracker:
-    __slots__ = ("buffer", "template", "k", "seen", "checked", "__weakref__")
+    __slots__ = ("buffer", "words", "template", "k", "seen", "checked", "scratch",
+                 "__weakref__")
 
     def __init__(self, world, buffer, template):
         self.buffer = buffer
+        self.words = buffer.view(_WORD)
         self.template = template
         self.k = 0  # the template's next call
         self.seen = _seen(world)
-        self.checked = _checked_ranges(world, buffer)
+        self.checked = _checked_words(world, buffer)
+        self.scratch = np.empty_like(self.words)
 
     def call(self, b2world, fn, args, kwargs, segments):
         world = b2world._world
         held: list = []
-        sig = _sig((getattr(fn, "__qualname__", None), args, kwargs), world, held, segments)
+        sig = _sig(fn, args, kwargs, world, held, segments)
         entries = self.template.entries
         k = self.k
         if sig is None or not self._unchanged(world, entries[k - 1].after if k else None):
@@ -144,7 +151,7 @@ class _Tracker:
         if self.template.owner() not in (None, self):
             return self._stop(b2world, fn, args, kwargs)
         self.template.owner = weakref.ref(self)
-        before, py_before = self.buffer.tobytes(), _state(world)
+        before, py_before = self.words.copy(), _state(world)
         result = fn(*args, **kwargs)
         entry = _record(world, self.buffer, before, py_before, result, sig, held, segments)
         if entry is None:
@@ -157,14 +164,17 @@ class _Tracker:
 
     def _unchanged(self, world, expected) -> bool:
         """Whether the world is as the template left it after its last call (``expected``:
-        those stores' bytes; None: zero, a recycled world as taken), the free columns aside,
+        those stores' words; None: zero, a recycled world as taken), the free columns aside,
         with every attribute the object it was after this world's last call."""
         if _seen(world) != self.seen:
             return False
-        now = self.buffer.tobytes()
+        scratch = self.scratch
         if expected is None:
-            expected = bytes(len(now))
-        return all(now[a:b] == expected[a:b] for a, b in self.checked)
+            np.bitwise_and(self.words, self.checked, out=scratch)
+        else:
+            np.bitwise_xor(self.words, expected, out=scratch)
+            np.bitwise_and(scratch, self.checked, out=scratch)
+        return not scratch.any()
 
     def _stop(self, b2world, fn=None, args=(), kwargs=None):
         b2world._replay = None
@@ -173,44 +183,72 @@ class _Tracker:
         return None if fn is None else fn(*args, **kwargs)
 
 
+_LISTS = ("_body_handles", "_shape_handles", "_joint_handles", "_body_shapes", "_body_joints",
+          "_body_user_data", "_shape_user_data")
+"""The world's dicts that its calls add to in place (:func:`_seen` takes their lengths)."""
+
+
 def _seen(world) -> tuple:
-    """The world's attributes by identity, and the lengths of its dicts (what a call made
-    outside the replay would change besides the stores)."""
-    values = world.__dict__.values()
-    return tuple(map(id, values)), [len(v) for v in values if type(v) is dict]
+    """The world's attributes by identity, and the lengths of the dicts its calls add to
+    (what a call made outside the replay would change besides the stores)."""
+    d = world.__dict__
+    return tuple(map(id, d.values())), [len(d[name]) for name in _LISTS]
 
 
-def _sig(value, world, held: list, segments: bool):
-    """``value`` (a call's name and arguments) as an exact string; None when it holds
-    something that cannot be named (then the call is not replayed)."""
-    out = _name(value, world, held, segments)
-    return None if out is None else repr(out)
+_PLAIN = frozenset((bool, int, float, str, type(None)))
+_NO_NAME = object()
+
+
+def _sig(fn, args, kwargs, world, held: list, segments: bool):
+    """A call (``fn`` with ``args`` and ``kwargs``) as an exact string (``repr``: floats to
+    the bit, -0.0 apart from 0.0); None when an argument cannot be named (then the call is
+    not replayed). Objects named by identity are put in ``held``."""
+    out = _name(args, world, held, segments)
+    if out is _NO_NAME:
+        return None
+    named = []
+    for key, v in kwargs.items():
+        if type(v) not in _PLAIN:
+            v = _name(v, world, held, segments)
+            if v is _NO_NAME:
+                return None
+        named.append((key, v))
+    return repr((getattr(fn, "__qualname__", None), out, named))
 
 
 def _name(value, world, held, segments):
     t = type(value)
-    if value is None or t in (bool, int, float, str):
+    if t in _PLAIN:
         return value
-    if t in (tuple, list):
-        out = [_name(v, world, held, segments) for v in value]
-        return None if any(o is None and v is not None for o, v in zip(out, value)) else out
+    if t is tuple or t is list:
+        if set(map(type, value)) <= _PLAIN:
+            return value
+        out = []
+        for v in value:
+            if type(v) not in _PLAIN:
+                v = _name(v, world, held, segments)
+                if v is _NO_NAME:
+                    return _NO_NAME
+            out.append(v)
+        return out
     if t is dict:
-        out = _name(list(value.items()), world, held, segments)
-        return None if out is None else ("dict", out)
+        # a parsed material: shared and read only (``_b2shapes._parsed``), named by identity
+        held.append(value)
+        return ("dict", id(value))
     if value is world:
         return "world"
     if getattr(value, "__self__", None) is world:  # a bound method of the world
         return ("method", value.__func__.__qualname__)
     if isinstance(value, Handle):
         if value._world is not world:
-            return None
+            return _NO_NAME
         return (t.__qualname__, value._index, value._generation)
     if t is SegmentEnds:
         return "ends" if segments else tuple(value)
     if isinstance(value, tuple) and hasattr(value, "vertices"):  # a geometry, read only
         held.append(value)
         return ("geometry", id(value))
-    return None
+    return _NO_NAME
 
 
 def _state(world) -> dict:
@@ -234,10 +272,10 @@ def _state(world) -> dict:
     return out
 
 
-def _record(world, buffer, before: bytes, py_before: dict, result, sig, held, segments):
+def _record(world, buffer, before, py_before: dict, result, sig, held, segments):
     """The template entry of a call just made, or None when it changed something a replay
     cannot make (a store replaced, an attribute other than the kinds :func:`_state` reads)."""
-    after = buffer.tobytes()
+    after = buffer.view(_WORD).copy()
     py_after = _state(world)
     if py_after.keys() != py_before.keys():
         return None
@@ -278,11 +316,10 @@ def _record(world, buffer, before: bytes, py_before: dict, result, sig, held, se
     named = _result(result, world)
     if named is None:
         return None
-    a = np.frombuffer(after, _u8)
-    index = np.flatnonzero(a != np.frombuffer(before, _u8))
+    index = np.flatnonzero(after != before)
     entry = _Entry()
     entry.sig, entry.held, entry.after = sig, held, after
-    entry.index, entry.values = index, a[index]
+    entry.index, entry.values = index, after[index]
     entry.ops, entry.result, entry.segments = ops, named, segments
     return entry
 
@@ -309,7 +346,7 @@ def _made(named, world):
 def _apply(entry, world, buffer, args):
     """Make ``entry``'s call on ``world`` (checked to be in the recorded state) from the
     template: its bytes, its Python changes, its segments' geometry from ``args``."""
-    buffer[entry.index] = entry.values
+    buffer.view(_WORD)[entry.index] = entry.values
     d = world.__dict__
     for op in entry.ops:
         kind, name = op[0], op[1]
@@ -337,47 +374,56 @@ def _apply(entry, world, buffer, args):
 
 def _write_segments(world, bodies: list, made: list) -> None:
     """The segments' geometry of a static batch (``create_static_bodies(world, bodies)``,
-    which made ``made``), as the batch writes it: the vertices, normals and centroids of
-    ``segment_arrays``, the bodies' extents from the ends (``_ends_extents``)."""
+    which made ``made``) over the template's: the two vertices, two normals and the centroid
+    of each, from its ends by ``segment_arrays``' operations (IEEE double either way: the
+    same bits), the rest of each row zero in the template as in the batch's arrays; the
+    bodies' extents from the ends (``_ends_extents``)."""
     rows = [shape._index for _, shapes in made for shape in shapes]
     if not rows:
         return
     ends = [geom for *_, parts in bodies for _, geom, _ in parts]
     sh = world._shapes
-    sh.vertices[_index(rows)], sh.normals[_index(rows)], sh.centroid[_index(rows)] = (
-        segment_arrays(ends))
+    vertices, normals, centroid = sh.vertices, sh.normals, sh.centroid
+    for s, (ax, ay, bx, by, length, *_) in zip(rows, ends):
+        vertices[s, 0, 0] = ax
+        vertices[s, 0, 1] = ay
+        vertices[s, 1, 0] = bx
+        vertices[s, 1, 1] = by
+        normals[s, 0, 0] = (by - ay) / length
+        normals[s, 0, 1] = -(bx - ax) / length
+        normals[s, 1, 0] = (ay - by) / length
+        normals[s, 1, 1] = -(ax - bx) / length
+        centroid[s, 0] = 0.5 * (ax + bx)
+        centroid[s, 1] = 0.5 * (ay + by)
     _ends_extents(world._bodies, [body._index for body, _ in made],
                   [shapes for _, shapes in made], ends)
 
 
-_RANGES: dict = {}
-"""(buffer length, the free columns' offsets) -> the byte ranges :meth:`_Tracker._unchanged`
-compares."""
+_CHECKED: dict = {}
+"""(buffer length, the free columns' offsets) -> the mask :meth:`_Tracker._unchanged` takes."""
 
 
-def _checked_ranges(world, buffer) -> list:
-    """The byte ranges of the packed stores outside the free columns (and the bodies'
-    extents)."""
+def _checked_words(world, buffer):
+    """A mask of the packed stores' words, all ones outside the free columns (and the bodies'
+    extents), zero in them."""
     base = buffer.__array_interface__["data"][0]
     free = []
     for store, names in zip((world._bodies, world._shapes), _FREE):
         for name in (*names, "extent") if store is world._bodies else names:
             column = getattr(store, name)
             start = column.__array_interface__["data"][0] - base
-            free.append((start, start + column.nbytes))
-    free.sort()
+            free.append((start // 8, (start + column.nbytes) // 8))
     key = (buffer.nbytes, tuple(free))
-    ranges = _RANGES.get(key)
-    if ranges is None:
-        ranges, at = [], 0
+    mask = _CHECKED.get(key)
+    if mask is None:
+        mask = np.full(buffer.nbytes // 8, np.iinfo(_WORD).max, _WORD)
         for a, b in free:
-            if a > at:
-                ranges.append((at, a))
-            at = max(at, b)
-        if at < buffer.nbytes:
-            ranges.append((at, buffer.nbytes))
-        ranges = _RANGES[key] = ranges
-    return ranges
+            mask[a:b] = 0
+        mask.flags.writeable = False
+        if len(_CHECKED) >= _MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = mask
+    return mask
 
 
 def clear() -> None:
