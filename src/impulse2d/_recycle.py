@@ -215,24 +215,9 @@ def _zeroed(world, stores: tuple) -> tuple:
     return packed, True
 
 
-def packed(world):
-    """The one buffer ``world``'s body, shape and joint stores view (laid out by a take,
-    :func:`_zeroed`), or None when they are not those views (a world never taken, or whose
-    stores grew or were restored since)."""
-    entry = _PACKED.get(world)
-    if entry is None:
-        return None
-    d = world.__dict__
-    stores = entry[0]
-    if (stores[0] is not d.get("_bodies") or stores[1] is not d.get("_shapes")
-            or stores[2] is not d.get("_joints")):
-        return None
-    return entry[1]
-
-
 def clear() -> None:
     """Forget every kept world (tests)."""
     _KEPT.clear()
 
 
-__all__ = ["ROWS", "clear", "keep", "packed", "take"]
+__all__ = ["ROWS", "clear", "keep", "take"]

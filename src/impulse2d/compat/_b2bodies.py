@@ -14,7 +14,6 @@ from .._core.state import DYNAMIC
 from .. import _sleep, _validate
 from ..body import _resulting_velocity
 from ._b2math import b2Rot, b2Transform, b2Vec2, vec, vec_tuple
-from ._b2replay import replayed
 from ._b2rows import BodyRows
 from ._b2shapes import (b2ChainShape, b2CircleShape, b2EdgeShape, b2Fixture, b2FixtureDef,
                         b2LoopShape, b2PolygonShape, b2Shape, chain_fixture, shape_parts)
@@ -440,7 +439,7 @@ class b2Body:  # noqa: N801
         self._b2world._flush_queue()  # shape rows in call order: what was queued comes first
         row = self._handle._row()
         b2shape, bits, parts = fixture_parts(defn)
-        shape = replayed(self._b2world, self._w._attach_shape, row, *parts)
+        shape = self._w._attach_shape(row, *parts)
         fixture = b2Fixture(shape, b2shape, self, defn.userData, bits)
         self._fixtures.append(fixture)
         self._b2world._fixtures[shape._index] = fixture

@@ -33,7 +33,6 @@ from .._core.state import Joints
 from ..joints import Joint
 from ._b2bodies import b2Body
 from ._b2math import b2Vec2, vec_tuple
-from ._b2replay import replayed
 
 _MAX_SPEED = 1.0e5  # rad/s or m/s: the engine's bound on a motor speed
 
@@ -344,19 +343,15 @@ def create_joint(b2world, defn):
     pa, pb = _anchor_defaults(defn, a, b)
     ha, hb = a._handle, b._handle
     if kind is b2RevoluteJointDef:
-        joint = replayed(
-            b2world, _box2d_anchors, w.create_revolute_joint,
-            vec_tuple(defn.localAnchorB, "localAnchorB"), defn.referenceAngle, ha, hb, tuple(pa),
-            enable_limit=bool(defn.enableLimit), lower_angle=defn.lowerAngle,
+        joint = w.create_revolute_joint(
+            ha, hb, tuple(pa), enable_limit=bool(defn.enableLimit), lower_angle=defn.lowerAngle,
             upper_angle=defn.upperAngle, enable_motor=bool(defn.enableMotor),
             motor_speed=defn.motorSpeed, max_motor_torque=defn.maxMotorTorque,
             collide_connected=cc)
         cls = b2RevoluteJoint
     elif kind is b2PrismaticJointDef:
-        joint = _box2d_anchors(
-            w.create_prismatic_joint, vec_tuple(defn.localAnchorB, "localAnchorB"),
-            defn.referenceAngle, ha, hb, tuple(pa),
-            tuple(a.GetWorldVector(vec_tuple(defn.localAxisA, "localAxisA"))),
+        joint = w.create_prismatic_joint(
+            ha, hb, tuple(pa), tuple(a.GetWorldVector(vec_tuple(defn.localAxisA, "localAxisA"))),
             enable_limit=bool(defn.enableLimit), lower=defn.lowerTranslation,
             upper=defn.upperTranslation, enable_motor=bool(defn.enableMotor),
             motor_speed=defn.motorSpeed, max_motor_force=defn.maxMotorForce,
@@ -370,10 +365,9 @@ def create_joint(b2world, defn):
                                         collide_connected=cc)
         return _wrap(b2DistanceJoint, joint, b2world, a, b, defn)
     elif kind is b2WeldJointDef:
-        joint = _box2d_anchors(w.create_weld_joint, vec_tuple(defn.localAnchorB, "localAnchorB"),
-                               defn.referenceAngle, ha, hb, tuple(pa),
-                               angular_hertz=defn.frequencyHz,
-                               angular_damping_ratio=defn.dampingRatio, collide_connected=cc)
+        joint = w.create_weld_joint(ha, hb, tuple(pa), angular_hertz=defn.frequencyHz,
+                                    angular_damping_ratio=defn.dampingRatio,
+                                    collide_connected=cc)
         cls = b2WeldJoint
     elif kind is b2WheelJointDef:
         hertz = float(defn.frequencyHz)
@@ -417,24 +411,16 @@ def create_joint(b2world, defn):
         return wrapper
     else:
         raise TypeError(f"unsupported joint definition {kind.__name__}")
-    return _wrap(cls, joint, b2world, a, b, defn)
-
-
-def _box2d_anchors(make, anchor_b, reference_angle, *args, **kwargs):
-    """``make(*args, **kwargs)``, an engine joint made from one world anchor, with Box2D's
-    anchor on B (``anchor_b``, local) and reference angle written (see the module docstring):
-    one engine call, which ``_b2replay`` replays as one."""
-    joint = make(*args, **kwargs)
-    w = joint._world
+    # Box2D's anchor on B and reference angle (see the module docstring)
     jt = w._joints
     j = joint._index
-    jt.local_anchor_b[j] = anchor_b
-    ref = float(reference_angle)
+    jt.local_anchor_b[j] = vec_tuple(defn.localAnchorB, "localAnchorB")
+    ref = float(defn.referenceAngle)
     if not math.isfinite(ref):
         w.destroy_joint(joint)
         raise ValueError(f"referenceAngle must be finite, got {ref}")
     jt.reference_angle[j] = ref
-    return joint
+    return _wrap(cls, joint, b2world, a, b, defn)
 
 
 def _wrap(cls, joint, b2world, a, b, defn):

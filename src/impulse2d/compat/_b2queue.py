@@ -41,7 +41,6 @@ from .._validate import angle as check_angle, vec2
 from ._b2bodies import b2Body, fixture_parts
 from ._b2joints import b2GearJoint
 from ._b2math import vec_tuple
-from ._b2replay import replayed
 from ._b2shapes import b2ChainShape, b2Fixture, b2FixtureDef, shape_parts
 
 _QUEUEABLE = frozenset(("position", "angle", "userData", "fixtures", "shapes"))
@@ -189,8 +188,7 @@ def flush_queue(b2world) -> bool:
         if op == "drop":
             _destroy_run(world, run)
             continue
-        made = replayed(b2world, create_static_bodies, world, [entry[1:] for entry in run],
-                        segments=True)
+        made = create_static_bodies(world, [entry[1:] for entry in run])
         for (body, *_), (handle, shapes) in zip(run, made):
             body._attach(handle)
             b2world._bodies[handle._index] = body

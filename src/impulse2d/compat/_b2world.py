@@ -90,7 +90,6 @@ from ._b2math import b2Vec2, vec_tuple
 from ._b2shapes import b2Fixture
 from ._b2after import _after_step, _touch_columns
 from ._b2release import engine_count, recycle_key, release
-from ._b2replay import replayed, start as start_replay
 from ._b2rows import BodyRows
 from ._b2manifold import LazyManifold, b2WorldManifold, contact_manifold
 from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, queue_static,
@@ -334,7 +333,6 @@ class b2World:  # noqa: N801
         key = recycle_key(self, changes)
         recycled = None if key is None else take(key, _b2snapshot.LayerWorld, gravity,
                                                    changes)
-        recycled_key_taken = recycled is not None
         if recycled is None:
             self._world, sweeps = _b2snapshot.LayerWorld(gravity=gravity, **changes), None
         else:
@@ -378,9 +376,6 @@ class b2World:  # noqa: N801
         self.continuousPhysics = bool(continuousPhysics)
         self.subStepping = bool(subStepping)
         self._engine_count = engine_count(self)  # (last: the engine world as made, _b2release)
-        self._replay = None  # a recycled world's construction replayed (_b2replay)
-        if recycled_key_taken:
-            start_replay(self)
 
     def __del__(self, _release=release):
         # a dropped world's engine world, freed by reference counts where only the layer held
@@ -544,8 +539,8 @@ class b2World:  # noqa: N801
         if not active:
             raise ValueError("inactive bodies (active=False) are not supported")
         flush_queue(self)  # bodies are made in call order (_b2queue)
-        handle = replayed(
-            self, self._world.create_body, kind, position=vec_tuple(position, "position"), angle=angle,
+        handle = self._world.create_body(
+            kind, position=vec_tuple(position, "position"), angle=angle,
             linear_velocity=vec_tuple(linearVelocity, "linearVelocity"),
             angular_velocity=angularVelocity, linear_damping=linearDamping,
             angular_damping=angularDamping, gravity_scale=gravityScale,
