@@ -186,10 +186,7 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
         for k in marked.tolist():
             _check(state, k, dt)
         dirty[marked] = False  # (after the checks: making a world ready writes to it)
-    args = state.args
-    args[:, PAIRS_DIRTY] = state.pairs_dirty
-    args[:, DT] = dt
-    args[:, HAS_SLEEPERS] = state.sleepers != 0
+    _write_arguments(state, dt, _EVERY)
     slow = state.slow
     if not slow.any():
         return state.everyone, []
@@ -204,12 +201,22 @@ def _prepare_only(state: ReadyState, dt: float, only: np.ndarray) -> tuple:
     for k in marked.tolist():
         _check(state, k, dt)
     dirty[marked] = False
-    args = state.args
-    args[only, PAIRS_DIRTY] = state.pairs_dirty[only]
-    args[only, DT] = dt
-    args[only, HAS_SLEEPERS] = state.sleepers[only] != 0
+    _write_arguments(state, dt, only)
     slow = state.slow[only]
     return only[~slow], only[slow].tolist()
+
+
+_EVERY = slice(None)
+
+
+def _write_arguments(state: ReadyState, dt: float, rows) -> None:
+    """The arguments that vary from step to step (dirty pairs, sleepers) and the step's
+    ``dt``, from the batch's arrays into the ``rows`` (every world: :data:`_EVERY`; or an
+    int64 array of indices) of ``state.args``."""
+    args = state.args
+    args[rows, PAIRS_DIRTY] = state.pairs_dirty[rows]
+    args[rows, DT] = dt
+    args[rows, HAS_SLEEPERS] = state.sleepers[rows] != 0
 
 
 def _check(state: ReadyState, k: int, dt: float) -> None:
