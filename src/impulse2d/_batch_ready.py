@@ -31,7 +31,7 @@ from ._dynamics.step import _continuous_first, _ready, _settings_arguments, _ste
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
 from ._stores_epoch import CHANGES
-from .snapshot import restore as restore_world
+from .snapshot import restore_many
 
 
 
@@ -125,8 +125,8 @@ class ReadyState:
         restored have their entries checked here, and are marked for the next step's checks
         (the cost is theirs)."""
         worlds = self.worlds
+        restore_many([worlds[k] for k in chosen], [snapshots[k] for k in chosen])
         for k in chosen:
-            restore_world(worlds[k], snapshots[k])
             _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
         for k in chosen:
             self.refresh_ref(k)
