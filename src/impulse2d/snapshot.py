@@ -347,6 +347,34 @@ _N_COUNTS = len(DIRECT_COUNT_NAMES)
 _KINDS: dict = {}
 
 
+def share_buffers(snapshots) -> None:
+    """Make the snapshots among ``snapshots`` whose stores hold the same bytes in the same
+    layout (the copies of one world, as ``WorldBatch.replicate`` makes them and an
+    environment snapshots them as built) hold one buffer, the first one's: a buffer is only
+    read once taken (a restore copies out of it; only :func:`adopt` hands one to a world, and
+    only a snapshot made for it), so one serves them all. The memory of the copies' stores is
+    saved, and a restore of many worlds reads one buffer, which stays in the cache."""
+    kept, valid = {}, {}
+    for snapshot in snapshots:
+        buffer = snapshot._buffer
+        if buffer is None:
+            continue
+        layout, offsets, sizes = snapshot._layout
+        mask = valid.get(layout)  # (equal layouts: the same offsets and sizes)
+        if mask is None:
+            # the columns' bytes, not the alignment's padding (not written: any bytes)
+            mask = np.zeros(int(offsets[-1] + sizes[-1]) if len(sizes) else 0, dtype=bool)
+            for offset, size in zip(offsets.tolist(), sizes.tolist()):
+                mask[offset:offset + size] = True
+            valid[layout] = mask
+        start = snapshot._start
+        first = kept.setdefault((layout, buffer[start:start + mask.shape[0]][mask].tobytes()),
+                                snapshot)
+        if first is not snapshot:
+            snapshot._buffer, snapshot._start = first._buffer, first._start
+            snapshot._source_addresses = None
+
+
 def _kinds(plan) -> dict:
     """``plan.others`` -> handles, user data or other (None), worked out once per tuple."""
     kinds = _KINDS.get(plan.others)
