@@ -83,7 +83,9 @@ have not changed since (their packed form, which any change clears, is the one o
 so are the joint rows, which the world replaces rather than changes. The step's reference to
 the stores and its table of kernels then stay good, and the step after the restore does not
 rebuild them. Every other restore, and every snapshot loaded from bytes, takes the checked
-path below; both give the same bits.
+path below; both give the same bits. A batch restores many worlds at once
+(:func:`restore_many`: every fast world's stores in one copy), and the snapshots of a batch's
+copies of one world share one buffer (:func:`share_buffers`).
 
 Restoring checks everything before it writes anything: a snapshot of another world, of another
 version of the stores (a column missing, added, or of another type) or anything else raises
