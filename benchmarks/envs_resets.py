@@ -1,11 +1,14 @@
 """What a native vector environment's reset costs, phase by phase, in a real run.
 
     PYTHONPATH=src python benchmarks/envs_resets.py lander|walker [num_envs] [steps] [threads]
+        [--warm STEPS] [--json PATH]
 
 One process: ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` with
-``num_envs`` environments (default 1,024), reset with seed 0, 20 steps of seeded uniform random
-actions (kernels loaded, episodes under way), then ``steps`` more (default 200), as
-``envs_steps.py`` takes them. Each environment step's next-step autoresets go through
+``num_envs`` environments (default 1,024), reset with seed 0, ``--warm`` steps (default 20) of
+seeded uniform random actions (kernels loaded, episodes under way; with 100 or more the first
+episodes have ended too, so that the first restore's one-time loading of its kernels from
+Numba's cache is not in the figures), then ``steps`` more (default 200), as ``envs_steps.py``
+takes them. Each environment step's next-step autoresets go through
 ``BatchVectorEnv._restart``: the worlds' restore from the snapshot of them as built
 (``WorldBatch.restore``), the episodes' random parts (``_begin_episodes``) and the reset's own
 action (``_reset_act``); the batch step after them is their reset's step, counted in the step.
@@ -79,6 +82,11 @@ def main(argv=None) -> dict:
         k = argv.index("--json")
         path = argv[k + 1]
         del argv[k:k + 2]
+    warm = 20
+    if "--warm" in argv:
+        k = argv.index("--warm")
+        warm = int(argv[k + 1])
+        del argv[k:k + 2]
     env = argv[0]
     n = int(argv[1]) if len(argv) > 1 else 1024
     steps = int(argv[2]) if len(argv) > 2 else 200
@@ -88,8 +96,8 @@ def main(argv=None) -> dict:
     envs.batch.threads = threads
     space = envs.action_space
     space.seed(0)
-    actions = [space.sample() for _ in range(steps + 20)]
-    for k in range(20):
+    actions = [space.sample() for _ in range(steps + warm)]
+    for k in range(warm):
         envs.step(actions[k])
     totals = dict.fromkeys(PHASES, 0.0)
     kernel, windows = [], []
@@ -104,12 +112,13 @@ def main(argv=None) -> dict:
     c, w = time.process_time(), time.perf_counter()
     for k in range(steps):
         resets += int(envs._done.sum())
-        obs, reward, terminated, truncated, _ = envs.step(actions[20 + k])
+        obs, reward, terminated, truncated, _ = envs.step(actions[warm + k])
         for a in (obs, reward, terminated, truncated):
             digest.update(a.tobytes())
     cpu, wall = time.process_time() - c, time.perf_counter() - w
     per = max(resets, 1)
-    out = {"env": env, "num_envs": n, "steps": steps, "threads": threads, "resets": resets,
+    out = {"env": env, "num_envs": n, "steps": steps, "warm": warm, "threads": threads,
+           "resets": resets,
            "us_per_world_reset": {name: round(totals[name] / per * 1e6, 2) for name in PHASES},
            "reset_us_per_world": round(sum(totals.values()) / per * 1e6, 2),
            "cpu_us_per_env_step": round(cpu / (n * steps) * 1e6, 3),

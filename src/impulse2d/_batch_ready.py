@@ -31,7 +31,7 @@ from ._dynamics.step import _continuous_first, _ready, _settings_arguments, _ste
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
 from ._stores_epoch import CHANGES
-from .snapshot import restore as restore_world
+from .snapshot import restore_many
 
 
 
@@ -125,8 +125,8 @@ class ReadyState:
         restored have their entries checked here, and are marked for the next step's checks
         (the cost is theirs)."""
         worlds = self.worlds
+        restore_many([worlds[k] for k in chosen], [snapshots[k] for k in chosen])
         for k in chosen:
-            restore_world(worlds[k], snapshots[k])
             _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
         for k in chosen:
             self.refresh_ref(k)
@@ -186,10 +186,7 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
         for k in marked.tolist():
             _check(state, k, dt)
         dirty[marked] = False  # (after the checks: making a world ready writes to it)
-    args = state.args
-    args[:, PAIRS_DIRTY] = state.pairs_dirty
-    args[:, DT] = dt
-    args[:, HAS_SLEEPERS] = state.sleepers != 0
+    _write_arguments(state, dt, _EVERY)
     slow = state.slow
     if not slow.any():
         return state.everyone, []
@@ -204,12 +201,22 @@ def _prepare_only(state: ReadyState, dt: float, only: np.ndarray) -> tuple:
     for k in marked.tolist():
         _check(state, k, dt)
     dirty[marked] = False
-    args = state.args
-    args[only, PAIRS_DIRTY] = state.pairs_dirty[only]
-    args[only, DT] = dt
-    args[only, HAS_SLEEPERS] = state.sleepers[only] != 0
+    _write_arguments(state, dt, only)
     slow = state.slow[only]
     return only[~slow], only[slow].tolist()
+
+
+_EVERY = slice(None)
+
+
+def _write_arguments(state: ReadyState, dt: float, rows) -> None:
+    """The arguments that vary from step to step (dirty pairs, sleepers) and the step's
+    ``dt``, from the batch's arrays into the ``rows`` (every world: :data:`_EVERY`; or an
+    int64 array of indices) of ``state.args``."""
+    args = state.args
+    args[rows, PAIRS_DIRTY] = state.pairs_dirty[rows]
+    args[rows, DT] = dt
+    args[rows, HAS_SLEEPERS] = state.sleepers[rows] != 0
 
 
 def _check(state: ReadyState, k: int, dt: float) -> None:

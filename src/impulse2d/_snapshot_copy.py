@@ -235,5 +235,19 @@ def copy_in(plan: Plan, layout: tuple, buffer: np.ndarray, start: int, stores=No
     _copy.entry(addresses, 0, layout[1][columns], base, plan.sizes[columns])
 
 
-__all__ = ["Plan", "plan_for", "views", "copied_stores", "copy_out", "copy_in", "copy_spans",
-           "PLAN", "ALIGN"]
+def copy_in_many(plans: list, sources: list) -> None:
+    """Write snapshots' buffers into several worlds' stores in one call: ``sources[k]``, the
+    address of each column's bytes in a snapshot (written through a layout equal to
+    ``plans[k].layout``), into ``plans[k]``'s columns. A copy of one world's stores is one
+    call with its argument arrays (the array adapters of Numba's wrapper: a few microseconds,
+    a call of its own for each world a batch restores); here every span of every world goes
+    in one."""
+    if not plans:
+        return
+    destinations = np.concatenate([plan.addresses for plan in plans])
+    _copy.entry(destinations, 0, np.concatenate(sources), 0,
+                np.concatenate([plan.sizes for plan in plans]))
+
+
+__all__ = ["Plan", "plan_for", "views", "copied_stores", "copy_out", "copy_in", "copy_in_many",
+           "copy_spans", "PLAN", "ALIGN"]

@@ -44,7 +44,7 @@ from ._collision.query_index import CELL_SCALE
 from ._dynamics import batch_step as _batch
 from .constants import HUGE
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
-from .snapshot import Snapshot
+from .snapshot import Snapshot, share_buffers
 
 _MOTORISED = (RevoluteJoint, PrismaticJoint, WheelJoint, DistanceJoint)
 """Joint types with a ``motor_speed`` (rad/s for revolute and wheel, m/s for the others)."""
@@ -608,8 +608,12 @@ class WorldBatch:
 
     # -- snapshots --------------------------------------------------------------------------------
     def snapshot(self) -> BatchSnapshot:
-        """Every world's :class:`~impulse2d.Snapshot`, for :meth:`restore`."""
-        return BatchSnapshot(tuple(w.snapshot() for w in self._worlds))
+        """Every world's :class:`~impulse2d.Snapshot`, for :meth:`restore`. Worlds whose stores
+        hold the same bytes (copies of one world, as :meth:`replicate` makes them) share
+        them in memory (:func:`.snapshot.share_buffers`)."""
+        snapshots = tuple(w.snapshot() for w in self._worlds)
+        share_buffers(snapshots)
+        return BatchSnapshot(snapshots)
 
     def restore(self, snapshot: BatchSnapshot, worlds=None) -> None:
         """Put worlds back in their state of ``snapshot`` (of this batch): all of them

@@ -83,7 +83,9 @@ have not changed since (their packed form, which any change clears, is the one o
 so are the joint rows, which the world replaces rather than changes. The step's reference to
 the stores and its table of kernels then stay good, and the step after the restore does not
 rebuild them. Every other restore, and every snapshot loaded from bytes, takes the checked
-path below; both give the same bits.
+path below; both give the same bits. A batch restores many worlds at once
+(:func:`restore_many`: every fast world's stores in one copy), and the snapshots of a batch's
+copies of one world share one buffer (:func:`share_buffers`).
 
 Restoring checks everything before it writes anything: a snapshot of another world, of another
 version of the stores (a column missing, added, or of another type) or anything else raises
@@ -109,6 +111,7 @@ import numpy as np
 
 from . import _lock, _sleep, events
 from . import _snapshot_copy as _fast
+from ._core.address import address as _address
 from ._handle import Handle
 from ._stores_epoch import bump as stores_replaced
 from ._dynamics.contact_lanes import sync_constraint_rows
@@ -139,6 +142,8 @@ _ATOM_TYPES = frozenset(_ATOMS)
 _SETTING_NAMES = tuple(f.name for f in dataclasses.fields(WorldSettings))
 _get_settings = operator.attrgetter(*_SETTING_NAMES)
 _JOINT_ROWS = "_joint_index"
+_ROWS_MAP = "rows map"
+_SAME_ROWS = "joint rows"
 _SHARED = frozenset(map(id, events.SHARED))
 """Objects copied by reference (:data:`.events.SHARED`: constants nobody changes)."""
 _CONTACT_STORES = frozenset(("_contacts", "_constraints"))
@@ -175,7 +180,8 @@ class Snapshot:
 
     __slots__ = ("_uid", "_state", "_handles", "_user_data", "_settings", "_counts",
                  "_settings_seen", "_rows_maps", "_unchecked", "_buffer", "_start", "_layout",
-                 "_others", "_shown", "_settings_ref", "_derived", "_rows_ref")
+                 "_others", "_shown", "_settings_ref", "_derived", "_rows_ref", "_recipe",
+                 "_source_addresses")
 
     def __init__(self, uid, state, handles, user_data, settings, counts, settings_seen,
                  rows_maps, fast=None):
@@ -196,6 +202,43 @@ class Snapshot:
         (self._buffer, self._start, self._layout, self._others, self._settings_ref,
          self._derived, self._rows_ref) = fast or (None,) * 7
         self._shown = fast is None
+        self._recipe = None  # (made by the first fast restore: _make_recipe)
+        self._source_addresses = None  # (likewise: _sources)
+
+    def _make_recipe(self) -> tuple:
+        """How the fast restore writes the attributes other than stores (``self._others``),
+        worked out once: ``(atoms, others)``, the values that cannot change (numbers,
+        strings, None, tuples of them: shared, as :func:`_copy` shares them) as a dict the
+        world's takes in one update, and ``(name, kind, value)`` for the rest, ``kind`` one
+        of handles, user data, a map of rows, the joint rows or None (copied)."""
+        atoms, others = {}, []
+        state, rows_maps = self._state, self._rows_maps
+        for name in self._others:
+            if name.endswith(_HANDLES):
+                others.append((name, _HANDLES, self._handles[name]))
+            elif name.endswith(_USER_DATA):
+                others.append((name, _USER_DATA, self._user_data[name]))
+            else:
+                value = state[name]
+                kind = type(value)
+                if kind in _ATOM_TYPES or (kind is tuple
+                                           and set(map(type, value)) <= _ATOM_TYPES):
+                    atoms[name] = value
+                elif name in rows_maps:
+                    others.append((name, _ROWS_MAP, value))
+                elif name == _JOINT_ROWS:
+                    others.append((name, _SAME_ROWS, value))
+                else:
+                    others.append((name, None, value))
+        self._recipe = (atoms, tuple(others))
+        return self._recipe
+
+    def _sources(self) -> np.ndarray:
+        """The address of each store column's bytes in the buffer (int64, the plan's order),
+        for :func:`._snapshot_copy.copy_in_many` (found once: the buffer does not move)."""
+        if self._source_addresses is None:
+            self._source_addresses = self._layout[1] + (_address(self._buffer) + self._start)
+        return self._source_addresses
 
     def _full_state(self) -> dict:
         """Every attribute's copy, the stores included (shown as views of the buffer)."""
@@ -243,6 +286,7 @@ class Snapshot:
         (self._buffer, self._start, self._layout, self._others, self._settings_ref,
          self._derived, self._rows_ref) = (None,) * 7
         self._shown = True
+        self._recipe = self._source_addresses = None
 
 
 class _Columns(dict):
@@ -303,6 +347,34 @@ def take(world) -> Snapshot:
 
 _N_COUNTS = len(DIRECT_COUNT_NAMES)
 _KINDS: dict = {}
+
+
+def share_buffers(snapshots) -> None:
+    """Make the snapshots among ``snapshots`` whose stores hold the same bytes in the same
+    layout (the copies of one world, as ``WorldBatch.replicate`` makes them and an
+    environment snapshots them as built) hold one buffer, the first one's: a buffer is only
+    read once taken (a restore copies out of it; only :func:`adopt` hands one to a world, and
+    only a snapshot made for it), so one serves them all. The memory of the copies' stores is
+    saved, and a restore of many worlds reads one buffer, which stays in the cache."""
+    kept, valid = {}, {}
+    for snapshot in snapshots:
+        buffer = snapshot._buffer
+        if buffer is None:
+            continue
+        layout, offsets, sizes = snapshot._layout
+        mask = valid.get(layout)  # (equal layouts: the same offsets and sizes)
+        if mask is None:
+            # the columns' bytes, not the alignment's padding (not written: any bytes)
+            mask = np.zeros(int(offsets[-1] + sizes[-1]) if len(sizes) else 0, dtype=bool)
+            for offset, size in zip(offsets.tolist(), sizes.tolist()):
+                mask[offset:offset + size] = True
+            valid[layout] = mask
+        start = snapshot._start
+        first = kept.setdefault((layout, buffer[start:start + mask.shape[0]][mask].tobytes()),
+                                snapshot)
+        if first is not snapshot:
+            snapshot._buffer, snapshot._start = first._buffer, first._start
+            snapshot._source_addresses = None
 
 
 def _kinds(plan) -> dict:
@@ -646,33 +718,72 @@ def _restore_fast(world, snapshot) -> bool:
             for name, value in copies.items():
                 d[name] = value  # (not the _contacts property: its staleness is settled below)
             stores_replaced()  # (a batch checks its worlds' step references again)
+    _restore_rest(world, snapshot, unsynced)
+    return True
+
+
+def restore_many(worlds, snapshots) -> None:
+    """Restore ``snapshots[k]`` into ``worlds[k]`` for each ``k`` (each a :class:`Snapshot`
+    of its world, distinct worlds, checked by the caller: ``WorldBatch.restore``), with the
+    bits of :func:`restore` one world at a time. The worlds whose stores have their snapshot's
+    layout (the fast path's usual case: an environment's worlds restored as built) have every
+    store column of all of them written in one compiled copy; the others are restored one at
+    a time. Then each world's other attributes, as :func:`_restore_fast` writes them."""
+    same = []
+    for world, snapshot in zip(worlds, snapshots):
+        plan = _same_layout(world, snapshot)
+        if plan is None:
+            restore(world, snapshot)
+        else:
+            same.append((world, snapshot, plan))
+    if not same:
+        return
+    _fast.copy_in_many([plan for _, _, plan in same],
+                       [snapshot._sources() for _, snapshot, _ in same])
+    for world, snapshot, _ in same:
+        d = vars(world)
+        _restore_rest(world, snapshot, d["_contacts_stale"] or d["_constraints_stale"])
+
+
+def _same_layout(world, snapshot):
+    """``world``'s plan if ``snapshot`` (of ``world``) restores through it in one copy of its
+    buffer (taken by the fast path, the world's attributes and store layout those of then);
+    else None."""
+    if snapshot._buffer is None:
+        return None
+    plan = _fast.plan_for(world, _is_store, _skipped)
+    if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
+        return None
+    layout = snapshot._layout[0]
+    return plan if plan.layout is layout or plan.layout == layout else None
+
+
+def _restore_rest(world, snapshot, unsynced: bool) -> None:
+    """:func:`_restore_fast` after the stores' copy: Python's contact stores put into the
+    step's reference if a step left newer ones there (``unsynced``), the attributes other than
+    stores, the settings, the counters and the flags."""
+    d = vars(world)
     if unsynced and not put_contact_stores(world, d["_contacts"], d["_constraints"]):
         stores_replaced()  # the next step builds the reference from Python's stores
-    state = snapshot._state
-    kinds = _kinds(plan)
-    rows_maps = snapshot._rows_maps
-    for name in plan.others:
-        kind = kinds[name]
+    atoms, others = snapshot._recipe or snapshot._make_recipe()
+    d.update(atoms)
+    for name, kind, value in others:
         if kind is _HANDLES:
-            d[name] = _handles_for(world, snapshot._handles[name], d[name])
+            d[name] = _handles_for(world, value, d[name])
         elif kind is _USER_DATA:
-            d[name] = dict(snapshot._user_data[name])
+            d[name] = dict(value)
+        elif kind is _ROWS_MAP:
+            if d[name] != value:  # (lists of ints: equal means the same bits)
+                d[name] = _copy_rows_map(value)
+        elif kind is _SAME_ROWS and d[name] is snapshot._rows_ref:
+            pass  # the very rows of then (the world replaces them, never changes them)
         else:
-            value = state[name]
-            if type(value) in _ATOM_TYPES:  # (most of them: no call)
-                d[name] = value
-            elif name in rows_maps:
-                if d[name] != value:  # (lists of ints: equal means the same bits)
-                    d[name] = _copy_rows_map(value)
-            elif name == _JOINT_ROWS and d[name] is snapshot._rows_ref:
-                pass  # the very rows of then (the world replaces them, never changes them)
+            current = d[name]
+            if (type(value) is np.ndarray and type(current) is np.ndarray
+                    and value.shape == current.shape and value.dtype == current.dtype):
+                current[...] = value  # in place: the step's reference may hold it
             else:
-                current = d[name]
-                if (type(value) is np.ndarray and type(current) is np.ndarray
-                        and value.shape == current.shape and value.dtype == current.dtype):
-                    current[...] = value  # in place: the step's reference may hold it
-                else:
-                    d[name] = _copy(value)
+                d[name] = _copy(value)
     settings = world._settings
     counts = snapshot._counts
     verbs = world._verbs
@@ -708,7 +819,6 @@ def _restore_fast(world, snapshot) -> bool:
     world.__dict__["_contacts_stale"] = False  # (synced above; its store is the world's now)
     world._query_index = world._query_spare = None
     _sleep.awake_changed(world)  # the reference's awake sets are the rows of before
-    return True
 
 
 def _same_shapes(a, b) -> bool:
