@@ -62,8 +62,9 @@ def thread_clocks() -> dict:
 def cut(world) -> dict:
     """The solve order's segments at the world's threshold: parallel blocks and serial runs."""
     sync_constraints(world)
-    cs, bodies = world._constraints, world._bodies
-    parts = segments(cs.body_a, cs.body_b, bodies.type, _threads.MIN_ROWS)
+    cs, bodies, contacts = world._constraints, world._bodies, world._contacts
+    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type,
+                     _threads.MIN_ROWS)
     sizes = [int(hi - lo) for lo, hi, par in parts if par]
     serial = [int(hi - lo) for lo, hi, par in parts if not par]
     return {"rows": int(cs.body_a.shape[0]), "parallel_blocks": sizes,

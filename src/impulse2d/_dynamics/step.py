@@ -74,7 +74,7 @@ from .scratch import (colour_size, colour_views, grow, grow_velocities, move_siz
 from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    DIRECT_ROWS_SIGNATURE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
+                    DIRECT_ROWS_SIGNATURE, FINALIZE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
                     JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, PAIRS,
                     PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE,
                     THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
@@ -334,13 +334,23 @@ def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, 
     if (table[SERIAL_SOLVER] != 0 and order.shape[0] < table[THREAD_ROWS]
             and body_rows(world).shape[0] < table[THREAD_BODIES]):
         entry = table[SERIAL_SOLVER]  # too small for threads: the same bits (step_kernel)
+    # the impulses' store and the finalize offered to the solver (verbs.FINALIZE): the threaded
+    # one does them in its parallel region; with the diagnostics on they come after theirs
+    table[FINALIZE] = 0 if table[DIAGNOSTICS] != 0 else (2 if enable_continuous else 1)
     joint_h = call_solver(entry, arguments)
     if joint_h < 0.0:
         # The direct solver met an island above its limit and changed nothing: its fallback
         # solver takes the step, or, without one, the step stops here (Python raises).
         if table[DIRECT_FALLBACK] == 0:
+            table[FINALIZE] = 0
             return joint_h, 0
         joint_h = call_solver(table[DIRECT_FALLBACK], arguments)
+    finalized = table[FINALIZE]
+    table[FINALIZE] = 0
+    if finalized < 0:  # the solver stored the impulses and finalized the bodies
+        clock[4] = cycles()
+        clock[5] = clock[4]
+        return joint_h, -1 - finalized
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:

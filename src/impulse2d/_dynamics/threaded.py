@@ -11,11 +11,12 @@ store is the same bits whoever writes last.) This module therefore
 * cuts the rows, in their solve order, into *blocks*: maximal runs of consecutive rows in
   which no dynamic or kinematic body appears twice (a colour is one block, or is split where a
   kinematic body repeats; the overflow colour falls apart into short runs);
-* runs the solve's substeps and its restitution as **one parallel launch**
-  (:func:`solve_region`): every thread walks the same list of *stages* (integrate the
-  velocities, each block of each contact pass, integrate the positions, the joint passes),
-  claims the stage's *pieces* from an atomic counter (:mod:`.atomics`) until none is left, and
-  waits at the stage's end until its last piece is done, as Box2D v3's workers do. A block of
+* runs the prepare of the rows, the solve's substeps and its restitution as **one parallel
+  launch** (:func:`solve_region`): every thread walks the same list of *stages* (prepare the
+  rows, integrate the velocities, each block of each contact pass, integrate the positions,
+  the joint passes), claims the stage's *pieces* from an atomic counter (:mod:`.atomics`)
+  until none is left, and waits at the stage's end until its last piece is done, as Box2D
+  v3's workers do. A block of
   at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
   :data:`~.verbs.THREAD_ROWS`) is cut into :data:`PIECES` pieces a thread, each piece's range
   of rows handed to the world's contact passes (:mod:`.contact_lanes`: in SIMD lanes, or row
@@ -23,18 +24,20 @@ store is the same bits whoever writes last.) This module therefore
   solvers); a run of shorter blocks, the joint passes and the diagnostics are stages of one
   piece. One launch a solve replaces one a stage and block (about 90 a step of
   ``pyramid_100``, each a TBB arena made and joined), and pieces handed out as threads come
-  free replace equal chunks, of which the last to start held up every other thread;
-* runs the narrowphase and the preparing of the rows as a launch each, over pieces of the
-  rows handed out the same way (:func:`dynamic_schedule`; the narrowphase's one
+  free replace equal chunks, of which the last to start held up every other thread. The
+  step's store of the impulses into the contacts and its finalize of the bodies, offered by
+  the step (:data:`~.verbs.FINALIZE`), are the region's last stages;
+* runs the narrowphase as a launch of its own (the colouring comes between it and the
+  prepare), over pieces of the rows handed out the same way (:func:`dynamic_schedule`; its one
   order-dependent output, the normal it leaves on a pair found apart, is then put back as the
   serial pass leaves it: :func:`serial_normals`).
 
-Nothing here reduces: the blocks are visited in order, and inside a block each thread writes
-what the serial loop would. So the results are bit-identical for every thread count
-(``tests/test_threads.py``). The joints stay serial (:func:`~.joint_solver.joint_pass`, which
-they are solved in before the contacts, as in the serial step), and so do the stages of the
-step kernel around the solver and the narrowphase (bounds, pairs, colouring, finalize, sleep,
-continuous).
+Nothing here reduces but the finalize's integer count of fast bodies: the blocks are visited in
+order, and inside a block each thread writes what the serial loop would. So the results are
+bit-identical for every thread count (``tests/test_threads.py``). The joints stay serial
+(:func:`~.joint_solver.joint_pass`, which they are solved in before the contacts, as in the
+serial step), and so do the stages of the step kernel around the solver and the narrowphase
+(bounds, pairs, colouring, sleep, continuous).
 
 The entries have the serial verbs' signatures (:data:`~.verbs.SOLVER_SIGNATURE`,
 :data:`~.verbs.COLLIDE_SIGNATURE`) and are
@@ -63,16 +66,16 @@ from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, restitution,
                             rows_for_diagnostics)
-from .contact_solver import prepare_contacts, rows_of
+from .contact_solver import prepare_contacts, rows_of, store_impulses
 from .contacts import update_manifolds
-from .integrate import clamp_bodies, integrate_positions, integrate_velocities
+from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
 from .atomics import fetch_add, load_acquire, spin_pause, yield_core
 from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
-from .verbs import (CHAINS, DIAGNOSTICS, ITERATION, LANES, OPENING, PREPARE, SOLVE, THREAD_ROWS,
-                    THREADS, WARM_START, call_lanes, diagnose)
+from .verbs import (CHAINS, DIAGNOSTICS, FINALIZE, ITERATION, LANES, OPENING, PREPARE, SOLVE,
+                    THREAD_ROWS, THREADS, WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -154,18 +157,20 @@ if not JIT:
 
 
 @kernel
-def segments(body_a, body_b, body_type, min_rows):
-    """The solve order's rows cut into segments ``(lo, hi, parallel)`` (an (n, 3) int64 array):
-    blocks of at least ``min_rows`` rows with no dynamic or kinematic body twice (parallel = 1),
-    and the runs of shorter blocks between them (parallel = 0), in order."""
-    n = body_a.shape[0]
+def segments(body_a, body_b, order, body_type, min_rows):
+    """The solve order's rows (the contacts ``order``, of bodies ``body_a`` and ``body_b``) cut
+    into segments ``(lo, hi, parallel)`` (an (n, 3) int64 array): blocks of at least
+    ``min_rows`` rows with no dynamic or kinematic body twice (parallel = 1), and the runs of
+    shorter blocks between them (parallel = 0), in order. Read from the contacts, not the
+    prepared rows, so that the prepare can be a stage of the solve's launch."""
+    n = order.shape[0]
     stamp = np.full(body_type.shape[0], -1, dtype=np.int64)  # the block that last used a body
     bounds = np.empty(n + 1, dtype=np.int64)
     blocks = 0
     bounds[0] = 0
     for q in range(n):
-        a = body_a[q]
-        b = body_b[q]
+        a = body_a[order[q]]
+        b = body_b[order[q]]
         if ((body_type[a] != STATIC and stamp[a] == blocks)
                 or (body_type[b] != STATIC and stamp[b] == blocks)):
             blocks += 1
@@ -225,26 +230,6 @@ def _chunk(lo, hi, c, chunks):
     """Chunk ``c`` of ``chunks`` near-equal chunks of ``lo:hi``."""
     n = hi - lo
     return lo + (n * c) // chunks, lo + (n * (c + 1)) // chunks
-
-
-@parallel_kernel
-def prepare_rows(cs, order, contacts, bodies, chunks, min_rows, warm_starting, rate, mass_scale,
-                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide):
-    """:func:`~.contact_solver.prepare_contacts` over ``chunks`` chunks of the rows (each row
-    reads the contacts and bodies and writes only itself, and its lanes)."""
-    n = order.shape[0]
-    if chunks <= 1 or n < min_rows:
-        prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
-        return
-    pieces = _pieces(n, chunks)
-    size = dynamic_schedule()
-    for c in prange(pieces):
-        lo, hi = _chunk(0, n, c, pieces)
-        prepare_contacts(rows_of(cs, lo, hi), order[lo:hi], contacts, bodies, warm_starting,
-                         rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                         s_impulse_scale, wide, lo)
-    restore_schedule(size)
 
 
 @inline_kernel
@@ -312,23 +297,55 @@ def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, us
 def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, warm_starting,
               joints, gx, gy, h, max_linear_speed, max_angular_speed, position_speed,
               position_spin, contact_speed, speed_cap, spin_cap, j_rate, j_mass_scale,
-              j_impulse_scale, wide, restitution_threshold):
-    """The substeps of :func:`.solvers._soft_step`, its restitution and the copy back of the
+              j_impulse_scale, wide, restitution_threshold, finalize, rate, mass_scale,
+              impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
+    """The prepare of the contact rows (:func:`~.contact_solver.prepare_contacts`: each row
+    reads the contacts and bodies and writes only itself and its lanes) and of the joints, the
+    substeps of :func:`.solvers._soft_step`, its restitution and the copy back of the
     kept impulses (:func:`~.contact_lanes.finish_lanes`), run by each thread of
     the solve's one parallel launch (:func:`solve_region`) in the same order of stages: each
     stage's pieces (chunks of the awake bodies, of a segment's rows) go to whichever thread
     claims them first, and every thread waits at the end of a stage for its last piece
     (:func:`_finish_stage`). The joint passes (in a world that has joints) and the
     diagnostics are stages of one piece. A thread that starts late finds the stages done and
-    passes through; one that runs alone runs them all."""
+    passes through; one that runs alone runs them all.
+
+    With ``finalize`` (the step's offer, :data:`~.verbs.FINALIZE`: 1, or 2 with the fast test)
+    the step's two stages after the solve run here too, on the threads instead of after the
+    launch on one: each piece of the copy back stores its rows' impulses into the contacts
+    (:func:`~.contact_solver.store_impulses`; a row's contact is its own), and a last stage
+    finalizes the awake bodies by pieces (:func:`~.integrate.finalize_bodies`, body by body),
+    the count of fast bodies summed in the counters' last slot."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
+    contacts = borrow(world, "contacts")
     lanes = borrow(world, "verbs")[LANES]
     touching = order.shape[0] > 0
     inv_h = 1.0 / h
     n = rows.shape[0]
     body_pieces = _body_pieces(n, chunks, min_rows)
+    m = order.shape[0]
     stage = 0
+    if touching:
+        pieces = _body_pieces(m, chunks, min_rows)
+        k = _claim(counters, stage, pieces)
+        while k >= 0:
+            a, b = _chunk(0, m, k, pieces)
+            prepare_contacts(rows_of(cs, a, b), order[a:b], contacts, bodies, warm_starting,
+                             rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                             s_impulse_scale, wide, a)
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, pieces)
+        stage = _finish_stage(counters, stage, pieces)
+    if _serial_stage(counters, stage):
+        if touching:
+            rows_for_diagnostics(world, cs)
+        joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                   spin_cap)
+        borrow(world, "clock")[3] = cycles()  # the prepare's end (the step's profile)
+        diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
+        _piece_done(counters, stage)
+    stage = _finish_stage(counters, stage, 1)
     for substep in range(substeps):
         k = _claim(counters, stage, body_pieces)
         while k >= 0:
@@ -396,7 +413,6 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             stage = _finish_stage(counters, stage, pieces)
         # the impulses the step keeps, row by row (or every column, with the diagnostics on:
         # one piece)
-        m = order.shape[0]
         pieces = _body_pieces(m, chunks, min_rows)
         if borrow(world, "verbs")[DIAGNOSTICS] != 0:
             pieces = 1
@@ -404,40 +420,57 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
         while k >= 0:
             a, b = _chunk(0, m, k, pieces)
             finish_lanes(world, cs, wide, a, b)
+            if finalize > 0:
+                store_impulses(rows_of(cs, a, b), contacts)
             _piece_done(counters, stage)
             k = _claim(counters, stage, pieces)
-        _finish_stage(counters, stage, pieces)
+        stage = _finish_stage(counters, stage, pieces)
+    if finalize > 0:
+        k = _claim(counters, stage, body_pieces)
+        while k >= 0:
+            lo, hi = _chunk(0, n, k, body_pieces)
+            fetch_add(counters, counters.shape[0] - 1,
+                      finalize_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed,
+                                      finalize == 2))
+            _piece_done(counters, stage)
+            k = _claim(counters, stage, body_pieces)
+        _finish_stage(counters, stage, body_pieces)
 
 
 @inline_kernel
-def region_stages(parts, substeps):
-    """An upper bound of the stages :func:`_substeps` runs (the size of its counters)."""
-    return substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 1
+def region_counters(parts, substeps):
+    """The size of :func:`_substeps`' counters: two for each of its stages (an upper bound of
+    them), and the count of fast bodies."""
+    return 2 * (substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 4) + 1
 
 
 @parallel_kernel
 def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps,
                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                 j_mass_scale, j_impulse_scale, wide, restitution_threshold):
+                 j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
+                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
     """:func:`_substeps` on ``chunks`` threads, in one parallel launch: Numba's launch (a
     TBB arena made and joined, about 3-14 us, and a worker that joins late making the
     others wait for its range) is paid once a solve instead of once a stage and colour
-    (about 90 a step of ``pyramid_100``)."""
-    spread = rows.shape[0] >= min_rows  # some stage of more than one piece ...
+    (about 90 a step of ``pyramid_100``) and once for the prepare."""
+    # some stage of more than one piece ...
+    spread = rows.shape[0] >= min_rows or order.shape[0] >= min_rows
     for s in range(parts.shape[0]):
         spread = spread or parts[s, 2] != 0
     if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
         _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                   position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                  j_mass_scale, j_impulse_scale, wide, restitution_threshold)
+                  j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
+                  mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
         return
     for t in prange(chunks):
         _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                   position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                  j_mass_scale, j_impulse_scale, wide, restitution_threshold)
+                  j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
+                  mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
 
 
 @inline_kernel
@@ -539,7 +572,6 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     the world's threads (this module's docstring). ``tests/test_threads.py`` holds the two
     to the same bits."""
     bodies = borrow(world, "bodies")
-    cs = borrow(world, "constraints")
     chunks = world_chunks(world)
     min_rows = borrow(world, "verbs")[THREAD_ROWS]
     touching = order.shape[0] > 0
@@ -554,28 +586,25 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     parts = np.zeros((1, 3), dtype=np.int64)  # one serial segment of every row ...
     parts[0, 1] = order.shape[0]
     wide = in_lanes(world)  # see solvers._soft_step
-    if touching:
-        prepare_rows(cs, order, borrow(world, "contacts"), bodies, chunks, min_rows,
-                     warm_starting, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                     s_impulse_scale, wide)
-        if chunks > 1:  # ... unless there are threads to spread blocks over
-            parts = segments(cs.body_a, cs.body_b, bodies.type, min_rows)
-        rows_for_diagnostics(world, cs)
-    joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
-    borrow(world, "clock")[3] = cycles()
-
+    if touching and chunks > 1:  # ... unless there are threads to spread blocks over
+        contacts = borrow(world, "contacts")
+        parts = segments(contacts.body_a, contacts.body_b, order, bodies.type, min_rows)
     max_angular_speed = MAX_ROTATION / dt
     position_speed = after_clamp * max_linear_speed
     position_spin = after_clamp * max_angular_speed
-    diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
     joints = False
     for ids in borrow(world, "joint_ids"):
         joints = joints or ids.shape[0] > 0
-    solve_region(world, order, parts, body_rows(world),
-                 np.zeros(2 * region_stages(parts, substeps), dtype=np.int64), chunks, min_rows,
-                 substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
-                 max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
-                 spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold)
+    table = borrow(world, "verbs")
+    finalize = table[FINALIZE]
+    counters = np.zeros(region_counters(parts, substeps), dtype=np.int64)
+    solve_region(world, order, parts, body_rows(world), counters, chunks, min_rows, substeps,
+                 warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
+                 position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
+                 j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
+                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+    if finalize > 0:
+        table[FINALIZE] = -1 - counters[counters.shape[0] - 1]
     return h
 
 

@@ -52,7 +52,13 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   (:data:`.contact_lanes.SOLVERS`, also as the ``direct`` solver's fallback): the wide
   solver's (:func:`.contact_lanes.lanes_entry`), or for a small world the row-by-row ones
   (:func:`.contact_lanes.rows_entry`), so that the vectorised loops are compiled once, not
-  again inside each solver that calls them.
+  again inside each solver that calls them;
+* slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
+  (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
+  collision's fast test) when the impulses may be stored and the bodies finalized inside the
+  solve (the diagnostics off); a solver that does it (the threaded one, in its parallel
+  region: :mod:`.threaded`) writes back -1 less the number of fast bodies, and the step
+  finalizes itself when it reads anything else.
 
 Every entry of a kind has one signature, below, so that one caller serves them all. Later
 services take slots of their own the same way.
@@ -92,7 +98,8 @@ SERIAL_SOLVER = THREAD_ROWS + 1
 SERIAL_COLLIDE = SERIAL_SOLVER + 1
 THREAD_BODIES = SERIAL_COLLIDE + 1
 LANES = THREAD_BODIES + 1
-COUNT = LANES + 1
+FINALIZE = LANES + 1
+COUNT = FINALIZE + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -208,7 +215,8 @@ def new_table() -> np.ndarray:
 __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", "DIRECT_ROWS",
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
-           "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES", "COUNT",
+           "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
+           "FINALIZE", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
