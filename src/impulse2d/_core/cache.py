@@ -78,7 +78,9 @@ UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
-CACHE_SUFFIXES = (".nbi", ".nbc")
+CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo")
+"""The cache's files: the kernels' indexes and code, and Numba's runtime module
+(:mod:`.runtime_cache`)."""
 SEED_MARKER = ".seeded-from"
 """File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
 SHIPPED_MARKER = "SHIPPED"
