@@ -95,7 +95,9 @@ def _current_stamp(package_dir: Path) -> str:
 
 def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, int]:
     """Delete from ``kernels`` every index not of ``stamp`` and ``numba_version``, and every
-    code file no kept index refers to. Returns (indexes, code files) kept."""
+    code file no kept index refers to; Numba's runtime module (``nrt-*.nbo``, which the compile
+    just wrote for this Numba and machine: ``_core/runtime_cache.py``) is kept. Returns
+    (indexes, code files) kept."""
     keep_data: set[Path] = set()
     indexes = 0
     for index in sorted(kernels.rglob("*.nbi")):
@@ -116,7 +118,7 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
             index.unlink()
     data_files = 0
     for path in sorted(kernels.rglob("*")):
-        if path.is_file() and path.suffix != ".nbi":
+        if path.is_file() and path.suffix not in (".nbi", ".nbo"):
             if path.suffix == ".nbc" and path in keep_data:
                 data_files += 1
             else:

@@ -207,7 +207,7 @@ def test_numba_cache_dir_is_seeded_from_shipped_kernels(pkg, tmp_path, monkeypat
     shipped = pkg / "_kernels"
     files = {"_collision/geometry.mass_properties-237.py311.nbi": b"index",
              "_collision/geometry.mass_properties-237.py311.1.nbc": b"code",
-             "top.g-1.py311.nbi": b"index 2"}
+             "top.g-1.py311.nbi": b"index 2", "nrt-0123abcd.nbo": b"runtime"}
     for rel, data in files.items():
         (shipped / rel).parent.mkdir(parents=True, exist_ok=True)
         (shipped / rel).write_bytes(data)

@@ -1,44 +1,143 @@
-"""Importing Numba without importing SciPy.
+"""Importing Numba without three imports that a warm process never uses: SciPy, PyYAML and
+``numpy.ma``.
 
-Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy older than 1.0
-(``numba._ensure_critical_deps``): SciPy's own import (its testing helpers, ``subprocess``,
-``locale``, its version parser) is about 0.03 s of CPU of a warm start of 0.6-0.8 s, and a warm
-world of contacts never uses SciPy (the direct solver's dense Cholesky finds LAPACK in
-``scipy.linalg.cython_lapack`` on its first call, through Numba's helper library, which imports
-it then; the modules that call SciPy import it themselves). The check reads only
-``scipy.__version__``, so while Numba imports, ``sys.modules`` holds a module that has just
-that, the installed SciPy's version from its distribution's metadata (``importlib.metadata``,
-which Numba imports anyway); it is removed as soon as Numba is imported, so the next
-``import scipy`` imports SciPy itself. Numba's check is kept as it was: the version it reads
-is the installed one.
+* **SciPy.** Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy
+  older than 1.0 (``numba._ensure_critical_deps``): SciPy's own import (its testing helpers,
+  ``subprocess``, ``locale``, its version parser) is about 0.03 s of CPU of a warm start of
+  0.6-0.8 s, and a warm world of contacts never uses SciPy (the direct solver's dense Cholesky
+  finds LAPACK in ``scipy.linalg.cython_lapack`` on its first call, through Numba's helper
+  library, which imports it then; the modules that call SciPy import it themselves). The check
+  reads only ``scipy.__version__``, so while Numba imports, ``sys.modules`` holds a module that
+  has just that, the installed SciPy's version from its distribution's metadata
+  (``importlib.metadata``, which Numba imports anyway); it is removed as soon as Numba is
+  imported, so the next ``import scipy`` imports SciPy itself. Numba's check is kept as it was:
+  the version it reads is the installed one.
+* **PyYAML.** Numba's configuration imports ``yaml`` at its import to read a
+  ``.numba_config.yaml`` in the working directory, should there be one (0.026-0.032 s of CPU
+  after Numba's other imports at load 15 on the 2-core machine, for a file that is almost never
+  there). Where there is no such file when Numba imports, its ``import yaml`` is refused
+  (``sys.modules["yaml"] = None`` while it imports, so it takes PyYAML for not installed), and
+  its configuration is then given PyYAML back as a stand-in that imports it on first use: a
+  file made later is read as before (Numba reads the file again at each compile). Anyone
+  else's ``import yaml`` imports PyYAML itself.
+* **numpy.ma.** Numba's type of a NumPy array (``typeof``, for every array argument the first
+  time its kind is met, and for the world's stores at the package's import) starts by refusing
+  a masked array, ``isinstance(val, np.ma.MaskedArray)``, and that attribute imports
+  ``numpy.ma`` (0.05-0.07 s of CPU at load 15). An array whose type is exactly ``np.ndarray``
+  is no masked array, so its Numba type is made here without asking (the same type: dtype,
+  dimensions, layout and read-only flag, as Numba makes it); any other array (a subclass,
+  masked or not, or a dtype Numba refuses) goes to Numba's own, unchanged.
+
+The last two are made only where Numba's code is the one they were written for (Numba 0.68:
+a configuration that records a failed ``import yaml`` in ``_HAVE_YAML``, a ``_typeof_ndarray``
+registered for ``np.ndarray`` in ``numba.core.typing.typeof``); elsewhere that part is left
+out, and Numba does as it always did.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 import types
 
 
 def import_numba() -> None:
-    """Import Numba, with SciPy's version in place of SciPy (see the module)."""
-    if "numba" in sys.modules or "scipy" in sys.modules:
-        return
-    from importlib import metadata
-    try:
-        version = metadata.version("scipy")
-    except metadata.PackageNotFoundError:
-        version = None  # not installed: Numba checks nothing
-    if version is None:
-        import numba  # noqa: F401
-        return
-    stand_in = types.ModuleType("scipy", "SciPy's version only, while Numba imports")
-    stand_in.__version__ = version
-    sys.modules["scipy"] = stand_in
-    try:
-        import numba  # noqa: F401
-    finally:
-        if sys.modules.get("scipy") is stand_in:
+    """Import Numba, with SciPy's version in place of SciPy and PyYAML imported when it is
+    used, and type plain arrays without ``numpy.ma`` (see the module)."""
+    if "numba" not in sys.modules:
+        with _scipy_version_only(), _yaml_when_read():
+            import numba  # noqa: F401
+    _typeof_plain_arrays()
+
+
+class _scipy_version_only:
+    """Context: ``sys.modules["scipy"]`` is a module holding the installed SciPy's version only
+    (nothing where SciPy is not installed, or is imported already)."""
+
+    def __enter__(self):
+        self.stand_in = None
+        if "scipy" in sys.modules:
+            return self
+        from importlib import metadata
+        try:
+            version = metadata.version("scipy")
+        except metadata.PackageNotFoundError:
+            return self  # not installed: Numba checks nothing
+        self.stand_in = types.ModuleType("scipy", "SciPy's version only, while Numba imports")
+        self.stand_in.__version__ = version
+        sys.modules["scipy"] = self.stand_in
+        return self
+
+    def __exit__(self, *exc):
+        if self.stand_in is not None and sys.modules.get("scipy") is self.stand_in:
             del sys.modules["scipy"]
+        return False
+
+
+class _yaml_when_read:
+    """Context: Numba's import without PyYAML where there is no configuration file for it to
+    read, and Numba's configuration given :class:`_PyYAMLOnUse` in its place afterwards."""
+
+    def __enter__(self):
+        # (Numba's file name, read from the working directory: numba.core.config._config_fname)
+        self.refused = ("yaml" not in sys.modules
+                        and not os.path.isfile(".numba_config.yaml")
+                        and importlib.util.find_spec("yaml") is not None)
+        if self.refused:
+            sys.modules["yaml"] = None  # an import of it raises ImportError
+        return self
+
+    def __exit__(self, *exc):
+        if not self.refused:
+            return False
+        if "yaml" in sys.modules and sys.modules["yaml"] is None:
+            del sys.modules["yaml"]
+        config = sys.modules.get("numba.core.config")
+        if config is not None and getattr(config, "_HAVE_YAML", None) is False:
+            config.yaml = _PyYAMLOnUse("yaml")
+            config._HAVE_YAML = True
+        return False
+
+
+class _PyYAMLOnUse(types.ModuleType):
+    """PyYAML for Numba's configuration, imported when the configuration first reads it."""
+
+    def __getattr__(self, name):
+        import yaml
+        return getattr(yaml, name)
+
+
+def _typeof_plain_arrays() -> None:
+    """Register :func:`_typeof_array` as Numba's ``typeof`` of ``np.ndarray``, in front of
+    Numba's own, which it calls for anything but a plain array."""
+    import numpy as np
+    from numba.core.typing.typeof import typeof_impl
+    numba_own = typeof_impl.dispatch(np.ndarray)
+    if getattr(numba_own, "numba_own", None) is not None:
+        return  # installed already
+    if (numba_own.__module__, numba_own.__name__) != ("numba.core.typing.typeof",
+                                                       "_typeof_ndarray"):
+        return  # not the Numba this was written for
+    from numba.core import errors
+    from numba.core import types as nb_types
+    from numba.np import numpy_support
+
+    def _typeof_array(val, c):
+        """Numba's type of ``val``; for a plain ``np.ndarray`` (no masked array) made without
+        Numba's masked-array test, which imports ``numpy.ma``."""
+        if type(val) is np.ndarray:
+            try:
+                dtype = numpy_support.from_dtype(val.dtype)
+            except errors.NumbaNotImplementedError:
+                pass  # Numba's own says which dtype it refuses
+            else:
+                return nb_types.Array(dtype, val.ndim, numpy_support.map_layout(val),
+                                      readonly=not val.flags.writeable)
+        return numba_own(val, c)
+
+    _typeof_array.numba_own = numba_own
+    typeof_impl.register(np.ndarray)(_typeof_array)
 
 
 __all__ = ["import_numba"]

@@ -74,11 +74,13 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
-                    "_core/overloads.py", "_core/inliner.py")
+                    "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
-CACHE_SUFFIXES = (".nbi", ".nbc")
+CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo")
+"""The cache's files: the kernels' indexes and code, and Numba's runtime module
+(:mod:`.runtime_cache`)."""
 SEED_MARKER = ".seeded-from"
 """File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
 SHIPPED_MARKER = "SHIPPED"
@@ -573,9 +575,12 @@ def _same_class(cls) -> bool:
 
 def install() -> None:
     """Put :class:`PackageCacheLocator` first in Numba's list of cache locators (idempotent;
-    a copy left by an earlier import of this module is replaced)."""
+    a copy left by an earlier import of this module is replaced), and keep Numba's runtime
+    module in the same cache (:mod:`.runtime_cache`)."""
+    from . import runtime_cache
     classes = caching.CacheImpl._locator_classes
     classes[:] = [PackageCacheLocator] + [c for c in classes if not _same_class(c)]
+    runtime_cache.install()
 
 
 def uninstall() -> None:
