@@ -6,7 +6,7 @@
 joint rows and stores as at the last step, no callbacks, diagnostics or ``direct`` solver).
 Until session 10 it made the sixteen comparisons of :func:`~impulse2d._dynamics.step.
 _usual_step` on every step (440 ns of a five-ball step's Python, ``small34``); now it keeps
-what they read (``World._step_ready``) and compares five things. Both are timed here on
+what they read (``World._step_ready``) and compares seven things. Both are timed here on
 ``run.py``'s ``restitution`` world after 120 steps, as ``step_world`` makes them (the dict
 reads before the comparison included), alternating within one process so the machine's drift
 (up to 1.9x between minutes on the AMD machine) falls on both alike: CPU ns a check, the
@@ -56,7 +56,8 @@ def main(argv=None) -> None:
         ready = d["_step_ready"]
         return (ready[0] is settings and ready[1] is rows
                 and ready[2] is d["_stores_built_from"] and ready[3] is d["_verbs_for"]
-                and ready[4] == CHANGES.value)
+                and ready[4] is d["_callbacks"] and ready[5] is d["_diagnostics"]
+                and ready[6] == CHANGES.value)
 
     d = world.__dict__
     assert full(d) and kept(d), "the world does not take the usual step"

@@ -901,7 +901,7 @@ def _uses_lapack(world) -> bool:
     return type(slot) is not int or slot > 0
 
 
-NOT_READY = (object(),) * 6
+NOT_READY = (object(),) * 8
 """A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
 again after a change those checks read that no count or identity records (the callbacks)."""
 
@@ -920,21 +920,24 @@ def step_world(world, dt: float) -> None:
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
     checks have held, the world keeps what they read (``_step_ready``) and the next steps
     check only that none of it was replaced: the packed settings, the joint rows, the
-    reference's record of its stores, the table's and the process's count of replaced stores
-    (:mod:`impulse2d._stores_epoch`, bumped by everything that replaces a store without a new
-    reference; the callbacks' setters clear ``_step_ready``). Five comparisons instead of
-    sixteen: 440 ns of the identity checks (``small34``) to about half."""
+    reference's record of its stores, the table's, the callbacks (a restore copies them), the
+    diagnostics' record, and the process's count of replaced stores (:mod:`impulse2d.
+    _stores_epoch`, bumped by everything that replaces a store without a new reference); the
+    callbacks' setters clear ``_step_ready``, and a snapshot leaves it out (it holds the
+    reference). Seven comparisons instead of sixteen: 476 -> 161 ns a step with five
+    (``benchmarks/small_checks.py``)."""
     d = world.__dict__
     settings = d["_settings"]._derived
     rows = d["_joint_index"]
     ready = d["_step_ready"]
     if (ready[0] is settings and ready[1] is rows and ready[2] is d["_stores_built_from"]
-            and ready[3] is d["_verbs_for"] and ready[4] == STORES_CHANGES.value):
-        stores = ready[5]
+            and ready[3] is d["_verbs_for"] and ready[4] is d["_callbacks"]
+            and ready[5] is d["_diagnostics"] and ready[6] == STORES_CHANGES.value):
+        stores = ready[7]
     elif _usual_step(d, settings, rows):
         stores = d["_stores"]
         d["_step_ready"] = (settings, rows, d["_stores_built_from"], d["_verbs_for"],
-                            STORES_CHANGES.value, stores)
+                            d["_callbacks"], d["_diagnostics"], STORES_CHANGES.value, stores)
     else:
         _step_checked(world, dt, 0.0)
         return
