@@ -177,8 +177,13 @@ def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuou
         ds = bodies.dq[i, 1]
         # The step turns a body by less than MAX_ROTATION (a quarter turn), so dc > 0 and
         # atan(ds / dc) is the angle of dq: half the cost of atan2 (15 vs 31 ns, measured),
-        # which was most of this loop. atan2 stays as the fallback.
-        turn = math.atan(ds / dc) if dc > 0.0 else math.atan2(ds, dc)
+        # which was most of this loop. atan2 stays as the fallback. A body that did not turn
+        # (ds = +-0, dc > 0: a ball that bounces straight, a box that slides) skips the call:
+        # atan(+-0 / dc) is +-0, ds itself.
+        if dc > 0.0:
+            turn = ds if ds == 0.0 else math.atan(ds / dc)
+        else:
+            turn = math.atan2(ds, dc)
         angle = bodies.angle[i] + turn
         # rot times dq, renormalised: the rotation of ``angle`` to within rounding, and cheaper
         # than its cos and sin (the two agree to ~1e-16 per step and renormalising stops drift)
