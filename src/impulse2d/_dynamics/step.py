@@ -924,8 +924,8 @@ def step_world(world, dt: float) -> None:
     diagnostics' record, and the process's count of replaced stores (:mod:`impulse2d.
     _stores_epoch`, bumped by everything that replaces a store without a new reference); the
     callbacks' setters clear ``_step_ready``, and a snapshot leaves it out (it holds the
-    reference). Seven comparisons instead of sixteen: 476 -> 161 ns a step with five
-    (``benchmarks/small_checks.py``)."""
+    reference). Seven comparisons instead of sixteen: 529 -> 260 ns a step
+    (``benchmarks/small_checks.py``, 2026-11-29)."""
     d = world.__dict__
     settings = d["_settings"]._derived
     rows = d["_joint_index"]
