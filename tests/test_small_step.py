@@ -111,3 +111,87 @@ def test_settings_changed_between_steps_reach_the_step():
     world.settings.max_linear_speed = 400.0
     world.step(1.0 / 60.0)
     assert box.linear_velocity[1] == pytest.approx(-3.0 - 20.0 / 60.0, abs=1e-9)
+
+
+def test_changes_between_usual_steps_reach_the_step():
+    # After a few usual steps the step's Python checks only what it kept from its last full
+    # check (step_world's _step_ready): each change below must still reach the next step.
+    world = impulse2d.World(gravity=(0.0, -10.0), enable_sleep=False)
+    world.create_body("static").create_box(20.0, 0.5, density=0.0)
+    box = world.create_body(position=(0.0, 1.0))
+    box.create_box(0.5, 0.5, density=1.0)
+    for _ in range(90):
+        world.step(1.0 / 60.0)
+    rest = box.position[1]
+    assert rest == pytest.approx(1.0, abs=0.05)  # resting on the ground's top (y 0.5)
+    # a pre-solve hook that switches every contact off: the box falls into the ground
+    calls = []
+    world.pre_solve = lambda contact: calls.append(contact) or False
+    world.step(1.0 / 60.0)
+    world.step(1.0 / 60.0)
+    assert len(calls) >= 2
+    assert box.position[1] < rest - 0.001
+    assert box.linear_velocity[1] < -0.1
+    world.pre_solve = None
+    # bodies past the body store's rows (it grows: a new store) fall at -g t from rest
+    free = [world.create_body(position=(100.0 + 3 * k, 50.0)) for k in range(20)]
+    for body in free:
+        body.create_circle(0.25, density=1.0)
+    assert len(world._bodies.alive) > 16  # (the world's first body store held 16 rows)
+    for _ in range(6):
+        world.step(1.0 / 60.0)
+    for body in free:
+        assert body.linear_velocity[1] == pytest.approx(-1.0, abs=1e-12)
+    # a joint added between usual steps is solved: the pendulum keeps its length
+    anchor = world.create_body("static", position=(-50.0, 50.0))
+    bob = world.create_body(position=(-48.0, 50.0))
+    bob.create_circle(0.1, density=1.0)
+    world.create_revolute_joint(anchor, bob, (-50.0, 50.0))
+    for _ in range(30):
+        world.step(1.0 / 60.0)
+    dx, dy = bob.position[0] + 50.0, bob.position[1] - 50.0
+    assert math.hypot(dx, dy) == pytest.approx(2.0, abs=0.01)
+    assert dy < -0.5  # it swung down
+
+
+@pytest.mark.parametrize("linear,angular", [(0.0, 0.0), (0.7, 0.0), (0.0, 1.3), (2.5, 0.4)])
+def test_damping_is_implicit_per_substep(linear, angular):
+    # no gravity, no contact: each of the 4 substeps of h = dt / 4 scales v by 1 / (1 + h c)
+    # (the Pade form, integrate.integrate_velocities); undamped, the velocity keeps its bits
+    world = impulse2d.World(gravity=(0.0, 0.0))
+    body = world.create_body(position=(0.0, 0.0), linear_velocity=(3.0, -1.5),
+                             angular_velocity=0.8, linear_damping=linear,
+                             angular_damping=angular)
+    body.create_circle(0.5, density=1.0)
+    vx, vy, w = 3.0, -1.5, 0.8
+    h = (1.0 / 60.0) / world.settings.substeps
+    for _ in range(10):
+        world.step(1.0 / 60.0)
+        for _ in range(world.settings.substeps):
+            lin = 1.0 / (1.0 + h * linear)
+            vx, vy = vx * lin, vy * lin
+            w = w / (1.0 + h * angular)
+    assert tuple(body.linear_velocity) == (vx, vy)
+    assert body.angular_velocity == w
+
+
+def test_a_restore_brings_its_callbacks_to_the_next_step():
+    # a snapshot holds the pre-solve hook (by reference); restored into a world that has been
+    # taking usual steps without one, the next step calls it
+    world = impulse2d.World(gravity=(0.0, -10.0), enable_sleep=False)
+    world.create_body("static").create_box(20.0, 0.5, density=0.0)
+    box = world.create_body(position=(0.0, 1.0))
+    box.create_box(0.5, 0.5, density=1.0)
+    calls = []
+    world.pre_solve = lambda contact: calls.append(contact) or True
+    for _ in range(30):
+        world.step(1.0 / 60.0)
+    snap = world.snapshot()
+    world.pre_solve = None
+    for _ in range(10):
+        world.step(1.0 / 60.0)
+    seen = len(calls)
+    world.restore(snap)
+    world.step(1.0 / 60.0)
+    assert len(calls) > seen
+    assert box.position[1] == pytest.approx(1.0, abs=0.05)  # (the hook kept the contact)

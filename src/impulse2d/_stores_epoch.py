@@ -9,6 +9,9 @@ that finds the count unchanged since it last checked its worlds knows every entr
 good, and skips the check, which costs about a microsecond a world in Python (0.6-0.8 ms a
 dense read of 1,024 worlds, measured on the 2-core CI machine under load, 2026-11-28).
 A replacement in any world (of this batch or not) makes the next read check every world.
+
+A world's own usual step relies on it too (:func:`._dynamics.step.step_world` keeps what its
+checks read, the count among them): a store replaced without a bump would be stepped stale.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
                                           ``_awake_state`` (the reference's awake sets),
+                                          ``_step_ready`` (what the step's checks read),
                                           ``_constraints_stale`` and ``_contacts_stale`` (synced
                                           first), ``_verbs`` (its
                                           ``direct`` counters copied), ``_verbs_for`` (the
@@ -129,7 +130,7 @@ settings that the next step writes again."""
 
 REBUILT = ("_stores", "_stores_built_from", "_awake_state", "_verbs", "_verbs_for",
            "_query_index", "_query_spare", "_constraints_stale", "_contacts_stale", "_lock",
-           _fast.PLAN)
+           "_step_ready", _fast.PLAN)
 """World attributes that belong to the process, not copied: rebuilt by the next step, or, for
 ``_lock``, the world's own (its after-step queue holds this process's functions)."""
 

@@ -27,7 +27,8 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import SETTINGS_ROW, STAGES, collide_world, step_world, step_world_repeat
+from ._dynamics.step import (NOT_READY, SETTINGS_ROW, STAGES, collide_world, step_world,
+                             step_world_repeat)
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
@@ -110,6 +111,7 @@ class World:
         self._fell_asleep = 0  # bodies that fell asleep in the last step
         self._events = EventTracker()  # contact, sensor and body events (events.py)
         self._callbacks = Callbacks()  # pair filter and pre-solve hook (callbacks.py)
+        self._step_ready = NOT_READY  # what the usual step's checks read (step_world)
         self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
         self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
         self._awake_state = None  # the state of the reference's awake sets (_dynamics.awake)
@@ -1015,6 +1017,7 @@ class World:
         _lock.check(self, "World.pair_filter = ...")
         self._callbacks.pair_filter = check_callback(value, "pair_filter")
         self._callbacks.forget()
+        self._step_ready = NOT_READY  # (step_world's checks: a filter takes another step)
 
     @property
     def pre_solve(self):
@@ -1027,6 +1030,7 @@ class World:
     def pre_solve(self, value) -> None:
         _lock.check(self, "World.pre_solve = ...")
         self._callbacks.pre_solve = check_callback(value, "pre_solve")
+        self._step_ready = NOT_READY  # (step_world's checks: the hook takes another step)
 
     # -- events (events.py) --------------------------------------------------------------------
     def contact_events(self):

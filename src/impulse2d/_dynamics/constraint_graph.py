@@ -107,10 +107,14 @@ def color_into(count, body_a, body_b, body_type, asleep, color_count, rows, n_ro
                 used[b] |= bit
         color[t] = chosen
         sizes[chosen] += 1
+    # (the running start in a register: through the arrays, which may alias, each colour
+    # waited on the store of the last)
+    total = 0
     starts[0] = 0
     for c in range(color_count + 1):
-        starts[c + 1] = starts[c] + sizes[c]
-        fill[c] = starts[c]
+        fill[c] = total
+        total += sizes[c]
+        starts[c + 1] = total
     for t in range(n):
         c = color[t]
         if c >= 0:
@@ -126,8 +130,11 @@ def mark_colour_runs(lane_end, starts):
     :func:`color_contacts` (``starts``), the row alone for the overflow colour, whose rows may
     share a body."""
     last = starts.shape[0] - 2  # the overflow colour
+    lo = starts[0]
     for c in range(last):
-        for q in range(starts[c], starts[c + 1]):
-            lane_end[q] = starts[c + 1]
-    for q in range(starts[last], starts[last + 1]):
+        hi = starts[c + 1]  # (read once: the stores to lane_end may alias starts)
+        for q in range(lo, hi):
+            lane_end[q] = hi
+        lo = hi
+    for q in range(lo, starts[last + 1]):
         lane_end[q] = q + 1

@@ -20,7 +20,7 @@ from .awake import body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
                             in_lanes, lanes_pass, restitution, rows_for_diagnostics)
 from .contact_solver import prepare_contacts
-from .integrate import clamp_bodies, integrate_positions, integrate_velocities
+from .integrate import integrate_clamp_velocities, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SLOP
 from .softness import soft_coefficients
@@ -103,8 +103,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
     rows = body_rows(world)
     for substep in range(substeps):
-        integrate_velocities(bodies, rows, gx, gy, h)
-        clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed)
+        integrate_clamp_velocities(bodies, rows, gx, gy, h, max_linear_speed, max_angular_speed)
         if warm_starting:
             if jointed:
                 joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap,

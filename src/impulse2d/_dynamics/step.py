@@ -48,6 +48,7 @@ from .._core.parallel import compile_units, start_early
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
+from .._stores_epoch import CHANGES as STORES_CHANGES
 from ..solver_stats import prepare_record
 from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
                solvers_ngs)
@@ -910,6 +911,11 @@ def _uses_lapack(world) -> bool:
     return type(slot) is not int or slot > 0
 
 
+NOT_READY = (object(),) * 8
+"""A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
+again after a change those checks read that no count or identity records (the callbacks)."""
+
+
 def step_world(world, dt: float) -> None:
     """Advance ``world`` by ``dt`` seconds (already validated).
 
@@ -919,53 +925,73 @@ def step_world(world, dt: float) -> None:
     the joint rows already fetched, and the step kernel's compiled entry point.
 
     The usual step (settings, joint rows and stores as at the last step, no callbacks,
-    diagnostics or ``direct`` solver) is checked inline and makes one call, into the kernel:
+    diagnostics or ``direct`` solver: :func:`_usual_step`) makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
-    (half of LunarLander's Python share of ``World.step``, measured 2026-11-24)."""
+    (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
+    checks have held, the world keeps what they read (``_step_ready``) and the next steps
+    check only that none of it was replaced: the packed settings, the joint rows, the
+    reference's record of its stores, the table's, the callbacks (a restore copies them), the
+    diagnostics' record, and the process's count of replaced stores (:mod:`impulse2d.
+    _stores_epoch`, bumped by everything that replaces a store without a new reference); the
+    callbacks' setters clear ``_step_ready``, and a snapshot leaves it out (it holds the
+    reference). Seven comparisons instead of sixteen: 529 -> 260 ns a step
+    (``benchmarks/small_checks.py``, 2026-11-29)."""
     d = world.__dict__
-    s = d["_settings"]
-    settings = s._derived
+    settings = d["_settings"]._derived
     rows = d["_joint_index"]
+    ready = d["_step_ready"]
+    if (ready[0] is settings and ready[1] is rows and ready[2] is d["_stores_built_from"]
+            and ready[3] is d["_verbs_for"] and ready[4] is d["_callbacks"]
+            and ready[5] is d["_diagnostics"] and ready[6] == STORES_CHANGES.value):
+        stores = ready[7]
+    elif _usual_step(d, settings, rows):
+        stores = d["_stores"]
+        d["_step_ready"] = (settings, rows, d["_stores_built_from"], d["_verbs_for"],
+                            d["_callbacks"], d["_diagnostics"], STORES_CHANGES.value, stores)
+    else:
+        _step_checked(world, dt, 0.0)
+        return
+    gx, gy = d["_gravity"]
+    t0 = perf_counter()
+    contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
+        stores, d["_pairs_dirty"], dt, gx, gy, d["_sleepers"] != 0, rows["filtered"], WHOLE)
+    if unswept > 0:
+        _continuous_first(world, stores)
+    seconds = perf_counter() - t0
+    if contacts or constraints:
+        adopt_step_stores(world, contacts, constraints)
+    d["_pairs_dirty"] = False
+    if sleeping >= 0:
+        d["_step_seconds"] = seconds
+        # _after_step, written out (one Python call fewer on every usual step)
+        if joint_h > 0.0:
+            d["_joint_inv_h"] = 1.0 / joint_h
+        d["_sleepers"] = sleeping
+        d["_fell_asleep"] = fell
+        if fell > 0 and d["_joint_handles"]:
+            d["_joint_index"] = None
+        return
+    d["_joint_index"] = None  # a jointed island woke: its joints join the rows (below)
+    _step_checked(world, dt, seconds)
+
+
+def _usual_step(d: dict, settings, rows) -> bool:
+    """Whether a world (``d``: its ``__dict__``) takes the usual step: the verbs are filled for
+    these (packed) ``settings`` and joint ``rows``, the stores' reference is current, no
+    diagnostics, no callbacks, no LAPACK (the direct solver's), one whole step. (Python's view
+    of the contact store read unsynced, as stores_for_step reads it: a view a batch step left
+    stale is not the reference's, and the property would sync it first.)"""
+    s = d["_settings"]
     verbs_for = d["_verbs_for"]
     built = d["_stores_built_from"]
     callbacks = d["_callbacks"]
-    # (Python's view of the contact store read unsynced, as stores_for_step reads it: a view a
-    # batch step left stale is not the reference's, and the property would sync it first)
-    if (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
+    return (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
             and built is not None and built[5] is rows and built[0] is d["_bodies"]
             and built[1] is d["_shapes"] and built[2] is d["_joints"]
             and built[3] is d["_contacts"] and built[4] is d["_constraints"]
             and built[6] is d["_diagnostics"] and not s.diagnostics
             and not built[6].size and callbacks.pair_filter is None
-            and callbacks.pre_solve is None and s.solver != "direct"):
-        # the verbs are filled for these settings and rows, the stores' reference is
-        # current, no LAPACK (the direct solver's), one whole step
-        stores = world._stores
-        gx, gy = world._gravity
-        t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-            stores, world._pairs_dirty, dt, gx, gy, world._sleepers != 0, rows["filtered"],
-            WHOLE)
-        if unswept > 0:
-            _continuous_first(world, stores)
-        seconds = perf_counter() - t0
-        if contacts or constraints:
-            adopt_step_stores(world, contacts, constraints)
-        world._pairs_dirty = False
-        if sleeping >= 0:
-            world._step_seconds = seconds
-            # _after_step, written out (one Python call fewer on every usual step)
-            if joint_h > 0.0:
-                world._joint_inv_h = 1.0 / joint_h
-            world._sleepers = sleeping
-            world._fell_asleep = fell
-            if fell > 0 and world._joint_handles:
-                world._joint_index = None
-            return
-        world._joint_index = None  # a jointed island woke: its joints join the rows (below)
-        _step_checked(world, dt, seconds)
-        return
-    _step_checked(world, dt, 0.0)
+            and callbacks.pre_solve is None and s.solver != "direct")
 
 
 def _after_step(world, joint_h: float, sleeping: int, fell: int) -> None:
