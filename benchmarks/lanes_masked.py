@@ -14,7 +14,9 @@ it (Agner Fog's instruction tables: about 18-19 uops, one every ~6-12 cycles for
 Each kernel below runs the same loop over one 64-row chunk of 8 fields laid out as the lanes
 are (a field's 64 rows consecutive, the literal ``CHUNK`` apart), four fields updated per row:
 
-* ``keep_branch``: ``lanes[f] = new if two else old`` (the passes' form before this change);
+* ``keep_branch``: ``lanes[f] = new if two else old`` (the passes' form before this change;
+  alone in this small loop LLVM leaves it scalar, where in the passes it vectorised it with
+  masked stores: both are slower than the plain store);
 * ``store_all``: ``lanes[f] = new`` for every row (the form after it: what a missing point's
   lanes hold is never read back);
 * ``peak_branch``: ``lanes[f] = new if new > old else old``;
