@@ -237,8 +237,9 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
     point's lanes are written with what was computed for it (from the finite values an earlier
     row left there: no reader keeps them, :func:`_kept_impulses`), where a store of the old
     value, which LLVM drops as a no-op, would leave a store under a condition, vectorised as
-    ``vmaskmovpd`` to memory. Zen 3 microcodes that (the biased pass on ``pyramid_100``: 19
-    of them, about twice the Intel machine's time; BENCHMARKS.md, session 10, ``lanes35``)."""
+    ``vmaskmovpd`` to memory. Zen 3 microcodes that (the passes had 19, seven or eight an
+    iteration of this loop, and ran at about half the Intel machine's speed; BENCHMARKS.md,
+    session 10, ``lanes35``)."""
     write_bias = use_bias or not soft
     for i in range(i0, i1):
         r = base + i
