@@ -14,7 +14,8 @@ from and scattered to a compact body-state array). Here each colour is solved in
 * **solve** (no index): the rows' arithmetic on the lanes and the scratch chunk alone, which
   LLVM turns into AVX2 code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
   ``tests/test_contact_lanes.py``); branches are written as selects, and a constraint's second
-  point is computed for every row and kept only where it exists;
+  point is computed for every row, its lanes written for every row (a missing point's are
+  never read back) and its velocity change kept only where it exists;
 * **scatter**: the scratch chunk's velocities back to the bodies.
 
 **The lanes are the rows' storage for the solve** (their layout: :mod:`.lane_layout`).
@@ -69,8 +70,11 @@ compiles one of the two; the bits are the same either way.
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
+from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
                              restitution_gap, rows_of, solve_contacts, warm_start_contacts)
@@ -130,10 +134,6 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
             ddy = dp[b, 1] - dp[a, 1]
             count = cs.count[q]
             for j in range(2):
-                g = i + GAP + np.uint64(j) * GAP_STEP
-                if j >= count:
-                    scratch[g] = 0.0
-                    continue
                 p = r + np.uint64(j) * POINT_STEP
                 rax = lanes[p + RAX]
                 ray = lanes[p + RAY]
@@ -141,7 +141,10 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
                 rby = lanes[p + RBY]
                 gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
                 gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-                scratch[g] = lanes[p + BASE] + gx * nx + gy * ny
+                gap = lanes[p + BASE] + gx * nx + gy * ny
+                # a select, not a branch around the arithmetic: a point's stores made under a
+                # condition are vectorised as masked stores, which Zen 3 microcodes
+                scratch[i + GAP + np.uint64(j) * GAP_STEP] = gap if j < count else 0.0
 
 
 @inline_kernel
@@ -160,6 +163,24 @@ def _scatter(cs, scratch, bodies, start, i0, i1):
         v[b, 0] = scratch[i + VBX]
         v[b, 1] = scratch[i + VBY]
         w[b] = scratch[i + WB]
+
+
+@intrinsic
+def _select(typingctx, keep, kept, other):
+    """``kept if keep else other`` as one LLVM ``select`` of two doubles. Python's conditional
+    expression is a branch: LLVM sinks the loads only the kept arm uses into it, and the
+    vectoriser makes them masked loads (``vmaskmovpd``), which cost about twice a plain load
+    and blend on Zen 3 (``benchmarks/lanes_masked.py``). A select keeps them plain; its value
+    is one of its operands, so the bits are the conditional expression's."""
+    def codegen(context, builder, signature, args):
+        return builder.select(*args)
+
+    return types.float64(types.boolean, types.float64, types.float64), codegen
+
+
+if not JIT:
+    def _select(keep, kept, other):  # noqa: F811  (plain Python)
+        return kept if keep else other
 
 
 @inline_kernel
@@ -192,12 +213,12 @@ def _warm_lanes(lanes, scratch, base, i0, i1):
             ray = lanes[p + RAY]
             rbx = lanes[p + RBX]
             rby = lanes[p + RBY]
-            vax = vax - m_a * px if keep else vax
-            vay = vay - m_a * py if keep else vay
-            wa = wa - i_a * (rax * py - ray * px) if keep else wa
-            vbx = vbx + m_b * px if keep else vbx
-            vby = vby + m_b * py if keep else vby
-            wb = wb + i_b * (rbx * py - rby * px) if keep else wb
+            vax = _select(keep, vax - m_a * px, vax)
+            vay = _select(keep, vay - m_a * py, vay)
+            wa = _select(keep, wa - i_a * (rax * py - ray * px), wa)
+            vbx = _select(keep, vbx + m_b * px, vbx)
+            vby = _select(keep, vby + m_b * py, vby)
+            wb = _select(keep, wb + i_b * (rbx * py - rby * px), wb)
         scratch[i + VAX] = vax
         scratch[i + VAY] = vay
         scratch[i + WA] = wa
@@ -211,8 +232,14 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
                  contact_speed, last_sweep, speed_cap):
     """:func:`.contact_solver.solve_contacts`'s rows on a chunk's rows ``i0:i1``, the same
     operations in the same order per row (``baumgarte_rate``: its ``baumgarte * inv_h``).
-    Every store is unconditional (a row that keeps a value writes it back) and every branch a
-    select, so that the loop has nothing left to stop the vectoriser."""
+    Every store is unconditional and every branch a select, so that the loop has nothing left
+    to stop the vectoriser, and no store that it would make a masked one: a missing second
+    point's lanes are written with what was computed for it (from the finite values an earlier
+    row left there: no reader keeps them, :func:`_kept_impulses`), where a store of the old
+    value, which LLVM drops as a no-op, would leave a store under a condition, vectorised as
+    ``vmaskmovpd`` to memory. Zen 3 microcodes that (the passes had 19, seven or eight an
+    iteration of this loop, and ran at about half the Intel machine's speed; BENCHMARKS.md,
+    session 10, ``lanes35``)."""
     write_bias = use_bias or not soft
     for i in range(i0, i1):
         r = base + i
@@ -247,9 +274,8 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             limit = friction * lanes[p + NIMP]
             old = lanes[p + TIMP]
             total = min(max(old + impulse, -limit), limit)
-            unclamped = lanes[p + UNT]
-            lanes[p + UNT] = old + impulse if keep else unclamped
-            lanes[p + TIMP] = total if keep else old
+            lanes[p + UNT] = old + impulse
+            lanes[p + TIMP] = total
             impulse = total - old
             px = impulse * tx
             py = impulse * ty
@@ -287,13 +313,15 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             normal_mass = lanes[p + NMASS]
             impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
             total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
-            unclamped = lanes[p + UNN]
-            lanes[p + UNN] = old + impulse if keep else unclamped
-            kept_bias = lanes[p + BIAS]
-            lanes[p + BIAS] = bias if keep and write_bias else kept_bias
-            total = total if keep else old
+            lanes[p + UNN] = old + impulse
+            if write_bias:
+                lanes[p + BIAS] = bias
             lanes[p + NIMP] = total
-            peak = lanes[p + MAXN]
+            # + 0.0: the same bits for every peak a kept point holds (a total is clamped to
+            # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the
+            # store's other arm writes back the value just loaded, which it drops, leaving a
+            # conditional store that it vectorises as a masked one (lanes_masked.py)
+            peak = lanes[p + MAXN] + 0.0
             lanes[p + MAXN] = total if total > peak else peak
             impulse = total - old
             px = impulse * nx
@@ -306,14 +334,9 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             wb = wb + i_b * (rbx * py - rby * px) if keep else wb
         if last_sweep:
             for j in range(2):
-                keep = j == 0 or two
                 p = r + np.uint64(j) * POINT_STEP
-                n_total = lanes[p + TOTN]
-                t_total = lanes[p + TOTT]
-                n_sum = n_total + lanes[p + NIMP]
-                t_sum = t_total + lanes[p + TIMP]
-                lanes[p + TOTN] = n_sum if keep else n_total
-                lanes[p + TOTT] = t_sum if keep else t_total
+                lanes[p + TOTN] = lanes[p + TOTN] + lanes[p + NIMP]
+                lanes[p + TOTT] = lanes[p + TOTT] + lanes[p + TIMP]
         scratch[i + VAX] = vax
         scratch[i + VAY] = vay
         scratch[i + WA] = wa
@@ -518,8 +541,8 @@ def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy
 @inline_kernel
 def _kept_impulses(cs, lanes, q, r):
     """Row ``q``'s kept impulses from its lanes at ``r`` (:func:`store_lane_impulses`); a
-    missing second point's are zeros (its lanes hold an earlier row's:
-    :func:`.lane_layout.write_lane_impulses`)."""
+    missing second point's are zeros (its lanes hold what the passes computed for it from an
+    earlier row's values: :func:`.lane_layout.write_lane_impulses`)."""
     count = cs.count[q]
     for j in range(2):
         p = r + np.uint64(j) * POINT_STEP

@@ -147,8 +147,9 @@ def write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse):
     every solver's first pass over the rows writes them for every kept point before anything
     reads them (a soft step's first pass is a biased one, which writes the bias; ``pgs`` writes
     it in every sweep; each solver runs at least one pass, the settings' bounds). Only for a
-    kept point (:func:`point_kept`): a missing second point's lanes are left as they were, as
-    its anchors are (:func:`write_lane_point`); what reads a point back masks it
+    kept point (:func:`point_kept`): a missing second point's are not written here; the passes
+    write them with what they compute for it from its anchors (:func:`write_lane_point`), so
+    they stay finite, and what reads a point back masks it
     (:func:`.contact_lanes.rows_from_lanes`). Measured: BENCHMARKS.md, 2026-11-29."""
     p = r + np.uint64(j) * POINT_STEP
     lanes[p + NIMP] = normal_impulse
@@ -169,7 +170,8 @@ def point_kept(j, count):
 def write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass):
     """Point ``j``'s anchors (m), base separation (m) and effective masses (kg). A missing
     second point's are left as they were: the solve computes that point from them (finite
-    values of an earlier row, zeros in new lanes) and keeps nothing of it."""
+    values of an earlier row, zeros in new lanes) and keeps nothing of it but its own lanes'
+    impulses, which nothing reads back."""
     p = r + np.uint64(j) * POINT_STEP
     lanes[p + RAX] = rax
     lanes[p + RAY] = ray
