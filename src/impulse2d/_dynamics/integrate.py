@@ -111,8 +111,9 @@ def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
     The soft steps clamp after :func:`integrate_velocities` (the serial step in the same pass:
     :func:`integrate_clamp_velocities`), before the constraints of each substep, where Box2D
     v3.0 and v3.1 clamp (``b2IntegrateVelocitiesTask``), and then integrate positions with
-    what the constraints solved: they may turn a body past the limit within the step. The other solvers clamp in :func:`integrate_positions`, after their
-    constraints (Box2D v2.4 and v3.2). Kinematic bodies are held to the limits as well.
+    what the constraints solved: they may turn a body past the limit within the step. The
+    other solvers clamp in :func:`integrate_positions`, after their constraints (Box2D v2.4
+    and v3.2). Kinematic bodies are held to the limits as well.
     """
     for t in range(rows.shape[0]):
         clamp_speeds(bodies.v, bodies.w, rows[t], max_linear_speed, max_angular_speed)
