@@ -8,6 +8,7 @@ import os
 import re
 
 import numba
+from numba.core import types
 import numpy as np
 import pytest
 
@@ -281,13 +282,18 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
             1600.0)
     for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):
         assert kernel.signatures
-        # compiled afresh: a kernel loaded from the cache has no assembly to show
-        fresh = numba.njit(cache=False, error_model="numpy", _nrt=False)(kernel.py_func)
-        fresh.compile(kernel.signatures[0])
-        asm = fresh.inspect_asm(kernel.signatures[0])
-        assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), kernel
-        assert len(re.findall(r"\bvmulpd\s[^\n]*%ymm", asm)) >= packed, kernel
-        assert not re.search(r"\bv(p)?maskmov\w*\s[^\n]*\)[ \t]*$", asm, re.M), kernel
+        # every specialisation met, and the one with run-time flags that the compiled entry
+        # (lanes_entry) calls: there a flag's branch inside the rows' loop is no constant
+        signatures = {tuple(types.unliteral(t) for t in sig) for sig in kernel.signatures}
+        for signature in signatures | set(kernel.signatures):
+            # compiled afresh: a kernel loaded from the cache has no assembly to show
+            fresh = numba.njit(cache=False, error_model="numpy", _nrt=False)(kernel.py_func)
+            fresh.compile(signature)
+            asm = fresh.inspect_asm(signature)
+            assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), (kernel, signature)
+            assert len(re.findall(r"\bvmulpd\s[^\n]*%ymm", asm)) >= packed, (kernel, signature)
+            assert not re.search(r"\bv(p)?maskmov\w*\s[^\n]*\)[ \t]*$", asm, re.M), (
+                kernel, signature)
 
 
 def test_the_lanes_are_whole_chunks_of_rows():

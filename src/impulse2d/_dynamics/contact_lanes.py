@@ -314,8 +314,9 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
             total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
             lanes[p + UNN] = old + impulse
-            if write_bias:
-                lanes[p + BIAS] = bias
+            # a select, not a branch: the flags are run-time values in the compiled entry
+            # (lanes_entry), where a store under one becomes a masked store
+            lanes[p + BIAS] = _select(write_bias, bias, lanes[p + BIAS])
             lanes[p + NIMP] = total
             # + 0.0: the same bits for every peak a kept point holds (a total is clamped to
             # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the
@@ -332,17 +333,20 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             vbx = vbx + m_b * px if keep else vbx
             vby = vby + m_b * py if keep else vby
             wb = wb + i_b * (rbx * py - rby * px) if keep else wb
-        if last_sweep:
-            for j in range(2):
-                p = r + np.uint64(j) * POINT_STEP
-                lanes[p + TOTN] = lanes[p + TOTN] + lanes[p + NIMP]
-                lanes[p + TOTT] = lanes[p + TOTT] + lanes[p + TIMP]
         scratch[i + VAX] = vax
         scratch[i + VAY] = vay
         scratch[i + WA] = wa
         scratch[i + VBX] = vbx
         scratch[i + VBY] = vby
         scratch[i + WB] = wb
+    if last_sweep:
+        # the step's totals in a loop of their own, under a branch taken once: inside the
+        # rows' loop a run-time flag's stores were masked ones (lanes_entry)
+        for i in range(i0, i1):
+            for j in range(2):
+                p = base + i + np.uint64(j) * POINT_STEP
+                lanes[p + TOTN] = lanes[p + TOTN] + lanes[p + NIMP]
+                lanes[p + TOTT] = lanes[p + TOTT] + lanes[p + TIMP]
 
 
 @inline_kernel
