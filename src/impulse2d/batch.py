@@ -610,7 +610,7 @@ class WorldBatch:
     def snapshot(self) -> BatchSnapshot:
         """Every world's :class:`~impulse2d.Snapshot`, for :meth:`restore`. Worlds whose stores
         hold the same bytes (copies of one world, as :meth:`replicate` makes them) share
-        them in memory (:func:`.snapshot.share_buffers`)."""
+        them in memory (``snapshot.share_buffers``)."""
         snapshots = tuple(w.snapshot() for w in self._worlds)
         share_buffers(snapshots)
         return BatchSnapshot(snapshots)
