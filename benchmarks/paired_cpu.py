@@ -59,6 +59,25 @@ def one_run(scene: str, steps: int) -> dict:
             "hash": world.state_hash()[:16]}
 
 
+def alternate(script: str, trees: dict, scene: str, arg, rounds: int):
+    """``rounds`` pairs of fresh processes of ``script --one scene arg``, one per tree of
+    ``trees`` (``{"a": path, "b": path}``, put first on ``PYTHONPATH``), the order swapped every
+    round: each run's JSON line by tree, and the load average after each run."""
+    runs = {"a": [], "b": []}
+    loads = []
+    for r in range(rounds):
+        for who in ("a", "b") if r % 2 == 0 else ("b", "a"):
+            env = dict(os.environ, PYTHONPATH=trees[who])
+            out = subprocess.run([sys.executable, script, "--a", "-", "--b", "-", "--one", scene,
+                                  str(arg)], env=env, capture_output=True, text=True)
+            lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+            if not lines:
+                sys.exit(f"{scene} ({who}) failed:\n{out.stderr[-2000:]}")
+            runs[who].append(json.loads(lines[-1]))
+            loads.append(os.getloadavg()[0])
+    return runs, loads
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", required=True, help="source tree A (the directory holding impulse2d)")
@@ -72,19 +91,7 @@ def main() -> None:
         return
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
     for scene in args.scenes.split(","):
-        runs = {"a": [], "b": []}
-        loads = []
-        for r in range(args.rounds):
-            for who in ("a", "b") if r % 2 == 0 else ("b", "a"):
-                env = dict(os.environ, PYTHONPATH=trees[who])
-                out = subprocess.run([sys.executable, __file__, "--a", "-", "--b", "-", "--one",
-                                      scene, str(STEPS[scene])], env=env, capture_output=True,
-                                     text=True)
-                lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-                if not lines:
-                    sys.exit(f"{scene} ({who}) failed:\n{out.stderr[-2000:]}")
-                runs[who].append(json.loads(lines[-1]))
-                loads.append(os.getloadavg()[0])
+        runs, loads = alternate(__file__, trees, scene, STEPS[scene], args.rounds)
         row = {"scene": scene, "rounds": args.rounds, "load": round(statistics.mean(loads), 1),
                "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1}
         for who in ("a", "b"):

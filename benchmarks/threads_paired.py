@@ -20,10 +20,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from paired_cpu import alternate  # (this directory: the script's own, first on sys.path)
 
 HERE = Path(__file__).resolve().parent
 STEPS = {"pyramid_20": 200, "pyramid_100": 30, "rain_2000": 100, "many_pyramids": 30}
@@ -76,19 +77,7 @@ def main() -> None:
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
     report = {"threads": args.threads, "trees": trees, "scenes": {}}
     for scene in args.scenes.split(","):
-        runs = {"a": [], "b": []}
-        loads = []
-        for r in range(args.rounds):
-            for who in ("a", "b") if r % 2 == 0 else ("b", "a"):
-                env = dict(os.environ, PYTHONPATH=trees[who])
-                out = subprocess.run([sys.executable, __file__, "--a", "-", "--b", "-", "--one",
-                                      scene, str(args.threads)], env=env, capture_output=True,
-                                     text=True)
-                lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-                if not lines:
-                    sys.exit(f"{scene} ({who}) failed:\n{out.stderr[-2000:]}")
-                runs[who].append(json.loads(lines[-1]))
-                loads.append(os.getloadavg()[0])
+        runs, loads = alternate(__file__, trees, scene, args.threads, args.rounds)
         row = {"scene": scene, "rounds": args.rounds,
                "load": [round(min(loads), 1), round(max(loads), 1)],
                "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1}

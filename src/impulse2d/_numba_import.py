@@ -126,15 +126,14 @@ def _typeof_plain_arrays() -> None:
     def _typeof_array(val, c):
         """Numba's type of ``val``; for a plain ``np.ndarray`` (no masked array) made without
         Numba's masked-array test, which imports ``numpy.ma``."""
-        if type(val) is np.ndarray:
-            try:
-                dtype = numpy_support.from_dtype(val.dtype)
-            except errors.NumbaNotImplementedError:
-                pass  # Numba's own says which dtype it refuses
-            else:
-                return nb_types.Array(dtype, val.ndim, numpy_support.map_layout(val),
-                                      readonly=not val.flags.writeable)
-        return numba_own(val, c)
+        if type(val) is not np.ndarray:
+            return numba_own(val, c)
+        try:
+            dtype = numpy_support.from_dtype(val.dtype)
+        except errors.NumbaNotImplementedError:
+            return numba_own(val, c)  # a dtype Numba refuses: its own error names it
+        return nb_types.Array(dtype, val.ndim, numpy_support.map_layout(val),
+                              readonly=not val.flags.writeable)
 
     _typeof_array.numba_own = numba_own
     typeof_impl.register(np.ndarray)(_typeof_array)
