@@ -15,8 +15,8 @@ bodies cost.
 The body rows are taken as unsigned integers (``np.uint64``): Numba maps a negative signed
 index to the end of the array (Python's wraparound), a compare and a select on every array
 access, and a body's integration is little else (as :func:`.joints.rows.unsigned_rows` does for
-the joints). Same bits; ``chain_100``'s 100 links: velocities 2,900 -> 2,130 cycles a call,
-positions 2,450 -> 2,100 (``benchmarks/small_chain.py``'s copies, 2026-11-29).
+the joints). Same bits; ``chain_100``'s 100 links: velocities 2,700-2,800 -> 2,060-2,100
+cycles a call, positions 2,390-2,480 -> 2,170-2,190 (``benchmarks/small_chain.py``, 2026-11-29).
 """
 
 from __future__ import annotations
