@@ -15,10 +15,12 @@ counter (``impulse2d._core.jit.cycles``, the x86 time-stamp counter):
   (:func:`.integrate.integrate_clamp_velocities`, :func:`.integrate.integrate_positions`)
   over the awake bodies; with ``per_step``, the cycles a step spends in it (a soft step of
   ``s`` substeps: prepare once, the rest ``s`` times each) and ``rest``, the solve stage less
-  the pieces (the contact passes, the clock, the calls' set-up).
+  the pieces (the contact passes, the clock, the calls' set-up; negative when the machine
+  changed speed between the stages' steps and the pieces' calls: compare within one of them).
 
 Each piece starts from the same state: a snapshot restored, then one step (which rebuilds
-the stores' reference and the table of verbs that a restore leaves out). A step is ``World.step(1/60)`` with the scene's settings (``soft_step``, 4 substeps).
+the stores' reference and the table of verbs that a restore leaves out). A step is
+``World.step(1/60)`` with the scene's settings (``soft_step``, 4 substeps).
 """
 
 from __future__ import annotations
