@@ -8,10 +8,10 @@ static bodies: Gymnasium's LunarLander moon, one body of 11 edges, every reset).
 episodes, where a reset's code and data are out of the caches (230-260 us of shape writes, 60
 of the body row and 50 of the extents a reset at load 15, measured 2026-11-29). When the
 world's stores' reference (:mod:`._dynamics.world_ref`) was built from its present body and
-shape stores (a recycled world's, :mod:`._recycle`: after its first reset, always), one kernel
-writes every one of those columns through the reference instead: the same values from the
-same operations (``segment_arrays``' divisions and sums and ``_ends_extents``' ``np.hypot``
-(the C library's ``hypot``, as NumPy's) in double precision without contraction:
+shape stores (a recycled world's, :mod:`._recycle`: LunarLander's from its third reset on),
+one kernel writes every one of those columns through the reference instead: the same values
+from the same operations (``segment_arrays``' divisions and sums and ``_ends_extents``'
+``np.hypot``, the C library's ``hypot`` as NumPy's, in double precision without contraction:
 :mod:`._core.jit` compiles without ``fastmath``), so the rows are bit for bit those of the
 Python writes (``tests/test_segment_rows.py``).
 """
