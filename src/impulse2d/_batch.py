@@ -28,6 +28,7 @@ from . import _sleep
 from ._collision.geometry import SegmentEnds, make_segment, segment_arrays
 from ._core.state import BODY_LAYOUT, SHAPE_LAYOUT, STATIC
 from ._core.storage import grow_store
+from ._segment_rows import write_static_segments
 from ._stores_epoch import bump as stores_replaced
 from .body import Body
 from .constants import HUGE, SLEEP_THRESHOLD
@@ -64,10 +65,16 @@ def create_static_bodies(world, bodies: list) -> list:
     flat = [s for group in groups for s in group]
     if flat:
         world._shapes = _room(world, world._shapes, SHAPE_LAYOUT, max(flat))
-    if len(rows) < FEW_BODIES:
+    parts = [part for *_, group in bodies for part in group]
+    owners = [i for i, group in zip(rows, groups) for _ in group]
+    # a few bodies of segments alone, on a world whose stores' reference is current (a
+    # recycled world's: LunarLander's moon), in one compiled call: every column below
+    compiled = bool(flat) and len(rows) < FEW_BODIES and write_static_segments(
+        world, rows, bodies, flat, owners, parts)
+    if not compiled and len(rows) < FEW_BODIES:
         for i, (x, y, angle, _) in zip(rows, bodies):
             _write_body(world._bodies, i, x, y, angle, world._settings.length_units_per_meter)
-    else:
+    elif not compiled:
         _write_bodies(world, _index(rows), bodies)
     generation = world._bodies.generation[rows].tolist()
     made = [Body(world, i, g) for i, g in zip(rows, generation)]
@@ -76,16 +83,15 @@ def create_static_bodies(world, bodies: list) -> list:
     world._body_shapes.update(zip(rows, groups))  # (lists of their own: appended to later)
     out = []
     if flat:
-        parts = [part for *_, group in bodies for part in group]
-        owners = [i for i, group in zip(rows, groups) for _ in group]
-        _write_shapes(world, flat, owners, parts)
+        _write_shapes(world, flat, owners, parts, compiled)
         generation = world._shapes.generation[flat].tolist()
         shapes = [Shape(world, s, g) for s, g in zip(flat, generation)]
         world._shape_handles.update(zip(flat, shapes))
         ends = [geom for _, geom, _ in parts]
-        if len(rows) < FEW_BODIES and all(type(geom) is SegmentEnds for geom in ends):
+        if not compiled and len(rows) < FEW_BODIES and all(
+                type(geom) is SegmentEnds for geom in ends):
             _ends_extents(world._bodies, rows, groups, ends)
-        else:
+        elif not compiled:
             _write_extents(world, rows, groups, flat)
         k = 0
         for body, group in zip(made, groups):
@@ -283,12 +289,33 @@ def _write_bodies(world, r, bodies: list) -> None:
     b.sleep_threshold[r] = SLEEP_THRESHOLD * world._settings.length_units_per_meter
 
 
-def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
-    """The columns ``_write_shape`` writes, for shapes ``rows`` on bodies ``owners``."""
+def _write_shapes(world, rows: list, owners: list, parts: list, written: bool) -> None:
+    """The columns ``_write_shape`` writes, for shapes ``rows`` on bodies ``owners``
+    (``written``: by :func:`._segment_rows.write_static_segments` already; the rest only)."""
+    materials = [m for _, _, m in parts]
+    first = materials[0]
+    shared = all(m is first for m in materials)
+    if written:
+        sensors = sum(bool(m["is_sensor"]) for m in materials)
+    else:
+        sensors = _write_shape_columns(world, rows, owners, parts, materials, shared)
+    if sensors:
+        world._events.sensor_count += sensors
+        world._events.on = True
+    if shared:
+        if first["user_data"] is not None:
+            world._shape_user_data.update(dict.fromkeys(rows, first["user_data"]))
+        return
+    for s, m in zip(rows, materials):
+        if m["user_data"] is not None:
+            world._shape_user_data[s] = m["user_data"]
+
+
+def _write_shape_columns(world, rows, owners, parts, materials, shared) -> int:
+    """:func:`_write_shapes`' column writes, a NumPy assignment each; the count of sensors."""
     sh = world._shapes
     r = _index(rows)
     geoms = [geom for _, geom, _ in parts]
-    materials = [m for _, _, m in parts]
     sh.alive[r] = True
     sh.body[r] = owners
     kinds = {kind for kind, _, _ in parts}
@@ -311,7 +338,6 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
             sh.vertices[r[ends]], sh.normals[r[ends]], sh.centroid[r[ends]] = segment_arrays(
                 [geoms[k] for k in ends])
     first = materials[0]
-    shared = all(m is first for m in materials)
     if shared:
         # one material (a parsed dict is shared by the fixtures of one definition: the
         # layer's _parsed, the native walker's terrain), broadcast: a scalar write costs a
@@ -325,21 +351,12 @@ def _write_shapes(world, rows: list, owners: list, parts: list) -> None:
             getattr(sh, name)[r] = [m[name] for m in materials]
         sh.sensor_events[r] = [m["enable_sensor_events"] for m in materials]
         sensors = sum(bool(m["is_sensor"]) for m in materials)
-    if sensors:
-        world._events.sensor_count += sensors
-        world._events.on = True
     sh.aabb[r] = 0.0
     # an inverted fat box: the broadphase picks the new shapes up next step
     sh.fat_aabb[r, 0] = sh.fat_aabb[r, 1] = np.inf
     sh.fat_aabb[r, 2] = sh.fat_aabb[r, 3] = -np.inf
     sh.ghost[r] = 0.0
-    if shared:
-        if first["user_data"] is not None:
-            world._shape_user_data.update(dict.fromkeys(rows, first["user_data"]))
-        return
-    for s, m in zip(rows, materials):
-        if m["user_data"] is not None:
-            world._shape_user_data[s] = m["user_data"]
+    return sensors
 
 
 _MATERIAL_COLUMNS = ("density", "friction", "restitution", "is_sensor", "category", "mask",
