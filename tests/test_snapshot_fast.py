@@ -154,39 +154,6 @@ def test_destroyed_and_created_objects_come_back_as_they_were():
     assert_same_state(world, twin)
 
 
-def test_id_pools_equal_to_the_snapshots_are_kept_and_changed_ones_restored():
-    world = ten_bodies()
-    run(world, 10)
-    snap = world.snapshot()
-    pools = (world._body_pool, world._shape_pool, world._joint_pool)
-    taken = [dict(vars(p)) for p in pools]
-    run(world, 5)
-    world.restore(snap)  # no body, shape or joint made or destroyed: the world's own pools
-    assert all(a is b for a, b in zip(pools, (world._body_pool, world._shape_pool,
-                                               world._joint_pool)))
-    # a row freed and another handed out: the pools come back as taken, independent of the
-    # snapshot's, and hand out the same rows after every restore
-    world.destroy_body(world.bodies[3])
-    world.create_body(position=(0.0, 9.0)).create_circle(0.3)
-    world.restore(snap)
-    assert [dict(vars(p)) for p in (world._body_pool, world._shape_pool,
-                                     world._joint_pool)] == taken
-    first = world.create_body(position=(1.0, 9.0))
-    rows = (first._index, first.create_circle(0.3)._index)
-    world.restore(snap)
-    again = world.create_body(position=(1.0, 9.0))
-    assert (again._index, again.create_circle(0.3)._index) == rows
-    world.restore(snap)
-    assert [dict(vars(p)) for p in (world._body_pool, world._shape_pool,
-                                     world._joint_pool)] == taken
-    twin = ten_bodies()
-    run(twin, 10)
-    assert_same_state(world, twin)
-    run(world, 20)
-    run(twin, 20)
-    assert_same_state(world, twin)
-
-
 def test_pickled_and_copied_fast_snapshots_are_checked_and_replay_alike():
     world = ten_bodies()
     run(world, 30)

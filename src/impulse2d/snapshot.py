@@ -145,9 +145,6 @@ _get_settings = operator.attrgetter(*_SETTING_NAMES)
 _JOINT_ROWS = "_joint_index"
 _ROWS_MAP = "rows map"
 _SAME_ROWS = "joint rows"
-_EXACT = "exact"
-_EXACT_TYPES = frozenset((type(None), bool, int, str))
-"""Types whose ``==`` is equality of the bits (no float: 0.0 == -0.0)."""
 _SHARED = frozenset(map(id, events.SHARED))
 """Objects copied by reference (:data:`.events.SHARED`: constants nobody changes)."""
 _CONTACT_STORES = frozenset(("_contacts", "_constraints"))
@@ -232,8 +229,6 @@ class Snapshot:
                     others.append((name, _ROWS_MAP, value))
                 elif name == _JOINT_ROWS:
                     others.append((name, _SAME_ROWS, value))
-                elif _is_exact(value):
-                    others.append((name, _EXACT, value))
                 else:
                     others.append((name, None, value))
         self._recipe = (atoms, tuple(others))
@@ -559,19 +554,6 @@ def _copy_rows_map(value: dict) -> dict:
     return dict(zip(value.keys(), map(list.copy, value.values())))
 
 
-def _is_exact(value) -> bool:
-    """Is ``value`` a plain object of the package (an ``IdPool``) whose attributes are all of
-    :data:`_EXACT_TYPES` or lists of them? A restore then keeps the world's own object when
-    its attributes equal these (a comparison in C), rather than copying it: a copy of a
-    pool was about 4.5 us of a 10-body world's 48 us of attributes restored (2026-11-29,
-    loaded machine), a third of them the three id pools."""
-    if not _PLAIN.get(type(value)) or not hasattr(value, "__dict__"):
-        return False
-    exact = _EXACT_TYPES
-    return all(type(x) in exact or type(x) is list and set(map(type, x)) <= exact
-               for x in value.__dict__.values())
-
-
 def _is_store(value) -> bool:
     return (isinstance(value, tuple) and hasattr(value, "_fields") and len(value) > 0
             and all(type(column) is np.ndarray for column in value))
@@ -796,10 +778,6 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
                 d[name] = _copy_rows_map(value)
         elif kind is _SAME_ROWS and d[name] is snapshot._rows_ref:
             pass  # the very rows of then (the world replaces them, never changes them)
-        elif kind is _EXACT:
-            current = d[name]
-            if type(current) is not type(value) or current.__dict__ != value.__dict__:
-                d[name] = _copy(value)  # (equal: the world's own object holds the same bits)
         else:
             current = d[name]
             if (type(value) is np.ndarray and type(current) is np.ndarray
