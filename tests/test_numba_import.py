@@ -1,7 +1,8 @@
 """Numba imported without SciPy, PyYAML, ``importlib.metadata`` and ``numpy.ma``
-(``_numba_import.py``), the package without ``subprocess``: a warm process never uses them, Numba's answers are the same (the type
-of every kind of array, a masked array refused, SciPy's version), a Numba configuration file is
-read as before, and Numba's extensions are initialised by any compile (``_core/cache.py``)."""
+(``_numba_import.py``), the package without ``subprocess``: a warm process never uses them,
+Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
+version), a Numba configuration file is read as before, and Numba's extensions are initialised
+by any compile (``_core/cache.py``)."""
 
 from __future__ import annotations
 

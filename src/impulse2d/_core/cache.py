@@ -520,8 +520,9 @@ def fill_deferred_environments() -> None:
 
 def quick_loading(dispatcher) -> None:
     """Give ``dispatcher`` (a kernel decorated with ``cache=True``) a :class:`QuickLoadCache`,
-    and a first call that leaves Numba's extensions to the compile (:func:`_extensions_at_compile`);
-    a dispatcher without Numba's own cache class (caching off, no JIT) is left as it is."""
+    and a first call that leaves Numba's extensions to a compile
+    (:func:`_extensions_at_compile`); a dispatcher without Numba's own cache class (caching
+    off, no JIT) is left as it is."""
     cache = getattr(dispatcher, "_cache", None)
     if type(cache) is caching.FunctionCache and _QUICK_LOAD:
         cache.__class__ = QuickLoadCache
@@ -531,14 +532,16 @@ def quick_loading(dispatcher) -> None:
 
 # A dispatcher's first call from Python (``_compile_for_args``) starts with
 # ``_compilation_chain_init_hook``, which runs the ``init`` entry points of the group
-# ``numba_extensions`` (``numba.core.entrypoints.init_all``, once per process): it imports
-# ``importlib.metadata`` and scans every installed distribution's entry points, 0.05-0.06 s of
-# CPU of a warm ``pyramid_20`` (measured on the loaded 2-core machine), for extensions that a
-# kernel loaded from the cache never uses. A compile runs them all the same: Numba's compiler
-# refreshes the target context before typing a kernel's body, and the CPU context's refresh
-# calls ``init_all`` (``CPUContext.load_additional_registries``). What the hook's early call
-# adds is extensions' types for the call's arguments, and the package's kernels take only
-# arrays, the package's own structures and scalars. A user's own kernels keep Numba's hook.
+# ``numba_extensions`` (``numba.core.entrypoints.init_all``, once per process): it reads
+# ``importlib.metadata`` and scans every installed distribution's entry points (the import,
+# with the ``email`` parser, 0.04-0.05 s of CPU of a warm ``pyramid_20``, the scan 5-8 ms;
+# measured on the loaded 2-core machine; the import is left out of Numba's:
+# :mod:`impulse2d._numba_import`), for extensions that a kernel loaded from the cache never
+# uses. A compile runs them all the same: Numba's compiler refreshes the target context before
+# typing a kernel's body, and the CPU context's refresh calls ``init_all``
+# (``CPUContext.load_additional_registries``). What the hook's early call adds is extensions'
+# types for the call's arguments, and the package's kernels take only arrays, the package's own
+# structures and scalars. A user's own kernels keep Numba's hook.
 def _extensions_at_compile() -> None:
     """The package's kernels' ``_compilation_chain_init_hook``: nothing before a cache load
     (Numba's compile initialises the extensions itself)."""
