@@ -1,5 +1,6 @@
 """Numba imported without SciPy, PyYAML, ``importlib.metadata`` and ``numpy.ma``
-(``_numba_import.py``), the package without ``subprocess``: a warm process never uses them,
+(``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
+on first use): a warm process of one world never uses them,
 Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
 version), a Numba configuration file is read as before, and Numba's extensions are initialised
 by any compile (``_core/cache.py``)."""
@@ -42,7 +43,8 @@ world.step(1 / 60)  # the step's kernels loaded from the cache, each called once
 from numba.core import entrypoints
 print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "numba.np.arrayobj", "importlib.metadata",
-                                                     "email", "subprocess")},
+                                                     "email", "subprocess",
+                                                     "impulse2d.batch")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -52,7 +54,26 @@ def test_a_warm_process_imports_none_of_them():
     out = _fresh(IMPORTED)
     assert out == {"scipy": False, "yaml": False, "numpy.ma": False, "numba.np.arrayobj": False,
                    "importlib.metadata": False, "email": False, "subprocess": False,
-                   "extensions initialised": False}
+                   "impulse2d.batch": False, "extensions initialised": False}
+
+
+ON_USE = """
+import json, impulse2d
+listed = all(name in dir(impulse2d) for name in impulse2d.__all__)
+namespace = {}
+exec("from impulse2d import *", namespace)
+from impulse2d import batch, _warmup
+print(json.dumps({"listed": listed, "star": sorted(set(impulse2d.__all__) - set(namespace)),
+                  "same": [impulse2d.WorldBatch is batch.WorldBatch,
+                           impulse2d.BatchState is batch.BatchState,
+                           impulse2d.BatchSnapshot is batch.BatchSnapshot,
+                           impulse2d.warmup is _warmup.warmup],
+                  "missing": not hasattr(impulse2d, "NoSuchName")}))
+"""
+
+
+def test_the_names_imported_on_first_use_are_the_packages_own():
+    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 4, "missing": True}
 
 
 def test_numbas_check_reads_the_installed_scipys_version():
