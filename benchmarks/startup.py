@@ -5,6 +5,7 @@ everything takes. Writes ``benchmarks/results/startup.json``.
     python benchmarks/startup.py --wheel dist/impulse2d-*.whl   # also from a built wheel
     python benchmarks/startup.py --compare /work/main --rounds 3   # paired: this tree, another
     python benchmarks/startup.py --no-source --compare TREE --warm-only --rounds 7   # warm only
+    python benchmarks/startup.py --no-source --compare TREE --imports --rounds 5   # by module
 
 Every figure is one new process, timed from outside (process wall, and the CPU time of the
 process with every helper process it started: the machine is shared, and wall time under load
@@ -17,6 +18,10 @@ says little alone) and inside (import, build, first step):
 * *cold, wheel*: the wheel of ``scripts/build_wheel.py`` installed into a fresh virtual
   environment, with an empty user cache directory and no ``NUMBA_CACHE_DIR``: the kernels it
   ships are all there is (median of 3);
+* *imports* (``--compare TREE --imports``): a warm ``pyramid_20`` of each tree, alternately,
+  with the CPU time (``time.process_time``, not the wall: the machine is shared) of every
+  module's import, inclusive and its own (less the modules it imported), medians over the
+  rounds, and the modules one tree imports that the other does not;
 * *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
   ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
   (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
@@ -55,6 +60,56 @@ world.step(1.0 / 60.0)
 t3 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "first_step_s": t3 - t2,
                   "file": i2d.__file__}))
+"""
+
+# FIRST_STEP with each module's import timed in CPU time: every loader's ``exec_module`` wrapped
+# by a finder in front of the others, the import's own time less its nested imports'.
+IMPORT_CPU = r"""
+import importlib.abc, json, sys, time
+rows, nested = {}, []
+
+
+class Timed(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or find is None:
+                continue
+            spec = find(name, path, target)
+            if spec is None:
+                continue
+            run = getattr(spec.loader, "exec_module", None)
+            if run is not None:
+                def exec_module(module, run=run, name=name):
+                    t0 = time.process_time()
+                    nested.append(0.0)
+                    try:
+                        run(module)
+                    finally:
+                        inner, spent = nested.pop(), time.process_time() - t0
+                        rows[name] = (spent, spent - inner)
+                        if nested:
+                            nested[-1] += spent
+                try:
+                    spec.loader.exec_module = exec_module
+                except (AttributeError, TypeError):
+                    pass
+            return spec
+        return None
+
+
+sys.meta_path.insert(0, Timed())
+c0 = time.process_time()
+import impulse2d as i2d
+from impulse2d.scenes import build_scene
+c1 = time.process_time()
+world = i2d.World()
+build_scene(world, "pyramid", base=20)
+c2 = time.process_time()
+world.step(1.0 / 60.0)
+c3 = time.process_time()
+print(json.dumps({"import_cpu_s": c1 - c0, "build_cpu_s": c2 - c1, "first_step_cpu_s": c3 - c2,
+                  "modules": rows, "file": i2d.__file__}))
 """
 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}), "chain_100": ("chain", {"links": 100})}
@@ -198,6 +253,49 @@ def paired_warm(report, other: Path, rounds: int, log):
             f"{m['first_step_s']:.3f})")
 
 
+def paired_imports(report, other: Path, rounds: int, log):
+    """Warm ``pyramid_20`` of this checkout and ``other`` alternately, each module's import
+    timed in CPU time (:data:`IMPORT_CPU`), each tree from its own populated cache."""
+    trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
+    prefix = tempfile.mkdtemp(prefix="i2d-pyc-")
+    rows = {name: [] for name in trees}
+    try:
+        for r in range(rounds + 1):  # round 0 writes both trees' bytecode: not counted
+            for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
+                env = _env(PYTHONPATH=str(trees[name]), PYTHONPYCACHEPREFIX=prefix)
+                _, _, p = _process(sys.executable, ["-c", IMPORT_CPU], env)
+                row = json.loads(p.stdout.strip().splitlines()[-1])
+                assert row["file"].startswith(str(trees[name])), row["file"]
+                if p.stderr.strip():
+                    raise RuntimeError(f"{name}: {p.stderr.strip()[-500:]}")
+                if r:
+                    rows[name].append(row)
+                    log(f"imports round {r}, {name}: import {row['import_cpu_s']:.3f} s CPU, "
+                        f"build {row['build_cpu_s']:.3f}, first step "
+                        f"{row['first_step_cpu_s']:.3f} (load {_load()})")
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+    out = {}
+    for name, runs in rows.items():
+        modules = sorted(set().union(*(run["modules"] for run in runs)))
+        out[name] = {
+            "tree": str(trees[name]),
+            "median": {k: statistics.median(run[k] for run in runs)
+                       for k in ("import_cpu_s", "build_cpu_s", "first_step_cpu_s")},
+            "modules": {m: [statistics.median(run["modules"].get(m, (0.0, 0.0))[i]
+                                              for run in runs) for i in (0, 1)]
+                        for m in modules}}
+    this, that = set(out["this"]["modules"]), set(out["other"]["modules"])
+    out["only this"], out["only other"] = sorted(this - that), sorted(that - this)
+    report["paired imports"] = out
+    for name in trees:
+        m = out[name]["median"]
+        log(f"imports median, {name}: import {m['import_cpu_s']:.3f} s CPU, build "
+            f"{m['build_cpu_s']:.3f}, first step {m['first_step_cpu_s']:.3f}")
+    log(f"modules only this tree imports: {out['only this']}")
+    log(f"modules only the other imports: {out['only other']}")
+
+
 def paired(report, other: Path, rounds: int, log):
     """``pyramid_20`` cold and warm, this checkout and ``other`` (a source tree) alternately."""
     trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
@@ -240,6 +338,8 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare (default 3)")
     ap.add_argument("--warm-only", action="store_true",
                     help="--compare: warm runs only, each tree from its own populated cache")
+    ap.add_argument("--imports", action="store_true",
+                    help="--compare: warm runs only, each module's import timed in CPU time")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "startup.json")
     a = ap.parse_args(argv)
     report = {"machine": os.uname().machine, "cores": os.cpu_count(), "python": sys.version,
@@ -248,7 +348,9 @@ def main(argv=None):
         source(report, print)
     if a.wheel:
         wheel(report, a.wheel.resolve(), print)
-    if a.compare and a.warm_only:
+    if a.compare and a.imports:
+        paired_imports(report, a.compare, a.rounds, print)
+    elif a.compare and a.warm_only:
         paired_warm(report, a.compare, a.rounds, print)
     elif a.compare:
         paired(report, a.compare, a.rounds, print)

@@ -1,6 +1,9 @@
-"""Numba imported without SciPy, PyYAML and ``numpy.ma`` (``_numba_import.py``): a warm process
-never uses them, Numba's answers are the same (the type of every kind of array, a masked array
-refused), and a Numba configuration file is read as before."""
+"""Numba imported without SciPy, PyYAML, ``importlib.metadata`` and ``numpy.ma``
+(``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
+on first use): a warm process of one world never uses them,
+Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
+version), a Numba configuration file is read as before, and Numba's extensions are initialised
+by any compile (``_core/cache.py``)."""
 
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ import impulse2d as i2d
 SRC = str(Path(i2d.__file__).resolve().parents[1])
 
 
-def _fresh(code: str, cwd=None) -> dict:
+def _fresh(code: str, cwd=None, path=(), **environ) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_PERFORMANCE_WARNINGS"}
-    env["PYTHONPATH"] = SRC
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, path), SRC])
+    env.update(environ)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             env=env, cwd=cwd, timeout=600)
     assert result.returncode == 0, result.stderr
@@ -35,14 +39,86 @@ import impulse2d
 from impulse2d.scenes import build_scene
 world = impulse2d.World()
 build_scene(world, "pyramid", base=4)  # Numba types the stores' arrays: typeof
-print(json.dumps({m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
-                                                  "numba.np.arrayobj")}))
+world.step(1 / 60)  # the step's kernels loaded from the cache, each called once
+from numba.core import entrypoints
+print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
+                                                     "numba.np.arrayobj", "importlib.metadata",
+                                                     "email", "subprocess",
+                                                     "impulse2d.batch")},
+                  "extensions initialised": entrypoints._already_initialized}))
 """
 
 
-def test_importing_the_package_and_building_a_world_imports_none_of_them():
+def test_a_warm_process_imports_none_of_them():
+    _fresh(IMPORTED)  # (fills the kernel cache where it is empty)
     out = _fresh(IMPORTED)
-    assert out == {"scipy": False, "yaml": False, "numpy.ma": False, "numba.np.arrayobj": False}
+    assert out == {"scipy": False, "yaml": False, "numpy.ma": False, "numba.np.arrayobj": False,
+                   "importlib.metadata": False, "email": False, "subprocess": False,
+                   "impulse2d.batch": False, "extensions initialised": False}
+
+
+ON_USE = """
+import json, impulse2d
+listed = all(name in dir(impulse2d) for name in impulse2d.__all__)
+namespace = {}
+exec("from impulse2d import *", namespace)
+from impulse2d import batch, _warmup
+print(json.dumps({"listed": listed, "star": sorted(set(impulse2d.__all__) - set(namespace)),
+                  "same": [impulse2d.WorldBatch is batch.WorldBatch,
+                           impulse2d.BatchState is batch.BatchState,
+                           impulse2d.BatchSnapshot is batch.BatchSnapshot,
+                           impulse2d.warmup is _warmup.warmup],
+                  "missing": not hasattr(impulse2d, "NoSuchName")}))
+"""
+
+
+def test_the_names_imported_on_first_use_are_the_packages_own():
+    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 4, "missing": True}
+
+
+def test_numbas_check_reads_the_installed_scipys_version():
+    from importlib import metadata
+
+    from impulse2d._numba_import import _installed_scipy_version
+    assert _installed_scipy_version() == metadata.version("scipy")
+
+
+KERNEL = """
+from impulse2d._core.jit import kernel
+
+
+@kernel
+def scaled(x, k):
+    return x * k
+"""
+
+EXTENSIONS = """
+import json, sys
+from numba.core import entrypoints
+import numba
+import impulse2d
+import importlib.metadata  # (anyone's own import of it is the module itself)
+from numba_init_probe import scaled
+own = importlib.metadata.version("numba") == numba.__version__
+value = scaled(1.5, 3.0)
+after_package_kernel = entrypoints._already_initialized
+users = numba.njit(lambda x: x + 1)(2)
+print(json.dumps({"value": value, "own": own, "package kernel": after_package_kernel,
+                  "user kernel": entrypoints._already_initialized, "users": users}))
+"""
+
+
+def test_numbas_extensions_are_initialised_by_a_compile_not_by_a_cache_load(tmp_path):
+    (tmp_path / "numba_init_probe.py").write_text(KERNEL)
+    cache = str(tmp_path / "cache")
+    compiled = _fresh(EXTENSIONS, path=[tmp_path], NUMBA_CACHE_DIR=cache)
+    loaded = _fresh(EXTENSIONS, path=[tmp_path], NUMBA_CACHE_DIR=cache)
+    # compiled: Numba's compiler ran the entry points before typing the kernel
+    assert compiled == {"value": 4.5, "own": True, "package kernel": True, "user kernel": True,
+                        "users": 3}
+    # loaded from the cache: no scan until a kernel outside the package is first called
+    assert loaded == {"value": 4.5, "own": True, "package kernel": False, "user kernel": True,
+                      "users": 3}
 
 
 def _arrays():

@@ -1,5 +1,5 @@
-"""Importing Numba without three imports that a warm process never uses: SciPy, PyYAML and
-``numpy.ma``.
+"""Importing Numba without four imports that a warm process never uses: SciPy, PyYAML,
+``importlib.metadata`` and ``numpy.ma``.
 
 * **SciPy.** Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy
   older than 1.0 (``numba._ensure_critical_deps``): SciPy's own import (its testing helpers,
@@ -8,10 +8,21 @@
   finds LAPACK in ``scipy.linalg.cython_lapack`` on its first call, through Numba's helper
   library, which imports it then; the modules that call SciPy import it themselves). The check
   reads only ``scipy.__version__``, so while Numba imports, ``sys.modules`` holds a module that
-  has just that, the installed SciPy's version from its distribution's metadata
-  (``importlib.metadata``, which Numba imports anyway); it is removed as soon as Numba is
-  imported, so the next ``import scipy`` imports SciPy itself. Numba's check is kept as it was:
-  the version it reads is the installed one.
+  has just that, the installed SciPy's version read from the package's own ``scipy/version.py``
+  (a file of constants, run alone; SciPy's ``__init__`` takes its version from there): not from
+  its distribution's metadata, as ``importlib.metadata`` and the ``email`` parser it imports
+  are 0.049 s of CPU of a warm start (load 16-21 on the 2-core machine) that nothing else
+  needs there (below). The stand-in
+  is removed as soon as Numba is imported, so the next ``import scipy`` imports SciPy itself.
+  Numba's check is kept as it was: the version it reads is the installed one.
+* **importlib.metadata.** Numba's ``numba.core.entrypoints`` imports it at Numba's import, to
+  run the ``init`` entry points of the group ``numba_extensions`` before a dispatcher's first
+  compile; the package's kernels leave that to the compile itself
+  (:func:`impulse2d._core.cache.quick_loading`), so a warm process never reads it. While Numba
+  imports, ``sys.modules`` holds a stand-in that imports it on first use (where no one has
+  imported it yet); the stand-in is removed once Numba is imported, so anyone else's
+  ``import importlib.metadata`` imports it itself, and Numba's first scan of the entry points
+  (a user's own kernel called) imports it through the stand-in Numba kept.
 * **PyYAML.** Numba's configuration imports ``yaml`` at its import to read a
   ``.numba_config.yaml`` in the working directory, should there be one (0.026-0.032 s of CPU
   after Numba's other imports at load 15 on the 2-core machine, for a file that is almost never
@@ -36,6 +47,7 @@ out, and Numba does as it always did.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import sys
@@ -43,10 +55,11 @@ import types
 
 
 def import_numba() -> None:
-    """Import Numba, with SciPy's version in place of SciPy and PyYAML imported when it is
-    used, and type plain arrays without ``numpy.ma`` (see the module)."""
+    """Import Numba, with SciPy's version in place of SciPy and PyYAML and
+    ``importlib.metadata`` imported when they are used, and type plain arrays without
+    ``numpy.ma`` (see the module)."""
     if "numba" not in sys.modules:
-        with _scipy_version_only(), _yaml_when_read():
+        with _scipy_version_only(), _yaml_when_read(), _metadata_when_read():
             import numba  # noqa: F401
     _typeof_plain_arrays()
 
@@ -59,10 +72,8 @@ class _scipy_version_only:
         self.stand_in = None
         if "scipy" in sys.modules:
             return self
-        from importlib import metadata
-        try:
-            version = metadata.version("scipy")
-        except metadata.PackageNotFoundError:
+        version = _installed_scipy_version()
+        if version is None:
             return self  # not installed: Numba checks nothing
         self.stand_in = types.ModuleType("scipy", "SciPy's version only, while Numba imports")
         self.stand_in.__version__ = version
@@ -75,9 +86,35 @@ class _scipy_version_only:
         return False
 
 
+def _installed_scipy_version() -> str | None:
+    """The installed SciPy's version (None where SciPy is not installed): ``version`` in its
+    ``scipy/version.py``, that module run on its own (it imports nothing; not put in
+    ``sys.modules``), else from its distribution's metadata."""
+    spec = importlib.util.find_spec("scipy")
+    if spec is None:
+        return None
+    for folder in spec.submodule_search_locations or ():
+        path = os.path.join(folder, "version.py")
+        if os.path.isfile(path):
+            try:
+                module_spec = importlib.util.spec_from_file_location("scipy.version", path)
+                module = importlib.util.module_from_spec(module_spec)
+                module_spec.loader.exec_module(module)
+            except Exception:
+                break
+            if isinstance(getattr(module, "version", None), str):
+                return module.version
+            break
+    from importlib import metadata
+    try:
+        return metadata.version("scipy")
+    except metadata.PackageNotFoundError:
+        return None
+
+
 class _yaml_when_read:
     """Context: Numba's import without PyYAML where there is no configuration file for it to
-    read, and Numba's configuration given :class:`_PyYAMLOnUse` in its place afterwards."""
+    read, and Numba's configuration given :class:`_ImportedOnUse` in its place afterwards."""
 
     def __enter__(self):
         # (Numba's file name, read from the working directory: numba.core.config._config_fname)
@@ -95,17 +132,38 @@ class _yaml_when_read:
             del sys.modules["yaml"]
         config = sys.modules.get("numba.core.config")
         if config is not None and getattr(config, "_HAVE_YAML", None) is False:
-            config.yaml = _PyYAMLOnUse("yaml")
+            config.yaml = _ImportedOnUse("yaml")
             config._HAVE_YAML = True
         return False
 
 
-class _PyYAMLOnUse(types.ModuleType):
-    """PyYAML for Numba's configuration, imported when the configuration first reads it."""
+class _metadata_when_read:
+    """Context: ``sys.modules["importlib.metadata"]`` is an :class:`_ImportedOnUse` stand-in
+    (nothing where it is imported already)."""
+
+    NAME = "importlib.metadata"
+
+    def __enter__(self):
+        self.stand_in = None
+        if self.NAME not in sys.modules:
+            self.stand_in = _ImportedOnUse(self.NAME)
+            sys.modules[self.NAME] = self.stand_in
+        return self
+
+    def __exit__(self, *exc):
+        if self.stand_in is not None and sys.modules.get(self.NAME) is self.stand_in:
+            del sys.modules[self.NAME]
+        return False
+
+
+class _ImportedOnUse(types.ModuleType):
+    """The module of this name, imported when an attribute of it is first read (PyYAML for
+    Numba's configuration, ``importlib.metadata`` for its entry points)."""
 
     def __getattr__(self, name):
-        import yaml
-        return getattr(yaml, name)
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]  # (read while Numba imports: import the real one)
+        return getattr(importlib.import_module(self.__name__), name)
 
 
 def _typeof_plain_arrays() -> None:

@@ -519,11 +519,46 @@ def fill_deferred_environments() -> None:
 
 
 def quick_loading(dispatcher) -> None:
-    """Give ``dispatcher`` (a kernel decorated with ``cache=True``) a :class:`QuickLoadCache`;
-    a dispatcher without Numba's own cache class (caching off, no JIT) is left as it is."""
+    """Give ``dispatcher`` (a kernel decorated with ``cache=True``) a :class:`QuickLoadCache`,
+    and a first call that leaves Numba's extensions to a compile
+    (:func:`_extensions_at_compile`); a dispatcher without Numba's own cache class (caching
+    off, no JIT) is left as it is."""
     cache = getattr(dispatcher, "_cache", None)
     if type(cache) is caching.FunctionCache and _QUICK_LOAD:
         cache.__class__ = QuickLoadCache
+        if _EXTENSIONS_AT_COMPILE:
+            dispatcher._compilation_chain_init_hook = _extensions_at_compile
+
+
+# A dispatcher's first call from Python (``_compile_for_args``) starts with
+# ``_compilation_chain_init_hook``, which runs the ``init`` entry points of the group
+# ``numba_extensions`` (``numba.core.entrypoints.init_all``, once per process): it reads
+# ``importlib.metadata`` and scans every installed distribution's entry points (the import,
+# with the ``email`` parser, 0.04-0.05 s of CPU of a warm ``pyramid_20``, the scan 5-8 ms;
+# measured on the loaded 2-core machine; the import is left out of Numba's:
+# :mod:`impulse2d._numba_import`), for extensions that a kernel loaded from the cache never
+# uses. A compile runs them all the same: Numba's compiler refreshes the target context before
+# typing a kernel's body, and the CPU context's refresh calls ``init_all``
+# (``CPUContext.load_additional_registries``). What the hook's early call adds is extensions'
+# types for the call's arguments, and the package's kernels take only arrays, the package's own
+# structures and scalars. A user's own kernels keep Numba's hook.
+def _extensions_at_compile() -> None:
+    """The package's kernels' ``_compilation_chain_init_hook``: nothing before a cache load
+    (Numba's compile initialises the extensions itself)."""
+
+
+def _refresh_runs_init_all() -> bool:
+    """Whether this Numba is the one :func:`_extensions_at_compile` was written for (0.68): the
+    dispatcher's hook only runs ``init_all``, and the CPU context's refresh runs it too."""
+    try:
+        from numba.core import cpu, dispatcher, entrypoints
+        hook = dispatcher._DispatcherBase._compilation_chain_init_hook
+        return (callable(getattr(entrypoints, "init_all", None))
+                and set(hook.__code__.co_names) == {"entrypoints", "init_all"}
+                and "init_all" in cpu.CPUContext.load_additional_registries.__code__.co_names
+                and "load_additional_registries" in cpu.CPUContext.refresh.__code__.co_names)
+    except (ImportError, AttributeError):
+        return False
 
 
 def is_cached(dispatcher, argtypes: tuple) -> bool | None:
@@ -566,6 +601,9 @@ _QUICK_LOAD = (all(hasattr(caching.FunctionCache, name)
                and hasattr(_codegen.JITCPUCodegen, "unserialize_library")
                and hasattr(_codegen.JitEngine, "_load_defined_symbols"))
 """Whether this Numba has the private methods :class:`QuickLoadCache` relies on."""
+
+_EXTENSIONS_AT_COMPILE = _refresh_runs_init_all()
+"""Whether the package's kernels' first calls leave Numba's extensions to the compile."""
 
 
 def _same_class(cls) -> bool:
