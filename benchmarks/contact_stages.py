@@ -88,57 +88,77 @@ def _finish(cs, bodies):
     store_lane_impulses(cs, 0, n)
 
 
+COLUMNS = ("narrowphase", "colour", "prepare", "warm", "solve", "relax", "gather+scatter",
+           "gather(gaps)+scatter", "integrate v", "integrate x", "restitution+copy")
+
+
+def loaded_world(scene, params, steps):
+    """The scene stepped ``steps`` steps with sleeping off, its constraint rows current."""
+    world = impulse2d.World(enable_sleep=False)
+    info = build_scene(world, scene, **params)
+    for i in range(steps):
+        step_scene(world, info, i)
+    sync_constraints(world)
+    return world
+
+
+def stage_times(world, reps):
+    """Each verb alone on copies of ``world``'s stores, ``reps`` times after one untimed round
+    (the compile); the minimum of each, us of thread CPU, and the constraint rows."""
+    cs0, bodies0, contacts0, shapes = (world._constraints, world._bodies, world._contacts,
+                                       world._shapes)
+    order = cs0.contact.copy()
+    rows = np.flatnonzero(bodies0.alive & (bodies0.type == 2)).astype(np.int64)
+    normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
+    best = dict.fromkeys(COLUMNS, np.inf)
+
+    def timed(name, fn, *a):
+        t = time.thread_time()
+        fn(*a)
+        if rep > 0:
+            best[name] = min(best[name], time.thread_time() - t)
+
+    for rep in range(reps + 1):
+        contacts, bodies, cs = _copy(contacts0), _copy(bodies0), _copy(cs0)
+        timed("narrowphase", _narrow, contacts, shapes, bodies, normal, points, ids,
+              np.empty(0, np.int64))
+        timed("colour", color_contacts, contacts0.count, contacts0.body_a, contacts0.body_b,
+              bodies0.type, bodies0.asleep, bodies0.type.shape[0], COLOR_COUNT,
+              np.empty(0, np.int64), -1)
+        timed("prepare", _prepare, cs, order, contacts0, bodies)
+        timed("warm", _pass, cs, bodies, 0)
+        timed("solve", _pass, cs, bodies, 1)
+        timed("relax", _pass, cs, bodies, 2)
+        timed("gather+scatter", _moves, cs, bodies, False)
+        timed("gather(gaps)+scatter", _moves, cs, bodies, True)
+        timed("integrate v", _integrate, bodies, rows, 0)
+        timed("integrate x", _integrate, bodies, rows, 1)
+        timed("restitution+copy", _finish, cs, bodies)
+    return {k: v * 1e6 for k, v in best.items()}, order.shape[0]
+
+
+def substep_total(us):
+    """A soft step of 4 substeps from the verbs' times: once a step the narrowphase, the
+    colouring, the prepare, restitution and the copy back; 4 times the rest (one warm start,
+    one biased and one relax pass, both integrations)."""
+    return (us["narrowphase"] + us["colour"] + us["prepare"] + us["restitution+copy"]
+            + 4 * (us["warm"] + us["solve"] + us["relax"] + us["integrate v"]
+                   + us["integrate x"]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--scenes", default=",".join(key for key, *_ in SCENES))
     args = ap.parse_args()
-    cols = ("narrowphase", "colour", "prepare", "warm", "solve", "relax", "gather+scatter",
-            "gather(gaps)+scatter", "integrate v", "integrate x", "restitution+copy")
-    print("| scene | rows | " + " | ".join(cols) + " | 4-substep total |")
-    print("|---" * (len(cols) + 3) + "|")
+    print("| scene | rows | " + " | ".join(COLUMNS) + " | 4-substep total |")
+    print("|---" * (len(COLUMNS) + 3) + "|")
     for key, scene, params, steps in SCENES:
         if key not in args.scenes.split(","):
             continue
-        world = impulse2d.World(enable_sleep=False)
-        info = build_scene(world, scene, **params)
-        for i in range(steps):
-            step_scene(world, info, i)
-        sync_constraints(world)
-        cs0, bodies0, contacts0, shapes = (world._constraints, world._bodies, world._contacts,
-                                           world._shapes)
-        order = cs0.contact.copy()
-        rows = np.flatnonzero(bodies0.alive & (bodies0.type == 2)).astype(np.int64)
-        normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
-        best = dict.fromkeys(cols, np.inf)
-
-        def timed(name, fn, *a):
-            t = time.thread_time()
-            fn(*a)
-            best[name] = min(best[name], time.thread_time() - t)
-
-        for _ in range(args.reps + 1):
-            contacts, bodies, cs = _copy(contacts0), _copy(bodies0), _copy(cs0)
-            timed("narrowphase", _narrow, contacts, shapes, bodies, normal, points, ids,
-                  np.empty(0, np.int64))
-            timed("colour", color_contacts, contacts0.count, contacts0.body_a, contacts0.body_b,
-                  bodies0.type, bodies0.asleep, bodies0.type.shape[0], COLOR_COUNT,
-                  np.empty(0, np.int64), -1)
-            timed("prepare", _prepare, cs, order, contacts0, bodies)
-            timed("warm", _pass, cs, bodies, 0)
-            timed("solve", _pass, cs, bodies, 1)
-            timed("relax", _pass, cs, bodies, 2)
-            timed("gather+scatter", _moves, cs, bodies, False)
-            timed("gather(gaps)+scatter", _moves, cs, bodies, True)
-            timed("integrate v", _integrate, bodies, rows, 0)
-            timed("integrate x", _integrate, bodies, rows, 1)
-            timed("restitution+copy", _finish, cs, bodies)
-        us = {k: v * 1e6 for k, v in best.items()}
-        total = (us["narrowphase"] + us["colour"] + us["prepare"] + us["restitution+copy"]
-                 + 4 * (us["warm"] + us["solve"] + us["relax"] + us["integrate v"]
-                        + us["integrate x"]))
-        print(f"| {key} | {order.shape[0]} | " + " | ".join(f"{us[c]:.0f}" for c in cols)
-              + f" | {total:.0f} |", flush=True)
+        us, rows = stage_times(loaded_world(scene, params, steps), args.reps)
+        print(f"| {key} | {rows} | " + " | ".join(f"{us[c]:.0f}" for c in COLUMNS)
+              + f" | {substep_total(us):.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,13 @@ to 1.9x between processes and minutes: only a ratio within a round means anythin
     python benchmarks/lanes_stages.py --a /work/base/src --b src --scenes pyramid_100 --rounds 5
 
 A process builds the scene as :mod:`contact_stages` does (sleeping off, stepped until loaded),
-then times, on the same rows: one warm-start pass, one biased and one relax pass over every
-row (each a soft step's substep runs once: 4 of each a step), and the gather (with the gaps)
-and scatter alone; thread CPU (``time.thread_time``), the minimum of ``--reps`` repetitions,
-us. It compiles only the passes (:mod:`contact_stages`' kernels), not the narrowphase or the
-prepare. Printed per scene and pass: each tree's median over the rounds and the median of the
-rounds' ratios b / a; ``--out`` writes every round.
+then times, on the same rows: the prepare into the lanes (once a step), one warm-start pass,
+one biased and one relax pass over every row (each a soft step's substep runs once: 4 of each
+a step), and the gather and scatter alone, with the gaps (the biased and relax passes') and
+without (the warm start's); thread CPU (``time.thread_time``), the minimum of ``--reps``
+repetitions, us. It compiles only these (:mod:`contact_stages`' kernels), not the
+narrowphase. Printed per scene and pass: each tree's median over the rounds and the median of
+the rounds' ratios b / a; ``--out`` writes every round.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PASSES = ("warm", "biased", "relax", "gather+scatter")
+PASSES = ("prepare", "warm", "biased", "relax", "gather+scatter", "gather(gaps)+scatter")
 
 
 def one_run(scene: str, reps: int) -> dict:
@@ -35,7 +36,7 @@ def one_run(scene: str, reps: int) -> dict:
     import impulse2d
     from impulse2d.scenes import build_scene, step_scene
     from impulse2d._dynamics.world_ref import sync_constraints
-    from contact_stages import _moves, _pass
+    from contact_stages import _moves, _pass, _prepare
     from wide_solver import SCENES, _copy
 
     _, name, params, steps = next(s for s in SCENES if s[0] == scene)
@@ -44,14 +45,17 @@ def one_run(scene: str, reps: int) -> dict:
     for i in range(steps):
         step_scene(world, info, i)
     sync_constraints(world)
-    cs0, bodies0 = world._constraints, world._bodies
+    cs0, bodies0, contacts0 = world._constraints, world._bodies, world._contacts
+    order = cs0.contact.copy()
     best = dict.fromkeys(PASSES, float("inf"))
     for _ in range(reps + 1):  # the first repetition compiles
         cs, bodies = _copy(cs0), _copy(bodies0)
-        for key, call in (("warm", lambda: _pass(cs, bodies, 0)),
+        for key, call in (("prepare", lambda: _prepare(cs, order, contacts0, bodies)),
+                          ("warm", lambda: _pass(cs, bodies, 0)),
                           ("biased", lambda: _pass(cs, bodies, 1)),
                           ("relax", lambda: _pass(cs, bodies, 2)),
-                          ("gather+scatter", lambda: _moves(cs, bodies, True))):
+                          ("gather+scatter", lambda: _moves(cs, bodies, False)),
+                          ("gather(gaps)+scatter", lambda: _moves(cs, bodies, True))):
             t = time.thread_time()
             call()
             best[key] = min(best[key], (time.thread_time() - t) * 1e6)

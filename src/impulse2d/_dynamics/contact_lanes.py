@@ -115,8 +115,9 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
     for i in range(i0, i1):
         q = start + i
         r = base + i
-        a = cs.body_a[q]
-        b = cs.body_b[q]
+        # unsigned: an index the compiler knows is not negative needs no wrap-around select
+        a = np.uint64(cs.body_a[q])
+        b = np.uint64(cs.body_b[q])
         scratch[i + VAX] = v[a, 0]
         scratch[i + VAY] = v[a, 1]
         scratch[i + WA] = w[a]
@@ -155,8 +156,8 @@ def _scatter(cs, scratch, bodies, start, i0, i1):
     w = bodies.w
     for i in range(i0, i1):
         q = start + i
-        a = cs.body_a[q]
-        b = cs.body_b[q]
+        a = np.uint64(cs.body_a[q])  # (unsigned: as in _gather)
+        b = np.uint64(cs.body_b[q])
         v[a, 0] = scratch[i + VAX]
         v[a, 1] = scratch[i + VAY]
         w[a] = scratch[i + WA]
