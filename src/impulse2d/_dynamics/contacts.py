@@ -239,19 +239,11 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
         # The kinds dispatched here, as :func:`collide` would: the polygon routine (an inlined
         # kernel) compiled into this loop and circles called directly, not through
         # ``collide``'s call, which passes its six arrays and 17 scalars on the stack (the
-        # same routines, the same bits; the narrowphase of pyramid_100 0.89-0.92 x, rain_2000
-        # 0.63-0.78 x main's, BENCHMARKS.md, session 11). Two boxes get the routine with their
-        # vertex count a constant, so that its loops are unrolled (0.88-0.94 x again).
+        # same routines, the same bits; per pair of boxes 0.45 x, of circles 0.72 x the time,
+        # BENCHMARKS.md, session 11).
         count_a = shapes.count[sa]
         count_b = shapes.count[sb]
-        if count_a == 4 and count_b == 4:
-            count = collide_polygons(
-                4, shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
-                bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
-                4, shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
-                bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-                speculative_distance, out_normal, out_points, out_ids)
-        elif count_a >= 2 and count_b >= 2:
+        if count_a >= 2 and count_b >= 2:
             count = collide_polygons(
                 count_a, shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
                 bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
