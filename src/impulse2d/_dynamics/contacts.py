@@ -19,7 +19,7 @@ import numpy as np
 
 from .._collision.broadphase import holds_key
 from .._collision.chain import collide_chain_segment
-from .._collision.manifold import collide, collide_circles, collide_polygons
+from .._collision.manifold import collide
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
@@ -236,34 +236,12 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
             continue
         if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
             continue
-        # The kinds dispatched here, as :func:`collide` would: the polygon routine (an inlined
-        # kernel) compiled into this loop and circles called directly, not through
-        # ``collide``'s call, which passes its six arrays and 17 scalars on the stack (the
-        # same routines, the same bits; per pair of boxes 0.45 x, of circles 0.72 x the time,
-        # BENCHMARKS.md, session 11).
-        count_a = shapes.count[sa]
-        count_b = shapes.count[sb]
-        if count_a >= 2 and count_b >= 2:
-            count = collide_polygons(
-                count_a, shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
-                bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
-                count_b, shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
-                bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-                speculative_distance, out_normal, out_points, out_ids)
-        elif count_a == 1 and count_b == 1:
-            count = collide_circles(
-                count_a, shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
-                bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
-                count_b, shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
-                bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-                speculative_distance, out_normal, out_points, out_ids)
-        else:
-            count = collide(
-                count_a, shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
-                bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
-                count_b, shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
-                bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-                speculative_distance, out_normal, out_points, out_ids)
+        count = collide(
+            shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
+            bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
+            shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
+            bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
+            speculative_distance, out_normal, out_points, out_ids)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
         old_count = contacts.count[k]
