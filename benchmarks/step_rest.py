@@ -24,7 +24,8 @@ After the steps, ``World.step(0)`` (the step's first stages only: bounds, no pai
 box moved, ``find_contacts`` and the narrowphase; poses and velocities unchanged, the manifolds
 the same) runs ``--again`` times back to back: its thread CPU less its pair stage is the
 ``collide`` stage with the caches warm from the same stage, against the step's, which follows
-the previous step's solve. Last, ``contact_stages.stage_times`` times the narrowphase, the
+the previous step's solve; interleaved with it, ``contact_stages._narrow`` (the narrowphase
+compiled here, standalone) on the world's own stores. Last, ``contact_stages.stage_times`` times the narrowphase, the
 colouring and the prepare alone on copies of the same stores (``--verbs`` reps, 0: not run):
 what ``lanes36``'s fit subtracted from the step's once-a-step part.
 
@@ -51,7 +52,7 @@ from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.step import STAGES
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
-from contact_stages import stage_times
+from contact_stages import _narrow, stage_times
 from wide_solver import SCENES
 
 DT = 1.0 / 60.0
@@ -97,15 +98,24 @@ def counts(world):
 
 
 def collide_again(world, reps, rate):
-    """The collide stage run again on the same poses (``World.step(0)``), minimum over
-    ``reps`` back-to-back calls: us of thread CPU less the pair stage's cycles."""
-    best = np.inf
+    """The collide stage run again on the same poses (``World.step(0)``), interleaved with the
+    narrowphase alone (``contact_stages._narrow``, compiled here) on the world's own stores:
+    the minimum over ``reps`` rounds of each, us of thread CPU, the first less its pair
+    stage's cycles."""
+    normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
+    every = np.empty(0, np.int64)
+    world.step(0.0)
+    _narrow(world._contacts, world._shapes, world._bodies, normal, points, ids, every)
+    stage, alone = np.inf, np.inf
     for _ in range(reps):
         t = time.thread_time()
         world.step(0.0)
         cpu = (time.thread_time() - t) * 1e6
-        best = min(best, cpu - (world._clock[1] - world._clock[0]) / rate)
-    return float(best)
+        stage = min(stage, cpu - (world._clock[1] - world._clock[0]) / rate)
+        t = time.thread_time()
+        _narrow(world._contacts, world._shapes, world._bodies, normal, points, ids, every)
+        alone = min(alone, (time.thread_time() - t) * 1e6)
+    return float(stage), float(alone)
 
 
 def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
@@ -147,7 +157,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
     finally:
         step_module.adopt_step_stores = counter._adopt
     contact_rows, touching = counts(world)
-    collide_warm = collide_again(world, again, rate)
+    collide_warm, narrow_own = collide_again(world, again, rate)
     alone = stage_times(world, verbs)[0] if verbs > 0 else {}
     low = {s: float(np.min(v)) for s, v in rows.items()}
     med = {s: float(np.median(v)) for s, v in rows.items()}
@@ -157,6 +167,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
         "min_us": low, "median_us": med,
         "median_share": {s: med[s] / med["step"] for s in (*STAGES, "python")},
         "collide_again_min_us": collide_warm,
+        "narrowphase_own_stores_min_us": narrow_own,
         "verbs_alone_min_us": {k: alone[k] for k in ("narrowphase", "colour", "prepare")
                                if k in alone},
         "new_contact_store_steps": counter.contacts,
@@ -197,7 +208,9 @@ def main() -> None:
             share = r["median_share"].get(s)
             print(f"| {s} | {r['min_us'][s]:.0f} | {r['median_us'][s]:.0f} | "
                   + (f"{100 * share:.1f} % |" if share is not None else "|"))
-        print(f"collide again (World.step(0), warm caches): {r['collide_again_min_us']:.0f} us min")
+        print(f"collide again (World.step(0), warm caches): {r['collide_again_min_us']:.0f} us "
+              f"min; interleaved, the narrowphase alone on the same stores: "
+              f"{r['narrowphase_own_stores_min_us']:.0f} us")
         print("alone (contact_stages, min us):",
               {k: round(v) for k, v in r["verbs_alone_min_us"].items()})
         print("split (min / median us):",
