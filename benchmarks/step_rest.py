@@ -25,7 +25,8 @@ box moved, ``find_contacts`` and the narrowphase; poses and velocities unchanged
 the same) runs ``--again`` times back to back: its thread CPU less its pair stage is the
 ``collide`` stage with the caches warm from the same stage, against the step's, which follows
 the previous step's solve; interleaved with it, ``contact_stages._narrow`` (the narrowphase
-compiled here, standalone) on the world's own stores. Last, ``contact_stages.stage_times`` times the narrowphase, the
+compiled here, standalone) on the world's own stores, and the step's own ``collide`` entry and
+``find_contacts`` compiled here from their source. Last, ``contact_stages.stage_times`` times the narrowphase, the
 colouring and the prepare alone on copies of the same stores (``--verbs`` reps, 0: not run):
 what ``lanes36``'s fit subtracted from the step's once-a-step part.
 
@@ -45,11 +46,14 @@ import platform
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
 import impulse2d
 from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics.awake import find_contacts
 from impulse2d._dynamics.step import STAGES
+from impulse2d.settings import MIXING_CODES
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
 from contact_stages import _narrow, stage_times
@@ -97,25 +101,47 @@ def counts(world):
     return world._contacts.key.shape[0], world._constraints.count.shape[0]
 
 
+# The step's collide entry and find_contacts from their source, compiled here (not the cached
+# machine code the step calls by address): called from Python with the world's reference.
+_collide_here = numba.njit(cache=False, error_model="numpy")(step_module.collide.py_func)
+
+
+@numba.njit(cache=False, error_model="numpy")
+def _find_contacts_here(stores):
+    find_contacts(stores)
+
+
 def collide_again(world, reps, rate):
     """The collide stage run again on the same poses (``World.step(0)``), interleaved with the
-    narrowphase alone (``contact_stages._narrow``, compiled here) on the world's own stores:
-    the minimum over ``reps`` rounds of each, us of thread CPU, the first less its pair
-    stage's cycles."""
+    narrowphase alone (``contact_stages._narrow``, compiled here) on the world's own stores,
+    and with the step's collide entry and ``find_contacts`` compiled here: the minimum over
+    ``reps`` rounds of each, us of thread CPU, the first less its pair stage's cycles."""
     normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
     every = np.empty(0, np.int64)
+    s = world.settings
+    mixing = (np.int64(MIXING_CODES[s.friction_mixing]),
+              np.int64(MIXING_CODES[s.restitution_mixing]))
     world.step(0.0)
-    _narrow(world._contacts, world._shapes, world._bodies, normal, points, ids, every)
-    stage, alone = np.inf, np.inf
-    for _ in range(reps):
+    stores = world._stores
+    best = dict.fromkeys(("stage", "narrowphase", "entry_here", "find_contacts_here"), np.inf)
+
+    def timed(name, fn, *a):
+        t = time.thread_time()
+        fn(*a)
+        best[name] = min(best[name], (time.thread_time() - t) * 1e6)
+
+    for rep in range(reps + 1):
         t = time.thread_time()
         world.step(0.0)
         cpu = (time.thread_time() - t) * 1e6
-        stage = min(stage, cpu - (world._clock[1] - world._clock[0]) / rate)
-        t = time.thread_time()
-        _narrow(world._contacts, world._shapes, world._bodies, normal, points, ids, every)
-        alone = min(alone, (time.thread_time() - t) * 1e6)
-    return float(stage), float(alone)
+        best["stage"] = min(best["stage"], cpu - (world._clock[1] - world._clock[0]) / rate)
+        timed("narrowphase", _narrow, world._contacts, world._shapes, world._bodies, normal,
+              points, ids, every)
+        timed("entry_here", _collide_here, stores, *mixing)
+        timed("find_contacts_here", _find_contacts_here, stores)
+        if rep == 0:  # the compiles
+            best = dict.fromkeys(best, np.inf)
+    return {k: float(v) for k, v in best.items()}
 
 
 def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
@@ -157,7 +183,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
     finally:
         step_module.adopt_step_stores = counter._adopt
     contact_rows, touching = counts(world)
-    collide_warm, narrow_own = collide_again(world, again, rate)
+    again_us = collide_again(world, again, rate)
     alone = stage_times(world, verbs)[0] if verbs > 0 else {}
     low = {s: float(np.min(v)) for s, v in rows.items()}
     med = {s: float(np.median(v)) for s, v in rows.items()}
@@ -166,8 +192,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
         "contact_rows": contact_rows, "touching_rows": touching,
         "min_us": low, "median_us": med,
         "median_share": {s: med[s] / med["step"] for s in (*STAGES, "python")},
-        "collide_again_min_us": collide_warm,
-        "narrowphase_own_stores_min_us": narrow_own,
+        "collide_again_min_us": again_us,
         "verbs_alone_min_us": {k: alone[k] for k in ("narrowphase", "colour", "prepare")
                                if k in alone},
         "new_contact_store_steps": counter.contacts,
@@ -208,9 +233,9 @@ def main() -> None:
             share = r["median_share"].get(s)
             print(f"| {s} | {r['min_us'][s]:.0f} | {r['median_us'][s]:.0f} | "
                   + (f"{100 * share:.1f} % |" if share is not None else "|"))
-        print(f"collide again (World.step(0), warm caches): {r['collide_again_min_us']:.0f} us "
-              f"min; interleaved, the narrowphase alone on the same stores: "
-              f"{r['narrowphase_own_stores_min_us']:.0f} us")
+        print("collide again, interleaved (min us): the stage (World.step(0)), the narrowphase "
+              "alone, the collide entry and find_contacts compiled here:",
+              {k: round(v) for k, v in r["collide_again_min_us"].items()})
         print("alone (contact_stages, min us):",
               {k: round(v) for k, v in r["verbs_alone_min_us"].items()})
         print("split (min / median us):",
