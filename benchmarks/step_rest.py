@@ -22,13 +22,14 @@ counter that the step kernel reads between its stages (:data:`impulse2d._dynamic
 
 After the steps, ``World.step(0)`` (the step's first stages only: bounds, no pair search as no
 box moved, ``find_contacts`` and the narrowphase; poses and velocities unchanged, the manifolds
-the same) runs ``--again`` times back to back: its thread CPU less its pair stage is the
-``collide`` stage with the caches warm from the same stage, against the step's, which follows
-the previous step's solve; interleaved with it, ``contact_stages._narrow`` (the narrowphase
-compiled here, standalone) on the world's own stores, and the step's own ``collide`` entry and
-``find_contacts`` compiled here from their source. Last, ``contact_stages.stage_times`` times the narrowphase, the
-colouring and the prepare alone on copies of the same stores (``--verbs`` reps, 0: not run):
-what ``lanes36``'s fit subtracted from the step's once-a-step part.
+the same) runs ``--again`` rounds: its thread CPU less its pair stage is the ``collide`` stage
+with the caches warm from the same stage (the step's follows the previous step's solve).
+Alternating with it: ``contact_stages._narrow`` (the narrowphase compiled here, standalone) on
+the world's own stores, and the step's own ``collide`` entry and ``find_contacts`` compiled here
+from their source, called with the world's reference. Last, ``contact_stages.stage_times``
+times the narrowphase, the colouring and the prepare alone on copies of the same stores
+(``--verbs`` reps, 0: not run): what ``lanes36``'s fit subtracted from the step's once-a-step
+part.
 
 A loaded machine stretches a stage when the thread is preempted inside it, so each stage's
 figure is its minimum over the steps (and the median beside it); the stores' counts are over
@@ -50,6 +51,7 @@ import numba
 import numpy as np
 
 import impulse2d
+from impulse2d._core.jit import cycles
 from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.awake import find_contacts
 from impulse2d._dynamics.step import STAGES
@@ -59,15 +61,11 @@ from impulse2d.scenes import build_scene, step_scene
 from contact_stages import _narrow, stage_times
 from wide_solver import SCENES
 
-DT = 1.0 / 60.0
 RESULTS = Path(__file__).parent / "results"
 
 
 def cycles_per_us() -> float:
     """The cycle counter's rate, from two readings of the world's clock 0.2 s apart."""
-    from impulse2d._core.jit import cycles
-    import numba
-
     @numba.njit(cache=False)
     def read():
         return cycles()
