@@ -71,11 +71,13 @@ def create_static_bodies(world, bodies: list) -> list:
     # recycled world's: LunarLander's moon), in one compiled call: every column below
     compiled = bool(flat) and len(rows) < FEW_BODIES and write_static_segments(
         world, rows, bodies, flat, owners, parts)
-    if not compiled and len(rows) < FEW_BODIES:
-        for i, (x, y, angle, _) in zip(rows, bodies):
-            _write_body(world._bodies, i, x, y, angle, world._settings.length_units_per_meter)
-    elif not compiled:
-        _write_bodies(world, _index(rows), bodies)
+    if not compiled:
+        if len(rows) < FEW_BODIES:
+            for i, (x, y, angle, _) in zip(rows, bodies):
+                _write_body(world._bodies, i, x, y, angle,
+                            world._settings.length_units_per_meter)
+        else:
+            _write_bodies(world, _index(rows), bodies)
     generation = world._bodies.generation[rows].tolist()
     made = [Body(world, i, g) for i, g in zip(rows, generation)]
     world._body_handles.update(zip(rows, made))
@@ -87,12 +89,12 @@ def create_static_bodies(world, bodies: list) -> list:
         generation = world._shapes.generation[flat].tolist()
         shapes = [Shape(world, s, g) for s, g in zip(flat, generation)]
         world._shape_handles.update(zip(flat, shapes))
-        ends = [geom for _, geom, _ in parts]
-        if not compiled and len(rows) < FEW_BODIES and all(
-                type(geom) is SegmentEnds for geom in ends):
-            _ends_extents(world._bodies, rows, groups, ends)
-        elif not compiled:
-            _write_extents(world, rows, groups, flat)
+        if not compiled:
+            ends = [geom for _, geom, _ in parts]
+            if len(rows) < FEW_BODIES and all(type(geom) is SegmentEnds for geom in ends):
+                _ends_extents(world._bodies, rows, groups, ends)
+            else:
+                _write_extents(world, rows, groups, flat)
         k = 0
         for body, group in zip(made, groups):
             out.append((body, shapes[k:k + len(group)]))
