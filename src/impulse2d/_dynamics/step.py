@@ -151,19 +151,26 @@ def _update_bounds(world, pairs_dirty):
 
 
 @borrowing_kernel
-def _manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points, out_ids):
+def _manifolds(world, friction_mixing, restitution_mixing):
+    # The narrowphase's outputs are taken here, not passed in: arrays passed in arrive on the
+    # stack, and the loop re-stored them as the next pair's arguments from there, a load from
+    # the caller's frame 0x400 bytes (a multiple of 1 KiB) above the store before it. AMD's
+    # Zen 3 predicts such a pair of stack accesses to be the same memory (its memory
+    # renaming matches the low ten bits of the offset) and replays: ~28 ns a pair of moves,
+    # this loop 4x slower (benchmarks/stack_alias.py).
+    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                      borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                     borrow(world, "verbs")[CHAINS] != 0, out_normal, out_points, out_ids,
+                     borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
                      borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
 
 
 @borrowing_kernel
-def _chain_manifolds(world, friction_mixing, restitution_mixing, out_normal, out_points,
-                     out_ids):
+def _chain_manifolds(world, friction_mixing, restitution_mixing):
+    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     update_chain_manifolds(borrow(world, "contacts"), borrow(world, "shapes"),
                            borrow(world, "bodies"), borrow(world, "lengths")[SPECULATIVE],
-                           friction_mixing, restitution_mixing, out_normal, out_points, out_ids)
+                           friction_mixing, restitution_mixing, normal, points, ids)
 
 
 @entry_kernel
@@ -174,8 +181,7 @@ def collide(world, friction_mixing, restitution_mixing):
     operations a step of 5 balls, 2026-11-29)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
-    _manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
+    _manifolds(world, friction_mixing, restitution_mixing)
     return True
 
 
@@ -185,8 +191,7 @@ def collide_chains(world, friction_mixing, restitution_mixing):
     only for worlds that have chains); it counts no references, as :func:`collide`."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
-    _chain_manifolds(world, friction_mixing, restitution_mixing, normal, points, ids)
+    _chain_manifolds(world, friction_mixing, restitution_mixing)
     return True
 
 

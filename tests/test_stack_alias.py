@@ -1,0 +1,52 @@
+"""The step's narrowphase loop reloads no stack slot 1 KiB away from a store before it.
+
+AMD's Zen 2 and 3 take a load from ``d(%rsp)`` right after a store to ``s(%rsp)`` with
+``d - s`` a multiple of 0x400 for a read of that store, and replay it: about 37 ns a pair of
+moves against 0.3 ns (``benchmarks/stack_alias.py``, session 12). The narrowphase loop had 21
+such pairs a contact (its callee's arguments re-stored from its own incoming arguments) in
+the code the cache held, which ran the step's collide stage at a quarter of its speed on that
+machine (rain_2000: 1.86 against 0.42 ms). Whether a loop has the pattern depends on its
+frame's size, so a change anywhere in the narrowphase can bring it back: this reads the
+machine code.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from stack_alias import alias_pairs  # noqa: E402
+
+from impulse2d._dynamics import step  # noqa: E402
+from impulse2d._dynamics.verbs import COLLIDE_SIGNATURE  # noqa: E402
+
+X86 = platform.machine().lower() in ("x86_64", "amd64")
+
+
+def test_the_scan_finds_a_load_1_kib_above_a_store():
+    asm = "\n".join(["f:", "\tmovq\t%rcx, 464(%rsp)", "\tmovq\t1488(%rsp), %rcx",  # 0x400 up
+                     "\tmovq\t%rdx, 440(%rsp)", "\tmovq\t1456(%rsp), %rdx",  # 0x3f8: fine
+                     "\tmovq\t%rdx, 8(%rsp)", "\tcallq\t*%rax", "\tmovq\t1032(%rsp), %rdx"])
+    assert alias_pairs(asm) == {"f": 1}
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT or not X86, reason="x86-64 machine code only")
+def test_the_narrowphase_loop_has_no_stack_alias():
+    # the collide stage compiled afresh as the step compiles it (the cache keeps no assembly):
+    # its module holds the copy of the loop (_manifolds) that a warm process runs
+    fresh = numba.njit(cache=False, error_model="numpy", _nrt=False,
+                       no_cpython_wrapper=True)(step.collide.py_func)
+    signature = tuple(COLLIDE_SIGNATURE.args)
+    fresh.compile(signature)
+    asm = fresh.inspect_asm(signature)
+    # the loop is _manifolds' (update_manifolds inlined); the stage itself calls it once
+    assert "4step10_manifolds" in asm and "4step7collide" in asm
+    pairs = alias_pairs(asm)
+    stage = {name: n for name, n in pairs.items()
+             if "4step10_manifolds" in name or "4step7collide" in name}
+    assert stage == {}
