@@ -57,8 +57,8 @@ def _built(scene_key: str, engine_name: str):
 
 
 def _layers(world, peer_name: str, scene_key: str):
-    """The timed callables of one scene, each ``f(n)`` taking ``n`` steps from a fresh start
-    made by ``reset()`` (untimed)."""
+    """The layers of one scene: for each, ``(reset, run)``, ``run(n)`` taking ``n`` steps (the
+    timed part) from the start ``reset()`` makes (untimed)."""
     from time import perf_counter
 
     from impulse2d._dynamics import step as S
@@ -106,9 +106,10 @@ def _layers(world, peer_name: str, scene_key: str):
         for _ in range(n):
             step()
 
-    return {"world_step": (reset_world, world_step), "step_world": (reset_world,
-                                                                    layer_step_world),
-            "entry": (reset_world, bare), "clocks": (lambda: None, clocks),
+    return {"world_step": (reset_world, world_step),
+            "step_world": (reset_world, layer_step_world),
+            "entry": (reset_world, bare),
+            "clocks": (lambda: None, clocks),
             "peer": (reset_peer, peer)}
 
 
@@ -170,13 +171,14 @@ def main(argv=None) -> dict:
     for name in args.scenes.split(","):
         r = measure(name, args.peer, args.rounds, args.calls)
         result["scenes"][name] = r
+        least, median = r["split"]["least"], r["split"]["median"]
         print(f"{name}: " + ", ".join(
             f"{k} {r[k]['least']:.2f} / {r[k]['median']:.2f}"
             for k in ("world_step", "step_world", "entry", "clocks", "peer"))
-            + f" us (least / median); facade {r['split']['least']['facade']:.2f}, checks and "
-            f"writes {r['split']['least']['checks_and_writes']:.2f}; impulse2d / peer "
-            f"{r['split']['least']['ratio_to_peer']:.2f} / {r['split']['median']['ratio_to_peer']:.2f}"
-            f"; stages {r['cycles']['total']} cycles {r['cycles']['stages']}; hash {r['hash']}")
+            + f" us (least / median); facade {least['facade']:.2f}, checks and writes "
+            f"{least['checks_and_writes']:.2f}; impulse2d / peer {least['ratio_to_peer']:.2f} / "
+            f"{median['ratio_to_peer']:.2f}; stages {r['cycles']['total']} cycles "
+            f"{r['cycles']['stages']}; hash {r['hash']}")
     result["load_after"] = os.getloadavg()[0]
     if args.json:
         with open(args.json, "w") as f:
