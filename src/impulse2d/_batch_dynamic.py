@@ -127,7 +127,7 @@ def dynamic_body(ref, i, s, f, flags, vertices, normals, centroid, bits):
     v[i, 1] = vy + w * (center[i, 0] - cx)
 
 
-_dynamic_body = DirectCall(dynamic_body, "a new dynamic body of one shape", 2.0)
+_dynamic_body = DirectCall(dynamic_body, "a new dynamic body of one shape", 3.0)
 
 
 def create_dynamic_body(world, x, y, angle, v, w, linear_damping, angular_damping,
