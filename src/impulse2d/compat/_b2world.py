@@ -96,6 +96,7 @@ from ._b2queue import (_as_list, can_queue_destroy, flush_queue, queue_destroy, 
                        shape_fixtures)
 from ._b2sleep import _motor_timers
 from ._b2debugdraw import draw_debug_data
+from ._b2dynamic import create_one_fixture
 from ._b2solvecalls import awake_rows, check_filter, overrides_post_solve, post_solve
 
 _LOW = (1 << 32) - 1
@@ -539,6 +540,12 @@ class b2World:  # noqa: N801
         if not active:
             raise ValueError("inactive bodies (active=False) are not supported")
         flush_queue(self)  # bodies are made in call order (_b2queue)
+        if kind == "dynamic" and awake and not bullet and shapes is None:
+            body = create_one_fixture(self, fixtures, position, angle, linearVelocity,
+                                      angularVelocity, linearDamping, angularDamping,
+                                      gravityScale, fixedRotation, allowSleep, userData)
+            if body is not None:  # (in one compiled call: _b2dynamic)
+                return body
         handle = self._world.create_body(
             kind, position=vec_tuple(position, "position"), angle=angle,
             linear_velocity=vec_tuple(linearVelocity, "linearVelocity"),
