@@ -1,7 +1,8 @@
 """How kernels are compiled and bound, where that was changed to compile less: a world's
 reference built over Python's own arrays (``world_ref._adopting_ref``), Numba's library
 functions compiled once per signature for every kind of caller (``_core/overloads.py``), a
-callee's blocks copied as one copy by Numba's inliner (``_core/inliner.py``), and the compile
+callee's blocks copied as one copy by Numba's inliner, or not at all where its IR was made for
+the call site (``_core/inliner.py``), and the compile
 helper started at a process's first compile (``_core/parallel.start_early``)."""
 
 from __future__ import annotations
@@ -187,6 +188,52 @@ def test_an_inlined_callees_blocks_are_copied_with_one_scope_per_copy():
     assert shared[0].scope == blocks[0].scope  # the same variables
     for old, new in zip(blocks, shared):
         assert len(new.body) == len(old.body) and new.body[0] is not old.body[0]
+
+
+@needs_jit
+def test_an_inline_always_callee_is_spliced_in_as_its_untyped_passes_made_it(monkeypatch):
+    import numba
+    from numba.core import inline_closurecall
+    from numba.core.compiler import run_frontend
+
+    from impulse2d._core import inliner
+
+    assert inliner.install()
+    worker = inline_closurecall.InlineWorker
+    made, spliced = [], []
+    untyped, inline_function = worker.run_untyped_passes, worker.inline_function
+
+    def spy_untyped(self, func, *args, **kwargs):
+        callee_ir = untyped(self, func, *args, **kwargs)
+        made.append({id(b) for b in callee_ir.blocks.values()})
+        return callee_ir
+
+    def spy_inline(self, *args, **kwargs):
+        result = inline_function(self, *args, **kwargs)
+        spliced.append({id(b) for _, b in result[3]})  # the blocks put into the caller
+        return result
+
+    monkeypatch.setattr(worker, "run_untyped_passes", spy_untyped)
+    monkeypatch.setattr(worker, "inline_function", spy_inline)
+    callee = numba.njit(inline="always")(_branchy)
+
+    def caller(x):
+        return callee(x) * callee(x - 2.5)
+
+    assert numba.njit(caller)(2.0) == _branchy(2.0) * _branchy(-0.5)
+    assert len(made) == len(spliced) == 2
+    for fresh, blocks in zip(made, spliced):
+        # the callee's blocks themselves (as the CFG's simplification left them), not copies;
+        # the one other block is the caller's, split at the call
+        assert len(blocks & fresh) >= 2 and len(blocks - fresh) == 1
+    # a block outside such an inline is still copied
+    block = next(iter(run_frontend(_branchy).blocks.values()))
+    assert inline_closurecall.copy.deepcopy(block) is not block
+    inliner._local.fresh = {id(block)}
+    try:
+        assert inline_closurecall.copy.deepcopy(block) is block
+    finally:
+        inliner._local.fresh = None
 
 
 def test_the_package_imports_no_part_of_numbas_inliner_until_it_compiles():

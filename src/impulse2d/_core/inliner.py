@@ -16,6 +16,13 @@ every inlined block's scope to the caller's and renames the callee's variables i
 the caller's IR, types and machine code are what they were (checked: trajectories and the
 kernels' object code, ``BENCHMARKS.md``, 2026-11-29 session 9).
 
+A callee inlined because it is declared ``inline="always"`` (``InlineWorker.inline_function``,
+the only kind the engine declares) is not copied at all: its IR is made afresh for the call
+site by Numba's untyped passes (``run_untyped_passes``) and nothing else holds it, so its
+blocks are spliced into the caller as they are, and the unmutated copy ``inline_ir`` returns
+is not made (``inline_function``'s one caller, ``InlineInlinables``, drops it). An IR that
+others keep (an overload's, inlined by the typed pass) is copied as above.
+
 Installed at the process's first compile of a kernel of the package (:func:`install`, a
 :data:`.lazy.FIRST_COMPILE` hook: importing Numba's inliner at the package's import would load
 lowering that a warm process never needs), for Numba versions whose
@@ -30,17 +37,23 @@ import copy
 import threading
 
 _installed = False
-_local = threading.local()  # .copies: {id(source scope): (source scope, memo)} in one inline
+# .copies: {id(source scope): (source scope, memo)} in one inline; .fresh: the ids of the
+# blocks of a callee's IR made for the inline that runs (inline_function), not to be copied
+_local = threading.local()
 
 
 class _BlockCopier:
     """Stands in for the ``copy`` module inside Numba's inliner, whose only use of it is
     ``copy.deepcopy(block)`` for each block of a callee's IR: while an inline runs
     (``InlineWorker.inline_ir``, as :func:`install` wraps it), blocks of one scope are copied
-    with one memo; anything else is Numba's own ``copy.deepcopy``."""
+    with one memo, and a block of a callee's IR made for that inline alone is not copied
+    (:func:`install`'s ``inline_function``); anything else is Numba's own ``copy.deepcopy``."""
 
     @staticmethod
     def deepcopy(x, memo=None):
+        fresh = getattr(_local, "fresh", None)
+        if memo is None and fresh is not None and id(x) in fresh:
+            return x
         copies = getattr(_local, "copies", None)
         scope = getattr(x, "scope", None)
         if memo is not None or copies is None or scope is None:
@@ -61,11 +74,14 @@ def install() -> bool:
         from numba.core import inline_closurecall as inliner
         worker = inliner.InlineWorker
         original = worker.inline_ir
+        inline_function = worker.inline_function
     except (ImportError, AttributeError):
         return False
     # Numba's own: a nested copy_ir that calls copy.deepcopy on each block, this module's
-    # only use of ``copy``
-    if inliner.copy is not copy or "copy_ir" not in original.__code__.co_varnames:
+    # only use of ``copy``; inline_function: the callee's untyped passes, then inline_ir
+    if (inliner.copy is not copy or "copy_ir" not in original.__code__.co_varnames
+            or set(inline_function.__code__.co_names)
+            != {"run_untyped_passes", "__code__", "co_freevars", "inline_ir"}):
         return False
 
     def inline_ir(self, *args, **kwargs):
@@ -76,9 +92,24 @@ def install() -> bool:
         finally:
             _local.copies = outer
 
+    def inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
+        # Numba's inline_function, with the callee's IR, made here for this call site alone,
+        # spliced in uncopied (its untyped passes may inline its own callees: before the flag)
+        callee_ir = self.run_untyped_passes(function)
+        outer = getattr(_local, "fresh", None)
+        _local.fresh = {id(b) for b in callee_ir.blocks.values()}
+        try:
+            return self.inline_ir(caller_ir, block, i, callee_ir,
+                                  function.__code__.co_freevars, arg_typs=arg_typs)
+        finally:
+            _local.fresh = outer
+
     inline_ir.__doc__ = original.__doc__
     inline_ir.__wrapped__ = original
     worker.inline_ir = inline_ir
+    inline_fresh.__doc__ = inline_function.__doc__
+    inline_fresh.__wrapped__ = inline_function
+    worker.inline_function = inline_fresh
     inliner.copy = _BlockCopier()
     _installed = True
     return True

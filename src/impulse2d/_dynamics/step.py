@@ -97,13 +97,17 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # ``warmup --all``: 356 s of CPU. ``pgs_ngs`` and the acceleration level less what no longer
 # compiles: ``pgs_ngs``'s revolute sweeps (10.1 s, :mod:`.solvers_ngs`), a second copy of the
 # acceleration level's island solve (5.6 s, :func:`.direct_accel._solve_rows`).
-STEP_SECONDS = 14.9
-# The pair search re-measured after its compile was cut (``benchmarks/pair_compile.py``, alone,
-# as a helper compiles it, load 11-13): 23.5-26.6 s against 31.3-33.5 before.
-PAIRS_SECONDS = 25.0
-COLLIDE_SECONDS = 6.7
+# The units of a cold pyramid re-measured 2026-11-29 (session 12, ``compile_table.py``, one
+# process, load 15-18: step kernel 28.9 s, pair search 35.3, soft step 15.6, narrowphase 10.4,
+# wide passes 6.9), scaled by 1/1.6, that run's total (105 s) over the same compile's at load 5
+# (66-68 s): the step kernel had grown to 0.82 of the pair search (0.60 by the figures before),
+# and the plan kept every unit but the early helper's in this process, a core idle for the
+# last 10 s of 61 (``compile_processes.py``).
+STEP_SECONDS = 18.1
+PAIRS_SECONDS = 22.1
+COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
-SOLVER_SECONDS = {"soft_step": 9.4, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
+SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
                   "pgs_block": 16.8, "direct": 43.7}
 JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
                  "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
@@ -708,11 +712,11 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
-LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.0)
+LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 4.3)
 ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
 """The contact passes (:mod:`.contact_lanes`) of the solvers that call them by address
-(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 5 and 3 s of compile CPU
-(the loops alone, measured in isolation)."""
+(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 4.3 (re-measured with the
+units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
