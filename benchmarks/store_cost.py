@@ -8,7 +8,8 @@ of the soft step, 1/60 s) and ``batch_bench.py``'s 10-body world (8 circles and 
 on a floor, sleeping on; a world of the 1,024-world batch, stepped alone here). Each is stepped
 ``--steps`` times with ``World.step``; the steps that made a new store are counted by wrapping
 ``adopt_step_stores`` (the kernel's two flags), and the step's time is the world's own clock
-(the cycle counter the step kernel reads between its stages) and the process's CPU.
+(the cycle counter the step kernel reads between its stages) and the process's CPU; the minor
+page faults of each step (``getrusage``) are split by whether it made a store.
 
 Then, on the world's own sizes (its contact rows, its touching rows, the lanes it solves in),
 micro-kernels compiled here time, per store made (CPU time of ``--reps`` repetitions, the

@@ -2,10 +2,9 @@
 
 The step makes a new contact store when the pairs change and a new constraint store when the
 count of touching contacts changes (rain_2000: 4 and 15 of 60 steps; a 10-body world of the
-1,024-world batch: 15 % and 23 % of its steps, BENCHMARKS.md). Each was about 20-25 arrays
-from the allocator, zero-filled, the last store's freed: in rain_2000's step a new constraint
-store cost about 300 us of its prepare stage (fresh pages), more than the prepare's own work
-on those rows.
+1,024-world batch: 15 % and 23 % of its steps). Each was about 20-25 arrays from the
+allocator, zero-filled, the last store's freed: in rain_2000's step a new contact store made the
+pair stage 390-530 us longer, 110 with the room kept (BENCHMARKS.md, ``store37``).
 
 Here a store the step makes is allocated with room to spare (:func:`room`: x1.5 and 8 rows)
 and its arrays are **views of the first rows** of those allocations, so every reader that
