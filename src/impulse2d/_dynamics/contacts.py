@@ -184,6 +184,89 @@ def carry_contacts(old, new, pairs, shapes):
                 new.total_tangent_impulse[k, j] = old.total_tangent_impulse[k_old, j]
 
 
+@inline_kernel
+def _move_contact(c, src, dst):
+    """Row ``src`` of the contact store ``c`` copied to row ``dst``, every column."""
+    c.key[dst] = c.key[src]
+    c.shape_a[dst] = c.shape_a[src]
+    c.shape_b[dst] = c.shape_b[src]
+    c.body_a[dst] = c.body_a[src]
+    c.body_b[dst] = c.body_b[src]
+    c.count[dst] = c.count[src]
+    c.friction[dst] = c.friction[src]
+    c.restitution[dst] = c.restitution[src]
+    c.normal[dst, 0] = c.normal[src, 0]
+    c.normal[dst, 1] = c.normal[src, 1]
+    for j in range(2):
+        c.point[dst, j, 0] = c.point[src, j, 0]
+        c.point[dst, j, 1] = c.point[src, j, 1]
+        c.separation[dst, j] = c.separation[src, j]
+        c.ids[dst, j] = c.ids[src, j]
+        c.normal_impulse[dst, j] = c.normal_impulse[src, j]
+        c.tangent_impulse[dst, j] = c.tangent_impulse[src, j]
+        c.total_normal_impulse[dst, j] = c.total_normal_impulse[src, j]
+        c.total_tangent_impulse[dst, j] = c.total_tangent_impulse[src, j]
+
+
+@inline_kernel
+def _clear_contact(c, k):
+    """Row ``k`` of the contact store ``c`` as a new store's (zero), but its pair."""
+    c.count[k] = 0
+    c.friction[k] = 0.0
+    c.restitution[k] = 0.0
+    c.normal[k, 0] = 0.0
+    c.normal[k, 1] = 0.0
+    for j in range(2):
+        c.point[k, j, 0] = 0.0
+        c.point[k, j, 1] = 0.0
+        c.separation[k, j] = 0.0
+        c.ids[k, j] = 0
+        c.normal_impulse[k, j] = 0.0
+        c.tangent_impulse[k, j] = 0.0
+        c.total_normal_impulse[k, j] = 0.0
+        c.total_tangent_impulse[k, j] = 0.0
+
+
+@inner_kernel
+def carry_contacts_in_place(store, n_old, pairs, shapes):
+    """:func:`carry_contacts` with the new rows written over the old ones: ``store``'s first
+    ``n_old`` rows are the old contacts (sorted by key), and it has a row for each of
+    ``pairs`` (:mod:`.capacity`). Its first ``pairs.shape[0]`` rows end as a new store's would:
+    a surviving pair's whole manifold, a new pair's row zero, every row's pair and bodies.
+
+    Two passes, so that no row is overwritten before it is read: the survivors moved down
+    to the front in key order (each to a row at or before its own), then, from the last pair
+    back, each survivor moved up to its pair's row (at or after the row it is in) and each new
+    pair's row cleared. Rows before the first change are not moved at all."""
+    n = pairs.shape[0]
+    kept = 0
+    p = 0
+    for k in range(n_old):
+        key = store.key[k]
+        while p < n and ((pairs[p, 0] << 32) | pairs[p, 1]) < key:
+            p += 1
+        if p < n and ((pairs[p, 0] << 32) | pairs[p, 1]) == key:
+            if kept != k:
+                _move_contact(store, k, kept)
+            kept += 1
+    s = kept - 1
+    for k in range(n - 1, -1, -1):
+        sa = pairs[k, 0]
+        sb = pairs[k, 1]
+        key = (sa << 32) | sb
+        if s >= 0 and store.key[s] == key:
+            if s != k:
+                _move_contact(store, s, k)
+            s -= 1
+        else:
+            _clear_contact(store, k)
+        store.key[k] = key
+        store.shape_a[k] = sa
+        store.shape_b[k] = sb
+        store.body_a[k] = shapes.body[sa]
+        store.body_b[k] = shapes.body[sb]
+
+
 @inner_kernel
 def mix(a, b, rule):
     """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
