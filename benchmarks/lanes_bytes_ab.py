@@ -13,14 +13,17 @@ to ``solve_contacts_wide``) are compiled from their text with that layout, witho
 tree's engine's (:mod:`contact_stages`' ``loaded_world``, sleeping off); both trees' rows are
 prepared from it into lanes of their own layout's width.
 
-A repetition, per tree (the trees' order alternating): the prepare (untimed: it leaves the
-lanes in the cache as a step's prepare does), then, timed, a warm-start pass, a biased and a
-relax pass (the soft step's substeps but the last, 1/240 s), and a biased and a relax pass
-that keep their biases and unclamped impulses in the rows (the last substep's; a tree whose
-passes always store them runs the same code for both). Printed: the minimum thread CPU of each
-over ``--reps``, us and ns a row, the ratio b / a of the minima and the median of the
-repetitions' ratios, and whether both trees left the same bits in the bodies (and, after the
-keeping passes, in the rows' biases and unclamped impulses).
+A repetition, per tree (the trees' order alternating), on the tree's lanes (made once, as a
+world keeps them): the prepare (untimed: it leaves the lanes in the cache as a step's prepare
+does), then a soft step's passes, timed one by one: 4 substeps (1/240 s) of a warm-start, a
+biased and a relax pass, the last substep's two keeping their biases and unclamped impulses
+in the rows (a tree whose passes always store them runs the same code for both). No
+integration between them (the bodies do not move: the same rows' work each substep). Printed
+per kind of pass, summed over the step (``warm``: 4, ``biased`` and ``relax``: 3 each, the
+``+keep`` ones 1 each; ``step``: all 12): the minimum thread CPU over ``--reps`` repetitions,
+us and ns a row, the ratio b / a of the minima and the median of the repetitions' ratios, and
+whether both trees left the same bits in the bodies and in the rows' biases and unclamped
+impulses.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ H = 1.0 / 240.0
 _INLINE = '@numba.njit(cache=False, _nrt=False, error_model="numpy", inline="always")'
 _KERNEL = '@numba.njit(cache=False, _nrt=False, error_model="numpy")'
 PASSES = ("warm", "biased", "relax", "biased+keep", "relax+keep")
+SUBSTEPS = 4
+COUNT = {"warm": 4, "biased": 3, "relax": 3, "biased+keep": 1, "relax+keep": 1, "step": 12}
+"""Passes of each kind a step runs (the ns a row printed are a pass's)."""
 
 
 def _between(text, start, end):
@@ -136,37 +142,50 @@ def main() -> None:
         cs0, bodies0, contacts0 = world._constraints, world._bodies, world._contacts
         order = cs0.contact.copy()
         n = order.shape[0]
-        times = {(p, t): [] for p in PASSES for t in (0, 1)}
+        times = {(p, t): [] for p in PASSES + ("step",) for t in (0, 1)}
         left = {}
         loads = []
+        # each tree's lanes made once and kept, as a world keeps them from step to step (fresh
+        # ones fault their pages in during the passes: the prepare leaves a one-point row's
+        # second point unwritten), their pages written before the first repetition
+        lanes = []
+        for tree in trees:
+            rows = (n + tree["CHUNK"] - 1) // tree["CHUNK"] * tree["CHUNK"]
+            lanes.append(np.empty((rows, tree["FIELDS"])))
+            lanes[-1].fill(0.0)
         for rep in range(args.reps + 1):  # the first compiles
             for t in ((0, 1) if rep % 2 else (1, 0)):
                 tree = trees[t]
-                rows = (n + tree["CHUNK"] - 1) // tree["CHUNK"] * tree["CHUNK"]
-                cs = _copy(cs0)._replace(lanes=np.zeros((rows, tree["FIELDS"])))
+                cs = _copy(cs0)._replace(lanes=lanes[t])
                 bodies = _copy(bodies0)
                 tree["prepare"](cs, order, contacts0, bodies)
-                for p, verb, keep in (("warm", 0, False), ("biased", 1, False),
-                                      ("relax", 2, False), ("biased+keep", 1, True),
-                                      ("relax+keep", 2, True)):
-                    start = time.thread_time()
-                    tree["run"](cs, bodies, verb, keep)
-                    if rep:
-                        times[(p, t)].append(time.thread_time() - start)
+                spent = dict.fromkeys(PASSES, 0.0)
+                for substep in range(SUBSTEPS):
+                    last = substep == SUBSTEPS - 1
+                    for p, verb in (("warm", 0), ("biased+keep" if last else "biased", 1),
+                                    ("relax+keep" if last else "relax", 2)):
+                        start = time.thread_time()
+                        tree["run"](cs, bodies, verb, last)
+                        spent[p] += time.thread_time() - start
+                spent["step"] = sum(spent.values())
+                if rep:
+                    for p, x in spent.items():
+                        times[(p, t)].append(x)
                 left[t] = (bodies.v.copy(), bodies.w.copy(), *_rows_out(tree, cs))
             loads.append(os.getloadavg()[0])
         same = all(np.array_equal(x, y) for x, y in zip(left[0], left[1]))
         print(f"{key}: {n} rows, lanes {trees[0]['FIELDS']} -> {trees[1]['FIELDS']} doubles a "
               f"row, the same bits: {same}, load {min(loads):.1f}-{max(loads):.1f}")
-        print("| pass | a us | b us | a ns/row | b ns/row | b / a (minima) | b / a (median of "
-              "repetitions) |")
+        print("| passes (a step's) | a us | b us | a ns/row a pass | b ns/row a pass | b / a "
+              "(minima) | b / a (median of repetitions) |")
         print("|---|---|---|---|---|---|---|")
         result = {"rows": int(n), "same_bits": bool(same), "load": [min(loads), max(loads)],
                   "passes": {}}
-        for p in PASSES:
+        for p in PASSES + ("step",):
             a, b = min(times[(p, 0)]) * 1e6, min(times[(p, 1)]) * 1e6
             med = statistics.median(y / x for x, y in zip(times[(p, 0)], times[(p, 1)]))
-            print(f"| {p} | {a:.0f} | {b:.0f} | {a * 1e3 / n:.1f} | {b * 1e3 / n:.1f} | "
+            k = COUNT[p] * n / 1e3
+            print(f"| {p} | {a:.0f} | {b:.0f} | {a / k:.1f} | {b / k:.1f} | "
                   f"{b / a:.3f} | {med:.3f} |", flush=True)
             result["passes"][p] = {"a_us": a, "b_us": b, "ratio_min": b / a, "ratio_median": med,
                                    "a_all_us": [x * 1e6 for x in times[(p, 0)]],
