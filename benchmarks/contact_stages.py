@@ -5,7 +5,8 @@
 The world is stepped until its stack is loaded (sleeping off); then each verb of the soft step
 runs alone on copies of the same stores, and the minimum over the repetitions is printed, us:
 the narrowphase (``update_manifolds``: manifolds and the warm-start match), the colouring, the
-prepare into the lanes, one warm-start pass, one biased and one relax pass over every row (and
+prepare into the lanes, one warm-start pass, one biased and one relax pass over every row (as
+a soft step's substeps but its last run them: keeping no bias or unclamped impulse; and
 the same passes' gather and scatter alone, to show what the arithmetic costs), one
 ``integrate_velocities`` and one ``integrate_positions``, restitution and the copy back. The
 step's own counts per step are printed beside it: a soft step of 4 substeps runs 4 of each pass
@@ -54,9 +55,11 @@ def _pass(cs, bodies, verb):
     if verb == 0:
         warm_start_contacts_wide(cs, bodies, 0, n)
     elif verb == 1:
-        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, True, True, 0.0, 0.0, 3.0, False, 1600.0)
+        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, True, True, 0.0, 0.0, 3.0, False, 1600.0,
+                            False, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
     else:
-        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, False, True, 0.0, 0.0, 3.0, True, 1600.0)
+        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, False, True, 0.0, 0.0, 3.0, True, 1600.0,
+                            False, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
 
 
 @numba.njit(cache=False, _nrt=False)

@@ -8,11 +8,12 @@ are not at a load of 10-20).
 
 Tree A's ``prepare_contacts`` (``_dynamics/contact_solver.py``) and ``_gather`` / ``_scatter``
 (``_dynamics/contact_lanes.py``) are read from its files and compiled here, calling this tree's
-helpers (the lanes' layout and writes must be the same in both trees); this tree's are
-:mod:`contact_stages`' kernels. Each stage runs on fresh copies of the stores, the trees in
-alternating order, ``--reps`` times after one untimed round; printed: the minimum thread CPU of
-each, us, the ratio this tree / A, and whether both left the same bits in the rows, lanes and
-bodies.
+helpers (the lanes' layout and writes must be the same in both trees: across session 12's
+change of the layout, ``lanes37``, :mod:`lanes_bytes_ab` compiles each tree with its own);
+this tree's are :mod:`contact_stages`' kernels. Each stage runs on fresh copies of the stores,
+the trees in alternating order, ``--reps`` times after one untimed round; printed: the minimum
+thread CPU of each, us, the ratio this tree / A, and whether both left the same bits in the
+rows, lanes and bodies.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ a step), and the gather and scatter alone, with the gaps (the biased and relax p
 without (the warm start's); thread CPU (``time.thread_time``), the minimum of ``--reps``
 repetitions, us. It compiles only these (:mod:`contact_stages`' kernels), not the
 narrowphase. Printed per scene and pass: each tree's median over the rounds and the median of
-the rounds' ratios b / a; ``--out`` writes every round.
+the rounds' ratios b / a; ``--out`` writes every round. Both trees must call the passes as this tree's
+:mod:`contact_stages` does: across session 12's change of their arguments and layout
+(``lanes37``), :mod:`lanes_bytes_ab` compares them in one process.
 """
 
 from __future__ import annotations

@@ -40,13 +40,14 @@ SUBSTEPS = 4
 def _step(cs, contacts, bodies, order, wide, passes, inv_h, contact_speed, speed_cap):
     n = order.shape[0]
     prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, wide, 0)
-    for _ in range(passes):
+    for k in range(passes):
         if wide:
+            keep = k == passes - 1  # (the soft step's last substep keeps the rows' biases)
             warm_start_contacts_wide(cs, bodies, 0, n)
             solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
-                                False, speed_cap)
+                                False, speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
             solve_contacts_wide(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
-                                True, speed_cap)
+                                True, speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
         else:
             warm_start_contacts(cs, bodies)
             solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
