@@ -34,24 +34,22 @@ SCRATCH = ("lanes", "lane_end", "in_lanes")
 
 
 @numba.njit(cache=False)
-def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap,
-            keep=True):
+def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, speed_cap):
     """Prepare the rows (soft coefficients of 30 Hz at 240 Hz; into the lanes when ``wide``),
     warm start, then every pass the solvers run: the soft step's biased and relax passes,
     pgs's Baumgarte pass (the last sweep adds the totals), the totals of a pgs step whose
-    sweeps stopped early, and restitution (``keep``: the wide passes keep their biases and
-    unclamped impulses in the rows)."""
+    sweeps stopped early, and restitution."""
     order = cs.contact.copy()
     n = order.shape[0]
     prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, wide, 0)
     if wide:
         warm_start_contacts_wide(cs, bodies, 0, n)
         solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
-                            speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                            speed_cap)
         solve_contacts_wide(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed, True,
-                            speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                            speed_cap)
         solve_contacts_wide(cs, bodies, 0, n, inv_h, True, False, baumgarte, slop, contact_speed,
-                            True, speed_cap, keep, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+                            True, speed_cap)
         add_lane_totals(cs, 0, n)
         apply_restitution_wide(cs, bodies, 0, n, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
         store_lane_impulses(cs, 0, n)
@@ -136,55 +134,6 @@ def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
     for name in CONSTRAINT_LAYOUT:
         if name not in SCRATCH:
             assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
-
-
-def test_a_wide_pass_that_keeps_nothing_leaves_the_rows_and_the_same_bits():
-    """Without ``keep`` the passes store no bias and no unclamped impulse in the rows (but where
-    restitution pushes: its own), and everything else is the keeping passes' bits."""
-    world, _ = _stepped("pyramid", 30, base=12)
-    contacts = _copy(world._contacts)
-    contacts.restitution[:] = 0.5
-    results = []
-    for keep in (True, False):
-        cs, b = _copy(world._constraints), _copy(world._bodies)
-        cs.bias[:] = np.nan
-        cs.unclamped[:] = np.nan
-        _sweeps(cs, contacts, b, True, 240.0, 0.2, 0.005, 3.0, 1600.0, keep)
-        results.append((cs, b))
-    (kept, b0), (bare, b1) = results
-    assert not np.isnan(kept.bias).any() and not np.isnan(kept.unclamped).any()
-    untouched = np.isnan(bare.bias)
-    assert untouched.any() and np.isnan(bare.unclamped[..., 1]).all()
-    assert np.array_equal(bare.bias[~untouched], kept.bias[~untouched])  # restitution's
-    for name in ("v", "w"):
-        assert np.array_equal(getattr(b0, name), getattr(b1, name)), name
-    assert np.array_equal(kept.lanes, bare.lanes)
-
-
-@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
-def test_a_wide_world_reports_the_constraint_rows_of_a_world_solved_row_by_row(monkeypatch,
-                                                                            solver):
-    """The rows that ``world.constraint_rows()`` reports (the biases and unclamped impulses of
-    the passes that keep them: the soft step's last substep, pgs's every sweep) are the bits of
-    the same world solved row by row, where every pass writes them."""
-    def run(min_bodies):
-        monkeypatch.setattr(contact_lanes, "MIN_BODIES", min_bodies)
-        world = i2d.World(solver=solver, enable_sleep=False)  # (asleep: no rows to report)
-        info = build_scene(world, "pyramid", base=8)  # 36 boxes
-        for k in range(40):
-            step_scene(world, info, k)
-        return world
-
-    default = contact_lanes.MIN_BODIES
-    rows, lanes = run(1000), run(default)
-    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
-    a, b = rows.constraint_rows(), lanes.constraint_rows()
-    assert len(a) == len(b) > 0
-    assert any(r.kind == "contact_normal" and r.bias != 0.0 for r in a)
-    numbers = ("kind", "index", "J", "effective_mass", "bias", "impulse", "unclamped", "lower",
-               "upper", "mass_scale", "impulse_scale")
-    assert ([[getattr(r, f) for f in numbers] for r in a]
-            == [[getattr(r, f) for f in numbers] for r in b])
 
 
 def test_a_wide_step_reads_its_rows_back_for_python():

@@ -26,13 +26,9 @@ substeps, restitution bounces from them (:func:`apply_restitution_wide`), and on
 step keeps reads back: the points' accumulated, peak and total impulses
 (:func:`store_lane_impulses`, 10 doubles a row), which the step writes to the manifolds for the
 next step's warm start and the contact events read. The other columns of the rows (anchors,
-masses) are filled from the lanes only when something reads them: the diagnostics in the step,
-and in Python :func:`sync_constraint_rows` (the constraint rows, the state hash; a snapshot
-copies the lanes), told what to do by the row flag ``in_lanes``. The rows' soft coefficients
-are written by the prepare (the passes take the step's two triples as arguments), and their
-biases and unclamped impulses, which only the constraint rows and the diagnostics read, by
-the passes whose values they keep (:func:`_keep_rows`): a soft step's last substep, every
-``pgs`` sweep, every pass with the diagnostics on.
+masses, biases, unclamped impulses) are filled from the lanes only when something reads them:
+the diagnostics in the step, and in Python :func:`sync_constraint_rows` (the constraint rows,
+the state hash; a snapshot copies the lanes), told what to do by the row flag ``in_lanes``.
 
 **Compiled once.** The passes are one entry, :func:`lanes_entry`, compiled on its own
 (:class:`~.._core.lazy.LazyKernel`, the table of verbs' slot :data:`~.verbs.LANES`) and called
@@ -82,10 +78,11 @@ from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
                              restitution_gap, rows_of, solve_contacts, warm_start_contacts)
-from .lane_layout import (BASE, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B, M_A, M_B,
-                          MAXN, NIMP, NMASS, NX, NY, POINT_STEP, RAX, RAY, RBX, RBY, SBIAS,
-                          SUNN, SUNT, TIMP, TMASS, TOTN, TOTT, U_CHUNK, VAX, VAY, VBX, VBY, WA,
-                          WB, flat_lanes, lane_index, point_kept, row_kind, scratch_chunk)
+from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
+                          IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
+                          POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
+                          U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_index,
+                          point_kept, scratch_chunk)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -193,7 +190,7 @@ def _warm_lanes(lanes, scratch, base, i0, i1):
     computed for every row, the second kept where it exists."""
     for i in range(i0, i1):
         r = base + i
-        two, _ = row_kind(lanes, r)
+        two = lanes[r + TWO] != 0.0
         m_a = lanes[r + M_A]
         i_a = lanes[r + I_A]
         m_b = lanes[r + M_B]
@@ -233,24 +230,21 @@ def _warm_lanes(lanes, scratch, base, i0, i1):
 
 @inline_kernel
 def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate, linear_slop,
-                 contact_speed, last_sweep, speed_cap, rate, mass_scale, impulse_scale,
-                 static_rate, static_mass_scale, static_impulse_scale):
+                 contact_speed, last_sweep, speed_cap):
     """:func:`.contact_solver.solve_contacts`'s rows on a chunk's rows ``i0:i1``, the same
-    operations in the same order per row (``baumgarte_rate``: its ``baumgarte * inv_h``; the
-    soft coefficients of a row: the static triple where its kind says so, else the other, as
-    :func:`.contact_solver.prepare_contacts` gives the rows). The normal row's bias and the
-    unclamped impulses go to the scratch chunk, for :func:`_keep_rows`. Every store is
-    unconditional and every branch a select, so that the loop has nothing left to stop the
-    vectoriser, and no store that it would make a masked one: a missing second point's lanes
-    are written with what was computed for it (from the finite values an earlier row left
-    there: no reader keeps them, :func:`_kept_impulses`), where a store of the old value,
-    which LLVM drops as a no-op, would leave a store under a condition, vectorised as
+    operations in the same order per row (``baumgarte_rate``: its ``baumgarte * inv_h``).
+    Every store is unconditional and every branch a select, so that the loop has nothing left
+    to stop the vectoriser, and no store that it would make a masked one: a missing second
+    point's lanes are written with what was computed for it (from the finite values an earlier
+    row left there: no reader keeps them, :func:`_kept_impulses`), where a store of the old
+    value, which LLVM drops as a no-op, would leave a store under a condition, vectorised as
     ``vmaskmovpd`` to memory. Zen 3 microcodes that (the passes had 19, seven or eight an
     iteration of this loop, and ran at about half the Intel machine's speed; BENCHMARKS.md,
     session 10, ``lanes35``)."""
+    write_bias = use_bias or not soft
     for i in range(i0, i1):
         r = base + i
-        two, fixed = row_kind(lanes, r)
+        two = lanes[r + TWO] != 0.0
         m_a = lanes[r + M_A]
         i_a = lanes[r + I_A]
         m_b = lanes[r + M_B]
@@ -281,7 +275,7 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             limit = friction * lanes[p + NIMP]
             old = lanes[p + TIMP]
             total = min(max(old + impulse, -limit), limit)
-            scratch[i + SUNT + np.uint64(j) * GAP_STEP] = old + impulse
+            lanes[p + UNT] = old + impulse
             lanes[p + TIMP] = total
             impulse = total - old
             px = impulse * tx
@@ -292,11 +286,10 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             vbx = vbx + m_b * px if keep else vbx
             vby = vby + m_b * py if keep else vby
             wb = wb + i_b * (rbx * py - rby * px) if keep else wb
-        # normal rows: the row's soft coefficients, selected from the two triples (the same
-        # values the rows hold, so the same bits)
-        soft_rate = _select(fixed, static_rate, rate)
-        soft_mass = _select(fixed, static_mass_scale, mass_scale)
-        soft_impulse = _select(fixed, static_impulse_scale, impulse_scale)
+        # normal rows
+        soft_rate = lanes[r + RATE]
+        soft_mass = lanes[r + MASS_SCALE]
+        soft_impulse = lanes[r + IMPULSE_SCALE]
         for j in range(2):
             keep = j == 0 or two
             p = r + np.uint64(j) * POINT_STEP
@@ -312,18 +305,19 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             bias = max(soft_rate * s, -contact_speed) if soft else hard
             bias = bias if use_bias else 0.0
             bias = bias if pushing else s * inv_h
-            mass_scale_now = soft_mass if soft_now else 1.0
-            impulse_scale_now = soft_impulse if soft_now else 0.0
+            mass_scale = soft_mass if soft_now else 1.0
+            impulse_scale = soft_impulse if soft_now else 0.0
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
             old = lanes[p + NIMP]
             normal_mass = lanes[p + NMASS]
-            impulse = (-normal_mass * mass_scale_now * (vn + bias)
-                       - impulse_scale_now * old)
+            impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
             total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
-            scratch[i + SUNN + np.uint64(j) * GAP_STEP] = old + impulse
-            scratch[i + SBIAS + np.uint64(j) * GAP_STEP] = bias
+            lanes[p + UNN] = old + impulse
+            # a select, not a branch: the flags are run-time values in the compiled entry
+            # (lanes_entry), where a store under one becomes a masked store
+            lanes[p + BIAS] = _select(write_bias, bias, lanes[p + BIAS])
             lanes[p + NIMP] = total
             # + 0.0: the same bits for every peak a kept point holds (a total is clamped to
             # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the
@@ -357,32 +351,6 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
 
 
 @inline_kernel
-def _keep_rows(cs, scratch, start, i0, i1, bias):
-    """The unclamped impulses (N s) of a chunk's rows ``i0:i1`` (the chunk's first row:
-    ``start``) from the pass's scratch chunk into the rows, and with ``bias`` their normal
-    rows' bias (m/s): what ``world.constraint_rows()`` and the diagnostics read, as
-    :func:`.contact_solver.solve_contacts` leaves them (a missing second point's: zeros). Loops
-    of their own under branches taken once a piece (:func:`solve_contacts_wide`), so that a
-    pass that keeps nothing stores nothing: in the lanes they were 3 of a point's 15 doubles,
-    read or written by every pass (BENCHMARKS.md, session 12, ``lanes37``)."""
-    for i in range(i0, i1):
-        q = start + i
-        count = cs.count[q]
-        for j in range(2):
-            kept = point_kept(j, count)
-            g = i + np.uint64(j) * GAP_STEP
-            cs.unclamped[q, j, 0] = _select(kept, scratch[g + SUNN], 0.0)
-            cs.unclamped[q, j, 1] = _select(kept, scratch[g + SUNT], 0.0)
-    if bias:
-        for i in range(i0, i1):
-            q = start + i
-            count = cs.count[q]
-            for j in range(2):
-                g = i + np.uint64(j) * GAP_STEP
-                cs.bias[q, j] = _select(point_kept(j, count), scratch[g + SBIAS], 0.0)
-
-
-@inline_kernel
 def _piece(cs, lo, hi):
     """The run of rows from ``lo`` (its colour's, :func:`.constraint_graph.mark_colour_runs`)
     cut where it crosses into the next chunk or reaches ``hi``: ``(end, start, base, i0, i1)``,
@@ -411,43 +379,31 @@ def warm_start_contacts_wide(cs, bodies, first, last):
 
 @borrowing_kernel
 def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-                        contact_speed, last_sweep, speed_cap, keep, rate, mass_scale,
-                        impulse_scale, static_rate, static_mass_scale, static_impulse_scale):
+                        contact_speed, last_sweep, speed_cap):
     """:func:`.contact_solver.solve_contacts` (same arguments, same bits) on the rows
-    ``first:last``, colour by colour in lanes; the soft coefficients are the two triples
-    :func:`.contact_solver.prepare_contacts` was given (each row selects one by its kind).
-    With ``keep`` the rows get what the pass leaves for ``world.constraint_rows()`` and the
-    diagnostics (:func:`_keep_rows`: the unclamped impulses, and the bias where
-    ``solve_contacts`` writes it); without, the pass stores neither, and the rows keep what an
-    earlier pass left (the caller keeps the last pass that writes each). Rows of one colour
-    share no dynamic body, so any cut of a colour's rows into ranges solved in any order, or
-    at once on several threads (:mod:`.threaded`), gives the same bits."""
+    ``first:last``, colour by colour in lanes. Rows of one colour share no dynamic body, so
+    any cut of a colour's rows into ranges solved in any order, or at once on several threads
+    (:mod:`.threaded`), gives the same bits."""
     hi = np.uint64(last)
     lanes = flat_lanes(cs)
     scratch = scratch_chunk()
     baumgarte_rate = baumgarte * inv_h
-    keep_bias = use_bias or not soft
     lo = np.uint64(first)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
         _gather(cs, lanes, scratch, bodies, base, start, i0, i1, True)
         _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate,
-                     linear_slop, contact_speed, last_sweep, speed_cap, rate, mass_scale,
-                     impulse_scale, static_rate, static_mass_scale, static_impulse_scale)
+                     linear_slop, contact_speed, last_sweep, speed_cap)
         _scatter(cs, scratch, bodies, start, i0, i1)
-        if keep:
-            _keep_rows(cs, scratch, start, i0, i1, keep_bias)
         lo = end
 
 
 @entry_kernel
 def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-                contact_speed, last_sweep, speed_cap, keep, rate, mass_scale, impulse_scale,
-                static_rate, static_mass_scale, static_impulse_scale):
+                contact_speed, last_sweep, speed_cap):
     """The passes, compiled once and called by address (:data:`~.verbs.LANES_SIGNATURE`):
     :data:`LANE_WARM_START` or :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) the rows
-    ``first:last`` of the world's constraint store. A world with its diagnostics on keeps
-    every pass's rows (the diagnostics read them after each)."""
+    ``first:last`` of the world's constraint store."""
     if verb == LANE_MODE:
         return 1.0
     cs = borrow(world, "constraints")
@@ -455,11 +411,8 @@ def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, line
     if verb == LANE_WARM_START:
         warm_start_contacts_wide(cs, bodies, first, last)
     else:
-        keep = keep or borrow(world, "verbs")[DIAGNOSTICS] != 0
         solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte,
-                            linear_slop, contact_speed, last_sweep, speed_cap, keep, rate,
-                            mass_scale, impulse_scale, static_rate, static_mass_scale,
-                            static_impulse_scale)
+                            linear_slop, contact_speed, last_sweep, speed_cap)
     return 0.0
 
 
@@ -473,13 +426,11 @@ def _rows(cs, first, last):
 
 @entry_kernel
 def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-               contact_speed, last_sweep, speed_cap, keep, rate, mass_scale, impulse_scale,
-               static_rate, static_mass_scale, static_impulse_scale):
+               contact_speed, last_sweep, speed_cap):
     """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_solver.
     solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
     their own and called by address as :func:`lanes_entry` is, so that a world compiles the
-    one it uses. The rows hold their soft coefficients and every pass writes their bias and
-    unclamped impulses: ``keep`` and the triples are not needed."""
+    one it uses."""
     if verb == LANE_MODE:
         return 0.0
     cs = _rows(borrow(world, "constraints"), first, last)
@@ -503,24 +454,20 @@ def lanes_pay(world) -> bool:
 
 @inline_kernel
 def lanes_pass(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-               contact_speed, last_sweep, speed_cap, keep, rate, mass_scale, impulse_scale,
-               static_rate, static_mass_scale, static_impulse_scale):
+               contact_speed, last_sweep, speed_cap):
     """Call the world's contact passes by address (its slot :data:`~.verbs.LANES`, which the
     step fills for every world whose solver is one of :data:`SOLVERS`); returns what they
     return."""
     return call_lanes(borrow(world, "verbs")[LANES], (world, verb, first, last, inv_h,
                                                      use_bias, soft, baumgarte, linear_slop,
-                                                     contact_speed, last_sweep, speed_cap, keep,
-                                                     rate, mass_scale, impulse_scale,
-                                                     static_rate, static_mass_scale,
-                                                     static_impulse_scale))
+                                                     contact_speed, last_sweep, speed_cap))
 
 
 @inline_kernel
 def in_lanes(world):
     """Whether the world's contact passes solve in lanes (so the prepare writes them)."""
     return lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False,
-                      0.0, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0) != 0.0
+                      0.0) != 0.0
 
 
 @inline_kernel
@@ -551,8 +498,7 @@ def add_lane_totals(cs, first, last):
 @borrowing_kernel
 def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
     """:func:`.contact_solver.apply_restitution` (same bits) on the rows ``first:last``, the
-    impulses and anchors read from and written to the lanes (the bias and unclamped impulse of
-    a point it pushes: to the rows)."""
+    impulses and anchors read from and written to the lanes."""
     lanes = flat_lanes(cs)
     dp = bodies.dp
     dq = bodies.dq
@@ -589,8 +535,8 @@ def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy
                                           lanes[p + NMASS], lanes[r + M_A], lanes[r + I_A],
                                           lanes[r + M_B], lanes[r + I_B], target, old,
                                           speed_cap)
-            cs.unclamped[q, j, 0] = unclamped  # (the rows, as push_to_speed: _keep_rows)
-            cs.bias[q, j] = -target
+            lanes[p + UNN] = unclamped
+            lanes[p + BIAS] = -target
             lanes[p + NIMP] = total
             if total > lanes[p + MAXN]:
                 lanes[p + MAXN] = total
@@ -628,9 +574,8 @@ def store_lane_impulses(cs, first, last):
 def rows_from_lanes(cs):
     """Fill every column of the rows that lives in the lanes during a wide solve (the rows'
     ``in_lanes`` flag) from them: what :func:`store_lane_impulses` copies, and the masses,
-    normal, friction, anchors, base separations and effective masses. A missing second point's
-    columns are zeros. (The soft coefficients, the biases and the unclamped impulses are
-    written to the rows by the prepare and the passes themselves.)"""
+    normal, friction, softness, anchors, base separations, effective masses, biases and
+    unclamped impulses. A missing second point's columns are zeros."""
     lanes = flat_lanes(cs)
     for q in range(cs.count.shape[0]):
         if not cs.in_lanes[q]:
@@ -643,6 +588,9 @@ def rows_from_lanes(cs):
         cs.normal[q, 0] = lanes[r + NX]
         cs.normal[q, 1] = lanes[r + NY]
         cs.friction[q] = lanes[r + FRICTION]
+        cs.softness[q, 0] = lanes[r + RATE]
+        cs.softness[q, 1] = lanes[r + MASS_SCALE]
+        cs.softness[q, 2] = lanes[r + IMPULSE_SCALE]
         count = cs.count[q]
         for j in range(2):
             p = r + np.uint64(j) * POINT_STEP
@@ -654,6 +602,10 @@ def rows_from_lanes(cs):
             cs.base_separation[q, j] = lanes[p + BASE] if here else 0.0
             cs.normal_mass[q, j] = lanes[p + NMASS] if here else 0.0
             cs.tangent_mass[q, j] = lanes[p + TMASS] if here else 0.0
+            kept = point_kept(j, count)
+            cs.bias[q, j] = lanes[p + BIAS] if kept else 0.0
+            cs.unclamped[q, j, 0] = lanes[p + UNN] if kept else 0.0
+            cs.unclamped[q, j, 1] = lanes[p + UNT] if kept else 0.0
         _kept_impulses(cs, lanes, q, r)
 
 

@@ -78,9 +78,8 @@ class ContactConstraints(NamedTuple):
     # The wide solver's (:mod:`.contact_lanes`): its lanes, FIELDS doubles a row, read as one
     # flat buffer in chunks, field by field, padded to whole chunks (lane_rows(c) rows, not c:
     # .lane_layout); the end of the row's colour run; and whether the row's columns from
-    # inv_mass to tangent_mass and its impulses, but for restitution, softness and
-    # relative_velocity, are in the lanes only (prepared for a wide solve, not yet read back:
-    # contact_lanes.sync_constraint_rows).
+    # inv_mass to unclamped, but for restitution and relative_velocity, are in the lanes only
+    # (prepared for a wide solve, not yet read back: contact_lanes.sync_constraint_rows).
     lanes: np.ndarray
     lane_end: np.ndarray           # int64
     in_lanes: np.ndarray           # bool
@@ -173,8 +172,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     into the lanes (:mod:`.lane_layout`), not into the rows, at the lane rows from ``first``
     (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
     :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
-    restitution, soft coefficients and approach speeds, and the flag ``in_lanes``; the lanes
-    hold whether a row takes the ``static_*`` triple (its kind), which the passes are given.
+    restitution and approach speeds, and the flag ``in_lanes``.
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -198,8 +196,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        fixed = bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC
-        if fixed:
+        if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
             rate = static_bias_rate
             mass_scale = static_mass_scale
             impulse_scale = static_impulse_scale
@@ -214,16 +211,17 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
         tx = ny
         ty = -nx
         r = lane_index(first + q)
-        cs.softness[q, 0] = rate
-        cs.softness[q, 1] = mass_scale
-        cs.softness[q, 2] = impulse_scale
         if wide:
-            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, fixed, count)
+            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                           impulse_scale, count)
         else:
             cs.inv_mass[q, 0] = m_a
             cs.inv_mass[q, 1] = i_a
             cs.inv_mass[q, 2] = m_b
             cs.inv_mass[q, 3] = i_b
+            cs.softness[q, 0] = rate
+            cs.softness[q, 1] = mass_scale
+            cs.softness[q, 2] = impulse_scale
             cs.friction[q] = friction
             cs.normal[q, 0] = nx
             cs.normal[q, 1] = ny

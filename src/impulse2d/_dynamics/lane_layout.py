@@ -29,8 +29,7 @@ from .._core.lazy import JIT
 
 CHUNK = 64
 """Rows a chunk of the lanes holds. 64: the rows of a small colour rarely cross a chunk
-boundary, and a chunk (16 KB, 32 doubles a row) stays within the L1 cache beside the pass's
-scratch chunk (7 KB)."""
+boundary, and a chunk (21 KB, 41 doubles a row) stays within the L1 cache."""
 
 
 def _offsets(first, count):
@@ -38,42 +37,34 @@ def _offsets(first, count):
 
 
 # Field offsets in a chunk (a field's rows are CHUNK doubles). Per row: the inverse masses
-# (1/kg, 1/(kg m^2)), the normal, the friction coefficient, and the row's kind: its point count
-# (1.0 or 2.0), negated for a row against a body that contact cannot move (static or
-# kinematic), whose soft coefficients are the stiffer static triple. Per point (point 1's fields
-# POINT_STEP after point 0's): the anchors (m), the base separation (m), the effective masses
-# (kg), and the accumulated, peak and step-total impulses (N s). 32 doubles a row, 41 before
-# session 12: the soft coefficients (bias rate 1/s, mass and impulse scales) are one of two
-# triples a step, which the passes take as arguments and select by the kind (Box2D v3's
-# ``contactSoftness`` and ``staticSoftness``), and the normal row's bias (m/s) and the unclamped
-# impulses (N s), which only ``world.constraint_rows()`` and the diagnostics read, go to the
-# rows from the pass's scratch chunk, and only in the passes whose values they keep
-# (:func:`.contact_lanes.lanes_entry`'s ``keep``). What a pass only works with (the bodies'
-# velocities, the points' current gaps) is not here either: it lives in the scratch chunk.
-ROW_FIELDS = 8
-POINT_FIELDS = 12
+# (1/kg, 1/(kg m^2)), the normal, the friction coefficient, the soft coefficients (bias rate
+# 1/s, mass and impulse scales), and whether the row has a second point (1.0) or not (0.0).
+# Per point (point 1's fields POINT_STEP after point 0's): the anchors (m), the base separation
+# (m), the effective masses (kg), the accumulated, peak and step-total impulses (N s), the normal
+# row's bias (m/s) and the unclamped impulses (N s). What a pass only works with (the bodies'
+# velocities, the points' current gaps) is not here: it lives in the pass's scratch chunk.
+ROW_FIELDS = 11
+POINT_FIELDS = 15
 FIELDS = ROW_FIELDS + 2 * POINT_FIELDS
 """Doubles a row holds in the lanes."""
-(M_A, I_A, M_B, I_B, NX, NY, FRICTION, KIND) = _offsets(0, ROW_FIELDS)
-(RAX, RAY, RBX, RBY, BASE, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN,
- TOTT) = _offsets(ROW_FIELDS, POINT_FIELDS)
+(M_A, I_A, M_B, I_B, NX, NY, FRICTION, RATE, MASS_SCALE, IMPULSE_SCALE,
+ TWO) = _offsets(0, ROW_FIELDS)
+(RAX, RAY, RBX, RBY, BASE, NMASS, TMASS, NIMP, TIMP, MAXN, TOTN, TOTT, BIAS, UNN,
+ UNT) = _offsets(ROW_FIELDS, POINT_FIELDS)
 POINT_STEP = np.uint64(POINT_FIELDS * CHUNK)
 U_CHUNK = np.uint64(CHUNK)
 
 # The scratch chunk of a pass (:func:`scratch_chunk`), laid out as a chunk of the lanes, a
 # field's CHUNK rows consecutive, indexed by the row's place in its chunk: the two bodies'
 # velocities (m/s, rad/s), gathered from the bodies before a piece of a colour is solved and
-# scattered back after it; per point (point 1's GAP_STEP after point 0's) the current gap (m),
-# computed in the gather, and the normal row's bias (m/s) and the normal and tangent unclamped
-# impulses (N s), which the solve writes for every row and the pass copies to the rows only
-# where it keeps them. Fourteen doubles a row that every pass writes and no pass keeps: in
-# the rows' chunks the velocities and gaps were written back to memory every pass (5.9 MB of
-# lanes streamed from L3 on pyramid_100, BENCHMARKS.md 2026-11-28 late night); a scratch chunk
-# of 7 KB on the pass's stack stays in L1.
-SCRATCH_FIELDS = 14
-(VAX, VAY, WA, VBX, VBY, WB) = _offsets(0, 6)
+# scattered back after it, and the points' current gaps (m; point 1's GAP_STEP after point
+# 0's), computed in the gather. Eight doubles a row that every pass writes and no pass keeps:
+# in the rows' chunks they were written back to memory every pass (5.9 MB of lanes streamed
+# from L3 on pyramid_100, BENCHMARKS.md 2026-11-28 late night); a scratch chunk of 4 KB on
+# the pass's stack stays in L1.
+SCRATCH_FIELDS = 8
+(VAX, VAY, WA, VBX, VBY, WB, GAP) = _offsets(0, SCRATCH_FIELDS - 1)
 GAP_STEP = U_CHUNK
-GAP, SBIAS, SUNN, SUNT = _offsets(6, SCRATCH_FIELDS - 6)[::2]  # (point 1's: + GAP_STEP)
 SCRATCH_DOUBLES = SCRATCH_FIELDS * CHUNK
 
 
@@ -133,9 +124,9 @@ def flat_lanes(cs):
 
 
 @inline_kernel
-def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, fixed, count):
-    """A prepared row's own fields into the lanes at ``r`` (:func:`lane_index`); ``fixed``:
-    one of its bodies is one that contact cannot move (its kind negated)."""
+def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                   impulse_scale, count):
+    """A prepared row's own fields into the lanes at ``r`` (:func:`lane_index`)."""
     lanes[r + M_A] = m_a
     lanes[r + I_A] = i_a
     lanes[r + M_B] = m_b
@@ -143,27 +134,23 @@ def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, fixed, count)
     lanes[r + NX] = nx
     lanes[r + NY] = ny
     lanes[r + FRICTION] = friction
-    kind = 2.0 if count == 2 else 1.0
-    lanes[r + KIND] = -kind if fixed else kind
-
-
-@inline_kernel
-def row_kind(lanes, r):
-    """``(two, fixed)`` of the row at ``r`` (:func:`write_lane_row`): whether it has a second
-    point, and whether it is against a body that contact cannot move. Compares of the one
-    double, so that a vectorised pass reads one field for both."""
-    kind = lanes[r + KIND]
-    return abs(kind) == 2.0, kind < 0.0
+    lanes[r + RATE] = rate
+    lanes[r + MASS_SCALE] = mass_scale
+    lanes[r + IMPULSE_SCALE] = impulse_scale
+    lanes[r + TWO] = 1.0 if count == 2 else 0.0
 
 
 @inline_kernel
 def write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse):
     """Point ``j``'s warm-start impulses (N s), and its peak and step-total impulses zeroed:
-    what the passes read before they write it. Only for a kept point (:func:`point_kept`): a
-    missing second point's are not written here; the passes write them with what they compute
-    for it from its anchors (:func:`write_lane_point`), so they stay finite, and what reads a
-    point back masks it (:func:`.contact_lanes.rows_from_lanes`). Measured: BENCHMARKS.md,
-    2026-11-29."""
+    what the passes read before they write it. Its bias and unclamped impulses are not written:
+    every solver's first pass over the rows writes them for every kept point before anything
+    reads them (a soft step's first pass is a biased one, which writes the bias; ``pgs`` writes
+    it in every sweep; each solver runs at least one pass, the settings' bounds). Only for a
+    kept point (:func:`point_kept`): a missing second point's are not written here; the passes
+    write them with what they compute for it from its anchors (:func:`write_lane_point`), so
+    they stay finite, and what reads a point back masks it
+    (:func:`.contact_lanes.rows_from_lanes`). Measured: BENCHMARKS.md, 2026-11-29."""
     p = r + np.uint64(j) * POINT_STEP
     lanes[p + NIMP] = normal_impulse
     lanes[p + TIMP] = tangent_impulse

@@ -48,8 +48,7 @@ from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _args
                                      sort_keys)
 from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
-from .capacity import contacts_for
-from .contacts import filter_pairs, pair_kept
+from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
 from .resting import (AWAKE_FRACTION, build_resting, clamped_cell, empty_resting, note_moves,
                       resting_overlaps)
 from .world_ref import borrow, borrow_column
@@ -490,9 +489,10 @@ def update_pairs(world, moved, n_moved, dirty):
                              borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
         if _same_pairs(old_keys, pairs):
             return False
-    # The store of one row per pair, with the existing contacts' manifolds and impulses: in the
-    # old store's room if it has it (.capacity), else a new one.
-    world.contacts = contacts_for(world.contacts, pairs, world.shapes)
+    # A new store, one row per pair, with the existing contacts' manifolds and impulses.
+    fresh = allocate_contacts(pairs.shape[0])
+    carry_contacts(world.contacts, fresh, pairs, world.shapes)
+    world.contacts = fresh
     borrow(world, "awake_state")[EDGES_VALID] = 0  # the bodies' contact rows are the old store's
     return True
 

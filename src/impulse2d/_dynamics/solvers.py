@@ -110,25 +110,20 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                            spin_cap)
             if touching:
                 lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, True, 0.0, 0.0,
-                           contact_speed, False, speed_cap, False, rate, mass_scale,
-                           impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+                           contact_speed, False, speed_cap)
         if jointed:
             joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
                        speed_cap, spin_cap)
-        # the rows keep the last substep's bias and unclamped impulses (contact_lanes)
-        keep = substep == substeps - 1
         if touching:
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
-                       False, speed_cap, keep, rate, mass_scale, impulse_scale, s_rate,
-                       s_mass_scale, s_impulse_scale)
+                       False, speed_cap)
         integrate_positions(bodies, rows, h, position_speed, position_spin)
         if jointed:
             joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             # the relax pass's rows: rigid, no bias but the speculative one
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
-                       True, speed_cap, keep, rate, mass_scale, impulse_scale, s_rate,
-                       s_mass_scale, s_impulse_scale)
+                       True, speed_cap)
             rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
@@ -268,7 +263,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, wide)
     if warm_starting and touching:
         lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, False, 0.0, 0.0, contact_speed,
-                   False, speed_cap, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+                   False, speed_cap)
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     for i in range(iterations):
         last = i == iterations - 1
@@ -278,10 +273,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
             joint_pass(world, SOLVE, dt, True, False, 0.0, 1.0, 0.0, baumgarte, speed_cap,
                        spin_cap)
         if touching:
-            # (rigid rows, as rigid_opening prepares them; every sweep's bias and unclamped
-            # impulses kept, as the sweeps may stop at any)
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, False, baumgarte, slop,
-                       contact_speed, last, speed_cap, True, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+                       contact_speed, last, speed_cap)
             rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, i, dt, baumgarte, contact_speed, speed_cap, spin_cap)
         if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):

@@ -59,8 +59,7 @@ from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_lanes import (SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry, lanes_pay,
                             rows_entry)
-from .capacity import constraints_for
-from .contact_solver import store_impulses
+from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
                     body_rows, drop_sleepers, find_contacts, rebuild, refresh)
@@ -554,8 +553,8 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     # re-used while the count holds and, solved in lanes, its lanes do (a world gets them when
     # it first solves in lanes: contact_lanes.lane_rows_for)
     new_cs, lanes_needed = _constraints_needed(world, n)
-    if new_cs:  # in the last store's room if it has it (.capacity)
-        world.constraints = constraints_for(world.constraints, n, lanes_needed)
+    if new_cs:
+        world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
     _mark_runs(world)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     rows = _velocities_rows(world, velocity_tolerance)

@@ -273,8 +273,7 @@ def _body_pieces(n, chunks, min_rows):
 
 @inline_kernel
 def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, use_bias,
-                 contact_speed, last_sweep, speed_cap, keep, rate, mass_scale, impulse_scale,
-                 s_rate, s_mass_scale, s_impulse_scale):
+                 contact_speed, last_sweep, speed_cap):
     """One contact pass (:func:`~.contact_lanes.lanes_entry` or
     :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
     pass with soft bias or the relax pass without) as one stage per segment
@@ -287,8 +286,7 @@ def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, us
         while k >= 0:
             a, b = _chunk(lo, hi, k, pieces)
             call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
-                                 contact_speed, last_sweep, speed_cap, keep, rate, mass_scale,
-                                 impulse_scale, s_rate, s_mass_scale, s_impulse_scale))
+                                 contact_speed, last_sweep, speed_cap))
             _piece_done(counters, stage)
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
@@ -367,20 +365,16 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             if touching:
                 stage = _lane_stages(world, lanes, parts, chunks, counters, stage,
                                      LANE_WARM_START, inv_h, False, contact_speed, False,
-                                     speed_cap, False, rate, mass_scale, impulse_scale, s_rate,
-                                     s_mass_scale, s_impulse_scale)
+                                     speed_cap)
         if joints:
             if _serial_stage(counters, stage):
                 joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
                            0.0, speed_cap, spin_cap)
                 _piece_done(counters, stage)
             stage = _finish_stage(counters, stage, 1)
-        keep = substep == substeps - 1  # (as solvers._soft_step)
         if touching:
             stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
-                                 inv_h, True, contact_speed, False, speed_cap, keep, rate,
-                                 mass_scale, impulse_scale, s_rate, s_mass_scale,
-                                 s_impulse_scale)
+                                 inv_h, True, contact_speed, False, speed_cap)
         k = _claim(counters, stage, body_pieces)
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
@@ -396,9 +390,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             stage = _finish_stage(counters, stage, 1)
         if touching:
             stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
-                                 inv_h, False, contact_speed, True, speed_cap, keep, rate,
-                                 mass_scale, impulse_scale, s_rate, s_mass_scale,
-                                 s_impulse_scale)
+                                 inv_h, False, contact_speed, True, speed_cap)
         if _serial_stage(counters, stage):
             if touching:
                 rows_for_diagnostics(world, cs)

@@ -137,17 +137,12 @@ when ``velocity_tolerance > 0``, else empty): prepare the touching contacts
 ``order`` and the joints, solve, and return the (sub)step the joint impulses were accumulated
 over. Each solver reads the settings it uses and ignores the others."""
 
-LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _b1, _f8,
-                      _b1, _f8, _f8, _f8, _f8, _f8, _f8)
+LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8, _b1, _f8)
 """``entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-contact_speed, last_sweep, speed_cap, keep, rate, mass_scale, impulse_scale, static_rate,
-static_mass_scale, static_impulse_scale) -> value``: the contact passes' ``verb``
+contact_speed, last_sweep, speed_cap) -> value``: the contact passes' ``verb``
 (:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
-:func:`.contact_solver.solve_contacts`; ``keep``: the pass's biases and unclamped impulses are
-kept in the rows, the two soft triples: those the rows were prepared with, as
-:func:`.contact_lanes.solve_contacts_wide`) on the constraint rows ``first:last``, returning
-0.0; or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in lanes, 0.0 if row by
-row."""
+:func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``, returning 0.0;
+or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in lanes, 0.0 if row by row."""
 
 DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
                             types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
