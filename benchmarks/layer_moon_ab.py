@@ -26,64 +26,86 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 "src"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--resets", type=int, default=600)
-    parser.add_argument("--json", help="write the results here")
-    args = parser.parse_args()
+def reset_ab(resets: int, install, wrap) -> dict:
+    """Gymnasium's LunarLander on the layer, random actions (seeded 0), each episode's reset
+    taking the form ``install("new")`` or ``install("old")`` in turn, ``resets`` of them after
+    20 left out. ``wrap(timed)`` wraps the calls to time: ``timed(function, part)`` returns
+    ``function`` adding its thread CPU to ``part``. Returns ``{"<part> <form>": [us a reset]}``
+    with the whole ``reset()`` as part ``"reset"``, the lists aligned reset by reset."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import impulse2d.compat.box2d as b2compat
     b2compat.install()
     import gymnasium as gym
-    from impulse2d import _batch
-    from impulse2d.compat import _b2queue
 
     clock = time.thread_time_ns
-    forms = {"new": _batch.write_static_segments, "old": lambda *args: False}
-    parts = ("moon", "shapes", "reset")
-    times = {f"{part} {form}": [] for part in parts for form in forms}
-    now = {part: 0 for part in parts}
+    now = {"reset": 0}
 
     def timed(function, part):
-        def call(*args):
+        now[part] = 0
+
+        def call(*args, **kwargs):
             t = clock()
             try:
-                return function(*args)
+                return function(*args, **kwargs)
             finally:
                 now[part] += clock() - t
         return call
 
-    _b2queue.create_static_bodies = timed(_batch.create_static_bodies, "moon")
-    _batch._write_shapes = timed(_batch._write_shapes, "shapes")
+    wrap(timed)
+    times = {f"{part} {form}": [] for part in now for form in ("new", "old")}
     env = gym.make("LunarLander-v3").unwrapped
     env.reset(seed=0)
     env.action_space.seed(0)
     sample = env.action_space.sample
-    for k in range(args.resets + 20):
+    for k in range(resets + 20):
         form = "new" if k % 2 == 0 else "old"
         while True:
             _, _, terminated, truncated, _ = env.step(sample())
             if terminated or truncated:
                 break
-        _batch.write_static_segments = forms[form]
-        for part in parts:
+        install(form)
+        for part in now:
             now[part] = 0
         t = clock()
         env.reset()
         now["reset"] = clock() - t
         if k >= 20:
-            for part in parts:
+            for part in now:
                 times[f"{part} {form}"].append(now[part] / 1e3)
-    out = {"resets_each": args.resets // 2,
+    return times
+
+
+def report(resets: int, times: dict, path: str | None) -> None:
+    """Print (and write to ``path``) each part's mean, median and least microseconds."""
+    out = {"resets_each": resets // 2,
            "us": {key: {"mean": round(statistics.fmean(v), 1),
                         "median": round(statistics.median(v), 1), "least": round(min(v), 1)}
                   for key, v in times.items()},
            "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()]}
     text = json.dumps(out, indent=2)
     print(text)
-    if args.json:
-        with open(args.json, "w") as f:
+    if path:
+        with open(path, "w") as f:
             f.write(text + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--resets", type=int, default=600)
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args()
+    from impulse2d import _batch
+    from impulse2d.compat import _b2queue
+    forms = {"new": _batch.write_static_segments, "old": lambda *args: False}
+
+    def install(form):
+        _batch.write_static_segments = forms[form]
+
+    def wrap(timed):
+        _b2queue.create_static_bodies = timed(_batch.create_static_bodies, "moon")
+        _batch._write_shapes = timed(_batch._write_shapes, "shapes")
+
+    report(args.resets, reset_ab(args.resets, install, wrap), args.json)
 
 
 if __name__ == "__main__":

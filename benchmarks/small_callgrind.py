@@ -46,8 +46,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-DT = 1.0 / 60.0
-WARM = 60
+from small_split import DT, _built  # noqa: E402  (the same scenes, warmed up the same way)
 
 
 def host_env() -> str:
@@ -55,17 +54,6 @@ def host_env() -> str:
     import llvmlite.binding as llvm
     return (f"export NUMBA_CPU_NAME={llvm.get_host_cpu_name()}\n"
             f"export NUMBA_CPU_FEATURES='{llvm.get_host_cpu_features().flatten()}'")
-
-
-def _built(scene_key: str, engine_name: str):
-    from engines import make_engine
-    from run import SCENES
-    scene, params, _, _, _ = SCENES[scene_key]
-    eng = make_engine(engine_name, {})
-    eng.build(scene, **params)
-    for _ in range(WARM):
-        eng.step()
-    return eng
 
 
 def impulse2d_layers(scene_key: str, n: int) -> tuple:

@@ -150,9 +150,9 @@ def scan() -> dict:
     units = {key: (unit.dispatcher, tuple(unit.signature.args))
              for key, unit in REGISTRY.items() if unit.must_compile() is False}
     step = step_kernel.dispatcher() if hasattr(step_kernel, "dispatcher") else step_kernel
-    index = step._cache._cache_file._load_index()
-    for key in index:
-        units["impulse2d._dynamics.step.step_kernel"] = (step, key[0])
+    cached = next(iter(step._cache._cache_file._load_index()), None)  # one signature
+    if cached is not None:
+        units["impulse2d._dynamics.step.step_kernel"] = (step, cached[0])
     out = {}
     for name, (dispatcher, signature) in sorted(units.items()):
         codegen = dispatcher.targetctx.codegen()

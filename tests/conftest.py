@@ -32,3 +32,23 @@ def ground_world(**settings) -> tuple[i2d.World, i2d.Body]:
     ground = world.create_body(type="static")
     ground.create_box(50.0, 0.5, center=(0.0, -0.5))
     return world, ground
+
+
+def world_with_room(boxes: int, columns: int, left: float) -> i2d.World:
+    """A stepped world whose stores' reference was built from its present stores, with free
+    body and shape rows to reuse (two in three of ``boxes`` boxes, dropped in ``columns``
+    columns from x = ``left`` m, destroyed) and room for more without growing."""
+    world = i2d.World(gravity=(0.0, -10.0))
+    ground = world.create_body("static")
+    ground.create_segment((-50.0, -6.0), (50.0, -6.0))
+    doomed = []
+    for k in range(boxes):
+        body = world.create_body("dynamic", position=(0.7 * (k % columns) + left, 8.0 + k))
+        body.create_box(0.3, 0.3, density=1.0)
+        doomed.append(body)
+    for k, body in enumerate(doomed):
+        if k % 3:
+            world.destroy_body(body)
+    for _ in range(10):
+        world.step(DT)
+    return world

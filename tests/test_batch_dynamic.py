@@ -9,31 +9,13 @@ import math
 
 import pytest
 
-import impulse2d
 from impulse2d import _batch_dynamic
 from impulse2d._collision import geometry
 from impulse2d.compat import _b2dynamic
 from impulse2d.compat import box2d as b2
 from impulse2d.shapes import parse_material
 
-
-def _world_with_room():
-    """A stepped world (its stores' reference built from its present stores) with free body
-    and shape rows to reuse and room for more without growing."""
-    world = impulse2d.World(gravity=(0.0, -10.0))
-    ground = world.create_body("static")
-    ground.create_segment((-50.0, -6.0), (50.0, -6.0))
-    doomed = []
-    for k in range(40):
-        body = world.create_body("dynamic", position=(0.7 * (k % 20) - 7.0, 8.0 + k))
-        body.create_box(0.3, 0.3, density=1.0)
-        doomed.append(body)
-    for k, body in enumerate(doomed):
-        if k % 3:
-            world.destroy_body(body)
-    for _ in range(10):
-        world.step(1 / 60)
-    return world
+from conftest import world_with_room
 
 
 LANDER = geometry.make_polygon([(-0.47, 0.33), (-0.57, 0.07), (-0.57, -0.33), (0.57, -0.33),
@@ -69,7 +51,7 @@ def _make(world, case, compiled: bool):
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_compiled_body_rows_are_the_python_writes_bit_for_bit(case):
-    a, b = _world_with_room(), _world_with_room()
+    a, b = world_with_room(40, 20, -7.0), world_with_room(40, 20, -7.0)
     _make(a, CASES[case], compiled=False)  # (what the geometry gives a body, kept)
     _make(b, CASES[case], compiled=False)
     made_a = _make(a, CASES[case], compiled=False)
@@ -90,7 +72,7 @@ def test_compiled_body_rows_are_the_python_writes_bit_for_bit(case):
 
 
 def test_not_taken_without_a_current_reference_or_a_kept_shape():
-    world = _world_with_room()
+    world = world_with_room(40, 20, -7.0)
     case = CASES[1]
     _make(world, case, compiled=False)
     world._stores_built_from = None

@@ -9,29 +9,11 @@ import random
 import numpy as np
 import pytest
 
-import impulse2d
 from impulse2d import _batch
 from impulse2d._collision import geometry
 from impulse2d.shapes import parse_material
 
-
-def _world_with_room():
-    """A stepped world (its stores' reference built from its present stores) with free shape
-    and body rows to reuse and room for 90 more shapes without growing."""
-    world = impulse2d.World(gravity=(0.0, -10.0))
-    ground = world.create_body("static")
-    ground.create_segment((-50.0, -6.0), (50.0, -6.0))
-    doomed = []
-    for k in range(90):
-        body = world.create_body("dynamic", position=(0.7 * (k % 30) - 10.0, 8.0 + k))
-        body.create_box(0.3, 0.3, density=1.0)
-        doomed.append(body)
-    for k, body in enumerate(doomed):
-        if k % 3:
-            world.destroy_body(body)
-    for _ in range(10):
-        world.step(1 / 60)
-    return world
+from conftest import world_with_room
 
 
 def _moons(seed: int, bodies: int):
@@ -89,7 +71,7 @@ def test_compiled_segment_rows_are_the_numpy_writes_bit_for_bit(bodies, monkeypa
         taken.append(write(*args))
         return taken[-1]
     monkeypatch.setattr(_batch, "write_static_segments", recorded)
-    a, b, c = _world_with_room(), _world_with_room(), _world_with_room()
+    a, b, c = world_with_room(90, 30, -10.0), world_with_room(90, 30, -10.0), world_with_room(90, 30, -10.0)
     _made(a, specs, batch=False)
     _made(b, specs, batch=True)
     assert taken == [True]  # the compiled writes

@@ -157,11 +157,11 @@ def _update_bounds(world, pairs_dirty):
 @borrowing_kernel
 def _manifolds(world, friction_mixing, restitution_mixing):
     # The narrowphase's outputs are taken here, not passed in: arrays passed in arrive on the
-    # stack, and the loop re-stored them as the next pair's arguments from there, a load from
-    # the caller's frame 0x400 bytes (a multiple of 1 KiB) above the store before it. AMD's
-    # Zen 3 predicts such a pair of stack accesses to be the same memory (its memory
-    # renaming matches the low ten bits of the offset) and replays: ~28 ns a pair of moves,
-    # this loop 4x slower (benchmarks/stack_alias.py).
+    # stack, and the loop re-stored them as each pair's arguments from there, every load 0x400
+    # bytes above the store before it. AMD's Zen 3 takes a stack load at a multiple of 1 KiB
+    # from a store just before it for a read of that store and replays it: 37-70 ns a pair of
+    # moves against 0.3-2 at other distances (measured, benchmarks/stack_alias.py), the
+    # collide stage 4x slower; tests/test_stack_alias.py reads the loop's machine code.
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                      borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
