@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 from .. import _sleep
+from .._batch_joint import create_revolute_joint
 from .._core.state import Joints
 from ..joints import Joint
 from ._b2bodies import b2Body
@@ -340,6 +341,10 @@ def create_joint(b2world, defn):
         return _wrap(b2GearJoint, joint, b2world, j1.bodyB, j2.bodyB, defn)
     if not isinstance(a, b2Body) or not isinstance(b, b2Body):
         raise TypeError("a joint definition needs bodyA and bodyB (b2Body)")
+    if kind is b2RevoluteJointDef:
+        joint = _revolute_in_one_call(w, defn, a, b, cc)
+        if joint is not None:
+            return _wrap(b2RevoluteJoint, joint, b2world, a, b, defn)
     pa, pb = _anchor_defaults(defn, a, b)
     ha, hb = a._handle, b._handle
     if kind is b2RevoluteJointDef:
@@ -421,6 +426,25 @@ def create_joint(b2world, defn):
         raise ValueError(f"referenceAngle must be finite, got {ref}")
     jt.reference_angle[j] = ref
     return _wrap(cls, joint, b2world, a, b, defn)
+
+
+def _revolute_in_one_call(w, defn, a, b, cc):
+    """The engine's joint for the revolute definition ``defn`` made in one compiled call
+    (``impulse2d._batch_joint``: the rows the path below writes, bit for bit), or None,
+    nothing done, where that call does not take it or a value is bad (the path below then
+    raises what it raises, where it raises it)."""
+    try:
+        local_a = vec_tuple(defn.localAnchorA, "localAnchorA")
+        local_b = vec_tuple(defn.localAnchorB, "localAnchorB")
+        ref = float(defn.referenceAngle)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(ref):
+        return None
+    return create_revolute_joint(
+        w, a._handle, b._handle, local_a, local_b, ref, bool(defn.enableLimit),
+        defn.lowerAngle, defn.upperAngle, bool(defn.enableMotor), defn.motorSpeed,
+        defn.maxMotorTorque, cc)
 
 
 def _wrap(cls, joint, b2world, a, b, defn):
