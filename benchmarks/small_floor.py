@@ -23,9 +23,9 @@ steps it 60 steps, and times, in cycles of the step kernel's own counter
   rows hold. ``pieces`` at the step (of the 60 after the snapshot) with the most touching
   rows, ``pieces_least`` at the one with the fewest (balls in flight: the floor itself).
 
-Each piece is timed from the same state: a snapshot restored, then one step (which rebuilds
-the stores' reference and the table of verbs that a restore leaves out); least of 5 runs of
-``--reps`` calls. A step is ``World.step(1/60)`` with ``run.py``'s settings (``soft_step``, 4
+Each piece is timed from the same state: a snapshot restored, then the steps up to the one
+chosen (the first rebuilds the stores' reference and the table of verbs that a restore leaves
+out); least of 5 runs of ``--reps`` calls. A step is ``World.step(1/60)`` with ``run.py``'s settings (``soft_step``, 4
 substeps, 1 thread, sleeping off). No timing is compared against a fixed figure: the pieces
 rank against each other within one process.
 """
@@ -45,6 +45,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 DT = 1.0 / 60.0
+# a piece's arguments, one float64 row: dt, gravity, the substep and its inverse, the speed
+# cap of a row (solvers.impulse_caps), the solve order's rows and where they start
+DT_, GX, GY, H, INV_H, CAP, N, AT = range(8)
 
 
 def _timer(body):
@@ -71,25 +74,23 @@ _MADE = {}
 
 
 def _bodies():
-    """The pieces (made once a process): name -> (calls a step per substep or once, compiled body). ``a``: dt, gx,
-    gy, h, inv_h, the speed caps, the solve order's rows ``n`` at ``at``, the substeps."""
+    """The pieces (made once a process): name -> (whether it runs every substep, its timer).
+    ``a``: a row of the arguments (:data:`DT_` ...)."""
     from impulse2d._dynamics import step as S
     from impulse2d._dynamics.awake import body_rows, find_contacts
     from impulse2d._dynamics.contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes,
                                                    in_lanes, lanes_pass, restitution)
-    from impulse2d._dynamics.contact_solver import prepare_contacts
+    from impulse2d._dynamics.contact_solver import prepare_contacts, store_impulses
     from impulse2d._dynamics.integrate import (finalize_bodies, integrate_clamp_velocities,
                                                integrate_positions)
     from impulse2d._dynamics.scratch import order_view
     from impulse2d._dynamics.softness import soft_coefficients
     from impulse2d._dynamics.solvers import AFTER_CLAMP, has_joint_rows, impulse_caps
-    from impulse2d._dynamics.contact_solver import store_impulses
     from impulse2d._dynamics.world_ref import borrow
     from impulse2d.constants import MAX_ROTATION
     from impulse2d._core.jit import cycles
 
     nj = numba.njit(_nrt=False)
-    DT_, GX, GY, H, INV_H, CAP, SPIN, N, AT, SUB = range(10)
 
     def settings_row(world, a):
         return S._settings_row(world)[4]
@@ -277,7 +278,7 @@ def measure(name: str, steps: int, reps: int) -> dict:
     s = world.settings
     substeps = int(s.substeps)
     h = DT / substeps
-    cap, spin = impulse_caps.py_func(float(s.max_linear_speed), DT)
+    cap, _ = impulse_caps.py_func(float(s.max_linear_speed), DT)
     gx, gy = world._gravity
     colour_of = numba.njit(_nrt=False)(lambda ref: S._colour(ref))  # (not callable from Python)
 
@@ -287,11 +288,11 @@ def measure(name: str, steps: int, reps: int) -> dict:
             world.step(DT)
         ref = world._stores
         n, at = colour_of(ref)
-        a = np.array([DT, gx, gy, h, 1.0 / h, cap, spin, n, at, substeps], dtype=np.float64)
+        a = np.array([DT, gx, gy, h, 1.0 / h, cap, n, at], dtype=np.float64)
         return ref, a
 
     # the step after the snapshot with the most touching rows (the balls bounce)
-    counts = [int(fresh(k)[1][7]) for k in range(60)]
+    counts = [int(fresh(k)[1][N]) for k in range(60)]
     k = int(np.argmax(counts))
     out["rows"] = counts[k]
     ghz = _ghz()
@@ -321,8 +322,9 @@ def measure(name: str, steps: int, reps: int) -> dict:
             print(name, key, piece, json.dumps(out[key][piece]), flush=True)
         out[key + "_sum"] = round(total)
     world.restore(snap)
-    print(name, json.dumps({k: out[k] for k in ("stages", "rows", "rows_least", "entry_cycles", "ghz", "pieces_sum",
-                                                "pieces_least_sum")}), flush=True)
+    summary = ("stages", "rows", "rows_least", "entry_cycles", "ghz", "pieces_sum",
+               "pieces_least_sum")
+    print(name, json.dumps({k: out[k] for k in summary}), flush=True)
     return out
 
 
