@@ -19,7 +19,14 @@ the variants interleaved within each round:
   difference);
 * ``ctypes_1``: a ``cfunc`` of one pointer argument called through ``ctypes`` (a C function
   pointer, the GIL released as ``ctypes.CFUNCTYPE`` does): the call by address the issue asks
-  about.
+  about;
+* ``around_6``: ``step_like`` with the Python around it in ``step_world``'s usual path (after
+  its ready check): the arguments read from a world's ``__dict__`` (gravity unpacked, the dirty
+  flag, the sleepers' test, the joint rows' flag), the 6-tuple unpacked, the tests and writes
+  after it (the clock reads left out: ``perf_counter`` costs the same either way);
+* ``around_1``: what issue 31 item 5's first step would leave of it: the reference, ``dt`` and
+  the phase in (the kernel reading gravity, the dirty flag, the sleepers and the joint rows'
+  flag itself), one value out, one test.
 """
 
 from __future__ import annotations
@@ -62,6 +69,11 @@ def _ref_1(world):
     return 0
 
 
+@numba.njit(nogil=True)
+def _ref_3(world, dt, phase):
+    return 0
+
+
 @numba.cfunc(types.int64(types.CPointer(types.float64)), nopython=True)
 def _by_pointer(p):
     a = carray(p, (1,))
@@ -71,6 +83,35 @@ def _by_pointer(p):
 
 def _python(world, pairs_dirty, dt, gx, gy, has_sleepers, filtered, phase):
     return None
+
+
+def _around_6(entry, d, stores, dt):
+    """``step_world``'s usual path around the call (``d``: a world's ``__dict__``)."""
+    rows = d["_joint_index"]
+    gx, gy = d["_gravity"]
+    contacts, constraints, joint_h, sleeping, fell, unswept = entry(
+        stores, d["_pairs_dirty"], dt, gx, gy, d["_sleepers"] != 0, rows["filtered"], 0)
+    if unswept > 0:
+        raise AssertionError
+    if contacts or constraints:
+        raise AssertionError
+    d["_pairs_dirty"] = False
+    if sleeping >= 0:
+        d["_step_seconds"] = 0.0
+        if joint_h > 0.0:
+            d["_joint_inv_h"] = 1.0 / joint_h
+        d["_sleepers"] = sleeping
+        d["_fell_asleep"] = fell
+        if fell > 0 and d["_joint_handles"]:
+            d["_joint_index"] = None
+
+
+def _around_1(entry, d, stores, dt):
+    """What :func:`_around_6` would be with the kernel reading its inputs and returning one
+    value (0: nothing for Python to do)."""
+    if entry(stores, dt, 0):
+        raise AssertionError
+    d["_step_seconds"] = 0.0
 
 
 def _entry(dispatcher, *args):
@@ -88,6 +129,10 @@ def variants() -> dict:
     array = np.zeros(1)
     scalars = (False, DT, 0.0, -10.0, False, False, 0)
     by_pointer = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)(_by_pointer.address)
+    d = {"_joint_index": {"filtered": False}, "_gravity": (0.0, -10.0), "_pairs_dirty": False,
+         "_sleepers": 0, "_fell_asleep": 0, "_step_seconds": 0.0, "_joint_inv_h": 240.0,
+         "_joint_handles": {}}
+    step_like = _entry(_step_like, ref, *scalars)
     return {
         "python": (_python, (ref, *scalars)),
         "step_like": (_entry(_step_like, ref, *scalars), (ref, *scalars)),
@@ -95,6 +140,8 @@ def variants() -> dict:
         "array_8": (_entry(_array_8, array, *scalars), (array, *scalars)),
         "ref_1": (_entry(_ref_1, ref), (ref,)),
         "ctypes_1": (by_pointer, (array.ctypes.data,)),
+        "around_6": (_around_6, (step_like, d, ref, DT)),
+        "around_1": (_around_1, (_entry(_ref_3, ref, DT, 0), d, ref, DT)),
     }, world
 
 
