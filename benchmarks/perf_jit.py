@@ -93,7 +93,8 @@ def short(symbol: str) -> str:
 def child(args) -> None:
     import impulse2d
     from impulse2d.scenes import build_scene, step_scene
-    options = {"enable_sleep": False, "threads": args.threads}
+    options = {"enable_sleep": False, "threads": args.threads,
+               **dict(_param(p) for p in args.setting)}
     params = dict(_param(p) for p in args.param)
     if args.scene == "bullets_500":
         sys.path.insert(0, str(HERE))
@@ -209,6 +210,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scene", default="rain")
     ap.add_argument("--param", action="append", default=[], help="a scene parameter key=value")
+    ap.add_argument("--setting", action="append", default=[],
+                    help="a WorldSettings field key=value (sleeping is off unless set here)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--warm", type=int, default=60, help="steps before sampling")
     ap.add_argument("--seconds", type=float, default=4.0, help="perf's sampling window")
@@ -225,7 +228,8 @@ def main() -> None:
         return
     command = [args.python, str(Path(__file__).resolve()), "--child", "--scene", args.scene,
                "--threads", str(args.threads), "--warm", str(args.warm),
-               "--seconds", str(args.seconds)] + [f"--param={p}" for p in args.param]
+               "--seconds", str(args.seconds)] + [f"--param={p}" for p in args.param] \
+        + [f"--setting={p}" for p in args.setting]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         ready = proc.stdout.readline()
@@ -252,11 +256,13 @@ def main() -> None:
                 name = "[unknown]"
             name_of[address] = name
             by_function[name] += n
-        report = {"scene": args.scene, "params": args.param, "threads": args.threads,
+        report = {"scene": args.scene, "params": args.param, "settings": args.setting,
+                  "threads": args.threads,
                   "python": args.python, "samples": total, **window,
                   "functions": [{"pct": round(100.0 * n / total, 2), "function": name}
                                 for name, n in by_function.most_common(args.top)]}
-        print(f"{args.scene} {' '.join(args.param)} threads={args.threads}: {total} samples, "
+        print(f"{args.scene} {' '.join(args.param + args.setting)} threads={args.threads}: "
+              f"{total} samples, "
               f"{window.get('cpu_ms_per_step', float('nan')):.3f} ms CPU a step "
               f"({window.get('steps', 0)} steps)")
         for row in report["functions"]:
