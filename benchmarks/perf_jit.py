@@ -45,7 +45,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 
 _GDB_SCRIPT = r'''
-import gdb, json, re
+import gdb, json
 args = json.load(open(ARGS))
 names = {}
 for address in args["addresses"]:
@@ -164,7 +164,10 @@ def _samples(data: Path) -> tuple[collections.Counter, dict]:
     return counts, named
 
 
-def _gdb_names(pid: int, addresses: list[int], disassemble: int | None) -> dict:
+def _gdb_names(pid: int, addresses: list[int], disassemble: int | None) -> tuple[dict, str]:
+    """gdb's name and offset of each of ``addresses`` in the live process ``pid`` (the JIT's
+    objects included), and its ``disassemble`` listing of the function holding the address
+    ``disassemble`` (or "")."""
     with tempfile.TemporaryDirectory() as tmp:
         args, out, script = (Path(tmp) / n for n in ("args.json", "out.json", "names.py"))
         args.write_text(json.dumps({"addresses": addresses, "disassemble": disassemble}))
