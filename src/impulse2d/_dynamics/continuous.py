@@ -333,7 +333,7 @@ def _sweep_body(world, b, fast_shapes, rows, boxes, grid, stamp, tag, candidates
     points."""
     # The stores are taken here, not passed in: as arguments they were some 400 words a call
     # (every array of the body and shape stores), re-stored by the pass's loop for each body
-    # from its own incoming arguments: 10 % of a step of 500 bullets (perf, session 13), and
+    # from its own incoming arguments: 6-14 % of a step of 500 bullets (perf, session 13), and
     # the loop had 413 loads 1 KiB above a store before them (the Zen 3 replay of
     # benchmarks/stack_alias.py; tests/test_stack_alias.py reads the loop's machine code).
     bodies = borrow(world, "bodies")
