@@ -93,18 +93,18 @@ def _block(distance: int, through_stack: bool):
     return run
 
 
-_STACK = re.compile(r"(-?\d+)?\(%rsp\)")
+_STACK = re.compile(r"(-?(?:0x[0-9a-f]+|\d+))?\(%rsp\)")  # LLVM's decimal, gdb's hex
 _LABEL = re.compile(r"^([\w.$]+):")
 _READS = ("cmp", "test", "ucomis", "vucomis", "comis", "vcomis")
 
 
-def alias_pairs(asm: str, window: int = WINDOW) -> collections.Counter:
-    """Per function of the AT&T assembly ``asm``: loads from ``d(%rsp)`` within ``window``
-    instructions after a store to ``s(%rsp)`` with ``d - s`` a nonzero multiple of 0x400 (a
-    call, a jump or a change of ``%rsp`` in between ends the window)."""
-    found = collections.Counter()
+def alias_loads(asm: str, window: int = WINDOW):
+    """``(line number, function)`` of each load from ``d(%rsp)`` in the AT&T assembly
+    ``asm`` within ``window`` instructions after a store to ``s(%rsp)`` with ``d - s`` a
+    nonzero multiple of 0x400 (a call, a jump or a change of ``%rsp`` in between ends the
+    window)."""
     function, stores = "", []
-    for line in asm.splitlines():
+    for number, line in enumerate(asm.splitlines()):
         label = _LABEL.match(line)
         if label:
             if not label.group(1).startswith("."):
@@ -121,12 +121,16 @@ def alias_pairs(asm: str, window: int = WINDOW) -> collections.Counter:
         match = _STACK.search(operands)
         if match is None:
             continue
-        offset = int(match.group(1) or 0)
+        offset = int(match.group(1) or "0", 0)
         if operands.rstrip().endswith("(%rsp)") and not op.startswith(_READS):
             stores = (stores + [offset])[-window:]
         elif any(offset != s and (offset - s) % 0x400 == 0 for s in stores):
-            found[function] += 1
-    return found
+            yield number, function
+
+
+def alias_pairs(asm: str, window: int = WINDOW) -> collections.Counter:
+    """Per function of the AT&T assembly ``asm``: the loads :func:`alias_loads` finds."""
+    return collections.Counter(function for _, function in alias_loads(asm, window))
 
 
 def _library_bitcode(value):

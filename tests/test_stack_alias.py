@@ -8,6 +8,10 @@ the code the cache held, which ran the step's collide stage at a quarter of its 
 machine (rain_2000: 1.86 against 0.42 ms). Whether a loop has the pattern depends on its
 frame's size, so a change anywhere in the narrowphase can bring it back: this reads the
 machine code.
+
+The continuous stage's passes had the same pattern at a larger scale: each body's sweep was a
+call taking the body and shape stores, some 400 words re-stored from the pass's own incoming
+arguments (413 such pairs a body in each pass; session 13 gave the sweep the world instead).
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ import numba
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from stack_alias import alias_pairs  # noqa: E402
+from stack_alias import _short, alias_pairs  # noqa: E402
 
-from impulse2d._dynamics import step  # noqa: E402
-from impulse2d._dynamics.verbs import COLLIDE_SIGNATURE  # noqa: E402
+from impulse2d._dynamics import continuous, continuous_box2d23, step  # noqa: E402
+from impulse2d._dynamics.verbs import COLLIDE_SIGNATURE, CONTINUOUS_SIGNATURE  # noqa: E402
 
 X86 = platform.machine().lower() in ("x86_64", "amd64")
 
@@ -50,3 +54,36 @@ def test_the_narrowphase_loop_has_no_stack_alias():
     stage = {name: n for name, n in pairs.items()
              if "4step10_manifolds" in name or "4step7collide" in name}
     assert stage == {}
+
+
+# Per function of a continuous stage's sweeps, the pairs of each of its copies (the general
+# pass has two: non-bullets and bullets). Main's passes had 413 each (the stores re-passed); what
+# is left is the few words a pass still forwards from its own arguments for each body (the
+# view of the body's shapes, its reference counted around the call) and the stage's calls.
+SWEEP_PAIRS = {
+    "solve_continuous": {"_sweep_pass": [2, 5], "_sweep_body": [1], "kept_pass": [],
+                         "solve_continuous": [2]},
+    "solve_continuous_box2d23": {"_sweep_pass": [3, 4], "_first_hit": [6], "_kept_pass": [],
+                                 "solve_continuous_box2d23": [2]},
+}
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT or not X86, reason="x86-64 machine code only")
+@pytest.mark.parametrize("module, stage", [(continuous, "solve_continuous"),
+                                           (continuous_box2d23, "solve_continuous_box2d23")])
+def test_the_continuous_sweeps_forward_no_store(module, stage):
+    # the stage compiled afresh as the step compiles it (a python stage kernel): its module
+    # holds the copies of the passes that a warm process runs
+    fresh = numba.njit(cache=False, error_model="numpy")(getattr(module, stage).py_func)
+    signature = tuple(CONTINUOUS_SIGNATURE.args)
+    fresh.compile(signature)
+    asm = fresh.inspect_asm(signature)
+    name = module.__name__.rsplit(".", 1)[1]
+    assert f"{len(name)}{name}11_sweep_pass" in asm
+    found = {function: [] for function in SWEEP_PAIRS[stage]}
+    for symbol, n in alias_pairs(asm).items():
+        path = _short(symbol)
+        if path.startswith(module.__name__ + ".") and path.rsplit(".", 1)[1] in found:
+            found[path.rsplit(".", 1)[1]].append(n)
+    assert {function: sorted(counts) for function, counts in found.items()} == \
+        SWEEP_PAIRS[stage]

@@ -325,12 +325,20 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
 
 
 @borrowing_kernel
-def _sweep_body(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
-                candidates, points, scratch, core, slop):
+def _sweep_body(world, b, fast_shapes, rows, boxes, grid, stamp, tag, candidates, points,
+                scratch, core, slop):
     """The earliest fraction of body ``b``'s sweep (1.0: no hit) over its shapes
     ``fast_shapes``; ``tag``: the last stamp used (returned advanced). ``candidates``: room
     for a row per shape; ``points``, ``scratch`` (8 x 2) and ``core`` (1 x 2): for shape
     points."""
+    # The stores are taken here, not passed in: as arguments they were some 400 words a call
+    # (every array of the body and shape stores), re-stored by the pass's loop for each body
+    # from its own incoming arguments: 6-14 % of a step of 500 bullets (perf, session 13), and
+    # the loop had 413 loads 1 KiB above a store before them (the Zen 3 replay of
+    # benchmarks/stack_alias.py; tests/test_stack_alias.py reads the loop's machine code).
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
     x0, y0, cell, nx, ny, starts, items, large = grid
     sweep = bodies.sweep[b]
     c1x = bodies.center[b, 0]
@@ -423,12 +431,14 @@ def _move_back(bodies, b, t):
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop, kept,
-                use_kept):
+def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against
     the obstacles of their kind; returns how many were moved back. ``slop``: the linear slop in
-    the world's length unit. ``use_kept``: the obstacles are the static shapes of the grid
-    ``kept`` (:mod:`.static_grid`), which is used instead of building one."""
+    the world's length unit. ``use_kept``: the obstacles are the static shapes of the world's
+    kept grid (:mod:`.static_grid`), which is used instead of building one."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    kept = borrow(world, "static_grid")
     # The obstacles' bounds first: a body whose sweep (its centre's path grown by its extent)
     # stays outside them meets nothing, and a pass whose bodies all do builds nothing (a
     # swinging 100-link chain has 100 fast links a step and one obstacle, its anchor; the grid
@@ -460,9 +470,8 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
         b = fast[k]
         if _outside(bodies.sweep, bodies.center, bodies.extent, b, lo_x, lo_y, hi_x, hi_y):
             continue
-        t, tag = _sweep_body(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
-                             rows, boxes, grid, stamp, tag, candidates, points, scratch,
-                             core, slop)
+        t, tag = _sweep_body(world, b, items[starts[k]:starts[k + 1]], rows, boxes, grid,
+                             stamp, tag, candidates, points, scratch, core, slop)
         if t < 1.0:
             _move_back(bodies, b, t)
             hits += 1
@@ -677,8 +686,6 @@ def kept_pass(world):
     if count <= 0:
         return GENERAL if count < 0 else 0
     bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    no_collide = borrow(world, "no_collide")
     slop = borrow(world, "lengths")[SLOP]
     rows, boxes, grid = kept_obstacles(kept)
     fast = kept[BODY_SCRATCH][FAST]
@@ -691,9 +698,9 @@ def kept_pass(world):
     hits = 0
     for k in range(count):
         b = fast[k]
-        t, tag = _sweep_body(bodies, shapes, no_collide, b, items[first[k]:first[k + 1]], rows,
-                             boxes, grid, scratch[STAMP], tag, scratch[CANDIDATES], points[0],
-                             points[1], points[3, :1], slop)
+        t, tag = _sweep_body(world, b, items[first[k]:first[k + 1]], rows, boxes, grid,
+                             scratch[STAMP], tag, scratch[CANDIDATES], points[0], points[1],
+                             points[3, :1], slop)
         if t < 1.0:
             _move_back(bodies, b, t)
             hits += 1
@@ -718,18 +725,16 @@ def solve_continuous(world):
         return quick
     bodies = borrow(world, "bodies")
     shapes = borrow(world, "shapes")
-    no_collide = borrow(world, "no_collide")
     fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     if plain > 0:
-        use_kept, kept = static_grid(world, bodies, shapes)
-        hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False, slop, kept, use_kept)
+        use_kept, _ = static_grid(world, bodies, shapes)
+        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, False, slop,
+                            use_kept)
     if bullets > 0:
-        hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True, slop, world.static_grid, False)
+        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, True, slop, False)
     return hits
 
 

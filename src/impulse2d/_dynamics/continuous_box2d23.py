@@ -93,14 +93,18 @@ def _end_overlap(count_s, ps, radius_s, count_f, pf, radius_f):
     return radius_s + radius_f - d, nx, ny
 
 
-@inner_kernel
-def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, stamp, tag,
-               candidates, points, scratch, end_points, core, slop):
+@borrowing_kernel
+def _first_hit(world, b, fast_shapes, rows, boxes, grid, stamp, tag, candidates, points,
+               scratch, end_points, core, slop):
     """The earliest time of impact of body ``b``'s sweep (``bodies.sweep[b]`` to its pose now)
     over its shapes ``fast_shapes``, among the hits that count (module docstring): ``(t, nx,
     ny, tag)``; ``t`` = 2.0 when none does; ``n``: the normal at the hit (0, 0 for a pair within
     the gap at the start); ``tag``: the last stamp used. ``end_points``, ``core``: scratch.
     ``slop``: the linear slop in the world's length unit (the gap and the skins are in slops)."""
+    # the stores taken here, not passed in: see .continuous._sweep_body
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    no_collide = borrow(world, "no_collide")
     x0, y0, cell, nx_cells, ny_cells, starts, items, large = grid
     c0x = bodies.sweep[b, 0]
     c0y = bodies.sweep[b, 1]
@@ -205,11 +209,14 @@ def _first_hit(bodies, shapes, no_collide, b, fast_shapes, rows, boxes, grid, st
 
 
 @inner_kernel
-def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, slop, kept,
-                use_kept):
+def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against the
     obstacles of their kind; returns how many were moved back. ``use_kept``: the obstacles are
-    the static shapes of the grid ``kept`` (:mod:`.static_grid`), used instead of building one."""
+    the static shapes of the world's kept grid (:mod:`.static_grid`), used instead of building
+    one."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    kept = borrow(world, "static_grid")
     if use_kept:
         lo_x, lo_y, hi_x, hi_y = kept_bounds(kept)
     else:
@@ -238,9 +245,9 @@ def _sweep_pass(bodies, shapes, no_collide, fast, starts, items, with_dynamic, s
         b = fast[k]
         if _outside(bodies.sweep, bodies.center, bodies.extent, b, lo_x, lo_y, hi_x, hi_y):
             continue
-        t, nx, ny, tag = _first_hit(bodies, shapes, no_collide, b, items[starts[k]:starts[k + 1]],
-                                    rows, boxes, grid, stamp, tag, candidates, points, scratch,
-                                    end_points, core, slop)
+        t, nx, ny, tag = _first_hit(world, b, items[starts[k]:starts[k + 1]], rows, boxes,
+                                    grid, stamp, tag, candidates, points, scratch, end_points,
+                                    core, slop)
         if t >= 1.0:
             continue
         _hit(bodies, b, t, nx, ny)
@@ -273,8 +280,6 @@ def _kept_pass(world):
     if count <= 0:
         return GENERAL if count < 0 else 0
     bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    no_collide = borrow(world, "no_collide")
     slop = borrow(world, "lengths")[SLOP]
     rows, boxes, grid = kept_obstacles(kept)
     fast = kept[BODY_SCRATCH][FAST]
@@ -287,9 +292,9 @@ def _kept_pass(world):
     hits = 0
     for k in range(count):
         b = fast[k]
-        t, nx, ny, tag = _first_hit(bodies, shapes, no_collide, b, items[first[k]:first[k + 1]],
-                                    rows, boxes, grid, scratch[STAMP], tag, scratch[CANDIDATES],
-                                    points[0], points[1], points[2], points[3, :1], slop)
+        t, nx, ny, tag = _first_hit(world, b, items[first[k]:first[k + 1]], rows, boxes, grid,
+                                    scratch[STAMP], tag, scratch[CANDIDATES], points[0],
+                                    points[1], points[2], points[3, :1], slop)
         if t < 1.0:
             _hit(bodies, b, t, nx, ny)
             hits += 1
@@ -314,18 +319,16 @@ def solve_continuous_box2d23(world):
         return quick
     bodies = borrow(world, "bodies")
     shapes = borrow(world, "shapes")
-    no_collide = borrow(world, "no_collide")
     fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     if plain > 0:
-        use_kept, kept = static_grid(world, bodies, shapes)
-        hits += _sweep_pass(bodies, shapes, no_collide, fast[:plain], starts[:plain + 1],
-                            items, False, slop, kept, use_kept)
+        use_kept, _ = static_grid(world, bodies, shapes)
+        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, False, slop,
+                            use_kept)
     if bullets > 0:
-        hits += _sweep_pass(bodies, shapes, no_collide, fast[plain:count], starts[plain:],
-                            items, True, slop, world.static_grid, False)
+        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, True, slop, False)
     return hits
 
 
