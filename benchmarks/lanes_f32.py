@@ -2,7 +2,7 @@
 against the engine's float64, 4 a register. Measured in a benchmark only; the engine is unchanged.
 
     PYTHONPATH=src python benchmarks/lanes_f32.py [--reps 21] [--steps 600] [--out FILE]
-        [--skip-physics] [--skip-timing] [--asm]
+        [--skip-physics] [--skip-timing] [--asm] [--scenes pyramid_100,many_pyramids,rain_2000]
 
 **The passes.** :func:`make_passes` builds the engine's pass loops (``_gather``, ``_warm_lanes``,
 ``_solve_lanes``, ``_scatter`` and their drivers ``warm_start_contacts_wide`` and
@@ -18,42 +18,48 @@ models its rows and passes, not its integration). ``F = float64`` gives the engi
 layout (41 fields of 64-row chunks); float32 lanes are half its bytes (2.45 MB on
 pyramid_100's 14,950 rows against 4.9).
 
-**Timing** (``--skip-timing`` leaves it out): three kinds on the same loaded world's rows,
+**Timing** (``--skip-timing`` leaves it out): five kinds on the same loaded world's rows,
 interleaved in one process, their order rotating every repetition:
 
 * ``f64``: the engine's own passes (its compiled ``warm_start_contacts_wide`` and
   ``solve_contacts_wide``);
 * ``f64copy``: this file's copy with ``F = float64`` (the same bits; its speed says whether
   the copy is a fair base for the next);
-* ``f32``: the copy with ``F = float32`` on float32 lanes (the prepared rows rounded once).
+* ``f32``: the copy with ``F = float32`` on float32 lanes (the prepared rows rounded once);
+* ``f32on64``: the same float32 arithmetic on the float64 lanes (each lane rounded as it is
+  read, widened as it is written): whether 8 rows a register pay without the halved bytes;
+* ``f64on32``: the float64 arithmetic on float32 lanes (each lane widened as it is read,
+  rounded as it is written): whether the halved bytes pay without the width.
 
 A repetition, per kind: the kind's lanes restored from its prepared copy (untimed; it leaves
 them in the cache as a step's prepare does) and the bodies from the loaded world's, then a
 soft step's passes, 4 substeps (1/240 s) of a warm start, a biased and a relax pass (the last
 relax adding the step's totals), each timed (thread CPU). Sizes: ``L1``, the first chunk of
-pyramid_100's rows (64 rows, 21 KB of float64 lanes) passed over 400 times a timing; and
-pyramid_100 (14,950 rows) and many_pyramids (14,500) whole. Printed: ns a row a pass, the
+pyramid_100's rows (64 rows, 21 KB of float64 lanes) passed over 400 times a timing (when
+pyramid_100 is among ``--scenes``); and each scene's rows whole: pyramid_100 (14,950 rows),
+many_pyramids (14,500), rain_2000 (4,347, one point each). Printed: ns a row a pass, the
 minimum over the repetitions, and the f32 / f64 ratio of the minima and the median of the
 repetitions' ratios.
 
-**Physics** (``--skip-physics`` leaves it out): pyramid_100 and many_pyramids built twice in
-one process, sleeping off (a pyramid that fell asleep would stop both runs' differences), one
-with the engine's passes, one with the float32 passes in the world's slot of contact passes
+**Physics** (``--skip-physics`` leaves it out): each scene built three times in one process,
+sleeping off (a pyramid that fell asleep would stop the runs' differences): one with the
+engine's passes; one with the float32 passes in the world's slot of contact passes
 (``impulse2d._dynamics.step.LANES_KERNEL`` swapped before its first step: the same copy with
 ``F = float32`` on the engine's float64 lanes, which a float32 lane would hold bit for bit,
 since every value the passes write is a float32 and the prepare's are rounded at their first
-read). Restitution (row by row, float64) and the rest of the step are the engine's. Printed
-after ``--steps`` steps at 60 Hz: the largest position and angle difference of a body between
-the two runs, the largest drop of a body from where it was built (does the pyramid stand),
-and the kinetic energy of each run; and, to read the float32 run's differences against, those
-of a float64 run whose gravity is one float32 ulp larger (``f64_gravity``: x (1 + 2^-23)).
+read); and, to read the float32 run's differences against, the engine's passes with gravity
+one float32 ulp larger (``f64_gravity``: x (1 + 2^-23)). Restitution (row by row, float64)
+and the rest of the step are the engine's. Printed after ``--steps`` steps at 60 Hz: the
+largest position and angle difference of a body from the first run, the largest drop of a
+body from where it was built and its largest displacement (does the pyramid stand), and the
+kinetic energy of each run.
 
 **Once a step** (with the timing): the prepare and the kept impulses' copy back to the rows
 (:func:`once_a_step`), on float64 and on float32 lanes: what else a float32 solver's lanes
 change.
 
-**Machine code** (``--asm``): the float32 biased pass's packed instructions (``ps`` on
-``ymm``: 8 floats), any masked move (``vmaskmov``, which Zen 3 microcodes) and any FMA.
+**Machine code** (``--asm``): :func:`machine_code`'s counts of the float32 passes'
+instructions.
 """
 
 from __future__ import annotations
@@ -81,7 +87,7 @@ from impulse2d._dynamics.contact_lanes import (LANE_MODE, LANE_WARM_START, _piec
                                                solve_contacts_wide, store_lane_impulses,
                                                warm_start_contacts_wide)
 from impulse2d._dynamics.contact_solver import prepare_contacts
-from impulse2d._dynamics.lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP,
+from impulse2d._dynamics.lane_layout import (BASE, BIAS, CHUNK, FRICTION, GAP, GAP_STEP,
                                              I_A, I_B, IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN,
                                              NIMP, NMASS, NX, NY, POINT_STEP, RATE, RAX, RAY,
                                              RBX, RBY, SCRATCH_DOUBLES, TIMP, TMASS, TOTN, TOTT,
@@ -96,9 +102,10 @@ H = 1.0 / 240.0
 SUBSTEPS = 4
 _JIT = dict(cache=False, fastmath=False, error_model="numpy", _nrt=False)
 SCENES = (("pyramid_100", "pyramid", {"base": 100}, 60),
-          ("many_pyramids", "many_pyramids", {"grid": 10, "base": 10}, 60))
+          ("many_pyramids", "many_pyramids", {"grid": 10, "base": 10}, 60),
+          ("rain_2000", "rain", {"count": 2000}, 300))
 L1_REPEATS = 400
-KINDS = ("f64", "f64copy", "f32", "f32on64")
+KINDS = ("f64", "f64copy", "f32", "f32on64", "f64on32")
 
 
 @intrinsic
@@ -418,7 +425,8 @@ def run_copy32(cs, bodies, lanes, verb, n, repeats):
                     verb == 3, 1600.0)
 
 
-RUNS = {"f64": run_engine, "f64copy": run_copy64, "f32": run_copy32, "f32on64": run_copy32}
+RUNS = {"f64": run_engine, "f64copy": run_copy64, "f32": run_copy32, "f32on64": run_copy32,
+        "f64on32": run_copy64}
 PASSES = ("warm", "biased", "relax")
 
 
@@ -434,10 +442,10 @@ def _step_passes(run, cs, bodies, lanes, n, repeats):
     return spent
 
 
-def timing(reps):
+def timing(reps, scenes):
     """ns a row a pass of each kind, sizes and kinds interleaved (module docstring)."""
     sizes = []
-    for key, scene, params, steps in SCENES:
+    for key, scene, params, steps in scenes:
         world = loaded_world(scene, params, steps)
         cs0, bodies0 = world._constraints, world._bodies
         order = cs0.contact.copy()
@@ -454,9 +462,10 @@ def timing(reps):
         # (each kind's lanes: a view of its store's, which the engine's passes use)
         work = {"f64": (cs, cs.lanes.reshape(-1)), "f64copy": (copy, copy.lanes.reshape(-1)),
                 "f32": (cs, np.empty(lanes64.shape[0], np.float32)),
-                "f32on64": (cs, np.empty(lanes64.shape[0]))}
+                "f32on64": (cs, np.empty(lanes64.shape[0])),
+                "f64on32": (cs, np.empty(lanes64.shape[0], np.float32))}
         saved = {"f64": lanes64, "f64copy": lanes64, "f32": lanes64.astype(np.float32),
-                 "f32on64": lanes64}
+                 "f32on64": lanes64, "f64on32": lanes64.astype(np.float32)}
         times = {(p, k): [] for p in PASSES + ("step",) for k in KINDS}
         left = {}
         loads = []
@@ -481,10 +490,10 @@ def timing(reps):
         print(f"{size}: rows 0:{n}, x{repeats} a timing, f64copy the engine's bits: {same}, "
               f"f32's largest velocity difference after a step's passes {dv:.2e} m/s, load "
               f"{min(loads):.1f}-{max(loads):.1f}")
-        print("| passes | f64 ns/row | f64copy ns/row | f32 ns/row | f32on64 ns/row | f32 / f64 "
-              "(minima) | f32 / f64 (median of reps) | f32on64 / f64 (median) | f64copy / f64 "
-              "(median) |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| passes | f64 ns/row | f64copy ns/row | f32 ns/row | f32on64 ns/row | f64on32 "
+              "ns/row | f32 / f64 (minima) | f32 / f64 (median of reps) | f32on64 / f64 (median) "
+              "| f64on32 / f64 (median) | f64copy / f64 (median) |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for p in PASSES + ("step",):
             count = (SUBSTEPS * len(PASSES) if p == "step" else SUBSTEPS) * n * repeats
             ns = {k: min(times[(p, k)]) / count * 1e9 for k in KINDS}
@@ -494,11 +503,14 @@ def timing(reps):
                                                            times[(p, "f64copy")]))
             medm = statistics.median(y / x for x, y in zip(times[(p, "f64")],
                                                            times[(p, "f32on64")]))
+            medw = statistics.median(y / x for x, y in zip(times[(p, "f64")],
+                                                           times[(p, "f64on32")]))
             print(f"| {p} | {ns['f64']:.1f} | {ns['f64copy']:.1f} | {ns['f32']:.1f} | "
-                  f"{ns['f32on64']:.1f} | {ns['f32'] / ns['f64']:.3f} | {med32:.3f} | "
-                  f"{medm:.3f} | {medc:.3f} |", flush=True)
+                  f"{ns['f32on64']:.1f} | {ns['f64on32']:.1f} | {ns['f32'] / ns['f64']:.3f} | "
+                  f"{med32:.3f} | {medm:.3f} | {medw:.3f} | {medc:.3f} |", flush=True)
             result["passes"][p] = {"ns_row": ns, "f32_ratio_min": ns["f32"] / ns["f64"],
                                    "f32_ratio_median": med32, "f32on64_ratio_median": medm,
+                                   "f64on32_ratio_median": medw,
                                    "f64copy_ratio_median": medc,
                                    "all_us": {k: [x * 1e6 for x in times[(p, k)]]
                                               for k in KINDS}}
@@ -511,14 +523,14 @@ def _store_impulses(cs):
     store_lane_impulses(cs, 0, cs.count.shape[0])
 
 
-def once_a_step(reps):
+def once_a_step(reps, scenes):
     """The once-a-step verbs that write or read the lanes, on float64 lanes (the engine's) and
     on float32 lanes (the engine's same code compiled here for a store whose lanes are float32:
     every lane write narrowed): the prepare, and the copy of the kept impulses back to the rows
     (``store_lane_impulses``). Thread CPU, the minimum over ``reps`` repetitions, the two
     interleaved; checked: the float32 prepare's lanes are the float64 prepare's rounded."""
     out = {}
-    for key, scene, params, steps in SCENES:
+    for key, scene, params, steps in scenes:
         world = loaded_world(scene, params, steps)
         cs0, bodies0 = world._constraints, world._bodies
         order = cs0.contact.copy()
@@ -600,13 +612,13 @@ def _state(world):
     return b.center[dyn].copy(), b.angle[dyn].copy(), energy
 
 
-def physics(steps):
+def physics(steps, scenes):
     """The float32 passes' trajectories against the engine's (module docstring)."""
     engine_kernel = _step.LANES_KERNEL
     f32_kernel = _lanes_kernel_f32()
     f32_kernel.address()  # compiled here: the step's compile of missing units may use processes
     out = {}
-    for key, scene, params, _ in SCENES:
+    for key, scene, params, _ in scenes:
         runs = {}
         for kind, lanes_kernel, scale in (("f64", engine_kernel, 1.0), ("f32", f32_kernel, 1.0),
                                           ("f64_gravity", engine_kernel, 1.0 + 2.0 ** -23)):
@@ -650,16 +662,18 @@ def main() -> None:
     ap.add_argument("--skip-timing", action="store_true")
     ap.add_argument("--skip-physics", action="store_true")
     ap.add_argument("--asm", action="store_true")
+    ap.add_argument("--scenes", default="pyramid_100,many_pyramids")
     ap.add_argument("--out")
     args = ap.parse_args()
+    scenes = [scene for scene in SCENES if scene[0] in args.scenes.split(",")]
     out = {"machine": os.uname().machine, "substeps": SUBSTEPS, "h": H}
     if not args.skip_timing:
-        out["timing"] = timing(args.reps)
-        out["once_a_step"] = once_a_step(args.reps)
+        out["timing"] = timing(args.reps, scenes)
+        out["once_a_step"] = once_a_step(args.reps, scenes)
         if args.asm:
             out["machine_code"] = machine_code()
     if not args.skip_physics:
-        out["physics"] = physics(args.steps)
+        out["physics"] = physics(args.steps, scenes)
     if args.out:
         Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
 
