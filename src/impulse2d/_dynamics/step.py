@@ -720,10 +720,11 @@ ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
 units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 
 LANES_F32_KERNEL = LazyKernel(lanes_f32_entry, LANES_SIGNATURE,
-                              "the wide contact solver in float32", 4.3)
+                              "the wide contact solver in float32", 7.0)
 """The contact passes in float32 (:mod:`.contact_lanes_f32`) of a world of
 ``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS``, whatever
-its size."""
+its size; about 1.6x the float64 entry's compile (8.9-9.9 s of CPU against its 4.9-7.7 in the
+same processes, uncached, load ~8: ``benchmarks/lanes_f32_compile.py``), in the units above."""
 
 F32_SOLVERS = ("soft_step", "soft_step_v31")
 """The solvers that call the float32 passes' load and store (the others keep float64)."""
