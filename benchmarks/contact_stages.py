@@ -55,11 +55,9 @@ def _pass(cs, bodies, verb):
     if verb == 0:
         warm_start_contacts_wide(cs, bodies, 0, n)
     elif verb == 1:
-        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, True, True, 0.0, 0.0, 3.0, False, 1600.0,
-                            False, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, True, True, 0.0, 0.0, 3.0, False, 1600.0)
     else:
-        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, False, True, 0.0, 0.0, 3.0, True, 1600.0,
-                            False, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+        solve_contacts_wide(cs, bodies, 0, n, 1.0 / H, False, True, 0.0, 0.0, 3.0, True, 1600.0)
 
 
 @numba.njit(cache=False, _nrt=False)

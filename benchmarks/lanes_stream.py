@@ -3,10 +3,10 @@ prefetch of the next chunk pays. Isolated on synthetic rows, without the gather 
 
     PYTHONPATH=src python benchmarks/lanes_stream.py [--rounds 5] [--out FILE]
 
-A pass (with its gather) reads 28 of a row's 32 doubles and writes 6, each field a 512-byte
-run of its chunk (:mod:`impulse2d._dynamics.lane_layout`): 32 short streams a chunk, 3.8 MB of
-lanes a pass on pyramid_100's 14,950 rows (33 of 41 read and 12 written, 4.9 MB, before
-session 12's ``lanes37``). The kernels run
+A pass (with its gather) reads 33 of a row's 41 doubles and writes 12, each field a 512-byte
+run of its chunk (:mod:`impulse2d._dynamics.lane_layout`): 41 short streams a chunk, 4.9 MB of
+lanes a pass on pyramid_100's 14,950 rows (session 12's ``lanes37`` measured 32 doubles a row,
+not merged; this file followed that branch's signature until session 13). The kernels run
 :func:`impulse2d._dynamics.contact_lanes._solve_lanes` (the engine's biased pass on a chunk's
 rows) over chunks of plausible two-point rows, one pass a call:
 
@@ -35,9 +35,10 @@ from numba.extending import intrinsic
 
 from impulse2d._dynamics.contact_lanes import _solve_lanes
 from impulse2d._dynamics.lane_layout import (BASE, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A,
-                                             I_B, KIND, M_A, M_B, NMASS, NX, NY, POINT_STEP, RAX,
-                                             RAY, RBX, RBY, SCRATCH_DOUBLES, TMASS, VAX, VAY,
-                                             VBX, VBY, WA, WB)
+                                             I_B, IMPULSE_SCALE, M_A, M_B, MASS_SCALE, NMASS, NX,
+                                             NY, POINT_STEP, RATE, RAX, RAY, RBX, RBY,
+                                             SCRATCH_DOUBLES, TMASS, TWO, VAX, VAY, VBX, VBY, WA,
+                                             WB)
 
 H = 1.0 / 240.0
 _JIT = dict(cache=False, fastmath=False, error_model="numpy", _nrt=False)
@@ -49,7 +50,7 @@ def one(lanes, scratch, chunks, reps):
         for c in range(chunks):
             base = np.uint64(c * CHUNK * FIELDS)
             _solve_lanes(lanes, scratch[c], base, np.uint64(0), np.uint64(CHUNK), 1.0 / H, True,
-                         True, 0.0, 0.0, 3.0, False, 1600.0, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                         True, 0.0, 0.0, 3.0, False, 1600.0)
 
 
 @intrinsic
@@ -82,7 +83,7 @@ def ahead(lanes, scratch, chunks, reps):
                 for k in range(base + CHUNK_DOUBLES, base + 2 * CHUNK_DOUBLES, LINE):
                     prefetch(lanes, k)
             _solve_lanes(lanes, scratch[c], base, np.uint64(0), np.uint64(CHUNK), 1.0 / H, True,
-                         True, 0.0, 0.0, 3.0, False, 1600.0, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                         True, 0.0, 0.0, 3.0, False, 1600.0)
 
 
 def rows(chunks, seed=1):
@@ -105,7 +106,10 @@ def rows(chunks, seed=1):
         put(NX, 0.0)
         put(NY, 1.0)
         put(FRICTION, 0.6)
-        put(KIND, 2.0)  # two points, both bodies dynamic
+        put(RATE, 60.0)  # a soft step's contact softness (1/s, and its two scales)
+        put(MASS_SCALE, 0.8)
+        put(IMPULSE_SCALE, 0.2)
+        put(TWO, 1.0)  # two points
         for j in range(2):
             p = b + j * int(POINT_STEP)
             side = -0.5 if j == 0 else 0.5

@@ -21,6 +21,7 @@ DIRECT_MAX_ROWS = 400
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs", "pgs_ngs", "pgs_block", "direct")
 DIRECT_LEVELS = ("velocity", "acceleration")
+PRECISIONS = ("float64", "float32")
 MIXING_RULES = ("sqrt", "max", "min", "product", "mean")
 
 
@@ -282,6 +283,17 @@ class WorldSettings:
     and a default above 1 would compile the threaded entries on every first run (about 55 s
     of CPU, where the whole cold start's target is 30 s)."""
 
+    solver_precision: str = "float64"
+    """The floating type of the contact passes of ``soft_step`` and ``soft_step_v31`` (the
+    threaded ``soft_step`` too): ``"float64"`` (default) or ``"float32"``, Box2D v3's, which
+    solves the contact rows 8 to an AVX2 register instead of 4, in half the bytes: the passes
+    ran 1.6-2.3x faster on the big pyramids and 1.4-1.5x on ``rain_2000`` (BENCHMARKS.md,
+    session 13, ``lanes38``). Bodies, integration, restitution, joints and the rest of the step
+    stay float64; the results are bit-identical for any thread count, but not those of float64
+    (a pyramid's bodies move about as far from float64's as with gravity one float32 ulp
+    larger). The other solvers (and ``direct``'s fallback) solve in float64 whatever it says.
+    The first float32 world compiles its passes (a few seconds of CPU, once: cached)."""
+
     _lock = None  # the world's StepLock (_lock.bind): changes are refused while it holds
 
     def __setattr__(self, name: str, value) -> None:
@@ -407,6 +419,10 @@ def _check(name: str, value, units: float = 1.0):
         if value is not None and (value not in SOLVERS or value == "direct"):
             raise ValueError(f"direct_fallback must be None or one of "
                              f"{tuple(x for x in SOLVERS if x != 'direct')}, got {value!r}")
+        return value
+    if name == "solver_precision":
+        if value not in PRECISIONS:
+            raise ValueError(f"solver_precision must be one of {PRECISIONS}, got {value!r}")
         return value
     if name == "direct_level":
         if value not in DIRECT_LEVELS:

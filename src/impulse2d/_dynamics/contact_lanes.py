@@ -86,9 +86,12 @@ from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
-LANE_WARM_START, LANE_SOLVE, LANE_MODE = 0, 1, 2
-"""What the contact passes' entry is asked to do (its ``verb``): warm start, solve, or say
-whether it solves in lanes (1.0) or row by row (0.0)."""
+LANE_WARM_START, LANE_SOLVE, LANE_MODE, LANE_LOAD, LANE_STORE = 0, 1, 2, 3, 4
+"""What the contact passes' entry is asked to do (its ``verb``): warm start, solve, say
+whether it solves in float64 lanes (1.0), float32 lanes (2.0, :mod:`.contact_lanes_f32`) or row
+by row (0.0), or, around the solve of a float32 world, load the prepared rows into its float32
+lanes and store what the passes wrote back (:func:`load_lanes`, :func:`store_lanes`: nothing
+for the float64 passes)."""
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs")
 """The solvers (``WorldSettings.solver``) whose contacts are solved by the entry in the world's
@@ -406,6 +409,8 @@ def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, line
     ``first:last`` of the world's constraint store."""
     if verb == LANE_MODE:
         return 1.0
+    if verb >= LANE_LOAD:
+        return 0.0  # (float64 lanes: nothing to load or store)
     cs = borrow(world, "constraints")
     bodies = borrow(world, "bodies")
     if verb == LANE_WARM_START:
@@ -431,7 +436,7 @@ def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linea
     solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
     their own and called by address as :func:`lanes_entry` is, so that a world compiles the
     one it uses."""
-    if verb == LANE_MODE:
+    if verb == LANE_MODE or verb >= LANE_LOAD:
         return 0.0
     cs = _rows(borrow(world, "constraints"), first, last)
     bodies = borrow(world, "bodies")
@@ -471,15 +476,35 @@ def in_lanes(world):
 
 
 @inline_kernel
+def load_lanes(world, first, last):
+    """After the prepare of the rows ``first:last``: a float32 world's passes round them into
+    their float32 lanes (:mod:`.contact_lanes_f32`); nothing for the others."""
+    lanes_pass(world, LANE_LOAD, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+
+
+@inline_kernel
+def store_lanes(world, first, last):
+    """Before restitution of the rows ``first:last``: a float32 world's passes widen what they
+    wrote back into the float64 lanes, which everything after the solve reads
+    (:mod:`.contact_lanes_f32`); nothing for the others."""
+    lanes_pass(world, LANE_STORE, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+
+
+@inline_kernel
 def lane_rows_for(world, count):
     """Rows of lanes the step's store of ``count`` constraint rows needs in ``world``: whole
-    chunks (:func:`.lane_layout.lane_rows`) when its contact passes solve in lanes, none when
-    they go row by row (a small world: :func:`rows_entry`) or its solver has no such passes
-    (the slot :data:`~.verbs.LANES` empty). The step gives a world its lanes when it first
-    needs them (:func:`.contact_solver.allocate_constraints`)."""
-    if borrow(world, "verbs")[LANES] == 0 or not in_lanes(world):
+    chunks (:func:`.lane_layout.lane_rows`) when its contact passes solve in lanes, and half as
+    many again in float32 (its float32 lanes after them: :func:`.contact_lanes_f32.
+    float32_offset`), none when they go row by row (a small world: :func:`rows_entry`) or its
+    solver has no such passes (the slot :data:`~.verbs.LANES` empty). The step gives a world its
+    lanes when it first needs them (:func:`.contact_solver.allocate_constraints`)."""
+    if borrow(world, "verbs")[LANES] == 0:
         return 0
-    return (count + CHUNK - 1) // CHUNK * CHUNK
+    mode = lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+    if mode == 0.0:
+        return 0
+    rows = (count + CHUNK - 1) // CHUNK * CHUNK
+    return rows + rows // 2 if mode == 2.0 else rows
 
 
 @borrowing_kernel

@@ -18,7 +18,8 @@ from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
-                            in_lanes, lanes_pass, restitution, rows_for_diagnostics)
+                            in_lanes, lanes_pass, load_lanes, restitution, rows_for_diagnostics,
+                            store_lanes)
 from .contact_solver import prepare_contacts
 from .integrate import integrate_clamp_velocities, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
@@ -92,6 +93,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                          mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide,
                          0)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
+        load_lanes(world, 0, n)  # (a float32 world's lanes: contact_lanes_f32)
     if jointed:
         joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                    spin_cap)
@@ -128,6 +130,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
+        store_lanes(world, 0, n)
         restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
         finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h

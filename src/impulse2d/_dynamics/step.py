@@ -59,6 +59,7 @@ from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_lanes import (SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry, lanes_pay,
                             rows_entry)
+from .contact_lanes_f32 import lanes_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -718,6 +719,16 @@ ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
 (``LANE_SOLVERS``): in lanes, or row by row for a small world; about 4.3 (re-measured with the
 units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 
+LANES_F32_KERNEL = LazyKernel(lanes_f32_entry, LANES_SIGNATURE,
+                              "the wide contact solver in float32", 7.0)
+"""The contact passes in float32 (:mod:`.contact_lanes_f32`) of a world of
+``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS``, whatever
+its size; about 1.6x the float64 entry's compile (8.9-9.9 s of CPU against its 4.9-7.7 in the
+same processes, uncached, load ~8: ``benchmarks/lanes_f32_compile.py``), in the units above."""
+
+F32_SOLVERS = ("soft_step", "soft_step_v31")
+"""The solvers that call the float32 passes' load and store (the others keep float64)."""
+
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
@@ -832,6 +843,8 @@ def needed_units(world, by_type) -> dict:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
         needed[LANES] = LANES_KERNEL if lanes_pay(world) else ROWS_KERNEL
+        if settings.solver_precision == "float32" and settings.solver in F32_SOLVERS:
+            needed[LANES] = LANES_F32_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):
