@@ -16,6 +16,8 @@ loaded machine stretches them less than the wall), by kind of library:
 * ``function_passes``: Numba's per-function passes as IR is added (all libraries together);
 * ``module_passes``: the module passes at ``finalize``;
 * ``machine_code``: making the machine code (``_finalize_specific``);
+* ``codegen_ir_passes``: in a tree with ``_core/link_only.py``, a link-only library's code
+  generator's IR passes, which it runs instead of making machine code;
 * ``finalize``: the whole of ``finalize`` (linking, the two above, and checks).
 
 Everything compiles in the one process (``IMPULSE2D_COMPILE_PROCESSES=1``); ``what`` as in
@@ -86,6 +88,11 @@ def add_llvm_module(self, module):
 
 
 library.add_llvm_module = add_llvm_module
+try:  # a tree whose link-only libraries make no machine code: their code generator's IR passes
+    from impulse2d._core.link_only import LinkOnlyLibrary
+    timed(LinkOnlyLibrary, "_finalize_final_module", "codegen_ir_passes")
+except ImportError:
+    pass
 what = sys.argv[1]
 t0 = time.process_time()
 import impulse2d as i2d
