@@ -44,6 +44,7 @@ from numba.core import codegen
 library, jit_library = codegen.CPUCodeLibrary, codegen.JITCodeLibrary
 seconds = defaultdict(lambda: defaultdict(float))
 count = defaultdict(int)
+by_library = defaultdict(float)  # machine code, or IR passes, by library name
 
 
 def kind(lib):
@@ -63,7 +64,10 @@ def timed(cls, name, phase, before=None):
         try:
             return original(self, *args, **kwargs)
         finally:
-            seconds[getattr(self, "_bench_kind", "all")][phase] += time.process_time() - start
+            spent = time.process_time() - start
+            seconds[getattr(self, "_bench_kind", "all")][phase] += spent
+            if phase in ("machine_code", "codegen_ir_passes"):
+                by_library[f"{phase} {self.name}"] += spent
 
     setattr(cls, name, run)
 
@@ -105,8 +109,9 @@ else:
     from impulse2d._dynamics import step  # registers the units
     from impulse2d._core import lazy
     lazy.REGISTRY[what.split(":", 1)[1]].address()
+top = dict(sorted(by_library.items(), key=lambda kv: -kv[1])[:40])
 print(json.dumps({"what": what, "total_cpu_s": time.process_time() - t0, "libraries": count,
-                  "seconds": seconds}))
+                  "seconds": seconds, "largest_by_library": top}))
 """
 
 
