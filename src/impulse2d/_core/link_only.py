@@ -176,6 +176,8 @@ def _wrap_run_pass(original):
 
 def supported() -> bool:
     """Whether this process's LLVM, target and Numba are the ones this module was written for."""
+    if _installed:
+        return True  # (the methods checked below are this module's own by now)
     try:
         from numba.core import typed_passes
         lowering = typed_passes.BaseNativeLowering.run_pass
