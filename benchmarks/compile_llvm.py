@@ -16,6 +16,8 @@ loaded machine stretches them less than the wall), by kind of library:
 * ``function_passes``: Numba's per-function passes as IR is added (all libraries together);
 * ``module_passes``: the module passes at ``finalize``;
 * ``machine_code``: making the machine code (``_finalize_specific``);
+* ``codegen_ir_passes``: in a tree with ``_core/link_only.py``, a link-only library's code
+  generator's IR passes, which it runs instead of making machine code;
 * ``finalize``: the whole of ``finalize`` (linking, the two above, and checks).
 
 Everything compiles in the one process (``IMPULSE2D_COMPILE_PROCESSES=1``); ``what`` as in
@@ -42,6 +44,7 @@ from numba.core import codegen
 library, jit_library = codegen.CPUCodeLibrary, codegen.JITCodeLibrary
 seconds = defaultdict(lambda: defaultdict(float))
 count = defaultdict(int)
+by_library = defaultdict(float)  # machine code, or IR passes, by library name
 
 
 def kind(lib):
@@ -61,7 +64,10 @@ def timed(cls, name, phase, before=None):
         try:
             return original(self, *args, **kwargs)
         finally:
-            seconds[getattr(self, "_bench_kind", "all")][phase] += time.process_time() - start
+            spent = time.process_time() - start
+            seconds[getattr(self, "_bench_kind", "all")][phase] += spent
+            if phase in ("machine_code", "codegen_ir_passes"):
+                by_library[f"{phase} {self.name}"] += spent
 
     setattr(cls, name, run)
 
@@ -86,6 +92,11 @@ def add_llvm_module(self, module):
 
 
 library.add_llvm_module = add_llvm_module
+try:  # a tree whose link-only libraries make no machine code: their code generator's IR passes
+    from impulse2d._core.link_only import LinkOnlyLibrary
+    timed(LinkOnlyLibrary, "_finalize_final_module", "codegen_ir_passes")
+except ImportError:
+    pass
 what = sys.argv[1]
 t0 = time.process_time()
 import impulse2d as i2d
@@ -98,8 +109,9 @@ else:
     from impulse2d._dynamics import step  # registers the units
     from impulse2d._core import lazy
     lazy.REGISTRY[what.split(":", 1)[1]].address()
+top = dict(sorted(by_library.items(), key=lambda kv: -kv[1])[:40])
 print(json.dumps({"what": what, "total_cpu_s": time.process_time() - t0, "libraries": count,
-                  "seconds": seconds}))
+                  "seconds": seconds, "largest_by_library": top}))
 """
 
 

@@ -14,9 +14,11 @@ whole compile work, which the compile plan would split over the CPUs). ``what``:
 warmup --all``) or ``unit:KEY`` (one :class:`~impulse2d._core.lazy.LazyKernel` by its key).
 
 Then every kernel both caches hold is compared: the object code and the LLVM bitcode Numba
-saved for it (the byte strings in its cache entry; the entry's other fields hold the tree's
-path, so whole files always differ). Identical object code is identical machine code, so
-identical results; a kernel whose code differs is named, with its sizes. CPU is the child's
+saved for it (the byte strings in its cache entry's code library; the entry's other fields hold
+the tree's path, so whole files always differ). Identical object code is identical machine code,
+so identical results; a kernel whose code differs is named, with its sizes. A kernel that only
+kernels call and that one tree caches as bitcode alone (``_core/link_only.py``) is compared by
+the bitcode its callers link. CPU is the child's
 ``time.process_time`` from before the import to the end (the compile, and the one step).
 """
 
@@ -58,28 +60,38 @@ print(json.dumps({"cpu_s": time.process_time() - t0, "hash": digest}))
 """
 
 
-def _blobs(value, out, depth=0):
-    """The byte strings inside a cache entry (object code, bitcode), in order."""
-    if isinstance(value, (bytes, bytearray)):
-        out.append(bytes(value))
+def _libraries(value, out, depth=0):
+    """The code libraries inside a cache entry, in order: ``(kind, [code blobs])``, ``kind``
+    ``"object"`` (object code, then the bitcode callers link) or ``"bitcode"`` (the callers'
+    bitcode alone: a kernel that only kernels call, ``_core/link_only.py``)."""
+    if (isinstance(value, tuple) and len(value) == 3 and value[1] in ("object", "bitcode")
+            and isinstance(value[0], str)):
+        data = value[2]
+        out.append((value[1], [bytes(b) for b in (data if value[1] == "object" else (data,))]))
     elif depth < 8 and isinstance(value, (tuple, list)):
         for item in value:
-            _blobs(item, out, depth + 1)
+            _libraries(item, out, depth + 1)
     elif depth < 8 and isinstance(value, dict):
         for item in value.values():
-            _blobs(item, out, depth + 1)
+            _libraries(item, out, depth + 1)
     return out
 
 
 def code_of(cache: Path) -> dict:
-    """{kernel entry (its path in the cache): [sha1 and size of each code blob over 200 bytes]}"""
+    """{kernel entry (its path in the cache): [(kind, [sha1 and size of each code blob])]}"""
     code = {}
     for path in sorted(cache.rglob("*.nbc")):
         with open(path, "rb") as f:
             entry = pickle.load(f)
         code[str(path.relative_to(cache))] = [
-            (hashlib.sha1(b).hexdigest(), len(b)) for b in _blobs(entry, []) if len(b) > 200]
+            (kind, [(hashlib.sha1(b).hexdigest(), len(b)) for b in blobs])
+            for kind, blobs in _libraries(entry, [])]
     return code
+
+
+def _linked(code: list) -> list:
+    """An entry's bitcode that callers link (the last blob of each library)."""
+    return [blobs[-1] for _, blobs in code]
 
 
 def one_round(trees: dict, what: str) -> dict:
@@ -106,11 +118,25 @@ def one_round(trees: dict, what: str) -> dict:
 
 
 def compare(a: dict, b: dict) -> dict:
-    """Kernels whose code is the same in both caches, different, or in one only."""
-    same = [k for k in a if k in b and a[k] == b[k]]
-    different = {k: (a[k], b[k]) for k in a if k in b and a[k] != b[k]}
+    """Kernels whose code is the same in both caches, different, or in one only. An entry whose
+    libraries are of the same kinds in both is the same if every blob is (object code and
+    bitcode); one that is link-only in one cache (kind ``"bitcode"``) and not in the other is
+    the same if the bitcode its callers link is (``linked_only``: it has no object code to
+    compare, and its callers' object code is compared as theirs)."""
+    same, linked_only, different = [], [], {}
+    for k in a:
+        if k not in b:
+            continue
+        if a[k] == b[k]:
+            same.append(k)
+        elif [kind for kind, _ in a[k]] != [kind for kind, _ in b[k]] \
+                and _linked(a[k]) == _linked(b[k]):
+            linked_only.append(k)
+        else:
+            different[k] = (a[k], b[k])
     only = sorted(set(a) ^ set(b))
-    return {"same": len(same), "different": different, "only_one": only}
+    return {"same": len(same), "linked_only": len(linked_only), "different": different,
+            "only_one": only}
 
 
 def main() -> None:
@@ -132,17 +158,20 @@ def main() -> None:
               f"(b/a {result['b']['cpu_s'] / result['a']['cpu_s']:.3f}); walls "
               f"{result['a']['wall_s']:.0f} / {result['b']['wall_s']:.0f} s; hashes "
               f"{'the same' if result['a']['hash'] == result['b']['hash'] else 'DIFFERENT'}; "
-              f"kernels with identical code {verdict['same']}, different "
+              f"kernels with identical code {verdict['same']}, link-only in one tree with identical "
+              f"bitcode {verdict['linked_only']}, different "
               f"{len(verdict['different'])}, in one cache only {len(verdict['only_one'])}",
               flush=True)
         for name, (code_a, code_b) in verdict["different"].items():
-            print(f"  differs: {name}: sizes {[s for _, s in code_a]} / {[s for _, s in code_b]}")
+            print(f"  differs: {name}: sizes {[[s for _, s in blobs] for _, blobs in code_a]} / "
+                  f"{[[s for _, s in blobs] for _, blobs in code_b]}")
         for name in verdict["only_one"]:
             print(f"  in one cache only: {name}")
         rounds.append({"load": load, "what": args.what,
                        **{t: {k: v for k, v in r.items() if k != "code"}
                           for t, r in result.items()},
-                       "same": verdict["same"], "different": sorted(verdict["different"]),
+                       "same": verdict["same"], "linked_only": verdict["linked_only"],
+                       "different": sorted(verdict["different"]),
                        "only_one": verdict["only_one"]})
     if args.json:
         Path(args.json).write_text(json.dumps({"a": str(trees["a"]), "b": str(trees["b"]),

@@ -2,7 +2,8 @@
 reference built over Python's own arrays (``world_ref._adopting_ref``), Numba's library
 functions compiled once per signature for every kind of caller (``_core/overloads.py``), a
 callee's blocks copied as one copy by Numba's inliner, or not at all where its IR was made for
-the call site (``_core/inliner.py``), and the compile
+the call site (``_core/inliner.py``), kernels that only kernels call compiled to the IR their
+callers link without machine code of their own (``_core/link_only.py``), and the compile
 helper started at a process's first compile (``_core/parallel.start_early``)."""
 
 from __future__ import annotations
@@ -259,6 +260,110 @@ def test_a_kernel_with_inlined_callees_computes_what_python_does():
     for x in (-2.0, 0.25, 0.75, 3.0):  # both branches of each inlined copy
         python = _branchy(x) + _branchy(x + 1.5) * _branchy(-x)
         assert compiled(x) == python
+
+
+# -- kernels only kernels call: no machine code of their own -----------------------------------
+
+_LINK_ONLY_KERNELS = '''
+import numba
+import numpy as np
+
+
+@numba.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=True, error_model="numpy")
+def scaled(a, k):
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = a[i] * k
+    return out
+
+
+@numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=True)
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@numba.njit(cache=True)
+def first(a):
+    return dot(scaled(a, 3.0), a)
+
+
+@numba.njit(cache=True)
+def second(a):
+    return dot(scaled(a, 0.5), scaled(a, 2.0)) + a.shape[0]
+'''
+
+_LINK_ONLY_CHILD = '''
+import hashlib, json, sys
+sys.path.insert(0, sys.argv[1])
+from impulse2d._core import cache, link_only
+if sys.argv[2] == "on":
+    link_only.OWNERS += ("link_only_kernels",)
+    assert link_only.install()
+import numpy as np
+import link_only_kernels as k
+for f in (k.scaled, k.dot, k.first, k.second):
+    cache.quick_loading(f)  # loaded as the package's kernels are
+a = np.arange(1.0, 9.0)
+out = {}
+for name in sys.argv[3].split(","):
+    f = getattr(k, name)
+    out[name] = f(a)
+    name, kind, data = f.overloads[f.signatures[0]].library.serialize_using_object_code()
+    out[name + " object"] = hashlib.sha1(data[0]).hexdigest()
+for name in ("scaled", "dot"):
+    library = getattr(k, name).overloads[getattr(k, name).signatures[0]].library
+    try:
+        kind = library.serialize_using_object_code()[1]
+    except RuntimeError:
+        kind = "loaded"  # (Numba's own library loaded from object code keeps none)
+    linked = library._get_module_for_linking().as_bitcode()
+    out[name] = [type(library).__name__, kind, hashlib.sha1(linked).hexdigest()]
+codegen = k.first.targetctx.codegen()
+out["waiting"] = len(codegen.__dict__.get("_waiting_environments", {}))
+print(json.dumps(out))
+'''
+
+
+def _link_only_run(tmp_path, cache: str, mode: str, callers: str) -> dict:
+    import json
+    import subprocess
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache), IMPULSE2D_QUIET="1")
+    out = subprocess.run([sys.executable, "-c", _LINK_ONLY_CHILD, str(tmp_path), mode, callers],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@needs_jit
+@pytest.mark.skipif(not __import__("impulse2d._core.link_only").\
+                    _core.link_only.supported(), reason="LLVM 22 on x86-64 only")
+def test_a_kernel_only_kernels_call_makes_no_machine_code_and_its_callers_code_is_unchanged(
+        tmp_path):
+    (tmp_path / "link_only_kernels.py").write_text(_LINK_ONLY_KERNELS)
+    # Numba's own: the callees get machine code; a second caller compiled by a later process
+    numba_own = _link_only_run(tmp_path, "own", "off", "first")
+    assert numba_own["scaled"][:2] == ["JITCodeLibrary", "object"]
+    later = _link_only_run(tmp_path, "own", "off", "second")
+    numba_own.update({key: later[key] for key in ("second", "second object")})
+    # link-only: the callees are cached as the bitcode their callers link, nothing else
+    linked = _link_only_run(tmp_path, "linked", "on", "first")
+    assert linked["scaled"][:2] == linked["dot"][:2] == ["LinkOnlyLibrary", "bitcode"]
+    assert linked["scaled"] == ["LinkOnlyLibrary", "bitcode", numba_own["scaled"][2]]
+    assert linked["dot"] == ["LinkOnlyLibrary", "bitcode", numba_own["dot"][2]]
+    # ... the caller's machine code is Numba's own, and so what it computes
+    assert linked["first object"] == numba_own["first object"]
+    assert linked["first"] == numba_own["first"] == 3.0 * sum(x * x for x in range(1, 9))
+    assert linked["waiting"] == 0  # the callees' environments set once the caller was loaded
+    # a later process loads the cached callees and links them into a new caller: same code
+    later = _link_only_run(tmp_path, "linked", "on", "second")
+    assert later["scaled"][:2] == ["LinkOnlyLibrary", "bitcode"]
+    assert later["second object"] == numba_own["second object"]
+    assert later["second"] == numba_own["second"] == sum(x * x for x in range(1, 9)) + 8
+    assert later["waiting"] == 0
 
 
 # -- the helper started at the first compile ----------------------------------------------------

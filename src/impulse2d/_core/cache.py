@@ -64,6 +64,8 @@ from numba.core import caching, codegen as _codegen, environment as _environment
 from numba.core.runtime import rtsys
 from numba.misc.appdirs import AppDirs
 
+from . import link_only
+
 PACKAGE_NAME = "impulse2d"
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The package directory (``.../impulse2d``)."""
@@ -74,7 +76,8 @@ COMPILED_DIRS = ("_core", "_collision", "_dynamics")
 COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
-                    "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py")
+                    "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py",
+                    "_core/link_only.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
@@ -390,10 +393,15 @@ class LazyLinkingLibrary(_codegen.JITCodeLibrary):
 def _unserialize_lazily(codegen, state):
     """``codegen.unserialize_library(state)`` as a :class:`LazyLinkingLibrary`: Numba's own
     load (``CPUCodeLibrary._unserialize``, kind ``"object"``) but for when the bitcode is parsed
-    and where the defined names come from. Anything else is left to Numba."""
+    and where the defined names come from; kind ``"bitcode"``, a kernel that only kernels call,
+    as a :class:`.link_only.LinkOnlyLibrary`. Anything else is left to Numba."""
     name, kind, data = state
+    if codegen._library_class is not _codegen.JITCodeLibrary:
+        return codegen._library_class._unserialize(codegen, state)
+    if kind == "bitcode" and link_only.install():
+        return link_only.load(codegen, name, data)  # a kernel only kernels call (see there)
     symbols = None
-    if kind == "object" and codegen._library_class is _codegen.JITCodeLibrary:
+    if kind == "object":
         symbols = elf_defined_symbols(data[0])
     if symbols is None:
         return codegen._library_class._unserialize(codegen, state)

@@ -1,0 +1,222 @@
+"""Kernels that only other kernels call: their LLVM IR for the callers, no machine code of their own.
+
+A kernel without a Python or C wrapper (:data:`.jit.inner_kernel`, ``borrowing_kernel``,
+``inline_kernel``, the threaded stages' ``parallel_kernel``, and Numba's internal subroutines) is only ever run as the copy of its IR that
+each caller links into its own module and compiles with its own code: nothing asks for an
+address in the kernel's own library. Numba still gives that library to its execution engine
+(MCJIT) at the end of its compile, which makes its machine code (instruction selection,
+register allocation, scheduling, the object file), and caches that object code beside the
+bitcode the callers link. In the pair search's unit that machine code was 3.7 s of 38.8 s of
+CPU, for 41 such libraries (``benchmarks/compile_llvm.py``, ``BENCHMARKS.md``, 2026-11-29
+session 12).
+
+Making machine code also changes the module it is made from: LLVM's code generator first runs
+IR passes on it in place (loop strength reduction, ``CodeGenPrepare``, the lowering of some
+intrinsics), and the module Numba links into callers is that mutated one. A library that skips
+the machine code must still hand its callers the same IR, or their machine code changes (it
+did, by 0.2-2 % of ``.text``, in session 8's first try, ``cold33``). So a link-only library
+here runs the code generator on its module up to instruction selection and stops there (LLVM's
+``-stop-before=x86-isel``, set around that one run): the IR passes run as MCJIT runs them, with
+the same target machine, and nothing after them. Measured (2026-11-29 session 13, the 2-core
+EPYC machine, ``BENCHMARKS.md``): a cold ``pyramid_20``'s link-only machine code, about 5.9 s of
+105.7 s of CPU, became 1.8 s of IR passes, and every caller's object code stayed Numba's own.
+
+What changes for such a library (:class:`LinkOnlyLibrary`):
+
+* ``finalize``: linked and optimised as before, then the code generator's IR passes; its module
+  does not go to the engine;
+* the environment pointer (``codegen.set_env``): Numba writes it into the engine's copy of the
+  library's ``NumbaEnv`` global, which now first exists in the object of the first caller that
+  reaches the engine (each caller links the global, with ``common`` linkage, and the engine
+  keeps the first definition); until then it waits (:func:`set_env`), and is written as soon as
+  a module defining it is loaded (every library's ``_finalize_final_module``, as
+  :func:`_wrap_finalize_final_module` wraps it);
+* the cache entry is its callers' bitcode alone, Numba's ``"bitcode"`` kind (the bitcode that
+  an entry of kind ``"object"`` holds beside the object code), which a later process's new
+  caller links (:func:`load`); a Numba without this module loads it too, compiling it;
+* an address asked of it (nothing of the package does) gives it to the engine after all.
+
+Only on x86-64 with the LLVM this was written for (llvmlite 0.50's LLVM 22, where ``x86-isel``
+names instruction selection and repeated ``set_option`` calls replace the option's value) and
+Numba 0.68's code library; anything else is left as it is. Installed at the process's first
+compile (a :data:`.lazy.FIRST_COMPILE` hook). This module holds no kernel and leaves every
+caller's machine code as it was (checked with ``benchmarks/compile_objects.py``), so it is left
+out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from llvmlite import binding as _llvm
+from numba.core import codegen as _codegen
+
+STOP_BEFORE = "x86-isel"
+"""The code generator's first pass after its IR passes, on x86: instruction selection."""
+LLVM_VERSION = 22
+"""The LLVM major version :data:`STOP_BEFORE` and the option's handling were checked with."""
+
+OWNERS = ("impulse2d", "numba")
+"""Top-level packages whose link-only kernels are compiled so: the package's own and Numba's
+library (its implementations and subroutines, compiled for the package's kernels); a user's own
+kernels are compiled as Numba compiles them."""
+
+_installed = False
+
+
+class LinkOnlyLibrary(_codegen.JITCodeLibrary):
+    """A code library of a kernel that only compiled code calls (see the module): optimised and
+    linked as Numba's own, its module put through the code generator's IR passes but not given
+    to the execution engine."""
+
+    _in_engine = False
+    _shared_bitcode = None  # a loaded library's callers' bitcode, parsed at its first link
+
+    def _finalize_final_module(self):
+        # Numba's own, less the engine: what it checks, then the code generator's IR passes
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        _llvm.set_option("", f"--stop-before={STOP_BEFORE}")
+        try:
+            self._codegen._tm.emit_assembly(self._final_module)
+        finally:
+            _llvm.set_option("", "--stop-before=")
+        self._finalized = True
+
+    def _get_module_for_linking(self):
+        if self._shared_module is None and self._shared_bitcode is not None:
+            self._shared_module = _llvm.parse_bitcode(self._shared_bitcode)
+            self._shared_bitcode = None
+        return super()._get_module_for_linking()
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        if not self._in_engine:
+            module = self._get_module_for_linking() if self._final_module is None \
+                else self._final_module
+            try:
+                if module.get_function(name).is_declaration:
+                    return 0
+            except NameError:
+                return 0  # (what Numba's get_executable asks: a wrapper there is not)
+            self._to_engine(module)
+        return super().get_pointer_to_function(name)
+
+    def _to_engine(self, module):
+        """Give the module to the engine after all (its machine code is made from the IR the
+        code generator's passes already changed: the same results, perhaps other code)."""
+        self._in_engine = True
+        self._codegen._add_module(module)
+        self._finalize_specific()
+        _set_waiting_environments(self._codegen)
+
+    def serialize_using_object_code(self):
+        self._ensure_finalized()
+        return self.name, "bitcode", self._get_module_for_linking().as_bitcode()
+
+
+def load(codegen, name: str, bitcode: bytes) -> LinkOnlyLibrary:
+    """A :class:`LinkOnlyLibrary` from its cache entry (kind ``"bitcode"``), finalised, its
+    bitcode parsed when a caller first links it."""
+    library = codegen.create_library(name)
+    library.__class__ = LinkOnlyLibrary
+    library.enable_object_caching()
+    library._final_module = None  # (its callers' module is all there is)
+    library._shared_bitcode = bitcode
+    library._finalized = True
+    return library
+
+
+# -- the environments ----------------------------------------------------------------------------
+
+def set_env(self, env_name, env):
+    """``JITCPUCodegen.set_env``: the address of ``env`` written into the engine's global
+    ``env_name``, now or, if no module the engine holds defines it yet, once one does."""
+    address = self._engine.get_global_value_address(env_name)
+    if address == 0:
+        self.__dict__.setdefault("_waiting_environments", {})[env_name] = env
+        return
+    (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+
+
+def _set_waiting_environments(codegen) -> None:
+    waiting = codegen.__dict__.get("_waiting_environments")
+    if not waiting:
+        return
+    for env_name in [n for n in waiting if codegen._engine.is_symbol_defined(n)]:
+        set_env(codegen, env_name, waiting.pop(env_name))
+
+
+def _wrap_finalize_final_module(original):
+    def _finalize_final_module(self):
+        original(self)
+        _set_waiting_environments(self._codegen)
+
+    _finalize_final_module.__doc__ = original.__doc__
+    _finalize_final_module.__wrapped__ = original
+    return _finalize_final_module
+
+
+# -- which libraries ------------------------------------------------------------------------------
+
+def _wrap_run_pass(original):
+    def run_pass(self, state):
+        flags = state.flags
+        if (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
+                and state.func_id.modname.split(".")[0] in OWNERS
+                and type(state.targetctx.codegen()) is _codegen.JITCPUCodegen):
+            # Numba's own creation of the library (BaseNativeLowering.run_pass), as a link-only one
+            library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+            library.__class__ = LinkOnlyLibrary
+            library.enable_object_caching()
+            state.library = library
+        return original(self, state)
+
+    run_pass.__doc__ = original.__doc__
+    run_pass.__wrapped__ = original
+    return run_pass
+
+
+def supported() -> bool:
+    """Whether this process's LLVM, target and Numba are the ones this module was written for."""
+    if _installed:
+        return True  # (the methods checked below are this module's own by now)
+    try:
+        from numba.core import typed_passes
+        lowering = typed_passes.BaseNativeLowering.run_pass
+        names = set(lowering.__code__.co_names)
+        library = _codegen.CPUCodeLibrary
+        final = set(library._finalize_final_module.__code__.co_names)
+        return (_llvm.llvm_version_info[0] == LLVM_VERSION
+                and _llvm.get_process_triple().startswith("x86_64")
+                and {"create_library", "enable_object_caching", "get_executable"} <= names
+                and {"_finalize_dynamic_globals", "_verify_declare_only_symbols", "_add_module",
+                     "_finalize_specific"} <= final
+                and "_get_compiled_object" in
+                library.serialize_using_object_code.__code__.co_names
+                and set(_codegen.JITCPUCodegen.set_env.__code__.co_names)
+                >= {"get_global_value_address", "from_address"})
+    except (ImportError, AttributeError):
+        return False
+
+
+def install() -> bool:
+    """Compile link-only kernels' libraries as :class:`LinkOnlyLibrary` (see the module); False,
+    with nothing changed, where this Numba or LLVM is not the one it was written for."""
+    global _installed
+    if _installed:
+        return True
+    if not supported():
+        return False
+    from numba.core import typed_passes
+    lowering = typed_passes.BaseNativeLowering
+    lowering.run_pass = _wrap_run_pass(lowering.run_pass)
+    library = _codegen.CPUCodeLibrary
+    library._finalize_final_module = _wrap_finalize_final_module(library._finalize_final_module)
+    set_env.__wrapped__ = _codegen.JITCPUCodegen.set_env
+    _codegen.JITCPUCodegen.set_env = set_env
+    _installed = True
+    return True
+
+
+__all__ = ["LinkOnlyLibrary", "install", "load", "set_env", "supported", "STOP_BEFORE"]
