@@ -11,7 +11,9 @@ step costs 40-70 ns a step, one in a per-contact loop a millisecond. This prints
 of each function (its ``sub $N, %rsp``) and each counted load with the lines before it and its
 basic block's label, so that one can tell which loop it sits in; ``--asm`` writes the unit's
 whole assembly (the cached module emitted again by Numba's target machine: the same code the
-cache's object holds) for a diff against another tree's.
+cache's object holds) with the names that change from one compile to the next (mangled
+symbols, with their unique ids; local labels and constants) replaced by placeholders, so that
+a plain ``diff`` of two trees' files shows the code that differs and nothing else.
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from stack_alias import _LABEL, _library_bitcode, _short, alias_loads  # noqa: E402
 
 _FRAME = re.compile(r"\bsubq\s+\$(\d+), %rsp")
+_NAMES = ((re.compile(r"_ZN[0-9A-Za-z_]+"), "SYM"), (re.compile(r"\.LBB[0-9_]+"), "LBB"),
+          (re.compile(r"\.LCPI[0-9_]+"), "LCPI"), (re.compile(r"\.Ltmp[0-9]+"), "Ltmp"))
+"""What differs between two compiles of the same code: the placeholders of ``--asm``."""
+
+
+def normalised(asm: str) -> str:
+    for pattern, placeholder in _NAMES:
+        asm = pattern.sub(placeholder, asm)
+    return asm
 
 
 def unit_assembly(key: str) -> str:
@@ -57,7 +68,7 @@ def main() -> None:
     args = ap.parse_args()
     asm = unit_assembly(args.unit)
     if args.asm:
-        Path(args.asm).write_text(asm)
+        Path(args.asm).write_text(normalised(asm))
     lines = asm.splitlines()
     function, frames = "", {}
     for line in lines:
