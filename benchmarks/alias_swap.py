@@ -19,7 +19,10 @@ world's state hash after the run is checked against a run on this tree's code al
 A step is the scene as ``run.py`` builds it, sleeping off, one thread, default settings (the
 soft step, 4 substeps). Units (``--units``): ``soft_step`` (the solver: prepare, integration,
 restitution, the contact passes called by address) and ``lanes_entry`` (the float64 contact
-passes), keys of :data:`impulse2d._core.lazy.REGISTRY` by their last name. Writes JSON to
+passes), keys of :data:`impulse2d._core.lazy.REGISTRY` by their last name, swapped in the
+table; ``step_kernel`` (the step itself: pairs, collide's call, colouring, finalize), which
+Python calls, swapped at its hot call site (the entry point of :data:`impulse2d._dynamics.step.
+_step`). Writes JSON to
 ``benchmarks/results/alias_swap_<tag>.json``.
 """
 
@@ -42,11 +45,12 @@ SLOTS = {"soft_step": "SOLVER", "lanes_entry": "LANES"}
 """The table-of-verbs slot (:mod:`impulse2d._dynamics.verbs`) each swappable unit fills."""
 
 
-def other_address(unit, other_package: str) -> int:
-    """The address of ``unit``'s (a :class:`~impulse2d._core.lazy.LazyKernel`) C wrapper in
-    the other tree's cached object code (the cache entry made for that tree's sources)."""
+def other_result(key: str, dispatcher, other_package: str):
+    """The kernel ``key`` (module and name) rebuilt from the other tree's cache entry (the one
+    made for that tree's sources) by ``dispatcher``'s cache code: Numba's compile result, its
+    library loaded into this process."""
     from impulse2d._core import cache
-    module, name = unit.key.rsplit(".", 1)
+    module, name = key.rsplit(".", 1)
     parts = module.split(".")[1:]  # under the package: _dynamics, solvers
     folder = os.path.join(other_package, "_kernels", *parts[:-1])
     stamp = cache.compute_stamp(other_package)
@@ -57,12 +61,17 @@ def other_address(unit, other_package: str) -> int:
         if found_stamp == stamp:
             break
     else:
-        sys.exit(f"{unit.key}: no cache entry for {other_package}'s sources")
+        sys.exit(f"{key}: no cache entry for {other_package}'s sources")
     (data_name,) = overloads.values()
     with open(os.path.join(folder, data_name), "rb") as f:
         payload = pickle.loads(f.read())
-    dispatcher = unit.dispatcher
-    result = dispatcher._cache._impl.rebuild(dispatcher.targetctx, payload)
+    return dispatcher._cache._impl.rebuild(dispatcher.targetctx, payload)
+
+
+def other_address(unit, other_package: str) -> int:
+    """The address of ``unit``'s (a :class:`~impulse2d._core.lazy.LazyKernel`) C wrapper in
+    the other tree's cached object code."""
+    result = other_result(unit.key, unit.dispatcher, other_package)
     return result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)
 
 
@@ -87,30 +96,42 @@ def main() -> None:
     ap.add_argument("--tag", default="s14")
     args = ap.parse_args()
     from impulse2d._core.lazy import REGISTRY
-    from impulse2d._dynamics import verbs
+    from impulse2d._dynamics import step, verbs
 
     world = build(args.scene)
     for _ in range(args.warm):
         world.step(1 / 60)
     table = world._verbs
+    names = args.units.split(",")
     units = {name: next(u for k, u in REGISTRY.items() if k.endswith("." + name))
-             for name in args.units.split(",")}
+             for name in names if name != "step_kernel"}
     slots = {name: getattr(verbs, SLOTS[name]) for name in units}
     this = {name: int(table[slots[name]]) for name in units}
     assert all(this[name] == units[name].address() for name in units), "not this tree's units"
-    other = {name: other_address(unit, os.path.join(os.path.abspath(args.other), "impulse2d"))
-             for name, unit in units.items()}
+    package = os.path.join(os.path.abspath(args.other), "impulse2d")
+    other = {name: other_address(unit, package) for name, unit in units.items()}
     assert all(other[name] != this[name] for name in units), "the other code is this code"
     codes = {"this": this, "other": other}
+    entries = {}
+    if "step_kernel" in names:  # called from Python: its entry point at the hot call site
+        dispatcher = getattr(step.step_kernel, "dispatcher", lambda: step.step_kernel)()
+        entries = {"this": step._step.entry,
+                   "other": other_result("impulse2d._dynamics.step.step_kernel", dispatcher,
+                                         package).entry_point}
+        assert entries["this"] is not step._step and entries["other"] is not entries["this"]
     cpu = {"this": [], "other": []}
     for k in range(2 * args.pairs):
         who = ("this", "other", "other", "this")[k % 4]  # ABBA: neither always goes first
         for name, slot in slots.items():
             table[slot] = codes[who][name]
+        if entries:
+            step._step.entry = step._step._entry = entries[who]
         c = time.thread_time()
         world.step(1 / 60)
         cpu[who].append(time.thread_time() - c)
         assert all(int(table[slot]) == codes[who][name] for name, slot in slots.items())
+    if entries:
+        step._step.entry = step._step._entry = entries["this"]
     mixed_hash = world.state_hash()[:16]
     ratios = [o / t for t, o in zip(cpu["this"], cpu["other"])]
     # the same steps on this tree's code alone: the other code must give the same bits
@@ -118,7 +139,7 @@ def main() -> None:
     for _ in range(args.warm + 2 * args.pairs):
         alone.step(1 / 60)
     q = statistics.quantiles(ratios, n=4)
-    report = {"scene": args.scene, "units": list(units), "other": os.path.abspath(args.other),
+    report = {"scene": args.scene, "units": names, "other": os.path.abspath(args.other),
               "this": os.path.dirname(os.path.dirname(os.path.abspath(
                   sys.modules["impulse2d"].__file__))),
               "step": "run.py's scene, sleeping off, one thread, default settings (soft step, "
