@@ -54,6 +54,7 @@ def measure(scene: str, rounds: int, steps: int, warmup: int) -> dict:
     import impulse2d
     import run
     from engines import build_scene
+    from impulse2d._dynamics.world_ref import sync_constraints
 
     load, store = _kernels()
     builder, params = run.SCENES[scene][:2]
@@ -61,6 +62,7 @@ def measure(scene: str, rounds: int, steps: int, warmup: int) -> dict:
     build_scene(world, builder, **params)
     for _ in range(warmup):
         world.step(1 / 60)
+    sync_constraints(world)  # (world._constraints: the step's current rows)
     cs = world._constraints
     load(cs, cs.count.shape[0])  # (compiled outside the figures)
     store(cs, cs.count.shape[0])
@@ -72,6 +74,7 @@ def measure(scene: str, rounds: int, steps: int, warmup: int) -> dict:
             c = time.thread_time()
             world.step(1 / 60)
             medians["step"].append(time.thread_time() - c)
+            sync_constraints(world)
             cs = world._constraints
             n = cs.count.shape[0]
             rows.append(n)
