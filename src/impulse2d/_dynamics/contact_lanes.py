@@ -58,7 +58,8 @@ The overflow colour's constraints may share bodies: each is its own run of one, 
 they inline) are generic over the lanes' float type: every constant and float argument of their
 arithmetic goes through :func:`.lane_layout.lane_float`, and the scratch chunk takes the lanes'
 type, so that Numba compiles them once on the float64 lanes (:func:`warm_start_contacts_wide`,
-:func:`solve_contacts_wide`: the code and bits they had when written for float64 alone) and once
+:func:`solve_contacts_wide`: the bits and the vector loops they had when written for float64
+alone; the casts are no-ops there) and once
 on float32 lanes for a world of ``WorldSettings(solver_precision="float32")``
 (:mod:`.contact_lanes_f32`), computed in float32 throughout.
 
@@ -340,7 +341,7 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             # (lanes_entry), where a store under one becomes a masked store
             lanes[p + BIAS] = _select(write_bias, bias, lanes[p + BIAS])
             lanes[p + NIMP] = total
-            # + 0.0: the same bits for every peak a kept point holds (a total is clamped to
+            # + zero (0.0): the same bits for every peak a kept point holds (a total is clamped to
             # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the
             # store's other arm writes back the value just loaded, which it drops, leaving a
             # conditional store that it vectorises as a masked one (lanes_masked.py)
