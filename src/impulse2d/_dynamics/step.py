@@ -107,13 +107,14 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # (66-68 s): the step kernel had grown to 0.82 of the pair search (0.60 by the figures before),
 # and the plan kept every unit but the early helper's in this process, a core idle for the
 # last 10 s of 61 (``compile_processes.py``).
-# The pair search split in three units (session 14, its two searches called by address): the
-# stage itself 5.0, the search around moved boxes 7.5, the global search 8.0, from
-# ``compile_table.py``'s units at load 15 (8, 12 and 13 s) scaled by the same 1/1.6.
+# The pair search split in three units (session 14, its two searches called by address),
+# compiled in this order: the stage 7.8 (it compiles the callees the three share first), the
+# search around moved boxes 5.5, the global search 6.3, from ``compile_table.py``'s units at
+# load 19 (12.4, 8.8 and 10.1 s) scaled by the same 1/1.6.
 STEP_SECONDS = 18.1
-PAIRS_SECONDS = 5.0
-MOVED_PAIRS_SECONDS = 7.5
-SEARCH_PAIRS_SECONDS = 8.0
+PAIRS_SECONDS = 7.8
+MOVED_PAIRS_SECONDS = 5.5
+SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
