@@ -38,6 +38,7 @@ from time import perf_counter
 
 import numpy as np
 
+from .._collision.broadphase import search_pairs
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
                          inline_kernel, inner_kernel)
@@ -68,7 +69,7 @@ from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE, write_lengths
-from .pair_update import update_pairs
+from .pair_update import pairs_after_moves, update_pairs
 from .proxies import update_aabbs
 from .scratch import (colour_size, colour_views, grow, grow_velocities, move_size, move_view,
                       narrow_views, order_view, short, starts_view, velocities_short,
@@ -77,8 +78,10 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, FINALIZE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, PAIRS,
-                    PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE,
+                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, MOVED_PAIRS,
+                    MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
+                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER,
+                    SOLVER_SIGNATURE,
                     THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
                     call_pairs, call_solver, diagnose)
 from .._sleep import wake_all
@@ -104,8 +107,14 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # (66-68 s): the step kernel had grown to 0.82 of the pair search (0.60 by the figures before),
 # and the plan kept every unit but the early helper's in this process, a core idle for the
 # last 10 s of 61 (``compile_processes.py``).
+# The pair search split in three units (session 14, its two searches called by address),
+# compiled in this order: the stage 7.8 (it compiles the callees the three share first), the
+# search around moved boxes 5.5, the global search 6.3, from ``compile_table.py``'s units at
+# load 19 (12.4, 8.8 and 10.1 s) scaled by the same 1/1.6.
 STEP_SECONDS = 18.1
-PAIRS_SECONDS = 22.1
+PAIRS_SECONDS = 7.8
+MOVED_PAIRS_SECONDS = 5.5
+SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
@@ -684,6 +693,10 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
 _step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
 
 STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
+                 MOVED_PAIRS: LazyKernel(pairs_after_moves, MOVED_PAIRS_SIGNATURE,
+                                         "the pair search (moved boxes)", MOVED_PAIRS_SECONDS),
+                 SEARCH_PAIRS: LazyKernel(search_pairs, SEARCH_PAIRS_SIGNATURE,
+                                          "the pair search (global)", SEARCH_PAIRS_SECONDS),
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
