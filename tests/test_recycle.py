@@ -263,8 +263,9 @@ def _world_state(engine, stepped=True) -> dict:
     comparable form: every store column's bytes (with its dtype and shape), the settings'
     fields and the packed settings row (before its first ``Step``, the fields but the sweeps,
     which the layer sets at each ``Step``, and not the row, which the step writes before it
-    reads it: a recycled world keeps both from its last step until then), the length tolerances, the pools, the attribute names, the gravity,
-    the clock of time and steps, the state hash."""
+    reads it: a recycled world keeps both from its last step until then), the length
+    tolerances, the pools, the attribute names, the gravity, the clock of time and steps, the
+    state hash."""
     d = vars(engine)
     skipped = ("_lock",) if stepped else _recycle._NOT_COMPARED
     state = {"names": sorted(d), "hash": engine.state_hash(),
@@ -272,7 +273,8 @@ def _world_state(engine, stepped=True) -> dict:
              "step_settings": engine._step_settings.tobytes() if stepped else None,
              "lengths": np.asarray(engine._lengths).tobytes(),
              "gravity": engine.gravity, "time": engine.time, "steps": engine.step_count,
-             "pools": [dict(vars(d[name])) for name in ("_body_pool", "_shape_pool", "_joint_pool")]}
+             "pools": [dict(vars(d[name]))
+                       for name in ("_body_pool", "_shape_pool", "_joint_pool")]}
     for name in _STORES:
         store = getattr(engine, name)
         for field, column in zip(store._fields, store):
