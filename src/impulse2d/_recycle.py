@@ -37,7 +37,7 @@ the ``direct`` solver, not stepping and nothing queued after a step are kept; at
 from __future__ import annotations
 
 import weakref
-from operator import is_
+from operator import is_, itemgetter
 
 import numpy as np
 
@@ -106,7 +106,8 @@ def take(key, world_class, gravity, changes: dict):
     world, extra = entry
     d = world.__dict__
     stores, packed_now = _zeroed(world, (d["_bodies"], d["_shapes"], d["_joints"]))
-    if world_class.__init__ is not World.__init__ or not _same_settings(d["_settings"], changes):
+    if (world_class.__init__ is not World.__init__
+            or not _same_settings(d["_settings"], key, changes)):
         # other settings: a new world in all but its memory (its settings, kernel table and
         # reference new, its maker's sweeps not handed over)
         with _empty_stores.lent(stores):
@@ -141,18 +142,24 @@ _NEW_AWAKE = new_state()
 """A new reference's awake sets' state (``awake.new_state``), copied into a kept one."""
 
 
-def _same_settings(kept, changes: dict) -> bool:
-    """Whether the ``kept`` settings are a new world's of ``changes`` in every field but
-    :data:`_NOT_COMPARED` (a new world's settings, which ``_with_changes`` copies from the
-    ones it validated first, compared as one dict)."""
-    new = WorldSettings._with_changes(**changes).__dict__
-    old = kept.__dict__
-    for name in _NOT_COMPARED:
-        if name in old:
-            new[name] = old[name]
-        else:
-            new.pop(name, None)
-    return new == old
+def _same_settings(kept, key, changes: dict) -> bool:
+    """Whether the ``kept`` settings are a new world's of ``changes`` (the settings of the
+    keep ``key``) in every field but :data:`_NOT_COMPARED`: the fields read in one call and
+    compared with a new world's as one tuple (the names and values taken once per key)."""
+    expected = _EXPECTED.get(key)
+    if expected is None:
+        new = WorldSettings._with_changes(**changes).__dict__
+        read = itemgetter(*(name for name in new if name not in _NOT_COMPARED))
+        if len(_EXPECTED) >= 64:
+            _EXPECTED.clear()
+        expected = _EXPECTED[key] = (read, read(new))
+    read, values = expected
+    return read(kept.__dict__) == values
+
+
+_EXPECTED: dict = {}
+"""keep key -> (a getter of the compared settings fields, their values in a new world's
+settings of the key's changes): the changes validated and the settings made once per key."""
 
 
 @kernel
