@@ -2,9 +2,9 @@
 
     PYTHONPATH=src python benchmarks/small_checks.py [--calls 200000] [--rounds 7] [--json out.json]
 
-:func:`impulse2d._dynamics.step.step_world` decides whether a step is the usual one (settings,
+:func:`impulse2d._stepping.step_world` decides whether a step is the usual one (settings,
 joint rows and stores as at the last step, no callbacks, diagnostics or ``direct`` solver).
-Until session 10 it made the sixteen comparisons of :func:`~impulse2d._dynamics.step.
+Until session 10 it made the sixteen comparisons of :func:`~impulse2d._stepping.
 _usual_step` on every step (440 ns of a five-ball step's Python, ``small34``); now it keeps
 what they read (``World._step_ready``) and compares seven things. Both are timed here on
 ``run.py``'s ``restitution`` world after 120 steps, as ``step_world`` makes them (the dict
@@ -35,7 +35,7 @@ def main(argv=None) -> None:
 
     from engines import make_engine
     from run import SCENES
-    from impulse2d._dynamics.step import _usual_step
+    from impulse2d._stepping import _usual_step
     from impulse2d._stores_epoch import CHANGES
 
     scene, params, _, _, _ = SCENES["restitution"]
