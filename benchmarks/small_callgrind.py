@@ -77,7 +77,7 @@ def impulse2d_layers(scene_key: str, n: int) -> tuple:
     hashes.append(world.state_hash(motion_only=True)[:12])
     reset()
     d = world.__dict__
-    stores = d["_step_ready"][7]
+    stores = d["_stores"]
     gx, gy = d["_gravity"]
     sleepers = d["_sleepers"] != 0
     filtered = d["_joint_index"]["filtered"]

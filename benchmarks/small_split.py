@@ -84,7 +84,7 @@ def _layers(world, peer_name: str, scene_key: str):
 
     def bare(n):
         d = world.__dict__
-        stores = d["_step_ready"][7]
+        stores = d["_stores"]
         gx, gy = d["_gravity"]
         sleepers = d["_sleepers"] != 0
         filtered = d["_joint_index"]["filtered"]

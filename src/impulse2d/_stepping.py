@@ -54,9 +54,12 @@ def _uses_lapack(world) -> bool:
     return type(slot) is not int or slot > 0
 
 
-NOT_READY = (object(),) * 8
+NOT_READY = (object(),) * 4
 """A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
-again after a change those checks read that no count or identity records (the callbacks)."""
+again after a change of what those checks read that none of the three kept comparisons sees:
+the callbacks (their setters), the table of verbs' record (:func:`_ready`, a chain's first
+segment), a restore (:mod:`.snapshot`). A world made or recycled starts with it
+(``World.__init__``)."""
 
 
 def step_world(world, dt: float) -> None:
@@ -71,26 +74,28 @@ def step_world(world, dt: float) -> None:
     diagnostics or ``direct`` solver: :func:`_usual_step`) makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
-    checks have held, the world keeps what they read (``_step_ready``) and the next steps
-    check only that none of it was replaced: the packed settings, the joint rows, the
-    reference's record of its stores, the table's, the callbacks (a restore copies them), the
-    diagnostics' record, and the process's count of replaced stores (:mod:`impulse2d.
-    _stores_epoch`, bumped by everything that replaces a store without a new reference); the
-    callbacks' setters clear ``_step_ready``, and a snapshot leaves it out (it holds the
-    reference). Seven comparisons instead of sixteen: 529 -> 260 ns a step
-    (``benchmarks/small_checks.py``, 2026-11-29)."""
+    checks have held, the world keeps a ready flag (``_step_ready``: the stores' reference, with
+    three things to compare) until something they read is written. Three of those things have
+    writers too many or too far to clear the flag, and are compared instead: the joint rows
+    (replaced in a dozen places, by sleep and wakes among them), the packed settings (any
+    field's write clears them, and the settings object does not know its world) and the
+    process's count of replaced stores (:mod:`impulse2d._stores_epoch`: whatever replaces a
+    store or the reference bumps it, a restore that replaces one too). What is left is cleared
+    by its writers (:data:`NOT_READY`): the callbacks, the table's record, a restore.
+    The reference's record of its stores needs neither: Python rewrites it without a bump only
+    to take stores the reference already holds (``sync_contacts``, ``put_contact_stores``);
+    nor does the diagnostics' record, written only by a step that is not the usual one.
+    Seven comparisons a step until this change (260 ns of the check, ``benchmarks/
+    small_checks.py``, 2026-11-29), three now."""
     d = world.__dict__
-    settings = d["_settings"]._derived
     rows = d["_joint_index"]
     ready = d["_step_ready"]
-    if (ready[0] is settings and ready[1] is rows and ready[2] is d["_stores_built_from"]
-            and ready[3] is d["_verbs_for"] and ready[4] is d["_callbacks"]
-            and ready[5] is d["_diagnostics"] and ready[6] == STORES_CHANGES.value):
-        stores = ready[7]
-    elif _usual_step(d, settings, rows):
+    if (ready[0] is rows and ready[1] is d["_settings"]._derived
+            and ready[2] == STORES_CHANGES.value):
+        stores = ready[3]
+    elif _usual_step(d, d["_settings"]._derived, rows):
         stores = d["_stores"]
-        d["_step_ready"] = (settings, rows, d["_stores_built_from"], d["_verbs_for"],
-                            d["_callbacks"], d["_diagnostics"], STORES_CHANGES.value, stores)
+        d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value, stores)
     else:
         _step_checked(world, dt, 0.0)
         return
@@ -155,6 +160,7 @@ def _ready(world, dt: float, settings: tuple):
     table of verbs filled again first if the settings or the rows changed since it was."""
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
+        world._step_ready = NOT_READY  # (the table is filled for other settings or rows)
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
         world._step_settings[:] = settings  # in place: the stores' reference shares the row
         _fill_verbs(world, rows["by_type"],
