@@ -85,8 +85,8 @@ def step_world(world, dt: float) -> None:
     The reference's record of its stores needs neither: Python rewrites it without a bump only
     to take stores the reference already holds (``sync_contacts``, ``put_contact_stores``);
     nor does the diagnostics' record, written only by a step that is not the usual one.
-    Seven comparisons a step until this change (260 ns of the check, ``benchmarks/
-    small_checks.py``, 2026-11-29), three now."""
+    Three comparisons where session 10 to 13 made seven: 101 / 136 ns a check (least /
+    median) against 236 / 327 (``benchmarks/small_checks.py``, load 19, 2026-11-29)."""
     d = world.__dict__
     rows = d["_joint_index"]
     ready = d["_step_ready"]
