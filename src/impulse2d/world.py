@@ -27,12 +27,12 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import (NOT_READY, SETTINGS_ROW, STAGES, collide_world, step_world,
-                             step_world_repeat)
+from ._dynamics.step import SETTINGS_ROW, STAGES
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
 from ._joint_index import joint_index
+from ._stepping import NOT_READY, collide_world, step_world, step_world_repeat
 from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from . import custom_joints

@@ -29,8 +29,8 @@ finalize). What only some worlds use is compiled on its own the first time a wor
 * slot :data:`DIRECT_DENSE`: LAPACK's Cholesky for the ``direct`` solver's dense equality
   blocks (:mod:`.direct_dense`), per world: 0 until an island of the world first has a block
   where it pays, -1 once the solver has asked for it (that step factors with its own loops),
-  then its address, filled by Python after that step (:func:`.step.step_world`), so that a
-  world without a dense block never compiles it and a world's results do not depend on what
+  then its address, filled by Python after that step (:func:`.._stepping.step_world`), so
+  that a world without a dense block never compiles it and a world's results do not depend on what
   other worlds of the process have compiled;
 * slots :data:`LAWS` + k: the kernel of the world's custom law k (``Joints.law``), generated
   from the law's SymPy expressions and compiled by :mod:`impulse2d.custom` (:data:`LAW_SIGNATURE`);
