@@ -30,15 +30,40 @@ sys.path.insert(0, str(HERE))
 from paired_cpu import STEPS  # noqa: E402
 
 
-def run_once(tree: str, scene: str, steps: int, python: str) -> dict:
-    """One fresh process of ``paired_cpu.py --one`` with ``tree`` first on ``PYTHONPATH``."""
-    env = dict(os.environ, PYTHONPATH=tree)
-    out = subprocess.run([python, str(HERE / "paired_cpu.py"), "--a", "-", "--b", "-", "--one",
-                          scene, str(steps)], env=env, capture_output=True, text=True)
+def child_json(command: list, tree: str, what: str) -> dict:
+    """The last JSON line that ``command`` prints, run in a fresh process with ``tree`` first on
+    ``PYTHONPATH`` (exits with its stderr if it printed none)."""
+    out = subprocess.run(command, env=dict(os.environ, PYTHONPATH=tree), capture_output=True,
+                         text=True)
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     if not lines:
-        sys.exit(f"{scene} ({tree}) failed:\n{out.stderr[-2000:]}")
+        sys.exit(f"{what} ({tree}) failed:\n{out.stderr[-2000:]}")
     return json.loads(lines[-1])
+
+
+def run_once(tree: str, scene: str, steps: int, python: str) -> dict:
+    """One fresh process of ``paired_cpu.py --one`` with ``tree`` first on ``PYTHONPATH``."""
+    return child_json([python, str(HERE / "paired_cpu.py"), "--a", "-", "--b", "-", "--one",
+                       scene, str(steps)], tree, scene)
+
+
+def tree_rounds(trees: dict, rounds: int, run, show) -> tuple[dict, list]:
+    """``rounds`` rounds of ``run(tree_path)`` once per tree of ``trees`` (name -> path), the
+    order rotated each round and reversed every other cycle so that no tree always goes first;
+    prints each round with ``show(result)``. Returns (name -> results, load per round)."""
+    names = list(trees)
+    runs = {name: [] for name in names}
+    loads = []
+    for r in range(rounds):
+        order = names[r % len(names):] + names[:r % len(names)]
+        if r // len(names) % 2:
+            order.reverse()
+        for name in order:
+            runs[name].append(run(os.path.abspath(trees[name])))
+        loads.append(os.getloadavg()[0])
+        print(f"round {r + 1}: " + "  ".join(f"{n} {show(runs[n][-1])}" for n in names)
+              + f"  load {loads[-1]:.1f}", flush=True)
+    return runs, loads
 
 
 def quartiles(values: list) -> list:
@@ -61,19 +86,9 @@ def main() -> None:
     trees = dict(item.split("=", 1) for item in args.trees.split(","))
     names = list(trees)
     steps = args.steps or STEPS[args.scene]
-    runs = {name: [] for name in names}
-    loads = []
-    for r in range(args.rounds):
-        order = names[r % len(names):] + names[:r % len(names)]
-        if r // len(names) % 2:
-            order.reverse()
-        for name in order:
-            runs[name].append(run_once(os.path.abspath(trees[name]), args.scene, steps,
-                                       args.python))
-        loads.append(os.getloadavg()[0])
-        print(f"round {r + 1}: " + "  ".join(f"{n} {runs[n][-1]['cpu_median_us']:.0f}"
-                                             for n in names) + f"  load {loads[-1]:.1f}",
-              flush=True)
+    runs, loads = tree_rounds(trees, args.rounds,
+                              lambda tree: run_once(tree, args.scene, steps, args.python),
+                              lambda x: f"{x['cpu_median_us']:.0f}")
     ref = names[0]
     report = {"scene": args.scene, "steps": steps, "rounds": args.rounds,
               "step": "run.py's scene, sleeping off, one thread, default settings (soft step, "

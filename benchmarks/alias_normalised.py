@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from alias_bisect import child_json, tree_rounds  # noqa: E402
 
 import numpy as np
 
@@ -73,26 +73,12 @@ def main() -> None:
         return
     trees = dict(item.split("=", 1) for item in args.trees.split(","))
     names = list(trees)
-    runs = {name: [] for name in names}
-    loads = []
-    for r in range(args.rounds):
-        order = names[r % len(names):] + names[:r % len(names)]
-        if r // len(names) % 2:
-            order.reverse()
-        for name in order:
-            env = dict(os.environ, PYTHONPATH=os.path.abspath(trees[name]))
-            out = subprocess.run([args.python, __file__, "--trees", "-", "--one", "--scene",
+    runs, loads = tree_rounds(
+        trees, args.rounds,
+        lambda tree: child_json([args.python, __file__, "--trees", "-", "--one", "--scene",
                                   args.scene, "--warm", str(args.warm), "--pairs",
-                                  str(args.pairs), "--sort", str(args.sort)],
-                                 env=env, capture_output=True, text=True)
-            lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-            if not lines:
-                sys.exit(f"{name} failed:\n{out.stderr[-2000:]}")
-            runs[name].append(json.loads(lines[-1]))
-        loads.append(os.getloadavg()[0])
-        print(f"round {r + 1}: " + "  ".join(
-            f"{n} {runs[n][-1]['normalised']:.3f} ({runs[n][-1]['step_us']:.0f} us)"
-            for n in names) + f"  load {loads[-1]:.1f}", flush=True)
+                                  str(args.pairs), "--sort", str(args.sort)], tree, args.scene),
+        lambda x: f"{x['normalised']:.3f} ({x['step_us']:.0f} us)")
     ref = names[0]
     report = {"scene": args.scene, "warm": args.warm, "pairs": args.pairs, "sort": args.sort,
               "rounds": args.rounds,

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from alias_bisect import child_json, tree_rounds  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PART = 0.1
@@ -86,25 +86,12 @@ def main() -> None:
         return
     trees = dict(item.split("=", 1) for item in args.trees.split(","))
     names = list(trees)
-    runs = {name: [] for name in names}
-    loads = []
-    for r in range(args.rounds):
-        order = names[r % len(names):] + names[:r % len(names)]
-        if r // len(names) % 2:
-            order.reverse()
-        for name in order:
-            env = dict(os.environ, PYTHONPATH=os.path.abspath(trees[name]))
-            out = subprocess.run([args.python, __file__, "--trees", "-", "--one", "--scene",
+    runs, loads = tree_rounds(
+        trees, args.rounds,
+        lambda tree: child_json([args.python, __file__, "--trees", "-", "--one", "--scene",
                                   args.scene, "--warm", str(args.warm), "--steps",
-                                  str(args.steps)], env=env, capture_output=True, text=True)
-            lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
-            if not lines:
-                sys.exit(f"{name} failed:\n{out.stderr[-2000:]}")
-            runs[name].append(json.loads(lines[-1]))
-        loads.append(os.getloadavg()[0])
-        print(f"round {r + 1}: " + "  ".join(
-            f"{n} {runs[n][-1]['step'] / 1e6:.1f}Mt {runs[n][-1]['cpu_p10_us']:.0f}us"
-            for n in names) + f"  load {loads[-1]:.1f}", flush=True)
+                                  str(args.steps)], tree, args.scene),
+        lambda x: f"{x['step'] / 1e6:.1f}Mt {x['cpu_p10_us']:.0f}us")
     ref = names[0]
     keys = [k for k in runs[ref][0] if k != "hash"]
     report = {"scene": args.scene, "warm": args.warm, "steps": args.steps,
