@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from impulse2d import _recycle
+from impulse2d._dynamics.awake import new_state
 from impulse2d.compat import _b2world
 from impulse2d.compat.box2d import (b2EdgeShape, b2FixtureDef, b2PolygonShape,
                                     b2RevoluteJointDef, b2World)
@@ -264,8 +265,10 @@ def _world_state(engine, stepped=True) -> dict:
     fields and the packed settings row (before its first ``Step``, the fields but the sweeps,
     which the layer sets at each ``Step``, and not the row, which the step writes before it
     reads it: a recycled world keeps both from its last step until then), the length
-    tolerances, the pools, the attribute names, the gravity, the clock of time and steps, the
-    state hash."""
+    tolerances, the pools, the event tracker's and the callbacks' fields, the handle dicts'
+    rows and the other containers, before the first step the stage clock, kernel counters and
+    awake state, the attribute names, the gravity, the clock of time and steps, the state
+    hash."""
     d = vars(engine)
     skipped = ("_lock",) if stepped else _recycle._NOT_COMPARED
     state = {"names": sorted(d), "hash": engine.state_hash(),
@@ -274,7 +277,20 @@ def _world_state(engine, stepped=True) -> dict:
              "lengths": np.asarray(engine._lengths).tobytes(),
              "gravity": engine.gravity, "time": engine.time, "steps": engine.step_count,
              "pools": [dict(vars(d[name]))
-                       for name in ("_body_pool", "_shape_pool", "_joint_pool")]}
+                       for name in ("_body_pool", "_shape_pool", "_joint_pool")],
+             # before the first step, the stage clock, the kernel counters and the awake
+             # sets' state (a kept reference's, reset in one kernel call: _recycle; a new
+             # world has none until its reference is built, which makes a new state)
+             "counts": None if stepped else (
+                 engine._clock.tobytes(), engine._verbs[_recycle._COUNTERS].tobytes(),
+                 (new_state() if engine._awake_state is None else engine._awake_state).tobytes()),
+             # (read as text, not held: the world is taken again after)
+             "events": {k: repr(v) for k, v in vars(engine._events).items()},
+             "callbacks": {k: repr(v) for k, v in vars(engine._callbacks).items()},
+             "containers": {name: sorted(d[name]) if name.endswith("handles") else repr(d[name])
+                            for name in ("_body_handles", "_shape_handles", "_joint_handles",
+                                         "_body_shapes", "_body_joints", "_body_user_data",
+                                         "_shape_user_data", "_laws")}}
     for name in _STORES:
         store = getattr(engine, name)
         for field, column in zip(store._fields, store):
@@ -304,7 +320,10 @@ def test_a_recycled_world_is_a_new_world_column_for_column_and_setting_for_setti
     for seed in range(3):  # (the third takes a packed world: the later ones zero it in place)
         _built(seed, 40)
     assert len(_recycle._KEPT) == 1
-    kept = id(next(iter(_recycle._KEPT.values()))[0])
+    # (held here: the new worlds below drop it from the pool, and a freed world's id may be
+    # a new world's)
+    kept_world = next(iter(_recycle._KEPT.values()))[0]
+    kept = id(kept_world)
     world = b2World(gravity=(0, -10))
     empty = _world_state(world._world, stepped=False)
     del world  # (kept again)

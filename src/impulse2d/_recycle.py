@@ -119,19 +119,18 @@ def take(key, world_class, gravity, changes: dict):
     # packed settings row too, which World._ready rewrites in place when the sweeps or the
     # settings change), its clock, counters and awake sets' state made a new world's
     world._renew(gravity, *stores)
-    d["_clock"].fill(0)
-    d["_verbs"][_COUNTERS] = 0
-    d["_awake_state"][:] = _NEW_AWAKE
     if packed_now:
         # stores packed just now, which the kept reference does not read: a reference built
         # for them (once for the world's life), with the joint rows the table was filled for,
         # as the kept one held them (the first step then keeps it when its joints' rows are
         # the same, as it keeps a kept reference)
+        _new_counts(d)
         d["_stores_built_from"] = None
         stores_for_step(world, d["_verbs_for"][1])
         return world, extra
-    # the new world's empty contact stores into the kept reference (False: it was not built
-    # from these stores; then the first step builds one, as a new world's)
+    # the new world's empty contact stores into the kept reference, with its clock, counters
+    # and awake state (False: it was not built from these stores; then the first step builds
+    # one, as a new world's)
     if not _put_empty_contacts(world):
         d["_stores"] = d["_stores_built_from"] = None
         d["_verbs_for"] = (None, None)
@@ -140,6 +139,15 @@ def take(key, world_class, gravity, changes: dict):
 
 _NEW_AWAKE = new_state()
 """A new reference's awake sets' state (``awake.new_state``), copied into a kept one."""
+
+
+def _new_counts(d: dict) -> None:
+    """A kept world's (``d``: its ``__dict__``) stage clock and kernel table's counters
+    zeroed and its awake sets' state a new reference's, as :func:`_renewed_reference` makes
+    them through the reference."""
+    d["_clock"].fill(0)
+    d["_verbs"][_COUNTERS] = 0
+    d["_awake_state"][:] = _NEW_AWAKE
 
 
 def _same_settings(kept, key, changes: dict) -> bool:
@@ -162,14 +170,23 @@ _EXPECTED: dict = {}
 settings of the key's changes): the changes validated and the settings made once per key."""
 
 
+_FIRST_COUNTER, _END_COUNTER = _COUNTERS.start, _COUNTERS.stop
+
+
 @kernel
-def _contacts_of_template(ref, template):
-    """``ref``'s contact and constraint stores made ``template``'s (both references)."""
+def _renewed_reference(ref, template):
+    """``ref`` (a kept world's reference) made a new world's where the step reads it: its
+    contact and constraint stores ``template``'s (the reference of a world never stepped:
+    :data:`_TEMPLATE`), its stage clock and kernel table's counters zeroed, its awake sets'
+    state the template's (a new reference's: :func:`_new_counts` in one call with the rest)."""
     ref.contacts = template.contacts
     ref.constraints = template.constraints
+    ref.clock[:] = 0
+    ref.verbs[_FIRST_COUNTER:_END_COUNTER] = 0
+    ref.awake_state[:] = template.awake_state
 
 
-_empty_contacts_into = DirectCall(_contacts_of_template, "a kept world's empty contacts", 1.0)
+_renew_reference = DirectCall(_renewed_reference, "a kept world's reference renewed", 1.0)
 
 _TEMPLATE: list = []
 """``[reference, contacts, constraints]`` of a world never stepped (made at the first use):
@@ -180,12 +197,13 @@ it)."""
 
 def _put_empty_contacts(world) -> bool:
     """``put_contact_stores(world, world._contacts, world._constraints)`` for the new,
-    empty contact and constraint stores ``World.__init__`` just made: what the world's
-    reference then holds, the same arrays, taken from the reference of a world never stepped
-    (:data:`_TEMPLATE`) rather than passed (a call that passes the two stores unboxes their
-    41 arrays: 45-60 us of a reset inside a run of episodes at load 10, against 25-35 this
-    way, measured 2026-11-29, though the two cost the same in a loop); the general call when
-    those are not the template's arrays."""
+    empty contact and constraint stores ``World.__init__`` just made, with :func:`_new_counts`:
+    what the world's reference then holds, the same arrays, taken from the reference of a
+    world never stepped (:data:`_TEMPLATE`) rather than passed (a call that passes the two
+    stores unboxes their 41 arrays: 45-60 us of a reset inside a run of episodes at load 10,
+    against 25-35 this way, measured 2026-11-29, though the two cost the same in a loop), and
+    the counts reset in the same call (:func:`_renewed_reference`: three NumPy calls fewer);
+    the general call when those are not the template's arrays."""
     d = world.__dict__
     contacts, constraints = d["_contacts"], d["_constraints"]
     if not _TEMPLATE:
@@ -197,10 +215,12 @@ def _put_empty_contacts(world) -> bool:
     if (built is None or d["_stores"] is None or d["_contacts_stale"]
             or not all(map(is_, contacts, empty_contacts))
             or not all(map(is_, constraints, empty_constraints))):
+        _new_counts(d)
         return put_contact_stores(world, contacts, constraints)
     if built[0] is not d["_bodies"] or built[1] is not d["_shapes"] or built[2] is not d["_joints"]:
+        _new_counts(d)
         return False
-    _empty_contacts_into.entry(d["_stores"], ref)
+    _renew_reference.entry(d["_stores"], ref)
     d["_constraints_stale"] = False
     d["_stores_built_from"] = (built[0], built[1], built[2], contacts, constraints, built[5],
                                built[6])
