@@ -730,6 +730,12 @@ class b2World:  # noqa: N801
         if n == 1:
             # Box2D's own step (the default): the engine's continuous collision stops the
             # bodies that the step moved far (see the module docstring)
+            if w.__dict__["_joint_index"] is None:
+                # the joint rows found before the step (joints were made or destroyed: every
+                # reset's first Step), so that World.step sees them and, when they are those
+                # its kernels were set for (a recycled world's), takes its usual path rather
+                # than the checked one, which finds them itself (the same rows)
+                w._joint_rows()
             w.step(dt)
             if events.sensor_count > 0 or self._sensing:
                 self._dispatch()
