@@ -19,6 +19,7 @@ from impulse2d.world import World
 
 @pytest.fixture(autouse=True)
 def _empty_pool():
+    gc.collect()  # (a world an earlier test left to the collector would be kept when collected)
     _recycle.clear()
     yield
     _recycle.clear()

@@ -181,9 +181,16 @@ def _renewed_reference(ref, template):
     state the template's (a new reference's: :func:`_new_counts` in one call with the rest)."""
     ref.contacts = template.contacts
     ref.constraints = template.constraints
-    ref.clock[:] = 0
-    ref.verbs[_FIRST_COUNTER:_END_COUNTER] = 0
-    ref.awake_state[:] = template.awake_state
+    # (element loops: slice assignments compile to broadcasting code, 4 CPU s more)
+    clock = ref.clock
+    for k in range(clock.shape[0]):
+        clock[k] = 0
+    verbs = ref.verbs
+    for k in range(_FIRST_COUNTER, _END_COUNTER):
+        verbs[k] = 0
+    state, new = ref.awake_state, template.awake_state
+    for k in range(state.shape[0]):
+        state[k] = new[k]
 
 
 _renew_reference = DirectCall(_renewed_reference, "a kept world's reference renewed", 1.0)
