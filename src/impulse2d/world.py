@@ -27,7 +27,8 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import SETTINGS_ROW, STAGES
+from ._dynamics.step import (FELL_ASLEEP, GRAVITY, JOINT_INV_H, PAIRS_DIRTY, SETTINGS_ROW,
+                             SLEEPERS, STAGES)
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
@@ -225,9 +226,49 @@ class World:
     @gravity.setter
     def gravity(self, value) -> None:
         _lock.check(self, "World.gravity = ...")
-        self._gravity = _check_gravity(value)
+        self._gravity = gravity = _check_gravity(value)
+        self._step_settings[GRAVITY:GRAVITY + 2] = gravity  # (what the step reads)
 
     # -- stepping -----------------------------------------------------------------------------
+    # What the step kernel reads and writes besides the stores is in the world's step row
+    # (_dynamics.step.STEP_ROW, shared with the stores' reference), so that its call passes
+    # three arguments and returns one integer; these read and write it there for Python.
+    @property
+    def _pairs_dirty(self) -> bool:
+        """Whether the step must look at every shape (one made, destroyed or moved by hand)."""
+        return self._step_settings.item(PAIRS_DIRTY) != 0.0
+
+    @_pairs_dirty.setter
+    def _pairs_dirty(self, value: bool) -> None:
+        self._step_settings[PAIRS_DIRTY] = value
+
+    @property
+    def _sleepers(self) -> int:
+        """Bodies asleep after the last step (or possibly asleep since: _sleep)."""
+        return int(self._step_settings.item(SLEEPERS))
+
+    @_sleepers.setter
+    def _sleepers(self, value: int) -> None:
+        self._step_settings[SLEEPERS] = value
+
+    @property
+    def _fell_asleep(self) -> int:
+        """Bodies that fell asleep in the last step."""
+        return int(self._step_settings.item(FELL_ASLEEP))
+
+    @_fell_asleep.setter
+    def _fell_asleep(self, value: int) -> None:
+        self._step_settings[FELL_ASLEEP] = value
+
+    @property
+    def _joint_inv_h(self) -> float:
+        """1 / the (sub)step the joint impulses were accumulated over (0: none yet)."""
+        return self._step_settings.item(JOINT_INV_H)
+
+    @_joint_inv_h.setter
+    def _joint_inv_h(self, value: float) -> None:
+        self._step_settings[JOINT_INV_H] = value
+
     def step(self, dt: float = 1.0 / 60.0) -> None:
         """Advance the simulation by ``dt`` seconds (typically 1/60).
 
