@@ -26,7 +26,9 @@ a module):
 * ``starmap_next``: ``World.step(1/60)``;
 * ``filterfalse_next``: :func:`impulse2d._stepping.step_world` (through a lambda);
 * ``functools_reduce``: the step kernel's compiled entry called with ``step_world``'s
-  arguments (through a two-line function), the rare new store adopted.
+  arguments (through a two-line function), the rare new store adopted (either signature: the
+  reference, dt and the phase, one status back, since ``py40``; eight arguments and a 6-tuple
+  before).
 
 Each layer's inclusive count over ``N`` is its instructions a step; the compiled wrapper's
 own (Numba's entry point, an address without a symbol) is the callee of ``cfunction_call``
@@ -78,15 +80,23 @@ def impulse2d_layers(scene_key: str, n: int) -> tuple:
     reset()
     d = world.__dict__
     stores = d["_stores"]
-    gx, gy = d["_gravity"]
-    sleepers = d["_sleepers"] != 0
-    filtered = d["_joint_index"]["filtered"]
     entry, whole, adopt = S._step.entry, S.WHOLE, _stepping.adopt_step_stores
+    if hasattr(S, "STEP_ROW"):  # the kernel reads the rest from the world's step row (py40)
+        contacts, constraints = S.NEW_CONTACTS, S.NEW_CONSTRAINTS
 
-    def once(_, __):
-        made = entry(stores, False, DT, gx, gy, sleepers, filtered, whole)
-        if made[0] or made[1]:
-            adopt(world, made[0], made[1])
+        def once(_, __):
+            status = entry(stores, DT, whole)
+            if status & (contacts | constraints):
+                adopt(world, status & contacts, status & constraints)
+    else:  # the trees before: eight arguments, a 6-tuple back
+        gx, gy = d["_gravity"]
+        sleepers = d["_sleepers"] != 0
+        filtered = d["_joint_index"]["filtered"]
+
+        def once(_, __):
+            made = entry(stores, False, DT, gx, gy, sleepers, filtered, whole)
+            if made[0] or made[1]:
+                adopt(world, made[0], made[1])
 
     functools.reduce(once, range(n), None)
     hashes.append(world.state_hash(motion_only=True)[:12])

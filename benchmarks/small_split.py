@@ -83,16 +83,12 @@ def _layers(world, peer_name: str, scene_key: str):
             step_world(world, DT)
 
     def bare(n):
-        d = world.__dict__
-        stores = d["_stores"]
-        gx, gy = d["_gravity"]
-        sleepers = d["_sleepers"] != 0
-        filtered = d["_joint_index"]["filtered"]
+        stores = world.__dict__["_stores"]
+        contacts, constraints = S.NEW_CONTACTS, S.NEW_CONSTRAINTS
         for _ in range(n):
-            contacts, constraints, _, _, _, _ = entry(stores, False, DT, gx, gy, sleepers,
-                                                     filtered, whole)
-            if contacts or constraints:
-                adopt(world, contacts, constraints)
+            status = entry(stores, DT, whole)  # (the rest is in the world's step row)
+            if status & (contacts | constraints):
+                adopt(world, status & contacts, status & constraints)
 
     def clocks(n):
         for _ in range(n):

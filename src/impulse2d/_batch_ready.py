@@ -9,13 +9,16 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
 
 * the references are checked only after some world's stores or reference were replaced
   (:mod:`._stores_epoch`, a process-wide count), and then only those of the marked worlds;
-* a world's gravity and joint-rows flag are written into its row of arguments (its settings
-  into its own row in its reference, :func:`._stepping._ready`) when it is made ready (:func:`_make_ready`, the checks of :func:`._stepping.step_world`,
-  made for the marked worlds only), and the two arguments that vary from step to step
-  (dirty pairs, sleepers) for every world in one write, from the batch's arrays;
-* after the kernel, the clock and counts of every world are a few writes into those arrays,
-  and what only some worlds need (new stores, a first sweep, joint rows to rebuild) is done
-  for those worlds only (:func:`finish`).
+* what a world's step reads besides dt is in its own step row, as for ``World.step``
+  (:data:`._dynamics.step.STEP_ROW`: its settings and joint-rows flag written when it is made
+  ready, :func:`_make_ready`, the checks of :func:`._stepping.step_world` made for the marked
+  worlds only; its gravity by its writers; the dirty pairs' flag and the sleepers by Python's
+  writers and the step itself), so the rows of arguments hold dt alone, written for every
+  world in one write;
+* after the kernel, the clock of every world is a few writes into the batch's arrays (the
+  step wrote the sleeping counts and the joints' step into each row), and what only some
+  worlds need (new stores, a first sweep, joint rows to rebuild) is done for those worlds
+  only, found from their status bits (:func:`finish`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ import numpy as np
 from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
-from ._dynamics.batch_step import DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY
-from ._dynamics.step import _settings_arguments
+from ._dynamics.batch_step import DT, STATUS
+from ._dynamics.step import (FELL, JOINTS_FILTERED, NEW_CONSTRAINTS, NEW_CONTACTS, UNSWEPT, WOKE,
+                             _settings_arguments)
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
 from ._stepping import _continuous_first, _ready, _step_checked
@@ -58,9 +62,9 @@ class ReadyState:
         self.epoch = CHANGES.value
         self.args = np.zeros((n, _batch.ARGUMENTS))
         self.results = np.zeros((n, _batch.RESULTS))
-        # per world: the packed settings, joint rows, gravity and reference its row of
-        # arguments and its entry in refs were written for (None: not yet)
-        self.written = [(None, None, None, None)] * n
+        # per world: the packed settings, joint rows and reference its step row and its entry
+        # in refs were written for (None: not yet)
+        self.written = [(None, None, None)] * n
         self.everyone = np.arange(n, dtype=np.int64)
         # the marks (_batch_worlds.Seat.mark sets a world's column; all, at first): worlds to
         # check before the next step, whose entries in refs to check at the next read, whose
@@ -101,7 +105,7 @@ class ReadyState:
         if self.ref_of[k] is not ref:
             _put_ref.entry(self.refs, k, ref)
             self.ref_of[k] = ref
-            self.written[k] = (None, None, None, None)  # (the step writes its row again)
+            self.written[k] = (None, None, None)  # (the step writes its row again)
 
     def current_refs(self, chosen=None):
         """The worlds' references (of ``chosen`` only, an int64 array of indices, in that
@@ -177,8 +181,7 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
     are those its table of verbs and reference were made for (the usual step), and whose row
     of arguments was written for them and its gravity, costs a few identity tests; any other
     goes through :func:`_make_ready`. A world not marked changed nothing those checks read.
-    The two arguments that vary from step to step (dirty pairs, sleepers) are written for
-    every world in one go, from the batch's arrays."""
+    The step's ``dt`` is written for every world in one go."""
     if only is not None:
         return _prepare_only(state, dt, only)
     dirty = state.dirty
@@ -211,13 +214,9 @@ _EVERY = slice(None)
 
 
 def _write_arguments(state: ReadyState, dt: float, rows) -> None:
-    """The arguments that vary from step to step (dirty pairs, sleepers) and the step's
-    ``dt``, from the batch's arrays into the ``rows`` (every world: :data:`_EVERY`; or an
-    int64 array of indices) of ``state.args``."""
-    args = state.args
-    args[rows, PAIRS_DIRTY] = state.pairs_dirty[rows]
-    args[rows, DT] = dt
-    args[rows, HAS_SLEEPERS] = state.sleepers[rows] != 0
+    """The step's ``dt`` into the ``rows`` (every world: :data:`_EVERY`; or an int64 array of
+    indices) of ``state.args``."""
+    state.args[rows, DT] = dt
 
 
 def _check(state: ReadyState, k: int, dt: float) -> None:
@@ -247,15 +246,17 @@ def _check(state: ReadyState, k: int, dt: float) -> None:
             and built[1] is d["_shapes"] and built[2] is d["_joints"]
             and built[3] is d["_contacts"] and built[4] is d["_constraints"]
             and built[6] is d["_diagnostics"] and mine[0] is settings
-            and mine[1] is rows and mine[2] is d["_gravity"] and mine[3] is d["_stores"]):
+            and mine[1] is rows and mine[2] is d["_stores"]):
         _make_ready(state, k, dt, settings, rows)
+    else:  # (a restore copies the step row of then, whose flag may be of other rows)
+        d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
 
 
 def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
     """World ``k`` made ready as :func:`._stepping._step_checked` makes it, if it is not (the
     settings packed, sleepers woken if sleeping was turned off, the verbs filled, the
-    reference rebuilt), and its gravity and joint-rows flag written into its row of
-    arguments, its reference into the list."""
+    reference rebuilt), and its joint-rows flag written into its step row, its reference into
+    the list."""
     w = state.worlds[k]
     d = state.dicts[k]
     verbs_for = d["_verbs_for"]
@@ -270,68 +271,57 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
             settings = _settings_arguments(s)
         if settings is not verbs_for[0] and not s.enable_sleep:
             wake_all(w)
-        rows, _ = _ready(w, dt, settings)
-    args = state.args
-    gravity = d["_gravity"]
-    args[k, GX], args[k, GY] = gravity
-    args[k, JOINTS_FILTERED] = rows["filtered"]
+        rows, _ = _ready(w, dt, settings)  # (it writes the joint-rows flag)
+    else:
+        d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
     ref = d["_stores"]
     if state.ref_of[k] is not ref:
         _put_ref.entry(state.refs, k, ref)
         state.ref_of[k] = ref
-    state.written[k] = (settings, rows, gravity, ref)
+    state.written[k] = (settings, rows, ref)
 
 
 def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None:
     """What :func:`._stepping.step_world` and ``World.step`` do after the kernel, for the worlds
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
-    store stays in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
-    (:func:`._stepping._after_step`), the step again with the joint rows rebuilt when a jointed
-    island woke, the clock and the after-step queue. The values every world's step changes
-    (the clock, the counts, the flags) are a few writes into the batch's arrays, which the
-    worlds read (:mod:`._batch_worlds`); what only some worlds need (new stores, a first
-    sweep, joint rows to rebuild, second steps, after-step functions) is done for those only,
-    and marks them. ``share``: each world's share of the batch's time (its
-    ``Profile.step``), s."""
+    store stays in the reference, see :func:`.world_ref.sync_contacts`), the joint rows
+    dropped when islands with joints fell asleep, the step again with the joint rows rebuilt
+    when a jointed island woke, the clock and the after-step queue. The values every world's
+    step changes are a few writes into the batch's arrays (the clock), which the worlds read
+    (:mod:`._batch_worlds`), or were written by the step into the world's step row (the
+    sleeping counts, the joints' step, the dirty pairs' flag); what only some worlds need (new
+    stores, a first sweep, joint rows to rebuild, second steps, after-step functions), found
+    from the steps' status bits, is done for those only, and marks them. ``share``: each
+    world's share of the batch's time (its ``Profile.step``), s."""
     worlds, dicts = state.worlds, state.dicts
     # every world (the usual step): the batch's columns as they are, through views and
     # slices, where a subset goes through index arrays (a copy and a gather or scatter each:
     # about half of this function's time for 1,024 worlds)
     every = fast is state.everyone
-    r = state.results if every else state.results[fast]
+    status = (state.results[:, STATUS] if every else state.results[fast, STATUS]).astype(np.int64)
     which = np.flatnonzero if every else (lambda mask: fast[mask])
-    new_contacts, new_cs, joint_h, sleeping, fell, unswept = r.T[:_batch.UNWRITTEN]
     touched = []
-    for k in which(new_cs != 0.0).tolist():
-        dicts[k]["_constraints_stale"] = True
-    for k in which(new_contacts != 0.0).tolist():
-        dicts[k]["_contacts_stale"] = True
-    for k in which(unswept > 0.0).tolist():
-        _continuous_first(worlds[k], dicts[k]["_stores"])
-        touched.append(k)
-    awake = sleeping >= 0.0  # (-1: a jointed island woke, stepped again below)
-    for k in which(awake & (fell > 0.0)).tolist():
-        if dicts[k]["_joint_handles"]:
-            dicts[k]["_joint_index"] = None  # leave the joints of the islands that fell asleep
+    woke = []
+    if status.any():  # (0 for every world: each took the usual step)
+        for k in which((status & NEW_CONSTRAINTS) != 0).tolist():
+            dicts[k]["_constraints_stale"] = True
+        for k in which((status & NEW_CONTACTS) != 0).tolist():
+            dicts[k]["_contacts_stale"] = True
+        for k in which((status & UNSWEPT) != 0).tolist():
+            _continuous_first(worlds[k], dicts[k]["_stores"])
             touched.append(k)
-    if awake.all():
-        normal = slice(None) if every else fast
-        h, asleep_counts, fell_counts = joint_h, sleeping, fell
-    else:
-        normal = fast[awake]
-        h, asleep_counts, fell_counts = joint_h[awake], sleeping[awake], fell[awake]
-    state.pairs_dirty[normal] = False
+        for k in which((status & FELL) != 0).tolist():
+            if dicts[k]["_joint_handles"]:
+                dicts[k]["_joint_index"] = None  # leave the joints of the islands that fell asleep
+                touched.append(k)
+        woke = which((status & WOKE) != 0).tolist()  # (stepped again below)
+    normal = (slice(None) if every else fast) if not woke else fast[(status & WOKE) == 0]
     state.step_seconds[normal] = share
-    state.joint_inv_h[normal] = np.where(h > 0.0, 1.0 / np.where(h > 0.0, h, 1.0),
-                                         state.joint_inv_h[normal])
-    state.sleepers[normal] = asleep_counts
-    state.fell[normal] = fell_counts
     state.query_kind[normal] = _seats.NO_INDEX
     state.times[normal] += dt  # (float64 additions: World.step's self.time += dt, bit for bit)
     state.steps[normal] += 1
-    for k in which(~awake).tolist():
+    for k in woke:
         w = worlds[k]
-        w._pairs_dirty = False
         w._joint_index = None  # a jointed island woke: its joints join the rows
         _step_checked(w, dt, share)
         w._query_index = None

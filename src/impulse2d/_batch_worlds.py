@@ -2,8 +2,9 @@
 arrays, and the mark that tells the batch a world changed.
 
 A batch step ends with bookkeeping that ``World.step`` does in Python per world: the clock
-(``time``, ``step_count``), the sleeping counts, the joints' step, the profile's time, the
-dirty-pairs flag and the dropped query index. Written world by world that is about a
+(``time``, ``step_count``), the profile's time and the dropped query index (the sleeping
+counts, the joints' step and the dirty-pairs flag the step kernel writes itself, in the
+world's step row: :data:`IN_ROW`). Written world by world that is about a
 microsecond a world per step (2.6 us a world-step in all, measured on the 2-core CI machine,
 2026-11-28), and it does not thread. Here a batch's worlds keep those values in the batch's
 arrays (one column per value, one row per world), which the batch advances with a few NumPy
@@ -35,12 +36,13 @@ from . import snapshot as _snapshot
 LAZY = {
     "time": ("times", float),
     "step_count": ("steps", int),
-    "_pairs_dirty": ("pairs_dirty", bool),
-    "_sleepers": ("sleepers", int),
-    "_fell_asleep": ("fell", int),
     "_step_seconds": ("step_seconds", float),
-    "_joint_inv_h": ("joint_inv_h", float),
 }
+
+IN_ROW = frozenset(("_pairs_dirty", "_sleepers", "_fell_asleep", "_joint_inv_h"))
+"""The per-step values the step kernel itself reads and writes in each world's step row
+(``World``'s properties over ``_dynamics.step.STEP_ROW``): the batch's kernel steps a world
+with them as ``World.step`` does, so they need no column here."""
 
 # _query_index, one int8 per world: no index (a step or a move dropped it), the world's spare
 # (a batched ray cast refreshed it and made it the index), or the one in the world's dict
@@ -92,8 +94,7 @@ class _Lazy:
         seat = d["_lock"].seat
         if seat is None:
             return d[self.name]
-        value = seat.values[self.index][seat.k]
-        return value != 0 if self.kind is bool else value
+        return seat.values[self.index][seat.k]
 
     def __set__(self, world, value) -> None:
         d = world.__dict__
@@ -127,9 +128,10 @@ class _QueryIndex:
             lock.seat.state.query_kind[lock.seat.k] = NO_INDEX if value is None else OWN_INDEX
 
 
-_UNMARKED = frozenset(LAZY) | {"_query_index"}
-"""Attributes held in the batch's arrays, which ``World.step`` writes on every step: no
-check reads them (the batch passes the arrays), so writing them marks nothing."""
+_UNMARKED = frozenset(LAZY) | IN_ROW | {"_query_index"}
+"""Attributes held in the batch's arrays or the worlds' step rows, which ``World.step`` writes
+on every step: no check reads them (the kernel reads the rows, the batch passes the arrays),
+so writing them marks nothing."""
 
 
 def _setattr(self, name: str, value) -> None:
@@ -245,7 +247,7 @@ def absorb(world) -> None:
     seat.mark()
 
 
-_TYPECODES = {float: ("d", np.float64), int: ("q", np.int64), bool: ("b", np.bool_)}
+_TYPECODES = {float: ("d", np.float64), int: ("q", np.int64)}
 
 
 def columns(n: int) -> tuple:

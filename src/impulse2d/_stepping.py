@@ -18,7 +18,9 @@ from time import perf_counter
 
 from ._dynamics import direct_dense
 from ._dynamics.lengths import write_lengths
-from ._dynamics.step import (DENSE_KERNEL, FROM_MANIFOLDS, TO_MANIFOLDS, WHOLE, _continuous_kernel,
+from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED,
+                             NEW_CONSTRAINTS, NEW_CONTACTS, PAUSED, REFUSED, REFUSED_ROWS,
+                             SETTINGS_ROW, TO_MANIFOLDS, UNSWEPT, WHOLE, WOKE, _continuous_kernel,
                              _fill_verbs, _settings_arguments, _step, _step_arguments,
                              _step_repeat)
 from ._dynamics.verbs import CONTINUOUS, DIRECT_DENSE
@@ -86,7 +88,13 @@ def step_world(world, dt: float) -> None:
     to take stores the reference already holds (``sync_contacts``, ``put_contact_stores``);
     nor does the diagnostics' record, written only by a step that is not the usual one.
     Three comparisons where session 10 to 13 made seven: 101 / 136 ns a check (least /
-    median) against 236 / 327 (``benchmarks/small_checks.py``, load 19, 2026-11-29)."""
+    median) against 236 / 327 (``benchmarks/small_checks.py``, load 19, 2026-11-29).
+
+    The kernel reads the rest of its inputs from the world's step row (gravity, the dirty
+    pairs' flag, the sleepers, the joint rows' flag: :data:`._dynamics.step.STEP_ROW`) and
+    writes its outputs there (the sleeping counts, the joints' reaction scale), so the call
+    passes three arguments and returns one integer, 0 for the usual step: Python then only
+    clocks it (the rest, :func:`_after_unusual`)."""
     d = world.__dict__
     rows = d["_joint_index"]
     ready = d["_step_ready"]
@@ -95,31 +103,34 @@ def step_world(world, dt: float) -> None:
         stores = ready[3]
     elif _usual_step(d, d["_settings"]._derived, rows):
         stores = d["_stores"]
+        d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
         d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value, stores)
     else:
         _step_checked(world, dt, 0.0)
         return
-    gx, gy = d["_gravity"]
     t0 = perf_counter()
-    contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-        stores, d["_pairs_dirty"], dt, gx, gy, d["_sleepers"] != 0, rows["filtered"], WHOLE)
-    if unswept > 0:
+    status = _step.entry(stores, dt, WHOLE)
+    if status:
+        _after_unusual(world, dt, status, stores, t0)
+    else:
+        d["_step_seconds"] = perf_counter() - t0
+
+
+def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
+    """:func:`step_world` after a call of the step kernel that returned ``status`` (not 0)
+    at ``t0`` (``perf_counter``): the first sweep of a fast body, the new stores, the joint
+    rows dropped when islands with joints fell asleep; or, when a jointed island woke, the step
+    again with the rows rebuilt."""
+    if status & UNSWEPT:
         _continuous_first(world, stores)
     seconds = perf_counter() - t0
-    if contacts or constraints:
-        adopt_step_stores(world, contacts, constraints)
-    d["_pairs_dirty"] = False
-    if sleeping >= 0:
-        d["_step_seconds"] = seconds
-        # _after_step, written out (one Python call fewer on every usual step)
-        if joint_h > 0.0:
-            d["_joint_inv_h"] = 1.0 / joint_h
-        d["_sleepers"] = sleeping
-        d["_fell_asleep"] = fell
-        if fell > 0 and d["_joint_handles"]:
-            d["_joint_index"] = None
+    adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
+    if not status & WOKE:
+        world._step_seconds = seconds
+        if status & FELL and world._joint_handles:
+            world._joint_index = None  # leave the joints of the islands that fell asleep out
         return
-    d["_joint_index"] = None  # a jointed island woke: its joints join the rows (below)
+    world._joint_index = None  # a jointed island woke: its joints join the rows (below)
     _step_checked(world, dt, seconds)
 
 
@@ -142,30 +153,20 @@ def _usual_step(d: dict, settings, rows) -> bool:
             and callbacks.pre_solve is None and s.solver != "direct")
 
 
-def _after_step(world, joint_h: float, sleeping: int, fell: int) -> None:
-    """What every step records for Python after its kernel: the joints' reaction scale (the
-    (sub)step their impulses were accumulated over; 0 when a sleeping world's step solved
-    nothing, :func:`step_kernel`'s early return, which keeps the last), the sleeping counts,
-    and the joint rows to rebuild when islands with joints fell asleep."""
-    if joint_h > 0.0:
-        world._joint_inv_h = 1.0 / joint_h
-    world._sleepers = sleeping
-    world._fell_asleep = fell
-    if fell > 0 and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
-
-
 def _ready(world, dt: float, settings: tuple):
     """The joint rows and the stores' reference for a step with ``settings`` (packed), the
-    table of verbs filled again first if the settings or the rows changed since it was."""
+    table of verbs filled again first if the settings or the rows changed since it was; the
+    rows' flag written into the step row."""
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
         world._step_ready = NOT_READY  # (the table is filled for other settings or rows)
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
-        world._step_settings[:] = settings  # in place: the stores' reference shares the row
+        # in place: the stores' reference shares the row
+        world._step_settings[:SETTINGS_ROW] = settings
         _fill_verbs(world, rows["by_type"],
                     lambda: _step.prepare(*_step_arguments(world, dt)))
         world._verbs_for = (settings, rows)
+    world._step_settings[JOINTS_FILTERED] = rows["filtered"]
     return rows, stores_for_step(world, rows)
 
 
@@ -186,28 +187,22 @@ def _step_checked(world, dt: float, seconds: float) -> None:
     callbacks = world._callbacks
     phase = TO_MANIFOLDS if callbacks.active else WHOLE
     while True:
-        rows, stores = _ready(world, dt, settings)
-        gx, gy = world._gravity
+        _, stores = _ready(world, dt, settings)
         t0 = perf_counter()
         if _uses_lapack(world):
             with _single_blas():
-                contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                    stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                    bool(world._sleepers), bool(rows["filtered"]), phase)
+                status = _step.entry(stores, float(dt), phase)
         else:
-            contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                bool(world._sleepers), bool(rows["filtered"]), phase)
-        if unswept > 0:
+            status = _step.entry(stores, float(dt), phase)
+        if status & UNSWEPT:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0
-        adopt_step_stores(world, contacts, constraints)
-        world._pairs_dirty = False
-        if sleeping == -2:  # paused after the narrowphase: the callbacks, then the rest
+        adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
+        if status & PAUSED:  # paused after the narrowphase: the callbacks, then the rest
             callbacks.run(world)
             phase = FROM_MANIFOLDS
             continue
-        if sleeping >= 0:
+        if not status & WOKE:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
     world._step_seconds = seconds
@@ -215,13 +210,15 @@ def _step_checked(world, dt: float, seconds: float) -> None:
         # The direct solver met a dense equality block and factored it with its own loops:
         # LAPACK's Cholesky for this world's next steps.
         world._verbs[DIRECT_DENSE] = DENSE_KERNEL.address()
-    if joint_h < 0.0:
+    if status & REFUSED:
         raise ValueError(
-            f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "
+            f"solver 'direct': an island of {int(world._step_settings[REFUSED_ROWS])} "
+            "constraint rows is above "
             f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
             "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
             "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    _after_step(world, joint_h, sleeping, fell)
+    if status & FELL and world._joint_handles:
+        world._joint_index = None  # leave the joints of the islands that fell asleep out
 
 
 def collide_world(world, dt: float = 0.0) -> None:
@@ -239,15 +236,11 @@ def collide_world(world, dt: float = 0.0) -> None:
         settings = _settings_arguments(s)
     if settings is not world._verbs_for[0] and not s.enable_sleep:
         wake_all(world)  # as _step_checked: _ready below marks these settings as seen
-    rows, stores = _ready(world, 0.0, settings)
-    gx, gy = world._gravity
+    _, stores = _ready(world, 0.0, settings)
     t0 = perf_counter()
-    contacts, constraints, _, _, _, _ = _step.entry(
-        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), bool(world._sleepers),
-        bool(rows["filtered"]), TO_MANIFOLDS)
+    status = _step.entry(stores, 0.0, TO_MANIFOLDS)
     world._step_seconds = perf_counter() - t0
-    adopt_step_stores(world, contacts, constraints)
-    world._pairs_dirty = False
+    adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
     if world._callbacks.active:
         world._callbacks.run(world)
     world._fell_asleep = 0  # nothing fell asleep (body events read it)
@@ -258,7 +251,7 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
     """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the
     step :func:`step_world` would take, bit for bit; stops after the first step whose touching
     contacts' keys are no longer ``touching`` (int64, ascending), or that leaves Python
-    something to do. The buffers and the far test: :func:`step_repeat_kernel`. Returns
+    something to do. The buffers and the far test: :func:`.step_repeat_kernel`. Returns
     ``(taken, changed, far)``: the steps taken (at least 1 for ``n >= 1``), whether the
     touching keys now differ from ``touching``, the count of far bodies.
 
@@ -273,26 +266,23 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
         wake_all(world)
     seconds = 0.0
     while True:
-        rows, stores = _ready(world, dt, settings)
-        gx, gy = world._gravity
+        _, stores = _ready(world, dt, settings)
         t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
-            _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                               float(gy), bool(world._sleepers), bool(rows["filtered"]),
-                               int(n), touching, forces, torques, starts, bool(first),
-                               float(whole_dt), float(far_distance))
-        if unswept > 0:
+        status, taken, changed, far = _step_repeat.entry(
+            stores, float(dt), int(n), touching, forces, torques, starts, bool(first),
+            float(whole_dt), float(far_distance))
+        if status & UNSWEPT:
             _continuous_first(world, stores)
         seconds += perf_counter() - t0
-        adopt_step_stores(world, contacts, constraints)
-        world._pairs_dirty = False
-        if woke:
+        adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
+        if status & WOKE:
             world._joint_index = None  # a jointed island woke: its joints join the rows
-        if taken > 0 or not woke:
+        if taken > 0 or not status & WOKE:
             break
         first = False  # the buffers are filled; the retried step puts the forces back
     world._step_seconds = seconds
-    if joint_h < 0.0:
+    if status & REFUSED:
         raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
-    _after_step(world, joint_h, sleeping, fell)
+    if status & FELL and world._joint_handles:
+        world._joint_index = None  # leave the joints of the islands that fell asleep out
     return taken, changed, far

@@ -42,6 +42,7 @@ from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
 from ._dynamics import batch_step as _batch
+from ._dynamics.step import UNSWEPT, WOKE
 from .constants import HUGE
 from .joints import DistanceJoint, PrismaticJoint, RevoluteJoint, WheelJoint
 from .snapshot import Snapshot, share_buffers
@@ -249,8 +250,8 @@ class WorldBatch:
                     alone = fast[unwritten].tolist() + list(slow)
                     again.extend(alone)
                     fast, r = fast[~unwritten], r[~unwritten]
-            again.extend(fast[(r[:, _batch.SLEEPING] < 0.0)
-                              | (r[:, _batch.UNSWEPT] > 0.0)].tolist())
+            again.extend(fast[(r[:, _batch.STATUS].astype(np.int64)
+                               & (WOKE | UNSWEPT)) != 0].tolist())
             _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
             again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
             again.extend(state.checked.tolist())  # (their after-step functions ran)

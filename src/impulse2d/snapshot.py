@@ -34,8 +34,7 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           the sensor count); ``_joint_index`` and
                                           ``_live_rows`` (caches, copied rather than rebuilt,
                                           so that the restored world solves the rows the
-                                          original would); ``_gravity``, ``_pairs_dirty``,
-                                          ``_sleepers``, ``_fell_asleep``, ``_joint_inv_h``,
+                                          original would); ``_gravity``,
                                           ``_clock``, ``_step_seconds``, ``time``,
                                           ``step_count``; ``_callbacks`` (the pair filter and
                                           pre-solve functions, by reference, and the filter's
@@ -43,8 +42,12 @@ copied                                    ``_bodies``, ``_shapes``, ``_joints``,
                                           ``_diagnostics``, ``_stats_solver`` (the last step's
                                           solver record); ``_lengths`` (the tolerances in the
                                           settings' unit, written again by the next step),
-                                          ``_step_settings`` (the settings as the step reads
-                                          them, likewise)
+                                          ``_step_settings`` (the step row: the settings as
+                                          the step reads them, likewise; gravity, the dirty
+                                          pairs' flag, the sleeping counts and the joints'
+                                          reaction scale, which ``World._pairs_dirty``,
+                                          ``_sleepers``, ``_fell_asleep`` and
+                                          ``_joint_inv_h`` read)
 validated copy                            ``_settings`` (through ``WorldSettings.replace``)
 rebuilt by the next step                  ``_stores``, ``_stores_built_from``,
                                           ``_awake_state`` (the reference's awake sets),

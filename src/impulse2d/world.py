@@ -27,7 +27,8 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import SETTINGS_ROW, STAGES
+from ._dynamics.step import (FELL_ASLEEP, GRAVITY, JOINT_INV_H, PAIRS_DIRTY, SLEEPERS, STAGES,
+                             STEP_ROW)
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
@@ -83,6 +84,10 @@ class World:
         self._lock = _lock.StepLock()
         self._settings = WorldSettings._with_changes(**settings)
         _lock.bind(self._settings, self._lock)
+        # the step row: the settings as the step reads them, written by the step when they
+        # change, then what it reads and writes besides (gravity, flags, counts: _renew
+        # writes them, so it comes first; _dynamics.step.STEP_ROW)
+        self._step_settings = np.zeros(STEP_ROW)
         self._renew(_check_gravity(gravity), empty_store(Bodies, BODY_LAYOUT, 16),
                     empty_store(Shapes, SHAPE_LAYOUT, 16), empty_store(Joints, JOINT_LAYOUT, 4))
         # What the settings decide and the step's reference of the stores: a recycled world
@@ -96,9 +101,6 @@ class World:
         self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
         # the length tolerances in the settings' unit, which the step reads (_dynamics.lengths)
         self._lengths = length_tolerances(self._settings.length_units_per_meter)
-        # the settings as the step reads them, written by the step when they change
-        # (_dynamics.step.SETTINGS_ROW)
-        self._step_settings = np.zeros(SETTINGS_ROW)
 
     def _renew(self, gravity: tuple[float, float], bodies: Bodies, shapes: Shapes,
                joints: Joints) -> None:
@@ -107,6 +109,7 @@ class World:
         a new snapshot identity, ``gravity`` (checked) and the given zeroed stores. A recycled
         world of the same settings is made new by this alone (:func:`._recycle.take`)."""
         self._gravity = gravity
+        self._step_settings[GRAVITY:GRAVITY + 2] = gravity  # (what the step reads)
         self._bodies = bodies
         self._shapes = shapes
         self._body_pool = IdPool()
@@ -225,9 +228,49 @@ class World:
     @gravity.setter
     def gravity(self, value) -> None:
         _lock.check(self, "World.gravity = ...")
-        self._gravity = _check_gravity(value)
+        self._gravity = gravity = _check_gravity(value)
+        self._step_settings[GRAVITY:GRAVITY + 2] = gravity  # (what the step reads)
 
     # -- stepping -----------------------------------------------------------------------------
+    # What the step kernel reads and writes besides the stores is in the world's step row
+    # (_dynamics.step.STEP_ROW, shared with the stores' reference), so that its call passes
+    # three arguments and returns one integer; these read and write it there for Python.
+    @property
+    def _pairs_dirty(self) -> bool:
+        """Whether the step must look at every shape (one made, destroyed or moved by hand)."""
+        return self._step_settings.item(PAIRS_DIRTY) != 0.0
+
+    @_pairs_dirty.setter
+    def _pairs_dirty(self, value: bool) -> None:
+        self._step_settings[PAIRS_DIRTY] = value
+
+    @property
+    def _sleepers(self) -> int:
+        """Bodies asleep after the last step (or possibly asleep since: _sleep)."""
+        return int(self._step_settings.item(SLEEPERS))
+
+    @_sleepers.setter
+    def _sleepers(self, value: int) -> None:
+        self._step_settings[SLEEPERS] = value
+
+    @property
+    def _fell_asleep(self) -> int:
+        """Bodies that fell asleep in the last step."""
+        return int(self._step_settings.item(FELL_ASLEEP))
+
+    @_fell_asleep.setter
+    def _fell_asleep(self, value: int) -> None:
+        self._step_settings[FELL_ASLEEP] = value
+
+    @property
+    def _joint_inv_h(self) -> float:
+        """1 / the (sub)step the joint impulses were accumulated over (0: none yet)."""
+        return self._step_settings.item(JOINT_INV_H)
+
+    @_joint_inv_h.setter
+    def _joint_inv_h(self, value: float) -> None:
+        self._step_settings[JOINT_INV_H] = value
+
     def step(self, dt: float = 1.0 / 60.0) -> None:
         """Advance the simulation by ``dt`` seconds (typically 1/60).
 

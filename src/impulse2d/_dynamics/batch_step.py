@@ -1,7 +1,9 @@
 """The step of many worlds in one call: the compiled side of :mod:`impulse2d.batch`.
 
 :func:`step_batch` runs :func:`.step.step_kernel`, the one-world step, over a list of worlds'
-references (:mod:`.world_ref`), each with its own arguments: a row of :data:`ARGUMENTS`. It
+references (:mod:`.world_ref`), each with its own arguments: a row of :data:`ARGUMENTS` (the
+rest of what a step reads is in the world's step row, :data:`.step.STEP_ROW`, as for a world
+alone). It
 releases Python's global lock, so :class:`~impulse2d.WorldBatch` calls it from several Python
 threads at once, each on its own share of the worlds. A world's step inside is exactly the
 one ``World.step`` makes (same kernel, same arguments, and each world's step serial), so its
@@ -35,23 +37,23 @@ from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body veloci
 from .step import WHOLE, step_kernel
 from .world_ref import borrow
 
-# One row of float64 per world: the step kernel's scalar arguments (see step_kernel), integers
-# and flags held exactly (the largest integer, an iteration count, is far below 2**53).
-# (The settings are not here: the step reads each world's own row in its reference,
-# step.SETTINGS_ROW.)
-PAIRS_DIRTY, DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED = range(6)
-ARGUMENTS = 6
+# One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
+# settings, gravity, the flags and the sleepers are not here: the step reads each world's own
+# step row in its reference, step.STEP_ROW, which Python writes as for a world alone.)
+DT = 0
+ARGUMENTS = 1
 
 WRITES = ARGUMENTS
 """First column of a world's writes in a row of arguments wider than :data:`ARGUMENTS`
 (:func:`write_world`): 3 per template body (an impulse), then one per template joint (a motor
 speed) and one more per template joint (a motor limit)."""
 
-# One row per world of what the kernel returns. UNWRITTEN: 1 when the world's writes
-# (step_batch's impulses) would wake an island, so the kernel neither wrote nor stepped it
-# (Python does both: impulse2d._batch_writes); its other columns are then not written.
-NEW_CONTACTS, NEW_CONSTRAINTS, JOINT_H, SLEEPING, FELL, UNSWEPT, UNWRITTEN = range(7)
-RESULTS = 7
+# One row per world of what the kernel returns: STATUS, the step's status bits (step_kernel's,
+# exact in float64). UNWRITTEN: 1 when the world's writes (step_batch's impulses) would wake an
+# island, so the kernel neither wrote nor stepped it (Python does both: impulse2d._batch_writes);
+# its status is then not written.
+STATUS, UNWRITTEN = range(2)
+RESULTS = 2
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -210,9 +212,9 @@ def write_world(world, i, rows, nb, a):
 def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
-    returned to ``out[i]`` (:data:`RESULTS` columns: whether it made a new contact store, a
-    new constraint store, the joint (sub)step, the sleeping count, the number that fell
-    asleep, the fast bodies left unswept, whether it was left unwritten). The next world's stores are prefetched before each step
+    returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
+    unwritten); the sleeping counts and the joints' reaction scale are in the world's step row,
+    as after ``World.step``. The next world's stores are prefetched before each step
     (:func:`prefetch_world`).
 
     Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
@@ -254,20 +256,12 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             lent_f = np.zeros(own_f.shape)
         world.scratch = lent_i
         world.scratch_f = lent_f
-        contacts, cs, joint_h, sleeping, fell, unswept = step_kernel(
-            world, a[PAIRS_DIRTY] != 0.0, a[DT], a[GX], a[GY], a[HAS_SLEEPERS] != 0.0,
-            a[JOINTS_FILTERED] != 0.0,
-            np.int64(WHOLE))  # not Literal[int](0): see WHOLE
+        status = step_kernel(world, a[DT], np.int64(WHOLE))  # not Literal[int](0): see WHOLE
         lent_i = world.scratch  # (grown, if the step needed more)
         lent_f = world.scratch_f
         world.scratch = own_i
         world.scratch_f = own_f
-        out[i, 0] = 1.0 if contacts else 0.0
-        out[i, 1] = 1.0 if cs else 0.0
-        out[i, 2] = joint_h
-        out[i, 3] = sleeping
-        out[i, 4] = fell
-        out[i, 5] = unswept
+        out[i, STATUS] = status
         out[i, UNWRITTEN] = 0.0
         if positions.shape[1] > 0:
             gather_world(world, i, rows, positions, angles, velocities, awake, touching)

@@ -403,6 +403,65 @@ def _verb(world, slot):
     return borrow(world, "verbs")[slot]
 
 
+SETTINGS_ROW = 18
+"""Count of a world's packed settings at the head of its step row (``World._step_settings``,
+the reference's ``settings``, float64): :func:`_settings_arguments`' values in its order, which
+:func:`step_kernel` reads. Written in place by :func:`.._stepping._ready` when the settings change
+(the tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
+the eighteen cost about 0.5 us a step in Numba's wrapper, which converts each Python object (a
+kernel that does nothing: 1.46 us with the step's 26 arguments, 0.81 with 8, at load 5,
+2026-11-28 night), about 7 % of a 5-ball world's ``World.step``."""
+
+# The rest of the step row: what the step kernel reads and writes besides the settings, so that
+# its call from Python passes the reference, dt and the phase and gets one integer back (each
+# argument and each returned value is converted by Numba's wrapper on every call: a call of
+# eight arguments returning a 6-tuple cost ~300-420 ns more than one of three returning one,
+# small38, 2026-11-29). Integers and flags are exact in float64.
+GRAVITY = SETTINGS_ROW
+"""Gravity (x at GRAVITY, y after it), m/s^2: written with ``World._gravity`` by its writers
+(``World.gravity``'s setter, ``World._renew``), read by each step."""
+JOINTS_FILTERED = GRAVITY + 2
+"""1 when the joint rows leave out a sleeping island's joints (``rows["filtered"]``): written
+by every step's checks that look at the joint rows (:func:`.._stepping._ready`, the usual
+step's first check), read by each step."""
+PAIRS_DIRTY = JOINTS_FILTERED + 1
+"""``World._pairs_dirty`` (a property over this slot): set by Python where a shape or body
+changed by hand, cleared by every step's call."""
+SLEEPERS = PAIRS_DIRTY + 1
+"""``World._sleepers``: bodies asleep after the last step, or possibly asleep since (Python's
+writes, :mod:`impulse2d._sleep`); written by every step that runs to its end."""
+FELL_ASLEEP = SLEEPERS + 1
+"""``World._fell_asleep``: bodies that fell asleep in the last step (written with
+:data:`SLEEPERS`)."""
+JOINT_INV_H = FELL_ASLEEP + 1
+"""``World._joint_inv_h``: 1 / the (sub)step the joint impulses were accumulated over, written
+by a step that solved joints (a step at rest solves none and keeps the last)."""
+REFUSED_ROWS = JOINT_INV_H + 1
+"""The constraint rows of the island the ``direct`` solver refused (status :data:`REFUSED`)."""
+STEP_ROW = REFUSED_ROWS + 1
+"""Length of a world's step row."""
+
+# What the step kernel returns: a set of these bits, 0 for the usual step (Python then has
+# nothing to do but clock it).
+NEW_CONTACTS = 1
+"""The step made a new contact store (kept in the reference: :func:`.world_ref.sync_contacts`)."""
+NEW_CONSTRAINTS = 2
+"""The step made a new constraint store (kept in the reference:
+:func:`.world_ref.sync_constraints`)."""
+UNSWEPT = 4
+"""Fast bodies were left unswept: the world's continuous stage is not compiled yet (Python
+compiles and runs it)."""
+FELL = 8
+"""Islands fell asleep in the step (Python drops the joint rows of a world with joints)."""
+WOKE = 16
+"""The step stopped after its wake stage: a sleeping island woke whose joints the rows leave
+out (Python rebuilds the rows and steps again); nothing after the wake stage ran."""
+PAUSED = 32
+"""The step stopped after the narrowphase (phase :data:`TO_MANIFOLDS`)."""
+REFUSED = 64
+"""The ``direct`` solver refused the step (no body moved; :data:`REFUSED_ROWS`)."""
+
+
 @borrowing_kernel
 def _settings_row(world):
     """The settings the step reads (:data:`SETTINGS_ROW`), in :func:`_settings_arguments`'
@@ -412,6 +471,34 @@ def _settings_row(world):
     return (np.int64(p[0]), np.int64(p[1]), np.int64(p[2]), p[3] != 0.0, p[4], p[5], p[6],
             p[7], p[8], p[9], p[10], p[11], np.int64(p[12]), np.int64(p[13]), p[14] != 0.0,
             p[15], p[16] != 0.0, p[17])
+
+
+@borrowing_kernel
+def _step_inputs(world):
+    """What the step reads of its row besides the settings: gravity (x, y), whether the pairs
+    are dirty (the flag cleared here: the step sees it once), whether some body may be asleep,
+    and whether the joint rows leave out a sleeping island's joints."""
+    p = borrow(world, "settings")
+    pairs_dirty = p[PAIRS_DIRTY] != 0.0
+    p[PAIRS_DIRTY] = 0.0
+    return p[GRAVITY], p[GRAVITY + 1], pairs_dirty, p[SLEEPERS] != 0.0, p[JOINTS_FILTERED] != 0.0
+
+
+@borrowing_kernel
+def _step_outputs(world, sleeping, fell, joint_h):
+    """What a step that ran to its end leaves in its row for Python: the sleeping counts, and
+    1 / the joints' (sub)step if it solved joints (``joint_h > 0``: else the last is kept)."""
+    p = borrow(world, "settings")
+    p[SLEEPERS] = sleeping
+    p[FELL_ASLEEP] = fell
+    if joint_h > 0.0:
+        p[JOINT_INV_H] = 1.0 / joint_h
+
+
+@borrowing_kernel
+def _refused(world, joint_h):
+    """The rows of the island the ``direct`` solver refused (``joint_h``: minus them)."""
+    borrow(world, "settings")[REFUSED_ROWS] = -joint_h
 
 
 @borrowing_kernel
@@ -456,33 +543,39 @@ def _velocities_rows(world, velocity_tolerance):
 
 
 @gil_free_kernel
-def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, phase):
+def step_kernel(world, dt, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
-    with the settings of its row :data:`SETTINGS_ROW` (the reference's ``settings``).
+    with the settings and inputs of its step row (the reference's ``settings``: the settings,
+    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag and the
+    count of sleepers, :data:`STEP_ROW`).
 
-    Returns whether it made a new contact store and whether it made a new constraint store
-    (both kept in the reference only: Python fetches each when it needs it,
-    :func:`.world_ref.sync_contacts` and :func:`.world_ref.sync_constraints`), the (sub)step
-    the joint impulses were accumulated over, the number of sleeping bodies after the step,
-    the number that fell asleep in it, and the number of fast bodies left unswept because the
-    world's continuous stage is not compiled yet (Python then runs it). ``world.clock``
-    receives the cycle counter before each stage and at the end (see :data:`STAGES`).
+    Returns a set of status bits, 0 for the usual step: whether it made a new contact store
+    (:data:`NEW_CONTACTS`) and a new constraint store (:data:`NEW_CONSTRAINTS`; both kept in
+    the reference only: Python fetches each when it needs it, :func:`.world_ref.sync_contacts`
+    and :func:`.world_ref.sync_constraints`), whether islands fell asleep (:data:`FELL`),
+    whether fast bodies were left unswept because the world's continuous stage is not compiled
+    yet (:data:`UNSWEPT`: Python then runs it), and the early stops (:data:`WOKE`,
+    :data:`PAUSED`, :data:`REFUSED`). A step that runs to its end writes the sleeping counts
+    and the joints' reaction scale into the row (:func:`_step_outputs`), where Python reads
+    them (``World._sleepers``, ``_fell_asleep``, ``_joint_inv_h``); every call clears the
+    dirty pairs' flag. ``world.clock`` receives the cycle counter before each stage and at the
+    end (see :data:`STAGES`).
 
     A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
     moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
-    nothing), the joint substep 0 (Python keeps the last one).
+    nothing), the joints' reaction scale kept.
 
-    ``has_sleepers``: some body may be asleep (the wake stage runs). ``joints_filtered``: the
-    joint rows leave out some sleeping island's joints; if this step wakes a sleeping island,
-    its joints must be solved in it, so the step stops after the wake stage (the sleeping
-    count returned is then -1) and Python runs it again with the rows rebuilt. The stages
+    Some body may be asleep (the row's count of sleepers): the wake stage runs. The joint rows
+    leave out some sleeping island's joints (the row's flag): if this step wakes a sleeping
+    island, its joints must be solved in it, so the step stops after the wake stage
+    (:data:`WOKE`) and Python runs it again with the rows rebuilt. The stages
     before are idempotent (bounds, pairs, manifolds of unmoved bodies) and the bodies not yet
     moved, so the second run is the step the rows would have given; it costs a narrowphase
     on the rare step that wakes a jointed island.
 
     ``phase``: :data:`WHOLE` runs every stage; a world with Python callbacks
     (:mod:`impulse2d.callbacks`) runs the step in two calls, :data:`TO_MANIFOLDS` (bounds,
-    pairs, narrowphase; then it returns, the sleeping count -2) and :data:`FROM_MANIFOLDS`
+    pairs, narrowphase; then it returns, :data:`PAUSED`) and :data:`FROM_MANIFOLDS`
     (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
     off between the two.
 
@@ -503,11 +596,12 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
      restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
      enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
+    gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
     # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
     # atomic increment and decrement of a reference count per kernel it passed through, 87 a
     # step of 5 balls (gdb, 2026-11-29). The stages take what they need in kernels that count
     # none; here only the scratch is grown when a world outgrows it (rare).
-    new_contacts = False
+    status = 0  # NEW_CONTACTS | NEW_CONSTRAINTS, once known
     if phase != FROM_MANIFOLDS:
         _tick(world, 0)
         # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
@@ -515,12 +609,15 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
         if size > 0:
             grow(world, size)
         n_moved, new_contacts = _update_bounds(world, pairs_dirty)
+        if new_contacts:
+            status = NEW_CONTACTS
         _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
             sleeping = _at_rest(world)
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
                 _ticks_after(world, 1)
-                return False, False, 0.0, sleeping, 0, 0
+                _step_outputs(world, sleeping, 0, 0.0)
+                return 0
         paired = False
         if _contact_rows(world) == 0:
             # No contact at all (a chain, a world of joints only): the contact stages are
@@ -536,13 +633,13 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
             if chains != 0:
                 call_collide(chains, (world, friction_mixing, restitution_mixing))
         if phase == TO_MANIFOLDS:
-            return new_contacts, False, 0.0, -2, 0, 0
+            return status | PAUSED
     else:
         paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
     if has_sleepers and _wake(world) > 0:
         if joints_filtered:
-            return new_contacts, False, 0.0, -1, 0, 0
+            return status | WOKE
         find_contacts(world)  # the woken islands' contacts join this step's
     _tick(world, 2)
 
@@ -559,6 +656,7 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
     new_cs, lanes_needed = _constraints_needed(world, n)
     if new_cs:
         world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
+        status |= NEW_CONSTRAINTS
     _mark_runs(world)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     rows = _velocities_rows(world, velocity_tolerance)
@@ -569,19 +667,23 @@ def step_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, p
                            joint_damping_ratio, contact_speed, restitution_threshold,
                            max_linear_speed, baumgarte, velocity_tolerance, enable_continuous)
     if joint_h < 0.0:  # the direct solver refused the step: no body moved, no sleep timer runs
-        return new_contacts, new_cs, joint_h, 0, 0, 0
+        _refused(world, joint_h)
+        return status | REFUSED
     sleeping, fell = 0, 0
     if enable_sleep or has_sleepers:
         sleeping, fell = _sleep(world, dt, time_to_sleep, enable_sleep)
         _tick(world, 5)  # counted with finalize
+    _step_outputs(world, sleeping, fell, joint_h)
+    if fell > 0:
+        status |= FELL
     if fast > 0:
         continuous = _verb(world, CONTINUOUS)
         if continuous == 0:
             _tick(world, 6)
-            return new_contacts, new_cs, joint_h, sleeping, fell, fast  # Python sweeps them
+            return status | UNSWEPT  # Python sweeps them
         call_continuous(continuous, (world,))
     _tick(world, 6)
-    return new_contacts, new_cs, joint_h, sleeping, fell, 0
+    return status
 
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
@@ -608,8 +710,8 @@ def _same_touching(key, count, touching):
 
 
 @gil_free_kernel
-def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filtered, n,
-                       touching, forces, torques, starts, first, whole_dt, far_distance):
+def step_repeat_kernel(world, dt, n, touching, forces, torques, starts, first, whole_dt,
+                       far_distance):
     """Up to ``n`` whole steps of :func:`step_kernel` in one call from Python (each the step
     that one call would take, bit for bit), stopping after the first step that leaves
     Python something to do: the touching contacts' keys are no longer ``touching`` (the
@@ -624,13 +726,14 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
     moved more than ``far_distance`` (m) beyond what their velocity now accounts for
     (``|origin - start - v whole_dt|``) are counted (the caller's continuous test).
 
-    Returns :func:`step_kernel`'s tuple for the last step taken (whether any step made a new
-    contact store, and a new constraint store), the
-    number of steps taken, whether the step after them stopped
-    at its wake stage (a jointed island woke, its joints not in the rows: that step is not
-    counted, and is taken again once Python has rebuilt the rows, as
-    :func:`.._stepping.step_world` does), whether the touching contacts' keys now differ from
-    ``touching``, and the count of far bodies."""
+    Returns :func:`step_kernel`'s status bits for the last step taken, with
+    :data:`NEW_CONTACTS` and :data:`NEW_CONSTRAINTS` if any step made a new store, and
+    :data:`WOKE` if the step after them stopped at its wake stage (a jointed island woke, its
+    joints not in the rows: that step is not counted, and is taken again once Python has
+    rebuilt the rows, as :func:`.._stepping.step_world` does); the number of steps taken,
+    whether the touching contacts' keys now differ from ``touching``, and the count of far
+    bodies. Each step reads and writes the world's step row as its own call would (the dirty
+    pairs' flag seen by the first, each step's count of sleepers by the next)."""
     bodies = borrow(world, "bodies")
     rows = bodies.force.shape[0]
     kept = forces.shape[0] == rows and torques.shape[0] == rows
@@ -640,37 +743,29 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
             torques[:] = bodies.torque
         if starts.shape[0] == rows:
             starts[:, :] = bodies.origin
-    new_contacts = False
-    new_cs = False
-    joint_h, sleeping, fell, unswept = 0.0, 0, 0, 0
+    stores = 0  # NEW_CONTACTS | NEW_CONSTRAINTS of any step
+    status = 0
     taken = 0
-    woke = False
     changed = False
     for k in range(n):
         if kept and (k > 0 or not first):
             bodies.force[:, :] = forces
             bodies.torque[:] = torques
-        contacts, cs, step_h, step_sleeping, step_fell, step_unswept = step_kernel(
-            world, pairs_dirty and k == 0, dt, gx, gy, has_sleepers, joints_filtered,
-            np.int64(WHOLE))  # int64, as Python's calls compile it (see WHOLE)
-        if contacts:
-            new_contacts = True
-        if cs:
-            new_cs = True
-        if step_sleeping < 0:
-            woke = True
+        step = step_kernel(world, dt, np.int64(WHOLE))  # int64, as Python's calls (see WHOLE)
+        stores |= step & (NEW_CONTACTS | NEW_CONSTRAINTS)
+        if step & WOKE:
+            status |= WOKE
             break
-        joint_h, sleeping, fell, unswept = step_h, step_sleeping, step_fell, step_unswept
+        status = step
         taken += 1
-        has_sleepers = sleeping > 0
         if not _same_touching(borrow_column(world, "contacts", "key"),
                               borrow_column(world, "contacts", "count"), touching):
             changed = True
             break
-        if joint_h < 0.0 or fell > 0 or unswept > 0:
+        if step & (REFUSED | FELL | UNSWEPT):
             break
     far = 0
-    if taken == n and whole_dt > 0.0 and unswept == 0:
+    if taken == n and whole_dt > 0.0 and not status & UNSWEPT:
         origin = bodies.origin
         v = bodies.v
         limit = far_distance * far_distance
@@ -680,8 +775,7 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
                 ey = origin[i, 1] - starts[i, 1] - v[i, 1] * whole_dt
                 if ex * ex + ey * ey > limit:
                     far += 1
-    return (new_contacts, new_cs,
-            joint_h, sleeping, fell, unswept, taken, woke, changed, far)
+    return status | stores, taken, changed, far
 
 
 _step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
@@ -869,16 +963,6 @@ def needed_units(world, by_type) -> dict:
     return needed
 
 
-SETTINGS_ROW = 18
-"""Length of a world's row of packed settings (``World._step_settings``, the reference's
-``settings``, float64): :func:`_settings_arguments`' values in its order, which
-:func:`step_kernel` reads. Written in place by :func:`.._stepping._ready` when the settings change
-(the tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
-the eighteen cost about 0.5 us a step in Numba's wrapper, which converts each Python object (a
-kernel that does nothing: 1.46 us with the step's 26 arguments, 0.81 with 8, at load 5,
-2026-11-28 night), about 7 % of a 5-ball world's ``World.step``."""
-
-
 def _settings_arguments(s) -> tuple:
     """The settings as :func:`step_kernel` reads them (:data:`SETTINGS_ROW`), converted once
     per change of the settings rather than once per step."""
@@ -898,9 +982,7 @@ def _settings_arguments(s) -> tuple:
 def _step_arguments(world, dt: float) -> tuple:
     """The arguments of :func:`step_kernel` for ``world`` (what :func:`.._stepping.step_world`
     passes)."""
-    gx, gy = world._gravity
-    return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-            bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
+    return stores_for_step(world), float(dt), WHOLE
 
 
 def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,

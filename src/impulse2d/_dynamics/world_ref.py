@@ -15,10 +15,11 @@ new ones back so that Python can see them.
 
 The reference also carries the world's table of verbs: the addresses of the kernels compiled
 for this world on first need (the solver, each joint type: :mod:`.verbs`), which Python
-writes into the shared array without rebuilding the reference; and the world's settings as
-the step reads them, one row of float64 that Python writes in place when they change
-(:data:`.step.SETTINGS_ROW`), so that the step's call from Python passes a few scalars rather
-than eighteen (each argument is converted by Numba's wrapper on every call).
+writes into the shared array without rebuilding the reference; and the world's step row, one
+row of float64: the settings as the step reads them, which Python writes in place when they
+change, then gravity, the flags and counts the step reads and writes (:data:`.step.STEP_ROW`),
+so that the step's call from Python passes the reference, dt and the phase and returns one
+integer (each argument and returned value is converted by Numba's wrapper on every call).
 
 Without the JIT (``NUMBA_DISABLE_JIT=1``) the reference is a plain object with the same fields.
 """
@@ -79,8 +80,8 @@ WORLD_STORES = WorldStoresType([
     ("diagnostics", types.Array(types.float64, 1, "C")),  # the solver's record (.diagnostics;
                                                            # empty while they are off)
     ("lengths", types.Array(types.float64, 1, "C")),  # tolerances in the world's unit (.lengths)
-    ("settings", types.Array(types.float64, 1, "C")),  # the packed settings the step reads
-                                                        # (.step.SETTINGS_ROW)
+    ("settings", types.Array(types.float64, 1, "C")),  # the step row: the packed settings,
+                                                        # its inputs, outputs (.step.STEP_ROW)
     ("static_grid", STATIC_GRID_TYPE),  # the continuous stage's kept grid (.static_grid)
     # the awake sets (.awake): counts and flags, then the awake body, shape and contact rows,
     # and each body's contact rows
