@@ -125,8 +125,11 @@ from ._dynamics.world_ref import put_contact_stores, sync_constraints, sync_cont
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE, new_table
 from .settings import WorldSettings
 
-FORMAT = 1
-"""Version of the snapshot's layout (not of the stores: those are checked column by column)."""
+FORMAT = 2
+"""Version of the snapshot's layout (not of the stores: those are checked column by column).
+2: the step row (``_step_settings``) holds gravity, the dirty pairs' flag, the sleeping counts
+and the joints' reaction scale (26 slots, 18 before), which the step kernel reads; a format-1
+pickle's shorter row would be read past its end, so it is refused with the error below."""
 
 _COUNTS = slice(DIRECT_COUNTS, DIRECT_COUNTS + len(DIRECT_COUNT_NAMES))
 """The slots of the table of verbs that are counters (state); all others are addresses, or
