@@ -61,7 +61,7 @@ def test_bad_precision_raises_and_changes_nothing(value):
 
 
 def test_a_float32_world_solves_in_float32_lanes_after_its_float64_ones():
-    world = _run(*_pyramid("float32", base=8), 20)
+    world = _run(*_pyramid("float32", base=8), 20)  # 36 boxes: lanes pay (MIN_BODIES)
     assert world._verbs[LANES] == step_module.LANES_F32_KERNEL.address()
     cs = world._constraints
     rows = lane_rows(cs.count.shape[0])
@@ -72,6 +72,21 @@ def test_a_float32_world_solves_in_float32_lanes_after_its_float64_ones():
     assert np.array_equal(impulses.astype(np.float32).astype(np.float64), impulses)
     pgs = _run(*_pyramid("float32", base=8, solver="pgs"), 5)
     assert pgs._verbs[LANES] == step_module.LANES_KERNEL.address()  # (float64: documented)
+
+
+@pytest.mark.parametrize("scene, params", [("pyramid", {"base": 7}), ("bouncing_balls", {})])
+def test_a_small_float32_world_is_a_float64_world_row_by_row(scene, params):
+    """Under ``MIN_BODIES`` dynamic bodies (a pyramid of 28 boxes; five balls bouncing with
+    restitution) a float32 world's contacts go row by row in float64, where lanes do not pay:
+    its state after 120 steps is the float64 world's, bit for bit."""
+    worlds = {}
+    for precision in ("float64", "float32"):
+        world = i2d.World(solver_precision=precision, enable_sleep=False)
+        info = build_scene(world, scene, **params)
+        worlds[precision] = _run(world, info, 120)
+    assert worlds["float32"]._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert worlds["float32"].state_hash() == worlds["float64"].state_hash()
+    assert worlds["float32"]._contacts.normal_impulse.any()
 
 
 # A pyramid of 20 boxes a side (210 boxes of 1 m), sleeping off, 300 steps (5 s) at 60 Hz.

@@ -73,7 +73,10 @@ loop, computing both points of every row, with a gather and a scatter around it,
 world of fewer than :data:`MIN_BODIES` dynamic bodies holds :func:`rows_entry` instead: the same
 verbs on the rows, by address too (the solver asks it, :func:`in_lanes`, whether to prepare
 the lanes or the rows). The choice is made when the table of verbs is filled, so that a world
-compiles one of the two; the bits are the same either way.
+compiles one of the two; the bits are the same either way. A small world of
+``WorldSettings(solver_precision="float32")`` goes row by row too, in float64: its float32
+lanes stepped the 10-body batch at 1.37-1.43x its float64 rows' CPU (BENCHMARKS.md, session 14,
+``prec39``), so that its bits are a float64 world's.
 """
 
 from __future__ import annotations
@@ -487,8 +490,10 @@ def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linea
 
 
 def lanes_pay(world) -> bool:
-    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`) rather than row by
-    row (:func:`rows_entry`): from :data:`MIN_BODIES` dynamic bodies. Decided when the step
+    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`, or a float32
+    world's :func:`.contact_lanes_f32.lanes_f32_entry`) rather than row by row
+    (:func:`rows_entry`, in float64 whatever the world's precision): from :data:`MIN_BODIES`
+    dynamic bodies. Decided when the step
     fills the world's table of verbs (its first step, and after a change of settings or joint
     rows), so that a world compiles one of the two; both give the same bits."""
     bodies = world._bodies

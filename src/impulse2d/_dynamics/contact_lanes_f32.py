@@ -30,7 +30,8 @@ its rows after it (the diagnostics read the float64 lanes between passes).
 widens them back; integration, restitution and the rest of the step are float64. A float32
 world's results are bit-identical for any thread count (the same colour runs, the same code per
 row) but not those of a float64 world. The float32 instance is compiled only when a world asks
-for float32 (:data:`.step.LANES_F32_KERNEL`).
+for float32 and is large enough for lanes (:data:`.step.LANES_F32_KERNEL`; a smaller one solves
+row by row in float64, :func:`.contact_lanes.lanes_pay`).
 """
 
 from __future__ import annotations

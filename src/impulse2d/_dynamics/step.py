@@ -729,9 +729,11 @@ units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 LANES_F32_KERNEL = LazyKernel(lanes_f32_entry, LANES_SIGNATURE,
                               "the wide contact solver in float32", 7.0)
 """The contact passes in float32 (:mod:`.contact_lanes_f32`) of a world of
-``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS``, whatever
-its size; about 1.6x the float64 entry's compile (8.9-9.9 s of CPU against its 4.9-7.7 in the
-same processes, uncached, load ~8: ``benchmarks/lanes_f32_compile.py``), in the units above."""
+``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS`` and whose
+contacts are solved in lanes (:func:`.contact_lanes.lanes_pay`; a smaller world's go row by
+row in float64, :data:`ROWS_KERNEL`); about 1.6x the float64 entry's compile (8.9-9.9 s of CPU
+against its 4.9-7.7 in the same processes, uncached, load ~8:
+``benchmarks/lanes_f32_compile.py``), in the units above."""
 
 F32_SOLVERS = ("soft_step", "soft_step_v31")
 """The solvers that call the float32 passes' load and store (the others keep float64)."""
@@ -850,9 +852,14 @@ def needed_units(world, by_type) -> dict:
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
-        needed[LANES] = LANES_KERNEL if lanes_pay(world) else ROWS_KERNEL
-        if settings.solver_precision == "float32" and settings.solver in F32_SOLVERS:
+        # a small world's contacts go row by row (float64) whatever its precision: the lanes
+        # do not pay there, float32 ones neither (the 10-body batch: 1.37-1.43x float64's CPU)
+        if not lanes_pay(world):
+            needed[LANES] = ROWS_KERNEL
+        elif settings.solver_precision == "float32" and settings.solver in F32_SOLVERS:
             needed[LANES] = LANES_F32_KERNEL
+        else:
+            needed[LANES] = LANES_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):
