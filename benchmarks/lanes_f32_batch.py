@@ -8,9 +8,10 @@ The world is :func:`batch_bench.ten_bodies` (8 circles, 2 boxes dropped onto a f
 **world-step**: one 1/60 s soft step (4 substeps, a warm start, a biased and a relax pass a
 substep) of one such world, in a ``WorldBatch`` on one thread. Each round replicates the world
 ``n`` times at each precision (fresh batches) and steps each batch ``--steps`` steps after the
-drop, timed in thread CPU, the precisions' order swapped every round. A float64 world of 10
-bodies solves its contacts row by row (``contact_lanes.MIN_BODIES``), a float32 one in the
-float32 lanes whatever its size (``step.LANES_F32_KERNEL``). Printed: each precision's median
+drop, timed in thread CPU, the precisions' order swapped every round. A world of 10 bodies
+solves its contacts row by row in float64 whatever its precision (``contact_lanes.MIN_BODIES``;
+before session 15 a float32 one took the float32 lanes whatever its size: 1.37-1.43x float64's
+CPU, BENCHMARKS.md, session 14, ``prec39``). Printed: each precision's median
 CPU per world-step (us) and the median of the rounds' float32 / float64 ratios, with their
 range and the load.
 """

@@ -182,7 +182,7 @@ def _bodies():
 
     def restitution_(world, a):
         cs = borrow(world, "constraints")
-        restitution(cs, borrow(world, "bodies"), in_lanes(world), 0, np.int64(a[N]), 1.0,
+        restitution(world, cs, borrow(world, "bodies"), in_lanes(world), 0, np.int64(a[N]), 1.0,
                     a[CAP], a[GX], a[GY], 0.5 * a[H])
         return 0.0
 

@@ -17,9 +17,10 @@ import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics.contact_lanes import sync_constraint_rows
 from impulse2d._dynamics.contact_lanes_f32 import solve_contacts32, warm_start_contacts32
 from impulse2d._dynamics.lane_layout import FIELDS, lane_rows
-from impulse2d._dynamics.verbs import LANES
+from impulse2d._dynamics.verbs import LANE_PREPARE, LANES
 from impulse2d.scenes import build_scene, step_scene
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
@@ -60,18 +61,55 @@ def test_bad_precision_raises_and_changes_nothing(value):
     assert i2d.World().settings.solver_precision == "float64"
 
 
-def test_a_float32_world_solves_in_float32_lanes_after_its_float64_ones():
-    world = _run(*_pyramid("float32", base=8), 20)
+def test_a_float32_world_solves_in_float32_lanes_in_half_the_bytes():
+    world = _run(*_pyramid("float32", base=8), 20)  # 36 boxes: lanes pay (MIN_BODIES)
     assert world._verbs[LANES] == step_module.LANES_F32_KERNEL.address()
+    assert world._verbs[LANE_PREPARE] == step_module.PREPARE_F32_KERNEL.address()
     cs = world._constraints
     rows = lane_rows(cs.count.shape[0])
-    assert cs.lanes.shape[0] >= rows + rows // 2 and cs.lanes.shape[1] == FIELDS
+    # the float32 lanes of `rows` rows in the bytes of rows // 2 float64 ones (kept up to 2x)
+    assert rows // 2 <= cs.lanes.shape[0] <= rows and cs.lanes.shape[1] == FIELDS
     # what the step keeps (the warm start's impulses) is float32 arithmetic, widened
     impulses = world._contacts.normal_impulse
     assert (impulses > 0).any()
     assert np.array_equal(impulses.astype(np.float32).astype(np.float64), impulses)
     pgs = _run(*_pyramid("float32", base=8, solver="pgs"), 5)
     assert pgs._verbs[LANES] == step_module.LANES_KERNEL.address()  # (float64: documented)
+    assert pgs._verbs[LANE_PREPARE] == 0
+
+
+def test_a_float32_world_reads_its_rows_back_from_its_float32_lanes():
+    """What Python reads of the rows (``sync_constraint_rows``: the constraint rows, the state
+    hash) comes from the float32 lanes, widened: each row's inverse masses are its bodies'
+    rounded to float32, its normal a unit vector to float32's rounding, its anchors those of
+    finite float32 values."""
+    world = _run(*_pyramid("float32", base=8), 20)
+    sync_constraint_rows(world)
+    cs = world._constraints
+    assert not cs.in_lanes.any() and cs.count.shape[0] > 0
+    bodies = world._bodies
+    for column, side in ((0, cs.body_a), (2, cs.body_b)):
+        expected = bodies.inv_mass[side].astype(np.float32).astype(np.float64)
+        assert np.array_equal(cs.inv_mass[:, column], expected)
+    assert np.abs(np.hypot(cs.normal[:, 0], cs.normal[:, 1]) - 1.0).max() < 1e-6
+    anchors = cs.r_a[:, 0]
+    assert np.array_equal(anchors.astype(np.float32).astype(np.float64), anchors)
+    assert np.isfinite(anchors).all() and (anchors != 0.0).any()
+
+
+@pytest.mark.parametrize("scene, params", [("pyramid", {"base": 7}), ("bouncing_balls", {})])
+def test_a_small_float32_world_is_a_float64_world_row_by_row(scene, params):
+    """Under ``MIN_BODIES`` dynamic bodies (a pyramid of 28 boxes; five balls bouncing with
+    restitution) a float32 world's contacts go row by row in float64, where lanes do not pay:
+    its state after 120 steps is the float64 world's, bit for bit."""
+    worlds = {}
+    for precision in ("float64", "float32"):
+        world = i2d.World(solver_precision=precision, enable_sleep=False)
+        info = build_scene(world, scene, **params)
+        worlds[precision] = _run(world, info, 120)
+    assert worlds["float32"]._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert worlds["float32"].state_hash() == worlds["float64"].state_hash()
+    assert worlds["float32"]._contacts.normal_impulse.any()
 
 
 # A pyramid of 20 boxes a side (210 boxes of 1 m), sleeping off, 300 steps (5 s) at 60 Hz.
@@ -106,9 +144,10 @@ def test_a_pyramid_stands_in_float32_as_in_float64():
                     reason="Numba has no thread-safe threading layer here")
 @pytest.mark.parametrize("diagnostics", [False, True])
 def test_float32_is_the_same_bits_for_every_thread_count(monkeypatch, diagnostics):
-    """Every pass parallel (``_threads.MIN_ROWS`` 1, as ``tests/test_threads.py``): the rows'
-    load into the float32 lanes and their store back go by the threads' pieces too; with the
-    diagnostics on every pass stores its rows."""
+    """Every pass parallel (``_threads.MIN_ROWS`` 1, as ``tests/test_threads.py``): the prepare
+    into the float32 lanes, restitution and the copy back of the impulses go by the threads'
+    pieces too; with the diagnostics on the rows are read from the float32 lanes between
+    the passes."""
     monkeypatch.setattr(_threads, "MIN_ROWS", 1)
     monkeypatch.setattr(_threads, "MIN_BODIES", 1)
     hashes = set()
@@ -119,8 +158,8 @@ def test_float32_is_the_same_bits_for_every_thread_count(monkeypatch, diagnostic
 
 
 def test_measuring_a_float32_solve_changes_nothing():
-    """The diagnostics read the float64 lanes between the passes: a float32 pass stores its
-    rows there after it, and the motion is the bits of the unmeasured world."""
+    """The diagnostics read the rows between the passes, which the float32 entry fills from
+    its lanes: the motion is the bits of the unmeasured world."""
     plain = _run(*_pyramid("float32", base=9), 40)
     measured = _run(*_pyramid("float32", base=9, diagnostics="exact"), 40)
     assert plain.state_hash(motion_only=True) == measured.state_hash(motion_only=True)
@@ -148,9 +187,52 @@ def test_a_float32_world_in_a_batch_equals_itself_alone(batch_threads):
     assert [w.state_hash() for w in batch.worlds] == [w.state_hash() for w in alone]
 
 
+def _bounces(precision, restitutions, drop=2.0, radius=0.25, steps=90):
+    """Each ball's first apex after its first bounce (its centre's height, m): ``len(restitutions)``
+    balls 1 m apart dropped from ``drop`` (their lowest point) onto a static box, sleeping off."""
+    world = i2d.World(gravity=(0.0, -10.0), solver_precision=precision, enable_sleep=False)
+    world.create_body(type="static", position=(0.0, -0.5)).create_box(
+        0.5 * len(restitutions) + 1.0, 0.5, restitution=0.0)
+    balls = []
+    for k, e in enumerate(restitutions):
+        ball = world.create_body(type="dynamic", position=(k - 0.5 * len(restitutions),
+                                                           drop + radius))
+        ball.create_circle(radius, restitution=e)
+        balls.append(ball)
+    ys, vys = [], []
+    for _ in range(steps):
+        world.step(DT)
+        ys.append([b.position[1] for b in balls])
+        vys.append([b.linear_velocity[1] for b in balls])
+    ys, vys = np.array(ys), np.array(vys)
+    apex = []
+    for k in range(len(balls)):
+        up = np.flatnonzero(vys[:, k] > 0.0)
+        first = up[0]
+        down = np.flatnonzero(vys[first:, k] <= 0.0)
+        apex.append(ys[first:first + down[0] + 1, k].max())
+    return world, np.array(apex)
+
+
+def test_restitution_on_float32_lanes_bounces_as_on_float64_ones():
+    """Restitution reads the float32 lanes (widened) and writes them (rounded): 40 balls (the
+    lanes pay) with restitution 0.5, 0.75 and 1 bounce to within 0.1 mm of float64's apexes,
+    and those within 3 % of e^2 h (h = 2 m, the drop of the ball's lowest point)."""
+    restitutions = [(0.5, 0.75, 1.0)[k % 3] for k in range(40)]
+    world64, apex64 = _bounces("float64", restitutions)
+    world32, apex32 = _bounces("float32", restitutions)
+    assert world32._verbs[LANES] == step_module.LANES_F32_KERNEL.address()
+    assert world64._verbs[LANES] == step_module.LANES_KERNEL.address()
+    expected = np.array(restitutions) ** 2 * 2.0 + 0.25
+    assert np.abs(apex64 - expected).max() < 0.03 * 2.0
+    assert np.abs(apex32 - apex64).max() < 1e-4
+
+
 def test_precision_travels_in_snapshots_and_a_change_midway_steps_on():
     """The setting is restored with a snapshot; a world switched to float64 midway and back
-    steps on (its lanes' store holds both regions: no stale float32 value is read)."""
+    steps on (its rows are read back from its lanes before they change precision, and a
+    float32 prepare writes every lane a float32 pass reads: no value of the other precision is
+    read)."""
     world, info = _pyramid("float32", base=8)
     _run(world, info, 20)
     snap = world.snapshot()
@@ -177,11 +259,10 @@ def _has_avx2():
 
 
 @numba.njit(cache=False)
-def _passes32(cs, bodies, lanes, offset, n):
-    """A soft step's warm start and biased pass on the float32 lanes ``lanes[offset:]``."""
-    warm_start_contacts32(cs, bodies, lanes, offset, 0, n)
-    solve_contacts32(cs, bodies, lanes, offset, 0, n, 240.0, True, True, 0.0, 0.0, 3.0, False,
-                     1600.0)
+def _passes32(cs, bodies, lanes, n):
+    """A soft step's warm start and biased pass on the float32 lanes ``lanes``."""
+    warm_start_contacts32(cs, bodies, lanes, 0, n)
+    solve_contacts32(cs, bodies, lanes, 0, n, 240.0, True, True, 0.0, 0.0, 3.0, False, 1600.0)
 
 
 @pytest.mark.skipif(NO_JIT or not _has_avx2(), reason="machine code needs the JIT and AVX2")
@@ -192,9 +273,7 @@ def test_the_float32_passes_compile_to_packed_single_arithmetic():
     world = _run(*_pyramid("float32", base=8), 2)
     cs, bodies = _copy(world._constraints), _copy(world._bodies)
     lanes = cs.lanes.reshape(cs.lanes.size).view(np.float32)
-    n = cs.count.shape[0]
-    offset = np.uint64(2 * lane_rows(n) * FIELDS)  # (contact_lanes_f32.float32_offset)
-    _passes32(cs, bodies, lanes, offset, n)  # (a kernel loaded from the cache has no signature)
+    _passes32(cs, bodies, lanes, cs.count.shape[0])  # (one loaded from the cache has no signature)
     for kernel, packed in ((solve_contacts32, 40), (warm_start_contacts32, 10)):
         signatures = {tuple(types.unliteral(t) for t in sig) for sig in kernel.signatures}
         assert signatures, kernel

@@ -61,7 +61,11 @@ type, so that Numba compiles them once on the float64 lanes (:func:`warm_start_c
 :func:`solve_contacts_wide`: the bits and the vector loops they had when written for float64
 alone; the casts are no-ops there) and once
 on float32 lanes for a world of ``WorldSettings(solver_precision="float32")``
-(:mod:`.contact_lanes_f32`), computed in float32 throughout.
+(:mod:`.contact_lanes_f32`), computed in float32 throughout. So are what writes and reads the
+lanes around them (the prepare, :func:`restitution_lanes`, :func:`impulses_from`,
+:func:`columns_from`: computed in float64, the float32 lanes' values widened as they are read
+and rounded as they are stored), which such a world calls through its float32 entry, so that a
+float64 world compiles none of it.
 
 ``cs.lane_end[q]`` (:func:`.constraint_graph.mark_colour_runs`) is the end of the colour run
 that holds row ``q``; the step marks it after colouring. The ``pgs_ngs``, ``pgs_block`` and
@@ -73,7 +77,10 @@ loop, computing both points of every row, with a gather and a scatter around it,
 world of fewer than :data:`MIN_BODIES` dynamic bodies holds :func:`rows_entry` instead: the same
 verbs on the rows, by address too (the solver asks it, :func:`in_lanes`, whether to prepare
 the lanes or the rows). The choice is made when the table of verbs is filled, so that a world
-compiles one of the two; the bits are the same either way.
+compiles one of the two; the bits are the same either way. A small world of
+``WorldSettings(solver_precision="float32")`` goes row by row too, in float64: its float32
+lanes stepped the 10-body batch at 1.37-1.43x its float64 rows' CPU (BENCHMARKS.md, session 14,
+``prec39``), so that its bits are a float64 world's.
 """
 
 from __future__ import annotations
@@ -85,26 +92,32 @@ from numba.extending import intrinsic
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
-from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration, push_point,
-                             restitution_gap, rows_of, solve_contacts, warm_start_contacts)
+from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration,
+                             prepare_contacts, push_point, restitution_gap, rows_of,
+                             solve_contacts, warm_start_contacts)
 from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
                           lane_index, point_kept, scratch_chunk)
-from .verbs import DIAGNOSTICS, LANES, call_lanes
+from .verbs import DIAGNOSTICS, LANE_PREPARE, LANES, call_lane_prepare, call_lanes
 from .world_ref import borrow, sync_constraints
 
-LANE_WARM_START, LANE_SOLVE, LANE_MODE, LANE_LOAD, LANE_STORE = 0, 1, 2, 3, 4
+LANE_WARM_START, LANE_SOLVE, LANE_MODE, LANE_RESTITUTION, LANE_FINISH, LANE_ROWS = range(6)
 """What the contact passes' entry is asked to do (its ``verb``): warm start, solve, say
 whether it solves in float64 lanes (1.0), float32 lanes (2.0, :mod:`.contact_lanes_f32`) or row
-by row (0.0), or, around the solve of a float32 world, load the prepared rows into its float32
-lanes and store what the passes wrote back (:func:`load_lanes`, :func:`store_lanes`: nothing
-for the float64 passes)."""
+by row (0.0), or, asked of the float32 entry only, what reads its lanes after the solve:
+restitution (:func:`restitution`), the copy back of the kept impulses or every column
+(:func:`finish_lanes`), every column between the passes (:func:`rows_for_diagnostics`)."""
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs")
 """The solvers (``WorldSettings.solver``) whose contacts are solved by the entry in the world's
 slot :data:`~.verbs.LANES`: :func:`lanes_entry` or, for a small world, :func:`rows_entry`."""
+
+F32_SOLVERS = ("soft_step", "soft_step_v31")
+"""The solvers that solve a ``WorldSettings(solver_precision="float32")`` world's contacts in
+float32 lanes (:mod:`.contact_lanes_f32`; ``pgs`` stays float64: its early stop adds the
+totals in the lanes mid-solve, :func:`add_lane_totals`)."""
 
 MIN_BODIES = 32
 """Dynamic bodies from which a world's contacts are solved in lanes (:func:`lanes_pay`).
@@ -384,25 +397,25 @@ def _piece(cs, lo, hi):
 
 
 @inline_kernel
-def _warm_start(cs, bodies, lanes, offset, first, last):
-    """The warm start of the rows ``first:last``, colour by colour, on the lanes ``lanes`` whose
-    rows start at ``offset`` (float64 or float32: the one source of both precisions' passes)."""
+def _warm_start(cs, bodies, lanes, first, last):
+    """The warm start of the rows ``first:last``, colour by colour, on the lanes ``lanes``
+    (float64 or float32: the one source of both precisions' passes)."""
     hi = np.uint64(last)
     scratch = scratch_chunk(lanes)
     lo = np.uint64(first)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, scratch, bodies, base + offset, start, i0, i1, False)
-        _warm_lanes(lanes, scratch, base + offset, i0, i1)
+        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, False)
+        _warm_lanes(lanes, scratch, base, i0, i1)
         _scatter(cs, scratch, bodies, start, i0, i1)
         lo = end
 
 
 @inline_kernel
-def _solve(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+def _solve(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
            contact_speed, last_sweep, speed_cap):
-    """A velocity pass of the rows ``first:last``, colour by colour, on the lanes ``lanes`` whose
-    rows start at ``offset`` (as :func:`_warm_start`); the float arguments rounded once to the
+    """A velocity pass of the rows ``first:last``, colour by colour, on the lanes ``lanes`` (as
+    :func:`_warm_start`); the float arguments rounded once to the
     lanes' type (:func:`.lane_layout.lane_float`), ``baumgarte * inv_h`` before it is."""
     hi = np.uint64(last)
     scratch = scratch_chunk(lanes)
@@ -414,8 +427,8 @@ def _solve(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumga
     lo = np.uint64(first)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, scratch, bodies, base + offset, start, i0, i1, True)
-        _solve_lanes(lanes, scratch, base + offset, i0, i1, inv_h, use_bias, soft,
+        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, True)
+        _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft,
                      baumgarte_rate, linear_slop, contact_speed, last_sweep, speed_cap)
         _scatter(cs, scratch, bodies, start, i0, i1)
         lo = end
@@ -425,7 +438,7 @@ def _solve(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumga
 def warm_start_contacts_wide(cs, bodies, first, last):
     """:func:`.contact_solver.warm_start_contacts` (same bits) on the rows ``first:last``,
     colour by colour in lanes."""
-    _warm_start(cs, bodies, flat_lanes(cs), np.uint64(0), first, last)
+    _warm_start(cs, bodies, flat_lanes(cs), first, last)
 
 
 @borrowing_kernel
@@ -435,8 +448,8 @@ def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgart
     ``first:last``, colour by colour in lanes. Rows of one colour share no dynamic body, so
     any cut of a colour's rows into ranges solved in any order, or at once on several threads
     (:mod:`.threaded`), gives the same bits."""
-    _solve(cs, bodies, flat_lanes(cs), np.uint64(0), first, last, inv_h, use_bias, soft,
-           baumgarte, linear_slop, contact_speed, last_sweep, speed_cap)
+    _solve(cs, bodies, flat_lanes(cs), first, last, inv_h, use_bias, soft, baumgarte,
+           linear_slop, contact_speed, last_sweep, speed_cap)
 
 
 @entry_kernel
@@ -447,8 +460,6 @@ def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, line
     ``first:last`` of the world's constraint store."""
     if verb == LANE_MODE:
         return 1.0
-    if verb >= LANE_LOAD:
-        return 0.0  # (float64 lanes: nothing to load or store)
     cs = borrow(world, "constraints")
     bodies = borrow(world, "bodies")
     if verb == LANE_WARM_START:
@@ -474,7 +485,7 @@ def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linea
     solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
     their own and called by address as :func:`lanes_entry` is, so that a world compiles the
     one it uses."""
-    if verb == LANE_MODE or verb >= LANE_LOAD:
+    if verb == LANE_MODE:
         return 0.0
     cs = _rows(borrow(world, "constraints"), first, last)
     bodies = borrow(world, "bodies")
@@ -487,8 +498,10 @@ def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linea
 
 
 def lanes_pay(world) -> bool:
-    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`) rather than row by
-    row (:func:`rows_entry`): from :data:`MIN_BODIES` dynamic bodies. Decided when the step
+    """Whether ``world``'s contacts are solved in lanes (:func:`lanes_entry`, or a float32
+    world's :func:`.contact_lanes_f32.lanes_f32_entry`) rather than row by row
+    (:func:`rows_entry`, in float64 whatever the world's precision): from :data:`MIN_BODIES`
+    dynamic bodies. Decided when the step
     fills the world's table of verbs (its first step, and after a change of settings or joint
     rows), so that a world compiles one of the two; both give the same bits."""
     bodies = world._bodies
@@ -514,35 +527,44 @@ def in_lanes(world):
 
 
 @inline_kernel
-def load_lanes(world, first, last):
-    """After the prepare of the rows ``first:last``: a float32 world's passes round them into
-    their float32 lanes (:mod:`.contact_lanes_f32`); nothing for the others."""
-    lanes_pass(world, LANE_LOAD, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+def float32_lanes(world):
+    """Whether the world's lanes are float32 (:mod:`.contact_lanes_f32`): its slot
+    :data:`~.verbs.LANE_PREPARE` is filled exactly then (a load and a compare, no call)."""
+    return borrow(world, "verbs")[LANE_PREPARE] != 0
 
 
 @inline_kernel
-def store_lanes(world, first, last):
-    """Before restitution of the rows ``first:last``: a float32 world's passes widen what they
-    wrote back into the float64 lanes, which everything after the solve reads
-    (:mod:`.contact_lanes_f32`); nothing for the others."""
-    lanes_pass(world, LANE_STORE, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+def prepare_lanes(world, cs, order, contacts, bodies, warm_starting, rate, mass_scale,
+                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, first):
+    """:func:`.contact_solver.prepare_contacts` of the contacts ``order`` into the rows ``cs``
+    (the rows from ``first``), or for a world of float32 lanes its float32 prepare, called by
+    address (:data:`~.verbs.LANE_PREPARE`), so that no solver compiles a second prepare."""
+    table = borrow(world, "verbs")
+    if table[LANE_PREPARE] != 0:
+        call_lane_prepare(table[LANE_PREPARE], (world, order, first, warm_starting, rate,
+                                                mass_scale, impulse_scale, s_rate,
+                                                s_mass_scale, s_impulse_scale))
+    else:
+        prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, first)
 
 
 @inline_kernel
 def lane_rows_for(world, count):
-    """Rows of lanes the step's store of ``count`` constraint rows needs in ``world``: whole
-    chunks (:func:`.lane_layout.lane_rows`) when its contact passes solve in lanes, and half as
-    many again in float32 (its float32 lanes after them: :func:`.contact_lanes_f32.
-    float32_offset`), none when they go row by row (a small world: :func:`rows_entry`) or its
-    solver has no such passes (the slot :data:`~.verbs.LANES` empty). The step gives a world its
-    lanes when it first needs them (:func:`.contact_solver.allocate_constraints`)."""
+    """Rows of lanes (of :data:`.lane_layout.FIELDS` doubles) the step's store of ``count``
+    constraint rows needs in ``world``: whole chunks (:func:`.lane_layout.lane_rows`) when its
+    contact passes solve in lanes, half as many in float32 (the float32 lanes of those rows, in
+    the same bytes: :mod:`.contact_lanes_f32`), none when they go row by row (a small world:
+    :func:`rows_entry`) or its solver has no such passes (the slot :data:`~.verbs.LANES` empty).
+    The step gives a world its lanes when it first needs them
+    (:func:`.contact_solver.allocate_constraints`)."""
     if borrow(world, "verbs")[LANES] == 0:
         return 0
     mode = lanes_pass(world, LANE_MODE, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
     if mode == 0.0:
         return 0
     rows = (count + CHUNK - 1) // CHUNK * CHUNK
-    return rows + rows // 2 if mode == 2.0 else rows
+    return rows // 2 if mode == 2.0 else rows
 
 
 @borrowing_kernel
@@ -562,7 +584,16 @@ def add_lane_totals(cs, first, last):
 def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
     """:func:`.contact_solver.apply_restitution` (same bits) on the rows ``first:last``, the
     impulses and anchors read from and written to the lanes."""
-    lanes = flat_lanes(cs)
+    restitution_lanes(cs, bodies, flat_lanes(cs), first, last, threshold, speed_cap, gx, gy,
+                      half_kick)
+
+
+@inline_kernel
+def restitution_lanes(cs, bodies, lanes, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`apply_restitution_wide` on the lanes ``lanes``, float64 or float32: computed in
+    float64 either way (every value read widened), the float32 lanes' values rounded as they
+    are stored."""
+    f8 = np.float64
     dp = bodies.dp
     dq = bodies.dq
     for q in range(first, last):
@@ -572,8 +603,8 @@ def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy
         r = lane_index(q)
         a = cs.body_a[q]
         b = cs.body_b[q]
-        nx = lanes[r + NX]
-        ny = lanes[r + NY]
+        nx = f8(lanes[r + NX])
+        ny = f8(lanes[r + NY])
         accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
         ca = dq[a, 0]
         sa = dq[a, 1]
@@ -586,24 +617,24 @@ def apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy
             approach = cs.relative_velocity[q, j]
             if approach > -threshold or lanes[p + MAXN] == 0.0:
                 continue
-            rax = lanes[p + RAX]
-            ray = lanes[p + RAY]
-            rbx = lanes[p + RBX]
-            rby = lanes[p + RBY]
-            s_start, s_now = restitution_gap(lanes[p + BASE], rax, ray, rbx, rby, nx, ny, ca, sa,
-                                             cb, sb, ddx, ddy)
+            rax = f8(lanes[p + RAX])
+            ray = f8(lanes[p + RAY])
+            rbx = f8(lanes[p + RBX])
+            rby = f8(lanes[p + RBY])
+            s_start, s_now = restitution_gap(f8(lanes[p + BASE]), rax, ray, rbx, rby, nx, ny, ca,
+                                             sa, cb, sb, ddx, ddy)
             target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
-            old = lanes[p + NIMP]
+            old = f8(lanes[p + NIMP])
             total, unclamped = push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby,
-                                          lanes[p + NMASS], lanes[r + M_A], lanes[r + I_A],
-                                          lanes[r + M_B], lanes[r + I_B], target, old,
-                                          speed_cap)
+                                          f8(lanes[p + NMASS]), f8(lanes[r + M_A]),
+                                          f8(lanes[r + I_A]), f8(lanes[r + M_B]),
+                                          f8(lanes[r + I_B]), target, old, speed_cap)
             lanes[p + UNN] = unclamped
             lanes[p + BIAS] = -target
             lanes[p + NIMP] = total
             if total > lanes[p + MAXN]:
                 lanes[p + MAXN] = total
-            lanes[p + TOTN] += total - old
+            lanes[p + TOTN] = f8(lanes[p + TOTN]) + (total - old)
 
 
 @inline_kernel
@@ -628,7 +659,12 @@ def store_lane_impulses(cs, first, last):
     point's accumulated, peak and total impulses (N s), which
     :func:`.contact_solver.store_impulses` writes to the manifolds (the next step's warm start)
     and the contact events read. A missing second point's are zeros."""
-    lanes = flat_lanes(cs)
+    impulses_from(cs, flat_lanes(cs), first, last)
+
+
+@inline_kernel
+def impulses_from(cs, lanes, first, last):
+    """:func:`store_lane_impulses` from the lanes ``lanes`` (float64, or float32 widened)."""
     for q in range(first, last):
         _kept_impulses(cs, lanes, q, lane_index(q))
 
@@ -639,7 +675,12 @@ def rows_from_lanes(cs):
     ``in_lanes`` flag) from them: what :func:`store_lane_impulses` copies, and the masses,
     normal, friction, softness, anchors, base separations, effective masses, biases and
     unclamped impulses. A missing second point's columns are zeros."""
-    lanes = flat_lanes(cs)
+    columns_from(cs, flat_lanes(cs))
+
+
+@inline_kernel
+def columns_from(cs, lanes):
+    """:func:`rows_from_lanes` from the lanes ``lanes`` (float64, or float32 widened)."""
     for q in range(cs.count.shape[0]):
         if not cs.in_lanes[q]:
             continue
@@ -674,30 +715,42 @@ def rows_from_lanes(cs):
 
 @inline_kernel
 def rows_for_diagnostics(world, cs):
-    """:func:`rows_from_lanes`, if the world has its diagnostics on (they read the rows)."""
+    """:func:`rows_from_lanes`, if the world has its diagnostics on (they read the rows); from
+    float32 lanes by the float32 entry (:data:`LANE_ROWS`)."""
     if borrow(world, "verbs")[DIAGNOSTICS] != 0:
-        rows_from_lanes(cs)
+        if float32_lanes(world):
+            lanes_pass(world, LANE_ROWS, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+        else:
+            rows_from_lanes(cs)
 
 
 @inline_kernel
-def restitution(cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
+def restitution(world, cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
     """:func:`apply_restitution_wide`, or for rows solved one at a time
-    :func:`.contact_solver.apply_restitution`, on the rows ``first:last``."""
-    if wide:
-        apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
-    else:
+    :func:`.contact_solver.apply_restitution`, on the rows ``first:last``; on float32 lanes by
+    the float32 entry (:data:`LANE_RESTITUTION`: the entry's ``inv_h``, ``baumgarte``,
+    ``linear_slop``, ``contact_speed`` and ``speed_cap`` carry ``threshold``, ``gx``, ``gy``,
+    ``half_kick`` and ``speed_cap``)."""
+    if not wide:
         apply_restitution(_rows(cs, first, last), bodies, threshold, speed_cap, gx, gy,
                           half_kick)
+    elif float32_lanes(world):
+        lanes_pass(world, LANE_RESTITUTION, first, last, threshold, False, False, gx, gy,
+                   half_kick, False, speed_cap)
+    else:
+        apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
 
 
 @inline_kernel
 def finish_lanes(world, cs, wide, first, last):
     """The end of a wide solve of the rows ``first:last``: :func:`store_lane_impulses`, or every
     column with the diagnostics on (the step measures the solve after it); nothing for rows
-    solved one at a time."""
+    solved one at a time; from float32 lanes by the float32 entry (:data:`LANE_FINISH`)."""
     if not wide:
         return
-    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
+    if float32_lanes(world):
+        lanes_pass(world, LANE_FINISH, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+    elif borrow(world, "verbs")[DIAGNOSTICS] != 0:
         rows_from_lanes(cs)
     else:
         store_lane_impulses(cs, first, last)
@@ -709,6 +762,26 @@ def _unpack(cs):
     cs.in_lanes[:] = False
 
 
+@kernel
+def _unpack32(cs):
+    columns_from(cs, flat_lanes(cs).view(np.float32))
+    cs.in_lanes[:] = False
+
+
+def lanes_in_float32(world) -> bool:
+    """Whether the lanes of ``world``'s rows hold float32 values, for Python: as its table of
+    verbs says (the slot :data:`~.verbs.LANE_PREPARE`, filled at its last step), or, in a table
+    not filled since a snapshot with other settings was restored (the slot :data:`~.verbs.LANES`
+    empty), as the restored settings and bodies choose (:func:`lanes_pay`), those of the
+    snapshot's last step."""
+    table = world._verbs
+    if table[LANES]:
+        return bool(table[LANE_PREPARE])
+    settings = world.settings
+    return (settings.solver_precision == "float32" and settings.solver in F32_SOLVERS
+            and lanes_pay(world))
+
+
 def sync_constraint_rows(world) -> None:
     """:func:`~.world_ref.sync_constraints`, and every column of the rows filled where the last
     wide solve left it in the lanes only: for whatever reads the rows in Python beyond the
@@ -716,4 +789,4 @@ def sync_constraint_rows(world) -> None:
     sync_constraints(world)
     cs = world._constraints
     if cs.in_lanes.any():
-        _unpack(cs)
+        (_unpack32 if lanes_in_float32(world) else _unpack)(cs)

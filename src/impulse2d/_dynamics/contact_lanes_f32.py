@@ -12,25 +12,29 @@ passes' CPU at the pyramids' sizes (4.9 MB of float64 lanes), 0.66-0.70 on ``rai
 0.67-0.81 in L1; the pyramids stand, their bodies as far from the float64 run's as a float64
 run's with gravity one float32 ulp larger.
 
-**Where the float32 lanes live.** The prepare (:func:`.contact_solver.prepare_contacts`) and
-everything that reads the lanes after the solve (restitution, the impulses' copy back, the
-diagnostics, :func:`.contact_lanes.sync_constraint_rows`) stay float64 and unchanged: the float32
-lanes are a second region of the same buffer, after the float64 lanes of a store of ``n`` rows
-(:func:`float32_offset`; :func:`.contact_lanes.lane_rows_for` gives such a world half as many
-rows again), in the same layout, indexed as the float64 lanes plus that offset. The solvers call
-two verbs of the world's contact passes around the solve: :data:`.contact_lanes.LANE_LOAD` after
-the prepare rounds the prepared rows into the float32 lanes (:func:`load_rows`), and
-:data:`.contact_lanes.LANE_STORE` before restitution widens what the passes wrote (the points'
-impulses, peaks, totals, biases and unclamped impulses) back into the float64 lanes
-(:func:`store_rows`). Both go row range by row range, so that the threaded solver runs them in
-its pieces; the float64 passes do nothing for them. With the diagnostics on, every pass stores
-its rows after it (the diagnostics read the float64 lanes between passes).
+**Where the float32 lanes live.** In the store's lanes buffer itself (``cs.lanes``, float64),
+viewed as float32 (:func:`float32_view`): the same layout and indices
+(:mod:`.lane_layout`), a row's 41 fields in half the bytes, so a float32 world's buffer is half
+as large (:func:`.contact_lanes.lane_rows_for`; 2.45 MB on ``pyramid_100`` where float64's is
+4.9). Everything that writes or reads them is this module's, compiled only for such a world:
+the prepare (:func:`prepare_f32_entry`, the slot :data:`~.verbs.LANE_PREPARE`:
+:func:`.contact_solver.prepare_rows`, computed in float64, each value rounded as it is stored,
+a missing second point's lanes written as zeros), the passes, and what reads the lanes after
+the solve (the verbs :data:`.contact_lanes.LANE_RESTITUTION`, :data:`.contact_lanes.LANE_FINISH`,
+:data:`.contact_lanes.LANE_ROWS` of :func:`lanes_f32_entry`: restitution, computed in float64
+from the widened lanes, the copy back of the kept impulses, every column for the diagnostics);
+Python reads them through :func:`.contact_lanes.sync_constraint_rows`. The solvers ask
+(:func:`.contact_lanes.float32_lanes`, a slot of the table: no call) and call these by address,
+so that a float64 world compiles none of it. (Session 13's build rounded the float64 lanes into
+a second, float32 region after every prepare and widened what the passes wrote back before
+restitution: 6 % of a float32 ``pyramid_100`` step, and 1.5x float64's lanes' bytes.)
 
 **Bodies stay float64**: the gather rounds the velocities and in-step displacements, the scatter
 widens them back; integration, restitution and the rest of the step are float64. A float32
 world's results are bit-identical for any thread count (the same colour runs, the same code per
 row) but not those of a float64 world. The float32 instance is compiled only when a world asks
-for float32 (:data:`.step.LANES_F32_KERNEL`).
+for float32 and is large enough for lanes (:data:`.step.LANES_F32_KERNEL`; a smaller one solves
+row by row in float64, :func:`.contact_lanes.lanes_pay`).
 """
 
 from __future__ import annotations
@@ -38,109 +42,77 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
-from .contact_lanes import (LANE_LOAD, LANE_MODE, LANE_STORE, LANE_WARM_START, _solve,
-                            _warm_start)
-from .lane_layout import FIELDS, NIMP, POINT_STEP, U_CHUNK, flat_lanes
+from .contact_lanes import (LANE_FINISH, LANE_MODE, LANE_RESTITUTION, LANE_ROWS,
+                            LANE_WARM_START, _rows, _solve, _warm_start, columns_from,
+                            impulses_from, restitution_lanes)
+from .contact_solver import prepare_rows
+from .lane_layout import flat_lanes
 from .verbs import DIAGNOSTICS
 from .world_ref import borrow
 
-F = np.float32
-
-WRITTEN = NIMP
-"""The first of the point fields the passes write (:func:`store_rows`): the accumulated, peak
-and total impulses, the bias and the unclamped impulses, :data:`WRITTEN_FIELDS` consecutive
-fields from here (:mod:`.lane_layout`)."""
-WRITTEN_FIELDS = 8
-
 
 @inline_kernel
-def float32_offset(cs):
-    """Index of the float32 lanes' first float in the buffer viewed as float32: after the float64
-    lanes of the store's rows (whole chunks), so half as many rows again hold them."""
-    n = np.uint64(cs.count.shape[0])
-    return (n + U_CHUNK - np.uint64(1)) // U_CHUNK * U_CHUNK * np.uint64(2 * FIELDS)
+def float32_view(cs):
+    """The store's lanes as the one flat float32 buffer every float32 verb indexes (the float64
+    buffer's bytes: :func:`.contact_lanes.lane_rows_for` gives it half the rows)."""
+    return flat_lanes(cs).view(np.float32)
 
 
 @borrowing_kernel
-def warm_start_contacts32(cs, bodies, lanes, offset, first, last):
-    """:func:`.contact_lanes.warm_start_contacts_wide` on the float32 lanes ``lanes[offset:]``
-    (the same source: :func:`.contact_lanes._warm_start`)."""
-    _warm_start(cs, bodies, lanes, offset, first, last)
+def warm_start_contacts32(cs, bodies, lanes, first, last):
+    """:func:`.contact_lanes.warm_start_contacts_wide` on the float32 lanes ``lanes`` (the same
+    source: :func:`.contact_lanes._warm_start`)."""
+    _warm_start(cs, bodies, lanes, first, last)
 
 
 @borrowing_kernel
-def solve_contacts32(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumgarte,
+def solve_contacts32(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte,
                      linear_slop, contact_speed, last_sweep, speed_cap):
-    """:func:`.contact_lanes.solve_contacts_wide` on the float32 lanes ``lanes[offset:]`` (the
-    same source, :func:`.contact_lanes._solve`: its float64 arguments rounded once)."""
-    _solve(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+    """:func:`.contact_lanes.solve_contacts_wide` on the float32 lanes ``lanes`` (the same
+    source, :func:`.contact_lanes._solve`: its float64 arguments rounded once)."""
+    _solve(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
            contact_speed, last_sweep, speed_cap)
 
 
-@inline_kernel
-def _chunk_part(lo, hi):
-    """``(end, base, i0, i1)``: the rows ``lo:end`` of ``lo:hi`` within ``lo``'s chunk, as rows
-    ``i0:i1`` of the chunk whose first double is ``base``."""
-    start = (lo // U_CHUNK) * U_CHUNK
-    end = min(start + U_CHUNK, hi)
-    return end, start * np.uint64(FIELDS), lo - start, end - start
-
-
-@borrowing_kernel
-def load_rows(lanes64, lanes32, offset, first, last):
-    """Every field of the rows ``first:last`` rounded from the float64 lanes into the float32
-    ones, chunk by chunk and field by field (consecutive rows: a vectorised conversion)."""
-    hi = np.uint64(last)
-    lo = np.uint64(first)
-    while lo < hi:
-        end, base, i0, i1 = _chunk_part(lo, hi)
-        for k in range(FIELDS):
-            f = base + np.uint64(k) * U_CHUNK
-            for i in range(i0, i1):
-                lanes32[offset + f + i] = F(lanes64[f + i])
-        lo = end
-
-
-@borrowing_kernel
-def store_rows(lanes64, lanes32, offset, first, last):
-    """What the passes write of the rows ``first:last`` (each point's :data:`WRITTEN_FIELDS`
-    fields from :data:`WRITTEN`) widened from the float32 lanes into the float64 ones."""
-    hi = np.uint64(last)
-    lo = np.uint64(first)
-    while lo < hi:
-        end, base, i0, i1 = _chunk_part(lo, hi)
-        for j in range(2):
-            for k in range(WRITTEN_FIELDS):
-                f = base + WRITTEN + np.uint64(j) * POINT_STEP + np.uint64(k) * U_CHUNK
-                for i in range(i0, i1):
-                    lanes64[f + i] = lanes32[offset + f + i]
-        lo = end
+@entry_kernel
+def prepare_f32_entry(world, order, first, warm_starting, rate, mass_scale, impulse_scale,
+                      s_rate, s_mass_scale, s_impulse_scale):
+    """:func:`.contact_solver.prepare_contacts` of the contacts ``order`` into the rows from
+    ``first`` and their float32 lanes (:data:`~.verbs.LANE_PREPARE_SIGNATURE`)."""
+    cs = borrow(world, "constraints")
+    prepare_rows(_rows(cs, first, first + order.shape[0]), float32_view(cs), order,
+                 borrow(world, "contacts"), borrow(world, "bodies"), warm_starting, rate,
+                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, first,
+                 True)
+    return 0.0
 
 
 @entry_kernel
 def lanes_f32_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                     contact_speed, last_sweep, speed_cap):
-    """:func:`.contact_lanes.lanes_entry`'s verbs in float32, and :data:`.contact_lanes.
-    LANE_LOAD` / :data:`.contact_lanes.LANE_STORE` (this module's docstring); its
-    :data:`.contact_lanes.LANE_MODE` is 2.0 (lanes, and the float32 region after them)."""
+    """:func:`.contact_lanes.lanes_entry`'s verbs in float32, its :data:`.contact_lanes.
+    LANE_MODE` 2.0, and the readers of the float32 lanes after the solve (this module's
+    docstring): :data:`.contact_lanes.LANE_RESTITUTION` (``inv_h``, ``baumgarte``,
+    ``linear_slop``, ``contact_speed`` carry the threshold, gravity's x and y and the half kick:
+    :func:`.contact_lanes.restitution`), :data:`.contact_lanes.LANE_FINISH` and
+    :data:`.contact_lanes.LANE_ROWS`."""
     if verb == LANE_MODE:
         return 2.0
     cs = borrow(world, "constraints")
-    lanes64 = flat_lanes(cs)
-    lanes32 = lanes64.view(np.float32)
-    offset = float32_offset(cs)
-    if verb == LANE_LOAD:
-        load_rows(lanes64, lanes32, offset, first, last)
+    lanes = float32_view(cs)
+    if verb == LANE_ROWS or (verb == LANE_FINISH and borrow(world, "verbs")[DIAGNOSTICS] != 0):
+        columns_from(cs, lanes)
         return 0.0
-    if verb == LANE_STORE:
-        store_rows(lanes64, lanes32, offset, first, last)
+    if verb == LANE_FINISH:
+        impulses_from(cs, lanes, first, last)
         return 0.0
     bodies = borrow(world, "bodies")
-    if verb == LANE_WARM_START:
-        warm_start_contacts32(cs, bodies, lanes32, offset, first, last)
+    if verb == LANE_RESTITUTION:
+        restitution_lanes(cs, bodies, lanes, first, last, inv_h, speed_cap, baumgarte,
+                          linear_slop, contact_speed)
+    elif verb == LANE_WARM_START:
+        warm_start_contacts32(cs, bodies, lanes, first, last)
     else:
-        solve_contacts32(cs, bodies, lanes32, offset, first, last, inv_h, use_bias, soft,
-                         baumgarte, linear_slop, contact_speed, last_sweep, speed_cap)
-    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
-        store_rows(lanes64, lanes32, offset, first, last)  # (they read between the passes)
+        solve_contacts32(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte,
+                         linear_slop, contact_speed, last_sweep, speed_cap)
     return 0.0

@@ -178,10 +178,23 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
     oscillating (Box2D v3 doubles the hertz).
     """
+    prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft_bias_rate,
+                 soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
+                 static_impulse_scale, wide, first, False)
+
+
+@inline_kernel
+def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_rate,
+                 soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
+                 static_impulse_scale, wide, first, clear_missing):
+    """:func:`prepare_contacts` into the lanes ``lanes``: the store's own (float64), or their
+    float32 view (:mod:`.contact_lanes_f32`), each value rounded as it is stored, computed in
+    float64 as for the float64 lanes. ``clear_missing``: a missing second point's lanes are
+    written as zeros (a float32 view of lanes that held float64 values may read NaNs or
+    denormals there, which the passes would compute on and drop, the denormals slowly)."""
     center = bodies.center
     v = bodies.v
     w = bodies.w
-    lanes = flat_lanes(cs)
     for q in range(order.shape[0]):
         k = order[q]
         count = contacts.count[k]
@@ -230,7 +243,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
             tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
             if wide:
-                if point_kept(j, count):
+                if clear_missing or point_kept(j, count):
                     write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
             else:
                 cs.max_normal_impulse[q, j] = 0.0
@@ -269,6 +282,8 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
             dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
             dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
+        if wide and clear_missing and count < 2:
+            write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @borrowing_kernel

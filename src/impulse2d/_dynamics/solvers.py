@@ -18,8 +18,8 @@ from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
-                            in_lanes, lanes_pass, load_lanes, restitution, rows_for_diagnostics,
-                            store_lanes)
+                            in_lanes, lanes_pass, prepare_lanes, restitution,
+                            rows_for_diagnostics)
 from .contact_solver import prepare_contacts
 from .integrate import integrate_clamp_velocities, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
@@ -89,11 +89,10 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     wide = in_lanes(world)  # the contact passes' storage: lanes (contact_lanes) or the rows
     jointed = has_joint_rows(world)
     if touching:
-        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
-                         mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide,
-                         0)
+        # (a float32 world's prepare: contact_lanes_f32)
+        prepare_lanes(world, cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
+                      mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
-        load_lanes(world, 0, n)  # (a float32 world's lanes: contact_lanes_f32)
     if jointed:
         joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                    spin_cap)
@@ -130,8 +129,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
-        store_lanes(world, 0, n)
-        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
+        restitution(world, cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy,
+                    0.5 * h)
         finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h
 
@@ -291,7 +290,8 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
-        restitution(cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+        restitution(world, cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy,
+                    -0.5 * dt)
         finish_lanes(world, cs, wide, 0, n)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt

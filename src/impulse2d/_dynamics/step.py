@@ -54,9 +54,9 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_into, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
-from .contact_lanes import (SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry, lanes_pay,
-                            rows_entry)
-from .contact_lanes_f32 import lanes_f32_entry
+from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry,
+                            lanes_pay, rows_entry, sync_constraint_rows)
+from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -74,7 +74,8 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, FINALIZE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, MOVED_PAIRS,
+                    JOINT_SIGNATURE, JOINTS, LANE_PREPARE, LANE_PREPARE_SIGNATURE, LANES,
+                    LANES_SIGNATURE, LAWS, MOVED_PAIRS,
                     MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
                     SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER,
                     SOLVER_SIGNATURE,
@@ -823,12 +824,17 @@ units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 LANES_F32_KERNEL = LazyKernel(lanes_f32_entry, LANES_SIGNATURE,
                               "the wide contact solver in float32", 7.0)
 """The contact passes in float32 (:mod:`.contact_lanes_f32`) of a world of
-``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS``, whatever
-its size; about 1.6x the float64 entry's compile (8.9-9.9 s of CPU against its 4.9-7.7 in the
-same processes, uncached, load ~8: ``benchmarks/lanes_f32_compile.py``), in the units above."""
+``WorldSettings.solver_precision="float32"`` whose solver is one of ``F32_SOLVERS`` and whose
+contacts are solved in lanes (:func:`.contact_lanes.lanes_pay`; a smaller world's go row by
+row in float64, :data:`ROWS_KERNEL`); about 1.6x the float64 entry's compile (8.9-9.9 s of CPU
+against its 4.9-7.7 in the same processes, uncached, load ~8:
+``benchmarks/lanes_f32_compile.py``), in the units above."""
 
-F32_SOLVERS = ("soft_step", "soft_step_v31")
-"""The solvers that call the float32 passes' load and store (the others keep float64)."""
+PREPARE_F32_KERNEL = LazyKernel(prepare_f32_entry, LANE_PREPARE_SIGNATURE,
+                                "the contact rows' prepare in float32", 1.5)
+"""The prepare of such a world's rows into its float32 lanes (the slot :data:`LANE_PREPARE`,
+filled with :data:`LANES_F32_KERNEL`: :mod:`.contact_lanes_f32`); its estimate a guess at
+the prepare's share of a solver's compile."""
 
 ACCELERATION_SECONDS = 34.0
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
@@ -892,6 +898,9 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
         own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
         compile_units(units, prepare_step, own_seconds)
     table = world._verbs
+    if bool(table[LANE_PREPARE]) != (LANE_PREPARE in needed):
+        sync_constraint_rows(world)  # (the rows' lanes change precision: read them first)
+    table[LANE_PREPARE] = 0
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
     table[CHAINS] = 0
@@ -944,9 +953,15 @@ def needed_units(world, by_type) -> dict:
     if fallback is not None:
         needed[DIRECT_FALLBACK] = SOLVER_KERNELS[fallback]
     if settings.solver in LANE_SOLVERS or fallback in LANE_SOLVERS:
-        needed[LANES] = LANES_KERNEL if lanes_pay(world) else ROWS_KERNEL
-        if settings.solver_precision == "float32" and settings.solver in F32_SOLVERS:
+        # a small world's contacts go row by row (float64) whatever its precision: the lanes
+        # do not pay there, float32 ones neither (the 10-body batch: 1.37-1.43x float64's CPU)
+        if not lanes_pay(world):
+            needed[LANES] = ROWS_KERNEL
+        elif settings.solver_precision == "float32" and settings.solver in F32_SOLVERS:
             needed[LANES] = LANES_F32_KERNEL
+            needed[LANE_PREPARE] = PREPARE_F32_KERNEL
+        else:
+            needed[LANES] = LANES_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
     for k, rows in enumerate(by_type):

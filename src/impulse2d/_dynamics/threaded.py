@@ -64,9 +64,9 @@ from .._core.lazy import JIT
 from .._core.state import STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
-from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, load_lanes,
-                            restitution, rows_for_diagnostics, store_lanes)
-from .contact_solver import prepare_contacts, rows_of, store_impulses
+from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, prepare_lanes,
+                            restitution, rows_for_diagnostics)
+from .contact_solver import rows_of, store_impulses
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
 from .atomics import fetch_add, load_acquire, spin_pause, yield_core
@@ -331,10 +331,9 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
         k = _claim(counters, stage, pieces)
         while k >= 0:
             a, b = _chunk(0, m, k, pieces)
-            prepare_contacts(rows_of(cs, a, b), order[a:b], contacts, bodies, warm_starting,
-                             rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                             s_impulse_scale, wide, a)
-            load_lanes(world, a, b)  # (a float32 world's lanes: contact_lanes_f32)
+            prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies, warm_starting,
+                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                          s_impulse_scale, wide, a)
             _piece_done(counters, stage)
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
@@ -407,9 +406,8 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             k = _claim(counters, stage, pieces)
             while k >= 0:
                 a, b = _chunk(lo, hi, k, pieces)
-                store_lanes(world, a, b)
-                restitution(cs, bodies, wide, a, b, restitution_threshold, speed_cap, gx, gy,
-                            0.5 * h)
+                restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap, gx,
+                            gy, 0.5 * h)
                 _piece_done(counters, stage)
                 k = _claim(counters, stage, pieces)
             stage = _finish_stage(counters, stage, pieces)

@@ -57,6 +57,11 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   the moved boxes (:func:`.pair_update.pairs_after_moves`) and the global one
   (:func:`.._collision.broadphase.search_pairs`), which the pair stage calls by address so that
   their code is optimised in their own modules, not again in the stage's;
+* slot :data:`LANE_PREPARE`: the prepare of the contact rows into float32 lanes
+  (:func:`.contact_lanes_f32.prepare_f32_entry`), filled only for a world whose slot
+  :data:`LANES` holds the float32 passes (0 otherwise: the solver prepares the rows itself, in
+  float64), so that no float64 world compiles it; a world's lanes are float32 exactly while
+  this slot is filled (:func:`.contact_lanes.float32_lanes`);
 * slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
   (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
   collision's fast test) when the impulses may be stored and the bodies finalized inside the
@@ -106,7 +111,8 @@ LANES = THREAD_BODIES + 1
 FINALIZE = LANES + 1
 MOVED_PAIRS = FINALIZE + 1
 SEARCH_PAIRS = MOVED_PAIRS + 1
-COUNT = SEARCH_PAIRS + 1
+LANE_PREPARE = SEARCH_PAIRS + 1
+COUNT = LANE_PREPARE + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -149,7 +155,18 @@ LANES_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _b1, _b1, _f8, _f8, _f8,
 contact_speed, last_sweep, speed_cap) -> value``: the contact passes' ``verb``
 (:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
 :func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``, returning 0.0;
-or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in lanes, 0.0 if row by row."""
+or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in float64 lanes, 2.0 in float32
+ones, 0.0 if row by row; or, the float32 entry's alone, the readers of its lanes after the
+solve (:data:`.contact_lanes.LANE_RESTITUTION`, :data:`.contact_lanes.LANE_FINISH`,
+:data:`.contact_lanes.LANE_ROWS`: :func:`.contact_lanes.restitution` says which arguments carry
+restitution's values)."""
+
+LANE_PREPARE_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _b1, _f8, _f8, _f8,
+                             _f8, _f8, _f8)
+"""``entry(world, order, first, warm_starting, rate, mass_scale, impulse_scale, static_rate,
+static_mass_scale, static_impulse_scale) -> 0.0``: :func:`.contact_solver.prepare_contacts` of
+the contacts ``order`` into the constraint rows from ``first``, their lanes float32
+(:mod:`.contact_lanes_f32`)."""
 
 DIRECT_ROWS_SIGNATURE = _f8(WORLD_STORES, _i8, _i8, _i8, _f8, _f8, _f8, _f8,
                             types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
@@ -219,6 +236,7 @@ call_continuous = address_call(CONTINUOUS_SIGNATURE)
 call_dense = address_call(DENSE_SIGNATURE)
 call_law = address_call(LAW_SIGNATURE)
 call_lanes = address_call(LANES_SIGNATURE)
+call_lane_prepare = address_call(LANE_PREPARE_SIGNATURE)
 
 
 @inline_kernel
@@ -240,15 +258,16 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
-           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "COUNT",
+           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
-           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_moved_pairs",
+           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "LANE_PREPARE_SIGNATURE",
+           "call_pairs", "call_moved_pairs",
            "call_search_pairs", "call_collide",
            "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
-           "call_dense", "call_law", "call_lanes",
+           "call_dense", "call_law", "call_lanes", "call_lane_prepare",
            "diagnose", "new_table"]
