@@ -36,14 +36,16 @@ cost: the call, the store's slicing). **Bits**: each form runs the step's sequen
 the constraint rows, the contacts' impulses and the bodies' velocities must be equal to the
 first form's.
 
-**Instructions** (``--callgrind``): for each form a child process under
-``valgrind --tool=callgrind`` runs ``--reps`` calls of each pass inside its own C iterator
+**Instructions** (``--callgrind``; the forms of ``--form``, not ``engine``): for each form a
+child process under ``valgrind --tool=callgrind`` (all at once) runs, after one uncounted call
+of each pass, ``--reps`` calls of each pass inside its own C iterator
 (``starmap_next`` warm, ``filterfalse_next`` solve, ``functools_reduce`` relax,
 ``takewhile_next`` restitution, ``dropwhile_next`` store, ``accumulate_next`` solve_0), with
 collection on inside those functions only; each one's inclusive count over ``--reps`` is
-instructions a call. Counts do not move with the machine's load. The kernels are compiled for
-the host's CPU by name (``NUMBA_CPU_NAME``) so that the cache made outside valgrind is the one
-loaded inside it (``small_callgrind.py``), and a separate ``NUMBA_CACHE_DIR`` is used.
+instructions a call. Counts do not move with the machine's load. The kernels are keyed by the
+host's CPU by name (``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES``: the values a process without
+them uses, so the tree's own warm cache serves) so that valgrind's emulated CPU loads the
+cache made outside it instead of compiling under instrumentation (``small_callgrind.py``).
 
 **The loop's machine code** (``--asm``): the static mix of each form's ``solve_contacts``
 (the function the pass kernel calls): instructions by kind (float arithmetic, loads from the
@@ -321,6 +323,9 @@ def counted(run, world, args, n: int, reps: int) -> None:
     """Each pass ``reps`` times inside its own C iterator (:data:`ITERATORS`)."""
     ref = world._stores
     start = saved(world)
+    for code in range(5):  # each pass's first call loads the driver (outside the counts)
+        run(ref, code, 0, n, 1, *args)
+    put_back(world, start)
 
     def call(code, last):
         put_back(world, start)
@@ -342,24 +347,28 @@ def host_env() -> dict:
 
 
 def callgrind(form_args: list, world: str, reps: int, forms_dir: Path) -> dict:
-    """Each form's instructions a call, from a child under callgrind (see the docstring)."""
-    env = dict(os.environ, **host_env(), NUMBA_CACHE_DIR=str(forms_dir / "cache"))
+    """Each form's instructions a call, from a child under callgrind for each form, the children
+    run at once (see the docstring)."""
+    env = dict(os.environ, **host_env())
     base = [sys.executable, str(Path(__file__).resolve()), "--world", world,
             "--forms-dir", str(forms_dir)]
-    out = {}
+    toggles = [f"--toggle-collect={f}" for f in ITERATORS.values()]
+    children = {}
     for spec in form_args:
         tag = spec.split("=", 1)[0]
-        # outside valgrind first: compiles (or loads) the form and the engine into the cache
+        # outside valgrind first: compiles (or loads) the form into its cache
         subprocess.run(base + ["--form", spec, "--child", "1"], env=env, check=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            dump = Path(tmp) / "cg.out"
-            toggles = [f"--toggle-collect={f}" for f in ITERATORS.values()]
-            subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
-                            f"--callgrind-out-file={dump}", *toggles] + base
-                           + ["--form", spec, "--child", str(reps)], env=env, check=True,
-                           stderr=subprocess.DEVNULL)
-            text = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(dump)],
-                                  capture_output=True, text=True, check=True).stdout
+        dump = forms_dir / f"callgrind.{tag}.out"
+        children[tag] = (dump, subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+             f"--callgrind-out-file={dump}", *toggles] + base
+            + ["--form", spec, "--child", str(reps)], env=env, stderr=subprocess.DEVNULL))
+    out = {}
+    for tag, (dump, child) in children.items():
+        if child.wait() != 0:
+            raise SystemExit(f"{tag}: the callgrind child failed")
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                               str(dump)], capture_output=True, text=True, check=True).stdout
         counts = {}
         for verb, fn in ITERATORS.items():
             m = re.search(r"^\s*([\d,]+)\s.*\b" + fn + r"\b", text, re.M)
@@ -427,8 +436,7 @@ def main(argv=None) -> None:
     if args.callgrind:
         world, _, n = world_at_most_rows(args.world)
         out = {"world": args.world, "rows": n, "reps": args.reps,
-               "instructions": callgrind(args.form + ["engine=-"], args.world, args.reps,
-                                         forms_dir)}
+               "instructions": callgrind(args.form, args.world, args.reps, forms_dir)}
     else:
         modules = load_forms({**forms, "engine": Path("-")}, forms_dir)
         runs = {tag: m.run for tag, m in modules.items()}
