@@ -40,14 +40,17 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
 
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
+from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 from .lane_layout import (FIELDS, flat_lanes, lane_index, lane_rows, point_kept,
                           write_lane_impulses,
                           write_lane_point, write_lane_row)
-from .velocities import load_pair, store_pair
 
 
 class ContactConstraints(NamedTuple):
@@ -286,35 +289,83 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
             write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
+@intrinsic
+def flat(typingctx, column):
+    """A C-contiguous column of the rows (or the bodies, or the contacts) as one flat run of
+    its values, the same memory: a row's ``k`` values at ``k q``. The row passes index these
+    with literal strides and unsigned indices: a (c, 2, 2) column's inner shape is a run-time
+    value to the compiler (one more live value, and a multiply, for each column a row loop
+    reads) and a signed index gets a wrap-around select; so the passes read a row in fewer
+    instructions, with the same arithmetic (``benchmarks/rows_passes.py``: the 10-body world's
+    solve pass 0.85x, the warm start 0.72x of the 2-D indexing's cycles). Only the array's
+    header is built, from the column's (``ndarray.reshape`` costs ~150 cycles a call)."""
+    if not isinstance(column, types.Array) or column.layout != "C":
+        return None
+    flat_type = types.Array(column.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import populate_array  # (here: see lane_layout.scratch_chunk)
+
+        source = context.make_array(column)(context, builder, args[0])
+        array = context.make_array(flat_type)(context, builder)
+        populate_array(array, data=source.data, shape=[source.nitems],
+                       strides=[source.itemsize], itemsize=source.itemsize,
+                       meminfo=source.meminfo, parent=source.parent)
+        return impl_ret_borrowed(context, builder, flat_type, array._getvalue())
+
+    return flat_type(column), codegen
+
+
+if not JIT:
+    def flat(column):  # noqa: F811  (plain Python: a view)
+        return column.reshape(-1)
+
+
 @borrowing_kernel
 def warm_start_contacts(cs, bodies):
     """Apply last step's accumulated impulses, so the iterations start near the answer."""
-    v = bodies.v
+    v = flat(bodies.v)
     w = bodies.w
-    for q in range(cs.count.shape[0]):
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        m_a = cs.inv_mass[q, 0]
-        i_a = cs.inv_mass[q, 1]
-        m_b = cs.inv_mass[q, 2]
-        i_b = cs.inv_mass[q, 3]
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
-        for j in range(cs.count[q]):
-            ln = cs.normal_impulse[q, j]
-            lt = cs.tangent_impulse[q, j]
+    inv_mass = flat(cs.inv_mass)
+    normal = flat(cs.normal)
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    normal_impulse = flat(cs.normal_impulse)
+    tangent_impulse = flat(cs.tangent_impulse)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    four = np.uint64(4)
+    q = np.uint64(0)
+    n = np.uint64(cs.count.shape[0])
+    while q < n:
+        a = np.uint64(cs.body_a[q])
+        b = np.uint64(cs.body_b[q])
+        m_a = inv_mass[four * q]
+        i_a = inv_mass[four * q + one]
+        m_b = inv_mass[four * q + two]
+        i_b = inv_mass[four * q + np.uint64(3)]
+        nx = normal[two * q]
+        ny = normal[two * q + one]
+        j = np.uint64(0)
+        count = np.uint64(cs.count[q])
+        while j < count:
+            p = two * q + j
+            ln = normal_impulse[p]
+            lt = tangent_impulse[p]
             px = ln * nx + lt * ny
             py = ln * ny - lt * nx
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
-            v[a, 0] -= m_a * px
-            v[a, 1] -= m_a * py
+            rax = r_a[two * p]
+            ray = r_a[two * p + one]
+            rbx = r_b[two * p]
+            rby = r_b[two * p + one]
+            v[two * a] -= m_a * px
+            v[two * a + one] -= m_a * py
             w[a] -= i_a * (rax * py - ray * px)
-            v[b, 0] += m_b * px
-            v[b, 1] += m_b * py
+            v[two * b] += m_b * px
+            v[two * b + one] += m_b * py
             w[b] += i_b * (rbx * py - rby * px)
+            j += one
+        q += one
 
 
 @inline_kernel
@@ -324,20 +375,31 @@ def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, 
     accumulated impulse clamped to ``|lambda_t| <= mu lambda_n`` with the points' current
     normal impulses), applied to the pair's velocities; returns them. Shared by
     :func:`solve_contacts` and the block solver's sweep (``contact_block``)."""
-    for j in range(count):
-        rax = cs.r_a[q, j, 0]
-        ray = cs.r_a[q, j, 1]
-        rbx = cs.r_b[q, j, 0]
-        rby = cs.r_b[q, j, 1]
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    tangent_mass = flat(cs.tangent_mass)
+    normal_impulse = flat(cs.normal_impulse)
+    tangent_impulse = flat(cs.tangent_impulse)
+    unclamped = flat(cs.unclamped)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    row = two * np.uint64(q)
+    j = np.uint64(0)
+    while j < np.uint64(count):
+        p = row + j
+        rax = r_a[two * p]
+        ray = r_a[two * p + one]
+        rbx = r_b[two * p]
+        rby = r_b[two * p + one]
         dvx = vbx - wb * rby - vax + wa * ray
         dvy = vby + wb * rbx - vay - wa * rax
         vt = dvx * tx + dvy * ty
-        impulse = -cs.tangent_mass[q, j] * vt
-        limit = friction * cs.normal_impulse[q, j]
-        old = cs.tangent_impulse[q, j]
+        impulse = -tangent_mass[p] * vt
+        limit = friction * normal_impulse[p]
+        old = tangent_impulse[p]
         total = min(max(old + impulse, -limit), limit)
-        cs.unclamped[q, j, 1] = old + impulse  # for world.constraint_rows()
-        cs.tangent_impulse[q, j] = total
+        unclamped[two * p + one] = old + impulse  # for world.constraint_rows()
+        tangent_impulse[p] = total
         impulse = total - old
         px = impulse * tx
         py = impulse * ty
@@ -347,6 +409,7 @@ def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, 
         vbx += m_b * px
         vby += m_b * py
         wb += i_b * (rbx * py - rby * px)
+        j += one
     return vax, vay, wa, vbx, vby, wb
 
 
@@ -364,21 +427,47 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
     friction only in the relax pass, which is cheaper; measured here on the 5050-box pyramid it
     lets the boxes spread five times further sideways in 5 s, so both passes keep it.)
     """
-    v = bodies.v
+    v = flat(bodies.v)
     w = bodies.w
-    dp = bodies.dp
-    dq = bodies.dq
-    for q in range(cs.count.shape[0]):
-        count = cs.count[q]
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        m_a = cs.inv_mass[q, 0]
-        i_a = cs.inv_mass[q, 1]
-        m_b = cs.inv_mass[q, 2]
-        i_b = cs.inv_mass[q, 3]
-        vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
+    dp = flat(bodies.dp)
+    dq = flat(bodies.dq)
+    inv_mass = flat(cs.inv_mass)
+    normal = flat(cs.normal)
+    softness = flat(cs.softness)
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    base_separation = flat(cs.base_separation)
+    normal_mass_ = flat(cs.normal_mass)
+    normal_impulse = flat(cs.normal_impulse)
+    tangent_impulse = flat(cs.tangent_impulse)
+    max_normal_impulse = flat(cs.max_normal_impulse)
+    total_normal_impulse = flat(cs.total_normal_impulse)
+    total_tangent_impulse = flat(cs.total_tangent_impulse)
+    bias_ = flat(cs.bias)
+    unclamped = flat(cs.unclamped)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    three = np.uint64(3)
+    four = np.uint64(4)
+    q = np.uint64(0)
+    n = np.uint64(cs.count.shape[0])
+    while q < n:
+        count = np.uint64(cs.count[q])
+        a = np.uint64(cs.body_a[q])
+        b = np.uint64(cs.body_b[q])
+        m_a = inv_mass[four * q]
+        i_a = inv_mass[four * q + one]
+        m_b = inv_mass[four * q + two]
+        i_b = inv_mass[four * q + three]
+        # (velocities.load_pair's values, from the flat v: body i's (vx, vy) at 2i)
+        vax = v[two * a]
+        vay = v[two * a + one]
+        wa = w[a]
+        vbx = v[two * b]
+        vby = v[two * b + one]
+        wb = w[b]
+        nx = normal[two * q]
+        ny = normal[two * q + one]
         tx = ny
         ty = -nx
         friction = cs.friction[q]
@@ -387,20 +476,22 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
                                                    vbx, vby, wb, tx, ty, friction)
 
         # Rotations of the fixed anchors by the bodies' in-step rotation, for the current gap.
-        ca = dq[a, 0]
-        sa = dq[a, 1]
-        cb = dq[b, 0]
-        sb = dq[b, 1]
-        ddx = dp[b, 0] - dp[a, 0]
-        ddy = dp[b, 1] - dp[a, 1]
-        for j in range(count):
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
+        ca = dq[two * a]
+        sa = dq[two * a + one]
+        cb = dq[two * b]
+        sb = dq[two * b + one]
+        ddx = dp[two * b] - dp[two * a]
+        ddy = dp[two * b + one] - dp[two * a + one]
+        j = np.uint64(0)
+        while j < count:
+            p = two * q + j
+            rax = r_a[two * p]
+            ray = r_a[two * p + one]
+            rbx = r_b[two * p]
+            rby = r_b[two * p + one]
             gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
             gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            s = cs.base_separation[q, j] + gx * nx + gy * ny
+            s = base_separation[p] + gx * nx + gy * ny
 
             mass_scale = 1.0
             impulse_scale = 0.0
@@ -409,27 +500,27 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
             elif not use_bias:
                 bias = 0.0
             elif soft:
-                bias = max(cs.softness[q, 0] * s, -contact_speed)
-                mass_scale = cs.softness[q, 1]
-                impulse_scale = cs.softness[q, 2]
+                bias = max(softness[three * q] * s, -contact_speed)
+                mass_scale = softness[three * q + one]
+                impulse_scale = softness[three * q + two]
             else:
                 bias = max(baumgarte * inv_h * min(0.0, s + linear_slop), -contact_speed)
 
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
-            old = cs.normal_impulse[q, j]
-            normal_mass = cs.normal_mass[q, j]
+            old = normal_impulse[p]
+            normal_mass = normal_mass_[p]
             impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
             total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
             # What world.constraint_rows() reports: the value before the clamp, and the bias
             # of the pass that holds the contact (the soft step's soft pass, not its relax).
-            cs.unclamped[q, j, 0] = old + impulse
+            unclamped[two * p] = old + impulse
             if use_bias or not soft:
-                cs.bias[q, j] = bias
-            cs.normal_impulse[q, j] = total
-            if total > cs.max_normal_impulse[q, j]:
-                cs.max_normal_impulse[q, j] = total
+                bias_[p] = bias
+            normal_impulse[p] = total
+            if total > max_normal_impulse[p]:
+                max_normal_impulse[p] = total
             impulse = total - old
             px = impulse * nx
             py = impulse * ny
@@ -439,12 +530,22 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
             vbx += m_b * px
             vby += m_b * py
             wb += i_b * (rbx * py - rby * px)
+            j += one
 
         if last_sweep:
-            for j in range(count):
-                cs.total_normal_impulse[q, j] += cs.normal_impulse[q, j]
-                cs.total_tangent_impulse[q, j] += cs.tangent_impulse[q, j]
-        store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
+            j = np.uint64(0)
+            while j < count:
+                p = two * q + j
+                total_normal_impulse[p] += normal_impulse[p]
+                total_tangent_impulse[p] += tangent_impulse[p]
+                j += one
+        v[two * a] = vax
+        v[two * a + one] = vay
+        w[a] = wa
+        v[two * b] = vbx
+        v[two * b + one] = vby
+        w[b] = wb
+        q += one
 
 
 @borrowing_kernel
@@ -602,10 +703,24 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
 @borrowing_kernel
 def store_impulses(cs, contacts):
     """Write the accumulated impulses back to the contacts: next step's warm start."""
-    for q in range(cs.count.shape[0]):
-        k = cs.contact[q]
+    normal_impulse = flat(contacts.normal_impulse)
+    tangent_impulse = flat(contacts.tangent_impulse)
+    total_normal_impulse = flat(contacts.total_normal_impulse)
+    total_tangent_impulse = flat(contacts.total_tangent_impulse)
+    row_normal_impulse = flat(cs.normal_impulse)
+    row_tangent_impulse = flat(cs.tangent_impulse)
+    row_total_normal_impulse = flat(cs.total_normal_impulse)
+    row_total_tangent_impulse = flat(cs.total_tangent_impulse)
+    two = np.uint64(2)
+    q = np.uint64(0)
+    n = np.uint64(cs.count.shape[0])
+    while q < n:
+        k = np.uint64(cs.contact[q])
         for j in range(2):
-            contacts.normal_impulse[k, j] = cs.normal_impulse[q, j]
-            contacts.tangent_impulse[k, j] = cs.tangent_impulse[q, j]
-            contacts.total_normal_impulse[k, j] = cs.total_normal_impulse[q, j]
-            contacts.total_tangent_impulse[k, j] = cs.total_tangent_impulse[q, j]
+            p = two * k + np.uint64(j)
+            r = two * q + np.uint64(j)
+            normal_impulse[p] = row_normal_impulse[r]
+            tangent_impulse[p] = row_tangent_impulse[r]
+            total_normal_impulse[p] = row_total_normal_impulse[r]
+            total_tangent_impulse[p] = row_total_tangent_impulse[r]
+        q += np.uint64(1)
