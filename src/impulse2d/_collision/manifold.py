@@ -407,7 +407,7 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     return n
 
 
-@inner_kernel
+@inline_kernel
 def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
                   out_normal, out_points, out_ids):
     """One point between surface points a + ra u and b - rb u (A's frame), written in world."""
@@ -421,7 +421,7 @@ def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
     return 1
 
 
-@inner_kernel
+@inline_kernel
 def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                     count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                     speculative_distance, out_normal, out_points, out_ids):
@@ -477,7 +477,7 @@ def collide_capsule_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
-@inner_kernel
+@inline_kernel
 def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                            speculative_distance, out_normal, out_points, out_ids):
@@ -561,6 +561,46 @@ def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                             speculative_distance, out_normal, out_points, out_ids)
 
 
+@inline_kernel
+def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                 count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                 speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide` for the step's narrowphase loop (:func:`~.._dynamics.contacts.
+    update_manifolds`), compiled into it: a pair of a circle and a circle or a polygon runs its
+    routine in the loop, every other pair calls :func:`collide`. The same routines in the same
+    order of operations as :func:`collide`'s, so the same bits, its scratch ``out_*`` included
+    (the normal of a pair found apart is the scratch's, negated when the circle was A).
+
+    Why: each call of :func:`collide` passes its six shape arrays and the scratch's three as
+    flattened structs, mostly on the stack, and a circle routine was a second such call; a
+    circle pair's own arithmetic is a few dozen operations. The polygon routine stays behind
+    the call: a copy inlined into each kernel that inlines the loop cost 7-9 s of cold compile
+    (``narrow36``, BENCHMARKS.md); the circle routines are small."""
+    if count_a == 1 and count_b == 1:
+        return collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                               count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                               speculative_distance, out_normal, out_points, out_ids)
+    flip = count_a == 1 and count_b > 2
+    if flip or (count_b == 1 and count_a > 2):
+        # one inlined copy of the polygon-circle routine for both orders: the polygon is its A
+        n = collide_polygon_circle(
+            count_b if flip else count_a, vertices_b if flip else vertices_a,
+            normals_b if flip else normals_a, radius_b if flip else radius_a,
+            pxb if flip else pxa, pyb if flip else pya, cb if flip else ca,
+            sb if flip else sa, count_a if flip else count_b,
+            vertices_a if flip else vertices_b, normals_a if flip else normals_b,
+            radius_a if flip else radius_b, pxa if flip else pxb, pya if flip else pyb,
+            ca if flip else cb, sa if flip else sb, speculative_distance, out_normal,
+            out_points, out_ids)
+        if flip:
+            out_normal[0] = -out_normal[0]
+            out_normal[1] = -out_normal[1]
+        return n
+    return collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                   count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                   speculative_distance, out_normal, out_points, out_ids)
+
+
 # ---------------------------------------------------------------------------------------------
 # Python convenience
 # ---------------------------------------------------------------------------------------------
@@ -606,6 +646,7 @@ __all__ = [
     "collide",
     "collide_capsule_circle",
     "collide_circles",
+    "collide_pair",
     "collide_polygon_circle",
     "collide_polygons",
     "collide_shapes",
