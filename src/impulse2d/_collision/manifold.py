@@ -407,7 +407,7 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     return n
 
 
-@inline_kernel
+@inner_kernel
 def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
                   out_normal, out_points, out_ids):
     """One point between surface points a + ra u and b - rb u (A's frame), written in world."""
@@ -422,10 +422,10 @@ def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
 
 
 @inline_kernel
-def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                    count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                    speculative_distance, out_normal, out_points, out_ids):
-    """Circle vs circle. Concentric circles get A's local +y as normal."""
+def _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb, cb, sb,
+             speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_circles`' body, compiled into its two callers (it and
+    :func:`collide_pair`)."""
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     ax = vertices_a[0, 0]
     ay = vertices_a[0, 1]
@@ -443,6 +443,15 @@ def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
         uy = dy / distance
     return _write_single(ax, ay, radius_a, bx, by, radius_b, ux, uy, separation,
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
+
+
+@inner_kernel
+def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                    count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                    speculative_distance, out_normal, out_points, out_ids):
+    """Circle vs circle. Concentric circles get A's local +y as normal."""
+    return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb, cb,
+                    sb, speculative_distance, out_normal, out_points, out_ids)
 
 
 @inner_kernel
@@ -478,15 +487,11 @@ def collide_capsule_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
 
 
 @inline_kernel
-def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                           count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                           speculative_distance, out_normal, out_points, out_ids):
-    """Rounded polygon (A, count >= 3) vs circle (B).
-
-    Face of largest separation from the circle centre; if the centre is outside the core and
-    beyond an end of that face, the vertex region decides (normal from the vertex to the centre),
-    otherwise the face normal does (also when the centre is inside the core).
-    """
+def _polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                    vertices_b, radius_b, pxb, pyb, cb, sb,
+                    speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_polygon_circle`'s body, compiled into its two callers (it and
+    :func:`collide_pair`)."""
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     bx, by = transform_point(px, py, c, s, vertices_b[0, 0], vertices_b[0, 1])
     radius = radius_a + radius_b
@@ -523,6 +528,21 @@ def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
     uy = normals_a[face, 1]
     return _write_single(bx - best * ux, by - best * uy, radius_a, bx, by, radius_b, ux, uy,
                          best - radius, pxa, pya, ca, sa, out_normal, out_points, out_ids)
+
+
+@inner_kernel
+def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                           count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                           speculative_distance, out_normal, out_points, out_ids):
+    """Rounded polygon (A, count >= 3) vs circle (B).
+
+    Face of largest separation from the circle centre; if the centre is outside the core and
+    beyond an end of that face, the vertex region decides (normal from the vertex to the centre),
+    otherwise the face normal does (also when the centre is inside the core).
+    """
+    return _polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                           vertices_b, radius_b, pxb, pyb, cb, sb,
+                           speculative_distance, out_normal, out_points, out_ids)
 
 
 @kernel
@@ -577,18 +597,16 @@ def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     the call: a copy inlined into each kernel that inlines the loop cost 7-9 s of cold compile
     (``narrow36``, BENCHMARKS.md); the circle routines are small."""
     if count_a == 1 and count_b == 1:
-        return collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                               count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                               speculative_distance, out_normal, out_points, out_ids)
+        return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb,
+                        cb, sb, speculative_distance, out_normal, out_points, out_ids)
     flip = count_a == 1 and count_b > 2
     if flip or (count_b == 1 and count_a > 2):
         # one inlined copy of the polygon-circle routine for both orders: the polygon is its A
-        n = collide_polygon_circle(
+        n = _polygon_circle(
             count_b if flip else count_a, vertices_b if flip else vertices_a,
             normals_b if flip else normals_a, radius_b if flip else radius_a,
             pxb if flip else pxa, pyb if flip else pya, cb if flip else ca,
-            sb if flip else sa, count_a if flip else count_b,
-            vertices_a if flip else vertices_b, normals_a if flip else normals_b,
+            sb if flip else sa, vertices_a if flip else vertices_b,
             radius_a if flip else radius_b, pxa if flip else pxb, pya if flip else pyb,
             ca if flip else cb, sa if flip else sb, speculative_distance, out_normal,
             out_points, out_ids)
