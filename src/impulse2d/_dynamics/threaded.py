@@ -491,9 +491,11 @@ def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, resti
     normals of the rows found apart: :func:`serial_normals`)."""
     n = contacts.key.shape[0] if n_rows < 0 else n_rows
     if chunks <= 1 or n < min_rows:
-        update_manifolds(contacts, shapes, bodies, speculative, friction_mixing,
-                         restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
-                         np.zeros(2, dtype=np.int64), rows, n_rows)
+        # a call, not the loop inlined here: the parallel passes' compile of the inlined loop
+        # (with its circle routines, manifold.collide_pair) cost ~6 s of CPU (BENCHMARKS.md)
+        _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing,
+                      restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
+                      np.zeros(2, dtype=np.int64), rows, n_rows)
         return
     picks = np.arange(n) if n_rows < 0 else rows[:n]
     pieces = _pieces(n, chunks)
