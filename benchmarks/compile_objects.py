@@ -11,7 +11,8 @@ compile grows with the load, by 10-15 % between load 5 and 9), each into an empt
 of its own (``NUMBA_CACHE_DIR``), in one process (``IMPULSE2D_COMPILE_PROCESSES=1``: the
 whole compile work, which the compile plan would split over the CPUs). ``what``: ``pyramid``
 (import, build ``pyramid_20``, first step: a cold start's compile), ``all`` (``impulse2d
-warmup --all``) or ``unit:KEY`` (one :class:`~impulse2d._core.lazy.LazyKernel` by its key).
+warmup --all``) or ``unit:KEY`` (one :class:`~impulse2d._core.lazy.LazyKernel` by its key;
+``unit:KEY,KEY,...`` several, each in turn, a key the tree does not have left out).
 
 Then every kernel both caches hold is compared: the object code and the LLVM bitcode Numba
 saved for it (the byte strings in its cache entry's code library; the entry's other fields hold
@@ -54,7 +55,9 @@ elif what == "all":
 else:
     from impulse2d._dynamics import step  # registers the units
     from impulse2d._core import lazy
-    lazy.REGISTRY[what.split(":", 1)[1]].address()
+    for key in what.split(":", 1)[1].split(","):  # units by key; one the tree lacks: none
+        if key in lazy.REGISTRY:
+            lazy.REGISTRY[key].address()
     digest = None
 print(json.dumps({"cpu_s": time.process_time() - t0, "hash": digest}))
 """

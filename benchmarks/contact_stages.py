@@ -65,7 +65,7 @@ def _moves(cs, bodies, gaps):
     """A pass's gather and scatter alone (no arithmetic between them)."""
     hi = np.uint64(cs.count.shape[0])
     lanes = flat_lanes(cs)
-    scratch = scratch_chunk()
+    scratch = scratch_chunk(lanes)
     lo = np.uint64(0)
     while lo < hi:
         end, start, base, i0, i1 = _piece(cs, lo, hi)

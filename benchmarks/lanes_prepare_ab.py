@@ -64,7 +64,7 @@ def baseline(src):
     def moves(cs, bodies, gaps):
         hi = np.uint64(cs.count.shape[0])
         lanes = flat_lanes(cs)
-        scratch = scratch_chunk()
+        scratch = scratch_chunk(lanes)
         lo = np.uint64(0)
         while lo < hi:
             end, start, base, i0, i1 = _piece(cs, lo, hi)

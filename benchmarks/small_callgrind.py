@@ -24,7 +24,7 @@ collects inside (and nowhere else: ``exec``, the obvious choice, is also how eve
 a module):
 
 * ``starmap_next``: ``World.step(1/60)``;
-* ``filterfalse_next``: :func:`impulse2d._dynamics.step.step_world` (through a lambda);
+* ``filterfalse_next``: :func:`impulse2d._stepping.step_world` (through a lambda);
 * ``functools_reduce``: the step kernel's compiled entry called with ``step_world``'s
   arguments (through a two-line function), the rare new store adopted.
 
@@ -57,6 +57,7 @@ def host_env() -> str:
 
 
 def impulse2d_layers(scene_key: str, n: int) -> tuple:
+    from impulse2d import _stepping
     from impulse2d._dynamics import step as S
 
     world = _built(scene_key, "impulse2d").world
@@ -71,16 +72,16 @@ def impulse2d_layers(scene_key: str, n: int) -> tuple:
     list(itertools.starmap(world.step, itertools.repeat((DT,), n)))
     hashes.append(world.state_hash(motion_only=True)[:12])
     reset()
-    step_world = S.step_world
+    step_world = _stepping.step_world
     list(itertools.filterfalse(lambda _: step_world(world, DT), range(n)))
     hashes.append(world.state_hash(motion_only=True)[:12])
     reset()
     d = world.__dict__
-    stores = d["_step_ready"][7]
+    stores = d["_stores"]
     gx, gy = d["_gravity"]
     sleepers = d["_sleepers"] != 0
     filtered = d["_joint_index"]["filtered"]
-    entry, whole, adopt = S._step.entry, S.WHOLE, S.adopt_step_stores
+    entry, whole, adopt = S._step.entry, S.WHOLE, _stepping.adopt_step_stores
 
     def once(_, __):
         made = entry(stores, False, DT, gx, gy, sleepers, filtered, whole)

@@ -11,7 +11,7 @@ times ``--calls`` steps of each layer, the layers in a rotating order:
 
 * ``world_step``: ``World.step`` (the facade: the lock, the ``dt`` check, events, the writes
   after the step);
-* ``step_world``: :func:`impulse2d._dynamics.step.step_world` (the kept checks, the clock reads
+* ``step_world``: :func:`impulse2d._stepping.step_world` (the kept checks, the clock reads
   for ``World.profile``, the writes after the kernel);
 * ``entry``: the step kernel's compiled entry called with ``step_world``'s arguments, the rare
   new store adopted as ``step_world`` adopts it (the call, Numba's unboxing, the kernel);
@@ -61,11 +61,12 @@ def _layers(world, peer_name: str, scene_key: str):
     timed part) from the start ``reset()`` makes (untimed)."""
     from time import perf_counter
 
+    from impulse2d import _stepping
     from impulse2d._dynamics import step as S
 
     snap = world.snapshot()
-    entry, whole, adopt = S._step.entry, S.WHOLE, S.adopt_step_stores
-    step_world = S.step_world
+    entry, whole, adopt = S._step.entry, S.WHOLE, _stepping.adopt_step_stores
+    step_world = _stepping.step_world
     state = {}
 
     def reset_world():
@@ -83,7 +84,7 @@ def _layers(world, peer_name: str, scene_key: str):
 
     def bare(n):
         d = world.__dict__
-        stores = d["_step_ready"][7]
+        stores = d["_stores"]
         gx, gy = d["_gravity"]
         sleepers = d["_sleepers"] != 0
         filtered = d["_joint_index"]["filtered"]

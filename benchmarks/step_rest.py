@@ -52,6 +52,7 @@ import numpy as np
 
 import impulse2d
 from impulse2d._core.jit import cycles
+from impulse2d import _stepping
 from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.awake import find_contacts
 from impulse2d._dynamics.step import STAGES
@@ -85,7 +86,7 @@ class StoreCounter:
     def __init__(self):
         self.contacts = 0
         self.constraints = 0
-        self._adopt = step_module.adopt_step_stores
+        self._adopt = _stepping.adopt_step_stores
 
     def __call__(self, world, contacts, constraints):
         self.contacts += bool(contacts)
@@ -148,7 +149,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
     for i in range(warm_steps):
         step_scene(world, info, i)
     counter = StoreCounter()
-    step_module.adopt_step_stores = counter
+    _stepping.adopt_step_stores = counter
     rows = {s: [] for s in (*STAGES, "kernel", "python", "step")}
     why = {"contact_rows_changed": 0, "contact_store_same_rows": 0,
            "touching_changed": 0, "constraint_store_same_touching": 0}
@@ -179,7 +180,7 @@ def measure(key, scene, params, warm_steps, steps, again, verbs, rate):
             split["pairs_new_store" if new_c else "pairs_same_store"].append(us["pairs"])
             split["prepare_new_store" if new_k else "prepare_same_store"].append(us["prepare"])
     finally:
-        step_module.adopt_step_stores = counter._adopt
+        _stepping.adopt_step_stores = counter._adopt
     contact_rows, touching = counts(world)
     again_us = collide_again(world, again, rate)
     alone = stage_times(world, verbs)[0] if verbs > 0 else {}

@@ -45,7 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import impulse2d  # noqa: E402
-from impulse2d._dynamics import step as step_module  # noqa: E402
+from impulse2d import _stepping  # noqa: E402
 from impulse2d._dynamics.contact_solver import allocate_constraints  # noqa: E402
 from impulse2d._dynamics.contacts import allocate_contacts, carry_contacts  # noqa: E402
 from impulse2d._dynamics.world_ref import sync_constraints  # noqa: E402
@@ -112,14 +112,14 @@ def _cpu_per_rep(call, reps: int, rounds: int = 5) -> float:
 def _counted_steps(world, steps: int, step) -> dict:
     """Step ``world`` ``steps`` times; the steps that made each store, and the step's time."""
     made = {"contacts": 0, "constraints": 0}
-    adopt = step_module.adopt_step_stores
+    adopt = _stepping.adopt_step_stores
 
     def counting(w, contacts, constraints):
         made["contacts"] += bool(contacts)
         made["constraints"] += bool(constraints)
         adopt(w, contacts, constraints)
 
-    step_module.adopt_step_stores = counting
+    _stepping.adopt_step_stores = counting
     cycles = []
     faults = {True: [], False: []}  # minor page faults a step, by whether it made a store
     try:
@@ -134,7 +134,7 @@ def _counted_steps(world, steps: int, step) -> dict:
             cycles.append(int(c[-1] - c[0]))
         cpu = (time.process_time() - t0) / steps * 1e6
     finally:
-        step_module.adopt_step_stores = adopt
+        _stepping.adopt_step_stores = adopt
     return {"steps": steps, "new_contact_stores": made["contacts"],
             "new_constraint_stores": made["constraints"], "step_cpu_us": cpu,
             "step_cycles_median": float(np.median(cycles)),

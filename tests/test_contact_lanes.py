@@ -27,6 +27,7 @@ from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.verbs import LANES
 from impulse2d._dynamics.world_ref import sync_constraints
+from impulse2d._stepping import NOT_READY
 from impulse2d.scenes import build_scene, step_scene
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
@@ -200,6 +201,7 @@ def test_lanes_come_when_a_world_first_solves_in_them(monkeypatch):
         if switch:
             monkeypatch.setattr(contact_lanes, "MIN_BODIES", 1)
             world._verbs_for = (None, None)
+            world._step_ready = NOT_READY  # as every writer of _verbs_for does (chains.py)
         step_scene(world, info, 60)
         sync_constraints(world)
         after = world._constraints

@@ -10,16 +10,22 @@ options by name, each a fraction of a microsecond warm; inside a run of episodes
 reset's code and data are out of the caches, the two joints cost 190-300 us a reset against
 Box2D 2.3's 20-30 (2026-11-29, load ~12). When the world's stores' reference
 (:mod:`._dynamics.world_ref`) was built from its present body, shape and joint stores (a
-recycled world's, :mod:`._recycle`) and the joint store has a free row, one kernel clears
-and writes the row through the reference instead: the same values (the anchors' arithmetic
-is the world's, in Python), so the rows are bit for bit those of the two steps
-(``tests/test_batch_joint.py``). Otherwise the caller makes the joint the usual way.
+recycled world's, :mod:`._recycle`) and the joint store has a free row, one kernel writes
+the row through the reference instead: the same values (the anchors' arithmetic is the
+world's, in Python), so the rows are bit for bit those of the two steps
+(``tests/test_batch_joint.py``). A row used before (a world kept across resets, such as
+BipedalWalker's; never a recycled world's, whose pool starts anew) is cleared first in Python,
+column by column over the store's own columns, as ``World._add_joint`` clears one: a column
+added to the store is cleared with the others, and the kernel compiles in 1.3-1.4 CPU s
+(measured at load ~15: with the clear in it, the columns listed by hand, 3.4-3.8; the loop
+unrolled over the store's columns, 7.5-7.7). Otherwise the caller makes the joint the usual
+way.
 """
 
 from __future__ import annotations
 
 from . import _lock, _sleep, _validate
-from ._core.jit import DirectCall, inner_kernel, kernel
+from ._core.jit import DirectCall, kernel
 from ._core.state import REVOLUTE, STATIC
 from ._dynamics.world_ref import borrow_column
 from .joints import (RevoluteJoint, check_angle_limit, check_angular_speed, check_limits,
@@ -27,17 +33,15 @@ from .joints import (RevoluteJoint, check_angle_limit, check_angular_speed, chec
 
 
 @kernel
-def revolute_row(ref, j, a, b, reused, limit, motor, connected, ax, ay, bx, by, angle, lower,
-                 upper, speed, torque):
-    """Write joint row ``j`` of the stores in ``ref`` (the world's stores' reference) as
-    ``World._add_joint`` writes a new revolute joint between body rows ``a`` and ``b``, every
-    column but ``generation`` cleared first when the row was ``reused``: the limit, the motor,
-    whether the bodies collide, the local anchors on A (``ax``, ``ay``) and on B (m), the
-    reference angle, the lower and upper angle (rad), the motor's speed (rad/s) and its
-    largest torque (N m). (Scalars: two NumPy arrays built from tuples cost more than their
-    unboxing, some 8 us a joint inside a run of episodes.)"""
-    if reused:
-        _clear_row(ref, j)
+def revolute_row(ref, j, a, b, limit, motor, connected, ax, ay, bx, by, angle, lower, upper,
+                 speed, torque):
+    """Write joint row ``j`` of the stores in ``ref`` (the world's stores' reference), a row
+    that is zero but for its generation, as ``World._add_joint`` writes a new revolute joint
+    between body rows ``a`` and ``b``: the limit, the motor, whether the bodies collide, the
+    local anchors on A (``ax``, ``ay``) and on B (m), the reference angle, the lower and upper
+    angle (rad), the motor's speed (rad/s) and its largest torque (N m). (Scalars: two NumPy
+    arrays built from tuples cost more than their unboxing, some 8 us a joint inside a run of
+    episodes.)"""
     borrow_column(ref, "joints", "alive")[j] = True
     borrow_column(ref, "joints", "type")[j] = REVOLUTE
     borrow_column(ref, "joints", "body_a")[j] = a
@@ -62,69 +66,12 @@ def revolute_row(ref, j, a, b, reused, limit, motor, connected, ax, ay, bx, by, 
     borrow_column(ref, "joints", "collide_connected")[j] = connected
 
 
-@inner_kernel
-def _clear_row(ref, j):
-    """Every column of joint row ``j`` but ``generation`` zeroed (``_core.state.JOINT_LAYOUT``
-    in its order; ``tests/test_batch_joint.py`` fills every column and compares)."""
-    borrow_column(ref, "joints", "alive")[j] = False
-    borrow_column(ref, "joints", "type")[j] = 0
-    borrow_column(ref, "joints", "body_a")[j] = 0
-    borrow_column(ref, "joints", "body_b")[j] = 0
-    borrow_column(ref, "joints", "local_anchor_a")[j, :] = 0.0
-    borrow_column(ref, "joints", "local_anchor_b")[j, :] = 0.0
-    borrow_column(ref, "joints", "reference_angle")[j] = 0.0
-    borrow_column(ref, "joints", "collide_connected")[j] = False
-    borrow_column(ref, "joints", "enable_limit")[j] = False
-    borrow_column(ref, "joints", "lower")[j] = 0.0
-    borrow_column(ref, "joints", "upper")[j] = 0.0
-    borrow_column(ref, "joints", "enable_motor")[j] = False
-    borrow_column(ref, "joints", "motor_speed")[j] = 0.0
-    borrow_column(ref, "joints", "max_motor")[j] = 0.0
-    borrow_column(ref, "joints", "enable_spring")[j] = False
-    borrow_column(ref, "joints", "hertz")[j] = 0.0
-    borrow_column(ref, "joints", "damping_ratio")[j] = 0.0
-    borrow_column(ref, "joints", "local_axis_a")[j, :] = 0.0
-    borrow_column(ref, "joints", "length")[j] = 0.0
-    borrow_column(ref, "joints", "min_length")[j] = 0.0
-    borrow_column(ref, "joints", "max_length")[j] = 0.0
-    borrow_column(ref, "joints", "angular_hertz")[j] = 0.0
-    borrow_column(ref, "joints", "angular_damping_ratio")[j] = 0.0
-    borrow_column(ref, "joints", "target")[j, :] = 0.0
-    borrow_column(ref, "joints", "max_torque")[j] = 0.0
-    borrow_column(ref, "joints", "correction_factor")[j] = 0.0
-    borrow_column(ref, "joints", "ground_a")[j, :] = 0.0
-    borrow_column(ref, "joints", "ground_b")[j, :] = 0.0
-    borrow_column(ref, "joints", "ratio")[j] = 0.0
-    borrow_column(ref, "joints", "constant")[j] = 0.0
-    borrow_column(ref, "joints", "linked")[j, :] = 0
-    borrow_column(ref, "joints", "linear_impulse")[j, :] = 0.0
-    borrow_column(ref, "joints", "spring_impulse")[j] = 0.0
-    borrow_column(ref, "joints", "motor_impulse")[j] = 0.0
-    borrow_column(ref, "joints", "lower_impulse")[j] = 0.0
-    borrow_column(ref, "joints", "upper_impulse")[j] = 0.0
-    borrow_column(ref, "joints", "angular_impulse")[j] = 0.0
-    borrow_column(ref, "joints", "frame_a")[j, :] = 0.0
-    borrow_column(ref, "joints", "frame_b")[j, :] = 0.0
-    borrow_column(ref, "joints", "delta_center")[j, :] = 0.0
-    borrow_column(ref, "joints", "delta_angle")[j] = 0.0
-    borrow_column(ref, "joints", "axial_mass")[j] = 0.0
-    borrow_column(ref, "joints", "spring_soft")[j, :] = 0.0
-    borrow_column(ref, "joints", "axis")[j, :] = 0.0
-    borrow_column(ref, "joints", "angular_soft")[j, :] = 0.0
-    borrow_column(ref, "joints", "jacobian")[j, :, :] = 0.0
-    borrow_column(ref, "joints", "law")[j] = 0
-    borrow_column(ref, "joints", "law_rows")[j] = 0
-    borrow_column(ref, "joints", "law_angle")[j] = False
-    borrow_column(ref, "joints", "law_params")[j, :] = 0.0
-    borrow_column(ref, "joints", "row_lower")[j, :] = 0.0
-    borrow_column(ref, "joints", "row_upper")[j, :] = 0.0
-    borrow_column(ref, "joints", "row_motor")[j, :] = False
-    borrow_column(ref, "joints", "row_speed")[j, :] = 0.0
-    borrow_column(ref, "joints", "row_max_force")[j, :] = 0.0
-    borrow_column(ref, "joints", "row_impulse")[j, :, :] = 0.0
-    borrow_column(ref, "joints", "law_base")[j, :, :] = 0.0
-    borrow_column(ref, "joints", "law_state")[j, :] = 0.0
-    borrow_column(ref, "joints", "law_out")[j, :, :] = 0.0
+def _clear_row(joints, j: int) -> None:
+    """Every column of row ``j`` of the joint store ``joints`` but ``generation`` zeroed:
+    each column the store has (``_core.state.JOINT_LAYOUT``), so none can be missed."""
+    for name, column in zip(joints._fields, joints):
+        if name != "generation":
+            column[j] = 0
 
 
 _revolute_row = DirectCall(revolute_row, "a new revolute joint's row", 3.0)
@@ -179,7 +126,9 @@ def create_revolute_joint(world, body_a, body_b, local_a, local_b, reference_ang
     dy = anchor[1] - oy
     fresh = pool.high_water  # rows from here on were never used: all zero
     j = pool.allocate()
-    _revolute_row.entry(d["_stores"], j, a, b, j < fresh, limit, motor, connected,
+    if j < fresh:
+        _clear_row(joints, j)
+    _revolute_row.entry(d["_stores"], j, a, b, limit, motor, connected,
                         c * dx + s * dy, -s * dx + c * dy, local_b[0], local_b[1],
                         reference_angle, lower, upper, speed, torque)
     # RevoluteJoint(world, j, generation) without Joint.__setattr__'s checks of public names

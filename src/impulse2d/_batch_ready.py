@@ -10,7 +10,7 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
 * the references are checked only after some world's stores or reference were replaced
   (:mod:`._stores_epoch`, a process-wide count), and then only those of the marked worlds;
 * a world's gravity and joint-rows flag are written into its row of arguments (its settings
-  into its own row in its reference, :func:`._dynamics.step._ready`) when it is made ready (:func:`_make_ready`, the checks of :func:`._dynamics.step.step_world`,
+  into its own row in its reference, :func:`._stepping._ready`) when it is made ready (:func:`_make_ready`, the checks of :func:`._stepping.step_world`,
   made for the marked worlds only), and the two arguments that vary from step to step
   (dirty pairs, sleepers) for every world in one write, from the batch's arrays;
 * after the kernel, the clock and counts of every world are a few writes into those arrays,
@@ -27,9 +27,10 @@ from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
 from ._dynamics.batch_step import DT, GX, GY, HAS_SLEEPERS, JOINTS_FILTERED, PAIRS_DIRTY
-from ._dynamics.step import _continuous_first, _ready, _settings_arguments, _step_checked
+from ._dynamics.step import _settings_arguments
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
+from ._stepping import _continuous_first, _ready, _step_checked
 from ._stores_epoch import CHANGES
 from .snapshot import restore_many
 
@@ -172,7 +173,7 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
     :attr:`ReadyState.checked` holds the worlds checked by both calls.
 
     Only the worlds marked since their last check (:mod:`._batch_worlds`) are checked, with
-    :func:`.step.step_world`'s checks, inline: a world whose settings, joint rows and stores
+    :func:`._stepping.step_world`'s checks, inline: a world whose settings, joint rows and stores
     are those its table of verbs and reference were made for (the usual step), and whose row
     of arguments was written for them and its gravity, costs a few identity tests; any other
     goes through :func:`_make_ready`. A world not marked changed nothing those checks read.
@@ -251,7 +252,7 @@ def _check(state: ReadyState, k: int, dt: float) -> None:
 
 
 def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
-    """World ``k`` made ready as :func:`.step._step_checked` makes it, if it is not (the
+    """World ``k`` made ready as :func:`._stepping._step_checked` makes it, if it is not (the
     settings packed, sleepers woken if sleeping was turned off, the verbs filled, the
     reference rebuilt), and its gravity and joint-rows flag written into its row of
     arguments, its reference into the list."""
@@ -282,10 +283,10 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
 
 
 def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None:
-    """What :func:`.step.step_world` and ``World.step`` do after the kernel, for the worlds
+    """What :func:`._stepping.step_world` and ``World.step`` do after the kernel, for the worlds
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
     store stays in the reference, see :func:`.world_ref.sync_contacts`), the sleeping counts
-    (:func:`.step._after_step`), the step again with the joint rows rebuilt when a jointed
+    (:func:`._stepping._after_step`), the step again with the joint rows rebuilt when a jointed
     island woke, the clock and the after-step queue. The values every world's step changes
     (the clock, the counts, the flags) are a few writes into the batch's arrays, which the
     worlds read (:mod:`._batch_worlds`); what only some worlds need (new stores, a first

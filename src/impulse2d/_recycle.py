@@ -10,16 +10,19 @@ of kernels (``_fill_verbs``, 20-40 us). A world that only its maker held (the la
 ``compat._b2release``) can instead be :func:`keep`-t, and :func:`take` hands it to the next
 new world of the same settings in the state ``World()`` gives: every store column zeroed in
 place (the reference reads the same arrays; the first take lays them out in one buffer,
-:func:`_zeroed`, so that later ones zero it in one call), every other attribute made afresh by
-``World.__init__`` itself, the empty contact and constraint stores put into the kept
-reference, its awake sets and their kept grids marked stale as a new reference's are
-(``awake.new_state``: the static grid, the resting grid and the contact edges are then built
-again, or checked against the shapes, by the first step, as for a new world), and the kernel
-table's counters zeroed. The settings object, the table of kernels and the joint rows they were
-filled for are kept when the new world's settings are the kept world's (every field but the
-sweep counts, which the maker sets anew: ``compat.b2World`` hands them over), so the first step
-takes the usual step's path; ``World._joint_rows`` gives the kept rows back when the new
-world's joints have the same rows (:func:`._joint_index.joint_index`).
+:func:`_zeroed`, so that later ones zero it in one call), every attribute the settings do not
+decide made afresh by ``World._renew`` (the part of ``World.__init__`` that does not make the
+settings, the lock, the kernel table, the length tolerances and the packed settings row, which
+are kept), the empty contact and constraint stores put into the kept reference, its awake sets
+and their kept grids marked stale as a new reference's are (``awake.new_state``: the static
+grid, the resting grid and the contact edges are then built again, or checked against the
+shapes, by the first step, as for a new world), and the kernel table's counters and the clock
+zeroed. The settings object, the table of kernels and the joint rows they were filled for are
+kept when the new world's settings are the kept world's (every field but the sweep counts,
+which the maker sets anew: ``compat.b2World`` hands them over), so the first step takes the
+usual step's path; ``World._joint_rows`` gives the kept rows back when the new world's joints
+have the same rows (:func:`._joint_index.joint_index`). A kept world taken for other settings
+runs the whole ``World.__init__`` on its zeroed stores.
 
 What makes it the same world, bit for bit: ``tests/test_recycle.py`` compares a taken world's
 stores with ``World()``'s, column by column, and episodes of LunarLander-like worlds on
@@ -34,7 +37,7 @@ the ``direct`` solver, not stepping and nothing queued after a step are kept; at
 from __future__ import annotations
 
 import weakref
-from operator import is_
+from operator import is_, itemgetter
 
 import numpy as np
 
@@ -43,6 +46,8 @@ from ._dynamics.awake import new_state
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE
 from ._dynamics.world_ref import put_contact_stores, stores_for_step
 from . import _empty_stores
+from .settings import WorldSettings
+from .world import World, _check_gravity
 
 _MAX = 4
 _KEPT: dict = {}
@@ -94,36 +99,29 @@ def keep(world, key, extra=None) -> bool:
 def take(key, world_class, gravity, changes: dict):
     """``(world, extra)``: a kept world of ``key`` as ``world_class(gravity, **changes)``
     would make it, and what :func:`keep` was given with it; or None (none kept)."""
+    gravity = _check_gravity(gravity)  # (a bad one raises before the kept world is taken)
     entry = _KEPT.pop(key, None)
     if entry is None:
         return None
     world, extra = entry
     d = world.__dict__
-    # (with the reference, every array it shares with the world: the packed settings row
-    # too, which World._ready rewrites in place when the sweeps or the settings change)
-    kept = {name: d[name] for name in ("_settings", "_lock", "_clock", "_verbs", "_verbs_for",
-                                       "_stores", "_stores_built_from", "_diagnostics",
-                                       "_lengths", "_step_settings", "_awake_state")}
     stores, packed_now = _zeroed(world, (d["_bodies"], d["_shapes"], d["_joints"]))
-    # everything else as World() makes it, on the kept (zeroed) stores
-    with _empty_stores.lent(stores):
-        world_class.__init__(world, gravity, **changes)
-    if (d["_bodies"] is not stores[0] or d["_shapes"] is not stores[1]
-            or d["_joints"] is not stores[2]):
-        return world, None  # (not lent: a new world in all but its memory, its settings too)
-    # every field but the sweeps as the new world's (a copy of each field dict, less the sweeps
-    # and the settings' own packed form and lock: one dict comparison, a fifth of a getattr
-    # per field)
-    old, new = kept["_settings"].__dict__.copy(), d["_settings"].__dict__.copy()
-    for name in _NOT_COMPARED:
-        old.pop(name, None)
-        new.pop(name, None)
-    if old != new:
-        return world, None  # other settings: a new world's table and reference
-    d.update(kept)
-    kept["_clock"].fill(0)
-    kept["_verbs"][_COUNTERS] = 0
-    kept["_awake_state"][:] = new_state()
+    if (world_class.__init__ is not World.__init__
+            or not _same_settings(d["_settings"], key, changes)):
+        # other settings: a new world in all but its memory (its settings, kernel table and
+        # reference new, its maker's sweeps not handed over)
+        with _empty_stores.lent(stores):
+            world_class.__init__(world, gravity, **changes)
+        return world, None
+    # everything the settings do not decide as World() makes it, on the kept (zeroed)
+    # stores; the settings, lock, kernel table, length tolerances, packed settings row and
+    # the reference kept (with the reference, every array it shares with the world: the
+    # packed settings row too, which World._ready rewrites in place when the sweeps or the
+    # settings change), its clock, counters and awake sets' state made a new world's
+    world._renew(gravity, *stores)
+    d["_clock"].fill(0)
+    d["_verbs"][_COUNTERS] = 0
+    d["_awake_state"][:] = _NEW_AWAKE
     if packed_now:
         # stores packed just now, which the kept reference does not read: a reference built
         # for them (once for the world's life), with the joint rows the table was filled for,
@@ -138,6 +136,30 @@ def take(key, world_class, gravity, changes: dict):
         d["_stores"] = d["_stores_built_from"] = None
         d["_verbs_for"] = (None, None)
     return world, extra
+
+
+_NEW_AWAKE = new_state()
+"""A new reference's awake sets' state (``awake.new_state``), copied into a kept one."""
+
+
+def _same_settings(kept, key, changes: dict) -> bool:
+    """Whether the ``kept`` settings are a new world's of ``changes`` (the settings of the
+    keep ``key``) in every field but :data:`_NOT_COMPARED`: the fields read in one call and
+    compared with a new world's as one tuple (the names and values taken once per key)."""
+    expected = _EXPECTED.get(key)
+    if expected is None:
+        new = WorldSettings._with_changes(**changes).__dict__
+        read = itemgetter(*(name for name in new if name not in _NOT_COMPARED))
+        if len(_EXPECTED) >= 64:
+            _EXPECTED.clear()
+        expected = _EXPECTED[key] = (read, read(new))
+    read, values = expected
+    return read(kept.__dict__) == values
+
+
+_EXPECTED: dict = {}
+"""keep key -> (a getter of the compared settings fields, their values in a new world's
+settings of the key's changes): the changes validated and the settings made once per key."""
 
 
 @kernel
@@ -167,7 +189,6 @@ def _put_empty_contacts(world) -> bool:
     d = world.__dict__
     contacts, constraints = d["_contacts"], d["_constraints"]
     if not _TEMPLATE:
-        from .world import World  # (here: the world's module is loaded by then)
         template = World()
         _TEMPLATE.extend((stores_for_step(template), template._contacts,
                           template._constraints))

@@ -10,7 +10,7 @@ good, and skips the check, which costs about a microsecond a world in Python (0.
 dense read of 1,024 worlds, measured on the 2-core CI machine under load, 2026-11-28).
 A replacement in any world (of this batch or not) makes the next read check every world.
 
-A world's own usual step relies on it too (:func:`._dynamics.step.step_world` keeps what its
+A world's own usual step relies on it too (:func:`._stepping.step_world` keeps what its
 checks read, the count among them): a store replaced without a bump would be stepped stale.
 """
 

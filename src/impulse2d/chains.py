@@ -31,6 +31,7 @@ from . import _lock, _sleep, _validate
 from ._collision import geometry
 from ._collision.chain import chain_ghosts
 from ._dynamics.verbs import CHAINS
+from ._stepping import NOT_READY
 from .constants import LINEAR_SLOP
 from .shapes import MATERIAL_DEFAULTS, Shape, parse_material
 from .types import Vec2
@@ -124,6 +125,7 @@ def create_chain(world: World, body: Body, points, loop, material: dict) -> Chai
     world._update_mass(b)
     if not world._verbs[CHAINS]:
         world._verbs_for = (None, None)  # the next step fills the chain narrowphase's slot
+        world._step_ready = NOT_READY  # (and takes its full checks: _stepping.step_world)
     return Chain(world, segments, [Vec2(float(x), float(y)) for x, y in pts], loop,
                  material.get("user_data"))
 

@@ -114,6 +114,7 @@ from . import _lock, _sleep, events
 from . import _snapshot_copy as _fast
 from ._core.address import address as _address
 from ._handle import Handle
+from ._stepping import NOT_READY
 from ._stores_epoch import bump as stores_replaced
 from ._dynamics.contact_lanes import sync_constraint_rows
 from ._dynamics.step import _settings_arguments
@@ -764,6 +765,9 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
     step's reference if a step left newer ones there (``unsynced``), the attributes other than
     stores, the settings, the counters and the flags."""
     d = vars(world)
+    # The usual step's flag (_stepping.step_world): what follows writes the callbacks and the
+    # table's record, without a bump when the stores kept their layout (the other restore bumps)
+    d["_step_ready"] = NOT_READY
     if unsynced and not put_contact_stores(world, d["_contacts"], d["_constraints"]):
         stores_replaced()  # the next step builds the reference from Python's stores
     atoms, others = snapshot._recipe or snapshot._make_recipe()

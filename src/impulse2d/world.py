@@ -27,12 +27,12 @@ from ._core.storage import IdPool, grow_store
 from ._dynamics.contact_solver import CONSTRAINT_LAYOUT, ContactConstraints
 from ._dynamics.contacts import CONTACT_LAYOUT, Contacts
 from ._dynamics.lengths import length_tolerances
-from ._dynamics.step import (NOT_READY, SETTINGS_ROW, STAGES, collide_world, step_world,
-                             step_world_repeat)
+from ._dynamics.step import SETTINGS_ROW, STAGES
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
 from ._joint_index import joint_index
+from ._stepping import NOT_READY, collide_world, step_world, step_world_repeat
 from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from . import custom_joints
@@ -83,9 +83,32 @@ class World:
         self._lock = _lock.StepLock()
         self._settings = WorldSettings._with_changes(**settings)
         _lock.bind(self._settings, self._lock)
-        self._gravity = _check_gravity(gravity)
-        self._bodies: Bodies = empty_store(Bodies, BODY_LAYOUT, 16)
-        self._shapes: Shapes = empty_store(Shapes, SHAPE_LAYOUT, 16)
+        self._renew(_check_gravity(gravity), empty_store(Bodies, BODY_LAYOUT, 16),
+                    empty_store(Shapes, SHAPE_LAYOUT, 16), empty_store(Joints, JOINT_LAYOUT, 4))
+        # What the settings decide and the step's reference of the stores: a recycled world
+        # of the same settings keeps these (_recycle.take), a new world makes them here.
+        self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
+        self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
+        self._awake_state = None  # the state of the reference's awake sets (_dynamics.awake)
+        self._stores_built_from: tuple | None = None
+        self._verbs = new_table()  # addresses of the kernels the step calls (_dynamics.verbs)
+        self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
+        self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
+        # the length tolerances in the settings' unit, which the step reads (_dynamics.lengths)
+        self._lengths = length_tolerances(self._settings.length_units_per_meter)
+        # the settings as the step reads them, written by the step when they change
+        # (_dynamics.step.SETTINGS_ROW)
+        self._step_settings = np.zeros(SETTINGS_ROW)
+
+    def _renew(self, gravity: tuple[float, float], bodies: Bodies, shapes: Shapes,
+               joints: Joints) -> None:
+        """Everything of a new world but what its settings decide and its step reference (set
+        by ``__init__`` after this): no body, shape, joint, contact, event or callback, time 0,
+        a new snapshot identity, ``gravity`` (checked) and the given zeroed stores. A recycled
+        world of the same settings is made new by this alone (:func:`._recycle.take`)."""
+        self._gravity = gravity
+        self._bodies = bodies
+        self._shapes = shapes
         self._body_pool = IdPool()
         self._shape_pool = IdPool()
         self._body_handles: dict[int, Body] = {}
@@ -93,7 +116,7 @@ class World:
         self._body_shapes: dict[int, list[int]] = {}
         self._body_user_data: dict[int, Any] = {}
         self._shape_user_data: dict[int, Any] = {}
-        self._joints: Joints = empty_store(Joints, JOINT_LAYOUT, 4)
+        self._joints = joints
         self._joint_pool = IdPool()
         self._joint_handles: dict[int, Joint] = {}
         self._body_joints: dict[int, list[int]] = {}
@@ -112,15 +135,9 @@ class World:
         self._events = EventTracker()  # contact, sensor and body events (events.py)
         self._callbacks = Callbacks()  # pair filter and pre-solve hook (callbacks.py)
         self._step_ready = NOT_READY  # what the usual step's checks read (step_world)
-        self._clock = np.zeros(len(STAGES) + 1, dtype=np.int64)  # cycle counts of the step's stages
-        self._stores = None  # the stores as the step kernel takes them (_dynamics.world_ref)
-        self._awake_state = None  # the state of the reference's awake sets (_dynamics.awake)
-        self._stores_built_from: tuple | None = None
         # a step made a new constraint store, which the reference holds and _constraints is
         # not yet (_dynamics.world_ref.sync_constraints)
         self._constraints_stale = False
-        self._verbs = new_table()  # addresses of the kernels the step calls (_dynamics.verbs)
-        self._verbs_for: tuple = (None, None)  # the packed settings and joint rows it was set for
         self._live_rows: np.ndarray | None = None
         # The queries' grid of the shapes where they are now (queries.py); dropped by anything
         # that moves, adds or removes a shape (a step, a set position or angle, a shape) or
@@ -131,12 +148,6 @@ class World:
         # or a store replaced.
         self._query_spare = None
         self._step_seconds = 0.0  # wall time of the last step
-        self._diagnostics = np.zeros(0)  # the solver's record of a step (solver_stats.py)
-        # the length tolerances in the settings' unit, which the step reads (_dynamics.lengths)
-        self._lengths = length_tolerances(self._settings.length_units_per_meter)
-        # the settings as the step reads them, written by the step when they change
-        # (_dynamics.step.SETTINGS_ROW)
-        self._step_settings = np.zeros(SETTINGS_ROW)
         self._stats_solver: str | None = None  # the solver that made it
         self.time = 0.0
         self.step_count = 0

@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from impulse2d._core.jit import inner_kernel, kernel
+from impulse2d._core.jit import inner_kernel, kernel, stage_kernel
 
 CELL_SCALE = 3.0
 """Cell edge = ``CELL_SCALE * median(max(width, height))`` of the enabled boxes."""
@@ -661,10 +661,11 @@ def find_pairs_kernel(aabbs, enabled, owner, group, cell_scale, large_cells, swe
     return search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below)
 
 
-@inner_kernel
+@stage_kernel
 def search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below):
     """Jitted core of :func:`find_pairs`, for other kernels (tunables as arguments; no Python
-    wrapper to compile into the step's pair search).
+    wrapper to compile into the step's pair search, which calls it by address: slot
+    :data:`.._dynamics.verbs.SEARCH_PAIRS`).
 
     ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,), ``owner`` and ``group`` int64
     (n,). Returns (m, 2) int64.

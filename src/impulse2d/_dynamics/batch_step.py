@@ -7,8 +7,8 @@ threads at once, each on its own share of the worlds. A world's step inside is e
 one ``World.step`` makes (same kernel, same arguments, and each world's step serial), so its
 bits do not depend on the batch, its neighbours or the threads.
 
-The Python around it (:mod:`impulse2d._batch_ready`) is :func:`.step.step_world`'s, less what
-a batch step can leave for later: the new contact store of a world stays in its reference
+The Python around it (:mod:`impulse2d._batch_ready`) is :func:`.._stepping.step_world`'s, less
+what a batch step can leave for later: the new contact store of a world stays in its reference
 until Python reads it (``World._contacts``; boxing one costs about 40 us). Worlds whose step
 needs Python in the middle (callbacks, events, diagnostics, the ``direct`` solver's LAPACK)
 are not given to the kernel: the batch steps them with ``World.step``.

@@ -54,6 +54,15 @@ constraints changes. Static and kinematic bodies are shared within a colour but 
 by a contact (zero inverse mass), so reading them before the colour's writes changes nothing.
 The overflow colour's constraints may share bodies: each is its own run of one, solved in turn.
 
+**One source, two precisions.** The passes (:func:`_warm_start`, :func:`_solve` and the loops
+they inline) are generic over the lanes' float type: every constant and float argument of their
+arithmetic goes through :func:`.lane_layout.lane_float`, and the scratch chunk takes the lanes'
+type, so that Numba compiles them once on the float64 lanes (:func:`warm_start_contacts_wide`,
+:func:`solve_contacts_wide`: the bits and the vector loops they had when written for float64
+alone; the casts are no-ops there) and once
+on float32 lanes for a world of ``WorldSettings(solver_precision="float32")``
+(:mod:`.contact_lanes_f32`), computed in float32 throughout.
+
 ``cs.lane_end[q]`` (:func:`.constraint_graph.mark_colour_runs`) is the end of the colour run
 that holds row ``q``; the step marks it after colouring. The ``pgs_ngs``, ``pgs_block`` and
 ``direct`` solvers keep the row store's verbs.
@@ -81,8 +90,8 @@ from .contact_solver import (apply_restitution, bounce_speed, normal_acceleratio
 from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
-                          U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_index,
-                          point_kept, scratch_chunk)
+                          U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
+                          lane_index, point_kept, scratch_chunk)
 from .verbs import DIAGNOSTICS, LANES, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -108,13 +117,16 @@ and the gather and scatter, where the serial pass runs one point of a circle in 
 @inline_kernel
 def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
     """Velocities of the bodies of a chunk's rows ``i0:i1`` into the pass's scratch chunk (the
-    chunk's first row: ``start``, its first double in the lanes: ``base``), and, with ``gaps``,
+    chunk's first row: ``start``, its first value in the lanes: ``base``), and, with ``gaps``,
     each point's current separation (m), as ``solve_contacts`` computes it (a missing second
-    point's: 0.0, computed on and dropped, so that no stale stack value enters the arithmetic)."""
+    point's: 0.0, computed on and dropped, so that no stale stack value enters the arithmetic).
+    The bodies are float64: float32 lanes get their values rounded (:func:`.lane_layout.
+    lane_float`; the scratch chunk's stores round as they store)."""
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
     dq = bodies.dq
+    zero = lane_float(lanes, 0.0)
     for i in range(i0, i1):
         q = start + i
         r = base + i
@@ -130,12 +142,12 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
         if gaps:
             nx = lanes[r + NX]
             ny = lanes[r + NY]
-            ca = dq[a, 0]
-            sa = dq[a, 1]
-            cb = dq[b, 0]
-            sb = dq[b, 1]
-            ddx = dp[b, 0] - dp[a, 0]
-            ddy = dp[b, 1] - dp[a, 1]
+            ca = lane_float(lanes, dq[a, 0])
+            sa = lane_float(lanes, dq[a, 1])
+            cb = lane_float(lanes, dq[b, 0])
+            sb = lane_float(lanes, dq[b, 1])
+            ddx = lane_float(lanes, dp[b, 0]) - lane_float(lanes, dp[a, 0])
+            ddy = lane_float(lanes, dp[b, 1]) - lane_float(lanes, dp[a, 1])
             count = cs.count[q]
             for j in range(2):
                 p = r + np.uint64(j) * POINT_STEP
@@ -148,13 +160,13 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
                 gap = lanes[p + BASE] + gx * nx + gy * ny
                 # a select, not a branch around the arithmetic: a point's stores made under a
                 # condition are vectorised as masked stores, which Zen 3 microcodes
-                scratch[i + GAP + np.uint64(j) * GAP_STEP] = gap if j < count else 0.0
+                scratch[i + GAP + np.uint64(j) * GAP_STEP] = gap if j < count else zero
 
 
 @inline_kernel
 def _scatter(cs, scratch, bodies, start, i0, i1):
     """The scratch chunk's velocities of a chunk's rows ``i0:i1`` back to their bodies (A, then
-    B, as ``store_pair``)."""
+    B, as ``store_pair``; float32 ones widened as they are stored)."""
     v = bodies.v
     w = bodies.w
     for i in range(i0, i1):
@@ -171,15 +183,19 @@ def _scatter(cs, scratch, bodies, start, i0, i1):
 
 @intrinsic
 def _select(typingctx, keep, kept, other):
-    """``kept if keep else other`` as one LLVM ``select`` of two doubles. Python's conditional
-    expression is a branch: LLVM sinks the loads only the kept arm uses into it, and the
-    vectoriser makes them masked loads (``vmaskmovpd``), which cost about twice a plain load
-    and blend on Zen 3 (``benchmarks/lanes_masked.py``). A select keeps them plain; its value
-    is one of its operands, so the bits are the conditional expression's."""
+    """``kept if keep else other`` as one LLVM ``select`` of two floats of one type (float64 or
+    float32). Python's conditional expression is a branch: LLVM sinks the loads only the kept
+    arm uses into it, and the vectoriser makes them masked loads (``vmaskmovpd``), which cost
+    about twice a plain load and blend on Zen 3 (``benchmarks/lanes_masked.py``). A select
+    keeps them plain; its value is one of its operands, so the bits are the conditional
+    expression's."""
+    if kept != other:
+        return None
+
     def codegen(context, builder, signature, args):
         return builder.select(*args)
 
-    return types.float64(types.boolean, types.float64, types.float64), codegen
+    return kept(types.boolean, kept, other), codegen
 
 
 if not JIT:
@@ -191,9 +207,10 @@ if not JIT:
 def _warm_lanes(lanes, scratch, base, i0, i1):
     """:func:`.contact_solver.warm_start_contacts` on a chunk's rows ``i0:i1``: both points
     computed for every row, the second kept where it exists."""
+    zero = lane_float(lanes, 0.0)
     for i in range(i0, i1):
         r = base + i
-        two = lanes[r + TWO] != 0.0
+        two = lanes[r + TWO] != zero
         m_a = lanes[r + M_A]
         i_a = lanes[r + I_A]
         m_b = lanes[r + M_B]
@@ -243,11 +260,13 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
     value, which LLVM drops as a no-op, would leave a store under a condition, vectorised as
     ``vmaskmovpd`` to memory. Zen 3 microcodes that (the passes had 19, seven or eight an
     iteration of this loop, and ran at about half the Intel machine's speed; BENCHMARKS.md,
-    session 10, ``lanes35``)."""
+    session 10, ``lanes35``). The float arguments are in the lanes' type (:func:`_solve`)."""
     write_bias = use_bias or not soft
+    zero = lane_float(lanes, 0.0)
+    one = lane_float(lanes, 1.0)
     for i in range(i0, i1):
         r = base + i
-        two = lanes[r + TWO] != 0.0
+        two = lanes[r + TWO] != zero
         m_a = lanes[r + M_A]
         i_a = lanes[r + I_A]
         m_b = lanes[r + M_B]
@@ -302,31 +321,31 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             rby = lanes[p + RBY]
             s = scratch[i + GAP + np.uint64(j) * GAP_STEP]
             # the bias of solve_contacts' if-chain, as selects: speculative, relax, soft, hard
-            pushing = not s > 0.0
+            pushing = not s > zero
             soft_now = pushing and use_bias and soft
-            hard = max(baumgarte_rate * min(0.0, s + linear_slop), -contact_speed)
+            hard = max(baumgarte_rate * min(zero, s + linear_slop), -contact_speed)
             bias = max(soft_rate * s, -contact_speed) if soft else hard
-            bias = bias if use_bias else 0.0
+            bias = bias if use_bias else zero
             bias = bias if pushing else s * inv_h
-            mass_scale = soft_mass if soft_now else 1.0
-            impulse_scale = soft_impulse if soft_now else 0.0
+            mass_scale = soft_mass if soft_now else one
+            impulse_scale = soft_impulse if soft_now else zero
             dvx = vbx - wb * rby - vax + wa * ray
             dvy = vby + wb * rbx - vay - wa * rax
             vn = dvx * nx + dvy * ny
             old = lanes[p + NIMP]
             normal_mass = lanes[p + NMASS]
             impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
-            total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
+            total = min(max(old + impulse, zero), normal_mass * speed_cap)
             lanes[p + UNN] = old + impulse
             # a select, not a branch: the flags are run-time values in the compiled entry
             # (lanes_entry), where a store under one becomes a masked store
             lanes[p + BIAS] = _select(write_bias, bias, lanes[p + BIAS])
             lanes[p + NIMP] = total
-            # + 0.0: the same bits for every peak a kept point holds (a total is clamped to
+            # + zero (0.0): the same bits for every peak a kept point holds (a total is clamped to
             # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the
             # store's other arm writes back the value just loaded, which it drops, leaving a
             # conditional store that it vectorises as a masked one (lanes_masked.py)
-            peak = lanes[p + MAXN] + 0.0
+            peak = lanes[p + MAXN] + zero
             lanes[p + MAXN] = total if total > peak else peak
             impulse = total - old
             px = impulse * nx
@@ -364,20 +383,49 @@ def _piece(cs, lo, hi):
     return end, start, start * np.uint64(FIELDS), lo - start, end - start
 
 
+@inline_kernel
+def _warm_start(cs, bodies, lanes, offset, first, last):
+    """The warm start of the rows ``first:last``, colour by colour, on the lanes ``lanes`` whose
+    rows start at ``offset`` (float64 or float32: the one source of both precisions' passes)."""
+    hi = np.uint64(last)
+    scratch = scratch_chunk(lanes)
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
+        _gather(cs, lanes, scratch, bodies, base + offset, start, i0, i1, False)
+        _warm_lanes(lanes, scratch, base + offset, i0, i1)
+        _scatter(cs, scratch, bodies, start, i0, i1)
+        lo = end
+
+
+@inline_kernel
+def _solve(cs, bodies, lanes, offset, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+           contact_speed, last_sweep, speed_cap):
+    """A velocity pass of the rows ``first:last``, colour by colour, on the lanes ``lanes`` whose
+    rows start at ``offset`` (as :func:`_warm_start`); the float arguments rounded once to the
+    lanes' type (:func:`.lane_layout.lane_float`), ``baumgarte * inv_h`` before it is."""
+    hi = np.uint64(last)
+    scratch = scratch_chunk(lanes)
+    baumgarte_rate = lane_float(lanes, baumgarte * inv_h)
+    inv_h = lane_float(lanes, inv_h)
+    linear_slop = lane_float(lanes, linear_slop)
+    contact_speed = lane_float(lanes, contact_speed)
+    speed_cap = lane_float(lanes, speed_cap)
+    lo = np.uint64(first)
+    while lo < hi:
+        end, start, base, i0, i1 = _piece(cs, lo, hi)
+        _gather(cs, lanes, scratch, bodies, base + offset, start, i0, i1, True)
+        _solve_lanes(lanes, scratch, base + offset, i0, i1, inv_h, use_bias, soft,
+                     baumgarte_rate, linear_slop, contact_speed, last_sweep, speed_cap)
+        _scatter(cs, scratch, bodies, start, i0, i1)
+        lo = end
+
+
 @borrowing_kernel
 def warm_start_contacts_wide(cs, bodies, first, last):
     """:func:`.contact_solver.warm_start_contacts` (same bits) on the rows ``first:last``,
     colour by colour in lanes."""
-    hi = np.uint64(last)
-    lanes = flat_lanes(cs)
-    scratch = scratch_chunk()
-    lo = np.uint64(first)
-    while lo < hi:
-        end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, False)
-        _warm_lanes(lanes, scratch, base, i0, i1)
-        _scatter(cs, scratch, bodies, start, i0, i1)
-        lo = end
+    _warm_start(cs, bodies, flat_lanes(cs), np.uint64(0), first, last)
 
 
 @borrowing_kernel
@@ -387,18 +435,8 @@ def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgart
     ``first:last``, colour by colour in lanes. Rows of one colour share no dynamic body, so
     any cut of a colour's rows into ranges solved in any order, or at once on several threads
     (:mod:`.threaded`), gives the same bits."""
-    hi = np.uint64(last)
-    lanes = flat_lanes(cs)
-    scratch = scratch_chunk()
-    baumgarte_rate = baumgarte * inv_h
-    lo = np.uint64(first)
-    while lo < hi:
-        end, start, base, i0, i1 = _piece(cs, lo, hi)
-        _gather(cs, lanes, scratch, bodies, base, start, i0, i1, True)
-        _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_rate,
-                     linear_slop, contact_speed, last_sweep, speed_cap)
-        _scatter(cs, scratch, bodies, start, i0, i1)
-        lo = end
+    _solve(cs, bodies, flat_lanes(cs), np.uint64(0), first, last, inv_h, use_bias, soft,
+           baumgarte, linear_slop, contact_speed, last_sweep, speed_cap)
 
 
 @entry_kernel

@@ -69,15 +69,16 @@ SCRATCH_DOUBLES = SCRATCH_FIELDS * CHUNK
 
 
 @intrinsic
-def scratch_chunk(typingctx):
-    """A pass's scratch chunk (:data:`SCRATCH_FIELDS` fields of :data:`CHUNK` rows): an array
-    of :data:`SCRATCH_DOUBLES` doubles on the calling kernel's stack, an ``alloca`` in its
-    entry block (once, whatever loop the call is in), aligned to a cache line, live until that
-    kernel returns (so it must not outlive it). Stack memory needs no reference counting (the
-    passes have none), each thread of a parallel pass has its own, and LLVM knows that it
-    overlaps no other array (the vectorised loops need no run-time overlap test). Its contents
-    start undefined."""
-    array_type = types.Array(types.float64, 1, "C")
+def scratch_chunk(typingctx, lanes):
+    """A pass's scratch chunk (:data:`SCRATCH_FIELDS` fields of :data:`CHUNK` rows) in the float
+    type of ``lanes`` (float64 or float32: :func:`lane_float`): an array of
+    :data:`SCRATCH_DOUBLES` values on the calling kernel's stack, an ``alloca`` in its entry
+    block (once, whatever loop the call is in), aligned to a cache line, live until that kernel
+    returns (so it must not outlive it). Stack memory needs no reference counting (the passes
+    have none), each thread of a parallel pass has its own, and LLVM knows that it overlaps no
+    other array (the vectorised loops need no run-time overlap test). Its contents start
+    undefined."""
+    array_type = types.Array(lanes.dtype, 1, "C")
 
     def codegen(context, builder, signature, args):
         # imported here, where a compile has imported it already: at the module's import it
@@ -85,22 +86,39 @@ def scratch_chunk(typingctx):
         # warm process, which compiles nothing
         from numba.np.arrayobj import populate_array
 
-        block = cgutils.alloca_once(builder, ir.ArrayType(ir.DoubleType(), SCRATCH_DOUBLES))
+        value = context.get_value_type(lanes.dtype)
+        block = cgutils.alloca_once(builder, ir.ArrayType(value, SCRATCH_DOUBLES))
         block.align = 64
-        data = builder.bitcast(block, ir.PointerType(ir.DoubleType()))
+        data = builder.bitcast(block, ir.PointerType(value))
         array = context.make_array(array_type)(context, builder)
         intp = context.get_value_type(types.intp)
-        itemsize = ir.Constant(intp, 8)
+        itemsize = ir.Constant(intp, lanes.dtype.bitwidth // 8)
         populate_array(array, data=data, shape=[ir.Constant(intp, SCRATCH_DOUBLES)],
                        strides=[itemsize], itemsize=itemsize, meminfo=None)
         return array._getvalue()
 
-    return array_type(), codegen
+    return array_type(lanes), codegen
+
+
+@intrinsic
+def lane_float(typingctx, lanes, value):
+    """``value`` in the float type of ``lanes``: itself for float64 lanes, rounded to the nearest
+    float32 for float32 ones (``WorldSettings.solver_precision``). The passes
+    (:mod:`.contact_lanes`) are one source for both: every constant and argument of their
+    arithmetic goes through this, so that a float32 row is computed in float32 throughout (a
+    float64 literal would widen it), and a float64 row exactly as it was written for float64."""
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[1], value, lanes.dtype)
+
+    return lanes.dtype(lanes, value), codegen
 
 
 if not JIT:
-    def scratch_chunk():  # noqa: F811  (plain Python: an array of its own)
-        return np.empty(SCRATCH_DOUBLES)
+    def scratch_chunk(lanes):  # noqa: F811  (plain Python: an array of its own)
+        return np.empty(SCRATCH_DOUBLES, lanes.dtype)
+
+    def lane_float(lanes, value):  # noqa: F811  (plain Python)
+        return lanes.dtype.type(value)
 
 
 def lane_rows(count):

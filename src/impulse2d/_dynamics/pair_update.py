@@ -51,6 +51,7 @@ from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
 from .resting import (AWAKE_FRACTION, build_resting, clamped_cell, empty_resting, note_moves,
                       resting_overlaps)
+from .verbs import MOVED_PAIRS, SEARCH_PAIRS, call_moved_pairs, call_search_pairs
 from .world_ref import borrow, borrow_column
 
 WIDE_FACTOR = 4.0
@@ -325,7 +326,7 @@ def moves_keep_pairs(old_keys, moved, n_moved, fat, alive, body, body_type, sens
     return found == n_old
 
 
-@inner_kernel
+@stage_kernel
 def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
                       category, mask, no_collide, few_tests, moved_keys, n_moved_keys, index,
                       indexed):
@@ -343,6 +344,8 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
     ``moved_keys[:n_moved_keys]``: the old keys with a moved shape, ascending, if the caller
     knows them (-1: it does not), so that pairs that stayed the same are known without a pass
     over ``old_keys``.
+
+    The pair stage calls it by address (slot :data:`.verbs.MOVED_PAIRS`).
     """
     n = alive.shape[0]
     is_moved = np.zeros(n, dtype=np.bool_)
@@ -444,10 +447,12 @@ def update_pairs(world, moved, n_moved, dirty):
     boxes' path: with 11 shapes, two moved boxes sent the step to the global search (its
     allocations: about 5,000 cycles a step, bounds included, against 1,700 with one moved box,
     measured in the step's clock)."""
-    # (The paths' calls are written out here, not in helpers taking the world: Numba generates
-    # a called kernel's machine code again in its caller, so each level of calls costs compile
-    # time again; inlining them (``inline="always"``) made this kernel's compile slower still,
-    # 24 s of CPU for the one function, measured.)
+    # The two searches are called by address (the world's table of verbs), not linked in:
+    # Numba links a callee's optimised code into its caller's module and optimises the whole
+    # again, so each level of calls cost the searches' optimisation once more (inlining them,
+    # ``inline="always"``, made this kernel's compile slower still: 24 s of CPU for the one
+    # function, measured). Called by address, their constant arguments (``FEW_TESTS``,
+    # ``LARGE_CELLS``, ``SWEEP_BELOW``) arrive as int64 values, not as literals.
     alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
     old_keys = borrow_column(world, "contacts", "key")
@@ -469,20 +474,21 @@ def update_pairs(world, moved, n_moved, dirty):
             state[RESTING_VALID] = 1
         # the moved shapes' old pairs, when the awake sets know them
         keys, n_keys = moved_keys(world, moved, n_moved)
-        changed, pairs = pairs_after_moves(
+        changed, pairs = call_moved_pairs(borrow(world, "verbs")[MOVED_PAIRS], (
             old_keys, moved, n_moved, fat, alive, borrow_column(world, "shapes", "body"),
             borrow_column(world, "bodies", "type"), borrow_column(world, "shapes", "is_sensor"),
             borrow_column(world, "shapes", "group"), borrow_column(world, "shapes", "category"),
             borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"), FEW_TESTS,
-            keys, n_keys, borrow(world, "resting"), indexed)
+            keys, n_keys, borrow(world, "resting"), indexed))
         if not changed:
             return False
     else:
         # the global search and filter
         body = borrow_column(world, "shapes", "body")
         group = borrow_column(world, "shapes", "group")
-        pairs = filter_pairs(search_pairs(borrow_column(world, "shapes", "fat_aabb"), alive,
-                                          body, group, CELL_SCALE, LARGE_CELLS, SWEEP_BELOW),
+        pairs = filter_pairs(call_search_pairs(borrow(world, "verbs")[SEARCH_PAIRS], (
+                                 borrow_column(world, "shapes", "fat_aabb"), alive, body, group,
+                                 CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)),
                              body, borrow_column(world, "bodies", "type"),
                              borrow_column(world, "shapes", "is_sensor"), group,
                              borrow_column(world, "shapes", "category"),

@@ -26,7 +26,7 @@ impulses) and differ only in the order they call them (:mod:`solvers`).
 Continuous collision (:mod:`.continuous`) is a verb too, loaded before a world's first step if
 the cache holds it, else compiled the first time a step of the world has a fast body: that step
 returns with the sweep still to do, and Python compiles the stage and runs it
-(:func:`step_world`), the last stage of the step either way.
+(:func:`impulse2d._stepping.step_world`), the last stage of the step either way.
 
 Each stage's share of the step is read from the CPU's cycle counter inside the kernel and
 scaled to the step's wall time for the world's ``Profile``.
@@ -34,10 +34,9 @@ scaled to the step's wall time for the world's ``Profile``.
 
 from __future__ import annotations
 
-from time import perf_counter
-
 import numpy as np
 
+from .._collision.broadphase import search_pairs
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
                          inline_kernel, inner_kernel)
@@ -48,8 +47,6 @@ from .._core.parallel import compile_units, start_early
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
-from .._stores_epoch import CHANGES as STORES_CHANGES
-from ..solver_stats import prepare_record
 from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
                solvers_ngs)
 from .solvers import impulse_caps
@@ -67,8 +64,8 @@ from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPIN
 from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
-from .lengths import MARGIN, SPECULATIVE, write_lengths
-from .pair_update import update_pairs
+from .lengths import MARGIN, SPECULATIVE
+from .pair_update import pairs_after_moves, update_pairs
 from .proxies import update_aabbs
 from .scratch import (colour_size, colour_views, grow, grow_velocities, move_size, move_view,
                       narrow_views, order_view, short, starts_view, velocities_short,
@@ -77,14 +74,14 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
                     DIRECT_ROWS_SIGNATURE, FINALIZE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, PAIRS,
-                    PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER, SOLVER_SIGNATURE,
+                    JOINT_SIGNATURE, JOINTS, LANES, LANES_SIGNATURE, LAWS, MOVED_PAIRS,
+                    MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
+                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER,
+                    SOLVER_SIGNATURE,
                     THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
                     call_pairs, call_solver, diagnose)
-from .._sleep import wake_all
 from .. import _threads
-from .world_ref import (STORES_SECONDS, adopt_step_stores, borrow, borrow_column,
-                        stores_for_step)
+from .world_ref import STORES_SECONDS, borrow, borrow_column, stores_for_step
 
 STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 """The ``Profile`` fields, in the order of the clock readings of :func:`step_kernel`."""
@@ -104,8 +101,14 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # (66-68 s): the step kernel had grown to 0.82 of the pair search (0.60 by the figures before),
 # and the plan kept every unit but the early helper's in this process, a core idle for the
 # last 10 s of 61 (``compile_processes.py``).
+# The pair search split in three units (session 14, its two searches called by address),
+# compiled in this order: the stage 7.8 (it compiles the callees the three share first), the
+# search around moved boxes 5.5, the global search 6.3, from ``compile_table.py``'s units at
+# load 19 (12.4, 8.8 and 10.1 s) scaled by the same 1/1.6.
 STEP_SECONDS = 18.1
-PAIRS_SECONDS = 22.1
+PAIRS_SECONDS = 7.8
+MOVED_PAIRS_SECONDS = 5.5
+SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
@@ -625,9 +628,9 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
     contact store, and a new constraint store), the
     number of steps taken, whether the step after them stopped
     at its wake stage (a jointed island woke, its joints not in the rows: that step is not
-    counted, and is taken again once Python has rebuilt the rows, as :func:`step_world`
-    does), whether the touching contacts' keys now differ from ``touching``, and the count of
-    far bodies."""
+    counted, and is taken again once Python has rebuilt the rows, as
+    :func:`.._stepping.step_world` does), whether the touching contacts' keys now differ from
+    ``touching``, and the count of far bodies."""
     bodies = borrow(world, "bodies")
     rows = bodies.force.shape[0]
     kept = forces.shape[0] == rows and torques.shape[0] == rows
@@ -684,6 +687,10 @@ def step_repeat_kernel(world, pairs_dirty, dt, gx, gy, has_sleepers, joints_filt
 _step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
 
 STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
+                 MOVED_PAIRS: LazyKernel(pairs_after_moves, MOVED_PAIRS_SIGNATURE,
+                                         "the pair search (moved boxes)", MOVED_PAIRS_SECONDS),
+                 SEARCH_PAIRS: LazyKernel(search_pairs, SEARCH_PAIRS_SIGNATURE,
+                                          "the pair search (global)", SEARCH_PAIRS_SECONDS),
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
@@ -766,7 +773,8 @@ loaded 2-core machine, 2026-11-24: 1.3-1.4 s (from the cache: 0.05-0.07 s)."""
 DENSE_KERNEL = LazyKernel(direct_dense.dense_cholesky, DENSE_SIGNATURE,
                           "LAPACK's Cholesky (direct solver)", DENSE_SECONDS)
 """LAPACK's Cholesky for the direct solver's dense equality blocks, compiled when a world first
-has one (the solver asks through slot :data:`~.verbs.DIRECT_DENSE`; :func:`step_world`)."""
+has one (the solver asks through slot :data:`~.verbs.DIRECT_DENSE`;
+:func:`.._stepping.step_world`)."""
 
 DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
                                 DIAGNOSTICS_SECONDS)
@@ -807,8 +815,8 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     # Rewritten here so that a table copied from another process never keeps that process's
     # address. The continuous stage is loaded now if the cache has it: loaded on the step that
     # first has a fast body, it made that step of a warmed-up run 30-40 ms long (chain_100);
-    # one not in the cache compiles on that step instead (step_world), never for a world that
-    # has no fast body.
+    # one not in the cache compiles on that step instead (:mod:`.._stepping`), never for a world
+    # that has no fast body.
     continuous = _continuous_kernel(settings)
     table[CONTINUOUS] = (continuous.cached_address() if settings.enable_continuous
                          else continuous.compiled_address())
@@ -864,8 +872,8 @@ def needed_units(world, by_type) -> dict:
 SETTINGS_ROW = 18
 """Length of a world's row of packed settings (``World._step_settings``, the reference's
 ``settings``, float64): :func:`_settings_arguments`' values in its order, which
-:func:`step_kernel` reads. Written in place by :func:`_ready` when the settings change (the
-tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
+:func:`step_kernel` reads. Written in place by :func:`.._stepping._ready` when the settings change
+(the tuple itself stays the token of what the table of verbs was filled for). Passed as arguments,
 the eighteen cost about 0.5 us a step in Numba's wrapper, which converts each Python object (a
 kernel that does nothing: 1.46 us with the step's 26 arguments, 0.81 with 8, at load 5,
 2026-11-28 night), about 7 % of a 5-ball world's ``World.step``."""
@@ -888,7 +896,8 @@ def _settings_arguments(s) -> tuple:
 
 
 def _step_arguments(world, dt: float) -> tuple:
-    """The arguments of :func:`step_kernel` for ``world`` (what :func:`step_world` passes)."""
+    """The arguments of :func:`step_kernel` for ``world`` (what :func:`.._stepping.step_world`
+    passes)."""
     gx, gy = world._gravity
     return (stores_for_step(world), bool(world._pairs_dirty), float(dt), float(gx), float(gy),
             bool(world._sleepers), bool(world._joint_rows()["filtered"]), WHOLE)
@@ -905,267 +914,3 @@ def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
     own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
     compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt)),
                   own_seconds + then_seconds, together, pinned, then)
-
-
-def _continuous_first(world, stores) -> None:
-    """The sweep of the first step of ``world`` with a fast body: compile (or load) the
-    continuous stage, point the world's table at it for the steps to come, and run it."""
-    kernel = _continuous_kernel(world.settings)
-    world._verbs[CONTINUOUS] = kernel.address()
-    kernel.dispatcher(stores)
-
-
-_BLAS = []
-
-
-def _single_blas():
-    """SciPy's OpenBLAS held to one thread (:class:`.direct_dense.SingleThreadedBlas`, found on
-    first use)."""
-    if not _BLAS:
-        _BLAS.append(direct_dense.SingleThreadedBlas())
-    return _BLAS[0]
-
-
-def _uses_lapack(world) -> bool:
-    """Whether the step of ``world`` may call LAPACK's Cholesky (its slot holds an address; 0:
-    never asked, -1: asked by the last step; without the JIT, a Python function)."""
-    slot = world._verbs.item(DIRECT_DENSE)
-    return type(slot) is not int or slot > 0
-
-
-NOT_READY = (object(),) * 8
-"""A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
-again after a change those checks read that no count or identity records (the callbacks)."""
-
-
-def step_world(world, dt: float) -> None:
-    """Advance ``world`` by ``dt`` seconds (already validated).
-
-    Python's share of a small world's step is a third of it (about 3 us of a box on the ground's
-    9), so the common case reads what it needs directly: the settings packed once per change,
-    the diagnostics' record only while they are (or were just) on, the stores' reference given
-    the joint rows already fetched, and the step kernel's compiled entry point.
-
-    The usual step (settings, joint rows and stores as at the last step, no callbacks,
-    diagnostics or ``direct`` solver: :func:`_usual_step`) makes one call, into the kernel:
-    the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
-    (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
-    checks have held, the world keeps what they read (``_step_ready``) and the next steps
-    check only that none of it was replaced: the packed settings, the joint rows, the
-    reference's record of its stores, the table's, the callbacks (a restore copies them), the
-    diagnostics' record, and the process's count of replaced stores (:mod:`impulse2d.
-    _stores_epoch`, bumped by everything that replaces a store without a new reference); the
-    callbacks' setters clear ``_step_ready``, and a snapshot leaves it out (it holds the
-    reference). Seven comparisons instead of sixteen: 529 -> 260 ns a step
-    (``benchmarks/small_checks.py``, 2026-11-29)."""
-    d = world.__dict__
-    settings = d["_settings"]._derived
-    rows = d["_joint_index"]
-    ready = d["_step_ready"]
-    if (ready[0] is settings and ready[1] is rows and ready[2] is d["_stores_built_from"]
-            and ready[3] is d["_verbs_for"] and ready[4] is d["_callbacks"]
-            and ready[5] is d["_diagnostics"] and ready[6] == STORES_CHANGES.value):
-        stores = ready[7]
-    elif _usual_step(d, settings, rows):
-        stores = d["_stores"]
-        d["_step_ready"] = (settings, rows, d["_stores_built_from"], d["_verbs_for"],
-                            d["_callbacks"], d["_diagnostics"], STORES_CHANGES.value, stores)
-    else:
-        _step_checked(world, dt, 0.0)
-        return
-    gx, gy = d["_gravity"]
-    t0 = perf_counter()
-    contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-        stores, d["_pairs_dirty"], dt, gx, gy, d["_sleepers"] != 0, rows["filtered"], WHOLE)
-    if unswept > 0:
-        _continuous_first(world, stores)
-    seconds = perf_counter() - t0
-    if contacts or constraints:
-        adopt_step_stores(world, contacts, constraints)
-    d["_pairs_dirty"] = False
-    if sleeping >= 0:
-        d["_step_seconds"] = seconds
-        # _after_step, written out (one Python call fewer on every usual step)
-        if joint_h > 0.0:
-            d["_joint_inv_h"] = 1.0 / joint_h
-        d["_sleepers"] = sleeping
-        d["_fell_asleep"] = fell
-        if fell > 0 and d["_joint_handles"]:
-            d["_joint_index"] = None
-        return
-    d["_joint_index"] = None  # a jointed island woke: its joints join the rows (below)
-    _step_checked(world, dt, seconds)
-
-
-def _usual_step(d: dict, settings, rows) -> bool:
-    """Whether a world (``d``: its ``__dict__``) takes the usual step: the verbs are filled for
-    these (packed) ``settings`` and joint ``rows``, the stores' reference is current, no
-    diagnostics, no callbacks, no LAPACK (the direct solver's), one whole step. (Python's view
-    of the contact store read unsynced, as stores_for_step reads it: a view a batch step left
-    stale is not the reference's, and the property would sync it first.)"""
-    s = d["_settings"]
-    verbs_for = d["_verbs_for"]
-    built = d["_stores_built_from"]
-    callbacks = d["_callbacks"]
-    return (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
-            and built is not None and built[5] is rows and built[0] is d["_bodies"]
-            and built[1] is d["_shapes"] and built[2] is d["_joints"]
-            and built[3] is d["_contacts"] and built[4] is d["_constraints"]
-            and built[6] is d["_diagnostics"] and not s.diagnostics
-            and not built[6].size and callbacks.pair_filter is None
-            and callbacks.pre_solve is None and s.solver != "direct")
-
-
-def _after_step(world, joint_h: float, sleeping: int, fell: int) -> None:
-    """What every step records for Python after its kernel: the joints' reaction scale (the
-    (sub)step their impulses were accumulated over; 0 when a sleeping world's step solved
-    nothing, :func:`step_kernel`'s early return, which keeps the last), the sleeping counts,
-    and the joint rows to rebuild when islands with joints fell asleep."""
-    if joint_h > 0.0:
-        world._joint_inv_h = 1.0 / joint_h
-    world._sleepers = sleeping
-    world._fell_asleep = fell
-    if fell > 0 and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
-
-
-def _ready(world, dt: float, settings: tuple):
-    """The joint rows and the stores' reference for a step with ``settings`` (packed), the
-    table of verbs filled again first if the settings or the rows changed since it was."""
-    rows = world._joint_rows()
-    if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
-        write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
-        world._step_settings[:] = settings  # in place: the stores' reference shares the row
-        _fill_verbs(world, rows["by_type"],
-                    lambda: _step.prepare(*_step_arguments(world, dt)))
-        world._verbs_for = (settings, rows)
-    return rows, stores_for_step(world, rows)
-
-
-def _step_checked(world, dt: float, seconds: float) -> None:
-    """:func:`step_world` with every check: the settings (packed again after a change), the
-    diagnostics' record, the callbacks' two calls, the verbs (filled again after a change of
-    settings or joint rows), the stores' reference, LAPACK's thread count (the direct solver).
-    ``seconds``: the kernel time of this step so far (a first call that stopped at its wake
-    stage)."""
-    s = world._settings
-    settings = s._derived
-    if settings is None:
-        settings = _settings_arguments(s)
-    if s.diagnostics or world._diagnostics.shape[0]:
-        prepare_record(world)
-    if settings is not world._verbs_for[0] and not s.enable_sleep:
-        wake_all(world)  # sleeping was turned off (or the settings changed while it is off)
-    callbacks = world._callbacks
-    phase = TO_MANIFOLDS if callbacks.active else WHOLE
-    while True:
-        rows, stores = _ready(world, dt, settings)
-        gx, gy = world._gravity
-        t0 = perf_counter()
-        if _uses_lapack(world):
-            with _single_blas():
-                contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                    stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                    bool(world._sleepers), bool(rows["filtered"]), phase)
-        else:
-            contacts, constraints, joint_h, sleeping, fell, unswept = _step.entry(
-                stores, bool(world._pairs_dirty), float(dt), float(gx), float(gy),
-                bool(world._sleepers), bool(rows["filtered"]), phase)
-        if unswept > 0:
-            _continuous_first(world, stores)
-        seconds += perf_counter() - t0
-        adopt_step_stores(world, contacts, constraints)
-        world._pairs_dirty = False
-        if sleeping == -2:  # paused after the narrowphase: the callbacks, then the rest
-            callbacks.run(world)
-            phase = FROM_MANIFOLDS
-            continue
-        if sleeping >= 0:
-            break
-        world._joint_index = None  # a jointed island woke: its joints join the rows (above)
-    world._step_seconds = seconds
-    if world._verbs.item(DIRECT_DENSE) == -1:
-        # The direct solver met a dense equality block and factored it with its own loops:
-        # LAPACK's Cholesky for this world's next steps.
-        world._verbs[DIRECT_DENSE] = DENSE_KERNEL.address()
-    if joint_h < 0.0:
-        raise ValueError(
-            f"solver 'direct': an island of {int(-joint_h)} constraint rows is above "
-            f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
-            "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
-            "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    _after_step(world, joint_h, sleeping, fell)
-
-
-def collide_world(world, dt: float = 0.0) -> None:
-    """``World.step(0)``: the step's first stages only (bounds, pairs, narrowphase: the
-    :data:`TO_MANIFOLDS` phase that the callbacks already pause at), then the callbacks;
-    no solver, no integration, no sleep timers, no continuous collision. So every pose and
-    velocity stays bit for bit, the contacts are those of the bodies where they are now (a body
-    moved by its position setter gets its new contacts), and the forces applied since the last
-    step are kept for the next one. Box2D v3's ``b2World_Step`` at a zero time step does the
-    same: it updates the pairs and collides, and skips ``b2Solve`` (which clears the forces);
-    no ``1 / dt`` is ever formed. ``dt`` is ignored (``World.step`` passes 0)."""
-    s = world._settings
-    settings = s._derived
-    if settings is None:
-        settings = _settings_arguments(s)
-    if settings is not world._verbs_for[0] and not s.enable_sleep:
-        wake_all(world)  # as _step_checked: _ready below marks these settings as seen
-    rows, stores = _ready(world, 0.0, settings)
-    gx, gy = world._gravity
-    t0 = perf_counter()
-    contacts, constraints, _, _, _, _ = _step.entry(
-        stores, bool(world._pairs_dirty), 0.0, float(gx), float(gy), bool(world._sleepers),
-        bool(rows["filtered"]), TO_MANIFOLDS)
-    world._step_seconds = perf_counter() - t0
-    adopt_step_stores(world, contacts, constraints)
-    world._pairs_dirty = False
-    if world._callbacks.active:
-        world._callbacks.run(world)
-    world._fell_asleep = 0  # nothing fell asleep (body events read it)
-
-
-def step_world_repeat(world, dt: float, n: int, touching, forces, torques, starts,
-                      first: bool, whole_dt: float, far_distance: float) -> tuple:
-    """Up to ``n`` steps of ``dt`` (already validated) in one call into the engine, each the
-    step :func:`step_world` would take, bit for bit; stops after the first step whose touching
-    contacts' keys are no longer ``touching`` (int64, ascending), or that leaves Python
-    something to do. The buffers and the far test: :func:`step_repeat_kernel`. Returns
-    ``(taken, changed, far)``: the steps taken (at least 1 for ``n >= 1``), whether the
-    touching keys now differ from ``touching``, the count of far bodies.
-
-    For a world without events, callbacks, diagnostics or the direct solver (the caller,
-    :meth:`World._step_repeat`, checks): a layer that runs several engine steps per step of its
-    own (:mod:`impulse2d.compat`) pays Python's share of a step (a few microseconds) once."""
-    s = world._settings
-    settings = s._derived
-    if settings is None:
-        settings = _settings_arguments(s)
-    if settings is not world._verbs_for[0] and not s.enable_sleep:
-        wake_all(world)
-    seconds = 0.0
-    while True:
-        rows, stores = _ready(world, dt, settings)
-        gx, gy = world._gravity
-        t0 = perf_counter()
-        contacts, constraints, joint_h, sleeping, fell, unswept, taken, woke, changed, far = \
-            _step_repeat.entry(stores, bool(world._pairs_dirty), float(dt), float(gx),
-                               float(gy), bool(world._sleepers), bool(rows["filtered"]),
-                               int(n), touching, forces, torques, starts, bool(first),
-                               float(whole_dt), float(far_distance))
-        if unswept > 0:
-            _continuous_first(world, stores)
-        seconds += perf_counter() - t0
-        adopt_step_stores(world, contacts, constraints)
-        world._pairs_dirty = False
-        if woke:
-            world._joint_index = None  # a jointed island woke: its joints join the rows
-        if taken > 0 or not woke:
-            break
-        first = False  # the buffers are filled; the retried step puts the forces back
-    world._step_seconds = seconds
-    if joint_h < 0.0:
-        raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
-    _after_step(world, joint_h, sleeping, fell)
-    return taken, changed, far

@@ -29,8 +29,8 @@ finalize). What only some worlds use is compiled on its own the first time a wor
 * slot :data:`DIRECT_DENSE`: LAPACK's Cholesky for the ``direct`` solver's dense equality
   blocks (:mod:`.direct_dense`), per world: 0 until an island of the world first has a block
   where it pays, -1 once the solver has asked for it (that step factors with its own loops),
-  then its address, filled by Python after that step (:func:`.step.step_world`), so that a
-  world without a dense block never compiles it and a world's results do not depend on what
+  then its address, filled by Python after that step (:func:`.._stepping.step_world`), so
+  that a world without a dense block never compiles it and a world's results do not depend on what
   other worlds of the process have compiled;
 * slots :data:`LAWS` + k: the kernel of the world's custom law k (``Joints.law``), generated
   from the law's SymPy expressions and compiled by :mod:`impulse2d.custom` (:data:`LAW_SIGNATURE`);
@@ -53,6 +53,10 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   solver's (:func:`.contact_lanes.lanes_entry`), or for a small world the row-by-row ones
   (:func:`.contact_lanes.rows_entry`), so that the vectorised loops are compiled once, not
   again inside each solver that calls them;
+* slots :data:`MOVED_PAIRS` and :data:`SEARCH_PAIRS`: the pair stage's two searches, around
+  the moved boxes (:func:`.pair_update.pairs_after_moves`) and the global one
+  (:func:`.._collision.broadphase.search_pairs`), which the pair stage calls by address so that
+  their code is optimised in their own modules, not again in the stage's;
 * slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
   (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
   collision's fast test) when the impulses may be stored and the bodies finalized inside the
@@ -72,6 +76,7 @@ from numba.core import types
 from .._core.jit import inline_kernel
 from .._core.lazy import JIT, address_call
 from .joints import ROW_LISTS
+from .resting import RESTING_TYPE
 from .world_ref import WORLD_STORES, borrow
 
 PAIRS = 0
@@ -99,7 +104,9 @@ SERIAL_COLLIDE = SERIAL_SOLVER + 1
 THREAD_BODIES = SERIAL_COLLIDE + 1
 LANES = THREAD_BODIES + 1
 FINALIZE = LANES + 1
-COUNT = FINALIZE + 1
+MOVED_PAIRS = FINALIZE + 1
+SEARCH_PAIRS = MOVED_PAIRS + 1
+COUNT = SEARCH_PAIRS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -164,6 +171,21 @@ PAIRS_SIGNATURE = _b1(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _b1)
 shapes whose fat box changed this step, ``dirty`` the world's pairs must be searched afresh
 (:func:`.pair_update.update_pairs`)."""
 
+_i8_1, _i8_2 = types.Array(_i8, 1, "C"), types.Array(_i8, 2, "C")
+_u8_1, _b1_1 = types.Array(types.uint64, 1, "C"), types.Array(_b1, 1, "C")
+
+MOVED_PAIRS_SIGNATURE = types.Tuple((_b1, _i8_2))(
+    _i8_1, _i8_1, _i8, types.Array(_f8, 2, "C"), _b1_1, _i8_1, _i8_1, _b1_1, _i8_1, _u8_1,
+    _u8_1, _i8_1, _i8, _i8_1, _i8, RESTING_TYPE, _b1)
+"""``search(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group, category,
+mask, no_collide, few_tests, moved_keys, n_moved_keys, index, indexed) -> (changed, pairs)``:
+the contact pairs after the shapes ``moved[:n_moved]`` moved
+(:func:`.pair_update.pairs_after_moves`)."""
+
+SEARCH_PAIRS_SIGNATURE = _i8_2(types.Array(_f8, 2, "C"), _b1_1, _i8_1, _i8_1, _f8, _i8, _i8)
+"""``search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below) -> pairs``: the
+global search, the (m, 2) pairs of overlapping boxes (:func:`.._collision.broadphase.search_pairs`)."""
+
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
 
@@ -185,6 +207,8 @@ DENSE_SIGNATURE = _f8(types.Array(_f8, 2, "C"), types.Array(_f8, 2, "C"))
 itself."""
 
 call_pairs = address_call(PAIRS_SIGNATURE)
+call_moved_pairs = address_call(MOVED_PAIRS_SIGNATURE)
+call_search_pairs = address_call(SEARCH_PAIRS_SIGNATURE)
 call_collide = address_call(COLLIDE_SIGNATURE)
 call_joint = address_call(JOINT_SIGNATURE)
 call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
@@ -216,12 +240,14 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
-           "FINALIZE", "COUNT",
+           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
-           "POSITION_PASSES", "PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
+           "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
+           "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
-           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_collide",
+           "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "call_pairs", "call_moved_pairs",
+           "call_search_pairs", "call_collide",
            "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
            "call_dense", "call_law", "call_lanes",

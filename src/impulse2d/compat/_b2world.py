@@ -588,7 +588,10 @@ class b2World:  # noqa: N801
         rows = [f._shape._index for f in body._fixtures if f.__class__ is b2Fixture]
         if len(rows) != len(body._fixtures):  # chain fixtures: several rows each
             rows = [row for f in body._fixtures for row in f._rows()]
-        self._end_contacts(rows)
+        # (nothing touching or sensed, nothing to end: LunarLander's reset destroys three of its
+        # four bodies after the moon, which took their contacts with it)
+        if self._touching.shape[0] or self._sensing:
+            self._end_contacts(rows)
         if goodbye is not None:
             for fixture in body._fixtures:
                 goodbye.SayGoodbye(fixture)

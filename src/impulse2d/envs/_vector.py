@@ -78,7 +78,8 @@ try:
 except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
-from .._dynamics.step import _ready, _settings_arguments
+from .._dynamics.step import _settings_arguments
+from .._stepping import _ready
 from ..batch import WorldBatch
 
 ALL = slice(None)

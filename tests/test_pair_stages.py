@@ -1,0 +1,32 @@
+"""The pair stage's two searches, compiled on their own and called by address from it (slots
+``MOVED_PAIRS`` and ``SEARCH_PAIRS`` of the world's table of verbs, ``_dynamics/verbs.py``).
+The caller reads what a search returns as the table's signature says: a search compiled to
+another return type would be read as the wrong bytes, so each must compile to exactly it."""
+
+from __future__ import annotations
+
+import pytest
+
+import impulse2d as i2
+from impulse2d._core.lazy import JIT
+from impulse2d._dynamics import step, verbs
+from impulse2d.scenes import build_scene
+
+pytestmark = pytest.mark.skipif(not JIT, reason="addresses exist only with the JIT")
+
+
+@pytest.mark.parametrize("slot", [verbs.PAIRS, verbs.MOVED_PAIRS, verbs.SEARCH_PAIRS])
+def test_the_pair_stages_compile_to_their_table_signatures(slot):
+    unit = step.STAGE_KERNELS[slot]
+    unit.address()
+    compiled = unit.dispatcher.overloads[tuple(unit.signature.args)]
+    assert compiled.signature.return_type == unit.signature.return_type
+    assert compiled.signature.args == unit.signature.args
+
+
+def test_a_world_s_table_points_at_the_pair_searches():
+    world = i2.World()
+    build_scene(world, "pyramid", base=5)
+    world.step(1.0 / 60.0)
+    for slot in (verbs.PAIRS, verbs.MOVED_PAIRS, verbs.SEARCH_PAIRS):
+        assert world._verbs[slot] == step.STAGE_KERNELS[slot].address() != 0
