@@ -1,8 +1,8 @@
-"""A small world's narrowphase loop in two forms, one process, alternating: two trees'
-``update_manifolds`` with each tree's own ``manifold.py`` routines, on one world's stores.
+"""A small world's narrowphase loop in two forms (or more), one process, alternating: two
+trees' ``update_manifolds`` with each tree's own ``manifold.py`` routines, on one world's stores.
 
     PYTHONPATH=/work/base/src python benchmarks/floor_narrow.py \\
-        --old /work/base/src --new src [--worlds ten_bodies,restitution,friction_ramp]
+        --old /work/base/src --new src[,/tmp/variant/src] [--worlds ten_bodies,restitution]
 
 The world is built and stepped by the ``impulse2d`` on ``sys.path`` (a tree whose kernel
 cache is warm), to the step (of 60 after ``small_fixed.py``'s 60) with the most touching rows;
@@ -140,10 +140,11 @@ def measure(name: str, forms: dict, rounds: int, reps: int) -> dict:
     for tag in tags:
         out[tag] = {"least": round(min(best[tag]), 1),
                     "median": round(float(np.median(best[tag])), 1)}
-    if len(tags) == 2:
-        a, b = tags
-        out["ratio_least"] = round(out[b]["least"] / out[a]["least"], 3)
-        out["ratio_median"] = round(out[b]["median"] / out[a]["median"], 3)
+    a = tags[0]
+    for b in tags[1:]:
+        suffix = "" if len(tags) == 2 else f"_{b}"
+        out["ratio_least" + suffix] = round(out[b]["least"] / out[a]["least"], 3)
+        out["ratio_median" + suffix] = round(out[b]["median"] / out[a]["median"], 3)
     print(name, json.dumps(out), flush=True)
     return out
 
@@ -151,15 +152,19 @@ def measure(name: str, forms: dict, rounds: int, reps: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--old", type=Path, required=True, help="a tree's src (holding impulse2d)")
-    ap.add_argument("--new", type=Path, required=True)
+    ap.add_argument("--new", required=True,
+                    help="a tree's src, or several comma separated (tags new, new2, ...)")
     ap.add_argument("--worlds", default="ten_bodies,restitution,friction_ramp")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    forms = {"old": form(args.old.resolve(), "old"), "new": form(args.new.resolve(), "new")}
+    forms = {"old": form(args.old.resolve(), "old")}
+    for i, tree in enumerate(args.new.split(",")):
+        tag = "new" if i == 0 else f"new{i + 1}"
+        forms[tag] = form(Path(tree).resolve(), tag)
     results = {"cycles_of": "the narrowphase loop a call (every contact the step visits)",
-               "old": str(args.old), "new": str(args.new), "worlds": {}}
+               "old": str(args.old), "new": args.new.split(","), "worlds": {}}
     for name in args.worlds.split(","):
         results["worlds"][name] = measure(name, forms, args.rounds, args.reps)
     if args.json:
