@@ -581,42 +581,71 @@ def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                             speculative_distance, out_normal, out_points, out_ids)
 
 
+@inner_kernel
+def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                  count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                  speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`."""
+    return collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                            speculative_distance, out_normal, out_points, out_ids)
+
+
 @inline_kernel
 def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                  count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                  speculative_distance, out_normal, out_points, out_ids):
     """:func:`collide` for the step's narrowphase loop (:func:`~.._dynamics.contacts.
     update_manifolds`), compiled into it: a pair of a circle and a circle or a polygon runs its
-    routine in the loop, every other pair calls :func:`collide`. The same routines in the same
-    order of operations as :func:`collide`'s, so the same bits, its scratch ``out_*`` included
-    (the normal of a pair found apart is the scratch's, negated when the circle was A).
+    routine in the loop, a capsule and a circle or two polygons call theirs. The same
+    dispatch, the same routines in the same order of operations as :func:`collide`'s, so the
+    same bits, its scratch ``out_*`` included (the normal of a pair found apart is the
+    scratch's, negated when the circle was A).
 
     Why: each call of :func:`collide` passes its six shape arrays and the scratch's three as
     flattened structs, mostly on the stack, and a circle routine was a second such call; a
     circle pair's own arithmetic is a few dozen operations. The polygon routine stays behind
-    the call: a copy inlined into each kernel that inlines the loop cost 7-9 s of cold compile
-    (``narrow36``, BENCHMARKS.md); the circle routines are small."""
+    a call: a copy inlined into each kernel that inlines the loop cost 7-9 s of cold compile
+    (``narrow36``, BENCHMARKS.md); the circle routines are small. The loop does not call
+    :func:`collide` itself, so a world's narrowphase stage compiles neither it nor its Python
+    wrapper: the routines' code is compiled once each, as it was behind :func:`collide`."""
     if count_a == 1 and count_b == 1:
         return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb,
                         cb, sb, speculative_distance, out_normal, out_points, out_ids)
-    flip = count_a == 1 and count_b > 2
-    if flip or (count_b == 1 and count_a > 2):
-        # one inlined copy of the polygon-circle routine for both orders: the polygon is its A
-        n = _polygon_circle(
-            count_b if flip else count_a, vertices_b if flip else vertices_a,
-            normals_b if flip else normals_a, radius_b if flip else radius_a,
-            pxb if flip else pxa, pyb if flip else pya, cb if flip else ca,
-            sb if flip else sa, vertices_a if flip else vertices_b,
-            radius_a if flip else radius_b, pxa if flip else pxb, pya if flip else pyb,
-            ca if flip else cb, sa if flip else sb, speculative_distance, out_normal,
-            out_points, out_ids)
-        if flip:
-            out_normal[0] = -out_normal[0]
-            out_normal[1] = -out_normal[1]
-        return n
-    return collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                   count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                   speculative_distance, out_normal, out_points, out_ids)
+    flip = count_a == 1
+    if not (flip or count_b == 1):
+        return polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                             speculative_distance, out_normal, out_points, out_ids)
+    # a circle and a capsule or polygon, the circle B of the routine (the other shape is A)
+    count = count_b if flip else count_a
+    vertices = vertices_b if flip else vertices_a
+    normals = normals_b if flip else normals_a
+    radius = radius_b if flip else radius_a
+    px = pxb if flip else pxa
+    py = pyb if flip else pya
+    c = cb if flip else ca
+    s = sb if flip else sa
+    circle_count = count_a if flip else count_b
+    circle = vertices_a if flip else vertices_b
+    circle_normals = normals_a if flip else normals_b
+    circle_radius = radius_a if flip else radius_b
+    cx = pxa if flip else pxb
+    cy = pya if flip else pyb
+    cc = ca if flip else cb
+    cs = sa if flip else sb
+    if count == 2:
+        n = collide_capsule_circle(count, vertices, normals, radius, px, py, c, s, circle_count,
+                                   circle, circle_normals, circle_radius, cx, cy, cc, cs,
+                                   speculative_distance, out_normal, out_points, out_ids)
+    else:
+        n = _polygon_circle(count, vertices, normals, radius, px, py, c, s, circle,
+                            circle_radius, cx, cy, cc, cs, speculative_distance, out_normal,
+                            out_points, out_ids)
+    if flip:
+        out_normal[0] = -out_normal[0]
+        out_normal[1] = -out_normal[1]
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
