@@ -484,19 +484,12 @@ def world_chunks(world):
 
 @parallel_kernel
 def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
-                   has_chains, rows, n_rows, chunks, min_rows):
+                   has_chains, rows, n_rows, chunks):
     """:func:`~.contacts.update_manifolds` over ``chunks`` chunks of the contact rows it visits
     (``rows[:n_rows]``, or every row when ``n_rows`` is -1), each chunk with scratch of its
     own: a row's manifold is computed from its shapes and bodies and written to the row (the
     normals of the rows found apart: :func:`serial_normals`)."""
     n = contacts.key.shape[0] if n_rows < 0 else n_rows
-    if chunks <= 1 or n < min_rows:
-        # a call, not the loop inlined here: the parallel passes' compile of the inlined loop
-        # (with its circle routines, manifold.collide_pair) cost ~6 s of CPU (BENCHMARKS.md)
-        _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing,
-                      restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
-                      np.zeros(2, dtype=np.int64), rows, n_rows)
-        return
     picks = np.arange(n) if n_rows < 0 else rows[:n]
     pieces = _pieces(n, chunks)
     size = dynamic_schedule()
@@ -558,13 +551,25 @@ def serial_normals(contacts, shapes, bodies, has_chains, picks):
 @stage_kernel
 def collide_threaded(world, friction_mixing, restitution_mixing):
     """:func:`.step.collide` (the narrowphase) on the world's threads."""
-    if borrow_column(world, "contacts", "key").shape[0] == 0:
+    n_contacts = borrow_column(world, "contacts", "key").shape[0]
+    if n_contacts == 0:
         return False
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    chunks = world_chunks(world)
+    if chunks <= 1 or (n_contacts if n_rows < 0 else n_rows) < borrow(world, "verbs")[THREAD_ROWS]:
+        # serial: the chunks' loop called once, the stores borrowed here (not the loop inlined
+        # into the parallel kernel: with the circle routines it compiles (manifold.collide_pair)
+        # that cost ~6 s of CPU; nor a call from there, which re-stored the stores' arrays from
+        # its own stack arguments, 0x400 bytes apart: BENCHMARKS.md, floor39, floor40)
+        _manifolds_of(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
+                      borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
+                      borrow(world, "verbs")[CHAINS] != 0, np.zeros(2), np.zeros((2, 3)),
+                      np.zeros(2, dtype=np.int64), borrow(world, "awake_contacts"), n_rows)
+        return True
     manifolds_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                    borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"),
-                   borrow(world, "awake_state")[CONTACT_COUNT], world_chunks(world),
-                   borrow(world, "verbs")[THREAD_ROWS])
+                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"), n_rows,
+                   chunks)
     return True
 
 
