@@ -550,17 +550,17 @@ def serial_normals(contacts, shapes, bodies, has_chains, picks):
 
 @stage_kernel
 def collide_threaded(world, friction_mixing, restitution_mixing):
-    """:func:`.step.collide` (the narrowphase) on the world's threads."""
+    """:func:`.step.collide` (the narrowphase) on the world's threads, or serially on a thread
+    held to one (a batch's) and for fewer rows than a parallel pass takes."""
     n_contacts = borrow_column(world, "contacts", "key").shape[0]
     if n_contacts == 0:
         return False
     n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
     chunks = world_chunks(world)
     if chunks <= 1 or (n_contacts if n_rows < 0 else n_rows) < borrow(world, "verbs")[THREAD_ROWS]:
-        # serial: the chunks' loop called once, the stores borrowed here (not the loop inlined
-        # into the parallel kernel: with the circle routines it compiles (manifold.collide_pair)
-        # that cost ~6 s of CPU; nor a call from there, which re-stored the stores' arrays from
-        # its own stack arguments, 0x400 bytes apart: BENCHMARKS.md, floor39, floor40)
+        # serial (one chunk, or too few rows for threads): the chunks' loop, called once here
+        # (inlined into the parallel kernel, with manifold.collide_pair's circle routines, it
+        # cost that kernel ~6 s of compile: BENCHMARKS.md, floor39)
         _manifolds_of(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                       borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
                       borrow(world, "verbs")[CHAINS] != 0, np.zeros(2), np.zeros((2, 3)),
