@@ -96,6 +96,7 @@ def _block(distance: int, through_stack: bool):
 _STACK = re.compile(r"(-?(?:0x[0-9a-f]+|\d+))?\(%rsp\)")  # LLVM's decimal, gdb's hex
 _LABEL = re.compile(r"^([\w.$]+):")
 _READS = ("cmp", "test", "ucomis", "vucomis", "comis", "vcomis")
+_ADDRESSES = ("lea",)  # computes the address only: no memory access, no hazard
 
 
 def alias_loads(asm: str, window: int = WINDOW):
@@ -119,7 +120,7 @@ def alias_loads(asm: str, window: int = WINDOW):
             stores = []
             continue
         match = _STACK.search(operands)
-        if match is None:
+        if match is None or op.startswith(_ADDRESSES):
             continue
         offset = int(match.group(1) or "0", 0)
         if operands.rstrip().endswith("(%rsp)") and not op.startswith(_READS):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -22,6 +23,7 @@ from impulse2d._collision.manifold import (
     REFERENCE_TOLERANCE,
     SEPARATED_TOLERANCE,
     collide,
+    collide_pair,
     collide_shapes,
     reference_separations,
 )
@@ -546,3 +548,30 @@ def test_overlap_depth_is_separating_axis_depth(a, b, xa, xb):
     assert len(m.ids) >= 1
     assert m.separations.min() == pytest.approx(max(sep_a, sep_b) - a.radius - b.radius,
                                                 abs=1e-9)
+
+
+@numba.njit
+def _pair_in_loop(a_count, a_vertices, a_normals, a_radius, pxa, pya, ca, sa,
+                  b_count, b_vertices, b_normals, b_radius, pxb, pyb, cb, sb,
+                  spec, normal, points, ids):
+    return collide_pair(a_count, a_vertices, a_normals, a_radius, pxa, pya, ca, sa,
+                        b_count, b_vertices, b_normals, b_radius, pxb, pyb, cb, sb,
+                        spec, normal, points, ids)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shapes(), shapes(), transform_near, transform_near)
+def test_collide_pair_is_collide_to_the_bit(a, b, xa, xb):
+    """The step's loop form (circle pairs compiled into the loop) writes what :func:`collide`
+    writes, bit for bit, scratch included: the normal of a pair found apart is the scratch's
+    (negated when the circle was A), which the state hash reads."""
+    written = []
+    for fn in (collide, _pair_in_loop):
+        normal = np.array([0.6, -0.8])  # a previous pair's normal, left in the scratch
+        points = np.full((2, 3), 0.25)
+        ids = np.full(2, 7, dtype=np.int64)
+        n = fn(a.count, a.vertices, a.normals, a.radius, *_xf4(xa),
+               b.count, b.vertices, b.normals, b.radius, *_xf4(xb),
+               SPEC, normal, points, ids)
+        written.append((n, normal.tobytes(), points[:n].tobytes(), ids[:n].tobytes()))
+    assert written[0] == written[1]

@@ -35,6 +35,7 @@ X86 = platform.machine().lower() in ("x86_64", "amd64")
 def test_the_scan_finds_a_load_1_kib_above_a_store():
     asm = "\n".join(["f:", "\tmovq\t%rcx, 464(%rsp)", "\tmovq\t1488(%rsp), %rcx",  # 0x400 up
                      "\tmovq\t%rdx, 440(%rsp)", "\tmovq\t1456(%rsp), %rdx",  # 0x3f8: fine
+                     "\tleaq\t1464(%rsp), %rsi",  # 0x400 above 440, but reads no memory
                      "\tmovq\t%rdx, 8(%rsp)", "\tcallq\t*%rax", "\tmovq\t1032(%rsp), %rdx"])
     assert alias_pairs(asm) == {"f": 1}
 

@@ -421,11 +421,11 @@ def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
     return 1
 
 
-@inner_kernel
-def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                    count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                    speculative_distance, out_normal, out_points, out_ids):
-    """Circle vs circle. Concentric circles get A's local +y as normal."""
+@inline_kernel
+def _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb, cb, sb,
+             speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_circles`' body, compiled into its two callers (it and
+    :func:`collide_pair`)."""
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     ax = vertices_a[0, 0]
     ay = vertices_a[0, 1]
@@ -443,6 +443,15 @@ def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
         uy = dy / distance
     return _write_single(ax, ay, radius_a, bx, by, radius_b, ux, uy, separation,
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
+
+
+@inner_kernel
+def collide_circles(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                    count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                    speculative_distance, out_normal, out_points, out_ids):
+    """Circle vs circle. Concentric circles get A's local +y as normal."""
+    return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb, cb,
+                    sb, speculative_distance, out_normal, out_points, out_ids)
 
 
 @inner_kernel
@@ -477,16 +486,12 @@ def collide_capsule_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
                          pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
-@inner_kernel
-def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                           count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                           speculative_distance, out_normal, out_points, out_ids):
-    """Rounded polygon (A, count >= 3) vs circle (B).
-
-    Face of largest separation from the circle centre; if the centre is outside the core and
-    beyond an end of that face, the vertex region decides (normal from the vertex to the centre),
-    otherwise the face normal does (also when the centre is inside the core).
-    """
+@inline_kernel
+def _polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                    vertices_b, radius_b, pxb, pyb, cb, sb,
+                    speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_polygon_circle`'s body, compiled into its two callers (it and
+    :func:`collide_pair`)."""
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     bx, by = transform_point(px, py, c, s, vertices_b[0, 0], vertices_b[0, 1])
     radius = radius_a + radius_b
@@ -525,6 +530,21 @@ def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, c
                          best - radius, pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
+@inner_kernel
+def collide_polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                           count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                           speculative_distance, out_normal, out_points, out_ids):
+    """Rounded polygon (A, count >= 3) vs circle (B).
+
+    Face of largest separation from the circle centre; if the centre is outside the core and
+    beyond an end of that face, the vertex region decides (normal from the vertex to the centre),
+    otherwise the face normal does (also when the centre is inside the core).
+    """
+    return _polygon_circle(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                           vertices_b, radius_b, pxb, pyb, cb, sb,
+                           speculative_distance, out_normal, out_points, out_ids)
+
+
 @kernel
 def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
@@ -559,6 +579,73 @@ def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     return collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                             speculative_distance, out_normal, out_points, out_ids)
+
+
+@inner_kernel
+def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                  count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                  speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`."""
+    return collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                            speculative_distance, out_normal, out_points, out_ids)
+
+
+@inline_kernel
+def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                 count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                 speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide` for the step's narrowphase loop (:func:`~.._dynamics.contacts.
+    update_manifolds`), compiled into it: a pair of a circle and a circle or a polygon runs its
+    routine in the loop, a capsule and a circle or two polygons call theirs. The same
+    dispatch, the same routines in the same order of operations as :func:`collide`'s, so the
+    same bits, its scratch ``out_*`` included (the normal of a pair found apart is the
+    scratch's, negated when the circle was A).
+
+    Why: each call of :func:`collide` passes its six shape arrays and the scratch's three as
+    flattened structs, mostly on the stack, and a circle routine was a second such call; a
+    circle pair's own arithmetic is a few dozen operations. The polygon routine stays behind
+    a call: a copy inlined into each kernel that inlines the loop cost 7-9 s of cold compile
+    (``narrow36``, BENCHMARKS.md); the circle routines are small. The loop does not call
+    :func:`collide` itself, so a world's narrowphase stage compiles neither it nor its Python
+    wrapper: the routines' code is compiled once each, as it was behind :func:`collide`."""
+    if count_a == 1 and count_b == 1:
+        return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb,
+                        cb, sb, speculative_distance, out_normal, out_points, out_ids)
+    flip = count_a == 1
+    if not (flip or count_b == 1):
+        return polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                             speculative_distance, out_normal, out_points, out_ids)
+    # a circle and a capsule or polygon, the circle B of the routine (the other shape is A)
+    count = count_b if flip else count_a
+    vertices = vertices_b if flip else vertices_a
+    normals = normals_b if flip else normals_a
+    radius = radius_b if flip else radius_a
+    px = pxb if flip else pxa
+    py = pyb if flip else pya
+    c = cb if flip else ca
+    s = sb if flip else sa
+    circle_count = count_a if flip else count_b
+    circle = vertices_a if flip else vertices_b
+    circle_normals = normals_a if flip else normals_b
+    circle_radius = radius_a if flip else radius_b
+    cx = pxa if flip else pxb
+    cy = pya if flip else pyb
+    cc = ca if flip else cb
+    cs = sa if flip else sb
+    if count == 2:
+        n = collide_capsule_circle(count, vertices, normals, radius, px, py, c, s, circle_count,
+                                   circle, circle_normals, circle_radius, cx, cy, cc, cs,
+                                   speculative_distance, out_normal, out_points, out_ids)
+    else:
+        n = _polygon_circle(count, vertices, normals, radius, px, py, c, s, circle,
+                            circle_radius, cx, cy, cc, cs, speculative_distance, out_normal,
+                            out_points, out_ids)
+    if flip:
+        out_normal[0] = -out_normal[0]
+        out_normal[1] = -out_normal[1]
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -606,6 +693,7 @@ __all__ = [
     "collide",
     "collide_capsule_circle",
     "collide_circles",
+    "collide_pair",
     "collide_polygon_circle",
     "collide_polygons",
     "collide_shapes",

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._collision.broadphase import holds_key
 from .._collision.chain import collide_chain_segment
-from .._collision.manifold import collide
+from .._collision.manifold import collide_pair
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
@@ -236,7 +236,7 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
             continue
         if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
             continue
-        count = collide(
+        count = collide_pair(
             shapes.count[sa], shapes.vertices[sa], shapes.normals[sa], shapes.radius[sa],
             bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
             shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],

@@ -72,6 +72,7 @@ from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integ
 from .atomics import fetch_add, load_acquire, spin_pause, yield_core
 from .joint_solver import joint_pass
 from .lengths import SPECULATIVE
+from .scratch import narrow_views
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
 from .verbs import (CHAINS, DIAGNOSTICS, FINALIZE, ITERATION, LANES, OPENING, PREPARE, SOLVE,
@@ -482,17 +483,12 @@ def world_chunks(world):
 
 @parallel_kernel
 def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
-                   has_chains, rows, n_rows, chunks, min_rows):
+                   has_chains, rows, n_rows, chunks):
     """:func:`~.contacts.update_manifolds` over ``chunks`` chunks of the contact rows it visits
     (``rows[:n_rows]``, or every row when ``n_rows`` is -1), each chunk with scratch of its
     own: a row's manifold is computed from its shapes and bodies and written to the row (the
     normals of the rows found apart: :func:`serial_normals`)."""
     n = contacts.key.shape[0] if n_rows < 0 else n_rows
-    if chunks <= 1 or n < min_rows:
-        update_manifolds(contacts, shapes, bodies, speculative, friction_mixing,
-                         restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
-                         np.zeros(2, dtype=np.int64), rows, n_rows)
-        return
     picks = np.arange(n) if n_rows < 0 else rows[:n]
     pieces = _pieces(n, chunks)
     size = dynamic_schedule()
@@ -551,16 +547,37 @@ def serial_normals(contacts, shapes, bodies, has_chains, picks):
             ny = normal[k, 1]
 
 
+@borrowing_kernel
+def _serial_manifolds(world, friction_mixing, restitution_mixing):
+    """:func:`collide_threaded`'s serial case (one chunk, or too few rows for threads): the
+    chunks' loop called once (inlined into the parallel kernel, with
+    :func:`~.._collision.manifold.collide_pair`'s circle routines, it cost that kernel ~6 s of
+    compile), with the stores and the scratch, zeroed, borrowed here as :func:`.step.collide`
+    does: :func:`collide_threaded` borrowing them for the call re-stored them from its frame,
+    34 stack loads 0x400 bytes from a store (BENCHMARKS.md, floor40)."""
+    normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
+    _manifolds_of(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
+                  borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
+                  borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
+                  borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
+
+
 @stage_kernel
 def collide_threaded(world, friction_mixing, restitution_mixing):
-    """:func:`.step.collide` (the narrowphase) on the world's threads."""
-    if borrow_column(world, "contacts", "key").shape[0] == 0:
+    """:func:`.step.collide` (the narrowphase) on the world's threads, or serially on a thread
+    held to one (a batch's) and for fewer rows than a parallel pass takes."""
+    n_contacts = borrow_column(world, "contacts", "key").shape[0]
+    if n_contacts == 0:
         return False
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    chunks = world_chunks(world)
+    if chunks <= 1 or (n_contacts if n_rows < 0 else n_rows) < borrow(world, "verbs")[THREAD_ROWS]:
+        _serial_manifolds(world, friction_mixing, restitution_mixing)
+        return True
     manifolds_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
                    borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"),
-                   borrow(world, "awake_state")[CONTACT_COUNT], world_chunks(world),
-                   borrow(world, "verbs")[THREAD_ROWS])
+                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"), n_rows,
+                   chunks)
     return True
 
 
