@@ -2,14 +2,18 @@
 machine too loaded for wall-clock means (a step preempted for one time slice weighs more than
 hundreds of steps).
 
-    python benchmarks/paired_cpu.py --a /path/to/main/src --b src --scenes pyramid_20 --rounds 8
+    python benchmarks/paired_cpu.py --a /path/to/main/src --b src --scenes pyramid_20 --rounds 8 \
+        [--precision float32] [--out FILE]
 
 Each round runs the scene once per tree, each in a fresh process (alternating which goes
 first), and records the median and mean of the per-step thread CPU time (steps 2..N) and the
 state hash after the run. Prints, per scene, the best and median round of each tree and the
-ratios b / a. The scenes are built as ``run.py`` builds them (sleeping off for the all-awake
-scenes; ``many_pyramids_one_awake`` settled to one awake body first, untimed). Numbers of the
-awake sets (issue 31 item 3) in BENCHMARKS.md.
+ratios b / a of those, the median of the rounds' own ratios, and each tree's state hashes
+(``--out``: the same JSON lines to a file). ``--precision float32``: the worlds in
+``WorldSettings(solver_precision="float32")`` (the float32 lanes). The scenes are built as
+``run.py`` builds them (sleeping off for the all-awake scenes; ``many_pyramids_one_awake``
+settled to one awake body first, untimed). Numbers of the awake sets (issue 31 item 3) and of
+the float32 lanes (issue 31 item 2) in BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ STEPS = {"pyramid_20": 300, "pyramid_100": 60, "rain_2000": 200, "many_pyramids"
          "restitution": 600, "friction_ramp": 600}
 
 
-def one_run(scene: str, steps: int) -> dict:
-    """Build ``scene`` in this process (the impulse2d on sys.path), time ``steps`` steps."""
+def one_run(scene: str, steps: int, precision: str = "float64") -> dict:
+    """Build ``scene`` in this process (the impulse2d on sys.path), its contact passes in
+    ``precision``, and time ``steps`` steps."""
     sys.path.insert(0, str(HERE))
     import impulse2d
     import run
@@ -38,6 +43,8 @@ def one_run(scene: str, steps: int) -> dict:
 
     builder, params = run.SCENES[scene][:2]
     world = impulse2d.World(gravity=(0, -10))
+    if precision != "float64":  # (a tree from before the setting still runs float64 scenes)
+        world.settings.solver_precision = precision
     if scene in run.SLEEPING_SCENES:
         builder(world, **params)
         for k in range(run.SETTLE_MAX_STEPS):
@@ -59,17 +66,18 @@ def one_run(scene: str, steps: int) -> dict:
             "hash": world.state_hash()[:16]}
 
 
-def alternate(script: str, trees: dict, scene: str, arg, rounds: int):
-    """``rounds`` pairs of fresh processes of ``script --one scene arg``, one per tree of
-    ``trees`` (``{"a": path, "b": path}``, put first on ``PYTHONPATH``), the order swapped every
-    round: each run's JSON line by tree, and the load average after each run."""
+def alternate(script: str, trees: dict, scene: str, arg, rounds: int, extra=()):
+    """``rounds`` pairs of fresh processes of ``script --one scene arg`` (and the arguments
+    ``extra``), one per tree of ``trees`` (``{"a": path, "b": path}``, put first on
+    ``PYTHONPATH``), the order swapped every round: each run's JSON line by tree, and the load
+    average after each run."""
     runs = {"a": [], "b": []}
     loads = []
     for r in range(rounds):
         for who in ("a", "b") if r % 2 == 0 else ("b", "a"):
             env = dict(os.environ, PYTHONPATH=trees[who])
             out = subprocess.run([sys.executable, script, "--a", "-", "--b", "-", "--one", scene,
-                                  str(arg)], env=env, capture_output=True, text=True)
+                                  str(arg), *extra], env=env, capture_output=True, text=True)
             lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
             if not lines:
                 sys.exit(f"{scene} ({who}) failed:\n{out.stderr[-2000:]}")
@@ -84,23 +92,36 @@ def main() -> None:
     parser.add_argument("--b", required=True, help="source tree B")
     parser.add_argument("--scenes", default="many_pyramids_one_awake,pyramid_20,rain_2000,pyramid_100")
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--precision", choices=("float64", "float32"), default="float64",
+                        help="WorldSettings.solver_precision of every world")
+    parser.add_argument("--out", help="also write the JSON lines to this file")
     parser.add_argument("--one", nargs=2, metavar=("SCENE", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one[0], int(args.one[1]))))
+        print(json.dumps(one_run(args.one[0], int(args.one[1]), args.precision)))
         return
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
+    rows = []
     for scene in args.scenes.split(","):
-        runs, loads = alternate(__file__, trees, scene, STEPS[scene], args.rounds)
-        row = {"scene": scene, "rounds": args.rounds, "load": round(statistics.mean(loads), 1),
-               "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1}
+        runs, loads = alternate(__file__, trees, scene, STEPS[scene], args.rounds,
+                                ("--precision", args.precision))
+        row = {"scene": scene, "precision": args.precision, "rounds": args.rounds,
+               "load": round(statistics.mean(loads), 1),
+               "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1,
+               "hashes": {who: sorted({x["hash"] for x in runs[who]}) for who in runs}}
         for who in ("a", "b"):
             for key in ("cpu_median_us", "cpu_mean_us"):
                 values = [x[key] for x in runs[who]]
                 row[f"{who}_{key}"] = [round(min(values), 1), round(statistics.median(values), 1)]
         for key in ("cpu_median_us", "cpu_mean_us"):
             row[f"b/a_{key}"] = [round(row[f"b_{key}"][k] / row[f"a_{key}"][k], 3) for k in (0, 1)]
+        pairs = [b["cpu_median_us"] / a["cpu_median_us"] for a, b in zip(runs["a"], runs["b"])]
+        row["b/a_pairs"] = [round(x, 3) for x in pairs]
+        row["b/a_pairs_median"] = round(statistics.median(pairs), 3)
         print(json.dumps(row), flush=True)
+        rows.append(row)
+    if args.out:
+        Path(args.out).write_text("".join(json.dumps(row) + "\n" for row in rows))
 
 
 if __name__ == "__main__":
