@@ -127,11 +127,18 @@ def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
     adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
     if not status & WOKE:
         world._step_seconds = seconds
-        if status & FELL and world._joint_handles:
-            world._joint_index = None  # leave the joints of the islands that fell asleep out
+        _drop_sleeping_joints(world, status)
         return
     world._joint_index = None  # a jointed island woke: its joints join the rows (below)
     _step_checked(world, dt, seconds)
+
+
+def _drop_sleeping_joints(world, status: int) -> None:
+    """After a step that returned ``status``: when islands fell asleep (:data:`FELL`) in a
+    world with joints, drop its joint rows, so that the next step's check builds them without
+    the joints of those islands (:meth:`World._joint_rows`)."""
+    if status & FELL and world._joint_handles:
+        world._joint_index = None
 
 
 def _usual_step(d: dict, settings, rows) -> bool:
@@ -217,8 +224,7 @@ def _step_checked(world, dt: float, seconds: float) -> None:
             f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
             "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
             "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    if status & FELL and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
+    _drop_sleeping_joints(world, status)
 
 
 def collide_world(world, dt: float = 0.0) -> None:
@@ -283,6 +289,5 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
     world._step_seconds = seconds
     if status & REFUSED:
         raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
-    if status & FELL and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
+    _drop_sleeping_joints(world, status)
     return taken, changed, far
