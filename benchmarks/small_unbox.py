@@ -9,11 +9,11 @@ Numba's structref unboxing (``numba.experimental.structref.define_boxing``) read
 it and misses CPython's type-attribute cache, which keys on the name's address (under
 callgrind, 1,042 instructions of the step entry's 1,707 a call besides the kernel:
 BENCHMARKS.md, ``small41``). ``interned`` unboxes the same proxy through one interned name
-object, so the lookup hits the cache. The kernels take the reference, a float and an int and
+object kept in a global of the compiled module, so the lookup hits the cache: the form
+``world_ref.py``'s boxing could take (it loads from Numba's cache as well: checked with
+``cache=True`` in a scratch copy). The kernels take the reference, a float and an int and
 return an int, as the step kernel's entry does (``step_kernel(world, dt, phase)``), and release
-the GIL as it does; each reads one field, so the work besides the call is nil. (A first try
-that kept the name in an LLVM global of the wrapper's module, made on the first call, crashed
-on that call; not pursued: the address form measures the same lookup.) CPU ns a call (``time.process_time``), least and median of the
+the GIL as it does; each reads one field, so the work besides the call is nil. CPU ns a call (``time.process_time``), least and median of the
 rounds, the two types alternating round by round.
 """
 
@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.experimental import structref
 from numba.extending import NativeValue, box, unbox
 
@@ -67,18 +67,24 @@ def _box_interned(typ, val, c):
     return res
 
 
-NAME = sys.intern("_meminfo")
-"""The attribute's name, interned: CPython's type-attribute cache keys on its address."""
-
-
 @unbox(InternedType)
 def _unbox_interned(typ, obj, c):
-    """Numba's structref unboxing with the attribute's name given as the interned object
-    (its address a constant of the machine code: this process's only, so these kernels are
-    not cached; the engine would keep the name in a global of the module, made on the first
-    call)."""
-    name = c.builder.inttoptr(ir.Constant(ir.IntType(64), id(NAME)), c.pyapi.pyobj)
-    mi_obj = c.pyapi.object_getattr(obj, name)
+    """Numba's structref unboxing with the attribute's name interned once: a global of the
+    wrapper's module, null when the code is loaded (compiled or from the cache), made by
+    ``PyUnicode_InternFromString`` on the first call and kept (its reference never given
+    back), so that every later call looks the attribute up by the same interned object."""
+    module = c.builder.module
+    slot = module.globals.get("impulse2d_meminfo_name")
+    if slot is None:
+        slot = ir.GlobalVariable(module, c.pyapi.pyobj, "impulse2d_meminfo_name")
+        slot.linkage = "internal"
+        slot.initializer = ir.Constant(c.pyapi.pyobj, None)
+    with c.builder.if_then(cgutils.is_null(c.builder, c.builder.load(slot)), likely=False):
+        name = c.context.insert_const_string(module, "_meminfo")
+        intern = c.pyapi._get_function(ir.FunctionType(c.pyapi.pyobj, [c.pyapi.cstring]),
+                                       name="PyUnicode_InternFromString")
+        c.builder.store(c.builder.call(intern, [name]), slot)
+    mi_obj = c.pyapi.object_getattr(obj, c.builder.load(slot))
     mi = c.unbox(types.MemInfoPointer(types.voidptr), mi_obj).value
     out = structref._Utils(c.context, c.builder, typ).new_struct_ref(mi)._getvalue()
     c.pyapi.decref(mi_obj)
