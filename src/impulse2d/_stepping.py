@@ -1,6 +1,7 @@
 """Python's side of a world's step: the checks and calls around the step kernel.
 
-:func:`step_world` (``World.step``), :func:`collide_world` (``World.step(0)``) and
+:func:`world_step` (``World.step`` itself: the lock, ``dt``, the events, the clock),
+:func:`step_world` (a step's checks and call), :func:`collide_world` (``World.step(0)``) and
 :func:`step_world_repeat` (the layers' several steps in one call) make a world ready for its
 step (the settings packed, the table of verbs filled, the stores' reference current), call the
 compiled step (:mod:`._dynamics.step`) and record what it returns. A small world's step spends
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from time import perf_counter
 
+from . import _lock
 from ._dynamics import direct_dense
 from ._dynamics.lengths import write_lengths
 from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED,
@@ -27,6 +29,7 @@ from ._dynamics.verbs import CONTINUOUS, DIRECT_DENSE
 from ._dynamics.world_ref import adopt_step_stores, stores_for_step
 from ._sleep import wake_all
 from ._stores_epoch import CHANGES as STORES_CHANGES
+from ._validate import MAX_DT, MIN_DT, time_step
 from .solver_stats import prepare_record
 
 
@@ -64,8 +67,69 @@ segment), a restore (:mod:`.snapshot`). A world made or recycled starts with it
 (``World.__init__``)."""
 
 
+def world_step(world, dt: float = 1.0 / 60.0) -> None:
+    """Advance the simulation by ``dt`` seconds (typically 1/60).
+
+    Any ``dt`` from 1e-9 s to 1e6 s is stepped: a long frame (1.5 s after a breakpoint) is
+    held by the speed limits (``WorldSettings.max_linear_speed``, a quarter turn per step),
+    though one long step is coarser than several short ones. ``dt = 0`` (a paused game)
+    updates the contacts (pairs, manifolds, the callbacks, contact and sensor begin/end
+    events) and moves nothing: every pose and velocity stays bit for bit, sleep timers do
+    not run, and the forces applied since the last step are kept for the next one (Box2D
+    v3 skips its solver, which clears them, at a zero step). Then the functions queued
+    by :meth:`after_step` run."""
+    # ``World.step`` itself (world.py binds it), so that the usual step is one Python frame:
+    # a plain float in range, no events, the ready flag holding (:func:`step_world`; it only
+    # holds for packed settings, whose change asks the events again), then
+    # :func:`step_world`'s call inline. Anything else (a dt to check, 0 or NaN included,
+    # events, the checks) takes :func:`_step_other`.
+    lock = world._lock
+    if lock.stepping:
+        raise _lock.locked("World.step")
+    ready = world._step_ready
+    if (type(dt) is float and MIN_DT <= dt <= MAX_DT and not world._events.on
+            and ready[0] is world._joint_index and ready[1] is world._settings._derived
+            and ready[2] == STORES_CHANGES.value):
+        t0 = perf_counter()
+        status = _step.entry(ready[3], dt, WHOLE)
+        if status:
+            _after_unusual(world, dt, status, ready[3], t0)
+        else:
+            world._step_seconds = perf_counter() - t0
+    else:
+        dt = _step_other(world, dt)
+    world._query_index = None
+    world.time += dt
+    world.step_count += 1
+    if lock.after:
+        lock.run_after()
+
+
+def _step_other(world, dt) -> float:
+    """:func:`world_step` for any other step: ``dt`` checked, the events asked again when on
+    or when the settings changed (and made when on), the step taken by :func:`step_world`
+    (``dt = 0``: :func:`collide_world`). Returns ``dt`` as checked."""
+    if type(dt) is not float or not MIN_DT <= dt <= MAX_DT:
+        dt = time_step(dt, "dt")
+    events = world._events
+    settings = world._settings
+    if events.on or settings._derived is None:  # on, or the settings just changed
+        events.on = events.wanted(settings)
+    if events.on:
+        advance = collide_world if dt == 0.0 else step_world
+        events.before_step(world)
+        advance(world, dt)
+        events.after_step(world, solved=dt != 0.0)
+    elif dt != 0.0:
+        step_world(world, dt)
+    else:
+        collide_world(world, dt)
+    return dt
+
+
 def step_world(world, dt: float) -> None:
-    """Advance ``world`` by ``dt`` seconds (already validated).
+    """Advance ``world`` by ``dt`` seconds (already validated). ``World.step``'s usual step
+    (:func:`world_step`) runs this function's first branch inline; this is its other steps'.
 
     Python's share of a small world's step is a third of it (about 3 us of a box on the ground's
     9), so the common case reads what it needs directly: the settings packed once per change,
@@ -127,11 +191,18 @@ def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
     adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
     if not status & WOKE:
         world._step_seconds = seconds
-        if status & FELL and world._joint_handles:
-            world._joint_index = None  # leave the joints of the islands that fell asleep out
+        _drop_sleeping_joints(world, status)
         return
     world._joint_index = None  # a jointed island woke: its joints join the rows (below)
     _step_checked(world, dt, seconds)
+
+
+def _drop_sleeping_joints(world, status: int) -> None:
+    """After a step that returned ``status``: when islands fell asleep (:data:`FELL`) in a
+    world with joints, drop its joint rows, so that the next step's check builds them without
+    the joints of those islands (:meth:`World._joint_rows`)."""
+    if status & FELL and world._joint_handles:
+        world._joint_index = None
 
 
 def _usual_step(d: dict, settings, rows) -> bool:
@@ -217,8 +288,7 @@ def _step_checked(world, dt: float, seconds: float) -> None:
             f"WorldSettings.direct_max_rows = {world.settings.direct_max_rows}; the step was "
             "not taken (no body moved). Raise direct_max_rows (Lemke's cost grows as the cube "
             "of the rows), or set direct_fallback to a solver for such steps, e.g. 'pgs'")
-    if status & FELL and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
+    _drop_sleeping_joints(world, status)
 
 
 def collide_world(world, dt: float = 0.0) -> None:
@@ -283,6 +353,5 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
     world._step_seconds = seconds
     if status & REFUSED:
         raise ValueError("the direct solver refused a step (step_world_repeat is not for it)")
-    if status & FELL and world._joint_handles:
-        world._joint_index = None  # leave the joints of the islands that fell asleep out
+    _drop_sleeping_joints(world, status)
     return taken, changed, far

@@ -33,7 +33,7 @@ from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, new_table
 from ._dynamics.world_ref import sync_contacts
 from ._empty_stores import empty_store
 from ._joint_index import joint_index
-from ._stepping import NOT_READY, collide_world, step_world, step_world_repeat
+from ._stepping import NOT_READY, step_world_repeat, world_step
 from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
 from . import custom_joints
@@ -47,8 +47,6 @@ from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, Pr
 from .settings import WorldSettings
 from .shapes import Shape, parse_material
 from .types import Vec2
-
-_MIN_DT, _MAX_DT = _validate.MIN_DT, _validate.MAX_DT  # World.step's check, read as globals
 
 _SHAPE_CODES = {
     "circle": shape_types.CIRCLE,
@@ -271,41 +269,9 @@ class World:
     def _joint_inv_h(self, value: float) -> None:
         self._step_settings[JOINT_INV_H] = value
 
-    def step(self, dt: float = 1.0 / 60.0) -> None:
-        """Advance the simulation by ``dt`` seconds (typically 1/60).
-
-        Any ``dt`` from 1e-9 s to 1e6 s is stepped: a long frame (1.5 s after a breakpoint) is
-        held by the speed limits (``WorldSettings.max_linear_speed``, a quarter turn per step),
-        though one long step is coarser than several short ones. ``dt = 0`` (a paused game)
-        updates the contacts (pairs, manifolds, the callbacks, contact and sensor begin/end
-        events) and moves nothing: every pose and velocity stays bit for bit, sleep timers do
-        not run, and the forces applied since the last step are kept for the next one (Box2D
-        v3 skips its solver, which clears them, at a zero step). Then the functions queued
-        by :meth:`after_step` run."""
-        lock = self._lock
-        if lock.stepping:
-            raise _lock.locked("World.step")
-        # A plain float in range skips the full check (about 1 us of an empty world's 9 us);
-        # anything else, NaN and 0 included, goes through it.
-        if type(dt) is not float or not _MIN_DT <= dt <= _MAX_DT:
-            dt = _validate.time_step(dt, "dt")
-        events = self._events
-        if events.on or self._settings._derived is None:  # on, or the settings just changed
-            events.on = events.wanted(self._settings)
-        if events.on:
-            advance = collide_world if dt == 0.0 else step_world
-            events.before_step(self)
-            advance(self, dt)
-            events.after_step(self, solved=dt != 0.0)
-        elif dt != 0.0:  # the usual step (no events: straight to the step)
-            step_world(self, dt)
-        else:
-            collide_world(self, dt)
-        self._query_index = None
-        self.time += dt
-        self.step_count += 1
-        if lock.after:
-            lock.run_after()
+    # Advance the simulation by ``dt`` seconds: see :func:`._stepping.world_step` (bound here
+    # as it is, so that the usual step pays one Python frame).
+    step = world_step
 
     def after_step(self, fn) -> None:
         """Run ``fn()`` once, right after the step that is running returns (called from a

@@ -1,0 +1,160 @@
+"""What the step kernel's entry pays to unbox the world's reference, and what an interned name
+would save (issue 31 item 5): two StructRef types alike but for their unboxing, one trivial
+kernel each, called from Python alternately.
+
+    PYTHONPATH=src python benchmarks/small_unbox.py [--rounds 15] [--calls 200000] [--json F]
+
+Numba's structref unboxing (``numba.experimental.structref.define_boxing``) reads the proxy's
+``_meminfo`` with ``PyObject_GetAttrString``: every call builds the name from a C string, hashes
+it and misses CPython's type-attribute cache, which keys on the name's address (under
+callgrind, 1,042 instructions of the step entry's 1,707 a call besides the kernel:
+BENCHMARKS.md, ``small41``). ``interned`` unboxes the same proxy through one interned name
+object kept in a global of the compiled module, so the lookup hits the cache: the form
+``world_ref.py``'s boxing could take (it loads from Numba's cache as well: checked with
+``cache=True`` in a scratch copy). The kernels take the reference, a float and an int and
+return an int, as the step kernel's entry does (``step_kernel(world, dt, phase)``), and release
+the GIL as it does; each reads one field, so the work besides the call is nil. CPU ns a call (``time.process_time``), least and median of the
+rounds, the two types alternating round by round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.experimental import structref
+from numba.extending import NativeValue, box, unbox
+
+
+@structref.register
+class PlainType(types.StructRef):
+    """Unboxed by Numba's own code (the step's reference today)."""
+
+
+@structref.register
+class InternedType(types.StructRef):
+    """Unboxed through an interned ``_meminfo``."""
+
+
+class Plain(structref.StructRefProxy):
+    pass
+
+
+class Interned(structref.StructRefProxy):
+    pass
+
+
+structref.define_boxing(PlainType, Plain)
+
+
+@box(InternedType)
+def _box_interned(typ, val, c):
+    """As Numba's structref boxing (a proxy made by the class's constructor)."""
+    utils = structref._Utils(c.context, c.builder, typ)
+    meminfo = utils.get_struct_ref(val).meminfo
+    boxed = c.box(types.MemInfoPointer(types.voidptr), meminfo)
+    ctor = c.pyapi.unserialize(c.pyapi.serialize_object(Interned._numba_box_))
+    ty = c.pyapi.unserialize(c.pyapi.serialize_object(typ))
+    res = c.pyapi.call_function_objargs(ctor, [ty, boxed])
+    for obj in (ctor, ty, boxed):
+        c.pyapi.decref(obj)
+    return res
+
+
+@unbox(InternedType)
+def _unbox_interned(typ, obj, c):
+    """Numba's structref unboxing with the attribute's name interned once: a global of the
+    wrapper's module, null when the code is loaded (compiled or from the cache), made by
+    ``PyUnicode_InternFromString`` on the first call and kept (its reference never given
+    back), so that every later call looks the attribute up by the same interned object."""
+    module = c.builder.module
+    slot = module.globals.get("impulse2d_meminfo_name")
+    if slot is None:
+        slot = ir.GlobalVariable(module, c.pyapi.pyobj, "impulse2d_meminfo_name")
+        slot.linkage = "internal"
+        slot.initializer = ir.Constant(c.pyapi.pyobj, None)
+    with c.builder.if_then(cgutils.is_null(c.builder, c.builder.load(slot)), likely=False):
+        name = c.context.insert_const_string(module, "_meminfo")
+        intern = c.pyapi._get_function(ir.FunctionType(c.pyapi.pyobj, [c.pyapi.cstring]),
+                                       name="PyUnicode_InternFromString")
+        c.builder.store(c.builder.call(intern, [name]), slot)
+    mi_obj = c.pyapi.object_getattr(obj, c.builder.load(slot))
+    mi = c.unbox(types.MemInfoPointer(types.voidptr), mi_obj).value
+    out = structref._Utils(c.context, c.builder, typ).new_struct_ref(mi)._getvalue()
+    c.pyapi.decref(mi_obj)
+    return NativeValue(out)
+
+
+FIELDS = [("rows", types.Array(types.int64, 1, "C"))]
+PLAIN = PlainType(FIELDS)
+INTERNED = InternedType(FIELDS)
+
+
+@njit
+def _new_plain(rows):
+    r = structref.new(PLAIN)
+    r.rows = rows
+    return r
+
+
+@njit
+def _new_interned(rows):
+    r = structref.new(INTERNED)
+    r.rows = rows
+    return r
+
+
+@njit(nogil=True)
+def _call(ref, dt, phase):
+    return ref.rows[phase] + int(dt)
+
+
+def _entry(ref, dt, phase):
+    """The compiled entry point for these argument types (as ``DirectCall`` calls it)."""
+    _call(ref, dt, phase)
+    sig = tuple(_call.typeof_pyval(a) for a in (ref, dt, phase))
+    return _call.overloads[sig].entry_point
+
+
+def _time(entry, ref, calls: int) -> float:
+    dt = 1.0 / 60.0
+    t = time.process_time()
+    for _ in range(calls):
+        entry(ref, dt, 0)
+    return 1e9 * (time.process_time() - t) / calls
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--calls", type=int, default=200_000)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = np.arange(4, dtype=np.int64)
+    refs = {"plain": _new_plain(rows), "interned": _new_interned(rows)}
+    entries = {k: _entry(r, 1.0 / 60.0, 0) for k, r in refs.items()}
+    assert all(e(refs[k], 2.0, 1) == 3 for k, e in entries.items())
+    ns = {k: [] for k in refs}
+    for r in range(args.rounds):
+        for k in (("plain", "interned") if r % 2 == 0 else ("interned", "plain")):
+            ns[k].append(_time(entries[k], refs[k], args.calls))
+    out = {"what": "CPU ns a call of a trivial nogil kernel taking (reference, float, int), "
+                   "least / median of the rounds", "rounds": args.rounds, "calls": args.calls}
+    for k, v in ns.items():
+        out[k] = {"least": round(min(v), 1), "median": round(statistics.median(v), 1)}
+    out["saved_least"] = round(out["plain"]["least"] - out["interned"]["least"], 1)
+    out["saved_median"] = round(out["plain"]["median"] - out["interned"]["median"], 1)
+    print(json.dumps(out))
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
