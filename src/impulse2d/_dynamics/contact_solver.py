@@ -194,20 +194,36 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
     float32 view (:mod:`.contact_lanes_f32`), each value rounded as it is stored, computed in
     float64 as for the float64 lanes. ``clear_missing``: a missing second point's lanes are
     written as zeros (a float32 view of lanes that held float64 values may read NaNs or
-    denormals there, which the passes would compute on and drop, the denormals slowly)."""
-    center = bodies.center
-    v = bodies.v
+    denormals there, which the passes would compute on and drop, the denormals slowly).
+
+    The contacts', bodies' and rows' columns of more than one value a row are read and written
+    as flat runs (:func:`flat`) at unsigned indices with literal strides, as the row passes do:
+    a (m, 2, 2) column indexed in two or three dimensions keeps its shape and strides live (the
+    loop reads 16 such columns, more than the registers hold, so they were reloaded from the
+    stack at every access) and a signed index gets a wrap-around select. The same values in
+    the same order of operations: the same bits."""
+    center = flat(bodies.center)
+    v = flat(bodies.v)
     w = bodies.w
+    c_normal = flat(contacts.normal)
+    c_point = flat(contacts.point)
+    c_separation = flat(contacts.separation)
+    c_normal_impulse = flat(contacts.normal_impulse)
+    c_tangent_impulse = flat(contacts.tangent_impulse)
+    relative_velocity = flat(cs.relative_velocity)
+    one = np.uint64(1)
+    two = np.uint64(2)
     for q in range(order.shape[0]):
-        k = order[q]
+        u = np.uint64(q)
+        k = np.uint64(order[q])
         count = contacts.count[k]
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        cs.contact[q] = k
-        cs.body_a[q] = a
-        cs.body_b[q] = b
-        cs.count[q] = count
-        cs.in_lanes[q] = wide
+        a = np.uint64(contacts.body_a[k])
+        b = np.uint64(contacts.body_b[k])
+        cs.contact[u] = k
+        cs.body_a[u] = a
+        cs.body_b[u] = b
+        cs.count[u] = count
+        cs.in_lanes[u] = wide
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
@@ -221,9 +237,9 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
             mass_scale = soft_mass_scale
             impulse_scale = soft_impulse_scale
         friction = contacts.friction[k]
-        cs.restitution[q] = contacts.restitution[k]
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
+        cs.restitution[u] = contacts.restitution[k]
+        nx = c_normal[two * k]
+        ny = c_normal[two * k + one]
         tx = ny
         ty = -nx
         r = lane_index(first + q)
@@ -231,38 +247,24 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
             write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
                            impulse_scale, count)
         else:
-            cs.inv_mass[q, 0] = m_a
-            cs.inv_mass[q, 1] = i_a
-            cs.inv_mass[q, 2] = m_b
-            cs.inv_mass[q, 3] = i_b
-            cs.softness[q, 0] = rate
-            cs.softness[q, 1] = mass_scale
-            cs.softness[q, 2] = impulse_scale
-            cs.friction[q] = friction
-            cs.normal[q, 0] = nx
-            cs.normal[q, 1] = ny
+            _row_columns(cs, u, m_a, i_a, m_b, i_b, rate, mass_scale, impulse_scale, friction,
+                         nx, ny)
         for j in range(2):
             warm = warm_starting and j < count
-            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
-            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+            normal_impulse = c_normal_impulse[two * k + np.uint64(j)] if warm else 0.0
+            tangent_impulse = c_tangent_impulse[two * k + np.uint64(j)] if warm else 0.0
             if wide:
                 if clear_missing or point_kept(j, count):
                     write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
             else:
-                cs.max_normal_impulse[q, j] = 0.0
-                cs.total_normal_impulse[q, j] = 0.0
-                cs.total_tangent_impulse[q, j] = 0.0
-                cs.bias[q, j] = 0.0
-                cs.unclamped[q, j, 0] = 0.0
-                cs.unclamped[q, j, 1] = 0.0
-                cs.normal_impulse[q, j] = normal_impulse
-                cs.tangent_impulse[q, j] = tangent_impulse
+                _row_impulses(cs, two * u + np.uint64(j), normal_impulse, tangent_impulse)
         for j in range(count):
-            rax = contacts.point[k, j, 0] - center[a, 0]
-            ray = contacts.point[k, j, 1] - center[a, 1]
-            rbx = contacts.point[k, j, 0] - center[b, 0]
-            rby = contacts.point[k, j, 1] - center[b, 1]
-            base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
+            p = two * k + np.uint64(j)
+            rax = c_point[two * p] - center[two * a]
+            ray = c_point[two * p + one] - center[two * a + one]
+            rbx = c_point[two * p] - center[two * b]
+            rby = c_point[two * p + one] - center[two * b + one]
+            base = c_separation[p] - ((rbx - rax) * nx + (rby - ray) * ny)
             rn_a = rax * ny - ray * nx
             rn_b = rbx * ny - rby * nx
             k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
@@ -275,18 +277,67 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
                 write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
                                  tangent_mass)
             else:
-                cs.r_a[q, j, 0] = rax
-                cs.r_a[q, j, 1] = ray
-                cs.r_b[q, j, 0] = rbx
-                cs.r_b[q, j, 1] = rby
-                cs.base_separation[q, j] = base
-                cs.normal_mass[q, j] = normal_mass
-                cs.tangent_mass[q, j] = tangent_mass
-            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
-            cs.relative_velocity[q, j] = dvx * nx + dvy * ny
+                _row_point(cs, two * u + np.uint64(j), rax, ray, rbx, rby, base, normal_mass,
+                           tangent_mass)
+            dvx = v[two * b] - w[b] * rby - v[two * a] + w[a] * ray
+            dvy = v[two * b + one] + w[b] * rbx - v[two * a + one] - w[a] * rax
+            relative_velocity[two * u + np.uint64(j)] = dvx * nx + dvy * ny
         if wide and clear_missing and count < 2:
             write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@inline_kernel
+def _row_columns(cs, q, m_a, i_a, m_b, i_b, rate, mass_scale, impulse_scale, friction, nx, ny):
+    """A row's own columns, for a solve row by row (:func:`prepare_rows`, unsigned ``q``)."""
+    inv_mass = flat(cs.inv_mass)
+    softness = flat(cs.softness)
+    normal = flat(cs.normal)
+    four = np.uint64(4)
+    three = np.uint64(3)
+    two = np.uint64(2)
+    one = np.uint64(1)
+    inv_mass[four * q] = m_a
+    inv_mass[four * q + one] = i_a
+    inv_mass[four * q + two] = m_b
+    inv_mass[four * q + three] = i_b
+    softness[three * q] = rate
+    softness[three * q + one] = mass_scale
+    softness[three * q + two] = impulse_scale
+    cs.friction[q] = friction
+    normal[two * q] = nx
+    normal[two * q + one] = ny
+
+
+@inline_kernel
+def _row_impulses(cs, p, normal_impulse, tangent_impulse):
+    """Point ``p`` (``2 q + j``, unsigned) of the rows: its warm-start impulses, the rest of
+    what the passes accumulate zeroed (:func:`prepare_rows` row by row)."""
+    unclamped = flat(cs.unclamped)
+    two = np.uint64(2)
+    flat(cs.max_normal_impulse)[p] = 0.0
+    flat(cs.total_normal_impulse)[p] = 0.0
+    flat(cs.total_tangent_impulse)[p] = 0.0
+    flat(cs.bias)[p] = 0.0
+    unclamped[two * p] = 0.0
+    unclamped[two * p + np.uint64(1)] = 0.0
+    flat(cs.normal_impulse)[p] = normal_impulse
+    flat(cs.tangent_impulse)[p] = tangent_impulse
+
+
+@inline_kernel
+def _row_point(cs, p, rax, ray, rbx, rby, base, normal_mass, tangent_mass):
+    """Point ``p`` (``2 q + j``, unsigned) of the rows: anchors, base separation, masses."""
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    two = np.uint64(2)
+    one = np.uint64(1)
+    r_a[two * p] = rax
+    r_a[two * p + one] = ray
+    r_b[two * p] = rbx
+    r_b[two * p + one] = rby
+    flat(cs.base_separation)[p] = base
+    flat(cs.normal_mass)[p] = normal_mass
+    flat(cs.tangent_mass)[p] = tangent_mass
 
 
 @intrinsic
