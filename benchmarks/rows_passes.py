@@ -16,10 +16,11 @@ then run on the rows and bodies that step left. A step is ``World.step(1/60)``, 
 relax (``relax``) runs 4 times, restitution (``restitution``) and the impulses' store
 (``store``) once.
 
-**The forms.** Each ``--form TAG=PATH`` is a ``contact_solver.py`` (a tree's, or a prototype)
-compiled here from source with the engine's options (no fastmath, NumPy's error model; its
-relative imports made absolute, so everything else is the running tree's), written with a
-driver into ``--forms-dir`` and cached there, so that a callgrind run loads it instead of
+**The forms.** Each ``--form TAG=PATH`` is a ``contact_solver.py`` (a tree's, or a prototype;
+``PATH+EXTRA+...``: with the files ``EXTRA`` appended, such as ``rows_record.py``'s passes on a
+record a row) compiled here from source with the engine's options (no fastmath, NumPy's error
+model; its relative imports made absolute, so everything else is the running tree's), written
+with a driver into ``--forms-dir`` and cached there, so that a callgrind run loads it instead of
 compiling it under instrumentation. A form's passes are called as the engine's
 :func:`.contact_lanes.rows_entry` calls them: a pass kernel (``rows_pass``) that borrows the
 stores from the world's reference and calls ``warm_start_contacts`` or ``solve_contacts`` (or
@@ -179,10 +180,11 @@ def run(world, verb, first, last, reps, inv_h, contact_speed, speed_cap, thresho
 '''
 
 
-def write_form(tag: str, path: Path, forms_dir: Path) -> str:
-    """``path`` (a ``contact_solver.py``) as the module ``rows_form_<tag>`` in ``forms_dir``,
-    its imports made absolute, its decorators :data:`JIT_MODULE`'s, the driver appended.
-    Rewritten only when it changed (Numba's cache keys a module by its file's time stamp)."""
+def write_form(tag: str, paths: list, forms_dir: Path) -> str:
+    """``paths`` (a ``contact_solver.py``, then any prototype appended to it, such as
+    ``rows_record.py``) as the module ``rows_form_<tag>`` in ``forms_dir``, its imports made
+    absolute, its decorators :data:`JIT_MODULE`'s, the driver appended. Rewritten only when it
+    changed (Numba's cache keys a module by its file's time stamp)."""
     forms_dir.mkdir(parents=True, exist_ok=True)
     jit = forms_dir / "rows_form_jit.py"
     if not jit.exists() or jit.read_text() != JIT_MODULE:
@@ -190,7 +192,7 @@ def write_form(tag: str, path: Path, forms_dir: Path) -> str:
     if tag == "engine":
         text = ENGINE
     else:
-        source = path.read_text()
+        source = "\n\n".join(path.read_text() for path in paths)
         source = re.sub(r"^from \.\._core\.jit import", "from rows_form_jit import", source,
                         flags=re.M)
         source = re.sub(r"^from \.\.", "from impulse2d.", source, flags=re.M)
@@ -414,7 +416,7 @@ def asm_mix(module, world) -> dict:
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--form", action="append", default=[], help="TAG=PATH to a contact_solver.py")
+    p.add_argument("--form", action="append", default=[], help="TAG=PATH[+EXTRA...]: a contact_solver.py")
     p.add_argument("--world", default="ten_bodies")
     p.add_argument("--rounds", type=int, default=6)
     p.add_argument("--reps", type=int, default=400)
@@ -426,7 +428,8 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
     forms_dir = Path(args.forms_dir).resolve()
     specs = dict(s.split("=", 1) for s in args.form)
-    forms = {tag: Path(path).resolve() for tag, path in specs.items()}
+    forms = {tag: [Path(path).resolve() for path in spec.split("+")]
+             for tag, spec in specs.items()}
     if args.child:
         modules = load_forms(forms, forms_dir)
         world, pass_args, n = world_at_most_rows(args.world)
@@ -438,7 +441,7 @@ def main(argv=None) -> None:
         out = {"world": args.world, "rows": n, "reps": args.reps,
                "instructions": callgrind(args.form, args.world, args.reps, forms_dir)}
     else:
-        modules = load_forms({**forms, "engine": Path("-")}, forms_dir)
+        modules = load_forms({**forms, "engine": []}, forms_dir)
         runs = {tag: m.run for tag, m in modules.items()}
         world, pass_args, n = world_at_most_rows(args.world)
         same = bits(runs, world, pass_args, n)

@@ -40,17 +40,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba.core import types
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic
 
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
-from .lane_layout import (FIELDS, flat_lanes, lane_index, lane_rows, point_kept,
-                          write_lane_impulses,
-                          write_lane_point, write_lane_row)
+from .lane_layout import (FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
+                          write_lane_impulses, write_lane_point, write_lane_row)
 
 
 class ContactConstraints(NamedTuple):
@@ -287,38 +283,6 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
             cs.relative_velocity[q, j] = dvx * nx + dvy * ny
         if wide and clear_missing and count < 2:
             write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-
-
-@intrinsic
-def flat(typingctx, column):
-    """A C-contiguous column of the rows (or the bodies, or the contacts) as one flat run of
-    its values, the same memory: a row's ``k`` values at ``k q``. The row passes index these
-    with literal strides and unsigned indices: a (c, 2, 2) column's inner shape is a run-time
-    value to the compiler (one more live value, and a multiply, for each column a row loop
-    reads) and a signed index gets a wrap-around select; so the passes read a row in fewer
-    instructions, with the same arithmetic (``benchmarks/rows_passes.py``: the 10-body world's
-    solve pass 0.85x, the warm start 0.72x of the 2-D indexing's cycles). Only the array's
-    header is built, from the column's (``ndarray.reshape`` costs ~150 cycles a call)."""
-    if not isinstance(column, types.Array) or column.layout != "C":
-        return None
-    flat_type = types.Array(column.dtype, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        from numba.np.arrayobj import populate_array  # (here: see lane_layout.scratch_chunk)
-
-        source = context.make_array(column)(context, builder, args[0])
-        array = context.make_array(flat_type)(context, builder)
-        populate_array(array, data=source.data, shape=[source.nitems],
-                       strides=[source.itemsize], itemsize=source.itemsize,
-                       meminfo=source.meminfo, parent=source.parent)
-        return impl_ret_borrowed(context, builder, flat_type, array._getvalue())
-
-    return flat_type(column), codegen
-
-
-if not JIT:
-    def flat(column):  # noqa: F811  (plain Python: a view)
-        return column.reshape(-1)
 
 
 @borrowing_kernel
@@ -628,9 +592,9 @@ def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, 
 @borrowing_kernel
 def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
     """:func:`push_point` on point ``j`` of constraint ``q`` at its step-start anchors; returns
-    the new accumulated impulse. The bounce of every solver that has one:
-    :func:`apply_restitution`, and the acceleration level's (:mod:`.direct_accel`), which keeps
-    its impulses elsewhere."""
+    the new accumulated impulse: the acceleration level's bounce (:mod:`.direct_accel`), which
+    keeps its impulses elsewhere (:func:`apply_restitution` makes the same push from the rows'
+    flat columns)."""
     total, unclamped = push_point(bodies, cs.body_a[q], cs.body_b[q], cs.normal[q, 0],
                                   cs.normal[q, 1], cs.r_a[q, j, 0], cs.r_a[q, j, 1],
                                   cs.r_b[q, j, 0], cs.r_b[q, j, 1], cs.normal_mass[q, j],
@@ -666,38 +630,72 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     jitter and speculative points that never touched do not bounce. The impulse keeps to the
     speed budget of :func:`solve_contacts`.
     """
-    dp = bodies.dp
-    dq = bodies.dq
-    for q in range(cs.count.shape[0]):
+    dp = flat(bodies.dp)
+    dq = flat(bodies.dq)
+    inv_mass = flat(cs.inv_mass)
+    normal = flat(cs.normal)
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    base_separation = flat(cs.base_separation)
+    normal_mass = flat(cs.normal_mass)
+    relative_velocity = flat(cs.relative_velocity)
+    normal_impulse = flat(cs.normal_impulse)
+    max_normal_impulse = flat(cs.max_normal_impulse)
+    total_normal_impulse = flat(cs.total_normal_impulse)
+    bias_ = flat(cs.bias)
+    unclamped = flat(cs.unclamped)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    four = np.uint64(4)
+    q = np.uint64(0)
+    n = np.uint64(cs.count.shape[0])
+    while q < n:
         e = cs.restitution[q]
         if e == 0.0:
+            q += one
             continue
         a = cs.body_a[q]
         b = cs.body_b[q]
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
+        ua = np.uint64(a)
+        ub = np.uint64(b)
+        nx = normal[two * q]
+        ny = normal[two * q + one]
         accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
         # the current gap, as solve_contacts computes it
-        ca = dq[a, 0]
-        sa = dq[a, 1]
-        cb = dq[b, 0]
-        sb = dq[b, 1]
-        ddx = dp[b, 0] - dp[a, 0]
-        ddy = dp[b, 1] - dp[a, 1]
-        for j in range(cs.count[q]):
-            approach = cs.relative_velocity[q, j]
-            if approach > -threshold or cs.max_normal_impulse[q, j] == 0.0:
+        ca = dq[two * ua]
+        sa = dq[two * ua + one]
+        cb = dq[two * ub]
+        sb = dq[two * ub + one]
+        ddx = dp[two * ub] - dp[two * ua]
+        ddy = dp[two * ub + one] - dp[two * ua + one]
+        j = np.uint64(0)
+        count = np.uint64(cs.count[q])
+        while j < count:
+            p = two * q + j
+            j += one
+            approach = relative_velocity[p]
+            if approach > -threshold or max_normal_impulse[p] == 0.0:
                 continue
-            s_start, s_now = restitution_gap(cs.base_separation[q, j], cs.r_a[q, j, 0],
-                                             cs.r_a[q, j, 1], cs.r_b[q, j, 0], cs.r_b[q, j, 1],
-                                             nx, ny, ca, sa, cb, sb, ddx, ddy)
+            rax = r_a[two * p]
+            ray = r_a[two * p + one]
+            rbx = r_b[two * p]
+            rby = r_b[two * p + one]
+            s_start, s_now = restitution_gap(base_separation[p], rax, ray, rbx, rby, nx, ny, ca,
+                                             sa, cb, sb, ddx, ddy)
             target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
-            old = cs.normal_impulse[q, j]
-            total = push_to_speed(cs, bodies, q, j, target, old, speed_cap)
-            cs.normal_impulse[q, j] = total
-            if total > cs.max_normal_impulse[q, j]:
-                cs.max_normal_impulse[q, j] = total
-            cs.total_normal_impulse[q, j] += total - old
+            old = normal_impulse[p]
+            total, pushed = push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass[p],
+                                       inv_mass[four * q], inv_mass[four * q + one],
+                                       inv_mass[four * q + two],
+                                       inv_mass[four * q + np.uint64(3)], target, old,
+                                       speed_cap)
+            unclamped[two * p] = pushed  # the row as world.constraint_rows() reports it
+            bias_[p] = -target
+            normal_impulse[p] = total
+            if total > max_normal_impulse[p]:
+                max_normal_impulse[p] = total
+            total_normal_impulse[p] += total - old
+        q += one
 
 
 @borrowing_kernel

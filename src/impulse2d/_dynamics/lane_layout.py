@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from .._core.jit import inline_kernel
@@ -101,6 +102,35 @@ def scratch_chunk(typingctx, lanes):
 
 
 @intrinsic
+def flat(typingctx, column):
+    """A C-contiguous array (the lanes; a column of the rows, the bodies or the contacts) as one
+    flat run of its values, the same memory: a row's ``k`` values of a column at ``k q``. The
+    row passes (:mod:`.contact_solver`) index these with literal strides and unsigned indices:
+    a (c, 2, 2) column's inner shape is a run-time value to the compiler (one more live value,
+    and a multiply, for each column a row loop reads) and a signed index gets a wrap-around
+    select; so the passes read a row in fewer instructions, with the same arithmetic
+    (``benchmarks/rows_passes.py``: the 10-body world's solve pass 0.85x, the warm start 0.72x
+    of the 2-D indexing's cycles). Only the array's header is built, from the array's:
+    ``ndarray.reshape`` calls Numba's reshape helper, ~150 cycles a call (BENCHMARKS.md,
+    session 15, ``solve40``; :func:`flat_lanes`: ``benchmarks/rows_flat_lanes.py``)."""
+    if not isinstance(column, types.Array) or column.layout != "C":
+        return None
+    flat_type = types.Array(column.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import populate_array  # (here: see scratch_chunk)
+
+        source = context.make_array(column)(context, builder, args[0])
+        array = context.make_array(flat_type)(context, builder)
+        populate_array(array, data=source.data, shape=[source.nitems],
+                       strides=[source.itemsize], itemsize=source.itemsize,
+                       meminfo=source.meminfo, parent=source.parent)
+        return impl_ret_borrowed(context, builder, flat_type, array._getvalue())
+
+    return flat_type(column), codegen
+
+
+@intrinsic
 def lane_float(typingctx, lanes, value):
     """``value`` in the float type of ``lanes``: itself for float64 lanes, rounded to the nearest
     float32 for float32 ones (``WorldSettings.solver_precision``). The passes
@@ -120,6 +150,9 @@ if not JIT:
     def lane_float(lanes, value):  # noqa: F811  (plain Python)
         return lanes.dtype.type(value)
 
+    def flat(column):  # noqa: F811  (plain Python: a view)
+        return column.reshape(-1)
+
 
 def lane_rows(count):
     """Rows the lanes of ``count`` constraint rows take: whole chunks."""
@@ -137,8 +170,9 @@ def lane_index(q):
 
 @inline_kernel
 def flat_lanes(cs):
-    """The lanes as the one flat buffer every verb indexes."""
-    return cs.lanes.reshape(cs.lanes.size)
+    """The lanes as the one flat buffer every verb indexes (:func:`flat`: a header, not
+    ``reshape``'s helper call)."""
+    return flat(cs.lanes)
 
 
 @inline_kernel
