@@ -10,7 +10,8 @@ time (``time.process_time``: every thread), the CPU time of the child processes 
 helpers of :mod:`impulse2d._core.parallel`), and the CPU time this process spent inside Numba
 compiles (the outermost ``numba:compile`` events: a kernel compiled, not one loaded from the
 cache). Each process writes its own file (under pytest-xdist one per worker: ``.gw0`` ... before
-the suffix), with its totals; ``benchmarks/ci_split.py`` adds them up.
+the suffix), with its totals, and each test's line as it ends into a ``.jsonl`` beside it;
+``benchmarks/ci_split.py`` adds them up.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Recorder:
     def __init__(self, out: str, worker: str | None):
         root, ext = os.path.splitext(out)
         self.out = f"{root}.{worker}{ext}" if worker else out
+        self.lines = os.path.splitext(self.out)[0] + ".jsonl"
+        os.makedirs(os.path.dirname(os.path.abspath(self.out)), exist_ok=True)
         self.worker = worker or "main"
         self.tests = []
         self.compiles = None
@@ -66,14 +69,17 @@ class Recorder:
         wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
         compile_cpu, compiles = self.compiles.seconds, self.compiles.count
         yield
-        self.tests.append({
+        record = {
             "nodeid": item.nodeid,
             "wall_s": round(time.perf_counter() - wall, 4),
             "cpu_s": round(time.process_time() - cpu, 4),
             "children_cpu_s": round(_children_cpu() - children, 4),
             "compile_cpu_s": round(self.compiles.seconds - compile_cpu, 4),
             "compiles": self.compiles.count - compiles,
-        })
+        }
+        self.tests.append(record)
+        with open(self.lines, "a") as f:  # as it goes: a run stopped early still tells
+            f.write(json.dumps(record) + "\n")
 
     def pytest_sessionfinish(self, session):
         wall0, cpu0, children0 = self.t0
@@ -86,7 +92,6 @@ class Recorder:
             "tests": len(self.tests),
             "loadavg": os.getloadavg(),
         }
-        os.makedirs(os.path.dirname(os.path.abspath(self.out)), exist_ok=True)
         with open(self.out, "w") as f:
             json.dump({"totals": totals, "tests": self.tests}, f, indent=0)
 
