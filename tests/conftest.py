@@ -17,11 +17,12 @@ def pytest_sessionstart(session):
     """Under pytest-xdist (``-n``, on by default: ``pyproject.toml``), the whole suite first
     fills the kernel cache with ``impulse2d warmup --all``, in a process of its own that shares
     the compile with a helper process (``_core/parallel.py``), before the workers start. Left
-    to the tests, every worker compiled the kernels of the first world it met, the same ones at
-    the same time. Kernels that ``warmup --all`` leaves out (the solver diagnostics, Box2D
-    2.3's continuous rules, drawing, custom laws) compile in the test that first needs them, as
-    in a run without workers. A warm cache makes this a load of every kernel (a few seconds);
-    a run of a few files, a run without workers and the workers themselves skip it."""
+    to the tests, each worker would compile the kernels of the first worlds it meets: the same
+    ones, at the same time, on both cores. Kernels that ``warmup --all`` leaves out (the solver
+    diagnostics, Box2D 2.3's continuous rules, the queries, drawing, custom laws) compile in
+    the test that first needs them, as in a run without workers. A warm cache makes this a
+    load of every kernel (4.5 s at load 7 on the 2-core machine); a run of some files only, a
+    run without workers (``-n 0``) and the workers themselves skip it."""
     config = session.config
     workers = len(getattr(config.option, "tx", None) or ())
     if (hasattr(config, "workerinput") or workers < 2 or config.option.collectonly
