@@ -1,10 +1,36 @@
-"""Shared helpers for the test suite."""
+"""Shared helpers for the test suite, and its kernels compiled before the workers start."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
 
 import impulse2d as i2d
 
 DT = 1.0 / 60.0
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist (``-n``, on by default: ``pyproject.toml``), the whole suite first
+    fills the kernel cache with ``impulse2d warmup --all``, in a process of its own that shares
+    the compile with a helper process (``_core/parallel.py``), before the workers start. Left
+    to the tests, each worker would compile the kernels of the first worlds it meets: the same
+    ones, at the same time, on both cores. Kernels that ``warmup --all`` leaves out (the solver
+    diagnostics, Box2D 2.3's continuous rules, the queries, drawing, custom laws) compile in
+    the test that first needs them, as in a run without workers. A warm cache makes this a
+    load of every kernel (4.5 s at load 7 on the 2-core machine); a run of some files only, a
+    run without workers (``-n 0``) and the workers themselves skip it."""
+    config = session.config
+    workers = len(getattr(config.option, "tx", None) or ())
+    if (hasattr(config, "workerinput") or workers < 2 or config.option.collectonly
+            or os.environ.get("NUMBA_DISABLE_JIT")):
+        return
+    if getattr(config, "args_source", None) != pytest.Config.ArgsSource.TESTPATHS:
+        return  # files or tests named on the command line: they compile what they use
+    subprocess.run([sys.executable, "-m", "impulse2d", "warmup", "--all"], check=False)
 
 
 def run(world: i2d.World, seconds: float, dt: float = DT) -> None:

@@ -530,12 +530,55 @@ def quick_loading(dispatcher) -> None:
     """Give ``dispatcher`` (a kernel decorated with ``cache=True``) a :class:`QuickLoadCache`,
     and a first call that leaves Numba's extensions to a compile
     (:func:`_extensions_at_compile`); a dispatcher without Numba's own cache class (caching
-    off, no JIT) is left as it is."""
+    off, no JIT) is left as it is. Its cache saves under a lock (:class:`LockedCacheFile`)."""
     cache = getattr(dispatcher, "_cache", None)
+    if type(getattr(cache, "_cache_file", None)) is caching.IndexDataCacheFile:
+        cache._cache_file.__class__ = LockedCacheFile
     if type(cache) is caching.FunctionCache and _QUICK_LOAD:
         cache.__class__ = QuickLoadCache
         if _EXTENSIONS_AT_COMPILE:
             dispatcher._compilation_chain_init_hook = _extensions_at_compile
+
+
+LOCK_NAME = ".save-lock"
+"""The lock file in each cache directory that :class:`LockedCacheFile` holds while it saves."""
+
+
+class LockedCacheFile(caching.IndexDataCacheFile):
+    """Numba's index and data files of one kernel, saved by one process at a time.
+
+    Numba's own save reads the kernel's index, picks the first data file name it does not
+    list, writes the index, then the data. Two processes saving new signatures of one kernel
+    at once (two pytest-xdist workers, a sweep's Ray workers) can both read the same index:
+    both pick ``.1.nbc``, one index entry is lost, and the entry left may name the *other*
+    signature's code, which a later load runs as its own (numba/numba#10128: no lock in
+    Numba). Here the read, the choice and both writes happen under an exclusive
+    ``flock`` of the directory's :data:`LOCK_NAME`, and the data is written before the index
+    that names it, so a reader (which takes no lock: each file is replaced atomically) never
+    finds an entry whose data is not there yet. Where ``fcntl``, the lock file or the lock is
+    missing (Windows, a file system without locks) the save is Numba's own, unlocked."""
+
+    def save(self, key, data):
+        try:
+            import fcntl
+            lock = open(os.path.join(self._cache_path, LOCK_NAME), "a")
+        except (ImportError, OSError):
+            return super().save(key, data)
+        with lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+            except OSError:
+                return super().save(key, data)
+            overloads = self._load_index()
+            name = overloads.get(key)
+            if name is None:
+                taken = set(overloads.values())
+                number = 1
+                while self._data_name(number) in taken:
+                    number += 1
+                name = overloads[key] = self._data_name(number)
+            self._save_data(name, data)
+            self._save_index(overloads)
 
 
 # A dispatcher's first call from Python (``_compile_for_args``) starts with
@@ -635,8 +678,9 @@ def uninstall() -> None:
     classes[:] = [c for c in classes if not _same_class(c)]
 
 
-__all__ = ["PackageCacheLocator", "QuickLoadCache", "quick_loading", "fill_deferred_environments",
-           "is_cached", "cached_signatures", "install", "uninstall", "cache_root", "package_stamp",
-           "compute_stamp", "compiled_sources", "seed_user_cache", "user_cache_root",
-           "is_writable", "relative_dir", "reset", "copy_file", "PACKAGE_DIR", "SHIPPED_DIR",
-           "SHIPPED_MARKER", "SEED_MARKER"]
+__all__ = ["PackageCacheLocator", "QuickLoadCache", "LockedCacheFile", "quick_loading",
+           "fill_deferred_environments", "is_cached", "cached_signatures", "install",
+           "uninstall", "cache_root", "package_stamp", "compute_stamp", "compiled_sources",
+           "seed_user_cache", "user_cache_root", "is_writable", "relative_dir", "reset",
+           "copy_file", "PACKAGE_DIR", "SHIPPED_DIR", "SHIPPED_MARKER", "SEED_MARKER",
+           "LOCK_NAME"]
