@@ -150,18 +150,11 @@ def prefetch_reference(head):
         _prefetch_line(address)
 
 
-@borrowing_kernel
+@inline_kernel
 def _prefetch_array(array):
     """Every line of ``array``, prefetched."""
     for offset in range(0, array.nbytes, LINE):
         _prefetch(array, offset)
-
-
-@borrowing_kernel
-def _prefetch_store(store):
-    """Every line of every array of ``store`` (a NamedTuple or tuple of arrays), prefetched."""
-    for column in literal_unroll(store):
-        _prefetch_array(column)
 
 
 @borrowing_kernel
@@ -171,24 +164,40 @@ def prefetch_world(world):
     joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths.
 
     A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
-    store rows each in 152 separate arrays, and some 20 small arrays), so each world's step
+    store rows each in 152 separate arrays, and some 30 small arrays), so each world's step
     starts by missing on some 400 lines, one or two per array, a handful at a time; a small
     array read once in a stage is a miss that nothing else overlaps. Asked for while the
     previous world is being stepped, they arrive in the background. No value is read or
-    written: the step's bits are the same."""
-    _prefetch_store(borrow(world, "bodies"))
-    _prefetch_store(borrow(world, "shapes"))
-    _prefetch_store(borrow(world, "contacts"))
-    _prefetch_store(borrow(world, "constraints"))
-    _prefetch_store(borrow(world, "joint_ids"))
-    _prefetch_store(borrow(world, "static_grid"))
-    _prefetch_store(borrow(world, "resting"))
-    _prefetch_store((borrow(world, "no_collide"), borrow(world, "clock"),
-                     borrow(world, "verbs"), borrow(world, "lengths"),
-                     borrow(world, "settings"), borrow(world, "awake_state"),
-                     borrow(world, "awake_bodies"), borrow(world, "awake_shapes"),
-                     borrow(world, "awake_contacts"), borrow(world, "contact_edges")))
+    written: the step's bits are the same.
 
+    Each store is walked here, not passed to a kernel: a call passes its arrays on the stack
+    (some 2 KB for the bodies), and the copies made stack stores and loads 1 KiB apart, which
+    Zen 3 replays (32 such pairs in this function when it called a kernel per store,
+    ``benchmarks/stack_alias.py``'s count)."""
+    for column in literal_unroll(borrow(world, "bodies")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "shapes")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "contacts")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "constraints")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "joint_ids")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "static_grid")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "resting")):
+        _prefetch_array(column)
+    _prefetch_array(borrow(world, "no_collide"))
+    _prefetch_array(borrow(world, "clock"))
+    _prefetch_array(borrow(world, "verbs"))
+    _prefetch_array(borrow(world, "lengths"))
+    _prefetch_array(borrow(world, "settings"))
+    _prefetch_array(borrow(world, "awake_state"))
+    _prefetch_array(borrow(world, "awake_bodies"))
+    _prefetch_array(borrow(world, "awake_shapes"))
+    _prefetch_array(borrow(world, "awake_contacts"))
+    _prefetch_array(borrow(world, "contact_edges"))
 
 if numba.config.DISABLE_JIT:
     def prefetch_world(world):  # noqa: F811 (plain Python: no lines to ask for)
