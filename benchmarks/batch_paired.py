@@ -7,10 +7,13 @@ Each round steps, once per tree, each in a fresh process (alternating which goes
 ``WorldBatch.replicate(ten_bodies(), n, threads=1)`` for the first ``--steps`` steps after the
 drop (a **world-step**: one 1/60 s soft step, 4 substeps, of one 10-body world, sleeping on),
 and records world-steps per second of the step's thread CPU time (``time.thread_time``: one
-thread steps every world, so the time other processes held the core is left out) and of wall
-time, and a hash of every world's final positions and velocities (the two trees must agree
-bit for bit). With ``--threads 2`` the batch steps on two threads and only the wall rate means
-anything (on a loaded machine, little). Prints the best round of each tree and the ratio b / a.
+thread steps every world, so the time other processes held the core is left out), of the
+process's CPU time (every thread's: the measure at ``--threads 2``) and of wall time, and a
+hash of every world's final positions and velocities (the two trees must agree bit for bit).
+With ``--threads 2`` the batch steps on two threads: the thread rate is then the calling
+thread's alone, the process rate is the CPU cost, the wall rate (on a loaded machine, little)
+the speed. Prints the best round of each tree, the ratio b / a of the best rounds and
+the median of the rounds' own ratios (a round: a and b back to back).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -36,13 +41,14 @@ def one_run(n: int, steps: int, threads: int) -> dict:
     for _ in range(3):  # compile or load every kernel
         warm.step(1 / 60)
     batch = i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads)
-    c0, t0 = time.thread_time(), time.perf_counter()
+    c0, p0, t0 = time.thread_time(), time.process_time(), time.perf_counter()
     for _ in range(steps):
         batch.step(1 / 60)
     cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
+    process = time.process_time() - p0
     digest = hashlib.sha256(batch.get_positions().tobytes() + batch.get_velocities().tobytes())
-    return {"cpu_rate": n * steps / cpu, "wall_rate": n * steps / wall,
-            "hash": digest.hexdigest()[:16]}
+    return {"cpu_rate": n * steps / cpu, "process_rate": n * steps / process,
+            "wall_rate": n * steps / wall, "hash": digest.hexdigest()[:16]}
 
 
 def main() -> None:
@@ -71,12 +77,19 @@ def main() -> None:
                                       str(args.threads)], env=env, capture_output=True, text=True,
                                      check=True)
                 runs[tree].append(json.loads(res.stdout.strip().splitlines()[-1]))
-        best = {t: {k: max(r[k] for r in runs[t]) for k in ("cpu_rate", "wall_rate")}
+        best = {t: {k: max(r[k] for r in runs[t]) for k in ("cpu_rate", "process_rate",
+                                                            "wall_rate")}
                 for t in runs}
+        ratios = {k: float(np.median([b[k] / a[k] for a, b in zip(runs["a"], runs["b"])]))
+                  for k in ("cpu_rate", "process_rate", "wall_rate")}
         hashes = {t: sorted({r["hash"] for r in runs[t]}) for t in runs}
-        out["sizes"][str(n)] = {"best": best, "hashes": hashes, "runs": runs}
+        out["sizes"][str(n)] = {"best": best, "median_round_ratio": ratios, "hashes": hashes,
+                                "runs": runs}
         print(f"{n:5d} worlds: a {best['a']['cpu_rate']:8.0f} b {best['b']['cpu_rate']:8.0f} "
-              f"world-steps/s of CPU (b/a {best['b']['cpu_rate'] / best['a']['cpu_rate']:.3f}); "
+              f"world-steps/s of CPU (b/a {best['b']['cpu_rate'] / best['a']['cpu_rate']:.3f}, "
+              f"median round {ratios['cpu_rate']:.3f}); process CPU a "
+              f"{best['a']['process_rate']:8.0f} b {best['b']['process_rate']:8.0f} (median "
+              f"round {ratios['process_rate']:.3f}); "
               f"wall a {best['a']['wall_rate']:8.0f} b {best['b']['wall_rate']:8.0f}; "
               f"hashes equal: {hashes['a'] == hashes['b'] and len(hashes['a']) == 1}",
               flush=True)

@@ -28,14 +28,16 @@ import numpy as np
 from llvmlite import ir
 from numba import literal_unroll
 from numba.core import cgutils, types
+from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
+from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 from .._sleep import awake_changed, wake_touching
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
-from .world_ref import borrow
+from .world_ref import WorldStoresType, borrow
 
 # One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
 # settings, gravity, the flags and the sleepers are not here: the step reads each world's own
@@ -83,34 +85,134 @@ def _prefetch(typingctx, array, offset):
     return types.none(array, types.int64), codegen
 
 
+@intrinsic
+def _prefetch_line(typingctx, address):
+    """:func:`_prefetch` of the line at ``address`` (int64, bytes)."""
+    def codegen(context, builder, signature, args):
+        byte = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.inttoptr(args[0], byte), ir.Constant(i32, 0),
+                          ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.none(types.int64), codegen
+
+
+@intrinsic
+def _reference_head(typingctx, refs, j):
+    """The address of ``refs[j]``'s MemInfo (``refs`` a typed list of references): the first
+    byte of the reference's one allocation, its header (reference count, data pointer, size)
+    and then its payload, the stores' array descriptors (NRT's ``meminfo_alloc_dtor``). Read
+    from the list's buffer (Numba's ``numba_list_base_ptr``, as its own ``getitem``) without
+    taking the reference: ``refs[j]`` counts a reference in that header, a locked write that
+    waits for the line when it is not in the cache."""
+    if not isinstance(refs, types.ListType) or not isinstance(refs.item_type, WorldStoresType):
+        return None
+
+    def codegen(context, builder, signature, args):
+        list_type = signature.args[0]
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ll_voidptr_type, [ll_list_type]),
+            "numba_list_base_ptr")
+        base = builder.call(fn, [_container_get_data(context, builder, list_type, args[0])])
+        item_ptr = cgutils.gep(builder, builder.bitcast(
+            base, context.get_data_type(list_type.item_type).as_pointer()), args[1])
+        item = context.data_model_manager[list_type.item_type].load_from_data_pointer(
+            builder, item_ptr)
+        meminfo = cgutils.create_struct_proxy(list_type.item_type)(
+            context, builder, value=item).meminfo
+        return builder.ptrtoint(meminfo, ir.IntType(64))
+
+    return types.int64(refs, types.int64), codegen
+
+
+@intrinsic
+def _reference_end(typingctx, head):
+    """The end (address) of the payload of the reference whose MemInfo is at ``head``."""
+    def codegen(context, builder, signature, args):
+        header = builder.inttoptr(args[0], _meminfo_struct_type.as_pointer())
+        data = builder.ptrtoint(builder.load(cgutils.gep(builder, header, 0, 3)),
+                                ir.IntType(64))
+        return builder.add(data, builder.load(cgutils.gep(builder, header, 0, 4)))
+
+    return types.int64(types.int64), codegen
+
+
 @borrowing_kernel
-def _prefetch_store(store):
-    """Every line of every array of ``store`` (a NamedTuple of arrays), prefetched."""
-    for column in literal_unroll(store):
-        for offset in range(0, column.nbytes, LINE):
-            _prefetch(column, offset)
+def prefetch_reference(head):
+    """Prefetch every line of the reference whose MemInfo is at ``head`` (its header, read to
+    find the payload, then the payload: ~170 array descriptors, about 11 KB, which every
+    kernel of the step reads to find its arrays)."""
+    for address in range(head - head % LINE, _reference_end(head), LINE):
+        _prefetch_line(address)
+
+
+@inline_kernel
+def _prefetch_array(array):
+    """Every line of ``array``, prefetched."""
+    for offset in range(0, array.nbytes, LINE):
+        _prefetch(array, offset)
 
 
 @borrowing_kernel
 def prefetch_world(world):
-    """Prefetch the stores the step of ``world`` reads first (bodies, shapes, contacts,
-    constraint rows; not the joints, whose 60 arrays a world of few joints barely reads).
+    """Prefetch the arrays the step of ``world`` reads: the stores (bodies, shapes, contacts,
+    constraint rows; not the joints, whose 60 arrays a world of few joints barely reads), the
+    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths.
 
-    A batch of many small worlds does not fit in the L2 cache (1,024 10-body worlds: 23 KB of
-    store rows each in 152 separate arrays), so each world's step starts by missing on some
-    400 lines, one or two per array, a handful at a time. Asked for while the previous world
-    is being stepped, they arrive in the background. No value is read or written: the step's
-    bits are the same."""
-    _prefetch_store(borrow(world, "bodies"))
-    _prefetch_store(borrow(world, "shapes"))
-    _prefetch_store(borrow(world, "contacts"))
-    _prefetch_store(borrow(world, "constraints"))
+    A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
+    store rows each in 152 separate arrays, and some 30 small arrays), so each world's step
+    starts by missing on some 400 lines, one or two per array, a handful at a time; a small
+    array read once in a stage is a miss that nothing else overlaps. Asked for while the
+    previous world is being stepped, they arrive in the background. No value is read or
+    written: the step's bits are the same.
 
+    Each store is walked here, not passed to a kernel: a call passes its arrays on the stack
+    (some 2 KB for the bodies), and the copies made stack stores and loads 1 KiB apart, which
+    Zen 3 replays (32 such pairs in this function when it called a kernel per store,
+    ``benchmarks/stack_alias.py``'s count)."""
+    for column in literal_unroll(borrow(world, "bodies")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "shapes")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "contacts")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "constraints")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "joint_ids")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "static_grid")):
+        _prefetch_array(column)
+    for column in literal_unroll(borrow(world, "resting")):
+        _prefetch_array(column)
+    _prefetch_array(borrow(world, "no_collide"))
+    _prefetch_array(borrow(world, "clock"))
+    _prefetch_array(borrow(world, "verbs"))
+    _prefetch_array(borrow(world, "lengths"))
+    _prefetch_array(borrow(world, "settings"))
+    _prefetch_array(borrow(world, "awake_state"))
+    _prefetch_array(borrow(world, "awake_bodies"))
+    _prefetch_array(borrow(world, "awake_shapes"))
+    _prefetch_array(borrow(world, "awake_contacts"))
+    _prefetch_array(borrow(world, "contact_edges"))
 
 if numba.config.DISABLE_JIT:
     def prefetch_world(world):  # noqa: F811 (plain Python: no lines to ask for)
-        """:func:`prefetch_world` without the JIT: nothing (the intrinsic has no Python
+        """:func:`prefetch_world` without the JIT: nothing (the intrinsics have no Python
         form)."""
+
+    def prefetch_reference(head):  # noqa: F811
+        """:func:`prefetch_reference` without the JIT: nothing."""
+
+    def _reference_head(refs, j):  # noqa: F811
+        """:func:`_reference_head` without the JIT: no address."""
+        return 0
+
+    def _prefetch_line(address):  # noqa: F811
+        """:func:`_prefetch_line` without the JIT: nothing."""
 
 
 @inline_kernel
@@ -214,8 +316,9 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
     returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
     unwritten); the sleeping counts and the joints' reaction scale are in the world's step row,
-    as after ``World.step``. The next world's stores are prefetched before each step
-    (:func:`prefetch_world`).
+    as after ``World.step``. The next worlds are prefetched before each step: the arrays of
+    the next (:func:`prefetch_world`), the reference of the one after it
+    (:func:`prefetch_reference`), the header of the third.
 
     Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
     for its step and taken back after it, grown there if the world needed more, so that the
@@ -239,9 +342,18 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     ``out[i, UNWRITTEN]`` says so, and Python does both."""
     lent_i = np.zeros(0, dtype=np.int64)
     lent_f = np.zeros((0, 3))
-    for k in range(which.shape[0]):
+    n = which.shape[0]
+    for k in range(n):
         i = which[k]
-        if k + 1 < which.shape[0]:
+        # the worlds ahead in three stages, each finding in the cache what the one before
+        # asked for: a reference's header 3 worlds ahead, its payload 2 ahead, the arrays its
+        # descriptors point at 1 ahead (a stage that read a line out of the cache would wait
+        # for it; a prefetch does not)
+        if k + 3 < n:
+            _prefetch_line(_reference_head(refs, which[k + 3]))
+        if k + 2 < n:
+            prefetch_reference(_reference_head(refs, which[k + 2]))
+        if k + 1 < n:
             prefetch_world(refs[which[k + 1]])
         a = args[i]
         world = refs[i]

@@ -1,0 +1,399 @@
+"""The batch kernel's prefetch of the next worlds, by variant: compiled in this process, each
+stepping its own copy of the same batch, paired step by step (for a loaded machine).
+
+    PYTHONPATH=src python benchmarks/batch_prefetch_ab.py --worlds 64 1024 --steps 120 \\
+        --variants main,none,copy,pipe --json benchmarks/results/batch_prefetch_ab_s16.json
+
+The batch is ``batch_bench.py``'s: ``WorldBatch.replicate(ten_bodies(), n)``, a **world-step**
+one 1/60 s soft step (4 substeps, 1 iteration, sleeping on) of one 10-body world; the first
+``--steps`` steps after the drop. Each variant steps a batch of its own (built the same way,
+so the same bits), and every step of the run each variant steps its batch once, in an order
+rotated from step to step, timed by the thread's CPU clock (``time.thread_time_ns``; with
+``--threads 2`` the process's, ``time.process_time_ns``): a step of one variant and the same
+step of another are a few milliseconds apart, so the machine's drift cancels out of the ratios.
+
+The variants are :func:`impulse2d._dynamics.batch_step.step_batch`'s loop with another
+prefetch before each world's step (``main``: the module's own kernel, from its cache; the
+others compiled here, linking the same step kernel):
+
+* ``none``: nothing prefetched;
+* ``copy``: main's (the next world's bodies, shapes, contacts and constraint rows);
+* ``pipe``: a pipeline: the reference's header line 3 worlds ahead, its payload (the stores'
+  array descriptors, ~10 KB) 2 ahead, then 1 ahead main's stores, the reference's other
+  arrays (awake sets, grids, settings row, clock, joint lists) and, for a write, each store
+  array's NRT MemInfo and the scratch's (the reference counts a counting kernel writes: the
+  batch kernel's lending of its scratch, the step kernel's stores);
+* ``pipe_nomi``: ``pipe`` without the MemInfos;
+* ``pipe2``, ``pipe2_nomi``: ``pipe`` and ``pipe_nomi`` one world further ahead (4, 3, 2);
+* ``copy_mi``, ``copy_others``: main's with the MemInfos, or with the other arrays.
+
+The variants compiled here also read the cycle counter around each world's prefetch and the
+rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
+the median over the worlds of each step, then over the steps, is robust to the time slices
+other processes take (a sum is not), and so is the median of the step kernel's own stages
+(the world's clock, from its first stage to its last): ``turn - stages`` is the step kernel's
+time outside its stages and the batch loop's own.
+Every variant's batch must end with the same hash of every world's positions and velocities.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import literal_unroll
+from numba.core import cgutils, types
+from numba.core.runtime.nrtdynmod import _meminfo_struct_type
+from numba.extending import intrinsic
+from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from batch_bench import ten_bodies  # noqa: E402
+
+from impulse2d._core.jit import cycles  # noqa: E402
+from impulse2d._dynamics import batch_step as bs  # noqa: E402
+from impulse2d._dynamics.batch_step import (  # noqa: E402
+    DT, STATUS, UNWRITTEN, gather_world, write_world)
+from impulse2d._dynamics.step import WHOLE, step_kernel  # noqa: E402
+from impulse2d._dynamics.world_ref import WorldStoresType, borrow  # noqa: E402
+
+LINE = 64
+
+
+def _prefetch_intrinsic(rw):
+    @intrinsic
+    def prefetch(typingctx, address):
+        """Prefetch the line at ``address`` (int64) into the caches, for a read (rw 0) or a
+        write (rw 1)."""
+        def codegen(context, builder, signature, args):
+            byte = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fn = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
+                "llvm.prefetch.p0i8")
+            builder.call(fn, [builder.inttoptr(args[0], byte), ir.Constant(i32, rw),
+                              ir.Constant(i32, 2), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+
+        return types.none(types.int64), codegen
+    return prefetch
+
+
+_prefetch_read = _prefetch_intrinsic(0)
+_prefetch_write = _prefetch_intrinsic(1)
+
+
+@intrinsic
+def _head_at(typingctx, refs, j):
+    """Address of the MemInfo of ``refs[j]`` (a typed list of references), read from the
+    list's buffer: no reference counted (``refs[j]`` increments the count in that MemInfo, a
+    locked write to a line out of the cache), nothing of the reference touched."""
+    if not isinstance(refs, types.ListType) or not isinstance(refs.item_type, WorldStoresType):
+        return None
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ll_voidptr_type, [ll_list_type]),
+            "numba_list_base_ptr")
+        lp = _container_get_data(context, builder, signature.args[0], args[0])
+        base = builder.call(fn, [lp])
+        item_type = context.get_data_type(signature.args[0].item_type)
+        item_ptr = cgutils.gep(builder, builder.bitcast(base, item_type.as_pointer()), args[1])
+        item = context.data_model_manager[signature.args[0].item_type].load_from_data_pointer(
+            builder, item_ptr)
+        meminfo = cgutils.create_struct_proxy(signature.args[0].item_type)(
+            context, builder, value=item).meminfo
+        return builder.ptrtoint(meminfo, ir.IntType(64))
+
+    return types.int64(refs, types.int64), codegen
+
+
+@intrinsic
+def _payload_end(typingctx, head):
+    """End of the payload of the reference whose MemInfo is at ``head`` (one allocation: the
+    header, then the stores' descriptors; NRT's ``meminfo_alloc_dtor``)."""
+    def codegen(context, builder, signature, args):
+        header = builder.inttoptr(args[0], _meminfo_struct_type.as_pointer())
+        i64 = ir.IntType(64)
+        data = builder.ptrtoint(builder.load(cgutils.gep(builder, header, 0, 3)), i64)
+        size = builder.load(cgutils.gep(builder, header, 0, 4))
+        return builder.add(data, size)
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _meminfo_of(typingctx, array):
+    """Address of ``array``'s NRT MemInfo (0 for none)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        meminfo = context.make_array(signature.args[0])(context, builder, args[0]).meminfo
+        return builder.ptrtoint(meminfo, ir.IntType(64))
+
+    return types.int64(array), codegen
+
+
+@intrinsic
+def _data_of(typingctx, array):
+    """Address of ``array``'s data."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        return builder.ptrtoint(data, ir.IntType(64))
+
+    return types.int64(array), codegen
+
+
+_jit = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                  error_model="numpy")
+
+
+@_jit
+def _lines(array):
+    start = _data_of(array)
+    for offset in range(0, array.nbytes, LINE):
+        _prefetch_read(start + offset)
+
+
+@_jit
+def _lines_of(store):
+    for column in literal_unroll(store):
+        _lines(column)
+
+
+@_jit
+def _meminfos_of(store):
+    for column in literal_unroll(store):
+        m = _meminfo_of(column)
+        if m != 0:
+            _prefetch_write(m)
+
+
+@_jit
+def _payload(head):
+    for address in range(head - head % LINE, _payload_end(head), LINE):
+        _prefetch_read(address)
+
+
+@_jit
+def _stores(ref):
+    _lines_of(borrow(ref, "bodies"))
+    _lines_of(borrow(ref, "shapes"))
+    _lines_of(borrow(ref, "contacts"))
+    _lines_of(borrow(ref, "constraints"))
+
+
+@_jit
+def _others(ref):
+    _lines_of(borrow(ref, "joint_ids"))
+    _lines(borrow(ref, "no_collide"))
+    _lines(borrow(ref, "clock"))
+    _lines(borrow(ref, "verbs"))
+    _lines(borrow(ref, "lengths"))
+    _lines(borrow(ref, "settings"))
+    _lines_of(borrow(ref, "static_grid"))
+    _lines(borrow(ref, "awake_state"))
+    _lines(borrow(ref, "awake_bodies"))
+    _lines(borrow(ref, "awake_shapes"))
+    _lines(borrow(ref, "awake_contacts"))
+    _lines(borrow(ref, "contact_edges"))
+    _lines_of(borrow(ref, "resting"))
+
+
+@_jit
+def _meminfos(ref):
+    _meminfos_of(borrow(ref, "bodies"))
+    _meminfos_of(borrow(ref, "shapes"))
+    _meminfos_of(borrow(ref, "joints"))
+    _meminfos_of(borrow(ref, "contacts"))
+    _meminfos_of(borrow(ref, "constraints"))
+    _meminfos_of((borrow(ref, "scratch"), borrow(ref, "scratch_f")))
+
+
+VARIANTS = {  # head, payload, stores ahead (0: not prefetched), others, meminfos
+    "none": (0, 0, 0, False, False),
+    "copy": (0, 0, 1, False, False),
+    "pipe": (3, 2, 1, True, True),
+    "pipe_nomi": (3, 2, 1, True, False),
+    "pipe2": (4, 3, 2, True, True),
+    "pipe2_nomi": (4, 3, 2, True, False),
+    "copy_mi": (0, 0, 1, False, True),
+    "copy_others": (0, 0, 1, True, False),
+}
+
+
+def make(variant: str):
+    """The batch kernel with ``variant``'s prefetch (:data:`VARIANTS`), compiled here."""
+    HEAD, PAYLOAD, STORES, OTHERS, MEMINFOS = VARIANTS[variant]
+
+    @numba.njit(nogil=True, error_model="numpy")
+    def kernel(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+               ticks):
+        lent_i = np.zeros(0, dtype=np.int64)
+        lent_f = np.zeros((0, 3))
+        n = which.shape[0]
+        for k in range(n):
+            i = which[k]
+            c0 = cycles()
+            if HEAD > 0 and k + HEAD < n:
+                _prefetch_read(_head_at(refs, which[k + HEAD]))
+            if PAYLOAD > 0 and k + PAYLOAD < n:
+                _payload(_head_at(refs, which[k + PAYLOAD]))
+            if STORES > 0 and k + STORES < n:
+                ahead = refs[which[k + STORES]]
+                _stores(ahead)
+                if OTHERS:
+                    _others(ahead)
+                if MEMINFOS:
+                    _meminfos(ahead)
+            c1 = cycles()
+            a = args[i]
+            world = refs[i]
+            if not write_world(world, i, rows, positions.shape[1], a):
+                out[i, UNWRITTEN] = 1.0
+                continue
+            own_i = world.scratch
+            own_f = world.scratch_f
+            if lent_i.shape[0] < own_i.shape[0]:
+                lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
+            if lent_f.shape[0] < own_f.shape[0]:
+                lent_f = np.zeros(own_f.shape)
+            world.scratch = lent_i
+            world.scratch_f = lent_f
+            status = step_kernel(world, a[DT], np.int64(WHOLE))
+            lent_i = world.scratch
+            lent_f = world.scratch_f
+            world.scratch = own_i
+            world.scratch_f = own_f
+            out[i, STATUS] = status
+            out[i, UNWRITTEN] = 0.0
+            if positions.shape[1] > 0:
+                gather_world(world, i, rows, positions, angles, velocities, awake, touching)
+            c2 = cycles()
+            ticks[i, 0] = c1 - c0
+            ticks[i, 1] = c2 - c1
+
+    return kernel
+
+
+def _tick_rate() -> float:
+    """Cycle-counter ticks per nanosecond (against ``perf_counter_ns`` over 0.2 s)."""
+    @numba.njit
+    def read():
+        return cycles()
+
+    read()
+    t0, c0 = time.perf_counter_ns(), read()
+    time.sleep(0.2)
+    t1, c1 = time.perf_counter_ns(), read()
+    return (c1 - c0) / (t1 - t0)
+
+
+def _runner(kernel, ticks):
+    def run(refs, which, args, out, gather=bs._NO_GATHER):
+        t0 = time.perf_counter()
+        kernel(refs, which, args, out, *gather, ticks)
+        return time.perf_counter() - t0
+    return run
+
+
+def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rate: float):
+    import impulse2d as i2d
+    batches = {v: i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads) for v in variants}
+    ticks = {v: np.zeros((n, 2), dtype=np.int64) for v in variants}
+    medians = {v: [] for v in variants}
+    runs = {v: (bs.run if v == "main" else _runner(kernels[v], ticks[v])) for v in variants}
+    cpu = {v: np.zeros(steps) for v in variants}
+    clock = time.thread_time_ns if threads == 1 else time.process_time_ns
+    original = bs.run
+    try:
+        for s in range(steps):
+            r = s % len(variants)
+            for v in variants[r:] + variants[:r]:
+                bs.run = runs[v]
+                c0 = clock()
+                batches[v].step(1 / 60)
+                cpu[v][s] = clock() - c0
+                if v != "main":
+                    stages = np.array([w._clock[-1] - w._clock[0] for w in batches[v].worlds])
+                    medians[v].append((np.median(ticks[v][:, 0]), np.median(ticks[v][:, 1]),
+                                       np.median(stages)))
+    finally:
+        bs.run = original
+    out = {}
+    for v in variants:
+        b = batches[v]
+        digest = hashlib.sha256(b.get_positions().tobytes() + b.get_velocities().tobytes())
+        total = cpu[v].sum()
+        row = {"cpu_rate": n * steps / (total * 1e-9), "hash": digest.hexdigest()[:16],
+               "ns_per_world_step": total / (n * steps)}
+        if v != "main":
+            prefetch, turn, stages = np.median(np.array(medians[v]), axis=0) / rate
+            row["prefetch_ns"] = float(prefetch)
+            row["turn_ns"] = float(turn)
+            row["stages_ns"] = float(stages)
+        if "main" in variants:
+            row["b_over_main_per_step_median"] = float(np.median(cpu["main"] / cpu[v]))
+            row["b_over_main_total"] = float(cpu["main"].sum() / total)
+        out[v] = row
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--worlds", type=int, nargs="+", default=[64, 1024])
+    parser.add_argument("--steps", type=int, default=120)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--variants", default="main,none,copy,pipe")
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+    import impulse2d as i2d
+    variants = args.variants.split(",")
+    warm = i2d.WorldBatch.replicate(ten_bodies(), 4, threads=1)
+    for _ in range(3):
+        warm.step(1 / 60)
+    kernels = {}
+    for v in variants:
+        if v == "main":
+            continue
+        t0 = time.process_time()
+        kernels[v] = make(v)
+        original = bs.run
+        bs.run = _runner(kernels[v], np.zeros((4, 2), dtype=np.int64))
+        try:
+            warm.step(1 / 60)  # compile it
+        finally:
+            bs.run = original
+        print(f"compiled {v} in {time.process_time() - t0:.1f} s CPU", flush=True)
+    rate = _tick_rate()
+    result = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
+              "ticks_per_ns": rate, "worlds": {}}
+    for n in args.worlds:
+        res = measure(n, args.steps, args.threads, variants, kernels, rate)
+        result["worlds"][str(n)] = res
+        for v, row in res.items():
+            print(f"{n:5d} {v:>10}: " + " ".join(
+                f"{k} {x:.3f}" if isinstance(x, float) else f"{k} {x}" for k, x in row.items()),
+                flush=True)
+    result["load_after"] = os.getloadavg()[0]
+    print(f"load {result['load_before']:.1f} -> {result['load_after']:.1f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
