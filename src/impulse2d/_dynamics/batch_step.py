@@ -66,20 +66,27 @@ LINE = 64
 """Bytes of a cache line (x86-64 and most ARM cores)."""
 
 
+_BYTE = ir.IntType(8).as_pointer()
+
+
+def _emit_prefetch(builder, pointer):
+    """LLVM's ``prefetch`` of the line at ``pointer`` (an ``i8*``): a read, locality 2 (into
+    the L2), a data line. A hint only: nothing is read, and an address past the data is never
+    faulted on. The code both prefetch intrinsics below emit."""
+    i32 = ir.IntType(32)
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [_BYTE, i32, i32, i32]),
+        "llvm.prefetch.p0i8")
+    builder.call(fn, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
+
+
 @intrinsic
 def _prefetch(typingctx, array, offset):
     """Ask the CPU to bring the cache line at byte ``offset`` of ``array``'s data into its L2
-    (LLVM's ``prefetch``: a read, locality 2, a data line). A hint only: nothing is read, and
-    an address past the data is never faulted on."""
+    (:func:`_emit_prefetch`)."""
     def codegen(context, builder, signature, args):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        byte = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
-            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.gep(builder.bitcast(data, byte), [args[1]]),
-                          ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        _emit_prefetch(builder, builder.gep(builder.bitcast(data, _BYTE), [args[1]]))
         return context.get_dummy_value()
 
     return types.none(array, types.int64), codegen
@@ -89,13 +96,7 @@ def _prefetch(typingctx, array, offset):
 def _prefetch_line(typingctx, address):
     """:func:`_prefetch` of the line at ``address`` (int64, bytes)."""
     def codegen(context, builder, signature, args):
-        byte = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
-            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.inttoptr(args[0], byte), ir.Constant(i32, 0),
-                          ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        _emit_prefetch(builder, builder.inttoptr(args[0], _BYTE))
         return context.get_dummy_value()
 
     return types.none(types.int64), codegen
