@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numba
 import numpy as np
 import pytest
@@ -12,12 +10,10 @@ from numba import literal_unroll
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, ContactConstraints,
                                                 allocate_constraints, contact_constraints)
+from impulse2d._core.state import SHAPE_LAYOUT, Shapes
+from impulse2d._core.storage import allocate_store
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,
                                           carry_contacts, empty_contacts)
-
-
-class _Shapes(NamedTuple):
-    body: np.ndarray  # what carry_contacts reads of the shape store
 
 
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python, zeroed", [
@@ -98,7 +94,10 @@ def test_the_merge_writes_every_entry_of_a_new_contact_store():
                 column = getattr(old, name)
                 column[...] = rng.normal(size=column.shape) * 100 if column.dtype.kind == "f" \
                     else rng.integers(-5, 5, size=column.shape)
-        shapes = _Shapes(np.arange(n_shapes, dtype=np.int64) // 2)
+        # the engine's own shape store (a type of the test's own would enter the kernel
+        # cache's index, which another process could not load); two shapes a body
+        shapes = allocate_store(Shapes, SHAPE_LAYOUT, n_shapes)
+        shapes.body[:] = np.arange(n_shapes) // 2
         pairs = np.stack([new_keys >> 32, new_keys & 0xFFFFFFFF], axis=1).astype(np.int64)
         zero = _carried(old, pairs, shapes, 0)
         for fill in (-1, 0x7FF8DEADBEEF0001):
