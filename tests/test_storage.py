@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
+from numba import literal_unroll
 
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, ContactConstraints,
                                                 allocate_constraints, contact_constraints)
+from impulse2d._core.state import SHAPE_LAYOUT, Shapes
+from impulse2d._core.storage import allocate_store
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,
-                                          empty_contacts)
+                                          carry_contacts, empty_contacts)
 
 
-@pytest.mark.parametrize("store_type, layout, in_kernel, in_python", [
-    (Contacts, CONTACT_LAYOUT, allocate_contacts, empty_contacts),
+@pytest.mark.parametrize("store_type, layout, in_kernel, in_python, zeroed", [
+    # the contact store's rows come unwritten: the merge writes them all (test below)
+    (Contacts, CONTACT_LAYOUT, allocate_contacts, empty_contacts, False),
     (ContactConstraints, CONSTRAINT_LAYOUT,
-     lambda n: allocate_constraints(n, np.zeros((0, FIELDS)), lane_rows(n)), contact_constraints),
+     lambda n: allocate_constraints(n, np.zeros((0, FIELDS)), lane_rows(n)), contact_constraints,
+     True),
 ])
-def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python):
+def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python, zeroed):
     assert list(layout) == list(store_type._fields)
     made, reference = in_kernel(3), in_python(3)
     assert type(made) is store_type
@@ -26,7 +32,8 @@ def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_p
         assert column.dtype == np.dtype(dtype), name
         rows = lane_rows(3) if store_type is ContactConstraints and name == "lanes" else 3
         assert column.shape == (rows, *shape), name  # the wide solver's lanes: whole chunks
-        assert column.flags.c_contiguous and not column.any(), name
+        assert column.flags.c_contiguous, name
+        assert not (zeroed and column.any()), name
         assert column.dtype == getattr(reference, name).dtype
         assert column.shape == getattr(reference, name).shape, name
 
@@ -55,3 +62,55 @@ def test_a_store_solved_row_by_row_has_no_lanes():
     of a 10-body world's stores), and a world that had them drops them at its next store."""
     assert allocate_constraints(11, np.zeros((0, FIELDS)), 0).lanes.shape == (0, FIELDS)
     assert allocate_constraints(11, np.zeros((CHUNK, FIELDS)), 0).lanes.shape == (0, FIELDS)
+
+
+@numba.njit(cache=False)
+def _carried(old, pairs, shapes, fill):
+    """:func:`carry_contacts` into a new store whose every entry first holds ``fill``'s bits."""
+    new = allocate_contacts(pairs.shape[0])
+    for column in literal_unroll(new[:]):
+        column.reshape(-1).view(np.int64)[:] = fill
+    carry_contacts(old, new, pairs, shapes)
+    return new
+
+
+def test_the_merge_writes_every_entry_of_a_new_contact_store():
+    """The step's new contact store comes unwritten (``np.empty``): the merge must leave in it
+    exactly what it left in a zeroed store, whatever the memory held: the survivors' manifolds
+    and impulses copied, a new pair's row zero. Random old stores and pair lists (survivors,
+    new pairs, dropped pairs), the result compared bit for bit for two fills."""
+    rng = np.random.default_rng(7)
+    for case in range(30):
+        n_shapes = int(rng.integers(2, 40))
+        every = np.array([(a << 32) | b for a in range(n_shapes) for b in range(a + 1, n_shapes)],
+                         dtype=np.int64)
+        old_keys = np.sort(rng.choice(every, size=int(rng.integers(0, min(60, every.size))),
+                                      replace=False))
+        new_keys = np.sort(rng.choice(every, size=int(rng.integers(0, min(60, every.size))),
+                                      replace=False))
+        old = empty_contacts(old_keys.size)._replace(key=old_keys)
+        for name in CONTACT_LAYOUT:
+            if name != "key":
+                column = getattr(old, name)
+                column[...] = rng.normal(size=column.shape) * 100 if column.dtype.kind == "f" \
+                    else rng.integers(-5, 5, size=column.shape)
+        # the engine's own shape store (a type of the test's own would enter the kernel
+        # cache's index, which another process could not load); two shapes a body
+        shapes = allocate_store(Shapes, SHAPE_LAYOUT, n_shapes)
+        shapes.body[:] = np.arange(n_shapes) // 2
+        pairs = np.stack([new_keys >> 32, new_keys & 0xFFFFFFFF], axis=1).astype(np.int64)
+        zero = _carried(old, pairs, shapes, 0)
+        for fill in (-1, 0x7FF8DEADBEEF0001):
+            garbage = _carried(old, pairs, shapes, fill)
+            for name in CONTACT_LAYOUT:
+                assert getattr(garbage, name).tobytes() == getattr(zero, name).tobytes(), \
+                    (case, name)
+        # and the zeroed store is the merge's meaning: survivors copied, new rows zero
+        at = {int(k): i for i, k in enumerate(old_keys)}
+        for i, key in enumerate(new_keys):
+            assert zero.body_a[i] == (key >> 32) // 2 and zero.body_b[i] == (key & 0xFFFFFFFF) // 2
+            for name in CONTACT_LAYOUT:
+                if name in ("key", "shape_a", "shape_b", "body_a", "body_b"):
+                    continue
+                expected = getattr(old, name)[at[int(key)]] if int(key) in at else 0
+                np.testing.assert_array_equal(getattr(zero, name)[i], expected)

@@ -24,6 +24,7 @@ from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
 from .._core.storage import allocate_store
+from .lane_layout import flat
 
 
 class Contacts(NamedTuple):
@@ -71,17 +72,21 @@ def empty_contacts(count: int = 0) -> Contacts:
 
 @kernel
 def allocate_contacts(count):
-    """:func:`empty_contacts` for kernels (the step makes the new contact store in place).
-    Field for field :data:`CONTACT_LAYOUT`; ``tests/test_storage.py`` holds the two together."""
+    """:func:`empty_contacts` for kernels (the step makes the new contact store in place), its
+    rows not written (``np.empty``): the caller writes every entry of every row, as
+    :func:`carry_contacts` does. Field for field :data:`CONTACT_LAYOUT`; ``tests/test_storage.py``
+    holds the two together. Zeroed, rain_2000's 6,400 rows (1.4 MB) were a ``memset`` of
+    40-50 us on each step that makes a store, most steps of its landing, before the merge
+    wrote the rows again (BENCHMARKS.md, session 16, ``big41``)."""
     f8 = np.float64
     i8 = np.int64
-    return Contacts(np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
-                    np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, f8),
-                    np.zeros(count, f8), np.zeros(count, i8), np.zeros((count, 2), f8),
-                    np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8),
-                    np.zeros((count, 2), i8), np.zeros((count, 2), f8),
-                    np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-                    np.zeros((count, 2), f8))
+    return Contacts(np.empty(count, i8), np.empty(count, i8), np.empty(count, i8),
+                    np.empty(count, i8), np.empty(count, i8), np.empty(count, f8),
+                    np.empty(count, f8), np.empty(count, i8), np.empty((count, 2), f8),
+                    np.empty((count, 2, 2), f8), np.empty((count, 2), f8),
+                    np.empty((count, 2), i8), np.empty((count, 2), f8),
+                    np.empty((count, 2), f8), np.empty((count, 2), f8),
+                    np.empty((count, 2), f8))
 
 
 @inner_kernel
@@ -144,7 +149,9 @@ def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_colli
 
 @inner_kernel
 def carry_contacts(old, new, pairs, shapes):
-    """Fill ``new`` (one row per pair, sorted) and copy manifolds of pairs that already existed.
+    """Fill ``new`` (one row per pair, sorted): every entry of every row, the manifolds of
+    pairs that already existed copied, a new pair's zeroed (``new`` comes unwritten from
+    :func:`allocate_contacts`).
 
     Both key lists are ascending, so one merge pass finds every survivor. The whole manifold is
     copied, not only the warm-start memory: the narrowphase recomputes an awake pair's, but it
@@ -153,35 +160,97 @@ def carry_contacts(old, new, pairs, shapes):
     the impulses alone its ground contacts had a zero normal and pushed nothing: a box landing
     on a sleeping pile drove the pile through the ground (soft_step, high_mass_ratio_2: the
     small boxes at -18 m/s where, never asleep, they take -1.9).
+
+    The columns are read and written flat (:func:`.lane_layout.flat`) at unsigned indices, a
+    row's ``w`` values of a column at ``w k``, as the contact passes read theirs: indexed
+    ``new.point[k, j, 0]`` with a signed ``k``, each entry cost a wrap-around select and the
+    inner shapes' multiplies, and rain_2000's merge of 6,300 rows took 180-250 us (about 35 ns
+    a row) where this takes 100-115; with the store unwritten (no ``memset``), a new store and
+    its merge 228-232 -> 115-145 us on landing steps (BENCHMARKS.md, session 17, ``rain42``).
     """
-    n_old = old.key.shape[0]
-    k_old = 0
-    for k in range(pairs.shape[0]):
-        sa = pairs[k, 0]
-        sb = pairs[k, 1]
+    one = np.uint64(1)
+    two = np.uint64(2)
+    three = np.uint64(3)
+    four = np.uint64(4)
+    body = shapes.body
+    old_key = old.key
+    n_old = np.uint64(old_key.shape[0])
+    o_count, n_count = old.count, new.count
+    o_friction, n_friction = old.friction, new.friction
+    o_restitution, n_restitution = old.restitution, new.restitution
+    o_normal, n_normal = flat(old.normal), flat(new.normal)
+    o_point, n_point = flat(old.point), flat(new.point)
+    o_separation, n_separation = flat(old.separation), flat(new.separation)
+    o_ids, n_ids = flat(old.ids), flat(new.ids)
+    o_ni, n_ni = flat(old.normal_impulse), flat(new.normal_impulse)
+    o_ti, n_ti = flat(old.tangent_impulse), flat(new.tangent_impulse)
+    o_tni, n_tni = flat(old.total_normal_impulse), flat(new.total_normal_impulse)
+    o_tti, n_tti = flat(old.total_tangent_impulse), flat(new.total_tangent_impulse)
+    flat_pairs = flat(pairs)
+    m = np.uint64(pairs.shape[0])
+    o = np.uint64(0)
+    k = np.uint64(0)
+    while k < m:
+        sa = flat_pairs[two * k]
+        sb = flat_pairs[two * k + one]
         key = (sa << 32) | sb
         new.key[k] = key
         new.shape_a[k] = sa
         new.shape_b[k] = sb
-        new.body_a[k] = shapes.body[sa]
-        new.body_b[k] = shapes.body[sb]
-        while k_old < n_old and old.key[k_old] < key:
-            k_old += 1
-        if k_old < n_old and old.key[k_old] == key:
-            new.count[k] = old.count[k_old]
-            new.friction[k] = old.friction[k_old]
-            new.restitution[k] = old.restitution[k_old]
-            new.normal[k, 0] = old.normal[k_old, 0]
-            new.normal[k, 1] = old.normal[k_old, 1]
-            for j in range(2):
-                new.point[k, j, 0] = old.point[k_old, j, 0]
-                new.point[k, j, 1] = old.point[k_old, j, 1]
-                new.separation[k, j] = old.separation[k_old, j]
-                new.ids[k, j] = old.ids[k_old, j]
-                new.normal_impulse[k, j] = old.normal_impulse[k_old, j]
-                new.tangent_impulse[k, j] = old.tangent_impulse[k_old, j]
-                new.total_normal_impulse[k, j] = old.total_normal_impulse[k_old, j]
-                new.total_tangent_impulse[k, j] = old.total_tangent_impulse[k_old, j]
+        new.body_a[k] = body[np.uint64(sa)]
+        new.body_b[k] = body[np.uint64(sb)]
+        while o < n_old and old_key[o] < key:
+            o += one
+        k2 = two * k
+        k4 = four * k
+        if o < n_old and old_key[o] == key:
+            o2 = two * o
+            o4 = four * o
+            n_count[k] = o_count[o]
+            n_friction[k] = o_friction[o]
+            n_restitution[k] = o_restitution[o]
+            n_normal[k2] = o_normal[o2]
+            n_normal[k2 + one] = o_normal[o2 + one]
+            n_point[k4] = o_point[o4]
+            n_point[k4 + one] = o_point[o4 + one]
+            n_point[k4 + two] = o_point[o4 + two]
+            n_point[k4 + three] = o_point[o4 + three]
+            n_separation[k2] = o_separation[o2]
+            n_separation[k2 + one] = o_separation[o2 + one]
+            n_ids[k2] = o_ids[o2]
+            n_ids[k2 + one] = o_ids[o2 + one]
+            n_ni[k2] = o_ni[o2]
+            n_ni[k2 + one] = o_ni[o2 + one]
+            n_ti[k2] = o_ti[o2]
+            n_ti[k2 + one] = o_ti[o2 + one]
+            n_tni[k2] = o_tni[o2]
+            n_tni[k2 + one] = o_tni[o2 + one]
+            n_tti[k2] = o_tti[o2]
+            n_tti[k2 + one] = o_tti[o2 + one]
+        else:
+            # a new pair: its row as a zeroed store held it (no point, no impulse)
+            n_count[k] = 0
+            n_friction[k] = 0.0
+            n_restitution[k] = 0.0
+            n_normal[k2] = 0.0
+            n_normal[k2 + one] = 0.0
+            n_point[k4] = 0.0
+            n_point[k4 + one] = 0.0
+            n_point[k4 + two] = 0.0
+            n_point[k4 + three] = 0.0
+            n_separation[k2] = 0.0
+            n_separation[k2 + one] = 0.0
+            n_ids[k2] = 0
+            n_ids[k2 + one] = 0
+            n_ni[k2] = 0.0
+            n_ni[k2 + one] = 0.0
+            n_ti[k2] = 0.0
+            n_ti[k2 + one] = 0.0
+            n_tni[k2] = 0.0
+            n_tni[k2 + one] = 0.0
+            n_tti[k2] = 0.0
+            n_tti[k2 + one] = 0.0
+        k += one
 
 
 @inner_kernel
