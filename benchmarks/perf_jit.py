@@ -12,7 +12,9 @@ it). Numba's JIT code has no perf map, so perf leaves its addresses unnamed; whi
 still lives, ``gdb -p PID -batch`` names each of them with ``info symbol`` (LLVM registers
 every object it loads with gdb's JIT interface). Printed: each function's share of the
 samples (every thread; a kernel's dotted name from its mangled one, other code as perf names
-it), and the child's CPU a step over the sampled window.
+it), and the child's CPU a step over the sampled window; ``--by-thread N``, each thread's own
+N top functions too (a threaded world's calling thread and Numba's workers apart: who runs the
+pieces, who spins).
 
 ``--func NAME`` (a part of a function's dotted name; repeatable) also prints its hottest
 instructions, each with its address, its offset, its share and its text, and marks the loads
@@ -142,26 +144,28 @@ def _param(text: str):
 
 # ---------------------------------------------------------------- the parent: perf and gdb
 
-def _samples(data: Path) -> tuple[collections.Counter, dict]:
-    """Samples by instruction address, and perf's own name (with its object) of each address
-    it could name."""
-    out = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip,sym,dso"],
+def _samples(data: Path) -> tuple[collections.Counter, dict, dict]:
+    """Samples by instruction address, perf's own name (with its object) of each address it
+    could name, and the samples by address of each thread (by its id)."""
+    out = subprocess.run(["perf", "script", "-i", str(data), "-F", "tid,ip,sym,dso"],
                          capture_output=True, text=True, check=True).stdout
     counts, named = collections.Counter(), {}
+    threads = collections.defaultdict(collections.Counter)
     for line in out.splitlines():
-        parts = line.split(None, 1)
-        if not parts:
+        parts = line.split(None, 2)
+        if len(parts) < 2:
             continue
         try:
-            address = int(parts[0], 16)
+            tid, address = int(parts[0]), int(parts[1], 16)
         except ValueError:
             continue
         counts[address] += 1
-        rest = parts[1] if len(parts) > 1 else ""
+        threads[tid][address] += 1
+        rest = parts[2] if len(parts) > 2 else ""
         if address not in named and rest and not rest.startswith("[unknown]"):
             sym, _, dso = rest.rpartition(" (")
             named[address] = f"{sym.strip()} [{Path(dso.rstrip(')')).name}]"
-    return counts, named
+    return counts, named, threads
 
 
 def _gdb_names(pid: int, addresses: list[int], disassemble: int | None) -> tuple[dict, str]:
@@ -223,6 +227,8 @@ def main() -> None:
     ap.add_argument("--func", action="append", default=[],
                     help="part of a function's name: list its hot instructions (repeatable)")
     ap.add_argument("--insns", type=int, default=20, help="instructions listed with --func")
+    ap.add_argument("--by-thread", type=int, default=0, metavar="N",
+                    help="also each thread's N most sampled functions (the threads apart)")
     ap.add_argument("--json", metavar="TAG", help="write results/perf_jit_TAG.json")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -243,7 +249,7 @@ def main() -> None:
             subprocess.run(["perf", "record", "-q", "-F", "2000", "-e", "cpu-clock",
                             "-p", str(proc.pid), "-o", str(data), "--", "sleep",
                             str(args.seconds)], capture_output=True, check=True)
-            counts, named = _samples(data)
+            counts, named, threads = _samples(data)
         done = proc.stdout.readline()
         window = json.loads(done.split(None, 1)[1]) if done.startswith("DONE") else {}
         unknown = sorted(a for a in counts if a not in named)
@@ -270,6 +276,20 @@ def main() -> None:
               f"({window.get('steps', 0)} steps)")
         for row in report["functions"]:
             print(f"{row['pct']:6.2f}%  {row['function']}")
+        if args.by_thread:
+            report["threads_samples"] = []
+            for tid, inside in sorted(threads.items(), key=lambda t: -sum(t[1].values())):
+                mine = collections.Counter()
+                for address, n in inside.items():
+                    mine[name_of[address]] += n
+                n_thread = sum(inside.values())
+                report["threads_samples"].append(
+                    {"tid": tid, "samples": n_thread,
+                     "functions": [{"pct": round(100.0 * n / n_thread, 2), "function": name}
+                                   for name, n in mine.most_common(args.by_thread)]})
+                print(f"\nthread {tid}: {n_thread} samples")
+                for row in report["threads_samples"][-1]["functions"]:
+                    print(f"{row['pct']:6.2f}%  {row['function']}")
         report["hot"] = []
         for part in args.func:
             matching = collections.Counter({name: by_function[name] for name in by_function

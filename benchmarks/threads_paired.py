@@ -3,7 +3,8 @@ whose cores other processes share, a threaded step's wall time measures the sche
 time (every thread's, and the calling thread's apart) much less so.
 
     python benchmarks/threads_paired.py --a /path/to/main/src --b src --threads 2 \
-        [--scenes pyramid_100,rain_2000,many_pyramids] [--rounds 4] [--json out.json]
+        [--scenes pyramid_100,rain_2000,many_pyramids] [--rounds 4] [--precision float32]
+        [--json out.json]
 
 Each round runs each scene once per tree, each in a fresh process, the trees alternating which
 goes first. A run builds the scene as ``run.py`` does (sleeping off), steps it past its
@@ -33,9 +34,9 @@ SETTLE = {"pyramid_20": 60, "pyramid_100": 60, "rain_2000": 300, "many_pyramids"
 """Untimed steps first (as ``threads_stages.py``: the stacks loaded, rain's circles landed)."""
 
 
-def one_run(scene: str, threads: int) -> dict:
-    """Build ``scene`` in this process (the impulse2d on sys.path) with ``threads`` threads and
-    time its steps."""
+def one_run(scene: str, threads: int, precision: str = "float64") -> dict:
+    """Build ``scene`` in this process (the impulse2d on sys.path) with ``threads`` threads, its
+    contact passes in ``precision``, and time its steps."""
     sys.path.insert(0, str(HERE))
     import impulse2d
     import run
@@ -44,6 +45,8 @@ def one_run(scene: str, threads: int) -> dict:
     builder, params = run.SCENES[scene][:2]
     world = impulse2d.World(gravity=(0, -10), threads=threads)
     world.settings.enable_sleep = False
+    if precision != "float64":
+        world.settings.solver_precision = precision
     build_scene(world, builder, **params)
     for _ in range(SETTLE[scene]):
         world.step(1 / 60)
@@ -68,16 +71,20 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--scenes", default="pyramid_100,rain_2000,many_pyramids")
     ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--precision", choices=("float64", "float32"), default="float64",
+                    help="WorldSettings.solver_precision of every world")
     ap.add_argument("--json", default=None)
     ap.add_argument("--one", nargs=2, metavar=("SCENE", "THREADS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one[0], int(args.one[1]))))
+        print(json.dumps(one_run(args.one[0], int(args.one[1]), args.precision)))
         return
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
-    report = {"threads": args.threads, "trees": trees, "scenes": {}}
+    report = {"threads": args.threads, "precision": args.precision, "trees": trees,
+              "scenes": {}}
     for scene in args.scenes.split(","):
-        runs, loads = alternate(__file__, trees, scene, args.threads, args.rounds)
+        runs, loads = alternate(__file__, trees, scene, args.threads, args.rounds,
+                                ("--precision", args.precision))
         row = {"scene": scene, "rounds": args.rounds,
                "load": [round(min(loads), 1), round(max(loads), 1)],
                "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1}

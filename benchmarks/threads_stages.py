@@ -1,7 +1,7 @@
 """Where a threaded world's step goes, thread by thread (``WorldSettings.threads``).
 
     PYTHONPATH=src python benchmarks/threads_stages.py [--scenes pyramid_100,rain_2000]
-        [--threads 1,2] [--steps 40] [--json out.json]
+        [--threads 1,2] [--steps 40] [--precision float64] [--json out.json]
 
 On a machine whose cores are shared, a threaded step's wall time measures the scheduler as much
 as the engine. This reads what does not depend on it, per step, for each scene at each thread
@@ -71,8 +71,8 @@ def cut(world) -> dict:
             "serial_runs": serial, "serial_rows": int(sum(serial))}
 
 
-def measure(kind, params, warm, steps, threads) -> dict:
-    world = i2d.World(threads=threads, enable_sleep=False)
+def measure(kind, params, warm, steps, threads, precision="float64") -> dict:
+    world = i2d.World(threads=threads, enable_sleep=False, solver_precision=precision)
     info = build_scene(world, kind, **params)
     for k in range(warm):
         step_scene(world, info, k)
@@ -109,16 +109,17 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--precision", choices=("float64", "float32"), default="float64")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
-    report = {"load_before": os.getloadavg()[0], "scenes": {}}
+    report = {"load_before": os.getloadavg()[0], "precision": a.precision, "scenes": {}}
     for name in a.scenes.split(","):
         kind, params, warm = SCENES[name]
         runs = []
         for r in range(a.rounds):
             order = [int(t) for t in a.threads.split(",")]
             for t in (order if r % 2 == 0 else order[::-1]):
-                m = measure(kind, params, warm, a.steps, t)
+                m = measure(kind, params, warm, a.steps, t, a.precision)
                 runs.append(m)
                 st = " ".join(f"{s} {v:.2f}" for s, v in m["stage_wall_ms"].items())
                 print(f"{name} t{t}: wall {m['wall_ms']:.2f} cpu {m['cpu_ms']:.2f} | main cpu "

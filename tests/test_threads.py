@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import pickle
 
+import numba
 import numpy as np
 import pytest
 
 import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._dynamics import step as step_module
-from impulse2d._dynamics.threaded import segments
+from impulse2d._dynamics.lane_layout import CHUNK
+from impulse2d._dynamics.threaded import _pieces, _row_piece, segments
 from impulse2d._dynamics.verbs import COLLIDE, FINALIZE, SOLVER, THREADS
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import SCENES, _load, build_scene, fuzz, step_scene
@@ -123,6 +125,46 @@ def test_the_pyramid_takes_the_parallel_path():
         moving = [b for b in np.concatenate([cs.body_a[lo:hi], cs.body_b[lo:hi]])
                   if bodies.type[b] != 0]
         assert len(moving) == len(set(moving))
+
+
+@numba.njit(cache=False)
+def _row_pieces(lo, hi, threads):
+    """The pieces a parallel pass of ``threads`` threads cuts the rows ``lo:hi`` into."""
+    pieces = _pieces(hi - lo, threads)
+    out = np.empty((pieces, 2), dtype=np.int64)
+    for c in range(pieces):
+        out[c, 0], out[c, 1] = _row_piece(lo, hi, c, pieces)
+    return out
+
+
+@pytest.mark.parametrize("lo, hi", [(0, 4347), (17, 478), (1000, 1979), (250, 251), (64, 576)])
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_a_block_is_cut_on_the_lanes_chunks(lo, hi, threads):
+    """The pieces a parallel pass cuts a block of rows into: in order, covering it once, each
+    inner cut on a chunk of the lanes, so that no chunk is solved by two pieces."""
+    cut = _row_pieces(lo, hi, threads)
+    assert cut[0, 0] == lo and cut[-1, 1] == hi
+    assert np.all(cut[1:, 0] == cut[:-1, 1]) and np.all(cut[:, 1] >= cut[:, 0])
+    inner = cut[1:, 0]
+    assert np.all((inner % CHUNK == 0) | (inner == lo) | (inner == hi))
+    chunks = [set(range(a // CHUNK, (b - 1) // CHUNK + 1)) for a, b in cut if b > a]
+    for k in range(len(chunks) - 1):
+        assert not chunks[k] & chunks[k + 1]
+    if hi - lo >= 4 * CHUNK:  # a big block is still spread: a piece of at most a few chunks
+        assert np.max(cut[:, 1] - cut[:, 0]) <= (hi - lo) // threads + CHUNK
+
+
+def test_float32_blocks_cut_into_pieces_keep_the_bits():
+    """A float32 pyramid whose colours are blocks of several chunks of the lanes (cut into
+    pieces on them) steps to the same bits at 1-4 threads."""
+    hashes = set()
+    for threads in COUNTS:
+        world = i2d.World(threads=threads, solver_precision="float32", enable_sleep=False)
+        info = build_scene(world, "pyramid", base=40)
+        for k in range(8):
+            step_scene(world, info, k)
+        hashes.add(world.state_hash())
+    assert len(hashes) == 1
 
 
 def test_one_thread_runs_the_serial_kernels():

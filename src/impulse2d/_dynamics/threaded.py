@@ -18,15 +18,17 @@ store is the same bits whoever writes last.) This module therefore
   until none is left, and waits at the stage's end until its last piece is done, as Box2D
   v3's workers do. A block of
   at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
-  :data:`~.verbs.THREAD_ROWS`) is cut into :data:`PIECES` pieces a thread, each piece's range
+  :data:`~.verbs.THREAD_ROWS`) is cut into :data:`PIECES` pieces a thread, cut on the lanes'
+  chunks (:func:`_row_piece`), each piece's range
   of rows handed to the world's contact passes (:mod:`.contact_lanes`: in SIMD lanes, or row
   by row in a small world; called by address, compiled once for the serial and the threaded
   solvers); a run of shorter blocks, the joint passes and the diagnostics are stages of one
-  piece. One launch a solve replaces one a stage and block (about 90 a step of
+  piece (the joints' and the diagnostics' only in a world that has them). One launch a solve
+  replaces one a stage and block (about 90 a step of
   ``pyramid_100``, each a TBB arena made and joined), and pieces handed out as threads come
   free replace equal chunks, of which the last to start held up every other thread. The
   step's store of the impulses into the contacts and its finalize of the bodies, offered by
-  the step (:data:`~.verbs.FINALIZE`), are the region's last stages;
+  the step (:data:`~.verbs.FINALIZE`), are the region's last stage;
 * runs the narrowphase as a launch of its own (the colouring comes between it and the
   prepare), over pieces of the rows handed out the same way (:func:`dynamic_schedule`; its one
   order-dependent output, the normal it leaves on a pair found apart, is then put back as the
@@ -71,6 +73,7 @@ from .contacts import update_manifolds
 from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
 from .atomics import fetch_add, load_acquire, spin_pause, yield_core
 from .joint_solver import joint_pass
+from .lane_layout import CHUNK
 from .lengths import SPECULATIVE
 from .scratch import narrow_views
 from .softness import soft_coefficients
@@ -234,9 +237,37 @@ def _chunk(lo, hi, c, chunks):
 
 
 @inline_kernel
+def _on_chunk(cut, lo, hi):
+    """A cut inside the rows ``lo:hi`` moved to the nearest start of a chunk of the lanes
+    (:data:`.lane_layout.CHUNK` rows), kept within ``lo:hi``."""
+    return min(max((cut + CHUNK // 2) // CHUNK * CHUNK, lo), hi)
+
+
+@inline_kernel
+def _row_piece(lo, hi, c, pieces):
+    """Piece ``c`` of ``pieces`` of the contact rows ``lo:hi``: :func:`_chunk`'s, its inner
+    cuts moved to the lanes' chunks (a piece may come out empty). A pass solves a piece chunk
+    by chunk, and each run of rows inside a chunk in SIMD lanes, its last rows (fewer than
+    the vector's width) one at a time; cut anywhere, a piece of some 60-120 rows (rain's
+    blocks at 2 threads) is two or three such runs, each with its rows left over, and two
+    pieces that the threads solve at once write the same cache lines of the lanes (a
+    field's 16 float32 or 8 float64 rows a line, 41 fields a row). On the chunks, the pieces
+    share no line but where the buffer's start is not on a line, and are the runs of one
+    thread's pass (BENCHMARKS.md, session 17, ``thr42``)."""
+    a, b = _chunk(lo, hi, c, pieces)
+    return _on_chunk(a, lo, hi) if c > 0 else a, _on_chunk(b, lo, hi) if c < pieces - 1 else b
+
+
+STRIDE = 8
+"""Counters a stage's claimed and done counts stand apart (64 bytes of int64): each on a cache
+line of its own, so that a thread spinning on a stage's done count does not pull away the line
+of the count the working thread claims its next piece from."""
+
+
+@inline_kernel
 def _claim(counters, stage, pieces):
     """The next piece of ``stage`` for the calling thread to run, or -1 when none is left."""
-    k = fetch_add(counters, 2 * stage, 1)
+    k = fetch_add(counters, 2 * STRIDE * stage, 1)
     return k if k < pieces else -1
 
 
@@ -245,7 +276,7 @@ def _finish_stage(counters, stage, pieces):
     """Wait until every piece of ``stage`` is done (each thread's writes then seen by all):
     spinning first, then giving the core away, as the thread waited for may need it."""
     spins = 0
-    while load_acquire(counters, 2 * stage + 1) < pieces:
+    while load_acquire(counters, (2 * stage + 1) * STRIDE) < pieces:
         spins += 1
         if spins < SPINS:
             spin_pause()
@@ -262,8 +293,9 @@ def _serial_stage(counters, stage):
 
 @inline_kernel
 def _piece_done(counters, stage):
-    """Count a piece of ``stage`` done (after its writes: :func:`_finish_stage` reads it)."""
-    fetch_add(counters, 2 * stage + 1, 1)
+    """Count a piece of ``stage`` done (after its writes: :func:`_finish_stage` reads it);
+    returns how many were done before it."""
+    return fetch_add(counters, (2 * stage + 1) * STRIDE, 1)
 
 
 @inline_kernel
@@ -285,9 +317,10 @@ def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, us
         pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
         k = _claim(counters, stage, pieces)
         while k >= 0:
-            a, b = _chunk(lo, hi, k, pieces)
-            call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
-                                 contact_speed, last_sweep, speed_cap))
+            a, b = _row_piece(lo, hi, k, pieces)
+            if b > a:
+                call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
+                                     contact_speed, last_sweep, speed_cap))
             _piece_done(counters, stage)
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
@@ -326,27 +359,33 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
     n = rows.shape[0]
     body_pieces = _body_pieces(n, chunks, min_rows)
     m = order.shape[0]
+    measured = borrow(world, "verbs")[DIAGNOSTICS] != 0
     stage = 0
     if touching:
         pieces = _body_pieces(m, chunks, min_rows)
         k = _claim(counters, stage, pieces)
         while k >= 0:
-            a, b = _chunk(0, m, k, pieces)
-            prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies, warm_starting,
-                          rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                          s_impulse_scale, wide, a)
-            _piece_done(counters, stage)
+            a, b = _row_piece(0, m, k, pieces)
+            if b > a:
+                prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies,
+                              warm_starting, rate, mass_scale, impulse_scale, s_rate,
+                              s_mass_scale, s_impulse_scale, wide, a)
+            if _piece_done(counters, stage) == pieces - 1 and not (joints or measured):
+                borrow(world, "clock")[3] = cycles()  # the last piece: the prepare's end
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
-    if _serial_stage(counters, stage):
-        if touching:
-            rows_for_diagnostics(world, cs)
-        joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                   spin_cap)
-        borrow(world, "clock")[3] = cycles()  # the prepare's end (the step's profile)
-        diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
-        _piece_done(counters, stage)
-    stage = _finish_stage(counters, stage, 1)
+    # the joints' prepare and the opening diagnostics: a stage (a barrier) only where there
+    # is one of them (or the prepare's end to clock, with no contacts)
+    if joints or measured or not touching:
+        if _serial_stage(counters, stage):
+            if touching:
+                rows_for_diagnostics(world, cs)
+            joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                       spin_cap)
+            borrow(world, "clock")[3] = cycles()  # the prepare's end (the step's profile)
+            diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
+            _piece_done(counters, stage)
+        stage = _finish_stage(counters, stage, 1)
     for substep in range(substeps):
         k = _claim(counters, stage, body_pieces)
         while k >= 0:
@@ -392,13 +431,14 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
         if touching:
             stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
                                  inv_h, False, contact_speed, True, speed_cap)
-        if _serial_stage(counters, stage):
-            if touching:
-                rows_for_diagnostics(world, cs)
-            diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap,
-                     spin_cap)
-            _piece_done(counters, stage)
-        stage = _finish_stage(counters, stage, 1)
+        if measured:  # (off, the relax pass's last stage ends the substep)
+            if _serial_stage(counters, stage):
+                if touching:
+                    rows_for_diagnostics(world, cs)
+                diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap,
+                         spin_cap)
+                _piece_done(counters, stage)
+            stage = _finish_stage(counters, stage, 1)
     if touching:
         for s in range(parts.shape[0]):
             lo = parts[s, 0]
@@ -406,43 +446,43 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
             k = _claim(counters, stage, pieces)
             while k >= 0:
-                a, b = _chunk(lo, hi, k, pieces)
-                restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap, gx,
-                            gy, 0.5 * h)
+                a, b = _row_piece(lo, hi, k, pieces)
+                if b > a:
+                    restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap,
+                                gx, gy, 0.5 * h)
                 _piece_done(counters, stage)
                 k = _claim(counters, stage, pieces)
             stage = _finish_stage(counters, stage, pieces)
-        # the impulses the step keeps, row by row (or every column, with the diagnostics on:
-        # one piece)
-        pieces = _body_pieces(m, chunks, min_rows)
-        if borrow(world, "verbs")[DIAGNOSTICS] != 0:
-            pieces = 1
-        k = _claim(counters, stage, pieces)
-        while k >= 0:
-            a, b = _chunk(0, m, k, pieces)
+    # The last stage: the impulses the step keeps, row by row (or every column, with the
+    # diagnostics on: one piece), and the finalize of the bodies, whose pieces follow the
+    # copy's in the same stage (the copy writes the rows and contacts, the finalize the
+    # bodies: no barrier between them).
+    copies = 0
+    if touching:
+        copies = 1 if measured else _body_pieces(m, chunks, min_rows)
+    pieces = copies + (body_pieces if finalize > 0 else 0)
+    k = _claim(counters, stage, pieces)
+    while k >= 0:
+        if k < copies:
+            a, b = _row_piece(0, m, k, copies)
             finish_lanes(world, cs, wide, a, b)
             if finalize > 0:
                 store_impulses(rows_of(cs, a, b), contacts)
-            _piece_done(counters, stage)
-            k = _claim(counters, stage, pieces)
-        stage = _finish_stage(counters, stage, pieces)
-    if finalize > 0:
-        k = _claim(counters, stage, body_pieces)
-        while k >= 0:
-            lo, hi = _chunk(0, n, k, body_pieces)
+        else:
+            lo, hi = _chunk(0, n, k - copies, body_pieces)
             fetch_add(counters, counters.shape[0] - 1,
                       finalize_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed,
                                       finalize == 2))
-            _piece_done(counters, stage)
-            k = _claim(counters, stage, body_pieces)
-        _finish_stage(counters, stage, body_pieces)
+        _piece_done(counters, stage)
+        k = _claim(counters, stage, pieces)
+    _finish_stage(counters, stage, pieces)
 
 
 @inline_kernel
 def region_counters(parts, substeps):
     """The size of :func:`_substeps`' counters: two for each of its stages (an upper bound of
-    them), and the count of fast bodies."""
-    return 2 * (substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 4) + 1
+    them), :data:`STRIDE` apart, and the count of fast bodies."""
+    return 2 * STRIDE * (substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 4) + 1
 
 
 @parallel_kernel
