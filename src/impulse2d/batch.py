@@ -326,11 +326,8 @@ class WorldBatch:
                 run(refs, which[lo:hi], args, results, gather)
             started.set()
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._threads - 1,
-                                            thread_name_prefix="impulse2d-batch")
         t0 = perf_counter()
-        futures = [self._pool.submit(worker) for _ in range(helpers)]
+        futures = [self._workers().submit(worker) for _ in range(helpers)]
         try:
             if helpers:
                 # a helper needs Python's lock to begin, which meanwhile's Python would hold
@@ -369,12 +366,28 @@ class WorldBatch:
         if args is None:
             args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
-        if min(self._threads, which.shape[0]) <= 1:
+        threads = min(self._threads, which.shape[0])
+        if threads <= 1:
             return run(refs, which, args, results, gather)
+        # one call per thread, which shares the worlds out itself (step_batch: each thread
+        # its part, then what is left of the others'): no Python between chunks, the threads
+        # ending within a world-step of each other, each world on the same thread every step
         t0 = perf_counter()
-        self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results,
-                                                        gather))
+        mine, *theirs = _batch.thread_arguments(which.shape[0], threads)
+        helpers = [self._workers().submit(run, refs, which, args, results, gather, share)
+                   for share in theirs]
+        run(refs, which, args, results, gather, mine)
+        for h in helpers:
+            h.result()
         return perf_counter() - t0
+
+    def _workers(self) -> ThreadPoolExecutor:
+        """The batch's helper threads (:attr:`threads` - 1: the caller works too), started at
+        their first use."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads - 1,
+                                            thread_name_prefix="impulse2d-batch")
+        return self._pool
 
     def _spread(self, n: int, work) -> None:
         """``work(lo, hi)`` over ``range(n)`` in chunks that the threads take as they come
@@ -396,10 +409,7 @@ class WorldBatch:
                     return
                 work(*chunk)
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._threads - 1,
-                                            thread_name_prefix="impulse2d-batch")
-        helpers = [self._pool.submit(worker) for _ in range(threads - 1)]
+        helpers = [self._workers().submit(worker) for _ in range(threads - 1)]
         worker()
         for h in helpers:
             h.result()
