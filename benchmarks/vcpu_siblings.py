@@ -27,6 +27,7 @@ import json
 import os
 import subprocess
 import tempfile
+from statistics import median as _median
 
 SOURCE = r"""
 #define _GNU_SOURCE
@@ -96,11 +97,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%llu\n", (unsigned long long)(sink + p));
     return 0; }
 """
-
-
-def _median(values):
-    values = sorted(values)
-    return values[len(values) // 2] if values else float("nan")
 
 
 def main() -> None:
