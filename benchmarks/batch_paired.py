@@ -14,6 +14,12 @@ With ``--threads 2`` the batch steps on two threads: the thread rate is then the
 thread's alone, the process rate is the CPU cost, the wall rate (on a loaded machine, little)
 the speed. Prints the best round of each tree, the ratio b / a of the best rounds and
 the median of the rounds' own ratios (a round: a and b back to back).
+
+Run under ``chrt -f 10`` (root: real-time priority, which the processes inherit) on a loaded
+machine, each process takes the cores from the others' for its run: the wall rates, and the
+two threads' scaling, then mean something (the kernels must be in the cache first: a compile
+at that priority would hold both cores for minutes). ``--b-env`` sets environment variables
+for tree b's processes only.
 """
 
 from __future__ import annotations
@@ -60,19 +66,26 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--json", default="")
+    parser.add_argument("--b-env", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="environment variables for tree b's processes only (e.g. "
+                             "GLIBC_TUNABLES=glibc.malloc.hugetlb=1: the same tree on both "
+                             "sides measures the setting)")
     parser.add_argument("--one", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one_run(*args.one)))
         return
     out = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
-           "sizes": {}}
+           "a": args.a, "b": args.b, "b_env": args.b_env,
+           "policy": os.sched_getscheduler(0), "sizes": {}}
     for n in args.sizes:
         runs = {"a": [], "b": []}
         for r in range(args.rounds):
             for tree in (("a", "b") if r % 2 == 0 else ("b", "a")):
                 src = getattr(args, tree)
                 env = dict(os.environ, PYTHONPATH=src)
+                if tree == "b":
+                    env.update(item.split("=", 1) for item in args.b_env)
                 res = subprocess.run([sys.executable, __file__, "--one", str(n), str(args.steps),
                                       str(args.threads)], env=env, capture_output=True, text=True,
                                      check=True)

@@ -9,8 +9,10 @@ one 1/60 s soft step (4 substeps, 1 iteration, sleeping on) of one 10-body world
 ``--steps`` steps after the drop. Each variant steps a batch of its own (built the same way,
 so the same bits), and every step of the run each variant steps its batch once, in an order
 rotated from step to step, timed by the thread's CPU clock (``time.thread_time_ns``; with
-``--threads 2`` the process's, ``time.process_time_ns``): a step of one variant and the same
-step of another are a few milliseconds apart, so the machine's drift cancels out of the ratios.
+``--threads 2`` the process's, ``time.process_time_ns``, for ``main`` only: since session 17 a
+batch on threads shares its worlds out inside the kernel, which the variants' loops do not):
+a step of one variant and the same step of another are a few milliseconds apart, so the
+machine's drift cancels out of the ratios.
 
 The variants are :func:`impulse2d._dynamics.batch_step.step_batch`'s loop with another
 prefetch before each world's step (``main``: the module's own kernel, from its cache; the
@@ -303,7 +305,9 @@ def _tick_rate() -> float:
 
 
 def _runner(kernel, ticks):
-    def run(refs, which, args, out, gather=bs._NO_GATHER):
+    def run(refs, which, args, out, gather=bs._NO_GATHER, share=bs.ALONE):
+        if share[0].shape[0]:  # (a batch on threads shares its worlds out in the kernel)
+            raise SystemExit("the variants step on one thread: --threads 1")
         t0 = time.perf_counter()
         kernel(refs, which, args, out, *gather, ticks)
         return time.perf_counter() - t0

@@ -12,6 +12,17 @@ rounds: the whole ``batch.step`` (wall), the kernel's part of it (the wall time 
 time on 2 threads at the same CPU time; CPU time that grows with the threads is work added by
 threading (contention), wall time that does not halve at the same CPU time is the threads
 waiting (an idle core, a chunk left to one thread, another process holding a core).
+
+Each compiled call (``batch_step.run``: one chunk of worlds on one thread) is also timed on its
+thread, by wall and by the thread's CPU time: per world-step, ``calls_cpu_us`` is the CPU of
+the calls on every thread (the physics' cost, without the Python around them; at 2 threads
+against 1 it shows contention: the two cores slowing each other); per thread, ``busy`` is the
+share of the kernel's wall time that thread spent in calls (the rest it waited: for the other
+thread's last chunk, for Python's lock between chunks, to be woken); ``calls`` is the compiled
+calls per step; ``same_thread`` the share of world-steps made on the same thread as the
+world's previous step (a world that moves between threads frees its old stores in the other
+thread's allocator arena and finds its lines in the other core's cache). On a loaded machine
+run it at real-time priority (``chrt -f 10``, root) or its threads seldom run at once.
 """
 
 from __future__ import annotations
@@ -29,26 +40,86 @@ DT = 1.0 / 60.0
 
 
 def _round(n: int, steps: int, threads: int) -> dict:
+    import threading
+
+    import numpy as np
+
     import impulse2d as i2d
+    from impulse2d._dynamics import batch_step
     batch = i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads)
     kernel = [0.0]
     run = batch._run
+    calls = []  # (thread, worlds, wall s, thread CPU s) of every compiled call
+    owner = np.full(n, -1)  # the thread that made each world's last step
+    same = [0, 0]  # world-steps on the same thread as the world's previous one, of those
+    compiled = batch_step.run
 
     def timed(which):
         seconds = run(which)  # (its own wall time: the kernel's calls on every thread)
         kernel[0] += seconds
         return seconds
 
+    def call(refs, which, *rest):
+        t, c = time.perf_counter(), time.thread_time()
+        compiled(refs, which, *rest)
+        wall, cpu = time.perf_counter() - t, time.thread_time() - c
+        # (the thread arguments, if the kernel shares the worlds out: a call of this tree)
+        calls.append((threading.get_ident(), which, wall, cpu, rest[3] if len(rest) > 3
+                      else None))
+        return wall
+
+    def stepped_by(which, share) -> np.ndarray:
+        """The share (thread) that stepped each world of ``which``, from the claims of 2
+        threads sharing it in the kernel (step_batch): in each part the owner's walk up and
+        the other's walk down met where a claim found another's (a count of 2)."""
+        claimed, _, shares = share
+        by = np.empty(which.shape[0], dtype=np.int64)
+        for part in range(shares):
+            lo, hi = which.shape[0] * part // shares, which.shape[0] * (part + 1) // shares
+            met = lo + np.flatnonzero(claimed[lo:hi] >= 2)
+            end = hi if not met.shape[0] else (
+                met.max() if met.shape[0] > 1 or met[0] == lo else met[0] + 1)
+            by[lo:end] = part
+            by[end:hi] = 1 - part
+        return by
+
     batch._run = timed
-    batch.step(DT)  # (the first step checks every world and makes it ready: not counted)
-    kernel[0] = 0.0
-    t, c = time.perf_counter(), time.process_time()
-    for _ in range(steps):
-        batch.step(DT)
-    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    batch_step.run = call
+    try:
+        batch.step(DT)  # (the first step checks every world and makes it ready: not counted)
+        kernel[0] = 0.0
+        busy: dict = {}
+        cpu_calls = 0.0
+        ncalls = 0
+        t, c = time.perf_counter(), time.process_time()
+        for _ in range(steps):
+            calls.clear()
+            batch.step(DT)
+            ncalls += len(calls)
+            ids = sorted({tid for tid, *_ in calls})
+            for tid, which, wall, cpu, share in calls:
+                k = ids.index(tid)
+                busy[k] = busy.get(k, 0.0) + wall
+                cpu_calls += cpu
+            if calls[0][4] is not None and calls[0][4][0].shape[0]:  # shared in the kernel
+                which = calls[0][1]
+                now = stepped_by(which, calls[0][4])
+            else:  # a chunk a call
+                which = np.concatenate([c[1] for c in calls])
+                now = np.concatenate([np.full(c[1].shape[0], ids.index(c[0])) for c in calls])
+            before = owner[which]
+            same[0] += int(np.count_nonzero(before == now))
+            same[1] += int(np.count_nonzero(before >= 0))
+            owner[which] = now
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+    finally:
+        batch_step.run = compiled
     per = 1e6 / (n * steps)
     return {"step_us": wall * per, "kernel_us": kernel[0] * per,
-            "python_us": (wall - kernel[0]) * per, "cpu_us": cpu * per}
+            "python_us": (wall - kernel[0]) * per, "cpu_us": cpu * per,
+            "calls_cpu_us": cpu_calls * per, "calls": ncalls / steps,
+            "busy": [busy[k] / kernel[0] for k in sorted(busy)],
+            "same_thread": same[0] / max(same[1], 1)}
 
 
 def main(argv=None) -> dict:
@@ -68,9 +139,11 @@ def main(argv=None) -> dict:
             if best[threads] is None or r["step_us"] < best[threads]["step_us"]:
                 best[threads] = r
     for threads, r in best.items():
-        out[f"threads_{threads}"] = {k: round(v, 3) for k, v in r.items()}
+        out[f"threads_{threads}"] = {k: [round(x, 3) for x in v] if isinstance(v, list)
+                                     else round(v, 3) for k, v in r.items()}
     out["kernel_speedup"] = round(best[1]["kernel_us"] / best[2]["kernel_us"], 3)
     out["step_speedup"] = round(best[1]["step_us"] / best[2]["step_us"], 3)
+    out["calls_cpu_growth"] = round(best[2]["calls_cpu_us"] / best[1]["calls_cpu_us"], 3)
     out["load_after"] = os.getloadavg()[0]
     print(json.dumps(out))
     if args.json:

@@ -87,7 +87,7 @@ def _trace(envs, steps, seed):
     out = [obs]
     for _ in range(steps):
         out.extend(envs.step(envs.action_space.sample())[:4])
-    beside = envs.batch._meanwhile_s > 0.0  # (timed only by WorldBatch._run_around)
+    beside = envs.batch._beside > 0  # (counted only by WorldBatch._run_around)
     envs.close()
     return out, beside
 

@@ -100,10 +100,7 @@ class WorldBatch:
         # the worlds' references and step arguments, and what each was made from
         self._state = _ready.ReadyState(worlds)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
-        # _run_around's sizing: the last wall time of its meanwhile per held world, and of
-        # the kernel per world and thread (s)
-        self._meanwhile_s = 0.0
-        self._world_s = 0.0
+        self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
 
     @classmethod
     def replicate(cls, world, n: int, threads: int | None = None) -> "WorldBatch":
@@ -273,92 +270,51 @@ class WorldBatch:
     def _run_around(self, first: np.ndarray, held: np.ndarray, gather, args, meanwhile,
                     dt: float) -> tuple:
         """The kernel over the worlds ``first`` on the helper threads while this thread runs
-        ``meanwhile()``, then the worlds ``held`` made ready (:func:`._batch_ready.prepare`
-        of them alone) and stepped last, this thread joining in. Returns the kernel's wall
-        time (s), the worlds ``held`` it stepped and those left to ``World.step``; raises
-        :class:`_Meanwhile` (after the helpers finished ``first``) if ``meanwhile`` raised.
+        ``meanwhile()``, this thread joining in after it; then the worlds ``held`` made ready
+        (:func:`._batch_ready.prepare` of them alone) and stepped last, on every thread.
+        Returns the kernel's wall time (s), the worlds ``held`` it stepped and those left to
+        ``World.step``; raises :class:`_Meanwhile` (after the helpers finished ``first``) if
+        ``meanwhile`` raised.
 
-        A helper needs Python's lock between two chunks of worlds, which this thread holds
-        while ``meanwhile`` runs Python: so each helper's first chunk is sized to last about
-        twice as long as ``meanwhile`` did the last time, per held world (:attr:`_meanwhile_s`),
-        at the kernel's last time per world and thread (:attr:`_world_s`), at most a thread's
-        share of the worlds; the rest go in chunks taken as threads come free, as
-        :meth:`_spread` hands them out."""
+        Each thread makes one call over ``first``, which shares the worlds out itself
+        (:func:`._dynamics.batch_step.step_batch`): while ``meanwhile`` runs Python here, each
+        helper steps its own part and then takes this thread's part from its back, needing
+        Python's lock only to begin and to end; this thread, after ``meanwhile``, steps what
+        they left of its part, from the front."""
         state = self._state
         refs, results = state.refs, state.results
         run = _threads.serial(_batch.run)
-        helpers = min(self._threads, first.shape[0] + 1) - 1
-        n = first.shape[0]
-        lead = 0
-        if helpers and self._world_s > 0.0:
-            # twice the estimate (a helper that runs out of its chunk waits for the lock; one
-            # that overruns leaves this thread the smaller chunks), at most each thread's share
-            lead = min(n * helpers // (helpers + 1),
-                       int(2.0 * self._meanwhile_s * held.shape[0] / self._world_s) * helpers)
-        bounds = (np.linspace(0, lead, helpers + 1).astype(np.int64).tolist()[:-1]
-                  + np.linspace(lead, n, min(n - lead, 8 * self._threads) + 1)
-                  .astype(np.int64).tolist()) if n else [0]
-        chunks = [(first, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-        later = [held[:0]]
-        ready = threading.Event()
-        started = threading.Event()  # (a helper has its first chunk: see below)
-        take = threading.Lock()
+        mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
+        started = threading.Event()  # (a helper has begun: see below)
 
-        def next_chunk():
-            while True:
-                with take:
-                    if chunks:
-                        return chunks.pop(0)
-                if not ready.is_set():
-                    started.set()
-                    ready.wait()  # (the held worlds come once meanwhile is done)
-                    continue
-                with take:
-                    if later[0].shape[0]:
-                        which, later[0] = later[0], held[:0]
-                        return which, 0, which.shape[0]
-                return None
-
-        def worker() -> None:
-            while (chunk := next_chunk()) is not None:
-                which, lo, hi = chunk
-                started.set()
-                run(refs, which[lo:hi], args, results, gather)
+        def helper(share) -> None:
             started.set()
+            run(refs, first, args, results, gather, share)
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._threads - 1,
-                                            thread_name_prefix="impulse2d-batch")
         t0 = perf_counter()
-        futures = [self._pool.submit(worker) for _ in range(helpers)]
+        futures = [self._workers().submit(helper, share) for share in theirs]
         try:
-            if helpers:
-                # a helper needs Python's lock to begin, which meanwhile's Python would hold
-                # for up to the interpreter's switch interval (5 ms): wait (the lock
-                # released) until one has its first chunk
+            # a helper needs Python's lock to begin, which meanwhile's Python would hold for
+            # up to the interpreter's switch interval (5 ms): wait (the lock released) until
+            # one has begun
+            if theirs:
                 started.wait()
-            t1 = perf_counter()
             meanwhile()
-            self._meanwhile_s = (perf_counter() - t1) / held.shape[0]
+            self._beside += 1
             stepped, slow = _ready.prepare(state, dt, held)
             # (the writes, if any, are in their rows of args already: only the arguments;
             # args may be the batch's own rows, then this copies them onto themselves)
             args[stepped, :_batch.ARGUMENTS] = state.args[stepped]
-            later[0] = stepped
         except BaseException as cause:
-            ready.set()
-            for f in futures:
+            for f in futures:  # (the helpers step all of first: theirs, then this thread's)
                 f.result()
             raise _Meanwhile(perf_counter() - t0, cause) from cause
-        ready.set()
-        worker()
+        run(refs, first, args, results, gather, mine)
         for f in futures:
             f.result()
-        seconds = perf_counter() - t0
-        total = n + stepped.shape[0]
-        if total:
-            self._world_s = seconds * self._threads / total
-        return seconds, stepped, slow
+        if stepped.shape[0]:
+            self._run(stepped, gather, args)
+        return perf_counter() - t0, stepped, slow
 
     def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
@@ -369,12 +325,28 @@ class WorldBatch:
         if args is None:
             args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
-        if min(self._threads, which.shape[0]) <= 1:
+        threads = min(self._threads, which.shape[0])
+        if threads <= 1:
             return run(refs, which, args, results, gather)
+        # one call per thread, which shares the worlds out itself (step_batch: each thread
+        # its part, then what is left of the others'): no Python between chunks, the threads
+        # ending within a world-step of each other, each world on the same thread every step
         t0 = perf_counter()
-        self._spread(which.shape[0], lambda lo, hi: run(refs, which[lo:hi], args, results,
-                                                        gather))
+        mine, *theirs = _batch.thread_arguments(which.shape[0], threads)
+        helpers = [self._workers().submit(run, refs, which, args, results, gather, share)
+                   for share in theirs]
+        run(refs, which, args, results, gather, mine)
+        for h in helpers:
+            h.result()
         return perf_counter() - t0
+
+    def _workers(self) -> ThreadPoolExecutor:
+        """The batch's helper threads (:attr:`threads` - 1: the caller works too), started at
+        their first use."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads - 1,
+                                            thread_name_prefix="impulse2d-batch")
+        return self._pool
 
     def _spread(self, n: int, work) -> None:
         """``work(lo, hi)`` over ``range(n)`` in chunks that the threads take as they come
@@ -396,10 +368,7 @@ class WorldBatch:
                     return
                 work(*chunk)
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._threads - 1,
-                                            thread_name_prefix="impulse2d-batch")
-        helpers = [self._pool.submit(worker) for _ in range(threads - 1)]
+        helpers = [self._workers().submit(worker) for _ in range(threads - 1)]
         worker()
         for h in helpers:
             h.result()

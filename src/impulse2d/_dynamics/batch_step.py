@@ -5,7 +5,8 @@ references (:mod:`.world_ref`), each with its own arguments: a row of :data:`ARG
 rest of what a step reads is in the world's step row, :data:`.step.STEP_ROW`, as for a world
 alone). It
 releases Python's global lock, so :class:`~impulse2d.WorldBatch` calls it from several Python
-threads at once, each on its own share of the worlds. A world's step inside is exactly the
+threads at once, which share the worlds out among themselves as they go (one call per thread
+and batch step; see :func:`step_batch`). A world's step inside is exactly the
 one ``World.step`` makes (same kernel, same arguments, and each world's step serial), so its
 bits do not depend on the batch, its neighbours or the threads.
 
@@ -35,6 +36,7 @@ from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC
 from .._sleep import awake_changed, wake_touching
+from .atomics import fetch_add
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
 from .world_ref import WorldStoresType, borrow
@@ -312,7 +314,8 @@ def write_world(world, i, rows, nb, a):
 
 
 @gil_free_kernel
-def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching):
+def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+               claimed, share, shares):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
     returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
@@ -320,6 +323,21 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     as after ``World.step``. The next worlds are prefetched before each step: the arrays of
     the next (:func:`prefetch_world`), the reference of the one after it
     (:func:`prefetch_reference`), the header of the third.
+
+    **Threads.** With ``claimed`` empty, this call steps every world of ``which``. Else
+    ``shares`` threads each make this call at once, thread ``share`` (0 to ``shares - 1``),
+    with the same ``which`` and ``claimed`` (int64, one zero per entry of ``which``): each
+    thread steps its own contiguous part of ``which`` (its ``share``-th of ``shares``) from
+    the front, then the other threads' parts from the back, each world claimed first
+    (``claimed[k]`` raised atomically: the thread that found it 0 steps it). A claim that
+    finds another thread's means that the two walks over that part met: the rest of it is
+    taken. So every world is stepped exactly once, by its own part's thread but for the few
+    near where the walks met, and a thread that finds its part done takes worlds from the
+    others' until none is left: the threads end within about one world-step of each other,
+    in one call each (no Python between chunks), each thread's prefetch running ahead of it
+    through its whole part, and from one batch step to the next a world is stepped by the
+    same thread (its new stores allocated and its old ones freed in that thread's allocator
+    arena, its lines in that core's caches).
 
     Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
     for its step and taken back after it, grown there if the world needed more, so that the
@@ -344,40 +362,51 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     lent_i = np.zeros(0, dtype=np.int64)
     lent_f = np.zeros((0, 3))
     n = which.shape[0]
-    for k in range(n):
-        i = which[k]
-        # the worlds ahead in three stages, each finding in the cache what the one before
-        # asked for: a reference's header 3 worlds ahead, its payload 2 ahead, the arrays its
-        # descriptors point at 1 ahead (a stage that read a line out of the cache would wait
-        # for it; a prefetch does not)
-        if k + 3 < n:
-            _prefetch_line(_reference_head(refs, which[k + 3]))
-        if k + 2 < n:
-            prefetch_reference(_reference_head(refs, which[k + 2]))
-        if k + 1 < n:
-            prefetch_world(refs[which[k + 1]])
-        a = args[i]
-        world = refs[i]
-        if not write_world(world, i, rows, positions.shape[1], a):
-            out[i, UNWRITTEN] = 1.0
-            continue
-        own_i = world.scratch
-        own_f = world.scratch_f
-        if lent_i.shape[0] < own_i.shape[0]:  # at least what the world itself holds
-            lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
-        if lent_f.shape[0] < own_f.shape[0]:
-            lent_f = np.zeros(own_f.shape)
-        world.scratch = lent_i
-        world.scratch_f = lent_f
-        status = step_kernel(world, a[DT], np.int64(WHOLE))  # not Literal[int](0): see WHOLE
-        lent_i = world.scratch  # (grown, if the step needed more)
-        lent_f = world.scratch_f
-        world.scratch = own_i
-        world.scratch_f = own_f
-        out[i, STATUS] = status
-        out[i, UNWRITTEN] = 0.0
-        if positions.shape[1] > 0:
-            gather_world(world, i, rows, positions, angles, velocities, awake, touching)
+    shared = claimed.shape[0] > 0
+    # walk 0: this thread's part, up; then (shared) each other thread's part, down
+    for walk in range(shares if shared else 1):
+        part = (share + walk) % shares
+        lo = n * part // shares
+        hi = n * (part + 1) // shares
+        d = 1 if walk == 0 else -1
+        first = lo if walk == 0 else hi - 1
+        for m in range(hi - lo):
+            k = first + d * m
+            if shared and fetch_add(claimed, k, 1) != 0:
+                break  # (the walks over this part met: another thread took the rest)
+            # the worlds ahead in three stages, each finding in the cache what the one
+            # before asked for: a reference's header 3 worlds ahead, its payload 2 ahead, the
+            # arrays its descriptors point at 1 ahead (a stage that read a line out of the
+            # cache would wait for it; a prefetch does not)
+            if lo <= k + 3 * d < hi:
+                _prefetch_line(_reference_head(refs, which[k + 3 * d]))
+            if lo <= k + 2 * d < hi:
+                prefetch_reference(_reference_head(refs, which[k + 2 * d]))
+            if lo <= k + d < hi:
+                prefetch_world(refs[which[k + d]])
+            i = which[k]
+            a = args[i]
+            world = refs[i]
+            if not write_world(world, i, rows, positions.shape[1], a):
+                out[i, UNWRITTEN] = 1.0
+                continue
+            own_i = world.scratch
+            own_f = world.scratch_f
+            if lent_i.shape[0] < own_i.shape[0]:  # at least what the world itself holds
+                lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
+            if lent_f.shape[0] < own_f.shape[0]:
+                lent_f = np.zeros(own_f.shape)
+            world.scratch = lent_i
+            world.scratch_f = lent_f
+            status = step_kernel(world, a[DT], np.int64(WHOLE))  # not Literal[int](0): WHOLE
+            lent_i = world.scratch  # (grown, if the step needed more)
+            lent_f = world.scratch_f
+            world.scratch = own_i
+            world.scratch_f = own_f
+            out[i, STATUS] = status
+            out[i, UNWRITTEN] = 0.0
+            if positions.shape[1] > 0:
+                gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 
 
 _step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
@@ -387,12 +416,26 @@ _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0))
               np.zeros((0, 0), dtype=np.bool_))
 """:func:`step_batch`'s gather arguments when it gathers nothing."""
 
-def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER) -> float:
+ALONE = (np.zeros(0, dtype=np.int64), 0, 1)
+""":func:`step_batch`'s thread arguments for a call that steps every world of ``which``."""
+
+
+def thread_arguments(n: int, threads: int) -> list:
+    """The thread arguments of :func:`step_batch` for ``threads`` calls at once over ``n``
+    worlds, one per call: its claims (zeros, shared), its share, the count."""
+    claimed = np.zeros(n, dtype=np.int64)
+    return [(claimed, t, threads) for t in range(threads)]
+
+
+def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
+        share=ALONE) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
     rows (and any joint rows written, :func:`write_world`) and the five state arrays it gathers
-    each world's state into after its step (:func:`gather_world`), or nothing."""
+    each world's state into after its step (:func:`gather_world`), or nothing. ``share``: this
+    thread's arguments when several step ``which`` at once (an entry of
+    :func:`thread_arguments`), or :data:`ALONE`."""
     t0 = perf_counter()
-    _step_batch.entry(refs, which, args, out, *gather)
+    _step_batch.entry(refs, which, args, out, *gather, *share)
     return perf_counter() - t0
 
 
