@@ -185,6 +185,10 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+    # what a first step leaves to a helper while the world steps (the search around the moved
+    # boxes: .step.LATER_SLOTS), in the cache too before this returns
+    from ._core.parallel import wait_later
+    wait_later()
 
     seconds = time.perf_counter() - t0
     if progress:

@@ -34,6 +34,9 @@ scaled to the step's wall time for the world's ``Profile``.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
 from .._collision.broadphase import search_pairs
@@ -154,8 +157,11 @@ def _update_bounds(world, pairs_dirty):
                            awake_shapes[: state[SHAPE_COUNT]], every)
     new_contacts = False
     if n_moved > 0 or pairs_dirty:
-        new_contacts = call_pairs(borrow(world, "verbs")[PAIRS],
-                                  (world, moved, n_moved, pairs_dirty))
+        table = borrow(world, "verbs")
+        # the search around the moved boxes not loaded yet (:data:`LATER_SLOTS`): the global
+        # search, whose pairs are the same bit for bit (:mod:`.pair_update`)
+        new_contacts = call_pairs(table[PAIRS], (world, moved, n_moved,
+                                                 pairs_dirty or table[MOVED_PAIRS] == 0))
     return n_moved, new_contacts
 
 
@@ -789,8 +795,46 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
                                      COLLIDE_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
-# a helper starts on them at the process's first compile, usually the first world's build
-lazy.FIRST_COMPILE.append(lambda: start_early(STAGE_KERNELS.values()))
+
+LATER_SLOTS = (MOVED_PAIRS,)
+"""Slots of the table of verbs a step does without while they hold 0, taking another way to
+the same bits: the search around the moved boxes (the global search instead,
+:func:`_update_bounds`; the same pairs, :mod:`.pair_update`). A world's first step never
+calls it (its pairs are dirty), so when it must be compiled, a helper process compiles it after
+the first step's units and this process loads it while the world steps
+(:func:`.._core.parallel.compile_units`' ``later``): 5.5 s of a cold start's compile that the
+first step no longer waits for."""
+_LATER_TABLES: list = []
+"""(weak reference to a table of verbs, slot) filled with 0 for a later unit not delivered
+yet; :func:`_later_ready` writes its address there."""
+_LATER_LOCK = threading.Lock()
+"""Held to read a later unit's address and note the table, and to write the tables noted: the
+unit is delivered by another thread (:func:`.._core.parallel.compile_units`)."""
+
+
+def _later_ready(unit) -> None:
+    """A later unit delivered (another thread): its address into the tables filled without it."""
+    with _LATER_LOCK:
+        waiting = []
+        for ref, slot in _LATER_TABLES:
+            table = ref()
+            if table is None:
+                continue
+            if STAGE_KERNELS[slot] is unit:
+                table[slot] = unit.compiled_address()
+            else:
+                waiting.append((ref, slot))
+        _LATER_TABLES[:] = waiting
+
+
+EARLY_SLOTS = (PAIRS, SEARCH_PAIRS)
+"""The stages a helper starts on at the process's first compile, usually the first world's build
+(:func:`.._core.parallel.start_early`): the pair search's two that every first step calls. The
+narrowphase is left to the first step's plan, which balances it with the solver and the
+contact passes against this process's step kernel: given early as well, the helper's share was
+fixed at about 22 s (the estimates above) before the plan saw the rest, and the soft step
+(9.8 s) could only go to this process, behind its step kernel and stores (20.6 s)."""
+lazy.FIRST_COMPILE.append(lambda: start_early([STAGE_KERNELS[slot] for slot in EARLY_SLOTS]))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""
@@ -889,14 +933,17 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     settings = world.settings
     exact = settings.solver == "direct"
     needed = needed_units(world, by_type)
+    # a later unit in the cache is loaded now, one not there compiled while the world steps
+    later = {slot: needed.pop(slot) for slot in LATER_SLOTS
+             if slot in needed and not needed[slot].cached_address()}
     units = list(dict.fromkeys(needed.values()))  # once each: pins and revolutes share
-    if not (_step.prepared and all(unit.compiled_address() for unit in units)):
+    if later or not (_step.prepared and all(unit.compiled_address() for unit in units)):
         # (else every kernel is at hand: a new world of a kind this process has stepped, as
         # each Gymnasium reset makes; the planning below cost ~40 us of such a first step)
         # The step kernel (and the stores' constructor) compile here; one signature each.
         step_compiles = not _step.prepared and not cached_signatures(step_kernel)
         own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-        compile_units(units, prepare_step, own_seconds)
+        compile_units(units, prepare_step, own_seconds, later=later.values(), ready=_later_ready)
     table = world._verbs
     if bool(table[LANE_PREPARE]) != (LANE_PREPARE in needed):
         sync_constraint_rows(world)  # (the rows' lanes change precision: read them first)
@@ -908,6 +955,11 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[SERIAL_COLLIDE] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
+    with _LATER_LOCK:
+        for slot, unit in later.items():
+            table[slot] = unit.compiled_address()  # (0 until it is delivered)
+            if not table[slot]:
+                _LATER_TABLES.append((weakref.ref(table), slot))
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
     table[THREADS] = _threads.slot(settings)
     table[THREAD_ROWS] = _threads.MIN_ROWS
