@@ -502,16 +502,9 @@ print(json.dumps({"first": first, "slot": int(world._verbs[verbs.MOVED_PAIRS]),
 """
 
 
-def test_the_search_around_moved_boxes_is_compiled_while_the_world_steps(tmp_path):
-    """A cold start's first step does not wait for the search around the moved boxes
-    (``step.LATER_SLOTS``): a helper compiles it after the first step's units and this
-    process loads it while the world steps, its slot 0 until then (the global search, the
-    same pairs); the trajectory is the one with it all along, bit for bit, and the next process
-    loads it from the cache."""
+def _cache_without_the_moved_search(tmp_path):
     from impulse2d._core import cache
 
-    reference = json.loads(_run(LATER_RUN).stdout)
-    assert reference["first"] == reference["slot"] == reference["address"] != 0
     copy = tmp_path / "impulse2d"
     shutil.copytree(cache.cache_root(), copy, ignore=shutil.ignore_patterns("*.tmp.*"))
     removed = [p for p in (copy / "_dynamics").iterdir()
@@ -519,6 +512,18 @@ def test_the_search_around_moved_boxes_is_compiled_while_the_world_steps(tmp_pat
     assert len(removed) >= 2  # its index and data file
     for path in removed:
         path.unlink()
+    return copy / "_dynamics"
+
+
+def test_the_search_around_moved_boxes_is_compiled_while_the_world_steps(tmp_path):
+    """A cold start's first step does not wait for the search around the moved boxes
+    (``step.LATER_SLOTS``): a helper compiles it after the first step's units and this
+    process loads it while the world steps, its slot 0 until then (the global search, the
+    same pairs); the trajectory is the one with it all along, bit for bit, and the next process
+    loads it from the cache."""
+    reference = json.loads(_run(LATER_RUN).stdout)
+    assert reference["first"] == reference["slot"] == reference["address"] != 0
+    _cache_without_the_moved_search(tmp_path)
     later = _run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path), IMPULSE2D_COMPILE_PROCESSES="2",
                  IMPULSE2D_QUIET=None)
     result = json.loads(later.stdout)
@@ -530,6 +535,24 @@ def test_the_search_around_moved_boxes_is_compiled_while_the_world_steps(tmp_pat
     assert max(abs(y - 0.6 - 1.1 * k) for k, (_, y) in enumerate(result["positions"][1:])) > 0.5
     again = json.loads(_run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
     assert again["first"] != 0 and again["stats"] == [1, 0]  # the cache is whole
+
+
+def test_a_run_that_ends_before_the_search_around_moved_boxes_leaves_it_to_its_helper(
+        tmp_path):
+    """A process that ends right after its first step does not wait for its later unit: the
+    helper finishes it alone and puts it into the cache, and the next process loads it."""
+    import time
+
+    folder = _cache_without_the_moved_search(tmp_path)
+    short = LATER_RUN.split("first = ")[0] + "print(int(world._verbs[verbs.MOVED_PAIRS]))\n"
+    assert _run(short, NUMBA_CACHE_DIR=str(tmp_path),
+                IMPULSE2D_COMPILE_PROCESSES="2").stdout.strip() == "0"
+    t0 = time.monotonic()
+    while (time.monotonic() - t0 < 500
+           and not list(folder.glob("pair_update.pairs_after_moves-*.nbi"))):
+        time.sleep(0.2)  # (its data file is copied first, then the index)
+    again = json.loads(_run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
+    assert again["first"] != 0 and again["stats"] == [1, 0]  # loaded, not compiled
 
 
 WARMUP_LEAVES = """

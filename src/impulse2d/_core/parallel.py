@@ -28,9 +28,15 @@ A unit the world's first step does not call (its ``later`` units: the search aro
 boxes, which a step that lacks it replaces by the global search, the same pairs) goes to a
 helper after all the others: the first step waits only for the rest, and a thread of this
 process loads the later unit once its helper delivers it and hands it to the step
-(``ready``), while the world steps. A process that ends first waits for it (the thread is not
-a daemon), so the cache always ends up whole; anything that needs a later unit at once waits
-for its helper rather than compiling it again.
+(``ready``), while the world steps. The helper copies a later unit's files into this process's
+cache itself, so a process that ends first leaves it to finish on its own (it then removes its
+own directory): waiting for it at the exit made a short cold run end later than before (a
+cold ``pyramid_20`` that exits after its first step by the later unit's 4-5 s), and the
+cache still ends up whole. While such a helper runs, a file beside the unit's cache files
+names it (:func:`_later_marker`), so that the next processes, warm runs started before it is
+done, do without the unit rather than each starting a helper of their own to compile it again
+(they would all compete for the cores). Anything that needs a later unit at once waits for its
+helper rather than compiling it again.
 
 Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
@@ -50,6 +56,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import warnings
 
 
@@ -71,6 +78,10 @@ HELPER_START_SECONDS = 2.0
 registries (1.5 s measured on the 2-core CI machine)."""
 MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
+MARKER_SECONDS = 600.0
+"""How long a later unit's marker (:func:`_later_marker`) is believed: far longer than its
+helper takes on a loaded machine (the search around the moved boxes: under 2 minutes of
+wall after a cold ``pyramid_20``'s first step at load 15, BENCHMARKS.md session 17)."""
 
 
 def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy=()):
@@ -113,6 +124,8 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
     return mine, helpers
 
 
+_ROOT_PREFIX = "impulse2d-compile-"
+"""The start of a helper's cache directory's name (a temporary directory)."""
 _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
            "from impulse2d._core.parallel import helper_main; helper_main(sys.argv[2:])")
 
@@ -130,7 +143,7 @@ class _Helper:
         self.later = []  # (units compiled after all of ``units``, delivered in the background)
         self.ready = None
         self.thread = None
-        self.root = tempfile.mkdtemp(prefix="impulse2d-compile-")
+        self.root = tempfile.mkdtemp(prefix=_ROOT_PREFIX)
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
                    IMPULSE2D_QUIET="1")
         # its stderr into a file (read only if it fails: a pipe left unread could fill)
@@ -148,18 +161,23 @@ class _Helper:
             self.units.extend(units)
 
     def add_later(self, units, ready) -> None:
-        """Give the running helper units to compile after all the others: :meth:`deliver`
-        waits only for the others, and a thread copies each of these into this process's
-        cache as it comes, loads it and calls ``ready(unit)``. Sent after every :meth:`add`."""
-        if self._send(units):
+        """Give the running helper units to compile after all the others, each with this
+        process's cache directory of its kernel, which the helper copies its files into:
+        :meth:`deliver` waits only for the others, and a thread loads each of these as it
+        comes and calls ``ready(unit)``. Sent after every :meth:`add`."""
+        units = [u for u in units if _cache_path(u)]  # (no cache: nothing to deliver into)
+        if self._send(units, later=True):
             self.later.extend(units)
             self.ready = ready
+            for unit in units:
+                _write_marker(unit, self.process.pid)
 
-    def _send(self, units) -> bool:
+    def _send(self, units, later=False) -> bool:
         if not units:
             return False
         try:
-            self.process.stdin.write("".join(f"{u.key}\n" for u in units))
+            self.process.stdin.write("".join(
+                f"{u.key}\t{_cache_path(u)}\n" if later else f"{u.key}\n" for u in units))
             self.process.stdin.flush()
         except (OSError, ValueError):
             return False  # (it has died: deliver() reports it, and the units compile here)
@@ -196,7 +214,9 @@ class _Helper:
             why = f"{type(exc).__name__}: {exc}"  # what was not delivered is compiled here
             self.later = []
         if self.later:
-            self.thread = threading.Thread(target=self._deliver_later, name="impulse2d-later")
+            # (a daemon: a process that ends leaves the helper to finish, see the module)
+            self.thread = threading.Thread(target=self._deliver_later, name="impulse2d-later",
+                                           daemon=True)
             self.thread.start()
         else:
             self._end()
@@ -207,17 +227,16 @@ class _Helper:
                           RuntimeWarning, stacklevel=2)
 
     def _deliver_later(self) -> None:
-        """The thread of :meth:`add_later`: each later unit's files copied into this process's
-        cache as the helper names them, the unit loaded from there (never compiled here: a
-        unit the helper did not deliver is left to the next process that needs it) and
-        handed to ``ready``; then the helper's end."""
+        """The thread of :meth:`add_later`: each later unit, once the helper names it (its
+        files in this process's cache), loaded from there (never compiled here: a unit the
+        helper did not deliver is left to the next process that needs it) and handed to
+        ``ready``; then the helper's end."""
         later = {unit.key: unit for unit in self.later}
         try:
             for line in self.process.stdout:
-                key, files = json.loads(line)
+                key, _ = json.loads(line)
                 unit = later.get(key)
                 if unit is not None:
-                    _adopt(unit, files)
                     if unit.must_compile() is False:
                         unit.address()
                         self.ready(unit)
@@ -301,17 +320,57 @@ def hold_early() -> None:
 
 
 def _stop_early(helper) -> None:
-    if helper.process.poll() is None:
+    if helper.process.poll() is None and not helper.later:  # (later units: it finishes alone)
         helper.stop()
+
+
+def _cache_path(unit):
+    """This process's cache directory of ``unit``'s kernel (None: not cached)."""
+    cache = getattr(getattr(unit, "dispatcher", None), "_cache", None)
+    return getattr(cache, "_cache_path", None)
+
+
+def _later_marker(directory: str, key: str) -> str:
+    """The file naming the helper (its process id) that compiles the later unit ``key`` into
+    the cache directory ``directory``, while it does."""
+    return os.path.join(directory, f"{key}.later")
+
+
+def _write_marker(unit, pid: int) -> None:
+    try:
+        with open(_later_marker(_cache_path(unit), unit.key), "w") as marker:
+            marker.write(str(pid))
+    except OSError:
+        pass  # (only saves other processes' time)
+
+
+def _compiled_elsewhere(unit) -> bool:
+    """Whether a live helper (of this process or another) is compiling the later ``unit``
+    into this cache (:func:`_later_marker`)."""
+    directory = _cache_path(unit)
+    if directory is None:
+        return False
+    path = _later_marker(directory, unit.key)
+    try:
+        with open(path) as marker:
+            os.kill(int(marker.read()), 0)
+        # (a process id is reused: a marker older than any helper's compile is stale too)
+        return time.time() - os.path.getmtime(path) < MARKER_SECONDS
+    except (OSError, ValueError):
+        return False  # (no marker, or its helper has ended: a stale marker)
 
 
 def _adopt(unit, files) -> None:
     """Copy a unit's cache files (``files``: the helper's directory and file names) into this
     process's cache of the unit's kernel."""
-    cache = getattr(unit.dispatcher, "_cache", None)
-    target = getattr(cache, "_cache_path", None)
+    target = _cache_path(unit)
     if not files or target is None:
         return
+    _copy_files(files, target)
+
+
+def _copy_files(files, target) -> None:
+    """Copy ``files`` (a directory and file names) into the directory ``target``."""
     os.makedirs(target, exist_ok=True)
     directory, names = files
     # Data files first: an index is only ever seen with the data it names.
@@ -348,6 +407,9 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
             helpers_can = False
     if later and not helpers_can:
         units, later = [*units, *later], []
+    # (a unit another process's helper is compiling: done without here; the next process loads
+    # it)
+    later = [unit for unit in later if not _compiled_elsewhere(unit)]
     _PLANNED[:] = [True]
     helpers = list(_EARLY)  # a helper started early (start_early) is this plan's now
     _EARLY.clear()
@@ -420,15 +482,19 @@ def wait_later(unit=None) -> None:
 
 def helper_main(argv) -> None:
     """A helper: ``argv`` is the package directory the parent uses, then the keys of the units
-    to compile. Prints, as JSON, each unit's cache directory and file names."""
+    to compile. Prints, as JSON, each unit's cache directory and file names. A unit sent with
+    a directory (a later unit: :meth:`_Helper.add_later`) has its files copied there first;
+    once the parent has gone (its output closed), this removes its own cache directory when
+    done."""
     expected, keys = argv[0], argv[1:]
     if os.path.realpath(PACKAGE_DIR) != os.path.realpath(expected):
         sys.exit(f"impulse2d helper: imported {PACKAGE_DIR}, not {expected}")
     import impulse2d  # noqa: F401  (creates every LazyKernel)
-    done = set()
+    done, orphan = set(), False
     # the keys given, then those sent on stdin (compile_units), until it is closed; each
     # unit's files said as soon as they are there (a line of JSON: its key, directory, names)
-    for key in itertools.chain(keys, (line.strip() for line in sys.stdin)):
+    for line in itertools.chain(keys, sys.stdin):
+        key, _, target = line.strip().partition("\t")
         if not key or key in done:
             continue
         done.add(key)
@@ -438,7 +504,20 @@ def helper_main(argv) -> None:
         prefix = cache._cache_file._index_name[:-len(".nbi")] + "."
         directory = cache._cache_path
         names = [n for n in os.listdir(directory) if n.startswith(prefix)]
-        print(json.dumps([key, [directory, names]]), flush=True)
+        if target:
+            _copy_files((directory, names), target)
+            try:
+                os.unlink(_later_marker(target, key))
+            except OSError:
+                pass
+        if not orphan:
+            try:  # (the file descriptor itself: a closed pipe fails here, not at the exit)
+                os.write(1, (json.dumps([key, [directory, names]]) + "\n").encode())
+            except BrokenPipeError:
+                orphan = True  # (the parent has gone: the later units go on into its cache)
+    root = os.environ.get("NUMBA_CACHE_DIR", "")
+    if orphan and os.path.basename(root).startswith(_ROOT_PREFIX):  # (its own, _Helper's)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 __all__ = ["compile_units", "wait_later", "plan", "helper_main", "start_early", "hold_early",
