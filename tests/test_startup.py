@@ -251,46 +251,10 @@ def test_the_compile_plan_keeps_pinned_units_here_and_balances_the_rest_around_t
     assert mine == [velocity, accel] and helpers == [[pairs, solver, narrow]]
 
 
-def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
-        monkeypatch):
-    from impulse2d._core import parallel
-
-    order = []
-
-    class Unit(_Unit):
-        def must_compile(self):
-            return True
-
-        def address(self):
-            order.append(self.what)
-            return 1
-
-    class Helper:
-        def __init__(self, units):
-            self.units = units
-            self.later = []
-            order.append("helper started: " + ",".join(u.what for u in units))
-
-        def deliver(self):
-            order.append("helper delivered")
-
-    monkeypatch.setattr(parallel, "PROCESSES", 2)
-    monkeypatch.setattr(parallel, "_Helper", Helper)
-    monkeypatch.setattr(parallel, "_EARLY", [])  # (no early helper of this session's)
-    monkeypatch.setattr(parallel.lazy, "JIT", True)
-    pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
-    parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
-                           pinned=[pairs], then=lambda: order.append("then"))
-    assert order == ["helper started: group", "own", "pairs", "solver", "then",
-                     "helper delivered", "pairs", "solver", "group"]
-
-
-@pytest.mark.parametrize("processes", [2, 1])
-def test_later_units_go_to_a_helper_after_the_rest_and_no_one_waits_for_them(monkeypatch,
-                                                                              processes):
-    """A later unit (one the first step does not call: ``step.LATER_SLOTS``) is sent to a
-    helper after its other units and is neither compiled nor waited for here; with no helper
-    (one process) it compiles here with the rest, as before."""
+def _fake_compiles(monkeypatch, processes=2):
+    """``parallel`` with fake helpers (:func:`.parallel.compile_units` plans for ``processes``,
+    no early helper, no later unit given yet), a unit class that must compile, and the list
+    both write what happens to, in order."""
     from impulse2d._core import parallel
 
     order = []
@@ -317,9 +281,29 @@ def test_later_units_go_to_a_helper_after_the_rest_and_no_one_waits_for_them(mon
 
     monkeypatch.setattr(parallel, "PROCESSES", processes)
     monkeypatch.setattr(parallel, "_Helper", Helper)
-    monkeypatch.setattr(parallel, "_EARLY", [])
+    monkeypatch.setattr(parallel, "_EARLY", [])  # (no early helper of this session's)
     monkeypatch.setattr(parallel, "_LATER", {})
     monkeypatch.setattr(parallel.lazy, "JIT", True)
+    return parallel, Unit, order
+
+
+def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
+        monkeypatch):
+    parallel, Unit, order = _fake_compiles(monkeypatch)
+    pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
+    parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
+                           pinned=[pairs], then=lambda: order.append("then"))
+    assert order == ["helper started: group", "own", "pairs", "solver", "then",
+                     "helper delivered", "pairs", "solver", "group"]
+
+
+@pytest.mark.parametrize("processes", [2, 1])
+def test_later_units_go_to_a_helper_after_the_rest_and_no_one_waits_for_them(monkeypatch,
+                                                                              processes):
+    """A later unit (one the first step does not call: ``step.LATER_SLOTS``) is sent to a
+    helper after its other units and is neither compiled nor waited for here; with no helper
+    (one process) it compiles here with the rest, as before."""
+    parallel, Unit, order = _fake_compiles(monkeypatch, processes)
     pairs, solver, moved = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("moved", 5.5)
     parallel.compile_units([pairs, solver], lambda: order.append("own"), 19.0, later=[moved],
                            ready=lambda unit: order.append("ready"))
