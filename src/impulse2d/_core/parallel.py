@@ -239,7 +239,8 @@ class _Helper:
                 if unit is not None:
                     if unit.must_compile() is False:
                         unit.address()
-                        self.ready(unit)
+                        if self.ready is not None:
+                            self.ready(unit)
         except (OSError, ValueError):
             pass  # (nothing depends on it: a step without a later unit takes another way)
         finally:
