@@ -70,11 +70,12 @@ if what == "pyramid":
     world = i2d.World()
     build_scene(world, "pyramid", base=20)
     world.step(1.0 / 60.0)
+    first = {"first_step_wall_s": time.perf_counter() - t0, "first_step_cpu_s": time.process_time()}
     digest = world.state_hash()
 else:
     i2d.warmup(all_kernels=True, progress=False)
-    digest = None
-print(json.dumps({"wall_s": time.perf_counter() - t0, "hash": digest}))
+    digest, first = None, {}
+print(json.dumps({"wall_s": time.perf_counter() - t0, "hash": digest, **first}))
 """
 
 
@@ -127,6 +128,9 @@ def report(result: dict, top: int) -> None:
     print(f"{result['what']} ({result['src']}): {result['process_wall_s']:.1f} s wall, "
           f"{total:.1f} s CPU in {len(procs)} processes, load {result['load_1min']}"
           + (f", state hash {result['hash']}" if result.get("hash") else ""))
+    if "first_step_cpu_s" in result:  # (the main process's, from its start: import, build, step)
+        print(f"first step done at {result['first_step_wall_s']:.1f} s wall, "
+              f"{result['first_step_cpu_s']:.1f} s of the main process's CPU")
     owns = []
     for d in procs:
         units = [r for r in d["rows"] if r["depth"] == 0]
