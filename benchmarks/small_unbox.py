@@ -9,9 +9,9 @@ Numba's structref unboxing (``numba.experimental.structref.define_boxing``) read
 it and misses CPython's type-attribute cache, which keys on the name's address (under
 callgrind, 1,042 instructions of the step entry's 1,707 a call besides the kernel:
 BENCHMARKS.md, ``small41``). ``interned`` unboxes the same proxy through one interned name
-object kept in a global of the compiled module, so the lookup hits the cache: the form
-``world_ref.py``'s boxing could take (it loads from Numba's cache as well: checked with
-``cache=True`` in a scratch copy). The kernels take the reference, a float and an int and
+object kept in a global of the compiled module, so the lookup hits the cache: the engine's own
+unboxing since session 17 (``world_ref.unbox_by_interned_name``; it loads from Numba's cache
+as well: checked with ``cache=True`` in a scratch copy). The kernels take the reference, a float and an int and
 return an int, as the step kernel's entry does (``step_kernel(world, dt, phase)``), and release
 the GIL as it does; each reads one field, so the work besides the call is nil. CPU ns a call (``time.process_time``), least and median of the
 rounds, the two types alternating round by round.
@@ -25,21 +25,22 @@ import statistics
 import time
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
 from numba.experimental import structref
-from numba.extending import NativeValue, box, unbox
+from numba.extending import box, unbox
+
+from impulse2d._dynamics.world_ref import box_proxy, unbox_by_interned_name
 
 
 @structref.register
 class PlainType(types.StructRef):
-    """Unboxed by Numba's own code (the step's reference today)."""
+    """Unboxed by Numba's own code (the step's reference until session 17)."""
 
 
 @structref.register
 class InternedType(types.StructRef):
-    """Unboxed through an interned ``_meminfo``."""
+    """Unboxed through an interned ``_meminfo``, as the engine's reference is since session 17
+    (:func:`impulse2d._dynamics.world_ref.unbox_by_interned_name`)."""
 
 
 class Plain(structref.StructRefProxy):
@@ -53,42 +54,8 @@ class Interned(structref.StructRefProxy):
 structref.define_boxing(PlainType, Plain)
 
 
-@box(InternedType)
-def _box_interned(typ, val, c):
-    """As Numba's structref boxing (a proxy made by the class's constructor)."""
-    utils = structref._Utils(c.context, c.builder, typ)
-    meminfo = utils.get_struct_ref(val).meminfo
-    boxed = c.box(types.MemInfoPointer(types.voidptr), meminfo)
-    ctor = c.pyapi.unserialize(c.pyapi.serialize_object(Interned._numba_box_))
-    ty = c.pyapi.unserialize(c.pyapi.serialize_object(typ))
-    res = c.pyapi.call_function_objargs(ctor, [ty, boxed])
-    for obj in (ctor, ty, boxed):
-        c.pyapi.decref(obj)
-    return res
-
-
-@unbox(InternedType)
-def _unbox_interned(typ, obj, c):
-    """Numba's structref unboxing with the attribute's name interned once: a global of the
-    wrapper's module, null when the code is loaded (compiled or from the cache), made by
-    ``PyUnicode_InternFromString`` on the first call and kept (its reference never given
-    back), so that every later call looks the attribute up by the same interned object."""
-    module = c.builder.module
-    slot = module.globals.get("impulse2d_meminfo_name")
-    if slot is None:
-        slot = ir.GlobalVariable(module, c.pyapi.pyobj, "impulse2d_meminfo_name")
-        slot.linkage = "internal"
-        slot.initializer = ir.Constant(c.pyapi.pyobj, None)
-    with c.builder.if_then(cgutils.is_null(c.builder, c.builder.load(slot)), likely=False):
-        name = c.context.insert_const_string(module, "_meminfo")
-        intern = c.pyapi._get_function(ir.FunctionType(c.pyapi.pyobj, [c.pyapi.cstring]),
-                                       name="PyUnicode_InternFromString")
-        c.builder.store(c.builder.call(intern, [name]), slot)
-    mi_obj = c.pyapi.object_getattr(obj, c.builder.load(slot))
-    mi = c.unbox(types.MemInfoPointer(types.voidptr), mi_obj).value
-    out = structref._Utils(c.context, c.builder, typ).new_struct_ref(mi)._getvalue()
-    c.pyapi.decref(mi_obj)
-    return NativeValue(out)
+box(InternedType)(box_proxy(Interned))
+unbox(InternedType)(unbox_by_interned_name)  # the engine's (world_ref.py)
 
 
 FIELDS = [("rows", types.Array(types.int64, 1, "C"))]

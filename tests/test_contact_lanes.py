@@ -296,6 +296,9 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
             assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), (kernel, signature)
             assert len(re.findall(r"\bvmulpd\s[^\n]*%ymm", asm)) >= packed, (kernel, signature)
             assert not re.search(r"\bv(p)?maskmov\w*", asm), (kernel, signature)
+            # the pass's scratch chunk is not zero-filled (lane_layout.scratch_chunk): no
+            # memset of its 4 KB on every call (cgutils.alloca_once's, until session 17)
+            assert "memset" not in asm, (kernel, signature)
 
 
 def test_the_lanes_are_whole_chunks_of_rows():

@@ -243,7 +243,8 @@ class Snapshot:
 
     def _sources(self) -> np.ndarray:
         """The address of each store column's bytes in the buffer (int64, the plan's order),
-        for :func:`._snapshot_copy.copy_in_many` (found once: the buffer does not move)."""
+        for :func:`._snapshot_copy.copy_in` and :func:`~._snapshot_copy.copy_in_many` (found
+        once: the buffer does not move)."""
         if self._source_addresses is None:
             self._source_addresses = self._layout[1] + (_address(self._buffer) + self._start)
         return self._source_addresses
@@ -695,7 +696,7 @@ def _restore_fast(world, snapshot) -> bool:
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
         return False
     if plan.layout is layout or plan.layout == layout:
-        _fast.copy_in(plan, snapshot._layout, snapshot._buffer, snapshot._start)
+        _fast.copy_in(plan, snapshot._sources())
     else:
         # Store by store: those of the same rows in place, the others (a contact store of
         # another length, a store grown since) replaced by copies; the step's reference is
@@ -712,7 +713,7 @@ def _restore_fast(world, snapshot) -> bool:
             else:
                 return False
         if same:
-            _fast.copy_in(plan, snapshot._layout, snapshot._buffer, snapshot._start, same)
+            _fast.copy_in(plan, snapshot._sources(), same)
         copies = _fast.copied_stores(snapshot._layout, snapshot._buffer, snapshot._start,
                                      other)
         d = vars(world)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
@@ -74,7 +74,7 @@ def scratch_chunk(typingctx, lanes):
     """A pass's scratch chunk (:data:`SCRATCH_FIELDS` fields of :data:`CHUNK` rows) in the float
     type of ``lanes`` (float64 or float32: :func:`lane_float`): an array of
     :data:`SCRATCH_DOUBLES` values on the calling kernel's stack, an ``alloca`` in its entry
-    block (once, whatever loop the call is in), aligned to a cache line, live until that kernel
+    block (once, whatever loop the call is in, and not zero-filled), aligned to a cache line, live until that kernel
     returns (so it must not outlive it). Stack memory needs no reference counting (the passes
     have none), each thread of a parallel pass has its own, and LLVM knows that it overlaps no
     other array (the vectorised loops need no run-time overlap test). Its contents start
@@ -88,7 +88,11 @@ def scratch_chunk(typingctx, lanes):
         from numba.np.arrayobj import populate_array
 
         value = context.get_value_type(lanes.dtype)
-        block = cgutils.alloca_once(builder, ir.ArrayType(value, SCRATCH_DOUBLES))
+        # a plain alloca in the entry block: ``cgutils.alloca_once`` also zero-fills what it
+        # allocates there, a 4 KB memset on every call of a pass (BENCHMARKS.md, session 16,
+        # ``rows41``), and every scratch value is written before a pass reads it
+        with builder.goto_entry_block():
+            block = builder.alloca(ir.ArrayType(value, SCRATCH_DOUBLES))
         block.align = 64
         data = builder.bitcast(block, ir.PointerType(value))
         array = context.make_array(array_type)(context, builder)

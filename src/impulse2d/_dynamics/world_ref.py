@@ -30,10 +30,11 @@ from types import SimpleNamespace
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.experimental import structref
-from numba.extending import intrinsic
+from numba.extending import NativeValue, box, intrinsic, unbox
 
 from .._core.jit import DirectCall, kernel
 from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joints, Shapes
@@ -56,7 +57,68 @@ class WorldStores(structref.StructRefProxy):
     """Python's handle on a reference; only ever passed back to kernels."""
 
 
-structref.define_boxing(WorldStoresType, WorldStores)
+def box_proxy(proxy_class):
+    """The boxing of a ``StructRef`` type as Numba's (``structref.define_boxing``): a
+    ``proxy_class`` object made by its ``_numba_box_`` around the reference's MemInfo."""
+    def box_ref(typ, val, c):
+        meminfo = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val).meminfo
+        boxed = c.box(types.MemInfoPointer(types.voidptr), meminfo)
+        ctor = c.pyapi.unserialize(c.pyapi.serialize_object(proxy_class._numba_box_))
+        typ_obj = c.pyapi.unserialize(c.pyapi.serialize_object(typ))
+        proxy = c.pyapi.call_function_objargs(ctor, [typ_obj, boxed])
+        for obj in (ctor, typ_obj, boxed):
+            c.pyapi.decref(obj)
+        return proxy
+
+    return box_ref
+
+
+_NAME_SLOT = "impulse2d_meminfo_name"
+
+
+def unbox_by_interned_name(typ, obj, c):
+    """The unboxing of a ``StructRef`` proxy (a :class:`WorldStores`) with Numba's steps, its
+    ``_meminfo`` looked up by an interned name.
+
+    Numba's own (``structref.define_boxing``) calls ``PyObject_GetAttrString(obj,
+    "_meminfo")``, which makes the name from a C string on every call, hashes it and misses
+    CPython's attribute cache (keyed by the name's address): 1,042 instructions of the step
+    entry's 1,707 besides the kernel under callgrind, 120-185 ns a call
+    (``benchmarks/small_unbox.py``; BENCHMARKS.md, session 16, ``small41``). Here the name is
+    made once, by ``PyUnicode_InternFromString`` on the module's first call, and kept in an
+    internal global of the wrapper's module (null whenever the code is loaded, compiled or
+    from Numba's cache; its reference is never given back), so every later call looks the
+    attribute up by the same object and hits the cache. The wrapper holds the GIL while it
+    unboxes, so two threads cannot race to make it."""
+    builder, pyapi = c.builder, c.pyapi
+    module = builder.module
+    slot = module.globals.get(_NAME_SLOT)
+    if slot is None:
+        slot = ir.GlobalVariable(module, pyapi.pyobj, _NAME_SLOT)
+        slot.linkage = "internal"
+        slot.initializer = ir.Constant(pyapi.pyobj, None)
+    with builder.if_then(cgutils.is_null(builder, builder.load(slot)), likely=False):
+        intern = pyapi._get_function(ir.FunctionType(pyapi.pyobj, [pyapi.cstring]),
+                                     name="PyUnicode_InternFromString")
+        builder.store(builder.call(intern, [c.context.insert_const_string(module, "_meminfo")]),
+                      slot)
+    name = builder.load(slot)
+    found = cgutils.alloca_once(builder, pyapi.pyobj)
+    with builder.if_else(cgutils.is_null(builder, name), likely=False) as (no_name, named):
+        with no_name:  # (out of memory making it: Numba's lookup)
+            builder.store(pyapi.object_getattr_string(obj, "_meminfo"), found)
+        with named:
+            builder.store(pyapi.object_getattr(obj, name), found)
+    mi_obj = builder.load(found)
+    meminfo = c.unbox(types.MemInfoPointer(types.voidptr), mi_obj).value
+    ref = cgutils.create_struct_proxy(typ)(c.context, builder)
+    ref.meminfo = meminfo
+    pyapi.decref(mi_obj)
+    return NativeValue(ref._getvalue())
+
+
+box(WorldStoresType)(box_proxy(WorldStores))
+unbox(WorldStoresType)(unbox_by_interned_name)
 
 
 _ROWS = types.Array(types.int64, 1, "C")
@@ -197,7 +259,6 @@ def _adopting_ref(typingctx, objects, made):
         return None
 
     def codegen(context, builder, signature, args):
-        from llvmlite import ir
         from numba.experimental.jitclass.base import imp_dtor
         payload_type = WORLD_STORES.get_data_type()
         value_type = context.data_model_manager[payload_type].get_value_type()
