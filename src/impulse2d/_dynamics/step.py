@@ -658,8 +658,7 @@ def step_kernel(world, dt, phase):
     if new_cs:
         world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
         status |= NEW_CONSTRAINTS
-    if lanes_needed > 0:  # the wide solver's runs (a world solved row by row reads none)
-        _mark_runs(world)
+    _mark_runs(world)  # the wide solver's runs
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     rows = _velocities_rows(world, velocity_tolerance)
     if rows > 0:
