@@ -119,15 +119,17 @@ def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
         def on_end(self, ev):
             compiled.append(ev.data["dispatcher"].py_func.__qualname__)
 
-    # fresh functions (not cached), of three kinds of kernel the package has
+    # fresh functions (not cached), of three kinds of kernel the package has; int16 arrays,
+    # which no other kernel makes, so that no test run before this one in the same process
+    # has compiled the implementation already
     def with_wrapper(n):
-        return np.zeros(n, np.int64)
+        return np.zeros(n, np.int16)
 
     def kernel_only(n):
-        return np.zeros(n, np.int64)
+        return np.zeros(n, np.int16)
 
     def gil_free(n):
-        return inner(n).sum() + np.zeros(n, np.int64).shape[0]
+        return inner(n).sum() + np.zeros(n, np.int16).shape[0]
 
     inner = numba.njit(no_cpython_wrapper=True)(kernel_only)
     first = numba.njit(with_wrapper)
@@ -144,7 +146,9 @@ def test_a_library_function_compiles_once_for_callers_of_every_wrapper_kind():
     with event.install_listener("numba:compile", Listener()):
         assert first(4).tolist() == [0, 0, 0, 0]
         assert third(5) == 5
-        assert numba.njit(counting)(7) == 6
+        # (an int16: a type no other kernel takes min of, so that no test run before this one
+        # in the same process has compiled the implementation already)
+        assert numba.njit(counting)(np.int16(7)) == 6
     assert compiled.count("ol_np_zeros.<locals>.impl") == 1
     # reference counting is inherited by the implementation: with and without, two compiles
     assert compiled.count("ol_min.<locals>.impl") == 2
