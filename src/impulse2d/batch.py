@@ -38,6 +38,7 @@ from . import _threads
 from . import _batch_worlds as _seats
 from . import _batch_views as _views
 from . import _batch_writes as _rides
+from . import _huge_pages
 from . import _lock, _validate
 from . import queries as _queries
 from ._collision.query_index import CELL_SCALE
@@ -101,6 +102,8 @@ class WorldBatch:
         self._state = _ready.ReadyState(worlds)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
         self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
+        # the worlds' heaps on 2 MiB pages, asked for again as the steps grow the stores
+        self._pages = _huge_pages.Advice(worlds)
 
     @classmethod
     def replicate(cls, world, n: int, threads: int | None = None) -> "WorldBatch":
@@ -173,6 +176,7 @@ class WorldBatch:
             _ready.finish(state, fast, dt, seconds / fast.shape[0])
         for k in slow:
             worlds[k].step(dt)
+        self._pages.stepped()
 
     def _step_state(self, dt: float, writes: _rides.StepWrites | None = None,
                     held: np.ndarray | None = None, meanwhile=None) -> BatchState:
@@ -263,6 +267,7 @@ class WorldBatch:
             part = self.get_state(chosen)
             for mine, theirs in zip(out, part):
                 mine[chosen] = theirs
+        self._pages.stepped()
         if failed is not None:
             raise failed
         return out

@@ -1,0 +1,181 @@
+"""A batch's worlds on 2 MiB pages, where the system has them (Linux's transparent huge pages).
+
+A world-step of a batch reaches about 866 cache lines on 47 pages of 4 KiB (session 16,
+``benchmarks/batch_footprint.py``): at 1,024 worlds that is 48,000 pages against the 2,048
+entries of Zen 3's L2 TLB, so nearly every page a world-step reaches misses it (a nested page
+walk under KVM). The worlds' arrays, NumPy's and Numba's alike, come from malloc's heaps: on
+2 MiB pages the ~110 MB of a 1,024-world batch take ~55 TLB entries. glibc's
+``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` puts every heap on them (1.07-1.21x at one thread,
+session 17), but only if set before the process starts; this asks for the batch's heaps from
+inside, with ``madvise``:
+
+* ``MADV_HUGEPAGE`` (Linux 2.6.38): memory of the range first touched later comes on 2 MiB
+  pages (the mode ``madvise`` of ``/sys/kernel/mm/transparent_hugepage/enabled``, the usual
+  default, gives them to advised ranges only);
+* ``MADV_COLLAPSE`` (Linux 6.1): memory already touched is moved onto them now (a copy of each
+  2 MiB, made once: a range already on them costs a walk of its page tables).
+
+Only whole 2 MiB windows inside a mapping can be huge pages; a heap that grows later (the
+break of the main heap moves past the advised windows: its new part is a mapping of its own,
+not advised) is advised again by :meth:`Advice.renew`, which a batch calls after its steps 1,
+2, 4, 8, ... (the stores a world's first contacts make). Where there is no such system (macOS,
+Windows, a kernel without THP or with it ``never``) or a call is refused, nothing happens. The
+bits never depend on it: the same bytes at the same addresses, on other pages.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+
+import numpy as np
+
+from ._core.address import address
+from ._dynamics.world_ref import sync_constraints, sync_contacts
+
+HUGE = 1 << 21  # bytes of a huge page (x86-64's and arm64's PMD size with 4 KiB pages)
+TLB_REACH = 2048 * 4096
+"""Bytes the L2 TLB maps on 4 KiB pages (2,048 entries on Zen 3 and on Intel since Skylake's
+1,536): a batch whose stores take less stays within it, and is left alone."""
+MADV_HUGEPAGE, MADV_COLLAPSE = 14, 25  # <asm-generic/mman-common.h>
+_STORES = ("_bodies", "_shapes", "_joints", "_contacts", "_constraints")
+SAMPLED = 64
+"""Worlds of a batch whose stores :meth:`Advice.renew` looks at: each heap that holds a good
+share of the worlds' stores (the constructing thread's, each stepping thread's) holds some of
+theirs."""
+
+
+def _madvise():
+    """libc's ``madvise`` (None where there is no THP to ask for: not Linux, THP ``never``)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            if "[never]" in f.read():
+                return None
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+    except (OSError, AttributeError):
+        return None
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    madvise.restype = ctypes.c_int
+    return madvise
+
+
+_MADVISE = _madvise()
+_COLLAPSED: set = set()  # the 2 MiB windows (address // HUGE) collapsed so far, process-wide
+
+
+def heaps(samples: np.ndarray) -> list:
+    """The anonymous private writable memory holding any of the addresses ``samples`` (int64,
+    sorted), as ``(start, end)``: each run of adjacent such mappings (one allocation's memory
+    can be several, split where flags differ: NumPy advises its large arrays itself), with the
+    reserve right after it (``---p``: a thread's malloc arena grows into it); the main heap
+    whole (every ``[heap]`` line, from its first to the break)."""
+    found, heap = [], None
+    with open("/proc/self/maps") as f:
+        for line in f:
+            p = line.split()
+            name = p[5] if len(p) > 5 else ""
+            lo, hi = (int(x, 16) for x in p[0].split("-"))
+            if p[1] == "rw-p" and name == "[heap]":
+                heap = (heap[0] if heap else lo, hi)
+            elif p[1] in ("rw-p", "---p") and not name:
+                if found and found[-1][1] == lo and found[-1][2]:  # (after rw-p only)
+                    found[-1] = (found[-1][0], hi, p[1] == "rw-p")
+                elif p[1] == "rw-p":
+                    found.append((lo, hi, True))
+    held = [(lo, hi) for lo, hi, _ in found] + ([heap] if heap else [])
+    picked = []
+    for lo, hi in held:
+        i = np.searchsorted(samples, lo)
+        if i < samples.shape[0] and samples[i] < hi:
+            picked.append((lo, hi))
+    return picked
+
+
+def advise(samples: np.ndarray) -> int:
+    """Ask for 2 MiB pages over the heaps holding ``samples`` (:func:`heaps`):
+    ``MADV_HUGEPAGE`` over each (a flag on its mappings: cheap, and asked again each time, as a
+    heap trimmed and grown again has lost it), then ``MADV_COLLAPSE`` over the windows not
+    collapsed before. Returns the bytes newly collapsed (0 where there is nothing to ask)."""
+    if _MADVISE is None or not samples.shape[0]:
+        return 0
+    try:
+        regions = heaps(np.sort(samples))
+    except OSError:
+        return 0
+    collapsed = 0
+    for lo, hi in regions:
+        first, last = -(-lo // HUGE), hi // HUGE  # the whole windows inside
+        if first >= last or _MADVISE(first * HUGE, (last - first) * HUGE, MADV_HUGEPAGE):
+            continue
+        k = first
+        while k < last:  # each run of windows not collapsed yet
+            if k in _COLLAPSED:
+                k += 1
+                continue
+            end = k
+            while end < last and end not in _COLLAPSED:
+                end += 1
+            _MADVISE(k * HUGE, (end - k) * HUGE, MADV_COLLAPSE)  # (6.1+; else EINVAL)
+            _COLLAPSED.update(range(k, end))
+            collapsed += (end - k) * HUGE
+            k = end
+    return collapsed
+
+
+_ROW_BYTES: dict = {}  # store type -> bytes of one row of all its columns
+
+
+def _row_bytes(store) -> int:
+    kind = type(store)
+    if kind not in _ROW_BYTES:
+        _ROW_BYTES[kind] = sum(column.nbytes for column in store) // store[0].shape[0]
+    return _ROW_BYTES[kind]
+
+
+class Advice:
+    """A batch's worlds' heaps advised (:func:`advise`) while its stores grow: after its
+    construction and after steps 1, 2, 4, 8, ... (:meth:`stepped`), if its worlds' stores take
+    more than :data:`TLB_REACH`."""
+
+    __slots__ = ("worlds", "steps", "next")
+
+    def __init__(self, worlds) -> None:
+        self.worlds = worlds
+        self.steps = 0
+        self.next = 1 if _MADVISE is not None else -1  # (-1: never)
+        self.renew()
+
+    def stepped(self) -> None:
+        """Count a batch step; advise again at steps 1, 2, 4, 8, ..."""
+        self.steps += 1
+        if self.steps == self.next:
+            self.next *= 2
+            self.renew()
+
+    def renew(self) -> int:
+        """Advise the heaps holding the stores of up to :data:`SAMPLED` of the worlds, evenly
+        spaced, if the worlds' stores take more than :data:`TLB_REACH` (estimated from those);
+        returns the bytes newly advised."""
+        if _MADVISE is None:
+            return 0
+        worlds = self.worlds
+        picked = worlds[::-(-len(worlds) // SAMPLED)]
+        samples, stored = [], 0
+        for w in picked:
+            sync_contacts(w)  # (a batch step's new stores: in the thread's heap that made them)
+            sync_constraints(w)
+            d = w.__dict__
+            for name in _STORES:
+                store = d[name]
+                column = store[0]
+                if column.shape[0]:
+                    stored += column.shape[0] * _row_bytes(store)
+                    samples.append(address(column))
+        if stored * len(worlds) < TLB_REACH * len(picked):
+            return 0
+        return advise(np.array(samples, dtype=np.int64))
+
+
+__all__ = ["Advice", "advise", "heaps"]
