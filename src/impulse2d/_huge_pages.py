@@ -67,10 +67,11 @@ _COLLAPSED: set = set()  # the 2 MiB windows (address // HUGE) collapsed so far,
 
 def heaps(samples: np.ndarray) -> list:
     """The anonymous private writable memory holding any of the addresses ``samples`` (int64,
-    sorted), as ``(start, end)``: each run of adjacent such mappings (one allocation's memory
-    can be several, split where flags differ: NumPy advises its large arrays itself), with the
-    reserve right after it (``---p``: a thread's malloc arena grows into it); the main heap
-    whole (every ``[heap]`` line, from its first to the break)."""
+    sorted), as ``(start, end, reserved_end)``: each run of adjacent such mappings (one
+    allocation's memory can be several, split where flags differ: NumPy advises its large
+    arrays itself), with the reserve right after it (``---p``, up to ``reserved_end``: a
+    thread's malloc arena grows into it); the main heap whole (every ``[heap]`` line, from its
+    first to the break; no reserve)."""
     found, heap = [], None
     with open("/proc/self/maps") as f:
         for line in f:
@@ -78,26 +79,27 @@ def heaps(samples: np.ndarray) -> list:
             name = p[5] if len(p) > 5 else ""
             lo, hi = (int(x, 16) for x in p[0].split("-"))
             if p[1] == "rw-p" and name == "[heap]":
-                heap = (heap[0] if heap else lo, hi)
+                heap = (heap[0] if heap else lo, hi, hi)
             elif p[1] in ("rw-p", "---p") and not name:
-                if found and found[-1][1] == lo and found[-1][2]:  # (after rw-p only)
-                    found[-1] = (found[-1][0], hi, p[1] == "rw-p")
+                if found and found[-1][2] == lo and (p[1] == "---p" or found[-1][1] == lo):
+                    start, end, _ = found[-1]  # (rw-p after rw-p, or its reserve)
+                    found[-1] = (start, hi if p[1] == "rw-p" else end, hi)
                 elif p[1] == "rw-p":
-                    found.append((lo, hi, True))
-    held = [(lo, hi) for lo, hi, _ in found] + ([heap] if heap else [])
+                    found.append((lo, hi, hi))
     picked = []
-    for lo, hi in held:
-        i = np.searchsorted(samples, lo)
-        if i < samples.shape[0] and samples[i] < hi:
-            picked.append((lo, hi))
+    for region in found + ([heap] if heap else []):
+        i = np.searchsorted(samples, region[0])
+        if i < samples.shape[0] and samples[i] < region[1]:
+            picked.append(region)
     return picked
 
 
 def advise(samples: np.ndarray) -> int:
     """Ask for 2 MiB pages over the heaps holding ``samples`` (:func:`heaps`):
-    ``MADV_HUGEPAGE`` over each (a flag on its mappings: cheap, and asked again each time, as a
-    heap trimmed and grown again has lost it), then ``MADV_COLLAPSE`` over the windows not
-    collapsed before. Returns the bytes newly collapsed (0 where there is nothing to ask)."""
+    ``MADV_HUGEPAGE`` over each with its reserve (a flag on its mappings: cheap, asked again
+    each time, as a heap trimmed and grown again has lost it; the reserve's memory then comes
+    on 2 MiB pages as the arena grows into it), then ``MADV_COLLAPSE`` over the windows in use
+    not collapsed before. Returns the bytes newly collapsed (0 where there is nothing to ask)."""
     if _MADVISE is None or not samples.shape[0]:
         return 0
     try:
@@ -105,22 +107,23 @@ def advise(samples: np.ndarray) -> int:
     except OSError:
         return 0
     collapsed = 0
-    for lo, hi in regions:
-        first, last = -(-lo // HUGE), hi // HUGE  # the whole windows inside
-        if first >= last or _MADVISE(first * HUGE, (last - first) * HUGE, MADV_HUGEPAGE):
+    for lo, end, reserved in regions:
+        first, last = -(-lo // HUGE), end // HUGE  # the whole windows inside, in use
+        flagged = reserved // HUGE
+        if first >= flagged or _MADVISE(first * HUGE, (flagged - first) * HUGE, MADV_HUGEPAGE):
             continue
         k = first
         while k < last:  # each run of windows not collapsed yet
             if k in _COLLAPSED:
                 k += 1
                 continue
-            end = k
-            while end < last and end not in _COLLAPSED:
-                end += 1
-            _MADVISE(k * HUGE, (end - k) * HUGE, MADV_COLLAPSE)  # (6.1+; else EINVAL)
-            _COLLAPSED.update(range(k, end))
-            collapsed += (end - k) * HUGE
-            k = end
+            stop = k
+            while stop < last and stop not in _COLLAPSED:
+                stop += 1
+            _MADVISE(k * HUGE, (stop - k) * HUGE, MADV_COLLAPSE)  # (6.1+; else EINVAL)
+            _COLLAPSED.update(range(k, stop))
+            collapsed += (stop - k) * HUGE
+            k = stop
     return collapsed
 
 
