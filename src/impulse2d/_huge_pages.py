@@ -26,6 +26,7 @@ bits never depend on it: the same bytes at the same addresses, on other pages.
 from __future__ import annotations
 
 import ctypes
+import re
 import sys
 
 import numpy as np
@@ -39,7 +40,7 @@ TLB_REACH = 2048 * 4096
 1,536): a batch whose stores take less stays within it, and is left alone."""
 MADV_HUGEPAGE, MADV_COLLAPSE = 14, 25  # <asm-generic/mman-common.h>
 _STORES = ("_bodies", "_shapes", "_joints", "_contacts", "_constraints")
-SAMPLED = 64
+SAMPLED = 16
 """Worlds of a batch whose stores :meth:`Advice.renew` looks at: each heap that holds a good
 share of the worlds' stores (the constructing thread's, each stepping thread's) holds some of
 theirs."""
@@ -62,6 +63,9 @@ def _madvise():
 
 
 _MADVISE = _madvise()
+_ANONYMOUS = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (rw-p|---p) \S+ \S+ 0 +(\[heap\])?$", re.M)
+"""A line of ``/proc/self/maps`` of anonymous memory (inode 0, no file): private writable, or
+a reserve (no access); ``[heap]``: the main heap."""
 _COLLAPSED: set = set()  # the 2 MiB windows (address // HUGE) collapsed so far, process-wide
 
 
@@ -74,18 +78,17 @@ def heaps(samples: np.ndarray) -> list:
     first to the break; no reserve)."""
     found, heap = [], None
     with open("/proc/self/maps") as f:
-        for line in f:
-            p = line.split()
-            name = p[5] if len(p) > 5 else ""
-            lo, hi = (int(x, 16) for x in p[0].split("-"))
-            if p[1] == "rw-p" and name == "[heap]":
+        mappings = _ANONYMOUS.findall(f.read())
+    for start, stop, mode, name in mappings:
+        lo, hi = int(start, 16), int(stop, 16)
+        if name:
+            if mode == "rw-p":
                 heap = (heap[0] if heap else lo, hi, hi)
-            elif p[1] in ("rw-p", "---p") and not name:
-                if found and found[-1][2] == lo and (p[1] == "---p" or found[-1][1] == lo):
-                    start, end, _ = found[-1]  # (rw-p after rw-p, or its reserve)
-                    found[-1] = (start, hi if p[1] == "rw-p" else end, hi)
-                elif p[1] == "rw-p":
-                    found.append((lo, hi, hi))
+        elif found and found[-1][2] == lo and (mode == "---p" or found[-1][1] == lo):
+            first, end, _ = found[-1]  # (rw-p after rw-p, or its reserve)
+            found[-1] = (first, hi if mode == "rw-p" else end, hi)
+        elif mode == "rw-p":
+            found.append((lo, hi, hi))
     picked = []
     for region in found + ([heap] if heap else []):
         i = np.searchsorted(samples, region[0])
@@ -94,12 +97,13 @@ def heaps(samples: np.ndarray) -> list:
     return picked
 
 
-def advise(samples: np.ndarray) -> int:
+def advise(samples: np.ndarray, collapse: bool = True) -> int:
     """Ask for 2 MiB pages over the heaps holding ``samples`` (:func:`heaps`):
     ``MADV_HUGEPAGE`` over each with its reserve (a flag on its mappings: cheap, asked again
     each time, as a heap trimmed and grown again has lost it; the reserve's memory then comes
-    on 2 MiB pages as the arena grows into it), then ``MADV_COLLAPSE`` over the windows in use
-    not collapsed before. Returns the bytes newly collapsed (0 where there is nothing to ask)."""
+    on 2 MiB pages as the arena grows into it), then, if ``collapse``, ``MADV_COLLAPSE`` over
+    the windows in use not collapsed before. Returns the bytes newly collapsed (0 where there is
+    nothing to ask)."""
     if _MADVISE is None or not samples.shape[0]:
         return 0
     try:
@@ -112,7 +116,7 @@ def advise(samples: np.ndarray) -> int:
         flagged = reserved // HUGE
         if first >= flagged or _MADVISE(first * HUGE, (flagged - first) * HUGE, MADV_HUGEPAGE):
             continue
-        k = first
+        k = first if collapse else last
         while k < last:  # each run of windows not collapsed yet
             if k in _COLLAPSED:
                 k += 1
@@ -151,13 +155,15 @@ class Advice:
         self.renew()
 
     def stepped(self) -> None:
-        """Count a batch step; advise again at steps 1, 2, 4, 8, ..."""
+        """Count a batch step; flag the heaps again at steps 1, 2, 4, 8, ... (no collapse: the
+        memory the steps touch from then on comes on 2 MiB pages, and Linux's khugepaged
+        collapses the rest in the background, on its own clock)."""
         self.steps += 1
         if self.steps == self.next:
             self.next *= 2
-            self.renew()
+            self.renew(collapse=False)
 
-    def renew(self) -> int:
+    def renew(self, collapse: bool = True) -> int:
         """Advise the heaps holding the stores of up to :data:`SAMPLED` of the worlds, evenly
         spaced, if the worlds' stores take more than :data:`TLB_REACH` (estimated from those);
         returns the bytes newly advised."""
@@ -178,7 +184,7 @@ class Advice:
                     samples.append(address(column))
         if stored * len(worlds) < TLB_REACH * len(picked):
             return 0
-        return advise(np.array(samples, dtype=np.int64))
+        return advise(np.array(samples, dtype=np.int64), collapse)
 
 
 __all__ = ["Advice", "advise", "heaps"]
