@@ -53,12 +53,20 @@ def test_without_huge_pages_nothing_is_asked(monkeypatch):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="Linux's /proc only")
-def test_the_heap_of_an_array_is_its_mapping():
+def test_the_heap_of_an_array_is_its_anonymous_mapping_not_a_files(tmp_path):
     m, a = _private(1 << 25)
     at = address(a)
     (lo, hi, reserved), = _huge_pages.heaps(np.array([at], dtype=np.int64))
-    assert lo <= at and at + a.nbytes <= hi <= reserved
-    assert hi - lo < a.nbytes + (1 << 21)
+    assert lo <= at and at + a.nbytes <= hi <= reserved  # (with any anonymous neighbours)
+    path = tmp_path / "data"
+    path.write_bytes(bytes(1 << 22))
+    with open(path, "r+b") as f:  # a file's pages, even private and written, are no heap
+        mapped = mmap.mmap(f.fileno(), 0, flags=mmap.MAP_PRIVATE)
+        b = np.frombuffer(mapped, dtype=np.float64)
+        b[:] = 1.0
+        assert _huge_pages.heaps(np.array([address(b)], dtype=np.int64)) == []
+        del b
+        mapped.close()
     del a
     m.close()
 

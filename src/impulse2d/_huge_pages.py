@@ -63,7 +63,7 @@ def _madvise():
 
 
 _MADVISE = _madvise()
-_ANONYMOUS = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (rw-p|---p) \S+ \S+ 0 +(\[heap\])?$", re.M)
+_ANONYMOUS = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) (rw-p|---p) \S+ \S+ 0 *(\[heap\])?$", re.M)
 """A line of ``/proc/self/maps`` of anonymous memory (inode 0, no file): private writable, or
 a reserve (no access); ``[heap]``: the main heap."""
 _COLLAPSED: set = set()  # the 2 MiB windows (address // HUGE) collapsed so far, process-wide
