@@ -5,22 +5,25 @@ A world-step of a batch reaches about 866 cache lines on 47 pages of 4 KiB (sess
 entries of Zen 3's L2 TLB, so nearly every page a world-step reaches misses it (a nested page
 walk under KVM). The worlds' arrays, NumPy's and Numba's alike, come from malloc's heaps: on
 2 MiB pages the ~110 MB of a 1,024-world batch take ~55 TLB entries. glibc's
-``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` puts every heap on them (1.07-1.21x at one thread,
-session 17), but only if set before the process starts; this asks for the batch's heaps from
-inside, with ``madvise``:
+``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` puts every heap on them, but only if set before the
+process starts; this asks for the batch's heaps from inside, with ``madvise``:
 
 * ``MADV_HUGEPAGE`` (Linux 2.6.38): memory of the range first touched later comes on 2 MiB
   pages (the mode ``madvise`` of ``/sys/kernel/mm/transparent_hugepage/enabled``, the usual
   default, gives them to advised ranges only);
 * ``MADV_COLLAPSE`` (Linux 6.1): memory already touched is moved onto them now (a copy of each
-  2 MiB, made once: a range already on them costs a walk of its page tables).
+  2 MiB, made once: about 2-2.5 ms a MiB here, 0.14-0.16 ms a world of a 1,024-world batch).
 
-Only whole 2 MiB windows inside a mapping can be huge pages; a heap that grows later (the
-break of the main heap moves past the advised windows: its new part is a mapping of its own,
-not advised) is advised again by :meth:`Advice.renew`, which a batch calls after its steps 1,
-2, 4, 8, ... (the stores a world's first contacts make). Where there is no such system (macOS,
-Windows, a kernel without THP or with it ``never``) or a call is refused, nothing happens. The
-bits never depend on it: the same bytes at the same addresses, on other pages.
+The batch's construction asks for both. Only whole 2 MiB windows inside a mapping can be huge
+pages, and a heap grows as the steps make stores (the main heap's break moves past the advised
+windows into a mapping of its own, not advised; a thread's arena makes new heaps): after its
+steps 1, 2, 4, 8, ... a batch flags its heaps again, without collapsing (a collapse in the
+steps cost more than the pages gave back over 120 steps). Measured in one process against the
+same batch on 4 KiB pages (``benchmarks/batch_pages_ab.py``, session 18, load 9-10): 1.04 a
+world-step at 1,024 worlds, 1.01-1.02 at 4,096 (medians of the steps); the TLB misses cost
+less than their count says on this machine. Where there is no such system (macOS, Windows, a
+kernel without THP or with it ``never``) or a call is refused, nothing happens. The bits never
+depend on it: the same bytes at the same addresses, on other pages.
 """
 
 from __future__ import annotations
@@ -165,8 +168,9 @@ class Advice:
 
     def renew(self, collapse: bool = True) -> int:
         """Advise the heaps holding the stores of up to :data:`SAMPLED` of the worlds, evenly
-        spaced, if the worlds' stores take more than :data:`TLB_REACH` (estimated from those);
-        returns the bytes newly advised."""
+        spaced, if the worlds' stores take more than :data:`TLB_REACH` (estimated from those),
+        collapsing the windows not collapsed before if ``collapse``; returns the bytes newly
+        collapsed."""
         if _MADVISE is None:
             return 0
         worlds = self.worlds
