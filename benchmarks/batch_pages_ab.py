@@ -3,8 +3,8 @@
     PYTHONPATH=src python benchmarks/batch_pages_ab.py --worlds 1024 --steps 120 --runs 2 \\
         [--threads 1] [--all-sizes] [--json F]
 
-Fresh processes alternating (``batch_paired.py``) read b/a 0.88-1.27 for the same engine on
-both sides at this machine's load (session 18): too wide for a 5-20 % effect. Here two copies
+Fresh processes alternating (``batch_paired.py``) read b/a 0.94-1.26 from round to round for
+this change at this machine's load (session 18, load 7): too wide for a 2-5 % effect. Here two copies
 of ``batch_bench.py``'s batch (``WorldBatch.replicate(ten_bodies(), n, threads=1)``; a
 **world-step**: one 1/60 s soft step, 4 substeps, sleeping on, of one 10-body world) live in
 one process, each built and stepped on a thread of its own, so that glibc's malloc gives each
