@@ -39,7 +39,7 @@ import numpy as np
 from .._collision.broadphase import search_pairs
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
-                         inline_kernel, inner_kernel, stage_kernel)
+                         inline_kernel, inner_kernel)
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -77,10 +77,10 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     JOINT_SIGNATURE, JOINTS, LANE_PREPARE, LANE_PREPARE_SIGNATURE, LANES,
                     LANES_SIGNATURE, LAWS, MOVED_PAIRS,
                     MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
-                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVE_STAGE,
-                    SOLVE_STAGE_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
+                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER,
+                    SOLVER_SIGNATURE,
                     THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
-                    call_pairs, call_solve_stage, call_solver, diagnose)
+                    call_pairs, call_solver, diagnose)
 from .. import _threads
 from .world_ref import STORES_SECONDS, borrow, borrow_column, stores_for_step
 
@@ -106,12 +106,7 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # compiled in this order: the stage 7.8 (it compiles the callees the three share first), the
 # search around moved boxes 5.5, the global search 6.3, from ``compile_table.py``'s units at
 # load 19 (12.4, 8.8 and 10.1 s) scaled by the same 1/1.6.
-# The step kernel split in two (session 18: its second half, :func:`solve_stage`, a unit called
-# by address), the 18.1 s of the whole shared by the halves' callees measured in session 17
-# (``compile_processes.py``, load 15: 11.3 and 13.1 s of the unit's 24.4, its own code
-# halved).
-STEP_SECONDS = 8.4
-SOLVE_STAGE_SECONDS = 9.7
+STEP_SECONDS = 18.1
 PAIRS_SECONDS = 7.8
 MOVED_PAIRS_SECONDS = 5.5
 SEARCH_PAIRS_SECONDS = 6.3
@@ -548,25 +543,107 @@ def _velocities_rows(world, velocity_tolerance):
     return rows if velocities_short(borrow(world, "scratch_f"), rows) else 0
 
 
-@stage_kernel
-def solve_stage(world, dt, gx, gy, paired, has_sleepers):
-    """The step after its manifolds and wake stage, called by address from
-    :func:`step_kernel` (slot :data:`~.verbs.SOLVE_STAGE`): colour the touching contacts
-    (``paired``: the narrowphase found contacts), the constraint store, the solver, the sleep
-    stage (``has_sleepers``: some body may be asleep) and the continuous stage. Returns the
-    step's status bits from here on (:data:`NEW_CONSTRAINTS`, :data:`REFUSED`, :data:`FELL`,
-    :data:`UNSWEPT`).
+@gil_free_kernel
+def step_kernel(world, dt, phase):
+    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
+    with the settings and inputs of its step row (the reference's ``settings``: the settings,
+    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag and the
+    count of sleepers, :data:`STEP_ROW`).
 
-    A unit of its own, not part of the step kernel's module, because the step kernel was the
-    largest unit of a cold start's compile (24-27 s of CPU of a cold ``pyramid_20``'s ~90 at
-    load 13-15 on the 2-core machine, session 17) and the one unit the compile plan could not
-    give to another process (:mod:`.._core.parallel`): split, each half is about the size of
-    the other units, and the plan balances the two processes at that grain."""
+    Returns a set of status bits, 0 for the usual step: whether it made a new contact store
+    (:data:`NEW_CONTACTS`) and a new constraint store (:data:`NEW_CONSTRAINTS`; both kept in
+    the reference only: Python fetches each when it needs it, :func:`.world_ref.sync_contacts`
+    and :func:`.world_ref.sync_constraints`), whether islands fell asleep (:data:`FELL`),
+    whether fast bodies were left unswept because the world's continuous stage is not compiled
+    yet (:data:`UNSWEPT`: Python then runs it), and the early stops (:data:`WOKE`,
+    :data:`PAUSED`, :data:`REFUSED`). A step that runs to its end writes the sleeping counts
+    and the joints' reaction scale into the row (:func:`_step_outputs`), where Python reads
+    them (``World._sleepers``, ``_fell_asleep``, ``_joint_inv_h``); every call clears the
+    dirty pairs' flag. ``world.clock`` receives the cycle counter before each stage and at the
+    end (see :data:`STAGES`).
+
+    A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
+    moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
+    nothing), the joints' reaction scale kept.
+
+    Some body may be asleep (the row's count of sleepers): the wake stage runs. The joint rows
+    leave out some sleeping island's joints (the row's flag): if this step wakes a sleeping
+    island, its joints must be solved in it, so the step stops after the wake stage
+    (:data:`WOKE`) and Python runs it again with the rows rebuilt. The stages
+    before are idempotent (bounds, pairs, manifolds of unmoved bodies) and the bodies not yet
+    moved, so the second run is the step the rows would have given; it costs a narrowphase
+    on the rare step that wakes a jointed island.
+
+    ``phase``: :data:`WHOLE` runs every stage; a world with Python callbacks
+    (:mod:`impulse2d.callbacks`) runs the step in two calls, :data:`TO_MANIFOLDS` (bounds,
+    pairs, narrowphase; then it returns, :data:`PAUSED`) and :data:`FROM_MANIFOLDS`
+    (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
+    off between the two.
+
+    This kernel allocates only new pairs and stores (its scratch is the world's, :mod:`.scratch`);
+    the stages that neither allocate nor return arrays run in borrowing kernels, which count
+    no references.
+    Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
+    the NamedTuple), so no store is returned: the constraint store, which Python reads only
+    for contact events, snapshots and hashes (its 20 arrays cost about 24 us to box, and its
+    count changes on about half of BipedalWalker's steps, measured 2026-11-24), nor the
+    contact store, which a world of bouncing balls replaces on one step in ten (5 balls,
+    ``restitution``: 28 of 300 steps) and which Python reads only where something looks at
+    the contacts (events, callbacks, queries of them, snapshots); a store in the returned tuple
+    also made every step count references of its 16 arrays (a null check each: 51 calls a
+    step, and the whole store's return slot written; gdb, 2026-11-29).
+    """
     (substeps, iterations, position_iterations, warm_starting, contact_hertz,
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
      restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
      enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
-    status = 0  # NEW_CONSTRAINTS, once known
+    gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
+    # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
+    # atomic increment and decrement of a reference count per kernel it passed through, 87 a
+    # step of 5 balls (gdb, 2026-11-29). The stages take what they need in kernels that count
+    # none; here only the scratch is grown when a world outgrows it (rare).
+    status = 0  # NEW_CONTACTS | NEW_CONSTRAINTS, once known
+    if phase != FROM_MANIFOLDS:
+        _tick(world, 0)
+        # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
+        size = _move_size(world)
+        if size > 0:
+            grow(world, size)
+        n_moved, new_contacts = _update_bounds(world, pairs_dirty)
+        if new_contacts:
+            status = NEW_CONTACTS
+        _tick(world, 1)
+        if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
+            sleeping = _at_rest(world)
+            if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
+                _ticks_after(world, 1)
+                _step_outputs(world, sleeping, 0, 0.0)
+                return 0
+        paired = False
+        if _contact_rows(world) == 0:
+            # No contact at all (a chain, a world of joints only): the contact stages are
+            # skipped, the narrowphase's call too (it passes its stores on the stack: 1,100 of
+            # the 1,200 cycles of a 100-pin world's stage, measured 2026-11-28), and there is
+            # no contact to gather.
+            _no_contacts(world)
+        else:
+            find_contacts(world)  # the contacts the contact stages visit (.awake)
+            paired = call_collide(_collide_entry(world),
+                                  (world, friction_mixing, restitution_mixing))
+            chains = _verb(world, CHAINS)
+            if chains != 0:
+                call_collide(chains, (world, friction_mixing, restitution_mixing))
+        if phase == TO_MANIFOLDS:
+            return status | PAUSED
+    else:
+        paired = _contact_rows(world) > 0
+        find_contacts(world)  # (the callbacks may have woken bodies)
+    if has_sleepers and _wake(world) > 0:
+        if joints_filtered:
+            return status | WOKE
+        find_contacts(world)  # the woken islands' contacts join this step's
+    _tick(world, 2)
+
     n, at = 0, 0  # the solve order: n rows at `at` of the scratch
     if paired:
         size = _colour_size(world)
@@ -608,111 +685,6 @@ def solve_stage(world, dt, gx, gy, paired, has_sleepers):
         call_continuous(continuous, (world,))
     _tick(world, 6)
     return status
-
-
-@gil_free_kernel
-def step_kernel(world, dt, phase):
-    """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
-    with the settings and inputs of its step row (the reference's ``settings``: the settings,
-    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag and the
-    count of sleepers, :data:`STEP_ROW`).
-
-    Returns a set of status bits, 0 for the usual step: whether it made a new contact store
-    (:data:`NEW_CONTACTS`) and a new constraint store (:data:`NEW_CONSTRAINTS`; both kept in
-    the reference only: Python fetches each when it needs it, :func:`.world_ref.sync_contacts`
-    and :func:`.world_ref.sync_constraints`), whether islands fell asleep (:data:`FELL`),
-    whether fast bodies were left unswept because the world's continuous stage is not compiled
-    yet (:data:`UNSWEPT`: Python then runs it), and the early stops (:data:`WOKE`,
-    :data:`PAUSED`, :data:`REFUSED`). A step that runs to its end writes the sleeping counts
-    and the joints' reaction scale into the row (:func:`_step_outputs`), where Python reads
-    them (``World._sleepers``, ``_fell_asleep``, ``_joint_inv_h``); every call clears the
-    dirty pairs' flag. ``world.clock`` receives the cycle counter before each stage and at the
-    end (see :data:`STAGES`).
-
-    A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
-    moved and no pair dirty, returns after the pair stage (:func:`_at_rest`: the other stages would change
-    nothing), the joints' reaction scale kept.
-
-    Some body may be asleep (the row's count of sleepers): the wake stage runs. The joint rows
-    leave out some sleeping island's joints (the row's flag): if this step wakes a sleeping
-    island, its joints must be solved in it, so the step stops after the wake stage
-    (:data:`WOKE`) and Python runs it again with the rows rebuilt. The stages
-    before are idempotent (bounds, pairs, manifolds of unmoved bodies) and the bodies not yet
-    moved, so the second run is the step the rows would have given; it costs a narrowphase
-    on the rare step that wakes a jointed island.
-
-    ``phase``: :data:`WHOLE` runs every stage; a world with Python callbacks
-    (:mod:`impulse2d.callbacks`) runs the step in two calls, :data:`TO_MANIFOLDS` (bounds,
-    pairs, narrowphase; then it returns, :data:`PAUSED`) and :data:`FROM_MANIFOLDS`
-    (the rest), so that the callbacks can see the new pairs and manifolds and switch contacts
-    off between the two.
-
-    The stages from the colouring on are :func:`solve_stage`, called by address (a compile
-    unit of its own).
-
-    This kernel allocates only new pairs and stores (its scratch is the world's, :mod:`.scratch`);
-    the stages that neither allocate nor return arrays run in borrowing kernels, which count
-    no references.
-    Returning a store to Python costs about 1.3 us per array (measured: boxing, and building
-    the NamedTuple), so no store is returned: the constraint store, which Python reads only
-    for contact events, snapshots and hashes (its 20 arrays cost about 24 us to box, and its
-    count changes on about half of BipedalWalker's steps, measured 2026-11-24), nor the
-    contact store, which a world of bouncing balls replaces on one step in ten (5 balls,
-    ``restitution``: 28 of 300 steps) and which Python reads only where something looks at
-    the contacts (events, callbacks, queries of them, snapshots); a store in the returned tuple
-    also made every step count references of its 16 arrays (a null check each: 51 calls a
-    step, and the whole store's return slot written; gdb, 2026-11-29).
-    """
-    settings = _settings_row(world)
-    friction_mixing, restitution_mixing = settings[12], settings[13]
-    gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
-    # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
-    # atomic increment and decrement of a reference count per kernel it passed through, 87 a
-    # step of 5 balls (gdb, 2026-11-29). The stages take what they need in kernels that count
-    # none; here only the scratch is grown when a world outgrows it (rare).
-    status = 0  # NEW_CONTACTS, once known
-    if phase != FROM_MANIFOLDS:
-        _tick(world, 0)
-        # the move buffer: shapes whose fat box changed (the world's scratch, .scratch)
-        size = _move_size(world)
-        if size > 0:
-            grow(world, size)
-        n_moved, new_contacts = _update_bounds(world, pairs_dirty)
-        if new_contacts:
-            status = NEW_CONTACTS
-        _tick(world, 1)
-        if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
-            sleeping = _at_rest(world)
-            if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
-                _ticks_after(world, 1)
-                _step_outputs(world, sleeping, 0, 0.0)
-                return 0
-        paired = False
-        if _contact_rows(world) == 0:
-            # No contact at all (a chain, a world of joints only): the contact stages are
-            # skipped, the narrowphase's call too (it passes its stores on the stack: 1,100 of
-            # the 1,200 cycles of a 100-pin world's stage, measured 2026-11-28), and there is
-            # no contact to gather.
-            _no_contacts(world)
-        else:
-            find_contacts(world)  # the contacts the contact stages visit (.awake)
-            paired = call_collide(_collide_entry(world),
-                                  (world, friction_mixing, restitution_mixing))
-            chains = _verb(world, CHAINS)
-            if chains != 0:
-                call_collide(chains, (world, friction_mixing, restitution_mixing))
-        if phase == TO_MANIFOLDS:
-            return status | PAUSED
-    else:
-        paired = _contact_rows(world) > 0
-        find_contacts(world)  # (the callbacks may have woken bodies)
-    if has_sleepers and _wake(world) > 0:
-        if joints_filtered:
-            return status | WOKE
-        find_contacts(world)  # the woken islands' contacts join this step's
-    _tick(world, 2)
-    return status | call_solve_stage(_verb(world, SOLVE_STAGE),
-                                     (world, dt, gx, gy, paired, has_sleepers))
 
 
 WHOLE, TO_MANIFOLDS, FROM_MANIFOLDS = 0, 1, 2
@@ -819,11 +791,6 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
 """The step's stages compiled on their own (every world needs them)."""
 # a helper starts on them at the process's first compile, usually the first world's build
 lazy.FIRST_COMPILE.append(lambda: start_early(STAGE_KERNELS.values()))
-
-SOLVE_STAGE_KERNEL = LazyKernel(solve_stage, SOLVE_STAGE_SIGNATURE, "the step's solve stage",
-                                SOLVE_STAGE_SECONDS)
-"""The step's second half (every world needs it too; not given to the early helper: the
-first step's plan places it, :func:`_fill_verbs`)."""
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""
@@ -968,7 +935,6 @@ def needed_units(world, by_type) -> dict:
     each type's rows, :func:`.joint_solver` order)."""
     settings = world.settings
     needed = dict(STAGE_KERNELS)
-    needed[SOLVE_STAGE] = SOLVE_STAGE_KERNEL
     needed[SOLVER] = SOLVER_KERNELS[settings.solver]
     # a world of WorldSettings.threads > 1 gets the threaded narrowphase and its solver's
     # threaded entry, if it has one, with the serial ones for its steps too small for threads

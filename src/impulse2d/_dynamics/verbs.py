@@ -62,9 +62,6 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   :data:`LANES` holds the float32 passes (0 otherwise: the solver prepares the rows itself, in
   float64), so that no float64 world compiles it; a world's lanes are float32 exactly while
   this slot is filled (:func:`.contact_lanes.float32_lanes`);
-* slot :data:`SOLVE_STAGE`: the step's second half, from the colouring to the continuous stage
-  (:func:`.step.solve_stage`), which the step calls by address so that it is a compile unit of
-  its own, which the compile plan may give to another process (:mod:`.._core.parallel`);
 * slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
   (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
   collision's fast test) when the impulses may be stored and the bodies finalized inside the
@@ -115,8 +112,7 @@ FINALIZE = LANES + 1
 MOVED_PAIRS = FINALIZE + 1
 SEARCH_PAIRS = MOVED_PAIRS + 1
 LANE_PREPARE = SEARCH_PAIRS + 1
-SOLVE_STAGE = LANE_PREPARE + 1
-COUNT = SOLVE_STAGE + 1
+COUNT = LANE_PREPARE + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -210,10 +206,6 @@ global search, the (m, 2) pairs of overlapping boxes (:func:`.._collision.broadp
 COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 """``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
 
-SOLVE_STAGE_SIGNATURE = _i8(WORLD_STORES, _f8, _f8, _f8, _b1, _b1)
-"""``stage(world, dt, gx, gy, paired, has_sleepers) -> status bits``: the step after its
-manifolds and wake stage (:func:`.step.solve_stage`)."""
-
 CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 """``stage(world) -> bodies moved back``"""
 
@@ -241,7 +233,6 @@ call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
 call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
-call_solve_stage = address_call(SOLVE_STAGE_SIGNATURE)
 call_dense = address_call(DENSE_SIGNATURE)
 call_law = address_call(LAW_SIGNATURE)
 call_lanes = address_call(LANES_SIGNATURE)
@@ -267,14 +258,13 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
-           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SOLVE_STAGE", "COUNT",
+           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
            "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "LANE_PREPARE_SIGNATURE",
-           "SOLVE_STAGE_SIGNATURE", "call_solve_stage",
            "call_pairs", "call_moved_pairs",
            "call_search_pairs", "call_collide",
            "call_joint",
