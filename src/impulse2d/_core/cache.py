@@ -572,9 +572,10 @@ class LockedCacheFile(caching.IndexDataCacheFile):
         (:func:`is_cached`) and then to load it: unpickling an index makes the Numba types
         of its signatures (a world's stores: a few hundred), 0.6-0.7 ms a read, 8 of the 18
         reads of a warm ``pyramid_20`` repeats (load 5 on the 2-core machine, session 18).
-        The caller gets a copy (a save adds to it). Should two saves ever leave the file with
-        an inode, size and time it had before, a read kept from then can only miss an entry,
-        which compiles again: the data file an entry names holds that entry's code."""
+        The caller gets a copy (a save adds to it). Should saves ever leave the file with the
+        inode, size and time (the kernel's clock tick) it had when read, the read kept is the
+        file as it was then: what Numba's own reader gets when a save comes between its read
+        of the index and its load."""
         try:
             status = os.stat(self._index_path)
         except OSError:
