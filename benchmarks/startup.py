@@ -1,5 +1,5 @@
 """Start-up of impulse2d: how long a new process takes to its first step, and how long compiling
-everything takes. Writes ``benchmarks/results/startup.json``.
+everything takes. Writes ``benchmarks/results/startup.json`` (``--out``).
 
     python benchmarks/startup.py                    # source checkout: cold, warm, warmup --all
     python benchmarks/startup.py --wheel dist/impulse2d-*.whl   # also from a built wheel
@@ -21,7 +21,9 @@ says little alone) and inside (import, build, first step):
 * *imports* (``--compare TREE --imports``): a warm ``pyramid_20`` of each tree, alternately,
   with the CPU time (``time.process_time``, not the wall: the machine is shared) of every
   module's import, inclusive and its own (less the modules it imported), medians over the
-  rounds, and the modules one tree imports that the other does not;
+  rounds, and the modules one tree imports that the other does not; and the cache's part of
+  the build and first step (Numba's reads of kernel indexes and the cache loads, counted and
+  timed);
 * *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
   ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
   (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
@@ -63,7 +65,9 @@ print(json.dumps({"import_s": t1 - t0, "build_s": t2 - t1, "first_step_s": t3 - 
 """
 
 # FIRST_STEP with each module's import timed in CPU time: every loader's ``exec_module`` wrapped
-# by a finder in front of the others, the import's own time less its nested imports'.
+# by a finder in front of the others, the import's own time less its nested imports'; and the
+# cache's part of the build and first step: Numba's reads of kernel indexes (each unpickles its
+# signatures' types) and the cache loads, counted and timed.
 IMPORT_CPU = r"""
 import importlib.abc, json, sys, time
 rows, nested = {}, []
@@ -103,13 +107,36 @@ c0 = time.process_time()
 import impulse2d as i2d
 from impulse2d.scenes import build_scene
 c1 = time.process_time()
+from numba.core import caching
+from impulse2d._core import cache
+cached = {"index_reads": [0, 0.0], "loads": [0, 0.0]}
+
+
+def counted(owner, name, label):
+    function = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        t0 = time.process_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            cached[label][0] += 1
+            cached[label][1] += time.process_time() - t0
+
+    setattr(owner, name, wrapper)
+
+
+counted(caching.IndexDataCacheFile, "_load_index", "index_reads")  # Numba's own read
+counted(cache.QuickLoadCache, "load_overload", "loads")
 world = i2d.World()
 build_scene(world, "pyramid", base=20)
 c2 = time.process_time()
 world.step(1.0 / 60.0)
 c3 = time.process_time()
 print(json.dumps({"import_cpu_s": c1 - c0, "build_cpu_s": c2 - c1, "first_step_cpu_s": c3 - c2,
-                  "modules": rows, "file": i2d.__file__}))
+                  "index_reads": cached["index_reads"][0],
+                  "index_reads_cpu_s": cached["index_reads"][1], "loads": cached["loads"][0],
+                  "loads_cpu_s": cached["loads"][1], "modules": rows, "file": i2d.__file__}))
 """
 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}), "chain_100": ("chain", {"links": 100})}
@@ -281,7 +308,8 @@ def paired_imports(report, other: Path, rounds: int, log):
         out[name] = {
             "tree": str(trees[name]),
             "median": {k: statistics.median(run[k] for run in runs)
-                       for k in ("import_cpu_s", "build_cpu_s", "first_step_cpu_s")},
+                       for k in ("import_cpu_s", "build_cpu_s", "first_step_cpu_s",
+                                 "index_reads", "index_reads_cpu_s", "loads", "loads_cpu_s")},
             "modules": {m: [statistics.median(run["modules"].get(m, (0.0, 0.0))[i]
                                               for run in runs) for i in (0, 1)]
                         for m in modules}}
@@ -291,7 +319,9 @@ def paired_imports(report, other: Path, rounds: int, log):
     for name in trees:
         m = out[name]["median"]
         log(f"imports median, {name}: import {m['import_cpu_s']:.3f} s CPU, build "
-            f"{m['build_cpu_s']:.3f}, first step {m['first_step_cpu_s']:.3f}")
+            f"{m['build_cpu_s']:.3f}, first step {m['first_step_cpu_s']:.3f}; "
+            f"{m['index_reads']:.0f} index reads {m['index_reads_cpu_s'] * 1000:.1f} ms, "
+            f"{m['loads']:.0f} loads {m['loads_cpu_s'] * 1000:.1f} ms")
     log(f"modules only this tree imports: {out['only this']}")
     log(f"modules only the other imports: {out['only other']}")
 

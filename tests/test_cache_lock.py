@@ -84,3 +84,29 @@ def test_the_packages_kernels_save_through_the_lock():
     if cache is None:
         pytest.skip("needs the JIT and its cache")
     assert type(cache._cache_file) is LockedCacheFile
+
+
+def test_an_unchanged_index_is_read_once_and_a_replaced_one_again(tmp_path, monkeypatch):
+    """An index read is kept while its file is unchanged (a warm first step asks each unit's
+    index twice: whether it is cached, then to load it); a save, by any reader of the file,
+    replaces the file, and the next read sees its entry. Each read is a copy of its own."""
+    writer, reader = _pair(tmp_path, LockedCacheFile)
+    writer.save("a", "code of a")
+    reads = []
+    numbas = caching.IndexDataCacheFile._load_index
+
+    def counted(self):
+        reads.append(self)
+        return numbas(self)
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_load_index", counted)
+    first = reader._load_index()
+    first["mine"] = "a caller's own entry"
+    second = reader._load_index()
+    assert second == {"a": writer._load_index()["a"]}
+    assert len(reads) == 1
+    writer.save("b", "code of b")  # (reads afresh under the lock: one read more)
+    assert len(reads) == 2
+    third = reader._load_index()
+    assert set(third) == {"a", "b"} and len(reads) == 3
+    assert reader.load("b") == "code of b"
