@@ -41,34 +41,23 @@ from impulse2d._dynamics.verbs import LANES_SIGNATURE, call_lanes  # noqa: E402
 from impulse2d._dynamics.world_ref import borrow, sync_constraints  # noqa: E402
 
 
-def inlined64(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+def inlined(view, mode):
+    """The entry (``lanes_entry``, or ``lanes_f32_entry`` without its other verbs: not timed)
+    with the passes compiled in, on the lanes ``view(cs)``, its ``LANE_MODE`` ``mode``."""
+    def entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
               contact_speed, last_sweep, speed_cap):
-    """``lanes_entry`` with the passes compiled in."""
-    if verb == LANE_MODE:
-        return 1.0
-    cs = borrow(world, "constraints")
-    bodies = borrow(world, "bodies")
-    if verb == LANE_WARM_START:
-        _warm_start(cs, bodies, flat_lanes(cs), first, last)
-    else:
-        _solve(cs, bodies, flat_lanes(cs), first, last, inv_h, use_bias, soft, baumgarte,
-               linear_slop, contact_speed, last_sweep, speed_cap)
-    return 0.0
+        if verb == LANE_MODE:
+            return mode
+        cs = borrow(world, "constraints")
+        bodies = borrow(world, "bodies")
+        if verb == LANE_WARM_START:
+            _warm_start(cs, bodies, view(cs), first, last)
+        else:
+            _solve(cs, bodies, view(cs), first, last, inv_h, use_bias, soft, baumgarte,
+                   linear_slop, contact_speed, last_sweep, speed_cap)
+        return 0.0
 
-
-def inlined32(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-              contact_speed, last_sweep, speed_cap):
-    """``lanes_f32_entry``'s passes compiled in (its other verbs left out: not timed)."""
-    if verb == LANE_MODE:
-        return 2.0
-    cs = borrow(world, "constraints")
-    bodies = borrow(world, "bodies")
-    if verb == LANE_WARM_START:
-        _warm_start(cs, bodies, float32_view(cs), first, last)
-    else:
-        _solve(cs, bodies, float32_view(cs), first, last, inv_h, use_bias, soft, baumgarte,
-               linear_slop, contact_speed, last_sweep, speed_cap)
-    return 0.0
+    return entry
 
 
 def address(function) -> int:
@@ -102,7 +91,8 @@ def main() -> None:
     main_entry = (contact_lanes.lanes_entry if a.precision == "float64"
                   else contact_lanes_f32.lanes_f32_entry)
     entries = {"main": address(main_entry.py_func),
-               "inlined": address(inlined64 if a.precision == "float64" else inlined32)}
+               "inlined": address(inlined(flat_lanes, 1.0) if a.precision == "float64"
+                                  else inlined(float32_view, 2.0))}
     name, params = run.SCENES["rain_2000"][:2]
     eng = engines.make_engine("impulse2d", {"solver_precision": a.precision, "threads": 2})
     eng.build(name, **params)
