@@ -26,7 +26,9 @@ at once costs more where two pieces write one cache line (the lines move between
 counted per pass from the rows' lane indices and the buffer's address (the fields a pass
 writes: the points' impulses, biases and unclamped impulses), and the bodies' velocity lines
 that two pieces of one stage both write (and of those, the lines both threads write when the
-pieces go to the threads in turn).
+pieces go to the threads in turn); and the lines both threads would write were a body's ``v``
+and ``w`` one 32-byte row (Box2D v3's solver body: two bodies a line, where ``v`` holds four
+and ``w`` eight).
 """
 
 from __future__ import annotations
@@ -176,6 +178,9 @@ def main() -> None:
         b = np.asarray(b, dtype=np.int64)
         return np.concatenate([(v_address + 16 * b) // 64, (w_address + 8 * b) // 64 + (1 << 60)])
 
+    def row_lines(b):  # a body's v and w in one 32-byte row (Box2D v3's solver body), 2 a line
+        return (32 * np.asarray(b, dtype=np.int64)) // 64
+
     report = {"scene": a.scene, "precision": a.precision, "threads": a.threads, "rows": m,
               "load": os.getloadavg()[0], "lanes_address_mod_64": int(address % 64),
               "segments": [[int(x) for x in p] for p in parts], "cuts": {}}
@@ -195,7 +200,7 @@ def main() -> None:
                 short += (end - q) < 16
                 tails += (end - q) % 8  # rows past the last whole 8 (a float32 vector)
                 q = end
-        lanes_sh = bodies_sh = threads_sh = touched = 0
+        lanes_sh = bodies_sh = threads_sh = touched = rows_sh = rows_touched = 0
         for lo, hi, par in parts:  # pieces of one stage may run at once
             inside = [(x, y) for x, y in ranges if lo <= x and y <= hi]
             if len(inside) > 1:
@@ -205,16 +210,22 @@ def main() -> None:
                 bodies_sh += bs
                 threads_sh += ts
                 touched += n
+                _, _, ts, n = shared_lines(inside, cs, itemsize, address, row_lines, a.threads)
+                rows_sh += ts
+                rows_touched += n
         us = {v: best[c, v] / rate for v in verbs}
         report["cuts"][c] = {"calls": len(ranges), "runs": int(runs), "short_runs": int(short),
                              "tail_rows_mod_8": int(tails),
                              "us": us, "lane_lines_shared": lanes_sh,
                              "body_lines_shared": bodies_sh,
                              "body_lines_both_threads": threads_sh,
-                             "body_lines_written": touched}
+                             "body_lines_written": touched,
+                             "row_layout_lines_both_threads": rows_sh,
+                             "row_layout_lines_written": rows_touched}
         print(f"| {c} | {len(ranges)} | {short} of {runs} | {tails} | {us['warm']:.1f} | "
               f"{us['biased']:.1f} | {us['relax']:.1f} | {lanes_sh} | {bodies_sh} "
-              f"({threads_sh} of {touched} by both threads) |")
+              f"({threads_sh} of {touched} by both threads; in 32-byte rows {rows_sh} of "
+              f"{rows_touched}) |")
     report["load_after"] = os.getloadavg()[0]
     if a.json:
         with open(a.json, "w") as f:

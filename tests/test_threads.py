@@ -284,3 +284,26 @@ def test_threaded_world_in_a_batch_equals_itself_alone(batch_threads):
     expected = [w.state_hash() for w in alone]
     assert [w.state_hash() for w in serial] == expected
     assert [w.state_hash() for w in batch.worlds] == expected
+
+
+def test_rows_found_apart_keep_the_one_thread_normals():
+    """The threaded narrowphase's pieces leave a row found apart (no point) the normal their
+    own pass carried to it (the piece's scratch starts at zero), and
+    :func:`~impulse2d._dynamics.threaded.serial_normals` gives back the one-thread pass's by
+    walking each piece's head alone (its rows found apart before its first row with points,
+    the normal carried on from the piece before). A landing rain has hundreds of such rows,
+    and at ``MIN_ROWS`` 1 its pieces are a few rows each, so many begin apart or are all
+    apart: every contact's normal is the same bits at 1-4 threads."""
+    normals = {}
+    for t in COUNTS:
+        world = i2d.World(threads=t)
+        info = build_scene(world, "rain", count=300)
+        for k in range(90):
+            step_scene(world, info, k)
+        contacts = world._contacts
+        normals[t] = (contacts.normal.copy(), contacts.count.copy())
+    one, count = normals[1]
+    apart = count == 0
+    assert apart.sum() >= 50 and np.count_nonzero(one[apart]) > 0  # rows the walk gives a normal
+    for t, (normal, _) in normals.items():
+        assert normal.tobytes() == one.tobytes(), t

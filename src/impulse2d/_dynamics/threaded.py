@@ -79,7 +79,7 @@ from .scratch import narrow_views
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
 from .verbs import (CHAINS, DIAGNOSTICS, FINALIZE, ITERATION, LANES, OPENING, PREPARE, SOLVE,
-                    THREAD_ROWS, THREADS, WARM_START, call_lanes, diagnose)
+                    THREAD_BODIES, THREAD_ROWS, THREADS, WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
 parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
@@ -495,10 +495,11 @@ def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps
     TBB arena made and joined, about 3-14 us, and a worker that joins late making the
     others wait for its range) is paid once a solve instead of once a stage and colour
     (about 90 a step of ``pyramid_100``) and once for the prepare."""
-    # some stage of more than one piece ...
-    spread = rows.shape[0] >= min_rows or order.shape[0] >= min_rows
-    for s in range(parts.shape[0]):
-        spread = spread or parts[s, 2] != 0
+    # some stage of more than one piece (the prepare's, a block's) that pays a launch: the
+    # bodies' stages alone only from THREAD_BODIES awake bodies, the rule by which the step
+    # takes this solver for them (rain's fall: 2,000 bodies, few rows) ...
+    spread = (rows.shape[0] >= borrow(world, "verbs")[THREAD_BODIES]
+              or order.shape[0] >= min_rows)
     if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
         _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
@@ -538,7 +539,7 @@ def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, resti
                       restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
                       np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
     restore_schedule(size)
-    serial_normals(contacts, shapes, bodies, has_chains, picks)
+    serial_normals(contacts, shapes, bodies, has_chains, picks, pieces)
 
 
 @borrowing_kernel
@@ -551,40 +552,62 @@ def _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing, restit
                      has_chains, out_normal, out_points, out_ids, rows, n_rows)
 
 
+@inline_kernel
+def _visited(kind, asleep, shape_type, contacts, has_chains, k):
+    """Whether the narrowphase's pass visits contact row ``k`` (as
+    :func:`~.contacts.update_manifolds` skips: a pair of sleeping or static bodies, a chain's
+    rows, collided apart)."""
+    ba = contacts.body_a[k]
+    bb = contacts.body_b[k]
+    if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
+        return False
+    return not (has_chains and (shape_type[contacts.shape_a[k]] == CHAIN_SEGMENT
+                                or shape_type[contacts.shape_b[k]] == CHAIN_SEGMENT))
+
+
 @inner_kernel
-def serial_normals(contacts, shapes, bodies, has_chains, picks):
+def serial_normals(contacts, shapes, bodies, has_chains, picks, pieces):
     """Give the rows ``picks`` that the narrowphase found apart (no point) the normal the serial
     pass leaves them. :func:`~.._collision.manifold.collide` does not write its scratch normal
     for such a pair (negating it in place when it collided the pair circle first), and
     :func:`~.contacts.update_manifolds` stores the scratch anyway: in one pass each such row
-    holds the previous visited row's normal (the scratch starts at zero), in chunks the
-    previous row of its chunk's. Nothing reads those normals but the state's hash; this
-    walks the rows as the serial pass does (its skips too) and carries the normal on."""
+    holds the previous visited row's normal (the scratch starts at zero), in
+    :func:`manifolds_rows`' ``pieces`` (:func:`_chunk`'s) the previous row of its piece's.
+    Nothing reads those normals but the state's hash. The two differ only in a piece's head,
+    its rows found apart before its first row with points (from there on the piece's
+    scratch is the serial pass's); so this walks each piece's head, the serial pass's skips
+    too, carrying the normal on from the last row the piece before it visited: a few rows a
+    piece, where a walk of every row cost 15-46 us a step of rain at 2 threads, on the
+    calling thread alone (BENCHMARKS.md, session 18, ``thr43``)."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
     normal = contacts.normal
+    n = picks.shape[0]
     nx = 0.0
     ny = 0.0
-    for t in range(picks.shape[0]):
-        k = picks[t]
-        sa = contacts.shape_a[k]
-        sb = contacts.shape_b[k]
-        ba = contacts.body_a[k]
-        bb = contacts.body_b[k]
-        if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
-            continue
-        if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
-            continue
-        if contacts.count[k] == 0:
-            if shapes.count[sa] == 1 and shapes.count[sb] != 1:  # collided circle first
-                nx = -nx
+    for c in range(pieces):
+        lo, hi = _chunk(0, n, c, pieces)
+        headed = False  # met the piece's first row with points
+        for t in range(lo, hi):
+            k = picks[t]
+            if not _visited(kind, asleep, shape_type, contacts, has_chains, k):
+                continue
+            if contacts.count[k] != 0:
+                headed = True
+                break
+            if shapes.count[contacts.shape_a[k]] == 1 and shapes.count[contacts.shape_b[k]] != 1:
+                nx = -nx  # collided circle first
                 ny = -ny
             normal[k, 0] = nx
             normal[k, 1] = ny
-        else:
-            nx = normal[k, 0]
-            ny = normal[k, 1]
+        if headed:  # the piece's rest is the serial pass's: carry its last visited row's on
+            for t in range(hi - 1, lo - 1, -1):
+                k = picks[t]
+                if _visited(kind, asleep, shape_type, contacts, has_chains, k):
+                    nx = normal[k, 0]
+                    ny = normal[k, 1]
+                    break
 
 
 @borrowing_kernel
