@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _excluded, _select,
-                                     add_key, holds_key, search_pairs, sort_keys)
+                                     _sort_small, add_key, holds_key, search_pairs, sort_keys)
 from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
@@ -317,7 +317,8 @@ def _filter_keys(keys, count, body, body_type, sensor, group, category, mask, no
 def _sort_pair_keys(keys, count, n):
     """Sort the distinct pair keys ``keys[:count]`` (``lo << 32 | hi``, rows below ``n``)
     ascending in place. Many for the rows (at least one in :data:`BUCKET_SORT_FROM`): bucketed on
-    ``lo`` by a counting sort, then each row's few keys by insertion; else by merge sort
+    ``lo`` by a counting sort, then each row's few keys sorted in place
+    (:func:`.._collision.broadphase._sort_small`); else by merge sort
     (:func:`.._collision.broadphase.sort_keys`), which costs ``count log count`` where the
     buckets cost ``n``. The same order either way (the keys are distinct)."""
     if BUCKET_SORT_FROM * count < n:
@@ -335,15 +336,8 @@ def _sort_pair_keys(keys, count, n):
         end[lo] += 1  # at the end: end[lo] is where row lo's keys end
     s = 0
     for r in range(n):
-        e = end[r]
-        for u in range(s + 1, e):
-            x = ordered[u]
-            v = u - 1
-            while v >= s and ordered[v] > x:
-                ordered[v + 1] = ordered[v]
-                v -= 1
-            ordered[v + 1] = x
-        s = e
+        _sort_small(ordered, s, end[r])
+        s = end[r]
     for t in range(count):
         keys[t] = ordered[t]
 
