@@ -12,8 +12,9 @@ boxes from the same columns, interleaved call by call:
 * ``incremental``: :func:`impulse2d._dynamics.pair_update.incremental_pairs`, the old contacts'
   keys less those of the moved shapes, merged with the moved shapes' pairs.
 
-Both give the same array (checked on every call). Medians of ``--repeats`` calls, in ms, with
-the Python call overhead of each (a few microseconds) included in both. The crossover, the
+Both give the same array (checked on every call). Medians of ``--repeats`` calls, in ms of
+process CPU (wall clock before session 18: on a loaded machine a preempted call counted its
+wait), with the Python call overhead of each (a few microseconds) included in both. The crossover, the
 fraction of moved shapes where the incremental update stops paying, sets
 ``pair_update.INCREMENTAL_BELOW``.
 """
@@ -74,9 +75,9 @@ def measure(scene, params, steps, fractions, repeats, seed=7):
         times = {"global": [], "incremental": []}
         for _ in range(repeats):
             for name, call in (("global", glob), ("incremental", inc)):
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 call()
-                times[name].append(time.perf_counter() - t0)
+                times[name].append(time.process_time() - t0)
         g = 1e3 * statistics.median(times["global"])
         n = 1e3 * statistics.median(times["incremental"])
         rows.append({"moved": k, "moved_fraction": round(k / live.shape[0], 5),

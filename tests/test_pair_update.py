@@ -112,6 +112,43 @@ def test_the_resting_index_finds_the_global_search_s_pairs(case):
                                   _global(new, columns))
 
 
+@st.composite
+def piles_and_moves(draw):
+    """Hundreds of boxes of one size and a few of others (a pile of circles and its walls),
+    packed or spread up to 10 km, with points and placeholders, and up to all of them moved:
+    the moved boxes' grid at its budget of cells, its one-cell axes and its wide boxes."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n = draw(st.integers(50, 600))
+    spread = draw(st.sampled_from([3.0, 20.0, 1.0e4]))
+    side = draw(st.sampled_from([0.0, 0.5, 0.7]))
+    lo = rng.uniform(-spread, spread, (n, 2))
+    if draw(st.booleans()):
+        lo[:, 1] = np.round(lo[:, 1])  # rows: one-cell spans, equal corners
+    size = np.full((n, 2), side)
+    odd = rng.random(n) < draw(st.sampled_from([0.0, 0.02, 0.2]))
+    size[odd] = rng.uniform(0.0, 50.0, (int(odd.sum()), 2))  # walls and floors
+    old = np.concatenate([lo, lo + size], axis=1)
+    old[rng.random(n) < 0.02] = (np.inf, np.inf, -np.inf, -np.inf)
+    new = old.copy()
+    moved = np.flatnonzero(rng.random(n) < draw(st.sampled_from([0.01, 0.1, 0.5, 1.0])))
+    shift = rng.uniform(-0.3, 0.3, (moved.shape[0], 2))
+    new[moved, 0::2] += shift[:, :1]
+    new[moved, 1::2] += shift[:, 1:]
+    columns = (rng.random(n) > 0.02, np.arange(n, dtype=np.int64), np.full(n, 2, np.int64),
+               np.zeros(n, np.bool_), np.zeros(n, np.int64), np.ones(n, np.uint64),
+               np.full(n, 0xFFFF, np.uint64), np.zeros(0, np.int64))
+    return old, new, moved.astype(np.int64), columns
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(piles_and_moves())
+def test_the_moved_boxes_grid_finds_the_global_search_s_pairs_in_a_pile(case):
+    old, new, moved, columns = case
+    want = _global(new, columns)
+    got = incremental_pairs(_keys(_global(old, columns)), moved, new, *columns, 0)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_a_wide_moved_box_meets_every_box_under_it():
     """A moved plank 40 m long among 1 m boxes (tested directly, not in the sweep) and the small
     moved boxes beside it: every overlap found once."""

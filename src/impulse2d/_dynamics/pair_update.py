@@ -20,7 +20,7 @@ A few moved boxes among a few boxes (:data:`FEW_TESTS`) are tested against every
 only to learn whether their pairs stayed the same (:func:`moves_keep_pairs`: no allocation,
 no reference counted; most steps of a small world end there). More are searched by one pass
 over the boxes: a box outside the moved boxes' bounding rectangle is skipped after four
-comparisons, one inside it looks up the moved boxes by a band on the sweep axis
+comparisons, one inside it looks up the moved boxes near it in a grid of them
 (:func:`_moved_overlaps`). One ball falling beside a sleeping pile of 5,500 boxes costs one
 pass over the boxes, and one over the contacts unless the step knows the moved shapes' old
 pairs from the awake sets' contact edges (:mod:`.awake`): then, while the pairs stay the same,
@@ -43,9 +43,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _argsort_stable,
-                                     _excluded, _select, add_key, holds_key, search_pairs,
-                                     sort_keys)
+from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _excluded, _select,
+                                     _sort_small, add_key, holds_key, search_pairs, sort_keys)
 from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
 from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
@@ -55,17 +54,24 @@ from .verbs import MOVED_PAIRS, SEARCH_PAIRS, call_moved_pairs, call_search_pair
 from .world_ref import borrow, borrow_column
 
 WIDE_FACTOR = 4.0
-"""A moved box longer than this many times the moved boxes' median length (on the sweep axis)
-is tested against every box instead of joining the sweep (:func:`_moved_overlaps`)."""
+"""A moved box longer (on either axis) than this many times the moved boxes' median length is
+tested against every box instead of joining their grid (:func:`_moved_overlaps`)."""
 
-INCREMENTAL_BELOW = 16
+INCREMENTAL_BELOW = 2
 """The pair stage updates incrementally while ``INCREMENTAL_BELOW * moved <= rows`` of the
-shape store (at most a sixteenth moved) or the moved boxes are few (:data:`FEW_TESTS`), else it
-runs the global search; both give the same pairs (speed only). Measured with
-``benchmarks/pair_update.py`` (BENCHMARKS.md): the update costs less than the global search up
-to 4-7 % of the boxes moved in the 100-row pyramid and ``many_pyramids`` (tall columns of boxes
-crowd the sweep) and up to 12 % in ``rain``; at 6 % it took 1.2 x the global search in the
-pyramid, 0.5 x in ``rain``."""
+shape store (at most half moved) or the moved boxes are few (:data:`FEW_TESTS`), else it runs
+the global search; both give the same pairs (speed only). Measured with
+``benchmarks/pair_update.py`` (process CPU, BENCHMARKS.md, session 18, ``rain43``): with the
+moved boxes in a grid the update costs less than the global search up to 25-50 % of the boxes
+moved in ``rain``, the 100-row pyramid and ``many_pyramids`` (0.6-0.75 x at 25 %, 0.9-1.1 x at
+50 %), and on rain's own landing steps (``benchmarks/pair_search_ab.py``) at every count, 77 %
+moved included. With the moved boxes banded on one axis it was 1/16: a band across a pile or a
+pyramid held a column of boxes."""
+
+
+BUCKET_SORT_FROM = 8
+"""The moved boxes' pair keys are sorted by buckets of rows when at least one per this many
+rows of the shape store, else by merge sort (:func:`_sort_pair_keys`)."""
 
 
 FEW_TESTS = 1024
@@ -133,13 +139,16 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
     of live boxes with at least one moved box (``moved[:n_moved]``, flagged in ``is_moved``).
 
     One pass over the boxes: a box outside the moved boxes' rectangle is skipped at once; one
-    inside it is tested against the moved boxes that start, on the axis along which they
-    overlap least in projection (as :func:`.._collision.broadphase._sweep_pairs` picks it),
-    between its own start less the longest moved box and its end: those are found without a
-    search in the moved boxes sorted on their start and bucketed by it (buckets about one
-    longest box wide; a binary search per box cost 2-3 us per moved box on 5,000 boxes,
-    measured). A moved box longer than ``wide_factor`` times the moved boxes' median length
-    would widen every box's window, so it is tested against each box directly instead.
+    inside it is tested against the moved boxes whose lower-left corner lies within the longest
+    moved box of its own, below and to the left of it, up to its upper-right corner: the only
+    ones that can overlap it. Those are found in a grid of the moved boxes (each in the cell of
+    its lower-left corner, the cells in rows; about two cells a moved box, each about one
+    longest box wide), the cells of a row of the window side by side in the grid's order.
+    The grid replaced a band on one axis (the moved boxes sorted on their start): in rain's
+    landing a band across the pile held every moved box of a column, 13 ns a test, and the
+    search cost 1.2-1.5 us a moved box (BENCHMARKS.md, session 18, ``rain43``). A moved box
+    longer (on either axis) than ``wide_factor`` times the moved boxes' median length would
+    widen every box's window, so it is tested against each box directly instead.
     """
     ids = np.empty(n_moved, dtype=np.int64)
     k = 0
@@ -148,86 +157,80 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
         if alive[i] and _live(fat[i]):
             ids[k] = i
             k += 1
-    # the moved boxes' rectangle, their total extents (the sweep axis) and lengths
+    # the moved boxes' rectangle and lengths (the longer side)
     ux0 = np.inf
     uy0 = np.inf
     ux1 = -np.inf
     uy1 = -np.inf
-    extent_x = 0.0
-    extent_y = 0.0
+    length = np.empty(k, dtype=np.float64)
     for t in range(k):
         i = ids[t]
         ux0 = min(ux0, fat[i, 0])
         uy0 = min(uy0, fat[i, 1])
         ux1 = max(ux1, fat[i, 2])
         uy1 = max(uy1, fat[i, 3])
-        extent_x += fat[i, 2] - fat[i, 0]
-        extent_y += fat[i, 3] - fat[i, 1]
-    # e_x / span_x <= e_y / span_y, cross-multiplied
-    axis = 0 if extent_x * (uy1 - uy0) <= extent_y * (ux1 - ux0) else 1
-    length = np.empty(k, dtype=np.float64)
-    for t in range(k):
-        length[t] = fat[ids[t], axis + 2] - fat[ids[t], axis]
+        length[t] = max(fat[i, 2] - fat[i, 0], fat[i, 3] - fat[i, 1])
     limit = wide_factor * _select(length, (k - 1) // 2) if k > 0 else 0.0
     n_wide = 0
     for t in range(k):
-        if fat[ids[t], axis + 2] - fat[ids[t], axis] > limit:
+        i = ids[t]
+        if max(fat[i, 2] - fat[i, 0], fat[i, 3] - fat[i, 1]) > limit:
             n_wide += 1
     wide = np.empty(n_wide, dtype=np.int64)
     narrow = np.empty(k - n_wide, dtype=np.int64)
     n_wide = 0
     n_narrow = 0
+    # the narrow ones' longest sides and the span of their lower-left corners
+    long_x = 0.0
+    long_y = 0.0
+    lx0 = np.inf
+    ly0 = np.inf
+    lx1 = -np.inf
+    ly1 = -np.inf
     for t in range(k):
         i = ids[t]
-        if fat[i, axis + 2] - fat[i, axis] > limit:
+        if max(fat[i, 2] - fat[i, 0], fat[i, 3] - fat[i, 1]) > limit:
             wide[n_wide] = i
             n_wide += 1
         else:
             narrow[n_narrow] = i
             n_narrow += 1
-    # the narrow ones sorted on the sweep axis, their coordinates side by side (s: sweep axis,
-    # t: the other) for the scan
-    lo = np.empty(n_narrow, dtype=np.float64)
+            long_x = max(long_x, fat[i, 2] - fat[i, 0])
+            long_y = max(long_y, fat[i, 3] - fat[i, 1])
+            lx0 = min(lx0, fat[i, 0])
+            ly0 = min(ly0, fat[i, 1])
+            lx1 = max(lx1, fat[i, 0])
+            ly1 = max(ly1, fat[i, 1])
+    # Cells about one longest box a side, at most about two a narrow box (the count bounds the
+    # memory however far apart the boxes are). Any cell size gives the same pairs: a cell is a
+    # monotonic function of a coordinate (clamped_cell), so the window's cells hold every
+    # corner inside the window.
+    nx, inv_x, ny, inv_y = _grid_shape(lx1 - lx0, long_x, ly1 - ly0, long_y,
+                                       2 * n_narrow + 16)
+    n_cells = nx * ny
+    first = np.zeros(n_cells + 1, dtype=np.int64)
+    cell = np.empty(n_narrow, dtype=np.int64)
     for t in range(n_narrow):
-        lo[t] = fat[narrow[t], axis]
-    order = _argsort_stable(lo)
-    other = 1 - axis
-    sorted_ids = np.empty(n_narrow, dtype=np.int64)
-    s_lo = np.empty(n_narrow, dtype=np.float64)
-    s_hi = np.empty(n_narrow, dtype=np.float64)
-    t_lo = np.empty(n_narrow, dtype=np.float64)
-    t_hi = np.empty(n_narrow, dtype=np.float64)
-    longest = 0.0
+        i = narrow[t]
+        c = (clamped_cell(fat[i, 1], ly0, inv_y, ny) * nx
+             + clamped_cell(fat[i, 0], lx0, inv_x, nx))
+        cell[t] = c
+        first[c + 1] += 1
+    for c in range(n_cells):
+        first[c + 1] += first[c]
+    # the narrow boxes in cell order, their coordinates side by side for the scan
+    fill = first[:-1].copy()
+    g_ids = np.empty(n_narrow, dtype=np.int64)
+    g_box = np.empty((n_narrow, 4), dtype=np.float64)
     for t in range(n_narrow):
-        i = narrow[order[t]]
-        sorted_ids[t] = i
-        s_lo[t] = fat[i, axis]
-        s_hi[t] = fat[i, axis + 2]
-        t_lo[t] = fat[i, other]
-        t_hi[t] = fat[i, other + 2]
-        longest = max(longest, s_hi[t] - s_lo[t])
-    # Buckets of the sorted starts, about one longest box wide, so that a box finds its window
-    # of moved boxes (those starting in [its start - longest, its end]) without a search.
-    n_buckets = 1
-    scale = 0.0
-    if n_narrow > 1:
-        span = s_lo[n_narrow - 1] - s_lo[0]
-        if span > 0.0 and span < np.inf:
-            # at most 4 per box (the ratio may be huge, or inf for points)
-            ratio = span / longest if longest > 0.0 else np.inf
-            n_buckets = np.int64(ratio) + 1 if ratio < 4 * n_narrow else 4 * n_narrow
-            scale = n_buckets / span
-    first = np.empty(n_buckets + 1, dtype=np.int64)  # first sorted box of each bucket
-    b = 0
-    first[0] = 0
-    for t in range(n_narrow):
-        bt = clamped_cell(s_lo[t], s_lo[0], scale, n_buckets)
-        while b < bt:
-            b += 1
-            first[b] = t
-    while b < n_buckets:
-        b += 1
-        first[b] = n_narrow
+        i = narrow[t]
+        u = fill[cell[t]]
+        fill[cell[t]] = u + 1
+        g_ids[u] = i
+        g_box[u, 0] = fat[i, 0]
+        g_box[u, 1] = fat[i, 1]
+        g_box[u, 2] = fat[i, 2]
+        g_box[u, 3] = fat[i, 3]
 
     keys = np.empty(8 * k + 64, dtype=np.int64)
     count = np.int64(0)  # int64 from the start: a literal 0 compiled add_key a second time
@@ -247,21 +250,53 @@ def _moved_overlaps(fat, alive, owner, group, moved, n_moved, is_moved, wide_fac
             if (fat[i, 0] <= x1 and x0 <= fat[i, 2] and fat[i, 1] <= y1 and y0 <= fat[i, 3]
                     and i != j and not (j_moved and i > j)):
                 keys, count = add_key(keys, count, i, j, owner, group)
-        j_lo = fat[j, axis]
-        j_hi = fat[j, axis + 2]
-        j_tlo = fat[j, other]
-        j_thi = fat[j, other + 2]
-        # a narrow box starting before j_lo - longest ends before j starts
-        start = first[clamped_cell(j_lo - longest, s_lo[0] if n_narrow else 0.0, scale, n_buckets)]
-        end = first[clamped_cell(j_hi, s_lo[0] if n_narrow else 0.0, scale, n_buckets) + 1]
-        for u in range(start, end):
-            if (s_lo[u] <= j_hi and j_lo <= s_hi[u] and t_lo[u] <= j_thi
-                    and j_tlo <= t_hi[u]):
-                i = sorted_ids[u]
-                # a pair of two moved boxes is met from both; keep it once, from the higher row
-                if i != j and not (j_moved and i > j):
-                    keys, count = add_key(keys, count, i, j, owner, group)
+        # a narrow box whose corner is left of x0 - long_x (or below y0 - long_y) ends before j
+        cx0 = clamped_cell(x0 - long_x, lx0, inv_x, nx)
+        cx1 = clamped_cell(x1, lx0, inv_x, nx)
+        for cy in range(clamped_cell(y0 - long_y, ly0, inv_y, ny),
+                        clamped_cell(y1, ly0, inv_y, ny) + 1):
+            for u in range(first[cy * nx + cx0], first[cy * nx + cx1 + 1]):
+                if (g_box[u, 0] <= x1 and x0 <= g_box[u, 2] and g_box[u, 1] <= y1
+                        and y0 <= g_box[u, 3]):
+                    i = g_ids[u]
+                    # a pair of two moved boxes is met from both; keep it once, from the
+                    # higher row
+                    if i != j and not (j_moved and i > j):
+                        keys, count = add_key(keys, count, i, j, owner, group)
     return keys, count
+
+
+@inner_kernel
+def _cells(span, longest):
+    """Cells about one ``longest`` box wide over ``span`` (the spread of the boxes' corners on
+    an axis), a float: one if the span is zero or not finite, inf for boxes of no length."""
+    if not (0.0 < span < np.inf):
+        return 1.0
+    return span / longest + 1.0 if longest > 0.0 else np.inf
+
+
+@inner_kernel
+def _grid_shape(span_x, long_x, span_y, long_y, most):
+    """The moved boxes' grid (:func:`_moved_overlaps`): cells on each axis and their inverse
+    widths, about one longest box a side, at most ``most`` cells in all (both axes shrunk
+    alike, an axis of one cell leaving the other the rest)."""
+    fx = min(_cells(span_x, long_x), most)
+    fy = min(_cells(span_y, long_y), most)
+    if fx * fy > most:
+        scale = np.sqrt(most / (fx * fy))
+        fx *= scale
+        fy *= scale
+        if fx < 1.0:
+            fy *= fx
+            fx = 1.0
+        if fy < 1.0:
+            fx *= fy
+            fy = 1.0
+    nx = np.int64(fx)
+    ny = np.int64(fy)
+    inv_x = nx / span_x if 0.0 < span_x < np.inf else 0.0
+    inv_y = ny / span_y if 0.0 < span_y < np.inf else 0.0
+    return nx, inv_x, ny, inv_y
 
 
 @inner_kernel
@@ -276,6 +311,35 @@ def _filter_keys(keys, count, body, body_type, sensor, group, category, mask, no
             keys[kept] = key
             kept += 1
     return kept
+
+
+@inner_kernel
+def _sort_pair_keys(keys, count, n):
+    """Sort the distinct pair keys ``keys[:count]`` (``lo << 32 | hi``, rows below ``n``)
+    ascending in place. Many for the rows (at least one in :data:`BUCKET_SORT_FROM`): bucketed on
+    ``lo`` by a counting sort, then each row's few keys sorted in place
+    (:func:`.._collision.broadphase._sort_small`); else by merge sort
+    (:func:`.._collision.broadphase.sort_keys`), which costs ``count log count`` where the
+    buckets cost ``n``. The same order either way (the keys are distinct)."""
+    if BUCKET_SORT_FROM * count < n:
+        sort_keys(keys, count)
+        return
+    end = np.zeros(n + 1, dtype=np.int64)
+    for t in range(count):
+        end[(keys[t] >> 32) + 1] += 1
+    for r in range(n):
+        end[r + 1] += end[r]
+    ordered = np.empty(count, dtype=np.int64)
+    for t in range(count):
+        lo = keys[t] >> 32
+        ordered[end[lo]] = keys[t]
+        end[lo] += 1  # at the end: end[lo] is where row lo's keys end
+    s = 0
+    for r in range(n):
+        _sort_small(ordered, s, end[r])
+        s = end[r]
+    for t in range(count):
+        keys[t] = ordered[t]
 
 
 @borrowing_kernel
@@ -338,7 +402,7 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
     Up to ``few_tests`` box tests (rows times moved boxes; :data:`FEW_TESTS`), the moved boxes
     are tested directly (:func:`_few_overlaps`); else, if ``indexed``, they are looked up in
     the resting boxes' grid ``index`` (:func:`.resting.resting_overlaps`), else found by the
-    sweep (:func:`_moved_overlaps`); either way the found pairs are filtered, sorted, compared
+    grid of the moved boxes (:func:`_moved_overlaps`); either way the found pairs are filtered, sorted, compared
     and merged here.
 
     ``moved_keys[:n_moved_keys]``: the old keys with a moved shape, ascending, if the caller
@@ -360,7 +424,7 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
                                       WIDE_FACTOR)
     count = _filter_keys(keys, count, body, body_type, sensor, group, category, mask,
                          no_collide)
-    sort_keys(keys, count)
+    _sort_pair_keys(keys, count, n)
     if n_moved_keys == count:
         same = True
         for t in range(count):
@@ -516,7 +580,7 @@ def filtered_pairs(fat, alive, body, body_type, sensor, group, category, mask, n
 def incremental_pairs(old_keys, moved, fat, alive, body, body_type, sensor, group, category,
                       mask, no_collide, few_tests=FEW_TESTS):
     """:func:`pairs_after_moves` from Python (tests, benchmarks); the pairs, changed or not.
-    ``few_tests``: as the step passes it (0: always the sweep)."""
+    ``few_tests``: as the step passes it (0: always the moved boxes' grid)."""
     changed, pairs = pairs_after_moves(old_keys, moved, moved.shape[0], fat, alive, body,
                                        body_type, sensor, group, category, mask, no_collide,
                                        few_tests, old_keys, -1, empty_resting(), False)
