@@ -421,6 +421,10 @@ def _take_fast(world, plan) -> Snapshot:
             state[name] = _copy_rows_map(value)
         elif name == _JOINT_ROWS:
             state[name] = value  # shared: the world replaces its joint rows, never changes them
+        elif type(value) is np.ndarray:  # (the step row, the clock, ...: no call)
+            state[name] = value.copy() if value.size else value
+        elif type(value) is tuple and _ATOM_TYPES.issuperset(map(type, value)):
+            state[name] = value  # (numbers: gravity) it cannot change
         else:
             state[name] = _copy(value)
     rows_maps = frozenset(rows_maps)
@@ -496,7 +500,7 @@ def _copy(value):
         clone.__dict__.update(_copy_items(value.__dict__))
         return clone
     if kind is list or kind is tuple:
-        if set(map(type, value)) <= _ATOM_TYPES:  # (the types checked in C: 5000 rows, 0.1 ms)
+        if _ATOM_TYPES.issuperset(map(type, value)):  # (checked in C: 5000 rows, 0.1 ms)
             return value[:]  # (a tuple's own: it cannot change)
         copied = [_copy_leaf(x) for x in value]
         if kind is list:
@@ -529,7 +533,8 @@ def _copy_leaf(x):
 
 
 def _copy_items(d: dict) -> dict:
-    """A copy of the dict ``d``, its values copied by :func:`_copy` (leaves inline)."""
+    """A copy of the dict ``d``, its values copied by :func:`_copy` (leaves and lists of
+    numbers inline: an id pool's free rows)."""
     out = {}
     for k, x in d.items():
         kind = type(x)
@@ -537,6 +542,8 @@ def _copy_items(d: dict) -> dict:
             out[k] = x
         elif kind is np.ndarray:
             out[k] = x.copy() if x.size else x
+        elif kind is list and _ATOM_TYPES.issuperset(map(type, x)):
+            out[k] = x[:]
         else:
             out[k] = _copy(x)
     return out
