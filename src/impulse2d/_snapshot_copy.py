@@ -99,7 +99,7 @@ class Plan:
     snapshots leave out excluded)."""
 
     __slots__ = ("names", "stores", "parts", "layout", "_addresses", "sizes", "offsets", "total",
-                 "bounds", "keys", "others", "settings", "rows_maps")
+                 "bounds", "keys", "others", "settings", "rows_maps", "copies")
 
     def __init__(self, names, parts, keys, others):
         self.names = tuple(names)
@@ -123,6 +123,9 @@ class Plan:
         """The attributes found to be maps of rows (dicts of lists of ints, non-empty) by a
         snapshot through this plan: the world's code keeps them so (see
         :func:`~impulse2d.snapshot.take`)."""
+        self.copies = {}
+        """The last snapshot's copies of the maps of rows and the id pools, by attribute, which
+        the next one shares when the world's are equal (:func:`~impulse2d.snapshot.take`)."""
 
     @property
     def addresses(self) -> np.ndarray:
