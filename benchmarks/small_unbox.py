@@ -27,20 +27,9 @@ import time
 import numpy as np
 from numba import njit, types
 from numba.experimental import structref
-from numba.extending import box, unbox
+from numba.extending import unbox
 
-from impulse2d._dynamics.world_ref import box_proxy, unbox_by_interned_name
-
-
-@structref.register
-class PlainType(types.StructRef):
-    """Unboxed by Numba's own code (the step's reference until session 17)."""
-
-
-@structref.register
-class InternedType(types.StructRef):
-    """Unboxed through an interned ``_meminfo``, as the engine's reference is since session 17
-    (:func:`impulse2d._dynamics.world_ref.unbox_by_interned_name`)."""
+from impulse2d._dynamics.world_ref import numba_boxed, unbox_by_interned_name
 
 
 class Plain(structref.StructRefProxy):
@@ -51,10 +40,18 @@ class Interned(structref.StructRefProxy):
     pass
 
 
+@structref.register
+class PlainType(types.StructRef):
+    """Unboxed by Numba's own code (the step's reference until session 17)."""
+
+
+@structref.register
+class InternedType(numba_boxed(Interned)):
+    """Unboxed through an interned ``_meminfo``, as the engine's reference is since session 17
+    (:func:`impulse2d._dynamics.world_ref.unbox_by_interned_name`), boxed by Numba's code."""
+
+
 structref.define_boxing(PlainType, Plain)
-
-
-box(InternedType)(box_proxy(Interned))
 unbox(InternedType)(unbox_by_interned_name)  # the engine's (world_ref.py)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import impulse2d as i2d
+from impulse2d import events
 from impulse2d import _snapshot_copy as fast
 from test_snapshot import DT, busy_world, run, stored_arrays
 from test_snapshot import assert_same_state as _assert_same_state
@@ -191,3 +192,87 @@ def test_another_worlds_fast_snapshot_is_refused_and_changes_nothing():
     with pytest.raises(ValueError, match="another world"):
         b.restore(a.snapshot())
     assert b.state_hash() == before
+
+
+def test_fast_restore_keeps_equal_id_pools_and_renews_the_event_tracker():
+    """The fast restore keeps the world's id pools when they equal the snapshot's, copies the
+    snapshot's when a body, shape or joint was made or destroyed since (within the stores'
+    capacity: the stores keep their layout), and gives the world a tracker of its own; the
+    world then steps as one never changed, and the snapshot is not touched by what follows."""
+    world = ten_bodies()
+    run(world, 20)
+    snap = world.snapshot()
+    kept = snap._state
+    pools = [world._body_pool, world._shape_pool, world._joint_pool]
+    world.restore(snap)
+    assert [world._body_pool, world._shape_pool, world._joint_pool] == pools
+    assert all(a is b for a, b in zip(
+        [world._body_pool, world._shape_pool, world._joint_pool], pools))  # equal: kept
+    tracker = world._events
+    assert tracker is not kept["_events"]
+    assert all(a is b for a, b in zip(vars(tracker).values(), vars(kept["_events"]).values()))
+    # made and destroyed since the snapshot, within capacity: the pools differ
+    world.destroy_body(world.bodies[4])
+    extra = world.create_body(position=(0.0, 6.0))
+    extra.create_circle(0.3)
+    world.bodies[2].create_box(0.2, 0.2, center=(0.0, 0.4))
+    world.destroy_joint(world.joints[0])
+    world.settings.enable_contact_events = True
+    run(world, 5)
+    bodies, shapes = world._bodies, world._shapes
+    world.restore(snap)
+    assert world._bodies is bodies and world._shapes is shapes  # (the fast path: in place)
+    for name in ("_body_pool", "_shape_pool", "_joint_pool"):
+        pool = getattr(world, name)
+        assert pool is not kept[name] and vars(pool) == vars(kept[name])
+    before = {name: dict(vars(kept[name])) for name in ("_body_pool", "_shape_pool")}
+    frees = {name: list(kept[name]._free) for name in ("_body_pool", "_shape_pool")}
+    twin = ten_bodies()
+    run(twin, 20)
+    assert_same_state(world, twin)
+    world.create_body(position=(1.0, 7.0)).create_circle(0.2)  # the pools change again
+    world.destroy_body(world.bodies[1])
+    world.settings.enable_contact_events = True
+    run(world, 5)
+    for name in before:  # the snapshot's pools are its own
+        assert vars(kept[name]).keys() == before[name].keys()
+        assert kept[name]._free == frees[name] and kept[name].high_water == before[name][
+            "high_water"]
+    assert kept["_events"].contact is events._NO_CONTACT_EVENTS
+    world.restore(snap)
+    run(world, 30)
+    run(twin, 30)
+    assert_same_state(world, twin)
+
+
+def test_snapshots_share_equal_pools_and_maps_and_a_copy_of_the_world_takes_its_own():
+    """Two snapshots of an unchanged world share their copies of the id pools and the maps of
+    rows (a snapshot never changes them); a copy or an unpickled world made after them owns
+    its own, so that what it makes and destroys reaches neither snapshot."""
+    world = ten_bodies()
+    run(world, 10)
+    first = world.snapshot()
+    run(world, 3)
+    second = world.snapshot()
+    for name in ("_body_pool", "_shape_pool", "_joint_pool", "_body_shapes", "_body_joints"):
+        assert second._state[name] is first._state[name]
+        assert getattr(world, name) is not first._state[name]
+    saved = {name: copy.deepcopy(first._state[name])
+             for name in ("_body_pool", "_shape_pool", "_body_shapes", "_body_joints")}
+    for other in (copy.deepcopy(world), pickle.loads(pickle.dumps(world))):
+        other.destroy_body(other.bodies[5])
+        other.create_body(position=(2.0, 5.0)).create_circle(0.25)
+        other.bodies[1].create_circle(0.1)
+        run(other, 2)
+    for name, value in saved.items():
+        assert vars(first._state[name]) == vars(value) if name.endswith("pool") \
+            else first._state[name] == value
+    world.destroy_body(world.bodies[5])  # changed: the next snapshot copies again
+    third = world.snapshot()
+    assert third._state["_body_pool"] is not first._state["_body_pool"]
+    assert vars(third._state["_body_pool"]) == vars(world._body_pool)
+    world.restore(first)
+    run(world, 3)
+    replayed = world.state_hash()
+    world.restore(second)
+    assert world.state_hash() == replayed

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.experimental import structref
-from numba.extending import NativeValue, box, intrinsic, unbox
+from numba.extending import NativeValue, intrinsic, unbox
 
 from .._core.jit import DirectCall, kernel
 from .._core.state import BODY_LAYOUT, JOINT_LAYOUT, SHAPE_LAYOUT, Bodies, Joints, Shapes
@@ -48,29 +48,23 @@ from .scratch import new_scratch
 from .static_grid import STATIC_GRID_TYPE, empty_static_grid
 
 
-@structref.register
-class WorldStoresType(types.StructRef):
-    """Numba type of :data:`WORLD_STORES`: one world's stores, joint rows and stage clock."""
+def numba_boxed(proxy_class):
+    """A base class for a ``StructRef`` type boxed as Numba boxes it, to ``proxy_class``
+    objects: Numba's boxing and unboxing (``structref.define_boxing``) registered for the base,
+    where Numba's registries find them by the type's MRO, so that a subclass registers an
+    unboxing of its own (:func:`unbox_by_interned_name`) and keeps Numba's boxing."""
+    base = type(f"{proxy_class.__name__}Boxed", (types.StructRef,), {})
+    structref.define_boxing(base, proxy_class)
+    return base
 
 
 class WorldStores(structref.StructRefProxy):
     """Python's handle on a reference; only ever passed back to kernels."""
 
 
-def box_proxy(proxy_class):
-    """The boxing of a ``StructRef`` type as Numba's (``structref.define_boxing``): a
-    ``proxy_class`` object made by its ``_numba_box_`` around the reference's MemInfo."""
-    def box_ref(typ, val, c):
-        meminfo = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val).meminfo
-        boxed = c.box(types.MemInfoPointer(types.voidptr), meminfo)
-        ctor = c.pyapi.unserialize(c.pyapi.serialize_object(proxy_class._numba_box_))
-        typ_obj = c.pyapi.unserialize(c.pyapi.serialize_object(typ))
-        proxy = c.pyapi.call_function_objargs(ctor, [typ_obj, boxed])
-        for obj in (ctor, typ_obj, boxed):
-            c.pyapi.decref(obj)
-        return proxy
-
-    return box_ref
+@structref.register
+class WorldStoresType(numba_boxed(WorldStores)):
+    """Numba type of :data:`WORLD_STORES`: one world's stores, joint rows and stage clock."""
 
 
 _NAME_SLOT = "impulse2d_meminfo_name"
@@ -117,7 +111,6 @@ def unbox_by_interned_name(typ, obj, c):
     return NativeValue(ref._getvalue())
 
 
-box(WorldStoresType)(box_proxy(WorldStores))
 unbox(WorldStoresType)(unbox_by_interned_name)
 
 
