@@ -23,6 +23,15 @@ calls per step; ``same_thread`` the share of world-steps made on the same thread
 world's previous step (a world that moves between threads frees its old stores in the other
 thread's allocator arena and finds its lines in the other core's cache). On a loaded machine
 run it at real-time priority (``chrt -f 10``, root) or its threads seldom run at once.
+
+The Python around the kernel, per world-step: ``prepare_us`` (:func:`impulse2d._batch_ready.prepare`),
+``finish_us`` (:func:`~impulse2d._batch_ready.finish`), ``pages_us`` (the heaps' advice after
+the step, :class:`impulse2d._huge_pages.Advice`); and, at 2 threads, per step (us, medians over
+the steps): ``launch_us``, from the kernel's start (``WorldBatch._run``) to the helper's
+compiled call beginning (the pool's hand-off and Python's lock), ``skew_us``, between the two
+calls' ends, and ``join_us``, from the later end to ``_run``'s return. ``--from-drop`` counts
+every step from the drop, the first included (``batch_bench.py``'s protocol: the first step
+checks every world and makes it ready); by default the first step is left out.
 """
 
 from __future__ import annotations
@@ -39,24 +48,49 @@ from batch_bench import ten_bodies  # noqa: E402
 DT = 1.0 / 60.0
 
 
-def _round(n: int, steps: int, threads: int) -> dict:
+def _round(n: int, steps: int, threads: int, from_drop: bool = False) -> dict:
     import threading
 
     import numpy as np
 
     import impulse2d as i2d
+    from impulse2d import _batch_ready
     from impulse2d._dynamics import batch_step
     batch = i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads)
     kernel = [0.0]
     run = batch._run
+    phases = {"prepare": 0.0, "finish": 0.0, "pages": 0.0}
+    starts = []  # (perf_counter at the start of _run) of every step
+    offsets = {"launch": [], "skew": [], "join": []}
+
+    def phase(name, f):
+        def timed_phase(*a):
+            t = time.perf_counter()
+            r = f(*a)
+            phases[name] += time.perf_counter() - t
+            return r
+        return timed_phase
+
+    prepare, finish, stepped = _batch_ready.prepare, _batch_ready.finish, batch._pages.stepped
+    _batch_ready.prepare = phase("prepare", prepare)
+    _batch_ready.finish = phase("finish", finish)
+    batch._pages = type("TimedAdvice", (), {"stepped": staticmethod(phase("pages", stepped))})()
     calls = []  # (thread, worlds, wall s, thread CPU s) of every compiled call
     owner = np.full(n, -1)  # the thread that made each world's last step
     same = [0, 0]  # world-steps on the same thread as the world's previous one, of those
     compiled = batch_step.run
 
     def timed(which):
+        starts.append(time.perf_counter())
         seconds = run(which)  # (its own wall time: the kernel's calls on every thread)
+        end = time.perf_counter()
         kernel[0] += seconds
+        mine = [c for c in calls if c[5] >= starts[-1]]
+        if len(mine) == 2:
+            last_end = max(c[5] + c[2] for c in mine)
+            offsets["launch"].append(max(c[5] for c in mine) - starts[-1])
+            offsets["skew"].append(last_end - min(c[5] + c[2] for c in mine))
+            offsets["join"].append(end - last_end)
         return seconds
 
     def call(refs, which, *rest):
@@ -65,7 +99,7 @@ def _round(n: int, steps: int, threads: int) -> dict:
         wall, cpu = time.perf_counter() - t, time.thread_time() - c
         # (the thread arguments, if the kernel shares the worlds out: a call of this tree)
         calls.append((threading.get_ident(), which, wall, cpu, rest[3] if len(rest) > 3
-                      else None))
+                      else None, t))
         return wall
 
     def stepped_by(which, share) -> np.ndarray:
@@ -86,8 +120,13 @@ def _round(n: int, steps: int, threads: int) -> dict:
     batch._run = timed
     batch_step.run = call
     try:
-        batch.step(DT)  # (the first step checks every world and makes it ready: not counted)
+        if not from_drop:
+            batch.step(DT)  # (the first step checks every world and makes it ready)
         kernel[0] = 0.0
+        for name in phases:
+            phases[name] = 0.0
+        for v in offsets.values():
+            v.clear()
         busy: dict = {}
         cpu_calls = 0.0
         ncalls = 0
@@ -97,7 +136,7 @@ def _round(n: int, steps: int, threads: int) -> dict:
             batch.step(DT)
             ncalls += len(calls)
             ids = sorted({tid for tid, *_ in calls})
-            for tid, which, wall, cpu, share in calls:
+            for tid, which, wall, cpu, share, _ in calls:
                 k = ids.index(tid)
                 busy[k] = busy.get(k, 0.0) + wall
                 cpu_calls += cpu
@@ -114,12 +153,17 @@ def _round(n: int, steps: int, threads: int) -> dict:
         wall, cpu = time.perf_counter() - t, time.process_time() - c
     finally:
         batch_step.run = compiled
+        _batch_ready.prepare, _batch_ready.finish = prepare, finish
     per = 1e6 / (n * steps)
+    extra = {f"{name}_us": seconds * per for name, seconds in phases.items()}
+    for name, values in offsets.items():
+        if values:
+            extra[f"{name}_us"] = 1e6 * float(np.median(values))
     return {"step_us": wall * per, "kernel_us": kernel[0] * per,
             "python_us": (wall - kernel[0]) * per, "cpu_us": cpu * per,
             "calls_cpu_us": cpu_calls * per, "calls": ncalls / steps,
             "busy": [busy[k] / kernel[0] for k in sorted(busy)],
-            "same_thread": same[0] / max(same[1], 1)}
+            "same_thread": same[0] / max(same[1], 1), **extra}
 
 
 def main(argv=None) -> dict:
@@ -129,13 +173,16 @@ def main(argv=None) -> dict:
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--from-drop", action="store_true",
+                        help="count the first step too (batch_bench.py's protocol)")
     args = parser.parse_args(argv)
     i2d.WorldBatch.replicate(ten_bodies(), 4, threads=2).step(DT)  # compile or load first
-    out = {"worlds": args.worlds, "steps": args.steps, "load_before": os.getloadavg()[0]}
+    out = {"worlds": args.worlds, "steps": args.steps, "from_drop": args.from_drop,
+           "load_before": os.getloadavg()[0]}
     best: dict = {1: None, 2: None}
     for _ in range(args.rounds):
         for threads in (1, 2):
-            r = _round(args.worlds, args.steps, threads)
+            r = _round(args.worlds, args.steps, threads, args.from_drop)
             if best[threads] is None or r["step_us"] < best[threads]["step_us"]:
                 best[threads] = r
     for threads, r in best.items():
