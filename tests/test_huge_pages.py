@@ -102,3 +102,24 @@ def test_an_advised_batch_steps_each_world_as_alone(monkeypatch, threads):
     assert [w.state_hash() for w in worlds] == [w.state_hash() for w in alone]
     if COLLAPSE:
         assert _huge_kb(address(worlds[0]._bodies[0])) > 0
+
+
+@pytest.mark.skipif(not THP, reason="no transparent huge pages: nothing is looked at")
+def test_a_batch_far_below_the_reach_boxes_no_store_its_steps_made(monkeypatch):
+    worlds = [batch_world(k) for k in range(4)]
+    batch = i2d.WorldBatch(worlds, threads=1)
+    for _ in range(30):  # (the worlds' contacts begin: the steps make new stores)
+        batch.step(1 / 60)
+    stale = [w.__dict__["_contacts_stale"] or w.__dict__["_constraints_stale"] for w in worlds]
+    assert any(stale)
+    stored = _huge_pages._stored(worlds, False)[0]
+    assert stored * _huge_pages.UNSEEN < _huge_pages.TLB_REACH  # (far below: 4 small worlds)
+    assert batch._pages.renew(collapse=False) == 0
+    assert [w.__dict__["_contacts_stale"] or w.__dict__["_constraints_stale"]
+            for w in worlds] == stale  # Python's views as they were
+    # within UNSEEN of the reach, Python's views are made current first (then measured)
+    monkeypatch.setattr(_huge_pages, "TLB_REACH", stored * _huge_pages.UNSEEN)
+    batch._pages.renew(collapse=False)
+    assert not any(w.__dict__["_contacts_stale"] or w.__dict__["_constraints_stale"]
+                   for w in worlds)
+    assert _huge_pages._stored(worlds, False)[0] >= stored
