@@ -27,7 +27,13 @@ others compiled here, linking the same step kernel):
   batch kernel's lending of its scratch, the step kernel's stores);
 * ``pipe_nomi``: ``pipe`` without the MemInfos;
 * ``pipe2``, ``pipe2_nomi``: ``pipe`` and ``pipe_nomi`` one world further ahead (4, 3, 2);
-* ``copy_mi``, ``copy_others``: main's with the MemInfos, or with the other arrays.
+* ``copy_mi``, ``copy_others``: main's with the MemInfos, or with the other arrays;
+* ``cached``: ``pipe_nomi``'s lines of each world (its reference's header and payload, the
+  arrays) kept as a list of addresses between steps, noted again after a world's step only
+  where its status says it replaced its contact or constraint store (or none is kept yet;
+  other arrays a step grows keep their old addresses: a prefetch of a line no longer used), so
+  the prefetch before a world's step is a flat loop over the next world's list with no
+  descriptor read (its ``prefetch`` column), the noting is in the rest of the turn.
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
@@ -65,7 +71,8 @@ from impulse2d._core.jit import cycles  # noqa: E402
 from impulse2d._dynamics import batch_step as bs  # noqa: E402
 from impulse2d._dynamics.batch_step import (  # noqa: E402
     DT, STATUS, UNWRITTEN, gather_world, write_world)
-from impulse2d._dynamics.step import WHOLE, step_kernel  # noqa: E402
+from impulse2d._dynamics.step import (  # noqa: E402
+    NEW_CONSTRAINTS, NEW_CONTACTS, WHOLE, step_kernel)
 from impulse2d._dynamics.world_ref import WorldStoresType, borrow  # noqa: E402
 
 LINE = 64
@@ -234,27 +241,84 @@ VARIANTS = {  # head, payload, stores ahead (0: not prefetched), others, meminfo
     "pipe2_nomi": (4, 3, 2, True, False),
     "copy_mi": (0, 0, 1, False, True),
     "copy_others": (0, 0, 1, True, False),
+    "cached": (0, 0, 1, True, False),
 }
+
+CACHED = 640
+"""Room for the addresses of a world's lines in the ``cached`` variant (about 460 here)."""
+
+
+@_jit
+def _note(row, m, array):
+    """Every line of ``array`` noted from ``row[m]`` (as room allows); returns the next m."""
+    start = _data_of(array)
+    for offset in range(0, array.nbytes, LINE):
+        if m < row.shape[0]:
+            row[m] = start + offset
+        m += 1
+    return m
+
+
+@_jit
+def _note_store(row, m, store):
+    for column in literal_unroll(store):
+        m = _note(row, m, column)
+    return m
+
+
+@_jit
+def _note_world(row, head, ref):
+    """The lines of the reference at ``head`` and of the arrays ``pipe_nomi`` prefetches into
+    ``row[1:]``; ``row[0]``, their count."""
+    m = 1
+    for address in range(head - head % LINE, _payload_end(head), LINE):
+        if m < row.shape[0]:
+            row[m] = address
+        m += 1
+    m = _note_store(row, m, borrow(ref, "bodies"))
+    m = _note_store(row, m, borrow(ref, "shapes"))
+    m = _note_store(row, m, borrow(ref, "contacts"))
+    m = _note_store(row, m, borrow(ref, "constraints"))
+    m = _note_store(row, m, borrow(ref, "joint_ids"))
+    m = _note_store(row, m, borrow(ref, "static_grid"))
+    m = _note_store(row, m, borrow(ref, "resting"))
+    m = _note(row, m, borrow(ref, "no_collide"))
+    m = _note(row, m, borrow(ref, "clock"))
+    m = _note(row, m, borrow(ref, "verbs"))
+    m = _note(row, m, borrow(ref, "lengths"))
+    m = _note(row, m, borrow(ref, "settings"))
+    m = _note(row, m, borrow(ref, "awake_state"))
+    m = _note(row, m, borrow(ref, "awake_bodies"))
+    m = _note(row, m, borrow(ref, "awake_shapes"))
+    m = _note(row, m, borrow(ref, "awake_contacts"))
+    m = _note(row, m, borrow(ref, "contact_edges"))
+    row[0] = min(m, row.shape[0]) - 1
 
 
 def make(variant: str):
     """The batch kernel with ``variant``'s prefetch (:data:`VARIANTS`), compiled here."""
     HEAD, PAYLOAD, STORES, OTHERS, MEMINFOS = VARIANTS[variant]
+    KEEP = variant == "cached"
 
     @numba.njit(nogil=True, error_model="numpy")
     def kernel(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-               ticks):
+               ticks, kept):
         lent_i = np.zeros(0, dtype=np.int64)
         lent_f = np.zeros((0, 3))
         n = which.shape[0]
         for k in range(n):
             i = which[k]
             c0 = cycles()
-            if HEAD > 0 and k + HEAD < n:
+            if KEEP:
+                if k + 1 < n:
+                    j = which[k + 1]
+                    for q in range(kept[j, 0]):
+                        _prefetch_read(kept[j, 1 + q])
+            elif HEAD > 0 and k + HEAD < n:
                 _prefetch_read(_head_at(refs, which[k + HEAD]))
             if PAYLOAD > 0 and k + PAYLOAD < n:
                 _payload(_head_at(refs, which[k + PAYLOAD]))
-            if STORES > 0 and k + STORES < n:
+            if STORES > 0 and k + STORES < n and not KEEP:
                 ahead = refs[which[k + STORES]]
                 _stores(ahead)
                 if OTHERS:
@@ -284,6 +348,8 @@ def make(variant: str):
             out[i, UNWRITTEN] = 0.0
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
+            if KEEP and (kept[i, 0] == 0 or status & (NEW_CONTACTS | NEW_CONSTRAINTS) != 0):
+                _note_world(kept[i], _head_at(refs, i), world)
             c2 = cycles()
             ticks[i, 0] = c1 - c0
             ticks[i, 1] = c2 - c1
@@ -304,12 +370,12 @@ def _tick_rate() -> float:
     return (c1 - c0) / (t1 - t0)
 
 
-def _runner(kernel, ticks):
+def _runner(kernel, ticks, kept):
     def run(refs, which, args, out, gather=bs._NO_GATHER, share=bs.ALONE):
         if share[0].shape[0]:  # (a batch on threads shares its worlds out in the kernel)
             raise SystemExit("the variants step on one thread: --threads 1")
         t0 = time.perf_counter()
-        kernel(refs, which, args, out, *gather, ticks)
+        kernel(refs, which, args, out, *gather, ticks, kept)
         return time.perf_counter() - t0
     return run
 
@@ -319,7 +385,9 @@ def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rat
     batches = {v: i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads) for v in variants}
     ticks = {v: np.zeros((n, 2), dtype=np.int64) for v in variants}
     medians = {v: [] for v in variants}
-    runs = {v: (bs.run if v == "main" else _runner(kernels[v], ticks[v])) for v in variants}
+    runs = {v: (bs.run if v == "main" else _runner(
+        kernels[v], ticks[v], np.zeros((n, 1 + CACHED) if v == "cached" else (n, 1),
+                                       dtype=np.int64))) for v in variants}
     cpu = {v: np.zeros(steps) for v in variants}
     clock = time.thread_time_ns if threads == 1 else time.process_time_ns
     original = bs.run
@@ -376,7 +444,8 @@ def main() -> None:
         t0 = time.process_time()
         kernels[v] = make(v)
         original = bs.run
-        bs.run = _runner(kernels[v], np.zeros((4, 2), dtype=np.int64))
+        bs.run = _runner(kernels[v], np.zeros((4, 2), dtype=np.int64),
+                         np.zeros((4, 1 + CACHED), dtype=np.int64))
         try:
             warm.step(1 / 60)  # compile it
         finally:
