@@ -24,12 +24,13 @@ world's previous step (a world that moves between threads frees its old stores i
 thread's allocator arena and finds its lines in the other core's cache). On a loaded machine
 run it at real-time priority (``chrt -f 10``, root) or its threads seldom run at once.
 
-The Python around the kernel, per world-step: ``prepare_us`` (:func:`impulse2d._batch_ready.prepare`),
-``finish_us`` (:func:`~impulse2d._batch_ready.finish`), ``pages_us`` (the heaps' advice after
-the step, :class:`impulse2d._huge_pages.Advice`); and, at 2 threads, per step (us, medians over
-the steps): ``launch_us``, from the kernel's start (``WorldBatch._run``) to the helper's
-compiled call beginning (the pool's hand-off and Python's lock), ``skew_us``, between the two
-calls' ends, and ``join_us``, from the later end to ``_run``'s return. ``--from-drop`` counts
+The Python around the kernel, per world-step: ``prepare_us``
+(:func:`impulse2d._batch_ready.prepare`), ``finish_us`` (:func:`~impulse2d._batch_ready.finish`),
+``pages_us`` (the heaps' advice after the step, :class:`impulse2d._huge_pages.Advice`); and,
+at 2 threads, per step (us, medians over the steps): ``launch_us``, from the kernel's start
+(``WorldBatch._run``) to the helper's compiled call beginning (the pool's hand-off and
+Python's lock), ``skew_us``, between the two calls' ends, and ``join_us``, from the later end
+to ``_run``'s return. ``--from-drop`` counts
 every step from the drop, the first included (``batch_bench.py``'s protocol: the first step
 checks every world and makes it ready); by default the first step is left out.
 """
@@ -75,7 +76,7 @@ def _round(n: int, steps: int, threads: int, from_drop: bool = False) -> dict:
     _batch_ready.prepare = phase("prepare", prepare)
     _batch_ready.finish = phase("finish", finish)
     batch._pages = type("TimedAdvice", (), {"stepped": staticmethod(phase("pages", stepped))})()
-    calls = []  # (thread, worlds, wall s, thread CPU s) of every compiled call
+    calls = []  # (thread, worlds, wall s, thread CPU s, thread arguments, start) of each call
     owner = np.full(n, -1)  # the thread that made each world's last step
     same = [0, 0]  # world-steps on the same thread as the world's previous one, of those
     compiled = batch_step.run
