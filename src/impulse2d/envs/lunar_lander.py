@@ -97,6 +97,7 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
+from ._lander_step import _engine_impulses, _observe, _rest_timers
 from ._segments import move_segments, open_chain_ghosts
 from ._vector import ALL, BatchVectorEnv
 
@@ -197,6 +198,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
+        self._all = np.arange(n)   # _observe's index of every environment
+        self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
@@ -300,16 +303,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._disp[i] = rng.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2)) / SCALE
         self._disp_used[i] = 0
 
-    def _next_dispersion(self, acting: np.ndarray) -> np.ndarray:
-        """(n, 2): each acting environment's next 2 dispersion numbers (its generator's next
-        two uniforms in [-1, 1], / SCALE); the others' are not drawn."""
+    def _fill_dispersion(self, acting: np.ndarray) -> None:
+        """A new block of dispersion numbers for each acting environment that has used its
+        block up (once per 256 steps of an environment); the engines then take each acting
+        environment's next two (:func:`._lander_step.engine_impulses`)."""
         full = acting & (self._disp_used >= DISPERSION_BLOCK)
-        for i in np.flatnonzero(full):   # once per 256 steps of an environment
-            self._draw_dispersion(int(i))
-        k = np.minimum(self._disp_used, DISPERSION_BLOCK - 1)
-        d = self._disp[np.arange(self.num_envs), k]
-        self._disp_used += acting
-        return d
+        if full.any():
+            for i in np.flatnonzero(full):
+                self._draw_dispersion(int(i))
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
@@ -361,38 +362,22 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _engines(self, m_power, s_power, direction, acting):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
-        linear impulse at the lander's centre of mass and the angular impulse r x p: the
-        batch's writes that ride on its step (``WorldBatch._writes``), or None."""
-        d = self._next_dispersion(acting)
+        linear impulse at the lander's centre of mass and the angular impulse r x p
+        (:func:`._lander_step.engine_impulses`): the batch's writes that ride on its step
+        (``WorldBatch._writes``), or None."""
+        self._fill_dispersion(acting)
         self._m_power = m_power
         self._s_power = s_power
-        if not (np.any(m_power) or np.any(s_power)):
-            return None
-        pos, angle = self._pose[:, :2], self._pose[:, 2]
-        sin, cos = np.sin(angle), np.cos(angle)
-        tip = np.stack((sin, cos), axis=1)
-        side = np.stack((-cos, sin), axis=1)
-        lc = self._local_center
-        com = pos + np.stack((cos * lc[0] - sin * lc[1], sin * lc[0] + cos * lc[1]), axis=1)
-        # main engine: below the centre, dispersed
-        along = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d[:, 0]
-        ox = tip[:, 0] * along + side[:, 0] * d[:, 1]
-        oy = -tip[:, 1] * along - side[:, 1] * d[:, 1]
-        p_main = -np.stack((ox, oy), axis=1) * (MAIN_ENGINE_POWER * m_power)[:, None]
-        at_main = pos + np.stack((ox, oy), axis=1)
-        # side engines: Gymnasium's point (17 across, 14 up: orientation-dependent torque)
-        across = 3 * d[:, 1] + direction * SIDE_ENGINE_AWAY / SCALE
-        ox = tip[:, 0] * d[:, 0] + side[:, 0] * across
-        oy = -tip[:, 1] * d[:, 0] - side[:, 1] * across
-        p_side = -np.stack((ox, oy), axis=1) * (SIDE_ENGINE_POWER * s_power)[:, None]
-        at_side = pos + np.stack((ox - tip[:, 0] * 17 / SCALE,
-                                  oy + tip[:, 1] * SIDE_ENGINE_HEIGHT / SCALE), axis=1)
-        r_main = at_main - com
-        r_side = at_side - com
+        angle = self._pose[:, 2]
         impulses = np.zeros((self.num_envs, self.batch.body_rows.shape[0], 3))
-        impulses[:, 0, :2] = p_main + p_side
-        impulses[:, 0, 2] = (r_main[:, 0] * p_main[:, 1] - r_main[:, 1] * p_main[:, 0]
-                             + r_side[:, 0] * p_side[:, 1] - r_side[:, 1] * p_side[:, 0])
+        lc = self._local_center
+        _engine_impulses.entry(
+            self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._disp,
+            self._disp_used, acting, m_power, s_power, direction,
+            MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+            SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
+        if not (m_power.any() or s_power.any()):
+            return None
         return self.batch._writes(impulses=impulses)
 
     def _wind_now(self, idx):
@@ -421,50 +406,26 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         if idx is ALL:   # (a reset's step observes only its worlds: their timers start at 0)
             if self._come_to_rest(vel):
                 awake = self.batch.get_awake()
-            idx = np.arange(self.num_envs)
-        pos, angle, awake = pos[:, 0], angle[:, 0], awake[:, 0]
-        self._pose[idx, :2] = pos
-        self._pose[idx, 2] = angle
-        legs = touching[:, 1:3]
-        self._legs[idx] = legs
-        obs = np.empty((idx.shape[0], 8), dtype=np.float32)
-        obs[:, 0] = (pos[:, 0] - W / 2) / (W / 2)
-        obs[:, 1] = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
-        obs[:, 2] = vel[:, 0, 0] * (W / 2) / FPS
-        obs[:, 3] = vel[:, 0, 1] * (H / 2) / FPS
-        obs[:, 4] = angle
-        obs[:, 5] = 20.0 * vel[:, 0, 2] / FPS
-        obs[:, 6:8] = legs
-        # the shaping from the float64 state, as Gymnasium computes it before its float32 cast
-        x = (pos[:, 0] - W / 2) / (W / 2)
-        y = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
-        vx = vel[:, 0, 0] * (W / 2) / FPS
-        vy = vel[:, 0, 1] * (H / 2) / FPS
-        shaping = (-100 * np.sqrt(x * x + y * y) - 100 * np.sqrt(vx * vx + vy * vy)
-                   - 100 * np.abs(angle) + 10 * legs[:, 0] + 10 * legs[:, 1])
-        prev = self._prev_shaping[idx]
-        reward = np.where(np.isnan(prev), 0.0, shaping - prev)
-        self._prev_shaping[idx] = shaping
-        reward -= self._m_power[idx] * 0.30 + self._s_power[idx] * 0.03
-        crashed = touching[:, 0] | (np.abs(x) >= 1.0)
-        reward = np.where(crashed, -100.0, reward)
-        rest = ~awake
-        reward = np.where(rest, 100.0, reward)
-        return obs, reward, crashed | rest
+            idx = self._all
+        k = idx.shape[0]
+        obs = np.empty((k, 8), dtype=np.float32)
+        reward = np.empty(k)
+        terminated = np.empty(k, dtype=bool)
+        _observe.entry(idx, pos, angle, vel, touching, awake, self._pose, self._legs,
+                       self._prev_shaping, self._m_power, self._s_power, W, H,
+                       HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated)
+        return obs, reward, terminated
 
-    def _come_to_rest(self, vel) -> None:
+    def _come_to_rest(self, vel) -> bool:
         """Box2D 2.3's sleeping for the lander (see the module's docstring): time the three
         bodies with the engine's test and put the lander's island to sleep once all three
-        have been slow for ``time_to_sleep``. Whether any was put to sleep."""
-        speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
-                           np.abs(vel[:, :, 2]) * self._extent)
-        # (a world whose step was its reset's, elapsed 0, starts its timers at 0)
-        slow = (speed <= self._sleep_threshold) & (self._elapsed > 0)[:, None]
-        self._slow = np.where(slow, self._slow + self.dt, 0.0)
-        ready = np.all(self._slow >= self._time_to_sleep, axis=1)
-        if not ready.any():
+        have been slow for ``time_to_sleep`` (:func:`._lander_step.rest_timers`). Whether any
+        was put to sleep."""
+        ready = self._ready
+        if not _rest_timers.entry(vel, self._extent, self._sleep_threshold, self._elapsed,
+                                  self._slow, self.dt, self._time_to_sleep, ready):
             return False
-        ready &= self.batch.get_awake()[:, 0]
+        ready = ready & self.batch.get_awake()[:, 0]
         for i in np.flatnonzero(ready):   # only the landers falling asleep now
             self._landers[i].is_awake = False
             self._slow[i] = 0.0
