@@ -166,3 +166,44 @@ def test_rest_timers_are_the_numpy_timers_bit_for_bit():
         np.testing.assert_array_equal(ready, np.all(want >= time_to_sleep, axis=1))
         assert anyone == bool(ready.any())
     assert ready.any() and not ready.all()
+
+
+@pytest.mark.parametrize("pilot", ["nothing", "heuristic"])
+def test_each_episode_leaves_the_generator_where_gymnasiums_stream_is(pilot):
+    """Gymnasium's LunarLander draws, from its one generator, 12 heights and a push at each
+    reset, then 2 dispersion numbers at every step (the reset's own step included). The native
+    environment draws 256 steps' numbers ahead and steps back over those an episode did not
+    use: after each reset its generator is where Gymnasium's is (episodes shorter than a block,
+    and, the heuristic pilot landing on a lighter moon, longer)."""
+    from gymnasium.utils import seeding
+
+    from impulse2d.envs.lunar_lander import CHUNKS, LunarLanderVectorEnv, heuristic
+    env = LunarLanderVectorEnv(1, max_episode_steps=400,
+                               gravity=-1.5 if pilot == "heuristic" else -10.0)
+    obs, _ = env.reset(seed=11)
+    ref, _ = seeding.np_random(11)
+    lengths = []
+    for _ in range(3):
+        ref.uniform(0, H / 2, size=(CHUNKS + 1,))
+        ref.uniform(-1000.0, 1000.0)
+        ref.uniform(-1000.0, 1000.0)
+        # the episode's first block, drawn at its reset (no number of it used yet)
+        state = ref.bit_generator.state
+        ref.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2))
+        assert env._rngs[0].bit_generator.state == ref.bit_generator.state
+        ref.bit_generator.state = state
+        steps = 0
+        while True:
+            action = heuristic(obs[0]) if pilot == "heuristic" else 0
+            obs, _, terminated, truncated, _ = env.step(np.array([action]))
+            steps += 1
+            if terminated[0] or truncated[0]:
+                break
+        lengths.append(steps)
+        ref.uniform(-1.0, 1.0, size=2 * (1 + steps))   # the reset's step and the episode's
+        obs, _, _, _, _ = env.step(np.array([0]))   # (the next-step autoreset)
+    env.close()
+    if pilot == "heuristic":
+        assert max(lengths) > DISPERSION_BLOCK   # (past a block: a second one drawn)
+    else:
+        assert max(lengths) < DISPERSION_BLOCK

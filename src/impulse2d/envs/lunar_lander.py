@@ -85,7 +85,7 @@ Seeding: environment ``i`` of a vector environment reset with ``seed`` plays exa
 episodes of a single environment reset with ``seed + i`` (see :mod:`._vector`). The per-step
 dispersion is drawn ahead, 256 steps at a time per environment, from the environment's
 generator; when an episode ends the generator is put back to just after the numbers used
-(``PCG64.advance``), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
+(``PCG64.advance`` by minus the numbers left), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
 initial push and dispersions.
 """
 
@@ -204,9 +204,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
         self._disp_used = np.zeros(n, dtype=np.int64)
-        # (generator, its state before its block was drawn): a new generator (a reset with a
-        # seed) starts afresh
-        self._disp_state = [None] * n
+        # the generator each block was drawn from: a new generator (a reset with a seed)
+        # starts afresh
+        self._disp_rng = [None] * n
         # each world's lander (its handle: a restore gives back the very objects), where
         # World.bodies lists every live body, its live rows found again after a restore
         self._landers = [w.bodies[0] for w in self.batch.worlds]
@@ -240,11 +240,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         pushes = []
         for k, i in enumerate(idx.tolist()):
             rng = self._rngs[i]
-            state = self._disp_state[i]
-            if state is not None and state[0] is rng:
-                # back to just after the dispersion numbers the last episode used
-                rng.bit_generator.state = state[1]
-                rng.bit_generator.advance(2 * int(self._disp_used[i]))
+            if self._disp_rng[i] is rng:
+                # back to just after the dispersion numbers the last episode used: the block
+                # took one 64-bit draw a number (PCG64's doubles), and PCG64 advances by a
+                # delta modulo its period, 2^128, so a negative one steps back (the same state
+                # as the state before the block, set, advanced by the numbers used; reading
+                # and setting the state cost about 6 us a reset)
+                unused = 2 * (DISPERSION_BLOCK - int(self._disp_used[i]))
+                rng.bit_generator.advance(-unused)
             height = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
             height[CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
             smooth[k, 1:] = 0.33 * (height[:-2] + height[1:-1] + height[2:])
@@ -299,7 +302,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _draw_dispersion(self, i: int) -> None:
         rng = self._rngs[i]
-        self._disp_state[i] = (rng, rng.bit_generator.state)
+        self._disp_rng[i] = rng
         self._disp[i] = rng.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2)) / SCALE
         self._disp_used[i] = 0
 
