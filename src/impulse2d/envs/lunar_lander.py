@@ -98,7 +98,7 @@ import numpy as np
 from gymnasium import Env, spaces
 
 from ._lander_step import _engine_impulses, _observe, _rest_timers
-from ._segments import move_segments, open_chain_ghosts
+from ._segments import move_segments
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -297,8 +297,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             move_segments(chosen, body, rows, points[:, :-1], points[:, 1:])
         else:
             points = points[:, ::-1]
-            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:],
-                          open_chain_ghosts(points))
+            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:], chain=True)
 
     def _draw_dispersion(self, i: int) -> None:
         rng = self._rngs[i]
