@@ -236,8 +236,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return world
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        smooth = np.empty((idx.shape[0], CHUNKS))
-        pushes = []
+        height = np.empty((idx.shape[0], CHUNKS + 1))
+        pushes = np.empty((idx.shape[0], 2))
         for k, i in enumerate(idx.tolist()):
             rng = self._rngs[i]
             if self._disp_rng[i] is rng:
@@ -248,19 +248,22 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 # and setting the state cost about 6 us a reset)
                 unused = 2 * (DISPERSION_BLOCK - int(self._disp_used[i]))
                 rng.bit_generator.advance(-unused)
-            height = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
-            height[CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
-            smooth[k, 1:] = 0.33 * (height[:-2] + height[1:-1] + height[2:])
-            smooth[k, 0] = 0.33 * (height[-1] + height[0] + height[1])
-            pushes.append((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
-                           rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)))
+            height[k] = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
+            # (Gymnasium's two scalar draws: one call of two gives the same numbers)
+            pushes[k] = rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM, size=2)
             if self.enable_wind:
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
             self._draw_dispersion(i)
+        # Gymnasium's terrain: the pad's five heights flat, each height the mean of three
+        # (its arithmetic, for every world reset at once)
+        height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
+        smooth = np.empty((idx.shape[0], CHUNKS))
+        smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
+        smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
         self._move_terrain(idx, smooth)
         landers = self._landers
-        for i, push in zip(idx.tolist(), pushes):
+        for i, push in zip(idx.tolist(), pushes.tolist()):
             landers[i].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
