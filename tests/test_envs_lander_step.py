@@ -207,3 +207,21 @@ def test_each_episode_leaves_the_generator_where_gymnasiums_stream_is(pilot):
         assert max(lengths) > DISPERSION_BLOCK   # (past a block: a second one drawn)
     else:
         assert max(lengths) < DISPERSION_BLOCK
+
+
+def test_discrete_actions_are_the_numpy_decoding_and_bad_ones_write_nothing():
+    rng = np.random.default_rng(4)
+    n = 200
+    a = rng.integers(0, 4, n)
+    acting = rng.random(n) < 0.7
+    m, s, d = np.full(n, 9.0), np.full(n, 9.0), np.full(n, 9.0)
+    assert _lander_step.discrete_actions(a.astype(np.float64), acting, m, s, d)
+    assert _bits(m) == _bits(np.where(acting, (a == 2).astype(np.float64), 0.0))
+    assert _bits(s) == _bits(np.where(acting, ((a == 1) | (a == 3)).astype(np.float64), 0.0))
+    assert _bits(d) == _bits((a - 2).astype(np.float64))
+    for bad in (-1.0, 4.0, 1.5, np.nan, -0.5):
+        b = a.astype(np.float64)
+        b[n // 2] = bad
+        m[:] = s[:] = d[:] = 9.0
+        assert not _lander_step.discrete_actions(b, acting, m, s, d)
+        assert np.all(m == 9.0) and np.all(s == 9.0) and np.all(d == 9.0)

@@ -1,5 +1,5 @@
-"""The native LunarLander's per-step arithmetic over the batch, compiled: the engines' impulses
-from the actions, the observation, the shaping reward and the endings, and the rest timers.
+"""The native LunarLander's per-step arithmetic over the batch, compiled: the discrete actions'
+throttles, the engines' impulses from them, the observation, the shaping reward and the endings, and the rest timers.
 
 :class:`~.lunar_lander.LunarLanderVectorEnv` did each as some 60 NumPy calls over the
 environments, each a pass over the batch and an array made: about 1.9 us of the calling thread
@@ -19,6 +19,28 @@ from __future__ import annotations
 import math
 
 from .._core.jit import DirectCall, kernel
+
+
+@kernel
+def discrete_actions(a, acting, m_power, s_power, direction):
+    """``Discrete(4)`` actions ``a`` (float64, one an environment: nothing, left engine, main
+    engine, right engine) as the engines' throttles: ``m_power`` 1 for the main engine,
+    ``s_power`` 1 for a side engine (0 where not ``acting``), ``direction`` the action less 2
+    (-1 left, +1 right). Returns False, having written nothing, if any action is not one of
+    0, 1, 2, 3."""
+    for i in range(a.shape[0]):
+        x = a[i]
+        if not (0.0 <= x < 4.0) or x != math.floor(x):
+            return False
+    for i in range(a.shape[0]):
+        x = a[i]
+        m_power[i] = 1.0 if x == 2.0 and acting[i] else 0.0
+        s_power[i] = 1.0 if (x == 1.0 or x == 3.0) and acting[i] else 0.0
+        direction[i] = x - 2.0
+    return True
+
+
+_discrete_actions = DirectCall(discrete_actions, "the native LunarLander's actions", 1.0)
 
 
 @kernel
@@ -150,4 +172,4 @@ def observe(idx, positions, angles, velocities, touching, awake, pose, legs, pre
 _observe = DirectCall(observe, "the native LunarLander's observation", 2.0)
 
 
-__all__ = ["engine_impulses", "rest_timers", "observe"]
+__all__ = ["discrete_actions", "engine_impulses", "rest_timers", "observe"]

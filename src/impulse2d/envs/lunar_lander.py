@@ -97,7 +97,7 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import _engine_impulses, _observe, _rest_timers
+from ._lander_step import _discrete_actions, _engine_impulses, _observe, _rest_timers
 from ._segments import move_segments
 from ._vector import ALL, BatchVectorEnv
 
@@ -328,16 +328,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             side = np.abs(a[:, 1]) > 0.5
             direction = np.sign(a[:, 1])
             s_power = np.where(side, np.clip(np.abs(a[:, 1]), 0.5, 1.0), 0.0)
+            m_power = np.where(acting, m_power, 0.0)
+            s_power = np.where(acting, s_power, 0.0)
         else:
-            if not np.all((a >= 0) & (a < 4)) or np.any(a != np.floor(a)):
+            # (float64 holds every valid action exactly, and an invalid one stays invalid)
+            m_power, s_power, direction = np.empty(n), np.empty(n), np.empty(n)
+            if not _discrete_actions.entry(np.asarray(a, dtype=np.float64), acting, m_power,
+                                           s_power, direction):
                 raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
-            a = a.astype(np.int64)
-            m_power = (a == 2).astype(np.float64)
-            side = (a == 1) | (a == 3)
-            direction = (a - 2).astype(np.float64)
-            s_power = side.astype(np.float64)
-        m_power = np.where(acting, m_power, 0.0)
-        s_power = np.where(acting, s_power, 0.0)
         writes = self._engines(m_power, s_power, direction, acting)
         if self.enable_wind:
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
