@@ -23,7 +23,9 @@ a store to ``s(%rsp)``, ``d - s`` a nonzero multiple of 0x400: Zen 3 replays the
 each): a hot marked load (or the instruction after it, where perf's skid puts its samples) is a
 stack-alias site that costs.
 
-Scenes: any of :mod:`impulse2d.scenes` (``--param key=value`` its parameters), or
+Scenes: any of :mod:`impulse2d.scenes` (``--param key=value`` its parameters),
+``lander_env`` (``impulse2d/LunarLander-v3``, ``--param num_envs=1024`` environments, random
+actions, resets in: a step is one step of every environment), or
 ``bullets_500`` (``continuous.py``'s 500 bullets at 50-200 m/s in a walled room, no gravity:
 the continuous stage's sweeps). ``--json`` writes the table (and the instructions) to
 ``benchmarks/results/perf_jit_<tag>.json``. Needs ``perf`` and ``gdb`` (run as a user who may
@@ -98,6 +100,9 @@ def child(args) -> None:
     options = {"enable_sleep": False, "threads": args.threads,
                **dict(_param(p) for p in args.setting)}
     params = dict(_param(p) for p in args.param)
+    if args.scene == "lander_env":
+        _lander_env(args, params)
+        return
     if args.scene == "bullets_500":
         sys.path.insert(0, str(HERE))
         from continuous import build_bullets_i2d
@@ -130,6 +135,36 @@ def child(args) -> None:
     print("DONE", json.dumps({"steps": n, "cpu_ms_per_step": 1e3 * cpu / max(n, 1)}),
           flush=True)
     sys.stdin.read()  # alive until the parent's gdb has read the JIT's symbols
+
+
+def _lander_env(args, params) -> None:
+    """The ``lander_env`` scene: ``impulse2d/LunarLander-v3`` as a vector environment of
+    ``num_envs`` (default 1,024) on ``--threads``, seeded random actions, resets as they come;
+    a step is one environment step of every environment (its cost per environment step is
+    printed)."""
+    import gymnasium as gym
+
+    import impulse2d.envs  # noqa: F401 (registers the environments)
+    n = int(params.get("num_envs", 1024))
+    envs = gym.make_vec("impulse2d/LunarLander-v3", num_envs=n,
+                        vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    envs.batch.threads = args.threads
+    space = envs.action_space
+    space.seed(0)
+    actions = [space.sample() for _ in range(64)]
+    for k in range(args.warm):
+        envs.step(actions[k % 64])
+    print("READY", os.getpid(), flush=True)
+    begin, k = time.process_time(), 0
+    wall_end = time.perf_counter() + args.seconds + 1.0
+    while time.perf_counter() < wall_end:
+        envs.step(actions[k % 64])
+        k += 1
+    cpu = time.process_time() - begin
+    print("DONE", json.dumps({"steps": k, "cpu_ms_per_step": 1e3 * cpu / max(k, 1),
+                              "cpu_us_per_env_step": 1e6 * cpu / max(k * n, 1)}), flush=True)
+    sys.stdin.read()
 
 
 def _param(text: str):

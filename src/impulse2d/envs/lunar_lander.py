@@ -85,7 +85,7 @@ Seeding: environment ``i`` of a vector environment reset with ``seed`` plays exa
 episodes of a single environment reset with ``seed + i`` (see :mod:`._vector`). The per-step
 dispersion is drawn ahead, 256 steps at a time per environment, from the environment's
 generator; when an episode ends the generator is put back to just after the numbers used
-(``PCG64.advance``), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
+(``PCG64.advance`` by minus the numbers left), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
 initial push and dispersions.
 """
 
@@ -97,7 +97,8 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._segments import move_segments, open_chain_ghosts
+from ._lander_step import _discrete_actions, _engine_impulses, _observe, _rest_timers
+from ._segments import move_segments
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -197,13 +198,15 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
+        self._all = np.arange(n)   # _observe's index of every environment
+        self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
         self._disp_used = np.zeros(n, dtype=np.int64)
-        # (generator, its state before its block was drawn): a new generator (a reset with a
-        # seed) starts afresh
-        self._disp_state = [None] * n
+        # the generator each block was drawn from: a new generator (a reset with a seed)
+        # starts afresh
+        self._disp_rng = [None] * n
         # each world's lander (its handle: a restore gives back the very objects), where
         # World.bodies lists every live body, its live rows found again after a restore
         self._landers = [w.bodies[0] for w in self.batch.worlds]
@@ -233,28 +236,34 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return world
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        smooth = np.empty((idx.shape[0], CHUNKS))
-        pushes = []
+        height = np.empty((idx.shape[0], CHUNKS + 1))
+        pushes = np.empty((idx.shape[0], 2))
         for k, i in enumerate(idx.tolist()):
             rng = self._rngs[i]
-            state = self._disp_state[i]
-            if state is not None and state[0] is rng:
-                # back to just after the dispersion numbers the last episode used
-                rng.bit_generator.state = state[1]
-                rng.bit_generator.advance(2 * int(self._disp_used[i]))
-            height = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
-            height[CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
-            smooth[k, 1:] = 0.33 * (height[:-2] + height[1:-1] + height[2:])
-            smooth[k, 0] = 0.33 * (height[-1] + height[0] + height[1])
-            pushes.append((rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM),
-                           rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)))
+            if self._disp_rng[i] is rng:
+                # back to just after the dispersion numbers the last episode used: the block
+                # took one 64-bit draw a number (PCG64's doubles), and PCG64 advances by a
+                # delta modulo its period, 2^128, so a negative one steps back (the same state
+                # as the state before the block, set, advanced by the numbers used; reading
+                # and setting the state cost about 6 us a reset)
+                unused = 2 * (DISPERSION_BLOCK - int(self._disp_used[i]))
+                rng.bit_generator.advance(-unused)
+            height[k] = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
+            # (Gymnasium's two scalar draws: one call of two gives the same numbers)
+            pushes[k] = rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM, size=2)
             if self.enable_wind:
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
             self._draw_dispersion(i)
+        # Gymnasium's terrain: the pad's five heights flat, each height the mean of three
+        # (its arithmetic, for every world reset at once)
+        height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
+        smooth = np.empty((idx.shape[0], CHUNKS))
+        smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
+        smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
         self._move_terrain(idx, smooth)
         landers = self._landers
-        for i, push in zip(idx.tolist(), pushes):
+        for i, push in zip(idx.tolist(), pushes.tolist()):
             landers[i].apply_force(push)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
@@ -291,25 +300,22 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             move_segments(chosen, body, rows, points[:, :-1], points[:, 1:])
         else:
             points = points[:, ::-1]
-            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:],
-                          open_chain_ghosts(points))
+            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:], chain=True)
 
     def _draw_dispersion(self, i: int) -> None:
         rng = self._rngs[i]
-        self._disp_state[i] = (rng, rng.bit_generator.state)
+        self._disp_rng[i] = rng
         self._disp[i] = rng.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2)) / SCALE
         self._disp_used[i] = 0
 
-    def _next_dispersion(self, acting: np.ndarray) -> np.ndarray:
-        """(n, 2): each acting environment's next 2 dispersion numbers (its generator's next
-        two uniforms in [-1, 1], / SCALE); the others' are not drawn."""
+    def _fill_dispersion(self, acting: np.ndarray) -> None:
+        """A new block of dispersion numbers for each acting environment that has used its
+        block up (once per 256 steps of an environment); the engines then take each acting
+        environment's next two (:func:`._lander_step.engine_impulses`)."""
         full = acting & (self._disp_used >= DISPERSION_BLOCK)
-        for i in np.flatnonzero(full):   # once per 256 steps of an environment
-            self._draw_dispersion(int(i))
-        k = np.minimum(self._disp_used, DISPERSION_BLOCK - 1)
-        d = self._disp[np.arange(self.num_envs), k]
-        self._disp_used += acting
-        return d
+        if full.any():
+            for i in np.flatnonzero(full):
+                self._draw_dispersion(int(i))
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
@@ -322,16 +328,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             side = np.abs(a[:, 1]) > 0.5
             direction = np.sign(a[:, 1])
             s_power = np.where(side, np.clip(np.abs(a[:, 1]), 0.5, 1.0), 0.0)
+            m_power = np.where(acting, m_power, 0.0)
+            s_power = np.where(acting, s_power, 0.0)
         else:
-            if not np.all((a >= 0) & (a < 4)) or np.any(a != np.floor(a)):
+            # (float64 holds every valid action exactly, and an invalid one stays invalid)
+            m_power, s_power, direction = np.empty(n), np.empty(n), np.empty(n)
+            if not _discrete_actions.entry(np.asarray(a, dtype=np.float64), acting, m_power,
+                                           s_power, direction):
                 raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
-            a = a.astype(np.int64)
-            m_power = (a == 2).astype(np.float64)
-            side = (a == 1) | (a == 3)
-            direction = (a - 2).astype(np.float64)
-            s_power = side.astype(np.float64)
-        m_power = np.where(acting, m_power, 0.0)
-        s_power = np.where(acting, s_power, 0.0)
         writes = self._engines(m_power, s_power, direction, acting)
         if self.enable_wind:
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
@@ -361,38 +365,22 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _engines(self, m_power, s_power, direction, acting):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
-        linear impulse at the lander's centre of mass and the angular impulse r x p: the
-        batch's writes that ride on its step (``WorldBatch._writes``), or None."""
-        d = self._next_dispersion(acting)
+        linear impulse at the lander's centre of mass and the angular impulse r x p
+        (:func:`._lander_step.engine_impulses`): the batch's writes that ride on its step
+        (``WorldBatch._writes``), or None."""
+        self._fill_dispersion(acting)
         self._m_power = m_power
         self._s_power = s_power
-        if not (np.any(m_power) or np.any(s_power)):
-            return None
-        pos, angle = self._pose[:, :2], self._pose[:, 2]
-        sin, cos = np.sin(angle), np.cos(angle)
-        tip = np.stack((sin, cos), axis=1)
-        side = np.stack((-cos, sin), axis=1)
-        lc = self._local_center
-        com = pos + np.stack((cos * lc[0] - sin * lc[1], sin * lc[0] + cos * lc[1]), axis=1)
-        # main engine: below the centre, dispersed
-        along = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d[:, 0]
-        ox = tip[:, 0] * along + side[:, 0] * d[:, 1]
-        oy = -tip[:, 1] * along - side[:, 1] * d[:, 1]
-        p_main = -np.stack((ox, oy), axis=1) * (MAIN_ENGINE_POWER * m_power)[:, None]
-        at_main = pos + np.stack((ox, oy), axis=1)
-        # side engines: Gymnasium's point (17 across, 14 up: orientation-dependent torque)
-        across = 3 * d[:, 1] + direction * SIDE_ENGINE_AWAY / SCALE
-        ox = tip[:, 0] * d[:, 0] + side[:, 0] * across
-        oy = -tip[:, 1] * d[:, 0] - side[:, 1] * across
-        p_side = -np.stack((ox, oy), axis=1) * (SIDE_ENGINE_POWER * s_power)[:, None]
-        at_side = pos + np.stack((ox - tip[:, 0] * 17 / SCALE,
-                                  oy + tip[:, 1] * SIDE_ENGINE_HEIGHT / SCALE), axis=1)
-        r_main = at_main - com
-        r_side = at_side - com
+        angle = self._pose[:, 2]
         impulses = np.zeros((self.num_envs, self.batch.body_rows.shape[0], 3))
-        impulses[:, 0, :2] = p_main + p_side
-        impulses[:, 0, 2] = (r_main[:, 0] * p_main[:, 1] - r_main[:, 1] * p_main[:, 0]
-                             + r_side[:, 0] * p_side[:, 1] - r_side[:, 1] * p_side[:, 0])
+        lc = self._local_center
+        _engine_impulses.entry(
+            self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._disp,
+            self._disp_used, acting, m_power, s_power, direction,
+            MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+            SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
+        if not (m_power.any() or s_power.any()):
+            return None
         return self.batch._writes(impulses=impulses)
 
     def _wind_now(self, idx):
@@ -421,50 +409,26 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         if idx is ALL:   # (a reset's step observes only its worlds: their timers start at 0)
             if self._come_to_rest(vel):
                 awake = self.batch.get_awake()
-            idx = np.arange(self.num_envs)
-        pos, angle, awake = pos[:, 0], angle[:, 0], awake[:, 0]
-        self._pose[idx, :2] = pos
-        self._pose[idx, 2] = angle
-        legs = touching[:, 1:3]
-        self._legs[idx] = legs
-        obs = np.empty((idx.shape[0], 8), dtype=np.float32)
-        obs[:, 0] = (pos[:, 0] - W / 2) / (W / 2)
-        obs[:, 1] = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
-        obs[:, 2] = vel[:, 0, 0] * (W / 2) / FPS
-        obs[:, 3] = vel[:, 0, 1] * (H / 2) / FPS
-        obs[:, 4] = angle
-        obs[:, 5] = 20.0 * vel[:, 0, 2] / FPS
-        obs[:, 6:8] = legs
-        # the shaping from the float64 state, as Gymnasium computes it before its float32 cast
-        x = (pos[:, 0] - W / 2) / (W / 2)
-        y = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
-        vx = vel[:, 0, 0] * (W / 2) / FPS
-        vy = vel[:, 0, 1] * (H / 2) / FPS
-        shaping = (-100 * np.sqrt(x * x + y * y) - 100 * np.sqrt(vx * vx + vy * vy)
-                   - 100 * np.abs(angle) + 10 * legs[:, 0] + 10 * legs[:, 1])
-        prev = self._prev_shaping[idx]
-        reward = np.where(np.isnan(prev), 0.0, shaping - prev)
-        self._prev_shaping[idx] = shaping
-        reward -= self._m_power[idx] * 0.30 + self._s_power[idx] * 0.03
-        crashed = touching[:, 0] | (np.abs(x) >= 1.0)
-        reward = np.where(crashed, -100.0, reward)
-        rest = ~awake
-        reward = np.where(rest, 100.0, reward)
-        return obs, reward, crashed | rest
+            idx = self._all
+        k = idx.shape[0]
+        obs = np.empty((k, 8), dtype=np.float32)
+        reward = np.empty(k)
+        terminated = np.empty(k, dtype=bool)
+        _observe.entry(idx, pos, angle, vel, touching, awake, self._pose, self._legs,
+                       self._prev_shaping, self._m_power, self._s_power, W, H,
+                       HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated)
+        return obs, reward, terminated
 
-    def _come_to_rest(self, vel) -> None:
+    def _come_to_rest(self, vel) -> bool:
         """Box2D 2.3's sleeping for the lander (see the module's docstring): time the three
         bodies with the engine's test and put the lander's island to sleep once all three
-        have been slow for ``time_to_sleep``. Whether any was put to sleep."""
-        speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
-                           np.abs(vel[:, :, 2]) * self._extent)
-        # (a world whose step was its reset's, elapsed 0, starts its timers at 0)
-        slow = (speed <= self._sleep_threshold) & (self._elapsed > 0)[:, None]
-        self._slow = np.where(slow, self._slow + self.dt, 0.0)
-        ready = np.all(self._slow >= self._time_to_sleep, axis=1)
-        if not ready.any():
+        have been slow for ``time_to_sleep`` (:func:`._lander_step.rest_timers`). Whether any
+        was put to sleep."""
+        ready = self._ready
+        if not _rest_timers.entry(vel, self._extent, self._sleep_threshold, self._elapsed,
+                                  self._slow, self.dt, self._time_to_sleep, ready):
             return False
-        ready &= self.batch.get_awake()[:, 0]
+        ready = ready & self.batch.get_awake()[:, 0]
         for i in np.flatnonzero(ready):   # only the landers falling asleep now
             self._landers[i].is_awake = False
             self._slow[i] = 0.0

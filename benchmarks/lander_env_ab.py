@@ -1,0 +1,108 @@
+"""The native LunarLander's environment code of another checkout against this one's, in one
+process, on the same engine: paired CPU per environment step and the bits of every step.
+
+    PYTHONPATH=src python benchmarks/lander_env_ab.py --a-envs /path/to/main/src/impulse2d/envs \
+        [--num-envs 1024] [--steps 200] [--threads 1] [--json FILE]
+
+Fresh processes alternating between two checkouts do not resolve a few per cent of the lander's
+step on a loaded machine (their rounds spread by 10 % and more). Here ``--a-envs``' (the other
+checkout's ``envs`` folder) ``_segments.py`` and ``lunar_lander.py`` are loaded as modules of
+this ``impulse2d.envs`` under other names (their base class, ``_vector.py``, and the engine are
+this checkout's: only the environment's own code differs), both vector environments are made
+with ``num_envs`` landers on ``threads``, reset with seed 0, and stepped with the same seeded
+random actions (resets as they come), the order of the two alternating step by step, each
+step timed by the calling thread's CPU clock and by the wall clock (at 2 threads the calling
+thread's time is the step's critical path: the environment's serial Python, its share of
+the kernel, the restarts beside the other thread's share). Printed: each side's ns per
+environment step (the mean over the steps and the median of the steps), the median of the
+per-step ratios a / b, and whether every observation, reward and flag of the two was equal
+bit for bit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import types
+
+import numpy as np
+
+
+def load_other(envs_dir: str):
+    """The other checkout's ``lunar_lander`` module (with its ``_segments``), as modules of
+    ``impulse2d.envs`` named ``*_a``."""
+    import impulse2d.envs  # noqa: F401 (the package they join)
+    modules = {}
+    for name in ("_segments", "lunar_lander"):
+        path = os.path.join(envs_dir, f"{name}.py")
+        with open(path) as f:
+            source = f.read().replace("from ._segments import", "from ._segments_a import")
+        module = types.ModuleType(f"impulse2d.envs.{name}_a")
+        module.__package__ = "impulse2d.envs"
+        module.__file__ = path
+        sys.modules[module.__name__] = module
+        exec(compile(source, path, "exec"), module.__dict__)
+        modules[name] = module
+    return modules["lunar_lander"]
+
+
+def main() -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a-envs", required=True, help="the other checkout's envs folder")
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--warm", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+    from impulse2d.envs import lunar_lander as b_module
+    a_module = load_other(args.a_envs)
+    sides = {}
+    for name, module in (("a", a_module), ("b", b_module)):
+        env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
+                                           threads=args.threads)
+        env.reset(seed=0)
+        sides[name] = env
+    space = sides["b"].action_space
+    space.seed(0)
+    actions = [space.sample() for _ in range(args.warm + args.steps)]
+    cpu = {"a": [], "b": []}
+    wall = {"a": [], "b": []}
+    equal, ended = True, 0
+    for k, action in enumerate(actions):
+        order = ("a", "b") if k % 2 == 0 else ("b", "a")
+        out = {}
+        for name in order:
+            t, w = time.thread_time_ns(), time.perf_counter_ns()
+            out[name] = sides[name].step(action)
+            t, w = time.thread_time_ns() - t, time.perf_counter_ns() - w
+            if k >= args.warm:
+                cpu[name].append(t)
+                wall[name].append(w)
+        for x, y in zip(out["a"][:4], out["b"][:4]):
+            equal = equal and x.dtype == y.dtype and x.tobytes() == y.tobytes()
+        if k >= args.warm:
+            ended += int((out["b"][2] | out["b"][3]).sum())
+    n = args.num_envs
+    result = {"num_envs": n, "steps": args.steps, "threads": args.threads,
+              "episodes_ended": ended, "bits_equal": bool(equal),
+              "load": round(os.getloadavg()[0], 1), "a_envs": args.a_envs}
+    for clock, times in (("cpu", cpu), ("wall", wall)):
+        a, b = np.array(times["a"]) / n, np.array(times["b"]) / n
+        result[clock] = {"a_ns_mean": round(float(a.mean()), 1),
+                         "b_ns_mean": round(float(b.mean()), 1),
+                         "a_ns_median": round(float(np.median(a)), 1),
+                         "b_ns_median": round(float(np.median(b)), 1),
+                         "median_ratio_a_over_b": round(float(np.median(a / b)), 4)}
+    print(json.dumps(result))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""The native LunarLander's per-step arithmetic over the batch, compiled: the discrete actions'
+throttles, the engines' impulses from them, the observation, the shaping reward and the endings, and the rest timers.
+
+:class:`~.lunar_lander.LunarLanderVectorEnv` did each as some 60 NumPy calls over the
+environments, each a pass over the batch and an array made: about 1.9 us of the calling thread
+per environment step at 1,024 environments (``benchmarks/envs_split.py``, 2026-11-30), serial
+on that thread while the batch's other threads wait for it, so about a seventh of the wall at 2
+threads. Here each is one compiled pass, every operation the NumPy code's in its order, so the
+same bits (IEEE doubles, no contraction, :mod:`impulse2d._core.jit`'s policy; ``math.hypot``
+and ``math.sqrt`` are libm's, as NumPy's ``hypot`` and ``sqrt`` are). The sines and cosines of
+the landers' angles stay NumPy's (``np.sin``/``np.cos``), which are not libm's on every machine.
+
+Units as Gymnasium's (:mod:`.lunar_lander`): metres, seconds, N s; the observation's scales
+are Gymnasium's view (W/2, H/2, FPS).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._core.jit import DirectCall, kernel
+
+
+@kernel
+def discrete_actions(a, acting, m_power, s_power, direction):
+    """``Discrete(4)`` actions ``a`` (float64, one an environment: nothing, left engine, main
+    engine, right engine) as the engines' throttles: ``m_power`` 1 for the main engine,
+    ``s_power`` 1 for a side engine (0 where not ``acting``), ``direction`` the action less 2
+    (-1 left, +1 right). Returns False, having written nothing, if any action is not one of
+    0, 1, 2, 3."""
+    for i in range(a.shape[0]):
+        x = a[i]
+        if not (0.0 <= x < 4.0) or x != math.floor(x):
+            return False
+    for i in range(a.shape[0]):
+        x = a[i]
+        m_power[i] = 1.0 if x == 2.0 and acting[i] else 0.0
+        s_power[i] = 1.0 if (x == 1.0 or x == 3.0) and acting[i] else 0.0
+        direction[i] = x - 2.0
+    return True
+
+
+_discrete_actions = DirectCall(discrete_actions, "the native LunarLander's actions", 1.0)
+
+
+@kernel
+def engine_impulses(pose, sin, cos, lc0, lc1, disp, used, acting, m_power, s_power, direction,
+                    main_y, main_power, side_away, side_power, side_x, side_height, scale,
+                    impulses):
+    """Each lander's engines as one impulse at its centre of mass: row 0 of ``impulses``
+    ((n, bodies, 3): N s along x, y, and the angular impulse r x p, N m s) written, the other
+    rows left as they are; ``used[i]`` (the dispersion numbers taken from environment ``i``'s
+    block ``disp[i]``) advanced by one where ``acting``. Gymnasium's points (the main engine
+    ``main_y`` under the lander's origin, the side engines ``side_x`` across and
+    ``side_height`` up, in pixels; ``scale`` pixels a metre), each dispersed by the
+    environment's next two numbers."""
+    last = disp.shape[1] - 1
+    for i in range(pose.shape[0]):
+        k = min(used[i], last)
+        d0 = disp[i, k, 0]
+        d1 = disp[i, k, 1]
+        if acting[i]:
+            used[i] += 1
+        px, py = pose[i, 0], pose[i, 1]
+        s, c = sin[i], cos[i]
+        # tip (s, c), side (-c, s): the lander's axes; com: its centre of mass
+        comx = px + (c * lc0 - s * lc1)
+        comy = py + (s * lc0 + c * lc1)
+        along = main_y + 2 * d0
+        ox = s * along + -c * d1
+        oy = -c * along - s * d1
+        m = main_power * m_power[i]
+        p_mx = -ox * m
+        p_my = -oy * m
+        r_mx = (px + ox) - comx
+        r_my = (py + oy) - comy
+        across = 3 * d1 + direction[i] * side_away / scale
+        ox = s * d0 + -c * across
+        oy = -c * d0 - s * across
+        m = side_power * s_power[i]
+        p_sx = -ox * m
+        p_sy = -oy * m
+        r_sx = (px + (ox - s * side_x / scale)) - comx
+        r_sy = (py + (oy + c * side_height / scale)) - comy
+        impulses[i, 0, 0] = p_mx + p_sx
+        impulses[i, 0, 1] = p_my + p_sy
+        impulses[i, 0, 2] = (r_mx * p_my - r_my * p_mx + r_sx * p_sy - r_sy * p_sx)
+
+
+_engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
+
+
+@kernel
+def rest_timers(velocities, extent, threshold, elapsed, slow, dt, time_to_sleep, ready):
+    """Box2D 2.3's sleep timing for each lander's bodies: ``slow[i, j]`` (s) grows by ``dt``
+    while body ``j``'s speed (``max(|v|, |w| extent)``, the engine's test) is at most its
+    ``threshold`` after a step of the episode (``elapsed[i] > 0``), else is 0;
+    ``ready[i]``: every body of lander ``i`` has been slow for ``time_to_sleep``. Returns
+    whether any is ready."""
+    anyone = False
+    for i in range(slow.shape[0]):
+        all_slow = True
+        for j in range(slow.shape[1]):
+            speed = max(math.hypot(velocities[i, j, 0], velocities[i, j, 1]),
+                        abs(velocities[i, j, 2]) * extent[j])
+            if speed <= threshold[j] and elapsed[i] > 0:
+                slow[i, j] = slow[i, j] + dt
+            else:
+                slow[i, j] = 0.0
+            all_slow = all_slow and slow[i, j] >= time_to_sleep
+        ready[i] = all_slow
+        anyone = anyone or all_slow
+    return anyone
+
+
+_rest_timers = DirectCall(rest_timers, "the native LunarLander's rest timers", 1.0)
+
+
+@kernel
+def observe(idx, positions, angles, velocities, touching, awake, pose, legs, prev_shaping,
+            m_power, s_power, view_w, view_h, pad_y, fps, obs, reward, terminated):
+    """Environments ``idx``' observations (``obs``, float32 (k, 8): Gymnasium's 8 numbers),
+    rewards and endings after a step, from the state of their template bodies (body 0 the
+    lander, 1 and 2 the legs; row ``k`` of each state array is environment ``idx[k]``'s);
+    ``pose``, ``legs`` and ``prev_shaping`` of ``idx`` updated. The shaping and the
+    ending are computed from the float64 state, as Gymnasium does before its float32 cast:
+    the reward is the shaping's change (0 on an episode's first step, ``prev_shaping`` NaN)
+    less the engines' fuel, -100 on a crash (the lander's body touching, or ``|x| >= 1``) and
+    100 at rest (the lander asleep)."""
+    half_w = view_w / 2
+    half_h = view_h / 2
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        x0 = positions[k, 0, 0]
+        y0 = positions[k, 0, 1]
+        angle = angles[k, 0]
+        pose[i, 0] = x0
+        pose[i, 1] = y0
+        pose[i, 2] = angle
+        leg0 = touching[k, 1]
+        leg1 = touching[k, 2]
+        legs[i, 0] = leg0
+        legs[i, 1] = leg1
+        x = (x0 - half_w) / half_w
+        y = (y0 - pad_y) / half_h
+        vx = velocities[k, 0, 0] * half_w / fps
+        vy = velocities[k, 0, 1] * half_h / fps
+        obs[k, 0] = x
+        obs[k, 1] = y
+        obs[k, 2] = vx
+        obs[k, 3] = vy
+        obs[k, 4] = angle
+        obs[k, 5] = 20.0 * velocities[k, 0, 2] / fps
+        obs[k, 6] = 1.0 if leg0 else 0.0
+        obs[k, 7] = 1.0 if leg1 else 0.0
+        shaping = (-100 * math.sqrt(x * x + y * y) - 100 * math.sqrt(vx * vx + vy * vy)
+                   - 100 * abs(angle) + (10.0 if leg0 else 0.0) + (10.0 if leg1 else 0.0))
+        prev = prev_shaping[i]
+        r = 0.0 if math.isnan(prev) else shaping - prev
+        prev_shaping[i] = shaping
+        r -= m_power[i] * 0.30 + s_power[i] * 0.03
+        crashed = touching[k, 0] or abs(x) >= 1.0
+        if crashed:
+            r = -100.0
+        rest = not awake[k, 0]
+        if rest:
+            r = 100.0
+        reward[k] = r
+        terminated[k] = crashed or rest
+
+
+_observe = DirectCall(observe, "the native LunarLander's observation", 2.0)
+
+
+__all__ = ["discrete_actions", "engine_impulses", "rest_timers", "observe"]

@@ -1,0 +1,227 @@
+"""The native LunarLander's compiled per-step arithmetic (``impulse2d.envs._lander_step``)
+gives, bit for bit, what the environment's NumPy code gave before it (written out here as the
+reference): the engines' impulses, the observations, rewards and endings, the rest timers."""
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from impulse2d.envs import _lander_step  # noqa: E402
+from impulse2d.envs.lunar_lander import (DISPERSION_BLOCK, FPS, H, HELIPAD_Y, LEG_DOWN,  # noqa: E402
+                                         MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION, SCALE,
+                                         SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT,
+                                         SIDE_ENGINE_POWER, W)
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(np.uint8).tobytes()
+
+
+def _numpy_engines(pose, lc, d, m_power, s_power, direction):
+    """The environment's NumPy engines (impulse2d 16ae6c2, ``LunarLanderVectorEnv._engines``)."""
+    pos, angle = pose[:, :2], pose[:, 2]
+    sin, cos = np.sin(angle), np.cos(angle)
+    tip = np.stack((sin, cos), axis=1)
+    side = np.stack((-cos, sin), axis=1)
+    com = pos + np.stack((cos * lc[0] - sin * lc[1], sin * lc[0] + cos * lc[1]), axis=1)
+    along = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d[:, 0]
+    ox = tip[:, 0] * along + side[:, 0] * d[:, 1]
+    oy = -tip[:, 1] * along - side[:, 1] * d[:, 1]
+    p_main = -np.stack((ox, oy), axis=1) * (MAIN_ENGINE_POWER * m_power)[:, None]
+    at_main = pos + np.stack((ox, oy), axis=1)
+    across = 3 * d[:, 1] + direction * SIDE_ENGINE_AWAY / SCALE
+    ox = tip[:, 0] * d[:, 0] + side[:, 0] * across
+    oy = -tip[:, 1] * d[:, 0] - side[:, 1] * across
+    p_side = -np.stack((ox, oy), axis=1) * (SIDE_ENGINE_POWER * s_power)[:, None]
+    at_side = pos + np.stack((ox - tip[:, 0] * 17 / SCALE,
+                              oy + tip[:, 1] * SIDE_ENGINE_HEIGHT / SCALE), axis=1)
+    r_main = at_main - com
+    r_side = at_side - com
+    out = np.zeros((pose.shape[0], 3))
+    out[:, :2] = p_main + p_side
+    out[:, 2] = (r_main[:, 0] * p_main[:, 1] - r_main[:, 1] * p_main[:, 0]
+                 + r_side[:, 0] * p_side[:, 1] - r_side[:, 1] * p_side[:, 0])
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    n, bodies = 300, 3
+    pose = np.column_stack((rng.uniform(0, W, n), rng.uniform(0, H, n),
+                            rng.uniform(-4, 4, n)))
+    pose[:5, 2] = [0.0, -0.0, math.pi, 1e-300, -2 * math.pi]
+    lc = np.array([rng.normal() * 0.01, rng.normal() * 0.1])
+    disp = rng.uniform(-1, 1, (n, DISPERSION_BLOCK, 2)) / SCALE
+    used = rng.integers(0, DISPERSION_BLOCK + 3, n)   # past the block: its last numbers
+    acting = rng.random(n) < 0.8
+    a = rng.integers(0, 4, n)
+    m_power = np.where(acting, (a == 2).astype(np.float64), 0.0)
+    s_power = np.where(acting, ((a == 1) | (a == 3)).astype(np.float64), 0.0)
+    direction = (a - 2).astype(np.float64)
+    m_power[:20] = rng.uniform(0.5, 1.0, 20)   # continuous throttles
+    s_power[20:40] = rng.uniform(0.5, 1.0, 20)
+    direction[20:40] = np.sign(rng.normal(size=20))
+    k = np.minimum(used, DISPERSION_BLOCK - 1)
+    d = disp[np.arange(n), k]
+    expected = _numpy_engines(pose, lc, d, m_power, s_power, direction)
+    impulses = np.full((n, bodies, 3), 7.0)
+    used_after = used.copy()
+    _lander_step.engine_impulses(
+        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), disp,
+        used_after, acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
+        MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
+        float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
+    assert _bits(impulses[:, 0]) == _bits(expected)
+    assert np.all(impulses[:, 1:] == 7.0)   # the other bodies' rows untouched
+    np.testing.assert_array_equal(used_after, used + acting)
+    assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
+
+
+def _numpy_observe(pos, angle, vel, touching, awake, prev_shaping, m_power, s_power):
+    """The environment's NumPy observation (impulse2d 16ae6c2, ``_observe`` after the state)."""
+    pos, angle, awake = pos[:, 0], angle[:, 0], awake[:, 0]
+    legs = touching[:, 1:3]
+    obs = np.empty((pos.shape[0], 8), dtype=np.float32)
+    obs[:, 0] = (pos[:, 0] - W / 2) / (W / 2)
+    obs[:, 1] = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
+    obs[:, 2] = vel[:, 0, 0] * (W / 2) / FPS
+    obs[:, 3] = vel[:, 0, 1] * (H / 2) / FPS
+    obs[:, 4] = angle
+    obs[:, 5] = 20.0 * vel[:, 0, 2] / FPS
+    obs[:, 6:8] = legs
+    x = (pos[:, 0] - W / 2) / (W / 2)
+    y = (pos[:, 1] - (HELIPAD_Y + LEG_DOWN / SCALE)) / (H / 2)
+    vx = vel[:, 0, 0] * (W / 2) / FPS
+    vy = vel[:, 0, 1] * (H / 2) / FPS
+    shaping = (-100 * np.sqrt(x * x + y * y) - 100 * np.sqrt(vx * vx + vy * vy)
+               - 100 * np.abs(angle) + 10 * legs[:, 0] + 10 * legs[:, 1])
+    reward = np.where(np.isnan(prev_shaping), 0.0, shaping - prev_shaping)
+    reward -= m_power * 0.30 + s_power * 0.03
+    crashed = touching[:, 0] | (np.abs(x) >= 1.0)
+    reward = np.where(crashed, -100.0, reward)
+    rest = ~awake
+    reward = np.where(rest, 100.0, reward)
+    return obs, reward, crashed | rest, shaping, legs
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_observe_is_the_numpy_observation_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    n, k, bodies = 400, 250, 3
+    idx = np.sort(rng.choice(n, k, replace=False)).astype(np.int64)
+    pos = np.stack((rng.uniform(-2, W + 2, (k, bodies)), rng.uniform(-1, H, (k, bodies))),
+                   axis=2)
+    angle = rng.uniform(-7, 7, (k, bodies))
+    vel = rng.normal(0, 5, (k, bodies, 3))
+    touching = rng.random((k, bodies)) < 0.3
+    awake = rng.random((k, bodies)) < 0.9
+    prev = rng.normal(0, 100, n)
+    prev[rng.random(n) < 0.2] = np.nan
+    m_power, s_power = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
+    want = _numpy_observe(pos, angle, vel, touching, awake, prev[idx], m_power[idx],
+                          s_power[idx])
+    pose = np.zeros((n, 3))
+    legs = np.zeros((n, 2), dtype=bool)
+    shaping = prev.copy()
+    obs = np.empty((k, 8), dtype=np.float32)
+    reward = np.empty(k)
+    terminated = np.empty(k, dtype=bool)
+    _lander_step.observe(idx, pos, angle, vel, touching, awake, pose, legs, shaping, m_power,
+                         s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
+                         terminated)
+    assert _bits(obs) == _bits(want[0])
+    assert _bits(reward) == _bits(want[1])
+    np.testing.assert_array_equal(terminated, want[2])
+    assert _bits(shaping[idx]) == _bits(want[3])
+    np.testing.assert_array_equal(legs[idx], want[4])
+    assert _bits(pose[idx, :2]) == _bits(pos[:, 0])
+    assert _bits(pose[idx, 2]) == _bits(angle[:, 0])
+    others = np.setdiff1d(np.arange(n), idx)
+    assert np.all(pose[others] == 0.0) and not legs[others].any()
+    assert _bits(shaping[others]) == _bits(prev[others])
+    assert {-100.0, 100.0} <= set(reward.tolist())   # crashes and rests both met
+
+
+def test_rest_timers_are_the_numpy_timers_bit_for_bit():
+    rng = np.random.default_rng(3)
+    n, bodies, dt, time_to_sleep = 500, 3, 1.0 / FPS, 0.5
+    extent = np.array([0.6, 0.3, 0.3])
+    threshold = np.array([0.05, 0.05, 0.05])
+    slow = np.where(rng.random((n, bodies)) < 0.5, rng.uniform(0, 0.6, (n, bodies)), 0.0)
+    elapsed = rng.integers(0, 3, n)
+    spread = np.where(rng.random(n) < 0.5, 0.005, 0.05)[:, None, None]   # resting or not
+    for _ in range(30):
+        vel = rng.normal(0, 1.0, (n, bodies, 3)) * spread
+        speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
+                           np.abs(vel[:, :, 2]) * extent)
+        want = np.where((speed <= threshold) & (elapsed > 0)[:, None], slow + dt, 0.0)
+        ready = np.zeros(n, dtype=bool)
+        anyone = _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt,
+                                          time_to_sleep, ready)
+        assert _bits(slow) == _bits(want)
+        np.testing.assert_array_equal(ready, np.all(want >= time_to_sleep, axis=1))
+        assert anyone == bool(ready.any())
+    assert ready.any() and not ready.all()
+
+
+@pytest.mark.parametrize("pilot", ["nothing", "heuristic"])
+def test_each_episode_leaves_the_generator_where_gymnasiums_stream_is(pilot):
+    """Gymnasium's LunarLander draws, from its one generator, 12 heights and a push at each
+    reset, then 2 dispersion numbers at every step (the reset's own step included). The native
+    environment draws 256 steps' numbers ahead and steps back over those an episode did not
+    use: after each reset its generator is where Gymnasium's is (episodes shorter than a block,
+    and, the heuristic pilot landing on a lighter moon, longer)."""
+    from gymnasium.utils import seeding
+
+    from impulse2d.envs.lunar_lander import CHUNKS, LunarLanderVectorEnv, heuristic
+    env = LunarLanderVectorEnv(1, max_episode_steps=400,
+                               gravity=-1.5 if pilot == "heuristic" else -10.0)
+    obs, _ = env.reset(seed=11)
+    ref, _ = seeding.np_random(11)
+    lengths = []
+    for _ in range(3):
+        ref.uniform(0, H / 2, size=(CHUNKS + 1,))
+        ref.uniform(-1000.0, 1000.0)
+        ref.uniform(-1000.0, 1000.0)
+        # the episode's first block, drawn at its reset (no number of it used yet)
+        state = ref.bit_generator.state
+        ref.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2))
+        assert env._rngs[0].bit_generator.state == ref.bit_generator.state
+        ref.bit_generator.state = state
+        steps = 0
+        while True:
+            action = heuristic(obs[0]) if pilot == "heuristic" else 0
+            obs, _, terminated, truncated, _ = env.step(np.array([action]))
+            steps += 1
+            if terminated[0] or truncated[0]:
+                break
+        lengths.append(steps)
+        ref.uniform(-1.0, 1.0, size=2 * (1 + steps))   # the reset's step and the episode's
+        obs, _, _, _, _ = env.step(np.array([0]))   # (the next-step autoreset)
+    env.close()
+    if pilot == "heuristic":
+        assert max(lengths) > DISPERSION_BLOCK   # (past a block: a second one drawn)
+    else:
+        assert max(lengths) < DISPERSION_BLOCK
+
+
+def test_discrete_actions_are_the_numpy_decoding_and_bad_ones_write_nothing():
+    rng = np.random.default_rng(4)
+    n = 200
+    a = rng.integers(0, 4, n)
+    acting = rng.random(n) < 0.7
+    m, s, d = np.full(n, 9.0), np.full(n, 9.0), np.full(n, 9.0)
+    assert _lander_step.discrete_actions(a.astype(np.float64), acting, m, s, d)
+    assert _bits(m) == _bits(np.where(acting, (a == 2).astype(np.float64), 0.0))
+    assert _bits(s) == _bits(np.where(acting, ((a == 1) | (a == 3)).astype(np.float64), 0.0))
+    assert _bits(d) == _bits((a - 2).astype(np.float64))
+    for bad in (-1.0, 4.0, 1.5, np.nan, -0.5):
+        b = a.astype(np.float64)
+        b[n // 2] = bad
+        m[:] = s[:] = d[:] = 9.0
+        assert not _lander_step.discrete_actions(b, acting, m, s, d)
+        assert np.all(m == 9.0) and np.all(s == 9.0) and np.all(d == 9.0)
