@@ -113,6 +113,7 @@ import operator
 import os
 import uuid
 from itertools import chain
+from operator import is_
 
 import numpy as np
 
@@ -225,8 +226,9 @@ class Snapshot:
         atoms, others = {}, []
         state, rows_maps = self._state, self._rows_maps
         for name in self._others:
+            # (a fast snapshot's handles are its world's own objects: copied as the user data)
             if name.endswith(_HANDLES):
-                others.append((name, _HANDLES, self._handles[name]))
+                others.append((name, _USER_DATA, self._handles[name]))
             elif name.endswith(_USER_DATA):
                 others.append((name, _USER_DATA, self._user_data[name]))
             else:
@@ -327,8 +329,11 @@ def _skipped(name: str) -> bool:
 
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
-    sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
-    sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
+    d = vars(world)
+    if d["_constraints_stale"]:
+        sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
+    if d["_contacts_stale"]:
+        sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
     plan = _fast.plan_for(world, _is_store, _skipped)
     if plan is not None:
         return _take_fast(world, plan)
@@ -417,7 +422,10 @@ def _take_fast(world, plan) -> Snapshot:
     # The last snapshot's copies of the maps of rows and the id pools: a snapshot never
     # changes what it holds, so one equal to the world's value is shared rather than copied
     # again (a comparison of such values, ints in lists and dicts, is equality of their bits;
-    # the copies were about 11,000 instructions a map and a pool of a 10-body world).
+    # the copies were about 11,000 instructions a map and a pool of a 10-body world). So is
+    # a plain object whose copy holds the very objects the world's holds (the event tracker
+    # and the callbacks without events or callbacks: _copy shared every value, each one that
+    # cannot change; their walk by _copy was about 34,000 and 15,000 instructions).
     last = plan.copies
     for name in plan.others:
         value = d[name]
@@ -430,10 +438,10 @@ def _take_fast(world, plan) -> Snapshot:
             state[name] = value
         elif type(value) is dict and (name in known or _is_rows_map(value)):
             rows_maps.add(name)
-            copied = last.get(name)
-            if copied is None or value != copied:
-                copied = last[name] = _copy_rows_map(value)
-            state[name] = copied
+            kept = last.get(name)
+            if kept is None or type(kept[0]) is not dict or value != kept[0]:
+                kept = last[name] = (_copy_rows_map(value), operator.eq)
+            state[name] = kept[0]
         elif name == _JOINT_ROWS:
             state[name] = value  # shared: the world replaces its joint rows, never changes them
         elif type(value) is np.ndarray:  # (the step row, the clock, ...: no call)
@@ -441,12 +449,17 @@ def _take_fast(world, plan) -> Snapshot:
         elif type(value) is tuple and _ATOM_TYPES.issuperset(map(type, value)):
             state[name] = value  # (numbers: gravity) it cannot change
         else:
-            copied = last.get(name)
-            if (copied is None or type(value) is not type(copied)
-                    or value.__dict__ != copied.__dict__):
+            kept = last.get(name)
+            if (kept is not None and type(value) is type(kept[0])
+                    and kept[1](value.__dict__, kept[0].__dict__)):
+                copied = kept[0]
+            else:
                 copied = _copy(value)
-                if _PLAIN.get(type(copied)) and all(map(_counts, vars(copied).values())):
-                    last[name] = copied  # (an id pool)
+                if _PLAIN.get(type(copied)):
+                    if all(map(_counts, vars(copied).values())):
+                        last[name] = (copied, operator.eq)  # (an id pool)
+                    elif _same_items(vars(copied), vars(value)):
+                        last[name] = (copied, _same_items)  # (the tracker without events)
             state[name] = copied
     rows_maps = frozenset(rows_maps)
     if rows_maps == known:
@@ -590,6 +603,13 @@ def _frozen(x) -> bool:
     if kind is np.ndarray:
         return x.size == 0
     return kind is tuple and all(map(_frozen, x))
+
+
+def _same_items(a: dict, b: dict) -> bool:
+    """Do ``a`` and ``b`` (attribute dicts) hold the very same objects under the very same
+    names, in the same order? (Identity only: no value's ``==`` is called, an array's would
+    compare its elements.)"""
+    return len(a) == len(b) and all(map(is_, a, b)) and all(map(is_, a.values(), b.values()))
 
 
 def _counts(x) -> bool:
@@ -838,8 +858,8 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
     atoms, others = snapshot._recipe or snapshot._make_recipe()
     d.update(atoms)
     for name, kind, value in others:
-        if kind is _HANDLES:
-            d[name] = _handles_for(world, value, d[name])
+        if kind is _USER_DATA:  # (and handles: see _make_recipe)
+            d[name] = value.copy()
         elif kind is _FROZEN:  # (the event tracker without events: nothing to copy in it)
             clone = object.__new__(type(value))
             clone.__dict__.update(value.__dict__)
@@ -848,8 +868,6 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
             current = d[name]
             if type(current) is not type(value) or current.__dict__ != value.__dict__:
                 d[name] = _copy(value)
-        elif kind is _USER_DATA:
-            d[name] = dict(value)
         elif kind is _ROWS_MAP:
             if d[name] != value:  # (lists of ints: equal means the same bits)
                 d[name] = _copy_rows_map(value)
