@@ -317,3 +317,35 @@ def test_snapshots_share_an_unchanged_tracker_and_callbacks_until_the_world_chan
     assert world.state_hash() == replayed
     world.restore(third)
     assert world._events.touching.tobytes() == tracker.touching.tobytes()
+
+
+def test_the_worlds_arrays_go_with_the_stores_copy_and_come_back_in_place():
+    """The step row and the length tolerances (arrays of the world, not stores) are copied in
+    the plan's one call: the snapshot holds them in its buffer (no memory shared with the
+    world), the fast restore writes them into the world's own arrays (the step's reference
+    reads the row there) with the snapshot's numbers, and the world steps on as it did."""
+    world = ten_bodies()
+    run(world, 15)
+    plan = fast.plan_for(world, *_plan_tests())
+    assert {"_step_settings", "_lengths"} <= set(plan.names)
+    assert "_clock" in plan.others                  # (differs between a batch's copies)
+    snap = world.snapshot()
+    row, lengths = world._step_settings, world._lengths
+    saved_row, saved_lengths = row.copy(), lengths.copy()
+    state = snap._full_state()
+    for name, mine in (("_step_settings", row), ("_lengths", lengths)):
+        assert state[name].tobytes() == mine.tobytes()
+        assert not np.shares_memory(state[name], mine)
+    run(world, 20)
+    end = world.state_hash()
+    row[:] = -7.0                                   # (garbage: the restore must write it all)
+    world.restore(snap)
+    assert world._step_settings is row and world._lengths is lengths
+    assert row.tobytes() == saved_row.tobytes() and lengths.tobytes() == saved_lengths.tobytes()
+    run(world, 20)
+    assert world.state_hash() == end
+
+
+def _plan_tests():
+    from impulse2d import snapshot
+    return snapshot._in_plan, snapshot._skipped

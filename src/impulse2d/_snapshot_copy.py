@@ -72,10 +72,10 @@ def columns(value) -> tuple:
 
 
 def is_array(value) -> bool:
-    """Is ``value`` an array attribute a plan copies with the stores (a numeric, non-empty
-    ndarray, such as the step row, the clock and the length tolerances: each was a NumPy copy
-    of its own, about 3,300 instructions a snapshot, and a write in place, about 4,000 a
-    restore, for 8 to 26 numbers)? Its columns' test is :func:`plan_for`'s."""
+    """Is ``value`` an array a plan may copy with the stores (a non-empty ndarray, such as a
+    world's step row and length tolerances: each was a NumPy copy of its own, about 3,300
+    instructions a snapshot, and a write in place, about 4,000 a restore, for 4 to 26
+    numbers)? Its columns' test is :func:`plan_for`'s."""
     return type(value) is np.ndarray and value.size > 0
 
 
@@ -204,12 +204,12 @@ def copied_stores(layout: tuple, buffer: np.ndarray, start: int, names) -> dict:
     return out
 
 
-def plan_for(world, is_store, skipped) -> Plan | None:
+def plan_for(world, in_plan, skipped) -> Plan | None:
     """``world``'s plan, made again if its stores or attributes changed since it was made (a
     store that is still the same object keeps its part); None where the fast path does not
     apply (a column that is not C-contiguous or holds objects, or the JIT is off).
-    ``is_store(value)``: the snapshot's test of a store; ``skipped(name)``: attributes
-    snapshots do not copy."""
+    ``in_plan(name, value)``: the snapshot's test of what the plan copies (a store, or an
+    array: :func:`is_array`); ``skipped(name)``: attributes snapshots do not copy."""
     d = vars(world)
     old = d.get(PLAN)
     if old is not None and old.current(d):
@@ -219,15 +219,15 @@ def plan_for(world, is_store, skipped) -> Plan | None:
     if old is None:
         d[PLAN] = None  # (present before the plan records the world's attribute names)
     keys = [*d]
-    if old is not None and old.keys == keys and all(
-            is_store(d[name]) or is_array(d[name]) for name in old.names):
+    if old is not None and old.keys == keys and all(in_plan(name, d[name])
+                                                    for name in old.names):
         names, others = old.names, old.others
     else:  # (new attributes, or one of the plan's no longer a store or an array: None now)
         names, others = [], []
         for name, value in d.items():
             if name == PLAN or skipped(name):
                 continue
-            (names if is_store(value) or is_array(value) else others).append(name)
+            (names if in_plan(name, value) else others).append(name)
         others = tuple(others)
     kept = {} if old is None else {id(part.store): part for part in old.parts}
     parts = []
@@ -235,7 +235,7 @@ def plan_for(world, is_store, skipped) -> Plan | None:
         store = d[name]
         part = kept.get(id(store))
         if part is None or part.store is not store or part.layout[0] != name:
-            if not (is_store(store) or is_array(store)) or any(
+            if not in_plan(name, store) or any(
                     column.dtype.hasobject or not column.flags.c_contiguous
                     for column in columns(store)):
                 d[PLAN] = None

@@ -327,6 +327,18 @@ def _skipped(name: str) -> bool:
     return name in REBUILT or name == _UID or name == _SETTINGS
 
 
+_OWN_COPY = frozenset({"_clock"})
+"""Arrays the plan leaves to the walk: the stages' cycle counts, which differ between a batch's
+copies of one world in one state, whose snapshots share one buffer only where its bytes agree
+(:func:`share_buffers`)."""
+
+
+def _in_plan(name: str, value) -> bool:
+    """Does the fast path's plan copy this attribute: a store, or an array
+    (:func:`._snapshot_copy.is_array`) but the clock?"""
+    return _is_store(value) or (_fast.is_array(value) and name not in _OWN_COPY)
+
+
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
     d = vars(world)
@@ -334,7 +346,7 @@ def take(world) -> Snapshot:
         sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
     if d["_contacts_stale"]:
         sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     if plan is not None:
         return _take_fast(world, plan)
     state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
@@ -780,7 +792,7 @@ def _restore_fast(world, snapshot) -> bool:
     # 40 us), Python's are restored and put into the reference in their place (below).
     d = vars(world)
     unsynced = d["_contacts_stale"] or d["_constraints_stale"]
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     layout = snapshot._layout[0]
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
         return False
@@ -849,7 +861,7 @@ def _same_layout(world, snapshot):
     else None."""
     if snapshot._buffer is None:
         return None
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
         return None
     layout = snapshot._layout[0]
