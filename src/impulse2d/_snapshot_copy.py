@@ -283,5 +283,5 @@ def copy_in_many(plans: list, sources: list) -> None:
                 np.concatenate([plan.sizes for plan in plans]))
 
 
-__all__ = ["Plan", "plan_for", "is_array", "columns", "views", "copied_stores", "copy_out", "copy_in", "copy_in_many",
-           "copy_spans", "copy_out_spans", "PLAN", "ALIGN"]
+__all__ = ["Plan", "plan_for", "is_array", "columns", "views", "copied_stores", "copy_out",
+           "copy_in", "copy_in_many", "copy_spans", "copy_out_spans", "PLAN", "ALIGN"]

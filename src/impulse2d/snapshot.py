@@ -75,24 +75,29 @@ A new ``World`` attribute that holds something of the process (a compiled functi
 pointer) must be added to :data:`REBUILT`; ``tests/test_snapshot.py`` pickles a world that has
 run every service, so such an attribute fails there.
 
-**The fast path** (:mod:`._snapshot_copy`): a snapshot copies every column of the stores into
-one buffer in one compiled call, through a plan of the world's column addresses that is kept
-while its stores are the same objects, and shows the columns as stores only when asked
-(pickling, a restore the fast path does not take). Restoring a snapshot into the world it was
-taken from, in the process that took it, while the world's stores have the layout they had
-then (the same columns, rows and types: nothing created or destroyed past a store's capacity
-since), is one compiled copy into the world's own arrays, the other arrays of the world copied
-in place too, and the rest as below; the settings are kept as the world's own object when they
-have not changed since (their packed form, which any change clears, is the one of then), and
-so are the joint rows, which the world replaces rather than changes, and the id pools when
-equal to the snapshot's (:func:`_counts`); a plain object holding nothing that can change (the
-event tracker of a world without events: :func:`_frozen`) is restored as a new object holding
-the same values, without a walk. The step's reference to
-the stores and its table of kernels then stay good, and the step after the restore does not
-rebuild them. Every other restore, and every snapshot loaded from bytes, takes the checked
-path below; both give the same bits. A batch restores many worlds at once
-(:func:`restore_many`: every fast world's stores in one copy), and the snapshots of a batch's
-copies of one world share one buffer (:func:`share_buffers`).
+**The fast path** (:mod:`._snapshot_copy`): a snapshot copies every column of the stores, and
+the world's numeric arrays but the clock (the step row, the length tolerances:
+:func:`_in_plan`), into one buffer in one compiled call, through a plan of the world's column
+addresses that is kept while those stores and arrays are the same objects, and shows them as
+stores and arrays only when asked (pickling, a restore the fast path does not take). The other
+attributes are walked by a recipe the plan keeps (:func:`_take_recipe`), and a copy the last
+snapshot made that still holds what the world's holds (equal maps of rows and id pools, a
+tracker and callbacks holding the very same unchangeable values) is shared rather than made
+again: a snapshot never changes what it holds. Restoring a snapshot into the world it was taken
+from, in the process that took it, while the world's stores have the layout they had then (the
+same columns, rows and types: nothing created or destroyed past a store's capacity since), is
+one compiled copy into the world's own arrays (its step row and tolerances among them), the
+clock copied in place too, and the rest as below; the settings are kept as the world's own
+object when they have not changed since (their packed form, which any change clears, is the one
+of then), and so are the joint rows, which the world replaces rather than changes, and the id
+pools when equal to the snapshot's (:func:`_counts`); a plain object holding nothing that can
+change (the event tracker of a world without events: :func:`_frozen`) is restored as a new
+object holding the same values, without a walk. The step's reference to the stores and its table
+of kernels then stay good, and the step after the restore does not rebuild them. Every other
+restore, and every snapshot loaded from bytes, takes the checked path below; both give the same
+bits. A batch restores many worlds at once (:func:`restore_many`: every fast world's stores in
+one copy), and the snapshots of a batch's copies of one world share one buffer
+(:func:`share_buffers`).
 
 Restoring checks everything before it writes anything: a snapshot of another world, of another
 version of the stores (a column missing, added, or of another type) or anything else raises
@@ -222,7 +227,8 @@ class Snapshot:
         worked out once: ``(atoms, others)``, the values that cannot change (numbers,
         strings, None, tuples of them: shared, as :func:`_copy` shares them) as a dict the
         world's takes in one update, and ``(name, kind, value)`` for the rest, ``kind`` one
-        of handles, user data, a map of rows, the joint rows or None (copied)."""
+        of user data (handles too: both copied as dicts), a map of rows, the joint rows, a
+        frozen object, an id pool or None (copied)."""
         atoms, others = {}, []
         state, rows_maps = self._state, self._rows_maps
         for name in self._others:
