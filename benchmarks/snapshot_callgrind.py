@@ -5,18 +5,20 @@
     NUMBA_CACHE_DIR=/tmp/cg_cache PYTHONPATH=src python benchmarks/snapshot_callgrind.py ten 5
     NUMBA_CACHE_DIR=/tmp/cg_cache PYTHONPATH=src valgrind --tool=callgrind \\
         --collect-atstart=no --toggle-collect=starmap_next --toggle-collect=filterfalse_next \\
-        --toggle-collect=functools_reduce python benchmarks/snapshot_callgrind.py ten 200
+        --toggle-collect=functools_reduce --toggle-collect=dropwhile_next \\
+        --toggle-collect=takewhile_next python benchmarks/snapshot_callgrind.py ten 200
     callgrind_annotate --inclusive=yes callgrind.out.PID | grep -E \\
-        'starmap_next|filterfalse_next|functools_reduce'
+        'starmap_next|filterfalse_next|functools_reduce|dropwhile_next|takewhile_next'
 
 (The cache and the environment as :mod:`small_callgrind` explains: the first, plain run fills
 the cache outside valgrind.) The world (:mod:`snapshot_small`'s ``two``, ``ten`` or
 ``lander``, every body awake) is stepped 60 steps and its snapshot taken; then ``N`` calls of
 each, each run by an iterator whose C function callgrind collects inside: ``starmap_next``
 ``world.snapshot()``, ``filterfalse_next`` ``world.restore(snap)``, ``functools_reduce``
-``world.restore(snap)`` then ``world.step(1/60)``. Each inclusive count over ``N`` is the
-instructions a call. The state hash after a reset and 30 steps is printed: two trees must
-agree.
+``world.restore(snap)`` then ``world.step(1/60)``; ``dropwhile_next`` ``world.step(1/60)``
+and ``takewhile_next`` a step then a snapshot (a snapshot after every step: the difference of
+the two). Each inclusive count over ``N`` is the instructions a call. The state hash after a
+reset and 30 steps is printed: two trees must agree.
 """
 
 from __future__ import annotations
@@ -57,6 +59,12 @@ def main(argv=None) -> None:
         world.step(dt)
 
     functools.reduce(reset, range(n), None)
+    # A snapshot after each step (a rewind buffer): the step row, the clock and the stores
+    # changed since the last snapshot, unlike the calls above; less the steps alone.
+    world.restore(snap)
+    list(itertools.dropwhile(lambda _: world.step(dt) is None, range(n)))
+    world.restore(snap)
+    list(itertools.takewhile(lambda _: (world.step(dt), world.snapshot()), range(n)))
     world.restore(snap)
     for _ in range(30):
         world.step(dt)

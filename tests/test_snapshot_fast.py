@@ -276,3 +276,76 @@ def test_snapshots_share_equal_pools_and_maps_and_a_copy_of_the_world_takes_its_
     replayed = world.state_hash()
     world.restore(second)
     assert world.state_hash() == replayed
+
+
+def test_snapshots_share_an_unchanged_tracker_and_callbacks_until_the_world_changes_them():
+    """Two snapshots of a world without events or callbacks share their copies of the event
+    tracker and the callbacks (each holds only what cannot change: numbers, empty arrays, the
+    events' constants); once events are made, the next snapshot copies the tracker again and
+    shares none of its arrays with the world, and a pair filter set since is not in a
+    snapshot taken before. Each snapshot replays as taken."""
+    world = ten_bodies()
+    run(world, 10)
+    first = world.snapshot()
+    run(world, 3)
+    second = world.snapshot()
+    for name in ("_events", "_callbacks"):
+        assert second._state[name] is first._state[name]
+        assert getattr(world, name) is not first._state[name]
+    assert second._state["_events"].contact is events._NO_CONTACT_EVENTS
+    world.settings.enable_contact_events = True
+    run(world, 5)
+    third = world.snapshot()
+    tracker = third._state["_events"]
+    assert tracker is not first._state["_events"]
+    assert tracker.touching.size and tracker.touching is not world._events.touching
+    assert np.array_equal(tracker.touching, world._events.touching)
+    assert not np.shares_memory(tracker.touching, world._events.touching)
+    assert first._state["_events"].touching.size == 0           # the older ones untouched
+    assert first._state["_events"].contact is events._NO_CONTACT_EVENTS
+    world.pair_filter = lambda a, b: True
+    run(world, 2)
+    fourth = world.snapshot()
+    assert fourth._state["_callbacks"] is not first._state["_callbacks"]
+    assert first._state["_callbacks"].pair_filter is None
+    assert fourth._state["_callbacks"].pair_filter is not None
+    world.restore(first)
+    assert world._callbacks.pair_filter is None and world._events.touching.size == 0
+    run(world, 3)
+    replayed = world.state_hash()
+    world.restore(second)
+    assert world.state_hash() == replayed
+    world.restore(third)
+    assert world._events.touching.tobytes() == tracker.touching.tobytes()
+
+
+def test_the_worlds_arrays_go_with_the_stores_copy_and_come_back_in_place():
+    """The step row and the length tolerances (arrays of the world, not stores) are copied in
+    the plan's one call: the snapshot holds them in its buffer (no memory shared with the
+    world), the fast restore writes them into the world's own arrays (the step's reference
+    reads the row there) with the snapshot's numbers, and the world steps on as it did."""
+    world = ten_bodies()
+    run(world, 15)
+    plan = fast.plan_for(world, *_plan_tests())
+    assert {"_step_settings", "_lengths"} <= set(plan.names)
+    assert "_clock" in plan.others                  # (differs between a batch's copies)
+    snap = world.snapshot()
+    row, lengths = world._step_settings, world._lengths
+    saved_row, saved_lengths = row.copy(), lengths.copy()
+    state = snap._full_state()
+    for name, mine in (("_step_settings", row), ("_lengths", lengths)):
+        assert state[name].tobytes() == mine.tobytes()
+        assert not np.shares_memory(state[name], mine)
+    run(world, 20)
+    end = world.state_hash()
+    row[:] = -7.0                                   # (garbage: the restore must write it all)
+    world.restore(snap)
+    assert world._step_settings is row and world._lengths is lengths
+    assert row.tobytes() == saved_row.tobytes() and lengths.tobytes() == saved_lengths.tobytes()
+    run(world, 20)
+    assert world.state_hash() == end
+
+
+def _plan_tests():
+    from impulse2d import snapshot
+    return snapshot._in_plan, snapshot._skipped

@@ -75,24 +75,29 @@ A new ``World`` attribute that holds something of the process (a compiled functi
 pointer) must be added to :data:`REBUILT`; ``tests/test_snapshot.py`` pickles a world that has
 run every service, so such an attribute fails there.
 
-**The fast path** (:mod:`._snapshot_copy`): a snapshot copies every column of the stores into
-one buffer in one compiled call, through a plan of the world's column addresses that is kept
-while its stores are the same objects, and shows the columns as stores only when asked
-(pickling, a restore the fast path does not take). Restoring a snapshot into the world it was
-taken from, in the process that took it, while the world's stores have the layout they had
-then (the same columns, rows and types: nothing created or destroyed past a store's capacity
-since), is one compiled copy into the world's own arrays, the other arrays of the world copied
-in place too, and the rest as below; the settings are kept as the world's own object when they
-have not changed since (their packed form, which any change clears, is the one of then), and
-so are the joint rows, which the world replaces rather than changes, and the id pools when
-equal to the snapshot's (:func:`_counts`); a plain object holding nothing that can change (the
-event tracker of a world without events: :func:`_frozen`) is restored as a new object holding
-the same values, without a walk. The step's reference to
-the stores and its table of kernels then stay good, and the step after the restore does not
-rebuild them. Every other restore, and every snapshot loaded from bytes, takes the checked
-path below; both give the same bits. A batch restores many worlds at once
-(:func:`restore_many`: every fast world's stores in one copy), and the snapshots of a batch's
-copies of one world share one buffer (:func:`share_buffers`).
+**The fast path** (:mod:`._snapshot_copy`): a snapshot copies every column of the stores, and
+the world's numeric arrays but the clock (the step row, the length tolerances:
+:func:`_in_plan`), into one buffer in one compiled call, through a plan of the world's column
+addresses that is kept while those stores and arrays are the same objects, and shows them as
+stores and arrays only when asked (pickling, a restore the fast path does not take). The other
+attributes are walked by a recipe the plan keeps (:func:`_take_recipe`), and a copy the last
+snapshot made that still holds what the world's holds (equal maps of rows and id pools, a
+tracker and callbacks holding the very same unchangeable values) is shared rather than made
+again: a snapshot never changes what it holds. Restoring a snapshot into the world it was taken
+from, in the process that took it, while the world's stores have the layout they had then (the
+same columns, rows and types: nothing created or destroyed past a store's capacity since), is
+one compiled copy into the world's own arrays (its step row and tolerances among them), the
+clock copied in place too, and the rest as below; the settings are kept as the world's own
+object when they have not changed since (their packed form, which any change clears, is the one
+of then), and so are the joint rows, which the world replaces rather than changes, and the id
+pools when equal to the snapshot's (:func:`_counts`); a plain object holding nothing that can
+change (the event tracker of a world without events: :func:`_frozen`) is restored as a new
+object holding the same values, without a walk. The step's reference to the stores and its table
+of kernels then stay good, and the step after the restore does not rebuild them. Every other
+restore, and every snapshot loaded from bytes, takes the checked path below; both give the same
+bits. A batch restores many worlds at once (:func:`restore_many`: every fast world's stores in
+one copy), and the snapshots of a batch's copies of one world share one buffer
+(:func:`share_buffers`).
 
 Restoring checks everything before it writes anything: a snapshot of another world, of another
 version of the stores (a column missing, added, or of another type) or anything else raises
@@ -113,6 +118,7 @@ import operator
 import os
 import uuid
 from itertools import chain
+from operator import is_
 
 import numpy as np
 
@@ -221,12 +227,14 @@ class Snapshot:
         worked out once: ``(atoms, others)``, the values that cannot change (numbers,
         strings, None, tuples of them: shared, as :func:`_copy` shares them) as a dict the
         world's takes in one update, and ``(name, kind, value)`` for the rest, ``kind`` one
-        of handles, user data, a map of rows, the joint rows or None (copied)."""
+        of user data (handles too: both copied as dicts), a map of rows, the joint rows, a
+        frozen object, an id pool or None (copied)."""
         atoms, others = {}, []
         state, rows_maps = self._state, self._rows_maps
         for name in self._others:
+            # (a fast snapshot's handles are its world's own objects: copied as the user data)
             if name.endswith(_HANDLES):
-                others.append((name, _HANDLES, self._handles[name]))
+                others.append((name, _USER_DATA, self._handles[name]))
             elif name.endswith(_USER_DATA):
                 others.append((name, _USER_DATA, self._user_data[name]))
             else:
@@ -325,11 +333,26 @@ def _skipped(name: str) -> bool:
     return name in REBUILT or name == _UID or name == _SETTINGS
 
 
+_OWN_COPY = frozenset({"_clock"})
+"""Arrays the plan leaves to the walk: the stages' cycle counts, which differ between a batch's
+copies of one world in one state, whose snapshots share one buffer only where its bytes agree
+(:func:`share_buffers`)."""
+
+
+def _in_plan(name: str, value) -> bool:
+    """Does the fast path's plan copy this attribute: a store, or an array
+    (:func:`._snapshot_copy.is_array`) but the clock?"""
+    return _is_store(value) or (_fast.is_array(value) and name not in _OWN_COPY)
+
+
 def take(world) -> Snapshot:
     """A :class:`Snapshot` of ``world`` (copies of all its state; the world is not changed)."""
-    sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
-    sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    d = vars(world)
+    if d["_constraints_stale"]:
+        sync_constraints(world)  # the step's newest constraint store, if Python has not seen it
+    if d["_contacts_stale"]:
+        sync_contacts(world)  # and contact store (a batch step leaves it in the reference)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     if plan is not None:
         return _take_fast(world, plan)
     state, handles, user_data, stores, rows_maps = {}, {}, {}, {}, set()
@@ -362,7 +385,6 @@ def take(world) -> Snapshot:
 
 
 _N_COUNTS = len(DIRECT_COUNT_NAMES)
-_KINDS: dict = {}
 
 
 def share_buffers(snapshots) -> None:
@@ -393,23 +415,36 @@ def share_buffers(snapshots) -> None:
             snapshot._source_addresses = None
 
 
-def _kinds(plan) -> dict:
-    """``plan.others`` -> handles, user data or other (None), worked out once per tuple."""
-    kinds = _KINDS.get(plan.others)
-    if kinds is None:
-        if len(_KINDS) > 64:  # (tuples of attribute names of worlds of other classes)
-            _KINDS.clear()
-        kinds = _KINDS[plan.others] = {
-            name: _HANDLES if name.endswith(_HANDLES)
-            else _USER_DATA if name.endswith(_USER_DATA) else None for name in plan.others}
-    return kinds
+def _take_recipe(plan, d: dict) -> tuple:
+    """How :func:`_take_fast` walks ``plan.others`` (``d``: the world's attributes), worked
+    out once a plan: ``(handles, user_data, atoms, rest)``, tuples of names, and the atoms'
+    values now. Handles and user data are dicts copied in C, the atoms (attributes holding
+    numbers, strings or None when the recipe was made) taken in C after one test of their
+    types (the walk's tests were about 4,000 instructions an attribute, ~89,000 of a 10-body
+    world's 138,000); the rest walked by :func:`_take_fast`. Made again when an atom no longer
+    is one."""
+    recipe = plan.take
+    if recipe is not None:
+        atoms = tuple(map(d.__getitem__, recipe[2]))
+        if _ATOM_TYPES.issuperset(map(type, atoms)):
+            return recipe, atoms
+    handles, user_data, atoms, rest = [], [], [], []
+    for name in plan.others:
+        (handles if name.endswith(_HANDLES) else user_data if name.endswith(_USER_DATA)
+         else atoms if type(d[name]) in _ATOM_TYPES else rest).append(name)
+    recipe = plan.take = (tuple(handles), tuple(user_data), tuple(atoms), tuple(rest))
+    return recipe, tuple(map(d.__getitem__, recipe[2]))
 
 
 def _take_fast(world, plan) -> Snapshot:
     """:func:`take` through ``plan``: the stores in one copy, the other attributes as ever."""
     d = vars(world)
-    state, handles, user_data, rows_maps = {}, {}, {}, set()
-    kinds = _kinds(plan)
+    (handle_names, data_names, atom_names, rest), atoms = _take_recipe(plan, d)
+    get = d.__getitem__
+    handles = dict(zip(handle_names, map(dict.copy, map(get, handle_names))))
+    user_data = dict(zip(data_names, map(dict.copy, map(get, data_names))))
+    state = dict(zip(atom_names, atoms))
+    rows_maps = set()
     # Maps of rows found so by the last snapshot are not checked again (the check of the two
     # was about 8 us of a 10-body world's 44 us snapshot, under load); were one not, its copy
     # would raise (list.copy of another type), not copy it wrong.
@@ -417,37 +452,36 @@ def _take_fast(world, plan) -> Snapshot:
     # The last snapshot's copies of the maps of rows and the id pools: a snapshot never
     # changes what it holds, so one equal to the world's value is shared rather than copied
     # again (a comparison of such values, ints in lists and dicts, is equality of their bits;
-    # the copies were about 11,000 instructions a map and a pool of a 10-body world).
+    # the copies were about 11,000 instructions a map and a pool of a 10-body world). So is
+    # a plain object whose copy holds the very objects the world's holds (the event tracker
+    # and the callbacks without events or callbacks: _copy shared every value, each one that
+    # cannot change; their walk by _copy was about 34,000 and 15,000 instructions).
     last = plan.copies
-    for name in plan.others:
+    for name in rest:
         value = d[name]
-        kind = kinds[name]
-        if kind is _HANDLES:
-            handles[name] = dict(value)
-        elif kind is _USER_DATA:
-            user_data[name] = dict(value)
-        elif type(value) in _ATOM_TYPES:  # (most of them: no call)
-            state[name] = value
+        kept = last.get(name)
+        if kept is not None and type(value) is type(kept[0]) and kept[1](value, kept[0]):
+            state[name] = kept[0]
+            if kept[1] is operator.eq:
+                rows_maps.add(name)
         elif type(value) is dict and (name in known or _is_rows_map(value)):
             rows_maps.add(name)
-            copied = last.get(name)
-            if copied is None or value != copied:
-                copied = last[name] = _copy_rows_map(value)
+            copied = _copy_rows_map(value)
+            last[name] = (copied, operator.eq)
             state[name] = copied
         elif name == _JOINT_ROWS:
             state[name] = value  # shared: the world replaces its joint rows, never changes them
-        elif type(value) is np.ndarray:  # (the step row, the clock, ...: no call)
+        elif type(value) is np.ndarray:  # (the few arrays not in the plan: no call)
             state[name] = value.copy() if value.size else value
         elif type(value) is tuple and _ATOM_TYPES.issuperset(map(type, value)):
             state[name] = value  # (numbers: gravity) it cannot change
-        else:
-            copied = last.get(name)
-            if (copied is None or type(value) is not type(copied)
-                    or value.__dict__ != copied.__dict__):
-                copied = _copy(value)
-                if _PLAIN.get(type(copied)) and all(map(_counts, vars(copied).values())):
-                    last[name] = copied  # (an id pool)
-            state[name] = copied
+        else:  # (a plain object of the package, a list; an atom that was not one before)
+            copied = state[name] = _copy(value)
+            if _PLAIN.get(type(copied)):
+                if all(map(_counts, vars(copied).values())):
+                    last[name] = (copied, _equal_attributes)  # (an id pool)
+                elif _same_items(vars(copied), vars(value)):
+                    last[name] = (copied, _same_attributes)  # (the tracker without events)
     rows_maps = frozenset(rows_maps)
     if rows_maps == known:
         rows_maps = known  # (one object for all the snapshots)
@@ -590,6 +624,21 @@ def _frozen(x) -> bool:
     if kind is np.ndarray:
         return x.size == 0
     return kind is tuple and all(map(_frozen, x))
+
+
+def _equal_attributes(a, b) -> bool:
+    return a.__dict__ == b.__dict__
+
+
+def _same_attributes(a, b) -> bool:
+    return _same_items(a.__dict__, b.__dict__)
+
+
+def _same_items(a: dict, b: dict) -> bool:
+    """Do ``a`` and ``b`` (attribute dicts) hold the very same objects under the very same
+    names, in the same order? (Identity only: no value's ``==`` is called, an array's would
+    compare its elements.)"""
+    return len(a) == len(b) and all(map(is_, a, b)) and all(map(is_, a.values(), b.values()))
 
 
 def _counts(x) -> bool:
@@ -749,7 +798,7 @@ def _restore_fast(world, snapshot) -> bool:
     # 40 us), Python's are restored and put into the reference in their place (below).
     d = vars(world)
     unsynced = d["_contacts_stale"] or d["_constraints_stale"]
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     layout = snapshot._layout[0]
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
         return False
@@ -818,7 +867,7 @@ def _same_layout(world, snapshot):
     else None."""
     if snapshot._buffer is None:
         return None
-    plan = _fast.plan_for(world, _is_store, _skipped)
+    plan = _fast.plan_for(world, _in_plan, _skipped)
     if plan is None or not (plan.others is snapshot._others or plan.others == snapshot._others):
         return None
     layout = snapshot._layout[0]
@@ -838,8 +887,8 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
     atoms, others = snapshot._recipe or snapshot._make_recipe()
     d.update(atoms)
     for name, kind, value in others:
-        if kind is _HANDLES:
-            d[name] = _handles_for(world, value, d[name])
+        if kind is _USER_DATA:  # (and handles: see _make_recipe)
+            d[name] = value.copy()
         elif kind is _FROZEN:  # (the event tracker without events: nothing to copy in it)
             clone = object.__new__(type(value))
             clone.__dict__.update(value.__dict__)
@@ -848,8 +897,6 @@ def _restore_rest(world, snapshot, unsynced: bool) -> None:
             current = d[name]
             if type(current) is not type(value) or current.__dict__ != value.__dict__:
                 d[name] = _copy(value)
-        elif kind is _USER_DATA:
-            d[name] = dict(value)
         elif kind is _ROWS_MAP:
             if d[name] != value:  # (lists of ints: equal means the same bits)
                 d[name] = _copy_rows_map(value)
