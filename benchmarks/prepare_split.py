@@ -1,7 +1,8 @@
 """What the contact prepare's time is made of (issue 31 items 2-3; BENCHMARKS.md, session 19,
 ``big44``): one tree's ``contact_solver.prepare_rows`` (``--a``) compiled here from its source
 (as :mod:`big_prepare_ab` compiles it) as it is, without its writes to the lanes, without its
-writes to the rows (the contact, bodies, count, flag, restitution and approach speed), and
+writes to the rows (the contact, bodies, count, flag, restitution and approach speed), with
+every row's lanes written into the first chunk (the same instructions, the lines in L1), and
 called with the contacts in key order instead of the solve order (not the engine's rows: the
 order a block prepare would read them in); beside another tree's as it is (``--b``). Every
 touching row of a loaded scene (:mod:`wide_solver`'s), fresh rows each time, the forms
@@ -83,8 +84,12 @@ def main() -> None:
     for line in ROW_WRITES:
         assert line in rowless, line
         rowless = rowless.replace(line, "")
+    one_chunk = a.replace("r = lane_index(first + q)", "r = lane_index((first + q) % CHUNK)")
+    assert one_chunk != a
     runs = {"a": compiled(a), "b": compiled((Path(args.b) / path).read_text()),
-            "a, no lane writes": compiled(a, NO_LANES), "a, no row writes": compiled(rowless)}
+            "a, no lane writes": compiled(a, NO_LANES),
+            "a, every row's lanes in the first chunk": compiled(one_chunk),
+            "a, no row writes": compiled(rowless)}
     runs["a, contacts in key order"] = runs["a"]
     form = ("f64", "f32", "rows").index(args.form)
     _, scene, params, steps = next(s for s in SCENES if s[0] == args.scene)
