@@ -5,7 +5,8 @@ written to ``/tmp`` (``inl``: the row's body written into the loop instead of th
 ``_prepare_row``; ``flat``: besides, the two loops over the blocks and runs made one), timed by
 ``process_time`` around the first call (the compile and one prepare of ``pyramid_20``'s rows).
 
-    PYTHONPATH=/tmp/big44/main_src python benchmarks/prepare_compile_ab.py main mine [inl flat]
+    MAIN_SRC=/path/to/main/src PYTHONPATH=/path/to/main/src \
+        python benchmarks/prepare_compile_ab.py main mine [inl flat]
 """
 import sys, time, os
 sys.path.insert(0, 'benchmarks')
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import prepare_split as P
 from contact_stages import loaded_world
-main = Path('/tmp/big44/main_src/impulse2d/_dynamics/contact_solver.py').read_text()
+main = Path(os.environ.get('MAIN_SRC', '/tmp/big44/main_src'), 'impulse2d/_dynamics/contact_solver.py').read_text()
 mine = Path('src/impulse2d/_dynamics/contact_solver.py').read_text()
 simple = mine.replace("""            lo = key_bound(order, s, e, key) if ascending else s
             hi = key_bound(order, lo, e, key_end) if ascending else e""", """            lo = key_bound(order, s, e, key)
@@ -24,7 +25,9 @@ cs0, bodies, contacts = world._constraints, world._bodies, world._contacts
 order = cs0.contact.copy()
 names = sys.argv[1:]
 for name in names:
-    text = {"main": main, "mine": mine, "simple": simple, "inl": Path("/tmp/big44/inlined_contact_solver.py").read_text(), "flat": Path("/tmp/big44/flat_contact_solver.py").read_text()}[name]
+    variant = {"inl": "inlined", "flat": "flat"}.get(name)
+    text = ({"main": main, "mine": mine, "simple": simple}[name] if variant is None
+            else Path(f"/tmp/big44/{variant}_contact_solver.py").read_text())
     run = P.compiled(text)
     t = time.process_time()
     run(P._copy(cs0), order, contacts, bodies, 1)
