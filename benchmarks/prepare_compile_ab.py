@@ -25,7 +25,7 @@ cs0, bodies, contacts = world._constraints, world._bodies, world._contacts
 order = cs0.contact.copy()
 names = sys.argv[1:]
 for name in names:
-    variant = {"inl": "inlined", "flat": "flat"}.get(name)
+    variant = {"inl": "inlined", "flat": "flat", "lohi": "lohi", "nest": "nest", "nokb": "nokb", "nocr": "nocr"}.get(name)
     text = ({"main": main, "mine": mine, "simple": simple}[name] if variant is None
             else Path(f"/tmp/big44/{variant}_contact_solver.py").read_text())
     run = P.compiled(text)
