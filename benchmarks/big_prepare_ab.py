@@ -39,7 +39,9 @@ from impulse2d._dynamics.contact_solver import flat
 from impulse2d._dynamics.lane_layout import flat_lanes
 from wide_solver import SCENES, _copy
 
-_JIT = '@numba.njit(cache=False, error_model="numpy", inline="always")'
+# (no reference counting, as the engine's inline kernels: a helper inlined into a row loop of a
+# counting caller would take and drop a reference to every array of the stores each row)
+_JIT = '@numba.njit(cache=False, error_model="numpy", inline="always", _nrt=False)'
 FORMS = ("lanes f64", "lanes f32", "rows")
 
 
@@ -48,7 +50,9 @@ def from_source(src):
     path = Path(src) / "impulse2d" / "_dynamics" / "contact_solver.py"
     text = path.read_text()
     start = text.index("@inline_kernel\ndef prepare_rows(")
-    code = text[start:text.index("@intrinsic\ndef flat(", start)]
+    if "\nPREPARE_BLOCK = " in text[:start]:  # (its block size, where it has one)
+        start = text.index("\nPREPARE_BLOCK = ")
+    code = text[start:text.index("@borrowing_kernel\ndef warm_start_contacts(", start)]
     code = code.replace("@inline_kernel\n", _JIT + "\n")
     space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, "flat": flat, **vars(lane_layout)}
     exec(compile(code, str(path), "exec"), space)
@@ -57,7 +61,7 @@ def from_source(src):
 
 def forms(prepare):
     """The three calls of ``prepare`` (the soft step's softness of a 60 Hz step)."""
-    @numba.njit(cache=False)
+    @numba.njit(cache=False, error_model="numpy", _nrt=False)
     def run(cs, order, contacts, bodies, form):
         if form == 0:
             prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
