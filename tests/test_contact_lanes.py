@@ -20,8 +20,7 @@ from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitutio
                                                rows_from_lanes, solve_contacts_wide,
                                                store_lane_impulses, sync_constraint_rows,
                                                warm_start_contacts_wide)
-from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, PREPARE_BLOCK,
-                                                apply_restitution, colour_runs,
+from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
                                                 prepare_contacts, solve_contacts,
                                                 warm_start_contacts)
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
@@ -258,47 +257,6 @@ def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():
     lanes = np.zeros(8, dtype=np.int64)
     _mark(lanes, starts)
     assert lanes.tolist() == [3, 3, 3, 5, 5, 6, 7, 8]
-
-
-@numba.njit(cache=False)
-def _prepare(cs, contacts, bodies, wide):
-    prepare_contacts(cs, cs.contact.copy(), contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7,
-                     0.3, wide, 0)
-
-
-@numba.njit(cache=False)
-def _runs(lane_end, order):
-    return colour_runs(lane_end, order, 0)
-
-
-@pytest.mark.parametrize("scene, steps, params", [
-    ("many_pyramids", 20, {"grid": 4, "base": 10}),  # boxes: 880, two-point rows
-    ("rain", 150, {"count": 1500}),                  # circles landing: many colours, overflow
-])
-def test_the_prepare_by_blocks_of_contacts_gives_the_rows_of_the_prepare_in_order(
-        scene, steps, params):
-    """The prepare visits the rows colour run by colour run within blocks of the contact store
-    (``PREPARE_BLOCK`` contacts), not in the solve order: every row and lane it writes is the
-    same bits as a prepare in the solve order (a store whose runs are not marked, which it
-    prepares so), for the lanes and for the rows."""
-    world, _ = _stepped(scene, steps, **params)
-    cs0, contacts, bodies = world._constraints, world._contacts, world._bodies
-    order = cs0.contact.copy()
-    assert order.max() >= 2 * PREPARE_BLOCK  # three blocks or more
-    bottom, top, ascending = _runs(cs0.lane_end, order)
-    assert ascending and (bottom, top) == (order.min(), order.max() + 1)
-    assert np.unique(cs0.lane_end).shape[0] >= 4  # colour runs of more than one row
-    in_order = np.zeros_like(cs0.lane_end)  # no run marked: prepared in the solve order
-    assert not _runs(in_order, order)[2]
-    for wide in (True, False):
-        blocks, plain = _copy(cs0), _copy(cs0)
-        plain.lane_end[:] = in_order
-        _prepare(blocks, contacts, bodies, wide)
-        _prepare(plain, contacts, bodies, wide)
-        for name, a, b in zip(cs0._fields, blocks, plain):
-            if name != "lane_end":
-                assert a.tobytes() == b.tobytes(), (wide, name)
-        assert blocks.contact.tobytes() == order.tobytes()
 
 
 def _has_avx2():

@@ -182,14 +182,6 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
                  static_impulse_scale, wide, first, False)
 
 
-PREPARE_BLOCK = 1024
-"""Contact rows (of the contact store, in key order) prepared together (:func:`prepare_rows`).
-The solve order visits the contacts colour by colour, each colour's in key order: a colour holds
-about one contact in eight on a pile, so each colour's walk strided through every cache line of
-the contact columns again (the store is 3 MB on the pyramids, beyond L2). In blocks, each line of
-a block is read from memory once and the colours' next rows of the block come from L2."""
-
-
 @inline_kernel
 def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_rate,
                  soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
@@ -202,161 +194,95 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
     center = bodies.center
     v = bodies.v
     w = bodies.w
-    n = order.shape[0]
-    # the rows in blocks of the contact store (module docstring of the constant): each colour
-    # run's rows whose contact lies in the block, run after run, then the next block
-    key, top, ascending = colour_runs(cs.lane_end, order, first)
-    block = PREPARE_BLOCK if ascending else top - key
-    while key < top:
-        key_end = key + block
-        s = 0
-        while s < n:
-            e = min(cs.lane_end[first + s] - first, n) if ascending else n
-            lo = key_bound(order, s, e, key) if ascending else s
-            hi = key_bound(order, lo, e, key_end) if ascending else e
-            for q in range(lo, hi):
-                _prepare_row(cs, lanes, order, contacts, bodies, center, v, w, q,
-                             warm_starting, soft_bias_rate, soft_mass_scale,
-                             soft_impulse_scale, static_bias_rate, static_mass_scale,
-                             static_impulse_scale, wide, first, clear_missing)
-            s = e
-        key = key_end
-
-
-@inline_kernel
-def _prepare_row(cs, lanes, order, contacts, bodies, center, v, w, q, warm_starting,
-                 soft_bias_rate, soft_mass_scale, soft_impulse_scale, static_bias_rate,
-                 static_mass_scale, static_impulse_scale, wide, first, clear_missing):
-    """Row ``q`` of :func:`prepare_rows` (of the contact ``order[q]``): it reads the contact
-    and its bodies and writes row ``q`` alone, so the rows may be prepared in any order."""
-    k = order[q]
-    count = contacts.count[k]
-    a = contacts.body_a[k]
-    b = contacts.body_b[k]
-    cs.contact[q] = k
-    cs.body_a[q] = a
-    cs.body_b[q] = b
-    cs.count[q] = count
-    cs.in_lanes[q] = wide
-    m_a = bodies.inv_mass[a]
-    m_b = bodies.inv_mass[b]
-    i_a = bodies.inv_inertia[a]
-    i_b = bodies.inv_inertia[b]
-    if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
-        rate = static_bias_rate
-        mass_scale = static_mass_scale
-        impulse_scale = static_impulse_scale
-    else:
-        rate = soft_bias_rate
-        mass_scale = soft_mass_scale
-        impulse_scale = soft_impulse_scale
-    friction = contacts.friction[k]
-    cs.restitution[q] = contacts.restitution[k]
-    nx = contacts.normal[k, 0]
-    ny = contacts.normal[k, 1]
-    tx = ny
-    ty = -nx
-    r = lane_index(first + q)
-    if wide:
-        write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
-                       impulse_scale, count)
-    else:
-        cs.inv_mass[q, 0] = m_a
-        cs.inv_mass[q, 1] = i_a
-        cs.inv_mass[q, 2] = m_b
-        cs.inv_mass[q, 3] = i_b
-        cs.softness[q, 0] = rate
-        cs.softness[q, 1] = mass_scale
-        cs.softness[q, 2] = impulse_scale
-        cs.friction[q] = friction
-        cs.normal[q, 0] = nx
-        cs.normal[q, 1] = ny
-    for j in range(2):
-        warm = warm_starting and j < count
-        normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
-        tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+    for q in range(order.shape[0]):
+        k = order[q]
+        count = contacts.count[k]
+        a = contacts.body_a[k]
+        b = contacts.body_b[k]
+        cs.contact[q] = k
+        cs.body_a[q] = a
+        cs.body_b[q] = b
+        cs.count[q] = count
+        cs.in_lanes[q] = wide
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
+            rate = static_bias_rate
+            mass_scale = static_mass_scale
+            impulse_scale = static_impulse_scale
+        else:
+            rate = soft_bias_rate
+            mass_scale = soft_mass_scale
+            impulse_scale = soft_impulse_scale
+        friction = contacts.friction[k]
+        cs.restitution[q] = contacts.restitution[k]
+        nx = contacts.normal[k, 0]
+        ny = contacts.normal[k, 1]
+        tx = ny
+        ty = -nx
+        r = lane_index(first + q)
         if wide:
-            if clear_missing or point_kept(j, count):
-                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                           impulse_scale, count)
         else:
-            cs.max_normal_impulse[q, j] = 0.0
-            cs.total_normal_impulse[q, j] = 0.0
-            cs.total_tangent_impulse[q, j] = 0.0
-            cs.bias[q, j] = 0.0
-            cs.unclamped[q, j, 0] = 0.0
-            cs.unclamped[q, j, 1] = 0.0
-            cs.normal_impulse[q, j] = normal_impulse
-            cs.tangent_impulse[q, j] = tangent_impulse
-    for j in range(count):
-        rax = contacts.point[k, j, 0] - center[a, 0]
-        ray = contacts.point[k, j, 1] - center[a, 1]
-        rbx = contacts.point[k, j, 0] - center[b, 0]
-        rby = contacts.point[k, j, 1] - center[b, 1]
-        base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
-        rn_a = rax * ny - ray * nx
-        rn_b = rbx * ny - rby * nx
-        k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
-        normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
-        rt_a = rax * ty - ray * tx
-        rt_b = rbx * ty - rby * tx
-        k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
-        tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
-        if wide:
-            write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
-                             tangent_mass)
-        else:
-            cs.r_a[q, j, 0] = rax
-            cs.r_a[q, j, 1] = ray
-            cs.r_b[q, j, 0] = rbx
-            cs.r_b[q, j, 1] = rby
-            cs.base_separation[q, j] = base
-            cs.normal_mass[q, j] = normal_mass
-            cs.tangent_mass[q, j] = tangent_mass
-        dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-        dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
-        cs.relative_velocity[q, j] = dvx * nx + dvy * ny
-    if wide and clear_missing and count < 2:
-        write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-
-
-@inline_kernel
-def colour_runs(lane_end, order, first):
-    """``(bottom, top, ascending)`` of the solve order ``order`` (rows from ``first``): its
-    smallest contact row and one past its largest (0, 0 when empty), and whether ``lane_end``
-    (:func:`.constraint_graph.mark_colour_runs`) cuts it into runs of ascending contact rows
-    (a colour's rows are in key order), as the step marks it before the prepare; anything else
-    (a caller that did not mark the runs) is prepared in ``order``'s order."""
-    n = order.shape[0]
-    bottom = order[0] if n > 0 else 0
-    top = bottom
-    ascending = True
-    s = 0
-    while s < n:
-        e = lane_end[first + s] - first
-        if e <= s:
-            ascending = False
-            e = s + 1
-        e = min(e, n)
-        bottom = min(bottom, order[s])
-        top = max(top, order[s] + 1)
-        for q in range(s + 1, e):
-            if order[q] <= order[q - 1]:
-                ascending = False
-            top = max(top, order[q] + 1)
-        s = e
-    return bottom, top, ascending
-
-
-@inline_kernel
-def key_bound(order, lo, hi, key):
-    """The first row of ``order[lo:hi]`` (ascending) whose contact row is ``key`` or above."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if order[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+            cs.inv_mass[q, 0] = m_a
+            cs.inv_mass[q, 1] = i_a
+            cs.inv_mass[q, 2] = m_b
+            cs.inv_mass[q, 3] = i_b
+            cs.softness[q, 0] = rate
+            cs.softness[q, 1] = mass_scale
+            cs.softness[q, 2] = impulse_scale
+            cs.friction[q] = friction
+            cs.normal[q, 0] = nx
+            cs.normal[q, 1] = ny
+        for j in range(2):
+            warm = warm_starting and j < count
+            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
+            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+            if wide:
+                if clear_missing or point_kept(j, count):
+                    write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+            else:
+                cs.max_normal_impulse[q, j] = 0.0
+                cs.total_normal_impulse[q, j] = 0.0
+                cs.total_tangent_impulse[q, j] = 0.0
+                cs.bias[q, j] = 0.0
+                cs.unclamped[q, j, 0] = 0.0
+                cs.unclamped[q, j, 1] = 0.0
+                cs.normal_impulse[q, j] = normal_impulse
+                cs.tangent_impulse[q, j] = tangent_impulse
+        for j in range(count):
+            rax = contacts.point[k, j, 0] - center[a, 0]
+            ray = contacts.point[k, j, 1] - center[a, 1]
+            rbx = contacts.point[k, j, 0] - center[b, 0]
+            rby = contacts.point[k, j, 1] - center[b, 1]
+            base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
+            rn_a = rax * ny - ray * nx
+            rn_b = rbx * ny - rby * nx
+            k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
+            normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            rt_a = rax * ty - ray * tx
+            rt_b = rbx * ty - rby * tx
+            k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
+            tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            if wide:
+                write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
+                                 tangent_mass)
+            else:
+                cs.r_a[q, j, 0] = rax
+                cs.r_a[q, j, 1] = ray
+                cs.r_b[q, j, 0] = rbx
+                cs.r_b[q, j, 1] = rby
+                cs.base_separation[q, j] = base
+                cs.normal_mass[q, j] = normal_mass
+                cs.tangent_mass[q, j] = tangent_mass
+            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
+            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+            cs.relative_velocity[q, j] = dvx * nx + dvy * ny
+        if wide and clear_missing and count < 2:
+            write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @borrowing_kernel

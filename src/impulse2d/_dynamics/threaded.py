@@ -23,11 +23,7 @@ store is the same bits whoever writes last.) This module therefore
   of rows handed to the world's contact passes (:mod:`.contact_lanes`: in SIMD lanes, or row
   by row in a small world; called by address, compiled once for the serial and the threaded
   solvers); a run of shorter blocks, the joint passes and the diagnostics are stages of one
-  piece (the joints' and the diagnostics' only in a world that has them). The prepare's
-  pieces are blocks of the contact store, each colour run's rows in the block (as the serial
-  prepare visits them, :data:`.contact_solver.PREPARE_BLOCK`): a piece of the solve order is
-  one colour's every seventh contact or so, whose walk reads every line of its key range. One
-  launch a solve
+  piece (the joints' and the diagnostics' only in a world that has them). One launch a solve
   replaces one a stage and block (about 90 a step of
   ``pyramid_100``, each a TBB arena made and joined), and pieces handed out as threads come
   free replace equal chunks, of which the last to start held up every other thread. The
@@ -72,7 +68,7 @@ from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, prepare_lanes,
                             restitution, rows_for_diagnostics)
-from .contact_solver import colour_runs, key_bound, rows_of, store_impulses
+from .contact_solver import rows_of, store_impulses
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
 from .atomics import fetch_add, load_acquire, spin_pause, yield_core
@@ -331,16 +327,6 @@ def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, us
     return stage
 
 
-@inline_kernel
-def _prepare_piece(world, cs, order, contacts, bodies, a, b, warm_starting, rate, mass_scale,
-                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide):
-    """The prepare of the rows ``a:b`` of the solve order (none if empty)."""
-    if b > a:
-        prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies, warm_starting,
-                      rate, mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale,
-                      wide, a)
-
-
 @borrowing_kernel
 def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, warm_starting,
               joints, gx, gy, h, max_linear_speed, max_angular_speed, position_speed,
@@ -377,30 +363,13 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
     stage = 0
     if touching:
         pieces = _body_pieces(m, chunks, min_rows)
-        bottom, top, ascending = colour_runs(cs.lane_end, order, 0)
         k = _claim(counters, stage, pieces)
         while k >= 0:
-            if ascending:
-                # a block of the contact store, every colour run's rows in it (prepare_rows),
-                # cut on the lanes' chunks as _row_piece cuts (the cuts are the same in the
-                # pieces on either side of one)
-                key, key_end = _chunk(bottom, top, k, pieces)
-                s = 0
-                while s < m:
-                    e = min(cs.lane_end[s], m)
-                    a = key_bound(order, s, e, key)
-                    b = key_bound(order, a, e, key_end)
-                    a = _on_chunk(a, s, e) if k > 0 else s
-                    b = _on_chunk(b, s, e) if k < pieces - 1 else e
-                    _prepare_piece(world, cs, order, contacts, bodies, a, b, warm_starting,
-                                   rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
-                                   s_impulse_scale, wide)
-                    s = e
-            else:
-                a, b = _row_piece(0, m, k, pieces)
-                _prepare_piece(world, cs, order, contacts, bodies, a, b, warm_starting, rate,
-                               mass_scale, impulse_scale, s_rate, s_mass_scale,
-                               s_impulse_scale, wide)
+            a, b = _row_piece(0, m, k, pieces)
+            if b > a:
+                prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies,
+                              warm_starting, rate, mass_scale, impulse_scale, s_rate,
+                              s_mass_scale, s_impulse_scale, wide, a)
             if _piece_done(counters, stage) == pieces - 1 and not (joints or measured):
                 borrow(world, "clock")[3] = cycles()  # the last piece: the prepare's end
             k = _claim(counters, stage, pieces)
