@@ -646,5 +646,5 @@ def pairs_unchanged(old_keys, moved, fat, alive, body, body_type, sensor, group,
 
 
 __all__ = ["FEW_TESTS", "INCREMENTAL_BELOW", "WIDE_FACTOR", "moves_keep_pairs",
-           "pairs_after_moves", "moved_pairs_stage", "update_pairs", "filtered_pairs", "incremental_pairs",
-           "indexed_pairs", "pairs_unchanged"]
+           "pairs_after_moves", "moved_pairs_stage", "update_pairs", "filtered_pairs",
+           "incremental_pairs", "indexed_pairs", "pairs_unchanged"]

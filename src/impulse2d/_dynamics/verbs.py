@@ -214,7 +214,8 @@ CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 
 SLEEPERS_STAGE_SIGNATURE = _i8(WORLD_STORES, _b1)
 """``stage(world, wake) -> count``: the wake stage (``wake``: the bodies woken) or the at-rest
-test (the sleeping bodies if the step would change nothing, else -1): :func:`.step.sleepers_stage`."""
+test (the sleeping bodies if the step would change nothing, else -1):
+:func:`.step.sleepers_stage`."""
 
 LAW_SIGNATURE = _f8(types.Array(_f8, 1, "C"), types.Array(_f8, 1, "C"),
                     types.Array(_f8, 2, "C"), _i8)
