@@ -72,6 +72,14 @@ if what == "pyramid":
     world.step(1.0 / 60.0)
     first = {"first_step_wall_s": time.perf_counter() - t0, "first_step_cpu_s": time.process_time()}
     digest = world.state_hash()
+    # the units a helper compiles after the first step's (a tree with later units): waited
+    # for here, after the figures above, so that the helper's log is written before this ends
+    try:
+        from impulse2d._core import parallel
+        first["later"] = sorted({u.key for h in set(parallel._LATER.values()) for u in h.later})
+        parallel.wait_later()
+    except (ImportError, AttributeError):
+        first["later"] = []
 else:
     i2d.warmup(all_kernels=True, progress=False)
     digest, first = None, {}
@@ -132,13 +140,23 @@ def report(result: dict, top: int) -> None:
         print(f"first step done at {result['first_step_wall_s']:.1f} s wall, "
               f"{result['first_step_cpu_s']:.1f} s of the main process's CPU")
     owns = []
+    later = set(result.get("later", ()))
+    critical = result.get("first_step_cpu_s", 0.0)
     for d in procs:
         units = [r for r in d["rows"] if r["depth"] == 0]
+        after = sum(r["cpu"] for r in units if r["name"] in later)
         print(f"\n{d['role']} {d['pid']}: {d['cpu']:.1f} s CPU, {len(d['rows'])} compiles; "
               f"units (start s, CPU s):")
+        if d["role"] == "helper":
+            # what the first step waited for: all but the units compiled after it
+            print(f"  to the first step {d['cpu'] - after:.1f} s CPU, after it {after:.1f} s")
+            critical = max(critical, d["cpu"] - after)
         for r in sorted(units, key=lambda r: r["start"]):
             print(f"  {r['start']:7.1f} {r['cpu']:6.2f}  {r['name']}")
         owns.append(_own(d["rows"]))
+    if "first_step_cpu_s" in result:
+        print(f"\nthe first step's critical path: {critical:.1f} s CPU")
+        result["critical_cpu_s"] = critical
     if len(owns) > 1:
         seen = collections.Counter(name for own in owns for name in own)
         twice = {name: [own.get(name, 0.0) for own in owns] for name, n in seen.items() if n > 1}
@@ -160,9 +178,9 @@ def main() -> None:
     parser.add_argument("--json", help="write every process's log here")
     args = parser.parse_args()
     result = run(Path(args.src).resolve(), args.what, args.processes)
+    report(result, args.top)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
-    report(result, args.top)
 
 
 if __name__ == "__main__":

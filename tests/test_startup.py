@@ -251,8 +251,10 @@ def test_the_compile_plan_keeps_pinned_units_here_and_balances_the_rest_around_t
     assert mine == [velocity, accel] and helpers == [[pairs, solver, narrow]]
 
 
-def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
-        monkeypatch):
+def _fake_compiles(monkeypatch, processes=2):
+    """``parallel`` with fake helpers (:func:`.parallel.compile_units` plans for ``processes``,
+    no early helper, no later unit given yet), a unit class that must compile, and the list
+    both write what happens to, in order."""
     from impulse2d._core import parallel
 
     order = []
@@ -267,21 +269,53 @@ def test_compile_units_runs_this_process_work_after_its_units_and_before_the_hel
 
     class Helper:
         def __init__(self, units):
-            self.units = units
+            self.units, self.later = list(units), []
             order.append("helper started: " + ",".join(u.what for u in units))
+
+        def add_later(self, units, ready):
+            self.later.extend(units)
+            order.append("later: " + ",".join(u.what for u in units))
 
         def deliver(self):
             order.append("helper delivered")
 
-    monkeypatch.setattr(parallel, "PROCESSES", 2)
+    monkeypatch.setattr(parallel, "PROCESSES", processes)
     monkeypatch.setattr(parallel, "_Helper", Helper)
     monkeypatch.setattr(parallel, "_EARLY", [])  # (no early helper of this session's)
+    monkeypatch.setattr(parallel, "_LATER", {})
     monkeypatch.setattr(parallel.lazy, "JIT", True)
+    return parallel, Unit, order
+
+
+def test_compile_units_runs_this_process_work_after_its_units_and_before_the_helpers(
+        monkeypatch):
+    parallel, Unit, order = _fake_compiles(monkeypatch)
     pairs, solver, group = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("group", 40.0)
     parallel.compile_units([pairs, solver, group], lambda: order.append("own"), 9.0 + 10.0,
                            pinned=[pairs], then=lambda: order.append("then"))
     assert order == ["helper started: group", "own", "pairs", "solver", "then",
                      "helper delivered", "pairs", "solver", "group"]
+
+
+@pytest.mark.parametrize("processes", [2, 1])
+def test_later_units_go_to_a_helper_after_the_rest_and_no_one_waits_for_them(monkeypatch,
+                                                                              processes):
+    """A later unit (one the first step does not call: ``step.LATER_SLOTS``) is sent to a
+    helper after its other units and is neither compiled nor waited for here; with no helper
+    (one process) it compiles here with the rest, as before."""
+    parallel, Unit, order = _fake_compiles(monkeypatch, processes)
+    pairs, solver, moved = Unit("pairs", 15.0), Unit("solver", 6.0), Unit("moved", 5.5)
+    parallel.compile_units([pairs, solver], lambda: order.append("own"), 19.0, later=[moved],
+                           ready=lambda unit: order.append("ready"))
+    if processes == 1:
+        assert order == ["own", "pairs", "solver", "moved", "pairs", "solver", "moved"]
+        return
+    assert order == ["helper started: pairs,solver", "later: moved", "own", "helper delivered",
+                     "pairs", "solver"]
+    assert list(parallel._LATER) == [id(moved)]
+    # given once: a second world's plan does not send it again
+    parallel.compile_units([pairs], None, 0.0, later=[moved])
+    assert order.count("later: moved") == 1
 
 
 PARALLEL_RUN = """
@@ -390,7 +424,8 @@ print(json.dumps({"positions": world.get_positions().tolist(), "stats": stats}))
 @pytest.fixture
 def cache_without_the_stages(tmp_path):
     """A copy of the filled kernel cache without the mass properties (so that building a world
-    compiles), the pair search and the narrowphase, as ``NUMBA_CACHE_DIR``."""
+    compiles), the pair search and the narrowphase, as ``NUMBA_CACHE_DIR``: the pair search is
+    the early helper's (``step.EARLY_SLOTS``), the narrowphase the first step's plan's."""
     from impulse2d._core import cache
 
     copy = tmp_path / "impulse2d"
@@ -413,13 +448,95 @@ def test_a_helper_starts_at_the_first_compile_and_the_first_step_loads_its_work(
     early = _run(EARLY_RUN, NUMBA_CACHE_DIR=cache_without_the_stages,
                  IMPULSE2D_COMPILE_PROCESSES="2", IMPULSE2D_QUIET=None)
     result = json.loads(early.stdout)
-    # Both stages compiled by the helper started while the world was built, and loaded here
-    # from the files it delivered; the notice names them once, as a second process's.
-    assert result["stats"] == {"pairs": [1, 0], "collide": [1, 0]}, early.stderr
-    assert early.stderr.count("the pair search, the narrowphase in a second process") == 1
+    # The pair search compiled by the helper started while the world was built, and loaded
+    # here from the files it delivered; the notice names it once, as a second process's. The
+    # narrowphase was the first step's plan's: with nothing else to compile here, this
+    # process compiled it while the helper finished the pair search.
+    assert result["stats"] == {"pairs": [1, 0], "collide": [0, 1]}, early.stderr
+    assert early.stderr.count("the pair search in a second process") == 1
     assert result["positions"] == reference["positions"]  # bit for bit
     # the boxes fell and settled on the ground: a real comparison
     assert max(abs(y - y0) for (_, y), y0 in zip(result["positions"][1:], (0.6, 1.7, 2.8))) > 0.05
+
+
+LATER_RUN = """
+import json, time
+import impulse2d as i2d
+from impulse2d._dynamics import step, verbs
+world = i2d.World()
+ground = world.create_body(type="static")
+ground.create_box(5, 0.5, center=(0, -0.5))
+for k in range(6):
+    world.create_body(position=(0.3 * (k % 2), 0.6 + 1.1 * k), angle=0.3 * k).create_box(0.5, 0.3)
+unit = step.STAGE_KERNELS[verbs.MOVED_PAIRS]
+world.step(1 / 60)
+first = int(world._verbs[verbs.MOVED_PAIRS])
+for _ in range(60):
+    world.step(1 / 60)
+t0 = time.monotonic()
+while world._verbs[verbs.MOVED_PAIRS] == 0 and time.monotonic() - t0 < 500:
+    time.sleep(0.05)
+for _ in range(120):
+    world.step(1 / 60)
+print(json.dumps({"first": first, "slot": int(world._verbs[verbs.MOVED_PAIRS]),
+                  "address": unit.compiled_address(),
+                  "stats": (sum(unit.dispatcher.stats.cache_hits.values()),
+                            sum(unit.dispatcher.stats.cache_misses.values())),
+                  "positions": world.get_positions().tolist()}))
+"""
+
+
+def _cache_without_the_moved_search(tmp_path):
+    from impulse2d._core import cache
+
+    copy = tmp_path / "impulse2d"
+    shutil.copytree(cache.cache_root(), copy, ignore=shutil.ignore_patterns("*.tmp.*"))
+    removed = [p for p in (copy / "_dynamics").iterdir()
+               if p.name.startswith("pair_update.moved_pairs_stage-")]
+    assert len(removed) >= 2  # its index and data file
+    for path in removed:
+        path.unlink()
+    return copy / "_dynamics"
+
+
+def test_the_search_around_moved_boxes_is_compiled_while_the_world_steps(tmp_path):
+    """A cold start's first step does not wait for the search around the moved boxes
+    (``step.LATER_SLOTS``): a helper compiles it after the first step's units and this
+    process loads it while the world steps, its slot 0 until then (the global search, the
+    same pairs); the trajectory is the one with it all along, bit for bit, and the next process
+    loads it from the cache."""
+    reference = json.loads(_run(LATER_RUN).stdout)
+    assert reference["first"] == reference["slot"] == reference["address"] != 0
+    _cache_without_the_moved_search(tmp_path)
+    later = _run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path), IMPULSE2D_COMPILE_PROCESSES="2",
+                 IMPULSE2D_QUIET=None)
+    result = json.loads(later.stdout)
+    assert result["first"] == 0  # the first step did not wait for it
+    assert result["slot"] == result["address"] != 0  # delivered while the world stepped ...
+    assert result["stats"] == [1, 0]  # ... from the helper's files: loaded, not compiled here
+    assert "the pair search (moved boxes) in a second process, while it steps" in later.stderr
+    assert result["positions"] == reference["positions"]  # bit for bit
+    assert max(abs(y - 0.6 - 1.1 * k) for k, (_, y) in enumerate(result["positions"][1:])) > 0.5
+    again = json.loads(_run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
+    assert again["first"] != 0 and again["stats"] == [1, 0]  # the cache is whole
+
+
+def test_a_run_that_ends_before_the_search_around_moved_boxes_leaves_it_to_its_helper(
+        tmp_path):
+    """A process that ends right after its first step does not wait for its later unit: the
+    helper finishes it alone and puts it into the cache, and the next process loads it."""
+    import time
+
+    folder = _cache_without_the_moved_search(tmp_path)
+    short = LATER_RUN.split("first = ")[0] + "print(int(world._verbs[verbs.MOVED_PAIRS]))\n"
+    assert _run(short, NUMBA_CACHE_DIR=str(tmp_path),
+                IMPULSE2D_COMPILE_PROCESSES="2").stdout.strip() == "0"
+    t0 = time.monotonic()
+    while (time.monotonic() - t0 < 500
+           and not list(folder.glob("pair_update.moved_pairs_stage-*.nbi"))):
+        time.sleep(0.2)  # (its data file is copied first, then the index)
+    again = json.loads(_run(LATER_RUN, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
+    assert again["first"] != 0 and again["stats"] == [1, 0]  # loaded, not compiled
 
 
 WARMUP_LEAVES = """

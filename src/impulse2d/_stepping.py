@@ -23,7 +23,7 @@ from ._dynamics.lengths import write_lengths
 from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED,
                              NEW_CONSTRAINTS, NEW_CONTACTS, PAUSED, REFUSED, REFUSED_ROWS,
                              SETTINGS_ROW, TO_MANIFOLDS, UNSWEPT, WHOLE, WOKE, _continuous_kernel,
-                             _fill_verbs, _settings_arguments, _step, _step_arguments,
+                             _fill_verbs, _settings_arguments, fill_later, _step, _step_arguments,
                              _step_repeat)
 from ._dynamics.verbs import CONTINUOUS, DIRECT_DENSE
 from ._dynamics.world_ref import adopt_step_stores, stores_for_step
@@ -194,6 +194,7 @@ def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
         _drop_sleeping_joints(world, status)
         return
     world._joint_index = None  # a jointed island woke: its joints join the rows (below)
+    fill_later(world)  # (or the step had sleepers and no wake stage yet: it did nothing)
     _step_checked(world, dt, seconds)
 
 
@@ -276,6 +277,7 @@ def _step_checked(world, dt: float, seconds: float) -> None:
         if not status & WOKE:
             break
         world._joint_index = None  # a jointed island woke: its joints join the rows (above)
+        fill_later(world)  # (or the step had sleepers and no wake stage yet: it did nothing)
     world._step_seconds = seconds
     if world._verbs.item(DIRECT_DENSE) == -1:
         # The direct solver met a dense equality block and factored it with its own loops:
@@ -347,6 +349,7 @@ def step_world_repeat(world, dt: float, n: int, touching, forces, torques, start
         adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
         if status & WOKE:
             world._joint_index = None  # a jointed island woke: its joints join the rows
+            fill_later(world)  # (or the step had sleepers and no wake stage yet)
         if taken > 0 or not status & WOKE:
             break
         first = False  # the buffers are filled; the retried step puts the forces back

@@ -185,6 +185,11 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+    # what a first step leaves to a helper while the world steps (the pair stage's incremental
+    # path, the wake stage: .step.LATER_SLOTS), loaded here and in the cache before this
+    # returns: a scene warmed up by running it loads no kernel mid-run
+    from ._core.parallel import wait_later
+    wait_later()
 
     seconds = time.perf_counter() - t0
     if progress:

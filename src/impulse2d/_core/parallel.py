@@ -24,6 +24,21 @@ The units every world needs (the pair search, the narrowphase) are given to a he
 still, at the process's first compile of a kernel of the package, usually while the first
 world is built (:func:`start_early`); the first step's plan takes that helper over.
 
+A unit the world's first step does not call (its ``later`` units: the pair stage's
+incremental path, which a step that lacks it replaces by the global search, the same pairs;
+the wake and at-rest stages, which only a world with sleepers runs) goes to a helper after
+all the others: the first step waits only for the rest, and a thread of this
+process loads the later unit once its helper delivers it and hands it to the step
+(``ready``), while the world steps. The helper copies a later unit's files into this process's
+cache itself, so a process that ends first leaves it to finish on its own (it then removes its
+own directory): waiting for it at the exit made a short cold run end later than before (a
+cold ``pyramid_20`` that exits after its first step by the later unit's 4-5 s), and the
+cache still ends up whole. While such a helper runs, a file beside the unit's cache files
+names it (:func:`_later_marker`), so that the next processes, warm runs started before it is
+done, do without the unit rather than each starting a helper of their own to compile it again
+(they would all compete for the cores). Anything that needs a later unit at once waits for its
+helper rather than compiling it again.
+
 Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
 copied entry as it checks its own (CPU, Numba version, source stamp).
@@ -41,6 +56,8 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
+import time
 import warnings
 
 
@@ -62,6 +79,10 @@ HELPER_START_SECONDS = 2.0
 registries (1.5 s measured on the 2-core CI machine)."""
 MIN_SHARE_SECONDS = 3.0
 """A helper is started for at least this many seconds of compiling."""
+MARKER_SECONDS = 600.0
+"""How long a later unit's marker (:func:`_later_marker`) is believed: far longer than its
+helper takes on a loaded machine (the search around the moved boxes: under 2 minutes of
+wall after a cold ``pyramid_20``'s first step at load 15, BENCHMARKS.md session 17)."""
 
 
 def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy=()):
@@ -104,20 +125,26 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
     return mine, helpers
 
 
+_ROOT_PREFIX = "impulse2d-compile-"
+"""The start of a helper's cache directory's name (a temporary directory)."""
 _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
            "from impulse2d._core.parallel import helper_main; helper_main(sys.argv[2:])")
 
 
 class _Helper:
     """A helper process compiling ``units`` into the cache directory ``root``, then the units
-    :meth:`add` sends it, until :meth:`deliver` closes its input."""
+    :meth:`add` sends it, until :meth:`deliver` closes its input; then its :meth:`add_later`
+    units, which a thread collects (:meth:`deliver`)."""
 
     def __init__(self, units):
         # (imported here, by a process that compiles: 7.5 ms of CPU of a warm start otherwise,
         # measured on the loaded 2-core machine, and nothing else of a warm process needs it)
         import subprocess
         self.units = list(units)
-        self.root = tempfile.mkdtemp(prefix="impulse2d-compile-")
+        self.later = []  # (units compiled after all of ``units``, delivered in the background)
+        self.ready = None
+        self.thread = None
+        self.root = tempfile.mkdtemp(prefix=_ROOT_PREFIX)
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
                    IMPULSE2D_QUIET="1")
         # its stderr into a file (read only if it fails: a pipe left unread could fill)
@@ -131,14 +158,31 @@ class _Helper:
     def add(self, units) -> None:
         """Give the running helper more units (compiled after those it has)."""
         units = [u for u in units if u not in self.units]
+        if self._send(units):
+            self.units.extend(units)
+
+    def add_later(self, units, ready) -> None:
+        """Give the running helper units to compile after all the others, each with this
+        process's cache directory of its kernel, which the helper copies its files into:
+        :meth:`deliver` waits only for the others, and a thread loads each of these as it
+        comes and calls ``ready(unit)``. Sent after every :meth:`add`."""
+        units = [u for u in units if _cache_path(u)]  # (no cache: nothing to deliver into)
+        if self._send(units, later=True):
+            self.later.extend(units)
+            self.ready = ready
+            for unit in units:
+                _write_marker(unit, self.process.pid)
+
+    def _send(self, units, later=False) -> bool:
         if not units:
-            return
+            return False
         try:
-            self.process.stdin.write("".join(f"{u.key}\n" for u in units))
+            self.process.stdin.write("".join(
+                f"{u.key}\t{_cache_path(u)}\n" if later else f"{u.key}\n" for u in units))
             self.process.stdin.flush()
         except (OSError, ValueError):
-            return  # (it has died: deliver() reports it, and the units compile here)
-        self.units.extend(units)
+            return False  # (it has died: deliver() reports it, and the units compile here)
+        return True
 
     def left_seconds(self) -> float:
         """About how many seconds of compiling it has left: its units' estimates and its own
@@ -148,27 +192,66 @@ class _Helper:
                    - _cpu_seconds(self.process.pid))
 
     def deliver(self) -> None:
-        """Wait for the helper and copy the files it made into this process's cache. A helper
-        that failed is reported (a RuntimeWarning): its units then compile here, which costs
-        only time, but a helper that always fails would double every first run's wait."""
+        """Wait for the helper's units (not its later ones) and copy the files it made into
+        this process's cache; its later units are left to a thread (:meth:`add_later`). A
+        helper that failed is reported (a RuntimeWarning): its units then compile here, which
+        costs only time, but a helper that always fails would double every first run's wait."""
         why = None
+        waiting = {unit.key: unit for unit in self.units}
         try:
-            out, _ = self.process.communicate()
-            if self.process.returncode == 0:
-                files = json.loads(out)
-                for unit in self.units:
-                    _adopt(unit, files.get(unit.key))
-            else:
-                why = f"exit code {self.process.returncode}{self._last_error()}"
+            self.process.stdin.close()  # (every unit is sent: it ends after the last)
+            while waiting:
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                key, files = json.loads(line)
+                if key in waiting:
+                    _adopt(waiting.pop(key), files)
+            if waiting:
+                self.later = []  # (it failed: nothing more comes)
+                if self.process.wait() != 0:
+                    why = f"exit code {self.process.returncode}{self._last_error()}"
         except (OSError, ValueError) as exc:
             why = f"{type(exc).__name__}: {exc}"  # what was not delivered is compiled here
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            self.later = []
+        if self.later:
+            # (a daemon: a process that ends leaves the helper to finish, see the module)
+            self.thread = threading.Thread(target=self._deliver_later, name="impulse2d-later",
+                                           daemon=True)
+            self.thread.start()
+        else:
+            self._end()
         if why is not None:
             warnings.warn(f"impulse2d: a compile helper process failed ({why}); "
                           f"{', '.join(u.what for u in self.units)} compile in this process "
                           f"instead (IMPULSE2D_COMPILE_PROCESSES=1 turns the helpers off)",
                           RuntimeWarning, stacklevel=2)
+
+    def _deliver_later(self) -> None:
+        """The thread of :meth:`add_later`: each later unit, once the helper names it (its
+        files in this process's cache), loaded from there (never compiled here: a unit the
+        helper did not deliver is left to the next process that needs it) and handed to
+        ``ready``; then the helper's end."""
+        later = {unit.key: unit for unit in self.later}
+        try:
+            for line in self.process.stdout:
+                key, _ = json.loads(line)
+                unit = later.get(key)
+                if unit is not None:
+                    if unit.must_compile() is False:
+                        unit.address()
+                        if self.ready is not None:
+                            self.ready(unit)
+        except (OSError, ValueError):
+            pass  # (nothing depends on it: a step without a later unit takes another way)
+        finally:
+            self._end()
+
+    def _end(self) -> None:
+        try:
+            self.process.wait()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def _last_error(self) -> str:
         """``: `` and the last line the helper wrote to stderr, if any."""
@@ -197,6 +280,8 @@ def _cpu_seconds(pid: int) -> float:
 
 _EARLY: list = []
 """The helper :func:`start_early` started, until a compile plan takes it over."""
+_LATER: dict = {}
+"""Each later unit given to a helper (by ``id``; :func:`compile_units`), and that helper."""
 _PLANNED: list = []
 """Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
 
@@ -237,17 +322,57 @@ def hold_early() -> None:
 
 
 def _stop_early(helper) -> None:
-    if helper.process.poll() is None:
+    if helper.process.poll() is None and not helper.later:  # (later units: it finishes alone)
         helper.stop()
+
+
+def _cache_path(unit):
+    """This process's cache directory of ``unit``'s kernel (None: not cached)."""
+    cache = getattr(getattr(unit, "dispatcher", None), "_cache", None)
+    return getattr(cache, "_cache_path", None)
+
+
+def _later_marker(directory: str, key: str) -> str:
+    """The file naming the helper (its process id) that compiles the later unit ``key`` into
+    the cache directory ``directory``, while it does."""
+    return os.path.join(directory, f"{key}.later")
+
+
+def _write_marker(unit, pid: int) -> None:
+    try:
+        with open(_later_marker(_cache_path(unit), unit.key), "w") as marker:
+            marker.write(str(pid))
+    except OSError:
+        pass  # (only saves other processes' time)
+
+
+def _compiled_elsewhere(unit) -> bool:
+    """Whether a live helper (of this process or another) is compiling the later ``unit``
+    into this cache (:func:`_later_marker`)."""
+    directory = _cache_path(unit)
+    if directory is None:
+        return False
+    path = _later_marker(directory, unit.key)
+    try:
+        with open(path) as marker:
+            os.kill(int(marker.read()), 0)
+        # (a process id is reused: a marker older than any helper's compile is stale too)
+        return time.time() - os.path.getmtime(path) < MARKER_SECONDS
+    except (OSError, ValueError):
+        return False  # (no marker, or its helper has ended: a stale marker)
 
 
 def _adopt(unit, files) -> None:
     """Copy a unit's cache files (``files``: the helper's directory and file names) into this
     process's cache of the unit's kernel."""
-    cache = getattr(unit.dispatcher, "_cache", None)
-    target = getattr(cache, "_cache_path", None)
+    target = _cache_path(unit)
     if not files or target is None:
         return
+    _copy_files(files, target)
+
+
+def _copy_files(files, target) -> None:
+    """Copy ``files`` (a directory and file names) into the directory ``target``."""
     os.makedirs(target, exist_ok=True)
     directory, names = files
     # Data files first: an index is only ever seen with the data it names.
@@ -256,24 +381,42 @@ def _adopt(unit, files) -> None:
 
 
 def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), pinned=(),
-                  then=None) -> None:
+                  then=None, later=(), ready=None) -> None:
     """Compile (or load) every :class:`.lazy.LazyKernel` of ``units`` and run ``own_work`` (a
     compile this process must do itself, about ``own_seconds``), sharing the units that must be
     compiled with helper processes when that pays (see the module docstring); ``together`` and
     ``pinned`` as in :func:`plan`. ``then``: more of this process's own work, run once its
     units are compiled and before it waits for the helpers (``own_seconds`` counts it too), so
     that work which needs the ``pinned`` units keeps this process busy while the helpers
-    finish theirs."""
+    finish theirs.
+
+    ``later``: units that must be compiled but that nothing needs before they come: a helper
+    compiles them after everything else and a thread of this process loads each as it comes
+    and calls ``ready(unit)`` (see the module docstring); where no helper can, they compile
+    here with ``units``. One given to a helper already is not given again."""
     todo = []
-    if PROCESSES > 1 and lazy.JIT and sys.executable and not getattr(sys, "frozen", False):
-        status = [unit.must_compile() for unit in units]
+    later = [unit for unit in later if id(unit) not in _LATER]
+    helpers_can = (PROCESSES > 1 and lazy.JIT and sys.executable
+                   and not getattr(sys, "frozen", False))
+    if helpers_can:
+        status = [unit.must_compile() for unit in [*units, *later]]
         if None not in status:
             todo = [unit for unit, must in zip(units, status) if must]
+            later_status = status[len(units):]
+            units = [*units, *(u for u, must in zip(later, later_status) if not must)]
+            later = [u for u, must in zip(later, later_status) if must]
+        else:
+            helpers_can = False
+    if later and not helpers_can:
+        units, later = [*units, *later], []
+    # (a unit another process's helper is compiling: done without here; the next process loads
+    # it)
+    later = [unit for unit in later if not _compiled_elsewhere(unit)]
     _PLANNED[:] = [True]
     helpers = list(_EARLY)  # a helper started early (start_early) is this plan's now
     _EARLY.clear()
     running = {id(u) for helper in helpers for u in helper.units}
-    todo = [unit for unit in todo if id(unit) not in running]
+    todo = [unit for unit in todo if id(unit) not in running and id(unit) not in _LATER]
     if todo:
         mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned,
                             busy=[helper.left_seconds() for helper in helpers])
@@ -285,12 +428,29 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
                 helpers.append(_Helper(share))
             except OSError:
                 continue
+    if later:
+        try:
+            if not helpers:
+                helpers.append(_Helper([]))
+            helper = min(helpers, key=lambda h: sum(u.seconds for u in h.units))
+            helper.add_later(later, ready)
+        except OSError:
+            helper = None
+        if helper is not None and helper.later:
+            _LATER.update((id(unit), helper) for unit in later)
+        else:
+            units = [*units, *later]  # (no helper took them: compiled here)
     # (said here, for an early helper too: what a first step waits for)
     where = " in a second process" if PROCESSES == 2 else " in another process"
     for helper in helpers:
-        lazy.NOTICE.say(", ".join(u.what for u in helper.units),
-                        sum(u.seconds for u in helper.units), where)
+        if helper.units:
+            lazy.NOTICE.say(", ".join(u.what for u in helper.units),
+                            sum(u.seconds for u in helper.units), where)
+        if helper.later:
+            lazy.NOTICE.say(", ".join(u.what for u in helper.later),
+                            sum(u.seconds for u in helper.later), f"{where}, while it steps")
     delegated = {id(u) for helper in helpers for u in helper.units}
+    delegated.update(_LATER)
     try:
         if own_work is not None:
             own_work()
@@ -306,29 +466,61 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     for helper in helpers:
         helper.deliver()
     for unit in units:
+        wait_later(unit)  # (a later unit this process needs now: its helper's, not compiled again)
         unit.address()  # the helpers' units load from the cache (or compile, had one failed)
+
+
+def wait_later(unit=None) -> None:
+    """Wait until the helper given the later ``unit`` (every later unit: None) has delivered
+    it (:func:`compile_units`): for what needs it now, e.g. ``impulse2d.warmup()``, which
+    leaves the cache whole."""
+    for key, helper in list(_LATER.items()):
+        if unit is None or key == id(unit):
+            if helper.thread is not None:
+                helper.thread.join()
+            if helper.thread is not None or helper.process.poll() is not None:
+                _LATER.pop(key, None)
 
 
 def helper_main(argv) -> None:
     """A helper: ``argv`` is the package directory the parent uses, then the keys of the units
-    to compile. Prints, as JSON, each unit's cache directory and file names."""
+    to compile. Prints, as JSON, each unit's cache directory and file names. A unit sent with
+    a directory (a later unit: :meth:`_Helper.add_later`) has its files copied there first;
+    once the parent has gone (its output closed), this removes its own cache directory when
+    done."""
     expected, keys = argv[0], argv[1:]
     if os.path.realpath(PACKAGE_DIR) != os.path.realpath(expected):
         sys.exit(f"impulse2d helper: imported {PACKAGE_DIR}, not {expected}")
     import impulse2d  # noqa: F401  (creates every LazyKernel)
-    files = {}
-    # the keys given, then those sent on stdin (compile_units), until it is closed
-    for key in itertools.chain(keys, (line.strip() for line in sys.stdin)):
-        if not key or key in files:
+    done, orphan = set(), False
+    # the keys given, then those sent on stdin (compile_units), until it is closed; each
+    # unit's files said as soon as they are there (a line of JSON: its key, directory, names)
+    for line in itertools.chain(keys, sys.stdin):
+        key, _, target = line.strip().partition("\t")
+        if not key or key in done:
             continue
+        done.add(key)
         unit = lazy.REGISTRY[key]
         unit.address()
         cache = unit.dispatcher._cache
         prefix = cache._cache_file._index_name[:-len(".nbi")] + "."
         directory = cache._cache_path
-        files[key] = (directory, [n for n in os.listdir(directory) if n.startswith(prefix)])
-    print(json.dumps(files))
+        names = [n for n in os.listdir(directory) if n.startswith(prefix)]
+        if target:
+            _copy_files((directory, names), target)
+            try:
+                os.unlink(_later_marker(target, key))
+            except OSError:
+                pass
+        if not orphan:
+            try:  # (the file descriptor itself: a closed pipe fails here, not at the exit)
+                os.write(1, (json.dumps([key, [directory, names]]) + "\n").encode())
+            except BrokenPipeError:
+                orphan = True  # (the parent has gone: the later units go on into its cache)
+    root = os.environ.get("NUMBA_CACHE_DIR", "")
+    if orphan and os.path.basename(root).startswith(_ROOT_PREFIX):  # (its own, _Helper's)
+        shutil.rmtree(root, ignore_errors=True)
 
 
-__all__ = ["compile_units", "plan", "helper_main", "start_early", "hold_early", "PROCESSES",
-           "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
+__all__ = ["compile_units", "wait_later", "plan", "helper_main", "start_early", "hold_early",
+           "PROCESSES", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]

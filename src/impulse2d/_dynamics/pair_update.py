@@ -390,7 +390,7 @@ def moves_keep_pairs(old_keys, moved, n_moved, fat, alive, body, body_type, sens
     return found == n_old
 
 
-@stage_kernel
+@inner_kernel
 def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
                       category, mask, no_collide, few_tests, moved_keys, n_moved_keys, index,
                       indexed):
@@ -409,7 +409,7 @@ def pairs_after_moves(old_keys, moved, n_moved, fat, alive, body, body_type, sen
     knows them (-1: it does not), so that pairs that stayed the same are known without a pass
     over ``old_keys``.
 
-    The pair stage calls it by address (slot :data:`.verbs.MOVED_PAIRS`).
+    The pair stage's incremental path calls it (:func:`moved_pairs_stage`).
     """
     n = alive.shape[0]
     is_moved = np.zeros(n, dtype=np.bool_)
@@ -497,6 +497,45 @@ def _moves_keep_world(world, moved, n_moved):
 
 
 @stage_kernel
+def moved_pairs_stage(world, moved, n_moved):
+    """The pair stage's incremental path (:func:`update_pairs`): the contact pairs after the
+    shapes ``moved[:n_moved]`` changed their fat boxes, as :func:`pairs_after_moves` returns
+    them (``(changed, pairs)``), searched only around the moved boxes. For a few moved boxes
+    among a few boxes, first only whether their pairs stayed the same
+    (:func:`moves_keep_pairs`, which allocates nothing); a mostly resting world looks the
+    moved boxes up in the resting index (:mod:`.resting`), built here if need be.
+
+    A unit of its own (slot :data:`.verbs.MOVED_PAIRS`), not a part of the pair stage: a
+    world's first step never runs it (its pairs are dirty: the global search), so a cold start
+    compiles it after the first step while the world steps (:data:`.step.LATER_SLOTS`), and
+    the pair stage takes the global search, the same pairs, until it comes. It and its
+    callees are 15-18 % of a cold ``pyramid_20``'s compile CPU (this unit 8.4 s, the resting
+    index's build 3.2, the moved shapes' old keys 1.9, the few boxes' test 1.8, of 103 s at
+    load 7-10: BENCHMARKS.md, session 18, ``cold43``)."""
+    alive = borrow_column(world, "shapes", "alive")
+    n = alive.shape[0]
+    state = borrow(world, "awake_state")
+    few = n * n_moved <= FEW_TESTS
+    if few and _moves_keep_world(world, moved, n_moved):
+        return False, np.empty((0, 2), dtype=np.int64)
+    fat = borrow_column(world, "shapes", "fat_aabb")
+    # a mostly resting world looks the moved boxes up in the index, built if need be
+    indexed = not few and (state[RESTING_VALID] != 0 or AWAKE_FRACTION * state[SHAPE_COUNT] <= n)
+    if indexed and state[RESTING_VALID] == 0:
+        world.resting = build_resting(fat, alive)
+        state[RESTING_VALID] = 1
+    # the moved shapes' old pairs, when the awake sets know them
+    keys, n_keys = moved_keys(world, moved, n_moved)
+    return pairs_after_moves(
+        borrow_column(world, "contacts", "key"), moved, n_moved, fat, alive,
+        borrow_column(world, "shapes", "body"), borrow_column(world, "bodies", "type"),
+        borrow_column(world, "shapes", "is_sensor"), borrow_column(world, "shapes", "group"),
+        borrow_column(world, "shapes", "category"), borrow_column(world, "shapes", "mask"),
+        borrow(world, "no_collide"), np.int64(FEW_TESTS), keys, n_keys,
+        borrow(world, "resting"), indexed)
+
+
+@stage_kernel
 def update_pairs(world, moved, n_moved, dirty):
     """The step's pair stage: search the pairs again; a new contact store if they changed
     (True), else the old one is kept (False: usually, while things move, the pairs stay the
@@ -505,18 +544,19 @@ def update_pairs(world, moved, n_moved, dirty):
     ``moved[:n_moved]``: the shapes whose fat box changed this step. Unless the pairs are
     ``dirty`` (shapes, filters or joints changed) or many moved (more than one in
     :data:`INCREMENTAL_BELOW`, in a world past :data:`FEW_TESTS`), only their pairs are
-    searched: first, for a few boxes, whether they stayed the same (:func:`moves_keep_pairs`,
-    which allocates nothing), then the new pairs (:func:`pairs_after_moves`); either way the
-    pairs are the global search's, bit for bit. In a small world every move takes the few
-    boxes' path: with 11 shapes, two moved boxes sent the step to the global search (its
-    allocations: about 5,000 cycles a step, bounds included, against 1,700 with one moved box,
-    measured in the step's clock)."""
-    # The two searches are called by address (the world's table of verbs), not linked in:
+    searched (:func:`moved_pairs_stage`), else every pair (the global search and filter);
+    either way the pairs are the global search's, bit for bit. In a small world every move
+    takes the few boxes' path: with 11 shapes, two moved boxes sent the step to the global
+    search (its allocations: about 5,000 cycles a step, bounds included, against 1,700 with
+    one moved box, measured in the step's clock). While the incremental path is not loaded
+    (its slot 0: a cold start's first steps, :data:`.step.LATER_SLOTS`) every search is the
+    global one."""
+    # The two paths are called by address (the world's table of verbs), not linked in:
     # Numba links a callee's optimised code into its caller's module and optimises the whole
     # again, so each level of calls cost the searches' optimisation once more (inlining them,
     # ``inline="always"``, made this kernel's compile slower still: 24 s of CPU for the one
-    # function, measured). Called by address, their constant arguments (``FEW_TESTS``,
-    # ``LARGE_CELLS``, ``SWEEP_BELOW``) arrive as int64 values, not as literals.
+    # function, measured). Called by address, the global search's constant arguments
+    # (``LARGE_CELLS``, ``SWEEP_BELOW``) arrive as int64 values, not as literals.
     alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
     old_keys = borrow_column(world, "contacts", "key")
@@ -525,32 +565,18 @@ def update_pairs(world, moved, n_moved, dirty):
     # pairs have made it invalid already: the awake sets were rebuilt)
     if state[RESTING_VALID] != 0 and not note_moves(borrow(world, "resting"), moved, n_moved):
         state[RESTING_VALID] = 0
-    few = n * n_moved <= FEW_TESTS
-    if not dirty and (few or INCREMENTAL_BELOW * n_moved <= n):
-        if few and _moves_keep_world(world, moved, n_moved):
-            return False
-        fat = borrow_column(world, "shapes", "fat_aabb")
-        # a mostly resting world looks the moved boxes up in the index, built if need be
-        indexed = not few and (state[RESTING_VALID] != 0
-                               or AWAKE_FRACTION * state[SHAPE_COUNT] <= n)
-        if indexed and state[RESTING_VALID] == 0:
-            world.resting = build_resting(fat, alive)
-            state[RESTING_VALID] = 1
-        # the moved shapes' old pairs, when the awake sets know them
-        keys, n_keys = moved_keys(world, moved, n_moved)
-        changed, pairs = call_moved_pairs(borrow(world, "verbs")[MOVED_PAIRS], (
-            old_keys, moved, n_moved, fat, alive, borrow_column(world, "shapes", "body"),
-            borrow_column(world, "bodies", "type"), borrow_column(world, "shapes", "is_sensor"),
-            borrow_column(world, "shapes", "group"), borrow_column(world, "shapes", "category"),
-            borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"), FEW_TESTS,
-            keys, n_keys, borrow(world, "resting"), indexed))
+    table = borrow(world, "verbs")
+    incremental = table[MOVED_PAIRS]
+    if (incremental != 0 and not dirty
+            and (n * n_moved <= FEW_TESTS or INCREMENTAL_BELOW * n_moved <= n)):
+        changed, pairs = call_moved_pairs(incremental, (world, moved, n_moved))
         if not changed:
             return False
     else:
         # the global search and filter
         body = borrow_column(world, "shapes", "body")
         group = borrow_column(world, "shapes", "group")
-        pairs = filter_pairs(call_search_pairs(borrow(world, "verbs")[SEARCH_PAIRS], (
+        pairs = filter_pairs(call_search_pairs(table[SEARCH_PAIRS], (
                                  borrow_column(world, "shapes", "fat_aabb"), alive, body, group,
                                  CELL_SCALE, LARGE_CELLS, SWEEP_BELOW)),
                              body, borrow_column(world, "bodies", "type"),
@@ -620,5 +646,5 @@ def pairs_unchanged(old_keys, moved, fat, alive, body, body_type, sensor, group,
 
 
 __all__ = ["FEW_TESTS", "INCREMENTAL_BELOW", "WIDE_FACTOR", "moves_keep_pairs",
-           "pairs_after_moves", "update_pairs", "filtered_pairs", "incremental_pairs",
-           "indexed_pairs", "pairs_unchanged"]
+           "pairs_after_moves", "moved_pairs_stage", "update_pairs", "filtered_pairs",
+           "incremental_pairs", "indexed_pairs", "pairs_unchanged"]

@@ -34,6 +34,9 @@ scaled to the step's wall time for the world's ``Profile``.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
 from .._collision.broadphase import search_pairs
@@ -43,7 +46,7 @@ from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
-from .._core.parallel import compile_units, start_early
+from .._core.parallel import compile_units, start_early, wait_later
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
@@ -65,7 +68,7 @@ from .islands import resting_sleepers, update_sleep, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE
-from .pair_update import pairs_after_moves, update_pairs
+from .pair_update import moved_pairs_stage, update_pairs
 from .proxies import update_aabbs
 from .scratch import (colour_size, colour_views, grow, grow_velocities, move_size, move_view,
                       narrow_views, order_view, short, starts_view, velocities_short,
@@ -77,10 +80,10 @@ from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     JOINT_SIGNATURE, JOINTS, LANE_PREPARE, LANE_PREPARE_SIGNATURE, LANES,
                     LANES_SIGNATURE, LAWS, MOVED_PAIRS,
                     MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
-                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SOLVER,
-                    SOLVER_SIGNATURE,
+                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SLEEPERS_STAGE,
+                    SLEEPERS_STAGE_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
                     THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
-                    call_pairs, call_solver, diagnose)
+                    call_pairs, call_sleepers_stage, call_solver, diagnose)
 from .. import _threads
 from .world_ref import STORES_SECONDS, borrow, borrow_column, stores_for_step
 
@@ -106,9 +109,15 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # compiled in this order: the stage 7.8 (it compiles the callees the three share first), the
 # search around moved boxes 5.5, the global search 6.3, from ``compile_table.py``'s units at
 # load 19 (12.4, 8.8 and 10.1 s) scaled by the same 1/1.6.
-STEP_SECONDS = 18.1
-PAIRS_SECONDS = 7.8
-MOVED_PAIRS_SECONDS = 5.5
+# The pair stage's incremental path and the wake and at-rest stages out of the first step's
+# units (:data:`LATER_SLOTS`; session 19): the pair stage less its incremental path 3.4 s
+# (``cold43``'s prototype, BENCHMARKS.md session 18), which the moved boxes' unit takes
+# (build_resting 3.2, moved_keys 1.9, the few boxes' test 1.8 at load 7-10, scaled by the same
+# 1/1.6); the wake and at-rest stages 3.3 s there, 2.1 here, out of the step kernel.
+STEP_SECONDS = 16.0
+PAIRS_SECONDS = 3.4
+MOVED_PAIRS_SECONDS = 9.8
+SLEEPERS_SECONDS = 2.1
 SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
@@ -322,6 +331,20 @@ def _at_rest(world):
     return sleeping
 
 
+@entry_kernel
+def sleepers_stage(world, wake):
+    """The stages only a world with sleepers runs: the wake stage (``wake``: :func:`_wake`, the
+    bodies woken) or the at-rest test (:func:`_at_rest`). A unit of its own, called by address
+    (slot :data:`.verbs.SLEEPERS_STAGE`), so that a cold start's first step, which has no
+    sleeper, does not compile it (3.3 s of CPU inside the step kernel at load 7-10, with their
+    callees the islands' wake and the awake sets' rebuild: BENCHMARKS.md, session 18,
+    ``cold43``): a helper compiles it after the first step's units (:data:`LATER_SLOTS`), and
+    a step that needs it before it comes waits for it (:func:`step_kernel`, :func:`fill_later`)."""
+    if wake:
+        return _wake(world)
+    return _at_rest(world)
+
+
 @borrowing_kernel
 def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
@@ -456,7 +479,9 @@ FELL = 8
 """Islands fell asleep in the step (Python drops the joint rows of a world with joints)."""
 WOKE = 16
 """The step stopped after its wake stage: a sleeping island woke whose joints the rows leave
-out (Python rebuilds the rows and steps again); nothing after the wake stage ran."""
+out (Python rebuilds the rows and steps again); nothing after the wake stage ran. Also returned
+before anything is done by a step of a world with sleepers whose wake stage is not loaded yet
+(:func:`sleepers_stage`): Python, which steps again, fills it first (:func:`fill_later`)."""
 PAUSED = 32
 """The step stopped after the narrowphase (phase :data:`TO_MANIFOLDS`)."""
 REFUSED = 64
@@ -543,6 +568,15 @@ def _velocities_rows(world, velocity_tolerance):
     return rows if velocities_short(borrow(world, "scratch_f"), rows) else 0
 
 
+@borrowing_kernel
+def _lacks_sleepers_stage(world):
+    """Whether some body may be asleep (the step row's count of sleepers) while the world's
+    wake and at-rest stages are not loaded (:func:`sleepers_stage`, slot 0 until a cold start's
+    helper delivers it: :data:`LATER_SLOTS`)."""
+    return (borrow(world, "settings")[SLEEPERS] != 0.0
+            and borrow(world, "verbs")[SLEEPERS_STAGE] == 0)
+
+
 @gil_free_kernel
 def step_kernel(world, dt, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
@@ -593,6 +627,8 @@ def step_kernel(world, dt, phase):
     also made every step count references of its 16 arrays (a null check each: 51 calls a
     step, and the whole store's return slot written; gdb, 2026-11-29).
     """
+    if phase != TO_MANIFOLDS and _lacks_sleepers_stage(world):
+        return WOKE  # nothing done: Python fills the slot (fill_later) and steps again
     (substeps, iterations, position_iterations, warm_starting, contact_hertz,
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
      restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
@@ -614,7 +650,7 @@ def step_kernel(world, dt, phase):
             status = NEW_CONTACTS
         _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
-            sleeping = _at_rest(world)
+            sleeping = call_sleepers_stage(_verb(world, SLEEPERS_STAGE), (world, False))
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
                 _ticks_after(world, 1)
                 _step_outputs(world, sleeping, 0, 0.0)
@@ -638,7 +674,7 @@ def step_kernel(world, dt, phase):
     else:
         paired = _contact_rows(world) > 0
         find_contacts(world)  # (the callbacks may have woken bodies)
-    if has_sleepers and _wake(world) > 0:
+    if has_sleepers and call_sleepers_stage(_verb(world, SLEEPERS_STAGE), (world, True)) > 0:
         if joints_filtered:
             return status | WOKE
         find_contacts(world)  # the woken islands' contacts join this step's
@@ -782,15 +818,71 @@ def step_repeat_kernel(world, dt, n, touching, forces, torques, starts, first, w
 _step_repeat = DirectCall(step_repeat_kernel, "the step, repeated", STEP_SECONDS)
 
 STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair search", PAIRS_SECONDS),
-                 MOVED_PAIRS: LazyKernel(pairs_after_moves, MOVED_PAIRS_SIGNATURE,
+                 MOVED_PAIRS: LazyKernel(moved_pairs_stage, MOVED_PAIRS_SIGNATURE,
                                          "the pair search (moved boxes)", MOVED_PAIRS_SECONDS),
                  SEARCH_PAIRS: LazyKernel(search_pairs, SEARCH_PAIRS_SIGNATURE,
                                           "the pair search (global)", SEARCH_PAIRS_SECONDS),
                  COLLIDE: LazyKernel(collide, COLLIDE_SIGNATURE, "the narrowphase",
-                                     COLLIDE_SECONDS)}
+                                     COLLIDE_SECONDS),
+                 SLEEPERS_STAGE: LazyKernel(sleepers_stage, SLEEPERS_STAGE_SIGNATURE,
+                                            "the wake stage", SLEEPERS_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
-# a helper starts on them at the process's first compile, usually the first world's build
-lazy.FIRST_COMPILE.append(lambda: start_early(STAGE_KERNELS.values()))
+
+LATER_SLOTS = (MOVED_PAIRS, SLEEPERS_STAGE)
+"""Slots of the table of verbs that a world's first step never calls (its pairs are dirty, so
+it takes the global search; it has no sleeper), so that when they must be compiled, a helper
+process compiles them after the first step's units and this process loads them while the
+world steps (:func:`.._core.parallel.compile_units`' ``later``; in a warm process they load
+before the first step, as every unit does). Until then a slot holds 0, and a step takes
+another way to the same bits: the pair stage the global search instead of the incremental
+path (the same pairs, :mod:`.pair_update`); a step of a world with sleepers stops before it
+does anything and Python waits for the wake stage (:func:`fill_later`), which a cold run meets
+only if a body falls asleep (or is put to sleep) before the helper is done. 18.7 s of a cold
+``pyramid_20``'s 103 s of compile CPU at load 7-10 (BENCHMARKS.md, session 18, ``cold43``)."""
+_LATER_TABLES: list = []
+"""(weak reference to a table of verbs, slot) filled with 0 for a later unit not delivered
+yet; :func:`_later_ready` writes its address there."""
+_LATER_LOCK = threading.Lock()
+"""Held to read a later unit's address and note the table, and to write the tables noted: the
+unit is delivered by another thread (:func:`.._core.parallel.compile_units`)."""
+
+
+def fill_later(world) -> None:
+    """Fill ``world``'s later slots that a step needs now (a world with sleepers: the wake
+    stage), waiting for the helper compiling it (:func:`.._core.parallel.wait_later`), or
+    compiling it here where none is (another process's helper has it). For a step that
+    returned :data:`WOKE` (:mod:`.._stepping`); a table read when it is filled."""
+    table = world._verbs
+    if table[SLEEPERS_STAGE] == 0:
+        unit = STAGE_KERNELS[SLEEPERS_STAGE]
+        wait_later(unit)
+        with _LATER_LOCK:
+            table[SLEEPERS_STAGE] = unit.address()
+
+
+def _later_ready(unit) -> None:
+    """A later unit delivered (another thread): its address into the tables filled without it."""
+    with _LATER_LOCK:
+        waiting = []
+        for ref, slot in _LATER_TABLES:
+            table = ref()
+            if table is None:
+                continue
+            if STAGE_KERNELS[slot] is unit:
+                table[slot] = unit.compiled_address()
+            else:
+                waiting.append((ref, slot))
+        _LATER_TABLES[:] = waiting
+
+
+EARLY_SLOTS = (PAIRS, SEARCH_PAIRS)
+"""The stages a helper starts on at the process's first compile, usually the first world's build
+(:func:`.._core.parallel.start_early`): the pair search's two that every first step calls. The
+narrowphase is left to the first step's plan, which balances it with the solver and the
+contact passes against this process's step kernel: given early as well, the helper's share was
+fixed at about 22 s (the estimates above) before the plan saw the rest, and the soft step
+(9.8 s) could only go to this process, behind its step kernel and stores (20.6 s)."""
+lazy.FIRST_COMPILE.append(lambda: start_early([STAGE_KERNELS[slot] for slot in EARLY_SLOTS]))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""
@@ -889,14 +981,17 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     settings = world.settings
     exact = settings.solver == "direct"
     needed = needed_units(world, by_type)
+    # a later unit in the cache is loaded now, one not there compiled while the world steps
+    later = {slot: needed.pop(slot) for slot in LATER_SLOTS
+             if slot in needed and not needed[slot].cached_address()}
     units = list(dict.fromkeys(needed.values()))  # once each: pins and revolutes share
-    if not (_step.prepared and all(unit.compiled_address() for unit in units)):
+    if later or not (_step.prepared and all(unit.compiled_address() for unit in units)):
         # (else every kernel is at hand: a new world of a kind this process has stepped, as
         # each Gymnasium reset makes; the planning below cost ~40 us of such a first step)
         # The step kernel (and the stores' constructor) compile here; one signature each.
         step_compiles = not _step.prepared and not cached_signatures(step_kernel)
         own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-        compile_units(units, prepare_step, own_seconds)
+        compile_units(units, prepare_step, own_seconds, later=later.values(), ready=_later_ready)
     table = world._verbs
     if bool(table[LANE_PREPARE]) != (LANE_PREPARE in needed):
         sync_constraint_rows(world)  # (the rows' lanes change precision: read them first)
@@ -908,6 +1003,11 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[SERIAL_COLLIDE] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
+    with _LATER_LOCK:
+        for slot, unit in later.items():
+            table[slot] = unit.compiled_address()  # (0 until it is delivered)
+            if not table[slot]:
+                _LATER_TABLES.append((weakref.ref(table), slot))
     table[DIRECT_MAX_ROWS] = settings.direct_max_rows
     table[THREADS] = _threads.slot(settings)
     table[THREAD_ROWS] = _threads.MIN_ROWS

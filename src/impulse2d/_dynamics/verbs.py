@@ -53,10 +53,16 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   solver's (:func:`.contact_lanes.lanes_entry`), or for a small world the row-by-row ones
   (:func:`.contact_lanes.rows_entry`), so that the vectorised loops are compiled once, not
   again inside each solver that calls them;
-* slots :data:`MOVED_PAIRS` and :data:`SEARCH_PAIRS`: the pair stage's two searches, around
-  the moved boxes (:func:`.pair_update.pairs_after_moves`) and the global one
-  (:func:`.._collision.broadphase.search_pairs`), which the pair stage calls by address so that
-  their code is optimised in their own modules, not again in the stage's;
+* slots :data:`MOVED_PAIRS` and :data:`SEARCH_PAIRS`: the pair stage's two paths, the
+  incremental one around the moved boxes (:func:`.pair_update.moved_pairs_stage`) and the
+  global search (:func:`.._collision.broadphase.search_pairs`), which the pair stage calls by
+  address so that their code is optimised in their own modules, not again in the stage's; the
+  pair stage takes the global search, the same pairs, while :data:`MOVED_PAIRS` holds 0 (a
+  cold start's first steps: :data:`.step.LATER_SLOTS`);
+* slot :data:`SLEEPERS_STAGE`: the step's wake and at-rest stages
+  (:func:`.step.sleepers_stage`), which only a world with sleepers runs; a step of such a world
+  while the slot holds 0 returns at once, nothing done (:func:`.step.step_kernel`), and Python
+  fills the slot and steps again;
 * slot :data:`LANE_PREPARE`: the prepare of the contact rows into float32 lanes
   (:func:`.contact_lanes_f32.prepare_f32_entry`), filled only for a world whose slot
   :data:`LANES` holds the float32 passes (0 otherwise: the solver prepares the rows itself, in
@@ -81,7 +87,6 @@ from numba.core import types
 from .._core.jit import inline_kernel
 from .._core.lazy import JIT, address_call
 from .joints import ROW_LISTS
-from .resting import RESTING_TYPE
 from .world_ref import WORLD_STORES, borrow
 
 PAIRS = 0
@@ -112,7 +117,8 @@ FINALIZE = LANES + 1
 MOVED_PAIRS = FINALIZE + 1
 SEARCH_PAIRS = MOVED_PAIRS + 1
 LANE_PREPARE = SEARCH_PAIRS + 1
-COUNT = LANE_PREPARE + 1
+SLEEPERS_STAGE = LANE_PREPARE + 1
+COUNT = SLEEPERS_STAGE + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -191,13 +197,10 @@ shapes whose fat box changed this step, ``dirty`` the world's pairs must be sear
 _i8_1, _i8_2 = types.Array(_i8, 1, "C"), types.Array(_i8, 2, "C")
 _u8_1, _b1_1 = types.Array(types.uint64, 1, "C"), types.Array(_b1, 1, "C")
 
-MOVED_PAIRS_SIGNATURE = types.Tuple((_b1, _i8_2))(
-    _i8_1, _i8_1, _i8, types.Array(_f8, 2, "C"), _b1_1, _i8_1, _i8_1, _b1_1, _i8_1, _u8_1,
-    _u8_1, _i8_1, _i8, _i8_1, _i8, RESTING_TYPE, _b1)
-"""``search(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group, category,
-mask, no_collide, few_tests, moved_keys, n_moved_keys, index, indexed) -> (changed, pairs)``:
-the contact pairs after the shapes ``moved[:n_moved]`` moved
-(:func:`.pair_update.pairs_after_moves`)."""
+MOVED_PAIRS_SIGNATURE = types.Tuple((_b1, _i8_2))(WORLD_STORES, _i8_1, _i8)
+"""``stage(world, moved, n_moved) -> (changed, pairs)``: the pair stage's incremental path, the
+contact pairs after the shapes ``moved[:n_moved]`` moved (:func:`.pair_update.moved_pairs_stage`).
+"""
 
 SEARCH_PAIRS_SIGNATURE = _i8_2(types.Array(_f8, 2, "C"), _b1_1, _i8_1, _i8_1, _f8, _i8, _i8)
 """``search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below) -> pairs``: the
@@ -208,6 +211,11 @@ COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 
 CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 """``stage(world) -> bodies moved back``"""
+
+SLEEPERS_STAGE_SIGNATURE = _i8(WORLD_STORES, _b1)
+"""``stage(world, wake) -> count``: the wake stage (``wake``: the bodies woken) or the at-rest
+test (the sleeping bodies if the step would change nothing, else -1):
+:func:`.step.sleepers_stage`."""
 
 LAW_SIGNATURE = _f8(types.Array(_f8, 1, "C"), types.Array(_f8, 1, "C"),
                     types.Array(_f8, 2, "C"), _i8)
@@ -233,6 +241,7 @@ call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
 call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
+call_sleepers_stage = address_call(SLEEPERS_STAGE_SIGNATURE)
 call_dense = address_call(DENSE_SIGNATURE)
 call_law = address_call(LAW_SIGNATURE)
 call_lanes = address_call(LANES_SIGNATURE)
@@ -258,13 +267,14 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
-           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "COUNT",
+           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SLEEPERS_STAGE", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
            "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "LANE_PREPARE_SIGNATURE",
+           "SLEEPERS_STAGE_SIGNATURE", "call_sleepers_stage",
            "call_pairs", "call_moved_pairs",
            "call_search_pairs", "call_collide",
            "call_joint",
