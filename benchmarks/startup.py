@@ -178,6 +178,29 @@ def first_step(python, scene, env):
     return row
 
 
+def _settle(cache: str, limit: float = 300.0) -> float:
+    """Wait until no compile helper left by a cold run is still writing into ``cache`` (a
+    later unit's helper finishes on its own after its process exits, and names itself in a
+    ``*.later`` file beside the unit's cache files: ``impulse2d._core.parallel``), so that the
+    next measurement does not share the cores with it. The seconds waited."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < limit:
+        live = False
+        for root, _, names in os.walk(cache):
+            for name in names:
+                if name.endswith(".later"):
+                    try:
+                        with open(os.path.join(root, name)) as marker:
+                            os.kill(int(marker.read()), 0)
+                        live = True
+                    except (OSError, ValueError):
+                        pass  # (its helper has ended)
+        if not live:
+            break
+        time.sleep(0.2)
+    return time.perf_counter() - t0
+
+
 def _env(**extra):
     # PYTHONDONTWRITEBYTECODE (set on the CI machine) would make every process compile the
     # package's 50 modules from source, 0.09 s that a user's installs and checkouts never pay.
@@ -194,6 +217,7 @@ def source(report, log):
         try:
             env = _env(NUMBA_CACHE_DIR=cache)
             cold = first_step(python, scene, env)
+            cold["helper_after_exit_s"] = _settle(cache)
             warm = [first_step(python, scene, env) for _ in range(3)]
         finally:
             shutil.rmtree(cache, ignore_errors=True)
@@ -203,7 +227,8 @@ def source(report, log):
                                                     "process_wall_s", "process_cpu_s")}
         log(f"source {scene}: cold {cold['process_wall_s']:.1f} s (CPU "
             f"{cold['process_cpu_s']:.1f} s, first step {cold['first_step_s']:.1f} s, load "
-            f"{cold['load_1min']}), warm "
+            f"{cold['load_1min']}; its helper on for {cold['helper_after_exit_s']:.1f} s after "
+            f"it), warm "
             f"{report[f'source warm {scene}']['process_wall_s']:.2f} s (CPU "
             f"{report[f'source warm {scene}']['process_cpu_s']:.2f} s)")
     cache = tempfile.mkdtemp(prefix="i2d-all-")
@@ -340,6 +365,7 @@ def paired(report, other: Path, rounds: int, log):
                                PYTHONPYCACHEPREFIX=prefix)
                     cold = first_step(sys.executable, "pyramid_20", env)
                     assert cold["file"].startswith(str(trees[name])), cold["file"]
+                    cold["helper_after_exit_s"] = _settle(cache)
                     warm = [first_step(sys.executable, "pyramid_20", env) for _ in range(3)]
                 finally:
                     shutil.rmtree(cache, ignore_errors=True)
