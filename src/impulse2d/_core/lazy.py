@@ -26,6 +26,7 @@ from llvmlite import ir
 from numba.core import event, types
 from numba.extending import intrinsic
 
+from . import unit_cache
 from .cache import fill_deferred_environments, is_cached
 
 JIT = not numba.config.DISABLE_JIT
@@ -82,21 +83,30 @@ class LazyKernel:
         self.seconds = seconds
         self._address = None
         self._missing = False  # not in the cache when cached_address last looked
+        self._pending = None   # its unit file, read but not loaded yet (.unit_cache)
+        self._kept = None      # the code library and environments of a unit file's load
         function = getattr(dispatcher, "py_func", dispatcher)
         self.key = f"{function.__module__}.{function.__qualname__}"
         REGISTRY[self.key] = self
 
     def address(self):
-        """The machine-code address of the compiled kernel (the function without the JIT)."""
+        """The machine-code address of the compiled kernel (the function without the JIT):
+        from its unit file without a dispatcher where the cache has one (:mod:`.unit_cache`),
+        else compiled or loaded by its dispatcher (and the unit file written)."""
         if self._address is None:
             if not JIT:
                 self._address = self.dispatcher
-            else:
-                with compiling(self.what, self.seconds):
-                    self.dispatcher.compile(self.signature.args)
-                result = self.dispatcher.overloads[tuple(self.signature.args)]
-                self._address = result.library.get_pointer_to_function(
-                    result.fndesc.llvm_cfunc_wrapper_name)
+                return self._address
+            loaded = unit_cache.load(self)
+            if loaded is not None:
+                self._address, self._kept = loaded
+                return self._address
+            with compiling(self.what, self.seconds):
+                self.dispatcher.compile(self.signature.args)
+            result = self.dispatcher.overloads[tuple(self.signature.args)]
+            self._address = result.library.get_pointer_to_function(
+                result.fndesc.llvm_cfunc_wrapper_name)
+            unit_cache.save(self, result)
         return self._address
 
     def compiled_address(self):
@@ -120,7 +130,7 @@ class LazyKernel:
     def must_compile(self) -> bool | None:
         """Whether :meth:`address` would compile (not in this process yet, not in the cache);
         None where that cannot be told (caching off, a Numba without the cache's internals)."""
-        if self._address is not None or not JIT:
+        if self._address is not None or not JIT or unit_cache.readable(self):
             return False
         if tuple(self.signature.args) in self.dispatcher.overloads:
             return False
