@@ -94,11 +94,13 @@ def _current_stamp(package_dir: Path) -> str:
 
 
 def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, int]:
-    """Delete from ``kernels`` every index not of ``stamp`` and ``numba_version``, and every
-    code file no kept index refers to; Numba's runtime module (``nrt-*.nbo``, which the compile
-    just wrote for this Numba and machine: ``_core/runtime_cache.py``) is kept. Returns
-    (indexes, code files) kept."""
+    """Delete from ``kernels`` every index not of ``stamp`` and ``numba_version``, every code
+    file no kept index refers to, and every unit file (``*.nbu``, ``_core/unit_cache.py``) but
+    those of a kept index's kernel, source stamp and Numba; Numba's runtime module
+    (``nrt-*.nbo``, which the compile just wrote for this Numba and machine:
+    ``_core/runtime_cache.py``) is kept. Returns (indexes, code files) kept."""
     keep_data: set[Path] = set()
+    kept_indexes: set[Path] = set()
     indexes = 0
     for index in sorted(kernels.rglob("*.nbi")):
         try:
@@ -113,6 +115,7 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
             ok = False
         if ok:
             indexes += 1
+            kept_indexes.add(index)
             keep_data.update(index.parent / name for name in overloads.values())
         else:
             index.unlink()
@@ -121,9 +124,21 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
         if path.is_file() and path.suffix not in (".nbi", ".nbo"):
             if path.suffix == ".nbc" and path in keep_data:
                 data_files += 1
-            else:
+            elif not (path.suffix == ".nbu" and path.with_suffix(".nbi") in kept_indexes
+                      and _unit_file_of(path, stamp, numba_version)):
                 path.unlink()
     return indexes, data_files
+
+
+def _unit_file_of(path: Path, stamp: str, numba_version: str) -> bool:
+    """Whether the unit file ``path``'s header names ``stamp`` and ``numba_version`` (its
+    layout: ``_core/unit_cache.py``'s ``_header``)."""
+    try:
+        with open(path, "rb") as f:
+            header, _ = pickle.load(f)
+        return header[1] == stamp and header[4] == numba_version
+    except Exception:
+        return False
 
 
 def stage_sources(stage: Path) -> None:
