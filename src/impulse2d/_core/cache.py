@@ -394,18 +394,18 @@ class LazyLinkingLibrary(_codegen.JITCodeLibrary):
         return super()._get_module_for_linking()
 
 
-def _unserialize_lazily(codegen, state):
+def _unserialize_lazily(codegen, state, symbols=None):
     """``codegen.unserialize_library(state)`` as a :class:`LazyLinkingLibrary`: Numba's own
     load (``CPUCodeLibrary._unserialize``, kind ``"object"``) but for when the bitcode is parsed
-    and where the defined names come from; kind ``"bitcode"``, a kernel that only kernels call,
-    as a :class:`.link_only.LinkOnlyLibrary`. Anything else is left to Numba."""
+    and where the defined names come from (``symbols``, the object code's, where the caller
+    knows them: :mod:`.unit_cache`); kind ``"bitcode"``, a kernel that only kernels call, as a
+    :class:`.link_only.LinkOnlyLibrary`. Anything else is left to Numba."""
     name, kind, data = state
     if codegen._library_class is not _codegen.JITCodeLibrary:
         return codegen._library_class._unserialize(codegen, state)
     if kind == "bitcode" and link_only.install():
         return link_only.load(codegen, name, data)  # a kernel only kernels call (see there)
-    symbols = None
-    if kind == "object":
+    if kind == "object" and symbols is None:
         symbols = elf_defined_symbols(data[0])
     if symbols is None:
         return codegen._library_class._unserialize(codegen, state)
