@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -110,13 +111,18 @@ def test_a_damaged_or_stale_unit_file_is_left_to_numba_and_written_anew(cache_co
 
 
 def test_no_unit_file_for_a_kernel_whose_dispatcher_is_made_or_without_the_cache(monkeypatch):
-    unit = step.STAGE_KERNELS[step.COLLIDE]
     from impulse2d._core import jit
+    narrowphase = step.STAGE_KERNELS[step.COLLIDE]
+    # the narrowphase as a unit not loaded in this process (whatever this process has done)
+    unit = SimpleNamespace(dispatcher=narrowphase.dispatcher, signature=narrowphase.signature,
+                           _address=None, _pending=None, _kept=None)
+    assert unit_cache._where(unit)[0].endswith(unit_cache.SUFFIX)
     monkeypatch.setattr(jit, "CACHE", False)
     assert not unit_cache.readable(unit) and unit_cache.load(unit) is None
     monkeypatch.setattr(jit, "CACHE", True)
     monkeypatch.setattr(unit.dispatcher, "_dispatcher", object())  # as if made
     assert not unit_cache.readable(unit) and unit_cache.load(unit) is None
+    assert unit._address is None and unit._kept is None
 
 
 # The continuous stage loaded from its unit file by the first step, then run by Python through
