@@ -183,7 +183,8 @@ def _library_data(unit, result):
     except RuntimeError:
         cache = unit.dispatcher._cache
         key = cache._index_key(tuple(unit.signature.args), result.library.codegen)
-        return cache._cache_file.load(key)[0]  # (Numba's reduced compile result: its library)
+        with _cache._quick_load():  # (its environments' Numba modules not imported for this)
+            return cache._cache_file.load(key)[0]  # (Numba's reduced compile result: its library)
 
 
 def _environments(result) -> tuple:
