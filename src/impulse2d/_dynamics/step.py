@@ -113,10 +113,13 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # (``cold43``'s prototype, BENCHMARKS.md session 18), which the moved boxes' unit takes
 # (build_resting 3.2, moved_keys 1.9, the few boxes' test 1.8 at load 7-10, scaled by the same
 # 1/1.6); the wake and at-rest stages 3.3 s there, 2.1 here, out of the step kernel.
-STEP_SECONDS = 16.0
+# The islands falling asleep and the awake contacts' gathering out of the step kernel into the
+# sleepers' unit (session 20, ``cold45``): the step kernel 21.3 -> 16.5 s, the sleepers' unit
+# 3.9 -> 9.7 s (``compile_processes.py`` side by side at load 12), scaled alike.
+STEP_SECONDS = 12.4
 PAIRS_SECONDS = 3.4
 MOVED_PAIRS_SECONDS = 9.8
-SLEEPERS_SECONDS = 2.1
+SLEEPERS_SECONDS = 5.2
 SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
@@ -931,13 +934,18 @@ def _later_ready(unit) -> None:
         _LATER_TABLES[:] = waiting
 
 
-EARLY_SLOTS = (PAIRS, SEARCH_PAIRS)
+EARLY_SLOTS = (PAIRS, COLLIDE)
 """The stages a helper starts on at the process's first compile, usually the first world's build
-(:func:`.._core.parallel.start_early`): the pair search's two that every first step calls. The
-narrowphase is left to the first step's plan, which balances it with the solver and the
-contact passes against this process's step kernel: given early as well, the helper's share was
-fixed at about 22 s (the estimates above) before the plan saw the rest, and the soft step
-(9.8 s) could only go to this process, behind its step kernel and stores (20.6 s)."""
+(:func:`.._core.parallel.start_early`): the pair stage and the narrowphase, which every first
+step calls. The global search is left to the first step's plan, which balances it with the
+solver and the contact passes against this process's step kernel. Measured on a cold
+``pyramid_20`` (BENCHMARKS.md, session 20, ``cold45``): once the step kernel had shrunk to
+16.5 s of CPU (load 12), the early pair search (the pair stage and the global search, 16.9 s)
+left this process the narrowphase (10.0 s) and the helper the soft step and the wide passes
+(14.3 + 5.4 s), the helper last by 3.9 s; with the narrowphase early instead of the global
+search (11.5 s), this process takes the search and the helper the rest, 0.9 s apart by those
+figures. (Session 19's plan, the narrowphase early with the pair search, fixed the helper's
+share at about 22 s before the plan saw the rest, when the step kernel was 21-22 s.)"""
 lazy.FIRST_COMPILE.append(lambda: start_early([STAGE_KERNELS[slot] for slot in EARLY_SLOTS]))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
