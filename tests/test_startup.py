@@ -431,8 +431,8 @@ print(json.dumps({"positions": world.get_positions().tolist(), "stats": stats}))
 @pytest.fixture
 def cache_without_the_stages(tmp_path):
     """A copy of the filled kernel cache without the mass properties (so that building a world
-    compiles), the pair search and the narrowphase, as ``NUMBA_CACHE_DIR``: the pair search is
-    the early helper's (``step.EARLY_SLOTS``), the narrowphase the first step's plan's."""
+    compiles), the pair stage and the narrowphase, as ``NUMBA_CACHE_DIR``: both are the early
+    helper's (``step.EARLY_SLOTS``)."""
     from impulse2d._core import cache
 
     copy = tmp_path / "impulse2d"
@@ -455,12 +455,11 @@ def test_a_helper_starts_at_the_first_compile_and_the_first_step_loads_its_work(
     early = _run(EARLY_RUN, NUMBA_CACHE_DIR=cache_without_the_stages,
                  IMPULSE2D_COMPILE_PROCESSES="2", IMPULSE2D_QUIET=None)
     result = json.loads(early.stdout)
-    # The pair search compiled by the helper started while the world was built, and loaded
-    # here from the files it delivered; the notice names it once, as a second process's. The
-    # narrowphase was the first step's plan's: with nothing else to compile here, this
-    # process compiled it while the helper finished the pair search.
-    assert result["stats"] == {"pairs": [1, 0], "collide": [0, 1]}, early.stderr
-    assert early.stderr.count("the pair search in a second process") == 1
+    # The pair stage and the narrowphase compiled by the helper started while the world was
+    # built, and loaded here from the files it delivered; the notice names them once, as a
+    # second process's.
+    assert result["stats"] == {"pairs": [1, 0], "collide": [1, 0]}, early.stderr
+    assert early.stderr.count("the pair search, the narrowphase in a second process") == 1
     assert result["positions"] == reference["positions"]  # bit for bit
     # the boxes fell and settled on the ground: a real comparison
     assert max(abs(y - y0) for (_, y), y0 in zip(result["positions"][1:], (0.6, 1.7, 2.8))) > 0.05

@@ -215,7 +215,7 @@ def body_rows(world):
 
 
 @borrowing_kernel
-def _contacts_plan(world):
+def contacts_plan(world):
     """:func:`find_contacts`' first part, in a kernel that counts no references: the lists
     refreshed, and -1 when every contact is to be visited (``CONTACT_COUNT`` set to -1), else
     the size the contact edges must be made at (0: valid, or their array has that size)."""
@@ -241,12 +241,12 @@ def find_contacts(world):
     new), else every contact (``CONTACT_COUNT`` -1). Called once the contact store of the step
     is known, and again when islands wake.
 
-    The common case, a world mostly awake, runs in :func:`_contacts_plan` alone: taking the
+    The common case, a world mostly awake, runs in :func:`contacts_plan` alone: taking the
     body, shape and contact stores here, in a kernel that counts references, cost an atomic
     increment and decrement of each of their 70 arrays on every step (Numba's reference counts
     were 15.6 % of the ``perf`` samples of a process stepping 5 balls, 10.9 % without these;
     this stage 2,300 -> 1,060 cycles a step, 2026-11-28 night)."""
-    size = _contacts_plan(world)
+    size = contacts_plan(world)
     if size < 0:
         return
     n_contacts = borrow_column(world, "contacts", "body_a").shape[0]

@@ -206,23 +206,36 @@ def resting_sleepers(bodies, awake, sleeping):
 
 
 @borrowing_kernel
-def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awake, sleeping,
-                 rows, n_rows):
-    """The sleep stage, after the bodies are finalized: advance the awake bodies' sleep timers,
-    label their islands and put to sleep each island whose bodies have all been slow for
-    ``time_to_sleep`` (s). Returns ``(sleeping, fell)``: the bodies asleep after the stage and
-    those that fell asleep in it.
+def may_ripen(bodies, dt, time_to_sleep):
+    """Whether :func:`sleep_timers` may find a ripe timer this step (a step of ``dt``, s): some
+    live awake dynamic body that may sleep has a timer that reaches ``time_to_sleep`` (s) with
+    ``dt`` added, the same sum in the same rounding (the stage only lowers timers otherwise).
+    Read before a step whose islands stage (:func:`fall_asleep`) is not loaded yet
+    (``step._lacks_sleepers_stage``)."""
+    alive = bodies.alive
+    for i in range(alive.shape[0]):
+        if (alive[i] and bodies.type[i] == DYNAMIC and not bodies.asleep[i]
+                and bodies.allow_sleep[i] and bodies.sleep_time[i] + dt >= time_to_sleep):
+            return True
+    return False
 
-    ``awake``: the live bodies neither static nor asleep, ascending, ``sleeping`` the count of
-    the others that are not static (:mod:`.awake`); ``rows[:n_rows]`` the contacts with an
-    awake body, or every contact when ``n_rows`` is -1. The passes visit these only: a
-    contact with no awake body links no awake island and stirs no body.
 
-    With ``enable_sleep`` off it only returns the sleeping count (bodies put to sleep by
-    ``is_awake = False``; they stay asleep until woken).
+@borrowing_kernel
+def sleep_timers(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awake, rows,
+                 n_rows):
+    """The sleep stage's first part, after the bodies are finalized: advance the awake bodies'
+    sleep timers. Returns whether some timer is ripe (has been slow for ``time_to_sleep``, s):
+    only then can an island fall asleep (:func:`fall_asleep`), and never with ``enable_sleep``
+    off (every timer is then held at 0: bodies put to sleep by ``is_awake = False`` stay asleep
+    until woken).
+
+    ``awake``: the live bodies neither static nor asleep, ascending (:mod:`.awake`);
+    ``rows[:n_rows]`` the contacts with an awake body, or every contact when ``n_rows`` is -1.
+    The passes visit these only: a contact with no awake body links no awake island and stirs
+    no body. Each awake dynamic body's island label is reset to itself (:func:`fall_asleep`
+    joins them).
     """
     kind = bodies.type
-    asleep = bodies.asleep
     v = bodies.v
     w = bodies.w
     timer = bodies.sleep_time
@@ -249,7 +262,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awak
             timer[i] += dt
             ripe = ripe or timer[i] >= time_to_sleep
     if not enable_sleep:
-        return sleeping, 0
+        return False
     count = contacts.count
     ca = contacts.body_a
     cb = contacts.body_b
@@ -275,13 +288,33 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awak
         if joints.alive[j] and joints.enable_motor[j] and joints.motor_speed[j] != 0.0:
             timer[joints.body_a[j]] = 0.0
             timer[joints.body_b[j]] = 0.0
-    if not ripe:
-        # An island sleeps when its least timer has reached time_to_sleep, so none can while
-        # no body's has (the resets above only lower timers): the islands are not labelled
-        # (an awake body's label is only read once it sleeps, and it is set the step it falls
-        # asleep). This skips the passes below, over every contact and three over the bodies,
-        # in every step of a world in motion and of one where only a falling body is awake.
-        return sleeping, 0
+    # An island sleeps when its least timer has reached time_to_sleep, so none can while no
+    # body's has (the resets above only lower timers): the islands are not labelled (an awake
+    # body's label is only read once it sleeps, and it is set the step it falls asleep). This
+    # skips fall_asleep's passes, over every contact and three over the bodies, in every step
+    # of a world in motion and of one where only a falling body is awake.
+    return ripe
+
+
+@borrowing_kernel
+def fall_asleep(bodies, contacts, joints, time_to_sleep, awake, rows, n_rows):
+    """The sleep stage's second part, on a step whose timers are ripe (:func:`sleep_timers`,
+    which this follows, with the same ``awake``, ``rows`` and ``n_rows``): label the awake
+    bodies' islands and put to sleep each island whose bodies have all been slow for
+    ``time_to_sleep`` (s). Returns the bodies that fell asleep. Only a world at rest for
+    ``time_to_sleep`` runs it: the step calls it by address (``step.sleepers_stage``), so that
+    a cold start's first step does not compile it."""
+    kind = bodies.type
+    asleep = bodies.asleep
+    v = bodies.v
+    w = bodies.w
+    timer = bodies.sleep_time
+    parent = bodies.island
+    count = contacts.count
+    ca = contacts.body_a
+    cb = contacts.body_b
+    every = n_rows < 0
+    n_contacts = count.shape[0] if every else n_rows
     # Union-find over the awake dynamic bodies (a touching contact between an awake and a
     # sleeping body cannot outlive wake_touched, so both ends of a link are awake).
     for t in range(n_contacts):
@@ -318,7 +351,7 @@ def update_sleep(bodies, contacts, joints, dt, time_to_sleep, enable_sleep, awak
             v[i, 1] = 0.0
             w[i] = 0.0
             fell += 1
-    return sleeping + fell, fell
+    return fell
 
 
 @kernel

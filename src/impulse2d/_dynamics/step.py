@@ -42,7 +42,7 @@ import numpy as np
 from .._collision.broadphase import search_pairs
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
-                         inline_kernel, inner_kernel)
+                         inline_kernel, inner_kernel, stage_kernel)
 from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
@@ -63,8 +63,8 @@ from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import update_chain_manifolds, update_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
-                    body_rows, drop_sleepers, find_contacts, rebuild, refresh)
-from .islands import resting_sleepers, update_sleep, wake_touched
+                    body_rows, contacts_plan, drop_sleepers, find_contacts, rebuild, refresh)
+from .islands import fall_asleep, may_ripen, resting_sleepers, sleep_timers, wake_touched
 from .integrate import finalize_bodies
 from .joints import ROW_LISTS
 from .lengths import MARGIN, SPECULATIVE
@@ -73,17 +73,16 @@ from .proxies import update_aabbs
 from .scratch import (colour_size, colour_views, grow, grow_velocities, move_size, move_view,
                       narrow_views, order_view, short, starts_view, velocities_short,
                       velocity_view)
-from .verbs import (AFTER_SOLVE, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
+from .verbs import (AFTER_SOLVE, AT_REST, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
                     DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    DIRECT_ROWS_SIGNATURE, FINALIZE, JOINT_POSITION_SIGNATURE, JOINT_POSITIONS,
-                    JOINT_SIGNATURE, JOINTS, LANE_PREPARE, LANE_PREPARE_SIGNATURE, LANES,
-                    LANES_SIGNATURE, LAWS, MOVED_PAIRS,
-                    MOVED_PAIRS_SIGNATURE, PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS,
-                    SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE, SERIAL_SOLVER, SLEEPERS_STAGE,
-                    SLEEPERS_STAGE_SIGNATURE, SOLVER, SOLVER_SIGNATURE,
-                    THREAD_BODIES, THREAD_ROWS, THREADS, call_collide, call_continuous,
-                    call_pairs, call_sleepers_stage, call_solver, diagnose)
+                    DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER, JOINTS, JOINT_POSITIONS,
+                    JOINT_POSITION_SIGNATURE, JOINT_SIGNATURE, LANES, LANES_SIGNATURE,
+                    LANE_PREPARE, LANE_PREPARE_SIGNATURE, LAWS, MOVED_PAIRS, MOVED_PAIRS_SIGNATURE,
+                    PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS, SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE,
+                    SERIAL_SOLVER, SLEEPERS_STAGE, SLEEPERS_STAGE_SIGNATURE, SOLVER,
+                    SOLVER_SIGNATURE, THREADS, THREAD_BODIES, THREAD_ROWS, WAKE, call_collide,
+                    call_continuous, call_pairs, call_sleepers_stage, call_solver, diagnose)
 from .. import _threads
 from .world_ref import STORES_SECONDS, borrow, borrow_column, stores_for_step
 
@@ -114,10 +113,13 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # (``cold43``'s prototype, BENCHMARKS.md session 18), which the moved boxes' unit takes
 # (build_resting 3.2, moved_keys 1.9, the few boxes' test 1.8 at load 7-10, scaled by the same
 # 1/1.6); the wake and at-rest stages 3.3 s there, 2.1 here, out of the step kernel.
-STEP_SECONDS = 16.0
+# The islands falling asleep and the awake contacts' gathering out of the step kernel into the
+# sleepers' unit (session 20, ``cold45``): the step kernel 21.3 -> 16.5 s, the sleepers' unit
+# 3.9 -> 9.7 s (``compile_processes.py`` side by side at load 12), scaled alike.
+STEP_SECONDS = 12.4
 PAIRS_SECONDS = 3.4
 MOVED_PAIRS_SECONDS = 9.8
-SLEEPERS_SECONDS = 2.1
+SLEEPERS_SECONDS = 5.2
 SEARCH_PAIRS_SECONDS = 6.3
 COLLIDE_SECONDS = 6.5
 CHAINS_SECONDS = 6.6
@@ -289,18 +291,36 @@ def _wake(world):
 
 @borrowing_kernel
 def _sleep(world, dt, time_to_sleep, enable_sleep):
-    """The sleep stage over the awake sets; the islands that fell asleep leave them."""
+    """The sleep stage over the awake sets: the sleep timers, then, on a step where one is ripe,
+    the islands falling asleep (:func:`_fall_asleep`, called by address: see
+    :func:`sleepers_stage`). Returns the bodies asleep after it and those that fell asleep."""
+    state = borrow(world, "awake_state")
+    sleeping = state[SLEEPING]
+    if not sleep_timers(borrow(world, "bodies"), borrow(world, "contacts"),
+                        borrow(world, "joints"), dt, time_to_sleep, enable_sleep,
+                        borrow(world, "awake_bodies")[: state[BODY_COUNT]],
+                        borrow(world, "awake_contacts"), state[CONTACT_COUNT]):
+        return sleeping, 0
+    fell = call_sleepers_stage(borrow(world, "verbs")[SLEEPERS_STAGE],
+                               (world, FALL_ASLEEP, time_to_sleep))
+    return sleeping + fell, fell
+
+
+@borrowing_kernel
+def _fall_asleep(world, time_to_sleep):
+    """The islands falling asleep, after :func:`_sleep`'s timers found one ripe
+    (:func:`.islands.fall_asleep`); those that fell asleep leave the awake sets. Returns the
+    bodies that fell asleep."""
     bodies = borrow(world, "bodies")
     state = borrow(world, "awake_state")
     awake_bodies = borrow(world, "awake_bodies")
-    sleeping, fell = update_sleep(bodies, borrow(world, "contacts"), borrow(world, "joints"), dt,
-                                  time_to_sleep, enable_sleep,
-                                  awake_bodies[: state[BODY_COUNT]], state[SLEEPING],
-                                  borrow(world, "awake_contacts"), state[CONTACT_COUNT])
+    fell = fall_asleep(bodies, borrow(world, "contacts"), borrow(world, "joints"), time_to_sleep,
+                       awake_bodies[: state[BODY_COUNT]], borrow(world, "awake_contacts"),
+                       state[CONTACT_COUNT])
     if fell > 0:
         drop_sleepers(bodies, borrow(world, "shapes"), state, awake_bodies,
                       borrow(world, "awake_shapes"), fell)
-    return sleeping, fell
+    return fell
 
 
 @borrowing_kernel
@@ -331,18 +351,47 @@ def _at_rest(world):
     return sleeping
 
 
-@entry_kernel
-def sleepers_stage(world, wake):
-    """The stages only a world with sleepers runs: the wake stage (``wake``: :func:`_wake`, the
-    bodies woken) or the at-rest test (:func:`_at_rest`). A unit of its own, called by address
-    (slot :data:`.verbs.SLEEPERS_STAGE`), so that a cold start's first step, which has no
-    sleeper, does not compile it (3.3 s of CPU inside the step kernel at load 7-10, with their
-    callees the islands' wake and the awake sets' rebuild: BENCHMARKS.md, session 18,
-    ``cold43``): a helper compiles it after the first step's units (:data:`LATER_SLOTS`), and
-    a step that needs it before it comes waits for it (:func:`step_kernel`, :func:`fill_later`)."""
-    if wake:
+@stage_kernel
+def sleepers_stage(world, which, time_to_sleep):
+    """The stages only a world with sleepers, with a body at rest for ``time_to_sleep`` (s) or
+    with few awake bodies runs (``which``): the wake stage (:data:`.verbs.WAKE`: :func:`_wake`,
+    the bodies woken), the at-rest test (:data:`.verbs.AT_REST`: :func:`_at_rest`), the islands
+    falling asleep (:data:`.verbs.FALL_ASLEEP`: :func:`_fall_asleep`, the bodies that fell
+    asleep) and the awake contacts gathered (:data:`.verbs.GATHER`:
+    :func:`.awake.find_contacts`, which makes the contact edges: a kernel that may allocate).
+    A unit of its own, called by address (slot :data:`.verbs.SLEEPERS_STAGE`), so that a cold
+    start's first step, which has no sleeper and no ripe timer, does not compile it (the wake
+    and at-rest stages 3.3 s of CPU inside the step kernel at load 7-10, with their callees the
+    islands' wake and the awake sets' rebuild: BENCHMARKS.md, session 18, ``cold43``; the
+    islands' union-find, the awake sets' drop and the contacts' gathering, session 20,
+    ``cold45``): a helper compiles it after the first step's units (:data:`LATER_SLOTS`), and a
+    step that needs it before it comes waits for it (:func:`step_kernel`, :func:`fill_later`),
+    or gathers no contacts (:func:`_find_contacts`)."""
+    if which == WAKE:
         return _wake(world)
+    if which == FALL_ASLEEP:
+        return _fall_asleep(world, time_to_sleep)
+    if which == GATHER:
+        find_contacts(world)
+        return 0
     return _at_rest(world)
+
+
+@borrowing_kernel
+def _find_contacts(world):
+    """The contact rows of this step's contact stages (:mod:`.awake`): every contact while the
+    awake bodies are not few (:func:`.awake.contacts_plan`); else those gathered from the awake
+    bodies' edges, in the sleepers' unit (:func:`sleepers_stage`, by address), or, while it is
+    not loaded (a cold start's first steps), every contact: the same rows in the same order
+    (:data:`.awake.SPARSE_FRACTION`), the contact stages slower. Called once the contact store
+    of the step is known, and again when islands wake."""
+    if contacts_plan(world) < 0:
+        return
+    stage = borrow(world, "verbs")[SLEEPERS_STAGE]
+    if stage == 0:
+        borrow(world, "awake_state")[CONTACT_COUNT] = -1
+        return
+    call_sleepers_stage(stage, (world, GATHER, 0.0))
 
 
 @borrowing_kernel
@@ -480,8 +529,9 @@ FELL = 8
 WOKE = 16
 """The step stopped after its wake stage: a sleeping island woke whose joints the rows leave
 out (Python rebuilds the rows and steps again); nothing after the wake stage ran. Also returned
-before anything is done by a step of a world with sleepers whose wake stage is not loaded yet
-(:func:`sleepers_stage`): Python, which steps again, fills it first (:func:`fill_later`)."""
+before anything is done by a step of a world with sleepers, or whose sleep timers may ripen,
+whose sleepers' stages are not loaded yet (:func:`sleepers_stage`): Python, which steps again,
+fills them first (:func:`fill_later`)."""
 PAUSED = 32
 """The step stopped after the narrowphase (phase :data:`TO_MANIFOLDS`)."""
 REFUSED = 64
@@ -569,12 +619,16 @@ def _velocities_rows(world, velocity_tolerance):
 
 
 @borrowing_kernel
-def _lacks_sleepers_stage(world):
-    """Whether some body may be asleep (the step row's count of sleepers) while the world's
-    wake and at-rest stages are not loaded (:func:`sleepers_stage`, slot 0 until a cold start's
-    helper delivers it: :data:`LATER_SLOTS`)."""
-    return (borrow(world, "settings")[SLEEPERS] != 0.0
-            and borrow(world, "verbs")[SLEEPERS_STAGE] == 0)
+def _lacks_sleepers_stage(world, dt, time_to_sleep, enable_sleep):
+    """Whether this step of ``dt`` may need the world's sleepers' stages while they are not
+    loaded (:func:`sleepers_stage`, slot 0 until a cold start's helper delivers it:
+    :data:`LATER_SLOTS`): some body may be asleep (the step row's count of sleepers), or some
+    sleep timer may ripen in it (:func:`.islands.may_ripen`: a pass over the bodies, made only
+    while the slot is 0)."""
+    if borrow(world, "verbs")[SLEEPERS_STAGE] != 0:
+        return False
+    return borrow(world, "settings")[SLEEPERS] != 0.0 or (
+        enable_sleep and may_ripen(borrow(world, "bodies"), dt, time_to_sleep))
 
 
 @gil_free_kernel
@@ -627,12 +681,12 @@ def step_kernel(world, dt, phase):
     also made every step count references of its 16 arrays (a null check each: 51 calls a
     step, and the whole store's return slot written; gdb, 2026-11-29).
     """
-    if phase != TO_MANIFOLDS and _lacks_sleepers_stage(world):
-        return WOKE  # nothing done: Python fills the slot (fill_later) and steps again
     (substeps, iterations, position_iterations, warm_starting, contact_hertz,
      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
      restitution_threshold, max_linear_speed, baumgarte, friction_mixing, restitution_mixing,
      enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
+    if phase != TO_MANIFOLDS and _lacks_sleepers_stage(world, dt, time_to_sleep, enable_sleep):
+        return WOKE  # nothing done: Python fills the slot (fill_later) and steps again
     gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
     # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
     # atomic increment and decrement of a reference count per kernel it passed through, 87 a
@@ -650,7 +704,7 @@ def step_kernel(world, dt, phase):
             status = NEW_CONTACTS
         _tick(world, 1)
         if phase == WHOLE and has_sleepers and n_moved == 0 and not pairs_dirty:
-            sleeping = call_sleepers_stage(_verb(world, SLEEPERS_STAGE), (world, False))
+            sleeping = call_sleepers_stage(_verb(world, SLEEPERS_STAGE), (world, AT_REST, 0.0))
             if sleeping >= 0:  # nothing awake, nothing can wake: the rest would change nothing
                 _ticks_after(world, 1)
                 _step_outputs(world, sleeping, 0, 0.0)
@@ -663,7 +717,7 @@ def step_kernel(world, dt, phase):
             # no contact to gather.
             _no_contacts(world)
         else:
-            find_contacts(world)  # the contacts the contact stages visit (.awake)
+            _find_contacts(world)  # the contacts the contact stages visit (.awake)
             paired = call_collide(_collide_entry(world),
                                   (world, friction_mixing, restitution_mixing))
             chains = _verb(world, CHAINS)
@@ -673,11 +727,12 @@ def step_kernel(world, dt, phase):
             return status | PAUSED
     else:
         paired = _contact_rows(world) > 0
-        find_contacts(world)  # (the callbacks may have woken bodies)
-    if has_sleepers and call_sleepers_stage(_verb(world, SLEEPERS_STAGE), (world, True)) > 0:
+        _find_contacts(world)  # (the callbacks may have woken bodies)
+    if has_sleepers and call_sleepers_stage(_verb(world, SLEEPERS_STAGE),
+                                           (world, WAKE, 0.0)) > 0:
         if joints_filtered:
             return status | WOKE
-        find_contacts(world)  # the woken islands' contacts join this step's
+        _find_contacts(world)  # the woken islands' contacts join this step's
     _tick(world, 2)
 
     n, at = 0, 0  # the solve order: n rows at `at` of the scratch
@@ -828,17 +883,21 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                                             "the wake stage", SLEEPERS_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
 
-LATER_SLOTS = (MOVED_PAIRS, SLEEPERS_STAGE)
+LATER_SLOTS = (SLEEPERS_STAGE, MOVED_PAIRS)
 """Slots of the table of verbs that a world's first step never calls (its pairs are dirty, so
-it takes the global search; it has no sleeper), so that when they must be compiled, a helper
-process compiles them after the first step's units and this process loads them while the
-world steps (:func:`.._core.parallel.compile_units`' ``later``; in a warm process they load
-before the first step, as every unit does). Until then a slot holds 0, and a step takes
-another way to the same bits: the pair stage the global search instead of the incremental
-path (the same pairs, :mod:`.pair_update`); a step of a world with sleepers stops before it
-does anything and Python waits for the wake stage (:func:`fill_later`), which a cold run meets
-only if a body falls asleep (or is put to sleep) before the helper is done. 18.7 s of a cold
-``pyramid_20``'s 103 s of compile CPU at load 7-10 (BENCHMARKS.md, session 18, ``cold43``)."""
+it takes the global search; it has no sleeper and no ripe sleep timer), so that when they must
+be compiled, a helper process compiles them after the first step's units, in this order, and
+this process loads them while the world steps (:func:`.._core.parallel.compile_units`'
+``later``; in a warm process they load before the first step, as every unit does). Until then
+a slot holds 0, and a step takes another way to the same bits: the pair stage the global
+search instead of the incremental path (the same pairs, :mod:`.pair_update`); a step of a
+world with sleepers, or whose sleep timers may ripen (:func:`_lacks_sleepers_stage`), stops
+before it does anything and Python waits for the sleepers' stages (:func:`fill_later`), which
+a cold run meets only if a body comes to rest for ``time_to_sleep`` (0.5 s of simulated time,
+30 steps of 1/60 s) or is put to sleep before the helper is done: that unit comes first, so
+that such a step waits for it alone. 18.7 s of a cold ``pyramid_20``'s 103 s of compile CPU
+at load 7-10 (BENCHMARKS.md, session 18, ``cold43``), and the islands falling asleep (session
+20, ``cold45``)."""
 _LATER_TABLES: list = []
 """(weak reference to a table of verbs, slot) filled with 0 for a later unit not delivered
 yet; :func:`_later_ready` writes its address there."""
@@ -848,8 +907,8 @@ unit is delivered by another thread (:func:`.._core.parallel.compile_units`)."""
 
 
 def fill_later(world) -> None:
-    """Fill ``world``'s later slots that a step needs now (a world with sleepers: the wake
-    stage), waiting for the helper compiling it (:func:`.._core.parallel.wait_later`), or
+    """Fill ``world``'s later slots that a step needs now (a world with sleepers, or whose sleep
+    timers may ripen: the sleepers' stages), waiting for the helper compiling it (:func:`.._core.parallel.wait_later`), or
     compiling it here where none is (another process's helper has it). For a step that
     returned :data:`WOKE` (:mod:`.._stepping`); a table read when it is filled."""
     table = world._verbs
@@ -875,13 +934,18 @@ def _later_ready(unit) -> None:
         _LATER_TABLES[:] = waiting
 
 
-EARLY_SLOTS = (PAIRS, SEARCH_PAIRS)
+EARLY_SLOTS = (PAIRS, COLLIDE)
 """The stages a helper starts on at the process's first compile, usually the first world's build
-(:func:`.._core.parallel.start_early`): the pair search's two that every first step calls. The
-narrowphase is left to the first step's plan, which balances it with the solver and the
-contact passes against this process's step kernel: given early as well, the helper's share was
-fixed at about 22 s (the estimates above) before the plan saw the rest, and the soft step
-(9.8 s) could only go to this process, behind its step kernel and stores (20.6 s)."""
+(:func:`.._core.parallel.start_early`): the pair stage and the narrowphase, which every first
+step calls. The global search is left to the first step's plan, which balances it with the
+solver and the contact passes against this process's step kernel. Measured on a cold
+``pyramid_20`` (BENCHMARKS.md, session 20, ``cold45``): once the step kernel had shrunk to
+16.5 s of CPU (load 12), the early pair search (the pair stage and the global search, 16.9 s)
+left this process the narrowphase (10.0 s) and the helper the soft step and the wide passes
+(14.3 + 5.4 s), the helper last by 3.9 s; with the narrowphase early instead of the global
+search (11.5 s), this process takes the search and the helper the rest, 0.9 s apart by those
+figures. (Session 19's plan, the narrowphase early with the pair search, fixed the helper's
+share at about 22 s before the plan saw the rest, when the step kernel was 21-22 s.)"""
 lazy.FIRST_COMPILE.append(lambda: start_early([STAGE_KERNELS[slot] for slot in EARLY_SLOTS]))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)

@@ -59,10 +59,12 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   address so that their code is optimised in their own modules, not again in the stage's; the
   pair stage takes the global search, the same pairs, while :data:`MOVED_PAIRS` holds 0 (a
   cold start's first steps: :data:`.step.LATER_SLOTS`);
-* slot :data:`SLEEPERS_STAGE`: the step's wake and at-rest stages
-  (:func:`.step.sleepers_stage`), which only a world with sleepers runs; a step of such a world
-  while the slot holds 0 returns at once, nothing done (:func:`.step.step_kernel`), and Python
-  fills the slot and steps again;
+* slot :data:`SLEEPERS_STAGE`: the step's wake and at-rest stages, its islands falling
+  asleep and the gathering of the awake contacts (:func:`.step.sleepers_stage`), which only a
+  world with sleepers, with a body at rest for ``time_to_sleep`` or with few awake bodies
+  runs; a step of a world of the first two kinds while the slot holds 0 returns at once,
+  nothing done (:func:`.step.step_kernel`), and Python fills the slot and steps again; the
+  third visits every contact instead (the same rows in the same order);
 * slot :data:`LANE_PREPARE`: the prepare of the contact rows into float32 lanes
   (:func:`.contact_lanes_f32.prepare_f32_entry`), filled only for a world whose slot
   :data:`LANES` holds the float32 passes (0 otherwise: the solver prepares the rows itself, in
@@ -212,10 +214,13 @@ COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
 CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 """``stage(world) -> bodies moved back``"""
 
-SLEEPERS_STAGE_SIGNATURE = _i8(WORLD_STORES, _b1)
-"""``stage(world, wake) -> count``: the wake stage (``wake``: the bodies woken) or the at-rest
-test (the sleeping bodies if the step would change nothing, else -1):
-:func:`.step.sleepers_stage`."""
+SLEEPERS_STAGE_SIGNATURE = _i8(WORLD_STORES, _i8, _f8)
+"""``stage(world, which, time_to_sleep) -> count``, ``which`` one of :data:`AT_REST` (the
+sleeping bodies if the step would change nothing, else -1), :data:`WAKE` (the bodies woken),
+:data:`FALL_ASLEEP` (the bodies that fell asleep; ``time_to_sleep``, s, is read by it only)
+and :data:`GATHER` (the awake contacts gathered; 0): :func:`.step.sleepers_stage`."""
+AT_REST, WAKE, FALL_ASLEEP, GATHER = 0, 1, 2, 3
+"""The stages of :data:`SLEEPERS_STAGE`."""
 
 LAW_SIGNATURE = _f8(types.Array(_f8, 1, "C"), types.Array(_f8, 1, "C"),
                     types.Array(_f8, 2, "C"), _i8)
@@ -274,7 +279,8 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
            "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "LANE_PREPARE_SIGNATURE",
-           "SLEEPERS_STAGE_SIGNATURE", "call_sleepers_stage",
+           "SLEEPERS_STAGE_SIGNATURE", "AT_REST", "WAKE", "FALL_ASLEEP", "GATHER",
+           "call_sleepers_stage",
            "call_pairs", "call_moved_pairs",
            "call_search_pairs", "call_collide",
            "call_joint",
