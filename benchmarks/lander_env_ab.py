@@ -3,6 +3,7 @@ process, on the same engine: paired CPU per environment step and the bits of eve
 
     PYTHONPATH=src python benchmarks/lander_env_ab.py --a-envs /path/to/main/src/impulse2d/envs \
         [--num-envs 1024] [--steps 200] [--threads 1] [--json FILE]
+    PYTHONPATH=src python benchmarks/lander_env_ab.py --a-entries [...]
 
 Fresh processes alternating between two checkouts do not resolve a few per cent of the lander's
 step on a loaded machine (their rounds spread by 10 % and more). Here ``--a-envs``' (the other
@@ -17,6 +18,11 @@ the kernel, the restarts beside the other thread's share). Printed: each side's 
 environment step (the mean over the steps and the median of the steps), the median of the
 per-step ratios a / b, and whether every observation, reward and flag of the two was equal
 bit for bit.
+
+``--a-entries`` instead: both sides are this checkout's environment, and side a's worlds
+solve on the soft step through the joint types' entries (their table of verbs filled as for
+a world with a joint of another type), side b's on the soft step with the revolute joints
+compiled in (``soft_step_revolute``, session 20): the engine's two paths paired in one process.
 """
 
 from __future__ import annotations
@@ -49,9 +55,42 @@ def load_other(envs_dir: str):
     return modules["lunar_lander"]
 
 
+def entries_for(worlds: set):
+    """Make the worlds whose ids are in ``worlds`` (filled in by the caller; every world while
+    it holds ``None``) take the soft step through the joint entries: ``step.needed_units``
+    wrapped in this process. Returns a check: whether every world's table holds the solver
+    its side should."""
+    from impulse2d._dynamics import step
+    from impulse2d._dynamics.joints import ROW_LISTS
+    from impulse2d._dynamics.verbs import JOINTS, SOLVER
+    chosen = step.needed_units
+
+    def needed_units(world, by_type):
+        needed = chosen(world, by_type)
+        if None in worlds or id(world) in worlds:
+            needed[SOLVER] = step.SOLVER_KERNELS["soft_step"]
+            for k, rows in enumerate(by_type):
+                if rows.shape[0] > 0:
+                    needed[JOINTS + k] = step.JOINT_KERNELS[
+                        "revolute" if k == 0 else ROW_LISTS[k]]
+        return needed
+
+    step.needed_units = needed_units
+
+    def check(sides) -> bool:
+        entries = step.SOLVER_KERNELS["soft_step"].compiled_address()
+        revolute = step.SOFT_STEP_REVOLUTE_KERNEL.compiled_address()
+        return all(int(w._verbs[SOLVER]) == (entries if name == "a" else revolute)
+                   for name, env in sides.items() for w in env.batch.worlds)
+    return check
+
+
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a-envs", required=True, help="the other checkout's envs folder")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--a-envs", help="the other checkout's envs folder")
+    which.add_argument("--a-entries", action="store_true",
+                       help="a: this checkout's environment on the joint entries' soft step")
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--warm", type=int, default=20)
@@ -59,11 +98,16 @@ def main() -> dict:
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     from impulse2d.envs import lunar_lander as b_module
-    a_module = load_other(args.a_envs)
+    a_module = b_module if args.a_entries else load_other(args.a_envs)
+    a_worlds = {None}
+    check = entries_for(a_worlds) if args.a_entries else None
     sides = {}
     for name, module in (("a", a_module), ("b", b_module)):
         env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
                                            threads=args.threads)
+        if name == "a":
+            a_worlds.clear()
+            a_worlds.update(id(w) for w in env.batch.worlds)
         env.reset(seed=0)
         sides[name] = env
     space = sides["b"].action_space
@@ -89,7 +133,10 @@ def main() -> dict:
     n = args.num_envs
     result = {"num_envs": n, "steps": args.steps, "threads": args.threads,
               "episodes_ended": ended, "bits_equal": bool(equal),
-              "load": round(os.getloadavg()[0], 1), "a_envs": args.a_envs}
+              "load": round(os.getloadavg()[0], 1),
+              "a": "joint entries" if args.a_entries else args.a_envs}
+    if check is not None:
+        result["solvers_as_meant"] = check(sides)
     for clock, times in (("cpu", cpu), ("wall", wall)):
         a, b = np.array(times["a"]) / n, np.array(times["b"]) / n
         result[clock] = {"a_ns_mean": round(float(a.mean()), 1),

@@ -11,7 +11,10 @@ passes per substep).
 One exception: the rigid sweeps of ``pgs_ngs`` and ``pgs_block`` (180 a step in Gymnasium's
 Box2D games) take a world whose joints are all revolute through :func:`revolute_rigid_pass`,
 the revolute kernels compiled into the solver, in the same order and to the same bits:
-for a small world the call by address and the entry's set-up were a sixth of a sweep.
+for a small world the call by address and the entry's set-up were a sixth of a sweep. Likewise
+the soft step's passes (:func:`revolute_prepare`, :func:`revolute_warm_start`,
+:func:`revolute_solve`) in :func:`.solvers.soft_step_revolute`, the solver unit such a world
+gets (:func:`.step.needed_units`): 25 calls by address a step of LunarLander's 8 substeps.
 
 The position corrections of the solvers that make them (``pgs_ngs``, ``pgs_block``) have
 entries of their own, :data:`POSITION_ENTRIES`, in slots of their own, so that a world of
@@ -91,6 +94,40 @@ def revolute_rigid_pass(world, h, speed_cap, spin_cap):
     if ids[REVOLUTE_ROWS].shape[0] > 0:
         # revolute.solve's rows, an unchanged angle row's push left out (.rigid_revolute)
         rigid_sweep(joints, ids[REVOLUTE_ROWS], bodies, h, speed_cap, spin_cap)
+
+
+@inline_kernel
+def revolute_prepare(joints, ids, bodies, h, warm_starting):
+    """``joint_pass(world, PREPARE, h, warm_starting, ...)`` for a world whose joints are all
+    revolute (:func:`all_revolute`), the stores already borrowed (``ids``: the joint rows per
+    list): the revolute entry's prepare of the pins, then of the other revolute joints."""
+    for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
+        if ids[k].shape[0] > 0:
+            revolute.prepare(joints, ids[k], bodies, h, warm_starting)
+
+
+@inline_kernel
+def revolute_warm_start(joints, ids, bodies):
+    """``joint_pass(world, WARM_START, ...)`` for such a world, as :func:`revolute_prepare`."""
+    for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
+        if ids[k].shape[0] > 0:
+            revolute.warm_start(joints, ids[k], bodies)
+
+
+@inline_kernel
+def revolute_solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale,
+                   impulse_scale, baumgarte, speed_cap, spin_cap):
+    """``joint_pass(world, SOLVE, h, use_bias, soft, ...)`` for such a world, as
+    :func:`revolute_prepare`: the soft step's biased and relax passes with the revolute kernels
+    compiled into the solver (:func:`.solvers.soft_step_revolute`). The same rows in the same
+    order with the same arguments as the entry's, so the same bits. ``use_bias`` and ``soft``
+    must be ``np.bool_`` values, not literals (see :func:`revolute_rigid_pass`)."""
+    if ids[PIN_ROWS].shape[0] > 0:
+        revolute.solve_pins(joints, ids[PIN_ROWS], bodies, h, use_bias, soft, bias_rate,
+                            mass_scale, impulse_scale, baumgarte, speed_cap, spin_cap)
+    if ids[REVOLUTE_ROWS].shape[0] > 0:
+        revolute.solve(joints, ids[REVOLUTE_ROWS], bodies, h, use_bias, soft, bias_rate,
+                       mass_scale, impulse_scale, baumgarte, speed_cap, spin_cap)
 
 
 @inline_kernel

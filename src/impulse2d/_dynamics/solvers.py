@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
@@ -22,7 +24,7 @@ from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish
                             rows_for_diagnostics)
 from .contact_solver import prepare_contacts
 from .integrate import integrate_clamp_velocities, integrate_positions, integrate_velocities
-from .joint_solver import joint_pass
+from .joint_solver import joint_pass, revolute_prepare, revolute_solve, revolute_warm_start
 from .lengths import SLOP
 from .softness import soft_coefficients
 from .verbs import EXACT_SOLVE, ITERATION, OPENING, PREPARE, SOLVE, WARM_START, diagnose
@@ -66,12 +68,22 @@ AFTER_CLAMP = 2.0
 @inline_kernel
 def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-               restitution_threshold, max_linear_speed, after_clamp):
+               restitution_threshold, max_linear_speed, after_clamp, revolute):
     """The step of both soft solvers. Speeds are clamped to the limits after gravity, before
     the constraints of each substep (Box2D v3.0/v3.1), and again, to ``after_clamp`` times the
-    limits, as positions are integrated (``inf``: not at all, as v3.1)."""
+    limits, as positions are integrated (``inf``: not at all, as v3.1). ``revolute`` (a
+    constant at each call): the joints are all revolute, their passes compiled in here
+    (:func:`soft_step_revolute`) rather than called by address (:func:`joint_pass`); the
+    branch a call does not take is pruned before typing, so a solver without it compiles no
+    revolute code."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
+    # the revolute passes' stores, borrowed once a step (the entry loads them every call)
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")
+    # np.bool_, not literals: see joint_solver.revolute_rigid_pass
+    on = np.bool_(True)
+    off = np.bool_(False)
     n = order.shape[0]
     touching = n > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
@@ -94,8 +106,11 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
     if jointed:
-        joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                   spin_cap)
+        if revolute:
+            revolute_prepare(joints, ids, bodies, h, warm_starting)
+        else:
+            joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                       spin_cap)
     borrow(world, "clock")[3] = cycles()
 
     max_angular_speed = MAX_ROTATION / dt
@@ -107,20 +122,32 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         integrate_clamp_velocities(bodies, rows, gx, gy, h, max_linear_speed, max_angular_speed)
         if warm_starting:
             if jointed:
-                joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                           spin_cap)
+                if revolute:
+                    revolute_warm_start(joints, ids, bodies)
+                else:
+                    joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
+                               speed_cap, spin_cap)
             if touching:
                 lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, True, 0.0, 0.0,
                            contact_speed, False, speed_cap)
         if jointed:
-            joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale, 0.0,
-                       speed_cap, spin_cap)
+            if revolute:
+                revolute_solve(joints, ids, bodies, h, on, on, j_rate, j_mass_scale,
+                               j_impulse_scale, 0.0, speed_cap, spin_cap)
+            else:
+                joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
+                           0.0, speed_cap, spin_cap)
         if touching:
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
                        False, speed_cap)
         integrate_positions(bodies, rows, h, position_speed, position_spin)
         if jointed:
-            joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
+            if revolute:
+                revolute_solve(joints, ids, bodies, h, off, on, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                               spin_cap)
+            else:
+                joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
+                           spin_cap)
         if touching:
             # the relax pass's rows: rigid, no bias but the speculative one
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
@@ -161,7 +188,25 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
     """
     return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, AFTER_CLAMP)
+                      restitution_threshold, max_linear_speed, AFTER_CLAMP, False)
+
+
+@entry_kernel
+def soft_step_revolute(world, order, dt, gx, gy, substeps, iterations, position_iterations,
+                       warm_starting, contact_hertz, contact_damping_ratio, joint_hertz,
+                       joint_damping_ratio, contact_speed, restitution_threshold,
+                       max_linear_speed, baumgarte, velocity_tolerance, velocities):
+    """:func:`soft_step` for a world whose joints are all revolute (LunarLander's legs, a
+    chain of pins), chosen for it by :func:`.step.needed_units`: the joints' prepare, warm
+    start, biased and relax passes are the revolute kernels compiled into this solver
+    (:func:`.joint_solver.revolute_solve`), the same rows in the same order with the same
+    arguments as through the revolute entry, so the same bits. What it saves is the call by
+    address and the entry's set-up (the stores' array pointers loaded, every call), 25 times a
+    step of 8 substeps. A unit of its own, so that a world of contacts or of other joints does
+    not compile the revolute code into its solver (BENCHMARKS.md, session 20, ``lander45``)."""
+    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                      restitution_threshold, max_linear_speed, AFTER_CLAMP, True)
 
 
 @entry_kernel
@@ -180,7 +225,7 @@ def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_itera
     """
     return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, math.inf)
+                      restitution_threshold, max_linear_speed, math.inf, False)
 
 
 @inline_kernel

@@ -47,7 +47,7 @@ from .._core import lazy
 from .._core.lazy import LazyKernel
 from .._core.cache import cached_signatures
 from .._core.parallel import compile_units, start_early, wait_later
-from .._core.state import DYNAMIC
+from .._core.state import DYNAMIC, REVOLUTE
 from ..constants import MAX_ROTATION
 from ..settings import MIXING_CODES
 from . import (diagnostics, direct, direct_accel, direct_dense, joint_solver, solvers,
@@ -1093,13 +1093,38 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
         DENSE_KERNEL.cached_address()  # loaded now for the first dense block (slot unchanged)
 
 
+SOFT_STEP_REVOLUTE_KERNEL = LazyKernel(solvers.soft_step_revolute, SOLVER_SIGNATURE,
+                                       "the soft_step solver with revolute joints", 20.0)
+"""The soft step of a world whose joints are all revolute, their passes compiled in
+(:func:`.solvers.soft_step_revolute`), chosen by :func:`needed_units`. Its estimate is what a
+lander's first run pays, the unit alone: 30.6 s of CPU in one process at load 10-11, where
+``soft_step`` took 15.0 (9.8 above) and ``revolute_entry`` after it 12.6; after those two it
+adds 10.0 s (about 6.5 in these units: ``warmup --all``). BENCHMARKS.md, session 20,
+``lander45``."""
+
+
+def _all_revolute(joints) -> bool:
+    """Whether the joint store ``joints`` has live joints and every one is revolute (asleep
+    too: a lander whose joints fall asleep keeps its solver rather than loading another)."""
+    types = joints.type[joints.alive]
+    return types.shape[0] > 0 and bool(np.all(types == REVOLUTE))
+
+
 def needed_units(world, by_type) -> dict:
     """The :class:`.._core.lazy.LazyKernel` of each slot of ``world``'s table of verbs that its
     next step needs (by the slot), for its settings and the joint types it has (``by_type``:
-    each type's rows, :func:`.joint_solver` order)."""
+    each type's rows, :func:`.joint_solver` order).
+
+    A soft-step world whose joints are all revolute gets :data:`SOFT_STEP_REVOLUTE_KERNEL`, its
+    joints' passes compiled in, and no joint entries unless its threaded solver calls them; a
+    world of contacts, or with a joint of another type, the soft step that calls the joint
+    types' entries by address (:mod:`.joint_solver`)."""
     settings = world.settings
     needed = dict(STAGE_KERNELS)
     needed[SOLVER] = SOLVER_KERNELS[settings.solver]
+    revolute_solver = settings.solver == "soft_step" and _all_revolute(world._joints)
+    if revolute_solver:
+        needed[SOLVER] = SOFT_STEP_REVOLUTE_KERNEL
     # a world of WorldSettings.threads > 1 gets the threaded narrowphase and its solver's
     # threaded entry, if it has one, with the serial ones for its steps too small for threads
     for slot, serial_slot, unit in ((COLLIDE, SERIAL_COLLIDE, _threads.collide_unit(settings)),
@@ -1128,10 +1153,13 @@ def needed_units(world, by_type) -> dict:
             needed[LANES] = LANES_KERNEL
     corrects_positions = (settings.solver in solvers_ngs.ENTRIES
                           or fallback in solvers_ngs.ENTRIES)
+    # the joint entries, unless every solver the world may call has the joints compiled in
+    entries = not revolute_solver or SERIAL_SOLVER in needed
     for k, rows in enumerate(by_type):
         if rows.shape[0] > 0:
             name = "revolute" if k == joint_solver.PIN_ROWS else ROW_LISTS[k]
-            needed[JOINTS + k] = JOINT_KERNELS[name]
+            if entries:
+                needed[JOINTS + k] = JOINT_KERNELS[name]
             if corrects_positions and name in JOINT_POSITION_KERNELS:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
             if exact or measured:
