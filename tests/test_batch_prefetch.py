@@ -22,12 +22,14 @@ pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT,
 
 @numba.njit
 def _spans(refs):
-    """Each reference's header address and payload end, as the batch kernel finds them."""
-    out = np.empty((len(refs), 2), dtype=np.int64)
+    """Each reference's header address, payload end and the span of its joint store's
+    descriptors in the payload, as the batch kernel finds them."""
+    out = np.empty((len(refs), 4), dtype=np.int64)
     for k in range(len(refs)):
         head = batch_step._reference_head(refs, k)
         out[k, 0] = head
         out[k, 1] = batch_step._reference_end(head)
+        out[k, 2], out[k, 3] = batch_step._descriptors_span(head, "joints")
     return out
 
 
@@ -48,25 +50,11 @@ def test_the_references_ahead_are_the_worlds_own_and_no_reference_is_taken():
     assert [p._meminfo.refcount for p in proxies] == counts
 
 
-@numba.njit
-def _joint_descriptors(refs):
-    """Each reference's payload start and the span of its joint store's descriptors, as the
-    batch kernel's prefetch finds them."""
-    out = np.empty((len(refs), 3), dtype=np.int64)
-    for k in range(len(refs)):
-        head = batch_step._reference_head(refs, k)
-        first, end = batch_step._descriptors_span(head, "joints")
-        out[k, 0] = first
-        out[k, 1] = end
-        out[k, 2] = batch_step._reference_end(head)
-    return out
-
-
 def test_the_reference_prefetch_leaves_out_exactly_the_joint_stores_descriptors():
     from impulse2d._core.state import Joints
     batch = i2d.WorldBatch.replicate(batch_world(0), 3, threads=1)
     batch.step(1.0 / 60.0)
-    spans = _joint_descriptors(batch._state.current_refs())
+    spans = _spans(batch._state.current_refs())[:, [2, 3, 1]]  # joints' first, end; payload end
     data = np.array([w._stores._meminfo.data for w in batch.worlds], dtype=np.int64)
     joints = batch.worlds[0]._joints
     # a Numba array's descriptor: meminfo, parent, nitems, itemsize, data, then its shape and
