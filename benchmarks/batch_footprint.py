@@ -112,7 +112,8 @@ def prefetched(refs, k: int, spans, head: int, end: int, world) -> tuple:
     now = ref - (set() if has_joints else joints)
     old = set(ref)
     stores = (world._bodies, world._shapes)
-    rows = [batch_step.rows_in_use(store.alive) for store in stores]
+    rows = [int(np.flatnonzero(store.alive)[-1]) + 1 if store.alive.any() else 0
+            for store in stores]  # (batch_step.rows_in_use, which Python cannot call)
     unread = [{type(store)._fields.index(c) for c in batch_step.UNREAD[type(store)]}
               for store in stores]
     first_of = (0, len(stores[0]))  # each store's first entry in spans
