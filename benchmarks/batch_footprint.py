@@ -14,6 +14,12 @@ worlds): arrays, bytes, the 64-byte lines of their data (each array whole), of t
 of the reference; the 4 KiB pages of all of them (what the TLB holds); the lines by store. And
 the batch's spread: the address range of all worlds' data, and the median distance between
 one world's data and the next one's.
+
+``prefetched_lines``: the lines the batch kernel asks for before a world's step (its
+reference less the joint store's descriptors for a world without joints, the body and shape
+columns but ``batch_step.UNREAD``'s over the rows in use, the other stores and arrays whole:
+:func:`impulse2d._dynamics.batch_step.prefetch_world`), and ``prefetched_lines_s19``, those
+session 19's kernel asked for (the whole reference, every column of the four stores whole).
 """
 
 from __future__ import annotations
@@ -33,9 +39,11 @@ sys.path.insert(0, HERE)
 from batch_bench import ten_bodies  # noqa: E402
 from batch_prefetch_ab import _data_of, _head_at, _meminfo_of, _payload_end  # noqa: E402
 
+from impulse2d._core.state import Bodies, Shapes  # noqa: E402
+from impulse2d._dynamics import batch_step  # noqa: E402
 from impulse2d._dynamics.world_ref import borrow  # noqa: E402
 
-GROUPS = ("bodies", "shapes", "joints", "contacts", "constraints", "others")
+GROUPS = ("bodies", "shapes", "joints", "contacts", "constraints", "others", "scratch")
 
 
 @numba.njit
@@ -80,18 +88,55 @@ def _spans(refs, k):
     n = _put(out, n, 5, borrow(ref, "awake_contacts"))
     n = _put(out, n, 5, borrow(ref, "contact_edges"))
     n = _put_all(out, n, 5, borrow(ref, "resting"))
-    n = _put(out, n, 5, borrow(ref, "scratch"))
-    n = _put(out, n, 5, borrow(ref, "scratch_f"))
+    n = _put(out, n, 6, borrow(ref, "scratch"))
+    n = _put(out, n, 6, borrow(ref, "scratch_f"))
     head = _head_at(refs, k)
     return out[:n], head, _payload_end(head)
+
+
+@numba.njit
+def _joint_span(refs, k):
+    return batch_step._descriptors_span(batch_step._reference_head(refs, k), "joints")
+
+
+_PREFETCHED = (0, 1, 3, 4, 5)  # the groups the kernel prefetches: not the joints, the scratch
+
+
+def prefetched(refs, k: int, spans, head: int, end: int, world) -> tuple:
+    """``(lines now, lines in session 19)`` that the batch kernel asks for before world
+    ``k``'s step (see the module's docstring)."""
+    first, stop = _joint_span(refs, k)
+    ref = set(_lines(head, end - head))
+    joints = {line for line in ref if line * 64 >= first and line * 64 + 64 <= stop}
+    has_joints = any(len(r) for r in world._joint_rows()["by_type"])
+    now = ref - (set() if has_joints else joints)
+    old = set(ref)
+    stores = (world._bodies, world._shapes)
+    rows = [int(np.flatnonzero(store.alive)[-1]) + 1 if store.alive.any() else 0
+            for store in stores]  # (batch_step.rows_in_use, which Python cannot call)
+    unread = [{type(store)._fields.index(c) for c in batch_step.UNREAD[type(store)]}
+              for store in stores]
+    first_of = (0, len(stores[0]))  # each store's first entry in spans
+    for n, (address, nbytes, _, group) in enumerate(spans.tolist()):
+        if group not in _PREFETCHED or not nbytes:
+            continue
+        old.update(_lines(address, nbytes))
+        if group < 2:
+            if n - first_of[group] in unread[group]:
+                continue
+            if rows[group]:
+                nbytes = min(nbytes, rows[group] * (nbytes // len(stores[group].alive)))
+        now.update(_lines(address, nbytes))
+    return len(now), len(old)
 
 
 def _lines(start: int, nbytes: int, size: int = 64) -> range:
     return range(start // size, (start + max(nbytes, 1) - 1) // size + 1)
 
 
-def world_footprint(refs, k: int) -> dict:
+def world_footprint(refs, k: int, world) -> dict:
     spans, head, end = _spans(refs, k)
+    now, before = prefetched(refs, k, spans, head, end, world)
     data_lines, meminfo_lines, pages = set(), set(), set()
     by_group = {g: set() for g in GROUPS}
     for address, nbytes, meminfo, group in spans.tolist():
@@ -111,6 +156,7 @@ def world_footprint(refs, k: int) -> dict:
             "meminfo_lines": len(meminfo_lines - data_lines),
             "reference_bytes": int(end - head), "reference_lines": len(ref_lines),
             "all_lines": len(data_lines | meminfo_lines | ref_lines), "pages": len(pages),
+            "prefetched_lines": now, "prefetched_lines_s19": before,
             **{f"lines_{g}": len(v) for g, v in by_group.items()},
             "lowest": int(min(nonzero[:, 0].min(), head)),
             "highest": int(max((nonzero[:, 0] + nonzero[:, 1]).max(), end))}
@@ -127,7 +173,7 @@ def main() -> dict:
     for _ in range(args.steps):
         batch.step(1 / 60)
     refs = batch._state.current_refs()
-    rows = [world_footprint(refs, k) for k in range(args.worlds)]
+    rows = [world_footprint(refs, k, w) for k, w in enumerate(batch.worlds)]
     out = {"worlds": args.worlds, "steps": args.steps,
            "median": {key: float(np.median([r[key] for r in rows]))
                       for key in rows[0] if key not in ("lowest", "highest")}}

@@ -34,6 +34,16 @@ others compiled here, linking the same step kernel):
   other arrays a step grows keep their old addresses: a prefetch of a line no longer used), so
   the prefetch before a world's step is a flat loop over the next world's list with no
   descriptor read (its ``prefetch`` column), the noting is in the rest of the turn.
+* ``rows``: ``pipe_nomi`` over the body and shape rows in use only (1 + the last live row,
+  noted after each world's step; every row before its first), not the stores' capacity;
+* ``cols``: ``rows`` less the columns no stage reads (``batch_step.UNREAD``);
+* ``nojd``: ``pipe_nomi`` with the reference's payload less the joint store's descriptors
+  (asked for one world ahead only if the world lists joint rows);
+* ``rcn``: ``cols`` and ``nojd``, the batch kernel's own prefetch since session 20 (compiled
+  here: ``main`` is that kernel from the cache, ``pipe_nomi`` the one before);
+* ``swap``: ``pipe_nomi`` with the world's own scratch swapped out for the lent one without
+  counting its references (the world's own arrays' MemInfos, out of the cache, not touched);
+  ``all``: ``rcn`` and ``swap``.
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
@@ -232,6 +242,102 @@ def _meminfos(ref):
     _meminfos_of((borrow(ref, "scratch"), borrow(ref, "scratch_f")))
 
 
+@_jit
+def _rows(array, rows):
+    """The lines of ``array``'s first ``rows`` rows (all if 0), as the batch kernel's
+    prefetch takes them (``batch_step._row_span``)."""
+    first, end = bs._row_span(array, rows)
+    for address in range(first, end, LINE):
+        _prefetch_read(address)
+
+
+@_jit
+def _stores_rows(ref, nb, ns):
+    """:func:`_stores` over the body and shape rows in use only."""
+    for column in literal_unroll(borrow(ref, "bodies")):
+        _rows(column, nb)
+    for column in literal_unroll(borrow(ref, "shapes")):
+        _rows(column, ns)
+    _lines_of(borrow(ref, "contacts"))
+    _lines_of(borrow(ref, "constraints"))
+
+
+@_jit
+def _stores_cols(ref, nb, ns):
+    """:func:`_stores_rows` less the columns no stage reads (``batch_step.UNREAD``)."""
+    for column in literal_unroll(bs._read_columns(borrow(ref, "bodies"))):
+        _rows(column, nb)
+    for column in literal_unroll(bs._read_columns(borrow(ref, "shapes"))):
+        _rows(column, ns)
+    _lines_of(borrow(ref, "contacts"))
+    _lines_of(borrow(ref, "constraints"))
+
+
+@_jit
+def _payload_but_joints(head):
+    """The reference's lines (:func:`_payload`) but those wholly inside the joint store's
+    descriptors."""
+    first, end = bs._descriptors_span(head, "joints")
+    for address in range(head - head % LINE, _payload_end(head), LINE):
+        if address < first or address + LINE > end:
+            _prefetch_read(address)
+
+
+@_jit
+def _joint_descriptors(head, ref):
+    """The joint store's descriptors, if ``ref`` lists any joint rows."""
+    some = False
+    for rows in literal_unroll(borrow(ref, "joint_ids")):
+        some = some or rows.shape[0] > 0
+    if some:
+        first, end = bs._descriptors_span(head, "joints")
+        for address in range(first - first % LINE, end, LINE):
+            _prefetch_read(address)
+
+
+@intrinsic
+def _lend(typingctx, ref, name, array, stash, at):
+    """``ref.<name> = array`` with the old value's descriptor moved, uncounted, into
+    ``stash[at:]`` (int64 words): the field's reference passes to the stash, so the old
+    array's MemInfo (out of the cache, a world's own scratch among 1,024) is not touched."""
+    from impulse2d._dynamics.world_ref import WorldStoresType, _payload as payload_of
+    if not isinstance(ref, WorldStoresType) or not isinstance(name, types.StringLiteral):
+        return None
+
+    def codegen(context, builder, signature, args):
+        payload = payload_of(context, builder, ref, args[0])
+        slot = payload._get_ptr_by_name(name.literal_value)
+        words = context.make_array(stash)(context, builder, args[3]).data
+        place = builder.bitcast(cgutils.gep(builder, words, args[4]), slot.type)
+        builder.store(builder.load(slot), place)
+        context.nrt.incref(builder, array, args[2])
+        builder.store(args[2], slot)
+        return context.get_dummy_value()
+
+    return types.none(ref, name, array, stash, at), codegen
+
+
+@intrinsic
+def _take_back(typingctx, ref, name, stash, at):
+    """The array in ``ref.<name>`` (its reference passed to the caller) with the descriptor
+    :func:`_lend` stashed at ``stash[at:]`` put back, uncounted."""
+    from impulse2d._dynamics.world_ref import WorldStoresType, _payload as payload_of
+    if not isinstance(ref, WorldStoresType) or not isinstance(name, types.StringLiteral):
+        return None
+    field_type = ref.field_dict[name.literal_value]
+
+    def codegen(context, builder, signature, args):
+        payload = payload_of(context, builder, ref, args[0])
+        slot = payload._get_ptr_by_name(name.literal_value)
+        words = context.make_array(stash)(context, builder, args[2]).data
+        place = builder.bitcast(cgutils.gep(builder, words, args[3]), slot.type)
+        value = builder.load(slot)
+        builder.store(builder.load(place), slot)
+        return value  # (a new reference: the field's)
+
+    return field_type(ref, name, stash, at), codegen
+
+
 VARIANTS = {  # head, payload, stores ahead (0: not prefetched), others, meminfos
     "none": (0, 0, 0, False, False),
     "copy": (0, 0, 1, False, False),
@@ -243,6 +349,18 @@ VARIANTS = {  # head, payload, stores ahead (0: not prefetched), others, meminfo
     "copy_others": (0, 0, 1, True, False),
     "cached": (0, 0, 0, False, False),  # (its own prefetch: KEEP in make)
 }
+EXTRA = {  # pipe_nomi and: the body and shape rows in use only, the columns no stage reads
+           # left out, the joints' descriptors only for a world with joints, the scratch lent
+           # uncounted
+    "rows": (True, False, False, False),
+    "cols": (True, True, False, False),
+    "nojd": (False, False, True, False),
+    "swap": (False, False, False, True),
+    "rcn": (True, True, True, False),
+    "all": (True, True, True, True),
+}
+for _name in EXTRA:
+    VARIANTS[_name] = VARIANTS["pipe_nomi"]
 
 CACHED = 640
 """Room for the addresses of a world's lines in the ``cached`` variant (536 here)."""
@@ -299,12 +417,14 @@ def make(variant: str):
     """The batch kernel with ``variant``'s prefetch (:data:`VARIANTS`), compiled here."""
     HEAD, PAYLOAD, STORES, OTHERS, MEMINFOS = VARIANTS[variant]
     KEEP = variant == "cached"
+    ROWS, COLS, NOJD, SWAP = EXTRA.get(variant, (False,) * 4)
 
     @numba.njit(nogil=True, error_model="numpy")
     def kernel(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
                ticks, kept):
         lent_i = np.zeros(0, dtype=np.int64)
         lent_f = np.zeros((0, 3))
+        stash = np.zeros(32, dtype=np.int64)
         n = which.shape[0]
         for k in range(n):
             i = which[k]
@@ -317,10 +437,21 @@ def make(variant: str):
             elif HEAD > 0 and k + HEAD < n:
                 _prefetch_read(_head_at(refs, which[k + HEAD]))
             if PAYLOAD > 0 and k + PAYLOAD < n:
-                _payload(_head_at(refs, which[k + PAYLOAD]))
+                if NOJD:
+                    _payload_but_joints(_head_at(refs, which[k + PAYLOAD]))
+                else:
+                    _payload(_head_at(refs, which[k + PAYLOAD]))
             if STORES > 0 and k + STORES < n:
-                ahead = refs[which[k + STORES]]
-                _stores(ahead)
+                j = which[k + STORES]
+                ahead = refs[j]
+                if NOJD:
+                    _joint_descriptors(_head_at(refs, j), ahead)
+                if COLS:
+                    _stores_cols(ahead, kept[j, 0], kept[j, 1])
+                elif ROWS:
+                    _stores_rows(ahead, kept[j, 0], kept[j, 1])
+                else:
+                    _stores(ahead)
                 if OTHERS:
                     _others(ahead)
                 if MEMINFOS:
@@ -331,19 +462,35 @@ def make(variant: str):
             if not write_world(world, i, rows, positions.shape[1], a):
                 out[i, UNWRITTEN] = 1.0
                 continue
-            own_i = world.scratch
-            own_f = world.scratch_f
-            if lent_i.shape[0] < own_i.shape[0]:
-                lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
-            if lent_f.shape[0] < own_f.shape[0]:
-                lent_f = np.zeros(own_f.shape)
-            world.scratch = lent_i
-            world.scratch_f = lent_f
-            status = step_kernel(world, a[DT], np.int64(WHOLE))
-            lent_i = world.scratch
-            lent_f = world.scratch_f
-            world.scratch = own_i
-            world.scratch_f = own_f
+            if SWAP:
+                own_n = borrow(world, "scratch").shape[0]
+                own_fs = borrow(world, "scratch_f").shape
+                if lent_i.shape[0] < own_n:
+                    lent_i = np.zeros(own_n, dtype=np.int64)
+                if lent_f.shape[0] < own_fs[0]:
+                    lent_f = np.zeros(own_fs)
+                _lend(world, "scratch", lent_i, stash, 0)
+                _lend(world, "scratch_f", lent_f, stash, 16)
+                status = step_kernel(world, a[DT], np.int64(WHOLE))
+                lent_i = _take_back(world, "scratch", stash, 0)
+                lent_f = _take_back(world, "scratch_f", stash, 16)
+            else:
+                own_i = world.scratch
+                own_f = world.scratch_f
+                if lent_i.shape[0] < own_i.shape[0]:
+                    lent_i = np.zeros(own_i.shape[0], dtype=np.int64)
+                if lent_f.shape[0] < own_f.shape[0]:
+                    lent_f = np.zeros(own_f.shape)
+                world.scratch = lent_i
+                world.scratch_f = lent_f
+                status = step_kernel(world, a[DT], np.int64(WHOLE))
+                lent_i = world.scratch
+                lent_f = world.scratch_f
+                world.scratch = own_i
+                world.scratch_f = own_f
+            if ROWS:
+                kept[i, 0] = bs.rows_in_use(borrow(world, "bodies").alive)
+                kept[i, 1] = bs.rows_in_use(borrow(world, "shapes").alive)
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
             if positions.shape[1] > 0:
@@ -386,7 +533,7 @@ def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rat
     ticks = {v: np.zeros((n, 2), dtype=np.int64) for v in variants}
     medians = {v: [] for v in variants}
     runs = {v: (bs.run if v == "main" else _runner(
-        kernels[v], ticks[v], np.zeros((n, 1 + CACHED) if v == "cached" else (n, 1),
+        kernels[v], ticks[v], np.zeros((n, 1 + CACHED) if v == "cached" else (n, 2),
                                        dtype=np.int64))) for v in variants}
     cpu = {v: np.zeros(steps) for v in variants}
     clock = time.thread_time_ns if threads == 1 else time.process_time_ns
@@ -456,7 +603,10 @@ def main() -> None:
               "ticks_per_ns": rate, "worlds": {}}
     for n in args.worlds:
         res = measure(n, args.steps, args.threads, variants, kernels, rate)
-        result["worlds"][str(n)] = res
+        key = str(n)  # (a size given again: a round of its own, "1024_2", ...)
+        while key in result["worlds"]:
+            key = f"{n}_{len([k for k in result['worlds'] if k.split('_')[0] == str(n)]) + 1}"
+        result["worlds"][key] = res
         for v, row in res.items():
             print(f"{n:5d} {v:>10}: " + " ".join(
                 f"{k} {x:.3f}" if isinstance(x, float) else f"{k} {x}" for k, x in row.items()),

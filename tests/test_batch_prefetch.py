@@ -9,6 +9,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from numba import literal_unroll
 
 import impulse2d as i2d
 from impulse2d._dynamics import batch_step
@@ -21,12 +22,14 @@ pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT,
 
 @numba.njit
 def _spans(refs):
-    """Each reference's header address and payload end, as the batch kernel finds them."""
-    out = np.empty((len(refs), 2), dtype=np.int64)
+    """Each reference's header address, payload end and the span of its joint store's
+    descriptors in the payload, as the batch kernel finds them."""
+    out = np.empty((len(refs), 4), dtype=np.int64)
     for k in range(len(refs)):
         head = batch_step._reference_head(refs, k)
         out[k, 0] = head
         out[k, 1] = batch_step._reference_end(head)
+        out[k, 2], out[k, 3] = batch_step._descriptors_span(head, "joints")
     return out
 
 
@@ -45,3 +48,68 @@ def test_the_references_ahead_are_the_worlds_own_and_no_reference_is_taken():
     assert sizes[0] >= 56 * 150  # (the stores' descriptors: ~170 arrays of 56-72 bytes)
     assert len(set(spans[:, 0].tolist())) == len(proxies)
     assert [p._meminfo.refcount for p in proxies] == counts
+
+
+def test_the_reference_prefetch_leaves_out_exactly_the_joint_stores_descriptors():
+    from impulse2d._core.state import Joints
+    batch = i2d.WorldBatch.replicate(batch_world(0), 3, threads=1)
+    batch.step(1.0 / 60.0)
+    spans = _spans(batch._state.current_refs())[:, [2, 3, 1]]  # joints' first, end; payload end
+    data = np.array([w._stores._meminfo.data for w in batch.worlds], dtype=np.int64)
+    joints = batch.worlds[0]._joints
+    # a Numba array's descriptor: meminfo, parent, nitems, itemsize, data, then its shape and
+    # strides (one word each per dimension), 8 bytes a word
+    size = sum(8 * (5 + 2 * column.ndim) for column in joints)
+    assert len(joints) == len(Joints._fields) >= 50
+    assert np.all(spans[:, 1] - spans[:, 0] == size)
+    assert np.all(spans[:, 0] > data) and np.all(spans[:, 1] < spans[:, 2])
+
+
+@numba.njit
+def _spans_of(array, rows):
+    return batch_step._row_span(array, rows)
+
+
+@pytest.mark.parametrize("shape", [(16,), (16, 2), (16, 8, 2), (13, 3)])
+def test_the_row_span_covers_the_lines_of_the_rows_in_use(shape):
+    a = np.zeros(shape)
+    row = a[0].nbytes if a.ndim > 1 else a.itemsize
+    start = a.ctypes.data
+    for rows, taken in ((11, 11), (1, 1), (0, shape[0]), (shape[0], shape[0]), (99, shape[0])):
+        first, end = _spans_of(a, rows)
+        assert first == start - start % 64
+        assert end == start + taken * row
+    empty = np.zeros((0, 41))
+    first, end = _spans_of(empty, 5)
+    assert first == end
+
+
+@numba.njit
+def _column_count(store):
+    n = 0
+    for column in literal_unroll(batch_step._read_columns(store)):
+        n += column.ndim > 0
+    return n
+
+
+def test_the_prefetch_leaves_out_only_the_unread_columns():
+    from impulse2d._core.state import Bodies, Shapes
+    world = batch_world(0)
+    for store, kind in ((world._bodies, Bodies), (world._shapes, Shapes)):
+        unread = batch_step.UNREAD[kind]
+        assert set(unread) <= set(kind._fields) and len(set(unread)) == len(unread)
+        assert _column_count(store) == len(kind._fields) - len(unread)
+    assert _column_count(world._contacts) == len(world._contacts)
+
+
+def test_each_world_leaves_its_rows_in_use_for_the_next_prefetch():
+    worlds = [batch_world(s) for s in range(4)]
+    worlds[1].destroy_body(worlds[1].bodies[-1])  # its last rows free: 10 in use
+    extra = worlds[2].create_body("dynamic", (0.0, 8.0))
+    extra.create_circle(0.2)
+    extra.create_circle(0.1, center=(0.3, 0.0))  # 12 body rows, 13 shape rows
+    batch = i2d.WorldBatch(worlds, threads=1)
+    batch.step(1.0 / 60.0)
+    results = batch._state.results
+    assert results[:, batch_step.BODY_ROWS].tolist() == [11, 10, 12, 11]
+    assert results[:, batch_step.SHAPE_ROWS].tolist() == [11, 10, 13, 11]

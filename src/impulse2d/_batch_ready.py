@@ -48,7 +48,7 @@ class ReadyState:
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
                  "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
-                 "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
+                 "flags_dirty", "stale_set", "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -69,10 +69,15 @@ class ReadyState:
         # the marks (_batch_worlds.Seat.mark sets a world's column; all, at first): worlds to
         # check before the next step, whose entries in refs to check at the next read, whose
         # query index to find at the next ray cast, whose template rows to check at the next
-        # dense read or write
-        self.mark_bytes = bytearray(b"\x01" * (4 * n))
-        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(4, n)
-        self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty = self.marks
+        # dense read or write, whose stale flags to write again at the next step's end (also
+        # set alone: Seat.synced)
+        self.mark_bytes = bytearray(b"\x01" * (5 * n))
+        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(5, n)
+        (self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty,
+         self.flags_dirty) = self.marks
+        # per world, whether its _constraints_stale (row 0) and _contacts_stale (row 1) were
+        # set by this batch's steps, the world neither marked nor synced since (_flag_stale)
+        self.stale_set = np.zeros((2, n), dtype=bool)
         self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
         self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
         self.lacks = np.zeros(n, dtype=np.int8)  # LACKS_BODY | LACKS_JOINT (batch.py)
@@ -281,6 +286,39 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
     state.written[k] = (settings, rows, ref)
 
 
+_FLAGS = ((NEW_CONSTRAINTS, "_constraints_stale"), (NEW_CONTACTS, "_contacts_stale"))
+"""A step's status bit for a new store kept in the reference, and the world's flag that says
+so (:func:`._dynamics.world_ref.adopt_step_stores`), in :attr:`ReadyState.stale_set`'s
+order."""
+
+
+def _flag_stale(state: ReadyState, fast: np.ndarray, every: bool, status: np.ndarray) -> None:
+    """The stale flags of the worlds ``fast`` (every world of ``state`` if ``every``) whose
+    step (``status``, in their order) made a new store, set in their dicts, but where a step of
+    this batch set the flag already and the world was neither marked nor synced since (its
+    mark :attr:`ReadyState.flags_dirty`, set by any attribute written on it and by
+    :func:`._dynamics.world_ref.flags_cleared`): only Python clears a flag, and the dict of a
+    world among 1,024 is out of the cache (1.1-1.2 us a world, ~400 worlds a step of the
+    10-body world's settling; session 19), where after its first steps a world's flags stay
+    set unless Python reads its stores."""
+    unknown = state.flags_dirty
+    if unknown.any():
+        state.stale_set[:, unknown] = False
+        unknown[:] = False
+    dicts = state.dicts
+    for row, (bit, name) in enumerate(_FLAGS):
+        made = (status & bit) != 0
+        set_already = state.stale_set[row]
+        if every:
+            new = np.flatnonzero(made & ~set_already)
+        else:
+            chosen = fast[made]
+            new = chosen[~set_already[chosen]]
+        for k in new.tolist():
+            dicts[k][name] = True
+        set_already[new] = True
+
+
 def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None:
     """What :func:`._stepping.step_world` and ``World.step`` do after the kernel, for the worlds
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
@@ -303,10 +341,7 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     touched = []
     woke = []
     if status.any():  # (0 for every world: each took the usual step)
-        for k in which((status & NEW_CONSTRAINTS) != 0).tolist():
-            dicts[k]["_constraints_stale"] = True
-        for k in which((status & NEW_CONTACTS) != 0).tolist():
-            dicts[k]["_contacts_stale"] = True
+        _flag_stale(state, fast, every, status)
         for k in which((status & UNSWEPT) != 0).tolist():
             _continuous_first(worlds[k], dicts[k]["_stores"])
             touched.append(k)

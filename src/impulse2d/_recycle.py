@@ -44,7 +44,7 @@ import numpy as np
 from ._core.jit import DirectCall, kernel
 from ._dynamics.awake import new_state
 from ._dynamics.verbs import DIRECT_COUNT_NAMES, DIRECT_COUNTS, DIRECT_DENSE
-from ._dynamics.world_ref import put_contact_stores, stores_for_step
+from ._dynamics.world_ref import flags_cleared, put_contact_stores, stores_for_step
 from . import _empty_stores
 from .settings import WorldSettings
 from .world import World, _check_gravity
@@ -229,6 +229,7 @@ def _put_empty_contacts(world) -> bool:
         return False
     _renew_reference.entry(d["_stores"], ref)
     d["_constraints_stale"] = False
+    flags_cleared(d)
     d["_stores_built_from"] = (built[0], built[1], built[2], contacts, constraints, built[5],
                                built[6])
     return True

@@ -28,18 +28,18 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import literal_unroll
-from numba.core import cgutils, types
+from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
-from .._core.state import DYNAMIC, STATIC
+from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
 from .._sleep import awake_changed, wake_touching
 from .atomics import fetch_add
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
-from .world_ref import WorldStoresType, borrow
+from .world_ref import WORLD_STORES, WorldStoresType, borrow
 
 # One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
 # settings, gravity, the flags and the sleepers are not here: the step reads each world's own
@@ -55,9 +55,11 @@ speed) and one more per template joint (a motor limit)."""
 # One row per world of what the kernel returns: STATUS, the step's status bits (step_kernel's,
 # exact in float64). UNWRITTEN: 1 when the world's writes (step_batch's impulses) would wake an
 # island, so the kernel neither wrote nor stepped it (Python does both: impulse2d._batch_writes);
-# its status is then not written.
-STATUS, UNWRITTEN = range(2)
-RESULTS = 2
+# its status is then not written. BODY_ROWS, SHAPE_ROWS: the body and shape rows in use after
+# the world's last step in the kernel (1 + its last live row; 0 before its first), which the
+# next batch step's prefetch of the world reads (prefetch_world).
+STATUS, UNWRITTEN, BODY_ROWS, SHAPE_ROWS = range(4)
+RESULTS = 4
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -71,34 +73,18 @@ LINE = 64
 _BYTE = ir.IntType(8).as_pointer()
 
 
-def _emit_prefetch(builder, pointer):
-    """LLVM's ``prefetch`` of the line at ``pointer`` (an ``i8*``): a read, locality 2 (into
-    the L2), a data line. A hint only: nothing is read, and an address past the data is never
-    faulted on. The code both prefetch intrinsics below emit."""
-    i32 = ir.IntType(32)
-    fn = cgutils.get_or_insert_function(
-        builder.module, ir.FunctionType(ir.VoidType(), [_BYTE, i32, i32, i32]),
-        "llvm.prefetch.p0i8")
-    builder.call(fn, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
-
-
-@intrinsic
-def _prefetch(typingctx, array, offset):
-    """Ask the CPU to bring the cache line at byte ``offset`` of ``array``'s data into its L2
-    (:func:`_emit_prefetch`)."""
-    def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        _emit_prefetch(builder, builder.gep(builder.bitcast(data, _BYTE), [args[1]]))
-        return context.get_dummy_value()
-
-    return types.none(array, types.int64), codegen
-
-
 @intrinsic
 def _prefetch_line(typingctx, address):
-    """:func:`_prefetch` of the line at ``address`` (int64, bytes)."""
+    """Ask the CPU to bring the cache line at ``address`` (int64, bytes) into its L2: LLVM's
+    ``prefetch``, a read, locality 2, a data line. A hint only: nothing is read, and an
+    address past the data is never faulted on."""
     def codegen(context, builder, signature, args):
-        _emit_prefetch(builder, builder.inttoptr(args[0], _BYTE))
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [_BYTE, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.inttoptr(args[0], _BYTE), ir.Constant(i32, 0),
+                          ir.Constant(i32, 2), ir.Constant(i32, 1)])
         return context.get_dummy_value()
 
     return types.none(types.int64), codegen
@@ -144,49 +130,146 @@ def _reference_end(typingctx, head):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _descriptors_span(typingctx, head, name):
+    """``(first, end)``: the addresses of the descriptors of the reference's field ``name`` (a
+    store) in the payload of the reference whose MemInfo is at ``head``: where the field
+    begins and the next one does."""
+    if not isinstance(name, types.StringLiteral):
+        return None
+    fields = list(WORLD_STORES.field_dict)
+    following = fields[fields.index(name.literal_value) + 1]
+
+    def codegen(context, builder, signature, args):
+        header = builder.inttoptr(args[0], _meminfo_struct_type.as_pointer())
+        data = builder.load(cgutils.gep(builder, header, 0, 3))
+        payload_type = WORLD_STORES.get_data_type()
+        value_type = context.data_model_manager[payload_type].get_value_type()
+        payload = cgutils.create_struct_proxy(payload_type)(
+            context, builder, ref=builder.bitcast(data, value_type.as_pointer()))
+        i64 = ir.IntType(64)
+        return context.make_tuple(builder, signature.return_type, (
+            builder.ptrtoint(payload._get_ptr_by_name(name.literal_value), i64),
+            builder.ptrtoint(payload._get_ptr_by_name(following), i64)))
+
+    return types.UniTuple(types.int64, 2)(types.int64, name), codegen
+
+
 @borrowing_kernel
 def prefetch_reference(head):
-    """Prefetch every line of the reference whose MemInfo is at ``head`` (its header, read to
-    find the payload, then the payload: ~170 array descriptors, about 11 KB, which every
-    kernel of the step reads to find its arrays)."""
+    """Prefetch the lines of the reference whose MemInfo is at ``head`` (its header, read to
+    find the payload, then the payload: ~170 array descriptors, about 12 KB, which every
+    kernel of the step reads to find its arrays), but those wholly inside the joint store's
+    60 descriptors (56 lines), which a world without joints never reads
+    (:func:`prefetch_world` asks for them for a world with joints)."""
+    first, end = _descriptors_span(head, "joints")
     for address in range(head - head % LINE, _reference_end(head), LINE):
+        if address < first or address + LINE > end:
+            _prefetch_line(address)
+
+
+UNREAD = {Bodies: ("generation", "mass", "inertia", "fixed_rotation"),
+          Shapes: ("generation", "density", "sensor_events", "ghost")}
+"""Columns of the body and shape stores that no stage of a world's step reads, left out of
+its prefetch: their names appear nowhere in ``_dynamics/`` and ``_collision/`` (the step
+reads a body's inverse mass and inertia, not these), but for the shapes' ``ghost``, which
+only a chain segment's narrowphase reads (a world of chains finds it out of the cache)."""
+
+
+@intrinsic
+def _read_columns(typingctx, store):
+    """``store``'s columns but its type's :data:`UNREAD` ones, as a tuple (a reference
+    counted on each where the kernel counts them)."""
+    if not isinstance(store, types.BaseNamedTuple):
+        return None
+    unread = UNREAD.get(store.instance_class, ())
+    kept = [k for k, name in enumerate(store.fields) if name not in unread]
+    tuple_type = types.Tuple([store.types[k] for k in kept])
+
+    def codegen(context, builder, signature, args):
+        value = context.make_tuple(builder, tuple_type,
+                                   [builder.extract_value(args[0], k) for k in kept])
+        return imputils.impl_ret_borrowed(context, builder, tuple_type, value)
+
+    return tuple_type(store), codegen
+
+
+@intrinsic
+def _row_span(typingctx, array, rows):
+    """``(first, end)``: the address of the line that holds the first byte of ``array`` (C
+    contiguous) and the end of its first ``rows`` rows (all of them if ``rows`` is 0 or past
+    its length); ``first == end`` if it has none."""
+    if not isinstance(array, types.Array) or not isinstance(rows, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        a = context.make_array(array)(context, builder, args[0])
+        length = builder.extract_value(a.shape, 0)
+        rows_ = context.cast(builder, args[1], rows, types.int64)
+        n = builder.select(builder.or_(builder.icmp_signed("<=", rows_, i64(0)),
+                                       builder.icmp_signed(">", rows_, length)), length, rows_)
+        start = builder.ptrtoint(a.data, i64)
+        first = builder.and_(start, i64(-LINE))
+        end = builder.add(start, builder.mul(n, builder.extract_value(a.strides, 0)))
+        end = builder.select(builder.icmp_signed(">", n, i64(0)), end, first)
+        return context.make_tuple(builder, signature.return_type, (first, end))
+
+    return types.UniTuple(types.int64, 2)(array, rows), codegen
+
+
+@inline_kernel
+def _prefetch_rows(array, rows):
+    """Every line of ``array``'s first ``rows`` rows (:func:`_row_span`), prefetched."""
+    first, end = _row_span(array, rows)
+    for address in range(first, end, LINE):
         _prefetch_line(address)
 
 
 @inline_kernel
 def _prefetch_array(array):
     """Every line of ``array``, prefetched."""
-    for offset in range(0, array.nbytes, LINE):
-        _prefetch(array, offset)
+    _prefetch_rows(array, 0)
 
 
 @borrowing_kernel
-def prefetch_world(world):
-    """Prefetch the arrays the step of ``world`` reads: the stores (bodies, shapes, contacts,
-    constraint rows; not the joints, whose 60 arrays a world of few joints barely reads), the
-    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths.
+def prefetch_world(world, head, body_rows, shape_rows):
+    """Prefetch the arrays the step of ``world`` (its MemInfo at ``head``) reads: the stores
+    (bodies and shapes but their :data:`UNREAD` columns, over their first ``body_rows`` and
+    ``shape_rows`` rows, all if 0; contacts and constraint rows; not the joints, whose 60
+    arrays a world of few joints barely reads, only their descriptors where the joint lists
+    hold some), the joint lists, the awake sets, the kept grids, the step row, clock, verbs and
+    lengths.
 
     A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
     store rows each in 152 separate arrays, and some 30 small arrays), so each world's step
     starts by missing on some 400 lines, one or two per array, a handful at a time; a small
     array read once in a stage is a miss that nothing else overlaps. Asked for while the
-    previous world is being stepped, they arrive in the background. No value is read or
-    written: the step's bits are the same.
+    previous world is being stepped, they arrive in the background; but no faster than the
+    memory's rate, so the lines no stage reads (rows past those in use: a store is made for 16
+    rows where 11 are used; the unread columns) are left out. No value is read or written:
+    the step's bits are the same.
 
     Each store is walked here, not passed to a kernel: a call passes its arrays on the stack
     (some 2 KB for the bodies), and the copies made stack stores and loads 1 KiB apart, which
     Zen 3 replays (32 such pairs in this function when it called a kernel per store,
     ``benchmarks/stack_alias.py``'s count)."""
-    for column in literal_unroll(borrow(world, "bodies")):
-        _prefetch_array(column)
-    for column in literal_unroll(borrow(world, "shapes")):
-        _prefetch_array(column)
+    for column in literal_unroll(_read_columns(borrow(world, "bodies"))):
+        _prefetch_rows(column, body_rows)
+    for column in literal_unroll(_read_columns(borrow(world, "shapes"))):
+        _prefetch_rows(column, shape_rows)
     for column in literal_unroll(borrow(world, "contacts")):
         _prefetch_array(column)
     for column in literal_unroll(borrow(world, "constraints")):
         _prefetch_array(column)
+    joints = False
     for column in literal_unroll(borrow(world, "joint_ids")):
         _prefetch_array(column)
+        joints = joints or column.shape[0] > 0
+    if joints:
+        first, end = _descriptors_span(head, "joints")
+        for address in range(first - first % LINE, end, LINE):
+            _prefetch_line(address)
     for column in literal_unroll(borrow(world, "static_grid")):
         _prefetch_array(column)
     for column in literal_unroll(borrow(world, "resting")):
@@ -202,8 +285,17 @@ def prefetch_world(world):
     _prefetch_array(borrow(world, "awake_contacts"))
     _prefetch_array(borrow(world, "contact_edges"))
 
+
+@inline_kernel
+def rows_in_use(alive):
+    """1 + the last live row of a store (its ``alive`` column), or 0."""
+    for r in range(alive.shape[0] - 1, -1, -1):
+        if alive[r]:
+            return r + 1
+    return 0
+
 if numba.config.DISABLE_JIT:
-    def prefetch_world(world):  # noqa: F811 (plain Python: no lines to ask for)
+    def prefetch_world(world, head, body_rows, shape_rows):  # noqa: F811 (plain Python: no lines to ask for)
         """:func:`prefetch_world` without the JIT: nothing (the intrinsics have no Python
         form)."""
 
@@ -319,10 +411,11 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
     returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
-    unwritten); the sleeping counts and the joints' reaction scale are in the world's step row,
-    as after ``World.step``. The next worlds are prefetched before each step: the arrays of
-    the next (:func:`prefetch_world`), the reference of the one after it
-    (:func:`prefetch_reference`), the header of the third.
+    unwritten, its rows in use); the sleeping counts and the joints' reaction scale are in the
+    world's step row, as after ``World.step``. The next worlds are prefetched before each step:
+    the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
+    ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
+    third.
 
     **Threads.** With ``claimed`` empty, this call steps every world of ``which``. Else
     ``shares`` threads each make this call at once, thread ``share`` (0 to ``shares - 1``),
@@ -383,7 +476,9 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             if lo <= k + 2 * d < hi:
                 prefetch_reference(_reference_head(refs, which[k + 2 * d]))
             if lo <= k + d < hi:
-                prefetch_world(refs[which[k + d]])
+                j = which[k + d]
+                prefetch_world(refs[j], _reference_head(refs, j), np.int64(out[j, BODY_ROWS]),
+                               np.int64(out[j, SHAPE_ROWS]))
             i = which[k]
             a = args[i]
             world = refs[i]
@@ -405,6 +500,8 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             world.scratch_f = own_f
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
+            out[i, BODY_ROWS] = rows_in_use(borrow(world, "bodies").alive)
+            out[i, SHAPE_ROWS] = rows_in_use(borrow(world, "shapes").alive)
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 

@@ -443,9 +443,20 @@ def put_contact_stores(world, contacts, constraints) -> bool:
     d["_constraints"] = constraints
     d["_contacts_stale"] = False
     d["_constraints_stale"] = False
+    flags_cleared(d)
     d["_stores_built_from"] = (built[0], built[1], built[2], contacts, constraints, built[5],
                                built[6])
     return True
+
+
+def flags_cleared(d) -> None:
+    """A stale flag of a world (``d``: its ``__dict__``) was cleared by a write into its dict,
+    which, unlike an attribute written, does not mark a world of a batch: its seat learns it
+    (:meth:`impulse2d._batch_worlds.Seat.synced`: the batch no longer takes the flags for
+    set, :func:`impulse2d._batch_ready.finish`)."""
+    lock = d.get("_lock")
+    if lock is not None and lock.seat is not None:
+        lock.seat.synced()
 
 
 def adopt_step_stores(world, contacts: bool, constraints: bool) -> None:
@@ -486,6 +497,7 @@ def sync_contacts(world) -> None:
         store = _contacts_of(d["_stores"])
         d["_contacts"] = store
         d["_contacts_stale"] = False
+        flags_cleared(d)
         built = d["_stores_built_from"]
         d["_stores_built_from"] = (built[0], built[1], built[2], store, built[4], built[5],
                                    built[6])
