@@ -29,6 +29,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 import types
 from pathlib import Path
@@ -59,11 +60,15 @@ def _tree_module(src, name, renames=()):
     text = path.read_text()
     for old, new in renames:
         text = text.replace(f"from .{old} import", f"from .{new.rsplit('.', 1)[1]} import")
+    # compiled from a copy outside the package: its kernels' cache entries (Numba's, beside the
+    # copy) must not join the tree's own, whose loads would then import this module
+    copy = Path(tempfile.mkdtemp(prefix="big_prepare_ab_")) / path.name
+    copy.write_text(text)
     module = types.ModuleType(alias)
-    module.__file__ = str(path)
+    module.__file__ = str(copy)
     module.__package__ = "impulse2d._dynamics"
     sys.modules[alias] = module
-    exec(compile(text, str(path), "exec"), module.__dict__)
+    exec(compile(text, str(copy), "exec"), module.__dict__)
     return module
 
 
@@ -129,7 +134,8 @@ def _missing_cleared(cs, contacts, order):
     lanes = cs.lanes.reshape(-1)
     for q in np.flatnonzero(contacts.count[order] < 2):
         start = q // lane_layout.CHUNK * lane_layout.CHUNK
-        r = start * lane_layout.FIELDS + (q - start) + int(lane_layout.POINT_STEP)
+        r = (start * lane_layout.FIELDS + (q - start)
+             + int(lane_layout.RAX + lane_layout.POINT_STEP))
         for f in range(lane_layout.POINT_FIELDS):
             lanes[r + f * lane_layout.CHUNK] = 0.0
     return cs
