@@ -17,15 +17,13 @@ from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics import contact_lanes, step as step_module
 from impulse2d._dynamics.constraint_graph import mark_colour_runs
 from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitution_wide,
-                                               columns_from, rows_from_lanes, solve_contacts_wide,
+                                               rows_from_lanes, solve_contacts_wide,
                                                store_lane_impulses, sync_constraint_rows,
                                                warm_start_contacts_wide)
-from impulse2d._dynamics.contact_lanes_f32 import float32_view
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
-                                                prepare_contacts, prepare_rows, rows_of,
-                                                solve_contacts, warm_start_contacts)
-from impulse2d._dynamics.lane_layout import BIAS, CHUNK, FIELDS, POINT_STEP, RAX, lane_rows
-from impulse2d._dynamics.lane_prepare import prepare_in_lanes
+                                                prepare_contacts, solve_contacts,
+                                                warm_start_contacts)
+from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.verbs import LANES
 from impulse2d._dynamics.world_ref import sync_constraints
@@ -66,28 +64,6 @@ def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, s
                        speed_cap)
         add_sweep_totals(cs)
         apply_restitution(cs, bodies, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
-
-
-@numba.njit(cache=False)
-def _prepare_pieces(cs, order, contacts, bodies, cuts, wide, f32):
-    """The rows ``order`` prepared piece by piece, ``cuts[p]:cuts[p + 1]``, as the threads'
-    prepare stage calls it (a piece's rows a store of their own, its lanes the whole store's
-    from the piece's first row), into the rows, the float64 lanes or their float32 view."""
-    for p in range(cuts.shape[0] - 1):
-        a = cuts[p]
-        b = cuts[p + 1]
-        piece = rows_of(cs, a, b)
-        if f32:
-            prepare_rows(piece, float32_view(cs), order[a:b], contacts, bodies, True, 60.0, 0.8,
-                         0.2, 90.0, 0.7, 0.3, True, a)
-        else:
-            prepare_contacts(piece, order[a:b], contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                             0.7, 0.3, wide, a)
-
-
-@numba.njit(cache=False)
-def _read_back32(cs):
-    columns_from(cs, float32_view(cs))  # an inlined kernel
 
 
 @numba.njit(cache=False)
@@ -159,70 +135,6 @@ def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
     for name in CONSTRAINT_LAYOUT:
         if name not in SCRATCH:
             assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
-
-
-PREPARED = ("inv_mass", "normal", "friction", "softness", "r_a", "r_b", "base_separation",
-            "normal_mass", "tangent_mass", "normal_impulse", "tangent_impulse",
-            "max_normal_impulse", "total_normal_impulse", "total_tangent_impulse")
-
-
-def test_the_packed_prepare_gives_the_rows_of_the_row_by_row_prepare():
-    """The prepare into the lanes (:mod:`impulse2d._dynamics.lane_prepare`: a scalar gather,
-    then the arithmetic packed) leaves in them the bits the row-by-row prepare leaves in the
-    rows, in float64 lanes, and in float32 lanes those values rounded, whatever pieces the
-    rows are prepared in (a piece starting and ending inside a chunk, one inside a single
-    chunk, one across a chunk's end); a missing second point's lanes are zeros, its impulses
-    too, whatever the lanes held before."""
-    world, _ = _stepped("pyramid", 30, base=12)  # 78 boxes
-    contacts, bodies = _copy(world._contacts), _copy(world._bodies)
-    rng = np.random.default_rng(3)
-    dynamic = bodies.type == DYNAMIC
-    bodies.v[dynamic] += rng.normal(0.0, 0.5, (int(dynamic.sum()), 2))  # approach speeds
-    bodies.w[dynamic] += rng.normal(0.0, 1.0, int(dynamic.sum()))
-    cs0 = _copy(world._constraints)
-    order = cs0.contact.copy()
-    n = order.shape[0]
-    assert n > 2 * CHUNK
-    assert (contacts.count[order] == 2).all()  # the pyramid stands: two points a row
-    contacts.count[order[::3]] = 1  # every third row's second point missing
-    one = contacts.count[order] == 1
-    whole = np.array([0, n], dtype=np.int64)
-    pieces = np.array([0, 37, CHUNK, CHUNK + 20, 2 * CHUNK + 5, n], dtype=np.int64)
-
-    older = rng.normal(0.0, 1.0, cs0.lanes.shape)  # an older step's lanes
-
-    def prepared(cuts, wide, f32):
-        cs = _copy(cs0)
-        cs.lanes[:] = older
-        _prepare_pieces(cs, order, contacts, bodies, cuts, wide, f32)
-        return cs
-
-    rows = prepared(whole, False, False)
-    assert not rows.in_lanes.any() and (rows.relative_velocity != 0.0).any()
-    for name in ("r_a", "r_b", "base_separation", "normal_mass", "tangent_mass"):
-        getattr(rows, name)[one, 1] = 0.0  # what a read back gives a missing point
-    for f32 in (False, True):
-        lanes = prepared(whole, True, f32)
-        split = prepared(pieces, True, f32)
-        for name in CONSTRAINT_LAYOUT:
-            assert np.array_equal(getattr(lanes, name), getattr(split, name)), (f32, name)
-        assert lanes.in_lanes.all()
-        for name in ("contact", "body_a", "body_b", "count", "restitution",
-                     "relative_velocity"):
-            assert np.array_equal(getattr(lanes, name), getattr(rows, name)), (f32, name)
-        # a missing second point's lanes, every field the prepare writes (not the bias and
-        # unclamped impulses, which the first pass writes)
-        flat = lanes.lanes.reshape(-1).view(np.float32) if f32 else lanes.lanes.reshape(-1)
-        for q in np.flatnonzero(one):
-            start = q // CHUNK * CHUNK
-            r = start * FIELDS + (q - start) + int(RAX + POINT_STEP)
-            assert not flat[r:r + int(BIAS - RAX):CHUNK].any(), (f32, q)
-        (_read_back32 if f32 else _read_back)(lanes)
-        for name in PREPARED:
-            expected = getattr(rows, name)
-            if f32:
-                expected = expected.astype(np.float32).astype(np.float64)
-            assert np.array_equal(getattr(lanes, name), expected), (f32, name)
 
 
 def test_a_wide_step_reads_its_rows_back_for_python():
@@ -358,9 +270,8 @@ def _has_avx2():
 @pytest.mark.skipif(NO_JIT or not _has_avx2(), reason="machine code needs the JIT and AVX2")
 def test_the_lane_loops_compile_to_packed_double_arithmetic():
     """The point of the layout: LLVM packs four rows into each ``ymm`` register. Counted in the
-    machine code of the compiled passes and the prepare (:mod:`impulse2d._dynamics.
-    lane_prepare`): packed (``pd``) multiplies on ``ymm`` registers (the sweep's rows have ~70
-    multiplies, the warm start's ~20, the prepare's ~24 a point, four rows at a time), no fused
+    machine code of the compiled passes: packed (``pd``) multiplies on ``ymm`` registers (the
+    sweep's rows have ~70 multiplies, the warm start's ~20, four rows at a time), no fused
     multiply-add (the engine compiles without contraction, for the bits), and no masked move
     (``vmaskmovpd``/``vpmaskmov``): a masked store is a store under a condition, which AMD's
     Zen 2 and 3 microcode (on the Zen 3 machine of session 10 the passes ran at half the Intel
@@ -372,8 +283,7 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
     cs = cs._replace(lanes=np.zeros((lane_rows(cs.count.shape[0]), FIELDS)))
     _sweeps(cs, _copy(world._contacts), _copy(world._bodies), True, 240.0, 0.2, 0.005, 3.0,
             1600.0)
-    for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10),
-                           (prepare_in_lanes, 40)):
+    for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):
         assert kernel.signatures
         # every specialisation met, and the one with run-time flags that the compiled entry
         # (lanes_entry) calls: there a flag's branch inside the rows' loop is no constant

@@ -86,8 +86,11 @@ lanes stepped the 10-body batch at 1.37-1.43x its float64 rows' CPU (BENCHMARKS.
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
+from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration,
                              prepare_contacts, push_point, restitution_gap, rows_of,
@@ -96,7 +99,7 @@ from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
-                          lane_index, point_kept, scratch_chunk, select)
+                          lane_index, point_kept, scratch_chunk)
 from .verbs import DIAGNOSTICS, LANE_PREPARE, LANES, call_lane_prepare, call_lanes
 from .world_ref import borrow, sync_constraints
 
@@ -191,6 +194,28 @@ def _scatter(cs, scratch, bodies, start, i0, i1):
         w[b] = scratch[i + WB]
 
 
+@intrinsic
+def _select(typingctx, keep, kept, other):
+    """``kept if keep else other`` as one LLVM ``select`` of two floats of one type (float64 or
+    float32). Python's conditional expression is a branch: LLVM sinks the loads only the kept
+    arm uses into it, and the vectoriser makes them masked loads (``vmaskmovpd``), which cost
+    about twice a plain load and blend on Zen 3 (``benchmarks/lanes_masked.py``). A select
+    keeps them plain; its value is one of its operands, so the bits are the conditional
+    expression's."""
+    if kept != other:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.select(*args)
+
+    return kept(types.boolean, kept, other), codegen
+
+
+if not JIT:
+    def _select(keep, kept, other):  # noqa: F811  (plain Python)
+        return kept if keep else other
+
+
 @inline_kernel
 def _warm_lanes(lanes, scratch, base, i0, i1):
     """:func:`.contact_solver.warm_start_contacts` on a chunk's rows ``i0:i1``: both points
@@ -222,12 +247,12 @@ def _warm_lanes(lanes, scratch, base, i0, i1):
             ray = lanes[p + RAY]
             rbx = lanes[p + RBX]
             rby = lanes[p + RBY]
-            vax = select(keep, vax - m_a * px, vax)
-            vay = select(keep, vay - m_a * py, vay)
-            wa = select(keep, wa - i_a * (rax * py - ray * px), wa)
-            vbx = select(keep, vbx + m_b * px, vbx)
-            vby = select(keep, vby + m_b * py, vby)
-            wb = select(keep, wb + i_b * (rbx * py - rby * px), wb)
+            vax = _select(keep, vax - m_a * px, vax)
+            vay = _select(keep, vay - m_a * py, vay)
+            wa = _select(keep, wa - i_a * (rax * py - ray * px), wa)
+            vbx = _select(keep, vbx + m_b * px, vbx)
+            vby = _select(keep, vby + m_b * py, vby)
+            wb = _select(keep, wb + i_b * (rbx * py - rby * px), wb)
         scratch[i + VAX] = vax
         scratch[i + VAY] = vay
         scratch[i + WA] = wa
@@ -327,7 +352,7 @@ def _solve_lanes(lanes, scratch, base, i0, i1, inv_h, use_bias, soft, baumgarte_
             lanes[p + UNN] = old + impulse
             # a select, not a branch: the flags are run-time values in the compiled entry
             # (lanes_entry), where a store under one becomes a masked store
-            lanes[p + BIAS] = select(write_bias, bias, lanes[p + BIAS])
+            lanes[p + BIAS] = _select(write_bias, bias, lanes[p + BIAS])
             lanes[p + NIMP] = total
             # + zero (0.0): the same bits for every peak a kept point holds (a total is clamped to
             # +0.0 or above, a peak starts at 0.0), but LLVM can no longer prove that the

@@ -82,7 +82,8 @@ def prepare_f32_entry(world, order, first, warm_starting, rate, mass_scale, impu
     cs = borrow(world, "constraints")
     prepare_rows(_rows(cs, first, first + order.shape[0]), float32_view(cs), order,
                  borrow(world, "contacts"), borrow(world, "bodies"), warm_starting, rate,
-                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, first)
+                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, first,
+                 True)
     return 0.0
 
 

@@ -45,8 +45,8 @@ from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
-from .lane_layout import FIELDS, flat, flat_lanes, lane_rows
-from .lane_prepare import approach_speed, point_rows, prepare_in_lanes, row_softness
+from .lane_layout import (FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
+                          write_lane_impulses, write_lane_point, write_lane_row)
 
 
 class ContactConstraints(NamedTuple):
@@ -179,23 +179,18 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     """
     prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft_bias_rate,
                  soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
-                 static_impulse_scale, wide, first)
+                 static_impulse_scale, wide, first, False)
 
 
 @inline_kernel
 def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_rate,
                  soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
-                 static_impulse_scale, wide, first):
-    """:func:`prepare_contacts` into the lanes ``lanes`` when ``wide``: the store's own
-    (float64), or their float32 view (:mod:`.contact_lanes_f32`), each value rounded as it is
-    stored, computed in float64 as for the float64 lanes (:mod:`.lane_prepare`, a chunk at a
-    time, its arithmetic packed); otherwise into the rows, a row at a time, by the same
-    arithmetic (:func:`.lane_prepare.point_rows`)."""
-    if wide:
-        prepare_in_lanes(cs, lanes, order, contacts, bodies, warm_starting,
-                         (soft_bias_rate, soft_mass_scale, soft_impulse_scale, static_bias_rate,
-                          static_mass_scale, static_impulse_scale), first)
-        return
+                 static_impulse_scale, wide, first, clear_missing):
+    """:func:`prepare_contacts` into the lanes ``lanes``: the store's own (float64), or their
+    float32 view (:mod:`.contact_lanes_f32`), each value rounded as it is stored, computed in
+    float64 as for the float64 lanes. ``clear_missing``: a missing second point's lanes are
+    written as zeros (a float32 view of lanes that held float64 values may read NaNs or
+    denormals there, which the passes would compute on and drop, the denormals slowly)."""
     center = bodies.center
     v = bodies.v
     w = bodies.w
@@ -208,52 +203,86 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
         cs.body_a[q] = a
         cs.body_b[q] = b
         cs.count[q] = count
-        cs.in_lanes[q] = False
+        cs.in_lanes[q] = wide
         m_a = bodies.inv_mass[a]
         m_b = bodies.inv_mass[b]
         i_a = bodies.inv_inertia[a]
         i_b = bodies.inv_inertia[b]
-        rate, mass_scale, impulse_scale = row_softness(
-            bodies, a, b, soft_bias_rate, soft_mass_scale, soft_impulse_scale, static_bias_rate,
-            static_mass_scale, static_impulse_scale)
+        if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
+            rate = static_bias_rate
+            mass_scale = static_mass_scale
+            impulse_scale = static_impulse_scale
+        else:
+            rate = soft_bias_rate
+            mass_scale = soft_mass_scale
+            impulse_scale = soft_impulse_scale
+        friction = contacts.friction[k]
         cs.restitution[q] = contacts.restitution[k]
         nx = contacts.normal[k, 0]
         ny = contacts.normal[k, 1]
-        cs.inv_mass[q, 0] = m_a
-        cs.inv_mass[q, 1] = i_a
-        cs.inv_mass[q, 2] = m_b
-        cs.inv_mass[q, 3] = i_b
-        cs.softness[q, 0] = rate
-        cs.softness[q, 1] = mass_scale
-        cs.softness[q, 2] = impulse_scale
-        cs.friction[q] = contacts.friction[k]
-        cs.normal[q, 0] = nx
-        cs.normal[q, 1] = ny
+        tx = ny
+        ty = -nx
+        r = lane_index(first + q)
+        if wide:
+            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                           impulse_scale, count)
+        else:
+            cs.inv_mass[q, 0] = m_a
+            cs.inv_mass[q, 1] = i_a
+            cs.inv_mass[q, 2] = m_b
+            cs.inv_mass[q, 3] = i_b
+            cs.softness[q, 0] = rate
+            cs.softness[q, 1] = mass_scale
+            cs.softness[q, 2] = impulse_scale
+            cs.friction[q] = friction
+            cs.normal[q, 0] = nx
+            cs.normal[q, 1] = ny
         for j in range(2):
             warm = warm_starting and j < count
-            cs.max_normal_impulse[q, j] = 0.0
-            cs.total_normal_impulse[q, j] = 0.0
-            cs.total_tangent_impulse[q, j] = 0.0
-            cs.bias[q, j] = 0.0
-            cs.unclamped[q, j, 0] = 0.0
-            cs.unclamped[q, j, 1] = 0.0
-            cs.normal_impulse[q, j] = contacts.normal_impulse[k, j] if warm else 0.0
-            cs.tangent_impulse[q, j] = contacts.tangent_impulse[k, j] if warm else 0.0
+            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
+            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+            if wide:
+                if clear_missing or point_kept(j, count):
+                    write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+            else:
+                cs.max_normal_impulse[q, j] = 0.0
+                cs.total_normal_impulse[q, j] = 0.0
+                cs.total_tangent_impulse[q, j] = 0.0
+                cs.bias[q, j] = 0.0
+                cs.unclamped[q, j, 0] = 0.0
+                cs.unclamped[q, j, 1] = 0.0
+                cs.normal_impulse[q, j] = normal_impulse
+                cs.tangent_impulse[q, j] = tangent_impulse
         for j in range(count):
-            rax, ray, rbx, rby, base, normal_mass, tangent_mass = point_rows(
-                m_a, i_a, m_b, i_b, nx, ny, contacts.point[k, j, 0], contacts.point[k, j, 1],
-                contacts.separation[k, j], center[a, 0], center[a, 1], center[b, 0],
-                center[b, 1])
-            cs.r_a[q, j, 0] = rax
-            cs.r_a[q, j, 1] = ray
-            cs.r_b[q, j, 0] = rbx
-            cs.r_b[q, j, 1] = rby
-            cs.base_separation[q, j] = base
-            cs.normal_mass[q, j] = normal_mass
-            cs.tangent_mass[q, j] = tangent_mass
-            cs.relative_velocity[q, j] = approach_speed(v[a, 0], v[a, 1], w[a], v[b, 0],
-                                                        v[b, 1], w[b], rax, ray, rbx, rby,
-                                                        nx, ny)
+            rax = contacts.point[k, j, 0] - center[a, 0]
+            ray = contacts.point[k, j, 1] - center[a, 1]
+            rbx = contacts.point[k, j, 0] - center[b, 0]
+            rby = contacts.point[k, j, 1] - center[b, 1]
+            base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
+            rn_a = rax * ny - ray * nx
+            rn_b = rbx * ny - rby * nx
+            k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
+            normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
+            rt_a = rax * ty - ray * tx
+            rt_b = rbx * ty - rby * tx
+            k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
+            tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+            if wide:
+                write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
+                                 tangent_mass)
+            else:
+                cs.r_a[q, j, 0] = rax
+                cs.r_a[q, j, 1] = ray
+                cs.r_b[q, j, 0] = rbx
+                cs.r_b[q, j, 1] = rby
+                cs.base_separation[q, j] = base
+                cs.normal_mass[q, j] = normal_mass
+                cs.tangent_mass[q, j] = tangent_mass
+            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
+            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+            cs.relative_velocity[q, j] = dvx * nx + dvy * ny
+        if wide and clear_missing and count < 2:
+            write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @borrowing_kernel

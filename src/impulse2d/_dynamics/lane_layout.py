@@ -1,5 +1,5 @@
-"""The layout of the wide contact solver's lanes (:mod:`.contact_lanes`), and of the scratch
-chunks on the stack of its passes and of the prepare that fills them (:mod:`.lane_prepare`).
+"""The layout of the wide contact solver's lanes (:mod:`.contact_lanes`), and the writes with
+which :func:`.contact_solver.prepare_contacts` fills them.
 
 The lanes (``cs.lanes``) are one flat buffer of :data:`FIELDS` doubles a row, cut into chunks of
 :data:`CHUNK` rows, each chunk field by field: consecutive rows of one field are consecutive
@@ -12,8 +12,8 @@ addition (index helpers inlined at every access cost 3.8 s of compile CPU, branc
 indices are unsigned, so that the compiler needs no negative-index test, another thing that
 stops the vectoriser.
 
-This module imports nothing of the engine: :mod:`.lane_prepare` writes the lanes as
-:mod:`.contact_solver` prepares the rows, and :mod:`.contact_lanes`, which solves them, imports
+This module imports nothing of the engine: :mod:`.contact_solver` writes the lanes as it
+prepares the rows, and :mod:`.contact_lanes`, which solves them, imports
 :mod:`.contact_solver`.
 """
 
@@ -68,67 +68,41 @@ SCRATCH_FIELDS = 8
 GAP_STEP = U_CHUNK
 SCRATCH_DOUBLES = SCRATCH_FIELDS * CHUNK
 
-# The prepare's scratch chunk (:func:`prepare_chunk`, :mod:`.lane_prepare`), float64 whatever
-# the lanes' type (the prepare computes in float64 and rounds as it stores), laid out as a
-# chunk: a row's own fields at their offsets in the lanes (M_A to TWO), then what its points'
-# arithmetic reads, gathered from the contact and the bodies: the centres of mass (m) and
-# velocities (m/s, rad/s) of A and B; per point (point 1's PREPARE_STEP after point 0's) the
-# point (m), its separation (m), its warm-start impulses (N s), and the approach speed (m/s)
-# that the arithmetic writes for the rows' column.
-(CAX, CAY, CBX, CBY, PVAX, PVAY, PWA, PVBX, PVBY, PWB) = _offsets(ROW_FIELDS, 10)
-(PX, PY, SEPARATION, PNIMP, PTIMP, APPROACH) = _offsets(ROW_FIELDS + 10, 6)
-PREPARE_STEP = np.uint64(6 * CHUNK)
-PREPARE_FIELDS = ROW_FIELDS + 10 + 2 * 6
-PREPARE_DOUBLES = PREPARE_FIELDS * CHUNK
-
-
-def _stack_array(context, builder, dtype, count):
-    """An array of ``count`` values of ``dtype`` on the calling kernel's stack: an ``alloca``
-    in its entry block (once, whatever loop the call is in, and not zero-filled), aligned to a
-    cache line, live until that kernel returns (so it must not outlive it). Stack memory needs
-    no reference counting (the passes have none), each thread of a parallel pass has its own,
-    and LLVM knows that it overlaps no other array (the vectorised loops need no run-time
-    overlap test). Its contents start undefined."""
-    # imported here, where a compile has imported it already: at the module's import it
-    # brought Numba's array, string and hashing lowering (about 0.03 s of CPU) into every
-    # warm process, which compiles nothing
-    from numba.np.arrayobj import populate_array
-
-    value = context.get_value_type(dtype)
-    # a plain alloca in the entry block: ``cgutils.alloca_once`` also zero-fills what it
-    # allocates there, a 4 KB memset on every call of a pass (BENCHMARKS.md, session 16,
-    # ``rows41``), and every scratch value is written before it is read
-    with builder.goto_entry_block():
-        block = builder.alloca(ir.ArrayType(value, count))
-    block.align = 64
-    data = builder.bitcast(block, ir.PointerType(value))
-    array = context.make_array(types.Array(dtype, 1, "C"))(context, builder)
-    intp = context.get_value_type(types.intp)
-    itemsize = ir.Constant(intp, dtype.bitwidth // 8)
-    populate_array(array, data=data, shape=[ir.Constant(intp, count)], strides=[itemsize],
-                   itemsize=itemsize, meminfo=None)
-    return array._getvalue()
-
 
 @intrinsic
 def scratch_chunk(typingctx, lanes):
     """A pass's scratch chunk (:data:`SCRATCH_FIELDS` fields of :data:`CHUNK` rows) in the float
-    type of ``lanes`` (float64 or float32: :func:`lane_float`), on the calling kernel's stack
-    (:func:`_stack_array`)."""
+    type of ``lanes`` (float64 or float32: :func:`lane_float`): an array of
+    :data:`SCRATCH_DOUBLES` values on the calling kernel's stack, an ``alloca`` in its entry
+    block (once, whatever loop the call is in, and not zero-filled), aligned to a cache line, live until that kernel
+    returns (so it must not outlive it). Stack memory needs no reference counting (the passes
+    have none), each thread of a parallel pass has its own, and LLVM knows that it overlaps no
+    other array (the vectorised loops need no run-time overlap test). Its contents start
+    undefined."""
+    array_type = types.Array(lanes.dtype, 1, "C")
+
     def codegen(context, builder, signature, args):
-        return _stack_array(context, builder, lanes.dtype, SCRATCH_DOUBLES)
+        # imported here, where a compile has imported it already: at the module's import it
+        # brought Numba's array, string and hashing lowering (about 0.03 s of CPU) into every
+        # warm process, which compiles nothing
+        from numba.np.arrayobj import populate_array
 
-    return types.Array(lanes.dtype, 1, "C")(lanes), codegen
+        value = context.get_value_type(lanes.dtype)
+        # a plain alloca in the entry block: ``cgutils.alloca_once`` also zero-fills what it
+        # allocates there, a 4 KB memset on every call of a pass (BENCHMARKS.md, session 16,
+        # ``rows41``), and every scratch value is written before a pass reads it
+        with builder.goto_entry_block():
+            block = builder.alloca(ir.ArrayType(value, SCRATCH_DOUBLES))
+        block.align = 64
+        data = builder.bitcast(block, ir.PointerType(value))
+        array = context.make_array(array_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = ir.Constant(intp, lanes.dtype.bitwidth // 8)
+        populate_array(array, data=data, shape=[ir.Constant(intp, SCRATCH_DOUBLES)],
+                       strides=[itemsize], itemsize=itemsize, meminfo=None)
+        return array._getvalue()
 
-
-@intrinsic
-def prepare_chunk(typingctx):
-    """The prepare's scratch chunk (:data:`PREPARE_FIELDS` float64 fields of :data:`CHUNK`
-    rows, :mod:`.lane_prepare`), on the calling kernel's stack (:func:`_stack_array`)."""
-    def codegen(context, builder, signature, args):
-        return _stack_array(context, builder, types.float64, PREPARE_DOUBLES)
-
-    return types.Array(types.float64, 1, "C")(), codegen
+    return array_type(lanes), codegen
 
 
 @intrinsic
@@ -173,32 +147,9 @@ def lane_float(typingctx, lanes, value):
     return lanes.dtype(lanes, value), codegen
 
 
-@intrinsic
-def select(typingctx, keep, kept, other):
-    """``kept if keep else other`` as one LLVM ``select`` of two floats of one type (float64 or
-    float32). Python's conditional expression is a branch: LLVM sinks the loads only the kept
-    arm uses into it, and the vectoriser makes them masked loads (``vmaskmovpd``), which cost
-    about twice a plain load and blend on Zen 3 (``benchmarks/lanes_masked.py``). A select
-    keeps them plain; its value is one of its operands, so the bits are the conditional
-    expression's."""
-    if kept != other:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.select(*args)
-
-    return kept(types.boolean, kept, other), codegen
-
-
 if not JIT:
     def scratch_chunk(lanes):  # noqa: F811  (plain Python: an array of its own)
         return np.empty(SCRATCH_DOUBLES, lanes.dtype)
-
-    def prepare_chunk():  # noqa: F811  (plain Python: an array of its own)
-        return np.empty(PREPARE_DOUBLES)
-
-    def select(keep, kept, other):  # noqa: F811  (plain Python)
-        return kept if keep else other
 
     def lane_float(lanes, value):  # noqa: F811  (plain Python)
         return lanes.dtype.type(value)
@@ -229,7 +180,59 @@ def flat_lanes(cs):
 
 
 @inline_kernel
+def write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
+                   impulse_scale, count):
+    """A prepared row's own fields into the lanes at ``r`` (:func:`lane_index`)."""
+    lanes[r + M_A] = m_a
+    lanes[r + I_A] = i_a
+    lanes[r + M_B] = m_b
+    lanes[r + I_B] = i_b
+    lanes[r + NX] = nx
+    lanes[r + NY] = ny
+    lanes[r + FRICTION] = friction
+    lanes[r + RATE] = rate
+    lanes[r + MASS_SCALE] = mass_scale
+    lanes[r + IMPULSE_SCALE] = impulse_scale
+    lanes[r + TWO] = 1.0 if count == 2 else 0.0
+
+
+@inline_kernel
+def write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse):
+    """Point ``j``'s warm-start impulses (N s), and its peak and step-total impulses zeroed:
+    what the passes read before they write it. Its bias and unclamped impulses are not written:
+    every solver's first pass over the rows writes them for every kept point before anything
+    reads them (a soft step's first pass is a biased one, which writes the bias; ``pgs`` writes
+    it in every sweep; each solver runs at least one pass, the settings' bounds). Only for a
+    kept point (:func:`point_kept`): a missing second point's are not written here; the passes
+    write them with what they compute for it from its anchors (:func:`write_lane_point`), so
+    they stay finite, and what reads a point back masks it
+    (:func:`.contact_lanes.rows_from_lanes`). Measured: BENCHMARKS.md, 2026-11-29."""
+    p = r + np.uint64(j) * POINT_STEP
+    lanes[p + NIMP] = normal_impulse
+    lanes[p + TIMP] = tangent_impulse
+    lanes[p + MAXN] = 0.0
+    lanes[p + TOTN] = 0.0
+    lanes[p + TOTT] = 0.0
+
+
+@inline_kernel
 def point_kept(j, count):
     """Whether the passes keep what they compute for point ``j`` of a row of ``count`` points:
     the first point always, the second where the row has two (the passes' ``keep``)."""
     return j == 0 or count == 2
+
+
+@inline_kernel
+def write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass):
+    """Point ``j``'s anchors (m), base separation (m) and effective masses (kg). A missing
+    second point's are left as they were: the solve computes that point from them (finite
+    values of an earlier row, zeros in new lanes) and keeps nothing of it but its own lanes'
+    impulses, which nothing reads back."""
+    p = r + np.uint64(j) * POINT_STEP
+    lanes[p + RAX] = rax
+    lanes[p + RAY] = ray
+    lanes[p + RBX] = rbx
+    lanes[p + RBY] = rby
+    lanes[p + BASE] = base
+    lanes[p + NMASS] = normal_mass
+    lanes[p + TMASS] = tangent_mass
