@@ -6,9 +6,10 @@ drift between processes, which paired processes are not at a load of 5-20).
         [--scenes pyramid_100,rain_2000,many_pyramids] [--reps 31] [--out FILE]
 
 Each tree's ``prepare_rows`` and the helpers after it (up to ``flat``) are read from its
-``_dynamics/contact_solver.py`` and compiled here with the imported package's lane layout and
-``flat`` (the trees' layouts must be the same); the package (``PYTHONPATH``, e.g. the baseline's,
-whose kernels are cached) steps the world. Each
+``_dynamics/contact_solver.py`` and compiled here with its own ``lane_layout.py`` (and its
+``lane_prepare.py``, where it has one: session 20's packed prepare), loaded as modules of their
+own; the lanes' field offsets must be the same in both trees. The package (``PYTHONPATH``,
+e.g. the baseline's, whose kernels are cached) steps the world. Each
 runs in three forms, as the engine calls it: into the float64 lanes (``prepare_contacts``,
 the soft step's prepare in a float64 world), into their float32 view (``prepare_f32_entry``, a
 ``solver_precision="float32"`` world's) and into the rows (a world solved row by row), every
@@ -16,7 +17,9 @@ touching contact of the world (``wide_solver.SCENES``: loaded, sleeping off) in 
 order, on a fresh copy of the rows each time (made outside the clock), the trees in
 alternating order, ``--reps`` times after one untimed round. Printed: the minimum and median
 thread CPU of each, us, the ratios B / A of the minima and the median of the
-repetitions' own ratios, and whether both left the same bits in the rows and lanes.
+repetitions' own ratios, and whether both left the same bits in the rows and lanes (the
+lanes of a missing second point zeroed before the prepare, as the packed prepare writes them
+and the earlier ones left them).
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ import argparse
 import json
 import os
 import statistics
+import sys
+import tempfile
 import time
+import types
 from pathlib import Path
 
 import numba
@@ -45,8 +51,31 @@ _JIT = '@numba.njit(cache=False, error_model="numpy", inline="always", _nrt=Fals
 FORMS = ("lanes f64", "lanes f32", "rows")
 
 
+def _tree_module(src, name, renames=()):
+    """Tree ``src``'s ``_dynamics/NAME.py`` loaded as a module of this package's ``_dynamics``
+    of its own name (its relative imports are this package's; ``renames``: pairs of module
+    names its imports take from the same tree instead)."""
+    path = Path(src) / "impulse2d" / "_dynamics" / f"{name}.py"
+    alias = f"impulse2d._dynamics._ab_{name}_{abs(hash(str(Path(src).resolve())))}"
+    text = path.read_text()
+    for old, new in renames:
+        text = text.replace(f"from .{old} import", f"from .{new.rsplit('.', 1)[1]} import")
+    # compiled from a copy outside the package: its kernels' cache entries (Numba's, beside the
+    # copy) must not join the tree's own, whose loads would then import this module
+    copy = Path(tempfile.mkdtemp(prefix="big_prepare_ab_")) / path.name
+    copy.write_text(text)
+    module = types.ModuleType(alias)
+    module.__file__ = str(copy)
+    module.__package__ = "impulse2d._dynamics"
+    sys.modules[alias] = module
+    exec(compile(text, str(copy), "exec"), module.__dict__)
+    return module
+
+
 def from_source(src):
-    """Tree ``src``'s ``prepare_rows`` (and its helpers) compiled in this process."""
+    """Tree ``src``'s ``prepare_rows`` (and its helpers) compiled in this process, with its own
+    lane layout (and its packed prepare, :mod:`impulse2d._dynamics.lane_prepare`, where it has
+    one), and whether it takes ``clear_missing`` (the trees before session 20)."""
     path = Path(src) / "impulse2d" / "_dynamics" / "contact_solver.py"
     text = path.read_text()
     start = text.index("@inline_kernel\ndef prepare_rows(")
@@ -54,26 +83,62 @@ def from_source(src):
         start = text.index("\nPREPARE_BLOCK = ")
     code = text[start:text.index("@borrowing_kernel\ndef warm_start_contacts(", start)]
     code = code.replace("@inline_kernel\n", _JIT + "\n")
-    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, "flat": flat, **vars(lane_layout)}
+    layout = _tree_module(src, "lane_layout")
+    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, "flat": flat, **vars(layout)}
+    if (Path(src) / "impulse2d" / "_dynamics" / "lane_prepare.py").exists():
+        space.update(vars(_tree_module(src, "lane_prepare",
+                                       (("lane_layout", layout.__name__),))))
     exec(compile(code, str(path), "exec"), space)
-    return space["prepare_rows"]
+    return space["prepare_rows"], "clear_missing" in code
 
 
-def forms(prepare):
-    """The three calls of ``prepare`` (the soft step's softness of a 60 Hz step)."""
+def forms(prepare_and_flag):
+    """The three calls of ``prepare`` (the soft step's softness of a 60 Hz step); a tree
+    whose prepare takes ``clear_missing`` gets it as the engine passes it (float32 lanes
+    only)."""
+    prepare, clearing = prepare_and_flag
+    if clearing:
+        @numba.njit(cache=False, error_model="numpy", _nrt=False)
+        def run(cs, order, contacts, bodies, form):
+            if form == 0:
+                prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
+                        0.7, 0.3, True, 0, False)
+            elif form == 1:
+                prepare(cs, float32_view(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2,
+                        90.0, 0.7, 0.3, True, 0, True)
+            else:
+                prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
+                        0.7, 0.3, False, 0, False)
+
+        return run
+
     @numba.njit(cache=False, error_model="numpy", _nrt=False)
     def run(cs, order, contacts, bodies, form):
         if form == 0:
             prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, True, 0, False)
+                    0.7, 0.3, True, 0)
         elif form == 1:
             prepare(cs, float32_view(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, True, 0, True)
+                    0.7, 0.3, True, 0)
         else:
             prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, False, 0, False)
+                    0.7, 0.3, False, 0)
 
     return run
+
+
+def _missing_cleared(cs, contacts, order):
+    """``cs`` with the lanes of every missing second point zeroed: what the packed prepare
+    (session 20) writes there, and the earlier prepares leave as they were in float64 lanes,
+    so that the trees' bits can be compared."""
+    lanes = cs.lanes.reshape(-1)
+    for q in np.flatnonzero(contacts.count[order] < 2):
+        start = q // lane_layout.CHUNK * lane_layout.CHUNK
+        r = (start * lane_layout.FIELDS + (q - start)
+             + int(lane_layout.RAX + lane_layout.POINT_STEP))
+        for f in range(lane_layout.POINT_FIELDS):
+            lanes[r + f * lane_layout.CHUNK] = 0.0
+    return cs
 
 
 def main() -> None:
@@ -95,6 +160,7 @@ def main() -> None:
         world = loaded_world(scene, params, steps)
         cs0, bodies, contacts = world._constraints, world._bodies, world._contacts
         order = cs0.contact.copy()
+        cs0 = _missing_cleared(_copy(cs0), contacts, order)
         times = {(f, t): [] for f in range(len(FORMS)) for t in (0, 1)}
         left = {}
         for rep in range(args.reps + 1):
