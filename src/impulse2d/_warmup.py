@@ -77,14 +77,15 @@ BATCH_SECONDS = 21.0
 (one process, ``warmup --all``'s order, 2-core machine at load 8, 2026-11-28; the batch's
 ray casts 10.2 s, its step 2.1 s, its reads and writes 4.0 s, the query index 3.8 s)."""
 
-SHARED_CALLEES = (("soft_step", "soft_step_v31", "pgs"),
+SHARED_CALLEES = (("soft_step", "soft_step_v31", "soft_step_revolute", "pgs"),
                   ("distance_entry", "prismatic_entry", "wheel_entry", "custom_entry"),
                   ("revolute_rows_entry", "distance_rows_entry", "prismatic_rows_entry",
                    "wheel_rows_entry", "custom_rows_entry"),
                   ("collide", "collide_chains"))
 """Units (by kernel name) that link the same callees besides the direct solver's levels, so
 that split between two processes they would compile those twice: the contact solver (compiled
-one after the other, the soft step took 9.4 s, ``soft_step_v31`` then 2.9 s and ``pgs`` 4.5 s),
+one after the other, the soft step took 9.4 s, ``soft_step_v31`` then 2.9 s and ``pgs`` 4.5 s;
+``soft_step_revolute`` is the soft step with the revolute passes inline, 2026-11-30),
 the joints' axis rows (``jacobian_rows.axis_rows``, 4.0 s), their row exports
 (``put_axis_rows``, 3.2 s), the polygon manifold (``manifold._face_manifold``, 2.0 s). Found by
 Numba's compile events and by listing the functions each unit's linking bitcode defines
