@@ -286,23 +286,26 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
 
 
 @inline_kernel
-def warm_point(cs, p, anchors, masses, velocities, nx, ny):
-    """Point ``p``'s (flat, as :func:`friction_point`'s) accumulated impulses of last step
-    applied to the pair's ``velocities``; returns them."""
+def apply_impulse(anchors, masses, velocities, px, py):
+    """The pair's ``velocities`` ``(vax, vay, wa, vbx, vby, wb)`` (m/s, rad/s) after the impulse
+    ``(px, py)`` (N s) on B at its anchor and its opposite on A (``anchors``: ``(rax, ray, rbx,
+    rby)``, m, from the centres of mass; ``masses``: ``(m_a, i_a, m_b, i_b)``, inverse)."""
     rax, ray, rbx, rby = anchors
     m_a, i_a, m_b, i_b = masses
     vax, vay, wa, vbx, vby, wb = velocities
+    return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
+            vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))
+
+
+@inline_kernel
+def warm_point(cs, p, anchors, masses, velocities, nx, ny):
+    """Point ``p``'s (flat, as :func:`friction_point`'s) accumulated impulses of last step
+    applied to the pair's ``velocities``; returns them."""
     ln = flat(cs.normal_impulse)[p]
     lt = flat(cs.tangent_impulse)[p]
     px = ln * nx + lt * ny
     py = ln * ny - lt * nx
-    vax -= m_a * px
-    vay -= m_a * py
-    wa -= i_a * (rax * py - ray * px)
-    vbx += m_b * px
-    vby += m_b * py
-    wb += i_b * (rbx * py - rby * px)
-    return vax, vay, wa, vbx, vby, wb
+    return apply_impulse(anchors, masses, velocities, px, py)
 
 
 @borrowing_kernel
@@ -354,7 +357,6 @@ def friction_point(cs, p, anchors, masses, velocities, tx, ty, friction):
     i_a, m_b, i_b)``, inverse); returns them."""
     tangent_impulse = flat(cs.tangent_impulse)
     rax, ray, rbx, rby = anchors
-    m_a, i_a, m_b, i_b = masses
     vax, vay, wa, vbx, vby, wb = velocities
     dvx = vbx - wb * rby - vax + wa * ray
     dvy = vby + wb * rbx - vay - wa * rax
@@ -369,13 +371,7 @@ def friction_point(cs, p, anchors, masses, velocities, tx, ty, friction):
     impulse = total - old
     px = impulse * tx
     py = impulse * ty
-    vax -= m_a * px
-    vay -= m_a * py
-    wa -= i_a * (rax * py - ray * px)
-    vbx += m_b * px
-    vby += m_b * py
-    wb += i_b * (rbx * py - rby * px)
-    return vax, vay, wa, vbx, vby, wb
+    return apply_impulse(anchors, masses, velocities, px, py)
 
 
 @inline_kernel
@@ -415,7 +411,6 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
     normal_impulse = flat(cs.normal_impulse)
     max_normal_impulse = flat(cs.max_normal_impulse)
     rax, ray, rbx, rby = anchors
-    m_a, i_a, m_b, i_b = masses
     vax, vay, wa, vbx, vby, wb = velocities
     ca, sa, cb, sb, ddx, ddy = turns
     inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed, last_sweep, speed_cap = settings
@@ -459,13 +454,7 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
     impulse = total - old
     px = impulse * nx
     py = impulse * ny
-    vax -= m_a * px
-    vay -= m_a * py
-    wa -= i_a * (rax * py - ray * px)
-    vbx += m_b * px
-    vby += m_b * py
-    wb += i_b * (rbx * py - rby * px)
-    return vax, vay, wa, vbx, vby, wb
+    return apply_impulse(anchors, masses, velocities, px, py)
 
 
 @borrowing_kernel
