@@ -285,6 +285,29 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_ra
             write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
+@inline_kernel
+def apply_impulse(anchors, masses, velocities, px, py):
+    """The pair's ``velocities`` ``(vax, vay, wa, vbx, vby, wb)`` (m/s, rad/s) after the impulse
+    ``(px, py)`` (N s) on B at its anchor and its opposite on A (``anchors``: ``(rax, ray, rbx,
+    rby)``, m, from the centres of mass; ``masses``: ``(m_a, i_a, m_b, i_b)``, inverse)."""
+    rax, ray, rbx, rby = anchors
+    m_a, i_a, m_b, i_b = masses
+    vax, vay, wa, vbx, vby, wb = velocities
+    return (vax - m_a * px, vay - m_a * py, wa - i_a * (rax * py - ray * px),
+            vbx + m_b * px, vby + m_b * py, wb + i_b * (rbx * py - rby * px))
+
+
+@inline_kernel
+def warm_point(cs, p, anchors, masses, velocities, nx, ny):
+    """Point ``p``'s (flat, as :func:`friction_point`'s) accumulated impulses of last step
+    applied to the pair's ``velocities``; returns them."""
+    ln = flat(cs.normal_impulse)[p]
+    lt = flat(cs.tangent_impulse)[p]
+    px = ln * nx + lt * ny
+    py = ln * ny - lt * nx
+    return apply_impulse(anchors, masses, velocities, px, py)
+
+
 @borrowing_kernel
 def warm_start_contacts(cs, bodies):
     """Apply last step's accumulated impulses, so the iterations start near the answer."""
@@ -294,87 +317,144 @@ def warm_start_contacts(cs, bodies):
     normal = flat(cs.normal)
     r_a = flat(cs.r_a)
     r_b = flat(cs.r_b)
-    normal_impulse = flat(cs.normal_impulse)
-    tangent_impulse = flat(cs.tangent_impulse)
     one = np.uint64(1)
     two = np.uint64(2)
+    three = np.uint64(3)
     four = np.uint64(4)
     q = np.uint64(0)
     n = np.uint64(cs.count.shape[0])
     while q < n:
         a = np.uint64(cs.body_a[q])
         b = np.uint64(cs.body_b[q])
-        m_a = inv_mass[four * q]
-        i_a = inv_mass[four * q + one]
-        m_b = inv_mass[four * q + two]
-        i_b = inv_mass[four * q + np.uint64(3)]
+        masses = (inv_mass[four * q], inv_mass[four * q + one], inv_mass[four * q + two],
+                  inv_mass[four * q + three])
+        velocities = (v[two * a], v[two * a + one], w[a], v[two * b], v[two * b + one], w[b])
         nx = normal[two * q]
         ny = normal[two * q + one]
-        j = np.uint64(0)
-        count = np.uint64(cs.count[q])
-        while j < count:
-            p = two * q + j
-            ln = normal_impulse[p]
-            lt = tangent_impulse[p]
-            px = ln * nx + lt * ny
-            py = ln * ny - lt * nx
-            rax = r_a[two * p]
-            ray = r_a[two * p + one]
-            rbx = r_b[two * p]
-            rby = r_b[two * p + one]
-            v[two * a] -= m_a * px
-            v[two * a + one] -= m_a * py
-            w[a] -= i_a * (rax * py - ray * px)
-            v[two * b] += m_b * px
-            v[two * b + one] += m_b * py
-            w[b] += i_b * (rbx * py - rby * px)
-            j += one
+        p = two * q
+        velocities = warm_point(cs, p, (r_a[two * p], r_a[two * p + one], r_b[two * p],
+                                        r_b[two * p + one]), masses, velocities, nx, ny)
+        if cs.count[q] > 1:
+            velocities = warm_point(cs, p + one, (r_a[two * p + two], r_a[two * p + three],
+                                                  r_b[two * p + two], r_b[two * p + three]),
+                                    masses, velocities, nx, ny)
+        vax, vay, wa, vbx, vby, wb = velocities
+        v[two * a] = vax
+        v[two * a + one] = vay
+        w[a] = wa
+        v[two * b] = vbx
+        v[two * b + one] = vby
+        w[b] = wb
         q += one
+
+
+@inline_kernel
+def friction_point(cs, p, anchors, masses, velocities, tx, ty, friction):
+    """The friction row of point ``p`` of ``cs`` (flat: row ``q``'s point ``j`` is ``2 q +
+    j``), its ``anchors`` ``(rax, ray, rbx, rby)`` (m) read by the caller: the accumulated
+    impulse clamped to ``|lambda_t| <= mu lambda_n`` with the point's current normal impulse,
+    applied to the pair's ``velocities`` ``(vax, vay, wa, vbx, vby, wb)`` (``masses``: ``(m_a,
+    i_a, m_b, i_b)``, inverse); returns them."""
+    tangent_impulse = flat(cs.tangent_impulse)
+    rax, ray, rbx, rby = anchors
+    vax, vay, wa, vbx, vby, wb = velocities
+    dvx = vbx - wb * rby - vax + wa * ray
+    dvy = vby + wb * rbx - vay - wa * rax
+    vt = dvx * tx + dvy * ty
+    impulse = -flat(cs.tangent_mass)[p] * vt
+    limit = friction * flat(cs.normal_impulse)[p]
+    old = tangent_impulse[p]
+    total = min(max(old + impulse, -limit), limit)
+    # for world.constraint_rows()
+    flat(cs.unclamped)[np.uint64(2) * p + np.uint64(1)] = old + impulse
+    tangent_impulse[p] = total
+    impulse = total - old
+    px = impulse * tx
+    py = impulse * ty
+    return apply_impulse(anchors, masses, velocities, px, py)
 
 
 @inline_kernel
 def friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa, vbx, vby, wb, tx, ty,
                   friction):
-    """The friction rows of constraint ``q`` (one Gauss-Seidel pass over its points, the
-    accumulated impulse clamped to ``|lambda_t| <= mu lambda_n`` with the points' current
-    normal impulses), applied to the pair's velocities; returns them. Shared by
-    :func:`solve_contacts` and the block solver's sweep (``contact_block``)."""
+    """The friction rows of constraint ``q`` (one Gauss-Seidel pass over its points:
+    :func:`friction_point`), applied to the pair's velocities; returns them. The block
+    solver's sweep (``contact_block``); :func:`solve_contacts` writes its points out."""
     r_a = flat(cs.r_a)
     r_b = flat(cs.r_b)
-    tangent_mass = flat(cs.tangent_mass)
-    normal_impulse = flat(cs.normal_impulse)
-    tangent_impulse = flat(cs.tangent_impulse)
-    unclamped = flat(cs.unclamped)
     one = np.uint64(1)
     two = np.uint64(2)
+    velocities = (vax, vay, wa, vbx, vby, wb)
     row = two * np.uint64(q)
     j = np.uint64(0)
     while j < np.uint64(count):
         p = row + j
-        rax = r_a[two * p]
-        ray = r_a[two * p + one]
-        rbx = r_b[two * p]
-        rby = r_b[two * p + one]
-        dvx = vbx - wb * rby - vax + wa * ray
-        dvy = vby + wb * rbx - vay - wa * rax
-        vt = dvx * tx + dvy * ty
-        impulse = -tangent_mass[p] * vt
-        limit = friction * normal_impulse[p]
-        old = tangent_impulse[p]
-        total = min(max(old + impulse, -limit), limit)
-        unclamped[two * p + one] = old + impulse  # for world.constraint_rows()
-        tangent_impulse[p] = total
-        impulse = total - old
-        px = impulse * tx
-        py = impulse * ty
-        vax -= m_a * px
-        vay -= m_a * py
-        wa -= i_a * (rax * py - ray * px)
-        vbx += m_b * px
-        vby += m_b * py
-        wb += i_b * (rbx * py - rby * px)
+        anchors = (r_a[two * p], r_a[two * p + one], r_b[two * p], r_b[two * p + one])
+        velocities = friction_point(cs, p, anchors, (m_a, i_a, m_b, i_b), velocities, tx, ty,
+                                    friction)
         j += one
-    return vax, vay, wa, vbx, vby, wb
+    return velocities
+
+
+@inline_kernel
+def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings):
+    """The normal row of point ``p`` of constraint ``q`` of ``cs`` (``anchors``, ``masses``,
+    ``velocities`` as :func:`friction_point`'s; ``turns``: ``(ca, sa, cb, sb, ddx, ddy)``, the
+    bodies' in-step rotations and B's in-step displacement less A's; ``settings``: ``(inv_h,
+    use_bias, soft, baumgarte, linear_slop, contact_speed, last_sweep, speed_cap)``, as
+    :func:`solve_contacts` takes them), applied to the pair's velocities; returns them. The
+    ``last_sweep`` adds the point's impulses to the step totals (its friction row is solved by
+    then)."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    three = np.uint64(3)
+    normal_impulse = flat(cs.normal_impulse)
+    max_normal_impulse = flat(cs.max_normal_impulse)
+    rax, ray, rbx, rby = anchors
+    vax, vay, wa, vbx, vby, wb = velocities
+    ca, sa, cb, sb, ddx, ddy = turns
+    inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed, last_sweep, speed_cap = settings
+    # the fixed anchors rotated by the bodies' in-step rotation, for the current gap
+    gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
+    gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
+    s = flat(cs.base_separation)[p] + gx * nx + gy * ny
+
+    mass_scale = 1.0
+    impulse_scale = 0.0
+    if s > 0.0:
+        bias = s * inv_h
+    elif not use_bias:
+        bias = 0.0
+    elif soft:
+        softness = flat(cs.softness)
+        bias = max(softness[three * q] * s, -contact_speed)
+        mass_scale = softness[three * q + one]
+        impulse_scale = softness[three * q + two]
+    else:
+        bias = max(baumgarte * inv_h * min(0.0, s + linear_slop), -contact_speed)
+
+    dvx = vbx - wb * rby - vax + wa * ray
+    dvy = vby + wb * rbx - vay - wa * rax
+    vn = dvx * nx + dvy * ny
+    old = normal_impulse[p]
+    normal_mass = flat(cs.normal_mass)[p]
+    impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
+    total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
+    # What world.constraint_rows() reports: the value before the clamp, and the bias of the
+    # pass that holds the contact (the soft step's soft pass, not its relax).
+    flat(cs.unclamped)[two * p] = old + impulse
+    if use_bias or not soft:
+        flat(cs.bias)[p] = bias
+    normal_impulse[p] = total
+    if total > max_normal_impulse[p]:
+        max_normal_impulse[p] = total
+    if last_sweep:
+        flat(cs.total_normal_impulse)[p] += total
+        flat(cs.total_tangent_impulse)[p] += flat(cs.tangent_impulse)[p]
+    impulse = total - old
+    px = impulse * nx
+    py = impulse * ny
+    return apply_impulse(anchors, masses, velocities, px, py)
 
 
 @borrowing_kernel
@@ -390,6 +470,11 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
     non-penetration, the more important row, is solved last (Box2D v2.x). (Box2D v3.2 solves
     friction only in the relax pass, which is cheaper; measured here on the 5050-box pyramid it
     lets the boxes spread five times further sideways in 5 s, so both passes keep it.)
+
+    A row's one or two points are written out (:func:`friction_point`, :func:`normal_point`),
+    not looped over, their anchors read once for both rows: with a loop each for the friction,
+    the normals and the totals, a one-point row took ~270 instructions a pass (BENCHMARKS.md,
+    session 20, ``small45``).
     """
     v = flat(bodies.v)
     w = bodies.w
@@ -397,18 +482,10 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
     dq = flat(bodies.dq)
     inv_mass = flat(cs.inv_mass)
     normal = flat(cs.normal)
-    softness = flat(cs.softness)
     r_a = flat(cs.r_a)
     r_b = flat(cs.r_b)
-    base_separation = flat(cs.base_separation)
-    normal_mass_ = flat(cs.normal_mass)
-    normal_impulse = flat(cs.normal_impulse)
-    tangent_impulse = flat(cs.tangent_impulse)
-    max_normal_impulse = flat(cs.max_normal_impulse)
-    total_normal_impulse = flat(cs.total_normal_impulse)
-    total_tangent_impulse = flat(cs.total_tangent_impulse)
-    bias_ = flat(cs.bias)
-    unclamped = flat(cs.unclamped)
+    settings = (inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed, last_sweep,
+                speed_cap)
     one = np.uint64(1)
     two = np.uint64(2)
     three = np.uint64(3)
@@ -416,93 +493,34 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
     q = np.uint64(0)
     n = np.uint64(cs.count.shape[0])
     while q < n:
-        count = np.uint64(cs.count[q])
+        two_points = cs.count[q] > 1
         a = np.uint64(cs.body_a[q])
         b = np.uint64(cs.body_b[q])
-        m_a = inv_mass[four * q]
-        i_a = inv_mass[four * q + one]
-        m_b = inv_mass[four * q + two]
-        i_b = inv_mass[four * q + three]
+        masses = (inv_mass[four * q], inv_mass[four * q + one], inv_mass[four * q + two],
+                  inv_mass[four * q + three])
         # (velocities.load_pair's values, from the flat v: body i's (vx, vy) at 2i)
-        vax = v[two * a]
-        vay = v[two * a + one]
-        wa = w[a]
-        vbx = v[two * b]
-        vby = v[two * b + one]
-        wb = w[b]
+        velocities = (v[two * a], v[two * a + one], w[a], v[two * b], v[two * b + one], w[b])
         nx = normal[two * q]
         ny = normal[two * q + one]
-        tx = ny
-        ty = -nx
         friction = cs.friction[q]
+        p = two * q  # the row's first point; its second, p + 1, read only where it has one
+        first = (r_a[two * p], r_a[two * p + one], r_b[two * p], r_b[two * p + one])
+        second = first
+        if two_points:
+            second = (r_a[two * p + two], r_a[two * p + three], r_b[two * p + two],
+                      r_b[two * p + three])
 
-        vax, vay, wa, vbx, vby, wb = friction_rows(cs, q, count, m_a, i_a, m_b, i_b, vax, vay, wa,
-                                                   vbx, vby, wb, tx, ty, friction)
-
-        # Rotations of the fixed anchors by the bodies' in-step rotation, for the current gap.
-        ca = dq[two * a]
-        sa = dq[two * a + one]
-        cb = dq[two * b]
-        sb = dq[two * b + one]
-        ddx = dp[two * b] - dp[two * a]
-        ddy = dp[two * b + one] - dp[two * a + one]
-        j = np.uint64(0)
-        while j < count:
-            p = two * q + j
-            rax = r_a[two * p]
-            ray = r_a[two * p + one]
-            rbx = r_b[two * p]
-            rby = r_b[two * p + one]
-            gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
-            gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-            s = base_separation[p] + gx * nx + gy * ny
-
-            mass_scale = 1.0
-            impulse_scale = 0.0
-            if s > 0.0:
-                bias = s * inv_h
-            elif not use_bias:
-                bias = 0.0
-            elif soft:
-                bias = max(softness[three * q] * s, -contact_speed)
-                mass_scale = softness[three * q + one]
-                impulse_scale = softness[three * q + two]
-            else:
-                bias = max(baumgarte * inv_h * min(0.0, s + linear_slop), -contact_speed)
-
-            dvx = vbx - wb * rby - vax + wa * ray
-            dvy = vby + wb * rbx - vay - wa * rax
-            vn = dvx * nx + dvy * ny
-            old = normal_impulse[p]
-            normal_mass = normal_mass_[p]
-            impulse = -normal_mass * mass_scale * (vn + bias) - impulse_scale * old
-            total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
-            # What world.constraint_rows() reports: the value before the clamp, and the bias
-            # of the pass that holds the contact (the soft step's soft pass, not its relax).
-            unclamped[two * p] = old + impulse
-            if use_bias or not soft:
-                bias_[p] = bias
-            normal_impulse[p] = total
-            if total > max_normal_impulse[p]:
-                max_normal_impulse[p] = total
-            impulse = total - old
-            px = impulse * nx
-            py = impulse * ny
-            vax -= m_a * px
-            vay -= m_a * py
-            wa -= i_a * (rax * py - ray * px)
-            vbx += m_b * px
-            vby += m_b * py
-            wb += i_b * (rbx * py - rby * px)
-            j += one
-
-        if last_sweep:
-            j = np.uint64(0)
-            while j < count:
-                p = two * q + j
-                total_normal_impulse[p] += normal_impulse[p]
-                total_tangent_impulse[p] += tangent_impulse[p]
-                j += one
+        velocities = friction_point(cs, p, first, masses, velocities, ny, -nx, friction)
+        if two_points:
+            velocities = friction_point(cs, p + one, second, masses, velocities, ny, -nx,
+                                        friction)
+        turns = (dq[two * a], dq[two * a + one], dq[two * b], dq[two * b + one],
+                 dp[two * b] - dp[two * a], dp[two * b + one] - dp[two * a + one])
+        velocities = normal_point(cs, q, p, first, masses, velocities, nx, ny, turns, settings)
+        if two_points:
+            velocities = normal_point(cs, q, p + one, second, masses, velocities, nx, ny, turns,
+                                      settings)
+        vax, vay, wa, vbx, vby, wb = velocities
         v[two * a] = vax
         v[two * a + one] = vay
         w[a] = wa
