@@ -18,7 +18,10 @@ pytestmark = pytest.mark.skipif(not JIT, reason="addresses exist only with the J
 @pytest.mark.parametrize("slot", [verbs.PAIRS, verbs.MOVED_PAIRS, verbs.SEARCH_PAIRS])
 def test_the_pair_stages_compile_to_their_table_signatures(slot):
     unit = step.STAGE_KERNELS[slot]
-    unit.address()
+    # (through the dispatcher: address() may load the unit's machine code from its unit file
+    # without one, _core/unit_cache.py; the argument types alone, so the return type is
+    # Numba's inference, which the table's signature must equal)
+    unit.dispatcher.compile(tuple(unit.signature.args))
     compiled = unit.dispatcher.overloads[tuple(unit.signature.args)]
     assert compiled.signature.return_type == unit.signature.return_type
     assert compiled.signature.args == unit.signature.args
