@@ -95,8 +95,8 @@ def _current_stamp(package_dir: Path) -> str:
 
 def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, int]:
     """Delete from ``kernels`` every index not of ``stamp`` and ``numba_version``, every code
-    file no kept index refers to, and every unit file (``*.nbu``, ``_core/unit_cache.py``) but
-    those of a kept index's kernel, source stamp and Numba; Numba's runtime module
+    file no kept index refers to, and every unit or entry file (``*.nbu``, ``*.nbe``,
+    ``_core/unit_cache.py``) but those of a kept index's kernel, source stamp and Numba; Numba's runtime module
     (``nrt-*.nbo``, which the compile just wrote for this Numba and machine:
     ``_core/runtime_cache.py``) is kept. Returns (indexes, code files) kept."""
     keep_data: set[Path] = set()
@@ -124,7 +124,7 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
         if path.is_file() and path.suffix not in (".nbi", ".nbo"):
             if path.suffix == ".nbc" and path in keep_data:
                 data_files += 1
-            elif not (path.suffix == ".nbu" and path.with_suffix(".nbi") in kept_indexes
+            elif not (path.suffix in (".nbu", ".nbe") and path.with_suffix(".nbi") in kept_indexes
                       and _unit_file_of(path, stamp, numba_version)):
                 path.unlink()
     return indexes, data_files

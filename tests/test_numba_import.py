@@ -44,7 +44,8 @@ from numba.core import entrypoints
 print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "numba.np.arrayobj", "importlib.metadata",
                                                      "email", "subprocess",
-                                                     "impulse2d.batch")},
+                                                     "impulse2d.batch",
+                                                     "numba.experimental.jitclass.overloads")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -54,7 +55,50 @@ def test_a_warm_process_imports_none_of_them():
     out = _fresh(IMPORTED)
     assert out == {"scipy": False, "yaml": False, "numpy.ma": False, "numba.np.arrayobj": False,
                    "importlib.metadata": False, "email": False, "subprocess": False,
-                   "impulse2d.batch": False, "extensions initialised": False}
+                   "impulse2d.batch": False, "numba.experimental.jitclass.overloads": False,
+                   "extensions initialised": False}
+
+
+JITCLASS = """
+import json, sys
+import impulse2d
+import numba
+from numba.experimental import jitclass
+name = "numba.experimental.jitclass.overloads"
+before = name in sys.modules
+
+
+@jitclass([("v", numba.int64)])
+class Counter:
+    def __init__(self, v):
+        self.v = v
+
+    def __len__(self):
+        return self.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+@numba.njit
+def use(a, b):
+    return len(a), a == b, bool(a), a != b
+
+
+calls = use(Counter(3), Counter(3))
+print(json.dumps({"before": before, "after": name in sys.modules,
+                  "same module": (sys.modules[name]
+                                  is sys.modules["numba.experimental.jitclass"].overloads),
+                  "calls": calls}))
+"""
+
+
+def test_jitclass_overloads_are_registered_by_the_first_compile():
+    """Numba's jitclass overloads (``bool``, ``len``, ``==``, ``!=`` on an instance) are not
+    imported with the package and are there for anyone's first compile."""
+    out = _fresh(JITCLASS)
+    assert out == {"before": False, "after": True, "same module": True,
+                   "calls": [3, True, True, False]}
 
 
 ON_USE = """

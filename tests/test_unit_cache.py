@@ -116,7 +116,7 @@ def test_no_unit_file_for_a_kernel_whose_dispatcher_is_made_or_without_the_cache
     # the narrowphase as a unit not loaded in this process (whatever this process has done)
     unit = SimpleNamespace(dispatcher=narrowphase.dispatcher, signature=narrowphase.signature,
                            _address=None, _pending=None, _kept=None)
-    assert unit_cache._where(unit)[0].endswith(unit_cache.SUFFIX)
+    assert unit_cache._where(unit.dispatcher)[0].endswith(unit_cache.SUFFIX)
     monkeypatch.setattr(jit, "CACHE", False)
     assert not unit_cache.readable(unit) and unit_cache.load(unit) is None
     monkeypatch.setattr(jit, "CACHE", True)
@@ -169,3 +169,111 @@ def test_a_unit_from_its_file_and_numba_s_copy_of_it_run_side_by_side(cache_copy
     assert numba_only["dispatcher_overloads"] == both["dispatcher_overloads"] == 1
     assert both["hash"] == numba_only["hash"]
     assert 0.0 < both["y"] < 0.2  # the bullet stopped on the ground (its top at y = 0)
+
+
+# The two kernels Python calls through ``DirectCall`` in every world's first step (the step
+# kernel, the stores' constructor): their entry points from their entry files
+# (``unit_cache.load_entry``), without their dispatchers.
+RUN_ENTRIES = """
+import json
+import impulse2d as i2d
+from impulse2d._core import unit_cache
+from impulse2d._dynamics import step, world_ref
+from impulse2d.scenes import build_scene
+world = i2d.World()
+build_scene(world, "pyramid", base=5)
+for _ in range(60):
+    world.step(1.0 / 60.0)
+print(json.dumps({"hash": world.state_hash(),
+                  "made": [unit_cache._made(k) for k in (step.step_kernel,
+                                                         world_ref._new_stores_ref)],
+                  "prepared": step._step.prepared}))
+"""
+
+
+def _run_entries(cache_dir) -> dict:
+    env = {**os.environ, "PYTHONPATH": SRC, "NUMBA_CACHE_DIR": str(cache_dir),
+           "IMPULSE2D_QUIET": "1"}
+    result = subprocess.run([sys.executable, "-c", RUN_ENTRIES], capture_output=True,
+                            text=True, env=env, timeout=1200)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def cache_without_entries(tmp_path):
+    """A copy of this tree's kernel cache under a ``NUMBA_CACHE_DIR`` of its own, without any
+    entry file."""
+    root = tmp_path / "impulse2d"
+    shutil.copytree(cache.cache_root(), root,
+                    ignore=shutil.ignore_patterns("*.later", cache.LOCK_NAME,
+                                                  f"*{unit_cache.ENTRY_SUFFIX}"))
+    return tmp_path
+
+
+def _entry_files(cache_dir) -> dict:
+    return {p.name.split("-")[0]: p for p in Path(cache_dir).rglob(f"*{unit_cache.ENTRY_SUFFIX}")}
+
+
+def test_python_s_entry_points_load_from_their_files_without_dispatchers_same_bits(
+        cache_without_entries):
+    first = _run_entries(cache_without_entries)
+    assert first["made"] == [True, True] and first["prepared"]  # Numba's way: no file yet
+    files = _entry_files(cache_without_entries)
+    assert {"step.step_kernel", "world_ref._new_stores_ref"} <= set(files)
+    written = {name: p.stat().st_mtime_ns for name, p in files.items()}
+
+    second = _run_entries(cache_without_entries)
+    assert second["made"] == [False, False] and second["prepared"]
+    assert second["hash"] == first["hash"]
+    assert {name: p.stat().st_mtime_ns
+            for name, p in _entry_files(cache_without_entries).items()} == written  # read only
+
+
+def test_a_damaged_or_stale_entry_file_is_left_to_numba_and_written_anew(cache_without_entries):
+    first = _run_entries(cache_without_entries)
+    files = _entry_files(cache_without_entries)
+    step_file, stores_file = files["step.step_kernel"], files["world_ref._new_stores_ref"]
+    step_file.write_bytes(b"not an entry file")
+    with open(stores_file, "rb") as f:
+        header, payload = pickle.load(f)
+    assert header[0] == unit_cache.FORMAT
+    with open(stores_file, "wb") as f:  # the file of another source
+        pickle.dump(((header[0], "0" * 64, *header[2:]), payload), f)
+
+    again = _run_entries(cache_without_entries)
+    assert again["made"] == [True, True] and again["hash"] == first["hash"]
+    assert step_file.read_bytes() != b"not an entry file"
+    with open(stores_file, "rb") as f:
+        assert pickle.load(f)[0] == header  # this source's stamp again
+
+    last = _run_entries(cache_without_entries)
+    assert last["made"] == [False, False] and last["hash"] == first["hash"]
+
+
+def test_no_entry_file_read_without_the_cache_nor_for_other_types_or_a_made_dispatcher(
+        monkeypatch):
+    from numba.core import types
+    from impulse2d._core import jit
+    from impulse2d._dynamics import world_ref
+    kernel = world_ref._new_stores_ref
+    path = unit_cache._where(kernel, unit_cache.ENTRY_SUFFIX)[0]
+    assert path.endswith(unit_cache.ENTRY_SUFFIX)
+    reads = []
+    monkeypatch.setattr(unit_cache, "_read_file", lambda p: reads.append(p))
+    monkeypatch.setattr(unit_cache, "_made", lambda d: False)  # (whatever this process made)
+    monkeypatch.setattr(jit, "CACHE", False)
+    assert unit_cache.load_entry(kernel, (types.int64,)) is None
+    assert not unit_cache.entry_readable(kernel) and reads == []
+    monkeypatch.setattr(jit, "CACHE", True)
+    monkeypatch.setattr(unit_cache, "_made", lambda d: True)  # as if made
+    assert unit_cache.load_entry(kernel, (types.int64,)) is None and reads == []
+    monkeypatch.undo()
+    # a file of other argument types than the call's: Numba's way (its code not loaded)
+    monkeypatch.setattr(unit_cache, "_made", lambda d: False)
+    stamp = unit_cache._where(kernel, unit_cache.ENTRY_SUFFIX)[1]
+    header = unit_cache._header(stamp, str((types.int64,)), unit_cache._target_context().codegen())
+    monkeypatch.setattr(unit_cache, "_read_file", lambda p: (header, b"not loaded"))
+    monkeypatch.setattr(unit_cache, "_load_code", lambda payload: reads.append(payload))
+    assert unit_cache.entry_readable(kernel)
+    assert unit_cache.load_entry(kernel, (types.float64,)) is None and reads == []

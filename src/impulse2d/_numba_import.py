@@ -39,10 +39,21 @@
   dimensions, layout and read-only flag, as Numba makes it); any other array (a subclass,
   masked or not, or a dtype Numba refuses) goes to Numba's own, unchanged.
 
-The last two are made only where Numba's code is the one they were written for (Numba 0.68:
+* **numba.experimental.jitclass.overloads.** Numba's ``__init__`` imports ``jitclass``, whose
+  ``overloads`` module registers the typing of Python's built-in functions and operators on
+  jitclass instances (``bool``, ``len``, ``==``, ... calling the class's dunder methods): 6-9 ms
+  of CPU (its ``@overload`` templates made; load 5-7 on the 2-core machine, session 21) for
+  templates that only a compile reads, and a warm process compiles nothing. While Numba
+  imports, ``sys.modules`` holds an empty stand-in for it; the real module is imported (its
+  templates registered) at the first refresh of a typing context, which every compile does
+  before it types anything (``BaseContext.refresh``: the registries' new templates loaded),
+  so a compile, the package's or anyone's, sees every template it saw before.
+
+The last three are made only where Numba's code is the one they were written for (Numba 0.68:
 a configuration that records a failed ``import yaml`` in ``_HAVE_YAML``, a ``_typeof_ndarray``
-registered for ``np.ndarray`` in ``numba.core.typing.typeof``); elsewhere that part is left
-out, and Numba does as it always did.
+registered for ``np.ndarray`` in ``numba.core.typing.typeof``, a typing context whose
+``refresh`` loads the registries); elsewhere that part is left out (the jitclass overloads
+imported as soon as Numba is), and Numba does as it always did.
 """
 
 from __future__ import annotations
@@ -59,7 +70,8 @@ def import_numba() -> None:
     ``importlib.metadata`` imported when they are used, and type plain arrays without
     ``numpy.ma`` (see the module)."""
     if "numba" not in sys.modules:
-        with _scipy_version_only(), _yaml_when_read(), _metadata_when_read():
+        with (_scipy_version_only(), _yaml_when_read(), _metadata_when_read(),
+              _jitclass_overloads_at_typing()):
             import numba  # noqa: F401
     _typeof_plain_arrays()
 
@@ -153,6 +165,46 @@ class _metadata_when_read:
     def __exit__(self, *exc):
         if self.stand_in is not None and sys.modules.get(self.NAME) is self.stand_in:
             del sys.modules[self.NAME]
+        return False
+
+
+class _jitclass_overloads_at_typing:
+    """Context: ``sys.modules`` holds an empty stand-in for Numba's jitclass overloads while
+    Numba imports, and the real module is imported at the first refresh of a typing context
+    (see the module)."""
+
+    NAME = "numba.experimental.jitclass.overloads"
+
+    def __enter__(self):
+        self.stand_in = None
+        if self.NAME not in sys.modules:
+            self.stand_in = types.ModuleType(self.NAME, "imported at Numba's first typing")
+            sys.modules[self.NAME] = self.stand_in
+        return self
+
+    def __exit__(self, *exc):
+        if self.stand_in is None or sys.modules.get(self.NAME) is not self.stand_in:
+            return False
+        del sys.modules[self.NAME]
+        try:
+            from numba.core.typing.context import BaseContext
+            own = BaseContext.__dict__["refresh"]
+            written_for = "load_additional_registries" in own.__code__.co_names
+        except (ImportError, KeyError, AttributeError):
+            written_for = False
+        if not written_for:
+            importlib.import_module(self.NAME)  # (Numba's own order, a little later)
+            return False
+        name = self.NAME
+
+        def refresh(context):
+            if BaseContext.__dict__.get("refresh") is refresh:
+                BaseContext.refresh = own  # (once: every later refresh is Numba's own)
+            importlib.import_module(name)
+            return own(context)
+
+        refresh.__doc__ = own.__doc__
+        BaseContext.refresh = refresh
         return False
 
 

@@ -77,13 +77,13 @@ COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
                     "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py",
-                    "_core/link_only.py", "_core/unit_cache.py")
+                    "_core/link_only.py", "_core/unit_cache.py", "_core/direct_call.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
-CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo", ".nbu")
+CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo", ".nbu", ".nbe")
 """The cache's files: the kernels' indexes and code, Numba's runtime module
-(:mod:`.runtime_cache`) and the units' files (:mod:`.unit_cache`)."""
+(:mod:`.runtime_cache`), the units' files and Python's entry points' (:mod:`.unit_cache`)."""
 SEED_MARKER = ".seeded-from"
 """File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
 SHIPPED_MARKER = "SHIPPED"
@@ -657,7 +657,12 @@ def is_cached(dispatcher, argtypes: tuple) -> bool | None:
 
 def cached_signatures(dispatcher) -> int | None:
     """How many compiled signatures of ``dispatcher`` the cache holds for this source (None
-    where that cannot be told)."""
+    where that cannot be told); 1 where a kernel whose dispatcher is not made yet has an entry
+    file (:func:`.unit_cache.entry_readable`: asked first, so as not to make the dispatcher
+    that the entry file's load does without)."""
+    from . import unit_cache  # (it imports this module)
+    if unit_cache.entry_readable(dispatcher):
+        return 1
     cache = getattr(dispatcher, "_cache", None)
     if not isinstance(cache, caching.FunctionCache):
         return None

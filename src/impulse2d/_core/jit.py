@@ -30,12 +30,13 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .lazy import FIRST_COMPILE, compiling
+from .lazy import FIRST_COMPILE
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
 from . import inliner as _inliner  # Numba's IR inliner copying a callee once (see there)
 from . import link_only as _link_only  # no machine code for kernels only kernels call (see there)
 from . import overloads as _overloads  # Numba's library functions compiled once (see there)
 from .deferred import DeferredKernel
+from .direct_call import DirectCall  # (Python's calls of a kernel: see there)
 _cache.install()
 _overloads.install()
 # (at the first compile, not at import: Numba's inliner module imports list and range
@@ -123,63 +124,6 @@ stage_kernel = _jit(no_cpython_wrapper=True)
 python_stage_kernel = _jit()
 """``@stage_kernel`` that Python may call too: for a stage compiled in the middle of a step,
 which Python runs itself on that step and the step calls by address from then on."""
-
-
-class DirectCall:
-    """Calls a kernel's compiled code without Numba's per-call typing of the arguments.
-
-    The dispatcher types every argument on every call: about 0.35 us per array inside a
-    NamedTuple store (measured on the 2-core CI machine), so 30-40 us for the ~120 arrays of a
-    world, more than a small scene's whole solve. After the first, ordinary call, this keeps the
-    machine-code entry point compiled for those argument types and calls it directly; the
-    arguments are then only unboxed (about 0.1 us per array).
-
-    Only for internal call sites whose argument types never change: stores of a fixed layout
-    and scalars converted with ``float``/``int``/``bool`` at the call. (The entry point converts
-    a Python object to the type it was compiled for, so an int passed where a float was compiled
-    is fine, but a float where an int was compiled would be truncated.)
-
-    A first call that must compile is announced as ``what`` (about ``seconds``: see
-    :mod:`.lazy`).
-    """
-
-    def __init__(self, dispatcher, what: str, seconds: float):
-        self._dispatcher = dispatcher
-        self._entry = None
-        self.entry = self
-        """The compiled entry point once the kernel is prepared (or first called), else this
-        object: a hot call site calls ``.entry(...)`` and saves the Python-level ``__call__``
-        (about 0.2 us)."""
-        self._unit = (what, seconds)
-        self.__doc__ = dispatcher.__doc__
-
-    @property
-    def prepared(self) -> bool:
-        """Whether the kernel is compiled (or loaded) for the call site's arguments."""
-        return self._entry is not None
-
-    def prepare(self, *args) -> None:
-        """Compile (or load) the kernel for these arguments without calling it."""
-        if self._entry is not None or numba.config.DISABLE_JIT:
-            return
-        signature = tuple(self._dispatcher.typeof_pyval(a) for a in args)
-        with compiling(*self._unit):
-            self._dispatcher.compile(signature)
-        self._entry = self.entry = self._dispatcher.overloads[signature].entry_point
-
-    def __call__(self, *args):
-        entry = self._entry
-        if entry is not None:
-            return entry(*args)
-        with compiling(*self._unit):
-            result = self._dispatcher(*args)
-        overloads = getattr(self._dispatcher, "overloads", None)  # None without the JIT
-        if overloads is not None:
-            signature = tuple(self._dispatcher.typeof_pyval(a) for a in args)
-            compiled = overloads.get(signature)
-            if compiled is not None:
-                self._entry = self.entry = compiled.entry_point
-        return result
 
 
 # The x86 time-stamp counter runs at a constant rate and user code may read it. On other CPUs

@@ -19,11 +19,12 @@ of this format), then, pickled apart, Numba's own serialised code library (objec
 bitcode, what its data file holds: ``serialize_using_object_code``), the names its object code
 defines (:func:`.cache.elf_defined_symbols`, read once here instead of at each load: 4-6 ms of
 the 8 units' loads), the environments (``referenced_envs``, the kernel's own among them) and
-the C wrapper's name. The next process reads the header, and only where all of it matches
+the names of its wrappers (C and C-Python), its environment and module. The next process reads
+the header, and only where all of it matches
 loads the library as the package's loads from Numba's cache do
 (:func:`.cache._unserialize_lazily`, under :class:`.cache._quick_load`), sets each
 environment's address in the engine as Numba's ``CompileResult._rebuild`` does, and takes the
-wrapper's address: the same machine code, the same environments. Anything missing, stale or
+C wrapper's address: the same machine code, the same environments. Anything missing, stale or
 unreadable is left to Numba's way, which then writes the file anew.
 
 Not for a kernel whose dispatcher this process has made already (it may hold the overload, and
@@ -32,25 +33,43 @@ Python runs itself on the step that compiles it, :data:`.jit.python_stage_kernel
 own copy from Numba's cache as before. The library and environments are kept with the unit
 (``LazyKernel._kept``): the engine frees a library's code when the library is collected.
 
+**Python's entry points.** The kernels Python calls through :class:`.direct_call.DirectCall`
+(the step kernel, the stores' constructor: one argument-type signature each) are loaded the
+same way from an *entry file* (``<Numba's file name base>.nbe``, the same layout, the header's
+signature the call's argument types): the library and environments as a unit's, then the
+entry point Numba's ``CPUContext.get_executable`` makes of them (``_dynfunc.make_function``
+over the kernel's C-Python wrapper, its environment, the library kept alive with it). A warm
+``pyramid_20`` loaded them Numba's way in 20-25 ms of CPU with their dispatchers and index reads
+(load 5-7, session 21).
+
 Holds no kernel: left out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import uuid
 
 import llvmlite
 import numba
+from numba import _dynfunc
 from numba.core import caching
 from numba.core.compiler_lock import global_compiler_lock
 
 from . import cache as _cache
 
 SUFFIX = ".nbu"
-FORMAT = 2
+ENTRY_SUFFIX = ".nbe"
+"""A Python entry point's file (:func:`load_entry`): a unit file's layout, its wrapper the
+one Python calls."""
+FORMAT = 3
 """The unit file's layout; a file of another is read as stale."""
+
+_entries: dict[str, tuple] = {}
+"""Each entry file read but not loaded yet (:func:`entry_readable`), by its path: (the header
+read, its payload)."""
 
 
 def _target_context():
@@ -69,41 +88,48 @@ def _made(dispatcher) -> bool:
     return getattr(dispatcher, "_dispatcher", True) is not None
 
 
-def _where(unit):
-    """(path of ``unit``'s file, its kernel's source stamp), or None where the package's cache
-    locator does not take the kernel (Numba's other locators decide there: not handled
-    here)."""
+def _where(dispatcher, suffix: str = SUFFIX):
+    """(path of the file of ``dispatcher``'s kernel, the kernel's source stamp), or None where
+    the package's cache locator does not take the kernel (Numba's other locators decide there:
+    not handled here)."""
     try:
-        impl = caching.CompileResultCacheImpl(unit.dispatcher.py_func)
+        impl = caching.CompileResultCacheImpl(dispatcher.py_func)
     except RuntimeError:  # (no locator takes it: not cached at all)
         return None
     locator = impl.locator
     if not isinstance(locator, _cache.PackageCacheLocator):
         return None
-    path = os.path.join(locator.get_cache_path(), impl.filename_base + SUFFIX)
+    path = os.path.join(locator.get_cache_path(), impl.filename_base + suffix)
     return path, locator.get_source_stamp()
 
 
-def _header(unit, stamp: str, codegen) -> tuple:
-    return (FORMAT, stamp, str(unit.signature), codegen.magic_tuple(), numba.__version__,
+def _header(stamp: str, signature: str, codegen) -> tuple:
+    return (FORMAT, stamp, signature, codegen.magic_tuple(), numba.__version__,
             llvmlite.__version__)
 
 
-def _read(unit):
-    """The pickled (library, environments, wrapper name) of ``unit``'s file if its header
-    matches this process, else None (no file, another source or machine, unreadable)."""
-    where = _where(unit)
-    if where is None:
-        return None
-    path, stamp = where
+def _read_file(path: str):
+    """(header, payload) of the file at ``path``, or None (no file, unreadable)."""
     try:
         with open(path, "rb") as f:
             header, payload = pickle.load(f)
     except Exception:
         return None
-    if header != _header(unit, stamp, _target_context().codegen()):
+    return header, payload
+
+
+def _read(unit):
+    """The pickled (library, environments, wrapper names) of ``unit``'s file if its header
+    matches this process, else None (no file, another source or machine, unreadable)."""
+    where = _where(unit.dispatcher)
+    if where is None:
         return None
-    return payload
+    path, stamp = where
+    found = _read_file(path)
+    if found is None or found[0] != _header(stamp, str(unit.signature),
+                                            _target_context().codegen()):
+        return None
+    return found[1]
 
 
 def readable(unit) -> bool:
@@ -116,53 +142,142 @@ def readable(unit) -> bool:
     return unit._pending is not None
 
 
+def _load_code(payload):
+    """(library, environments, wrapper names) of a file's ``payload``: the code library
+    loaded into the engine and each environment's address set there (as
+    ``CompileResult._rebuild`` does), or None where any of it fails (see the module). The
+    caller holds Numba's compiler lock."""
+    from numba.core.runtime import rtsys
+    context = _target_context()
+    codegen = context.codegen()
+    try:
+        rtsys.initialize(context)
+        with _cache._quick_load():
+            libdata, symbols, environments, names = pickle.loads(payload)
+            library = _cache._unserialize_lazily(codegen, libdata, symbols)
+        for env in environments:  # (as CompileResult._rebuild)
+            codegen.set_env(env.env_name, env)
+    except Exception:
+        return None
+    return library, environments, names
+
+
 def load(unit):
     """``unit``'s (address, what to keep alive) from its file, given to ``unit`` too, or None
     (see the module). Under Numba's compiler lock, as Numba's loads are: threads asking
     together load it once."""
-    from numba.core.runtime import rtsys
     with global_compiler_lock:
         if unit._kept is not None:
             return unit._address, unit._kept  # (another thread loaded it meanwhile)
         if not readable(unit):
             return None
         payload, unit._pending = unit._pending, None
-        context = _target_context()
-        codegen = context.codegen()
-        try:
-            rtsys.initialize(context)
-            with _cache._quick_load():
-                libdata, symbols, environments, wrapper = pickle.loads(payload)
-                library = _cache._unserialize_lazily(codegen, libdata, symbols)
-            for env in environments:  # (as CompileResult._rebuild)
-                codegen.set_env(env.env_name, env)
-            address = library.get_pointer_to_function(wrapper)
-        except Exception:
+        loaded = _load_code(payload)
+        if loaded is None:
             return None  # Numba's way, then (which writes the file anew)
+        library, environments, names = loaded
+        try:
+            address = library.get_pointer_to_function(names["cfunc"])
+        except Exception:
+            return None
         if not address:
             return None
         unit._address, unit._kept = address, (library, environments)  # (for those waiting)
         return unit._address, unit._kept
 
 
+def entry_readable(dispatcher) -> bool:
+    """Whether ``dispatcher``'s kernel has an entry file of this source, machine and Numba
+    (for argument types of any call site) that :func:`load_entry` may load, its dispatcher not
+    made (the file read now is kept for that load)."""
+    if _made(dispatcher) or not _caching():
+        return False
+    where = _where(dispatcher, ENTRY_SUFFIX)
+    if where is None:
+        return False
+    path, stamp = where
+    found = _entries.get(path) or _read_file(path)
+    if found is None:
+        return False
+    header = found[0]
+    expected = _header(stamp, "", _target_context().codegen())
+    if not (isinstance(header, tuple) and len(header) == len(expected)
+            and header[:2] == expected[:2] and header[3:] == expected[3:]):
+        return False
+    _entries[path] = found
+    return True
+
+
+def load_entry(dispatcher, argtypes: tuple):
+    """The Python entry point of ``dispatcher``'s kernel for the argument types ``argtypes``
+    from its entry file, without the dispatcher (what Numba's ``CPUContext.get_executable``
+    makes of the same code and environment), or None: the dispatcher made already, caching
+    off, no file for these types, anything stale or unreadable (Numba's way then, which
+    writes the file anew: :func:`save_entry`)."""
+    with global_compiler_lock:
+        if not entry_readable(dispatcher):
+            return None
+        path, stamp = _where(dispatcher, ENTRY_SUFFIX)
+        header, payload = _entries.pop(path)
+        if header[2] != str(argtypes):
+            return None
+        loaded = _load_code(payload)
+        if loaded is None:
+            return None
+        library, environments, names = loaded
+        own = [env for env in environments if env.env_name == names["env"]]
+        try:
+            module = importlib.import_module(names["module"])
+            address = library.get_pointer_to_function(names["cpython"])
+        except Exception:
+            return None
+        if not address or len(own) != 1:
+            return None
+        # (as get_executable: the library kept alive with the function)
+        return _dynfunc.make_function(module, names["qualname"].split(".")[-1],
+                                      f"compiled wrapper for {names['qualname']!r}", address,
+                                      own[0], (library, environments))
+
+
 def save(unit, result) -> None:
     """Write ``unit``'s file from ``result`` (its Numba compile result: compiled or loaded by
     Numba), atomically; nothing where the cache cannot be written or the result holds more than
     this file can (functions to run on reload)."""
+    _save(unit.dispatcher, tuple(unit.signature.args), str(unit.signature), result, SUFFIX)
+
+
+def save_entry(dispatcher, argtypes: tuple, result) -> None:
+    """Write the entry file of ``dispatcher``'s kernel for ``argtypes`` from ``result`` (as
+    :func:`save`), unless the file holds these types already (a process whose dispatcher was
+    made for other reasons)."""
+    where = _where(dispatcher, ENTRY_SUFFIX)
+    if where is None:
+        return
+    found = _read_file(where[0])
+    if found is not None and found[0] == _header(where[1], str(argtypes),
+                                                 result.library.codegen):
+        return
+    _save(dispatcher, argtypes, str(argtypes), result, ENTRY_SUFFIX)
+
+
+def _save(dispatcher, argtypes: tuple, signature: str, result, suffix: str) -> None:
     if not _caching() or result.reload_init:
         return
-    where = _where(unit)
+    where = _where(dispatcher, suffix)
     if where is None:
         return
     path, stamp = where
     tmp = f"{path}.tmp.{uuid.uuid4().hex[:16]}"
     try:
-        libdata = _library_data(unit, result)
+        libdata = _library_data(dispatcher, argtypes, result)
         symbols = _cache.elf_defined_symbols(libdata[2][0]) if libdata[1] == "object" else None
-        payload = pickle.dumps((libdata, symbols, _environments(result),
-                                result.fndesc.llvm_cfunc_wrapper_name),
+        fndesc = result.fndesc
+        names = {"cfunc": fndesc.llvm_cfunc_wrapper_name,
+                 "cpython": fndesc.llvm_cpython_wrapper_name, "env": fndesc.env_name,
+                 "module": fndesc.modname, "qualname": fndesc.qualname}
+        payload = pickle.dumps((libdata, symbols, _environments(result), names),
                                protocol=pickle.HIGHEST_PROTOCOL)
-        header = _header(unit, stamp, result.library.codegen)
+        header = _header(stamp, signature, result.library.codegen)
         with open(tmp, "wb") as f:
             pickle.dump((header, payload), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
@@ -173,16 +288,16 @@ def save(unit, result) -> None:
             pass
 
 
-def _library_data(unit, result):
+def _library_data(dispatcher, argtypes: tuple, result):
     """``result``'s code library serialised as Numba caches it: from the library where it was
     compiled in this process; one that Numba loaded has handed its object code to the engine
-    (Numba keeps no copy), so from Numba's data file of the kernel then (once per unit and
-    cache: the next process loads the unit file)."""
+    (Numba keeps no copy), so from Numba's data file of the kernel then (once per kernel and
+    cache: the next process loads the kernel's file)."""
     try:
         return result.library.serialize_using_object_code()
     except RuntimeError:
-        cache = unit.dispatcher._cache
-        key = cache._index_key(tuple(unit.signature.args), result.library.codegen)
+        cache = dispatcher._cache
+        key = cache._index_key(argtypes, result.library.codegen)
         with _cache._quick_load():  # (its environments' Numba modules not imported for this)
             return cache._cache_file.load(key)[0]  # (Numba's reduced compile result: its library)
 
@@ -196,4 +311,5 @@ def _environments(result) -> tuple:
     return tuple(found)
 
 
-__all__ = ["load", "readable", "save", "SUFFIX", "FORMAT"]
+__all__ = ["load", "readable", "save", "load_entry", "entry_readable", "save_entry", "SUFFIX",
+           "ENTRY_SUFFIX", "FORMAT"]
