@@ -22,8 +22,8 @@ says little alone) and inside (import, build, first step):
   with the CPU time (``time.process_time``, not the wall: the machine is shared) of every
   module's import, inclusive and its own (less the modules it imported), medians over the
   rounds, and the modules one tree imports that the other does not; and the cache's part of
-  the build and first step (Numba's reads of kernel indexes, the cache loads and the units
-  loaded from their unit files, counted and timed);
+  the build and first step (Numba's reads of kernel indexes, the cache loads and the units and
+  Python's entry points loaded from their own files, counted and timed);
 * *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
   ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
   (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
@@ -132,6 +132,9 @@ try:  # a unit loaded from its unit file, without its dispatcher (a tree that ha
     from impulse2d._core import unit_cache
     cached["unit_loads"] = [0, 0.0]
     counted(unit_cache, "load", "unit_loads")
+    if hasattr(unit_cache, "load_entry"):  # Python's entry points from their entry files
+        cached["entry_loads"] = [0, 0.0]
+        counted(unit_cache, "load_entry", "entry_loads")
 except ImportError:
     pass
 world = i2d.World()
@@ -140,11 +143,13 @@ c2 = time.process_time()
 world.step(1.0 / 60.0)
 c3 = time.process_time()
 units = cached.get("unit_loads", [0, 0.0])
+entries = cached.get("entry_loads", [0, 0.0])
 print(json.dumps({"import_cpu_s": c1 - c0, "build_cpu_s": c2 - c1, "first_step_cpu_s": c3 - c2,
                   "index_reads": cached["index_reads"][0],
                   "index_reads_cpu_s": cached["index_reads"][1], "loads": cached["loads"][0],
                   "loads_cpu_s": cached["loads"][1], "unit_loads": units[0],
-                  "unit_loads_cpu_s": units[1], "modules": rows, "file": i2d.__file__}))
+                  "unit_loads_cpu_s": units[1], "entry_loads": entries[0],
+                  "entry_loads_cpu_s": entries[1], "modules": rows, "file": i2d.__file__}))
 """
 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}), "chain_100": ("chain", {"links": 100})}
@@ -343,7 +348,8 @@ def paired_imports(report, other: Path, rounds: int, log):
             "median": {k: statistics.median(run[k] for run in runs)
                        for k in ("import_cpu_s", "build_cpu_s", "first_step_cpu_s",
                                  "index_reads", "index_reads_cpu_s", "loads", "loads_cpu_s",
-                                 "unit_loads", "unit_loads_cpu_s")},
+                                 "unit_loads", "unit_loads_cpu_s", "entry_loads",
+                                 "entry_loads_cpu_s")},
             "modules": {m: [statistics.median(run["modules"].get(m, (0.0, 0.0))[i]
                                               for run in runs) for i in (0, 1)]
                         for m in modules}}
@@ -356,7 +362,8 @@ def paired_imports(report, other: Path, rounds: int, log):
             f"{m['build_cpu_s']:.3f}, first step {m['first_step_cpu_s']:.3f}; "
             f"{m['index_reads']:.0f} index reads {m['index_reads_cpu_s'] * 1000:.1f} ms, "
             f"{m['loads']:.0f} loads {m['loads_cpu_s'] * 1000:.1f} ms, "
-            f"{m['unit_loads']:.0f} unit files {m['unit_loads_cpu_s'] * 1000:.1f} ms")
+            f"{m['unit_loads']:.0f} unit files {m['unit_loads_cpu_s'] * 1000:.1f} ms, "
+            f"{m['entry_loads']:.0f} entry files {m['entry_loads_cpu_s'] * 1000:.1f} ms")
     log(f"modules only this tree imports: {out['only this']}")
     log(f"modules only the other imports: {out['only other']}")
 
