@@ -39,8 +39,10 @@ same way from an *entry file* (``<Numba's file name base>.nbe``, the same layout
 signature the call's argument types): the library and environments as a unit's, then the
 entry point Numba's ``CPUContext.get_executable`` makes of them (``_dynfunc.make_function``
 over the kernel's C-Python wrapper, its environment, the library kept alive with it). A warm
-``pyramid_20`` loaded them Numba's way in 20-25 ms of CPU with their dispatchers and index reads
-(load 5-7, session 21).
+``pyramid_20`` loaded them Numba's way in 23-24 ms of CPU with their dispatchers and index reads,
+13 ms from their entry files (load 15-21, session 21). One file a kernel, as a
+:class:`~.direct_call.DirectCall` keeps one entry point: a process that calls the kernel with
+other argument types goes Numba's way and writes the file for its own.
 
 Holds no kernel: left out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 """
