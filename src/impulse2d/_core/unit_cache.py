@@ -34,7 +34,8 @@ own copy from Numba's cache as before. The library and environments are kept wit
 (``LazyKernel._kept``): the engine frees a library's code when the library is collected.
 
 **Python's entry points.** The kernels Python calls through :class:`.direct_call.DirectCall`
-(the step kernel, the stores' constructor: one argument-type signature each) are loaded the
+(a warm ``pyramid_20``'s step kernel and stores' constructor; the queries', the snapshots',
+the batch's: one argument-type signature each) are loaded the
 same way from an *entry file* (``<Numba's file name base>.nbe``, the same layout, the header's
 signature the call's argument types): the library and environments as a unit's, then the
 entry point Numba's ``CPUContext.get_executable`` makes of them (``_dynfunc.make_function``
