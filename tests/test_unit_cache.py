@@ -44,23 +44,39 @@ print(json.dumps({"hash": world.state_hash(), "units": units}))
 """
 
 
-@pytest.fixture
-def cache_copy(tmp_path):
-    """A copy of this tree's kernel cache under a ``NUMBA_CACHE_DIR`` of its own, without any
-    unit file."""
-    root = tmp_path / "impulse2d"
-    shutil.copytree(cache.cache_root(), root,
-                    ignore=shutil.ignore_patterns("*.later", cache.LOCK_NAME, f"*{unit_cache.SUFFIX}"))
+def _copy_without(tmp_path, suffix: str):
+    """A copy of this tree's kernel cache under a ``NUMBA_CACHE_DIR`` of its own (``tmp_path``),
+    without any file ending in ``suffix``."""
+    shutil.copytree(cache.cache_root(), tmp_path / "impulse2d",
+                    ignore=shutil.ignore_patterns("*.later", cache.LOCK_NAME, f"*{suffix}"))
     return tmp_path
 
 
-def _run(cache_dir) -> dict:
+@pytest.fixture
+def cache_copy(tmp_path):
+    """A copy of the kernel cache without any unit file."""
+    return _copy_without(tmp_path, unit_cache.SUFFIX)
+
+
+def _run(cache_dir, script: str = RUN) -> dict:
     env = {**os.environ, "PYTHONPATH": SRC, "NUMBA_CACHE_DIR": str(cache_dir),
            "IMPULSE2D_QUIET": "1"}
-    result = subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             env=env, timeout=1200)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _spoil(damaged: Path, stale: Path) -> tuple:
+    """Overwrite ``damaged`` with bytes no file holds and give ``stale`` another source's stamp;
+    the header ``stale`` had."""
+    damaged.write_bytes(b"not a unit file")
+    with open(stale, "rb") as f:
+        header, payload = pickle.load(f)
+    assert header[0] == unit_cache.FORMAT
+    with open(stale, "wb") as f:  # the file of another source
+        pickle.dump(((header[0], "0" * 64, *header[2:]), payload), f)
+    return header
 
 
 def _unit_files(cache_dir) -> dict:
@@ -90,12 +106,7 @@ def test_a_damaged_or_stale_unit_file_is_left_to_numba_and_written_anew(cache_co
     collide = next(p for name, p in files.items() if name.startswith("step.collide-"))
     continuous = next(p for name, p in files.items()
                       if name.startswith("continuous.solve_continuous-"))
-    collide.write_bytes(b"not a unit file")
-    with open(continuous, "rb") as f:
-        header, payload = pickle.load(f)
-    assert header[0] == unit_cache.FORMAT
-    with open(continuous, "wb") as f:  # the file of another source
-        pickle.dump(((header[0], "0" * 64, *header[2:]), payload), f)
+    header = _spoil(collide, continuous)
 
     again = _run(cache_copy)
     assert again["hash"] == first["hash"]
@@ -192,23 +203,13 @@ print(json.dumps({"hash": world.state_hash(),
 
 
 def _run_entries(cache_dir) -> dict:
-    env = {**os.environ, "PYTHONPATH": SRC, "NUMBA_CACHE_DIR": str(cache_dir),
-           "IMPULSE2D_QUIET": "1"}
-    result = subprocess.run([sys.executable, "-c", RUN_ENTRIES], capture_output=True,
-                            text=True, env=env, timeout=1200)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return _run(cache_dir, RUN_ENTRIES)
 
 
 @pytest.fixture
 def cache_without_entries(tmp_path):
-    """A copy of this tree's kernel cache under a ``NUMBA_CACHE_DIR`` of its own, without any
-    entry file."""
-    root = tmp_path / "impulse2d"
-    shutil.copytree(cache.cache_root(), root,
-                    ignore=shutil.ignore_patterns("*.later", cache.LOCK_NAME,
-                                                  f"*{unit_cache.ENTRY_SUFFIX}"))
-    return tmp_path
+    """A copy of the kernel cache without any entry file."""
+    return _copy_without(tmp_path, unit_cache.ENTRY_SUFFIX)
 
 
 def _entry_files(cache_dir) -> dict:
@@ -234,16 +235,11 @@ def test_a_damaged_or_stale_entry_file_is_left_to_numba_and_written_anew(cache_w
     first = _run_entries(cache_without_entries)
     files = _entry_files(cache_without_entries)
     step_file, stores_file = files["step.step_kernel"], files["world_ref._new_stores_ref"]
-    step_file.write_bytes(b"not an entry file")
-    with open(stores_file, "rb") as f:
-        header, payload = pickle.load(f)
-    assert header[0] == unit_cache.FORMAT
-    with open(stores_file, "wb") as f:  # the file of another source
-        pickle.dump(((header[0], "0" * 64, *header[2:]), payload), f)
+    header = _spoil(step_file, stores_file)
 
     again = _run_entries(cache_without_entries)
     assert again["made"] == [True, True] and again["hash"] == first["hash"]
-    assert step_file.read_bytes() != b"not an entry file"
+    assert step_file.read_bytes() != b"not a unit file"
     with open(stores_file, "rb") as f:
         assert pickle.load(f)[0] == header  # this source's stamp again
 
