@@ -198,6 +198,30 @@ def row_softness(bodies, a, b, soft, static):
 
 
 @inline_kernel
+def row_head(cs, q, contact, contacts, bodies, wide, soft, static):
+    """Row ``q`` of ``cs`` made for contact ``contact`` (a row of ``contacts``): its contact,
+    bodies, point count, restitution and flag ``in_lanes`` (``wide``) written. Returns ``(k,
+    count, a, b, masses, softness)``: the contact's row and its bodies' (unsigned), its point
+    count, the bodies' inverse masses ``(m_a, i_a, m_b, i_b)`` and the row's
+    :func:`row_softness`."""
+    k = np.uint64(contact)
+    count = contacts.count[k]
+    body_a = contacts.body_a[k]
+    body_b = contacts.body_b[k]
+    a = np.uint64(body_a)
+    b = np.uint64(body_b)
+    cs.contact[q] = contact
+    cs.body_a[q] = body_a
+    cs.body_b[q] = body_b
+    cs.count[q] = count
+    cs.in_lanes[q] = wide
+    cs.restitution[q] = contacts.restitution[k]
+    masses = (bodies.inv_mass[a], bodies.inv_inertia[a], bodies.inv_mass[b],
+              bodies.inv_inertia[b])
+    return k, count, a, b, masses, row_softness(bodies, a, b, soft, static)
+
+
+@inline_kernel
 def point_values(point, separation, centers, velocities, masses, nx, ny):
     """A contact point's row: ``(anchors, base_separation, normal_mass, tangent_mass,
     approach)``. ``point`` ``(x, y)`` (m, world frame) and its ``separation`` (m) at the
@@ -244,20 +268,10 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static
     v = bodies.v
     w = bodies.w
     for q in range(order.shape[0]):
-        k = order[q]
-        count = contacts.count[k]
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        cs.contact[q] = k
-        cs.body_a[q] = a
-        cs.body_b[q] = b
-        cs.count[q] = count
-        cs.in_lanes[q] = True
-        masses = (bodies.inv_mass[a], bodies.inv_inertia[a], bodies.inv_mass[b],
-                  bodies.inv_inertia[b])
+        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True,
+                                                  soft, static)
         m_a, i_a, m_b, i_b = masses
-        rate, mass_scale, impulse_scale = row_softness(bodies, a, b, soft, static)
-        cs.restitution[q] = contacts.restitution[k]
+        rate, mass_scale, impulse_scale = scales
         nx = contacts.normal[k, 0]
         ny = contacts.normal[k, 1]
         r = lane_index(first + q)
@@ -347,22 +361,10 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
     q = np.uint64(0)
     n = np.uint64(order.shape[0])
     while q < n:
-        contact = order[q]
-        k = np.uint64(contact)
-        count = contacts.count[k]
-        body_a = contacts.body_a[k]
-        body_b = contacts.body_b[k]
-        a = np.uint64(body_a)
-        b = np.uint64(body_b)
-        cs.contact[q] = contact
-        cs.body_a[q] = body_a
-        cs.body_b[q] = body_b
-        cs.count[q] = count
-        cs.in_lanes[q] = False
-        masses = (bodies.inv_mass[a], bodies.inv_inertia[a], bodies.inv_mass[b],
-                  bodies.inv_inertia[b])
+        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, False,
+                                                  soft, static)
         m_a, i_a, m_b, i_b = masses
-        rate, mass_scale, impulse_scale = row_softness(bodies, a, b, soft, static)
+        rate, mass_scale, impulse_scale = scales
         inv_mass[four * q] = m_a
         inv_mass[four * q + one] = i_a
         inv_mass[four * q + two] = m_b
@@ -371,7 +373,6 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
         softness[three * q + one] = mass_scale
         softness[three * q + two] = impulse_scale
         cs.friction[q] = contacts.friction[k]
-        cs.restitution[q] = contacts.restitution[k]
         nx = normal_in[two * k]
         ny = normal_in[two * k + one]
         normal[two * q] = nx
