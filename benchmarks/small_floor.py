@@ -50,13 +50,13 @@ DT = 1.0 / 60.0
 DT_, GX, GY, H, INV_H, CAP, N, AT = range(8)
 
 
-def _timer(body):
+def _timer(body, nrt=False):
     """A compiled timer of ``body(world, a)`` (``a``: a float64 row of its arguments): least of
     5 runs of ``reps`` calls, cycles a call. The results are summed and returned so that no
-    call is dropped as unused."""
+    call is dropped as unused. ``nrt``: with Numba's runtime (a body that may allocate)."""
     from impulse2d._core.jit import cycles
 
-    @numba.njit(_nrt=False)
+    @numba.njit(_nrt=nrt)
     def timer(world, a, reps):
         best = 1 << 62
         sink = 0.0
@@ -229,7 +229,10 @@ def _bodies():
         "store_impulses": (once, store), "finalize_bodies": (once, finalize),
     }
     if not _MADE:
-        _MADE["pieces"] = {name: (per, _timer(nj(fn))) for name, (per, fn) in pieces.items()}
+        # (the contacts' gathering may allocate, since session 20: compiled with the runtime)
+        _MADE["pieces"] = {name: (per, _timer((numba.njit if fn is find else nj)(fn),
+                                              fn is find))
+                           for name, (per, fn) in pieces.items()}
     return _MADE["pieces"]
 
 

@@ -281,6 +281,9 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
     cs = _copy(world._constraints)
     assert cs.lanes.shape[0] == 0
     cs = cs._replace(lanes=np.zeros((lane_rows(cs.count.shape[0]), FIELDS)))
+    # and colour runs, which a world solved row by row leaves unmarked: each row a run of its
+    # own (as the overflow colour's), valid in any order (the sweep walks q = lane_end[q])
+    cs.lane_end[:] = np.arange(1, cs.count.shape[0] + 1)
     _sweeps(cs, _copy(world._contacts), _copy(world._bodies), True, 240.0, 0.2, 0.005, 3.0,
             1600.0)
     for kernel, packed in ((solve_contacts_wide, 40), (warm_start_contacts_wide, 10)):

@@ -81,9 +81,9 @@ def prepare_f32_entry(world, order, first, warm_starting, rate, mass_scale, impu
     ``first`` and their float32 lanes (:data:`~.verbs.LANE_PREPARE_SIGNATURE`)."""
     cs = borrow(world, "constraints")
     prepare_rows(_rows(cs, first, first + order.shape[0]), float32_view(cs), order,
-                 borrow(world, "contacts"), borrow(world, "bodies"), warm_starting, rate,
-                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, True, first,
-                 True)
+                 borrow(world, "contacts"), borrow(world, "bodies"), warm_starting,
+                 (rate, mass_scale, impulse_scale), (s_rate, s_mass_scale, s_impulse_scale),
+                 first, True)
     return 0.0
 
 

@@ -47,6 +47,7 @@ from .._core.state import DYNAMIC
 from .._core.storage import allocate_store
 from .lane_layout import (FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
                           write_lane_impulses, write_lane_point, write_lane_row)
+from .velocities import load_flat_pair, store_flat_pair
 
 
 class ContactConstraints(NamedTuple):
@@ -171,118 +172,227 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     into the lanes (:mod:`.lane_layout`), not into the rows, at the lane rows from ``first``
     (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
     :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
-    restitution and approach speeds, and the flag ``in_lanes``.
+    restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
+    (:func:`prepare_serial`).
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
     oscillating (Box2D v3 doubles the hertz).
     """
-    prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft_bias_rate,
-                 soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
-                 static_impulse_scale, wide, first, False)
+    soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
+    static = (static_bias_rate, static_mass_scale, static_impulse_scale)
+    if wide:
+        prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft, static,
+                     first, False)
+    else:
+        prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static)
 
 
 @inline_kernel
-def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft_bias_rate,
-                 soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
-                 static_impulse_scale, wide, first, clear_missing):
+def row_softness(bodies, a, b, soft, static):
+    """The ``(bias_rate, mass_scale, impulse_scale)`` of a contact between bodies ``a`` and
+    ``b``: ``static`` where either is not dynamic (:func:`prepare_contacts`), else ``soft``."""
+    if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
+        return static
+    return soft
+
+
+@inline_kernel
+def row_head(cs, q, contact, contacts, bodies, wide, soft, static):
+    """Row ``q`` of ``cs`` made for contact ``contact`` (a row of ``contacts``): its contact,
+    bodies, point count, restitution and flag ``in_lanes`` (``wide``) written. Returns ``(k,
+    count, a, b, masses, softness)``: the contact's row and its bodies' (unsigned), its point
+    count, the bodies' inverse masses ``(m_a, i_a, m_b, i_b)`` and the row's
+    :func:`row_softness`."""
+    k = np.uint64(contact)
+    count = contacts.count[k]
+    body_a = contacts.body_a[k]
+    body_b = contacts.body_b[k]
+    a = np.uint64(body_a)
+    b = np.uint64(body_b)
+    cs.contact[q] = contact
+    cs.body_a[q] = body_a
+    cs.body_b[q] = body_b
+    cs.count[q] = count
+    cs.in_lanes[q] = wide
+    cs.restitution[q] = contacts.restitution[k]
+    masses = (bodies.inv_mass[a], bodies.inv_inertia[a], bodies.inv_mass[b],
+              bodies.inv_inertia[b])
+    return k, count, a, b, masses, row_softness(bodies, a, b, soft, static)
+
+
+@inline_kernel
+def point_values(point, separation, centers, velocities, masses, nx, ny):
+    """A contact point's row: ``(anchors, base_separation, normal_mass, tangent_mass,
+    approach)``. ``point`` ``(x, y)`` (m, world frame) and its ``separation`` (m) at the
+    bodies' ``centers`` ``(ax, ay, bx, by)`` (centres of mass, m), moving at ``velocities``
+    (:func:`.velocities.load_pair`'s six), with the inverse ``masses`` ``(m_a, i_a, m_b,
+    i_b)``, along the normal ``(nx, ny)``: the anchors ``(rax, ray, rbx, rby)`` from the
+    centres (m), the separation less the anchors' (m: the module's ``base_separation``), the
+    normal and tangent effective masses (kg; 0 where nothing can move) and the normal speed of
+    B relative to A before the solve (m/s)."""
+    px, py = point
+    ax, ay, bx, by = centers
+    vax, vay, wa, vbx, vby, wb = velocities
+    m_a, i_a, m_b, i_b = masses
+    tx = ny
+    ty = -nx
+    rax = px - ax
+    ray = py - ay
+    rbx = px - bx
+    rby = py - by
+    base = separation - ((rbx - rax) * nx + (rby - ray) * ny)
+    rn_a = rax * ny - ray * nx
+    rn_b = rbx * ny - rby * nx
+    k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
+    normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
+    rt_a = rax * ty - ray * tx
+    rt_b = rbx * ty - rby * tx
+    k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
+    tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
+    dvx = vbx - wb * rby - vax + wa * ray
+    dvy = vby + wb * rbx - vay - wa * rax
+    return (rax, ray, rbx, rby), base, normal_mass, tangent_mass, dvx * nx + dvy * ny
+
+
+@inline_kernel
+def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static, first,
+                 clear_missing):
     """:func:`prepare_contacts` into the lanes ``lanes``: the store's own (float64), or their
     float32 view (:mod:`.contact_lanes_f32`), each value rounded as it is stored, computed in
-    float64 as for the float64 lanes. ``clear_missing``: a missing second point's lanes are
-    written as zeros (a float32 view of lanes that held float64 values may read NaNs or
-    denormals there, which the passes would compute on and drop, the denormals slowly)."""
+    float64 as for the float64 lanes. ``soft``, ``static``: :func:`row_softness`'s.
+    ``clear_missing``: a missing second point's lanes are written as zeros (a float32 view of
+    lanes that held float64 values may read NaNs or denormals there, which the passes would
+    compute on and drop, the denormals slowly)."""
     center = bodies.center
     v = bodies.v
     w = bodies.w
     for q in range(order.shape[0]):
-        k = order[q]
-        count = contacts.count[k]
-        a = contacts.body_a[k]
-        b = contacts.body_b[k]
-        cs.contact[q] = k
-        cs.body_a[q] = a
-        cs.body_b[q] = b
-        cs.count[q] = count
-        cs.in_lanes[q] = wide
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        if bodies.type[a] != DYNAMIC or bodies.type[b] != DYNAMIC:
-            rate = static_bias_rate
-            mass_scale = static_mass_scale
-            impulse_scale = static_impulse_scale
-        else:
-            rate = soft_bias_rate
-            mass_scale = soft_mass_scale
-            impulse_scale = soft_impulse_scale
-        friction = contacts.friction[k]
-        cs.restitution[q] = contacts.restitution[k]
+        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True,
+                                                  soft, static)
+        m_a, i_a, m_b, i_b = masses
+        rate, mass_scale, impulse_scale = scales
         nx = contacts.normal[k, 0]
         ny = contacts.normal[k, 1]
-        tx = ny
-        ty = -nx
         r = lane_index(first + q)
-        if wide:
-            write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, friction, rate, mass_scale,
-                           impulse_scale, count)
-        else:
-            cs.inv_mass[q, 0] = m_a
-            cs.inv_mass[q, 1] = i_a
-            cs.inv_mass[q, 2] = m_b
-            cs.inv_mass[q, 3] = i_b
-            cs.softness[q, 0] = rate
-            cs.softness[q, 1] = mass_scale
-            cs.softness[q, 2] = impulse_scale
-            cs.friction[q] = friction
-            cs.normal[q, 0] = nx
-            cs.normal[q, 1] = ny
+        write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, contacts.friction[k], rate,
+                       mass_scale, impulse_scale, count)
         for j in range(2):
             warm = warm_starting and j < count
             normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
             tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
-            if wide:
-                if clear_missing or point_kept(j, count):
-                    write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
-            else:
-                cs.max_normal_impulse[q, j] = 0.0
-                cs.total_normal_impulse[q, j] = 0.0
-                cs.total_tangent_impulse[q, j] = 0.0
-                cs.bias[q, j] = 0.0
-                cs.unclamped[q, j, 0] = 0.0
-                cs.unclamped[q, j, 1] = 0.0
-                cs.normal_impulse[q, j] = normal_impulse
-                cs.tangent_impulse[q, j] = tangent_impulse
+            if clear_missing or point_kept(j, count):
+                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+        centers = (center[a, 0], center[a, 1], center[b, 0], center[b, 1])
+        velocities = (v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b])
         for j in range(count):
-            rax = contacts.point[k, j, 0] - center[a, 0]
-            ray = contacts.point[k, j, 1] - center[a, 1]
-            rbx = contacts.point[k, j, 0] - center[b, 0]
-            rby = contacts.point[k, j, 1] - center[b, 1]
-            base = contacts.separation[k, j] - ((rbx - rax) * nx + (rby - ray) * ny)
-            rn_a = rax * ny - ray * nx
-            rn_b = rbx * ny - rby * nx
-            k_normal = m_a + m_b + i_a * rn_a * rn_a + i_b * rn_b * rn_b
-            normal_mass = 1.0 / k_normal if k_normal > 0.0 else 0.0
-            rt_a = rax * ty - ray * tx
-            rt_b = rbx * ty - rby * tx
-            k_tangent = m_a + m_b + i_a * rt_a * rt_a + i_b * rt_b * rt_b
-            tangent_mass = 1.0 / k_tangent if k_tangent > 0.0 else 0.0
-            if wide:
-                write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass,
-                                 tangent_mass)
-            else:
-                cs.r_a[q, j, 0] = rax
-                cs.r_a[q, j, 1] = ray
-                cs.r_b[q, j, 0] = rbx
-                cs.r_b[q, j, 1] = rby
-                cs.base_separation[q, j] = base
-                cs.normal_mass[q, j] = normal_mass
-                cs.tangent_mass[q, j] = tangent_mass
-            dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-            dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
-            cs.relative_velocity[q, j] = dvx * nx + dvy * ny
-        if wide and clear_missing and count < 2:
+            anchors, base, normal_mass, tangent_mass, approach = point_values(
+                (contacts.point[k, j, 0], contacts.point[k, j, 1]), contacts.separation[k, j],
+                centers, velocities, masses, nx, ny)
+            rax, ray, rbx, rby = anchors
+            write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass)
+            cs.relative_velocity[q, j] = approach
+        if clear_missing and count < 2:
             write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@inline_kernel
+def start_point(cs, p, normal_impulse, tangent_impulse):
+    """Point ``p`` of the rows (flat: row ``q``'s point ``j`` is ``2 q + j``) starts the step
+    with the warm-start impulses ``normal_impulse``, ``tangent_impulse`` (N s), its peak, step
+    totals, bias and unclamped impulses zero."""
+    two = np.uint64(2)
+    flat(cs.normal_impulse)[p] = normal_impulse
+    flat(cs.tangent_impulse)[p] = tangent_impulse
+    flat(cs.max_normal_impulse)[p] = 0.0
+    flat(cs.total_normal_impulse)[p] = 0.0
+    flat(cs.total_tangent_impulse)[p] = 0.0
+    flat(cs.bias)[p] = 0.0
+    unclamped = flat(cs.unclamped)
+    unclamped[two * p] = 0.0
+    unclamped[two * p + np.uint64(1)] = 0.0
+
+
+@inline_kernel
+def prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny):
+    """Point ``p`` of the rows (flat, as :func:`start_point`'s) from point ``c`` of the contacts
+    (flat alike: contact ``k``'s point ``j`` is ``2 k + j``): :func:`point_values` into its
+    columns."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    point = flat(contacts.point)
+    anchors, base, normal_mass, tangent_mass, approach = point_values(
+        (point[two * c], point[two * c + one]), flat(contacts.separation)[c], centers,
+        velocities, masses, nx, ny)
+    rax, ray, rbx, rby = anchors
+    r_a = flat(cs.r_a)
+    r_b = flat(cs.r_b)
+    r_a[two * p] = rax
+    r_a[two * p + one] = ray
+    r_b[two * p] = rbx
+    r_b[two * p + one] = rby
+    flat(cs.base_separation)[p] = base
+    flat(cs.normal_mass)[p] = normal_mass
+    flat(cs.tangent_mass)[p] = tangent_mass
+    flat(cs.relative_velocity)[p] = approach
+
+
+@inline_kernel
+def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
+    """:func:`prepare_contacts` into the rows, which the row passes read (a world solved row by
+    row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers). A row's one or two
+    points written out (:func:`start_point`, :func:`prepare_point`; a missing second point's
+    anchors, masses and approach are left as they were: nothing reads them) and every column
+    read flat with unsigned indices, as the passes read them (:func:`.lane_layout.flat`): with
+    the loops over the points and 2-D indexing (the lanes' form, :func:`prepare_rows`) a
+    one-point row took ~130 cycles (BENCHMARKS.md, session 21, ``small46``)."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    three = np.uint64(3)
+    four = np.uint64(4)
+    center = flat(bodies.center)
+    v = flat(bodies.v)
+    normal_in = flat(contacts.normal)
+    normal_impulse = flat(contacts.normal_impulse)
+    tangent_impulse = flat(contacts.tangent_impulse)
+    inv_mass = flat(cs.inv_mass)
+    softness = flat(cs.softness)
+    normal = flat(cs.normal)
+    q = np.uint64(0)
+    n = np.uint64(order.shape[0])
+    while q < n:
+        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, False,
+                                                  soft, static)
+        m_a, i_a, m_b, i_b = masses
+        rate, mass_scale, impulse_scale = scales
+        inv_mass[four * q] = m_a
+        inv_mass[four * q + one] = i_a
+        inv_mass[four * q + two] = m_b
+        inv_mass[four * q + three] = i_b
+        softness[three * q] = rate
+        softness[three * q + one] = mass_scale
+        softness[three * q + two] = impulse_scale
+        cs.friction[q] = contacts.friction[k]
+        nx = normal_in[two * k]
+        ny = normal_in[two * k + one]
+        normal[two * q] = nx
+        normal[two * q + one] = ny
+        p = two * q
+        c = two * k
+        warm = warm_starting and count > 0
+        start_point(cs, p, normal_impulse[c] if warm else 0.0,
+                    tangent_impulse[c] if warm else 0.0)
+        warm = warm_starting and count > 1
+        start_point(cs, p + one, normal_impulse[c + one] if warm else 0.0,
+                    tangent_impulse[c + one] if warm else 0.0)
+        centers = (center[two * a], center[two * a + one], center[two * b],
+                   center[two * b + one])
+        velocities = load_flat_pair(v, bodies.w, a, b)
+        if count > 0:
+            prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny)
+        if count > 1:
+            prepare_point(cs, p + one, contacts, c + one, centers, velocities, masses, nx, ny)
+        q += one
 
 
 @inline_kernel
@@ -328,7 +438,7 @@ def warm_start_contacts(cs, bodies):
         b = np.uint64(cs.body_b[q])
         masses = (inv_mass[four * q], inv_mass[four * q + one], inv_mass[four * q + two],
                   inv_mass[four * q + three])
-        velocities = (v[two * a], v[two * a + one], w[a], v[two * b], v[two * b + one], w[b])
+        velocities = load_flat_pair(v, w, a, b)
         nx = normal[two * q]
         ny = normal[two * q + one]
         p = two * q
@@ -338,13 +448,7 @@ def warm_start_contacts(cs, bodies):
             velocities = warm_point(cs, p + one, (r_a[two * p + two], r_a[two * p + three],
                                                   r_b[two * p + two], r_b[two * p + three]),
                                     masses, velocities, nx, ny)
-        vax, vay, wa, vbx, vby, wb = velocities
-        v[two * a] = vax
-        v[two * a + one] = vay
-        w[a] = wa
-        v[two * b] = vbx
-        v[two * b + one] = vby
-        w[b] = wb
+        store_flat_pair(v, w, a, b, velocities)
         q += one
 
 
@@ -498,8 +602,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         b = np.uint64(cs.body_b[q])
         masses = (inv_mass[four * q], inv_mass[four * q + one], inv_mass[four * q + two],
                   inv_mass[four * q + three])
-        # (velocities.load_pair's values, from the flat v: body i's (vx, vy) at 2i)
-        velocities = (v[two * a], v[two * a + one], w[a], v[two * b], v[two * b + one], w[b])
+        velocities = load_flat_pair(v, w, a, b)
         nx = normal[two * q]
         ny = normal[two * q + one]
         friction = cs.friction[q]
@@ -520,13 +623,7 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
         if two_points:
             velocities = normal_point(cs, q, p + one, second, masses, velocities, nx, ny, turns,
                                       settings)
-        vax, vay, wa, vbx, vby, wb = velocities
-        v[two * a] = vax
-        v[two * a + one] = vay
-        w[a] = wa
-        v[two * b] = vbx
-        v[two * b + one] = vby
-        w[b] = wb
+        store_flat_pair(v, w, a, b, velocities)
         q += one
 
 

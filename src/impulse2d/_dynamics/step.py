@@ -592,7 +592,11 @@ def _no_contacts(world):
 @borrowing_kernel
 def _mark_runs(world):
     """The wide solver's runs of rows (:func:`.constraint_graph.mark_colour_runs`), from the
-    colours' starts the colouring left in the scratch."""
+    colours' starts the colouring left in the scratch: only for a world whose passes solve in
+    lanes (the step's lanes needed, :func:`.contact_lanes.lane_rows_for`), the one reader of
+    ``lane_end``; a world solved row by row leaves it as it was (57-127 cycles a step of five
+    rows, BENCHMARKS.md, sessions 16 and 21), and out of the state hash
+    (:data:`impulse2d.snapshot._SCRATCH_COLUMNS`)."""
     mark_colour_runs(borrow_column(world, "constraints", "lane_end"),
                      starts_view(borrow(world, "scratch")))
 
@@ -749,7 +753,8 @@ def step_kernel(world, dt, phase):
     if new_cs:
         world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
         status |= NEW_CONSTRAINTS
-    _mark_runs(world)  # the wide solver's runs
+    if lanes_needed > 0:  # the wide solver's runs (a world solved row by row reads none)
+        _mark_runs(world)
     # scratch for the sweeps' convergence test (WorldSettings.velocity_tolerance), if it is on
     rows = _velocities_rows(world, velocity_tolerance)
     if rows > 0:

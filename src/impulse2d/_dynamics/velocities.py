@@ -8,6 +8,8 @@ the compiler can keep in registers.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.jit import inline_kernel
 
 
@@ -26,4 +28,29 @@ def store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb):
     w[a] = wa
     v[b, 0] = vbx
     v[b, 1] = vby
+    w[b] = wb
+
+
+@inline_kernel
+def load_flat_pair(v, w, a, b):
+    """:func:`load_pair` from ``v`` read flat (body ``i``'s ``(vx, vy)`` at ``2 i``: the row
+    passes' :func:`.lane_layout.flat`), ``a`` and ``b`` unsigned (``np.uint64``: no
+    wrap-around select)."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    return v[two * a], v[two * a + one], w[a], v[two * b], v[two * b + one], w[b]
+
+
+@inline_kernel
+def store_flat_pair(v, w, a, b, velocities):
+    """Write ``velocities`` (:func:`load_flat_pair`'s six) back to bodies ``a`` and ``b`` of
+    the flat ``v`` and of ``w``."""
+    one = np.uint64(1)
+    two = np.uint64(2)
+    vax, vay, wa, vbx, vby, wb = velocities
+    v[two * a] = vax
+    v[two * a + one] = vay
+    w[a] = wa
+    v[two * b] = vbx
+    v[two * b + one] = vby
     w[b] = wb
