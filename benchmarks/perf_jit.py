@@ -26,6 +26,8 @@ stack-alias site that costs.
 Scenes: any of :mod:`impulse2d.scenes` (``--param key=value`` its parameters),
 ``lander_env`` (``impulse2d/LunarLander-v3``, ``--param num_envs=1024`` environments, random
 actions, resets in: a step is one step of every environment), or
+``batch`` (``batch_bench.py``'s 10-body world replicated, ``--param worlds=1024``, its first
+``--param steps=120`` steps from the drop over and over, the batch restored between runs), or
 ``bullets_500`` (``continuous.py``'s 500 bullets at 50-200 m/s in a walled room, no gravity:
 the continuous stage's sweeps). ``--json`` writes the table (and the instructions) to
 ``benchmarks/results/perf_jit_<tag>.json``. Needs ``perf`` and ``gdb`` (run as a user who may
@@ -103,6 +105,9 @@ def child(args) -> None:
     if args.scene == "lander_env":
         _lander_env(args, params)
         return
+    if args.scene == "batch":
+        _batch(args, params)
+        return
     if args.scene == "bullets_500":
         sys.path.insert(0, str(HERE))
         from continuous import build_bullets_i2d
@@ -164,6 +169,44 @@ def _lander_env(args, params) -> None:
     cpu = time.process_time() - begin
     print("DONE", json.dumps({"steps": k, "cpu_ms_per_step": 1e3 * cpu / max(k, 1),
                               "cpu_us_per_env_step": 1e6 * cpu / max(k * n, 1)}), flush=True)
+    sys.stdin.read()
+
+
+def _batch(args, params) -> None:
+    """The ``batch`` scene: ``batch_bench.py``'s batch, ``WorldBatch.replicate(ten_bodies(),
+    worlds)`` (default 1,024 worlds) on ``--threads``, its first ``steps`` (default 120) steps
+    from the drop over and over: after each run of them every world is restored to the drop
+    from a snapshot (``batch.restore``: its samples are named apart). A step is one step of
+    every world (its cost per world-step is printed)."""
+    sys.path.insert(0, str(HERE))
+    import impulse2d
+    from batch_bench import ten_bodies
+    n = int(params.get("worlds", 1024))
+    run = int(params.get("steps", 120))
+    batch = impulse2d.WorldBatch.replicate(ten_bodies(), n, threads=args.threads)
+    drop = batch.snapshot()
+    k = 0
+
+    def step():
+        nonlocal k
+        if k == run:
+            batch.restore(drop)
+            k = 0
+        batch.step(1 / 60)
+        k += 1
+
+    for _ in range(max(args.warm, run + 1)):
+        step()
+    print("READY", os.getpid(), flush=True)
+    begin, steps = time.process_time(), 0
+    wall_end = time.perf_counter() + args.seconds + 1.0
+    while time.perf_counter() < wall_end:
+        step()
+        steps += 1
+    cpu = time.process_time() - begin
+    print("DONE", json.dumps({"steps": steps, "cpu_ms_per_step": 1e3 * cpu / max(steps, 1),
+                              "cpu_us_per_world_step": 1e6 * cpu / max(steps * n, 1)}),
+          flush=True)
     sys.stdin.read()
 
 

@@ -39,7 +39,7 @@ from .._sleep import awake_changed, wake_touching
 from .atomics import fetch_add
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
-from .world_ref import WORLD_STORES, WorldStoresType, borrow
+from .world_ref import WORLD_STORES, WorldStoresType, borrow, borrow_column
 
 # One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
 # settings, gravity, the flags and the sleepers are not here: the step reads each world's own
@@ -500,8 +500,8 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             world.scratch_f = own_f
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
-            out[i, BODY_ROWS] = rows_in_use(borrow(world, "bodies").alive)
-            out[i, SHAPE_ROWS] = rows_in_use(borrow(world, "shapes").alive)
+            out[i, BODY_ROWS] = rows_in_use(borrow_column(world, "bodies", "alive"))
+            out[i, SHAPE_ROWS] = rows_in_use(borrow_column(world, "shapes", "alive"))
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 

@@ -44,6 +44,8 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
+from .._core.slab import register as register_slab
+from .._core.slab import zeroed_store
 from .._core.storage import allocate_store
 from .lane_layout import (FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
                           write_lane_impulses, write_lane_point, write_lane_row)
@@ -119,6 +121,9 @@ def contact_constraints(count: int) -> ContactConstraints:
     return store._replace(lanes=np.zeros((lane_rows(count), FIELDS)))
 
 
+register_slab(ContactConstraints, CONSTRAINT_LAYOUT, given=("lanes",))
+
+
 @inline_kernel
 def rows_of(cs, lo, hi):
     """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
@@ -145,20 +150,12 @@ def allocate_constraints(count, lanes, rows):
     hold ``rows`` and no more than twice as many (the step makes a new store whenever the row
     count changes, and the lanes are as large as the rest of it: a pile of falling circles
     changes its count most steps). Kept lanes are not zeroed: a prepare, or the first pass
-    after it, writes every lane a verb keeps anything of (:mod:`.lane_layout`)."""
-    f8 = np.float64
-    i8 = np.int64
+    after it, writes every lane a verb keeps anything of (:mod:`.lane_layout`). The other
+    columns are one zeroed allocation, each a view of it (:mod:`.._core.slab`: 24 ``malloc``
+    and ``free`` a store before; session 21, ``batch46``)."""
     if not rows <= lanes.shape[0] <= 2 * rows:
-        lanes = np.zeros((rows, FIELDS), f8)
-    return ContactConstraints(
-        np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8), np.zeros(count, i8),
-        np.zeros((count, 4), f8), np.zeros((count, 2), f8), np.zeros(count, f8),
-        np.zeros(count, f8), np.zeros((count, 3), f8), np.zeros((count, 2, 2), f8),
-        np.zeros((count, 2, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2), f8),
-        np.zeros((count, 2), f8), np.zeros((count, 2), f8), np.zeros((count, 2, 2), f8),
-        lanes, np.zeros(count, i8), np.zeros(count, np.bool_))
+        lanes = np.zeros((rows, FIELDS), np.float64)
+    return zeroed_store(ContactConstraints, count, (lanes,))
 
 
 @borrowing_kernel

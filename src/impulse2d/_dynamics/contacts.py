@@ -23,6 +23,8 @@ from .._collision.manifold import collide_pair
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
+from .._core.slab import empty_store
+from .._core.slab import register as register_slab
 from .._core.storage import allocate_store
 from .lane_layout import flat
 
@@ -70,23 +72,19 @@ def empty_contacts(count: int = 0) -> Contacts:
     return allocate_store(Contacts, CONTACT_LAYOUT, count)
 
 
+register_slab(Contacts, CONTACT_LAYOUT)
+
+
 @kernel
 def allocate_contacts(count):
     """:func:`empty_contacts` for kernels (the step makes the new contact store in place), its
-    rows not written (``np.empty``): the caller writes every entry of every row, as
-    :func:`carry_contacts` does. Field for field :data:`CONTACT_LAYOUT`; ``tests/test_storage.py``
-    holds the two together. Zeroed, rain_2000's 6,400 rows (1.4 MB) were a ``memset`` of
-    40-50 us on each step that makes a store, most steps of its landing, before the merge
-    wrote the rows again (BENCHMARKS.md, session 16, ``big41``)."""
-    f8 = np.float64
-    i8 = np.int64
-    return Contacts(np.empty(count, i8), np.empty(count, i8), np.empty(count, i8),
-                    np.empty(count, i8), np.empty(count, i8), np.empty(count, f8),
-                    np.empty(count, f8), np.empty(count, i8), np.empty((count, 2), f8),
-                    np.empty((count, 2, 2), f8), np.empty((count, 2), f8),
-                    np.empty((count, 2), i8), np.empty((count, 2), f8),
-                    np.empty((count, 2), f8), np.empty((count, 2), f8),
-                    np.empty((count, 2), f8))
+    rows not written: the caller writes every entry of every row, as :func:`carry_contacts`
+    does. Zeroed, rain_2000's 6,400 rows (1.4 MB) were a ``memset`` of 40-50 us on each step
+    that makes a store, most steps of its landing, before the merge wrote the rows again
+    (BENCHMARKS.md, session 16, ``big41``). One allocation, its columns views of it
+    (:mod:`.._core.slab`): a 16-array store was 16 ``malloc`` and 16 ``free`` (session 21,
+    ``batch46``)."""
+    return empty_store(Contacts, count, ())
 
 
 @inner_kernel
