@@ -271,7 +271,8 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             rng = self._rngs[i]
             self.terrains[i] = terrain.generate(rng, self.hardcore)
             pushes.append(rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
-        terrain.move_ground([worlds[i] for i in chosen], self._ground,
+        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
+        terrain.move_ground(refs, worlds[chosen[0]], self._ground,
                             [self.terrains[i] for i in chosen])
         for i, push in zip(chosen, pushes):
             terrain.make_obstacles(worlds[i], self.terrains[i])
