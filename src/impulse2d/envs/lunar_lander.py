@@ -104,7 +104,7 @@ from .._validate import MAX_FORCE, MAX_VELOCITY
 
 from ._lander_step import (_discrete_actions, _engine_impulses, _episode_draws, _observe,
                            _rest_timers, _skip_draws)
-from ._segments import move_segments
+from ._segments import Segments
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -186,6 +186,10 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                                     else spaces.Discrete(4))
         super().__init__(num_envs, **kwargs)
         n = self.num_envs
+        # the moon's surface, moved in place by each episode (native: a chain right to left,
+        # so that its front faces up; box2d_faithful: 10 two-sided edges, as Box2D's)
+        self._surface = Segments(self.batch.worlds[0], *self._moon,
+                                 chain=not self.box2d_faithful)
         b = self.batch.worlds[0]._bodies
         rows = self.batch.body_rows
         # the template bodies' constants, the same in every copy
@@ -290,16 +294,12 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         (native: right to left, so that its front faces up; ghost vertices smooth across the
         joins) or ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make
         them."""
-        body, rows = self._moon
-        world = self.batch.worlds[0]
         points = np.empty((smooth.shape[0], CHUNKS, 2))
         points[:, :, 0] = CHUNK_X
         points[:, :, 1] = smooth
-        if self.box2d_faithful:
-            move_segments(refs, world, body, rows, points[:, :-1], points[:, 1:])
-        else:
+        if not self.box2d_faithful:
             points = points[:, ::-1]
-            move_segments(refs, world, body, rows, points[:, :-1], points[:, 1:], chain=True)
+        self._surface.move(refs, points[:, :-1], points[:, 1:])
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
