@@ -15,9 +15,10 @@ worlds): the arrays are computed for all of them in one pass and written into ev
 another, through the worlds' step references (a batch's: no Python per world; the row
 assignments world by world were 0.4 us of an environment step of 1,024 landers, most of a
 reset's terrain, with the machine's caches cold, 2026-11-30). What it writes is what
-``Body.create_segment`` / ``Body.create_chain`` write for those end points (``make_segment``'s vertices, normals and centroid, the
-arithmetic of ``_collision.geometry.segment_arrays``, and for a chain its ghost vertices
-and its back normal cleared), the shapes' boxes as a new shape's (the broadphase picks them
+``Body.create_segment`` / ``Body.create_chain`` write for those end points
+(``make_segment``'s vertices, normals and centroid, the arithmetic of
+``_collision.geometry.segment_arrays``, and for a chain its ghost vertices and its back
+normal cleared), the shapes' boxes as a new shape's (the broadphase picks them
 up in the next step), the static body's extent (what ``World._update_mass`` computes, with
 the arithmetic of ``impulse2d._batch._write_extents``), and the world's flag for changed
 shapes (its pairs are found again). So a world reset this way equals, bit for bit, one whose
