@@ -7,17 +7,17 @@ process, on the same engine: paired CPU per environment step and the bits of eve
 
 Fresh processes alternating between two checkouts do not resolve a few per cent of the lander's
 step on a loaded machine (their rounds spread by 10 % and more). Here ``--a-envs``' (the other
-checkout's ``envs`` folder) ``_segments.py`` and ``lunar_lander.py`` are loaded as modules of
-this ``impulse2d.envs`` under other names (their base class, ``_vector.py``, and the engine are
-this checkout's: only the environment's own code differs), both vector environments are made
-with ``num_envs`` landers on ``threads``, reset with seed 0, and stepped with the same seeded
-random actions (resets as they come), the order of the two alternating step by step, each
-step timed by the calling thread's CPU clock and by the wall clock (at 2 threads the calling
-thread's time is the step's critical path: the environment's serial Python, its share of
-the kernel, the restarts beside the other thread's share). Printed: each side's ns per
-environment step (the mean over the steps and the median of the steps), the median of the
-per-step ratios a / b, and whether every observation, reward and flag of the two was equal
-bit for bit.
+checkout's ``envs`` folder) ``_segments.py``, ``_lander_step.py`` and ``lunar_lander.py`` are
+loaded as modules of this ``impulse2d.envs`` under other names (their base class,
+``_vector.py``, and the engine are this checkout's: only the environment's own code differs),
+both vector environments are made with ``num_envs`` landers on ``threads``, reset with seed
+0, and stepped with the same seeded random actions (resets as they come), the order of the
+two alternating step by step, each step timed by the calling thread's CPU clock and by the
+wall clock (at 2 threads the calling thread's time is the step's critical path: the
+environment's serial Python, its share of the kernel, the restarts beside the other thread's
+share). Printed: each side's ns per environment step (the mean over the steps and the median
+of the steps), the median of the per-step ratios a / b, and whether every observation, reward
+and flag of the two was equal bit for bit.
 
 ``--a-entries`` instead: both sides are this checkout's environment, and side a's worlds
 solve on the soft step through the joint types' entries (their table of verbs filled as for
@@ -37,15 +37,21 @@ import types
 import numpy as np
 
 
+_OWN = ("_segments", "_lander_step", "lunar_lander")
+"""The other checkout's modules loaded (each imports the ones before it)."""
+
+
 def load_other(envs_dir: str):
-    """The other checkout's ``lunar_lander`` module (with its ``_segments``), as modules of
-    ``impulse2d.envs`` named ``*_a``."""
+    """The other checkout's ``lunar_lander`` module (with its ``_segments`` and
+    ``_lander_step``), as modules of ``impulse2d.envs`` named ``*_a``."""
     import impulse2d.envs  # noqa: F401 (the package they join)
     modules = {}
-    for name in ("_segments", "lunar_lander"):
+    for name in _OWN:
         path = os.path.join(envs_dir, f"{name}.py")
         with open(path) as f:
-            source = f.read().replace("from ._segments import", "from ._segments_a import")
+            source = f.read()
+        for other in _OWN:
+            source = source.replace(f"from .{other} import", f"from .{other}_a import")
         module = types.ModuleType(f"impulse2d.envs.{name}_a")
         module.__package__ = "impulse2d.envs"
         module.__file__ = path

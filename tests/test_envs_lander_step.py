@@ -1,6 +1,8 @@
 """The native LunarLander's compiled per-step arithmetic (``impulse2d.envs._lander_step``)
 gives, bit for bit, what the environment's NumPy code gave before it (written out here as the
-reference): the engines' impulses, the observations, rewards and endings, the rest timers."""
+reference): the engines' impulses, the observations, rewards and endings, the rest timers;
+and its draws from each environment's generator are the generator's own calls (the same
+numbers, the generator left in the same state)."""
 
 import math
 
@@ -9,8 +11,10 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from impulse2d.envs import _lander_step  # noqa: E402
-from impulse2d.envs.lunar_lander import (DISPERSION_BLOCK, FPS, H, HELIPAD_Y, LEG_DOWN,  # noqa: E402
+from gymnasium.utils import seeding  # noqa: E402
+
+from impulse2d.envs import _draws, _lander_step  # noqa: E402
+from impulse2d.envs.lunar_lander import (FPS, H, HELIPAD_Y, LEG_DOWN,  # noqa: E402
                                          MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION, SCALE,
                                          SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT,
                                          SIDE_ENGINE_POWER, W)
@@ -55,8 +59,15 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
                             rng.uniform(-4, 4, n)))
     pose[:5, 2] = [0.0, -0.0, math.pi, 1e-300, -2 * math.pi]
     lc = np.array([rng.normal() * 0.01, rng.normal() * 0.1])
-    disp = rng.uniform(-1, 1, (n, DISPERSION_BLOCK, 2)) / SCALE
-    used = rng.integers(0, DISPERSION_BLOCK + 3, n)   # past the block: its last numbers
+    # each environment's generator (drawn by the kernel) and its twin (drawn here, as
+    # Gymnasium draws the step's two numbers)
+    gens = [seeding.np_random(100 * seed + i)[0] for i in range(n)]
+    twins = [seeding.np_random(100 * seed + i)[0] for i in range(n)]
+    for i in range(n):   # (generators part-way through their streams)
+        k = int(rng.integers(0, 5))
+        gens[i].uniform(size=k)
+        twins[i].uniform(size=k)
+    draws = np.array([_draws.addresses(g) for g in gens], dtype=np.int64)
     acting = rng.random(n) < 0.8
     a = rng.integers(0, 4, n)
     m_power = np.where(acting, (a == 2).astype(np.float64), 0.0)
@@ -65,20 +76,45 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     m_power[:20] = rng.uniform(0.5, 1.0, 20)   # continuous throttles
     s_power[20:40] = rng.uniform(0.5, 1.0, 20)
     direction[20:40] = np.sign(rng.normal(size=20))
-    k = np.minimum(used, DISPERSION_BLOCK - 1)
-    d = disp[np.arange(n), k]
+    # an environment being reset (not acting) draws nothing and is not dispersed
+    d = np.array([[twins[i].uniform(-1.0, +1.0) / SCALE for _ in range(2)] if acting[i]
+                  else [0.0, 0.0] for i in range(n)])
     expected = _numpy_engines(pose, lc, d, m_power, s_power, direction)
     impulses = np.full((n, bodies, 3), 7.0)
-    used_after = used.copy()
     _lander_step.engine_impulses(
-        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), disp,
-        used_after, acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
+        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
+        acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
         MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
         float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
     assert _bits(impulses[:, 0]) == _bits(expected)
     assert np.all(impulses[:, 1:] == 7.0)   # the other bodies' rows untouched
-    np.testing.assert_array_equal(used_after, used + acting)
+    for g, t in zip(gens, twins):   # each generator where its twin is
+        assert g.bit_generator.state == t.bit_generator.state
     assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
+
+
+def test_episode_draws_are_the_generators_own_calls():
+    """Heights and the push (Gymnasium's reset: ``uniform(0, H / 2, size=12)``, then two
+    ``uniform(-1000, 1000)``), and the draws dropped, for a subset of the environments: the
+    same bits, each generator left where its twin is, the others untouched."""
+    n = 40
+    gens = [seeding.np_random(7 + i)[0] for i in range(n)]
+    twins = [seeding.np_random(7 + i)[0] for i in range(n)]
+    draws = np.array([_draws.addresses(g) for g in gens], dtype=np.int64)
+    idx = np.array([0, 3, 4, 17, 39], dtype=np.int64)
+    heights = np.empty((idx.shape[0], 12))
+    pushes = np.empty((idx.shape[0], 2))
+    for _ in range(3):   # (episodes one after another)
+        _lander_step.episode_draws(idx, draws, H / 2, 1000.0, heights, pushes)
+        _lander_step.skip_draws(idx, draws, 2)
+        for k, i in enumerate(idx):
+            assert _bits(heights[k]) == _bits(twins[i].uniform(0, H / 2, size=(12,)))
+            assert _bits(pushes[k]) == _bits(np.array([twins[i].uniform(-1000.0, 1000.0),
+                                                       twins[i].uniform(-1000.0, 1000.0)]))
+            twins[i].uniform(-1.0, 1.0, size=2)
+    for g, t in zip(gens, twins):
+        assert g.bit_generator.state == t.bit_generator.state
+    assert gens[1].bit_generator.state == seeding.np_random(8)[0].bit_generator.state
 
 
 def _numpy_observe(pos, angle, vel, touching, awake, prev_shaping, m_power, s_power):
@@ -172,11 +208,8 @@ def test_rest_timers_are_the_numpy_timers_bit_for_bit():
 def test_each_episode_leaves_the_generator_where_gymnasiums_stream_is(pilot):
     """Gymnasium's LunarLander draws, from its one generator, 12 heights and a push at each
     reset, then 2 dispersion numbers at every step (the reset's own step included). The native
-    environment draws 256 steps' numbers ahead and steps back over those an episode did not
-    use: after each reset its generator is where Gymnasium's is (episodes shorter than a block,
-    and, the heuristic pilot landing on a lighter moon, longer)."""
-    from gymnasium.utils import seeding
-
+    environment's generator is where Gymnasium's is after each reset and each step (episodes
+    of a few steps, and, the heuristic pilot landing on a lighter moon, of hundreds)."""
     from impulse2d.envs.lunar_lander import CHUNKS, LunarLanderVectorEnv, heuristic
     env = LunarLanderVectorEnv(1, max_episode_steps=400,
                                gravity=-1.5 if pilot == "heuristic" else -10.0)
@@ -187,26 +220,24 @@ def test_each_episode_leaves_the_generator_where_gymnasiums_stream_is(pilot):
         ref.uniform(0, H / 2, size=(CHUNKS + 1,))
         ref.uniform(-1000.0, 1000.0)
         ref.uniform(-1000.0, 1000.0)
-        # the episode's first block, drawn at its reset (no number of it used yet)
-        state = ref.bit_generator.state
-        ref.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2))
+        ref.uniform(-1.0, 1.0, size=2)   # the reset's own step
         assert env._rngs[0].bit_generator.state == ref.bit_generator.state
-        ref.bit_generator.state = state
         steps = 0
         while True:
             action = heuristic(obs[0]) if pilot == "heuristic" else 0
             obs, _, terminated, truncated, _ = env.step(np.array([action]))
             steps += 1
+            ref.uniform(-1.0, 1.0, size=2)
+            assert env._rngs[0].bit_generator.state == ref.bit_generator.state
             if terminated[0] or truncated[0]:
                 break
         lengths.append(steps)
-        ref.uniform(-1.0, 1.0, size=2 * (1 + steps))   # the reset's step and the episode's
         obs, _, _, _, _ = env.step(np.array([0]))   # (the next-step autoreset)
     env.close()
     if pilot == "heuristic":
-        assert max(lengths) > DISPERSION_BLOCK   # (past a block: a second one drawn)
+        assert max(lengths) > 256   # (hundreds of steps)
     else:
-        assert max(lengths) < DISPERSION_BLOCK
+        assert max(lengths) < 256
 
 
 def test_discrete_actions_are_the_numpy_decoding_and_bad_ones_write_nothing():

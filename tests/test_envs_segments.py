@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("gymnasium")
 
 from impulse2d.envs import _walker_terrain as terrain  # noqa: E402
-from impulse2d.envs._segments import move_segments  # noqa: E402
+from impulse2d.envs._segments import Segments  # noqa: E402
 from impulse2d.envs.bipedal_walker import (  # noqa: E402
     LIDAR_FILTER, BipedalWalkerVectorEnv, build_walker)
 from impulse2d.envs.lunar_lander import (  # noqa: E402
@@ -119,6 +119,7 @@ def test_move_segments_rejects_segments_too_short_and_changes_nothing():
     a = world._shapes.vertices[rows, 0].copy()
     b = a.copy()
     b[5] = a[5] + 1e-4   # one segment shorter than the linear slop
+    refs = env.batch._checked_refs(env.batch.body_rows, chosen=np.array([0]))
     with pytest.raises(ValueError, match="apart"):
-        move_segments([world], body, rows, a[None], b[None])
+        Segments(world, body, rows).move(refs, a[None], b[None])
     assert world.state_hash() == before

@@ -1,5 +1,7 @@
 """The native LunarLander's per-step arithmetic over the batch, compiled: the discrete actions'
-throttles, the engines' impulses from them, the observation, the shaping reward and the endings, and the rest timers.
+throttles, the engines' impulses from them (their dispersion drawn from each environment's
+generator, :mod:`._draws`), the episodes' draws, the observation, the shaping reward and the
+endings, and the rest timers.
 
 :class:`~.lunar_lander.LunarLanderVectorEnv` did each as some 60 NumPy calls over the
 environments, each a pass over the batch and an array made: about 1.9 us of the calling thread
@@ -19,6 +21,7 @@ from __future__ import annotations
 import math
 
 from .._core.jit import DirectCall, kernel
+from ._draws import next_double, uniform
 
 
 @kernel
@@ -44,23 +47,22 @@ _discrete_actions = DirectCall(discrete_actions, "the native LunarLander's actio
 
 
 @kernel
-def engine_impulses(pose, sin, cos, lc0, lc1, disp, used, acting, m_power, s_power, direction,
+def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, direction,
                     main_y, main_power, side_away, side_power, side_x, side_height, scale,
                     impulses):
     """Each lander's engines as one impulse at its centre of mass: row 0 of ``impulses``
     ((n, bodies, 3): N s along x, y, and the angular impulse r x p, N m s) written, the other
-    rows left as they are; ``used[i]`` (the dispersion numbers taken from environment ``i``'s
-    block ``disp[i]``) advanced by one where ``acting``. Gymnasium's points (the main engine
-    ``main_y`` under the lander's origin, the side engines ``side_x`` across and
-    ``side_height`` up, in pixels; ``scale`` pixels a metre), each dispersed by the
-    environment's next two numbers."""
-    last = disp.shape[1] - 1
+    rows left as they are. Gymnasium's points (the main engine ``main_y`` under the lander's
+    origin, the side engines ``side_x`` across and ``side_height`` up, in pixels; ``scale``
+    pixels a metre), each dispersed by Gymnasium's two numbers of the step
+    (``uniform(-1, 1) / scale``), drawn here from each acting environment's generator
+    (``draws[i]``: its addresses, :func:`._draws.addresses`). An environment not acting (being
+    reset) draws nothing: its throttles are 0, so its impulse is a zero (of either sign)."""
     for i in range(pose.shape[0]):
-        k = min(used[i], last)
-        d0 = disp[i, k, 0]
-        d1 = disp[i, k, 1]
+        d0 = d1 = 0.0
         if acting[i]:
-            used[i] += 1
+            d0 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
+            d1 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
         px, py = pose[i, 0], pose[i, 1]
         s, c = sin[i], cos[i]
         # tip (s, c), side (-c, s): the lander's axes; com: its centre of mass
@@ -88,6 +90,36 @@ def engine_impulses(pose, sin, cos, lc0, lc1, disp, used, acting, m_power, s_pow
 
 
 _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
+
+
+@kernel
+def episode_draws(idx, draws, half_height, push, heights, pushes):
+    """The draws that begin the episodes of environments ``idx``, from each one's generator
+    (``draws[i]``: its addresses, :func:`._draws.addresses`), in Gymnasium's order: the
+    terrain's heights (``heights[k]``, each ``uniform(0, half_height)``, m), then the initial
+    push (``pushes[k]``, x then y, each ``uniform(-push, push)``, N)."""
+    for k in range(idx.shape[0]):
+        f, s = draws[idx[k], 0], draws[idx[k], 1]
+        for j in range(heights.shape[1]):
+            heights[k, j] = uniform(f, s, 0.0, half_height)
+        pushes[k, 0] = uniform(f, s, -push, push)
+        pushes[k, 1] = uniform(f, s, -push, push)
+
+
+_episode_draws = DirectCall(episode_draws, "the native LunarLander's episode draws", 1.0)
+
+
+@kernel
+def skip_draws(idx, draws, count):
+    """``count`` numbers of each environment ``idx``'s generator drawn and dropped (the
+    dispersion of a reset's own step, whose engines are off)."""
+    for k in range(idx.shape[0]):
+        f, s = draws[idx[k], 0], draws[idx[k], 1]
+        for _ in range(count):
+            next_double(f, s)
+
+
+_skip_draws = DirectCall(skip_draws, "the native LunarLander's episode draws", 1.0)
 
 
 @kernel
@@ -172,4 +204,5 @@ def observe(idx, positions, angles, velocities, touching, awake, pose, legs, pre
 _observe = DirectCall(observe, "the native LunarLander's observation", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "rest_timers", "observe"]
+__all__ = ["discrete_actions", "engine_impulses", "episode_draws", "skip_draws",
+           "rest_timers", "observe"]

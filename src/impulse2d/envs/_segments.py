@@ -10,20 +10,23 @@ terrain anew after restoring a world without it cost a reset most of its time (m
 chain made anew 1.5 ms; the restore of a snapshot that has the moon, its arrays of the same
 size, 0.08 ms).
 
-:func:`move_segments` moves the same segments of many worlds at once (a masked reset's
-worlds): the arrays are computed for all of them in one pass, then each world gets a few
-row assignments. What it writes is what ``Body.create_segment`` / ``Body.create_chain``
-write for those end points (``make_segment``'s vertices, normals and centroid, the
-arithmetic of ``_collision.geometry.segment_arrays``, and for a chain its ghost vertices
-and its back normal cleared), the shapes' boxes as a new shape's (the broadphase picks them
+:meth:`Segments.move` moves the same segments of many worlds at once (a masked reset's
+worlds): the arrays are computed for all of them in one pass and written into every world in
+another, through the worlds' step references (a batch's: no Python per world; the row
+assignments world by world were 0.4 us of an environment step of 1,024 landers, most of a
+reset's terrain, with the machine's caches cold, 2026-11-30). What it writes is what
+``Body.create_segment`` / ``Body.create_chain`` write for those end points
+(``make_segment``'s vertices, normals and centroid, the arithmetic of
+``_collision.geometry.segment_arrays``, and for a chain its ghost vertices and its back
+normal cleared), the shapes' boxes as a new shape's (the broadphase picks them
 up in the next step), the static body's extent (what ``World._update_mass`` computes, with
-the arithmetic of ``impulse2d._batch._write_extents``), and the world's flags for changed shapes (its pairs and its
-query index are found again). So a world reset this way equals, bit for bit, one whose
+the arithmetic of ``impulse2d._batch._write_extents``), and the world's flag for changed
+shapes (its pairs are found again). So a world reset this way equals, bit for bit, one whose
 terrain was made anew after the restore, when the rows are the same
 (``tests/test_envs_segments.py``).
 
-It is only for a terrain that has not been stepped since the snapshot the reset restored:
-no contact, pair or query index holds those shapes yet.
+It is only for worlds just restored from a snapshot taken before their terrain was stepped:
+no contact or pair holds those shapes yet, and the restore dropped their query indexes.
 """
 
 from __future__ import annotations
@@ -32,57 +35,59 @@ import math
 
 import numpy as np
 
-from .._batch import _index
 from .._core.jit import DirectCall, kernel
+from .._dynamics.step import PAIRS_DIRTY
+from .._dynamics.world_ref import borrow
 from ..constants import LINEAR_SLOP
 from ..world import _reach
 
 
-def move_segments(worlds, body: int, rows: list, a: np.ndarray, b: np.ndarray,
-                  chain: bool = False) -> None:
-    """Give the segments ``rows`` (shape rows of the static body ``body``, at the world's
-    origin, unrotated: the same rows in each of ``worlds``) new end points: in world ``k``
-    ``a[k]`` to ``b[k]`` ((worlds, len(rows), 2) arrays, m, each pair more than
-    ``LINEAR_SLOP`` apart). ``chain``: the segments are an open chain's, each beginning where
-    the one before ends (``a[k, s + 1] == b[k, s]``), one-sided, with ghost vertices
-    (``_collision.chain.chain_ghosts``' rule); else two-sided segments. Raises ValueError
-    before any world changes if a segment is too short."""
-    a = np.ascontiguousarray(a, dtype=np.float64)
-    b = np.ascontiguousarray(b, dtype=np.float64)
-    ex, ey = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
-    # math.hypot, as make_segment and segment_ends take it (CPython's own, not libm's: they
-    # differ in the last bit on about one pair in 170, so it stays in Python)
-    length = np.array([math.hypot(x, y) for x, y in zip(ex.ravel().tolist(),
-                                                       ey.ravel().tolist())]).reshape(ex.shape)
-    if not np.all(length > LINEAR_SLOP):
-        raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
-    n, m = length.shape
-    vertices = np.zeros((n, m) + worlds[0]._shapes.vertices.shape[1:])
-    normals = np.zeros_like(vertices)
-    centroid = np.empty((n, m, 2))
-    ghosts = np.zeros((n, m, 2, 2))
-    extent = np.empty(n)
-    # the body's other shapes, the same in every world, reach as far in each (world._reach)
-    sh = worlds[0]._shapes
-    moved = set(rows)
-    others = [_reach(sh, s, (0.0, 0.0)) for s in worlds[0]._body_shapes[body] if s not in moved]
-    _columns.entry(a, b, length, chain, np.ascontiguousarray(sh.radius[rows]),
-                   max(others, default=-math.inf), vertices, normals, centroid, ghosts, extent)
-    r = _index(rows)
-    for k, world in enumerate(worlds):
+class Segments:
+    """The segments ``rows`` (shape rows of the static body ``body``, at the world's origin,
+    unrotated) that every world of a batch has at the same rows (each made the same way from
+    one template), as in ``world``, one of them: what :meth:`move` needs of them that a move
+    does not change (their radius, and the reach of the body's other shapes, which are not
+    moved). ``chain``: they are an open chain's, each beginning where the one before ends,
+    one-sided, with ghost vertices (``_collision.chain.chain_ghosts``' rule); else two-sided
+    segments."""
+
+    def __init__(self, world, body: int, rows: list, chain: bool = False) -> None:
+        self.body = body
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self.chain = chain
         sh = world._shapes
-        sh.vertices[r] = vertices[k]
-        sh.normals[r] = normals[k]
-        sh.centroid[r] = centroid[k]
-        sh.ghost[r] = ghosts[k]
-        # a new shape's boxes: the broadphase picks the shapes up in the next step
-        sh.aabb[r] = 0.0
-        sh.fat_aabb[r, 0:2] = np.inf
-        sh.fat_aabb[r, 2:4] = -np.inf
-        # (its thinnest half-width, min_extent, is the segments' radius: moving them keeps it)
-        world._bodies.extent[body] = extent[k]
-        world._pairs_dirty = True
-        world._query_index = world._query_spare = None
+        self.radius = np.ascontiguousarray(sh.radius[self.rows])
+        self.columns = sh.vertices.shape[1:]   # a shape's vertex (and normal) slots
+        # the body's other shapes reach as far in every world and episode (world._reach)
+        moved = set(rows)
+        self.others = max((_reach(sh, s, (0.0, 0.0)) for s in world._body_shapes[body]
+                           if s not in moved), default=-math.inf)
+
+    def move(self, refs, a: np.ndarray, b: np.ndarray) -> None:
+        """New end points: in the world of ``refs[k]`` (the step references of the worlds, as
+        ``WorldBatch`` keeps them, of worlds just restored: see the module's docstring)
+        ``a[k]`` to ``b[k]`` ((worlds, segments, 2) arrays, m, each pair more than
+        ``LINEAR_SLOP`` apart; for a chain ``a[k, s + 1] == b[k, s]``). Raises ValueError
+        before any world changes if a segment is too short."""
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        b = np.ascontiguousarray(b, dtype=np.float64)
+        ex, ey = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
+        # math.hypot, as make_segment and segment_ends take it (CPython's own, not libm's:
+        # they differ in the last bit on about one pair in 170, so it stays in Python)
+        length = np.array(list(map(math.hypot, ex.ravel().tolist(),
+                                   ey.ravel().tolist()))).reshape(ex.shape)
+        if not np.all(length > LINEAR_SLOP):
+            raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
+        n, m = length.shape
+        vertices = np.zeros((n, m) + self.columns)
+        normals = np.zeros_like(vertices)
+        centroid = np.empty((n, m, 2))
+        ghosts = np.zeros((n, m, 2, 2))
+        extent = np.empty(n)
+        _columns.entry(a, b, length, self.chain, self.radius, self.others, vertices, normals,
+                       centroid, ghosts, extent)
+        _write.entry(refs, self.body, self.rows, vertices, normals, centroid, ghosts, extent,
+                     PAIRS_DIRTY)
 
 
 @kernel
@@ -146,4 +151,37 @@ def segment_columns(a, b, length, chain, radius, others, vertices, normals, cent
 _columns = DirectCall(segment_columns, "a terrain's segments moved", 2.0)
 
 
-__all__ = ["move_segments", "segment_columns"]
+@kernel
+def write_segments(refs, body, rows, vertices, normals, centroid, ghosts, extent, pairs_dirty):
+    """Into the world of ``refs[k]``: the shape columns of :func:`segment_columns` (world
+    ``k``'s) at shape rows ``rows``, with a new shape's boxes (the broadphase picks the shapes
+    up in the next step), the static body ``body``'s extent (its thinnest half-width,
+    ``min_extent``, is the segments' radius: moving them keeps it), and the flag of the
+    world's step row at ``pairs_dirty`` (``World._pairs_dirty``: every shape looked at).
+    Element by element: Numba's array-to-slice assignment cost about 0.1 us each (27 us for
+    the moons of 11 landers; 2026-11-30)."""
+    for k in range(len(refs)):
+        sh = borrow(refs[k], "shapes")
+        for s in range(rows.shape[0]):
+            r = rows[s]
+            for p in range(vertices.shape[2]):
+                for c in range(2):
+                    sh.vertices[r, p, c] = vertices[k, s, p, c]
+                    sh.normals[r, p, c] = normals[k, s, p, c]
+            for c in range(2):
+                sh.centroid[r, c] = centroid[k, s, c]
+                sh.ghost[r, 0, c] = ghosts[k, s, 0, c]
+                sh.ghost[r, 1, c] = ghosts[k, s, 1, c]
+            for c in range(4):
+                sh.aabb[r, c] = 0.0
+            for c in range(2):
+                sh.fat_aabb[r, c] = np.inf
+                sh.fat_aabb[r, 2 + c] = -np.inf
+        borrow(refs[k], "bodies").extent[body] = extent[k]
+        borrow(refs[k], "settings")[pairs_dirty] = 1.0
+
+
+_write = DirectCall(write_segments, "a terrain's segments moved", 2.0)
+
+
+__all__ = ["Segments", "segment_columns", "write_segments"]

@@ -16,7 +16,8 @@ observation are (the hooks below); this base owns the rest, the same for every e
   environment draws only from its own generator, so environment ``i`` of a batch seeded
   ``seed`` plays the episodes of a single environment seeded ``seed + i``, whatever the batch
   size and whatever its neighbours do (and a later episode continues the generator, as a
-  single environment's does);
+  single environment's does). Kernels draw from it too, by address (:mod:`._draws`:
+  ``self._draws[i]``, the same numbers as the generator's own calls);
 * **autoreset**: Gymnasium's default ``AutoresetMode.NEXT_STEP`` (the step after a
   ``terminated or truncated`` one resets that environment, ignores its action and returns
   its first observation with reward 0 and both flags False), or ``SAME_STEP`` (a finished
@@ -81,6 +82,7 @@ except ImportError as exc:  # pragma: no cover (the dev extra installs it)
 from .._dynamics.step import _settings_arguments
 from .._stepping import _ready
 from ..batch import WorldBatch
+from ._draws import addresses
 
 ALL = slice(None)
 """``_observe``'s index for every environment."""
@@ -156,6 +158,8 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         # world's very layout restores in one copy of its arrays: see _segments)
         self._blank = self.batch.snapshot()
         self._rngs = [None] * self.num_envs   # each environment's own generator
+        # and the addresses of its C next_double and state, for kernels that draw from it
+        self._draws = np.zeros((self.num_envs, 2), dtype=np.int64)
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
         self._obs = None
@@ -245,6 +249,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             s = seeds[i]
             if s is not None or self._rngs[i] is None:
                 self._rngs[i], _ = seeding.np_random(s)
+                self._draws[i] = addresses(self._rngs[i])
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(
                 seed if isinstance(seed, (int, np.integer)) else None)

@@ -255,16 +255,16 @@ def make_ground(world) -> tuple:
     return body._index, [edge._index for edge in edges]
 
 
-def move_ground(worlds: list, ground: tuple, terrains: list) -> None:
-    """Give the ground made by :func:`make_ground` in each of ``worlds`` (``ground``: what it
-    returned, the same rows in each) its episode's points (``terrains``, one each), in one
-    pass (:func:`.._segments.move_segments`: the edges :func:`make_ground` would make)."""
-    from ._segments import move_segments
+def move_ground(refs, ground, terrains: list) -> None:
+    """Give the ground made by :func:`make_ground` in each world of ``refs`` (their step
+    references, of worlds just restored; ``ground``: its edges, a :class:`.._segments.Segments`
+    of what :func:`make_ground` returned, the same rows in each) its episode's points
+    (``terrains``, one each), in one pass (the edges :func:`make_ground` would make)."""
     points = np.empty((len(terrains), TERRAIN_LENGTH, 2))
     for k, t in enumerate(terrains):
         points[k, :, 0] = t.x
         points[k, :, 1] = t.y
-    move_segments(worlds, ground[0], ground[1], points[:, :-1], points[:, 1:])
+    ground.move(refs, points[:, :-1], points[:, 1:])
 
 
 def make_obstacles(world, terrain: Terrain) -> list:

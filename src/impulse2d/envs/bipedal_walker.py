@@ -81,6 +81,7 @@ from .. import queries
 from ..world import World
 from . import _walker_terrain as terrain
 from ._vector import ALL, BatchVectorEnv
+from ._segments import Segments
 from ._walker_terrain import SCALE, TERRAIN_STEP
 
 FPS = 50
@@ -249,6 +250,7 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
         # angle = angle_b - angle_a - reference (the same in every copy)
         self._reference = joints.reference_angle[self._joint_rows].copy()
         self._hulls = [w.bodies[HULL] for w in self.batch.worlds]  # valid after each restore
+        self._ground_edges = Segments(template, *self._ground)   # moved by each episode
         self._shaping = np.zeros(n)          # the reward's potential after the last step
         self._has_shaping = np.zeros(n, dtype=bool)   # False until an episode's first step
         self._costs = np.zeros((n, 4))       # each joint's torque cost of the last actions
@@ -271,8 +273,8 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             rng = self._rngs[i]
             self.terrains[i] = terrain.generate(rng, self.hardcore)
             pushes.append(rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
-        terrain.move_ground([worlds[i] for i in chosen], self._ground,
-                            [self.terrains[i] for i in chosen])
+        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
+        terrain.move_ground(refs, self._ground_edges, [self.terrains[i] for i in chosen])
         for i, push in zip(chosen, pushes):
             terrain.make_obstacles(worlds[i], self.terrains[i])
             self._hulls[i].apply_force((push, 0.0))

@@ -82,10 +82,11 @@ What differs from Box2D, and why:
   takes one world anchor.
 
 Seeding: environment ``i`` of a vector environment reset with ``seed`` plays exactly the
-episodes of a single environment reset with ``seed + i`` (see :mod:`._vector`). The per-step
-dispersion is drawn ahead, 256 steps at a time per environment, from the environment's
-generator; when an episode ends the generator is put back to just after the numbers used
-(``PCG64.advance`` by minus the numbers left), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
+episodes of a single environment reset with ``seed + i`` (see :mod:`._vector`). Every number
+is drawn from the environment's generator when Gymnasium draws it (the heights and the push
+at a reset, the dispersion's two numbers at each step, the reset's own step included), by
+compiled passes over the environments calling the generator's own ``next_double``
+(:mod:`._draws`), so its stream is Gymnasium's: the same seed gives Gymnasium's terrain,
 initial push and dispersions.
 """
 
@@ -97,8 +98,13 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import _discrete_actions, _engine_impulses, _observe, _rest_timers
-from ._segments import move_segments
+from .._batch_views import _scatter_bodies
+from .._dynamics.batch_step import ADD_FORCE, after_writes
+from .._validate import MAX_FORCE, MAX_VELOCITY
+
+from ._lander_step import (_discrete_actions, _engine_impulses, _episode_draws, _observe,
+                           _rest_timers, _skip_draws)
+from ._segments import Segments
 from ._vector import ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
@@ -134,9 +140,6 @@ FAITHFUL = {"solver": "pgs_block", "continuous_box2d23": True, "substeps": 1,
             "velocity_iterations": 180, "position_iterations": 60}
 """``box2d_faithful=True``: the pybox2d layer's settings for Gymnasium's Box2D worlds
 (``impulse2d.compat``: ``b2World.engine_settings`` and ``Step(1/50, 180, 60)``)."""
-
-DISPERSION_BLOCK = 256
-"""Steps of dispersion numbers drawn ahead per environment."""
 
 _LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
 _HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=np.float32)
@@ -183,6 +186,10 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                                     else spaces.Discrete(4))
         super().__init__(num_envs, **kwargs)
         n = self.num_envs
+        # the moon's surface, moved in place by each episode (native: a chain right to left,
+        # so that its front faces up; box2d_faithful: 10 two-sided edges, as Box2D's)
+        self._surface = Segments(self.batch.worlds[0], *self._moon,
+                                 chain=not self.box2d_faithful)
         b = self.batch.worlds[0]._bodies
         rows = self.batch.body_rows
         # the template bodies' constants, the same in every copy
@@ -202,11 +209,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
-        self._disp = np.zeros((n, DISPERSION_BLOCK, 2))
-        self._disp_used = np.zeros(n, dtype=np.int64)
-        # the generator each block was drawn from: a new generator (a reset with a seed)
-        # starts afresh
-        self._disp_rng = [None] * n
         # each world's lander (its handle: a restore gives back the very objects), where
         # World.bodies lists every live body, its live rows found again after a restore
         self._landers = [w.bodies[0] for w in self.batch.worlds]
@@ -236,35 +238,36 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return world
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        height = np.empty((idx.shape[0], CHUNKS + 1))
-        pushes = np.empty((idx.shape[0], 2))
-        for k, i in enumerate(idx.tolist()):
-            rng = self._rngs[i]
-            if self._disp_rng[i] is rng:
-                # back to just after the dispersion numbers the last episode used: the block
-                # took one 64-bit draw a number (PCG64's doubles), and PCG64 advances by a
-                # delta modulo its period, 2^128, so a negative one steps back (the same state
-                # as the state before the block, set, advanced by the numbers used; reading
-                # and setting the state cost about 6 us a reset)
-                unused = 2 * (DISPERSION_BLOCK - int(self._disp_used[i]))
-                rng.bit_generator.advance(-unused)
-            height[k] = rng.uniform(0, H / 2, size=(CHUNKS + 1,))
-            # (Gymnasium's two scalar draws: one call of two gives the same numbers)
-            pushes[k] = rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM, size=2)
-            if self.enable_wind:
+        k = idx.shape[0]
+        height = np.empty((k, CHUNKS + 1))
+        pushes = np.empty((k, 2))
+        _episode_draws.entry(idx, self._draws, H / 2, INITIAL_RANDOM, height, pushes)
+        if self.enable_wind:
+            for i in idx.tolist():
+                rng = self._rngs[i]
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
-            self._draw_dispersion(i)
         # Gymnasium's terrain: the pad's five heights flat, each height the mean of three
         # (its arithmetic, for every world reset at once)
         height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
         smooth = np.empty((idx.shape[0], CHUNKS))
         smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
         smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
-        self._move_terrain(idx, smooth)
-        landers = self._landers
-        for i, push in zip(idx.tolist(), pushes.tolist()):
-            landers[i].apply_force(push)
+        # the worlds' step references: the terrain and the push are written through them, in
+        # compiled passes over the worlds reset (no Python per world)
+        rows = self.batch.body_rows
+        refs = self.batch._checked_refs(rows, chosen=idx)
+        self._move_terrain(refs, smooth)
+        # the push (Gymnasium's ApplyForceToCenter): Body.apply_force's sum and wake on the
+        # landers, by WorldBatch.apply_forces' kernel over the worlds reset alone (a push of at
+        # most INITIAL_RANDOM on a restored lander is far from the forces' bound: no check pass)
+        forces = np.zeros((k, rows.shape[0], 3))
+        forces[:, 0, :2] = pushes
+        flags = np.zeros(k, dtype=np.int64)
+        _scatter_bodies.entry(refs, 0, k, rows, forces, ADD_FORCE, MAX_FORCE, MAX_VELOCITY,
+                              False, flags)
+        for j in np.flatnonzero(flags):
+            after_writes(self.batch.worlds[idx[j]], rows, int(flags[j]))
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False
@@ -284,38 +287,19 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # (the same rows in every copy: each is made the same way from the same template)
         self._moon = (moon._index, [shape._index for shape in moon.shapes][1:])
 
-    def _move_terrain(self, idx: np.ndarray, smooth: np.ndarray) -> None:
-        """The episodes' moons in worlds ``idx``: the surface's segments through the 11 points
-        (``CHUNK_X``, ``smooth[k]``) written in place (:mod:`._segments`, all worlds in one
-        pass), as ``create_chain`` (native: right to left, so that its front faces up; ghost
-        vertices smooth across the joins) or ``create_segment`` (``box2d_faithful``: 10
-        two-sided edges, as Box2D's) make them."""
-        body, rows = self._moon
-        worlds = self.batch.worlds
-        points = np.empty((idx.shape[0], CHUNKS, 2))
+    def _move_terrain(self, refs, smooth: np.ndarray) -> None:
+        """The episodes' moons in the worlds of ``refs`` (their step references, of worlds just
+        restored): the surface's segments through the 11 points (``CHUNK_X``, ``smooth[k]``)
+        written in place (:mod:`._segments`, all worlds in one pass), as ``create_chain``
+        (native: right to left, so that its front faces up; ghost vertices smooth across the
+        joins) or ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make
+        them."""
+        points = np.empty((smooth.shape[0], CHUNKS, 2))
         points[:, :, 0] = CHUNK_X
         points[:, :, 1] = smooth
-        chosen = [worlds[i] for i in idx.tolist()]
-        if self.box2d_faithful:
-            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:])
-        else:
+        if not self.box2d_faithful:
             points = points[:, ::-1]
-            move_segments(chosen, body, rows, points[:, :-1], points[:, 1:], chain=True)
-
-    def _draw_dispersion(self, i: int) -> None:
-        rng = self._rngs[i]
-        self._disp_rng[i] = rng
-        self._disp[i] = rng.uniform(-1.0, 1.0, size=(DISPERSION_BLOCK, 2)) / SCALE
-        self._disp_used[i] = 0
-
-    def _fill_dispersion(self, acting: np.ndarray) -> None:
-        """A new block of dispersion numbers for each acting environment that has used its
-        block up (once per 256 steps of an environment); the engines then take each acting
-        environment's next two (:func:`._lander_step.engine_impulses`)."""
-        full = acting & (self._disp_used >= DISPERSION_BLOCK)
-        if full.any():
-            for i in np.flatnonzero(full):
-                self._draw_dispersion(int(i))
+        self._surface.move(refs, points[:, :-1], points[:, 1:])
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
@@ -349,11 +333,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return not self.enable_wind
 
     def _reset_act(self, idx: np.ndarray) -> None:
-        # Gymnasium's reset ends with a "do nothing" step: its dispersion and its wind. The
-        # dispersion's two numbers come from the block _begin_episodes just drew (none used
-        # yet), so taking them is a count: _next_dispersion's pass over every environment
-        # (about a tenth of a reset) is not needed
-        self._disp_used[idx] += 1
+        # Gymnasium's reset ends with a "do nothing" step: its dispersion (two numbers drawn,
+        # the engines off) and its wind
+        _skip_draws.entry(idx, self._draws, 2)
         self._m_power[idx] = 0.0
         self._s_power[idx] = 0.0
         if self.enable_wind:
@@ -368,15 +350,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         linear impulse at the lander's centre of mass and the angular impulse r x p
         (:func:`._lander_step.engine_impulses`): the batch's writes that ride on its step
         (``WorldBatch._writes``), or None."""
-        self._fill_dispersion(acting)
         self._m_power = m_power
         self._s_power = s_power
         angle = self._pose[:, 2]
         impulses = np.zeros((self.num_envs, self.batch.body_rows.shape[0], 3))
         lc = self._local_center
         _engine_impulses.entry(
-            self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._disp,
-            self._disp_used, acting, m_power, s_power, direction,
+            self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
+            acting, m_power, s_power, direction,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
         if not (m_power.any() or s_power.any()):
