@@ -41,19 +41,23 @@ def test_the_scan_finds_a_load_1_kib_above_a_store():
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT or not X86, reason="x86-64 machine code only")
-def test_the_narrowphase_loop_has_no_stack_alias():
+@pytest.mark.parametrize("entry, loop", [("collide", "10_manifolds"),
+                                         ("collide_polygons", "18_polygon_manifolds")])
+def test_the_narrowphase_loop_has_no_stack_alias(entry, loop):
     # the collide stage compiled afresh as the step compiles it (the cache keeps no assembly):
-    # its module holds the copy of the loop (_manifolds) that a warm process runs
+    # its module holds the copy of the loop (_manifolds, or for a world without circles
+    # _polygon_manifolds) that a warm process runs
     fresh = numba.njit(cache=False, error_model="numpy", _nrt=False,
-                       no_cpython_wrapper=True)(step.collide.py_func)
+                       no_cpython_wrapper=True)(getattr(step, entry).py_func)
     signature = tuple(COLLIDE_SIGNATURE.args)
     fresh.compile(signature)
     asm = fresh.inspect_asm(signature)
-    # the loop is _manifolds' (update_manifolds inlined); the stage itself calls it once
-    assert "4step10_manifolds" in asm and "4step7collide" in asm
+    # the loop is the stage's callee (collide_rows inlined); the stage itself calls it once
+    stage_name = f"4step{len(entry)}{entry}"
+    assert f"4step{loop}" in asm and stage_name in asm
     pairs = alias_pairs(asm)
     stage = {name: n for name, n in pairs.items()
-             if "4step10_manifolds" in name or "4step7collide" in name}
+             if f"4step{loop}" in name or stage_name in name}
     assert stage == {}
 
 

@@ -421,7 +421,7 @@ for k in range(3):
     world.create_body(position=(0.1 * k, 0.6 + 1.1 * k)).create_box(0.5, 0.5)
 world.step(1 / 60)
 stats = {name: loads(unit) for name, unit in (("pairs", step.STAGE_KERNELS[verbs.PAIRS]),
-                                              ("collide", step.STAGE_KERNELS[verbs.COLLIDE]))}
+                                              ("collide", step.POLYGON_COLLIDE_KERNEL))}
 for _ in range(60):
     world.step(1 / 60)
 print(json.dumps({"positions": world.get_positions().tolist(), "stats": stats}))
@@ -431,8 +431,8 @@ print(json.dumps({"positions": world.get_positions().tolist(), "stats": stats}))
 @pytest.fixture
 def cache_without_the_stages(tmp_path):
     """A copy of the filled kernel cache without the mass properties (so that building a world
-    compiles), the pair stage and the narrowphase, as ``NUMBA_CACHE_DIR``: both are the early
-    helper's (``step.EARLY_SLOTS``)."""
+    compiles), the pair stage and the narrowphase of a world without circles, as
+    ``NUMBA_CACHE_DIR``: both are the early helper's (``step.EARLY_UNITS``)."""
     from impulse2d._core import cache
 
     copy = tmp_path / "impulse2d"
@@ -440,7 +440,7 @@ def cache_without_the_stages(tmp_path):
     shutil.copytree(cache.cache_root(), copy, ignore=shutil.ignore_patterns("*.tmp.*"))
     removed = [p for folder, prefixes in (
         ("_collision", ("geometry.mass_properties-",)),
-        ("_dynamics", ("pair_update.update_pairs-", "step.collide-")))
+        ("_dynamics", ("pair_update.update_pairs-", "step.collide_polygons-")))
         for p in (copy / folder).iterdir() if p.name.startswith(prefixes)]
     assert len(removed) >= 6  # an index and a data file each
     for path in removed:
@@ -459,7 +459,8 @@ def test_a_helper_starts_at_the_first_compile_and_the_first_step_loads_its_work(
     # built, and loaded here from the files it delivered; the notice names them once, as a
     # second process's.
     assert result["stats"] == {"pairs": [1, 0], "collide": [1, 0]}, early.stderr
-    assert early.stderr.count("the pair search, the narrowphase in a second process") == 1
+    assert early.stderr.count("the pair search, the narrowphase (polygons) in a second "
+                              "process") == 1
     assert result["positions"] == reference["positions"]  # bit for bit
     # the boxes fell and settled on the ground: a real comparison
     assert max(abs(y - y0) for (_, y), y0 in zip(result["positions"][1:], (0.6, 1.7, 2.8))) > 0.05

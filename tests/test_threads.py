@@ -172,7 +172,7 @@ def test_one_thread_runs_the_serial_kernels():
     build_scene(world, "pyramid", base=4)
     world.step(DT)
     assert world._verbs[SOLVER] == step_module.SOLVER_KERNELS["soft_step"].address()
-    assert world._verbs[COLLIDE] == step_module.STAGE_KERNELS[COLLIDE].address()
+    assert world._verbs[COLLIDE] == step_module.POLYGON_COLLIDE_KERNEL.address()  # boxes
     assert world._verbs[THREADS] == 1
     world.settings.threads = 3
     world.step(DT)

@@ -308,9 +308,13 @@ def collide_world(world, dt: float = 0.0) -> None:
         settings = _settings_arguments(s)
     if settings is not world._verbs_for[0] and not s.enable_sleep:
         wake_all(world)  # as _step_checked: _ready below marks these settings as seen
-    _, stores = _ready(world, 0.0, settings)
-    t0 = perf_counter()
-    status = _step.entry(stores, 0.0, TO_MANIFOLDS)
+    while True:
+        _, stores = _ready(world, 0.0, settings)
+        t0 = perf_counter()
+        status = _step.entry(stores, 0.0, TO_MANIFOLDS)
+        if not status & WOKE:
+            break
+        fill_later(world)  # (it gained a circle its narrowphase leaves out: nothing was done)
     world._step_seconds = perf_counter() - t0
     adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
     if world._callbacks.active:

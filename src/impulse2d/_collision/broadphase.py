@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from impulse2d._core.jit import inner_kernel, kernel, stage_kernel
+from impulse2d._core.jit import inline_kernel, inner_kernel, kernel, stage_kernel
 
 CELL_SCALE = 3.0
 """Cell edge = ``CELL_SCALE * median(max(width, height))`` of the enabled boxes."""
@@ -670,6 +670,25 @@ def search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_be
     ``aabbs`` float64 (n, 4) C-contiguous, ``enabled`` bool (n,), ``owner`` and ``group`` int64
     (n,). Returns (m, 2) int64.
     """
+    return _search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below, True)
+
+
+@stage_kernel
+def grid_search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below):
+    """:func:`search_pairs` by the grid whatever the count of boxes (``sweep_below`` unused):
+    the same pairs, the sort and sweep not compiled in (1.7-2.7 s of the search's compile
+    CPU, BENCHMARKS.md session 21). For the step of a world of more boxes than
+    :data:`SWEEP_BELOW` (:func:`.._dynamics.step.needed_units`); a world that has fewer
+    later pays the grid's cost for its global searches (about 20 us for 101 boxes against the
+    sweep's 5)."""
+    return _search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below, False)
+
+
+@inline_kernel
+def _search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below, sweeps):
+    """:func:`search_pairs`' body; ``sweeps`` (a constant at each call): whether up to
+    ``sweep_below`` live boxes take the sort and sweep (else the branch is pruned before
+    typing, and the grid takes every count)."""
     n = aabbs.shape[0]
     # a row takes part when enabled and not empty: min <= max on both axes (an inverted row, such
     # as the world's (inf, inf, -inf, -inf) placeholder, or one with a NaN, overlaps nothing)
@@ -696,8 +715,9 @@ def search_pairs(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_be
             bx1[k] = aabbs[i, 2]
             by1[k] = aabbs[i, 3]
             k += 1
-    if m <= sweep_below:
-        return _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group)
+    if sweeps:
+        if m <= sweep_below:
+            return _sweep_pairs(ids, bx0, by0, bx1, by1, owner, group)
 
     cell = _choose_cell(bx0, by0, bx1, by1, cell_scale)
 
@@ -812,5 +832,5 @@ def find_pairs(aabbs, enabled, *, owner=None, group=None, cell_scale=CELL_SCALE,
                              np.int64(sweep_below))
 
 
-__all__ = ["find_pairs", "find_pairs_kernel", "search_pairs", "sort_keys", "holds_key", "add_key",
-           "CELL_SCALE", "LARGE_CELLS", "SWEEP_BELOW"]
+__all__ = ["find_pairs", "find_pairs_kernel", "search_pairs", "grid_search", "sort_keys",
+           "holds_key", "add_key", "CELL_SCALE", "LARGE_CELLS", "SWEEP_BELOW"]

@@ -594,13 +594,19 @@ def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
 @inline_kernel
 def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                  count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                 speculative_distance, out_normal, out_points, out_ids):
+                 speculative_distance, out_normal, out_points, out_ids, circles):
     """:func:`collide` for the step's narrowphase loop (:func:`~.._dynamics.contacts.
     update_manifolds`), compiled into it: a pair of a circle and a circle or a polygon runs its
     routine in the loop, a capsule and a circle or two polygons call theirs. The same
     dispatch, the same routines in the same order of operations as :func:`collide`'s, so the
     same bits, its scratch ``out_*`` included (the normal of a pair found apart is the
     scratch's, negated when the circle was A).
+
+    ``circles`` (a constant at each call): whether the pair may hold a circle. Passed
+    ``False`` (a world without circles: :func:`~.._dynamics.contacts.update_polygon_manifolds`),
+    the circle routines' branch is pruned before typing and the loop calls the polygon routine
+    alone, which is what :func:`collide` does for two shapes of two or more vertices each; the
+    caller must not pass it a circle.
 
     Why: each call of :func:`collide` passes its six shape arrays and the scratch's three as
     flattened structs, mostly on the stack, and a circle routine was a second such call; a
@@ -609,15 +615,26 @@ def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     (``narrow36``, BENCHMARKS.md); the circle routines are small. The loop does not call
     :func:`collide` itself, so a world's narrowphase stage compiles neither it nor its Python
     wrapper: the routines' code is compiled once each, as it was behind :func:`collide`."""
-    if count_a == 1 and count_b == 1:
-        return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb, pyb,
-                        cb, sb, speculative_distance, out_normal, out_points, out_ids)
+    if circles:
+        if count_a == 1 and count_b == 1:
+            return _circles(vertices_a, radius_a, pxa, pya, ca, sa, vertices_b, radius_b, pxb,
+                            pyb, cb, sb, speculative_distance, out_normal, out_points, out_ids)
+        if count_a == 1 or count_b == 1:
+            return _circle_and_other(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                                     count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                                     speculative_distance, out_normal, out_points, out_ids)
+    return polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                         count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                         speculative_distance, out_normal, out_points, out_ids)
+
+
+@inline_kernel
+def _circle_and_other(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                      count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                      speculative_distance, out_normal, out_points, out_ids):
+    """:func:`collide_pair`'s pair of one circle and a capsule or polygon: the circle is B of
+    the routine (the other shape A), the normal negated back when the circle was A."""
     flip = count_a == 1
-    if not (flip or count_b == 1):
-        return polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                             speculative_distance, out_normal, out_points, out_ids)
-    # a circle and a capsule or polygon, the circle B of the routine (the other shape is A)
     count = count_b if flip else count_a
     vertices = vertices_b if flip else vertices_a
     normals = normals_b if flip else normals_a

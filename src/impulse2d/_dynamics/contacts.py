@@ -269,7 +269,20 @@ def mix(a, b, rule):
 def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
                      restitution_rule, has_chains, out_normal, out_points, out_ids, rows,
                      n_rows):
+    """Narrowphase: recompute every contact's manifold and carry impulses by feature id
+    (:func:`collide_rows` for every pair kind)."""
+    collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule,
+                 has_chains, out_normal, out_points, out_ids, rows, n_rows, True)
+
+
+@inline_kernel
+def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
+                 restitution_rule, has_chains, out_normal, out_points, out_ids, rows, n_rows,
+                 circles):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
+    ``circles`` (a constant at each call), as :func:`~.._collision.manifold.collide_pair`'s:
+    ``False`` for a world without circles (:func:`.step.collide_polygons`), whose narrowphase
+    then holds the polygon routine alone.
 
     A contact none of whose bodies moves this step (each asleep or static) keeps its manifold,
     impulses included: its bodies have not moved since it was computed, and a sleeping island's
@@ -308,7 +321,7 @@ def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_ru
             bodies.origin[ba, 0], bodies.origin[ba, 1], bodies.rot[ba, 0], bodies.rot[ba, 1],
             shapes.count[sb], shapes.vertices[sb], shapes.normals[sb], shapes.radius[sb],
             bodies.origin[bb, 0], bodies.origin[bb, 1], bodies.rot[bb, 0], bodies.rot[bb, 1],
-            speculative_distance, out_normal, out_points, out_ids)
+            speculative_distance, out_normal, out_points, out_ids, circles)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
         old_count = contacts.count[k]

@@ -74,10 +74,19 @@ query's candidates."""
 
 def _empty():
     """A kept grid of no rows: every check fails, so the first pass builds one."""
+    # every array by np.zeros, its ones and -1s written by hand: np.ones and np.full are
+    # overloads of their own that the stores' constructor (which makes this grid) compiled
+    # for a cold start's build, about 0.4 s of its CPU (BENCHMARKS.md, session 21)
+    cells = np.zeros(2, np.int64)
+    cells[0] = 1
+    cells[1] = 1
+    body_scratch = np.zeros((4, 1), np.int64)
+    for row in range(4):
+        body_scratch[row, 0] = -1
     return (np.zeros(0, np.bool_), np.zeros((0, 4)), np.zeros(0, np.int64),
             np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-            np.zeros(7), np.ones(2, np.int64), np.zeros(2, np.int64),
-            np.full((4, 1), -1, np.int64), np.full((3, 0), -1, np.int64), np.zeros((4, 8, 2)))
+            np.zeros(7), cells, np.zeros(2, np.int64), body_scratch,
+            np.zeros((3, 0), np.int64), np.zeros((4, 8, 2)))
 
 
 STATIC_GRID_TYPE = numba.typeof(_empty())

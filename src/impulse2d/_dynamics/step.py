@@ -39,7 +39,7 @@ import weakref
 
 import numpy as np
 
-from .._collision.broadphase import search_pairs
+from .._collision.broadphase import SWEEP_BELOW, grid_search, search_pairs
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, entry_kernel, gil_free_kernel,
                          inline_kernel, inner_kernel, stage_kernel)
@@ -61,7 +61,7 @@ from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, lane_rows_for,
                             lanes_pay, rows_entry, sync_constraint_rows)
 from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
-from .contacts import update_chain_manifolds, update_manifolds
+from .contacts import collide_rows, update_chain_manifolds
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
                     body_rows, contacts_plan, drop_sleepers, find_contacts, rebuild, refresh)
 from .islands import fall_asleep, may_ripen, resting_sleepers, sleep_timers, wake_touched
@@ -79,7 +79,8 @@ from .verbs import (AFTER_SOLVE, AT_REST, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CO
                     DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER, JOINTS, JOINT_POSITIONS,
                     JOINT_POSITION_SIGNATURE, JOINT_SIGNATURE, LANES, LANES_SIGNATURE,
                     LANE_PREPARE, LANE_PREPARE_SIGNATURE, LAWS, MOVED_PAIRS, MOVED_PAIRS_SIGNATURE,
-                    PAIRS, PAIRS_SIGNATURE, SEARCH_PAIRS, SEARCH_PAIRS_SIGNATURE, SERIAL_COLLIDE,
+                    PAIRS, PAIRS_SIGNATURE, POLYGONS_ONLY, SEARCH_PAIRS, SEARCH_PAIRS_SIGNATURE,
+                    SERIAL_COLLIDE,
                     SERIAL_SOLVER, SLEEPERS_STAGE, SLEEPERS_STAGE_SIGNATURE, SOLVER,
                     SOLVER_SIGNATURE, THREADS, THREAD_BODIES, THREAD_ROWS, WAKE, call_collide,
                     call_continuous, call_pairs, call_sleepers_stage, call_solver, diagnose)
@@ -121,7 +122,9 @@ PAIRS_SECONDS = 3.4
 MOVED_PAIRS_SECONDS = 9.8
 SLEEPERS_SECONDS = 5.2
 SEARCH_PAIRS_SECONDS = 6.3
+GRID_SEARCH_SECONDS = 5.1
 COLLIDE_SECONDS = 6.5
+POLYGONS_SECONDS = 3.5
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
                   "pgs_block": 16.8, "direct": 43.7}
@@ -170,8 +173,10 @@ def _update_bounds(world, pairs_dirty):
     return n_moved, new_contacts
 
 
-@borrowing_kernel
-def _manifolds(world, friction_mixing, restitution_mixing):
+@inline_kernel
+def _narrowphase(world, friction_mixing, restitution_mixing, circles):
+    """:func:`.contacts.collide_rows` over the world's contacts, ``circles`` (a constant at
+    each call) as its: :func:`_manifolds` and :func:`_polygon_manifolds`."""
     # The narrowphase's outputs are taken here, not passed in: arrays passed in arrive on the
     # stack, and the loop re-stored them as each pair's arguments from there, every load 0x400
     # bytes above the store before it. AMD's Zen 3 takes a stack load at a multiple of 1 KiB
@@ -179,10 +184,21 @@ def _manifolds(world, friction_mixing, restitution_mixing):
     # moves against 0.3-2 at other distances (measured, benchmarks/stack_alias.py), the
     # collide stage 4x slower; tests/test_stack_alias.py reads the loop's machine code.
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
-    update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                     borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                     borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
-                     borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
+    collide_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
+                 borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
+                 borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
+                 borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT],
+                 circles)
+
+
+@borrowing_kernel
+def _manifolds(world, friction_mixing, restitution_mixing):
+    _narrowphase(world, friction_mixing, restitution_mixing, True)
+
+
+@borrowing_kernel
+def _polygon_manifolds(world, friction_mixing, restitution_mixing):
+    _narrowphase(world, friction_mixing, restitution_mixing, False)
 
 
 @borrowing_kernel
@@ -202,6 +218,18 @@ def collide(world, friction_mixing, restitution_mixing):
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
     _manifolds(world, friction_mixing, restitution_mixing)
+    return True
+
+
+@entry_kernel
+def collide_polygons(world, friction_mixing, restitution_mixing):
+    """:func:`collide` for a world without circles (:data:`POLYGON_COLLIDE_KERNEL`): every
+    pair is collided by the polygon routine, the circle routines not compiled in
+    (:func:`.contacts.collide_rows`). A world that gains a circle takes :func:`collide` from
+    its next step (:func:`_lacks_circles`)."""
+    if borrow_column(world, "contacts", "key").shape[0] == 0:
+        return False
+    _polygon_manifolds(world, friction_mixing, restitution_mixing)
     return True
 
 
@@ -530,8 +558,9 @@ WOKE = 16
 """The step stopped after its wake stage: a sleeping island woke whose joints the rows leave
 out (Python rebuilds the rows and steps again); nothing after the wake stage ran. Also returned
 before anything is done by a step of a world with sleepers, or whose sleep timers may ripen,
-whose sleepers' stages are not loaded yet (:func:`sleepers_stage`): Python, which steps again,
-fills them first (:func:`fill_later`)."""
+whose sleepers' stages are not loaded yet (:func:`sleepers_stage`), and by a step of a world
+that gained a circle while its narrowphase leaves circles out (:func:`_lacks_circles`):
+Python, which steps again, fills them first (:func:`fill_later`)."""
 PAUSED = 32
 """The step stopped after the narrowphase (phase :data:`TO_MANIFOLDS`)."""
 REFUSED = 64
@@ -635,6 +664,22 @@ def _lacks_sleepers_stage(world, dt, time_to_sleep, enable_sleep):
         enable_sleep and may_ripen(borrow(world, "bodies"), dt, time_to_sleep))
 
 
+@borrowing_kernel
+def _lacks_circles(world):
+    """Whether the world's narrowphase leaves the circle routines out (slot
+    :data:`~.verbs.POLYGONS_ONLY`: :func:`collide_polygons`) while the world may have gained a
+    circle: its pairs are dirty (as after every shape Python makes) and a live shape has one
+    vertex (a pass over the shapes, made only then)."""
+    if (borrow(world, "verbs")[POLYGONS_ONLY] == 0
+            or borrow(world, "settings")[PAIRS_DIRTY] == 0.0):
+        return False
+    shapes = borrow(world, "shapes")
+    for s in range(shapes.count.shape[0]):
+        if shapes.alive[s] and shapes.count[s] == 1:
+            return True
+    return False
+
+
 @gil_free_kernel
 def step_kernel(world, dt, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
@@ -691,6 +736,8 @@ def step_kernel(world, dt, phase):
      enable_sleep, time_to_sleep, enable_continuous, velocity_tolerance) = _settings_row(world)
     if phase != TO_MANIFOLDS and _lacks_sleepers_stage(world, dt, time_to_sleep, enable_sleep):
         return WOKE  # nothing done: Python fills the slot (fill_later) and steps again
+    if phase != FROM_MANIFOLDS and _lacks_circles(world):
+        return WOKE  # nothing done: Python fills the table again (fill_later) and steps again
     gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
     # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
     # atomic increment and decrement of a reference count per kernel it passed through, 87 a
@@ -888,6 +935,22 @@ STAGE_KERNELS = {PAIRS: LazyKernel(update_pairs, PAIRS_SIGNATURE, "the pair sear
                                             "the wake stage", SLEEPERS_SECONDS)}
 """The step's stages compiled on their own (every world needs them)."""
 
+GRID_SEARCH_KERNEL = LazyKernel(grid_search, SEARCH_PAIRS_SIGNATURE, "the pair search (grid)",
+                                GRID_SEARCH_SECONDS)
+"""The global search of a world of more shapes than :data:`.._collision.broadphase.
+SWEEP_BELOW` (:func:`.._collision.broadphase.grid_search`: the grid alone), chosen by
+:func:`needed_units` in :data:`STAGE_KERNELS`' place: a cold first step of such a world does
+not compile the sort and sweep it would not take. The same pairs either way, so the choice,
+made when the table is filled, is one of compile time and speed only."""
+
+POLYGON_COLLIDE_KERNEL = LazyKernel(collide_polygons, COLLIDE_SIGNATURE,
+                                    "the narrowphase (polygons)", POLYGONS_SECONDS)
+"""The narrowphase of a world without circles (:func:`collide_polygons`), chosen for it by
+:func:`needed_units` in :data:`STAGE_KERNELS`' place: a cold first step of a world of boxes
+compiles the polygon routine alone. A world that gains a circle fills its table again
+(:func:`fill_later`) and takes :data:`STAGE_KERNELS`' narrowphase, loaded or compiled then:
+the same routines in the same order, so the same bits."""
+
 LATER_SLOTS = (SLEEPERS_STAGE, MOVED_PAIRS)
 """Slots of the table of verbs that a world's first step never calls (its pairs are dirty, so
 it takes the global search; it has no sleeper and no ripe sleep timer), so that when they must
@@ -914,14 +977,23 @@ unit is delivered by another thread (:func:`.._core.parallel.compile_units`)."""
 def fill_later(world) -> None:
     """Fill ``world``'s later slots that a step needs now (a world with sleepers, or whose sleep
     timers may ripen: the sleepers' stages), waiting for the helper compiling it (:func:`.._core.parallel.wait_later`), or
-    compiling it here where none is (another process's helper has it). For a step that
-    returned :data:`WOKE` (:mod:`.._stepping`); a table read when it is filled."""
+    compiling it here where none is (another process's helper has it); and, where the world
+    gained a circle while its narrowphase leaves circles out, mark its table to be filled
+    again by the next step (:func:`_fill_verbs`). For a step that returned :data:`WOKE`
+    (:mod:`.._stepping`); a table read when it is filled."""
     table = world._verbs
     if table[SLEEPERS_STAGE] == 0:
         unit = STAGE_KERNELS[SLEEPERS_STAGE]
         wait_later(unit)
         with _LATER_LOCK:
             table[SLEEPERS_STAGE] = unit.address()
+    if table[POLYGONS_ONLY] and _has_circles(world._shapes):
+        world._verbs_for = (None, None)  # the next step fills the table: the narrowphase's
+
+
+def _has_circles(shapes) -> bool:
+    """Whether the shape store ``shapes`` has a live circle (a shape of one vertex)."""
+    return bool(np.any((shapes.count == 1) & shapes.alive))
 
 
 def _later_ready(unit) -> None:
@@ -939,11 +1011,13 @@ def _later_ready(unit) -> None:
         _LATER_TABLES[:] = waiting
 
 
-EARLY_SLOTS = (PAIRS, COLLIDE)
+EARLY_UNITS = (STAGE_KERNELS[PAIRS], POLYGON_COLLIDE_KERNEL)
 """The stages a helper starts on at the process's first compile, usually the first world's build
 (:func:`.._core.parallel.start_early`): the pair stage and the narrowphase, which every first
-step calls. The global search is left to the first step's plan, which balances it with the
-solver and the contact passes against this process's step kernel. Measured on a cold
+step calls; the narrowphase of a world without circles, since the world's shapes are not known
+yet at that point (a world with circles has the other compiled by its first step's plan). The
+global search is left to the first step's plan, which balances it with the solver and the
+contact passes against this process's step kernel. Measured on a cold
 ``pyramid_20`` (BENCHMARKS.md, session 20, ``cold45``): once the step kernel had shrunk to
 16.5 s of CPU (load 12), the early pair search (the pair stage and the global search, 16.9 s)
 left this process the narrowphase (10.0 s) and the helper the soft step and the wide passes
@@ -951,7 +1025,7 @@ left this process the narrowphase (10.0 s) and the helper the soft step and the 
 search (11.5 s), this process takes the search and the helper the rest, 0.9 s apart by those
 figures. (Session 19's plan, the narrowphase early with the pair search, fixed the helper's
 share at about 22 s before the plan saw the rest, when the step kernel was 21-22 s.)"""
-lazy.FIRST_COMPILE.append(lambda: start_early([STAGE_KERNELS[slot] for slot in EARLY_SLOTS]))
+lazy.FIRST_COMPILE.append(lambda: start_early(EARLY_UNITS))
 
 CHAIN_KERNEL = LazyKernel(collide_chains, COLLIDE_SIGNATURE, "chain shapes", CHAINS_SECONDS)
 """The chain narrowphase, compiled when a world first steps with a chain."""
@@ -1072,6 +1146,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[SERIAL_COLLIDE] = 0
     for slot, unit in needed.items():
         table[slot] = unit.address()
+    table[POLYGONS_ONLY] = POLYGON_COLLIDE_KERNEL in needed.values()
     with _LATER_LOCK:
         for slot, unit in later.items():
             table[slot] = unit.compiled_address()  # (0 until it is delivered)
@@ -1123,9 +1198,17 @@ def needed_units(world, by_type) -> dict:
     A soft-step world whose joints are all revolute gets :data:`SOFT_STEP_REVOLUTE_KERNEL`, its
     joints' passes compiled in, and no joint entries unless its threaded solver calls them; a
     world of contacts, or with a joint of another type, the soft step that calls the joint
-    types' entries by address (:mod:`.joint_solver`)."""
+    types' entries by address (:mod:`.joint_solver`). A world without circles gets
+    :data:`POLYGON_COLLIDE_KERNEL` for its narrowphase, a world of more shapes than
+    :data:`.._collision.broadphase.SWEEP_BELOW` :data:`GRID_SEARCH_KERNEL` for its global
+    search."""
     settings = world.settings
     needed = dict(STAGE_KERNELS)
+    shapes = world._shapes
+    if not _has_circles(shapes):
+        needed[COLLIDE] = POLYGON_COLLIDE_KERNEL
+    if int(np.count_nonzero(shapes.alive)) > SWEEP_BELOW:
+        needed[SEARCH_PAIRS] = GRID_SEARCH_KERNEL
     needed[SOLVER] = SOLVER_KERNELS[settings.solver]
     revolute_solver = settings.solver == "soft_step" and _all_revolute(world._joints)
     if revolute_solver:
@@ -1169,7 +1252,6 @@ def needed_units(world, by_type) -> dict:
                 needed[JOINT_POSITIONS + k] = JOINT_POSITION_KERNELS[name]
             if exact or measured:
                 needed[DIRECT_ROWS + k] = DIRECT_ROWS_KERNELS[name]
-    shapes = world._shapes
     if np.any((shapes.type == CHAIN_SEGMENT) & shapes.alive):
         needed[CHAINS] = CHAIN_KERNEL
     return needed

@@ -70,6 +70,11 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   :data:`LANES` holds the float32 passes (0 otherwise: the solver prepares the rows itself, in
   float64), so that no float64 world compiles it; a world's lanes are float32 exactly while
   this slot is filled (:func:`.contact_lanes.float32_lanes`);
+* slot :data:`POLYGONS_ONLY`: not an address but 1 while the world's narrowphase
+  (:data:`COLLIDE`, or :data:`SERIAL_COLLIDE` beside a threaded one) is the one for worlds
+  without circles (:func:`.step.collide_polygons`: the circle routines not compiled in), 0
+  otherwise; a step that finds a circle among the shapes while it is 1 returns at once,
+  nothing done, and Python fills the table again (:func:`.step.step_kernel`);
 * slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
   (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
   collision's fast test) when the impulses may be stored and the bodies finalized inside the
@@ -120,7 +125,8 @@ MOVED_PAIRS = FINALIZE + 1
 SEARCH_PAIRS = MOVED_PAIRS + 1
 LANE_PREPARE = SEARCH_PAIRS + 1
 SLEEPERS_STAGE = LANE_PREPARE + 1
-COUNT = SLEEPERS_STAGE + 1
+POLYGONS_ONLY = SLEEPERS_STAGE + 1
+COUNT = POLYGONS_ONLY + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -272,7 +278,8 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIRECT_FALLBACK", "DIRECT_MAX_ROWS", "DIRECT_COUNTS", "DIRECT_COUNT_NAMES",
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
-           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SLEEPERS_STAGE", "COUNT",
+           "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SLEEPERS_STAGE",
+           "POLYGONS_ONLY", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
