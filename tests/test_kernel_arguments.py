@@ -66,16 +66,16 @@ def test_a_kernels_machine_code_and_result_are_those_of_numbas_own_lowering(monk
     pair = (np.array([1.0, -2.0, 3.0, 0.5]), np.array([4.0, 5.0, 6.0, 7.0]))
     expected = 1.0 * 4.0 - 5.0 + 3.0 * 6.0 + 0.5 * 7.0
 
-    kept = numba.njit(_functions("impulse2d._argument_probe")["weighted"])
+    kept = numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")["weighted"])
     assert kept(pair, 4) == expected
     monkeypatch.setattr(lowering.Lower, "_find_singly_assigned_variable", patched.__wrapped__)
-    slots = numba.njit(_functions("impulse2d._argument_probe")["weighted"])
+    slots = numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")["weighted"])
     assert slots(pair, 4) == expected
     assert _machine_code(kept) == _machine_code(slots)
 
 
 @needs_jit
-def test_a_users_kernel_is_lowered_as_numba_lowers_it(monkeypatch):
+def test_a_users_kernel_and_a_reference_counting_one_are_lowered_as_numba_lowers_them(monkeypatch):
     import numba
     from numba.core import lowering
 
@@ -91,7 +91,9 @@ def test_a_users_kernel_is_lowered_as_numba_lowers_it(monkeypatch):
 
     monkeypatch.setattr(lowering.Lower, "_find_singly_assigned_variable", recording)
     pair = (np.array([1.0]), np.array([2.0]))
-    for module in ("user_module", "impulse2d._argument_probe"):
-        assert numba.njit(_functions(module)["weighted"])(pair, 1) == 2.0
+    for module, nrt in (("user_module", False), ("impulse2d._argument_counted", True),
+                        ("impulse2d._argument_probe", False)):
+        assert numba.njit(_nrt=nrt)(_functions(module)["weighted"])(pair, 1) == 2.0
     assert "pair" not in kept["user_module"]
+    assert "pair" not in kept["impulse2d._argument_counted"]  # (reference counted: slots)
     assert {"pair", "n"} <= kept["impulse2d._argument_probe"]

@@ -19,8 +19,13 @@ use. After SROA and ``mem2reg`` the slot's loads were exactly that value, so the
 machine code is what it was (checked kernel by kernel with ``benchmarks/compile_objects.py``:
 identical object code; the bitcode a link-only callee keeps differs by the slots' names only).
 
-Only for the package's kernels and Numba's library compiled for them (:data:`.link_only.OWNERS`:
-a user's kernels are lowered as Numba lowers them). Installed at the process's first compile
+Only for kernels without reference counting (``_nrt=False``: the solver's and the joints'
+borrowing and entry kernels, which take the stores), and only for the package's kernels and
+Numba's library compiled for them (:data:`.link_only.OWNERS`: a user's kernels are lowered as
+Numba lowers them). With reference counting a slot is also how Numba makes a second ``del``
+of a variable harmless (it stores a null after the decref); a value has no such guard, and
+the pair search's three units (which count references) came out with other machine code
+(same trajectories): those keep Numba's lowering. Installed at the process's first compile
 of a kernel of the package (a :data:`.lazy.FIRST_COMPILE` hook), for Numba versions whose ``Lower`` keeps the set of such
 variables as described (checked with Numba 0.68); any other is left as it is. Numba's own rules
 still apply: not in generators, not with debug information, not for a variable a parfor needs
@@ -73,7 +78,7 @@ def install() -> bool:
         original(self)
         func_id = self.func_ir.func_id
         if (not func_id.is_generator and not self._disable_sroa_like_opt
-                and func_id.modname.split(".")[0] in OWNERS):
+                and not self.context.enable_nrt and func_id.modname.split(".")[0] in OWNERS):
             self._singly_assigned_vars |= _single_arguments(self.func_ir)
 
     _find_singly_assigned_variable.__doc__ = original.__doc__
