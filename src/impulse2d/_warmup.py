@@ -72,24 +72,41 @@ def _chain_world(world):
     world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
 
 
-BATCH_SECONDS = 21.0
-"""What :func:`_batch_kernels` and a world's snapshot and islands compile: 21 s CPU measured
-(one process, ``warmup --all``'s order, 2-core machine at load 8, 2026-11-28; the batch's
-ray casts 10.2 s, its step 2.1 s, its reads and writes 4.0 s, the query index 3.8 s)."""
+BATCH_SECONDS = 30.0
+"""What :func:`_batch_kernels` and a world's snapshot and islands compile, at the scale of the
+units' estimates: 42.8 s CPU measured inside ``warmup --all`` at load 8-12 (2026-11-30 session
+21, ``benchmarks/warmup_profile.py``: the batch step 20.5, its ray casts 9.5, the query index
+6.3, the gathers and scatters 5.0, the islands and the snapshot 1.4), where the helper's units
+measured about 1.4 times their estimates; 21 s (a one-process measurement at load 8,
+2026-11-28) had this process finish ~57 s of compiling after the helper."""
 
 SHARED_CALLEES = (("soft_step", "soft_step_v31", "soft_step_revolute", "pgs"),
-                  ("distance_entry", "prismatic_entry", "wheel_entry", "custom_entry"),
                   ("revolute_rows_entry", "distance_rows_entry", "prismatic_rows_entry",
                    "wheel_rows_entry", "custom_rows_entry"),
-                  ("collide", "collide_chains"))
+                  ("collide", "collide_chains", "collide_polygons"),
+                  ("search_pairs", "grid_search"))
 """Units (by kernel name) that link the same callees besides the direct solver's levels, so
 that split between two processes they would compile those twice: the contact solver (compiled
 one after the other, the soft step took 9.4 s, ``soft_step_v31`` then 2.9 s and ``pgs`` 4.5 s;
 ``soft_step_revolute`` is the soft step with the revolute passes inline, 2026-11-30),
-the joints' axis rows (``jacobian_rows.axis_rows``, 4.0 s), their row exports
-(``put_axis_rows``, 3.2 s), the polygon manifold (``manifold._face_manifold``, 2.0 s). Found by
-Numba's compile events and by listing the functions each unit's linking bitcode defines
-(2026-11-28)."""
+the joints' row exports (``put_axis_rows``, 3.2 s), the polygon manifold
+(``manifold._face_manifold``, 2.0 s; ``collide_polygons`` is the narrowphase without its circle
+routines, ``grid_search`` the global search by the grid alone: each shares its general unit's
+callees, session 21). Found by Numba's compile events and by listing the
+functions each unit's linking bitcode defines (2026-11-28). Every joint type's velocity and
+position entries are one group too (:func:`_joint_entries`)."""
+
+
+def _joint_entries(units):
+    """The joint types' velocity and position entries (``joint_solver.*_entry`` less the row
+    exports): they share the joints' rows (``jacobian_rows``), the revolute joint's ``prepare``
+    and ``prepare_anchors`` (the prismatic and gear joints'), the weld joint's ``warm_start``
+    (the motor joint's) and the gear's ``coordinate`` (its two entries). Split between two
+    processes, as the plan split them by their estimates, both compiled those: 9-10 s of CPU in
+    ``warmup --all`` at load 8-12 (``benchmarks/warmup_profile.py``, 2026-11-30 session 21)."""
+    prefix = "impulse2d._dynamics.joint_solver."
+    return [u for u in units if u.key.startswith(prefix) and u.key.endswith("_entry")
+            and not u.key.endswith("_rows_entry")]
 
 
 def _compile_ahead() -> None:
@@ -119,6 +136,7 @@ def _compile_ahead() -> None:
     together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
     together += [[by_name[name] for name in group if name in by_name]
                  for group in SHARED_CALLEES]
+    together.append(_joint_entries(units))
     pinned = needed_units(world, world._joint_rows()["by_type"]).values()
     compile_ahead(world, 1.0 / 60.0, units, together, pinned,
                   then=lambda: _batch_kernels(world), then_seconds=BATCH_SECONDS)
