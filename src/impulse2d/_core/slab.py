@@ -25,7 +25,6 @@ import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from .storage import allocate_store
 
@@ -57,6 +56,10 @@ def _store_intrinsic(zeroed: bool):
                 return None
 
         def codegen(context, builder, signature, args):
+            # (imported here: a warm process, which never compiles, leaves numba.np.arrayobj
+            # unimported: tests/test_numba_import.py)
+            from numba.np.arrayobj import populate_array
+
             i64 = ir.IntType(64)
             n = context.cast(builder, args[1], count, types.int64)
             given_values = cgutils.unpack_tuple(builder, args[2], len(given))
