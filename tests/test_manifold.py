@@ -559,6 +559,18 @@ def _pair_in_loop(a_count, a_vertices, a_normals, a_radius, pxa, pya, ca, sa,
                         spec, normal, points, ids, True)
 
 
+def _written(fn, a, b, xa, xb):
+    """What ``fn`` (:func:`collide` or a loop form of it) returns and writes into a scratch
+    left holding a previous pair's values, as bytes."""
+    normal = np.array([0.6, -0.8])  # a previous pair's normal, left in the scratch
+    points = np.full((2, 3), 0.25)
+    ids = np.full(2, 7, dtype=np.int64)
+    n = fn(a.count, a.vertices, a.normals, a.radius, *_xf4(xa),
+           b.count, b.vertices, b.normals, b.radius, *_xf4(xb),
+           SPEC, normal, points, ids)
+    return n, normal.tobytes(), points[:n].tobytes(), ids[:n].tobytes()
+
+
 @numba.njit
 def _polygon_pair_in_loop(a_count, a_vertices, a_normals, a_radius, pxa, pya, ca, sa,
                           b_count, b_vertices, b_normals, b_radius, pxb, pyb, cb, sb,
@@ -578,16 +590,7 @@ def test_the_polygon_loop_form_is_collide_to_the_bit_without_circles(a, b, xa, x
     circle routines pruned) writes what :func:`collide` writes for every pair of shapes of
     two or more vertices, bit for bit, scratch included."""
     assert a.count >= 2 and b.count >= 2
-    written = []
-    for fn in (collide, _polygon_pair_in_loop):
-        normal = np.array([0.6, -0.8])  # a previous pair's normal, left in the scratch
-        points = np.full((2, 3), 0.25)
-        ids = np.full(2, 7, dtype=np.int64)
-        n = fn(a.count, a.vertices, a.normals, a.radius, *_xf4(xa),
-               b.count, b.vertices, b.normals, b.radius, *_xf4(xb),
-               SPEC, normal, points, ids)
-        written.append((n, normal.tobytes(), points[:n].tobytes(), ids[:n].tobytes()))
-    assert written[0] == written[1]
+    assert _written(collide, a, b, xa, xb) == _written(_polygon_pair_in_loop, a, b, xa, xb)
 
 
 @settings(max_examples=300, deadline=None)
@@ -596,13 +599,4 @@ def test_collide_pair_is_collide_to_the_bit(a, b, xa, xb):
     """The step's loop form (circle pairs compiled into the loop) writes what :func:`collide`
     writes, bit for bit, scratch included: the normal of a pair found apart is the scratch's
     (negated when the circle was A), which the state hash reads."""
-    written = []
-    for fn in (collide, _pair_in_loop):
-        normal = np.array([0.6, -0.8])  # a previous pair's normal, left in the scratch
-        points = np.full((2, 3), 0.25)
-        ids = np.full(2, 7, dtype=np.int64)
-        n = fn(a.count, a.vertices, a.normals, a.radius, *_xf4(xa),
-               b.count, b.vertices, b.normals, b.radius, *_xf4(xb),
-               SPEC, normal, points, ids)
-        written.append((n, normal.tobytes(), points[:n].tobytes(), ids[:n].tobytes()))
-    assert written[0] == written[1]
+    assert _written(collide, a, b, xa, xb) == _written(_pair_in_loop, a, b, xa, xb)
