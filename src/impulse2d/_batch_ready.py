@@ -23,6 +23,8 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
 
 from __future__ import annotations
 
+import weakref
+
 import numba
 import numpy as np
 
@@ -30,8 +32,10 @@ from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
 from ._dynamics.batch_step import DT, STATUS
+from ._dynamics.contact_lanes import sync_constraint_rows
 from ._dynamics.step import (FELL, JOINTS_FILTERED, NEW_CONSTRAINTS, NEW_CONTACTS, UNSWEPT, WOKE,
-                             _settings_arguments)
+                             _LATER_LOCK, _LATER_TABLES, _settings_arguments)
+from ._dynamics.verbs import LANE_PREPARE
 from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
 from ._stepping import _continuous_first, _ready, _step_checked
@@ -48,7 +52,8 @@ class ReadyState:
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
                  "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
-                 "flags_dirty", "stale_set", "checked", "slow", "lacks", "query_kind", "query_at") + tuple(column for column, _ in _seats.LAZY.values())
+                 "flags_dirty", "stale_set", "checked", "slow", "lacks", "query_kind", "query_at", "fresh",
+                 "like") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -79,6 +84,10 @@ class ReadyState:
         # set by this batch's steps, the world neither marked nor synced since (_flag_stale)
         self.stale_set = np.zeros((2, n), dtype=bool)
         self.checked = np.zeros(0, dtype=np.int64)  # the worlds the last step checked
+        # copies of one world not made ready yet (WorldBatch.replicate: see copies_made), and
+        # the first of them made ready, whose table of verbs stands for the others'
+        self.fresh = np.zeros(n, dtype=bool)
+        self.like = None
         self.slow = np.zeros(n, dtype=bool)  # stepped by World.step (as of its last check)
         self.lacks = np.zeros(n, dtype=np.int8)  # LACKS_BODY | LACKS_JOINT (batch.py)
         # the batched ray casts' view of each world's query index (batch.ray_cast_many)
@@ -95,6 +104,20 @@ class ReadyState:
         (slow) can be, or one changed since its last check (it may have got some since)."""
         worlds = self.worlds
         return any(worlds[k]._lock.stepping for k in np.flatnonzero(self.slow | self.dirty))
+
+    def copies_made(self) -> None:
+        """The worlds are copies of one world, made just now (:meth:`WorldBatch.replicate
+        <impulse2d.WorldBatch.replicate>`): the first made ready fills its table of verbs
+        (:func:`._dynamics.step._fill_verbs`: the units its settings, shapes and joints need,
+        about 50 us of Python a world), and each other copy not changed since takes that
+        table (:func:`_copy_verbs`), the same values. A change is seen by the world's mark:
+        ``flags_dirty`` is set by every :meth:`._batch_worlds.Seat.mark` (and by
+        ``Seat.synced``, a read of a store: taken for a change too), and cleared here, where
+        no world's stale flag is taken for set yet (:attr:`stale_set` is all False), so that
+        clearing it changes nothing else."""
+        self.fresh[:] = True
+        self.flags_dirty[:] = False
+        self.like = None
 
     # -- the references ------------------------------------------------------------------------
     def refresh_ref(self, k: int) -> None:
@@ -266,6 +289,10 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
     d = state.dicts[k]
     verbs_for = d["_verbs_for"]
     built = d["_stores_built_from"]
+    # a copy unchanged since the batch made it (its mark's flags_dirty still clear: making a
+    # world ready below writes its attributes, which marks it)
+    copy = state.fresh[k] and not state.flags_dirty[k]
+    state.fresh[k] = False
     if not (settings is not None and settings is verbs_for[0] and rows is verbs_for[1]
             and built is not None and built[5] is rows and built[0] is d["_bodies"]
             and built[1] is d["_shapes"] and built[2] is d["_joints"]
@@ -276,7 +303,14 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
             settings = _settings_arguments(s)
         if settings is not verbs_for[0] and not s.enable_sleep:
             wake_all(w)
-        rows, _ = _ready(w, dt, settings)  # (it writes the joint-rows flag)
+        like = state.like if copy else None
+        if like is None:
+            rows, _ = _ready(w, dt, settings)  # (it writes the joint-rows flag)
+            if copy:
+                state.like = w
+        else:
+            rows, _ = _ready(w, dt, settings, lambda world, by_type, prepare_step:
+                             _copy_verbs(world, like))
     else:
         d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
     ref = d["_stores"]
@@ -284,6 +318,23 @@ def _make_ready(state: ReadyState, k: int, dt: float, settings, rows) -> None:
         _put_ref.entry(state.refs, k, ref)
         state.ref_of[k] = ref
     state.written[k] = (settings, rows, ref)
+
+
+def _copy_verbs(world, like) -> None:
+    """``world``'s table of verbs made ``like``'s, a copy of the same world made ready before it
+    (:meth:`ReadyState.copies_made`), in the place of :func:`._dynamics.step._fill_verbs`: the
+    same settings, shapes, joints and custom laws, so the same units and values, and their
+    tables held the same values before ``like``'s was filled (the same snapshot's), so what
+    that fill did besides (the rows' lanes read back when the float32 prepare comes or goes)
+    ``world`` needs too. A later unit not delivered yet (0 in ``like``'s table, noted) is noted
+    for ``world``'s table as well."""
+    table, theirs = world._verbs, like._verbs
+    if bool(table[LANE_PREPARE]) != bool(theirs[LANE_PREPARE]):
+        sync_constraint_rows(world)
+    with _LATER_LOCK:
+        table[:] = theirs
+        _LATER_TABLES.extend([(weakref.ref(table), slot) for ref, slot in _LATER_TABLES
+                              if ref() is theirs])
 
 
 _FLAGS = ((NEW_CONSTRAINTS, "_constraints_stale"), (NEW_CONTACTS, "_contacts_stale"))

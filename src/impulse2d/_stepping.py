@@ -225,18 +225,18 @@ def _usual_step(d: dict, settings, rows) -> bool:
             and callbacks.pre_solve is None and s.solver != "direct")
 
 
-def _ready(world, dt: float, settings: tuple):
+def _ready(world, dt: float, settings: tuple, fill=_fill_verbs):
     """The joint rows and the stores' reference for a step with ``settings`` (packed), the
-    table of verbs filled again first if the settings or the rows changed since it was; the
-    rows' flag written into the step row."""
+    table of verbs filled again first (by ``fill``, :func:`._dynamics.step._fill_verbs`'s
+    arguments) if the settings or the rows changed since it was; the rows' flag written into
+    the step row."""
     rows = world._joint_rows()
     if settings is not world._verbs_for[0] or rows is not world._verbs_for[1]:
         world._step_ready = NOT_READY  # (the table is filled for other settings or rows)
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
         # in place: the stores' reference shares the row
         world._step_settings[:SETTINGS_ROW] = settings
-        _fill_verbs(world, rows["by_type"],
-                    lambda: _step.prepare(*_step_arguments(world, dt)))
+        fill(world, rows["by_type"], lambda: _step.prepare(*_step_arguments(world, dt)))
         world._verbs_for = (settings, rows)
     world._step_settings[JOINTS_FILTERED] = rows["filtered"]
     return rows, stores_for_step(world, rows)

@@ -116,6 +116,7 @@ class WorldBatch:
         _lock.check(world, "WorldBatch.replicate")
         copies = [copy.deepcopy(world) for _ in range(n)]
         batch = cls(copies, threads)
+        batch._state.copies_made()  # (their first step's checks: one stands for all)
         batch._body_rows = np.array([b._index for b in world.bodies], dtype=np.int64)
         joints = world.joints
         batch._joint_rows = np.array([j._index for j in joints], dtype=np.int64)
