@@ -43,7 +43,10 @@ others compiled here, linking the same step kernel):
   here: ``main`` is that kernel from the cache, ``pipe_nomi`` the one before);
 * ``swap``: ``pipe_nomi`` with the world's own scratch swapped out for the lent one without
   counting its references (the world's own arrays' MemInfos, out of the cache, not touched);
-  ``all``: ``rcn`` and ``swap``.
+  ``all``: ``rcn`` and ``swap``;
+* ``rcn_view``, ``rcn_borrowed``: ``rcn`` with the batch kernel's own reads of a world's row
+  of arguments and rows in use, before session 22 (a view of the row, the ``alive`` columns
+  counted) and since (both read uncounted: :data:`VIEW`).
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
@@ -358,9 +361,18 @@ EXTRA = {  # pipe_nomi and: the body and shape rows in use only, the columns no 
     "swap": (False, False, False, True),
     "rcn": (True, True, True, False),
     "all": (True, True, True, True),
+    "rcn_view": (True, True, True, False),
+    "rcn_borrowed": (True, True, True, False),
 }
 for _name in EXTRA:
     VARIANTS[_name] = VARIANTS["pipe_nomi"]
+VIEW = {"rcn_view"}
+"""Variants that read the world's row of arguments through a view (``a = args[i]``, a
+reference counted on ``args``) and its rows in use through counted ``alive`` columns
+(``borrow_column`` in this counting kernel): the batch kernel's loop before session 22;
+``rcn_borrowed`` reads both uncounted (``args[i, DT]``, ``batch_step._rows_after_step``), as
+the kernel does since; the other variants count the whole store's ``alive`` (session 20's)."""
+BORROWED = {"rcn_borrowed"}
 
 CACHED = 640
 """Room for the addresses of a world's lines in the ``cached`` variant (536 here)."""
@@ -418,6 +430,7 @@ def make(variant: str):
     HEAD, PAYLOAD, STORES, OTHERS, MEMINFOS = VARIANTS[variant]
     KEEP = variant == "cached"
     ROWS, COLS, NOJD, SWAP = EXTRA.get(variant, (False,) * 4)
+    AS_VIEW, AS_BORROWED = variant in VIEW, variant in BORROWED
 
     @numba.njit(nogil=True, error_model="numpy")
     def kernel(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
@@ -457,9 +470,8 @@ def make(variant: str):
                 if MEMINFOS:
                     _meminfos(ahead)
             c1 = cycles()
-            a = args[i]
             world = refs[i]
-            if not write_world(world, i, rows, positions.shape[1], a):
+            if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
                 continue
             if SWAP:
@@ -471,7 +483,7 @@ def make(variant: str):
                     lent_f = np.zeros(own_fs)
                 _lend(world, "scratch", lent_i, stash, 0)
                 _lend(world, "scratch_f", lent_f, stash, 16)
-                status = step_kernel(world, a[DT], np.int64(WHOLE))
+                status = step_kernel(world, args[i, DT], np.int64(WHOLE))
                 lent_i = _take_back(world, "scratch", stash, 0)
                 lent_f = _take_back(world, "scratch_f", stash, 16)
             else:
@@ -483,12 +495,21 @@ def make(variant: str):
                     lent_f = np.zeros(own_f.shape)
                 world.scratch = lent_i
                 world.scratch_f = lent_f
-                status = step_kernel(world, a[DT], np.int64(WHOLE))
+                if AS_VIEW:
+                    a = args[i]
+                    status = step_kernel(world, a[DT], np.int64(WHOLE))
+                else:
+                    status = step_kernel(world, args[i, DT], np.int64(WHOLE))
                 lent_i = world.scratch
                 lent_f = world.scratch_f
                 world.scratch = own_i
                 world.scratch_f = own_f
-            if ROWS:
+            if AS_VIEW:
+                kept[i, 0] = bs.rows_in_use(bs.borrow_column(world, "bodies", "alive"))
+                kept[i, 1] = bs.rows_in_use(bs.borrow_column(world, "shapes", "alive"))
+            elif AS_BORROWED:
+                kept[i, 0], kept[i, 1] = bs._rows_after_step(world)
+            elif ROWS:
                 kept[i, 0] = bs.rows_in_use(borrow(world, "bodies").alive)
                 kept[i, 1] = bs.rows_in_use(borrow(world, "shapes").alive)
             out[i, STATUS] = status

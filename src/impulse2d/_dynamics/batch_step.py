@@ -294,6 +294,16 @@ def rows_in_use(alive):
             return r + 1
     return 0
 
+
+@borrowing_kernel
+def _rows_after_step(world):
+    """:func:`rows_in_use` of ``world``'s bodies and shapes, their ``alive`` columns borrowed:
+    a counting kernel's :func:`.world_ref.borrow_column` counts a reference in the column's
+    MemInfo (Numba's adapter makes one per Python array: a line of its own, out of the cache
+    among 1,024 worlds) where no other code of the step touches it."""
+    return (rows_in_use(borrow_column(world, "bodies", "alive")),
+            rows_in_use(borrow_column(world, "shapes", "alive")))
+
 if numba.config.DISABLE_JIT:
     def prefetch_world(world, head, body_rows, shape_rows):  # noqa: F811 (plain Python: no lines to ask for)
         """:func:`prefetch_world` without the JIT: nothing (the intrinsics have no Python
@@ -364,31 +374,33 @@ def add_impulse(b, r, vx, vy, w, max_velocity):
 
 
 @inline_kernel
-def write_world(world, i, rows, nb, a):
+def write_world(world, i, rows, nb, args):
     """World ``i``'s writes that ride on its step (:mod:`impulse2d._batch_writes`), made right
-    before it, on the lines the step is about to read. ``a``: its row of arguments, whose
+    before it, on the lines the step is about to read. ``args[i]``: its row of arguments, whose
     columns past :data:`ARGUMENTS` hold them (:data:`WRITES`: none when there are no such
-    columns); ``rows``: the ``nb`` template body rows, then, for each template joint, the joint
-    row whose motor speed is written (-1: not written), then the same for the motor limits.
+    columns; read in place: a view of the row would count a reference on ``args``, whose
+    MemInfo the batch's threads share); ``rows``: the ``nb`` template body rows, then, for
+    each template joint, the joint row whose motor speed is written (-1: not written), then
+    the same for the motor limits.
 
-    The impulses (``a[WRITES + 3 j:]``, template body ``j``) as ``WorldBatch.apply_impulses``
+    The impulses (``args[i, WRITES + 3 j:]``, template body ``j``) as ``WorldBatch.apply_impulses``
     adds them: a dynamic body with a nonzero row only, its sleep timer reset; then the motor
     speeds and limits as ``set_motor_speeds`` and ``set_max_motor_torques`` write them. False,
     and nothing written, when an impulse would wake a sleeping body: waking an island changes
     the joint rows, which Python rebuilds before a step, so Python writes and steps it."""
-    if a.shape[0] <= WRITES:
+    if args.shape[1] <= WRITES:
         return True
     b = borrow(world, "bodies")
     for j in range(nb):
         r = rows[j]
         k = WRITES + 3 * j
         if b.type[r] == DYNAMIC and b.asleep[r] and (
-                a[k] != 0.0 or a[k + 1] != 0.0 or a[k + 2] != 0.0):
+                args[i, k] != 0.0 or args[i, k + 1] != 0.0 or args[i, k + 2] != 0.0):
             return False
     for j in range(nb):
         r = rows[j]
         k = WRITES + 3 * j
-        vx, vy, w = a[k], a[k + 1], a[k + 2]
+        vx, vy, w = args[i, k], args[i, k + 1], args[i, k + 2]
         if b.type[r] != DYNAMIC or (vx == 0.0 and vy == 0.0 and w == 0.0):
             continue
         b.sleep_time[r] = 0.0  # (_wake_body of an awake body)
@@ -399,9 +411,9 @@ def write_world(world, i, rows, nb, a):
         first = WRITES + 3 * nb
         for j in range(nj):
             if rows[nb + j] >= 0:
-                jt.motor_speed[rows[nb + j]] = a[first + j]
+                jt.motor_speed[rows[nb + j]] = args[i, first + j]
             if rows[nb + nj + j] >= 0:
-                jt.max_motor[rows[nb + nj + j]] = a[first + nj + j]
+                jt.max_motor[rows[nb + nj + j]] = args[i, first + nj + j]
     return True
 
 
@@ -480,9 +492,8 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
                 prefetch_world(refs[j], _reference_head(refs, j), np.int64(out[j, BODY_ROWS]),
                                np.int64(out[j, SHAPE_ROWS]))
             i = which[k]
-            a = args[i]
             world = refs[i]
-            if not write_world(world, i, rows, positions.shape[1], a):
+            if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
                 continue
             own_i = world.scratch
@@ -493,15 +504,16 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
                 lent_f = np.zeros(own_f.shape)
             world.scratch = lent_i
             world.scratch_f = lent_f
-            status = step_kernel(world, a[DT], np.int64(WHOLE))  # not Literal[int](0): WHOLE
+            status = step_kernel(world, args[i, DT], np.int64(WHOLE))  # not Literal[int](0): WHOLE
             lent_i = world.scratch  # (grown, if the step needed more)
             lent_f = world.scratch_f
             world.scratch = own_i
             world.scratch_f = own_f
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
-            out[i, BODY_ROWS] = rows_in_use(borrow_column(world, "bodies", "alive"))
-            out[i, SHAPE_ROWS] = rows_in_use(borrow_column(world, "shapes", "alive"))
+            body_rows, shape_rows = _rows_after_step(world)
+            out[i, BODY_ROWS] = body_rows
+            out[i, SHAPE_ROWS] = shape_rows
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
 
