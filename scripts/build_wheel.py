@@ -98,7 +98,8 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
     file no kept index refers to, and every unit or entry file (``*.nbu``, ``*.nbe``,
     ``_core/unit_cache.py``) but those of a kept index's kernel, source stamp and Numba; Numba's runtime module
     (``nrt-*.nbo``, which the compile just wrote for this Numba and machine:
-    ``_core/runtime_cache.py``) is kept. Returns (indexes, code files) kept."""
+    ``_core/runtime_cache.py``) and its casting rules (``casting-*.nbt``:
+    ``_core/casting_rules.py``) are kept. Returns (indexes, code files) kept."""
     keep_data: set[Path] = set()
     kept_indexes: set[Path] = set()
     indexes = 0
@@ -121,7 +122,7 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
             index.unlink()
     data_files = 0
     for path in sorted(kernels.rglob("*")):
-        if path.is_file() and path.suffix not in (".nbi", ".nbo"):
+        if path.is_file() and path.suffix not in (".nbi", ".nbo", ".nbt"):
             if path.suffix == ".nbc" and path in keep_data:
                 data_files += 1
             elif not (path.suffix in (".nbu", ".nbe") and path.with_suffix(".nbi") in kept_indexes

@@ -171,6 +171,41 @@ def test_a_stand_in_gives_way_to_the_real_module():
                                      "superclass": [True, True, False, False]}
 
 
+CASTS = """
+import json, sys
+if sys.argv[1] == "numba first":
+    import numba  # Numba's own rules, propagated at its import
+import impulse2d
+from numba.core import types
+from numba.core.typeconv import rules
+read = "default_casting_rules" in vars(rules)  # set (propagated) or made on first read
+kinds = [*sorted(types.number_domain, key=str), types.boolean, types.float16, types.voidptr,
+         types.uintp]
+tm = rules.default_type_manager
+table = [[str(tm.check_compatible(a, b)) for b in kinds] for a in kinds]
+print(json.dumps({"set": read, "table": table,
+                  "rules": [c.__name__ for c in type(rules.default_casting_rules).__mro__]}))
+"""
+
+
+def test_numbas_casting_rules_set_from_the_cache_are_numbas_own(tmp_path):
+    """Numba's casting relations between every two number types (and ``bool``, ``float16``,
+    ``void *``, ``uintp``) are the same where Numba propagated its rules itself, where the
+    package propagated the rules it recorded (an empty cache: the file written), and where it
+    set them from that file; its ``default_casting_rules`` is a ``TypeCastingRules`` in all
+    three, made on first read in the last."""
+    own = _fresh(CASTS.replace("sys.argv[1]", '"numba first"'))
+    script = CASTS.replace("sys.argv[1]", '"package first"')
+    propagated = _fresh(script, NUMBA_CACHE_DIR=str(tmp_path))
+    assert len(list(tmp_path.rglob("casting-*.nbt"))) == 1
+    cached = _fresh(script, NUMBA_CACHE_DIR=str(tmp_path))
+    assert [own["set"], propagated["set"], cached["set"]] == [True, True, False]
+    assert own["table"] == propagated["table"] == cached["table"]
+    assert sum(row.count("None") for row in own["table"]) < len(own["table"]) ** 2 // 2
+    for out in (own, propagated, cached):
+        assert "TypeCastingRules" in out["rules"]
+
+
 ON_USE = """
 import json, impulse2d
 listed = all(name in dir(impulse2d) for name in impulse2d.__all__)
