@@ -83,14 +83,14 @@ def compile_kernels(python: str) -> dict:
 
 
 def _current_stamp(package_dir: Path) -> str:
-    """The source stamp of the package at ``package_dir`` (the cache module's own function)."""
-    import importlib.util
+    """The source stamp of the package at ``package_dir`` (the cache module's own function,
+    imported from this checkout's package: the module imports its siblings)."""
+    if sys.path[0] != str(SRC):
+        sys.path.insert(0, str(SRC))
+    from impulse2d._core import cache
 
-    spec = importlib.util.spec_from_file_location("_impulse2d_cache_for_build",
-                                                  package_dir / "_core" / "cache.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.compute_stamp(str(package_dir))
+    assert Path(cache.__file__).resolve().is_relative_to(SRC.resolve()), cache.__file__
+    return cache.compute_stamp(str(package_dir))
 
 
 def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, int]:
