@@ -350,7 +350,7 @@ class _casting_rules_from_cache:
     def __exit__(self, *exc):
         if self in sys.meta_path:
             sys.meta_path.remove(self)
-        if self.recorded is not None:
+        if self.recorded is not None and exc[0] is None:
             casting_rules.complete(self.recorded, self.rules)
         return False
 
