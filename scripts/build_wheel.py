@@ -83,14 +83,14 @@ def compile_kernels(python: str) -> dict:
 
 
 def _current_stamp(package_dir: Path) -> str:
-    """The source stamp of the package at ``package_dir`` (the cache module's own function)."""
-    import importlib.util
+    """The source stamp of the package at ``package_dir`` (the cache module's own function,
+    imported from this checkout's package: the module imports its siblings)."""
+    if sys.path[0] != str(SRC):
+        sys.path.insert(0, str(SRC))
+    from impulse2d._core import cache
 
-    spec = importlib.util.spec_from_file_location("_impulse2d_cache_for_build",
-                                                  package_dir / "_core" / "cache.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.compute_stamp(str(package_dir))
+    assert Path(cache.__file__).resolve().is_relative_to(SRC.resolve()), cache.__file__
+    return cache.compute_stamp(str(package_dir))
 
 
 def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, int]:
@@ -98,7 +98,8 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
     file no kept index refers to, and every unit or entry file (``*.nbu``, ``*.nbe``,
     ``_core/unit_cache.py``) but those of a kept index's kernel, source stamp and Numba; Numba's runtime module
     (``nrt-*.nbo``, which the compile just wrote for this Numba and machine:
-    ``_core/runtime_cache.py``) is kept. Returns (indexes, code files) kept."""
+    ``_core/runtime_cache.py``) and its casting rules (``casting-*.nbt``:
+    ``_core/casting_rules.py``) are kept. Returns (indexes, code files) kept."""
     keep_data: set[Path] = set()
     kept_indexes: set[Path] = set()
     indexes = 0
@@ -121,7 +122,7 @@ def prune_kernels(kernels: Path, stamp: str, numba_version: str) -> tuple[int, i
             index.unlink()
     data_files = 0
     for path in sorted(kernels.rglob("*")):
-        if path.is_file() and path.suffix not in (".nbi", ".nbo"):
+        if path.is_file() and path.suffix not in (".nbi", ".nbo", ".nbt"):
             if path.suffix == ".nbc" and path in keep_data:
                 data_files += 1
             elif not (path.suffix in (".nbu", ".nbe") and path.with_suffix(".nbi") in kept_indexes

@@ -1,5 +1,5 @@
-"""Numba imported without SciPy, PyYAML, ``importlib.metadata`` and ``numpy.ma``
-(``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
+"""Numba imported without SciPy, PyYAML, ``importlib.metadata``, ``numpy.ma``, ``numpy.random``
+and ``numpy.polynomial`` (``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
 on first use): a warm process of one world never uses them,
 Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
 version), a Numba configuration file is read as before, and Numba's extensions are initialised
@@ -45,7 +45,8 @@ print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "numba.np.arrayobj", "importlib.metadata",
                                                      "email", "subprocess",
                                                      "impulse2d.batch",
-                                                     "numba.experimental.jitclass.overloads")},
+                                                     "numba.experimental.jitclass.overloads",
+                                                     "numpy.random", "numpy.polynomial")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -56,6 +57,7 @@ def test_a_warm_process_imports_none_of_them():
     assert out == {"scipy": False, "yaml": False, "numpy.ma": False, "numba.np.arrayobj": False,
                    "importlib.metadata": False, "email": False, "subprocess": False,
                    "impulse2d.batch": False, "numba.experimental.jitclass.overloads": False,
+                   "numpy.random": False, "numpy.polynomial": False,
                    "extensions initialised": False}
 
 
@@ -99,6 +101,109 @@ def test_jitclass_overloads_are_registered_by_the_first_compile():
     out = _fresh(JITCLASS)
     assert out == {"before": False, "after": True, "same module": True,
                    "calls": [3, True, True, False]}
+
+
+RANDOM = """
+import json, sys
+if sys.argv[1] == "numpy first":
+    import numpy.random, numpy.polynomial  # Numba registers its types on the real classes
+import impulse2d
+import numba
+import numpy as np
+stand_ins = sorted(name for name in ("numpy.random", "numpy.polynomial") if name in sys.modules)
+
+
+@numba.njit
+def draw(generator, n):
+    return generator.random(n)
+
+
+generator = np.random.default_rng(7)
+print(json.dumps({
+    "imported with the package": stand_ins,
+    "real": [np.random.Generator.__module__, np.polynomial.Polynomial.__module__],
+    "types": [str(numba.typeof(value)) for value in (
+        generator, generator.bit_generator, np.random.MT19937(1), np.random.PCG64DXSM(2),
+        np.random.SFC64(3), np.polynomial.Polynomial([1.0, 2.0]), np.zeros(3), 1.5)],
+    "draws": [draw(np.random.default_rng(11), 4).tolist(),
+              np.random.default_rng(11).random(4).tolist()]}))
+"""
+
+
+def test_a_generator_and_a_polynomial_get_numbas_own_types():
+    """``numpy.random`` and ``numpy.polynomial`` are not imported with the package; imported
+    afterwards, their generators, bit generators and polynomials get the Numba types they get
+    where NumPy imported them first, and a kernel draws the numbers NumPy draws."""
+    first = _fresh(RANDOM.replace("sys.argv[1]", '"numpy first"'))
+    after = _fresh(RANDOM.replace("sys.argv[1]", '"package first"'))
+    assert after["imported with the package"] == []
+    assert first["imported with the package"] == ["numpy.polynomial", "numpy.random"]
+    assert after["real"] == first["real"] == ["numpy.random._generator",
+                                              "numpy.polynomial.polynomial"]
+    assert after["types"] == first["types"]
+    assert after["types"][:5] == ["NumPyRandomGeneratorType"] + ["NumPyRandomBitGeneratorType"] * 4
+    assert after["types"][5].startswith("PolynomialType(array(float64, 1d, C)")
+    assert after["draws"][0] == after["draws"][1] == first["draws"][0]
+
+
+STAND_IN_READ = """
+import json, sys
+import numpy
+from impulse2d._numba_import import _numpy_random_when_used
+with _numpy_random_when_used():
+    stand_in = sys.modules["numpy.random"]
+    superclass = stand_in.bit_generator.BitGenerator
+    default_rng = stand_in.default_rng  # not the stand-in's: every stand-in gives way
+    names = [name for name in ("numpy.random", "numpy.random.bit_generator", "numpy.polynomial")
+             if type(sys.modules.get(name)) is type(stand_in)]
+print(json.dumps({"stand-ins left": names, "real": default_rng is numpy.random.default_rng,
+                  "superclass": [issubclass(c, superclass) for c in (
+                      numpy.random.PCG64, numpy.random.bit_generator.BitGenerator,
+                      numpy.random.Generator, object)]}))
+"""
+
+
+def test_a_stand_in_gives_way_to_the_real_module():
+    """An attribute of a ``numpy.random`` stand-in other than its classes, read while Numba
+    imports, imports the real modules in place of every stand-in; the stand-in's class is a
+    superclass of the real class's subclasses only."""
+    assert _fresh(STAND_IN_READ) == {"stand-ins left": [], "real": True,
+                                     "superclass": [True, True, False, False]}
+
+
+CASTS = """
+import json, sys
+if sys.argv[1] == "numba first":
+    import numba  # Numba's own rules, propagated at its import
+import impulse2d
+from numba.core import types
+from numba.core.typeconv import rules
+read = "default_casting_rules" in vars(rules)  # set (propagated) or made on first read
+kinds = [*sorted(types.number_domain, key=str), types.boolean, types.float16, types.voidptr,
+         types.uintp]
+tm = rules.default_type_manager
+table = [[str(tm.check_compatible(a, b)) for b in kinds] for a in kinds]
+print(json.dumps({"set": read, "table": table,
+                  "rules": [c.__name__ for c in type(rules.default_casting_rules).__mro__]}))
+"""
+
+
+def test_numbas_casting_rules_set_from_the_cache_are_numbas_own(tmp_path):
+    """Numba's casting relations between every two number types (and ``bool``, ``float16``,
+    ``void *``, ``uintp``) are the same where Numba propagated its rules itself, where the
+    package propagated the rules it recorded (an empty cache: the file written), and where it
+    set them from that file; its ``default_casting_rules`` is a ``TypeCastingRules`` in all
+    three, made on first read in the last."""
+    own = _fresh(CASTS.replace("sys.argv[1]", '"numba first"'))
+    script = CASTS.replace("sys.argv[1]", '"package first"')
+    propagated = _fresh(script, NUMBA_CACHE_DIR=str(tmp_path))
+    assert len(list(tmp_path.rglob("casting-*.nbt"))) == 1
+    cached = _fresh(script, NUMBA_CACHE_DIR=str(tmp_path))
+    assert [own["set"], propagated["set"], cached["set"]] == [True, True, False]
+    assert own["table"] == propagated["table"] == cached["table"]
+    assert sum(row.count("None") for row in own["table"]) < len(own["table"]) ** 2 // 2
+    for out in (own, propagated, cached):
+        assert "TypeCastingRules" in out["rules"]
 
 
 ON_USE = """

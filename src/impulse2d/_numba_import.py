@@ -1,5 +1,6 @@
-"""Importing Numba without four imports that a warm process never uses: SciPy, PyYAML,
-``importlib.metadata`` and ``numpy.ma``.
+"""Importing Numba without imports that a warm process never uses: SciPy, PyYAML,
+``importlib.metadata``, ``numpy.ma``, Numba's jitclass overloads, ``numpy.random`` and
+``numpy.polynomial``; and Numba's casting rules set from the cache instead of propagated.
 
 * **SciPy.** Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy
   older than 1.0 (``numba._ensure_critical_deps``): SciPy's own import (its testing helpers,
@@ -54,24 +55,46 @@ a configuration that records a failed ``import yaml`` in ``_HAVE_YAML``, a ``_ty
 registered for ``np.ndarray`` in ``numba.core.typing.typeof``, a typing context whose
 ``refresh`` loads the registries); elsewhere that part is left out (the jitclass overloads
 imported as soon as Numba is), and Numba does as it always did.
+
+* **numpy.random and numpy.polynomial.** Numba's ``typeof`` module imports both at Numba's
+  import, only to register the Numba types of a bit generator, a ``Generator`` and a
+  ``Polynomial`` (``typeof_impl.register(BitGenerator)``, ...): 17-27 ms of CPU of a warm start
+  (``numpy.random``'s seven extension modules and ``secrets``; ``numpy.polynomial``'s six
+  classes: load 11 on the 2-core machine, session 22) for values a warm world never types.
+  NumPy imports both on first use (its ``__getattr__``), so nothing else has them yet. While
+  Numba imports, ``sys.modules`` (and ``numpy``'s attributes) hold stand-ins whose three
+  classes are abstract base classes that count as a superclass of exactly the subclasses of
+  the real class, once the real module is imported (:func:`_superclass_of`): Numba registers
+  its ``typeof`` of each on them, and a real ``Generator``, ``PCG64`` or ``Polynomial`` typed
+  later (imported after the stand-ins are gone) is dispatched to it as before. Any other
+  attribute of a stand-in read while Numba imports imports the real modules in their place.
+
+* **Numba's casting rules.** ``numba.core.typeconv.rules`` propagates 23 rules between number
+  types in Python at Numba's import (12-15 ms of CPU at load 10, session 22), for a table that
+  is the same in every process: while Numba imports they are recorded, and then set from the
+  package's cache (1-1.4 ms), or propagated as Numba does and saved (:mod:`._core.casting_rules`).
 """
 
 from __future__ import annotations
 
+import abc
 import importlib
 import importlib.util
 import os
 import sys
 import types
 
+from ._core import casting_rules
+
 
 def import_numba() -> None:
-    """Import Numba, with SciPy's version in place of SciPy and PyYAML and
-    ``importlib.metadata`` imported when they are used, and type plain arrays without
-    ``numpy.ma`` (see the module)."""
+    """Import Numba, with SciPy's version in place of SciPy, PyYAML,
+    ``importlib.metadata``, ``numpy.random`` and ``numpy.polynomial`` imported when they are
+    used, and type plain arrays without ``numpy.ma`` (see the module)."""
     if "numba" not in sys.modules:
         with (_scipy_version_only(), _yaml_when_read(), _metadata_when_read(),
-              _jitclass_overloads_at_typing()):
+              _jitclass_overloads_at_typing(), _numpy_random_when_used(),
+              _casting_rules_from_cache()):
             import numba  # noqa: F401
     _typeof_plain_arrays()
 
@@ -205,6 +228,130 @@ class _jitclass_overloads_at_typing:
 
         refresh.__doc__ = own.__doc__
         BaseContext.refresh = refresh
+        return False
+
+
+class _numpy_random_when_used:
+    """Context: ``sys.modules`` and ``numpy``'s attributes hold stand-ins for ``numpy.random``
+    and ``numpy.polynomial`` (and the submodules Numba's ``typeof`` reads) while Numba imports,
+    each of the classes Numba registers a stand-in of :func:`_superclass_of` (see the module);
+    nothing where NumPy has imported either already or does not import them on first use."""
+
+    CLASSES = {"numpy.random": "Generator", "numpy.random.bit_generator": "BitGenerator",
+               "numpy.polynomial": None, "numpy.polynomial.polynomial": "Polynomial"}
+    """Each stand-in module (parents first) and the class Numba's ``typeof`` takes from it."""
+
+    def __enter__(self):
+        import numpy
+        self.numpy, self.stand_ins = numpy, {}
+        lazy = getattr(numpy, "__getattr__", None) is not None
+        if not lazy or any(name in sys.modules or name.split(".")[1] in vars(numpy)
+                           for name in self.CLASSES):
+            return self
+        for name, cls in self.CLASSES.items():
+            module = _StandIn(name, self)
+            if cls is not None:
+                setattr(module, cls, _superclass_of(name, cls))
+            parent, _, child = name.rpartition(".")
+            setattr(sys.modules[parent], child, module)
+            sys.modules[name] = self.stand_ins[name] = module
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+        return False
+
+    def remove(self) -> None:
+        """Take the stand-ins out of ``sys.modules`` and ``numpy``: the next use imports the
+        real modules."""
+        for name, module in self.stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+            child = name.split(".")[1]
+            if vars(self.numpy).get(child) is module:
+                delattr(self.numpy, child)
+        self.stand_ins = {}
+
+
+class _StandIn(types.ModuleType):
+    """A stand-in module of :class:`_numpy_random_when_used`: an attribute it does not hold
+    removes every stand-in and is read from the real module."""
+
+    def __init__(self, name, context):
+        super().__init__(name, "a stand-in while Numba imports (impulse2d._numba_import)")
+        self._context = context
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self.__dict__["_context"].remove()
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+def _superclass_of(module: str, name: str) -> type:
+    """An abstract base class that counts as a superclass of exactly the subclasses of
+    ``module.name`` (the class itself included) once ``module`` is imported, of none before
+    (no class can subclass it then)."""
+
+    def __subclasshook__(cls, subclass):
+        real = getattr(sys.modules.get(module), name, None)
+        if not isinstance(real, type) or isinstance(real, _Superclass):
+            return NotImplemented  # not imported (or a stand-in's): no subclass exists yet
+        return issubclass(subclass, real)
+
+    return _Superclass(name, (), {"__subclasshook__": classmethod(__subclasshook__),
+                                  "__module__": __name__,
+                                  "__doc__": f"Any subclass of {module}.{name} (once imported)."})
+
+
+class _Superclass(abc.ABCMeta):
+    """The metaclass of :func:`_superclass_of`'s classes."""
+
+
+class _casting_rules_from_cache:
+    """Context: Numba's casting rules recorded while Numba imports (its ``TypeCastingRules``
+    a :class:`.casting_rules.Recorded` while ``numba.core.typeconv.rules`` runs) and their
+    relations set from the cache once it has (:func:`.casting_rules.complete`); nothing where
+    the rules module is imported already or Numba's is not the one this was written for."""
+
+    NAME = "numba.core.typeconv.rules"
+
+    def __enter__(self):
+        self.recorded = self.rules = None
+        if self.NAME not in sys.modules:
+            sys.meta_path.insert(0, self)
+        return self
+
+    def find_spec(self, name, path, target=None):
+        """The rules module's own spec, its run wrapped (a finder of ``sys.meta_path``)."""
+        if name != self.NAME:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        typeconv = importlib.import_module("numba.core.typeconv.typeconv")
+        own = getattr(typeconv, "TypeCastingRules", None)
+        run = getattr(spec.loader, "exec_module", None) if spec is not None else None
+        if run is None or set(casting_rules.Recorded.METHODS) - set(vars(own or object)):
+            return spec  # not the Numba this was written for
+
+        def exec_module(module):
+            typeconv.TypeCastingRules = casting_rules.Recorded
+            try:
+                run(module)
+            finally:
+                typeconv.TypeCastingRules = own
+            recorded = vars(module).get("default_casting_rules")
+            if isinstance(recorded, casting_rules.Recorded):
+                self.recorded, self.rules = recorded, module
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+    def __exit__(self, *exc):
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        if self.recorded is not None and exc[0] is None:
+            casting_rules.complete(self.recorded, self.rules)
         return False
 
 

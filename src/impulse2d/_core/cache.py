@@ -77,13 +77,15 @@ COMPILED_FILES = ("constants.py",)
 """Top-level package files that make up the source stamp as well."""
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
                     "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py",
-                    "_core/link_only.py", "_core/unit_cache.py", "_core/direct_call.py")
+                    "_core/link_only.py", "_core/unit_cache.py", "_core/direct_call.py",
+                    "_core/casting_rules.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""
-CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo", ".nbu", ".nbe")
+CACHE_SUFFIXES = (".nbi", ".nbc", ".nbo", ".nbu", ".nbe", ".nbt")
 """The cache's files: the kernels' indexes and code, Numba's runtime module
-(:mod:`.runtime_cache`), the units' files and Python's entry points' (:mod:`.unit_cache`)."""
+(:mod:`.runtime_cache`), the units' files and Python's entry points' (:mod:`.unit_cache`),
+Numba's casting rules (:mod:`.casting_rules`)."""
 SEED_MARKER = ".seeded-from"
 """File in a seeded user cache root naming the source stamp of the kernels it was seeded with."""
 SHIPPED_MARKER = "SHIPPED"
