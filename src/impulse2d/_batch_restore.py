@@ -40,7 +40,6 @@ import numpy as np
 from numba.typed import List
 
 from . import _batch_worlds as _seats
-from ._core.address import address
 from ._core.jit import DirectCall, kernel
 from ._dynamics.awake import EDGES_VALID, STALE
 from ._dynamics.step import JOINTS_FILTERED
@@ -51,17 +50,17 @@ from .snapshot import restore_many, restore_untouched
 class Restores:
     """What a batch's restores keep of each world (``state``: the batch's
     :class:`~._batch_ready.ReadyState`): the snapshot it was last restored from (None: not
-    restorable again), that restore's copy (the addresses and sizes of its columns and its
-    stage clock), and, in :attr:`kept`, its contact and constraint stores as its reference
-    held them after it."""
+    restorable again), the plan that restore copied through (the addresses and sizes of its
+    columns: :mod:`._snapshot_copy`), and, in :attr:`kept`, its contact and constraint stores
+    as its reference held them after it."""
 
-    __slots__ = ("state", "last", "spans", "kept")
+    __slots__ = ("state", "last", "plans", "kept")
 
     def __init__(self, state) -> None:
         n = len(state.worlds)
         self.state = state
         self.last = [None] * n
-        self.spans = [None] * n  # (destinations, sources, sizes) of the world's copy
+        self.plans = [None] * n
         self.kept = None  # the typed list of (contacts, constraints), made on the first keep
 
     def split(self, chosen: list, snapshots) -> tuple:
@@ -106,22 +105,21 @@ class Restores:
             self.kept = _kept_stores.entry(state.refs)
         else:
             _keep_stores.entry(state.refs, self.kept, ks)
-        dicts, spans = state.dicts, self.spans
+        plans = self.plans
         for k, plan in keep:
-            snapshot = snapshots[k]
-            clock, theirs = dicts[k]["_clock"], snapshot._state["_clock"]
-            spans[k] = (np.append(plan.addresses, address(clock)),
-                        np.append(snapshot._sources(), address(theirs)),
-                        np.append(plan.sizes, clock.nbytes))
-            last[k] = snapshot
+            plans[k] = plan
+            last[k] = snapshots[k]
         state.restored[ks] = False
 
     def _again(self, chosen: list, snapshots) -> None:
         state = self.state
-        spans = self.spans
+        plans = [self.plans[k] for k in chosen]
         ks = np.array(chosen, dtype=np.int64)
-        destinations, sources, sizes = map(np.concatenate, zip(*[spans[k] for k in chosen]))
-        _restore_again.entry(state.refs, self.kept, ks, destinations, sources, sizes)
+        _restore_again.entry(state.refs, self.kept, ks,
+                             np.concatenate([plan.addresses for plan in plans]),
+                             np.concatenate([snapshots[k]._sources() for k in chosen]),
+                             np.concatenate([plan.sizes for plan in plans]),
+                             np.stack([snapshots[k]._state["_clock"] for k in chosen]))
         dicts = state.dicts
         for k in chosen:
             restore_untouched(dicts[k], snapshots[k])
@@ -151,10 +149,11 @@ def keep_stores(refs, kept, worlds):
 
 
 @kernel
-def restore_again(refs, kept, worlds, destinations, sources, sizes):
+def restore_again(refs, kept, worlds, destinations, sources, sizes, clocks):
     """The compiled part of restoring the worlds ``worlds`` again (see the module): the spans
-    copied (:func:`._snapshot_copy.copy_spans`: the stores' columns and the stage clocks),
-    each step row's joint-rows flag kept through it, each world's reference given its kept
+    copied (:func:`._snapshot_copy.copy_spans`: the stores' columns, as the plans of the
+    first restores lay them out), each step row's joint-rows flag kept through it, each
+    world's stage clock set to its snapshot's (``clocks[i]``), its reference given its kept
     stores ``kept[k]`` (the newer ones a step left there dropped) and its awake sets marked
     stale (:func:`._sleep.awake_changed`)."""
     flags = np.empty(worlds.shape[0])
@@ -164,6 +163,9 @@ def restore_again(refs, kept, worlds, destinations, sources, sizes):
     for i in range(worlds.shape[0]):
         ref = refs[worlds[i]]
         ref.settings[JOINTS_FILTERED] = flags[i]
+        clock = ref.clock
+        for j in range(clock.shape[0]):
+            clock[j] = clocks[i, j]
         contacts, constraints = kept[worlds[i]]
         ref.contacts = contacts
         ref.constraints = constraints
