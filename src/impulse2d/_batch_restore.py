@@ -26,8 +26,9 @@ Restored from the same snapshot again (:meth:`Restores._again`), it needs only
 * the few values of its attributes that a step or the program changes without a mark,
   written as the full restore writes them (:func:`.snapshot.restore_untouched`);
 * its clock and counts in the batch's arrays; and, as the restore clears its stores' stale
-  flags, the seat's ``flags`` mark. No other mark: its checks before a step, its reference in
-  the batch's list and its template rows are as they were.
+  flags and drops its spare query index, the seat's ``flags`` and ``query`` marks. No other
+  mark: its checks before a step, its reference in the batch's list and its template rows are
+  as they were.
 
 Any other world takes the full restore; a world restored through it is kept for the next
 time when it took the one copy and no Python ran on it since.
@@ -127,6 +128,7 @@ class Restores:
         for name, (column, _) in _seats.LAZY.items():
             getattr(state, column)[ks] = [dicts[k][name] for k in chosen]
         state.query_kind[ks] = _seats.NO_INDEX
+        state.query_dirty[ks] = True  # (their spare query index dropped: its address with it)
         state.flags_dirty[ks] = True  # (their stale flags cleared: as Seat.synced says)
 
 

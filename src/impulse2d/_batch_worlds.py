@@ -73,6 +73,10 @@ class Seat:
         marks, (a, b, c, d, e, f) = self._marks, self._at
         marks[a] = marks[b] = marks[c] = marks[d] = marks[e] = marks[f] = 1
 
+    def query_changed(self) -> None:
+        """The world's spare query index was replaced: its next batched ray cast checks it."""
+        self._marks[self._at[2]] = 1
+
     def synced(self) -> None:
         """A stale flag of the world was cleared (Python's view of a store made current
         without an attribute write, which would mark it): the end of the batch's next step
@@ -159,7 +163,10 @@ def _setattr(self, name: str, value) -> None:
         seat.state.query_kind[seat.k] = OWN_INDEX
     object.__setattr__(self, name, value)
     if seat is not None:
-        seat.mark()
+        if name == "_query_spare":  # (only the batched ray casts read it, through their mark;
+            seat.query_changed()    # a restore drops it: the batched lidar's spare, made anew
+        else:                       # after each restore, leaves the world restorable again)
+            seat.mark()
 
 
 def _snapshot_method(self):
