@@ -40,7 +40,6 @@ from ._dynamics.world_ref import WORLD_STORES, stores_for_step
 from ._sleep import wake_all
 from ._stepping import _continuous_first, _ready, _step_checked
 from ._stores_epoch import CHANGES
-from .snapshot import restore_many
 
 
 
@@ -52,8 +51,8 @@ class ReadyState:
 
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
                  "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
-                 "flags_dirty", "stale_set", "checked", "slow", "lacks", "query_kind", "query_at", "fresh",
-                 "like") + tuple(column for column, _ in _seats.LAZY.values())
+                 "flags_dirty", "restored", "stale_set", "checked", "slow", "lacks", "query_kind", "query_at",
+                 "fresh", "like") + tuple(column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
         n = len(worlds)
@@ -75,11 +74,11 @@ class ReadyState:
         # check before the next step, whose entries in refs to check at the next read, whose
         # query index to find at the next ray cast, whose template rows to check at the next
         # dense read or write, whose stale flags to write again at the next step's end (also
-        # set alone: Seat.synced)
-        self.mark_bytes = bytearray(b"\x01" * (5 * n))
-        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(5, n)
+        # set alone: Seat.synced), whose next restore to make in full (_batch_restore)
+        self.mark_bytes = bytearray(b"\x01" * (6 * n))
+        self.marks = np.frombuffer(self.mark_bytes, dtype=np.bool_).reshape(6, n)
         (self.dirty, self.refs_dirty, self.query_dirty, self.rows_dirty,
-         self.flags_dirty) = self.marks
+         self.flags_dirty, self.restored) = self.marks
         # per world, whether its _constraints_stale (row 0) and _contacts_stale (row 1) were
         # set by this batch's steps, the world neither marked nor synced since (_flag_stale)
         self.stale_set = np.zeros((2, n), dtype=bool)
@@ -151,19 +150,6 @@ class ReadyState:
         if numba.config.DISABLE_JIT:
             return [self.refs[k] for k in chosen.tolist()]
         return _pick_refs.entry(self.refs, chosen)
-
-    def restore(self, chosen: list, snapshots) -> None:
-        """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (checked by
-        the caller). A restore may replace a world's stores or drop its reference: the worlds
-        restored have their entries checked here, and are marked for the next step's checks
-        (the cost is theirs)."""
-        worlds = self.worlds
-        restore_many([worlds[k] for k in chosen], [snapshots[k] for k in chosen])
-        for k in chosen:
-            _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
-        for k in chosen:
-            self.refresh_ref(k)
-        self.refs_dirty[chosen] = False
 
 
 @kernel

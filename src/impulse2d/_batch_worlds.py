@@ -58,26 +58,33 @@ class Seat:
         self.state = state
         self.k = k
         self.values = state.values  # the LAZY columns as array.array objects, in order
-        # the marks' bytes (ReadyState.marks views them) and this world's five of them: a
+        # the marks' bytes (ReadyState.marks views them) and this world's six of them: a
         # bytearray's item is set in tens of nanoseconds, a NumPy column in about a
         # microsecond, and every attribute written on the world marks it
         self._marks = state.mark_bytes
         n = len(state.worlds)
-        self._at = (k, n + k, 2 * n + k, 3 * n + k, 4 * n + k)
+        self._at = (k, n + k, 2 * n + k, 3 * n + k, 4 * n + k, 5 * n + k)
 
     def mark(self) -> None:
         """The world changed: the batch's next step checks it, its next read its entry in the
-        list of references and its template rows, its next ray cast its query index, and the
-        end of its next step its stale flags."""
-        marks, (a, b, c, d, e) = self._marks, self._at
-        marks[a] = marks[b] = marks[c] = marks[d] = marks[e] = 1
+        list of references and its template rows, its next ray cast its query index, the
+        end of its next step its stale flags, and its next restore all of it
+        (:mod:`._batch_restore`)."""
+        marks, (a, b, c, d, e, f) = self._marks, self._at
+        marks[a] = marks[b] = marks[c] = marks[d] = marks[e] = marks[f] = 1
+
+    def query_changed(self) -> None:
+        """The world's spare query index was replaced: its next batched ray cast checks it."""
+        self._marks[self._at[2]] = 1
 
     def synced(self) -> None:
         """A stale flag of the world was cleared (Python's view of a store made current
         without an attribute write, which would mark it): the end of the batch's next step
         writes its flags again where its step makes a new store
-        (:func:`._batch_ready.finish`)."""
-        self._marks[self._at[4]] = 1
+        (:func:`._batch_ready.finish`), and its next restore restores it in full (Python's
+        stores may no longer be those its last restore kept)."""
+        marks, at = self._marks, self._at
+        marks[at[4]] = marks[at[5]] = 1
 
 
 class _Lazy:
@@ -156,7 +163,10 @@ def _setattr(self, name: str, value) -> None:
         seat.state.query_kind[seat.k] = OWN_INDEX
     object.__setattr__(self, name, value)
     if seat is not None:
-        seat.mark()
+        if name == "_query_spare":  # (only the batched ray casts read it, through their mark;
+            seat.query_changed()    # a restore drops it: the batched lidar's spare, made anew
+        else:                       # after each restore, leaves the world restorable again)
+            seat.mark()
 
 
 def _snapshot_method(self):

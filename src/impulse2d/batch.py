@@ -34,6 +34,7 @@ import numpy as np
 
 from . import _batch_lidar as _lidar
 from . import _batch_ready as _ready
+from . import _batch_restore as _restores
 from . import _threads
 from . import _batch_worlds as _seats
 from . import _batch_views as _views
@@ -100,6 +101,7 @@ class WorldBatch:
         self._joint_kinds = None  # per template joint: its handle class
         # the worlds' references and step arguments, and what each was made from
         self._state = _ready.ReadyState(worlds)
+        self._restores = _restores.Restores(self._state)  # (what restores keep of each world)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
         self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
         # the worlds' heaps on 2 MiB pages, asked for again as the steps grow the stores
@@ -602,15 +604,17 @@ class WorldBatch:
         if len(snapshot.worlds) != len(self._worlds):
             raise ValueError(f"snapshot holds {len(snapshot.worlds)} worlds, this batch "
                              f"{len(self._worlds)}")
-        chosen = self._indices(worlds)
         mine, theirs = self._worlds, snapshot.worlds
-        for k in chosen:
+        # (worlds untouched since their last restore from the same snapshot were checked then,
+        # and their next restore is a copy: _batch_restore)
+        again, full = self._restores.split(self._indices(worlds), theirs)
+        for k in full:
             s = theirs[k]
             if not isinstance(s, Snapshot) or s._uid != mine[k]._uid:
                 raise ValueError(f"snapshot.worlds[{k}] is not a snapshot of worlds[{k}]")
             if mine[k]._lock.stepping:
                 _lock.check(mine[k], "WorldBatch.restore")  # (raises, naming the call)
-        self._state.restore(chosen, theirs)
+        self._restores.restore(again, full, theirs)
 
     # -- queries ----------------------------------------------------------------------------------
     def ray_cast_many(self, origins, translations, filter=None) -> _queries.RayBatch:

@@ -198,7 +198,7 @@ class Snapshot:
     __slots__ = ("_uid", "_state", "_handles", "_user_data", "_settings", "_counts",
                  "_settings_seen", "_rows_maps", "_unchecked", "_buffer", "_start", "_layout",
                  "_others", "_shown", "_settings_ref", "_derived", "_rows_ref", "_recipe",
-                 "_source_addresses")
+                 "_source_addresses", "_again")
 
     def __init__(self, uid, state, handles, user_data, settings, counts, settings_seen,
                  rows_maps, fast=None):
@@ -221,6 +221,7 @@ class Snapshot:
         self._shown = fast is None
         self._recipe = None  # (made by the first fast restore: _make_recipe)
         self._source_addresses = None  # (likewise: _sources)
+        self._again = None  # (likewise: _make_recipe)
 
     def _make_recipe(self) -> tuple:
         """How the fast restore writes the attributes other than stores (``self._others``),
@@ -254,6 +255,10 @@ class Snapshot:
                 else:
                     others.append((name, None, value))
         self._recipe = (atoms, tuple(others))
+        # what a restore of a world untouched since the last one writes (restore_untouched):
+        # the atoms and the user data (copied: a handle's user_data written marks nothing)
+        self._again = (atoms, tuple((name, value) for name, kind, value in others
+                                    if kind is _USER_DATA and name.endswith(_USER_DATA)))
         return self._recipe
 
     def _sources(self) -> np.ndarray:
@@ -310,7 +315,7 @@ class Snapshot:
         (self._buffer, self._start, self._layout, self._others, self._settings_ref,
          self._derived, self._rows_ref) = (None,) * 7
         self._shown = True
-        self._recipe = self._source_addresses = None
+        self._recipe = self._source_addresses = self._again = None
 
 
 class _Columns(dict):
@@ -838,27 +843,49 @@ def _restore_fast(world, snapshot) -> bool:
     return True
 
 
-def restore_many(worlds, snapshots) -> None:
+def restore_many(worlds, snapshots) -> list:
     """Restore ``snapshots[k]`` into ``worlds[k]`` for each ``k`` (each a :class:`Snapshot`
     of its world, distinct worlds, checked by the caller: ``WorldBatch.restore``), with the
     bits of :func:`restore` one world at a time. The worlds whose stores have their snapshot's
     layout (the fast path's usual case: an environment's worlds restored as built) have every
     store column of all of them written in one compiled copy; the others are restored one at
-    a time. Then each world's other attributes, as :func:`_restore_fast` writes them."""
-    same = []
+    a time. Then each world's other attributes, as :func:`_restore_fast` writes them. Returns
+    each world's plan where it was restored through it in that copy, else None."""
+    same, plans = [], []
     for world, snapshot in zip(worlds, snapshots):
         plan = _same_layout(world, snapshot)
+        plans.append(plan)
         if plan is None:
             restore(world, snapshot)
         else:
             same.append((world, snapshot, plan))
     if not same:
-        return
+        return plans
     _fast.copy_in_many([plan for _, _, plan in same],
                        [snapshot._sources() for _, snapshot, _ in same])
     for world, snapshot, _ in same:
         d = vars(world)
         _restore_rest(world, snapshot, d["_contacts_stale"] or d["_constraints_stale"])
+    return plans
+
+
+def restore_untouched(d: dict, snapshot) -> None:
+    """The attributes of the world of attributes ``d`` restored from ``snapshot`` again, where
+    the world was last restored from it by :func:`restore_many`'s copy and has been touched
+    by nothing but its batch's steps since (:mod:`._batch_restore`, which copies its stores and
+    clock and puts its contact stores back in its reference): of what :func:`_restore_rest`
+    writes, what a step, or the program without a mark, changes; the rest holds the very
+    objects that restore left, which nothing changed (the id pools, the maps of rows, the
+    joint rows, the handles, which only a marked call makes or drops, the event tracker and
+    callbacks, the settings and their table)."""
+    atoms, user_data = snapshot._again  # (made with its recipe: _make_recipe)
+    d["_step_ready"] = NOT_READY
+    d.update(atoms)  # (the clock, counts and gravity: World.step writes them unmarked)
+    for name, value in user_data:
+        d[name] = value.copy()
+    d["_constraints_stale"] = False  # (the reference holds Python's stores again)
+    d["_contacts_stale"] = False
+    d["_query_index"] = d["_query_spare"] = None
 
 
 def _same_layout(world, snapshot):

@@ -79,8 +79,11 @@ try:
 except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
+from .._batch_views import _scatter_bodies
+from .._dynamics.batch_step import ADD_FORCE, after_writes
 from .._dynamics.step import _settings_arguments
 from .._stepping import _ready
+from .._validate import MAX_FORCE, MAX_VELOCITY
 from ..batch import WorldBatch
 from ._draws import addresses
 
@@ -374,6 +377,20 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
                 worlds[i].step(self.dt)
         obs, _, _ = self._observe(idx)
         return obs, {}
+
+    def _add_forces(self, idx: np.ndarray, refs, forces: np.ndarray) -> None:
+        """``Body.apply_force``'s sum and wake (N and N m, ``forces``: (worlds, template bodies,
+        3)) in worlds ``idx`` (``refs``: their step references, in that order), by
+        ``WorldBatch.apply_forces``' kernel over those worlds alone: no Python per world, and
+        no mark on them (a world restored and only stepped since is restored again in one
+        copy: :mod:`impulse2d._batch_restore`). For an episode's push, far below the forces'
+        bound: no check pass."""
+        rows = self.batch.body_rows
+        flags = np.zeros(idx.shape[0], dtype=np.int64)
+        _scatter_bodies.entry(refs, 0, idx.shape[0], rows, forces, ADD_FORCE, MAX_FORCE,
+                              MAX_VELOCITY, False, flags)
+        for j in np.flatnonzero(flags):
+            after_writes(self.batch.worlds[idx[j]], rows, int(flags[j]))
 
     def _state(self, idx):
         """The template bodies' positions (n, nb, 2), angles (n, nb), velocities (n, nb, 3),

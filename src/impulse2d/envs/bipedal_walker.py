@@ -273,11 +273,17 @@ class BipedalWalkerVectorEnv(BatchVectorEnv):
             rng = self._rngs[i]
             self.terrains[i] = terrain.generate(rng, self.hardcore)
             pushes.append(rng.uniform(-INITIAL_RANDOM, INITIAL_RANDOM))
-        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
+        rows = self.batch.body_rows
+        refs = self.batch._checked_refs(rows, chosen=idx)
         terrain.move_ground(refs, self._ground_edges, [self.terrains[i] for i in chosen])
-        for i, push in zip(chosen, pushes):
-            terrain.make_obstacles(worlds[i], self.terrains[i])
-            self._hulls[i].apply_force((push, 0.0))
+        if self.hardcore:
+            for i in chosen:
+                terrain.make_obstacles(worlds[i], self.terrains[i])
+            refs = self.batch._checked_refs(rows, chosen=idx)  # (a store may have grown)
+        # the push (Gymnasium's ApplyForceToCenter on the hull, at most INITIAL_RANDOM)
+        forces = np.zeros((idx.shape[0], rows.shape[0], 3))
+        forces[:, HULL, 0] = pushes
+        self._add_forces(idx, refs, forces)
         self._has_shaping[idx] = False
 
     @property

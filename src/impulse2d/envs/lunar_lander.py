@@ -98,10 +98,6 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from .._batch_views import _scatter_bodies
-from .._dynamics.batch_step import ADD_FORCE, after_writes
-from .._validate import MAX_FORCE, MAX_VELOCITY
-
 from ._lander_step import (_discrete_actions, _engine_impulses, _episode_draws, _observe,
                            _rest_timers, _skip_draws)
 from ._segments import Segments
@@ -258,16 +254,10 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         rows = self.batch.body_rows
         refs = self.batch._checked_refs(rows, chosen=idx)
         self._move_terrain(refs, smooth)
-        # the push (Gymnasium's ApplyForceToCenter): Body.apply_force's sum and wake on the
-        # landers, by WorldBatch.apply_forces' kernel over the worlds reset alone (a push of at
-        # most INITIAL_RANDOM on a restored lander is far from the forces' bound: no check pass)
+        # the push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
         forces = np.zeros((k, rows.shape[0], 3))
         forces[:, 0, :2] = pushes
-        flags = np.zeros(k, dtype=np.int64)
-        _scatter_bodies.entry(refs, 0, k, rows, forces, ADD_FORCE, MAX_FORCE, MAX_VELOCITY,
-                              False, flags)
-        for j in np.flatnonzero(flags):
-            after_writes(self.batch.worlds[idx[j]], rows, int(flags[j]))
+        self._add_forces(idx, refs, forces)
         self._prev_shaping[idx] = np.nan
         self._slow[idx] = 0.0
         self._legs[idx] = False

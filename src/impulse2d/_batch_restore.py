@@ -1,0 +1,186 @@
+"""A batch's restore of some of its worlds from a snapshot (:meth:`WorldBatch.restore
+<impulse2d.WorldBatch.restore>`), and the same restore again of a world untouched since.
+
+An environment restores the worlds whose episodes end from one snapshot of them as built, about
+ten worlds of 1,024 a step for LunarLander. A restore through :func:`.snapshot.restore_many`
+costs about 140 us a world with the machine's caches cold as they are in such a run (11 us
+warm): Python's walk of the world's attributes other than its stores, its settings checked,
+the contact stores the step left in its reference replaced by Python's (31 us: their 38
+arrays unboxed by Numba's wrapper), its plan checked, its seat marked, so that the next step
+checks it again (BENCHMARKS.md, ``lander46`` and ``lander47``).
+
+Most of that restores what is already there. A world restored from a snapshot and, since,
+only stepped by its batch (no attribute written, no public mutating call, no store read back
+by Python: :meth:`._batch_worlds.Seat.mark`'s ``restored`` row still clear; not a world the
+batch steps with ``World.step``) holds, besides its arrays, the very objects that restore
+left: its id pools, maps of rows, joint rows, settings, table of kernels, reference and plan.
+Restored from the same snapshot again (:meth:`Restores._again`), it needs only
+
+* in one compiled call for all such worlds (:func:`restore_again`): its stores' columns and
+  its stage clock copied from the snapshot (as the first restore's copy); its reference given
+  back the contact and constraint stores Python holds (a step may have left newer ones there:
+  kept, as the reference held them after the first restore, in a typed list of the batch,
+  :func:`keep_stores`, so that nothing is unboxed); its awake sets marked stale; and the
+  joint-rows flag of its step row kept (the copy takes it back to the snapshot's; its check
+  had written its rows');
+* the few values of its attributes that a step or the program changes without a mark,
+  written as the full restore writes them (:func:`.snapshot.restore_untouched`);
+* its clock and counts in the batch's arrays; and, as the restore clears its stores' stale
+  flags and drops its spare query index, the seat's ``flags`` and ``query`` marks. No other
+  mark: its checks before a step, its reference in the batch's list and its template rows are
+  as they were.
+
+Any other world takes the full restore; a world restored through it is kept for the next
+time when it took the one copy and no Python ran on it since.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.typed import List
+
+from . import _batch_worlds as _seats
+from ._core.jit import DirectCall, kernel
+from ._dynamics.awake import EDGES_VALID, STALE
+from ._dynamics.step import JOINTS_FILTERED
+from ._snapshot_copy import copy_spans
+from .snapshot import restore_many, restore_untouched
+
+
+class Restores:
+    """What a batch's restores keep of each world (``state``: the batch's
+    :class:`~._batch_ready.ReadyState`): the snapshot it was last restored from (None: not
+    restorable again), the plan that restore copied through (the addresses and sizes of its
+    columns: :mod:`._snapshot_copy`), and, in :attr:`kept`, its contact and constraint stores
+    as its reference held them after it."""
+
+    __slots__ = ("state", "last", "plans", "kept")
+
+    def __init__(self, state) -> None:
+        n = len(state.worlds)
+        self.state = state
+        self.last = [None] * n
+        self.plans = [None] * n
+        self.kept = None  # the typed list of (contacts, constraints), made on the first keep
+
+    def split(self, chosen: list, snapshots) -> tuple:
+        """``chosen`` as two lists: the worlds untouched since their last restore from
+        ``snapshots[k]`` (checked then), and the others."""
+        touched, last = self.state.restored, self.last
+        again, full = [], []
+        for k in chosen:
+            (full if touched[k] or last[k] is not snapshots[k] else again).append(k)
+        return again, full
+
+    def restore(self, again: list, full: list, snapshots) -> None:
+        """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``again`` and ``full``
+        (:meth:`split`; ``full`` checked by the caller): again, or in full, marking the world
+        for the next step's checks (the cost is the worlds restored)."""
+        if again:
+            self._again(again, snapshots)
+        if full:
+            self._full(full, snapshots)
+
+    def _full(self, chosen: list, snapshots) -> None:
+        state = self.state
+        worlds = state.worlds
+        plans = restore_many([worlds[k] for k in chosen], [snapshots[k] for k in chosen])
+        for k in chosen:
+            _seats.absorb(worlds[k])  # (its clock and counts, from the snapshot; marked)
+        for k in chosen:
+            state.refresh_ref(k)
+        state.refs_dirty[chosen] = False
+        # kept for the next restore: the worlds restored through their plan (its reference
+        # now holds Python's stores: put back, or built from them by refresh_ref) and stepped
+        # by the batch's kernel
+        keep, last = [], self.last
+        for k, plan in zip(chosen, plans):
+            last[k] = None
+            if plan is not None and not state.slow[k]:
+                keep.append((k, plan))
+        if not keep or numba.config.DISABLE_JIT:
+            return
+        ks = np.array([k for k, _ in keep], dtype=np.int64)
+        if self.kept is None:
+            self.kept = _kept_stores.entry(state.refs)
+        else:
+            _keep_stores.entry(state.refs, self.kept, ks)
+        plans = self.plans
+        for k, plan in keep:
+            plans[k] = plan
+            last[k] = snapshots[k]
+        state.restored[ks] = False
+
+    def _again(self, chosen: list, snapshots) -> None:
+        state = self.state
+        plans = [self.plans[k] for k in chosen]
+        ks = np.array(chosen, dtype=np.int64)
+        _restore_again.entry(state.refs, self.kept, ks,
+                             np.concatenate([plan.addresses for plan in plans]),
+                             np.concatenate([snapshots[k]._sources() for k in chosen]),
+                             np.concatenate([plan.sizes for plan in plans]),
+                             np.stack([snapshots[k]._state["_clock"] for k in chosen]))
+        dicts = state.dicts
+        for k in chosen:
+            restore_untouched(dicts[k], snapshots[k])
+        # the clock and counts in the batch's arrays (the snapshots' own, as absorb takes them)
+        for name, (column, _) in _seats.LAZY.items():
+            getattr(state, column)[ks] = [dicts[k][name] for k in chosen]
+        state.query_kind[ks] = _seats.NO_INDEX
+        state.query_dirty[ks] = True  # (their spare query index dropped: its address with it)
+        state.flags_dirty[ks] = True  # (their stale flags cleared: as Seat.synced says)
+
+
+@kernel
+def kept_stores(refs):
+    """A typed list of every reference's ``(contacts, constraints)`` now (:class:`Restores`
+    reads only the entries of the worlds it keeps)."""
+    kept = List()
+    for k in range(len(refs)):
+        kept.append((refs[k].contacts, refs[k].constraints))
+    return kept
+
+
+@kernel
+def keep_stores(refs, kept, worlds):
+    """``kept[k]``: the contact and constraint stores of ``refs[k]`` now, for each ``k`` of
+    ``worlds``."""
+    for k in worlds:
+        kept[k] = (refs[k].contacts, refs[k].constraints)
+
+
+@kernel
+def restore_again(refs, kept, worlds, destinations, sources, sizes, clocks):
+    """The compiled part of restoring the worlds ``worlds`` again (see the module): the spans
+    copied (:func:`._snapshot_copy.copy_spans`: the stores' columns, as the plans of the
+    first restores lay them out), each step row's joint-rows flag kept through it, each
+    world's stage clock set to its snapshot's (``clocks[i]``), its reference given its kept
+    stores ``kept[k]`` (the newer ones a step left there dropped) and its awake sets marked
+    stale (:func:`._sleep.awake_changed`)."""
+    flags = np.empty(worlds.shape[0])
+    for i in range(worlds.shape[0]):
+        flags[i] = refs[worlds[i]].settings[JOINTS_FILTERED]
+    copy_spans(destinations, 0, sources, 0, sizes)
+    for i in range(worlds.shape[0]):
+        ref = refs[worlds[i]]
+        ref.settings[JOINTS_FILTERED] = flags[i]
+        clock = ref.clock
+        for j in range(clock.shape[0]):
+            clock[j] = clocks[i, j]
+        contacts, constraints = kept[worlds[i]]
+        ref.contacts = contacts
+        ref.constraints = constraints
+        awake = ref.awake_state
+        awake[STALE] = 1
+        awake[EDGES_VALID] = 0
+
+
+# (compile, s of CPU, measured at load 6-8: kept_stores 2.7; keep_stores and restore_again
+# together 5.2; the stores' types are the costly part of each)
+_kept_stores = DirectCall(kept_stores, "the batch's restore", 2.5)
+_keep_stores = DirectCall(keep_stores, "the batch's restore", 2.0)
+_restore_again = DirectCall(restore_again, "the batch's restore", 3.0)
+
+
+__all__ = ["Restores", "kept_stores", "keep_stores", "restore_again"]
