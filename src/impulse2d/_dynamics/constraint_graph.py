@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, inner_kernel, kernel
+from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC
 
 COLOR_COUNT = 24  # colours tried before the overflow colour (Box2D v3: 24)
@@ -61,12 +61,14 @@ def color_contacts_into(count, body_a, body_b, body_type, asleep, color_count, r
     return order[:m], starts
 
 
-@borrowing_kernel
+@inline_kernel
 def color_into(count, body_a, body_b, body_type, asleep, color_count, rows, n_rows, used,
                color, order, sizes, fill, starts):
     """:func:`color_contacts_into`, returning the count ``m`` of ``order``'s rows alone: for a
     caller that counts no references (the step: each view returned was an atomic increment
-    and decrement)."""
+    and decrement). Compiled into its callers: a call passed its fourteen arrays as about a
+    hundred machine words on the stack, about a third of the colouring of a five-ball world's
+    step (BENCHMARKS.md, session 22, ``small47``)."""
     every = n_rows < 0
     n = count.shape[0] if every else n_rows
     used[:] = 0  # bit c set: the body is in colour c

@@ -628,12 +628,16 @@ def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, co
 def _acceleration(bodies, i, gx, gy):
     """Body ``i``'s acceleration from gravity and its applied force, m/s^2: what
     :func:`~.integrate.integrate_velocities` adds each (sub)step (damping left out); zero for a
-    body that does not integrate (static, kinematic, asleep)."""
+    body that does not integrate (static, kinematic, asleep). (``i`` unsigned, ``force`` read
+    flat, as the passes read the bodies: no wrap-around select, no run-time inner shape.)"""
+    i = np.uint64(i)
     if bodies.type[i] != DYNAMIC or bodies.asleep[i]:
         return 0.0, 0.0
+    force = flat(bodies.force)
+    x = np.uint64(2) * i
     inv_m = bodies.inv_mass[i]
     scale = bodies.gravity_scale[i]
-    return (inv_m * bodies.force[i, 0] + scale * gx, inv_m * bodies.force[i, 1] + scale * gy)
+    return inv_m * force[x] + scale * gx, inv_m * force[x + np.uint64(1)] + scale * gy
 
 
 @borrowing_kernel
@@ -680,11 +684,15 @@ def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, 
     ``target`` by one normal impulse, the accumulated impulse ``old`` (N s) clamped to
     ``[0, normal_mass speed_cap]`` as :func:`solve_contacts` clamps it; applies the change to
     the bodies' velocities and returns ``(total, unclamped)``: the new accumulated impulse, and
-    before the clamp."""
-    v = bodies.v
-    w = bodies.w
-    dvx = v[b, 0] - w[b] * rby - v[a, 0] + w[a] * ray
-    dvy = v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax
+    before the clamp. (The pair's velocities read and written flat, ``a`` and ``b`` taken
+    unsigned: :func:`.velocities.load_flat_pair`.)"""
+    ua = np.uint64(a)
+    ub = np.uint64(b)
+    v = flat(bodies.v)
+    velocities = load_flat_pair(v, bodies.w, ua, ub)
+    vax, vay, wa, vbx, vby, wb = velocities
+    dvx = vbx - wb * rby - vax + wa * ray
+    dvy = vby + wb * rbx - vay - wa * rax
     vn = dvx * nx + dvy * ny
     impulse = -normal_mass * (vn - target)
     total = min(max(old + impulse, 0.0), normal_mass * speed_cap)
@@ -692,12 +700,9 @@ def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, 
     impulse = total - old
     px = impulse * nx
     py = impulse * ny
-    v[a, 0] -= m_a * px
-    v[a, 1] -= m_a * py
-    w[a] -= i_a * (rax * py - ray * px)
-    v[b, 0] += m_b * px
-    v[b, 1] += m_b * py
-    w[b] += i_b * (rbx * py - rby * px)
+    store_flat_pair(v, bodies.w, ua, ub, apply_impulse((rax, ray, rbx, rby),
+                                                       (m_a, i_a, m_b, i_b), velocities, px,
+                                                       py))
     return total, unclamped
 
 
@@ -766,13 +771,11 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
         if e == 0.0:
             q += one
             continue
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        ua = np.uint64(a)
-        ub = np.uint64(b)
+        ua = np.uint64(cs.body_a[q])
+        ub = np.uint64(cs.body_b[q])
         nx = normal[two * q]
         ny = normal[two * q + one]
-        accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
+        accel = normal_acceleration(bodies, ua, ub, nx, ny, gx, gy)
         # the current gap, as solve_contacts computes it
         ca = dq[two * ua]
         sa = dq[two * ua + one]
@@ -796,9 +799,9 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
                                              sa, cb, sb, ddx, ddy)
             target = bounce_speed(e, approach, accel, half_kick, s_start, s_now)
             old = normal_impulse[p]
-            total, pushed = push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass[p],
-                                       inv_mass[four * q], inv_mass[four * q + one],
-                                       inv_mass[four * q + two],
+            total, pushed = push_point(bodies, ua, ub, nx, ny, rax, ray, rbx, rby,
+                                       normal_mass[p], inv_mass[four * q],
+                                       inv_mass[four * q + one], inv_mass[four * q + two],
                                        inv_mass[four * q + np.uint64(3)], target, old,
                                        speed_cap)
             unclamped[two * p] = pushed  # the row as world.constraint_rows() reports it

@@ -17,6 +17,10 @@ index to the end of the array (Python's wraparound), a compare and a select on e
 access, and a body's integration is little else (as :func:`.joints.rows.unsigned_rows` does for
 the joints). Same bits; ``chain_100``'s 100 links: velocities 2,700-2,800 -> 2,060-2,100
 cycles a call, positions 2,390-2,480 -> 2,170-2,190 (``benchmarks/small_chain.py``, 2026-11-29).
+The two-wide columns (``v``, ``force``, ``dp``, ``dq``, ...) are read flat, body ``i``'s pair at
+``2 i`` (:func:`.lane_layout.flat`, as the contact passes read them): a 2-D column's inner
+shape is a run-time value to the compiler, one more multiply and live value for each column a
+body's loop reads.
 """
 
 from __future__ import annotations
@@ -28,22 +32,26 @@ import numpy as np
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC
 from ..constants import FAST_FRACTION
+from .lane_layout import flat
 
 
 @inline_kernel
 def integrate_velocity(bodies, i, gx, gy, h):
-    """Semi-implicit Euler on dynamic body ``i``'s velocities: gravity, user forces and
-    damping.
+    """Semi-implicit Euler on dynamic body ``i``'s (unsigned) velocities: gravity, user forces
+    and damping.
 
     Damping is integrated implicitly, ``v /= 1 + h c``, which is unconditionally stable however
     large ``c h`` gets (Box2D uses the same Pade form).
     """
-    v = bodies.v
+    one = np.uint64(1)
+    two = np.uint64(2)
+    v = flat(bodies.v)  # (flat: see the module's docstring)
+    force = flat(bodies.force)
     w = bodies.w
     inv_m = bodies.inv_mass[i]
     scale = bodies.gravity_scale[i]
-    vx = v[i, 0] + h * (inv_m * bodies.force[i, 0] + scale * gx)
-    vy = v[i, 1] + h * (inv_m * bodies.force[i, 1] + scale * gy)
+    vx = v[two * i] + h * (inv_m * force[two * i] + scale * gx)
+    vy = v[two * i + one] + h * (inv_m * force[two * i + one] + scale * gy)
     wi = w[i] + h * bodies.inv_inertia[i] * bodies.torque[i]
     # Undamped (the default) skips the divisions: 1 + h 0 is 1.0, and x * 1.0 and x / 1.0
     # are x exactly, so the bits are those of the division (two a body a substep, about
@@ -53,8 +61,8 @@ def integrate_velocity(bodies, i, gx, gy, h):
         lin = 1.0 / (1.0 + h * linear)
         vx *= lin
         vy *= lin
-    v[i, 0] = vx
-    v[i, 1] = vy
+    v[two * i] = vx
+    v[two * i + one] = vy
     angular = bodies.angular_damping[i]
     if angular != 0.0:
         wi /= 1.0 + h * angular
@@ -82,26 +90,29 @@ def integrate_clamp_velocities(bodies, rows, gx, gy, h, max_linear_speed, max_an
         i = np.uint64(rows[t])  # (no wraparound: see the module's docstring)
         if kind[i] == DYNAMIC:
             integrate_velocity(bodies, i, gx, gy, h)
-        clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
+        clamp_speeds(flat(bodies.v), bodies.w, i, max_linear_speed, max_angular_speed)
 
 
 @inner_kernel
 def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
     """Clamp body ``i``'s speed to ``max_linear_speed`` (m/s, direction kept) and its spin to
-    ``max_angular_speed`` (rad/s); returns ``(vx, vy, w)`` as stored.
+    ``max_angular_speed`` (rad/s); returns ``(vx, vy, w)`` as stored. ``v`` flat (body ``i``'s
+    at ``2 i``: :func:`.lane_layout.flat`), ``i`` unsigned.
 
     The rare over-limit branch takes ``hypot``: ``vx*vx + vy*vy`` overflows for speeds above
     1e154 m/s, and the scale ``limit / sqrt(inf) = 0`` would then zero the velocity instead
     of clamping it.
     """
-    vx = v[i, 0]
-    vy = v[i, 1]
+    x = np.uint64(2) * i
+    y = x + np.uint64(1)
+    vx = v[x]
+    vy = v[y]
     if vx * vx + vy * vy > max_linear_speed * max_linear_speed:
         k = max_linear_speed / math.hypot(vx, vy)
         vx *= k
         vy *= k
-        v[i, 0] = vx
-        v[i, 1] = vy
+        v[x] = vx
+        v[y] = vy
     wi = w[i]
     if wi > max_angular_speed:
         wi = max_angular_speed
@@ -123,9 +134,9 @@ def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
     other solvers clamp in :func:`integrate_positions`, after their constraints (Box2D v2.4
     and v3.2). Kinematic bodies are held to the limits as well.
     """
+    v = flat(bodies.v)
     for t in range(rows.shape[0]):
-        clamp_speeds(bodies.v, bodies.w, np.uint64(rows[t]), max_linear_speed,
-                     max_angular_speed)
+        clamp_speeds(v, bodies.w, np.uint64(rows[t]), max_linear_speed, max_angular_speed)
 
 
 @borrowing_kernel
@@ -135,23 +146,27 @@ def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
     Speeds are clamped first (to keep a blown-up scene finite and to stop a body rotating more
     than a quarter turn per step, which would alias its collision response).
     """
-    v = bodies.v
+    one = np.uint64(1)
+    two = np.uint64(2)
+    v = flat(bodies.v)
     w = bodies.w
-    dp = bodies.dp
-    dq = bodies.dq
+    dp = flat(bodies.dp)
+    dq = flat(bodies.dq)
     for t in range(rows.shape[0]):
         i = np.uint64(rows[t])  # (no wraparound: see the module's docstring)
         vx, vy, wi = clamp_speeds(v, w, i, max_linear_speed, max_angular_speed)
-        dp[i, 0] += h * vx
-        dp[i, 1] += h * vy
+        x = two * i
+        y = x + one
+        dp[x] += h * vx
+        dp[y] += h * vy
         # q <- normalize(q + h w perp(q)): first-order rotation update, renormalised.
-        c = dq[i, 0]
-        s = dq[i, 1]
+        c = dq[x]
+        s = dq[y]
         c2 = c - h * wi * s
         s2 = s + h * wi * c
         inv_len = 1.0 / math.sqrt(c2 * c2 + s2 * s2)
-        dq[i, 0] = c2 * inv_len
-        dq[i, 1] = s2 * inv_len
+        dq[x] = c2 * inv_len
+        dq[y] = s2 * inv_len
 
 
 @borrowing_kernel
@@ -173,18 +188,32 @@ def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuou
     (:func:`impulse2d._sleep.sleep_island`; one falling asleep in the step has had them
     cleared here).
     """
+    one = np.uint64(1)
+    two = np.uint64(2)
+    three = np.uint64(3)
     kind = bodies.type
+    force = flat(bodies.force)
+    v = flat(bodies.v)
+    center = flat(bodies.center)
+    dp = flat(bodies.dp)
+    dq = flat(bodies.dq)
+    rot = flat(bodies.rot)
+    local_center = flat(bodies.local_center)
+    origin = flat(bodies.origin)
+    sweep = flat(bodies.sweep)
     fast = 0
     for t in range(rows.shape[0]):
         i = np.uint64(rows[t])  # (no wraparound: see the module's docstring)
-        bodies.force[i, 0] = 0.0
-        bodies.force[i, 1] = 0.0
+        x = two * i
+        y = x + one
+        force[x] = 0.0
+        force[y] = 0.0
         bodies.torque[i] = 0.0
-        clamp_speeds(bodies.v, bodies.w, i, max_linear_speed, max_angular_speed)
-        cx = bodies.center[i, 0] + bodies.dp[i, 0]
-        cy = bodies.center[i, 1] + bodies.dp[i, 1]
-        dc = bodies.dq[i, 0]
-        ds = bodies.dq[i, 1]
+        clamp_speeds(v, bodies.w, i, max_linear_speed, max_angular_speed)
+        cx = center[x] + dp[x]
+        cy = center[y] + dp[y]
+        dc = dq[x]
+        ds = dq[y]
         # The step turns a body by less than MAX_ROTATION (a quarter turn), so dc > 0 and
         # atan(ds / dc) is the angle of dq: half the cost of atan2 (15 vs 31 ns, measured),
         # which was most of this loop. atan2 stays as the fallback. A body that did not turn
@@ -197,37 +226,37 @@ def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuou
         angle = bodies.angle[i] + turn
         # rot times dq, renormalised: the rotation of ``angle`` to within rounding, and cheaper
         # than its cos and sin (the two agree to ~1e-16 per step and renormalising stops drift)
-        c = bodies.rot[i, 0] * dc - bodies.rot[i, 1] * ds
-        s = bodies.rot[i, 1] * dc + bodies.rot[i, 0] * ds
+        c = rot[x] * dc - rot[y] * ds
+        s = rot[y] * dc + rot[x] * ds
         inv_len = 1.0 / math.sqrt(c * c + s * s)
         c *= inv_len
         s *= inv_len
-        lx = bodies.local_center[i, 0]
-        ly = bodies.local_center[i, 1]
+        lx = local_center[x]
+        ly = local_center[y]
         # |dp| + |turn| extent > FAST_FRACTION min_extent, without a square root
         slack = FAST_FRACTION * bodies.min_extent[i] - abs(turn) * bodies.extent[i]
         if continuous and kind[i] == DYNAMIC and (
-                slack < 0.0 or bodies.dp[i, 0] * bodies.dp[i, 0]
-                + bodies.dp[i, 1] * bodies.dp[i, 1] > slack * slack):
+                slack < 0.0 or dp[x] * dp[x] + dp[y] * dp[y] > slack * slack):
             bodies.fast[i] = True
-            bodies.sweep[i, 0] = bodies.center[i, 0]
-            bodies.sweep[i, 1] = bodies.center[i, 1]
-            bodies.sweep[i, 2] = bodies.angle[i]
+            k = three * i
+            sweep[k] = center[x]
+            sweep[k + one] = center[y]
+            sweep[k + two] = bodies.angle[i]
             fast += 1
-        bodies.center[i, 0] = cx
-        bodies.center[i, 1] = cy
+        center[x] = cx
+        center[y] = cy
         bodies.angle[i] = angle
-        bodies.rot[i, 0] = c
-        bodies.rot[i, 1] = s
-        bodies.origin[i, 0] = cx - (c * lx - s * ly)
-        bodies.origin[i, 1] = cy - (s * lx + c * ly)
+        rot[x] = c
+        rot[y] = s
+        origin[x] = cx - (c * lx - s * ly)
+        origin[y] = cy - (s * lx + c * ly)
         # How far the step moved the body, for the sleep test (.islands): the position passes
         # of pgs_ngs and pgs_block move bodies with no velocity, which must not count as rest.
         reach = turn * bodies.extent[i]
-        bodies.step_motion[i] = max(bodies.dp[i, 0] * bodies.dp[i, 0]
-                                    + bodies.dp[i, 1] * bodies.dp[i, 1], reach * reach)
-        bodies.dp[i, 0] = 0.0
-        bodies.dp[i, 1] = 0.0
-        bodies.dq[i, 0] = 1.0
-        bodies.dq[i, 1] = 0.0
+        step_motion = dp[x] * dp[x] + dp[y] * dp[y]
+        bodies.step_motion[i] = max(step_motion, reach * reach)
+        dp[x] = 0.0
+        dp[y] = 0.0
+        dq[x] = 1.0
+        dq[y] = 0.0
     return fast
