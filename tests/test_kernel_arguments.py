@@ -97,3 +97,49 @@ def test_a_users_kernel_and_a_reference_counting_one_are_lowered_as_numba_lowers
     assert "pair" not in kept["user_module"]
     assert "pair" not in kept["impulse2d._argument_counted"]  # (reference counted: slots)
     assert {"pair", "n"} <= kept["impulse2d._argument_probe"]
+
+
+# An argument deleted twice on one path: after its last use in the ``if`` and again at the
+# start of the join, where it was alive at the end of the branch's other predecessor (Numba's
+# escaping deletes). Numba's slot is nulled after the first decref; an argument kept as a value
+# in a reference-counting kernel with no such guard (warmall46's first version) had the
+# second decref free the call's meminfo of the array while in use: glibc then stops the
+# process at a later allocation ("malloc(): unaligned tcache chunk detected", reproduced
+# 2026-11-30 session 22), as that version's ``warmup --all`` stopped in the batch step.
+TWICE = '''
+import sys, types
+import numpy as np
+from numba import njit
+from impulse2d._core import arguments
+assert arguments.install()
+module = types.ModuleType("impulse2d._argument_twice")
+sys.modules[module.__name__] = module
+exec(compile("""
+def twice_deleted(a, k):
+    t = 0.0
+    if k > 0:
+        t = a[0]
+    for i in range(3):
+        t += i
+    return t
+""", module.__name__, "exec"), module.__dict__)
+twice_deleted = njit(module.twice_deleted)
+a = np.ones(4)  # (NumPy's: a meminfo made for each call, freed by the second decref)
+total = sum(twice_deleted(a, k % 2) for k in range(200))
+made = njit(lambda n: np.ones(n))(4)  # (a compile and Numba's runtime: many allocations)
+for k in range(200):
+    total += twice_deleted(made, k % 2)
+print(total, made.base.refcount, sys.getrefcount(a))
+'''
+
+
+@needs_jit
+def test_a_counted_argument_deleted_twice_on_one_path_is_decremented_once():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", TWICE], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    total, count, references = done.stdout.split()
+    assert float(total) == 2 * (100 * 1.0 + 200 * 3.0)
+    assert int(count) == 1 and int(references) == 2  # (the name ``a``, getrefcount's argument)
