@@ -219,12 +219,8 @@ class _Helper:
                         break  # (none left, or it has died: what it was given compiles here)
                     self.units.extend(item)
                     waiting.update((unit.key, unit) for unit in item)
-                line = self.process.stdout.readline()
-                if not line:
+                if not self._adopt_next(waiting):
                     break
-                key, files = json.loads(line)
-                if key in waiting:
-                    _adopt(waiting.pop(key), files)
         except (OSError, ValueError):
             pass
         finally:
@@ -233,6 +229,18 @@ class _Helper:
                 self.process.stdin.close()  # (it ends after its last unit)
             except (OSError, ValueError):
                 pass
+
+    def _adopt_next(self, waiting) -> bool:
+        """Read the helper's next line and copy the files of the unit it names into this
+        process's cache, if ``waiting`` (units by key) holds it (taken out); False at the end
+        of its output."""
+        line = self.process.stdout.readline()
+        if not line:
+            return False
+        key, files = json.loads(line)
+        if key in waiting:
+            _adopt(waiting.pop(key), files)
+        return True
 
     def left_seconds(self) -> float:
         """About how many seconds of compiling it has left: its units' estimates and its own
@@ -257,13 +265,8 @@ class _Helper:
         waiting = {unit.key: unit for unit in self.units}
         try:
             self.process.stdin.close()  # (every unit is sent: it ends after the last)
-            while waiting:
-                line = self.process.stdout.readline()
-                if not line:
-                    break
-                key, files = json.loads(line)
-                if key in waiting:
-                    _adopt(waiting.pop(key), files)
+            while waiting and self._adopt_next(waiting):
+                pass
             if waiting:
                 self.later = []  # (it failed: nothing more comes)
                 if self.process.wait() != 0:
