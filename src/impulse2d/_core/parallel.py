@@ -349,7 +349,7 @@ _LATER: dict = {}
 _PLANNED: list = []
 """Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
 _TAKING: list = []
-"""Not empty once :func:`take_turns` has been called."""
+"""Not empty from :func:`take_turns` to the next :func:`compile_units`."""
 
 
 def start_early(units) -> None:
@@ -388,8 +388,9 @@ def hold_early() -> None:
 
 
 def take_turns() -> None:
-    """Plan no compile in this process: its helpers and this process take the units from one
-    queue as each finishes its last (see the module docstring). For ``warmup --all``, whose
+    """Plan the next :func:`compile_units` of this process from no estimate: its helpers and
+    this process take the units from one queue as each finishes its last (see the module
+    docstring); later compiles plan again. For ``warmup --all``, whose
     units' estimates were off by up to a factor of two; a first step's plan still splits its
     few units by their estimates (a helper fed one unit at a time waits for this process's
     thread between units, and this process's own work comes first)."""
@@ -484,7 +485,8 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     compiles them after everything else and a thread of this process loads each as it comes
     and calls ``ready(unit)`` (see the module docstring); where no helper can, they compile
     here with ``units``. One given to a helper already is not given again."""
-    todo = []
+    todo, taking = [], bool(_TAKING)
+    _TAKING.clear()
     later = [unit for unit in later if id(unit) not in _LATER]
     helpers_can = (PROCESSES > 1 and lazy.JIT and sys.executable
                    and not getattr(sys, "frozen", False))
@@ -508,7 +510,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     running = {id(u) for helper in helpers for u in helper.units}
     todo = [unit for unit in todo if id(unit) not in running and id(unit) not in _LATER]
     queue, queued = None, []
-    if todo and _TAKING and not later:
+    if todo and taking and not later:
         pinned_ids = {id(u) for u in pinned}
         items = [item for item in _items(todo, together)
                  if not any(id(u) in pinned_ids for u in item)]
