@@ -2,6 +2,9 @@
 
     python benchmarks/warmup_paired.py --a /work/main/src --b src --rounds 1 --json out.json
 
+``--b-in-tree``: tree b compiles into its own ``_kernels/`` (emptied first) rather than a
+temporary cache, so that its kernels stay warm for the tests and hashes that follow.
+
 On a shared machine the CPU time of a compile grows with the load, so the two trees run at the
 same time (each a fresh process with its own empty ``NUMBA_CACHE_DIR`` and its own compile
 helpers), sharing whatever load there is; each round swaps which starts first. CPU is the
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,8 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def one_round(trees: dict) -> dict:
-    """Start every tree's ``warmup --all`` at once; each one's CPU, wall and last line."""
+def one_round(trees: dict, in_tree=()) -> dict:
+    """Start every tree's ``warmup --all`` at once; each one's CPU, wall and last line.
+    ``in_tree``: the names of the trees that compile into their own ``_kernels/``."""
     result, running = {}, {}
     with tempfile.TemporaryDirectory() as top:
         for name, src in trees.items():
@@ -32,6 +37,9 @@ def one_round(trees: dict) -> dict:
             cache.mkdir()
             env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(src),
                        PYTHONPYCACHEPREFIX=str(cache / "pyc"))
+            if name in in_tree:
+                shutil.rmtree(Path(src) / "impulse2d" / "_kernels", ignore_errors=True)
+                del env["NUMBA_CACHE_DIR"]
             err = open(Path(top) / f"{name}.err", "w+")
             process = subprocess.Popen([sys.executable, "-m", "impulse2d.cli", "warmup", "--all"],
                                        env=env, cwd=top, stdout=subprocess.DEVNULL, stderr=err)
@@ -47,6 +55,7 @@ def one_round(trees: dict) -> dict:
                             "cpu_s": usage.ru_utime + usage.ru_stime,
                             "rc": os.waitstatus_to_exitcode(status),
                             "last_line": lines[-1] if lines else "",
+                            "stderr": lines,
                             "load_1min_at_end": os.getloadavg()[0]}
     return result
 
@@ -57,13 +66,15 @@ def main() -> None:
     parser.add_argument("--b", default=str(ROOT / "src"), help="the second's (this checkout)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json", help="write the rounds here")
+    parser.add_argument("--b-in-tree", action="store_true",
+                        help="tree b compiles into its own _kernels/ (kept warm afterwards)")
     args = parser.parse_args()
     rounds = []
     for k in range(args.rounds):
         order = ("a", "b") if k % 2 == 0 else ("b", "a")
         trees = {name: Path(getattr(args, name)).resolve() for name in order}
         load = os.getloadavg()[0]
-        result = one_round(trees)
+        result = one_round(trees, ("b",) if args.b_in_tree else ())
         rounds.append({"load_1min_at_start": load, **result})
         a, b = result["a"], result["b"]
         print(f"round {k + 1} (load {load:.1f} at the start): CPU a {a['cpu_s']:.1f} s, "

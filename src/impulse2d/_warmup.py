@@ -127,8 +127,10 @@ def _compile_ahead() -> None:
                                  needed_units)
 
     # The batch's world needs the pair search and the narrowphase in this process before a
-    # helper would deliver them: the plan below places every unit (no early helper).
+    # helper would deliver them: the plan below places every unit (no early helper), and the
+    # processes take the units in turn rather than by their estimates (parallel.take_turns).
     parallel.hold_early()
+    parallel.take_turns()
     world = _batch_world()
     units = [u for u in lazy.REGISTRY.values()
              if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL]

@@ -26,7 +26,7 @@ from llvmlite import ir
 from numba.core import event, types
 from numba.extending import intrinsic
 
-from . import unit_cache
+from . import arguments, unit_cache
 from .cache import fill_deferred_environments, is_cached
 
 JIT = not numba.config.DISABLE_JIT
@@ -191,9 +191,10 @@ class _Notice(event.Listener):
         fill_deferred_environments()  # a compile imports Numba's library (see .cache)
 
 
-FIRST_COMPILE: list = []
+FIRST_COMPILE: list = [arguments.install]
 """Callables run once, when the process first compiles a kernel of the package: the step
-starts the compile helper of the units every world needs (:func:`.parallel.start_early`)."""
+starts the compile helper of the units every world needs (:func:`.parallel.start_early`);
+Numba's lowering is patched to keep arguments as values (:mod:`.arguments`)."""
 
 
 def _first_compile() -> None:

@@ -39,6 +39,13 @@ done, do without the unit rather than each starting a helper of their own to com
 (they would all compete for the cores). Anything that needs a later unit at once waits for its
 helper rather than compiling it again.
 
+``warmup --all`` plans nothing (:func:`take_turns`): the units, in their groups, wait in one
+queue, longest first, and each process takes the next as it finishes the last (a thread of this
+process feeds a helper its next group when it has delivered the one before), so both processes
+end together whatever the load and however wrong the units' estimates are. Planned from the
+estimates, the two processes of a ``warmup --all`` ended 57.5 s of CPU apart (BENCHMARKS.md,
+session 21: the batch's kernels were estimated at half their cost).
+
 Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
 copied entry as it checks its own (CPU, Numba version, source stamp).
@@ -97,13 +104,7 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
     take the first helpers' places. Returns this process's units and a list of each helper's
     units; a new helper's share below :data:`MIN_SHARE_SECONDS` comes back to this process
     (a running helper's share is kept, whatever its size: it is started already)."""
-    items, grouped = [], set()
-    for group in together:
-        members = [u for u in group if u in units and id(u) not in grouped]
-        grouped.update(id(u) for u in members)
-        if members:
-            items.append(members)
-    items += [[u] for u in units if id(u) not in grouped]
+    items = _items(units, together)
     busy = list(busy)[: processes - 1]
     loads = [own_seconds] + busy + [HELPER_START_SECONDS] * (processes - 1 - len(busy))
     shares = [[] for _ in range(processes)]
@@ -125,6 +126,18 @@ def plan(units, own_seconds: float, processes: int, together=(), pinned=(), busy
     return mine, helpers
 
 
+def _items(units, together):
+    """``units`` as the lists that go to one process each: the groups of ``together`` (their
+    members in ``units``), then every other unit alone."""
+    items, grouped = [], set()
+    for group in together:
+        members = [u for u in group if u in units and id(u) not in grouped]
+        grouped.update(id(u) for u in members)
+        if members:
+            items.append(members)
+    return items + [[u] for u in units if id(u) not in grouped]
+
+
 _ROOT_PREFIX = "impulse2d-compile-"
 """The start of a helper's cache directory's name (a temporary directory)."""
 _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -144,6 +157,8 @@ class _Helper:
         self.later = []  # (units compiled after all of ``units``, delivered in the background)
         self.ready = None
         self.thread = None
+        self.feeder = None  # (the thread of feed(): this helper takes its units from a queue)
+        self.undelivered = []
         self.root = tempfile.mkdtemp(prefix=_ROOT_PREFIX)
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
                    IMPULSE2D_QUIET="1")
@@ -184,6 +199,49 @@ class _Helper:
             return False  # (it has died: deliver() reports it, and the units compile here)
         return True
 
+    def feed(self, queue) -> None:
+        """Give the helper the groups of ``queue`` (:class:`_Queue`) one at a time, the next
+        when it has delivered the last, from a thread that copies each unit's files into this
+        process's cache as it comes; :meth:`deliver` waits for the thread. The helper is never
+        more than one group ahead of what it has delivered, so this process can take the
+        rest."""
+        self.feeder = threading.Thread(target=self._feed, args=(queue,), name="impulse2d-feed",
+                                       daemon=True)
+        self.feeder.start()
+
+    def _feed(self, queue) -> None:
+        waiting = {unit.key: unit for unit in self.units}  # (its first group: in its argv)
+        try:
+            while True:
+                if not waiting:
+                    item = queue.take()
+                    if item is None or not self._send(item):
+                        break  # (none left, or it has died: what it was given compiles here)
+                    self.units.extend(item)
+                    waiting.update((unit.key, unit) for unit in item)
+                if not self._adopt_next(waiting):
+                    break
+        except (OSError, ValueError):
+            pass
+        finally:
+            self.undelivered = list(waiting.values())
+            try:
+                self.process.stdin.close()  # (it ends after its last unit)
+            except (OSError, ValueError):
+                pass
+
+    def _adopt_next(self, waiting) -> bool:
+        """Read the helper's next line and copy the files of the unit it names into this
+        process's cache, if ``waiting`` (units by key) holds it (taken out); False at the end
+        of its output."""
+        line = self.process.stdout.readline()
+        if not line:
+            return False
+        key, files = json.loads(line)
+        if key in waiting:
+            _adopt(waiting.pop(key), files)
+        return True
+
     def left_seconds(self) -> float:
         """About how many seconds of compiling it has left: its units' estimates and its own
         start less the CPU time it has had (Linux's ``/proc``; elsewhere nothing is taken
@@ -197,16 +255,18 @@ class _Helper:
         helper that failed is reported (a RuntimeWarning): its units then compile here, which
         costs only time, but a helper that always fails would double every first run's wait."""
         why = None
+        if self.feeder is not None:
+            self.feeder.join()
+            if self.undelivered and self.process.wait() != 0:
+                why = f"exit code {self.process.returncode}{self._last_error()}"
+            self._end()
+            self._warn(why, self.undelivered)
+            return
         waiting = {unit.key: unit for unit in self.units}
         try:
             self.process.stdin.close()  # (every unit is sent: it ends after the last)
-            while waiting:
-                line = self.process.stdout.readline()
-                if not line:
-                    break
-                key, files = json.loads(line)
-                if key in waiting:
-                    _adopt(waiting.pop(key), files)
+            while waiting and self._adopt_next(waiting):
+                pass
             if waiting:
                 self.later = []  # (it failed: nothing more comes)
                 if self.process.wait() != 0:
@@ -221,11 +281,15 @@ class _Helper:
             self.thread.start()
         else:
             self._end()
+        self._warn(why, self.units)
+
+    @staticmethod
+    def _warn(why, units) -> None:
         if why is not None:
             warnings.warn(f"impulse2d: a compile helper process failed ({why}); "
-                          f"{', '.join(u.what for u in self.units)} compile in this process "
+                          f"{', '.join(u.what for u in units)} compile in this process "
                           f"instead (IMPULSE2D_COMPILE_PROCESSES=1 turns the helpers off)",
-                          RuntimeWarning, stacklevel=2)
+                          RuntimeWarning, stacklevel=3)
 
     def _deliver_later(self) -> None:
         """The thread of :meth:`add_later`: each later unit, once the helper names it (its
@@ -284,6 +348,8 @@ _LATER: dict = {}
 """Each later unit given to a helper (by ``id``; :func:`compile_units`), and that helper."""
 _PLANNED: list = []
 """Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
+_TAKING: list = []
+"""Not empty from :func:`take_turns` to the next :func:`compile_units`."""
 
 
 def start_early(units) -> None:
@@ -319,6 +385,31 @@ def hold_early() -> None:
     them (``warmup --all``'s plan steps a batch of the units the early helper would have
     taken)."""
     _PLANNED[:] = [True]
+
+
+def take_turns() -> None:
+    """Plan the next :func:`compile_units` of this process from no estimate: its helpers and
+    this process take the units from one queue as each finishes its last (see the module
+    docstring); later compiles plan again. For ``warmup --all``, whose
+    units' estimates were off by up to a factor of two; a first step's plan still splits its
+    few units by their estimates (a helper fed one unit at a time waits for this process's
+    thread between units, and this process's own work comes first)."""
+    _TAKING[:] = [True]
+
+
+class _Queue:
+    """Groups of units (:func:`_items`), the longest first by their estimates (so that the
+    last to be taken are short), taken by whichever process is free: this one, or a helper's
+    feeding thread (:meth:`_Helper.feed`)."""
+
+    def __init__(self, items):
+        self._items = sorted(items, key=lambda item: sum(u.seconds for u in item))
+        self._lock = threading.Lock()
+
+    def take(self):
+        """The next group (a list of units), or None when none is left."""
+        with self._lock:
+            return self._items.pop() if self._items else None
 
 
 def _stop_early(helper) -> None:
@@ -394,7 +485,8 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     compiles them after everything else and a thread of this process loads each as it comes
     and calls ``ready(unit)`` (see the module docstring); where no helper can, they compile
     here with ``units``. One given to a helper already is not given again."""
-    todo = []
+    todo, taking = [], bool(_TAKING)
+    _TAKING.clear()
     later = [unit for unit in later if id(unit) not in _LATER]
     helpers_can = (PROCESSES > 1 and lazy.JIT and sys.executable
                    and not getattr(sys, "frozen", False))
@@ -417,7 +509,26 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     _EARLY.clear()
     running = {id(u) for helper in helpers for u in helper.units}
     todo = [unit for unit in todo if id(unit) not in running and id(unit) not in _LATER]
-    if todo:
+    queue, queued = None, []
+    if todo and taking and not later:
+        pinned_ids = {id(u) for u in pinned}
+        items = [item for item in _items(todo, together)
+                 if not any(id(u) in pinned_ids for u in item)]
+        queued = [unit for item in items for unit in item]
+        queue = _Queue(items)
+        for helper in helpers:
+            helper.feed(queue)
+        while len(helpers) < PROCESSES - 1:
+            item = queue.take()
+            try:
+                helper = _Helper(item) if item is not None else None
+            except OSError:
+                helper = None  # (its group compiles here, in the last loop below)
+            if helper is None:
+                break
+            helper.feed(queue)
+            helpers.append(helper)
+    elif todo:
         mine, shares = plan(todo, own_seconds, PROCESSES, together, pinned,
                             busy=[helper.left_seconds() for helper in helpers])
         for k, share in enumerate(shares):
@@ -442,7 +553,10 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
             units = [*units, *later]  # (no helper took them: compiled here)
     # (said here, for an early helper too: what a first step waits for)
     where = " in a second process" if PROCESSES == 2 else " in another process"
-    for helper in helpers:
+    if queue is not None:
+        lazy.NOTICE.say(f"{len(queued)} units, shared with {where[4:]} as each process "
+                        f"finishes one", sum(u.seconds for u in queued) / PROCESSES)
+    for helper in helpers if queue is None else ():
         if helper.units:
             lazy.NOTICE.say(", ".join(u.what for u in helper.units),
                             sum(u.seconds for u in helper.units), where)
@@ -451,6 +565,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
                             sum(u.seconds for u in helper.later), f"{where}, while it steps")
     delegated = {id(u) for helper in helpers for u in helper.units}
     delegated.update(_LATER)
+    delegated.update(id(u) for u in queued)
     try:
         if own_work is not None:
             own_work()
@@ -459,6 +574,9 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
                 unit.address()
         if then is not None:
             then()
+        for item in iter(queue.take, None) if queue is not None else ():
+            for unit in item:
+                unit.address()
     except BaseException:
         for helper in helpers:
             helper.stop()
@@ -523,4 +641,5 @@ def helper_main(argv) -> None:
 
 
 __all__ = ["compile_units", "wait_later", "plan", "helper_main", "start_early", "hold_early",
+           "take_turns",
            "PROCESSES", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
