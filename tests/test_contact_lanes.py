@@ -239,6 +239,65 @@ def test_measuring_a_wide_solve_changes_nothing(solver):
     assert stats.residuals[-1] < stats.residuals[0]  # the impulses it read converge
 
 
+@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+def test_a_wide_solve_measures_what_its_rows_measure(monkeypatch, solver):
+    """The diagnostics' own unit fills the rows from the lanes at each point a solver measures
+    (``verbs.LANE_COLUMNS``: the solvers no longer compile that copy): a world solved in
+    lanes records, bit for bit, what the same world solved row by row records (whose rows are
+    always current), every residual, count and the exact solve's distances."""
+    def run(min_bodies):
+        monkeypatch.setattr(contact_lanes, "MIN_BODIES", min_bodies)
+        world = i2d.World(solver=solver, diagnostics="exact", enable_sleep=False)
+        info = build_scene(world, "pyramid", base=9)  # 45 boxes
+        records = []
+        for k in range(30):
+            step_scene(world, info, k)
+            records.append(world._diagnostics.copy())
+        return world, np.array(records)
+
+    default = contact_lanes.MIN_BODIES
+    (rows, by_rows), (lanes, in_lanes) = run(1000), run(default)
+    assert rows._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert lanes._constraints.in_lanes.all()
+    assert rows.state_hash(motion_only=True) == lanes.state_hash(motion_only=True)
+    assert np.array_equal(by_rows, in_lanes, equal_nan=True)
+    stats = lanes.solver_stats
+    assert stats.contact_points > 0 and stats.residuals[-1] < stats.residuals[0]
+
+
+@pytest.mark.parametrize("solver", ["soft_step", "pgs"])
+def test_restitution_by_the_contact_passes_entry_bounces_alike_in_lanes_and_rows(monkeypatch,
+                                                                                solver):
+    """Restitution is a verb of the contact passes' entry (``LANE_RESTITUTION``: the wide
+    routine in ``lanes_entry``, the row-at-a-time one in ``rows_entry``), not compiled into the
+    solvers: 40 balls (e = 0.7) dropped from 2 m onto the ground bounce to the same bits either
+    way, each leaving the ground at about e times its impact speed, sqrt(2 g h)."""
+    e, drop, g = 0.7, 2.0, 10.0
+
+    def run(min_bodies):
+        monkeypatch.setattr(contact_lanes, "MIN_BODIES", min_bodies)
+        world = i2d.World(solver=solver, gravity=(0.0, -g), enable_sleep=False)
+        ground = world.create_body(type="static")
+        ground.create_box(50.0, 0.5, center=(0.0, -0.5), restitution=e)
+        balls = [world.create_body(position=(-20.0 + k, drop + 0.25)) for k in range(40)]
+        for ball in balls:
+            ball.create_circle(0.25, restitution=e)
+        rebound = 0.0
+        for _ in range(60):  # the impact at ~0.63 s (38 steps)
+            world.step(1.0 / 60.0)
+            rebound = max(rebound, float(world.get_velocities()[1:, 1].min()))
+        return world, rebound
+
+    default = contact_lanes.MIN_BODIES
+    (rows, rebound_rows), (lanes, rebound_lanes) = run(1000), run(default)
+    assert rows._verbs[LANES] == step_module.ROWS_KERNEL.address()
+    assert lanes._verbs[LANES] == step_module.LANES_KERNEL.address()
+    assert rows.state_hash(motion_only=True) == lanes.state_hash(motion_only=True)
+    assert rebound_rows == rebound_lanes
+    assert rebound_lanes == pytest.approx(e * np.sqrt(2.0 * g * drop), rel=0.1)
+
+
 def test_colour_runs_never_share_a_dynamic_body_and_the_overflow_runs_alone():
     world, _ = _stepped("pyramid", 10, base=20)
     cs = world._constraints

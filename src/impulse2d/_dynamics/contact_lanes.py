@@ -27,8 +27,9 @@ step keeps reads back: the points' accumulated, peak and total impulses
 (:func:`store_lane_impulses`, 10 doubles a row), which the step writes to the manifolds for the
 next step's warm start and the contact events read. The other columns of the rows (anchors,
 masses, biases, unclamped impulses) are filled from the lanes only when something reads them:
-the diagnostics in the step, and in Python :func:`sync_constraint_rows` (the constraint rows,
-the state hash; a snapshot copies the lanes), told what to do by the row flag ``in_lanes``.
+the diagnostics in the step (their unit does it, :func:`rows_for_diagnostics`), and in Python
+:func:`sync_constraint_rows` (the constraint rows, the state hash; a snapshot copies the
+lanes), told what to do by the row flag ``in_lanes``.
 
 **Compiled once.** The passes are one entry, :func:`lanes_entry`, compiled on its own
 (:class:`~.._core.lazy.LazyKernel`, the table of verbs' slot :data:`~.verbs.LANES`) and called
@@ -100,15 +101,16 @@ from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
                           lane_index, point_kept, scratch_chunk)
-from .verbs import DIAGNOSTICS, LANE_PREPARE, LANES, call_lane_prepare, call_lanes
+from .verbs import (DIAGNOSTICS, LANE_COLUMNS, LANE_PREPARE, LANES, call_diagnose,
+                    call_lane_prepare, call_lanes)
 from .world_ref import borrow, sync_constraints
 
 LANE_WARM_START, LANE_SOLVE, LANE_MODE, LANE_RESTITUTION, LANE_FINISH, LANE_ROWS = range(6)
 """What the contact passes' entry is asked to do (its ``verb``): warm start, solve, say
 whether it solves in float64 lanes (1.0), float32 lanes (2.0, :mod:`.contact_lanes_f32`) or row
-by row (0.0), or, asked of the float32 entry only, what reads its lanes after the solve:
-restitution (:func:`restitution`), the copy back of the kept impulses or every column
-(:func:`finish_lanes`), every column between the passes (:func:`rows_for_diagnostics`)."""
+by row (0.0), restitution (:func:`restitution`), or, asked of the float32 entry only, what
+reads its lanes after the solve: the copy back of the kept impulses or every column
+(:func:`finish_lanes`), every column between the passes (:func:`lane_columns`)."""
 
 SOLVERS = ("soft_step", "soft_step_v31", "pgs")
 """The solvers (``WorldSettings.solver``) whose contacts are solved by the entry in the world's
@@ -456,13 +458,17 @@ def solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgart
 def lanes_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                 contact_speed, last_sweep, speed_cap):
     """The passes, compiled once and called by address (:data:`~.verbs.LANES_SIGNATURE`):
-    :data:`LANE_WARM_START` or :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) the rows
-    ``first:last`` of the world's constraint store."""
+    :data:`LANE_WARM_START`, :data:`LANE_SOLVE` (:func:`solve_contacts_wide`'s arguments) or
+    :data:`LANE_RESTITUTION` (:func:`apply_restitution_wide`; the arguments that carry its
+    values: :func:`restitution`) the rows ``first:last`` of the world's constraint store."""
     if verb == LANE_MODE:
         return 1.0
     cs = borrow(world, "constraints")
     bodies = borrow(world, "bodies")
-    if verb == LANE_WARM_START:
+    if verb == LANE_RESTITUTION:
+        apply_restitution_wide(cs, bodies, first, last, inv_h, speed_cap, baumgarte, linear_slop,
+                               contact_speed)
+    elif verb == LANE_WARM_START:
         warm_start_contacts_wide(cs, bodies, first, last)
     else:
         solve_contacts_wide(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte,
@@ -482,14 +488,16 @@ def _rows(cs, first, last):
 def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                contact_speed, last_sweep, speed_cap):
     """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_solver.
-    solve_contacts`): the contact passes of a small world (:func:`lanes_pay`), compiled on
-    their own and called by address as :func:`lanes_entry` is, so that a world compiles the
-    one it uses."""
+    solve_contacts`, :func:`.contact_solver.apply_restitution`): the contact passes of a small
+    world (:func:`lanes_pay`), compiled on their own and called by address as
+    :func:`lanes_entry` is, so that a world compiles the one it uses."""
     if verb == LANE_MODE:
         return 0.0
     cs = _rows(borrow(world, "constraints"), first, last)
     bodies = borrow(world, "bodies")
-    if verb == LANE_WARM_START:
+    if verb == LANE_RESTITUTION:
+        apply_restitution(cs, bodies, inv_h, speed_cap, baumgarte, linear_slop, contact_speed)
+    elif verb == LANE_WARM_START:
         warm_start_contacts(cs, bodies)
     else:
         solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
@@ -715,43 +723,55 @@ def columns_from(cs, lanes):
 
 @inline_kernel
 def rows_for_diagnostics(world, cs):
-    """:func:`rows_from_lanes`, if the world has its diagnostics on (they read the rows); from
-    float32 lanes by the float32 entry (:data:`LANE_ROWS`)."""
-    if borrow(world, "verbs")[DIAGNOSTICS] != 0:
-        if float32_lanes(world):
-            lanes_pass(world, LANE_ROWS, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
-        else:
-            rows_from_lanes(cs)
+    """Every column of the rows filled from the lanes (:func:`lane_columns`), if the world has
+    its diagnostics on (they read the rows): by the diagnostics' unit, called by address
+    (point :data:`~.verbs.LANE_COLUMNS`), so that no solver compiles the copy for a world
+    that measures nothing (:func:`rows_from_lanes`, 1.3-1.4 s of a cold soft step's CPU,
+    BENCHMARKS.md, session 21, ``cold46``). ``cs.count`` stands for the point's ``order``,
+    which it does not read."""
+    table = borrow(world, "verbs")
+    if table[DIAGNOSTICS] != 0:
+        call_diagnose(table[DIAGNOSTICS], (world, cs.count, LANE_COLUMNS, 0, 0.0, 0.0, 0.0, 0.0,
+                                           0.0))
+
+
+@inline_kernel
+def lane_columns(world, cs):
+    """:func:`rows_from_lanes`, or from float32 lanes by the float32 entry
+    (:data:`LANE_ROWS`): what the diagnostics do at :data:`~.verbs.LANE_COLUMNS`."""
+    if float32_lanes(world):
+        lanes_pass(world, LANE_ROWS, 0, 0, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
+    else:
+        rows_from_lanes(cs)
 
 
 @inline_kernel
 def restitution(world, cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`apply_restitution_wide`, or for rows solved one at a time
-    :func:`.contact_solver.apply_restitution`, on the rows ``first:last``; on float32 lanes by
-    the float32 entry (:data:`LANE_RESTITUTION`: the entry's ``inv_h``, ``baumgarte``,
-    ``linear_slop``, ``contact_speed`` and ``speed_cap`` carry ``threshold``, ``gx``, ``gy``,
-    ``half_kick`` and ``speed_cap``)."""
-    if not wide:
-        apply_restitution(_rows(cs, first, last), bodies, threshold, speed_cap, gx, gy,
-                          half_kick)
-    elif float32_lanes(world):
-        lanes_pass(world, LANE_RESTITUTION, first, last, threshold, False, False, gx, gy,
-                   half_kick, False, speed_cap)
-    else:
-        apply_restitution_wide(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
+    """Restitution on the rows ``first:last`` by the world's contact passes' entry
+    (:data:`LANE_RESTITUTION`: :func:`apply_restitution_wide` in :func:`lanes_entry`,
+    :func:`.contact_solver.apply_restitution` in :func:`rows_entry`, the float32 lanes' in
+    theirs), whose ``inv_h``, ``baumgarte``, ``linear_slop``, ``contact_speed`` and
+    ``speed_cap`` carry ``threshold``, ``gx``, ``gy``, ``half_kick`` and ``speed_cap``. Called
+    inline, the two routines were compiled into every solver, where a world runs one of them
+    (1.5 and 1.4 s of a cold soft step's CPU: BENCHMARKS.md, session 21, ``cold46``); the same
+    operations in the same order either way. ``cs``, ``bodies`` and ``wide`` are not read here (the entry takes its
+    own): the threaded solver's call (:mod:`.threaded`) still passes them."""
+    lanes_pass(world, LANE_RESTITUTION, first, last, threshold, False, False, gx, gy, half_kick,
+               False, speed_cap)
 
 
 @inline_kernel
 def finish_lanes(world, cs, wide, first, last):
     """The end of a wide solve of the rows ``first:last``: :func:`store_lane_impulses`, or every
-    column with the diagnostics on (the step measures the solve after it); nothing for rows
-    solved one at a time; from float32 lanes by the float32 entry (:data:`LANE_FINISH`)."""
+    column with the diagnostics on (the step measures the solve after it:
+    :func:`rows_for_diagnostics`); nothing for rows solved one at a time; from float32 lanes
+    by the float32 entry (:data:`LANE_FINISH`)."""
     if not wide:
         return
     if float32_lanes(world):
         lanes_pass(world, LANE_FINISH, first, last, 0.0, False, False, 0.0, 0.0, 0.0, False, 0.0)
     elif borrow(world, "verbs")[DIAGNOSTICS] != 0:
-        rows_from_lanes(cs)
+        rows_for_diagnostics(world, cs)
     else:
         store_lane_impulses(cs, first, last)
 

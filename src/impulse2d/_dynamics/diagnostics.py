@@ -3,7 +3,9 @@
 One kernel, called by address from fixed points of every solver's passes (the table's slot
 :data:`~.verbs.DIAGNOSTICS`, filled only while diagnostics are on, so no other world compiles
 it), writes into the world's float array ``diagnostics`` (layout below), which
-:mod:`impulse2d.solver_stats` reads after the step.
+:mod:`impulse2d.solver_stats` reads after the step. It also fills the constraint rows from the
+wide solver's lanes before the measures read them (:data:`~.verbs.LANE_COLUMNS`), so that the
+solvers do not compile that copy.
 
 The measure is the system each solver iterates on, in the ``direct`` solver's rows
 (:mod:`.direct_rows`: the contacts' rows written here by
@@ -48,8 +50,9 @@ from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, N
                           write_contact_rows)
 from .lengths import SLOP
 from .positions import contact_gap
-from .verbs import (AFTER_SOLVE, DIRECT_DENSE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, OPENING,
-                    POSITION_PASSES)
+from .contact_lanes import lane_columns
+from .verbs import (AFTER_SOLVE, DIRECT_DENSE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION,
+                    LANE_COLUMNS, OPENING, POSITION_PASSES)
 from .world_ref import borrow
 
 (RECORDED, CAPACITY, EXACT, EQUALITY_MAX, EQUALITY_RMS, COMPLEMENTARITY, CONE, PENETRATION,
@@ -260,7 +263,13 @@ def _after(world, order, speed_cap, spin_cap, record):
 
 @stage_kernel
 def diagnose(world, order, verb, index, h, baumgarte, contact_speed, speed_cap, spin_cap):
-    """The entry (:data:`~.verbs.DIAGNOSE_SIGNATURE`): record what point ``verb`` measures."""
+    """The entry (:data:`~.verbs.DIAGNOSE_SIGNATURE`): record what point ``verb`` measures;
+    at :data:`~.verbs.LANE_COLUMNS`, fill the rows' columns from the wide solver's lanes for
+    the measures (:func:`.contact_lanes.rows_for_diagnostics`: the solvers ask, this unit
+    compiles the copy)."""
+    if verb == LANE_COLUMNS:
+        lane_columns(world, borrow(world, "constraints"))
+        return 0.0
     record = borrow(world, "diagnostics")
     if record.shape[0] < HEADER:
         return 0.0

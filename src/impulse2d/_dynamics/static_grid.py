@@ -74,19 +74,28 @@ query's candidates."""
 
 def _empty():
     """A kept grid of no rows: every check fails, so the first pass builds one."""
-    # every array by np.zeros, its ones and -1s written by hand: np.ones and np.full are
-    # overloads of their own that the stores' constructor (which makes this grid) compiled
-    # for a cold start's build, about 0.4 s of its CPU (BENCHMARKS.md, session 21)
+    # np.empty, its few values written by hand, where the stores' constructor (which makes this
+    # grid for a cold start's build) has no np.zeros of the type and rank compiled already (it
+    # has those of int64 rows and of 2-D floats: .scratch.new_scratch): an np.zeros is np.empty
+    # and a fill, an overload of each to compile, np.ones and np.full one more (BENCHMARKS.md,
+    # sessions 21 and 22)
     cells = np.zeros(2, np.int64)
     cells[0] = 1
     cells[1] = 1
-    body_scratch = np.zeros((4, 1), np.int64)
+    params = np.empty(7)
+    for k in range(7):
+        params[k] = 0.0
+    body_scratch = np.empty((4, 1), np.int64)
     for row in range(4):
         body_scratch[row, 0] = -1
-    return (np.zeros(0, np.bool_), np.zeros((0, 4)), np.zeros(0, np.int64),
-            np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-            np.zeros(7), cells, np.zeros(2, np.int64), body_scratch,
-            np.zeros((3, 0), np.int64), np.zeros((4, 8, 2)))
+    points = np.empty((4, 8, 2))
+    for i in range(4):
+        for j in range(8):
+            points[i, j, 0] = 0.0
+            points[i, j, 1] = 0.0
+    return (np.empty(0, np.bool_), np.zeros((0, 4)), np.zeros(0, np.int64),
+            np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), params, cells,
+            np.zeros(2, np.int64), body_scratch, np.empty((3, 0), np.int64), points)
 
 
 STATIC_GRID_TYPE = numba.typeof(_empty())

@@ -132,12 +132,14 @@ COUNT = POLYGONS_ONLY + 1
 PREPARE, WARM_START, SOLVE = 0, 1, 2
 """What a joint entry is asked to do (its ``verb`` argument)."""
 
-OPENING, ITERATION, EXACT_SOLVE, AFTER_SOLVE, POSITION_PASSES = range(5)
+OPENING, ITERATION, EXACT_SOLVE, AFTER_SOLVE, POSITION_PASSES, LANE_COLUMNS = range(6)
 """The points of a solver's passes where it calls the diagnostics (:func:`diagnose`'s
 ``verb``): after the velocities are integrated, before warm starting (the velocities are kept,
 for the exact solve); after iteration ``index`` of the velocity solve; after the last one (the
 exact solve, when asked); after the solve, before the step moves the bodies (penetration and
-joint errors); after the NGS solvers' position passes (``index`` = passes run)."""
+joint errors); after the NGS solvers' position passes (``index`` = passes run). And
+``LANE_COLUMNS``, no measure: every column of the rows filled from the wide solver's lanes,
+which the measures read (:func:`.contact_lanes.rows_for_diagnostics`; ``order`` unread)."""
 
 _f8, _i8, _b1 = types.float64, types.int64, types.boolean
 
@@ -170,10 +172,10 @@ contact_speed, last_sweep, speed_cap) -> value``: the contact passes' ``verb``
 (:data:`.contact_lanes.LANE_WARM_START` or :data:`.contact_lanes.LANE_SOLVE`, the others as
 :func:`.contact_solver.solve_contacts`) on the constraint rows ``first:last``, returning 0.0;
 or :data:`.contact_lanes.LANE_MODE`: 1.0 if the entry solves in float64 lanes, 2.0 in float32
-ones, 0.0 if row by row; or, the float32 entry's alone, the readers of its lanes after the
-solve (:data:`.contact_lanes.LANE_RESTITUTION`, :data:`.contact_lanes.LANE_FINISH`,
-:data:`.contact_lanes.LANE_ROWS`: :func:`.contact_lanes.restitution` says which arguments carry
-restitution's values)."""
+ones, 0.0 if row by row; or restitution (:data:`.contact_lanes.LANE_RESTITUTION`:
+:func:`.contact_lanes.restitution` says which arguments carry its values); or, the float32
+entry's alone, the other readers of its lanes after the solve
+(:data:`.contact_lanes.LANE_FINISH`, :data:`.contact_lanes.LANE_ROWS`)."""
 
 LANE_PREPARE_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _b1, _f8, _f8, _f8,
                              _f8, _f8, _f8)
@@ -281,7 +283,7 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SLEEPERS_STAGE",
            "POLYGONS_ONLY", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
-           "POSITION_PASSES", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
+           "POSITION_PASSES", "LANE_COLUMNS", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
            "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
