@@ -11,15 +11,16 @@ import re
 import numba
 import numpy as np
 import pytest
+from numba.core import types
 
 import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.contact_lanes import sync_constraint_rows
-from impulse2d._dynamics.contact_lanes_f32 import lanes_f32_entry
+from impulse2d._dynamics.contact_lanes_f32 import solve_contacts32, warm_start_contacts32
 from impulse2d._dynamics.lane_layout import FIELDS, lane_rows
-from impulse2d._dynamics.verbs import LANE_PREPARE, LANES, LANES_SIGNATURE
+from impulse2d._dynamics.verbs import LANE_PREPARE, LANES
 from impulse2d.scenes import build_scene, step_scene
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT") == "1"
@@ -37,6 +38,10 @@ def _positions(world):
     bodies = world._bodies
     dynamic = np.flatnonzero(bodies.alive & (bodies.type == DYNAMIC))
     return bodies.center[dynamic].copy(), bodies.angle[dynamic].copy()
+
+
+def _copy(store):
+    return type(store)(*(np.array(column, copy=True) for column in store))
 
 
 def _run(world, info, steps):
@@ -253,30 +258,31 @@ def _has_avx2():
         return False
 
 
-def _function(asm, name):
-    """The machine code of the function whose symbol holds ``name``, not its C wrapper's
-    (``cfunc.``), from ``asm`` (a library's: its callees' functions are there too)."""
-    for label, body in re.findall(r"\n([^\s.]\S*):[^\n]*\n(.*?)\n\.Lfunc_end", asm, re.S):
-        if name in label and not label.startswith("cfunc."):
-            return body
-    raise AssertionError(f"no function {name}")
+@numba.njit(cache=False)
+def _passes32(cs, bodies, lanes, n):
+    """A soft step's warm start and biased pass on the float32 lanes ``lanes``."""
+    warm_start_contacts32(cs, bodies, lanes, 0, n)
+    solve_contacts32(cs, bodies, lanes, 0, n, 240.0, True, True, 0.0, 0.0, 3.0, False, 1600.0)
 
 
 @pytest.mark.skipif(NO_JIT or not _has_avx2(), reason="machine code needs the JIT and AVX2")
-def test_the_float32_entry_compiles_its_passes_to_packed_single_arithmetic():
-    """The float32 warm start and solve are compiled into their entry (:func:`~impulse2d.
-    _dynamics.contact_lanes_f32.lanes_f32_entry`), not called with the stores by value once a
-    threaded solve's piece (BENCHMARKS.md, session 22, ``big47``): the entry's own function
-    holds them, eight rows a ``ymm`` register: packed single (``ps``) multiplies on ``ymm``
-    registers (the solve's 40 and the warm start's 10), no fused multiply-add (the engine
-    compiles without contraction) and no masked move (Zen 3 microcodes masked stores:
-    ``tests/test_contact_lanes.py``)."""
-    # compiled afresh: a kernel loaded from the cache has no assembly to show
-    fresh = numba.njit(cache=False, error_model="numpy", _nrt=False,
-                       no_cpython_wrapper=True)(lanes_f32_entry.py_func)
-    fresh.compile(LANES_SIGNATURE.args)
-    entry = _function(fresh.inspect_asm(LANES_SIGNATURE.args), "lanes_f32_entry")
-    assert not re.search(r"\bvf(n)?m(add|sub)\w*", entry)
-    assert len(re.findall(r"\bvmulps\s[^\n]*%ymm", entry)) >= 50
-    assert not re.search(r"\bv(p)?maskmov\w*", entry)
-    assert not re.search(r"\bv\w+pd\s[^\n]*%ymm", entry)
+def test_the_float32_passes_compile_to_packed_single_arithmetic():
+    """Eight rows a ``ymm`` register: packed single (``ps``) multiplies on ``ymm`` registers,
+    no fused multiply-add (the engine compiles without contraction) and no masked move (Zen 3
+    microcodes masked stores: ``tests/test_contact_lanes.py``)."""
+    world = _run(*_pyramid("float32", base=8), 2)
+    cs, bodies = _copy(world._constraints), _copy(world._bodies)
+    lanes = cs.lanes.reshape(cs.lanes.size).view(np.float32)
+    _passes32(cs, bodies, lanes, cs.count.shape[0])  # (one loaded from the cache has no signature)
+    for kernel, packed in ((solve_contacts32, 40), (warm_start_contacts32, 10)):
+        signatures = {tuple(types.unliteral(t) for t in sig) for sig in kernel.signatures}
+        assert signatures, kernel
+        for signature in signatures:
+            # compiled afresh: a kernel loaded from the cache has no assembly to show
+            fresh = numba.njit(cache=False, error_model="numpy", _nrt=False)(kernel.py_func)
+            fresh.compile(signature)
+            asm = fresh.inspect_asm(signature)
+            assert not re.search(r"\bvf(n)?m(add|sub)\w*", asm), (kernel, signature)
+            assert len(re.findall(r"\bvmulps\s[^\n]*%ymm", asm)) >= packed, (kernel, signature)
+            assert not re.search(r"\bv(p)?maskmov\w*", asm), (kernel, signature)
+            assert not re.search(r"\bv\w+pd\s[^\n]*%ymm", asm), (kernel, signature)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import entry_kernel, inline_kernel
+from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from .contact_lanes import (LANE_FINISH, LANE_MODE, LANE_RESTITUTION, LANE_ROWS,
                             LANE_WARM_START, _rows, _solve, _warm_start, columns_from,
                             impulses_from, restitution_lanes)
@@ -56,6 +56,22 @@ def float32_view(cs):
     """The store's lanes as the one flat float32 buffer every float32 verb indexes (the float64
     buffer's bytes: :func:`.contact_lanes.lane_rows_for` gives it half the rows)."""
     return flat_lanes(cs).view(np.float32)
+
+
+@borrowing_kernel
+def warm_start_contacts32(cs, bodies, lanes, first, last):
+    """:func:`.contact_lanes.warm_start_contacts_wide` on the float32 lanes ``lanes`` (the same
+    source: :func:`.contact_lanes._warm_start`)."""
+    _warm_start(cs, bodies, lanes, first, last)
+
+
+@borrowing_kernel
+def solve_contacts32(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte,
+                     linear_slop, contact_speed, last_sweep, speed_cap):
+    """:func:`.contact_lanes.solve_contacts_wide` on the float32 lanes ``lanes`` (the same
+    source, :func:`.contact_lanes._solve`: its float64 arguments rounded once)."""
+    _solve(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+           contact_speed, last_sweep, speed_cap)
 
 
 @entry_kernel
@@ -79,14 +95,7 @@ def lanes_f32_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, 
     docstring): :data:`.contact_lanes.LANE_RESTITUTION` (``inv_h``, ``baumgarte``,
     ``linear_slop``, ``contact_speed`` carry the threshold, gravity's x and y and the half kick:
     :func:`.contact_lanes.restitution`), :data:`.contact_lanes.LANE_FINISH` and
-    :data:`.contact_lanes.LANE_ROWS`.
-
-    The passes are compiled into the entry (:func:`.contact_lanes._warm_start`,
-    :func:`.contact_lanes._solve`), not called as kernels of their own: such a call took the
-    constraint and body stores by value (166 stack moves), 0.33 us, and a threaded solve calls
-    the entry once a piece, about 40 a pass at 2 threads; compiled in, the pieces' passes
-    took 13-15 % less CPU (rain_2000, one process: BENCHMARKS.md, session 18, ``thr43``) and
-    the one-call pass of a serial solve the same."""
+    :data:`.contact_lanes.LANE_ROWS`."""
     if verb == LANE_MODE:
         return 2.0
     cs = borrow(world, "constraints")
@@ -102,8 +111,8 @@ def lanes_f32_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, 
         restitution_lanes(cs, bodies, lanes, first, last, inv_h, speed_cap, baumgarte,
                           linear_slop, contact_speed)
     elif verb == LANE_WARM_START:
-        _warm_start(cs, bodies, lanes, first, last)
+        warm_start_contacts32(cs, bodies, lanes, first, last)
     else:
-        _solve(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
-               contact_speed, last_sweep, speed_cap)
+        solve_contacts32(cs, bodies, lanes, first, last, inv_h, use_bias, soft, baumgarte,
+                         linear_slop, contact_speed, last_sweep, speed_cap)
     return 0.0
