@@ -19,13 +19,10 @@ microsecond a call under KVM) fall in its caller's figure.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
-import time
 
-ENV_IDS = {"walker": "impulse2d/BipedalWalker-v3", "lander": "impulse2d/LunarLander-v3"}
-
+from envs_split import ENV_IDS, _wrap, timed_steps
 
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -51,20 +48,7 @@ def main() -> dict:
     calls: dict = {}
 
     def wrap(owner, name: str, label: str) -> None:
-        f = getattr(owner, name, None)
-        if f is None:
-            return
-
-        @functools.wraps(f)
-        def timed(*a, **k):
-            t = time.thread_time_ns()
-            try:
-                return f(*a, **k)
-            finally:
-                acc[label] = acc.get(label, 0) + time.thread_time_ns() - t
-                calls[label] = calls.get(label, 0) + 1
-
-        setattr(owner, name, timed)
+        _wrap(acc, owner, name, label, calls)
 
     cls = type(envs)
     for name in ("step", "_act", "_observe", "_come_to_rest", "_restart", "_begin_episodes",
@@ -87,19 +71,11 @@ def main() -> dict:
         wrap(_batch_restore, "restore_untouched", "snapshot.restore_untouched")
     envs.reset(seed=0)
     envs.batch.threads = args.threads
-    space = envs.action_space
-    space.seed(0)
-    actions = [space.sample() for _ in range(args.steps + 40)]
-    for k in range(40):
-        envs.step(actions[k])
-    acc.clear()
-    calls.clear()
-    ended = 0
-    t = time.thread_time_ns()
-    for k in range(args.steps):
-        _, _, terminated, truncated, _ = envs.step(actions[40 + k])
-        ended += int((terminated | truncated).sum())
-    total = time.thread_time_ns() - t
+    def clear() -> None:
+        acc.clear()
+        calls.clear()
+
+    total, ended = timed_steps(envs, args.steps, clear)
     env_steps = args.num_envs * args.steps
     out = {"env": args.env, "num_envs": args.num_envs, "steps": args.steps,
            "threads": args.threads, "episodes_ended": ended,

@@ -27,8 +27,12 @@ import time
 ENV_IDS = {"walker": "impulse2d/BipedalWalker-v3", "lander": "impulse2d/LunarLander-v3"}
 
 
-def _wrap(acc: dict, owner, name: str, label: str) -> None:
-    f = getattr(owner, name)
+def _wrap(acc: dict, owner, name: str, label: str, calls: dict | None = None) -> None:
+    """``owner.name`` timed into ``acc[label]`` (thread CPU, ns), its calls counted into
+    ``calls`` if given; nothing where ``owner`` has no such attribute (another tree's code)."""
+    f = getattr(owner, name, None)
+    if f is None:
+        return
 
     @functools.wraps(f)
     def timed(*a, **k):
@@ -37,8 +41,28 @@ def _wrap(acc: dict, owner, name: str, label: str) -> None:
             return f(*a, **k)
         finally:
             acc[label] = acc.get(label, 0) + time.thread_time_ns() - t
+            if calls is not None:
+                calls[label] = calls.get(label, 0) + 1
 
     setattr(owner, name, timed)
+
+
+def timed_steps(envs, steps: int, before_timing) -> tuple[int, int]:
+    """``steps`` random-action steps of ``envs`` after 40 untimed ones (kernels loaded,
+    episodes under way, the first resets past; ``before_timing()`` called between):
+    the calling thread's CPU over the timed steps (ns) and the episodes they ended."""
+    space = envs.action_space
+    space.seed(0)
+    actions = [space.sample() for _ in range(steps + 40)]
+    for k in range(40):
+        envs.step(actions[k])
+    before_timing()
+    ended = 0
+    t = time.thread_time_ns()
+    for k in range(steps):
+        _, _, terminated, truncated, _ = envs.step(actions[40 + k])
+        ended += int((terminated | truncated).sum())
+    return time.thread_time_ns() - t, ended
 
 
 def main() -> dict:
@@ -61,8 +85,7 @@ def main() -> dict:
     cls = type(envs)
     for name in ("step", "_act", "_engines", "_next_dispersion", "_fill_dispersion", "_observe", "_come_to_rest",
                  "_restart", "_begin_episodes", "_move_terrain"):
-        if hasattr(cls, name):
-            _wrap(acc, cls, name, name)
+        _wrap(acc, cls, name, name)
     _wrap(acc, batch_step, "run", "kernel (batch_step.run)")
     _wrap(acc, _batch_ready, "finish", "_batch_ready.finish")
     _wrap(acc, _batch_ready, "prepare", "_batch_ready.prepare")
@@ -72,18 +95,7 @@ def main() -> dict:
     _wrap(acc, body.Body, "apply_force", "Body.apply_force")
     envs.reset(seed=0)
     envs.batch.threads = args.threads
-    space = envs.action_space
-    space.seed(0)
-    actions = [space.sample() for _ in range(args.steps + 40)]
-    for k in range(40):  # kernels loaded, episodes under way, the first resets past
-        envs.step(actions[k])
-    acc.clear()
-    ended = 0
-    t = time.thread_time_ns()
-    for k in range(args.steps):
-        _, _, terminated, truncated, _ = envs.step(actions[40 + k])
-        ended += int((terminated | truncated).sum())
-    total = time.thread_time_ns() - t
+    total, ended = timed_steps(envs, args.steps, acc.clear)
     env_steps = args.num_envs * args.steps
     out = {"env": args.env, "num_envs": args.num_envs, "steps": args.steps,
            "threads": args.threads, "episodes_ended": ended,
