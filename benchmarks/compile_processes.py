@@ -5,6 +5,7 @@ units it compiled and when, and the kernels compiled in more than one process.
     python benchmarks/compile_processes.py                  # cold pyramid_20, default processes
     python benchmarks/compile_processes.py --what all       # impulse2d warmup --all
     python benchmarks/compile_processes.py --src /work/main/src --json out.json
+    python benchmarks/compile_processes.py --scene chain --params '{"links": 100}'  # cold chain_100
 
 ``benchmarks/compile_table.py`` gives the whole compile work in one process; this gives its
 split as a real cold start makes it: a fresh process, an empty ``NUMBA_CACHE_DIR``, the
@@ -65,17 +66,30 @@ import json, sys, time
 what = sys.argv[1]
 t0 = time.perf_counter()
 import impulse2d as i2d
+from impulse2d._core import parallel
+plans, _plan = [], parallel.plan
+
+
+def _logged_plan(units, own_seconds, processes, together=(), pinned=(), busy=()):
+    # each plan's inputs and split, by the units' keys (what the estimates decided)
+    mine, helpers = _plan(units, own_seconds, processes, together, pinned, busy)
+    plans.append({"own_seconds": own_seconds, "busy": [round(b, 2) for b in busy],
+                  "estimates": {u.key: u.seconds for u in units},
+                  "mine": [u.key for u in mine], "helpers": [[u.key for u in h] for h in helpers]})
+    return mine, helpers
+
+
+parallel.plan = _logged_plan
 if what == "pyramid":
     from impulse2d.scenes import build_scene
     world = i2d.World()
-    build_scene(world, "pyramid", base=20)
+    build_scene(world, sys.argv[2], **json.loads(sys.argv[3]))
     world.step(1.0 / 60.0)
     first = {"first_step_wall_s": time.perf_counter() - t0, "first_step_cpu_s": time.process_time()}
     digest = world.state_hash()
     # the units a helper compiles after the first step's (a tree with later units): waited
     # for here, after the figures above, so that the helper's log is written before this ends
     try:
-        from impulse2d._core import parallel
         first["later"] = sorted({u.key for h in set(parallel._LATER.values()) for u in h.later})
         parallel.wait_later()
     except (ImportError, AttributeError):
@@ -83,13 +97,15 @@ if what == "pyramid":
 else:
     i2d.warmup(all_kernels=True, progress=False)
     digest, first = None, {}
-print(json.dumps({"wall_s": time.perf_counter() - t0, "hash": digest, **first}))
+print(json.dumps({"wall_s": time.perf_counter() - t0, "hash": digest, "plans": plans, **first}))
 """
 
 
-def run(src: Path, what: str, processes: int | None) -> dict:
-    """Run ``what`` with the tree ``src`` in a fresh process and an empty cache; every
-    process's compile log."""
+def run(src: Path, what: str, processes: int | None, scene: str = "pyramid",
+        params: str = '{"base": 20}') -> dict:
+    """Run ``what`` with the tree ``src`` in a fresh process and an empty cache (``pyramid``:
+    the scene ``scene`` built with the JSON ``params``, its first step); every process's
+    compile log."""
     with tempfile.TemporaryDirectory() as tmp:
         site, logs, cache = (os.path.join(tmp, d) for d in ("site", "logs", "cache"))
         for d in (site, logs, cache):
@@ -101,7 +117,7 @@ def run(src: Path, what: str, processes: int | None) -> dict:
         if processes is not None:
             env["IMPULSE2D_COMPILE_PROCESSES"] = str(processes)
         t0 = time.perf_counter()
-        p = subprocess.run([sys.executable, "-c", CHILD, what], env=env, capture_output=True,
+        p = subprocess.run([sys.executable, "-c", CHILD, what, scene, params], env=env, capture_output=True,
                            text=True, cwd=tmp)
         wall = time.perf_counter() - t0
         if p.returncode != 0:
@@ -111,7 +127,8 @@ def run(src: Path, what: str, processes: int | None) -> dict:
     pids = {d["pid"] for d in procs}
     for d in procs:  # the process whose parent is not among the logged ones ran CHILD
         d["role"] = "helper" if d["parent"] in pids else "main"
-    return {"what": what, "src": str(src), "process_wall_s": wall, "load_1min":
+    return {"what": what, "scene": scene, "params": json.loads(params), "src": str(src),
+            "process_wall_s": wall, "load_1min":
             round(os.getloadavg()[0], 2), "processes": procs, **result}
 
 
@@ -133,12 +150,17 @@ def _own(rows):
 def report(result: dict, top: int) -> None:
     procs = sorted(result["processes"], key=lambda d: d["role"] != "main")
     total = sum(d["cpu"] for d in procs)
-    print(f"{result['what']} ({result['src']}): {result['process_wall_s']:.1f} s wall, "
+    what = result["what"] if result["what"] == "all" else f"{result['scene']} {result['params']}"
+    print(f"{what} ({result['src']}): {result['process_wall_s']:.1f} s wall, "
           f"{total:.1f} s CPU in {len(procs)} processes, load {result['load_1min']}"
           + (f", state hash {result['hash']}" if result.get("hash") else ""))
     if "first_step_cpu_s" in result:  # (the main process's, from its start: import, build, step)
         print(f"first step done at {result['first_step_wall_s']:.1f} s wall, "
               f"{result['first_step_cpu_s']:.1f} s of the main process's CPU")
+    for k, p in enumerate(result.get("plans", ())):
+        print(f"plan {k}: own {p['own_seconds']:.1f} s, helpers busy {p['busy']}; this "
+              f"process {[key.rsplit('.', 1)[1] for key in p['mine']]}, helpers "
+              f"{[[key.rsplit('.', 1)[1] for key in h] for h in p['helpers']]}")
     owns = []
     later = set(result.get("later", ()))
     critical = result.get("first_step_cpu_s", 0.0)
@@ -171,13 +193,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
     parser.add_argument("--what", default="pyramid", choices=("pyramid", "all"),
-                        help="pyramid (cold pyramid_20) or all (warmup --all)")
+                        help="pyramid (a cold scene's first step: --scene) or all "
+                        "(warmup --all)")
+    parser.add_argument("--scene", default="pyramid", help="the scene of --what pyramid")
+    parser.add_argument("--params", help="its parameters (JSON; default pyramid's base 20, "
+                        "another scene's own)")
     parser.add_argument("--processes", type=int,
                         help="IMPULSE2D_COMPILE_PROCESSES (default: the package's)")
     parser.add_argument("--top", type=int, default=20, help="duplicated kernels listed")
     parser.add_argument("--json", help="write every process's log here")
     args = parser.parse_args()
-    result = run(Path(args.src).resolve(), args.what, args.processes)
+    params = args.params or ('{"base": 20}' if args.scene == "pyramid" else "{}")
+    result = run(Path(args.src).resolve(), args.what, args.processes, args.scene, params)
     report(result, args.top)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

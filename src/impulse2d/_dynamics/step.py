@@ -117,16 +117,27 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # The islands falling asleep and the awake contacts' gathering out of the step kernel into the
 # sleepers' unit (session 20, ``cold45``): the step kernel 21.3 -> 16.5 s, the sleepers' unit
 # 3.9 -> 9.7 s (``compile_processes.py`` side by side at load 12), scaled alike.
+# The units of a cold first step re-measured 2026-12-01 (session 23, ``cold48``:
+# ``compile_processes.py``, each unit's CPU in the process the plan gave it, cold
+# ``pyramid_20``, ``chain_100`` and a rain of circles at load 8-14, with session 22's four
+# ``pyramid_20`` runs), scaled by 0.81, the step kernel's estimate (12.4) over its median there
+# (15.4 s: 14.8-16.2): the grid search 9.3 s (8.6-10.0), the narrowphase of polygons 6.6
+# (6.2-7.1), the wide passes 7.2 (6.9-7.8), the general search 12.4, the wake stage 9.0
+# (8.4-9.2), the moved boxes' search 15.2 (13.6-19.6) had been rated at 0.55-0.80 of the step
+# kernel's ratio, the soft step 9.9 (9.1-10.8) at 1.2 once restitution left it (session 22) and
+# the soft step with revolute joints 18.1 at 1.35; the pair stage 4.2 (3.4-5.2) and the stores
+# 2.9 were right. The plan put the grid search in the helper on an estimate 4 s short
+# (BENCHMARKS.md, session 22, ``cold47``).
 STEP_SECONDS = 12.4
 PAIRS_SECONDS = 3.4
-MOVED_PAIRS_SECONDS = 9.8
-SLEEPERS_SECONDS = 5.2
-SEARCH_PAIRS_SECONDS = 6.3
-GRID_SEARCH_SECONDS = 5.1
+MOVED_PAIRS_SECONDS = 12.3
+SLEEPERS_SECONDS = 7.3
+SEARCH_PAIRS_SECONDS = 10.0
+GRID_SEARCH_SECONDS = 7.5
 COLLIDE_SECONDS = 6.5
-POLYGONS_SECONDS = 3.5
+POLYGONS_SECONDS = 5.3
 CHAINS_SECONDS = 6.6
-SOLVER_SECONDS = {"soft_step": 9.8, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
+SOLVER_SECONDS = {"soft_step": 8.0, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
                   "pgs_block": 16.8, "direct": 43.7}
 JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
                  "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
@@ -1050,11 +1061,11 @@ SOLVER_KERNELS = {name: LazyKernel(entry, SOLVER_SIGNATURE, f"the {name} solver"
                                       **direct.ENTRIES}.items()}
 """Each solver's entry, compiled when a world first steps with it."""
 
-LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 4.3)
+LANES_KERNEL = LazyKernel(lanes_entry, LANES_SIGNATURE, "the wide contact solver", 5.8)
 ROWS_KERNEL = LazyKernel(rows_entry, LANES_SIGNATURE, "the contact solver", 3.0)
 """The contact passes (:mod:`.contact_lanes`) of the solvers that call them by address
-(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 4.3 (re-measured with the
-units above) and 3 s of compile CPU (the loops alone, measured in isolation)."""
+(``LANE_SOLVERS``): in lanes, or row by row for a small world; about 5.8 (re-measured with the
+units above, session 23) and 3 s of compile CPU (the loops alone, measured in isolation)."""
 
 LANES_F32_KERNEL = LazyKernel(lanes_f32_entry, LANES_SIGNATURE,
                               "the wide contact solver in float32", 7.0)
@@ -1174,13 +1185,13 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
 
 
 SOFT_STEP_REVOLUTE_KERNEL = LazyKernel(solvers.soft_step_revolute, SOLVER_SIGNATURE,
-                                       "the soft_step solver with revolute joints", 20.0)
+                                       "the soft_step solver with revolute joints", 14.6)
 """The soft step of a world whose joints are all revolute, their passes compiled in
 (:func:`.solvers.soft_step_revolute`), chosen by :func:`needed_units`. Its estimate is what a
-lander's first run pays, the unit alone: 30.6 s of CPU in one process at load 10-11, where
-``soft_step`` took 15.0 (9.8 above) and ``revolute_entry`` after it 12.6; after those two it
-adds 10.0 s (about 6.5 in these units: ``warmup --all``). BENCHMARKS.md, session 20,
-``lander45``."""
+first run pays, the unit alone: 30.6 s of CPU in one process at load 10-11, where
+``soft_step`` took 15.0 and ``revolute_entry`` after it 12.6 (BENCHMARKS.md, session 20,
+``lander45``); 18.1 s in a cold ``chain_100``'s helper at load 13 once restitution had left
+the solvers (session 23, ``cold48``), scaled as the units above."""
 
 
 def _all_revolute(joints) -> bool:
