@@ -19,12 +19,13 @@ from impulse2d.scenes import build_scene
 
 # Compile CPU seconds of each unit where the plan gave it, medians of cold runs at load 8-14
 # (``benchmarks/compile_processes.py``; session 22's four pyramid_20 runs and session 23's
-# runs of pyramid_20 and chain_100): the step kernel with the stores' constructor, the early
+# runs of pyramid_20, chain_100 and a rain of 300 circles): the step kernel with the stores' constructor, the early
 # helper's start, pair stage and narrowphase, and the units the first step's plan splits.
 MEASURED = {"own": 15.4 + 2.9, "helper start": 1.5, "the pair search": 4.2,
             "the narrowphase (polygons)": 6.6, "the pair search (grid)": 9.3,
             "the soft_step solver": 9.9, "the wide contact solver": 7.2,
-            "the pair search (global)": 12.4, "the soft_step solver with revolute joints": 18.1}
+            "the pair search (global)": 12.4, "the soft_step solver with revolute joints": 18.1,
+            "the narrowphase": 10.2}
 
 
 def _first_step_units(world):
@@ -50,6 +51,7 @@ def _critical(mine, theirs, helper_cpu):
     ("pyramid", {"base": 20}, {"the pair search (grid)"}, {"the soft_step solver"}),
     ("chain", {"links": 100}, {"the pair search (global)"},
      {"the soft_step solver with revolute joints"}),
+    ("rain", {"count": 300}, set(), set()),
 ])
 def test_the_first_step_plan_is_the_measured_best_split(scene, params, here, there):
     world = i2d.World()
@@ -79,7 +81,8 @@ def test_the_estimates_keep_the_measured_ratios():
                                  step.SOLVER_KERNELS["soft_step"], step.LANES_KERNEL,
                                  step.STAGE_KERNELS[verbs.SEARCH_PAIRS],
                                  step.STAGE_KERNELS[verbs.PAIRS],
-                                 step.SOFT_STEP_REVOLUTE_KERNEL)}
+                                 step.SOFT_STEP_REVOLUTE_KERNEL,
+                                 step.STAGE_KERNELS[verbs.COLLIDE])}
     scale = step.STEP_SECONDS / 15.4
     for what, unit in units.items():
         assert unit.seconds / MEASURED[what] == pytest.approx(scale, rel=0.25), what

@@ -63,7 +63,13 @@ Speed only; any choice gives the same pairs."""
 
 def _empty():
     """An index of no rows (never valid: the first search that wants one builds it)."""
-    return (np.zeros(4, np.int64), np.zeros(3), np.zeros(0, np.int64), np.zeros(0, np.int64),
+    # its floats by np.empty and a loop: the stores' constructor, which makes this index at a
+    # cold start's build, has np.empty of 1-D floats compiled already and no np.zeros of them
+    # (as .static_grid._empty; BENCHMARKS.md, session 23)
+    params = np.empty(3)
+    for k in range(3):
+        params[k] = 0.0
+    return (np.zeros(4, np.int64), params, np.zeros(0, np.int64), np.zeros(0, np.int64),
             np.zeros(1, np.int64), np.zeros(0, np.int64))
 
 

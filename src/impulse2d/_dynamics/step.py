@@ -119,10 +119,11 @@ STAGES = ("pairs", "collide", "prepare", "solve", "finalize", "continuous")
 # 3.9 -> 9.7 s (``compile_processes.py`` side by side at load 12), scaled alike.
 # The units of a cold first step re-measured 2026-12-01 (session 23, ``cold48``:
 # ``compile_processes.py``, each unit's CPU in the process the plan gave it, cold
-# ``pyramid_20``, ``chain_100`` and a rain of circles at load 8-14, with session 22's four
+# ``pyramid_20``, ``chain_100`` and 300 circles' ``rain`` at load 8-14, with session 22's four
 # ``pyramid_20`` runs), scaled by 0.81, the step kernel's estimate (12.4) over its median there
 # (15.4 s: 14.8-16.2): the grid search 9.3 s (8.6-10.0), the narrowphase of polygons 6.6
-# (6.2-7.1), the wide passes 7.2 (6.9-7.8), the general search 12.4, the wake stage 9.0
+# (6.2-7.1), the wide passes 7.2 (6.9-7.8), the general search 12.4, the general
+# narrowphase 10.2 (in this process, the polygon routine compiled again), the wake stage 9.0
 # (8.4-9.2), the moved boxes' search 15.2 (13.6-19.6) had been rated at 0.55-0.80 of the step
 # kernel's ratio, the soft step 9.9 (9.1-10.8) at 1.2 once restitution left it (session 22) and
 # the soft step with revolute joints 18.1 at 1.35; the pair stage 4.2 (3.4-5.2) and the stores
@@ -134,7 +135,7 @@ MOVED_PAIRS_SECONDS = 12.3
 SLEEPERS_SECONDS = 7.3
 SEARCH_PAIRS_SECONDS = 10.0
 GRID_SEARCH_SECONDS = 7.5
-COLLIDE_SECONDS = 6.5
+COLLIDE_SECONDS = 8.3
 POLYGONS_SECONDS = 5.3
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 8.0, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
