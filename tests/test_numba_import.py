@@ -46,7 +46,11 @@ print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "email", "subprocess",
                                                      "impulse2d.batch",
                                                      "numba.experimental.jitclass.overloads",
-                                                     "numpy.random", "numpy.polynomial")},
+                                                     "numpy.random", "numpy.polynomial",
+                                                     "impulse2d.constraint_rows",
+                                                     "impulse2d.custom_joints",
+                                                     "impulse2d.scenes.fuzz",
+                                                     "impulse2d.scenes.stress")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -58,6 +62,8 @@ def test_a_warm_process_imports_none_of_them():
                    "importlib.metadata": False, "email": False, "subprocess": False,
                    "impulse2d.batch": False, "numba.experimental.jitclass.overloads": False,
                    "numpy.random": False, "numpy.polynomial": False,
+                   "impulse2d.constraint_rows": False, "impulse2d.custom_joints": False,
+                   "impulse2d.scenes.fuzz": False, "impulse2d.scenes.stress": False,
                    "extensions initialised": False}
 
 
@@ -211,18 +217,20 @@ import json, impulse2d
 listed = all(name in dir(impulse2d) for name in impulse2d.__all__)
 namespace = {}
 exec("from impulse2d import *", namespace)
-from impulse2d import batch, _warmup
+from impulse2d import batch, _warmup, constraint_rows, custom_joints
 print(json.dumps({"listed": listed, "star": sorted(set(impulse2d.__all__) - set(namespace)),
                   "same": [impulse2d.WorldBatch is batch.WorldBatch,
                            impulse2d.BatchState is batch.BatchState,
                            impulse2d.BatchSnapshot is batch.BatchSnapshot,
-                           impulse2d.warmup is _warmup.warmup],
+                           impulse2d.warmup is _warmup.warmup,
+                           impulse2d.ConstraintRow is constraint_rows.ConstraintRow,
+                           impulse2d.CustomJoint is custom_joints.CustomJoint],
                   "missing": not hasattr(impulse2d, "NoSuchName")}))
 """
 
 
 def test_the_names_imported_on_first_use_are_the_packages_own():
-    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 4, "missing": True}
+    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 6, "missing": True}
 
 
 def test_numbas_check_reads_the_installed_scipys_version():
