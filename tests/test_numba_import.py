@@ -1,5 +1,5 @@
-"""Numba imported without SciPy, PyYAML, ``importlib.metadata``, ``numpy.ma``, ``numpy.random``
-and ``numpy.polynomial`` (``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
+"""Numba imported without SciPy, PyYAML, ``importlib.metadata``, ``html``, ``locale``,
+``numpy.ma``, ``numpy.random`` and ``numpy.polynomial`` (``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
 on first use): a warm process of one world never uses them,
 Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
 version), a Numba configuration file is read as before, and Numba's extensions are initialised
@@ -50,7 +50,8 @@ print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "impulse2d.constraint_rows",
                                                      "impulse2d.custom_joints",
                                                      "impulse2d.scenes.fuzz",
-                                                     "impulse2d.scenes.stress")},
+                                                     "impulse2d.scenes.stress", "html",
+                                                     "locale")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -64,7 +65,28 @@ def test_a_warm_process_imports_none_of_them():
                    "numpy.random": False, "numpy.polynomial": False,
                    "impulse2d.constraint_rows": False, "impulse2d.custom_joints": False,
                    "impulse2d.scenes.fuzz": False, "impulse2d.scenes.stress": False,
-                   "extensions initialised": False}
+                   "html": False, "locale": False, "extensions initialised": False}
+
+
+CODEGEN = """
+import json, sys
+import impulse2d
+from numba.core import codegen
+before = [name in sys.modules for name in ("html", "locale")]
+escaped = codegen.html.escape("<a & b>")  # (what Numba's graph does with a block's text)
+named = codegen.locale.getlocale()  # (what Numba's check for LLVM's locale bug names)
+import html, locale
+print(json.dumps({"before": before, "escaped": escaped, "named": list(named) == list(locale.getlocale()),
+                  "real": [type(html).__name__, type(locale).__name__,
+                           html.escape is codegen.html.escape,
+                           locale.getlocale is codegen.locale.getlocale]}))
+"""
+
+
+def test_numbas_code_generator_reads_html_and_locale_on_use():
+    out = _fresh(CODEGEN)
+    assert out == {"before": [False, False], "escaped": "&lt;a &amp; b&gt;", "named": True,
+                   "real": ["module", "module", True, True]}
 
 
 JITCLASS = """
