@@ -275,3 +275,31 @@ def test_no_entry_file_read_without_the_cache_nor_for_other_types_or_a_made_disp
     monkeypatch.setattr(unit_cache, "_load_code", lambda payload: reads.append(payload))
     assert unit_cache.entry_readable(kernel)
     assert unit_cache.load_entry(kernel, (types.float64,)) is None and reads == []
+
+
+NO_BITCODE = """
+import json
+import impulse2d as i2d
+from impulse2d._core import lazy
+from impulse2d.scenes import build_scene
+world = i2d.World()
+build_scene(world, "pyramid", base=4)
+world.step(1.0 / 60.0)
+refused = []
+for unit in lazy.REGISTRY.values():
+    if unit._kept is not None:
+        library = unit._kept[0]
+        try:
+            library._get_module_for_linking()
+        except RuntimeError as exc:
+            refused.append([library._shared_bitcode is None, "unfit for linking" in str(exc)])
+print(json.dumps({"refused": refused, "hash": world.state_hash()}))
+"""
+
+
+def test_a_unit_file_holds_no_bitcode_and_its_library_refuses_to_be_linked(cache_copy):
+    first = _run(cache_copy, NO_BITCODE)  # (writes the unit files: Numba's way)
+    assert first["refused"] == []
+    second = _run(cache_copy, NO_BITCODE)
+    assert len(second["refused"]) >= 5 and all(r == [True, True] for r in second["refused"])
+    assert second["hash"] == first["hash"]
