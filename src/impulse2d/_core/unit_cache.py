@@ -83,7 +83,7 @@ bitcode); a file of another is read as stale."""
 
 _entries: dict[str, tuple] = {}
 """Each entry file read but not loaded yet (:func:`entry_readable`), by its path: (the header
-read, its payload)."""
+read, where its payload is: :func:`_read_file`)."""
 
 
 def _target_context():
