@@ -136,7 +136,7 @@ def _unit_file_of(path: Path, stamp: str, numba_version: str) -> bool:
     layout: ``_core/unit_cache.py``'s ``_header``)."""
     try:
         with open(path, "rb") as f:
-            header, _ = pickle.load(f)
+            header = pickle.load(f)  # (the payload's pickle follows it)
         return header[1] == stamp and header[4] == numba_version
     except Exception:
         return False

@@ -1,5 +1,5 @@
-"""Numba imported without SciPy, PyYAML, ``importlib.metadata``, ``numpy.ma``, ``numpy.random``
-and ``numpy.polynomial`` (``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
+"""Numba imported without SciPy, PyYAML, ``importlib.metadata``, ``html``, ``locale``,
+``numpy.ma``, ``numpy.random`` and ``numpy.polynomial`` (``_numba_import.py``), the package without ``subprocess`` and ``batch`` (its names imported
 on first use): a warm process of one world never uses them,
 Numba's answers are the same (the type of every kind of array, a masked array refused, SciPy's
 version), a Numba configuration file is read as before, and Numba's extensions are initialised
@@ -46,7 +46,12 @@ print(json.dumps({**{m: m in sys.modules for m in ("scipy", "yaml", "numpy.ma",
                                                      "email", "subprocess",
                                                      "impulse2d.batch",
                                                      "numba.experimental.jitclass.overloads",
-                                                     "numpy.random", "numpy.polynomial")},
+                                                     "numpy.random", "numpy.polynomial",
+                                                     "impulse2d.constraint_rows",
+                                                     "impulse2d.custom_joints",
+                                                     "impulse2d.scenes.fuzz",
+                                                     "impulse2d.scenes.stress", "html",
+                                                     "locale")},
                   "extensions initialised": entrypoints._already_initialized}))
 """
 
@@ -58,7 +63,30 @@ def test_a_warm_process_imports_none_of_them():
                    "importlib.metadata": False, "email": False, "subprocess": False,
                    "impulse2d.batch": False, "numba.experimental.jitclass.overloads": False,
                    "numpy.random": False, "numpy.polynomial": False,
-                   "extensions initialised": False}
+                   "impulse2d.constraint_rows": False, "impulse2d.custom_joints": False,
+                   "impulse2d.scenes.fuzz": False, "impulse2d.scenes.stress": False,
+                   "html": False, "locale": False, "extensions initialised": False}
+
+
+CODEGEN = """
+import json, sys
+import impulse2d
+from numba.core import codegen
+before = [name in sys.modules for name in ("html", "locale")]
+escaped = codegen.html.escape("<a & b>")  # (what Numba's graph does with a block's text)
+named = codegen.locale.getlocale()  # (what Numba's check for LLVM's locale bug names)
+import html, locale
+print(json.dumps({"before": before, "escaped": escaped, "named": list(named) == list(locale.getlocale()),
+                  "real": [type(html).__name__, type(locale).__name__,
+                           html.escape is codegen.html.escape,
+                           locale.getlocale is codegen.locale.getlocale]}))
+"""
+
+
+def test_numbas_code_generator_reads_html_and_locale_on_use():
+    out = _fresh(CODEGEN)
+    assert out == {"before": [False, False], "escaped": "&lt;a &amp; b&gt;", "named": True,
+                   "real": ["module", "module", True, True]}
 
 
 JITCLASS = """
@@ -211,18 +239,20 @@ import json, impulse2d
 listed = all(name in dir(impulse2d) for name in impulse2d.__all__)
 namespace = {}
 exec("from impulse2d import *", namespace)
-from impulse2d import batch, _warmup
+from impulse2d import batch, _warmup, constraint_rows, custom_joints
 print(json.dumps({"listed": listed, "star": sorted(set(impulse2d.__all__) - set(namespace)),
                   "same": [impulse2d.WorldBatch is batch.WorldBatch,
                            impulse2d.BatchState is batch.BatchState,
                            impulse2d.BatchSnapshot is batch.BatchSnapshot,
-                           impulse2d.warmup is _warmup.warmup],
+                           impulse2d.warmup is _warmup.warmup,
+                           impulse2d.ConstraintRow is constraint_rows.ConstraintRow,
+                           impulse2d.CustomJoint is custom_joints.CustomJoint],
                   "missing": not hasattr(impulse2d, "NoSuchName")}))
 """
 
 
 def test_the_names_imported_on_first_use_are_the_packages_own():
-    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 4, "missing": True}
+    assert _fresh(ON_USE) == {"listed": True, "star": [], "same": [True] * 6, "missing": True}
 
 
 def test_numbas_check_reads_the_installed_scipys_version():

@@ -52,6 +52,38 @@ def test_every_scene_is_registered_with_a_view_and_steps():
         assert sc.description
 
 
+ON_DEMAND = """
+import json, sys
+from impulse2d import scenes
+loaded = lambda: sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("impulse2d.scenes."))
+scenes.get_scene("pyramid")
+after_pyramid = loaded()
+chain = scenes.get_scene("chain").builder.__module__
+after_chain = loaded()
+try:
+    scenes.get_scene("no such scene")
+except ValueError as exc:
+    listed = str(exc).split("known scenes: ")[1].split(", ")
+print(json.dumps({"pyramid": after_pyramid, "chain": [chain, after_chain], "listed": listed,
+                  "all": sorted(scenes.SCENES)}))
+"""
+
+
+def test_a_scene_s_module_is_imported_on_demand_and_an_unknown_name_lists_them_all():
+    import json
+    import os
+    import subprocess
+    src = str(Path(i2d.__file__).resolve().parents[1])
+    result = subprocess.run([sys.executable, "-c", ON_DEMAND], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": src}, timeout=600)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["pyramid"] == ["standard"]
+    assert out["chain"] == ["impulse2d.scenes.joints", ["joints", "standard"]]
+    _load()
+    assert out["listed"] == out["all"] == sorted(SCENES)  # every module's scenes, as before
+
+
 @pytest.mark.parametrize("name", ALL_SCENES)
 def test_every_body_starts_inside_the_scene_view(name):
     rec, _ = record(name)

@@ -72,10 +72,12 @@ def _spoil(damaged: Path, stale: Path) -> tuple:
     the header ``stale`` had."""
     damaged.write_bytes(b"not a unit file")
     with open(stale, "rb") as f:
-        header, payload = pickle.load(f)
+        header = pickle.load(f)
+        payload = f.read()  # (the payload's pickle, after the header's)
     assert header[0] == unit_cache.FORMAT
     with open(stale, "wb") as f:  # the file of another source
-        pickle.dump(((header[0], "0" * 64, *header[2:]), payload), f)
+        pickle.dump((header[0], "0" * 64, *header[2:]), f)
+        f.write(payload)
     return header
 
 
@@ -115,7 +117,7 @@ def test_a_damaged_or_stale_unit_file_is_left_to_numba_and_written_anew(cache_co
         assert unit["from_file"] is not stale and unit["dispatcher"] is stale, key
     assert collide.read_bytes() != b"not a unit file"
     with open(continuous, "rb") as f:
-        assert pickle.load(f)[0][1] == header[1]  # this source's stamp again
+        assert pickle.load(f)[1] == header[1]  # this source's stamp again
 
     last = _run(cache_copy)
     assert all(u["from_file"] for u in last["units"].values()) and last["hash"] == first["hash"]
@@ -241,7 +243,7 @@ def test_a_damaged_or_stale_entry_file_is_left_to_numba_and_written_anew(cache_w
     assert again["made"] == [True, True] and again["hash"] == first["hash"]
     assert step_file.read_bytes() != b"not a unit file"
     with open(stores_file, "rb") as f:
-        assert pickle.load(f)[0] == header  # this source's stamp again
+        assert pickle.load(f) == header  # this source's stamp again
 
     last = _run_entries(cache_without_entries)
     assert last["made"] == [False, False] and last["hash"] == first["hash"]
@@ -273,3 +275,31 @@ def test_no_entry_file_read_without_the_cache_nor_for_other_types_or_a_made_disp
     monkeypatch.setattr(unit_cache, "_load_code", lambda payload: reads.append(payload))
     assert unit_cache.entry_readable(kernel)
     assert unit_cache.load_entry(kernel, (types.float64,)) is None and reads == []
+
+
+NO_BITCODE = """
+import json
+import impulse2d as i2d
+from impulse2d._core import lazy
+from impulse2d.scenes import build_scene
+world = i2d.World()
+build_scene(world, "pyramid", base=4)
+world.step(1.0 / 60.0)
+refused = []
+for unit in lazy.REGISTRY.values():
+    if unit._kept is not None:
+        library = unit._kept[0]
+        try:
+            library._get_module_for_linking()
+        except RuntimeError as exc:
+            refused.append([library._shared_bitcode is None, "unfit for linking" in str(exc)])
+print(json.dumps({"refused": refused, "hash": world.state_hash()}))
+"""
+
+
+def test_a_unit_file_holds_no_bitcode_and_its_library_refuses_to_be_linked(cache_copy):
+    first = _run(cache_copy, NO_BITCODE)  # (writes the unit files: Numba's way)
+    assert first["refused"] == []
+    second = _run(cache_copy, NO_BITCODE)
+    assert len(second["refused"]) >= 5 and all(r == [True, True] for r in second["refused"])
+    assert second["hash"] == first["hash"]

@@ -23,9 +23,7 @@ try:
     from ._numba_import import import_numba as _import_numba
     _import_numba()
     from .body import Body
-    from .constraint_rows import ConstraintRow
     from .contacts import ContactData
-    from .custom_joints import CustomJoint
     from .chains import Chain
     from ._lock import WorldLockedError
     from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
@@ -43,9 +41,13 @@ finally:
 
 # Imported on first use (PEP 562): a process that steps worlds one by one never reads them, and
 # ``batch`` brings its five helper modules, its step kernels' module and ``concurrent.futures``
-# (about 0.011 s of CPU of a warm ``pyramid_20``, measured on the loaded 2-core machine).
+# (about 0.011 s of CPU of a warm ``pyramid_20``, measured on the loaded 2-core machine);
+# ``constraint_rows`` (with ``_dynamics.row_export``) and ``custom_joints`` (with
+# ``law_kernels``) are read by a world only when it exports its rows or makes a custom joint
+# (about 5 ms of CPU at load 12, 2026-12-01 session 23).
 _ON_USE = {"WorldBatch": ".batch", "BatchSnapshot": ".batch", "BatchState": ".batch",
-           "warmup": "._warmup"}
+           "warmup": "._warmup", "ConstraintRow": ".constraint_rows",
+           "CustomJoint": ".custom_joints"}
 
 
 def __getattr__(name):

@@ -1,6 +1,7 @@
 """Importing Numba without imports that a warm process never uses: SciPy, PyYAML,
-``importlib.metadata``, ``numpy.ma``, Numba's jitclass overloads, ``numpy.random`` and
-``numpy.polynomial``; and Numba's casting rules set from the cache instead of propagated.
+``importlib.metadata``, ``html``, ``locale``, ``numpy.ma``, Numba's jitclass overloads,
+``numpy.random`` and ``numpy.polynomial``; and Numba's casting rules set from the cache instead
+of propagated.
 
 * **SciPy.** Numba's ``__init__`` imports SciPy, when it is installed, only to refuse a SciPy
   older than 1.0 (``numba._ensure_critical_deps``): SciPy's own import (its testing helpers,
@@ -24,6 +25,14 @@
   imported it yet); the stand-in is removed once Numba is imported, so anyone else's
   ``import importlib.metadata`` imports it itself, and Numba's first scan of the entry points
   (a user's own kernel called) imports it through the stand-in Numba kept.
+* **html and locale.** ``numba.core.codegen`` imports both at Numba's import, ``html`` to
+  escape the text of a control-flow graph it draws (``html.escape``), ``locale`` to name the
+  locale in the error of its check for LLVM's locale bug (``locale.getlocale``): neither is
+  read unless a user draws a graph or that check fails, and nothing else a warm process runs
+  imports them (``html`` and ``html.entities``, ``locale``: 5.8 ms of CPU at load 12 on the
+  2-core machine, 2026-12-01 session 23). They are stand-ins as ``importlib.metadata`` is:
+  Numba's module keeps the stand-in, which imports the real module at its first attribute
+  read; anyone else's import after Numba's imports the real one.
 * **PyYAML.** Numba's configuration imports ``yaml`` at its import to read a
   ``.numba_config.yaml`` in the working directory, should there be one (0.026-0.032 s of CPU
   after Numba's other imports at load 15 on the 2-core machine, for a file that is almost never
@@ -89,10 +98,10 @@ from ._core import casting_rules
 
 def import_numba() -> None:
     """Import Numba, with SciPy's version in place of SciPy, PyYAML,
-    ``importlib.metadata``, ``numpy.random`` and ``numpy.polynomial`` imported when they are
-    used, and type plain arrays without ``numpy.ma`` (see the module)."""
+    ``importlib.metadata``, ``html``, ``locale``, ``numpy.random`` and ``numpy.polynomial``
+    imported when they are used, and type plain arrays without ``numpy.ma`` (see the module)."""
     if "numba" not in sys.modules:
-        with (_scipy_version_only(), _yaml_when_read(), _metadata_when_read(),
+        with (_scipy_version_only(), _yaml_when_read(), _imported_when_read(*_WHEN_READ),
               _jitclass_overloads_at_typing(), _numpy_random_when_used(),
               _casting_rules_from_cache()):
             import numba  # noqa: F401
@@ -172,22 +181,27 @@ class _yaml_when_read:
         return False
 
 
-class _metadata_when_read:
-    """Context: ``sys.modules["importlib.metadata"]`` is an :class:`_ImportedOnUse` stand-in
-    (nothing where it is imported already)."""
+_WHEN_READ = ("importlib.metadata", "html", "locale")
+"""The modules Numba's import is given :class:`_ImportedOnUse` stand-ins of (see the module)."""
 
-    NAME = "importlib.metadata"
+
+class _imported_when_read:
+    """Context: ``sys.modules[name]`` is an :class:`_ImportedOnUse` stand-in for each of
+    ``names`` not imported already."""
+
+    def __init__(self, *names: str):
+        self.names = names
 
     def __enter__(self):
-        self.stand_in = None
-        if self.NAME not in sys.modules:
-            self.stand_in = _ImportedOnUse(self.NAME)
-            sys.modules[self.NAME] = self.stand_in
+        self.stand_ins = {name: _ImportedOnUse(name) for name in self.names
+                          if name not in sys.modules}
+        sys.modules.update(self.stand_ins)
         return self
 
     def __exit__(self, *exc):
-        if self.stand_in is not None and sys.modules.get(self.NAME) is self.stand_in:
-            del sys.modules[self.NAME]
+        for name, stand_in in self.stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
         return False
 
 
@@ -357,7 +371,8 @@ class _casting_rules_from_cache:
 
 class _ImportedOnUse(types.ModuleType):
     """The module of this name, imported when an attribute of it is first read (PyYAML for
-    Numba's configuration, ``importlib.metadata`` for its entry points)."""
+    Numba's configuration, ``importlib.metadata`` for its entry points, ``html`` and ``locale``
+    for its code generator)."""
 
     def __getattr__(self, name):
         if sys.modules.get(self.__name__) is self:

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from . import (_first_shape, _lock, _sleep, _validate, constraint_rows as _constraint_rows,
-               contacts as _contacts, queries, snapshot as _snapshot, solver_stats)
+from . import (_first_shape, _lock, _sleep, _validate, contacts as _contacts, queries,
+               snapshot as _snapshot, solver_stats)
 from .callbacks import Callbacks, check_callback
 from .contacts import ContactData, ContactInfo, ContactPoint
 from .events import EventTracker
@@ -36,7 +36,6 @@ from ._joint_index import joint_index
 from ._stepping import NOT_READY, step_world_repeat, world_step
 from ._stores_epoch import bump as _stores_replaced
 from .body import Body, check_angular_velocity, check_linear_velocity, parse_body_type
-from . import custom_joints
 from .constants import HUGE, LINEAR_SLOP, SLEEP_THRESHOLD
 from .joints import (DistanceJoint, GearJoint, Joint, MotorJoint, MouseJoint, PrismaticJoint,
                      PulleyJoint, RevoluteJoint, WeldJoint, WheelJoint, check_angle_limit,
@@ -862,6 +861,7 @@ class World:
         ``anchor_a``/``anchor_b``: world points the debug draw marks (default: the origins).
         See :mod:`impulse2d.custom_joints`.
         """
+        from . import custom_joints  # (on first use: impulse2d/__init__.py)
         return custom_joints.create(self, body_a, body_b, law, params, hertz, damping_ratio,
                                     lower, upper, motor_speed, max_motor_force, anchor_a,
                                     anchor_b, collide_connected)
@@ -1018,7 +1018,8 @@ class World:
         """The rows the last step's solve worked on: every contact point's normal and friction
         rows and every joint's rows, with their Jacobian, effective mass, bias, impulses and
         bounds (:class:`~impulse2d.constraint_rows.ConstraintRow`)."""
-        return _constraint_rows.constraint_rows(self)
+        from . import constraint_rows  # (on first use: impulse2d/__init__.py)
+        return constraint_rows.constraint_rows(self)
 
     def _contact_info(self, k: int) -> ContactInfo:
         """Contact row ``k`` as a record (the pre-solve hook's argument)."""

@@ -15,17 +15,27 @@ So each unit, once it has an address the ordinary way (compiled, or loaded by Nu
 written here, beside Numba's files of the kernel, as a *unit file*
 (``<Numba's file name base>.nbu``): a header that says for what it holds (the kernel's source
 stamp, the signature, the machine as Numba keys its cache, the versions of Numba, llvmlite and
-of this format), then, pickled apart, Numba's own serialised code library (object code and
-bitcode, what its data file holds: ``serialize_using_object_code``), the names its object code
-defines (:func:`.cache.elf_defined_symbols`, read once here instead of at each load: 4-6 ms of
-the 8 units' loads), the environments (``referenced_envs``, the kernel's own among them) and
-the names of its wrappers (C and C-Python), its environment and module. The next process reads
-the header, and only where all of it matches
+of this format), then, in a second pickle after it, Numba's own serialised code library (its
+object code, as its data file holds it: ``serialize_using_object_code``, less the bitcode),
+the names its object code defines (:func:`.cache.elf_defined_symbols`, read once here instead
+of at each load: 4-6 ms of the 8 units' loads), the environments (``referenced_envs``, the
+kernel's own among them) and the names of its wrappers (C and C-Python), its environment and
+module. The next process reads the header, and only where all of it matches unpickles the rest
+straight from the same file (a changed file is not read: :func:`_payload`) and
 loads the library as the package's loads from Numba's cache do
 (:func:`.cache._unserialize_lazily`, under :class:`.cache._quick_load`), sets each
 environment's address in the engine as Numba's ``CompileResult._rebuild`` does, and takes the
 C wrapper's address: the same machine code, the same environments. Anything missing, stale or
 unreadable is left to Numba's way, which then writes the file anew.
+
+**No bitcode.** Numba keeps a library's bitcode beside its object code so that a later
+compile can link the kernel into a caller; a unit's or entry's library is only ever called by
+address, never linked (a caller's compile links the library its own dispatcher loads), so its
+file leaves the bitcode out: about half of each file (the step kernel's 1.1 of 2.3 MB), which a
+warm ``pyramid_20`` read and copied twice (the file into a payload, the payload into its
+objects). Its 10 files, unpickled as they were against this layout in one process: 9.2-11.6
+against 5.0-7.1 ms of CPU and 1,931 against 665 page faults (load 14 on the 2-core machine,
+2026-12-01 session 23).
 
 Not for a kernel whose dispatcher this process has made already (it may hold the overload, and
 a second copy of the code would only cost memory); the dispatcher made later (a stage that
@@ -67,12 +77,13 @@ SUFFIX = ".nbu"
 ENTRY_SUFFIX = ".nbe"
 """A Python entry point's file (:func:`load_entry`): a unit file's layout, its wrapper the
 one Python calls."""
-FORMAT = 3
-"""The unit file's layout; a file of another is read as stale."""
+FORMAT = 4
+"""The unit file's layout (4: the header and the payload pickled one after the other, no
+bitcode); a file of another is read as stale."""
 
 _entries: dict[str, tuple] = {}
 """Each entry file read but not loaded yet (:func:`entry_readable`), by its path: (the header
-read, its payload)."""
+read, where its payload is: :func:`_read_file`)."""
 
 
 def _target_context():
@@ -112,18 +123,39 @@ def _header(stamp: str, signature: str, codegen) -> tuple:
 
 
 def _read_file(path: str):
-    """(header, payload) of the file at ``path``, or None (no file, unreadable)."""
+    """(header, where its payload is: :func:`_payload`) of the file at ``path``, or None (no
+    file, unreadable). Only the header is read."""
     try:
         with open(path, "rb") as f:
-            header, payload = pickle.load(f)
+            header = pickle.load(f)
+            return header, (path, f.tell(), _identity(f))
     except Exception:
         return None
-    return header, payload
+
+
+def _identity(f) -> tuple:
+    """What tells the open file ``f`` from another at its path (a file replaced since)."""
+    stat = os.fstat(f.fileno())
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+def _payload(where):
+    """The (library, symbols, environments, wrapper names) after a header that
+    :func:`_read_file` read, unpickled from the file (each large bytes object read into place
+    once), or None where the file at that path is not the one read then (replaced since by
+    another process: its header was not checked). Environments are rebuilt as they are
+    unpickled: under :class:`.cache._quick_load`."""
+    path, offset, identity = where
+    with open(path, "rb") as f:
+        if _identity(f) != identity:
+            return None
+        f.seek(offset)
+        return pickle.load(f)
 
 
 def _read(unit):
-    """The pickled (library, environments, wrapper names) of ``unit``'s file if its header
-    matches this process, else None (no file, another source or machine, unreadable)."""
+    """Where the payload of ``unit``'s file is (:func:`_read_file`) if its header matches this
+    process, else None (no file, another source or machine, unreadable)."""
     where = _where(unit.dispatcher)
     if where is None:
         return None
@@ -146,17 +178,20 @@ def readable(unit) -> bool:
 
 
 def _load_code(payload):
-    """(library, environments, wrapper names) of a file's ``payload``: the code library
-    loaded into the engine and each environment's address set there (as
-    ``CompileResult._rebuild`` does), or None where any of it fails (see the module). The
-    caller holds Numba's compiler lock."""
+    """(library, environments, wrapper names) of a file's ``payload`` (where it is: see
+    :func:`_read_file`): the code library loaded into the engine and each environment's
+    address set there (as ``CompileResult._rebuild`` does), or None where any of it fails (see
+    the module). The caller holds Numba's compiler lock."""
     from numba.core.runtime import rtsys
     context = _target_context()
     codegen = context.codegen()
     try:
         rtsys.initialize(context)
         with _cache._quick_load():
-            libdata, symbols, environments, names = pickle.loads(payload)
+            loaded = _payload(payload)
+            if loaded is None:
+                return None
+            libdata, symbols, environments, names = loaded
             library = _cache._unserialize_lazily(codegen, libdata, symbols)
         for env in environments:  # (as CompileResult._rebuild)
             codegen.set_env(env.env_name, env)
@@ -278,11 +313,13 @@ def _save(dispatcher, argtypes: tuple, signature: str, result, suffix: str) -> N
         names = {"cfunc": fndesc.llvm_cfunc_wrapper_name,
                  "cpython": fndesc.llvm_cpython_wrapper_name, "env": fndesc.env_name,
                  "module": fndesc.modname, "qualname": fndesc.qualname}
-        payload = pickle.dumps((libdata, symbols, _environments(result), names),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        if libdata[1] == "object":  # (object code, bitcode): never linked (see the module)
+            libdata = (libdata[0], libdata[1], (libdata[2][0], None))
         header = _header(stamp, signature, result.library.codegen)
         with open(tmp, "wb") as f:
-            pickle.dump((header, payload), f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(header, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((libdata, symbols, _environments(result), names), f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except Exception:  # (only a head start for the next process)
         try:
