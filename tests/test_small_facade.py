@@ -127,3 +127,38 @@ def test_the_usual_step_runs_the_queued_functions_and_refuses_a_bad_dt():
         world.step("0.016")
     assert world.state_hash() == before and world.step_count == 5
     assert world.time == DT + DT + DT + DT + DT
+
+
+def test_the_flag_trusts_only_its_own_dt_and_after_step_clears_it():
+    """The usual step takes the ``dt`` the ready flag was made with without checking it again
+    (the same float object: the same value, checked once); any other ``dt`` is checked. A
+    function queued by ``after_step`` clears the flag (the usual step never reads the queue),
+    so it runs after the next step, once."""
+    world = impulse2d.World(gravity=(0.0, -10.0))
+    alone = impulse2d.World(gravity=(0.0, -10.0))
+    _built(world)
+    _built(alone)
+    dt = 1.0 / 60.0
+    for _ in range(3):
+        world.step(dt)
+        alone.step(DT)
+    assert world._step_ready[3][1] is dt  # the flag's own dt
+    half = float(str(dt / 2.0))  # another float object: checked, then the usual step
+    other = float(repr(dt))  # equal to the flag's dt, not the same object
+    assert other == dt and other is not dt
+    for step in (half, other, np.float64(dt), 1):
+        world.step(step)
+        alone._step_ready = NOT_READY  # every step through the checks
+        alone.step(float(step))
+        assert type(world.time) is float and world.time == alone.time
+        assert world.state_hash(motion_only=True) == alone.state_hash(motion_only=True)
+    with pytest.raises(ValueError, match="dt"):
+        world.step(float("nan"))
+    ran = []
+    world.step(dt)
+    assert world._step_ready is not NOT_READY
+    world.after_step(lambda: ran.append(world.step_count))
+    assert world._step_ready is NOT_READY
+    world.step(dt)
+    world.step(dt)
+    assert ran == [9] and world.step_count == 10

@@ -59,12 +59,14 @@ def _uses_lapack(world) -> bool:
     return type(slot) is not int or slot > 0
 
 
-NOT_READY = (object(),) * 4
+_NEVER = object()
+NOT_READY = (_NEVER, _NEVER, _NEVER, (None, _NEVER, WHOLE))
 """A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
 again after a change of what those checks read that none of the three kept comparisons sees:
 the callbacks (their setters), the table of verbs' record (:func:`_ready`, a chain's first
-segment), a restore (:mod:`.snapshot`). A world made or recycled starts with it
-(``World.__init__``)."""
+segment), a restore (:mod:`.snapshot`); and after a function is queued to run after the step
+(``World.after_step``), which only :func:`world_step`'s other path runs. A world made or
+recycled starts with it (``World.__init__``)."""
 
 
 def world_step(world, dt: float = 1.0 / 60.0) -> None:
@@ -83,21 +85,42 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     # holds for packed settings, whose change asks the events again), then
     # :func:`step_world`'s call inline. Anything else (a dt to check, 0 or NaN included,
     # events, the checks) takes :func:`_step_other`.
-    lock = world._lock
-    if lock.stepping:
-        raise _lock.locked("World.step")
+    #
+    # Two of the usual step's tests are proven instead of made (each ~10 bytecodes, ~200
+    # instructions of a 5-ball step's ~22,000, callgrind): ``dt`` is the very float the flag
+    # was made with (floats are immutable: the same value, already checked in range), else it
+    # is checked; and the lock is not read, for the flag cannot hold while the world is
+    # stepping (only a world with callbacks runs user code in its step: their setters clear
+    # the flag, step_world makes it only without them, and they cannot be set from inside a
+    # callback) nor while a function waits to run after the step (``World.after_step`` clears
+    # it: the other path runs the queue). With the flag's own ``dt`` the kernel is called
+    # with the flag's tuple of arguments, ``(stores, dt, WHOLE)``, as it is: Numba's entry
+    # takes a tuple, which a call with three arguments builds and frees every step (~365
+    # instructions).
     ready = world._step_ready
-    if (type(dt) is float and MIN_DT <= dt <= MAX_DT and not world._events.on
+    args = ready[3]
+    if dt is not args[1]:
+        if type(dt) is float and MIN_DT <= dt <= MAX_DT:
+            args = (args[0], dt, WHOLE)
+        else:
+            ready = NOT_READY
+    if (not world._events.on
             and ready[0] is world._joint_index and ready[1] is world._settings._derived
             and ready[2] == STORES_CHANGES.value):
         t0 = perf_counter()
-        status = _step.entry(ready[3], dt, WHOLE)
+        status = _step.entry(*args)
         if status:
-            _after_unusual(world, dt, status, ready[3], t0)
+            _after_unusual(world, dt, status, args[0], t0)
         else:
             world._step_seconds = perf_counter() - t0
-    else:
-        dt = _step_other(world, dt)
+        world._query_index = None
+        world.time += dt
+        world.step_count += 1
+        return
+    lock = world._lock
+    if lock.stepping:
+        raise _lock.locked("World.step")
+    dt = _step_other(world, dt)
     world._query_index = None
     world.time += dt
     world.step_count += 1
@@ -141,13 +164,15 @@ def step_world(world, dt: float) -> None:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
     checks have held, the world keeps a ready flag (``_step_ready``: the stores' reference, with
-    three things to compare) until something they read is written. Three of those things have
+    three things to compare, and the call's arguments: the reference, the ``dt`` it was made
+    with, :data:`WHOLE`) until something they read is written. Three of those things have
     writers too many or too far to clear the flag, and are compared instead: the joint rows
     (replaced in a dozen places, by sleep and wakes among them), the packed settings (any
     field's write clears them, and the settings object does not know its world) and the
     process's count of replaced stores (:mod:`impulse2d._stores_epoch`: whatever replaces a
     store or the reference bumps it, a restore that replaces one too). What is left is cleared
-    by its writers (:data:`NOT_READY`): the callbacks, the table's record, a restore.
+    by its writers (:data:`NOT_READY`): the callbacks, the table's record, a restore, a
+    function queued to run after the step.
     The reference's record of its stores needs neither: Python rewrites it without a bump only
     to take stores the reference already holds (``sync_contacts``, ``put_contact_stores``);
     nor does the diagnostics' record, written only by a step that is not the usual one.
@@ -164,11 +189,12 @@ def step_world(world, dt: float) -> None:
     ready = d["_step_ready"]
     if (ready[0] is rows and ready[1] is d["_settings"]._derived
             and ready[2] == STORES_CHANGES.value):
-        stores = ready[3]
+        stores = ready[3][0]
     elif _usual_step(d, d["_settings"]._derived, rows):
         stores = d["_stores"]
         d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
-        d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value, stores)
+        d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value,
+                            (stores, dt, WHOLE))
     else:
         _step_checked(world, dt, 0.0)
         return

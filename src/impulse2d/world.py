@@ -283,6 +283,7 @@ class World:
         exception) runs none: they wait for the next step that returns."""
         _lock.check_callable(fn)
         self._lock.after.append(fn)
+        self._step_ready = NOT_READY  # (the usual step does not look at the queue)
 
     def _step_repeat(self, dt: float, n: int, touching, forces, torques, starts, first: bool,
                      whole_dt: float = 0.0, far_distance: float = 0.0) -> tuple:
