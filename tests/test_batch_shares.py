@@ -60,6 +60,9 @@ class _InTurn:
             def result(self):
                 return fn(*args) if turn.when == "last" else self.value
 
+            def done(self):  # (a call left to return by the batch: run when looked at)
+                return True
+
         return Done()
 
 
@@ -93,7 +96,8 @@ def test_the_thread_arguments_share_one_zeroed_claim_per_world():
     assert [(share, shares) for _, share, shares in calls] == [(0, 3), (1, 3), (2, 3)]
     claimed = calls[0][0]
     assert all(c is claimed for c, _, _ in calls)
-    assert claimed.dtype == np.int64 and claimed.tolist() == [0] * 7
+    # (then the count of worlds done, on a line of its own, and the joined word)
+    assert claimed.dtype == np.int64 and claimed.tolist() == [0] * (7 + batch_step.JOINED + 1)
     assert batch_step.ALONE[0].shape == (0,) and batch_step.ALONE[1:] == (0, 1)
 
 
@@ -111,9 +115,28 @@ def test_a_shared_call_claims_each_world_it_steps():
     zero, one = batch_step.thread_arguments(6, 2)
     before = [w.state_hash() for w in worlds]
     batch_step.run(state.refs, fast, state.args, state.results, batch_step._NO_GATHER, one)
-    assert zero[0].tolist() == [1] * 6
+    claimed, done, joined = zero[0][:6], zero[0][6 + batch_step.DONE], zero[0][-1]
+    assert claimed.tolist() == [1] * 6 and done == 6 and joined == 0  # (thread 1 waits not)
     after = [w.state_hash() for w in worlds]
     assert all(a != b for a, b in zip(after, before))
     batch_step.run(state.refs, fast, state.args, state.results, batch_step._NO_GATHER, zero)
-    assert zero[0].tolist() == [2, 1, 1, 1, 1, 2]
+    assert claimed.tolist() == [2, 1, 1, 1, 1, 2] and zero[0][6 + batch_step.DONE] == 6
+    assert batch_step.joined(zero)  # (thread 0 found every world done)
     assert [w.state_hash() for w in worlds] == after
+
+
+def test_the_helpers_calls_left_to_return_are_collected(alone):
+    """A step whose every world the calling thread saw done returns without waiting for the
+    helpers' calls (their futures kept); the next step collects those that returned, so no
+    more than a step's helpers are ever left, and the worlds equal their twins alone."""
+    worlds = _worlds(11)
+    batch = i2d.WorldBatch(worlds, threads=3)
+    left = []
+    for s in range(STEPS):
+        batch.step(1 / 60)
+        left.append(len(batch._returning))
+        assert [w.state_hash() for w in worlds] == alone[s]
+    assert max(left) <= 2 * 2  # (this step's two helpers, and at most the last step's)
+    batch.threads = 1  # (the pool shut down: its calls returned)
+    batch.step(1 / 60)
+    assert batch._returning == [] and all(w.step_count == STEPS + 1 for w in worlds)

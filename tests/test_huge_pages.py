@@ -123,3 +123,27 @@ def test_a_batch_far_below_the_reach_boxes_no_store_its_steps_made(monkeypatch):
     assert not any(w.__dict__["_contacts_stale"] or w.__dict__["_constraints_stale"]
                    for w in worlds)
     assert _huge_pages._stored(worlds, False)[0] >= stored
+
+
+@pytest.mark.skipif(not THP, reason="no transparent huge pages: nothing is looked at")
+@pytest.mark.parametrize("growth, renewed", [(0, []), (1 << 20, [2, 4, 8, 16]),
+                                             (1 << 21, [1, 2, 4, 8, 16]),
+                                             (None, [1, 2, 4, 8, 16])])
+def test_a_batch_renews_its_advice_only_where_the_memory_grew(monkeypatch, growth, renewed):
+    # the resident memory as the batch's steps would grow it, ``growth`` bytes a step (None:
+    # unreadable, as where /proc/self/statm is not)
+    monkeypatch.setattr(_huge_pages, "TLB_REACH", 0)
+    batch = i2d.WorldBatch([batch_world(k) for k in range(3)], threads=1)
+    now = [1 << 30 if growth is not None else -1]
+    monkeypatch.setattr(_huge_pages, "resident", lambda: now[0])
+    batch._pages.renew()
+    at = []
+    renew = batch._pages.renew
+    monkeypatch.setattr(batch._pages.__class__, "renew",
+                        lambda self, collapse=True: (at.append(self.steps), renew(collapse)))
+    for _ in range(20):
+        now[0] += growth or 0
+        batch.step(1 / 60)
+    # at steps 1, 2, 4, 8, 16 where 2 MiB or more since the last renewal (1 MiB a step: from
+    # step 2, then every time), or where it is not known
+    assert at == renewed and batch._pages.next == 32 and batch._pages.steps == 20

@@ -103,6 +103,7 @@ class WorldBatch:
         self._state = _ready.ReadyState(worlds)
         self._restores = _restores.Restores(self._state)  # (what restores keep of each world)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
+        self._returning = []  # their calls of steps whose worlds are done (see _run)
         self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
         # the worlds' heaps on 2 MiB pages, asked for again as the steps grow the stores
         self._pages = _huge_pages.Advice(worlds)
@@ -334,6 +335,7 @@ class WorldBatch:
             args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         threads = min(self._threads, which.shape[0])
+        self._returned()
         if threads <= 1:
             return run(refs, which, args, results, gather)
         # one call per thread, which shares the worlds out itself (step_batch: each thread
@@ -344,9 +346,26 @@ class WorldBatch:
         helpers = [self._workers().submit(run, refs, which, args, results, gather, share)
                    for share in theirs]
         run(refs, which, args, results, gather, mine)
-        for h in helpers:
-            h.result()
+        if _batch.joined(mine):
+            # every world done and seen by this thread: the helpers' calls are left to return
+            # (each takes Python's lock to, then the future's wake of this thread: some tens of
+            # microseconds a step under KVM, about as long again as the threads' skew)
+            self._returning.extend(helpers)
+        else:
+            for h in helpers:
+                h.result()
         return perf_counter() - t0
+
+    def _returned(self) -> None:
+        """The helpers' calls left to return by :meth:`_run` that have: their errors raised,
+        if any (none is expected: every world they took was done)."""
+        if self._returning:
+            returning, self._returning = self._returning, []
+            for h in returning:
+                if h.done():
+                    h.result()
+                else:
+                    self._returning.append(h)
 
     def _workers(self) -> ThreadPoolExecutor:
         """The batch's helper threads (:attr:`threads` - 1: the caller works too), started at

@@ -36,7 +36,7 @@ from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr
 from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
 from .._sleep import awake_changed, wake_touching
-from .atomics import fetch_add
+from .atomics import fetch_add, load_acquire, spin_pause
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
 from .world_ref import WORLD_STORES, WorldStoresType, borrow, borrow_column
@@ -442,7 +442,12 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     in one call each (no Python between chunks), each thread's prefetch running ahead of it
     through its whole part, and from one batch step to the next a world is stepped by the
     same thread (its new stores allocated and its old ones freed in that thread's allocator
-    arena, its lines in that core's caches).
+    arena, its lines in that core's caches). Each thread then adds the worlds it took to the
+    count at ``claimed[n + DONE]`` (``n = which.shape[0]``), and thread 0 (the calling
+    thread) waits, spinning up to :data:`JOIN_SPINS` times, for the count to reach ``n``:
+    if it does, every world's step and writes are done and seen, and it writes 1 into
+    ``claimed[n + JOINED]``, so that Python may go on without waiting for the other threads'
+    calls to return (:func:`joined`).
 
     Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
     for its step and taken back after it, grown there if the world needed more, so that the
@@ -468,6 +473,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     lent_f = np.zeros((0, 3))
     n = which.shape[0]
     shared = claimed.shape[0] > 0
+    taken = 0  # (worlds this thread claimed: stepped, or left unwritten)
     # walk 0: this thread's part, up; then (shared) each other thread's part, down
     for walk in range(shares if shared else 1):
         part = (share + walk) % shares
@@ -479,6 +485,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             k = first + d * m
             if shared and fetch_add(claimed, k, 1) != 0:
                 break  # (the walks over this part met: another thread took the rest)
+            taken += 1
             # the worlds ahead in three stages, each finding in the cache what the one
             # before asked for: a reference's header 3 worlds ahead, its payload 2 ahead, the
             # arrays its descriptors point at 1 ahead (a stage that read a line out of the
@@ -516,6 +523,29 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             out[i, SHAPE_ROWS] = shape_rows
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
+    if shared:
+        fetch_add(claimed, n + DONE, taken)  # (after every write of this thread's worlds)
+        for spins in range(JOIN_SPINS if share == 0 else 0):
+            if load_acquire(claimed, n + DONE) == n:
+                claimed[n + JOINED] = 1
+                break
+            spin_pause()
+
+
+DONE = 8
+"""Index past the last claim (of ``n``) of :func:`step_batch`'s count of the worlds done: 64
+bytes on, a cache line of its own (the threads' claims of the last worlds do not pull it
+away from the thread waiting on it)."""
+JOINED = DONE + 1
+"""Index past the last claim of the calling thread's word that every world was done when its
+call returned (1; else 0)."""
+JOIN_SPINS = 2000
+"""Spin-wait hints (x86 ``pause``: 10-140 cycles by CPU) the calling thread issues waiting for
+the other threads' last worlds before it leaves the wait to Python's join: some tens of
+microseconds at most, a few world-steps of a small world (as :data:`.threaded.SPINS` for a
+stage's last piece). The other threads take their last worlds when the calling thread finds
+none left, so they end within about a world-step of it; one that does not (its core taken
+away on a busy machine) is waited for by Python as before, on its call's return."""
 
 
 _step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
@@ -531,9 +561,17 @@ ALONE = (np.zeros(0, dtype=np.int64), 0, 1)
 
 def thread_arguments(n: int, threads: int) -> list:
     """The thread arguments of :func:`step_batch` for ``threads`` calls at once over ``n``
-    worlds, one per call: its claims (zeros, shared), its share, the count."""
-    claimed = np.zeros(n, dtype=np.int64)
+    worlds, one per call: its claims and join words (zeros, shared), its share, the count."""
+    claimed = np.zeros(n + JOINED + 1, dtype=np.int64)
     return [(claimed, t, threads) for t in range(threads)]
+
+
+def joined(share) -> bool:
+    """Whether the :func:`step_batch` call of the calling thread's ``share`` (an entry of
+    :func:`thread_arguments`, share 0) returned with every world done by every thread: its
+    results may be read while the other threads' calls return."""
+    claimed = share[0]
+    return bool(claimed[claimed.shape[0] - 1])
 
 
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
