@@ -23,6 +23,11 @@ and flag of the two was equal bit for bit.
 solve on the soft step through the joint types' entries (their table of verbs filled as for
 a world with a joint of another type), side b's on the soft step with the revolute joints
 compiled in (``soft_step_revolute``, session 20): the engine's two paths paired in one process.
+
+``--b-batch FILE`` (alone, or with ``--a-envs``): side b's batch steps by the
+``WorldBatch._step_state``, ``_run_around`` and ``_run`` of another ``batch.py`` (``FILE``,
+loaded as ``impulse2d.batch_b``, e.g. this checkout's with a patch applied), side a's by this
+checkout's: the batch's Python around the kernel paired on the same engine and environment.
 """
 
 from __future__ import annotations
@@ -61,6 +66,21 @@ def load_other(envs_dir: str):
     return modules["lunar_lander"]
 
 
+def batch_from(path: str, batch) -> None:
+    """``batch``'s step methods (``_step_state``, ``_run_around``, ``_run``) taken from the
+    ``batch.py`` at ``path``, loaded as ``impulse2d.batch_b``."""
+    import impulse2d  # noqa: F401 (the package it joins)
+    with open(path) as f:
+        source = f.read()
+    module = types.ModuleType("impulse2d.batch_b")
+    module.__package__ = "impulse2d"
+    module.__file__ = path
+    sys.modules[module.__name__] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    for name in ("_step_state", "_run_around", "_run"):
+        setattr(batch, name, types.MethodType(getattr(module.WorldBatch, name), batch))
+
+
 def entries_for(worlds: set):
     """Make the worlds whose ids are in ``worlds`` (filled in by the caller; every world while
     it holds ``None``) take the soft step through the joint entries: ``step.needed_units``
@@ -93,7 +113,7 @@ def entries_for(worlds: set):
 
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    which = parser.add_mutually_exclusive_group(required=True)
+    which = parser.add_mutually_exclusive_group()
     which.add_argument("--a-envs", help="the other checkout's envs folder")
     which.add_argument("--a-entries", action="store_true",
                        help="a: this checkout's environment on the joint entries' soft step")
@@ -102,9 +122,13 @@ def main() -> dict:
     parser.add_argument("--warm", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", default="")
+    parser.add_argument("--b-batch", default="",
+                        help="b: the batch's step methods from this batch.py")
     args = parser.parse_args()
+    if not (args.a_envs or args.a_entries or args.b_batch):
+        parser.error("one of --a-envs, --a-entries, --b-batch is required")
     from impulse2d.envs import lunar_lander as b_module
-    a_module = b_module if args.a_entries else load_other(args.a_envs)
+    a_module = load_other(args.a_envs) if args.a_envs else b_module
     a_worlds = {None}
     check = entries_for(a_worlds) if args.a_entries else None
     sides = {}
@@ -114,6 +138,8 @@ def main() -> dict:
         if name == "a":
             a_worlds.clear()
             a_worlds.update(id(w) for w in env.batch.worlds)
+        elif args.b_batch:
+            batch_from(args.b_batch, env.batch)
         env.reset(seed=0)
         sides[name] = env
     space = sides["b"].action_space
@@ -140,7 +166,8 @@ def main() -> dict:
     result = {"num_envs": n, "steps": args.steps, "threads": args.threads,
               "episodes_ended": ended, "bits_equal": bool(equal),
               "load": round(os.getloadavg()[0], 1),
-              "a": "joint entries" if args.a_entries else args.a_envs}
+              "a": "joint entries" if args.a_entries else args.a_envs or "this checkout",
+              "b_batch": args.b_batch or "this checkout"}
     if check is not None:
         result["solvers_as_meant"] = check(sides)
     for clock, times in (("cpu", cpu), ("wall", wall)):
