@@ -126,6 +126,8 @@ def main() -> dict:
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--warm", type=int, default=40,
+                        help="untimed steps first (the first episodes end after about 60)")
     parser.add_argument("--batch", default="",
                         help="the batch's step methods from this batch.py (lander_env_ab.py's "
                              "--b-batch)")
@@ -157,8 +159,8 @@ def main() -> dict:
     envs.batch.threads = args.threads
     space = envs.action_space
     space.seed(0)
-    actions = [space.sample() for _ in range(args.steps + 40)]
-    for k in range(40):
+    actions = [space.sample() for _ in range(args.steps + args.warm)]
+    for k in range(args.warm):
         envs.step(actions[k])
     caller = threading.get_ident()
     steps = []
@@ -168,7 +170,7 @@ def main() -> dict:
     for k in range(args.steps):
         events.clear()
         t = time.perf_counter_ns()
-        _, _, terminated, truncated, _ = envs.step(actions[40 + k])
+        _, _, terminated, truncated, _ = envs.step(actions[args.warm + k])
         events.append(("step", caller, t, time.perf_counter_ns()))
         ended += int((terminated | truncated).sum())
         steps.append(timeline(list(events), caller))

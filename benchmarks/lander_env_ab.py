@@ -27,7 +27,8 @@ compiled in (``soft_step_revolute``, session 20): the engine's two paths paired 
 ``--b-batch FILE`` (alone, or with ``--a-envs``): side b's batch steps by the
 ``WorldBatch._step_state``, ``_run_around`` and ``_run`` of another ``batch.py`` (``FILE``,
 loaded as ``impulse2d.batch_b``, e.g. this checkout's with a patch applied), side a's by this
-checkout's: the batch's Python around the kernel paired on the same engine and environment.
+checkout's: the batch's Python around the kernel paired on the same engine and environment;
+with ``--env walker``, on two ``impulse2d/BipedalWalker-v3`` vector environments.
 """
 
 from __future__ import annotations
@@ -124,17 +125,26 @@ def main() -> dict:
     parser.add_argument("--json", default="")
     parser.add_argument("--b-batch", default="",
                         help="b: the batch's step methods from this batch.py")
+    parser.add_argument("--env", choices=("lander", "walker"), default="lander",
+                        help="walker: BipedalWalker-v3 on both sides (with --b-batch alone)")
     args = parser.parse_args()
     if not (args.a_envs or args.a_entries or args.b_batch):
         parser.error("one of --a-envs, --a-entries, --b-batch is required")
+    if args.env == "walker" and (args.a_envs or args.a_entries):
+        parser.error("--env walker takes --b-batch alone")
     from impulse2d.envs import lunar_lander as b_module
     a_module = load_other(args.a_envs) if args.a_envs else b_module
     a_worlds = {None}
     check = entries_for(a_worlds) if args.a_entries else None
     sides = {}
     for name, module in (("a", a_module), ("b", b_module)):
-        env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
-                                           threads=args.threads)
+        if args.env == "walker":
+            from impulse2d.envs.bipedal_walker import BipedalWalkerVectorEnv
+            env = BipedalWalkerVectorEnv(args.num_envs, max_episode_steps=1600,
+                                         threads=args.threads)
+        else:
+            env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
+                                               threads=args.threads)
         if name == "a":
             a_worlds.clear()
             a_worlds.update(id(w) for w in env.batch.worlds)
@@ -163,7 +173,7 @@ def main() -> dict:
         if k >= args.warm:
             ended += int((out["b"][2] | out["b"][3]).sum())
     n = args.num_envs
-    result = {"num_envs": n, "steps": args.steps, "threads": args.threads,
+    result = {"env": args.env, "num_envs": n, "steps": args.steps, "threads": args.threads,
               "episodes_ended": ended, "bits_equal": bool(equal),
               "load": round(os.getloadavg()[0], 1),
               "a": "joint entries" if args.a_entries else args.a_envs or "this checkout",
