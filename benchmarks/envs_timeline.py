@@ -37,7 +37,6 @@ steps): their cost falls inside the pieces that hold them.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import threading
@@ -45,25 +44,14 @@ import time
 
 import numpy as np
 
-from envs_split import ENV_IDS
+from envs_split import ENV_IDS, timed_calls
 
 
 def _wrap(events: list, owner, name: str, label: str) -> None:
     """``owner.name`` recorded into ``events`` as ``(label, thread, start, end)`` (wall, ns)
-    at each call; nothing where ``owner`` has no such attribute (another tree's code)."""
-    f = getattr(owner, name, None)
-    if f is None:
-        return
-
-    @functools.wraps(f)
-    def timed(*a, **k):
-        t = time.perf_counter_ns()
-        try:
-            return f(*a, **k)
-        finally:
-            events.append((label, threading.get_ident(), t, time.perf_counter_ns()))
-
-    setattr(owner, name, timed)
+    at each call (:func:`envs_split.timed_calls`)."""
+    timed_calls(owner, name, time.perf_counter_ns,
+                lambda t, u: events.append((label, threading.get_ident(), t, u)))
 
 
 def _busy(spans: list) -> int:

@@ -58,13 +58,18 @@ def load_other(envs_dir: str):
             source = f.read()
         for other in _OWN:
             source = source.replace(f"from .{other} import", f"from .{other}_a import")
-        module = types.ModuleType(f"impulse2d.envs.{name}_a")
-        module.__package__ = "impulse2d.envs"
-        module.__file__ = path
-        sys.modules[module.__name__] = module
-        exec(compile(source, path, "exec"), module.__dict__)
-        modules[name] = module
+        modules[name] = _module(f"impulse2d.envs.{name}_a", path, source)
     return modules["lunar_lander"]
+
+
+def _module(name: str, path: str, source: str):
+    """``source`` (the file ``path``'s) run as the module ``name`` of its package."""
+    module = types.ModuleType(name)
+    module.__package__ = name.rpartition(".")[0]
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
 
 
 def batch_from(path: str, batch) -> None:
@@ -72,12 +77,7 @@ def batch_from(path: str, batch) -> None:
     ``batch.py`` at ``path``, loaded as ``impulse2d.batch_b``."""
     import impulse2d  # noqa: F401 (the package it joins)
     with open(path) as f:
-        source = f.read()
-    module = types.ModuleType("impulse2d.batch_b")
-    module.__package__ = "impulse2d"
-    module.__file__ = path
-    sys.modules[module.__name__] = module
-    exec(compile(source, path, "exec"), module.__dict__)
+        module = _module("impulse2d.batch_b", path, f.read())
     for name in ("_step_state", "_run_around", "_run"):
         setattr(batch, name, types.MethodType(getattr(module.WorldBatch, name), batch))
 
