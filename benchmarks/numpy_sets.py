@@ -5,8 +5,8 @@ Python around a step pays for them.
 
 A batch step whose environment restarts some worlds beside the kernel (``WorldBatch._step_state``
 with ``held``) took the held worlds out of the kernel's list with ``np.setdiff1d`` and put them
-back with ``np.union1d``. NumPy 2.3 made ``np.unique`` (which both call) hash its input before
-sorting; on 1,024 distinct int64 indices that costs far more than the sort it replaced. Timed
+back with ``np.union1d``. NumPy 2.4's ``np.unique`` (which both call) hashes its input before
+it sorts; on 1,024 distinct int64 indices that costs far more than a sort. Timed
 here (the calling thread's CPU, best of 5 rounds of 200 calls, us a call) for 1, 10, 50 and 1,024
 indices: ``np.unique``, ``np.union1d`` of the list less a few and those few,
 ``np.setdiff1d(..., assume_unique=True)``, and what gives the same arrays for sorted disjoint
