@@ -27,24 +27,34 @@ import time
 ENV_IDS = {"walker": "impulse2d/BipedalWalker-v3", "lander": "impulse2d/LunarLander-v3"}
 
 
-def _wrap(acc: dict, owner, name: str, label: str, calls: dict | None = None) -> None:
-    """``owner.name`` timed into ``acc[label]`` (thread CPU, ns), its calls counted into
-    ``calls`` if given; nothing where ``owner`` has no such attribute (another tree's code)."""
+def timed_calls(owner, name: str, clock, record) -> None:
+    """``owner.name`` replaced by a wrapper that calls ``record(start, end)`` (``clock()``'s
+    readings, ns) after each call; nothing where ``owner`` has no such attribute (another
+    tree's code)."""
     f = getattr(owner, name, None)
     if f is None:
         return
 
     @functools.wraps(f)
     def timed(*a, **k):
-        t = time.thread_time_ns()
+        t = clock()
         try:
             return f(*a, **k)
         finally:
-            acc[label] = acc.get(label, 0) + time.thread_time_ns() - t
-            if calls is not None:
-                calls[label] = calls.get(label, 0) + 1
+            record(t, clock())
 
     setattr(owner, name, timed)
+
+
+def _wrap(acc: dict, owner, name: str, label: str, calls: dict | None = None) -> None:
+    """``owner.name`` timed into ``acc[label]`` (thread CPU, ns), its calls counted into
+    ``calls`` if given (:func:`timed_calls`)."""
+    def record(t: int, u: int) -> None:
+        acc[label] = acc.get(label, 0) + u - t
+        if calls is not None:
+            calls[label] = calls.get(label, 0) + 1
+
+    timed_calls(owner, name, time.thread_time_ns, record)
 
 
 def timed_steps(envs, steps: int, before_timing) -> tuple[int, int]:

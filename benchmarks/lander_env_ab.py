@@ -23,6 +23,12 @@ and flag of the two was equal bit for bit.
 solve on the soft step through the joint types' entries (their table of verbs filled as for
 a world with a joint of another type), side b's on the soft step with the revolute joints
 compiled in (``soft_step_revolute``, session 20): the engine's two paths paired in one process.
+
+``--b-batch FILE`` (alone, or with ``--a-envs``): side b's batch steps by the
+``WorldBatch._step_state``, ``_run_around`` and ``_run`` of another ``batch.py`` (``FILE``,
+loaded as ``impulse2d.batch_b``, e.g. this checkout's with a patch applied), side a's by this
+checkout's: the batch's Python around the kernel paired on the same engine and environment;
+with ``--env walker``, on two ``impulse2d/BipedalWalker-v3`` vector environments.
 """
 
 from __future__ import annotations
@@ -52,13 +58,28 @@ def load_other(envs_dir: str):
             source = f.read()
         for other in _OWN:
             source = source.replace(f"from .{other} import", f"from .{other}_a import")
-        module = types.ModuleType(f"impulse2d.envs.{name}_a")
-        module.__package__ = "impulse2d.envs"
-        module.__file__ = path
-        sys.modules[module.__name__] = module
-        exec(compile(source, path, "exec"), module.__dict__)
-        modules[name] = module
+        modules[name] = _module(f"impulse2d.envs.{name}_a", path, source)
     return modules["lunar_lander"]
+
+
+def _module(name: str, path: str, source: str):
+    """``source`` (the file ``path``'s) run as the module ``name`` of its package."""
+    module = types.ModuleType(name)
+    module.__package__ = name.rpartition(".")[0]
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+def batch_from(path: str, batch) -> None:
+    """``batch``'s step methods (``_step_state``, ``_run_around``, ``_run``) taken from the
+    ``batch.py`` at ``path``, loaded as ``impulse2d.batch_b``."""
+    import impulse2d  # noqa: F401 (the package it joins)
+    with open(path) as f:
+        module = _module("impulse2d.batch_b", path, f.read())
+    for name in ("_step_state", "_run_around", "_run"):
+        setattr(batch, name, types.MethodType(getattr(module.WorldBatch, name), batch))
 
 
 def entries_for(worlds: set):
@@ -93,7 +114,7 @@ def entries_for(worlds: set):
 
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    which = parser.add_mutually_exclusive_group(required=True)
+    which = parser.add_mutually_exclusive_group()
     which.add_argument("--a-envs", help="the other checkout's envs folder")
     which.add_argument("--a-entries", action="store_true",
                        help="a: this checkout's environment on the joint entries' soft step")
@@ -102,18 +123,33 @@ def main() -> dict:
     parser.add_argument("--warm", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", default="")
+    parser.add_argument("--b-batch", default="",
+                        help="b: the batch's step methods from this batch.py")
+    parser.add_argument("--env", choices=("lander", "walker"), default="lander",
+                        help="walker: BipedalWalker-v3 on both sides (with --b-batch alone)")
     args = parser.parse_args()
+    if not (args.a_envs or args.a_entries or args.b_batch):
+        parser.error("one of --a-envs, --a-entries, --b-batch is required")
+    if args.env == "walker" and (args.a_envs or args.a_entries):
+        parser.error("--env walker takes --b-batch alone")
     from impulse2d.envs import lunar_lander as b_module
-    a_module = b_module if args.a_entries else load_other(args.a_envs)
+    a_module = load_other(args.a_envs) if args.a_envs else b_module
     a_worlds = {None}
     check = entries_for(a_worlds) if args.a_entries else None
     sides = {}
     for name, module in (("a", a_module), ("b", b_module)):
-        env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
-                                           threads=args.threads)
+        if args.env == "walker":
+            from impulse2d.envs.bipedal_walker import BipedalWalkerVectorEnv
+            env = BipedalWalkerVectorEnv(args.num_envs, max_episode_steps=1600,
+                                         threads=args.threads)
+        else:
+            env = module.LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
+                                               threads=args.threads)
         if name == "a":
             a_worlds.clear()
             a_worlds.update(id(w) for w in env.batch.worlds)
+        elif args.b_batch:
+            batch_from(args.b_batch, env.batch)
         env.reset(seed=0)
         sides[name] = env
     space = sides["b"].action_space
@@ -137,10 +173,11 @@ def main() -> dict:
         if k >= args.warm:
             ended += int((out["b"][2] | out["b"][3]).sum())
     n = args.num_envs
-    result = {"num_envs": n, "steps": args.steps, "threads": args.threads,
+    result = {"env": args.env, "num_envs": n, "steps": args.steps, "threads": args.threads,
               "episodes_ended": ended, "bits_equal": bool(equal),
               "load": round(os.getloadavg()[0], 1),
-              "a": "joint entries" if args.a_entries else args.a_envs}
+              "a": "joint entries" if args.a_entries else args.a_envs or "this checkout",
+              "b_batch": args.b_batch or "this checkout"}
     if check is not None:
         result["solvers_as_meant"] = check(sides)
     for clock, times in (("cpu", cpu), ("wall", wall)):
