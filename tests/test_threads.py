@@ -345,7 +345,8 @@ def test_a_thread_asleep_on_a_count_is_woken():
     changed first, as a stage's last piece changes it): a lost wake-up would hold the
     thread (and the test) a minute."""
     counters = np.zeros(8, dtype=np.int64)
-    _count_and_wake(np.zeros(8, dtype=np.int64))  # compiled before the sleeper starts
+    _count_and_wake(np.zeros(8, dtype=np.int64))  # both compiled before the sleeper starts
+    _sleep_once(np.ones(8, dtype=np.int64), 0, 10 ** 9)  # (the count is not 0: no sleep)
     sleeper = _in_thread(_sleep_once, counters, 0, 60 * 10 ** 9)
     time.sleep(0.2)  # asleep by now, or it returns at once (the count changed): either ends
     _count_and_wake(counters)
@@ -360,7 +361,8 @@ def test_a_thread_waiting_for_a_stage_sleeps_then_wakes_at_its_last_piece():
     pieces = 3
     counters = np.zeros(4 * STRIDE, dtype=np.int64)
     done = STRIDE  # stage 0's done count; the sleepers' count after it
-    _one_piece_done(np.zeros(4 * STRIDE, dtype=np.int64), 1)  # compiled before the wait
+    _one_piece_done(np.zeros(4 * STRIDE, dtype=np.int64), 1)  # both compiled before the wait
+    _wait_stage(np.full(4 * STRIDE, pieces, dtype=np.int64), pieces)  # (complete: no wait)
     result = []
     waiter = _in_thread(lambda: result.append(_wait_stage(counters, pieces)))
     _one_piece_done(counters, pieces)
