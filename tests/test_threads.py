@@ -13,6 +13,8 @@ the chunks are what differs, the threads that run them do not change a bit).
 from __future__ import annotations
 
 import pickle
+import threading
+import time
 
 import numba
 import numpy as np
@@ -22,7 +24,9 @@ import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.lane_layout import CHUNK
-from impulse2d._dynamics.threaded import _pieces, _row_piece, segments
+from impulse2d._dynamics.atomics import sleep_on, wake_on
+from impulse2d._dynamics.threaded import (STRIDE, _finish_stage, _pieces, _piece_done, _row_piece,
+                                          segments)
 from impulse2d._dynamics.verbs import COLLIDE, FINALIZE, SOLVER, THREADS
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import SCENES, _load, build_scene, fuzz, step_scene
@@ -307,3 +311,67 @@ def test_rows_found_apart_keep_the_one_thread_normals():
     assert apart.sum() >= 50 and np.count_nonzero(one[apart]) > 0  # rows the walk gives a normal
     for t, (normal, _) in normals.items():
         assert normal.tobytes() == one.tobytes(), t
+
+
+@numba.njit(nogil=True, cache=False)
+def _sleep_once(counters, seen, ns):
+    sleep_on(counters, 0, seen, ns)
+
+
+@numba.njit(nogil=True, cache=False)
+def _count_and_wake(counters):
+    counters[0] += 1
+    wake_on(counters, 0)
+
+
+@numba.njit(nogil=True, cache=False)
+def _wait_stage(counters, pieces):
+    return _finish_stage(counters, 0, pieces)
+
+
+@numba.njit(nogil=True, cache=False)
+def _one_piece_done(counters, pieces):
+    return _piece_done(counters, 0, pieces)
+
+
+def _in_thread(work, *args):
+    thread = threading.Thread(target=work, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_thread_asleep_on_a_count_is_woken():
+    """``sleep_on`` with a minute's timeout returns when ``wake_on`` wakes it (the count
+    changed first, as a stage's last piece changes it): a lost wake-up would hold the
+    thread (and the test) a minute."""
+    counters = np.zeros(8, dtype=np.int64)
+    _count_and_wake(np.zeros(8, dtype=np.int64))  # both compiled before the sleeper starts
+    _sleep_once(np.ones(8, dtype=np.int64), 0, 10 ** 9)  # (the count is not 0: no sleep)
+    sleeper = _in_thread(_sleep_once, counters, 0, 60 * 10 ** 9)
+    time.sleep(0.2)  # asleep by now, or it returns at once (the count changed): either ends
+    _count_and_wake(counters)
+    sleeper.join(30.0)
+    assert not sleeper.is_alive() and counters[0] == 1
+
+
+def test_a_thread_waiting_for_a_stage_sleeps_then_wakes_at_its_last_piece():
+    """A thread waiting for a stage's pieces spins, then counts itself asleep on the stage's
+    done count; the piece that completes the stage wakes it, and it leaves with the count
+    complete (``threaded._finish_stage`` and ``_piece_done``)."""
+    pieces = 3
+    counters = np.zeros(4 * STRIDE, dtype=np.int64)
+    done = STRIDE  # stage 0's done count; the sleepers' count after it
+    _one_piece_done(np.zeros(4 * STRIDE, dtype=np.int64), 1)  # both compiled before the wait
+    _wait_stage(np.full(4 * STRIDE, pieces, dtype=np.int64), pieces)  # (complete: no wait)
+    result = []
+    waiter = _in_thread(lambda: result.append(_wait_stage(counters, pieces)))
+    _one_piece_done(counters, pieces)
+    for _ in range(3000):  # (the waiter spins about 56 us, then counts itself asleep)
+        if counters[done + 1] > 0:
+            break
+        time.sleep(0.01)
+    assert counters[done + 1] == 1 and waiter.is_alive()
+    assert _one_piece_done(counters, pieces) == 1 and waiter.is_alive()  # not the last: asleep
+    assert _one_piece_done(counters, pieces) == 2  # the last: it wakes the waiter
+    waiter.join(30.0)
+    assert not waiter.is_alive() and result == [1] and counters[done] == pieces

@@ -5,7 +5,9 @@ consistent) on an element of an int64 array, an acquire load of one, and the CPU
 hint. With them the threads of one ``prange`` launch hand out the pieces of a stage to
 whichever thread is free and wait for the stage's last piece before the next stage, as Box2D
 v3's workers do (``solver.c``: a stage's blocks are claimed with an atomic compare-exchange,
-a stage's end is an atomic count), instead of one launch of Numba's threads per stage.
+a stage's end is an atomic count), instead of one launch of Numba's threads per stage. A
+thread that has waited long sleeps on the count (Linux's ``futex``: :func:`sleep_on`) until
+the thread that completes it wakes it (:func:`wake_on`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from .._core.lazy import JIT
 
 _PAUSE = platform.machine().lower() in ("x86_64", "amd64", "i686", "i386")
 _YIELD = platform.system() != "Windows"  # (sched_yield is POSIX: Windows spins on the hint)
+_FUTEX = {"x86_64": 202, "amd64": 202, "aarch64": 98, "arm64": 98}.get(
+    platform.machine().lower()) if platform.system() == "Linux" else None
+"""Linux's ``SYS_futex`` on this machine (``asm/unistd_64.h``), or None (no futex: a sleep is
+a yield)."""
+FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE = 128, 129  # FUTEX_WAIT / FUTEX_WAKE | FUTEX_PRIVATE_FLAG
 
 
 def _element(context, builder, array_type, array, index):
@@ -77,22 +84,70 @@ def spin_pause(typingctx):
     return types.void(), codegen
 
 
-@intrinsic
-def yield_core(typingctx):
+def _yield(builder):
     """Give the core to another thread (``sched_yield``; on Windows, only the spin-wait hint):
-    what a thread waiting for a stage's last piece does after spinning a while, so that on a
-    busy machine the thread it waits for may run."""
+    a sleep where there is no futex, so that on a busy machine the thread waited for may run."""
+    if _YIELD:
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(32), []),
+                                            "sched_yield")
+        builder.call(fn, [])
+    elif _PAUSE:
+        _pause(builder)
+
+
+def _syscall_futex(builder, ptr, op, value, timeout):
+    """``syscall(SYS_futex, ptr, op, value, timeout, NULL, 0)`` (every argument widened to 64
+    bits, as the kernel reads them from registers)."""
+    i64 = ir.IntType(64)
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64], var_arg=True),
+                                        "syscall")
+    return builder.call(fn, [i64(_FUTEX), builder.ptrtoint(ptr, i64), i64(op), value,
+                             builder.ptrtoint(timeout, i64) if timeout is not None else i64(0),
+                             i64(0), i64(0)])
+
+
+@intrinsic
+def sleep_on(typingctx, array, index, seen, ns):
+    """Sleep while ``array[index]`` still holds ``seen`` (its low 32 bits: the futex word, on a
+    little-endian machine), at most ``ns`` nanoseconds, or until :func:`wake_on` wakes it; a
+    return says nothing about the value (read it again). Where there is no futex, a
+    ``sched_yield``."""
+    if not (isinstance(array, types.Array) and array.dtype == types.int64):
+        return None
+    sig = types.void(array, types.intp, types.int64, types.int64)
+
     def codegen(context, builder, signature, args):
-        if _YIELD:
-            fn = cgutils.get_or_insert_function(builder.module,
-                                                ir.FunctionType(ir.IntType(32), []),
-                                                "sched_yield")
-            builder.call(fn, [])
-        elif _PAUSE:
-            _pause(builder)
+        if _FUTEX is None:
+            _yield(builder)
+            return context.get_dummy_value()
+        i64 = ir.IntType(64)
+        ptr = _element(context, builder, signature.args[0], args[0], args[1])
+        timeout = cgutils.alloca_once(builder, ir.LiteralStructType([i64, i64]))  # timespec
+        second = i64(1_000_000_000)
+        builder.store(builder.udiv(args[3], second), cgutils.gep_inbounds(builder, timeout, 0, 0))
+        builder.store(builder.urem(args[3], second), cgutils.gep_inbounds(builder, timeout, 0, 1))
+        word = builder.and_(args[2], i64(0xFFFFFFFF))
+        _syscall_futex(builder, ptr, FUTEX_WAIT_PRIVATE, word, timeout)
         return context.get_dummy_value()
 
-    return types.void(), codegen
+    return sig, codegen
+
+
+@intrinsic
+def wake_on(typingctx, array, index):
+    """Wake every thread asleep on ``array[index]`` (:func:`sleep_on`); nothing where there is
+    no futex."""
+    if not (isinstance(array, types.Array) and array.dtype == types.int64):
+        return None
+    sig = types.void(array, types.intp)
+
+    def codegen(context, builder, signature, args):
+        if _FUTEX is not None:
+            ptr = _element(context, builder, signature.args[0], args[0], args[1])
+            _syscall_futex(builder, ptr, FUTEX_WAKE_PRIVATE, ir.IntType(64)(2 ** 31 - 1), None)
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 if not JIT:
@@ -107,5 +162,8 @@ if not JIT:
     def spin_pause():  # noqa: F811
         pass
 
-    def yield_core():  # noqa: F811
+    def sleep_on(array, index, seen, ns):  # noqa: F811
+        pass
+
+    def wake_on(array, index):  # noqa: F811
         pass

@@ -71,7 +71,7 @@ from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes,
 from .contact_solver import rows_of, store_impulses
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
-from .atomics import fetch_add, load_acquire, spin_pause, yield_core
+from .atomics import fetch_add, load_acquire, sleep_on, spin_pause, wake_on
 from .joint_solver import joint_pass
 from .lane_layout import CHUNK
 from .lengths import SPECULATIVE
@@ -216,8 +216,12 @@ PIECES = 4
 one at a time as they come free (:func:`dynamic_schedule`): Box2D v3 cuts each stage into about
 four blocks a worker for the same reason."""
 SPINS = 2000
-"""Spin-wait hints a thread waiting for a stage's last piece issues before it yields its core
-(a piece takes some microseconds; a ``pause`` about 10-140 cycles, by CPU)."""
+"""Spin-wait hints a thread waiting for a stage's last piece issues before it sleeps
+(:func:`_finish_stage`; a piece takes some microseconds, a ``pause`` about 10-140 cycles by
+CPU: 28 ns on the AMD EPYC machine, 2,000 of them 56 us)."""
+SLEEP_NS = 1_000_000
+"""The longest a thread asleep on a stage's done count sleeps before it reads the count again
+(1 ms), woken or not: a bound on what a lost wake-up could cost, none being expected."""
 PIECE_ROWS = 64
 """The fewest rows (or bodies) a piece is cut to (a chunk of the lanes,
 :data:`.lane_layout.CHUNK`), unless that leaves fewer pieces than threads."""
@@ -261,7 +265,9 @@ def _row_piece(lo, hi, c, pieces):
 STRIDE = 8
 """Counters a stage's claimed and done counts stand apart (64 bytes of int64): each on a cache
 line of its own, so that a thread spinning on a stage's done count does not pull away the line
-of the count the working thread claims its next piece from."""
+of the count the working thread claims its next piece from. The slot after the done count
+counts the threads asleep on it (:func:`_finish_stage`), on the line the last piece's thread
+writes anyway."""
 
 
 @inline_kernel
@@ -274,14 +280,26 @@ def _claim(counters, stage, pieces):
 @inline_kernel
 def _finish_stage(counters, stage, pieces):
     """Wait until every piece of ``stage`` is done (each thread's writes then seen by all):
-    spinning first, then giving the core away, as the thread waited for may need it."""
+    spinning first, then asleep on the done count (:func:`~.atomics.sleep_on`) until the thread
+    of its last piece wakes it (:func:`_piece_done`), the core given back meanwhile. A
+    ``sched_yield`` loop in its place (until session 23) kept a waiting thread runnable: on a
+    busy machine half a worker's samples were in it (about 5 ms of CPU a ``pyramid_100``
+    step at load 4.7: BENCHMARKS.md, session 22, ``big47``). The sleeper counts itself before
+    it reads the count again, the last piece's thread counts the piece before it reads the
+    sleepers (both sequentially consistent), so one of the two sees the other: no wake-up is
+    lost."""
+    done = (2 * stage + 1) * STRIDE
     spins = 0
-    while load_acquire(counters, (2 * stage + 1) * STRIDE) < pieces:
+    while load_acquire(counters, done) < pieces:
         spins += 1
         if spins < SPINS:
             spin_pause()
         else:
-            yield_core()
+            fetch_add(counters, done + 1, 1)
+            seen = load_acquire(counters, done)
+            while seen < pieces:
+                sleep_on(counters, done, seen, SLEEP_NS)
+                seen = load_acquire(counters, done)
     return stage + 1
 
 
@@ -292,10 +310,15 @@ def _serial_stage(counters, stage):
 
 
 @inline_kernel
-def _piece_done(counters, stage):
-    """Count a piece of ``stage`` done (after its writes: :func:`_finish_stage` reads it);
-    returns how many were done before it."""
-    return fetch_add(counters, (2 * stage + 1) * STRIDE, 1)
+def _piece_done(counters, stage, pieces):
+    """Count a piece of ``stage`` (of ``pieces``) done, after its writes (:func:`_finish_stage`
+    reads the count), and wake the threads asleep on the count if it was the last; returns how
+    many were done before it."""
+    done = (2 * stage + 1) * STRIDE
+    before = fetch_add(counters, done, 1)
+    if before == pieces - 1 and fetch_add(counters, done + 1, 0) > 0:
+        wake_on(counters, done)
+    return before
 
 
 @inline_kernel
@@ -321,7 +344,7 @@ def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, us
             if b > a:
                 call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
                                      contact_speed, last_sweep, speed_cap))
-            _piece_done(counters, stage)
+            _piece_done(counters, stage, pieces)
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
     return stage
@@ -370,7 +393,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                 prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies,
                               warm_starting, rate, mass_scale, impulse_scale, s_rate,
                               s_mass_scale, s_impulse_scale, wide, a)
-            if _piece_done(counters, stage) == pieces - 1 and not (joints or measured):
+            if _piece_done(counters, stage, pieces) == pieces - 1 and not (joints or measured):
                 borrow(world, "clock")[3] = cycles()  # the last piece: the prepare's end
             k = _claim(counters, stage, pieces)
         stage = _finish_stage(counters, stage, pieces)
@@ -384,7 +407,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                        spin_cap)
             borrow(world, "clock")[3] = cycles()  # the prepare's end (the step's profile)
             diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
-            _piece_done(counters, stage)
+            _piece_done(counters, stage, 1)
         stage = _finish_stage(counters, stage, 1)
     for substep in range(substeps):
         k = _claim(counters, stage, body_pieces)
@@ -392,7 +415,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             lo, hi = _chunk(0, n, k, body_pieces)
             integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
             clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
-            _piece_done(counters, stage)
+            _piece_done(counters, stage, body_pieces)
             k = _claim(counters, stage, body_pieces)
         stage = _finish_stage(counters, stage, body_pieces)
         if warm_starting:
@@ -400,7 +423,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                 if _serial_stage(counters, stage):
                     joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
                                speed_cap, spin_cap)
-                    _piece_done(counters, stage)
+                    _piece_done(counters, stage, 1)
                 stage = _finish_stage(counters, stage, 1)
             if touching:
                 stage = _lane_stages(world, lanes, parts, chunks, counters, stage,
@@ -410,7 +433,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             if _serial_stage(counters, stage):
                 joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
                            0.0, speed_cap, spin_cap)
-                _piece_done(counters, stage)
+                _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
         if touching:
             stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
@@ -419,14 +442,14 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
             integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
-            _piece_done(counters, stage)
+            _piece_done(counters, stage, body_pieces)
             k = _claim(counters, stage, body_pieces)
         stage = _finish_stage(counters, stage, body_pieces)
         if joints:
             if _serial_stage(counters, stage):
                 joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
                            spin_cap)
-                _piece_done(counters, stage)
+                _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
         if touching:
             stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
@@ -437,7 +460,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                     rows_for_diagnostics(world, cs)
                 diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap,
                          spin_cap)
-                _piece_done(counters, stage)
+                _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
     if touching:
         for s in range(parts.shape[0]):
@@ -450,7 +473,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                 if b > a:
                     restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap,
                                 gx, gy, 0.5 * h)
-                _piece_done(counters, stage)
+                _piece_done(counters, stage, pieces)
                 k = _claim(counters, stage, pieces)
             stage = _finish_stage(counters, stage, pieces)
     # The last stage: the impulses the step keeps, row by row (or every column, with the
@@ -473,7 +496,7 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             fetch_add(counters, counters.shape[0] - 1,
                       finalize_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed,
                                       finalize == 2))
-        _piece_done(counters, stage)
+        _piece_done(counters, stage, pieces)
         k = _claim(counters, stage, pieces)
     _finish_stage(counters, stage, pieces)
 
