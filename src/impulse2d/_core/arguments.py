@@ -20,19 +20,18 @@ machine code is what it was (checked kernel by kernel with ``benchmarks/compile_
 identical object code; the bitcode a link-only callee keeps differs by the slots' names only).
 
 With reference counting (the stage kernels: the pair search, the continuous stage, the
-threaded soft step), Numba's slot is also what makes a second ``del`` of a variable harmless: it
-stores a null after the decref. A second ``del`` of an argument does run: Numba deletes a
+threaded soft step), Numba's slot is also what makes a second ``del`` of a variable harmless:
+it stores a null after the decref. A second ``del`` of an argument does run: Numba deletes a
 variable at the start of a block it is dead in when it was alive at the end of a predecessor
 (``analysis.compute_dead_maps``' escaping set), whether or not the path came through a block
 that deleted it after its last use (``if k: use(a)`` then a join: ``a`` deleted in both). A
-value has no slot to null, so each such
-argument has a flag instead (an ``i1`` in a slot of its own, which ``mem2reg`` makes a value):
-set where the argument is assigned, its decref done only while it is set, and cleared there.
-That is the slot's nulling, one bit wide: the first version, which kept counted arguments as
-values without it, corrupted the heap in ``warmup --all`` (the batch step; reproduced on a
-seven-line kernel, ``tests/test_kernel_arguments.py``). The refcount
-pruning pass then meets other IR, so those kernels' machine code differs from Numba's own
-lowering (the same trajectories: a reference count changes no number).
+value has no slot to null, so each such argument has a flag instead (an ``i1`` in a slot of
+its own, which ``mem2reg`` makes a value): set where the argument is assigned, its decref done
+only while it is set, and cleared there. That is the slot's nulling, one bit wide: the first
+version, which kept counted arguments as values without it, corrupted the heap in ``warmup
+--all`` (the batch step; reproduced on a seven-line kernel, ``tests/test_kernel_arguments.py``).
+The refcount pruning pass then meets other IR, so those kernels' machine code may differ from
+Numba's own lowering (the same trajectories: a reference count changes no number).
 
 Only for the package's kernels and Numba's library compiled for them
 (:data:`.link_only.OWNERS`: a user's kernels are lowered as Numba lowers them). Installed at
@@ -44,7 +43,7 @@ with debug information, not for a variable a parfor needs in memory (``must_use_
 
 from __future__ import annotations
 
-_installed = False
+from .numba_patch import Patch
 
 
 def _single_arguments(func_ir) -> set:
@@ -62,27 +61,20 @@ def _single_arguments(func_ir) -> set:
     return names - must_use_alloca(blocks) if names else names
 
 
+@Patch
 def install() -> bool:
     """Keep kernels' once-assigned arguments as values in Numba's lowering (see the module);
     False, with nothing changed, where Numba's code is not the one this was written for."""
-    global _installed
-    if _installed:
-        return True
-    try:
-        from numba.core import lowering
-        lower = lowering.Lower
-        original = lower._find_singly_assigned_variable
-        flag = lower._disable_sroa_like_opt
-    except (ImportError, AttributeError):
-        return False
+    from numba.core import cgutils, lowering
+    lower = lowering.Lower
+    original = lower._find_singly_assigned_variable
+    flag = lower._disable_sroa_like_opt
     # Numba's own: the set ``_singly_assigned_vars``, that storevar / loadvar / delvar consult
     if (not isinstance(flag, property)
             or "_singly_assigned_vars" not in original.__code__.co_names
             or "_singly_assigned_vars" not in lower.storevar.__code__.co_names
             or "_blk_local_varmap" not in lower.delvar.__code__.co_names):
         return False
-
-    from numba.core import cgutils
 
     from .link_only import OWNERS
 
@@ -121,7 +113,6 @@ def install() -> bool:
         patched.__doc__ = was.__doc__
         patched.__wrapped__ = was
         setattr(lower, was.__name__, patched)
-    _installed = True
     return True
 
 
