@@ -12,10 +12,10 @@ SSA, the lowering), in one process (``IMPULSE2D_COMPILE_PROCESSES=1``) from an e
 ``time.process_time`` over its ``run_pass`` less the passes run inside it (type inference
 compiles each callee: those callees' passes are theirs), and LLVM's calls made inside it
 (``CodeLibrary``'s ``_optimize_functions`` and ``finalize``: the lowering's, mostly) are
-counted apart as ``llvm``. Besides the passes: ``calls`` (how many times each ran) and what
-the pass manager does around them (``between``: its checks after each pass, the
-``PostProcessor`` it runs after a pass that changes the control flow). ``--profile N``
-also runs cProfile (CPU clock) and prints the N functions with the most time of their own.
+counted apart as ``llvm``; how many times each ran is ``calls``. A pass's time holds the
+pass manager's checks after it (``_runPass``); what no pass holds (the dispatchers, the
+pipelines' set-up, the cache) is the compile's CPU less their sum. ``--profile N`` also runs
+cProfile (CPU clock) and prints the N functions with the most time of their own.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def report(result: dict, rows: int = 30) -> str:
     own, calls = result["own"], result["calls"]
     timed = sum(own.values())
     lines = [f"CPU {result['cpu_s']:.1f} s, compiling {result['compiling_s']:.1f} s, in passes "
-             f"and LLVM {timed:.1f} s (the rest: the pass manager's own work between passes, "
-             "the dispatchers, the cache)"]
+             f"and LLVM {timed:.1f} s (the rest: the dispatchers, the pipelines' set-up, the "
+             "cache)"]
     for name, spent in sorted(own.items(), key=lambda kv: -kv[1])[:rows]:
         lines.append(f"  {spent:8.2f} s {100 * spent / result['compiling_s']:5.1f} %  "
                      f"{calls[name]:6d}  {name}")
