@@ -75,8 +75,7 @@ def test_a_kernels_machine_code_and_result_are_those_of_numbas_own_lowering(monk
 
 
 @needs_jit
-def test_a_users_kernel_is_lowered_as_numba_lowers_it_and_a_counted_argument_has_a_flag(
-        monkeypatch):
+def test_a_users_kernel_and_a_reference_counting_one_are_lowered_as_numba_lowers_them(monkeypatch):
     import numba
     from numba.core import lowering
 
@@ -90,25 +89,14 @@ def test_a_users_kernel_is_lowered_as_numba_lowers_it_and_a_counted_argument_has
         patched(self)
         kept[self.func_ir.func_id.modname] = set(self._singly_assigned_vars)
 
-    delete, flagged = lowering.Lower.delvar, set()
-
-    def recording_del(self, name):
-        if name in self._argument_flags:
-            flagged.add((self.func_ir.func_id.modname, name))
-        return delete(self, name)
-
     monkeypatch.setattr(lowering.Lower, "_find_singly_assigned_variable", recording)
-    monkeypatch.setattr(lowering.Lower, "delvar", recording_del)
     pair = (np.array([1.0]), np.array([2.0]))
     for module, nrt in (("user_module", False), ("impulse2d._argument_counted", True),
                         ("impulse2d._argument_probe", False)):
         assert numba.njit(_nrt=nrt)(_functions(module)["weighted"])(pair, 1) == 2.0
     assert "pair" not in kept["user_module"]
-    assert {"pair", "n"} <= kept["impulse2d._argument_counted"]
+    assert "pair" not in kept["impulse2d._argument_counted"]  # (reference counted: slots)
     assert {"pair", "n"} <= kept["impulse2d._argument_probe"]
-    # (deleted through its flag where references are counted, ``n`` too: its decref is none)
-    assert flagged == {("impulse2d._argument_counted", "pair"),
-                       ("impulse2d._argument_counted", "n")}
 
 
 # An argument deleted twice on one path: after its last use in the ``if`` and again at the
