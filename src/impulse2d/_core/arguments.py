@@ -34,7 +34,7 @@ in memory (``must_use_alloca``).
 
 from __future__ import annotations
 
-_installed = False
+from .numba_patch import Patch
 
 
 def _single_arguments(func_ir) -> set:
@@ -52,19 +52,14 @@ def _single_arguments(func_ir) -> set:
     return names - must_use_alloca(blocks) if names else names
 
 
+@Patch
 def install() -> bool:
     """Keep kernels' once-assigned arguments as values in Numba's lowering (see the module);
     False, with nothing changed, where Numba's code is not the one this was written for."""
-    global _installed
-    if _installed:
-        return True
-    try:
-        from numba.core import lowering
-        lower = lowering.Lower
-        original = lower._find_singly_assigned_variable
-        flag = lower._disable_sroa_like_opt
-    except (ImportError, AttributeError):
-        return False
+    from numba.core import lowering
+    lower = lowering.Lower
+    original = lower._find_singly_assigned_variable
+    flag = lower._disable_sroa_like_opt
     # Numba's own: the set ``_singly_assigned_vars``, that storevar / loadvar / delvar consult
     if (not isinstance(flag, property)
             or "_singly_assigned_vars" not in original.__code__.co_names
@@ -84,7 +79,6 @@ def install() -> bool:
     _find_singly_assigned_variable.__doc__ = original.__doc__
     _find_singly_assigned_variable.__wrapped__ = original
     lower._find_singly_assigned_variable = _find_singly_assigned_variable
-    _installed = True
     return True
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import threading
 
-_installed = False
+from .numba_patch import Patch
 # .copies: {id(source scope): (source scope, memo)} in one inline; .fresh: the ids of the
 # blocks of a callee's IR made for the inline that runs (inline_function), not to be copied
 _local = threading.local()
@@ -64,19 +64,14 @@ class _BlockCopier:
         return copy.deepcopy(x, kept[1])
 
 
+@Patch
 def install() -> bool:
     """Copy a callee's blocks as one copy in Numba's inliner (see the module); False, with
     nothing changed, where Numba's code is not the one this was written for."""
-    global _installed
-    if _installed:
-        return True
-    try:
-        from numba.core import inline_closurecall as inliner
-        worker = inliner.InlineWorker
-        original = worker.inline_ir
-        inline_function = worker.inline_function
-    except (ImportError, AttributeError):
-        return False
+    from numba.core import inline_closurecall as inliner
+    worker = inliner.InlineWorker
+    original = worker.inline_ir
+    inline_function = worker.inline_function
     # Numba's own: a nested copy_ir that calls copy.deepcopy on each block, this module's
     # only use of ``copy``; inline_function: the callee's untyped passes, then inline_ir
     if (inliner.copy is not copy or "copy_ir" not in original.__code__.co_varnames
@@ -111,7 +106,6 @@ def install() -> bool:
     inline_fresh.__wrapped__ = inline_function
     worker.inline_function = inline_fresh
     inliner.copy = _BlockCopier()
-    _installed = True
     return True
 
 

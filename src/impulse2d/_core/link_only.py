@@ -51,6 +51,8 @@ import ctypes
 from llvmlite import binding as _llvm
 from numba.core import codegen as _codegen
 
+from .numba_patch import Patch
+
 STOP_BEFORE = "x86-isel"
 """The code generator's first pass after its IR passes, on x86: instruction selection."""
 LLVM_VERSION = 22
@@ -60,8 +62,6 @@ OWNERS = ("impulse2d", "numba")
 """Top-level packages whose link-only kernels are compiled so: the package's own and Numba's
 library (its implementations and subroutines, compiled for the package's kernels); a user's own
 kernels are compiled as Numba compiles them."""
-
-_installed = False
 
 
 class LinkOnlyLibrary(_codegen.JITCodeLibrary):
@@ -179,7 +179,7 @@ def _wrap_run_pass(original):
 
 def supported() -> bool:
     """Whether this process's LLVM, target and Numba are the ones this module was written for."""
-    if _installed:
+    if install.installed:
         return True  # (the methods checked below are this module's own by now)
     try:
         from numba.core import typed_passes
@@ -200,12 +200,10 @@ def supported() -> bool:
         return False
 
 
+@Patch
 def install() -> bool:
     """Compile link-only kernels' libraries as :class:`LinkOnlyLibrary` (see the module); False,
     with nothing changed, where this Numba or LLVM is not the one it was written for."""
-    global _installed
-    if _installed:
-        return True
     if not supported():
         return False
     from numba.core import typed_passes
@@ -215,7 +213,6 @@ def install() -> bool:
     library._finalize_final_module = _wrap_finalize_final_module(library._finalize_final_module)
     set_env.__wrapped__ = _codegen.JITCPUCodegen.set_env
     _codegen.JITCPUCodegen.set_env = set_env
-    _installed = True
     return True
 
 

@@ -26,10 +26,10 @@ cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 
 from __future__ import annotations
 
+from .numba_patch import Patch
+
 INHERITED = ("nrt", "fastmath", "error_model", "forceinline")
 """The caller's flags an overload's implementation inherits (Numba's ``CPUTargetOptions``)."""
-
-_installed = False
 
 
 def _inherited(flags):
@@ -51,23 +51,18 @@ def _hashable(value):
         return (type(value).__name__, encode()) if callable(encode) else (id(value),)
 
 
+@Patch
 def install() -> bool:
     """Key Numba's overload implementations by the inherited flags only (see the module);
     False, with nothing changed, where Numba's code is not the one this was written for."""
-    global _installed
-    if _installed:
-        return True
-    try:
-        from numba.core import targetconfig
-        from numba.core.typing import templates
-        template = templates._OverloadFunctionTemplate
-        original = template._get_impl
-        names = original.__code__.co_names
-        flags = targetconfig.ConfigStack.top_or_none
-        from numba.core.compiler import Flags
-        if not all(hasattr(Flags, name) for name in INHERITED):
-            return False
-    except (ImportError, AttributeError):
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+    from numba.core.typing import templates
+    template = templates._OverloadFunctionTemplate
+    original = template._get_impl
+    names = original.__code__.co_names
+    flags = targetconfig.ConfigStack.top_or_none
+    if not all(hasattr(Flags, name) for name in INHERITED):
         return False
     # Numba's own: key = (context, args, kws, flags), then _build_impl(key, args, kws)
     if not {"ConfigStack", "top_or_none", "_impl_cache", "_build_impl"} <= set(names):
@@ -84,7 +79,6 @@ def install() -> bool:
 
     _get_impl.__doc__ = original.__doc__
     template._get_impl = _get_impl
-    _installed = True
     return True
 
 
