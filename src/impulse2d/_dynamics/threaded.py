@@ -695,9 +695,12 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     max_angular_speed = MAX_ROTATION / dt
     position_speed = after_clamp * max_linear_speed
     position_spin = after_clamp * max_angular_speed
-    joints = False
+    # a count, not ``joints = False`` widened in the loop: that typed the callees for a literal
+    # False too, a second solve_region nothing calls (12-21 s of compile; warmall48, session 23)
+    n_joints = 0
     for ids in borrow(world, "joint_ids"):
-        joints = joints or ids.shape[0] > 0
+        n_joints += ids.shape[0]
+    joints = n_joints > 0
     table = borrow(world, "verbs")
     finalize = table[FINALIZE]
     counters = np.zeros(region_counters(parts, substeps), dtype=np.int64)
