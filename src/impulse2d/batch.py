@@ -297,6 +297,7 @@ class WorldBatch:
         state = self._state
         refs, results = state.refs, state.results
         run = _threads.serial(_batch.run)
+        self._returned()  # (as _run: a helper's earlier call's error, if any, raised here)
         mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
         started = threading.Event()  # (a helper has begun: see below)
 
