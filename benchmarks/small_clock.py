@@ -1,17 +1,20 @@
-"""What ``World.profile``'s clock costs a small world's usual step: ``World.step`` against the
-same function without its two ``perf_counter`` reads, in one process, interleaved.
+"""What ``World.profile``'s clock would cost a small world's usual step: ``World.step``, which
+Python does not time (the profile reads the kernel's clock, :mod:`impulse2d._profile_clock`,
+since session 24), against the same function with its two ``perf_counter`` reads put back (the
+engine's usual step until then), in one process, interleaved.
 
     PYTHONPATH=src /path/to/bench-venv/bin/python benchmarks/small_clock.py \\
         [--scenes restitution,friction_ramp] [--rounds 41] [--calls 300] [--json out.json]
 
 The variant is made from :func:`impulse2d._stepping.world_step`'s own source at run time (the
-clock's two lines taken out, ``t0`` left 0.0 for the rare unusual step), so it is the same
-code but for the clock; it is not the engine's (``World.profile`` would read 0 after it).
-Each round restores the scene's snapshot (built as ``run.py`` builds it, 60 steps in) before
-each form and times ``--calls`` steps of it by the thread's CPU time, the two forms in turn,
-which first alternating. Printed per scene: each form's least and median per-step CPU over
-the rounds, the ratio without / with of those, and the median of the rounds' own ratios; the
-state hash after each form's steps (the same: the clock changes no bit).
+clock's lines put in: ``t0`` read before the call, the seconds after it, ``t0`` handed to the
+rare unusual step), so it is the same code but for the clock; it is not the engine's. Each
+round restores the scene's snapshot (built as ``run.py`` builds it, 60 steps in) before each
+form and times ``--calls`` steps of it by the thread's CPU time, the two forms in turn, which
+first alternating. Printed per scene: each form's least and median per-step CPU over the
+rounds, the ratio without / with of those, and the median of the rounds' own ratios; the state
+hash after each form's steps (the same: the clock changes no bit). (Session 23's form of this
+script took the two reads out of a ``World.step`` that had them: ``small48`` in BENCHMARKS.md.)
 """
 
 from __future__ import annotations
@@ -29,20 +32,25 @@ sys.path.insert(0, HERE)
 from small_split import DT, _built  # noqa: E402  (the same scenes, warmed up the same way)
 
 CLOCK_LINES = {
-    "        t0 = perf_counter()\n": "        t0 = 0.0\n",
-    "            world._step_seconds = perf_counter() - t0\n": "            pass\n",
+    "        status = _step.entry(*args)\n":
+        "        t0 = perf_counter()\n        status = _step.entry(*args)\n",
+    "            _after_unusual(world, dt, status, args[0], None)\n":
+        "            _after_unusual(world, dt, status, args[0], t0)\n",
+    "            world._step_seconds = UNTIMED\n":
+        "            world._step_seconds = perf_counter() - t0\n",
 }
 
 
-def without_clock():
-    """``world_step`` without the profile's clock, compiled in its module's namespace."""
+def with_clock():
+    """``world_step`` with the profile's clock read by Python, compiled in its module's
+    namespace."""
     from impulse2d import _stepping
     source = inspect.getsource(_stepping.world_step)
     for old, new in CLOCK_LINES.items():
         assert source.count(old) == 1, old
         source = source.replace(old, new)
     namespace = dict(vars(_stepping))
-    exec(compile(source, "<world_step without the clock>", "exec"), namespace)
+    exec(compile(source, "<world_step with the clock>", "exec"), namespace)
     return namespace["world_step"]
 
 
@@ -50,7 +58,7 @@ def scene_rounds(scene_key: str, rounds: int, calls: int) -> dict:
     from impulse2d import _stepping
     world = _built(scene_key, "impulse2d").world
     snap = world.snapshot()
-    forms = {"with": _stepping.world_step, "without": without_clock()}
+    forms = {"with": with_clock(), "without": _stepping.world_step}
     per_step = {name: [] for name in forms}
     hashes = {name: set() for name in forms}
     clock = time.thread_time

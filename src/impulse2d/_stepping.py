@@ -18,6 +18,7 @@ from __future__ import annotations
 from time import perf_counter
 
 from . import _lock
+from ._core.jit import CYCLE_COUNTER
 from ._dynamics import direct_dense
 from ._dynamics.lengths import write_lengths
 from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED,
@@ -27,6 +28,7 @@ from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED
                              _step_repeat)
 from ._dynamics.verbs import CONTINUOUS, DIRECT_DENSE
 from ._dynamics.world_ref import adopt_step_stores, stores_for_step
+from ._profile_clock import UNTIMED
 from ._sleep import wake_all
 from ._stores_epoch import CHANGES as STORES_CHANGES
 from ._validate import MAX_DT, MIN_DT, time_step
@@ -84,7 +86,7 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     # a plain float in range, no events, the ready flag holding (:func:`step_world`; it only
     # holds for packed settings, whose change asks the events again), then
     # :func:`step_world`'s call inline. Anything else (a dt to check, 0 or NaN included,
-    # events, the checks) takes :func:`_step_other`.
+    # events, the checks) takes :func:`timed_world_step`.
     #
     # Two of the usual step's tests are proven instead of made (each ~10 bytecodes, ~200
     # instructions of a 5-ball step's ~22,000, callgrind): ``dt`` is the very float the flag
@@ -96,7 +98,8 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     # it: the other path runs the queue). With the flag's own ``dt`` the kernel is called
     # with the flag's tuple of arguments, ``(stores, dt, WHOLE)``, as it is: Numba's entry
     # takes a tuple, which a call with three arguments builds and frees every step (~365
-    # instructions).
+    # instructions). Nor is the usual step timed: the profile reads the kernel's own clock
+    # (:mod:`._profile_clock`; two ``perf_counter`` reads were ~0.13 us of a 5-ball step's ~3).
     ready = world._step_ready
     args = ready[3]
     if dt is not args[1]:
@@ -107,16 +110,21 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     if (not world._events.on
             and ready[0] is world._joint_index and ready[1] is world._settings._derived
             and ready[2] == STORES_CHANGES.value):
-        t0 = perf_counter()
         status = _step.entry(*args)
         if status:
-            _after_unusual(world, dt, status, args[0], t0)
+            _after_unusual(world, dt, status, args[0], None)
         else:
-            world._step_seconds = perf_counter() - t0
+            world._step_seconds = UNTIMED
         world._query_index = None
         world.time += dt
         world.step_count += 1
         return
+    timed_world_step(world, dt)
+
+
+def timed_world_step(world, dt: float = 1.0 / 60.0) -> None:
+    """:func:`world_step` for any step but the usual one, timed by Python; ``World.step``
+    itself where the step kernel reads no clock (:data:`CYCLE_COUNTER`)."""
     lock = world._lock
     if lock.stepping:
         raise _lock.locked("World.step")
@@ -126,6 +134,13 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     world.step_count += 1
     if lock.after:
         lock.run_after()
+
+
+if not CYCLE_COUNTER:
+    # Where the step kernel reads no clock the profile has only Python's: World.step (world.py
+    # binds this name) times every step.
+    timed_world_step.__doc__ = world_step.__doc__
+    world_step = timed_world_step
 
 
 def _step_other(world, dt) -> float:
@@ -206,14 +221,16 @@ def step_world(world, dt: float) -> None:
         d["_step_seconds"] = perf_counter() - t0
 
 
-def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
+def _after_unusual(world, dt: float, status: int, stores, t0: float | None) -> None:
     """:func:`step_world` after a call of the step kernel that returned ``status`` (not 0)
-    at ``t0`` (``perf_counter``): the first sweep of a fast body, the new stores, the joint
-    rows dropped when islands with joints fell asleep; or, when a jointed island woke, the step
-    again with the rows rebuilt."""
+    at ``t0`` (``perf_counter``; None: an untimed call, :func:`world_step`'s): the first sweep
+    of a fast body, the new stores, the joint rows dropped when islands with joints fell
+    asleep; or, when a jointed island woke, the step again with the rows rebuilt. (Untimed, the
+    profile is the kernel's clock: a first sweep run here is not in it, and after a wake only
+    the call that took the step is, the first having stopped at its wake stage.)"""
     if status & UNSWEPT:
         _continuous_first(world, stores)
-    seconds = perf_counter() - t0
+    seconds = UNTIMED if t0 is None else perf_counter() - t0
     adopt_step_stores(world, status & NEW_CONTACTS, status & NEW_CONSTRAINTS)
     if not status & WOKE:
         world._step_seconds = seconds
@@ -221,7 +238,7 @@ def _after_unusual(world, dt: float, status: int, stores, t0: float) -> None:
         return
     world._joint_index = None  # a jointed island woke: its joints join the rows (below)
     fill_later(world)  # (or the step had sleepers and no wake stage yet: it did nothing)
-    _step_checked(world, dt, seconds)
+    _step_checked(world, dt, 0.0 if t0 is None else seconds)
 
 
 def _drop_sleeping_joints(world, status: int) -> None:

@@ -157,12 +157,18 @@ class World:
     def profile(self) -> Profile:
         """Wall time of the last step and of each of its stages, in seconds.
 
-        The step runs as one compiled call timed as a whole; each stage gets its share of the
-        CPU's cycle counter read between the stages (x86 only: elsewhere the stages read 0).
+        The step runs as one compiled call, which reads the CPU's cycle counter between its
+        stages (x86 only: elsewhere the stages read 0); each stage gets its share of the step's
+        time. The usual step's time is the counter's span from its first stage to its end (the
+        rate measured once per process, about 5 ms, when a profile first needs it); a step
+        Python times (the first, one with callbacks or events, a batch's) is its compiled
+        call(s), timed as a whole.
         """
+        from ._profile_clock import step_seconds
+
         clock = self._clock
-        total = self._step_seconds
         ticks = int(clock[-1] - clock[0])
+        total = step_seconds(self._step_seconds, ticks)
         shares = {stage: total * int(clock[k + 1] - clock[k]) / ticks if ticks > 0 else 0.0
                   for k, stage in enumerate(STAGES)}
         return Profile(step=total, **shares)
