@@ -158,13 +158,13 @@ def _tiles_without_a_moving_body_twice(parts, order, contacts, body_type):
 
 def test_the_solve_order_is_cut_on_its_colours_and_walked_only_where_they_may_share_a_body():
     """:func:`segments` takes the colours of the colouring as blocks (no dynamic body twice
-    in one) and walks the rows one by one only where a colour may hold a body twice: the
-    overflow colour (a pile of 300 circles coloured with 3 colours: many of its rows
-    overflow), and every row in a world with a kinematic body (which no colour holds apart),
-    or when the starts are not the order's. Each way the cut covers the order, in order, with
-    no moving body twice in a parallel segment; the overflow's part is the walk of its rows
-    alone, and with a kinematic body (or starts not the order's) the cut is the walk of every
-    row."""
+    in one) and walks the rows one by one only from the last long colour on, where short
+    colours and the overflow colour (a pile of 300 circles coloured with 3 colours: many of
+    its rows overflow), whose rows may hold a body twice, follow; and every row in a world
+    with a kinematic body (which no colour holds apart), or when the starts are not the
+    order's. Each way the cut covers the order, in order, with no moving body twice in a
+    parallel segment; the tail's part is the walk of its rows alone, and with a kinematic body
+    (or starts not the order's) the cut is the walk of every row."""
     world = i2d.World(threads=1, enable_sleep=False)
     info = build_scene(world, "rain", count=300)
     for k in range(90):
@@ -181,16 +181,17 @@ def test_the_solve_order_is_cut_on_its_colours_and_walked_only_where_they_may_sh
         parts = segments(a, b, order, body_type, 1, starts)
         for cut in (parts, walk):
             _tiles_without_a_moving_body_twice(cut, order, contacts, body_type)
+        last = max(c for c in range(colour_count) if starts[c + 1] > starts[c])
+        walked = int(starts[last])  # (min_rows 1: the last colour with a row is long)
         ends = {int(e) for e in parts[:, 1]}
-        for c in range(colour_count):
+        for c in range(last):
             if starts[c + 1] > starts[c]:
-                assert int(starts[c + 1]) in ends  # each colour a block of its own
-        tail = parts[parts[:, 0] >= overflow]
-        alone = segments(a, b, order[overflow:], body_type, 1, np.zeros(2, dtype=np.int64))
-        if overflow < order.shape[0]:
-            assert np.array_equal(tail - [overflow, overflow, 0], alone)
-        assert parts[parts[:, 1] <= overflow].shape[0] == sum(
-            1 for c in range(colour_count) if starts[c + 1] > starts[c])
+                assert int(starts[c + 1]) in ends  # each colour before it a block of its own
+        tail = parts[parts[:, 0] >= walked]
+        alone = segments(a, b, order[walked:], body_type, 1, np.zeros(2, dtype=np.int64))
+        assert np.array_equal(tail - [walked, walked, 0], alone)  # from it on, the walk
+        assert parts[parts[:, 1] <= walked].shape[0] == sum(
+            1 for c in range(last) if starts[c + 1] > starts[c])
         kinematic = body_type.copy()
         kinematic[np.flatnonzero(body_type == 2)[7]] = 1
         assert np.array_equal(segments(a, b, order, kinematic, 1, starts),

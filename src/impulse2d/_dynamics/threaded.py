@@ -180,26 +180,34 @@ def segments(body_a, body_b, order, body_type, min_rows, starts):
 
     In a world without kinematic bodies each colour of the colouring that made ``order``
     (``starts``, each colour's first row: :func:`~.constraint_graph.color_into`) is such a
-    block, no dynamic body in it twice, so only the overflow colour, whose rows may share one,
-    is walked row by row (and every row where there is a kinematic body, which no colour
-    holds apart, or where ``starts`` is not ``order``'s): the walk of every row, about 1.5 %
-    of the calling thread's samples of a 2-thread ``rain_2000`` step with the worker idle
-    (BENCHMARKS.md, session 24, ``big49``), becomes one of the colours' starts. A block of
-    the walk may run on past a colour's end where the next colour's first rows share no body
-    with it; these blocks end with their colours: a different cut of the same rows, each
-    block's rows commuting either way, so the same bits."""
+    block, no dynamic body in it twice, so the rows are walked one by one only from the last
+    colour of at least ``min_rows`` rows on: the short colours after it and the overflow
+    colour, whose rows may share a body (and every row where there is a kinematic body, which
+    no colour holds apart, or where ``starts`` is not ``order``'s). The walk of every row,
+    about 1.5 % of the calling thread's samples of a 2-thread ``rain_2000`` step with the
+    worker idle (BENCHMARKS.md, session 24, ``big49``), becomes one of the colours' starts
+    and the walk of the tail. The walk lets a block run on past a colour's end where the next
+    colour's first rows share no body with it, so walking the tail from the last long colour
+    keeps the short colours after it (a pyramid's last few rows) in that colour's block, as
+    the walk of every row did, instead of a stage of their own in every pass. The colours
+    before it end their blocks: a different cut of the same rows, each block's rows
+    commuting either way, so the same bits."""
     n = order.shape[0]
     bounds = np.empty(n + 1, dtype=np.int64)
     blocks = 0
     bounds[0] = 0
-    walked = 0  # the first row walked: the overflow colour's, or every row
+    walked = 0  # the first row walked: the last long colour's, or every row
     overflow = starts.shape[0] - 2
     if starts[overflow + 1] == n and not _has_kinematic(body_type):
+        last = 0  # the last colour of at least min_rows rows: the walk starts there
         for c in range(overflow):
+            if starts[c + 1] - starts[c] >= min_rows:
+                last = c
+        for c in range(last):
             if starts[c + 1] > starts[c]:
                 blocks += 1
                 bounds[blocks] = starts[c + 1]
-        walked = starts[overflow]
+        walked = starts[last]
     if walked < n:
         stamp = np.full(body_type.shape[0], -1, dtype=np.int64)  # the block that last used it
         for q in range(walked, n):
