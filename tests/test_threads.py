@@ -23,6 +23,7 @@ import pytest
 import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._dynamics import step as step_module
+from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.lane_layout import CHUNK
 from impulse2d._dynamics.atomics import sleep_on, wake_on
 from impulse2d._dynamics.threaded import (STRIDE, _finish_stage, _pieces, _piece_done, _row_piece,
@@ -119,7 +120,9 @@ def test_the_pyramid_takes_the_parallel_path():
     cs = world._constraints
     bodies = world._bodies
     contacts = world._contacts
-    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type, 64)
+    order, starts = _colours(world, COLOR_COUNT)
+    assert np.array_equal(order, cs.contact)  # the step's solve order
+    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type, 64, starts)
     assert parts[0, 0] == 0 and parts[-1, 1] == cs.count.shape[0]
     assert np.all(parts[1:, 0] == parts[:-1, 1])
     parallel = parts[parts[:, 2] == 1]
@@ -129,6 +132,71 @@ def test_the_pyramid_takes_the_parallel_path():
         moving = [b for b in np.concatenate([cs.body_a[lo:hi], cs.body_b[lo:hi]])
                   if bodies.type[b] != 0]
         assert len(moving) == len(set(moving))
+
+
+def _colours(world, colour_count):
+    """The colouring of ``world``'s contacts (every row looked at, as the step of an awake
+    world does) with ``colour_count`` colours before the overflow: its order and starts."""
+    contacts, bodies = world._contacts, world._bodies
+    return color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
+                          bodies.asleep, bodies.type.shape[0], colour_count,
+                          np.empty(0, dtype=np.int64), -1)
+
+
+def _tiles_without_a_moving_body_twice(parts, order, contacts, body_type):
+    """``parts`` covers ``order`` once, in order, and no parallel segment of it holds a
+    dynamic or kinematic body twice."""
+    assert parts[0, 0] == 0 and parts[-1, 1] == order.shape[0]
+    assert np.all(parts[1:, 0] == parts[:-1, 1]) and np.all(parts[:, 1] > parts[:, 0])
+    for lo, hi, parallel in parts:
+        if parallel:
+            rows = order[lo:hi]
+            moving = [b for b in np.concatenate([contacts.body_a[rows], contacts.body_b[rows]])
+                      if body_type[b] != 0]
+            assert len(moving) == len(set(moving))
+
+
+def test_the_solve_order_is_cut_on_its_colours_and_walked_only_where_they_may_share_a_body():
+    """:func:`segments` takes the colours of the colouring as blocks (no dynamic body twice
+    in one) and walks the rows one by one only from the last long colour on, where short
+    colours and the overflow colour (a pile of 300 circles coloured with 3 colours: many of
+    its rows overflow), whose rows may hold a body twice, follow; and every row in a world
+    with a kinematic body (which no colour holds apart), or when the starts are not the
+    order's. Each way the cut covers the order, in order, with no moving body twice in a
+    parallel segment; the tail's part is the walk of its rows alone, and with a kinematic body
+    (or starts not the order's) the cut is the walk of every row."""
+    world = i2d.World(threads=1, enable_sleep=False)
+    info = build_scene(world, "rain", count=300)
+    for k in range(90):
+        step_scene(world, info, k)
+    world.contacts  # (the step's contact store, synced)
+    contacts, body_type = world._contacts, world._bodies.type
+    a, b = contacts.body_a, contacts.body_b
+    for colour_count in (COLOR_COUNT, 3):
+        order, starts = _colours(world, colour_count)
+        overflow = int(starts[colour_count])
+        not_order = starts.copy()
+        not_order[-1] = -1
+        walk = segments(a, b, order, body_type, 1, not_order)
+        parts = segments(a, b, order, body_type, 1, starts)
+        for cut in (parts, walk):
+            _tiles_without_a_moving_body_twice(cut, order, contacts, body_type)
+        last = max(c for c in range(colour_count) if starts[c + 1] > starts[c])
+        walked = int(starts[last])  # (min_rows 1: the last colour with a row is long)
+        ends = {int(e) for e in parts[:, 1]}
+        for c in range(last):
+            if starts[c + 1] > starts[c]:
+                assert int(starts[c + 1]) in ends  # each colour before it a block of its own
+        tail = parts[parts[:, 0] >= walked]
+        alone = segments(a, b, order[walked:], body_type, 1, np.zeros(2, dtype=np.int64))
+        assert np.array_equal(tail - [walked, walked, 0], alone)  # from it on, the walk
+        assert parts[parts[:, 1] <= walked].shape[0] == sum(
+            1 for c in range(last) if starts[c + 1] > starts[c])
+        kinematic = body_type.copy()
+        kinematic[np.flatnonzero(body_type == 2)[7]] = 1
+        assert np.array_equal(segments(a, b, order, kinematic, 1, starts),
+                              segments(a, b, order, kinematic, 1, not_order))
+    assert order.shape[0] - overflow > 100  # (3 colours: the overflow walked was not empty)
 
 
 @numba.njit(cache=False)

@@ -63,7 +63,7 @@ from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import (_jit, borrowing_kernel, cycles, inline_kernel, inner_kernel, kernel,
                          stage_kernel)
 from .._core.lazy import JIT
-from .._core.state import STATIC
+from .._core.state import KINEMATIC, STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, prepare_lanes,
@@ -75,7 +75,7 @@ from .atomics import fetch_add, load_acquire, sleep_on, spin_pause, wake_on
 from .joint_solver import joint_pass
 from .lane_layout import CHUNK
 from .lengths import SPECULATIVE
-from .scratch import narrow_views
+from .scratch import narrow_views, starts_view
 from .softness import soft_coefficients
 from .solvers import AFTER_CLAMP, impulse_caps
 from .verbs import (CHAINS, DIAGNOSTICS, FINALIZE, ITERATION, LANES, OPENING, PREPARE, SOLVE,
@@ -160,28 +160,65 @@ if not JIT:
         pass
 
 
+@inline_kernel
+def _has_kinematic(body_type):
+    """Whether some body row is kinematic (a dead row's last type counts: a false yes only
+    costs :func:`segments` its walk)."""
+    for i in range(body_type.shape[0]):
+        if body_type[i] == KINEMATIC:
+            return True
+    return False
+
+
 @kernel
-def segments(body_a, body_b, order, body_type, min_rows):
+def segments(body_a, body_b, order, body_type, min_rows, starts):
     """The solve order's rows (the contacts ``order``, of bodies ``body_a`` and ``body_b``) cut
     into segments ``(lo, hi, parallel)`` (an (n, 3) int64 array): blocks of at least
     ``min_rows`` rows with no dynamic or kinematic body twice (parallel = 1), and the runs of
     shorter blocks between them (parallel = 0), in order. Read from the contacts, not the
-    prepared rows, so that the prepare can be a stage of the solve's launch."""
+    prepared rows, so that the prepare can be a stage of the solve's launch.
+
+    In a world without kinematic bodies each colour of the colouring that made ``order``
+    (``starts``, each colour's first row: :func:`~.constraint_graph.color_into`) is such a
+    block, no dynamic body in it twice, so the rows are walked one by one only from the last
+    colour of at least ``min_rows`` rows on: the short colours after it and the overflow
+    colour, whose rows may share a body (and every row where there is a kinematic body, which
+    no colour holds apart, or where ``starts`` is not ``order``'s). The walk of every row,
+    about 1.5 % of the calling thread's samples of a 2-thread ``rain_2000`` step with the
+    worker idle (BENCHMARKS.md, session 24, ``big49``), becomes one of the colours' starts
+    and the walk of the tail. The walk lets a block run on past a colour's end where the next
+    colour's first rows share no body with it, so walking the tail from the last long colour
+    keeps the short colours after it (a pyramid's last few rows) in that colour's block, as
+    the walk of every row did, instead of a stage of their own in every pass. The colours
+    before it end their blocks: a different cut of the same rows, each block's rows
+    commuting either way, so the same bits."""
     n = order.shape[0]
-    stamp = np.full(body_type.shape[0], -1, dtype=np.int64)  # the block that last used a body
     bounds = np.empty(n + 1, dtype=np.int64)
     blocks = 0
     bounds[0] = 0
-    for q in range(n):
-        a = body_a[order[q]]
-        b = body_b[order[q]]
-        if ((body_type[a] != STATIC and stamp[a] == blocks)
-                or (body_type[b] != STATIC and stamp[b] == blocks)):
-            blocks += 1
-            bounds[blocks] = q
-        stamp[a] = blocks
-        stamp[b] = blocks
-    if n > 0:
+    walked = 0  # the first row walked: the last long colour's, or every row
+    overflow = starts.shape[0] - 2
+    if starts[overflow + 1] == n and not _has_kinematic(body_type):
+        last = 0  # the last colour of at least min_rows rows: the walk starts there
+        for c in range(overflow):
+            if starts[c + 1] - starts[c] >= min_rows:
+                last = c
+        for c in range(last):
+            if starts[c + 1] > starts[c]:
+                blocks += 1
+                bounds[blocks] = starts[c + 1]
+        walked = starts[last]
+    if walked < n:
+        stamp = np.full(body_type.shape[0], -1, dtype=np.int64)  # the block that last used it
+        for q in range(walked, n):
+            a = body_a[order[q]]
+            b = body_b[order[q]]
+            if ((body_type[a] != STATIC and stamp[a] == blocks)
+                    or (body_type[b] != STATIC and stamp[b] == blocks)):
+                blocks += 1
+                bounds[blocks] = q
+            stamp[a] = blocks
+            stamp[b] = blocks
         blocks += 1
         bounds[blocks] = n
     out = np.empty((blocks, 3), dtype=np.int64)
@@ -691,7 +728,8 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     wide = in_lanes(world)  # see solvers._soft_step
     if touching and chunks > 1:  # ... unless there are threads to spread blocks over
         contacts = borrow(world, "contacts")
-        parts = segments(contacts.body_a, contacts.body_b, order, bodies.type, min_rows)
+        parts = segments(contacts.body_a, contacts.body_b, order, bodies.type, min_rows,
+                         starts_view(borrow(world, "scratch")))
     max_angular_speed = MAX_ROTATION / dt
     position_speed = after_clamp * max_linear_speed
     position_spin = after_clamp * max_angular_speed
