@@ -105,3 +105,20 @@ def test_a_process_without_peers_compiles_and_its_own_index_is_kept(tmp_path):
     assert sorted(name.rsplit(".", 2)[-2:][1] for name in files) == ["nbc", "nbc", "nbi"]
     assert files != _kernel_files(first)
     assert again["mass"] == pytest.approx(2.0, rel=1e-12)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_helper_and_its_parent_are_each_others_peers():
+    """A compile helper (:mod:`impulse2d._core.parallel`) is given its parent's cache root,
+    and the parent reads the helper's cache while the helper runs, not after."""
+    from impulse2d._core import cache, parallel
+    helper = parallel._Helper([])
+    try:
+        assert helper.peer_root == os.path.join(helper.root, "impulse2d")
+        assert cache.PEER_ROOTS.count(helper.peer_root) == 1
+        environ = Path(f"/proc/{helper.process.pid}/environ").read_bytes().split(b"\0")
+        assert f"IMPULSE2D_PEER_CACHES={cache.cache_root()}".encode() in environ
+    finally:
+        helper.stop()
+    assert helper.peer_root not in cache.PEER_ROOTS
+    assert not os.path.exists(helper.root)
