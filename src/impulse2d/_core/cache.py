@@ -211,9 +211,14 @@ def user_cache_root() -> str:
 
 def copy_file(src: str, dst: str) -> None:
     """Copy ``src`` to ``dst`` atomically (a reader sees the old file or the new one)."""
+    _replace(dst, lambda tmp: shutil.copyfile(src, tmp))
+
+
+def _replace(dst: str, write) -> None:
+    """Replace ``dst`` atomically by the file ``write(path)`` writes at a temporary path."""
     tmp = f"{dst}.tmp.{uuid.uuid4().hex[:16]}"
     try:
-        shutil.copyfile(src, tmp)
+        write(tmp)
         os.replace(tmp, dst)  # atomic: a concurrent reader sees the old file or the new one
     except BaseException:
         try:
@@ -429,26 +434,16 @@ def adopt_from_peers(cache) -> bool:
                     return False  # (this cache's own index: compiled here, as before)
                 for name in data:
                     copy_file(os.path.join(peer, name), os.path.join(own, name))
-                _write_file(os.path.join(own, index_name), index)
+                _replace(os.path.join(own, index_name), lambda tmp: _write_bytes(tmp, index))
         except OSError:
             continue  # (a peer that has ended, or lacks the kernel: the next one)
         return True
     return False
 
 
-def _write_file(path: str, content: bytes) -> None:
-    """Write ``content`` to ``path`` atomically (as :func:`copy_file`)."""
-    tmp = f"{path}.tmp.{uuid.uuid4().hex[:16]}"
-    try:
-        with open(tmp, "wb") as target:
-            target.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def _write_bytes(path: str, content: bytes) -> None:
+    with open(path, "wb") as target:
+        target.write(content)
 
 
 # A cached kernel is its object code, loaded as it is, and the LLVM bitcode of its module, which
