@@ -211,9 +211,14 @@ def user_cache_root() -> str:
 
 def copy_file(src: str, dst: str) -> None:
     """Copy ``src`` to ``dst`` atomically (a reader sees the old file or the new one)."""
+    _replace(dst, lambda tmp: shutil.copyfile(src, tmp))
+
+
+def _replace(dst: str, write) -> None:
+    """Replace ``dst`` atomically by the file ``write(path)`` writes at a temporary path."""
     tmp = f"{dst}.tmp.{uuid.uuid4().hex[:16]}"
     try:
-        shutil.copyfile(src, tmp)
+        write(tmp)
         os.replace(tmp, dst)  # atomic: a concurrent reader sees the old file or the new one
     except BaseException:
         try:
@@ -338,7 +343,9 @@ class PackageCacheLocator(caching._CacheLocator):
         rel_file = f"{rel}/{os.path.basename(py_file)}" if rel else os.path.basename(py_file)
         if not _is_compiled_source(rel_file):
             stamp = f"{stamp}:{_file_hash(py_file)}"
-        return cls(py_func, py_file, path, stamp)
+        locator = cls(py_func, py_file, path, stamp)
+        locator.relative = rel  # (where a peer's cache keeps the kernel: adopt_from_peers)
+        return locator
 
 
 # -- loading without the compiler's registries ---------------------------------------------
@@ -362,12 +369,81 @@ class QuickLoadCache(caching.FunctionCache):
     """
 
     def load_overload(self, sig, target_context):
+        loaded = self._load_quickly(sig, target_context)
+        if loaded is None and PEER_ROOTS and adopt_from_peers(self):
+            loaded = self._load_quickly(sig, target_context)
+        return loaded
+
+    def _load_quickly(self, sig, target_context):
         try:
             rtsys.initialize(target_context)
             with self._guard_against_spurious_io_errors(), _quick_load():
                 return self._load_overload(sig, target_context)
         except Exception:
             return super().load_overload(sig, target_context)
+
+
+# -- kernels compiled by the other processes of a compile ------------------------------------
+
+PEERS_VARIABLE = "IMPULSE2D_PEER_CACHES"
+"""The environment variable that gives a compile helper (:mod:`.parallel`) its parent's cache
+root (:data:`PEER_ROOTS`)."""
+
+PEER_ROOTS: list = [root for root in os.environ.get(PEERS_VARIABLE, "").split(os.pathsep)
+                    if root]
+"""Cache roots of the other processes sharing this one's compiles (:mod:`.parallel`): each
+helper's own cache in its parent while the helper runs, the parent's cache in a helper. A
+kernel about to be compiled here because this cache lacks it is first looked for there
+(:func:`adopt_from_peers`)."""
+
+
+def adopt_from_peers(cache) -> bool:
+    """Copy the index and data files of ``cache``'s kernel (a :class:`QuickLoadCache`) from the
+    first of :data:`PEER_ROOTS` that has them into this process's cache, where this one holds
+    no index of the kernel; True if copied (Numba then loads the signature it asked for from
+    them, or compiles it and adds it to that index).
+
+    Each unit of a cold start is compiled in one process (:mod:`.parallel`), but the callees
+    that units share were compiled by each process whose unit reached them: the broadphase's
+    sort routines, the polygon routine, 3.2-3.9 s of CPU twice in a cold ``pyramid_20``
+    (BENCHMARKS.md, session 23, ``cold48``). A callee is saved to its process's cache as soon
+    as it is compiled, before its caller is done, so a peer that reaches it later loads it
+    from there (a kernel only kernels call is its callers' bitcode, :mod:`.link_only`) and
+    links what the first process linked. The peer's files are only read, its index before
+    its data (every save writes the data an index names before that index); this cache's are
+    written under its save lock (:class:`LockedCacheFile`), the data before the index."""
+    rel = getattr(cache._impl.locator, "relative", None)
+    if rel is None:
+        return False
+    index_name = cache._cache_file._index_name
+    prefix = index_name[:-len(".nbi")] + "."
+    own = cache._cache_path
+    for root in PEER_ROOTS:
+        peer = os.path.join(root, *rel.split("/")) if rel else root
+        try:
+            with open(os.path.join(peer, index_name), "rb") as source:
+                index = source.read()
+            data = [name for name in os.listdir(peer) if name.startswith(prefix)
+                    and name.endswith(".nbc") and name[len(prefix):-4].isdigit()]
+            os.makedirs(own, exist_ok=True)
+            lock = _save_lock(own)
+            if lock is None:
+                return False
+            with lock:
+                if os.path.exists(os.path.join(own, index_name)):
+                    return False  # (this cache's own index: compiled here, as before)
+                for name in data:
+                    copy_file(os.path.join(peer, name), os.path.join(own, name))
+                _replace(os.path.join(own, index_name), lambda tmp: _write_bytes(tmp, index))
+        except OSError:
+            continue  # (a peer that has ended, or lacks the kernel: the next one)
+        return True
+    return False
+
+
+def _write_bytes(path: str, content: bytes) -> None:
+    with open(path, "wb") as target:
+        target.write(content)
 
 
 # A cached kernel is its object code, loaded as it is, and the LLVM bitcode of its module, which
@@ -590,16 +666,10 @@ class LockedCacheFile(caching.IndexDataCacheFile):
         return dict(kept[1])
 
     def save(self, key, data):
-        try:
-            import fcntl
-            lock = open(os.path.join(self._cache_path, LOCK_NAME), "a")
-        except (ImportError, OSError):
+        lock = _save_lock(self._cache_path)
+        if lock is None:
             return super().save(key, data)
         with lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-            except OSError:
-                return super().save(key, data)
             overloads = caching.IndexDataCacheFile._load_index(self)  # (afresh: not kept)
             name = overloads.get(key)
             if name is None:
@@ -610,6 +680,23 @@ class LockedCacheFile(caching.IndexDataCacheFile):
                 name = overloads[key] = self._data_name(number)
             self._save_data(name, data)
             self._save_index(overloads)
+
+
+def _save_lock(directory: str):
+    """The :data:`LOCK_NAME` file of the cache directory ``directory``, open and locked
+    exclusively (released when it is closed), or None where no lock can be had (no ``fcntl``,
+    no lock file, a file system without locks)."""
+    try:
+        import fcntl
+        lock = open(os.path.join(directory, LOCK_NAME), "a")
+    except (ImportError, OSError):
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    except OSError:
+        lock.close()
+        return None
+    return lock
 
 
 # A dispatcher's first call from Python (``_compile_for_args``) starts with
@@ -718,5 +805,5 @@ __all__ = ["PackageCacheLocator", "QuickLoadCache", "LockedCacheFile", "quick_lo
            "fill_deferred_environments", "is_cached", "cached_signatures", "install",
            "uninstall", "cache_root", "package_stamp", "compute_stamp", "compiled_sources",
            "seed_user_cache", "user_cache_root", "is_writable", "relative_dir", "reset",
-           "copy_file", "PACKAGE_DIR", "SHIPPED_DIR", "SHIPPED_MARKER", "SEED_MARKER",
+           "copy_file", "adopt_from_peers", "PEER_ROOTS", "PEERS_VARIABLE", "PACKAGE_DIR", "SHIPPED_DIR", "SHIPPED_MARKER", "SEED_MARKER",
            "LOCK_NAME"]

@@ -69,7 +69,7 @@ import warnings
 
 
 from . import lazy
-from .cache import PACKAGE_DIR, copy_file
+from .cache import PACKAGE_DIR, PACKAGE_NAME, PEER_ROOTS, PEERS_VARIABLE, cache_root, copy_file
 
 
 def _processes() -> int:
@@ -161,7 +161,7 @@ class _Helper:
         self.undelivered = []
         self.root = tempfile.mkdtemp(prefix=_ROOT_PREFIX)
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
-                   IMPULSE2D_QUIET="1")
+                   IMPULSE2D_QUIET="1", **{PEERS_VARIABLE: cache_root()})
         # its stderr into a file (read only if it fails: a pipe left unread could fill)
         with open(os.path.join(self.root, "stderr.txt"), "w") as errors:
             self.process = subprocess.Popen(
@@ -169,6 +169,9 @@ class _Helper:
                  *(u.key for u in units)],
                 env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                 text=True)
+        # (each process loads a kernel the other has compiled rather than compile it again)
+        self.peer_root = os.path.join(self.root, PACKAGE_NAME)
+        PEER_ROOTS.append(self.peer_root)
 
     def add(self, units) -> None:
         """Give the running helper more units (compiled after those it has)."""
@@ -315,7 +318,13 @@ class _Helper:
         try:
             self.process.wait()
         finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            self._forget()
+
+    def _forget(self) -> None:
+        """Its cache no longer read (:data:`.cache.PEER_ROOTS`), and removed."""
+        if self.peer_root in PEER_ROOTS:
+            PEER_ROOTS.remove(self.peer_root)
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def _last_error(self) -> str:
         """``: `` and the last line the helper wrote to stderr, if any."""
@@ -329,7 +338,7 @@ class _Helper:
     def stop(self) -> None:
         self.process.kill()
         self.process.wait()
-        shutil.rmtree(self.root, ignore_errors=True)
+        self._forget()
 
 
 def _cpu_seconds(pid: int) -> float:
