@@ -45,7 +45,8 @@ class _Lidar(b2RayCastCallback):
 def _lander(world):
     """LunarLander's reset: a moon of edges, a polygon lander and two box legs on revolute
     joints with motors and limits, an impulse, a particle; and a fast falling box (the
-    continuous stage). Returns the bodies and the joints."""
+    continuous stage). Returns the bodies and the joints. (At most a new world's 16 bodies
+    and shapes, :data:`impulse2d._recycle.ROWS`: a world whose stores grew is not kept.)"""
     moon = world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0.0, 0.0), (20.0, 0.0)]))
     for k in range(10):  # (a moon of this many segments is written in one call: _segment_rows)
         moon.CreateEdgeFixture(vertices=[(2.0 * k, 3.0 + 0.5 * (k % 2)),
@@ -71,10 +72,6 @@ def _lander(world):
         bodies.append(leg)
     bodies.append(world.CreateDynamicBody(position=(9.0, 6.0), fixtures=b2FixtureDef(
         shape=b2CircleShape(radius=0.07), density=1.0, categoryBits=0x0100, maskBits=0x001)))
-    for k in range(6):  # resting on the ground from the start: contacts, their events
-        bodies.append(world.CreateDynamicBody(
-            position=(12.0 + 0.5 * k, 0.1),
-            fixtures=b2FixtureDef(shape=b2PolygonShape(box=(0.1, 0.1)), density=1.0)))
     bodies.append(world.CreateDynamicBody(
         position=(4.0, 6.0), linearVelocity=(0.0, -300.0),
         fixtures=b2FixtureDef(shape=b2PolygonShape(box=(0.2, 0.2)), density=1.0)))
@@ -82,11 +79,17 @@ def _lander(world):
 
 
 def _track(world):
-    """CarRacing's track: static sensor tiles under a car body of two polygons."""
+    """CarRacing's track: static sensor tiles under a car body of two polygons; and boxes
+    resting on a wall from the start, whose contacts outgrow a new world's constraint store
+    (as BipedalWalker's do)."""
     bodies = [world.CreateStaticBody(fixtures=b2FixtureDef(
         shape=b2PolygonShape(vertices=[(2.0 * k, -1.0), (2.0 * k + 2.0, -1.0),
                                        (2.0 * k + 2.0, 1.0), (2.0 * k, 1.0)]),
         isSensor=True)) for k in range(3)]
+    bodies.append(world.CreateStaticBody(shapes=b2EdgeShape(vertices=[(0.0, 5.0),
+                                                                     (20.0, 5.0)])))
+    bodies += [world.CreateDynamicBody(position=(2.0 + 0.5 * k, 5.1), fixtures=b2FixtureDef(
+        shape=b2PolygonShape(box=(0.1, 0.1)), density=1.0)) for k in range(8)]
     car = world.CreateDynamicBody(position=(1.0, 0.0))
     car.CreatePolygonFixture(vertices=[(-0.5, 0.8), (0.5, 0.8), (0.5, 0.2), (-0.5, 0.2)],
                              density=1.0)
@@ -98,11 +101,15 @@ def _track(world):
 
 def _episode(make, gravity, steps):
     """A world made by ``make``, stepped as an environment steps it (its motors set and its
-    joints read, BipedalWalker's lidar cast), its bodies destroyed; dropped on return, as a
-    reset drops it (:mod:`._b2release`: the next world of these settings is that one renewed)."""
+    joints read, BipedalWalker's lidar cast, a body destroyed before the last step, which
+    rebuilds the step's reference over the constraint store the steps made), its bodies
+    destroyed; dropped on return, as a reset drops it (:mod:`._b2release`: the next world of
+    these settings is that one renewed)."""
     world = b2World(gravity=gravity, contactListener=_Listener())
     bodies, joints = make(world)
-    for _ in range(steps):
+    for k in range(steps):
+        if k == steps - 1:  # a body dropped between steps, as LunarLander's particles are
+            world.DestroyBody(bodies.pop())
         for joint in joints:
             joint.motorSpeed = 0.5 * joint.speed - joint.angle
         world.Step(1.0 / 50.0, 180, 60)
