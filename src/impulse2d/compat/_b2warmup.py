@@ -13,7 +13,6 @@ worlds the way the three environments do (their calls, none of their numbers) an
 
 from __future__ import annotations
 
-from .._dynamics.world_ref import sync_constraints
 from ._b2shapes import b2CircleShape, b2EdgeShape, b2FixtureDef, b2PolygonShape
 from ._b2joints import b2RevoluteJointDef
 from ._b2world import b2ContactListener, b2RayCastCallback, b2World
@@ -115,12 +114,6 @@ def _episode(make, gravity, steps):
             joint.motorSpeed = 0.5 * joint.speed - joint.angle
         world.Step(1.0 / 50.0, 180, 60)
         world.RayCast(_Lidar(), (10.0, 10.0), (10.0, -1.0))
-    # the constraint store read back from the step's reference as if a step had made a new
-    # one (sync_constraints: BipedalWalker's changing contacts make it read the store its
-    # steps made; these few contacts did not, in three tries)
-    engine = world._world
-    engine._constraints_stale = True
-    sync_constraints(engine)
     for body in bodies:
         world.DestroyBody(body)
 
