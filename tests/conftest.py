@@ -19,7 +19,7 @@ def pytest_sessionstart(session):
     the compile with a helper process (``_core/parallel.py``), before the workers start. Left
     to the tests, each worker would compile the kernels of the first worlds it meets: the same
     ones, at the same time, on both cores. Kernels that ``warmup --all`` leaves out (the solver
-    diagnostics, Box2D 2.3's continuous rules, the queries, drawing, custom laws) compile in
+    diagnostics, most queries, drawing, custom laws) compile in
     the test that first needs them, as in a run without workers. A warm cache makes this a
     load of every kernel (4.5 s at load 7 on the 2-core machine); a run of some files only, a
     run without workers (``-n 0``) and the workers themselves skip it."""

@@ -555,14 +555,72 @@ print(json.dumps(sorted(key for key, unit in lazy.REGISTRY.items()
 
 
 def test_warmup_all_compiles_every_unit_a_world_may_ask_for():
-    """What ``warmup --all`` leaves to a world is the two units of settings off by default
-    (the solver diagnostics, Box2D 2.3's continuous rules:
-    :func:`impulse2d._warmup._compile_ahead`). In a fresh process (this one's earlier tests
-    may have compiled those two), which loads from the cache the fixture filled."""
+    """What ``warmup --all`` leaves to a world is the unit of a setting off by default (the
+    solver diagnostics: :func:`impulse2d._warmup._compile_ahead`); Box2D 2.3's continuous
+    rules, which every world of the pybox2d layer turns on, are compiled. In a fresh process
+    (this one's earlier tests may have compiled the diagnostics), which loads from the cache
+    the fixture filled."""
     from impulse2d._dynamics import step
 
     left = set(json.loads(_run(WARMUP_LEAVES).stdout.strip().splitlines()[-1]))
-    assert left == {step.DIAGNOSTICS_KERNEL.key, step.CONTINUOUS_BOX2D23_KERNEL.key}
+    assert left == {step.DIAGNOSTICS_KERNEL.key}
+
+
+LAYER_ENVIRONMENTS = """
+import json
+from numba.core import event
+compiled, depth = [], [0]
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):  # (the kernels compiled at the top: each one's callees inside it)
+        if depth[0] == 0:
+            f = ev.data["dispatcher"].py_func
+            compiled.append(f"{f.__module__}.{f.__qualname__}")
+        depth[0] += 1
+
+    def on_end(self, ev):
+        depth[0] -= 1
+
+
+event.register("numba:compile", Compiles())
+import impulse2d.compat.box2d as b2compat
+b2compat.install()
+import gymnasium as gym
+steps = {}
+for name in ("LunarLander-v3", "BipedalWalker-v3", "CarRacing-v3"):
+    env = gym.make(name)
+    env.action_space.seed(0)
+    env.reset(seed=0)
+    steps[name] = 0
+    for _ in range(300):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        steps[name] += 1
+        if terminated or truncated:
+            env.reset()
+    env.close()
+print(json.dumps({"compiled": compiled, "steps": steps}))
+"""
+
+
+LAYER_NOT_WARMED = {"impulse2d._dynamics.world_ref._constraints_of_ref"}
+"""What the layer's environments may still compile after ``warmup --all``: the constraint
+store read back from a step's reference, which BipedalWalker reaches and the warm-up's worlds
+did not (0.7 s of CPU; BENCHMARKS.md, session 24, ``warmall49``)."""
+
+
+def test_after_warmup_all_the_layers_gymnasium_environments_compile_no_kernel():
+    """Issue 31 item 6: a process warmed up by ``warmup --all`` (the fixture, in this tree's
+    cache) runs Gymnasium's three Box2D environments on the pybox2d layer, resets included,
+    without compiling a kernel (``warmup --all`` steps the layer's worlds:
+    :mod:`impulse2d.compat._b2warmup`) but :data:`LAYER_NOT_WARMED`; it compiled ten, 60 s of
+    CPU, before."""
+    pytest.importorskip("gymnasium")
+    out = json.loads(_run(LAYER_ENVIRONMENTS).stdout.strip().splitlines()[-1])
+    assert out["steps"] == {"LunarLander-v3": 300, "BipedalWalker-v3": 300,
+                            "CarRacing-v3": 300}
+    assert set(out["compiled"]) <= LAYER_NOT_WARMED
+    assert len(out["compiled"]) <= len(LAYER_NOT_WARMED)
 
 
 # -- what a warm process loads, and when ---------------------------------------------------------

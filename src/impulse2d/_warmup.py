@@ -111,10 +111,10 @@ def _joint_entries(units):
 
 def _compile_ahead() -> None:
     """Every kernel the plans below load, in one plan over all processes, and the batch's
-    kernels in this process while the helpers finish (:func:`_batch_kernels`). Two kernels of
-    features off by default are left to the first world that asks: the solver diagnostics
-    (22 s) and the continuous stage with Box2D 2.3's rules (``continuous_box2d23``, which the
-    pybox2d layer turns on: ~10 s on the 2-core machine).
+    kernels in this process while the helpers finish (:func:`_batch_kernels`). The kernel of a
+    feature off by default is left to the first world that asks: the solver diagnostics
+    (22 s). The continuous stage with Box2D 2.3's rules (``continuous_box2d23``, off by default
+    but on in every world of the pybox2d layer: 21.8 s of CPU at load 5-7) is in the plan.
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
     Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
@@ -122,9 +122,8 @@ def _compile_ahead() -> None:
     :data:`SHARED_CALLEES`. The units the batch's world needs are this process's (it steps
     that world before the helpers deliver theirs)."""
     from ._core import lazy, parallel
-    from ._dynamics.step import (CONTINUOUS_BOX2D23_KERNEL, DENSE_KERNEL, DIAGNOSTICS_KERNEL,
-                                 DIRECT_ACCELERATION_KERNEL, SOLVER_KERNELS, compile_ahead,
-                                 needed_units)
+    from ._dynamics.step import (DENSE_KERNEL, DIAGNOSTICS_KERNEL, DIRECT_ACCELERATION_KERNEL,
+                                 SOLVER_KERNELS, compile_ahead, needed_units)
 
     # The batch's world needs the pair search and the narrowphase in this process before a
     # helper would deliver them: the plan below places every unit (no early helper), and the
@@ -132,8 +131,7 @@ def _compile_ahead() -> None:
     parallel.hold_early()
     parallel.take_turns()
     world = _batch_world()
-    units = [u for u in lazy.REGISTRY.values()
-             if u is not DIAGNOSTICS_KERNEL and u is not CONTINUOUS_BOX2D23_KERNEL]
+    units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
     by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
     together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
     together += [[by_name[name] for name in group if name in by_name]
@@ -189,6 +187,8 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
                   for solver in SOLVERS]
         plans.append(("contacts and every joint type, direct solver at the acceleration level",
                       "direct", "acceleration"))
+        plans.append(("the pybox2d layer's worlds (Gymnasium's Box2D environments)", "layer",
+                      None))
         if progress:
             print("impulse2d warmup: every kernel, and many worlds at once (WorldBatch)",
                   file=sys.stderr, flush=True)
@@ -196,6 +196,10 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
             print(f"impulse2d warmup [{k + 1}/{len(plans)}]: {what}", file=sys.stderr, flush=True)
+        if solver == "layer":
+            from .compat._b2warmup import warm_layer
+            warm_layer()
+            continue
         world = World() if solver is None else World(solver=solver)
         _contact_world(world)
         if joints == "acceleration":
