@@ -210,6 +210,10 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+    # the profile's clock: World.profile of a step Python did not time (the testbed reads it
+    # every frame) measures the cycle counter's rate with a kernel of its own
+    from ._profile_clock import ticks_per_second
+    ticks_per_second()
     # what a first step leaves to a helper while the world steps (the pair stage's incremental
     # path, the wake stage: .step.LATER_SLOTS), loaded here and in the cache before this
     # returns: a scene warmed up by running it loads no kernel mid-run
