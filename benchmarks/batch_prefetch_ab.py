@@ -58,6 +58,8 @@ other processes take (a sum is not), and so is the median of the step kernel's o
 (the world's clock, from its first stage to its last): ``turn - stages`` is the step kernel's
 time outside its stages and the batch loop's own.
 Every variant's batch must end with the same hash of every world's positions and velocities.
+``--base V`` also gives every variant's ratios against variant ``V`` (``b_over_V_...``: the
+median over the steps of V's CPU over the variant's, and of the totals).
 """
 
 from __future__ import annotations
@@ -589,7 +591,8 @@ def _runner(kernel, ticks, kept):
     return run
 
 
-def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rate: float):
+def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rate: float,
+            base: str = ""):
     import impulse2d as i2d
     batches = {v: i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads) for v in variants}
     ticks = {v: np.zeros((n, 2), dtype=np.int64) for v in variants}
@@ -629,6 +632,9 @@ def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rat
         if "main" in variants:
             row["b_over_main_per_step_median"] = float(np.median(cpu["main"] / cpu[v]))
             row["b_over_main_total"] = float(cpu["main"].sum() / total)
+        if base:
+            row[f"b_over_{base}_per_step_median"] = float(np.median(cpu[base] / cpu[v]))
+            row[f"b_over_{base}_total"] = float(cpu[base].sum() / total)
         out[v] = row
     return out
 
@@ -640,6 +646,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--variants", default="main,none,copy,pipe")
     parser.add_argument("--json", default="")
+    parser.add_argument("--base", default="",
+                        help="a variant to give every variant's ratios against too")
     args = parser.parse_args()
     import impulse2d as i2d
     variants = args.variants.split(",")
@@ -664,7 +672,7 @@ def main() -> None:
     result = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
               "ticks_per_ns": rate, "worlds": {}}
     for n in args.worlds:
-        res = measure(n, args.steps, args.threads, variants, kernels, rate)
+        res = measure(n, args.steps, args.threads, variants, kernels, rate, args.base)
         key = str(n)  # (a size given again: a round of its own, "1024_2", ...)
         while key in result["worlds"]:
             key = f"{n}_{len([k for k in result['worlds'] if k.split('_')[0] == str(n)]) + 1}"
