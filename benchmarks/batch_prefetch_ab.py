@@ -46,7 +46,10 @@ others compiled here, linking the same step kernel):
   ``all``: ``rcn`` and ``swap``;
 * ``rcn_view``, ``rcn_borrowed``: ``rcn`` with the batch kernel's own reads of a world's row
   of arguments and rows in use, before session 22 (a view of the row, the ``alive`` columns
-  counted) and since (both read uncounted: :data:`VIEW`).
+  counted) and since (both read uncounted: :data:`VIEW`);
+* ``rcn_item``, ``rcn_heads``, ``rcn_both``: ``rcn_borrowed`` with the worlds read from the
+  batch's list uncounted (:data:`ITEM`), with the shapes' vertices and normals asked for only
+  as far as the world's most vertices (:data:`HEADS`), and both (session 24's kernel).
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
@@ -55,6 +58,8 @@ other processes take (a sum is not), and so is the median of the step kernel's o
 (the world's clock, from its first stage to its last): ``turn - stages`` is the step kernel's
 time outside its stages and the batch loop's own.
 Every variant's batch must end with the same hash of every world's positions and velocities.
+``--base V`` also gives every variant's ratios against variant ``V`` (``b_over_V_...``: the
+median over the steps of V's CPU over the variant's, and of the totals).
 """
 
 from __future__ import annotations
@@ -270,8 +275,26 @@ def _stores_cols(ref, nb, ns):
     """:func:`_stores_rows` less the columns no stage reads (``batch_step.UNREAD``)."""
     for column in literal_unroll(bs._read_columns(borrow(ref, "bodies"))):
         _rows(column, nb)
-    for column in literal_unroll(bs._read_columns(borrow(ref, "shapes"))):
+    shapes = borrow(ref, "shapes")
+    for column in literal_unroll(bs._read_columns(shapes)):
         _rows(column, ns)
+    _rows(shapes.vertices, ns)  # (whole rows: session 20's kernel)
+    _rows(shapes.normals, ns)
+
+
+@_jit
+def _stores_heads(ref, nb, ns, nv):
+    """:func:`_stores_cols` with the shapes' vertices and normals asked for only as far as
+    ``nv`` vertices a row (``batch_step._prefetch_row_heads``)."""
+    for column in literal_unroll(bs._read_columns(borrow(ref, "bodies"))):
+        _rows(column, nb)
+    shapes = borrow(ref, "shapes")
+    for column in literal_unroll(bs._read_columns(shapes)):
+        _rows(column, ns)
+    bs._prefetch_row_heads(shapes.vertices, ns, 16 * nv)
+    bs._prefetch_row_heads(shapes.normals, ns, 16 * nv)
+    _lines_of(borrow(ref, "contacts"))
+    _lines_of(borrow(ref, "constraints"))
     _lines_of(borrow(ref, "contacts"))
     _lines_of(borrow(ref, "constraints"))
 
@@ -363,6 +386,9 @@ EXTRA = {  # pipe_nomi and: the body and shape rows in use only, the columns no 
     "all": (True, True, True, True),
     "rcn_view": (True, True, True, False),
     "rcn_borrowed": (True, True, True, False),
+    "rcn_item": (True, True, True, False),
+    "rcn_heads": (True, True, True, False),
+    "rcn_both": (True, True, True, False),
 }
 for _name in EXTRA:
     VARIANTS[_name] = VARIANTS["pipe_nomi"]
@@ -372,7 +398,15 @@ reference counted on ``args``) and its rows in use through counted ``alive`` col
 (``borrow_column`` in this counting kernel): the batch kernel's loop before session 22;
 ``rcn_borrowed`` reads both uncounted (``args[i, DT]``, ``batch_step._rows_after_step``), as
 the kernel does since; the other variants count the whole store's ``alive`` (session 20's)."""
-BORROWED = {"rcn_borrowed"}
+BORROWED = {"rcn_borrowed", "rcn_item", "rcn_heads", "rcn_both"}
+ITEM = {"rcn_item", "rcn_both"}
+"""Variants that read the worlds from the batch's list by ``batch_step._world_at`` (the step's
+world counted once, the next world's prefetch by ``batch_step.prefetch_world`` counting none)
+where the others use Numba's ``getitem`` (two counts on the list's own MemInfo and two back,
+a count on the world's, for each of the two worlds a turn): session 24's."""
+HEADS = {"rcn_heads", "rcn_both"}
+"""Variants that ask for the shapes' vertices and normals only as far as the world's most
+vertices of a shape after its last step (``batch_step.BY_VERTEX``): session 24's."""
 
 CACHED = 640
 """Room for the addresses of a world's lines in the ``cached`` variant (536 here)."""
@@ -431,6 +465,7 @@ def make(variant: str):
     KEEP = variant == "cached"
     ROWS, COLS, NOJD, SWAP = EXTRA.get(variant, (False,) * 4)
     AS_VIEW, AS_BORROWED = variant in VIEW, variant in BORROWED
+    AS_ITEM, BY_HEADS = variant in ITEM, variant in HEADS
 
     @numba.njit(nogil=True, error_model="numpy")
     def kernel(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
@@ -454,12 +489,17 @@ def make(variant: str):
                     _payload_but_joints(_head_at(refs, which[k + PAYLOAD]))
                 else:
                     _payload(_head_at(refs, which[k + PAYLOAD]))
-            if STORES > 0 and k + STORES < n:
+            if AS_ITEM and STORES > 0 and k + STORES < n:
+                j = which[k + STORES]
+                bs.prefetch_world(refs, j, kept[j, 0], kept[j, 1], kept[j, 2] if BY_HEADS else 0)
+            elif STORES > 0 and k + STORES < n:
                 j = which[k + STORES]
                 ahead = refs[j]
                 if NOJD:
                     _joint_descriptors(_head_at(refs, j), ahead)
-                if COLS:
+                if BY_HEADS:
+                    _stores_heads(ahead, kept[j, 0], kept[j, 1], kept[j, 2])
+                elif COLS:
                     _stores_cols(ahead, kept[j, 0], kept[j, 1])
                 elif ROWS:
                     _stores_rows(ahead, kept[j, 0], kept[j, 1])
@@ -470,7 +510,10 @@ def make(variant: str):
                 if MEMINFOS:
                     _meminfos(ahead)
             c1 = cycles()
-            world = refs[i]
+            if AS_ITEM:
+                world = bs._world_at(refs, i)
+            else:
+                world = refs[i]
             if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
                 continue
@@ -508,7 +551,7 @@ def make(variant: str):
                 kept[i, 0] = bs.rows_in_use(bs.borrow_column(world, "bodies", "alive"))
                 kept[i, 1] = bs.rows_in_use(bs.borrow_column(world, "shapes", "alive"))
             elif AS_BORROWED:
-                kept[i, 0], kept[i, 1] = bs._rows_after_step(world)
+                kept[i, 0], kept[i, 1], kept[i, 2] = bs._rows_after_step(world)
             elif ROWS:
                 kept[i, 0] = bs.rows_in_use(borrow(world, "bodies").alive)
                 kept[i, 1] = bs.rows_in_use(borrow(world, "shapes").alive)
@@ -548,13 +591,14 @@ def _runner(kernel, ticks, kept):
     return run
 
 
-def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rate: float):
+def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rate: float,
+            base: str = ""):
     import impulse2d as i2d
     batches = {v: i2d.WorldBatch.replicate(ten_bodies(), n, threads=threads) for v in variants}
     ticks = {v: np.zeros((n, 2), dtype=np.int64) for v in variants}
     medians = {v: [] for v in variants}
     runs = {v: (bs.run if v == "main" else _runner(
-        kernels[v], ticks[v], np.zeros((n, 1 + CACHED) if v == "cached" else (n, 2),
+        kernels[v], ticks[v], np.zeros((n, 1 + CACHED) if v == "cached" else (n, 3),
                                        dtype=np.int64))) for v in variants}
     cpu = {v: np.zeros(steps) for v in variants}
     clock = time.thread_time_ns if threads == 1 else time.process_time_ns
@@ -588,6 +632,9 @@ def measure(n: int, steps: int, threads: int, variants: list, kernels: dict, rat
         if "main" in variants:
             row["b_over_main_per_step_median"] = float(np.median(cpu["main"] / cpu[v]))
             row["b_over_main_total"] = float(cpu["main"].sum() / total)
+        if base:
+            row[f"b_over_{base}_per_step_median"] = float(np.median(cpu[base] / cpu[v]))
+            row[f"b_over_{base}_total"] = float(cpu[base].sum() / total)
         out[v] = row
     return out
 
@@ -599,6 +646,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--variants", default="main,none,copy,pipe")
     parser.add_argument("--json", default="")
+    parser.add_argument("--base", default="",
+                        help="a variant to give every variant's ratios against too")
     args = parser.parse_args()
     import impulse2d as i2d
     variants = args.variants.split(",")
@@ -623,7 +672,7 @@ def main() -> None:
     result = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
               "ticks_per_ns": rate, "worlds": {}}
     for n in args.worlds:
-        res = measure(n, args.steps, args.threads, variants, kernels, rate)
+        res = measure(n, args.steps, args.threads, variants, kernels, rate, args.base)
         key = str(n)  # (a size given again: a round of its own, "1024_2", ...)
         while key in result["worlds"]:
             key = f"{n}_{len([k for k in result['worlds'] if k.split('_')[0] == str(n)]) + 1}"

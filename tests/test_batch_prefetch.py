@@ -50,6 +50,28 @@ def test_the_references_ahead_are_the_worlds_own_and_no_reference_is_taken():
     assert [p._meminfo.refcount for p in proxies] == counts
 
 
+@numba.njit
+def _settings_of_each(refs):
+    """The address of each world's step row, each world read by ``_world_at`` (counted here,
+    in a counting kernel, as Numba's ``getitem`` counts its item)."""
+    out = np.empty(len(refs), dtype=np.int64)
+    for k in range(len(refs)):
+        world = batch_step._world_at(refs, k)
+        out[k] = batch_step._data_address(batch_step.borrow(world, "settings"))
+    return out
+
+
+def test_a_world_read_from_the_list_is_its_own_and_its_count_is_given_back():
+    batch = i2d.WorldBatch.replicate(batch_world(0), 4, threads=1)
+    batch.step(1.0 / 60.0)
+    refs = batch._state.current_refs()
+    proxies = [w._stores for w in batch.worlds]
+    counts = [p._meminfo.refcount for p in proxies]
+    found = _settings_of_each(refs)
+    assert found.tolist() == [w._step_settings.ctypes.data for w in batch.worlds]
+    assert [p._meminfo.refcount for p in proxies] == counts
+
+
 def test_the_reference_prefetch_leaves_out_exactly_the_joint_stores_descriptors():
     from impulse2d._core.state import Joints
     batch = i2d.WorldBatch.replicate(batch_world(0), 3, threads=1)
@@ -97,8 +119,11 @@ def test_the_prefetch_leaves_out_only_the_unread_columns():
     world = batch_world(0)
     for store, kind in ((world._bodies, Bodies), (world._shapes, Shapes)):
         unread = batch_step.UNREAD[kind]
+        by_vertex = batch_step.BY_VERTEX.get(kind, ())
         assert set(unread) <= set(kind._fields) and len(set(unread)) == len(unread)
-        assert _column_count(store) == len(kind._fields) - len(unread)
+        assert set(by_vertex) <= set(kind._fields) and not set(by_vertex) & set(unread)
+        assert _column_count(store) == len(kind._fields) - len(unread) - len(by_vertex)
+    assert batch_step.BY_VERTEX[Shapes] == ("vertices", "normals")
     assert _column_count(world._contacts) == len(world._contacts)
 
 
@@ -113,3 +138,30 @@ def test_each_world_leaves_its_rows_in_use_for_the_next_prefetch():
     results = batch._state.results
     assert results[:, batch_step.BODY_ROWS].tolist() == [11, 10, 12, 11]
     assert results[:, batch_step.SHAPE_ROWS].tolist() == [11, 10, 13, 11]
+    # (the most vertices of a live shape: the boxes' 4; a world of circles only, 1)
+    assert results[:, batch_step.VERTICES].tolist() == [4, 4, 4, 4]
+    circles = i2d.World()
+    circles.create_body("static").create_circle(1.0)
+    circles.create_body("dynamic", (0.0, 3.0)).create_circle(0.5)
+    alone = i2d.WorldBatch([circles], threads=1)
+    alone.step(1.0 / 60.0)
+    assert alone._state.results[0, batch_step.VERTICES] == 1
+    assert alone._state.results[0, batch_step.SHAPE_ROWS] == 2
+
+
+@numba.njit
+def _ask_for_heads(array, rows, head):
+    batch_step._prefetch_row_heads(array, rows, head)
+    return batch_step._data_address(array)
+
+
+def test_a_shape_row_s_vertices_are_asked_for_from_the_row_s_first_byte():
+    # (a prefetch reads nothing: what can be checked is the address it starts from, and that
+    # every case runs: rows 0 or past the length, a head of none, part of or all of a row)
+    a = np.zeros((16, 8, 2))  # the shapes' vertices (and normals): 128 bytes a row
+    for rows in (0, 1, 11, 16, 99):
+        for head in (0, 16, 64, 100, 128, 4096):
+            assert _ask_for_heads(a, rows, head) == a.ctypes.data
+    empty = np.zeros((0, 8, 2))
+    assert _ask_for_heads(empty, 5, 64) == empty.ctypes.data
+    assert _ask_for_heads(a[3:], 2, 64) == a.ctypes.data + 3 * 128

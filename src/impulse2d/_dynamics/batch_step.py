@@ -57,9 +57,11 @@ speed) and one more per template joint (a motor limit)."""
 # island, so the kernel neither wrote nor stepped it (Python does both: impulse2d._batch_writes);
 # its status is then not written. BODY_ROWS, SHAPE_ROWS: the body and shape rows in use after
 # the world's last step in the kernel (1 + its last live row; 0 before its first), which the
-# next batch step's prefetch of the world reads (prefetch_world).
-STATUS, UNWRITTEN, BODY_ROWS, SHAPE_ROWS = range(4)
-RESULTS = 4
+# next batch step's prefetch of the world reads (prefetch_world); VERTICES: the most vertices
+# of a live shape of the world after that step (0 before its first), which that prefetch
+# reads too (only the lines of a shape row's vertices and normals in use).
+STATUS, UNWRITTEN, BODY_ROWS, SHAPE_ROWS, VERTICES = range(5)
+RESULTS = 5
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -90,32 +92,59 @@ def _prefetch_line(typingctx, address):
     return types.none(types.int64), codegen
 
 
+def _item_pointer(context, builder, list_type, refs, j):
+    """A pointer to ``refs[j]``'s slot in the typed list's buffer (Numba's
+    ``numba_list_base_ptr``, as its own ``getitem``; no bounds check: the batch's ``which``)."""
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ll_voidptr_type, [ll_list_type]), "numba_list_base_ptr")
+    base = builder.call(fn, [_container_get_data(context, builder, list_type, refs)])
+    return cgutils.gep(builder, builder.bitcast(
+        base, context.get_data_type(list_type.item_type).as_pointer()), j)
+
+
+def _is_refs(refs) -> bool:
+    return isinstance(refs, types.ListType) and isinstance(refs.item_type, WorldStoresType)
+
+
 @intrinsic
 def _reference_head(typingctx, refs, j):
     """The address of ``refs[j]``'s MemInfo (``refs`` a typed list of references): the first
     byte of the reference's one allocation, its header (reference count, data pointer, size)
     and then its payload, the stores' array descriptors (NRT's ``meminfo_alloc_dtor``). Read
-    from the list's buffer (Numba's ``numba_list_base_ptr``, as its own ``getitem``) without
-    taking the reference: ``refs[j]`` counts a reference in that header, a locked write that
-    waits for the line when it is not in the cache."""
-    if not isinstance(refs, types.ListType) or not isinstance(refs.item_type, WorldStoresType):
+    from the list's buffer without taking the reference: ``refs[j]`` counts a reference in
+    that header, a locked write that waits for the line when it is not in the cache."""
+    if not _is_refs(refs):
         return None
 
     def codegen(context, builder, signature, args):
         list_type = signature.args[0]
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ll_voidptr_type, [ll_list_type]),
-            "numba_list_base_ptr")
-        base = builder.call(fn, [_container_get_data(context, builder, list_type, args[0])])
-        item_ptr = cgutils.gep(builder, builder.bitcast(
-            base, context.get_data_type(list_type.item_type).as_pointer()), args[1])
         item = context.data_model_manager[list_type.item_type].load_from_data_pointer(
-            builder, item_ptr)
+            builder, _item_pointer(context, builder, list_type, args[0], args[1]))
         meminfo = cgutils.create_struct_proxy(list_type.item_type)(
             context, builder, value=item).meminfo
         return builder.ptrtoint(meminfo, ir.IntType(64))
 
     return types.int64(refs, types.int64), codegen
+
+
+@intrinsic
+def _world_at(typingctx, refs, j):
+    """``refs[j]`` (``refs`` a typed list of references), read from the list's buffer: one
+    reference counted on the world's header where the kernel counts them (none in a borrowing
+    kernel), where Numba's ``getitem`` also counts two on the list's own MemInfo and takes
+    them back. That MemInfo is one line for the whole batch, which every thread of a batch
+    step wrote eight times a world-step (two reads of the list, ``benchmarks/batch_refcounts.py``):
+    at two threads a line passed between the cores."""
+    if not _is_refs(refs):
+        return None
+
+    def codegen(context, builder, signature, args):
+        list_type = signature.args[0]
+        item = context.data_model_manager[list_type.item_type].load_from_data_pointer(
+            builder, _item_pointer(context, builder, list_type, args[0], args[1]))
+        return imputils.impl_ret_borrowed(context, builder, list_type.item_type, item)
+
+    return refs.item_type(refs, types.int64), codegen
 
 
 @intrinsic
@@ -175,14 +204,20 @@ its prefetch: their names appear nowhere in ``_dynamics/`` and ``_collision/`` (
 reads a body's inverse mass and inertia, not these), but for the shapes' ``ghost``, which
 only a chain segment's narrowphase reads (a world of chains finds it out of the cache)."""
 
+BY_VERTEX = {Shapes: ("vertices", "normals")}
+"""Columns of a store whose rows the step reads only as far as the shape's vertex count (8
+vertices of 16 bytes a row, 128 bytes: two lines, of which a circle's or a box's step reads
+the first), prefetched apart (:func:`_prefetch_row_heads`): 22 of a 10-body world's ~440
+lines."""
+
 
 @intrinsic
 def _read_columns(typingctx, store):
-    """``store``'s columns but its type's :data:`UNREAD` ones, as a tuple (a reference
-    counted on each where the kernel counts them)."""
+    """``store``'s columns but its type's :data:`UNREAD` and :data:`BY_VERTEX` ones, as a tuple
+    (a reference counted on each where the kernel counts them)."""
     if not isinstance(store, types.BaseNamedTuple):
         return None
-    unread = UNREAD.get(store.instance_class, ())
+    unread = UNREAD.get(store.instance_class, ()) + BY_VERTEX.get(store.instance_class, ())
     kept = [k for k, name in enumerate(store.fields) if name not in unread]
     tuple_type = types.Tuple([store.types[k] for k in kept])
 
@@ -226,6 +261,36 @@ def _prefetch_rows(array, rows):
         _prefetch_line(address)
 
 
+@intrinsic
+def _data_address(typingctx, array):
+    """The address of ``array``'s first byte (int64)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        a = context.make_array(array)(context, builder, args[0])
+        return builder.ptrtoint(a.data, ir.IntType(64))
+
+    return types.int64(array), codegen
+
+
+@inline_kernel
+def _prefetch_row_heads(array, rows, head):
+    """The lines of the first ``head`` bytes of each of ``array``'s first ``rows`` rows (C
+    contiguous; every row if ``rows`` is 0 or past its length); every line of those rows if
+    ``head`` is 0 or a row's size or more."""
+    stride = array.strides[0]
+    if head <= 0 or head >= stride:
+        _prefetch_rows(array, rows)
+    else:
+        n = array.shape[0] if rows <= 0 or rows > array.shape[0] else rows
+        row = _data_address(array)
+        for _ in range(n):
+            for address in range(row - row % LINE, row + head, LINE):
+                _prefetch_line(address)
+            row += stride
+
+
 @inline_kernel
 def _prefetch_array(array):
     """Every line of ``array``, prefetched."""
@@ -233,13 +298,14 @@ def _prefetch_array(array):
 
 
 @borrowing_kernel
-def prefetch_world(world, head, body_rows, shape_rows):
-    """Prefetch the arrays the step of ``world`` (its MemInfo at ``head``) reads: the stores
-    (bodies and shapes but their :data:`UNREAD` columns, over their first ``body_rows`` and
-    ``shape_rows`` rows, all if 0; contacts and constraint rows; not the joints, whose 60
-    arrays a world of few joints barely reads, only their descriptors where the joint lists
-    hold some), the joint lists, the awake sets, the kept grids, the step row, clock, verbs and
-    lengths.
+def prefetch_world(refs, j, body_rows, shape_rows, vertices):
+    """Prefetch the arrays the step of world ``refs[j]`` reads: the stores (bodies and shapes
+    but their :data:`UNREAD` columns, over their first ``body_rows`` and ``shape_rows`` rows,
+    all if 0, and of the shapes' :data:`BY_VERTEX` columns the first ``vertices`` vertices of
+    a row, all if 0; contacts and constraint rows; not the joints, whose 60 arrays a world of
+    few joints barely reads, only their descriptors where the joint lists hold some), the
+    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths. (The
+    world is read from the list without a reference: this kernel counts none.)
 
     A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
     store rows each in 152 separate arrays, and some 30 small arrays), so each world's step
@@ -254,10 +320,15 @@ def prefetch_world(world, head, body_rows, shape_rows):
     (some 2 KB for the bodies), and the copies made stack stores and loads 1 KiB apart, which
     Zen 3 replays (32 such pairs in this function when it called a kernel per store,
     ``benchmarks/stack_alias.py``'s count)."""
+    world = _world_at(refs, j)
+    head = _reference_head(refs, j)
     for column in literal_unroll(_read_columns(borrow(world, "bodies"))):
         _prefetch_rows(column, body_rows)
-    for column in literal_unroll(_read_columns(borrow(world, "shapes"))):
+    shapes = borrow(world, "shapes")
+    for column in literal_unroll(_read_columns(shapes)):
         _prefetch_rows(column, shape_rows)
+    _prefetch_row_heads(shapes.vertices, shape_rows, 16 * vertices)  # (16 bytes a vertex)
+    _prefetch_row_heads(shapes.normals, shape_rows, 16 * vertices)
     for column in literal_unroll(borrow(world, "contacts")):
         _prefetch_array(column)
     for column in literal_unroll(borrow(world, "constraints")):
@@ -297,15 +368,21 @@ def rows_in_use(alive):
 
 @borrowing_kernel
 def _rows_after_step(world):
-    """:func:`rows_in_use` of ``world``'s bodies and shapes, their ``alive`` columns borrowed:
-    a counting kernel's :func:`.world_ref.borrow_column` counts a reference in the column's
-    MemInfo (Numba's adapter makes one per Python array: a line of its own, out of the cache
-    among 1,024 worlds) where no other code of the step touches it."""
-    return (rows_in_use(borrow_column(world, "bodies", "alive")),
-            rows_in_use(borrow_column(world, "shapes", "alive")))
+    """:func:`rows_in_use` of ``world``'s bodies and shapes and the most vertices of a live
+    shape, their columns borrowed: a counting kernel's :func:`.world_ref.borrow_column`
+    counts a reference in the column's MemInfo (Numba's adapter makes one per Python array: a
+    line of its own, out of the cache among 1,024 worlds) where no other code of the step
+    touches it."""
+    shapes = borrow(world, "shapes")
+    shape_rows = rows_in_use(shapes.alive)
+    vertices = 0
+    for r in range(shape_rows):
+        if shapes.alive[r]:
+            vertices = max(vertices, shapes.count[r])
+    return rows_in_use(borrow_column(world, "bodies", "alive")), shape_rows, vertices
 
 if numba.config.DISABLE_JIT:
-    def prefetch_world(world, head, body_rows, shape_rows):  # noqa: F811 (plain Python: no lines to ask for)
+    def prefetch_world(refs, j, body_rows, shape_rows, vertices):  # noqa: F811 (plain Python: no lines to ask for)
         """:func:`prefetch_world` without the JIT: nothing (the intrinsics have no Python
         form)."""
 
@@ -315,6 +392,10 @@ if numba.config.DISABLE_JIT:
     def _reference_head(refs, j):  # noqa: F811
         """:func:`_reference_head` without the JIT: no address."""
         return 0
+
+    def _world_at(refs, j):  # noqa: F811
+        """:func:`_world_at` without the JIT."""
+        return refs[j]
 
     def _prefetch_line(address):  # noqa: F811
         """:func:`_prefetch_line` without the JIT: nothing."""
@@ -496,10 +577,10 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
                 prefetch_reference(_reference_head(refs, which[k + 2 * d]))
             if lo <= k + d < hi:
                 j = which[k + d]
-                prefetch_world(refs[j], _reference_head(refs, j), np.int64(out[j, BODY_ROWS]),
-                               np.int64(out[j, SHAPE_ROWS]))
+                prefetch_world(refs, j, np.int64(out[j, BODY_ROWS]),
+                               np.int64(out[j, SHAPE_ROWS]), np.int64(out[j, VERTICES]))
             i = which[k]
-            world = refs[i]
+            world = _world_at(refs, i)
             if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
                 continue
@@ -518,9 +599,10 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             world.scratch_f = own_f
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
-            body_rows, shape_rows = _rows_after_step(world)
+            body_rows, shape_rows, vertices = _rows_after_step(world)
             out[i, BODY_ROWS] = body_rows
             out[i, SHAPE_ROWS] = shape_rows
+            out[i, VERTICES] = vertices
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
     if shared:
