@@ -600,3 +600,31 @@ def test_collide_pair_is_collide_to_the_bit(a, b, xa, xb):
     writes, bit for bit, scratch included: the normal of a pair found apart is the scratch's
     (negated when the circle was A), which the state hash reads."""
     assert _written(collide, a, b, xa, xb) == _written(_pair_in_loop, a, b, xa, xb)
+
+
+QUADRILATERALS = ("box", "rounded", "polygon")
+
+
+@settings(max_examples=400, deadline=None)
+@given(shapes(kinds=QUADRILATERALS), shapes(kinds=QUADRILATERALS), transform_near,
+       transform_near)
+def test_two_quadrilaterals_take_the_box_copy_with_collide_s_bits(a, b, xa, xb):
+    """Two shapes of four vertices each (boxes, rounded boxes, any convex quadrilateral) take
+    the polygon routine's copy compiled for four (``polygons_call``): it writes what
+    :func:`collide`'s general copy writes, bit for bit, scratch included, touching or apart."""
+    assume(a.count == 4 and b.count == 4)
+    expected = _written(collide, a, b, xa, xb)
+    assert _written(_polygon_pair_in_loop, a, b, xa, xb) == expected
+    assert _written(_pair_in_loop, a, b, xa, xb) == expected
+
+
+def test_the_box_copy_runs_on_touching_and_apart_boxes():
+    """The quadrilaterals' test above meets both outcomes: a box resting on a box (two points)
+    and one beyond the speculative distance (none), each as :func:`collide` finds it."""
+    crate = make_box(0.5, 0.5)
+    resting = _written(_pair_in_loop, GROUND, (0.0, 0.0, 0.0), crate, (0.3, 1.0 - 0.004, 0.0))
+    assert resting[0] == 2 and resting == _written(collide, GROUND, (0.0, 0.0, 0.0), crate,
+                                                   (0.3, 1.0 - 0.004, 0.0))
+    apart = _written(_pair_in_loop, GROUND, (0.0, 0.0, 0.0), crate, (0.3, 1.5, 0.0))
+    assert apart[0] == 0 and apart == _written(collide, GROUND, (0.0, 0.0, 0.0), crate,
+                                               (0.3, 1.5, 0.0))
