@@ -16,7 +16,6 @@ is loaded as a module of its own (its imports this tree's).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -31,15 +30,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from narrow_kernel import _stores  # noqa: E402
+from narrow_routines_ab import other_module  # noqa: E402
 
 MARGIN = 0.1  # m: the fat boxes' margin in a world in metres (constants.AABB_MARGIN)
-
-
-def _module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _runner(update_aabbs):
@@ -62,8 +55,7 @@ def main() -> None:
 
     from impulse2d._dynamics import proxies as new
 
-    old = _module(args.old / "impulse2d" / "_dynamics" / "proxies.py",
-                  "impulse2d._dynamics._old_proxies")  # (its relative imports: this tree's)
+    old = other_module(args.old, "_dynamics/proxies.py")
     forms = {"old": _runner(old.update_aabbs), "new": _runner(new.update_aabbs)}
     results = {"load_before": os.getloadavg()[0], "shrink": args.shrink, "scenes": {}}
     for scene in args.scenes.split(","):

@@ -36,8 +36,12 @@ sys.path.insert(0, str(HERE))
 from narrow_kernel import SPECULATIVE, _stores  # noqa: E402
 
 
-def _module(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
+def other_module(src: Path, path: str):
+    """Another tree's module ``src/impulse2d/<path>``, loaded under a name of its own in this
+    tree's package, so that its imports (relative ones too) are this tree's."""
+    parent, _, name = ("impulse2d/" + path[:-3]).rpartition("/")
+    spec = importlib.util.spec_from_file_location(f"{parent.replace('/', '.')}._other_{name}",
+                                                  src / "impulse2d" / path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -83,8 +87,7 @@ def main() -> None:
 
     from impulse2d._collision import manifold as new
 
-    old = _module(args.old / "impulse2d" / "_collision" / "manifold.py",
-                  "impulse2d._collision._old_manifold")
+    old = other_module(args.old, "_collision/manifold.py")
     forms = {"old": _loop(old.collide_pair), "new": _loop(new.collide_pair)}
     results = {"load_before": os.getloadavg()[0], "scenes": {}}
     for scene in args.scenes.split(","):

@@ -619,12 +619,11 @@ def test_two_quadrilaterals_take_the_box_copy_with_collide_s_bits(a, b, xa, xb):
 
 
 def test_the_box_copy_runs_on_touching_and_apart_boxes():
-    """The quadrilaterals' test above meets both outcomes: a box resting on a box (two points)
-    and one beyond the speculative distance (none), each as :func:`collide` finds it."""
+    """Both outcomes of the box copy for certain: a box resting on a box (two points) and one
+    beyond the speculative distance (none), each written as :func:`collide` writes it."""
     crate = make_box(0.5, 0.5)
-    resting = _written(_pair_in_loop, GROUND, (0.0, 0.0, 0.0), crate, (0.3, 1.0 - 0.004, 0.0))
-    assert resting[0] == 2 and resting == _written(collide, GROUND, (0.0, 0.0, 0.0), crate,
-                                                   (0.3, 1.0 - 0.004, 0.0))
-    apart = _written(_pair_in_loop, GROUND, (0.0, 0.0, 0.0), crate, (0.3, 1.5, 0.0))
-    assert apart[0] == 0 and apart == _written(collide, GROUND, (0.0, 0.0, 0.0), crate,
-                                               (0.3, 1.5, 0.0))
+    ground = (0.0, 0.0, 0.0)
+    for where, points in (((0.3, 1.0 - 0.004, 0.0), 2), ((0.3, 1.5, 0.0), 0)):
+        written = _written(_pair_in_loop, GROUND, crate, ground, where)
+        assert written[0] == points
+        assert written == _written(collide, GROUND, crate, ground, where)
