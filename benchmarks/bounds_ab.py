@@ -1,16 +1,21 @@
 """The bounds stage (:func:`impulse2d._dynamics.proxies.update_aabbs`) of two source trees in one
 process, alternating rep by rep, on a big scene's stores.
 
-    PYTHONPATH=src python benchmarks/bounds_ab.py --old /work/base/src --stores /tmp/stores \
-        [--scenes rain_2000,many_pyramids] [--reps 60]
+    IMPULSE2D_NUMBA_CACHE=0 PYTHONPATH=src python benchmarks/bounds_ab.py \
+        --old /work/base/src --stores /tmp/stores [--scenes rain_2000,many_pyramids] [--reps 60]
 
 The stores are those ``benchmarks/narrow_kernel.py --dump`` saves. Each rep runs each tree's
 ``update_aabbs`` over every shape (as a step after Python changed the world does; an awake
 step visits the awake shapes, here all of them) on fresh copies of the shape store, its fat
 boxes shrunk by ``--shrink`` m a side (0: a settled pile's step, no fat box moves; 0.15, more
 than the margin: every one moves, and its fat box is written); the two trees' boxes, fat boxes
-and move buffers must be equal bit for bit (``same_bits``). Thread CPU time; the order swapped every rep. The other tree's ``proxies.py``
-is loaded as a module of its own (its imports this tree's).
+and move buffers must be equal bit for bit (``same_bits``). Thread CPU time; the order swapped
+every rep. The other tree's ``proxies.py`` is loaded as a module of its own (its imports this
+tree's).
+
+The kernel cache must be off (``IMPULSE2D_NUMBA_CACHE=0``, as above): the two trees' kernels
+have the same cache file names (module, function, line), so with it on one tree's saved code can
+be loaded for the other's in the same process.
 """
 
 from __future__ import annotations

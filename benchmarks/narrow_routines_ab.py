@@ -3,8 +3,8 @@ this tree's :func:`impulse2d._collision.manifold.collide_pair` against another t
 ``_collision/manifold.py`` loaded as a module of its own, its imports this tree's), each called
 for every contact row of a big scene's stores as the step's loop calls it.
 
-    PYTHONPATH=src python benchmarks/narrow_routines_ab.py --old /work/base/src \
-        --stores /tmp/stores [--scenes many_pyramids,pyramid_100,rain_2000] [--reps 40]
+    IMPULSE2D_NUMBA_CACHE=0 PYTHONPATH=src python benchmarks/narrow_routines_ab.py \
+        --old /work/base/src --stores /tmp/stores [--scenes many_pyramids,pyramid_100,rain_2000]
 
 The stores are those ``benchmarks/narrow_kernel.py --dump`` saves (each scene stepped until
 loaded). Each form runs a loop over the contact rows that reads the pair's shapes and bodies
@@ -14,6 +14,10 @@ own; the two tables must be equal bit for bit (``same_bits``). For a loaded mach
 in one process on the same inputs, the order swapped every rep; thread CPU time. Prints per
 scene the best of each form, the ratio new / old of the bests and the median of the reps'
 ratios; ``--out`` writes them as JSON.
+
+The kernel cache must be off (``IMPULSE2D_NUMBA_CACHE=0``, as above): the two trees' kernels
+have the same cache file names (module, function, line), so with it on one tree's saved code can
+be loaded for the other's in the same process.
 """
 
 from __future__ import annotations
