@@ -8,7 +8,9 @@ Each round compiles, in a fresh process per tree (rotating which goes first) and
 ``NUMBA_CACHE_DIR`` (a cold start: the callees compile too), the step's narrowphase stage
 (:func:`impulse2d._dynamics.step.collide`, every world's first step compiles it) and the
 threaded one (:func:`impulse2d._dynamics.threaded.collide_threaded`, a world of more than one
-thread), each timed by the process's CPU clock (``--kernels``: those named only). Prints the
+thread), each timed by the process's CPU clock (``--kernels``: those named only; also
+``collide_polygons``, the stage of a world without circles, which a cold ``pyramid_20``
+compiles). Prints the
 median of each tree and its ratio to ``--a``'s, for each tree of ``--b`` (several, comma
 separated: variants of one change ranked in the same rounds), and the package each child
 imported (so that a tree's ``PYTHONPATH`` is seen to win over an editable install).
@@ -28,11 +30,12 @@ import time
 
 def one(names: list[str]) -> dict:
     import impulse2d
-    from impulse2d._dynamics.step import COLLIDE_SIGNATURE, collide
+    from impulse2d._dynamics.step import COLLIDE_SIGNATURE, collide, collide_polygons
     from impulse2d._dynamics.threaded import collide_threaded
 
     out = {"package": os.path.dirname(impulse2d.__file__)}
-    for name, kernel in (("collide", collide), ("collide_threaded", collide_threaded)):
+    for name, kernel in (("collide", collide), ("collide_polygons", collide_polygons),
+                         ("collide_threaded", collide_threaded)):
         if name not in names:
             continue
         t = time.process_time()

@@ -600,3 +600,30 @@ def test_collide_pair_is_collide_to_the_bit(a, b, xa, xb):
     writes, bit for bit, scratch included: the normal of a pair found apart is the scratch's
     (negated when the circle was A), which the state hash reads."""
     assert _written(collide, a, b, xa, xb) == _written(_pair_in_loop, a, b, xa, xb)
+
+
+QUADRILATERALS = ("box", "rounded", "polygon")
+
+
+@settings(max_examples=400, deadline=None)
+@given(shapes(kinds=QUADRILATERALS), shapes(kinds=QUADRILATERALS), transform_near,
+       transform_near)
+def test_two_quadrilaterals_take_the_box_copy_with_collide_s_bits(a, b, xa, xb):
+    """Two shapes of four vertices each (boxes, rounded boxes, any convex quadrilateral) take
+    the polygon routine's copy compiled for four (``polygons_call``): it writes what
+    :func:`collide`'s general copy writes, bit for bit, scratch included, touching or apart."""
+    assume(a.count == 4 and b.count == 4)
+    expected = _written(collide, a, b, xa, xb)
+    assert _written(_polygon_pair_in_loop, a, b, xa, xb) == expected
+    assert _written(_pair_in_loop, a, b, xa, xb) == expected
+
+
+def test_the_box_copy_runs_on_touching_and_apart_boxes():
+    """Both outcomes of the box copy for certain: a box resting on a box (two points) and one
+    beyond the speculative distance (none), each written as :func:`collide` writes it."""
+    crate = make_box(0.5, 0.5)
+    ground = (0.0, 0.0, 0.0)
+    for where, points in (((0.3, 1.0 - 0.004, 0.0), 2), ((0.3, 1.5, 0.0), 0)):
+        written = _written(_pair_in_loop, GROUND, crate, ground, where)
+        assert written[0] == points
+        assert written == _written(collide, GROUND, crate, ground, where)

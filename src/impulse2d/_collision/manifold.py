@@ -585,7 +585,22 @@ def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
 def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                   count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                   speculative_distance, out_normal, out_points, out_ids):
-    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`."""
+    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`.
+
+    Two quadrilaterals (boxes: both counts 4, the pyramids' every pair) take a copy compiled
+    with the counts as the literal 4: the separating-axis loops (16 products a side) and the
+    incident face's search then have constant trip counts, unrolled, with no test of a 2-gon's
+    faces. The same operations in the same order, so the same bits. Measured on the stores of
+    ``many_pyramids`` and ``pyramid_100`` (``benchmarks/narrow_routines_ab.py``, thread CPU,
+    load 14-17; BENCHMARKS.md, session 24, ``rain49``): 0.82-0.87x and 0.90-0.93x of the
+    general routine's time a row through this call (0.62-0.65x with the copy inlined into the
+    loop). The copy lives here, in the call, so that each kernel that inlines the
+    narrowphase's loop holds none (``narrow36`` inlined it there: +7-9 s of cold compile a
+    kernel); ``collide_polygons``' stage compiled 3.0 -> 3.6 s of CPU (one run, load 17)."""
+    if count_a == 4 and count_b == 4:
+        return collide_polygons(4, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                                4, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                                speculative_distance, out_normal, out_points, out_ids)
     return collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                             count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                             speculative_distance, out_normal, out_points, out_ids)

@@ -11,7 +11,7 @@ changed something (:mod:`.awake`: only the awake shapes are visited otherwise).
 
 from __future__ import annotations
 
-from .._collision.geometry import shape_aabb
+from .._collision.geometry import shape_aabb, transform_point
 from .._core.jit import borrowing_kernel
 
 
@@ -33,8 +33,21 @@ def update_aabbs(shapes, bodies, margin, moved, rows, every):
         if bodies.asleep[b]:
             continue
         box = shapes.aabb[i]
-        shape_aabb(shapes.count[i], shapes.vertices[i], shapes.radius[i],
-                   bodies.origin[b, 0], bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], box)
+        if shapes.count[i] == 1:
+            # a circle: its centre +- its radius, written here (what shape_aabb writes for one
+            # vertex, the same operations) rather than through the call, which passes the
+            # vertices and the box as arrays (rain's 2,000 circles: BENCHMARKS.md, session 24)
+            r = shapes.radius[i]
+            x, y = transform_point(bodies.origin[b, 0], bodies.origin[b, 1], bodies.rot[b, 0],
+                                   bodies.rot[b, 1], shapes.vertices[i, 0, 0],
+                                   shapes.vertices[i, 0, 1])
+            box[0] = x - r
+            box[1] = y - r
+            box[2] = x + r
+            box[3] = y + r
+        else:
+            shape_aabb(shapes.count[i], shapes.vertices[i], shapes.radius[i], bodies.origin[b, 0],
+                       bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], box)
         fat = shapes.fat_aabb[i]
         if box[0] < fat[0] or box[1] < fat[1] or box[2] > fat[2] or box[3] > fat[3]:
             fat[0] = box[0] - margin
