@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter
 from typing import NamedTuple
@@ -33,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _batch_lidar as _lidar
+from . import _crew
 from . import _batch_ready as _ready
 from . import _batch_restore as _restores
 from . import _threads
@@ -103,6 +105,7 @@ class WorldBatch:
         self._state = _ready.ReadyState(worlds)
         self._restores = _restores.Restores(self._state)  # (what restores keep of each world)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
+        self._crew = None  # or the step's helpers, inside the kernel between steps (_crew)
         self._returning = []  # their calls of steps whose worlds are done (see _run)
         self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
         # the worlds' heaps on 2 MiB pages, asked for again as the steps grow the stores
@@ -146,6 +149,9 @@ class WorldBatch:
         if value != self._threads and self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if value != self._threads and self._crew is not None:
+            self._crew.call_off()
+            self._crew = None
         self._threads = value
 
     @property
@@ -298,20 +304,26 @@ class WorldBatch:
         refs, results = state.refs, state.results
         run = _threads.serial(_batch.run)
         self._returned()  # (as _run: a helper's earlier call's error, if any, raised here)
-        mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
-        started = threading.Event()  # (a helper has begun: see below)
-
-        def helper(share) -> None:
-            started.set()
-            run(refs, first, args, results, gather, share)
-
+        crew = self._crew_ready()
         t0 = perf_counter()
-        futures = [self._workers().submit(helper, share) for share in theirs]
+        if crew is not None:
+            # the helpers begin at once, without Python's lock: meanwhile's Python runs beside
+            crew.post(refs, first, args, results, gather)
+            futures = ()
+        else:
+            mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
+            started = threading.Event()  # (a helper has begun: see below)
+
+            def helper(share) -> None:
+                started.set()
+                run(refs, first, args, results, gather, share)
+
+            futures = [self._workers().submit(helper, share) for share in theirs]
         try:
-            # a helper needs Python's lock to begin, which meanwhile's Python would hold for
-            # up to the interpreter's switch interval (5 ms): wait (the lock released) until
-            # one has begun
-            if theirs:
+            # a pool's helper needs Python's lock to begin, which meanwhile's Python would
+            # hold for up to the interpreter's switch interval (5 ms): wait (the lock
+            # released) until one has begun
+            if futures:
                 started.wait()
             meanwhile()
             self._beside += 1
@@ -320,14 +332,20 @@ class WorldBatch:
             # args may be the batch's own rows, then this copies them onto themselves)
             args[stepped, :_batch.ARGUMENTS] = state.args[stepped]
         except BaseException as cause:
-            for f in futures:  # (the helpers step all of first: theirs, then this thread's)
+            # (the helpers step all of first: theirs, then this thread's)
+            if crew is not None:
+                crew.join(refs, results)
+            for f in futures:
                 f.result()
             raise _Meanwhile(perf_counter() - t0, cause) from cause
         if stepped.shape[0]:  # (by this thread alone, while the helpers step first)
             run(refs, stepped, args, results, gather)
-        run(refs, first, args, results, gather, mine)
-        for f in futures:
-            f.result()
+        if crew is not None:
+            crew.join(refs, results)
+        else:
+            run(refs, first, args, results, gather, mine)
+            for f in futures:
+                f.result()
         return perf_counter() - t0, stepped, slow
 
     def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
@@ -343,6 +361,11 @@ class WorldBatch:
         self._returned()
         if threads <= 1:
             return run(refs, which, args, results, gather)
+        crew = self._crew_ready()
+        if crew is not None:  # (the helpers wait inside the kernel: no Python hand-off)
+            t0 = perf_counter()
+            crew.step(refs, which, args, results, gather)
+            return perf_counter() - t0
         # one call per thread, which shares the worlds out itself (step_batch: each thread
         # its part, then what is left of the others'): no Python between chunks, the threads
         # ending within a world-step of each other, each world on the same thread every step
@@ -360,6 +383,23 @@ class WorldBatch:
             for h in helpers:
                 h.result()
         return perf_counter() - t0
+
+    def _crew_ready(self):
+        """The batch's crew (:mod:`._crew`), made at its first use (and again after a fork,
+        an error or a change to Numba's threads), or None where the batch steps with its pool
+        (one thread, or no crew here)."""
+        crew = self._crew
+        if crew is not None and crew.usable:
+            return crew
+        if crew is not None:
+            crew.call_off()
+            self._crew = None
+        if self._threads <= 1 or not _crew.ENABLED:
+            return None
+        state = self._state
+        self._crew = crew = _crew.Crew(state.refs, state.results, self._threads)
+        weakref.finalize(self, crew.call_off)  # (the batch collected: its helpers leave)
+        return crew
 
     def _returned(self) -> None:
         """The helpers' calls left to return by :meth:`_run` that have: their errors raised,
