@@ -75,9 +75,10 @@ def _busy(spans: list) -> int:
 
 class CrewClock:
     """The batch kernel's cycle counter (``impulse2d._core.jit.cycles``) as ``perf_counter_ns``:
-    a rate and an offset measured over ``seconds``."""
+    a rate measured over ``seconds``, and an offset taken again at each :meth:`now` (a
+    reading minutes after the rate's would be off by its error times the minutes)."""
 
-    def __init__(self, seconds: float = 0.2) -> None:
+    def __init__(self, seconds: float = 0.5) -> None:
         import numba
         from impulse2d._core.jit import cycles
 
@@ -90,7 +91,11 @@ class CrewClock:
         time.sleep(seconds)
         c1, t1 = counter(), time.perf_counter_ns()
         self.rate = (t1 - t0) / (c1 - c0)
-        self.c0, self.t0 = c0, t0
+        self.now()
+
+    def now(self) -> None:
+        """The offset taken now."""
+        self.c0, self.t0 = self.counter(), time.perf_counter_ns()
 
     def ns(self, c: int) -> int:
         return int(self.t0 + (int(c) - self.c0) * self.rate)
@@ -99,11 +104,12 @@ class CrewClock:
 def crew_spans(batch, clock: CrewClock, seen: dict, events: list) -> None:
     """The kernel spans of ``batch``'s crew's helpers since the last call (``seen``: each
     share's last span), as events ``("kernel", -share, start, end)``."""
-    from impulse2d._dynamics import batch_crew
     crew = getattr(batch, "_crew", None)
     if crew is None:
         return
+    from impulse2d._dynamics import batch_crew
     board, top = crew.board, crew.top
+    clock.now()
     for share in range(1, min(crew.shares, batch_crew.SHARES_TIMED)):
         began = int(board[top + batch_crew.BEGAN + share])
         if began == 0 or began == seen.get(share):

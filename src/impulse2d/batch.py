@@ -250,6 +250,8 @@ class WorldBatch:
             except _Meanwhile as error:
                 seconds, later, slow_later, failed = error.seconds, held[:0], [], error.cause
             fast = np.sort(np.concatenate((fast, later)))
+            if fast.shape[0] == len(self._worlds):
+                fast = state.everyone  # (the same indices: finish's passes take every row)
             slow = sorted(slow + slow_later)
         elif fast.shape[0]:
             args, rows_written = (state.args, rows) if writes is None else \
@@ -258,18 +260,20 @@ class WorldBatch:
         again = list(slow)
         alone = slow
         if fast.shape[0]:
-            r = state.results[fast]
-            if writes is not None:  # the worlds whose writes would wake an island
-                unwritten = r[:, _batch.UNWRITTEN] != 0.0
-                if unwritten.any():
-                    alone = fast[unwritten].tolist() + list(slow)
-                    again.extend(alone)
-                    fast, r = fast[~unwritten], r[~unwritten]
-            again.extend(fast[(r[:, _batch.STATUS].astype(np.int64)
-                               & (WOKE | UNSWEPT)) != 0].tolist())
-            _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
+            # (one compiled pass over the results; the worlds found by NumPy only where some
+            # world was left unwritten or stepped again or swept by Python)
+            unwritten, bits = _ready._scan.entry(state.results, fast, fast is state.everyone)
+            if writes is not None and unwritten:  # the worlds whose writes would wake an island
+                left = state.results[fast, _batch.UNWRITTEN] != 0.0
+                alone = fast[left].tolist() + list(slow)
+                again.extend(alone)
+                fast = fast[~left]
+            if bits & (WOKE | UNSWEPT):
+                again.extend(fast[(state.results[fast, _batch.STATUS].astype(np.int64)
+                                   & (WOKE | UNSWEPT)) != 0].tolist())
+            ran = _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
             again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
-            again.extend(state.checked.tolist())  # (their after-step functions ran)
+            again.extend(ran)  # (their after-step functions ran)
         if writes is not None and alone:
             refs = state.current_refs()  # (the kernel may have replaced a reference's stores)
         for k in alone:
