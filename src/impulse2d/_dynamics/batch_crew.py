@@ -105,11 +105,6 @@ def array_at(typingctx, like, address, shape):
     return like(like, address, shape), codegen
 
 
-def header(board) -> int:
-    """The index of ``board``'s header (past its claims)."""
-    return board.shape[0] - HEADER
-
-
 @kernel
 def post(board, which, args, rows, positions, angles, velocities, awake, touching):
     """Post a batch step for a crew's helpers: the worlds ``which`` with :func:`.batch_step.
