@@ -30,6 +30,12 @@ resets included as the seeded random actions bring them):
 * the named pieces' own wall (``_act``, ``_restart``, ``prepare``, ``finish``, ``_observe``...),
   wherever they ran.
 
+A batch with a crew (:mod:`impulse2d._crew`: helpers that wait for the next step inside the
+batch kernel, with no Python between steps) has no Python call on its helpers to wrap: each
+helper's kernel span is read from its crew's board (the cycle counter when it took the step
+and when it counted its worlds done), converted to the wall clock by a rate measured in this
+process (the x86 time-stamp counter runs at a constant rate).
+
 Each wrapper reads the clock twice a call (a few calls a step against 1,024 environment
 steps): their cost falls inside the pieces that hold them.
 """
@@ -65,6 +71,56 @@ def _busy(spans: list) -> int:
             total += e - reach
             reach = e
     return total
+
+
+class CrewClock:
+    """The batch kernel's cycle counter (``impulse2d._core.jit.cycles``) as ``perf_counter_ns``:
+    a rate measured over ``seconds``, and an offset taken again at each :meth:`now` (a
+    reading minutes after the rate's would be off by its error times the minutes)."""
+
+    def __init__(self, seconds: float = 0.5) -> None:
+        import numba
+        from impulse2d._core.jit import cycles
+
+        @numba.njit
+        def counter():
+            return cycles()
+
+        self.counter = counter
+        c0, t0 = counter(), time.perf_counter_ns()
+        time.sleep(seconds)
+        c1, t1 = counter(), time.perf_counter_ns()
+        self.rate = (t1 - t0) / (c1 - c0)
+        self.now()
+
+    def now(self) -> None:
+        """The offset taken now."""
+        self.c0, self.t0 = self.counter(), time.perf_counter_ns()
+
+    def ns(self, c: int) -> int:
+        return int(self.t0 + (int(c) - self.c0) * self.rate)
+
+
+def crew_spans(batch, clock: CrewClock, seen: dict, events: list) -> None:
+    """The kernel spans of ``batch``'s crew's helpers since the last call (``seen``: each
+    share's last span), as events ``("kernel", -share, start, end)``."""
+    crew = getattr(batch, "_crew", None)
+    if crew is None:
+        return
+    from impulse2d._dynamics import batch_crew
+    board, top = crew.board, crew.top
+    clock.now()
+    for share in range(1, min(crew.shares, batch_crew.SHARES_TIMED)):
+        began = int(board[top + batch_crew.BEGAN + share])
+        if began == 0 or began == seen.get(share):
+            continue
+        for _ in range(100_000):  # (its end is written just after its count, which we saw)
+            ended = int(board[top + batch_crew.ENDED + share])
+            if ended >= began:
+                break
+        seen[share] = began
+        if ended >= began:
+            events.append(("kernel", -share, clock.ns(began), clock.ns(ended)))
 
 
 def timeline(events: list, caller: int) -> dict:
@@ -145,11 +201,14 @@ def main() -> dict:
         _wrap(events, envs.batch, name, f"WorldBatch.{name}")  # (this batch's own methods)
     envs.reset(seed=0)
     envs.batch.threads = args.threads
+    clock = CrewClock()
+    seen: dict = {}
     space = envs.action_space
     space.seed(0)
     actions = [space.sample() for _ in range(args.steps + args.warm)]
     for k in range(args.warm):
         envs.step(actions[k])
+    crew_spans(envs.batch, clock, seen, [])
     caller = threading.get_ident()
     steps = []
     ended = 0
@@ -160,6 +219,7 @@ def main() -> dict:
         t = time.perf_counter_ns()
         _, _, terminated, truncated, _ = envs.step(actions[args.warm + k])
         events.append(("step", caller, t, time.perf_counter_ns()))
+        crew_spans(envs.batch, clock, seen, events)
         ended += int((terminated | truncated).sum())
         steps.append(timeline(list(events), caller))
         if k < args.show:

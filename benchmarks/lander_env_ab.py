@@ -29,6 +29,12 @@ compiled in (``soft_step_revolute``, session 20): the engine's two paths paired 
 loaded as ``impulse2d.batch_b``, e.g. this checkout's with a patch applied), side a's by this
 checkout's: the batch's Python around the kernel paired on the same engine and environment;
 with ``--env walker``, on two ``impulse2d/BipedalWalker-v3`` vector environments.
+
+``--b-pool`` (alone, or with the others): side b's batch hands its helpers each step through
+its pool of Python threads, side a's through its crew (:mod:`impulse2d._crew`, where this
+checkout has one): the hand-off paired on the same code. ``--spins N``: the crew's helpers
+spin N spin-wait hints after a step before they sleep (``_crew.IDLE_SPINS``; 0: they sleep at
+once, so that side a's helper spinning after its step does not take a core from side b's).
 """
 
 from __future__ import annotations
@@ -125,11 +131,18 @@ def main() -> dict:
     parser.add_argument("--json", default="")
     parser.add_argument("--b-batch", default="",
                         help="b: the batch's step methods from this batch.py")
+    parser.add_argument("--b-pool", action="store_true",
+                        help="b: the batch's helpers through its pool, not a crew")
+    parser.add_argument("--spins", type=int, default=-1,
+                        help="the crew's spins before a helper sleeps (default: the package's)")
     parser.add_argument("--env", choices=("lander", "walker"), default="lander",
                         help="walker: BipedalWalker-v3 on both sides (with --b-batch alone)")
     args = parser.parse_args()
-    if not (args.a_envs or args.a_entries or args.b_batch):
-        parser.error("one of --a-envs, --a-entries, --b-batch is required")
+    if not (args.a_envs or args.a_entries or args.b_batch or args.b_pool):
+        parser.error("one of --a-envs, --a-entries, --b-batch, --b-pool is required")
+    if args.spins >= 0:
+        from impulse2d import _crew
+        _crew.IDLE_SPINS = args.spins
     if args.env == "walker" and (args.a_envs or args.a_entries):
         parser.error("--env walker takes --b-batch alone")
     from impulse2d.envs import lunar_lander as b_module
@@ -150,6 +163,8 @@ def main() -> dict:
             a_worlds.update(id(w) for w in env.batch.worlds)
         elif args.b_batch:
             batch_from(args.b_batch, env.batch)
+        if name == "b" and args.b_pool:
+            env.batch._crew_ready = lambda: None
         env.reset(seed=0)
         sides[name] = env
     space = sides["b"].action_space
@@ -177,7 +192,8 @@ def main() -> dict:
               "episodes_ended": ended, "bits_equal": bool(equal),
               "load": round(os.getloadavg()[0], 1),
               "a": "joint entries" if args.a_entries else args.a_envs or "this checkout",
-              "b_batch": args.b_batch or "this checkout"}
+              "b_batch": args.b_batch or "this checkout", "b_pool": args.b_pool,
+              "spins": args.spins}
     if check is not None:
         result["solvers_as_meant"] = check(sides)
     for clock, times in (("cpu", cpu), ("wall", wall)):

@@ -31,7 +31,7 @@ import numpy as np
 from . import _batch_worlds as _seats
 from ._core.jit import DirectCall, kernel
 from ._dynamics import batch_step as _batch
-from ._dynamics.batch_step import DT, STATUS
+from ._dynamics.batch_step import DT, STATUS, UNWRITTEN
 from ._dynamics.contact_lanes import sync_constraint_rows
 from ._dynamics.step import (FELL, JOINTS_FILTERED, NEW_CONSTRAINTS, NEW_CONTACTS, UNSWEPT, WOKE,
                              _LATER_LOCK, _LATER_TABLES, _settings_arguments)
@@ -329,38 +329,73 @@ so (:func:`._dynamics.world_ref.adopt_step_stores`), in :attr:`ReadyState.stale_
 order."""
 
 
-def _flag_stale(state: ReadyState, fast: np.ndarray, every: bool, status: np.ndarray,
-                bits: int) -> None:
-    """The stale flags of the worlds ``fast`` (every world of ``state`` if ``every``) whose
-    step (``status``, in their order; ``bits``, the union of its bits) made a new store, set in
-    their dicts, but where a step of
-    this batch set the flag already and the world was neither marked nor synced since (its
-    mark :attr:`ReadyState.flags_dirty`, set by any attribute written on it and by
-    :func:`._dynamics.world_ref.flags_cleared`): only Python clears a flag, and the dict of a
-    world among 1,024 is out of the cache (1.1-1.2 us a world, ~400 worlds a step of the
-    10-body world's settling; session 19), where after its first steps a world's flags stay
-    set unless Python reads its stores."""
-    unknown = state.flags_dirty
-    if unknown.any():
-        state.stale_set[:, unknown] = False
-        unknown[:] = False
-    dicts = state.dicts
-    for row, (bit, name) in enumerate(_FLAGS):
-        if not bits & bit:
-            continue
-        made = (status & bit) != 0
-        set_already = state.stale_set[row]
-        if every:
-            new = np.flatnonzero(made & ~set_already)
-        else:
-            chosen = fast[made]
-            new = chosen[~set_already[chosen]]
-        for k in new.tolist():
-            dicts[k][name] = True
-        set_already[new] = True
+@kernel
+def scan_results(results, fast, every):
+    """Over the kernel's results of the worlds ``fast`` (every world if ``every``): how many
+    were left unwritten (their writes would wake an island), and the union of their steps'
+    status bits (an unwritten world's status is its last step's: the union may hold more than
+    this step's). One compiled pass, where NumPy's gather, comparisons and reductions over
+    1,024 worlds cost tens of microseconds each on the loaded 2-core machine."""
+    unwritten = 0
+    bits = 0
+    m = results.shape[0] if every else fast.shape[0]
+    for k in range(m):
+        i = k if every else fast[k]
+        if results[i, UNWRITTEN] != 0.0:
+            unwritten += 1
+        bits |= np.int64(results[i, STATUS])
+    return unwritten, bits
 
 
-def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None:
+@kernel
+def _clock_columns(results, fast, every, step_seconds, query_kind, times, steps, dt, share,
+                   stale_set, flags_dirty, new):
+    """:func:`finish`'s writes for the worlds ``fast`` (every world if ``every``) whose step
+    woke no jointed island (those step again): each world's share of the time, its query index
+    dropped, its clock (``times[i] += dt``: ``World.step``'s float64 addition, the same bits)
+    and its step count; and the stale flags (:data:`_FLAGS`) a world's step made that a step of
+    this batch has not set already since the world was last marked (:attr:`ReadyState.
+    stale_set`, cleared here for the worlds marked, ``flags_dirty``): those worlds' indices
+    into ``new[row]``, for Python to set in their dicts (only Python clears a flag, and the
+    dict of a world among 1,024 is out of the cache: 1.1-1.2 us a world, session 19; after its
+    first steps a world's flags stay set unless Python reads its stores). Returns the union of
+    the worlds' status bits and the counts of ``new``'s two rows. One compiled pass for what
+    NumPy did in some twenty calls over the batch (each a gather or a scatter through the
+    indices unless every world took the kernel; 0.2 ms a step of 1,024 landers)."""
+    for i in range(flags_dirty.shape[0]):
+        if flags_dirty[i]:
+            stale_set[0, i] = False
+            stale_set[1, i] = False
+            flags_dirty[i] = False
+    bits = 0
+    made_constraints = 0
+    made_contacts = 0
+    m = results.shape[0] if every else fast.shape[0]
+    for k in range(m):
+        i = k if every else fast[k]
+        status = np.int64(results[i, STATUS])
+        bits |= status
+        if status & NEW_CONSTRAINTS and not stale_set[0, i]:
+            stale_set[0, i] = True
+            new[0, made_constraints] = i
+            made_constraints += 1
+        if status & NEW_CONTACTS and not stale_set[1, i]:
+            stale_set[1, i] = True
+            new[1, made_contacts] = i
+            made_contacts += 1
+        if status & WOKE == 0:
+            step_seconds[i] = share
+            query_kind[i] = _seats.NO_INDEX
+            times[i] += dt
+            steps[i] += 1
+    return bits, made_constraints, made_contacts
+
+
+_scan = DirectCall(scan_results, "the batch's results", 1.0)
+_clocks = DirectCall(_clock_columns, "the batch's clocks", 1.0)
+
+
+def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> list:
     """What :func:`._stepping.step_world` and ``World.step`` do after the kernel, for the worlds
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
     store stays in the reference, see :func:`.world_ref.sync_contacts`), the joint rows
@@ -371,21 +406,25 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     sleeping counts, the joints' step, the dirty pairs' flag); what only some worlds need (new
     stores, a first sweep, joint rows to rebuild, second steps, after-step functions), found
     from the steps' status bits, is done for those only, and marks them. ``share``: each
-    world's share of the batch's time (its ``Profile.step``), s."""
+    world's share of the batch's time (its ``Profile.step``), s. Returns the worlds whose
+    after-step functions ran."""
     worlds, dicts = state.worlds, state.dicts
-    # every world (the usual step): the batch's columns as they are, through views and
-    # slices, where a subset goes through index arrays (a copy and a gather or scatter each:
-    # about half of this function's time for 1,024 worlds)
     every = fast is state.everyone
-    status = (state.results[:, STATUS] if every else state.results[fast, STATUS]).astype(np.int64)
-    which = np.flatnonzero if every else (lambda mask: fast[mask])
+    # every world's clock, its new stale flags and the bits any world's step set, in one
+    # compiled pass: most bits are set by no world on most steps
+    new = np.empty((2, len(worlds)), dtype=np.int64)
+    bits, *counts = _clocks.entry(state.results, fast, every, state.step_seconds,
+                                  state.query_kind, state.times, state.steps, dt, share,
+                                  state.stale_set, state.flags_dirty, new)
+    for row, (_, name) in enumerate(_FLAGS):
+        for k in new[row, :counts[row]].tolist():
+            dicts[k][name] = True
     touched = []
     woke = []
-    # the bits any world's step set, in one pass: each NumPy call over 1,024 worlds costs
-    # 10-20 us on the loaded 2-core machine, and most bits are set by no world on most steps
-    bits = int(np.bitwise_or.reduce(status)) if status.shape[0] else 0
-    if bits:  # (0 for every world: each took the usual step)
-        _flag_stale(state, fast, every, status, bits)
+    if bits & (UNSWEPT | FELL | WOKE):  # (none, on the usual step)
+        status = (state.results[:, STATUS] if every else
+                  state.results[fast, STATUS]).astype(np.int64)
+        which = np.flatnonzero if every else (lambda mask: fast[mask])
         if bits & UNSWEPT:
             for k in which((status & UNSWEPT) != 0).tolist():
                 _continuous_first(worlds[k], dicts[k]["_stores"])
@@ -397,11 +436,6 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
                     touched.append(k)
         if bits & WOKE:
             woke = which((status & WOKE) != 0).tolist()  # (stepped again below)
-    normal = (slice(None) if every else fast) if not woke else fast[(status & WOKE) == 0]
-    state.step_seconds[normal] = share
-    state.query_kind[normal] = _seats.NO_INDEX
-    state.times[normal] += dt  # (float64 additions: World.step's self.time += dt, bit for bit)
-    state.steps[normal] += 1
     for k in woke:
         w = worlds[k]
         w._joint_index = None  # a jointed island woke: its joints join the rows
@@ -416,10 +450,13 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> None
     # the worlds checked before this step or marked since can have some
     checked, dirty = state.checked, state.dirty
     if not checked.shape[0] and not dirty.any():
-        return  # (the usual step: no world checked or marked)
+        return []  # (the usual step: no world checked or marked)
     maybe = dirty.copy()
     maybe[checked] = True
+    ran = []
     for k in (np.flatnonzero(maybe) if every else fast[maybe[fast]]).tolist():
         lock = dicts[k]["_lock"]
         if lock.after:
             lock.run_after()
+            ran.append(k)
+    return ran

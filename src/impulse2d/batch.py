@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter
 from typing import NamedTuple
@@ -33,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _batch_lidar as _lidar
+from . import _crew
 from . import _batch_ready as _ready
 from . import _batch_restore as _restores
 from . import _threads
@@ -103,6 +105,7 @@ class WorldBatch:
         self._state = _ready.ReadyState(worlds)
         self._restores = _restores.Restores(self._state)  # (what restores keep of each world)
         self._pool = None  # worker threads (threads - 1 of them: the caller works too)
+        self._crew = None  # or the step's helpers, inside the kernel between steps (_crew)
         self._returning = []  # their calls of steps whose worlds are done (see _run)
         self._beside = 0  # batch steps whose meanwhile ran beside the kernel (_run_around)
         # the worlds' heaps on 2 MiB pages, asked for again as the steps grow the stores
@@ -146,6 +149,9 @@ class WorldBatch:
         if value != self._threads and self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if value != self._threads and self._crew is not None:
+            self._crew.call_off()
+            self._crew = None
         self._threads = value
 
     @property
@@ -244,6 +250,8 @@ class WorldBatch:
             except _Meanwhile as error:
                 seconds, later, slow_later, failed = error.seconds, held[:0], [], error.cause
             fast = np.sort(np.concatenate((fast, later)))
+            if fast.shape[0] == len(self._worlds):
+                fast = state.everyone  # (the same indices: finish's passes take every row)
             slow = sorted(slow + slow_later)
         elif fast.shape[0]:
             args, rows_written = (state.args, rows) if writes is None else \
@@ -252,18 +260,20 @@ class WorldBatch:
         again = list(slow)
         alone = slow
         if fast.shape[0]:
-            r = state.results[fast]
-            if writes is not None:  # the worlds whose writes would wake an island
-                unwritten = r[:, _batch.UNWRITTEN] != 0.0
-                if unwritten.any():
-                    alone = fast[unwritten].tolist() + list(slow)
-                    again.extend(alone)
-                    fast, r = fast[~unwritten], r[~unwritten]
-            again.extend(fast[(r[:, _batch.STATUS].astype(np.int64)
-                               & (WOKE | UNSWEPT)) != 0].tolist())
-            _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
+            # (one compiled pass over the results; the worlds found by NumPy only where some
+            # world was left unwritten or stepped again or swept by Python)
+            unwritten, bits = _ready._scan.entry(state.results, fast, fast is state.everyone)
+            if writes is not None and unwritten:  # the worlds whose writes would wake an island
+                left = state.results[fast, _batch.UNWRITTEN] != 0.0
+                alone = fast[left].tolist() + list(slow)
+                again.extend(alone)
+                fast = fast[~left]
+            if bits & (WOKE | UNSWEPT):
+                again.extend(fast[(state.results[fast, _batch.STATUS].astype(np.int64)
+                                   & (WOKE | UNSWEPT)) != 0].tolist())
+            ran = _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
             again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
-            again.extend(state.checked.tolist())  # (their after-step functions ran)
+            again.extend(ran)  # (their after-step functions ran)
         if writes is not None and alone:
             refs = state.current_refs()  # (the kernel may have replaced a reference's stores)
         for k in alone:
@@ -298,20 +308,26 @@ class WorldBatch:
         refs, results = state.refs, state.results
         run = _threads.serial(_batch.run)
         self._returned()  # (as _run: a helper's earlier call's error, if any, raised here)
-        mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
-        started = threading.Event()  # (a helper has begun: see below)
-
-        def helper(share) -> None:
-            started.set()
-            run(refs, first, args, results, gather, share)
-
+        crew = self._crew_ready()
         t0 = perf_counter()
-        futures = [self._workers().submit(helper, share) for share in theirs]
+        if crew is not None:
+            # the helpers begin at once, without Python's lock: meanwhile's Python runs beside
+            crew.post(refs, first, args, results, gather)
+            futures = ()
+        else:
+            mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
+            started = threading.Event()  # (a helper has begun: see below)
+
+            def helper(share) -> None:
+                started.set()
+                run(refs, first, args, results, gather, share)
+
+            futures = [self._workers().submit(helper, share) for share in theirs]
         try:
-            # a helper needs Python's lock to begin, which meanwhile's Python would hold for
-            # up to the interpreter's switch interval (5 ms): wait (the lock released) until
-            # one has begun
-            if theirs:
+            # a pool's helper needs Python's lock to begin, which meanwhile's Python would
+            # hold for up to the interpreter's switch interval (5 ms): wait (the lock
+            # released) until one has begun
+            if futures:
                 started.wait()
             meanwhile()
             self._beside += 1
@@ -320,14 +336,20 @@ class WorldBatch:
             # args may be the batch's own rows, then this copies them onto themselves)
             args[stepped, :_batch.ARGUMENTS] = state.args[stepped]
         except BaseException as cause:
-            for f in futures:  # (the helpers step all of first: theirs, then this thread's)
+            # (the helpers step all of first: theirs, then this thread's)
+            if crew is not None:
+                crew.join(refs, results)
+            for f in futures:
                 f.result()
             raise _Meanwhile(perf_counter() - t0, cause) from cause
         if stepped.shape[0]:  # (by this thread alone, while the helpers step first)
             run(refs, stepped, args, results, gather)
-        run(refs, first, args, results, gather, mine)
-        for f in futures:
-            f.result()
+        if crew is not None:
+            crew.join(refs, results)
+        else:
+            run(refs, first, args, results, gather, mine)
+            for f in futures:
+                f.result()
         return perf_counter() - t0, stepped, slow
 
     def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
@@ -343,6 +365,11 @@ class WorldBatch:
         self._returned()
         if threads <= 1:
             return run(refs, which, args, results, gather)
+        crew = self._crew_ready()
+        if crew is not None:  # (the helpers wait inside the kernel: no Python hand-off)
+            t0 = perf_counter()
+            crew.step(refs, which, args, results, gather)
+            return perf_counter() - t0
         # one call per thread, which shares the worlds out itself (step_batch: each thread
         # its part, then what is left of the others'): no Python between chunks, the threads
         # ending within a world-step of each other, each world on the same thread every step
@@ -360,6 +387,23 @@ class WorldBatch:
             for h in helpers:
                 h.result()
         return perf_counter() - t0
+
+    def _crew_ready(self):
+        """The batch's crew (:mod:`._crew`), made at its first use (and again after a fork,
+        an error or a change to Numba's threads), or None where the batch steps with its pool
+        (one thread, or no crew here)."""
+        crew = self._crew
+        if crew is not None and crew.usable:
+            return crew
+        if crew is not None:
+            crew.call_off()
+            self._crew = None
+        if self._threads <= 1 or not _crew.ENABLED:
+            return None
+        state = self._state
+        self._crew = crew = _crew.Crew(state.refs, state.results, self._threads)
+        weakref.finalize(self, crew.call_off)  # (the batch collected: its helpers leave)
+        return crew
 
     def _returned(self) -> None:
         """The helpers' calls left to return by :meth:`_run` that have: their errors raised,

@@ -50,6 +50,38 @@ def fetch_add(typingctx, array, index, value):
 
 
 @intrinsic
+def fetch_max(typingctx, array, index, value):
+    """``array[index] = max(array[index], value)`` as one atomic operation (signed); returns
+    the value before: a claim stamped with a number that only grows (a thread that finds a
+    value below its own took the entry; one that finds its own or more did not, and changed
+    nothing)."""
+    if not (isinstance(array, types.Array) and array.dtype == types.int64):
+        return None
+    sig = types.int64(array, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ptr = _element(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("max", ptr, args[2], "seq_cst")
+
+    return sig, codegen
+
+
+@intrinsic
+def exchange(typingctx, array, index, value):
+    """``array[index] = value`` as one atomic operation (sequentially consistent: no write
+    before it moves after it, none after it before); returns the value before."""
+    if not (isinstance(array, types.Array) and array.dtype == types.int64):
+        return None
+    sig = types.int64(array, types.intp, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ptr = _element(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("xchg", ptr, args[2], "seq_cst")
+
+    return sig, codegen
+
+
+@intrinsic
 def load_acquire(typingctx, array, index):
     """``array[index]``, read with acquire ordering: what its writer wrote before its atomic
     increment (:func:`fetch_add`) is seen after this read sees the increment."""
@@ -154,6 +186,16 @@ if not JIT:
     def fetch_add(array, index, value):  # noqa: F811  (plain Python: one thread)
         before = array[index]
         array[index] += value
+        return before
+
+    def fetch_max(array, index, value):  # noqa: F811
+        before = array[index]
+        array[index] = max(before, value)
+        return before
+
+    def exchange(array, index, value):  # noqa: F811
+        before = array[index]
+        array[index] = value
         return before
 
     def load_acquire(array, index):  # noqa: F811

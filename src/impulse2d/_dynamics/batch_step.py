@@ -33,10 +33,12 @@ from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
-from .._core.jit import DirectCall, borrowing_kernel, gil_free_kernel, inline_kernel, inner_kernel
+from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
+                         inner_kernel)
 from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
 from .._sleep import awake_changed, wake_touching
-from .atomics import fetch_add, load_acquire, spin_pause
+from . import batch_crew as _crew
+from .atomics import fetch_add, fetch_max, load_acquire, spin_pause
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
 from .step import WHOLE, step_kernel
 from .world_ref import WORLD_STORES, WorldStoresType, borrow, borrow_column
@@ -498,60 +500,11 @@ def write_world(world, i, rows, nb, args):
     return True
 
 
-@gil_free_kernel
-def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-               claimed, share, shares):
-    """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
-    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
-    returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
-    unwritten, its rows in use); the sleeping counts and the joints' reaction scale are in the
-    world's step row, as after ``World.step``. The next worlds are prefetched before each step:
-    the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
-    ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
-    third.
-
-    **Threads.** With ``claimed`` empty, this call steps every world of ``which``. Else
-    ``shares`` threads each make this call at once, thread ``share`` (0 to ``shares - 1``),
-    with the same ``which`` and ``claimed`` (int64, one zero per entry of ``which``): each
-    thread steps its own contiguous part of ``which`` (its ``share``-th of ``shares``) from
-    the front, then the other threads' parts from the back, each world claimed first
-    (``claimed[k]`` raised atomically: the thread that found it 0 steps it). A claim that
-    finds another thread's means that the two walks over that part met: the rest of it is
-    taken. So every world is stepped exactly once, by its own part's thread but for the few
-    near where the walks met, and a thread that finds its part done takes worlds from the
-    others' until none is left: the threads end within about one world-step of each other,
-    in one call each (no Python between chunks), each thread's prefetch running ahead of it
-    through its whole part, and from one batch step to the next a world is stepped by the
-    same thread (its new stores allocated and its old ones freed in that thread's allocator
-    arena, its lines in that core's caches). Each thread then adds the worlds it took to the
-    count at ``claimed[n + DONE]`` (``n = which.shape[0]``), and thread 0 (the calling
-    thread) waits, spinning up to :data:`JOIN_SPINS` times, for the count to reach ``n``:
-    if it does, every world's step and writes are done and seen, and it writes 1 into
-    ``claimed[n + JOINED]``, so that Python may go on without waiting for the other threads'
-    calls to return (:func:`joined`).
-
-    Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
-    for its step and taken back after it, grown there if the world needed more, so that the
-    scratch a world-step writes is the lines the previous world-step of this thread left in
-    the cache (a world's own, among 1,024 worlds, is in none). The step writes every entry
-    of it before reading it, so the bits are the world's own scratch's; the world's own is
-    back in its reference after the step (``World.step`` between batch steps uses it).
-
-    With ``positions`` to ``touching`` of the template bodies ``rows[:nb]`` (``nb`` their
-    second axis; none: nothing gathered), each world's state is gathered into their row
-    ``i`` right after its step
-    (:func:`gather_world`), from the lines the step just left in the cache: a pass over the
-    worlds after the batch step finds each world's stores evicted by those stepped after
-    it (1,024 landers: about a fifth of the environment's step, cProfile).
-
-    The writes in the columns of ``args`` past :data:`ARGUMENTS` (:func:`write_world`; the
-    joints' rows after the body rows in ``rows``) are made into each world right before its
-    step, where a pass over the worlds before the batch step finds each world's stores out
-    of the cache (1,024 landers: the impulses' pass 7 % of the environment's step,
-    cProfile). A world whose writes would wake an island is neither written nor stepped:
-    ``out[i, UNWRITTEN]`` says so, and Python does both."""
-    lent_i = np.zeros(0, dtype=np.int64)
-    lent_f = np.zeros((0, 3))
+@inner_kernel
+def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+          claimed, number, share, shares, lent_i, lent_f):
+    """One thread's walks over the worlds of step ``number`` (:func:`step_batch`): returns
+    the worlds it took (stepped, or left unwritten) and its scratch, grown if it had to."""
     n = which.shape[0]
     shared = claimed.shape[0] > 0
     taken = 0  # (worlds this thread claimed: stepped, or left unwritten)
@@ -564,7 +517,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         first = lo if walk == 0 else hi - 1
         for m in range(hi - lo):
             k = first + d * m
-            if shared and fetch_add(claimed, k, 1) != 0:
+            if shared and fetch_max(claimed, k, number) >= number:
                 break  # (the walks over this part met: another thread took the rest)
             taken += 1
             # the worlds ahead in three stages, each finding in the cache what the one
@@ -605,29 +558,109 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             out[i, VERTICES] = vertices
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
-    if shared:
-        fetch_add(claimed, n + DONE, taken)  # (after every write of this thread's worlds)
-        for spins in range(JOIN_SPINS if share == 0 else 0):
-            if load_acquire(claimed, n + DONE) == n:
-                claimed[n + JOINED] = 1
-                break
-            spin_pause()
+    return taken, lent_i, lent_f
 
 
-DONE = 8
-"""Index past the last claim (of ``n``) of :func:`step_batch`'s count of the worlds done: 64
-bytes on, a cache line of its own (the threads' claims of the last worlds do not pull it
-away from the thread waiting on it)."""
-JOINED = DONE + 1
-"""Index past the last claim of the calling thread's word that every world was done when its
-call returned (1; else 0)."""
+@gil_free_kernel
+def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+               claimed, share, shares):
+    """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
+    ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
+    returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
+    unwritten, its rows in use); the sleeping counts and the joints' reaction scale are in the
+    world's step row, as after ``World.step``. The next worlds are prefetched before each step:
+    the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
+    ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
+    third.
+
+    **Threads.** With ``claimed`` empty, this call steps every world of ``which``. Else
+    ``shares`` threads each make this call at once, thread ``share`` (0 to ``shares - 1``),
+    with the same ``which`` and ``claimed`` (a board: int64, a claim per world of the batch,
+    then :data:`.batch_crew.HEADER` words): each thread steps its own contiguous part of
+    ``which`` (its ``share``-th of ``shares``) from the front, then the other threads' parts
+    from the back, each world claimed first (``claimed[k]`` raised atomically to the step's
+    number: the thread that found it below steps it). A claim that finds another thread's
+    means that the two walks over that part met: the rest of it is taken. So every world is
+    stepped exactly once, by its own part's thread but for the few near where the walks met,
+    and a thread that finds its part done takes worlds from the others' until none is left:
+    the threads end within about one world-step of each other, in one call each (no Python
+    between chunks), each thread's prefetch running ahead of it through its whole part, and
+    from one batch step to the next a world is stepped by the same thread (its new stores
+    allocated and its old ones freed in that thread's allocator arena, its lines in that
+    core's caches). Each thread then adds the worlds it took to the board's count of worlds
+    done.
+
+    On a board for one step (:func:`thread_arguments`, its number 1), thread 0 (the calling
+    thread) then waits, spinning up to :data:`JOIN_SPINS` times, for the count to reach ``n``:
+    if it does, every world's step and writes are done and seen, and it writes 1 into the
+    board's ``JOINED``, so that Python may go on without waiting for the other threads' calls
+    to return (:func:`joined`). On a crew's board (:mod:`.batch_crew`) the calling thread
+    steps the step posted last (:func:`.batch_crew.post`) and waits for the count, spinning
+    then asleep; each other thread makes one call for the crew's life, which takes each step
+    posted (its arrays read from the board in place of its own arguments, empty), steps its
+    share, and waits for the next, until the crew is called off.
+
+    Each world steps in this call's scratch, not its own (:mod:`.scratch`): lent to the world
+    for its step and taken back after it, grown there if the world needed more, so that the
+    scratch a world-step writes is the lines the previous world-step of this thread left in
+    the cache (a world's own, among 1,024 worlds, is in none). The step writes every entry
+    of it before reading it, so the bits are the world's own scratch's; the world's own is
+    back in its reference after the step (``World.step`` between batch steps uses it).
+
+    With ``positions`` to ``touching`` of the template bodies ``rows[:nb]`` (``nb`` their
+    second axis; none: nothing gathered), each world's state is gathered into their row
+    ``i`` right after its step
+    (:func:`gather_world`), from the lines the step just left in the cache: a pass over the
+    worlds after the batch step finds each world's stores evicted by those stepped after
+    it (1,024 landers: about a fifth of the environment's step, cProfile).
+
+    The writes in the columns of ``args`` past :data:`ARGUMENTS` (:func:`write_world`; the
+    joints' rows after the body rows in ``rows``) are made into each world right before its
+    step, where a pass over the worlds before the batch step finds each world's stores out
+    of the cache (1,024 landers: the impulses' pass 7 % of the environment's step,
+    cProfile). A world whose writes would wake an island is neither written nor stepped:
+    ``out[i, UNWRITTEN]`` says so, and Python does both."""
+    lent_i = np.zeros(0, dtype=np.int64)
+    lent_f = np.zeros((0, 3))
+    top = claimed.shape[0] - _crew.HEADER  # (the board's header)
+    crew = top >= 0 and claimed[top + _crew.CREW] != 0
+    number = claimed[top + _crew.GO] if crew else 1  # (the calling thread posted it)
+    if crew and share != 0:
+        number, which, args, rows, positions, angles, velocities, awake, touching = \
+            _crew.take_step(claimed, 0, which, args, rows, positions, angles, velocities,
+                            awake, touching)
+    while number != 0:
+        if crew and share < _crew.SHARES_TIMED:
+            claimed[top + _crew.BEGAN + share] = cycles()
+        taken, lent_i, lent_f = _walk(refs, which, args, out, rows, positions, angles,
+                                      velocities, awake, touching, claimed, number, share,
+                                      shares, lent_i, lent_f)
+        n = which.shape[0]
+        if not crew:
+            if top >= 0:  # (a board for one step)
+                fetch_add(claimed, top + _crew.DONE, taken)  # (after every write of its worlds)
+                for spins in range(JOIN_SPINS if share == 0 else 0):
+                    if load_acquire(claimed, top + _crew.DONE) == n:
+                        claimed[top + _crew.JOINED] = 1
+                        break
+                    spin_pause()
+            return
+        _crew.worlds_done(claimed, share, taken)
+        if share == 0:
+            _crew.wait_done(claimed, n, JOIN_SPINS)
+            return
+        number, which, args, rows, positions, angles, velocities, awake, touching = \
+            _crew.take_step(claimed, number, which, args, rows, positions, angles,
+                            velocities, awake, touching)
+
+
 JOIN_SPINS = 2000
 """Spin-wait hints (x86 ``pause``: 10-140 cycles by CPU) the calling thread issues waiting for
-the other threads' last worlds before it leaves the wait to Python's join: some tens of
-microseconds at most, a few world-steps of a small world (as :data:`.threaded.SPINS` for a
-stage's last piece). The other threads take their last worlds when the calling thread finds
-none left, so they end within about a world-step of it; one that does not (its core taken
-away on a busy machine) is waited for by Python as before, on its call's return."""
+the other threads' last worlds: some tens of microseconds at most, a few world-steps of a small
+world (as :data:`.threaded.SPINS` for a stage's last piece). The other threads take their
+last worlds when the calling thread finds none left, so they end within about a world-step of
+it; one that does not (its core taken away on a busy machine) is waited for after, by Python
+on its call's return (a board for one step) or asleep on the count (a crew's board)."""
 
 
 _step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
@@ -643,8 +676,9 @@ ALONE = (np.zeros(0, dtype=np.int64), 0, 1)
 
 def thread_arguments(n: int, threads: int) -> list:
     """The thread arguments of :func:`step_batch` for ``threads`` calls at once over ``n``
-    worlds, one per call: its claims and join words (zeros, shared), its share, the count."""
-    claimed = np.zeros(n + JOINED + 1, dtype=np.int64)
+    worlds, one per call: a board for one step (its claims and header zeroed, shared), its
+    share, the count."""
+    claimed = np.zeros(n + _crew.HEADER, dtype=np.int64)
     return [(claimed, t, threads) for t in range(threads)]
 
 
@@ -653,7 +687,7 @@ def joined(share) -> bool:
     :func:`thread_arguments`, share 0) returned with every world done by every thread: its
     results may be read while the other threads' calls return."""
     claimed = share[0]
-    return bool(claimed[claimed.shape[0] - 1])
+    return bool(claimed[claimed.shape[0] - _crew.HEADER + _crew.JOINED])
 
 
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
