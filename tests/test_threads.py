@@ -26,7 +26,8 @@ from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.lane_layout import CHUNK
 from impulse2d._dynamics.atomics import sleep_on, wake_on
-from impulse2d._dynamics.threaded import (STRIDE, _finish_stage, _pieces, _piece_done, _row_piece,
+from impulse2d._dynamics.threaded import (STRIDE, _finish_stage, _first_piece, _next_piece,
+                                          _own_start, _pieces, _piece_done, _row_piece,
                                           segments)
 from impulse2d._dynamics.verbs import COLLIDE, FINALIZE, SOLVER, THREADS
 from impulse2d._dynamics.world_ref import sync_constraints
@@ -422,13 +423,77 @@ def test_a_thread_asleep_on_a_count_is_woken():
     assert not sleeper.is_alive() and counters[0] == 1
 
 
+@numba.njit(cache=False)
+def _first_of(claims, stage, pieces, start):
+    return _first_piece(claims, stage, pieces, start)
+
+
+@numba.njit(cache=False)
+def _next_of(claims, stage, pieces, start, k, ahead):
+    return _next_piece(claims, stage, pieces, start, k, ahead)
+
+
+@numba.njit(cache=False)
+def _start_of(pieces, t, chunks):
+    return _own_start(pieces, t, chunks)
+
+
+def test_each_thread_claims_its_share_first_then_what_is_left():
+    """Box2D v3's claim walk (``threaded._next_piece``): thread 1 of 2 takes the first piece of
+    its share (4 of 8); thread 0 then takes its share 0-3 walking ahead, meets 4 taken, and
+    walks back from its start, wrapping: 7, 6, 5; thread 1's next walk meets taken pieces
+    both ways."""
+    claims = np.zeros(8, dtype=np.int64)
+    assert [_start_of(8, t, 2) for t in range(2)] == [0, 4]
+    assert _first_of(claims, 0, 8, 4) == (4, True)
+    taken = []
+    k, ahead = _first_of(claims, 0, 8, 0)
+    while k >= 0:
+        taken.append(k)
+        k, ahead = _next_of(claims, 0, 8, 0, k, ahead)
+    assert taken == [0, 1, 2, 3, 7, 6, 5]
+    assert _next_of(claims, 0, 8, 4, 4, True)[0] == -1
+    # the next stage's stamp finds every piece free again; a lone piece is thread 0's
+    assert _first_of(claims, 1, 8, 4) == (4, True)
+    assert [_start_of(1, t, 2) for t in range(2)] == [0, 0]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_claim_walk_takes_every_piece_once_whoever_arrives_when(seed):
+    """Threads (2-5) walk a stage's pieces (1-40) in a random interleaving, each arriving at a
+    random time: every piece is taken exactly once, and no thread stops while one is left
+    (the stage's end waits for every piece: a piece left would hold it for ever)."""
+    rng = np.random.default_rng(seed)
+    for stage in range(30):
+        pieces = int(rng.integers(1, 41))
+        chunks = int(rng.integers(2, 6))
+        claims = np.zeros(pieces, dtype=np.int64)
+        claims[:] = rng.integers(0, stage + 1, pieces)  # stamps of earlier stages
+        walks = {t: None for t in range(chunks)}  # thread: (k, ahead), None before it arrives
+        taken = []
+        stopped = set()
+        while len(stopped) < chunks:
+            t = int(rng.choice([u for u in range(chunks) if u not in stopped]))
+            start = _start_of(pieces, t, chunks)
+            if walks[t] is None:
+                k, ahead = _first_of(claims, stage, pieces, start)
+            else:
+                k, ahead = _next_of(claims, stage, pieces, start, *walks[t])
+            if k < 0:
+                stopped.add(t)
+            else:
+                taken.append(k)
+                walks[t] = (k, ahead)
+        assert sorted(taken) == list(range(pieces)), (pieces, chunks, taken)
+
+
 def test_a_thread_waiting_for_a_stage_sleeps_then_wakes_at_its_last_piece():
     """A thread waiting for a stage's pieces spins, then counts itself asleep on the stage's
     done count; the piece that completes the stage wakes it, and it leaves with the count
     complete (``threaded._finish_stage`` and ``_piece_done``)."""
     pieces = 3
     counters = np.zeros(4 * STRIDE, dtype=np.int64)
-    done = STRIDE  # stage 0's done count; the sleepers' count after it
+    done = 0  # stage 0's done count; the sleepers' count after it
     _one_piece_done(np.zeros(4 * STRIDE, dtype=np.int64), 1)  # both compiled before the wait
     _wait_stage(np.full(4 * STRIDE, pieces, dtype=np.int64), pieces)  # (complete: no wait)
     result = []

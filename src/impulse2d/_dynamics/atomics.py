@@ -35,50 +35,35 @@ def _element(context, builder, array_type, array, index):
     return builder.gep(arr.data, [index])
 
 
-@intrinsic
-def fetch_add(typingctx, array, index, value):
-    """``array[index] += value`` as one atomic operation; returns the value before."""
-    if not (isinstance(array, types.Array) and array.dtype == types.int64):
-        return None
-    sig = types.int64(array, types.intp, types.int64)
+def _read_modify_write(op, name, doc):
+    """The intrinsic ``name(array, index, value)``: LLVM's ``atomicrmw op`` on ``array[index]``
+    (a C-contiguous int64 array, in bounds), sequentially consistent; it returns the value
+    before. ``doc``: what it does."""
+    def rmw(typingctx, array, index, value):
+        if not (isinstance(array, types.Array) and array.dtype == types.int64):
+            return None
+        sig = types.int64(array, types.intp, types.int64)
 
-    def codegen(context, builder, signature, args):
-        ptr = _element(context, builder, signature.args[0], args[0], args[1])
-        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+        def codegen(context, builder, signature, args):
+            ptr = _element(context, builder, signature.args[0], args[0], args[1])
+            return builder.atomic_rmw(op, ptr, args[2], "seq_cst")
 
-    return sig, codegen
+        return sig, codegen
 
-
-@intrinsic
-def fetch_max(typingctx, array, index, value):
-    """``array[index] = max(array[index], value)`` as one atomic operation (signed); returns
-    the value before: a claim stamped with a number that only grows (a thread that finds a
-    value below its own took the entry; one that finds its own or more did not, and changed
-    nothing)."""
-    if not (isinstance(array, types.Array) and array.dtype == types.int64):
-        return None
-    sig = types.int64(array, types.intp, types.int64)
-
-    def codegen(context, builder, signature, args):
-        ptr = _element(context, builder, signature.args[0], args[0], args[1])
-        return builder.atomic_rmw("max", ptr, args[2], "seq_cst")
-
-    return sig, codegen
+    rmw.__name__ = rmw.__qualname__ = name
+    rmw.__doc__ = doc
+    return intrinsic(rmw)
 
 
-@intrinsic
-def exchange(typingctx, array, index, value):
-    """``array[index] = value`` as one atomic operation (sequentially consistent: no write
-    before it moves after it, none after it before); returns the value before."""
-    if not (isinstance(array, types.Array) and array.dtype == types.int64):
-        return None
-    sig = types.int64(array, types.intp, types.int64)
-
-    def codegen(context, builder, signature, args):
-        ptr = _element(context, builder, signature.args[0], args[0], args[1])
-        return builder.atomic_rmw("xchg", ptr, args[2], "seq_cst")
-
-    return sig, codegen
+fetch_add = _read_modify_write("add", "fetch_add", """``array[index] += value`` as one atomic
+    operation; returns the value before.""")
+fetch_max = _read_modify_write("max", "fetch_max", """``array[index] = max(array[index],
+    value)`` as one atomic operation (signed); returns the value before: a claim stamped with a
+    number that only grows (a thread that finds a value below its own took the entry; one that
+    finds its own or more did not, and changed nothing).""")
+exchange = _read_modify_write("xchg", "exchange", """``array[index] = value`` as one atomic
+    operation (sequentially consistent: no write before it moves after it, none after it
+    before); returns the value before.""")
 
 
 @intrinsic

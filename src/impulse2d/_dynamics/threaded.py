@@ -14,9 +14,9 @@ store is the same bits whoever writes last.) This module therefore
 * runs the prepare of the rows, the solve's substeps and its restitution as **one parallel
   launch** (:func:`solve_region`): every thread walks the same list of *stages* (prepare the
   rows, integrate the velocities, each block of each contact pass, integrate the positions,
-  the joint passes), claims the stage's *pieces* from an atomic counter (:mod:`.atomics`)
-  until none is left, and waits at the stage's end until its last piece is done, as Box2D
-  v3's workers do. A block of
+  the joint passes), claims the stage's *pieces* (:mod:`.atomics`), its own share first and
+  then what its neighbours left (:func:`_next_piece`), and waits at the stage's end until its
+  last piece is done, as Box2D v3's workers do. A block of
   at least :data:`impulse2d._threads.MIN_ROWS` rows (the world's slot
   :data:`~.verbs.THREAD_ROWS`) is cut into :data:`PIECES` pieces a thread, cut on the lanes'
   chunks (:func:`_row_piece`), each piece's range
@@ -25,7 +25,7 @@ store is the same bits whoever writes last.) This module therefore
   solvers); a run of shorter blocks, the joint passes and the diagnostics are stages of one
   piece (the joints' and the diagnostics' only in a world that has them). One launch a solve
   replaces one a stage and block (about 90 a step of
-  ``pyramid_100``, each a TBB arena made and joined), and pieces handed out as threads come
+  ``pyramid_100``, each a TBB arena made and joined), and pieces claimed as threads come
   free replace equal chunks, of which the last to start held up every other thread. The
   step's store of the impulses into the contacts and its finalize of the bodies, offered by
   the step (:data:`~.verbs.FINALIZE`), are the region's last stage;
@@ -71,7 +71,7 @@ from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes,
 from .contact_solver import rows_of, store_impulses
 from .contacts import update_manifolds
 from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
-from .atomics import fetch_add, load_acquire, sleep_on, spin_pause, wake_on
+from .atomics import fetch_add, fetch_max, load_acquire, sleep_on, spin_pause, wake_on
 from .joint_solver import joint_pass
 from .lane_layout import CHUNK
 from .lengths import SPECULATIVE
@@ -249,9 +249,9 @@ def segments(body_a, body_b, order, body_type, min_rows, starts):
 
 
 PIECES = 4
-"""Pieces per thread that a parallel pass cuts its rows (or bodies) into, handed to the threads
-one at a time as they come free (:func:`dynamic_schedule`): Box2D v3 cuts each stage into about
-four blocks a worker for the same reason."""
+"""Pieces per thread that a parallel pass cuts its rows (or bodies) into, claimed by the threads
+one at a time as they come free (:func:`_next_piece`, :func:`dynamic_schedule`): Box2D v3 cuts
+each stage into about four blocks a worker for the same reason."""
 SPINS = 2000
 """Spin-wait hints a thread waiting for a stage's last piece issues before it sleeps
 (:func:`_finish_stage`; a piece takes some microseconds, a ``pause`` about 10-140 cycles by
@@ -300,18 +300,66 @@ def _row_piece(lo, hi, c, pieces):
 
 
 STRIDE = 8
-"""Counters a stage's claimed and done counts stand apart (64 bytes of int64): each on a cache
-line of its own, so that a thread spinning on a stage's done count does not pull away the line
-of the count the working thread claims its next piece from. The slot after the done count
-counts the threads asleep on it (:func:`_finish_stage`), on the line the last piece's thread
-writes anyway."""
+"""Counters a stage's done count and the next stage's stand apart (64 bytes of int64): each on
+a cache line of its own, so that a thread spinning on a stage's done count does not pull away
+the line of the claims (:func:`_take`). The slot after the done count counts the threads
+asleep on it (:func:`_finish_stage`), on the line the last piece's thread writes anyway."""
 
 
 @inline_kernel
-def _claim(counters, stage, pieces):
-    """The next piece of ``stage`` for the calling thread to run, or -1 when none is left."""
-    k = fetch_add(counters, 2 * STRIDE * stage, 1)
-    return k if k < pieces else -1
+def _take(claims, stage, k):
+    """Whether the calling thread takes piece ``k`` of ``stage``: it raises the piece's claim
+    to the stage's stamp (``stage + 1``, the claims zeroed at the launch), and took it if the
+    claim was below (Box2D v3 stamps its blocks with a sync index the same way)."""
+    return fetch_max(claims, k, stage + 1) <= stage
+
+
+@inline_kernel
+def _share(pieces, t, chunks):
+    """The first of the pieces (of ``pieces``) that are thread ``t``'s share of ``chunks``
+    (thread ``chunks``: one past the last piece)."""
+    return (pieces * t + chunks - 1) // chunks
+
+
+@inline_kernel
+def _own_start(pieces, t, chunks):
+    """The piece thread ``t`` tries first: its share's first (the last piece where its share
+    is empty)."""
+    return min(_share(pieces, t, chunks), pieces - 1)
+
+
+@inline_kernel
+def _next_piece(claims, stage, pieces, start, k, ahead):
+    """The calling thread's next piece of ``stage`` after ``k`` and whether it was found
+    walking ahead: on from ``k`` while the pieces are free (past the last to the first), then
+    back from before ``start`` while they are free; ``(-1, False)`` when the walk meets a taken
+    piece both ways. Box2D v3's workers claim a stage's blocks so (``b2ExecuteStage``): each
+    starts at its share (:func:`_own_start`) and takes its neighbours' only once they are left,
+    so a thread solves the same rows in every pass and substep of a step, and the same bodies
+    in every body stage, and its cache keeps them. The pieces handed out by one count in turn
+    (until session 25) went to the threads as they came free, a row's lanes written by one
+    thread in one pass and by the other in the next: on this machine a cache line passes from
+    one CPU to the other in 24 or 160 ns by where the host puts them (BENCHMARKS.md, session
+    25, ``big50``). A thread's taken pieces are one run around ``start``, so a walk that meets
+    a taken piece both ways leaves none free: the stage completes with any number of threads
+    arriving at any time."""
+    if ahead:
+        j = k + 1 if k + 1 < pieces else 0
+        if j != start and _take(claims, stage, j):
+            return j, True
+        k = start
+    j = k - 1 if k > 0 else pieces - 1
+    if j != start and _take(claims, stage, j):
+        return j, False
+    return -1, False
+
+
+@inline_kernel
+def _first_piece(claims, stage, pieces, start):
+    """The calling thread's first piece of ``stage`` (:func:`_next_piece`)."""
+    if _take(claims, stage, start):
+        return start, True
+    return _next_piece(claims, stage, pieces, start, start, False)
 
 
 @inline_kernel
@@ -325,7 +373,7 @@ def _finish_stage(counters, stage, pieces):
     it reads the count again, the last piece's thread counts the piece before it reads the
     sleepers (both sequentially consistent), so one of the two sees the other: no wake-up is
     lost."""
-    done = (2 * stage + 1) * STRIDE
+    done = STRIDE * stage
     spins = 0
     while load_acquire(counters, done) < pieces:
         spins += 1
@@ -341,9 +389,9 @@ def _finish_stage(counters, stage, pieces):
 
 
 @inline_kernel
-def _serial_stage(counters, stage):
+def _serial_stage(claims, stage):
     """Whether the calling thread is the one to run ``stage``, a stage of one piece."""
-    return _claim(counters, stage, 1) == 0
+    return _take(claims, stage, 0)
 
 
 @inline_kernel
@@ -351,7 +399,7 @@ def _piece_done(counters, stage, pieces):
     """Count a piece of ``stage`` (of ``pieces``) done, after its writes (:func:`_finish_stage`
     reads the count), and wake the threads asleep on the count if it was the last; returns how
     many were done before it."""
-    done = (2 * stage + 1) * STRIDE
+    done = STRIDE * stage
     before = fetch_add(counters, done, 1)
     if before == pieces - 1 and fetch_add(counters, done + 1, 0) > 0:
         wake_on(counters, done)
@@ -360,49 +408,95 @@ def _piece_done(counters, stage, pieces):
 
 @inline_kernel
 def _body_pieces(n, chunks, min_rows):
-    """The pieces of a stage over ``n`` bodies (or rows): one below ``min_rows``."""
+    """The pieces of a stage over ``n`` bodies: one below ``min_rows``."""
     return 1 if chunks <= 1 or n < min_rows else _pieces(n, chunks)
 
 
 @inline_kernel
-def _lane_stages(world, address, parts, chunks, counters, stage, verb, inv_h, use_bias,
-                 contact_speed, last_sweep, speed_cap):
+def _segment_pieces(parts, s, chunks):
+    """The pieces a contact pass cuts segment ``s`` (:func:`segments`) into: one for a serial
+    run."""
+    return _pieces(parts[s, 1] - parts[s, 0], chunks) if parts[s, 2] != 0 and chunks > 1 else 1
+
+
+@inline_kernel
+def _order_pieces(parts, chunks):
+    """The pieces of a stage over every row of the solve order (the prepare, the copy back):
+    each segment's, as its passes cut it (:func:`_order_piece`)."""
+    total = 0
+    for s in range(parts.shape[0]):
+        total += _segment_pieces(parts, s, chunks)
+    return total
+
+
+@inline_kernel
+def _order_piece(parts, chunks, k):
+    """The rows of piece ``k`` of a stage over every row of the solve order: each segment cut
+    as its passes cut it, the pieces listed by the thread whose share of its segment each is
+    (thread 0's of every segment, then thread 1's, ...), so that a thread prepares the rows it
+    then solves (:func:`_next_piece`)."""
+    for o in range(chunks):
+        for s in range(parts.shape[0]):
+            pieces = _segment_pieces(parts, s, chunks)
+            first = _share(pieces, o, chunks)
+            owned = _share(pieces, o + 1, chunks) - first
+            if k < owned:
+                return _row_piece(parts[s, 0], parts[s, 1], first + k, pieces)
+            k -= owned
+    return 0, 0
+
+
+@inline_kernel
+def _order_start(parts, chunks, t):
+    """The piece of a stage over every row of the solve order that thread ``t`` tries first:
+    its share's first (:func:`_order_piece`)."""
+    k = 0
+    for s in range(parts.shape[0]):
+        k += _share(_segment_pieces(parts, s, chunks), t, chunks)
+    return min(k, _order_pieces(parts, chunks) - 1)
+
+
+@inline_kernel
+def _lane_stages(world, address, parts, chunks, t, counters, claims, stage, verb, inv_h,
+                 use_bias, contact_speed, last_sweep, speed_cap):
     """One contact pass (:func:`~.contact_lanes.lanes_entry` or
     :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
     pass with soft bias or the relax pass without) as one stage per segment
-    (:func:`segments`): a serial run is one piece. Returns the next stage."""
+    (:func:`segments`), run by thread ``t``: a serial run is one piece. Returns the next
+    stage."""
     for s in range(parts.shape[0]):
         lo = parts[s, 0]
         hi = parts[s, 1]
-        pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
-        k = _claim(counters, stage, pieces)
+        pieces = _segment_pieces(parts, s, chunks)
+        start = _own_start(pieces, t, chunks)
+        k, ahead = _first_piece(claims, stage, pieces, start)
         while k >= 0:
             a, b = _row_piece(lo, hi, k, pieces)
             if b > a:
                 call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
                                      contact_speed, last_sweep, speed_cap))
             _piece_done(counters, stage, pieces)
-            k = _claim(counters, stage, pieces)
+            k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
         stage = _finish_stage(counters, stage, pieces)
     return stage
 
 
 @borrowing_kernel
-def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, warm_starting,
-              joints, gx, gy, h, max_linear_speed, max_angular_speed, position_speed,
-              position_spin, contact_speed, speed_cap, spin_cap, j_rate, j_mass_scale,
-              j_impulse_scale, wide, restitution_threshold, finalize, rate, mass_scale,
-              impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
+def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, substeps,
+              warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
+              position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
+              j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
+              mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale):
     """The prepare of the contact rows (:func:`~.contact_solver.prepare_contacts`: each row
     reads the contacts and bodies and writes only itself and its lanes) and of the joints, the
     substeps of :func:`.solvers._soft_step`, its restitution and the copy back of the
-    kept impulses (:func:`~.contact_lanes.finish_lanes`), run by each thread of
-    the solve's one parallel launch (:func:`solve_region`) in the same order of stages: each
-    stage's pieces (chunks of the awake bodies, of a segment's rows) go to whichever thread
-    claims them first, and every thread waits at the end of a stage for its last piece
-    (:func:`_finish_stage`). The joint passes (in a world that has joints) and the
-    diagnostics are stages of one piece. A thread that starts late finds the stages done and
-    passes through; one that runs alone runs them all.
+    kept impulses (:func:`~.contact_lanes.finish_lanes`), run by thread ``t`` of ``chunks``
+    (each thread of the solve's one parallel launch, :func:`solve_region`) in the same order
+    of stages: each stage's pieces (chunks of the awake bodies, of a segment's rows) are
+    claimed (``claims``: :func:`_next_piece`), each thread's share first, and every thread
+    waits at the end of a stage for its last piece (:func:`_finish_stage`). The joint passes
+    (in a world that has joints) and the diagnostics are stages of one piece. A thread that
+    starts late finds the stages done and passes through; one that runs alone runs them all.
 
     With ``finalize`` (the step's offer, :data:`~.verbs.FINALIZE`: 1, or 2 with the fast test)
     the step's two stages after the solve run here too, on the threads instead of after the
@@ -418,26 +512,28 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
     inv_h = 1.0 / h
     n = rows.shape[0]
     body_pieces = _body_pieces(n, chunks, min_rows)
+    body_start = _own_start(body_pieces, t, chunks)
     m = order.shape[0]
     measured = borrow(world, "verbs")[DIAGNOSTICS] != 0
     stage = 0
     if touching:
-        pieces = _body_pieces(m, chunks, min_rows)
-        k = _claim(counters, stage, pieces)
+        pieces = _order_pieces(parts, chunks)
+        start = _order_start(parts, chunks, t)
+        k, ahead = _first_piece(claims, stage, pieces, start)
         while k >= 0:
-            a, b = _row_piece(0, m, k, pieces)
+            a, b = _order_piece(parts, chunks, k)
             if b > a:
                 prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies,
                               warm_starting, rate, mass_scale, impulse_scale, s_rate,
                               s_mass_scale, s_impulse_scale, wide, a)
             if _piece_done(counters, stage, pieces) == pieces - 1 and not (joints or measured):
                 borrow(world, "clock")[3] = cycles()  # the last piece: the prepare's end
-            k = _claim(counters, stage, pieces)
+            k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
         stage = _finish_stage(counters, stage, pieces)
     # the joints' prepare and the opening diagnostics: a stage (a barrier) only where there
     # is one of them (or the prepare's end to clock, with no contacts)
     if joints or measured or not touching:
-        if _serial_stage(counters, stage):
+        if _serial_stage(claims, stage):
             if touching:
                 rows_for_diagnostics(world, cs)
             joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
@@ -447,52 +543,52 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
             _piece_done(counters, stage, 1)
         stage = _finish_stage(counters, stage, 1)
     for substep in range(substeps):
-        k = _claim(counters, stage, body_pieces)
+        k, ahead = _first_piece(claims, stage, body_pieces, body_start)
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
             integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
             clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
             _piece_done(counters, stage, body_pieces)
-            k = _claim(counters, stage, body_pieces)
+            k, ahead = _next_piece(claims, stage, body_pieces, body_start, k, ahead)
         stage = _finish_stage(counters, stage, body_pieces)
         if warm_starting:
             if joints:
-                if _serial_stage(counters, stage):
+                if _serial_stage(claims, stage):
                     joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
                                speed_cap, spin_cap)
                     _piece_done(counters, stage, 1)
                 stage = _finish_stage(counters, stage, 1)
             if touching:
-                stage = _lane_stages(world, lanes, parts, chunks, counters, stage,
+                stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
                                      LANE_WARM_START, inv_h, False, contact_speed, False,
                                      speed_cap)
         if joints:
-            if _serial_stage(counters, stage):
+            if _serial_stage(claims, stage):
                 joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
                            0.0, speed_cap, spin_cap)
                 _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
         if touching:
-            stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
-                                 inv_h, True, contact_speed, False, speed_cap)
-        k = _claim(counters, stage, body_pieces)
+            stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
+                                 LANE_SOLVE, inv_h, True, contact_speed, False, speed_cap)
+        k, ahead = _first_piece(claims, stage, body_pieces, body_start)
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
             integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
             _piece_done(counters, stage, body_pieces)
-            k = _claim(counters, stage, body_pieces)
+            k, ahead = _next_piece(claims, stage, body_pieces, body_start, k, ahead)
         stage = _finish_stage(counters, stage, body_pieces)
         if joints:
-            if _serial_stage(counters, stage):
+            if _serial_stage(claims, stage):
                 joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
                            spin_cap)
                 _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
         if touching:
-            stage = _lane_stages(world, lanes, parts, chunks, counters, stage, LANE_SOLVE,
-                                 inv_h, False, contact_speed, True, speed_cap)
+            stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
+                                 LANE_SOLVE, inv_h, False, contact_speed, True, speed_cap)
         if measured:  # (off, the relax pass's last stage ends the substep)
-            if _serial_stage(counters, stage):
+            if _serial_stage(claims, stage):
                 if touching:
                     rows_for_diagnostics(world, cs)
                 diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap,
@@ -503,28 +599,33 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
         for s in range(parts.shape[0]):
             lo = parts[s, 0]
             hi = parts[s, 1]
-            pieces = _pieces(hi - lo, chunks) if parts[s, 2] != 0 and chunks > 1 else 1
-            k = _claim(counters, stage, pieces)
+            pieces = _segment_pieces(parts, s, chunks)
+            start = _own_start(pieces, t, chunks)
+            k, ahead = _first_piece(claims, stage, pieces, start)
             while k >= 0:
                 a, b = _row_piece(lo, hi, k, pieces)
                 if b > a:
                     restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap,
                                 gx, gy, 0.5 * h)
                 _piece_done(counters, stage, pieces)
-                k = _claim(counters, stage, pieces)
+                k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
             stage = _finish_stage(counters, stage, pieces)
-    # The last stage: the impulses the step keeps, row by row (or every column, with the
-    # diagnostics on: one piece), and the finalize of the bodies, whose pieces follow the
-    # copy's in the same stage (the copy writes the rows and contacts, the finalize the
-    # bodies: no barrier between them).
+    # The last stage: the impulses the step keeps, each thread's share of the rows (or every
+    # column, with the diagnostics on: one piece), and the finalize of the bodies, whose
+    # pieces follow the copy's in the same stage (the copy writes the rows and contacts, the
+    # finalize the bodies: no barrier between them).
     copies = 0
+    start = body_start
     if touching:
-        copies = 1 if measured else _body_pieces(m, chunks, min_rows)
+        copies = 1 if measured else _order_pieces(parts, chunks)
+        start = 0 if measured else _order_start(parts, chunks, t)
     pieces = copies + (body_pieces if finalize > 0 else 0)
-    k = _claim(counters, stage, pieces)
+    k, ahead = -1, False
+    if pieces > 0:
+        k, ahead = _first_piece(claims, stage, pieces, start)
     while k >= 0:
         if k < copies:
-            a, b = _row_piece(0, m, k, copies)
+            a, b = (0, m) if measured else _order_piece(parts, chunks, k)
             finish_lanes(world, cs, wide, a, b)
             if finalize > 0:
                 store_impulses(rows_of(cs, a, b), contacts)
@@ -534,19 +635,26 @@ def _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps, w
                       finalize_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed,
                                       finalize == 2))
         _piece_done(counters, stage, pieces)
-        k = _claim(counters, stage, pieces)
+        k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
     _finish_stage(counters, stage, pieces)
 
 
 @inline_kernel
 def region_counters(parts, substeps):
-    """The size of :func:`_substeps`' counters: two for each of its stages (an upper bound of
-    them), :data:`STRIDE` apart, and the count of fast bodies."""
-    return 2 * STRIDE * (substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 4) + 1
+    """The size of :func:`_substeps`' counters: one line of :data:`STRIDE` for each of its
+    stages (an upper bound of them), and the count of fast bodies."""
+    return STRIDE * (substeps * (6 + 3 * parts.shape[0]) + parts.shape[0] + 4) + 1
+
+
+@inline_kernel
+def region_claims(parts, chunks):
+    """The size of :func:`_substeps`' claims: one for each piece of its stage of most pieces
+    (the last: the copy back's and the bodies')."""
+    return _order_pieces(parts, chunks) + chunks * PIECES
 
 
 @parallel_kernel
-def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps,
+def solve_region(world, order, parts, rows, counters, claims, chunks, min_rows, substeps,
                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
                  j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
@@ -561,14 +669,14 @@ def solve_region(world, order, parts, rows, counters, chunks, min_rows, substeps
     spread = (rows.shape[0] >= borrow(world, "verbs")[THREAD_BODIES]
               or order.shape[0] >= min_rows)
     if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
-        _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
+        _substeps(world, order, parts, rows, counters, claims, chunks, 0, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                   position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
                   j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
                   mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
         return
     for t in prange(chunks):
-        _substeps(world, order, parts, rows, counters, chunks, min_rows, substeps,
+        _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, substeps,
                   warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
                   position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
                   j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
@@ -742,11 +850,13 @@ def _soft_step_threaded(world, order, dt, gx, gy, substeps, warm_starting, conta
     table = borrow(world, "verbs")
     finalize = table[FINALIZE]
     counters = np.zeros(region_counters(parts, substeps), dtype=np.int64)
-    solve_region(world, order, parts, body_rows(world), counters, chunks, min_rows, substeps,
-                 warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
-                 position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                 j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
-                 mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+    claims = np.zeros(region_claims(parts, chunks), dtype=np.int64)
+    solve_region(world, order, parts, body_rows(world), counters, claims, chunks, min_rows,
+                 substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
+                 max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
+                 spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold,
+                 finalize, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                 s_impulse_scale)
     if finalize > 0:
         table[FINALIZE] = -1 - counters[counters.shape[0] - 1]
     return h
