@@ -29,8 +29,8 @@ import numpy as np
 
 import impulse2d as i2d
 from impulse2d import _threads
+from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.threaded import segments
-from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}, 60),
@@ -61,13 +61,15 @@ def thread_clocks() -> dict:
 
 def cut(world) -> dict:
     """The solve order's segments at the world's threshold: parallel blocks and serial runs."""
-    sync_constraints(world)
-    cs, bodies, contacts = world._constraints, world._bodies, world._contacts
-    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type,
-                     _threads.MIN_ROWS)
+    bodies, contacts = world._bodies, world._contacts
+    order, starts = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
+                                   bodies.asleep, bodies.type.shape[0], COLOR_COUNT,
+                                   np.empty(0, dtype=np.int64), -1)  # the step's (sleep off)
+    parts = segments(contacts.body_a, contacts.body_b, order, bodies.type, _threads.MIN_ROWS,
+                     starts)
     sizes = [int(hi - lo) for lo, hi, par in parts if par]
     serial = [int(hi - lo) for lo, hi, par in parts if not par]
-    return {"rows": int(cs.body_a.shape[0]), "parallel_blocks": sizes,
+    return {"rows": int(order.shape[0]), "parallel_blocks": sizes,
             "serial_runs": serial, "serial_rows": int(sum(serial))}
 
 
