@@ -300,10 +300,10 @@ def _row_piece(lo, hi, c, pieces):
 
 
 STRIDE = 8
-"""Counters a stage's done count and the next stage's stand apart (64 bytes of int64): each on
-a cache line of its own, so that a thread spinning on a stage's done count does not pull away
-the line of the claims (:func:`_take`). The slot after the done count counts the threads
-asleep on it (:func:`_finish_stage`), on the line the last piece's thread writes anyway."""
+"""Counters one stage's done count and the next stage's stand apart (64 bytes of int64): each
+on a cache line of its own, which only that stage's pieces write (the claims are an array of
+their own: :func:`_take`). The slot after the done count counts the threads asleep on it
+(:func:`_finish_stage`), on the line the last piece's thread writes anyway."""
 
 
 @inline_kernel
@@ -443,7 +443,7 @@ def _order_piece(parts, chunks, k):
             if k < owned:
                 return _row_piece(parts[s, 0], parts[s, 1], first + k, pieces)
             k -= owned
-    return 0, 0
+    return 0, 0  # (not reached: k is below _order_pieces)
 
 
 @inline_kernel
