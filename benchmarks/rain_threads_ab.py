@@ -65,8 +65,8 @@ def main() -> None:
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     chrt = ["chrt", "-f", "50"] if args.chrt else []
-    runs = [("a", os.path.abspath(args.a), "impulse2d"), ("b", os.path.abspath(args.b), "impulse2d"),
-            ("pyb2d3", os.path.abspath(args.b), "pyb2d3")]
+    a, b = os.path.abspath(args.a), os.path.abspath(args.b)
+    runs = [("a", a, "impulse2d"), ("b", b, "impulse2d"), ("pyb2d3", b, "pyb2d3")]
     rounds = []
     with tempfile.TemporaryDirectory() as tmp:
         src, exe = os.path.join(tmp, "s.c"), os.path.join(tmp, "s")

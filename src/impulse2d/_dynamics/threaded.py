@@ -329,6 +329,16 @@ def _own_start(pieces, t, chunks):
 
 
 @inline_kernel
+def _walk_back(claims, stage, pieces, start, k):
+    """:func:`_next_piece`'s walk back: the piece before ``k`` (past the first to the last) if
+    it is not ``start`` and is free, else ``(-1, False)``."""
+    j = k - 1 if k > 0 else pieces - 1
+    if j != start and _take(claims, stage, j):
+        return j, False
+    return -1, False
+
+
+@borrowing_kernel
 def _next_piece(claims, stage, pieces, start, k, ahead):
     """The calling thread's next piece of ``stage`` after ``k`` and whether it was found
     walking ahead: on from ``k`` while the pieces are free (past the last to the first), then
@@ -342,24 +352,22 @@ def _next_piece(claims, stage, pieces, start, k, ahead):
     one CPU to the other in 24 or 160 ns by where the host puts them (BENCHMARKS.md, session
     25, ``big50``). A thread's taken pieces are one run around ``start``, so a walk that meets
     a taken piece both ways leaves none free: the stage completes with any number of threads
-    arriving at any time."""
+    arriving at any time. Called, not compiled into each of the solve's stages: inlined there
+    it made :func:`_substeps` 1.75 times its compile."""
     if ahead:
         j = k + 1 if k + 1 < pieces else 0
         if j != start and _take(claims, stage, j):
             return j, True
         k = start
-    j = k - 1 if k > 0 else pieces - 1
-    if j != start and _take(claims, stage, j):
-        return j, False
-    return -1, False
+    return _walk_back(claims, stage, pieces, start, k)
 
 
-@inline_kernel
+@borrowing_kernel
 def _first_piece(claims, stage, pieces, start):
     """The calling thread's first piece of ``stage`` (:func:`_next_piece`)."""
     if _take(claims, stage, start):
         return start, True
-    return _next_piece(claims, stage, pieces, start, start, False)
+    return _walk_back(claims, stage, pieces, start, start)
 
 
 @inline_kernel
@@ -419,7 +427,7 @@ def _segment_pieces(parts, s, chunks):
     return _pieces(parts[s, 1] - parts[s, 0], chunks) if parts[s, 2] != 0 and chunks > 1 else 1
 
 
-@inline_kernel
+@borrowing_kernel
 def _order_pieces(parts, chunks):
     """The pieces of a stage over every row of the solve order (the prepare, the copy back):
     each segment's, as its passes cut it (:func:`_order_piece`)."""
@@ -429,7 +437,7 @@ def _order_pieces(parts, chunks):
     return total
 
 
-@inline_kernel
+@borrowing_kernel
 def _order_piece(parts, chunks, k):
     """The rows of piece ``k`` of a stage over every row of the solve order: each segment cut
     as its passes cut it, the pieces listed by the thread whose share of its segment each is
@@ -446,7 +454,7 @@ def _order_piece(parts, chunks, k):
     return 0, 0  # (not reached: k is below _order_pieces)
 
 
-@inline_kernel
+@borrowing_kernel
 def _order_start(parts, chunks, t):
     """The piece of a stage over every row of the solve order that thread ``t`` tries first:
     its share's first (:func:`_order_piece`)."""
@@ -668,19 +676,23 @@ def solve_region(world, order, parts, rows, counters, claims, chunks, min_rows, 
     # takes this solver for them (rain's fall: 2,000 bodies, few rows) ...
     spread = (rows.shape[0] >= borrow(world, "verbs")[THREAD_BODIES]
               or order.shape[0] >= min_rows)
+    # (thread t as an int64 in both calls: a literal 0 and prange's index typed two more
+    # signatures of _substeps, each a compile of its own)
     if chunks <= 1 or not spread:  # ... or no launch to pay (pyramid_20's colours are short)
-        _substeps(world, order, parts, rows, counters, claims, chunks, 0, min_rows, substeps,
-                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
-                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                  j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
-                  mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+        _substeps(world, order, parts, rows, counters, claims, chunks, np.int64(0), min_rows,
+                  substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
+                  max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
+                  spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold,
+                  finalize, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                  s_impulse_scale)
         return
     for t in prange(chunks):
-        _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, substeps,
-                  warm_starting, joints, gx, gy, h, max_linear_speed, max_angular_speed,
-                  position_speed, position_spin, contact_speed, speed_cap, spin_cap, j_rate,
-                  j_mass_scale, j_impulse_scale, wide, restitution_threshold, finalize, rate,
-                  mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
+        _substeps(world, order, parts, rows, counters, claims, chunks, np.int64(t), min_rows,
+                  substeps, warm_starting, joints, gx, gy, h, max_linear_speed,
+                  max_angular_speed, position_speed, position_spin, contact_speed, speed_cap,
+                  spin_cap, j_rate, j_mass_scale, j_impulse_scale, wide, restitution_threshold,
+                  finalize, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                  s_impulse_scale)
 
 
 @inline_kernel
