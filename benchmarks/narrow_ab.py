@@ -32,7 +32,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from narrow_kernel import (FRICTION_SQRT, RESTITUTION_MAX, SCENES, SPECULATIVE,  # noqa: E402
-                           _stores)
+                           _stores, takes_rules)
 
 
 def old_form(tree: Path):
@@ -52,6 +52,19 @@ def old_form(tree: Path):
     return module.update_manifolds
 
 
+def _narrowphase(manifolds):
+    """A tree's ``update_manifolds`` (``manifolds``) over every contact row, compiled here; with
+    the world's rules sqrt and max where it takes them (:func:`narrow_kernel.takes_rules`)."""
+    if takes_rules(manifolds):
+        def run(c, s, b, n, p, i, rows):
+            manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i, rows,
+                      -1)
+    else:
+        def run(c, s, b, n, p, i, rows):
+            manifolds(c, s, b, SPECULATIVE, False, n, p, i, rows, -1)
+    return numba.njit(cache=False, _nrt=False)(run)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", type=Path, required=True, help="the other tree's src")
@@ -64,15 +77,8 @@ def main() -> None:
 
     old_manifolds = old_form(args.old)
 
-    @numba.njit(cache=False, _nrt=False)
-    def new(c, s, b, n, p, i, rows):
-        update_manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i,
-                         rows, -1)
-
-    @numba.njit(cache=False, _nrt=False)
-    def old(c, s, b, n, p, i, rows):
-        old_manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i,
-                      rows, -1)
+    new = _narrowphase(update_manifolds)
+    old = _narrowphase(old_manifolds)
 
     results = []
     for scene in args.scenes.split(","):

@@ -35,7 +35,7 @@ class Contacts(NamedTuple):
     shape_b: np.ndarray
     body_a: np.ndarray
     body_b: np.ndarray
-    friction: np.ndarray            # mixed coefficient of the pair
+    friction: np.ndarray            # mixed coefficient of the pair (at its creation)
     restitution: np.ndarray
     count: np.ndarray               # int64 manifold points, 0..2 (0 = boxes overlap, shapes apart)
     normal: np.ndarray              # (m, 2) unit, from A to B
@@ -145,11 +145,51 @@ def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_colli
     return out
 
 
+FRICTION_MIXING = 12
+"""Slot of a world's step row (the reference's ``settings``, :data:`.step.SETTINGS_ROW`) that
+holds its friction mixing rule's code (:data:`impulse2d.settings.MIXING_CODES`), as
+:func:`.step._settings_arguments` packs it; the restitution rule's is the next,
+:data:`RESTITUTION_MIXING`. The pair stage reads them for :func:`carry_contacts`."""
+RESTITUTION_MIXING = FRICTION_MIXING + 1
+
+
 @inner_kernel
-def carry_contacts(old, new, pairs, shapes):
+def mix(a, b, rule):
+    """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
+    if rule == 0:
+        return math.sqrt(a * b)
+    if rule == 1:
+        return max(a, b)
+    if rule == 2:
+        return min(a, b)
+    if rule == 3:
+        return a * b
+    return 0.5 * (a + b)
+
+
+@inner_kernel
+def mix_again(contacts, shapes, friction_rule, restitution_rule):
+    """Mix every contact's friction and restitution again from its shapes' by the rules, as
+    :func:`carry_contacts` mixed them at its creation: the step does this once after Python
+    changed a shape's coefficients or the rules (:data:`.step.MIXING_STALE`). They used to be
+    mixed by the narrowphase on every step, every awake pair: 46 of rain_2000's 335 us of
+    narrowphase a step (BENCHMARKS.md, session 24, ``rain49``)."""
+    friction, restitution = shapes.friction, shapes.restitution
+    for k in range(contacts.key.shape[0]):
+        sa = contacts.shape_a[k]
+        sb = contacts.shape_b[k]
+        contacts.friction[k] = mix(friction[sa], friction[sb], friction_rule)
+        contacts.restitution[k] = mix(restitution[sa], restitution[sb], restitution_rule)
+
+
+@inner_kernel
+def carry_contacts(old, new, pairs, shapes, friction_rule, restitution_rule):
     """Fill ``new`` (one row per pair, sorted): every entry of every row, the manifolds of
-    pairs that already existed copied, a new pair's zeroed (``new`` comes unwritten from
-    :func:`allocate_contacts`).
+    pairs that already existed copied, a new pair's zeroed but for its friction and
+    restitution, mixed here from its shapes' by the rules (codes of
+    :data:`impulse2d.settings.MIXING_RULES`): a contact's coefficients are mixed once, at its
+    creation, and again only when Python changes a shape's or the rules (:func:`mix_again`).
+    ``new`` comes unwritten from :func:`allocate_contacts`.
 
     Both key lists are ascending, so one merge pass finds every survivor. The whole manifold is
     copied, not only the warm-start memory: the narrowphase recomputes an awake pair's, but it
@@ -171,6 +211,7 @@ def carry_contacts(old, new, pairs, shapes):
     three = np.uint64(3)
     four = np.uint64(4)
     body = shapes.body
+    friction, restitution = shapes.friction, shapes.restitution
     old_key = old.key
     n_old = np.uint64(old_key.shape[0])
     o_count, n_count = old.count, new.count
@@ -226,10 +267,11 @@ def carry_contacts(old, new, pairs, shapes):
             n_tti[k2] = o_tti[o2]
             n_tti[k2 + one] = o_tti[o2 + one]
         else:
-            # a new pair: its row as a zeroed store held it (no point, no impulse)
+            # a new pair: no point, no impulse
             n_count[k] = 0
-            n_friction[k] = 0.0
-            n_restitution[k] = 0.0
+            n_friction[k] = mix(friction[np.uint64(sa)], friction[np.uint64(sb)], friction_rule)
+            n_restitution[k] = mix(restitution[np.uint64(sa)], restitution[np.uint64(sb)],
+                                   restitution_rule)
             n_normal[k2] = 0.0
             n_normal[k2 + one] = 0.0
             n_point[k4] = 0.0
@@ -251,35 +293,20 @@ def carry_contacts(old, new, pairs, shapes):
         k += one
 
 
-@inner_kernel
-def mix(a, b, rule):
-    """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
-    if rule == 0:
-        return math.sqrt(a * b)
-    if rule == 1:
-        return max(a, b)
-    if rule == 2:
-        return min(a, b)
-    if rule == 3:
-        return a * b
-    return 0.5 * (a + b)
-
-
 @inline_kernel
-def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                     restitution_rule, has_chains, out_normal, out_points, out_ids, rows,
-                     n_rows):
+def update_manifolds(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                     out_points, out_ids, rows, n_rows):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id
     (:func:`collide_rows` for every pair kind)."""
-    collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule,
-                 has_chains, out_normal, out_points, out_ids, rows, n_rows, True)
+    collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                 out_points, out_ids, rows, n_rows, True)
 
 
 @inline_kernel
-def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
-                 restitution_rule, has_chains, out_normal, out_points, out_ids, rows, n_rows,
-                 circles):
-    """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
+def collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                 out_points, out_ids, rows, n_rows, circles):
+    """Narrowphase: recompute every contact's manifold and carry impulses by feature id (its
+    friction and restitution are not the narrowphase's: :func:`carry_contacts`).
     ``circles`` (a constant at each call), as :func:`~.._collision.manifold.collide_pair`'s:
     ``False`` for a world without circles (:func:`.step.collide_polygons`), whose narrowphase
     then holds the polygon routine alone.
@@ -332,8 +359,6 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
         tangent0 = contacts.tangent_impulse[k, 0]
         tangent1 = contacts.tangent_impulse[k, 1]
         contacts.count[k] = count
-        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
-        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
         contacts.normal[k, 0] = out_normal[0]
         contacts.normal[k, 1] = out_normal[1]
         for j in range(2):
@@ -358,8 +383,8 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
 
 
 @inline_kernel
-def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                           restitution_rule, out_normal, out_points, out_ids):
+def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, out_normal,
+                           out_points, out_ids):
     """:func:`update_manifolds` for the pairs with a chain segment (:mod:`.._collision.chain`).
     Two chain segments never touch (as in Box2D: chains are the static world's surface, they
     have no inside to push apart).
@@ -414,8 +439,6 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
         tangent0 = contacts.tangent_impulse[k, 0]
         tangent1 = contacts.tangent_impulse[k, 1]
         contacts.count[k] = count
-        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
-        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
         contacts.normal[k, 0] = out_normal[0]
         contacts.normal[k, 1] = out_normal[1]
         for j in range(2):
