@@ -172,8 +172,9 @@ def mix_again(contacts, shapes, friction_rule, restitution_rule):
     """Mix every contact's friction and restitution again from its shapes' by the rules, as
     :func:`carry_contacts` mixed them at its creation: the step does this once after Python
     changed a shape's coefficients or the rules (:data:`.step.MIXING_STALE`). They used to be
-    mixed by the narrowphase on every step, every awake pair: 46 of rain_2000's 335 us of
-    narrowphase a step (BENCHMARKS.md, session 24, ``rain49``)."""
+    mixed by the narrowphase on every step, every awake pair: its loop alone on rain_2000's
+    stores took 157 us with the mix, 141 without (0.90x; BENCHMARKS.md, session 25,
+    ``rain50``)."""
     friction, restitution = shapes.friction, shapes.restitution
     for k in range(contacts.key.shape[0]):
         sa = contacts.shape_a[k]
@@ -294,6 +295,17 @@ def carry_contacts(old, new, pairs, shapes, friction_rule, restitution_rule):
 
 
 @inline_kernel
+def _manifold_columns(contacts):
+    """The columns the narrowphase writes, flat (:func:`.lane_layout.flat`: a row's ``w``
+    values of a column at ``w k``), for unsigned indices, as :func:`carry_contacts` writes
+    them."""
+    return (contacts.count, flat(contacts.normal), flat(contacts.point),
+            flat(contacts.separation), flat(contacts.ids), flat(contacts.normal_impulse),
+            flat(contacts.tangent_impulse), flat(contacts.total_normal_impulse),
+            flat(contacts.total_tangent_impulse))
+
+
+@inline_kernel
 def update_manifolds(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
                      out_points, out_ids, rows, n_rows):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id
@@ -328,17 +340,30 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out
     them) is the caller's.
 
     ``rows[:n_rows]``: the contacts with an awake body (:mod:`.awake`), ascending; every
-    contact when ``n_rows`` is -1 (the test below skips the same ones)."""
+    contact when ``n_rows`` is -1 (the test below skips the same ones).
+
+    Rows, shapes and bodies are indexed unsigned, the manifold's columns flat
+    (:func:`_manifold_columns`), as :func:`carry_contacts` does: a signed index costs each
+    entry a wrap-around select, and a 2-D or 3-D column its inner shape's multiplies. The loop
+    alone on rain_2000's stores 141 -> 115 us (0.83x; pyramid_100 0.96x), the same bits
+    (BENCHMARKS.md, session 25, ``rain50``)."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
+    one = np.uint64(1)
+    two = np.uint64(2)
+    manifold_count, normal, point, separation, ids, normal_impulse, tangent_impulse, \
+        total_normal, total_tangent = _manifold_columns(contacts)
     every = n_rows < 0
-    for t in range(contacts.key.shape[0] if every else n_rows):
-        k = t if every else rows[t]
-        sa = contacts.shape_a[k]
-        sb = contacts.shape_b[k]
-        ba = contacts.body_a[k]
-        bb = contacts.body_b[k]
+    n = np.uint64(contacts.key.shape[0] if every else n_rows)
+    t = np.uint64(0)
+    while t < n:
+        k = t if every else np.uint64(rows[t])
+        t += one
+        sa = np.uint64(contacts.shape_a[k])
+        sb = np.uint64(contacts.shape_b[k])
+        ba = np.uint64(contacts.body_a[k])
+        bb = np.uint64(contacts.body_b[k])
         if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
             continue
         if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
@@ -351,35 +376,40 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out
             speculative_distance, out_normal, out_points, out_ids, circles)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
-        old_count = contacts.count[k]
-        id0 = contacts.ids[k, 0]
-        id1 = contacts.ids[k, 1]
-        normal0 = contacts.normal_impulse[k, 0]
-        normal1 = contacts.normal_impulse[k, 1]
-        tangent0 = contacts.tangent_impulse[k, 0]
-        tangent1 = contacts.tangent_impulse[k, 1]
-        contacts.count[k] = count
-        contacts.normal[k, 0] = out_normal[0]
-        contacts.normal[k, 1] = out_normal[1]
+        k2 = two * k
+        old_count = manifold_count[k]
+        id0 = ids[k2]
+        id1 = ids[k2 + one]
+        normal0 = normal_impulse[k2]
+        normal1 = normal_impulse[k2 + one]
+        tangent0 = tangent_impulse[k2]
+        tangent1 = tangent_impulse[k2 + one]
+        manifold_count[k] = count
+        normal[k2] = out_normal[0]
+        normal[k2 + one] = out_normal[1]
         for j in range(2):
-            contacts.normal_impulse[k, j] = 0.0
-            contacts.tangent_impulse[k, j] = 0.0
-            contacts.total_normal_impulse[k, j] = 0.0
-            contacts.total_tangent_impulse[k, j] = 0.0
+            p = k2 + np.uint64(j)
+            total_normal[p] = 0.0
+            total_tangent[p] = 0.0
             if j >= count:
-                contacts.separation[k, j] = 0.0
-                contacts.ids[k, j] = 0
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
+                separation[p] = 0.0
+                ids[p] = 0
                 continue
-            contacts.point[k, j, 0] = out_points[j, 0]
-            contacts.point[k, j, 1] = out_points[j, 1]
-            contacts.separation[k, j] = out_points[j, 2]
-            contacts.ids[k, j] = out_ids[j]
+            point[two * p] = out_points[j, 0]
+            point[two * p + one] = out_points[j, 1]
+            separation[p] = out_points[j, 2]
+            ids[p] = out_ids[j]
             if old_count > 0 and id0 == out_ids[j]:  # the first old point with this id
-                contacts.normal_impulse[k, j] = normal0
-                contacts.tangent_impulse[k, j] = tangent0
+                normal_impulse[p] = normal0
+                tangent_impulse[p] = tangent0
             elif old_count > 1 and id1 == out_ids[j]:
-                contacts.normal_impulse[k, j] = normal1
-                contacts.tangent_impulse[k, j] = tangent1
+                normal_impulse[p] = normal1
+                tangent_impulse[p] = tangent1
+            else:
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
 
 
 @inline_kernel
@@ -402,6 +432,10 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, out_n
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
+    one = np.uint64(1)
+    two = np.uint64(2)
+    manifold_count, normal, point, separation, ids, normal_impulse, tangent_impulse, \
+        total_normal, total_tangent = _manifold_columns(contacts)
     for k in range(contacts.key.shape[0]):
         sa = contacts.shape_a[k]
         sb = contacts.shape_b[k]
@@ -431,32 +465,37 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, out_n
                     out_ids[j] = ((out_ids[j] & 0xFF) << 8) | (out_ids[j] >> 8)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
-        old_count = contacts.count[k]
-        id0 = contacts.ids[k, 0]
-        id1 = contacts.ids[k, 1]
-        normal0 = contacts.normal_impulse[k, 0]
-        normal1 = contacts.normal_impulse[k, 1]
-        tangent0 = contacts.tangent_impulse[k, 0]
-        tangent1 = contacts.tangent_impulse[k, 1]
-        contacts.count[k] = count
-        contacts.normal[k, 0] = out_normal[0]
-        contacts.normal[k, 1] = out_normal[1]
+        k2 = two * np.uint64(k)
+        old_count = manifold_count[k]
+        id0 = ids[k2]
+        id1 = ids[k2 + one]
+        normal0 = normal_impulse[k2]
+        normal1 = normal_impulse[k2 + one]
+        tangent0 = tangent_impulse[k2]
+        tangent1 = tangent_impulse[k2 + one]
+        manifold_count[k] = count
+        normal[k2] = out_normal[0]
+        normal[k2 + one] = out_normal[1]
         for j in range(2):
-            contacts.normal_impulse[k, j] = 0.0
-            contacts.tangent_impulse[k, j] = 0.0
-            contacts.total_normal_impulse[k, j] = 0.0
-            contacts.total_tangent_impulse[k, j] = 0.0
+            p = k2 + np.uint64(j)
+            total_normal[p] = 0.0
+            total_tangent[p] = 0.0
             if j >= count:
-                contacts.separation[k, j] = 0.0
-                contacts.ids[k, j] = 0
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
+                separation[p] = 0.0
+                ids[p] = 0
                 continue
-            contacts.point[k, j, 0] = out_points[j, 0]
-            contacts.point[k, j, 1] = out_points[j, 1]
-            contacts.separation[k, j] = out_points[j, 2]
-            contacts.ids[k, j] = out_ids[j]
+            point[two * p] = out_points[j, 0]
+            point[two * p + one] = out_points[j, 1]
+            separation[p] = out_points[j, 2]
+            ids[p] = out_ids[j]
             if old_count > 0 and id0 == out_ids[j]:  # the first old point with this id
-                contacts.normal_impulse[k, j] = normal0
-                contacts.tangent_impulse[k, j] = tangent0
+                normal_impulse[p] = normal0
+                tangent_impulse[p] = tangent0
             elif old_count > 1 and id1 == out_ids[j]:
-                contacts.normal_impulse[k, j] = normal1
-                contacts.tangent_impulse[k, j] = tangent1
+                normal_impulse[p] = normal1
+                tangent_impulse[p] = tangent1
+            else:
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
