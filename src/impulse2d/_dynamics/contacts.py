@@ -345,7 +345,7 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out
     Rows, shapes and bodies are indexed unsigned, the manifold's columns flat
     (:func:`_manifold_columns`), as :func:`carry_contacts` does: a signed index costs each
     entry a wrap-around select, and a 2-D or 3-D column its inner shape's multiplies. The loop
-    alone on rain_2000's stores 141 -> 115 us (0.83x; pyramid_100 0.96x), the same bits
+    alone on rain_2000's stores 141 -> 115 us (0.83x; pyramid_100 0.94x), the same bits
     (BENCHMARKS.md, session 25, ``rain50``)."""
     kind = bodies.type
     asleep = bodies.asleep

@@ -712,8 +712,8 @@ def _lacks_circles(world):
 def step_kernel(world, dt, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
     with the settings and inputs of its step row (the reference's ``settings``: the settings,
-    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag and the
-    count of sleepers, :data:`STEP_ROW`).
+    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag, the
+    count of sleepers and the stale mixing's flag, :data:`STEP_ROW`).
 
     Returns a set of status bits, 0 for the usual step: whether it made a new contact store
     (:data:`NEW_CONTACTS`) and a new constraint store (:data:`NEW_CONSTRAINTS`; both kept in
@@ -724,7 +724,8 @@ def step_kernel(world, dt, phase):
     :data:`PAUSED`, :data:`REFUSED`). A step that runs to its end writes the sleeping counts
     and the joints' reaction scale into the row (:func:`_step_outputs`), where Python reads
     them (``World._sleepers``, ``_fell_asleep``, ``_joint_inv_h``); every call clears the
-    dirty pairs' flag. ``world.clock`` receives the cycle counter before each stage and at the
+    dirty pairs' flag and the stale mixing's (after mixing the contacts' coefficients again:
+    :data:`MIXING_STALE`). ``world.clock`` receives the cycle counter before each stage and at the
     end (see :data:`STAGES`).
 
     A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
