@@ -55,7 +55,8 @@ import impulse2d as i2d  # noqa: E402
 from impulse2d._core.jit import stage_kernel  # noqa: E402
 from impulse2d._dynamics import pair_update as pu  # noqa: E402
 from impulse2d._dynamics.awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys  # noqa: E402
-from impulse2d._dynamics.contacts import allocate_contacts, carry_contacts, filter_pairs  # noqa: E402
+from impulse2d._dynamics.contacts import (FRICTION_MIXING, RESTITUTION_MIXING,  # noqa: E402
+                                          allocate_contacts, carry_contacts, filter_pairs)
 from impulse2d._dynamics.resting import AWAKE_FRACTION, build_resting, note_moves  # noqa: E402
 from impulse2d._dynamics.verbs import (MOVED_PAIRS, MOVED_PAIRS_SIGNATURE, PAIRS,  # noqa: E402
                                        PAIRS_SIGNATURE, SEARCH_PAIRS, call_moved_pairs,
@@ -163,7 +164,9 @@ def _stages(take, take_column):
             if pu._same_pairs(old_keys, found):
                 return False
         fresh = allocate_contacts(found.shape[0])
-        carry_contacts(take(world, "contacts"), fresh, found, take(world, "shapes"))
+        rules = take(world, "settings")
+        carry_contacts(take(world, "contacts"), fresh, found, take(world, "shapes"),
+                       np.int64(rules[FRICTION_MIXING]), np.int64(rules[RESTITUTION_MIXING]))
         world.contacts = fresh
         take(world, "awake_state")[EDGES_VALID] = 0
         return True

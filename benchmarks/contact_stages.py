@@ -40,8 +40,8 @@ H = 1.0 / 240.0
 
 @numba.njit(cache=False, _nrt=False)
 def _narrow(contacts, shapes, bodies, out_normal, out_points, out_ids, rows):
-    update_manifolds(contacts, shapes, bodies, 0.02, 0, 0, False, out_normal, out_points, out_ids,
-                     rows, -1)
+    update_manifolds(contacts, shapes, bodies, 0.02, False, out_normal, out_points, out_ids, rows,
+                     -1)
 
 
 @numba.njit(cache=False, _nrt=False)

@@ -29,6 +29,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from narrow_kernel import takes_rules  # noqa: E402
+
 DT = 1.0 / 60.0
 
 _JIT = dict(error_model="numpy", fastmath=False)
@@ -54,7 +56,9 @@ def form(tree: Path, tag: str):
          manifold.__dict__)
     source = (tree / "impulse2d" / "_dynamics" / "contacts.py").read_text()
     start = source.index("@inline_kernel\ndef update_manifolds(")
-    end = source.index("\n@", start + 1)
+    # with the loop it calls (collide_rows, after it): the tree's own, whose arguments differ
+    # across session 25's (the mixing rules)
+    end = source.index("\n@", source.index("def collide_rows(", start))
     module = types.ModuleType(f"contacts_{tag}")
     module.__dict__.update({k: v for k, v in vars(contacts).items() if not k.startswith("__")})
     module.__dict__.update(DECORATORS)
@@ -62,7 +66,14 @@ def form(tree: Path, tag: str):
         if name in manifold.__dict__:
             module.__dict__[name] = manifold.__dict__[name]
     exec(compile(source[start:end], f"{tree}/contacts.py", "exec"), module.__dict__)
-    loop = module.update_manifolds
+    manifolds = module.update_manifolds
+    if takes_rules(manifolds):
+        loop = manifolds
+    else:  # (since session 25 the narrowphase mixes no coefficients: no rules)
+        @numba.njit(_nrt=False, inline="always")
+        def loop(contacts, shapes, bodies, spec, fr, rr, chains, normal, points, ids, rows,
+                 n_rows):
+            manifolds(contacts, shapes, bodies, spec, chains, normal, points, ids, rows, n_rows)
     from impulse2d._core.jit import cycles
     from impulse2d._dynamics.awake import CONTACT_COUNT
     from impulse2d._dynamics.lengths import SPECULATIVE

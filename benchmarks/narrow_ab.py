@@ -32,7 +32,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from narrow_kernel import (FRICTION_SQRT, RESTITUTION_MAX, SCENES, SPECULATIVE,  # noqa: E402
-                           _stores)
+                           _stores, takes_rules)
 
 
 def old_form(tree: Path):
@@ -42,7 +42,9 @@ def old_form(tree: Path):
 
     source = (tree / "impulse2d" / "_dynamics" / "contacts.py").read_text()
     start = source.index("@inline_kernel\ndef update_manifolds(")
-    end = source.index("\n@", start + 1)
+    # with the loop it calls (collide_rows, after it): the tree's own, whose arguments differ
+    # across session 25's (the mixing rules)
+    end = source.index("\n@", source.index("def collide_rows(", start))
     module = types.ModuleType("old_contacts")
     module.__dict__.update({k: v for k, v in vars(contacts).items() if not k.startswith("__")})
     # the engine's inlined kernel, uncached (the cache has no place for source from a string)
@@ -50,6 +52,19 @@ def old_form(tree: Path):
                                       no_cfunc_wrapper=True, error_model="numpy")
     exec(compile(source[start:end], str(tree / "contacts.py"), "exec"), module.__dict__)
     return module.update_manifolds
+
+
+def _narrowphase(manifolds):
+    """A tree's ``update_manifolds`` (``manifolds``) over every contact row, compiled here; with
+    the world's rules sqrt and max where it takes them (:func:`narrow_kernel.takes_rules`)."""
+    if takes_rules(manifolds):
+        def run(c, s, b, n, p, i, rows):
+            manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i, rows,
+                      -1)
+    else:
+        def run(c, s, b, n, p, i, rows):
+            manifolds(c, s, b, SPECULATIVE, False, n, p, i, rows, -1)
+    return numba.njit(cache=False, _nrt=False)(run)
 
 
 def main() -> None:
@@ -64,15 +79,8 @@ def main() -> None:
 
     old_manifolds = old_form(args.old)
 
-    @numba.njit(cache=False, _nrt=False)
-    def new(c, s, b, n, p, i, rows):
-        update_manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i,
-                         rows, -1)
-
-    @numba.njit(cache=False, _nrt=False)
-    def old(c, s, b, n, p, i, rows):
-        old_manifolds(c, s, b, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX, False, n, p, i,
-                      rows, -1)
+    new = _narrowphase(update_manifolds)
+    old = _narrowphase(old_manifolds)
 
     results = []
     for scene in args.scenes.split(","):

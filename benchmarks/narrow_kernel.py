@@ -7,8 +7,9 @@ source trees, by thread CPU time, with a hash of what it wrote.
 ``--dump`` steps each scene as ``benchmarks/contact_stages.py`` does (sleeping off, the same
 step counts: pyramid_100 60, rain_2000 300, many_pyramids 60) and saves its contact, shape and
 body stores. A paired run loads them in fresh processes, one per tree, alternating which goes
-first, and in each runs one narrowphase (a step's: every contact visited once, the world's
-mixing rules sqrt and max, speculative distance 0.02 m) on fresh copies ``--reps`` times; a
+first, and in each runs one narrowphase (a step's: every contact visited once, speculative distance
+0.02 m; a tree whose narrowphase mixes the coefficients, before session 25, by the world's
+rules sqrt and max) on fresh copies ``--reps`` times; a
 process reports the minimum thread CPU time, per visited contact row and per touching pair, and
 a hash of the contact store it wrote (equal in both trees: the same bits). Only the narrowphase
 compiles in each process (a few seconds), not the step: the stores come from the file.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import statistics
@@ -67,7 +69,19 @@ def _stores(path: Path):
                  for prefix, kind in (("c", Contacts), ("s", Shapes), ("b", Bodies)))
 
 
+def takes_rules(manifolds) -> bool:
+    """Whether a tree's ``update_manifolds`` takes the mixing rules: until session 25 it mixed
+    every visited contact's friction and restitution (since, a contact's are mixed at its
+    creation, :func:`impulse2d._dynamics.contacts.carry_contacts`)."""
+    return "friction_rule" in inspect.signature(manifolds.py_func).parameters
+
+
 def _narrow(contacts, shapes, bodies, out_normal, out_points, out_ids, rows):
+    update_manifolds(contacts, shapes, bodies, SPECULATIVE, False, out_normal, out_points,
+                     out_ids, rows, -1)
+
+
+def _narrow_mixing(contacts, shapes, bodies, out_normal, out_points, out_ids, rows):
     update_manifolds(contacts, shapes, bodies, SPECULATIVE, FRICTION_SQRT, RESTITUTION_MAX,
                      False, out_normal, out_points, out_ids, rows, -1)
 
@@ -83,7 +97,8 @@ def one_run(stores: Path, scene: str, reps: int) -> dict:
     global update_manifolds
     from impulse2d._dynamics.contacts import update_manifolds
 
-    narrow = numba.njit(cache="NUMBA_CACHE_DIR" in os.environ, _nrt=False)(_narrow)
+    narrow = numba.njit(cache="NUMBA_CACHE_DIR" in os.environ, _nrt=False)(
+        _narrow_mixing if takes_rules(update_manifolds) else _narrow)
     contacts0, shapes, bodies = _stores(stores / f"{scene}.npz")
     rows = np.empty(0, np.int64)
     best = np.inf

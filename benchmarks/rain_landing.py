@@ -44,9 +44,11 @@ from big_stages import cycles_per_us  # noqa: E402
 from impulse2d._dynamics import pair_update  # noqa: E402
 from impulse2d._dynamics.contact_solver import allocate_constraints  # noqa: E402
 from impulse2d._dynamics.contacts import allocate_contacts, carry_contacts  # noqa: E402
+from impulse2d.settings import MIXING_CODES  # noqa: E402
 from impulse2d._dynamics.world_ref import sync_constraints, sync_contacts  # noqa: E402
 
 RESULTS = HERE / "results"
+SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules (Box2D's)
 
 
 @numba.njit(cache=False)
@@ -54,7 +56,7 @@ def _new_store(old, pairs, shapes, reps):
     n = 0
     for _ in range(reps):
         fresh = allocate_contacts(pairs.shape[0])
-        carry_contacts(old, fresh, pairs, shapes)
+        carry_contacts(old, fresh, pairs, shapes, SQRT, MAX)
         n += fresh.key.shape[0]
     return n
 
@@ -62,7 +64,7 @@ def _new_store(old, pairs, shapes, reps):
 @numba.njit(cache=False)
 def _merge_only(old, spare, pairs, shapes, reps):
     for _ in range(reps):
-        carry_contacts(old, spare, pairs, shapes)
+        carry_contacts(old, spare, pairs, shapes, SQRT, MAX)
     return spare.key.shape[0]
 
 

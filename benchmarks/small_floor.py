@@ -114,9 +114,7 @@ def _bodies():
         return 0.0
 
     def collide(world, a):
-        p = borrow(world, "settings")
-        return 1.0 if S.call_collide(S._collide_entry(world),
-                                     (world, np.int64(p[12]), np.int64(p[13]))) else 0.0
+        return 1.0 if S.call_collide(S._collide_entry(world), (world,)) else 0.0
 
     def verb_chains(world, a):
         return S._verb(world, S.CHAINS)

@@ -56,7 +56,6 @@ from impulse2d import _stepping
 from impulse2d._dynamics import step as step_module
 from impulse2d._dynamics.awake import find_contacts
 from impulse2d._dynamics.step import STAGES
-from impulse2d.settings import MIXING_CODES
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene, step_scene
 from contact_stages import _narrow, stage_times
@@ -117,9 +116,6 @@ def collide_again(world, reps, rate):
     ``reps`` rounds of each, us of thread CPU, the first less its pair stage's cycles."""
     normal, points, ids = np.zeros(2), np.zeros((2, 3)), np.zeros(2, np.int64)
     every = np.empty(0, np.int64)
-    s = world.settings
-    mixing = (np.int64(MIXING_CODES[s.friction_mixing]),
-              np.int64(MIXING_CODES[s.restitution_mixing]))
     world.step(0.0)
     stores = world._stores
     best = dict.fromkeys(("stage", "narrowphase", "entry_here", "find_contacts_here"), np.inf)
@@ -136,7 +132,7 @@ def collide_again(world, reps, rate):
         best["stage"] = min(best["stage"], cpu - (world._clock[1] - world._clock[0]) / rate)
         timed("narrowphase", _narrow, world._contacts, world._shapes, world._bodies, normal,
               points, ids, every)
-        timed("entry_here", _collide_here, stores, *mixing)
+        timed("entry_here", _collide_here, stores)
         timed("find_contacts_here", _find_contacts_here, stores)
         if rep == 0:  # the compiles
             best = dict.fromkeys(best, np.inf)

@@ -48,12 +48,14 @@ import impulse2d  # noqa: E402
 from impulse2d import _stepping  # noqa: E402
 from impulse2d._dynamics.contact_solver import allocate_constraints  # noqa: E402
 from impulse2d._dynamics.contacts import allocate_contacts, carry_contacts  # noqa: E402
+from impulse2d.settings import MIXING_CODES  # noqa: E402
 from impulse2d._dynamics.world_ref import sync_constraints  # noqa: E402
 from impulse2d.scenes import build_scene, step_scene  # noqa: E402
 from batch_bench import ten_bodies  # noqa: E402
 from wide_solver import SCENES  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
+SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules (Box2D's)
 
 
 @numba.njit(cache=False)
@@ -81,7 +83,7 @@ def _contacts_new(old, pairs_a, pairs_b, shapes, reps):
     for r in range(reps):
         pairs = pairs_b if r & 1 else pairs_a
         fresh = allocate_contacts(pairs.shape[0])
-        carry_contacts(old, fresh, pairs, shapes)
+        carry_contacts(old, fresh, pairs, shapes, SQRT, MAX)
         old = fresh
     return old.key.shape[0]
 
@@ -90,10 +92,10 @@ def _contacts_new(old, pairs_a, pairs_b, shapes, reps):
 def _contacts_carry(old, spare_a, spare_b, pairs_a, pairs_b, shapes, reps):
     for r in range(reps):
         if r & 1:
-            carry_contacts(old, spare_b, pairs_b, shapes)
+            carry_contacts(old, spare_b, pairs_b, shapes, SQRT, MAX)
             old = spare_b
         else:
-            carry_contacts(old, spare_a, pairs_a, shapes)
+            carry_contacts(old, spare_a, pairs_a, shapes, SQRT, MAX)
             old = spare_a
     return old.key.shape[0]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 import pytest
@@ -14,6 +16,9 @@ from impulse2d._core.state import SHAPE_LAYOUT, Shapes
 from impulse2d._core.storage import allocate_store
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,
                                           carry_contacts, empty_contacts)
+from impulse2d.settings import MIXING_CODES
+
+SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules here (Box2D's)
 
 
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python, zeroed", [
@@ -70,15 +75,16 @@ def _carried(old, pairs, shapes, fill):
     new = allocate_contacts(pairs.shape[0])
     for column in literal_unroll(new[:]):
         column.reshape(-1).view(np.int64)[:] = fill
-    carry_contacts(old, new, pairs, shapes)
+    carry_contacts(old, new, pairs, shapes, SQRT, MAX)
     return new
 
 
 def test_the_merge_writes_every_entry_of_a_new_contact_store():
     """The step's new contact store comes unwritten (``np.empty``): the merge must leave in it
     exactly what it left in a zeroed store, whatever the memory held: the survivors' manifolds
-    and impulses copied, a new pair's row zero. Random old stores and pair lists (survivors,
-    new pairs, dropped pairs), the result compared bit for bit for two fills."""
+    and impulses copied, a new pair's row zero but its coefficients, mixed from its shapes'
+    (here by Box2D's rules: sqrt(fa fb), max(ea, eb)). Random old stores and pair lists
+    (survivors, new pairs, dropped pairs), the result compared bit for bit for two fills."""
     rng = np.random.default_rng(7)
     for case in range(30):
         n_shapes = int(rng.integers(2, 40))
@@ -98,6 +104,8 @@ def test_the_merge_writes_every_entry_of_a_new_contact_store():
         # cache's index, which another process could not load); two shapes a body
         shapes = allocate_store(Shapes, SHAPE_LAYOUT, n_shapes)
         shapes.body[:] = np.arange(n_shapes) // 2
+        shapes.friction[:] = rng.uniform(0.0, 2.0, n_shapes)
+        shapes.restitution[:] = rng.uniform(0.0, 1.0, n_shapes)
         pairs = np.stack([new_keys >> 32, new_keys & 0xFFFFFFFF], axis=1).astype(np.int64)
         zero = _carried(old, pairs, shapes, 0)
         for fill in (-1, 0x7FF8DEADBEEF0001):
@@ -108,9 +116,13 @@ def test_the_merge_writes_every_entry_of_a_new_contact_store():
         # and the zeroed store is the merge's meaning: survivors copied, new rows zero
         at = {int(k): i for i, k in enumerate(old_keys)}
         for i, key in enumerate(new_keys):
-            assert zero.body_a[i] == (key >> 32) // 2 and zero.body_b[i] == (key & 0xFFFFFFFF) // 2
+            a, b = key >> 32, key & 0xFFFFFFFF
+            assert zero.body_a[i] == a // 2 and zero.body_b[i] == b // 2
+            mixed = {"friction": math.sqrt(shapes.friction[a] * shapes.friction[b]),
+                     "restitution": max(shapes.restitution[a], shapes.restitution[b])}
             for name in CONTACT_LAYOUT:
                 if name in ("key", "shape_a", "shape_b", "body_a", "body_b"):
                     continue
-                expected = getattr(old, name)[at[int(key)]] if int(key) in at else 0
+                expected = (getattr(old, name)[at[int(key)]] if int(key) in at
+                            else mixed.get(name, 0))
                 np.testing.assert_array_equal(getattr(zero, name)[i], expected)

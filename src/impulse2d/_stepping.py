@@ -21,7 +21,8 @@ from . import _lock
 from ._core.jit import CYCLE_COUNTER
 from ._dynamics import direct_dense
 from ._dynamics.lengths import write_lengths
-from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED,
+from ._dynamics.contacts import FRICTION_MIXING, RESTITUTION_MIXING
+from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED, MIXING_STALE,
                              NEW_CONSTRAINTS, NEW_CONTACTS, PAUSED, REFUSED, REFUSED_ROWS,
                              SETTINGS_ROW, TO_MANIFOLDS, UNSWEPT, WHOLE, WOKE, _continuous_kernel,
                              _fill_verbs, _settings_arguments, fill_later, _step, _step_arguments,
@@ -278,7 +279,11 @@ def _ready(world, dt: float, settings: tuple, fill=_fill_verbs):
         world._step_ready = NOT_READY  # (the table is filled for other settings or rows)
         write_lengths(world)  # the settings' unit (WorldSettings.length_units_per_meter)
         # in place: the stores' reference shares the row
-        world._step_settings[:SETTINGS_ROW] = settings
+        row = world._step_settings
+        if (row[FRICTION_MIXING] != settings[FRICTION_MIXING]
+                or row[RESTITUTION_MIXING] != settings[RESTITUTION_MIXING]):
+            row[MIXING_STALE] = 1.0  # the contacts' coefficients were mixed by the old rules
+        row[:SETTINGS_ROW] = settings
         fill(world, rows["by_type"], lambda: _step.prepare(*_step_arguments(world, dt)))
         world._verbs_for = (settings, rows)
     world._step_settings[JOINTS_FILTERED] = rows["filtered"]

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _lock, _sleep, _validate
 from ._collision.geometry import shape_aabb
+from ._dynamics.step import MIXING_STALE
 from ._handle import Handle
 from .types import ShapeType, Vec2
 
@@ -136,6 +137,7 @@ class Shape(Handle):
         _lock.check(self._world, "Shape.friction = ...")
         i = self._row()
         self._world._shapes.friction[i] = _validate.factor(value, "friction")
+        self._world._step_settings[MIXING_STALE] = 1.0  # (its contacts' mix: the next step's)
 
     @property
     def restitution(self) -> float:
@@ -147,6 +149,7 @@ class Shape(Handle):
         _lock.check(self._world, "Shape.restitution = ...")
         i = self._row()
         self._world._shapes.restitution[i] = _validate.factor(value, "restitution")
+        self._world._step_settings[MIXING_STALE] = 1.0
 
     @property
     def is_sensor(self) -> bool:

@@ -35,7 +35,7 @@ class Contacts(NamedTuple):
     shape_b: np.ndarray
     body_a: np.ndarray
     body_b: np.ndarray
-    friction: np.ndarray            # mixed coefficient of the pair
+    friction: np.ndarray            # mixed coefficient of the pair (at its creation)
     restitution: np.ndarray
     count: np.ndarray               # int64 manifold points, 0..2 (0 = boxes overlap, shapes apart)
     normal: np.ndarray              # (m, 2) unit, from A to B
@@ -145,11 +145,52 @@ def filter_pairs(pairs, body, body_type, sensor, group, category, mask, no_colli
     return out
 
 
+FRICTION_MIXING = 12
+"""Slot of a world's step row (the reference's ``settings``, :data:`.step.SETTINGS_ROW`) that
+holds its friction mixing rule's code (:data:`impulse2d.settings.MIXING_CODES`), as
+:func:`.step._settings_arguments` packs it; the restitution rule's is the next,
+:data:`RESTITUTION_MIXING`. The pair stage reads them for :func:`carry_contacts`."""
+RESTITUTION_MIXING = FRICTION_MIXING + 1
+
+
 @inner_kernel
-def carry_contacts(old, new, pairs, shapes):
+def mix(a, b, rule):
+    """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
+    if rule == 0:
+        return math.sqrt(a * b)
+    if rule == 1:
+        return max(a, b)
+    if rule == 2:
+        return min(a, b)
+    if rule == 3:
+        return a * b
+    return 0.5 * (a + b)
+
+
+@inner_kernel
+def mix_again(contacts, shapes, friction_rule, restitution_rule):
+    """Mix every contact's friction and restitution again from its shapes' by the rules, as
+    :func:`carry_contacts` mixed them at its creation: the step does this once after Python
+    changed a shape's coefficients or the rules (:data:`.step.MIXING_STALE`). They used to be
+    mixed by the narrowphase on every step, every awake pair: its loop alone on rain_2000's
+    stores took 157 us with the mix, 141 without (0.90x; BENCHMARKS.md, session 25,
+    ``rain50``)."""
+    friction, restitution = shapes.friction, shapes.restitution
+    for k in range(contacts.key.shape[0]):
+        sa = contacts.shape_a[k]
+        sb = contacts.shape_b[k]
+        contacts.friction[k] = mix(friction[sa], friction[sb], friction_rule)
+        contacts.restitution[k] = mix(restitution[sa], restitution[sb], restitution_rule)
+
+
+@inner_kernel
+def carry_contacts(old, new, pairs, shapes, friction_rule, restitution_rule):
     """Fill ``new`` (one row per pair, sorted): every entry of every row, the manifolds of
-    pairs that already existed copied, a new pair's zeroed (``new`` comes unwritten from
-    :func:`allocate_contacts`).
+    pairs that already existed copied, a new pair's zeroed but for its friction and
+    restitution, mixed here from its shapes' by the rules (codes of
+    :data:`impulse2d.settings.MIXING_RULES`): a contact's coefficients are mixed once, at its
+    creation, and again only when Python changes a shape's or the rules (:func:`mix_again`).
+    ``new`` comes unwritten from :func:`allocate_contacts`.
 
     Both key lists are ascending, so one merge pass finds every survivor. The whole manifold is
     copied, not only the warm-start memory: the narrowphase recomputes an awake pair's, but it
@@ -171,6 +212,7 @@ def carry_contacts(old, new, pairs, shapes):
     three = np.uint64(3)
     four = np.uint64(4)
     body = shapes.body
+    friction, restitution = shapes.friction, shapes.restitution
     old_key = old.key
     n_old = np.uint64(old_key.shape[0])
     o_count, n_count = old.count, new.count
@@ -226,10 +268,11 @@ def carry_contacts(old, new, pairs, shapes):
             n_tti[k2] = o_tti[o2]
             n_tti[k2 + one] = o_tti[o2 + one]
         else:
-            # a new pair: its row as a zeroed store held it (no point, no impulse)
+            # a new pair: no point, no impulse
             n_count[k] = 0
-            n_friction[k] = 0.0
-            n_restitution[k] = 0.0
+            n_friction[k] = mix(friction[np.uint64(sa)], friction[np.uint64(sb)], friction_rule)
+            n_restitution[k] = mix(restitution[np.uint64(sa)], restitution[np.uint64(sb)],
+                                   restitution_rule)
             n_normal[k2] = 0.0
             n_normal[k2 + one] = 0.0
             n_point[k4] = 0.0
@@ -251,35 +294,31 @@ def carry_contacts(old, new, pairs, shapes):
         k += one
 
 
-@inner_kernel
-def mix(a, b, rule):
-    """Combine two material coefficients; ``rule`` is a code of settings.MIXING_RULES."""
-    if rule == 0:
-        return math.sqrt(a * b)
-    if rule == 1:
-        return max(a, b)
-    if rule == 2:
-        return min(a, b)
-    if rule == 3:
-        return a * b
-    return 0.5 * (a + b)
+@inline_kernel
+def _manifold_columns(contacts):
+    """The columns the narrowphase writes, flat (:func:`.lane_layout.flat`: a row's ``w``
+    values of a column at ``w k``), for unsigned indices, as :func:`carry_contacts` writes
+    them."""
+    return (contacts.count, flat(contacts.normal), flat(contacts.point),
+            flat(contacts.separation), flat(contacts.ids), flat(contacts.normal_impulse),
+            flat(contacts.tangent_impulse), flat(contacts.total_normal_impulse),
+            flat(contacts.total_tangent_impulse))
 
 
 @inline_kernel
-def update_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                     restitution_rule, has_chains, out_normal, out_points, out_ids, rows,
-                     n_rows):
+def update_manifolds(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                     out_points, out_ids, rows, n_rows):
     """Narrowphase: recompute every contact's manifold and carry impulses by feature id
     (:func:`collide_rows` for every pair kind)."""
-    collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule, restitution_rule,
-                 has_chains, out_normal, out_points, out_ids, rows, n_rows, True)
+    collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                 out_points, out_ids, rows, n_rows, True)
 
 
 @inline_kernel
-def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
-                 restitution_rule, has_chains, out_normal, out_points, out_ids, rows, n_rows,
-                 circles):
-    """Narrowphase: recompute every contact's manifold and carry impulses by feature id.
+def collide_rows(contacts, shapes, bodies, speculative_distance, has_chains, out_normal,
+                 out_points, out_ids, rows, n_rows, circles):
+    """Narrowphase: recompute every contact's manifold and carry impulses by feature id (its
+    friction and restitution are not the narrowphase's: :func:`carry_contacts`).
     ``circles`` (a constant at each call), as :func:`~.._collision.manifold.collide_pair`'s:
     ``False`` for a world without circles (:func:`.step.collide_polygons`), whose narrowphase
     then holds the polygon routine alone.
@@ -301,17 +340,30 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
     them) is the caller's.
 
     ``rows[:n_rows]``: the contacts with an awake body (:mod:`.awake`), ascending; every
-    contact when ``n_rows`` is -1 (the test below skips the same ones)."""
+    contact when ``n_rows`` is -1 (the test below skips the same ones).
+
+    Rows, shapes and bodies are indexed unsigned, the manifold's columns flat
+    (:func:`_manifold_columns`), as :func:`carry_contacts` does: a signed index costs each
+    entry a wrap-around select, and a 2-D or 3-D column its inner shape's multiplies. The loop
+    alone on rain_2000's stores 141 -> 115 us (0.83x; pyramid_100 0.94x), the same bits
+    (BENCHMARKS.md, session 25, ``rain50``)."""
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
+    one = np.uint64(1)
+    two = np.uint64(2)
+    manifold_count, normal, point, separation, ids, normal_impulse, tangent_impulse, \
+        total_normal, total_tangent = _manifold_columns(contacts)
     every = n_rows < 0
-    for t in range(contacts.key.shape[0] if every else n_rows):
-        k = t if every else rows[t]
-        sa = contacts.shape_a[k]
-        sb = contacts.shape_b[k]
-        ba = contacts.body_a[k]
-        bb = contacts.body_b[k]
+    n = np.uint64(contacts.key.shape[0] if every else n_rows)
+    t = np.uint64(0)
+    while t < n:
+        k = t if every else np.uint64(rows[t])
+        t += one
+        sa = np.uint64(contacts.shape_a[k])
+        sb = np.uint64(contacts.shape_b[k])
+        ba = np.uint64(contacts.body_a[k])
+        bb = np.uint64(contacts.body_b[k])
         if (asleep[ba] or kind[ba] == STATIC) and (asleep[bb] or kind[bb] == STATIC):
             continue
         if has_chains and (shape_type[sa] == CHAIN_SEGMENT or shape_type[sb] == CHAIN_SEGMENT):
@@ -324,42 +376,45 @@ def collide_rows(contacts, shapes, bodies, speculative_distance, friction_rule,
             speculative_distance, out_normal, out_points, out_ids, circles)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
-        old_count = contacts.count[k]
-        id0 = contacts.ids[k, 0]
-        id1 = contacts.ids[k, 1]
-        normal0 = contacts.normal_impulse[k, 0]
-        normal1 = contacts.normal_impulse[k, 1]
-        tangent0 = contacts.tangent_impulse[k, 0]
-        tangent1 = contacts.tangent_impulse[k, 1]
-        contacts.count[k] = count
-        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
-        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
-        contacts.normal[k, 0] = out_normal[0]
-        contacts.normal[k, 1] = out_normal[1]
+        k2 = two * k
+        old_count = manifold_count[k]
+        id0 = ids[k2]
+        id1 = ids[k2 + one]
+        normal0 = normal_impulse[k2]
+        normal1 = normal_impulse[k2 + one]
+        tangent0 = tangent_impulse[k2]
+        tangent1 = tangent_impulse[k2 + one]
+        manifold_count[k] = count
+        normal[k2] = out_normal[0]
+        normal[k2 + one] = out_normal[1]
         for j in range(2):
-            contacts.normal_impulse[k, j] = 0.0
-            contacts.tangent_impulse[k, j] = 0.0
-            contacts.total_normal_impulse[k, j] = 0.0
-            contacts.total_tangent_impulse[k, j] = 0.0
+            p = k2 + np.uint64(j)
+            total_normal[p] = 0.0
+            total_tangent[p] = 0.0
             if j >= count:
-                contacts.separation[k, j] = 0.0
-                contacts.ids[k, j] = 0
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
+                separation[p] = 0.0
+                ids[p] = 0
                 continue
-            contacts.point[k, j, 0] = out_points[j, 0]
-            contacts.point[k, j, 1] = out_points[j, 1]
-            contacts.separation[k, j] = out_points[j, 2]
-            contacts.ids[k, j] = out_ids[j]
+            point[two * p] = out_points[j, 0]
+            point[two * p + one] = out_points[j, 1]
+            separation[p] = out_points[j, 2]
+            ids[p] = out_ids[j]
             if old_count > 0 and id0 == out_ids[j]:  # the first old point with this id
-                contacts.normal_impulse[k, j] = normal0
-                contacts.tangent_impulse[k, j] = tangent0
+                normal_impulse[p] = normal0
+                tangent_impulse[p] = tangent0
             elif old_count > 1 and id1 == out_ids[j]:
-                contacts.normal_impulse[k, j] = normal1
-                contacts.tangent_impulse[k, j] = tangent1
+                normal_impulse[p] = normal1
+                tangent_impulse[p] = tangent1
+            else:
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
 
 
 @inline_kernel
-def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, friction_rule,
-                           restitution_rule, out_normal, out_points, out_ids):
+def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, out_normal,
+                           out_points, out_ids):
     """:func:`update_manifolds` for the pairs with a chain segment (:mod:`.._collision.chain`).
     Two chain segments never touch (as in Box2D: chains are the static world's surface, they
     have no inside to push apart).
@@ -377,6 +432,10 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
+    one = np.uint64(1)
+    two = np.uint64(2)
+    manifold_count, normal, point, separation, ids, normal_impulse, tangent_impulse, \
+        total_normal, total_tangent = _manifold_columns(contacts)
     for k in range(contacts.key.shape[0]):
         sa = contacts.shape_a[k]
         sb = contacts.shape_b[k]
@@ -406,34 +465,37 @@ def update_chain_manifolds(contacts, shapes, bodies, speculative_distance, frict
                     out_ids[j] = ((out_ids[j] & 0xFF) << 8) | (out_ids[j] >> 8)
         # the old manifold's ids and impulses, read before the rows are written (into scalars:
         # three scratch arrays fewer allocated a step, each about 60 ns with its free)
-        old_count = contacts.count[k]
-        id0 = contacts.ids[k, 0]
-        id1 = contacts.ids[k, 1]
-        normal0 = contacts.normal_impulse[k, 0]
-        normal1 = contacts.normal_impulse[k, 1]
-        tangent0 = contacts.tangent_impulse[k, 0]
-        tangent1 = contacts.tangent_impulse[k, 1]
-        contacts.count[k] = count
-        contacts.friction[k] = mix(shapes.friction[sa], shapes.friction[sb], friction_rule)
-        contacts.restitution[k] = mix(shapes.restitution[sa], shapes.restitution[sb], restitution_rule)
-        contacts.normal[k, 0] = out_normal[0]
-        contacts.normal[k, 1] = out_normal[1]
+        k2 = two * np.uint64(k)
+        old_count = manifold_count[k]
+        id0 = ids[k2]
+        id1 = ids[k2 + one]
+        normal0 = normal_impulse[k2]
+        normal1 = normal_impulse[k2 + one]
+        tangent0 = tangent_impulse[k2]
+        tangent1 = tangent_impulse[k2 + one]
+        manifold_count[k] = count
+        normal[k2] = out_normal[0]
+        normal[k2 + one] = out_normal[1]
         for j in range(2):
-            contacts.normal_impulse[k, j] = 0.0
-            contacts.tangent_impulse[k, j] = 0.0
-            contacts.total_normal_impulse[k, j] = 0.0
-            contacts.total_tangent_impulse[k, j] = 0.0
+            p = k2 + np.uint64(j)
+            total_normal[p] = 0.0
+            total_tangent[p] = 0.0
             if j >= count:
-                contacts.separation[k, j] = 0.0
-                contacts.ids[k, j] = 0
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0
+                separation[p] = 0.0
+                ids[p] = 0
                 continue
-            contacts.point[k, j, 0] = out_points[j, 0]
-            contacts.point[k, j, 1] = out_points[j, 1]
-            contacts.separation[k, j] = out_points[j, 2]
-            contacts.ids[k, j] = out_ids[j]
+            point[two * p] = out_points[j, 0]
+            point[two * p + one] = out_points[j, 1]
+            separation[p] = out_points[j, 2]
+            ids[p] = out_ids[j]
             if old_count > 0 and id0 == out_ids[j]:  # the first old point with this id
-                contacts.normal_impulse[k, j] = normal0
-                contacts.tangent_impulse[k, j] = tangent0
+                normal_impulse[p] = normal0
+                tangent_impulse[p] = tangent0
             elif old_count > 1 and id1 == out_ids[j]:
-                contacts.normal_impulse[k, j] = normal1
-                contacts.tangent_impulse[k, j] = tangent1
+                normal_impulse[p] = normal1
+                tangent_impulse[p] = tangent1
+            else:
+                normal_impulse[p] = 0.0
+                tangent_impulse[p] = 0.0

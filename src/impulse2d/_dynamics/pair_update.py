@@ -47,7 +47,8 @@ from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _excl
                                      _sort_small, add_key, holds_key, search_pairs, sort_keys)
 from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
-from .contacts import allocate_contacts, carry_contacts, filter_pairs, pair_kept
+from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, allocate_contacts, carry_contacts,
+                       filter_pairs, pair_kept)
 from .resting import (AWAKE_FRACTION, build_resting, clamped_cell, empty_resting, note_moves,
                       resting_overlaps)
 from .verbs import MOVED_PAIRS, SEARCH_PAIRS, call_moved_pairs, call_search_pairs
@@ -587,9 +588,12 @@ def update_pairs(world, moved, n_moved, dirty):
                              borrow_column(world, "shapes", "mask"), borrow(world, "no_collide"))
         if _same_pairs(old_keys, pairs):
             return False
-    # A new store, one row per pair, with the existing contacts' manifolds and impulses.
+    # A new store, one row per pair, with the existing contacts' manifolds and impulses, a new
+    # contact's coefficients mixed by the world's rules (its step row's)
     fresh = allocate_contacts(pairs.shape[0])
-    carry_contacts(world.contacts, fresh, pairs, world.shapes)
+    rules = borrow(world, "settings")
+    carry_contacts(world.contacts, fresh, pairs, world.shapes, np.int64(rules[FRICTION_MIXING]),
+                   np.int64(rules[RESTITUTION_MIXING]))
     world.contacts = fresh
     borrow(world, "awake_state")[EDGES_VALID] = 0  # the bodies' contact rows are the old store's
     return True

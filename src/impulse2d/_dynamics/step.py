@@ -61,7 +61,8 @@ from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, lane_rows_for,
                             lanes_pay, rows_entry, sync_constraint_rows)
 from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
-from .contacts import collide_rows, update_chain_manifolds
+from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, collide_rows, mix_again,
+                       update_chain_manifolds)
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
                     body_rows, contacts_plan, drop_sleepers, find_contacts, rebuild, refresh)
 from .islands import fall_asleep, may_ripen, resting_sleepers, sleep_timers, wake_touched
@@ -186,7 +187,7 @@ def _update_bounds(world, pairs_dirty):
 
 
 @inline_kernel
-def _narrowphase(world, friction_mixing, restitution_mixing, circles):
+def _narrowphase(world, circles):
     """:func:`.contacts.collide_rows` over the world's contacts, ``circles`` (a constant at
     each call) as its: :func:`_manifolds` and :func:`_polygon_manifolds`."""
     # The narrowphase's outputs are taken here, not passed in: arrays passed in arrive on the
@@ -197,61 +198,60 @@ def _narrowphase(world, friction_mixing, restitution_mixing, circles):
     # collide stage 4x slower; tests/test_stack_alias.py reads the loop's machine code.
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     collide_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                 borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                 borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
-                 borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT],
-                 circles)
+                 borrow(world, "lengths")[SPECULATIVE], borrow(world, "verbs")[CHAINS] != 0,
+                 normal, points, ids, borrow(world, "awake_contacts"),
+                 borrow(world, "awake_state")[CONTACT_COUNT], circles)
 
 
 @borrowing_kernel
-def _manifolds(world, friction_mixing, restitution_mixing):
-    _narrowphase(world, friction_mixing, restitution_mixing, True)
+def _manifolds(world):
+    _narrowphase(world, True)
 
 
 @borrowing_kernel
-def _polygon_manifolds(world, friction_mixing, restitution_mixing):
-    _narrowphase(world, friction_mixing, restitution_mixing, False)
+def _polygon_manifolds(world):
+    _narrowphase(world, False)
 
 
 @borrowing_kernel
-def _chain_manifolds(world, friction_mixing, restitution_mixing):
+def _chain_manifolds(world):
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     update_chain_manifolds(borrow(world, "contacts"), borrow(world, "shapes"),
                            borrow(world, "bodies"), borrow(world, "lengths")[SPECULATIVE],
-                           friction_mixing, restitution_mixing, normal, points, ids)
+                           normal, points, ids)
 
 
 @entry_kernel
-def collide(world, friction_mixing, restitution_mixing):
+def collide(world):
     """Narrowphase manifolds; False when there are no contacts at all. The narrowphase's
     outputs are the world's scratch (:mod:`.scratch`), borrowed as the stores are: this stage
     counts no references (as a kernel that did, taking the scratch's views cost 6.5 atomic
     operations a step of 5 balls, 2026-11-29)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    _manifolds(world, friction_mixing, restitution_mixing)
+    _manifolds(world)
     return True
 
 
 @entry_kernel
-def collide_polygons(world, friction_mixing, restitution_mixing):
+def collide_polygons(world):
     """:func:`collide` for a world without circles (:data:`POLYGON_COLLIDE_KERNEL`): every
     pair is collided by the polygon routine, the circle routines not compiled in
     (:func:`.contacts.collide_rows`). A world that gains a circle takes :func:`collide` from
     its next step (:func:`_lacks_circles`)."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    _polygon_manifolds(world, friction_mixing, restitution_mixing)
+    _polygon_manifolds(world)
     return True
 
 
 @entry_kernel
-def collide_chains(world, friction_mixing, restitution_mixing):
+def collide_chains(world):
     """Narrowphase of the pairs with a chain segment (a stage of its own, in the table of verbs
     only for worlds that have chains); it counts no references, as :func:`collide`."""
     if borrow_column(world, "contacts", "key").shape[0] == 0:
         return False
-    _chain_manifolds(world, friction_mixing, restitution_mixing)
+    _chain_manifolds(world)
     return True
 
 
@@ -551,7 +551,12 @@ JOINT_INV_H = FELL_ASLEEP + 1
 by a step that solved joints (a step at rest solves none and keeps the last)."""
 REFUSED_ROWS = JOINT_INV_H + 1
 """The constraint rows of the island the ``direct`` solver refused (status :data:`REFUSED`)."""
-STEP_ROW = REFUSED_ROWS + 1
+MIXING_STALE = REFUSED_ROWS + 1
+"""1 when the contacts' mixed friction and restitution may be stale: set by Python where a
+shape's coefficient changed (``Shape.friction``, ``Shape.restitution``) or the mixing rules did
+(:func:`.._stepping._ready`); the next step mixes every contact's again
+(:func:`.contacts.mix_again`) and clears it."""
+STEP_ROW = MIXING_STALE + 1
 """Length of a world's step row."""
 
 # What the step kernel returns: a set of these bits, 0 for the usual step (Python then has
@@ -586,19 +591,30 @@ def _settings_row(world):
     is far below 2**53), floats are the floats."""
     p = borrow(world, "settings")
     return (np.int64(p[0]), np.int64(p[1]), np.int64(p[2]), p[3] != 0.0, p[4], p[5], p[6],
-            p[7], p[8], p[9], p[10], p[11], np.int64(p[12]), np.int64(p[13]), p[14] != 0.0,
-            p[15], p[16] != 0.0, p[17])
+            p[7], p[8], p[9], p[10], p[11], np.int64(p[FRICTION_MIXING]),
+            np.int64(p[RESTITUTION_MIXING]), p[14] != 0.0, p[15], p[16] != 0.0, p[17])
 
 
 @borrowing_kernel
 def _step_inputs(world):
     """What the step reads of its row besides the settings: gravity (x, y), whether the pairs
-    are dirty (the flag cleared here: the step sees it once), whether some body may be asleep,
-    and whether the joint rows leave out a sleeping island's joints."""
+    are dirty and whether the contacts' mixed coefficients are stale (both flags cleared here:
+    the step sees each once), whether some body may be asleep, and whether the joint rows leave
+    out a sleeping island's joints."""
     p = borrow(world, "settings")
     pairs_dirty = p[PAIRS_DIRTY] != 0.0
     p[PAIRS_DIRTY] = 0.0
-    return p[GRAVITY], p[GRAVITY + 1], pairs_dirty, p[SLEEPERS] != 0.0, p[JOINTS_FILTERED] != 0.0
+    mixing_stale = p[MIXING_STALE] != 0.0
+    p[MIXING_STALE] = 0.0
+    return (p[GRAVITY], p[GRAVITY + 1], pairs_dirty, mixing_stale, p[SLEEPERS] != 0.0,
+            p[JOINTS_FILTERED] != 0.0)
+
+
+@borrowing_kernel
+def _mix_again(world, friction_mixing, restitution_mixing):
+    """Every contact's friction and restitution mixed again (:data:`MIXING_STALE`)."""
+    mix_again(borrow(world, "contacts"), borrow(world, "shapes"), friction_mixing,
+              restitution_mixing)
 
 
 @borrowing_kernel
@@ -696,8 +712,8 @@ def _lacks_circles(world):
 def step_kernel(world, dt, phase):
     """Advance the stores of ``world`` (a :data:`~.world_ref.WORLD_STORES` reference) by ``dt``,
     with the settings and inputs of its step row (the reference's ``settings``: the settings,
-    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag and the
-    count of sleepers, :data:`STEP_ROW`).
+    :data:`SETTINGS_ROW`, then gravity, the joint rows' flag, the dirty pairs' flag, the
+    count of sleepers and the stale mixing's flag, :data:`STEP_ROW`).
 
     Returns a set of status bits, 0 for the usual step: whether it made a new contact store
     (:data:`NEW_CONTACTS`) and a new constraint store (:data:`NEW_CONSTRAINTS`; both kept in
@@ -708,7 +724,8 @@ def step_kernel(world, dt, phase):
     :data:`PAUSED`, :data:`REFUSED`). A step that runs to its end writes the sleeping counts
     and the joints' reaction scale into the row (:func:`_step_outputs`), where Python reads
     them (``World._sleepers``, ``_fell_asleep``, ``_joint_inv_h``); every call clears the
-    dirty pairs' flag. ``world.clock`` receives the cycle counter before each stage and at the
+    dirty pairs' flag and the stale mixing's (after mixing the contacts' coefficients again:
+    :data:`MIXING_STALE`). ``world.clock`` receives the cycle counter before each stage and at the
     end (see :data:`STAGES`).
 
     A world whose live bodies are all static, asleep or idle kinematic ones, with no fat box
@@ -750,7 +767,9 @@ def step_kernel(world, dt, phase):
         return WOKE  # nothing done: Python fills the slot (fill_later) and steps again
     if phase != FROM_MANIFOLDS and _lacks_circles(world):
         return WOKE  # nothing done: Python fills the table again (fill_later) and steps again
-    gx, gy, pairs_dirty, has_sleepers, joints_filtered = _step_inputs(world)
+    gx, gy, pairs_dirty, mixing_stale, has_sleepers, joints_filtered = _step_inputs(world)
+    if mixing_stale:  # (before the pair stage, which carries the coefficients to a new store)
+        _mix_again(world, friction_mixing, restitution_mixing)
     # This kernel holds no array: each it held (a view of the scratch, a store's column) was an
     # atomic increment and decrement of a reference count per kernel it passed through, 87 a
     # step of 5 balls (gdb, 2026-11-29). The stages take what they need in kernels that count
@@ -781,11 +800,10 @@ def step_kernel(world, dt, phase):
             _no_contacts(world)
         else:
             _find_contacts(world)  # the contacts the contact stages visit (.awake)
-            paired = call_collide(_collide_entry(world),
-                                  (world, friction_mixing, restitution_mixing))
+            paired = call_collide(_collide_entry(world), (world,))
             chains = _verb(world, CHAINS)
             if chains != 0:
-                call_collide(chains, (world, friction_mixing, restitution_mixing))
+                call_collide(chains, (world,))
         if phase == TO_MANIFOLDS:
             return status | PAUSED
     else:

@@ -703,8 +703,7 @@ def world_chunks(world):
 
 
 @parallel_kernel
-def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
-                   has_chains, rows, n_rows, chunks):
+def manifolds_rows(contacts, shapes, bodies, speculative, has_chains, rows, n_rows, chunks):
     """:func:`~.contacts.update_manifolds` over ``chunks`` chunks of the contact rows it visits
     (``rows[:n_rows]``, or every row when ``n_rows`` is -1), each chunk with scratch of its
     own: a row's manifold is computed from its shapes and bodies and written to the row (the
@@ -715,21 +714,20 @@ def manifolds_rows(contacts, shapes, bodies, speculative, friction_mixing, resti
     size = dynamic_schedule()
     for c in prange(pieces):
         lo, hi = _chunk(0, n, c, pieces)
-        _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing,
-                      restitution_mixing, has_chains, np.zeros(2), np.zeros((2, 3)),
-                      np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
+        _manifolds_of(contacts, shapes, bodies, speculative, has_chains, np.zeros(2),
+                      np.zeros((2, 3)), np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
     restore_schedule(size)
     serial_normals(contacts, shapes, bodies, has_chains, picks, pieces)
 
 
 @borrowing_kernel
-def _manifolds_of(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
-                  has_chains, out_normal, out_points, out_ids, rows, n_rows):
+def _manifolds_of(contacts, shapes, bodies, speculative, has_chains, out_normal, out_points,
+                  out_ids, rows, n_rows):
     """:func:`~.contacts.update_manifolds` (an inlined kernel) as a call of its own: inlined
     into a ``prange`` body, its writes through the stores' tuples were dropped as dead code
     (measured: no manifold written; Numba 0.68)."""
-    update_manifolds(contacts, shapes, bodies, speculative, friction_mixing, restitution_mixing,
-                     has_chains, out_normal, out_points, out_ids, rows, n_rows)
+    update_manifolds(contacts, shapes, bodies, speculative, has_chains, out_normal, out_points,
+                     out_ids, rows, n_rows)
 
 
 @inline_kernel
@@ -791,7 +789,7 @@ def serial_normals(contacts, shapes, bodies, has_chains, picks, pieces):
 
 
 @borrowing_kernel
-def _serial_manifolds(world, friction_mixing, restitution_mixing):
+def _serial_manifolds(world):
     """:func:`collide_threaded`'s serial case (one chunk, or too few rows for threads): the
     chunks' loop called once (inlined into the parallel kernel, with
     :func:`~.._collision.manifold.collide_pair`'s circle routines, it cost that kernel ~6 s of
@@ -800,13 +798,13 @@ def _serial_manifolds(world, friction_mixing, restitution_mixing):
     34 stack loads 0x400 bytes from a store (BENCHMARKS.md, floor40)."""
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
     _manifolds_of(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                  borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                  borrow(world, "verbs")[CHAINS] != 0, normal, points, ids,
-                  borrow(world, "awake_contacts"), borrow(world, "awake_state")[CONTACT_COUNT])
+                  borrow(world, "lengths")[SPECULATIVE], borrow(world, "verbs")[CHAINS] != 0,
+                  normal, points, ids, borrow(world, "awake_contacts"),
+                  borrow(world, "awake_state")[CONTACT_COUNT])
 
 
 @stage_kernel
-def collide_threaded(world, friction_mixing, restitution_mixing):
+def collide_threaded(world):
     """:func:`.step.collide` (the narrowphase) on the world's threads, or serially on a thread
     held to one (a batch's) and for fewer rows than a parallel pass takes."""
     n_contacts = borrow_column(world, "contacts", "key").shape[0]
@@ -815,12 +813,11 @@ def collide_threaded(world, friction_mixing, restitution_mixing):
     n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
     chunks = world_chunks(world)
     if chunks <= 1 or (n_contacts if n_rows < 0 else n_rows) < borrow(world, "verbs")[THREAD_ROWS]:
-        _serial_manifolds(world, friction_mixing, restitution_mixing)
+        _serial_manifolds(world)
         return True
     manifolds_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                   borrow(world, "lengths")[SPECULATIVE], friction_mixing, restitution_mixing,
-                   borrow(world, "verbs")[CHAINS] != 0, borrow(world, "awake_contacts"), n_rows,
-                   chunks)
+                   borrow(world, "lengths")[SPECULATIVE], borrow(world, "verbs")[CHAINS] != 0,
+                   borrow(world, "awake_contacts"), n_rows, chunks)
     return True
 
 

@@ -216,8 +216,8 @@ SEARCH_PAIRS_SIGNATURE = _i8_2(types.Array(_f8, 2, "C"), _b1_1, _i8_1, _i8_1, _f
 """``search(aabbs, enabled, owner, group, cell_scale, large_cells, sweep_below) -> pairs``: the
 global search, the (m, 2) pairs of overlapping boxes (:func:`.._collision.broadphase.search_pairs`)."""
 
-COLLIDE_SIGNATURE = _b1(WORLD_STORES, _i8, _i8)
-"""``stage(world, friction_mixing, restitution_mixing) -> any contacts?``"""
+COLLIDE_SIGNATURE = _b1(WORLD_STORES)
+"""``stage(world) -> any contacts?``"""
 
 CONTINUOUS_SIGNATURE = _i8(WORLD_STORES)
 """``stage(world) -> bodies moved back``"""
