@@ -177,15 +177,16 @@ def step_world(world, dt: float) -> None:
     Python's share of a small world's step is a third of it (about 3 us of a box on the ground's
     9), so the common case reads what it needs directly: the settings packed once per change,
     the diagnostics' record only while they are (or were just) on, the stores' reference given
-    the joint rows already fetched, and the step kernel's compiled entry point.
+    the joint rows already fetched, and the step kernel's code called by
+    :data:`._step_entry.ALONE`.
 
     The usual step (settings, joint rows and stores as at the last step, no callbacks,
     diagnostics or ``direct`` solver: :func:`_usual_step`) makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
     checks have held, the world keeps a ready flag (``_step_ready``: three things to compare,
-    the usual step's arguments for :data:`._step_entry.ALONE`, made with this ``dt``, and the
-    stores' reference, which it keeps alive) until something they read is written. Three of those things have
+    :data:`._step_entry.ALONE`'s arguments, made with this ``dt``, and the stores' reference,
+    which it keeps alive) until something they read is written. Three of those things have
     writers too many or too far to clear the flag, and are compared instead: the joint rows
     (replaced in a dozen places, by sleep and wakes among them), the packed settings (any
     field's write clears them, and the settings object does not know its world) and the
@@ -207,21 +208,20 @@ def step_world(world, dt: float) -> None:
     d = world.__dict__
     rows = d["_joint_index"]
     ready = d["_step_ready"]
-    if (ready[0] is rows and ready[1] is d["_settings"]._derived
+    if not (ready[0] is rows and ready[1] is d["_settings"]._derived
             and ready[2] == STORES_CHANGES.value):
-        stores = ready[4]
-    elif _usual_step(d, d["_settings"]._derived, rows):
+        if not _usual_step(d, d["_settings"]._derived, rows):
+            _step_checked(world, dt, 0.0)
+            return
         stores = d["_stores"]
         d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
-        d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value,
-                            usual_arguments(stores, dt), stores)
-    else:
-        _step_checked(world, dt, 0.0)
-        return
+        ready = d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value,
+                                    usual_arguments(stores, dt), stores)
+    code, reference, _ = ready[3]
     t0 = perf_counter()
-    status = _step.entry(stores, dt, WHOLE)
+    status = ALONE.entry(code, reference, dt)
     if status:
-        _after_unusual(world, dt, status, stores, t0)
+        _after_unusual(world, dt, status, ready[4], t0)
     else:
         d["_step_seconds"] = perf_counter() - t0
 
