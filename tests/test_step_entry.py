@@ -106,3 +106,16 @@ def test_world_step_takes_alone_and_moves_as_the_checked_step():
     assert ready[4] is usual._stores
     assert ready[3] == _step_entry.usual_arguments(usual._stores, DT)
     assert usual.state_hash() == checked.state_hash() and usual.time == checked.time
+
+
+def test_the_reference_s_address_leaves_its_count_as_it_was():
+    """:func:`usual_arguments` reads the reference's meminfo pointer through the NRT's helper,
+    which takes a reference: it is given back (the count as before, every call the same
+    address)."""
+    world = _balls()
+    world.step(DT)
+    meminfo = world._stores._meminfo
+    count = meminfo.refcount
+    addresses = {_step_entry.usual_arguments(world._stores, DT)[1] for _ in range(3)}
+    assert meminfo.refcount == count and len(addresses) == 1 and addresses != {0}
+

@@ -26,10 +26,13 @@ kernel cache's stamp, :mod:`._core.cache`, covers ``_core/``, ``_collision/`` an
 
 from __future__ import annotations
 
+import ctypes
+
 import numba
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.callconv import excinfo_ptr_t
+from numba.core.runtime import _nrt_python
 from numba.extending import intrinsic
 
 from ._core.jit import DirectCall, kernel
@@ -38,6 +41,11 @@ from ._dynamics.world_ref import WORLD_STORES
 
 _STEP_TYPES = (WORLD_STORES, types.float64, types.int64)
 """The step kernel's arguments: the reference, ``dt``, the phase."""
+
+_MEMINFO_FROM_PYOBJECT = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.py_object)(
+    _nrt_python.c_helpers["meminfo_from_pyobject"])
+_MEMINFO_RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(
+    _nrt_python.c_helpers["MemInfo_release"])
 
 
 def _c_function(builder, name: str, arguments: int):
@@ -96,17 +104,13 @@ def _step_at(typingctx, code, reference, dt):
     return types.int64(code, reference, dt), codegen
 
 
-@intrinsic
-def _address(typingctx, reference):
-    """The address of the world reference ``reference`` (its meminfo pointer)."""
-    if reference != WORLD_STORES:
-        return None
-
-    def codegen(context, builder, signature, args):
-        ref = cgutils.create_struct_proxy(WORLD_STORES)(context, builder, value=args[0])
-        return builder.ptrtoint(ref.meminfo, ir.IntType(64))
-
-    return types.int64(reference), codegen
+def _reference_address(stores) -> int:
+    """The address of the world reference ``stores`` (its meminfo pointer), by the NRT's own
+    helper of Numba's unboxing (which takes a reference: given back at once; ``stores`` keeps
+    its own)."""
+    address = _MEMINFO_FROM_PYOBJECT(stores._meminfo)
+    _MEMINFO_RELEASE(address)
+    return address
 
 
 if numba.config.DISABLE_JIT:
@@ -124,18 +128,12 @@ else:
         by ``dt`` (a float checked in range), its code at ``code`` (:func:`_step_at`)."""
         return _step_at(code, reference, dt)
 
-    @kernel
-    def _reference_address(reference):
-        return _address(reference)
-
-    _ADDRESS = DirectCall(_reference_address, "the usual step's call", 1.0)
-
     def usual_arguments(stores, dt: float) -> tuple:
         """:data:`ALONE`'s arguments for the reference ``stores`` (which the caller keeps alive
         while they are used) and ``dt``: the step kernel made ready first."""
         if not _step.native:
             _step.prepare(stores, dt, WHOLE)
-        return _step.native, _ADDRESS.entry(stores), dt
+        return _step.native, _reference_address(stores), dt
 
 ALONE = DirectCall(_step_alone, "the usual step's call", 1.0)
 """The usual step: ``ALONE.entry(*usual_arguments(stores, dt))`` is the step kernel's status."""
