@@ -8,20 +8,22 @@ go of Python's global lock around the kernel and takes it back (``PyEval_SaveThr
 call), so that Python threads step separate worlds at once; and it unboxes the world reference
 by its ``_meminfo`` attribute (~172 instructions, and a reference count taken and given back).
 
-:func:`._stepping.world_step`'s usual step calls :func:`step_alone` instead, with three numbers
-made once, with the step's ready flag (:func:`usual_arguments`): the address of the step
-kernel's own code (:attr:`._core.jit.DirectCall.native`), the address of the world reference
-(its meminfo pointer; the flag keeps the reference alive) and ``dt``. It calls the kernel's
-code with the phase :data:`~._dynamics.step.WHOLE` (:func:`_step_at`), the same machine code on
-the same stores: the same bits. The lock is let go around the call only where another thread
-state exists: another thread of this interpreter, or another interpreter (Python 3.11's
-interpreters share the one lock). With none, nobody can be waiting for it. (A thread that C
-code starts during the step, ``PyGILState_Ensure``, waits for the step's end, as it waits for
-any Python code; the list is read without its lock, which can only miss such a thread.)
+The usual step (:func:`._stepping.world_step`, and :func:`._stepping.step_world` through the
+ready flag) calls :data:`ALONE` instead, with three numbers made once, with the step's ready
+flag (:func:`usual_arguments`): the address of the step kernel's own code
+(:attr:`._core.direct_call.DirectCall.native`), the address of the world reference (its meminfo
+pointer; the flag keeps the reference alive) and ``dt``. Its kernel calls the step kernel's code
+with the phase :data:`~._dynamics.step.WHOLE` (:func:`_step_at`): the same machine code on the
+same stores, the same bits; about 540 instructions less a five-ball step (callgrind), 0.05-0.08
+us of its ~1.6 on the AMD EPYC machine (``benchmarks/small_alone.py``; BENCHMARKS.md, session
+25, ``small50``). The lock is let go around the call only where another thread state exists:
+another thread of this interpreter, or another interpreter (Python 3.11's interpreters share the
+one lock). With none, nobody can be waiting for it. (A thread that C code starts during the
+step, ``PyGILState_Ensure``, waits for the step's end, as it waits for any Python code; the list
+is read without its lock, which can only miss such a thread.)
 
-Its kernels live outside ``_dynamics/`` so that an edit here recompiles them alone (the
-kernel cache's stamp, :mod:`._core.cache`, covers ``_core/``, ``_collision/`` and
-``_dynamics/``).
+Its kernel lives outside ``_dynamics/`` so that an edit here recompiles it alone (the kernel
+cache's stamp, :mod:`._core.cache`, covers ``_core/``, ``_collision/`` and ``_dynamics/``).
 """
 
 from __future__ import annotations
