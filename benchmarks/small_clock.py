@@ -32,10 +32,10 @@ sys.path.insert(0, HERE)
 from small_split import DT, _built  # noqa: E402  (the same scenes, warmed up the same way)
 
 CLOCK_LINES = {
-    "        status = _step.entry(*args)\n":
-        "        t0 = perf_counter()\n        status = _step.entry(*args)\n",
-    "            _after_unusual(world, dt, status, args[0], None)\n":
-        "            _after_unusual(world, dt, status, args[0], t0)\n",
+    "        status = ALONE.entry(*args)\n":
+        "        t0 = perf_counter()\n        status = ALONE.entry(*args)\n",
+    "            _after_unusual(world, dt, status, ready[4], None)\n":
+        "            _after_unusual(world, dt, status, ready[4], t0)\n",
     "            world._step_seconds = UNTIMED\n":
         "            world._step_seconds = perf_counter() - t0\n",
 }

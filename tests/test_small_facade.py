@@ -142,7 +142,7 @@ def test_the_flag_trusts_only_its_own_dt_and_after_step_clears_it():
     for _ in range(3):
         world.step(dt)
         alone.step(DT)
-    assert world._step_ready[3][1] is dt  # the flag's own dt
+    assert world._step_ready[3][2] is dt  # the flag's own dt
     half = float(str(dt / 2.0))  # another float object: checked, then the usual step
     other = float(repr(dt))  # equal to the flag's dt, not the same object
     assert other == dt and other is not dt

@@ -200,7 +200,7 @@ for _ in range(60):
 print(json.dumps({"hash": world.state_hash(),
                   "made": [unit_cache._made(k) for k in (step.step_kernel,
                                                          world_ref._new_stores_ref)],
-                  "prepared": step._step.prepared}))
+                  "prepared": step._step.prepared, "native": step._step.native != 0}))
 """
 
 
@@ -222,12 +222,13 @@ def test_python_s_entry_points_load_from_their_files_without_dispatchers_same_bi
         cache_without_entries):
     first = _run_entries(cache_without_entries)
     assert first["made"] == [True, True] and first["prepared"]  # Numba's way: no file yet
+    assert first["native"]  # (the kernel's own code, for the usual step: _step_entry)
     files = _entry_files(cache_without_entries)
     assert {"step.step_kernel", "world_ref._new_stores_ref"} <= set(files)
     written = {name: p.stat().st_mtime_ns for name, p in files.items()}
 
     second = _run_entries(cache_without_entries)
-    assert second["made"] == [False, False] and second["prepared"]
+    assert second["made"] == [False, False] and second["prepared"] and second["native"]
     assert second["hash"] == first["hash"]
     assert {name: p.stat().st_mtime_ns
             for name, p in _entry_files(cache_without_entries).items()} == written  # read only

@@ -30,6 +30,7 @@ from ._dynamics.step import (DENSE_KERNEL, FELL, FROM_MANIFOLDS, JOINTS_FILTERED
 from ._dynamics.verbs import CONTINUOUS, DIRECT_DENSE
 from ._dynamics.world_ref import adopt_step_stores, stores_for_step
 from ._profile_clock import UNTIMED
+from ._step_entry import ALONE, usual_arguments
 from ._sleep import wake_all
 from ._stores_epoch import CHANGES as STORES_CHANGES
 from ._validate import MAX_DT, MIN_DT, time_step
@@ -63,7 +64,7 @@ def _uses_lapack(world) -> bool:
 
 
 _NEVER = object()
-NOT_READY = (_NEVER, _NEVER, _NEVER, (None, _NEVER, WHOLE))
+NOT_READY = (_NEVER, _NEVER, _NEVER, (0, 0, _NEVER), None)
 """A world's ``_step_ready`` until its usual step's checks have held (:func:`step_world`), and
 again after a change of what those checks read that none of the three kept comparisons sees:
 the callbacks (their setters), the table of verbs' record (:func:`_ready`, a chain's first
@@ -97,23 +98,27 @@ def world_step(world, dt: float = 1.0 / 60.0) -> None:
     # the flag, step_world makes it only without them, and they cannot be set from inside a
     # callback) nor while a function waits to run after the step (``World.after_step`` clears
     # it: the other path runs the queue). With the flag's own ``dt`` the kernel is called
-    # with the flag's tuple of arguments, ``(stores, dt, WHOLE)``, as it is: Numba's entry
-    # takes a tuple, which a call with three arguments builds and frees every step (~365
-    # instructions). Nor is the usual step timed: the profile reads the kernel's own clock
-    # (:mod:`._profile_clock`; two ``perf_counter`` reads were ~0.13 us of a 5-ball step's ~3).
+    # with the flag's tuple of arguments as it is: Numba's entry takes a tuple, which a call
+    # with three arguments builds and frees every step (~365 instructions). The call is
+    # :data:`._step_entry.ALONE`'s, three numbers (the kernel's code, the reference, ``dt``),
+    # Python's lock kept while no other thread can want it: not the kernel's own entry point,
+    # which unboxes the reference and lets the lock go (~0.05 us of a 5-ball step's ~1.6 on
+    # the AMD EPYC machine). Nor is the usual step timed: the profile reads the kernel's own
+    # clock (:mod:`._profile_clock`; two ``perf_counter`` reads were ~0.13 us of a 5-ball
+    # step's ~3 on the machine of session 23).
     ready = world._step_ready
     args = ready[3]
-    if dt is not args[1]:
+    if dt is not args[2]:
         if type(dt) is float and MIN_DT <= dt <= MAX_DT:
-            args = (args[0], dt, WHOLE)
+            args = (args[0], args[1], dt)
         else:
             ready = NOT_READY
     if (not world._events.on
             and ready[0] is world._joint_index and ready[1] is world._settings._derived
             and ready[2] == STORES_CHANGES.value):
-        status = _step.entry(*args)
+        status = ALONE.entry(*args)
         if status:
-            _after_unusual(world, dt, status, args[0], None)
+            _after_unusual(world, dt, status, ready[4], None)
         else:
             world._step_seconds = UNTIMED
         world._query_index = None
@@ -173,15 +178,16 @@ def step_world(world, dt: float) -> None:
     Python's share of a small world's step is a third of it (about 3 us of a box on the ground's
     9), so the common case reads what it needs directly: the settings packed once per change,
     the diagnostics' record only while they are (or were just) on, the stores' reference given
-    the joint rows already fetched, and the step kernel's compiled entry point.
+    the joint rows already fetched, and the step kernel's code called by
+    :data:`._step_entry.ALONE`.
 
     The usual step (settings, joint rows and stores as at the last step, no callbacks,
     diagnostics or ``direct`` solver: :func:`_usual_step`) makes one call, into the kernel:
     the checks and calls of :func:`_step_checked`, which takes any other step, cost about 2 us
     (half of LunarLander's Python share of ``World.step``, measured 2026-11-24). Once those
-    checks have held, the world keeps a ready flag (``_step_ready``: the stores' reference, with
-    three things to compare, and the call's arguments: the reference, the ``dt`` it was made
-    with, :data:`WHOLE`) until something they read is written. Three of those things have
+    checks have held, the world keeps a ready flag (``_step_ready``: three things to compare,
+    :data:`._step_entry.ALONE`'s arguments, made with this ``dt``, and the stores' reference,
+    which it keeps alive) until something they read is written. Three of those things have
     writers too many or too far to clear the flag, and are compared instead: the joint rows
     (replaced in a dozen places, by sleep and wakes among them), the packed settings (any
     field's write clears them, and the settings object does not know its world) and the
@@ -203,21 +209,20 @@ def step_world(world, dt: float) -> None:
     d = world.__dict__
     rows = d["_joint_index"]
     ready = d["_step_ready"]
-    if (ready[0] is rows and ready[1] is d["_settings"]._derived
+    if not (ready[0] is rows and ready[1] is d["_settings"]._derived
             and ready[2] == STORES_CHANGES.value):
-        stores = ready[3][0]
-    elif _usual_step(d, d["_settings"]._derived, rows):
+        if not _usual_step(d, d["_settings"]._derived, rows):
+            _step_checked(world, dt, 0.0)
+            return
         stores = d["_stores"]
         d["_step_settings"][JOINTS_FILTERED] = rows["filtered"]
-        d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value,
-                            (stores, dt, WHOLE))
-    else:
-        _step_checked(world, dt, 0.0)
-        return
+        ready = d["_step_ready"] = (rows, d["_settings"]._derived, STORES_CHANGES.value,
+                                    usual_arguments(stores, dt), stores)
+    code, reference, _ = ready[3]
     t0 = perf_counter()
-    status = _step.entry(stores, dt, WHOLE)
+    status = ALONE.entry(code, reference, dt)
     if status:
-        _after_unusual(world, dt, status, stores, t0)
+        _after_unusual(world, dt, status, ready[4], t0)
     else:
         d["_step_seconds"] = perf_counter() - t0
 

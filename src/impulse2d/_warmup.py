@@ -214,6 +214,10 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
     # every frame) measures the cycle counter's rate with a kernel of its own
     from ._profile_clock import ticks_per_second
     ticks_per_second()
+    # the usual step's call, from a world's second step on (._step_entry: its argument types,
+    # two addresses and dt)
+    from ._step_entry import ALONE
+    ALONE.prepare(0, 0, 0.0)
     # what a first step leaves to a helper while the world steps (the pair stage's incremental
     # path, the wake stage: .step.LATER_SLOTS), loaded here and in the cache before this
     # returns: a scene warmed up by running it loads no kernel mid-run

@@ -56,6 +56,10 @@ class DirectCall:
         """The compiled entry point once the kernel is prepared (or first called), else this
         object: a hot call site calls ``.entry(...)`` and saves the Python-level ``__call__``
         (about 0.2 us)."""
+        self.native = 0
+        """The address of the kernel's own code once prepared (Numba's calling convention: the
+        return slot, the exception slot, then the arguments as their data models lay them
+        out), for compiled code that calls it without the entry point's wrapper."""
         self._unit = (what, seconds)
         self.__doc__ = dispatcher.__doc__
 
@@ -69,33 +73,40 @@ class DirectCall:
         if self._entry is not None or numba.config.DISABLE_JIT:
             return
         signature = argument_types(args)
-        entry = unit_cache.load_entry(self._dispatcher, signature)
-        if entry is None:
+        loaded = unit_cache.load_entry(self._dispatcher, signature)
+        if loaded is None:
             with compiling(*self._unit):
                 self._dispatcher.compile(signature)
-            compiled = self._dispatcher.overloads[signature]
-            unit_cache.save_entry(self._dispatcher, signature, compiled)
-            entry = compiled.entry_point
-        self._entry = self.entry = entry
+            self._compiled(signature)
+        else:
+            self._entry = self.entry = loaded[0]
+            self.native = loaded[1]
+
+    def _compiled(self, signature) -> None:
+        """Take the entry point Numba compiled (or loaded) for ``signature``, and write its
+        entry file."""
+        compiled = self._dispatcher.overloads[signature]
+        unit_cache.save_entry(self._dispatcher, signature, compiled)
+        self.native = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
+        self._entry = self.entry = compiled.entry_point
 
     def __call__(self, *args):
         entry = self._entry
         if entry is not None:
             return entry(*args)
         if not numba.config.DISABLE_JIT:
-            entry = unit_cache.load_entry(self._dispatcher, argument_types(args))
-            if entry is not None:
-                self._entry = self.entry = entry
-                return entry(*args)
+            loaded = unit_cache.load_entry(self._dispatcher, argument_types(args))
+            if loaded is not None:
+                self._entry = self.entry = loaded[0]
+                self.native = loaded[1]
+                return loaded[0](*args)
         with compiling(*self._unit):
             result = self._dispatcher(*args)
         overloads = getattr(self._dispatcher, "overloads", None)  # None without the JIT
         if overloads is not None:
             signature = tuple(self._dispatcher.typeof_pyval(a) for a in args)
-            compiled = overloads.get(signature)
-            if compiled is not None:
-                unit_cache.save_entry(self._dispatcher, signature, compiled)
-                self._entry = self.entry = compiled.entry_point
+            if signature in overloads:
+                self._compiled(signature)
         return result
 
 

@@ -247,11 +247,12 @@ def entry_readable(dispatcher) -> bool:
 
 
 def load_entry(dispatcher, argtypes: tuple):
-    """The Python entry point of ``dispatcher``'s kernel for the argument types ``argtypes``
-    from its entry file, without the dispatcher (what Numba's ``CPUContext.get_executable``
-    makes of the same code and environment), or None: the dispatcher made already, caching
-    off, no file for these types, anything stale or unreadable (Numba's way then, which
-    writes the file anew: :func:`save_entry`)."""
+    """``(entry, native)``: the Python entry point of ``dispatcher``'s kernel for the argument
+    types ``argtypes`` from its entry file, without the dispatcher (what Numba's
+    ``CPUContext.get_executable`` makes of the same code and environment), and the address of
+    the kernel's own code that it wraps (:func:`native_name`); or None: the dispatcher made
+    already, caching off, no file for these types, anything stale or unreadable (Numba's way
+    then, which writes the file anew: :func:`save_entry`)."""
     with global_compiler_lock:
         if not entry_readable(dispatcher):
             return None
@@ -267,14 +268,22 @@ def load_entry(dispatcher, argtypes: tuple):
         try:
             module = importlib.import_module(names["module"])
             address = library.get_pointer_to_function(names["cpython"])
+            native = library.get_pointer_to_function(native_name(names["cpython"]))
         except Exception:
             return None
-        if not address or len(own) != 1:
+        if not (address and native) or len(own) != 1:
             return None
         # (as get_executable: the library kept alive with the function)
         return _dynfunc.make_function(module, names["qualname"].split(".")[-1],
                                       f"compiled wrapper for {names['qualname']!r}", address,
-                                      own[0], (library, environments))
+                                      own[0], (library, environments)), native
+
+
+def native_name(cpython: str) -> str:
+    """The symbol of a kernel's own code (Numba's ``fndesc.llvm_func_name``) from its C-Python
+    wrapper's (``llvm_cpython_wrapper_name``: the same Itanium name in a ``cpython``
+    namespace)."""
+    return "_ZN" + cpython[len("_ZN7cpython"):]
 
 
 def save(unit, result) -> None:
@@ -351,5 +360,5 @@ def _environments(result) -> tuple:
     return tuple(found)
 
 
-__all__ = ["load", "readable", "save", "load_entry", "entry_readable", "save_entry", "SUFFIX",
-           "ENTRY_SUFFIX", "FORMAT"]
+__all__ = ["load", "readable", "save", "load_entry", "native_name", "entry_readable",
+           "save_entry", "SUFFIX", "ENTRY_SUFFIX", "FORMAT"]
