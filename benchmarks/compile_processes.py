@@ -6,6 +6,7 @@ units it compiled and when, and the kernels compiled in more than one process.
     python benchmarks/compile_processes.py --what all       # impulse2d warmup --all
     python benchmarks/compile_processes.py --src /work/main/src --json out.json
     python benchmarks/compile_processes.py --scene chain --params '{"links": 100}'  # cold chain_100
+    python benchmarks/compile_processes.py --report out.json   # print a saved run
 
 ``benchmarks/compile_table.py`` gives the whole compile work in one process; this gives its
 split as a real cold start makes it: a fresh process, an empty ``NUMBA_CACHE_DIR``, the
@@ -222,7 +223,11 @@ def main() -> None:
                         help="IMPULSE2D_COMPILE_PROCESSES (default: the package's)")
     parser.add_argument("--top", type=int, default=20, help="duplicated kernels listed")
     parser.add_argument("--json", help="write every process's log here")
+    parser.add_argument("--report", help="print a result saved with --json, run nothing")
     args = parser.parse_args()
+    if args.report:
+        report(json.loads(Path(args.report).read_text()), args.top)
+        return
     params = args.params or ('{"base": 20}' if args.scene == "pyramid" else "{}")
     result = run(Path(args.src).resolve(), args.what, args.processes, args.scene, params)
     report(result, args.top)
