@@ -112,12 +112,12 @@ def _joint_entries(units):
 def _compile_ahead(progress: bool) -> None:
     """Every kernel the plans below load, in one plan over all processes, the batch's
     kernels in this process while the helpers finish (:func:`_batch_kernels`), and the pybox2d
-    layer's worlds (:func:`.compat._b2warmup.warm_layer`: kernels of their own, ~47 s of CPU
-    at load 13-16, none a unit) in this process as soon as the units they step with are
-    compiled, while the helpers take the rest of the queue (:func:`.parallel.take_turns`;
-    stepped after the plan, they kept the other process idle to the end). The kernel of a
-    feature off by default is left to the first world that asks: the solver diagnostics
-    (22 s). The continuous stage with Box2D 2.3's rules (``continuous_box2d23``, off by default
+    layer's worlds (:func:`.compat._b2warmup.warm_layer`: kernels of their own, none a unit)
+    in this process as soon as the units they step with are compiled, while the helpers take
+    the rest of the queue (:func:`.parallel.take_turns`; stepped after the plan, they took
+    17.8 s of this process's CPU at load 15 with the other process ended: BENCHMARKS.md,
+    session 25). The kernel of a feature off by default is left to the first world that asks:
+    the solver diagnostics (22 s). The continuous stage with Box2D 2.3's rules (``continuous_box2d23``, off by default
     but on in every world of the pybox2d layer: 21.8 s of CPU at load 5-7) is in the plan.
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
