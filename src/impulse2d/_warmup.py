@@ -117,8 +117,9 @@ def _compile_ahead(progress: bool) -> None:
     the rest of the queue (:func:`.parallel.take_turns`; stepped after the plan, they took
     17.8 s of this process's CPU at load 15 with the other process ended: BENCHMARKS.md,
     session 25). The kernel of a feature off by default is left to the first world that asks:
-    the solver diagnostics (22 s). The continuous stage with Box2D 2.3's rules (``continuous_box2d23``, off by default
-    but on in every world of the pybox2d layer: 21.8 s of CPU at load 5-7) is in the plan.
+    the solver diagnostics (22 s). The continuous stage with Box2D 2.3's rules
+    (``continuous_box2d23``, off by default but on in every world of the pybox2d layer: 21.8 s
+    of CPU at load 5-7) is in the plan.
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
     Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
