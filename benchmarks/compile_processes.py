@@ -6,15 +6,20 @@ units it compiled and when, and the kernels compiled in more than one process.
     python benchmarks/compile_processes.py --what all       # impulse2d warmup --all
     python benchmarks/compile_processes.py --src /work/main/src --json out.json
     python benchmarks/compile_processes.py --scene chain --params '{"links": 100}'  # cold chain_100
+    python benchmarks/compile_processes.py --report out.json   # print a saved run
 
 ``benchmarks/compile_table.py`` gives the whole compile work in one process; this gives its
 split as a real cold start makes it: a fresh process, an empty ``NUMBA_CACHE_DIR``, the
 helpers the compile plan starts. Every process of the run gets a listener of Numba's compile
 events through a ``sitecustomize`` module put first on ``PYTHONPATH`` (the helpers inherit the
 environment), which writes, when the process exits, each compile's kernel, signature, depth,
-start (seconds since the process started) and CPU seconds (``time.process_time``: a shared
-machine stretches wall time, not this). A kernel compiled in two processes is compiled twice
-(its CPU is counted in each): that is what two processes cost over one.
+start and end (seconds since the process started), the process's CPU time at its start and
+its CPU seconds (``time.process_time``: a shared machine stretches wall time, not this), and
+the process's start (``time.time()``) and exit, which line the processes up. A kernel compiled
+in two processes is compiled twice (its CPU is counted in each): that is what two processes
+cost over one. For ``--what all`` the report gives the critical path in CPU: what the main
+process compiled after the last helper had exited (the other core idle) on top of the larger
+of the two processes' CPU before that.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ _OUT = os.environ.get("I2D_COMPILE_LOG")
 if _OUT:
     from numba.core import event
 
-    _T0 = time.perf_counter()
+    _T0, _EPOCH = time.perf_counter(), time.time()
     _rows, _open = [], []
 
     class _Log(event.Listener):
@@ -49,6 +54,7 @@ if _OUT:
         def on_end(self, ev):
             start, cpu, name, args = _open.pop()
             _rows.append({"name": name, "args": args, "depth": len(_open), "start": start,
+                          "end": time.perf_counter() - _T0, "cpu_start": cpu,
                           "cpu": time.process_time() - cpu})
 
     event.register("numba:compile", _Log())
@@ -56,7 +62,7 @@ if _OUT:
     def _write():
         with open(os.path.join(_OUT, f"{os.getpid()}.json"), "w") as f:
             json.dump({"pid": os.getpid(), "parent": os.getppid(), "cpu": time.process_time(),
-                       "rows": _rows}, f)
+                       "epoch": _EPOCH, "exit": time.perf_counter() - _T0, "rows": _rows}, f)
 
     atexit.register(_write)
 '''
@@ -179,6 +185,21 @@ def report(result: dict, top: int) -> None:
     if "first_step_cpu_s" in result:
         print(f"\nthe first step's critical path: {critical:.1f} s CPU")
         result["critical_cpu_s"] = critical
+    helpers = [d for d in procs if d["role"] == "helper" and "epoch" in d]
+    if result["what"] == "all" and helpers and "epoch" in procs[0]:
+        main = procs[0]
+        # (the main process's top-level compiles that started after every helper had exited)
+        last = max(d["epoch"] + d["exit"] for d in helpers) - main["epoch"]
+        alone = [r for r in main["rows"] if r["depth"] == 0 and r["start"] >= last]
+        before = main["cpu"] - sum(r["cpu"] for r in alone)
+        busiest = max([before] + [d["cpu"] for d in helpers])
+        tail = sum(r["cpu"] for r in alone)
+        print(f"\nthe last helper exited at {last:.1f} s of the main process's wall; the main "
+              f"process then compiled alone {tail:.1f} s CPU ({len(alone)} kernels: "
+              f"{', '.join(sorted({r['name'].rsplit('.', 1)[-1] for r in alone})[:12])}); "
+              f"critical path {busiest:.1f} + {tail:.1f} = {busiest + tail:.1f} s CPU")
+        result["critical_cpu_s"] = busiest + tail
+        result["alone_cpu_s"] = tail
     if len(owns) > 1:
         seen = collections.Counter(name for own in owns for name in own)
         twice = {name: [own.get(name, 0.0) for own in owns] for name, n in seen.items() if n > 1}
@@ -202,7 +223,11 @@ def main() -> None:
                         help="IMPULSE2D_COMPILE_PROCESSES (default: the package's)")
     parser.add_argument("--top", type=int, default=20, help="duplicated kernels listed")
     parser.add_argument("--json", help="write every process's log here")
+    parser.add_argument("--report", help="print a result saved with --json, run nothing")
     args = parser.parse_args()
+    if args.report:
+        report(json.loads(Path(args.report).read_text()), args.top)
+        return
     params = args.params or ('{"base": 20}' if args.scene == "pyramid" else "{}")
     result = run(Path(args.src).resolve(), args.what, args.processes, args.scene, params)
     report(result, args.top)

@@ -26,7 +26,8 @@ def test_taking_turns_each_process_takes_the_longest_group_left_when_it_is_free(
     after its own work, pinned units and ``then``, the longest first, and loads the helper's at
     the end."""
     parallel, Unit, order = _fake_compiles(monkeypatch)
-    monkeypatch.setattr(parallel, "_TAKING", [True])
+    monkeypatch.setattr(parallel, "_TAKING", [])
+    parallel.take_turns()
     queues = []
 
     def feed(self, queue):  # (the helper takes one more group before this process's turn)
@@ -47,6 +48,47 @@ def test_taking_turns_each_process_takes_the_longest_group_left_when_it_is_free(
                      "pairs", "small", "mid", "direct", "accel", "big"]
     assert len(queues) == 1 and queues[0].take() is None
     assert not parallel._TAKING  # (for that compile only: the next one plans again)
+
+
+def test_work_that_needs_queued_units_runs_between_this_processs_groups_once_they_are_at_hand(
+        monkeypatch):
+    """``take_turns(work, needs)`` (the pybox2d layer's worlds in ``warmup --all``): the group
+    holding a unit of ``needs`` goes first in the queue (the helper takes it, though it is not
+    the longest); this process runs ``work`` before the first group it takes after that unit
+    is delivered into its cache, and the rest of the queue after it; never delivered, ``work``
+    runs after everything else."""
+    for delivered_after in ("other", None):
+        parallel, Unit, order = _fake_compiles(monkeypatch)
+        monkeypatch.setattr(parallel, "_TAKING", [])
+
+        class Needed(Unit):
+            def compiled_address(self):
+                return 0
+
+            def must_compile(self):  # (in this process's cache once the helper delivers it)
+                return delivered_after not in order
+
+        def feed(self, queue):  # (the helper takes one group before this process's turn)
+            item = queue.take()
+            order.append("helper took: " + ",".join(u.what for u in item))
+
+        monkeypatch.setattr(parallel._Helper, "feed", feed, raising=False)
+        monkeypatch.setattr(Unit, "compiled_address", lambda self: int(self.what in order),
+                            raising=False)  # (compiled here: the pinned `pairs`)
+        pairs, small, mid = Unit("pairs", 15.0), Unit("small", 1.0), Unit("mid", 9.0)
+        needed, big, other = Needed("needed", 20.0), Unit("big", 40.0), Unit("other", 30.0)
+        parallel.take_turns(lambda: order.append("work"), [needed, pairs])
+        parallel.compile_units([pairs, small, mid, needed, big, other],
+                               lambda: order.append("own"), 5.0, pinned=[pairs])
+        start = ["helper started: needed", "helper took: big", "own", "pairs"]
+        end = ["pairs", "small", "mid", "needed", "big", "other"]
+        if delivered_after:  # (the helper took `big`: this process takes `other` first)
+            assert order == [*start, "other", "work", "mid", "small", "helper delivered",
+                             *end]
+        else:
+            assert order == [*start, "other", "mid", "small", "helper delivered", *end,
+                             "work"]
+        assert not parallel._TAKING
 
 
 def test_the_queue_gives_each_group_once_from_several_threads():

@@ -109,12 +109,17 @@ def _joint_entries(units):
             and not u.key.endswith("_rows_entry")]
 
 
-def _compile_ahead() -> None:
-    """Every kernel the plans below load, in one plan over all processes, and the batch's
-    kernels in this process while the helpers finish (:func:`_batch_kernels`). The kernel of a
-    feature off by default is left to the first world that asks: the solver diagnostics
-    (22 s). The continuous stage with Box2D 2.3's rules (``continuous_box2d23``, off by default
-    but on in every world of the pybox2d layer: 21.8 s of CPU at load 5-7) is in the plan.
+def _compile_ahead(progress: bool) -> None:
+    """Every kernel the plans below load, in one plan over all processes, the batch's
+    kernels in this process while the helpers finish (:func:`_batch_kernels`), and the pybox2d
+    layer's worlds (:func:`.compat._b2warmup.warm_layer`: kernels of their own, none a unit)
+    in this process as soon as the units they step with are compiled, while the helpers take
+    the rest of the queue (:func:`.parallel.take_turns`; stepped after the plan, they took
+    17.8 s of this process's CPU at load 15 with the other process ended: BENCHMARKS.md,
+    session 25). The kernel of a feature off by default is left to the first world that asks:
+    the solver diagnostics (22 s). The continuous stage with Box2D 2.3's rules
+    (``continuous_box2d23``, off by default but on in every world of the pybox2d layer: 21.8 s
+    of CPU at load 5-7) is in the plan.
 
     The direct solver's two levels go to one process: they share its island solve (assembly,
     Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
@@ -124,13 +129,19 @@ def _compile_ahead() -> None:
     from ._core import lazy, parallel
     from ._dynamics.step import (DENSE_KERNEL, DIAGNOSTICS_KERNEL, DIRECT_ACCELERATION_KERNEL,
                                  SOLVER_KERNELS, compile_ahead, needed_units)
+    from .compat import _b2warmup
+
+    def layer():
+        if progress:
+            print(f"impulse2d warmup: {LAYER}", file=sys.stderr, flush=True)
+        _b2warmup.warm_layer()
 
     # The batch's world needs the pair search and the narrowphase in this process before a
     # helper would deliver them: the plan below places every unit (no early helper), and the
     # processes take the units in turn rather than by their estimates (parallel.take_turns).
     parallel.hold_early()
-    parallel.take_turns()
     world = _batch_world()
+    parallel.take_turns(layer, _b2warmup.needed_units())
     units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
     by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
     together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
@@ -140,6 +151,9 @@ def _compile_ahead() -> None:
     pinned = needed_units(world, world._joint_rows()["by_type"]).values()
     compile_ahead(world, 1.0 / 60.0, units, together, pinned,
                   then=lambda: _batch_kernels(world), then_seconds=BATCH_SECONDS)
+
+
+LAYER = "the pybox2d layer's worlds (Gymnasium's Box2D environments)"
 
 
 def _batch_world():
@@ -187,19 +201,13 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
                   for solver in SOLVERS]
         plans.append(("contacts and every joint type, direct solver at the acceleration level",
                       "direct", "acceleration"))
-        plans.append(("the pybox2d layer's worlds (Gymnasium's Box2D environments)", "layer",
-                      None))
         if progress:
-            print("impulse2d warmup: every kernel, and many worlds at once (WorldBatch)",
-                  file=sys.stderr, flush=True)
-        _compile_ahead()
+            print("impulse2d warmup: every kernel, many worlds at once (WorldBatch) and "
+                  + LAYER, file=sys.stderr, flush=True)
+        _compile_ahead(progress)
     for k, (what, solver, joints) in enumerate(plans):
         if progress:
             print(f"impulse2d warmup [{k + 1}/{len(plans)}]: {what}", file=sys.stderr, flush=True)
-        if solver == "layer":
-            from .compat._b2warmup import warm_layer
-            warm_layer()
-            continue
         world = World() if solver is None else World(solver=solver)
         _contact_world(world)
         if joints == "acceleration":

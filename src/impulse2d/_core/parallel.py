@@ -44,7 +44,11 @@ queue, longest first, and each process takes the next as it finishes the last (a
 process feeds a helper its next group when it has delivered the one before), so both processes
 end together whatever the load and however wrong the units' estimates are. Planned from the
 estimates, the two processes of a ``warmup --all`` ended 57.5 s of CPU apart (BENCHMARKS.md,
-session 21: the batch's kernels were estimated at half their cost).
+session 21: the batch's kernels were estimated at half their cost). Work of this process's
+own that needs some of the queued units (the pybox2d layer's worlds, whose kernels are no
+units) waits in the queue too: the groups it needs go first, and this process does it between
+two of its groups as soon as they are all at hand, while the helper goes on with the queue;
+done after the queue, it kept the helper idle to the end (session 25).
 
 Nothing depends on a helper: a helper that cannot start, fails or leaves no files costs its time
 only, and what it did not deliver is compiled here, as it would have been. Numba checks every
@@ -358,7 +362,7 @@ _LATER: dict = {}
 _PLANNED: list = []
 """Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
 _TAKING: list = []
-"""Not empty from :func:`take_turns` to the next :func:`compile_units`."""
+"""From :func:`take_turns` to the next :func:`compile_units`: its ``work`` and ``needs``."""
 
 
 def start_early(units) -> None:
@@ -396,23 +400,33 @@ def hold_early() -> None:
     _PLANNED[:] = [True]
 
 
-def take_turns() -> None:
+def take_turns(work=None, needs=()) -> None:
     """Plan the next :func:`compile_units` of this process from no estimate: its helpers and
     this process take the units from one queue as each finishes its last (see the module
     docstring); later compiles plan again. For ``warmup --all``, whose
     units' estimates were off by up to a factor of two; a first step's plan still splits its
     few units by their estimates (a helper fed one unit at a time waits for this process's
-    thread between units, and this process's own work comes first)."""
-    _TAKING[:] = [True]
+    thread between units, and this process's own work comes first).
+
+    ``work``: more of this process's own work (a callable), which needs the units ``needs``
+    (:class:`.lazy.LazyKernel`) compiled before it starts: the groups holding them go first
+    in the queue, and this process runs ``work`` between the groups it takes as soon as each
+    of ``needs`` is compiled here or in its cache (a helper delivered it), else at the end
+    (``needs`` must hold every unit ``work`` asks for: one still queued would be planned
+    again, from inside ``work``)."""
+    _TAKING[:] = [(work, tuple(needs))]
 
 
 class _Queue:
     """Groups of units (:func:`_items`), the longest first by their estimates (so that the
     last to be taken are short), taken by whichever process is free: this one, or a helper's
-    feeding thread (:meth:`_Helper.feed`)."""
+    feeding thread (:meth:`_Helper.feed`). Those holding a unit of ``first`` come before the
+    rest (longest first among them)."""
 
-    def __init__(self, items):
-        self._items = sorted(items, key=lambda item: sum(u.seconds for u in item))
+    def __init__(self, items, first=()):
+        first_ids = {id(u) for u in first}
+        self._items = sorted(items, key=lambda item: (any(id(u) in first_ids for u in item),
+                                                      sum(u.seconds for u in item)))
         self._lock = threading.Lock()
 
     def take(self):
@@ -495,6 +509,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     and calls ``ready(unit)`` (see the module docstring); where no helper can, they compile
     here with ``units``. One given to a helper already is not given again."""
     todo, taking = [], bool(_TAKING)
+    waiting = _TAKING[0] if taking and _TAKING[0][0] is not None else None
     _TAKING.clear()
     later = [unit for unit in later if id(unit) not in _LATER]
     helpers_can = (PROCESSES > 1 and lazy.JIT and sys.executable
@@ -524,7 +539,7 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         items = [item for item in _items(todo, together)
                  if not any(id(u) in pinned_ids for u in item)]
         queued = [unit for item in items for unit in item]
-        queue = _Queue(items)
+        queue = _Queue(items, waiting[1] if waiting is not None else ())
         for helper in helpers:
             helper.feed(queue)
         while len(helpers) < PROCESSES - 1:
@@ -583,7 +598,13 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
                 unit.address()
         if then is not None:
             then()
-        for item in iter(queue.take, None) if queue is not None else ():
+        while queue is not None:
+            if waiting is not None and _at_hand(waiting[1]):
+                work, waiting = waiting[0], None
+                work()
+            item = queue.take()
+            if item is None:
+                break
             for unit in item:
                 unit.address()
     except BaseException:
@@ -595,6 +616,13 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
     for unit in units:
         wait_later(unit)  # (a later unit this process needs now: its helper's, not compiled again)
         unit.address()  # the helpers' units load from the cache (or compile, had one failed)
+    if waiting is not None:
+        waiting[0]()
+
+
+def _at_hand(units) -> bool:
+    """Whether every one of ``units`` is compiled in this process or in its cache."""
+    return all(unit.compiled_address() or unit.must_compile() is False for unit in units)
 
 
 def wait_later(unit=None) -> None:

@@ -118,6 +118,33 @@ def _episode(make, gravity, steps):
         world.DestroyBody(body)
 
 
+def needed_units():
+    """The compile units (:class:`..._core.lazy.LazyKernel`) the worlds of :func:`warm_layer`
+    step with: what :func:`..._dynamics.step.needed_units` gives engine worlds of the layer's
+    settings holding what the lander's world holds (segments, polygons, a circle, a revolute
+    joint with a motor and limits) and what the track's does (polygons alone), and the
+    continuous stage of those settings (the lander's fast box). ``warmup --all`` steps the
+    layer's worlds as soon as these are compiled (:func:`..._core.parallel.take_turns`)."""
+    from .. import World
+    from .._dynamics.step import _continuous_kernel, needed_units as step_units
+
+    units = {}
+    for lander in (True, False):
+        world = World(**b2World.engine_settings)
+        world.create_body(type="static").create_segment((0.0, 0.0), (20.0, 0.0))
+        hull = world.create_body(position=(10.0, 1.0))
+        hull.create_box(0.5, 0.3)
+        if lander:
+            leg = world.create_body(position=(10.5, 0.5))
+            leg.create_circle(0.1)
+            world.create_revolute_joint(hull, leg, (10.5, 0.5), enable_limit=True,
+                                        lower_angle=-0.9, upper_angle=0.9, enable_motor=True,
+                                        max_motor_torque=40.0)
+        needed = step_units(world, world._joint_rows()["by_type"]).values()
+        units.update((id(unit), unit) for unit in (*needed, _continuous_kernel(world.settings)))
+    return list(units.values())
+
+
 def warm_layer(steps: int = 3) -> None:
     """Three of LunarLander's episodes (the second and third in a kept world renewed) and one
     of CarRacing's track (see the module)."""
