@@ -225,6 +225,8 @@ class Joints(NamedTuple):
     angular_soft: np.ndarray      # (n, 3) softness of the angular spring (weld)
     # Scratch of the current iteration (kept here so the solver allocates nothing).
     jacobian: np.ndarray          # (n, 4, 4) gear: Jacobian rows (body, jvx, jvy, jw), merged
+    turn_kept: np.ndarray         # (n, 3) revolute: the last in-step turn's sin, cos and angle
+                                  # (rad), found again by the next pass at the same rotations
     # Custom joints (impulse2d.custom): a law of up to LAW_ROWS rows C(q_a, q_b; params).
     law: np.ndarray               # int64 slot of the law's kernel in the world's table of verbs
     law_rows: np.ndarray          # int64 rows of the law (1..LAW_ROWS)
@@ -291,6 +293,7 @@ JOINT_LAYOUT = {
     "axis": (np.float64, (2,)),
     "angular_soft": (np.float64, (3,)),
     "jacobian": (np.float64, (4, 4)),
+    "turn_kept": (np.float64, (3,)),
     "law": (np.int64, ()),
     "law_rows": (np.int64, ()),
     "law_angle": (np.bool_, ()),
