@@ -61,16 +61,17 @@ def test_the_narrowphase_loop_has_no_stack_alias(entry, loop):
     assert stage == {}
 
 
-# Per function of a continuous stage's sweeps, the pairs of each of its copies (the general
-# pass has two: non-bullets and bullets). Main's passes had 413 each (the stores re-passed); what
-# is left is the few words a pass still forwards from its own arguments for each body (the
-# view of the body's shapes, its reference counted around the call) and the stage's calls.
-SWEEP_PAIRS = {
-    "solve_continuous": {"_sweep_pass": [2, 5], "_sweep_body": [1], "kept_pass": [],
-                         "solve_continuous": [2]},
-    "solve_continuous_box2d23": {"_sweep_pass": [3, 4], "_first_hit": [6], "_kept_pass": [],
-                                 "solve_continuous_box2d23": [2]},
-}
+# The pairs of each function of a continuous stage's module in the stage's machine code. Main's
+# passes had 413 each (the stores re-passed); what is left is the few words a pass still
+# forwards from its own arguments for each body (the view of the body's shapes, its reference
+# counted around the call) and the stage's calls. Which function LLVM inlines into which, and so
+# where those few pairs land, depends on the CPU the code is compiled for: on Zen 3 (AVX2)
+# solve_continuous read _sweep_pass [2, 5], _sweep_body [1], the stage 2, and Box2D 2.3's
+# stage _sweep_pass [3, 4], _first_hit [6], the stage 2; on Zen 4 (AVX-512) _sweep_pass is
+# inlined and solve_continuous's _shape_fraction reads 7. So the test bounds every function
+# of the module by those few words, far from the 413 of the stores re-passed, rather than
+# pinning one target's counts.
+FEW_WORDS = 8
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT or not X86, reason="x86-64 machine code only")
@@ -85,10 +86,7 @@ def test_the_continuous_sweeps_forward_no_store(module, stage):
     asm = fresh.inspect_asm(signature)
     name = module.__name__.rsplit(".", 1)[1]
     assert f"{len(name)}{name}11_sweep_pass" in asm
-    found = {function: [] for function in SWEEP_PAIRS[stage]}
-    for symbol, n in alias_pairs(asm).items():
-        path = _short(symbol)
-        if path.startswith(module.__name__ + ".") and path.rsplit(".", 1)[1] in found:
-            found[path.rsplit(".", 1)[1]].append(n)
-    assert {function: sorted(counts) for function, counts in found.items()} == \
-        SWEEP_PAIRS[stage]
+    # every copy of every function (the general pass has two: non-bullets and bullets)
+    found = [(_short(symbol), n) for symbol, n in alias_pairs(asm).items()
+             if _short(symbol).startswith(module.__name__ + ".")]
+    assert all(n <= FEW_WORDS for _, n in found), found
