@@ -165,3 +165,42 @@ def test_a_shape_row_s_vertices_are_asked_for_from_the_row_s_first_byte():
     empty = np.zeros((0, 8, 2))
     assert _ask_for_heads(empty, 5, 64) == empty.ctypes.data
     assert _ask_for_heads(a[3:], 2, 64) == a.ctypes.data + 3 * 128
+
+
+@numba.njit
+def _scratch_headers(refs):
+    """Each world's own scratch arrays' MemInfo and data addresses, the worlds borrowed."""
+    out = np.empty((len(refs), 4), dtype=np.int64)
+    for k in range(len(refs)):
+        world = batch_step._world_at(refs, k)
+        own_i = batch_step.borrow(world, "scratch")
+        own_f = batch_step.borrow(world, "scratch_f")
+        out[k, 0] = batch_step._meminfo_address(own_i)
+        out[k, 1] = batch_step._data_address(own_i)
+        out[k, 2] = batch_step._meminfo_address(own_f)
+        out[k, 3] = batch_step._data_address(own_f)
+    return out
+
+
+_CONSTANT = np.arange(3)
+
+
+@numba.njit
+def _constant_header():
+    return batch_step._meminfo_address(_CONSTANT)
+
+
+def test_the_own_scratch_headers_asked_for_are_each_world_s_own():
+    # (the world steps in the batch's lent scratch; its own scratch's headers are what the
+    # swap's reference counts write: NRT's MemInfo, then the data, in one allocation)
+    batch = i2d.WorldBatch.replicate(batch_world(0), 4, threads=1)
+    batch.step(1.0 / 60.0)
+    proxies = [w._stores for w in batch.worlds]
+    counts = [p._meminfo.refcount for p in proxies]
+    found = _scratch_headers(batch._state.current_refs())
+    for meminfo, data in ((found[:, 0], found[:, 1]), (found[:, 2], found[:, 3])):
+        assert np.all(meminfo > 0)
+        assert np.all(data > meminfo) and np.all(data - meminfo <= 128)
+        assert len(set(meminfo.tolist())) == len(proxies)
+    assert [p._meminfo.refcount for p in proxies] == counts
+    assert _constant_header() == 0  # (an array compiled in as a constant has no MemInfo)
