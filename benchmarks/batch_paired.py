@@ -21,9 +21,10 @@ processes would share under the same kernel names, each overwriting the other's 
 taken out of the children's environment). What can still make one tree's runs slow is a compile
 inside the run: the warm-up steps ``--steps`` steps of 4 worlds first (every stage the run
 reaches: the worlds fall, touch and fall asleep), and a run whose process printed a compile
-notice is flagged (``compiled`` in the JSON, ``COMPILED`` in the line; a stage compiled in a
-second process while the step runs it in Python is slow in the parent without a compile of its
-own: its notice is the only sign) and its round left out of the best and the ratios.
+notice is flagged (``compiled`` in the JSON: its notices; ``COMPILED`` in the line; a stage
+compiled in a second process while the step runs it in Python is slow in the parent without a
+compile of its own: its notice is the only sign) and its round left out of the best and the
+ratios.
 
 Run under ``chrt -f 10`` (root: real-time priority, which the processes inherit) on a loaded
 machine, each process takes the cores from the others' for its run: the wall rates, and the
@@ -101,7 +102,8 @@ def main() -> None:
                                       str(args.threads)], env=env, capture_output=True, text=True,
                                      check=True)
                 run = json.loads(res.stdout.strip().splitlines()[-1])
-                run["compiled"] = "compiling kernels" in res.stderr
+                run["compiled"] = [line for line in res.stderr.splitlines()
+                                   if "compiling kernels" in line]
                 runs[tree].append(run)
         # (the rounds without a compile, if any: a compile's run is no measure of its tree)
         rounds = [(a, b) for a, b in zip(runs["a"], runs["b"])
@@ -113,7 +115,7 @@ def main() -> None:
         ratios = {k: float(np.median([b[k] / a[k] for a, b in rounds]))
                   for k in ("cpu_rate", "process_rate", "wall_rate")}
         hashes = {t: sorted({r["hash"] for r in runs[t]}) for t in runs}
-        compiled = {t: sum(r["compiled"] for r in runs[t]) for t in runs}
+        compiled = {t: sum(bool(r["compiled"]) for r in runs[t]) for t in runs}
         out["sizes"][str(n)] = {"best": best, "median_round_ratio": ratios, "hashes": hashes,
                                 "runs": runs}
         print(f"{n:5d} worlds: a {best['a']['cpu_rate']:8.0f} b {best['b']['cpu_rate']:8.0f} "
