@@ -108,9 +108,8 @@ def main() -> None:
         # (the rounds without a compile, if any: a compile's run is no measure of its tree)
         rounds = [(a, b) for a, b in zip(runs["a"], runs["b"])
                   if not (a["compiled"] or b["compiled"])] or list(zip(runs["a"], runs["b"]))
-        best = {t: {k: max(r[t == "b"][k] for r in rounds) for k in ("cpu_rate",
-                                                                     "process_rate",
-                                                                     "wall_rate")}
+        best = {t: {k: max(pair["ab".index(t)][k] for pair in rounds)
+                    for k in ("cpu_rate", "process_rate", "wall_rate")}
                 for t in runs}
         ratios = {k: float(np.median([b[k] / a[k] for a, b in rounds]))
                   for k in ("cpu_rate", "process_rate", "wall_rate")}

@@ -49,10 +49,8 @@ others compiled here, linking the same step kernel):
   counted) and since (both read uncounted: :data:`VIEW`);
 * ``rcn_item``, ``rcn_heads``, ``rcn_both``: ``rcn_borrowed`` with the worlds read from the
   batch's list uncounted (:data:`ITEM`), with the shapes' vertices and normals asked for only
-  as far as the world's most vertices (:data:`HEADS`), and both (session 24's kernel; since
-  session 25 ``batch_step.prefetch_world`` also asks for the headers of the world's own scratch);
-* ``rcn_swap``: ``rcn_both`` with the scratch lent uncounted (``swap``'s): its headers asked
-  for but not written (session 25).
+  as far as the world's most vertices (:data:`HEADS`), and both (session 24's kernel);
+* ``rcn_swap``: ``rcn_both`` with the scratch lent uncounted (``swap``'s; session 25).
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);

@@ -276,29 +276,6 @@ def _data_address(typingctx, array):
     return types.int64(array), codegen
 
 
-@intrinsic
-def _meminfo_address(typingctx, array):
-    """The address of ``array``'s MemInfo (the header that holds its reference count), 0 if
-    it has none."""
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        a = context.make_array(array)(context, builder, args[0])
-        return builder.ptrtoint(a.meminfo, ir.IntType(64))
-
-    return types.int64(array), codegen
-
-
-@inline_kernel
-def _prefetch_header(array):
-    """The line of ``array``'s MemInfo (:func:`_meminfo_address`), prefetched; none if it has
-    none."""
-    meminfo = _meminfo_address(array)
-    if meminfo != 0:
-        _prefetch_line(meminfo)
-
-
 @inline_kernel
 def _prefetch_row_heads(array, rows, head):
     """The lines of the first ``head`` bytes of each of ``array``'s first ``rows`` rows (C
@@ -380,11 +357,6 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     _prefetch_array(borrow(world, "awake_shapes"))
     _prefetch_array(borrow(world, "awake_contacts"))
     _prefetch_array(borrow(world, "contact_edges"))
-    # the headers of the world's own scratch arrays, whose reference counts _walk's swap of
-    # the lent scratch writes (eight locked writes a world-step) and no stage reads: the world
-    # steps in the lent scratch
-    _prefetch_header(borrow(world, "scratch"))
-    _prefetch_header(borrow(world, "scratch_f"))
 
 
 @inline_kernel
