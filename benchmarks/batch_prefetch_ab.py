@@ -49,7 +49,8 @@ others compiled here, linking the same step kernel):
   counted) and since (both read uncounted: :data:`VIEW`);
 * ``rcn_item``, ``rcn_heads``, ``rcn_both``: ``rcn_borrowed`` with the worlds read from the
   batch's list uncounted (:data:`ITEM`), with the shapes' vertices and normals asked for only
-  as far as the world's most vertices (:data:`HEADS`), and both (session 24's kernel).
+  as far as the world's most vertices (:data:`HEADS`), and both (session 24's kernel);
+* ``rcn_swap``: ``rcn_both`` with the scratch lent uncounted (``swap``'s; session 25).
 
 The variants compiled here also read the cycle counter around each world's prefetch and the
 rest of its turn (the scratch's lending, the step kernel, the writes and gathers: none here);
@@ -389,6 +390,7 @@ EXTRA = {  # pipe_nomi and: the body and shape rows in use only, the columns no 
     "rcn_item": (True, True, True, False),
     "rcn_heads": (True, True, True, False),
     "rcn_both": (True, True, True, False),
+    "rcn_swap": (True, True, True, True),
 }
 for _name in EXTRA:
     VARIANTS[_name] = VARIANTS["pipe_nomi"]
@@ -398,13 +400,13 @@ reference counted on ``args``) and its rows in use through counted ``alive`` col
 (``borrow_column`` in this counting kernel): the batch kernel's loop before session 22;
 ``rcn_borrowed`` reads both uncounted (``args[i, DT]``, ``batch_step._rows_after_step``), as
 the kernel does since; the other variants count the whole store's ``alive`` (session 20's)."""
-BORROWED = {"rcn_borrowed", "rcn_item", "rcn_heads", "rcn_both"}
-ITEM = {"rcn_item", "rcn_both"}
+BORROWED = {"rcn_borrowed", "rcn_item", "rcn_heads", "rcn_both", "rcn_swap"}
+ITEM = {"rcn_item", "rcn_both", "rcn_swap"}
 """Variants that read the worlds from the batch's list by ``batch_step._world_at`` (the step's
 world counted once, the next world's prefetch by ``batch_step.prefetch_world`` counting none)
 where the others use Numba's ``getitem`` (two counts on the list's own MemInfo and two back,
 a count on the world's, for each of the two worlds a turn): session 24's."""
-HEADS = {"rcn_heads", "rcn_both"}
+HEADS = {"rcn_heads", "rcn_both", "rcn_swap"}
 """Variants that ask for the shapes' vertices and normals only as far as the world's most
 vertices of a shape after its last step (``batch_step.BY_VERTEX``): session 24's."""
 

@@ -111,11 +111,12 @@ def pair_kept(i, j, body, body_type, sensor, group, category, mask, no_collide):
     :func:`may_collide` and are not joined by a joint that forbids it (``no_collide``: sorted
     keys ``lo << 32 | hi`` of body rows).
 
-    A borrowing kernel: as an inner kernel it counted a reference to each of its seven arrays
-    at each call and gave it back, each MemInfo a line of its own (a world's column), out of
-    the cache among 1,024 worlds: 9.4 increments and 17.3 decrements (7.9 of a null MemInfo)
-    a world-step of the native LunarLander, of the 26.4 and 36.2 its step still made
-    (``benchmarks/lander_calls.py``)."""
+    A borrowing kernel: called once per candidate pair, an inner kernel took and gave back a
+    reference on each of its seven arrays' MemInfos, each a line of its own (a world's column)
+    that no other code of the step reads, out of the cache among 1,024 worlds: 18.8 locked
+    writes a world-step of a settling 10-body world (``benchmarks/batch_refcounts.py``), 9.4
+    increments and 17.3 decrements (7.9 of a null MemInfo) a world-step of the native
+    LunarLander (``benchmarks/lander_calls.py``)."""
     b_i = body[i]
     b_j = body[j]
     if b_i == b_j or not may_collide(body_type[b_i], body_type[b_j], sensor[i], sensor[j],
