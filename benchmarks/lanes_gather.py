@@ -102,7 +102,7 @@ def _gather_copy(scalar):
 
 def make(gather):
     """The warm start and a velocity pass with ``gather``."""
-    @numba.njit
+    @numba.njit(_nrt=False)  # (as the engine's borrowing kernels: no reference counts)
     def solve(cs, bodies, lanes, last, inv_h, use_bias, last_sweep):
         hi = np.uint64(last)
         scratch = scratch_chunk(lanes)
@@ -120,7 +120,7 @@ def make(gather):
             _scatter(cs, scratch, bodies, start, i0, i1)
             lo = end
 
-    @numba.njit
+    @numba.njit(_nrt=False)  # (as the engine's borrowing kernels: no reference counts)
     def warm(cs, bodies, lanes, last):
         hi = np.uint64(last)
         scratch = scratch_chunk(lanes)
