@@ -361,8 +361,9 @@ def test_the_lane_loops_compile_to_packed_double_arithmetic():
             assert not re.search(r"\bv(p)?maskmov\w*", asm), (kernel, signature)
             if kernel is warm_start_contacts_wide:
                 # the bodies' velocities loaded one body at a time (lane_layout.scalar_index):
-                # as AVX-512 gathers they took twice the CPU on Zen 4 (the biased and relax
-                # passes' gaps loop keeps its gathers of the in-step motions, which pay there)
+                # as AVX-512 gathers they made the warm start 1.12-1.15x slower on Zen 4 (the
+                # biased and relax passes' gaps loop keeps its gathers of the in-step motions,
+                # which pay there)
                 assert not re.search(r"\bv(p)?gather\w*", asm), (kernel, signature)
             # the pass's scratch chunk is not zero-filled (lane_layout.scratch_chunk): no
             # memset of its 4 KB on every call (cgutils.alloca_once's, until session 17)

@@ -7,10 +7,10 @@ tell, the next constraint may read the body the last one wrote. Within one colou
 are independent, and Box2D v3 solves them 4 or 8 at a time (its "wide" constraints, gathered
 from and scattered to a compact body-state array). Here each colour is solved in three loops:
 
-* **gather** (by body index): the two bodies' velocities into the pass's scratch chunk
-  (:func:`.lane_layout.scratch_chunk`: on the pass's stack, in L1), and the points' current
-  gaps (which depend only on the bodies' in-step displacements, which no velocity pass
-  changes);
+* **gather** (by body index, one body at a time): the two bodies' velocities into the pass's
+  scratch chunk (:func:`.lane_layout.scratch_chunk`: on the pass's stack, in L1), and, in a
+  vectorised loop of its own, the points' current gaps (which depend only on the bodies'
+  in-step displacements, which no velocity pass changes);
 * **solve** (no index): the rows' arithmetic on the lanes and the scratch chunk alone, which
   LLVM turns into AVX2 code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
   ``tests/test_contact_lanes.py``); branches are written as selects, and a constraint's second
@@ -136,7 +136,8 @@ def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
     each point's current separation (:func:`_gaps`). The bodies are float64: float32 lanes get
     their values rounded (:func:`.lane_layout.lane_float`; the scratch chunk's stores round as
     they store). The velocities are loaded one body at a time (:func:`.lane_layout.
-    scalar_index`): vectorised, they were AVX-512 gathers at twice the CPU."""
+    scalar_index`): vectorised, as AVX-512 gathers, they made the warm start 1.12-1.15x and the
+    biased and relax passes 1.04-1.07x slower on Zen 4 (``benchmarks/lanes_gather.py``)."""
     v = bodies.v
     w = bodies.w
     for i in range(i0, i1):
@@ -160,7 +161,8 @@ def _gaps(cs, lanes, scratch, bodies, base, start, i0, i1):
     as ``solve_contacts`` computes it (a missing second point's: 0.0, computed on and dropped,
     so that no stale stack value enters the arithmetic): a loop of its own, vectorised, its
     arithmetic on 8 or 16 rows an instruction paying for the gathers of the bodies' in-step
-    motions (the one loop with the velocities': 1.10x this one's CPU, measured with them)."""
+    motions (loaded one body at a time, with the gaps' arithmetic scalar or vectorised from a
+    second stack chunk, they made the biased and relax passes 1.08-1.27x slower)."""
     dp = bodies.dp
     dq = bodies.dq
     zero = lane_float(lanes, 0.0)
