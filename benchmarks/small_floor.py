@@ -179,9 +179,7 @@ def _bodies():
                           0.0, 3.0, True, a[CAP])
 
     def restitution_(world, a):
-        cs = borrow(world, "constraints")
-        restitution(world, cs, borrow(world, "bodies"), in_lanes(world), 0, np.int64(a[N]), 1.0,
-                    a[CAP], a[GX], a[GY], 0.5 * a[H])
+        restitution(world, 0, np.int64(a[N]), 1.0, a[CAP], a[GX], a[GY], 0.5 * a[H])
         return 0.0
 
     def finish(world, a):

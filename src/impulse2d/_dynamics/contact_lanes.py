@@ -7,10 +7,10 @@ tell, the next constraint may read the body the last one wrote. Within one colou
 are independent, and Box2D v3 solves them 4 or 8 at a time (its "wide" constraints, gathered
 from and scattered to a compact body-state array). Here each colour is solved in three loops:
 
-* **gather** (by body index): the two bodies' velocities into the pass's scratch chunk
-  (:func:`.lane_layout.scratch_chunk`: on the pass's stack, in L1), and the points' current
-  gaps (which depend only on the bodies' in-step displacements, which no velocity pass
-  changes);
+* **gather** (by body index, one body at a time): the two bodies' velocities into the pass's
+  scratch chunk (:func:`.lane_layout.scratch_chunk`: on the pass's stack, in L1), and, in a
+  vectorised loop of its own, the points' current gaps (which depend only on the bodies'
+  in-step displacements, which no velocity pass changes);
 * **solve** (no index): the rows' arithmetic on the lanes and the scratch chunk alone, which
   LLVM turns into AVX2 code, four rows to a ``ymm`` register (checked with ``inspect_asm``:
   ``tests/test_contact_lanes.py``); branches are written as selects, and a constraint's second
@@ -100,7 +100,7 @@ from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
-                          lane_index, point_kept, scratch_chunk)
+                          lane_index, point_kept, scalar_index, scratch_chunk)
 from .verbs import (DIAGNOSTICS, LANE_COLUMNS, LANE_PREPARE, LANES, call_diagnose,
                     call_lane_prepare, call_lanes)
 from .world_ref import borrow, sync_constraints
@@ -133,49 +133,65 @@ and the gather and scatter, where the serial pass runs one point of a circle in 
 def _gather(cs, lanes, scratch, bodies, base, start, i0, i1, gaps):
     """Velocities of the bodies of a chunk's rows ``i0:i1`` into the pass's scratch chunk (the
     chunk's first row: ``start``, its first value in the lanes: ``base``), and, with ``gaps``,
-    each point's current separation (m), as ``solve_contacts`` computes it (a missing second
-    point's: 0.0, computed on and dropped, so that no stale stack value enters the arithmetic).
-    The bodies are float64: float32 lanes get their values rounded (:func:`.lane_layout.
-    lane_float`; the scratch chunk's stores round as they store)."""
+    each point's current separation (:func:`_gaps`). The bodies are float64: float32 lanes get
+    their values rounded (:func:`.lane_layout.lane_float`; the scratch chunk's stores round as
+    they store). The velocities are loaded one body at a time (:func:`.lane_layout.
+    scalar_index`): vectorised, as AVX-512 gathers, they made the warm start 1.12-1.15x and the
+    biased and relax passes 1.04-1.07x slower on Zen 4 (``benchmarks/lanes_gather.py``)."""
     v = bodies.v
     w = bodies.w
-    dp = bodies.dp
-    dq = bodies.dq
-    zero = lane_float(lanes, 0.0)
     for i in range(i0, i1):
         q = start + i
-        r = base + i
         # unsigned: an index the compiler knows is not negative needs no wrap-around select
-        a = np.uint64(cs.body_a[q])
-        b = np.uint64(cs.body_b[q])
+        a = scalar_index(np.uint64(cs.body_a[q]))
+        b = scalar_index(np.uint64(cs.body_b[q]))
         scratch[i + VAX] = v[a, 0]
         scratch[i + VAY] = v[a, 1]
         scratch[i + WA] = w[a]
         scratch[i + VBX] = v[b, 0]
         scratch[i + VBY] = v[b, 1]
         scratch[i + WB] = w[b]
-        if gaps:
-            nx = lanes[r + NX]
-            ny = lanes[r + NY]
-            ca = lane_float(lanes, dq[a, 0])
-            sa = lane_float(lanes, dq[a, 1])
-            cb = lane_float(lanes, dq[b, 0])
-            sb = lane_float(lanes, dq[b, 1])
-            ddx = lane_float(lanes, dp[b, 0]) - lane_float(lanes, dp[a, 0])
-            ddy = lane_float(lanes, dp[b, 1]) - lane_float(lanes, dp[a, 1])
-            count = cs.count[q]
-            for j in range(2):
-                p = r + np.uint64(j) * POINT_STEP
-                rax = lanes[p + RAX]
-                ray = lanes[p + RAY]
-                rbx = lanes[p + RBX]
-                rby = lanes[p + RBY]
-                gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
-                gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
-                gap = lanes[p + BASE] + gx * nx + gy * ny
-                # a select, not a branch around the arithmetic: a point's stores made under a
-                # condition are vectorised as masked stores, which Zen 3 microcodes
-                scratch[i + GAP + np.uint64(j) * GAP_STEP] = gap if j < count else zero
+    if gaps:
+        _gaps(cs, lanes, scratch, bodies, base, start, i0, i1)
+
+
+@inline_kernel
+def _gaps(cs, lanes, scratch, bodies, base, start, i0, i1):
+    """Each point's current separation (m) of a chunk's rows ``i0:i1`` into the scratch chunk,
+    as ``solve_contacts`` computes it (a missing second point's: 0.0, computed on and dropped,
+    so that no stale stack value enters the arithmetic): a loop of its own, vectorised, its
+    arithmetic on 8 or 16 rows an instruction paying for the gathers of the bodies' in-step
+    motions (loaded one body at a time, with the gaps' arithmetic scalar or vectorised from a
+    second stack chunk, they made the biased and relax passes 1.08-1.27x slower)."""
+    dp = bodies.dp
+    dq = bodies.dq
+    zero = lane_float(lanes, 0.0)
+    for i in range(i0, i1):
+        q = start + i
+        r = base + i
+        a = np.uint64(cs.body_a[q])  # (unsigned: as in _gather)
+        b = np.uint64(cs.body_b[q])
+        nx = lanes[r + NX]
+        ny = lanes[r + NY]
+        ca = lane_float(lanes, dq[a, 0])
+        sa = lane_float(lanes, dq[a, 1])
+        cb = lane_float(lanes, dq[b, 0])
+        sb = lane_float(lanes, dq[b, 1])
+        ddx = lane_float(lanes, dp[b, 0]) - lane_float(lanes, dp[a, 0])
+        ddy = lane_float(lanes, dp[b, 1]) - lane_float(lanes, dp[a, 1])
+        count = cs.count[q]
+        for j in range(2):
+            p = r + np.uint64(j) * POINT_STEP
+            rax = lanes[p + RAX]
+            ray = lanes[p + RAY]
+            rbx = lanes[p + RBX]
+            rby = lanes[p + RBY]
+            gx = ddx + (cb * rbx - sb * rby) - (ca * rax - sa * ray)
+            gy = ddy + (sb * rbx + cb * rby) - (sa * rax + ca * ray)
+            gap = lanes[p + BASE] + gx * nx + gy * ny
+            # a select, not a branch around the arithmetic: a point's stores made under a
+            # condition are vectorised as masked stores, which Zen 3 microcodes
+            scratch[i + GAP + np.uint64(j) * GAP_STEP] = gap if j < count else zero
 
 
 @inline_kernel
@@ -746,7 +762,7 @@ def lane_columns(world, cs):
 
 
 @inline_kernel
-def restitution(world, cs, bodies, wide, first, last, threshold, speed_cap, gx, gy, half_kick):
+def restitution(world, first, last, threshold, speed_cap, gx, gy, half_kick):
     """Restitution on the rows ``first:last`` by the world's contact passes' entry
     (:data:`LANE_RESTITUTION`: :func:`apply_restitution_wide` in :func:`lanes_entry`,
     :func:`.contact_solver.apply_restitution` in :func:`rows_entry`, the float32 lanes' in
@@ -754,8 +770,7 @@ def restitution(world, cs, bodies, wide, first, last, threshold, speed_cap, gx, 
     ``speed_cap`` carry ``threshold``, ``gx``, ``gy``, ``half_kick`` and ``speed_cap``. Called
     inline, the two routines were compiled into every solver, where a world runs one of them
     (1.5 and 1.4 s of a cold soft step's CPU: BENCHMARKS.md, session 21, ``cold46``); the same
-    operations in the same order either way. ``cs``, ``bodies`` and ``wide`` are not read here (the entry takes its
-    own): the threaded solver's call (:mod:`.threaded`) still passes them."""
+    operations in the same order either way."""
     lanes_pass(world, LANE_RESTITUTION, first, last, threshold, False, False, gx, gy, half_kick,
                False, speed_cap)
 

@@ -147,7 +147,26 @@ def lane_float(typingctx, lanes, value):
     return lanes.dtype(lanes, value), codegen
 
 
+@intrinsic
+def scalar_index(typingctx, index):
+    """``index`` itself, through an empty inline assembly block that the compiler cannot look
+    into: a loop that loads by it is not vectorised. For the passes' loads of bodies by index
+    (:func:`.contact_lanes._gather`), which LLVM otherwise vectorises as AVX-512 gathers
+    (``vgatherqpd``, 8 indices a ``zmm``) on a Zen 4 machine, where those gathers made the
+    passes of pyramid_100's float32 rows 1.04-1.15x slower than scalar loads
+    (``benchmarks/lanes_gather.py``, BENCHMARKS.md, session 25, ``pyr50``). No instruction is
+    emitted: the value stays in its register."""
+    def codegen(context, builder, signature, args):
+        opaque = ir.FunctionType(args[0].type, [args[0].type])
+        return builder.asm(opaque, "", "=r,0", [args[0]], side_effect=False)
+
+    return index(index), codegen
+
+
 if not JIT:
+    def scalar_index(index):  # noqa: F811  (plain Python)
+        return index
+
     def scratch_chunk(lanes):  # noqa: F811  (plain Python: an array of its own)
         return np.empty(SCRATCH_DOUBLES, lanes.dtype)
 

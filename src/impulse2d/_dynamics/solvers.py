@@ -156,8 +156,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured before the substeps' kicks, positions already moved: half_kick h/2
-        restitution(world, cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy,
-                    0.5 * h)
+        restitution(world, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
         finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h
 
@@ -335,8 +334,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
     diagnose(world, order, EXACT_SOLVE, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     if touching:
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
-        restitution(world, cs, bodies, wide, 0, n, restitution_threshold, speed_cap, gx, gy,
-                    -0.5 * dt)
+        restitution(world, 0, n, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
         finish_lanes(world, cs, wide, 0, n)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt

@@ -613,8 +613,7 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
             while k >= 0:
                 a, b = _row_piece(lo, hi, k, pieces)
                 if b > a:
-                    restitution(world, cs, bodies, wide, a, b, restitution_threshold, speed_cap,
-                                gx, gy, 0.5 * h)
+                    restitution(world, a, b, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
                 _piece_done(counters, stage, pieces)
                 k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
             stage = _finish_stage(counters, stage, pieces)
