@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,14 @@ def test_a_helper_and_its_parent_are_each_others_peers():
     try:
         assert helper.peer_root == os.path.join(helper.root, "impulse2d")
         assert cache.PEER_ROOTS.count(helper.peer_root) == 1
-        environ = Path(f"/proc/{helper.process.pid}/environ").read_bytes().split(b"\0")
+        # Popen returns once the helper's exec has closed its close-on-exec pipe, which the
+        # kernel does before it writes the new program's environment: read until it is there
+        environ_file = Path(f"/proc/{helper.process.pid}/environ")
+        deadline = time.monotonic() + 30.0
+        while not environ_file.read_bytes() and time.monotonic() < deadline:
+            assert helper.process.poll() is None  # (an exited helper's reads empty too)
+            time.sleep(0.01)
+        environ = environ_file.read_bytes().split(b"\0")
         assert f"IMPULSE2D_PEER_CACHES={cache.cache_root()}".encode() in environ
     finally:
         helper.stop()
