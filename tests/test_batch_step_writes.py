@@ -113,3 +113,32 @@ def test_huge_impulses_are_written_at_once_with_the_overflow_check():
     assert writes.impulses is None
     v = batch.get_velocities()[1, 2]
     assert np.all(np.isfinite(v)) and abs(v[0]) == pytest.approx(1e30)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_impulses_written_into_the_kernels_rows_equal_the_checked_writes(threads):
+    """Impulses an environment writes straight into the batch step's rows of arguments
+    (``_impulse_rows``, ``_packed_writes``: no checks, no copies) give the bits of the same
+    impulses through ``_writes``: the worlds the kernel writes, those whose impulse would wake
+    a sleeping body (written and stepped by Python), a world stepped by ``World.step``, and a
+    step of dt = 0."""
+    packed, checked = _pair(threads)
+    rng = np.random.default_rng(12)
+    n, nb = 8, len(packed.body_rows)
+    unwritten = 0
+    for step in range(200):
+        kick = (rng.random((n, nb, 1)) < (0.02 if step >= 120 else 0.3))
+        p = rng.normal(size=(n, nb, 3)) * 0.5 * kick
+        p[:, 0] = 0.0  # the ground is static
+        dt = 0.0 if step == 150 else 1 / 60
+        rows, first = packed._impulse_rows()
+        assert rows.shape == (n, first + 3 * nb) and not rows.any()
+        rows[:, first:] = p.reshape(n, 3 * nb)
+        got = packed._step_state(dt, packed._packed_writes(rows))
+        unwritten += int((packed._state.results[:, batch_step.UNWRITTEN] != 0.0).sum())
+        want = checked._step_state(dt, checked._writes(impulses=p))
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    assert [w.state_hash() for w in packed.worlds] == [w.state_hash() for w in checked.worlds]
+    assert unwritten > 0   # (the path through Python was taken)
+    assert len({w.state_hash() for w in packed.worlds}) == n

@@ -80,14 +80,15 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     d = np.array([[twins[i].uniform(-1.0, +1.0) / SCALE for _ in range(2)] if acting[i]
                   else [0.0, 0.0] for i in range(n)])
     expected = _numpy_engines(pose, lc, d, m_power, s_power, direction)
-    impulses = np.full((n, bodies, 3), 7.0)
+    first = 1   # (the batch step's rows: its arguments, then 3 columns a body's impulse)
+    impulses = np.full((n, first + 3 * bodies), 7.0)
     _lander_step.engine_impulses(
         pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
         acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
         MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
-        float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
-    assert _bits(impulses[:, 0]) == _bits(expected)
-    assert np.all(impulses[:, 1:] == 7.0)   # the other bodies' rows untouched
+        float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+    assert _bits(impulses[:, first:first + 3]) == _bits(expected)
+    assert np.all(impulses[:, :first] == 7.0) and np.all(impulses[:, first + 3:] == 7.0)
     for g, t in zip(gens, twins):   # each generator where its twin is
         assert g.bit_generator.state == t.bit_generator.state
     assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
@@ -202,6 +203,30 @@ def test_rest_timers_are_the_numpy_timers_bit_for_bit():
         np.testing.assert_array_equal(ready, np.all(want >= time_to_sleep, axis=1))
         assert anyone == bool(ready.any())
     assert ready.any() and not ready.all()
+
+
+def test_rest_timers_on_the_threshold_take_hypots_answer():
+    """A speed on its threshold, a hair either side of it, and at the floating-point range's
+    ends: the squares' shortcut (:func:`_lander_step._at_most`) gives ``hypot``'s answer."""
+    rng = np.random.default_rng(4)
+    turn = rng.uniform(0, 2 * math.pi, 64)
+    scale = np.array([1.0, 1 - 1e-16, 1 + 1e-16, 1 - 1e-12, 1 + 1e-12, 1 - 1e-9, 1 + 1e-9,
+                      1 - 1e-6, 1 + 1e-6, 0.0, 1e-170, 1e170, 0.5, 2.0])
+    dt, time_to_sleep = 1.0 / FPS, 0.5
+    for t in (0.05, 1e-120, 1e-90, 1e90, 0.0):
+        vel = np.zeros((turn.shape[0], scale.shape[0], 3))
+        vel[:, :, 0] = t * np.cos(turn)[:, None] * scale
+        vel[:, :, 1] = t * np.sin(turn)[:, None] * scale
+        extent = np.ones(scale.shape[0])
+        threshold = np.full(scale.shape[0], t)
+        slow = np.zeros(vel.shape[:2])
+        elapsed = np.ones(turn.shape[0], dtype=np.int64)
+        want = np.where(np.hypot(vel[:, :, 0], vel[:, :, 1]) <= threshold, dt, 0.0)
+        _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
+                                 np.zeros(turn.shape[0], dtype=bool))
+        assert _bits(slow) == _bits(want), t
+        if t == 0.05:   # (both answers met on the threshold's two sides)
+            assert 0 < (want == 0).sum() < want.size
 
 
 @pytest.mark.parametrize("pilot", ["nothing", "heuristic"])

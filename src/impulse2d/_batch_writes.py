@@ -30,20 +30,38 @@ from . import _validate
 from ._dynamics import batch_step as _batch
 
 
+def impulse_rows(n: int, nb: int) -> tuple:
+    """Zeroed rows of the batch step's arguments for ``n`` worlds with room for an impulse on
+    each of ``nb`` template bodies (:meth:`StepWrites.kernel_args`' layout), and the first
+    impulse column: for an environment to write its impulses into in place
+    (:meth:`StepWrites.of_rows`)."""
+    return np.zeros((n, _batch.WRITES + 3 * nb)), _batch.WRITES
+
+
 class StepWrites:
     """Checked writes for a batch's next ``_step_state`` (made by ``WorldBatch._writes``):
     ``impulses`` (worlds, bodies, 3) as ``apply_impulses`` takes them, or None; the template
     joints' motor speeds (``joint_values[0]``, (worlds, joints)) where ``joint_mask[0]`` and
     motor limits (``joint_values[1]``) where ``joint_mask[1]``, or no joint writes
-    (``joint_mask`` all False)."""
+    (``joint_mask`` all False). Or impulses already in the kernel's rows of arguments
+    (``packed``, :meth:`of_rows`)."""
 
-    __slots__ = ("impulses", "joint_rows", "joint_values", "joint_mask")
+    __slots__ = ("impulses", "joint_rows", "joint_values", "joint_mask", "packed")
 
-    def __init__(self, impulses, joint_rows, joint_values, joint_mask) -> None:
+    def __init__(self, impulses, joint_rows, joint_values, joint_mask, packed=None) -> None:
         self.impulses = impulses
         self.joint_rows = joint_rows
         self.joint_values = joint_values
         self.joint_mask = joint_mask
+        self.packed = packed
+
+    @classmethod
+    def of_rows(cls, rows: np.ndarray, joint_rows) -> "StepWrites":
+        """Impulses written into :func:`impulse_rows`' ``rows`` (worlds, ``WRITES`` + 3 a
+        template body), no joint writes: the kernel takes ``rows`` as its rows of arguments
+        (its own columns copied in), where :meth:`kernel_args` would pack a copy of them."""
+        nj = 0 if joint_rows is None else joint_rows.shape[0]
+        return cls(None, joint_rows, None, np.zeros((2, nj), dtype=bool), rows)
 
     def kernel_args(self, args: np.ndarray, rows: np.ndarray) -> tuple:
         """The batch's rows of arguments ``args`` and the template body ``rows`` with these
@@ -52,6 +70,9 @@ class StepWrites:
         after its arguments; the joints' rows (-1 where a column is not written) after the
         body rows. Unchanged when there is nothing to write. (Packed rather than passed as
         arrays of their own: Numba wraps each array argument at the call, an allocation each.)"""
+        if self.packed is not None:
+            self.packed[:, :_batch.ARGUMENTS] = args
+            return self.packed, rows
         impulses, mask = self.impulses, self.joint_mask
         joints = bool(mask.any())
         if impulses is None and not joints:
@@ -72,6 +93,9 @@ class StepWrites:
     def write_alone(self, batch, refs, k: int) -> None:
         """World ``k``'s writes by the public methods' kernels (``refs``: the batch's current
         references), with their wakes: for a world the batch step does not write."""
+        if self.impulses is None and self.packed is not None:   # (once: a copy of them all)
+            n = self.packed.shape[0]
+            self.impulses = self.packed[:, _batch.WRITES:].reshape(n, -1, 3).copy()
         if self.impulses is not None:
             rows = batch._body_rows
             flags = np.zeros(k + 1, dtype=np.int64)
@@ -86,4 +110,4 @@ class StepWrites:
                                              self.joint_values[c], self.joint_mask[c], c)
 
 
-__all__ = ["StepWrites"]
+__all__ = ["StepWrites", "impulse_rows"]

@@ -644,6 +644,20 @@ class WorldBatch:
                 rows, values[c], mask[c] = check(given)
         return _rides.StepWrites(impulses, rows, values, mask)
 
+    def _impulse_rows(self) -> tuple:
+        """Zeroed rows of the next batch step's arguments with an impulse's 3 columns for each
+        template body, and the first of those columns (:func:`._batch_writes.impulse_rows`):
+        for a native environment to write its own impulses into (:meth:`_packed_writes`)."""
+        return _rides.impulse_rows(len(self._worlds), self._replicated().shape[0])
+
+    def _packed_writes(self, rows: np.ndarray) -> _rides.StepWrites:
+        """The impulses an environment wrote into :meth:`_impulse_rows`' ``rows``, for the next
+        :meth:`_step_state` as :meth:`_writes` would carry them (the same bits), without its
+        checks and copies: for impulses the environment makes itself, finite and far within
+        ``_SAFE_IMPULSE`` by construction (LunarLander's engines: a few N s at full
+        throttle)."""
+        return _rides.StepWrites.of_rows(rows, self._joint_rows)
+
     def _scatter_joints(self, rows, values, mask, column: int, name: str) -> None:
         """``values`` (checked) into a joint column of every world, on the threads."""
         refs = self._checked_refs(rows, joints=True)

@@ -338,21 +338,23 @@ class LunarLanderVectorEnv(BatchVectorEnv):
     def _engines(self, m_power, s_power, direction, acting):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
         linear impulse at the lander's centre of mass and the angular impulse r x p
-        (:func:`._lander_step.engine_impulses`): the batch's writes that ride on its step
-        (``WorldBatch._writes``), or None."""
+        (:func:`._lander_step.engine_impulses`), written straight into the batch step's rows
+        of arguments (``WorldBatch._impulse_rows``): the batch's writes that ride on its step
+        (``WorldBatch._packed_writes``: finite and bounded by the throttles, so without
+        ``_writes``' checks and copies), or None."""
         self._m_power = m_power
         self._s_power = s_power
         angle = self._pose[:, 2]
-        impulses = np.zeros((self.num_envs, self.batch.body_rows.shape[0], 3))
+        rows, first = self.batch._impulse_rows()
         lc = self._local_center
         _engine_impulses.entry(
             self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
             acting, m_power, s_power, direction,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
-            SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses)
+            SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
         if not (m_power.any() or s_power.any()):
             return None
-        return self.batch._writes(impulses=impulses)
+        return self.batch._packed_writes(rows)
 
     def _wind_now(self, idx):
         """Gymnasium's wind force (N, along x) and turbulence torque (N m) now, advancing the
