@@ -205,6 +205,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
+        # the batch step's rows of arguments with the engines' impulses in them (_engines: each
+        # step writes the landers' columns; the legs' stay 0), one array for every step
+        self._impulses, self._first = self.batch._impulse_rows()
         # each world's lander (its handle: a restore gives back the very objects), where
         # World.bodies lists every live body, its live rows found again after a restore
         self._landers = [w.bodies[0] for w in self.batch.worlds]
@@ -339,13 +342,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
         linear impulse at the lander's centre of mass and the angular impulse r x p
         (:func:`._lander_step.engine_impulses`), written straight into the batch step's rows
-        of arguments (``WorldBatch._impulse_rows``): the batch's writes that ride on its step
+        of arguments (``WorldBatch._impulse_rows``, made once: each step's writes are made
+        before it returns): the batch's writes that ride on its step
         (``WorldBatch._packed_writes``: finite and bounded by the throttles, so without
         ``_writes``' checks and copies), or None."""
         self._m_power = m_power
         self._s_power = s_power
         angle = self._pose[:, 2]
-        rows, first = self.batch._impulse_rows()
+        rows, first = self._impulses, self._first
         lc = self._local_center
         _engine_impulses.entry(
             self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
