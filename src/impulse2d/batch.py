@@ -249,9 +249,10 @@ class WorldBatch:
                     fast, held, (rows_written, *out), args, meanwhile, dt)
             except _Meanwhile as error:
                 seconds, later, slow_later, failed = error.seconds, held[:0], [], error.cause
-            fast = np.sort(np.concatenate((fast, later)))
-            if fast.shape[0] == len(self._worlds):
-                fast = state.everyone  # (the same indices: finish's passes take every row)
+            if fast.shape[0] + later.shape[0] == len(self._worlds):
+                fast = state.everyone  # (disjoint: every world; finish's passes take every row)
+            else:
+                fast = np.sort(np.concatenate((fast, later)))
             slow = sorted(slow + slow_later)
         elif fast.shape[0]:
             args, rows_written = (state.args, rows) if writes is None else \
