@@ -73,7 +73,8 @@ CHECKPOINTS = {
         ("again.extend(ran)  #", "after finish", 8)]),
     ("impulse2d._batch_ready", None, "finish"): ("_step_state: before finish", [
         ("state.stale_set, state.flags_dirty, new)", "clocks", 4),
-        ("dicts[k][name] = True", "stale flags", 4)]),
+        ("dicts[k][name] = True", "stale flags", 4),
+        ("# after-step functions: queued only through a marked world", "swept, asleep, woke", 4)]),
 }
 """``(module, class or None, function)``: (the label of the time before its first statement,
 or None for the outermost; ``(text, label, indentation)`` of each checkpoint, after the line

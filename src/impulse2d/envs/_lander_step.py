@@ -64,17 +64,18 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
     """Each lander's engines as one impulse at its centre of mass, written into row ``i`` of
     ``out`` at columns ``first`` to ``first + 2`` (N s along x, y, and the angular impulse
     r x p, N m s; the batch step's rows of arguments, where the lander's impulse goes:
-    ``WorldBatch._impulse_rows``), the other columns left as they are. Gymnasium's points (the main engine ``main_y`` under the lander's
-    origin, the side engines ``side_x`` across and ``side_height`` up, in pixels; ``scale``
-    pixels a metre), each dispersed by Gymnasium's two numbers of the step
-    (``uniform(-1, 1) / scale``), drawn here from each acting environment's generator
-    (``draws[i]``: its addresses, :func:`._draws.addresses`). An environment not acting (being
-    reset) draws nothing: its throttles are 0, so its impulse is a zero (of either sign).
+    ``WorldBatch._impulse_rows``), the other columns left as they are. Gymnasium's points
+    (the main engine ``main_y`` under the lander's origin, the side engines ``side_x`` across
+    and ``side_height`` up, in pixels; ``scale`` pixels a metre), each dispersed by
+    Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here from each
+    acting environment's generator (``draws[i]``: its addresses, :func:`._draws.addresses`).
+    An environment not acting (being reset) draws nothing: its throttles are 0, so its
+    impulse is a zero (of either sign).
 
     Each generator's state (:func:`._draws.addresses`: 56 bytes of its bit generator's object,
     one line or two) is out of the cache among 1,024 environments, every step: it is asked for
-    :data:`AHEAD` environments ahead (a miss each, which the draws waited for one after the
-    other: about 60 us of a 1,024-lander step, in the serial Python before the kernel)."""
+    :data:`AHEAD` environments ahead, where the draws waited for one miss after another (11 us
+    less of a 1,024-lander step's serial Python before the kernel: BENCHMARKS.md, session 26)."""
     n = pose.shape[0]
     for i in range(n):
         if i + AHEAD < n and acting[i + AHEAD]:
