@@ -11,8 +11,8 @@ for it).
 with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the label, the
 indentation of the statement it ends): each checkpoint adds the calling thread's CPU
 (``time.thread_time_ns``) since the one before to its label, so the labels partition the step
-(``caller`` is their sum: nested functions' checkpoints continue the outer ones'). Labels in
-capitals are the kernel's (``RUN_AROUND``: the crew's step with the restarts beside it;
+(their sum is printed beside the thread's own CPU over the steps: nested functions'
+checkpoints continue the outer ones'). Labels in capitals are the kernel's (``RUN_AROUND``: the crew's step with the restarts beside it;
 ``RUN``: a step without restarts). Printed: us a vector step per label, largest first. A
 checkpoint whose text is no longer in the source is an error (the source changed: update
 :data:`CHECKPOINTS`).
