@@ -527,7 +527,8 @@ def moved_pairs_stage(world, moved, n_moved):
     the pair stage takes the global search, the same pairs, until it comes. It and its
     callees are 15-18 % of a cold ``pyramid_20``'s compile CPU (this unit 8.4 s, the resting
     index's build 3.2, the moved shapes' old keys 1.9, the few boxes' test 1.8, of 103 s at
-    load 7-10: BENCHMARKS.md, session 18, ``cold43``)."""
+    load 7-10: BENCHMARKS.md, session 18, ``cold43``); the few boxes' test has been the pair
+    stage's since session 26."""
     alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
     state = borrow(world, "awake_state")
@@ -561,12 +562,12 @@ def update_pairs(world, moved, n_moved, dirty):
     searched (:func:`moved_pairs_stage`), else every pair (the global search and filter);
     either way the pairs are the global search's, bit for bit. A few moved boxes among a few
     boxes are first only tested for whether they kept their pairs (:func:`moves_keep_pairs`,
-    in this kernel: no allocation, no reference counted, no call by address). In a small world every move
-    takes the few boxes' path: with 11 shapes, two moved boxes sent the step to the global
-    search (its allocations: about 5,000 cycles a step, bounds included, against 1,700 with
-    one moved box, measured in the step's clock). While the incremental path is not loaded
-    (its slot 0: a cold start's first steps, :data:`.step.LATER_SLOTS`) every search is the
-    global one."""
+    in this kernel: no allocation, no reference counted, no call by address). In a small
+    world every move takes the few boxes' path: with 11 shapes, two moved boxes sent the step
+    to the global search (its allocations: about 5,000 cycles a step, bounds included, against
+    1,700 with one moved box, measured in the step's clock). While the incremental path is not
+    loaded (its slot 0: a cold start's first steps, :data:`.step.LATER_SLOTS`) every search is
+    the global one."""
     # The two paths are called by address (the world's table of verbs), not linked in:
     # Numba links a callee's optimised code into its caller's module and optimises the whole
     # again, so each level of calls cost the searches' optimisation once more (inlining them,
@@ -577,8 +578,8 @@ def update_pairs(world, moved, n_moved, dirty):
     # made it invalid already: the awake sets were rebuilt). Then the usual step of a small
     # world (a few boxes moved, no pair changed) ends, before this kernel has read an array
     # of the world: each array it reads is a reference counted (two atomic operations), and
-    # the incremental path's call returned a tuple with an array (restitution's step: ~700
-    # instructions of ~19,000, BENCHMARKS.md, session 26).
+    # the incremental path's call returned a tuple with an array (restitution's step: 19,030
+    # -> 18,643 instructions, callgrind, BENCHMARKS.md, session 26).
     _note_moves(world, moved, n_moved)
     if not dirty and _moves_keep_world(world, moved, n_moved):
         return False
