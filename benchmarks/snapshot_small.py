@@ -11,6 +11,11 @@ fast path (:mod:`impulse2d._snapshot_copy`) and through the checked path (the fa
 ``restore`` then one ``step`` (the step after a checked restore rebuilds the stores'
 reference and the table of kernels; after a fast one, when the contacts are as many as in the
 snapshot, it does not). Median and least of ``--reps`` timings, in microseconds.
+
+The paired loop leaves the caches cold for each fast call (the checked path's 300-us calls come
+between). ``--loop N`` (0: none) then times each world's fast ``snapshot()`` alone, ``N`` calls
+in a row, and its ``restore(snap)`` alone likewise: each call by the wall clock (median and
+least), and the loop's mean by the thread's CPU time.
 """
 
 from __future__ import annotations
@@ -103,9 +108,32 @@ def measure(build, reps):
                 "min_us": round(1e6 * min(v), 2)} for k, v in times.items()}
 
 
+def loop(build, calls):
+    """Each fast call alone, ``calls`` in a row (see the module's text)."""
+    world = i2d.World(gravity=(0.0, -10.0))
+    build(world)
+    for _ in range(60):
+        world.step(DT)
+    snap = world.snapshot()
+    clock = time.perf_counter
+    out = {}
+    for what, call in (("snapshot", world.snapshot), ("restore", lambda: world.restore(snap))):
+        walls = []
+        c0 = time.thread_time()
+        for _ in range(calls):
+            t0 = clock()
+            call()
+            walls.append(clock() - t0)
+        cpu = (time.thread_time() - c0) / calls
+        out[what] = {"median_us": round(1e6 * statistics.median(walls), 2),
+                     "min_us": round(1e6 * min(walls), 2), "cpu_mean_us": round(1e6 * cpu, 2)}
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=400)
+    parser.add_argument("--loop", type=int, default=2000)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     out = {"load_start": os.getloadavg(), "reps": args.reps, "worlds": {}}
@@ -116,6 +144,13 @@ def main(argv=None) -> int:
             print(f"{name:7s} {what:11s} fast {f['median_us']:8.1f} us (min {f['min_us']:7.1f})"
                   f"   checked {c['median_us']:8.1f} us (min {c['min_us']:7.1f})"
                   f"   {c['median_us'] / f['median_us']:5.1f}x", flush=True)
+    if args.loop:
+        out["loop"] = {"calls": args.loop, "worlds": {}}
+        for name, build in (("two", two), ("ten", ten), ("lander", lander)):
+            r = out["loop"]["worlds"][name] = loop(build, args.loop)
+            for what, t in r.items():
+                print(f"{name:7s} {what:11s} alone in a loop {t['median_us']:8.1f} us "
+                      f"(min {t['min_us']:7.1f}; CPU mean {t['cpu_mean_us']:7.1f})", flush=True)
     out["load_end"] = os.getloadavg()
     if args.json:
         with open(args.json, "w") as f:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import impulse2d as i2
 from impulse2d._collision.broadphase import CELL_SCALE, LARGE_CELLS, SWEEP_BELOW
+from impulse2d._dynamics import verbs
 from impulse2d._dynamics.awake import RESTING_VALID
 from impulse2d._dynamics.pair_update import (FEW_TESTS, INCREMENTAL_BELOW, filtered_pairs,
                                              incremental_pairs, indexed_pairs, pairs_unchanged)
@@ -239,6 +240,28 @@ def test_sleeping_pile_and_falling_balls_are_bit_identical():
     (hash_inc, incremental), (hash_global, _) = runs
     assert hash_inc == hash_global
     assert incremental >= 50  # the falling ball's steps beside the sleeping pile
+
+
+def test_the_few_boxes_test_ends_steps_without_the_incremental_unit():
+    """The pair stage asks the few moved boxes' test before it calls the incremental unit,
+    so the test ends the usual step also while that unit's slot holds 0 (a cold start's first
+    steps): every step's pairs are still the global search's, and the trajectory is the one
+    with the unit, bit for bit."""
+    runs = []
+    for unloaded in (False, True):
+        world = i2.World()
+        bodies = _pile_with_balls(world)
+
+        def hook(w, n, b, unloaded=unloaded):
+            _drop_balls(w, n, b)
+            if unloaded:
+                w._verbs[verbs.MOVED_PAIRS] = 0
+
+        runs.append(_trajectory(world, bodies, 300, False, hook=hook, check_pairs=True))
+        assert (world._verbs[verbs.MOVED_PAIRS] == 0) == unloaded
+    (hash_with, incremental), (hash_without, _) = runs
+    assert hash_with == hash_without
+    assert incremental >= 50
 
 
 def test_scenes_are_bit_identical_with_the_incremental_update():

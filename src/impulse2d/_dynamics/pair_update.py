@@ -45,7 +45,7 @@ import numpy as np
 
 from .._collision.broadphase import (CELL_SCALE, LARGE_CELLS, SWEEP_BELOW, _excluded, _select,
                                      _sort_small, add_key, holds_key, search_pairs, sort_keys)
-from .._core.jit import borrowing_kernel, inner_kernel, kernel, stage_kernel
+from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel, stage_kernel
 from .awake import EDGES_VALID, RESTING_VALID, SHAPE_COUNT, moved_keys
 from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, allocate_contacts, carry_contacts,
                        filter_pairs, pair_kept)
@@ -343,7 +343,7 @@ def _sort_pair_keys(keys, count, n):
         keys[t] = ordered[t]
 
 
-@borrowing_kernel
+@inline_kernel
 def moves_keep_pairs(old_keys, moved, n_moved, fat, alive, body, body_type, sensor, group,
                      category, mask, no_collide):
     """Whether the contacts are still ``old_keys`` after the fat boxes ``moved[:n_moved]``
@@ -354,7 +354,9 @@ def moves_keep_pairs(old_keys, moved, n_moved, fat, alive, body, body_type, sens
     The common step of a small world (a few boxes move, no pair changes) ends here: no
     allocation and no reference counted (a borrowing kernel), where the search that builds
     the new pairs allocated and counted references in four nested kernels (about 3,000 cycles
-    for one moved box among 11, measured in the step's clock)."""
+    for one moved box among 11, measured in the step's clock). Inlined into its caller: a call
+    passed its twelve arrays on the stack, ~260 instructions of restitution's step (callgrind,
+    BENCHMARKS.md, session 26)."""
     n_old = 0
     for t in range(old_keys.shape[0]):
         key = old_keys[t]
@@ -487,9 +489,22 @@ def _same_pairs(keys, pairs):
 
 
 @borrowing_kernel
+def _note_moves(world, moved, n_moved):
+    """The resting index (:mod:`.resting`) learns which boxes moved, or is dropped when too
+    many came loose (:func:`.resting.note_moves`); nothing while it is not valid."""
+    state = borrow(world, "awake_state")
+    if state[RESTING_VALID] != 0 and not note_moves(borrow(world, "resting"), moved, n_moved):
+        state[RESTING_VALID] = 0
+
+
+@borrowing_kernel
 def _moves_keep_world(world, moved, n_moved):
-    """:func:`moves_keep_pairs` on the world's columns, borrowed (no reference counted)."""
+    """Whether a few moved boxes among a few boxes (:data:`FEW_TESTS`) kept their pairs:
+    :func:`moves_keep_pairs` on the world's columns, borrowed (no reference counted); False
+    for more boxes."""
     shapes = borrow(world, "shapes")
+    if shapes.alive.shape[0] * n_moved > FEW_TESTS:
+        return False
     return moves_keep_pairs(borrow_column(world, "contacts", "key"), moved, n_moved,
                             shapes.fat_aabb, shapes.alive, shapes.body,
                             borrow_column(world, "bodies", "type"), shapes.is_sensor,
@@ -501,10 +516,10 @@ def _moves_keep_world(world, moved, n_moved):
 def moved_pairs_stage(world, moved, n_moved):
     """The pair stage's incremental path (:func:`update_pairs`): the contact pairs after the
     shapes ``moved[:n_moved]`` changed their fat boxes, as :func:`pairs_after_moves` returns
-    them (``(changed, pairs)``), searched only around the moved boxes. For a few moved boxes
-    among a few boxes, first only whether their pairs stayed the same
-    (:func:`moves_keep_pairs`, which allocates nothing); a mostly resting world looks the
-    moved boxes up in the resting index (:mod:`.resting`), built here if need be.
+    them (``(changed, pairs)``), searched only around the moved boxes. (For a few moved boxes
+    among a few boxes the pair stage has asked :func:`moves_keep_pairs` first.) A mostly
+    resting world looks the moved boxes up in the resting index (:mod:`.resting`), built here
+    if need be.
 
     A unit of its own (slot :data:`.verbs.MOVED_PAIRS`), not a part of the pair stage: a
     world's first step never runs it (its pairs are dirty: the global search), so a cold start
@@ -512,15 +527,12 @@ def moved_pairs_stage(world, moved, n_moved):
     the pair stage takes the global search, the same pairs, until it comes. It and its
     callees are 15-18 % of a cold ``pyramid_20``'s compile CPU (this unit 8.4 s, the resting
     index's build 3.2, the moved shapes' old keys 1.9, the few boxes' test 1.8, of 103 s at
-    load 7-10: BENCHMARKS.md, session 18, ``cold43``)."""
+    load 7-10: BENCHMARKS.md, session 18, ``cold43``); the few boxes' test has been the pair
+    stage's since session 26."""
     alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
     state = borrow(world, "awake_state")
     few = n * n_moved <= FEW_TESTS
-    if few and _moves_keep_world(world, moved, n_moved):
-        # no pairs to return: an empty view of ``moved``, not a new array, so that a step
-        # whose few moved boxes kept their pairs allocates nothing (tests/test_step_scratch.py)
-        return False, moved[:0].reshape((0, 2))
     fat = borrow_column(world, "shapes", "fat_aabb")
     # a mostly resting world looks the moved boxes up in the index, built if need be
     indexed = not few and (state[RESTING_VALID] != 0 or AWAKE_FRACTION * state[SHAPE_COUNT] <= n)
@@ -548,30 +560,36 @@ def update_pairs(world, moved, n_moved, dirty):
     ``dirty`` (shapes, filters or joints changed) or many moved (more than one in
     :data:`INCREMENTAL_BELOW`, in a world past :data:`FEW_TESTS`), only their pairs are
     searched (:func:`moved_pairs_stage`), else every pair (the global search and filter);
-    either way the pairs are the global search's, bit for bit. In a small world every move
-    takes the few boxes' path: with 11 shapes, two moved boxes sent the step to the global
-    search (its allocations: about 5,000 cycles a step, bounds included, against 1,700 with
-    one moved box, measured in the step's clock). While the incremental path is not loaded
-    (its slot 0: a cold start's first steps, :data:`.step.LATER_SLOTS`) every search is the
-    global one."""
+    either way the pairs are the global search's, bit for bit. A few moved boxes among a few
+    boxes are first only tested for whether they kept their pairs (:func:`moves_keep_pairs`,
+    in this kernel: no allocation, no reference counted, no call by address). In a small
+    world every move takes the few boxes' path: with 11 shapes, two moved boxes sent the step
+    to the global search (its allocations: about 5,000 cycles a step, bounds included, against
+    1,700 with one moved box, measured in the step's clock). While the incremental path is not
+    loaded (its slot 0: a cold start's first steps, :data:`.step.LATER_SLOTS`) every search is
+    the global one."""
     # The two paths are called by address (the world's table of verbs), not linked in:
     # Numba links a callee's optimised code into its caller's module and optimises the whole
     # again, so each level of calls cost the searches' optimisation once more (inlining them,
     # ``inline="always"``, made this kernel's compile slower still: 24 s of CPU for the one
     # function, measured). Called by address, the global search's constant arguments
     # (``LARGE_CELLS``, ``SWEEP_BELOW``) arrive as int64 values, not as literals.
+    # The resting index first learns which boxes moved, whatever the path (dirty pairs have
+    # made it invalid already: the awake sets were rebuilt). Then the usual step of a small
+    # world (a few boxes moved, no pair changed) ends, before this kernel has read an array
+    # of the world: each array it reads is a reference counted (two atomic operations), and
+    # the incremental path's call returned a tuple with an array (restitution's step: 19,030
+    # -> 18,643 instructions, callgrind, BENCHMARKS.md, session 26).
+    _note_moves(world, moved, n_moved)
+    if not dirty and _moves_keep_world(world, moved, n_moved):
+        return False
     alive = borrow_column(world, "shapes", "alive")
     n = alive.shape[0]
     old_keys = borrow_column(world, "contacts", "key")
-    state = borrow(world, "awake_state")
-    # the resting index (.resting) first learns which boxes moved, whatever the path (dirty
-    # pairs have made it invalid already: the awake sets were rebuilt)
-    if state[RESTING_VALID] != 0 and not note_moves(borrow(world, "resting"), moved, n_moved):
-        state[RESTING_VALID] = 0
+    few = n * n_moved <= FEW_TESTS
     table = borrow(world, "verbs")
     incremental = table[MOVED_PAIRS]
-    if (incremental != 0 and not dirty
-            and (n * n_moved <= FEW_TESTS or INCREMENTAL_BELOW * n_moved <= n)):
+    if incremental != 0 and not dirty and (few or INCREMENTAL_BELOW * n_moved <= n):
         changed, pairs = call_moved_pairs(incremental, (world, moved, n_moved))
         if not changed:
             return False
