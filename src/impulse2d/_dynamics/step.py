@@ -76,8 +76,9 @@ from .scratch import (colour_size, colour_views, grow, grow_velocities, move_siz
                       velocity_view)
 from .verbs import (AFTER_SOLVE, AT_REST, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
-                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER, JOINTS, JOINT_POSITIONS,
+                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
+                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER,
+                    ISLANDS_SIGNATURE, JOINTS, JOINT_POSITIONS,
                     JOINT_POSITION_SIGNATURE, JOINT_SIGNATURE, LANES, LANES_SIGNATURE,
                     LANE_PREPARE, LANE_PREPARE_SIGNATURE, LAWS, MOVED_PAIRS, MOVED_PAIRS_SIGNATURE,
                     PAIRS, PAIRS_SIGNATURE, POLYGONS_ONLY, SEARCH_PAIRS, SEARCH_PAIRS_SIGNATURE,
@@ -148,7 +149,8 @@ JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "w
 DIRECT_ROWS_SECONDS = {"revolute": 3.7, "distance": 1.1, "prismatic": 2.4, "weld": 1.5,
                        "wheel": 4.4, "mouse": 1.2, "motor": 1.5, "pulley": 0.7, "custom": 4.8,
                        "gear": 1.0}
-DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
+DIAGNOSTICS_SECONDS = 22.0
+ISLANDS_SECONDS = 10.0
 CONTINUOUS_SECONDS = 27.9
 
 
@@ -1141,6 +1143,13 @@ DENSE_KERNEL = LazyKernel(direct_dense.dense_cholesky, DENSE_SIGNATURE,
 has one (the solver asks through slot :data:`~.verbs.DIRECT_DENSE`;
 :func:`.._stepping.step_world`)."""
 
+ISLANDS_KERNEL = LazyKernel(direct.solve_islands, ISLANDS_SIGNATURE,
+                            "the direct solver's island solve", ISLANDS_SECONDS)
+"""The ``direct`` solver's island solve (assembly, Cholesky, Lemke: :func:`.direct.solve_islands`),
+which both of its levels and the diagnostics call by address (slot
+:data:`~.verbs.DIRECT_ISLANDS`), compiled when a world of that solver, or with diagnostics on,
+first steps."""
+
 DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
                                 DIAGNOSTICS_SECONDS)
 """The solver diagnostics (:mod:`.diagnostics`), compiled when a world first steps with
@@ -1171,6 +1180,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[LANE_PREPARE] = 0
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
+    table[DIRECT_ISLANDS] = 0
     table[CHAINS] = 0
     table[SERIAL_SOLVER] = 0
     table[SERIAL_COLLIDE] = 0
@@ -1254,6 +1264,8 @@ def needed_units(world, by_type) -> dict:
     measured = bool(settings.diagnostics)
     if measured:
         needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
+    if exact or measured:
+        needed[DIRECT_ISLANDS] = ISLANDS_KERNEL
     fallback = settings.direct_fallback if exact else None
     if exact and settings.direct_level == "acceleration":
         needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports
