@@ -63,7 +63,7 @@ def one_run(case: str, steps: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", required=True, help="source tree A (the directory holding impulse2d)")
+    parser.add_argument("--a", required=True, help="source tree A (the folder holding impulse2d)")
     parser.add_argument("--b", required=True, help="source tree B")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--rounds", type=int, default=5)

@@ -134,11 +134,12 @@ falls back. This is the acceptance bound, not the accuracy: an accepted answer r
 exact problem meets it to rounding (about 1e-15 of the velocities; see the module)."""
 
 IMPACT = 1e-9
-"""m/s: an island goes through the acceleration level's impulse phase (:mod:`.direct_accel`)
-only where some contact row approaches faster than this. A resting pile's rows approach at rounding's 1e-16 m/s; the LCP of such an island is
-degenerate (its right-hand side is rounding), and Lemke's answer failed its check on a settled
-pyramid of base 4 in 4 substeps (432 islands in 330 steps, measured) for impulses of nothing.
-What approaches slower is the force phase's to stop (its ``2 omega Cdot`` term)."""
+"""m/s: an island goes through the acceleration level's impulse phase (:mod:`.direct_accel`) only
+where some contact row approaches faster than this. A resting pile's rows approach at rounding's
+1e-16 m/s; the LCP of such an island is degenerate (its right-hand side is rounding), and
+Lemke's answer failed its check on a settled pyramid of base 4 in 4 substeps (432 islands in 330
+steps, measured) for impulses of nothing. What approaches slower is the force phase's to stop
+(its ``2 omega Cdot`` term)."""
 
 SPARSE_FILL = 0.25
 """An island of joints alone is assembled sparse (:func:`_assemble_sparse`) when its entries

@@ -141,7 +141,7 @@ COLLIDE_SECONDS = 8.3
 POLYGONS_SECONDS = 5.3
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 8.0, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
-                  "pgs_block": 16.8, "direct": 43.7}
+                  "pgs_block": 16.8, "direct": 15.3}
 JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
                  "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
 JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "weld": 2.2,
@@ -149,8 +149,12 @@ JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "w
 DIRECT_ROWS_SECONDS = {"revolute": 3.7, "distance": 1.1, "prismatic": 2.4, "weld": 1.5,
                        "wheel": 4.4, "mouse": 1.2, "motor": 1.5, "pulley": 0.7, "custom": 4.8,
                        "gear": 1.0}
-DIAGNOSTICS_SECONDS = 22.0
-ISLANDS_SECONDS = 10.0
+DIAGNOSTICS_SECONDS = 22.0  # measured with the direct solver's island solve inside
+# The direct solver's island solve a unit of its own (2026-12-01 session 26, warmA51): the
+# three units in one process, ``compile_table.py``, load 10, against main's two at the same
+# time (direct 29.1 s with the island solve, the acceleration level 19.9): the island solve
+# 17.4 s, the velocity level 10.2, the acceleration level 13.4, scaled to main's estimates.
+ISLANDS_SECONDS = 26.1
 CONTINUOUS_SECONDS = 27.9
 
 
@@ -1103,12 +1107,13 @@ PREPARE_F32_KERNEL = LazyKernel(prepare_f32_entry, LANE_PREPARE_SIGNATURE,
 filled with :data:`LANES_F32_KERNEL`: :mod:`.contact_lanes_f32`); its estimate a guess at
 the prepare's share of a solver's compile."""
 
-ACCELERATION_SECONDS = 34.0
+ACCELERATION_SECONDS = 22.9
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
 its island solve that no longer compiles (2026-11-24: 32 s against 18.5 s); then 56.6 -> 35.0 s
 at load 10-12 once its joint products stopped compiling twice (a literal start row, 2026-11-28
-evening), scaled to the figures above."""
+evening), scaled to the figures above; 34.0 -> 22.9 s once the island solve was a unit of its
+own, called by address (:data:`ISLANDS_SECONDS`)."""
 
 DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
                                         "the direct solver (acceleration level)",
