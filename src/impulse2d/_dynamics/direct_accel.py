@@ -223,9 +223,9 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, table, impu
     (:func:`.direct.solve_islands`, called by address through ``table``, the world's verbs).
     ``impulse_only``: skip an island whose normal and one-sided rows all have
     ``b >= -IMPACT`` (zero impulses solve it, to that); a ``np.bool_`` at both calls, not a
-    literal: Numba compiles a kernel once for each literal value it is called with, and the two
-    copies cost 5.6 s of compiling each (measured, ``warmup --all``, 2026-11-28) for one test
-    per island."""
+    literal: Numba compiles a kernel once for each literal value it is called with (the two
+    copies cost 5.6 s of compiling each while the island solve was compiled into them,
+    ``warmup --all``, 2026-11-28)."""
     rows = active.shape[0]
     place = np.full(rows, -1, dtype=np.int64)
     n = 0
