@@ -347,6 +347,24 @@ def test_every_joint_type_steps_at_this_level_and_compiles_only_its_own_row_expo
     assert world._verbs[verbs.SOLVER] == step.SOLVER_KERNELS["direct"].address()
 
 
+def test_both_levels_and_the_diagnostics_call_one_island_solve():
+    # The island solve is one unit called by address (slot DIRECT_ISLANDS) from both levels and
+    # the exact diagnostics; a world of another solver without diagnostics leaves it at 0.
+    islands = step.ISLANDS_KERNEL.address()
+    for settings in (ACCEL, {"solver": "direct"}, {"solver": "pgs", "diagnostics": "exact"},
+                     {"solver": "pgs"}):
+        world = i2d.World(**settings)
+        world.create_body(type="static").create_box(5.0, 0.5, center=(0.0, -0.5))
+        box = world.create_body(position=(0.0, 0.45))
+        box.create_box(0.5, 0.5)
+        world.step(DT)
+        expected = 0 if settings == {"solver": "pgs"} else islands
+        assert world._verbs[verbs.DIRECT_ISLANDS] == expected
+        if settings.get("solver") == "direct":
+            assert world.direct_stats["islands"] == 1
+            assert world.direct_stats["largest_island_rows"] == 4   # 2 points x 2 rows
+
+
 def test_random_worlds_hold_at_the_acceleration_level():
     # The fuzz worlds of tests/test_fuzz.py (every shape, sizes 1 cm - 50 m, densities
     # 0.01 - 1000, changed between steps), 100 worlds x 200 steps, checked after every step

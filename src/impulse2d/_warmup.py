@@ -121,10 +121,12 @@ def _compile_ahead(progress: bool) -> None:
     (``continuous_box2d23``, off by default but on in every world of the pybox2d layer: 21.8 s
     of CPU at load 5-7) is in the plan.
 
-    The direct solver's two levels go to one process: they share its island solve (assembly,
-    Cholesky, Lemke), which a process compiles once for both; split, both processes compiled
-    it (28 s of 410 s of compiling under load, measured with Numba's compile events); likewise
-    :data:`SHARED_CALLEES`. The units the batch's world needs are this process's (it steps
+    The direct solver's two levels go to one process: they share its row export, the contact
+    prepare and the island sizes (split, both processes compiled those and, before the island
+    solve became a unit of its own that both call by address, that too: 28 s of 410 s of
+    compiling under load, measured with Numba's compile events); likewise
+    :data:`SHARED_CALLEES`. The island solve (:data:`.step.ISLANDS_KERNEL`) goes where the plan
+    puts it. The units the batch's world needs are this process's (it steps
     that world before the helpers deliver theirs)."""
     from ._core import lazy, parallel
     from ._dynamics.step import (DENSE_KERNEL, DIAGNOSTICS_KERNEL, DIRECT_ACCELERATION_KERNEL,

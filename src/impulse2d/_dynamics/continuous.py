@@ -729,12 +729,16 @@ def solve_continuous(world):
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
+    # the flags as np.bool_, not literals: Numba compiles a callee once for each literal value,
+    # and the two passes compiled _sweep_pass and everything under it twice (about 2 s of CPU
+    # each in both continuous stages, benchmarks/compile_table.py) for two tests per body
     if plain > 0:
         use_kept, _ = static_grid(world, bodies, shapes)
-        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, False, slop,
-                            use_kept)
+        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
+                            slop, use_kept)
     if bullets > 0:
-        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, True, slop, False)
+        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, np.bool_(True),
+                            slop, np.bool_(False))
     return hits
 
 

@@ -323,12 +323,14 @@ def solve_continuous_box2d23(world):
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
+    # the flags as np.bool_, not literals (see continuous.solve_continuous)
     if plain > 0:
         use_kept, _ = static_grid(world, bodies, shapes)
-        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, False, slop,
-                            use_kept)
+        hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
+                            slop, use_kept)
     if bullets > 0:
-        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, True, slop, False)
+        hits += _sweep_pass(world, fast[plain:count], starts[plain:], items, np.bool_(True),
+                            slop, np.bool_(False))
     return hits
 
 

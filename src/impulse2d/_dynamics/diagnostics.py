@@ -51,8 +51,8 @@ from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, N
 from .lengths import SLOP
 from .positions import contact_gap
 from .contact_lanes import lane_columns
-from .verbs import (AFTER_SOLVE, DIRECT_DENSE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION,
-                    LANE_COLUMNS, OPENING, POSITION_PASSES)
+from .verbs import (AFTER_SOLVE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, LANE_COLUMNS, OPENING,
+                    POSITION_PASSES)
 from .world_ref import borrow
 
 (RECORDED, CAPACITY, EXACT, EQUALITY_MAX, EQUALITY_RMS, COMPLEMENTARITY, CONE, PENETRATION,
@@ -209,7 +209,7 @@ def _exact(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap, recor
     exact = np.zeros(rows)
     verbs = borrow(world, "verbs")
     exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, exact,
-                   np.zeros(DIRECT_SCRATCH, dtype=np.int64), verbs[DIRECT_DENSE:DIRECT_DENSE + 1])
+                   np.zeros(DIRECT_SCRATCH, dtype=np.int64), verbs)
     lam = _contact_impulses(cs, order.shape[0], contact_rows)
     largest = 0.0
     worst = 0.0

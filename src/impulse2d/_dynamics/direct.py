@@ -103,9 +103,9 @@ from .joints import ROW_LISTS
 from .lcp import SOLVED, lemke_exact, natural_residual
 from .lengths import SLOP
 from .solvers import impulse_caps
-from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    ITERATION,
-                    OPENING, PREPARE, call_direct_rows, diagnose)
+from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
+                    DIRECT_ROWS, ITERATION, OPENING, PREPARE, call_direct_rows, call_islands,
+                    diagnose)
 from .world_ref import borrow
 
 _LISTS = len(ROW_LISTS)
@@ -132,6 +132,14 @@ VERIFY = 1e-9
 (impulses, the rows being scaled) must be below this times ``1 + max |q|``, or the island
 falls back. This is the acceptance bound, not the accuracy: an accepted answer refined on the
 exact problem meets it to rounding (about 1e-15 of the velocities; see the module)."""
+
+IMPACT = 1e-9
+"""m/s: an island goes through the acceleration level's impulse phase (:mod:`.direct_accel`) only
+where some contact row approaches faster than this. A resting pile's rows approach at rounding's
+1e-16 m/s; the LCP of such an island is degenerate (its right-hand side is rounding), and
+Lemke's answer failed its check on a settled pyramid of base 4 in 4 substeps (432 islands in 330
+steps, measured) for impulses of nothing. What approaches slower is the force phase's to stop
+(its ``2 omega Cdot`` term)."""
 
 SPARSE_FILL = 0.25
 """An island of joints alone is assembled sparse (:func:`_assemble_sparse`) when its entries
@@ -679,23 +687,57 @@ def island_sizes(body, kind):
     return largest, start.shape[0] - 1
 
 
-@inner_kernel
-def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts, dense):
+@stage_kernel
+def solve_islands(body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse,
+                  counts, dense, impulse_only):
     """Solve every island of the rows ``body``, ``jacobian``, ``data`` (:mod:`.direct_rows`)
-    exactly, with ``b = J v + bias`` given per row (``b_all``), into ``impulse``; ``counts``
-    (:data:`DIRECT_SCRATCH` slots) receives Lemke's pivots and failures; ``dense`` is the
-    world's slot of LAPACK's Cholesky (:func:`.direct_linalg.factor`). Also what
-    :mod:`.diagnostics` measures the other solvers against."""
-    kind = bodies.type
+    exactly, with ``b = J v + bias`` given per row (``b_all``, m/s), into ``impulse`` (N s; a
+    row of no island keeps its value); ``kind``, ``inv_mass``, ``inv_inertia`` the bodies';
+    ``counts`` (:data:`DIRECT_SCRATCH` slots) receives the largest island's rows, the islands,
+    Lemke's pivots and failures; ``dense`` is the world's slot of LAPACK's Cholesky
+    (:func:`.direct_linalg.factor`). ``impulse_only``: skip an island whose normal and
+    one-sided rows all have ``b >= -IMPACT`` (the acceleration level's impulse phase: zero
+    impulses solve it, to that).
+
+    A unit of its own, called by address (slot :data:`~.verbs.DIRECT_ISLANDS`) from both levels
+    of the solver and the diagnostics: linked into each, its code (about half of each level's
+    machine code) was optimised and emitted again in every caller's module."""
     body_count = kind.shape[0]
     island = _islands(body, kind, body_count)
     start, members = _group(island, body_count)
+    largest = 0
+    for g in range(start.shape[0] - 1):
+        largest = max(largest, start[g + 1] - start[g])
+    counts[LARGEST_ISLAND] = largest
+    counts[ISLANDS] = start.shape[0] - 1
     inc_start, inc_row, inc_slot = _incidence(body, kind, body_count)
     where = np.full(body.shape[0], -1, dtype=np.int64)
     for g in range(start.shape[0] - 1):
-        _solve_island(members[start[g]:start[g + 1]], where, body, jacobian, data, b_all,
-                      bodies.inv_mass, bodies.inv_inertia, inc_start, inc_row, inc_slot,
-                      speed_cap, impulse, counts, dense)
+        rows_g = members[start[g]:start[g + 1]]
+        if impulse_only:
+            needed = False
+            for i in rows_g:
+                kind_i = int(data[i, KIND])
+                if (kind_i == NORMAL or kind_i == ONE_SIDED) and b_all[i] < -IMPACT:
+                    needed = True
+            if not needed:
+                continue
+        _solve_island(rows_g, where, body, jacobian, data, b_all, inv_mass, inv_inertia,
+                      inc_start, inc_row, inc_slot, speed_cap, impulse, counts, dense)
+    return 0.0
+
+
+@inner_kernel
+def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts, table):
+    """Solve every island of the rows ``body``, ``jacobian``, ``data`` (:mod:`.direct_rows`)
+    exactly, with ``b = J v + bias`` given per row (``b_all``), into ``impulse``; ``counts``
+    (:data:`DIRECT_SCRATCH` slots) receives the islands, Lemke's pivots and failures; ``table``
+    is the world's table of verbs (:func:`solve_islands` by address, LAPACK's Cholesky). Also
+    what :mod:`.diagnostics` measures the other solvers against."""
+    call_islands(table[DIRECT_ISLANDS],
+                 (body, jacobian, data, b_all, bodies.type, bodies.inv_mass, bodies.inv_inertia,
+                  speed_cap, impulse, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1],
+                  np.bool_(False)))
 
 
 @inner_kernel
@@ -774,7 +816,10 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     # 3. pgs's opening: integrate velocities, prepare the contacts.
     integrate_velocities(bodies, body_rows(world), gx, gy, dt)
     if touching > 0:
-        prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+        # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
+        # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
+        prepare_contacts(cs, order, contacts, bodies, np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0,
+                         0.0, False, 0)
     borrow(world, "clock")[3] = cycles()
     diagnose(world, order, OPENING, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
     write_contact_rows(cs, touching, bodies.dp, bodies.dq, inv_h, baumgarte, contact_speed,
@@ -786,8 +831,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     b_all = np.empty(rows)
     for r in range(rows):
         b_all[r] = row_velocity(body, jacobian, r, v, w, data[r, BIAS])
-    exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts,
-                   table[DIRECT_DENSE:DIRECT_DENSE + 1])
+    exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts, table)
     apply_rows(body, jacobian, impulse, bodies.type, bodies.inv_mass, bodies.inv_inertia, v, w)
 
     diagnose(world, order, ITERATION, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)

@@ -142,8 +142,8 @@ from ..constants import LINEAR_SLOP, MAX_ROTATION
 from .awake import body_rows
 from .contact_solver import bounce_speed, prepare_contacts, push_to_speed
 from .accel_products import joint_products
-from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED, _group,
-                     _incidence, _islands, _solve_island, island_sizes, joint_rows)
+from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED,
+                     island_sizes, joint_rows)
 from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
                           store_contact_rows)
@@ -151,7 +151,8 @@ from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SLOP
 from .solvers import impulse_caps
-from .verbs import DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, PREPARE
+from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
+                    PREPARE, call_islands)
 from .world_ref import borrow
 
 LIMIT_MARGIN = LINEAR_SLOP
@@ -161,13 +162,6 @@ threshold at 0 rounding would drop a resting limit's row in one substep of many 
 by ``g h^2`` (the step's mean force then 1/substeps off). Within the margin the row may push
 only as much as ``Cddot >= -2 omega Cdot - omega^2 C`` asks, a soft catch of the last 5 mm
 (or 0.3 degree)."""
-
-IMPACT = 1e-9
-"""m/s: an island goes through the impulse phase only where some contact row approaches faster
-than this. A resting pile's rows approach at rounding's 1e-16 m/s; the LCP of such an island is
-degenerate (its right-hand side is rounding), and Lemke's answer failed its check on a settled
-pyramid of base 4 in 4 substeps (432 islands in 330 steps, measured) for impulses of nothing.
-What approaches slower is the force phase's to stop (its ``2 omega Cdot`` term)."""
 
 RIGID, TARGET, LIMIT, CONTACT = 0, 1, 2, 3
 """What a row asks at the force level (see the module doc): a rigid equality (``Cddot`` with
@@ -223,14 +217,15 @@ def _contact_product(geometry, body, v, w, r):
 
 
 @inner_kernel
-def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, dense, impulse_only,
-                out):
+def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, table, impulse_only, out):
     """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
-    by island into ``out`` (N s; inactive rows 0). ``impulse_only``: skip an island whose normal
-    and one-sided rows all have ``b >= -IMPACT`` (zero impulses solve it, to that); a
-    ``np.bool_`` at both calls, not a literal: Numba compiles a kernel once for each literal
-    value it is called with, and the two copies cost 5.6 s of compiling each (measured,
-    ``warmup --all``, 2026-11-28) for one test per island."""
+    by island into ``out`` (N s; inactive rows 0), by the velocity level's island solve
+    (:func:`.direct.solve_islands`, called by address through ``table``, the world's verbs).
+    ``impulse_only``: skip an island whose normal and one-sided rows all have
+    ``b >= -IMPACT`` (zero impulses solve it, to that); a ``np.bool_`` at both calls, not a
+    literal: Numba compiles a kernel once for each literal value it is called with (the two
+    copies cost 5.6 s of compiling each while the island solve was compiled into them,
+    ``warmup --all``, 2026-11-28)."""
     rows = active.shape[0]
     place = np.full(rows, -1, dtype=np.int64)
     n = 0
@@ -260,31 +255,11 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, dense, impu
         if int(data[r, KIND]) == FRICTION:
             sub_data[i, LINK] = place[int(data[r, LINK])]  # the normal row is active with it
         sub_b[i] = b_all[r]
-    kind = bodies.type
-    body_count = kind.shape[0]
-    island = _islands(sub_body, kind, body_count)
-    start, members = _group(island, body_count)
-    largest = 0
-    for g in range(start.shape[0] - 1):
-        largest = max(largest, start[g + 1] - start[g])
-    counts[LARGEST_ISLAND] = largest
-    counts[ISLANDS] = start.shape[0] - 1
-    inc_start, inc_row, inc_slot = _incidence(sub_body, kind, body_count)
-    where = np.full(n, -1, dtype=np.int64)
     solved = np.zeros(n)
-    for g in range(start.shape[0] - 1):
-        rows_g = members[start[g]:start[g + 1]]
-        if impulse_only:
-            needed = False
-            for i in rows_g:
-                kind_i = int(sub_data[i, KIND])
-                if (kind_i == NORMAL or kind_i == ONE_SIDED) and sub_b[i] < -IMPACT:
-                    needed = True
-            if not needed:
-                continue
-        _solve_island(rows_g, where, sub_body, sub_jacobian, sub_data, sub_b, bodies.inv_mass,
-                      bodies.inv_inertia, inc_start, inc_row, inc_slot, 0.0, solved, counts,
-                      dense)
+    call_islands(table[DIRECT_ISLANDS],
+                 (sub_body, sub_jacobian, sub_data, sub_b, bodies.type, bodies.inv_mass,
+                  bodies.inv_inertia, 0.0, solved, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1],
+                  impulse_only))
     for r in range(rows):
         out[r] = solved[place[r]] if place[r] >= 0 else 0.0
 
@@ -389,7 +364,6 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     table = borrow(world, "verbs")
     ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
-    dense = table[DIRECT_DENSE:DIRECT_DENSE + 1]  # LAPACK's Cholesky: direct_linalg.factor
     h = dt / substeps
     inv_h = 1.0 / h
     speed_cap, spin_cap = impulse_caps(max_linear_speed, h)
@@ -415,7 +389,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     role = np.zeros(rows, dtype=np.int64)
     touches = np.ones(rows, dtype=np.bool_)  # in the force phase
     if touching > 0:
-        prepare_contacts(cs, order, contacts, bodies, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
+        # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
+        # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
+        prepare_contacts(cs, order, contacts, bodies, np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0,
+                         0.0, False, 0)
     borrow(world, "clock")[3] = cycles()
     _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body, jacobian,
                 data, geometry, error, role, touches, none)
@@ -471,7 +448,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                     approach[r] = speed + pull[r]
                     if error[r] > 0.0:
                         b_all[r] += error[r] * inv_h
-        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, dense,
+        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, table,
                     np.bool_(True), first)
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
@@ -497,7 +474,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
-        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, dense,
+        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, table,
                     np.bool_(False), second)
         integrate_velocities(bodies, body_rows(world), gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,

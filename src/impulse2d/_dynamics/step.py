@@ -76,8 +76,9 @@ from .scratch import (colour_size, colour_views, grow, grow_velocities, move_siz
                       velocity_view)
 from .verbs import (AFTER_SOLVE, AT_REST, CHAINS, COLLIDE, COLLIDE_SIGNATURE, CONTINUOUS,
                     CONTINUOUS_SIGNATURE, DENSE_SIGNATURE, DIAGNOSE_SIGNATURE, DIAGNOSTICS,
-                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_MAX_ROWS, DIRECT_ROWS,
-                    DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER, JOINTS, JOINT_POSITIONS,
+                    DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
+                    DIRECT_ROWS, DIRECT_ROWS_SIGNATURE, FALL_ASLEEP, FINALIZE, GATHER,
+                    ISLANDS_SIGNATURE, JOINTS, JOINT_POSITIONS,
                     JOINT_POSITION_SIGNATURE, JOINT_SIGNATURE, LANES, LANES_SIGNATURE,
                     LANE_PREPARE, LANE_PREPARE_SIGNATURE, LAWS, MOVED_PAIRS, MOVED_PAIRS_SIGNATURE,
                     PAIRS, PAIRS_SIGNATURE, POLYGONS_ONLY, SEARCH_PAIRS, SEARCH_PAIRS_SIGNATURE,
@@ -143,7 +144,7 @@ COLLIDE_SECONDS = 8.3
 POLYGONS_SECONDS = 5.3
 CHAINS_SECONDS = 6.6
 SOLVER_SECONDS = {"soft_step": 8.0, "soft_step_v31": 2.9, "pgs": 4.5, "pgs_ngs": 10.5,
-                  "pgs_block": 16.8, "direct": 43.7}
+                  "pgs_block": 16.8, "direct": 15.3}
 JOINT_SECONDS = {"revolute": 2.9, "distance": 5.7, "prismatic": 3.4, "weld": 2.7, "wheel": 2.8,
                  "mouse": 1.5, "motor": 1.9, "pulley": 2.8, "custom": 12.0, "gear": 4.5}
 JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "weld": 2.2,
@@ -151,7 +152,12 @@ JOINT_POSITION_SECONDS = {"revolute": 1.4, "distance": 1.3, "prismatic": 1.3, "w
 DIRECT_ROWS_SECONDS = {"revolute": 3.7, "distance": 1.1, "prismatic": 2.4, "weld": 1.5,
                        "wheel": 4.4, "mouse": 1.2, "motor": 1.5, "pulley": 0.7, "custom": 4.8,
                        "gear": 1.0}
-DIAGNOSTICS_SECONDS = 22.0  # it holds the direct solver's island solve (for "exact")
+DIAGNOSTICS_SECONDS = 22.0  # measured with the direct solver's island solve inside
+# The direct solver's island solve a unit of its own (2026-12-01 session 26, warmA51): the
+# three units in one process, ``compile_table.py``, load 10, against main's two at the same
+# time (direct 29.1 s with the island solve, the acceleration level 19.9): the island solve
+# 17.4 s, the velocity level 10.2, the acceleration level 13.4, scaled to main's estimates.
+ISLANDS_SECONDS = 26.1
 CONTINUOUS_SECONDS = 27.9
 
 
@@ -1104,12 +1110,13 @@ PREPARE_F32_KERNEL = LazyKernel(prepare_f32_entry, LANE_PREPARE_SIGNATURE,
 filled with :data:`LANES_F32_KERNEL`: :mod:`.contact_lanes_f32`); its estimate a guess at
 the prepare's share of a solver's compile."""
 
-ACCELERATION_SECONDS = 34.0
+ACCELERATION_SECONDS = 22.9
 """Measured compile of the acceleration level (every joint type's J-dot-v products inline), as
 the others above: 60.4 s after the velocity level's 43.7 s, less the 5.6 s of a second copy of
 its island solve that no longer compiles (2026-11-24: 32 s against 18.5 s); then 56.6 -> 35.0 s
 at load 10-12 once its joint products stopped compiling twice (a literal start row, 2026-11-28
-evening), scaled to the figures above."""
+evening), scaled to the figures above; 34.0 -> 22.9 s once the island solve was a unit of its
+own, called by address (:data:`ISLANDS_SECONDS`)."""
 
 DIRECT_ACCELERATION_KERNEL = LazyKernel(direct_accel.direct_acceleration, SOLVER_SIGNATURE,
                                         "the direct solver (acceleration level)",
@@ -1144,6 +1151,13 @@ DENSE_KERNEL = LazyKernel(direct_dense.dense_cholesky, DENSE_SIGNATURE,
 has one (the solver asks through slot :data:`~.verbs.DIRECT_DENSE`;
 :func:`.._stepping.step_world`)."""
 
+ISLANDS_KERNEL = LazyKernel(direct.solve_islands, ISLANDS_SIGNATURE,
+                            "the direct solver's island solve", ISLANDS_SECONDS)
+"""The ``direct`` solver's island solve (assembly, Cholesky, Lemke: :func:`.direct.solve_islands`),
+which both of its levels and the diagnostics call by address (slot
+:data:`~.verbs.DIRECT_ISLANDS`), compiled when a world of that solver, or with diagnostics on,
+first steps."""
+
 DIAGNOSTICS_KERNEL = LazyKernel(diagnostics.diagnose, DIAGNOSE_SIGNATURE, "the solver diagnostics",
                                 DIAGNOSTICS_SECONDS)
 """The solver diagnostics (:mod:`.diagnostics`), compiled when a world first steps with
@@ -1174,6 +1188,7 @@ def _fill_verbs(world, by_type, prepare_step) -> None:
     table[LANE_PREPARE] = 0
     table[JOINTS:DIRECT_COUNTS] = 0  # the direct solver's counters carry on
     table[DIAGNOSTICS] = 0
+    table[DIRECT_ISLANDS] = 0
     table[CHAINS] = 0
     table[SERIAL_SOLVER] = 0
     table[SERIAL_COLLIDE] = 0
@@ -1257,6 +1272,8 @@ def needed_units(world, by_type) -> dict:
     measured = bool(settings.diagnostics)
     if measured:
         needed[DIAGNOSTICS] = DIAGNOSTICS_KERNEL
+    if exact or measured:
+        needed[DIRECT_ISLANDS] = ISLANDS_KERNEL
     fallback = settings.direct_fallback if exact else None
     if exact and settings.direct_level == "acceleration":
         needed[SOLVER] = DIRECT_ACCELERATION_KERNEL  # with the joint types' row exports

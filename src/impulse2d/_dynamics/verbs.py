@@ -75,6 +75,10 @@ finalize). What only some worlds use is compiled on its own the first time a wor
   without circles (:func:`.step.collide_polygons`: the circle routines not compiled in), 0
   otherwise; a step that finds a circle among the shapes while it is 1 returns at once,
   nothing done, and Python fills the table again (:func:`.step.step_kernel`);
+* slot :data:`DIRECT_ISLANDS`: the ``direct`` solver's island solve (assembly, Cholesky,
+  Lemke: :func:`.direct.solve_islands`), filled for a world of that solver (either level) or
+  with diagnostics on, so that the solver's two levels and the diagnostics call one compiled
+  copy rather than each linking it and optimising it again in its own module;
 * slot :data:`FINALIZE`: not an address but the step's finalize offered to the solver
   (:func:`.step._solve`): the step writes 1 before the solver's call (2: with continuous
   collision's fast test) when the impulses may be stored and the bodies finalized inside the
@@ -126,7 +130,8 @@ SEARCH_PAIRS = MOVED_PAIRS + 1
 LANE_PREPARE = SEARCH_PAIRS + 1
 SLEEPERS_STAGE = LANE_PREPARE + 1
 POLYGONS_ONLY = SLEEPERS_STAGE + 1
-COUNT = POLYGONS_ONLY + 1
+DIRECT_ISLANDS = POLYGONS_ONLY + 1
+COUNT = DIRECT_ISLANDS + 1
 """Slots of the table."""
 
 PREPARE, WARM_START, SOLVE = 0, 1, 2
@@ -192,6 +197,16 @@ data, impulse) -> rows``: the ``direct`` solver's rows of the joints of row list
 (:mod:`.direct_rows`: ``verb`` COUNT, ROWS or STORE, from row ``start``); returns how many
 rows they are."""
 
+ISLANDS_SIGNATURE = _f8(types.Array(_i8, 2, "C"), types.Array(_f8, 3, "C"),
+                        types.Array(_f8, 2, "C"), types.Array(_f8, 1, "C"),
+                        types.Array(_i8, 1, "C"), types.Array(_f8, 1, "C"),
+                        types.Array(_f8, 1, "C"), _f8, types.Array(_f8, 1, "C"),
+                        types.Array(_i8, 1, "C"), types.Array(_i8, 1, "C"), _b1)
+"""``entry(body, jacobian, data, b, kind, inv_mass, inv_inertia, speed_cap, impulse, counts,
+dense, impulse_only) -> 0.0``: every island of the ``direct`` solver's rows ``body``,
+``jacobian``, ``data`` (:mod:`.direct_rows`) solved exactly for the right-hand sides ``b``
+into ``impulse`` (:func:`.direct.solve_islands`)."""
+
 DIAGNOSE_SIGNATURE = _f8(WORLD_STORES, types.Array(_i8, 1, "C"), _i8, _i8, _f8, _f8, _f8,
                          _f8, _f8)
 """``entry(world, order, verb, index, h, baumgarte, contact_speed, speed_cap, spin_cap) -> 0.0``:
@@ -252,6 +267,7 @@ call_joint = address_call(JOINT_SIGNATURE)
 call_joint_position = address_call(JOINT_POSITION_SIGNATURE)
 call_solver = address_call(SOLVER_SIGNATURE)
 call_direct_rows = address_call(DIRECT_ROWS_SIGNATURE)
+call_islands = address_call(ISLANDS_SIGNATURE)
 call_diagnose = address_call(DIAGNOSE_SIGNATURE)
 call_continuous = address_call(CONTINUOUS_SIGNATURE)
 call_sleepers_stage = address_call(SLEEPERS_STAGE_SIGNATURE)
@@ -281,12 +297,13 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "DIAGNOSTICS", "CONTINUOUS", "DIRECT_DENSE", "LAWS", "MAX_LAWS", "THREADS",
            "THREAD_ROWS", "SERIAL_SOLVER", "SERIAL_COLLIDE", "THREAD_BODIES", "LANES",
            "FINALIZE", "MOVED_PAIRS", "SEARCH_PAIRS", "LANE_PREPARE", "SLEEPERS_STAGE",
-           "POLYGONS_ONLY", "COUNT",
+           "POLYGONS_ONLY", "DIRECT_ISLANDS", "COUNT",
            "PREPARE", "WARM_START", "SOLVE", "OPENING", "ITERATION", "EXACT_SOLVE", "AFTER_SOLVE",
            "POSITION_PASSES", "LANE_COLUMNS", "PAIRS_SIGNATURE", "MOVED_PAIRS_SIGNATURE",
            "SEARCH_PAIRS_SIGNATURE", "COLLIDE_SIGNATURE",
            "JOINT_SIGNATURE", "JOINT_POSITION_SIGNATURE", "SOLVER_SIGNATURE",
-           "DIRECT_ROWS_SIGNATURE", "DIAGNOSE_SIGNATURE", "CONTINUOUS_SIGNATURE",
+           "DIRECT_ROWS_SIGNATURE", "ISLANDS_SIGNATURE", "DIAGNOSE_SIGNATURE",
+           "CONTINUOUS_SIGNATURE",
            "DENSE_SIGNATURE", "LAW_SIGNATURE", "LANES_SIGNATURE", "LANE_PREPARE_SIGNATURE",
            "SLEEPERS_STAGE_SIGNATURE", "AT_REST", "WAKE", "FALL_ASLEEP", "GATHER",
            "call_sleepers_stage",
@@ -294,5 +311,5 @@ __all__ = ["PAIRS", "COLLIDE", "CHAINS", "SOLVER", "JOINTS", "JOINT_POSITIONS", 
            "call_search_pairs", "call_collide",
            "call_joint",
            "call_joint_position", "call_solver", "call_direct_rows", "call_diagnose", "call_continuous",
-           "call_dense", "call_law", "call_lanes", "call_lane_prepare",
+           "call_islands", "call_dense", "call_law", "call_lanes", "call_lane_prepare",
            "diagnose", "new_table"]
