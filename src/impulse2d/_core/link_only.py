@@ -36,6 +36,15 @@ What changes for such a library (:class:`LinkOnlyLibrary`):
   caller links (:func:`load`); a Numba without this module loads it too, compiling it;
 * an address asked of it (nothing of the package does) gives it to the engine after all.
 
+A parallel kernel's ``prange`` loop is compiled by Numba's parfor lowering, inside the
+kernel's own lowering, as three more libraries: the loop's body (a function of its own, with
+a C-Python wrapper) and two wrappers around it (``_GufuncWrapper``'s and
+``build_gufunc_kernel``'s), which the kernel links and calls by name. Each was given machine
+code that nothing runs: for the threaded soft step 1.5 s of its ~20 s of compile, the whole
+solver linked into each (2026-12-01 session 26, ``BENCHMARKS.md``). In a link-only parallel
+kernel of :data:`OWNERS` they are link-only too (:data:`GUFUNC_PREFIX`,
+:data:`GUFUNC_WRAPPERS`).
+
 Only on x86-64 with the LLVM this was written for (llvmlite 0.50's LLVM 22, where ``x86-isel``
 names instruction selection and repeated ``set_option`` calls replace the option's value) and
 Numba 0.68's code library; anything else is left as it is. Installed at the process's first

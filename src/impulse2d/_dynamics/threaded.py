@@ -88,7 +88,10 @@ parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True,
                                                  "inplace_binop": False, "setitem": False,
                                                  "numpy": False, "stencil": False,
                                                  "fusion": False}))
-"""An inner kernel whose ``prange`` loops run on Numba's threads."""
+"""An inner kernel whose ``prange`` loops run on Numba's threads: those loops only. Numba's
+other parallel rewrites (NumPy calls and array expressions made parallel loops, and their
+fusion) are off: the narrowphase's ``np.arange`` of every row was a parallel launch of its
+own, and each rewrite is compile work for loops that need none."""
 
 script_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 """An inner kernel compiled into its caller that may allocate (the solver's segments)."""
