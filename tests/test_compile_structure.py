@@ -420,7 +420,7 @@ print(json.dumps(out))
 @needs_jit
 @pytest.mark.skipif(not __import__("impulse2d._core.link_only").\
                     _core.link_only.supported(), reason="LLVM 22 on x86-64 only")
-def test_a_parallel_kernels_loop_and_its_wrappers_make_no_machine_code_and_its_callers_is_unchanged(
+def test_a_parallel_kernels_loop_and_wrappers_make_no_machine_code_and_its_callers_code_is_same(
         tmp_path):
     """A ``prange`` loop's body and the two libraries Numba's parfor lowering wraps it in are
     linked into the kernel that holds the loop; in a link-only parallel kernel they are
