@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -368,6 +369,82 @@ def test_a_kernel_only_kernels_call_makes_no_machine_code_and_its_callers_code_i
     assert later["second object"] == numba_own["second object"]
     assert later["second"] == numba_own["second"] == sum(x * x for x in range(1, 9)) + 8
     assert later["waiting"] == 0
+
+
+_PARALLEL_KERNELS = '''
+import numba
+import numpy as np
+
+
+@numba.njit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel={"prange": True},
+            error_model="numpy")
+def squares(a, out):
+    for i in numba.prange(a.shape[0]):
+        out[i] = a[i] * a[i] + 1.0
+
+
+@numba.njit(error_model="numpy")
+def total(a):
+    out = np.empty(a.shape[0])
+    squares(a, out)
+    return out.sum()
+'''
+
+_PARALLEL_CHILD = '''
+import hashlib, json, re, sys
+sys.path.insert(0, sys.argv[1])
+from impulse2d._core import link_only
+from numba.core import codegen
+if sys.argv[2] == "on":
+    link_only.OWNERS += ("parallel_kernels",)
+    assert link_only.install()
+made = []  # the libraries given machine code, by name
+original = codegen.JITCodeLibrary._finalize_specific
+def _finalize_specific(self):
+    made.append(self.name)
+    return original(self)
+codegen.JITCodeLibrary._finalize_specific = _finalize_specific
+import numpy as np
+import parallel_kernels as k
+a = np.arange(1.0, 101.0)
+out = {"total": k.total(a), "made": made}
+library = k.total.overloads[k.total.signatures[0]].library
+# its optimised module, the names Numba makes of addresses (the loop body's, the wrapper's
+# environment's) taken out: the same IR is the same machine code
+text = re.sub(r"0x[0-9a-f]+|\\.kernel\\.[0-9]+_", "", str(library._final_module))
+out["ir"] = hashlib.sha1(text.encode()).hexdigest()
+print(json.dumps(out))
+'''
+
+
+@needs_jit
+@pytest.mark.skipif(not __import__("impulse2d._core.link_only").\
+                    _core.link_only.supported(), reason="LLVM 22 on x86-64 only")
+def test_a_parallel_kernels_loop_and_wrappers_make_no_machine_code_and_its_callers_code_is_same(
+        tmp_path):
+    """A ``prange`` loop's body and the two libraries Numba's parfor lowering wraps it in are
+    linked into the kernel that holds the loop; in a link-only parallel kernel they are
+    link-only too (:data:`~impulse2d._core.link_only.GUFUNC_WRAPPERS`): no machine code of
+    their own, and the caller's machine code is Numba's own."""
+    import json
+    import subprocess
+
+    (tmp_path / "parallel_kernels.py").write_text(_PARALLEL_KERNELS)
+    runs = {}
+    for mode in ("off", "on"):
+        env = dict(os.environ, IMPULSE2D_QUIET="1",
+                   PYTHONPATH=str(Path(i2d.__file__).resolve().parents[1]))  # this tree's
+        done = subprocess.run([sys.executable, "-c", _PARALLEL_CHILD, str(tmp_path), mode],
+                              capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    wrappers = ("__numba_parfor_gufunc_", "parallelgufuncwrapper", "<numba.np.ufunc.wrappers")
+    numba_own = [n for n in runs["off"]["made"] if n.startswith(wrappers)]
+    assert len(numba_own) == 3  # the loop's body and its two wrappers, in Numba's own way
+    assert [n for n in runs["on"]["made"] if n.startswith(wrappers)] == []
+    assert "squares" not in runs["on"]["made"]
+    assert runs["on"]["ir"] == runs["off"]["ir"]
+    assert runs["on"]["total"] == runs["off"]["total"] == sum(x * x + 1.0 for x in range(1, 101))
 
 
 # -- the helper started at the first compile ----------------------------------------------------

@@ -36,6 +36,15 @@ What changes for such a library (:class:`LinkOnlyLibrary`):
   caller links (:func:`load`); a Numba without this module loads it too, compiling it;
 * an address asked of it (nothing of the package does) gives it to the engine after all.
 
+A parallel kernel's ``prange`` loop is compiled by Numba's parfor lowering, inside the
+kernel's own lowering, as three more libraries: the loop's body (a function of its own, with
+a C-Python wrapper) and two wrappers around it (``_GufuncWrapper``'s and
+``build_gufunc_kernel``'s), which the kernel links and calls by name. Each was given machine
+code that nothing runs: for the threaded soft step 1.5 s of its ~20 s of compile, the whole
+solver linked into each (2026-12-01 session 26, ``BENCHMARKS.md``). In a link-only parallel
+kernel of :data:`OWNERS` they are link-only too (:data:`GUFUNC_PREFIX`,
+:data:`GUFUNC_WRAPPERS`).
+
 Only on x86-64 with the LLVM this was written for (llvmlite 0.50's LLVM 22, where ``x86-isel``
 names instruction selection and repeated ``set_option`` calls replace the option's value) and
 Numba 0.68's code library; anything else is left as it is. Installed at the process's first
@@ -47,6 +56,7 @@ out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 from __future__ import annotations
 
 import ctypes
+import threading
 
 from llvmlite import binding as _llvm
 from numba.core import codegen as _codegen
@@ -62,6 +72,14 @@ OWNERS = ("impulse2d", "numba")
 """Top-level packages whose link-only kernels are compiled so: the package's own and Numba's
 library (its implementations and subroutines, compiled for the package's kernels); a user's own
 kernels are compiled as Numba compiles them."""
+
+GUFUNC_PREFIX = "__numba_parfor_gufunc_"
+"""The name Numba's parfor lowering gives the function of a ``prange`` loop's body."""
+GUFUNC_WRAPPERS = ("parallelgufuncwrapper", "<numba.np.ufunc.wrappers._GufuncWrapper object")
+"""The names (or their beginnings) of the two libraries Numba's parfor lowering wraps that
+function in (``build_gufunc_kernel``'s, ``_GufuncWrapper``'s): like the body's, linked into
+the kernel that holds the loop and called there by name, never by an address of their own."""
+_local = threading.local()  # .parallel: in the lowering of a link-only parallel kernel of OWNERS
 
 
 class LinkOnlyLibrary(_codegen.JITCodeLibrary):
@@ -162,19 +180,43 @@ def _wrap_finalize_final_module(original):
 def _wrap_run_pass(original):
     def run_pass(self, state):
         flags = state.flags
-        if (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
-                and state.func_id.modname.split(".")[0] in OWNERS
+        func_id = state.func_id
+        gufunc = (getattr(_local, "parallel", False) and func_id.modname == "<dynamic>"
+                  and func_id.func_name.startswith(GUFUNC_PREFIX))
+        if not (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
+                and (gufunc or func_id.modname.split(".")[0] in OWNERS)
                 and type(state.targetctx.codegen()) is _codegen.JITCPUCodegen):
-            # Numba's own creation of the library (BaseNativeLowering.run_pass), as a link-only one
-            library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
-            library.__class__ = LinkOnlyLibrary
-            library.enable_object_caching()
-            state.library = library
-        return original(self, state)
+            return original(self, state)
+        # Numba's own creation of the library (BaseNativeLowering.run_pass), as a link-only one
+        library = state.targetctx.codegen().create_library(func_id.func_qualname)
+        library.__class__ = LinkOnlyLibrary
+        library.enable_object_caching()
+        state.library = library
+        # a parallel kernel's loop bodies and their wrappers, which its parfor lowering makes
+        # (and compiles) inside this pass, are link-only too (:func:`_wrap_create_library`)
+        outer = getattr(_local, "parallel", False)
+        _local.parallel = bool(flags.auto_parallel.enabled)
+        try:
+            return original(self, state)
+        finally:
+            _local.parallel = outer
 
     run_pass.__doc__ = original.__doc__
     run_pass.__wrapped__ = original
     return run_pass
+
+
+def _wrap_create_library(original):
+    def create_library(self, name, **kwargs):
+        library = original(self, name, **kwargs)
+        if (getattr(_local, "parallel", False) and name.startswith(GUFUNC_WRAPPERS)
+                and type(library) is _codegen.JITCodeLibrary):
+            library.__class__ = LinkOnlyLibrary
+        return library
+
+    create_library.__doc__ = original.__doc__
+    create_library.__wrapped__ = original
+    return create_library
 
 
 def supported() -> bool:
@@ -213,6 +255,8 @@ def install() -> bool:
     library._finalize_final_module = _wrap_finalize_final_module(library._finalize_final_module)
     set_env.__wrapped__ = _codegen.JITCPUCodegen.set_env
     _codegen.JITCPUCodegen.set_env = set_env
+    _codegen.JITCPUCodegen.create_library = _wrap_create_library(
+        _codegen.JITCPUCodegen.create_library)
     return True
 
 

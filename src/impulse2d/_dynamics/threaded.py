@@ -57,6 +57,7 @@ import numpy as np
 from llvmlite import ir
 from numba import prange
 from numba.core import cgutils, types
+from numba.core.cpu_options import ParallelOptions
 from numba.extending import intrinsic
 
 from .._collision.shape_types import CHAIN_SEGMENT
@@ -82,8 +83,15 @@ from .verbs import (CHAINS, DIAGNOSTICS, FINALIZE, ITERATION, LANES, OPENING, PR
                     THREAD_BODIES, THREAD_ROWS, THREADS, WARM_START, call_lanes, diagnose)
 from .world_ref import borrow, borrow_column
 
-parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, parallel=True)
-"""An inner kernel whose ``prange`` loops run on Numba's threads."""
+parallel_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                       parallel=ParallelOptions({"comprehension": False, "reduction": False,
+                                                 "inplace_binop": False, "setitem": False,
+                                                 "numpy": False, "stencil": False,
+                                                 "fusion": False}))
+"""An inner kernel whose ``prange`` loops run on Numba's threads: those loops only. Numba's
+other parallel rewrites (NumPy calls and array expressions made parallel loops, and their
+fusion) are off: the narrowphase's ``np.arange`` of every row was a parallel launch of its
+own, and each rewrite is compile work for loops that need none."""
 
 script_kernel = _jit(no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 """An inner kernel compiled into its caller that may allocate (the solver's segments)."""
@@ -702,31 +710,36 @@ def world_chunks(world):
 
 
 @parallel_kernel
-def manifolds_rows(contacts, shapes, bodies, speculative, has_chains, rows, n_rows, chunks):
+def manifolds_rows(world, chunks):
     """:func:`~.contacts.update_manifolds` over ``chunks`` chunks of the contact rows it visits
-    (``rows[:n_rows]``, or every row when ``n_rows`` is -1), each chunk with scratch of its
+    (the awake rows, or every row when their count is -1), each chunk with scratch of its
     own: a row's manifold is computed from its shapes and bodies and written to the row (the
-    normals of the rows found apart: :func:`serial_normals`)."""
-    n = contacts.key.shape[0] if n_rows < 0 else n_rows
-    picks = np.arange(n) if n_rows < 0 else rows[:n]
+    normals of the rows found apart: :func:`serial_normals`). The stores are borrowed inside
+    the chunks' calls, not here: a parallel loop passes each variable its body uses to the
+    threads' function one array at a time, and the three stores' arrays made this kernel's
+    IR 7,044 instructions, 1.95 s of LLVM's function passes (BENCHMARKS.md, session 26)."""
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    n = borrow_column(world, "contacts", "key").shape[0] if n_rows < 0 else n_rows
+    picks = np.arange(n) if n_rows < 0 else borrow(world, "awake_contacts")[:n]
     pieces = _pieces(n, chunks)
     size = dynamic_schedule()
     for c in prange(pieces):
         lo, hi = _chunk(0, n, c, pieces)
-        _manifolds_of(contacts, shapes, bodies, speculative, has_chains, np.zeros(2),
-                      np.zeros((2, 3)), np.zeros(2, dtype=np.int64), picks[lo:hi], hi - lo)
+        _manifolds_of(world, np.zeros(2), np.zeros((2, 3)), np.zeros(2, dtype=np.int64),
+                      picks[lo:hi], hi - lo)
     restore_schedule(size)
-    serial_normals(contacts, shapes, bodies, has_chains, picks, pieces)
+    serial_normals(world, picks, pieces)
 
 
 @borrowing_kernel
-def _manifolds_of(contacts, shapes, bodies, speculative, has_chains, out_normal, out_points,
-                  out_ids, rows, n_rows):
-    """:func:`~.contacts.update_manifolds` (an inlined kernel) as a call of its own: inlined
-    into a ``prange`` body, its writes through the stores' tuples were dropped as dead code
-    (measured: no manifold written; Numba 0.68)."""
-    update_manifolds(contacts, shapes, bodies, speculative, has_chains, out_normal, out_points,
-                     out_ids, rows, n_rows)
+def _manifolds_of(world, out_normal, out_points, out_ids, rows, n_rows):
+    """:func:`~.contacts.update_manifolds` (an inlined kernel) of ``world``'s stores as a call
+    of its own: inlined into a ``prange`` body, its writes through the stores' tuples were
+    dropped as dead code (measured: no manifold written; Numba 0.68)."""
+    update_manifolds(borrow(world, "contacts"), borrow(world, "shapes"),
+                     borrow(world, "bodies"), borrow(world, "lengths")[SPECULATIVE],
+                     borrow(world, "verbs")[CHAINS] != 0, out_normal, out_points, out_ids,
+                     rows, n_rows)
 
 
 @inline_kernel
@@ -743,7 +756,7 @@ def _visited(kind, asleep, shape_type, contacts, has_chains, k):
 
 
 @inner_kernel
-def serial_normals(contacts, shapes, bodies, has_chains, picks, pieces):
+def serial_normals(world, picks, pieces):
     """Give the rows ``picks`` that the narrowphase found apart (no point) the normal the serial
     pass leaves them. :func:`~.._collision.manifold.collide` does not write its scratch normal
     for such a pair (negating it in place when it collided the pair circle first), and
@@ -756,6 +769,10 @@ def serial_normals(contacts, shapes, bodies, has_chains, picks, pieces):
     too, carrying the normal on from the last row the piece before it visited: a few rows a
     piece, where a walk of every row cost 15-46 us a step of rain at 2 threads, on the
     calling thread alone (BENCHMARKS.md, session 18, ``thr43``)."""
+    contacts = borrow(world, "contacts")
+    shapes = borrow(world, "shapes")
+    bodies = borrow(world, "bodies")
+    has_chains = borrow(world, "verbs")[CHAINS] != 0
     kind = bodies.type
     asleep = bodies.asleep
     shape_type = shapes.type
@@ -796,9 +813,7 @@ def _serial_manifolds(world):
     does: :func:`collide_threaded` borrowing them for the call re-stored them from its frame,
     34 stack loads 0x400 bytes from a store (BENCHMARKS.md, floor40)."""
     normal, points, ids = narrow_views(borrow(world, "scratch"), borrow(world, "scratch_f"))
-    _manifolds_of(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                  borrow(world, "lengths")[SPECULATIVE], borrow(world, "verbs")[CHAINS] != 0,
-                  normal, points, ids, borrow(world, "awake_contacts"),
+    _manifolds_of(world, normal, points, ids, borrow(world, "awake_contacts"),
                   borrow(world, "awake_state")[CONTACT_COUNT])
 
 
@@ -814,9 +829,7 @@ def collide_threaded(world):
     if chunks <= 1 or (n_contacts if n_rows < 0 else n_rows) < borrow(world, "verbs")[THREAD_ROWS]:
         _serial_manifolds(world)
         return True
-    manifolds_rows(borrow(world, "contacts"), borrow(world, "shapes"), borrow(world, "bodies"),
-                   borrow(world, "lengths")[SPECULATIVE], borrow(world, "verbs")[CHAINS] != 0,
-                   borrow(world, "awake_contacts"), n_rows, chunks)
+    manifolds_rows(world, chunks)
     return True
 
 
