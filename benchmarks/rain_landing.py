@@ -10,9 +10,10 @@ changed (the step's move buffer, found by comparing the fat boxes), the path the
 took for them (:mod:`impulse2d._dynamics.pair_update`'s rules: none moved, the few boxes'
 test, the search around the moved boxes, or the global search), whether the contact store was
 made anew (its keys changed) and the constraint store (its row count changed), and the stage
-clock's ``pairs`` (the bounds and the pair stage, us of wall), and the process's wall, user
-and system time and minor page faults around the call (``getrusage``: every thread's; the
-system time is counted in the kernel's ticks, 4 ms here: a mean over many steps only).
+clock (each stage's us of wall, :data:`impulse2d._dynamics.step.STAGES`: ``pairs`` the bounds
+and the pair stage), and the process's wall, user and system time and minor page faults around
+the call (``getrusage``: every thread's; the system time is counted in the kernel's ticks, 4 ms
+here: a mean over many steps only).
 
 Every ``--every`` steps from ``--from``, the pieces of that step's pair stage are timed again on
 its own inputs (process CPU, the minimum of ``--reps`` calls, each piece a kernel compiled here
@@ -48,6 +49,7 @@ from big_stages import cycles_per_us  # noqa: E402
 from impulse2d._dynamics import pair_update  # noqa: E402
 from impulse2d._dynamics.contact_solver import allocate_constraints  # noqa: E402
 from impulse2d._dynamics.contacts import allocate_contacts, carry_contacts  # noqa: E402
+from impulse2d._dynamics.step import STAGES  # noqa: E402
 from impulse2d.settings import MIXING_CODES  # noqa: E402
 from impulse2d._dynamics.world_ref import sync_constraints, sync_contacts  # noqa: E402
 
@@ -167,6 +169,8 @@ def main() -> None:
                "user_us": (v.ru_utime - u.ru_utime) * 1e6,
                "sys_us": (v.ru_stime - u.ru_stime) * 1e6, "minflt": v.ru_minflt - u.ru_minflt,
                "pairs_stage_us": float(clock[1] - clock[0]) / rate,
+               "stages_us": {name: float(clock[i + 1] - clock[i]) / rate
+                             for i, name in enumerate(STAGES)},
                "moved": int(moved.shape[0]), "path": _path(shapes.alive.shape[0], moved.shape[0]),
                "contacts": int(world._contacts.key.shape[0]),
                "new_contacts": not np.array_equal(world._contacts.key, old_keys),
@@ -199,6 +203,8 @@ def main() -> None:
             "moved_median": float(np.median([r["moved"] for r in w])),
             "pairs_stage_median_us": float(np.median([r["pairs_stage_us"] for r in w])),
             "cpu_median_us": float(np.median([r["cpu_us"] for r in w])),
+            "stages_mean_us": {name: round(float(np.mean([r["stages_us"][name] for r in w])), 1)
+                               for name in STAGES},
             **{f"{key}_mean": float(np.mean([r[key] for r in w]))
                for key in ("wall_us", "cpu_us", "user_us", "sys_us", "minflt")}}
         print(lo, hi, summary[f"{lo}-{hi}"])
