@@ -1,9 +1,9 @@
 """The step's new contact and constraint stores, each made as one allocation
 (:mod:`impulse2d._core.slab`): columns that do not overlap, laid out in the layout's order,
-one reference to the allocation per column, zeroed where the store must be; a store made so
-replaced by one in the same allocation while it has the room (the constraint store in place,
-the contact store in the other half), and by one with room for half again as many rows when
-it has not."""
+one reference to the allocation per column, zeroed where the store must be; a store made so,
+of KEEP_BYTES or more, replaced by one in the same allocation while it has the room (the
+constraint store in place, the contact store in the other half), and by one with room for
+half again as many rows when it has not."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from numba import literal_unroll
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, allocate_constraints,
                                                 contact_constraints)
 from impulse2d._dynamics.contacts import CONTACT_LAYOUT, allocate_contacts, empty_contacts
+from impulse2d._core.slab import KEEP_BYTES
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 
 
@@ -121,22 +122,30 @@ def _replaced_constraints(counts, fill, first):
     return out, cs
 
 
+def _row_bytes(layout, given=()):
+    return sum(np.dtype(dtype).itemsize * int(np.prod(shape))
+               for name, (dtype, shape) in layout.items() if name not in given)
+
+
 def test_a_constraint_store_is_replaced_in_its_allocation_while_it_has_the_room():
-    """A store that needs no more rows than its allocation holds is made in it (the same
-    address, its rows zeroed whatever they held); one that needs more gets a new allocation
-    with room for half again as many rows as the old one held (or the count, if more); the
-    room is never given back. The last store's columns hold one reference each."""
-    counts = np.array([10, 12, 14, 15, 3, 16, 100, 40, 101, 0, 160], np.int64)
+    """A store of KEEP_BYTES or more that needs no more rows than its allocation holds is made
+    in it (the same address, its rows zeroed whatever they held); one that needs more gets a
+    new allocation with room for half again as many rows as the old one held (or the count,
+    if more); the room is never given back. A smaller store is made anew, of its own rows
+    (malloc recycles those). The last store's columns hold one reference each."""
+    k = -(-KEEP_BYTES // _row_bytes(CONSTRAINT_LAYOUT, ("lanes",)))  # rows of a store kept
+    counts = np.array([10, 12, 3, 2 * k, 2 * k + 1, 3 * k, 2 * k, 5, 3 * k + 1, 8 * k, 0,
+                       12 * k + 1], np.int64)
+    rooms = [10, 12, 3, 2 * k, 3 * k, 3 * k, 3 * k, 3 * k, 4 * k + k // 2, 8 * k, 8 * k, 12 * k + 1]
     out, last = _replaced_constraints(counts, 0xFF, contact_constraints(0)._replace(
         lanes=np.zeros((0, FIELDS))))
     assert out[:, 2].all()  # every store read zero
-    rooms = [10, 15, 15, 15, 15, 22, 100, 100, 150, 150, 225]
     assert out[:, 1].tolist() == rooms
-    same = [False] + [rooms[i] == rooms[i - 1] for i in range(1, len(rooms))]
-    assert [out[i, 0] == out[i - 1, 0] for i in range(1, len(rooms))] == same[1:]
+    kept = [False, False, False, False, False, True, True, True, False, False, True, False]
+    assert [out[i, 0] == out[i - 1, 0] for i in range(1, len(rooms))] == kept[1:]
     carved = _carved(last, ("lanes",))
     assert all(column.base.refcount == len(carved) for _, column in carved)
-    assert last.contact.shape == (160,)
+    assert last.contact.shape == (12 * k + 1,)
 
 
 @numba.njit(cache=False)
@@ -154,21 +163,26 @@ def _replaced_contacts(counts, first):
 
 
 def test_a_contact_store_takes_the_other_half_of_its_allocation_while_it_has_the_room():
-    """The merge reads the old store while it writes the new one: an allocation holds two
-    stores of its room, each on its own cache lines, and a new store that fits takes the half
-    the old one does not; one that does not fit gets a new allocation with room for half
-    again as many rows."""
-    counts = np.array([10, 8, 10, 11, 11, 2, 0, 16, 17], np.int64)
+    """The merge reads the old store while it writes the new one: an allocation of a store of
+    KEEP_BYTES or more holds two stores of its room, each on its own cache lines, and a new
+    store that fits takes the half the old one does not; one that does not fit gets a new
+    allocation with room for half again as many rows. A smaller store is made anew."""
+    row = _row_bytes(CONTACT_LAYOUT)
+    k = -(-KEEP_BYTES // row)
+    counts = np.array([10, 8, 2 * k, 2 * k - 2, 2 * k, 2 * k + 1, 2 * k + 1, 2, 0, 4 * k,
+                       4 * k + 1], np.int64)
     out, last = _replaced_contacts(counts, empty_contacts(0))
-    row = sum(np.dtype(dtype).itemsize * int(np.prod(shape)) for dtype, shape in
-              CONTACT_LAYOUT.values())
-    half = {room: -(-room * row // 64) * 64 for room in (10, 15, 22)}
-    assert out[:, 1].tolist() == [10, 10, 10, 15, 15, 15, 15, 22, 22]
-    a, b, c = out[0, 0], out[3, 0], out[7, 0]
-    assert out[:3, 0].tolist() == [a, a + half[10], a]
-    assert out[3:7, 0].tolist() == [b, b + half[15], b, b + half[15]]
-    assert out[7:, 0].tolist() == [c, c + half[22]]
+
+    def half(room):
+        return -(-room * row // 64) * 64
+
+    assert out[:, 1].tolist() == [10, 8] + [2 * k] * 3 + [3 * k] * 4 + [4 * k + k // 2] * 2
+    assert out[1, 0] != out[0, 0] and out[2, 0] not in out[:2, 0]
+    a, b, c = out[2, 0], out[5, 0], out[9, 0]
+    assert out[2:5, 0].tolist() == [a, a + half(2 * k), a]
+    assert out[5:9, 0].tolist() == [b, b + half(3 * k), b, b + half(3 * k)]
+    assert out[9:, 0].tolist() == [c, c + half(4 * k + k // 2)]
     assert b != a and c != b  # (each made while the last was alive)
     carved = _carved(last)
     assert all(column.base.refcount == len(carved) for _, column in carved)
-    assert last.key.shape == (17,)
+    assert last.key.shape == (4 * k + 1,)

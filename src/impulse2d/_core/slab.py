@@ -22,8 +22,9 @@ both counts on most steps, and a new allocation each time cost rain_2000's landi
 each new one's faulted in and each freed one's given back (glibc serves these sizes, 0.3-1.8
 MB, by ``mmap`` and ``munmap``, or trims its heap; 344 minor faults a step at one thread; at
 two, the unmapping a TLB shootdown to the other CPU: BENCHMARKS.md, sessions 25 and 26,
-``big50``, ``rain51``). The room a store has is read off the store itself (where its second
-column starts), so a world's reference gets no new field.
+``big50``, ``rain51``). Only stores of :data:`KEEP_BYTES` or more: smaller ones are made
+anew, as malloc recycles them well. The room a store has is read off the store itself (where
+its second column starts), so a world's reference gets no new field.
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ _MEMINFO = ir.LiteralStructType([I64, ir.IntType(8).as_pointer(), ir.IntType(8).
 """The head of NRT's ``MemInfo`` (``numba/core/runtime/nrt.cpp``): the reference count, the
 destructor and its argument, the data, and the size (of an NRT allocation; 0 for an array
 unboxed from Python)."""
+KEEP_BYTES = 1 << 17
+"""The smallest store that keeps its room (bytes of its rows): glibc's default ``mmap``
+threshold (``M_MMAP_THRESHOLD``). A smaller block comes from malloc's bins, most often the one
+the last ``free`` gave back, still in the cache, where a store kept in its place has been left
+since the world's last step (a batch's 10-body worlds: 1,024 of them step one after another);
+a larger one, as the stores of a landing pile grow, from new pages."""
 
 
 def _typed(cls, count, given):
@@ -145,10 +152,10 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
             first = builder.ptrtoint(olds[0].data, I64)
             second = builder.ptrtoint(olds[1].data, I64)
             room = builder.udiv(builder.sub(second, first), I64(carved[0][4]))
-            # Whether the old store is one this intrinsic made: every carved column a view of
-            # one NRT allocation, at its offset for `room` rows in a part the allocation's size
-            # holds. A store from Python never is (each array unboxed gets a MemInfo of its own,
-            # of size 0).
+            # Whether the old store is one this intrinsic made to keep: every carved column a
+            # view of one NRT allocation, at its offset for `room` rows in a part of at least
+            # KEEP_BYTES, `parts` of which the allocation's size holds. A store from Python never
+            # is (each array unboxed gets a MemInfo of its own, of size 0).
             made_here = cgutils.alloca_once_value(builder, cgutils.false_bit)
             old_part = cgutils.alloca_once_value(builder, I64(0))
             with builder.if_then(builder.and_(
@@ -162,7 +169,9 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
                 if parts == 2:
                     part = builder.zext(builder.icmp_unsigned("!=", first, data), I64)
                 base = builder.add(data, builder.mul(part, part_bytes))
-                ok = builder.icmp_unsigned("<=", builder.mul(I64(parts), part_bytes), size)
+                ok = builder.and_(
+                    builder.icmp_unsigned("<=", builder.mul(I64(parts), part_bytes), size),
+                    builder.icmp_unsigned(">=", part_bytes, I64(KEEP_BYTES)))
                 for array, offset in zip(olds, offsets):
                     ok = builder.and_(ok, builder.and_(
                         builder.icmp_unsigned("==", array.meminfo, old_meminfo),
@@ -172,10 +181,11 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
                 builder.store(part, old_part)
             made_here = builder.load(made_here)
             fits = builder.and_(made_here, builder.icmp_unsigned("<=", n, room))
+            keeps = builder.icmp_unsigned(">=", _offsets(builder, carved, n)[1], I64(KEEP_BYTES))
             grown = builder.add(room, builder.lshr(room, I64(1)))  # half again
             grown = builder.select(builder.and_(made_here, builder.icmp_unsigned(">", grown, n)),
                                    grown, n)
-            rows = builder.select(fits, room, grown)
+            rows = builder.select(fits, room, builder.select(keeps, grown, n))
             offsets, part_bytes = _offsets(builder, carved, rows)
             meminfo = cgutils.alloca_once(builder, meminfo_type)
             base = cgutils.alloca_once(builder, I64)
@@ -188,9 +198,9 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
                         other = builder.sub(I64(1), builder.load(old_part))
                         data = builder.add(data, builder.mul(other, part_bytes))
                     builder.store(data, base)
-                with made:
-                    fresh = context.nrt.meminfo_alloc_aligned(
-                        builder, builder.mul(I64(parts), part_bytes), 64)
+                with made:  # (a store too small to keep gets one part)
+                    fresh = context.nrt.meminfo_alloc_aligned(builder, builder.mul(
+                        builder.select(keeps, I64(parts), I64(1)), part_bytes), 64)
                     builder.store(fresh, meminfo)
                     builder.store(builder.ptrtoint(context.nrt.meminfo_data(builder, fresh), I64),
                                   base)
@@ -206,17 +216,19 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
 
 zeroed_store_in = _store_in_intrinsic(True, 1)
 """``zeroed_store_in(StoreClass, count, given, old)``: a zeroed store of ``count`` rows that
-replaces ``old``: in ``old``'s own allocation where ``old`` was made so and has the room (its
-rows are overwritten: ``old`` must not be read after), else in a new one: of ``count`` rows
-if ``old`` was not made so, else with room for half again as many as ``old``'s allocation held
-(at least ``count``). The room is never given back while the store is replaced this way."""
+replaces ``old``: in ``old``'s own allocation where ``old`` was made so to keep (of
+:data:`KEEP_BYTES` or more) and has the room (its rows are overwritten: ``old`` must not be
+read after), else in a new one: of ``count`` rows if ``old`` was not made so or the store is
+smaller than :data:`KEEP_BYTES`, else with room for half again as many as ``old``'s allocation
+held (at least ``count``). The room is never given back while the store is replaced this
+way."""
 
 empty_store_beside = _store_in_intrinsic(False, 2)
 """``empty_store_beside(StoreClass, count, given, old)``: an unwritten store of ``count`` rows
-to be filled from ``old``: allocations hold two stores, and where ``old`` was made so and the
-allocation has the room, the new store takes the part ``old`` does not (``old`` stays as it
-is; the store ``old`` replaced must not be read after), else a new allocation, its room as
-:func:`zeroed_store_in` gives it."""
+to be filled from ``old``: an allocation of a store to keep holds two, and where ``old`` was
+made so and the allocation has the room, the new store takes the part ``old`` does not (``old``
+stays as it is; the store ``old`` replaced must not be read after), else a new allocation, its
+room as :func:`zeroed_store_in` gives it (one store's, if smaller than :data:`KEEP_BYTES`)."""
 
 if numba.config.DISABLE_JIT:
     def zeroed_store_in(cls, count, given, old):  # noqa: F811 (plain Python: a new store)
