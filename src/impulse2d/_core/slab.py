@@ -20,11 +20,11 @@ constraint store, in place; :func:`empty_store_beside`, the contact store, which
 from the one it replaces, in the other half of an allocation of two): a landing pile changes
 both counts on most steps, and a new allocation each time cost rain_2000's landing its pages,
 each new one's faulted in and each freed one's given back (glibc serves these sizes, 0.3-1.8
-MB, by ``mmap`` and ``munmap``, or trims its heap; 344 minor faults a step at one thread; at
-two, the unmapping a TLB shootdown to the other CPU: BENCHMARKS.md, sessions 25 and 26,
-``big50``, ``rain51``). Only stores of :data:`KEEP_BYTES` or more: smaller ones are made
-anew, as malloc recycles them well. The room a store has is read off the store itself (where
-its second column starts), so a world's reference gets no new field.
+MB, by ``mmap`` and ``munmap``, or trims its heap: 344 minor faults a step over steps 91-120
+at one thread, and at two each unmapping a TLB shootdown to the other CPU; BENCHMARKS.md,
+sessions 25 and 26, ``big50``, ``rain51``). Only stores of :data:`KEEP_BYTES` or more:
+smaller ones are made anew, as malloc recycles them well. The room a store has is read off the
+store itself (where its second column starts), so a world's reference gets no new field.
 """
 
 from __future__ import annotations
@@ -45,9 +45,8 @@ LAYOUTS: dict = {}
 
 def register(store_type, layout: dict, given: tuple = ()) -> None:
     """Let kernels make ``store_type`` stores by :func:`zeroed_store_in` and
-    :func:`empty_store_beside`:
-    ``layout`` maps each field to its (dtype, shape of a row), as for
-    :func:`.storage.allocate_store`; the ``given`` fields are passed in (a tuple, in layout
+    :func:`empty_store_beside`: ``layout`` maps each field to its (dtype, shape of a row), as
+    for :func:`.storage.allocate_store`; the ``given`` fields are passed in (a tuple, in layout
     order), not carved."""
     LAYOUTS[store_type] = (layout, tuple(given))
 
@@ -129,9 +128,9 @@ def _make_store(context, builder, store_type, carved, given, given_values, memin
 
 
 def _store_in_intrinsic(zeroed: bool, parts: int):
-    """The intrinsic ``(store class, count, given arrays, old store) -> store`` of
-    :func:`store_in` (``parts`` stores to an allocation: 1, the new store in the old one's
-    place; 2, in the part the old one does not take)."""
+    """The intrinsic ``(store class, count, given arrays, old store) -> store``: ``parts``
+    stores to an allocation kept, 1 (:func:`zeroed_store_in`: the new store in the old one's
+    place) or 2 (:func:`empty_store_beside`: in the part the old one does not take)."""
 
     def typer(typingctx, cls, count, given, old):
         typed = _typed(cls, count, given)
