@@ -97,20 +97,18 @@ def _offsets(builder, carved, rows):
 
 
 def _make_store(context, builder, store_type, carved, given, given_values, meminfo, base,
-                offsets, n, zeroed):
+                offsets, n):
     """The store of ``n`` rows: each carved column at ``base`` (an address) plus its offset, a
     view holding one reference to ``meminfo`` (the caller holds the first column's), each given
-    column one more; the carved columns' ``n`` rows zeroed if ``zeroed``."""
+    column one more."""
     # (imported here: a warm process, which never compiles, leaves numba.np.arrayobj
     # unimported: tests/test_numba_import.py)
     from numba.np.arrayobj import populate_array
 
     values = [None] * len(store_type.types)
-    for (k, array_type, row, itemsize, row_bytes), offset in zip(carved, offsets):
+    for (k, array_type, row, itemsize, _), offset in zip(carved, offsets):
         array = context.make_array(array_type)(context, builder)
         data = builder.inttoptr(builder.add(base, offset), array.data.type)
-        if zeroed:
-            cgutils.memset(builder, data, builder.mul(n, I64(row_bytes)), 0)
         shape = [n] + [I64(d) for d in row]
         strides = [I64(itemsize)]
         for d in reversed(shape[1:]):
@@ -203,9 +201,22 @@ def _store_in_intrinsic(zeroed: bool, parts: int):
                     builder.store(fresh, meminfo)
                     builder.store(builder.ptrtoint(context.nrt.meminfo_data(builder, fresh), I64),
                                   base)
+            base = builder.load(base)
+            if zeroed:
+                # a store with room: each column's rows (the room between them is no row of
+                # it); a store of its own rows: all of them in one go
+                with builder.if_else(builder.or_(fits, keeps)) as (by_column, whole):
+                    with by_column:
+                        for offset, (*_, row_bytes) in zip(offsets, carved):
+                            cgutils.memset(builder, builder.inttoptr(
+                                builder.add(base, offset), cgutils.voidptr_t),
+                                builder.mul(n, I64(row_bytes)), 0)
+                    with whole:
+                        cgutils.memset(builder, builder.inttoptr(base, cgutils.voidptr_t),
+                                       part_bytes, 0)
             return _make_store(context, builder, store_type, carved, given,
                                cgutils.unpack_tuple(builder, args[2], len(given)),
-                               builder.load(meminfo), builder.load(base), offsets, n, zeroed)
+                               builder.load(meminfo), base, offsets, n)
 
         return store_type(cls, count, given, old), codegen
 
