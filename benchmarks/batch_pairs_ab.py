@@ -163,7 +163,7 @@ def _stages(take, take_column):
                                  take_column(world, "shapes", "mask"), take(world, "no_collide"))
             if pu._same_pairs(old_keys, found):
                 return False
-        fresh = allocate_contacts(found.shape[0])
+        fresh = allocate_contacts(found.shape[0], take(world, "contacts"))
         rules = take(world, "settings")
         carry_contacts(take(world, "contacts"), fresh, found, take(world, "shapes"),
                        np.int64(rules[FRICTION_MIXING]), np.int64(rules[RESTITUTION_MIXING]))

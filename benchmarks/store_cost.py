@@ -59,16 +59,16 @@ SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules (Box2
 
 
 @numba.njit(cache=False)
-def _constraints_new(n, lanes, lane_rows, reps):
-    cs = allocate_constraints(n, lanes, lane_rows)
+def _constraints_new(n, old, lane_rows, reps):
+    cs = allocate_constraints(n, old, lane_rows)
     for r in range(reps):
-        cs = allocate_constraints(n + (r & 1), cs.lanes, lane_rows)
+        cs = allocate_constraints(n + (r & 1), cs, lane_rows)
     return cs.count.shape[0]
 
 
 @numba.njit(cache=False)
-def _constraints_zeroed(n, lanes, lane_rows, reps):
-    cs = allocate_constraints(n + 1, lanes, lane_rows)
+def _constraints_zeroed(n, old, lane_rows, reps):
+    cs = allocate_constraints(n + 1, old, lane_rows)
     for r in range(reps):
         m = n + (r & 1)
         for column in literal_unroll(cs[:-3]):  # the rows' columns, not the lanes
@@ -82,7 +82,7 @@ def _constraints_zeroed(n, lanes, lane_rows, reps):
 def _contacts_new(old, pairs_a, pairs_b, shapes, reps):
     for r in range(reps):
         pairs = pairs_b if r & 1 else pairs_a
-        fresh = allocate_contacts(pairs.shape[0])
+        fresh = allocate_contacts(pairs.shape[0], old)
         carry_contacts(old, fresh, pairs, shapes, SQRT, MAX)
         old = fresh
     return old.key.shape[0]
@@ -162,18 +162,17 @@ def _pairs_pair(contacts) -> tuple:
 def measure(world, reps: int) -> dict:
     contacts, cs = _sizes(world)
     n = cs.count.shape[0]
-    lanes = cs.lanes
-    lane_rows = lanes.shape[0]
+    lane_rows = cs.lanes.shape[0]
     shapes = world._shapes
     pairs_a, pairs_b = _pairs_pair(contacts)
-    spare_a = allocate_contacts(pairs_a.shape[0])
-    spare_b = allocate_contacts(pairs_b.shape[0])
+    spare_a = allocate_contacts(pairs_a.shape[0], contacts)
+    spare_b = allocate_contacts(pairs_b.shape[0], contacts)
     out = {"touching_rows": int(n), "contact_rows": int(pairs_a.shape[0]),
            "lane_rows": int(lane_rows)}
     out["constraints_new_us"] = _cpu_per_rep(
-        lambda r: _constraints_new(n, lanes, lane_rows, r), reps)
+        lambda r: _constraints_new(n, cs, lane_rows, r), reps)
     out["constraints_zeroed_us"] = _cpu_per_rep(
-        lambda r: _constraints_zeroed(n, lanes, lane_rows, r), reps)
+        lambda r: _constraints_zeroed(n, cs, lane_rows, r), reps)
     out["contacts_new_us"] = _cpu_per_rep(
         lambda r: _contacts_new(contacts, pairs_a, pairs_b, shapes, r), reps)
     out["contacts_carry_us"] = _cpu_per_rep(

@@ -21,12 +21,18 @@ from impulse2d.settings import MIXING_CODES
 SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules here (Box2D's)
 
 
+def _with_lanes(lanes):
+    """An empty constraint store from Python holding ``lanes``: the store a new one replaces."""
+    return contact_constraints(0)._replace(lanes=lanes)
+
+
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python, zeroed", [
     # the contact store's rows come unwritten: the merge writes them all (test below)
-    (Contacts, CONTACT_LAYOUT, allocate_contacts, empty_contacts, False),
+    (Contacts, CONTACT_LAYOUT, lambda n: allocate_contacts(n, empty_contacts(0)), empty_contacts,
+     False),
     (ContactConstraints, CONSTRAINT_LAYOUT,
-     lambda n: allocate_constraints(n, np.zeros((0, FIELDS)), lane_rows(n)), contact_constraints,
-     True),
+     lambda n: allocate_constraints(n, _with_lanes(np.zeros((0, FIELDS))), lane_rows(n)),
+     contact_constraints, True),
 ])
 def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python, zeroed):
     assert list(layout) == list(store_type._fields)
@@ -46,17 +52,23 @@ def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_p
 def test_a_new_constraint_store_keeps_the_lanes_that_fit():
     """The step makes a new constraint store whenever its row count changes; the wide
     solver's lanes (as large as the rest of the store) are kept while they hold the rows and
-    no more than twice as many, else made anew at the new size."""
+    no more than twice as many, else made anew: at the new size, or for more rows than they
+    held, with room for half again as many as they held (whole chunks, at most twice the
+    rows)."""
     def lanes_of(count, lanes):
-        return allocate_constraints(count, lanes, lane_rows(count)).lanes
+        return allocate_constraints(count, _with_lanes(lanes), lane_rows(count)).lanes
 
     lanes = lanes_of(CHUNK + 1, np.zeros((0, FIELDS)))
     assert lanes.shape == (2 * CHUNK, FIELDS)
     assert lanes_of(CHUNK + 5, lanes) is lanes        # fits
     assert lanes_of(CHUNK, lanes) is lanes            # twice as many
     assert lanes_of(CHUNK - 1, lanes) is lanes
-    grown = lanes_of(2 * CHUNK + 1, lanes)            # too small
+    grown = lanes_of(2 * CHUNK + 1, lanes)            # too small: half again of 2 chunks
     assert grown is not lanes and grown.shape == (3 * CHUNK, FIELDS)
+    regrown = lanes_of(3 * CHUNK + 1, grown)          # half again of 3 chunks, in chunks
+    assert regrown.shape == (5 * CHUNK, FIELDS)
+    assert lanes_of(5 * CHUNK, regrown) is regrown
+    assert lanes_of(9 * CHUNK, regrown).shape == (9 * CHUNK, FIELDS)  # more than half again
     shrunk = lanes_of(3, grown)                       # more than twice
     assert shrunk is not grown and shrunk.shape == (CHUNK, FIELDS)
 
@@ -65,14 +77,14 @@ def test_a_store_solved_row_by_row_has_no_lanes():
     """A world whose contacts are solved row by row (fewer than MIN_BODIES dynamic bodies)
     never reads the lanes: its stores have none (a 64-row chunk is 25 KB, more than the rest
     of a 10-body world's stores), and a world that had them drops them at its next store."""
-    assert allocate_constraints(11, np.zeros((0, FIELDS)), 0).lanes.shape == (0, FIELDS)
-    assert allocate_constraints(11, np.zeros((CHUNK, FIELDS)), 0).lanes.shape == (0, FIELDS)
+    for lanes in (np.zeros((0, FIELDS)), np.zeros((CHUNK, FIELDS))):
+        assert allocate_constraints(11, _with_lanes(lanes), 0).lanes.shape == (0, FIELDS)
 
 
 @numba.njit(cache=False)
 def _carried(old, pairs, shapes, fill):
     """:func:`carry_contacts` into a new store whose every entry first holds ``fill``'s bits."""
-    new = allocate_contacts(pairs.shape[0])
+    new = allocate_contacts(pairs.shape[0], old)
     for column in literal_unroll(new[:]):
         column.reshape(-1).view(np.int64)[:] = fill
     carry_contacts(old, new, pairs, shapes, SQRT, MAX)

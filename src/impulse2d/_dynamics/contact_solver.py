@@ -45,9 +45,9 @@ from .._core.jit import borrowing_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.slab import register as register_slab
-from .._core.slab import zeroed_store
+from .._core.slab import zeroed_store_in
 from .._core.storage import allocate_store
-from .lane_layout import (FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
+from .lane_layout import (CHUNK, FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
                           write_lane_impulses, write_lane_point, write_lane_row)
 from .velocities import load_flat_pair, store_flat_pair
 
@@ -140,22 +140,30 @@ def rows_of(cs, lo, hi):
 
 
 @kernel
-def allocate_constraints(count, lanes, rows):
-    """:func:`contact_constraints` for kernels. Field for field :data:`CONSTRAINT_LAYOUT`;
-    ``tests/test_storage.py`` holds the two together. The lanes get ``rows`` rows: whole chunks
-    (:func:`.lane_layout.lane_rows`) for a world solved in lanes, none for one solved row by
-    row, which never reads them (:func:`.contact_lanes.lane_rows_for`: a 64-row chunk is 21 KB,
-    a small world's every other store together about 23 KB, and a snapshot and the batch's
-    prefetch copied or fetched them all). ``lanes``: the previous store's lanes, kept if they
-    hold ``rows`` and no more than twice as many (the step makes a new store whenever the row
-    count changes, and the lanes are as large as the rest of it: a pile of falling circles
-    changes its count most steps). Kept lanes are not zeroed: a prepare, or the first pass
-    after it, writes every lane a verb keeps anything of (:mod:`.lane_layout`). The other
-    columns are one zeroed allocation, each a view of it (:mod:`.._core.slab`: 24 ``malloc``
-    and ``free`` a store before; session 21, ``batch46``)."""
-    if not rows <= lanes.shape[0] <= 2 * rows:
-        lanes = np.zeros((rows, FIELDS), np.float64)
-    return zeroed_store(ContactConstraints, count, (lanes,))
+def allocate_constraints(count, old, rows):
+    """:func:`contact_constraints` for kernels, the store that replaces ``old`` (which must not
+    be read after). Field for field :data:`CONSTRAINT_LAYOUT`; ``tests/test_storage.py`` holds
+    the two together. The lanes get ``rows`` rows: whole chunks (:func:`.lane_layout.lane_rows`)
+    for a world solved in lanes, none for one solved row by row, which never reads them
+    (:func:`.contact_lanes.lane_rows_for`: a 64-row chunk is 21 KB, a small world's every other
+    store together about 23 KB, and a snapshot and the batch's prefetch copied or fetched them
+    all). ``old``'s lanes are kept if they hold ``rows`` and no more than twice as many (the
+    step makes a new store whenever the row count changes, and the lanes are as large as the
+    rest of it: a pile of falling circles changes its count most steps); lanes made anew for
+    more rows than ``old``'s held get room for half again as many as those (in whole chunks,
+    at most twice ``rows``), as the other columns do. Kept lanes are not zeroed: a prepare, or
+    the first pass after it, writes every lane a verb keeps anything of (:mod:`.lane_layout`).
+    The other columns are one zeroed allocation, each a view of it, ``old``'s while it has the
+    room (:func:`.._core.slab.zeroed_store_in`: 24 ``malloc`` and ``free`` a store before,
+    session 21, ``batch46``; a new allocation a step on rain's landing, session 26,
+    ``rain51``)."""
+    lanes = old.lanes
+    held = lanes.shape[0]
+    if not rows <= held <= 2 * rows:
+        grown = (held + held // 2 + CHUNK - 1) // CHUNK * CHUNK
+        lanes = np.zeros((rows if held > rows else max(rows, min(grown, 2 * rows)), FIELDS),
+                         np.float64)
+    return zeroed_store_in(ContactConstraints, count, (lanes,), old)
 
 
 @borrowing_kernel

@@ -23,7 +23,7 @@ from .._collision.manifold import collide_pair
 from .._collision.shape_types import CHAIN_SEGMENT
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
 from .._core.state import DYNAMIC, STATIC
-from .._core.slab import empty_store
+from .._core.slab import empty_store_beside
 from .._core.slab import register as register_slab
 from .._core.storage import allocate_store
 from .lane_layout import flat
@@ -76,15 +76,19 @@ register_slab(Contacts, CONTACT_LAYOUT)
 
 
 @kernel
-def allocate_contacts(count):
-    """:func:`empty_contacts` for kernels (the step makes the new contact store in place), its
-    rows not written: the caller writes every entry of every row, as :func:`carry_contacts`
-    does. Zeroed, rain_2000's 6,400 rows (1.4 MB) were a ``memset`` of 40-50 us on each step
-    that makes a store, most steps of its landing, before the merge wrote the rows again
-    (BENCHMARKS.md, session 16, ``big41``). One allocation, its columns views of it
-    (:mod:`.._core.slab`): a 16-array store was 16 ``malloc`` and 16 ``free`` (session 21,
-    ``batch46``)."""
-    return empty_store(Contacts, count, ())
+def allocate_contacts(count, old):
+    """:func:`empty_contacts` for kernels (the step makes the new contact store in place), the
+    store that replaces ``old`` (which must stay as it is until the merge has read it; the
+    store ``old`` replaced must not be read after), its rows not written: the caller writes
+    every entry of every row, as :func:`carry_contacts` does. Zeroed, rain_2000's 6,400 rows
+    (1.4 MB) were a ``memset`` of 40-50 us on each step that makes a store, most steps of its
+    landing, before the merge wrote the rows again (BENCHMARKS.md, session 16, ``big41``). One
+    allocation, its columns views of it (:mod:`.._core.slab`): a 16-array store was 16
+    ``malloc`` and 16 ``free`` (session 21, ``batch46``); an allocation of two stores, the new
+    one in the part ``old`` does not take while it has the room
+    (:func:`.._core.slab.empty_store_beside`: a new allocation a step on rain's landing,
+    session 26, ``rain51``)."""
+    return empty_store_beside(Contacts, count, (), old)
 
 
 @inner_kernel

@@ -608,7 +608,7 @@ def update_pairs(world, moved, n_moved, dirty):
             return False
     # A new store, one row per pair, with the existing contacts' manifolds and impulses, a new
     # contact's coefficients mixed by the world's rules (its step row's)
-    fresh = allocate_contacts(pairs.shape[0])
+    fresh = allocate_contacts(pairs.shape[0], world.contacts)
     rules = borrow(world, "settings")
     carry_contacts(world.contacts, fresh, pairs, world.shapes, np.int64(rules[FRICTION_MIXING]),
                    np.int64(rules[RESTITUTION_MIXING]))

@@ -837,7 +837,7 @@ def step_kernel(world, dt, phase):
     # it first solves in lanes: contact_lanes.lane_rows_for)
     new_cs, lanes_needed = _constraints_needed(world, n)
     if new_cs:
-        world.constraints = allocate_constraints(n, world.constraints.lanes, lanes_needed)
+        world.constraints = allocate_constraints(n, world.constraints, lanes_needed)
         status |= NEW_CONSTRAINTS
     if lanes_needed > 0:  # the wide solver's runs (a world solved row by row reads none)
         _mark_runs(world)
