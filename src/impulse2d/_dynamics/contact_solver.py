@@ -253,6 +253,41 @@ def point_values(point, separation, centers, velocities, masses, nx, ny):
 
 
 @inline_kernel
+def prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                clear_missing):
+    """Row ``q`` of :func:`prepare_rows` (its arguments)."""
+    center = bodies.center
+    v = bodies.v
+    w = bodies.w
+    k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True, soft,
+                                              static)
+    m_a, i_a, m_b, i_b = masses
+    rate, mass_scale, impulse_scale = scales
+    nx = contacts.normal[k, 0]
+    ny = contacts.normal[k, 1]
+    r = lane_index(first + q)
+    write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, contacts.friction[k], rate,
+                   mass_scale, impulse_scale, count)
+    for j in range(2):
+        warm = warm_starting and j < count
+        normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
+        tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+        if clear_missing or point_kept(j, count):
+            write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+    centers = (center[a, 0], center[a, 1], center[b, 0], center[b, 1])
+    velocities = (v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b])
+    for j in range(count):
+        anchors, base, normal_mass, tangent_mass, approach = point_values(
+            (contacts.point[k, j, 0], contacts.point[k, j, 1]), contacts.separation[k, j],
+            centers, velocities, masses, nx, ny)
+        rax, ray, rbx, rby = anchors
+        write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass)
+        cs.relative_velocity[q, j] = approach
+    if clear_missing and count < 2:
+        write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@inline_kernel
 def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static, first,
                  clear_missing):
     """:func:`prepare_contacts` into the lanes ``lanes``: the store's own (float64), or their
@@ -261,36 +296,45 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static
     ``clear_missing``: a missing second point's lanes are written as zeros (a float32 view of
     lanes that held float64 values may read NaNs or denormals there, which the passes would
     compute on and drop, the denormals slowly)."""
-    center = bodies.center
-    v = bodies.v
-    w = bodies.w
     for q in range(order.shape[0]):
-        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True,
-                                                  soft, static)
-        m_a, i_a, m_b, i_b = masses
-        rate, mass_scale, impulse_scale = scales
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
-        r = lane_index(first + q)
-        write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, contacts.friction[k], rate,
-                       mass_scale, impulse_scale, count)
-        for j in range(2):
-            warm = warm_starting and j < count
-            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
-            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
-            if clear_missing or point_kept(j, count):
-                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
-        centers = (center[a, 0], center[a, 1], center[b, 0], center[b, 1])
-        velocities = (v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b])
-        for j in range(count):
-            anchors, base, normal_mass, tangent_mass, approach = point_values(
-                (contacts.point[k, j, 0], contacts.point[k, j, 1]), contacts.separation[k, j],
-                centers, velocities, masses, nx, ny)
-            rax, ray, rbx, rby = anchors
-            write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass)
-            cs.relative_velocity[q, j] = approach
-        if clear_missing and count < 2:
-            write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                    clear_missing)
+
+
+@borrowing_kernel
+def prepare_replayed(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
+                     soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
+                     static_impulse_scale, color, starts, cursors):
+    """:func:`prepare_contacts` into the float64 lanes (``wide``, every row from the first), the
+    rows visited in the order of the contacts the colouring looked at
+    (:func:`.constraint_graph.color_into`, which left ``color``, each contact's colour or -1,
+    and ``starts``, each colour's first row), replayed: contact ``t`` of colour ``c`` is
+    colour ``c``'s next row (``cursors``: one a colour, overwritten). The same rows, each
+    computed and written as :func:`prepare_rows` does. In the rows' own order, colour by
+    colour, the contacts of a colour ascend every 7th or so (the pyramids' 7 colours), so each
+    colour read every cache line of the contact store's columns for a part of it, the whole
+    store (2 MB on pyramid_100, twice the L2 cache) once a colour; replayed, it is read once,
+    front to back. Measured on pyramid_100's rows (``benchmarks/lanes_prepare_order.py``,
+    BENCHMARKS.md, session 26, ``wide51``): 0.86x the prepare's thread CPU with the caches
+    flushed, 0.81x warm. Float32 lanes stay in the rows' order: visited so, their prepare
+    measured 1.09-1.25x."""
+    soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
+    static = (static_bias_rate, static_mass_scale, static_impulse_scale)
+    lanes = flat_lanes(cs)
+    for c in range(cursors.shape[0]):
+        cursors[c] = starts[c]
+    n = order.shape[0]
+    visited = 0
+    t = 0
+    while visited < n and t < color.shape[0]:
+        c = color[t]
+        t += 1
+        if c >= 0:
+            q = cursors[c]
+            cursors[c] = q + 1
+            visited += 1
+            prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, 0,
+                        False)
 
 
 @inline_kernel
