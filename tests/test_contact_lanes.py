@@ -22,7 +22,7 @@ from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitutio
                                                warm_start_contacts_wide)
 from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
-                                                prepare_contacts, prepare_replayed,
+                                                prepare_contacts, prepare_wide,
                                                 solve_contacts, warm_start_contacts)
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
@@ -143,8 +143,8 @@ def _prepare(cs, order, contacts, bodies, color, starts, cursors, replayed):
     """The float64 lanes' prepare (30 Hz soft coefficients at 240 Hz) in the rows' order, or
     replayed in the colouring's order of the contacts."""
     if replayed:
-        prepare_replayed(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3,
-                         color, starts, cursors)
+        prepare_wide(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, 0, color,
+                     starts, cursors)
     else:
         prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3,
                          True, 0)

@@ -166,7 +166,8 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     pre-solve approach speed, and the warm-start impulses.
 
     ``wide``: for the wide solver (:mod:`.contact_lanes`), what its passes read goes straight
-    into the lanes (:mod:`.lane_layout`), not into the rows, at the lane rows from ``first``
+    into the lanes (:mod:`.lane_layout`; :func:`prepare_wide`), not into the rows, at the lane
+    rows from ``first``
     (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
     :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
     restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
@@ -176,13 +177,15 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
     oscillating (Box2D v3 doubles the hertz).
     """
-    soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
-    static = (static_bias_rate, static_mass_scale, static_impulse_scale)
     if wide:
-        prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft, static,
-                     first, False)
+        none = order[:0]  # no colouring: the rows' order
+        prepare_wide(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+                     soft_impulse_scale, static_bias_rate, static_mass_scale,
+                     static_impulse_scale, first, none, none, none)
     else:
-        prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static)
+        prepare_serial(cs, order, contacts, bodies, warm_starting,
+                       (soft_bias_rate, soft_mass_scale, soft_impulse_scale),
+                       (static_bias_rate, static_mass_scale, static_impulse_scale))
 
 
 @inline_kernel
@@ -302,39 +305,47 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static
 
 
 @borrowing_kernel
-def prepare_replayed(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
-                     soft_mass_scale, soft_impulse_scale, static_bias_rate, static_mass_scale,
-                     static_impulse_scale, color, starts, cursors):
-    """:func:`prepare_contacts` into the float64 lanes (``wide``, every row from the first), the
-    rows visited in the order of the contacts the colouring looked at
-    (:func:`.constraint_graph.color_into`, which left ``color``, each contact's colour or -1,
-    and ``starts``, each colour's first row), replayed: contact ``t`` of colour ``c`` is
-    colour ``c``'s next row (``cursors``: one a colour, overwritten). The same rows, each
-    computed and written as :func:`prepare_rows` does. In the rows' own order, colour by
-    colour, the contacts of a colour ascend every 7th or so (the pyramids' 7 colours), so each
-    colour read every cache line of the contact store's columns for a part of it, the whole
-    store (2 MB on pyramid_100, twice the L2 cache) once a colour; replayed, it is read once,
-    front to back. Measured on pyramid_100's rows (``benchmarks/lanes_prepare_order.py``,
-    BENCHMARKS.md, session 26, ``wide51``): 0.86x the prepare's thread CPU with the caches
-    flushed, 0.81x warm. Float32 lanes stay in the rows' order: visited so, their prepare
-    measured 1.09-1.25x."""
+def prepare_wide(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+                 soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale,
+                 first, color, starts, cursors):
+    """:func:`prepare_contacts` into the float64 lanes (``wide``; :func:`prepare_rows`' rows,
+    each computed and written as there), the rows visited in their order or, given the
+    colouring's ``color`` (:func:`.constraint_graph.color_into`: each contact it looked at, its
+    colour or -1) and ``starts`` (each colour's first row) for every row (``first`` 0), in the
+    order of those contacts, replayed: contact ``t`` of colour ``c`` is colour ``c``'s next row
+    (``cursors``: one a colour, overwritten). Colour by colour, the contacts of a colour ascend
+    every 7th or so (the pyramids' 7 colours), so each colour read every cache line of the
+    contact store's columns for a part of it, the whole store (2 MB on pyramid_100, twice the
+    L2 cache) once a colour; replayed, it is read once, front to back. Measured on pyramid_100's
+    rows (``benchmarks/lanes_prepare_order.py``, BENCHMARKS.md, session 26, ``wide51``): 0.86x
+    the prepare's thread CPU with the caches flushed, 0.81x warm. Float32 lanes stay in the
+    rows' order (:func:`prepare_rows`): visited so, their prepare measured 1.09-1.25x. An empty
+    ``color``: the rows' order (one kernel for both, one copy of a row's code to compile)."""
     soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
     static = (static_bias_rate, static_mass_scale, static_impulse_scale)
     lanes = flat_lanes(cs)
-    for c in range(cursors.shape[0]):
-        cursors[c] = starts[c]
+    replay = color.shape[0] > 0
+    if replay:
+        for c in range(cursors.shape[0]):
+            cursors[c] = starts[c]
     n = order.shape[0]
     visited = 0
     t = 0
-    while visited < n and t < color.shape[0]:
-        c = color[t]
-        t += 1
-        if c >= 0:
+    while visited < n:
+        q = t
+        if replay:
+            if t == color.shape[0]:
+                break
+            c = color[t]
+            if c < 0:
+                t += 1
+                continue
             q = cursors[c]
             cursors[c] = q + 1
-            visited += 1
-            prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, 0,
-                        False)
+        t += 1
+        visited += 1
+        prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                    False)
 
 
 @inline_kernel
