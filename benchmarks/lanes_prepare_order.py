@@ -4,16 +4,21 @@ on one loaded world's rows in one process, float64 or float32 lanes.
     PYTHONPATH=src python benchmarks/lanes_prepare_order.py [--scene pyramid_100]
         [--precision float64] [--reps 15] [--out FILE]
 
-The engine's prepare (:func:`impulse2d._dynamics.contact_solver.prepare_rows`) visits the rows
-in their order, colour by colour (:mod:`impulse2d._dynamics.constraint_graph`): within a colour
+``engine``: the prepare in the rows' order (:func:`impulse2d._dynamics.contact_solver.
+prepare_rows`: the float32 lanes' prepare, and the float64 one's before session 26), colour by
+colour (:mod:`impulse2d._dynamics.constraint_graph`): within a colour
 the contacts come in increasing order, every 7th or so on the pyramids (7 colours), so each
 colour's run reads every cache line of the contact store's ten columns (about 2 MB on
 pyramid_100, more than the L2 cache) for a seventh of it, and the store is read about seven
-times a step. ``contact_order``: the same rows, each computed and written exactly as the
-engine does, visited in increasing contact order (``perm``: the rows sorted by their contact,
-computed outside the timing): the contacts' columns read once, front to back; the writes of a
-row land in one of 7 fronts (one a colour), each moving forward. Every way leaves the same bits
-(checked).
+times a step. ``row_order``: a copy of the engine's loop (a fair base?). ``contact_order``: the
+same rows, each computed and written exactly as the engine does, visited in increasing contact
+order (``perm``: the rows sorted by their contact, computed outside the timing): the contacts'
+columns read once, front to back; the writes of a row land in one of 7 fronts (one a colour),
+each moving forward. ``replay`` (float64): the same order found as the engine finds it
+(:func:`impulse2d._dynamics.contact_solver.prepare_wide`): the colouring's own pass over the
+contacts replayed, each contact its colour's next row, from each contact's colour and each
+colour's first row (built here from the rows' runs, as the colouring leaves them in the world's
+scratch). Every way leaves the same bits (checked).
 
 Timed as ``lanes_prepare_prefetch.py`` times (thread CPU, alternating, ``cold``: after a 64 MB
 buffer is written; ``warm``: right after the same prepare). Kernels compiled without reference

@@ -167,9 +167,8 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
 
     ``wide``: for the wide solver (:mod:`.contact_lanes`), what its passes read goes straight
     into the lanes (:mod:`.lane_layout`; :func:`prepare_wide`), not into the rows, at the lane
-    rows from ``first``
-    (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
-    :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
+    rows from ``first`` (``cs`` may be the slice of the rows from ``first``, its lanes the whole
+    store's, as :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
     restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
     (:func:`prepare_serial`).
 
