@@ -20,9 +20,10 @@ from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitutio
                                                rows_from_lanes, solve_contacts_wide,
                                                store_lane_impulses, sync_constraint_rows,
                                                warm_start_contacts_wide)
+from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
-                                                prepare_contacts, solve_contacts,
-                                                warm_start_contacts)
+                                                prepare_contacts, prepare_wide,
+                                                solve_contacts, warm_start_contacts)
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.verbs import LANES
@@ -135,6 +136,54 @@ def test_wide_sweeps_give_the_bits_of_the_serial_sweeps(scene, steps, params):
     for name in CONSTRAINT_LAYOUT:
         if name not in SCRATCH:
             assert np.array_equal(getattr(cs0, name), getattr(cs1, name)), name
+
+
+@numba.njit(cache=False)
+def _prepare(cs, order, contacts, bodies, color, starts, cursors, replayed):
+    """The float64 lanes' prepare (30 Hz soft coefficients at 240 Hz) in the rows' order, or
+    replayed in the colouring's order of the contacts."""
+    if replayed:
+        prepare_wide(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, 0, color,
+                     starts, cursors)
+    else:
+        prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3,
+                         True, 0)
+
+
+@pytest.mark.parametrize("scene, steps, params", [
+    ("pyramid", 30, {"base": 12}),           # boxes: 7 colours, a static ground
+    ("rain", 90, {"count": 300}),            # circles: one-point manifolds, more colours
+])
+def test_the_prepare_replayed_in_contact_order_writes_what_the_rows_order_writes(scene, steps,
+                                                                                 params):
+    """The float64 prepare visiting the rows in the colouring's pass over the contacts (each
+    contact its colour's next row) writes every row and lane bit for bit as the rows' order
+    does, its cursors left at each colour's end."""
+    world, _ = _stepped(scene, steps, **params)
+    contacts, bodies = world._contacts, world._bodies
+    order, starts = color_contacts(contacts.count, contacts.body_a, contacts.body_b,
+                                   bodies.type, bodies.asleep, bodies.type.shape[0],
+                                   COLOR_COUNT, np.empty(0, np.int64), -1)
+    color = np.full(contacts.count.shape[0], -1, np.int64)
+    for c in range(COLOR_COUNT + 1):
+        color[order[starts[c]:starts[c + 1]]] = c
+    assert (np.diff(starts) > 0).sum() >= 3  # rows of several colours, interleaved
+    older = np.random.default_rng(3).normal(0.0, 1.0, world._constraints.lanes.shape)
+    results = []
+    for replayed in (False, True):
+        cs = _copy(world._constraints)
+        cs.lanes[:] = older  # kept lanes hold an older step's
+        cursors = np.full(COLOR_COUNT + 1, -7, np.int64)
+        _prepare(cs, order.copy(), contacts, bodies, color, starts, cursors, replayed)
+        results.append(cs)
+    assert cursors.tolist() == starts[1:].tolist()
+    rows, replayed = results
+    assert np.array_equal(rows.contact, order)
+    for name in CONSTRAINT_LAYOUT:
+        if name != "lanes":
+            assert np.array_equal(getattr(rows, name), getattr(replayed, name)), name
+    # a missing second point's lanes are left as they were: the same random values both ways
+    assert np.array_equal(rows.lanes, replayed.lanes)
 
 
 def test_a_wide_step_reads_its_rows_back_for_python():

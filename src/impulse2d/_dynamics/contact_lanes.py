@@ -93,17 +93,19 @@ from numba.extending import intrinsic
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
+from .awake import CONTACT_COUNT
 from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration,
-                             prepare_contacts, push_point, restitution_gap, rows_of,
-                             solve_contacts, warm_start_contacts)
+                             prepare_contacts, prepare_wide, push_point, restitution_gap,
+                             rows_of, solve_contacts, warm_start_contacts)
 from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
                           U_CHUNK, UNN, UNT, VAX, VAY, VBX, VBY, WA, WB, flat_lanes, lane_float,
                           lane_index, point_kept, scalar_index, scratch_chunk)
+from .scratch import colour_views
 from .verbs import (DIAGNOSTICS, LANE_COLUMNS, LANE_PREPARE, LANES, call_diagnose,
                     call_lane_prepare, call_lanes)
-from .world_ref import borrow, sync_constraints
+from .world_ref import borrow, borrow_column, sync_constraints
 
 LANE_WARM_START, LANE_SOLVE, LANE_MODE, LANE_RESTITUTION, LANE_FINISH, LANE_ROWS = range(6)
 """What the contact passes' entry is asked to do (its ``verb``): warm start, solve, say
@@ -562,15 +564,45 @@ def prepare_lanes(world, cs, order, contacts, bodies, warm_starting, rate, mass_
                   impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, first):
     """:func:`.contact_solver.prepare_contacts` of the contacts ``order`` into the rows ``cs``
     (the rows from ``first``), or for a world of float32 lanes its float32 prepare, called by
-    address (:data:`~.verbs.LANE_PREPARE`), so that no solver compiles a second prepare."""
+    address (:data:`~.verbs.LANE_PREPARE`), so that no solver compiles a second prepare. Into
+    float64 lanes (:func:`.contact_solver.prepare_wide`), every row of the step's own solve
+    order (the colouring's, in the world's scratch: :func:`_colouring`) goes in the order of
+    the contacts."""
     table = borrow(world, "verbs")
     if table[LANE_PREPARE] != 0:
         call_lane_prepare(table[LANE_PREPARE], (world, order, first, warm_starting, rate,
                                                 mass_scale, impulse_scale, s_rate,
                                                 s_mass_scale, s_impulse_scale))
+        return
+    if wide:
+        color, starts, cursors = _colouring(world, order, first)
+        prepare_wide(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
+                     impulse_scale, s_rate, s_mass_scale, s_impulse_scale, first, color,
+                     starts, cursors)
     else:
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, first)
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, False, first)
+
+
+@inline_kernel
+def _colouring(world, order, first):
+    """What the step's colouring (:func:`.constraint_graph.color_into`) left in the world's
+    scratch (:func:`.scratch.colour_views`) beside the solve order: each contact's colour, each
+    colour's first row, and its fill positions, dead after it (the replay's cursors); or an
+    empty colour array where ``order`` from row ``first`` is not that whole order (a thread's
+    piece of it, or another caller's)."""
+    scratch = borrow(world, "scratch")
+    looked = borrow(world, "awake_state")[CONTACT_COUNT]  # (as the step's _colour_rows)
+    if looked < 0:
+        looked = borrow_column(world, "contacts", "count").shape[0]
+    _, color, _, _, fill, starts, at = colour_views(
+        scratch, borrow_column(world, "shapes", "alive").shape[0],
+        borrow_column(world, "bodies", "type").shape[0], looked)
+    whole = first == 0 and order.shape[0] == starts[-1]
+    if (whole and at + order.shape[0] <= scratch.shape[0]
+            and order.ctypes.data == scratch.ctypes.data + at * scratch.itemsize):
+        return color, starts, fill
+    return color[:0], starts, fill
 
 
 @inline_kernel

@@ -174,9 +174,9 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     pre-solve approach speed, and the warm-start impulses.
 
     ``wide``: for the wide solver (:mod:`.contact_lanes`), what its passes read goes straight
-    into the lanes (:mod:`.lane_layout`), not into the rows, at the lane rows from ``first``
-    (``cs`` may be the slice of the rows from ``first``, its lanes the whole store's, as
-    :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
+    into the lanes (:mod:`.lane_layout`; :func:`prepare_wide`), not into the rows, at the lane
+    rows from ``first`` (``cs`` may be the slice of the rows from ``first``, its lanes the whole
+    store's, as :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
     restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
     (:func:`prepare_serial`).
 
@@ -184,13 +184,15 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
     oscillating (Box2D v3 doubles the hertz).
     """
-    soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
-    static = (static_bias_rate, static_mass_scale, static_impulse_scale)
     if wide:
-        prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, warm_starting, soft, static,
-                     first, False)
+        none = order[:0]  # no colouring: the rows' order
+        prepare_wide(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+                     soft_impulse_scale, static_bias_rate, static_mass_scale,
+                     static_impulse_scale, first, none, none, none)
     else:
-        prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static)
+        prepare_serial(cs, order, contacts, bodies, warm_starting,
+                       (soft_bias_rate, soft_mass_scale, soft_impulse_scale),
+                       (static_bias_rate, static_mass_scale, static_impulse_scale))
 
 
 @inline_kernel
@@ -261,6 +263,41 @@ def point_values(point, separation, centers, velocities, masses, nx, ny):
 
 
 @inline_kernel
+def prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                clear_missing):
+    """Row ``q`` of :func:`prepare_rows` (its arguments)."""
+    center = bodies.center
+    v = bodies.v
+    w = bodies.w
+    k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True, soft,
+                                              static)
+    m_a, i_a, m_b, i_b = masses
+    rate, mass_scale, impulse_scale = scales
+    nx = contacts.normal[k, 0]
+    ny = contacts.normal[k, 1]
+    r = lane_index(first + q)
+    write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, contacts.friction[k], rate,
+                   mass_scale, impulse_scale, count)
+    for j in range(2):
+        warm = warm_starting and j < count
+        normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
+        tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
+        if clear_missing or point_kept(j, count):
+            write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
+    centers = (center[a, 0], center[a, 1], center[b, 0], center[b, 1])
+    velocities = (v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b])
+    for j in range(count):
+        anchors, base, normal_mass, tangent_mass, approach = point_values(
+            (contacts.point[k, j, 0], contacts.point[k, j, 1]), contacts.separation[k, j],
+            centers, velocities, masses, nx, ny)
+        rax, ray, rbx, rby = anchors
+        write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass)
+        cs.relative_velocity[q, j] = approach
+    if clear_missing and count < 2:
+        write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@inline_kernel
 def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static, first,
                  clear_missing):
     """:func:`prepare_contacts` into the lanes ``lanes``: the store's own (float64), or their
@@ -269,36 +306,53 @@ def prepare_rows(cs, lanes, order, contacts, bodies, warm_starting, soft, static
     ``clear_missing``: a missing second point's lanes are written as zeros (a float32 view of
     lanes that held float64 values may read NaNs or denormals there, which the passes would
     compute on and drop, the denormals slowly)."""
-    center = bodies.center
-    v = bodies.v
-    w = bodies.w
     for q in range(order.shape[0]):
-        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, True,
-                                                  soft, static)
-        m_a, i_a, m_b, i_b = masses
-        rate, mass_scale, impulse_scale = scales
-        nx = contacts.normal[k, 0]
-        ny = contacts.normal[k, 1]
-        r = lane_index(first + q)
-        write_lane_row(lanes, r, m_a, i_a, m_b, i_b, nx, ny, contacts.friction[k], rate,
-                       mass_scale, impulse_scale, count)
-        for j in range(2):
-            warm = warm_starting and j < count
-            normal_impulse = contacts.normal_impulse[k, j] if warm else 0.0
-            tangent_impulse = contacts.tangent_impulse[k, j] if warm else 0.0
-            if clear_missing or point_kept(j, count):
-                write_lane_impulses(lanes, r, j, normal_impulse, tangent_impulse)
-        centers = (center[a, 0], center[a, 1], center[b, 0], center[b, 1])
-        velocities = (v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b])
-        for j in range(count):
-            anchors, base, normal_mass, tangent_mass, approach = point_values(
-                (contacts.point[k, j, 0], contacts.point[k, j, 1]), contacts.separation[k, j],
-                centers, velocities, masses, nx, ny)
-            rax, ray, rbx, rby = anchors
-            write_lane_point(lanes, r, j, rax, ray, rbx, rby, base, normal_mass, tangent_mass)
-            cs.relative_velocity[q, j] = approach
-        if clear_missing and count < 2:
-            write_lane_point(lanes, r, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                    clear_missing)
+
+
+@borrowing_kernel
+def prepare_wide(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
+                 soft_impulse_scale, static_bias_rate, static_mass_scale, static_impulse_scale,
+                 first, color, starts, cursors):
+    """:func:`prepare_contacts` into the float64 lanes (``wide``; :func:`prepare_rows`' rows,
+    each computed and written as there), the rows visited in their order or, given the
+    colouring's ``color`` (:func:`.constraint_graph.color_into`: each contact it looked at, its
+    colour or -1) and ``starts`` (each colour's first row) for every row (``first`` 0), in the
+    order of those contacts, replayed: contact ``t`` of colour ``c`` is colour ``c``'s next row
+    (``cursors``: one a colour, overwritten). Colour by colour, the contacts of a colour ascend
+    every 7th or so (the pyramids' 7 colours), so each colour read every cache line of the
+    contact store's columns for a part of it, the whole store (2 MB on pyramid_100, twice the
+    L2 cache) once a colour; replayed, it is read once, front to back. Measured on pyramid_100's
+    rows (``benchmarks/lanes_prepare_order.py``, BENCHMARKS.md, session 26, ``wide51``): 0.86x
+    the prepare's thread CPU with the caches flushed, 0.81x warm. Float32 lanes stay in the
+    rows' order (:func:`prepare_rows`): visited so, their prepare measured 1.09-1.25x. An empty
+    ``color``: the rows' order (one kernel for both, one copy of a row's code to compile)."""
+    soft = (soft_bias_rate, soft_mass_scale, soft_impulse_scale)
+    static = (static_bias_rate, static_mass_scale, static_impulse_scale)
+    lanes = flat_lanes(cs)
+    replay = color.shape[0] > 0
+    if replay:
+        for c in range(cursors.shape[0]):
+            cursors[c] = starts[c]
+    n = order.shape[0]
+    visited = 0
+    t = 0
+    while visited < n:
+        q = t
+        if replay:
+            if t == color.shape[0]:
+                break
+            c = color[t]
+            if c < 0:
+                t += 1
+                continue
+            q = cursors[c]
+            cursors[c] = q + 1
+        t += 1
+        visited += 1
+        prepare_row(cs, lanes, order, q, contacts, bodies, warm_starting, soft, static, first,
+                    False)
 
 
 @inline_kernel
