@@ -585,6 +585,17 @@ def prepare_lanes(world, cs, order, contacts, bodies, warm_starting, rate, mass_
 
 
 @inline_kernel
+def colour_rows(world):
+    """The shape rows, body rows and contact rows the colouring's scratch is laid out for
+    (:func:`.scratch.colour_views`): the contacts looked at are the awake ones, or every row.
+    (The step sizes and fills the scratch by it; :func:`_colouring` reads it back.)"""
+    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
+    contacts = borrow_column(world, "contacts", "count").shape[0] if n_rows < 0 else n_rows
+    return (borrow_column(world, "shapes", "alive").shape[0],
+            borrow_column(world, "bodies", "type").shape[0], contacts)
+
+
+@inline_kernel
 def _colouring(world, order, first):
     """What the step's colouring (:func:`.constraint_graph.color_into`) left in the world's
     scratch (:func:`.scratch.colour_views`) beside the solve order: each contact's colour, each
@@ -592,12 +603,8 @@ def _colouring(world, order, first):
     empty colour array where ``order`` from row ``first`` is not that whole order (a thread's
     piece of it, or another caller's)."""
     scratch = borrow(world, "scratch")
-    looked = borrow(world, "awake_state")[CONTACT_COUNT]  # (as the step's _colour_rows)
-    if looked < 0:
-        looked = borrow_column(world, "contacts", "count").shape[0]
-    _, color, _, _, fill, starts, at = colour_views(
-        scratch, borrow_column(world, "shapes", "alive").shape[0],
-        borrow_column(world, "bodies", "type").shape[0], looked)
+    shape_rows, body_rows, contacts = colour_rows(world)
+    _, color, _, _, fill, starts, at = colour_views(scratch, shape_rows, body_rows, contacts)
     whole = first == 0 and order.shape[0] == starts[-1]
     if (whole and at + order.shape[0] <= scratch.shape[0]
             and order.ctypes.data == scratch.ctypes.data + at * scratch.itemsize):

@@ -57,8 +57,8 @@ from .direct import ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED
 from .constraint_graph import COLOR_COUNT, color_into, mark_colour_runs
 from .continuous import solve_continuous
 from .continuous_box2d23 import solve_continuous_box2d23
-from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, lane_rows_for, lanes_entry,
-                            lanes_pay, rows_entry, sync_constraint_rows)
+from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, colour_rows, lane_rows_for,
+                            lanes_entry, lanes_pay, rows_entry, sync_constraint_rows)
 from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
 from .contact_solver import allocate_constraints, store_impulses
 from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, collide_rows, mix_again,
@@ -280,20 +280,10 @@ def _collide_entry(world):
     return table[COLLIDE]
 
 
-@inline_kernel
-def _colour_rows(world):
-    """The shape rows, body rows and contact rows the colouring's scratch is laid out for
-    (:func:`.scratch.colour_views`): the contacts looked at are the awake ones, or every row."""
-    n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
-    contacts = borrow_column(world, "contacts", "count").shape[0] if n_rows < 0 else n_rows
-    return (borrow_column(world, "shapes", "alive").shape[0],
-            borrow_column(world, "bodies", "type").shape[0], contacts)
-
-
 @borrowing_kernel
 def _colour_size(world):
     """Entries of the world's scratch the colouring needs, or 0 when it has them."""
-    shape_rows, body_rows, contacts = _colour_rows(world)
+    shape_rows, body_rows, contacts = colour_rows(world)
     size = colour_size(shape_rows, body_rows, contacts)
     return size if short(borrow(world, "scratch"), size) else 0
 
@@ -307,7 +297,7 @@ def _colour(world):
     bodies_type = borrow_column(world, "bodies", "type")
     count = borrow_column(world, "contacts", "count")
     n_rows = borrow(world, "awake_state")[CONTACT_COUNT]
-    shape_rows, body_rows, contacts = _colour_rows(world)
+    shape_rows, body_rows, contacts = colour_rows(world)
     used, color, order, sizes, fill, starts, at = colour_views(
         borrow(world, "scratch"), shape_rows, body_rows, contacts)
     n = color_into(count, borrow_column(world, "contacts", "body_a"),
