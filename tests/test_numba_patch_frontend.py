@@ -1,0 +1,142 @@
+"""Numba's front end made cheaper with what it gives unchanged (``_core/frontend.py``): the
+variables a statement names, the IR after SSA reconstruction, the operators' typing and a
+kernel's LLVM IR, each compared with Numba's own code (the patched functions' ``__wrapped__``)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+
+import numpy as np
+import pytest
+
+from impulse2d._core import frontend
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("0", "")
+pytestmark = pytest.mark.skipif(not JIT, reason="patches Numba's compiler")
+
+
+def _loops(a, n, flag):
+    # variables assigned in several blocks (SSA's work), scalar and array operators
+    total = 0.0
+    best = -1
+    for i in range(n):
+        x = a[i] * 2.0 + 1.0
+        if x > total:
+            total = x
+            best = i
+        elif flag:
+            total -= 0.5 * x
+        else:
+            total = total + x / (i + 1)
+    b = a + 1.0
+    b *= 2.0
+    return total + b.sum() - best, -b
+
+
+def _frontend_ir(function):
+    from numba.core.compiler import run_frontend
+    return run_frontend(function)
+
+
+@pytest.fixture
+def numbas_own(monkeypatch):
+    """Undo the three patches for the test (Numba's own code, as ``__wrapped__`` keeps it)."""
+    assert frontend.install()
+    from numba.core import ir, ssa
+    from numba.core.typing import npydecl
+
+    def undo():
+        monkeypatch.setattr(ir.Inst, "_rec_list_vars", ir.Inst._rec_list_vars.__wrapped__)
+        monkeypatch.setattr(ssa, "_run_ssa", ssa._run_ssa.__wrapped__)
+        monkeypatch.setattr(ssa, "_run_block_rewrite", ssa._run_block_rewrite.__wrapped__)
+        template = npydecl.NumpyRulesArrayOperator
+        monkeypatch.setattr(template, "generic", template.generic.__wrapped__)
+
+    return undo
+
+
+def test_the_patches_are_installed_once_and_say_so():
+    assert frontend.install() and frontend.install()
+    for patch in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators):
+        assert patch.installed
+
+
+def test_a_statement_names_the_same_variables_in_the_same_order():
+    assert frontend.install_list_vars()
+    from numba.core import ir
+    original = ir.Inst._rec_list_vars.__wrapped__
+    func_ir = _frontend_ir(_loops)
+    statements = [stmt for block in func_ir.blocks.values() for stmt in block.body]
+    assert len(statements) > 50
+    for stmt in statements:
+        # a statement's own variables (Stmt.list_vars), and an assigned expression's
+        if type(stmt).list_vars is ir.Stmt.list_vars:
+            assert ([id(v) for v in stmt.list_vars()]
+                    == [id(v) for v in original(stmt, stmt.__dict__)])
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
+            value = stmt.value
+            assert ([id(v) for v in value.list_vars()]
+                    == [id(v) for v in original(value, value._kws)])
+
+
+def test_ssa_gives_the_same_ir_and_keeps_the_blocks_that_name_no_violator():
+    assert frontend.install_ssa()
+    from numba.core import ssa
+    func_ir = _frontend_ir(_loops)
+    ours, theirs = copy.deepcopy(func_ir), copy.deepcopy(func_ir)
+    before = dict(ours.blocks)
+    ours.blocks = ssa._run_ssa(ours.blocks)
+    theirs.blocks = ssa._run_ssa.__wrapped__(theirs.blocks)  # (no index: every block rewritten)
+    assert ours.dump_to_string() == theirs.dump_to_string()
+    assert "phi" in ours.dump_to_string()  # (the function has violators to fix)
+    kept = [label for label, block in ours.blocks.items() if block is before[label]]
+    assert 0 < len(kept) < len(before)  # the blocks naming no violator, and only those
+
+
+def test_numpys_operator_typing_passes_over_scalars_and_types_arrays_as_before():
+    assert frontend.install_operators()
+    import operator
+    from numba.core import types
+    from numba.core.registry import cpu_target
+    from numba.core.typing import npydecl
+    context = cpu_target.typing_context
+    context.refresh()
+    template = type("add", (npydecl.NumpyRulesArrayOperator,), dict(key=operator.add))(context)
+    own = npydecl.NumpyRulesArrayOperator.generic.__wrapped__
+    array = types.Array(types.float64, 1, "C")
+    cases = [(types.float64, types.float64), (types.int64, types.float32),
+             (types.Optional(types.float64), types.int32), (array, types.float64),
+             (types.float64, array), (types.Optional(array), array)]
+    for args in cases:
+        assert template.generic(args, {}) == own(template, args, {})
+    assert template.generic((types.float64, types.float64), {}) is None
+    assert template.generic((array, types.float64), {}) is not None
+
+
+def _llvm_ir(function):
+    """``function`` compiled afresh (no cache) for float64[:], int64, bool: its LLVM IR and
+    types, with what differs between two compiles of one function taken out: the dispatcher's
+    number in the mangled names (``B<len>v<number>B``), the array expressions' addresses in
+    theirs, and so the lengths of the strings that hold them."""
+    import numba
+    from numba.core import types
+    dispatcher = numba.njit(cache=False, error_model="numpy")(function)
+    signature = (types.Array(types.float64, 1, "C"), types.int64, types.boolean)
+    dispatcher.compile(signature)
+    result = dispatcher.overloads[signature]
+    text = result.library.get_llvm_str()
+    for pattern, common in ((r"B\d+v\d+B", "BvB"), (r"0x[0-9a-f]+", "0x"),
+                            (r"\[\d+ x i8\]", "[N x i8]")):
+        text = re.sub(pattern, common, text)
+    return text, str(result.type_annotation.typemap)
+
+
+def test_a_kernels_llvm_ir_is_the_same_with_and_without(numbas_own):
+    ours = _llvm_ir(_loops)
+    numbas_own()
+    theirs = _llvm_ir(_loops)
+    assert ours[1] == theirs[1]
+    assert ours[0] == theirs[0]
+    assert "fadd" in ours[0] and len(ours[0]) > 10000
