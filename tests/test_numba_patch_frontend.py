@@ -1,6 +1,7 @@
 """Numba's front end made cheaper with what it gives unchanged (``_core/frontend.py``): the
-variables a statement names, the IR after SSA reconstruction, the operators' typing and a
-kernel's LLVM IR, each compared with Numba's own code (the patched functions' ``__wrapped__``)."""
+variables a statement names, the IR after SSA reconstruction, the operators' typing, the ABI
+sizes, the error contexts' messages and a kernel's LLVM IR, each compared with Numba's own code
+(the patched functions' ``__wrapped__``)."""
 
 from __future__ import annotations
 
@@ -42,9 +43,9 @@ def _frontend_ir(function):
 
 @pytest.fixture
 def numbas_own(monkeypatch):
-    """Undo the three patches for the test (Numba's own code, as ``__wrapped__`` keeps it)."""
+    """Undo the patches for the test (Numba's own code, as ``__wrapped__`` keeps it)."""
     assert frontend.install()
-    from numba.core import ir, ssa
+    from numba.core import base, errors, ir, lowering, ssa, typeinfer
     from numba.core.typing import npydecl
 
     def undo():
@@ -53,13 +54,19 @@ def numbas_own(monkeypatch):
         monkeypatch.setattr(ssa, "_run_block_rewrite", ssa._run_block_rewrite.__wrapped__)
         template = npydecl.NumpyRulesArrayOperator
         monkeypatch.setattr(template, "generic", template.generic.__wrapped__)
+        context = base.BaseContext
+        monkeypatch.setattr(context, "get_abi_sizeof", context.get_abi_sizeof.__wrapped__)
+        own_context = errors.new_error_context.__wrapped__
+        for module in (errors, lowering, typeinfer):
+            monkeypatch.setattr(module, "new_error_context", own_context)
 
     return undo
 
 
 def test_the_patches_are_installed_once_and_say_so():
     assert frontend.install() and frontend.install()
-    for patch in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators):
+    for patch in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators,
+                  frontend.install_abi_sizes, frontend.install_error_contexts):
         assert patch.installed
 
 
@@ -113,6 +120,49 @@ def test_numpys_operator_typing_passes_over_scalars_and_types_arrays_as_before()
         assert template.generic(args, {}) == own(template, args, {})
     assert template.generic((types.float64, types.float64), {}) is None
     assert template.generic((array, types.float64), {}) is not None
+
+
+def test_an_llvm_types_abi_size_is_llvms_and_identified_structs_are_asked_each_time():
+    assert frontend.install_abi_sizes()
+    from llvmlite import ir
+    from numba.core.registry import cpu_target
+    context = cpu_target.target_context
+    own = type(context).get_abi_sizeof.__wrapped__
+    named = ir.global_context.get_identified_type("frontF52_test_struct")
+    named.set_body(ir.IntType(8), ir.DoubleType())
+    for ty in (ir.IntType(1), ir.IntType(64), ir.DoubleType(), ir.PointerType(),
+               ir.ArrayType(ir.FloatType(), 7), ir.LiteralStructType([ir.IntType(8), ir.DoubleType()]),
+               ir.LiteralStructType([ir.IntType(8), ir.IntType(16)], packed=True), named,
+               ir.LiteralStructType([named, ir.IntType(8)])):
+        assert context.get_abi_sizeof(ty) == context.get_abi_sizeof(ty) == own(context, ty)
+    with pytest.raises(AssertionError):
+        context.get_abi_sizeof("i64")  # (not a type: Numba's own check)
+
+
+def _typing_error(function):
+    import numba
+    with pytest.raises(numba.core.errors.TypingError) as raised:
+        numba.njit(cache=False)(function)(1.0)
+    return re.sub(r"0x[0-9a-f]+", "0x", str(raised.value))
+
+
+def _untypable(x):
+    return x.no_such_attribute + 1
+
+
+def test_an_error_gets_the_same_context_with_and_without(numbas_own):
+    from numba.core import errors
+    assert frontend.install_error_contexts()
+    with pytest.raises(errors.TypingError) as raised:
+        with errors.new_error_context("typing of {what} at {loc}", what="x", loc=None):
+            raise errors.TypingError("wrong")
+    assert "typing of x at None" in str(raised.value)
+    with pytest.raises(KeyError):
+        with errors.new_error_context("ignored {x}", x=1):
+            raise KeyError("other kinds pass untouched")
+    ours = _typing_error(_untypable)
+    numbas_own()
+    assert "no_such_attribute" in ours and ours == _typing_error(_untypable)
 
 
 def _llvm_ir(function):

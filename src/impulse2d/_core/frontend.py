@@ -1,9 +1,9 @@
-"""Three of Numba's front-end costs cut, what they give unchanged.
+"""Five of Numba's front-end costs cut, what they give unchanged.
 
 Numba's front end (bytecode to IR, the IR passes, type inference, lowering: all Python) is
 about 60 % of ``warmup --all``'s CPU. Sampled (``benchmarks/frontend_sample.py``: a CPU timer,
 not a tracer; ``step.collide``, ``custom_entry`` and ``pgs_ngs`` from an empty cache,
-2026-12-01), three generic costs stood out that can go without changing one statement of the
+2026-12-01), five generic costs stood out that can go without changing one statement of the
 IR or one type:
 
 * **``Inst._rec_list_vars``** (7 % of the compile): every analysis that asks an IR statement
@@ -27,6 +27,16 @@ IR or one type:
   every operator of the engine's scalar code, typed again in the lowering. Here it returns
   None first, as Numba's own in-place and unary variants do; an array operand is typed as
   before. (A template that returns None or raises is passed over alike, so no typing changes.)
+* **An LLVM type's ABI size** (``BaseContext.get_abi_sizeof``, 2 %): llvmlite answers it by
+  writing a module that holds a global of the type and having LLVM parse it, and the lowering
+  asks it for every user variable it allocates (for debug information it then drops) and
+  every array's item size. Here each type's size is kept per target, keyed by the type's
+  text, which is the whole type unless it names an identified struct (``%``: those are asked
+  of LLVM each time, as before).
+* **The error contexts** (``errors.new_error_context``, 1-2 %): type inference and the
+  lowering enter one per statement, a ``contextlib.contextmanager`` generator each. Here it
+  is a small class that does what the generator did (a user location noted on entry, a
+  ``NumbaError`` given the context's message on its way out).
 
 Each patch checks Numba's code is the 0.68 code it was written for (:mod:`.numba_patch`), and is
 installed at the process's first compile (a :data:`.lazy.FIRST_COMPILE` hook: Numba's SSA module
@@ -205,9 +215,92 @@ def install_operators() -> bool:
     return True
 
 
+@Patch
+def install_abi_sizes() -> bool:
+    """An LLVM type's ABI size computed once per type and target (see the module); False, with
+    nothing changed, where Numba's code is not the one this was written for."""
+    from llvmlite import ir
+    from numba.core import base
+    context = base.BaseContext
+    original = context.get_abi_sizeof
+    # Numba's own: the type's get_abi_size(self.target_data), which llvmlite answers by
+    # parsing a module that holds a global of the type
+    if original.__code__.co_names != ("isinstance", "llvmir", "Type", "get_abi_size",
+                                      "target_data"):
+        return False
+    sizes = {}  # {id(target data): (target data, {the type's text: its size})}
+
+    def get_abi_sizeof(self, ty):
+        text = str(ty) if isinstance(ty, ir.Type) else "%"
+        if "%" in text:  # not a type, or one that names an identified struct: Numba's way
+            return original(self, ty)
+        target = self.target_data
+        known = sizes.get(id(target))
+        if known is None or known[0] is not target:
+            known = sizes[id(target)] = (target, {})
+        size = known[1].get(text)
+        if size is None:
+            size = known[1][text] = original(self, ty)
+        return size
+
+    get_abi_sizeof.__doc__, get_abi_sizeof.__wrapped__ = original.__doc__, original
+    context.get_abi_sizeof = get_abi_sizeof
+    return True
+
+
+class _ErrorContext:
+    """Numba's ``errors.new_error_context(fmt_, *args, **kwargs)`` as a plain context manager:
+    on entry a location outside Numba's own files is noted in ``errors.loc_info``; a
+    ``NumbaError`` raised inside gets the formatted message as context and goes on (any other
+    exception goes on untouched)."""
+
+    __slots__ = ("errors", "fmt", "args", "kwargs")
+
+    def __init__(self, errors, fmt_, args, kwargs):
+        self.errors, self.fmt, self.args, self.kwargs = errors, fmt_, args, kwargs
+
+    def __enter__(self):
+        loc = self.kwargs.get("loc", None)
+        if loc is not None and not loc.filename.startswith(self.errors._numba_path):
+            self.errors.loc_info.update(self.kwargs)
+
+    def __exit__(self, kind, value, traceback):
+        if isinstance(value, self.errors.NumbaError):
+            value.add_context(self.errors._format_msg(self.fmt, self.args, self.kwargs))
+        return False
+
+
+@Patch
+def install_error_contexts() -> bool:
+    """``new_error_context`` without a generator per use (see the module); False, with nothing
+    changed, where Numba's code is not the one this was written for."""
+    from numba.core import errors, lowering, typeinfer
+    original = errors.new_error_context
+    # Numba's own: a contextlib.contextmanager generator, imported by name by the lowering and
+    # type inference (the pass manager reads it from errors)
+    own = getattr(original, "__wrapped__", None)
+    if (own is None or own.__code__.co_names != ("get", "filename", "startswith", "_numba_path",
+                                                 "loc_info", "update", "NumbaError",
+                                                 "add_context", "_format_msg")
+            or lowering.new_error_context is not original
+            or typeinfer.new_error_context is not original):
+        return False
+
+    def new_error_context(fmt_, *args, **kwargs):
+        return _ErrorContext(errors, fmt_, args, kwargs)
+
+    new_error_context.__doc__, new_error_context.__wrapped__ = own.__doc__, original
+    errors.new_error_context = new_error_context
+    lowering.new_error_context = new_error_context
+    typeinfer.new_error_context = new_error_context
+    return True
+
+
 def install() -> bool:
-    """The three patches (see the module); True where all are in."""
-    return install_list_vars() & install_ssa() & install_operators()
+    """The five patches (see the module); True where all are in."""
+    return (install_list_vars() & install_ssa() & install_operators() & install_abi_sizes()
+            & install_error_contexts())
 
 
-__all__ = ["install", "install_list_vars", "install_ssa", "install_operators"]
+__all__ = ["install", "install_list_vars", "install_ssa", "install_operators",
+           "install_abi_sizes", "install_error_contexts"]
