@@ -120,6 +120,21 @@ def test_numpys_operator_typing_passes_over_scalars_and_types_arrays_as_before()
         assert template.generic(args, {}) == own(template, args, {})
     assert template.generic((types.float64, types.float64), {}) is None
     assert template.generic((array, types.float64), {}) is not None
+    # without an array operand Numba's own gives None or a Numba error (which type resolution
+    # passes over alike), for every operator and a spread of scalar types
+    scalars = (types.float64, types.int8, types.uint64, types.boolean, types.complex128,
+               types.unicode_type, types.none, types.UniTuple(types.float64, 3),
+               types.NPTimedelta("s"), types.literal(3), types.Omitted(None))
+    from numba.core.errors import NumbaError
+    for op in npydecl.NumpyRulesArrayOperator._op_map:
+        template = type("op", (npydecl.NumpyRulesArrayOperator,), dict(key=op))(context)
+        for a in scalars:
+            for b in scalars:
+                assert template.generic((a, b), {}) is None
+                try:
+                    assert own(template, (a, b), {}) is None
+                except NumbaError:
+                    pass
 
 
 def test_an_llvm_types_abi_size_is_llvms_and_identified_structs_are_asked_each_time():

@@ -26,7 +26,8 @@ IR or one type:
   casts, ``np.can_cast``) before it returns None because no operand is an array, which is
   every operator of the engine's scalar code, typed again in the lowering. Here it returns
   None first, as Numba's own in-place and unary variants do; an array operand is typed as
-  before. (A template that returns None or raises is passed over alike, so no typing changes.)
+  before. (Type resolution passes over a template that returns None or raises a Numba error
+  alike; for scalar operands Numba's template raises nothing else, so no typing changes.)
 * **An LLVM type's ABI size** (``BaseContext.get_abi_sizeof``, 2 %): llvmlite answers it by
   writing a module that holds a global of the type and having LLVM parse it, and the lowering
   asks it for every user variable it allocates (for debug information it then drops) and
