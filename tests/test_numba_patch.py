@@ -45,9 +45,13 @@ def test_a_patch_that_finds_another_numba_is_not_installed_and_is_tried_again():
     assert calls == ["import", "import", "name", "name", "check", "check"]
 
 
-def test_the_packages_four_patches_share_the_guard():
-    from impulse2d._core import arguments, inliner, link_only, overloads
+def test_the_packages_patches_share_the_guard():
+    from impulse2d._core import arguments, frontend, inliner, link_only, overloads
 
     for module in (arguments, inliner, link_only, overloads):
         assert isinstance(module.install, Patch)
         assert module.install() is module.install.installed
+    for install in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators,
+                    frontend.install_abi_sizes, frontend.install_error_contexts):
+        assert isinstance(install, Patch)
+        assert install() is install.installed
