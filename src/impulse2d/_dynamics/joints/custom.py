@@ -321,7 +321,7 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
             # One rigid row (a distance-like law): the built-in joints' equality row.
             jr = law_row(out, e0)
             joints.row_impulse[j, e0, 0], vel = equality_row(
-                GENERAL, jr, out[e0, 0] - joints.row_lower[j, e0], use_bias, rate, scale_m,
+                np.int64(GENERAL), jr, out[e0, 0] - joints.row_lower[j, e0], use_bias, rate, scale_m,
                 scale_i, joints.row_impulse[j, e0, 0], effective_mass(GENERAL, jr, ms),
                 row_cap(jr, speed_cap, spin_cap), ms, vel)
         elif count > 1:

@@ -24,6 +24,8 @@ Source: Box2D 2.4 ``b2_gear_joint.cpp`` for the formulation.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..._core.state import REVOLUTE
 from ..direct_rows import COUNT, EQUALITY, STORE, put_row
@@ -113,8 +115,9 @@ def coordinate(joints, k, bodies, scale, rows, slot):
 def _rows(joints, j, bodies, rows):
     """Fill ``rows`` (4 x (body, jvx, jvy, jw)) with the gear's Jacobian, a body's rows merged
     into its first slot; return C."""
-    q = coordinate(joints, joints.linked[j, 0], bodies, 1.0, rows, 0)
-    q += coordinate(joints, joints.linked[j, 1], bodies, joints.ratio[j], rows, 2)
+    # np.int64 slots: literal ones compiled coordinate once per slot
+    q = coordinate(joints, joints.linked[j, 0], bodies, 1.0, rows, np.int64(0))
+    q += coordinate(joints, joints.linked[j, 1], bodies, joints.ratio[j], rows, np.int64(2))
     for i in range(1, 4):
         for k in range(i):
             if rows[k, 0] == rows[i, 0]:

@@ -42,9 +42,17 @@ site; in the small inlined helpers the compiler keeps only its branch):
   ``K = m_a + m_b + i_a J_a,ang^2 + i_b J_b,ang^2``;
 * :data:`ANGULAR`: ``J = (0, 0, -1, 0, 0, 1)``, ``w_b - w_a`` (an angle: the revolute joint's
   rows, the wheel's motor, the weld's angle), ``K = i_a + i_b``.
+
+The called rows (:func:`equality_row`, :func:`motor_row`, :func:`limit_row`) take the form as
+``np.int64(FORM)``, not the bare constant: Numba types a constant argument as a literal type of
+its own and compiled each of them once per form, three times (0.4-0.6 s of CPU each, cold,
+load 5). Given an ``int64`` they are compiled once with the three forms' branches, and LLVM,
+which links them into each caller, folds the branch of the caller's constant.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, EQUALITY, ONE_SIDED, limit_bias, put_row, spring_softness
@@ -179,6 +187,7 @@ def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max
     baumgarte, 1/h)``, the pass's stabilisation of the bounds once violated.
     """
     spring, motor, low, high = acc
+    form = np.int64(form)  # one compile of each row for every form (see the module doc)
     if on[0]:
         # biased: ``on[0]`` (True here) rather than the literal True, which Numba types apart
         # from the ``bool`` the joints pass and for which it compiled the row a second time

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel
 from ..direct_rows import BOXED, COUNT, STORE, put_row
 from ..positions import relative_turn
@@ -65,7 +67,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         # The angle: a motor row whose target speed closes the error at ``rate``.
         theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         joints.angular_impulse[j], vel = motor_row(
-            ANGULAR, TURN, -(rate * theta),
+            np.int64(ANGULAR), TURN, -(rate * theta),
             min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap),
             joints.angular_impulse[j], joints.axial_mass[j], ms,
             load_pair(v, w, a, b))

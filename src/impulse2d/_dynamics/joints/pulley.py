@@ -21,6 +21,8 @@ budget ``mass * speed_cap``. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the J
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias
 from ..velocities import load_pair, store_pair
@@ -104,9 +106,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         jr, c = _row(joints, j, bodies)
         ms = masses(bodies, a, b)
         mass = effective_mass(GENERAL, jr, ms)
-        joints.lower_impulse[j], vel = limit_row(GENERAL, jr, 1.0, c, joints.lower_impulse[j],
-                                                 mass, mass * speed_cap, world, ms,
-                                                 load_pair(v, w, a, b))
+        joints.lower_impulse[j], vel = limit_row(np.int64(GENERAL), jr, 1.0, c,
+                                                 joints.lower_impulse[j], mass, mass * speed_cap,
+                                                 world, ms, load_pair(v, w, a, b))
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 

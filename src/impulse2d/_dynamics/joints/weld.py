@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
@@ -97,7 +99,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         if biased:
             theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         joints.angular_impulse[j], vel = equality_row(
-            ANGULAR, TURN, theta, biased, rate, scale_m, scale_i, joints.angular_impulse[j],
+            np.int64(ANGULAR), TURN, theta, biased, rate, scale_m, scale_i, joints.angular_impulse[j],
             joints.axial_mass[j], spin_cap, (m_a, m_b, i_a, i_b), load_pair(v, w, a, b))
 
         # Point block.
