@@ -190,7 +190,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         if not sprung:
             put_jacobian(body, jacobian, data, r, a, b, jr, 1.0,
                          baumgarte * inv_h * (length - joints.length[j]), EQUALITY, 0.0, 0.0,
-                         speed_cap)
+                         -1, speed_cap)
             r += 1
             continue
         r = put_axis_rows(body, jacobian, data, r, a, b, jr, length, on, joints.length[j],

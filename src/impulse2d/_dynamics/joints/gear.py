@@ -28,10 +28,10 @@ import numpy as np
 
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..._core.state import REVOLUTE
-from ..direct_rows import COUNT, EQUALITY, STORE, put_row
+from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp, turn_angle
 from ..velocities import load_pair, store_pair
-from .jacobian_rows import GENERAL, masses, push, shift_row, speed, stiffness
+from .jacobian_rows import GENERAL, masses, push, put_jacobian, shift_row, speed, stiffness
 from .rows import bounded, equality_softness
 
 
@@ -241,8 +241,8 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             continue
         rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
-        put_row(body, jacobian, data, r, -1, -1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                baumgarte / h * c, EQUALITY, 0.0, 0.0, -1, max(speed_cap, spin_cap))
+        put_jacobian(body, jacobian, data, r, -1, -1, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0), 1.0,
+                     baumgarte / h * c, EQUALITY, 0.0, 0.0, -1, max(speed_cap, spin_cap))
         for s in range(4):
             body[r, s] = int(rows[s, 0])
             for k in range(3):

@@ -208,12 +208,27 @@ def count_axis_rows(on):
     return int(on[0]) + int(on[1]) + int(on[2]) + int(on[3])
 
 
+@borrowing_kernel
+def _write_row(body, jacobian, data, r, a, b, jr, bias, kind, bound, soft, block, cap):
+    """:func:`..direct_rows.put_row` with ``J`` as a tuple, compiled once for every joint
+    type's row export (:func:`put_jacobian`)."""
+    put_row(body, jacobian, data, r, a, b, jr[0], jr[1], jr[2], jr[3], jr[4], jr[5], bias, kind,
+            bound, soft, block, cap)
+
+
 @inline_kernel
-def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, cap):
-    """Row ``r`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`) along
-    ``sign J`` (``sign`` -1: an upper bound)."""
-    put_row(body, jacobian, data, r, a, b, sign * jr[0], sign * jr[1], sign * jr[2],
-            sign * jr[3], sign * jr[4], sign * jr[5], bias, kind, bound, soft, -1, cap)
+def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, block, cap):
+    """Row ``r`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`'s columns)
+    along ``sign J`` (``sign`` -1: an upper bound).
+
+    The row writer (about 20 stores) is called, not inlined: inlined, Numba typed and lowered
+    it again at each of the joint types' 20 sites. Its arguments are made ``int64`` and
+    ``float64`` here, so that a literal (a kind, a body -1) does not compile it again for a
+    type of its own."""
+    _write_row(body, jacobian, data, np.int64(r), np.int64(a), np.int64(b),
+               (sign * jr[0], sign * jr[1], sign * jr[2], sign * jr[3], sign * jr[4],
+                sign * jr[5]), float(bias), np.int64(kind), float(bound), float(soft),
+               np.int64(block), float(cap))
 
 
 @borrowing_kernel
@@ -248,7 +263,7 @@ def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, moto
             sign = -1.0
             bias = limit_bias(upper - c, baumgarte, inv_h)
             kind = ONE_SIDED
-        put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, cap)
+        put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, -1, cap)
         r += 1
     return r
 

@@ -31,11 +31,9 @@ from .jacobian_rows import (GENERAL, correct_row, effective_mass, limit_row, mas
 from .revolute import prepare_anchors
 
 
-@borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors from the centres of mass, and the reset of the impulses without warm starting:
-    the revolute joint's `prepare_anchors` does all of it."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+prepare = prepare_anchors
+"""Anchors from the centres of mass, and the reset of the impulses without warm starting:
+the revolute joint's kernel itself (a kernel forwarding to it was one more compile)."""
 
 
 @borrowing_kernel
@@ -151,6 +149,6 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             continue
         jr, c = _row(joints, j, bodies)
         put_jacobian(body, jacobian, data, r, joints.body_a[j], joints.body_b[j], jr, 1.0,
-                     limit_bias(c, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0, speed_cap)
+                     limit_bias(c, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0, -1, speed_cap)
         r += 1
     return r - start

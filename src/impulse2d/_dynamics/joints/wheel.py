@@ -38,11 +38,9 @@ from .prismatic import prepare as _prismatic_prepare
 from .rows import equality_softness
 
 
-@borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis:
-    everything the prismatic prepare does."""
-    _prismatic_prepare(joints, ids, bodies, h, warm_starting)
+prepare = _prismatic_prepare
+"""Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis: the
+prismatic joint's kernel itself (a kernel forwarding to it was one more compile)."""
 
 
 @inline_kernel
@@ -101,8 +99,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         # Point on the line.
         line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         joints.linear_impulse[j, 0], vel = equality_row(
-            np.int64(PAIRED), line, c, use_bias, rate, scale_m, scale_i, joints.linear_impulse[j, 0],
-            effective_mass(PAIRED, line, ms), speed_cap, ms, vel)
+            np.int64(PAIRED), line, c, use_bias, rate, scale_m, scale_i,
+            joints.linear_impulse[j, 0], effective_mass(PAIRED, line, ms), speed_cap, ms, vel)
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
@@ -166,11 +164,11 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         put_jacobian(body, jacobian, data, r, a, b, line, 1.0, rate * c, EQUALITY, 0.0, 0.0,
-                     speed_cap)
+                     -1, speed_cap)
         r += 1
         if motor:
             put_jacobian(body, jacobian, data, r, a, b, TURN, 1.0, -joints.motor_speed[j],
-                         BOXED, joints.max_motor[j] * h, 0.0, spin_cap)
+                         BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
             r += 1
         r = put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h,
                                  baumgarte, speed_cap, body, jacobian, data, r, axial)
