@@ -321,9 +321,9 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
             # One rigid row (a distance-like law): the built-in joints' equality row.
             jr = law_row(out, e0)
             joints.row_impulse[j, e0, 0], vel = equality_row(
-                GENERAL, jr, out[e0, 0] - joints.row_lower[j, e0], use_bias, rate, scale_m,
-                scale_i, joints.row_impulse[j, e0, 0], effective_mass(GENERAL, jr, ms),
-                row_cap(jr, speed_cap, spin_cap), ms, vel)
+                np.int64(GENERAL), jr, out[e0, 0] - joints.row_lower[j, e0], use_bias, rate,
+                scale_m, scale_i, joints.row_impulse[j, e0, 0],
+                effective_mass(GENERAL, jr, ms), row_cap(jr, speed_cap, spin_cap), ms, vel)
         elif count > 1:
             b0 = 0.0
             b1 = 0.0
@@ -465,7 +465,7 @@ def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap
                 jr = law_row(out, k)
                 put_jacobian(body, jacobian, data, r, a, b, jr, 1.0,
                              baumgarte * inv_h * (out[k, 0] - joints.row_lower[j, k]),
-                             EQUALITY, 0.0, 0.0, row_cap(jr, speed_cap, spin_cap))
+                             EQUALITY, 0.0, 0.0, -1, row_cap(jr, speed_cap, spin_cap))
             r += 1
     return r - start
 

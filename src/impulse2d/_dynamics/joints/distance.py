@@ -24,6 +24,8 @@ for the choice of rows.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp
@@ -125,7 +127,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
             keep_axis_impulses(joints, j, acc)
         else:
             joints.linear_impulse[j, 0], vel = equality_row(
-                PAIRED, jr, length - joints.length[j], use_bias, rate, scale_m, scale_i,
+                np.int64(PAIRED), jr, length - joints.length[j], use_bias, rate, scale_m, scale_i,
                 joints.linear_impulse[j, 0], axial_mass, speed_cap, ms, vel)
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
@@ -188,7 +190,7 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         if not sprung:
             put_jacobian(body, jacobian, data, r, a, b, jr, 1.0,
                          baumgarte * inv_h * (length - joints.length[j]), EQUALITY, 0.0, 0.0,
-                         speed_cap)
+                         -1, speed_cap)
             r += 1
             continue
         r = put_axis_rows(body, jacobian, data, r, a, b, jr, length, on, joints.length[j],

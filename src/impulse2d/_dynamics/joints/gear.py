@@ -24,12 +24,14 @@ Source: Box2D 2.4 ``b2_gear_joint.cpp`` for the formulation.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..._core.state import REVOLUTE
-from ..direct_rows import COUNT, EQUALITY, STORE, put_row
+from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp, turn_angle
 from ..velocities import load_pair, store_pair
-from .jacobian_rows import GENERAL, masses, push, shift_row, speed, stiffness
+from .jacobian_rows import GENERAL, masses, push, put_jacobian, shift_row, speed, stiffness
 from .rows import bounded, equality_softness
 
 
@@ -113,8 +115,9 @@ def coordinate(joints, k, bodies, scale, rows, slot):
 def _rows(joints, j, bodies, rows):
     """Fill ``rows`` (4 x (body, jvx, jvy, jw)) with the gear's Jacobian, a body's rows merged
     into its first slot; return C."""
-    q = coordinate(joints, joints.linked[j, 0], bodies, 1.0, rows, 0)
-    q += coordinate(joints, joints.linked[j, 1], bodies, joints.ratio[j], rows, 2)
+    # np.int64 slots: literal ones compiled coordinate once per slot
+    q = coordinate(joints, joints.linked[j, 0], bodies, 1.0, rows, np.int64(0))
+    q += coordinate(joints, joints.linked[j, 1], bodies, joints.ratio[j], rows, np.int64(2))
     for i in range(1, 4):
         for k in range(i):
             if rows[k, 0] == rows[i, 0]:
@@ -238,8 +241,8 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             continue
         rows = joints.jacobian[j]
         c = _rows(joints, j, bodies, rows)
-        put_row(body, jacobian, data, r, -1, -1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                baumgarte / h * c, EQUALITY, 0.0, 0.0, -1, max(speed_cap, spin_cap))
+        put_jacobian(body, jacobian, data, r, -1, -1, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0), 1.0,
+                     baumgarte / h * c, EQUALITY, 0.0, 0.0, -1, max(speed_cap, spin_cap))
         for s in range(4):
             body[r, s] = int(rows[s, 0])
             for k in range(3):

@@ -42,9 +42,17 @@ site; in the small inlined helpers the compiler keeps only its branch):
   ``K = m_a + m_b + i_a J_a,ang^2 + i_b J_b,ang^2``;
 * :data:`ANGULAR`: ``J = (0, 0, -1, 0, 0, 1)``, ``w_b - w_a`` (an angle: the revolute joint's
   rows, the wheel's motor, the weld's angle), ``K = i_a + i_b``.
+
+The called rows (:func:`equality_row`, :func:`motor_row`, :func:`limit_row`) take the form as
+``np.int64(FORM)``, not the bare constant: Numba types a constant argument as a literal type of
+its own and compiled each of them once per form, three times (0.4-0.6 s of CPU each, cold,
+load 5). Given an ``int64`` they are compiled once with the three forms' branches, and LLVM,
+which links them into each caller, folds the branch of the caller's constant.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, EQUALITY, ONE_SIDED, limit_bias, put_row, spring_softness
@@ -179,6 +187,7 @@ def axis_rows(form, jr, c, mass, cap, room, on, rest, soft_row, motor_speed, max
     baumgarte, 1/h)``, the pass's stabilisation of the bounds once violated.
     """
     spring, motor, low, high = acc
+    form = np.int64(form)  # one compile of each row for every form (see the module doc)
     if on[0]:
         # biased: ``on[0]`` (True here) rather than the literal True, which Numba types apart
         # from the ``bool`` the joints pass and for which it compiled the row a second time
@@ -199,12 +208,27 @@ def count_axis_rows(on):
     return int(on[0]) + int(on[1]) + int(on[2]) + int(on[3])
 
 
+@borrowing_kernel
+def _write_row(body, jacobian, data, r, a, b, jr, bias, kind, bound, soft, block, cap):
+    """:func:`..direct_rows.put_row` with ``J`` as a tuple, compiled once for every joint
+    type's row export (:func:`put_jacobian`)."""
+    put_row(body, jacobian, data, r, a, b, jr[0], jr[1], jr[2], jr[3], jr[4], jr[5], bias, kind,
+            bound, soft, block, cap)
+
+
 @inline_kernel
-def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, cap):
-    """Row ``r`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`) along
-    ``sign J`` (``sign`` -1: an upper bound)."""
-    put_row(body, jacobian, data, r, a, b, sign * jr[0], sign * jr[1], sign * jr[2],
-            sign * jr[3], sign * jr[4], sign * jr[5], bias, kind, bound, soft, -1, cap)
+def put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, block, cap):
+    """Row ``r`` of the ``direct`` solver's system (:func:`..direct_rows.put_row`'s columns)
+    along ``sign J`` (``sign`` -1: an upper bound).
+
+    The row writer (about 20 stores) is called, not inlined: inlined, Numba typed and lowered
+    it again at each of the joint types' 20 sites. Its arguments are made ``int64`` and
+    ``float64`` here, so that a literal (a kind, a body -1) does not compile it again for a
+    type of its own."""
+    _write_row(body, jacobian, data, np.int64(r), np.int64(a), np.int64(b),
+               (sign * jr[0], sign * jr[1], sign * jr[2], sign * jr[3], sign * jr[4],
+                sign * jr[5]), float(bias), np.int64(kind), float(bound), float(soft),
+               np.int64(block), float(cap))
 
 
 @borrowing_kernel
@@ -239,7 +263,7 @@ def put_axis_rows(body, jacobian, data, r, a, b, jr, c, on, rest, soft_row, moto
             sign = -1.0
             bias = limit_bias(upper - c, baumgarte, inv_h)
             kind = ONE_SIDED
-        put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, cap)
+        put_jacobian(body, jacobian, data, r, a, b, jr, sign, bias, kind, bound, soft, -1, cap)
         r += 1
     return r
 

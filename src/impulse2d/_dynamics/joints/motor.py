@@ -23,20 +23,21 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel
-from ..direct_rows import BOXED, COUNT, STORE, put_row
+from ..direct_rows import BOXED, COUNT, STORE
 from ..positions import relative_turn
-from .jacobian_rows import ANGULAR, TURN, masses, motor_row
+from .jacobian_rows import ANGULAR, TURN, masses, motor_row, put_jacobian
 from .rows import capped_impulse, point_impulse, point_push
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
 from ..velocities import load_pair, store_pair
 
 
-@borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors, centres, angle error and axial mass: the revolute joint's `prepare_anchors`."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+prepare = prepare_anchors
+"""Anchors, centres, angle error and axial mass: the revolute joint's kernel itself (a kernel
+forwarding to it was one more compile)."""
 
 
 @borrowing_kernel
@@ -65,7 +66,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         # The angle: a motor row whose target speed closes the error at ``rate``.
         theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         joints.angular_impulse[j], vel = motor_row(
-            ANGULAR, TURN, -(rate * theta),
+            np.int64(ANGULAR), TURN, -(rate * theta),
             min(joints.max_torque[j] * h, joints.axial_mass[j] * spin_cap),
             joints.angular_impulse[j], joints.axial_mass[j], ms,
             load_pair(v, w, a, b))
@@ -118,8 +119,8 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         rate = joints.correction_factor[j] / h
         theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                                                    dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])
-        put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, rate * theta,
-                BOXED, joints.max_torque[j] * h, 0.0, -1, spin_cap)
+        put_jacobian(body, jacobian, data, r, a, b, TURN, 1.0, rate * theta, BOXED,
+                     joints.max_torque[j] * h, 0.0, -1, spin_cap)
         rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
         rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
@@ -127,9 +128,9 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         bound = joints.max_motor[j] * h
-        put_row(body, jacobian, data, r + 1, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby, rate * cx,
-                BOXED, bound, 0.0, -1, speed_cap)
-        put_row(body, jacobian, data, r + 2, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx, rate * cy,
-                BOXED, bound, 0.0, -1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 1, a, b, (-1.0, 0.0, ray, 1.0, 0.0, -rby), 1.0,
+                     rate * cx, BOXED, bound, 0.0, -1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 2, a, b, (0.0, -1.0, -rax, 0.0, 1.0, rbx), 1.0,
+                     rate * cy, BOXED, bound, 0.0, -1, speed_cap)
         r += 3
     return r - start

@@ -24,8 +24,9 @@ Sources: Catto, "Soft Constraints" (GDC 2011); Box2D v3 ``mouse_joint.c`` for th
 from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel, inline_kernel
-from ..direct_rows import BOXED, COUNT, STORE, put_row, spring_softness
+from ..direct_rows import BOXED, COUNT, STORE, spring_softness
 from ..positions import anchor
+from .jacobian_rows import put_jacobian
 from .revolute import prepare_anchors
 from .rows import capped_impulse, point_impulse, point_push
 
@@ -134,9 +135,9 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         rate = joints.spring_soft[j, 0]
         soft = spring_softness(joints.spring_soft[j])
         bound = joints.max_motor[j] * h
-        put_row(body, jacobian, data, r, b, -1, 1.0, 0.0, -rby, 0.0, 0.0, 0.0, rate * cx,
-                BOXED, bound, soft, r, speed_cap)
-        put_row(body, jacobian, data, r + 1, b, -1, 0.0, 1.0, rbx, 0.0, 0.0, 0.0, rate * cy,
-                BOXED, bound, soft, r, speed_cap)
+        put_jacobian(body, jacobian, data, r, b, -1, (1.0, 0.0, -rby, 0.0, 0.0, 0.0), 1.0,
+                     rate * cx, BOXED, bound, soft, r, speed_cap)
+        put_jacobian(body, jacobian, data, r + 1, b, -1, (0.0, 1.0, rbx, 0.0, 0.0, 0.0), 1.0,
+                     rate * cy, BOXED, bound, soft, r, speed_cap)
         r += 2
     return r - start

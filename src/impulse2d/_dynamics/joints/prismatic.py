@@ -30,12 +30,12 @@ from __future__ import annotations
 
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
-from ..direct_rows import COUNT, EQUALITY, STORE, put_row
+from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp, relative_turn, shift, solve2, solve3
 from ..velocities import load_pair, store_pair
-from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, count_axis_rows, effective_mass,
-                            keep_axis_impulses, masses, optional_rows, paired, put_axis_rows,
-                            store_axis_impulses)
+from .jacobian_rows import (PAIRED, TURN, axis_impulses, axis_rows, count_axis_rows,
+                            effective_mass, keep_axis_impulses, masses, optional_rows, paired,
+                            put_axis_rows, put_jacobian, store_axis_impulses)
 from .revolute import prepare as _revolute_prepare
 from .rows import bounded
 
@@ -298,11 +298,11 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         py_ = ux
         s1 = (dx + rax) * py_ - (dy + ray) * px_
         s2 = rbx * py_ - rby * px_
-        put_row(body, jacobian, data, r, a, b, -px_, -py_, -s1, px_, py_, s2,
-                rate * (px_ * dx + py_ * dy), EQUALITY, 0.0, 0.0, -1, speed_cap)
-        put_row(body, jacobian, data, r + 1, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                rate * (joints.delta_angle[j] + _relative_angle(dq, a, b)), EQUALITY, 0.0, 0.0,
-                -1, spin_cap)
+        put_jacobian(body, jacobian, data, r, a, b, (-px_, -py_, -s1, px_, py_, s2), 1.0,
+                     rate * (px_ * dx + py_ * dy), EQUALITY, 0.0, 0.0, -1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 1, a, b, TURN, 1.0,
+                     rate * (joints.delta_angle[j] + _relative_angle(dq, a, b)), EQUALITY, 0.0,
+                     0.0, -1, spin_cap)
         r += 2
         r = put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h,
                                  baumgarte, speed_cap, body, jacobian, data, r, on)

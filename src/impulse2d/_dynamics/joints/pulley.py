@@ -21,6 +21,8 @@ budget ``mass * speed_cap``. Source: Box2D 2.4 ``b2_pulley_joint.cpp`` for the J
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias
 from ..velocities import load_pair, store_pair
@@ -29,11 +31,9 @@ from .jacobian_rows import (GENERAL, correct_row, effective_mass, limit_row, mas
 from .revolute import prepare_anchors
 
 
-@borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors from the centres of mass, and the reset of the impulses without warm starting:
-    the revolute joint's `prepare_anchors` does all of it."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+prepare = prepare_anchors
+"""Anchors from the centres of mass, and the reset of the impulses without warm starting:
+the revolute joint's kernel itself (a kernel forwarding to it was one more compile)."""
 
 
 @borrowing_kernel
@@ -104,9 +104,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         jr, c = _row(joints, j, bodies)
         ms = masses(bodies, a, b)
         mass = effective_mass(GENERAL, jr, ms)
-        joints.lower_impulse[j], vel = limit_row(GENERAL, jr, 1.0, c, joints.lower_impulse[j],
-                                                 mass, mass * speed_cap, world, ms,
-                                                 load_pair(v, w, a, b))
+        joints.lower_impulse[j], vel = limit_row(np.int64(GENERAL), jr, 1.0, c,
+                                                 joints.lower_impulse[j], mass, mass * speed_cap,
+                                                 world, ms, load_pair(v, w, a, b))
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
@@ -149,6 +149,6 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
             continue
         jr, c = _row(joints, j, bodies)
         put_jacobian(body, jacobian, data, r, joints.body_a[j], joints.body_b[j], jr, 1.0,
-                     limit_bias(c, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0, speed_cap)
+                     limit_bias(c, baumgarte, inv_h), ONE_SIDED, 0.0, 0.0, -1, speed_cap)
         r += 1
     return r - start

@@ -30,9 +30,9 @@ from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn, turn_angle
 from .rows import clear_idle_rows, equality_softness, point_row, unsigned_rows
 from .jacobian_rows import (ANGULAR, TURN, axis_impulses, axis_rows, count_axis_rows,
-                            keep_axis_impulses, optional_rows, put_axis_rows,
+                            keep_axis_impulses, optional_rows, put_axis_rows, put_jacobian,
                             store_axis_impulses)
-from ..direct_rows import COUNT, EQUALITY, STORE, put_row
+from ..direct_rows import COUNT, EQUALITY, STORE
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 
@@ -41,10 +41,13 @@ from ..velocities import load_pair, store_pair
 def prepare(joints, ids, bodies, h, warm_starting):
     """:func:`prepare_anchors`, and no impulse kept by a spring, motor or limit that is off.
 
-    The prismatic and wheel joints gate their rows the same way and share this prepare."""
+    The prismatic and wheel joints gate their rows the same way and share this prepare. Two
+    loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
+    every joint type built on a point (each joint writes its own rows: the order of the two
+    loops changes no value)."""
+    prepare_anchors(joints, ids, bodies, h, warm_starting)
     for n in range(ids.shape[0]):
-        j, a, b = unsigned_rows(ids[n], joints)
-        _prepare_anchors(joints, j, a, b, bodies, h, warm_starting)
+        j = ids[n]
         clear_idle_rows(joints, j, joints.enable_spring[j] and joints.hertz[j] > 0.0,
                         joints.enable_motor[j], joints.enable_limit[j])
 
@@ -53,44 +56,39 @@ def prepare(joints, ids, bodies, h, warm_starting):
 def prepare_anchors(joints, ids, bodies, h, warm_starting):
     """Anchors from the centres of mass, step-start angle, axial mass, spring softness, and
     every impulse reset without warm starting (shared by the joints built on a point)."""
-    for n in range(ids.shape[0]):
-        j, a, b = unsigned_rows(ids[n], joints)
-        _prepare_anchors(joints, j, a, b, bodies, h, warm_starting)
-
-
-@inline_kernel
-def _prepare_anchors(joints, j, a, b, bodies, h, warm_starting):
-    """:func:`prepare_anchors` for joint ``j`` between body rows ``a`` and ``b``."""
     rot = bodies.rot
     local_center = bodies.local_center
-    # r = rot (local anchor - local centre), for each body; written out rather than looped over
-    # the sides, which built an array view per side (a third of the loop's time, measured)
-    x = joints.local_anchor_a[j, 0] - local_center[a, 0]
-    y = joints.local_anchor_a[j, 1] - local_center[a, 1]
-    joints.frame_a[j, 0] = rot[a, 0] * x - rot[a, 1] * y
-    joints.frame_a[j, 1] = rot[a, 1] * x + rot[a, 0] * y
-    x = joints.local_anchor_b[j, 0] - local_center[b, 0]
-    y = joints.local_anchor_b[j, 1] - local_center[b, 1]
-    joints.frame_b[j, 0] = rot[b, 0] * x - rot[b, 1] * y
-    joints.frame_b[j, 1] = rot[b, 1] * x + rot[b, 0] * y
-    joints.delta_center[j, 0] = bodies.center[b, 0] - bodies.center[a, 0]
-    joints.delta_center[j, 1] = bodies.center[b, 1] - bodies.center[a, 1]
-    joints.delta_angle[j] = bodies.angle[b] - bodies.angle[a] - joints.reference_angle[j]
-    k = bodies.inv_inertia[a] + bodies.inv_inertia[b]
-    joints.axial_mass[j] = 1.0 / k if k > 0.0 else 0.0
-    bias_rate, mass_scale, impulse_scale = soft_coefficients(joints.hertz[j],
-                                                             joints.damping_ratio[j], h)
-    joints.spring_soft[j, 0] = bias_rate
-    joints.spring_soft[j, 1] = mass_scale
-    joints.spring_soft[j, 2] = impulse_scale
-    if not warm_starting:
-        joints.linear_impulse[j, 0] = 0.0
-        joints.linear_impulse[j, 1] = 0.0
-        joints.spring_impulse[j] = 0.0
-        joints.motor_impulse[j] = 0.0
-        joints.lower_impulse[j] = 0.0
-        joints.upper_impulse[j] = 0.0
-        joints.angular_impulse[j] = 0.0
+    for n in range(ids.shape[0]):
+        j, a, b = unsigned_rows(ids[n], joints)
+        # r = rot (local anchor - local centre), for each body; written out rather than looped
+        # over the sides, which built an array view per side (a third of the loop's time,
+        # measured)
+        x = joints.local_anchor_a[j, 0] - local_center[a, 0]
+        y = joints.local_anchor_a[j, 1] - local_center[a, 1]
+        joints.frame_a[j, 0] = rot[a, 0] * x - rot[a, 1] * y
+        joints.frame_a[j, 1] = rot[a, 1] * x + rot[a, 0] * y
+        x = joints.local_anchor_b[j, 0] - local_center[b, 0]
+        y = joints.local_anchor_b[j, 1] - local_center[b, 1]
+        joints.frame_b[j, 0] = rot[b, 0] * x - rot[b, 1] * y
+        joints.frame_b[j, 1] = rot[b, 1] * x + rot[b, 0] * y
+        joints.delta_center[j, 0] = bodies.center[b, 0] - bodies.center[a, 0]
+        joints.delta_center[j, 1] = bodies.center[b, 1] - bodies.center[a, 1]
+        joints.delta_angle[j] = bodies.angle[b] - bodies.angle[a] - joints.reference_angle[j]
+        k = bodies.inv_inertia[a] + bodies.inv_inertia[b]
+        joints.axial_mass[j] = 1.0 / k if k > 0.0 else 0.0
+        bias_rate, mass_scale, impulse_scale = soft_coefficients(joints.hertz[j],
+                                                                 joints.damping_ratio[j], h)
+        joints.spring_soft[j, 0] = bias_rate
+        joints.spring_soft[j, 1] = mass_scale
+        joints.spring_soft[j, 2] = impulse_scale
+        if not warm_starting:
+            joints.linear_impulse[j, 0] = 0.0
+            joints.linear_impulse[j, 1] = 0.0
+            joints.spring_impulse[j] = 0.0
+            joints.motor_impulse[j] = 0.0
+            joints.lower_impulse[j] = 0.0
+            joints.upper_impulse[j] = 0.0
+            joints.angular_impulse[j] = 0.0
 
 
 @borrowing_kernel
@@ -308,10 +306,10 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
         cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         # Cdot_x = vbx - wb rby - vax + wa ray; Cdot_y = vby + wb rbx - vay - wa rax
-        put_row(body, jacobian, data, r, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby, rate * cx,
-                EQUALITY, 0.0, 0.0, -1, speed_cap)
-        put_row(body, jacobian, data, r + 1, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx, rate * cy,
-                EQUALITY, 0.0, 0.0, -1, speed_cap)
+        put_jacobian(body, jacobian, data, r, a, b, (-1.0, 0.0, ray, 1.0, 0.0, -rby), 1.0,
+                     rate * cx, EQUALITY, 0.0, 0.0, -1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 1, a, b, (0.0, -1.0, -rax, 0.0, 1.0, rbx), 1.0,
+                     rate * cy, EQUALITY, 0.0, 0.0, -1, speed_cap)
         r += 2
         theta = joints.delta_angle[j] + math.atan2(dq[b, 1] * dq[a, 0] - dq[b, 0] * dq[a, 1],
                                                    dq[b, 0] * dq[a, 0] + dq[b, 1] * dq[a, 1])

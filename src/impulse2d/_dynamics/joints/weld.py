@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
-from ..direct_rows import COUNT, EQUALITY, STORE, put_row, spring_softness
-from .jacobian_rows import ANGULAR, TURN, equality_row
+from ..direct_rows import COUNT, EQUALITY, STORE, spring_softness
+from .jacobian_rows import ANGULAR, TURN, equality_row, put_jacobian
 from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
@@ -97,8 +99,9 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         if biased:
             theta = joints.delta_angle[j] + relative_turn(dq, a, b)
         joints.angular_impulse[j], vel = equality_row(
-            ANGULAR, TURN, theta, biased, rate, scale_m, scale_i, joints.angular_impulse[j],
-            joints.axial_mass[j], spin_cap, (m_a, m_b, i_a, i_b), load_pair(v, w, a, b))
+            np.int64(ANGULAR), TURN, theta, biased, rate, scale_m, scale_i,
+            joints.angular_impulse[j], joints.axial_mass[j], spin_cap, (m_a, m_b, i_a, i_b),
+            load_pair(v, w, a, b))
 
         # Point block.
         sprung = joints.hertz[j] > 0.0
@@ -201,8 +204,8 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         if joints.angular_hertz[j] > 0.0:
             angle_rate = joints.angular_soft[j, 0]
             angle_soft = spring_softness(joints.angular_soft[j])
-        put_row(body, jacobian, data, r, a, b, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0,
-                angle_rate * theta, EQUALITY, 0.0, angle_soft, -1, spin_cap)
+        put_jacobian(body, jacobian, data, r, a, b, TURN, 1.0, angle_rate * theta, EQUALITY,
+                     0.0, angle_soft, -1, spin_cap)
         rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
         rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
@@ -214,9 +217,9 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         if joints.hertz[j] > 0.0:
             point_rate = joints.spring_soft[j, 0]
             point_soft = spring_softness(joints.spring_soft[j])
-        put_row(body, jacobian, data, r + 1, a, b, -1.0, 0.0, ray, 1.0, 0.0, -rby,
-                point_rate * cx, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
-        put_row(body, jacobian, data, r + 2, a, b, 0.0, -1.0, -rax, 0.0, 1.0, rbx,
-                point_rate * cy, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 1, a, b, (-1.0, 0.0, ray, 1.0, 0.0, -rby), 1.0,
+                     point_rate * cx, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
+        put_jacobian(body, jacobian, data, r + 2, a, b, (0.0, -1.0, -rax, 0.0, 1.0, rbx), 1.0,
+                     point_rate * cy, EQUALITY, 0.0, point_soft, r + 1, speed_cap)
         r += 3
     return r - start

@@ -22,6 +22,8 @@ Sources: Catto, "Modeling and Solving Constraints" (GDC 2009); Box2D v3 ``wheel_
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, COUNT, EQUALITY, STORE
 from ..positions import clamp
@@ -36,11 +38,9 @@ from .prismatic import prepare as _prismatic_prepare
 from .rows import equality_softness
 
 
-@borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
-    """Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis:
-    everything the prismatic prepare does."""
-    _prismatic_prepare(joints, ids, bodies, h, warm_starting)
+prepare = _prismatic_prepare
+"""Anchors, centres, angle, axial (angular) mass, spring softness, resets and world axis: the
+prismatic joint's kernel itself (a kernel forwarding to it was one more compile)."""
 
 
 @inline_kernel
@@ -85,7 +85,7 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         vel = load_pair(v, w, a, b)
         if joints.enable_motor[j]:
             joints.motor_impulse[j], vel = motor_row(
-                ANGULAR, TURN, joints.motor_speed[j], joints.max_motor[j] * h,
+                np.int64(ANGULAR), TURN, joints.motor_speed[j], joints.max_motor[j] * h,
                 joints.motor_impulse[j], joints.axial_mass[j], ms, vel)
         jr, translation = axis_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         axial_mass = effective_mass(PAIRED, jr, ms)
@@ -99,8 +99,8 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
         # Point on the line.
         line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         joints.linear_impulse[j, 0], vel = equality_row(
-            PAIRED, line, c, use_bias, rate, scale_m, scale_i, joints.linear_impulse[j, 0],
-            effective_mass(PAIRED, line, ms), speed_cap, ms, vel)
+            np.int64(PAIRED), line, c, use_bias, rate, scale_m, scale_i,
+            joints.linear_impulse[j, 0], effective_mass(PAIRED, line, ms), speed_cap, ms, vel)
         store_pair(v, w, a, b, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
 
 
@@ -147,7 +147,9 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         a = joints.body_a[j]
         b = joints.body_b[j]
         spring, motor, low, high = optional_rows(joints, j)
-        axial = (spring, False, low, high)  # the motor is angular, not along the axis
+        # the motor is angular, not along the axis; np.bool_, not the literal False, which
+        # Numba types apart and for which it compiled the called rows' export a second time
+        axial = (spring, np.bool_(False), low, high)
         if verb == COUNT:
             r += 1 + int(motor) + count_axis_rows(axial)
             continue
@@ -162,11 +164,11 @@ def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_
         rax, ray, rbx, rby, dx, dy, ux, uy = geometry(joints, j, bodies)
         line, c = line_row(rax, ray, rbx, rby, dx, dy, ux, uy)
         put_jacobian(body, jacobian, data, r, a, b, line, 1.0, rate * c, EQUALITY, 0.0, 0.0,
-                     speed_cap)
+                     -1, speed_cap)
         r += 1
         if motor:
             put_jacobian(body, jacobian, data, r, a, b, TURN, 1.0, -joints.motor_speed[j],
-                         BOXED, joints.max_motor[j] * h, 0.0, spin_cap)
+                         BOXED, joints.max_motor[j] * h, 0.0, -1, spin_cap)
             r += 1
         r = put_translation_rows(joints, j, a, b, rax, ray, rbx, rby, dx, dy, ux, uy, h,
                                  baumgarte, speed_cap, body, jacobian, data, r, axial)
