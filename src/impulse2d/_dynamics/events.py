@@ -123,7 +123,9 @@ def sensor_overlaps(shapes, bodies, sensors, visible):
                         shapes.radius[v], difference, normals):
                 if count == pairs.shape[0]:
                     grown = np.empty((2 * count, 2), np.int64)
-                    grown[:count] = pairs
+                    for q in range(count):  # (not a slice assignment: see query_index.refresh)
+                        grown[q, 0] = pairs[q, 0]
+                        grown[q, 1] = pairs[q, 1]
                     pairs = grown
                 pairs[count, 0] = s
                 pairs[count, 1] = v
