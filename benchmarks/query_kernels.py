@@ -13,7 +13,6 @@ import impulse2d as i2d
 from impulse2d import queries
 from impulse2d._batch_lidar import _cast_rays_many
 from impulse2d._collision.query_index import CELL_SCALE
-from impulse2d.events import _sensor_overlaps
 
 world = i2d.World()
 world.create_body(type="static").create_box(10.0, 0.5)  # top at y = 0.5
@@ -39,8 +38,6 @@ _cast_rays_many(ats, np.ones(1, dtype=bool), CELL_SCALE, origins, translations, 
 assert done[0] and np.allclose(fraction, [[0.25, 0.45]]), (done, fraction)
 
 # the sensor's overlaps: the small circle, not the box
-shapes = world._shapes
-sensors = np.flatnonzero(shapes.alive & shapes.is_sensor)
-visible = shapes.alive & ~shapes.is_sensor & shapes.sensor_events
-pairs = _sensor_overlaps(shapes, world._bodies, sensors, visible)
-assert pairs.tolist() == [[2, 3]], pairs
+tracker = world._events
+tracker._sense(world)
+assert tracker.sensor_begin[:, :2].tolist() == [[2, 3]], tracker.sensor_begin
