@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, sys, time
+import json, runpy, sys, time
 t0 = time.process_time()
 import impulse2d as i2d
 what = sys.argv[1]
@@ -51,6 +51,9 @@ if what == "pyramid":
     digest = world.state_hash()
 elif what == "all":
     i2d.warmup(all_kernels=True, progress=False)
+    digest = None
+elif what.startswith("script:"):  # a script's calls (e.g. benchmarks/query_kernels.py)
+    runpy.run_path(what.split(":", 1)[1])
     digest = None
 else:
     from impulse2d._dynamics import step  # registers the units
@@ -146,7 +149,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", required=True, help="the first tree's src/ folder")
     parser.add_argument("--b", default=str(ROOT / "src"), help="the second's (this checkout)")
-    parser.add_argument("--what", default="pyramid", help="pyramid, all, or unit:KEY")
+    parser.add_argument("--what", default="pyramid", help="pyramid, all, unit:KEY or script:PATH")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json", help="write the rounds here")
     args = parser.parse_args()

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, sys, time
+import json, runpy, sys, time
 from collections import Counter, defaultdict
 from llvmlite.binding import ffi
 from numba.core import codegen
@@ -121,9 +121,12 @@ timed(codegen.JITCodeLibrary, "_finalize_specific", machine_code)
 t0 = time.process_time()
 from impulse2d._dynamics import step  # registers the units
 from impulse2d._core import lazy
-for key in sys.argv[1].split(":", 1)[1].split(","):
-    if key in lazy.REGISTRY:
-        lazy.REGISTRY[key].address()
+if sys.argv[1].startswith("script:"):  # a script's calls (e.g. benchmarks/query_kernels.py)
+    runpy.run_path(sys.argv[1].split(":", 1)[1])
+else:
+    for key in sys.argv[1].split(":", 1)[1].split(","):
+        if key in lazy.REGISTRY:
+            lazy.REGISTRY[key].address()
 total = time.process_time() - t0 - counting[1]  # (the counts are outside the phases' clocks)
 print(json.dumps({"what": sys.argv[1], "cpu_s": total, "llvm_s": sum(llvm.values()),
                   "llvm_by_function": dict(llvm.most_common(12)), "calls": dict(calls),
@@ -134,7 +137,7 @@ print(json.dumps({"what": sys.argv[1], "cpu_s": total, "llvm_s": sum(llvm.values
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
-    parser.add_argument("--what", required=True, help="unit:KEY[,KEY...]")
+    parser.add_argument("--what", required=True, help="unit:KEY[,KEY...] or script:PATH (its calls)")
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--json", help="write the result here")
     args = parser.parse_args()

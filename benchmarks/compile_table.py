@@ -5,6 +5,7 @@ compiles, from nothing (an empty ``NUMBA_CACHE_DIR``), in one process.
     python benchmarks/compile_table.py --what all         # impulse2d warmup --all
     python benchmarks/compile_table.py --what unit:impulse2d._dynamics.pair_update.update_pairs
     python benchmarks/compile_table.py --what unit:KEY,KEY   # several units, those the tree has
+    python benchmarks/compile_table.py --what script:benchmarks/query_kernels.py  # a script's
     python benchmarks/compile_table.py --src /work/main/src --json out.json
 
 Everything is compiled in the one process (``IMPULSE2D_COMPILE_PROCESSES=1``), so the table
@@ -44,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, sys, time
+import json, runpy, sys, time
 from collections import defaultdict
 from numba.core import event, codegen, inline_closurecall
 
@@ -132,6 +133,9 @@ with event.install_listener("numba:compile", Listener()):
         digest = world.state_hash()
     elif what == "all":
         i2d.warmup(all_kernels=True, progress=False)
+        digest = None
+    elif what.startswith("script:"):  # a script's calls (e.g. benchmarks/query_kernels.py)
+        runpy.run_path(what.split(":", 1)[1])
         digest = None
     else:
         from impulse2d._core import lazy

@@ -122,6 +122,22 @@ def test_a_moving_kinematic_sensor_finds_resting_shapes_and_opted_out_shapes_are
     assert seen == [("begin", boxes[0]), ("end", boxes[0])]
 
 
+def test_more_overlaps_than_the_first_buffer_holds_are_all_reported_in_order():
+    """Two sensors over a field of 30 resting balls (each sensor sees 30: more than the 16 rows
+    the sensors' kernel starts with, so its buffer grows): every ball begins an overlap with
+    each sensor, in sensor then visitor order, and a ball outside both is not reported."""
+    world = i2d.World(gravity=(0, 0))
+    balls = [world.create_body(type="static", position=(float(x), float(y))).create_circle(0.2)
+             for y in range(3) for x in range(10)]
+    outside = world.create_body(type="static", position=(20.0, 0.0)).create_circle(0.2)
+    sensors = [world.create_body(type="kinematic", position=(4.5, 1.0)).create_box(
+        6.0, 2.0, is_sensor=True) for _ in range(2)]
+    world.step(DT)
+    begin = [(e.sensor_shape, e.visitor_shape) for e in world.sensor_events().begin]
+    assert begin == [(sensor, ball) for sensor in sensors for ball in balls]
+    assert outside not in {v for _, v in begin}
+
+
 def test_destroying_a_touching_body_gives_its_end_events():
     world = i2d.World(enable_contact_events=True)
     ground = world.create_body(type="static")

@@ -129,6 +129,29 @@ def test_ray_cast_all_lists_every_hit_nearest_first_and_ties_go_to_the_first_sha
     assert world.ray_cast((0.0, 0.0), (10.0, 0.0)).shape == shapes[1]
 
 
+def test_more_hits_than_the_short_list_are_sorted_by_fraction_then_row():
+    """70 hits (more than ``shape_queries.SHORT_LIST``: the merge sort, not the insertion sort),
+    made in a shuffled order, with a twin at every fifth place (equal fractions, to the lower
+    row first): every hit nearest first, as ``RayHit``s and as the pybox2d layer's rows."""
+    from impulse2d import queries
+    world = i2d.World(gravity=(0, 0))
+    places = np.random.default_rng(3).permutation(60) + 1.0
+    twins = [x for x in places if x % 5 == 0]
+    shapes = [world.create_body(type="static", position=(float(x), 0.0)).create_circle(0.25)
+              for x in list(places) + twins]
+    expected = sorted(shapes, key=lambda s: (s.body.position[0], s.index))
+    hits = world.ray_cast_all((0.0, 0.0), (100.0, 0.0))
+    assert len(expected) == 72 and [h.shape for h in hits] == expected
+    assert [h.fraction for h in hits] == pytest.approx(
+        [(s.body.position[0] - 0.25) / 100.0 for s in expected], abs=1e-12)
+    rows, fractions, normals = queries._ray_hits(world, 0.0, 0.0, 100.0, 0.0,
+                                                 queries._CATEGORY, queries._MASK)
+    assert list(rows) == [s.index for s in expected]
+    assert list(fractions) == [h.fraction for h in hits]
+    assert [tuple(n) for n in normals] == [tuple(h.normal) for h in hits]
+    assert np.allclose(normals, [(-1.0, 0.0)], atol=1e-12)
+
+
 def test_filters_and_sensors():
     world = i2d.World(gravity=(0, 0))
     a = world.create_body(type="static", position=(2.0, 0.0)).create_circle(0.5, category=0x2)

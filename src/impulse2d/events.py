@@ -279,7 +279,9 @@ class EventTracker:
         shapes = world._shapes
         sensors = np.flatnonzero(shapes.alive & shapes.is_sensor)
         visible = shapes.alive & ~shapes.is_sensor & shapes.sensor_events
-        pairs = _sensor_overlaps(shapes, world._bodies, sensors, visible)
+        bodies = world._bodies
+        pairs = _sensor_overlaps(shapes.body, shapes.count, shapes.vertices, shapes.radius,
+                                 bodies.origin, bodies.rot, sensors, visible)
         keys = np.sort((pairs[:, 0] << 32) | pairs[:, 1])
         began = np.setdiff1d(keys, self.sensing, assume_unique=True)
         ended = np.setdiff1d(self.sensing, keys, assume_unique=True)

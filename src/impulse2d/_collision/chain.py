@@ -37,8 +37,9 @@ import math
 import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
-from impulse2d._collision.manifold import (TOLERANCE_SHARE, Manifold, _relative_transform,
-                                          _to_world, _xf, face_manifold_call, make_id)
+from impulse2d._collision.manifold import (ONE, TOLERANCE_SHARE, ZERO, Manifold,
+                                          _relative_transform, _to_world, _xf,
+                                          face_manifold_call, make_id)
 from impulse2d._core.jit import inner_kernel, kernel
 from impulse2d.constants import SPECULATIVE_DISTANCE
 
@@ -230,14 +231,14 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
                 out_points[0, 1] = 0.5 * (c1y + c2y - radius_b * uy)
                 out_points[0, 2] = separation
                 out_ids[0] = make_id(0 if f1 == 0.0 else 1, jb)
-                _to_world(1, pxa, pya, ca, sa, out_normal, out_points)
+                _to_world(ONE, pxa, pya, ca, sa, out_normal, out_points)
                 return 1
             incident = jb
         elif a_end:
             # a segment end against the inside of B's edge: that face's normal is exact
             if count_b == 2:
                 # the capsule side that faces the segment
-                _, _, _, _, _, _, fx, fy = _face_b(count_b, vertices_b, normals_b, 0,
+                _, _, _, _, _, _, fx, fy = _face_b(count_b, vertices_b, normals_b, ZERO,
                                                    px, py, c, s)
                 face = 0 if fx * (c1x - c2x) + fy * (c1y - c2y) > 0.0 else 1
             else:
@@ -324,7 +325,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
         elif convex2 and n2x * ux + n2y * uy > n1x * ux + n1y * uy:
             return 0
         n, _, _, x0, y0, s0, r0, a0, x1_, y1_, s1, r1, a1 = face_manifold_call(
-            fx, fy, x1, y1, x2, y2, i1, i2, p1x, p1y, p2x, p2y, 0, 1,
+            fx, fy, x1, y1, x2, y2, i1, i2, p1x, p1y, p2x, p2y, ZERO, ONE,
             radius_b, 0.0, 0.0, speculative_distance)
         if n == 0:
             return 0
@@ -345,10 +346,10 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
     # The segment's face is the reference, with normal n1; B's incident face is the one next
     # to its deepest vertex that is most anti-parallel to n1 (a circle: its centre).
     if count_b == 1:
-        i1 = 0
-        i2 = 0
+        i1 = ZERO
+        i2 = ZERO
     elif count_b == 2:
-        _, _, _, _, _, _, fx, fy = _face_b(count_b, vertices_b, normals_b, 0, px, py, c, s)
+        _, _, _, _, _, _, fx, fy = _face_b(count_b, vertices_b, normals_b, ZERO, px, py, c, s)
         i1 = 0 if fx * n1x + fy * n1y < 0.0 else 1
         i2 = 1 - i1
     elif inc_face >= 0:
@@ -369,7 +370,7 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
     x1, y1 = _vertex_b(vertices_b, i1, px, py, c, s)
     x2, y2 = _vertex_b(vertices_b, i2, px, py, c, s)
     n, _, _, x0, y0, s0, r0, b0, x1_, y1_, s1, r1, b1 = face_manifold_call(
-        n1x, n1y, p1x, p1y, p2x, p2y, 0, 1, x1, y1, x2, y2, i1, i2,
+        n1x, n1y, p1x, p1y, p2x, p2y, ZERO, ONE, x1, y1, x2, y2, i1, i2,
         0.0, radius_b, 0.0, speculative_distance)
     if n == 0:
         return 0

@@ -71,6 +71,15 @@ The kernels take them as this share of the ``speculative_distance`` they are giv
 they follow ``WorldSettings.length_units_per_meter`` with it; 4 being a power of two, the
 product is the constant itself, bit for bit, in a world in metres."""
 
+ZERO = np.int64(0)
+ONE = np.int64(1)
+"""Indices given as constants (a face, a vertex, a point count), typed int64 as the same
+arguments are at the callee's other calls. A literal ``0``, or a variable set to ``0`` before
+a loop sets it again, is typed ``Literal[int](0)`` when Numba's type inference first meets the
+call, and the callee is then compiled for that type too, a second copy of it (a literal twin:
+``face_manifold_call``, ``_face_b``, ``_vertex_b``, ``_to_world``, ``_face_normal``,
+``_face_vertices``; BENCHMARKS.md, session 27, ``warmD52``). A NumPy integer is typed int64."""
+
 NORMAL_EPSILON = 1.0e-9
 """m. Below this centre-to-feature distance a circle's normal direction is noise; a fixed
 direction is used instead (concentric circles, circle centre on a capsule's core segment)."""
@@ -166,7 +175,7 @@ def _separations(count_a, vertices_a, normals_a, count_b, vertices_b, normals_b,
     ipx = -(c * px + s * py)
     ipy = s * px - c * py
     sep_a = -np.inf
-    face_a = 0
+    face_a = ZERO
     for k in range(_face_count(count_a)):
         lx, ly = _face_normal(count_a, normals_a, k)
         nx = c * lx + s * ly
@@ -183,7 +192,7 @@ def _separations(count_a, vertices_a, normals_a, count_b, vertices_b, normals_b,
             face_a = k
     # B's faces against A's vertices, in A's frame.
     sep_b = -np.inf
-    face_b = 0
+    face_b = ZERO
     for k in range(_face_count(count_b)):
         lx, ly = _face_normal(count_b, normals_b, k)
         nx = c * lx - s * ly
@@ -214,7 +223,7 @@ def reference_separations(count_a, vertices_a, normals_a, pxa, pya, ca, sa,
 @inline_kernel
 def _incident_face(count, normals, qx, qy):
     """The face whose normal is most anti-parallel to (qx, qy) (given in the shape's frame)."""
-    face = 0
+    face = ZERO
     lowest = np.inf
     for k in range(_face_count(count)):
         mx, my = _face_normal(count, normals, k)
@@ -337,16 +346,21 @@ def face_manifold_call(nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i
 
 
 @inline_kernel
-def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                     count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                     speculative_distance, out_normal, out_points, out_ids):
-    """Rounded polygon/capsule/segment vs rounded polygon/capsule/segment (counts >= 2)."""
-    px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
+def _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b, normals_b,
+                   radius_b, px, py, c, s, speculative_distance):
+    """:func:`collide_polygons`' first half, on the shapes' counts: the separating-axis test,
+    then the reference and incident faces, both in A's frame (B's transform in it is
+    ``(px, py, c, s)``). Returns ``(found, flip, nx, ny, x11, y11, x12, y12, r1, r2, x21, y21,
+    x22, y22, i21, i22, radius_r, radius_i, separation_r)``, :func:`_face_manifold`'s inputs
+    (``flip``: B's face is the reference); ``found`` False (and the rest zeros) when the cores'
+    separation along an axis is beyond the speculative distance and both radii."""
     sep_a, face_a, sep_b, face_b = _separations(count_a, vertices_a, normals_a,
                                                 count_b, vertices_b, normals_b, px, py, c, s)
     limit = speculative_distance + radius_a + radius_b
     if sep_a >= limit or sep_b >= limit:
-        return 0  # the separating-axis value is a lower bound of the core distance
+        # the separating-axis value is a lower bound of the core distance
+        return (False, False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0,
+                0.0, 0.0, 0.0)
 
     # Reference and incident faces, both in A's frame.
     flip = sep_b > sep_a + TOLERANCE_SHARE * speculative_distance
@@ -362,25 +376,33 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
         y21 = vertices_a[i21, 1]
         x22 = vertices_a[i22, 0]
         y22 = vertices_a[i22, 1]
-        radius_r = radius_b
-        radius_i = radius_a
-        separation_r = sep_b
-    else:
-        nx, ny = _face_normal(count_a, normals_a, face_a)
-        r1, r2 = _face_vertices(count_a, face_a)
-        x11 = vertices_a[r1, 0]
-        y11 = vertices_a[r1, 1]
-        x12 = vertices_a[r2, 0]
-        y12 = vertices_a[r2, 1]
-        # The reference normal in B's frame, for the incident search.
-        face_i = _incident_face(count_b, normals_b, c * nx + s * ny, -s * nx + c * ny)
-        i21, i22 = _face_vertices(count_b, face_i)
-        x21, y21 = transform_point(px, py, c, s, vertices_b[i21, 0], vertices_b[i21, 1])
-        x22, y22 = transform_point(px, py, c, s, vertices_b[i22, 0], vertices_b[i22, 1])
-        radius_r = radius_a
-        radius_i = radius_b
-        separation_r = sep_a
+        return (True, True, nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
+                radius_b, radius_a, sep_b)
+    nx, ny = _face_normal(count_a, normals_a, face_a)
+    r1, r2 = _face_vertices(count_a, face_a)
+    x11 = vertices_a[r1, 0]
+    y11 = vertices_a[r1, 1]
+    x12 = vertices_a[r2, 0]
+    y12 = vertices_a[r2, 1]
+    # The reference normal in B's frame, for the incident search.
+    face_i = _incident_face(count_b, normals_b, c * nx + s * ny, -s * nx + c * ny)
+    i21, i22 = _face_vertices(count_b, face_i)
+    x21, y21 = transform_point(px, py, c, s, vertices_b[i21, 0], vertices_b[i21, 1])
+    x22, y22 = transform_point(px, py, c, s, vertices_b[i22, 0], vertices_b[i22, 1])
+    return (True, False, nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
+            radius_a, radius_b, sep_a)
 
+
+@inline_kernel
+def _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal, out_points,
+                      out_ids):
+    """:func:`collide_polygons`' second half, the same for every count: the manifold of the
+    faces :func:`_polygon_faces` found (``faces``, its tuple), to world, into ``out_*``; the
+    number of points."""
+    (found, flip, nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22, radius_r,
+     radius_i, separation_r) = faces
+    if not found:
+        return 0
     n, ux, uy, x0, y0, s0, fr0, fi0, x1, y1, s1, fr1, fi1 = _face_manifold(
         nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
         radius_r, radius_i, separation_r, speculative_distance)
@@ -407,6 +429,19 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     return n
 
 
+@inline_kernel
+def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
+                     count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
+                     speculative_distance, out_normal, out_points, out_ids):
+    """Rounded polygon/capsule/segment vs rounded polygon/capsule/segment (counts >= 2): the
+    faces (:func:`_polygon_faces`), then their manifold (:func:`_polygon_manifold`)."""
+    px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
+    faces = _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b,
+                           normals_b, radius_b, px, py, c, s, speculative_distance)
+    return _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal,
+                             out_points, out_ids)
+
+
 @inner_kernel
 def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
                   out_normal, out_points, out_ids):
@@ -417,7 +452,7 @@ def _write_single(ax, ay, ra, bx, by, rb, ux, uy, separation, pxa, pya, ca, sa,
     out_points[0, 1] = 0.5 * ((ay + ra * uy) + (by - rb * uy))
     out_points[0, 2] = separation
     out_ids[0] = 0
-    _to_world(1, pxa, pya, ca, sa, out_normal, out_points)
+    _to_world(ONE, pxa, pya, ca, sa, out_normal, out_points)
     return 1
 
 
@@ -597,13 +632,15 @@ def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     loop). The copy lives here, in the call, so that each kernel that inlines the
     narrowphase's loop holds none (``narrow36`` inlined it there: +7-9 s of cold compile a
     kernel); ``collide_polygons``' stage compiled 3.0 -> 3.6 s of CPU (one run, load 17)."""
+    px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     if count_a == 4 and count_b == 4:
-        return collide_polygons(4, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                                4, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                                speculative_distance, out_normal, out_points, out_ids)
-    return collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                            count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                            speculative_distance, out_normal, out_points, out_ids)
+        faces = _polygon_faces(4, vertices_a, normals_a, radius_a, 4, vertices_b, normals_b,
+                               radius_b, px, py, c, s, speculative_distance)
+    else:
+        faces = _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b,
+                               normals_b, radius_b, px, py, c, s, speculative_distance)
+    return _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal,
+                             out_points, out_ids)
 
 
 @inline_kernel

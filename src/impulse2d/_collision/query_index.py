@@ -343,9 +343,14 @@ def refresh(at, cell_scale):
     starts_buffer = carray(void_pointer(refs[base + STARTS]), starts.shape[0], np.int64)
     items_buffer = carray(void_pointer(refs[base + ITEMS]), items.shape[0], np.int64)
     large_buffer = carray(void_pointer(refs[base + LARGE]), large.shape[0], np.int64)
-    starts_buffer[:] = starts
-    items_buffer[:] = items
-    large_buffer[:] = large
+    # element by element: an array assigned to a slice checks the sizes and formats its error
+    # message in compiled code, Numba's string functions (2.6 s of ``warmup --all``'s compile)
+    for k in range(starts.shape[0]):
+        starts_buffer[k] = starts[k]
+    for k in range(items.shape[0]):
+        items_buffer[k] = items[k]
+    for k in range(large.shape[0]):
+        large_buffer[k] = large[k]
     grid = carray(void_pointer(refs[base + GRID]), 4, np.float64)
     grid[0] = x0
     grid[1] = y0

@@ -86,14 +86,17 @@ def hits(contact, count, relative_velocity, max_normal_impulse, threshold):
 
 
 @kernel
-def sensor_overlaps(shapes, bodies, sensors, visible):
+def sensor_overlaps(body, count, vertices, radius, origin, rot, sensors, visible):
     """For each sensor row in ``sensors``, the rows of the shapes of other bodies it overlaps
     (touching is not overlapping) among those ``visible`` (enable_sensor_events, not a sensor),
-    as the pairs ``(sensor, visitor)`` in sensor then visitor order."""
-    n = shapes.alive.shape[0]
-    out = np.empty((0, 2), np.int64)
+    as the pairs ``(sensor, visitor)`` in sensor then visitor order. The shapes' columns
+    ``body``, ``count``, ``vertices``, ``radius`` and the bodies' ``origin``, ``rot``, not the
+    stores: Python's call unboxes each array it is given, and the kernel's Python wrapper holds
+    the code to (the two stores' 54 arrays were most of this kernel's compile: BENCHMARKS.md,
+    session 27, ``warmD52``)."""
+    n = visible.shape[0]
     pairs = np.empty((max(16, 4 * sensors.shape[0]), 2), np.int64)
-    count = 0
+    found = 0
     world_a = np.empty((8, 2))
     world_b = np.empty((8, 2))
     difference = np.empty((16, 2))
@@ -102,34 +105,34 @@ def sensor_overlaps(shapes, bodies, sensors, visible):
     box_b = np.empty(4)
     for k in range(sensors.shape[0]):
         s = sensors[k]
-        a = shapes.body[s]
-        shape_aabb(shapes.count[s], shapes.vertices[s], shapes.radius[s], bodies.origin[a, 0],
-                   bodies.origin[a, 1], bodies.rot[a, 0], bodies.rot[a, 1], box_a)
-        _world_vertices(shapes.count[s], shapes.vertices[s], bodies.origin[a, 0],
-                        bodies.origin[a, 1], bodies.rot[a, 0], bodies.rot[a, 1], world_a)
+        a = body[s]
+        shape_aabb(count[s], vertices[s], radius[s], origin[a, 0], origin[a, 1], rot[a, 0],
+                   rot[a, 1], box_a)
+        _world_vertices(count[s], vertices[s], origin[a, 0], origin[a, 1], rot[a, 0],
+                        rot[a, 1], world_a)
         for v in range(n):
-            if not visible[v] or shapes.body[v] == a:
+            if not visible[v] or body[v] == a:
                 continue
-            b = shapes.body[v]
-            shape_aabb(shapes.count[v], shapes.vertices[v], shapes.radius[v],
-                       bodies.origin[b, 0], bodies.origin[b, 1], bodies.rot[b, 0],
-                       bodies.rot[b, 1], box_b)
+            b = body[v]
+            shape_aabb(count[v], vertices[v], radius[v], origin[b, 0], origin[b, 1], rot[b, 0],
+                       rot[b, 1], box_b)
             if (box_b[0] > box_a[2] or box_b[2] < box_a[0] or box_b[1] > box_a[3]
                     or box_b[3] < box_a[1]):
                 continue
-            _world_vertices(shapes.count[v], shapes.vertices[v], bodies.origin[b, 0],
-                            bodies.origin[b, 1], bodies.rot[b, 0], bodies.rot[b, 1], world_b)
-            if overlaps(shapes.count[s], world_a, shapes.radius[s], shapes.count[v], world_b,
-                        shapes.radius[v], difference, normals):
-                if count == pairs.shape[0]:
-                    grown = np.empty((2 * count, 2), np.int64)
-                    grown[:count] = pairs
+            _world_vertices(count[v], vertices[v], origin[b, 0], origin[b, 1], rot[b, 0],
+                            rot[b, 1], world_b)
+            if overlaps(count[s], world_a, radius[s], count[v], world_b, radius[v], difference,
+                        normals):
+                if found == pairs.shape[0]:
+                    grown = np.empty((2 * found, 2), np.int64)
+                    for q in range(found):  # (not a slice assignment: see query_index.refresh)
+                        grown[q, 0] = pairs[q, 0]
+                        grown[q, 1] = pairs[q, 1]
                     pairs = grown
-                pairs[count, 0] = s
-                pairs[count, 1] = v
-                count += 1
-    out = pairs[:count]
-    return out
+                pairs[found, 0] = s
+                pairs[found, 1] = v
+                found += 1
+    return pairs[:found]
 
 
 @kernel

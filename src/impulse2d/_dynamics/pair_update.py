@@ -335,7 +335,7 @@ def _sort_pair_keys(keys, count, n):
         lo = keys[t] >> 32
         ordered[end[lo]] = keys[t]
         end[lo] += 1  # at the end: end[lo] is where row lo's keys end
-    s = 0
+    s = np.int64(0)  # (not the literal 0: see .._collision.manifold.ZERO)
     for r in range(n):
         _sort_small(ordered, s, end[r])
         s = end[r]
