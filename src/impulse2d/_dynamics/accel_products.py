@@ -46,6 +46,8 @@ Featherstone, "Rigid Body Dynamics Algorithms" (2008), 2.6 (velocity-product ter
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import REVOLUTE
 from .joints import ROW_LISTS
@@ -167,7 +169,8 @@ def _axial(joints, j, a, b, v, w, rax, ray, rbx, rby, dx, dy, ex, ey, out, r, sp
 @borrowing_kernel
 def _prismatic(joints, ids, bodies, out, r, wheel):
     """The prismatic rows (perpendicular, angle, spring, motor, limits) or, with ``wheel``,
-    the wheel's (line, angular motor, spring, limits)."""
+    the wheel's (line, angular motor, spring, limits). ``wheel`` an ``np.bool_`` at both calls,
+    not a literal: one compile for both types (Numba compiles a kernel once per literal)."""
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -296,9 +299,9 @@ def joint_products(joints, ids, bodies, table, out, start):
         elif k == _DISTANCE:
             r = _distance(joints, rows, bodies, out, r)
         elif k == _PRISMATIC:
-            r = _prismatic(joints, rows, bodies, out, r, False)
+            r = _prismatic(joints, rows, bodies, out, r, np.bool_(False))
         elif k == _WHEEL:
-            r = _prismatic(joints, rows, bodies, out, r, True)
+            r = _prismatic(joints, rows, bodies, out, r, np.bool_(True))
         elif k == _WELD or k == _MOTOR:
             r = _weld_or_motor(joints, rows, bodies, out, r)
         elif k == _MOUSE:

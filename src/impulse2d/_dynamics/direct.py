@@ -744,7 +744,9 @@ def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, coun
 def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
     """One verb of the row export for every joint type with joints, from row ``start``;
-    returns the row after the last."""
+    returns the row after the last. ``verb`` (:data:`.direct_rows.COUNT`, ``ROWS``, ``STORE``)
+    an ``np.int64`` at every call, not the constant itself: Numba types a global int as a
+    literal and compiled this kernel once per verb (three signatures, ``warmup --all``)."""
     r = start
     for k in range(_LISTS):
         if ids[k].shape[0] > 0:
@@ -785,14 +787,14 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = joint_rows(world, table, ids, COUNT, contact_rows, dt, baumgarte, speed_cap,
-                       spin_cap, none_i, none_j, none_d, none_l)
+    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, dt, baumgarte,
+                      speed_cap, spin_cap, none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
-    joint_rows(world, table, ids, ROWS, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse)
+    joint_rows(world, table, ids, np.int64(ROWS), contact_rows, dt, baumgarte, speed_cap,
+               spin_cap, body, jacobian, data, impulse)
     r = 0
     for q in range(touching):
         k = order[q]
@@ -845,8 +847,8 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         # acceleration level counts it (direct_accel), whose bounces equal these to 1e-9 m
         # (tests/test_direct_accel.py).
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse)
+    joint_rows(world, table, ids, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap,
+               spin_cap, body, jacobian, data, impulse)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

@@ -332,8 +332,8 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
             touches[r] = s <= 0.0
             touches[r + 1] = s <= 0.0
             r += 2
-    rows = joint_rows(world, table, ids, ROWS, r, h, 1.0, speed_cap, spin_cap, body, jacobian,
-                      data, none)
+    rows = joint_rows(world, table, ids, np.int64(ROWS), r, h, 1.0, speed_cap, spin_cap, body,
+                      jacobian, data, none)
     for k in range(r, rows):
         kind = int(data[k, KIND])
         error[k] = 0.0
@@ -378,8 +378,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     for q in range(touching):
         contact_rows += 2 * contacts.count[order[q]]
     none = np.zeros(0)
-    rows = joint_rows(world, table, ids, COUNT, contact_rows, h, 1.0, speed_cap, spin_cap,
-                      np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
+    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, h, 1.0, speed_cap,
+                      spin_cap, np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
                       np.zeros((0, WIDTH)), none)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
@@ -485,8 +485,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
 
     # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
     store_contact_rows(cs, touching, total)
-    joint_rows(world, table, ids, STORE, contact_rows, h, 1.0, speed_cap, spin_cap, body,
-               jacobian, data, total)
+    joint_rows(world, table, ids, np.int64(STORE), contact_rows, h, 1.0, speed_cap, spin_cap,
+               body, jacobian, data, total)
     return dt
 
 
