@@ -6,6 +6,7 @@ compiles, from nothing (an empty ``NUMBA_CACHE_DIR``), in one process.
     python benchmarks/compile_table.py --what unit:impulse2d._dynamics.pair_update.update_pairs
     python benchmarks/compile_table.py --what unit:KEY,KEY   # several units, those the tree has
     python benchmarks/compile_table.py --what script:benchmarks/query_kernels.py  # a script's
+    python benchmarks/compile_table.py --what 'scene:chain:{"links": 100}'   # cold chain_100
     python benchmarks/compile_table.py --src /work/main/src --json out.json
 
 Everything is compiled in the one process (``IMPULSE2D_COMPILE_PROCESSES=1``), so the table
@@ -125,10 +126,12 @@ import impulse2d as i2d
 t_import = time.process_time() - t0
 with event.install_listener("numba:compile", Listener()):
     t0 = time.process_time()
-    if what == "pyramid":
+    if what == "pyramid" or what.startswith("scene:"):
         from impulse2d.scenes import build_scene
+        name, options = ("pyramid", '{"base": 20}') if what == "pyramid" else (
+            what.split(":", 2)[1:] + ["{}"])[:2]
         world = i2d.World()
-        build_scene(world, "pyramid", base=20)
+        build_scene(world, name, **json.loads(options))
         world.step(1.0 / 60.0)
         digest = world.state_hash()
     elif what == "all":
@@ -215,7 +218,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
     parser.add_argument("--what", default="pyramid",
-                        help="pyramid (cold pyramid_20), all (warmup --all), or unit:KEY")
+                        help="pyramid (cold pyramid_20), all (warmup --all), unit:KEY, script:PATH or "
+                             "scene:NAME:JSON (a cold scene's build and first step)")
     parser.add_argument("--top", type=int, default=30, help="kernels listed")
     parser.add_argument("--json", help="write the whole table here")
     args = parser.parse_args()

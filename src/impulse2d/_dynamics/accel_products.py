@@ -46,6 +46,8 @@ Featherstone, "Rigid Body Dynamics Algorithms" (2008), 2.6 (velocity-product ter
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import REVOLUTE
 from .joints import ROW_LISTS
@@ -54,6 +56,7 @@ from .joints.distance import _geometry as distance_geometry
 from .joints.gear import prismatic_frame
 from .joints.prismatic import geometry as axis_geometry
 from .joints.pulley import _geometry as pulley_geometry
+from .world_ref import borrow
 
 _PIN = 0
 (_REVOLUTE, _DISTANCE, _PRISMATIC, _WELD, _WHEEL, _MOUSE, _MOTOR, _PULLEY, _CUSTOM,
@@ -167,7 +170,8 @@ def _axial(joints, j, a, b, v, w, rax, ray, rbx, rby, dx, dy, ex, ey, out, r, sp
 @borrowing_kernel
 def _prismatic(joints, ids, bodies, out, r, wheel):
     """The prismatic rows (perpendicular, angle, spring, motor, limits) or, with ``wheel``,
-    the wheel's (line, angular motor, spring, limits)."""
+    the wheel's (line, angular motor, spring, limits). ``wheel`` an ``np.bool_`` at both calls,
+    not a literal: one compile for both types (Numba compiles a kernel once per literal)."""
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -280,12 +284,18 @@ def _gear(joints, ids, bodies, out, r):
 
 
 @borrowing_kernel
-def joint_products(joints, ids, bodies, table, out, start):
+def joint_products(world, out, start):
     """``Jdot v`` of every joint row into ``out`` from row ``start``, in the order of the row
     exports (:func:`.direct.joint_rows`: the row lists of :data:`.joints.ROW_LISTS`, each
     type's rows as its ``direct_rows`` writes them), at the bodies' current positions
-    (``dp``, ``dq``) and velocities; ``table``: the world's table of verbs, where the custom
-    joints' laws are (:func:`.joints.custom.products`). Returns the row after the last."""
+    (``dp``, ``dq``) and velocities; the custom joints' laws from the world's table of verbs
+    (:func:`.joints.custom.products`). Returns the row after the last. The stores are borrowed
+    here from ``world``, not passed in: a store passed is every one of its arrays in the
+    caller's IR (see :func:`.direct_accel._write_rows`)."""
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")
+    bodies = borrow(world, "bodies")
+    table = borrow(world, "verbs")
     r = start
     for k in range(len(ROW_LISTS)):
         rows = ids[k]
@@ -296,9 +306,9 @@ def joint_products(joints, ids, bodies, table, out, start):
         elif k == _DISTANCE:
             r = _distance(joints, rows, bodies, out, r)
         elif k == _PRISMATIC:
-            r = _prismatic(joints, rows, bodies, out, r, False)
+            r = _prismatic(joints, rows, bodies, out, r, np.bool_(False))
         elif k == _WHEEL:
-            r = _prismatic(joints, rows, bodies, out, r, True)
+            r = _prismatic(joints, rows, bodies, out, r, np.bool_(True))
         elif k == _WELD or k == _MOTOR:
             r = _weld_or_motor(joints, rows, bodies, out, r)
         elif k == _MOUSE:

@@ -297,7 +297,8 @@ def _shape_fraction(count, vertices, radius, centroid, owner, origin, rot, f, s,
         # Within the gap already: sweep the core circle, which stops only a pass through.
         core[0, 0] = centroid[f, 0]
         core[0, 1] = centroid[f, 1]
-        t = time_of_impact(count_s, points, radius_s, 1, core, core_radius, lcx, lcy,
+        # one point as np.int64: a literal 1 compiled time_of_impact and its callees again
+        t = time_of_impact(count_s, points, radius_s, np.int64(1), core, core_radius, lcx, lcy,
                            sweep[0], sweep[1], sweep[2], cx, cy, angle, fraction,
                            TARGET_GAP / LINEAR_SLOP * slop, scratch)
         end = t if t > 0.0 and t < fraction else fraction
@@ -464,7 +465,9 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     points = np.empty((8, 2))
     scratch = np.empty((8, 2))
     core = np.empty((1, 2))
-    tag = -1
+    # np.int64, not the literal -1: _sweep_body was compiled for Literal[int](-1) here and for
+    # int64 in kept_pass (1.2 s of CPU)
+    tag = np.int64(-1)
     hits = 0
     for k in range(fast.shape[0]):
         b = fast[k]

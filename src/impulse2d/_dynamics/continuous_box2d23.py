@@ -239,7 +239,7 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     scratch = np.empty((8, 2))
     end_points = np.empty((8, 2))
     core = np.empty((1, 2))
-    tag = -1
+    tag = np.int64(-1)  # not the literal (see .continuous._sweep_pass)
     hits = 0
     for k in range(fast.shape[0]):
         b = fast[k]

@@ -88,16 +88,16 @@ def _rows(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap):
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = joint_rows(world, table, ids, COUNT, contact_rows, h, baumgarte, speed_cap, spin_cap,
-                      none_i, none_j, none_d, none_l)
+    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, h, baumgarte, speed_cap,
+                      spin_cap, none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
     write_contact_rows(cs, touching, bodies.dp, bodies.dq, 1.0 / h, baumgarte, contact_speed,
                        borrow(world, "lengths")[SLOP], speed_cap, body, jacobian, data)
-    joint_rows(world, table, ids, ROWS, contact_rows, h, baumgarte, speed_cap, spin_cap, body,
-               jacobian, data, impulse)
+    joint_rows(world, table, ids, np.int64(ROWS), contact_rows, h, baumgarte, speed_cap,
+               spin_cap, body, jacobian, data, impulse)
     return body, jacobian, data, contact_rows
 
 

@@ -87,7 +87,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import cycles, inner_kernel, stage_kernel
+from .._core.jit import cycles, inline_kernel, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from .awake import body_rows
@@ -346,12 +346,13 @@ def _assemble_sparse(members, where, body, jacobian, data, inv_mass, inv_inertia
     return start, column, value, diagonal
 
 
-@inner_kernel
+@inline_kernel
 def _solve_joint_island(members, where, body, jacobian, data, b_all, inv_mass, inv_inertia,
                         inc_start, inc_row, inc_slot, impulse, counts, dense):
     """An island of equality rows only (joints without limits or motors: chains, bridges,
     nets): ``lambda = -A^-1 b`` with ``A`` assembled and factored sparse (no ``n x n`` array;
-    the same bits as the dense assembly), then the impulse budget."""
+    the same bits as the dense assembly), then the impulse budget. Inlined into its one caller,
+    as :func:`_solve_island` is (its arrays then the caller's, counted there)."""
     n = members.shape[0]
     start, column, value, diagonal = _assemble_sparse(members, where, body, jacobian, data,
                                                       inv_mass, inv_inertia, inc_start,
@@ -521,11 +522,18 @@ def _projected_gauss_seidel(A, b, members, where, data, sweeps, start):
     return lam
 
 
-@inner_kernel
+@inline_kernel
 def _solve_island(members, where, body, jacobian, data, b_all, inv_mass, inv_inertia, inc_start,
                   inc_row, inc_slot, speed_cap, impulse, counts, dense):
     """Solve the island of rows ``members`` into ``impulse`` (see the module doc; ``dense``:
-    the world's LAPACK slot, :func:`.direct_linalg.factor`)."""
+    the world's LAPACK slot, :func:`.direct_linalg.factor`).
+
+    Inlined (Numba IR) into its one caller, :func:`solve_islands`, whose reference counting
+    its arrays then have: a kernel of its own is a library of its own, which LLVM optimised
+    whole, its callees linked in, and then again inside the caller's (3.1 s of the unit's
+    21.1 s of compile CPU with :func:`_solve_joint_island` inlined too, load 10.6, 2026-12-01;
+    ``benchmarks/compile_split.py``: the module passes over its 19,146 linked instructions
+    took 1.61 s, the caller's over 24,218 took 1.67)."""
     n = members.shape[0]
     for i in range(n):
         where[members[i]] = i
@@ -744,7 +752,9 @@ def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, coun
 def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
     """One verb of the row export for every joint type with joints, from row ``start``;
-    returns the row after the last."""
+    returns the row after the last. ``verb`` (:data:`.direct_rows.COUNT`, ``ROWS``, ``STORE``)
+    an ``np.int64`` at every call, not the constant itself: Numba types a global int as a
+    literal and compiled this kernel once per verb (three signatures, ``warmup --all``)."""
     r = start
     for k in range(_LISTS):
         if ids[k].shape[0] > 0:
@@ -785,14 +795,14 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = joint_rows(world, table, ids, COUNT, contact_rows, dt, baumgarte, speed_cap,
-                       spin_cap, none_i, none_j, none_d, none_l)
+    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, dt, baumgarte,
+                      speed_cap, spin_cap, none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
-    joint_rows(world, table, ids, ROWS, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse)
+    joint_rows(world, table, ids, np.int64(ROWS), contact_rows, dt, baumgarte, speed_cap,
+               spin_cap, body, jacobian, data, impulse)
     r = 0
     for q in range(touching):
         k = order[q]
@@ -845,8 +855,8 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         # acceleration level counts it (direct_accel), whose bounces equal these to 1e-9 m
         # (tests/test_direct_accel.py).
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    joint_rows(world, table, ids, STORE, contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse)
+    joint_rows(world, table, ids, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap,
+               spin_cap, body, jacobian, data, impulse)
     integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 

@@ -153,7 +153,7 @@ from .lengths import SLOP
 from .solvers import impulse_caps
 from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
                     PREPARE, call_islands)
-from .world_ref import borrow
+from .world_ref import borrow, borrow_column
 
 LIMIT_MARGIN = LINEAR_SLOP
 """m (or rad): a one-sided joint row (limit, rope, pulley) is in the force phase while its
@@ -217,7 +217,8 @@ def _contact_product(geometry, body, v, w, r):
 
 
 @inner_kernel
-def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, table, impulse_only, out):
+def _solve_rows(active, body, jacobian, data, b_all, kind, inv_mass, inv_inertia, counts, table,
+               impulse_only, out):
     """Solve the system of the rows with ``active`` set (right-hand sides ``b_all``, m/s) island
     by island into ``out`` (N s; inactive rows 0), by the velocity level's island solve
     (:func:`.direct.solve_islands`, called by address through ``table``, the world's verbs).
@@ -257,9 +258,8 @@ def _solve_rows(active, body, jacobian, data, b_all, bodies, counts, table, impu
         sub_b[i] = b_all[r]
     solved = np.zeros(n)
     call_islands(table[DIRECT_ISLANDS],
-                 (sub_body, sub_jacobian, sub_data, sub_b, bodies.type, bodies.inv_mass,
-                  bodies.inv_inertia, 0.0, solved, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1],
-                  impulse_only))
+                 (sub_body, sub_jacobian, sub_data, sub_b, kind, inv_mass, inv_inertia, 0.0,
+                  solved, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1], impulse_only))
     for r in range(rows):
         out[r] = solved[place[r]] if place[r] >= 0 else 0.0
 
@@ -291,40 +291,52 @@ def _restitution(cs, bodies, approach, first, threshold, pull, h, geometry, spee
 
 
 @inner_kernel
-def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body, jacobian,
-                data, geometry, error, role, touches, none):
+def _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian, data,
+                geometry, error, role, touches, none):
     """The rows at the current in-step positions (``dp``, ``dq``): contact points (normal,
     friction; anchors and normal as prepared, the separation moved with the bodies), then every
     joint's rows from its type's ``direct`` export, asked with the substep ``h`` and a Baumgarte
     fraction of 1, so that a rigid or one-sided row's bias is ``C / h``; their errors ``C``
-    (m or rad) and roles."""
-    dp = bodies.dp
-    dq = bodies.dq
+    (m or rad) and roles. The arrays it reads are borrowed here, column by column, not passed
+    in: a store passed is every one of its arrays in the caller's IR (the level's compile
+    shrank by 1.7 s of 23.4 with this, :func:`_solve_rows`' arrays and
+    :func:`.accel_products.joint_products`' stores borrowed too, load 12.8), and a store
+    borrowed whole counts a reference to each of its arrays on every call."""
+    dp = borrow_column(world, "bodies", "dp")
+    dq = borrow_column(world, "bodies", "dq")
+    body_a = borrow_column(world, "constraints", "body_a")
+    body_b = borrow_column(world, "constraints", "body_b")
+    normal = borrow_column(world, "constraints", "normal")
+    count = borrow_column(world, "constraints", "count")
+    r_a = borrow_column(world, "constraints", "r_a")
+    r_b = borrow_column(world, "constraints", "r_b")
+    base_separation = borrow_column(world, "constraints", "base_separation")
+    friction = borrow_column(world, "constraints", "friction")
     slop = borrow(world, "lengths")[SLOP]  # in the world's length unit
     r = np.int64(0)  # not the literal 0 (see direct.direct)
     for q in range(touching):
-        a = cs.body_a[q]
-        b = cs.body_b[q]
-        nx = cs.normal[q, 0]
-        ny = cs.normal[q, 1]
+        a = body_a[q]
+        b = body_b[q]
+        nx = normal[q, 0]
+        ny = normal[q, 1]
         ddx = dp[b, 0] - dp[a, 0]
         ddy = dp[b, 1] - dp[a, 1]
-        for j in range(cs.count[q]):
-            rax = cs.r_a[q, j, 0]
-            ray = cs.r_a[q, j, 1]
-            rbx = cs.r_b[q, j, 0]
-            rby = cs.r_b[q, j, 1]
+        for j in range(count[q]):
+            rax = r_a[q, j, 0]
+            ray = r_a[q, j, 1]
+            rbx = r_b[q, j, 0]
+            rby = r_b[q, j, 1]
             # the current gap, as the velocity level (and solve_contacts) read it
             gx = ddx + (dq[b, 0] * rbx - dq[b, 1] * rby) - (dq[a, 0] * rax - dq[a, 1] * ray)
             gy = ddy + (dq[b, 1] * rbx + dq[b, 0] * rby) - (dq[a, 1] * rax + dq[a, 0] * ray)
-            s = cs.base_separation[q, j] + gx * nx + gy * ny
+            s = base_separation[q, j] + gx * nx + gy * ny
             geometry[r, 6] = s  # m, for restitution
             # the kinds as np.int64: one compile of _put for both (a literal each: two)
             _put(body, jacobian, data, geometry, r, a, b, nx, ny, rax, ray, rbx, rby,
                  np.int64(NORMAL), speed_cap)
             _put(body, jacobian, data, geometry, r + 1, a, b, ny, -nx, rax, ray, rbx, rby,
                  np.int64(FRICTION), speed_cap)
-            data[r + 1, BOUND] = cs.friction[q]
+            data[r + 1, BOUND] = friction[q]
             data[r + 1, LINK] = r
             error[r] = s + slop
             role[r] = CONTACT
@@ -332,8 +344,8 @@ def _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap,
             touches[r] = s <= 0.0
             touches[r + 1] = s <= 0.0
             r += 2
-    rows = joint_rows(world, table, ids, ROWS, r, h, 1.0, speed_cap, spin_cap, body, jacobian,
-                      data, none)
+    rows = joint_rows(world, table, ids, np.int64(ROWS), r, h, 1.0, speed_cap, spin_cap, body,
+                      jacobian, data, none)
     for k in range(r, rows):
         kind = int(data[k, KIND])
         error[k] = 0.0
@@ -360,7 +372,6 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     bodies = borrow(world, "bodies")
     contacts = borrow(world, "contacts")
     cs = borrow(world, "constraints")
-    joints = borrow(world, "joints")
     table = borrow(world, "verbs")
     ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
@@ -378,8 +389,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     for q in range(touching):
         contact_rows += 2 * contacts.count[order[q]]
     none = np.zeros(0)
-    rows = joint_rows(world, table, ids, COUNT, contact_rows, h, 1.0, speed_cap, spin_cap,
-                      np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
+    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, h, 1.0, speed_cap,
+                      spin_cap, np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
                       np.zeros((0, WIDTH)), none)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
@@ -394,8 +405,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
         prepare_contacts(cs, order, contacts, bodies, np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0,
                          0.0, False, 0)
     borrow(world, "clock")[3] = cycles()
-    _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body, jacobian,
-                data, geometry, error, role, touches, none)
+    _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian, data,
+                geometry, error, role, touches, none)
     # (every row counts: the impulse phase's system is the larger)
     largest, islands = island_sizes(body, kind)
     counts[PIVOTS] = 0
@@ -427,8 +438,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     total = np.zeros(rows)  # N s over the step, both phases
     for sub in range(substeps):
         if sub > 0:
-            _write_rows(world, table, ids, cs, touching, bodies, h, speed_cap, spin_cap, body,
-                        jacobian, data, geometry, error, role, touches, none)
+            _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian,
+                        data, geometry, error, role, touches, none)
         # 2. Impulse phase on the substep's starting velocities: contacts to J v (+ C / h above
         #    the rest depth), joint limits likewise (+ C / h while open), rigid joint rows
         #    unchanged (right-hand side 0); no finite-force row (spring, motor) takes part. Then
@@ -448,8 +459,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                     approach[r] = speed + pull[r]
                     if error[r] > 0.0:
                         b_all[r] += error[r] * inv_h
-        _solve_rows(impulsive, body, jacobian, data, b_all, bodies, counts, table,
-                    np.bool_(True), first)
+        _solve_rows(impulsive, body, jacobian, data, b_all, kind, bodies.inv_mass,
+                    bodies.inv_inertia, counts, table, np.bool_(True), first)
         apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
         if touching > 0:
@@ -461,7 +472,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
         #    the velocity targets; unknowns f h.
         for r in range(contact_rows):
             product[r] = _contact_product(geometry, body, v, w, r)
-        joint_products(joints, ids, bodies, table, product, contact_rows)
+        joint_products(world, product, contact_rows)
         for r in range(rows):
             if not touches[r]:
                 b_all[r] = 0.0
@@ -474,8 +485,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
-        _solve_rows(touches, body, jacobian, data, b_all, bodies, counts, table,
-                    np.bool_(False), second)
+        _solve_rows(touches, body, jacobian, data, b_all, kind, bodies.inv_mass,
+                    bodies.inv_inertia, counts, table, np.bool_(False), second)
         integrate_velocities(bodies, body_rows(world), gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
@@ -485,8 +496,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
 
     # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
     store_contact_rows(cs, touching, total)
-    joint_rows(world, table, ids, STORE, contact_rows, h, 1.0, speed_cap, spin_cap, body,
-               jacobian, data, total)
+    joint_rows(world, table, ids, np.int64(STORE), contact_rows, h, 1.0, speed_cap, spin_cap,
+               body, jacobian, data, total)
     return dt
 
 
