@@ -31,7 +31,7 @@ from impulse2d._dynamics.contact_solver import prepare_contacts
 from impulse2d._dynamics.contacts import update_manifolds
 from impulse2d._dynamics.integrate import integrate_positions, integrate_velocities
 from impulse2d._dynamics.lane_layout import flat_lanes, scratch_chunk
-from impulse2d._dynamics.world_ref import sync_constraints
+from impulse2d._dynamics.world_ref import stores_for_step, sync_constraints
 from impulse2d.scenes import build_scene, step_scene
 from wide_solver import SCENES, _copy  # (the same loaded scenes, the same store copies)
 
@@ -75,11 +75,11 @@ def _moves(cs, bodies, gaps):
 
 
 @numba.njit(cache=False, _nrt=False)
-def _integrate(bodies, rows, which):
+def _integrate(world, rows, which):
     if which == 0:
-        integrate_velocities(bodies, rows, 0.0, -10.0, H)
+        integrate_velocities(world, rows, 0.0, -10.0, H)
     else:
-        integrate_positions(bodies, rows, H, 400.0, 100.0)
+        integrate_positions(world, rows, H, 400.0, 100.0)
 
 
 @numba.njit(cache=False, _nrt=False)
@@ -132,8 +132,10 @@ def stage_times(world, reps):
         timed("relax", _pass, cs, bodies, 2)
         timed("gather+scatter", _moves, cs, bodies, False)
         timed("gather(gaps)+scatter", _moves, cs, bodies, True)
-        timed("integrate v", _integrate, bodies, rows, 0)
-        timed("integrate x", _integrate, bodies, rows, 1)
+        world._bodies = bodies  # (the integrations borrow the bodies from the world)
+        ref = stores_for_step(world)
+        timed("integrate v", _integrate, ref, rows, 0)
+        timed("integrate x", _integrate, ref, rows, 1)
         timed("restitution+copy", _finish, cs, bodies)
     return {k: v * 1e6 for k, v in best.items()}, order.shape[0]
 

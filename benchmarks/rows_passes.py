@@ -115,7 +115,7 @@ def rows_pass(world, verb, first, last, inv_h, use_bias, soft, contact_speed, la
     elif verb == 2:
         apply_restitution(whole, bodies, threshold, speed_cap, gx, gy, half_kick)
     else:
-        store_impulses(whole, _borrow(world, "contacts"))
+        store_impulses(_borrow(world, "constraints"), _borrow(world, "contacts"), first, last)
     return 0.0
 
 
@@ -175,7 +175,8 @@ def run(world, verb, first, last, reps, inv_h, contact_speed, speed_cap, thresho
             apply_restitution(_borrow(world, "constraints"), _borrow(world, "bodies"),
                               threshold, speed_cap, gx, gy, half_kick)
         else:
-            store_impulses(_borrow(world, "constraints"), _borrow(world, "contacts"))
+            store_impulses(_borrow(world, "constraints"), _borrow(world, "contacts"), first,
+                           last)
     return _cycles() - t0
 '''
 

@@ -45,7 +45,6 @@ def _timers():
     from impulse2d._dynamics.awake import body_rows
     from impulse2d._dynamics.integrate import integrate_clamp_velocities, integrate_positions
     from impulse2d._dynamics.joint_solver import joint_pass
-    from impulse2d._dynamics.world_ref import borrow
 
     @numba.njit(_nrt=False)
     def joint_timer(world, verb, h, flag, soft, rate, mass_scale, impulse_scale, speed_cap,
@@ -61,16 +60,15 @@ def _timers():
 
     @numba.njit(_nrt=False)
     def integrate_timer(world, which, gx, gy, h, linear, angular, reps):
-        bodies = borrow(world, "bodies")
         rows = body_rows(world)
         best = 1 << 62
         for _ in range(5):
             t0 = cycles()
             for _ in range(reps):
                 if which == 0:
-                    integrate_clamp_velocities(bodies, rows, gx, gy, h, linear, angular)
+                    integrate_clamp_velocities(world, rows, gx, gy, h, linear, angular)
                 else:
-                    integrate_positions(bodies, rows, h, linear, angular)
+                    integrate_positions(world, rows, h, linear, angular)
             best = min(best, cycles() - t0)
         return best / reps
 

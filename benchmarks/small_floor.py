@@ -157,7 +157,7 @@ def _bodies():
         return body_rows(world).shape[0]
 
     def integrate_v(world, a):
-        integrate_clamp_velocities(borrow(world, "bodies"), body_rows(world), a[GX], a[GY],
+        integrate_clamp_velocities(world, body_rows(world), a[GX], a[GY],
                                    a[H], 400.0, MAX_ROTATION / a[DT_])
         return 0.0
 
@@ -170,7 +170,7 @@ def _bodies():
                           0.0, 3.0, False, a[CAP])
 
     def integrate_p(world, a):
-        integrate_positions(borrow(world, "bodies"), body_rows(world), a[H],
+        integrate_positions(world, body_rows(world), a[H],
                             AFTER_CLAMP * 400.0, AFTER_CLAMP * MAX_ROTATION / a[DT_])
         return 0.0
 
@@ -187,11 +187,12 @@ def _bodies():
         return 0.0
 
     def store(world, a):
-        store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
+        cs = borrow(world, "constraints")
+        store_impulses(cs, borrow(world, "contacts"), np.int64(0), cs.count.shape[0])
         return 0.0
 
     def finalize(world, a):
-        return finalize_bodies(borrow(world, "bodies"), body_rows(world), 400.0,
+        return finalize_bodies(world, body_rows(world), 400.0,
                                MAX_ROTATION / a[DT_], True)
 
     def clock_read(world, a):

@@ -7,7 +7,8 @@ The kernels read the two- and three-wide columns flat (body ``i``'s pair at ``2 
 columns as the engine did before (``v[i, 0]``). The bodies come from a stepped scene with their
 velocities, forces, damping and in-step motion scrambled, so that every branch runs: damped and
 undamped bodies, speeds and spins over the limits, turned and unturned bodies, fast bodies for
-continuous collision.
+continuous collision. The kernels borrow the bodies from the world's reference: one made over
+each copy (:func:`_over`).
 """
 
 from __future__ import annotations
@@ -22,23 +23,24 @@ import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics.integrate import (finalize_bodies, integrate_clamp_velocities,
                                            integrate_positions)
+from impulse2d._dynamics.world_ref import stores_for_step
 from impulse2d.constants import FAST_FRACTION
 from impulse2d.scenes import build_scene
 
 
 @numba.njit(cache=False)
-def _velocities(bodies, rows, gx, gy, h, speed, spin):
-    integrate_clamp_velocities(bodies, rows, gx, gy, h, speed, spin)  # (no Python wrapper)
+def _velocities(world, rows, gx, gy, h, speed, spin):
+    integrate_clamp_velocities(world, rows, gx, gy, h, speed, spin)  # (no Python wrapper)
 
 
 @numba.njit(cache=False)
-def _positions(bodies, rows, h, speed, spin):
-    integrate_positions(bodies, rows, h, speed, spin)
+def _positions(world, rows, h, speed, spin):
+    integrate_positions(world, rows, h, speed, spin)
 
 
 @numba.njit(cache=False)
-def _finalize(bodies, rows, speed, spin, continuous):
-    return finalize_bodies(bodies, rows, speed, spin, continuous)
+def _finalize(world, rows, speed, spin, continuous):
+    return finalize_bodies(world, rows, speed, spin, continuous)
 
 
 def clamp(b, i, speed, spin):
@@ -126,10 +128,16 @@ def _copy(store):
     return type(store)(*(np.array(column, copy=True) for column in store))
 
 
+def _over(world, bodies):
+    """``world``'s reference over the body store ``bodies`` (the world's from now on)."""
+    world._bodies = bodies
+    return stores_for_step(world)
+
+
 def _scrambled(seed):
-    """The bodies of a pile of boxes and circles after 30 steps (the ground static, so not in
-    the rows), their state scrambled: a third damped, forces and torques applied, a few over
-    the speed limits, a few turned by ``dq`` far enough to be fast."""
+    """A pile of boxes and circles after 30 steps and a copy of its bodies (the ground static,
+    so not in the rows), their state scrambled: a third damped, forces and torques applied, a
+    few over the speed limits, a few turned by ``dq`` far enough to be fast."""
     world = i2d.World(enable_sleep=False)
     build_scene(world, "rain", count=24)
     for _ in range(30):
@@ -154,7 +162,7 @@ def _scrambled(seed):
     turn[6:9] = 0.0  # (ds = 0: no atan)
     bodies.dq[rows] = np.stack([np.cos(turn), np.sin(turn)], axis=1)
     bodies.fast[:] = False
-    return bodies, rows
+    return world, bodies, rows
 
 
 def _assert_same(kernel, reference):
@@ -164,21 +172,22 @@ def _assert_same(kernel, reference):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_integrations_give_the_written_out_arithmetic_bit_for_bit(seed):
-    bodies, rows = _scrambled(seed)
+    world, bodies, rows = _scrambled(seed)
     h, speed, spin = 1.0 / 240.0, 400.0, 0.25 * math.pi * 60.0
     kernel, reference = _copy(bodies), _copy(bodies)
-    _velocities(kernel, rows, 0.5, -10.0, h, speed, spin)
+    ref = _over(world, kernel)
+    _velocities(ref, rows, 0.5, -10.0, h, speed, spin)
     reference_velocities(reference, rows, 0.5, -10.0, h, speed, spin)
     _assert_same(kernel, reference)
     # the clamps held: every body within the limits
     assert np.all(np.hypot(kernel.v[rows, 0], kernel.v[rows, 1]) <= speed * (1 + 1e-15))
     assert np.all(np.abs(kernel.w[rows]) <= spin)
-    _positions(kernel, rows, h, 2.0 * speed, 2.0 * spin)
+    _positions(ref, rows, h, 2.0 * speed, 2.0 * spin)
     reference_positions(reference, rows, h, 2.0 * speed, 2.0 * spin)
     _assert_same(kernel, reference)
     for continuous in (False, True):
         k, r = _copy(kernel), _copy(reference)
-        fast = _finalize(k, rows, speed, spin, continuous)
+        fast = _finalize(_over(world, k), rows, speed, spin, continuous)
         assert fast == reference_finalize(r, rows, speed, spin, continuous)
         _assert_same(k, r)
         assert (fast > 0) == continuous

@@ -559,21 +559,27 @@ def float32_lanes(world):
     return borrow(world, "verbs")[LANE_PREPARE] != 0
 
 
-@inline_kernel
-def prepare_lanes(world, cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                  impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, first):
-    """:func:`.contact_solver.prepare_contacts` of the contacts ``order`` into the rows ``cs``
-    (the rows from ``first``), or for a world of float32 lanes its float32 prepare, called by
-    address (:data:`~.verbs.LANE_PREPARE`), so that no solver compiles a second prepare. Into
-    float64 lanes (:func:`.contact_solver.prepare_wide`), every row of the step's own solve
-    order (the colouring's, in the world's scratch: :func:`_colouring`) goes in the order of
-    the contacts."""
+@borrowing_kernel
+def prepare_lanes(world, order, first, warm_starting, rate, mass_scale, impulse_scale, s_rate,
+                  s_mass_scale, s_impulse_scale, wide):
+    """:func:`.contact_solver.prepare_contacts` of the contacts ``order`` into the world's
+    constraint rows from ``first``, or for a world of float32 lanes its float32 prepare, called
+    by address (:data:`~.verbs.LANE_PREPARE`), so that no solver compiles a second prepare.
+    Into float64 lanes (:func:`.contact_solver.prepare_wide`), every row of the step's own
+    solve order (the colouring's, in the world's scratch: :func:`_colouring`) goes in the order
+    of the contacts. The stores are borrowed here, the rows from ``first`` cut here
+    (:func:`_rows`): a call passes every array of a store as its own handful of values, and
+    the threaded solve's cut of the rows, 25 slices, was a third of its region's IR
+    (BENCHMARKS.md, session 27, ``warmC52``)."""
     table = borrow(world, "verbs")
     if table[LANE_PREPARE] != 0:
         call_lane_prepare(table[LANE_PREPARE], (world, order, first, warm_starting, rate,
                                                 mass_scale, impulse_scale, s_rate,
                                                 s_mass_scale, s_impulse_scale))
         return
+    cs = _rows(borrow(world, "constraints"), first, first + order.shape[0])
+    contacts = borrow(world, "contacts")
+    bodies = borrow(world, "bodies")
     if wide:
         color, starts, cursors = _colouring(world, order, first)
         prepare_wide(cs, order, contacts, bodies, warm_starting, rate, mass_scale,

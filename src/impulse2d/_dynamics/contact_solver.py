@@ -876,8 +876,9 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
 
 
 @borrowing_kernel
-def store_impulses(cs, contacts):
-    """Write the accumulated impulses back to the contacts: next step's warm start."""
+def store_impulses(cs, contacts, first, last):
+    """Write the accumulated impulses of the rows ``first:last`` back to their contacts: next
+    step's warm start."""
     normal_impulse = flat(contacts.normal_impulse)
     tangent_impulse = flat(contacts.tangent_impulse)
     total_normal_impulse = flat(contacts.total_normal_impulse)
@@ -887,8 +888,8 @@ def store_impulses(cs, contacts):
     row_total_normal_impulse = flat(cs.total_normal_impulse)
     row_total_tangent_impulse = flat(cs.total_tangent_impulse)
     two = np.uint64(2)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         k = np.uint64(cs.contact[q])
         for j in range(2):

@@ -824,7 +824,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         return -float(largest)
 
     # 3. pgs's opening: integrate velocities, prepare the contacts.
-    integrate_velocities(bodies, body_rows(world), gx, gy, dt)
+    integrate_velocities(world, body_rows(world), gx, gy, dt)
     if touching > 0:
         # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
         # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
@@ -857,7 +857,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     joint_rows(world, table, ids, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap,
                spin_cap, body, jacobian, data, impulse)
-    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(world, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 
 

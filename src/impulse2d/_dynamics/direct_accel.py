@@ -487,10 +487,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
         _solve_rows(touches, body, jacobian, data, b_all, kind, bodies.inv_mass,
                     bodies.inv_inertia, counts, table, np.bool_(False), second)
-        integrate_velocities(bodies, body_rows(world), gx, gy, h)
+        integrate_velocities(world, body_rows(world), gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
-        integrate_positions(bodies, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
+        integrate_positions(world, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
         for r in range(rows):
             total[r] += first[r] + second[r]
 

@@ -10,7 +10,10 @@ and nothing is added to them, and skipping them keeps their positions to the bit
 of a zero delta would still renormalise ``rot`` and could move it by an ulp). Each kernel
 passes over ``rows``, the awake body rows in ascending order (:func:`.awake.body_rows`: the
 live bodies neither static nor asleep), so a mostly-asleep world's step costs what its awake
-bodies cost.
+bodies cost. Each kernel borrows the body store from the world (``world``, the step's
+reference: :mod:`.world_ref`) rather than taking it: a call between kernels passes every array
+of a store as its own handful of values, the body store's 34 arrays some 250, and the threaded
+solve's region called these kernels at five sites (BENCHMARKS.md, session 27, ``warmC52``).
 
 The body rows are taken as unsigned integers (``np.uint64``): Numba maps a negative signed
 index to the end of the array (Python's wraparound), a compare and a select on every array
@@ -33,6 +36,7 @@ from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from .._core.state import DYNAMIC
 from ..constants import FAST_FRACTION
 from .lane_layout import flat
+from .world_ref import borrow
 
 
 @inline_kernel
@@ -70,8 +74,9 @@ def integrate_velocity(bodies, i, gx, gy, h):
 
 
 @borrowing_kernel
-def integrate_velocities(bodies, rows, gx, gy, h):
+def integrate_velocities(world, rows, gx, gy, h):
     """:func:`integrate_velocity` for each dynamic body of ``rows``."""
+    bodies = borrow(world, "bodies")
     kind = bodies.type
     for t in range(rows.shape[0]):
         i = np.uint64(rows[t])  # (no wraparound: see the module's docstring)
@@ -80,11 +85,16 @@ def integrate_velocities(bodies, rows, gx, gy, h):
 
 
 @borrowing_kernel
-def integrate_clamp_velocities(bodies, rows, gx, gy, h, max_linear_speed, max_angular_speed):
-    """:func:`integrate_velocities` then :func:`clamp_bodies` in one pass over ``rows`` (the
-    soft step's): each body's arithmetic as the two passes do it, in the same order (its
-    integration, then its clamp), so the same bits, for one call and one walk of the rows a
-    substep instead of two (each call passes the body store's arrays on the stack)."""
+def integrate_clamp_velocities(world, rows, gx, gy, h, max_linear_speed, max_angular_speed):
+    """:func:`integrate_velocities`, then each body's speed and spin clamped to the limits
+    (:func:`clamp_speeds`), in one pass over ``rows``: the soft steps'. They clamp there,
+    after gravity and before the constraints of each substep, where Box2D v3.0 and v3.1 clamp
+    (``b2IntegrateVelocitiesTask``), and then integrate positions with what the constraints
+    solved: they may turn a body past the limit within the step. The other solvers clamp in
+    :func:`integrate_positions`, after their constraints (Box2D v2.4 and v3.2). Kinematic
+    bodies are held to the limits as well. Each body's arithmetic is its own, so any cut of
+    ``rows`` into pieces (the threaded solve's) gives the same bits."""
+    bodies = borrow(world, "bodies")
     kind = bodies.type
     for t in range(rows.shape[0]):
         i = np.uint64(rows[t])  # (no wraparound: see the module's docstring)
@@ -124,28 +134,13 @@ def clamp_speeds(v, w, i, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def clamp_bodies(bodies, rows, max_linear_speed, max_angular_speed):
-    """Clamp every moving body's speed and spin (:func:`clamp_speeds`).
-
-    The soft steps clamp after :func:`integrate_velocities` (the serial step in the same pass:
-    :func:`integrate_clamp_velocities`), before the constraints of each substep, where Box2D
-    v3.0 and v3.1 clamp (``b2IntegrateVelocitiesTask``), and then integrate positions with
-    what the constraints solved: they may turn a body past the limit within the step. The
-    other solvers clamp in :func:`integrate_positions`, after their constraints (Box2D v2.4
-    and v3.2). Kinematic bodies are held to the limits as well.
-    """
-    v = flat(bodies.v)
-    for t in range(rows.shape[0]):
-        clamp_speeds(v, bodies.w, np.uint64(rows[t]), max_linear_speed, max_angular_speed)
-
-
-@borrowing_kernel
-def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
+def integrate_positions(world, rows, h, max_linear_speed, max_angular_speed):
     """Advance each moving body's in-step deltas ``dp``, ``dq`` by one (sub)step ``h``.
 
     Speeds are clamped first (to keep a blown-up scene finite and to stop a body rotating more
     than a quarter turn per step, which would alias its collision response).
     """
+    bodies = borrow(world, "bodies")
     one = np.uint64(1)
     two = np.uint64(2)
     v = flat(bodies.v)
@@ -170,7 +165,7 @@ def integrate_positions(bodies, rows, h, max_linear_speed, max_angular_speed):
 
 
 @borrowing_kernel
-def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuous):
+def finalize_bodies(world, rows, max_linear_speed, max_angular_speed, continuous):
     """Apply the step's deltas to the absolute state, clear forces, and clamp the speeds the
     step leaves (the solver's last passes and restitution come after the clamp of
     :func:`integrate_positions`: without this a body could leave a step faster than the
@@ -188,6 +183,7 @@ def finalize_bodies(bodies, rows, max_linear_speed, max_angular_speed, continuou
     (:func:`impulse2d._sleep.sleep_island`; one falling asleep in the step has had them
     cleared here).
     """
+    bodies = borrow(world, "bodies")
     one = np.uint64(1)
     two = np.uint64(2)
     three = np.uint64(3)

@@ -102,8 +102,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     jointed = has_joint_rows(world)
     if touching:
         # (a float32 world's prepare: contact_lanes_f32)
-        prepare_lanes(world, cs, order, borrow(world, "contacts"), bodies, warm_starting, rate,
-                      mass_scale, impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide, 0)
+        prepare_lanes(world, order, np.int64(0), warm_starting, rate, mass_scale, impulse_scale,
+                      s_rate, s_mass_scale, s_impulse_scale, wide)
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
     if jointed:
         if revolute:
@@ -119,7 +119,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     diagnose(world, order, OPENING, 0, h, 0.0, contact_speed, speed_cap, spin_cap)
     rows = body_rows(world)
     for substep in range(substeps):
-        integrate_clamp_velocities(bodies, rows, gx, gy, h, max_linear_speed, max_angular_speed)
+        integrate_clamp_velocities(world, rows, gx, gy, h, max_linear_speed, max_angular_speed)
         if warm_starting:
             if jointed:
                 if revolute:
@@ -140,7 +140,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if touching:
             lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
                        False, speed_cap)
-        integrate_positions(bodies, rows, h, position_speed, position_spin)
+        integrate_positions(world, rows, h, position_speed, position_spin)
         if jointed:
             if revolute:
                 revolute_solve(joints, ids, bodies, h, off, on, 0.0, 1.0, 0.0, 0.0, speed_cap,
@@ -275,7 +275,7 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, 
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
-    integrate_velocities(bodies, body_rows(world), gx, gy, dt)
+    integrate_velocities(world, body_rows(world), gx, gy, dt)
     if touching:
         prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
                          0.0, 0.0, 1.0, 0.0, wide, 0)
@@ -336,7 +336,7 @@ def pgs(world, order, dt, gx, gy, substeps, iterations, position_iterations, war
         # approach measured after the kick, positions not moved yet: half_kick -dt/2
         restitution(world, 0, n, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
         finish_lanes(world, cs, wide, 0, n)
-    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(world, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
     return dt
 
 

@@ -117,7 +117,7 @@ def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    integrate_positions(bodies, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
+    integrate_positions(world, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
 
     # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance
     # (lengths in the world's unit).

@@ -480,10 +480,11 @@ def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, 
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
-        store_impulses(borrow(world, "constraints"), borrow(world, "contacts"))
+        cs = borrow(world, "constraints")
+        store_impulses(cs, borrow(world, "contacts"), np.int64(0), cs.count.shape[0])
     clock[4] = cycles()
 
-    fast = finalize_bodies(borrow(world, "bodies"), body_rows(world), max_linear_speed,
+    fast = finalize_bodies(world, body_rows(world), max_linear_speed,
                            MAX_ROTATION / dt, enable_continuous)
     clock[5] = cycles()
     return joint_h, fast

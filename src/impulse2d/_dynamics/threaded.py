@@ -67,11 +67,11 @@ from .._core.lazy import JIT
 from .._core.state import KINEMATIC, STATIC
 from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
-from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes, prepare_lanes,
-                            restitution, rows_for_diagnostics)
-from .contact_solver import rows_of, store_impulses
+from .contact_lanes import (LANE_RESTITUTION, LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes,
+                            prepare_lanes, rows_for_diagnostics)
+from .contact_solver import store_impulses
 from .contacts import update_manifolds
-from .integrate import clamp_bodies, finalize_bodies, integrate_positions, integrate_velocities
+from .integrate import finalize_bodies, integrate_clamp_velocities, integrate_positions
 from .atomics import fetch_add, fetch_max, load_acquire, sleep_on, spin_pause, wake_on
 from .joint_solver import joint_pass
 from .lane_layout import CHUNK
@@ -378,8 +378,8 @@ def _first_piece(claims, stage, pieces, start):
     return _walk_back(claims, stage, pieces, start, start)
 
 
-@inline_kernel
-def _finish_stage(counters, stage, pieces):
+@borrowing_kernel
+def _wait_stage(counters, stage, pieces):
     """Wait until every piece of ``stage`` is done (each thread's writes then seen by all):
     spinning first, then asleep on the done count (:func:`~.atomics.sleep_on`) until the thread
     of its last piece wakes it (:func:`_piece_done`), the core given back meanwhile. A
@@ -388,7 +388,7 @@ def _finish_stage(counters, stage, pieces):
     step at load 4.7: BENCHMARKS.md, session 22, ``big47``). The sleeper counts itself before
     it reads the count again, the last piece's thread counts the piece before it reads the
     sleepers (both sequentially consistent), so one of the two sees the other: no wake-up is
-    lost."""
+    lost. Called, not compiled into each of the solve's stages (:func:`_finish_stage`)."""
     done = STRIDE * stage
     spins = 0
     while load_acquire(counters, done) < pieces:
@@ -405,13 +405,23 @@ def _finish_stage(counters, stage, pieces):
 
 
 @inline_kernel
+def _finish_stage(counters, stage, pieces):
+    """:func:`_wait_stage` for ``stage``, of ``pieces`` pieces; returns the next stage. Its
+    arguments as int64: a literal count (a serial stage's 1) typed a signature of its own.
+    Compiled into each of :func:`_substeps`' 15 stage ends (and :func:`_piece_done` into its
+    17 pieces), the two were some 3,000 of its 27,000 instructions of IR (BENCHMARKS.md,
+    session 27, ``warmC52``)."""
+    return _wait_stage(counters, np.int64(stage), np.int64(pieces))
+
+
+@inline_kernel
 def _serial_stage(claims, stage):
     """Whether the calling thread is the one to run ``stage``, a stage of one piece."""
     return _take(claims, stage, 0)
 
 
-@inline_kernel
-def _piece_done(counters, stage, pieces):
+@borrowing_kernel
+def _count_piece(counters, stage, pieces):
     """Count a piece of ``stage`` (of ``pieces``) done, after its writes (:func:`_finish_stage`
     reads the count), and wake the threads asleep on the count if it was the last; returns how
     many were done before it."""
@@ -420,6 +430,12 @@ def _piece_done(counters, stage, pieces):
     if before == pieces - 1 and fetch_add(counters, done + 1, 0) > 0:
         wake_on(counters, done)
     return before
+
+
+@inline_kernel
+def _piece_done(counters, stage, pieces):
+    """:func:`_count_piece`, its arguments as int64 (:func:`_finish_stage`)."""
+    return _count_piece(counters, np.int64(stage), np.int64(pieces))
 
 
 @inline_kernel
@@ -472,14 +488,17 @@ def _order_start(parts, chunks, t):
     return min(k, _order_pieces(parts, chunks) - 1)
 
 
-@inline_kernel
-def _lane_stages(world, address, parts, chunks, t, counters, claims, stage, verb, inv_h,
-                 use_bias, contact_speed, last_sweep, speed_cap):
-    """One contact pass (:func:`~.contact_lanes.lanes_entry` or
-    :func:`~.contact_lanes.rows_entry`, at ``address``: ``verb`` the warm start, or a soft-step
-    pass with soft bias or the relax pass without) as one stage per segment
+@borrowing_kernel
+def _lane_stages(world, parts, chunks, t, counters, claims, stage, verb, inv_h, use_bias, soft,
+                 baumgarte, linear_slop, contact_speed, last_sweep, speed_cap):
+    """One contact pass of the world's passes (:func:`~.contact_lanes.lanes_entry` or
+    :func:`~.contact_lanes.rows_entry`, at its slot :data:`~.verbs.LANES`, with these
+    arguments: the warm start, a soft-step pass with soft bias or the relax pass without, or
+    restitution, :func:`~.contact_lanes.restitution`) as one stage per segment
     (:func:`segments`), run by thread ``t``: a serial run is one piece. Returns the next
-    stage."""
+    stage. Called, not compiled into :func:`_substeps` at each of its four passes (its
+    arguments as int64, float64 and ``np.bool_``: a literal typed a signature of its own)."""
+    address = borrow(world, "verbs")[LANES]
     for s in range(parts.shape[0]):
         lo = parts[s, 0]
         hi = parts[s, 1]
@@ -489,12 +508,26 @@ def _lane_stages(world, address, parts, chunks, t, counters, claims, stage, verb
         while k >= 0:
             a, b = _row_piece(lo, hi, k, pieces)
             if b > a:
-                call_lanes(address, (world, verb, a, b, inv_h, use_bias, True, 0.0, 0.0,
-                                     contact_speed, last_sweep, speed_cap))
+                call_lanes(address, (world, verb, a, b, inv_h, use_bias, soft, baumgarte,
+                                     linear_slop, contact_speed, last_sweep, speed_cap))
             _piece_done(counters, stage, pieces)
             k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
         stage = _finish_stage(counters, stage, pieces)
     return stage
+
+
+@borrowing_kernel
+def _joint_stage(world, counters, claims, stage, verb, h, flag, soft, bias_rate, mass_scale,
+                 impulse_scale, speed_cap, spin_cap):
+    """A joint pass (:func:`~.joint_solver.joint_pass`, ``verb`` and its arguments) as a stage
+    of one piece, the calling thread's if it is the first to claim it. Returns the next stage.
+    Called, not compiled into :func:`_substeps` at each of its three passes (its arguments as
+    :func:`_lane_stages`')."""
+    if _serial_stage(claims, stage):
+        joint_pass(world, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale, 0.0,
+                   speed_cap, spin_cap)
+        _piece_done(counters, stage, 1)
+    return _finish_stage(counters, stage, 1)
 
 
 @borrowing_kernel
@@ -520,18 +553,18 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
     (:func:`~.contact_solver.store_impulses`; a row's contact is its own), and a last stage
     finalizes the awake bodies by pieces (:func:`~.integrate.finalize_bodies`, body by body),
     the count of fast bodies summed in the counters' last slot."""
-    bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     contacts = borrow(world, "contacts")
-    lanes = borrow(world, "verbs")[LANES]
     touching = order.shape[0] > 0
+    on = np.bool_(True)  # (np.bool_ and np.int64, not literals: see _lane_stages)
+    off = np.bool_(False)
     inv_h = 1.0 / h
     n = rows.shape[0]
     body_pieces = _body_pieces(n, chunks, min_rows)
     body_start = _own_start(body_pieces, t, chunks)
     m = order.shape[0]
     measured = borrow(world, "verbs")[DIAGNOSTICS] != 0
-    stage = 0
+    stage = np.int64(0)  # (a literal 0 typed _first_piece and _next_piece once more)
     if touching:
         pieces = _order_pieces(parts, chunks)
         start = _order_start(parts, chunks, t)
@@ -539,9 +572,8 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
         while k >= 0:
             a, b = _order_piece(parts, chunks, k)
             if b > a:
-                prepare_lanes(world, rows_of(cs, a, b), order[a:b], contacts, bodies,
-                              warm_starting, rate, mass_scale, impulse_scale, s_rate,
-                              s_mass_scale, s_impulse_scale, wide, a)
+                prepare_lanes(world, order[a:b], a, warm_starting, rate, mass_scale,
+                              impulse_scale, s_rate, s_mass_scale, s_impulse_scale, wide)
             if _piece_done(counters, stage, pieces) == pieces - 1 and not (joints or measured):
                 borrow(world, "clock")[3] = cycles()  # the last piece: the prepare's end
             k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
@@ -562,47 +594,40 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
         k, ahead = _first_piece(claims, stage, body_pieces, body_start)
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
-            integrate_velocities(bodies, rows[lo:hi], gx, gy, h)
-            clamp_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed)
+            integrate_clamp_velocities(world, rows[lo:hi], gx, gy, h, max_linear_speed,
+                                       max_angular_speed)
             _piece_done(counters, stage, body_pieces)
             k, ahead = _next_piece(claims, stage, body_pieces, body_start, k, ahead)
         stage = _finish_stage(counters, stage, body_pieces)
         if warm_starting:
             if joints:
-                if _serial_stage(claims, stage):
-                    joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
-                               speed_cap, spin_cap)
-                    _piece_done(counters, stage, 1)
-                stage = _finish_stage(counters, stage, 1)
+                stage = _joint_stage(world, counters, claims, stage, np.int64(WARM_START), h,
+                                     off, off, 0.0, 1.0, 0.0, speed_cap, spin_cap)
             if touching:
-                stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
-                                     LANE_WARM_START, inv_h, False, contact_speed, False,
-                                     speed_cap)
+                stage = _lane_stages(world, parts, chunks, t, counters, claims, stage,
+                                     np.int64(LANE_WARM_START), inv_h, off, on, 0.0, 0.0,
+                                     contact_speed, off, speed_cap)
         if joints:
-            if _serial_stage(claims, stage):
-                joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
-                           0.0, speed_cap, spin_cap)
-                _piece_done(counters, stage, 1)
-            stage = _finish_stage(counters, stage, 1)
+            stage = _joint_stage(world, counters, claims, stage, np.int64(SOLVE), h, on, on,
+                                 j_rate, j_mass_scale, j_impulse_scale, speed_cap, spin_cap)
         if touching:
-            stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
-                                 LANE_SOLVE, inv_h, True, contact_speed, False, speed_cap)
+            stage = _lane_stages(world, parts, chunks, t, counters, claims, stage,
+                                 np.int64(LANE_SOLVE), inv_h, on, on, 0.0, 0.0, contact_speed,
+                                 off, speed_cap)
         k, ahead = _first_piece(claims, stage, body_pieces, body_start)
         while k >= 0:
             lo, hi = _chunk(0, n, k, body_pieces)
-            integrate_positions(bodies, rows[lo:hi], h, position_speed, position_spin)
+            integrate_positions(world, rows[lo:hi], h, position_speed, position_spin)
             _piece_done(counters, stage, body_pieces)
             k, ahead = _next_piece(claims, stage, body_pieces, body_start, k, ahead)
         stage = _finish_stage(counters, stage, body_pieces)
         if joints:
-            if _serial_stage(claims, stage):
-                joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                           spin_cap)
-                _piece_done(counters, stage, 1)
-            stage = _finish_stage(counters, stage, 1)
+            stage = _joint_stage(world, counters, claims, stage, np.int64(SOLVE), h, off, on,
+                                 0.0, 1.0, 0.0, speed_cap, spin_cap)
         if touching:
-            stage = _lane_stages(world, lanes, parts, chunks, t, counters, claims, stage,
-                                 LANE_SOLVE, inv_h, False, contact_speed, True, speed_cap)
+            stage = _lane_stages(world, parts, chunks, t, counters, claims, stage,
+                                 np.int64(LANE_SOLVE), inv_h, off, on, 0.0, 0.0, contact_speed,
+                                 on, speed_cap)
         if measured:  # (off, the relax pass's last stage ends the substep)
             if _serial_stage(claims, stage):
                 if touching:
@@ -611,20 +636,10 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
                          spin_cap)
                 _piece_done(counters, stage, 1)
             stage = _finish_stage(counters, stage, 1)
-    if touching:
-        for s in range(parts.shape[0]):
-            lo = parts[s, 0]
-            hi = parts[s, 1]
-            pieces = _segment_pieces(parts, s, chunks)
-            start = _own_start(pieces, t, chunks)
-            k, ahead = _first_piece(claims, stage, pieces, start)
-            while k >= 0:
-                a, b = _row_piece(lo, hi, k, pieces)
-                if b > a:
-                    restitution(world, a, b, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
-                _piece_done(counters, stage, pieces)
-                k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
-            stage = _finish_stage(counters, stage, pieces)
+    if touching:  # restitution (its values carried as contact_lanes.restitution carries them)
+        stage = _lane_stages(world, parts, chunks, t, counters, claims, stage,
+                             np.int64(LANE_RESTITUTION), restitution_threshold, off, off, gx, gy,
+                             0.5 * h, off, speed_cap)
     # The last stage: the impulses the step keeps, each thread's share of the rows (or every
     # column, with the diagnostics on: one piece), and the finalize of the bodies, whose
     # pieces follow the copy's in the same stage (the copy writes the rows and contacts, the
@@ -643,11 +658,11 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
             a, b = (0, m) if measured else _order_piece(parts, chunks, k)
             finish_lanes(world, cs, wide, a, b)
             if finalize > 0:
-                store_impulses(rows_of(cs, a, b), contacts)
+                store_impulses(cs, contacts, a, b)
         else:
             lo, hi = _chunk(0, n, k - copies, body_pieces)
             fetch_add(counters, counters.shape[0] - 1,
-                      finalize_bodies(bodies, rows[lo:hi], max_linear_speed, max_angular_speed,
+                      finalize_bodies(world, rows[lo:hi], max_linear_speed, max_angular_speed,
                                       finalize == 2))
         _piece_done(counters, stage, pieces)
         k, ahead = _next_piece(claims, stage, pieces, start, k, ahead)
