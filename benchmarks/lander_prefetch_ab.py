@@ -72,14 +72,10 @@ def _variant_step_batch(bs, prefetch, edit=None):
     return bs.DirectCall(step, "a variant of the batch step", bs.BATCH_SECONDS)
 
 
-def variants(bs, names):
+def unrolled_prefetch(bs):
+    """Session 26's ``prefetch_world``: a loop a column, unrolled over the stores' arrays."""
     jit = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
                      error_model="numpy", cache=False)
-
-    @jit
-    def nothing(refs, j, body_rows, shape_rows, vertices):
-        return
-
     inline = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
                         error_model="numpy", cache=False, inline="always")
     from batch_prefetch_ab import _read_columns, _row_span
@@ -140,6 +136,16 @@ def variants(bs, names):
         rows_of(bs.borrow(world, "awake_shapes"), 0)
         rows_of(bs.borrow(world, "awake_contacts"), 0)
         rows_of(bs.borrow(world, "contact_edges"), 0)
+    return unrolled
+
+
+def variants(bs, names):
+    jit = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                     error_model="numpy", cache=False)
+
+    @jit
+    def nothing(refs, j, body_rows, shape_rows, vertices):
+        return
 
     made = {}
     for name in names:
@@ -148,7 +154,7 @@ def variants(bs, names):
         elif name == "none":
             made[name] = _variant_step_batch(bs, nothing)
         elif name == "unrolled":
-            made[name] = _variant_step_batch(bs, unrolled)
+            made[name] = _variant_step_batch(bs, unrolled_prefetch(bs))
         else:
             spec = importlib.util.spec_from_file_location("lander_prefetch_proto", PROTOTYPE)
             proto = importlib.util.module_from_spec(spec)
