@@ -51,11 +51,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 PROTOTYPE = os.environ.get("LANDER_PREFETCH_PROTOTYPE", "")
 
 
-def _variant_step_batch(bs, prefetch, edit=None):
+def _variant_step_batch(bs, prefetch, edit=None, extra=None):
     """``bs.step_batch`` compiled here (no cache) with ``prefetch`` as its ``prefetch_world``
-    (and its ``_walk``'s source edited by ``edit``, if given)."""
+    (and its ``_walk``'s source edited by ``edit``, if given, with the globals ``extra``)."""
     g = dict(bs.__dict__)
     g["prefetch_world"] = prefetch
+    g.update(extra or {})
     if edit is None:
         walk = bs._walk.py_func
     else:
@@ -160,7 +161,8 @@ def variants(bs, names):
             proto = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(proto)
             made[name] = _variant_step_batch(bs, proto.make_prefetch(name),
-                                             getattr(proto, "WALK", {}).get(name))
+                                             getattr(proto, "WALK", {}).get(name),
+                                             getattr(proto, "GLOBALS", {}))
     return made
 
 
