@@ -26,8 +26,9 @@ Variants (:data:`VARIANTS`):
 * ``unrolled``: session 26's form (the same lines, one loop a column, unrolled by Numba over
   the stores' ~150 arrays: ``literal_unroll``);
 * any other name: ``make_prefetch(name)`` of the file :data:`PROTOTYPE` (the environment's
-  ``LANDER_PREFETCH_PROTOTYPE``), a variant's ``prefetch_world``, and its ``WALK[name]``, if
-  any, an edit of ``_walk``'s source (a function of the source).
+  ``LANDER_PREFETCH_PROTOTYPE``; session 27's: ``lander_prefetch_variants.py``), a variant's
+  ``prefetch_world``, and its ``WALK[name]``, if any, an edit of ``_walk``'s source (a function
+  of the source), compiled with the file's ``GLOBALS``, if any, among the module's.
 """
 
 from __future__ import annotations
