@@ -105,7 +105,7 @@ def _word(typingctx, address):
 
 
 def make_prefetch(name=None, kinds_of=None):
-    descr = name != 't_nojd'
+    descr = name not in ('t_nojd', 't_jd_early')
     kinds_of = KINDS.get(name, kinds_of)
     _table = make_table_intrinsic(kinds_of)
     LINE = 64
@@ -245,3 +245,24 @@ def _swap(source):
 
 WALK["t_swap"] = _swap
 KINDS["t_swap"] = None
+
+
+@_jit
+def _whole_reference(head):
+    """The reference's header and whole payload, the joint store's descriptors included."""
+    for address in range(head - head % 64, bs._reference_end(head), 64):
+        bs._prefetch_line(address)
+
+
+GLOBALS["_whole_reference"] = _whole_reference
+
+
+def _joints_early(source):
+    out = source.replace("prefetch_reference(_reference_head(refs, which[k + 2 * d]))",
+                         "_whole_reference(_reference_head(refs, which[k + 2 * d]))")
+    assert out != source
+    return out
+
+
+WALK["t_jd_early"] = _joints_early
+KINDS["t_jd_early"] = None
