@@ -76,7 +76,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import literal_unroll
-from numba.core import cgutils, types
+from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
@@ -189,6 +189,66 @@ _jit = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
                   error_model="numpy")
 
 
+# The batch kernel's helpers of sessions 20-26, which its prefetch walked the stores with (one
+# loop a column; since session 27 it reads a table of the payload's descriptors instead).
+@intrinsic
+def _read_columns(typingctx, store):
+    """``store``'s columns but its type's ``batch_step.UNREAD`` and ``BY_VERTEX`` ones, as a
+    tuple."""
+    if not isinstance(store, types.BaseNamedTuple):
+        return None
+    unread = bs.UNREAD.get(store.instance_class, ()) + bs.BY_VERTEX.get(store.instance_class, ())
+    kept = [k for k, name in enumerate(store.fields) if name not in unread]
+    tuple_type = types.Tuple([store.types[k] for k in kept])
+
+    def codegen(context, builder, signature, args):
+        value = context.make_tuple(builder, tuple_type,
+                                   [builder.extract_value(args[0], k) for k in kept])
+        return imputils.impl_ret_borrowed(context, builder, tuple_type, value)
+
+    return tuple_type(store), codegen
+
+
+@intrinsic
+def _row_span(typingctx, array, rows):
+    """``(first, end)``: the address of the line that holds the first byte of ``array`` (C
+    contiguous) and the end of its first ``rows`` rows (all of them if ``rows`` is 0 or past
+    its length); ``first == end`` if it has none."""
+    if not isinstance(array, types.Array) or not isinstance(rows, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        a = context.make_array(array)(context, builder, args[0])
+        length = builder.extract_value(a.shape, 0)
+        rows_ = context.cast(builder, args[1], rows, types.int64)
+        n = builder.select(builder.or_(builder.icmp_signed("<=", rows_, i64(0)),
+                                       builder.icmp_signed(">", rows_, length)), length, rows_)
+        start = builder.ptrtoint(a.data, i64)
+        first = builder.and_(start, i64(-LINE))
+        end = builder.add(start, builder.mul(n, builder.extract_value(a.strides, 0)))
+        end = builder.select(builder.icmp_signed(">", n, i64(0)), end, first)
+        return context.make_tuple(builder, signature.return_type, (first, end))
+
+    return types.UniTuple(types.int64, 2)(array, rows), codegen
+
+
+@_jit
+def _prefetch_row_heads(array, rows, head):
+    """The lines of the first ``head`` bytes of each of ``array``'s first ``rows`` rows (C
+    contiguous; every row if ``rows`` is 0 or past its length); every line of those rows if
+    ``head`` is 0 or a row's size or more."""
+    stride = array.strides[0]
+    n = array.shape[0] if rows <= 0 or rows > array.shape[0] else rows
+    if head <= 0 or head >= stride:
+        head = stride
+    row = _data_of(array)
+    for _ in range(n):
+        for address in range(row - row % LINE, row + head, LINE):
+            _prefetch_read(address)
+        row += stride
+
+
 @_jit
 def _lines(array):
     start = _data_of(array)
@@ -255,7 +315,7 @@ def _meminfos(ref):
 def _rows(array, rows):
     """The lines of ``array``'s first ``rows`` rows (all if 0), as the batch kernel's
     prefetch takes them (``batch_step._row_span``)."""
-    first, end = bs._row_span(array, rows)
+    first, end = _row_span(array, rows)
     for address in range(first, end, LINE):
         _prefetch_read(address)
 
@@ -274,10 +334,10 @@ def _stores_rows(ref, nb, ns):
 @_jit
 def _stores_cols(ref, nb, ns):
     """:func:`_stores_rows` less the columns no stage reads (``batch_step.UNREAD``)."""
-    for column in literal_unroll(bs._read_columns(borrow(ref, "bodies"))):
+    for column in literal_unroll(_read_columns(borrow(ref, "bodies"))):
         _rows(column, nb)
     shapes = borrow(ref, "shapes")
-    for column in literal_unroll(bs._read_columns(shapes)):
+    for column in literal_unroll(_read_columns(shapes)):
         _rows(column, ns)
     _rows(shapes.vertices, ns)  # (whole rows: session 20's kernel)
     _rows(shapes.normals, ns)
@@ -287,13 +347,13 @@ def _stores_cols(ref, nb, ns):
 def _stores_heads(ref, nb, ns, nv):
     """:func:`_stores_cols` with the shapes' vertices and normals asked for only as far as
     ``nv`` vertices a row (``batch_step._prefetch_row_heads``)."""
-    for column in literal_unroll(bs._read_columns(borrow(ref, "bodies"))):
+    for column in literal_unroll(_read_columns(borrow(ref, "bodies"))):
         _rows(column, nb)
     shapes = borrow(ref, "shapes")
-    for column in literal_unroll(bs._read_columns(shapes)):
+    for column in literal_unroll(_read_columns(shapes)):
         _rows(column, ns)
-    bs._prefetch_row_heads(shapes.vertices, ns, 16 * nv)
-    bs._prefetch_row_heads(shapes.normals, ns, 16 * nv)
+    _prefetch_row_heads(shapes.vertices, ns, 16 * nv)
+    _prefetch_row_heads(shapes.normals, ns, 16 * nv)
     _lines_of(borrow(ref, "contacts"))
     _lines_of(borrow(ref, "constraints"))
     _lines_of(borrow(ref, "contacts"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from numba import literal_unroll
 
 import impulse2d as i2d
 from impulse2d._dynamics import batch_step
@@ -57,7 +56,7 @@ def _settings_of_each(refs):
     out = np.empty(len(refs), dtype=np.int64)
     for k in range(len(refs)):
         world = batch_step._world_at(refs, k)
-        out[k] = batch_step._data_address(batch_step.borrow(world, "settings"))
+        out[k] = batch_step.borrow(world, "settings").ctypes.data
     return out
 
 
@@ -88,43 +87,75 @@ def test_the_reference_prefetch_leaves_out_exactly_the_joint_stores_descriptors(
 
 
 @numba.njit
-def _spans_of(array, rows):
-    return batch_step._row_span(array, rows)
+def _described(refs, k):
+    """World ``k``'s words that the prefetch reads for each row of its table (data, length,
+    stride), and the size of its reference's payload."""
+    table = batch_step._prefetch_table(refs)
+    head = batch_step._reference_head(refs, k)
+    payload = batch_step._payload_address(head)
+    out = np.empty((table.shape[0], 3), dtype=np.int64)
+    for r in range(table.shape[0]):
+        for c in range(3):
+            out[r, c] = batch_step._word(payload + table[r, c])
+    return out, batch_step._reference_end(head) - payload
 
 
-@pytest.mark.parametrize("shape", [(16,), (16, 2), (16, 8, 2), (13, 3)])
-def test_the_row_span_covers_the_lines_of_the_rows_in_use(shape):
-    a = np.zeros(shape)
-    row = a[0].nbytes if a.ndim > 1 else a.itemsize
-    start = a.ctypes.data
-    for rows, taken in ((11, 11), (1, 1), (0, shape[0]), (shape[0], shape[0]), (99, shape[0])):
-        first, end = _spans_of(a, rows)
-        assert first == start - start % 64
-        assert end == start + taken * row
-    empty = np.zeros((0, 41))
-    first, end = _spans_of(empty, 5)
-    assert first == end
+def _described_by_numpy(arrays):
+    return [[a.ctypes.data, a.shape[0], a.strides[0]] for a in arrays]
 
 
-@numba.njit
-def _column_count(store):
-    n = 0
-    for column in literal_unroll(batch_step._read_columns(store)):
-        n += column.ndim > 0
-    return n
-
-
-def test_the_prefetch_leaves_out_only_the_unread_columns():
+def test_the_prefetch_table_reads_each_array_s_own_descriptor():
     from impulse2d._core.state import Bodies, Shapes
     world = batch_world(0)
-    for store, kind in ((world._bodies, Bodies), (world._shapes, Shapes)):
+    world.create_body("dynamic", (0.0, 8.0)).create_circle(0.2)  # (a store grown: 16 rows)
+    batch = i2d.WorldBatch([world, batch_world(1)], threads=1)
+    batch.step(1.0 / 60.0)
+    table, size = batch_step.prefetch_table()
+    refs = batch._state.current_refs()
+    kinds = table[:, batch_step.KIND]
+    for k, w in enumerate(batch.worlds):
+        found, payload = _described(refs, k)
+        assert payload == size
+        bodies = [getattr(w._bodies, c) for c in Bodies._fields
+                  if c not in batch_step.UNREAD[Bodies]]
+        shapes = [getattr(w._shapes, c) for c in Shapes._fields
+                  if c not in batch_step.UNREAD[Shapes]]
+        assert found[kinds == batch_step.BODY_ROW].tolist() == _described_by_numpy(bodies)
+        assert found[(kinds == batch_step.SHAPE_ROW) | (kinds == batch_step.VERTEX_ROW)
+                     ].tolist() == _described_by_numpy(shapes)
+        # the step row, clock, verbs and lengths: whole arrays of the reference's own fields
+        every = found[kinds == batch_step.EVERY_ROW].tolist()
+        for a in (w._step_settings, w._clock, w._verbs, w._lengths):
+            assert _described_by_numpy([a])[0] in every
+
+
+def test_the_prefetch_table_leaves_out_only_the_unread_columns_and_fields():
+    from impulse2d._core.state import Bodies, Shapes
+    from impulse2d._dynamics.joints import ROW_LISTS
+    from impulse2d._dynamics.world_ref import WORLD_STORES
+    table, size = batch_step.prefetch_table()
+    kinds = table[:, batch_step.KIND].tolist()
+    for kind, store in ((Bodies, "bodies"), (Shapes, "shapes")):
         unread = batch_step.UNREAD[kind]
-        by_vertex = batch_step.BY_VERTEX.get(kind, ())
         assert set(unread) <= set(kind._fields) and len(set(unread)) == len(unread)
-        assert set(by_vertex) <= set(kind._fields) and not set(by_vertex) & set(unread)
-        assert _column_count(store) == len(kind._fields) - len(unread) - len(by_vertex)
-    assert batch_step.BY_VERTEX[Shapes] == ("vertices", "normals")
-    assert _column_count(world._contacts) == len(world._contacts)
+    by_vertex = batch_step.BY_VERTEX[Shapes]
+    assert by_vertex == ("vertices", "normals") and not set(by_vertex) & set(
+        batch_step.UNREAD[Shapes])
+    assert kinds.count(batch_step.BODY_ROW) == len(Bodies._fields) - len(
+        batch_step.UNREAD[Bodies])
+    assert kinds.count(batch_step.SHAPE_ROW) == len(Shapes._fields) - len(
+        batch_step.UNREAD[Shapes]) - len(by_vertex)
+    assert kinds.count(batch_step.VERTEX_ROW) == len(by_vertex)
+    assert kinds.count(batch_step.JOINT_LIST) == len(ROW_LISTS)
+    others = [f for f in WORLD_STORES.field_dict
+              if f not in ("bodies", "shapes", "joint_ids") + batch_step.NOT_PREFETCHED]
+    assert kinds.count(batch_step.EVERY_ROW) == sum(
+        len(batch_step._arrays(WORLD_STORES.field_dict[f])) for f in others)
+    # rows in the payload's order, each a descriptor's data, length and first stride
+    assert np.all(np.diff(table[:, batch_step.DATA]) > 0)
+    assert np.all(table[:, batch_step.LENGTH] == table[:, batch_step.DATA] + 8)
+    assert np.all(table[:, batch_step.STRIDE] > table[:, batch_step.LENGTH])
+    assert np.all(table[:, :3] < size) and size % 8 == 0
 
 
 def test_each_world_leaves_its_rows_in_use_for_the_next_prefetch():
@@ -147,21 +178,3 @@ def test_each_world_leaves_its_rows_in_use_for_the_next_prefetch():
     alone.step(1.0 / 60.0)
     assert alone._state.results[0, batch_step.VERTICES] == 1
     assert alone._state.results[0, batch_step.SHAPE_ROWS] == 2
-
-
-@numba.njit
-def _ask_for_heads(array, rows, head):
-    batch_step._prefetch_row_heads(array, rows, head)
-    return batch_step._data_address(array)
-
-
-def test_a_shape_row_s_vertices_are_asked_for_from_the_row_s_first_byte():
-    # (a prefetch reads nothing: what can be checked is the address it starts from, and that
-    # every case runs: rows 0 or past the length, a head of none, part of or all of a row)
-    a = np.zeros((16, 8, 2))  # the shapes' vertices (and normals): 128 bytes a row
-    for rows in (0, 1, 11, 16, 99):
-        for head in (0, 16, 64, 100, 128, 4096):
-            assert _ask_for_heads(a, rows, head) == a.ctypes.data
-    empty = np.zeros((0, 8, 2))
-    assert _ask_for_heads(empty, 5, 64) == empty.ctypes.data
-    assert _ask_for_heads(a[3:], 2, 64) == a.ctypes.data + 3 * 128

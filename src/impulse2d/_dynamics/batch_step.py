@@ -27,7 +27,6 @@ from time import perf_counter
 import numba
 import numpy as np
 from llvmlite import ir
-from numba import literal_unroll
 from numba.core import cgutils, imputils, types
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
@@ -209,94 +208,102 @@ only a chain segment's narrowphase reads (a world of chains finds it out of the 
 BY_VERTEX = {Shapes: ("vertices", "normals")}
 """Columns of a store whose rows the step reads only as far as the shape's vertex count (8
 vertices of 16 bytes a row, 128 bytes: two lines, of which a circle's or a box's step reads
-the first), prefetched apart (:func:`_prefetch_row_heads`): 22 of a 10-body world's ~440
-lines."""
+the first), prefetched apart: 22 of a 10-body world's ~440 lines."""
+
+NOT_PREFETCHED = ("joints", "diagnostics", "scratch", "scratch_f")
+"""Fields of a reference whose arrays :func:`prefetch_world` leaves out: the joint store (60
+arrays, of which a world of few joints barely reads a line each; their descriptors are asked
+for where the joint lists hold rows), the solver's record (empty while the diagnostics are off,
+and a world with them on is stepped by ``World.step``), the world's own scratch (it steps in
+the batch kernel's: :func:`step_batch`)."""
+
+# What prefetch_world asks for of an array (the KIND column of prefetch_table): every row; the
+# first `body_rows` or `shape_rows` (all if 0); of those shape rows, the first `vertices`
+# vertices (16 bytes each; the whole rows if 0); every row, and the world has joints if any.
+EVERY_ROW, BODY_ROW, SHAPE_ROW, VERTEX_ROW, JOINT_LIST = range(5)
+
+# Columns of prefetch_table: the byte offsets in a reference's payload of an array's data
+# pointer, its first dimension's length and its first stride (each one word of its descriptor),
+# and its KIND.
+DATA, LENGTH, STRIDE, KIND = range(4)
+
+
+def _arrays(t):
+    """The array types in ``t`` (an array, or a tuple of them, nested), in their layout's
+    order."""
+    if isinstance(t, types.Array):
+        return [t]
+    if isinstance(t, types.BaseTuple):
+        return [a for item in t.types for a in _arrays(item)]
+    raise TypeError(f"a reference's field holds {t}, not arrays: prefetch_table knows arrays")
+
+
+def prefetch_table():
+    """The arrays of a reference that :func:`prefetch_world` asks for, one row each (int64:
+    :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`, :data:`KIND`), in the payload's order, and
+    the payload's size in bytes. A Numba array's descriptor is ``5 + 2 ndim`` words (its
+    MemInfo, parent, item count, item size, data, then its shape and strides), and a tuple's
+    are its items' one after the other: every word 8 bytes, so no padding (the compiled side
+    checks the size against the data model's)."""
+    rows = []
+    words = 0
+    for field, t in WORLD_STORES.field_dict.items():
+        names = t.fields if isinstance(t, types.BaseNamedTuple) else ()
+        for k, array in enumerate(_arrays(t)):
+            column = names[k] if k < len(names) else None
+            kind = EVERY_ROW
+            if field == "bodies":
+                kind = None if column in UNREAD[Bodies] else BODY_ROW
+            elif field == "shapes":
+                kind = (None if column in UNREAD[Shapes] else
+                        VERTEX_ROW if column in BY_VERTEX[Shapes] else SHAPE_ROW)
+            elif field == "joint_ids":
+                kind = JOINT_LIST
+            if field not in NOT_PREFETCHED and kind is not None:
+                rows.append((8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim),
+                             kind))
+            words += 5 + 2 * array.ndim
+    return np.array(rows, dtype=np.int64).reshape(-1, 4), 8 * words
 
 
 @intrinsic
-def _read_columns(typingctx, store):
-    """``store``'s columns but its type's :data:`UNREAD` and :data:`BY_VERTEX` ones, as a tuple
-    (a reference counted on each where the kernel counts them)."""
-    if not isinstance(store, types.BaseNamedTuple):
+def _prefetch_table(typingctx, refs):
+    """:func:`prefetch_table`'s rows for ``refs``' references, a constant array in the
+    compiled code (none of it is computed at run time)."""
+    if not _is_refs(refs):
         return None
-    unread = UNREAD.get(store.instance_class, ()) + BY_VERTEX.get(store.instance_class, ())
-    kept = [k for k, name in enumerate(store.fields) if name not in unread]
-    tuple_type = types.Tuple([store.types[k] for k in kept])
+    table, size = prefetch_table()
+    table_type = types.Array(types.int64, 2, "C", readonly=True)
 
     def codegen(context, builder, signature, args):
-        value = context.make_tuple(builder, tuple_type,
-                                   [builder.extract_value(args[0], k) for k in kept])
-        return imputils.impl_ret_borrowed(context, builder, tuple_type, value)
+        payload = context.get_data_type(refs.item_type.get_data_type())
+        if context.get_abi_sizeof(payload) != size:
+            raise TypeError("prefetch_table: the reference's payload is not laid out as its "
+                            "fields' descriptors one after the other")
+        return context.make_constant_array(builder, table_type, table)
 
-    return tuple_type(store), codegen
+    return table_type(refs), codegen
 
 
 @intrinsic
-def _row_span(typingctx, array, rows):
-    """``(first, end)``: the address of the line that holds the first byte of ``array`` (C
-    contiguous) and the end of its first ``rows`` rows (all of them if ``rows`` is 0 or past
-    its length); ``first == end`` if it has none."""
-    if not isinstance(array, types.Array) or not isinstance(rows, types.Integer):
-        return None
+def _payload_address(typingctx, head):
+    """The address of the payload of the reference whose MemInfo is at ``head``."""
+    def codegen(context, builder, signature, args):
+        header = builder.inttoptr(args[0], _meminfo_struct_type.as_pointer())
+        return builder.ptrtoint(builder.load(cgutils.gep(builder, header, 0, 3)),
+                                ir.IntType(64))
 
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _word(typingctx, address):
+    """The int64 at ``address``."""
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
-        a = context.make_array(array)(context, builder, args[0])
-        length = builder.extract_value(a.shape, 0)
-        rows_ = context.cast(builder, args[1], rows, types.int64)
-        n = builder.select(builder.or_(builder.icmp_signed("<=", rows_, i64(0)),
-                                       builder.icmp_signed(">", rows_, length)), length, rows_)
-        start = builder.ptrtoint(a.data, i64)
-        first = builder.and_(start, i64(-LINE))
-        end = builder.add(start, builder.mul(n, builder.extract_value(a.strides, 0)))
-        end = builder.select(builder.icmp_signed(">", n, i64(0)), end, first)
-        return context.make_tuple(builder, signature.return_type, (first, end))
+        return builder.load(builder.inttoptr(args[0], i64.as_pointer()))
 
-    return types.UniTuple(types.int64, 2)(array, rows), codegen
-
-
-@inline_kernel
-def _prefetch_rows(array, rows):
-    """Every line of ``array``'s first ``rows`` rows (:func:`_row_span`), prefetched."""
-    first, end = _row_span(array, rows)
-    for address in range(first, end, LINE):
-        _prefetch_line(address)
-
-
-@intrinsic
-def _data_address(typingctx, array):
-    """The address of ``array``'s first byte (int64)."""
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        a = context.make_array(array)(context, builder, args[0])
-        return builder.ptrtoint(a.data, ir.IntType(64))
-
-    return types.int64(array), codegen
-
-
-@inline_kernel
-def _prefetch_row_heads(array, rows, head):
-    """The lines of the first ``head`` bytes of each of ``array``'s first ``rows`` rows (C
-    contiguous; every row if ``rows`` is 0 or past its length); every line of those rows if
-    ``head`` is 0 or a row's size or more."""
-    stride = array.strides[0]
-    if head <= 0 or head >= stride:
-        _prefetch_rows(array, rows)
-    else:
-        n = array.shape[0] if rows <= 0 or rows > array.shape[0] else rows
-        row = _data_address(array)
-        for _ in range(n):
-            for address in range(row - row % LINE, row + head, LINE):
-                _prefetch_line(address)
-            row += stride
-
-
-@inline_kernel
-def _prefetch_array(array):
-    """Every line of ``array``, prefetched."""
-    _prefetch_rows(array, 0)
+    return types.int64(types.int64), codegen
 
 
 @borrowing_kernel
@@ -318,45 +325,39 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     rows where 11 are used; the unread columns) are left out. No value is read or written:
     the step's bits are the same.
 
-    Each store is walked here, not passed to a kernel: a call passes its arrays on the stack
-    (some 2 KB for the bodies), and the copies made stack stores and loads 1 KiB apart, which
-    Zen 3 replays (32 such pairs in this function when it called a kernel per store,
-    ``benchmarks/stack_alias.py``'s count)."""
-    world = _world_at(refs, j)
+    One loop over :func:`prefetch_table`'s rows, each array's data, length and stride read
+    from its descriptor in the reference's payload (which :func:`prefetch_reference` asked for
+    a world earlier). It was a loop a column, unrolled by Numba over the stores' ~150 arrays
+    (``literal_unroll``): 7.3 s of compile (5.3 of it Numba's typing of each copy) and some 29
+    KB of machine code, fetched again every world-step, for the same lines; the one loop makes
+    the native LunarLander's world-step 4-6 % less CPU at one thread
+    (``benchmarks/lander_prefetch_ab.py``)."""
+    table = _prefetch_table(refs)
     head = _reference_head(refs, j)
-    for column in literal_unroll(_read_columns(borrow(world, "bodies"))):
-        _prefetch_rows(column, body_rows)
-    shapes = borrow(world, "shapes")
-    for column in literal_unroll(_read_columns(shapes)):
-        _prefetch_rows(column, shape_rows)
-    _prefetch_row_heads(shapes.vertices, shape_rows, 16 * vertices)  # (16 bytes a vertex)
-    _prefetch_row_heads(shapes.normals, shape_rows, 16 * vertices)
-    for column in literal_unroll(borrow(world, "contacts")):
-        _prefetch_array(column)
-    for column in literal_unroll(borrow(world, "constraints")):
-        _prefetch_array(column)
+    payload = _payload_address(head)
     joints = False
-    for column in literal_unroll(borrow(world, "joint_ids")):
-        _prefetch_array(column)
-        joints = joints or column.shape[0] > 0
+    for k in range(table.shape[0]):
+        kind = table[k, KIND]
+        data = _word(payload + table[k, DATA])
+        length = _word(payload + table[k, LENGTH])
+        stride = _word(payload + table[k, STRIDE])
+        if kind == JOINT_LIST:
+            joints = joints or length > 0
+        rows = (body_rows if kind == BODY_ROW else
+                shape_rows if kind == SHAPE_ROW or kind == VERTEX_ROW else 0)
+        n = length if rows <= 0 or rows > length else rows
+        if kind == VERTEX_ROW and 0 < 16 * vertices < stride:  # (16 bytes a vertex)
+            for _ in range(n):
+                for address in range(data - data % LINE, data + 16 * vertices, LINE):
+                    _prefetch_line(address)
+                data += stride
+        elif n > 0:
+            for address in range(data - data % LINE, data + n * stride, LINE):
+                _prefetch_line(address)
     if joints:
         first, end = _descriptors_span(head, "joints")
         for address in range(first - first % LINE, end, LINE):
             _prefetch_line(address)
-    for column in literal_unroll(borrow(world, "static_grid")):
-        _prefetch_array(column)
-    for column in literal_unroll(borrow(world, "resting")):
-        _prefetch_array(column)
-    _prefetch_array(borrow(world, "no_collide"))
-    _prefetch_array(borrow(world, "clock"))
-    _prefetch_array(borrow(world, "verbs"))
-    _prefetch_array(borrow(world, "lengths"))
-    _prefetch_array(borrow(world, "settings"))
-    _prefetch_array(borrow(world, "awake_state"))
-    _prefetch_array(borrow(world, "awake_bodies"))
-    _prefetch_array(borrow(world, "awake_shapes"))
-    _prefetch_array(borrow(world, "awake_contacts"))
-    _prefetch_array(borrow(world, "contact_edges"))
 
 
 @inline_kernel
