@@ -408,11 +408,15 @@ class WorldBatch:
 
     def _returned(self) -> None:
         """The helpers' calls left to return by :meth:`_run` that have: their errors raised,
-        if any (none is expected: every world they took was done)."""
+        if any (none is expected: every world they took was done). Only the last step's
+        calls may stay out: an older one still on its way out (a loaded machine can keep a
+        helper from taking Python's lock for several steps) is waited for, so no more than
+        two steps' calls are ever left and the pool's queue cannot grow."""
         if self._returning:
             returning, self._returning = self._returning, []
-            for h in returning:
-                if h.done():
+            older = len(returning) - (self._threads - 1)  # (the calls before the last step's)
+            for i, h in enumerate(returning):
+                if h.done() or i < older:
                     h.result()
                 else:
                     self._returning.append(h)
