@@ -223,7 +223,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30, help="kernels listed")
     parser.add_argument("--json", help="write the whole table here")
     args = parser.parse_args()
-    result = run(Path(args.src), args.what)
+    result = run(Path(args.src).resolve(), args.what)  # the child runs in the cache's folder
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
     report(result, args.top)
