@@ -22,8 +22,9 @@ from impulse2d._dynamics.contact_lanes import (add_lane_totals, apply_restitutio
                                                warm_start_contacts_wide)
 from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, apply_restitution,
-                                                prepare_contacts, prepare_wide,
-                                                solve_contacts, warm_start_contacts)
+                                                contact_constraints, prepare_contacts,
+                                                prepare_wide, rows_of, solve_contacts,
+                                                warm_start_contacts)
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.solvers import add_sweep_totals
 from impulse2d._dynamics.verbs import LANES
@@ -429,3 +430,35 @@ def test_the_lanes_are_whole_chunks_of_rows():
     n = cs.count.shape[0]
     assert n > CHUNK
     assert cs.lanes.shape == (lane_rows(n), FIELDS)
+
+
+@numba.njit(cache=False)
+def _rows_of(cs, lo, hi):
+    return rows_of(cs, lo, hi)
+
+
+def test_rows_of_cuts_the_rows_numpys_slices_cut_in_the_same_memory():
+    """``rows_of`` cuts each column by a header of its own (``lane_layout.row_range``), not
+    Numba's slice: the same rows, shapes and memory as NumPy's ``[lo:hi]``, for empty, inner,
+    tail and whole ranges; the lanes and their runs stay the whole store's."""
+    n = 13
+    cs = contact_constraints(n)
+    rng = np.random.default_rng(3)
+    for column in cs:
+        column[...] = rng.integers(0, 2, column.shape) if column.dtype == np.bool_ else (
+            rng.integers(-50, 50, column.shape).astype(column.dtype))
+    for lo, hi in ((0, 0), (3, 3), (2, 9), (5, n), (0, n), (n, n)):
+        cut = _rows_of(cs, lo, hi)
+        for name, whole, part in zip(cs._fields, cs, cut):
+            if name in ("lanes", "lane_end"):
+                assert part.shape == whole.shape and np.shares_memory(part, whole), name
+                continue
+            expected = whole[lo:hi]
+            assert part.shape == expected.shape and part.dtype == expected.dtype, name
+            assert np.array_equal(part, expected), name
+            if hi > lo:
+                assert part.__array_interface__["data"][0] == \
+                    expected.__array_interface__["data"][0], name
+    cut = _rows_of(cs, 4, 7)
+    cut.normal_impulse[1, 0] = 123.0  # a view: written through to row 5
+    assert cs.normal_impulse[5, 0] == 123.0

@@ -48,7 +48,7 @@ from .._core.slab import register as register_slab
 from .._core.slab import zeroed_store_in
 from .._core.storage import allocate_store
 from .lane_layout import (CHUNK, FIELDS, flat, flat_lanes, lane_index, lane_rows, point_kept,
-                          write_lane_impulses, write_lane_point, write_lane_row)
+                          row_range, write_lane_impulses, write_lane_point, write_lane_row)
 from .velocities import load_flat_pair, store_flat_pair
 
 
@@ -126,17 +126,22 @@ register_slab(ContactConstraints, CONSTRAINT_LAYOUT, given=("lanes",))
 
 @inline_kernel
 def rows_of(cs, lo, hi):
-    """The constraint rows ``lo:hi`` of ``cs`` as a store of their own (views, no copy); the
-    wide solver's lanes and runs are the whole store's (a verb given this store and ``lo``
-    indexes them from there: :func:`prepare_contacts`)."""
+    """The constraint rows ``lo:hi`` of ``cs`` (``0 <= lo <= hi <=`` its rows) as a store of
+    their own (views, no copy: :func:`.lane_layout.row_range`); the wide solver's lanes and
+    runs are the whole store's (a verb given this store and ``lo`` indexes them from there:
+    :func:`prepare_contacts`)."""
+    r = row_range
     return ContactConstraints(
-        cs.contact[lo:hi], cs.body_a[lo:hi], cs.body_b[lo:hi], cs.count[lo:hi],
-        cs.inv_mass[lo:hi], cs.normal[lo:hi], cs.friction[lo:hi], cs.restitution[lo:hi],
-        cs.softness[lo:hi], cs.r_a[lo:hi], cs.r_b[lo:hi], cs.base_separation[lo:hi],
-        cs.normal_mass[lo:hi], cs.tangent_mass[lo:hi], cs.relative_velocity[lo:hi],
-        cs.normal_impulse[lo:hi], cs.tangent_impulse[lo:hi], cs.max_normal_impulse[lo:hi],
-        cs.total_normal_impulse[lo:hi], cs.total_tangent_impulse[lo:hi], cs.bias[lo:hi],
-        cs.unclamped[lo:hi], cs.lanes, cs.lane_end, cs.in_lanes[lo:hi])
+        r(cs.contact, lo, hi), r(cs.body_a, lo, hi), r(cs.body_b, lo, hi),
+        r(cs.count, lo, hi), r(cs.inv_mass, lo, hi), r(cs.normal, lo, hi),
+        r(cs.friction, lo, hi), r(cs.restitution, lo, hi), r(cs.softness, lo, hi),
+        r(cs.r_a, lo, hi), r(cs.r_b, lo, hi), r(cs.base_separation, lo, hi),
+        r(cs.normal_mass, lo, hi), r(cs.tangent_mass, lo, hi),
+        r(cs.relative_velocity, lo, hi), r(cs.normal_impulse, lo, hi),
+        r(cs.tangent_impulse, lo, hi), r(cs.max_normal_impulse, lo, hi),
+        r(cs.total_normal_impulse, lo, hi), r(cs.total_tangent_impulse, lo, hi),
+        r(cs.bias, lo, hi), r(cs.unclamped, lo, hi), cs.lanes, cs.lane_end,
+        r(cs.in_lanes, lo, hi))
 
 
 @kernel

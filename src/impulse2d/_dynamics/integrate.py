@@ -13,7 +13,7 @@ live bodies neither static nor asleep), so a mostly-asleep world's step costs wh
 bodies cost. Each kernel borrows the body store from the world (``world``, the step's
 reference: :mod:`.world_ref`) rather than taking it: a call between kernels passes every array
 of a store as its own handful of values, the body store's 34 arrays some 250, and the threaded
-solve's region called these kernels at five sites (BENCHMARKS.md, session 27, ``warmC52``).
+solve's region called them at four sites (BENCHMARKS.md, session 27, ``warmC52``).
 
 The body rows are taken as unsigned integers (``np.uint64``): Numba maps a negative signed
 index to the end of the array (Python's wraparound), a compare and a select on every array

@@ -408,9 +408,9 @@ def _wait_stage(counters, stage, pieces):
 def _finish_stage(counters, stage, pieces):
     """:func:`_wait_stage` for ``stage``, of ``pieces`` pieces; returns the next stage. Its
     arguments as int64: a literal count (a serial stage's 1) typed a signature of its own.
-    Compiled into each of :func:`_substeps`' 15 stage ends (and :func:`_piece_done` into its
-    17 pieces), the two were some 3,000 of its 27,000 instructions of IR (BENCHMARKS.md,
-    session 27, ``warmC52``)."""
+    Compiled into each of :func:`_substeps`' stage ends (and :func:`_piece_done` into each of
+    its pieces), the two were 2,663 of its 28,693 instructions of IR (BENCHMARKS.md, session
+    27, ``warmC52``)."""
     return _wait_stage(counters, np.int64(stage), np.int64(pieces))
 
 
