@@ -18,7 +18,7 @@ median over the steps of the first variant's CPU over each other's, and whether 
 observation, reward and flag was equal bit for bit to the first variant's (a prefetch reads and
 writes nothing: they must be).
 
-Variants (:data:`VARIANTS`):
+Variants:
 
 * ``main``: the module's ``prefetch_world``;
 * ``none``: nothing prefetched but what ``_walk`` asks for itself (the references' headers and
@@ -142,6 +142,7 @@ def unrolled_prefetch(bs):
 
 
 def variants(bs, names):
+    """Each variant's batch step (a ``DirectCall``), by name."""
     jit = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
                      error_model="numpy", cache=False)
 

@@ -107,7 +107,7 @@ def _described_by_numpy(arrays):
 def test_the_prefetch_table_reads_each_array_s_own_descriptor():
     from impulse2d._core.state import Bodies, Shapes
     world = batch_world(0)
-    world.create_body("dynamic", (0.0, 8.0)).create_circle(0.2)  # (a store grown: 16 rows)
+    world.create_body("dynamic", (0.0, 8.0)).create_circle(0.2)  # (a row more than world 1's)
     batch = i2d.WorldBatch([world, batch_world(1)], threads=1)
     batch.step(1.0 / 60.0)
     table, size = batch_step.prefetch_table()
@@ -135,7 +135,7 @@ def test_the_prefetch_table_leaves_out_only_the_unread_columns_and_fields():
     from impulse2d._dynamics.world_ref import WORLD_STORES
     table, size = batch_step.prefetch_table()
     kinds = table[:, batch_step.KIND].tolist()
-    for kind, store in ((Bodies, "bodies"), (Shapes, "shapes")):
+    for kind in (Bodies, Shapes):
         unread = batch_step.UNREAD[kind]
         assert set(unread) <= set(kind._fields) and len(set(unread)) == len(unread)
     by_vertex = batch_step.BY_VERTEX[Shapes]
