@@ -313,8 +313,9 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     all if 0, and of the shapes' :data:`BY_VERTEX` columns the first ``vertices`` vertices of
     a row, all if 0; contacts and constraint rows; not the joints, whose 60 arrays a world of
     few joints barely reads, only their descriptors where the joint lists hold some), the
-    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths. (The
-    world is read from the list without a reference: this kernel counts none.)
+    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths. (Of
+    the world's entry in the list only its MemInfo's address is read: this kernel counts no
+    reference.)
 
     A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
     store rows each in 152 separate arrays, and some 30 small arrays), so each world's step
@@ -330,8 +331,8 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     a world earlier). It was a loop a column, unrolled by Numba over the stores' ~150 arrays
     (``literal_unroll``): 7.3 s of compile (5.3 of it Numba's typing of each copy) and some 29
     KB of machine code, fetched again every world-step, for the same lines; the one loop makes
-    the native LunarLander's world-step 4-6 % less CPU at one thread
-    (``benchmarks/lander_prefetch_ab.py``)."""
+    the native LunarLander's world-step some 7 % less CPU at one thread
+    (``benchmarks/lander_prefetch_ab.py``, BENCHMARKS.md session 27)."""
     table = _prefetch_table(refs)
     head = _reference_head(refs, j)
     payload = _payload_address(head)
