@@ -12,7 +12,9 @@ settled for 300 steps. Cases, each timed as passes of calls (the median pass, pe
   more than ``SHORT_LIST`` (the merge sort) for most;
 * ``rows_short``: the same, 2 m rays (a few hits: the insertion sort);
 * ``cast_many``: ``World.ray_cast_many`` (``shape_queries.cast_rays``), 4,000 rays of 20 m;
-* ``refresh``: the query index's moving layer binned again (``query_index.refresh``).
+* ``refresh``: the query index's moving layer binned again (``query_index.refresh``);
+* ``sense``: the sensor events' overlaps (``events.sensor_overlaps``, through the tracker's
+  ``_sense``): two sensor boxes over a field of 30 balls, each overlapping all 30.
 
 Prints per case each tree's median over rounds and the median of the rounds' ratios b / a,
 with a hash of every answer (equal in both trees, or the comparison is void).
@@ -35,6 +37,7 @@ import hashlib, json, statistics, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 from queries import rays, settled_rain
+import impulse2d as i2d
 from impulse2d import queries
 
 world, _, _ = settled_rain()
@@ -79,11 +82,22 @@ result["cast_many"] /= 4000
 index = queries._index(world)
 assert index.refresh()
 timed("refresh", 20, index.refresh)
+sensing = i2d.World(gravity=(0, 0))
+for y in range(3):
+    for x in range(10):
+        sensing.create_body(type="static", position=(float(x), float(y))).create_circle(0.2)
+for _ in range(2):
+    sensing.create_body(type="kinematic", position=(4.5, 1.0)).create_box(6.0, 2.0,
+                                                                          is_sensor=True)
+tracker = sensing._events
+tracker._sense(sensing)
+digest.update(np.ascontiguousarray(tracker.sensor_begin).tobytes())
+timed("sense", 20, lambda: tracker._sense(sensing))
 result["hash"] = digest.hexdigest()[:16]
 print(json.dumps(result))
 """
 
-CASES = ("rows_long", "rows_short", "cast_many", "refresh")
+CASES = ("rows_long", "rows_short", "cast_many", "refresh", "sense")
 
 
 def one_process(src: str) -> dict:

@@ -627,3 +627,32 @@ def test_the_moving_layer_outgrows_its_buffers_and_answers_as_one_built_anew():
     assert (spare.refs[MOVING_STARTS_CAPACITY], spare.refs[MOVING_ITEMS_CAPACITY]) != capacity
     _check_queries_against_brute_force(world, rng)
     assert refreshed == _rebuilt_answers(world)  # bit for bit
+
+
+@pytest.mark.parametrize("count", [9, 10])
+def test_the_grid_cell_is_the_median_shape_size_as_numpy_gives_it(count):
+    """The static layer's cell is ``cell_scale`` times NumPy's median of the shapes' sizes, bit
+    for bit, for an odd and an even count (the grid's own quickselect, not ``np.median``), where
+    the median term is the largest of the cell's bounds."""
+    from impulse2d._collision.query_index import CELL_SCALE, build_static
+    rng = np.random.default_rng(count)
+    world = i2d.World(gravity=(0, 0))
+    for _ in range(count):
+        size = float(rng.uniform(0.1, 1.0))
+        world.create_body(type="static", position=tuple(rng.uniform(-2.0, 2.0, 2))).create_box(
+            size, float(rng.uniform(0.05, size)))
+    s, b = world._shapes, world._bodies
+    n = len(s.alive)
+    boxes, in_static, pose = np.empty((n, 4)), np.zeros(n, bool), np.empty((n, 4))
+    x0, y0, cell, nx, ny, _, _, _ = build_static(s.alive, s.body, s.count, s.vertices, s.radius,
+                                                 b.type, b.origin, b.rot, CELL_SCALE, boxes,
+                                                 in_static, pose)
+    live = boxes[in_static]
+    sizes = np.maximum(live[:, 2] - live[:, 0], live[:, 3] - live[:, 1])
+    assert len(sizes) == count
+    wx = live[:, 2].max() - live[:, 0].min()
+    wy = live[:, 3].max() - live[:, 1].min()
+    expected = CELL_SCALE * np.median(sizes)
+    assert expected > max(math.sqrt(wx * wy / (4.0 * count + 1.0)), max(wx, wy) / (4 * count + 1))
+    assert cell == max(expected, wx / nx, wy / ny)
+    assert (x0, y0) == (live[:, 0].min(), live[:, 1].min())

@@ -47,6 +47,7 @@ from .._core.address import address, void_pointer
 from .._core.jit import DirectCall, inline_kernel, inner_kernel, kernel
 from .._core.state import STATIC
 from ..constants import HUGE
+from .broadphase import _select
 from .geometry import shape_aabb
 
 MAX_CELLS_PER_SHAPE = 64
@@ -196,6 +197,20 @@ def _cell_range(box, x0, y0, cell, nx, ny):
 
 
 @inner_kernel
+def _median(values):
+    """``np.median(values)``, bit for bit (an even count: the two middle values' sum over 2),
+    by the broadphase's quickselect (:func:`.broadphase._select`; ``values`` reordered): NumPy's
+    median and partition (this grid's alone in the package: the query index's, the continuous
+    stages') were about 1.5 s of ``warmup --all``'s compile (BENCHMARKS.md, session 27,
+    ``warmD52``)."""
+    n = values.shape[0]
+    half = n >> 1
+    if n & 1:
+        return _select(values, half)
+    return (_select(values, half - 1) + _select(values, half)) / 2
+
+
+@inner_kernel
 def build_grid(boxes, candidates, cell_scale):
     """Bin the boxes of ``candidates`` into a uniform grid. Returns ``(x0, y0, cell, nx, ny,
     starts, items, large)``: cell (i, j) holds ``items[starts[j nx + i]:starts[j nx + i + 1]]``;
@@ -220,7 +235,7 @@ def build_grid(boxes, candidates, cell_scale):
     # At most about 4 cells per shape over the shapes' bounds (area / cell^2 <= 4 m + 1, and
     # along a line of shapes, the longer side / cell <= 4 m + 1: a terrain 90 m long and 10 m
     # high keeps cells of its segments' size), so the grid stays linear in the shapes.
-    cell = cell_scale * np.median(sizes)
+    cell = cell_scale * _median(sizes)
     wx = x1 - x0
     wy = y1 - y0
     cell = max(cell, math.sqrt(wx * wy / (4.0 * m + 1.0)), max(wx, wy) / (4.0 * m + 1.0),

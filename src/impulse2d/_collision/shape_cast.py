@@ -39,11 +39,13 @@ def _cross(ox, oy, ax, ay, bx, by):
     return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
 
 
-@kernel
+@inner_kernel
 def minkowski_difference(count_a, world_a, count_b, world_b, out_vertices, out_normals):
     """The core polygon of ``B - A`` (world vertices of A and B) into ``out_vertices``
     (counter-clockwise) and its edge normals into ``out_normals``; returns its vertex count
-    (1: a point, 2: a segment with both sides' normals, 3..16: a polygon)."""
+    (1: a point, 2: a segment with both sides' normals, 3..16: a polygon). Kernels call it,
+    Python does not: no Python wrapper to compile (the sensors' unit, BENCHMARKS.md, session
+    27, ``warmD52``)."""
     n = count_a * count_b
     points = np.empty((n, 2))
     scale = 0.0

@@ -226,7 +226,7 @@ def _cast(refs, v, stamp, ox, oy, dx, dy, max_fraction, category, mask, every, m
     row = -1
     hx = 0.0
     hy = 0.0
-    hits = 0
+    hits = np.int64(0)  # (not the literal 0: see .manifold.ZERO)
     for k in range(2):
         g = grid_view(refs, 1 - k)
         margin = -1.0
