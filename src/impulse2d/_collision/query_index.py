@@ -207,7 +207,14 @@ def _median(values):
     half = n >> 1
     if n & 1:
         return _select(values, half)
-    return (_select(values, half - 1) + _select(values, half)) / 2
+    low = _select(values, half - 1)
+    # the select leaves every value above index half - 1 >= it: the other middle value is
+    # the least of them (one pass, not a second select)
+    high = values[half]
+    for k in range(half + 1, n):
+        if values[k] < high:
+            high = values[k]
+    return (low + high) / 2
 
 
 @inner_kernel
