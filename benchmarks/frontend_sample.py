@@ -13,8 +13,8 @@ samples with it at the top, its cumulative share the samples with it anywhere on
 (counted once per sample); a sample also goes to the innermost of Numba's compiler passes on
 its stack (``PassManager._runPass``: a callee's compile inside type inference is the callee's
 passes'), and "cumulative inside the innermost pass" counts only the frames above that pass
-(in the JSON also by pass: ``inner_by_pass``). Time inside C (LLVM, ``isinstance``) is charged to the Python
-function that called it. One process, ``what`` as in ``compile_objects.py`` (``unit:KEY``, a
+(in the JSON also by pass: ``inner_by_pass``). Time inside C (LLVM, ``isinstance``) is
+charged to the Python function that called it. One process, ``what`` as in ``compile_objects.py`` (``unit:KEY``, a
 key the tree lacks left out), compiled from an empty cache (a fresh ``NUMBA_CACHE_DIR``) in
 one process (``IMPULSE2D_COMPILE_PROCESSES=1``).
 """

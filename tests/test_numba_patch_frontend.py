@@ -9,7 +9,6 @@ import copy
 import os
 import re
 
-import numpy as np
 import pytest
 
 from impulse2d._core import frontend
@@ -146,7 +145,8 @@ def test_an_llvm_types_abi_size_is_llvms_and_identified_structs_are_asked_each_t
     named = ir.global_context.get_identified_type("frontF52_test_struct")
     named.set_body(ir.IntType(8), ir.DoubleType())
     for ty in (ir.IntType(1), ir.IntType(64), ir.DoubleType(), ir.PointerType(),
-               ir.ArrayType(ir.FloatType(), 7), ir.LiteralStructType([ir.IntType(8), ir.DoubleType()]),
+               ir.ArrayType(ir.FloatType(), 7),
+               ir.LiteralStructType([ir.IntType(8), ir.DoubleType()]),
                ir.LiteralStructType([ir.IntType(8), ir.IntType(16)], packed=True), named,
                ir.LiteralStructType([named, ir.IntType(8)])):
         assert context.get_abi_sizeof(ty) == context.get_abi_sizeof(ty) == own(context, ty)

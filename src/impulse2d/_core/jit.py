@@ -32,7 +32,7 @@ from numba.extending import intrinsic
 
 from .lazy import FIRST_COMPILE
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
-from . import frontend as _frontend  # Numba's SSA and variable lists made cheaper (see there)
+from . import frontend as _frontend  # Numba's front end made cheaper, same output (see there)
 from . import inliner as _inliner  # Numba's IR inliner copying a callee once (see there)
 from . import link_only as _link_only  # no machine code for kernels only kernels call (see there)
 from . import overloads as _overloads  # Numba's library functions compiled once (see there)

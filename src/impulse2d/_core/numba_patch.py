@@ -1,9 +1,10 @@
 """The guard around each of the package's patches of Numba's compiler.
 
-Four modules change how Numba compiles the engine's kernels: :mod:`.overloads` (library
+Five modules change how Numba compiles the engine's kernels: :mod:`.overloads` (library
 functions compiled once per signature), :mod:`.inliner` (a callee's blocks copied once),
-:mod:`.link_only` (no machine code for kernels only kernels call) and :mod:`.arguments` (the
-stores kept as values in the lowering). Each was written against one Numba (0.68) and checks
+:mod:`.link_only` (no machine code for kernels only kernels call), :mod:`.arguments` (the
+stores kept as values in the lowering) and :mod:`.frontend` (front-end analyses made cheaper,
+what they give unchanged). Each was written against one Numba (0.68) and checks
 that the code it replaces is that code before it touches anything. What they share is this:
 the patch is applied at most once per process; where a module or name it looks up is missing
 (``ImportError``, ``AttributeError``: another Numba) or its own checks fail, it changes
