@@ -31,6 +31,7 @@ import numba
 import numpy as np
 
 from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel, kernel
+from .broadphase import _argsort_stable
 from .query_index import (HANDLES, HIT_CLASS, OUT_FRACTIONS, OUT_NORMALS, OUT_ROWS, VEC_CLASS,
                           cell_range, coordinate_limit, grid_view, next_stamp, refs_at, view)
 from .query_results import hit_rows, ray_hit, ray_hit_list, shape_list
@@ -302,51 +303,26 @@ def _every_sorted(refs, v, ox, oy, dx, dy, category, mask):
 
 @inner_kernel
 def _sort_many(out_rows, out_fractions, out_normals, hits):
-    """Sort the first ``hits`` hits by (fraction, row): a bottom-up merge sort of their order,
-    then the buffers permuted by it. The keys are distinct (a shape is tested once per ray), so
-    this is the one order NumPy's sorts gave (a stable sort by row, then by fraction), in
-    O(n log n) as theirs. Written out, with element copies rather than slice assignments:
-    NumPy's ``argsort`` (its quicksort and merge sort) and an assignment of an array to a slice
-    (whose size check formats its error message, Numba's string code) were about 3.5 s of
-    ``warmup --all``'s compile (BENCHMARKS.md, session 27, ``warmD52``)."""
-    order = np.empty(hits, np.int64)
-    spare = np.empty(hits, np.int64)
-    for k in range(hits):
-        order[k] = k
-    width = 1
-    while width < hits:
-        for lo in range(0, hits, 2 * width):
-            mid = min(lo + width, hits)
-            hi = min(lo + 2 * width, hits)
-            i = lo
-            j = mid
-            for k in range(lo, hi):
-                take_left = j >= hi
-                if i < mid and not take_left:
-                    a = order[i]
-                    b = order[j]
-                    take_left = out_fractions[a] < out_fractions[b] or (
-                        out_fractions[a] == out_fractions[b] and out_rows[a] < out_rows[b])
-                if i < mid and take_left:
-                    spare[k] = order[i]
-                    i += 1
-                else:
-                    spare[k] = order[j]
-                    j += 1
-        order, spare = spare, order
-        width *= 2
-    rows = np.empty(hits, np.int64)
+    """Sort the first ``hits`` hits by (fraction, row): by row, then stably by fraction (the
+    broadphase's merge sort, :func:`.broadphase._argsort_stable`, twice), then the buffers
+    permuted. NumPy's ``argsort`` and an array assigned to a slice (whose size check formats
+    its error message, Numba's string code) were about 3.5 s of ``warmup --all``'s compile
+    (BENCHMARKS.md, session 27, ``warmD52``): element copies here."""
+    by_row = _argsort_stable(out_rows[:hits])
     fractions = np.empty(hits)
+    for k in range(hits):
+        fractions[k] = out_fractions[by_row[k]]
+    by_fraction = _argsort_stable(fractions)
+    rows = np.empty(hits, np.int64)
     normals = np.empty((hits, 2))
     for k in range(hits):
-        q = order[k]
+        q = by_row[by_fraction[k]]
         rows[k] = out_rows[q]
-        fractions[k] = out_fractions[q]
         normals[k, 0] = out_normals[q, 0]
         normals[k, 1] = out_normals[q, 1]
     for k in range(hits):
         out_rows[k] = rows[k]
-        out_fractions[k] = fractions[k]
+        out_fractions[k] = fractions[by_fraction[k]]
         out_normals[k, 0] = normals[k, 0]
         out_normals[k, 1] = normals[k, 1]
 
