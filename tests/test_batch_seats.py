@@ -94,6 +94,46 @@ def test_steady_batch_checks_no_world():
     assert batch._state.checked.shape[0] == 0
 
 
+def _searches(state) -> tuple:
+    return tuple(state.any_marked(row) for row in range(state.marks.shape[0])) + (
+        state.any_slow(),)
+
+
+def _masks(state) -> tuple:
+    return tuple(bool(state.marks[row].any()) for row in range(state.marks.shape[0])) + (
+        bool(state.slow.any()),)
+
+
+def test_the_marks_searches_agree_with_the_marks():
+    # ReadyState.any_marked / any_slow search the marks' bytes in place of NumPy's any: the
+    # same answers through changes, steps, a slow world, a destroyed template body and reads
+    from impulse2d._batch_ready import DIRTY, ROWS_DIRTY
+    batch = i2d.WorldBatch.replicate(_world(3), 5, threads=1)
+    state = batch._state
+    assert _searches(state) == _masks(state) and state.any_marked(DIRTY)  # (all, at first)
+    for n in range(12):
+        if n == 3:
+            batch.worlds[2].gravity = (0.0, -4.0)
+        if n == 5:
+            batch.worlds[4].pre_solve = lambda contact: True  # (slow: World.step)
+        if n == 8:
+            batch.worlds[4].pre_solve = None
+        if n == 10:
+            batch.get_positions()
+        assert _searches(state) == _masks(state)
+        batch.step(1 / 60)
+        assert _searches(state) == _masks(state)
+        assert state.any_slow() == (5 <= n < 8)
+    assert not state.any_marked(DIRTY) and not state.any_marked(ROWS_DIRTY)
+    batch.worlds[1].destroy_body(batch.worlds[1].bodies[2])
+    assert state.any_marked(ROWS_DIRTY)
+    with pytest.raises(ValueError, match=r"worlds\[1\] no longer has every body"):
+        batch.get_positions()
+    with pytest.raises(ValueError, match=r"worlds\[1\] no longer has every body"):
+        batch.get_velocities()  # (a world that lacks one stays marked)
+    assert _searches(state) == _masks(state)
+
+
 def test_worlds_read_the_batchs_clock_and_counts():
     alone = _world(1)
     batch = i2d.WorldBatch([_world(1), _world(2)], threads=1)

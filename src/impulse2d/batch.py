@@ -273,7 +273,8 @@ class WorldBatch:
                 again.extend(fast[(state.results[fast, _batch.STATUS].astype(np.int64)
                                    & (WOKE | UNSWEPT)) != 0].tolist())
             ran = _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
-            again.extend(np.flatnonzero(state.dirty).tolist())  # (marked after the kernel)
+            if state.any_marked(_ready.DIRTY):  # (marked after the kernel)
+                again.extend(np.flatnonzero(state.dirty).tolist())
             again.extend(ran)  # (their after-step functions ran)
         if writes is not None and alone:
             refs = state.current_refs()  # (the kernel may have replaced a reference's stores)
@@ -782,6 +783,8 @@ class WorldBatch:
         """The worlds' current references (of ``chosen`` only, in that order, if given), after
         checking that each of those worlds still has every template body (or joint)."""
         refs = self._state.current_refs(chosen)
+        if not self._state.any_marked(_ready.ROWS_DIRTY):
+            return refs  # (a world that lacks one stays marked: none does)
         lacks = self._lacking()
         bit = _LACKS_JOINT if joints else _LACKS_BODY
         bad = np.flatnonzero(lacks & bit) if chosen is None else \
