@@ -30,6 +30,14 @@ Restored from the same snapshot again (:meth:`Restores._again`), it needs only
   mark: its checks before a step, its reference in the batch's list and its template rows are
   as they were.
 
+What the compiled call reads of a world (its columns' addresses and sizes, its snapshot's
+sources, its stage clock and its clock and counts as restored) is the same at each restore
+again, so it is kept in the batch's tables, a row per world, when the world is kept
+(:meth:`Restores._keep_row`), and the call takes the rows of the worlds restored: no Python per
+world for it (joining each world's lists into the call's arrays, and reading the clock and
+counts back from the worlds' dicts, was some 15 NumPy calls and 30 cold dicts' reads a step of
+ten landers, about 0.1 ms of the 0.4 ms of their restores, BENCHMARKS.md session 28).
+
 Any other world takes the full restore; a world restored through it is kept for the next
 time when it took the one copy and no Python ran on it since.
 """
@@ -55,7 +63,7 @@ class Restores:
     columns: :mod:`._snapshot_copy`), and, in :attr:`kept`, its contact and constraint stores
     as its reference held them after it."""
 
-    __slots__ = ("state", "last", "plans", "kept")
+    __slots__ = ("state", "last", "plans", "kept", "spans", "clocks", "starts")
 
     def __init__(self, state) -> None:
         n = len(state.worlds)
@@ -63,6 +71,14 @@ class Restores:
         self.last = [None] * n
         self.plans = [None] * n
         self.kept = None  # the typed list of (contacts, constraints), made on the first keep
+        # per kept world (_keep_row): its plan's columns' addresses, its snapshot's sources and
+        # the sizes (int64, (3, worlds, spans): the most spans of a kept plan, a shorter
+        # plan's row padded with 0 bytes), its snapshot's stage clock, and its clock and
+        # counts as restored (the batch's columns of _seats.LAZY, in order)
+        self.spans = np.zeros((3, n, 0), dtype=np.int64)
+        self.clocks = None
+        self.starts = tuple(np.zeros_like(getattr(state, column))
+                            for column, _ in _seats.LAZY.values())
 
     def split(self, chosen: list, snapshots) -> tuple:
         """``chosen`` as two lists: the worlds untouched since their last restore from
@@ -110,26 +126,43 @@ class Restores:
         for k, plan in keep:
             plans[k] = plan
             last[k] = snapshots[k]
+            self._keep_row(k, plan, snapshots[k])
         state.restored[ks] = False
+
+    def _keep_row(self, k: int, plan, snapshot) -> None:
+        """World ``k``'s rows of the tables (see ``__init__``), restored just now through
+        ``plan`` from ``snapshot``: what its next restores again copy and write."""
+        sizes = plan.sizes
+        spans = self.spans
+        if spans.shape[2] < sizes.shape[0]:  # (a longer plan: the rows padded anew)
+            self.spans = np.zeros(spans.shape[:2] + (sizes.shape[0],), dtype=np.int64)
+            self.spans[:, :, :spans.shape[2]] = spans
+            spans = self.spans
+        spans[:, k] = 0
+        m = sizes.shape[0]
+        spans[0, k, :m] = plan.addresses
+        spans[1, k, :m] = snapshot._sources()
+        spans[2, k, :m] = sizes
+        clock = snapshot._state["_clock"]
+        if self.clocks is None:
+            self.clocks = np.zeros((spans.shape[1], clock.shape[0]))
+        self.clocks[k] = clock
+        state = self.state
+        for start, (column, _) in zip(self.starts, _seats.LAZY.values()):
+            start[k] = getattr(state, column)[k]  # (the snapshot's own: absorb took them)
 
     def _again(self, chosen: list, snapshots) -> None:
         state = self.state
-        plans = [self.plans[k] for k in chosen]
         ks = np.array(chosen, dtype=np.int64)
-        _restore_again.entry(state.refs, self.kept, ks,
-                             np.concatenate([plan.addresses for plan in plans]),
-                             np.concatenate([snapshots[k]._sources() for k in chosen]),
-                             np.concatenate([plan.sizes for plan in plans]),
-                             np.stack([snapshots[k]._state["_clock"] for k in chosen]))
+        columns = tuple(getattr(state, column) for column, _ in _seats.LAZY.values())
+        # (the copies, the clocks and counts, and the marks: their spare query index dropped,
+        # its address with it; their stale flags cleared, as Seat.synced says)
+        _restore_again.entry(state.refs, self.kept, ks, self.spans, self.clocks, columns,
+                             self.starts, state.query_kind, _seats.NO_INDEX, state.query_dirty,
+                             state.flags_dirty)
         dicts = state.dicts
         for k in chosen:
             restore_untouched(dicts[k], snapshots[k])
-        # the clock and counts in the batch's arrays (the snapshots' own, as absorb takes them)
-        for name, (column, _) in _seats.LAZY.items():
-            getattr(state, column)[ks] = [dicts[k][name] for k in chosen]
-        state.query_kind[ks] = _seats.NO_INDEX
-        state.query_dirty[ks] = True  # (their spare query index dropped: its address with it)
-        state.flags_dirty[ks] = True  # (their stale flags cleared: as Seat.synced says)
 
 
 @kernel
@@ -151,29 +184,42 @@ def keep_stores(refs, kept, worlds):
 
 
 @kernel
-def restore_again(refs, kept, worlds, destinations, sources, sizes, clocks):
-    """The compiled part of restoring the worlds ``worlds`` again (see the module): the spans
-    copied (:func:`._snapshot_copy.copy_spans`: the stores' columns, as the plans of the
-    first restores lay them out), each step row's joint-rows flag kept through it, each
-    world's stage clock set to its snapshot's (``clocks[i]``), its reference given its kept
-    stores ``kept[k]`` (the newer ones a step left there dropped) and its awake sets marked
-    stale (:func:`._sleep.awake_changed`)."""
+def restore_again(refs, kept, worlds, spans, clocks, columns, starts, query_kind, no_index,
+                  query_dirty, flags_dirty):
+    """The compiled part of restoring the worlds ``worlds`` again (see the module), from
+    :class:`Restores`' rows of each world ``k``: the spans copied (:func:`._snapshot_copy.
+    copy_spans` of ``spans[0, k]``, ``spans[1, k]``, ``spans[2, k]``: the stores' columns, as
+    the plan of its first restore lays them out), each step row's joint-rows flag kept through
+    it, its stage clock set to its snapshot's (``clocks[k]``), its reference given its kept
+    stores ``kept[k]`` (the newer ones a step left there dropped), its awake sets marked stale
+    (:func:`._sleep.awake_changed`); then in the batch's arrays its clock and counts
+    (``columns[c][k] = starts[c][k]``: :data:`._batch_worlds.LAZY`'s three), its query index
+    kind ``no_index`` and its ``query_dirty`` and ``flags_dirty`` marks set."""
     flags = np.empty(worlds.shape[0])
     for i in range(worlds.shape[0]):
         flags[i] = refs[worlds[i]].settings[JOINTS_FILTERED]
-    copy_spans(destinations, 0, sources, 0, sizes)
     for i in range(worlds.shape[0]):
-        ref = refs[worlds[i]]
+        k = worlds[i]
+        copy_spans(spans[0, k], 0, spans[1, k], 0, spans[2, k])
+    for i in range(worlds.shape[0]):
+        k = worlds[i]
+        ref = refs[k]
         ref.settings[JOINTS_FILTERED] = flags[i]
         clock = ref.clock
         for j in range(clock.shape[0]):
-            clock[j] = clocks[i, j]
-        contacts, constraints = kept[worlds[i]]
+            clock[j] = clocks[k, j]
+        contacts, constraints = kept[k]
         ref.contacts = contacts
         ref.constraints = constraints
         awake = ref.awake_state
         awake[STALE] = 1
         awake[EDGES_VALID] = 0
+        columns[0][k] = starts[0][k]
+        columns[1][k] = starts[1][k]
+        columns[2][k] = starts[2][k]
+        query_kind[k] = no_index
+        query_dirty[k] = True
+        flags_dirty[k] = True
 
 
 # (compile, s of CPU, measured at load 6-8: kept_stores 2.7; keep_stores and restore_again
