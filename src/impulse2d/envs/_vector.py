@@ -80,6 +80,7 @@ except ImportError as exc:  # pragma: no cover (the dev extra installs it)
     raise ImportError("impulse2d.envs needs Gymnasium: pip install impulse2d[envs]") from exc
 
 from .._batch_views import _scatter_bodies
+from .._core.jit import DirectCall, kernel
 from .._dynamics.batch_step import ADD_FORCE, after_writes
 from .._dynamics.step import _settings_arguments
 from .._stepping import _ready
@@ -104,6 +105,27 @@ def as_autoreset_mode(value) -> AutoresetMode:
                 return mode
     raise ValueError(f"autoreset_mode must be a gymnasium.vector.AutoresetMode or one of "
                      f"{[m.name.lower() for m in AutoresetMode]}, got {value!r}")
+
+
+@kernel
+def episode_ends(elapsed, max_steps, fresh, reward, terminated, truncated):
+    """After a step: ``truncated[i]`` where environment ``i``'s episode has taken ``max_steps``
+    steps (``elapsed[i]``; never if ``max_steps`` is 0: Gymnasium's ``TimeLimit`` rule), then
+    the environments ``fresh`` (restarted for this step: it was their reset's) given reward 0
+    and both flags False. One compiled pass for what NumPy did in four calls over the batch
+    (each a pass over arrays a step of 1,024 worlds evicts from the cache: BENCHMARKS.md
+    session 28)."""
+    for i in range(elapsed.shape[0]):
+        truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
+    for k in range(fresh.shape[0]):
+        i = fresh[k]
+        reward[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+
+
+_episode_ends = DirectCall(episode_ends, "the vector environments' episode ends", 1.0)
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
@@ -285,10 +307,6 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         obs, reward, terminated, truncated = self._step_batch(
             actions, ~resetting, fresh, self._resets_beside_step)
         infos = {}
-        if fresh.shape[0]:
-            reward[fresh] = 0.0
-            terminated[fresh] = False
-            truncated[fresh] = False
         finished = terminated | truncated
         if mode is AutoresetMode.SAME_STEP and finished.any():
             idx = np.flatnonzero(finished)
@@ -333,7 +351,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         the environments restarted just before (:meth:`_restart`), or, with ``restart``,
         restarted here while the batch's other threads step the other worlds (see
         :attr:`_resets_beside_step`); for them this step is their reset's step (their
-        elapsed steps stay 0)."""
+        elapsed steps stay 0, their reward 0 and both flags False)."""
         writes = self._act(actions, acting)
         # the state gathered by the step, world by world, while each world is in the cache,
         # and the actions' writes made there (WorldBatch._step_state); _state(ALL) takes it once
@@ -349,10 +367,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self._stepped_state = None
         reward = np.asarray(reward, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
-        if self.max_episode_steps is None:
-            truncated = np.zeros(self.num_envs, dtype=bool)
-        else:
-            truncated = self._elapsed >= self.max_episode_steps
+        truncated = np.empty(self.num_envs, dtype=bool)
+        _episode_ends.entry(self._elapsed, self.max_episode_steps or 0,
+                            _NONE if fresh is None else fresh, reward, terminated, truncated)
         return obs, reward, terminated, truncated
 
     def _restart(self, idx: np.ndarray) -> None:
@@ -436,4 +453,4 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         return None
 
 
-__all__ = ["BatchVectorEnv", "as_autoreset_mode", "ALL"]
+__all__ = ["BatchVectorEnv", "as_autoreset_mode", "episode_ends", "ALL"]
