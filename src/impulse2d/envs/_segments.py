@@ -11,8 +11,8 @@ chain made anew 1.5 ms; the restore of a snapshot that has the moon, its arrays 
 size, 0.08 ms).
 
 :meth:`Segments.move` moves the same segments of many worlds at once (a masked reset's
-worlds): the arrays are computed for all of them in one pass and written into every world in
-another, through the worlds' step references (a batch's: no Python per world; the row
+worlds): the columns are computed and written into every world in one compiled pass, through
+the worlds' step references (a batch's: no Python per world; the row
 assignments world by world were 0.4 us of an environment step of 1,024 landers, most of a
 reset's terrain, with the machine's caches cold, 2026-11-30). What it writes is what
 ``Body.create_segment`` / ``Body.create_chain`` write for those end points
@@ -57,7 +57,6 @@ class Segments:
         self.chain = chain
         sh = world._shapes
         self.radius = np.ascontiguousarray(sh.radius[self.rows])
-        self.columns = sh.vertices.shape[1:]   # a shape's vertex (and normal) slots
         # the body's other shapes reach as far in every world and episode (world._reach)
         moved = set(rows)
         self.others = max((_reach(sh, s, (0.0, 0.0)) for s in world._body_shapes[body]
@@ -71,69 +70,84 @@ class Segments:
         before any world changes if a segment is too short."""
         a = np.ascontiguousarray(a, dtype=np.float64)
         b = np.ascontiguousarray(b, dtype=np.float64)
-        ex, ey = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
         # math.hypot, as make_segment and segment_ends take it (CPython's own, not libm's:
         # they differ in the last bit on about one pair in 170, so it stays in Python)
-        length = np.array(list(map(math.hypot, ex.ravel().tolist(),
-                                   ey.ravel().tolist()))).reshape(ex.shape)
-        if not np.all(length > LINEAR_SLOP):
+        length = np.array([math.hypot(x, y) for x, y in (b - a).reshape(-1, 2).tolist()]
+                          ).reshape(a.shape[:2])
+        if not _move.entry(refs, self.body, self.rows, a, b, length, self.chain, self.radius,
+                           self.others, LINEAR_SLOP, PAIRS_DIRTY):
             raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
-        n, m = length.shape
-        vertices = np.zeros((n, m) + self.columns)
-        normals = np.zeros_like(vertices)
-        centroid = np.empty((n, m, 2))
-        ghosts = np.zeros((n, m, 2, 2))
-        extent = np.empty(n)
-        _columns.entry(a, b, length, self.chain, self.radius, self.others, vertices, normals,
-                       centroid, ghosts, extent)
-        _write.entry(refs, self.body, self.rows, vertices, normals, centroid, ghosts, extent,
-                     PAIRS_DIRTY)
 
 
 @kernel
-def segment_columns(a, b, length, chain, radius, others, vertices, normals, centroid, ghosts,
-                    extent):
-    """The shape columns of segments ``a[k, s]`` to ``b[k, s]`` (m; ``length``: each one's
-    length, m, CPython's ``math.hypot`` of ``b - a``) in each world ``k``: ``vertices``,
-    ``normals`` (zeros on entry), ``centroid``, ``ghosts`` (zeros on entry) as
-    ``Body.create_segment`` / ``create_chain`` write them (the arithmetic of
-    ``_collision.geometry.segment_arrays``; a chain's ghosts as ``_collision.chain.
-    chain_ghosts``: its neighbours' far ends, at the two free ends ``end - normal``; its back
-    side no face, normal 0), and the static body's ``extent``: the farthest shape point from
-    its origin, as ``World._update_mass`` takes it (``_batch._write_extents``' arithmetic for
-    segments, their ``radius`` added; ``others``: the body's other shapes' reach). The NumPy
-    code it replaced gave the same bits (one pass instead of some 60 NumPy calls, about 0.4 ms
-    a reset of 10 landers)."""
+def move_segments(refs, body, rows, a, b, length, chain, radius, others, slop, pairs_dirty):
+    """Into the world of ``refs[k]``, the segments ``a[k, s]`` to ``b[k, s]`` (m; ``length``:
+    each one's length, m, CPython's ``math.hypot`` of ``b - a``) at shape rows ``rows``: their
+    ``vertices``, ``normals``, ``centroid`` and ``ghost`` as ``Body.create_segment`` /
+    ``create_chain`` write them (the arithmetic of ``_collision.geometry.segment_arrays``; a
+    chain's ghosts as ``_collision.chain.chain_ghosts``: its neighbours' far ends, at the two
+    free ends ``end - normal``; its back side no face, normal 0; every other vertex and normal
+    slot 0), a new shape's boxes (the broadphase picks the shapes up in the next step); the
+    static body ``body``'s extent: the farthest shape point from its origin, as
+    ``World._update_mass`` takes it (``_batch._write_extents``' arithmetic for segments, their
+    ``radius`` added; ``others``: the body's other shapes' reach; its thinnest half-width,
+    ``min_extent``, is the segments' radius: moving them keeps it); and the flag of the world's
+    step row at ``pairs_dirty`` (``World._pairs_dirty``: every shape looked at). Returns False,
+    having written nothing, if a segment is not longer than ``slop``.
+
+    Element by element into the worlds' columns, in one call: the NumPy code it replaced gave
+    the same bits (some 60 NumPy calls, about 0.4 ms a reset of 10 landers), and so did the
+    two kernels before this one (the columns computed for every world into arrays, then
+    written: some 15 NumPy calls and allocations a reset besides, BENCHMARKS.md session 28)."""
     n, m = length.shape
     for k in range(n):
+        for s in range(m):
+            if not length[k, s] > slop:
+                return False
+    for k in range(n):
+        sh = borrow(refs[k], "shapes")
+        slots = sh.vertices.shape[1]
         far_all = others
         for s in range(m):
+            r = rows[s]
             ax, ay, bx, by = a[k, s, 0], a[k, s, 1], b[k, s, 0], b[k, s, 1]
             ex, ey, h = bx - ax, by - ay, length[k, s]
-            vertices[k, s, 0, 0] = ax
-            vertices[k, s, 0, 1] = ay
-            vertices[k, s, 1, 0] = bx
-            vertices[k, s, 1, 1] = by
-            normals[k, s, 0, 0] = ey / h
-            normals[k, s, 0, 1] = -ex / h
+            for p in range(slots):
+                for c in range(2):
+                    sh.vertices[r, p, c] = 0.0
+                    sh.normals[r, p, c] = 0.0
+            sh.vertices[r, 0, 0] = ax
+            sh.vertices[r, 0, 1] = ay
+            sh.vertices[r, 1, 0] = bx
+            sh.vertices[r, 1, 1] = by
+            sh.normals[r, 0, 0] = ey / h
+            sh.normals[r, 0, 1] = -ex / h
             if chain:
                 if s > 0:
-                    ghosts[k, s, 0, 0] = a[k, s - 1, 0]
-                    ghosts[k, s, 0, 1] = a[k, s - 1, 1]
+                    sh.ghost[r, 0, 0] = a[k, s - 1, 0]
+                    sh.ghost[r, 0, 1] = a[k, s - 1, 1]
                 else:
-                    ghosts[k, s, 0, 0] = ax - ey / h
-                    ghosts[k, s, 0, 1] = ay - -ex / h
+                    sh.ghost[r, 0, 0] = ax - ey / h
+                    sh.ghost[r, 0, 1] = ay - -ex / h
                 if s < m - 1:
-                    ghosts[k, s, 1, 0] = b[k, s + 1, 0]
-                    ghosts[k, s, 1, 1] = b[k, s + 1, 1]
+                    sh.ghost[r, 1, 0] = b[k, s + 1, 0]
+                    sh.ghost[r, 1, 1] = b[k, s + 1, 1]
                 else:
-                    ghosts[k, s, 1, 0] = bx - ey / h
-                    ghosts[k, s, 1, 1] = by - -ex / h
+                    sh.ghost[r, 1, 0] = bx - ey / h
+                    sh.ghost[r, 1, 1] = by - -ex / h
             else:
-                normals[k, s, 1, 0] = (ay - by) / h
-                normals[k, s, 1, 1] = -(ax - bx) / h
-            centroid[k, s, 0] = 0.5 * (ax + bx)
-            centroid[k, s, 1] = 0.5 * (ay + by)
+                sh.normals[r, 1, 0] = (ay - by) / h
+                sh.normals[r, 1, 1] = -(ax - bx) / h
+                for c in range(2):
+                    sh.ghost[r, 0, c] = 0.0
+                    sh.ghost[r, 1, c] = 0.0
+            sh.centroid[r, 0] = 0.5 * (ax + bx)
+            sh.centroid[r, 1] = 0.5 * (ay + by)
+            for c in range(4):
+                sh.aabb[r, c] = 0.0
+            for c in range(2):
+                sh.fat_aabb[r, c] = np.inf
+                sh.fat_aabb[r, 2 + c] = -np.inf
             x0, y0, x1, y1 = ax - 0.0, ay - 0.0, bx - 0.0, by - 0.0
             h0, h1 = math.hypot(x0, y0), math.hypot(x1, y1)
             q0, q1 = x0 * x0 + y0 * y0, x1 * x1 + y1 * y1
@@ -145,43 +159,12 @@ def segment_columns(a, b, length, chain, radius, others, vertices, normals, cent
             else:
                 far = h1
             far_all = max(far_all, far + radius[s])
-        extent[k] = far_all
-
-
-_columns = DirectCall(segment_columns, "a terrain's segments moved", 2.0)
-
-
-@kernel
-def write_segments(refs, body, rows, vertices, normals, centroid, ghosts, extent, pairs_dirty):
-    """Into the world of ``refs[k]``: the shape columns of :func:`segment_columns` (world
-    ``k``'s) at shape rows ``rows``, with a new shape's boxes (the broadphase picks the shapes
-    up in the next step), the static body ``body``'s extent (its thinnest half-width,
-    ``min_extent``, is the segments' radius: moving them keeps it), and the flag of the
-    world's step row at ``pairs_dirty`` (``World._pairs_dirty``: every shape looked at).
-    Element by element: Numba's array-to-slice assignment cost about 0.1 us each (27 us for
-    the moons of 11 landers; 2026-11-30)."""
-    for k in range(len(refs)):
-        sh = borrow(refs[k], "shapes")
-        for s in range(rows.shape[0]):
-            r = rows[s]
-            for p in range(vertices.shape[2]):
-                for c in range(2):
-                    sh.vertices[r, p, c] = vertices[k, s, p, c]
-                    sh.normals[r, p, c] = normals[k, s, p, c]
-            for c in range(2):
-                sh.centroid[r, c] = centroid[k, s, c]
-                sh.ghost[r, 0, c] = ghosts[k, s, 0, c]
-                sh.ghost[r, 1, c] = ghosts[k, s, 1, c]
-            for c in range(4):
-                sh.aabb[r, c] = 0.0
-            for c in range(2):
-                sh.fat_aabb[r, c] = np.inf
-                sh.fat_aabb[r, 2 + c] = -np.inf
-        borrow(refs[k], "bodies").extent[body] = extent[k]
+        borrow(refs[k], "bodies").extent[body] = far_all
         borrow(refs[k], "settings")[pairs_dirty] = 1.0
+    return True
 
 
-_write = DirectCall(write_segments, "a terrain's segments moved", 2.0)
+_move = DirectCall(move_segments, "a terrain's segments moved", 2.0)
 
 
-__all__ = ["Segments", "segment_columns", "write_segments"]
+__all__ = ["Segments", "move_segments"]
