@@ -417,26 +417,7 @@ def _clock_columns(results, fast, every, step_seconds, query_kind, times, steps,
     return bits, made_constraints, made_contacts
 
 
-@kernel
-def without(fast, held, n):
-    """The worlds of ``fast`` (int64 indices into a batch of ``n``) that are not in ``held``,
-    in ``fast``'s order: the kernel's worlds of a step whose ``held`` worlds it steps apart
-    (``WorldBatch._step_state``). One compiled pass for NumPy's mask, scatter, gather and
-    compress (each over arrays the step evicts from the cache)."""
-    keep = np.ones(n, dtype=np.bool_)
-    for k in range(held.shape[0]):
-        keep[held[k]] = False
-    out = np.empty(fast.shape[0], dtype=np.int64)
-    m = 0
-    for k in range(fast.shape[0]):
-        if keep[fast[k]]:
-            out[m] = fast[k]
-            m += 1
-    return out[:m]
-
-
 _scan = DirectCall(scan_results, "the batch's results", 1.0)
-_without = DirectCall(without, "the batch's results", 1.0)
 _clocks = DirectCall(_clock_columns, "the batch's clocks", 1.0)
 
 

@@ -1,0 +1,110 @@
+"""The native LunarLander's restarts, piece by piece: the calling thread's CPU of each piece of
+``BatchVectorEnv._restart`` (the restore of the finished worlds, the episodes' draws, terrain and
+push, the reset's own step's draws), a step of 1,024 landers with seeded random actions.
+
+    PYTHONPATH=src python benchmarks/lander_restart_split.py [--num-envs 1024] [--steps 300] \
+        [--threads 2] [--json FILE]
+
+With a next-step autoreset the restarts run on the calling thread while the batch's other
+threads step the other worlds (``WorldBatch._step_state``'s ``meanwhile``): their CPU is half
+of it off the step's wall at 2 threads (the other thread takes as many more worlds), the
+serial Python before and after the kernel all of it. Each piece is wrapped (its calls timed by
+``time.thread_time_ns``; a piece's time holds the pieces it calls); printed: us a vector step
+and us a restart for each, largest first, after ``--warm`` untimed steps. Run it in each
+checkout (its own ``src``) to compare two: the pieces' names are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+
+
+class Timed:
+    """A ``DirectCall``'s ``entry`` timed into ``totals[name]``."""
+
+    def __init__(self, call, name: str, totals: dict) -> None:
+        self.call, self.name, self.totals = call, name, totals
+
+    def entry(self, *args):
+        t = time.thread_time_ns()
+        out = self.call.entry(*args)
+        self.totals[self.name] = self.totals.get(self.name, 0) + time.thread_time_ns() - t
+        return out
+
+
+def timed(owner, name: str, label: str, totals: dict) -> None:
+    """``owner.name`` (a function or method) timed into ``totals[label]``."""
+    function = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        t = time.thread_time_ns()
+        out = function(*args, **kwargs)
+        totals[label] = totals.get(label, 0) + time.thread_time_ns() - t
+        return out
+
+    setattr(owner, name, wrapper)
+
+
+def main() -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--warm", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+
+    from impulse2d import _batch_restore, batch
+    from impulse2d.envs import lunar_lander
+    from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
+    from impulse2d.envs._segments import Segments
+    totals: dict = {}
+    env = LunarLanderVectorEnv(args.num_envs, threads=args.threads, max_episode_steps=1000)
+    for name in ("_restart", "_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
+        timed(LunarLanderVectorEnv, name, name, totals)
+    timed(batch.WorldBatch, "restore", "WorldBatch.restore", totals)
+    timed(batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)", totals)
+    timed(_batch_restore.Restores, "_again", "Restores._again", totals)
+    timed(_batch_restore, "restore_untouched", "snapshot.restore_untouched", totals)
+    timed(Segments, "move", "Segments.move", totals)
+    _batch_restore._restore_again = Timed(_batch_restore._restore_again,
+                                          "restore_again (kernel)", totals)
+    lunar_lander._episode_draws = Timed(lunar_lander._episode_draws, "episode_draws (kernel)",
+                                        totals)
+    env.reset(seed=0)
+    actions = np.random.default_rng(0).integers(0, 4, size=(args.warm + args.steps,
+                                                            args.num_envs))
+    for k in range(args.warm):
+        env.step(actions[k])
+    totals.clear()
+    restarts = 0
+    cpu = time.thread_time_ns()
+    for k in range(args.warm, args.warm + args.steps):
+        restarts += int(env._done.sum())
+        env.step(actions[k])
+    cpu = time.thread_time_ns() - cpu
+    out = {"num_envs": args.num_envs, "steps": args.steps, "threads": args.threads,
+           "load": round(os.getloadavg()[0], 1),
+           "caller_us_a_vector_step": round(cpu / args.steps / 1e3, 1),
+           "restarts_a_step": round(restarts / args.steps, 2),
+           "us_a_vector_step": {k: round(v / args.steps / 1e3, 1) for k, v in
+                                sorted(totals.items(), key=lambda kv: -kv[1])}}
+    print(f"{args.num_envs} landers, {args.threads} thread(s), load {out['load']}: the calling "
+          f"thread {out['caller_us_a_vector_step']} us of CPU a vector step, "
+          f"{out['restarts_a_step']} restarts a step")
+    for label, us in out["us_a_vector_step"].items():
+        print(f"  {us:8.1f} us a step  {us / max(out['restarts_a_step'], 1e-9):7.2f} us a "
+              f"restart  {label}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return out
+
+
+if __name__ == "__main__":
+    main()
