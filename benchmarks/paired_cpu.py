@@ -96,7 +96,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--precision", choices=("float64", "float32"), default="float64",
                         help="WorldSettings.solver_precision of every world")
-    parser.add_argument("--solver", default="soft_step", help="WorldSettings.solver of every world")
+    parser.add_argument("--solver", default="soft_step",
+                        help="WorldSettings.solver of every world")
     parser.add_argument("--out", help="also write the JSON lines to this file")
     parser.add_argument("--one", nargs=2, metavar=("SCENE", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
