@@ -33,9 +33,10 @@ STEPS = {"pyramid_20": 300, "pyramid_100": 60, "rain_2000": 200, "many_pyramids"
          "restitution": 600, "friction_ramp": 600}
 
 
-def one_run(scene: str, steps: int, precision: str = "float64") -> dict:
+def one_run(scene: str, steps: int, precision: str = "float64",
+            solver: str = "soft_step") -> dict:
     """Build ``scene`` in this process (the impulse2d on sys.path), its contact passes in
-    ``precision``, and time ``steps`` steps."""
+    ``precision``, stepped by ``solver``, and time ``steps`` steps."""
     sys.path.insert(0, str(HERE))
     import impulse2d
     import run
@@ -43,6 +44,7 @@ def one_run(scene: str, steps: int, precision: str = "float64") -> dict:
 
     builder, params = run.SCENES[scene][:2]
     world = impulse2d.World(gravity=(0, -10))
+    world.settings.solver = solver
     if precision != "float64":  # (a tree from before the setting still runs float64 scenes)
         world.settings.solver_precision = precision
     if scene in run.SLEEPING_SCENES:
@@ -94,18 +96,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--precision", choices=("float64", "float32"), default="float64",
                         help="WorldSettings.solver_precision of every world")
+    parser.add_argument("--solver", default="soft_step",
+                        help="WorldSettings.solver of every world")
     parser.add_argument("--out", help="also write the JSON lines to this file")
     parser.add_argument("--one", nargs=2, metavar=("SCENE", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one[0], int(args.one[1]), args.precision)))
+        print(json.dumps(one_run(args.one[0], int(args.one[1]), args.precision, args.solver)))
         return
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
     rows = []
     for scene in args.scenes.split(","):
         runs, loads = alternate(__file__, trees, scene, STEPS[scene], args.rounds,
-                                ("--precision", args.precision))
-        row = {"scene": scene, "precision": args.precision, "rounds": args.rounds,
+                                ("--precision", args.precision, "--solver", args.solver))
+        row = {"scene": scene, "precision": args.precision, "solver": args.solver,
+               "rounds": args.rounds,
                "load": round(statistics.mean(loads), 1),
                "same_hash": len({x["hash"] for x in runs["a"] + runs["b"]}) == 1,
                "hashes": {who: sorted({x["hash"] for x in runs[who]}) for who in runs}}

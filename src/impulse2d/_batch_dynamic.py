@@ -82,16 +82,29 @@ def dynamic_body(ref, i, s, f, flags, vertices, normals, centroid, bits):
     borrow_column(ref, "bodies", "step_motion")[i] = 0.0
     borrow_column(ref, "bodies", "bullet")[i] = False
     borrow_column(ref, "bodies", "fast")[i] = False
-    borrow_column(ref, "bodies", "sweep")[i, :] = 0.0
+    sweep = borrow_column(ref, "bodies", "sweep")
+    for d in range(3):  # (element by element, as the shape's rows below)
+        sweep[i, d] = 0.0
     # _write_shape
     borrow_column(ref, "shapes", "alive")[s] = True
     borrow_column(ref, "shapes", "body")[s] = i
     borrow_column(ref, "shapes", "type")[s] = flags[2]
     borrow_column(ref, "shapes", "count")[s] = flags[3]
-    borrow_column(ref, "shapes", "vertices")[s, :, :] = vertices
-    borrow_column(ref, "shapes", "normals")[s, :, :] = normals
+    # Element by element, not as slices: an array assigned to a slice compiles Numba's shape
+    # check and its formatted message (ol_raise_with_shape_context, str, repr, join: ~4 s of
+    # this kernel's 5.6 s of compile), and a slice filled is some 390 instructions of IR. The
+    # geometry's arrays are the rows' shapes, (8, 2) and (2,) (_collision.geometry.Geometry),
+    # as World._write_shape's NumPy assignments require.
+    shape_vertices = borrow_column(ref, "shapes", "vertices")
+    shape_normals = borrow_column(ref, "shapes", "normals")
+    for k in range(vertices.shape[0]):
+        for d in range(2):
+            shape_vertices[s, k, d] = vertices[k, d]
+            shape_normals[s, k, d] = normals[k, d]
     borrow_column(ref, "shapes", "radius")[s] = f[12]
-    borrow_column(ref, "shapes", "centroid")[s, :] = centroid
+    shape_centroid = borrow_column(ref, "shapes", "centroid")
+    shape_centroid[s, 0] = centroid[0]
+    shape_centroid[s, 1] = centroid[1]
     borrow_column(ref, "shapes", "density")[s] = f[13]
     borrow_column(ref, "shapes", "friction")[s] = f[14]
     borrow_column(ref, "shapes", "restitution")[s] = f[15]
@@ -100,14 +113,19 @@ def dynamic_body(ref, i, s, f, flags, vertices, normals, centroid, bits):
     borrow_column(ref, "shapes", "category")[s] = bits[0]
     borrow_column(ref, "shapes", "mask")[s] = bits[1]
     borrow_column(ref, "shapes", "group")[s] = flags[6]
-    borrow_column(ref, "shapes", "aabb")[s, :] = 0.0
+    aabb = borrow_column(ref, "shapes", "aabb")
+    for k in range(aabb.shape[1]):
+        aabb[s, k] = 0.0
     # an inverted fat box: the broadphase picks the new shape up next step
     fat = borrow_column(ref, "shapes", "fat_aabb")
     fat[s, 0] = np.inf
     fat[s, 1] = np.inf
     fat[s, 2] = -np.inf
     fat[s, 3] = -np.inf
-    borrow_column(ref, "shapes", "ghost")[s, :, :] = 0.0
+    ghost = borrow_column(ref, "shapes", "ghost")
+    for k in range(ghost.shape[1]):
+        for d in range(2):
+            ghost[s, k, d] = 0.0
     # _update_mass with the shape's (mass, local centre, inertia) and extents
     mass, lx, ly, inertia = f[16], f[17], f[18], f[19]
     borrow_column(ref, "bodies", "mass")[i] = mass
@@ -127,7 +145,7 @@ def dynamic_body(ref, i, s, f, flags, vertices, normals, centroid, bits):
     v[i, 1] = vy + w * (center[i, 0] - cx)
 
 
-_dynamic_body = DirectCall(dynamic_body, "a new dynamic body of one shape", 3.0)
+_dynamic_body = DirectCall(dynamic_body, "a new dynamic body of one shape", 1.5)
 
 
 def create_dynamic_body(world, x, y, angle, v, w, linear_damping, angular_damping,

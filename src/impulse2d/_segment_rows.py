@@ -50,6 +50,10 @@ def static_segments(ref, bodies, poses, threshold, huge, code, ints, floats, bit
     rot = borrow_column(ref, "bodies", "rot")
     extent = borrow_column(ref, "bodies", "extent")
     min_extent = borrow_column(ref, "bodies", "min_extent")
+    v = borrow_column(ref, "bodies", "v")
+    force = borrow_column(ref, "bodies", "force")
+    dp = borrow_column(ref, "bodies", "dp")
+    sweep = borrow_column(ref, "bodies", "sweep")
     for k in range(bodies.shape[0]):
         i = bodies[k]
         x, y, c, s = poses[k, 0], poses[k, 1], poses[k, 3], poses[k, 4]
@@ -66,9 +70,12 @@ def static_segments(ref, bodies, poses, threshold, huge, code, ints, floats, bit
         angle[i] = poses[k, 2]
         rot[i, 0] = c
         rot[i, 1] = s
-        borrow_column(ref, "bodies", "v")[i, :] = 0.0
-        borrow_column(ref, "bodies", "force")[i, :] = 0.0
-        borrow_column(ref, "bodies", "dp")[i, :] = 0.0
+        # (rows zeroed element by element: a slice filled is some 390 instructions of IR
+        # apiece, for the bounds of a general slice; the kernel's were 11,400 with them)
+        for d in range(2):
+            v[i, d] = 0.0
+            force[i, d] = 0.0
+            dp[i, d] = 0.0
         borrow_column(ref, "bodies", "w")[i] = 0.0
         borrow_column(ref, "bodies", "torque")[i] = 0.0
         borrow_column(ref, "bodies", "linear_damping")[i] = 0.0
@@ -77,7 +84,8 @@ def static_segments(ref, bodies, poses, threshold, huge, code, ints, floats, bit
         borrow_column(ref, "bodies", "island_sleep")[i] = 0.0
         extent[i] = 0.0
         borrow_column(ref, "bodies", "step_motion")[i] = 0.0
-        borrow_column(ref, "bodies", "sweep")[i, :] = 0.0
+        for d in range(3):
+            sweep[i, d] = 0.0
         borrow_column(ref, "bodies", "mass")[i] = 0.0
         borrow_column(ref, "bodies", "inv_mass")[i] = 0.0
         borrow_column(ref, "bodies", "inertia")[i] = 0.0
@@ -123,13 +131,15 @@ def static_segments(ref, bodies, poses, threshold, huge, code, ints, floats, bit
         ax, ay, bx, by = floats[k, 0], floats[k, 1], floats[k, 2], floats[k, 3]
         length = floats[k, 4]
         # geometry.segment_arrays' operations, element by element
-        vertices[s, :, :] = 0.0
+        for j in range(vertices.shape[1]):
+            for d in range(2):
+                vertices[s, j, d] = 0.0
+                normals[s, j, d] = 0.0
         vertices[s, 0, 0] = ax
         vertices[s, 0, 1] = ay
         vertices[s, 1, 0] = bx
         vertices[s, 1, 1] = by
         ex, ey = bx - ax, by - ay
-        normals[s, :, :] = 0.0
         normals[s, 0, 0] = ey / length
         normals[s, 0, 1] = -ex / length
         normals[s, 1, 0] = (ay - by) / length
@@ -144,13 +154,16 @@ def static_segments(ref, bodies, poses, threshold, huge, code, ints, floats, bit
         group[s] = ints[k, 4]
         category[s] = bits[k, 0]
         mask[s] = bits[k, 1]
-        aabb[s, :] = 0.0
+        for j in range(aabb.shape[1]):
+            aabb[s, j] = 0.0
         # an inverted fat box: the broadphase picks the new shapes up next step
         fat[s, 0] = np.inf
         fat[s, 1] = np.inf
         fat[s, 2] = -np.inf
         fat[s, 3] = -np.inf
-        ghost[s, :, :] = 0.0
+        for j in range(ghost.shape[1]):
+            for d in range(2):
+                ghost[s, j, d] = 0.0
     # _ends_extents: a body's extent the largest hypot of its segments' ends (max is exact:
     # the running max keeps the first of equals, as Python's), plus 0.0; the thinnest 0.0
     for k in range(bodies.shape[0]):

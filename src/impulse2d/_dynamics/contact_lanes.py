@@ -586,8 +586,11 @@ def prepare_lanes(world, order, first, warm_starting, rate, mass_scale, impulse_
                      impulse_scale, s_rate, s_mass_scale, s_impulse_scale, first, color,
                      starts, cursors)
     else:
+        # (the literal False and 0 of the direct solver's and the rigid solvers' calls: one
+        # signature of prepare_contacts in every process; the rows are cut here, and the
+        # serial prepare reads no ``first``)
         prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, False, first)
+                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, False, 0)
 
 
 @inline_kernel

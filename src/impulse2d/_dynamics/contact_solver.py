@@ -191,9 +191,11 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     """
     if wide:
         none = order[:0]  # no colouring: the rows' order
+        # (np.int64: a literal first would compile prepare_wide a second time beside
+        # .contact_lanes.prepare_lanes' call; Numba types this branch even for a literal False)
         prepare_wide(cs, order, contacts, bodies, warm_starting, soft_bias_rate, soft_mass_scale,
                      soft_impulse_scale, static_bias_rate, static_mass_scale,
-                     static_impulse_scale, first, none, none, none)
+                     static_impulse_scale, np.int64(first), none, none, none)
     else:
         prepare_serial(cs, order, contacts, bodies, warm_starting,
                        (soft_bias_rate, soft_mass_scale, soft_impulse_scale),

@@ -277,10 +277,19 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, 
     touching = order.shape[0] > 0
     integrate_velocities(world, body_rows(world), gx, gy, dt)
     if touching:
-        prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0, 1.0,
-                         0.0, 0.0, 1.0, 0.0, wide, 0)
+        # The soft step's prepare calls, with their signatures: a signature of its own here
+        # compiled prepare_contacts and prepare_wide once more in each process that has both
+        # (BENCHMARKS.md, session 28, warmN53). Into the lanes every row is written as
+        # prepare_contacts' wide branch writes it (in the colouring's order where the step
+        # coloured: the same values); into the rows with the literal False and 0 of the
+        # direct solver's and prepare_lanes' calls.
         if wide:
+            prepare_lanes(world, order, np.int64(0), warm_starting, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0,
+                          wide)
             rows_for_diagnostics(world, cs)
+        else:
+            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0,
+                             1.0, 0.0, 0.0, 1.0, 0.0, False, 0)
     joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                spin_cap)
     borrow(world, "clock")[3] = cycles()
