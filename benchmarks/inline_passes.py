@@ -19,7 +19,7 @@ a repeat (a kept IR of the outer one would make both): what a cache for the proc
 could skip at most; ``repeat_function_s``: keyed by the function alone (flags ignored).
 ``repeat_compile_s``: the same with the key made per outermost compile
 (``Dispatcher.compile`` not nested in another), a cache that lives one compile. The copies a
-cache hands out are not counted. ``cache_hits`` (with the branch's cache): its own count.
+cache hands out are not counted.
 """
 
 from __future__ import annotations
@@ -117,11 +117,6 @@ for i, (name, key, depth, seconds, ancestors, *_rest, outer) in enumerate(runs):
     seen_function.add(id(key[0]))
     seen_compile.add((outer, keyed))
 functions = Counter(r[0] for r in runs if r[8])
-try:
-    from impulse2d._core import inline_cache
-    hits = inline_cache.HITS
-except ImportError:
-    hits = None
 print(json.dumps({
     "what": what, "cpu_s": cpu, "runs": len(runs),
     "runs_by_inline": sum(1 for r in runs if r[8]),
@@ -137,7 +132,6 @@ print(json.dumps({
     "runs_making_unique_vars": sum(1 for r in runs if r[7]),
     "labels_used": sum(r[5] for r in runs if r[2] == 0),
     "uids_used": sum(r[6] for r in runs if r[2] == 0),
-    "cache_hits": hits,
     "most_run": functions.most_common(15)}))
 """
 
@@ -168,7 +162,7 @@ def main() -> None:
           f"{result['repeat_s']:.2f} s per process, {result['repeat_compile_s']:.2f} s per "
           f"compile ({result['outermost_compiles']} compiles), "
           f"{result['repeat_function_s']:.2f} s keyed by function alone; runs making unique vars "
-          f"{result['runs_making_unique_vars']}; cache hits {result['cache_hits']}")
+          f"{result['runs_making_unique_vars']}")
     for name, count in result["most_run"]:
         print(f"  {count:4d}  {name}")
 

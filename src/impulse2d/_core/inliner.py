@@ -17,10 +17,9 @@ the caller's IR, types and machine code are what they were (checked: trajectorie
 kernels' object code, ``BENCHMARKS.md``, 2026-11-29 session 9).
 
 A callee inlined because it is declared ``inline="always"`` (``InlineWorker.inline_function``,
-the only kind the engine declares) is not copied at all: its IR is made for the call site
-alone, by Numba's untyped passes (``run_untyped_passes``) or as a copy of the IR they made at
-an earlier site (:mod:`.inline_cache`), and nothing else holds it, so its blocks are spliced
-into the caller as they are, and the unmutated copy ``inline_ir`` returns
+the only kind the engine declares) is not copied at all: its IR is made afresh for the call
+site by Numba's untyped passes (``run_untyped_passes``) and nothing else holds it, so its
+blocks are spliced into the caller as they are, and the unmutated copy ``inline_ir`` returns
 is not made (``inline_function``'s one caller, ``InlineInlinables``, drops it). An IR that
 others keep (an overload's, inlined by the typed pass) is copied as above.
 
@@ -70,8 +69,6 @@ def install() -> bool:
     """Copy a callee's blocks as one copy in Numba's inliner (see the module); False, with
     nothing changed, where Numba's code is not the one this was written for."""
     from numba.core import inline_closurecall as inliner
-
-    from . import inline_cache
     worker = inliner.InlineWorker
     original = worker.inline_ir
     inline_function = worker.inline_function
@@ -90,14 +87,10 @@ def install() -> bool:
         finally:
             _local.copies = outer
 
-    kept = inline_cache.supported()
-
     def inline_fresh(self, caller_ir, block, i, function, arg_typs=None):
-        # Numba's inline_function, with the callee's IR, made here for this call site alone
-        # (by its untyped passes, or as a copy of the IR they made before: .inline_cache),
+        # Numba's inline_function, with the callee's IR, made here for this call site alone,
         # spliced in uncopied (its untyped passes may inline its own callees: before the flag)
-        callee_ir = (inline_cache.untyped_ir(self, function) if kept
-                     else self.run_untyped_passes(function))
+        callee_ir = self.run_untyped_passes(function)
         outer = getattr(_local, "fresh", None)
         _local.fresh = {id(b) for b in callee_ir.blocks.values()}
         try:
