@@ -534,12 +534,16 @@ def _far_from_obstacles(world):
 
 
 @inner_kernel
-def fast_bodies(bodies, shapes):
+def fast_bodies(world):
     """The bodies the finalize stage flagged fast (the flags cleared) that are alive, dynamic
     and awake, non-bullets first: ``(fast, count, bullets, starts, items)``, the first
     ``count`` of ``fast`` those bodies (the last ``bullets`` of them bullets), their shapes
     (sensors left out) grouped by body in that order, body ``k``'s
-    ``items[starts[k]:starts[k + 1]]`` (a counting sort)."""
+    ``items[starts[k]:starts[k + 1]]`` (a counting sort). Takes the world, not its stores: a
+    store passed to a call is every one of its arrays in the caller's IR (see
+    :func:`static_grid`)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
     n = bodies.alive.shape[0]
     fast = np.empty(n, np.int64)
     count = 0
@@ -577,16 +581,21 @@ obstacle, awake sets not current: :func:`solve_continuous`'s general path)."""
 
 
 @inner_kernel
-def static_grid(world, bodies, shapes):
-    """``(holds, kept)``: the world's kept grid (:mod:`.static_grid`), built again first if it
-    no longer lists the static shapes where they are, its scratch sized to the stores, kept in
-    the stores and marked checked (``awake_state[STATIC_GRID_VALID]``) until Python next
-    changes the world; ``holds`` False (the grid not to be used) when a kinematic shape is an
-    obstacle too. ``bodies``, ``shapes``: the world's."""
-    state, kept = checked_grid(world.static_grid, bodies, shapes)
+def static_grid(world):
+    """Whether the world's kept grid (:mod:`.static_grid`) holds: the grid built again first
+    if it no longer lists the static shapes where they are, its scratch sized to the stores,
+    kept in the stores and marked checked (``awake_state[STATIC_GRID_VALID]``) until Python
+    next changes the world; False (the grid not to be used) when a kinematic shape is an
+    obstacle too.
+
+    Takes the world alone: with the body and shape stores as arguments, each of the
+    continuous stages' three calls was every array of both stores in the stage's IR, about
+    2,400 of its 8,900 instructions a call (``benchmarks/ir_lines.py``, 2026-12-01)."""
+    state, kept = checked_grid(world.static_grid, borrow(world, "bodies"),
+                               borrow(world, "shapes"))
     world.static_grid = kept
     world.awake_state[STATIC_GRID_VALID] = 1
-    return state >= 0, kept
+    return state >= 0
 
 
 @inline_kernel
@@ -719,16 +728,14 @@ def solve_continuous(world):
     changed the world; the general path (below) with a fast bullet or a kinematic obstacle."""
     hits = kept_pass(world)
     if hits == NOT_READY:
-        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        static_grid(world)
         hits = kept_pass(world)
     if hits >= 0:
         return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    fast, count, bullets, starts, items = fast_bodies(world)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
@@ -736,7 +743,7 @@ def solve_continuous(world):
     # and the two passes compiled _sweep_pass and everything under it twice (about 2 s of CPU
     # each in both continuous stages, benchmarks/compile_table.py) for two tests per body
     if plain > 0:
-        use_kept, _ = static_grid(world, bodies, shapes)
+        use_kept = static_grid(world)
         hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
                             slop, use_kept)
     if bullets > 0:

@@ -310,22 +310,20 @@ def solve_continuous_box2d23(world):
     :func:`.continuous.solve_continuous`."""
     hits = _kept_pass(world)
     if hits == NOT_READY:
-        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        static_grid(world)
         hits = _kept_pass(world)
     if hits >= 0:
         return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    fast, count, bullets, starts, items = fast_bodies(world)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     # the flags as np.bool_, not literals (see continuous.solve_continuous)
     if plain > 0:
-        use_kept, _ = static_grid(world, bodies, shapes)
+        use_kept = static_grid(world)
         hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
                             slop, use_kept)
     if bullets > 0:
