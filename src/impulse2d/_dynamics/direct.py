@@ -168,7 +168,9 @@ def _islands(body, kind, body_count):
     parent = np.arange(body_count)
     rows = body.shape[0]
     for r in range(rows):
-        first = -1
+        # np.int64, not the literal -1: typed on the way as Literal[int](-1), it compiled
+        # union and find_root once more for it (benchmarks/compile_table.py, 2026-12-01)
+        first = np.int64(-1)
         for s in range(4):
             k = body[r, s]
             if k < 0 or kind[k] != DYNAMIC:
