@@ -600,9 +600,9 @@ def static_grid(world):
     next changes the world; False (the grid not to be used) when a kinematic shape is an
     obstacle too.
 
-    Takes the world alone: with the body and shape stores as arguments, each of the
-    continuous stages' three calls was every array of both stores in the stage's IR, about
-    2,400 of its 8,900 instructions a call (``benchmarks/ir_lines.py``, 2026-12-01)."""
+    Takes the world alone: with the body and shape stores as arguments, each of a continuous
+    stage's two calls was every array of both stores in the stage's IR, about 2,400 of its
+    8,900 instructions a call (``benchmarks/ir_lines.py``, 2026-12-01)."""
     state, kept = checked_grid(world.static_grid, borrow(world, "bodies"),
                                borrow(world, "shapes"))
     world.static_grid = kept
