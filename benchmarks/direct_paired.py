@@ -8,7 +8,9 @@ order swapped every round).
 Cases: ``direct_hashes.py``'s scenes under a direct level (``NAME/direct/velocity``,
 ``NAME/direct/acceleration``), and ``bullets/v3`` / ``bullets/box2d23``: ``continuous.py``'s
 500 bullets in a room of planks, under the continuous stage with Box2D v3's rules or 2.3's
-(their sweeps against dynamic bodies: the bullets' pass). Prints per case the median of each
+(their sweeps against dynamic bodies: the bullets' pass); ``NAME/pgs_ngs``, ``NAME/pgs_block``:
+``step_hashes.py``'s scenes under Box2D v2.4's solvers (``lander`` is its small lander: revolute
+joints, ``pgs_block``'s own sweeps). Prints per case the median of each
 tree's rounds (each round the median per-step CPU, first step left out), the median of the
 rounds' ratios b / a, and each tree's state hashes.
 """
@@ -40,6 +42,14 @@ def one_run(case: str, steps: int) -> dict:
         world = impulse2d.World(gravity=(0, 0), continuous_box2d23=rest[0] == "box2d23")
         continuous.build_bullets_i2d(world)
         info = None
+    elif rest[0] in ("pgs_ngs", "pgs_block"):
+        from impulse2d.scenes import build_scene
+        world = impulse2d.World(solver=rest[0])
+        if name == "lander":
+            from small_worlds import build_lander
+            info = build_lander(world)
+        else:
+            info = build_scene(world, name)
     else:
         import direct_hashes
         from impulse2d.scenes import build_scene

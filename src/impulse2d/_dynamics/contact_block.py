@@ -26,9 +26,10 @@ point by point, as in Box2D v2.4 and :func:`~.contact_solver.solve_contacts`.
 
 from __future__ import annotations
 
-from .._core.jit import inline_kernel
+from .._core.jit import borrowing_kernel, inline_kernel
 from .contact_solver import friction_rows
 from .velocities import load_pair, store_pair
+from .world_ref import borrow
 
 MAX_CONDITION = 1000.0
 """Largest estimate ``k11^2 / det K`` of the condition number for which the 2x2 block is
@@ -63,8 +64,8 @@ def _gaps(cs, q, dp, dq, a, b, count, inv_h, nx, ny):
     return b1, b2
 
 
-@inline_kernel  # into the solver entry (pgs_block), once a step
-def speculative_biases(cs, bodies, inv_h):
+@borrowing_kernel  # called once a step (the world's reference: see solve_contacts_block)
+def speculative_biases(world, inv_h):
     """Each point's speculative bias (:func:`_gaps`) into ``cs.bias``, once before the sweeps
     of :func:`solve_contacts_block`, which read it there.
 
@@ -72,6 +73,8 @@ def speculative_biases(cs, bodies, inv_h):
     gap is the same in every sweep: Box2D 2.3 likewise fixes each row's bias in
     ``InitializeVelocityConstraints``. Measured from the same in-step deltas with the same
     arithmetic as it was in each sweep, so the same bits."""
+    cs = borrow(world, "constraints")
+    bodies = borrow(world, "bodies")
     dp = bodies.dp
     dq = bodies.dq
     for q in range(cs.count.shape[0]):
@@ -83,12 +86,19 @@ def speculative_biases(cs, bodies, inv_h):
             cs.bias[q, 1] = b2
 
 
-@inline_kernel  # into the solver entries (pgs_ngs, pgs_block): no call per sweep
-def solve_contacts_block(cs, bodies, last_sweep, speed_cap):
+@borrowing_kernel
+def solve_contacts_block(world, last_sweep, speed_cap):
     """One rigid Gauss-Seidel sweep over every constraint: friction rows point by point, then
     the normal rows, two-point manifolds as one block (see the module doc), with the
     speculative biases :func:`speculative_biases` put in ``cs.bias`` before the sweeps. The
-    ``last_sweep`` of the step adds its impulses to the step totals."""
+    ``last_sweep`` of the step adds its impulses to the step totals.
+
+    Called, not inlined, with the world's reference and two scalars (a call that passed the
+    stores would pass each of their arrays, every sweep): ``pgs_block`` sweeps in two places
+    (:mod:`.solvers_ngs`), and inlined into both, its 7,400 instructions of IR were typed,
+    lowered and optimised twice in the unit (2026-12-01, ``benchmarks/ir_lines.py``)."""
+    cs = borrow(world, "constraints")
+    bodies = borrow(world, "bodies")
     v = bodies.v
     w = bodies.w
     for q in range(cs.count.shape[0]):

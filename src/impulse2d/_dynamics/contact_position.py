@@ -53,7 +53,7 @@ def in_flight_speed(speed, accel, lift, half_step):
     return math.sqrt(max(u * u + 2.0 * accel * lift, 0.0)) - accel * half_step
 
 
-@inline_kernel  # into the solver entries (pgs_ngs, pgs_block): no call per sweep
+@inline_kernel  # into the solvers' closing (solvers_ngs._closing): no call per sweep
 def solve_contact_positions(cs, bodies, beta, slop, max_correction, gravity_x, gravity_y,
                             half_step):
     """One sweep over the contact rows ``cs``; returns the smallest separation it found (m,

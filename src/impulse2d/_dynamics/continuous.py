@@ -157,10 +157,13 @@ def _chain_may_stop(vertices, origin, rot, o, s, ax, ay, bx, by, core):
 
 
 @inner_kernel
-def _obstacles(bodies, shapes, with_dynamic):
+def _obstacles(world, with_dynamic):
     """Rows of the shapes that may stop a sweep (static and kinematic bodies; dynamic bodies
     that are not bullets too when ``with_dynamic``) and every shape's box at its body's pose
-    now (only those rows filled)."""
+    now (only those rows filled). The world, not its stores, as for every callee of
+    :func:`_sweep_pass` (see there)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
     n = shapes.alive.shape[0]
     rows = np.empty(n, np.int64)
     boxes = np.empty((n, 4))
@@ -185,9 +188,11 @@ def _obstacles(bodies, shapes, with_dynamic):
 
 
 @borrowing_kernel
-def _obstacle_bounds(bodies, shapes, with_dynamic, box):
+def _obstacle_bounds(world, with_dynamic, box):
     """The box around every shape :func:`_obstacles` would list (empty: inf, inf, -inf, -inf),
     without listing them; ``box``: scratch for one shape's box (4)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
     lo_x = math.inf
     lo_y = math.inf
     hi_x = -math.inf
@@ -412,8 +417,9 @@ def _sweep_body(world, b, fast_shapes, rows, boxes, grid, stamp, tag, candidates
 
 
 @borrowing_kernel
-def _move_back(bodies, b, t):
+def _move_back(world, b, t):
     """Put body ``b`` at fraction ``t`` of its sweep (velocity kept)."""
+    bodies = borrow(world, "bodies")
     sweep = bodies.sweep[b]
     cx = sweep[0] + t * (bodies.center[b, 0] - sweep[0])
     cy = sweep[1] + t * (bodies.center[b, 1] - sweep[1])
@@ -436,9 +442,15 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against
     the obstacles of their kind; returns how many were moved back. ``slop``: the linear slop in
     the world's length unit. ``use_kept``: the obstacles are the static shapes of the world's
-    kept grid (:mod:`.static_grid`), which is used instead of building one."""
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
+    kept grid (:mod:`.static_grid`), which is used instead of building one.
+
+    A kernel that counts references: it reads the three body columns it needs, and its
+    callees take the world, not the body and shape stores (a store borrowed here had every
+    array counted, and one passed to a call was every array in the call's IR: 4,000 of this
+    pass's 9,600 instructions in Box2D 2.3's stage, ``benchmarks/ir_lines.py``, 2026-12-01)."""
+    sweep = borrow_column(world, "bodies", "sweep")
+    center = borrow_column(world, "bodies", "center")
+    extent = borrow_column(world, "bodies", "extent")
     kept = borrow(world, "static_grid")
     # The obstacles' bounds first: a body whose sweep (its centre's path grown by its extent)
     # stays outside them meets nothing, and a pass whose bodies all do builds nothing (a
@@ -447,21 +459,21 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     if use_kept:
         lo_x, lo_y, hi_x, hi_y = kept_bounds(kept)
     else:
-        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
+        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(world, with_dynamic, np.empty(4))
     near = 0
     for k in range(fast.shape[0]):
-        if not _outside(bodies.sweep, bodies.center, bodies.extent, fast[k], lo_x, lo_y,
-                        hi_x, hi_y):
+        if not _outside(sweep, center, extent, fast[k], lo_x, lo_y, hi_x, hi_y):
             near += 1
     if near == 0:
         return 0
     if use_kept:
         rows, boxes, grid = kept_obstacles(kept)
     else:
-        rows, boxes = _obstacles(bodies, shapes, with_dynamic)
+        rows, boxes = _obstacles(world, with_dynamic)
         grid = build_grid(boxes, rows, CELL_SCALE)
-    stamp = np.full(shapes.alive.shape[0], -1, np.int64)
-    candidates = np.empty(shapes.alive.shape[0], np.int64)
+    shape_rows = borrow_column(world, "shapes", "alive").shape[0]
+    stamp = np.full(shape_rows, -1, np.int64)
+    candidates = np.empty(shape_rows, np.int64)
     points = np.empty((8, 2))
     scratch = np.empty((8, 2))
     core = np.empty((1, 2))
@@ -471,12 +483,12 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     hits = 0
     for k in range(fast.shape[0]):
         b = fast[k]
-        if _outside(bodies.sweep, bodies.center, bodies.extent, b, lo_x, lo_y, hi_x, hi_y):
+        if _outside(sweep, center, extent, b, lo_x, lo_y, hi_x, hi_y):
             continue
         t, tag = _sweep_body(world, b, items[starts[k]:starts[k + 1]], rows, boxes, grid,
                              stamp, tag, candidates, points, scratch, core, slop)
         if t < 1.0:
-            _move_back(bodies, b, t)
+            _move_back(world, b, t)
             hits += 1
     return hits
 
@@ -534,12 +546,16 @@ def _far_from_obstacles(world):
 
 
 @inner_kernel
-def fast_bodies(bodies, shapes):
+def fast_bodies(world):
     """The bodies the finalize stage flagged fast (the flags cleared) that are alive, dynamic
     and awake, non-bullets first: ``(fast, count, bullets, starts, items)``, the first
     ``count`` of ``fast`` those bodies (the last ``bullets`` of them bullets), their shapes
     (sensors left out) grouped by body in that order, body ``k``'s
-    ``items[starts[k]:starts[k + 1]]`` (a counting sort)."""
+    ``items[starts[k]:starts[k + 1]]`` (a counting sort). Takes the world, not its stores: a
+    store passed to a call is every one of its arrays in the caller's IR (see
+    :func:`static_grid`)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
     n = bodies.alive.shape[0]
     fast = np.empty(n, np.int64)
     count = 0
@@ -577,16 +593,21 @@ obstacle, awake sets not current: :func:`solve_continuous`'s general path)."""
 
 
 @inner_kernel
-def static_grid(world, bodies, shapes):
-    """``(holds, kept)``: the world's kept grid (:mod:`.static_grid`), built again first if it
-    no longer lists the static shapes where they are, its scratch sized to the stores, kept in
-    the stores and marked checked (``awake_state[STATIC_GRID_VALID]``) until Python next
-    changes the world; ``holds`` False (the grid not to be used) when a kinematic shape is an
-    obstacle too. ``bodies``, ``shapes``: the world's."""
-    state, kept = checked_grid(world.static_grid, bodies, shapes)
+def static_grid(world):
+    """Whether the world's kept grid (:mod:`.static_grid`) holds: the grid built again first
+    if it no longer lists the static shapes where they are, its scratch sized to the stores,
+    kept in the stores and marked checked (``awake_state[STATIC_GRID_VALID]``) until Python
+    next changes the world; False (the grid not to be used) when a kinematic shape is an
+    obstacle too.
+
+    Takes the world alone: with the body and shape stores as arguments, each of a continuous
+    stage's two calls was every array of both stores in the stage's IR, about 2,400 of its
+    8,900 instructions a call (``benchmarks/ir_lines.py``, 2026-12-01)."""
+    state, kept = checked_grid(world.static_grid, borrow(world, "bodies"),
+                               borrow(world, "shapes"))
     world.static_grid = kept
     world.awake_state[STATIC_GRID_VALID] = 1
-    return state >= 0, kept
+    return state >= 0
 
 
 @inline_kernel
@@ -688,7 +709,6 @@ def kept_pass(world):
     count = near_fast_bodies(world, kept)
     if count <= 0:
         return GENERAL if count < 0 else 0
-    bodies = borrow(world, "bodies")
     slop = borrow(world, "lengths")[SLOP]
     rows, boxes, grid = kept_obstacles(kept)
     fast = kept[BODY_SCRATCH][FAST]
@@ -705,7 +725,7 @@ def kept_pass(world):
                              scratch[STAMP], tag, scratch[CANDIDATES], points[0], points[1],
                              points[3, :1], slop)
         if t < 1.0:
-            _move_back(bodies, b, t)
+            _move_back(world, b, t)
             hits += 1
     counts[TAG] = tag
     return hits
@@ -719,16 +739,14 @@ def solve_continuous(world):
     changed the world; the general path (below) with a fast bullet or a kinematic obstacle."""
     hits = kept_pass(world)
     if hits == NOT_READY:
-        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        static_grid(world)
         hits = kept_pass(world)
     if hits >= 0:
         return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    fast, count, bullets, starts, items = fast_bodies(world)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
@@ -736,7 +754,7 @@ def solve_continuous(world):
     # and the two passes compiled _sweep_pass and everything under it twice (about 2 s of CPU
     # each in both continuous stages, benchmarks/compile_table.py) for two tests per body
     if plain > 0:
-        use_kept, _ = static_grid(world, bodies, shapes)
+        use_kept = static_grid(world)
         hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
                             slop, use_kept)
     if bullets > 0:

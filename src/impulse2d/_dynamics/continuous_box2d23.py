@@ -68,7 +68,7 @@ from .continuous import (CORE_FRACTION, GENERAL, MAX_QUERY_CELLS, NOT_READY, _cr
 from .lengths import SLOP
 from .static_grid import (BODY_SCRATCH, CANDIDATES, COUNTS, FAST, FIRST, POINTS, SHAPE_ITEMS,
                           SHAPE_SCRATCH, STAMP, TAG, kept_bounds, kept_obstacles)
-from .world_ref import borrow
+from .world_ref import borrow, borrow_column
 
 SKIN_DEPTH = 3.0 * LINEAR_SLOP
 """m (three slops; the sweep takes it in the world's unit, ``length_units_per_meter``). A body
@@ -213,28 +213,30 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     """Sweep the bodies ``fast`` (their shapes: ``items[starts[k]:starts[k + 1]]``) against the
     obstacles of their kind; returns how many were moved back. ``use_kept``: the obstacles are
     the static shapes of the world's kept grid (:mod:`.static_grid`), used instead of building
-    one."""
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
+    one. Its callees take the world, not the body and shape stores (see
+    :func:`.continuous._sweep_pass`)."""
+    sweep = borrow_column(world, "bodies", "sweep")
+    center = borrow_column(world, "bodies", "center")
+    extent = borrow_column(world, "bodies", "extent")
     kept = borrow(world, "static_grid")
     if use_kept:
         lo_x, lo_y, hi_x, hi_y = kept_bounds(kept)
     else:
-        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(bodies, shapes, with_dynamic, np.empty(4))
+        lo_x, lo_y, hi_x, hi_y = _obstacle_bounds(world, with_dynamic, np.empty(4))
     near = 0
     for k in range(fast.shape[0]):
-        if not _outside(bodies.sweep, bodies.center, bodies.extent, fast[k], lo_x, lo_y,
-                        hi_x, hi_y):
+        if not _outside(sweep, center, extent, fast[k], lo_x, lo_y, hi_x, hi_y):
             near += 1
     if near == 0:
         return 0
     if use_kept:
         rows, boxes, grid = kept_obstacles(kept)
     else:
-        rows, boxes = _obstacles(bodies, shapes, with_dynamic)
+        rows, boxes = _obstacles(world, with_dynamic)
         grid = build_grid(boxes, rows, CELL_SCALE)
-    stamp = np.full(shapes.alive.shape[0], -1, np.int64)
-    candidates = np.empty(shapes.alive.shape[0], np.int64)
+    shape_rows = borrow_column(world, "shapes", "alive").shape[0]
+    stamp = np.full(shape_rows, -1, np.int64)
+    candidates = np.empty(shape_rows, np.int64)
     points = np.empty((8, 2))
     scratch = np.empty((8, 2))
     end_points = np.empty((8, 2))
@@ -243,23 +245,24 @@ def _sweep_pass(world, fast, starts, items, with_dynamic, slop, use_kept):
     hits = 0
     for k in range(fast.shape[0]):
         b = fast[k]
-        if _outside(bodies.sweep, bodies.center, bodies.extent, b, lo_x, lo_y, hi_x, hi_y):
+        if _outside(sweep, center, extent, b, lo_x, lo_y, hi_x, hi_y):
             continue
         t, nx, ny, tag = _first_hit(world, b, items[starts[k]:starts[k + 1]], rows, boxes,
                                     grid, stamp, tag, candidates, points, scratch, end_points,
                                     core, slop)
         if t >= 1.0:
             continue
-        _hit(bodies, b, t, nx, ny)
+        _hit(world, b, t, nx, ny)
         hits += 1
     return hits
 
 
 @borrowing_kernel
-def _hit(bodies, b, t, nx, ny):
+def _hit(world, b, t, nx, ny):
     """Put body ``b`` back at its time of impact ``t`` without its speed into the obstacle
     (normal ``n``), Box2D 2.3's contact solve at the TOI."""
-    _move_back(bodies, b, t)
+    bodies = borrow(world, "bodies")
+    _move_back(world, b, t)
     vn = bodies.v[b, 0] * nx + bodies.v[b, 1] * ny
     if vn < 0.0:  # the speed into the obstacle goes (Box2D 2.3's contact solve at the TOI)
         bodies.v[b, 0] -= vn * nx
@@ -279,7 +282,6 @@ def _kept_pass(world):
     count = near_fast_bodies(world, kept)
     if count <= 0:
         return GENERAL if count < 0 else 0
-    bodies = borrow(world, "bodies")
     slop = borrow(world, "lengths")[SLOP]
     rows, boxes, grid = kept_obstacles(kept)
     fast = kept[BODY_SCRATCH][FAST]
@@ -296,7 +298,7 @@ def _kept_pass(world):
                                     scratch[STAMP], tag, scratch[CANDIDATES], points[0],
                                     points[1], points[2], points[3, :1], slop)
         if t < 1.0:
-            _hit(bodies, b, t, nx, ny)
+            _hit(world, b, t, nx, ny)
             hits += 1
     counts[TAG] = tag
     return hits
@@ -310,22 +312,20 @@ def solve_continuous_box2d23(world):
     :func:`.continuous.solve_continuous`."""
     hits = _kept_pass(world)
     if hits == NOT_READY:
-        static_grid(world, borrow(world, "bodies"), borrow(world, "shapes"))
+        static_grid(world)
         hits = _kept_pass(world)
     if hits >= 0:
         return hits
     quick = _far_from_obstacles(world)
     if quick >= 0:
         return quick
-    bodies = borrow(world, "bodies")
-    shapes = borrow(world, "shapes")
-    fast, count, bullets, starts, items = fast_bodies(bodies, shapes)
+    fast, count, bullets, starts, items = fast_bodies(world)
     slop = borrow(world, "lengths")[SLOP]
     plain = count - bullets
     hits = 0
     # the flags as np.bool_, not literals (see continuous.solve_continuous)
     if plain > 0:
-        use_kept, _ = static_grid(world, bodies, shapes)
+        use_kept = static_grid(world)
         hits += _sweep_pass(world, fast[:plain], starts[:plain + 1], items, np.bool_(False),
                             slop, use_kept)
     if bullets > 0:

@@ -87,7 +87,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import cycles, inline_kernel, inner_kernel, stage_kernel
+from .._core.jit import borrowing_kernel, cycles, inline_kernel, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from .awake import body_rows
@@ -168,7 +168,9 @@ def _islands(body, kind, body_count):
     parent = np.arange(body_count)
     rows = body.shape[0]
     for r in range(rows):
-        first = -1
+        # np.int64, not the literal -1: typed on the way as Literal[int](-1), it compiled
+        # union and find_root once more for it (benchmarks/compile_table.py, 2026-12-01)
+        first = np.int64(-1)
         for s in range(4):
             k = body[r, s]
             if k < 0 or kind[k] != DYNAMIC:
@@ -748,6 +750,23 @@ def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, coun
                   np.bool_(False)))
 
 
+@borrowing_kernel
+def awake_velocities(world, gx, gy, h):
+    """:func:`.integrate.integrate_velocities` over the awake rows (:func:`.awake.body_rows`),
+    called from both direct levels, which count references: inlined there, ``body_rows``'
+    borrowed body and shape stores had every array counted, about 1,950 instructions of IR at
+    each of a level's two calls (a fifth of each level's IR, ``benchmarks/ir_lines.py``,
+    2026-12-01); here nothing is counted, and the two levels share one compile."""
+    integrate_velocities(world, body_rows(world), gx, gy, h)
+
+
+@borrowing_kernel
+def awake_positions(world, h, max_linear_speed):
+    """:func:`.integrate.integrate_positions` over the awake rows, with the rotation cap
+    ``MAX_ROTATION / h``: the other half of :func:`awake_velocities` (see there)."""
+    integrate_positions(world, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
+
+
 @inner_kernel
 def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
@@ -824,7 +843,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         return -float(largest)
 
     # 3. pgs's opening: integrate velocities, prepare the contacts.
-    integrate_velocities(world, body_rows(world), gx, gy, dt)
+    awake_velocities(world, gx, gy, dt)
     if touching > 0:
         # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
         # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
@@ -857,7 +876,7 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
         apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
     joint_rows(world, table, ids, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap,
                spin_cap, body, jacobian, data, impulse)
-    integrate_positions(world, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
+    awake_positions(world, dt, max_linear_speed)
     return dt
 
 

@@ -138,16 +138,14 @@ import numpy as np
 
 from .._core.jit import cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
-from ..constants import LINEAR_SLOP, MAX_ROTATION
-from .awake import body_rows
+from ..constants import LINEAR_SLOP
 from .contact_solver import bounce_speed, prepare_contacts, push_to_speed
 from .accel_products import joint_products
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED,
-                     island_sizes, joint_rows)
+                     awake_positions, awake_velocities, island_sizes, joint_rows)
 from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
                           store_contact_rows)
-from .integrate import integrate_positions, integrate_velocities
 from .joint_solver import joint_pass
 from .lengths import SLOP
 from .solvers import impulse_caps
@@ -487,10 +485,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
         _solve_rows(touches, body, jacobian, data, b_all, kind, bodies.inv_mass,
                     bodies.inv_inertia, counts, table, np.bool_(False), second)
-        integrate_velocities(world, body_rows(world), gx, gy, h)
+        awake_velocities(world, gx, gy, h)
         apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
                    bodies.v, bodies.w)
-        integrate_positions(world, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
+        awake_positions(world, h, max_linear_speed)
         for r in range(rows):
             total[r] += first[r] + second[r]
 

@@ -62,7 +62,7 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
     # the sweeps stop after one that changed no body's velocity by more than it.
     early = velocity_tolerance > 0.0 and velocities.shape[0] == bodies.v.shape[0]
     if touching and block:
-        speculative_biases(cs, bodies, inv_h)  # a gap is the same in every sweep
+        speculative_biases(world, inv_h)  # a gap is the same in every sweep
     for i in range(iterations):
         last = i == iterations - 1
         if early:
@@ -73,7 +73,7 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
             joint_pass(world, SOLVE, dt, False, False, 0.0, 1.0, 0.0, 0.0, speed_cap, spin_cap)
         if touching:
             if block:
-                solve_contacts_block(cs, bodies, last, speed_cap)
+                solve_contacts_block(world, last, speed_cap)
             else:
                 solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed, last,
                                speed_cap)
@@ -96,9 +96,10 @@ def _revolute_block_sweeps(world, order, dt, iterations, contact_speed, velocity
                      velocities, True, speed_cap, spin_cap, True)
 
 
-@inline_kernel
+@borrowing_kernel
 def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
-    """Prepare and warm start (:func:`~.solvers.rigid_opening`); returns the impulse caps."""
+    """Prepare and warm start (:func:`~.solvers.rigid_opening`); returns the impulse caps.
+    Called by both solvers, as :func:`_closing` is (see there)."""
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, False)
     if warm_starting and order.shape[0] > 0:
@@ -106,10 +107,15 @@ def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
     return speed_cap, spin_cap
 
 
-@inline_kernel
+@borrowing_kernel
 def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
              restitution_threshold, max_linear_speed, speed_cap, spin_cap):
-    """After the velocity sweeps: restitution, the positions moved, then corrected."""
+    """After the velocity sweeps: restitution, the positions moved, then corrected.
+
+    Called, once a step, with the world's reference and scalars: one kernel that both solvers
+    call is typed and lowered once in a process that compiles both (``warmup --all``);
+    inlined, it was half of each entry's IR (7,000 of ``pgs_ngs``'s 14,500 instructions,
+    2026-12-01, ``benchmarks/ir_lines.py``)."""
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
