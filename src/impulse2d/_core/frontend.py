@@ -42,7 +42,7 @@ IR or one type:
 Sampled again (session 28: ``direct.solve_islands``, ``continuous_box2d23``, ``custom_entry``,
 ``pgs_block``), four more:
 
-* **Liveness** (``analysis.compute_live_map``, 4-5 %: ``PostProcessor.run`` recomputes it after
+* **Liveness** (``analysis.compute_live_map``, 3-4.5 %: ``PostProcessor.run`` recomputes it after
   most passes, and the dead-code removal once per run): the variables used or defined on some
   path to each block (``def_reach``) and those live at each block's entry are least fixed
   points of unions over the CFG, found by Numba with Python sets of names, pass after pass.
@@ -52,12 +52,12 @@ Sampled again (session 28: ``direct.solve_islands``, ``continuous_box2d23``, ``c
   reached in, so the sets are Numba's; their iteration order may differ, as it already does
   between any two processes (a string's hash is salted per process), which is why no
   consumer may depend on it (the dels are sorted).
-* **The typing templates' order** (``utils.order_by_target_specificity``, 1.5-2 %): type
+* **The typing templates' order** (``utils.order_by_target_specificity``, 1-1.5 %): type
   inference orders a function's templates by target for every call it types (the templates
   whose target the current one inherits from, by its MRO), though the order depends only on
   the target and the templates, which are classes. Here it is kept per target and templates;
   a copy is handed out, as Numba's is a new list each time.
-* **An assignment's uses and definitions** (``analysis.compute_use_defs``): Numba lists the
+* **An assignment's uses and definitions** (``analysis.compute_use_defs``, 2 %): Numba lists the
   value's variables, then lists the whole statement's, which lists the value's again. Here an
   assignment with only its own three fields (value, target, location) is named once: its
   value's variables then its target, which is what the statement's ``list_vars`` gives.
@@ -71,8 +71,9 @@ Sampled again (session 28: ``direct.solve_islands``, ``continuous_box2d23``, ``c
 Each patch checks Numba's code is the 0.68 code it was written for (:mod:`.numba_patch`), and is
 installed at the process's first compile (a :data:`.lazy.FIRST_COMPILE` hook: Numba's SSA module
 is its compiler's). No kernel's machine code changes (checked: the units' object code and bitcode
-compiled with and without, ``BENCHMARKS.md`` session 27, ``frontF52``). This module holds no
-kernel, so it is left out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
+compiled with and without, ``BENCHMARKS.md`` session 27, ``frontF52``, and session 28,
+``frontG53``). This module holds no kernel, so it is left out of the cache's source stamp
+(:data:`.cache.UNCOMPILED_FILES`).
 """
 
 from __future__ import annotations
