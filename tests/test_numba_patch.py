@@ -52,6 +52,8 @@ def test_the_packages_patches_share_the_guard():
         assert isinstance(module.install, Patch)
         assert module.install() is module.install.installed
     for install in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators,
-                    frontend.install_abi_sizes, frontend.install_error_contexts):
+                    frontend.install_abi_sizes, frontend.install_error_contexts,
+                    frontend.install_live_map, frontend.install_template_order,
+                    frontend.install_use_defs, frontend.install_type_checks):
         assert isinstance(install, Patch)
         assert install() is install.installed

@@ -1,7 +1,8 @@
 """Numba's front end made cheaper with what it gives unchanged (``_core/frontend.py``): the
 variables a statement names, the IR after SSA reconstruction, the operators' typing, the ABI
-sizes, the error contexts' messages and a kernel's LLVM IR, each compared with Numba's own code
-(the patched functions' ``__wrapped__``)."""
+sizes, the error contexts' messages, the live variables, the uses and definitions, the typing
+templates' order and a kernel's LLVM IR, each compared with Numba's own code (the patched
+functions' ``__wrapped__``)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,9 @@ def _frontend_ir(function):
 def numbas_own(monkeypatch):
     """Undo the patches for the test (Numba's own code, as ``__wrapped__`` keeps it)."""
     assert frontend.install()
-    from numba.core import base, errors, ir, lowering, ssa, typeinfer
-    from numba.core.typing import npydecl
+    import sys
+    from numba.core import analysis, base, errors, ir, ir_utils, lowering, ssa, typeinfer, utils
+    from numba.core.typing import context as typing_context, npydecl
 
     def undo():
         monkeypatch.setattr(ir.Inst, "_rec_list_vars", ir.Inst._rec_list_vars.__wrapped__)
@@ -58,6 +60,22 @@ def numbas_own(monkeypatch):
         own_context = errors.new_error_context.__wrapped__
         for module in (errors, lowering, typeinfer):
             monkeypatch.setattr(module, "new_error_context", own_context)
+        own_live_map = analysis.compute_live_map.__wrapped__
+        for module in (analysis, ir_utils):
+            monkeypatch.setattr(module, "compute_live_map", own_live_map)
+        own_order = utils.order_by_target_specificity.__wrapped__
+        for module in (utils, typing_context):
+            monkeypatch.setattr(module, "order_by_target_specificity", own_order)
+        from numba.core.types import abstract
+        meta = abstract._TypeMetaclass
+        monkeypatch.setattr(meta, "__init__", meta.__init__.__wrapped__)
+        monkeypatch.delattr(meta, "register")
+        monkeypatch.delattr(meta, "__instancecheck__")
+        patched_use_defs = analysis.compute_use_defs
+        for module in [analysis] + [sys.modules[name] for name in frontend._USE_DEFS_USERS
+                                    if name in sys.modules]:
+            if getattr(module, "compute_use_defs", None) is patched_use_defs:
+                monkeypatch.setattr(module, "compute_use_defs", patched_use_defs.__wrapped__)
 
     return undo
 
@@ -65,7 +83,9 @@ def numbas_own(monkeypatch):
 def test_the_patches_are_installed_once_and_say_so():
     assert frontend.install() and frontend.install()
     for patch in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators,
-                  frontend.install_abi_sizes, frontend.install_error_contexts):
+                  frontend.install_abi_sizes, frontend.install_error_contexts,
+                  frontend.install_live_map, frontend.install_template_order,
+                  frontend.install_use_defs, frontend.install_type_checks):
         assert patch.installed
 
 
@@ -178,6 +198,132 @@ def test_an_error_gets_the_same_context_with_and_without(numbas_own):
     ours = _typing_error(_untypable)
     numbas_own()
     assert "no_such_attribute" in ours and ours == _typing_error(_untypable)
+
+
+def _nested(a, n):
+    # nested loops with a break and a continue, a variable used before its definition on a
+    # path (a loop's carried value) and one defined in one branch only
+    total = 0.0
+    carried = 1.0
+    for i in range(n):
+        if a[i] < 0.0:
+            continue
+        j = 0
+        while j < i:
+            carried = carried * 0.5 + a[j]
+            if carried > 10.0:
+                break
+            j += 1
+        else:
+            only_here = a[i] * 3.0
+            total += only_here
+        total += carried
+    return total
+
+
+def _straight(x, flag):
+    # no loop: an acyclic CFG
+    y = x + 1.0
+    if flag:
+        z = y * 2.0
+    else:
+        z = y - 2.0
+    return z + y
+
+
+def test_the_live_variables_and_the_uses_and_definitions_are_numbas():
+    assert frontend.install_live_map() and frontend.install_use_defs()
+    from numba.core import analysis, ir, ir_utils
+    assert ir_utils.compute_live_map is analysis.compute_live_map
+    own_live_map = analysis.compute_live_map.__wrapped__
+    own_use_defs = analysis.compute_use_defs.__wrapped__
+    cyclic = acyclic = spread = 0
+    for func_ir in [_frontend_ir(function) for function in (_loops, _nested, _straight)]:
+        blocks = func_ir.blocks
+        cfg = analysis.compute_cfg_from_blocks(blocks)
+        ours, theirs = analysis.compute_use_defs(blocks), own_use_defs(blocks)
+        assert ours.usemap == theirs.usemap and ours.defmap == theirs.defmap
+        assert list(ours.usemap) == list(theirs.usemap) == list(blocks)
+        live = analysis.compute_live_map(cfg, blocks, ours.usemap, ours.defmap)
+        assert live == own_live_map(cfg, blocks, theirs.usemap, theirs.defmap)
+        assert list(live) == list(blocks)
+        spread += any(live[label] != ours.usemap[label] for label in blocks)
+        cyclic += bool(cfg.loops())
+        acyclic += not cfg.loops()
+        # an assignment with a field of its own: named as Numba's list_vars names it
+        stmt = next(stmt for block in blocks.values() for stmt in block.body
+                    if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr))
+        stmt.extra = ir.Var(stmt.target.scope, "frontG53_extra", stmt.loc)
+        ours, theirs = analysis.compute_use_defs(blocks), own_use_defs(blocks)
+        assert ours.usemap == theirs.usemap and ours.defmap == theirs.defmap
+        assert any("frontG53_extra" in uses for uses in ours.usemap.values())
+        del stmt.extra
+    assert cyclic and acyclic and spread  # (loops, none, and variables live beyond their uses)
+
+
+def test_the_typing_templates_order_is_numbas_and_a_fresh_list():
+    assert frontend.install_template_order()
+    import operator
+    from numba.core import errors, utils
+    from numba.core.registry import cpu_target
+    from numba.core.target_extension import get_local_target
+    context = cpu_target.typing_context
+    context.refresh()
+    own = utils.order_by_target_specificity.__wrapped__
+    target = get_local_target(context)
+    # Numba's templates of +, and two of a target each (the CPU's the more specific)
+    generic, cpu = (type(name, (), {"metadata": {"target": name}}) for name in ("generic", "cpu"))
+    templates = [generic] + list(context._functions[operator.add]) + [cpu]
+    first = utils.order_by_target_specificity(target, templates, fnkey="add")
+    again = utils.order_by_target_specificity(target, list(templates), fnkey="add")
+    assert first == again == own(target, templates, fnkey="add") and first is not again
+    assert first[0] is cpu and len(first) == len(templates)
+    first.clear()
+    assert utils.order_by_target_specificity(target, templates) == own(target, templates)
+    assert utils.order_by_target_specificity(target, []) == own(target, []) == []
+    unusable = type("cuda_only", (), {"metadata": {"target": "cuda"}})
+    for order in (utils.order_by_target_specificity, own):
+        with pytest.raises(errors.UnsupportedError):
+            order(target, [unusable], fnkey="f")
+
+
+def test_a_types_isinstance_is_the_abcs_until_a_class_has_a_virtual_subclass():
+    assert frontend.install_type_checks()
+    import abc
+    from numba.core import types
+    from numba.core.types import abstract
+    meta = abstract._TypeMetaclass
+    assert meta.__instancecheck__ is type.__instancecheck__
+    values = [types.float64, types.int8, types.float64[:], types.UniTuple(types.int64, 2),
+              types.Optional(types.float64), types.literal(3), types.none, types.unicode_type,
+              3, "x", None, object()]
+    classes = [types.Type, types.Number, types.Integer, types.Float, types.Array,
+               types.ArrayCompatible, types.BaseTuple, types.Optional, types.Literal,
+               types.Hashable, types.NoneType]
+    for value in values:
+        for cls in classes:
+            assert isinstance(value, cls) == abc.ABCMeta.__instancecheck__(cls, value)
+
+    class Probe(types.Type):
+        pass
+
+    class Virtual:
+        pass
+
+    try:
+        assert not isinstance(Virtual(), Probe)
+        Probe.register(Virtual)
+        assert "__instancecheck__" not in meta.__dict__ and isinstance(Virtual(), Probe)
+        meta.__instancecheck__ = type.__instancecheck__
+
+        class Hooked(types.Type):
+            @classmethod
+            def __subclasshook__(cls, subclass):
+                return subclass is Virtual
+
+        assert "__instancecheck__" not in meta.__dict__ and isinstance(Virtual(), Hooked)
+    finally:
+        meta.__instancecheck__ = type.__instancecheck__  # (the patch, for the other tests)
 
 
 def _llvm_ir(function):

@@ -644,6 +644,9 @@ for _ in range(30):
 print(json.dumps({"loaded_before_fast": loaded,
                   "arraymath": "numba.np.arraymath" in sys.modules,
                   "scipy_linalg": "scipy.linalg" in sys.modules,
+                  "patches": sorted(name for name in ("impulse2d._core.frontend",
+                                                      "impulse2d._core.inliner")
+                                    if name in sys.modules),
                   "masses": [plank.mass, ball.mass],
                   "positions": world.get_positions().tolist(),
                   "velocities": world.get_velocities().tolist()}))
@@ -677,6 +680,13 @@ def test_a_warm_first_step_imports_neither_numbas_array_math_nor_scipy_linalg():
     Their environments are rebuilt without the import (see _core/cache.py)."""
     out = json.loads(_run(PLANK_SHOT).stdout)
     assert not out["arraymath"] and not out["scipy_linalg"]
+
+
+def test_a_warm_process_imports_no_patch_of_numbas_front_end():
+    """The front end's patches and the inliner's are installed by the first compile, which
+    imports them (:data:`.lazy.FIRST_COMPILE`): a warm process, which compiles nothing, never
+    imports their modules."""
+    assert json.loads(_run(PLANK_SHOT).stdout)["patches"] == []
 
 
 def test_a_deferred_environment_gets_its_modules_globals_once_the_module_is_imported():

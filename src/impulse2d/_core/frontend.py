@@ -1,4 +1,4 @@
-"""Five of Numba's front-end costs cut, what they give unchanged.
+"""Nine of Numba's front-end costs cut, what they give unchanged.
 
 Numba's front end (bytecode to IR, the IR passes, type inference, lowering: all Python) is
 about 60 % of ``warmup --all``'s CPU. Sampled (``benchmarks/frontend_sample.py``: a CPU timer,
@@ -39,11 +39,41 @@ IR or one type:
   is a small class that does what the generator did (a user location noted on entry, a
   ``NumbaError`` given the context's message on its way out).
 
+Sampled again (session 28: ``direct.solve_islands``, ``continuous_box2d23``, ``custom_entry``,
+``pgs_block``), four more:
+
+* **Liveness** (``analysis.compute_live_map``, 3-4.5 %: ``PostProcessor.run`` recomputes it after
+  most passes, and the dead-code removal once per run): the variables used or defined on some
+  path to each block (``def_reach``) and those live at each block's entry are least fixed
+  points of unions over the CFG, found by Numba with Python sets of names, pass after pass.
+  Here the same equations are solved on bit sets (a Python integer per block, a bit per name),
+  where a union or an intersection is one operation on machine words, and only the live sets
+  are turned back into sets of names. A least fixed point does not depend on the order it is
+  reached in, so the sets are Numba's; their iteration order may differ, as it already does
+  between any two processes (a string's hash is salted per process), which is why no
+  consumer may depend on it (the dels are sorted).
+* **The typing templates' order** (``utils.order_by_target_specificity``, 1-1.5 %): type
+  inference orders a function's templates by target for every call it types (the templates
+  whose target the current one inherits from, by its MRO), though the order depends only on
+  the target and the templates, which are classes. Here it is kept per target and templates;
+  a copy is handed out, as Numba's is a new list each time.
+* **An assignment's uses and definitions** (``analysis.compute_use_defs``, 2 %): Numba lists the
+  value's variables, then lists the whole statement's, which lists the value's again. Here an
+  assignment with only its own three fields (value, target, location) is named once: its
+  value's variables then its target, which is what the statement's ``list_vars`` gives.
+* **``isinstance`` of a Numba type** (``ABCMeta.__instancecheck__``, 2-3 %): the types' classes
+  are ABCs, so each ``isinstance(x, types.Array)`` of type inference and the lowering goes
+  through a Python frame and the ABC caches. No type class has a virtual subclass or a
+  subclass hook (checked at the patch), and then an ABC answers what the class's MRO does, so
+  the types' metaclass gets Python's own check for classes; it gives the ABC's back, for good,
+  the moment a type class is registered a virtual subclass or defines a hook.
+
 Each patch checks Numba's code is the 0.68 code it was written for (:mod:`.numba_patch`), and is
 installed at the process's first compile (a :data:`.lazy.FIRST_COMPILE` hook: Numba's SSA module
 is its compiler's). No kernel's machine code changes (checked: the units' object code and bitcode
-compiled with and without, ``BENCHMARKS.md`` session 27, ``frontF52``). This module holds no
-kernel, so it is left out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
+compiled with and without, ``BENCHMARKS.md`` session 27, ``frontF52``, and session 28,
+``frontG53``). This module holds no kernel, so it is left out of the cache's source stamp
+(:data:`.cache.UNCOMPILED_FILES`).
 """
 
 from __future__ import annotations
@@ -297,11 +327,278 @@ def install_error_contexts() -> bool:
     return True
 
 
+def _code_names(function) -> tuple:
+    """The names a function's code and the functions it defines look up: a fingerprint of
+    the code a patch replaces."""
+    names = [function.__code__.co_names]
+    names += [const.co_names for const in function.__code__.co_consts
+              if isinstance(const, type(function.__code__))]
+    return tuple(names)
+
+
+class _Bits:
+    """Sets of variable names as Python integers, a bit per name (numbered as first seen):
+    a union or intersection of two sets is one operation on machine words."""
+
+    __slots__ = ("bit", "names")
+
+    def __init__(self):
+        self.bit = {}    # {name: 1 << its number}
+        self.names = []  # the names by number
+
+    def of(self, names) -> int:
+        mask = 0
+        for name in names:
+            bit = self.bit.get(name)
+            if bit is None:
+                bit = self.bit[name] = 1 << len(self.names)
+                self.names.append(name)
+            mask |= bit
+        return mask
+
+    def names_of(self, mask: int) -> list:
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(self.names[low.bit_length() - 1])
+            mask ^= low
+        return found
+
+
+def _live_map(cfg, blocks, var_use_map, var_def_map):
+    """Numba's ``compute_live_map`` (the variables that must be alive at each block's entry)
+    on bit sets, or None where a block of the CFG's order is not in the maps (Numba's own
+    then raises as it would)."""
+    order = cfg.topo_order()
+    for label in order:
+        if label not in blocks or label not in var_use_map or label not in var_def_map:
+            return None
+    bits = _Bits()
+    uses = {label: bits.of(var_use_map[label]) for label in order}
+    defs = {label: bits.of(var_def_map[label]) for label in order}
+    succs = {label: [succ for succ, _ in cfg.successors(label)] for label in order}
+    preds = {label: [pred for pred, _ in cfg.predecessors(label)] for label in order}
+    # the variables used or defined on some path to a block's end (Numba's def_reach)
+    reach = dict.fromkeys(order, 0)
+    changed = True
+    while changed:
+        changed = False
+        for label in order:
+            here = reach[label] | uses[label] | defs[label]
+            if here != reach[label]:
+                reach[label], changed = here, True
+            for succ in succs[label]:
+                there = reach[succ] | here
+                if there != reach[succ]:
+                    reach[succ], changed = there, True
+    # pushed back to the predecessors that reach them and do not define them (Numba's liveness)
+    live = dict(uses)
+    kept = {label: reach[label] & ~defs[label] for label in order}
+    changed = True
+    while changed:
+        changed = False
+        for label in reversed(order):
+            here = live[label]
+            for pred in preds[label]:
+                there = live[pred] | (here & kept[pred])
+                if there != live[pred]:
+                    live[pred], changed = there, True
+    live_map = {}
+    for label in blocks.keys():
+        live_map[label] = found = set(var_use_map[label])
+        if label in live:
+            found.update(bits.names_of(live[label] & ~uses[label]))
+    return live_map
+
+
+@Patch
+def install_live_map() -> bool:
+    """Numba's ``compute_live_map`` on bit sets (see the module); False, with nothing changed,
+    where Numba's code is not the one this was written for."""
+    from numba.core import analysis, ir_utils
+    original = analysis.compute_live_map
+    # Numba's own: def_reach's fix point over the CFG's topological order (each block's uses
+    # and definitions pushed to its successors), then liveness's over the reversed order (a
+    # block's live variables pushed to each predecessor, kept where they reach its end and it
+    # defines none), each until no set grows; the live sets start as copies of the uses
+    if (_code_names(original) != (("topo_order", "keys", "set", "defaultdict"),
+                                  ("tuple", "values"), (), ("successors",),
+                                  ("reversed", "predecessors"))
+            or ir_utils.compute_live_map is not original):
+        return False
+
+    def compute_live_map(cfg, blocks, var_use_map, var_def_map):
+        live_map = _live_map(cfg, blocks, var_use_map, var_def_map)
+        if live_map is None:
+            return original(cfg, blocks, var_use_map, var_def_map)
+        return live_map
+
+    compute_live_map.__doc__, compute_live_map.__wrapped__ = original.__doc__, original
+    analysis.compute_live_map = compute_live_map
+    ir_utils.compute_live_map = compute_live_map
+    return True
+
+
+@Patch
+def install_template_order() -> bool:
+    """The order of a function's typing templates for a target kept per target and templates
+    (see the module); False, with nothing changed, where Numba's code is not the one this was
+    written for."""
+    from numba.core import utils
+    from numba.core.typing import context
+    original = utils.order_by_target_specificity
+    # Numba's own: the templates whose metadata's target (a name in the target registry) the
+    # target inherits from, sorted by that target's place in the target's MRO; an error where
+    # none is left
+    if (_code_names(original) != (("numba.core.target_extension", "target_registry",
+                                   "enumerate", "getattr", "get", "inherits_from", "append",
+                                   "sorted", "numba.core.errors", "UnsupportedError"),
+                                  ("__mro__", "index"), ())
+            or context.order_by_target_specificity is not original):
+        return False
+    orders = {}  # {(target, templates): their order}
+
+    def order_by_target_specificity(target, templates, fnkey=""):
+        key = (target, tuple(templates))
+        order = orders.get(key)
+        if order is None:
+            order = original(target, templates, fnkey=fnkey)  # (raises where none is usable)
+            orders[key] = order
+        return list(order)
+
+    order_by_target_specificity.__doc__ = original.__doc__
+    order_by_target_specificity.__wrapped__ = original
+    utils.order_by_target_specificity = order_by_target_specificity
+    context.order_by_target_specificity = order_by_target_specificity
+    return True
+
+
+_USE_DEFS_USERS = ("numba.core.ir_utils", "numba.core.lowering", "numba.core.transforms",
+                   "numba.core.untyped_passes", "numba.core.inline_closurecall",
+                   "numba.parfors.parfor")
+"""Numba's modules that import ``compute_use_defs`` by name (given the patched one where
+they are imported already; a later import takes it from ``analysis``)."""
+
+
+@Patch
+def install_use_defs() -> bool:
+    """Numba's ``compute_use_defs`` naming an assignment's variables once (see the module);
+    False, with nothing changed, where Numba's code is not the one this was written for."""
+    import sys
+    from numba.core import analysis, ir
+    original = analysis.compute_use_defs
+    # Numba's own: per block, a statement of an extension's type handed to its function; an
+    # assignment's target defined unless its value names it (the value's variables: an
+    # instruction's list_vars, a variable, or none for an argument, constant, global or free
+    # variable); then each variable the statement names (its list_vars) used unless defined
+    if _code_names(original) != (("items", "set", "body", "type", "ir_extension_usedefs",
+                                  "isinstance", "ir", "Assign", "value", "Inst", "list_vars",
+                                  "Var", "name", "Arg", "Const", "Global", "FreeVar",
+                                  "AssertionError", "target", "add", "_use_defs_result"),
+                                 ("name",)):
+        return False
+    extensions, result = analysis.ir_extension_usedefs, analysis._use_defs_result
+    Assign, Inst, Var = ir.Assign, ir.Inst, ir.Var
+    nameless = (ir.Arg, ir.Const, ir.Global, ir.FreeVar)
+    fields = {"value", "target", "loc"}  # an assignment's own: it names its value's and target
+
+    def compute_use_defs(blocks):
+        var_use_map, var_def_map = {}, {}
+        for offset, ir_block in blocks.items():
+            var_use_map[offset] = use_set = set()
+            var_def_map[offset] = def_set = set()
+            for stmt in ir_block.body:
+                kind = type(stmt)
+                if kind in extensions:
+                    extensions[kind](stmt, use_set, def_set)
+                    continue
+                if isinstance(stmt, Assign):
+                    value = stmt.value
+                    if isinstance(value, Inst):
+                        names = [var.name for var in value.list_vars()]
+                    elif isinstance(value, Var):
+                        names = [value.name]
+                    elif isinstance(value, nameless):
+                        names = []
+                    else:
+                        raise AssertionError("unreachable", type(value))
+                    target = stmt.target.name
+                    if target not in names:
+                        def_set.add(target)
+                    if stmt.__dict__.keys() == fields:
+                        # its list_vars: the value's variables, then the target
+                        for name in names:
+                            if name not in def_set:
+                                use_set.add(name)
+                        if target not in def_set:
+                            use_set.add(target)
+                        continue
+                for var in stmt.list_vars():
+                    if var.name not in def_set:
+                        use_set.add(var.name)
+        return result(usemap=var_use_map, defmap=var_def_map)
+
+    compute_use_defs.__doc__, compute_use_defs.__wrapped__ = original.__doc__, original
+    users = [sys.modules[name] for name in _USE_DEFS_USERS if name in sys.modules]
+    analysis.compute_use_defs = compute_use_defs
+    for module in users:
+        if getattr(module, "compute_use_defs", None) is original:
+            module.compute_use_defs = compute_use_defs
+    return True
+
+
+@Patch
+def install_type_checks() -> bool:
+    """``isinstance`` of a Numba type's class as Python's own for classes (see the module);
+    False, with nothing changed, where Numba's code is not the one this was written for or a
+    type's class has a virtual subclass or a subclass hook."""
+    import abc
+    from numba.core.types import abstract
+    meta = abstract._TypeMetaclass
+    # Numba's own: the types' metaclass is an ABCMeta that adds only interning and a flag
+    if (meta.__bases__ != (abc.ABCMeta,)
+            or set(meta.__dict__) != {"__module__", "__doc__", "__init__", "_intern",
+                                      "__call__"}
+            or abc.ABCMeta.__instancecheck__.__code__.co_names != ("_abc_instancecheck",)):
+        return False
+    classes, seen = [abstract.Type], set()
+    while classes:
+        cls = classes.pop()
+        if cls not in seen:
+            seen.add(cls)
+            if "__subclasshook__" in cls.__dict__ or abc._get_dump(cls)[0]:
+                return False  # (an ABC's own answer may differ from the class's MRO)
+            classes.extend(type.__subclasses__(cls))
+    init = meta.__init__
+
+    def as_abcs():
+        # ABCMeta's isinstance again, for good: a class may now have a virtual subclass
+        if "__instancecheck__" in meta.__dict__:
+            del meta.__instancecheck__
+
+    def __init__(cls, name, bases, orig_vars):
+        init(cls, name, bases, orig_vars)
+        if "__subclasshook__" in orig_vars:
+            as_abcs()
+
+    def register(cls, subclass):
+        as_abcs()
+        return abc.ABCMeta.register(cls, subclass)
+
+    __init__.__doc__, __init__.__wrapped__ = init.__doc__, init
+    register.__doc__, register.__wrapped__ = abc.ABCMeta.register.__doc__, abc.ABCMeta.register
+    meta.__init__, meta.register = __init__, register
+    meta.__instancecheck__ = type.__instancecheck__
+    return True
+
+
 def install() -> bool:
-    """The five patches (see the module); True where all are in."""
+    """The nine patches (see the module); True where all are in."""
     return (install_list_vars() & install_ssa() & install_operators() & install_abi_sizes()
-            & install_error_contexts())
+            & install_error_contexts() & install_live_map() & install_template_order()
+            & install_use_defs() & install_type_checks())
 
 
 __all__ = ["install", "install_list_vars", "install_ssa", "install_operators",
-           "install_abi_sizes", "install_error_contexts"]
+           "install_abi_sizes", "install_error_contexts", "install_live_map",
+           "install_template_order", "install_use_defs", "install_type_checks"]

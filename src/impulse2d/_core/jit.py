@@ -32,19 +32,32 @@ from numba.extending import intrinsic
 
 from .lazy import FIRST_COMPILE
 from . import cache as _cache  # the package's Numba cache locator (see .cache)
-from . import frontend as _frontend  # Numba's front end made cheaper, same output (see there)
-from . import inliner as _inliner  # Numba's IR inliner copying a callee once (see there)
 from . import link_only as _link_only  # no machine code for kernels only kernels call (see there)
 from . import overloads as _overloads  # Numba's library functions compiled once (see there)
 from .deferred import DeferredKernel
 from .direct_call import DirectCall  # (Python's calls of a kernel: see there)
 _cache.install()
 _overloads.install()
+
+
+def _install_inliner() -> bool:
+    """Numba's IR inliner copying a callee once (:mod:`.inliner`)."""
+    from . import inliner
+    return inliner.install()
+
+
+def _install_frontend() -> bool:
+    """Numba's front end made cheaper, the same output (:mod:`.frontend`)."""
+    from . import frontend
+    return frontend.install()
+
+
 # (at the first compile, not at import: Numba's inliner module imports list and range
-# lowering that a warm process, which loads every kernel, never needs)
-FIRST_COMPILE.append(_inliner.install)
+# lowering that a warm process, which loads every kernel, never needs, and a warm process
+# imports neither patch's module)
+FIRST_COMPILE.append(_install_inliner)
 FIRST_COMPILE.append(_link_only.install)
-FIRST_COMPILE.append(_frontend.install)
+FIRST_COMPILE.append(_install_frontend)
 
 CACHE = os.environ.get("IMPULSE2D_NUMBA_CACHE", "1") not in ("0", "false", "False", "")
 

@@ -18,6 +18,7 @@ Without the JIT (``NUMBA_DISABLE_JIT=1``) the "address" is the Python function i
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -149,16 +150,32 @@ QUIET = os.environ.get("IMPULSE2D_QUIET", "0") not in ("0", "false", "False", ""
 _PACKAGE = __name__.split(".")[0]
 
 
+COMPILE_COLLECTOR = (700, 10, 100)
+"""Python's cyclic collector's thresholds while the package compiles a kernel (and what it
+calls), put back when the compile ends: Python's own (700, 10, 10) but for the oldest
+generation, collected a tenth as often. A compile keeps its IR, types and LLVM IR alive
+until it ends, so each full collection (every ten of the middle one's, while the survivors
+have grown by a quarter) scanned a heap that kept growing: 17 of them were 3.1 of the 3.7 s
+the collector took of 29.5 s of CPU compiling ``pgs_block`` and ``direct.solve_islands``
+(12.7 %); with these, 1 full collection and 1.0 s (load 8-10 on the 2-core machine,
+2026-12-01 session 28, ``frontG53``: 9 % of the compile saved), the peak memory 388 MB
+against 313. Larger young generations saved less (their collections cost more each). What
+a compile gives does not depend on when garbage is collected (checked: every kernel's object
+code the same, ``BENCHMARKS.md``)."""
+
+
 class _Notice(event.Listener):
     """Says on stderr when the package compiles kernels, so that a first run is not a silent
     wait: one line at the first compile of the process, naming what is compiled and about how
-    long it takes, and a line for each further unit as it starts (the progress)."""
+    long it takes, and a line for each further unit as it starts (the progress). While a
+    kernel of the package compiles, the cyclic collector runs by :data:`COMPILE_COLLECTOR`."""
 
     def __init__(self):
         self.unit = None          # (what, seconds) of the LazyKernel or stage being compiled
         self.said = False
         self.depth = 0
         self.announced_unit = None
+        self.collector = None     # the collector's thresholds to put back when the compile ends
 
     def on_start(self, ev):
         self.depth += 1
@@ -169,6 +186,8 @@ class _Notice(event.Listener):
             return
         if FIRST_COMPILE:
             _first_compile()
+        self.collector = gc.get_threshold()
+        gc.set_threshold(*COMPILE_COLLECTOR)
         if QUIET:
             return
         unit = self.unit or DEFAULT_UNIT
@@ -188,6 +207,9 @@ class _Notice(event.Listener):
 
     def on_end(self, ev):
         self.depth -= 1
+        if self.depth == 0 and self.collector is not None:
+            gc.set_threshold(*self.collector)
+            self.collector = None
         fill_deferred_environments()  # a compile imports Numba's library (see .cache)
 
 
@@ -238,4 +260,4 @@ class compiling:
 
 
 __all__ = ["JIT", "LazyKernel", "REGISTRY", "address_call", "compiling", "NOTICE", "QUIET",
-           "FIRST_COMPILE"]
+           "FIRST_COMPILE", "COMPILE_COLLECTOR"]

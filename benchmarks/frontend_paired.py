@@ -1,0 +1,137 @@
+"""The front end's patched analyses against Numba's own, call by call, inside one compile: what
+each patch saves, measured where the machine's load cannot tell them apart.
+
+    python benchmarks/frontend_paired.py unit:impulse2d._dynamics.solvers_ngs.pgs_block
+    python benchmarks/frontend_paired.py unit:KEY,KEY --json out.json
+
+A fresh process (an empty ``NUMBA_CACHE_DIR``, ``IMPULSE2D_COMPILE_PROCESSES=1``) installs
+``_core/frontend.py``'s patches and wraps each patched function that is a pure function of its
+arguments (``compute_live_map``, ``compute_use_defs``, ``order_by_target_specificity``) so that
+every call the compile makes runs the patch and Numba's own (``__wrapped__``) on the same
+arguments, in turn (which goes first alternates call by call), sums each one's CPU
+(``time.process_time``) and checks the two give the same answer (the same keys in the same
+order and equal sets, or the same list); the compile goes on with the patch's. Both run under
+the same load a few microseconds apart, so their difference is the patch's saving, a figure
+compile pairs in separate processes (``compile_objects.py``) can only bound on a shared
+machine. The other patches change functions called inside others (or ``isinstance``), so are
+left to ``compile_objects.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import json, sys, time
+what = sys.argv[1]
+t0 = time.process_time()
+import impulse2d  # noqa: F401
+from impulse2d._dynamics import step  # registers the units
+from impulse2d._core import frontend, lazy
+from numba.core import analysis, ir_utils, utils
+from numba.core.typing import context as typing_context
+assert frontend.install()
+stats = {}
+
+
+def same_maps(ours, theirs):
+    assert list(ours) == list(theirs)
+    for key, value in theirs.items():
+        assert ours[key] == value, key
+
+
+def same_use_defs(ours, theirs):
+    same_maps(ours.usemap, theirs.usemap)
+    same_maps(ours.defmap, theirs.defmap)
+
+
+def same_list(ours, theirs):
+    assert ours == theirs
+
+
+def paired(name, patched, same):
+    own = patched.__wrapped__
+    row = stats[name] = {"calls": 0, "patch_s": 0.0, "numba_s": 0.0}
+
+    def both(*args, **kwargs):
+        first = row["calls"] % 2 == 0
+        for which in ((patched, own) if first else (own, patched)):
+            start = time.process_time()
+            answer = which(*args, **kwargs)
+            spent = time.process_time() - start
+            if which is patched:
+                ours, row["patch_s"] = answer, row["patch_s"] + spent
+            else:
+                theirs, row["numba_s"] = answer, row["numba_s"] + spent
+        same(ours, theirs)
+        row["calls"] += 1
+        return ours
+
+    return both
+
+
+live_map = paired("compute_live_map", analysis.compute_live_map, same_maps)
+analysis.compute_live_map = ir_utils.compute_live_map = live_map
+patched_use_defs = analysis.compute_use_defs
+use_defs = paired("compute_use_defs", patched_use_defs, same_use_defs)
+for module in [sys.modules[name] for name in ("numba.core.analysis",) + frontend._USE_DEFS_USERS
+               if name in sys.modules]:
+    if getattr(module, "compute_use_defs", None) is patched_use_defs:
+        module.compute_use_defs = use_defs
+order = paired("order_by_target_specificity", utils.order_by_target_specificity, same_list)
+utils.order_by_target_specificity = typing_context.order_by_target_specificity = order
+t1 = time.process_time()
+for key in what.split(":", 1)[1].split(","):
+    if key in lazy.REGISTRY:
+        lazy.REGISTRY[key].address()
+print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": time.process_time() - t1,
+                  "functions": stats}))
+"""
+
+
+def run(src: Path, what: str) -> dict:
+    """``what`` compiled in a fresh process from an empty cache, the patches paired."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src), IMPULSE2D_QUIET="1",
+                   IMPULSE2D_COMPILE_PROCESSES="1")
+        done = subprocess.run([sys.executable, "-c", CHILD, what], env=env, cwd=cache,
+                              capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", help="unit:KEY or unit:KEY,KEY,...")
+    parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
+    parser.add_argument("--json", help="write the figures here")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    result = run(Path(args.src).resolve(), args.what)
+    result.update(what=args.what, load_at_start=load, load_at_end=os.getloadavg()[0])
+    # (the compile's CPU holds both sides of each pair: less Numba's side, it is the patched
+    # compile's)
+    alone = result["compiling_s"] - sum(row["numba_s"] for row in result["functions"].values())
+    print(f"{args.what}: compiling {result['compiling_s']:.1f} s of CPU with both sides, "
+          f"{alone:.1f} s with the patches alone (load {load:.1f} -> "
+          f"{result['load_at_end']:.1f})")
+    for name, row in result["functions"].items():
+        saved = row["numba_s"] - row["patch_s"]
+        print(f"  {name}: {row['calls']} calls, Numba's {row['numba_s']:.3f} s, the patch's "
+              f"{row['patch_s']:.3f} s: {saved:.3f} s saved ({100 * saved / alone:.1f} % of "
+              f"the patched compile), the same answers")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
