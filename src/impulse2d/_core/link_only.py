@@ -245,8 +245,6 @@ def supported() -> bool:
                 and {"create_library", "enable_object_caching", "get_executable"} <= names
                 and {"_finalize_dynamic_globals", "_verify_declare_only_symbols", "_add_module",
                      "_finalize_specific"} <= final
-                and {"_optimize_final_module", "_finalize_final_module"}
-                <= set(library.finalize.__code__.co_names)
                 and "_get_compiled_object" in
                 library.serialize_using_object_code.__code__.co_names
                 and set(_codegen.JITCPUCodegen.set_env.__code__.co_names)
