@@ -19,10 +19,11 @@ the module passes ran once per level of a chain of link-only kernels, and over e
 NumPy implementation once per caller besides its own run. So a link-only library hands its
 callers its module as its function passes left it (the same pipeline Numba gives every
 library's own functions before linking), and its callers' module passes optimise it, once.
-Measured (2026-12-01 session 28, branch ``llvmL53``, ``BENCHMARKS.md``): LLVM's share of a
-unit's compile falls by about half; the callers' machine code is another (LLVM optimised the
-callees once, not two or three times; no fast-math flags, so the same IEEE results): the step
-hash scripts give the same bits, and the steps pair unchanged within noise.
+Measured (2026-12-01 session 28, branch ``llvmL53``, ``BENCHMARKS.md``): ``warmup --all``'s
+module passes about halved (36 -> ~18 s of CPU), LLVM ~20 s less in all; the callers' machine
+code is another (LLVM optimised the callees once, not two or three times; no fast-math flags,
+so the same IEEE results): the step hash scripts give the same bits, and the steps pair
+unchanged within the noise of a loaded machine.
 
 Until then (sessions 13-27) a link-only library also ran the code generator's IR passes on its
 module (``-stop-before=x86-isel``), because MCJIT's code generator changes the module it makes
