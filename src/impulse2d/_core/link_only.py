@@ -10,21 +10,31 @@ bitcode the callers link. In the pair search's unit that machine code was 3.7 s 
 CPU, for 41 such libraries (``benchmarks/compile_llvm.py``, ``BENCHMARKS.md``, 2026-11-29
 session 12).
 
-Making machine code also changes the module it is made from: LLVM's code generator first runs
-IR passes on it in place (loop strength reduction, ``CodeGenPrepare``, the lowering of some
-intrinsics), and the module Numba links into callers is that mutated one. A library that skips
-the machine code must still hand its callers the same IR, or their machine code changes (it
-did, by 0.2-2 % of ``.text``, in session 8's first try, ``cold33``). So a link-only library
-here runs the code generator on its module up to instruction selection and stops there (LLVM's
-``-stop-before=x86-isel``, set around that one run): the IR passes run as MCJIT runs them, with
-the same target machine, and nothing after them. Measured (2026-11-29 session 13, the 2-core
-EPYC machine, ``BENCHMARKS.md``): a cold ``pyramid_20``'s link-only machine code, about 5.9 s of
-105.7 s of CPU, became 1.8 s of IR passes, and every caller's object code stayed Numba's own.
+Nor does such a library run LLVM's module passes. Numba runs them on every library at its
+``finalize``: a cheap pass that inlines for the reference-count pruning, the pruning, then the
+full ``-O3`` module pipeline, over the library's module with its callees linked in. A
+link-only library's module is only ever linked into callers, whose own ``finalize`` runs the
+same passes again over the whole (LLVM's inliner simplifies each callee before it inlines it):
+the module passes ran once per level of a chain of link-only kernels, and over each small
+NumPy implementation once per caller besides its own run. So a link-only library hands its
+callers its module as its function passes left it (the same pipeline Numba gives every
+library's own functions before linking), and its callers' module passes optimise it, once.
+Measured (2026-12-01 session 28, branch ``llvmL53``, ``BENCHMARKS.md``): ``warmup --all``'s
+module passes about halved (36 -> ~18 s of CPU), LLVM ~20 s less in all; the callers' machine
+code is another (LLVM optimised the callees once, not two or three times; no fast-math flags,
+so the same IEEE results): the step hash scripts give the same bits, and the steps pair
+unchanged within the noise of a loaded machine.
+
+Until then (sessions 13-27) a link-only library also ran the code generator's IR passes on its
+module (``-stop-before=x86-isel``), because MCJIT's code generator changes the module it makes
+code from, and that mutated module is what Numba's libraries hand their callers: the callers'
+machine code then stayed Numba's own. With the module passes gone it differs anyway, and those
+IR passes (loop strength reduction, ``CodeGenPrepare``) are for the code generator, not for a
+module that is optimised again: they are not run.
 
 What changes for such a library (:class:`LinkOnlyLibrary`):
 
-* ``finalize``: linked and optimised as before, then the code generator's IR passes; its module
-  does not go to the engine;
+* ``finalize``: linked as before, no module passes; its module does not go to the engine;
 * the environment pointer (``codegen.set_env``): Numba writes it into the engine's copy of the
   library's ``NumbaEnv`` global, which now first exists in the object of the first caller that
   reaches the engine (each caller links the global, with ``common`` linkage, and the engine
@@ -34,7 +44,8 @@ What changes for such a library (:class:`LinkOnlyLibrary`):
 * the cache entry is its callers' bitcode alone, Numba's ``"bitcode"`` kind (the bitcode that
   an entry of kind ``"object"`` holds beside the object code), which a later process's new
   caller links (:func:`load`); a Numba without this module loads it too, compiling it;
-* an address asked of it (nothing of the package does) gives it to the engine after all.
+* an address asked of it (nothing of the package does) gives it to the engine after all,
+  optimised then (a copy: its callers keep linking the module as it was).
 
 A parallel kernel's ``prange`` loop is compiled by Numba's parfor lowering, inside the
 kernel's own lowering, as three more libraries: the loop's body (a function of its own, with
@@ -45,12 +56,11 @@ solver linked into each (2026-12-01 session 26, ``BENCHMARKS.md``). In a link-on
 kernel of :data:`OWNERS` they are link-only too (:data:`GUFUNC_PREFIX`,
 :data:`GUFUNC_WRAPPERS`).
 
-Only on x86-64 with the LLVM this was written for (llvmlite 0.50's LLVM 22, where ``x86-isel``
-names instruction selection and repeated ``set_option`` calls replace the option's value) and
-Numba 0.68's code library; anything else is left as it is. Installed at the process's first
-compile (a :data:`.lazy.FIRST_COMPILE` hook). This module holds no kernel and leaves every
-caller's machine code as it was (checked with ``benchmarks/compile_objects.py``), so it is left
-out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
+Only on x86-64 with the LLVM whose results were checked bit for bit (llvmlite 0.50's LLVM 22)
+and Numba 0.68's code library; anything else is left as it is. Installed at the process's first
+compile (a :data:`.lazy.FIRST_COMPILE` hook). This module holds no kernel and changes no result
+(a kernel cached before it links into a caller compiled after it, and the other way round), so
+it is left out of the cache's source stamp (:data:`.cache.UNCOMPILED_FILES`).
 """
 
 from __future__ import annotations
@@ -63,10 +73,8 @@ from numba.core import codegen as _codegen
 
 from .numba_patch import Patch
 
-STOP_BEFORE = "x86-isel"
-"""The code generator's first pass after its IR passes, on x86: instruction selection."""
 LLVM_VERSION = 22
-"""The LLVM major version :data:`STOP_BEFORE` and the option's handling were checked with."""
+"""The LLVM major version whose callers' results were checked bit for bit (see the module)."""
 
 OWNERS = ("impulse2d", "numba")
 """Top-level packages whose link-only kernels are compiled so: the package's own and Numba's
@@ -83,22 +91,20 @@ _local = threading.local()  # .parallel: in the lowering of a link-only parallel
 
 
 class LinkOnlyLibrary(_codegen.JITCodeLibrary):
-    """A code library of a kernel that only compiled code calls (see the module): optimised and
-    linked as Numba's own, its module put through the code generator's IR passes but not given
-    to the execution engine."""
+    """A code library of a kernel that only compiled code calls (see the module): linked as
+    Numba's own, its module neither optimised by the module passes nor given to the execution
+    engine."""
 
     _in_engine = False
     _shared_bitcode = None  # a loaded library's callers' bitcode, parsed at its first link
 
+    def _optimize_final_module(self):
+        """Nothing: each caller's module passes optimise this module inside its own."""
+
     def _finalize_final_module(self):
-        # Numba's own, less the engine: what it checks, then the code generator's IR passes
+        # Numba's own, less the engine: what it checks
         self._finalize_dynamic_globals()
         self._verify_declare_only_symbols()
-        _llvm.set_option("", f"--stop-before={STOP_BEFORE}")
-        try:
-            self._codegen._tm.emit_assembly(self._final_module)
-        finally:
-            _llvm.set_option("", "--stop-before=")
         self._finalized = True
 
     def _get_module_for_linking(self):
@@ -121,9 +127,15 @@ class LinkOnlyLibrary(_codegen.JITCodeLibrary):
         return super().get_pointer_to_function(name)
 
     def _to_engine(self, module):
-        """Give the module to the engine after all (its machine code is made from the IR the
-        code generator's passes already changed: the same results, perhaps other code)."""
+        """Give the module to the engine after all: the library compiled in this process, a
+        copy of its module optimised as Numba optimises a library's; a loaded one, the module its
+        callers link (its own functions ``linkonce_odr`` there, which the module passes would
+        drop), as it is."""
         self._in_engine = True
+        if module is self._final_module:
+            self._get_module_for_linking()  # (taken first: the callers' module stays as it is)
+            self._final_module = module = module.clone()
+            _codegen.CPUCodeLibrary._optimize_final_module(self)
         self._codegen._add_module(module)
         self._finalize_specific()
         _set_waiting_environments(self._codegen)
@@ -260,4 +272,4 @@ def install() -> bool:
     return True
 
 
-__all__ = ["LinkOnlyLibrary", "install", "load", "set_env", "supported", "STOP_BEFORE"]
+__all__ = ["LinkOnlyLibrary", "install", "load", "set_env", "supported"]
