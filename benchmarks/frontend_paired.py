@@ -13,8 +13,12 @@ arguments, in turn (which goes first alternates call by call), sums each one's C
 order and equal sets, or the same list); the compile goes on with the patch's. Both run under
 the same load a few microseconds apart, so their difference is the patch's saving, a figure
 compile pairs in separate processes (``compile_objects.py``) can only bound on a shared
-machine. The other patches change functions called inside others (or ``isinstance``), so are
-left to ``compile_objects.py``.
+machine. The same for llvmlite's text of each module the compile hands LLVM (``str(module)``
+in ``CPUCodeLibrary.add_ir_module``, :mod:`impulse2d._core.ir_text`): written with the patched
+functions and with llvmlite's own (swapped in for the one call), every kept text of the
+module's values cleared before each (the types' kept texts, shared by every module, are left),
+and the two texts compared. The other patches change functions called inside others (or
+``isinstance``), so are left to ``compile_objects.py``.
 """
 
 from __future__ import annotations
@@ -88,6 +92,56 @@ for module in [sys.modules[name] for name in ("numba.core.analysis",) + frontend
         module.compute_use_defs = use_defs
 order = paired("order_by_target_specificity", utils.order_by_target_specificity, same_list)
 utils.order_by_target_specificity = typing_context.order_by_target_specificity = order
+
+# llvmlite's text of each module the compile hands LLVM, written both ways: every kept text of
+# the module's values cleared before each (types' texts, shared between modules, kept)
+from impulse2d._core import ir_text
+from llvmlite.ir import types as ll_types
+from numba.core import codegen
+KEPT = (ir_text._STR, ir_text._REF)
+swaps = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED]
+
+
+def clear_texts(module):
+    seen, todo = set(), [module]
+    while todo:
+        value = todo.pop()
+        if id(value) in seen or isinstance(value, ll_types.Type):
+            continue
+        seen.add(id(value))
+        fields = getattr(value, "__dict__", None)
+        if fields is not None and type(value).__module__.startswith("llvmlite.ir"):
+            for key in KEPT:
+                fields.pop(key, None)
+            todo.extend(fields.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            todo.extend(value)
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+
+
+text_row = stats["module text"] = {"calls": 0, "patch_s": 0.0, "numba_s": 0.0}
+add_ir_module = codegen.CPUCodeLibrary.add_ir_module
+
+
+def add_paired(self, ir_module):
+    first = text_row["calls"] % 2 == 0
+    texts = {}
+    for which in (("patch", "numba") if first else ("numba", "patch")):
+        for cls, name, original, patched in swaps:
+            setattr(cls, name, patched if which == "patch" else original)
+        clear_texts(ir_module)
+        start = time.process_time()
+        texts[which] = str(ir_module)
+        text_row[which + "_s"] += time.process_time() - start
+    for cls, name, original, patched in swaps:
+        setattr(cls, name, patched)
+    assert texts["patch"] == texts["numba"]
+    text_row["calls"] += 1
+    return add_ir_module(self, ir_module)
+
+
+codegen.CPUCodeLibrary.add_ir_module = add_paired
 t1 = time.process_time()
 for key in what.split(":", 1)[1].split(","):
     if key in lazy.REGISTRY:
@@ -126,7 +180,8 @@ def main() -> None:
           f"{result['load_at_end']:.1f})")
     for name, row in result["functions"].items():
         saved = row["numba_s"] - row["patch_s"]
-        print(f"  {name}: {row['calls']} calls, Numba's {row['numba_s']:.3f} s, the patch's "
+        owner = "llvmlite's" if name == "module text" else "Numba's"
+        print(f"  {name}: {row['calls']} calls, {owner} {row['numba_s']:.3f} s, the patch's "
               f"{row['patch_s']:.3f} s: {saved:.3f} s saved ({100 * saved / alone:.1f} % of "
               f"the patched compile), the same answers")
     if args.json:

@@ -35,13 +35,18 @@ CHILD = r"""
 import json, signal, sys, time
 from collections import Counter
 what, interval = sys.argv[1], float(sys.argv[2]) / 1000.0
+below = [name for name in sys.argv[3].split("|") if name]
+callers_of = [name for name in sys.argv[4].split("|") if name]
 t0 = time.process_time()
 import impulse2d  # noqa: F401
 from impulse2d._dynamics import step  # registers the units
 from impulse2d._core import lazy
 
 own, cumulative, inner, passes, by_pass = Counter(), Counter(), Counter(), Counter(), Counter()
-samples = [0]
+below_own = {name: Counter() for name in below}
+below_cumulative = {name: Counter() for name in below}
+callers = {name: Counter() for name in callers_of}
+samples, below_samples = [0], Counter()
 
 
 def name(code):
@@ -54,7 +59,7 @@ def name(code):
 
 def sample(signum, frame):
     samples[0] += 1
-    seen, above = set(), []
+    seen, above, stack = set(), [], []
     top, in_pass = True, True
     while frame is not None:
         code = frame.f_code
@@ -68,6 +73,7 @@ def sample(signum, frame):
             for above_key in above:
                 by_pass[f"{pass_name}: {above_key}"] += 1
             in_pass = False
+        stack.append(key)
         if key not in seen:
             seen.add(key)
             cumulative[key] += 1
@@ -75,6 +81,17 @@ def sample(signum, frame):
                 inner[key] += 1
                 above.append(key)
         frame = frame.f_back
+    for wanted in below:  # the frames above the outermost frame of this function
+        outer = max((i for i, key in enumerate(stack) if wanted in key), default=None)
+        if outer is not None:
+            below_samples[wanted] += 1
+            below_own[wanted][stack[0]] += 1
+            for key in set(stack[:outer + 1]):
+                below_cumulative[wanted][key] += 1
+    for wanted in callers_of:  # the caller of its innermost frame
+        inner_most = next((i for i, key in enumerate(stack) if wanted in key), None)
+        if inner_most is not None and inner_most + 1 < len(stack):
+            callers[wanted][stack[inner_most + 1]] += 1
 
 
 signal.signal(signal.SIGPROF, sample)
@@ -87,16 +104,21 @@ signal.setitimer(signal.ITIMER_PROF, 0, 0)
 compiling = time.process_time() - t1
 print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": compiling,
                   "samples": samples[0], "own": own, "cumulative": cumulative,
-                  "inner": inner, "passes": passes, "inner_by_pass": by_pass}))
+                  "inner": inner, "passes": passes, "inner_by_pass": by_pass,
+                  "below_samples": below_samples, "below_own": below_own,
+                  "below_cumulative": below_cumulative, "callers": callers}))
 """
 
 
-def run(src: Path, what: str, interval_ms: float) -> dict:
-    """``what`` compiled in a fresh process from an empty cache, sampled: the child's figures."""
+def run(src: Path, what: str, interval_ms: float, below: tuple = (), callers: tuple = ()) -> dict:
+    """``what`` compiled in a fresh process from an empty cache, sampled: the child's figures
+    (and, for each function named in ``below``, the samples inside it by function; for each
+    in ``callers``, its samples by the function that called it)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src), IMPULSE2D_QUIET="1",
                    IMPULSE2D_COMPILE_PROCESSES="1")
-        done = subprocess.run([sys.executable, "-c", CHILD, what, str(interval_ms)], env=env,
+        done = subprocess.run([sys.executable, "-c", CHILD, what, str(interval_ms),
+                               "|".join(below), "|".join(callers)], env=env,
                               cwd=cache, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
@@ -113,6 +135,17 @@ def report(result: dict, top: int) -> str:
         lines.append(f"-- {title} (% of the samples)")
         for key, count in sorted(table.items(), key=lambda kv: -kv[1])[:top]:
             lines.append(f"  {100 * count / n:5.1f} %  {key}")
+    for wanted, inside in result["below_samples"].items():
+        lines.append(f"-- inside {wanted}: {100 * inside / n:.1f} % of the samples; own, then "
+                     "cumulative inside it (% of all the samples)")
+        for title in ("below_own", "below_cumulative"):
+            for key, count in sorted(result[title][wanted].items(), key=lambda kv: -kv[1])[:top]:
+                lines.append(f"  {100 * count / n:5.1f} %  {key}")
+            lines.append("  --")
+    for wanted, table in result["callers"].items():
+        lines.append(f"-- {wanted}'s samples by its caller (% of all the samples)")
+        for key, count in sorted(table.items(), key=lambda kv: -kv[1])[:top]:
+            lines.append(f"  {100 * count / n:5.1f} %  {key}")
     return "\n".join(lines)
 
 
@@ -122,10 +155,18 @@ def main() -> None:
     parser.add_argument("--src", default=str(ROOT / "src"), help="the tree's src/ folder")
     parser.add_argument("--interval", type=float, default=2.0, help="ms of CPU between samples")
     parser.add_argument("--top", type=int, default=40, help="rows per table")
+    parser.add_argument("--below", action="append", default=[],
+                        help="a function, as its key reads or a part of it (e.g. "
+                             "'postproc.py:71(run)'): the samples inside it, by function "
+                             "(repeatable)")
+    parser.add_argument("--callers", action="append", default=[],
+                        help="a function, as for --below: its samples by its caller "
+                             "(repeatable)")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    result = run(Path(args.src).resolve(), args.what, args.interval)
+    result = run(Path(args.src).resolve(), args.what, args.interval, tuple(args.below),
+                 tuple(args.callers))
     result.update(what=args.what, src=str(Path(args.src).resolve()), load_at_start=load,
                   load_at_end=os.getloadavg()[0])
     print(report(result, args.top))

@@ -78,7 +78,8 @@ COMPILED_FILES = ("constants.py",)
 UNCOMPILED_FILES = ("_core/cache.py", "_core/deferred.py", "_core/parallel.py",
                     "_core/overloads.py", "_core/inliner.py", "_core/runtime_cache.py",
                     "_core/link_only.py", "_core/unit_cache.py", "_core/direct_call.py",
-                    "_core/casting_rules.py", "_core/frontend.py")
+                    "_core/casting_rules.py", "_core/frontend.py",
+                    "_core/ir_text.py")
 """Files under :data:`COMPILED_DIRS` left out of the stamp: they hold no kernel and nothing a
 kernel reads (where kernels are cached and how they load, which process compiles them), so an
 edit to them changes no machine code and must not make every cached kernel stale."""

@@ -593,10 +593,12 @@ def install_type_checks() -> bool:
 
 
 def install() -> bool:
-    """The nine patches (see the module); True where all are in."""
+    """The nine patches (see the module) and llvmlite's IR text (:mod:`.ir_text`); True where
+    all are in."""
+    from . import ir_text
     return (install_list_vars() & install_ssa() & install_operators() & install_abi_sizes()
             & install_error_contexts() & install_live_map() & install_template_order()
-            & install_use_defs() & install_type_checks())
+            & install_use_defs() & install_type_checks() & ir_text.install())
 
 
 __all__ = ["install", "install_list_vars", "install_ssa", "install_operators",
