@@ -17,7 +17,9 @@ machine. The same for llvmlite's text of each module the compile hands LLVM (``s
 in ``CPUCodeLibrary.add_ir_module``, :mod:`impulse2d._core.ir_text`): written with the patched
 functions and with llvmlite's own (swapped in for the one call), every kept text of the
 module's values cleared before each (the types' kept texts, shared by every module, are left),
-and the two texts compared. The other patches change functions called inside others (or
+and the two texts compared. And every name given to a value (``NameScope.register``), logged scope
+by scope and replayed after the compile into fresh scopes, three times each way in turn, the
+names given compared. The other patches change functions called inside others (or
 ``isinstance``), so are left to ``compile_objects.py``.
 """
 
@@ -99,7 +101,11 @@ from impulse2d._core import ir_text
 from llvmlite.ir import types as ll_types
 from numba.core import codegen
 KEPT = (ir_text._STR, ir_text._REF)
-swaps = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED]
+from llvmlite.ir import _utils as ll_utils
+swaps = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED
+         if cls is not ll_utils.NameScope]
+names = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED
+         if cls is ll_utils.NameScope]
 
 
 def clear_texts(module):
@@ -142,11 +148,57 @@ def add_paired(self, ir_module):
 
 
 codegen.CPUCodeLibrary.add_ir_module = add_paired
+
+# every name a value is given (NameScope.register, scope by scope), replayed after the compile
+# into fresh scopes with the patched functions and with llvmlite's own, in turn
+import itertools, weakref
+name_calls, scope_numbers, numbers = [], weakref.WeakKeyDictionary(), itertools.count()
+register = ll_utils.NameScope.register
+
+
+def register_logged(self, name, deduplicate=False):
+    number = scope_numbers.get(self)
+    if number is None:
+        number = scope_numbers[self] = next(numbers)
+    name_calls.append((number, name, deduplicate))
+    return register(self, name, deduplicate)
+
+
+ll_utils.NameScope.register = register_logged
+
+
+def replay():
+    scopes, given = {}, []
+    start = time.process_time()
+    for number, name, deduplicate in name_calls:
+        scope = scopes.get(number)
+        if scope is None:
+            scope = scopes[number] = ll_utils.NameScope()
+        try:
+            given.append(scope.register(name, deduplicate))
+        except ll_utils.DuplicatedNameError:
+            given.append(None)
+    return time.process_time() - start, given
+
+
+def replay_names():
+    ll_utils.NameScope.register = register
+    row = stats["value names"] = {"calls": len(name_calls), "patch_s": 0.0, "numba_s": 0.0}
+    given = {}
+    for turn in range(6):
+        which = ("patch", "numba")[turn % 2]
+        for cls, name, original, patched in names:
+            setattr(cls, name, patched if which == "patch" else original)
+        spent, given[which] = replay()
+        row[which + "_s"] += spent / 3
+    assert given["patch"] == given["numba"]
 t1 = time.process_time()
 for key in what.split(":", 1)[1].split(","):
     if key in lazy.REGISTRY:
         lazy.REGISTRY[key].address()
-print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": time.process_time() - t1,
+compiling = time.process_time() - t1
+replay_names()
+print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": compiling,
                   "functions": stats}))
 """
 
@@ -180,7 +232,7 @@ def main() -> None:
           f"{result['load_at_end']:.1f})")
     for name, row in result["functions"].items():
         saved = row["numba_s"] - row["patch_s"]
-        owner = "llvmlite's" if name == "module text" else "Numba's"
+        owner = "llvmlite's" if name in ("module text", "value names") else "Numba's"
         print(f"  {name}: {row['calls']} calls, {owner} {row['numba_s']:.3f} s, the patch's "
               f"{row['patch_s']:.3f} s: {saved:.3f} s saved ({100 * saved / alone:.1f} % of "
               f"the patched compile), the same answers")
