@@ -46,9 +46,9 @@ def test_a_patch_that_finds_another_numba_is_not_installed_and_is_tried_again():
 
 
 def test_the_packages_patches_share_the_guard():
-    from impulse2d._core import arguments, frontend, inliner, link_only, overloads
+    from impulse2d._core import arguments, frontend, inliner, ir_text, link_only, overloads
 
-    for module in (arguments, inliner, link_only, overloads):
+    for module in (arguments, inliner, ir_text, link_only, overloads):
         assert isinstance(module.install, Patch)
         assert module.install() is module.install.installed
     for install in (frontend.install_list_vars, frontend.install_ssa, frontend.install_operators,

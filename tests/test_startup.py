@@ -645,7 +645,8 @@ print(json.dumps({"loaded_before_fast": loaded,
                   "arraymath": "numba.np.arraymath" in sys.modules,
                   "scipy_linalg": "scipy.linalg" in sys.modules,
                   "patches": sorted(name for name in ("impulse2d._core.frontend",
-                                                      "impulse2d._core.inliner")
+                                                      "impulse2d._core.inliner",
+                                                      "impulse2d._core.ir_text")
                                     if name in sys.modules),
                   "masses": [plank.mass, ball.mass],
                   "positions": world.get_positions().tolist(),
@@ -683,9 +684,9 @@ def test_a_warm_first_step_imports_neither_numbas_array_math_nor_scipy_linalg():
 
 
 def test_a_warm_process_imports_no_patch_of_numbas_front_end():
-    """The front end's patches and the inliner's are installed by the first compile, which
-    imports them (:data:`.lazy.FIRST_COMPILE`): a warm process, which compiles nothing, never
-    imports their modules."""
+    """The front end's patches (llvmlite's IR text's among them) and the inliner's are
+    installed by the first compile, which imports them (:data:`.lazy.FIRST_COMPILE`): a warm
+    process, which compiles nothing, never imports their modules."""
     assert json.loads(_run(PLANK_SHOT).stdout)["patches"] == []
 
 
