@@ -14,7 +14,7 @@ together with ``str.format`` calls whose fields are already strings. Here:
 * the kept text is read from the value's ``__dict__`` (the same private slots as llvmlite's:
   ``_clear_string_cache`` and llvmlite's own code see what is kept here, and the reverse), so a
   first look-up raises nothing;
-* a named value's line (``%"x" = ...``), a block's lines and the nine commonest instructions'
+* a named value's reference (``%"x"``) and line (``%"x" = ...``), a block's lines and the nine commonest instructions'
   text (an arithmetic instruction, a terminator (``br``, ``ret``'s base), a cast, a
   comparison, ``load``, ``store``, ``getelementptr``, ``extractvalue``, ``insertvalue``) are
   joined with ``+`` from the same pieces in the same order: the same characters;
@@ -98,6 +98,13 @@ def _named_to_string(self):
 
 
 _void = [None]  # [llvmlite's VoidType], set at the patch
+
+
+def _named_reference(self):
+    name = self.name
+    if "\\" in name or '"' in name:
+        name = name.replace("\\", "\\5c").replace('"', "\\22")
+    return self.name_prefix + '"' + name + '"'
 
 
 def _block_descr(self, buf):
@@ -200,6 +207,7 @@ def _replacements():
         (_utils._StrCaching, "__str__", "70a9e6e444864f75", _cached_str),
         (_utils._StringReferenceCaching, "get_reference", "e58976bc1110dc98", _cached_reference),
         (values.NamedValue, "_to_string", "9538448a0282850a", _named_to_string),
+        (values.NamedValue, "_get_reference", "0f49b7c69c6bd138", _named_reference),
         (values.Block, "descr", "6dcda7dca6ab7957", _block_descr),
         (ins.Instruction, "descr", "4126fbe04e93d757", _instruction),
         (ins.Terminator, "descr", "b5658d6af1967adb", _terminator),
