@@ -17,10 +17,11 @@ machine. The same for llvmlite's text of each module the compile hands LLVM (``s
 in ``CPUCodeLibrary.add_ir_module``, :mod:`impulse2d._core.ir_text`): written with the patched
 functions and with llvmlite's own (swapped in for the one call), every kept text of the
 module's values cleared before each (the types' kept texts, shared by every module, are left),
-and the two texts compared. And every name given to a value (``NameScope.register``), logged scope
-by scope and replayed after the compile into fresh scopes, three times each way in turn, the
-names given compared. The other patches change functions called inside others (or
-``isinstance``), so are left to ``compile_objects.py``.
+and the two texts compared. And every name given to a value (``NameScope.register``), logged
+scope by scope and replayed after the compile into fresh scopes, each way in turn (one untimed
+round each, then four pairs, each pair's order the other's reversed), the names given
+compared. The other patches change functions called inside others (or ``isinstance``), so are
+left to ``compile_objects.py``.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ codegen.CPUCodeLibrary.add_ir_module = add_paired
 
 # every name a value is given (NameScope.register, scope by scope), replayed after the compile
 # into fresh scopes with the patched functions and with llvmlite's own, in turn
-import itertools, weakref
+import gc, itertools, weakref
 name_calls, scope_numbers, numbers = [], weakref.WeakKeyDictionary(), itertools.count()
 register = ll_utils.NameScope.register
 
@@ -185,12 +186,15 @@ def replay_names():
     ll_utils.NameScope.register = register
     row = stats["value names"] = {"calls": len(name_calls), "patch_s": 0.0, "numba_s": 0.0}
     given = {}
-    for turn in range(6):
-        which = ("patch", "numba")[turn % 2]
+    # one round each untimed (the first replay's memory), then four pairs, in turn first
+    order = ["patch", "numba"] + ["patch", "numba", "numba", "patch"] * 2
+    for turn, which in enumerate(order):
         for cls, name, original, patched in names:
             setattr(cls, name, patched if which == "patch" else original)
+        gc.collect()
         spent, given[which] = replay()
-        row[which + "_s"] += spent / 3
+        if turn >= 2:
+            row[which + "_s"] += spent / 4
     assert given["patch"] == given["numba"]
 t1 = time.process_time()
 for key in what.split(":", 1)[1].split(","):
