@@ -17,11 +17,8 @@ machine. The same for llvmlite's text of each module the compile hands LLVM (``s
 in ``CPUCodeLibrary.add_ir_module``, :mod:`impulse2d._core.ir_text`): written with the patched
 functions and with llvmlite's own (swapped in for the one call), every kept text of the
 module's values cleared before each (the types' kept texts, shared by every module, are left),
-and the two texts compared. And every name given to a value (``NameScope.register``), logged
-scope by scope and replayed after the compile into fresh scopes, each way in turn (one untimed
-round each, then four pairs, each pair's order the other's reversed), the names given
-compared. The other patches change functions called inside others (or ``isinstance``), so are
-left to ``compile_objects.py``.
+and the two texts compared. The other patches change functions called inside others (or
+``isinstance``), so are left to ``compile_objects.py``.
 """
 
 from __future__ import annotations
@@ -102,11 +99,7 @@ from impulse2d._core import ir_text
 from llvmlite.ir import types as ll_types
 from numba.core import codegen
 KEPT = (ir_text._STR, ir_text._REF)
-from llvmlite.ir import _utils as ll_utils
-swaps = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED
-         if cls is not ll_utils.NameScope]
-names = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED
-         if cls is ll_utils.NameScope]
+swaps = [(cls, name, original, cls.__dict__[name]) for cls, name, original in ir_text.REPLACED]
 
 
 def clear_texts(module):
@@ -150,52 +143,6 @@ def add_paired(self, ir_module):
 
 codegen.CPUCodeLibrary.add_ir_module = add_paired
 
-# every name a value is given (NameScope.register, scope by scope), replayed after the compile
-# into fresh scopes with the patched functions and with llvmlite's own, in turn
-import gc, itertools, weakref
-name_calls, scope_numbers, numbers = [], weakref.WeakKeyDictionary(), itertools.count()
-register = ll_utils.NameScope.register
-
-
-def register_logged(self, name, deduplicate=False):
-    number = scope_numbers.get(self)
-    if number is None:
-        number = scope_numbers[self] = next(numbers)
-    name_calls.append((number, name, deduplicate))
-    return register(self, name, deduplicate)
-
-
-ll_utils.NameScope.register = register_logged
-
-
-def replay():
-    scopes, given = {}, []
-    start = time.process_time()
-    for number, name, deduplicate in name_calls:
-        scope = scopes.get(number)
-        if scope is None:
-            scope = scopes[number] = ll_utils.NameScope()
-        try:
-            given.append(scope.register(name, deduplicate))
-        except ll_utils.DuplicatedNameError:
-            given.append(None)
-    return time.process_time() - start, given
-
-
-def replay_names():
-    ll_utils.NameScope.register = register
-    row = stats["value names"] = {"calls": len(name_calls), "patch_s": 0.0, "numba_s": 0.0}
-    given = {}
-    # one round each untimed (the first replay's memory), then four pairs, in turn first
-    order = ["patch", "numba"] + ["patch", "numba", "numba", "patch"] * 2
-    for turn, which in enumerate(order):
-        for cls, name, original, patched in names:
-            setattr(cls, name, patched if which == "patch" else original)
-        gc.collect()
-        spent, given[which] = replay()
-        if turn >= 2:
-            row[which + "_s"] += spent / 4
-    assert given["patch"] == given["numba"]
 t1 = time.process_time()
 by_unit = {}  # each unit (and the callees no unit before it compiled): its CPU, its pairs
 for key in what.split(":", 1)[1].split(","):
@@ -208,7 +155,6 @@ for key in what.split(":", 1)[1].split(","):
             by_unit[key][name] = {field: row[field] - before[name][field]
                                   for field in ("calls", "patch_s", "numba_s")}
 compiling = time.process_time() - t1
-replay_names()
 print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": compiling,
                   "functions": stats, "by_unit": by_unit}))
 """
@@ -243,7 +189,7 @@ def main() -> None:
           f"{result['load_at_end']:.1f})")
     for name, row in result["functions"].items():
         saved = row["numba_s"] - row["patch_s"]
-        owner = "llvmlite's" if name in ("module text", "value names") else "Numba's"
+        owner = "llvmlite's" if name == "module text" else "Numba's"
         print(f"  {name}: {row['calls']} calls, {owner} {row['numba_s']:.3f} s, the patch's "
               f"{row['patch_s']:.3f} s: {saved:.3f} s saved ({100 * saved / alone:.1f} % of "
               f"the patched compile), the same answers")
@@ -252,7 +198,7 @@ def main() -> None:
             both = sum(pair["numba_s"] for name, pair in row.items() if name != "compiling_s")
             saved = ", ".join(f"{name} {pair['numba_s'] - pair['patch_s']:.3f}"
                               for name, pair in row.items()
-                              if name not in ("compiling_s", "value names"))
+                              if name != "compiling_s")
             print(f"  {key}: compiling {row['compiling_s'] - both:.1f} s with the patches "
                   f"alone; saved (s) {saved}")
     if args.json:

@@ -14,9 +14,14 @@ samples with it at the top, its cumulative share the samples with it anywhere on
 its stack (``PassManager._runPass``: a callee's compile inside type inference is the callee's
 passes'), and "cumulative inside the innermost pass" counts only the frames above that pass
 (in the JSON also by pass: ``inner_by_pass``). Time inside C (LLVM, ``isinstance``) is
-charged to the Python function that called it. One process, ``what`` as in ``compile_objects.py`` (``unit:KEY``, a
-key the tree lacks left out), compiled from an empty cache (a fresh ``NUMBA_CACHE_DIR``) in
-one process (``IMPULSE2D_COMPILE_PROCESSES=1``).
+charged to the Python function that called it, or to a Python callback C calls in the middle
+(LLVM's machine code lands on llvmlite's object cache's ``_raw_object_cache_notify``).
+``--below F`` (repeatable): the samples with the function ``F`` on the stack (its key, or a
+part of it: ``'postproc.py:71(run)'``), by function, own and cumulative above its outermost
+frame; ``--callers F``: ``F``'s samples by the function that called its innermost frame. One
+process, ``what`` as in ``compile_objects.py`` (``unit:KEY``, a key the tree lacks left out),
+compiled from an empty cache (a fresh ``NUMBA_CACHE_DIR``) in one process
+(``IMPULSE2D_COMPILE_PROCESSES=1``).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def _module():
 def test_the_patch_is_installed_once_and_shares_the_guard():
     assert isinstance(ir_text.install, Patch)
     assert ir_text.install() and ir_text.install() and ir_text.install.installed
-    assert len(ir_text.REPLACED) == 16
+    assert len(ir_text.REPLACED) == 14
     for cls, name, original in ir_text.REPLACED:
         assert cls.__dict__[name].__wrapped__ is original
 
@@ -112,26 +112,6 @@ def test_a_modules_text_is_llvmlites(llvmlites_own):
                  'double %"e", 1, 0 , !note !0', "fcmp nnan oge", "icmp slt",
                  'br i1 %".14", label %"le ft", label %"right"', "switch i64", "ret void"):
         assert text in ours
-
-
-def _names():
-    from llvmlite.ir import _utils
-    scope = _utils.NameScope()
-    names = [scope.register(name, deduplicate=True)
-             for name in ("", "", "a", "a", "a.1", "a", ".1", "", "b.2", "b", "b", "b")]
-    names.append(scope.register("fresh"))
-    try:
-        scope.register("a")
-    except _utils.DuplicatedNameError as error:
-        names.append(("taken", str(error)))
-    return names, sorted(scope._useset), dict(scope._basenamemap)
-
-
-def test_values_get_llvmlites_names(llvmlites_own):
-    ours = _names()
-    llvmlites_own()
-    assert ours == _names()
-    assert ours[0][:4] == [".1", ".2", "a", "a.1"] and ours[0][-1] == ("taken", "a")
 
 
 def test_a_text_cleared_by_llvmlite_is_written_again():

@@ -1,11 +1,11 @@
-"""llvmlite's text of a module's LLVM IR, and its values' names, written faster: byte for
-byte the same text.
+"""llvmlite's text of a module's LLVM IR written faster, byte for byte the same text.
 
 Numba hands LLVM every module it lowers as text: ``CPUCodeLibrary.add_ir_module`` calls
-``str(ir_module)`` and LLVM parses it again (``parse_assembly``). That text is 7.5-8 % of a
-unit's compile (sampled with ``benchmarks/frontend_sample.py``: ``direct.solve_islands``,
-``continuous_box2d23``, ``lanes_f32_entry`` and ``custom_entry`` from an empty cache,
-2026-12-01 session 29; ``custom_entry`` writes 4.9 MB of it for 32,000 instructions), and
+``str(ir_module)`` and LLVM parses it again (``parse_assembly``). Writing that text is 4.4 % of
+a unit's compile, call by call (``benchmarks/frontend_paired.py``; 7.7 % of the samples of
+``benchmarks/frontend_sample.py``: ``direct.solve_islands``, ``continuous_box2d23``,
+``lanes_f32_entry`` and ``custom_entry`` from an empty cache, 2026-12-01 session 29;
+``custom_entry`` writes 4.9 MB of it for 32,000 instructions), and
 llvmlite writes it a value at a time through generic helpers: each instruction's and each
 operand's text is kept once made (``_StrCaching``, ``_StringReferenceCaching``), but a first
 look-up raises and catches an ``AttributeError`` (two per instruction), and the lines are put
@@ -14,14 +14,11 @@ together with ``str.format`` calls whose fields are already strings. Here:
 * the kept text is read from the value's ``__dict__`` (the same private slots as llvmlite's:
   ``_clear_string_cache`` and llvmlite's own code see what is kept here, and the reverse), so a
   first look-up raises nothing;
-* a named value's reference (``%"x"``) and line (``%"x" = ...``), a block's lines and the nine commonest instructions'
-  text (an arithmetic instruction, a terminator (``br``, ``ret``'s base), a cast, a
-  comparison, ``load``, ``store``, ``getelementptr``, ``extractvalue``, ``insertvalue``) are
-  joined with ``+`` from the same pieces in the same order: the same characters;
-* a new value's name (``NameScope.register``, for every instruction the lowering builds: 1.5 %
-  of the compile sampled) is looked up in the scope's set of names directly, not through
-  ``is_used``, and a taken name's next free ``name.N`` is joined with ``+``: the same names in
-  the same order (no class derives from ``NameScope``, checked at the patch).
+* a named value's reference (``%"x"``) and line (``%"x" = ...``), a block's lines and the
+  nine commonest instructions' text (an arithmetic instruction, a terminator (``br``, the base
+  of ``ret``), a cast, a comparison, ``load``, ``store``, ``getelementptr``, ``extractvalue``,
+  ``insertvalue``) are joined with ``+`` from the same pieces in the same order: the same
+  characters.
 
 ``str.format`` with an empty field writes ``format(x, "")``, which is ``str(x)`` for a class
 that does not define ``__format__``; none of llvmlite's IR values and types does (checked at the
@@ -92,12 +89,12 @@ def _cached_reference(self):
 
 
 def _named_to_string(self):
-    buf = [] if isinstance(self.type, _void[0]) else [self.get_reference() + " = "]
+    buf = [] if isinstance(self.type, _void_type) else [self.get_reference() + " = "]
     self.descr(buf)
     return "".join(buf).rstrip()
 
 
-_void = [None]  # [llvmlite's VoidType], set at the patch
+_void_type = None  # llvmlite's VoidType, set at the patch
 
 
 def _named_reference(self):
@@ -174,34 +171,9 @@ def _insert_value(self, buf):
                + ", ".join([str(i) for i in self.indices]) + " " + _meta(self) + "\n")
 
 
-def _register(self, name, deduplicate=False):
-    used = self._useset
-    if deduplicate:
-        if name in used:
-            name = self.deduplicate(name)
-    elif name in used:
-        raise _duplicated[0](name)
-    used.add(name)
-    return name
-
-
-_duplicated = [None]  # [llvmlite's DuplicatedNameError], set at the patch
-
-
-def _deduplicate(self, name):
-    used, counts = self._useset, self._basenamemap
-    basename = name
-    while name in used:
-        ident = counts[basename] + 1
-        counts[basename] = ident
-        name = basename + "." + str(ident)
-    return name
-
-
 def _replacements():
     """(class, attribute, llvmlite's code's fingerprint, replacement) for every function
-    replaced, and (..., None) for each one whose work a replacement does itself (llvmlite
-    0.50's code)."""
+    replaced, and (..., None) for one the replacements rely on (llvmlite 0.50's code)."""
     from llvmlite.ir import _utils, instructions as ins, values
     return (
         (_utils._StrCaching, "__str__", "70a9e6e444864f75", _cached_str),
@@ -218,10 +190,7 @@ def _replacements():
         (ins.GEPInstr, "descr", "a4ed1608ac686469", _gep),
         (ins.ExtractValue, "descr", "b5107250b2be318d", _extract_value),
         (ins.InsertValue, "descr", "2637b80a810c2732", _insert_value),
-        (_utils.NameScope, "register", "11c3e42459e40f38", _register),
-        (_utils.NameScope, "deduplicate", "089d026811c1707d", _deduplicate),
-        # read, not replaced: what the replacements do in their place
-        (_utils.NameScope, "is_used", "6c2b3cb302660415", None),
+        # relied on, not replaced: the replacements skip it for an instruction without metadata
         (_utils._HasMetadata, "_stringify_metadata", "0e8d819f7db06f4f", None),
     )
 
@@ -232,17 +201,17 @@ REPLACED: list = []
 
 @Patch
 def install() -> bool:
-    """llvmlite's IR text and names written as above (see the module); False, with nothing
-    changed, where llvmlite's code is not the one this was written for, an IR class defines
-    ``__format__`` or a class derives from ``NameScope``."""
+    """llvmlite's IR text written as above (see the module); False, with nothing changed,
+    where llvmlite's code is not the one this was written for or an IR class defines
+    ``__format__``."""
     from llvmlite.ir import _utils, types, values
     table = _replacements()
     if (not _no_format(types.Type, values.Value, _utils._StrCaching)
-            or type.__subclasses__(_utils.NameScope)  # (one could have its own is_used)
             or any(_fingerprint(cls.__dict__[name]) != expected
                    for cls, name, expected, _ in table)):
         return False
-    _void[0], _duplicated[0] = types.VoidType, _utils.DuplicatedNameError
+    global _void_type
+    _void_type = types.VoidType
     for cls, name, _, replacement in table:
         if replacement is None:
             continue
