@@ -1,6 +1,7 @@
 """The native LunarLander's compiled per-step arithmetic (``impulse2d.envs._lander_step``)
 gives, bit for bit, what the environment's NumPy code gave before it (written out here as the
-reference): the engines' impulses, the observations, rewards and endings, the rest timers;
+reference): the engines' impulses, the observations, rewards and endings, the rest timers
+and the step's end in one pass;
 and its draws from each environment's generator are the generator's own calls (the same
 numbers, the generator left in the same state)."""
 
@@ -183,26 +184,64 @@ def test_observe_is_the_numpy_observation_bit_for_bit(seed):
     assert {-100.0, 100.0} <= set(reward.tolist())   # crashes and rests both met
 
 
+def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake=None,
+              fresh=None, max_steps=0, seed=0):
+    """``_lander_step.after_step`` of ``vel.shape[0]`` landers (their other state drawn from
+    ``seed``; every lander awake unless ``awake``): its returned value, then ``ready`` and the
+    observation, reward and flags, and the state it was given (its arrays updated)."""
+    rng = np.random.default_rng(seed)
+    n, bodies = vel.shape[:2]
+    pos = np.stack((rng.uniform(-2, W + 2, (n, bodies)), rng.uniform(-1, H, (n, bodies))),
+                   axis=2)
+    state = {"pos": pos, "angle": rng.uniform(-7, 7, (n, bodies)), "vel": vel,
+             "touching": rng.random((n, bodies)) < 0.3,
+             "awake": np.ones((n, bodies), dtype=bool) if awake is None else awake,
+             "prev": np.where(rng.random(n) < 0.2, np.nan, rng.normal(0, 100, n)),
+             "m_power": rng.uniform(0, 1, n), "s_power": rng.uniform(0, 1, n),
+             "pose": np.zeros((n, 3)), "legs": np.zeros((n, 2), dtype=bool)}
+    out = {"obs": np.empty((n, 8), dtype=np.float32), "reward": np.empty(n),
+           "terminated": np.empty(n, dtype=bool), "truncated": np.empty(n, dtype=bool),
+           "ready": np.zeros(n, dtype=bool)}
+    fresh = np.zeros(0, dtype=np.int64) if fresh is None else fresh
+    shaping = state["prev"].copy()
+    anyone = _lander_step.after_step(
+        elapsed, fresh, max_steps, state["pos"], state["angle"], vel, state["touching"],
+        state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
+        state["legs"], shaping, state["m_power"], state["s_power"], W, H,
+        HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"], out["reward"], out["terminated"],
+        out["truncated"], out["ready"])
+    state["shaping"] = shaping
+    return anyone, out, state
+
+
 def test_rest_timers_are_the_numpy_timers_bit_for_bit():
     rng = np.random.default_rng(3)
     n, bodies, dt, time_to_sleep = 500, 3, 1.0 / FPS, 0.5
     extent = np.array([0.6, 0.3, 0.3])
     threshold = np.array([0.05, 0.05, 0.05])
     slow = np.where(rng.random((n, bodies)) < 0.5, rng.uniform(0, 0.6, (n, bodies)), 0.0)
-    elapsed = rng.integers(0, 3, n)
     spread = np.where(rng.random(n) < 0.5, 0.005, 0.05)[:, None, None]   # resting or not
-    for _ in range(30):
+    met = False
+    for step in range(30):
+        elapsed = rng.integers(0, 3, n)
+        fresh = np.flatnonzero(rng.random(n) < 0.2)   # (their episode's first step: no timing)
+        counted = elapsed + 1
+        counted[fresh] = 0
         vel = rng.normal(0, 1.0, (n, bodies, 3)) * spread
+        awake = rng.random((n, bodies)) < 0.9
         speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
                            np.abs(vel[:, :, 2]) * extent)
-        want = np.where((speed <= threshold) & (elapsed > 0)[:, None], slow + dt, 0.0)
-        ready = np.zeros(n, dtype=bool)
-        anyone = _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt,
-                                          time_to_sleep, ready)
+        want = np.where((speed <= threshold) & (counted > 0)[:, None], slow + dt, 0.0)
+        want_ready = np.all(want >= time_to_sleep, axis=1) & awake[:, 0]
+        want[want_ready] = 0.0   # (put to sleep: timed again from 0)
+        anyone, out, _ = _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
+                                   awake=awake, fresh=fresh, seed=step)
+        np.testing.assert_array_equal(elapsed, counted)
         assert _bits(slow) == _bits(want)
-        np.testing.assert_array_equal(ready, np.all(want >= time_to_sleep, axis=1))
-        assert anyone == bool(ready.any())
-    assert ready.any() and not ready.all()
+        np.testing.assert_array_equal(out["ready"], want_ready)
+        assert anyone == bool(want_ready.any())
+        met = met or 0 < want_ready.sum() < n
+    assert met
 
 
 def test_rest_timers_on_the_threshold_take_hypots_answer():
@@ -220,13 +259,53 @@ def test_rest_timers_on_the_threshold_take_hypots_answer():
         extent = np.ones(scale.shape[0])
         threshold = np.full(scale.shape[0], t)
         slow = np.zeros(vel.shape[:2])
-        elapsed = np.ones(turn.shape[0], dtype=np.int64)
+        elapsed = np.zeros(turn.shape[0], dtype=np.int64)
         want = np.where(np.hypot(vel[:, :, 0], vel[:, :, 1]) <= threshold, dt, 0.0)
-        _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
-                                 np.zeros(turn.shape[0], dtype=bool))
+        _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep)
         assert _bits(slow) == _bits(want), t
         if t == 0.05:   # (both answers met on the threshold's two sides)
             assert 0 < (want == 0).sum() < want.size
+
+
+def test_the_step_s_end_is_the_environment_s_passes_bit_for_bit():
+    """``after_step`` against the passes it replaced (impulse2d 03fc3dc: the step counts, the
+    rest timers, ``observe`` with the landers put to sleep not awake, ``episode_ends``):
+    the same observation, reward, flags, shaping, pose and legs, bit for bit, with landers
+    coming to rest, crashing, truncated and restarted among them."""
+    rng = np.random.default_rng(5)
+    n, bodies, dt, time_to_sleep, max_steps = 400, 3, 1.0 / FPS, 0.5, 40
+    extent = np.array([0.6, 0.3, 0.3])
+    threshold = np.array([0.05, 0.05, 0.05])
+    elapsed = rng.integers(0, 2 * max_steps, n)
+    slow = np.where(rng.random((n, bodies)) < 0.5, rng.uniform(0.4, 0.6, (n, bodies)), 0.0)
+    vel = rng.normal(0, 1.0, (n, bodies, 3)) * np.where(rng.random(n) < 0.5, 0.005,
+                                                        1.0)[:, None, None]
+    awake = rng.random((n, bodies)) < 0.95
+    fresh = np.flatnonzero(rng.random(n) < 0.1)
+    counted = elapsed + 1
+    counted[fresh] = 0
+    speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]), np.abs(vel[:, :, 2]) * extent)
+    timed = np.where((speed <= threshold) & (counted > 0)[:, None], slow + dt, 0.0)
+    ready = np.all(timed >= time_to_sleep, axis=1) & awake[:, 0]
+    asleep = awake.copy()
+    asleep[ready, 0] = False
+    anyone, out, state = _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
+                                   awake=awake, fresh=fresh, max_steps=max_steps)
+    obs, reward, terminated, shaping, legs = _numpy_observe(
+        state["pos"], state["angle"], vel, state["touching"], asleep, state["prev"],
+        state["m_power"], state["s_power"])
+    truncated = counted >= max_steps
+    reward[fresh], terminated[fresh], truncated[fresh] = 0.0, False, False
+    assert anyone and 0 < ready.sum() < n
+    assert _bits(out["obs"]) == _bits(obs)
+    assert _bits(out["reward"]) == _bits(reward)
+    np.testing.assert_array_equal(out["terminated"], terminated)
+    np.testing.assert_array_equal(out["truncated"], truncated)
+    assert _bits(state["shaping"]) == _bits(shaping)
+    np.testing.assert_array_equal(state["legs"], legs)
+    assert _bits(state["pose"][:, :2]) == _bits(state["pos"][:, 0])
+    assert _bits(state["pose"][:, 2]) == _bits(state["angle"][:, 0])
+    assert truncated.any() and terminated.any() and (reward == 100.0).any()
 
 
 @pytest.mark.parametrize("pilot", ["nothing", "heuristic"])

@@ -360,11 +360,19 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
                 self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh))
         else:
             self._stepped_state = self.batch._step_state(self.dt, writes)
+        obs, reward, terminated, truncated = self._after_step(fresh)
+        self._stepped_state = None
+        return obs, reward, terminated, truncated
+
+    def _after_step(self, fresh):
+        """What every step ends with, after the batch step: the episodes' step counts (0 for
+        the environments ``fresh``, or None), ``_observe(ALL)``, the truncations and the
+        restarted environments' reward and flags; ``(obs, reward, terminated, truncated)``. An
+        environment may do it all in one compiled pass of its own (LunarLander)."""
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0
         obs, reward, terminated = self._observe(ALL)
-        self._stepped_state = None
         reward = np.asarray(reward, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         truncated = np.empty(self.num_envs, dtype=bool)

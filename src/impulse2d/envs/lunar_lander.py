@@ -98,10 +98,10 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import (_discrete_actions, _engine_impulses, _episode_draws, _observe,
-                           _rest_timers, _skip_draws)
+from ._lander_step import (_after_step, _discrete_actions, _engine_impulses, _episode_draws,
+                           _observe, _skip_draws)
 from ._segments import Segments
-from ._vector import ALL, BatchVectorEnv
+from ._vector import _NONE, ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
 FPS = 50
@@ -201,8 +201,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
-        self._all = np.arange(n)   # _observe's index of every environment
-        self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
+        self._ready = np.zeros(n, dtype=bool)   # _after_step's: landers to put to sleep now
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         # the batch step's rows of arguments with the engines' impulses in them (_engines: each
@@ -382,11 +381,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self.batch.apply_forces(forces)
 
     def _observe(self, idx):
+        # (a reset's step: it observes only its worlds, whose rest timers start at 0)
         pos, angle, vel, touching, awake = self._state(idx)
-        if idx is ALL:   # (a reset's step observes only its worlds: their timers start at 0)
-            if self._come_to_rest(vel):
-                awake = self.batch.get_awake()
-            idx = self._all
         k = idx.shape[0]
         obs = np.empty((k, 8), dtype=np.float32)
         reward = np.empty(k)
@@ -396,20 +392,29 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                        HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated)
         return obs, reward, terminated
 
-    def _come_to_rest(self, vel) -> bool:
-        """Box2D 2.3's sleeping for the lander (see the module's docstring): time the three
-        bodies with the engine's test and put the lander's island to sleep once all three
-        have been slow for ``time_to_sleep`` (:func:`._lander_step.rest_timers`). Whether any
-        was put to sleep."""
-        ready = self._ready
-        if not _rest_timers.entry(vel, self._extent, self._sleep_threshold, self._elapsed,
-                                  self._slow, self.dt, self._time_to_sleep, ready):
-            return False
-        ready = ready & self.batch.get_awake()[:, 0]
-        for i in np.flatnonzero(ready):   # only the landers falling asleep now
-            self._landers[i].is_awake = False
-            self._slow[i] = 0.0
-        return bool(ready.any())
+    def _after_step(self, fresh):
+        """The base's end of a step (the episodes' step counts, the observation, the
+        truncations) with Box2D 2.3's sleeping for the lander (see the module's docstring): the
+        three bodies timed with the engine's test, a lander whose three bodies have been slow
+        for ``time_to_sleep`` at rest, and its island put to sleep, all in one compiled pass
+        (:func:`._lander_step.after_step`) but for the sleeping itself (a lander at rest ends
+        its episode: a few a step at most)."""
+        pos, angle, vel, touching, awake = self._state(ALL)
+        n = self.num_envs
+        obs = np.empty((n, 8), dtype=np.float32)
+        reward = np.empty(n)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        if _after_step.entry(
+                self._elapsed, _NONE if fresh is None else fresh, self.max_episode_steps or 0,
+                pos, angle, vel, touching, awake, self._extent, self._sleep_threshold,
+                self._slow, self.dt, self._time_to_sleep, self._pose, self._legs,
+                self._prev_shaping, self._m_power, self._s_power, W, H,
+                HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated, truncated,
+                self._ready):
+            for i in np.flatnonzero(self._ready).tolist():
+                self._landers[i].is_awake = False
+        return obs, reward, terminated, truncated
 
     # -- drawing --------------------------------------------------------------------------------
     def _camera(self):
