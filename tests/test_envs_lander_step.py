@@ -1,7 +1,7 @@
 """The native LunarLander's compiled per-step arithmetic (``impulse2d.envs._lander_step``)
 gives, bit for bit, what the environment's NumPy code gave before it (written out here as the
-reference): the engines' impulses, the observations, rewards and endings, the rest timers
-and the step's end in one pass;
+reference): the engines' impulses, the episodes' terrain and push, the observations, rewards
+and endings, the rest timers and the step's end in one pass;
 and its draws from each environment's generator are the generator's own calls (the same
 numbers, the generator left in the same state)."""
 
@@ -15,8 +15,9 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils import seeding  # noqa: E402
 
 from impulse2d.envs import _draws, _lander_step  # noqa: E402
-from impulse2d.envs.lunar_lander import (FPS, H, HELIPAD_Y, LEG_DOWN,  # noqa: E402
-                                         MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION, SCALE,
+from impulse2d.envs.lunar_lander import (CHUNK_X, CHUNKS, FPS, H, HELIPAD_Y,  # noqa: E402
+                                         LEG_DOWN, MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION,
+                                         SCALE,
                                          SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT,
                                          SIDE_ENGINE_POWER, W)
 
@@ -95,25 +96,56 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
 
 
-def test_episode_draws_are_the_generators_own_calls():
+def _numpy_terrain(height, reverse):
+    """The environment's NumPy terrain (impulse2d 03fc3dc, ``_begin_episodes`` and
+    ``_move_terrain``): (k, 12) heights to the surface's segments' ends ``a``, ``b``."""
+    height = height.copy()
+    height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
+    smooth = np.empty((height.shape[0], CHUNKS))
+    smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
+    smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
+    points = np.empty((smooth.shape[0], CHUNKS, 2))
+    points[:, :, 0] = CHUNK_X
+    points[:, :, 1] = smooth
+    if reverse:
+        points = points[:, ::-1]
+    return points[:, :-1], points[:, 1:]
+
+
+@pytest.mark.parametrize("reverse", [True, False])
+def test_begin_episodes_draws_the_generators_own_calls_into_gymnasiums_terrain(reverse):
     """Heights and the push (Gymnasium's reset: ``uniform(0, H / 2, size=12)``, then two
     ``uniform(-1000, 1000)``), and the draws dropped, for a subset of the environments: the
-    same bits, each generator left where its twin is, the others untouched."""
-    n = 40
+    same bits, each generator left where its twin is, the others untouched; the terrain the
+    NumPy code's bit for bit (a chain's right to left, the faithful edges left to right), the
+    push the lander's force, the episodes' state cleared for those environments only."""
+    n, bodies = 40, 3
     gens = [seeding.np_random(7 + i)[0] for i in range(n)]
     twins = [seeding.np_random(7 + i)[0] for i in range(n)]
     draws = np.array([_draws.addresses(g) for g in gens], dtype=np.int64)
     idx = np.array([0, 3, 4, 17, 39], dtype=np.int64)
-    heights = np.empty((idx.shape[0], 12))
-    pushes = np.empty((idx.shape[0], 2))
+    others = np.setdiff1d(np.arange(n), idx)
+    a, b = np.empty((idx.shape[0], CHUNKS - 1, 2)), np.empty((idx.shape[0], CHUNKS - 1, 2))
+    forces = np.full((idx.shape[0], bodies, 3), 7.0)
     for _ in range(3):   # (episodes one after another)
-        _lander_step.episode_draws(idx, draws, H / 2, 1000.0, heights, pushes)
+        prev, slow = np.ones(n), np.ones((n, bodies))
+        legs = np.ones((n, 2), dtype=bool)
+        _lander_step.begin_episodes(idx, draws, H / 2, 1000.0, CHUNKS // 2, HELIPAD_Y, CHUNK_X,
+                                    reverse, a, b, forces, prev, slow, legs)
         _lander_step.skip_draws(idx, draws, 2)
+        height = np.empty((idx.shape[0], 12))
+        push = np.zeros((idx.shape[0], bodies, 3))
         for k, i in enumerate(idx):
-            assert _bits(heights[k]) == _bits(twins[i].uniform(0, H / 2, size=(12,)))
-            assert _bits(pushes[k]) == _bits(np.array([twins[i].uniform(-1000.0, 1000.0),
-                                                       twins[i].uniform(-1000.0, 1000.0)]))
+            height[k] = twins[i].uniform(0, H / 2, size=(12,))
+            push[k, 0, :2] = [twins[i].uniform(-1000.0, 1000.0),
+                              twins[i].uniform(-1000.0, 1000.0)]
             twins[i].uniform(-1.0, 1.0, size=2)
+        want_a, want_b = _numpy_terrain(height, reverse)
+        assert _bits(a) == _bits(want_a) and _bits(b) == _bits(want_b)
+        assert _bits(forces) == _bits(push)
+        assert np.isnan(prev[idx]).all() and np.all(prev[others] == 1.0)
+        assert np.all(slow[idx] == 0.0) and np.all(slow[others] == 1.0)
+        assert not legs[idx].any() and legs[others].all()
     for g, t in zip(gens, twins):
         assert g.bit_generator.state == t.bit_generator.state
     assert gens[1].bit_generator.state == seeding.np_random(8)[0].bit_generator.state

@@ -1,8 +1,8 @@
 """The native LunarLander's per-step arithmetic over the batch, compiled: the discrete actions'
 throttles, the engines' impulses from them (their dispersion drawn from each environment's
-generator, :mod:`._draws`), the episodes' draws, the observation, the shaping reward and the
-endings, and the rest timers (with the episodes' step counts and truncations, one pass at the
-end of every step: :func:`after_step`).
+generator, :mod:`._draws`), the episodes' draws, terrain and push, the observation, the
+shaping reward and the endings, and the rest timers (with the episodes' step counts and
+truncations, one pass at the end of every step: :func:`after_step`).
 
 :class:`~.lunar_lander.LunarLanderVectorEnv` did each as some 60 NumPy calls over the
 environments, each a pass over the batch and an array made: about 1.9 us of the calling thread
@@ -20,6 +20,8 @@ are Gymnasium's view (W/2, H/2, FPS).
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from .._core.jit import DirectCall, inline_kernel, kernel
 from .._dynamics.batch_step import _prefetch_line
@@ -116,20 +118,54 @@ _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines
 
 
 @kernel
-def episode_draws(idx, draws, half_height, push, heights, pushes):
-    """The draws that begin the episodes of environments ``idx``, from each one's generator
-    (``draws[i]``: its addresses, :func:`._draws.addresses`), in Gymnasium's order: the
-    terrain's heights (``heights[k]``, each ``uniform(0, half_height)``, m), then the initial
-    push (``pushes[k]``, x then y, each ``uniform(-push, push)``, N)."""
+def begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, a, b, forces,
+                   prev_shaping, slow, legs):
+    """The episodes of environments ``idx`` begun, in one pass (where NumPy made some 20 calls
+    a restart, each a pass over a few rows: BENCHMARKS.md session 29). From each one's
+    generator (``draws[i]``: its addresses, :func:`._draws.addresses`), in Gymnasium's order,
+    the terrain's heights (each ``uniform(0, half_height)``, m), then the initial push (x then
+    y, each ``uniform(-push, push)``, N); Gymnasium's terrain from them, its arithmetic: the
+    heights ``pad`` - 2 to ``pad`` + 2 set to ``pad_y``, each of the ``chunk_x.shape[0]``
+    points' heights the mean of three (0.33 of their sum, the first's taken around the end);
+    the surface's segments, ``a[k, s]`` to ``b[k, s]`` (m, (k, segments, 2)), through the
+    points at ``chunk_x``, right to left where ``reverse`` (a chain's front faces up); the
+    push as ``forces[k]`` (the template bodies' (fx, fy, torque), the lander's first, the
+    others 0); and the episodes' state cleared: ``prev_shaping`` NaN (no shaping yet),
+    ``slow`` (the rest timers) 0, ``legs`` False."""
+    m = chunk_x.shape[0]
+    heights = np.empty(m + 1)
+    smooth = np.empty(m)
     for k in range(idx.shape[0]):
-        f, s = draws[idx[k], 0], draws[idx[k], 1]
-        for j in range(heights.shape[1]):
-            heights[k, j] = uniform(f, s, 0.0, half_height)
-        pushes[k, 0] = uniform(f, s, -push, push)
-        pushes[k, 1] = uniform(f, s, -push, push)
+        i = idx[k]
+        f, s = draws[i, 0], draws[i, 1]
+        for j in range(m + 1):
+            heights[j] = uniform(f, s, 0.0, half_height)
+        fx = uniform(f, s, -push, push)
+        fy = uniform(f, s, -push, push)
+        for j in range(pad - 2, pad + 3):
+            heights[j] = pad_y
+        smooth[0] = 0.33 * (heights[m] + heights[0] + heights[1])
+        for j in range(1, m):
+            smooth[j] = 0.33 * (heights[j - 1] + heights[j] + heights[j + 1])
+        for p in range(m - 1):
+            u, v = (m - 1 - p, m - 2 - p) if reverse else (p, p + 1)
+            a[k, p, 0] = chunk_x[u]
+            a[k, p, 1] = smooth[u]
+            b[k, p, 0] = chunk_x[v]
+            b[k, p, 1] = smooth[v]
+        for j in range(forces.shape[1]):
+            for c in range(3):
+                forces[k, j, c] = 0.0
+        forces[k, 0, 0] = fx
+        forces[k, 0, 1] = fy
+        prev_shaping[i] = np.nan
+        for j in range(slow.shape[1]):
+            slow[i, j] = 0.0
+        legs[i, 0] = False
+        legs[i, 1] = False
 
 
-_episode_draws = DirectCall(episode_draws, "the native LunarLander's episode draws", 1.0)
+_begin_episodes = DirectCall(begin_episodes, "the native LunarLander's episodes begun", 2.0)
 
 
 @kernel
@@ -304,5 +340,5 @@ def after_step(elapsed, fresh, max_steps, positions, angles, velocities, touchin
 _after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "episode_draws", "skip_draws", "observe",
+__all__ = ["discrete_actions", "engine_impulses", "begin_episodes", "skip_draws", "observe",
            "after_step"]

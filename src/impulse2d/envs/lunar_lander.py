@@ -98,7 +98,7 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import (_after_step, _discrete_actions, _engine_impulses, _episode_draws,
+from ._lander_step import (_after_step, _begin_episodes, _discrete_actions, _engine_impulses,
                            _observe, _skip_draws)
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
@@ -237,36 +237,29 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
         k = idx.shape[0]
-        height = np.empty((k, CHUNKS + 1))
-        pushes = np.empty((k, 2))
-        _episode_draws.entry(idx, self._draws, H / 2, INITIAL_RANDOM, height, pushes)
+        segments = CHUNKS - 1
+        a, b = np.empty((k, segments, 2)), np.empty((k, segments, 2))
+        forces = np.empty((k, self.batch.body_rows.shape[0], 3))
+        # the draws, Gymnasium's terrain, the push and the episodes' state, in one compiled
+        # pass (native: the surface right to left, so that its front faces up)
+        _begin_episodes.entry(idx, self._draws, H / 2, INITIAL_RANDOM, CHUNKS // 2, HELIPAD_Y,
+                              CHUNK_X, not self.box2d_faithful, a, b, forces,
+                              self._prev_shaping, self._slow, self._legs)
         if self.enable_wind:
             for i in idx.tolist():
                 rng = self._rngs[i]
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
-        # Gymnasium's terrain: the pad's five heights flat, each height the mean of three
-        # (its arithmetic, for every world reset at once)
-        height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
-        smooth = np.empty((idx.shape[0], CHUNKS))
-        smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
-        smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
-        # the worlds' step references: the terrain and the push are written through them, in
-        # compiled passes over the worlds reset (no Python per world)
-        rows = self.batch.body_rows
-        refs = self.batch._checked_refs(rows, chosen=idx)
-        self._move_terrain(refs, smooth)
-        # the push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
-        forces = np.zeros((k, rows.shape[0], 3))
-        forces[:, 0, :2] = pushes
+        # written through the worlds' step references, in compiled passes over the worlds
+        # reset (no Python per world): the moon's segments moved (:mod:`._segments`) and the
+        # push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
+        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
+        self._surface.move(refs, a, b)
         self._add_forces(idx, refs, forces)
-        self._prev_shaping[idx] = np.nan
-        self._slow[idx] = 0.0
-        self._legs[idx] = False
 
     def _make_static(self, world) -> None:
         """The moon, flat at the pad's height (each episode moves its points in place,
-        :meth:`_move_terrain`): a static body made after the template's bodies (not in the
+        :meth:`_begin_episodes`): a static body made after the template's bodies (not in the
         dense views), the bottom edge, then the 10 segments of the surface."""
         moon = world.create_body(type="static")
         moon.create_segment((0.0, 0.0), (W, 0.0), friction=0.2)
@@ -278,20 +271,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             moon.create_chain(points[::-1], friction=0.1)   # right to left: the front faces up
         # (the same rows in every copy: each is made the same way from the same template)
         self._moon = (moon._index, [shape._index for shape in moon.shapes][1:])
-
-    def _move_terrain(self, refs, smooth: np.ndarray) -> None:
-        """The episodes' moons in the worlds of ``refs`` (their step references, of worlds just
-        restored): the surface's segments through the 11 points (``CHUNK_X``, ``smooth[k]``)
-        written in place (:mod:`._segments`, all worlds in one pass), as ``create_chain``
-        (native: right to left, so that its front faces up; ghost vertices smooth across the
-        joins) or ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make
-        them."""
-        points = np.empty((smooth.shape[0], CHUNKS, 2))
-        points[:, :, 0] = CHUNK_X
-        points[:, :, 1] = smooth
-        if not self.box2d_faithful:
-            points = points[:, ::-1]
-        self._surface.move(refs, points[:, :-1], points[:, 1:])
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
