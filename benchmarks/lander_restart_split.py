@@ -71,6 +71,7 @@ def main() -> dict:
     for name in ("_restart", "_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
         timed(LunarLanderVectorEnv, name, name, totals)
     timed(batch.WorldBatch, "restore", "WorldBatch.restore", totals)
+    timed(batch.WorldBatch, "_restore", "WorldBatch._restore", totals)
     timed(batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)", totals)
     timed(_batch_restore.Restores, "_again", "Restores._again", totals)
     timed(_batch_restore, "restore_untouched", "snapshot.restore_untouched", totals)
