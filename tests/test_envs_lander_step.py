@@ -84,16 +84,25 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     expected = _numpy_engines(pose, lc, d, m_power, s_power, direction)
     first = 1   # (the batch step's rows: its arguments, then 3 columns a body's impulse)
     impulses = np.full((n, first + 3 * bodies), 7.0)
-    _lander_step.engine_impulses(
+    fired = _lander_step.engine_impulses(
         pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
         acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
         MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
         float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+    assert fired
     assert _bits(impulses[:, first:first + 3]) == _bits(expected)
     assert np.all(impulses[:, :first] == 7.0) and np.all(impulses[:, first + 3:] == 7.0)
     for g, t in zip(gens, twins):   # each generator where its twin is
         assert g.bit_generator.state == t.bit_generator.state
     assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
+    # no throttle: no engine fired, every impulse a zero
+    idle = np.zeros(n)
+    assert not _lander_step.engine_impulses(
+        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
+        np.zeros(n, dtype=bool), idle, idle, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
+        MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
+        float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+    assert np.all(impulses[:, first:first + 3] == 0.0)
 
 
 def _numpy_terrain(height, reverse):

@@ -73,14 +73,17 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
     Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here from each
     acting environment's generator (``draws[i]``: its addresses, :func:`._draws.addresses`).
     An environment not acting (being reset) draws nothing: its throttles are 0, so its
-    impulse is a zero (of either sign).
+    impulse is a zero (of either sign). Returns whether any engine fired (a throttle not 0:
+    else every impulse is a zero and the step has none to write).
 
     Each generator's state (:func:`._draws.addresses`: 56 bytes of its bit generator's object,
     one line or two) is out of the cache among 1,024 environments, every step: it is asked for
     :data:`AHEAD` environments ahead, where the draws waited for one miss after another (11 us
     less of a 1,024-lander step's serial Python before the kernel: BENCHMARKS.md, session 26)."""
     n = pose.shape[0]
+    fired = False
     for i in range(n):
+        fired = fired or m_power[i] != 0.0 or s_power[i] != 0.0
         if i + AHEAD < n and acting[i + AHEAD]:
             _prefetch_line(draws[i + AHEAD, 1])
             _prefetch_line(draws[i + AHEAD, 1] + STATE_BYTES - 1)
@@ -112,6 +115,7 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
         out[i, first] = p_mx + p_sx
         out[i, first + 1] = p_my + p_sy
         out[i, first + 2] = (r_mx * p_my - r_my * p_mx + r_sx * p_sy - r_sy * p_sx)
+    return fired
 
 
 _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)

@@ -323,20 +323,18 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         of arguments (``WorldBatch._impulse_rows``, made once: each step's writes are made
         before it returns): the batch's writes that ride on its step
         (``WorldBatch._packed_writes``: finite and bounded by the throttles, so without
-        ``_writes``' checks and copies), or None."""
+        ``_writes``' checks and copies), or None when no engine fired."""
         self._m_power = m_power
         self._s_power = s_power
         angle = self._pose[:, 2]
         rows, first = self._impulses, self._first
         lc = self._local_center
-        _engine_impulses.entry(
+        fired = _engine_impulses.entry(
             self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
             acting, m_power, s_power, direction,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
-        if not (m_power.any() or s_power.any()):
-            return None
-        return self.batch._packed_writes(rows)
+        return self.batch._packed_writes(rows) if fired else None
 
     def _wind_now(self, idx):
         """Gymnasium's wind force (N, along x) and turbulence torque (N m) now, advancing the
