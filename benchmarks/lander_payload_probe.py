@@ -6,7 +6,7 @@ its ~134 prefetched lines, interleaved with the read words, so a layout without 
 stream ~54 lines a world-step fewer).
 
     LANDER_PREFETCH_PROTOTYPE=benchmarks/lander_payload_probe.py PYTHONPATH=src \\
-        python benchmarks/lander_prefetch_ab.py --variants table,t_cold27,t_cold54,t_cold108
+        python benchmarks/lander_prefetch_ab.py --variants table,t_cold27,t_cold54,t_cold108,t_cold216
 
 ``table``: ``prefetch_world``'s table form compiled here (``lander_prefetch_variants.py``: the
 same lines as the built kernel), the reference of the others; ``t_coldN``: the same, and
@@ -48,5 +48,5 @@ def _with_cold(lines):
     return edit
 
 
-WALK = {f"t_cold{lines}": _with_cold(lines) for lines in (27, 54, 108)}
+WALK = {f"t_cold{lines}": _with_cold(lines) for lines in (27, 54, 108, 216)}
 GLOBALS = {"_cold_lines": _cold_lines, **variants.GLOBALS}

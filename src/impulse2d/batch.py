@@ -697,8 +697,9 @@ class WorldBatch:
     def _restore(self, snapshot: BatchSnapshot, chosen: list) -> None:
         """:meth:`restore` of the worlds ``chosen`` (distinct indices, ascending, a list of
         ints) from ``snapshot``, a snapshot of this batch: the native environments' restarts,
-        whose indices and snapshot are their own (``restore``'s checks of its arguments, some
-        10 us a step of 1,024 landers, are for a program's)."""
+        whose indices and snapshot are their own (``restore``'s checks of its arguments, 9 us
+        a call warm and about 100 us of a restarting step of 1,024 landers at load 13, are for
+        a program's: BENCHMARKS.md session 29)."""
         mine, theirs = self._worlds, snapshot.worlds
         # (worlds untouched since their last restore from the same snapshot were checked then,
         # and their next restore is a copy: _batch_restore)

@@ -57,6 +57,10 @@ ascending):
   step, which is their reset's step (while the batch's other threads step the other worlds,
   unless ``_resets_beside_step`` says no): ``_observe(ALL)`` then covers them too (their
   ``_elapsed`` is 0; the base sets their reward to 0 and their flags to False afterwards);
+* ``_after_step(fresh)`` (optional): what every step ends with (the episodes' step counts,
+  ``_observe(ALL)``, the truncations, the restarted environments' reward and flags), which an
+  environment may do in one compiled pass of its own (LunarLander, whose ``_observe`` then
+  takes only the indices of a reset's worlds);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
