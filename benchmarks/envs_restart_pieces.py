@@ -51,7 +51,8 @@ def main() -> dict:
         _wrap(acc, owner, name, label, calls)
 
     cls = type(envs)
-    for name in ("step", "_act", "_observe", "_come_to_rest", "_restart", "_begin_episodes",
+    for name in ("step", "_act", "_observe", "_after_step", "_come_to_rest", "_restart",
+                 "_begin_episodes",
                  "_move_terrain", "_reset_act"):
         wrap(cls, name, "env." + name)
     wrap(batch_step, "run", "kernel (batch_step.run)")

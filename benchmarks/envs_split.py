@@ -93,7 +93,8 @@ def main() -> dict:
                         vectorization_mode="vector_entry_point")
     acc: dict = {}
     cls = type(envs)
-    for name in ("step", "_act", "_engines", "_next_dispersion", "_fill_dispersion", "_observe", "_come_to_rest",
+    for name in ("step", "_act", "_engines", "_next_dispersion", "_fill_dispersion", "_observe",
+                 "_after_step", "_come_to_rest",
                  "_restart", "_begin_episodes", "_move_terrain"):
         _wrap(acc, cls, name, name)
     _wrap(acc, batch_step, "run", "kernel (batch_step.run)")

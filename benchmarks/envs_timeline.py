@@ -189,7 +189,8 @@ def main() -> dict:
                         vectorization_mode="vector_entry_point")
     events: list = []
     cls = type(envs)
-    for name in ("_act", "_restart", "_observe", "_come_to_rest", "_check_actions"):
+    for name in ("_act", "_restart", "_observe", "_after_step", "_come_to_rest",
+                 "_check_actions"):
         _wrap(events, cls, name, name)
     _wrap(events, batch_step, "run", "kernel")
     _wrap(events, _batch_ready, "prepare", "_batch_ready.prepare")

@@ -50,10 +50,7 @@ CHECKPOINTS = {
         ("actions, ~resetting, fresh, self._resets_beside_step)", "after _step_batch", 4),
         ("finished = terminated | truncated", "finished", 4)]),
     ("impulse2d.envs._vector", "BatchVectorEnv", "_step_batch"): ("step: before _step_batch", [
-        ("self._elapsed += 1", "elapsed", 4),
-        ("obs, reward, terminated = self._observe(ALL)", "_observe", 4),
-        ("_NONE if fresh is None else fresh, reward, terminated, truncated)", "episode ends",
-         4)]),
+        ("obs, reward, terminated, truncated = self._after_step(fresh)", "_after_step", 4)]),
     ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_act"): (
         "_step_batch: before _act", [
             ("raise ValueError(\"actions must be 0, 1, 2 or 3", "actions", 8),

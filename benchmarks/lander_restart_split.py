@@ -38,8 +38,11 @@ class Timed:
 
 
 def timed(owner, name: str, label: str, totals: dict) -> None:
-    """``owner.name`` (a function or method) timed into ``totals[label]``."""
-    function = getattr(owner, name)
+    """``owner.name`` (a function or method) timed into ``totals[label]``; nothing where
+    ``owner`` has no such attribute (another checkout's code)."""
+    function = getattr(owner, name, None)
+    if function is None:
+        return
 
     def wrapper(*args, **kwargs):
         t = time.thread_time_ns()
@@ -68,14 +71,17 @@ def main() -> dict:
     for name in ("_restart", "_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
         timed(LunarLanderVectorEnv, name, name, totals)
     timed(batch.WorldBatch, "restore", "WorldBatch.restore", totals)
+    timed(batch.WorldBatch, "_restore", "WorldBatch._restore", totals)
     timed(batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)", totals)
     timed(_batch_restore.Restores, "_again", "Restores._again", totals)
     timed(_batch_restore, "restore_untouched", "snapshot.restore_untouched", totals)
     timed(Segments, "move", "Segments.move", totals)
     _batch_restore._restore_again = Timed(_batch_restore._restore_again,
                                           "restore_again (kernel)", totals)
-    lunar_lander._episode_draws = Timed(lunar_lander._episode_draws, "episode_draws (kernel)",
-                                        totals)
+    for kernel, label in (("_episode_draws", "episode_draws (kernel)"),
+                          ("_begin_episodes", "begin_episodes (kernel)")):
+        if hasattr(lunar_lander, kernel):  # (either checkout's: session 29 made one of both)
+            setattr(lunar_lander, kernel, Timed(getattr(lunar_lander, kernel), label, totals))
     env.reset(seed=0)
     actions = np.random.default_rng(0).integers(0, 4, size=(args.warm + args.steps,
                                                             args.num_envs))

@@ -1,6 +1,7 @@
 """The native LunarLander's compiled per-step arithmetic (``impulse2d.envs._lander_step``)
 gives, bit for bit, what the environment's NumPy code gave before it (written out here as the
-reference): the engines' impulses, the observations, rewards and endings, the rest timers;
+reference): the engines' impulses, the episodes' terrain and push, the observations, rewards
+and endings, the rest timers and the step's end in one pass;
 and its draws from each environment's generator are the generator's own calls (the same
 numbers, the generator left in the same state)."""
 
@@ -14,8 +15,9 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils import seeding  # noqa: E402
 
 from impulse2d.envs import _draws, _lander_step  # noqa: E402
-from impulse2d.envs.lunar_lander import (FPS, H, HELIPAD_Y, LEG_DOWN,  # noqa: E402
-                                         MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION, SCALE,
+from impulse2d.envs.lunar_lander import (CHUNK_X, CHUNKS, FPS, H, HELIPAD_Y,  # noqa: E402
+                                         LEG_DOWN, MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION,
+                                         SCALE,
                                          SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT,
                                          SIDE_ENGINE_POWER, W)
 
@@ -82,37 +84,77 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     expected = _numpy_engines(pose, lc, d, m_power, s_power, direction)
     first = 1   # (the batch step's rows: its arguments, then 3 columns a body's impulse)
     impulses = np.full((n, first + 3 * bodies), 7.0)
-    _lander_step.engine_impulses(
+    fired = _lander_step.engine_impulses(
         pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
         acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
         MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
         float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+    assert fired
     assert _bits(impulses[:, first:first + 3]) == _bits(expected)
     assert np.all(impulses[:, :first] == 7.0) and np.all(impulses[:, first + 3:] == 7.0)
     for g, t in zip(gens, twins):   # each generator where its twin is
         assert g.bit_generator.state == t.bit_generator.state
     assert np.abs(expected[:, :2]).max() > 1.0   # (the engines fired)
+    # no throttle: no engine fired, every impulse a zero
+    idle = np.zeros(n)
+    assert not _lander_step.engine_impulses(
+        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
+        np.zeros(n, dtype=bool), idle, idle, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
+        MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
+        float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+    assert np.all(impulses[:, first:first + 3] == 0.0)
 
 
-def test_episode_draws_are_the_generators_own_calls():
+def _numpy_terrain(height, reverse):
+    """The environment's NumPy terrain (impulse2d 03fc3dc, ``_begin_episodes`` and
+    ``_move_terrain``): (k, 12) heights to the surface's segments' ends ``a``, ``b``."""
+    height = height.copy()
+    height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
+    smooth = np.empty((height.shape[0], CHUNKS))
+    smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
+    smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
+    points = np.empty((smooth.shape[0], CHUNKS, 2))
+    points[:, :, 0] = CHUNK_X
+    points[:, :, 1] = smooth
+    if reverse:
+        points = points[:, ::-1]
+    return points[:, :-1], points[:, 1:]
+
+
+@pytest.mark.parametrize("reverse", [True, False])
+def test_begin_episodes_draws_the_generators_own_calls_into_gymnasiums_terrain(reverse):
     """Heights and the push (Gymnasium's reset: ``uniform(0, H / 2, size=12)``, then two
     ``uniform(-1000, 1000)``), and the draws dropped, for a subset of the environments: the
-    same bits, each generator left where its twin is, the others untouched."""
-    n = 40
+    same bits, each generator left where its twin is, the others untouched; the terrain the
+    NumPy code's bit for bit (a chain's right to left, the faithful edges left to right), the
+    push the lander's force, the episodes' state cleared for those environments only."""
+    n, bodies = 40, 3
     gens = [seeding.np_random(7 + i)[0] for i in range(n)]
     twins = [seeding.np_random(7 + i)[0] for i in range(n)]
     draws = np.array([_draws.addresses(g) for g in gens], dtype=np.int64)
     idx = np.array([0, 3, 4, 17, 39], dtype=np.int64)
-    heights = np.empty((idx.shape[0], 12))
-    pushes = np.empty((idx.shape[0], 2))
+    others = np.setdiff1d(np.arange(n), idx)
+    a, b = np.empty((idx.shape[0], CHUNKS - 1, 2)), np.empty((idx.shape[0], CHUNKS - 1, 2))
+    forces = np.full((idx.shape[0], bodies, 3), 7.0)
     for _ in range(3):   # (episodes one after another)
-        _lander_step.episode_draws(idx, draws, H / 2, 1000.0, heights, pushes)
+        prev, slow = np.ones(n), np.ones((n, bodies))
+        legs = np.ones((n, 2), dtype=bool)
+        _lander_step.begin_episodes(idx, draws, H / 2, 1000.0, CHUNKS // 2, HELIPAD_Y, CHUNK_X,
+                                    reverse, a, b, forces, prev, slow, legs)
         _lander_step.skip_draws(idx, draws, 2)
+        height = np.empty((idx.shape[0], 12))
+        push = np.zeros((idx.shape[0], bodies, 3))
         for k, i in enumerate(idx):
-            assert _bits(heights[k]) == _bits(twins[i].uniform(0, H / 2, size=(12,)))
-            assert _bits(pushes[k]) == _bits(np.array([twins[i].uniform(-1000.0, 1000.0),
-                                                       twins[i].uniform(-1000.0, 1000.0)]))
+            height[k] = twins[i].uniform(0, H / 2, size=(12,))
+            push[k, 0, :2] = [twins[i].uniform(-1000.0, 1000.0),
+                              twins[i].uniform(-1000.0, 1000.0)]
             twins[i].uniform(-1.0, 1.0, size=2)
+        want_a, want_b = _numpy_terrain(height, reverse)
+        assert _bits(a) == _bits(want_a) and _bits(b) == _bits(want_b)
+        assert _bits(forces) == _bits(push)
+        assert np.isnan(prev[idx]).all() and np.all(prev[others] == 1.0)
+        assert np.all(slow[idx] == 0.0) and np.all(slow[others] == 1.0)
+        assert not legs[idx].any() and legs[others].all()
     for g, t in zip(gens, twins):
         assert g.bit_generator.state == t.bit_generator.state
     assert gens[1].bit_generator.state == seeding.np_random(8)[0].bit_generator.state
@@ -183,26 +225,64 @@ def test_observe_is_the_numpy_observation_bit_for_bit(seed):
     assert {-100.0, 100.0} <= set(reward.tolist())   # crashes and rests both met
 
 
+def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake=None,
+              fresh=None, max_steps=0, seed=0):
+    """``_lander_step.after_step`` of ``vel.shape[0]`` landers (their other state drawn from
+    ``seed``; every lander awake unless ``awake``): its returned value, then ``ready`` and the
+    observation, reward and flags, and the state it was given (its arrays updated)."""
+    rng = np.random.default_rng(seed)
+    n, bodies = vel.shape[:2]
+    pos = np.stack((rng.uniform(-2, W + 2, (n, bodies)), rng.uniform(-1, H, (n, bodies))),
+                   axis=2)
+    state = {"pos": pos, "angle": rng.uniform(-7, 7, (n, bodies)), "vel": vel,
+             "touching": rng.random((n, bodies)) < 0.3,
+             "awake": np.ones((n, bodies), dtype=bool) if awake is None else awake,
+             "prev": np.where(rng.random(n) < 0.2, np.nan, rng.normal(0, 100, n)),
+             "m_power": rng.uniform(0, 1, n), "s_power": rng.uniform(0, 1, n),
+             "pose": np.zeros((n, 3)), "legs": np.zeros((n, 2), dtype=bool)}
+    out = {"obs": np.empty((n, 8), dtype=np.float32), "reward": np.empty(n),
+           "terminated": np.empty(n, dtype=bool), "truncated": np.empty(n, dtype=bool),
+           "ready": np.zeros(n, dtype=bool)}
+    fresh = np.zeros(0, dtype=np.int64) if fresh is None else fresh
+    shaping = state["prev"].copy()
+    anyone = _lander_step.after_step(
+        elapsed, fresh, max_steps, state["pos"], state["angle"], vel, state["touching"],
+        state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
+        state["legs"], shaping, state["m_power"], state["s_power"], W, H,
+        HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"], out["reward"], out["terminated"],
+        out["truncated"], out["ready"])
+    state["shaping"] = shaping
+    return anyone, out, state
+
+
 def test_rest_timers_are_the_numpy_timers_bit_for_bit():
     rng = np.random.default_rng(3)
     n, bodies, dt, time_to_sleep = 500, 3, 1.0 / FPS, 0.5
     extent = np.array([0.6, 0.3, 0.3])
     threshold = np.array([0.05, 0.05, 0.05])
     slow = np.where(rng.random((n, bodies)) < 0.5, rng.uniform(0, 0.6, (n, bodies)), 0.0)
-    elapsed = rng.integers(0, 3, n)
     spread = np.where(rng.random(n) < 0.5, 0.005, 0.05)[:, None, None]   # resting or not
-    for _ in range(30):
+    met = False
+    for step in range(30):
+        elapsed = rng.integers(0, 3, n)
+        fresh = np.flatnonzero(rng.random(n) < 0.2)   # (their episode's first step: no timing)
+        counted = elapsed + 1
+        counted[fresh] = 0
         vel = rng.normal(0, 1.0, (n, bodies, 3)) * spread
+        awake = rng.random((n, bodies)) < 0.9
         speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]),
                            np.abs(vel[:, :, 2]) * extent)
-        want = np.where((speed <= threshold) & (elapsed > 0)[:, None], slow + dt, 0.0)
-        ready = np.zeros(n, dtype=bool)
-        anyone = _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt,
-                                          time_to_sleep, ready)
+        want = np.where((speed <= threshold) & (counted > 0)[:, None], slow + dt, 0.0)
+        want_ready = np.all(want >= time_to_sleep, axis=1) & awake[:, 0]
+        want[want_ready] = 0.0   # (put to sleep: timed again from 0)
+        anyone, out, _ = _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
+                                   awake=awake, fresh=fresh, seed=step)
+        np.testing.assert_array_equal(elapsed, counted)
         assert _bits(slow) == _bits(want)
-        np.testing.assert_array_equal(ready, np.all(want >= time_to_sleep, axis=1))
-        assert anyone == bool(ready.any())
-    assert ready.any() and not ready.all()
+        np.testing.assert_array_equal(out["ready"], want_ready)
+        assert anyone == bool(want_ready.any())
+        met = met or 0 < want_ready.sum() < n
+    assert met
 
 
 def test_rest_timers_on_the_threshold_take_hypots_answer():
@@ -220,13 +300,53 @@ def test_rest_timers_on_the_threshold_take_hypots_answer():
         extent = np.ones(scale.shape[0])
         threshold = np.full(scale.shape[0], t)
         slow = np.zeros(vel.shape[:2])
-        elapsed = np.ones(turn.shape[0], dtype=np.int64)
+        elapsed = np.zeros(turn.shape[0], dtype=np.int64)
         want = np.where(np.hypot(vel[:, :, 0], vel[:, :, 1]) <= threshold, dt, 0.0)
-        _lander_step.rest_timers(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
-                                 np.zeros(turn.shape[0], dtype=bool))
+        _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep)
         assert _bits(slow) == _bits(want), t
         if t == 0.05:   # (both answers met on the threshold's two sides)
             assert 0 < (want == 0).sum() < want.size
+
+
+def test_the_step_s_end_is_the_environment_s_passes_bit_for_bit():
+    """``after_step`` against the passes it replaced (impulse2d 03fc3dc: the step counts, the
+    rest timers, ``observe`` with the landers put to sleep not awake, ``episode_ends``):
+    the same observation, reward, flags, shaping, pose and legs, bit for bit, with landers
+    coming to rest, crashing, truncated and restarted among them."""
+    rng = np.random.default_rng(5)
+    n, bodies, dt, time_to_sleep, max_steps = 400, 3, 1.0 / FPS, 0.5, 40
+    extent = np.array([0.6, 0.3, 0.3])
+    threshold = np.array([0.05, 0.05, 0.05])
+    elapsed = rng.integers(0, 2 * max_steps, n)
+    slow = np.where(rng.random((n, bodies)) < 0.5, rng.uniform(0.4, 0.6, (n, bodies)), 0.0)
+    vel = rng.normal(0, 1.0, (n, bodies, 3)) * np.where(rng.random(n) < 0.5, 0.005,
+                                                        1.0)[:, None, None]
+    awake = rng.random((n, bodies)) < 0.95
+    fresh = np.flatnonzero(rng.random(n) < 0.1)
+    counted = elapsed + 1
+    counted[fresh] = 0
+    speed = np.maximum(np.hypot(vel[:, :, 0], vel[:, :, 1]), np.abs(vel[:, :, 2]) * extent)
+    timed = np.where((speed <= threshold) & (counted > 0)[:, None], slow + dt, 0.0)
+    ready = np.all(timed >= time_to_sleep, axis=1) & awake[:, 0]
+    asleep = awake.copy()
+    asleep[ready, 0] = False
+    anyone, out, state = _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep,
+                                   awake=awake, fresh=fresh, max_steps=max_steps)
+    obs, reward, terminated, shaping, legs = _numpy_observe(
+        state["pos"], state["angle"], vel, state["touching"], asleep, state["prev"],
+        state["m_power"], state["s_power"])
+    truncated = counted >= max_steps
+    reward[fresh], terminated[fresh], truncated[fresh] = 0.0, False, False
+    assert anyone and 0 < ready.sum() < n
+    assert _bits(out["obs"]) == _bits(obs)
+    assert _bits(out["reward"]) == _bits(reward)
+    np.testing.assert_array_equal(out["terminated"], terminated)
+    np.testing.assert_array_equal(out["truncated"], truncated)
+    assert _bits(state["shaping"]) == _bits(shaping)
+    np.testing.assert_array_equal(state["legs"], legs)
+    assert _bits(state["pose"][:, :2]) == _bits(state["pos"][:, 0])
+    assert _bits(state["pose"][:, 2]) == _bits(state["angle"][:, 0])
+    assert truncated.any() and terminated.any() and (reward == 100.0).any()
 
 
 @pytest.mark.parametrize("pilot", ["nothing", "heuristic"])

@@ -56,7 +56,7 @@ class ReadyState:
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
                  "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
                  "flags_dirty", "restored", "stale_set", "checked", "slow", "slow_bytes", "lacks",
-                 "query_kind", "query_at", "fresh", "like") + tuple(
+                 "query_kind", "query_at", "fresh", "like", "picked") + tuple(
                      column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
@@ -69,6 +69,7 @@ class ReadyState:
         # the Python objects of the list's entries (an entry read back is a new proxy object)
         self.ref_of = [w._stores for w in worlds]
         self.epoch = CHANGES.value
+        self.picked = None  # current_refs' list of some worlds' references (made on first use)
         self.args = np.zeros((n, _batch.ARGUMENTS))
         self.results = np.zeros((n, _batch.RESULTS))
         # per world: the packed settings, joint rows and reference its step row and its entry
@@ -160,7 +161,11 @@ class ReadyState:
         """The worlds' references (of ``chosen`` only, an int64 array of indices, in that
         order, if given): the list as it is when no world's stores or reference were replaced
         since it was last checked; else the entries of the worlds marked since then (every
-        replacement in a world of the batch marks it: :mod:`._batch_worlds`) checked first."""
+        replacement in a world of the batch marks it: :mod:`._batch_worlds`) checked first.
+        The list of ``chosen``'s is the same list each time, filled again by each such call
+        (valid until the next: its callers pass it straight to kernels), where a new list
+        cost its making and boxing (7 us a call, 40-60 us of a restarting step of 1,024
+        landers: BENCHMARKS.md session 29)."""
         if CHANGES.value != self.epoch:
             stale = np.flatnonzero(self.refs_dirty).tolist()
             for k in stale:
@@ -171,7 +176,10 @@ class ReadyState:
             return self.refs
         if numba.config.DISABLE_JIT:
             return [self.refs[k] for k in chosen.tolist()]
-        return _pick_refs.entry(self.refs, chosen)
+        if self.picked is None:
+            self.picked = ref_list()
+        _pick_refs.entry(self.refs, chosen, self.picked)
+        return self.picked
 
 
 @kernel
@@ -180,14 +188,13 @@ def _set_ref(refs, k, ref):
 
 
 @kernel
-def _picked_refs(refs, chosen):
-    """``[refs[k] for k in chosen]``, a new typed list: from Python each entry read and
-    appended goes through Numba's dispatcher (about 2 ms for the eight worlds an environment
-    step of 1,024 landers reads apart, cProfile)."""
-    subset = numba.typed.List.empty_list(WORLD_STORES)
+def _picked_refs(refs, chosen, picked):
+    """``picked[:] = [refs[k] for k in chosen]`` (a typed list): from Python each entry read
+    and appended goes through Numba's dispatcher (about 2 ms for the eight worlds an
+    environment step of 1,024 landers reads apart, cProfile)."""
+    picked.clear()
     for k in chosen:
-        subset.append(refs[k])
-    return subset
+        picked.append(refs[k])
 
 
 _pick_refs = DirectCall(_picked_refs, "the batch's list of references", 2.0)

@@ -1,7 +1,8 @@
 """The native LunarLander's per-step arithmetic over the batch, compiled: the discrete actions'
 throttles, the engines' impulses from them (their dispersion drawn from each environment's
-generator, :mod:`._draws`), the episodes' draws, the observation, the shaping reward and the
-endings, and the rest timers.
+generator, :mod:`._draws`), the episodes' draws, terrain and push, the observation, the
+shaping reward and the endings, and the rest timers (with the episodes' step counts and
+truncations, one pass at the end of every step: :func:`after_step`).
 
 :class:`~.lunar_lander.LunarLanderVectorEnv` did each as some 60 NumPy calls over the
 environments, each a pass over the batch and an array made: about 1.9 us of the calling thread
@@ -19,6 +20,8 @@ are Gymnasium's view (W/2, H/2, FPS).
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from .._core.jit import DirectCall, inline_kernel, kernel
 from .._dynamics.batch_step import _prefetch_line
@@ -70,14 +73,17 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
     Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here from each
     acting environment's generator (``draws[i]``: its addresses, :func:`._draws.addresses`).
     An environment not acting (being reset) draws nothing: its throttles are 0, so its
-    impulse is a zero (of either sign).
+    impulse is a zero (of either sign). Returns whether any engine fired (a throttle not 0:
+    else every impulse is a zero and the step has none to write).
 
     Each generator's state (:func:`._draws.addresses`: 56 bytes of its bit generator's object,
     one line or two) is out of the cache among 1,024 environments, every step: it is asked for
     :data:`AHEAD` environments ahead, where the draws waited for one miss after another (11 us
     less of a 1,024-lander step's serial Python before the kernel: BENCHMARKS.md, session 26)."""
     n = pose.shape[0]
+    fired = False
     for i in range(n):
+        fired = fired or m_power[i] != 0.0 or s_power[i] != 0.0
         if i + AHEAD < n and acting[i + AHEAD]:
             _prefetch_line(draws[i + AHEAD, 1])
             _prefetch_line(draws[i + AHEAD, 1] + STATE_BYTES - 1)
@@ -109,26 +115,61 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
         out[i, first] = p_mx + p_sx
         out[i, first + 1] = p_my + p_sy
         out[i, first + 2] = (r_mx * p_my - r_my * p_mx + r_sx * p_sy - r_sy * p_sx)
+    return fired
 
 
 _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
 
 
 @kernel
-def episode_draws(idx, draws, half_height, push, heights, pushes):
-    """The draws that begin the episodes of environments ``idx``, from each one's generator
-    (``draws[i]``: its addresses, :func:`._draws.addresses`), in Gymnasium's order: the
-    terrain's heights (``heights[k]``, each ``uniform(0, half_height)``, m), then the initial
-    push (``pushes[k]``, x then y, each ``uniform(-push, push)``, N)."""
+def begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, a, b, forces,
+                   prev_shaping, slow, legs):
+    """The episodes of environments ``idx`` begun, in one pass (where NumPy made some 20 calls
+    a restart, each a pass over a few rows: BENCHMARKS.md session 29). From each one's
+    generator (``draws[i]``: its addresses, :func:`._draws.addresses`), in Gymnasium's order,
+    the terrain's heights (each ``uniform(0, half_height)``, m), then the initial push (x then
+    y, each ``uniform(-push, push)``, N); Gymnasium's terrain from them, its arithmetic: the
+    heights ``pad`` - 2 to ``pad`` + 2 set to ``pad_y``, each of the ``chunk_x.shape[0]``
+    points' heights the mean of three (0.33 of their sum, the first's taken around the end);
+    the surface's segments, ``a[k, s]`` to ``b[k, s]`` (m, (k, segments, 2)), through the
+    points at ``chunk_x``, right to left where ``reverse`` (a chain's front faces up); the
+    push as ``forces[k]`` (the template bodies' (fx, fy, torque), the lander's first, the
+    others 0); and the episodes' state cleared: ``prev_shaping`` NaN (no shaping yet),
+    ``slow`` (the rest timers) 0, ``legs`` False."""
+    m = chunk_x.shape[0]
+    heights = np.empty(m + 1)
+    smooth = np.empty(m)
     for k in range(idx.shape[0]):
-        f, s = draws[idx[k], 0], draws[idx[k], 1]
-        for j in range(heights.shape[1]):
-            heights[k, j] = uniform(f, s, 0.0, half_height)
-        pushes[k, 0] = uniform(f, s, -push, push)
-        pushes[k, 1] = uniform(f, s, -push, push)
+        i = idx[k]
+        f, s = draws[i, 0], draws[i, 1]
+        for j in range(m + 1):
+            heights[j] = uniform(f, s, 0.0, half_height)
+        fx = uniform(f, s, -push, push)
+        fy = uniform(f, s, -push, push)
+        for j in range(pad - 2, pad + 3):
+            heights[j] = pad_y
+        smooth[0] = 0.33 * (heights[m] + heights[0] + heights[1])
+        for j in range(1, m):
+            smooth[j] = 0.33 * (heights[j - 1] + heights[j] + heights[j + 1])
+        for p in range(m - 1):
+            u, v = (m - 1 - p, m - 2 - p) if reverse else (p, p + 1)
+            a[k, p, 0] = chunk_x[u]
+            a[k, p, 1] = smooth[u]
+            b[k, p, 0] = chunk_x[v]
+            b[k, p, 1] = smooth[v]
+        for j in range(forces.shape[1]):
+            for c in range(3):
+                forces[k, j, c] = 0.0
+        forces[k, 0, 0] = fx
+        forces[k, 0, 1] = fy
+        prev_shaping[i] = np.nan
+        for j in range(slow.shape[1]):
+            slow[i, j] = 0.0
+        legs[i, 0] = False
+        legs[i, 1] = False
 
 
-_episode_draws = DirectCall(episode_draws, "the native LunarLander's episode draws", 1.0)
+_begin_episodes = DirectCall(begin_episodes, "the native LunarLander's episodes begun", 2.0)
 
 
 @kernel
@@ -168,29 +209,64 @@ def _at_most(x, y, t):
     return math.hypot(x, y) <= t
 
 
-@kernel
-def rest_timers(velocities, extent, threshold, elapsed, slow, dt, time_to_sleep, ready):
-    """Box2D 2.3's sleep timing for each lander's bodies: ``slow[i, j]`` (s) grows by ``dt``
+@inline_kernel
+def _rest_timer(i, velocities, extent, threshold, elapsed, slow, dt, time_to_sleep):
+    """Box2D 2.3's sleep timing for lander ``i``'s bodies: ``slow[i, j]`` (s) grows by ``dt``
     while body ``j``'s speed (``max(|v|, |w| extent)``, the engine's test) is at most its
-    ``threshold`` after a step of the episode (``elapsed[i] > 0``), else is 0;
-    ``ready[i]``: every body of lander ``i`` has been slow for ``time_to_sleep``. Returns
-    whether any is ready."""
-    anyone = False
-    for i in range(slow.shape[0]):
-        all_slow = True
-        for j in range(slow.shape[1]):
-            if elapsed[i] > 0 and abs(velocities[i, j, 2]) * extent[j] <= threshold[j] and \
-                    _at_most(velocities[i, j, 0], velocities[i, j, 1], threshold[j]):
-                slow[i, j] = slow[i, j] + dt
-            else:
-                slow[i, j] = 0.0
-            all_slow = all_slow and slow[i, j] >= time_to_sleep
-        ready[i] = all_slow
-        anyone = anyone or all_slow
-    return anyone
+    ``threshold`` after a step of the episode (``elapsed[i] > 0``), else is 0. Whether every
+    body of the lander has been slow for ``time_to_sleep``."""
+    all_slow = True
+    for j in range(slow.shape[1]):
+        if elapsed[i] > 0 and abs(velocities[i, j, 2]) * extent[j] <= threshold[j] and \
+                _at_most(velocities[i, j, 0], velocities[i, j, 1], threshold[j]):
+            slow[i, j] = slow[i, j] + dt
+        else:
+            slow[i, j] = 0.0
+        all_slow = all_slow and slow[i, j] >= time_to_sleep
+    return all_slow
 
 
-_rest_timers = DirectCall(rest_timers, "the native LunarLander's rest timers", 1.0)
+@inline_kernel
+def _observation(k, i, positions, angles, velocities, touching, rest, pose, legs, prev_shaping,
+                 m_power, s_power, half_w, half_h, pad_y, fps, obs, reward, terminated):
+    """Environment ``i``'s observation, reward and ending into row ``k`` of ``obs``,
+    ``reward`` and ``terminated``, from row ``k`` of the state arrays (:func:`observe`);
+    ``rest``: whether its lander has come to rest."""
+    x0 = positions[k, 0, 0]
+    y0 = positions[k, 0, 1]
+    angle = angles[k, 0]
+    pose[i, 0] = x0
+    pose[i, 1] = y0
+    pose[i, 2] = angle
+    leg0 = touching[k, 1]
+    leg1 = touching[k, 2]
+    legs[i, 0] = leg0
+    legs[i, 1] = leg1
+    x = (x0 - half_w) / half_w
+    y = (y0 - pad_y) / half_h
+    vx = velocities[k, 0, 0] * half_w / fps
+    vy = velocities[k, 0, 1] * half_h / fps
+    obs[k, 0] = x
+    obs[k, 1] = y
+    obs[k, 2] = vx
+    obs[k, 3] = vy
+    obs[k, 4] = angle
+    obs[k, 5] = 20.0 * velocities[k, 0, 2] / fps
+    obs[k, 6] = 1.0 if leg0 else 0.0
+    obs[k, 7] = 1.0 if leg1 else 0.0
+    shaping = (-100 * math.sqrt(x * x + y * y) - 100 * math.sqrt(vx * vx + vy * vy)
+               - 100 * abs(angle) + (10.0 if leg0 else 0.0) + (10.0 if leg1 else 0.0))
+    prev = prev_shaping[i]
+    r = 0.0 if math.isnan(prev) else shaping - prev
+    prev_shaping[i] = shaping
+    r -= m_power[i] * 0.30 + s_power[i] * 0.03
+    crashed = touching[k, 0] or abs(x) >= 1.0
+    if crashed:
+        r = -100.0
+    if rest:
+        r = 100.0
+    reward[k] = r
+    terminated[k] = crashed or rest
 
 
 @kernel
@@ -207,47 +283,67 @@ def observe(idx, positions, angles, velocities, touching, awake, pose, legs, pre
     half_w = view_w / 2
     half_h = view_h / 2
     for k in range(idx.shape[0]):
-        i = idx[k]
-        x0 = positions[k, 0, 0]
-        y0 = positions[k, 0, 1]
-        angle = angles[k, 0]
-        pose[i, 0] = x0
-        pose[i, 1] = y0
-        pose[i, 2] = angle
-        leg0 = touching[k, 1]
-        leg1 = touching[k, 2]
-        legs[i, 0] = leg0
-        legs[i, 1] = leg1
-        x = (x0 - half_w) / half_w
-        y = (y0 - pad_y) / half_h
-        vx = velocities[k, 0, 0] * half_w / fps
-        vy = velocities[k, 0, 1] * half_h / fps
-        obs[k, 0] = x
-        obs[k, 1] = y
-        obs[k, 2] = vx
-        obs[k, 3] = vy
-        obs[k, 4] = angle
-        obs[k, 5] = 20.0 * velocities[k, 0, 2] / fps
-        obs[k, 6] = 1.0 if leg0 else 0.0
-        obs[k, 7] = 1.0 if leg1 else 0.0
-        shaping = (-100 * math.sqrt(x * x + y * y) - 100 * math.sqrt(vx * vx + vy * vy)
-                   - 100 * abs(angle) + (10.0 if leg0 else 0.0) + (10.0 if leg1 else 0.0))
-        prev = prev_shaping[i]
-        r = 0.0 if math.isnan(prev) else shaping - prev
-        prev_shaping[i] = shaping
-        r -= m_power[i] * 0.30 + s_power[i] * 0.03
-        crashed = touching[k, 0] or abs(x) >= 1.0
-        if crashed:
-            r = -100.0
-        rest = not awake[k, 0]
-        if rest:
-            r = 100.0
-        reward[k] = r
-        terminated[k] = crashed or rest
+        _observation(k, idx[k], positions, angles, velocities, touching, not awake[k, 0], pose,
+                     legs, prev_shaping, m_power, s_power, half_w, half_h, pad_y, fps, obs,
+                     reward, terminated)
 
 
 _observe = DirectCall(observe, "the native LunarLander's observation", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "episode_draws", "skip_draws",
-           "rest_timers", "observe"]
+@kernel
+def after_step(elapsed, fresh, max_steps, positions, angles, velocities, touching, awake,
+               extent, threshold, slow, dt, time_to_sleep, pose, legs, prev_shaping, m_power,
+               s_power, view_w, view_h, pad_y, fps, obs, reward, terminated, truncated, ready):
+    """Everything a step of every environment ends with, in one pass over the batch where the
+    environment made five (the episodes' step counts, the rest timers, the observation, the
+    truncations, the restarted environments' flags: 35-40 us less a step of 1,024 landers, of
+    which the next NumPy call of the step then pays about 13 us, its code out of the cache
+    after the batch step: BENCHMARKS.md session 29), every operation theirs in their order,
+    so the same bits:
+
+    * ``elapsed`` (each episode's steps) counted, 0 for the environments ``fresh`` (restarted
+      for this step: it was their reset's);
+    * the rest timers (:func:`_rest_timer`; ``extent``, ``threshold``: the template bodies',
+      ``slow``: (n, bodies), s): ``ready[i]`` where every body of an awake lander has been
+      slow for ``time_to_sleep``, its timers then 0 (the caller puts it to sleep, Box2D 2.3's
+      "not awake" ending: see :mod:`.lunar_lander`);
+    * the observation, reward and ending (:func:`observe`, row ``i`` of each state array
+      environment ``i``'s; a lander ``ready`` has come to rest);
+    * ``truncated[i]`` where the episode has taken ``max_steps`` steps (never if
+      ``max_steps`` is 0: Gymnasium's ``TimeLimit`` rule), then the environments ``fresh``
+      given reward 0 and both flags False (``_vector.episode_ends``).
+
+    Returns whether any lander is ``ready``."""
+    n = elapsed.shape[0]
+    for i in range(n):
+        elapsed[i] += 1
+    for k in range(fresh.shape[0]):
+        elapsed[fresh[k]] = 0
+    half_w = view_w / 2
+    half_h = view_h / 2
+    anyone = False
+    for i in range(n):
+        ready[i] = _rest_timer(i, velocities, extent, threshold, elapsed, slow, dt,
+                               time_to_sleep) and awake[i, 0]
+        if ready[i]:
+            anyone = True
+            for j in range(slow.shape[1]):
+                slow[i, j] = 0.0
+        _observation(i, i, positions, angles, velocities, touching,
+                     ready[i] or not awake[i, 0], pose, legs, prev_shaping, m_power, s_power,
+                     half_w, half_h, pad_y, fps, obs, reward, terminated)
+        truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
+    for k in range(fresh.shape[0]):
+        i = fresh[k]
+        reward[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+    return anyone
+
+
+_after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
+
+
+__all__ = ["discrete_actions", "engine_impulses", "begin_episodes", "skip_draws", "observe",
+           "after_step"]

@@ -57,6 +57,10 @@ ascending):
   step, which is their reset's step (while the batch's other threads step the other worlds,
   unless ``_resets_beside_step`` says no): ``_observe(ALL)`` then covers them too (their
   ``_elapsed`` is 0; the base sets their reward to 0 and their flags to False afterwards);
+* ``_after_step(fresh)`` (optional): what every step ends with (the episodes' step counts,
+  ``_observe(ALL)``, the truncations, the restarted environments' reward and flags), which an
+  environment may do in one compiled pass of its own (LunarLander, whose ``_observe`` then
+  takes only the indices of a reset's worlds);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
@@ -360,11 +364,19 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
                 self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh))
         else:
             self._stepped_state = self.batch._step_state(self.dt, writes)
+        obs, reward, terminated, truncated = self._after_step(fresh)
+        self._stepped_state = None
+        return obs, reward, terminated, truncated
+
+    def _after_step(self, fresh):
+        """What every step ends with, after the batch step: the episodes' step counts (0 for
+        the environments ``fresh``, or None), ``_observe(ALL)``, the truncations and the
+        restarted environments' reward and flags; ``(obs, reward, terminated, truncated)``. An
+        environment may do it all in one compiled pass of its own (LunarLander)."""
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0
         obs, reward, terminated = self._observe(ALL)
-        self._stepped_state = None
         reward = np.asarray(reward, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         truncated = np.empty(self.num_envs, dtype=bool)
@@ -375,7 +387,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
     def _restart(self, idx: np.ndarray) -> None:
         """Restore worlds ``idx`` as built, begin their episodes and prepare their reset's step
         (:meth:`_reset_act`), which the caller takes."""
-        self.batch.restore(self._blank, idx)
+        self.batch._restore(self._blank, idx.tolist())
         self._elapsed[idx] = 0
         self._begin_episodes(idx)
         self._reset_act(idx)

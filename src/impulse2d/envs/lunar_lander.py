@@ -98,10 +98,10 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import (_discrete_actions, _engine_impulses, _episode_draws, _observe,
-                           _rest_timers, _skip_draws)
+from ._lander_step import (_after_step, _begin_episodes, _discrete_actions, _engine_impulses,
+                           _observe, _skip_draws)
 from ._segments import Segments
-from ._vector import ALL, BatchVectorEnv
+from ._vector import _NONE, ALL, BatchVectorEnv
 
 # Gymnasium's constants (pixels, SCALE pixels per metre).
 FPS = 50
@@ -201,8 +201,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
-        self._all = np.arange(n)   # _observe's index of every environment
-        self._ready = np.zeros(n, dtype=bool)   # _come_to_rest's: every body slow long enough
+        self._ready = np.zeros(n, dtype=bool)   # _after_step's: landers to put to sleep now
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         # the batch step's rows of arguments with the engines' impulses in them (_engines: each
@@ -238,36 +237,29 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
         k = idx.shape[0]
-        height = np.empty((k, CHUNKS + 1))
-        pushes = np.empty((k, 2))
-        _episode_draws.entry(idx, self._draws, H / 2, INITIAL_RANDOM, height, pushes)
+        segments = CHUNKS - 1
+        a, b = np.empty((k, segments, 2)), np.empty((k, segments, 2))
+        forces = np.empty((k, self.batch.body_rows.shape[0], 3))
+        # the draws, Gymnasium's terrain, the push and the episodes' state, in one compiled
+        # pass (native: the surface right to left, so that its front faces up)
+        _begin_episodes.entry(idx, self._draws, H / 2, INITIAL_RANDOM, CHUNKS // 2, HELIPAD_Y,
+                              CHUNK_X, not self.box2d_faithful, a, b, forces,
+                              self._prev_shaping, self._slow, self._legs)
         if self.enable_wind:
             for i in idx.tolist():
                 rng = self._rngs[i]
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
-        # Gymnasium's terrain: the pad's five heights flat, each height the mean of three
-        # (its arithmetic, for every world reset at once)
-        height[:, CHUNKS // 2 - 2:CHUNKS // 2 + 3] = HELIPAD_Y
-        smooth = np.empty((idx.shape[0], CHUNKS))
-        smooth[:, 1:] = 0.33 * (height[:, :-2] + height[:, 1:-1] + height[:, 2:])
-        smooth[:, 0] = 0.33 * (height[:, -1] + height[:, 0] + height[:, 1])
-        # the worlds' step references: the terrain and the push are written through them, in
-        # compiled passes over the worlds reset (no Python per world)
-        rows = self.batch.body_rows
-        refs = self.batch._checked_refs(rows, chosen=idx)
-        self._move_terrain(refs, smooth)
-        # the push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
-        forces = np.zeros((k, rows.shape[0], 3))
-        forces[:, 0, :2] = pushes
+        # written through the worlds' step references, in compiled passes over the worlds
+        # reset (no Python per world): the moon's segments moved (:mod:`._segments`) and the
+        # push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
+        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
+        self._surface.move(refs, a, b)
         self._add_forces(idx, refs, forces)
-        self._prev_shaping[idx] = np.nan
-        self._slow[idx] = 0.0
-        self._legs[idx] = False
 
     def _make_static(self, world) -> None:
         """The moon, flat at the pad's height (each episode moves its points in place,
-        :meth:`_move_terrain`): a static body made after the template's bodies (not in the
+        :meth:`_begin_episodes`): a static body made after the template's bodies (not in the
         dense views), the bottom edge, then the 10 segments of the surface."""
         moon = world.create_body(type="static")
         moon.create_segment((0.0, 0.0), (W, 0.0), friction=0.2)
@@ -279,20 +271,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             moon.create_chain(points[::-1], friction=0.1)   # right to left: the front faces up
         # (the same rows in every copy: each is made the same way from the same template)
         self._moon = (moon._index, [shape._index for shape in moon.shapes][1:])
-
-    def _move_terrain(self, refs, smooth: np.ndarray) -> None:
-        """The episodes' moons in the worlds of ``refs`` (their step references, of worlds just
-        restored): the surface's segments through the 11 points (``CHUNK_X``, ``smooth[k]``)
-        written in place (:mod:`._segments`, all worlds in one pass), as ``create_chain``
-        (native: right to left, so that its front faces up; ghost vertices smooth across the
-        joins) or ``create_segment`` (``box2d_faithful``: 10 two-sided edges, as Box2D's) make
-        them."""
-        points = np.empty((smooth.shape[0], CHUNKS, 2))
-        points[:, :, 0] = CHUNK_X
-        points[:, :, 1] = smooth
-        if not self.box2d_faithful:
-            points = points[:, ::-1]
-        self._surface.move(refs, points[:, :-1], points[:, 1:])
 
     # -- a step ---------------------------------------------------------------------------------
     def _act(self, actions, acting: np.ndarray):
@@ -345,20 +323,18 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         of arguments (``WorldBatch._impulse_rows``, made once: each step's writes are made
         before it returns): the batch's writes that ride on its step
         (``WorldBatch._packed_writes``: finite and bounded by the throttles, so without
-        ``_writes``' checks and copies), or None."""
+        ``_writes``' checks and copies), or None when no engine fired."""
         self._m_power = m_power
         self._s_power = s_power
         angle = self._pose[:, 2]
         rows, first = self._impulses, self._first
         lc = self._local_center
-        _engine_impulses.entry(
+        fired = _engine_impulses.entry(
             self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
             acting, m_power, s_power, direction,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
-        if not (m_power.any() or s_power.any()):
-            return None
-        return self.batch._packed_writes(rows)
+        return self.batch._packed_writes(rows) if fired else None
 
     def _wind_now(self, idx):
         """Gymnasium's wind force (N, along x) and turbulence torque (N m) now, advancing the
@@ -382,11 +358,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self.batch.apply_forces(forces)
 
     def _observe(self, idx):
+        # (a reset's step: it observes only its worlds, whose rest timers start at 0)
         pos, angle, vel, touching, awake = self._state(idx)
-        if idx is ALL:   # (a reset's step observes only its worlds: their timers start at 0)
-            if self._come_to_rest(vel):
-                awake = self.batch.get_awake()
-            idx = self._all
         k = idx.shape[0]
         obs = np.empty((k, 8), dtype=np.float32)
         reward = np.empty(k)
@@ -396,20 +369,29 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                        HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated)
         return obs, reward, terminated
 
-    def _come_to_rest(self, vel) -> bool:
-        """Box2D 2.3's sleeping for the lander (see the module's docstring): time the three
-        bodies with the engine's test and put the lander's island to sleep once all three
-        have been slow for ``time_to_sleep`` (:func:`._lander_step.rest_timers`). Whether any
-        was put to sleep."""
-        ready = self._ready
-        if not _rest_timers.entry(vel, self._extent, self._sleep_threshold, self._elapsed,
-                                  self._slow, self.dt, self._time_to_sleep, ready):
-            return False
-        ready = ready & self.batch.get_awake()[:, 0]
-        for i in np.flatnonzero(ready):   # only the landers falling asleep now
-            self._landers[i].is_awake = False
-            self._slow[i] = 0.0
-        return bool(ready.any())
+    def _after_step(self, fresh):
+        """The base's end of a step (the episodes' step counts, the observation, the
+        truncations) with Box2D 2.3's sleeping for the lander (see the module's docstring): the
+        three bodies timed with the engine's test, a lander whose three bodies have been slow
+        for ``time_to_sleep`` at rest, and its island put to sleep, all in one compiled pass
+        (:func:`._lander_step.after_step`) but for the sleeping itself (a lander at rest ends
+        its episode: a few a step at most)."""
+        pos, angle, vel, touching, awake = self._state(ALL)
+        n = self.num_envs
+        obs = np.empty((n, 8), dtype=np.float32)
+        reward = np.empty(n)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        if _after_step.entry(
+                self._elapsed, _NONE if fresh is None else fresh, self.max_episode_steps or 0,
+                pos, angle, vel, touching, awake, self._extent, self._sleep_threshold,
+                self._slow, self.dt, self._time_to_sleep, self._pose, self._legs,
+                self._prev_shaping, self._m_power, self._s_power, W, H,
+                HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated, truncated,
+                self._ready):
+            for i in np.flatnonzero(self._ready).tolist():
+                self._landers[i].is_awake = False
+        return obs, reward, terminated, truncated
 
     # -- drawing --------------------------------------------------------------------------------
     def _camera(self):
