@@ -741,13 +741,13 @@ def exact_impulses(body, jacobian, data, b_all, kind, inv_mass, inv_inertia, spe
                    counts, table):
     """Solve every island of the rows ``body``, ``jacobian``, ``data`` (:mod:`.direct_rows`)
     exactly, with ``b = J v + bias`` given per row (``b_all``) and the bodies' ``kind``,
-    ``inv_mass``, ``inv_inertia``, into ``impulse``; ``counts``
-    (:data:`DIRECT_SCRATCH` slots) receives the islands, Lemke's pivots and failures; ``table``
-    is the world's table of verbs (:func:`solve_islands` by address, LAPACK's Cholesky). Also
-    what :mod:`.diagnostics` measures the other solvers against."""
+    ``inv_mass``, ``inv_inertia``, into ``impulse``; ``counts`` (:data:`DIRECT_SCRATCH` slots)
+    receives the islands, Lemke's pivots and failures; ``table`` is the world's table of verbs
+    (:func:`solve_islands` by address, LAPACK's Cholesky). Also what :mod:`.diagnostics`
+    measures the other solvers against."""
     call_islands(table[DIRECT_ISLANDS],
-                 (body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1],
-                  np.bool_(False)))
+                 (body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse,
+                  counts, table[DIRECT_DENSE:DIRECT_DENSE + 1], np.bool_(False)))
 
 
 @borrowing_kernel
