@@ -152,7 +152,8 @@ def row_velocity(body, jacobian, r, v, w, x):
     """``x + J v`` of row ``r`` at the velocities ``v``, ``w`` (m/s or rad/s; ``x``: 0, or the
     row's bias, added first). Called, not inlined: its four inlined copies were 3,300 of the
     acceleration level's 10,700 instructions of IR (``benchmarks/ir_lines.py``, 2026-12-01);
-    LLVM, which links it into each caller, may still inline it there."""
+    LLVM, which links it into each caller, inlines it there (neither level's object code has
+    a call of it)."""
     for s in range(4):
         k = body[r, s]
         if k >= 0:
