@@ -48,7 +48,6 @@ from .direct import DIRECT_SCRATCH, exact_impulses, island_sizes, joint_rows
 from .direct_rows import (BIAS, BOUND, BOXED, COUNT, EQUALITY, FRICTION, KIND, NORMAL, ONE_SIDED,
                           ROWS, SOFT, WIDTH, apply_rows, row_velocity,
                           write_contact_rows)
-from .lengths import SLOP
 from .positions import contact_gap
 from .contact_lanes import lane_columns
 from .verbs import (AFTER_SOLVE, DIRECT_MAX_ROWS, EXACT_SOLVE, ITERATION, LANE_COLUMNS, OPENING,
@@ -76,10 +75,7 @@ history, three slots per body hold its velocities at the opening."""
 def _rows(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap):
     """The rows of the world's touching contacts (from row 0) and joints, with the bias of
     ``baumgarte`` over ``h``; returns them and the number of contact rows."""
-    bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
-    table = borrow(world, "verbs")
-    ids = borrow(world, "joint_ids")
     touching = order.shape[0]
     contact_rows = 0
     for q in range(touching):
@@ -88,16 +84,16 @@ def _rows(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap):
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, h, baumgarte, speed_cap,
-                      spin_cap, none_i, none_j, none_d, none_l)
+    rows = joint_rows(world, np.int64(COUNT), contact_rows, h, baumgarte, speed_cap, spin_cap,
+                      none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
-    write_contact_rows(cs, touching, bodies.dp, bodies.dq, 1.0 / h, baumgarte, contact_speed,
-                       borrow(world, "lengths")[SLOP], speed_cap, body, jacobian, data)
-    joint_rows(world, table, ids, np.int64(ROWS), contact_rows, h, baumgarte, speed_cap,
-               spin_cap, body, jacobian, data, impulse)
+    write_contact_rows(world, touching, 1.0 / h, baumgarte, contact_speed, speed_cap, body,
+                       jacobian, data)
+    joint_rows(world, np.int64(ROWS), contact_rows, h, baumgarte, speed_cap, spin_cap, body,
+               jacobian, data, impulse)
     return body, jacobian, data, contact_rows
 
 
@@ -208,8 +204,8 @@ def _exact(world, order, h, baumgarte, contact_speed, speed_cap, spin_cap, recor
         b_all[r] = row_velocity(body, jacobian, r, v0, w0, data[r, BIAS])
     exact = np.zeros(rows)
     verbs = borrow(world, "verbs")
-    exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, exact,
-                   np.zeros(DIRECT_SCRATCH, dtype=np.int64), verbs)
+    exact_impulses(body, jacobian, data, b_all, bodies.type, bodies.inv_mass, bodies.inv_inertia,
+                   speed_cap, exact, np.zeros(DIRECT_SCRATCH, dtype=np.int64), verbs)
     lam = _contact_impulses(cs, order.shape[0], contact_rows)
     largest = 0.0
     worst = 0.0

@@ -101,12 +101,11 @@ from .islands import find_root, union
 from .joint_solver import joint_pass
 from .joints import ROW_LISTS
 from .lcp import SOLVED, lemke_exact, natural_residual
-from .lengths import SLOP
 from .solvers import impulse_caps
 from .verbs import (DIRECT_COUNTS, DIRECT_DENSE, DIRECT_FALLBACK, DIRECT_ISLANDS, DIRECT_MAX_ROWS,
                     DIRECT_ROWS, ITERATION, OPENING, PREPARE, call_direct_rows, call_islands,
                     diagnose)
-from .world_ref import borrow
+from .world_ref import borrow, borrow_column
 
 _LISTS = len(ROW_LISTS)
 
@@ -738,16 +737,17 @@ def solve_islands(body, jacobian, data, b_all, kind, inv_mass, inv_inertia, spee
 
 
 @inner_kernel
-def exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts, table):
+def exact_impulses(body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse,
+                   counts, table):
     """Solve every island of the rows ``body``, ``jacobian``, ``data`` (:mod:`.direct_rows`)
-    exactly, with ``b = J v + bias`` given per row (``b_all``), into ``impulse``; ``counts``
-    (:data:`DIRECT_SCRATCH` slots) receives the islands, Lemke's pivots and failures; ``table``
-    is the world's table of verbs (:func:`solve_islands` by address, LAPACK's Cholesky). Also
-    what :mod:`.diagnostics` measures the other solvers against."""
+    exactly, with ``b = J v + bias`` given per row (``b_all``) and the bodies' ``kind``,
+    ``inv_mass``, ``inv_inertia``, into ``impulse``; ``counts`` (:data:`DIRECT_SCRATCH` slots)
+    receives the islands, Lemke's pivots and failures; ``table`` is the world's table of verbs
+    (:func:`solve_islands` by address, LAPACK's Cholesky). Also what :mod:`.diagnostics`
+    measures the other solvers against."""
     call_islands(table[DIRECT_ISLANDS],
-                 (body, jacobian, data, b_all, bodies.type, bodies.inv_mass, bodies.inv_inertia,
-                  speed_cap, impulse, counts, table[DIRECT_DENSE:DIRECT_DENSE + 1],
-                  np.bool_(False)))
+                 (body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse,
+                  counts, table[DIRECT_DENSE:DIRECT_DENSE + 1], np.bool_(False)))
 
 
 @borrowing_kernel
@@ -767,13 +767,18 @@ def awake_positions(world, h, max_linear_speed):
     integrate_positions(world, body_rows(world), h, max_linear_speed, MAX_ROTATION / h)
 
 
-@inner_kernel
-def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse):
+@borrowing_kernel
+def joint_rows(world, verb, start, dt, baumgarte, speed_cap, spin_cap, body, jacobian, data,
+               impulse):
     """One verb of the row export for every joint type with joints, from row ``start``;
     returns the row after the last. ``verb`` (:data:`.direct_rows.COUNT`, ``ROWS``, ``STORE``)
     an ``np.int64`` at every call, not the constant itself: Numba types a global int as a
-    literal and compiled this kernel once per verb (three signatures, ``warmup --all``)."""
+    literal and compiled this kernel once per verb (three signatures, ``warmup --all``). The
+    row lists and the table of verbs are borrowed here: passed from a kernel that counts
+    references, the row lists' tuple cost its caller 240-400 instructions of IR a call (five
+    calls in the two levels, ``benchmarks/ir_lines.py``, 2026-12-01)."""
+    table = borrow(world, "verbs")
+    ids = borrow(world, "joint_ids")
     r = start
     for k in range(_LISTS):
         if ids[k].shape[0] > 0:
@@ -783,6 +788,29 @@ def joint_rows(world, table, ids, verb, start, dt, baumgarte, speed_cap, spin_ca
     return r
 
 
+@borrowing_kernel
+def open_contacts(world, order):
+    """:func:`.contact_solver.prepare_contacts` of the touching contacts ``order`` for both
+    levels, with the rigid solvers' signature (``pgs``, ``pgs_ngs``, ``pgs_block``:
+    :func:`.solvers.rigid_opening`; a literal ``False`` of its own compiled it once more, 1.7 s
+    of CPU at load 9): the rigid rows, no warm start. Here the stores are borrowed, not
+    counted: in a level, which counts references, the body, contact and constraint stores
+    borrowed for this call cost ~1,000 instructions of IR at each of its returns."""
+    if order.shape[0] > 0:
+        prepare_contacts(borrow(world, "constraints"), order, borrow(world, "contacts"),
+                         borrow(world, "bodies"), np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0, 0.0,
+                         False, 0)
+
+
+@borrowing_kernel
+def restitution(world, touching, threshold, speed_cap, gx, gy, half_kick):
+    """:func:`.contact_solver.apply_restitution` with the stores borrowed here (see
+    :func:`open_contacts`), when ``touching``."""
+    if touching > 0:
+        apply_restitution(borrow(world, "constraints"), borrow(world, "bodies"), threshold,
+                          speed_cap, gx, gy, half_kick)
+
+
 @stage_kernel
 def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, warm_starting,
            contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio,
@@ -790,11 +818,17 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
            velocities):
     """The exact velocity-level solve (see the module doc). Returns ``dt``, or minus the rows of
     the largest island, without having changed any body, when that is above the limit."""
-    bodies = borrow(world, "bodies")
-    contacts = borrow(world, "contacts")
-    cs = borrow(world, "constraints")
+    # Columns, not stores: a store borrowed in a kernel that counts references has each of its
+    # arrays counted, at the borrow and again at every return (the body, contact and
+    # constraint stores were ~4,000 of this kernel's 14,500 instructions of IR,
+    # benchmarks/ir_lines.py, 2026-12-01); the calls that need a store borrow it themselves.
+    kind = borrow_column(world, "bodies", "type")
+    inv_mass = borrow_column(world, "bodies", "inv_mass")
+    inv_inertia = borrow_column(world, "bodies", "inv_inertia")
+    count = borrow_column(world, "contacts", "count")
+    body_a = borrow_column(world, "contacts", "body_a")
+    body_b = borrow_column(world, "contacts", "body_b")
     table = borrow(world, "verbs")
-    ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     inv_h = 1.0 / dt
@@ -809,30 +843,30 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
     # its callees) once more for Literal[int](0) (measured with Numba's compile events).
     contact_rows = np.int64(0)
     for q in range(touching):
-        contact_rows += 2 * contacts.count[order[q]]
+        contact_rows += 2 * count[order[q]]
     none_i = np.zeros((0, 4), dtype=np.int64)
     none_j = np.zeros((0, 4, 3))
     none_d = np.zeros((0, WIDTH))
     none_l = np.zeros(0)
-    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, dt, baumgarte,
-                      speed_cap, spin_cap, none_i, none_j, none_d, none_l)
+    rows = joint_rows(world, np.int64(COUNT), contact_rows, dt, baumgarte, speed_cap, spin_cap,
+                      none_i, none_j, none_d, none_l)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
     data = np.zeros((rows, WIDTH))
     impulse = np.zeros(rows)
-    joint_rows(world, table, ids, np.int64(ROWS), contact_rows, dt, baumgarte, speed_cap,
-               spin_cap, body, jacobian, data, impulse)
+    joint_rows(world, np.int64(ROWS), contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+               jacobian, data, impulse)
     r = 0
     for q in range(touching):
         k = order[q]
-        for j in range(contacts.count[k]):
+        for j in range(count[k]):
             for t in range(2):
-                body[r + t, 0] = contacts.body_a[k]
-                body[r + t, 1] = contacts.body_b[k]
+                body[r + t, 0] = body_a[k]
+                body[r + t, 1] = body_b[k]
             r += 2
 
     # 2. Islands, and the size check before anything moves.
-    largest, islands = island_sizes(body, bodies.type)
+    largest, islands = island_sizes(body, kind)
     counts[LARGEST_ISLAND] = largest
     counts[ISLANDS] = islands
     counts[PIVOTS] = 0
@@ -844,38 +878,34 @@ def direct(world, order, dt, gx, gy, substeps, iterations, position_iterations, 
 
     # 3. pgs's opening: integrate velocities, prepare the contacts.
     awake_velocities(world, gx, gy, dt)
-    if touching > 0:
-        # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
-        # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
-        prepare_contacts(cs, order, contacts, bodies, np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0,
-                         0.0, False, 0)
+    open_contacts(world, order)
     borrow(world, "clock")[3] = cycles()
     diagnose(world, order, OPENING, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
-    write_contact_rows(cs, touching, bodies.dp, bodies.dq, inv_h, baumgarte, contact_speed,
-                       borrow(world, "lengths")[SLOP], speed_cap, body, jacobian, data)
+    write_contact_rows(world, touching, inv_h, baumgarte, contact_speed, speed_cap, body,
+                       jacobian, data)
 
     # 4. b = J v + bias, the islands solved, the impulses applied.
-    v = bodies.v
-    w = bodies.w
+    v = borrow_column(world, "bodies", "v")
+    w = borrow_column(world, "bodies", "w")
     b_all = np.empty(rows)
     for r in range(rows):
         b_all[r] = row_velocity(body, jacobian, r, v, w, data[r, BIAS])
-    exact_impulses(body, jacobian, data, b_all, bodies, speed_cap, impulse, counts, table)
-    apply_rows(body, jacobian, impulse, bodies.type, bodies.inv_mass, bodies.inv_inertia, v, w)
+    exact_impulses(body, jacobian, data, b_all, kind, inv_mass, inv_inertia, speed_cap, impulse,
+                   counts, table)
+    apply_rows(body, jacobian, impulse, kind, inv_mass, inv_inertia, v, w)
 
     diagnose(world, order, ITERATION, 0, dt, baumgarte, contact_speed, speed_cap, spin_cap)
 
     # 5. Contacts' impulses where pgs keeps them, restitution, the joints', positions.
-    store_contact_rows(cs, touching, impulse)
-    store_contact_biases(cs, touching, data)
-    if touching > 0:
-        # pgs's restitution with pgs's convention (the approach measured after the kick, the
-        # positions not moved yet): the bounce counted from the surface (bounce_speed), as the
-        # acceleration level counts it (direct_accel), whose bounces equal these to 1e-9 m
-        # (tests/test_direct_accel.py).
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
-    joint_rows(world, table, ids, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap,
-               spin_cap, body, jacobian, data, impulse)
+    store_contact_rows(world, touching, impulse)
+    store_contact_biases(world, touching, data)
+    # pgs's restitution with pgs's convention (the approach measured after the kick, the
+    # positions not moved yet): the bounce counted from the surface (bounce_speed), as the
+    # acceleration level counts it (direct_accel), whose bounces equal these to 1e-9 m
+    # (tests/test_direct_accel.py).
+    restitution(world, touching, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+    joint_rows(world, np.int64(STORE), contact_rows, dt, baumgarte, speed_cap, spin_cap, body,
+               jacobian, data, impulse)
     awake_positions(world, dt, max_linear_speed)
     return dt
 

@@ -136,13 +136,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.jit import cycles, inner_kernel, stage_kernel
+from .._core.jit import borrowing_kernel, cycles, inner_kernel, stage_kernel
 from .._core.state import DYNAMIC
 from ..constants import LINEAR_SLOP
-from .contact_solver import bounce_speed, prepare_contacts, push_to_speed
+from .contact_solver import bounce_speed, push_to_speed
 from .accel_products import joint_products
 from .direct import (FALLBACK_STEPS, ISLANDS, LARGEST_ISLAND, PIVOTS, REGULARISED,
-                     awake_positions, awake_velocities, island_sizes, joint_rows)
+                     awake_positions, awake_velocities, island_sizes, joint_rows, open_contacts)
 from .direct_rows import (BIAS, BLOCK, BOUND, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
                           store_contact_rows)
@@ -262,8 +262,8 @@ def _solve_rows(active, body, jacobian, data, b_all, kind, inv_mass, inv_inertia
         out[r] = solved[place[r]] if place[r] >= 0 else 0.0
 
 
-@inner_kernel
-def _restitution(cs, bodies, approach, first, threshold, pull, h, geometry, speed_cap):
+@borrowing_kernel
+def _restitution(world, approach, first, threshold, pull, h, geometry, speed_cap):
     """``pgs``'s restitution (:func:`.contact_solver.apply_restitution`: point by point, on the
     points that approached faster than ``threshold`` and took an impulse) at the (sub)step whose
     impulse phase met the impact, with ``pgs``'s convention: the normal speed at the end of the
@@ -273,7 +273,10 @@ def _restitution(cs, bodies, approach, first, threshold, pull, h, geometry, spee
     the separation at the (sub)step's start (``geometry[:, 6]``, m; the positions have not moved
     yet, as in ``pgs``), with ``pgs``'s half kick ``-h/2``. The force phase adds ``pull`` after
     the impulse (a separating point takes no force), so the impulse aims at that speed minus
-    ``pull``. ``first`` (N s) takes the impulses (:func:`.contact_solver.push_to_speed`)."""
+    ``pull``. ``first`` (N s) takes the impulses (:func:`.contact_solver.push_to_speed`). The
+    stores are borrowed here (see :func:`.direct.open_contacts`)."""
+    cs = borrow(world, "constraints")
+    bodies = borrow(world, "bodies")
     r = 0
     for q in range(cs.count.shape[0]):
         e = cs.restitution[q]
@@ -288,9 +291,22 @@ def _restitution(cs, bodies, approach, first, threshold, pull, h, geometry, spee
                                        speed_cap)
 
 
+@borrowing_kernel
+def _external(world, gx, gy, linear, angular):
+    """The accelerations of the external forces and gravity, ``M^-1 F_ext`` (m/s^2 into
+    ``linear``, rad/s^2 into ``angular``), of the awake dynamic bodies; the others' stay 0."""
+    bodies = borrow(world, "bodies")
+    for k in range(bodies.type.shape[0]):
+        if bodies.type[k] == DYNAMIC and bodies.alive[k] and not bodies.asleep[k]:
+            scale = bodies.gravity_scale[k]
+            linear[k, 0] = scale * gx + bodies.inv_mass[k] * bodies.force[k, 0]
+            linear[k, 1] = scale * gy + bodies.inv_mass[k] * bodies.force[k, 1]
+            angular[k] = bodies.inv_inertia[k] * bodies.torque[k]
+
+
 @inner_kernel
-def _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian, data,
-                geometry, error, role, touches, none):
+def _write_rows(world, touching, h, speed_cap, spin_cap, body, jacobian, data, geometry, error,
+                role, touches, none):
     """The rows at the current in-step positions (``dp``, ``dq``): contact points (normal,
     friction; anchors and normal as prepared, the separation moved with the bodies), then every
     joint's rows from its type's ``direct`` export, asked with the substep ``h`` and a Baumgarte
@@ -342,8 +358,8 @@ def _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacob
             touches[r] = s <= 0.0
             touches[r + 1] = s <= 0.0
             r += 2
-    rows = joint_rows(world, table, ids, np.int64(ROWS), r, h, 1.0, speed_cap, spin_cap, body,
-                      jacobian, data, none)
+    rows = joint_rows(world, np.int64(ROWS), r, h, 1.0, speed_cap, spin_cap, body, jacobian,
+                      data, none)
     for k in range(r, rows):
         kind = int(data[k, KIND])
         error[k] = 0.0
@@ -367,17 +383,21 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     """One step of the force-based formulation (see the module doc), in ``substeps`` substeps.
     Returns ``dt``; minus the rows of the largest island when that is above the limit, without
     having changed any body."""
-    bodies = borrow(world, "bodies")
-    contacts = borrow(world, "contacts")
-    cs = borrow(world, "constraints")
+    # Columns, not stores (see direct.direct): the body, contact and constraint stores borrowed
+    # here were ~4,000 of this kernel's 18,000 instructions of IR at the borrow and the returns,
+    # and ~1,800 more at the two calls passed them (benchmarks/ir_lines.py, 2026-12-01).
+    kind = borrow_column(world, "bodies", "type")
+    inv_mass = borrow_column(world, "bodies", "inv_mass")
+    inv_inertia = borrow_column(world, "bodies", "inv_inertia")
+    v = borrow_column(world, "bodies", "v")
+    w = borrow_column(world, "bodies", "w")
+    count = borrow_column(world, "contacts", "count")
     table = borrow(world, "verbs")
-    ids = borrow(world, "joint_ids")
     counts = table[DIRECT_COUNTS:]
     h = dt / substeps
     inv_h = 1.0 / h
     speed_cap, spin_cap = impulse_caps(max_linear_speed, h)
     omega = baumgarte * inv_h  # 1/s: alpha = beta = omega (critical damping)
-    kind = bodies.type
     body_count = kind.shape[0]
 
     # 1. The rows at the step's start, and the size check before anything moves.
@@ -385,10 +405,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     touching = order.shape[0]
     contact_rows = np.int64(0)  # not the literal 0 (see direct.direct)
     for q in range(touching):
-        contact_rows += 2 * contacts.count[order[q]]
+        contact_rows += 2 * count[order[q]]
     none = np.zeros(0)
-    rows = joint_rows(world, table, ids, np.int64(COUNT), contact_rows, h, 1.0, speed_cap,
-                      spin_cap, np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
+    rows = joint_rows(world, np.int64(COUNT), contact_rows, h, 1.0, speed_cap, spin_cap,
+                      np.zeros((0, 4), dtype=np.int64), np.zeros((0, 4, 3)),
                       np.zeros((0, WIDTH)), none)
     body = np.full((rows, 4), -1, dtype=np.int64)
     jacobian = np.zeros((rows, 4, 3))
@@ -397,14 +417,10 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     error = np.zeros(rows)  # C: m or rad
     role = np.zeros(rows, dtype=np.int64)
     touches = np.ones(rows, dtype=np.bool_)  # in the force phase
-    if touching > 0:
-        # the rigid solvers' signature (pgs, pgs_ngs, pgs_block: solvers.rigid_opening), not one
-        # of its own: a literal False compiled prepare_contacts once more (1.7 s of CPU at load 9)
-        prepare_contacts(cs, order, contacts, bodies, np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0,
-                         0.0, False, 0)
+    open_contacts(world, order)
     borrow(world, "clock")[3] = cycles()
-    _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian, data,
-                geometry, error, role, touches, none)
+    _write_rows(world, touching, h, speed_cap, spin_cap, body, jacobian, data, geometry, error,
+                role, touches, none)
     # (every row counts: the impulse phase's system is the larger)
     largest, islands = island_sizes(body, kind)
     counts[PIVOTS] = 0
@@ -418,14 +434,7 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
 
     linear = np.zeros((body_count, 2))  # M^-1 F_ext: m/s^2
     angular = np.zeros(body_count)  # rad/s^2
-    for k in range(body_count):
-        if kind[k] == DYNAMIC and bodies.alive[k] and not bodies.asleep[k]:
-            scale = bodies.gravity_scale[k]
-            linear[k, 0] = scale * gx + bodies.inv_mass[k] * bodies.force[k, 0]
-            linear[k, 1] = scale * gy + bodies.inv_mass[k] * bodies.force[k, 1]
-            angular[k] = bodies.inv_inertia[k] * bodies.torque[k]
-    v = bodies.v
-    w = bodies.w
+    _external(world, gx, gy, linear, angular)
     impulsive = np.ones(rows, dtype=np.bool_)  # in the impulse phase
     b_all = np.zeros(rows)
     product = np.zeros(rows)  # Jdot v: m/s^2 or rad/s^2
@@ -436,8 +445,8 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
     total = np.zeros(rows)  # N s over the step, both phases
     for sub in range(substeps):
         if sub > 0:
-            _write_rows(world, table, ids, touching, h, speed_cap, spin_cap, body, jacobian,
-                        data, geometry, error, role, touches, none)
+            _write_rows(world, touching, h, speed_cap, spin_cap, body, jacobian, data, geometry,
+                        error, role, touches, none)
         # 2. Impulse phase on the substep's starting velocities: contacts to J v (+ C / h above
         #    the rest depth), joint limits likewise (+ C / h while open), rigid joint rows
         #    unchanged (right-hand side 0); no finite-force row (spring, motor) takes part. Then
@@ -457,12 +466,11 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                     approach[r] = speed + pull[r]
                     if error[r] > 0.0:
                         b_all[r] += error[r] * inv_h
-        _solve_rows(impulsive, body, jacobian, data, b_all, kind, bodies.inv_mass,
-                    bodies.inv_inertia, counts, table, np.bool_(True), first)
-        apply_rows(body, jacobian, first, bodies.type, bodies.inv_mass, bodies.inv_inertia,
-                   bodies.v, bodies.w)
+        _solve_rows(impulsive, body, jacobian, data, b_all, kind, inv_mass, inv_inertia, counts,
+                    table, np.bool_(True), first)
+        apply_rows(body, jacobian, first, kind, inv_mass, inv_inertia, v, w)
         if touching > 0:
-            _restitution(cs, bodies, approach, first, restitution_threshold, pull, h, geometry,
+            _restitution(world, approach, first, restitution_threshold, pull, h, geometry,
                          speed_cap)
         # 3. Force phase: right-hand sides h (J M^-1 F_ext + Jdot v + 2 omega J v + omega^2 C)
         #    for rigid, contact normal and active limit rows; J v + h (J M^-1 F_ext + Jdot v)
@@ -483,19 +491,18 @@ def direct_acceleration(world, order, dt, gx, gy, substeps, iterations, position
                 b_all[r] = h * x + speed
             else:
                 b_all[r] = h * (x + 2.0 * omega * speed + omega * omega * error[r])
-        _solve_rows(touches, body, jacobian, data, b_all, kind, bodies.inv_mass,
-                    bodies.inv_inertia, counts, table, np.bool_(False), second)
+        _solve_rows(touches, body, jacobian, data, b_all, kind, inv_mass, inv_inertia, counts,
+                    table, np.bool_(False), second)
         awake_velocities(world, gx, gy, h)
-        apply_rows(body, jacobian, second, bodies.type, bodies.inv_mass, bodies.inv_inertia,
-                   bodies.v, bodies.w)
+        apply_rows(body, jacobian, second, kind, inv_mass, inv_inertia, v, w)
         awake_positions(world, h, max_linear_speed)
         for r in range(rows):
             total[r] += first[r] + second[r]
 
     # 4. The impulses where pgs keeps them (N s over the step: / dt is the mean force).
-    store_contact_rows(cs, touching, total)
-    joint_rows(world, table, ids, np.int64(STORE), contact_rows, h, 1.0, speed_cap, spin_cap,
-               body, jacobian, data, total)
+    store_contact_rows(world, touching, total)
+    joint_rows(world, np.int64(STORE), contact_rows, h, 1.0, speed_cap, spin_cap, body, jacobian,
+               data, total)
     return dt
 
 

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.state import DYNAMIC
+from .lengths import SLOP
 from .positions import contact_gap
+from .world_ref import borrow, borrow_column
 
 EQUALITY, ONE_SIDED, BOXED, NORMAL, FRICTION = 0, 1, 2, 3, 4
 """Row kinds (column :data:`KIND`)."""
@@ -103,14 +105,21 @@ def limit_bias(c, baumgarte, inv_h):
         return c * inv_h
     return baumgarte * inv_h * c
 @borrowing_kernel
-def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, slop, speed_cap,
-                       body, jacobian, data):
-    """Write the rows of the first ``touching`` contact constraints ``cs`` from row 0: per point
+def write_contact_rows(world, touching, inv_h, baumgarte, contact_speed, speed_cap, body,
+                       jacobian, data):
+    """Write the rows of the first ``touching`` contact constraints from row 0: per point
     a normal row (:data:`NORMAL`) and its friction row (:data:`FRICTION`), with ``pgs``'s bias
     at the current gap ``s`` (:func:`~.positions.contact_gap`): ``s / h`` for a speculative
     point, Baumgarte's ``max(beta / h min(0, s + slop), -contact_speed)`` otherwise (``beta`` 0:
     the relax rows of the soft step and the NGS solvers; ``slop`` in the world's length unit).
-    Returns the rows written."""
+    Returns the rows written. The world's stores are borrowed here, not passed: passed from a
+    kernel that counts references, a store is every one of its arrays counted in the caller
+    (this kernel's, :func:`store_contact_rows`' and :func:`store_contact_biases`' callers: the
+    direct levels and the diagnostics)."""
+    cs = borrow(world, "constraints")
+    dp = borrow_column(world, "bodies", "dp")
+    dq = borrow_column(world, "bodies", "dq")
+    slop = borrow(world, "lengths")[SLOP]
     r = 0
     for q in range(touching):
         a = cs.body_a[q]
@@ -138,10 +147,13 @@ def write_contact_rows(cs, touching, dp, dq, inv_h, baumgarte, contact_speed, sl
     return r
 
 
-@inline_kernel
+@borrowing_kernel
 def row_velocity(body, jacobian, r, v, w, x):
     """``x + J v`` of row ``r`` at the velocities ``v``, ``w`` (m/s or rad/s; ``x``: 0, or the
-    row's bias, added first)."""
+    row's bias, added first). Called, not inlined: its four inlined copies were 3,300 of the
+    acceleration level's 10,700 instructions of IR (``benchmarks/ir_lines.py``, 2026-12-01);
+    LLVM, which links it into each caller, inlines it there (neither level's object code has
+    a call of it)."""
     for s in range(4):
         k = body[r, s]
         if k >= 0:
@@ -166,10 +178,11 @@ def apply_rows(body, jacobian, impulse, kind, inv_mass, inv_inertia, v, w):
 
 
 @borrowing_kernel
-def store_contact_rows(cs, touching, impulse):
+def store_contact_rows(world, touching, impulse):
     """Read the contact rows' impulses (as :func:`write_contact_rows` laid them out) into the
     first ``touching`` constraints, where ``pgs`` keeps its accumulated ones (the step's totals
     too: ``world.contacts`` and the warm start of any solver the world switches to)."""
+    cs = borrow(world, "constraints")
     r = 0
     for q in range(touching):
         for j in range(2):
@@ -194,10 +207,11 @@ def store_contact_rows(cs, touching, impulse):
 
 
 @borrowing_kernel
-def store_contact_biases(cs, touching, data):
+def store_contact_biases(world, touching, data):
     """Keep each contact normal row's bias (as :func:`write_contact_rows` laid the rows out)
     in the first ``touching`` constraints, where the iterative solvers keep theirs: what
     ``world.constraint_rows()`` reports."""
+    cs = borrow(world, "constraints")
     r = 0
     for q in range(touching):
         for j in range(cs.count[q]):

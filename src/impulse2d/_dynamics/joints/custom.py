@@ -113,10 +113,10 @@ def _law_at(base, state, params, out, rows, angle, law, a, b, dp, dq, local_cent
             out[r, 7] -= wa * wa * (rax * jxa + ray * jya) + wb * wb * (rbx * jxb + rby * jyb)
 
 
-# The law's evaluation twice compiled from the one function: inlined into the sweeps of the
-# velocity passes (warm start, solve: every joint several times a substep, so no call passing
-# nine arrays), called from the other passes (the position correction, the ``direct`` rows, the
-# products). Inlined there as well, it made the position correction compile in 8.0 s against
+# The law's evaluation twice compiled from the one function: inlined into the velocity sweeps
+# (solve: every joint several times a substep, so no call passing nine arrays), called from the
+# other passes (the warm start, once a substep; the position correction, the ``direct`` rows,
+# the products). Inlined there as well, it made the position correction compile in 8.0 s against
 # 4.1 s called (CPU, cold, loaded 2-core machine; BENCHMARKS.md, 2026-11-28 afternoon).
 _law_inlined = inline_kernel(_law_at)
 _law_called = borrowing_kernel(_law_at)
@@ -185,14 +185,14 @@ def prepare(joints, ids, bodies, h, warm_starting):
 @borrowing_kernel
 def warm_start(joints, ids, bodies, table):
     """Apply each row's accumulated impulse (equality or motor, plus lower, minus upper)
-    along its current ``J``."""
+    along its current ``J``. The law is called, not inlined: this runs once a substep."""
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
         b = joints.body_b[j]
-        evaluate(joints, j, bodies, table, EVALUATE)
+        evaluate_called(joints, j, bodies, table, EVALUATE)
         out = joints.law_out[j]
         ms = masses(bodies, a, b)
         vel = load_pair(v, w, a, b)
