@@ -627,9 +627,20 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
     return apply_impulse(anchors, masses, velocities, px, py)
 
 
-@borrowing_kernel
+@inline_kernel
 def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
                    last_sweep, speed_cap):
+    """:func:`_solve_contacts` with its flags as ``np.bool_`` values: a caller's literal flag
+    (``pgs_ngs`` passes ``False, False``) typed the sweep a signature of its own, a second
+    compile of it in the process of ``warmup --all`` that has both callers (1.3 s of CPU,
+    BENCHMARKS.md, session 29, ``warmR54``)."""
+    _solve_contacts(cs, bodies, inv_h, np.bool_(use_bias), np.bool_(soft), baumgarte,
+                    linear_slop, contact_speed, np.bool_(last_sweep), speed_cap)
+
+
+@borrowing_kernel
+def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
+                    last_sweep, speed_cap):
     """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
