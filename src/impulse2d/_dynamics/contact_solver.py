@@ -162,7 +162,7 @@ def allocate_constraints(count, old, rows):
     room (:func:`.._core.slab.zeroed_store_in`: 24 ``malloc`` and ``free`` a store before,
     session 21, ``batch46``; a new allocation a step on rain's landing, session 26,
     ``rain51``). Only the step calls it: without a Python wrapper (which unboxed and boxed a
-    store, 0.65 of its 1.0 s of compile, session 29, ``warmR54``)."""
+    store, 0.69 of its 0.97 s of compile, session 29, ``warmR54``)."""
     lanes = old.lanes
     held = lanes.shape[0]
     if not rows <= held <= 2 * rows:

@@ -88,7 +88,7 @@ def allocate_contacts(count, old):
     one in the part ``old`` does not take while it has the room
     (:func:`.._core.slab.empty_store_beside`: a new allocation a step on rain's landing,
     session 26, ``rain51``). Only the pair stage calls it: without a Python wrapper (which
-    unboxed and boxed a store, 0.25 of its 0.39 s of compile, session 29, ``warmR54``)."""
+    unboxed and boxed a store, 0.40 of its 0.54 s of compile, session 29, ``warmR54``)."""
     return empty_store_beside(Contacts, count, (), old)
 
 
