@@ -21,6 +21,19 @@ from impulse2d._core.slab import KEEP_BYTES
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 
 
+@numba.njit(cache=False)
+def _allocate_constraints(count, old, rows):
+    """:func:`allocate_constraints` from Python (the step's allocators have no Python
+    wrapper)."""
+    return allocate_constraints(count, old, rows)
+
+
+@numba.njit(cache=False)
+def _allocate_contacts(count, old):
+    """:func:`allocate_contacts` from Python."""
+    return allocate_contacts(count, old)
+
+
 def _address(column: np.ndarray) -> int:
     return column.__array_interface__["data"][0]
 
@@ -33,12 +46,12 @@ def _constraints(count, lanes=None):
     """A new constraint store from Python (a Python store replaced: a new allocation), with
     ``lanes`` (none by default)."""
     old = contact_constraints(0)._replace(lanes=np.zeros((0, FIELDS)) if lanes is None else lanes)
-    return allocate_constraints(count, old, 0 if lanes is None else lanes.shape[0])
+    return _allocate_constraints(count, old, 0 if lanes is None else lanes.shape[0])
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 11, 40, 257])
 @pytest.mark.parametrize("make, layout, given", [
-    (lambda n: allocate_contacts(n, empty_contacts(0)), CONTACT_LAYOUT, ()),
+    (lambda n: _allocate_contacts(n, empty_contacts(0)), CONTACT_LAYOUT, ()),
     (_constraints, CONSTRAINT_LAYOUT, ("lanes",)),
 ])
 def test_a_store_is_one_allocation_its_columns_laid_end_to_end(make, layout, given, count):

@@ -677,7 +677,8 @@ def restitution_lanes(cs, bodies, lanes, first, last, threshold, speed_cap, gx, 
         b = cs.body_b[q]
         nx = f8(lanes[r + NX])
         ny = f8(lanes[r + NY])
-        accel = normal_acceleration(bodies, a, b, nx, ny, gx, gy)
+        # (unsigned, as apply_restitution passes them: one signature of it in a process)
+        accel = normal_acceleration(bodies, np.uint64(a), np.uint64(b), nx, ny, gx, gy)
         ca = dq[a, 0]
         sa = dq[a, 1]
         cb = dq[b, 0]

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .._core.jit import borrowing_kernel, inline_kernel
 from .contact_solver import normal_acceleration
 from .positions import anchor, shift
@@ -108,7 +110,9 @@ def solve_contact_positions(cs, bodies, beta, slop, max_correction, gravity_x, g
                   + (v[b, 1] + w[b] * rbx - v[a, 1] - w[a] * rax) * ny)
             if vn <= 0.0:
                 continue
-            accel = normal_acceleration(bodies, a, b, nx, ny, gravity_x, gravity_y)
+            # (unsigned, as apply_restitution passes them: one signature of it in a process)
+            accel = normal_acceleration(bodies, np.uint64(a), np.uint64(b), nx, ny, gravity_x,
+                                        gravity_y)
             if vn + accel * half_step <= 0.0:
                 continue  # past its apex (or resting): no climb to take back
             # the lift is -c (the separation's change, to first order); the speed change

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, inline_kernel, kernel
+from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.slab import register as register_slab
@@ -144,7 +144,7 @@ def rows_of(cs, lo, hi):
         r(cs.in_lanes, lo, hi))
 
 
-@kernel
+@inner_kernel
 def allocate_constraints(count, old, rows):
     """:func:`contact_constraints` for kernels, the store that replaces ``old`` (which must not
     be read after). Field for field :data:`CONSTRAINT_LAYOUT`; ``tests/test_storage.py`` holds
@@ -161,7 +161,8 @@ def allocate_constraints(count, old, rows):
     The other columns are one zeroed allocation, each a view of it, ``old``'s while it has the
     room (:func:`.._core.slab.zeroed_store_in`: 24 ``malloc`` and ``free`` a store before,
     session 21, ``batch46``; a new allocation a step on rain's landing, session 26,
-    ``rain51``)."""
+    ``rain51``). Only the step calls it: without a Python wrapper (which unboxed and boxed a
+    store, 0.69 of its 0.97 s of compile, session 29, ``warmR54``)."""
     lanes = old.lanes
     held = lanes.shape[0]
     if not rows <= held <= 2 * rows:
@@ -627,9 +628,20 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
     return apply_impulse(anchors, masses, velocities, px, py)
 
 
-@borrowing_kernel
+@inline_kernel
 def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
                    last_sweep, speed_cap):
+    """:func:`_solve_contacts` with its flags as ``np.bool_`` values: a caller's literal flag
+    (``pgs_ngs`` passes ``False, False``) typed the sweep a signature of its own, a second
+    compile of it in the process of ``warmup --all`` that has both callers (1.3 s of CPU,
+    BENCHMARKS.md, session 29, ``warmR54``)."""
+    _solve_contacts(cs, bodies, inv_h, np.bool_(use_bias), np.bool_(soft), baumgarte,
+                    linear_slop, contact_speed, np.bool_(last_sweep), speed_cap)
+
+
+@borrowing_kernel
+def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
+                    last_sweep, speed_cap):
     """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .._core.jit import cycles, entry_kernel, inline_kernel, inner_kernel
+from .._core.jit import borrowing_kernel, cycles, entry_kernel, inline_kernel, inner_kernel
 from ..constants import MAX_ROTATION
 from .awake import body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
@@ -81,9 +81,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     # the revolute passes' stores, borrowed once a step (the entry loads them every call)
     joints = borrow(world, "joints")
     ids = borrow(world, "joint_ids")
-    # np.bool_, not literals: see joint_solver.revolute_rigid_pass
+    # np.bool_, not a literal: see joint_solver.revolute_rigid_pass
     on = np.bool_(True)
-    off = np.bool_(False)
     n = order.shape[0]
     touching = n > 0
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
@@ -130,28 +129,28 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
             if touching:
                 lanes_pass(world, LANE_WARM_START, 0, n, inv_h, False, True, 0.0, 0.0,
                            contact_speed, False, speed_cap)
-        if jointed:
-            if revolute:
-                revolute_solve(joints, ids, bodies, h, on, on, j_rate, j_mass_scale,
-                               j_impulse_scale, 0.0, speed_cap, spin_cap)
-            else:
-                joint_pass(world, SOLVE, h, True, True, j_rate, j_mass_scale, j_impulse_scale,
-                           0.0, speed_cap, spin_cap)
+        # The biased pass, positions integrated, then the relax pass (rigid rows, no bias but
+        # the speculative one): one loop, so that each joint and contact call is compiled once
+        # (a call passes every array of the joint store, ~1,100 instructions of IR), with the
+        # pass's arguments as values, the same values as two written-out passes pass.
+        for k in range(2):
+            biased = k == 0
+            if not biased:
+                integrate_positions(world, rows, h, position_speed, position_spin)
+            if jointed:
+                b_rate = j_rate if biased else 0.0
+                b_mass_scale = j_mass_scale if biased else 1.0
+                b_impulse_scale = j_impulse_scale if biased else 0.0
+                if revolute:
+                    revolute_solve(joints, ids, bodies, h, biased, on, b_rate, b_mass_scale,
+                                   b_impulse_scale, 0.0, speed_cap, spin_cap)
+                else:
+                    joint_pass(world, SOLVE, h, biased, True, b_rate, b_mass_scale,
+                               b_impulse_scale, 0.0, speed_cap, spin_cap)
+            if touching:
+                lanes_pass(world, LANE_SOLVE, 0, n, inv_h, biased, True, 0.0, 0.0,
+                           contact_speed, not biased, speed_cap)
         if touching:
-            lanes_pass(world, LANE_SOLVE, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
-                       False, speed_cap)
-        integrate_positions(world, rows, h, position_speed, position_spin)
-        if jointed:
-            if revolute:
-                revolute_solve(joints, ids, bodies, h, off, on, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                               spin_cap)
-            else:
-                joint_pass(world, SOLVE, h, False, True, 0.0, 1.0, 0.0, 0.0, speed_cap,
-                           spin_cap)
-        if touching:
-            # the relax pass's rows: rigid, no bias but the speculative one
-            lanes_pass(world, LANE_SOLVE, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
-                       True, speed_cap)
             rows_for_diagnostics(world, cs)
         diagnose(world, order, ITERATION, substep, h, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
@@ -159,6 +158,20 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         restitution(world, 0, n, restitution_threshold, speed_cap, gx, gy, 0.5 * h)
         finish_lanes(world, cs, wide, 0, n)  # the impulses the step keeps back in the rows
     return h
+
+
+@borrowing_kernel
+def _soft_step_entries(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                       contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                       restitution_threshold, max_linear_speed, after_clamp):
+    """:func:`_soft_step` with the joints through their entries: the body of :func:`soft_step`
+    and :func:`soft_step_v31`, which differ in ``after_clamp`` alone, called rather than
+    compiled into each (the one process of ``warmup --all`` that compiles both typed and
+    lowered it twice, 1.5 and 1.4 s of CPU: BENCHMARKS.md, session 29, ``warmR54``). One call a
+    step with scalars."""
+    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
+                      restitution_threshold, max_linear_speed, after_clamp, False)
 
 
 @entry_kernel
@@ -185,9 +198,10 @@ def soft_step(world, order, dt, gx, gy, substeps, iterations, position_iteration
     hundreds of rad/s as it closes, keeps a gap of 1.6 m over its last second (v3.1's 0.054 m;
     15.7 m with the clamp after the constraints only): :func:`soft_step_v31`.
     """
-    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
-                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, AFTER_CLAMP, False)
+    return _soft_step_entries(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                              contact_damping_ratio, joint_hertz, joint_damping_ratio,
+                              contact_speed, restitution_threshold, max_linear_speed,
+                              AFTER_CLAMP)
 
 
 @entry_kernel
@@ -222,9 +236,9 @@ def soft_step_v31(world, order, dt, gx, gy, substeps, iterations, position_itera
     rest (pyb2d3 flails far faster). Speeds still leave each step within the limits
     (:func:`~.integrate.finalize_bodies`).
     """
-    return _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
-                      contact_damping_ratio, joint_hertz, joint_damping_ratio, contact_speed,
-                      restitution_threshold, max_linear_speed, math.inf, False)
+    return _soft_step_entries(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
+                              contact_damping_ratio, joint_hertz, joint_damping_ratio,
+                              contact_speed, restitution_threshold, max_linear_speed, math.inf)
 
 
 @inline_kernel

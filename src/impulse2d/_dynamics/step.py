@@ -184,7 +184,7 @@ def _update_bounds(world, pairs_dirty):
         state[STALE] = 1
         state[EDGES_VALID] = 0
     awake_shapes = borrow(world, "awake_shapes")
-    every = refresh(bodies, shapes, state, borrow(world, "awake_bodies"), awake_shapes)
+    every = refresh(world)
     moved = move_view(borrow(world, "scratch"), shapes.alive.shape[0])
     n_moved = update_aabbs(shapes, bodies, borrow(world, "lengths")[MARGIN], moved,
                            awake_shapes[: state[SHAPE_COUNT]], every)
