@@ -25,7 +25,10 @@ Measured (2026-12-01 session 28, branch ``llvmL53``, ``BENCHMARKS.md``): ``warmu
 module passes about halved (36 -> ~18 s of CPU), LLVM ~20 s less in all; the callers' machine
 code is another (LLVM optimised the callees once, not two or three times; no fast-math flags,
 so the same IEEE results): the step hash scripts give the same bits, and the steps pair
-unchanged within the noise of a loaded machine.
+unchanged within the noise of a loaded machine. Numba's own implementations joined them in
+session 29 (branch ``llvmQ54``): five units' compile 3-4 % less CPU, paired; 74 of 101 units'
+machine code the same instructions, the others' inlining of an implementation changed
+(``benchmarks/compile_disasm.py``).
 
 Until then (sessions 13-27) a link-only library also ran the code generator's IR passes on its
 module (``-stop-before=x86-isel``), because MCJIT's code generator changes the module it makes
