@@ -116,7 +116,8 @@ fpm.add_refprune_pass(cg._parse_refprune_flags())
 for _, _, text, _ in modules:
     run(parsed(text), (fpm, pb))
 passes = collections.Counter()
-row = re.compile(r"\s+[\d.]+ \(.*?\)\s+[\d.]+ \(.*?\)\s+([\d.]+) \(.*?\)\s+[\d.]+ \(.*?\)\s+(\S.*)$")
+column = r"\s+[\d.]+ \(.*?\)"  # (user, system, user+system, wall: the third kept)
+row = re.compile(column * 2 + r"\s+([\d.]+) \(.*?\)" + column + r"\s+(\S.*)$")
 for line in pb.finish_pass_timing().splitlines():
     m = row.match(line)
     if m and not m.group(2).startswith("Total"):

@@ -85,7 +85,7 @@ def test_a_link_only_kernel_asked_for_its_address_runs_and_its_callers_link_what
 
 
 _NUMBA_IMPLS_CHILD = '''
-import gc, json, sys
+import gc, json
 from impulse2d._core import link_only
 assert link_only.install()
 import numba
