@@ -82,3 +82,44 @@ def test_a_link_only_kernel_asked_for_its_address_runs_and_its_callers_link_what
     assert out["status"] == 0 and out["poly"] == poly
     assert out["twice"] == 2.0 * poly and out["thrice"] == 3.0 * poly
     assert out["same_linked"]
+
+
+_NUMBA_IMPLS_CHILD = '''
+import gc, json
+from impulse2d._core import link_only
+assert link_only.install()
+import numba
+import numpy as np
+
+
+@numba.njit
+def spread(n, a, b):
+    out = np.empty(n)
+    zeros = np.zeros(n)
+    for i in range(n):
+        out[i] = max(a, i * b) - min(a, i * b) + zeros[i]
+    return out
+
+
+values = spread(5, 1.5, 0.75)
+libraries = [o for o in gc.get_objects() if isinstance(o, link_only.LinkOnlyLibrary)]
+print(json.dumps({"values": values.tolist(), "link_only": sorted({x.name for x in libraries})}))
+'''
+
+
+@pytest.mark.skipif(not JIT, reason="compiles kernels")
+@pytest.mark.skipif(not link_only.supported(), reason="LLVM 22 on x86-64 only")
+def test_numbas_own_implementations_are_link_only_and_their_caller_computes_what_python_does(
+        tmp_path):
+    """Numba's ``@overload`` implementations (``np.empty``, ``np.zeros``, ``max``, ``min``)
+    keep a C wrapper that nothing asks for: they are compiled link-only (no module passes, no
+    machine code of their own), and the kernel they are linked into computes Python's values."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), IMPULSE2D_QUIET="1",
+               PYTHONPATH=str(Path(i2d.__file__).resolve().parents[1]))  # this tree's
+    done = subprocess.run([sys.executable, "-c", _NUMBA_IMPLS_CHILD], capture_output=True,
+                          text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["values"] == [max(1.5, i * 0.75) - min(1.5, i * 0.75) for i in range(5)]
+    for name in ("ol_np_empty", "ol_np_zeros", "ol_max", "ol_min"):
+        assert f"{name}.<locals>.impl" in out["link_only"]

@@ -1,10 +1,12 @@
 """Kernels that only other kernels call: their LLVM IR for the callers, no machine code of their own.
 
 A kernel without a Python or C wrapper (:data:`.jit.inner_kernel`, ``borrowing_kernel``,
-``inline_kernel``, the threaded stages' ``parallel_kernel``, and Numba's internal subroutines) is only ever run as the copy of its IR that
-each caller links into its own module and compiles with its own code: nothing asks for an
-address in the kernel's own library. Numba still gives that library to its execution engine
-(MCJIT) at the end of its compile, which makes its machine code (instruction selection,
+``inline_kernel``, the threaded stages' ``parallel_kernel``, and Numba's internal subroutines),
+and Numba's own ``@overload`` implementations (``np.empty``, ``np.zeros``, ``max``, ``min``,
+...: no Python wrapper, and a C wrapper that nothing asks for), is only ever run as the copy of
+its IR that each caller links into its own module and compiles with its own code: nothing asks
+for an address in the kernel's own library. Numba still gives that library to its execution
+engine (MCJIT) at the end of its compile, which makes its machine code (instruction selection,
 register allocation, scheduling, the object file), and caches that object code beside the
 bitcode the callers link. In the pair search's unit that machine code was 3.7 s of 38.8 s of
 CPU, for 41 such libraries (``benchmarks/compile_llvm.py``, ``BENCHMARKS.md``, 2026-11-29
@@ -23,7 +25,10 @@ Measured (2026-12-01 session 28, branch ``llvmL53``, ``BENCHMARKS.md``): ``warmu
 module passes about halved (36 -> ~18 s of CPU), LLVM ~20 s less in all; the callers' machine
 code is another (LLVM optimised the callees once, not two or three times; no fast-math flags,
 so the same IEEE results): the step hash scripts give the same bits, and the steps pair
-unchanged within the noise of a loaded machine.
+unchanged within the noise of a loaded machine. Numba's own implementations joined them in
+session 29 (branch ``llvmQ54``): five units' compile 3-4 % less CPU, paired; 74 of 101 units'
+machine code the same instructions, the others' inlining of an implementation changed
+(``benchmarks/compile_disasm.py``).
 
 Until then (sessions 13-27) a link-only library also ran the code generator's IR passes on its
 module (``-stop-before=x86-isel``), because MCJIT's code generator changes the module it makes
@@ -195,8 +200,13 @@ def _wrap_run_pass(original):
         func_id = state.func_id
         gufunc = (getattr(_local, "parallel", False) and func_id.modname == "<dynamic>"
                   and func_id.func_name.startswith(GUFUNC_PREFIX))
-        if not (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
-                and (gufunc or func_id.modname.split(".")[0] in OWNERS)
+        owner = func_id.modname.split(".")[0]
+        # (Numba's ``@overload`` implementations keep a C wrapper that nothing asks for; each
+        # is optimised in every caller anyway: in ``warmup --all`` ``np.empty``'s in 117,
+        # ``max``'s in 96)
+        if not (state.library is None and flags.no_cpython_wrapper
+                and (flags.no_cfunc_wrapper or owner == "numba")
+                and (gufunc or owner in OWNERS)
                 and type(state.targetctx.codegen()) is _codegen.JITCPUCodegen):
             return original(self, state)
         # Numba's own creation of the library (BaseNativeLowering.run_pass), as a link-only one
