@@ -113,3 +113,57 @@ def test_the_queue_gives_each_group_once_from_several_threads():
     # each thread's own order is longest first
     assert all([u.seconds for u in into] == sorted((u.seconds for u in into), reverse=True)
                for into in taken)
+
+
+def test_warmup_all_starts_its_helper_on_the_joint_entries_before_it_builds_a_world(
+        monkeypatch):
+    """The helper of ``warmup --all`` starts, on the joint types' entries (a group no work of
+    the main process waits for), before the main process builds the batch's world, the first
+    compile of a fresh process; the early helper of that compile (the pair search's) is held
+    off, and the plan then takes this helper over (:func:`.parallel.compile_units`)."""
+    import pytest
+
+    from impulse2d import _warmup
+    from impulse2d._core import lazy, parallel
+
+    order = []
+
+    class Built(Exception):
+        pass
+
+    def batch_world():
+        order.append("the batch's world")
+        raise Built  # (the rest is the plan, tested above)
+
+    monkeypatch.setattr(parallel, "start_early",
+                        lambda units: order.append(sorted(u.key for u in units)))
+    monkeypatch.setattr(parallel, "hold_early", lambda: order.append("no other early helper"))
+    monkeypatch.setattr(_warmup, "_batch_world", batch_world)
+    with pytest.raises(Built):
+        _warmup._compile_ahead(progress=False)
+    entries = sorted(u.key for u in _warmup._joint_entries(list(lazy.REGISTRY.values())))
+    assert order == [entries, "no other early helper", "the batch's world"]
+
+
+def test_a_helper_quits_after_its_exit_functions_without_pythons_finalisation():
+    """:func:`.parallel.quit_helper`: the exit functions run (a profiler's dump), the process
+    ends with status 0 and runs nothing after (a finaliser would print)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import atexit, sys\n"
+            "from impulse2d._core.parallel import quit_helper\n"
+            "class Late:\n"
+            "    def __del__(self):\n"
+            "        print('finalised', flush=True)\n"
+            "late = Late()\n"
+            "atexit.register(lambda: print('exit function', flush=True))\n"
+            "print('work', flush=True)\n"
+            "quit_helper()\n"
+            "print('after', flush=True)\n")
+    src = os.path.dirname(os.path.dirname(impulse2d.__file__))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": src}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["work", "exit", "function"]
