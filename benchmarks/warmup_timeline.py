@@ -5,8 +5,8 @@ each serial phase, and where a process waits for the other.
     python benchmarks/warmup_timeline.py --src /work/base/src   # another tree
     python benchmarks/warmup_timeline.py --report out.json      # print a saved timeline
 
-It runs the real ``warmup --all`` (``impulse2d._warmup.warmup(all_kernels=True)``, what the
-CLI calls) from an empty ``NUMBA_CACHE_DIR``, with a ``sitecustomize`` on ``PYTHONPATH`` that
+It runs the real ``impulse2d warmup --all`` (the command's ``main``, in a driver script)
+from an empty ``NUMBA_CACHE_DIR``, with a ``sitecustomize`` on ``PYTHONPATH`` that
 the compile helpers inherit. Every process records its top-level Numba compiles
 (``numba:compile`` events at depth 1: the kernel, the wall clock of ``time.monotonic``, which
 is one clock for all processes on Linux, and its thread's CPU); a helper also records each
@@ -191,7 +191,9 @@ class Lines:
 
 
 sys.stderr = Lines(sys.stderr)
-_warmup.warmup(all_kernels=True)
+sys.argv = ["impulse2d", "warmup", "--all"]
+from impulse2d.cli import main
+raise SystemExit(main())
 '''
 
 

@@ -143,12 +143,10 @@ def _compile_ahead(progress: bool) -> None:
     # batch's world: 2.0-2.7 s of this process's CPU earlier than from the plan, at load 10-14
     # (benchmarks/warmup_timeline.py, session 29); the plan below takes it over. The batch's
     # world needs the pair search and the narrowphase in this process before a helper would
-    # deliver them: no other early helper (the first compile's, parallel.start_early) takes
-    # them, and the processes take the units in turn rather than by their estimates
-    # (parallel.take_turns).
+    # deliver them: no other early helper (the first compile's) takes them, and the processes
+    # take the units in turn rather than by their estimates (parallel.take_turns).
     units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
-    parallel.start_early(_joint_entries(units))
-    parallel.hold_early()
+    parallel.hold_early(_joint_entries(units))
     world = _batch_world()
     parallel.take_turns(layer, _b2warmup.needed_units())
     by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
