@@ -3,9 +3,17 @@ the processes take the units from one queue as each finishes one."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
+import pytest
 from test_startup import _fake_compiles, _Unit
 
-import impulse2d  # noqa: F401  (creates every unit)
+import impulse2d  # (creates every unit)
+
+SRC = os.path.dirname(os.path.dirname(impulse2d.__file__))
 
 
 def test_every_joint_types_velocity_and_position_entries_are_one_group():
@@ -120,8 +128,6 @@ def test_warmup_all_starts_its_helper_on_the_joint_entries_before_it_builds_a_wo
     """The helper of ``warmup --all`` starts, on the joint types' entries (a group no work of
     the main process waits for), before the main process builds the batch's world, the first
     compile of a fresh process (:func:`.parallel.hold_early`)."""
-    import pytest
-
     from impulse2d import _warmup
     from impulse2d._core import lazy, parallel
 
@@ -167,10 +173,6 @@ def test_holding_off_the_early_helper_starts_one_on_the_units_given_that_settles
 def test_a_helper_quits_after_its_exit_functions_without_pythons_finalisation():
     """:func:`.parallel.exit_now`: the exit functions run (a profiler's dump), the process
     ends with status 0 and runs nothing after (a finaliser would print)."""
-    import os
-    import subprocess
-    import sys
-
     code = ("import atexit, sys\n"
             "from impulse2d._core.parallel import exit_now\n"
             "class Late:\n"
@@ -181,9 +183,8 @@ def test_a_helper_quits_after_its_exit_functions_without_pythons_finalisation():
             "print('work', flush=True)\n"
             "exit_now()\n"
             "print('after', flush=True)\n")
-    src = os.path.dirname(os.path.dirname(impulse2d.__file__))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": src}, timeout=120)
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["work", "exit", "function"]
 
@@ -207,12 +208,13 @@ def tracked(obj):  # (in a generation: a frozen object is in none)
     return any(o is obj for o in gc.get_objects())
 
 
-parallel._SETTLED[0] = gc.get_stats()[2]["collections"]
+stats = gc.get_stats()
+gc.get_stats = lambda: [*stats[:2], {**stats[2], "collections": 0}]
 frozen = gc.get_freeze_count()  # (the package's import freezes its heap)
 dead, alive = weakref.ref(cycle()), cycle()
-parallel.settle_heap()  # no full collection since the last settle: nothing done
+parallel.settle_heap()  # no full collection yet: nothing done
 before = [dead() is not None, tracked(alive), gc.get_freeze_count() == frozen]
-gc.collect()  # Python's own full collection (the heap is large)
+gc.get_stats = lambda: [*stats[:2], {**stats[2], "collections": 1}]
 dead, alive = weakref.ref(cycle()), cycle()
 parallel.settle_heap()
 after = [dead() is not None, tracked(alive), gc.get_freeze_count() > frozen]
@@ -220,18 +222,12 @@ print(json.dumps({"before": before, "after": after}))
 """
 
 
-def test_a_compiling_process_freezes_its_heap_once_python_collects_it_in_full():
-    """:func:`.parallel.settle_heap`: nothing until Python has collected the heap in full since
-    the last settle; then the cyclic garbage is collected and the survivors frozen (no later
-    collection scans them)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    src = os.path.dirname(os.path.dirname(impulse2d.__file__))
+def test_a_compiling_process_freezes_its_heap_once_python_has_collected_it_in_full():
+    """:func:`.parallel.settle_heap`: nothing until Python has collected the heap in full once;
+    then the cyclic garbage is collected and the survivors frozen (no later collection scans
+    them)."""
     done = subprocess.run([sys.executable, "-c", SETTLE], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": src}, timeout=120)
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out == {"before": [True, True, True], "after": [False, False, True]}

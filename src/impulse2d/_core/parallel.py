@@ -607,6 +607,8 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         for unit in units:
             if id(unit) not in delegated:
                 unit.address()
+                if _SETTLING:
+                    settle_heap()
         if then is not None:
             then()
         while queue is not None:
@@ -697,21 +699,17 @@ def settle_heap() -> None:
     """Between the units of a process that compiles many (``warmup --all``'s two), once
     Python has collected its heap in full (the heap is large): collect the compiles' cyclic
     garbage and freeze what survives (:func:`gc.freeze`: no later collection scans it, as the
-    package's import freezes its own heap). What a compile leaves alive (Numba's caches, the
-    code libraries) lives as long as the process, and every full collection scanned all of it
-    again: in ``warmup --all`` 6 full collections took 6.1-6.3 s of the helper's CPU and 8 took
-    6.9 s of the main process's, each 0.5-1.5 s as the heap grew (load 13-14,
-    ``benchmarks/warmup_timeline.py``, session 29). Before Python's first full collection
-    the heap is small: it is left as it is. (A cycle alive at a settle and dropped later is
-    never freed: ``warmup --all``'s few small worlds.)"""
-    if gc.get_stats()[2]["collections"] > _SETTLED[0]:
+    package's import freezes its own heap), so that each collection scans what the units since
+    the last settle left. What a compile leaves alive (Numba's caches, the code libraries)
+    lives as long as the process, and every full collection scanned all of it again: in
+    ``warmup --all`` 6 full collections took 6.1-6.5 s of the helper's CPU and 8 took
+    6.9-7.3 s of the main process's, each 0.5-1.6 s as the heap grew (load 13-15,
+    ``benchmarks/warmup_timeline.py``, session 29). Before Python's first full collection the
+    heap is small: it is left as it is. (A cycle alive at a settle and dropped later is never
+    freed: ``warmup --all``'s few small worlds.)"""
+    if gc.get_stats()[2]["collections"] > 0:
         gc.collect()
         gc.freeze()
-        _SETTLED[0] = gc.get_stats()[2]["collections"]
-
-
-_SETTLED = [0]
-"""The full collections of this process when :func:`settle_heap` last froze its heap."""
 
 
 def exit_now() -> None:
