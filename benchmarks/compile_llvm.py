@@ -30,10 +30,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,14 +124,7 @@ def main() -> None:
     parser.add_argument("--json", help="write the result here")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(Path(args.src).resolve()),
-                   IMPULSE2D_QUIET="1", IMPULSE2D_COMPILE_PROCESSES="1")
-        p = subprocess.run([sys.executable, "-c", CHILD, args.what], env=env, cwd=cache,
-                           capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(p.stderr[-3000:])
-    result = json.loads(p.stdout.strip().splitlines()[-1])
+    result = fresh_compile(CHILD, args.src, args.what)
     result["load_at_start"] = load
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

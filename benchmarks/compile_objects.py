@@ -30,11 +30,11 @@ import hashlib
 import json
 import os
 import pickle
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _fresh_compile import result as fresh_result, start as fresh_start
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,16 +107,12 @@ def one_round(trees: dict, what: str) -> dict:
         for name, src in trees.items():
             cache = Path(top) / name
             cache.mkdir()
-            env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(src),
-                       IMPULSE2D_QUIET="1", IMPULSE2D_COMPILE_PROCESSES="1")
-            running[name] = (cache, time.perf_counter(), subprocess.Popen(
-                [sys.executable, "-c", CHILD, what], env=env, cwd=top,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            running[name] = (cache, time.perf_counter(), fresh_start(CHILD, src, cache, what))
         for name, (cache, start, process) in running.items():
             out, err = process.communicate()
             if process.returncode != 0:
                 raise RuntimeError(f"{name}: {err[-3000:]}")
-            row = json.loads(out.strip().splitlines()[-1])
+            row = fresh_result(out)
             row["wall_s"] = time.perf_counter() - start
             row["code"] = code_of(cache)
             result[name] = row

@@ -37,11 +37,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -152,22 +150,9 @@ print(json.dumps({"what": what, "import_cpu_s": t_import, "total_cpu_s": total,
 """
 
 
-def run_child(child: str, src: Path, what: str) -> dict:
-    """The JSON line the script ``child`` prints last, run with argument ``what`` on the tree
-    ``src`` in a fresh process with an empty kernel cache, compiling in that process only."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src),
-                   IMPULSE2D_QUIET="1", IMPULSE2D_COMPILE_PROCESSES="1")
-        p = subprocess.run([sys.executable, "-c", child, what], env=env, capture_output=True,
-                           text=True, cwd=cache)
-    if p.returncode != 0:
-        raise RuntimeError(p.stderr[-3000:])
-    return json.loads(p.stdout.strip().splitlines()[-1])
-
-
 def run(src: Path, what: str) -> dict:
     """The table of ``what`` compiled by the tree ``src`` in a fresh process, empty cache."""
-    return run_child(CHILD, src, what)
+    return fresh_compile(CHILD, src, what)
 
 
 def short(name: str) -> str:

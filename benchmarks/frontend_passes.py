@@ -23,10 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,14 +90,7 @@ print(json.dumps({"cpu_s": time.process_time() - t0, "compiling_s": compiling,
 
 def run(src: Path, what: str, top: int) -> dict:
     """``what`` compiled in a fresh process from an empty cache: the child's figures."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src), IMPULSE2D_QUIET="1",
-                   IMPULSE2D_COMPILE_PROCESSES="1")
-        done = subprocess.run([sys.executable, "-c", CHILD, what, str(top)], env=env,
-                              cwd=cache, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-3000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return fresh_compile(CHILD, src, what, str(top))
 
 
 def report(result: dict, rows: int = 30) -> str:

@@ -29,10 +29,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,15 +118,7 @@ def run(src: Path, what: str, interval_ms: float, below: tuple = (), callers: tu
     """``what`` compiled in a fresh process from an empty cache, sampled: the child's figures
     (and, for each function named in ``below``, the samples inside it by function; for each
     in ``callers``, its samples by the function that called it)."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(src), IMPULSE2D_QUIET="1",
-                   IMPULSE2D_COMPILE_PROCESSES="1")
-        done = subprocess.run([sys.executable, "-c", CHILD, what, str(interval_ms),
-                               "|".join(below), "|".join(callers)], env=env,
-                              cwd=cache, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-3000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return fresh_compile(CHILD, src, what, str(interval_ms), "|".join(below), "|".join(callers))
 
 
 def report(result: dict, top: int) -> str:

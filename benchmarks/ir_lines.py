@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
+
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,12 +74,7 @@ def main() -> None:
     parser.add_argument("--json", help="write the counts here")
     args = parser.parse_args()
     src = str(Path(args.src).resolve())
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, PYTHONPATH=src, NUMBA_CACHE_DIR=cache,
-                   IMPULSE2D_COMPILE_PROCESSES="1")
-        out = subprocess.run([sys.executable, "-c", CHILD, args.what, args.qualname, src],
-                             env=env, check=True, capture_output=True, text=True).stdout
-    rows = json.loads(out.strip().splitlines()[-1])
+    rows = fresh_compile(CHILD, src, args.what, args.qualname, src)
     by_file: dict = {}
     for name, _, n in rows:
         by_file[name] = by_file.get(name, 0) + n

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from compile_table import run_child  # (a fresh process, an empty cache, one compiler)
+from _fresh_compile import run as fresh_compile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +66,7 @@ print(json.dumps({"unit_cpu_s": unit, "import_cpu_s": t_import, "parts": parts})
 
 
 def run(src: Path, what: str = "pairs") -> dict:
-    return run_child(CHILD, src, what)
+    return fresh_compile(CHILD, src, what)
 
 
 def main() -> None:

@@ -3,9 +3,17 @@ the processes take the units from one queue as each finishes one."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
+import pytest
 from test_startup import _fake_compiles, _Unit
 
-import impulse2d  # noqa: F401  (creates every unit)
+import impulse2d  # (creates every unit)
+
+SRC = os.path.dirname(os.path.dirname(impulse2d.__file__))
 
 
 def test_every_joint_types_velocity_and_position_entries_are_one_group():
@@ -113,3 +121,113 @@ def test_the_queue_gives_each_group_once_from_several_threads():
     # each thread's own order is longest first
     assert all([u.seconds for u in into] == sorted((u.seconds for u in into), reverse=True)
                for into in taken)
+
+
+def test_warmup_all_starts_its_helper_on_the_joint_entries_before_it_builds_a_world(
+        monkeypatch):
+    """The helper of ``warmup --all`` starts, on the joint types' entries (a group no work of
+    the main process waits for), before the main process builds the batch's world, the first
+    compile of a fresh process (:func:`.parallel.hold_early`)."""
+    from impulse2d import _warmup
+    from impulse2d._core import lazy, parallel
+
+    order = []
+
+    class Built(Exception):
+        pass
+
+    def batch_world():
+        order.append("the batch's world")
+        raise Built  # (the rest is the plan, tested above)
+
+    monkeypatch.setattr(parallel, "hold_early",
+                        lambda units: order.append(sorted(u.key for u in units)))
+    monkeypatch.setattr(_warmup, "_batch_world", batch_world)
+    with pytest.raises(Built):
+        _warmup._compile_ahead(progress=False)
+    entries = sorted(u.key for u in _warmup._joint_entries(list(lazy.REGISTRY.values())))
+    assert order == [entries, "the batch's world"]
+
+
+def test_holding_off_the_early_helper_starts_one_on_the_units_given_that_settles_its_heap(
+        monkeypatch):
+    """:func:`.parallel.hold_early`: a helper on the units given that must compile, taken over
+    by the next plan; none at the process's first compile after it; the helpers started after
+    it settle their heaps between units (:func:`.parallel.settle_heap`)."""
+    parallel, Unit, order = _fake_compiles(monkeypatch)
+    for name in ("_PLANNED", "_SETTLING"):
+        monkeypatch.setattr(parallel, name, [])
+    monkeypatch.setattr(parallel.atexit, "register", lambda *args: None)  # (a fake helper)
+
+    class Cached(Unit):
+        def must_compile(self):
+            return False
+
+    parallel.hold_early([Unit("revolute", 3.0), Cached("distance", 2.0), Unit("gear", 4.0)])
+    parallel.start_early([Unit("pairs", 15.0)])  # (the first compile's: held off)
+    assert order == ["helper started: revolute,gear"]
+    assert [h.units[0].what for h in parallel._EARLY] == ["revolute"]
+    assert parallel._SETTLING and parallel._PLANNED
+
+
+def test_a_helper_quits_after_its_exit_functions_without_pythons_finalisation():
+    """:func:`.parallel.exit_now`: the exit functions run (a profiler's dump), the process
+    ends with status 0 and runs nothing after (a finaliser would print)."""
+    code = ("import atexit, sys\n"
+            "from impulse2d._core.parallel import exit_now\n"
+            "class Late:\n"
+            "    def __del__(self):\n"
+            "        print('finalised', flush=True)\n"
+            "late = Late()\n"
+            "atexit.register(lambda: print('exit function', flush=True))\n"
+            "print('work', flush=True)\n"
+            "exit_now()\n"
+            "print('after', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["work", "exit", "function"]
+
+
+SETTLE = """
+import gc, json, weakref
+from impulse2d._core import parallel
+
+
+class Node:
+    pass
+
+
+def cycle():  # (garbage only the cyclic collector frees, once dropped)
+    a, b = Node(), Node()
+    a.b, b.a = b, a
+    return a
+
+
+def tracked(obj):  # (in a generation: a frozen object is in none)
+    return any(o is obj for o in gc.get_objects())
+
+
+stats = gc.get_stats()
+gc.get_stats = lambda: [*stats[:2], {**stats[2], "collections": 0}]
+frozen = gc.get_freeze_count()  # (the package's import freezes its heap)
+dead, alive = weakref.ref(cycle()), cycle()
+parallel.settle_heap()  # no full collection yet: nothing done
+before = [dead() is not None, tracked(alive), gc.get_freeze_count() == frozen]
+gc.get_stats = lambda: [*stats[:2], {**stats[2], "collections": 1}]
+dead, alive = weakref.ref(cycle()), cycle()
+parallel.settle_heap()
+after = [dead() is not None, tracked(alive), gc.get_freeze_count() > frozen]
+print(json.dumps({"before": before, "after": after}))
+"""
+
+
+def test_a_compiling_process_freezes_its_heap_once_python_has_collected_it_in_full():
+    """:func:`.parallel.settle_heap`: nothing until Python has collected the heap in full once;
+    then the cyclic garbage is collected and the survivors frozen (no later collection scans
+    them)."""
+    done = subprocess.run([sys.executable, "-c", SETTLE], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out == {"before": [True, True, True], "after": [False, False, True]}

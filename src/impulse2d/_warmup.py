@@ -138,13 +138,17 @@ def _compile_ahead(progress: bool) -> None:
             print(f"impulse2d warmup: {LAYER}", file=sys.stderr, flush=True)
         _b2warmup.warm_layer()
 
-    # The batch's world needs the pair search and the narrowphase in this process before a
-    # helper would deliver them: the plan below places every unit (no early helper), and the
-    # processes take the units in turn rather than by their estimates (parallel.take_turns).
-    parallel.hold_early()
+    # A helper starts at once on the joint types' entries (the largest group no work of this
+    # process needs first), so that it starts and compiles while this process builds the
+    # batch's world: 2.0-2.7 s of this process's CPU earlier than from the plan, at load 10-14
+    # (benchmarks/warmup_timeline.py, session 29); the plan below takes it over. The batch's
+    # world needs the pair search and the narrowphase in this process before a helper would
+    # deliver them: no other early helper (the first compile's) takes them, and the processes
+    # take the units in turn rather than by their estimates (parallel.take_turns).
+    units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
+    parallel.hold_early(_joint_entries(units))
     world = _batch_world()
     parallel.take_turns(layer, _b2warmup.needed_units())
-    units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
     by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
     together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
     together += [[by_name[name] for name in group if name in by_name]

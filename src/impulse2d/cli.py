@@ -568,6 +568,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "warmup":
             from ._warmup import warmup
             warmup(all_kernels=args.all_kernels)
+            if argv is None:  # the command's own process: it ends here, its heap not freed
+                from ._core.parallel import exit_now
+                exit_now()
             return 0
     except UsageError as exc:
         print(f"impulse2d: error: {exc}", file=err)

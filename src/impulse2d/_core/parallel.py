@@ -61,6 +61,7 @@ CPUs, at most 4; 1 compiles everything in the process that needs it).
 from __future__ import annotations
 
 import atexit
+import gc
 import itertools
 import json
 import os
@@ -145,7 +146,8 @@ def _items(units, together):
 _ROOT_PREFIX = "impulse2d-compile-"
 """The start of a helper's cache directory's name (a temporary directory)."""
 _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); "
-           "from impulse2d._core.parallel import helper_main; helper_main(sys.argv[2:])")
+           "from impulse2d._core.parallel import helper_main, exit_now; "
+           "helper_main(sys.argv[2:]); exit_now()")
 
 
 class _Helper:
@@ -165,7 +167,8 @@ class _Helper:
         self.undelivered = []
         self.root = tempfile.mkdtemp(prefix=_ROOT_PREFIX)
         env = dict(os.environ, NUMBA_CACHE_DIR=self.root, IMPULSE2D_COMPILE_PROCESSES="1",
-                   IMPULSE2D_QUIET="1", **{PEERS_VARIABLE: cache_root()})
+                   IMPULSE2D_QUIET="1", **{PEERS_VARIABLE: cache_root(),
+                                           _SETTLE_VARIABLE: "1" if _SETTLING else ""})
         # its stderr into a file (read only if it fails: a pipe left unread could fill)
         with open(os.path.join(self.root, "stderr.txt"), "w") as errors:
             self.process = subprocess.Popen(
@@ -361,6 +364,10 @@ _LATER: dict = {}
 """Each later unit given to a helper (by ``id``; :func:`compile_units`), and that helper."""
 _PLANNED: list = []
 """Not empty once :func:`compile_units` has run (:func:`start_early` then starts nothing)."""
+_SETTLING: list = []
+"""Not empty once :func:`hold_early` has run: the helpers started after settle their heaps."""
+_SETTLE_VARIABLE = "IMPULSE2D_SETTLE_HEAP"
+"""Set (to 1) in a helper's environment: it settles its heap after each unit."""
 _TAKING: list = []
 """From :func:`take_turns` to the next :func:`compile_units`: its ``work`` and ``needs``."""
 
@@ -392,11 +399,15 @@ def start_early(units) -> None:
     atexit.register(_stop_early, helper)
 
 
-def hold_early() -> None:
-    """Start no early helper in this process (:func:`start_early`): for a caller that plans
-    every unit itself and needs some of them in this process before a helper would deliver
-    them (``warmup --all``'s plan steps a batch of the units the early helper would have
-    taken)."""
+def hold_early(units=()) -> None:
+    """Start no early helper in this process (:func:`start_early`) but one on ``units`` now,
+    those that must compile: for a caller that plans every unit itself and needs some of them
+    in this process before a helper would deliver them (``warmup --all``'s plan steps a batch
+    of the units the early helper would have taken), and compiles many: its helpers and its
+    plan settle their heaps between units (:func:`settle_heap`). Its next
+    :func:`compile_units` takes the helper over."""
+    _SETTLING[:] = [True]
+    start_early(units)
     _PLANNED[:] = [True]
 
 
@@ -596,9 +607,13 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         for unit in units:
             if id(unit) not in delegated:
                 unit.address()
+                if _SETTLING:
+                    settle_heap()
         if then is not None:
             then()
         while queue is not None:
+            if _SETTLING:
+                settle_heap()  # (this process's work so far, or its last group)
             if waiting is not None and _at_hand(waiting[1]):
                 work, waiting = waiting[0], None
                 work()
@@ -648,6 +663,7 @@ def helper_main(argv) -> None:
         sys.exit(f"impulse2d helper: imported {PACKAGE_DIR}, not {expected}")
     import impulse2d  # noqa: F401  (creates every LazyKernel)
     done, orphan = set(), False
+    settling = os.environ.get(_SETTLE_VARIABLE) == "1"
     # the keys given, then those sent on stdin (compile_units), until it is closed; each
     # unit's files said as soon as they are there (a line of JSON: its key, directory, names)
     for line in itertools.chain(keys, sys.stdin):
@@ -672,11 +688,44 @@ def helper_main(argv) -> None:
                 os.write(1, (json.dumps([key, [directory, names]]) + "\n").encode())
             except BrokenPipeError:
                 orphan = True  # (the parent has gone: the later units go on into its cache)
+        if settling:
+            settle_heap()
     root = os.environ.get("NUMBA_CACHE_DIR", "")
     if orphan and os.path.basename(root).startswith(_ROOT_PREFIX):  # (its own, _Helper's)
         shutil.rmtree(root, ignore_errors=True)
 
 
-__all__ = ["compile_units", "wait_later", "plan", "helper_main", "start_early", "hold_early",
-           "take_turns",
+def settle_heap() -> None:
+    """Between the units of a process that compiles many (``warmup --all``'s two), once
+    Python has collected its heap in full (the heap is large): collect the compiles' cyclic
+    garbage and freeze what survives (:func:`gc.freeze`: no later collection scans it, as the
+    package's import freezes its own heap), so that each collection scans what the units since
+    the last settle left. What a compile leaves alive (Numba's caches, the code libraries)
+    lives as long as the process, and every full collection scanned all of it again: in
+    ``warmup --all`` 6 full collections took 6.1-6.5 s of the helper's CPU and 8 took
+    6.9-7.3 s of the main process's, each 0.5-1.6 s as the heap grew (load 13-15,
+    ``benchmarks/warmup_timeline.py``, session 29). Before Python's first full collection the
+    heap is small: it is left as it is. (A cycle alive at a settle and dropped later is never
+    freed: ``warmup --all``'s few small worlds.)"""
+    if gc.get_stats()[2]["collections"] > 0:
+        gc.collect()
+        gc.freeze()
+
+
+def exit_now() -> None:
+    """End this process, its work done, without Python's finalisation: the functions
+    registered with :mod:`atexit` run (Numba's and llvmlite's shutdown flags, a profiler's
+    dump), then the process exits at once, with status 0. For a process that only compiled (a
+    helper; ``impulse2d warmup``): the finalisation freed the compiles' heap object by object,
+    2.9 s of CPU for ``warmup --all``'s helper at load 10-14, while its parent waited for the
+    exit (:meth:`_Helper.deliver`: 13-23 s of wall), and 3.2 s for the main process at the end
+    of the command (``benchmarks/warmup_timeline.py``, session 29)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()  # (os._exit skips them)
+    os._exit(0)
+
+
+__all__ = ["compile_units", "wait_later", "plan", "helper_main", "settle_heap", "exit_now",
+           "start_early", "hold_early", "take_turns",
            "PROCESSES", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
