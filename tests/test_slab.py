@@ -19,19 +19,7 @@ from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, allocate_cons
 from impulse2d._dynamics.contacts import CONTACT_LAYOUT, allocate_contacts, empty_contacts
 from impulse2d._core.slab import KEEP_BYTES
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
-
-
-@numba.njit(cache=False)
-def _allocate_constraints(count, old, rows):
-    """:func:`allocate_constraints` from Python (the step's allocators have no Python
-    wrapper)."""
-    return allocate_constraints(count, old, rows)
-
-
-@numba.njit(cache=False)
-def _allocate_contacts(count, old):
-    """:func:`allocate_contacts` from Python."""
-    return allocate_contacts(count, old)
+from store_allocators import allocate_constraints_py, allocate_contacts_py
 
 
 def _address(column: np.ndarray) -> int:
@@ -46,12 +34,12 @@ def _constraints(count, lanes=None):
     """A new constraint store from Python (a Python store replaced: a new allocation), with
     ``lanes`` (none by default)."""
     old = contact_constraints(0)._replace(lanes=np.zeros((0, FIELDS)) if lanes is None else lanes)
-    return _allocate_constraints(count, old, 0 if lanes is None else lanes.shape[0])
+    return allocate_constraints_py(count, old, 0 if lanes is None else lanes.shape[0])
 
 
 @pytest.mark.parametrize("count", [0, 1, 3, 11, 40, 257])
 @pytest.mark.parametrize("make, layout, given", [
-    (lambda n: _allocate_contacts(n, empty_contacts(0)), CONTACT_LAYOUT, ()),
+    (lambda n: allocate_contacts_py(n, empty_contacts(0)), CONTACT_LAYOUT, ()),
     (_constraints, CONSTRAINT_LAYOUT, ("lanes",)),
 ])
 def test_a_store_is_one_allocation_its_columns_laid_end_to_end(make, layout, given, count):

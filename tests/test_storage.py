@@ -11,27 +11,15 @@ from numba import literal_unroll
 
 from impulse2d._dynamics.lane_layout import CHUNK, FIELDS, lane_rows
 from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, ContactConstraints,
-                                                allocate_constraints, contact_constraints)
+                                                contact_constraints)
 from impulse2d._core.state import SHAPE_LAYOUT, Shapes
 from impulse2d._core.storage import allocate_store
 from impulse2d._dynamics.contacts import (CONTACT_LAYOUT, Contacts, allocate_contacts,
                                           carry_contacts, empty_contacts)
 from impulse2d.settings import MIXING_CODES
+from store_allocators import allocate_constraints_py, allocate_contacts_py
 
 SQRT, MAX = MIXING_CODES["sqrt"], MIXING_CODES["max"]  # the merge's rules here (Box2D's)
-
-
-@numba.njit(cache=False)
-def _allocate_constraints(count, old, rows):
-    """:func:`allocate_constraints` from Python (the step's allocators have no Python
-    wrapper)."""
-    return allocate_constraints(count, old, rows)
-
-
-@numba.njit(cache=False)
-def _allocate_contacts(count, old):
-    """:func:`allocate_contacts` from Python."""
-    return allocate_contacts(count, old)
 
 
 def _with_lanes(lanes):
@@ -41,10 +29,10 @@ def _with_lanes(lanes):
 
 @pytest.mark.parametrize("store_type, layout, in_kernel, in_python, zeroed", [
     # the contact store's rows come unwritten: the merge writes them all (test below)
-    (Contacts, CONTACT_LAYOUT, lambda n: _allocate_contacts(n, empty_contacts(0)), empty_contacts,
+    (Contacts, CONTACT_LAYOUT, lambda n: allocate_contacts_py(n, empty_contacts(0)), empty_contacts,
      False),
     (ContactConstraints, CONSTRAINT_LAYOUT,
-     lambda n: _allocate_constraints(n, _with_lanes(np.zeros((0, FIELDS))), lane_rows(n)),
+     lambda n: allocate_constraints_py(n, _with_lanes(np.zeros((0, FIELDS))), lane_rows(n)),
      contact_constraints, True),
 ])
 def test_kernel_allocators_follow_the_layout(store_type, layout, in_kernel, in_python, zeroed):
@@ -69,7 +57,7 @@ def test_a_new_constraint_store_keeps_the_lanes_that_fit():
     held, with room for half again as many as they held (whole chunks, at most twice the
     rows)."""
     def lanes_of(count, lanes):
-        return _allocate_constraints(count, _with_lanes(lanes), lane_rows(count)).lanes
+        return allocate_constraints_py(count, _with_lanes(lanes), lane_rows(count)).lanes
 
     lanes = lanes_of(CHUNK + 1, np.zeros((0, FIELDS)))
     assert lanes.shape == (2 * CHUNK, FIELDS)
@@ -91,7 +79,7 @@ def test_a_store_solved_row_by_row_has_no_lanes():
     never reads the lanes: its stores have none (a 64-row chunk is 25 KB, more than the rest
     of a 10-body world's stores), and a world that had them drops them at its next store."""
     for lanes in (np.zeros((0, FIELDS)), np.zeros((CHUNK, FIELDS))):
-        assert _allocate_constraints(11, _with_lanes(lanes), 0).lanes.shape == (0, FIELDS)
+        assert allocate_constraints_py(11, _with_lanes(lanes), 0).lanes.shape == (0, FIELDS)
 
 
 @numba.njit(cache=False)
