@@ -84,6 +84,7 @@ from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from _envs_timing import ticks_per_ns  # noqa: E402
 from batch_bench import ten_bodies  # noqa: E402
 
 from impulse2d._core.jit import cycles  # noqa: E402
@@ -630,19 +631,6 @@ def make(variant: str):
     return kernel
 
 
-def _tick_rate() -> float:
-    """Cycle-counter ticks per nanosecond (against ``perf_counter_ns`` over 0.2 s)."""
-    @numba.njit
-    def read():
-        return cycles()
-
-    read()
-    t0, c0 = time.perf_counter_ns(), read()
-    time.sleep(0.2)
-    t1, c1 = time.perf_counter_ns(), read()
-    return (c1 - c0) / (t1 - t0)
-
-
 def _runner(kernel, ticks, kept):
     def run(refs, which, args, out, gather=bs._NO_GATHER, share=bs.ALONE):
         if share[0].shape[0]:  # (a batch on threads shares its worlds out in the kernel)
@@ -730,7 +718,7 @@ def main() -> None:
         finally:
             bs.run = original
         print(f"compiled {v} in {time.process_time() - t0:.1f} s CPU", flush=True)
-    rate = _tick_rate()
+    rate = ticks_per_ns()
     result = {"load_before": os.getloadavg()[0], "steps": args.steps, "threads": args.threads,
               "ticks_per_ns": rate, "worlds": {}}
     for n in args.worlds:

@@ -33,30 +33,14 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from _envs_timing import ticks_per_ns  # noqa: E402
 from batch_bench import ten_bodies  # noqa: E402
-
-
-def _tick_rate() -> float:
-    """The cycle counter's ticks per nanosecond, against ``perf_counter_ns`` over 0.2 s."""
-    import numba
-    from impulse2d._core.jit import cycles
-
-    @numba.njit
-    def read():
-        return cycles()
-
-    read()
-    t0, c0 = time.perf_counter_ns(), read()
-    time.sleep(0.2)
-    t1, c1 = time.perf_counter_ns(), read()
-    return (c1 - c0) / (t1 - t0)
 
 
 def _split(clocks: np.ndarray) -> tuple:
@@ -164,7 +148,7 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
     _batch_split(4, 2)  # compile or load every kernel
     _alone_split(2, 1)
-    rate = _tick_rate()
+    rate = ticks_per_ns()
     out = {"load_before": os.getloadavg()[0], "ticks_per_ns": rate, "steps": args.steps,
            "stages": list(STAGES), "ns_per_world_step": {}}
     runs = [("alone", lambda: _alone_split(args.steps, 16), 16),

@@ -22,7 +22,8 @@ import argparse
 import json
 import os
 
-from envs_split import ENV_IDS, _wrap, timed_steps
+from _envs_timing import cpu_into
+from envs_split import ENV_IDS, timed_steps
 
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -48,7 +49,7 @@ def main() -> dict:
     calls: dict = {}
 
     def wrap(owner, name: str, label: str) -> None:
-        _wrap(acc, owner, name, label, calls)
+        cpu_into(acc, owner, name, label, calls)
 
     cls = type(envs)
     for name in ("step", "_act", "_observe", "_after_step", "_come_to_rest", "_restart",

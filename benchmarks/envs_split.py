@@ -19,42 +19,13 @@ kernel's line is the calling thread's part only.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import time
 
+from _envs_timing import cpu_into
+
 ENV_IDS = {"walker": "impulse2d/BipedalWalker-v3", "lander": "impulse2d/LunarLander-v3"}
-
-
-def timed_calls(owner, name: str, clock, record) -> None:
-    """``owner.name`` replaced by a wrapper that calls ``record(start, end)`` (``clock()``'s
-    readings, ns) after each call; nothing where ``owner`` has no such attribute (another
-    tree's code)."""
-    f = getattr(owner, name, None)
-    if f is None:
-        return
-
-    @functools.wraps(f)
-    def timed(*a, **k):
-        t = clock()
-        try:
-            return f(*a, **k)
-        finally:
-            record(t, clock())
-
-    setattr(owner, name, timed)
-
-
-def _wrap(acc: dict, owner, name: str, label: str, calls: dict | None = None) -> None:
-    """``owner.name`` timed into ``acc[label]`` (thread CPU, ns), its calls counted into
-    ``calls`` if given (:func:`timed_calls`)."""
-    def record(t: int, u: int) -> None:
-        acc[label] = acc.get(label, 0) + u - t
-        if calls is not None:
-            calls[label] = calls.get(label, 0) + 1
-
-    timed_calls(owner, name, time.thread_time_ns, record)
 
 
 def timed_steps(envs, steps: int, before_timing) -> tuple[int, int]:
@@ -96,14 +67,14 @@ def main() -> dict:
     for name in ("step", "_act", "_engines", "_next_dispersion", "_fill_dispersion", "_observe",
                  "_after_step", "_come_to_rest",
                  "_restart", "_begin_episodes", "_move_terrain"):
-        _wrap(acc, cls, name, name)
-    _wrap(acc, batch_step, "run", "kernel (batch_step.run)")
-    _wrap(acc, _batch_ready, "finish", "_batch_ready.finish")
-    _wrap(acc, _batch_ready, "prepare", "_batch_ready.prepare")
-    _wrap(acc, batch.WorldBatch, "restore", "WorldBatch.restore")
-    _wrap(acc, snapshot, "_restore_rest", "snapshot._restore_rest")
-    _wrap(acc, _batch_worlds, "absorb", "_batch_worlds.absorb")
-    _wrap(acc, body.Body, "apply_force", "Body.apply_force")
+        cpu_into(acc, cls, name, name)
+    cpu_into(acc, batch_step, "run", "kernel (batch_step.run)")
+    cpu_into(acc, _batch_ready, "finish", "_batch_ready.finish")
+    cpu_into(acc, _batch_ready, "prepare", "_batch_ready.prepare")
+    cpu_into(acc, batch.WorldBatch, "restore", "WorldBatch.restore")
+    cpu_into(acc, snapshot, "_restore_rest", "snapshot._restore_rest")
+    cpu_into(acc, _batch_worlds, "absorb", "_batch_worlds.absorb")
+    cpu_into(acc, body.Body, "apply_force", "Body.apply_force")
     envs.reset(seed=0)
     envs.batch.threads = args.threads
     total, ended = timed_steps(envs, args.steps, acc.clear)

@@ -50,12 +50,13 @@ import time
 
 import numpy as np
 
-from envs_split import ENV_IDS, timed_calls
+from _envs_timing import cycle_reader, ticks_per_ns, timed_calls
+from envs_split import ENV_IDS
 
 
 def _wrap(events: list, owner, name: str, label: str) -> None:
     """``owner.name`` recorded into ``events`` as ``(label, thread, start, end)`` (wall, ns)
-    at each call (:func:`envs_split.timed_calls`)."""
+    at each call (:func:`_envs_timing.timed_calls`)."""
     timed_calls(owner, name, time.perf_counter_ns,
                 lambda t, u: events.append((label, threading.get_ident(), t, u)))
 
@@ -79,18 +80,8 @@ class CrewClock:
     reading minutes after the rate's would be off by its error times the minutes)."""
 
     def __init__(self, seconds: float = 0.5) -> None:
-        import numba
-        from impulse2d._core.jit import cycles
-
-        @numba.njit
-        def counter():
-            return cycles()
-
-        self.counter = counter
-        c0, t0 = counter(), time.perf_counter_ns()
-        time.sleep(seconds)
-        c1, t1 = counter(), time.perf_counter_ns()
-        self.rate = (t1 - t0) / (c1 - c0)
+        self.counter = cycle_reader()
+        self.rate = 1.0 / ticks_per_ns(seconds, self.counter)
         self.now()
 
     def now(self) -> None:

@@ -23,34 +23,7 @@ import time
 
 import numpy as np
 
-
-class Timed:
-    """A ``DirectCall``'s ``entry`` timed into ``totals[name]``."""
-
-    def __init__(self, call, name: str, totals: dict) -> None:
-        self.call, self.name, self.totals = call, name, totals
-
-    def entry(self, *args):
-        t = time.thread_time_ns()
-        out = self.call.entry(*args)
-        self.totals[self.name] = self.totals.get(self.name, 0) + time.thread_time_ns() - t
-        return out
-
-
-def timed(owner, name: str, label: str, totals: dict) -> None:
-    """``owner.name`` (a function or method) timed into ``totals[label]``; nothing where
-    ``owner`` has no such attribute (another checkout's code)."""
-    function = getattr(owner, name, None)
-    if function is None:
-        return
-
-    def wrapper(*args, **kwargs):
-        t = time.thread_time_ns()
-        out = function(*args, **kwargs)
-        totals[label] = totals.get(label, 0) + time.thread_time_ns() - t
-        return out
-
-    setattr(owner, name, wrapper)
+from _envs_timing import TimedEntry, cpu_into
 
 
 def main() -> dict:
@@ -69,19 +42,19 @@ def main() -> dict:
     totals: dict = {}
     env = LunarLanderVectorEnv(args.num_envs, threads=args.threads, max_episode_steps=1000)
     for name in ("_restart", "_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
-        timed(LunarLanderVectorEnv, name, name, totals)
-    timed(batch.WorldBatch, "restore", "WorldBatch.restore", totals)
-    timed(batch.WorldBatch, "_restore", "WorldBatch._restore", totals)
-    timed(batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)", totals)
-    timed(_batch_restore.Restores, "_again", "Restores._again", totals)
-    timed(_batch_restore, "restore_untouched", "snapshot.restore_untouched", totals)
-    timed(Segments, "move", "Segments.move", totals)
-    _batch_restore._restore_again = Timed(_batch_restore._restore_again,
+        cpu_into(totals, LunarLanderVectorEnv, name, name)
+    cpu_into(totals, batch.WorldBatch, "restore", "WorldBatch.restore")
+    cpu_into(totals, batch.WorldBatch, "_restore", "WorldBatch._restore")
+    cpu_into(totals, batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)")
+    cpu_into(totals, _batch_restore.Restores, "_again", "Restores._again")
+    cpu_into(totals, _batch_restore, "restore_untouched", "snapshot.restore_untouched")
+    cpu_into(totals, Segments, "move", "Segments.move")
+    _batch_restore._restore_again = TimedEntry(_batch_restore._restore_again,
                                           "restore_again (kernel)", totals)
     for kernel, label in (("_episode_draws", "episode_draws (kernel)"),
                           ("_begin_episodes", "begin_episodes (kernel)")):
         if hasattr(lunar_lander, kernel):  # (either checkout's: session 29 made one of both)
-            setattr(lunar_lander, kernel, Timed(getattr(lunar_lander, kernel), label, totals))
+            setattr(lunar_lander, kernel, TimedEntry(getattr(lunar_lander, kernel), label, totals))
     env.reset(seed=0)
     actions = np.random.default_rng(0).integers(0, 4, size=(args.warm + args.steps,
                                                             args.num_envs))
