@@ -188,7 +188,7 @@ def _numpy_observe(pos, angle, vel, touching, awake, prev_shaping, m_power, s_po
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_observe_is_the_numpy_observation_bit_for_bit(seed):
+def test_a_resets_observation_is_the_numpy_observation_bit_for_bit(seed):
     rng = np.random.default_rng(seed)
     n, k, bodies = 400, 250, 3
     idx = np.sort(rng.choice(n, k, replace=False)).astype(np.int64)
@@ -209,9 +209,20 @@ def test_observe_is_the_numpy_observation_bit_for_bit(seed):
     obs = np.empty((k, 8), dtype=np.float32)
     reward = np.empty(k)
     terminated = np.empty(k, dtype=bool)
-    _lander_step.observe(idx, pos, angle, vel, touching, awake, pose, legs, shaping, m_power,
-                         s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
-                         terminated)
+    truncated = np.ones(k, dtype=bool)
+    # (a reset's observation: neither counted nor timed, whatever the steps and timers say)
+    elapsed = rng.integers(0, 50, n)
+    slow = rng.uniform(0, 1, (n, bodies))
+    ready = np.ones(n, dtype=bool)
+    counts, timers = elapsed.copy(), slow.copy()
+    anyone = _lander_step.after_step(
+        idx, False, elapsed, np.zeros(0, dtype=np.int64), 40, pos, angle, vel, touching, awake,
+        np.ones(bodies), np.full(bodies, 1e9), slow, 1.0 / FPS, 0.0, pose, legs, shaping,
+        m_power, s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
+        terminated, truncated, ready)
+    assert not anyone and not ready[idx].any() and not truncated.any()
+    np.testing.assert_array_equal(elapsed, counts)
+    assert _bits(slow) == _bits(timers)
     assert _bits(obs) == _bits(want[0])
     assert _bits(reward) == _bits(want[1])
     np.testing.assert_array_equal(terminated, want[2])
@@ -246,7 +257,7 @@ def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake
     fresh = np.zeros(0, dtype=np.int64) if fresh is None else fresh
     shaping = state["prev"].copy()
     anyone = _lander_step.after_step(
-        elapsed, fresh, max_steps, state["pos"], state["angle"], vel, state["touching"],
+        np.zeros(0, dtype=np.int64), True, elapsed, fresh, max_steps, state["pos"], state["angle"], vel, state["touching"],
         state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
         state["legs"], shaping, state["m_power"], state["s_power"], W, H,
         HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"], out["reward"], out["terminated"],

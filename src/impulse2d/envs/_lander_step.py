@@ -210,15 +210,16 @@ def _at_most(x, y, t):
 
 
 @inline_kernel
-def _rest_timer(i, velocities, extent, threshold, elapsed, slow, dt, time_to_sleep):
-    """Box2D 2.3's sleep timing for lander ``i``'s bodies: ``slow[i, j]`` (s) grows by ``dt``
-    while body ``j``'s speed (``max(|v|, |w| extent)``, the engine's test) is at most its
-    ``threshold`` after a step of the episode (``elapsed[i] > 0``), else is 0. Whether every
-    body of the lander has been slow for ``time_to_sleep``."""
+def _rest_timer(i, k, velocities, extent, threshold, elapsed, slow, dt, time_to_sleep):
+    """Box2D 2.3's sleep timing for lander ``i``'s bodies (row ``k`` of ``velocities``):
+    ``slow[i, j]`` (s) grows by ``dt`` while body ``j``'s speed (``max(|v|, |w| extent)``, the
+    engine's test) is at most its ``threshold`` after a step of the episode
+    (``elapsed[i] > 0``), else is 0. Whether every body of the lander has been slow for
+    ``time_to_sleep``."""
     all_slow = True
     for j in range(slow.shape[1]):
-        if elapsed[i] > 0 and abs(velocities[i, j, 2]) * extent[j] <= threshold[j] and \
-                _at_most(velocities[i, j, 0], velocities[i, j, 1], threshold[j]):
+        if elapsed[i] > 0 and abs(velocities[k, j, 2]) * extent[j] <= threshold[j] and \
+                _at_most(velocities[k, j, 0], velocities[k, j, 1], threshold[j]):
             slow[i, j] = slow[i, j] + dt
         else:
             slow[i, j] = 0.0
@@ -230,8 +231,11 @@ def _rest_timer(i, velocities, extent, threshold, elapsed, slow, dt, time_to_sle
 def _observation(k, i, positions, angles, velocities, touching, rest, pose, legs, prev_shaping,
                  m_power, s_power, half_w, half_h, pad_y, fps, obs, reward, terminated):
     """Environment ``i``'s observation, reward and ending into row ``k`` of ``obs``,
-    ``reward`` and ``terminated``, from row ``k`` of the state arrays (:func:`observe`);
-    ``rest``: whether its lander has come to rest."""
+    ``reward`` and ``terminated``, from row ``k`` of the state arrays; ``rest``: whether its
+    lander has come to rest. The shaping and the ending are computed from the float64 state,
+    as Gymnasium does before its float32 cast: the reward is the shaping's change (0 on an
+    episode's first step, ``prev_shaping`` NaN) less the engines' fuel, -100 on a crash (the
+    lander's body touching, or ``|x| >= 1``) and 100 at rest."""
     x0 = positions[k, 0, 0]
     y0 = positions[k, 0, 1]
     angle = angles[k, 0]
@@ -270,37 +274,16 @@ def _observation(k, i, positions, angles, velocities, touching, rest, pose, legs
 
 
 @kernel
-def observe(idx, positions, angles, velocities, touching, awake, pose, legs, prev_shaping,
-            m_power, s_power, view_w, view_h, pad_y, fps, obs, reward, terminated):
-    """Environments ``idx``' observations (``obs``, float32 (k, 8): Gymnasium's 8 numbers),
-    rewards and endings after a step, from the state of their template bodies (body 0 the
-    lander, 1 and 2 the legs; row ``k`` of each state array is environment ``idx[k]``'s);
-    ``pose``, ``legs`` and ``prev_shaping`` of ``idx`` updated. The shaping and the
-    ending are computed from the float64 state, as Gymnasium does before its float32 cast:
-    the reward is the shaping's change (0 on an episode's first step, ``prev_shaping`` NaN)
-    less the engines' fuel, -100 on a crash (the lander's body touching, or ``|x| >= 1``) and
-    100 at rest (the lander asleep)."""
-    half_w = view_w / 2
-    half_h = view_h / 2
-    for k in range(idx.shape[0]):
-        _observation(k, idx[k], positions, angles, velocities, touching, not awake[k, 0], pose,
-                     legs, prev_shaping, m_power, s_power, half_w, half_h, pad_y, fps, obs,
-                     reward, terminated)
-
-
-_observe = DirectCall(observe, "the native LunarLander's observation", 2.0)
-
-
-@kernel
-def after_step(elapsed, fresh, max_steps, positions, angles, velocities, touching, awake,
-               extent, threshold, slow, dt, time_to_sleep, pose, legs, prev_shaping, m_power,
-               s_power, view_w, view_h, pad_y, fps, obs, reward, terminated, truncated, ready):
-    """Everything a step of every environment ends with, in one pass over the batch where the
-    environment made five (the episodes' step counts, the rest timers, the observation, the
-    truncations, the restarted environments' flags: 35-40 us less a step of 1,024 landers, of
-    which the next NumPy call of the step then pays about 13 us, its code out of the cache
-    after the batch step: BENCHMARKS.md session 29), every operation theirs in their order,
-    so the same bits:
+def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocities, touching,
+               awake, extent, threshold, slow, dt, time_to_sleep, pose, legs, prev_shaping,
+               m_power, s_power, view_w, view_h, pad_y, fps, obs, reward, terminated, truncated,
+               ready):
+    """Everything a step of every environment ends with (``every``), in one pass over the
+    batch where the environment made five (the episodes' step counts, the rest timers, the
+    observation, the truncations, the restarted environments' flags: 35-40 us less a step of
+    1,024 landers, of which the next NumPy call of the step then pays about 13 us, its code out
+    of the cache after the batch step: BENCHMARKS.md session 29), every operation theirs in
+    their order, so the same bits:
 
     * ``elapsed`` (each episode's steps) counted, 0 for the environments ``fresh`` (restarted
       for this step: it was their reset's);
@@ -308,42 +291,52 @@ def after_step(elapsed, fresh, max_steps, positions, angles, velocities, touchin
       ``slow``: (n, bodies), s): ``ready[i]`` where every body of an awake lander has been
       slow for ``time_to_sleep``, its timers then 0 (the caller puts it to sleep, Box2D 2.3's
       "not awake" ending: see :mod:`.lunar_lander`);
-    * the observation, reward and ending (:func:`observe`, row ``i`` of each state array
-      environment ``i``'s; a lander ``ready`` has come to rest);
+    * the observation (``obs``, float32 (n, 8): Gymnasium's 8 numbers), reward and ending
+      (:func:`_observation`: from the state of the template bodies, body 0 the lander, 1 and
+      2 the legs; a lander ``ready`` has come to rest, as one not awake), ``pose``, ``legs``
+      and ``prev_shaping`` updated;
     * ``truncated[i]`` where the episode has taken ``max_steps`` steps (never if
       ``max_steps`` is 0: Gymnasium's ``TimeLimit`` rule), then the environments ``fresh``
       given reward 0 and both flags False (``_vector.episode_ends``).
 
+    Or, not ``every``, the observation, reward and ending alone of the environments ``idx``
+    after a reset's own step (row ``k`` of each state and output array environment
+    ``idx[k]``'s; a lander at rest is one not awake; none counted, timed or truncated:
+    ``truncated`` False), the same kernel for both, where a kernel of its own compiled the
+    observation again (about a second of a lander's first use).
+
     Returns whether any lander is ``ready``."""
-    n = elapsed.shape[0]
-    for i in range(n):
-        elapsed[i] += 1
-    for k in range(fresh.shape[0]):
-        elapsed[fresh[k]] = 0
+    n = elapsed.shape[0] if every else idx.shape[0]
+    if every:
+        for i in range(n):
+            elapsed[i] += 1
+        for k in range(fresh.shape[0]):
+            elapsed[fresh[k]] = 0
     half_w = view_w / 2
     half_h = view_h / 2
     anyone = False
-    for i in range(n):
-        ready[i] = _rest_timer(i, velocities, extent, threshold, elapsed, slow, dt,
-                               time_to_sleep) and awake[i, 0]
+    for k in range(n):
+        i = k if every else idx[k]
+        ready[i] = every and _rest_timer(i, k, velocities, extent, threshold, elapsed, slow,
+                                         dt, time_to_sleep) and awake[k, 0]
         if ready[i]:
             anyone = True
             for j in range(slow.shape[1]):
                 slow[i, j] = 0.0
-        _observation(i, i, positions, angles, velocities, touching,
-                     ready[i] or not awake[i, 0], pose, legs, prev_shaping, m_power, s_power,
+        _observation(k, i, positions, angles, velocities, touching,
+                     ready[i] or not awake[k, 0], pose, legs, prev_shaping, m_power, s_power,
                      half_w, half_h, pad_y, fps, obs, reward, terminated)
-        truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
-    for k in range(fresh.shape[0]):
-        i = fresh[k]
-        reward[i] = 0.0
-        terminated[i] = False
-        truncated[i] = False
+        truncated[k] = every and max_steps > 0 and elapsed[i] >= max_steps
+    if every:
+        for k in range(fresh.shape[0]):
+            i = fresh[k]
+            reward[i] = 0.0
+            terminated[i] = False
+            truncated[i] = False
     return anyone
 
 
 _after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "begin_episodes", "skip_draws", "observe",
-           "after_step"]
+__all__ = ["discrete_actions", "engine_impulses", "begin_episodes", "skip_draws", "after_step"]

@@ -99,7 +99,7 @@ import numpy as np
 from gymnasium import Env, spaces
 
 from ._lander_step import (_after_step, _begin_episodes, _discrete_actions, _engine_impulses,
-                           _observe, _skip_draws)
+                           _skip_draws)
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
 
@@ -358,15 +358,14 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self.batch.apply_forces(forces)
 
     def _observe(self, idx):
-        # (a reset's step: it observes only its worlds, whose rest timers start at 0)
+        # (a reset's step: it observes only its worlds, whose episodes have not begun to count)
         pos, angle, vel, touching, awake = self._state(idx)
         k = idx.shape[0]
         obs = np.empty((k, 8), dtype=np.float32)
         reward = np.empty(k)
         terminated = np.empty(k, dtype=bool)
-        _observe.entry(idx, pos, angle, vel, touching, awake, self._pose, self._legs,
-                       self._prev_shaping, self._m_power, self._s_power, W, H,
-                       HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated)
+        self._end(idx, False, _NONE, pos, angle, vel, touching, awake, obs, reward, terminated,
+                  np.empty(k, dtype=bool))
         return obs, reward, terminated
 
     def _after_step(self, fresh):
@@ -382,16 +381,23 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         reward = np.empty(n)
         terminated = np.empty(n, dtype=bool)
         truncated = np.empty(n, dtype=bool)
-        if _after_step.entry(
-                self._elapsed, _NONE if fresh is None else fresh, self.max_episode_steps or 0,
-                pos, angle, vel, touching, awake, self._extent, self._sleep_threshold,
-                self._slow, self.dt, self._time_to_sleep, self._pose, self._legs,
-                self._prev_shaping, self._m_power, self._s_power, W, H,
-                HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward, terminated, truncated,
-                self._ready):
+        if self._end(_NONE, True, _NONE if fresh is None else fresh, pos, angle, vel, touching,
+                     awake, obs, reward, terminated, truncated):
             for i in np.flatnonzero(self._ready).tolist():
                 self._landers[i].is_awake = False
         return obs, reward, terminated, truncated
+
+    def _end(self, idx, every, fresh, pos, angle, vel, touching, awake, obs, reward, terminated,
+             truncated) -> bool:
+        """:func:`._lander_step.after_step` with the environment's own arrays and constants:
+        every environment's step's end (``every``), or the observation alone of the
+        environments ``idx`` (a reset's step)."""
+        return _after_step.entry(
+            idx, every, self._elapsed, fresh, self.max_episode_steps or 0, pos, angle, vel,
+            touching, awake, self._extent, self._sleep_threshold, self._slow, self.dt,
+            self._time_to_sleep, self._pose, self._legs, self._prev_shaping, self._m_power,
+            self._s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
+            terminated, truncated, self._ready)
 
     # -- drawing --------------------------------------------------------------------------------
     def _camera(self):
