@@ -27,9 +27,11 @@ def _bits(a):
 
 
 def _numpy_engines(pose, lc, d, m_power, s_power, direction):
-    """The environment's NumPy engines (impulse2d 16ae6c2, ``LunarLanderVectorEnv._engines``)."""
+    """The environment's NumPy engines (impulse2d 16ae6c2, ``LunarLanderVectorEnv._engines``),
+    with the sines and cosines of libm (Python's ``math``, as Gymnasium's: the kernel's)."""
     pos, angle = pose[:, :2], pose[:, 2]
-    sin, cos = np.sin(angle), np.cos(angle)
+    sin = np.array([math.sin(x) for x in angle.tolist()])
+    cos = np.array([math.cos(x) for x in angle.tolist()])
     tip = np.stack((sin, cos), axis=1)
     side = np.stack((-cos, sin), axis=1)
     com = pos + np.stack((cos * lc[0] - sin * lc[1], sin * lc[0] + cos * lc[1]), axis=1)
@@ -85,10 +87,9 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     first = 1   # (the batch step's rows: its arguments, then 3 columns a body's impulse)
     impulses = np.full((n, first + 3 * bodies), 7.0)
     fired = _lander_step.engine_impulses(
-        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
-        acting, m_power, s_power, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
-        MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
-        float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+        pose, float(lc[0]), float(lc[1]), draws, acting, m_power, s_power, direction,
+        MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+        SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
     assert fired
     assert _bits(impulses[:, first:first + 3]) == _bits(expected)
     assert np.all(impulses[:, :first] == 7.0) and np.all(impulses[:, first + 3:] == 7.0)
@@ -98,10 +99,9 @@ def test_engine_impulses_are_the_numpy_engines_bit_for_bit(seed):
     # no throttle: no engine fired, every impulse a zero
     idle = np.zeros(n)
     assert not _lander_step.engine_impulses(
-        pose, np.sin(pose[:, 2]), np.cos(pose[:, 2]), float(lc[0]), float(lc[1]), draws,
-        np.zeros(n, dtype=bool), idle, idle, direction, MAIN_ENGINE_Y_LOCATION / SCALE,
-        MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0,
-        float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
+        pose, float(lc[0]), float(lc[1]), draws, np.zeros(n, dtype=bool), idle, idle,
+        direction, MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+        SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, impulses, first)
     assert np.all(impulses[:, first:first + 3] == 0.0)
 
 
@@ -257,8 +257,8 @@ def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake
     fresh = np.zeros(0, dtype=np.int64) if fresh is None else fresh
     shaping = state["prev"].copy()
     anyone = _lander_step.after_step(
-        np.zeros(0, dtype=np.int64), True, elapsed, fresh, max_steps, state["pos"], state["angle"], vel, state["touching"],
-        state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
+        np.zeros(0, dtype=np.int64), True, elapsed, fresh, max_steps, state["pos"],
+        state["angle"], vel, state["touching"], state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
         state["legs"], shaping, state["m_power"], state["s_power"], W, H,
         HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"], out["reward"], out["terminated"],
         out["truncated"], out["ready"])

@@ -11,7 +11,10 @@ on that thread while the batch's other threads wait for it, so about a seventh o
 threads. Here each is one compiled pass, every operation the NumPy code's in its order, so the
 same bits (IEEE doubles, no contraction, :mod:`impulse2d._core.jit`'s policy; ``math.hypot``
 and ``math.sqrt`` are libm's, as NumPy's ``hypot`` and ``sqrt`` are). The sines and cosines of
-the landers' angles stay NumPy's (``np.sin``/``np.cos``), which are not libm's on every machine.
+the landers' angles are libm's too (``math.sin``/``math.cos``, as Gymnasium's own): NumPy's
+``np.sin``/``np.cos``, which the environment took before session 30, give the same bits on the
+project's machine (glibc; NumPy 2.4 with AVX-512: every one of 800,000 angles, strided or
+not), not on every machine.
 
 Units as Gymnasium's (:mod:`.lunar_lander`): metres, seconds, N s; the observation's scales
 are Gymnasium's view (W/2, H/2, FPS).
@@ -61,15 +64,16 @@ line of which is asked for alike (a hint: the bits do not depend on it)."""
 
 
 @kernel
-def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, direction,
-                    main_y, main_power, side_away, side_power, side_x, side_height, scale,
-                    out, first):
+def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
+                    main_power, side_away, side_power, side_x, side_height, scale, out, first):
     """Each lander's engines as one impulse at its centre of mass, written into row ``i`` of
     ``out`` at columns ``first`` to ``first + 2`` (N s along x, y, and the angular impulse
     r x p, N m s; the batch step's rows of arguments, where the lander's impulse goes:
     ``WorldBatch._impulse_rows``), the other columns left as they are. Gymnasium's points
     (the main engine ``main_y`` under the lander's origin, the side engines ``side_x`` across
-    and ``side_height`` up, in pixels; ``scale`` pixels a metre), each dispersed by
+    and ``side_height`` up, in pixels; ``scale`` pixels a metre; the lander's axes from the
+    sine and cosine of its angle, ``pose[i, 2]``, libm's as Gymnasium's ``math.sin``), each
+    dispersed by
     Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here from each
     acting environment's generator (``draws[i]``: its addresses, :func:`._draws.addresses`).
     An environment not acting (being reset) draws nothing: its throttles are 0, so its
@@ -92,7 +96,7 @@ def engine_impulses(pose, sin, cos, lc0, lc1, draws, acting, m_power, s_power, d
             d0 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
             d1 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
         px, py = pose[i, 0], pose[i, 1]
-        s, c = sin[i], cos[i]
+        s, c = math.sin(pose[i, 2]), math.cos(pose[i, 2])
         # tip (s, c), side (-c, s): the lander's axes; com: its centre of mass
         comx = px + (c * lc0 - s * lc1)
         comy = py + (s * lc0 + c * lc1)

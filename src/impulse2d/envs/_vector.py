@@ -297,7 +297,8 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
         mode = self.autoreset_mode
-        resetting = self._done.copy() if mode is AutoresetMode.NEXT_STEP else \
+        # (the flags themselves, not a copy: the step replaces them, writing none)
+        resetting = self._done if mode is AutoresetMode.NEXT_STEP else \
             np.zeros(self.num_envs, dtype=bool)
         if mode is AutoresetMode.DISABLED and self._done.any():
             k = int(np.flatnonzero(self._done)[0])

@@ -195,8 +195,11 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._time_to_sleep = float(self.batch.worlds[0].settings.time_to_sleep)
         self._slow = np.zeros((n, rows.shape[0]))   # s each body has been slow (coming to rest)
         self._prev_shaping = np.full(n, np.nan)
+        # the engines' throttles of the last step (its reward's fuel) and the side engine's
+        # direction, which a discrete action writes in place each step
         self._m_power = np.zeros(n)
         self._s_power = np.zeros(n)
+        self._direction = np.zeros(n)
         self._legs = np.zeros((n, 2), dtype=bool)   # ground contact after the last step
         # the lander's origin (m) and angle (rad) after the last step or reset: the engines'
         # points (nothing moves the bodies between an observation and the next actions)
@@ -287,7 +290,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             s_power = np.where(acting, s_power, 0.0)
         else:
             # (float64 holds every valid action exactly, and an invalid one stays invalid)
-            m_power, s_power, direction = np.empty(n), np.empty(n), np.empty(n)
+            m_power, s_power, direction = self._m_power, self._s_power, self._direction
             if not _discrete_actions.entry(np.asarray(a, dtype=np.float64), acting, m_power,
                                            s_power, direction):
                 raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
@@ -326,13 +329,11 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         ``_writes``' checks and copies), or None when no engine fired."""
         self._m_power = m_power
         self._s_power = s_power
-        angle = self._pose[:, 2]
         rows, first = self._impulses, self._first
         lc = self._local_center
         fired = _engine_impulses.entry(
-            self._pose, np.sin(angle), np.cos(angle), float(lc[0]), float(lc[1]), self._draws,
-            acting, m_power, s_power, direction,
-            MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+            self._pose, float(lc[0]), float(lc[1]), self._draws, acting, m_power, s_power,
+            direction, MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
         return self.batch._packed_writes(rows) if fired else None
 
