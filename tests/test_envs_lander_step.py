@@ -258,10 +258,10 @@ def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake
     shaping = state["prev"].copy()
     anyone = _lander_step.after_step(
         np.zeros(0, dtype=np.int64), True, elapsed, fresh, max_steps, state["pos"],
-        state["angle"], vel, state["touching"], state["awake"], extent, threshold, slow, dt, time_to_sleep, state["pose"],
-        state["legs"], shaping, state["m_power"], state["s_power"], W, H,
-        HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"], out["reward"], out["terminated"],
-        out["truncated"], out["ready"])
+        state["angle"], vel, state["touching"], state["awake"], extent, threshold, slow, dt,
+        time_to_sleep, state["pose"], state["legs"], shaping, state["m_power"],
+        state["s_power"], W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"],
+        out["reward"], out["terminated"], out["truncated"], out["ready"])
     state["shaping"] = shaping
     return anyone, out, state
 
