@@ -161,7 +161,8 @@ def test_state_gathered_in_the_step_equals_the_views_after_it(threads):
     """``WorldBatch._step_state`` (the native environments' step: each world's state gathered
     by the kernel right after its step) gives the arrays of ``step`` then ``get_state``, and
     the same worlds, bit for bit: with the copies parted, a world stepped by ``World.step``
-    (diagnostics on), one that moves a body in an after-step function, and resets."""
+    (diagnostics on), one that moves a body in an after-step function, and resets; gathered
+    into new arrays, or every other step into those of the step before (``out``)."""
     def make():
         batch = i2d.WorldBatch.replicate(_hinged(), 8, threads=threads)
         batch.worlds[3].settings.diagnostics = True  # stepped by World.step, after the kernel
@@ -169,6 +170,7 @@ def test_state_gathered_in_the_step_equals_the_views_after_it(threads):
 
     (fused, snap_a), (plain, snap_b) = make(), make()
     impulses = np.random.default_rng(5).normal(size=(8, len(fused.body_rows), 3))
+    got = None
     for n in range(100):
         if n % 20 == 10:
             for batch in (fused, plain):  # the copies part ways, and some are reset
@@ -179,7 +181,9 @@ def test_state_gathered_in_the_step_equals_the_views_after_it(threads):
             for batch in (fused, plain):
                 w = batch.worlds[5]
                 w.after_step(lambda w=w: setattr(w.bodies[2], "position", (1.0, 9.0)))
-        got = fused._step_state(1 / 60)
+        before = got
+        got = fused._step_state(1 / 60, out=before if n % 2 else None)
+        assert (got is before) == bool(n % 2)
         plain.step(1 / 60)
         want = plain.get_state()
         for a, b in zip(got, want):

@@ -189,7 +189,8 @@ class WorldBatch:
         self._pages.stepped()
 
     def _step_state(self, dt: float, writes: _rides.StepWrites | None = None,
-                    held: np.ndarray | None = None, meanwhile=None) -> BatchState:
+                    held: np.ndarray | None = None, meanwhile=None,
+                    out: BatchState | None = None) -> BatchState:
         """:meth:`step` then :meth:`get_state` of every world (a batch of copies), for the
         native environments: the kernel gathers each world's state right after stepping it,
         while its stores are still in the cache (:func:`._dynamics.batch_step.gather_world`),
@@ -208,7 +209,12 @@ class WorldBatch:
         ``held`` are checked again and stepped after it, last (:meth:`_run_around`): the same
         bits as ``meanwhile()`` then this step, where the serial Python of the resets would
         leave the other threads idle. Should ``meanwhile`` raise, the other worlds have taken
-        their step, the worlds ``held`` have not, and the exception propagates."""
+        their step, the worlds ``held`` have not, and the exception propagates.
+
+        ``out``: the arrays to gather into (a :class:`BatchState` this method returned before,
+        of the batch's shapes), for a caller that holds none of them beyond the step (a native
+        environment's observation reads them and keeps numbers of its own): five arrays less
+        made a step, each a NumPy call on the serial Python around the kernel; None: new ones."""
         rows = self._replicated()
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
@@ -229,8 +235,9 @@ class WorldBatch:
             self.step(dt)
             return self.get_state()
         n, nb = len(self._worlds), rows.shape[0]
-        out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
-                         np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
+        if out is None or out.angles.shape != (n, nb):
+            out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
+                             np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         fast, slow = _ready.prepare(state, dt)
         failed = None
         if held is not None:

@@ -193,6 +193,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
         self._obs = None
         self._stepped_state = None  # the batch step's gathered state, until _state(ALL) reads it
+        # the arrays the batch step gathers into, made by its first step and filled again by
+        # each (the hooks read them and keep none: WorldBatch._step_state's ``out``)
+        self._gathered = None
         self._started = False
 
     # -- hooks (the module's docstring says what each must do) --------------------------------
@@ -362,9 +365,11 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         # and the actions' writes made there (WorldBatch._step_state); _state(ALL) takes it once
         if restart and fresh is not None and fresh.shape[0]:
             self._stepped_state = self.batch._step_state(
-                self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh))
+                self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh),
+                out=self._gathered)
         else:
-            self._stepped_state = self.batch._step_state(self.dt, writes)
+            self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered)
+        self._gathered = self._stepped_state
         obs, reward, terminated, truncated = self._after_step(fresh)
         self._stepped_state = None
         return obs, reward, terminated, truncated
