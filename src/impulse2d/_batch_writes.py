@@ -44,15 +44,20 @@ class StepWrites:
     joints' motor speeds (``joint_values[0]``, (worlds, joints)) where ``joint_mask[0]`` and
     motor limits (``joint_values[1]``) where ``joint_mask[1]``, or no joint writes
     (``joint_mask`` all False). Or impulses already in the kernel's rows of arguments
-    (``packed``, :meth:`of_rows`)."""
+    (``packed``, :meth:`of_rows`). ``joints``: whether any joint column is written
+    (``joint_mask.any()``, known to the maker: a NumPy reduction in the step's Python, the
+    only one of a LunarLander step, cost its first call's code out of the cache, 20-25 us,
+    BENCHMARKS.md session 29)."""
 
-    __slots__ = ("impulses", "joint_rows", "joint_values", "joint_mask", "packed")
+    __slots__ = ("impulses", "joint_rows", "joint_values", "joint_mask", "joints", "packed")
 
-    def __init__(self, impulses, joint_rows, joint_values, joint_mask, packed=None) -> None:
+    def __init__(self, impulses, joint_rows, joint_values, joint_mask, joints: bool,
+                 packed=None) -> None:
         self.impulses = impulses
         self.joint_rows = joint_rows
         self.joint_values = joint_values
         self.joint_mask = joint_mask
+        self.joints = joints
         self.packed = packed
 
     @classmethod
@@ -61,7 +66,7 @@ class StepWrites:
         template body), no joint writes: the kernel takes ``rows`` as its rows of arguments
         (its own columns copied in), where :meth:`kernel_args` would pack a copy of them."""
         nj = 0 if joint_rows is None else joint_rows.shape[0]
-        return cls(None, joint_rows, None, np.zeros((2, nj), dtype=bool), rows)
+        return cls(None, joint_rows, None, np.zeros((2, nj), dtype=bool), False, rows)
 
     def kernel_args(self, args: np.ndarray, rows: np.ndarray) -> tuple:
         """The batch's rows of arguments ``args`` and the template body ``rows`` with these
@@ -73,8 +78,7 @@ class StepWrites:
         if self.packed is not None:
             self.packed[:, :_batch.ARGUMENTS] = args
             return self.packed, rows
-        impulses, mask = self.impulses, self.joint_mask
-        joints = bool(mask.any())
+        impulses, mask, joints = self.impulses, self.joint_mask, self.joints
         if impulses is None and not joints:
             return args, rows
         n, nb, nj = args.shape[0], rows.shape[0], mask.shape[1] if joints else 0

@@ -225,7 +225,7 @@ class WorldBatch:
             held = None
         state = self._state
         refs = self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
-        if writes is not None and writes.joint_mask.any():
+        if writes is not None and writes.joints:
             self._checked_refs(writes.joint_rows, joints=True)
         if dt == 0.0 or state.any_stepping():
             if writes is not None:
@@ -655,7 +655,7 @@ class WorldBatch:
                                 (_views.MAX_MOTOR, max_motor_torques, self._motor_limits)):
             if given is not None:
                 rows, values[c], mask[c] = check(given)
-        return _rides.StepWrites(impulses, rows, values, mask)
+        return _rides.StepWrites(impulses, rows, values, mask, bool(mask.any()))
 
     def _impulse_rows(self) -> tuple:
         """Zeroed rows of the next batch step's arguments with an impulse's 3 columns for each
