@@ -73,12 +73,11 @@ def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, 
     (the main engine ``main_y`` under the lander's origin, the side engines ``side_x`` across
     and ``side_height`` up, in pixels; ``scale`` pixels a metre; the lander's axes from the
     sine and cosine of its angle, ``pose[i, 2]``, libm's as Gymnasium's ``math.sin``), each
-    dispersed by
-    Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here from each
-    acting environment's generator (``draws[i]``: its addresses, :func:`._draws.addresses`).
-    An environment not acting (being reset) draws nothing: its throttles are 0, so its
-    impulse is a zero (of either sign). Returns whether any engine fired (a throttle not 0:
-    else every impulse is a zero and the step has none to write).
+    dispersed by Gymnasium's two numbers of the step (``uniform(-1, 1) / scale``), drawn here
+    from each acting environment's generator (``draws[i]``: its addresses,
+    :func:`._draws.addresses`). An environment not acting (being reset) draws nothing: its
+    throttles are 0, so its impulse is a zero (of either sign). Returns whether any engine
+    fired (a throttle not 0: else every impulse is a zero and the step has none to write).
 
     Each generator's state (:func:`._draws.addresses`: 56 bytes of its bit generator's object,
     one line or two) is out of the cache among 1,024 environments, every step: it is asked for
@@ -306,8 +305,8 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
     Or, not ``every``, the observation, reward and ending alone of the environments ``idx``
     after a reset's own step (row ``k`` of each state and output array environment
     ``idx[k]``'s; a lander at rest is one not awake; none counted, timed or truncated:
-    ``truncated`` False), the same kernel for both, where a kernel of its own compiled the
-    observation again (about a second of a lander's first use).
+    ``truncated`` False): the same kernel for both, where a kernel of its own compiled the
+    observation again (0.4-0.9 s of a lander's first use: BENCHMARKS.md session 30).
 
     Returns whether any lander is ``ready``."""
     n = elapsed.shape[0] if every else idx.shape[0]
