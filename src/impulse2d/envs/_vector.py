@@ -351,6 +351,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         """Drop the worlds (a closed environment holds no memory for them)."""
         self.batch = None
         self._blank = None
+        self._gathered = None
 
     # -- the base's own work ------------------------------------------------------------------
     def _step_batch(self, actions, acting: np.ndarray, fresh=None, restart: bool = False):
