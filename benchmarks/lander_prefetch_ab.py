@@ -2,7 +2,7 @@
 CPU per vector step at one thread, in one process, and the bits of every step.
 
     PYTHONPATH=src python benchmarks/lander_prefetch_ab.py [--num-envs 1024] [--steps 300] \
-        [--variants main,none] [--json FILE]
+        [--variants main,none] [--threads 1] [--json FILE]
 
 Each variant is :func:`impulse2d._dynamics.batch_step.step_batch` with another
 ``prefetch_world`` before each world's step (``main``: the module's own kernel, from its
@@ -17,6 +17,14 @@ Printed: each variant's ns per environment step (the mean over the steps and the
 median over the steps of the first variant's CPU over each other's, and whether every
 observation, reward and flag was equal bit for bit to the first variant's (a prefetch reads and
 writes nothing: they must be).
+
+``--threads 2``: each environment on two threads, handed each step through the batch's pool
+(no crew: a crew's helper stays inside one call of one kernel for the batch's life), so that
+both threads call the variant's kernel; each step is timed by the wall clock too (the
+calling thread's CPU holds its share of the worlds only), and the ratios are the wall's: run
+it at real-time priority on a loaded machine: ``--rt N`` sets every thread of the process to
+``SCHED_FIFO`` priority ``N`` after the untimed steps (the variants compiled, the pool's
+threads made), where ``chrt`` would hold a core through the compiles too.
 
 Variants:
 
@@ -174,47 +182,61 @@ def main() -> dict:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--warm", type=int, default=20)
     parser.add_argument("--variants", default="main,none")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rt", type=int, default=0,
+                        help="SCHED_FIFO priority for the timed steps (0: none)")
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     from impulse2d._dynamics import batch_step as bs
     from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
     names = args.variants.split(",")
     calls = variants(bs, names)
+    if args.threads > 1:
+        from impulse2d import _crew
+        _crew.ENABLED = False  # (the pool: each step's calls take the variant's kernel)
     envs = {}
     for name in names:
-        env = LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000, threads=1)
+        env = LunarLanderVectorEnv(args.num_envs, max_episode_steps=1000,
+                                   threads=args.threads)
         env.reset(seed=0)
         envs[name] = env
     space = envs[names[0]].action_space
     space.seed(0)
     actions = [space.sample() for _ in range(args.warm + args.steps)]
     cpu = {name: [] for name in names}
+    wall = {name: [] for name in names}
     equal = {name: True for name in names}
     for k, action in enumerate(actions):
+        if k == args.warm and args.rt:
+            for tid in os.listdir("/proc/self/task"):
+                os.sched_setscheduler(int(tid), os.SCHED_FIFO, os.sched_param(args.rt))
         order = names[k % len(names):] + names[:k % len(names)]
         out = {}
         for name in order:
             bs._step_batch = calls[name]
-            t = time.thread_time_ns()
+            t, w = time.thread_time_ns(), time.perf_counter_ns()
             out[name] = envs[name].step(action)
-            t = time.thread_time_ns() - t
+            t, w = time.thread_time_ns() - t, time.perf_counter_ns() - w
             if k >= args.warm:
                 cpu[name].append(t)
+                wall[name].append(w)
         first = out[names[0]]
         for name in names[1:]:
             for x, y in zip(first[:4], out[name][:4]):
                 equal[name] = equal[name] and x.dtype == y.dtype and x.tobytes() == y.tobytes()
     bs._step_batch = calls["main"] if "main" in calls else bs._step_batch
     n = args.num_envs
-    result = {"num_envs": n, "steps": args.steps, "threads": 1, "variants": names,
+    result = {"num_envs": n, "steps": args.steps, "threads": args.threads, "variants": names,
               "prototype": PROTOTYPE, "load": round(os.getloadavg()[0], 1),
               "bits_equal": equal}
-    a = np.array(cpu[names[0]]) / n
+    clock = cpu if args.threads == 1 else wall
+    a = np.array(clock[names[0]]) / n
     for name in names:
-        b = np.array(cpu[name]) / n
+        b = np.array(clock[name]) / n
         result[name] = {"ns_mean": round(float(b.mean()), 1),
                         "ns_median": round(float(np.median(b)), 1),
                         f"median_ratio_{names[0]}_over_this": round(float(np.median(a / b)), 4)}
+    result["clock"] = "thread CPU" if args.threads == 1 else "wall"
     print(json.dumps(result))
     if args.json:
         with open(args.json, "w") as f:
