@@ -1,7 +1,7 @@
 """Paired A/B of two source trees on the query kernels, by thread CPU a call: for a machine too
 loaded for wall-clock means.
 
-    python benchmarks/query_paired.py --a /work/base/src --b src --rounds 6 [--out FILE]
+    python benchmarks/query_paired.py --a /work/base/src --b src --rounds 6 [--repeat 10] [--out FILE]
 
 Each round runs every case once per tree, each tree in a fresh process (alternating which goes
 first). The scene is ``benchmarks/queries.py``'s: ``rain`` (2,000 circles in a container)
@@ -52,11 +52,12 @@ digest = hashlib.sha256()
 def timed(name, calls, call, passes=9):
     call()  # compiled, loaded, warm
     times = []
+    repeats = calls * int(sys.argv[2])
     for _ in range(passes):
         t0 = time.thread_time_ns()
-        for _ in range(calls):
+        for _ in range(repeats):
             call()
-        times.append((time.thread_time_ns() - t0) / calls)
+        times.append((time.thread_time_ns() - t0) / repeats)
     result[name] = statistics.median(times) * 1e-9
 
 
@@ -132,9 +133,9 @@ print(json.dumps(result))
 CASES = ("rows_long", "rows_short", "cast_many", "lidar", "nearest", "refresh", "sense")
 
 
-def one_process(src: str) -> dict:
+def one_process(src: str, repeat: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()), IMPULSE2D_QUIET="1")
-    done = subprocess.run([sys.executable, "-c", CHILD, str(HERE)], env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, str(HERE), str(repeat)], env=env,
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-3000:])
@@ -146,6 +147,9 @@ def main() -> None:
     parser.add_argument("--a", required=True, help="the first tree's src/ folder (main)")
     parser.add_argument("--b", default=str(HERE.parent / "src"), help="the second's")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="each pass calls a case this many times more (a loaded machine: "
+                             "passes of ~20 ms of queries read 0.4-2x from one round to the next)")
     parser.add_argument("--out", help="write the rounds here (JSON)")
     args = parser.parse_args()
     rounds = []
@@ -153,7 +157,7 @@ def main() -> None:
         order = ("a", "b") if r % 2 == 0 else ("b", "a")
         row = {"load": os.getloadavg()[0]}
         for tree in order:
-            row[tree] = one_process(getattr(args, tree))
+            row[tree] = one_process(getattr(args, tree), args.repeat)
         rounds.append(row)
         print(json.dumps(row), flush=True)
     summary = {}
