@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-import numba
 from hypothesis import strategies as st
 
 from impulse2d._collision.broadphase import _sort_order, find_pairs, find_pairs_kernel
