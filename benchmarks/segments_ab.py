@@ -56,9 +56,14 @@ def cut(world, threshold: int, repeats: int = 300) -> dict:
     minimum over ``repeats`` calls, each path in turn): from the colours' starts (the engine's
     call) and walking every row (the same call with starts that are not the order's: session
     23's algorithm), and whether the two cuts are equal."""
+    import numba
     import numpy as np
     from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
-    from impulse2d._dynamics.threaded import segments
+    from impulse2d._dynamics.threaded import segments as inner
+
+    @numba.njit(cache=False)
+    def segments(body_a, body_b, order, body_type, min_rows, starts):  # (an inner kernel)
+        return inner(body_a, body_b, order, body_type, min_rows, starts)
 
     c, b = world._contacts, world._bodies
     order, starts = color_contacts(c.count, c.body_a, c.body_b, b.type, b.asleep,

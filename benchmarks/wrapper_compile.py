@@ -2,10 +2,13 @@
 each in a fresh process, the two taking turns.
 
     python benchmarks/wrapper_compile.py impulse2d._dynamics.contact_solver:allocate_constraints \\
-        "contact_solver.contact_constraints(4), 0" --rounds 2 [--json FILE]
+        "5, contact_solver.contact_constraints(4), 0" --rounds 2 [--json FILE]
+    python benchmarks/wrapper_compile.py impulse2d._collision.broadphase:_sort_order \\
+        "np.arange(5.0)"
 
-``ARGS`` is a Python expression (the module ``impulse2d._dynamics.X`` importable as ``X``) for
-the arguments after the first, an ``int`` count of 5: the signature the kernel is compiled for.
+``ARGS`` is a Python expression for the arguments (``np``, and the module
+``impulse2d._dynamics.X`` as ``X``): the signature the kernel is compiled for, and the values
+the warm-up call runs it with.
 Each run (``src`` of this checkout, an empty ``NUMBA_CACHE_DIR``) first compiles a kernel that
 calls the kernel's Python function without a wrapper, so that Numba's typing machinery and the
 kernel's callees are warm, then compiles the kernel itself once more, either as
@@ -36,8 +39,10 @@ module = importlib.import_module(module_name)
 from impulse2d import _dynamics
 for sub in ("contact_solver", "contacts", "threaded", "pair_update"):
     importlib.import_module("impulse2d._dynamics." + sub)
+import numpy as np
 namespace = {sub: getattr(_dynamics, sub) for sub in dir(_dynamics) if not sub.startswith("_")}
-args = (5,) + tuple(eval("(" + sys.argv[2] + ",)", namespace))
+namespace["np"] = np
+args = tuple(eval("(" + sys.argv[2] + ",)", namespace))
 function = getattr(module, name).py_func
 options = dict(error_model="numpy", no_cfunc_wrapper=True)
 inner = numba.njit(no_cpython_wrapper=True, **options)(function)
@@ -67,7 +72,7 @@ def one_run(target: str, args: str, variant: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("target", help="module:kernel")
-    ap.add_argument("args", help="the arguments after the first (a count of 5), as Python")
+    ap.add_argument("args", help="the arguments, as Python")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json")
     a = ap.parse_args()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -278,6 +279,13 @@ def test_circle_mass():
     assert inertia == pytest.approx(0.5 * m * 0.25, rel=1e-14)
 
 
+@numba.njit(cache=False)
+def rounded_polygon_moments(count, vertices, radius):
+    """:func:`_rounded_polygon_moments` from Python (an inner kernel: only
+    ``mass_properties`` calls it)."""
+    return _rounded_polygon_moments(count, vertices, radius)
+
+
 @pytest.mark.parametrize("p1, p2, r", [((0, 0), (2, 0), 0.5), ((-1, 0.5), (1, -0.3), 0.1),
                                        ((0, 0), (0.01, 0), 1.0)])
 def test_capsule_mass_vs_dense_outline(p1, p2, r):
@@ -290,7 +298,7 @@ def test_capsule_mass_vs_dense_outline(p1, p2, r):
     np.testing.assert_allclose(c, 0.5 * (np.array(p1) + np.array(p2)), atol=1e-12)
     assert inertia == pytest.approx(1.7 * j, rel=1e-5)
     # Closed form and the general rounded-polygon decomposition agree.
-    a2, cx2, cy2, j2 = _rounded_polygon_moments(2, g.vertices, r)
+    a2, cx2, cy2, j2 = rounded_polygon_moments(2, g.vertices, r)
     assert m == pytest.approx(1.7 * a2, rel=1e-12)
     assert inertia == pytest.approx(1.7 * j2, rel=1e-12)
     np.testing.assert_allclose((cx2, cy2), c, atol=1e-12)

@@ -238,6 +238,56 @@ def test_batched_rays_equal_single_rays_bit_for_bit(seed):
     assert hits > n // 4  # a real comparison: many rays hit something
 
 
+def _every_hit_alone(world, ox, oy, dx, dy):
+    """Every shape the ray enters, each tested alone (``raycast.ray_shape`` in its body's
+    frame, as the walk's test transforms it), by (fraction, row): no grid."""
+    from impulse2d._collision.raycast import NO_HIT, ray_shape
+
+    shapes, bodies = world._shapes, world._bodies
+    found = []
+    for s in np.flatnonzero(shapes.alive):
+        b = shapes.body[s]
+        px, py = bodies.origin[b]
+        c, sn = bodies.rot[b]
+        rx, ry = ox - px, oy - py
+        fraction, _, _ = ray_shape(shapes.count[s], shapes.vertices[s], shapes.normals[s],
+                                   shapes.radius[s], c * rx + sn * ry, -sn * rx + c * ry,
+                                   c * dx + sn * dy, -sn * dx + c * dy, 1.0)
+        if fraction != NO_HIT:
+            found.append((fraction, int(s)))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_every_hit_equals_each_shape_tested_alone(seed):
+    """The walk (the large shapes, then the cells the ray crosses) finds what testing every
+    shape finds, bit for bit: random rays, rays along a grid line's direction (``dx`` or
+    ``dy`` exactly 0), rays from far outside the grid's bounds, through a world with a slab too
+    large for the cells; and the nearest hit is the first of them."""
+    world, rng = _mixed_world(seed)
+    world.create_body(type="static").create_box(0.5, 30.0, center=(-13.0, 0.0))  # a wall
+    n = 300
+    origins = rng.uniform(-14, 14, (n, 2))
+    angles = rng.uniform(0, 2 * np.pi, n)
+    translations = np.stack([np.cos(angles), np.sin(angles)], 1) * rng.uniform(0.1, 30.0, (n, 1))
+    translations[:40, 1] = 0.0
+    translations[40:80, 0] = 0.0
+    origins[80:120] = rng.uniform(-60, 60, (40, 2)) + [0.0, 80.0]
+    translations[80:120] = rng.uniform(-14, 14, (40, 2)) - origins[80:120]
+    hits = 0
+    for (ox, oy), (dx, dy) in zip(origins.tolist(), translations.tolist()):
+        alone = _every_hit_alone(world, ox, oy, dx, dy)
+        every = [(h.fraction, h.shape.index) for h in world.ray_cast_all((ox, oy), (dx, dy))]
+        assert every == alone
+        nearest = world.ray_cast((ox, oy), (dx, dy))
+        if alone:
+            assert (nearest.fraction, nearest.shape.index) == alone[0]
+        else:
+            assert nearest is None
+        hits += len(alone)
+    assert hits > n  # a real comparison: rays crossing several shapes
+
+
 def _local(shape, point):
     body = shape.body
     c, s = math.cos(body.angle), math.sin(body.angle)

@@ -123,7 +123,7 @@ def test_the_pyramid_takes_the_parallel_path():
     contacts = world._contacts
     order, starts = _colours(world, COLOR_COUNT)
     assert np.array_equal(order, cs.contact)  # the step's solve order
-    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type, 64, starts)
+    parts = segments_py(contacts.body_a, contacts.body_b, cs.contact, bodies.type, 64, starts)
     assert parts[0, 0] == 0 and parts[-1, 1] == cs.count.shape[0]
     assert np.all(parts[1:, 0] == parts[:-1, 1])
     parallel = parts[parts[:, 2] == 1]
@@ -133,6 +133,13 @@ def test_the_pyramid_takes_the_parallel_path():
         moving = [b for b in np.concatenate([cs.body_a[lo:hi], cs.body_b[lo:hi]])
                   if bodies.type[b] != 0]
         assert len(moving) == len(set(moving))
+
+
+@numba.njit(cache=False)
+def segments_py(body_a, body_b, order, body_type, min_rows, starts):
+    """:func:`segments` from Python (an inner kernel: only the threaded soft step calls
+    it)."""
+    return segments(body_a, body_b, order, body_type, min_rows, starts)
 
 
 def _colours(world, colour_count):
@@ -178,8 +185,8 @@ def test_the_solve_order_is_cut_on_its_colours_and_walked_only_where_they_may_sh
         overflow = int(starts[colour_count])
         not_order = starts.copy()
         not_order[-1] = -1
-        walk = segments(a, b, order, body_type, 1, not_order)
-        parts = segments(a, b, order, body_type, 1, starts)
+        walk = segments_py(a, b, order, body_type, 1, not_order)
+        parts = segments_py(a, b, order, body_type, 1, starts)
         for cut in (parts, walk):
             _tiles_without_a_moving_body_twice(cut, order, contacts, body_type)
         last = max(c for c in range(colour_count) if starts[c + 1] > starts[c])
@@ -189,14 +196,14 @@ def test_the_solve_order_is_cut_on_its_colours_and_walked_only_where_they_may_sh
             if starts[c + 1] > starts[c]:
                 assert int(starts[c + 1]) in ends  # each colour before it a block of its own
         tail = parts[parts[:, 0] >= walked]
-        alone = segments(a, b, order[walked:], body_type, 1, np.zeros(2, dtype=np.int64))
+        alone = segments_py(a, b, order[walked:], body_type, 1, np.zeros(2, dtype=np.int64))
         assert np.array_equal(tail - [walked, walked, 0], alone)  # from it on, the walk
         assert parts[parts[:, 1] <= walked].shape[0] == sum(
             1 for c in range(last) if starts[c + 1] > starts[c])
         kinematic = body_type.copy()
         kinematic[np.flatnonzero(body_type == 2)[7]] = 1
-        assert np.array_equal(segments(a, b, order, kinematic, 1, starts),
-                              segments(a, b, order, kinematic, 1, not_order))
+        assert np.array_equal(segments_py(a, b, order, kinematic, 1, starts),
+                              segments_py(a, b, order, kinematic, 1, not_order))
     assert order.shape[0] - overflow > 100  # (3 colours: the overflow walked was not empty)
 
 

@@ -550,7 +550,7 @@ def _ordered_output(pa, pb, count, ids):
 # --------------------------------------------------------------------------- entry points
 
 
-@kernel
+@inner_kernel
 def _sort_order(keys):
     """Ascending order of ``keys``, ties in index order: what a stable sort gives.
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from impulse2d._core.jit import kernel
+from impulse2d._core.jit import inner_kernel, kernel
 from impulse2d.constants import LINEAR_SLOP, MAX_POLYGON_VERTICES
 
 WELD_DISTANCE = 0.5 * LINEAR_SLOP
@@ -135,7 +135,7 @@ def segment_distance(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y):
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel
+@inner_kernel
 def _rounded_polygon_moments(count, vertices, radius):
     """Area, centroid and polar second moment about the centroid (unit density) of a rounded
     convex polygon with ``count >= 2`` core vertices. Exact, not an approximation.

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 
-from .._core.jit import kernel
+from .._core.jit import inner_kernel, kernel
 
 NO_HIT = -1.0
 """The fraction :func:`ray_shape` returns when the ray misses."""
 
 
-@kernel
+@inner_kernel
 def point_distance_to_core(count, vertices, normals, x, y):
     """Distance (m) from the body-frame point (x, y) to the core polygon of a shape: 0 inside a
     polygon core (``count`` >= 3), else the distance to the nearest core edge or vertex."""

@@ -110,7 +110,7 @@ def minkowski_difference(count_a, world_a, count_b, world_b, out_vertices, out_n
     return count
 
 
-@kernel
+@inner_kernel
 def cast_against(count_a, world_a, radius_a, count_b, world_b, radius_b, tx, ty, max_fraction,
                  difference, normals):
     """Time of impact of A translating by (tx, ty) against B (world vertices): ``(fraction,

@@ -61,7 +61,7 @@ from numba.core.cpu_options import ParallelOptions
 from numba.extending import intrinsic
 
 from .._collision.shape_types import CHAIN_SEGMENT
-from .._core.jit import (_jit, borrowing_kernel, cycles, inline_kernel, inner_kernel, kernel,
+from .._core.jit import (_jit, borrowing_kernel, cycles, inline_kernel, inner_kernel,
                          stage_kernel)
 from .._core.lazy import JIT
 from .._core.state import KINEMATIC, STATIC
@@ -178,7 +178,7 @@ def _has_kinematic(body_type):
     return False
 
 
-@kernel
+@inner_kernel
 def segments(body_a, body_b, order, body_type, min_rows, starts):
     """The solve order's rows (the contacts ``order``, of bodies ``body_a`` and ``body_b``) cut
     into segments ``(lo, hi, parallel)`` (an (n, 3) int64 array): blocks of at least
