@@ -611,12 +611,12 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         for unit in units:
             if id(unit) not in delegated:
                 unit.address()
-                if _SETTLING:
+                if _SETTLING or _KEEPING:
                     settle_heap()
         if then is not None:
             then()
         while queue is not None:
-            if _SETTLING:
+            if _SETTLING or _KEEPING:
                 settle_heap()  # (this process's work so far, or its last group)
             if waiting is not None and _at_hand(waiting[1]):
                 work, waiting = waiting[0], None
