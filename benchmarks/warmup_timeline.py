@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SITECUSTOMIZE = r'''
-import atexit, gc, json, os, sys, threading, time
+import atexit, gc, json, os, resource, sys, threading, time
 
 _OUT = os.environ["WARMUP_TIMELINE_DIR"]
 _EVENTS = []
@@ -120,7 +120,6 @@ class _TimedInput:
 
 def _dump():
     path = os.path.join(_OUT, f"timeline-{os.getpid()}.json")
-    import resource
     with open(path, "w") as out:
         json.dump({"pid": os.getpid(), "helper": sys.argv[0] == "-c", "start": list(_START),
                    "end": [time.monotonic(), time.process_time()], "events": _EVENTS,
