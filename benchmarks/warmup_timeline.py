@@ -13,7 +13,8 @@ is one clock for all processes on Linux, and its thread's CPU); a helper also re
 line it reads from its input (the next group the parent's feeding thread sends: the time it
 waited for it is its idle time), and every process its full collections of Python's cyclic
 garbage collector (``gc.callbacks``, generation 2: on the heap a compile leaves they take
-seconds). The main process also records its phases by wrapping the
+seconds), the CPU of its young generations' collections in all, and its peak resident memory
+(``ru_maxrss``). The main process also records its phases by wrapping the
 functions that run them: each unit's ``LazyKernel.address`` (a compile or a load from the
 cache), the batch's world and kernels, the pybox2d layer's worlds, the queue's takes (which
 thread took which group), the wait for the helpers (``_Helper.deliver``), ``wait_later``,
@@ -40,10 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SITECUSTOMIZE = r'''
-import atexit, gc, json, os, sys, threading, time
+import atexit, gc, json, os, resource, sys, threading, time
 
 _OUT = os.environ["WARMUP_TIMELINE_DIR"]
 _EVENTS = []
+_YOUNG = [0.0, 0.0]  # the CPU of the collections of the two young generations
 _START = (time.monotonic(), time.process_time())
 
 
@@ -78,6 +80,10 @@ def _install():
 
     def collector(phase, info):
         if info["generation"] != 2:
+            if phase == "start":
+                collecting["young"] = time.thread_time()
+            elif "young" in collecting:
+                _YOUNG[info["generation"]] += time.thread_time() - collecting.pop("young")
             return
         if phase == "start":
             collecting["start"] = _now()
@@ -116,7 +122,10 @@ def _dump():
     path = os.path.join(_OUT, f"timeline-{os.getpid()}.json")
     with open(path, "w") as out:
         json.dump({"pid": os.getpid(), "helper": sys.argv[0] == "-c", "start": list(_START),
-                   "end": [time.monotonic(), time.process_time()], "events": _EVENTS}, out)
+                   "end": [time.monotonic(), time.process_time()], "events": _EVENTS,
+                   "young_gc_cpu_s": _YOUNG,
+                   "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024},
+                  out)
 
 
 if sys.argv and sys.argv[0] == "-c":
@@ -245,7 +254,8 @@ def report(result: dict) -> dict:
         last = max((e["end"][0] for e in compiles), default=proc["start"][0])
         print(f"\n{kind} (pid {proc['pid']}): starts at {proc['start'][0] - t0:.1f} s, "
               f"last compile ends at {last - t0:.1f} s, exits at {proc['end'][0] - t0:.1f} s "
-              f"wall; CPU {proc['end'][1]:.1f} s")
+              f"wall; CPU {proc['end'][1]:.1f} s; peak resident "
+              f"{proc.get('maxrss_mb', float('nan')):.0f} MB")
         idle = 0.0
         for e in events:
             wall = e["end"][0] - e["start"][0]
@@ -270,9 +280,11 @@ def report(result: dict) -> dict:
         summary["processes"].append({
             "kind": kind, "start_s": proc["start"][0] - t0, "last_compile_s": last - t0,
             "exit_s": proc["end"][0] - t0, "cpu_s": proc["end"][1],
+            "maxrss_mb": proc.get("maxrss_mb"),
             "compile_cpu_s": sum(e["end"][1] - e["start"][1] for e in compiles),
             "idle_wall_s": idle,
-            "gc_cpu_s": sum(e["end"][1] - e["start"][1] for e in events if e["kind"] == "gc")})
+            "gc_cpu_s": sum(e["end"][1] - e["start"][1] for e in events if e["kind"] == "gc"),
+            "young_gc_cpu_s": sum(proc.get("young_gc_cpu_s", [float("nan")]))})
     helpers_end = max((p["exit_s"] for p in summary["processes"] if p["kind"] == "helper"),
                       default=0.0)
     waits = [e for e in main["events"] if e["kind"] == "wait"]
@@ -287,7 +299,9 @@ def report(result: dict) -> dict:
           + ", ".join(f"{p['idle_wall_s']:.1f} s" for p in summary["processes"]
                       if p["kind"] == "helper"))
     print("full collections of the cyclic garbage collector, CPU: "
-          + ", ".join(f"{p['kind']} {p['gc_cpu_s']:.1f} s" for p in summary["processes"]))
+          + ", ".join(f"{p['kind']} {p['gc_cpu_s']:.1f} s" for p in summary["processes"])
+          + "; the young generations': "
+          + ", ".join(f"{p['kind']} {p['young_gc_cpu_s']:.1f} s" for p in summary["processes"]))
     summary["finalisation_wall_s"] = result["ended"] - main["end"][0]
     summary["finalisation_cpu_s"] = result["cpu_s"] - sum(p["end"][1] for p in procs)
     print(f"the processes' ends after their exit functions (Python's finalisation): "

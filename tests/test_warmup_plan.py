@@ -231,3 +231,78 @@ def test_a_compiling_process_freezes_its_heap_once_python_has_collected_it_in_fu
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out == {"before": [True, True, True], "after": [False, False, True]}
+
+
+KEEP = """
+import gc, json, weakref
+from impulse2d._core import parallel
+
+
+class Node:
+    pass
+
+
+def cycle():  # (garbage only the cyclic collector frees, once dropped)
+    a, b = Node(), Node()
+    a.b, b.a = b, a
+    return a
+
+
+parallel.keep_garbage()
+kept = weakref.ref(cycle())
+gc.get_stats = lambda: [{"collections": 1}] * 3  # (as if Python had collected in full)
+frozen = gc.get_freeze_count()
+parallel.settle_heap()  # under the bound: nothing collected, nothing frozen
+under = [gc.isenabled(), kept() is not None, gc.get_freeze_count() == frozen]
+parallel.KEEP_GARBAGE_BYTES = 0
+parallel.settle_heap()  # over it: what is kept frozen as it is, the collector on again
+over = [gc.isenabled(), kept() is not None, gc.get_freeze_count() > frozen]
+dead = weakref.ref(cycle())
+parallel.settle_heap()  # then as a process that keeps nothing
+print(json.dumps({"under": under, "over": over, "after": [dead() is None, kept() is not None]}))
+"""
+
+
+def test_a_process_that_keeps_its_garbage_collects_none_until_it_is_large_then_freezes_it():
+    """:func:`.parallel.keep_garbage`: the cyclic collector off, and
+    :func:`.parallel.settle_heap` collects nothing while the process's peak resident memory is
+    under :data:`.parallel.KEEP_GARBAGE_BYTES`; over it, what the process holds is frozen, the
+    garbage kept with it, and the collector is on again (the next settle collects)."""
+    done = subprocess.run([sys.executable, "-c", KEEP], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out == {"under": [False, True, True], "over": [True, True, True],
+                   "after": [True, True]}
+
+
+@pytest.mark.parametrize("own_process", [True, False])
+def test_the_warmup_commands_own_process_keeps_its_garbage_a_caller_of_main_does_not(
+        monkeypatch, own_process):
+    """``impulse2d warmup`` (``main`` reading the command line) ends without freeing its heap
+    (:func:`.parallel.exit_now`), so it keeps its garbage from the start
+    (:func:`.parallel.keep_garbage`); ``main(argv)`` called from Python goes on after: it does
+    not."""
+    from impulse2d import _warmup, cli
+    from impulse2d._core import parallel
+
+    order = []
+
+    class Exited(Exception):
+        pass
+
+    def exit_now():
+        order.append("exit")
+        raise Exited
+
+    monkeypatch.setattr(parallel, "keep_garbage", lambda: order.append("keep"))
+    monkeypatch.setattr(parallel, "exit_now", exit_now)
+    monkeypatch.setattr(_warmup, "warmup", lambda all_kernels: order.append("warmup"))
+    if own_process:
+        monkeypatch.setattr(sys, "argv", ["impulse2d", "warmup"])
+        with pytest.raises(Exited):
+            cli.main()
+        assert order == ["keep", "warmup", "exit"]
+    else:
+        assert cli.main(["warmup"]) == 0
+        assert order == ["warmup"]

@@ -72,14 +72,6 @@ def _chain_world(world):
     world.create_body(position=(14.0, 0.5)).create_box(0.5, 0.5)
 
 
-BATCH_SECONDS = 30.0
-"""What :func:`_batch_kernels` and a world's snapshot and islands compile, at the scale of the
-units' estimates: 42.8 s CPU measured inside ``warmup --all`` at load 8-12 (2026-11-30 session
-21, ``benchmarks/warmup_profile.py``: the batch step 20.5, its ray casts 9.5, the query index
-6.3, the gathers and scatters 5.0, the islands and the snapshot 1.4), where the helper's units
-measured about 1.4 times their estimates; 21 s (a one-process measurement at load 8,
-2026-11-28) had this process finish ~57 s of compiling after the helper."""
-
 SHARED_CALLEES = (("soft_step", "soft_step_v31", "soft_step_revolute", "pgs"),
                   ("revolute_rows_entry", "distance_rows_entry", "prismatic_rows_entry",
                    "wheel_rows_entry", "custom_rows_entry"),
@@ -156,7 +148,7 @@ def _compile_ahead(progress: bool) -> None:
     together.append(_joint_entries(units))
     pinned = needed_units(world, world._joint_rows()["by_type"]).values()
     compile_ahead(world, 1.0 / 60.0, units, together, pinned,
-                  then=lambda: _batch_kernels(world), then_seconds=BATCH_SECONDS)
+                  then=lambda: _batch_kernels(world))
 
 
 LAYER = "the pybox2d layer's worlds (Gymnasium's Box2D environments)"

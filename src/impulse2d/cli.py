@@ -566,9 +566,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "testbed":
             return _testbed(args, out, err)
         if args.command == "warmup":
+            if argv is None:  # the command's own process: it ends here, its heap not freed
+                from ._core.parallel import keep_garbage
+                keep_garbage()
             from ._warmup import warmup
             warmup(all_kernels=args.all_kernels)
-            if argv is None:  # the command's own process: it ends here, its heap not freed
+            if argv is None:
                 from ._core.parallel import exit_now
                 exit_now()
             return 0

@@ -367,7 +367,10 @@ _PLANNED: list = []
 _SETTLING: list = []
 """Not empty once :func:`hold_early` has run: the helpers started after settle their heaps."""
 _SETTLE_VARIABLE = "IMPULSE2D_SETTLE_HEAP"
-"""Set (to 1) in a helper's environment: it settles its heap after each unit."""
+"""Set (to 1) in a helper's environment: it keeps its garbage (:func:`keep_garbage`) and
+settles its heap after each unit."""
+_KEEPING: list = []
+"""Not empty once :func:`keep_garbage` has run."""
 _TAKING: list = []
 """From :func:`take_turns` to the next :func:`compile_units`: its ``work`` and ``needs``."""
 
@@ -403,8 +406,9 @@ def hold_early(units=()) -> None:
     """Start no early helper in this process (:func:`start_early`) but one on ``units`` now,
     those that must compile: for a caller that plans every unit itself and needs some of them
     in this process before a helper would deliver them (``warmup --all``'s plan steps a batch
-    of the units the early helper would have taken), and compiles many: its helpers and its
-    plan settle their heaps between units (:func:`settle_heap`). Its next
+    of the units the early helper would have taken), and compiles many: its helpers keep
+    their garbage (:func:`keep_garbage`: each ends when its units are delivered), and they and
+    its plan settle their heaps between units (:func:`settle_heap`). Its next
     :func:`compile_units` takes the helper over."""
     _SETTLING[:] = [True]
     start_early(units)
@@ -607,12 +611,12 @@ def compile_units(units, own_work=None, own_seconds: float = 0.0, together=(), p
         for unit in units:
             if id(unit) not in delegated:
                 unit.address()
-                if _SETTLING:
+                if _SETTLING or _KEEPING:
                     settle_heap()
         if then is not None:
             then()
         while queue is not None:
-            if _SETTLING:
+            if _SETTLING or _KEEPING:
                 settle_heap()  # (this process's work so far, or its last group)
             if waiting is not None and _at_hand(waiting[1]):
                 work, waiting = waiting[0], None
@@ -664,6 +668,8 @@ def helper_main(argv) -> None:
     import impulse2d  # noqa: F401  (creates every LazyKernel)
     done, orphan = set(), False
     settling = os.environ.get(_SETTLE_VARIABLE) == "1"
+    if settling:
+        keep_garbage()  # (after the import, which turns the collector back on)
     # the keys given, then those sent on stdin (compile_units), until it is closed; each
     # unit's files said as soon as they are there (a line of JSON: its key, directory, names)
     for line in itertools.chain(keys, sys.stdin):
@@ -706,10 +712,51 @@ def settle_heap() -> None:
     6.9-7.3 s of the main process's, each 0.5-1.6 s as the heap grew (load 13-15,
     ``benchmarks/warmup_timeline.py``, session 29). Before Python's first full collection the
     heap is small: it is left as it is. (A cycle alive at a settle and dropped later is never
-    freed: ``warmup --all``'s few small worlds.)"""
+    freed: ``warmup --all``'s few small worlds.) A process that keeps its garbage
+    (:func:`keep_garbage`) collects nothing; once it has been :data:`KEEP_GARBAGE_BYTES` large,
+    what it holds is frozen as it is (the garbage kept so far with it, never freed: collecting
+    it would cost what keeping it saved) and the collector runs again."""
+    if _KEEPING:
+        if _peak_resident_bytes() >= KEEP_GARBAGE_BYTES:
+            _KEEPING.clear()
+            gc.freeze()
+            gc.enable()
+        return
     if gc.get_stats()[2]["collections"] > 0:
         gc.collect()
         gc.freeze()
+
+
+KEEP_GARBAGE_BYTES = 2 << 30
+"""The peak resident memory up to which a process keeps its garbage (:func:`keep_garbage`),
+checked between units: ``warmup --all``'s two processes peaked at 1.4 and 1.6 GB keeping it
+all (0.6 GB each collecting it; ``benchmarks/warmup_timeline.py``, 2026-12-02 session 30)."""
+
+
+def keep_garbage() -> None:
+    """Turn Python's cyclic collector off in a process that compiles and then ends without
+    freeing its heap (:func:`exit_now`: a compile helper of ``warmup --all``, the ``impulse2d
+    warmup`` command): the compiles' cyclic garbage is kept rather than found and freed,
+    object by object, until the process has been :data:`KEEP_GARBAGE_BYTES` large
+    (:func:`settle_heap` then freezes it and turns the collector on). Finding and freeing it,
+    with the collector run as :func:`settle_heap` and :data:`.lazy.COMPILE_COLLECTOR` ran it,
+    took 4.0 s (15 %) of the 26.1 s of CPU a process took to compile the seven joint types'
+    velocity entries one after the other; kept, it took 187 MB more at its peak (518 MB;
+    medians of two runs each, ``benchmarks/warmup_collector.py``, load 15-19, 2026-12-02
+    session 30)."""
+    _KEEPING[:] = [True]
+    gc.disable()
+
+
+def _peak_resident_bytes() -> float:
+    """This process's peak resident memory (infinite where it cannot be read: no garbage
+    kept)."""
+    try:
+        import resource
+    except ImportError:
+        return float("inf")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # (bytes there, KiB on Linux)
 
 
 def exit_now() -> None:
@@ -726,6 +773,6 @@ def exit_now() -> None:
     os._exit(0)
 
 
-__all__ = ["compile_units", "wait_later", "plan", "helper_main", "settle_heap", "exit_now",
-           "start_early", "hold_early", "take_turns",
-           "PROCESSES", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS"]
+__all__ = ["compile_units", "wait_later", "plan", "helper_main", "settle_heap", "keep_garbage",
+           "exit_now", "start_early", "hold_early", "take_turns",
+           "PROCESSES", "HELPER_START_SECONDS", "MIN_SHARE_SECONDS", "KEEP_GARBAGE_BYTES"]

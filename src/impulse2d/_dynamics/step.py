@@ -1320,14 +1320,12 @@ def _step_arguments(world, dt: float) -> tuple:
     return stores_for_step(world), float(dt), WHOLE
 
 
-def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None,
-                  then_seconds: float = 0.0) -> None:
+def compile_ahead(world, dt: float, units, together=(), pinned=(), then=None) -> None:
     """Compile (or load) ``units`` (:class:`.._core.lazy.LazyKernel`) and ``world``'s step kernel
     at once, shared between processes (``warmup(all_kernels=True)``). Done world by world, the
     compiles of each world wait for the slowest of the last one's: one plan over every unit keeps
-    all processes busy to the end. ``together``, ``pinned`` and ``then`` (about
-    ``then_seconds`` of compiling) as in :func:`.._core.parallel.compile_units`."""
-    step_compiles = not _step.prepared and not cached_signatures(step_kernel)
-    own_seconds = STEP_SECONDS + STORES_SECONDS if step_compiles else 0.0
-    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt)),
-                  own_seconds + then_seconds, together, pinned, then)
+    all processes busy to the end. The caller has the processes take the units from one queue
+    (:func:`.._core.parallel.take_turns`), which needs no estimate of this process's own work.
+    ``together``, ``pinned`` and ``then`` as in :func:`.._core.parallel.compile_units`."""
+    compile_units(list(units), lambda: _step.prepare(*_step_arguments(world, dt)), 0.0,
+                  together, pinned, then)
