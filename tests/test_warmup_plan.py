@@ -306,3 +306,22 @@ def test_the_warmup_commands_own_process_keeps_its_garbage_a_caller_of_main_does
     else:
         assert cli.main(["warmup"]) == 0
         assert order == ["warmup"]
+
+
+def test_the_garbage_kept_is_bounded_by_an_eighth_of_the_machines_memory(monkeypatch):
+    """:data:`.parallel.KEEP_GARBAGE_BYTES`: 2 GiB, or an eighth of the physical memory on a
+    smaller machine (the two processes of ``warmup --all`` then keep a quarter of it at most);
+    a system that does not say its memory leaves the 2 GiB."""
+    import os
+
+    from impulse2d._core import parallel
+
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert parallel.KEEP_GARBAGE_BYTES == min(2 << 30, physical // 8)
+    assert parallel.KEEP_GARBAGE_BYTES * 4 <= physical
+
+    def unknown(name):
+        raise ValueError(name)
+
+    monkeypatch.setattr(os, "sysconf", unknown)
+    assert min(2 << 30, parallel._physical_memory_bytes() // 8) == 2 << 30

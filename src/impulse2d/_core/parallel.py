@@ -727,10 +727,21 @@ def settle_heap() -> None:
         gc.freeze()
 
 
-KEEP_GARBAGE_BYTES = 2 << 30
+def _physical_memory_bytes() -> int:
+    """The machine's physical memory in bytes (2**62 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # (no sysconf, or no such name: Windows)
+        return 1 << 62
+
+
+KEEP_GARBAGE_BYTES = min(2 << 30, _physical_memory_bytes() // 8)
 """The peak resident memory up to which a process keeps its garbage (:func:`keep_garbage`),
 checked between units: ``warmup --all``'s two processes peaked at 1.4 and 1.6 GB keeping it
-all (0.6 GB each collecting it; ``benchmarks/warmup_timeline.py``, 2026-12-02 session 30)."""
+all (0.6 GB each collecting it; ``benchmarks/warmup_timeline.py``, 2026-12-02 session 30).
+At most an eighth of the machine's memory, so that the two processes of ``warmup --all`` keep
+a quarter of it at most on a small machine (a 4 GiB one: 512 MiB each, about where they
+peaked collecting)."""
 
 
 def keep_garbage() -> None:
