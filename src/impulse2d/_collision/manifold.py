@@ -641,7 +641,9 @@ POLYGON_TYPE = types.Array(types.float64, 2, "C")
 @intrinsic
 def _address(typingctx, rows):
     """The address of a shape's vertices or normals (:data:`POLYGON_TYPE`, a row of the shape
-    store's columns), for :func:`polygons_call`; :func:`_polygon` makes the array again."""
+    store's columns, or any C array of ``(x, y)`` rows), for :func:`polygons_call`;
+    :func:`_polygon` makes the array again, two values a row (the routine reads no row past
+    the shape's count)."""
     if rows != POLYGON_TYPE:
         return None
 
