@@ -13,11 +13,12 @@ it before session 30) and by a copy of its loop that first asks for the cache li
 contact ``D`` rows ahead (``llvm.prefetch``, read, into every level): its points, normal and
 two impulses (``pf4``), or those and its separations, point count, bodies, friction and
 restitution (``pf10``). Every way leaves the same bits (checked). ``--cold``: a 64 MB buffer
-written before each call, so that the contacts come from memory, as the step's prepare, 2-3x
-its time with warm caches, finds most of them. Thread CPU, the ways alternating, ``--reps`` repetitions; printed: each
-way's minimum and median (us), the ratio of the minima and the median of the repetitions'
-ratios. Kernels compiled without reference counting, as the engine's are (with it, each access
-of a store's column in the rows' loop is counted: 8x the time).
+written before each call, so that the contacts come from memory, as the step's prepare (2-3x
+its time with warm caches) finds most of them. Thread CPU, the ways alternating, ``--reps``
+repetitions; printed: each way's minimum and median (us), the ratio of the minima and the
+median of the repetitions' ratios. Kernels compiled without reference counting, as the
+engine's are (with it, each access of a store's column in the rows' loop is counted: 8x the
+time).
 """
 
 from __future__ import annotations
