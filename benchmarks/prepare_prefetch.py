@@ -1,20 +1,24 @@
 """The float32 prepare with a software prefetch of the contacts some rows ahead, against the
-engine's, on one loaded world's rows in one process (not built: BENCHMARKS.md, session 25,
-``pyr50``).
+rows' loop without it, on one loaded world's rows in one process (not built at session 25's
+warm caches: BENCHMARKS.md, ``pyr50``; built, ``pf10_16``, from session 30's ``--cold`` runs:
+``pyrS55``, :func:`impulse2d._dynamics.contact_lanes_f32.prepare_f32_entry`).
 
     PYTHONPATH=src python benchmarks/prepare_prefetch.py [--scene pyramid_100] [--reps 21]
-        [--out FILE]
+        [--cold] [--out FILE]
 
 The world is built as ``run.py`` builds the scene (float32, sleeping off) and stepped 60 steps;
-then its rows are prepared into its float32 lanes (:func:`impulse2d._dynamics.contact_solver.
-prepare_rows`, as ``prepare_f32_entry`` calls it) by the engine's prepare and by a copy of its
-loop that first asks for the cache lines of the contact ``D`` rows ahead (``llvm.prefetch``,
-read, into every level): its points, normal and two impulses (``pf4``), or those and its
-separations, point count, bodies, friction and restitution (``pf10``). Every way leaves the
-same bits (checked). Thread CPU, the ways alternating, ``--reps`` repetitions; printed: each
-way's minimum and median (us), the ratio of the minima and the median of the repetitions'
-ratios. Kernels compiled without reference counting, as the engine's are (with it, each access
-of a store's column in the rows' loop is counted: 8x the time).
+then its rows are prepared into its float32 lanes by :func:`impulse2d._dynamics.contact_solver.
+prepare_rows` (``engine``: the rows' loop without a prefetch, as ``prepare_f32_entry`` called
+it before session 30) and by a copy of its loop that first asks for the cache lines of the
+contact ``D`` rows ahead (``llvm.prefetch``, read, into every level): its points, normal and
+two impulses (``pf4``), or those and its separations, point count, bodies, friction and
+restitution (``pf10``). Every way leaves the same bits (checked). ``--cold``: a 64 MB buffer
+written before each call, so that the contacts come from memory, as the step's prepare (2-3x
+its time with warm caches) finds most of them. Thread CPU, the ways alternating, ``--reps``
+repetitions; printed: each way's minimum and median (us), the ratio of the minima and the
+median of the repetitions' ratios. Kernels compiled without reference counting, as the
+engine's are (with it, each access of a store's column in the rows' loop is counted: 8x the
+time).
 """
 
 from __future__ import annotations
@@ -126,6 +130,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scene", default="pyramid_100")
     ap.add_argument("--reps", type=int, default=21)
+    ap.add_argument("--cold", action="store_true", help="the caches flushed before each call")
     ap.add_argument("--out")
     args = ap.parse_args()
     builder, params = run.SCENES[args.scene][:2]
@@ -141,7 +146,8 @@ def main() -> None:
     lanes = cs.lanes.reshape(-1).view(np.float32)
     ways = {"engine": _engine, "copy": _prefetching(1 << 40, False),
             "pf4_8": _prefetching(8, False), "pf10_8": _prefetching(8, True),
-            "pf4_16": _prefetching(16, False)}
+            "pf4_16": _prefetching(16, False), "pf10_16": _prefetching(16, True),
+            "pf10_32": _prefetching(32, True)}
     results = {}
     for name, prepare in ways.items():
         lanes[:] = 0.0
@@ -150,17 +156,20 @@ def main() -> None:
     for name in ways:
         assert all(np.array_equal(x, y) for x, y in zip(results["engine"], results[name])), name
     times = {name: [] for name in ways}
+    flush = np.zeros(8 << 20 if args.cold else 0)  # 64 MB: beyond the L3 cache's share
     for rep in range(args.reps):
         for name in list(ways) if rep % 2 == 0 else list(ways)[::-1]:
+            flush += 1.0
             c = time.thread_time()
             ways[name](cs, lanes, order, contacts, bodies)
             times[name].append((time.thread_time() - c) * 1e6)
     load = os.getloadavg()[0]
-    print(f"{args.scene}: {order.shape[0]} rows, the same bits every way, load {load:.1f}")
+    print(f"{args.scene}: {order.shape[0]} rows, the same bits every way, "
+          f"{'cold' if args.cold else 'warm'}, load {load:.1f}")
     rows = []
     for name, us in times.items():
         ratios = [y / x for x, y in zip(times["engine"], us)]
-        row = {"scene": args.scene, "way": name, "load": round(load, 1),
+        row = {"scene": args.scene, "way": name, "cold": args.cold, "load": round(load, 1),
                "min_us": round(min(us), 1), "median_us": round(statistics.median(us), 1),
                "ratio_min": round(min(us) / min(times["engine"]), 3),
                "ratio_median": round(statistics.median(ratios), 3)}

@@ -52,10 +52,14 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from impulse2d._collision.geometry import segment_distance, transform_point
 from impulse2d._core.jit import inline_kernel, inner_kernel, kernel
-from impulse2d.constants import LINEAR_SLOP, SPECULATIVE_DISTANCE
+from impulse2d._core.lazy import JIT
+from impulse2d.constants import LINEAR_SLOP, MAX_POLYGON_VERTICES, SPECULATIVE_DISTANCE
 
 REFERENCE_TOLERANCE = 0.1 * LINEAR_SLOP
 """m. B's face becomes the reference only if its separation beats A's by more than this (Box2D:
@@ -394,38 +398,51 @@ def _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b
 
 
 @inline_kernel
-def _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal, out_points,
-                      out_ids):
+def _polygon_points(faces, pxa, pya, ca, sa, speculative_distance):
     """:func:`collide_polygons`' second half, the same for every count: the manifold of the
-    faces :func:`_polygon_faces` found (``faces``, its tuple), to world, into ``out_*``; the
-    number of points."""
+    faces :func:`_polygon_faces` found (``faces``, its tuple), to world, as scalars ``(n, nx,
+    ny, x0, y0, s0, id0, x1, y1, s1, id1)``: the number of points, the normal and each point's
+    world x, y, separation and id; what ``n`` leaves out is unspecified (zeros)."""
     (found, flip, nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22, radius_r,
      radius_i, separation_r) = faces
     if not found:
-        return 0
+        return 0, 0.0, 0.0, 0.0, 0.0, 0.0, ZERO, 0.0, 0.0, 0.0, ZERO
     n, ux, uy, x0, y0, s0, fr0, fi0, x1, y1, s1, fr1, fi1 = _face_manifold(
         nx, ny, x11, y11, x12, y12, r1, r2, x21, y21, x22, y22, i21, i22,
         radius_r, radius_i, separation_r, speculative_distance)
     if n == 0:
-        return 0
+        return 0, 0.0, 0.0, 0.0, 0.0, 0.0, ZERO, 0.0, 0.0, 0.0, ZERO
 
     # To world; the normal points from A to B, ids name A's feature first.
     if flip:
         ux = -ux
         uy = -uy
-    out_normal[0] = ca * ux - sa * uy
-    out_normal[1] = sa * ux + ca * uy
-    wx, wy = transform_point(pxa, pya, ca, sa, x0, y0)
-    out_points[0, 0] = wx
-    out_points[0, 1] = wy
+    wx0, wy0 = transform_point(pxa, pya, ca, sa, x0, y0)
+    wx1, wy1 = transform_point(pxa, pya, ca, sa, x1, y1)
+    return (n, ca * ux - sa * uy, sa * ux + ca * uy, wx0, wy0, s0,
+            make_id(fi0, fr0) if flip else make_id(fr0, fi0), wx1, wy1, s1,
+            make_id(fi1, fr1) if flip else make_id(fr1, fi1))
+
+
+@inline_kernel
+def _write_points(points, out_normal, out_points, out_ids):
+    """:func:`_polygon_points`' tuple ``points`` into ``out_*`` as every routine writes them
+    (the module docstring): nothing when it has no point, the second point only when it has
+    two. Returns the number of points."""
+    n, nx, ny, x0, y0, s0, id0, x1, y1, s1, id1 = points
+    if n == 0:
+        return 0
+    out_normal[0] = nx
+    out_normal[1] = ny
+    out_points[0, 0] = x0
+    out_points[0, 1] = y0
     out_points[0, 2] = s0
-    out_ids[0] = make_id(fi0, fr0) if flip else make_id(fr0, fi0)
+    out_ids[0] = id0
     if n == 2:
-        wx, wy = transform_point(pxa, pya, ca, sa, x1, y1)
-        out_points[1, 0] = wx
-        out_points[1, 1] = wy
+        out_points[1, 0] = x1
+        out_points[1, 1] = y1
         out_points[1, 2] = s1
-        out_ids[1] = make_id(fi1, fr1) if flip else make_id(fr1, fi1)
+        out_ids[1] = id1
     return n
 
 
@@ -434,12 +451,13 @@ def collide_polygons(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                      count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                      speculative_distance, out_normal, out_points, out_ids):
     """Rounded polygon/capsule/segment vs rounded polygon/capsule/segment (counts >= 2): the
-    faces (:func:`_polygon_faces`), then their manifold (:func:`_polygon_manifold`)."""
+    faces (:func:`_polygon_faces`), then their manifold (:func:`_polygon_points`) written
+    (:func:`_write_points`)."""
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     faces = _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b,
                            normals_b, radius_b, px, py, c, s, speculative_distance)
-    return _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal,
-                             out_points, out_ids)
+    return _write_points(_polygon_points(faces, pxa, pya, ca, sa, speculative_distance),
+                         out_normal, out_points, out_ids)
 
 
 @inner_kernel
@@ -616,11 +634,62 @@ def collide(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                             speculative_distance, out_normal, out_points, out_ids)
 
 
+POLYGON_TYPE = types.Array(types.float64, 2, "C")
+"""A shape's vertices or normals: a row of the shape store's (count, 8, 2) columns."""
+
+
+@intrinsic
+def _address(typingctx, rows):
+    """The address of a shape's vertices or normals (:data:`POLYGON_TYPE`, a row of the shape
+    store's columns, or any C array of ``(x, y)`` rows), for :func:`polygons_call`;
+    :func:`_polygon` makes the array again, two values a row (the routine reads no row past
+    the shape's count)."""
+    if rows != POLYGON_TYPE:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(rows)(context, builder, args[0]).data
+
+    return types.CPointer(types.float64)(rows), codegen
+
+
+@intrinsic
+def _polygon(typingctx, address):
+    """The (8, 2) vertices or normals at ``address`` (:func:`_address`), a C array of constant
+    shape and strides, borrowed (no reference held: the store holds them through the call)."""
+    if address != types.CPointer(types.float64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        # imported here, where a compile has imported it already (as lane_layout's intrinsics)
+        from numba.np.arrayobj import populate_array
+
+        intp = context.get_value_type(types.intp)
+        array = context.make_array(POLYGON_TYPE)(context, builder)
+        populate_array(array, data=args[0],
+                       shape=[ir.Constant(intp, MAX_POLYGON_VERTICES), ir.Constant(intp, 2)],
+                       strides=[ir.Constant(intp, 16), ir.Constant(intp, 8)],
+                       itemsize=ir.Constant(intp, 8), meminfo=None)
+        return array._getvalue()
+
+    return POLYGON_TYPE(address), codegen
+
+
+if not JIT:
+    def _address(rows):  # noqa: F811  (plain Python: the array itself)
+        return rows
+
+    def _polygon(address):  # noqa: F811  (plain Python)
+        return address
+
+
 @inner_kernel
 def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                   count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                  speculative_distance, out_normal, out_points, out_ids):
-    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`.
+                  speculative_distance):
+    """:func:`collide_polygons` (an inlined kernel) as a call, for :func:`collide_pair`: the
+    shapes' vertices and normals given by their addresses (:func:`_address`), the manifold
+    returned as :func:`_polygon_points`' scalars.
 
     Two quadrilaterals (boxes: both counts 4, the pyramids' every pair) take a copy compiled
     with the counts as the literal 4: the separating-axis loops (16 products a side) and the
@@ -631,7 +700,17 @@ def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     general routine's time a row through this call (0.62-0.65x with the copy inlined into the
     loop). The copy lives here, in the call, so that each kernel that inlines the
     narrowphase's loop holds none (``narrow36`` inlined it there: +7-9 s of cold compile a
-    kernel); ``collide_polygons``' stage compiled 3.0 -> 3.6 s of CPU (one run, load 17)."""
+    kernel); ``collide_polygons``' stage compiled 3.0 -> 3.6 s of CPU (one run, load 17).
+
+    Why addresses and scalars: a call passes each array as its whole header (a 2-D array nine
+    machine words), most of them on the stack, which the caller stores and the callee loads
+    back for every pair; the four shape arrays and the three outputs were 59 words. An address
+    is one word, in a register, and the arrays rebuilt from it (:func:`_polygon`) have a
+    constant shape, so their indexing needs no stride loaded."""
+    vertices_a = _polygon(vertices_a)
+    normals_a = _polygon(normals_a)
+    vertices_b = _polygon(vertices_b)
+    normals_b = _polygon(normals_b)
     px, py, c, s = _relative_transform(pxa, pya, ca, sa, pxb, pyb, cb, sb)
     if count_a == 4 and count_b == 4:
         faces = _polygon_faces(4, vertices_a, normals_a, radius_a, 4, vertices_b, normals_b,
@@ -639,8 +718,7 @@ def polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
     else:
         faces = _polygon_faces(count_a, vertices_a, normals_a, radius_a, count_b, vertices_b,
                                normals_b, radius_b, px, py, c, s, speculative_distance)
-    return _polygon_manifold(faces, pxa, pya, ca, sa, speculative_distance, out_normal,
-                             out_points, out_ids)
+    return _polygon_points(faces, pxa, pya, ca, sa, speculative_distance)
 
 
 @inline_kernel
@@ -675,9 +753,11 @@ def collide_pair(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
             return _circle_and_other(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
                                      count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
                                      speculative_distance, out_normal, out_points, out_ids)
-    return polygons_call(count_a, vertices_a, normals_a, radius_a, pxa, pya, ca, sa,
-                         count_b, vertices_b, normals_b, radius_b, pxb, pyb, cb, sb,
-                         speculative_distance, out_normal, out_points, out_ids)
+    return _write_points(polygons_call(count_a, _address(vertices_a), _address(normals_a),
+                                       radius_a, pxa, pya, ca, sa, count_b,
+                                       _address(vertices_b), _address(normals_b), radius_b,
+                                       pxb, pyb, cb, sb, speculative_distance),
+                         out_normal, out_points, out_ids)
 
 
 @inline_kernel
