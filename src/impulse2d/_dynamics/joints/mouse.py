@@ -29,12 +29,15 @@ from ..positions import anchor
 from .jacobian_rows import put_jacobian
 from .revolute import prepare_anchors
 from .rows import capped_impulse, point_impulse, point_push
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute joint's anchors, softness and resets, then C at step start: c_b - target."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         b = joints.body_b[j]

@@ -38,13 +38,16 @@ from .jacobian_rows import (PAIRED, TURN, axis_impulses, axis_rows, count_axis_r
                             put_axis_rows, put_jacobian, store_axis_impulses)
 from .revolute import prepare as _revolute_prepare
 from .rows import bounded
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute prepare (anchors, centres, angle, softness, resets, rows that are off) and
     the world axis."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    _revolute_prepare(world, rows, h, warm_starting)
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]

@@ -32,13 +32,16 @@ from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute joint's anchors, centres, angle, axial mass, linear softness and resets,
     and the angular spring's softness."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         bias_rate, mass_scale, impulse_scale = soft_coefficients(
