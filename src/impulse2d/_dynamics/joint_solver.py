@@ -180,14 +180,12 @@ def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
 @entry_kernel
 def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                     baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         prismatic.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        prismatic.warm_start(joints, ids[rows], bodies)
+        prismatic.warm_start(world, rows)
     else:
-        prismatic.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        prismatic.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                         impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -195,14 +193,12 @@ def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, imp
 @entry_kernel
 def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         weld.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        weld.warm_start(joints, ids[rows], bodies)
+        weld.warm_start(world, rows)
     else:
-        weld.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        weld.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -210,14 +206,12 @@ def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
 @entry_kernel
 def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         wheel.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        wheel.warm_start(joints, ids[rows], bodies)
+        wheel.warm_start(world, rows)
     else:
-        wheel.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        wheel.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -225,14 +219,12 @@ def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         mouse.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        mouse.warm_start(joints, ids[rows], bodies)
+        mouse.warm_start(world, rows)
     else:
-        mouse.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        mouse.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -240,14 +232,12 @@ def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         motor.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        motor.warm_start(joints, ids[rows], bodies)
+        motor.warm_start(world, rows)
     else:
-        motor.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        motor.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -255,14 +245,12 @@ def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                  baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
         pulley.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        pulley.warm_start(joints, ids[rows], bodies)
+        pulley.warm_start(world, rows)
     else:
-        pulley.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        pulley.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -270,15 +258,12 @@ def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
 @entry_kernel
 def custom_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                  baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
-    table = borrow(world, "verbs")  # each joint's law is called by address (slot LAWS + law)
     if verb == PREPARE:
-        custom.prepare(joints, ids[rows], bodies, h, flag)
+        custom.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        custom.warm_start(joints, ids[rows], bodies, table)
+        custom.warm_start(world, rows)
     else:
-        custom.solve(joints, ids[rows], bodies, table, h, flag, soft, bias_rate, mass_scale,
+        custom.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -286,14 +271,12 @@ def custom_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
 @entry_kernel
 def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        gear.prepare(joints, ids[rows], bodies, h, flag)
+        gear.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        gear.warm_start(joints, ids[rows], bodies)
+        gear.warm_start(world, rows)
     else:
-        gear.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        gear.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -319,49 +302,37 @@ def distance_position_entry(world, rows):
 @entry_kernel
 def prismatic_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return prismatic.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                    borrow(world, "bodies"),
-                                    lengths[SLOP], lengths[MAX_CORRECTION])
+    return prismatic.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def weld_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return weld.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"),
-                               lengths[SLOP], lengths[MAX_CORRECTION])
+    return weld.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def wheel_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return wheel.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                borrow(world, "bodies"),
-                                lengths[SLOP], lengths[MAX_CORRECTION])
+    return wheel.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def pulley_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return pulley.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                 borrow(world, "bodies"),
-                                 lengths[SLOP], lengths[MAX_CORRECTION])
+    return pulley.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def custom_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return custom.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                 borrow(world, "bodies"), borrow(world, "verbs"),
-                                 lengths[SLOP], lengths[MAX_CORRECTION])
+    return custom.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def gear_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return gear.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"),
-                               lengths[SLOP], lengths[MAX_CORRECTION])
+    return gear.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 # -- the row exports of the direct solver: one entry per type ------------------------------------
@@ -384,66 +355,57 @@ def distance_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_
 @entry_kernel
 def prismatic_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                         jacobian, data, impulse):
-    return float(prismatic.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(prismatic.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                       spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def weld_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                    jacobian, data, impulse):
-    return float(weld.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(weld.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                  spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def wheel_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(wheel.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(wheel.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def mouse_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(mouse.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(mouse.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def motor_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(motor.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(motor.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def pulley_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                      jacobian, data, impulse):
-    return float(pulley.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(pulley.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                    spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def custom_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                       jacobian, data, impulse):
-    return float(custom.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"),
-        borrow(world, "verbs"), verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
-        data, impulse))
+    return float(custom.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                    spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def gear_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                    jacobian, data, impulse):
-    return float(gear.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(gear.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                  spin_cap, body, jacobian, data, impulse))
 
 
 
