@@ -25,9 +25,10 @@ entry block, whose value too dominates every use: a store the kernel borrows fro
 its start (``joints = borrow(world, "joints")``, :func:`..._dynamics.world_ref.borrow`). In a
 slot, the joint store's ~400 fields were loaded whole at each of its uses, and SROA took 5.6 s
 of the revolute joint's unit rewriting them, three times what the same kernels cost taking the
-stores as arguments (2026-12-02 session 30, ``jointW55``, ``BENCHMARKS.md``). Other variables
-keep Numba's rules: kept as values too, they changed the machine code of 66 of a cold
-pyramid's 149 kernels for 1.6 % of its compile.
+stores as arguments (2026-12-02 session 30, ``jointW55``, ``BENCHMARKS.md``). Kept as values,
+they changed the machine code of 21 of a cold pyramid's 149 kernels, by a few bytes (LLVM's
+choices over other input; the same results, by the hash scripts). Other variables keep Numba's
+rules: kept as values too, they changed 66 of the 149 for 1.6 % of the compile.
 
 Only for kernels without reference counting (``_nrt=False``: the solver's and the joints'
 borrowing and entry kernels, which take the stores), and only for the package's kernels and
@@ -51,8 +52,7 @@ def _entry_values(func_ir, typeof) -> set:
     """The names of ``func_ir``'s variables assigned once, in the entry block, from an argument
     or with a tuple's type (``typeof``: a variable's Numba type by its name), less those Numba
     must keep in memory (a parfor's)."""
-    from numba.core import types
-    from numba.core import ir
+    from numba.core import ir, types
     from numba.core.analysis import must_use_alloca
     blocks = func_ir.blocks
     assigned: dict = {}
