@@ -1,5 +1,6 @@
-"""Numba's lowering keeps a kernel's once-assigned arguments as values, not in stack slots
-(``_core/arguments.py``): the same machine code and results, less work for LLVM's SROA."""
+"""Numba's lowering keeps a kernel's once-assigned arguments, and the tuples (stores) its entry
+block assigns once, as values, not in stack slots (``_core/arguments.py``): the same machine
+code and results, less work for LLVM's SROA."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ def weighted(pair, n):
         else:
             total -= pair[1][i]
     return total
+
+
+def taken(both, n):
+    pair = both[1]
+    first = pair[0]
+    total = 0.0
+    for i in range(n):
+        total += first[i] * pair[1][i]
+    return total
 '''
 
 
@@ -38,14 +48,30 @@ def _functions(module: str) -> dict:
 
 
 @needs_jit
-def test_the_arguments_are_what_is_kept_as_values():
-    from numba.core.compiler import run_frontend
+def test_the_arguments_and_the_tuples_the_entry_block_takes_once_are_kept_as_values(
+        monkeypatch):
+    import numba
+    from numba.core import lowering
 
     from impulse2d._core import arguments
 
-    # (``total``, assigned before the loop and in it, is no argument: Numba's rules for it)
-    weighted = _functions("impulse2d._argument_probe")["weighted"]
-    assert arguments._single_arguments(run_frontend(weighted)) == {"pair", "n"}
+    assert arguments.install()  # (installed by the package's first compile: idempotent)
+    patched = lowering.Lower._find_singly_assigned_variable
+    kept = {}
+
+    def recording(self):
+        patched(self)
+        kept[self.fndesc.qualname] = set(self._singly_assigned_vars)
+
+    monkeypatch.setattr(lowering.Lower, "_find_singly_assigned_variable", recording)
+    functions = _functions("impulse2d._argument_probe")
+    pair = (np.array([1.0]), np.array([2.0]))
+    assert numba.njit(_nrt=False)(functions["weighted"])(pair, 1) == 2.0
+    assert numba.njit(_nrt=False)(functions["taken"])((pair, pair), 1) == 2.0
+    assert {"pair", "n"} <= kept["weighted"]
+    # ``pair``, a tuple taken from an argument at the start, is kept; ``first``, an array used
+    # in the loop, keeps Numba's slot
+    assert {"both", "n", "pair"} <= kept["taken"] and "first" not in kept["taken"]
 
 
 def _machine_code(dispatcher) -> str:
@@ -64,14 +90,19 @@ def test_a_kernels_machine_code_and_result_are_those_of_numbas_own_lowering(monk
     assert arguments.install()  # (installed by the package's first compile: idempotent)
     patched = lowering.Lower._find_singly_assigned_variable
     pair = (np.array([1.0, -2.0, 3.0, 0.5]), np.array([4.0, 5.0, 6.0, 7.0]))
-    expected = 1.0 * 4.0 - 5.0 + 3.0 * 6.0 + 0.5 * 7.0
+    expected = {"weighted": 1.0 * 4.0 - 5.0 + 3.0 * 6.0 + 0.5 * 7.0,
+                "taken": 1.0 * 4.0 - 2.0 * 5.0 + 3.0 * 6.0 + 0.5 * 7.0}
 
-    kept = numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")["weighted"])
-    assert kept(pair, 4) == expected
+    given = {"weighted": pair, "taken": (pair, pair)}
+    kept = {name: numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")[name])
+            for name in expected}
+    for name, value in expected.items():
+        assert kept[name](given[name], 4) == value
     monkeypatch.setattr(lowering.Lower, "_find_singly_assigned_variable", patched.__wrapped__)
-    slots = numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")["weighted"])
-    assert slots(pair, 4) == expected
-    assert _machine_code(kept) == _machine_code(slots)
+    for name, value in expected.items():
+        slots = numba.njit(_nrt=False)(_functions("impulse2d._argument_probe")[name])
+        assert slots(given[name], 4) == value
+        assert _machine_code(kept[name]) == _machine_code(slots)
 
 
 @needs_jit

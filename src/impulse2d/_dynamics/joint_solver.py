@@ -82,51 +82,53 @@ def revolute_rigid_pass(world, h, speed_cap, spin_cap):
     :func:`.rigid_revolute.rigid_sweep`, which leaves out the push of an angle row whose impulse
     did not change (a saturated motor, the far bound of a limit): about 65 ns a sweep then.
     """
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
-    # np.bool_, not the literal False: Numba types a literal argument as a type of its own
-    # and compiles the callee again for it, a second revolute.solve beside the entry's
+    ids = borrow(world, "joint_ids")
+    # np.bool_ and np.int64, not the literals: Numba types a literal argument as a type of its
+    # own and compiles the callee again for it, a second revolute.solve beside the entry's
     # (measured: two overloads in the cache, a LunarLander first run 61 -> 79 s)
     off = np.bool_(False)
     if ids[PIN_ROWS].shape[0] > 0:
-        revolute.solve_pins(joints, ids[PIN_ROWS], bodies, h, off, off, 0.0, 1.0, 0.0, 0.0,
+        revolute.solve_pins(world, np.int64(PIN_ROWS), h, off, off, 0.0, 1.0, 0.0, 0.0,
                             speed_cap, spin_cap)
     if ids[REVOLUTE_ROWS].shape[0] > 0:
         # revolute.solve's rows, an unchanged angle row's push left out (.rigid_revolute)
-        rigid_sweep(joints, ids[REVOLUTE_ROWS], bodies, h, speed_cap, spin_cap)
+        rigid_sweep(world, np.int64(REVOLUTE_ROWS), h, speed_cap, spin_cap)
 
 
 @inline_kernel
-def revolute_prepare(joints, ids, bodies, h, warm_starting):
+def revolute_prepare(world, h, warm_starting):
     """``joint_pass(world, PREPARE, h, warm_starting, ...)`` for a world whose joints are all
-    revolute (:func:`all_revolute`), the stores already borrowed (``ids``: the joint rows per
-    list): the revolute entry's prepare of the pins, then of the other revolute joints."""
+    revolute (:func:`all_revolute`): the revolute entry's prepare of the pins, then of the
+    other revolute joints."""
+    ids = borrow(world, "joint_ids")
     for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
         if ids[k].shape[0] > 0:
-            revolute.prepare(joints, ids[k], bodies, h, warm_starting)
+            revolute.prepare(world, k, h, warm_starting)
 
 
 @inline_kernel
-def revolute_warm_start(joints, ids, bodies):
+def revolute_warm_start(world):
     """``joint_pass(world, WARM_START, ...)`` for such a world, as :func:`revolute_prepare`."""
+    ids = borrow(world, "joint_ids")
     for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
         if ids[k].shape[0] > 0:
-            revolute.warm_start(joints, ids[k], bodies)
+            revolute.warm_start(world, k)
 
 
 @inline_kernel
-def revolute_solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale,
-                   impulse_scale, baumgarte, speed_cap, spin_cap):
+def revolute_solve(world, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
+                   speed_cap, spin_cap):
     """``joint_pass(world, SOLVE, h, use_bias, soft, ...)`` for such a world, as
     :func:`revolute_prepare`: the soft step's biased and relax passes with the revolute kernels
     compiled into the solver (:func:`.solvers.soft_step_revolute`). The same rows in the same
     order with the same arguments as the entry's, so the same bits. ``use_bias`` and ``soft``
     must be ``np.bool_`` values, not literals (see :func:`revolute_rigid_pass`)."""
+    ids = borrow(world, "joint_ids")
     if ids[PIN_ROWS].shape[0] > 0:
-        revolute.solve_pins(joints, ids[PIN_ROWS], bodies, h, use_bias, soft, bias_rate,
+        revolute.solve_pins(world, np.int64(PIN_ROWS), h, use_bias, soft, bias_rate,
                             mass_scale, impulse_scale, baumgarte, speed_cap, spin_cap)
     if ids[REVOLUTE_ROWS].shape[0] > 0:
-        revolute.solve(joints, ids[REVOLUTE_ROWS], bodies, h, use_bias, soft, bias_rate,
+        revolute.solve(world, np.int64(REVOLUTE_ROWS), h, use_bias, soft, bias_rate,
                        mass_scale, impulse_scale, baumgarte, speed_cap, spin_cap)
 
 
@@ -149,47 +151,41 @@ def joint_position_pass(world):
 @entry_kernel
 def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                    baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        revolute.prepare(joints, ids[rows], bodies, h, flag)
+        revolute.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        revolute.warm_start(joints, ids[rows], bodies)
+        revolute.warm_start(world, rows)
     elif rows == PIN_ROWS:
-        revolute.solve_pins(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                            impulse_scale, baumgarte, speed_cap, spin_cap)
+        revolute.solve_pins(world, rows, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                            baumgarte, speed_cap, spin_cap)
     else:
-        revolute.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                       impulse_scale, baumgarte, speed_cap, spin_cap)
+        revolute.solve(world, rows, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                       baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def distance_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                    baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        distance.prepare(joints, ids[rows], bodies, h, flag)
+        distance.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        distance.warm_start(joints, ids[rows], bodies)
+        distance.warm_start(world, rows)
     else:
-        distance.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
-                       impulse_scale, baumgarte, speed_cap, spin_cap)
+        distance.solve(world, rows, h, flag, soft, bias_rate, mass_scale, impulse_scale,
+                       baumgarte, speed_cap, spin_cap)
     return 0.0
 
 
 @entry_kernel
 def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                     baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        prismatic.prepare(joints, ids[rows], bodies, h, flag)
+        prismatic.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        prismatic.warm_start(joints, ids[rows], bodies)
+        prismatic.warm_start(world, rows)
     else:
-        prismatic.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        prismatic.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                         impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -197,14 +193,12 @@ def prismatic_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, imp
 @entry_kernel
 def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        weld.prepare(joints, ids[rows], bodies, h, flag)
+        weld.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        weld.warm_start(joints, ids[rows], bodies)
+        weld.warm_start(world, rows)
     else:
-        weld.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        weld.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -212,14 +206,12 @@ def weld_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
 @entry_kernel
 def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        wheel.prepare(joints, ids[rows], bodies, h, flag)
+        wheel.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        wheel.warm_start(joints, ids[rows], bodies)
+        wheel.warm_start(world, rows)
     else:
-        wheel.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        wheel.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -227,14 +219,12 @@ def wheel_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        mouse.prepare(joints, ids[rows], bodies, h, flag)
+        mouse.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        mouse.warm_start(joints, ids[rows], bodies)
+        mouse.warm_start(world, rows)
     else:
-        mouse.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        mouse.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -242,14 +232,12 @@ def mouse_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                 baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        motor.prepare(joints, ids[rows], bodies, h, flag)
+        motor.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        motor.warm_start(joints, ids[rows], bodies)
+        motor.warm_start(world, rows)
     else:
-        motor.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        motor.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                     impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -257,14 +245,12 @@ def motor_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse
 @entry_kernel
 def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                  baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        pulley.prepare(joints, ids[rows], bodies, h, flag)
+        pulley.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        pulley.warm_start(joints, ids[rows], bodies)
+        pulley.warm_start(world, rows)
     else:
-        pulley.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        pulley.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -272,15 +258,12 @@ def pulley_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
 @entry_kernel
 def custom_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                  baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
-    table = borrow(world, "verbs")  # each joint's law is called by address (slot LAWS + law)
     if verb == PREPARE:
-        custom.prepare(joints, ids[rows], bodies, h, flag)
+        custom.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        custom.warm_start(joints, ids[rows], bodies, table)
+        custom.warm_start(world, rows)
     else:
-        custom.solve(joints, ids[rows], bodies, table, h, flag, soft, bias_rate, mass_scale,
+        custom.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                      impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -288,14 +271,12 @@ def custom_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impuls
 @entry_kernel
 def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                baumgarte, speed_cap, spin_cap):
-    joints, bodies, ids = borrow(world, "joints"), borrow(world, "bodies"), borrow(world,
-                                                                                   "joint_ids")
     if verb == PREPARE:
-        gear.prepare(joints, ids[rows], bodies, h, flag)
+        gear.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        gear.warm_start(joints, ids[rows], bodies)
+        gear.warm_start(world, rows)
     else:
-        gear.solve(joints, ids[rows], bodies, h, flag, soft, bias_rate, mass_scale,
+        gear.solve(world, rows, h, flag, soft, bias_rate, mass_scale,
                    impulse_scale, baumgarte, speed_cap, spin_cap)
     return 0.0
 
@@ -309,65 +290,49 @@ def gear_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impulse_
 @entry_kernel
 def revolute_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return revolute.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                   borrow(world, "bodies"),
-                                   lengths[SLOP], lengths[MAX_CORRECTION])
+    return revolute.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def distance_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return distance.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                   borrow(world, "bodies"),
-                                   lengths[SLOP], lengths[MAX_CORRECTION])
+    return distance.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def prismatic_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return prismatic.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                    borrow(world, "bodies"),
-                                    lengths[SLOP], lengths[MAX_CORRECTION])
+    return prismatic.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def weld_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return weld.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"),
-                               lengths[SLOP], lengths[MAX_CORRECTION])
+    return weld.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def wheel_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return wheel.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                borrow(world, "bodies"),
-                                lengths[SLOP], lengths[MAX_CORRECTION])
+    return wheel.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def pulley_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return pulley.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                 borrow(world, "bodies"),
-                                 lengths[SLOP], lengths[MAX_CORRECTION])
+    return pulley.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def custom_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return custom.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                                 borrow(world, "bodies"), borrow(world, "verbs"),
-                                 lengths[SLOP], lengths[MAX_CORRECTION])
+    return custom.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 @entry_kernel
 def gear_position_entry(world, rows):
     lengths = borrow(world, "lengths")
-    return gear.solve_position(borrow(world, "joints"), borrow(world, "joint_ids")[rows],
-                               borrow(world, "bodies"),
-                               lengths[SLOP], lengths[MAX_CORRECTION])
+    return gear.solve_position(world, rows, lengths[SLOP], lengths[MAX_CORRECTION])
 
 
 # -- the row exports of the direct solver: one entry per type ------------------------------------
@@ -376,82 +341,71 @@ def gear_position_entry(world, rows):
 @entry_kernel
 def revolute_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                        jacobian, data, impulse):
-    return float(revolute.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(revolute.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                      spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def distance_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                        jacobian, data, impulse):
-    return float(distance.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(distance.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                      spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def prismatic_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                         jacobian, data, impulse):
-    return float(prismatic.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(prismatic.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                       spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def weld_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                    jacobian, data, impulse):
-    return float(weld.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(weld.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                  spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def wheel_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(wheel.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(wheel.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def mouse_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(mouse.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(mouse.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def motor_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                     jacobian, data, impulse):
-    return float(motor.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(motor.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                   spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def pulley_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                      jacobian, data, impulse):
-    return float(pulley.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(pulley.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                    spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def custom_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                       jacobian, data, impulse):
-    return float(custom.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"),
-        borrow(world, "verbs"), verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
-        data, impulse))
+    return float(custom.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                    spin_cap, body, jacobian, data, impulse))
 
 
 @entry_kernel
 def gear_rows_entry(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                    jacobian, data, impulse):
-    return float(gear.direct_rows(
-        borrow(world, "joints"), borrow(world, "joint_ids")[rows], borrow(world, "bodies"), verb,
-        start, h, baumgarte, speed_cap, spin_cap, body, jacobian, data, impulse))
+    return float(gear.direct_rows(world, rows, verb, start, h, baumgarte, speed_cap,
+                                  spin_cap, body, jacobian, data, impulse))
 
 
 

@@ -33,12 +33,15 @@ from .._core.jit import borrowing_kernel
 from .joints.rows import point_row, unsigned_rows
 from .positions import relative_turn
 from .velocities import load_pair, store_pair
+from .world_ref import borrow
 
 
 @borrowing_kernel
-def rigid_sweep(joints, ids, bodies, h, speed_cap, spin_cap):
-    """One rigid, unbiased sweep over the revolute joints ``ids`` (``h``: the step, s;
-    ``speed_cap``, ``spin_cap``: the impulse budgets of :func:`~.solvers.impulse_caps`)."""
+def rigid_sweep(world, rows, h, speed_cap, spin_cap):
+    """One rigid, unbiased sweep over the revolute joints of row list ``rows`` (``h``: the step,
+    s; ``speed_cap``, ``spin_cap``: the impulse budgets of :func:`~.solvers.impulse_caps`)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dp = bodies.dp

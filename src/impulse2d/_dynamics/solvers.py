@@ -76,11 +76,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     (:func:`soft_step_revolute`) rather than called by address (:func:`joint_pass`); the
     branch a call does not take is pruned before typing, so a solver without it compiles no
     revolute code."""
-    bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
-    # the revolute passes' stores, borrowed once a step (the entry loads them every call)
-    joints = borrow(world, "joints")
-    ids = borrow(world, "joint_ids")
     # np.bool_, not a literal: see joint_solver.revolute_rigid_pass
     on = np.bool_(True)
     n = order.shape[0]
@@ -106,7 +102,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         rows_for_diagnostics(world, cs)  # (they read the rows; before each of their readings)
     if jointed:
         if revolute:
-            revolute_prepare(joints, ids, bodies, h, warm_starting)
+            revolute_prepare(world, h, warm_starting)
         else:
             joint_pass(world, PREPARE, h, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                        spin_cap)
@@ -122,7 +118,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
         if warm_starting:
             if jointed:
                 if revolute:
-                    revolute_warm_start(joints, ids, bodies)
+                    revolute_warm_start(world)
                 else:
                     joint_pass(world, WARM_START, h, False, False, 0.0, 1.0, 0.0, 0.0,
                                speed_cap, spin_cap)
@@ -142,8 +138,8 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                 b_mass_scale = j_mass_scale if biased else 1.0
                 b_impulse_scale = j_impulse_scale if biased else 0.0
                 if revolute:
-                    revolute_solve(joints, ids, bodies, h, biased, on, b_rate, b_mass_scale,
-                                   b_impulse_scale, 0.0, speed_cap, spin_cap)
+                    revolute_solve(world, h, biased, on, b_rate, b_mass_scale, b_impulse_scale,
+                                   0.0, speed_cap, spin_cap)
                 else:
                     joint_pass(world, SOLVE, h, biased, True, b_rate, b_mass_scale,
                                b_impulse_scale, 0.0, speed_cap, spin_cap)

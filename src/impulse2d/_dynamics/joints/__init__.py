@@ -1,6 +1,12 @@
 """One module per joint type, each opening with its constraint maths and implementing the shared
 verbs (prepare, warm start, solve with or without bias) as kernels over all joints of its type.
 
+Each type's verbs (``prepare``, ``warm_start``, ``solve``, ``solve_position``,
+``direct_rows``) take the world's reference (:mod:`..world_ref`) and the index of a row list in
+:data:`ROW_LISTS`, and borrow the stores themselves: a store passed by value is every one of its arrays at each call site (~1,100
+instructions of IR each, taken apart again by LLVM's SROA), a reference is one pointer
+(BENCHMARKS.md, session 30, ``jointW55``).
+
 This file only names them (no kernels), so that the world reference can size its joint rows
 without importing any joint type."""
 

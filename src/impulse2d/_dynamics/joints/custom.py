@@ -43,6 +43,7 @@ from ..positions import clamp, solve2, solve3, turn_angle
 from ..softness import soft_coefficients
 from ..verbs import LAWS, call_law
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 from .jacobian_rows import (GENERAL, axis_rows, count_axis_rows, coupling, effective_mass,
                             equality_row, law_row, masses, push, put_axis_rows, put_jacobian,
                             read_axis_rows, row_cap, shift_row, shift_rows, speed, turns_only)
@@ -146,10 +147,12 @@ def is_equality(joints, j, r):
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The bodies' poses at the start of the step (``law_base``), the spring's softness at
     ``h``; every impulse reset without warm starting, and no impulse kept by a motor or a
     bound that is off (nor by rows the law does not have)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         for side in range(2):
@@ -183,9 +186,12 @@ def prepare(joints, ids, bodies, h, warm_starting):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies, table):
+def warm_start(world, rows):
     """Apply each row's accumulated impulse (equality or motor, plus lower, minus upper)
     along its current ``J``. The law is called, not inlined: this runs once a substep."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
+    table = borrow(world, "verbs")  # each joint's law by address (slot LAWS + law)
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -283,9 +289,12 @@ def _block(out, e0, e1, e2, count, m_a, m_b, i_a, i_b, b0, b1, b2):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the custom joints ``ids`` (see the module doc for the rows)."""
+    """One sweep over the custom joints of ``rows`` (see the module doc for the rows)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
+    table = borrow(world, "verbs")  # each joint's law by address (slot LAWS + law)
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
@@ -354,12 +363,15 @@ def solve(joints, ids, bodies, table, h, use_bias, soft, bias_rate, mass_scale, 
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, table, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the custom joints ``ids`` (``pgs_ngs``,
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the custom joints of ``rows`` (``pgs_ngs``,
     ``pgs_block``): the rigid rows as one block, in full, each error within the correction
     limit (``MAX_ANGULAR_CORRECTION`` for an angle row); then each violated bound beyond the
     slop, row by row (Box2D v2.4's limits). A spring is a force, not an error. Returns the
     largest error in units of its tolerance."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
+    table = borrow(world, "verbs")  # each joint's law by address (slot LAWS + law)
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -424,12 +436,15 @@ def row_count(joints, j):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, table, verb, start, h, baumgarte, speed_cap, spin_cap,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap,
                 body, jacobian, data, impulse):
-    """The rows of the custom joints ``ids`` in the ``direct`` solver's system
+    """The rows of the custom joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`), in :func:`solve`'s order: per law row the spring (soft equality) or
     the motor (boxed by ``max_force h``) and the bounds (one-sided, the upper one along
     ``-J``), then the rigid rows (equalities with Baumgarte's bias). Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
+    table = borrow(world, "verbs")  # each joint's law by address (slot LAWS + law)
     inv_h = 1.0 / h
     r = start
     for n in range(ids.shape[0]):

@@ -35,14 +35,17 @@ from .jacobian_rows import (PAIRED, axis_impulses, axis_rows, correct_row, count
                             put_axis_rows, put_jacobian, store_axis_impulses)
 from .revolute import prepare_anchors
 from .rows import clear_idle_rows, equality_softness
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """Anchors from the centres of mass, step-start centres, spring softness, and the reset of
     the impulses without warm starting (all shared with the revolute joint), and no impulse
     kept by a row that is off: the rigid row with ``enable_spring``, the others without."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         soft_length = joints.enable_spring[j]
@@ -84,8 +87,10 @@ def _row(joints, j, bodies):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated axial impulse along the current axis."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -100,9 +105,12 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-          baumgarte, speed_cap, spin_cap):
-    """One sweep over the distance joints ``ids`` (see the module doc for the rows)."""
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
+          speed_cap, spin_cap):
+    """One sweep over the distance joints of row list ``rows`` (see the module doc for the
+    rows)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
@@ -133,12 +141,14 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the distance joints ``ids`` (``pgs_ngs``,
-    ``pgs_block``; Box2D v2.4 ``b2DistanceJoint::SolvePositionConstraints``): a rigid joint's
-    length, or a sprung one's violated ``min_length``/``max_length`` (the spring itself is a
-    force, not an error), in full along the current axis, at most 0.2 m at once. Returns the
-    largest error over ``slop``."""
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the distance joints of row list ``rows``
+    (``pgs_ngs``, ``pgs_block``; Box2D v2.4 ``b2DistanceJoint::SolvePositionConstraints``): a
+    rigid joint's length, or a sprung one's violated ``min_length``/``max_length`` (the spring
+    itself is a force, not an error), in full along the current axis, at most 0.2 m at once.
+    Returns the largest error over ``slop``."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -160,13 +170,15 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse):
-    """The rows of the distance joints ``ids`` in the ``direct`` solver's system
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
+                data, impulse):
+    """The rows of the distance joints of row list ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): without ``enable_spring`` one rigid equality row along the axis
     (Baumgarte bias); with it the spring (soft equality, while hertz > 0), the motor (boxed by
     ``max_motor_force h``, while on) and the two length limits (one-sided), as :func:`solve`.
     Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     inv_h = 1.0 / h
     r = start
     for n in range(ids.shape[0]):

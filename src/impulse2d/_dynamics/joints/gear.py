@@ -31,14 +31,17 @@ from ..._core.state import REVOLUTE
 from ..direct_rows import COUNT, EQUALITY, STORE
 from ..positions import clamp, turn_angle
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 from .jacobian_rows import GENERAL, masses, push, put_jacobian, shift_row, speed, stiffness
 from .rows import bounded, equality_softness
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, row_list, h, warm_starting):
     """Nothing is precomputed (the rows depend on the current positions); without warm
     starting the accumulated impulse is reset."""
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")[row_list]
     if not warm_starting:
         for n in range(ids.shape[0]):
             joints.linear_impulse[ids[n], 0] = 0.0
@@ -163,8 +166,10 @@ def _push(bodies, rows, impulse):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, row_list):
     """Apply the accumulated impulse along the current Jacobian."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[row_list]
     for n in range(ids.shape[0]):
         j = ids[n]
         rows = joints.jacobian[j]
@@ -173,10 +178,12 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, row_list, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the gear joints ``ids``: the single coupling row, an equality row of
+    """One sweep over the gear joints of ``row_list``: the single coupling row, an equality row of
     the machinery (:func:`.rows.equality_softness`, :func:`.rows.bounded`) on two pairs."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[row_list]
     v = bodies.v
     w = bodies.w
     rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
@@ -200,11 +207,13 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the gear joints ``ids`` (``pgs_ngs``,
+def solve_position(world, row_list, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the gear joints of ``row_list`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2GearJoint::SolvePositionConstraints``): the coupled
     coordinate, in full along the current Jacobian, at most 0.2 (m or rad) at once. Returns
     its error over ``slop`` (Box2D v2.4's tolerance for both kinds of coordinate)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[row_list]
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -222,13 +231,15 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, row_list, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the gear joints ``ids`` in the ``direct`` solver's system
+    """The rows of the gear joints of ``row_list`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the coupling, one equality row on up to four bodies (a body that
     appears twice has its Jacobian merged into one slot, the other left at zero), with
     Baumgarte bias and the larger of the two budgets, as :func:`solve`. Returns the number of
     rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[row_list]
     r = start
     for n in range(ids.shape[0]):
         j = ids[n]

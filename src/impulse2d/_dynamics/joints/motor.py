@@ -33,6 +33,7 @@ from .rows import capped_impulse, point_impulse, point_push
 from .revolute import prepare_anchors
 from .weld import warm_start as _weld_warm_start
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 
 
 prepare = prepare_anchors
@@ -41,15 +42,17 @@ forwarding to it was one more compile)."""
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Linear impulse at the anchors plus the angular impulse: the weld's warm start."""
-    _weld_warm_start(joints, ids, bodies)
+    _weld_warm_start(world, rows)
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the motor joints ``ids``: the angular drive, then the linear one."""
+    """One sweep over the motor joints of ``rows``: the angular drive, then the linear one."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
@@ -92,13 +95,15 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the motor joints ``ids`` in the ``direct`` solver's system
+    """The rows of the motor joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the angular drive, boxed by ``max_torque h``, and the linear drive's
     two rows, each boxed by ``max_force h`` (the square around :func:`solve`'s disc: an LCP
     bounds each row on its own), with the drive's target ``correction_factor / h`` times the
     error as bias. Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dp = bodies.dp
     dq = bodies.dq
     rate = 0.0

@@ -29,12 +29,15 @@ from ..positions import anchor
 from .jacobian_rows import put_jacobian
 from .revolute import prepare_anchors
 from .rows import capped_impulse, point_impulse, point_push
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute joint's anchors, softness and resets, then C at step start: c_b - target."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         b = joints.body_b[j]
@@ -64,8 +67,10 @@ def _velocity(v, w, b):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated impulse at the current anchor."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -80,12 +85,14 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the mouse joints ``ids`` (the world softness arguments are not used):
+    """One sweep over the mouse joints of ``rows`` (the world softness arguments are not used):
     the revolute joint's point block (:func:`.rows.point_impulse`, within the speed budget)
     with A's side empty, its accumulated impulse then kept within ``max_force h``
     (:func:`.rows.capped_impulse`)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -111,14 +118,16 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the mouse joints ``ids`` in the ``direct`` solver's system
+    """The rows of the mouse joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the point's two rows on body B alone, one soft block with the
     joint's own spring, each boxed by ``max_force h``. The box is the square around
     :func:`solve`'s disc ``|impulse| <= max_force h`` (an LCP bounds each row on its own): along
     a diagonal the direct solver allows up to sqrt(2) times the force. Returns the number of
     rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     r = start
     for n in range(ids.shape[0]):
         j = ids[n]

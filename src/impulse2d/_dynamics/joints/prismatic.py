@@ -38,13 +38,16 @@ from .jacobian_rows import (PAIRED, TURN, axis_impulses, axis_rows, count_axis_r
                             put_axis_rows, put_jacobian, store_axis_impulses)
 from .revolute import prepare as _revolute_prepare
 from .rows import bounded
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute prepare (anchors, centres, angle, softness, resets, rows that are off) and
     the world axis."""
-    _revolute_prepare(joints, ids, bodies, h, warm_starting)
+    _revolute_prepare(world, rows, h, warm_starting)
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         a = joints.body_a[j]
@@ -75,8 +78,10 @@ def geometry(joints, j, bodies):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated axial, perpendicular and angular impulses."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         apply_axis_line(joints, j, bodies,
@@ -114,9 +119,11 @@ def apply_axis_line(joints, j, bodies, axial, perp, angular):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the prismatic joints ``ids``: spring, motor, limits, then the block."""
+    """One sweep over the prismatic joints of ``rows``: spring, motor, limits, then the block."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dq = bodies.dq
@@ -213,12 +220,14 @@ def translation_limit_error(translation, lower, upper, slop, max_correction):
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the prismatic joints ``ids`` (``pgs_ngs``,
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the prismatic joints of ``rows`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2PrismaticJoint::SolvePositionConstraints``): the point on
     the line and the angle as one 2x2 block, or with the violated limit as one 3x3 block, in
     full with the current geometry (each error within the correction limits). Returns the
     largest error in units of its tolerance."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dq = bodies.dq
     worst = 0.0
     for n in range(ids.shape[0]):
@@ -268,13 +277,15 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the prismatic joints ``ids`` in the ``direct`` solver's system
+    """The rows of the prismatic joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the block (perpendicular and angle, two equality rows with
     Baumgarte bias), then along the axis the spring (soft equality), the motor (boxed by
     ``max_motor_force h``) and the two limits (one-sided), each while on, as :func:`solve`.
     Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dq = bodies.dq
     inv_h = 1.0 / h
     rate = baumgarte * inv_h

@@ -26,6 +26,7 @@ import numpy as np
 from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import COUNT, ONE_SIDED, STORE, limit_bias
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 from .jacobian_rows import (GENERAL, correct_row, effective_mass, limit_row, masses, push,
                             put_jacobian)
 from .revolute import prepare_anchors
@@ -76,8 +77,10 @@ def _row(joints, j, bodies):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated rope impulse along the current rope directions."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     for n in range(ids.shape[0]):
@@ -91,9 +94,11 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the pulley joints ``ids``: the one-sided rope row."""
+    """One sweep over the pulley joints of ``rows``: the one-sided rope row."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     world = (use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, 1.0 / h)
@@ -111,12 +116,14 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the pulley joints ``ids`` (``pgs_ngs``,
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the pulley joints of ``rows`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2PulleyJoint::SolvePositionConstraints``): a rope longer than
     its length (``C < 0``) is pulled back in full along the current rope directions, at most
     0.2 m at once; a slack rope is left alone (ours cannot push, unlike Box2D's). Returns the
     largest error over ``slop``."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -131,11 +138,13 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the pulley joints ``ids`` in the ``direct`` solver's system
+    """The rows of the pulley joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the rope, one one-sided row (speculative while slack, Baumgarte
     once taut), as :func:`solve`. Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     inv_h = 1.0 / h
     r = start
     for n in range(ids.shape[0]):

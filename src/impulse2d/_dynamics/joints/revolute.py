@@ -35,17 +35,20 @@ from .jacobian_rows import (ANGULAR, TURN, axis_impulses, axis_rows, count_axis_
 from ..direct_rows import COUNT, EQUALITY, STORE
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """:func:`prepare_anchors`, and no impulse kept by a spring, motor or limit that is off.
 
     The prismatic and wheel joints gate their rows the same way and share this prepare. Two
     loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
     every joint type built on a point (each joint writes its own rows: the order of the two
     loops changes no value)."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         clear_idle_rows(joints, j, joints.enable_spring[j] and joints.hertz[j] > 0.0,
@@ -53,9 +56,11 @@ def prepare(joints, ids, bodies, h, warm_starting):
 
 
 @borrowing_kernel
-def prepare_anchors(joints, ids, bodies, h, warm_starting):
+def prepare_anchors(world, rows, h, warm_starting):
     """Anchors from the centres of mass, step-start angle, axial mass, spring softness, and
     every impulse reset without warm starting (shared by the joints built on a point)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     rot = bodies.rot
     local_center = bodies.local_center
     for n in range(ids.shape[0]):
@@ -92,8 +97,10 @@ def prepare_anchors(joints, ids, bodies, h, warm_starting):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated impulses at the current anchors."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dq = bodies.dq
@@ -120,14 +127,17 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-          baumgarte, speed_cap, spin_cap):
-    """One sweep over the revolute joints ``ids``: spring, motor, limits, then the point.
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
+          speed_cap, spin_cap):
+    """One sweep over the revolute joints of row list ``rows``: spring, motor, limits, then the
+    point.
 
     ``soft`` (soft step) stabilises the point and the limits with the joint softness
     (``bias_rate``, ``mass_scale``, ``impulse_scale``); otherwise (pgs) with Baumgarte's
     ``baumgarte / h``. Without ``use_bias`` (relax pass) they are rigid and unbiased.
     """
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
@@ -194,14 +204,16 @@ def kept_turn(kept, j, dq, a, b):
 
 
 @borrowing_kernel
-def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
-               baumgarte, speed_cap, spin_cap):
+def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte,
+               speed_cap, spin_cap):
     """:func:`solve` for revolute joints with no spring, motor or limit: the point alone.
 
     The same arithmetic as :func:`solve` on such a joint, in a loop of its own: without the
     optional rows' branches and columns in it the compiler keeps the loop in registers, and a
     pass costs about 16 ns a joint instead of 18 (measured on the 2-core CI machine).
     """
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
@@ -218,17 +230,20 @@ def solve_pins(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, im
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the revolute joints ``ids`` (``pgs_ngs``,
-    ``pgs_block``; Box2D v2.4 ``b2RevoluteJoint::SolvePositionConstraints``): the angle limit
-    (beyond the angular slop, at most 8 degrees at once), then the point, in full with the
-    current anchors' 2x2 mass: one Newton step, uncapped, as Box2D (v2.3 and v2.4) takes it.
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the revolute joints of row list ``rows``
+    (``pgs_ngs``, ``pgs_block``; Box2D v2.4 ``b2RevoluteJoint::SolvePositionConstraints``): the
+    angle limit (beyond the angular slop, at most 8 degrees at once), then the point, in full
+    with the current anchors' 2x2 mass: one Newton step, uncapped, as Box2D (v2.3 and v2.4)
+    takes it.
     (It was capped at 0.2 m a sweep, to keep a stretched chain from jumping; the chain tests
     pass without it, and the cap turned a joint made with its anchors apart differently from
     Box2D: LunarLander's legs, made 0.6 m from their anchors, stood 0.08 rad off Box2D's after
     the first step, 0.001 without it; docs/compat-box2d.md.) Returns the largest error in
     units of its tolerance (see :data:`~..verbs.JOINT_SIGNATURE`). Pins (no limit) take the
     same loop."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dp = bodies.dp
     dq = bodies.dq
     worst = 0.0
@@ -273,13 +288,15 @@ def angular_limit_error(theta, lower, upper):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
-                jacobian, data, impulse):
-    """The rows of the revolute joints ``ids`` in the ``direct`` solver's system
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body, jacobian,
+                data, impulse):
+    """The rows of the revolute joints of row list ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`; ``verb`` COUNT, ROWS or STORE from row ``start``): the point (two
     equality rows, Baumgarte bias), then the spring (a soft equality row), the motor (boxed by
     ``max_motor_torque h``) and the two limits (one-sided), each while on, as :func:`solve`
     has them. Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dp = bodies.dp
     dq = bodies.dq
     inv_h = 1.0 / h

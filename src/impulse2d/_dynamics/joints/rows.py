@@ -9,7 +9,7 @@ import numpy as np
 from ..._core.jit import inline_kernel, inner_kernel
 
 
-@inner_kernel
+@inline_kernel
 def unsigned_rows(j, joints):
     """Joint row ``j`` and its two body rows, as unsigned integers for the solver's loops.
 
@@ -21,13 +21,14 @@ def unsigned_rows(j, joints):
     return np.uint64(j), np.uint64(joints.body_a[j]), np.uint64(joints.body_b[j])
 
 
-@inner_kernel
+@inline_kernel
 def clear_idle_rows(joints, j, spring_on, motor_on, limit_on):
     """Zero the accumulated impulse of each optional row of joint ``j`` that is off.
 
     Warm starting applies every accumulated impulse at the start of each (sub)step, and the
     solve leaves a row that is off alone, so a spring, motor or limit switched off while it
-    pushed would go on pushing with its last impulse (Box2D v3 zeroes them as well).
+    pushed would go on pushing with its last impulse (Box2D v3 zeroes them as well). Inlined,
+    as :func:`unsigned_rows`.
     """
     if not spring_on:
         joints.spring_impulse[j] = 0.0

@@ -32,13 +32,16 @@ from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 
 
 @borrowing_kernel
-def prepare(joints, ids, bodies, h, warm_starting):
+def prepare(world, rows, h, warm_starting):
     """The revolute joint's anchors, centres, angle, axial mass, linear softness and resets,
     and the angular spring's softness."""
-    prepare_anchors(joints, ids, bodies, h, warm_starting)
+    prepare_anchors(world, rows, h, warm_starting)
+    joints = borrow(world, "joints")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         bias_rate, mass_scale, impulse_scale = soft_coefficients(
@@ -49,8 +52,10 @@ def prepare(joints, ids, bodies, h, warm_starting):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated point and angular impulses at the current anchors."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dq = bodies.dq
@@ -74,9 +79,11 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the weld joints ``ids``: the angular row, then the point block."""
+    """One sweep over the weld joints of ``rows``: the angular row, then the point block."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dp = bodies.dp
@@ -124,13 +131,15 @@ def _part_softness(sprung, soft_rows, j, rigid_rate, rigid_scale_m, rigid_scale_
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the weld joints ``ids`` (``pgs_ngs``,
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the weld joints of ``rows`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2WeldJoint::SolvePositionConstraints``): the rigid parts only
     (a part with a spring of its own is a force, not an error). Both rigid: point and angle as
     one 3x3 block; only the point: the 2x2 block; only the angle: the angular row. In full with
     the current anchors, each error within the correction limits. Returns the largest error in
     units of its tolerance."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dp = bodies.dp
     dq = bodies.dq
     worst = 0.0
@@ -174,12 +183,14 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the weld joints ``ids`` in the ``direct`` solver's system
+    """The rows of the weld joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the angle, then the point (two rows), all equalities; each part
     rigid with Baumgarte bias, or soft with its own spring (the point's two rows one soft
     block), as :func:`solve`. Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     dp = bodies.dp
     dq = bodies.dq
     rate = baumgarte / h

@@ -28,6 +28,7 @@ from ..._core.jit import borrowing_kernel, inline_kernel
 from ..direct_rows import BOXED, COUNT, EQUALITY, STORE
 from ..positions import clamp
 from ..velocities import load_pair, store_pair
+from ..world_ref import borrow
 from .jacobian_rows import (ANGULAR, PAIRED, TURN, axis_impulses, axis_rows, correct_row,
                             count_axis_rows, effective_mass, equality_row, keep_axis_impulses,
                             masses, motor_row, optional_rows, paired, put_jacobian, stiffness,
@@ -54,9 +55,11 @@ def line_row(rax, ray, rbx, rby, dx, dy, ux, uy):
 
 
 @borrowing_kernel
-def warm_start(joints, ids, bodies):
+def warm_start(world, rows):
     """Apply the accumulated axial, line and motor impulses (the prismatic joint's warm start,
     the motor's impulse in place of the angle's)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
         apply_axis_line(joints, j, bodies,
@@ -66,9 +69,11 @@ def warm_start(joints, ids, bodies):
 
 
 @borrowing_kernel
-def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
+def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
           baumgarte, speed_cap, spin_cap):
-    """One sweep over the wheel joints ``ids``: motor, spring, limits, line."""
+    """One sweep over the wheel joints of ``rows``: motor, spring, limits, line."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     inv_h = 1.0 / h
@@ -105,12 +110,14 @@ def solve(joints, ids, bodies, h, use_bias, soft, bias_rate, mass_scale, impulse
 
 
 @borrowing_kernel
-def solve_position(joints, ids, bodies, slop, max_correction):
-    """One nonlinear Gauss-Seidel correction of the wheel joints ``ids`` (``pgs_ngs``,
+def solve_position(world, rows, slop, max_correction):
+    """One nonlinear Gauss-Seidel correction of the wheel joints of ``rows`` (``pgs_ngs``,
     ``pgs_block``; Box2D v2.4 ``b2WheelJoint::SolvePositionConstraints``): a violated
     translation limit along the axis, then the point onto the line, each in full with the
     current geometry (within ``max_correction``). The suspension spring and the motor
     are forces and have no position error. Returns the largest error over ``slop``."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     worst = 0.0
     for n in range(ids.shape[0]):
         j = ids[n]
@@ -134,12 +141,14 @@ def solve_position(joints, ids, bodies, slop, max_correction):
 
 
 @borrowing_kernel
-def direct_rows(joints, ids, bodies, verb, start, h, baumgarte, speed_cap, spin_cap, body,
+def direct_rows(world, rows, verb, start, h, baumgarte, speed_cap, spin_cap, body,
                 jacobian, data, impulse):
-    """The rows of the wheel joints ``ids`` in the ``direct`` solver's system
+    """The rows of the wheel joints of ``rows`` in the ``direct`` solver's system
     (:mod:`..direct_rows`): the line (equality, Baumgarte bias), the angular motor (boxed by
     ``max_motor_torque h``), then along the axis the spring (soft) and the limits (one-sided),
     each while on, as :func:`solve`. Returns the number of rows."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
     rate = baumgarte / h
     r = start
     for n in range(ids.shape[0]):
