@@ -8,6 +8,8 @@ do not move with the machine's load (its CPU times drift by up to 2x between pro
         python benchmarks/direct_callgrind.py hub/direct/velocity 100 --symbols /tmp/cg_a.json
     python benchmarks/direct_callgrind.py --name /tmp/cg_a.out /tmp/cg_a.json > /tmp/cg_a.named
     callgrind_annotate --inclusive=yes /tmp/cg_a.named
+    python benchmarks/direct_callgrind.py x 100 --compare /tmp/cg_a.named /tmp/cg_b.named \
+        --json out.json                     # two trees' named runs of 100 steps, a step each
 
 **The cache.** valgrind 3.19 stops at the first AVX-512 instruction, which the kernels compiled
 for this host (``znver4``) hold. ``--env DIR`` prints the lines that make Numba compile for
@@ -27,7 +29,9 @@ each compiled function's address range in this process (from every loaded code l
 object code: its ELF symbol table, placed where the execution engine put its global names);
 ``--name OUT FILE`` rewrites a callgrind output's addresses as those functions' Python names
 (``module.function``, Numba's mangling undone; several specialisations of one function share
-it), for ``callgrind_annotate``.
+it), for ``callgrind_annotate``; ``--compare A B`` prints each event a step in two named runs
+(``--cache-sim=yes`` adds the caches' misses) and the functions whose own instructions differ
+most.
 """
 
 from __future__ import annotations
