@@ -32,8 +32,8 @@ CASES = ("ragdolls/direct/velocity", "ragdolls/direct/acceleration", "hub/direct
 STEPS = 120
 
 
-def one_run(case: str, steps: int) -> dict:
-    """Build ``case`` in this process (the impulse2d on sys.path) and time ``steps`` steps."""
+def build(case: str):
+    """A world of ``case`` (the impulse2d on sys.path) and its scene's SceneInfo (or None)."""
     sys.path.insert(0, str(HERE))
     import impulse2d
     name, *rest = case.split("/")
@@ -59,6 +59,12 @@ def one_run(case: str, steps: int) -> dict:
             info = direct_hashes._hub(world)
         else:
             info = build_scene(world, name, **direct_hashes.SCENES[name])
+    return world, info
+
+
+def one_run(case: str, steps: int) -> dict:
+    """Build ``case`` in this process (the impulse2d on sys.path) and time ``steps`` steps."""
+    world, info = build(case)
     cpu = []
     for k in range(steps):
         if info is not None and info.update is not None:

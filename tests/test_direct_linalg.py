@@ -80,6 +80,28 @@ def _banded(n, width, rng):
     return K
 
 
+@numba.njit(cache=False)
+def _sort_row(column, value, lo, hi):
+    dl.sort_row(column, value, lo, hi)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 32, 33, 34, 64, 81, 500])
+def test_a_row_is_sorted_as_a_stable_argsort_sorts_it(n):
+    # A CSR row's columns are distinct: short rows by insertion, long ones (> 32) by heapsort,
+    # both the order np.argsort gives, and the entries around the row left alone.
+    rng = np.random.default_rng(n)
+    columns = rng.permutation(4 * n + 3)[:n].astype(np.int64)
+    values = rng.standard_normal(n)
+    column = np.concatenate(([7, 1], columns, [5])).astype(np.int64)
+    value = np.concatenate(([0.5, -1.5], values, [2.5]))
+    _sort_row(column, value, 2, 2 + n)
+    rank = np.argsort(columns, kind="stable")
+    assert np.array_equal(column[2:2 + n], columns[rank])
+    assert np.array_equal(value[2:2 + n], values[rank])
+    assert list(column[:2]) == [7, 1] and column[-1] == 5
+    assert list(value[:2]) == [0.5, -1.5] and value[-1] == 2.5
+
+
 def test_the_envelope_factor_is_the_dense_one_bit_for_bit():
     K = _banded(200, 3, np.random.default_rng(1))
     dense, _ = _dense_loops(K)

@@ -107,8 +107,11 @@ def from_dense(K):
 
 @inner_kernel
 def sort_row(column, value, lo, hi):
-    """Sort the entries ``lo:hi`` of a CSR row by column (insertion sort for a short row, a
-    joint's: a few bodies' rows; argsort for a long one, a hub's)."""
+    """Sort the entries ``lo:hi`` of a CSR row by column, in place (insertion sort for a short
+    row, a joint's: a few bodies' rows; heapsort for a long one, a hub's). A row's columns are
+    distinct, so any sort gives the one order (a stable argsort's). Hand-written: NumPy's
+    merge sort (``np.argsort(kind="mergesort")``, its only use in the kernels) was 0.7 s of
+    the island solve's compile CPU (``benchmarks/compile_table.py``, load 20, 2026-12-02)."""
     if hi - lo <= 32:
         for a in range(lo + 1, hi):
             c = column[a]
@@ -121,12 +124,39 @@ def sort_row(column, value, lo, hi):
             column[b + 1] = c
             value[b + 1] = v
         return
-    rank = np.argsort(column[lo:hi], kind="mergesort")
-    c = column[lo:hi].copy()
-    v = value[lo:hi].copy()
-    for a in range(hi - lo):
-        column[lo + a] = c[rank[a]]
-        value[lo + a] = v[rank[a]]
+    # Heapsort (a max-heap at lo): the first n // 2 passes build it, sifting down each parent;
+    # each later pass moves the largest entry to the heap's end and sifts the new root down.
+    size = hi - lo
+    build = size // 2
+    while True:
+        if build > 0:
+            build -= 1
+            i = build
+        else:
+            size -= 1
+            if size == 0:
+                return
+            c = column[lo]
+            column[lo] = column[lo + size]
+            column[lo + size] = c
+            v = value[lo]
+            value[lo] = value[lo + size]
+            value[lo + size] = v
+            i = 0
+        c = column[lo + i]
+        v = value[lo + i]
+        child = 2 * i + 1
+        while child < size:
+            if child + 1 < size and column[lo + child + 1] > column[lo + child]:
+                child += 1
+            if column[lo + child] <= c:
+                break
+            column[lo + i] = column[lo + child]
+            value[lo + i] = value[lo + child]
+            i = child
+            child = 2 * i + 1
+        column[lo + i] = c
+        value[lo + i] = v
 
 
 @inner_kernel
