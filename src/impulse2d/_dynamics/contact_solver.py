@@ -198,7 +198,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
                      soft_impulse_scale, static_bias_rate, static_mass_scale,
                      static_impulse_scale, np.int64(first), none, none, none)
     else:
-        prepare_serial(cs, order, contacts, bodies, warm_starting,
+        prepare_serial(cs, order, contacts, bodies, first, warm_starting,
                        (soft_bias_rate, soft_mass_scale, soft_impulse_scale),
                        (static_bias_rate, static_mass_scale, static_impulse_scale))
 
@@ -405,9 +405,10 @@ def prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny):
 
 
 @inline_kernel
-def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
-    """:func:`prepare_contacts` into the rows, which the row passes read (a world solved row by
-    row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers). A row's one or two
+def prepare_serial(cs, order, contacts, bodies, first, warm_starting, soft, static):
+    """:func:`prepare_contacts` into the rows from ``first``, which the row passes read (a
+    world solved row by row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers;
+    compiled into :func:`.contact_rows.prepare_serial_rows`, which takes the world). A row's one or two
     points written out (:func:`start_point`, :func:`prepare_point`; a missing second point's
     anchors, masses and approach are left as they were: nothing reads them) and every column
     read flat with unsigned indices, as the passes read them (:func:`.lane_layout.flat`): with
@@ -425,10 +426,12 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
     inv_mass = flat(cs.inv_mass)
     softness = flat(cs.softness)
     normal = flat(cs.normal)
-    q = np.uint64(0)
+    start = np.uint64(first)
+    t = np.uint64(0)
     n = np.uint64(order.shape[0])
-    while q < n:
-        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, False,
+    while t < n:
+        q = start + t  # the row of order[t]
+        k, count, a, b, masses, scales = row_head(cs, q, order[t], contacts, bodies, False,
                                                   soft, static)
         m_a, i_a, m_b, i_b = masses
         rate, mass_scale, impulse_scale = scales
@@ -459,7 +462,7 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
             prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny)
         if count > 1:
             prepare_point(cs, p + one, contacts, c + one, centers, velocities, masses, nx, ny)
-        q += one
+        t += one
 
 
 @inline_kernel
@@ -485,9 +488,11 @@ def warm_point(cs, p, anchors, masses, velocities, nx, ny):
     return apply_impulse(anchors, masses, velocities, px, py)
 
 
-@borrowing_kernel
-def warm_start_contacts(cs, bodies):
-    """Apply last step's accumulated impulses, so the iterations start near the answer."""
+@inline_kernel
+def warm_start_contacts(cs, bodies, first, last):
+    """Apply last step's accumulated impulses to the rows ``first:last``, so the iterations
+    start near the answer. (Compiled into :func:`.contact_rows.warm_start_rows`, which takes
+    the world: the one kernel of it.)"""
     v = flat(bodies.v)
     w = bodies.w
     inv_mass = flat(cs.inv_mass)
@@ -498,8 +503,8 @@ def warm_start_contacts(cs, bodies):
     two = np.uint64(2)
     three = np.uint64(3)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         a = np.uint64(cs.body_a[q])
         b = np.uint64(cs.body_b[q])
@@ -629,20 +634,10 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
 
 
 @inline_kernel
-def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                   last_sweep, speed_cap):
-    """:func:`_solve_contacts` with its flags as ``np.bool_`` values: a caller's literal flag
-    (``pgs_ngs`` passes ``False, False``) typed the sweep a signature of its own, a second
-    compile of it in the process of ``warmup --all`` that has both callers (1.3 s of CPU,
-    BENCHMARKS.md, session 29, ``warmR54``)."""
-    _solve_contacts(cs, bodies, inv_h, np.bool_(use_bias), np.bool_(soft), baumgarte,
-                    linear_slop, contact_speed, np.bool_(last_sweep), speed_cap)
-
-
-@borrowing_kernel
-def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                    last_sweep, speed_cap):
-    """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
+def solve_contacts(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                   contact_speed, last_sweep, speed_cap):
+    """One Gauss-Seidel sweep over the constraint rows ``first:last``: friction rows, then
+    normal rows. (Compiled into :func:`.contact_rows.solve_rows`, which takes the world.)
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
     ``use_bias`` false this is the relax pass: rigid, and only speculative gaps are honoured.
@@ -672,8 +667,8 @@ def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, c
     two = np.uint64(2)
     three = np.uint64(3)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         two_points = cs.count[q] > 1
         a = np.uint64(cs.body_a[q])
@@ -814,9 +809,10 @@ def restitution_gap(base, rax, ray, rbx, rby, nx, ny, ca, sa, cb, sb, ddx, ddy):
     return s_start, base + gapx * nx + gapy * ny
 
 
-@borrowing_kernel
-def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
-    """Bounce: drive the normal speed of each point that approached faster than ``threshold``
+@inline_kernel
+def apply_restitution(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """Bounce: drive the normal speed of each point of the rows ``first:last`` that approached
+    faster than ``threshold``
     (the approach measured before solving) and pushed this step to :func:`bounce_speed`: ``e``
     times the speed with which the point met the surface, counted from where the approach was
     measured to where the point is now, under the bodies' constant acceleration (gravity
@@ -826,7 +822,8 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     Run once per step after the velocity solve (Box2D v3). Only points that approached faster
     than ``threshold`` and actually pushed this step are affected, so resting contacts do not
     jitter and speculative points that never touched do not bounce. The impulse keeps to the
-    speed budget of :func:`solve_contacts`.
+    speed budget of :func:`solve_contacts`. (Compiled into
+    :func:`.contact_rows.restitution_rows`.)
     """
     dp = flat(bodies.dp)
     dq = flat(bodies.dq)
@@ -845,8 +842,8 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     one = np.uint64(1)
     two = np.uint64(2)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         e = cs.restitution[q]
         if e == 0.0:
@@ -894,10 +891,10 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
         q += one
 
 
-@borrowing_kernel
+@inline_kernel
 def store_impulses(cs, contacts, first, last):
     """Write the accumulated impulses of the rows ``first:last`` back to their contacts: next
-    step's warm start."""
+    step's warm start. (Compiled into :func:`.contact_rows.store_row_impulses`.)"""
     normal_impulse = flat(contacts.normal_impulse)
     tangent_impulse = flat(contacts.tangent_impulse)
     total_normal_impulse = flat(contacts.total_normal_impulse)

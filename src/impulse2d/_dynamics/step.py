@@ -60,7 +60,8 @@ from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, colour_rows, lane_rows_for,
                             lanes_entry, lanes_pay, rows_entry, sync_constraint_rows)
 from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
-from .contact_solver import allocate_constraints, store_impulses
+from .contact_rows import row_count, store_row_impulses
+from .contact_solver import allocate_constraints
 from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, collide_rows, mix_again,
                        update_chain_manifolds)
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -480,8 +481,7 @@ def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, 
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
-        cs = borrow(world, "constraints")
-        store_impulses(cs, borrow(world, "contacts"), np.int64(0), cs.count.shape[0])
+        store_row_impulses(world, 0, row_count(world))
     clock[4] = cycles()
 
     fast = finalize_bodies(world, body_rows(world), max_linear_speed,
