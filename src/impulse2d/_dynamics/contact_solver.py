@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
+from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.slab import register as register_slab
@@ -144,7 +144,7 @@ def rows_of(cs, lo, hi):
         r(cs.in_lanes, lo, hi))
 
 
-@inner_kernel
+@inline_kernel
 def allocate_constraints(count, old, rows):
     """:func:`contact_constraints` for kernels, the store that replaces ``old`` (which must not
     be read after). Field for field :data:`CONSTRAINT_LAYOUT`; ``tests/test_storage.py`` holds
@@ -161,8 +161,9 @@ def allocate_constraints(count, old, rows):
     The other columns are one zeroed allocation, each a view of it, ``old``'s while it has the
     room (:func:`.._core.slab.zeroed_store_in`: 24 ``malloc`` and ``free`` a store before,
     session 21, ``batch46``; a new allocation a step on rain's landing, session 26,
-    ``rain51``). Only the step calls it: without a Python wrapper (which unboxed and boxed a
-    store, 0.69 of its 0.97 s of compile, session 29, ``warmR54``)."""
+    ``rain51``). Only the step calls it (:func:`.step._new_constraints`, into which it is
+    compiled): without a Python wrapper (which unboxed and boxed a store, 0.69 of its 0.97 s of
+    compile, session 29, ``warmR54``)."""
     lanes = old.lanes
     held = lanes.shape[0]
     if not rows <= held <= 2 * rows:
@@ -782,12 +783,13 @@ def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, 
     return total, unclamped
 
 
-@borrowing_kernel
+@inline_kernel
 def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
     """:func:`push_point` on point ``j`` of constraint ``q`` at its step-start anchors; returns
     the new accumulated impulse: the acceleration level's bounce (:mod:`.direct_accel`), which
     keeps its impulses elsewhere (:func:`apply_restitution` makes the same push from the rows'
-    flat columns)."""
+    flat columns). Compiled into its one caller, whose loop holds the stores: called, each
+    call passed the constraint and body stores by value (~700 instructions of IR)."""
     total, unclamped = push_point(bodies, cs.body_a[q], cs.body_b[q], cs.normal[q, 0],
                                   cs.normal[q, 1], cs.r_a[q, j, 0], cs.r_a[q, j, 1],
                                   cs.r_b[q, j, 0], cs.r_b[q, j, 1], cs.normal_mass[q, j],
