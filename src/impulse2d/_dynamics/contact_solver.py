@@ -184,8 +184,10 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     into the lanes (:mod:`.lane_layout`; :func:`prepare_wide`), not into the rows, at the lane
     rows from ``first`` (``cs`` may be the slice of the rows from ``first``, its lanes the whole
     store's, as :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
-    restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
-    (:func:`prepare_serial`).
+    restitution and approach speeds, and the flag ``in_lanes``. Else into the rows from
+    ``first`` (:func:`prepare_serial`). (The prepare of stores a caller holds, the tests' and
+    benchmarks'; the solvers prepare by the world: :func:`.contact_rows.prepare_serial_rows`,
+    :func:`.contact_lanes.prepare_lanes`.)
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -409,7 +411,7 @@ def prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny):
 def prepare_serial(cs, order, contacts, bodies, first, warm_starting, soft, static):
     """:func:`prepare_contacts` into the rows from ``first``, which the row passes read (a
     world solved row by row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers;
-    compiled into :func:`.contact_rows.prepare_serial_rows`, which takes the world). A row's one or two
+    compiled into :func:`.contact_rows.prepare_serial_rows`). A row's one or two
     points written out (:func:`start_point`, :func:`prepare_point`; a missing second point's
     anchors, masses and approach are left as they were: nothing reads them) and every column
     read flat with unsigned indices, as the passes read them (:func:`.lane_layout.flat`): with
