@@ -57,15 +57,15 @@ def _sweeps(cs, contacts, bodies, wide, inv_h, baumgarte, slop, contact_speed, s
         apply_restitution_wide(cs, bodies, 0, n, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
         store_lane_impulses(cs, 0, n)
     else:
-        warm_start_contacts(cs, bodies)
-        solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+        warm_start_contacts(cs, bodies, 0, n)
+        solve_contacts(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
                        speed_cap)
-        solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+        solve_contacts(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed, True,
                        speed_cap)
-        solve_contacts(cs, bodies, inv_h, True, False, baumgarte, slop, contact_speed, True,
-                       speed_cap)
+        solve_contacts(cs, bodies, 0, n, inv_h, True, False, baumgarte, slop, contact_speed,
+                       True, speed_cap)
         add_sweep_totals(cs)
-        apply_restitution(cs, bodies, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+        apply_restitution(cs, bodies, 0, n, 0.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
 
 
 @numba.njit(cache=False)

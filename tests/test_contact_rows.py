@@ -1,7 +1,7 @@
 """The contact rows' passes (``contact_solver.warm_start_contacts``, ``solve_contacts``) against
 the sequential-impulse sweep written out point by point in plain Python: every velocity and
 every column they write, bit for bit, for the soft step's biased and relax passes and ``pgs``'s
-Baumgarte pass, with and without the step totals.
+Baumgarte pass, with and without the step totals; on a range of the rows, those rows alone.
 
 The passes write a row's one or two points out (no loop over them) and add the step totals as
 each normal row is solved; the reference keeps the textbook order (Catto, GDC 2006; the module
@@ -21,7 +21,8 @@ import pytest
 
 import impulse2d as i2d
 from impulse2d._core.state import DYNAMIC
-from impulse2d._dynamics.contact_solver import solve_contacts, warm_start_contacts
+from impulse2d._dynamics.contact_solver import (CONSTRAINT_LAYOUT, prepare_contacts,
+                                                solve_contacts, warm_start_contacts)
 from impulse2d._dynamics.world_ref import sync_constraints
 from impulse2d.scenes import build_scene
 
@@ -31,15 +32,15 @@ COLUMNS = ("normal_impulse", "tangent_impulse", "max_normal_impulse", "total_nor
 
 
 @numba.njit(cache=False)
-def _warm(cs, bodies):
-    warm_start_contacts(cs, bodies)  # (a kernel without a Python wrapper)
+def _warm(cs, bodies, first, last):
+    warm_start_contacts(cs, bodies, first, last)  # (a kernel without a Python wrapper)
 
 
 @numba.njit(cache=False)
-def _solve(cs, bodies, inv_h, use_bias, soft, baumgarte, slop, contact_speed, last_sweep,
-           speed_cap):
-    solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, slop, contact_speed,
-                   last_sweep, speed_cap)
+def _solve(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, slop, contact_speed,
+           last_sweep, speed_cap):
+    solve_contacts(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, slop,
+                   contact_speed, last_sweep, speed_cap)
 
 
 def reference_warm(cs, v, w):
@@ -131,6 +132,11 @@ def _copy(store):
     return type(store)(*(np.array(column, copy=True) for column in store))
 
 
+def _rows(cs, first, last):
+    """The rows ``first:last`` of ``cs`` as a store of their own (views)."""
+    return type(cs)(*(column[first:last] for column in cs))
+
+
 def _scrambled(scene, steps, seed, **params):
     """The rows and bodies of ``scene`` after ``steps`` steps, the rows' impulses, the bodies'
     velocities and in-step motion scrambled (the rows' geometry is the scene's)."""
@@ -177,13 +183,14 @@ def test_the_row_passes_give_the_written_out_sweep_bit_for_bit(scene, steps, par
     assert set(np.unique(cs.count)) <= {1, 2}
     args = PASSES[name]
     mine, ref = (_copy(cs), _copy(bodies)), (_copy(cs), _copy(bodies))
-    _warm(*mine)
+    n = cs.count.shape[0]
+    _warm(*mine, 0, n)
     reference_warm(ref[0], ref[1].v, ref[1].w)
     for (rows, b) in (mine, ref):
         assert np.abs(b.v - bodies.v).max() > 1e-4  # the warm start moved the bodies
     assert np.array_equal(mine[1].v, ref[1].v) and np.array_equal(mine[1].w, ref[1].w)
     for _ in range(3):  # a few sweeps: the clamps of the second see the first's impulses
-        _solve(*mine, *args)
+        _solve(*mine, 0, n, *args)
         reference_sweep(ref[0], ref[1].v, ref[1].w, ref[1].dp, ref[1].dq, *args)
     for name_ in ("v", "w"):
         assert np.array_equal(getattr(mine[1], name_), getattr(ref[1], name_)), name_
@@ -196,3 +203,64 @@ def test_the_row_passes_give_the_written_out_sweep_bit_for_bit(scene, steps, par
     assert not np.array_equal(rows.normal_impulse, cs.normal_impulse)
     assert (touching & (rows.unclamped[:, :, 0] != rows.normal_impulse)).any()
     assert (touching & (rows.unclamped[:, :, 1] != rows.tangent_impulse)).any()
+
+
+@pytest.mark.parametrize("name", ("soft", "pgs"))
+def test_the_row_passes_on_a_range_solve_those_rows_alone(name):
+    """The rows ``first:last`` (a threaded or a restricted caller's): the written-out sweep of
+    those rows alone, the other rows' columns as they were."""
+    cs, bodies = _scrambled("pyramid", 30, 12, base=6)
+    n = cs.count.shape[0]
+    first, last = n // 3, 2 * n // 3
+    assert 0 < first < last < n
+    args = PASSES[name]
+    mine, ref = (_copy(cs), _copy(bodies)), (_copy(cs), _copy(bodies))
+    _warm(*mine, first, last)
+    reference_warm(_rows(ref[0], first, last), ref[1].v, ref[1].w)
+    for _ in range(2):
+        _solve(*mine, first, last, *args)
+        reference_sweep(_rows(ref[0], first, last), ref[1].v, ref[1].w, ref[1].dp, ref[1].dq,
+                        *args)
+    for name_ in ("v", "w"):
+        assert np.array_equal(getattr(mine[1], name_), getattr(ref[1], name_)), name_
+        assert not np.array_equal(getattr(mine[1], name_), getattr(bodies, name_)), name_
+    for column in COLUMNS:
+        assert np.array_equal(getattr(mine[0], column), getattr(ref[0], column)), column
+        outside = np.r_[0:first, last:n]
+        assert np.array_equal(getattr(mine[0], column)[outside],
+                              getattr(cs, column)[outside]), column
+
+
+@numba.njit(cache=False)
+def _prepare(cs, order, contacts, bodies, first):
+    prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, False,
+                     first)
+
+
+def test_the_rows_prepare_from_a_row_writes_those_rows_as_the_whole_prepare_does():
+    """The rows' prepare of a piece of the order from row ``first`` (a thread's, or
+    :func:`impulse2d._dynamics.contact_lanes.prepare_lanes`' from ``first``): the rows the
+    whole order's prepare writes there, bit for bit, and no other row."""
+    world = i2d.World(enable_sleep=False)
+    build_scene(world, "pyramid", base=6)
+    for _ in range(30):
+        world.step(1.0 / 60.0)
+    sync_constraints(world)
+    contacts, bodies = world._contacts, world._bodies
+    older = _copy(world._constraints)  # columns an older step left: scrambled
+    rng = np.random.default_rng(5)
+    for name in ("inv_mass", "normal", "friction", "softness", "r_a", "r_b", "base_separation",
+                 "normal_mass", "tangent_mass", "relative_velocity", "normal_impulse",
+                 "tangent_impulse", "max_normal_impulse", "total_normal_impulse"):
+        column = getattr(older, name)
+        column[:] = rng.normal(0.0, 1.0, column.shape)
+    order = world._constraints.contact.copy()
+    n = order.shape[0]
+    first = n // 3
+    whole, part = _copy(older), _copy(older)
+    _prepare(whole, order, contacts, bodies, 0)
+    _prepare(part, order[first:], contacts, bodies, first)
+    assert not np.array_equal(whole.normal_mass[first:], older.normal_mass[first:])
+    for name in CONSTRAINT_LAYOUT:
+        assert np.array_equal(getattr(part, name)[first:], getattr(whole, name)[first:]), name
+        assert np.array_equal(getattr(part, name)[:first], getattr(older, name)[:first]), name

@@ -78,9 +78,16 @@ def new_state() -> np.ndarray:
 
 
 @borrowing_kernel
-def rebuild(bodies, shapes, state, awake_bodies, awake_shapes):
+def rebuild(world):
     """Fill the body and shape lists from the rows: one pass over each store. Only a step
-    rebuilds them (before its finalize), so it may clear the static bodies' forces here."""
+    rebuilds them (before its finalize), so it may clear the static bodies' forces here. The
+    stores are borrowed here (see :func:`refresh`; the wake stage's call passed them, 656
+    instructions of its IR)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    state = borrow(world, "awake_state")
+    awake_bodies = borrow(world, "awake_bodies")
+    awake_shapes = borrow(world, "awake_shapes")
     alive = bodies.alive
     kind = bodies.type
     asleep = bodies.asleep
@@ -125,20 +132,23 @@ def refresh(world):
     borrows the stores here: a call that passes the body and shape stores puts each of their
     arrays in the caller's IR, about 870 instructions at each of a dozen callers'
     :func:`body_rows` (1,950 in a kernel that counts references)."""
-    state = borrow(world, "awake_state")
-    if state[STALE] == 0:
+    if borrow(world, "awake_state")[STALE] == 0:
         return False
-    rebuild(borrow(world, "bodies"), borrow(world, "shapes"), state,
-            borrow(world, "awake_bodies"), borrow(world, "awake_shapes"))
+    rebuild(world)
     return True
 
 
 @borrowing_kernel
-def drop_sleepers(bodies, shapes, state, awake_bodies, awake_shapes, fell):
-    """Take the bodies that fell asleep this step (and their shapes) out of the lists: one
-    pass over the awake rows, which keeps their ascending order. A body that leaves them leaves
-    the continuous stage's fast bodies too (its flag cleared: the stage, which runs next, visits
-    the awake rows only)."""
+def drop_sleepers(world, fell):
+    """Take the ``fell`` bodies that fell asleep this step (and their shapes) out of the lists:
+    one pass over the awake rows, which keeps their ascending order. A body that leaves them
+    leaves the continuous stage's fast bodies too (its flag cleared: the stage, which runs
+    next, visits the awake rows only). The stores borrowed here (see :func:`rebuild`)."""
+    bodies = borrow(world, "bodies")
+    shapes = borrow(world, "shapes")
+    state = borrow(world, "awake_state")
+    awake_bodies = borrow(world, "awake_bodies")
+    awake_shapes = borrow(world, "awake_shapes")
     asleep = bodies.asleep
     n = 0
     for t in range(state[BODY_COUNT]):

@@ -94,9 +94,9 @@ from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel, kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .awake import CONTACT_COUNT
-from .contact_solver import (apply_restitution, bounce_speed, normal_acceleration,
-                             prepare_contacts, prepare_wide, push_point, restitution_gap,
-                             rows_of, solve_contacts, warm_start_contacts)
+from .contact_rows import prepare_serial_rows, restitution_rows, solve_rows, warm_start_rows
+from .contact_solver import (bounce_speed, normal_acceleration, prepare_wide, push_point,
+                             restitution_gap, rows_of)
 from .lane_layout import (BASE, BIAS, CHUNK, FIELDS, FRICTION, GAP, GAP_STEP, I_A, I_B,
                           IMPULSE_SCALE, M_A, M_B, MASS_SCALE, MAXN, NIMP, NMASS, NX, NY,
                           POINT_STEP, RATE, RAX, RAY, RBX, RBY, TIMP, TMASS, TOTN, TOTT, TWO,
@@ -505,21 +505,20 @@ def _rows(cs, first, last):
 @entry_kernel
 def rows_entry(world, verb, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
                contact_speed, last_sweep, speed_cap):
-    """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_solver.
-    solve_contacts`, :func:`.contact_solver.apply_restitution`): the contact passes of a small
-    world (:func:`lanes_pay`), compiled on their own and called by address as
-    :func:`lanes_entry` is, so that a world compiles the one it uses."""
+    """:func:`lanes_entry`'s verbs on the rows, one at a time (:func:`.contact_rows.
+    solve_rows`, :func:`.contact_rows.restitution_rows`): the contact passes of a small world
+    (:func:`lanes_pay`), compiled on their own and called by address as :func:`lanes_entry`
+    is, so that a world compiles the one it uses."""
     if verb == LANE_MODE:
         return 0.0
-    cs = _rows(borrow(world, "constraints"), first, last)
-    bodies = borrow(world, "bodies")
     if verb == LANE_RESTITUTION:
-        apply_restitution(cs, bodies, inv_h, speed_cap, baumgarte, linear_slop, contact_speed)
+        restitution_rows(world, first, last, inv_h, speed_cap, baumgarte, linear_slop,
+                         contact_speed)
     elif verb == LANE_WARM_START:
-        warm_start_contacts(cs, bodies)
+        warm_start_rows(world, first, last)
     else:
-        solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                       last_sweep, speed_cap)
+        solve_rows(world, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                   contact_speed, last_sweep, speed_cap)
     return 0.0
 
 
@@ -570,27 +569,23 @@ def prepare_lanes(world, order, first, warm_starting, rate, mass_scale, impulse_
     of the contacts. The stores are borrowed here, the rows from ``first`` cut here
     (:func:`_rows`): a call passes every array of a store as its own handful of values, and
     the threaded solve's cut of the rows, 25 slices, was a third of its region's IR
-    (BENCHMARKS.md, session 27, ``warmC52``)."""
+    (BENCHMARKS.md, session 27, ``warmC52``); into the rows, the world is passed
+    (:func:`.contact_rows.prepare_serial_rows`)."""
     table = borrow(world, "verbs")
     if table[LANE_PREPARE] != 0:
         call_lane_prepare(table[LANE_PREPARE], (world, order, first, warm_starting, rate,
                                                 mass_scale, impulse_scale, s_rate,
                                                 s_mass_scale, s_impulse_scale))
         return
-    cs = _rows(borrow(world, "constraints"), first, first + order.shape[0])
-    contacts = borrow(world, "contacts")
-    bodies = borrow(world, "bodies")
     if wide:
+        cs = _rows(borrow(world, "constraints"), first, first + order.shape[0])
         color, starts, cursors = _colouring(world, order, first)
-        prepare_wide(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                     impulse_scale, s_rate, s_mass_scale, s_impulse_scale, first, color,
-                     starts, cursors)
+        prepare_wide(cs, order, borrow(world, "contacts"), borrow(world, "bodies"),
+                     warm_starting, rate, mass_scale, impulse_scale, s_rate, s_mass_scale,
+                     s_impulse_scale, first, color, starts, cursors)
     else:
-        # (the literal False and 0 of the direct solver's and the rigid solvers' calls: one
-        # signature of prepare_contacts in every process; the rows are cut here, and the
-        # serial prepare reads no ``first``)
-        prepare_contacts(cs, order, contacts, bodies, warm_starting, rate, mass_scale,
-                         impulse_scale, s_rate, s_mass_scale, s_impulse_scale, False, 0)
+        prepare_serial_rows(world, order, first, warm_starting, rate, mass_scale,
+                            impulse_scale, s_rate, s_mass_scale, s_impulse_scale)
 
 
 @inline_kernel

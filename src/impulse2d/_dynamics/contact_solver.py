@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.jit import borrowing_kernel, inline_kernel, inner_kernel
+from .._core.jit import borrowing_kernel, inline_kernel
 from .._core.lazy import JIT
 from .._core.state import DYNAMIC
 from .._core.slab import register as register_slab
@@ -144,7 +144,7 @@ def rows_of(cs, lo, hi):
         r(cs.in_lanes, lo, hi))
 
 
-@inner_kernel
+@inline_kernel
 def allocate_constraints(count, old, rows):
     """:func:`contact_constraints` for kernels, the store that replaces ``old`` (which must not
     be read after). Field for field :data:`CONSTRAINT_LAYOUT`; ``tests/test_storage.py`` holds
@@ -161,8 +161,9 @@ def allocate_constraints(count, old, rows):
     The other columns are one zeroed allocation, each a view of it, ``old``'s while it has the
     room (:func:`.._core.slab.zeroed_store_in`: 24 ``malloc`` and ``free`` a store before,
     session 21, ``batch46``; a new allocation a step on rain's landing, session 26,
-    ``rain51``). Only the step calls it: without a Python wrapper (which unboxed and boxed a
-    store, 0.69 of its 0.97 s of compile, session 29, ``warmR54``)."""
+    ``rain51``). Only the step calls it (:func:`.step._new_constraints`, into which it is
+    compiled): without a Python wrapper (which unboxed and boxed a store, 0.69 of its 0.97 s of
+    compile, session 29, ``warmR54``)."""
     lanes = old.lanes
     held = lanes.shape[0]
     if not rows <= held <= 2 * rows:
@@ -183,8 +184,10 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
     into the lanes (:mod:`.lane_layout`; :func:`prepare_wide`), not into the rows, at the lane
     rows from ``first`` (``cs`` may be the slice of the rows from ``first``, its lanes the whole
     store's, as :func:`.threaded.rows_of` makes it); the rows get the contact, bodies, point count,
-    restitution and approach speeds, and the flag ``in_lanes``. Else into the rows
-    (:func:`prepare_serial`).
+    restitution and approach speeds, and the flag ``in_lanes``. Else into the rows from
+    ``first`` (:func:`prepare_serial`). (The prepare of stores a caller holds, the tests' and
+    benchmarks'; the solvers prepare by the world: :func:`.contact_rows.prepare_serial_rows`,
+    :func:`.contact_lanes.prepare_lanes`.)
 
     Contacts touching a body that contact cannot move (static or kinematic) use the stiffer
     ``static_*`` softness: the other side cannot give way, so the contact may be stiffer without
@@ -198,7 +201,7 @@ def prepare_contacts(cs, order, contacts, bodies, warm_starting, soft_bias_rate,
                      soft_impulse_scale, static_bias_rate, static_mass_scale,
                      static_impulse_scale, np.int64(first), none, none, none)
     else:
-        prepare_serial(cs, order, contacts, bodies, warm_starting,
+        prepare_serial(cs, order, contacts, bodies, first, warm_starting,
                        (soft_bias_rate, soft_mass_scale, soft_impulse_scale),
                        (static_bias_rate, static_mass_scale, static_impulse_scale))
 
@@ -405,9 +408,10 @@ def prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny):
 
 
 @inline_kernel
-def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
-    """:func:`prepare_contacts` into the rows, which the row passes read (a world solved row by
-    row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers). A row's one or two
+def prepare_serial(cs, order, contacts, bodies, first, warm_starting, soft, static):
+    """:func:`prepare_contacts` into the rows from ``first``, which the row passes read (a
+    world solved row by row: :func:`.contact_lanes.rows_entry`; the rigid and direct solvers;
+    compiled into :func:`.contact_rows.prepare_serial_rows`). A row's one or two
     points written out (:func:`start_point`, :func:`prepare_point`; a missing second point's
     anchors, masses and approach are left as they were: nothing reads them) and every column
     read flat with unsigned indices, as the passes read them (:func:`.lane_layout.flat`): with
@@ -425,10 +429,12 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
     inv_mass = flat(cs.inv_mass)
     softness = flat(cs.softness)
     normal = flat(cs.normal)
-    q = np.uint64(0)
+    start = np.uint64(first)
+    t = np.uint64(0)
     n = np.uint64(order.shape[0])
-    while q < n:
-        k, count, a, b, masses, scales = row_head(cs, q, order[q], contacts, bodies, False,
+    while t < n:
+        q = start + t  # the row of order[t]
+        k, count, a, b, masses, scales = row_head(cs, q, order[t], contacts, bodies, False,
                                                   soft, static)
         m_a, i_a, m_b, i_b = masses
         rate, mass_scale, impulse_scale = scales
@@ -459,7 +465,7 @@ def prepare_serial(cs, order, contacts, bodies, warm_starting, soft, static):
             prepare_point(cs, p, contacts, c, centers, velocities, masses, nx, ny)
         if count > 1:
             prepare_point(cs, p + one, contacts, c + one, centers, velocities, masses, nx, ny)
-        q += one
+        t += one
 
 
 @inline_kernel
@@ -485,9 +491,11 @@ def warm_point(cs, p, anchors, masses, velocities, nx, ny):
     return apply_impulse(anchors, masses, velocities, px, py)
 
 
-@borrowing_kernel
-def warm_start_contacts(cs, bodies):
-    """Apply last step's accumulated impulses, so the iterations start near the answer."""
+@inline_kernel
+def warm_start_contacts(cs, bodies, first, last):
+    """Apply last step's accumulated impulses to the rows ``first:last``, so the iterations
+    start near the answer. (Compiled into :func:`.contact_rows.warm_start_rows`, which takes
+    the world: the one kernel of it.)"""
     v = flat(bodies.v)
     w = bodies.w
     inv_mass = flat(cs.inv_mass)
@@ -498,8 +506,8 @@ def warm_start_contacts(cs, bodies):
     two = np.uint64(2)
     three = np.uint64(3)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         a = np.uint64(cs.body_a[q])
         b = np.uint64(cs.body_b[q])
@@ -629,20 +637,10 @@ def normal_point(cs, q, p, anchors, masses, velocities, nx, ny, turns, settings)
 
 
 @inline_kernel
-def solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                   last_sweep, speed_cap):
-    """:func:`_solve_contacts` with its flags as ``np.bool_`` values: a caller's literal flag
-    (``pgs_ngs`` passes ``False, False``) typed the sweep a signature of its own, a second
-    compile of it in the process of ``warmup --all`` that has both callers (1.3 s of CPU,
-    BENCHMARKS.md, session 29, ``warmR54``)."""
-    _solve_contacts(cs, bodies, inv_h, np.bool_(use_bias), np.bool_(soft), baumgarte,
-                    linear_slop, contact_speed, np.bool_(last_sweep), speed_cap)
-
-
-@borrowing_kernel
-def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-                    last_sweep, speed_cap):
-    """One Gauss-Seidel sweep over every constraint: friction rows, then normal rows.
+def solve_contacts(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                   contact_speed, last_sweep, speed_cap):
+    """One Gauss-Seidel sweep over the constraint rows ``first:last``: friction rows, then
+    normal rows. (Compiled into :func:`.contact_rows.solve_rows`, which takes the world.)
 
     ``soft`` selects the soft-step bias (per-constraint softness) over Baumgarte's. With
     ``use_bias`` false this is the relax pass: rigid, and only speculative gaps are honoured.
@@ -672,8 +670,8 @@ def _solve_contacts(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, c
     two = np.uint64(2)
     three = np.uint64(3)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         two_points = cs.count[q] > 1
         a = np.uint64(cs.body_a[q])
@@ -787,12 +785,13 @@ def push_point(bodies, a, b, nx, ny, rax, ray, rbx, rby, normal_mass, m_a, i_a, 
     return total, unclamped
 
 
-@borrowing_kernel
+@inline_kernel
 def push_to_speed(cs, bodies, q, j, target, old, speed_cap):
     """:func:`push_point` on point ``j`` of constraint ``q`` at its step-start anchors; returns
     the new accumulated impulse: the acceleration level's bounce (:mod:`.direct_accel`), which
     keeps its impulses elsewhere (:func:`apply_restitution` makes the same push from the rows'
-    flat columns)."""
+    flat columns). Compiled into its one caller, whose loop holds the stores: called, each
+    call passed the constraint and body stores by value (~700 instructions of IR)."""
     total, unclamped = push_point(bodies, cs.body_a[q], cs.body_b[q], cs.normal[q, 0],
                                   cs.normal[q, 1], cs.r_a[q, j, 0], cs.r_a[q, j, 1],
                                   cs.r_b[q, j, 0], cs.r_b[q, j, 1], cs.normal_mass[q, j],
@@ -814,9 +813,10 @@ def restitution_gap(base, rax, ray, rbx, rby, nx, ny, ca, sa, cb, sb, ddx, ddy):
     return s_start, base + gapx * nx + gapy * ny
 
 
-@borrowing_kernel
-def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
-    """Bounce: drive the normal speed of each point that approached faster than ``threshold``
+@inline_kernel
+def apply_restitution(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
+    """Bounce: drive the normal speed of each point of the rows ``first:last`` that approached
+    faster than ``threshold``
     (the approach measured before solving) and pushed this step to :func:`bounce_speed`: ``e``
     times the speed with which the point met the surface, counted from where the approach was
     measured to where the point is now, under the bodies' constant acceleration (gravity
@@ -826,7 +826,8 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     Run once per step after the velocity solve (Box2D v3). Only points that approached faster
     than ``threshold`` and actually pushed this step are affected, so resting contacts do not
     jitter and speculative points that never touched do not bounce. The impulse keeps to the
-    speed budget of :func:`solve_contacts`.
+    speed budget of :func:`solve_contacts`. (Compiled into
+    :func:`.contact_rows.restitution_rows`.)
     """
     dp = flat(bodies.dp)
     dq = flat(bodies.dq)
@@ -845,8 +846,8 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
     one = np.uint64(1)
     two = np.uint64(2)
     four = np.uint64(4)
-    q = np.uint64(0)
-    n = np.uint64(cs.count.shape[0])
+    q = np.uint64(first)
+    n = np.uint64(last)
     while q < n:
         e = cs.restitution[q]
         if e == 0.0:
@@ -894,10 +895,10 @@ def apply_restitution(cs, bodies, threshold, speed_cap, gx, gy, half_kick):
         q += one
 
 
-@borrowing_kernel
+@inline_kernel
 def store_impulses(cs, contacts, first, last):
     """Write the accumulated impulses of the rows ``first:last`` back to their contacts: next
-    step's warm start."""
+    step's warm start. (Compiled into :func:`.contact_rows.store_row_impulses`.)"""
     normal_impulse = flat(contacts.normal_impulse)
     tangent_impulse = flat(contacts.tangent_impulse)
     total_normal_impulse = flat(contacts.total_normal_impulse)

@@ -91,7 +91,7 @@ from .._core.jit import borrowing_kernel, cycles, inline_kernel, inner_kernel, s
 from .._core.state import DYNAMIC
 from ..constants import MAX_ROTATION
 from .awake import body_rows
-from .contact_solver import apply_restitution, prepare_contacts
+from .contact_rows import prepare_serial_rows, restitution_rows, row_count
 from .direct_linalg import factor, from_dense, solve, sort_row
 from .direct_rows import (BIAS, BLOCK, BOUND, BOXED, CAP, COUNT, EQUALITY, FRICTION, KIND, LINK,
                           NORMAL, ONE_SIDED, ROWS, SOFT, STORE, WIDTH, apply_rows, row_velocity,
@@ -797,9 +797,7 @@ def open_contacts(world, order):
     counted: in a level, which counts references, the body, contact and constraint stores
     borrowed for this call cost ~1,000 instructions of IR at each of its returns."""
     if order.shape[0] > 0:
-        prepare_contacts(borrow(world, "constraints"), order, borrow(world, "contacts"),
-                         borrow(world, "bodies"), np.bool_(False), 0.0, 1.0, 0.0, 0.0, 1.0, 0.0,
-                         False, 0)
+        prepare_serial_rows(world, order, 0, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
 
 
 @borrowing_kernel
@@ -807,8 +805,7 @@ def restitution(world, touching, threshold, speed_cap, gx, gy, half_kick):
     """:func:`.contact_solver.apply_restitution` with the stores borrowed here (see
     :func:`open_contacts`), when ``touching``."""
     if touching > 0:
-        apply_restitution(borrow(world, "constraints"), borrow(world, "bodies"), threshold,
-                          speed_cap, gx, gy, half_kick)
+        restitution_rows(world, 0, row_count(world), threshold, speed_cap, gx, gy, half_kick)
 
 
 @stage_kernel

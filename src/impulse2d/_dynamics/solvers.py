@@ -22,7 +22,7 @@ from .awake import body_rows
 from .contact_lanes import (LANE_SOLVE, LANE_WARM_START, add_lane_totals, finish_lanes,
                             in_lanes, lanes_pass, prepare_lanes, restitution,
                             rows_for_diagnostics)
-from .contact_solver import prepare_contacts
+from .contact_rows import prepare_serial_rows
 from .integrate import integrate_clamp_velocities, integrate_positions, integrate_velocities
 from .joint_solver import joint_pass, revolute_prepare, revolute_solve, revolute_warm_start
 from .lengths import SLOP
@@ -282,7 +282,6 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, 
     step's coefficients at "off"; ``wide``: into the wide solver's lanes, :mod:`.contact_lanes`)
     and the joints, warm start the joints. The caller warm starts the contacts, with its own
     verb (so that a solver compiles one contact solver, not both)."""
-    bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
     integrate_velocities(world, body_rows(world), gx, gy, dt)
@@ -291,15 +290,14 @@ def rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, 
         # compiled prepare_contacts and prepare_wide once more in each process that has both
         # (BENCHMARKS.md, session 28, warmN53). Into the lanes every row is written as
         # prepare_contacts' wide branch writes it (in the colouring's order where the step
-        # coloured: the same values); into the rows with the literal False and 0 of the
-        # direct solver's and prepare_lanes' calls.
+        # coloured: the same values); into the rows by the world (the direct solver's and
+        # prepare_lanes' call).
         if wide:
             prepare_lanes(world, order, np.int64(0), warm_starting, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0,
                           wide)
             rows_for_diagnostics(world, cs)
         else:
-            prepare_contacts(cs, order, borrow(world, "contacts"), bodies, warm_starting, 0.0,
-                             1.0, 0.0, 0.0, 1.0, 0.0, False, 0)
+            prepare_serial_rows(world, order, 0, warm_starting, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
     joint_pass(world, PREPARE, dt, warm_starting, False, 0.0, 1.0, 0.0, 0.0, speed_cap,
                spin_cap)
     borrow(world, "clock")[3] = cycles()

@@ -37,7 +37,7 @@ from ..constants import MAX_ROTATION, POSITION_BAUMGARTE
 from .awake import body_rows
 from .contact_block import solve_contacts_block, speculative_biases
 from .contact_position import solve_contact_positions
-from .contact_solver import apply_restitution, solve_contacts, warm_start_contacts
+from .contact_rows import restitution_rows, row_count, solve_rows, warm_start_rows
 from .integrate import integrate_positions
 from .joint_solver import all_revolute, joint_pass, joint_position_pass, revolute_rigid_pass
 from .lengths import MAX_CORRECTION, SLOP
@@ -56,6 +56,7 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
     bodies = borrow(world, "bodies")
     cs = borrow(world, "constraints")
     touching = order.shape[0] > 0
+    rows = row_count(world)
     inv_h = 1.0 / dt
     # Velocities: rigid and unbiased (flag False = the relax pass's rows: only speculative
     # gaps, open limits and the joints' own springs have a bias). With a velocity tolerance
@@ -75,8 +76,8 @@ def _velocity_sweeps(world, order, dt, iterations, contact_speed, velocity_toler
             if block:
                 solve_contacts_block(world, last, speed_cap)
             else:
-                solve_contacts(cs, bodies, inv_h, False, False, 0.0, 0.0, contact_speed, last,
-                               speed_cap)
+                solve_rows(world, 0, rows, inv_h, False, False, 0.0, 0.0, contact_speed, last,
+                           speed_cap)
         diagnose(world, order, ITERATION, i, dt, 0.0, contact_speed, speed_cap, spin_cap)
         if early and not last and sweep_converged(bodies, velocities, velocity_tolerance):
             if touching:
@@ -103,7 +104,7 @@ def _opening(world, order, dt, gx, gy, warm_starting, max_linear_speed):
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     rigid_opening(world, order, dt, gx, gy, warm_starting, speed_cap, spin_cap, False)
     if warm_starting and order.shape[0] > 0:
-        warm_start_contacts(borrow(world, "constraints"), borrow(world, "bodies"))
+        warm_start_rows(world, 0, row_count(world))
     return speed_cap, spin_cap
 
 
@@ -122,7 +123,8 @@ def _closing(world, order, dt, gx, gy, position_iterations, contact_speed,
     diagnose(world, order, EXACT_SOLVE, 0, dt, 0.0, contact_speed, speed_cap, spin_cap)
     if touching:
         # pgs's convention (approach measured after the kick, positions not moved yet)
-        apply_restitution(cs, bodies, restitution_threshold, speed_cap, gx, gy, -0.5 * dt)
+        restitution_rows(world, 0, row_count(world), restitution_threshold, speed_cap, gx, gy,
+                         -0.5 * dt)
     integrate_positions(world, body_rows(world), dt, max_linear_speed, MAX_ROTATION / dt)
 
     # Positions: contacts, then joints (Box2D v2.4's order), until both are within tolerance

@@ -60,7 +60,8 @@ from .continuous_box2d23 import solve_continuous_box2d23
 from .contact_lanes import (F32_SOLVERS, SOLVERS as LANE_SOLVERS, colour_rows, lane_rows_for,
                             lanes_entry, lanes_pay, rows_entry, sync_constraint_rows)
 from .contact_lanes_f32 import lanes_f32_entry, prepare_f32_entry
-from .contact_solver import allocate_constraints, store_impulses
+from .contact_rows import row_count, store_row_impulses
+from .contact_solver import allocate_constraints
 from .contacts import (FRICTION_MIXING, RESTITUTION_MIXING, collide_rows, mix_again,
                        update_chain_manifolds)
 from .awake import (BODY_COUNT, CONTACT_COUNT, EDGES_VALID, SHAPE_COUNT, SLEEPING, STALE,
@@ -323,8 +324,7 @@ def _wake(world):
                          borrow(world, "joints"), borrow(world, "awake_contacts"),
                          state[CONTACT_COUNT])
     if woken > 0:
-        rebuild(borrow(world, "bodies"), borrow(world, "shapes"), state,
-                borrow(world, "awake_bodies"), borrow(world, "awake_shapes"))
+        rebuild(world)
     return woken
 
 
@@ -357,8 +357,7 @@ def _fall_asleep(world, time_to_sleep):
                        awake_bodies[: state[BODY_COUNT]], borrow(world, "awake_contacts"),
                        state[CONTACT_COUNT])
     if fell > 0:
-        drop_sleepers(bodies, borrow(world, "shapes"), state, awake_bodies,
-                      borrow(world, "awake_shapes"), fell)
+        drop_sleepers(world, fell)
     return fell
 
 
@@ -480,8 +479,7 @@ def _solve(world, at, n, dt, gx, gy, substeps, iterations, position_iterations, 
     speed_cap, spin_cap = impulse_caps(max_linear_speed, dt)
     diagnose(world, order, AFTER_SOLVE, 0, joint_h, baumgarte, contact_speed, speed_cap, spin_cap)
     if order.shape[0] > 0:
-        cs = borrow(world, "constraints")
-        store_impulses(cs, borrow(world, "contacts"), np.int64(0), cs.count.shape[0])
+        store_row_impulses(world, 0, row_count(world))
     clock[4] = cycles()
 
     fast = finalize_bodies(world, body_rows(world), max_linear_speed,
@@ -669,6 +667,15 @@ def _constraints_needed(world, n):
             lanes_needed)
 
 
+@inner_kernel
+def _new_constraints(world, n, lanes_needed):
+    """The world's constraint store replaced by one of ``n`` rows and ``lanes_needed`` lane
+    rows (:func:`.contact_solver.allocate_constraints`, compiled in here). In the step kernel,
+    which counts references, the store read, passed in, returned and written back was 2,497
+    of its 4,823 instructions of IR (``benchmarks/ir_lines.py``, session 30)."""
+    world.constraints = allocate_constraints(n, world.constraints, lanes_needed)
+
+
 @borrowing_kernel
 def _velocities_rows(world, velocity_tolerance):
     """Body rows the sweeps' convergence test needs in ``scratch_f`` that it lacks (0: none,
@@ -828,7 +835,7 @@ def step_kernel(world, dt, phase):
     # it first solves in lanes: contact_lanes.lane_rows_for)
     new_cs, lanes_needed = _constraints_needed(world, n)
     if new_cs:
-        world.constraints = allocate_constraints(n, world.constraints, lanes_needed)
+        _new_constraints(world, n, lanes_needed)
         status |= NEW_CONSTRAINTS
     if lanes_needed > 0:  # the wide solver's runs (a world solved row by row reads none)
         _mark_runs(world)

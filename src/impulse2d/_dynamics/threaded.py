@@ -69,7 +69,7 @@ from ..constants import MAX_ROTATION
 from .awake import CONTACT_COUNT, body_rows
 from .contact_lanes import (LANE_RESTITUTION, LANE_SOLVE, LANE_WARM_START, finish_lanes, in_lanes,
                             prepare_lanes, rows_for_diagnostics)
-from .contact_solver import store_impulses
+from .contact_rows import store_row_impulses
 from .contacts import update_manifolds
 from .integrate import finalize_bodies, integrate_clamp_velocities, integrate_positions
 from .atomics import fetch_add, fetch_max, load_acquire, sleep_on, spin_pause, wake_on
@@ -550,11 +550,10 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
     With ``finalize`` (the step's offer, :data:`~.verbs.FINALIZE`: 1, or 2 with the fast test)
     the step's two stages after the solve run here too, on the threads instead of after the
     launch on one: each piece of the copy back stores its rows' impulses into the contacts
-    (:func:`~.contact_solver.store_impulses`; a row's contact is its own), and a last stage
+    (:func:`~.contact_rows.store_row_impulses`; a row's contact is its own), and a last stage
     finalizes the awake bodies by pieces (:func:`~.integrate.finalize_bodies`, body by body),
     the count of fast bodies summed in the counters' last slot."""
     cs = borrow(world, "constraints")
-    contacts = borrow(world, "contacts")
     touching = order.shape[0] > 0
     on = np.bool_(True)  # (np.bool_ and np.int64, not literals: see _lane_stages)
     off = np.bool_(False)
@@ -658,7 +657,7 @@ def _substeps(world, order, parts, rows, counters, claims, chunks, t, min_rows, 
             a, b = (0, m) if measured else _order_piece(parts, chunks, k)
             finish_lanes(world, cs, wide, a, b)
             if finalize > 0:
-                store_impulses(cs, contacts, a, b)
+                store_row_impulses(world, a, b)
         else:
             lo, hi = _chunk(0, n, k - copies, body_pieces)
             fetch_add(counters, counters.shape[0] - 1,
