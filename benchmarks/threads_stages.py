@@ -25,12 +25,13 @@ import os
 import threading
 import time
 
+import numba
 import numpy as np
 
 import impulse2d as i2d
 from impulse2d import _threads
 from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts
-from impulse2d._dynamics.threaded import segments
+from impulse2d._dynamics.threaded import segments as _segments
 from impulse2d.scenes import build_scene, step_scene
 
 SCENES = {"pyramid_20": ("pyramid", {"base": 20}, 60),
@@ -57,6 +58,13 @@ def thread_clocks() -> dict:
         except OSError:
             continue
     return out
+
+
+@numba.njit(cache=False)
+def segments(body_a, body_b, order, body_type, min_rows, starts):
+    """:func:`~impulse2d._dynamics.threaded.segments` from Python (an inner kernel: only the
+    threaded soft step calls it)."""
+    return _segments(body_a, body_b, order, body_type, min_rows, starts)
 
 
 def cut(world) -> dict:
