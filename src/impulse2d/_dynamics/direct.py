@@ -790,20 +790,20 @@ def joint_rows(world, verb, start, dt, baumgarte, speed_cap, spin_cap, body, jac
 
 @borrowing_kernel
 def open_contacts(world, order):
-    """:func:`.contact_solver.prepare_contacts` of the touching contacts ``order`` for both
-    levels, with the rigid solvers' signature (``pgs``, ``pgs_ngs``, ``pgs_block``:
-    :func:`.solvers.rigid_opening`; a literal ``False`` of its own compiled it once more, 1.7 s
-    of CPU at load 9): the rigid rows, no warm start. Here the stores are borrowed, not
-    counted: in a level, which counts references, the body, contact and constraint stores
-    borrowed for this call cost ~1,000 instructions of IR at each of its returns."""
+    """The touching contacts ``order`` prepared for both levels as the rigid solvers prepare
+    them (:func:`.contact_rows.prepare_serial_rows`, the rigid rows, no warm start; the
+    flags as values, one signature for every caller: a literal ``False`` of its own compiled
+    it once more, 1.7 s of CPU at load 9). The kernel takes the world: a level, which counts
+    references, pays ~1,000 instructions of IR at each of its returns for every store it
+    holds."""
     if order.shape[0] > 0:
         prepare_serial_rows(world, order, 0, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
 
 
 @borrowing_kernel
 def restitution(world, touching, threshold, speed_cap, gx, gy, half_kick):
-    """:func:`.contact_solver.apply_restitution` with the stores borrowed here (see
-    :func:`open_contacts`), when ``touching``."""
+    """Every contact row's restitution (:func:`.contact_rows.restitution_rows`, which borrows
+    the stores: see :func:`open_contacts`), when ``touching``."""
     if touching > 0:
         restitution_rows(world, 0, row_count(world), threshold, speed_cap, gx, gy, half_kick)
 
