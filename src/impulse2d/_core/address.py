@@ -18,6 +18,7 @@ import ctypes
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -46,4 +47,17 @@ else:
         return types.voidptr(value), codegen
 
 
-__all__ = ["address", "void_pointer"]
+def emit_prefetch(builder, pointer, locality: int) -> None:
+    """Code for an intrinsic: ask the CPU for the cache line at ``pointer`` (an ``i8*``) with
+    LLVM's ``prefetch`` (a read, of data), kept in the caches by ``locality`` (0: none, ..., 3:
+    every level). A hint only: nothing is read, and an address past the data is never faulted
+    on."""
+    i32 = ir.IntType(32)
+    fn = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32]),
+        "llvm.prefetch.p0i8")
+    builder.call(fn, [pointer, ir.Constant(i32, 0), ir.Constant(i32, locality),
+                      ir.Constant(i32, 1)])
+
+
+__all__ = ["address", "void_pointer", "emit_prefetch"]

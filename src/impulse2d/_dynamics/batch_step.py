@@ -32,6 +32,7 @@ from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.extending import intrinsic
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
+from .._core.address import emit_prefetch
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
                          inner_kernel)
 from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
@@ -73,21 +74,13 @@ LINE = 64
 """Bytes of a cache line (x86-64 and most ARM cores)."""
 
 
-_BYTE = ir.IntType(8).as_pointer()
-
-
 @intrinsic
 def _prefetch_line(typingctx, address):
     """Ask the CPU to bring the cache line at ``address`` (int64, bytes) into its L2: LLVM's
     ``prefetch``, a read, locality 2, a data line. A hint only: nothing is read, and an
     address past the data is never faulted on."""
     def codegen(context, builder, signature, args):
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [_BYTE, i32, i32, i32]),
-            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.inttoptr(args[0], _BYTE), ir.Constant(i32, 0),
-                          ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        emit_prefetch(builder, builder.inttoptr(args[0], cgutils.voidptr_t), 2)
         return context.get_dummy_value()
 
     return types.none(types.int64), codegen

@@ -40,10 +40,10 @@ row by row in float64, :func:`.contact_lanes.lanes_pay`).
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from .._core.address import emit_prefetch
 from .._core.jit import borrowing_kernel, entry_kernel, inline_kernel
 from .._core.lazy import JIT
 from .contact_lanes import (LANE_FINISH, LANE_MODE, LANE_RESTITUTION, LANE_ROWS,
@@ -96,14 +96,8 @@ def _prefetch_row(typingctx, column, k):
         array = context.make_array(column)(context, builder, args[0])
         stride = cgutils.unpack_tuple(builder, array.strides)[0]
         row = context.cast(builder, args[1], k, types.intp)
-        byte = ir.IntType(8).as_pointer()
-        address = builder.gep(builder.bitcast(array.data, byte), [builder.mul(row, stride)])
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
-            "llvm.prefetch.p0i8")
-        builder.call(fn, [address, ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
+        data = builder.bitcast(array.data, cgutils.voidptr_t)
+        emit_prefetch(builder, builder.gep(data, [builder.mul(row, stride)]), 3)
         return context.get_dummy_value()
 
     return types.none(column, k), codegen
