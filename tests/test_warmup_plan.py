@@ -189,7 +189,15 @@ def test_a_helper_quits_after_its_exit_functions_without_pythons_finalisation():
     assert done.stdout.split() == ["work", "exit", "function"]
 
 
-SETTLE = """
+def _last_json(script):
+    """What ``script``, run in a fresh process on this tree, printed last as JSON."""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+CYCLES = """
 import gc, json, weakref
 from impulse2d._core import parallel
 
@@ -202,7 +210,10 @@ def cycle():  # (garbage only the cyclic collector frees, once dropped)
     a, b = Node(), Node()
     a.b, b.a = b, a
     return a
+"""
+"""A subprocess's opening: the package's compile plan and a maker of cyclic garbage."""
 
+SETTLE = CYCLES + """
 
 def tracked(obj):  # (in a generation: a frozen object is in none)
     return any(o is obj for o in gc.get_objects())
@@ -226,27 +237,11 @@ def test_a_compiling_process_freezes_its_heap_once_python_has_collected_it_in_fu
     """:func:`.parallel.settle_heap`: nothing until Python has collected the heap in full once;
     then the cyclic garbage is collected and the survivors frozen (no later collection scans
     them)."""
-    done = subprocess.run([sys.executable, "-c", SETTLE], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = _last_json(SETTLE)
     assert out == {"before": [True, True, True], "after": [False, False, True]}
 
 
-KEEP = """
-import gc, json, weakref
-from impulse2d._core import parallel
-
-
-class Node:
-    pass
-
-
-def cycle():  # (garbage only the cyclic collector frees, once dropped)
-    a, b = Node(), Node()
-    a.b, b.a = b, a
-    return a
-
+KEEP = CYCLES + """
 
 parallel.keep_garbage()
 kept = weakref.ref(cycle())
@@ -268,10 +263,7 @@ def test_a_process_that_keeps_its_garbage_collects_none_until_it_is_large_then_f
     :func:`.parallel.settle_heap` collects nothing while the process's peak resident memory is
     under :data:`.parallel.KEEP_GARBAGE_BYTES`; over it, what the process holds is frozen, the
     garbage kept with it, and the collector is on again (the next settle collects)."""
-    done = subprocess.run([sys.executable, "-c", KEEP], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": SRC}, timeout=120)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = _last_json(KEEP)
     assert out == {"under": [False, True, True], "over": [True, True, True],
                    "after": [True, True]}
 
