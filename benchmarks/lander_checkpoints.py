@@ -46,19 +46,18 @@ def _cp0() -> None:
 CHECKPOINTS = {
     ("impulse2d.envs._vector", "BatchVectorEnv", "step"): (None, [
         ("actions = self._check_actions(actions)", "check actions", 4),
-        ("fresh = np.flatnonzero(resetting)", "resetting", 4),
-        ("actions, ~resetting, fresh, self._resets_beside_step)", "after _step_batch", 4),
-        ("finished = terminated | truncated", "finished", 4)]),
+        ("acting, fresh = self._everyone, _NONE", "resetting", 4),
+        ("actions, acting, fresh, self._resets_beside_step)", "after _step_batch", 4),
+        ("self._done = finished", "finished", 4)]),
     ("impulse2d.envs._vector", "BatchVectorEnv", "_step_batch"): ("step: before _step_batch", [
-        ("obs, reward, terminated, truncated = self._after_step(fresh)", "_after_step", 4)]),
+        ("ended = self._after_step(fresh)", "_after_step", 4)]),
     ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_act"): (
         "_step_batch: before _act", [
-            ("raise ValueError(\"actions must be 0, 1, 2 or 3", "actions", 8),
-            ("writes = self._engines(m_power, s_power, direction, acting)", "after _engines", 4)]),
-    ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_engines"): (
-        "_act: before _engines", [
+            ("writes = self._discrete(a, acting)", "after _discrete", 8)]),
+    ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_discrete"): (
+        "_act: before _discrete", [
             ("SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)",
-             "sin, cos, engine_impulses", 4)]),
+             "actions, sin, cos, engine_impulses", 4)]),
     ("impulse2d.batch", "WorldBatch", "_step_state"): ("_step_batch: before _step_state", [
         ("refs = self._checked_refs(rows)  #", "checks", 4),
         ("np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))", "BatchState", 4),

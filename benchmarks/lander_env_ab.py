@@ -7,9 +7,10 @@ process, on the same engine: paired CPU per environment step and the bits of eve
 
 Fresh processes alternating between two checkouts do not resolve a few per cent of the lander's
 step on a loaded machine (their rounds spread by 10 % and more). Here ``--a-envs``' (the other
-checkout's ``envs`` folder) ``_segments.py``, ``_lander_step.py`` and ``lunar_lander.py`` are
-loaded as modules of this ``impulse2d.envs`` under other names (their base class,
-``_vector.py``, and the engine are this checkout's: only the environment's own code differs),
+checkout's ``envs`` folder) ``_vector.py`` (the base class), ``_segments.py``,
+``_lander_step.py`` and ``lunar_lander.py`` are loaded as modules of this ``impulse2d.envs``
+under other names (the engine and the batch are this checkout's: only the environments' code
+differs),
 both vector environments are made with ``num_envs`` landers on ``threads``, reset with seed
 0, and stepped with the same seeded random actions (resets as they come), the order of the
 two alternating step by step, each step timed by the calling thread's CPU clock and by the
@@ -17,7 +18,9 @@ wall clock (at 2 threads the calling thread's time is the step's critical path: 
 environment's serial Python, its share of the kernel, the restarts beside the other thread's
 share). Printed: each side's ns per environment step (the mean over the steps and the median
 of the steps), the median of the per-step ratios a / b, and whether every observation, reward
-and flag of the two was equal bit for bit.
+and flag of the two was equal bit for bit; the same of ``serial_cpu``: the calling thread's
+CPU outside the batch kernel's calls (``WorldBatch._run_around``, the restarts beside the
+kernel included in those, and ``_run``), the serial Python around the kernel (issue 30).
 
 ``--a-entries`` instead: both sides are this checkout's environment, and side a's worlds
 solve on the soft step through the joint types' entries (their table of verbs filled as for
@@ -49,12 +52,12 @@ import types
 import numpy as np
 
 
-_OWN = ("_segments", "_lander_step", "lunar_lander")
+_OWN = ("_vector", "_segments", "_lander_step", "lunar_lander")
 """The other checkout's modules loaded (each imports the ones before it)."""
 
 
 def load_other(envs_dir: str):
-    """The other checkout's ``lunar_lander`` module (with its ``_segments`` and
+    """The other checkout's ``lunar_lander`` module (with its ``_vector``, ``_segments`` and
     ``_lander_step``), as modules of ``impulse2d.envs`` named ``*_a``."""
     import impulse2d.envs  # noqa: F401 (the package they join)
     modules = {}
@@ -76,6 +79,25 @@ def _module(name: str, path: str, source: str):
     sys.modules[name] = module
     exec(compile(source, path, "exec"), module.__dict__)
     return module
+
+
+inside = {"a": 0, "b": 0}
+"""Each side's calling-thread CPU (ns) in the batch kernel's calls this step (the restarts
+beside it included): the step's CPU less it is the serial Python around the kernel."""
+
+
+def _kernel_timed(batch, method: str, into: dict, side: str) -> None:
+    """``batch.method`` (``_run_around`` or ``_run``) timed into ``into[side]``."""
+    f = getattr(batch, method)
+
+    def timed(*a, **k):
+        t = time.thread_time_ns()
+        try:
+            return f(*a, **k)
+        finally:
+            into[side] += time.thread_time_ns() - t
+
+    setattr(batch, method, timed)
 
 
 def batch_from(path: str, batch) -> None:
@@ -167,22 +189,27 @@ def main() -> dict:
             env.batch._crew_ready = lambda: None
         env.reset(seed=0)
         sides[name] = env
+        for method in ("_run_around", "_run"):
+            _kernel_timed(env.batch, method, inside, name)
     space = sides["b"].action_space
     space.seed(0)
     actions = [space.sample() for _ in range(args.warm + args.steps)]
     cpu = {"a": [], "b": []}
     wall = {"a": [], "b": []}
+    serial = {"a": [], "b": []}
     equal, ended = True, 0
     for k, action in enumerate(actions):
         order = ("a", "b") if k % 2 == 0 else ("b", "a")
         out = {}
         for name in order:
+            inside[name] = 0
             t, w = time.thread_time_ns(), time.perf_counter_ns()
             out[name] = sides[name].step(action)
             t, w = time.thread_time_ns() - t, time.perf_counter_ns() - w
             if k >= args.warm:
                 cpu[name].append(t)
                 wall[name].append(w)
+                serial[name].append(t - inside[name])
         for x, y in zip(out["a"][:4], out["b"][:4]):
             equal = equal and x.dtype == y.dtype and x.tobytes() == y.tobytes()
         if k >= args.warm:
@@ -196,7 +223,7 @@ def main() -> dict:
               "spins": args.spins}
     if check is not None:
         result["solvers_as_meant"] = check(sides)
-    for clock, times in (("cpu", cpu), ("wall", wall)):
+    for clock, times in (("cpu", cpu), ("wall", wall), ("serial_cpu", serial)):
         a, b = np.array(times["a"]) / n, np.array(times["b"]) / n
         result[clock] = {"a_ns_mean": round(float(a.mean()), 1),
                          "b_ns_mean": round(float(b.mean()), 1),

@@ -215,12 +215,16 @@ def test_a_resets_observation_is_the_numpy_observation_bit_for_bit(seed):
     slow = rng.uniform(0, 1, (n, bodies))
     ready = np.ones(n, dtype=bool)
     counts, timers = elapsed.copy(), slow.copy()
-    anyone = _lander_step.after_step(
+    finished, acting = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+    restart = np.full(n, 7, dtype=np.int64)
+    anyone, restarts = _lander_step.after_step(
         idx, False, elapsed, np.zeros(0, dtype=np.int64), 40, pos, angle, vel, touching, awake,
         np.ones(bodies), np.full(bodies, 1e9), slow, 1.0 / FPS, 0.0, pose, legs, shaping,
         m_power, s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
-        terminated, truncated, ready)
+        terminated, truncated, ready, finished, acting, restart)
     assert not anyone and not ready[idx].any() and not truncated.any()
+    # (no step's end: the next step's environments left as they were)
+    assert restarts == 0 and finished.all() and not acting.any() and np.all(restart == 7)
     np.testing.assert_array_equal(elapsed, counts)
     assert _bits(slow) == _bits(timers)
     assert _bits(obs) == _bits(want[0])
@@ -253,16 +257,19 @@ def _end_step(vel, extent, threshold, elapsed, slow, dt, time_to_sleep, *, awake
              "pose": np.zeros((n, 3)), "legs": np.zeros((n, 2), dtype=bool)}
     out = {"obs": np.empty((n, 8), dtype=np.float32), "reward": np.empty(n),
            "terminated": np.empty(n, dtype=bool), "truncated": np.empty(n, dtype=bool),
-           "ready": np.zeros(n, dtype=bool)}
+           "ready": np.zeros(n, dtype=bool), "finished": np.zeros(n, dtype=bool),
+           "acting": np.zeros(n, dtype=bool), "restart": np.full(n, -1, dtype=np.int64)}
     fresh = np.zeros(0, dtype=np.int64) if fresh is None else fresh
     shaping = state["prev"].copy()
-    anyone = _lander_step.after_step(
+    anyone, restarts = _lander_step.after_step(
         np.zeros(0, dtype=np.int64), True, elapsed, fresh, max_steps, state["pos"],
         state["angle"], vel, state["touching"], state["awake"], extent, threshold, slow, dt,
         time_to_sleep, state["pose"], state["legs"], shaping, state["m_power"],
         state["s_power"], W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), out["obs"],
-        out["reward"], out["terminated"], out["truncated"], out["ready"])
+        out["reward"], out["terminated"], out["truncated"], out["ready"], out["finished"],
+        out["acting"], out["restart"])
     state["shaping"] = shaping
+    out["restart"] = out["restart"][:restarts]
     return anyone, out, state
 
 
@@ -358,6 +365,11 @@ def test_the_step_s_end_is_the_environment_s_passes_bit_for_bit():
     assert _bits(state["pose"][:, :2]) == _bits(state["pos"][:, 0])
     assert _bits(state["pose"][:, 2]) == _bits(state["angle"][:, 0])
     assert truncated.any() and terminated.any() and (reward == 100.0).any()
+    # the finished environments, and the next step's: those acting and those to restart
+    finished = terminated | truncated
+    np.testing.assert_array_equal(out["finished"], finished)
+    np.testing.assert_array_equal(out["acting"], ~finished)
+    np.testing.assert_array_equal(out["restart"], np.flatnonzero(finished))
 
 
 @pytest.mark.parametrize("pilot", ["nothing", "heuristic"])
@@ -412,3 +424,49 @@ def test_discrete_actions_are_the_numpy_decoding_and_bad_ones_write_nothing():
         m[:] = s[:] = d[:] = 9.0
         assert not _lander_step.discrete_actions(b, acting, m, s, d)
         assert np.all(m == 9.0) and np.all(s == 9.0) and np.all(d == 9.0)
+
+
+def test_discrete_engines_are_the_actions_then_the_engines_and_bad_ones_write_nothing():
+    """``discrete_engines`` (the environment's one call) against ``discrete_actions`` then
+    ``engine_impulses``, each environment's generator twinned: the same throttles, impulses
+    and draws, bit for bit; an invalid action writes nothing and draws nothing."""
+    rng = np.random.default_rng(6)
+    n, bodies, first = 300, 3, 1
+    pose = np.column_stack((rng.uniform(0, W, n), rng.uniform(0, H, n),
+                            rng.uniform(-4, 4, n)))
+    lc = (rng.normal() * 0.01, rng.normal() * 0.1)
+    acting = rng.random(n) < 0.8
+    a = rng.integers(0, 4, n).astype(np.float64)
+    constants = (MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+                 SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE)
+    sides = []
+    for _ in range(2):
+        gens = [seeding.np_random(500 + i)[0] for i in range(n)]
+        draws = np.array([_draws.addresses(g) for g in gens], dtype=np.int64)
+        sides.append((gens, draws, np.full(n, 9.0), np.full(n, 9.0), np.full(n, 9.0),
+                      np.full((n, first + 3 * bodies), 7.0)))
+    gens, draws, m, s, d, impulses = sides[0]
+    assert _lander_step.discrete_actions(a, acting, m, s, d)
+    want = _lander_step.engine_impulses(pose, lc[0], lc[1], draws, acting, m, s, d,
+                                        *constants, impulses, first)
+    gens_b, draws_b, m_b, s_b, d_b, impulses_b = sides[1]
+    got = _lander_step.discrete_engines(a, acting, m_b, s_b, d_b, pose, lc[0], lc[1], draws_b,
+                                        *constants, impulses_b, first)
+    assert want and got == 1
+    for x, y in ((m, m_b), (s, s_b), (d, d_b), (impulses, impulses_b)):
+        assert _bits(x) == _bits(y)
+    for g, t in zip(gens, gens_b):
+        assert g.bit_generator.state == t.bit_generator.state
+    states = [g.bit_generator.state for g in gens_b]
+    for bad in (-1.0, 4.0, 1.5, np.nan):
+        b = a.copy()
+        b[n // 2] = bad
+        before = [x.copy() for x in (m_b, s_b, d_b, impulses_b)]
+        assert _lander_step.discrete_engines(b, acting, m_b, s_b, d_b, pose, lc[0], lc[1],
+                                             draws_b, *constants, impulses_b, first) == -1
+        for x, y in zip(before, (m_b, s_b, d_b, impulses_b)):
+            assert _bits(x) == _bits(y)
+        assert [g.bit_generator.state for g in gens_b] == states
+    # no engine: 0
+    assert _lander_step.discrete_engines(np.zeros(n), acting, m_b, s_b, d_b, pose, lc[0], lc[1],
+                                         draws_b, *constants, impulses_b, first) == 0

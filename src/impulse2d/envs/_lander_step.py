@@ -50,9 +50,6 @@ def discrete_actions(a, acting, m_power, s_power, direction):
     return True
 
 
-_discrete_actions = DirectCall(discrete_actions, "the native LunarLander's actions", 1.0)
-
-
 AHEAD = 8
 """Environments ahead whose generators :func:`engine_impulses` asks the cache for: a miss
 (~0.1 us) over a few environments' arithmetic and draws (~30 ns each)."""
@@ -122,6 +119,25 @@ def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, 
 
 
 _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
+
+
+@kernel
+def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, draws, main_y,
+                     main_power, side_away, side_power, side_x, side_height, scale, out, first):
+    """:func:`discrete_actions` then :func:`engine_impulses` (the arguments theirs), in one
+    call: a step of 1,024 landers pays one compiled call's entry, cold after the batch kernel
+    streamed its worlds, where it paid two. Returns -1, having written nothing, if an action
+    is not one of 0, 1, 2, 3; else whether any engine fired (1) or none (0)."""
+    if not discrete_actions(a, acting, m_power, s_power, direction):
+        return -1
+    if engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
+                       main_power, side_away, side_power, side_x, side_height, scale, out,
+                       first):
+        return 1
+    return 0
+
+
+_discrete_engines = DirectCall(discrete_engines, "the native LunarLander's engines", 2.0)
 
 
 @kernel
@@ -280,7 +296,7 @@ def _observation(k, i, positions, angles, velocities, touching, rest, pose, legs
 def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocities, touching,
                awake, extent, threshold, slow, dt, time_to_sleep, pose, legs, prev_shaping,
                m_power, s_power, view_w, view_h, pad_y, fps, obs, reward, terminated, truncated,
-               ready):
+               ready, finished, acting, restart):
     """Everything a step of every environment ends with (``every``), in one pass over the
     batch where the environment made five (the episodes' step counts, the rest timers, the
     observation, the truncations, the restarted environments' flags: 35-40 us less a step of
@@ -300,7 +316,11 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
       and ``prev_shaping`` updated;
     * ``truncated[i]`` where the episode has taken ``max_steps`` steps (never if
       ``max_steps`` is 0: Gymnasium's ``TimeLimit`` rule), then the environments ``fresh``
-      given reward 0 and both flags False (``_vector.episode_ends``).
+      given reward 0 and both flags False (``_vector.episode_ends``);
+    * ``finished[i]`` (``terminated or truncated``), and for a next-step autoreset the next
+      step's environments: ``acting[i]`` where not ``finished[i]``, the others' indices,
+      ascending, into ``restart`` (their count returned): where the base made three NumPy
+      calls over the batch (``BatchVectorEnv._after_step``).
 
     Or, not ``every``, the observation, reward and ending alone of the environments ``idx``
     after a reset's own step (row ``k`` of each state and output array environment
@@ -308,7 +328,8 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
     ``truncated`` False): the same kernel for both, where a kernel of its own compiled the
     observation again (0.4-0.9 s of a lander's first use: BENCHMARKS.md session 30).
 
-    Returns whether any lander is ``ready``."""
+    Returns whether any lander is ``ready``, and how many environments ``restart`` holds
+    (0 if not ``every``)."""
     n = elapsed.shape[0] if every else idx.shape[0]
     if every:
         for i in range(n):
@@ -330,16 +351,23 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
                      ready[i] or not awake[k, 0], pose, legs, prev_shaping, m_power, s_power,
                      half_w, half_h, pad_y, fps, obs, reward, terminated)
         truncated[k] = every and max_steps > 0 and elapsed[i] >= max_steps
+    restarts = 0
     if every:
         for k in range(fresh.shape[0]):
             i = fresh[k]
             reward[i] = 0.0
             terminated[i] = False
             truncated[i] = False
-    return anyone
+        for i in range(n):
+            finished[i] = terminated[i] or truncated[i]
+            acting[i] = not finished[i]
+            if finished[i]:
+                restart[restarts] = i
+                restarts += 1
+    return anyone, restarts
 
 
 _after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "begin_episodes", "skip_draws", "after_step"]
+__all__ = ["discrete_actions", "engine_impulses", "discrete_engines", "begin_episodes", "skip_draws", "after_step"]

@@ -58,9 +58,9 @@ ascending):
   unless ``_resets_beside_step`` says no): ``_observe(ALL)`` then covers them too (their
   ``_elapsed`` is 0; the base sets their reward to 0 and their flags to False afterwards);
 * ``_after_step(fresh)`` (optional): what every step ends with (the episodes' step counts,
-  ``_observe(ALL)``, the truncations, the restarted environments' reward and flags), which an
-  environment may do in one compiled pass of its own (LunarLander, whose ``_observe`` then
-  takes only the indices of a reset's worlds);
+  ``_observe(ALL)``, the truncations, the restarted environments' reward and flags, the
+  finished environments and ``_next``), which an environment may do in one compiled pass of
+  its own (LunarLander, whose ``_observe`` then takes only the indices of a reset's worlds);
 * ``_draw(k, image)`` (optional): decorations drawn on environment ``k``'s frame.
 
 For ``_observe`` the base offers ``_state(idx)``: the template bodies' positions, angles,
@@ -191,6 +191,10 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         self._draws = np.zeros((self.num_envs, 2), dtype=np.int64)
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)   # steps of the episode
         self._done = np.zeros(self.num_envs, dtype=bool)   # finished last step (next-step reset)
+        # a next-step autoreset's next step: the environments acting (not finished) and those
+        # to restart (indices, ascending), found by the last step's end (_after_step) or reset
+        self._next = None
+        self._everyone = np.ones(self.num_envs, dtype=bool)   # acting, in the other modes
         self._obs = None
         self._stepped_state = None  # the batch step's gathered state, until _state(ALL) reads it
         # the arrays the batch step gathers into, made by its first step and filled again by
@@ -290,6 +294,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         obs, _ = self._reset_worlds(idx, all_of_them=bool(mask.all()))
         self._obs[idx] = obs
         self._done[idx] = False
+        self._next = (~self._done, np.flatnonzero(self._done))
         self._started = True
         return self._obs.copy(), {}
 
@@ -300,22 +305,22 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
         mode = self.autoreset_mode
-        # (the flags themselves, not a copy: the step replaces them, writing none)
-        resetting = self._done if mode is AutoresetMode.NEXT_STEP else \
-            np.zeros(self.num_envs, dtype=bool)
-        if mode is AutoresetMode.DISABLED and self._done.any():
-            k = int(np.flatnonzero(self._done)[0])
-            raise RuntimeError(f"environment {k} has finished: with autoreset_mode DISABLED, "
-                               "reset it with reset(options={'reset_mask': mask}) first")
-        fresh = np.flatnonzero(resetting)
+        if mode is AutoresetMode.NEXT_STEP:
+            acting, fresh = self._next   # (the finished environments restart)
+        else:
+            if mode is AutoresetMode.DISABLED and self._done.any():
+                k = int(np.flatnonzero(self._done)[0])
+                raise RuntimeError(f"environment {k} has finished: with autoreset_mode "
+                                   "DISABLED, reset it with reset(options={'reset_mask': "
+                                   "mask}) first")
+            acting, fresh = self._everyone, _NONE
         if fresh.shape[0] and not self._resets_beside_step:
             # next-step autoreset: the finished worlds are restored and begin their episodes
             # now, and the batch step below is their reset's step (as _reset_worlds takes it)
             self._restart(fresh)
-        obs, reward, terminated, truncated = self._step_batch(
-            actions, ~resetting, fresh, self._resets_beside_step)
+        obs, reward, terminated, truncated, finished = self._step_batch(
+            actions, acting, fresh, self._resets_beside_step)
         infos = {}
-        finished = terminated | truncated
         if mode is AutoresetMode.SAME_STEP and finished.any():
             idx = np.flatnonzero(finished)
             # as SyncVectorEnv's _add_info lays them out: the last observations in an object
@@ -326,9 +331,8 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
             infos = {"final_obs": final_obs, "_final_obs": finished.copy(),
                      "final_info": {}, "_final_info": finished.copy()}
             obs[idx], _ = self._reset_worlds(idx)
-            self._done[:] = False
-        else:
-            self._done = finished
+            finished[:] = False   # (each reset in the step that finished it)
+        self._done = finished
         self._obs = obs
         return obs.copy(), reward, terminated, truncated, infos
 
@@ -356,7 +360,8 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
     # -- the base's own work ------------------------------------------------------------------
     def _step_batch(self, actions, acting: np.ndarray, fresh=None, restart: bool = False):
         """The step itself, without autoreset: actions of the ``acting`` environments in, one
-        batch step, then every environment's (obs, reward, terminated, truncated). ``fresh``:
+        batch step, then every environment's (obs, reward, terminated, truncated) and
+        ``terminated | truncated`` (:meth:`_after_step`). ``fresh``:
         the environments restarted just before (:meth:`_restart`), or, with ``restart``,
         restarted here while the batch's other threads step the other worlds (see
         :attr:`_resets_beside_step`); for them this step is their reset's step (their
@@ -371,15 +376,17 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         else:
             self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered)
         self._gathered = self._stepped_state
-        obs, reward, terminated, truncated = self._after_step(fresh)
+        ended = self._after_step(fresh)
         self._stepped_state = None
-        return obs, reward, terminated, truncated
+        return ended
 
     def _after_step(self, fresh):
         """What every step ends with, after the batch step: the episodes' step counts (0 for
         the environments ``fresh``, or None), ``_observe(ALL)``, the truncations and the
-        restarted environments' reward and flags; ``(obs, reward, terminated, truncated)``. An
-        environment may do it all in one compiled pass of its own (LunarLander)."""
+        restarted environments' reward and flags; ``(obs, reward, terminated, truncated,
+        finished)`` (``finished``: ``terminated | truncated``, the caller's until the next step ends),
+        and ``_next`` (a next-step autoreset's next step) from them. An environment may do it
+        all in one compiled pass of its own (LunarLander)."""
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0
@@ -389,7 +396,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         truncated = np.empty(self.num_envs, dtype=bool)
         _episode_ends.entry(self._elapsed, self.max_episode_steps or 0,
                             _NONE if fresh is None else fresh, reward, terminated, truncated)
-        return obs, reward, terminated, truncated
+        finished = terminated | truncated
+        self._next = (~finished, np.flatnonzero(finished))
+        return obs, reward, terminated, truncated, finished
 
     def _restart(self, idx: np.ndarray) -> None:
         """Restore worlds ``idx`` as built, begin their episodes and prepare their reset's step

@@ -456,7 +456,7 @@ class BipedalWalker(gymnasium.Env):
             raise ValueError(f"action must be 4 numbers, got {action!r}")
         if not np.all(np.isfinite(a)):
             raise ValueError(f"action must be finite, got {action!r}")
-        obs, reward, terminated, _ = self._vec._step_batch(a[None], self._acting)
+        obs, reward, terminated, _, _ = self._vec._step_batch(a[None], self._acting)
         return obs[0], float(reward[0]), bool(terminated[0]), False, {}
 
     def render(self):

@@ -98,7 +98,7 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import (_after_step, _begin_episodes, _discrete_actions, _engine_impulses,
+from ._lander_step import (_after_step, _begin_episodes, _discrete_engines, _engine_impulses,
                            _skip_draws)
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
@@ -205,6 +205,10 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # points (nothing moves the bodies between an observation and the next actions)
         self._pose = np.zeros((n, 3))
         self._ready = np.zeros(n, dtype=bool)   # _after_step's: landers to put to sleep now
+        # _after_step's finished, acting and restarting environments (see BatchVectorEnv._next),
+        # two sets taken in turn: a step's end writes one while its step reads the other
+        self._ends = [(np.zeros(n, dtype=bool), np.zeros(n, dtype=bool),
+                       np.zeros(n, dtype=np.int64)) for _ in range(2)]
         self._wind_idx = np.zeros(n)
         self._torque_idx = np.zeros(n)
         # the batch step's rows of arguments with the engines' impulses in them (_engines: each
@@ -279,7 +283,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
     def _act(self, actions, acting: np.ndarray):
         n = self.num_envs
         a = np.asarray(actions)
-        if self.continuous:
+        if not self.continuous:
+            writes = self._discrete(a, acting)
+        else:
             a = np.clip(a.astype(np.float64), -1.0, 1.0)
             main = a[:, 0] > 0.0
             m_power = np.where(main, (np.clip(a[:, 0], 0.0, 1.0) + 1.0) * 0.5, 0.0)
@@ -288,13 +294,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             s_power = np.where(side, np.clip(np.abs(a[:, 1]), 0.5, 1.0), 0.0)
             m_power = np.where(acting, m_power, 0.0)
             s_power = np.where(acting, s_power, 0.0)
-        else:
-            # (float64 holds every valid action exactly, and an invalid one stays invalid)
-            m_power, s_power, direction = self._m_power, self._s_power, self._direction
-            if not _discrete_actions.entry(np.asarray(a, dtype=np.float64), acting, m_power,
-                                           s_power, direction):
-                raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
-        writes = self._engines(m_power, s_power, direction, acting)
+            writes = self._engines(m_power, s_power, direction, acting)
         if self.enable_wind:
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
         return writes
@@ -318,6 +318,22 @@ class LunarLanderVectorEnv(BatchVectorEnv):
                 lander = self._landers[i]
                 lander.apply_force((float(fx[0]), 0.0))
                 lander.apply_torque(float(torque[0]))
+
+    def _discrete(self, a, acting):
+        """``Discrete(4)`` actions ``a`` as the throttles and :meth:`_engines`' impulses, both
+        in one compiled call (:func:`._lander_step.discrete_engines`); :meth:`_engines`'
+        writes."""
+        rows, first = self._impulses, self._first
+        lc = self._local_center
+        # (float64 holds every valid action exactly, and an invalid one stays invalid)
+        fired = _discrete_engines.entry(
+            np.asarray(a, dtype=np.float64), acting, self._m_power, self._s_power,
+            self._direction, self._pose, float(lc[0]), float(lc[1]), self._draws,
+            MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
+            SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
+        if fired < 0:
+            raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
+        return self.batch._packed_writes(rows) if fired else None
 
     def _engines(self, m_power, s_power, direction, acting):
         """The main and side engines' impulses (Gymnasium's points and dispersion) as one
@@ -366,7 +382,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         reward = np.empty(k)
         terminated = np.empty(k, dtype=bool)
         self._end(idx, False, _NONE, pos, angle, vel, touching, awake, obs, reward, terminated,
-                  np.empty(k, dtype=bool))
+                  np.empty(k, dtype=bool), *self._ends[0])
         return obs, reward, terminated
 
     def _after_step(self, fresh):
@@ -375,30 +391,38 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         three bodies timed with the engine's test, a lander whose three bodies have been slow
         for ``time_to_sleep`` at rest, and its island put to sleep, all in one compiled pass
         (:func:`._lander_step.after_step`) but for the sleeping itself (a lander at rest ends
-        its episode: a few a step at most)."""
+        its episode: a few a step at most). The same pass finds the finished environments and
+        the next step's (``_next``), into one of :attr:`_ends`' sets, the other's in turn."""
         pos, angle, vel, touching, awake = self._state(ALL)
         n = self.num_envs
         obs = np.empty((n, 8), dtype=np.float32)
         reward = np.empty(n)
         terminated = np.empty(n, dtype=bool)
         truncated = np.empty(n, dtype=bool)
-        if self._end(_NONE, True, _NONE if fresh is None else fresh, pos, angle, vel, touching,
-                     awake, obs, reward, terminated, truncated):
+        ends = self._ends
+        ends.reverse()
+        finished, acting, restart = ends[0]
+        anyone, restarts = self._end(_NONE, True, _NONE if fresh is None else fresh, pos, angle,
+                                     vel, touching, awake, obs, reward, terminated, truncated,
+                                     finished, acting, restart)
+        if anyone:
             for i in np.flatnonzero(self._ready).tolist():
                 self._landers[i].is_awake = False
-        return obs, reward, terminated, truncated
+        self._next = (acting, restart[:restarts])
+        return obs, reward, terminated, truncated, finished
 
     def _end(self, idx, every, fresh, pos, angle, vel, touching, awake, obs, reward, terminated,
-             truncated) -> bool:
+             truncated, finished, acting, restart) -> tuple:
         """:func:`._lander_step.after_step` with the environment's own arrays and constants:
         every environment's step's end (``every``), or the observation alone of the
-        environments ``idx`` (a reset's step)."""
+        environments ``idx`` (a reset's step: ``finished``, ``acting`` and ``restart`` left as
+        they are)."""
         return _after_step.entry(
             idx, every, self._elapsed, fresh, self.max_episode_steps or 0, pos, angle, vel,
             touching, awake, self._extent, self._sleep_threshold, self._slow, self.dt,
             self._time_to_sleep, self._pose, self._legs, self._prev_shaping, self._m_power,
             self._s_power, W, H, HELIPAD_Y + LEG_DOWN / SCALE, float(FPS), obs, reward,
-            terminated, truncated, self._ready)
+            terminated, truncated, self._ready, finished, acting, restart)
 
     # -- drawing --------------------------------------------------------------------------------
     def _camera(self):
@@ -457,7 +481,7 @@ class LunarLander(Env):
         elif not self.action_space.contains(action):
             raise ValueError(f"action must be 0, 1, 2 or 3, got {action!r}")
         a = np.asarray(action)[None]
-        obs, reward, terminated, _ = self._vec._step_batch(a, self._acting)
+        obs, reward, terminated, _, _ = self._vec._step_batch(a, self._acting)
         return obs[0], float(reward[0]), bool(terminated[0]), False, {}
 
     def render(self):
