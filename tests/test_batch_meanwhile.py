@@ -121,3 +121,19 @@ def test_walker_resets_beside_the_step_equal_resets_before_it(hardcore):
     assert beside
     for a, b in zip(two, one):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_worlds_not_held_are_numpys_difference():
+    """``_batch_ready.others_than`` (the kernel's worlds while the held ones wait): the worlds
+    of ``fast`` not in ``held``, in order, as ``np.setdiff1d``, for held worlds at the ends,
+    in the middle, none, all, and some not in ``fast``."""
+    from impulse2d import _batch_ready
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 17, 1024):
+        for _ in range(20):
+            fast = np.flatnonzero(rng.random(n) < rng.choice([0.5, 1.0])).astype(np.int64)
+            held = np.flatnonzero(rng.random(n) < rng.choice([0.0, 0.01, 0.3, 1.0]))
+            out = np.full(n, -1, dtype=np.int64)
+            m = _batch_ready.others_than(fast, held.astype(np.int64), out)
+            np.testing.assert_array_equal(out[:m], np.setdiff1d(fast, held))
+            assert np.all(out[m:] == -1)

@@ -241,11 +241,9 @@ class WorldBatch:
         fast, slow = _ready.prepare(state, dt)
         failed = None
         if held is not None:
-            # (a mask, not np.setdiff1d / np.union1d: NumPy 2.4's hashed np.unique takes
-            # 0.3-0.6 ms over 1,024 indices, a sort 13 us; the two lists are disjoint)
-            keep = np.ones(len(self._worlds), dtype=bool)
-            keep[held] = False
-            fast = fast[keep[fast]]
+            # (a compiled merge, not np.setdiff1d / np.union1d: NumPy 2.4's hashed np.unique
+            # takes 0.3-0.6 ms over 1,024 indices, a sort 13 us; the two lists are disjoint)
+            fast = state.others[:_ready._others.entry(fast, held, state.others)]
             slow = [k for k in slow if not _in(held, k)]
             # (the kernel may read the batch's own rows of arguments: the held worlds' are
             # written again after meanwhile, no other row: _batch_ready.prepare's ``only``)
