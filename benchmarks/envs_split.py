@@ -69,6 +69,7 @@ def main() -> dict:
                  "_restart", "_begin_episodes", "_move_terrain"):
         cpu_into(acc, cls, name, name)
     cpu_into(acc, batch_step, "run", "kernel (batch_step.run)")
+    cpu_into(acc, _batch_ready, "clock", "_batch_ready.clock")
     cpu_into(acc, _batch_ready, "finish", "_batch_ready.finish")
     cpu_into(acc, _batch_ready, "prepare", "_batch_ready.prepare")
     cpu_into(acc, batch.WorldBatch, "restore", "WorldBatch.restore")

@@ -6,9 +6,9 @@ for it).
         [--threads 2] [--json FILE]
 
 ``envs_split.py`` times whole calls; the serial part is also the statements between them. Here
-``BatchVectorEnv.step``, ``_step_batch``, ``LunarLanderVectorEnv._act`` and ``_engines``,
-``WorldBatch._step_state`` and ``_batch_ready.finish`` are compiled again from their own source
-with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the label, the
+``BatchVectorEnv.step``, ``_step_batch``, ``LunarLanderVectorEnv._act`` and ``_discrete``,
+``WorldBatch._step_state``, ``_batch_ready.clock`` and ``finish`` are compiled again from their
+own source with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the label, the
 indentation of the statement it ends): each checkpoint adds the calling thread's CPU
 (``time.thread_time_ns``) since the one before to its label, so the labels partition the step
 (their sum is printed beside the thread's own CPU over the steps: nested functions'
@@ -66,11 +66,12 @@ CHECKPOINTS = {
         ("fast, held, (rows_written, *out), args, meanwhile, dt)", "RUN_AROUND", 12),
         ("slow = sorted(slow + slow_later)", "held joined", 8),
         ("seconds = self._run(fast, (rows_written, *out), args)", "RUN", 8),
-        ("unwritten, bits = _ready._scan.entry(", "scan", 8),
+        ("bits, unwritten = _ready.clock(state, fast, dt, seconds, writes", "after clock", 8),
         ("again.extend(ran)  #", "after finish", 8)]),
+    ("impulse2d._batch_ready", None, "clock"): ("_step_state: before clock", [
+        ("state.flags_dirty, new)", "clocks and scan", 4),
+        ("dicts[k][name] = True", "stale flags", 4)]),
     ("impulse2d._batch_ready", None, "finish"): ("_step_state: before finish", [
-        ("state.stale_set, state.flags_dirty, new)", "clocks", 4),
-        ("dicts[k][name] = True", "stale flags", 4),
         ("# after-step functions: queued only through a marked world", "swept, asleep, woke", 4)]),
 }
 """``(module, class or None, function)``: (the label of the time before its first statement,

@@ -84,7 +84,8 @@ def test_a_late_helper_steps_what_is_left_and_the_caller_what_remains(alone):
     assert board[n + batch_crew.DONE] == n and (board[:n] == 1).all()
     batch_step.run(state.refs, fast, state.args, state.results, batch_step._NO_GATHER,
                    (board, 0, 2))  # (the caller: every claim taken, every world done)
-    _batch_ready.finish(state, fast, 1 / 60, 0.0)
+    bits, _ = _batch_ready.clock(state, fast, 1 / 60, 0.0)
+    _batch_ready.finish(state, fast, 1 / 60, 0.0, bits)
     assert [w.state_hash() for w in worlds] == alone[1]
     # a helper late for that step, the next not posted: it finds no step to take
     batch_step._step_batch.entry(state.refs, *empty, state.results, *batch_step._NO_GATHER,

@@ -18,7 +18,7 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
 * after the kernel, the clock of every world is a few writes into the batch's arrays (the
   step wrote the sleeping counts and the joints' step into each row), and what only some
   worlds need (new stores, a first sweep, joint rows to rebuild) is done for those worlds
-  only, found from their status bits (:func:`finish`).
+  only, found from their status bits (:func:`clock`, :func:`finish`).
 """
 
 from __future__ import annotations
@@ -364,28 +364,12 @@ order."""
 
 
 @kernel
-def scan_results(results, fast, every):
-    """Over the kernel's results of the worlds ``fast`` (every world if ``every``): how many
-    were left unwritten (their writes would wake an island), and the union of their steps'
-    status bits (an unwritten world's status is its last step's: the union may hold more than
-    this step's). One compiled pass, where NumPy's gather, comparisons and reductions over
-    1,024 worlds cost tens of microseconds each on the loaded 2-core machine."""
-    unwritten = 0
-    bits = 0
-    m = results.shape[0] if every else fast.shape[0]
-    for k in range(m):
-        i = k if every else fast[k]
-        if results[i, UNWRITTEN] != 0.0:
-            unwritten += 1
-        bits |= np.int64(results[i, STATUS])
-    return unwritten, bits
-
-
-@kernel
-def _clock_columns(results, fast, every, step_seconds, query_kind, times, steps, dt, share,
-                   stale_set, flags_dirty, new):
-    """:func:`finish`'s writes for the worlds ``fast`` (every world if ``every``) whose step
-    woke no jointed island (those step again): each world's share of the time, its query index
+def _clock_columns(results, fast, every, skip_unwritten, seconds, step_seconds, query_kind,
+                   times, steps, dt, stale_set, flags_dirty, new):
+    """:func:`clock`'s writes for the worlds ``fast`` (every world if ``every``) whose step
+    woke no jointed island (those step again), less, if ``skip_unwritten``, those the kernel
+    left unwritten (their writes would wake an island: the caller steps them alone): each
+    world's share of the kernel's ``seconds`` (among the worlds clocked), its query index
     dropped, its clock (``times[i] += dt``: ``World.step``'s float64 addition, the same bits)
     and its step count; and the stale flags (:data:`_FLAGS`) a world's step made that a step of
     this batch has not set already since the world was last marked (:attr:`ReadyState.
@@ -393,20 +377,30 @@ def _clock_columns(results, fast, every, step_seconds, query_kind, times, steps,
     into ``new[row]``, for Python to set in their dicts (only Python clears a flag, and the
     dict of a world among 1,024 is out of the cache: 1.1-1.2 us a world, session 19; after its
     first steps a world's flags stay set unless Python reads its stores). Returns the union of
-    the worlds' status bits and the counts of ``new``'s two rows. One compiled pass for what
-    NumPy did in some twenty calls over the batch (each a gather or a scatter through the
-    indices unless every world took the kernel; 0.2 ms a step of 1,024 landers)."""
+    those worlds' status bits, how many worlds of ``fast`` were left unwritten, and the counts
+    of ``new``'s two rows. One compiled call for what NumPy did in some twenty calls over the
+    batch (each a gather or a scatter through the indices unless every world took the kernel;
+    0.2 ms a step of 1,024 landers), and since session 31 the results' scan too, which was a
+    call of its own (its entry, cold after the kernel's step, 15-18 us of a step of 1,024
+    landers)."""
     for i in range(flags_dirty.shape[0]):
         if flags_dirty[i]:
             stale_set[0, i] = False
             stale_set[1, i] = False
             flags_dirty[i] = False
+    m = results.shape[0] if every else fast.shape[0]
+    unwritten = 0
+    for k in range(m):
+        if results[k if every else fast[k], UNWRITTEN] != 0.0:
+            unwritten += 1
+    share = seconds / max(m - unwritten if skip_unwritten else m, 1)
     bits = 0
     made_constraints = 0
     made_contacts = 0
-    m = results.shape[0] if every else fast.shape[0]
     for k in range(m):
         i = k if every else fast[k]
+        if skip_unwritten and results[i, UNWRITTEN] != 0.0:
+            continue
         status = np.int64(results[i, STATUS])
         bits |= status
         if status & NEW_CONSTRAINTS and not stale_set[0, i]:
@@ -422,7 +416,7 @@ def _clock_columns(results, fast, every, step_seconds, query_kind, times, steps,
             query_kind[i] = _seats.NO_INDEX
             times[i] += dt
             steps[i] += 1
-    return bits, made_constraints, made_contacts
+    return bits, unwritten, made_constraints, made_contacts
 
 
 @kernel
@@ -446,11 +440,30 @@ def others_than(fast, held, out):
 
 
 _others = DirectCall(others_than, "the batch's held worlds", 1.0)
-_scan = DirectCall(scan_results, "the batch's results", 1.0)
 _clocks = DirectCall(_clock_columns, "the batch's clocks", 1.0)
 
 
-def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> list:
+def clock(state: ReadyState, fast: np.ndarray, dt: float, seconds: float,
+          skip_unwritten: bool = False) -> tuple:
+    """The clocks and new stale flags of the worlds ``fast`` the kernel stepped (less, if
+    ``skip_unwritten``, those it left unwritten: :func:`_clock_columns`), ``seconds`` (the
+    kernel's time) shared among them; returns the union of their steps' status bits (what
+    :func:`finish` needs) and how many worlds of ``fast`` the kernel left unwritten."""
+    dicts = state.dicts
+    # every world's clock, its new stale flags and the bits any world's step set, in one
+    # compiled pass: most bits are set by no world on most steps
+    new = np.empty((2, len(dicts)), dtype=np.int64)
+    bits, unwritten, *counts = _clocks.entry(
+        state.results, fast, fast is state.everyone, skip_unwritten, seconds,
+        state.step_seconds, state.query_kind, state.times, state.steps, dt, state.stale_set,
+        state.flags_dirty, new)
+    for row, (_, name) in enumerate(_FLAGS):
+        for k in new[row, :counts[row]].tolist():
+            dicts[k][name] = True
+    return bits, unwritten
+
+
+def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float, bits: int) -> list:
     """What :func:`._stepping.step_world` and ``World.step`` do after the kernel, for the worlds
     ``fast`` the kernel stepped: the sweep of a first fast body, the stores (a new contact
     store stays in the reference, see :func:`.world_ref.sync_contacts`), the joint rows
@@ -460,20 +473,12 @@ def finish(state: ReadyState, fast: np.ndarray, dt: float, share: float) -> list
     (:mod:`._batch_worlds`), or were written by the step into the world's step row (the
     sleeping counts, the joints' step, the dirty pairs' flag); what only some worlds need (new
     stores, a first sweep, joint rows to rebuild, second steps, after-step functions), found
-    from the steps' status bits, is done for those only, and marks them. ``share``: each
-    world's share of the batch's time (its ``Profile.step``), s. Returns the worlds whose
-    after-step functions ran."""
+    from the steps' status bits (``bits``: their union, :func:`clock`'s, which writes the
+    clocks first), is done for those only, and marks them. ``share``: each world's share of
+    the batch's time (its ``Profile.step``), s. Returns the worlds whose after-step functions
+    ran."""
     worlds, dicts = state.worlds, state.dicts
     every = fast is state.everyone
-    # every world's clock, its new stale flags and the bits any world's step set, in one
-    # compiled pass: most bits are set by no world on most steps
-    new = np.empty((2, len(worlds)), dtype=np.int64)
-    bits, *counts = _clocks.entry(state.results, fast, every, state.step_seconds,
-                                  state.query_kind, state.times, state.steps, dt, share,
-                                  state.stale_set, state.flags_dirty, new)
-    for row, (_, name) in enumerate(_FLAGS):
-        for k in new[row, :counts[row]].tolist():
-            dicts[k][name] = True
     touched = []
     woke = []
     if bits & (UNSWEPT | FELL | WOKE):  # (none, on the usual step)

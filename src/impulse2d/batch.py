@@ -183,7 +183,8 @@ class WorldBatch:
         fast, slow = _ready.prepare(state, dt)
         if fast.shape[0]:
             seconds = self._run(fast)
-            _ready.finish(state, fast, dt, seconds / fast.shape[0])
+            bits, _ = _ready.clock(state, fast, dt, seconds)
+            _ready.finish(state, fast, dt, seconds / fast.shape[0], bits)
         for k in slow:
             worlds[k].step(dt)
         self._pages.stepped()
@@ -266,9 +267,10 @@ class WorldBatch:
         again = list(slow)
         alone = slow
         if fast.shape[0]:
-            # (one compiled pass over the results; the worlds found by NumPy only where some
-            # world was left unwritten or stepped again or swept by Python)
-            unwritten, bits = _ready._scan.entry(state.results, fast, fast is state.everyone)
+            # (the clocks of the worlds written and the results' scan, one compiled call; the
+            # worlds found by NumPy only where some world was left unwritten or stepped again
+            # or swept by Python)
+            bits, unwritten = _ready.clock(state, fast, dt, seconds, writes is not None)
             if writes is not None and unwritten:  # the worlds whose writes would wake an island
                 left = state.results[fast, _batch.UNWRITTEN] != 0.0
                 alone = fast[left].tolist() + list(slow)
@@ -277,7 +279,7 @@ class WorldBatch:
             if bits & (WOKE | UNSWEPT):
                 again.extend(fast[(state.results[fast, _batch.STATUS].astype(np.int64)
                                    & (WOKE | UNSWEPT)) != 0].tolist())
-            ran = _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1))
+            ran = _ready.finish(state, fast, dt, seconds / max(fast.shape[0], 1), bits)
             if state.any_marked(_ready.DIRTY):  # (marked after the kernel)
                 again.extend(np.flatnonzero(state.dirty).tolist())
             again.extend(ran)  # (their after-step functions ran)
