@@ -31,8 +31,8 @@ from .._dynamics.batch_step import _prefetch_line
 from ._draws import next_double, uniform
 
 
-@kernel
-def discrete_actions(a, acting, m_power, s_power, direction):
+@inline_kernel
+def _throttles(a, acting, m_power, s_power, direction):
     """``Discrete(4)`` actions ``a`` (float64, one an environment: nothing, left engine, main
     engine, right engine) as the engines' throttles: ``m_power`` 1 for the main engine,
     ``s_power`` 1 for a side engine (0 where not ``acting``), ``direction`` the action less 2
@@ -51,7 +51,7 @@ def discrete_actions(a, acting, m_power, s_power, direction):
 
 
 AHEAD = 8
-"""Environments ahead whose generators :func:`engine_impulses` asks the cache for: a miss
+"""Environments ahead whose generators :func:`_engines` asks the cache for: a miss
 (~0.1 us) over a few environments' arithmetic and draws (~30 ns each)."""
 STATE_BYTES = 56
 """Bytes of a ``PCG64``'s state that ``next_double`` reads, from its ``state_address`` (the
@@ -60,9 +60,9 @@ NumPy 2's ``_pcg64.pyx``, one object); a generator of another kind reads its own
 line of which is asked for alike (a hint: the bits do not depend on it)."""
 
 
-@kernel
-def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
-                    main_power, side_away, side_power, side_x, side_height, scale, out, first):
+@inline_kernel
+def _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y, main_power,
+             side_away, side_power, side_x, side_height, scale, out, first):
     """Each lander's engines as one impulse at its centre of mass, written into row ``i`` of
     ``out`` at columns ``first`` to ``first + 2`` (N s along x, y, and the angular impulse
     r x p, N m s; the batch step's rows of arguments, where the lander's impulse goes:
@@ -118,21 +118,31 @@ def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, 
     return fired
 
 
+@kernel
+def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
+                    main_power, side_away, side_power, side_x, side_height, scale, out, first):
+    """Each lander's engines' impulse (:func:`_engines`), for throttles the caller made (the
+    continuous actions'); whether any engine fired."""
+    return _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
+                    main_power, side_away, side_power, side_x, side_height, scale, out, first)
+
+
 _engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
 
 
 @kernel
 def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, draws, main_y,
                      main_power, side_away, side_power, side_x, side_height, scale, out, first):
-    """:func:`discrete_actions` then :func:`engine_impulses` (the arguments theirs), in one
-    call: a step of 1,024 landers pays one compiled call's entry, cold after the batch kernel
-    streamed its worlds, where it paid two. Returns -1, having written nothing, if an action
-    is not one of 0, 1, 2, 3; else whether any engine fired (1) or none (0)."""
-    if not discrete_actions(a, acting, m_power, s_power, direction):
+    """:func:`_throttles` then :func:`_engines` (the arguments theirs), in one call: a step of
+    1,024 landers pays one compiled call's entry, cold after the batch kernel streamed its
+    worlds, where it paid two (both compiled into this kernel alone: a kernel calling other
+    kernels compiles each of them too, 0.5-0.9 s more of a lander's first use). Returns -1,
+    having written nothing, if an action is not one of 0, 1, 2, 3; else whether any engine
+    fired (1) or none (0)."""
+    if not _throttles(a, acting, m_power, s_power, direction):
         return -1
-    if engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
-                       main_power, side_away, side_power, side_x, side_height, scale, out,
-                       first):
+    if _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y, main_power,
+                side_away, side_power, side_x, side_height, scale, out, first):
         return 1
     return 0
 
@@ -370,4 +380,4 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
 _after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
 
 
-__all__ = ["discrete_actions", "engine_impulses", "discrete_engines", "begin_episodes", "skip_draws", "after_step"]
+__all__ = ["engine_impulses", "discrete_engines", "begin_episodes", "skip_draws", "after_step"]
