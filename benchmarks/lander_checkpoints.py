@@ -8,8 +8,8 @@ for it).
 ``envs_split.py`` times whole calls; the serial part is also the statements between them. Here
 ``BatchVectorEnv.step``, ``_step_batch``, ``LunarLanderVectorEnv._act`` and ``_discrete``,
 ``WorldBatch._step_state``, ``_batch_ready.clock`` and ``finish`` are compiled again from their
-own source with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the label, the
-indentation of the statement it ends): each checkpoint adds the calling thread's CPU
+own source with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the
+label, the indentation of the statement it ends): each checkpoint adds the calling thread's CPU
 (``time.thread_time_ns``) since the one before to its label, so the labels partition the step
 (their sum is printed beside the thread's own CPU over the steps: nested functions'
 checkpoints continue the outer ones'). Labels in capitals are the kernel's (``RUN_AROUND``: the crew's step with the restarts beside it;

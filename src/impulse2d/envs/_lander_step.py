@@ -136,9 +136,9 @@ def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, dra
     """:func:`_throttles` then :func:`_engines` (the arguments theirs), in one call: a step of
     1,024 landers pays one compiled call's entry, cold after the batch kernel streamed its
     worlds, where it paid two (both compiled into this kernel alone: a kernel calling other
-    kernels compiles each of them too, 0.5-0.9 s more of a lander's first use). Returns -1,
-    having written nothing, if an action is not one of 0, 1, 2, 3; else whether any engine
-    fired (1) or none (0)."""
+    kernels compiles each of them too, 0.85 s more of a lander's first use, session 31).
+    Returns -1, having written nothing, if an action is not one of 0, 1, 2, 3; else whether
+    any engine fired (1) or none (0)."""
     if not _throttles(a, acting, m_power, s_power, direction):
         return -1
     if _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y, main_power,

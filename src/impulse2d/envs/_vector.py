@@ -384,9 +384,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         """What every step ends with, after the batch step: the episodes' step counts (0 for
         the environments ``fresh``, or None), ``_observe(ALL)``, the truncations and the
         restarted environments' reward and flags; ``(obs, reward, terminated, truncated,
-        finished)`` (``finished``: ``terminated | truncated``, the caller's until the next step ends),
-        and ``_next`` (a next-step autoreset's next step) from them. An environment may do it
-        all in one compiled pass of its own (LunarLander)."""
+        finished)`` (``finished``: ``terminated | truncated``, the caller's until the next step
+        ends), and ``_next`` (a next-step autoreset's next step) from them. An environment may
+        do it all in one compiled pass of its own (LunarLander)."""
         self._elapsed += 1
         if fresh is not None and fresh.shape[0]:
             self._elapsed[fresh] = 0
