@@ -65,7 +65,7 @@ def child(num_envs: int, steps: int, threads: int) -> dict:
 
 def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", required=True, help="checkout a (its src/ is imported)")
+    parser.add_argument("--a", help="checkout a (its src/ is imported); required")
     parser.add_argument("--b", default=".", help="checkout b (default: this one)")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--num-envs", type=int, default=1024)
@@ -77,16 +77,18 @@ def main() -> dict:
     if args.child:
         print(json.dumps(child(args.num_envs, args.steps, args.threads)))
         return {}
+    if not args.a:
+        parser.error("--a is required")
     sides = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
     rounds = []
     for r in range(args.rounds):
         row = {}
         for name in (("a", "b") if r % 2 == 0 else ("b", "a")):
             env = dict(os.environ, PYTHONPATH=os.path.join(sides[name], "src"))
-            out = subprocess.run([sys.executable, __file__, "--child", "--a", "-",
-                                  "--num-envs", str(args.num_envs), "--steps", str(args.steps),
-                                  "--threads", str(args.threads)], env=env, check=True,
-                                 capture_output=True, text=True).stdout
+            out = subprocess.run([sys.executable, __file__, "--child", "--num-envs",
+                                  str(args.num_envs), "--steps", str(args.steps), "--threads",
+                                  str(args.threads)], env=env, check=True, capture_output=True,
+                                 text=True).stdout
             row[name] = json.loads(out.strip().splitlines()[-1])
         rounds.append(row)
         print(f"round {r}: a {row['a']['serial_median_us']} us, b {row['b']['serial_median_us']} "
