@@ -3,10 +3,13 @@ when imported.
 
 BENCHMARKS.md cites about 200 scripts, many of which import the engine's internals
 (``impulse2d._dynamics``, ``_collision``, ``_core``): a rename there that breaks a script's
-imports fails here, not months later when someone reruns the measurement. What this cannot
-catch: a call inside a function body whose signature has drifted (the script still imports;
-it fails when run), nor source text a script cuts out of the engine's files by marker; those
-show only when the script runs (BENCHMARKS.md, session 31, ``hygieneB56``).
+imports fails here, not months later when someone reruns the measurement. An import cannot
+show a call inside a function body whose signature has drifted, nor source text a script cuts
+out of the engine's files by a marker that is gone: ``benchmarks/script_calls.py`` reads the
+scripts for those (without running them), and finds nothing but what :data:`EXPECTED` lists.
+Still out of reach: a call through a name the script made itself (an alias, a store's
+attribute, a form compiled from text, as ``rows_passes.py``'s), which shows only when the
+script runs (BENCHMARKS.md, session 31, ``hygieneB56``).
 
 The imports run in one child process (the scripts put ``benchmarks/`` on ``sys.path`` and
 share module names such as ``run``), each script imported as a module (its ``__main__`` guard
@@ -20,6 +23,7 @@ builds them, into a form of the running tree's ``contact_solver.py``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -29,6 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 FRAGMENTS = ("rows_record", "rows_record_gs")
+EXPECTED = {("narrow_kernel.py", "update_manifolds")}
+"""Findings of ``script_calls.py`` that are meant: ``narrow_kernel.py`` calls an older tree's
+``update_manifolds`` (with the mixing rules) where the tree's signature has them."""
 
 CHILD = r"""
 import importlib, json, sys, traceback
@@ -103,3 +110,19 @@ def test_every_benchmark_script_imports_and_compiles_nothing(tmp_path):
     assert result["compiled"] == {}
     # every script accounted for: imported, or passed over for a peer package not installed
     assert result["imported"] + len(result["missing_package"]) == scripts + 1
+
+
+def test_the_scripts_calls_fit_the_engine():
+    spec = importlib.util.spec_from_file_location("script_calls", BENCHMARKS / "script_calls.py")
+    script_calls = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script_calls)
+    package = ROOT / "src" / "impulse2d"
+    engine_source = "".join(p.read_text() for p in sorted(package.rglob("*.py")))
+    findings = [line for path in sorted(BENCHMARKS.glob("*.py"))
+                for line in script_calls.check(path, engine_source)]
+    unexpected = [line for line in findings
+                  if not any(line.startswith(f"{script} | call | {name} ")
+                             for script, name in EXPECTED)]
+    assert unexpected == []
+    # (and the check still finds what it is meant to: drop an entry whose script changed)
+    assert len(findings) - len(unexpected) == len(EXPECTED)
