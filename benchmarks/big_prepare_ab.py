@@ -1,6 +1,7 @@
-"""The contact prepare (``contact_solver.prepare_rows``, ``prepare_serial``) of two source trees in one process, on
-the same loaded world, interleaved, both compiled here from their source text (robust to the
-drift between processes, which paired processes are not at a load of 5-20).
+"""The contact prepares (``contact_solver.prepare_rows``, ``prepare_serial``) of two source
+trees in one process, on the same loaded world, interleaved, both compiled here from their
+source text (robust to the drift between processes, which paired processes are not at a load
+of 5-20).
 
     PYTHONPATH=/work/ci-m/src python benchmarks/big_prepare_ab.py --a /work/ci-m/src [--b src]
         [--scenes pyramid_100,rain_2000,many_pyramids] [--reps 31] [--out FILE]
