@@ -1,18 +1,20 @@
-"""The contact prepare (``contact_solver.prepare_rows``) of two source trees in one process, on
-the same loaded world, interleaved, both compiled here from their source text (robust to the
-drift between processes, which paired processes are not at a load of 5-20).
+"""The contact prepares (``contact_solver.prepare_rows``, ``prepare_serial``) of two source
+trees in one process, on the same loaded world, interleaved, both compiled here from their
+source text (robust to the drift between processes, which paired processes are not at a load
+of 5-20).
 
     PYTHONPATH=/work/ci-m/src python benchmarks/big_prepare_ab.py --a /work/ci-m/src [--b src]
         [--scenes pyramid_100,rain_2000,many_pyramids] [--reps 31] [--out FILE]
 
-Each tree's ``prepare_rows`` and the helpers after it (up to ``flat``) are read from its
-``_dynamics/contact_solver.py`` and compiled here with its own ``lane_layout.py`` (and its
-``lane_prepare.py``, where it has one: session 20's packed prepare), loaded as modules of their
-own; the lanes' field offsets must be the same in both trees. The package (``PYTHONPATH``,
-e.g. the baseline's, whose kernels are cached) steps the world. Each
-runs in three forms, as the engine calls it: into the float64 lanes (``prepare_contacts``,
-the soft step's prepare in a float64 world), into their float32 view (``prepare_f32_entry``, a
-``solver_precision="float32"`` world's) and into the rows (a world solved row by row), every
+Each tree's prepares (``prepare_rows``, ``prepare_serial``) and their helpers (from
+``row_softness`` to the warm start) are read from its ``_dynamics/contact_solver.py`` and
+compiled here with its own ``lane_layout.py`` and ``velocities.py``, loaded as modules of their
+own; the lanes' field offsets must be the same in both trees (trees of session 30 on: the
+prepares as :func:`forms` calls them). The package (``PYTHONPATH``, e.g. the baseline's, whose
+kernels are cached) steps the world. They run in three forms, as the engine calls them: into
+the float64 lanes (``prepare_rows``, the soft step's prepare in a float64 world), into their
+float32 view (``prepare_f32_entry``, a ``solver_precision="float32"`` world's) and into the rows
+(``prepare_serial``, a world solved row by row), every
 touching contact of the world (``wide_solver.SCENES``: loaded, sleeping off) in its solve
 order, on a fresh copy of the rows each time (made outside the clock), the trees in
 alternating order, ``--reps`` times after one untimed round. Printed: the minimum and median
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -41,7 +44,6 @@ from contact_stages import loaded_world
 from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics import lane_layout
 from impulse2d._dynamics.contact_lanes_f32 import float32_view
-from impulse2d._dynamics.contact_solver import flat
 from impulse2d._dynamics.lane_layout import flat_lanes
 from wide_solver import SCENES, _copy
 
@@ -73,56 +75,43 @@ def _tree_module(src, name, renames=()):
 
 
 def from_source(src):
-    """Tree ``src``'s ``prepare_rows`` (and its helpers) compiled in this process, with its own
-    lane layout (and its packed prepare, :mod:`impulse2d._dynamics.lane_prepare`, where it has
-    one), and whether it takes ``clear_missing`` (the trees before session 20)."""
+    """Tree ``src``'s prepares (``prepare_rows``, ``prepare_serial`` and their helpers, from
+    ``row_softness`` to the warm start) compiled in this process with its own lane layout:
+    (prepare_rows, prepare_serial)."""
     path = Path(src) / "impulse2d" / "_dynamics" / "contact_solver.py"
     text = path.read_text()
-    start = text.index("@inline_kernel\ndef prepare_rows(")
-    if "\nPREPARE_BLOCK = " in text[:start]:  # (its block size, where it has one)
-        start = text.index("\nPREPARE_BLOCK = ")
-    code = text[start:text.index("@borrowing_kernel\ndef warm_start_contacts(", start)]
-    code = code.replace("@inline_kernel\n", _JIT + "\n")
+    start = text.index("@inline_kernel\ndef row_softness(")
+    code = text[start:re.search(r"^@\w+\ndef warm_start_contacts\(", text, re.M).start()]
+    code = code.replace("@inline_kernel\n", _JIT + "\n").replace("@borrowing_kernel\n",
+                                                                 _JIT + "\n")
     layout = _tree_module(src, "lane_layout")
-    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, "flat": flat, **vars(layout)}
-    if (Path(src) / "impulse2d" / "_dynamics" / "lane_prepare.py").exists():
-        space.update(vars(_tree_module(src, "lane_prepare",
-                                       (("lane_layout", layout.__name__),))))
+    velocities = _tree_module(src, "velocities")
+    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, **vars(layout), **vars(velocities)}
     exec(compile(code, str(path), "exec"), space)
-    return space["prepare_rows"], "clear_missing" in code
+    return space["prepare_rows"], space["prepare_serial"]
 
 
-def forms(prepare_and_flag):
-    """The three calls of ``prepare`` (the soft step's softness of a 60 Hz step); a tree
-    whose prepare takes ``clear_missing`` gets it as the engine passes it (float32 lanes
-    only)."""
-    prepare, clearing = prepare_and_flag
-    if clearing:
-        @numba.njit(cache=False, error_model="numpy", _nrt=False)
-        def run(cs, order, contacts, bodies, form):
-            if form == 0:
-                prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                        0.7, 0.3, True, 0, False)
-            elif form == 1:
-                prepare(cs, float32_view(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2,
-                        90.0, 0.7, 0.3, True, 0, True)
-            else:
-                prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                        0.7, 0.3, False, 0, False)
+SOFT = (60.0, 0.8, 0.2)
+STATIC = (90.0, 0.7, 0.3)
+"""The soft step's softness of a 60 Hz step: (bias rate, mass scale, impulse scale) of a
+contact between dynamic bodies, and of one with a static body."""
 
-        return run
+
+def forms(prepares):
+    """The three calls of a tree's prepares (``clear_missing`` as the engine passes it: the
+    float32 lanes only)."""
+    prepare_rows, prepare_serial = prepares
 
     @numba.njit(cache=False, error_model="numpy", _nrt=False)
     def run(cs, order, contacts, bodies, form):
         if form == 0:
-            prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, True, 0)
+            prepare_rows(cs, flat_lanes(cs), order, contacts, bodies, True, SOFT, STATIC, 0,
+                         False)
         elif form == 1:
-            prepare(cs, float32_view(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, True, 0)
+            prepare_rows(cs, float32_view(cs), order, contacts, bodies, True, SOFT, STATIC, 0,
+                         True)
         else:
-            prepare(cs, flat_lanes(cs), order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0,
-                    0.7, 0.3, False, 0)
+            prepare_serial(cs, order, contacts, bodies, 0, True, SOFT, STATIC)
 
     return run
 

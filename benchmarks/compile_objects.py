@@ -53,7 +53,7 @@ elif what == "all":
     i2d.warmup(all_kernels=True, progress=False)
     digest = None
 elif what.startswith("script:"):  # a script's calls (e.g. benchmarks/query_kernels.py)
-    runpy.run_path(what.split(":", 1)[1])
+    runpy.run_path(what.split(":", 1)[1], run_name="__main__")
     digest = None
 else:
     from impulse2d._dynamics import step  # registers the units

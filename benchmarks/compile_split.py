@@ -121,7 +121,7 @@ t0 = time.process_time()
 from impulse2d._dynamics import step  # registers the units
 from impulse2d._core import lazy
 if sys.argv[1].startswith("script:"):  # a script's calls (e.g. benchmarks/query_kernels.py)
-    runpy.run_path(sys.argv[1].split(":", 1)[1])
+    runpy.run_path(sys.argv[1].split(":", 1)[1], run_name="__main__")
 else:
     for key in sys.argv[1].split(":", 1)[1].split(","):
         if key in lazy.REGISTRY:

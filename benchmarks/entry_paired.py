@@ -29,14 +29,12 @@ import engines  # noqa: E402
 import run  # noqa: E402
 import threads_cut  # noqa: E402
 from big_stages import cycles_per_us  # noqa: E402
-from impulse2d import _threads  # noqa: E402
 from impulse2d._core.jit import cycles  # noqa: E402
 from impulse2d._dynamics import contact_lanes, contact_lanes_f32  # noqa: E402
 from impulse2d._dynamics.contact_lanes import (LANE_MODE, LANE_SOLVE, LANE_WARM_START,  # noqa: E402
                                                _solve, _warm_start)
 from impulse2d._dynamics.contact_lanes_f32 import float32_view  # noqa: E402
 from impulse2d._dynamics.lane_layout import flat_lanes  # noqa: E402
-from impulse2d._dynamics.threaded import segments  # noqa: E402
 from impulse2d._dynamics.verbs import LANES_SIGNATURE, call_lanes  # noqa: E402
 from impulse2d._dynamics.world_ref import borrow, sync_constraints  # noqa: E402
 
@@ -100,10 +98,10 @@ def main() -> None:
     for _ in range(threads_cut.SETTLE["rain_2000"]):
         world.step(engines.DT)
     sync_constraints(world)
-    cs, bodies, contacts = world._constraints, world._bodies, world._contacts
+    cs = world._constraints
     m = int(cs.count.shape[0])
-    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type, _threads.MIN_ROWS)
-    cuts = {c: r for c, r in threads_cut.cuts(parts, m, 2).items() if c in ("one", "aligned")}
+    cuts = {c: r for c, r in threads_cut.cuts(threads_cut.solve_segments(world), m, 2).items()
+            if c in ("one", "aligned")}
     s = world.settings
     h = engines.DT / s.substeps
     verbs = {"warm": (LANE_WARM_START, False, False), "biased": (LANE_SOLVE, True, False),

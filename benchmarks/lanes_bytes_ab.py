@@ -32,6 +32,7 @@ import argparse
 import inspect
 import json
 import os
+import re
 import statistics
 import time
 import types as pytypes
@@ -44,6 +45,7 @@ from numba.extending import intrinsic
 
 from contact_stages import loaded_world
 from impulse2d._core.state import DYNAMIC
+from impulse2d._dynamics.velocities import load_flat_pair, store_flat_pair
 from wide_solver import SCENES, _copy
 
 H = 1.0 / 240.0
@@ -55,8 +57,15 @@ COUNT = {"warm": 4, "biased": 3, "relax": 3, "biased+keep": 1, "relax+keep": 1, 
 """Passes of each kind a step runs (the ns a row printed are a pass's)."""
 
 
+WARM_START = re.compile(r"^@\w+\ndef warm_start_contacts\(", re.M)
+"""Where the warm start's kernel begins, whatever its decorator (``@borrowing_kernel`` until
+session 30, ``@inline_kernel`` since: ``contactX55``)."""
+
+
 def _between(text, start, end):
-    return text[text.index(start):text.index(end)]
+    """``text`` from ``start`` up to ``end`` (a string, or a compiled pattern)."""
+    stop = end.search(text).start() if isinstance(end, re.Pattern) else text.index(end)
+    return text[text.index(start):stop]
 
 
 def _plain(code):
@@ -82,10 +91,11 @@ def load_tree(src, name):
             + _plain(_between(lanes_text, "@inline_kernel\ndef _kept_impulses",
                               "@inline_kernel\ndef rows_for_diagnostics"))
             + _plain(_between(solver_text, "@borrowing_kernel\ndef prepare_contacts",
-                              "@borrowing_kernel\ndef warm_start_contacts")))
+                              WARM_START)))
     space = dict(vars(layout))
     space.update(numba=numba, np=np, DYNAMIC=DYNAMIC, JIT=True, types=types,
-                 intrinsic=intrinsic)
+                 intrinsic=intrinsic, load_flat_pair=load_flat_pair,
+                 store_flat_pair=store_flat_pair)  # (this tree's: no layout of their own)
     exec(compile(code, f"{src} passes", "exec"), space)
     params = len(inspect.signature(space["solve_contacts_wide"].py_func).parameters)
     extra = ", keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3" if params > 12 else ""

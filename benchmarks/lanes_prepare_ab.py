@@ -8,7 +8,8 @@ are not at a load of 10-20).
 
 Tree A's ``prepare_contacts`` (``_dynamics/contact_solver.py``) and ``_gather`` / ``_scatter``
 (``_dynamics/contact_lanes.py``) are read from its files and compiled here, calling this tree's
-helpers (the lanes' layout and writes must be the same in both trees: across session 12's
+helpers (its row velocities' loads and stores, :mod:`impulse2d._dynamics.velocities`, and the
+lanes' layout and writes, which must be the same in both trees: across session 12's
 change of the layout, ``lanes37``, :mod:`lanes_bytes_ab` compiles each tree with its own);
 this tree's are :mod:`contact_stages`' kernels. Each stage runs on fresh copies of the stores,
 the trees in alternating order, ``--reps`` times after one untimed round; printed: the minimum
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from pathlib import Path
 
@@ -31,13 +33,21 @@ from impulse2d._core.state import DYNAMIC
 from impulse2d._dynamics import lane_layout
 from impulse2d._dynamics.contact_lanes import _piece
 from impulse2d._dynamics.lane_layout import flat_lanes, scratch_chunk
+from impulse2d._dynamics.velocities import load_flat_pair, store_flat_pair
 from wide_solver import SCENES
 
 _JIT = '@numba.njit(cache=False, _nrt=False, error_model="numpy", inline="always")'
 
 
+WARM_START = re.compile(r"^@\w+\ndef warm_start_contacts\(", re.M)
+"""Where the warm start's kernel begins, whatever its decorator (``@borrowing_kernel`` until
+session 30, ``@inline_kernel`` since: ``contactX55``)."""
+
+
 def _between(text, start, end):
-    return text[text.index(start):text.index(end)]
+    """``text`` from ``start`` up to ``end`` (a string, or a compiled pattern)."""
+    stop = end.search(text).start() if isinstance(end, re.Pattern) else text.index(end)
+    return text[text.index(start):stop]
 
 
 def baseline(src):
@@ -46,13 +56,16 @@ def baseline(src):
     dyn = Path(src) / "impulse2d" / "_dynamics"
     solver = (dyn / "contact_solver.py").read_text()
     lanes = (dyn / "contact_lanes.py").read_text()
-    code = (_between(solver, "@borrowing_kernel\ndef prepare_contacts",
-                     "@borrowing_kernel\ndef warm_start_contacts")
+    code = (_between(solver, "@borrowing_kernel\ndef prepare_contacts", WARM_START)
             .replace("@borrowing_kernel\ndef prepare_contacts", _JIT + "\ndef prepare_a")
             + _between(lanes, "@inline_kernel\ndef _gather", "@intrinsic\ndef _select")
             .replace("@inline_kernel\ndef _gather(", _JIT + "\ndef gather_a(")
             .replace("@inline_kernel\ndef _scatter(", _JIT + "\ndef scatter_a("))
-    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, **vars(lane_layout)}
+    # every other kernel of the copy plain too (the engine's decorators cache by source file)
+    code = code.replace("@inline_kernel\n", _JIT + "\n").replace("@borrowing_kernel\n",
+                                                                 _JIT + "\n")
+    space = {"numba": numba, "np": np, "DYNAMIC": DYNAMIC, **vars(lane_layout),
+             "load_flat_pair": load_flat_pair, "store_flat_pair": store_flat_pair}
     exec(compile(code, str(dyn), "exec"), space)
     prepare_a, gather_a, scatter_a = space["prepare_a"], space["gather_a"], space["scatter_a"]
 

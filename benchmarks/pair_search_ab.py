@@ -42,6 +42,7 @@ from impulse2d._dynamics.world_ref import sync_contacts  # noqa: E402
 
 _JIT = "@numba.njit(cache=False)"
 _DECORATORS = ("@inner_kernel", "@borrowing_kernel", "@stage_kernel", "@kernel")
+_INLINE = '@numba.njit(cache=False, inline="always")'  # (``@inline_kernel``'s, plain)
 
 
 def _section(path: Path, start: str, end: str) -> str:
@@ -49,7 +50,7 @@ def _section(path: Path, start: str, end: str) -> str:
     code = text[text.index(start):text.index(end)]
     for name in _DECORATORS:
         code = code.replace(name + "\n", _JIT + "\n")
-    return code
+    return code.replace("@inline_kernel\n", _INLINE + "\n")
 
 
 def from_source(src: str) -> dict:

@@ -12,7 +12,9 @@ ratios b / a of those, the median of the rounds' own ratios, and each tree's sta
 (``--out``: the same JSON lines to a file). ``--precision float32``: the worlds in
 ``WorldSettings(solver_precision="float32")`` (the float32 lanes). The scenes are built as
 ``run.py`` builds them (sleeping off for the all-awake scenes; ``many_pyramids_one_awake``
-settled to one awake body first, untimed). Numbers of the awake sets (issue 31 item 3) and of
+settled to one awake body first, untimed); a scene ``run.py`` does not name is
+:mod:`impulse2d.scenes`' own with its default parameters (sleeping off, 300 steps), such as
+``chain_terrain``, the scene of chain segments. Numbers of the awake sets (issue 31 item 3) and of
 the float32 lanes (issue 31 item 2) in BENCHMARKS.md.
 """
 
@@ -42,7 +44,7 @@ def one_run(scene: str, steps: int, precision: str = "float64",
     import run
     from engines import build_scene
 
-    builder, params = run.SCENES[scene][:2]
+    builder, params = run.SCENES[scene][:2] if scene in run.SCENES else (scene, {})
     world = impulse2d.World(gravity=(0, -10))
     world.settings.solver = solver
     if precision != "float64":  # (a tree from before the setting still runs float64 scenes)
@@ -107,7 +109,7 @@ def main() -> None:
     trees = {"a": os.path.abspath(args.a), "b": os.path.abspath(args.b)}
     rows = []
     for scene in args.scenes.split(","):
-        runs, loads = alternate(__file__, trees, scene, STEPS[scene], args.rounds,
+        runs, loads = alternate(__file__, trees, scene, STEPS.get(scene, 300), args.rounds,
                                 ("--precision", args.precision, "--solver", args.solver))
         row = {"scene": scene, "precision": args.precision, "solver": args.solver,
                "rounds": args.rounds,

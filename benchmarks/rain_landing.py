@@ -68,6 +68,12 @@ def _new_store(old, pairs, shapes, reps):
 
 
 @numba.njit(cache=False)
+def _spare_contacts(count, old):
+    """:func:`allocate_contacts` from Python (an inner kernel: no Python wrapper)."""
+    return allocate_contacts(count, old)
+
+
+@numba.njit(cache=False)
 def _merge_only(old, spare, pairs, shapes, reps):
     for _ in range(reps):
         carry_contacts(old, spare, pairs, shapes, SQRT, MAX)
@@ -120,7 +126,7 @@ def _pieces(world, old, old_keys, moved, reps: int) -> dict:
     search = lambda: pair_update.incremental_pairs(old_keys, moved, *args)  # noqa: E731
     out["moved_search_us"] = _best(search, reps)
     pairs = np.ascontiguousarray(search())
-    spare = allocate_contacts(pairs.shape[0], old)
+    spare = _spare_contacts(pairs.shape[0], old)
     out["new_store_us"] = _best(lambda: _new_store(old, pairs, s, 1), reps)
     out["merge_only_us"] = _best(lambda: _merge_only(old, spare, pairs, s, 1), reps)
     sync_constraints(world)

@@ -3,7 +3,7 @@ instructions, for two or more forms of ``contact_solver.py`` in one process (iss
 world, issue 31 item 5's five balls).
 
     PYTHONPATH=src python benchmarks/rows_passes.py \\
-        --form main=/work/ci-l/src/impulse2d/_dynamics/contact_solver.py \\
+        --form main=/work/main/src/impulse2d/_dynamics/contact_solver.py \\
         --form new=src/impulse2d/_dynamics/contact_solver.py [--world ten_bodies] \\
         [--rounds 6] [--reps 400] [--json out.json]
     PYTHONPATH=src python benchmarks/rows_passes.py --form ... --callgrind [--json out.json]
@@ -22,10 +22,12 @@ record a row) compiled here from source with the engine's options (no fastmath, 
 model; its relative imports made absolute, so everything else is the running tree's), written
 with a driver into ``--forms-dir`` and cached there, so that a callgrind run loads it instead of
 compiling it under instrumentation. A form's passes are called as the engine's
-:func:`.contact_lanes.rows_entry` calls them: a pass kernel (``rows_pass``) that borrows the
-stores from the world's reference and calls ``warm_start_contacts`` or ``solve_contacts`` (or
-the form's ``warm_rows`` / ``solve_rows``, where it defines them for ``rows_entry`` to inline)
-with the flags as run-time values. The form ``engine`` (always there) is the running tree's own
+:func:`.contact_lanes.rows_entry` calls them (:mod:`.contact_rows`' kernels): a pass kernel
+(``rows_pass``) that borrows the stores from the world's reference and calls
+``warm_start_contacts`` or ``solve_contacts`` on the rows ``first:last`` (or the form's
+``warm_rows`` / ``solve_rows``, where it defines them for ``rows_entry`` to inline) with the
+flags as run-time values. A form is a ``contact_solver.py`` whose passes take the rows'
+``first, last`` (session 30's, ``contactX55``, and later). The form ``engine`` (always there) is the running tree's own
 cached ``rows_entry``, called by address as the soft step calls it (warm, solve, relax only):
 the check that a form compiled here runs as the engine's code does.
 
@@ -93,7 +95,6 @@ DRIVER = '''
 # ---- rows_passes.py's driver ----
 from rows_form_jit import driver
 from impulse2d._core.jit import cycles as _cycles
-from impulse2d._dynamics.contact_solver import rows_of as _rows_of  # (the store's own type)
 from impulse2d._dynamics.world_ref import borrow as _borrow
 
 # the passes rows_entry calls: a form's own rows-entry bodies where it has them (inlined)
@@ -104,32 +105,28 @@ _SOLVE = globals().get("solve_rows", solve_contacts)
 @borrowing_kernel
 def rows_pass(world, verb, first, last, inv_h, use_bias, soft, contact_speed, last_sweep,
               speed_cap, threshold, gx, gy, half_kick):
-    """contact_lanes.rows_entry's body for this form's passes, and restitution, the store."""
-    whole = borrow_rows(world, first, last)
+    """contact_rows' kernels' bodies for this form's passes (the rows first:last of the
+    world's stores), and restitution, the store."""
+    cs = _borrow(world, "constraints")
     bodies = _borrow(world, "bodies")
     if verb == 0:
-        _WARM(whole, bodies)
+        _WARM(cs, bodies, first, last)
     elif verb == 1:
-        _SOLVE(whole, bodies, inv_h, use_bias, soft, 0.0, 0.0, contact_speed,
-                       last_sweep, speed_cap)
+        _SOLVE(cs, bodies, first, last, inv_h, use_bias, soft, 0.0, 0.0, contact_speed,
+               last_sweep, speed_cap)
     elif verb == 2:
-        apply_restitution(whole, bodies, threshold, speed_cap, gx, gy, half_kick)
+        apply_restitution(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
     else:
-        store_impulses(_borrow(world, "constraints"), _borrow(world, "contacts"), first, last)
+        store_impulses(cs, _borrow(world, "contacts"), first, last)
     return 0.0
-
-
-@inline_kernel
-def borrow_rows(world, first, last):
-    cs = _borrow(world, "constraints")
-    return cs if first == 0 and last == cs.count.shape[0] else _rows_of(cs, first, last)
 
 
 @borrowing_kernel
 def solve_only(world, inv_h, use_bias, soft, contact_speed, last_sweep, speed_cap):
     """The solve pass alone, for its machine code (``--asm``)."""
-    _SOLVE(_borrow(world, "constraints"), _borrow(world, "bodies"), inv_h, use_bias, soft, 0.0,
-           0.0, contact_speed, last_sweep, speed_cap)
+    cs = _borrow(world, "constraints")
+    _SOLVE(cs, _borrow(world, "bodies"), 0, cs.count.shape[0], inv_h, use_bias, soft, 0.0, 0.0,
+           contact_speed, last_sweep, speed_cap)
     return 0.0
 
 
@@ -172,8 +169,8 @@ def run(world, verb, first, last, reps, inv_h, contact_speed, speed_cap, thresho
             lanes_pass(world, LANE_SOLVE, first, last, inv_h, verb == 1, True, 0.0, 0.0,
                        contact_speed, verb == 2, speed_cap)
         elif verb == 3:
-            apply_restitution(_borrow(world, "constraints"), _borrow(world, "bodies"),
-                              threshold, speed_cap, gx, gy, half_kick)
+            apply_restitution(_borrow(world, "constraints"), _borrow(world, "bodies"), first,
+                              last, threshold, speed_cap, gx, gy, half_kick)
         else:
             store_impulses(_borrow(world, "constraints"), _borrow(world, "contacts"), first,
                            last)

@@ -345,12 +345,13 @@ def solve_records(rec, ints, n, bodies, inv_h, use_bias, soft, baumgarte, linear
 
 
 @borrowing_kernel
-def warm_rows(cs, bodies):
-    """The warm start on records gathered a block at a time (it writes no row)."""
+def warm_rows(cs, bodies, first, last):
+    """The warm start of the rows ``first:last`` on records gathered a block at a time (it
+    writes no row)."""
     rec = record_block(cs.friction)
     ints = as_uint64(rec)
-    n = np.uint64(cs.count.shape[0])
-    lo = np.uint64(0)
+    n = np.uint64(last)
+    lo = np.uint64(first)
     while lo < n:
         hi = min(lo + U_BLOCK, n)
         gather(cs, rec, ints, lo, hi)
@@ -360,13 +361,14 @@ def warm_rows(cs, bodies):
 
 
 @borrowing_kernel
-def solve_rows(cs, bodies, inv_h, use_bias, soft, baumgarte, linear_slop, contact_speed,
-               last_sweep, speed_cap):
-    """The solve on records gathered a block at a time, what it writes scattered back."""
+def solve_rows(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+               contact_speed, last_sweep, speed_cap):
+    """The solve of the rows ``first:last`` on records gathered a block at a time, what it
+    writes scattered back."""
     rec = record_block(cs.friction)
     ints = as_uint64(rec)
-    n = np.uint64(cs.count.shape[0])
-    lo = np.uint64(0)
+    n = np.uint64(last)
+    lo = np.uint64(first)
     while lo < n:
         hi = min(lo + U_BLOCK, n)
         gather(cs, rec, ints, lo, hi)

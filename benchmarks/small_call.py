@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import functools
 import json
 import os
 import statistics
@@ -74,11 +75,16 @@ def _ref_3(world, dt, phase):
     return 0
 
 
-@numba.cfunc(types.int64(types.CPointer(types.float64)), nopython=True)
-def _by_pointer(p):
-    a = carray(p, (1,))
-    a[0] += 1.0
-    return 0
+@functools.cache
+def _by_pointer():
+    """A C callback (compiled on first use, not at import; kept for the process's life, its
+    address called through ctypes)."""
+    @numba.cfunc(types.int64(types.CPointer(types.float64)), nopython=True)
+    def by_pointer(p):
+        a = carray(p, (1,))
+        a[0] += 1.0
+        return 0
+    return by_pointer
 
 
 def _python(world, pairs_dirty, dt, gx, gy, has_sleepers, filtered, phase):
@@ -128,7 +134,7 @@ def variants() -> dict:
     ref = world._stores
     array = np.zeros(1)
     scalars = (False, DT, 0.0, -10.0, False, False, 0)
-    by_pointer = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)(_by_pointer.address)
+    by_pointer = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)(_by_pointer().address)
     d = {"_joint_index": {"filtered": False}, "_gravity": (0.0, -10.0), "_pairs_dirty": False,
          "_sleepers": 0, "_fell_asleep": 0, "_step_seconds": 0.0, "_joint_inv_h": 240.0,
          "_joint_handles": {}}

@@ -11,7 +11,9 @@ counter (``impulse2d._core.jit.cycles``, the x86 time-stamp counter):
 * ``pieces``: each piece of the soft step's solve stage (``solvers._soft_step``) called as the
   solver calls it, cycles per call, least of 5 runs of ``--reps`` calls: the joint passes
   (prepare, warm start, soft solve, relax: :func:`.joint_solver.joint_pass`, each joint type
-  called by address from the world's table of verbs) and the integration
+  called by address from the world's table of verbs; in a world whose joints are all
+  revolute, such as ``chain_100``, the revolute passes compiled in, ``revolute_prepare`` and
+  its kin, as :func:`.solvers.soft_step_revolute` calls them) and the integration
   (:func:`.integrate.integrate_clamp_velocities`, :func:`.integrate.integrate_positions`)
   over the awake bodies; with ``per_step``, the cycles a step spends in it (a soft step of
   ``s`` substeps: prepare once, the rest ``s`` times each) and ``rest``, the solve stage less
@@ -44,17 +46,30 @@ def _timers():
     from impulse2d._core.jit import cycles
     from impulse2d._dynamics.awake import body_rows
     from impulse2d._dynamics.integrate import integrate_clamp_velocities, integrate_positions
-    from impulse2d._dynamics.joint_solver import joint_pass
+    from impulse2d._dynamics.joint_solver import (all_revolute, joint_pass, revolute_prepare,
+                                                  revolute_solve, revolute_warm_start)
+    from impulse2d._dynamics.verbs import PREPARE, WARM_START
 
     @numba.njit(_nrt=False)
     def joint_timer(world, verb, h, flag, soft, rate, mass_scale, impulse_scale, speed_cap,
                     spin_cap, reps):
+        # as the soft step calls them: a world whose joints are all revolute has their passes
+        # compiled in (its table of verbs holds no joint entry), any other calls them by address
+        revolute = all_revolute(world)
         best = 1 << 62
         for _ in range(5):
             t0 = cycles()
             for _ in range(reps):
-                joint_pass(world, verb, h, flag, soft, rate, mass_scale, impulse_scale, 0.0,
-                           speed_cap, spin_cap)
+                if not revolute:
+                    joint_pass(world, verb, h, flag, soft, rate, mass_scale, impulse_scale, 0.0,
+                               speed_cap, spin_cap)
+                elif verb == PREPARE:
+                    revolute_prepare(world, h, flag)
+                elif verb == WARM_START:
+                    revolute_warm_start(world)
+                else:
+                    revolute_solve(world, h, flag, soft, rate, mass_scale, impulse_scale, 0.0,
+                                   speed_cap, spin_cap)
             best = min(best, cycles() - t0)
         return best / reps
 

@@ -18,27 +18,33 @@ from impulse2d._core.jit import borrowing_kernel, kernel
 from impulse2d._core.state import BODY_LAYOUT, JOINT_LAYOUT, Bodies, Joints
 from impulse2d._core.storage import allocate_store
 
-mode, N = sys.argv[1], int(sys.argv[2])
-call = ("callee_store(joints, bodies, j + %d)" if mode == "store" else
-        "callee_arrays(joints.body_a, bodies.inv_mass, j + %d)")
-src = "\n".join([
-    "@borrowing_kernel",
-    "def callee_store(joints, bodies, j):",
-    "    return joints.body_a[j] + bodies.inv_mass[j]",
-    "@borrowing_kernel",
-    "def callee_arrays(body_a, inv_mass, j):",
-    "    return body_a[j] + inv_mass[j]",
-    "@kernel",
-    "def caller(joints, bodies, ids):",
-    "    t = 0.0",
-    "    for n in range(ids.shape[0]):",
-    "        j = ids[n]",
-] + ["        t += " + call % k for k in range(N)] + ["    return t"])
-ns = {"borrowing_kernel": borrowing_kernel, "kernel": kernel}
-exec(src, ns)
-joints = allocate_store(Joints, JOINT_LAYOUT, 64)
-bodies = allocate_store(Bodies, BODY_LAYOUT, 64)
-ids = np.zeros(1, np.int64)
-t0 = time.process_time()
-ns["caller"](joints, bodies, ids)
-print(mode, N, round(time.process_time() - t0, 3))
+def main() -> None:
+    """The caller for the command line's mode and N, compiled and called once, timed."""
+    mode, N = sys.argv[1], int(sys.argv[2])
+    call = ("callee_store(joints, bodies, j + %d)" if mode == "store" else
+            "callee_arrays(joints.body_a, bodies.inv_mass, j + %d)")
+    src = "\n".join([
+        "@borrowing_kernel",
+        "def callee_store(joints, bodies, j):",
+        "    return joints.body_a[j] + bodies.inv_mass[j]",
+        "@borrowing_kernel",
+        "def callee_arrays(body_a, inv_mass, j):",
+        "    return body_a[j] + inv_mass[j]",
+        "@kernel",
+        "def caller(joints, bodies, ids):",
+        "    t = 0.0",
+        "    for n in range(ids.shape[0]):",
+        "        j = ids[n]",
+    ] + ["        t += " + call % k for k in range(N)] + ["    return t"])
+    ns = {"borrowing_kernel": borrowing_kernel, "kernel": kernel}
+    exec(src, ns)
+    joints = allocate_store(Joints, JOINT_LAYOUT, 64)
+    bodies = allocate_store(Bodies, BODY_LAYOUT, 64)
+    ids = np.zeros(1, np.int64)
+    t0 = time.process_time()
+    ns["caller"](joints, bodies, ids)
+    print(mode, N, round(time.process_time() - t0, 3))
+
+
+if __name__ == "__main__":
+    main()

@@ -79,6 +79,12 @@ def _constraints_zeroed(n, old, lane_rows, reps):
 
 
 @numba.njit(cache=False)
+def _spare_contacts(count, old):
+    """:func:`allocate_contacts` from Python (an inner kernel: no Python wrapper)."""
+    return allocate_contacts(count, old)
+
+
+@numba.njit(cache=False)
 def _contacts_new(old, pairs_a, pairs_b, shapes, reps):
     for r in range(reps):
         pairs = pairs_b if r & 1 else pairs_a
@@ -165,8 +171,8 @@ def measure(world, reps: int) -> dict:
     lane_rows = cs.lanes.shape[0]
     shapes = world._shapes
     pairs_a, pairs_b = _pairs_pair(contacts)
-    spare_a = allocate_contacts(pairs_a.shape[0], contacts)
-    spare_b = allocate_contacts(pairs_b.shape[0], contacts)
+    spare_a = _spare_contacts(pairs_a.shape[0], contacts)
+    spare_b = _spare_contacts(pairs_b.shape[0], contacts)
     out = {"touching_rows": int(n), "contact_rows": int(pairs_a.shape[0]),
            "lane_rows": int(lane_rows)}
     out["constraints_new_us"] = _cpu_per_rep(

@@ -51,6 +51,7 @@ from big_stages import cycles_per_us  # noqa: E402
 from impulse2d import _threads  # noqa: E402
 from impulse2d._core.jit import cycles  # noqa: E402
 from impulse2d._dynamics import lane_layout as L  # noqa: E402
+from impulse2d._dynamics.constraint_graph import COLOR_COUNT, color_contacts  # noqa: E402
 from impulse2d._dynamics.contact_lanes import LANE_SOLVE, LANE_WARM_START  # noqa: E402
 from impulse2d._dynamics.threaded import PIECE_ROWS, PIECES, segments  # noqa: E402
 from impulse2d._dynamics.verbs import LANES, call_lanes  # noqa: E402
@@ -60,6 +61,26 @@ SETTLE = {"rain_2000": 300, "pyramid_100": 60, "many_pyramids": 60}
 WRITTEN = ("UNT", "TIMP", "UNN", "BIAS", "NIMP", "MAXN")
 """The point fields a velocity pass writes (both points of every row; the last relax pass
 adds the totals)."""
+
+
+@numba.njit(cache=False)
+def _segments(body_a, body_b, order, body_type, min_rows, starts):
+    """:func:`~impulse2d._dynamics.threaded.segments` from Python (an inner kernel)."""
+    return segments(body_a, body_b, order, body_type, min_rows, starts)
+
+
+def solve_segments(world):
+    """The segments (lo, hi, parallel) the threaded solve cuts the world's last step's rows
+    into: from the colours' starts of its solve order (the colouring of every row, as the step
+    of an awake world makes it; checked to be the rows' order)."""
+    cs, bodies, contacts = world._constraints, world._bodies, world._contacts
+    order, starts = color_contacts(contacts.count, contacts.body_a, contacts.body_b, bodies.type,
+                                   bodies.asleep, bodies.type.shape[0], COLOR_COUNT,
+                                   np.empty(0, dtype=np.int64), -1)
+    if not np.array_equal(order, cs.contact):
+        raise SystemExit("the colouring here is not the step's solve order")
+    return _segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type,
+                     _threads.MIN_ROWS, starts)
 
 
 @numba.njit(_nrt=False)
@@ -152,9 +173,9 @@ def main() -> None:
     for _ in range(SETTLE.get(a.scene, 60)):
         world.step(engines.DT)
     sync_constraints(world)
-    cs, bodies, contacts = world._constraints, world._bodies, world._contacts
+    cs, bodies = world._constraints, world._bodies
     m = int(cs.count.shape[0])
-    parts = segments(contacts.body_a, contacts.body_b, cs.contact, bodies.type, _threads.MIN_ROWS)
+    parts = solve_segments(world)
     sets = cuts(parts, m, a.threads)
     ref = world._stores
     s = world.settings

@@ -36,30 +36,51 @@ SCENES = (("pyramid_20", "pyramid", {"base": 20}, 60),
 SUBSTEPS = 4
 
 
+# The row passes each a kernel of its own without reference counting, as the engine compiles
+# them (.contact_rows' borrowing kernels; those take the world, these the stores held here).
+_borrowing = numba.njit(cache=False, _nrt=False, no_cpython_wrapper=True)
+
+
+@_borrowing
+def _warm_rows(cs, bodies, first, last):
+    warm_start_contacts(cs, bodies, first, last)
+
+
+@_borrowing
+def _solve_rows(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                contact_speed, last_sweep, speed_cap):
+    solve_contacts(cs, bodies, first, last, inv_h, use_bias, soft, baumgarte, linear_slop,
+                   contact_speed, last_sweep, speed_cap)
+
+
+@_borrowing
+def _restitution_rows(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick):
+    apply_restitution(cs, bodies, first, last, threshold, speed_cap, gx, gy, half_kick)
+
+
 @numba.njit(cache=False)
 def _step(cs, contacts, bodies, order, wide, passes, inv_h, contact_speed, speed_cap):
     n = order.shape[0]
     prepare_contacts(cs, order, contacts, bodies, True, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3, wide, 0)
-    for k in range(passes):
+    for _ in range(passes):
         if wide:
-            keep = k == passes - 1  # (the soft step's last substep keeps the rows' biases)
             warm_start_contacts_wide(cs, bodies, 0, n)
             solve_contacts_wide(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed,
-                                False, speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                                False, speed_cap)
             solve_contacts_wide(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed,
-                                True, speed_cap, keep, 60.0, 0.8, 0.2, 90.0, 0.7, 0.3)
+                                True, speed_cap)
         else:
-            warm_start_contacts(cs, bodies)
-            solve_contacts(cs, bodies, inv_h, True, True, 0.0, 0.0, contact_speed, False,
-                           speed_cap)
-            solve_contacts(cs, bodies, inv_h, False, True, 0.0, 0.0, contact_speed, True,
-                           speed_cap)
+            _warm_rows(cs, bodies, 0, n)
+            _solve_rows(cs, bodies, 0, n, inv_h, True, True, 0.0, 0.0, contact_speed, False,
+                        speed_cap)
+            _solve_rows(cs, bodies, 0, n, inv_h, False, True, 0.0, 0.0, contact_speed, True,
+                        speed_cap)
     if passes > 0:
         if wide:
             apply_restitution_wide(cs, bodies, 0, n, 1.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
             store_lane_impulses(cs, 0, n)
         else:
-            apply_restitution(cs, bodies, 1.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
+            _restitution_rows(cs, bodies, 0, n, 1.0, speed_cap, 0.0, -10.0, 0.5 / inv_h)
 
 
 def _copy(store):

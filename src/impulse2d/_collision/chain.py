@@ -38,9 +38,9 @@ import numpy as np
 
 from impulse2d._collision.geometry import segment_distance, transform_point
 from impulse2d._collision.manifold import (ONE, TOLERANCE_SHARE, ZERO, Manifold,
-                                          _relative_transform, _to_world, _xf,
+                                          _relative_transform, _to_world, _write_points, _xf,
                                           face_manifold_call, make_id)
-from impulse2d._core.jit import inner_kernel, kernel
+from impulse2d._core.jit import inline_kernel, inner_kernel, kernel
 from impulse2d.constants import SPECULATIVE_DISTANCE
 
 CONVEX_TOLERANCE = 0.01
@@ -140,6 +140,17 @@ def _face_count_b(count_b):
     return count_b
 
 
+@inline_kernel
+def _write_to_world(points, pxa, pya, ca, sa, out_normal, out_points, out_ids):
+    """A manifold in the chain segment's frame, the tuple of :func:`.manifold._write_points`,
+    written as every pair routine writes one (that function) and moved to world (A's
+    transform). Returns the number of points; with none the scratch is left as it was."""
+    n = _write_points(points, out_normal, out_points, out_ids)
+    if n > 0:
+        _to_world(n, pxa, pya, ca, sa, out_normal, out_points)
+    return n
+
+
 @inner_kernel
 def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
                           count_b, vertices_b, normals_b, radius_b, centroid_b,
@@ -225,14 +236,11 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
                 separation = distance - radius_b
                 if not separation < speculative_distance:
                     return 0
-                out_normal[0] = ux
-                out_normal[1] = uy
-                out_points[0, 0] = 0.5 * (c1x + c2x - radius_b * ux)
-                out_points[0, 1] = 0.5 * (c1y + c2y - radius_b * uy)
-                out_points[0, 2] = separation
-                out_ids[0] = make_id(0 if f1 == 0.0 else 1, jb)
-                _to_world(ONE, pxa, pya, ca, sa, out_normal, out_points)
-                return 1
+                return _write_to_world((ONE, ux, uy, 0.5 * (c1x + c2x - radius_b * ux),
+                                        0.5 * (c1y + c2y - radius_b * uy), separation,
+                                        make_id(0 if f1 == 0.0 else 1, jb), 0.0, 0.0, 0.0,
+                                        ZERO), pxa, pya, ca, sa, out_normal, out_points,
+                                       out_ids)
             incident = jb
         elif a_end:
             # a segment end against the inside of B's edge: that face's normal is exact
@@ -327,21 +335,9 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
         n, _, _, x0, y0, s0, r0, a0, x1_, y1_, s1, r1, a1 = face_manifold_call(
             fx, fy, x1, y1, x2, y2, i1, i2, p1x, p1y, p2x, p2y, ZERO, ONE,
             radius_b, 0.0, 0.0, speculative_distance)
-        if n == 0:
-            return 0
-        out_normal[0] = ux
-        out_normal[1] = uy
-        out_points[0, 0] = x0
-        out_points[0, 1] = y0
-        out_points[0, 2] = s0
-        out_ids[0] = make_id(a0, r0)
-        if n == 2:
-            out_points[1, 0] = x1_
-            out_points[1, 1] = y1_
-            out_points[1, 2] = s1
-            out_ids[1] = make_id(a1, r1)
-        _to_world(n, pxa, pya, ca, sa, out_normal, out_points)
-        return n
+        return _write_to_world((n, ux, uy, x0, y0, s0, make_id(a0, r0), x1_, y1_, s1,
+                                make_id(a1, r1)), pxa, pya, ca, sa, out_normal, out_points,
+                               out_ids)
 
     # The segment's face is the reference, with normal n1; B's incident face is the one next
     # to its deepest vertex that is most anti-parallel to n1 (a circle: its centre).
@@ -372,21 +368,8 @@ def collide_chain_segment(vertices_a, ghost_a, pxa, pya, ca, sa,
     n, _, _, x0, y0, s0, r0, b0, x1_, y1_, s1, r1, b1 = face_manifold_call(
         n1x, n1y, p1x, p1y, p2x, p2y, ZERO, ONE, x1, y1, x2, y2, i1, i2,
         0.0, radius_b, 0.0, speculative_distance)
-    if n == 0:
-        return 0
-    out_normal[0] = n1x
-    out_normal[1] = n1y
-    out_points[0, 0] = x0
-    out_points[0, 1] = y0
-    out_points[0, 2] = s0
-    out_ids[0] = make_id(r0, b0)
-    if n == 2:
-        out_points[1, 0] = x1_
-        out_points[1, 1] = y1_
-        out_points[1, 2] = s1
-        out_ids[1] = make_id(r1, b1)
-    _to_world(n, pxa, pya, ca, sa, out_normal, out_points)
-    return n
+    return _write_to_world((n, n1x, n1y, x0, y0, s0, make_id(r0, b0), x1_, y1_, s1,
+                            make_id(r1, b1)), pxa, pya, ca, sa, out_normal, out_points, out_ids)
 
 
 @kernel
