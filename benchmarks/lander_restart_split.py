@@ -45,8 +45,9 @@ def wrap_pieces(totals: dict) -> None:
         _batch_restore._restore_again = TimedEntry(_batch_restore._restore_again,
                                                    "restore_again (kernel)", totals)
     for kernel, label in (("_episode_draws", "episode_draws (kernel)"),
-                          ("_begin_episodes", "begin_episodes (kernel)")):
-        if hasattr(lunar_lander, kernel):  # (either checkout's: session 29 made one of both)
+                          ("_begin_episodes", "begin_episodes (kernel)"),
+                          ("_start_episodes", "start_episodes (kernel)")):
+        if hasattr(lunar_lander, kernel):  # (each checkout's own: sessions 29 and 31 renamed)
             setattr(lunar_lander, kernel, TimedEntry(getattr(lunar_lander, kernel), label, totals))
 
 
