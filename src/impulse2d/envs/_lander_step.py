@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba.typed import List
 
 from .._batch_views import scatter_bodies
 from .._core.jit import DirectCall, inline_kernel, kernel
@@ -179,23 +180,27 @@ def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
                    slow, legs, refs, body, rows, chain, radius, others, slop, pairs_dirty,
                    body_rows, mode, max_force, max_velocity, flags):
     """:func:`begin_episodes` of environments ``idx`` (its arguments up to ``reverse``, then
-    the episodes' state), and what it draws written into their worlds (``refs[k]``: world
-    ``idx[k]``'s step reference), in one call (three calls from Python and their arrays cost a
-    restart about 9 us, BENCHMARKS.md session 31): the moon's segments moved
+    the episodes' state), and what it draws written into their worlds (``refs``: the batch's
+    step references, every world's), in one call (three calls from Python, their arrays and
+    the list of those worlds' references cost a restart about 10 us, BENCHMARKS.md session
+    31): the moon's segments moved
     (:func:`._segments.move_segments` with ``body`` to ``pairs_dirty``) and the push added
     (:func:`impulse2d._batch_views.scatter_bodies` of the template bodies ``body_rows``, its
     ``mode`` ADD_FORCE, its ``flags[k]`` for Python: ``_dynamics.batch_step.after_writes``).
     Returns -1, with the episodes begun and no world written, if a segment is too short;
     else how many worlds are flagged."""
     n = idx.shape[0]
+    picked = List()  # (the worlds' own references, in the order of idx)
+    for k in range(n):
+        picked.append(refs[idx[k]])
     a = np.empty((n, chunk_x.shape[0] - 1, 2))
     b = np.empty((n, chunk_x.shape[0] - 1, 2))
     forces = np.empty((n, body_rows.shape[0], 3))
     begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, a, b, forces,
                    prev_shaping, slow, legs)
-    if not move_segments(refs, body, rows, a, b, chain, radius, others, slop, pairs_dirty):
+    if not move_segments(picked, body, rows, a, b, chain, radius, others, slop, pairs_dirty):
         return -1
-    scatter_bodies(refs, 0, n, body_rows, forces, mode, max_force, max_velocity, False, flags)
+    scatter_bodies(picked, 0, n, body_rows, forces, mode, max_force, max_velocity, False, flags)
     flagged = 0
     for k in range(n):
         if flags[k] != 0:
