@@ -200,7 +200,10 @@ def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
                    prev_shaping, slow, legs)
     if not move_segments(picked, body, rows, a, b, chain, radius, others, slop, pairs_dirty):
         return -1
-    scatter_bodies(picked, 0, n, body_rows, forces, mode, max_force, max_velocity, False, flags)
+    # (its arguments typed as Python's call types them: a literal 0 or False would compile
+    # scatter_bodies once more, about 0.5 s)
+    scatter_bodies(picked, np.int64(0), n, body_rows, forces, mode, max_force, max_velocity,
+                   n < 0, flags)
     flagged = 0
     for k in range(n):
         if flags[k] != 0:
