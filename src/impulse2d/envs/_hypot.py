@@ -2,7 +2,7 @@
 
 The native environments' terrains are made by ``Body.create_segment`` / ``create_chain``, whose
 segment lengths are Python's ``math.hypot``; an episode's terrain moved in place
-(:mod:`._segments`) must give the same bits. CPython (3.8 on) does not call the C library's
+(:mod:`._segments`) must give the same bits. CPython (3.10 on) does not call the C library's
 ``hypot``: it scales both numbers by a power of two, sums their squares in double length and
 takes one step of a differential correction after the square root, which is correctly rounded
 far more often than libm's (about one pair in 170 of a lander's segments differs from libm in
@@ -19,8 +19,8 @@ same arithmetic is here, for the kernels:
   (C. F. Borges, "An improved algorithm for hypot(a, b)", arXiv:1904.09481, 2019).
 
 Without ``fastmath`` (the engine's policy): a fused multiply-add would change the bits.
-``tests/test_envs_segments.py`` checks it against ``math.hypot`` over a million pairs.
-"""
+``tests/test_envs_segments.py`` checks it against the running Python's ``math.hypot`` over a
+million pairs (10 million on CPython 3.11 while building it: none differed)."""
 
 from __future__ import annotations
 
