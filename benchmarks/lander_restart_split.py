@@ -26,22 +26,14 @@ import numpy as np
 from _envs_timing import TimedEntry, cpu_into
 
 
-def main() -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--num-envs", type=int, default=1024)
-    parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--warm", type=int, default=100)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--json", default="")
-    args = parser.parse_args()
-
+def wrap_pieces(totals: dict) -> None:
+    """The pieces of ``_restart`` timed into ``totals`` (either checkout's names: a piece a
+    tree lacks is left out)."""
     from impulse2d import _batch_restore, batch
     from impulse2d.envs import lunar_lander
     from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
     from impulse2d.envs._segments import Segments
-    totals: dict = {}
-    env = LunarLanderVectorEnv(args.num_envs, threads=args.threads, max_episode_steps=1000)
-    for name in ("_restart", "_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
+    for name in ("_begin_episodes", "_reset_act", "_move_terrain", "_add_forces"):
         cpu_into(totals, LunarLanderVectorEnv, name, name)
     cpu_into(totals, batch.WorldBatch, "restore", "WorldBatch.restore")
     cpu_into(totals, batch.WorldBatch, "_restore", "WorldBatch._restore")
@@ -49,12 +41,33 @@ def main() -> dict:
     cpu_into(totals, _batch_restore.Restores, "_again", "Restores._again")
     cpu_into(totals, _batch_restore, "restore_untouched", "snapshot.restore_untouched")
     cpu_into(totals, Segments, "move", "Segments.move")
-    _batch_restore._restore_again = TimedEntry(_batch_restore._restore_again,
-                                          "restore_again (kernel)", totals)
+    if hasattr(_batch_restore, "_restore_again"):
+        _batch_restore._restore_again = TimedEntry(_batch_restore._restore_again,
+                                                   "restore_again (kernel)", totals)
     for kernel, label in (("_episode_draws", "episode_draws (kernel)"),
-                          ("_begin_episodes", "begin_episodes (kernel)")):
-        if hasattr(lunar_lander, kernel):  # (either checkout's: session 29 made one of both)
+                          ("_begin_episodes", "begin_episodes (kernel)"),
+                          ("_start_episodes", "start_episodes (kernel)")):
+        if hasattr(lunar_lander, kernel):  # (each checkout's own: sessions 29 and 31 renamed)
             setattr(lunar_lander, kernel, TimedEntry(getattr(lunar_lander, kernel), label, totals))
+
+
+def main() -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--warm", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--total", action="store_true",
+                        help="time _restart alone (no wrapper inside it: each costs ~1 us)")
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+
+    from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
+    totals: dict = {}
+    env = LunarLanderVectorEnv(args.num_envs, threads=args.threads, max_episode_steps=1000)
+    cpu_into(totals, LunarLanderVectorEnv, "_restart", "_restart")
+    if not args.total:
+        wrap_pieces(totals)
     env.reset(seed=0)
     actions = np.random.default_rng(0).integers(0, 4, size=(args.warm + args.steps,
                                                             args.num_envs))
@@ -68,6 +81,7 @@ def main() -> dict:
         env.step(actions[k])
     cpu = time.thread_time_ns() - cpu
     out = {"num_envs": args.num_envs, "steps": args.steps, "threads": args.threads,
+           "total_only": args.total,
            "load": round(os.getloadavg()[0], 1),
            "caller_us_a_vector_step": round(cpu / args.steps / 1e3, 1),
            "restarts_a_step": round(restarts / args.steps, 2),

@@ -123,3 +123,38 @@ def test_move_segments_rejects_segments_too_short_and_changes_nothing():
     with pytest.raises(ValueError, match="apart"):
         Segments(world, body, rows).move(refs, a[None], b[None])
     assert world.state_hash() == before
+
+
+def test_compiled_hypot_is_pythons_to_the_bit():
+    """The segments' lengths, taken in the kernel (``_hypot.hypot``), are ``math.hypot``'s
+    bits (CPython's, not libm's, which differs on about one pair in 170) over a million pairs
+    of every magnitude, the lander's terrain's, raw bit patterns, subnormals, and the special
+    values."""
+    import math
+
+    import numba
+
+    from impulse2d.envs._hypot import hypot
+
+    @numba.njit
+    def lengths(x, y, out):
+        for i in range(x.shape[0]):
+            out[i] = hypot(x[i], y[i])
+
+    rng = np.random.default_rng(31)
+    n = 200_000
+    sign = rng.choice([-1.0, 1.0], (2, n))
+    pairs = [rng.uniform(-3.0, 3.0, (2, n)),
+             np.stack([np.full(n, -(CHUNK_X[1] - CHUNK_X[0])), rng.uniform(-4.0, 4.0, n)]),
+             sign * np.exp(rng.uniform(-700.0, 700.0, (2, n))),
+             rng.integers(0, 2**63, (2, n), dtype=np.uint64).view(np.float64),
+             rng.uniform(0.0, 2.0**-1000, (2, n)) * 2.0**-40]
+    special = [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, 2.2250738585072014e-308,
+               1.7976931348623157e308, 1.0, -3.0]
+    pairs.append(np.array([(a, b) for a in special for b in special]).T)
+    for x, y in pairs:
+        out = np.empty(x.shape[0])
+        lengths(x, y, out)
+        want = np.array(list(map(math.hypot, x.tolist(), y.tolist())))
+        same = (out.view(np.int64) == want.view(np.int64)) | (np.isnan(out) & np.isnan(want))
+        assert same.all(), (x[~same][:3], y[~same][:3])

@@ -25,10 +25,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba.typed import List
 
+from .._batch_views import scatter_bodies
 from .._core.jit import DirectCall, inline_kernel, kernel
 from .._dynamics.batch_step import _prefetch_line
 from ._draws import next_double, uniform
+from ._segments import move_segments
 
 
 @inline_kernel
@@ -198,7 +201,43 @@ def begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
         legs[i, 1] = False
 
 
-_begin_episodes = DirectCall(begin_episodes, "the native LunarLander's episodes begun", 2.0)
+@kernel
+def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, prev_shaping,
+                   slow, legs, refs, body, rows, chain, radius, others, slop, pairs_dirty,
+                   body_rows, mode, max_force, max_velocity, flags):
+    """:func:`begin_episodes` of environments ``idx`` (its arguments up to ``reverse``, then
+    the episodes' state), and what it draws written into their worlds (``refs``: the batch's
+    step references, every world's), in one call (three calls from Python, their arrays and
+    the list of those worlds' references cost a restart about 10 us, BENCHMARKS.md session
+    31): the moon's segments moved
+    (:func:`._segments.move_segments` with ``body`` to ``pairs_dirty``) and the push added
+    (:func:`impulse2d._batch_views.scatter_bodies` of the template bodies ``body_rows``, its
+    ``mode`` ADD_FORCE, its ``flags[k]`` for Python: ``_dynamics.batch_step.after_writes``).
+    Returns -1, with the episodes begun and no world written, if a segment is too short;
+    else how many worlds are flagged."""
+    n = idx.shape[0]
+    picked = List()  # (the worlds' own references, in the order of idx)
+    for k in range(n):
+        picked.append(refs[idx[k]])
+    a = np.empty((n, chunk_x.shape[0] - 1, 2))
+    b = np.empty((n, chunk_x.shape[0] - 1, 2))
+    forces = np.empty((n, body_rows.shape[0], 3))
+    begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, a, b, forces,
+                   prev_shaping, slow, legs)
+    if not move_segments(picked, body, rows, a, b, chain, radius, others, slop, pairs_dirty):
+        return -1
+    # (its arguments typed as Python's call types them: a literal 0 or False would compile
+    # scatter_bodies once more, about 0.5 s)
+    scatter_bodies(picked, np.int64(0), n, body_rows, forces, mode, max_force, max_velocity,
+                   n < 0, flags)
+    flagged = 0
+    for k in range(n):
+        if flags[k] != 0:
+            flagged += 1
+    return flagged
+
+
+_start_episodes = DirectCall(start_episodes, "the native LunarLander's episodes begun", 3.0)
 
 
 @kernel
@@ -380,4 +419,5 @@ def after_step(idx, every, elapsed, fresh, max_steps, positions, angles, velocit
 _after_step = DirectCall(after_step, "the native LunarLander's step's end", 2.0)
 
 
-__all__ = ["engine_impulses", "discrete_engines", "begin_episodes", "skip_draws", "after_step"]
+__all__ = ["engine_impulses", "discrete_engines", "begin_episodes", "start_episodes",
+           "skip_draws", "after_step"]

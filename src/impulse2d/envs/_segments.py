@@ -40,6 +40,7 @@ from .._dynamics.step import PAIRS_DIRTY
 from .._dynamics.world_ref import borrow
 from ..constants import LINEAR_SLOP
 from ..world import _reach
+from ._hypot import hypot
 
 
 class Segments:
@@ -70,19 +71,16 @@ class Segments:
         before any world changes if a segment is too short."""
         a = np.ascontiguousarray(a, dtype=np.float64)
         b = np.ascontiguousarray(b, dtype=np.float64)
-        # math.hypot, as make_segment and segment_ends take it (CPython's own, not libm's:
-        # they differ in the last bit on about one pair in 170, so it stays in Python)
-        length = np.array([math.hypot(x, y) for x, y in (b - a).reshape(-1, 2).tolist()]
-                          ).reshape(a.shape[:2])
-        if not _move.entry(refs, self.body, self.rows, a, b, length, self.chain, self.radius,
+        if not _move.entry(refs, self.body, self.rows, a, b, self.chain, self.radius,
                            self.others, LINEAR_SLOP, PAIRS_DIRTY):
             raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
 
 
 @kernel
-def move_segments(refs, body, rows, a, b, length, chain, radius, others, slop, pairs_dirty):
-    """Into the world of ``refs[k]``, the segments ``a[k, s]`` to ``b[k, s]`` (m; ``length``:
-    each one's length, m, CPython's ``math.hypot`` of ``b - a``) at shape rows ``rows``: their
+def move_segments(refs, body, rows, a, b, chain, radius, others, slop, pairs_dirty):
+    """Into the world of ``refs[k]``, the segments ``a[k, s]`` to ``b[k, s]`` (m; their lengths
+    CPython's ``math.hypot`` of ``b - a``, as ``make_segment`` takes them: :mod:`._hypot`) at
+    shape rows ``rows``: their
     ``vertices``, ``normals``, ``centroid`` and ``ghost`` as ``Body.create_segment`` /
     ``create_chain`` write them (the arithmetic of ``_collision.geometry.segment_arrays``; a
     chain's ghosts as ``_collision.chain.chain_ghosts``: its neighbours' far ends, at the two
@@ -98,10 +96,13 @@ def move_segments(refs, body, rows, a, b, length, chain, radius, others, slop, p
     Element by element into the worlds' columns, in one call: the NumPy code it replaced gave
     the same bits (some 60 NumPy calls, about 0.4 ms a reset of 10 landers), and so did the
     two kernels before this one (the columns computed for every world into arrays, then
-    written: some 15 NumPy calls and allocations a reset besides, BENCHMARKS.md session 28)."""
-    n, m = length.shape
+    written: some 15 NumPy calls and allocations a reset besides, BENCHMARKS.md session 28),
+    and so did the lengths taken in Python (about 9 us a lander's restart, session 31)."""
+    n, m = a.shape[0], a.shape[1]
+    length = np.empty((n, m))
     for k in range(n):
         for s in range(m):
+            length[k, s] = hypot(b[k, s, 0] - a[k, s, 0], b[k, s, 1] - a[k, s, 1])
             if not length[k, s] > slop:
                 return False
     for k in range(n):

@@ -98,8 +98,12 @@ import numpy as np
 
 from gymnasium import Env, spaces
 
-from ._lander_step import (_after_step, _begin_episodes, _discrete_engines, _engine_impulses,
-                           _skip_draws)
+from .._dynamics.batch_step import ADD_FORCE, after_writes
+from .._dynamics.step import PAIRS_DIRTY
+from .._validate import MAX_FORCE, MAX_VELOCITY
+from ..constants import LINEAR_SLOP
+from ._lander_step import (_after_step, _discrete_engines, _engine_impulses, _skip_draws,
+                           _start_episodes)
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
 
@@ -195,6 +199,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._time_to_sleep = float(self.batch.worlds[0].settings.time_to_sleep)
         self._slow = np.zeros((n, rows.shape[0]))   # s each body has been slow (coming to rest)
         self._prev_shaping = np.full(n, np.nan)
+        self._push_flags = np.zeros(n, dtype=np.int64)   # a restart's push: flags for Python
         # the engines' throttles of the last step (its reward's fuel) and the side engine's
         # direction, which a discrete action writes in place each step
         self._m_power = np.zeros(n)
@@ -243,26 +248,33 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         return world
 
     def _begin_episodes(self, idx: np.ndarray) -> None:
-        k = idx.shape[0]
-        segments = CHUNKS - 1
-        a, b = np.empty((k, segments, 2)), np.empty((k, segments, 2))
-        forces = np.empty((k, self.batch.body_rows.shape[0], 3))
-        # the draws, Gymnasium's terrain, the push and the episodes' state, in one compiled
-        # pass (native: the surface right to left, so that its front faces up)
-        _begin_episodes.entry(idx, self._draws, H / 2, INITIAL_RANDOM, CHUNKS // 2, HELIPAD_Y,
-                              CHUNK_X, not self.box2d_faithful, a, b, forces,
-                              self._prev_shaping, self._slow, self._legs)
+        # the draws, Gymnasium's terrain, the push and the episodes' state, written through
+        # the worlds' step references in one compiled pass (no Python per world): the moon's
+        # segments moved (:mod:`._segments`; native: the surface right to left, so that its
+        # front faces up) and the push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM
+        # on each axis: no check pass) added as WorldBatch.apply_forces adds it, without a
+        # mark (a world restored and only stepped since is restored again in one copy)
+        batch, surface = self.batch, self._surface
+        rows = batch.body_rows
+        # (every world's references, checked, where a list of those of idx cost a restart
+        # about 1 us: the batch's step checks every world's template bodies each step anyway)
+        refs = batch._checked_refs(rows)
+        flags = self._push_flags
+        flagged = _start_episodes.entry(
+            idx, self._draws, H / 2, INITIAL_RANDOM, CHUNKS // 2, HELIPAD_Y, CHUNK_X,
+            not self.box2d_faithful, self._prev_shaping, self._slow, self._legs, refs,
+            surface.body, surface.rows, surface.chain, surface.radius, surface.others,
+            LINEAR_SLOP, PAIRS_DIRTY, rows, ADD_FORCE, MAX_FORCE, MAX_VELOCITY, flags)
+        if flagged < 0:
+            raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
+        if flagged:
+            for j in np.flatnonzero(flags[:idx.shape[0]]).tolist():
+                after_writes(batch.worlds[idx[j]], rows, int(flags[j]))
         if self.enable_wind:
             for i in idx.tolist():
                 rng = self._rngs[i]
                 self._wind_idx[i] = rng.integers(-9999, 9999)
                 self._torque_idx[i] = rng.integers(-9999, 9999)
-        # written through the worlds' step references, in compiled passes over the worlds
-        # reset (no Python per world): the moon's segments moved (:mod:`._segments`) and the
-        # push (Gymnasium's ApplyForceToCenter, at most INITIAL_RANDOM on each axis)
-        refs = self.batch._checked_refs(self.batch.body_rows, chosen=idx)
-        self._surface.move(refs, a, b)
-        self._add_forces(idx, refs, forces)
 
     def _make_static(self, world) -> None:
         """The moon, flat at the pad's height (each episode moves its points in place,
