@@ -13,11 +13,11 @@ LunarLander's batch step (issue 30) in counts that do not move with the machine'
 
 ``impulse2d/LunarLander-v3`` as a vector environment of ``num_envs`` (64) on one thread, reset
 with seed 0, 20 steps of seeded uniform random actions (episodes under way, the kernels
-loaded), then ``steps`` (20) steps of the batch alone (``WorldBatch.step``: the worlds' steps
-and the batch kernel's restarts, no environment Python) inside ``itertools.starmap``, whose C
-function ``starmap_next`` is what callgrind collects in. The environment's own step is left
-out: its actions and the engines' impulses would be the same every batch step, and its Python
-is ``serialP56``'s. Prints a hash of every world's state after the steps: two trees that
+loaded), then ``steps`` (20) steps of the batch alone (``WorldBatch.step``: the worlds' steps,
+no environment Python, no restart) inside ``itertools.starmap``, whose C function
+``starmap_next`` is what callgrind collects in. The environment's own step (its Python, its
+restarts) is left out: the landers fly those steps with their engines off, most of them in the
+air (no touching contact). Prints a hash of every world's state after the steps: two trees that
 count the same steps print the same hash. The cache and the names: :mod:`direct_callgrind`.
 """
 
