@@ -94,7 +94,7 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
     # The contact passes' storage: lanes (contact_lanes) or the rows. Asked only where a
-    # contact touches (a call by address, ~100 instructions a world-step: BENCHMARKS.md,
+    # contact touches (a call by address, ~75 instructions a world-step: BENCHMARKS.md,
     # session 31, solveL56); nothing reads it otherwise.
     wide = touching and in_lanes(world)
     jointed = has_joint_rows(world)
