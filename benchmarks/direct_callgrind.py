@@ -169,9 +169,12 @@ def self_counts(named_file: str) -> tuple:
     """(the events' names, their collected totals, {function: its own counts}) of a named
     callgrind output, each specialisation's and copy's summed under its name."""
     own, names, fn, skip, events = {}, {}, None, False, ["Ir"]
+    positions = 1  # the columns before the costs: 2 with --dump-instr=yes ("instr line")
     with open(named_file) as f:
         for line in f:
-            if line.startswith("events:"):
+            if line.startswith("positions:"):
+                positions = len(line.split()) - 1
+            elif line.startswith("events:"):
                 events = line.split()[1:]
             elif line.startswith(("fn=", "cfn=")):
                 key, _, rest = line.rstrip("\n").partition("=")
@@ -187,7 +190,7 @@ def self_counts(named_file: str) -> tuple:
                 if skip:
                     skip = False
                     continue
-                costs = [int(x) for x in line.split()[1:]]
+                costs = [int(x) for x in line.split()[positions:]]
                 mine = own.setdefault(fn, [0] * len(events))
                 for k, x in enumerate(costs):
                     mine[k] += x

@@ -93,7 +93,10 @@ def _soft_step(world, order, dt, gx, gy, substeps, warm_starting, contact_hertz,
                                                               h)
     j_rate, j_mass_scale, j_impulse_scale = soft_coefficients(min(joint_hertz, 0.25 / h),
                                                               joint_damping_ratio, h)
-    wide = in_lanes(world)  # the contact passes' storage: lanes (contact_lanes) or the rows
+    # The contact passes' storage: lanes (contact_lanes) or the rows. Asked only where a
+    # contact touches (a call by address, ~75 instructions a world-step: BENCHMARKS.md,
+    # session 31, solveL56); nothing reads it otherwise.
+    wide = touching and in_lanes(world)
     jointed = has_joint_rows(world)
     if touching:
         # (a float32 world's prepare: contact_lanes_f32)
