@@ -193,7 +193,7 @@ def warmup(cache: str | None) -> dict:
     if done.returncode != 0:
         raise SystemExit(done.stderr)
     return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-            "load": round(os.getloadavg()[0], 1), "stderr_tail": done.stderr.splitlines()[-3:]}
+            "load": round(os.getloadavg()[0], 1), "stderr": done.stderr.splitlines()}
 
 
 def probe(name: str, cache: str | None) -> dict:
@@ -229,7 +229,8 @@ def main(argv=None) -> None:
     report = {"cache": args.cache, "runs": {}}
     if args.warmup:
         report["warmup --all"] = warmup(args.cache)
-        print("warmup --all:", json.dumps(report["warmup --all"]), flush=True)
+        print("warmup --all: {wall_s} s, CPU {cpu_s} s, load {load}".format(
+            **report["warmup --all"]), flush=True)
     for name in args.only or SCENARIOS:
         out = probe(name, args.cache)
         report["runs"][name] = out
