@@ -98,7 +98,7 @@ def run(name: str) -> dict:
                 self.start = time.process_time()
                 compiles.append({"kernel": f"{getattr(fn, '__module__', '?')}."
                                            f"{getattr(fn, '__qualname__', '?')}",
-                                 "args": str(ev.data.get("args"))})
+                                 "args": str(ev.data.get("args"))[:200]})
 
         def on_end(self, ev):
             self.depth -= 1

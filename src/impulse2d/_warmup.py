@@ -3,7 +3,9 @@
 A world compiles what it uses the first time it steps (:mod:`._core.lazy`). This compiles the
 same kernels without waiting for a world to need them: by default those of a world of contacts
 under the default solver, the first run of almost every program; with ``all_kernels=True`` also
-every solver, every joint type and chains (what a wheel ships: ``scripts/build_wheel.py``).
+every solver, every joint type and chains, many worlds at once (``WorldBatch``), the pybox2d
+layer's worlds and the native Gymnasium environments (what a wheel ships:
+``scripts/build_wheel.py``).
 Each part is compiled by stepping a small world that uses it, so what is compiled is exactly
 what a real world loads later.
 """
