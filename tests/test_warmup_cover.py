@@ -60,22 +60,3 @@ def test_the_warmups_batch_and_environments_prepare_every_call_site_of_their_mod
             "_episode_ends", "_gather_state"} <= names
     assert [name for name, prepared in sites.items() if not prepared] == []
 
-
-def test_the_warmup_runs_the_environments_once_the_units_their_worlds_step_with_are_compiled():
-    """``warmup --all`` runs the environments' episodes while its helpers compile (the
-    pybox2d layer's turn, :func:`impulse2d._core.parallel.take_turns`) once the units they
-    need are compiled: the units of their real worlds (each environment's first world, its
-    ground made) are among those it waits for; one missing would be compiled again inside the
-    episodes while a helper compiles it too."""
-    from impulse2d._dynamics.step import _continuous_kernel, needed_units
-    from impulse2d._warmup import _environment_units
-    from impulse2d.envs.bipedal_walker import BipedalWalkerVectorEnv
-    from impulse2d.envs.lunar_lander import LunarLanderVectorEnv
-
-    waited = {u.key for u in _environment_units()}
-    for envs in (LunarLanderVectorEnv(1, threads=1), BipedalWalkerVectorEnv(1, threads=1)):
-        world = envs.batch.worlds[0]
-        used = {u.key for u in (*needed_units(world, world._joint_rows()["by_type"]).values(),
-                                _continuous_kernel(world.settings))}
-        assert used <= waited
-        envs.close()

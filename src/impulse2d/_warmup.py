@@ -110,11 +110,10 @@ def _compile_ahead(progress: bool) -> None:
     in this process as soon as the units they step with are compiled, while the helpers take
     the rest of the queue (:func:`.parallel.take_turns`; stepped after the plan, they took
     17.8 s of this process's CPU at load 15 with the other process ended: BENCHMARKS.md,
-    session 25), and after them the native environments' episodes (:func:`_environments`,
-    whose units are waited for too). The kernel of a feature off by default is left to the
-    first world that asks: the solver diagnostics (22 s). The continuous stage with Box2D
-    2.3's rules (``continuous_box2d23``, off by default but on in every world of the pybox2d
-    layer: 21.8 s of CPU at load 5-7) is in the plan.
+    session 25). The kernel of a feature off by default is left to the first world that asks:
+    the solver diagnostics (22 s). The continuous stage with Box2D 2.3's rules
+    (``continuous_box2d23``, off by default but on in every world of the pybox2d layer: 21.8 s
+    of CPU at load 5-7) is in the plan.
 
     The direct solver's two levels go to one process: they share its row export, the contact
     prepare and the island sizes (split, both processes compiled those and, before the island
@@ -132,9 +131,6 @@ def _compile_ahead(progress: bool) -> None:
         if progress:
             print(f"impulse2d warmup: {LAYER}", file=sys.stderr, flush=True)
         _b2warmup.warm_layer()
-        if progress:
-            print(f"impulse2d warmup: {ENVIRONMENTS}", file=sys.stderr, flush=True)
-        _environments()
 
     # A helper starts at once on the joint types' entries (the largest group no work of this
     # process needs first), so that it starts and compiles while this process builds the
@@ -146,7 +142,7 @@ def _compile_ahead(progress: bool) -> None:
     units = [u for u in lazy.REGISTRY.values() if u is not DIAGNOSTICS_KERNEL]
     parallel.hold_early(_joint_entries(units))
     world = _batch_world()
-    parallel.take_turns(layer, [*_b2warmup.needed_units(), *_environment_units()])
+    parallel.take_turns(layer, _b2warmup.needed_units())
     by_name = {u.key.rsplit(".", 1)[1]: u for u in units}
     together = [(SOLVER_KERNELS["direct"], DIRECT_ACCELERATION_KERNEL, DENSE_KERNEL)]
     together += [[by_name[name] for name in group if name in by_name]
@@ -220,41 +216,6 @@ def _environments() -> None:
         envs.close()
 
 
-def _environment_units() -> list:
-    """The compile units (:class:`._core.lazy.LazyKernel`) the worlds of :func:`_environments`
-    step with (none without Gymnasium): what :func:`._dynamics.step.needed_units` gives a world
-    of LunarLander's settings holding what its world holds (a polygon hull, box legs on
-    revolute joints with motors and limits, a ground of a segment and a chain) and
-    BipedalWalker's template on its ground (more shapes than the sweep takes: the grid's pair
-    search), and the continuous stage of each. ``warmup --all`` runs the environments as soon
-    as these are compiled (:func:`._core.parallel.take_turns`), while its helpers compile the
-    rest."""
-    try:
-        import gymnasium  # noqa: F401 (the extra the environments need)
-    except ImportError:
-        return []
-    from . import World
-    from ._dynamics.step import _continuous_kernel, needed_units
-    from .envs import _walker_terrain, bipedal_walker, lunar_lander
-    lander = World(**lunar_lander.SETTINGS)
-    moon = lander.create_body(type="static")
-    moon.create_segment((0.0, 0.0), (20.0, 0.0))
-    moon.create_chain([(20.0, 4.0), (10.0, 4.0), (0.0, 4.0)])
-    hull = lander.create_body(position=(10.0, 1.0))
-    hull.create_polygon([(-0.5, 0.0), (0.5, 0.0), (0.0, 0.6)])
-    leg = lander.create_body(position=(10.5, 0.5))
-    leg.create_box(0.1, 0.3)
-    lander.create_revolute_joint(hull, leg, (10.5, 0.5), enable_limit=True, lower_angle=-0.9,
-                                 upper_angle=0.9, enable_motor=True, max_motor_torque=40.0)
-    walker = bipedal_walker.build_walker(bipedal_walker.NATIVE_SETTINGS)
-    _walker_terrain.make_ground(walker)
-    units = {}
-    for world in (lander, walker):
-        needed = needed_units(world, world._joint_rows()["by_type"]).values()
-        units.update((id(unit), unit) for unit in (*needed, _continuous_kernel(world.settings)))
-    return list(units.values())
-
-
 def _restores(batch, blank, dt: float) -> None:
     """The batch's restores of some of its worlds (:mod:`._batch_restore`), as an
     environment's restarts take them: ``blank``, a snapshot of the batch as built, restored
@@ -308,6 +269,14 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+    if all_kernels:
+        # (after the plans, every unit compiled. Run in the pybox2d layer's turn instead, as
+        # soon as their worlds' units were compiled, the warm-up took 574.7 and 677.1 s of
+        # wall against 451.3 s here, the same CPU, single runs at load 5-8: BENCHMARKS.md,
+        # session 31, warmF56)
+        if progress:
+            print(f"impulse2d warmup: {ENVIRONMENTS}", file=sys.stderr, flush=True)
+        _environments()
     # the profile's clock: World.profile of a step Python did not time (the testbed reads it
     # every frame) measures the cycle counter's rate with a kernel of its own
     from ._profile_clock import ticks_per_second
