@@ -10,8 +10,10 @@ process wall and CPU, the helpers' included, are reported). Then each scenario o
 :data:`SCENARIOS` runs in a fresh process: LunarLander (discrete and continuous) and
 BipedalWalker (and hardcore), 1 and 2 threads, next-step and same-step autoreset, made as
 ``benchmarks/envs_bench.py`` makes them (``gymnasium.make_vec``, then ``batch.threads``) or
-directly (``threads=``), plus the single environments (``gymnasium.make``); each is reset and
-stepped with seeded random actions until many episodes have restarted. A run counts three
+directly (``threads=``), plus the single environments (``gymnasium.make``) and the scripted
+pilots (:func:`impulse2d.envs.lunar_lander.heuristic`, :class:`impulse2d.envs.
+walker_heuristic.ScriptedWalker`: landings and strides); each is reset and stepped with seeded
+random actions (or the pilot's) until many episodes have restarted. A run counts three
 ways what it compiled:
 
 * Numba's compile events in its process (``numba:compile``, outermost only: a kernel with its
