@@ -6,6 +6,7 @@ everything takes. Writes ``benchmarks/results/startup.json`` (``--out``).
     python benchmarks/startup.py --compare /work/main --rounds 3   # paired: this tree, another
     python benchmarks/startup.py --no-source --compare TREE --warm-only --rounds 7   # warm only
     python benchmarks/startup.py --no-source --compare TREE --imports --rounds 5   # by module
+    python benchmarks/startup.py --no-source --compare TREE --warmup-all --rounds 1
 
 Every figure is one new process, timed from outside (process wall, and the CPU time of the
 process with every helper process it started: the machine is shared, and wall time under load
@@ -24,6 +25,8 @@ says little alone) and inside (import, build, first step):
   rounds, and the modules one tree imports that the other does not; and the cache's part of
   the build and first step (Numba's reads of kernel indexes, the cache loads and the units and
   Python's entry points loaded from their own files, counted and timed);
+* *paired warmup --all* (``--compare TREE --warmup-all``): ``impulse2d warmup --all`` of
+  each tree from an empty cache, alternately (process wall and CPU, the helpers' included);
 * *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
   ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
   (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
@@ -368,6 +371,34 @@ def paired_imports(report, other: Path, rounds: int, log):
     log(f"modules only the other imports: {out['only other']}")
 
 
+def paired_warmup(report, other: Path, rounds: int, log):
+    """``warmup --all`` from an empty cache, this checkout and ``other`` (a source tree)
+    alternately, each round in the opposite order: what a change to the warm-up's cover adds
+    to it, in CPU time beside the wall (the machine is shared)."""
+    trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
+    prefix = tempfile.mkdtemp(prefix="i2d-pyc-")
+    rows = {name: [] for name in trees}
+    try:
+        for r in range(rounds):
+            for name in (list(trees) if r % 2 == 0 else list(trees)[::-1]):
+                cache = tempfile.mkdtemp(prefix="i2d-all-")
+                try:
+                    env = _env(NUMBA_CACHE_DIR=cache, PYTHONPATH=str(trees[name]),
+                               PYTHONPYCACHEPREFIX=prefix)
+                    wall, cpu, _ = _process(sys.executable, ["-m", "impulse2d.cli", "warmup",
+                                                             "--all"], env)
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
+                rows[name].append({"round": r, "process_wall_s": wall, "process_cpu_s": cpu,
+                                   "load_1min": _load()})
+                log(f"warmup --all round {r}, {name} ({trees[name]}): {wall:.1f} s (CPU "
+                    f"{cpu:.1f} s, load {_load()})")
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+    report["paired warmup --all"] = {name: {"tree": str(trees[name]), "rounds": rows[name]}
+                                     for name in trees}
+
+
 def paired(report, other: Path, rounds: int, log):
     """``pyramid_20`` cold and warm, this checkout and ``other`` (a source tree) alternately."""
     trees = {"this": ROOT / "src", "other": other.resolve() / "src"}
@@ -413,6 +444,8 @@ def main(argv=None):
                     help="--compare: warm runs only, each tree from its own populated cache")
     ap.add_argument("--imports", action="store_true",
                     help="--compare: warm runs only, each module's import timed in CPU time")
+    ap.add_argument("--warmup-all", action="store_true",
+                    help="--compare: warmup --all from an empty cache only")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "startup.json")
     a = ap.parse_args(argv)
     report = {"machine": os.uname().machine, "cores": os.cpu_count(), "python": sys.version,
@@ -421,7 +454,9 @@ def main(argv=None):
         source(report, print)
     if a.wheel:
         wheel(report, a.wheel.resolve(), print)
-    if a.compare and a.imports:
+    if a.compare and a.warmup_all:
+        paired_warmup(report, a.compare, a.rounds, print)
+    elif a.compare and a.imports:
         paired_imports(report, a.compare, a.rounds, print)
     elif a.compare and a.warm_only:
         paired_warm(report, a.compare, a.rounds, print)

@@ -3,7 +3,9 @@
 A world compiles what it uses the first time it steps (:mod:`._core.lazy`). This compiles the
 same kernels without waiting for a world to need them: by default those of a world of contacts
 under the default solver, the first run of almost every program; with ``all_kernels=True`` also
-every solver, every joint type and chains (what a wheel ships: ``scripts/build_wheel.py``).
+every solver, every joint type and chains, many worlds at once (``WorldBatch``), the pybox2d
+layer's worlds and the native Gymnasium environments (what a wheel ships:
+``scripts/build_wheel.py``).
 Each part is compiled by stepping a small world that uses it, so what is compiled is exactly
 what a real world loads later.
 """
@@ -165,22 +167,73 @@ def _batch_world():
 
 
 def _batch_kernels(world) -> None:
-    """A batch of two copies of ``world`` (:func:`_batch_world`), stepped, read, written and
-    ray cast: every kernel of :class:`~impulse2d.WorldBatch`; and ``world``'s snapshot and
-    islands."""
+    """A batch of two copies of ``world`` (:func:`_batch_world`), stepped, read, written, ray
+    cast and restored in part (:func:`_restores`): every kernel of
+    :class:`~impulse2d.WorldBatch`; and ``world``'s snapshot and islands."""
     import numpy as np
     from . import WorldBatch
+    dt = 1.0 / 60.0
     batch = WorldBatch.replicate(world, 2)
-    batch.step(1.0 / 60.0)
+    blank = batch.snapshot()
+    batch.step(dt)
     shape = (2, len(batch.body_rows), 3)
     batch.get_positions()
     batch.get_touching()
+    batch.get_state()
     batch.apply_impulses(np.zeros(shape))
     batch.set_motor_speeds(np.zeros((2, 1)))
     batch.ray_cast_many(np.zeros((2, 1, 2)), (0.0, -1.0))
+    _restores(batch, blank, dt)
     world.step(1.0 / 60.0)
     world.islands  # the island labels (World.islands, is_awake = False)
     world.restore(world.snapshot())  # the snapshot's copy kernel
+
+
+ENVIRONMENTS = "the native Gymnasium environments (LunarLander, BipedalWalker)"
+
+
+def _environments() -> None:
+    """Episodes of the native vector environments (:mod:`impulse2d.envs`, where Gymnasium is
+    installed; LunarLander's discrete and continuous, BipedalWalker), three environments each
+    on two threads, with random actions: their own kernels and those of the batch that only
+    they reach. 250 steps, so that episodes end at different steps (some worlds restarted
+    while the others step on) after contacts grew the worlds' stores, and end again (a world
+    restored anew from the snapshot it was restored from)."""
+    try:
+        import gymnasium  # noqa: F401 (the extra the environments need)
+    except ImportError:
+        return
+    from .envs.bipedal_walker import BipedalWalkerVectorEnv
+    from .envs.lunar_lander import LunarLanderVectorEnv
+    for make in (lambda: LunarLanderVectorEnv(3, threads=2),
+                 lambda: LunarLanderVectorEnv(3, continuous=True, threads=2),
+                 lambda: BipedalWalkerVectorEnv(3, threads=2)):
+        envs = make()
+        envs.reset(seed=0)
+        envs.action_space.seed(0)
+        for _ in range(250):
+            envs.step(envs.action_space.sample())
+        envs.close()
+
+
+def _restores(batch, blank, dt: float) -> None:
+    """The batch's restores of some of its worlds (:mod:`._batch_restore`), as an
+    environment's restarts take them: ``blank``, a snapshot of the batch as built, restored
+    into world 0 once the bodies have settled on the ground (its contact store grown since:
+    put into the reference as it is; the batch's typed list of kept stores made), then into
+    both worlds (another kept), then into world 0 again after a step (its reference put back
+    into the batch's list); then the references of some worlds (``get_state(worlds)``). Each
+    step of it loaded a kernel no other part of the warm-up does (found by Numba's compile
+    events, ``benchmarks/warm_cover.py``, 2026-12-02)."""
+    for _ in range(30):
+        batch.step(dt)
+    batch.restore(blank, [0])
+    batch.step(dt)
+    batch.restore(blank, [0])
+    batch.restore(blank, [1])
+    batch.step(dt)
+    batch.restore(blank, [0])
+    batch.get_state([1])
 
 
 def warmup(all_kernels: bool = False, progress: bool = True) -> float:
@@ -216,6 +269,14 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
+    if all_kernels:
+        # (after the plans, every unit compiled. Run in the pybox2d layer's turn instead, as
+        # soon as their worlds' units were compiled, the warm-up took 574.7 and 677.1 s of
+        # wall against 451.3 s here, the same CPU, single runs at load 5-8: BENCHMARKS.md,
+        # session 31, warmF56)
+        if progress:
+            print(f"impulse2d warmup: {ENVIRONMENTS}", file=sys.stderr, flush=True)
+        _environments()
     # the profile's clock: World.profile of a step Python did not time (the testbed reads it
     # every frame) measures the cycle counter's rate with a kernel of its own
     from ._profile_clock import ticks_per_second

@@ -125,9 +125,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "warmup", help="compile the kernels ahead of time (or load them from the cache)",
         description="Compile the kernels now instead of on a world's first step: those of a "
                     "world of contacts under the default solver, or with --all every solver "
-                    "and joint type too. Kernels already in the cache load in about a second.")
+                    "and joint type too, many worlds at once (WorldBatch), the pybox2d layer "
+                    "and the native Gymnasium environments. Kernels already in the cache load "
+                    "in about a second.")
     warm.add_argument("--all", action="store_true", dest="all_kernels",
-                      help="every solver and joint type too")
+                      help="every solver and joint type, WorldBatch and the environments too")
     return parser
 
 
