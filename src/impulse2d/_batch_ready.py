@@ -65,7 +65,7 @@ class ReadyState:
         self.dicts = [w.__dict__ for w in worlds]  # (an instance keeps its dict for life)
         self.refs = ref_list()  # the worlds' references, as the kernels take them
         for w in worlds:
-            self.refs.append(stores_for_step(w))
+            _add_ref.entry(self.refs, stores_for_step(w))
         # the Python objects of the list's entries (an entry read back is a new proxy object)
         self.ref_of = [w._stores for w in worlds]
         self.epoch = CHANGES.value
@@ -198,16 +198,34 @@ def _picked_refs(refs, chosen, picked):
         picked.append(refs[k])
 
 
+@kernel
+def _empty_refs():
+    return numba.typed.List.empty_list(WORLD_STORES)
+
+
+@kernel
+def _append_ref(refs, ref):
+    refs.append(ref)
+
+
 _pick_refs = DirectCall(_picked_refs, "the batch's list of references", 2.0)
 _put_ref = DirectCall(_set_ref, "the batch's list of references", 2.0)
 """``refs[k] = ref`` in compiled code: the typed list's own ``__setitem__`` from Python goes
 through Numba's dispatcher on every call (tens of microseconds)."""
+# The list made and filled in compiled code too: the typed list's own methods called from
+# Python are Numba's kernels, which its cache does not keep (``_make_list``, ``_append``: 0.6
+# and 0.2 s of CPU compiled again in every process that makes a batch, load 5: after
+# ``warmup --all``, a batch's only compiles; benchmarks/warm_cover.py, 2026-12-02)
+_new_refs = DirectCall(_empty_refs, "the batch's list of references", 1.0)
+_add_ref = DirectCall(_append_ref, "the batch's list of references", 1.0)
 
 
 def ref_list():
     """An empty list of worlds' references as the kernels take it (Numba's typed list; a
     Python list without the JIT)."""
-    return [] if numba.config.DISABLE_JIT else numba.typed.List.empty_list(WORLD_STORES)
+    if numba.config.DISABLE_JIT:
+        return []
+    return _new_refs.entry()
 
 
 # -- the step ------------------------------------------------------------------------------------

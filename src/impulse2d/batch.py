@@ -505,7 +505,9 @@ class WorldBatch:
         rows = self._replicated()
         chosen = None if worlds is None else np.array(self._indices(worlds), dtype=np.int64)
         refs = self._checked_refs(rows, chosen=chosen)
-        n, nb = len(refs), rows.shape[0]
+        # (the count from Python's side: the typed list's len() is a kernel of Numba's that
+        # its cache does not keep, compiled again in every process)
+        n, nb = len(self._worlds) if chosen is None else chosen.shape[0], rows.shape[0]
         state = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
                            np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         if chosen is None:  # every world: one pass, on the threads
@@ -739,7 +741,9 @@ class WorldBatch:
             raise ValueError(f"origins and translations must lie within {HUGE:g} m of the "
                              "origin; check units")
         category, mask = _queries._filter(filter)._bits
-        d = np.ascontiguousarray(np.broadcast_to(d, o.shape))
+        # (the translations given whole as they are: a broadcast view is read-only, and a
+        # read-only array is another signature of the kernel, compiled again)
+        d = np.ascontiguousarray(d if d.shape == o.shape else np.broadcast_to(d, o.shape))
         o = np.ascontiguousarray(o)
         r = o.shape[1]
         out = _queries.RayBatch(np.empty((n, r)), np.empty((n, r, 2)), np.empty((n, r, 2)),
