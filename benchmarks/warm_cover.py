@@ -1,11 +1,11 @@
-"""Whether ``impulse2d warmup --all`` covers a user's first runs of the native environments:
+"""Whether ``impulse2d warmup --all --envs`` covers a user's first runs of the native environments:
 what each run still compiles after it.
 
     PYTHONPATH=src python benchmarks/warm_cover.py --cache DIR --warmup   # empty DIR first
     PYTHONPATH=src python benchmarks/warm_cover.py --cache DIR [--only NAME ...]
 
 ``--cache DIR``: the kernel cache (``NUMBA_CACHE_DIR``; without it, the tree's own
-``_kernels/``); ``--warmup``: run ``python -m impulse2d warmup --all`` into it first (its
+``_kernels/``); ``--warmup``: run ``python -m impulse2d warmup --all --envs`` into it first (its
 process wall and CPU, the helpers' included, are reported). Then each scenario of
 :data:`SCENARIOS` runs in a fresh process: LunarLander (discrete and continuous) and
 BipedalWalker (and hardcore), 1 and 2 threads, next-step and same-step autoreset, made as
@@ -187,9 +187,9 @@ def _children_cpu() -> float:
 
 
 def warmup(cache: str | None) -> dict:
-    """``warmup --all`` into the cache: process wall and CPU (its helpers' included)."""
+    """``warmup --all --envs`` into the cache: process wall and CPU (its helpers' included)."""
     cpu0, t0 = _children_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "impulse2d", "warmup", "--all"],
+    done = subprocess.run([sys.executable, "-m", "impulse2d", "warmup", "--all", "--envs"],
                           env=_env(cache), capture_output=True, text=True)
     wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     if done.returncode != 0:

@@ -5,7 +5,8 @@
 1. Clears ``src/impulse2d/_kernels/`` (the package's own kernel cache, see
    ``src/impulse2d/_core/cache.py``).
 2. Compiles every kernel into it, in a subprocess with ``NUMBA_CACHE_DIR`` unset:
-   ``impulse2d.warmup(all_kernels=True)`` (every shape type, solver and joint type).
+   ``impulse2d.warmup(all_kernels=True, environments=True)`` (every shape type, solver and
+   joint type, and the native environments where Gymnasium is installed).
 3. Builds the wheel (``pip wheel --no-deps``) from a clean copy of the sources plus those kernels,
    keeping only index entries of the current sources and Numba version and the code they refer to.
 4. Re-tags it as platform-specific (``cpXY-cpXY-<platform>``, the platform from
@@ -52,8 +53,8 @@ from impulse2d._core import cache
 root = cache.cache_root()
 if root != cache.SHIPPED_DIR:
     sys.exit(f"kernels would be cached in {root}, not in {cache.SHIPPED_DIR}")
-how = "impulse2d.warmup(all_kernels=True)"
-impulse2d.warmup(all_kernels=True)
+how = "impulse2d.warmup(all_kernels=True, environments=True)"
+impulse2d.warmup(all_kernels=True, environments=True)
 print(json.dumps({"how": how, "stamp": cache.package_stamp(), "root": root}))
 '''
 

@@ -1,6 +1,7 @@
-"""``warmup --all`` reaches every call site of the batch and of the native environments that a
-program's first lander or walker run enters, so that such a run loads their kernels from the
-cache instead of compiling them mid-run (issue 30: 2.3 s of compiles in a benchmark's restarts).
+"""``warmup --all --envs`` reaches every call site of the batch and of the native environments
+that a program's first lander or walker run enters, so that such a run loads their kernels from
+the cache instead of compiling them mid-run (issue 30: 2.3 s of compiles in a benchmark's
+restarts).
 
 The call sites are the :class:`impulse2d._core.direct_call.DirectCall` objects of the batch's
 and the environments' modules; one prepared in a process is compiled or loaded for the

@@ -289,7 +289,8 @@ def test_the_warmup_commands_own_process_keeps_its_garbage_a_caller_of_main_does
 
     monkeypatch.setattr(parallel, "keep_garbage", lambda: order.append("keep"))
     monkeypatch.setattr(parallel, "exit_now", exit_now)
-    monkeypatch.setattr(_warmup, "warmup", lambda all_kernels: order.append("warmup"))
+    monkeypatch.setattr(_warmup, "warmup",
+                        lambda all_kernels, environments: order.append("warmup"))
     if own_process:
         monkeypatch.setattr(sys, "argv", ["impulse2d", "warmup"])
         with pytest.raises(Exited):

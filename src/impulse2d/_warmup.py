@@ -3,9 +3,9 @@
 A world compiles what it uses the first time it steps (:mod:`._core.lazy`). This compiles the
 same kernels without waiting for a world to need them: by default those of a world of contacts
 under the default solver, the first run of almost every program; with ``all_kernels=True`` also
-every solver, every joint type and chains, many worlds at once (``WorldBatch``), the pybox2d
-layer's worlds and the native Gymnasium environments (what a wheel ships:
-``scripts/build_wheel.py``).
+every solver, every joint type and chains, many worlds at once (``WorldBatch``) and the pybox2d
+layer's worlds; with ``environments=True`` the native Gymnasium environments (a wheel ships
+both: ``scripts/build_wheel.py``).
 Each part is compiled by stepping a small world that uses it, so what is compiled is exactly
 what a real world loads later.
 """
@@ -236,12 +236,17 @@ def _restores(batch, blank, dt: float) -> None:
     batch.get_state([1])
 
 
-def warmup(all_kernels: bool = False, progress: bool = True) -> float:
+def warmup(all_kernels: bool = False, progress: bool = True, *,
+           environments: bool = False) -> float:
     """Compile the kernels a world needs ahead of time, or load them from the cache.
 
     ``all_kernels``: every solver and joint type too, not only a world of contacts under the
-    default solver. ``progress``: say on stderr what is being done (the compile notices of a
-    first run come on top). Returns the seconds it took."""
+    default solver. ``environments``: episodes of the native Gymnasium environments too (their
+    kernels, and the batch's that only their restarts reach), where Gymnasium is installed; a
+    choice of its own because it adds some 10-18 s to ``all_kernels``' 75-85 s on a 2-core
+    machine (the episodes run after the plans, on one core). ``progress``: say on stderr what
+    is being done (the compile notices of a first run come on top). Returns the seconds it
+    took."""
     from . import World
     from .settings import SOLVERS
 
@@ -269,7 +274,7 @@ def warmup(all_kernels: bool = False, progress: bool = True) -> float:
         world.step(1.0 / 60.0)
         if joints:
             world.islands  # the island labels (World.islands, is_awake = False), once
-    if all_kernels:
+    if environments:
         # (after the plans, every unit compiled. Run in the pybox2d layer's turn instead, as
         # soon as their worlds' units were compiled, the warm-up took 574.7 and 677.1 s of
         # wall against 451.3 s here, the same CPU, single runs at load 5-8: BENCHMARKS.md,

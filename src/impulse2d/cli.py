@@ -125,11 +125,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "warmup", help="compile the kernels ahead of time (or load them from the cache)",
         description="Compile the kernels now instead of on a world's first step: those of a "
                     "world of contacts under the default solver, or with --all every solver "
-                    "and joint type too, many worlds at once (WorldBatch), the pybox2d layer "
-                    "and the native Gymnasium environments. Kernels already in the cache load "
-                    "in about a second.")
+                    "and joint type too, many worlds at once (WorldBatch) and the pybox2d "
+                    "layer; with --envs the native Gymnasium environments' episodes too. "
+                    "Kernels already in the cache load in about a second.")
     warm.add_argument("--all", action="store_true", dest="all_kernels",
-                      help="every solver and joint type, WorldBatch and the environments too")
+                      help="every solver and joint type, WorldBatch and the pybox2d layer too")
+    warm.add_argument("--envs", action="store_true", dest="environments",
+                      help="the native Gymnasium environments too (impulse2d.envs: their "
+                           "kernels and the batch's that only their restarts reach)")
     return parser
 
 
@@ -572,7 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from ._core.parallel import keep_garbage
                 keep_garbage()
             from ._warmup import warmup
-            warmup(all_kernels=args.all_kernels)
+            warmup(all_kernels=args.all_kernels, environments=args.environments)
             if argv is None:
                 from ._core.parallel import exit_now
                 exit_now()
