@@ -179,3 +179,41 @@ def test_restored_again_costs_no_check_and_no_walk():
     after = state.marks[:, 0].copy()
     assert after[4] and (np.delete(after, 4) == np.delete(before, 4)).all()
     assert batch.worlds[1].gravity == (0.0, -10.0)
+
+
+def test_a_world_restored_again_shows_the_snapshots_clock_and_user_data_everywhere():
+    """The restore again leaves the world's own entries of its clock, counts and atoms as its
+    episode left them (its seat holds the values it reads): its snapshots, copies and pickles
+    see the restored ones all the same, and user data written in the episode, or held by the
+    snapshot, is the snapshot's again."""
+    import copy
+    import pickle
+
+    batches, snaps = _pair(3)
+    batch, snap = batches[0], snaps[0]
+    # (a body's user data as its handle's setter writes it, which marks nothing; the handles
+    # themselves are made by a marked call)
+    batch.worlds[2]._body_user_data[1] = "kept"
+    held = batch.snapshot()
+    for snapshot in (snap, held):
+        batch.restore(snapshot, worlds=[1, 2])  # (in full: kept for the next time)
+        for _ in range(3):
+            for _ in range(7):
+                batch.step(DT)
+            batch.worlds[1]._body_user_data[2] = {"episode": 1}
+            batch.worlds[2]._body_user_data.pop(1, None)
+            assert batch._restores.split([1, 2], snapshot.worlds)[1] == []  # (again, both)
+            batch.restore(snapshot, worlds=[1, 2])
+            for k in (1, 2):
+                w = batch.worlds[k]
+                taken = snapshot.worlds[k]
+                assert (w.time, w.step_count) == (taken.time, taken.step_count)
+                expected = {1: "kept"} if k == 2 and snapshot is held else {}
+                assert w._body_user_data == expected
+                assert w.gravity == (0.0, -10.0)
+        for k in (1, 2):  # (a snapshot reads the stores: the world's next restore is in full)
+            w = batch.worlds[k]
+            clock = (snapshot.worlds[k].time, snapshot.worlds[k].step_count)
+            assert (w.snapshot().time, w.snapshot().step_count) == clock
+            assert (copy.deepcopy(w).time, pickle.loads(pickle.dumps(w)).step_count) == clock
+            assert w.bodies[1].user_data == ("kept" if k == 2 and snapshot is held else None)

@@ -255,10 +255,10 @@ class Snapshot:
                 else:
                     others.append((name, None, value))
         self._recipe = (atoms, tuple(others))
-        # what a restore of a world untouched since the last one writes (restore_untouched):
-        # the atoms and the user data (copied: a handle's user_data written marks nothing)
-        self._again = (atoms, tuple((name, value) for name, kind, value in others
-                                    if kind is _USER_DATA and name.endswith(_USER_DATA)))
+        # what a restore of a world untouched since the last one copies (restore_untouched):
+        # the user data (a handle's user_data written marks nothing)
+        self._again = tuple((name, value) for name, kind, value in others
+                            if kind is _USER_DATA and name.endswith(_USER_DATA))
         return self._recipe
 
     def _sources(self) -> np.ndarray:
@@ -871,21 +871,31 @@ def restore_many(worlds, snapshots) -> list:
 
 def restore_untouched(d: dict, snapshot) -> None:
     """The attributes of the world of attributes ``d`` restored from ``snapshot`` again, where
-    the world was last restored from it by :func:`restore_many`'s copy and has been touched
-    by nothing but its batch's steps since (:mod:`._batch_restore`, which copies its stores and
-    clock and puts its contact stores back in its reference): of what :func:`_restore_rest`
-    writes, what a step, or the program without a mark, changes; the rest holds the very
-    objects that restore left, which nothing changed (the id pools, the maps of rows, the
-    joint rows, the handles, which only a marked call makes or drops, the event tracker and
-    callbacks, the settings and their table)."""
-    atoms, user_data = snapshot._again  # (made with its recipe: _make_recipe)
+    the world sits in a batch, was last restored from it by :func:`restore_many`'s copy and has
+    been touched by nothing but its batch's steps since (:mod:`._batch_restore`, which copies
+    its stores and clock, puts its contact stores back in its reference and sets its seat's
+    clock, counts and query index kind): of what :func:`_restore_rest` writes, what a step, or
+    the program without a mark, changes. That is the step's ready flag, the stale flags (the
+    reference holds Python's stores again), the query indexes (the spare is binned on the
+    shapes as they were: a moved static shape would stay in its old cells) and the user data
+    (a handle's ``user_data`` written marks nothing), copied where either side holds some.
+
+    The rest holds the very objects that restore left, which nothing changed: the id pools,
+    the maps of rows, the joint rows, the handles, which only a marked call makes or drops,
+    the event tracker and callbacks, the settings and their table, and the atoms (gravity,
+    the live rows, the solver's record: each written through the world's attributes, which
+    marks it). The atoms a step writes unmarked (the clock, the step count, the step's
+    seconds) a seated world reads from its seat, not from here (:mod:`._batch_worlds`: its
+    entries are written from the seat before anything reads them, :func:`._batch_worlds.
+    flush`). Each write here is into a dict out of the cache (1,024 landers' dicts: a
+    microsecond or more a line), so the atoms' six and the empty user data's two copies,
+    three quarters of the writes, are left out."""
     d["_step_ready"] = NOT_READY
-    d.update(atoms)  # (the clock, counts and gravity: World.step writes them unmarked)
-    for name, value in user_data:
-        d[name] = value.copy()
-    d["_constraints_stale"] = False  # (the reference holds Python's stores again)
-    d["_contacts_stale"] = False
+    d["_constraints_stale"] = d["_contacts_stale"] = False
     d["_query_index"] = d["_query_spare"] = None
+    for name, value in snapshot._again:  # (made with its recipe: _make_recipe)
+        if value or d[name]:
+            d[name] = value.copy()
 
 
 def _same_layout(world, snapshot):
