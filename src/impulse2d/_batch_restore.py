@@ -14,7 +14,7 @@ only stepped by its batch (no attribute written, no public mutating call, no sto
 by Python: :meth:`._batch_worlds.Seat.mark`'s ``restored`` row still clear; not a world the
 batch steps with ``World.step``) holds, besides its arrays, the very objects that restore
 left: its id pools, maps of rows, joint rows, settings, table of kernels, reference and plan.
-Restored from the same snapshot again (:meth:`Restores._again`), it needs only
+Restored from the same snapshot again (:meth:`Restores.again`), it needs only
 
 * in one compiled call for all such worlds (:func:`restore_again`): its stores' columns and
   its stage clock copied from the snapshot (as the first restore's copy); its reference given
@@ -63,12 +63,17 @@ class Restores:
     columns: :mod:`._snapshot_copy`), and, in :attr:`kept`, its contact and constraint stores
     as its reference held them after it."""
 
-    __slots__ = ("state", "last", "plans", "kept", "spans", "clocks", "starts")
+    __slots__ = ("state", "last", "last_ids", "theirs", "plans", "kept", "spans", "clocks",
+                 "starts", "columns")
 
     def __init__(self, state) -> None:
         n = len(state.worlds)
         self.state = state
         self.last = [None] * n
+        # for the compiled split (again): the id of each world's last[k] (0: None), which the
+        # list keeps alive, and the snapshots last restored from with theirs, found once
+        self.last_ids = np.zeros(n, dtype=np.int64)
+        self.theirs = (None, None)
         self.plans = [None] * n
         self.kept = None  # the typed list of (contacts, constraints), made on the first keep
         # per kept world (_keep_row): its plan's columns' addresses, its snapshot's sources and
@@ -79,6 +84,7 @@ class Restores:
         self.clocks = None
         self.starts = tuple(np.zeros_like(getattr(state, column))
                             for column, _ in _seats.LAZY.values())
+        self.columns = tuple(getattr(state, column) for column, _ in _seats.LAZY.values())
 
     def split(self, chosen: list, snapshots) -> tuple:
         """``chosen`` as two lists: the worlds untouched since their last restore from
@@ -89,12 +95,40 @@ class Restores:
             (full if touched[k] or last[k] is not snapshots[k] else again).append(k)
         return again, full
 
-    def restore(self, again: list, full: list, snapshots) -> None:
-        """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``again`` and ``full``
-        (:meth:`split`; ``full`` checked by the caller): again, or in full, marking the world
-        for the next step's checks (the cost is the worlds restored)."""
-        if again:
-            self._again(again, snapshots)
+    def again(self, chosen: np.ndarray, snapshots) -> bool:
+        """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (distinct
+        indices, an int64 array) if every one of them is untouched since its last restore
+        from ``snapshots[k]`` (:meth:`split`, checked then), and say so; else restore none
+        (the caller checks the others and calls :meth:`restore`). The split is made in the
+        restore's compiled call: in Python (a list of the indices, the test and the two lists
+        per world, an array of them made again for the call) it was some 2-3 us a world of a
+        step of 1,024 landers, each line of Python's and NumPy's code cold after the step."""
+        if self.kept is None:
+            return False  # (no world kept yet)
+        if self.theirs[0] is not snapshots:
+            self.theirs = (snapshots, np.array([id(s) for s in snapshots], dtype=np.int64))
+        state = self.state
+        # (the copies, the clocks and counts, and the marks: their spare query index dropped,
+        # its address with it; their stale flags cleared, as Seat.synced says)
+        if not _restore_again.entry(state.refs, self.kept, chosen, state.restored,
+                                    self.last_ids, self.theirs[1], self.spans, self.clocks,
+                                    self.columns, self.starts, state.query_kind,
+                                    _seats.NO_INDEX, state.query_dirty, state.flags_dirty):
+            return False
+        dicts = state.dicts
+        for k in chosen.tolist():
+            restore_untouched(dicts[k], snapshots[k])
+        return True
+
+    def restore(self, chosen: np.ndarray, full: list, snapshots) -> None:
+        """Restore ``snapshots[k]`` into world ``k`` for each ``k`` of ``chosen`` (as
+        :meth:`again`), those of ``full`` (:meth:`split`'s, checked by the caller) in full, the
+        others again, marking the worlds for the next step's checks (the cost is the worlds
+        restored)."""
+        if len(full) < chosen.shape[0]:
+            taken = set(full)
+            self.again(np.array([k for k in chosen.tolist() if k not in taken],
+                                dtype=np.int64), snapshots)
         if full:
             self._full(full, snapshots)
 
@@ -113,6 +147,7 @@ class Restores:
         keep, last = [], self.last
         for k, plan in zip(chosen, plans):
             last[k] = None
+            self.last_ids[k] = 0
             if plan is not None and not state.slow[k]:
                 keep.append((k, plan))
         if not keep or numba.config.DISABLE_JIT:
@@ -126,6 +161,7 @@ class Restores:
         for k, plan in keep:
             plans[k] = plan
             last[k] = snapshots[k]
+            self.last_ids[k] = id(snapshots[k])
             self._keep_row(k, plan, snapshots[k])
         state.restored[ks] = False
 
@@ -151,19 +187,6 @@ class Restores:
         for start, (column, _) in zip(self.starts, _seats.LAZY.values()):
             start[k] = getattr(state, column)[k]  # (the snapshot's own: absorb took them)
 
-    def _again(self, chosen: list, snapshots) -> None:
-        state = self.state
-        ks = np.array(chosen, dtype=np.int64)
-        columns = tuple(getattr(state, column) for column, _ in _seats.LAZY.values())
-        # (the copies, the clocks and counts, and the marks: their spare query index dropped,
-        # its address with it; their stale flags cleared, as Seat.synced says)
-        _restore_again.entry(state.refs, self.kept, ks, self.spans, self.clocks, columns,
-                             self.starts, state.query_kind, _seats.NO_INDEX, state.query_dirty,
-                             state.flags_dirty)
-        dicts = state.dicts
-        for k in chosen:
-            restore_untouched(dicts[k], snapshots[k])
-
 
 @kernel
 def kept_stores(refs):
@@ -184,9 +207,12 @@ def keep_stores(refs, kept, worlds):
 
 
 @kernel
-def restore_again(refs, kept, worlds, spans, clocks, columns, starts, query_kind, no_index,
-                  query_dirty, flags_dirty):
-    """The compiled part of restoring the worlds ``worlds`` again (see the module), from
+def restore_again(refs, kept, worlds, restored, last_ids, their_ids, spans, clocks, columns,
+                  starts, query_kind, no_index, query_dirty, flags_dirty):
+    """The compiled part of restoring the worlds ``worlds`` again (see the module), if every
+    one is untouched since its last restore from the snapshot given for it now (its
+    ``restored`` mark clear, and ``last_ids[k]``, the id of the snapshot it was last restored
+    from, not 0 and ``their_ids[k]``); else nothing is written and False returned. From
     :class:`Restores`' rows of each world ``k``: the spans copied (:func:`._snapshot_copy.
     copy_spans` of ``spans[0, k]``, ``spans[1, k]``, ``spans[2, k]``: the stores' columns, as
     the plan of its first restore lays them out), each step row's joint-rows flag kept through
@@ -195,6 +221,10 @@ def restore_again(refs, kept, worlds, spans, clocks, columns, starts, query_kind
     (:func:`._sleep.awake_changed`); then in the batch's arrays its clock and counts
     (``columns[c][k] = starts[c][k]``: :data:`._batch_worlds.LAZY`'s three), its query index
     kind ``no_index`` and its ``query_dirty`` and ``flags_dirty`` marks set."""
+    for i in range(worlds.shape[0]):
+        k = worlds[i]
+        if restored[k] or last_ids[k] == 0 or last_ids[k] != their_ids[k]:
+            return False
     flags = np.empty(worlds.shape[0])
     for i in range(worlds.shape[0]):
         flags[i] = refs[worlds[i]].settings[JOINTS_FILTERED]
@@ -220,6 +250,7 @@ def restore_again(refs, kept, worlds, spans, clocks, columns, starts, query_kind
         query_kind[k] = no_index
         query_dirty[k] = True
         flags_dirty[k] = True
+    return True
 
 
 # (compile, s of CPU, measured at load 6-8: kept_stores 2.7; keep_stores and restore_again

@@ -701,25 +701,27 @@ class WorldBatch:
         if len(snapshot.worlds) != len(self._worlds):
             raise ValueError(f"snapshot holds {len(snapshot.worlds)} worlds, this batch "
                              f"{len(self._worlds)}")
-        self._restore(snapshot, self._indices(worlds))
+        self._restore(snapshot, np.array(self._indices(worlds), dtype=np.int64))
 
-    def _restore(self, snapshot: BatchSnapshot, chosen: list) -> None:
-        """:meth:`restore` of the worlds ``chosen`` (distinct indices, ascending, a list of
-        ints) from ``snapshot``, a snapshot of this batch: the native environments' restarts,
+    def _restore(self, snapshot: BatchSnapshot, chosen: np.ndarray) -> None:
+        """:meth:`restore` of the worlds ``chosen`` (distinct indices, ascending, an int64
+        array) from ``snapshot``, a snapshot of this batch: the native environments' restarts,
         whose indices and snapshot are their own (``restore``'s checks of its arguments, 9 us
         a call warm and about 100 us of a restarting step of 1,024 landers at load 13, are for
         a program's: BENCHMARKS.md session 29)."""
         mine, theirs = self._worlds, snapshot.worlds
         # (worlds untouched since their last restore from the same snapshot were checked then,
-        # and their next restore is a copy: _batch_restore)
-        again, full = self._restores.split(chosen, theirs)
+        # and their next restore is a copy: _batch_restore; when every one is, one call)
+        if self._restores.again(chosen, theirs):
+            return
+        _, full = self._restores.split(chosen.tolist(), theirs)
         for k in full:
             s = theirs[k]
             if not isinstance(s, Snapshot) or s._uid != mine[k]._uid:
                 raise ValueError(f"snapshot.worlds[{k}] is not a snapshot of worlds[{k}]")
             if mine[k]._lock.stepping:
                 _lock.check(mine[k], "WorldBatch.restore")  # (raises, naming the call)
-        self._restores.restore(again, full, theirs)
+        self._restores.restore(chosen, full, theirs)
 
     # -- queries ----------------------------------------------------------------------------------
     def ray_cast_many(self, origins, translations, filter=None) -> _queries.RayBatch:

@@ -403,7 +403,7 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
     def _restart(self, idx: np.ndarray) -> None:
         """Restore worlds ``idx`` as built, begin their episodes and prepare their reset's step
         (:meth:`_reset_act`), which the caller takes."""
-        self.batch._restore(self._blank, idx.tolist())
+        self.batch._restore(self._blank, idx)
         self._elapsed[idx] = 0
         self._begin_episodes(idx)
         self._reset_act(idx)
