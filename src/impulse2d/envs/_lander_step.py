@@ -204,7 +204,7 @@ def begin_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
 @kernel
 def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, prev_shaping,
                    slow, legs, refs, body, rows, chain, radius, others, slop, pairs_dirty,
-                   body_rows, mode, max_force, max_velocity, flags):
+                   body_rows, mode, max_force, max_velocity, flags, skip):
     """:func:`begin_episodes` of environments ``idx`` (its arguments up to ``reverse``, then
     the episodes' state), and what it draws written into their worlds (``refs``: the batch's
     step references, every world's), in one call (three calls from Python, their arrays and
@@ -212,7 +212,10 @@ def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
     31): the moon's segments moved
     (:func:`._segments.move_segments` with ``body`` to ``pairs_dirty``) and the push added
     (:func:`impulse2d._batch_views.scatter_bodies` of the template bodies ``body_rows``, its
-    ``mode`` ADD_FORCE, its ``flags[k]`` for Python: ``_dynamics.batch_step.after_writes``).
+    ``mode`` ADD_FORCE, its ``flags[k]`` for Python: ``_dynamics.batch_step.after_writes``);
+    then ``skip`` more numbers of each generator drawn and dropped (:func:`skip_draws`: the
+    dispersion of the reset's own step, 2, where nothing is drawn in between; 0 where the
+    wind's draws come first: a call of its own, whose code is cold after the batch's step).
     Returns -1, with the episodes begun and no world written, if a segment is too short;
     else how many worlds are flagged."""
     n = idx.shape[0]
@@ -230,6 +233,7 @@ def start_episodes(idx, draws, half_height, push, pad, pad_y, chunk_x, reverse, 
     # scatter_bodies once more, about 0.5 s)
     scatter_bodies(picked, np.int64(0), n, body_rows, forces, mode, max_force, max_velocity,
                    n < 0, flags)
+    skip_draws(idx, draws, skip)
     flagged = 0
     for k in range(n):
         if flags[k] != 0:

@@ -264,7 +264,8 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             idx, self._draws, H / 2, INITIAL_RANDOM, CHUNKS // 2, HELIPAD_Y, CHUNK_X,
             not self.box2d_faithful, self._prev_shaping, self._slow, self._legs, refs,
             surface.body, surface.rows, surface.chain, surface.radius, surface.others,
-            LINEAR_SLOP, PAIRS_DIRTY, rows, ADD_FORCE, MAX_FORCE, MAX_VELOCITY, flags)
+            LINEAR_SLOP, PAIRS_DIRTY, rows, ADD_FORCE, MAX_FORCE, MAX_VELOCITY, flags,
+            0 if self.enable_wind else 2)
         if flagged < 0:
             raise ValueError(f"segment end points must be more than {LINEAR_SLOP} m apart")
         if flagged:
@@ -320,11 +321,11 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _reset_act(self, idx: np.ndarray) -> None:
         # Gymnasium's reset ends with a "do nothing" step: its dispersion (two numbers drawn,
-        # the engines off) and its wind
-        _skip_draws.entry(idx, self._draws, 2)
+        # the engines off; without wind, drawn by _begin_episodes' call) and its wind
         self._m_power[idx] = 0.0
         self._s_power[idx] = 0.0
         if self.enable_wind:
+            _skip_draws.entry(idx, self._draws, 2)
             for i in idx:
                 fx, torque = self._wind_now(np.array([int(i)]))
                 lander = self._landers[i]
