@@ -254,9 +254,6 @@ def skip_draws(idx, draws, count):
             next_double(f, s)
 
 
-_skip_draws = DirectCall(skip_draws, "the native LunarLander's episode draws", 1.0)
-
-
 SURE = 1e-9
 """A relative margin far above the rounding of ``x^2 + y^2`` (a few ulps, 1e-16 each) and of
 libm's ``hypot`` (under 1 ulp): outside ``t^2 (1 +- SURE)`` the square decides the test."""

@@ -102,8 +102,7 @@ from .._dynamics.batch_step import ADD_FORCE, after_writes
 from .._dynamics.step import PAIRS_DIRTY
 from .._validate import MAX_FORCE, MAX_VELOCITY
 from ..constants import LINEAR_SLOP
-from ._lander_step import (_after_step, _discrete_engines, _engine_impulses, _skip_draws,
-                           _start_episodes)
+from ._lander_step import _after_step, _discrete_engines, _engine_impulses, _start_episodes
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
 
@@ -321,12 +320,13 @@ class LunarLanderVectorEnv(BatchVectorEnv):
 
     def _reset_act(self, idx: np.ndarray) -> None:
         # Gymnasium's reset ends with a "do nothing" step: its dispersion (two numbers drawn,
-        # the engines off; without wind, drawn by _begin_episodes' call) and its wind
+        # the engines off; without wind, drawn by _begin_episodes' call: with wind, after its
+        # draws, by the generator itself, the same two doubles) and its wind
         self._m_power[idx] = 0.0
         self._s_power[idx] = 0.0
         if self.enable_wind:
-            _skip_draws.entry(idx, self._draws, 2)
             for i in idx:
+                self._rngs[i].random(2)
                 fx, torque = self._wind_now(np.array([int(i)]))
                 lander = self._landers[i]
                 lander.apply_force((float(fx[0]), 0.0))
