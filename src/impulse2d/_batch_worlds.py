@@ -73,6 +73,11 @@ class Seat:
         marks, (a, b, c, d, e, f) = self._marks, self._at
         marks[a] = marks[b] = marks[c] = marks[d] = marks[e] = marks[f] = 1
 
+    def unseen(self) -> None:
+        """The world may change where its marks cannot see (its user data was read: a dict
+        that the program may change in place): its next restore restores it in full."""
+        self._marks[self._at[5]] = 1
+
     def query_changed(self) -> None:
         """The world's spare query index was replaced: its next batched ray cast checks it."""
         self._marks[self._at[2]] = 1
@@ -141,6 +146,32 @@ class _QueryIndex:
         lock = d.get("_lock")
         if lock is not None and lock.seat is not None:
             lock.seat.state.query_kind[lock.seat.k] = NO_INDEX if value is None else OWN_INDEX
+
+
+class _Watched:
+    """A world's user data (``_body_user_data``, ``_shape_user_data``: :data:`.snapshot.
+    WATCHED`) with a seat: a dict that a body's or shape's handle reads and writes in place,
+    which marks nothing, so any read of it from the world marks its next restore in full
+    (:meth:`Seat.unseen`); a world untouched since its last restore then holds the very copy
+    that restore made, and its restore again need not look at it (:func:`.snapshot.
+    restore_untouched`: reading two cold dicts a restarting lander, and its snapshot's)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, world, owner=None):
+        if world is None:
+            return self
+        d = world.__dict__
+        seat = d["_lock"].seat
+        if seat is not None:
+            seat.unseen()
+        return d[self.name]
+
+    def __set__(self, world, value) -> None:
+        world.__dict__[self.name] = value  # (marked by _setattr, as any attribute written)
 
 
 _UNMARKED = frozenset(LAZY) | IN_ROW | {"_query_index"}
@@ -216,6 +247,7 @@ def batched_class(plain: type) -> type:
     if cls is None:
         namespace = {name: _Lazy(name, i, kind) for i, (name, (_, kind)) in
                      enumerate(LAZY.items())}
+        namespace.update({name: _Watched(name) for name in _snapshot.WATCHED})
         namespace.update(
             _query_index=_QueryIndex(), __setattr__=_setattr, snapshot=_snapshot_method,
             restore=_restore_method, __getstate__=_getstate, __deepcopy__=_deepcopy,

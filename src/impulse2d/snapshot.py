@@ -154,6 +154,9 @@ _UID = "_uid"
 _SETTINGS = "_settings"
 _HANDLES = "_handles"
 _USER_DATA = "_user_data"
+WATCHED = ("_body_user_data", "_shape_user_data")
+"""The user data a batch's seat watches (``_batch_worlds._Watched``: a read marks the world's
+next restore in full), which :func:`restore_untouched` need not copy."""
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, np.bool_, np.int64, np.float64)
 _ATOM_TYPES = frozenset(_ATOMS)
 _SETTING_NAMES = tuple(f.name for f in dataclasses.fields(WorldSettings))
@@ -256,9 +259,10 @@ class Snapshot:
                     others.append((name, None, value))
         self._recipe = (atoms, tuple(others))
         # what a restore of a world untouched since the last one copies (restore_untouched):
-        # the user data (a handle's user_data written marks nothing)
+        # the user data no seat watches (a handle's user_data written marks nothing)
         self._again = tuple((name, value) for name, kind, value in others
-                            if kind is _USER_DATA and name.endswith(_USER_DATA))
+                            if kind is _USER_DATA and name.endswith(_USER_DATA)
+                            and name not in WATCHED)
         return self._recipe
 
     def _sources(self) -> np.ndarray:
@@ -878,7 +882,9 @@ def restore_untouched(d: dict, snapshot) -> None:
     the program without a mark, changes. That is the step's ready flag, the stale flags (the
     reference holds Python's stores again), the query indexes (the spare is binned on the
     shapes as they were: a moved static shape would stay in its old cells) and the user data
-    (a handle's ``user_data`` written marks nothing), copied where either side holds some.
+    that no seat watches (a handle's ``user_data`` written marks nothing; World's own, read
+    only through their attributes, mark the world's next restore in full when read:
+    :data:`WATCHED`, so an untouched world holds the very copies its last restore made).
 
     The rest holds the very objects that restore left, which nothing changed: the id pools,
     the maps of rows, the joint rows, the handles, which only a marked call makes or drops,
@@ -888,14 +894,13 @@ def restore_untouched(d: dict, snapshot) -> None:
     seconds) a seated world reads from its seat, not from here (:mod:`._batch_worlds`: its
     entries are written from the seat before anything reads them, :func:`._batch_worlds.
     flush`). Each write here is into a dict out of the cache (1,024 landers' dicts: a
-    microsecond or more a line), so the atoms' six and the empty user data's two copies,
-    three quarters of the writes, are left out."""
+    microsecond or more a line), so the atoms' six writes and the user data's, most of them,
+    are left out."""
     d["_step_ready"] = NOT_READY
     d["_constraints_stale"] = d["_contacts_stale"] = False
     d["_query_index"] = d["_query_spare"] = None
-    for name, value in snapshot._again:  # (made with its recipe: _make_recipe)
-        if value or d[name]:
-            d[name] = value.copy()
+    for name, value in snapshot._again:  # (made with its recipe: _make_recipe; usually none)
+        d[name] = value.copy()
 
 
 def _same_layout(world, snapshot):
