@@ -68,7 +68,8 @@ def main() -> dict:
     wrap(_sleep, "awake_changed", "_sleep.awake_changed")
     if _batch_restore is not None:
         wrap(_batch_restore.Restores, "_full", "Restores._full (in full)")
-        wrap(_batch_restore.Restores, "_again", "Restores._again (again)")
+        wrap(_batch_restore.Restores, "_again", "Restores._again (again)")  # (before session 32)
+        wrap(_batch_restore.Restores, "again", "Restores.again (again)")
         wrap(_batch_restore, "restore_many", "snapshot.restore_many")
         wrap(_batch_restore, "restore_untouched", "snapshot.restore_untouched")
     envs.reset(seed=0)

@@ -38,7 +38,8 @@ def wrap_pieces(totals: dict) -> None:
     cpu_into(totals, batch.WorldBatch, "restore", "WorldBatch.restore")
     cpu_into(totals, batch.WorldBatch, "_restore", "WorldBatch._restore")
     cpu_into(totals, batch.WorldBatch, "_checked_refs", "WorldBatch._checked_refs (every call)")
-    cpu_into(totals, _batch_restore.Restores, "_again", "Restores._again")
+    cpu_into(totals, _batch_restore.Restores, "_again", "Restores._again")  # (before session 32)
+    cpu_into(totals, _batch_restore.Restores, "again", "Restores.again")
     cpu_into(totals, _batch_restore, "restore_untouched", "snapshot.restore_untouched")
     cpu_into(totals, Segments, "move", "Segments.move")
     if hasattr(_batch_restore, "_restore_again"):
