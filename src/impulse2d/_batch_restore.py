@@ -70,8 +70,9 @@ class Restores:
         n = len(state.worlds)
         self.state = state
         self.last = [None] * n
-        # for the compiled split (again): the id of each world's last[k] (0: None), which the
-        # list keeps alive, and the snapshots last restored from with theirs, found once
+        # for the compiled split (again): the id of each world's last[k] (0: None; the list
+        # keeps the object alive, so the id stays its own), and the snapshots last given with
+        # their ids (held for the same reason; found once for each batch snapshot)
         self.last_ids = np.zeros(n, dtype=np.int64)
         self.theirs = (None, None)
         self.plans = [None] * n
@@ -101,8 +102,9 @@ class Restores:
         from ``snapshots[k]`` (:meth:`split`, checked then), and say so; else restore none
         (the caller checks the others and calls :meth:`restore`). The split is made in the
         restore's compiled call: in Python (a list of the indices, the test and the two lists
-        per world, an array of them made again for the call) it was some 2-3 us a world of a
-        step of 1,024 landers, each line of Python's and NumPy's code cold after the step."""
+        per world, an array of them made again for the call) it cost a restart of 1,024
+        landers 1-3 us, each line of Python's and NumPy's code being cold after the batch's
+        step (BENCHMARKS.md session 32)."""
         if self.kept is None:
             return False  # (no world kept yet)
         if self.theirs[0] is not snapshots:

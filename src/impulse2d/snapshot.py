@@ -893,9 +893,9 @@ def restore_untouched(d: dict, snapshot) -> None:
     marks it). The atoms a step writes unmarked (the clock, the step count, the step's
     seconds) a seated world reads from its seat, not from here (:mod:`._batch_worlds`: its
     entries are written from the seat before anything reads them, :func:`._batch_worlds.
-    flush`). Each write here is into a dict out of the cache (1,024 landers' dicts: a
-    microsecond or more a line), so the atoms' six writes and the user data's, most of them,
-    are left out."""
+    flush`). Each entry written or read here is in a dict out of the cache (1,024 landers'),
+    so the atoms' six writes and the user data's reads and copies are left out (-2.2 and
+    -2.5 us a restart: BENCHMARKS.md session 32)."""
     d["_step_ready"] = NOT_READY
     d["_constraints_stale"] = d["_contacts_stale"] = False
     d["_query_index"] = d["_query_spare"] = None
