@@ -12,10 +12,10 @@ import impulse2d as i2d
 DT = 1 / 50
 
 
-def _template() -> i2d.World:
+def _template(kind=i2d.World) -> i2d.World:
     """A lander's kind of world: a floor, a body with two legs on motorised revolute joints
     with limits (their motors keep them awake), and a loose box."""
-    w = i2d.World(gravity=(0.0, -10.0), solver="soft_step", substeps=8)
+    w = kind(gravity=(0.0, -10.0), solver="soft_step", substeps=8)
     w.create_body("static").create_segment((-20.0, 0.0), (20.0, 0.0), friction=0.2)
     hull = w.create_body(position=(0.0, 3.0))
     hull.create_box(0.5, 0.3, density=5.0, friction=0.1)
@@ -217,3 +217,30 @@ def test_a_world_restored_again_shows_the_snapshots_clock_and_user_data_everywhe
             assert (w.snapshot().time, w.snapshot().step_count) == clock
             assert (copy.deepcopy(w).time, pickle.loads(pickle.dumps(w)).step_count) == clock
             assert w.bodies[1].user_data == ("kept" if k == 2 and snapshot is held else None)
+
+
+class _TaggedWorld(i2d.World):
+    """A world with user data of its own kind, which no seat watches (only World's own are)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._tag_user_data = {}
+
+
+def test_user_data_no_seat_watches_is_copied_by_the_restore_again():
+    template = _template(_TaggedWorld)
+    template._tag_user_data[0] = "as built"
+    batch = i2d.WorldBatch.replicate(template, 2)
+    batch.step(DT)
+    snap = batch.snapshot()
+    batch.restore(snap, worlds=[0, 1])  # (in full: kept for the next time)
+    for _ in range(3):
+        batch.step(DT)
+        for w in batch.worlds:
+            w._tag_user_data[0] = "changed"  # (through an attribute no seat watches: unmarked)
+        assert batch._restores.split([0, 1], snap.worlds) == ([0, 1], [])
+        batch.restore(snap, worlds=[0])
+        assert vars(batch.worlds[0])["_tag_user_data"] == {0: "as built"}
+        assert vars(batch.worlds[1])["_tag_user_data"] == {0: "changed"}
+        batch.restore(snap, worlds=[1])
+        assert vars(batch.worlds[1])["_tag_user_data"] == {0: "as built"}
