@@ -9,9 +9,11 @@ order, each row's kind tested, each array's lines asked by ``range(first, end, L
 count, a remainder loop and an eight-fold unrolled one, ~25 instructions an array before its
 first line, 126 arrays a world), for the tree that has ``spans`` built in; ``spans``: the
 table's rows grouped by kind (a loop a kind: no test of the kind a row), each array's lines
-asked by a plain loop over its span, the form built into ``batch_step`` in session 32. The
-two ask for the same lines (checked in session 32 with each prefetch recorded instead: the same
-17,084 addresses over 64 landers).
+asked by a plain loop over its span, the form built into ``batch_step`` in session 32;
+``skip``: ``spans`` with the contact store's columns left unread when its first is empty, and
+the constraint store's but its three lane columns (a lander in the air: 41 empty arrays).
+``table`` and ``spans`` ask for the same lines (checked in session 32 with each prefetch
+recorded instead: ``results/stepW57_lines_check_s32.txt``).
 """
 import numba
 import numpy as np
@@ -37,6 +39,26 @@ def _by_kind():
     return sorted_table, ends
 
 
+def _store_rows(table):
+    """The rows (first, end) of the contact store's columns in ``table`` and of the constraint
+    store's (each of :data:`~batch_step.EVERY_ROW`: the table's first rows, in the payload's
+    order, the contacts then the constraints)."""
+    from numba.core import types
+
+    from impulse2d._dynamics.world_ref import WORLD_STORES
+    words, start = 0, {}
+    for field, t in WORLD_STORES.field_dict.items():
+        start[field] = 8 * (words + 4)
+        words += sum(5 + 2 * a.ndim for a in bs._arrays(t))
+    data = table[:, bs.DATA].tolist()
+    c0 = data.index(start["contacts"])
+    k0 = data.index(start["constraints"])
+    k1 = k0 + len(WORLD_STORES.field_dict["constraints"])
+    assert c0 == 0 and k0 == len(WORLD_STORES.field_dict["contacts"]) and isinstance(
+        WORLD_STORES.field_dict["constraints"], types.BaseNamedTuple)
+    return c0, k0, k0, k1
+
+
 def make_prefetch(name="spans"):
     """The variant ``name``'s ``prefetch_world``."""
     line = bs._prefetch_line
@@ -45,8 +67,10 @@ def make_prefetch(name="spans"):
     data_col, length_col, stride_col, line_bytes = bs.DATA, bs.LENGTH, bs.STRIDE, bs.LINE
     if name == "table":
         return _table_form()
-    if name != "spans":
+    if name not in ("spans", "skip"):
         raise ValueError(f"no variant {name!r}")
+    c0, c1, k0, k1 = _store_rows(table)  # the contact store's rows, the constraint store's
+    skip = name == "skip"
 
     @_inline
     def span(first, end):
@@ -66,9 +90,21 @@ def make_prefetch(name="spans"):
     def prefetch(refs, j, body_rows, shape_rows, vertices):
         head = bs._reference_head(refs, j)
         payload = bs._payload_address(head)
-        for k in range(e_every):
-            data, n, stride = described(payload, k, BIG)
-            span(data, data + n * stride)
+        if skip:
+            # a store's row columns share its rows: none, none of them asked (the constraint
+            # store's last three, its lanes', asked apart)
+            if bs._word(payload + table[c0, length_col]) > 0:
+                for k in range(c0, c1):
+                    data, n, stride = described(payload, k, BIG)
+                    span(data, data + n * stride)
+            first = k0 if bs._word(payload + table[k0, length_col]) > 0 else k1 - 3
+            for k in range(first, e_every):
+                data, n, stride = described(payload, k, BIG)
+                span(data, data + n * stride)
+        else:
+            for k in range(e_every):
+                data, n, stride = described(payload, k, BIG)
+                span(data, data + n * stride)
         body_limit = body_rows if body_rows > 0 else BIG
         for k in range(e_every, e_body):
             data, n, stride = described(payload, k, body_limit)
