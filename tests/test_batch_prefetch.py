@@ -112,9 +112,11 @@ def test_the_prefetch_table_reads_each_array_s_own_descriptor():
     batch.step(1.0 / 60.0)
     table, size = batch_step.prefetch_table()
     refs = batch._state.current_refs()
-    kinds = table[:, batch_step.KIND]
+    order = np.argsort(table[:, batch_step.DATA])  # (the payload's order: the fields')
+    kinds = table[order, batch_step.KIND]
     for k, w in enumerate(batch.worlds):
         found, payload = _described(refs, k)
+        found = found[order]
         assert payload == size
         bodies = [getattr(w._bodies, c) for c in Bodies._fields
                   if c not in batch_step.UNREAD[Bodies]]
@@ -151,8 +153,14 @@ def test_the_prefetch_table_leaves_out_only_the_unread_columns_and_fields():
               if f not in ("bodies", "shapes", "joint_ids") + batch_step.NOT_PREFETCHED]
     assert kinds.count(batch_step.EVERY_ROW) == sum(
         len(batch_step._arrays(WORLD_STORES.field_dict[f])) for f in others)
-    # rows in the payload's order, each a descriptor's data, length and first stride
-    assert np.all(np.diff(table[:, batch_step.DATA]) > 0)
+    # grouped by kind, each kind's rows at its end in KIND_ENDS (the compiled loops' bounds),
+    # in the payload's order within a kind, each a descriptor's data, length and first stride
+    assert np.all(np.diff(table[:, batch_step.KIND]) >= 0)
+    starts = (0,) + batch_step.KIND_ENDS[:-1]
+    assert batch_step.KIND_ENDS[-1] == table.shape[0]
+    for kind, (start, end) in enumerate(zip(starts, batch_step.KIND_ENDS)):
+        assert np.all(table[start:end, batch_step.KIND] == kind)
+        assert np.all(np.diff(table[start:end, batch_step.DATA]) > 0)
     assert np.all(table[:, batch_step.LENGTH] == table[:, batch_step.DATA] + 8)
     assert np.all(table[:, batch_step.STRIDE] > table[:, batch_step.LENGTH])
     assert np.all(table[:, :3] < size) and size % 8 == 0

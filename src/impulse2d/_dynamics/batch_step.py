@@ -233,11 +233,12 @@ def _arrays(t):
 
 def prefetch_table():
     """The arrays of a reference that :func:`prefetch_world` asks for, one row each (int64:
-    :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`, :data:`KIND`), in the payload's order, and
-    the payload's size in bytes. A Numba array's descriptor is ``5 + 2 ndim`` words (its
-    MemInfo, parent, item count, item size, data, then its shape and strides), and a tuple's
-    are its items' one after the other: every word 8 bytes, so no padding (the compiled side
-    checks the size against the data model's)."""
+    :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`, :data:`KIND`), grouped by kind in the
+    kinds' order (:data:`KIND_ENDS`), in the payload's order within a kind, and the payload's
+    size in bytes. A Numba array's descriptor is ``5 + 2 ndim`` words (its MemInfo, parent,
+    item count, item size, data, then its shape and strides), and a tuple's are its items' one
+    after the other: every word 8 bytes, so no padding (the compiled side checks the size
+    against the data model's)."""
     rows = []
     words = 0
     for field, t in WORLD_STORES.field_dict.items():
@@ -256,7 +257,17 @@ def prefetch_table():
                 rows.append((8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim),
                              kind))
             words += 5 + 2 * array.ndim
+    rows.sort(key=lambda row: row[KIND])  # (stable: the payload's order within a kind)
     return np.array(rows, dtype=np.int64).reshape(-1, 4), 8 * words
+
+
+KIND_ENDS = tuple(int(end) for end in np.searchsorted(
+    prefetch_table()[0][:, KIND], np.arange(JOINT_LIST + 1), side="right"))
+"""The end of each kind's rows in :func:`prefetch_table` (:data:`EVERY_ROW` first): constants
+of :func:`prefetch_world`'s loops, one a kind."""
+
+ALL_ROWS = 1 << 62
+"""A bound on an array's rows above any length (:func:`prefetch_world`: every row)."""
 
 
 @intrinsic
@@ -319,39 +330,76 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     rows where 11 are used; the unread columns) are left out. No value is read or written:
     the step's bits are the same.
 
-    One loop over :func:`prefetch_table`'s rows, each array's data, length and stride read
+    A loop a kind over :func:`prefetch_table`'s rows, each array's data, length and stride read
     from its descriptor in the reference's payload (which :func:`prefetch_reference` asked for
-    a world earlier). It was a loop a column, unrolled by Numba over the stores' ~150 arrays
-    (``literal_unroll``): 7.3 s of compile (5.3 of it Numba's typing of each copy) and some 29
-    KB of machine code, fetched again every world-step, for the same lines; the one loop makes
-    the native LunarLander's world-step some 7 % less CPU at one thread
-    (``benchmarks/lander_prefetch_ab.py``, BENCHMARKS.md session 27)."""
+    a world earlier), its lines asked by :func:`_prefetch_span`. It was a loop a column,
+    unrolled by Numba over the stores' ~150 arrays (``literal_unroll``): 7.3 s of compile (5.3
+    of it Numba's typing of each copy) and some 29 KB of machine code, fetched again every
+    world-step, for the same lines; the one loop made the native LunarLander's world-step some
+    7 % less CPU at one thread (``benchmarks/lander_prefetch_ab.py``, BENCHMARKS.md session
+    27). Then one loop over the rows in the payload's order, each row's kind tested, and its
+    lines asked by ``range(first, end, LINE)`` (a trip count, a remainder loop and an
+    eight-fold unrolled one: some 45 instructions a row before its first line, 126 rows):
+    7,162 instructions a native LunarLander's world-step, where these loops take 3,171 for the
+    same lines, ~14 a row and 3 a line (callgrind; BENCHMARKS.md session 32, ``stepW57``)."""
     table = _prefetch_table(refs)
+    every, bodies, shapes, vertex_rows, joint_lists = KIND_ENDS
     head = _reference_head(refs, j)
     payload = _payload_address(head)
-    joints = False
-    for k in range(table.shape[0]):
-        kind = table[k, KIND]
-        data = _word(payload + table[k, DATA])
-        length = _word(payload + table[k, LENGTH])
-        stride = _word(payload + table[k, STRIDE])
-        if kind == JOINT_LIST:
-            joints = joints or length > 0
-        rows = (body_rows if kind == BODY_ROW else
-                shape_rows if kind == SHAPE_ROW or kind == VERTEX_ROW else 0)
-        n = length if rows <= 0 or rows > length else rows
-        if kind == VERTEX_ROW and 0 < 16 * vertices < stride:  # (16 bytes a vertex)
+    for k in range(every):
+        _prefetch_rows(payload, table, k, ALL_ROWS)
+    body_limit = body_rows if body_rows > 0 else ALL_ROWS
+    for k in range(every, bodies):
+        _prefetch_rows(payload, table, k, body_limit)
+    shape_limit = shape_rows if shape_rows > 0 else ALL_ROWS
+    for k in range(bodies, shapes):
+        _prefetch_rows(payload, table, k, shape_limit)
+    width = 16 * vertices  # (bytes: 16 a vertex)
+    for k in range(shapes, vertex_rows):
+        data, n, stride = _described(payload, table, k, shape_limit)
+        if 0 < width < stride:
             for _ in range(n):
-                for address in range(data - data % LINE, data + 16 * vertices, LINE):
-                    _prefetch_line(address)
+                _prefetch_span(data, data + width)
                 data += stride
-        elif n > 0:
-            for address in range(data - data % LINE, data + n * stride, LINE):
-                _prefetch_line(address)
+        else:
+            _prefetch_span(data, data + n * stride)
+    joints = False
+    for k in range(vertex_rows, joint_lists):
+        data, n, stride = _described(payload, table, k, ALL_ROWS)
+        joints = joints or n > 0
+        _prefetch_span(data, data + n * stride)
     if joints:
         first, end = _descriptors_span(head, "joints")
-        for address in range(first - first % LINE, end, LINE):
+        _prefetch_span(first, end)
+
+
+@inline_kernel
+def _described(payload, table, k, limit):
+    """``(data, rows, stride)`` of the array of ``table``'s row ``k`` in the payload at
+    ``payload``: its data's address, its length but at most ``limit``, and its first stride
+    (bytes)."""
+    return (_word(payload + table[k, DATA]), min(_word(payload + table[k, LENGTH]), limit),
+            _word(payload + table[k, STRIDE]))
+
+
+@inline_kernel
+def _prefetch_rows(payload, table, k, limit):
+    """The lines of the first ``limit`` rows (all if fewer) of ``table``'s array ``k``."""
+    data, n, stride = _described(payload, table, k, limit)
+    _prefetch_span(data, data + n * stride)
+
+
+@inline_kernel
+def _prefetch_span(first, end):
+    """The lines of the bytes from address ``first`` to ``end`` (none if ``end <= first``).
+    A plain loop, 3 instructions a line: ``range`` with a step compiles to a trip count, a
+    remainder loop and an unrolled one, ~25 instructions before the first line, where most
+    arrays here are one or two lines."""
+    if end > first:
+        address = first & -LINE
+        while address < end:
             _prefetch_line(address)
+            address += LINE
 
 
 @inline_kernel

@@ -660,8 +660,10 @@ def _mark_runs(world):
 def _constraints_needed(world, n):
     """Whether the step's ``n`` touching contacts need a new constraint store (the count
     changed, or, solved in lanes, it has too few lanes), and the lane rows it needs
-    (:func:`.contact_lanes.lane_rows_for`)."""
-    lanes_needed = lane_rows_for(world, n)
+    (:func:`.contact_lanes.lane_rows_for`, 0 for no rows: not asked then, where it asks the
+    solver's lanes entry for its mode by address, some 50 instructions a step of a world with
+    no touching contact, as a lander in the air)."""
+    lanes_needed = lane_rows_for(world, n) if n > 0 else 0
     return (borrow(world, "constraints").count.shape[0] != n
             or borrow_column(world, "constraints", "lanes").shape[0] < lanes_needed,
             lanes_needed)
