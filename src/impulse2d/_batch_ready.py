@@ -427,7 +427,10 @@ def clock(state: ReadyState, fast: np.ndarray, seconds: float,
     m = fast.shape[0]
     share = seconds / max(m - unwritten if skip_unwritten else m, 1)
     if not unwritten and not bits & WOKE:  # (the usual step: every world of fast clocked)
-        state.step_seconds[_EVERY if fast is state.everyone else fast] = share
+        if fast is state.everyone:
+            state.step_seconds.fill(share)  # (NumPy's fill: ~5 us less than a slice's, cold)
+        else:
+            state.step_seconds[fast] = share
     else:  # (a world woke, which Python steps again, or was left unwritten)
         results = state.results[fast]
         state.step_seconds[fast[((results[:, STATUS].astype(np.int64) & WOKE) == 0)
