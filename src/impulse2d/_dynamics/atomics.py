@@ -180,6 +180,11 @@ if not JIT:
         array[index] = max(before, value)
         return before
 
+    def fetch_or(array, index, value):  # noqa: F811
+        before = array[index]
+        array[index] |= value
+        return before
+
     def exchange(array, index, value):  # noqa: F811
         before = array[index]
         array[index] = value
