@@ -66,10 +66,11 @@ CHECKPOINTS = {
         ("fast, held, (rows_written, *out), args, meanwhile, dt)", "RUN_AROUND", 12),
         ("slow = sorted(slow + slow_later)", "held joined", 8),
         ("seconds = self._run(fast, (rows_written, *out), args)", "RUN", 8),
-        ("bits, unwritten = _ready.clock(state, fast, dt, seconds, writes", "after clock", 8),
+        ("bits, unwritten = _ready.clock(state, fast, seconds, writes", "after clock", 8),
         ("again.extend(ran)  #", "after finish", 8)]),
     ("impulse2d._batch_ready", None, "clock"): ("_step_state: before clock", [
-        ("state.flags_dirty, new)", "clocks and scan", 4),
+        ("bits, unwritten, *counts = tally.tolist()", "tally", 4),
+        ("& (results[:, UNWRITTEN] == 0.0)]] = share", "profile share", 4),
         ("dicts[k][name] = True", "stale flags", 4)]),
     ("impulse2d._batch_ready", None, "finish"): ("_step_state: before finish", [
         ("# after-step functions: queued only through a marked world", "swept, asleep, woke", 4)]),

@@ -38,7 +38,16 @@ def test_a_crew_steps_every_world_as_alone(alone, threads):
     assert board[crew.top + batch_crew.GO] == STEPS  # (one post a step)
     assert board[crew.top + batch_crew.DONE] == 11
     assert (board[:11] == STEPS).all()  # (every claim stamped with the last step's number)
-    assert all(w.step_count == STEPS for w in worlds)
+    # the clocks, advanced by the thread that stepped each world (batch_step.clock_world):
+    # World.step's float64 sums, and each world's profile the same share of the kernel's time
+    clock = 0.0
+    for _ in range(STEPS):
+        clock += 1 / 60
+    assert all(w.step_count == STEPS and w.time == clock for w in worlds)
+    seconds = {w._step_seconds for w in worlds}
+    assert len(seconds) == 1 and seconds.pop() > 0.0
+    tally = batch._state.clocks[batch_step.TALLY]
+    assert tally[batch_step.UNWRITTEN_WORLDS] == 0
 
 
 def test_a_crew_leaves_when_the_threads_change_and_the_batch_goes(alone):
@@ -80,16 +89,16 @@ def test_a_late_helper_steps_what_is_left_and_the_caller_what_remains(alone):
     batch_crew._post.entry(board, fast, state.args, *batch_step._NO_GATHER)
     batch_crew._call_off.entry(board)  # (QUIT: the helper's call returns after this step)
     batch_step._step_batch.entry(state.refs, *empty, state.results, *batch_step._NO_GATHER,
-                                 board, 1, 2)
+                                 state.clocks, board, 1, 2)
     assert board[n + batch_crew.DONE] == n and (board[:n] == 1).all()
     batch_step.run(state.refs, fast, state.args, state.results, batch_step._NO_GATHER,
-                   (board, 0, 2))  # (the caller: every claim taken, every world done)
-    bits, _ = _batch_ready.clock(state, fast, 1 / 60, 0.0)
+                   (board, 0, 2), state.clocks)  # (the caller: every claim taken, every world done)
+    bits, _ = _batch_ready.clock(state, fast, 0.0)
     _batch_ready.finish(state, fast, 1 / 60, 0.0, bits)
     assert [w.state_hash() for w in worlds] == alone[1]
     # a helper late for that step, the next not posted: it finds no step to take
     batch_step._step_batch.entry(state.refs, *empty, state.results, *batch_step._NO_GATHER,
-                                 board, 1, 2)
+                                 state.clocks, board, 1, 2)
     assert [w.state_hash() for w in worlds] == alone[1]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+import pytest
 
 import impulse2d as i2d
 from impulse2d._dynamics.world_ref import sync_constraints
@@ -31,10 +32,12 @@ def _flags_hold(batch) -> None:
         assert not taken[1] or d["_contacts_stale"]
 
 
-def test_stores_read_between_batch_steps_are_the_worlds_own():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_stores_read_between_batch_steps_are_the_worlds_own(threads):
+    # (2 threads: both note the new stores' worlds, batch_step.clock_world, in one list)
     template = batch_world(3)
     alone = [copy.deepcopy(template) for _ in range(6)]
-    batch = i2d.WorldBatch.replicate(template, 6, threads=1)
+    batch = i2d.WorldBatch.replicate(template, 6, threads=threads)
     made = 0
     for step in range(90):
         batch.step(1.0 / 60.0)

@@ -59,7 +59,10 @@ def test_writes_in_the_step_equal_the_public_writes_then_the_step(threads):
         dt = 0.0 if step == 150 else 1 / 60
         got = fused._step_state(dt, fused._writes(impulses=p, motor_speeds=speeds,
                                                   max_motor_torques=limits))
-        unwritten += int((fused._state.results[:, batch_step.UNWRITTEN] != 0.0).sum())
+        left = int((fused._state.results[:, batch_step.UNWRITTEN] != 0.0).sum())
+        unwritten += left
+        if dt:  # (the kernel's own count of them, its threads' together)
+            assert fused._state.clocks[batch_step.TALLY][batch_step.UNWRITTEN_WORLDS] == left
         plain.apply_impulses(p)
         plain.set_motor_speeds(speeds)
         plain.set_max_motor_torques(limits)
@@ -69,6 +72,7 @@ def test_writes_in_the_step_equal_the_public_writes_then_the_step(threads):
             np.testing.assert_array_equal(a, b)
     assert [w.state_hash() for w in fused.worlds] == [w.state_hash() for w in plain.worlds]
     assert [w.step_count for w in fused.worlds] == [w.step_count for w in plain.worlds]
+    assert [w.time for w in fused.worlds] == [w.time for w in plain.worlds]
     # the path for impulses that wake an island was taken, and the worlds differ
     assert woke_asleep > 0 and unwritten > 0
     assert len({w.state_hash() for w in fused.worlds}) == n

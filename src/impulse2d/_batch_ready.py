@@ -15,10 +15,11 @@ marked since it last did (every change to a world marks it: :mod:`._batch_worlds
   worlds only; its gravity by its writers; the dirty pairs' flag and the sleepers by Python's
   writers and the step itself), so the rows of arguments hold dt alone, written for every
   world in one write;
-* after the kernel, the clock of every world is a few writes into the batch's arrays (the
-  step wrote the sleeping counts and the joints' step into each row), and what only some
-  worlds need (new stores, a first sweep, joint rows to rebuild) is done for those worlds
-  only, found from their status bits (:func:`clock`, :func:`finish`).
+* the clock of every world is a few writes into the batch's arrays, made by the kernel's
+  thread right after the world's step (:data:`._dynamics.batch_step.TIMES`; the step wrote
+  the sleeping counts and the joints' step into each row), and after the kernel what only
+  some worlds need (new stores, a first sweep, joint rows to rebuild) is done for those
+  worlds only, found from their status bits (:func:`clock`, :func:`finish`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class ReadyState:
     __slots__ = ("worlds", "dicts", "refs", "ref_of", "epoch", "args", "results", "written",
                  "everyone", "values", "mark_bytes", "marks", "dirty", "refs_dirty", "query_dirty", "rows_dirty",
                  "flags_dirty", "restored", "stale_set", "checked", "slow", "slow_bytes", "lacks",
-                 "query_kind", "query_at", "fresh", "like", "picked", "others") + tuple(
+                 "query_kind", "query_at", "fresh", "like", "picked", "others", "clocks") + tuple(
                      column for column, _ in _seats.LAZY.values())
 
     def __init__(self, worlds) -> None:
@@ -105,6 +106,10 @@ class ReadyState:
         self.values, views = _seats.columns(n)  # (the worlds' side, and the batch's)
         for column, view in views.items():
             setattr(self, column, view)
+        # the columns the kernel advances after each world's step, in batch_step.TIMES' order
+        self.clocks = (self.times, self.steps, self.query_kind, self.stale_set,
+                       self.flags_dirty, np.empty((2, n), dtype=np.int64),
+                       np.zeros(_batch.TALLIES, dtype=np.int64))
         for k, w in enumerate(worlds):
             _seats.seat(w, self, k)
 
@@ -255,6 +260,7 @@ def prepare(state: ReadyState, dt: float, only: np.ndarray | None = None) -> tup
     else:
         state.checked = _NONE
     _write_arguments(state, dt, _EVERY)
+    state.clocks[_batch.TALLY][:] = 0  # (the kernel's calls of this step add to it)
     if not state.any_slow():
         return state.everyone, []
     slow = state.slow
@@ -382,62 +388,6 @@ order."""
 
 
 @kernel
-def _clock_columns(results, fast, every, skip_unwritten, seconds, step_seconds, query_kind,
-                   times, steps, dt, stale_set, flags_dirty, new):
-    """:func:`clock`'s writes for the worlds ``fast`` (every world if ``every``) whose step
-    woke no jointed island (those step again), less, if ``skip_unwritten``, those the kernel
-    left unwritten (their writes would wake an island: the caller steps them alone): each
-    world's share of the kernel's ``seconds`` (among the worlds clocked), its query index
-    dropped, its clock (``times[i] += dt``: ``World.step``'s float64 addition, the same bits)
-    and its step count; and the stale flags (:data:`_FLAGS`) a world's step made that a step of
-    this batch has not set already since the world was last marked (:attr:`ReadyState.
-    stale_set`, cleared here for the worlds marked, ``flags_dirty``): those worlds' indices
-    into ``new[row]``, for Python to set in their dicts (only Python clears a flag, and the
-    dict of a world among 1,024 is out of the cache: 1.1-1.2 us a world, session 19; after its
-    first steps a world's flags stay set unless Python reads its stores). Returns the union of
-    those worlds' status bits, how many worlds of ``fast`` were left unwritten, and the counts
-    of ``new``'s two rows. One compiled call for what NumPy did in some twenty calls over the
-    batch (each a gather or a scatter through the indices unless every world took the kernel;
-    0.2 ms a step of 1,024 landers), and since session 31 the results' scan too, which was a
-    call of its own (its entry, cold after the kernel's step, 15-18 us of a step of 1,024
-    landers)."""
-    for i in range(flags_dirty.shape[0]):
-        if flags_dirty[i]:
-            stale_set[0, i] = False
-            stale_set[1, i] = False
-            flags_dirty[i] = False
-    m = results.shape[0] if every else fast.shape[0]
-    unwritten = 0
-    for k in range(m):
-        if results[k if every else fast[k], UNWRITTEN] != 0.0:
-            unwritten += 1
-    share = seconds / max(m - unwritten if skip_unwritten else m, 1)
-    bits = 0
-    made_constraints = 0
-    made_contacts = 0
-    for k in range(m):
-        i = k if every else fast[k]
-        if skip_unwritten and results[i, UNWRITTEN] != 0.0:
-            continue
-        status = np.int64(results[i, STATUS])
-        bits |= status
-        if status & NEW_CONSTRAINTS and not stale_set[0, i]:
-            stale_set[0, i] = True
-            new[0, made_constraints] = i
-            made_constraints += 1
-        if status & NEW_CONTACTS and not stale_set[1, i]:
-            stale_set[1, i] = True
-            new[1, made_contacts] = i
-            made_contacts += 1
-        if status & WOKE == 0:
-            step_seconds[i] = share
-            query_kind[i] = _seats.NO_INDEX
-            times[i] += dt
-            steps[i] += 1
-    return bits, unwritten, made_constraints, made_contacts
-
-
-@kernel
 def others_than(fast, held, out):
     """The worlds of ``fast`` not in ``held`` (both int64, ascending) into ``out``, in order;
     returns how many. One compiled merge, where NumPy took four calls over the batch (a mask
@@ -458,23 +408,34 @@ def others_than(fast, held, out):
 
 
 _others = DirectCall(others_than, "the batch's held worlds", 1.0)
-_clocks = DirectCall(_clock_columns, "the batch's clocks", 1.0)
 
 
-def clock(state: ReadyState, fast: np.ndarray, dt: float, seconds: float,
+def clock(state: ReadyState, fast: np.ndarray, seconds: float,
           skip_unwritten: bool = False) -> tuple:
-    """The clocks and new stale flags of the worlds ``fast`` the kernel stepped (less, if
-    ``skip_unwritten``, those it left unwritten: :func:`_clock_columns`), ``seconds`` (the
-    kernel's time) shared among them; returns the union of their steps' status bits (what
-    :func:`finish` needs) and how many worlds of ``fast`` the kernel left unwritten."""
+    """After the kernel stepped the worlds ``fast`` (less, if ``skip_unwritten``, those it
+    left unwritten: their writes would wake an island, the caller steps them alone), which
+    advanced each world's clock and noted its new stale flags right after its step
+    (:func:`._dynamics.batch_step.clock_world`): each world's share of ``seconds`` (the
+    kernel's time, among the worlds clocked) as its ``Profile.step``, and the stale flags
+    set in the worlds' dicts (:data:`_FLAGS`: only Python writes a dict; the dict of a
+    world among 1,024 is out of the cache, 1.1-1.2 us a world, session 19, and after its
+    first steps a world's flags stay set unless Python reads its stores). Returns the union
+    of the stepped worlds' status bits (what :func:`finish` needs) and how many worlds of
+    ``fast`` the kernel left unwritten, from the kernel's tally (:data:`.batch_step.TALLY`)."""
+    _, _, _, _, _, new, tally = state.clocks
+    bits, unwritten, *counts = tally.tolist()
+    m = fast.shape[0]
+    share = seconds / max(m - unwritten if skip_unwritten else m, 1)
+    if not unwritten and not bits & WOKE:  # (the usual step: every world of fast clocked)
+        if fast is state.everyone:
+            state.step_seconds.fill(share)  # (NumPy's fill: ~5 us less than a slice's, cold)
+        else:
+            state.step_seconds[fast] = share
+    else:  # (a world woke, which Python steps again, or was left unwritten)
+        results = state.results[fast]
+        state.step_seconds[fast[((results[:, STATUS].astype(np.int64) & WOKE) == 0)
+                                & (results[:, UNWRITTEN] == 0.0)]] = share
     dicts = state.dicts
-    # every world's clock, its new stale flags and the bits any world's step set, in one
-    # compiled pass: most bits are set by no world on most steps
-    new = np.empty((2, len(dicts)), dtype=np.int64)
-    bits, unwritten, *counts = _clocks.entry(
-        state.results, fast, fast is state.everyone, skip_unwritten, seconds,
-        state.step_seconds, state.query_kind, state.times, state.steps, dt, state.stale_set,
-        state.flags_dirty, new)
     for row, (_, name) in enumerate(_FLAGS):
         for k in new[row, :counts[row]].tolist():
             dicts[k][name] = True

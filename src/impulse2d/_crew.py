@@ -55,22 +55,25 @@ _crews: weakref.WeakSet = weakref.WeakSet()
 
 class Crew:
     """The helper threads of one batch (``shares - 1`` of them; the calling thread is share
-    0) over its references ``refs`` and its results ``results`` (one row per world)."""
+    0) over its references ``refs``, its results ``results`` (one row per world) and its
+    clock columns ``clocks`` (:data:`._dynamics.batch_step.TIMES`), each fixed for the
+    batch's life."""
 
-    def __init__(self, refs, results: np.ndarray, shares: int) -> None:
+    def __init__(self, refs, results: np.ndarray, clocks: tuple, shares: int) -> None:
         n = results.shape[0]
         self.board = np.zeros(n + _board.HEADER, dtype=np.int64)
         self.top = n
         self.board[n + _board.CREW] = 1
         self.board[n + _board.SPINS] = IDLE_SPINS
         self.shares = shares
+        self.clocks = clocks
         self.serial = _threads._used[0]  # (Numba's thread count set to 1 on the helpers)
         self.errors: list = []
         self.posted = None  # the step posted and not joined yet: (which, args, gather)
         self.forked = False
         # compiled (or loaded) before any helper calls it
-        _batch._step_batch.prepare(refs, *_EMPTY, results, *_batch._NO_GATHER, self.board,
-                                   0, shares)
+        _batch._step_batch.prepare(refs, *_EMPTY, results, *_batch._NO_GATHER, clocks,
+                                   self.board, 0, shares)
         self.helpers = [threading.Thread(target=_serve, args=(self, refs, results, share),
                                          name=f"impulse2d-crew-{share}", daemon=True)
                         for share in range(1, shares)]
@@ -98,7 +101,7 @@ class Crew:
         worlds; raises a helper's error."""
         which, args, gather = self.posted
         run = _threads.serial(_batch.run)  # (a threaded world steps serially in a batch)
-        run(refs, which, args, results, gather, (self.board, 0, self.shares))
+        run(refs, which, args, results, gather, (self.board, 0, self.shares), self.clocks)
         done = self.board[self.top + _board.DONE]
         self.posted = None
         if done != which.shape[0]:
@@ -132,8 +135,8 @@ def _serve(crew: Crew, refs, results: np.ndarray, share: int) -> None:
     try:
         if crew.serial:
             numba.set_num_threads(1)  # (the batch's kernels step threaded worlds serially)
-        _batch._step_batch.entry(refs, *_EMPTY, results, *_batch._NO_GATHER, crew.board,
-                                 share, crew.shares)
+        _batch._step_batch.entry(refs, *_EMPTY, results, *_batch._NO_GATHER, crew.clocks,
+                                 crew.board, share, crew.shares)
     except BaseException as error:  # (none expected: the kernel raises nothing)
         crew.errors.append(error)
         crew.board[crew.top + _board.GONE] += 1  # (the calling thread's wait looks at it)

@@ -183,7 +183,7 @@ class WorldBatch:
         fast, slow = _ready.prepare(state, dt)
         if fast.shape[0]:
             seconds = self._run(fast)
-            bits, _ = _ready.clock(state, fast, dt, seconds)
+            bits, _ = _ready.clock(state, fast, seconds)
             _ready.finish(state, fast, dt, seconds / fast.shape[0], bits)
         for k in slow:
             worlds[k].step(dt)
@@ -267,10 +267,10 @@ class WorldBatch:
         again = list(slow)
         alone = slow
         if fast.shape[0]:
-            # (the clocks of the worlds written and the results' scan, one compiled call; the
-            # worlds found by NumPy only where some world was left unwritten or stepped again
-            # or swept by Python)
-            bits, unwritten = _ready.clock(state, fast, dt, seconds, writes is not None)
+            # (the clocks were advanced by the kernel, world by world: here the profile's
+            # share and the stale flags; the worlds found by NumPy only where some world was
+            # left unwritten or stepped again or swept by Python)
+            bits, unwritten = _ready.clock(state, fast, seconds, writes is not None)
             if writes is not None and unwritten:  # the worlds whose writes would wake an island
                 left = state.results[fast, _batch.UNWRITTEN] != 0.0
                 alone = fast[left].tolist() + list(slow)
@@ -314,7 +314,7 @@ class WorldBatch:
         Python's lock only to begin and to end; this thread, after ``meanwhile``, steps what
         they left of its part, from the front."""
         state = self._state
-        refs, results = state.refs, state.results
+        refs, results, clocks = state.refs, state.results, state.clocks
         run = _threads.serial(_batch.run)
         self._returned()  # (as _run: a helper's earlier call's error, if any, raised here)
         crew = self._crew_ready()
@@ -329,7 +329,7 @@ class WorldBatch:
 
             def helper(share) -> None:
                 started.set()
-                run(refs, first, args, results, gather, share)
+                run(refs, first, args, results, gather, share, clocks)
 
             futures = [self._workers().submit(helper, share) for share in theirs]
         try:
@@ -352,11 +352,11 @@ class WorldBatch:
                 f.result()
             raise _Meanwhile(perf_counter() - t0, cause) from cause
         if stepped.shape[0]:  # (by this thread alone, while the helpers step first)
-            run(refs, stepped, args, results, gather)
+            run(refs, stepped, args, results, gather, _batch.ALONE, clocks)
         if crew is not None:
             crew.join(refs, results)
         else:
-            run(refs, first, args, results, gather, mine)
+            run(refs, first, args, results, gather, mine, clocks)
             for f in futures:
                 f.result()
         return perf_counter() - t0, stepped, slow
@@ -366,14 +366,14 @@ class WorldBatch:
         time, s. ``gather``: the template rows and state arrays the kernel gathers each world
         into after its step (:func:`._dynamics.batch_step.run`); ``args``: the rows of
         arguments, with writes packed after them (:mod:`._batch_writes`; None: the batch's)."""
-        refs, results = self._state.refs, self._state.results
+        refs, results, clocks = self._state.refs, self._state.results, self._state.clocks
         if args is None:
             args = self._state.args
         run = _threads.serial(_batch.run)  # a threaded world steps serially in a batch
         threads = min(self._threads, which.shape[0])
         self._returned()
         if threads <= 1:
-            return run(refs, which, args, results, gather)
+            return run(refs, which, args, results, gather, _batch.ALONE, clocks)
         crew = self._crew_ready()
         if crew is not None:  # (the helpers wait inside the kernel: no Python hand-off)
             t0 = perf_counter()
@@ -384,9 +384,10 @@ class WorldBatch:
         # ending within a world-step of each other, each world on the same thread every step
         t0 = perf_counter()
         mine, *theirs = _batch.thread_arguments(which.shape[0], threads)
-        helpers = [self._workers().submit(run, refs, which, args, results, gather, share)
+        helpers = [self._workers().submit(run, refs, which, args, results, gather, share,
+                                          clocks)
                    for share in theirs]
-        run(refs, which, args, results, gather, mine)
+        run(refs, which, args, results, gather, mine, clocks)
         if _batch.joined(mine):
             # every world done and seen by this thread: the helpers' calls are left to return
             # (each takes Python's lock to, then the future's wake of this thread: some tens of
@@ -410,7 +411,7 @@ class WorldBatch:
         if self._threads <= 1 or not _crew.ENABLED:
             return None
         state = self._state
-        self._crew = crew = _crew.Crew(state.refs, state.results, self._threads)
+        self._crew = crew = _crew.Crew(state.refs, state.results, state.clocks, self._threads)
         weakref.finalize(self, crew.call_off)  # (the batch collected: its helpers leave)
         return crew
 

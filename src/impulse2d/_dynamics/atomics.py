@@ -61,6 +61,8 @@ fetch_max = _read_modify_write("max", "fetch_max", """``array[index] = max(array
     value)`` as one atomic operation (signed); returns the value before: a claim stamped with a
     number that only grows (a thread that finds a value below its own took the entry; one that
     finds its own or more did not, and changed nothing).""")
+fetch_or = _read_modify_write("or", "fetch_or", """``array[index] |= value`` as one atomic
+    operation; returns the value before: a union of bits that several threads add to.""")
 exchange = _read_modify_write("xchg", "exchange", """``array[index] = value`` as one atomic
     operation (sequentially consistent: no write before it moves after it, none after it
     before); returns the value before.""")
@@ -176,6 +178,11 @@ if not JIT:
     def fetch_max(array, index, value):  # noqa: F811
         before = array[index]
         array[index] = max(before, value)
+        return before
+
+    def fetch_or(array, index, value):  # noqa: F811
+        before = array[index]
+        array[index] |= value
         return before
 
     def exchange(array, index, value):  # noqa: F811

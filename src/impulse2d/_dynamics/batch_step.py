@@ -38,9 +38,10 @@ from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, 
 from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
 from .._sleep import awake_changed, wake_touching
 from . import batch_crew as _crew
-from .atomics import fetch_add, fetch_max, load_acquire, spin_pause
+from .atomics import fetch_add, fetch_max, fetch_or, load_acquire, spin_pause
+from .._batch_worlds import NO_INDEX
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
-from .step import WHOLE, step_kernel
+from .step import NEW_CONSTRAINTS, NEW_CONTACTS, WHOLE, WOKE, step_kernel
 from .world_ref import WORLD_STORES, WorldStoresType, borrow, borrow_column
 
 # One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
@@ -64,6 +65,19 @@ speed) and one more per template joint (a motor limit)."""
 # reads too (only the lines of a shape row's vertices and normals in use).
 STATUS, UNWRITTEN, BODY_ROWS, SHAPE_ROWS, VERTICES = range(5)
 RESULTS = 5
+
+# The batch's clocks (step_batch's ``clocks``: a tuple of these arrays, one entry a world but
+# the tally's; empty arrays: no clocks), each world's advanced by the thread that stepped it,
+# right after its step (clock_world): TIMES (float64, s), STEPS (int64), QUERY_KIND (int8,
+# impulse2d._batch_worlds' kinds), STALE_SET (bool, (2, n)) and FLAGS_DIRTY (bool), the rows
+# of impulse2d._batch_ready.ReadyState of those names; NEW (int64, (2, n)): the worlds whose
+# step set a stale flag (row 0 the constraints', row 1 the contacts'), TALLY's counts of each
+# row first; TALLY (int64, TALLIES words, zeroed by Python before a batch step): the union
+# of the stepped worlds' status bits (BITS), the worlds left unwritten (UNWRITTEN_WORLDS),
+# then NEW's two counts (NEW_WORLDS, NEW_WORLDS + 1).
+TIMES, STEPS, QUERY_KIND, STALE_SET, FLAGS_DIRTY, NEW, TALLY = range(7)
+BITS, UNWRITTEN_WORLDS, NEW_WORLDS = 0, 1, 2
+TALLIES = 4
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -551,14 +565,48 @@ def write_world(world, i, rows, nb, args):
     return True
 
 
+@borrowing_kernel
+def clock_world(clocks, i, status, dt):
+    """World ``i``'s clocks after a step that returned ``status`` (see :data:`TIMES`), as
+    ``impulse2d._batch_ready.clock`` made them for every world after the kernel: its stale
+    flags taken for unset if it was marked since (``FLAGS_DIRTY``, cleared here), then each
+    stale flag its step set and this batch has not set already (``STALE_SET``) noted in
+    ``NEW`` for Python (only Python writes a world's dict); and, unless a jointed island woke
+    (Python steps it again), its query index dropped, its clock advanced by ``dt`` (the same
+    float64 addition as ``World.step``'s) and its step counted. Made here, on the lines the
+    step's thread holds, where a pass after the kernel found 1,024 worlds' rows of these and
+    of the results evicted by the ~30 MB the kernel streams (42-55 us of a step of 1,024
+    landers at 2 threads, BENCHMARKS.md session 31). Called, not inlined, so that it counts
+    no references (:func:`gather_world`: the arrays' MemInfos are shared by the threads)."""
+    times, steps, query_kind, stale_set, flags_dirty, new, tally = clocks
+    if flags_dirty[i]:
+        stale_set[0, i] = False
+        stale_set[1, i] = False
+        flags_dirty[i] = False
+    if status & NEW_CONSTRAINTS and not stale_set[0, i]:
+        stale_set[0, i] = True
+        new[0, fetch_add(tally, NEW_WORLDS, 1)] = i
+    if status & NEW_CONTACTS and not stale_set[1, i]:
+        stale_set[1, i] = True
+        new[1, fetch_add(tally, NEW_WORLDS + 1, 1)] = i
+    if status & WOKE == 0:
+        query_kind[i] = NO_INDEX
+        times[i] += dt
+        steps[i] += 1
+
+
 @inner_kernel
 def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-          claimed, number, share, shares, lent_i, lent_f):
+          clocks, claimed, number, share, shares, lent_i, lent_f):
     """One thread's walks over the worlds of step ``number`` (:func:`step_batch`): returns
-    the worlds it took (stepped, or left unwritten) and its scratch, grown if it had to."""
+    the worlds it took (stepped, or left unwritten), the union of the status bits of those it
+    stepped and how many it left unwritten, and its scratch, grown if it had to."""
     n = which.shape[0]
     shared = claimed.shape[0] > 0
+    clocked = clocks[TIMES].shape[0] > 0
     taken = 0  # (worlds this thread claimed: stepped, or left unwritten)
+    bits = 0
+    unwritten = 0
     # walk 0: this thread's part, up; then (shared) each other thread's part, down
     for walk in range(shares if shared else 1):
         part = (share + walk) % shares
@@ -587,6 +635,7 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
             world = _world_at(refs, i)
             if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
+                unwritten += 1
                 continue
             own_i = world.scratch
             own_f = world.scratch_f
@@ -603,23 +652,31 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
             world.scratch_f = own_f
             out[i, STATUS] = status
             out[i, UNWRITTEN] = 0.0
+            bits |= status
+            if clocked:
+                clock_world(clocks, i, status, args[i, DT])
             body_rows, shape_rows, vertices = _rows_after_step(world)
             out[i, BODY_ROWS] = body_rows
             out[i, SHAPE_ROWS] = shape_rows
             out[i, VERTICES] = vertices
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
-    return taken, lent_i, lent_f
+    return taken, bits, unwritten, lent_i, lent_f
 
 
 @gil_free_kernel
 def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-               claimed, share, shares):
+               clocks, claimed, share, shares):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
     returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
     unwritten, its rows in use); the sleeping counts and the joints' reaction scale are in the
-    world's step row, as after ``World.step``. The next worlds are prefetched before each step:
+    world's step row, as after ``World.step``. With ``clocks`` (:data:`TIMES`: the batch's
+    clock columns; empty arrays: none), the world's clocks are advanced right after its step
+    (:func:`clock_world`), and each thread adds the union of its worlds' status bits and its
+    count of worlds left unwritten to the tally before it counts its worlds done (a crew's
+    helper takes the ``clocks`` of its one call for every step: the batch's, fixed for its
+    life). The next worlds are prefetched before each step:
     the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
     ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
     third.
@@ -683,9 +740,15 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     while number != 0:
         if crew and share < _crew.SHARES_TIMED:
             claimed[top + _crew.BEGAN + share] = cycles()
-        taken, lent_i, lent_f = _walk(refs, which, args, out, rows, positions, angles,
-                                      velocities, awake, touching, claimed, number, share,
-                                      shares, lent_i, lent_f)
+        taken, bits, unwritten, lent_i, lent_f = _walk(
+            refs, which, args, out, rows, positions, angles, velocities, awake, touching,
+            clocks, claimed, number, share, shares, lent_i, lent_f)
+        if clocks[TIMES].shape[0] > 0:  # (before the worlds are counted done: seen with them)
+            tally = clocks[TALLY]
+            if bits != 0:
+                fetch_or(tally, BITS, bits)
+            if unwritten != 0:
+                fetch_add(tally, UNWRITTEN_WORLDS, unwritten)
         n = which.shape[0]
         if not crew:
             if top >= 0:  # (a board for one step)
@@ -721,6 +784,11 @@ _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0))
               np.zeros((0, 0), dtype=np.bool_))
 """:func:`step_batch`'s gather arguments when it gathers nothing."""
 
+NO_CLOCKS = (np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8),
+             np.zeros((2, 0), dtype=np.bool_), np.zeros(0, dtype=np.bool_),
+             np.zeros((2, 0), dtype=np.int64), np.zeros(TALLIES, dtype=np.int64))
+""":func:`step_batch`'s ``clocks`` when it advances none (:data:`TIMES`)."""
+
 ALONE = (np.zeros(0, dtype=np.int64), 0, 1)
 """:func:`step_batch`'s thread arguments for a call that steps every world of ``which``."""
 
@@ -742,14 +810,15 @@ def joined(share) -> bool:
 
 
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
-        share=ALONE) -> float:
+        share=ALONE, clocks=NO_CLOCKS) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
     rows (and any joint rows written, :func:`write_world`) and the five state arrays it gathers
     each world's state into after its step (:func:`gather_world`), or nothing. ``share``: this
     thread's arguments when several step ``which`` at once (an entry of
-    :func:`thread_arguments`), or :data:`ALONE`."""
+    :func:`thread_arguments`), or :data:`ALONE`. ``clocks``: the batch's clock columns it
+    advances (:data:`TIMES`), or none."""
     t0 = perf_counter()
-    _step_batch.entry(refs, which, args, out, *gather, *share)
+    _step_batch.entry(refs, which, args, out, *gather, clocks, *share)
     return perf_counter() - t0
 
 
