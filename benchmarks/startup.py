@@ -432,8 +432,8 @@ def paired(report, other: Path, rounds: int, log):
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
     report["paired"] = {name: {"tree": str(trees[name]), "rounds": rows[name]} for name in trees}
-    report["paired"]["summary"] = paired_summary(rows)
-    for key, value in report["paired"]["summary"].items():
+    report["paired summary"] = paired_summary(rows)
+    for key, value in report["paired summary"].items():
         log(f"{key}: {value}")
 
 
