@@ -30,7 +30,8 @@ says little alone) and inside (import, build, first step):
 * *paired* (``--compare TREE``): this checkout and another source tree (its ``src/`` first on
   ``PYTHONPATH``), alternately, each round in the opposite order: ``pyramid_20`` cold, then warm
   (median of 3), each tree with its own empty cache; both trees' bytecode in one shared
-  ``PYTHONPYCACHEPREFIX``, so that neither pays for compiling its modules.
+  ``PYTHONPYCACHEPREFIX``, so that neither pays for compiling its modules; then each round's
+  ratio this / other of the cold CPU and wall, and their medians (:func:`paired_summary`).
 
 Peers' import times are in ``run.py``'s report (pymunk and pybox2d import in about 20 ms).
 """
@@ -431,6 +432,26 @@ def paired(report, other: Path, rounds: int, log):
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
     report["paired"] = {name: {"tree": str(trees[name]), "rounds": rows[name]} for name in trees}
+    report["paired summary"] = paired_summary(rows)
+    for key, value in report["paired summary"].items():
+        log(f"{key}: {value}")
+
+
+def paired_summary(rows: dict) -> dict:
+    """The paired cold start read as rounds of two: each tree's median cold wall and CPU, and
+    the rounds' own ratios this / other with their median. A round's two runs share its load,
+    so its ratio is the figure to read, with the spread over the rounds beside it (a cold
+    start's wall moves 8-10x with the load, its CPU by several per cent: BENCHMARKS.md, session
+    32, ``coldB57``)."""
+    out = {}
+    for key in ("process_cpu_s", "process_wall_s"):
+        for name, runs in rows.items():
+            out[f"{name} cold {key} median"] = round(statistics.median(
+                run["cold"][key] for run in runs), 3)
+        ratios = [a["cold"][key] / b["cold"][key] for a, b in zip(rows["this"], rows["other"])]
+        out[f"this / other cold {key} by round"] = [round(x, 3) for x in ratios]
+        out[f"this / other cold {key} median"] = round(statistics.median(ratios), 3)
+    return out
 
 
 def main(argv=None):
