@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
+
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn, turn_angle
 from .rows import clear_idle_rows, equality_softness, point_row, unsigned_rows
@@ -36,23 +39,85 @@ from ..direct_rows import COUNT, EQUALITY, STORE
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 from ..world_ref import borrow
+from .sims import (AXIAL_MASS, BODY_A, BODY_B, DELTA_ANGLE, DELTA_CENTER, FRAME_A, FRAME_B,
+                   INV_INERTIA_A, INV_INERTIA_B, INV_MASS_A, INV_MASS_B, LIMIT_ON, LOWER,
+                   MAX_MOTOR_IMPULSE, MOTOR_ON, MOTOR_SPEED, SPRING_ON, SPRING_SOFT, UPPER)
 
 
 @borrowing_kernel
 def prepare(world, rows, h, warm_starting):
-    """:func:`prepare_anchors`, and no impulse kept by a spring, motor or limit that is off.
+    """:func:`prepare_anchors`, no impulse kept by a spring, motor or limit that is off, and
+    each joint's solve row (:func:`put_sim`), which the passes read.
 
     The prismatic and wheel joints gate their rows the same way and share this prepare. Two
     loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
     every joint type built on a point (each joint writes its own rows: the order of the two
     loops changes no value)."""
     prepare_anchors(world, rows, h, warm_starting)
-    joints = borrow(world, "joints")
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     for n in range(ids.shape[0]):
         j = ids[n]
-        clear_idle_rows(joints, j, joints.enable_spring[j] and joints.hertz[j] > 0.0,
-                        joints.enable_motor[j], joints.enable_limit[j])
+        spring_on = joints.enable_spring[j] and joints.hertz[j] > 0.0
+        clear_idle_rows(joints, j, spring_on, joints.enable_motor[j], joints.enable_limit[j])
+        put_sim(sims, j, joints, bodies, h, spring_on)
+
+
+@inline_kernel
+def put_sim(sims, j, joints, bodies, h, spring_on):
+    """Row ``j`` of ``sims`` (:mod:`.sims`): joint ``j``'s constants for the step, from its
+    prepared columns (:func:`prepare_anchors`), its settings and its bodies' inverse masses
+    (``h``: the (sub)step, s; ``spring_on``: the spring acts). Each value as the passes
+    computed it from the stores, so the same bits."""
+    a = joints.body_a[j]
+    b = joints.body_b[j]
+    sims[j, FRAME_A] = joints.frame_a[j, 0]
+    sims[j, FRAME_A + 1] = joints.frame_a[j, 1]
+    sims[j, FRAME_B] = joints.frame_b[j, 0]
+    sims[j, FRAME_B + 1] = joints.frame_b[j, 1]
+    sims[j, DELTA_CENTER] = joints.delta_center[j, 0]
+    sims[j, DELTA_CENTER + 1] = joints.delta_center[j, 1]
+    sims[j, DELTA_ANGLE] = joints.delta_angle[j]
+    sims[j, AXIAL_MASS] = joints.axial_mass[j]
+    sims[j, SPRING_SOFT] = joints.spring_soft[j, 0]
+    sims[j, SPRING_SOFT + 1] = joints.spring_soft[j, 1]
+    sims[j, SPRING_SOFT + 2] = joints.spring_soft[j, 2]
+    sims[j, MOTOR_SPEED] = joints.motor_speed[j]
+    sims[j, MAX_MOTOR_IMPULSE] = joints.max_motor[j] * h
+    sims[j, LOWER] = joints.lower[j]
+    sims[j, UPPER] = joints.upper[j]
+    sims[j, INV_MASS_A] = bodies.inv_mass[a]
+    sims[j, INV_MASS_B] = bodies.inv_mass[b]
+    sims[j, INV_INERTIA_A] = bodies.inv_inertia[a]
+    sims[j, INV_INERTIA_B] = bodies.inv_inertia[b]
+    sims[j, BODY_A] = float(a)
+    sims[j, BODY_B] = float(b)
+    sims[j, SPRING_ON] = 1.0 if spring_on else 0.0
+    sims[j, MOTOR_ON] = 1.0 if joints.enable_motor[j] else 0.0
+    sims[j, LIMIT_ON] = 1.0 if joints.enable_limit[j] else 0.0
+
+
+@inline_kernel
+def sim_rows(j, sims):
+    """Joint row ``j`` and its two body rows (from its solve row), unsigned, as
+    :func:`.rows.unsigned_rows`."""
+    return (np.uint64(j), np.uint64(np.int64(sims[j, BODY_A])),
+            np.uint64(np.int64(sims[j, BODY_B])))
+
+
+@inline_kernel
+def sim_masses(sims, j):
+    """``(m_a, m_b, i_a, i_b)`` of joint ``j``'s bodies, from its solve row."""
+    return (sims[j, INV_MASS_A], sims[j, INV_MASS_B], sims[j, INV_INERTIA_A],
+            sims[j, INV_INERTIA_B])
+
+
+@inline_kernel
+def sim_frame(sims, j):
+    """Joint ``j``'s point frame from its solve row, as :func:`.rows.point_row` takes it."""
+    return (sims[j, FRAME_A], sims[j, FRAME_A + 1], sims[j, FRAME_B], sims[j, FRAME_B + 1],
+            sims[j, DELTA_CENTER], sims[j, DELTA_CENTER + 1])
 
 
 @borrowing_kernel
@@ -100,20 +165,18 @@ def prepare_anchors(world, rows, h, warm_starting):
 def warm_start(world, rows):
     """Apply the accumulated impulses at the current anchors."""
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
     dq = bodies.dq
     for n in range(ids.shape[0]):
-        j, a, b = unsigned_rows(ids[n], joints)
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
-        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
-        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
-        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
-        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        j, a, b = sim_rows(ids[n], sims)
+        m_a, m_b, i_a, i_b = sim_masses(sims, j)
+        rax = dq[a, 0] * sims[j, FRAME_A] - dq[a, 1] * sims[j, FRAME_A + 1]
+        ray = dq[a, 1] * sims[j, FRAME_A] + dq[a, 0] * sims[j, FRAME_A + 1]
+        rbx = dq[b, 0] * sims[j, FRAME_B] - dq[b, 1] * sims[j, FRAME_B + 1]
+        rby = dq[b, 1] * sims[j, FRAME_B] + dq[b, 0] * sims[j, FRAME_B + 1]
         axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
                  - joints.upper_impulse[j])
         px = joints.linear_impulse[j, 0]
@@ -137,6 +200,7 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
     ``baumgarte / h``. Without ``use_bias`` (relax pass) they are rigid and unbiased.
     """
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
@@ -147,35 +211,38 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
     point_rate, point_scale_m, point_scale_i = equality_softness(
         use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
-        j, a, b = unsigned_rows(ids[n], joints)
-        m_a = bodies.inv_mass[a]
-        m_b = bodies.inv_mass[b]
-        i_a = bodies.inv_inertia[a]
-        i_b = bodies.inv_inertia[b]
+        j, a, b = sim_rows(ids[n], sims)
+        m_a, m_b, i_a, i_b = sim_masses(sims, j)
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
+        spring_on = sims[j, SPRING_ON] != 0.0
+        motor_on = sims[j, MOTOR_ON] != 0.0
+        limit_on = sims[j, LIMIT_ON] != 0.0
         # Joint angle now: at step start plus the in-step relative rotation dq_b * conj(dq_a).
         # Only the spring and the limits need it, and atan2 is the dearest line of a pure pin.
         theta = 0.0
-        if joints.enable_spring[j] or joints.enable_limit[j]:
-            theta = joints.delta_angle[j] + kept_turn(joints.turn_kept, j, dq, a, b)
-        axial_mass = joints.axial_mass[j]
+        if spring_on or limit_on:
+            theta = sims[j, DELTA_ANGLE] + kept_turn(joints.turn_kept, j, dq, a, b)
+        axial_mass = sims[j, AXIAL_MASS]
         # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
         # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
         # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
         room = axial_mass * spin_cap
-        if joints.enable_motor[j]:
-            room += joints.max_motor[j] * h
+        if motor_on:
+            room += sims[j, MAX_MOTOR_IMPULSE]
         acc, vel = axis_rows(
-            ANGULAR, TURN, theta, axial_mass, spin_cap, room, optional_rows(joints, j), 0.0,
-            joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
-            joints.lower[j], joints.upper[j], axis_impulses(joints, j), world,
-            (m_a, m_b, i_a, i_b), (vax, vay, wa, vbx, vby, wb))
+            ANGULAR, TURN, theta, axial_mass, spin_cap, room,
+            (spring_on, motor_on, limit_on, limit_on), 0.0,
+            (sims[j, SPRING_SOFT], sims[j, SPRING_SOFT + 1], sims[j, SPRING_SOFT + 2]),
+            sims[j, MOTOR_SPEED], sims[j, MAX_MOTOR_IMPULSE], sims[j, LOWER], sims[j, UPPER],
+            axis_impulses(joints, j), world, (m_a, m_b, i_a, i_b),
+            (vax, vay, wa, vbx, vby, wb))
         keep_axis_impulses(joints, j, acc)
         vax, vay, wa, vbx, vby, wb = vel
 
-        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
-                                               vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
-                                               point_scale_m, point_scale_i, speed_cap)
+        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(sims, j), joints.linear_impulse, j, a,
+                                               b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
+                                               vby, wb, use_bias, point_rate, point_scale_m,
+                                               point_scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
@@ -213,6 +280,7 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     pass costs about 16 ns a joint instead of 18 (measured on the 2-core CI machine).
     """
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
@@ -221,11 +289,12 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
                                                impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
-        j, a, b = unsigned_rows(ids[n], joints)
+        j, a, b = sim_rows(ids[n], sims)
+        m_a, m_b, i_a, i_b = sim_masses(sims, j)
         vax, vay, wa, vbx, vby, wb = point_row(
-            joints, j, a, b, dp, dq, bodies.inv_mass[a], bodies.inv_mass[b],
-            bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
-            v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
+            sim_frame(sims, j), joints.linear_impulse, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+            v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b], use_bias, rate, scale_m, scale_i,
+            speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 

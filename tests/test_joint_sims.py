@@ -1,0 +1,120 @@
+"""The revolute joints' solve rows (``joints.sims``, the reference's ``joint_sims``): after a
+step, each revolute joint's row holds, bit for bit, what its passes used to read from the joint
+and body stores (the prepared frames and angle, the axial mass, the spring's softness, the
+motor and limits with ``max_motor * h`` at the step's ``h``, the bodies' rows and inverse
+masses, the switches), and the reference's rows follow the joint store as it grows.
+
+That the passes read these rows to the same bits as before is what ``step_hashes.py`` and
+``lander_callgrind.py``'s hash check (BENCHMARKS.md, session 32, ``jointR57``); the soft step
+and the rigid sweeps through the revolute unit against the joint entries,
+``test_revolute_sweeps.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+import impulse2d as i2d
+from impulse2d._dynamics.joints import sims as S
+
+DT = 1.0 / 50.0
+SETTINGS = dict(solver="soft_step", substeps=8, joint_hertz=100.0, joint_damping_ratio=5.0)
+
+
+@njit(cache=False)
+def _sims(ref):
+    return ref.joint_sims.copy()
+
+
+def _bits(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).view(np.int64)
+
+
+def _world(solver):
+    world = i2d.World(**{**SETTINGS, "solver": solver})
+    world.create_body("static").create_segment((-5.0, 0.0), (5.0, 0.0))
+    hull = world.create_body(position=(0.0, 1.0), allow_sleep=False)
+    hull.create_box(0.5, 0.2, density=5.0)
+    leg = world.create_body(position=(0.6, 0.7), angle=0.05, allow_sleep=False)
+    leg.create_box(0.05, 0.25, density=1.0)
+    lamp = world.create_body(position=(-0.3, 1.4), allow_sleep=False)
+    lamp.create_circle(0.1, density=2.0)
+    limb = world.create_body(position=(-0.6, 0.7), allow_sleep=False)
+    limb.create_box(0.05, 0.25, density=1.5)
+    joints = [
+        # a motor into a limit (LunarLander's leg)
+        world.create_revolute_joint(hull, leg, (0.5, 0.9), enable_limit=True, lower_angle=0.4,
+                                    upper_angle=0.9, enable_motor=True, motor_speed=0.3,
+                                    max_motor_torque=40.0),
+        # a pin (the pins' row list)
+        world.create_revolute_joint(hull, lamp, (-0.3, 1.2)),
+        # a spring, no limit
+        world.create_revolute_joint(hull, limb, (-0.5, 0.9), enable_spring=True, hertz=4.0,
+                                    damping_ratio=0.7),
+    ]
+    return world, joints
+
+
+@pytest.mark.parametrize("solver", ["soft_step", "pgs", "pgs_block"])
+def test_a_revolute_joints_solve_row_holds_its_prepared_constants(solver):
+    world, made = _world(solver)
+    for _ in range(30):
+        world.step(DT)
+    sims = _sims(world._stores)
+    joints = world._joints
+    bodies = world._bodies
+    assert sims.shape == (joints.alive.shape[0], S.SIM)
+    h = DT / 8 if solver == "soft_step" else DT
+    for joint in made:
+        j = joint._row()
+        row = sims[j]
+        a, b = joints.body_a[j], joints.body_b[j]
+        expected = np.empty(S.SIM)
+        expected[S.FRAME_A:S.FRAME_A + 2] = joints.frame_a[j]
+        expected[S.FRAME_B:S.FRAME_B + 2] = joints.frame_b[j]
+        expected[S.DELTA_CENTER:S.DELTA_CENTER + 2] = joints.delta_center[j]
+        expected[S.DELTA_ANGLE] = joints.delta_angle[j]
+        expected[S.AXIAL_MASS] = joints.axial_mass[j]
+        expected[S.SPRING_SOFT:S.SPRING_SOFT + 3] = joints.spring_soft[j]
+        expected[S.MOTOR_SPEED] = joints.motor_speed[j]
+        expected[S.MAX_MOTOR_IMPULSE] = joints.max_motor[j] * h
+        expected[S.LOWER] = joints.lower[j]
+        expected[S.UPPER] = joints.upper[j]
+        expected[S.INV_MASS_A] = bodies.inv_mass[a]
+        expected[S.INV_MASS_B] = bodies.inv_mass[b]
+        expected[S.INV_INERTIA_A] = bodies.inv_inertia[a]
+        expected[S.INV_INERTIA_B] = bodies.inv_inertia[b]
+        expected[S.BODY_A] = a
+        expected[S.BODY_B] = b
+        expected[S.SPRING_ON] = joints.enable_spring[j] and joints.hertz[j] > 0.0
+        expected[S.MOTOR_ON] = joints.enable_motor[j]
+        expected[S.LIMIT_ON] = joints.enable_limit[j]
+        assert _bits(row).tolist() == _bits(expected).tolist(), joint
+    # and the values are the joints' own, not zeros: the bodies are dynamic, the frames set
+    leg = sims[made[0]._row()]
+    assert leg[S.MOTOR_ON] == 1.0 and leg[S.LIMIT_ON] == 1.0 and leg[S.SPRING_ON] == 0.0
+    assert leg[S.MAX_MOTOR_IMPULSE] == pytest.approx(40.0 * h)
+    assert leg[S.INV_MASS_A] > 0.0 and leg[S.INV_INERTIA_B] > 0.0
+    assert leg[S.FRAME_B:S.FRAME_B + 2].any()
+    assert sims[made[2]._row()][S.SPRING_ON] == 1.0
+
+
+def test_the_rows_follow_the_joint_store_as_it_grows():
+    world, made = _world("soft_step")
+    world.step(DT)
+    before = _sims(world._stores).shape[0]
+    hull = made[0].body_a
+    extra = []
+    for k in range(before + 1):  # past the store's rows: it grows, the reference is rebuilt
+        body = world.create_body(position=(2.0 + k, 2.0), allow_sleep=False)
+        body.create_circle(0.1, density=1.0)
+        extra.append(world.create_revolute_joint(hull, body, (2.0 + k, 2.0)))
+    world.step(DT)
+    sims = _sims(world._stores)
+    assert sims.shape == (world._joints.alive.shape[0], S.SIM)
+    assert sims.shape[0] > before
+    last = extra[-1]._row()
+    assert sims[last, S.BODY_B] == world._joints.body_b[last]
+    assert sims[last, S.INV_MASS_B] == world._bodies.inv_mass[world._joints.body_b[last]]
