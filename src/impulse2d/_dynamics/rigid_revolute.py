@@ -30,10 +30,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.jit import borrowing_kernel
-from .joints.revolute import sim_frame, sim_masses, sim_rows
+from .joints.revolute import sim_bodies, sim_frame, sim_masses
 from .joints.rows import point_row
-from .joints.sims import (AXIAL_MASS, DELTA_ANGLE, LIMIT_ON, LOWER, MAX_MOTOR_IMPULSE, MOTOR_ON,
-                          MOTOR_SPEED, SPRING_ON, SPRING_SOFT, UPPER)
 from .positions import relative_turn
 from .velocities import load_pair, store_pair
 from .world_ref import borrow
@@ -55,25 +53,27 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
     # again for a type of its own)
     off = np.bool_(False)
     for n in range(ids.shape[0]):
-        j, a, b = sim_rows(ids[n], sims)
-        m_a, m_b, i_a, i_b = sim_masses(sims, j)
+        j = np.uint64(ids[n])
+        row = sims[j]
+        a, b = sim_bodies(row)
+        m_a, m_b, i_a, i_b = sim_masses(row)
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-        spring_on = sims[j, SPRING_ON] != 0.0
-        motor_on = sims[j, MOTOR_ON] != 0.0
-        limit_on = sims[j, LIMIT_ON] != 0.0
+        spring_on = row.spring_on
+        motor_on = row.motor_on
+        limit_on = row.limit_on
         theta = 0.0
         if spring_on or limit_on:
-            theta = sims[j, DELTA_ANGLE] + relative_turn(dq, a, b)
-        mass = sims[j, AXIAL_MASS]
+            theta = row.delta_angle + relative_turn(dq, a, b)
+        mass = row.axial_mass
         room = mass * spin_cap  # a bound's budget plus the motor's own (revolute.solve)
         if motor_on:
-            room += sims[j, MAX_MOTOR_IMPULSE]
+            room += row.max_motor_impulse
         if spring_on:
             # the joint's own spring, soft toward theta = 0 (equality_row, biased)
             old = joints.spring_impulse[j]
-            bias = sims[j, SPRING_SOFT] * (theta - 0.0)
-            impulse = (-sims[j, SPRING_SOFT + 1] * mass * ((wb - wa) + bias)
-                       - sims[j, SPRING_SOFT + 2] * old)
+            bias = row.spring_soft[0] * (theta - 0.0)
+            impulse = (-row.spring_soft[1] * mass * ((wb - wa) + bias)
+                       - row.spring_soft[2] * old)
             limit = mass * spin_cap
             total = min(max(old + impulse, -limit), limit)
             if total != old:
@@ -83,8 +83,8 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
         if motor_on:
             # motor_row: drive w_b - w_a to the motor speed with at most max torque * h
             old = joints.motor_impulse[j]
-            max_impulse = sims[j, MAX_MOTOR_IMPULSE]
-            impulse = -mass * ((wb - wa) - sims[j, MOTOR_SPEED])
+            max_impulse = row.max_motor_impulse
+            impulse = -mass * ((wb - wa) - row.motor_speed)
             total = min(max(old + impulse, -max_impulse), max_impulse)
             if total != old:
                 joints.motor_impulse[j] = total
@@ -93,7 +93,7 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
         if limit_on:
             # limit_row, rigid and unbiased: speculative (gap / h) while open, else no bias
             old = joints.lower_impulse[j]
-            gap = theta - sims[j, LOWER]
+            gap = theta - row.lower
             bias = gap * inv_h if gap > 0.0 else 0.0
             impulse = -mass * (1.0 * (wb - wa) + bias)
             total = min(max(old + impulse, 0.0), room)
@@ -102,7 +102,7 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
                 wa = wa - i_a * (1.0 * (total - old))
                 wb = wb + i_b * (1.0 * (total - old))
             old = joints.upper_impulse[j]
-            gap = sims[j, UPPER] - theta
+            gap = row.upper - theta
             bias = gap * inv_h if gap > 0.0 else 0.0
             impulse = -mass * (-1.0 * (wb - wa) + bias)
             total = min(max(old + impulse, 0.0), room)
@@ -110,7 +110,7 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
                 joints.upper_impulse[j] = total
                 wa = wa - i_a * (-1.0 * (total - old))
                 wb = wb + i_b * (-1.0 * (total - old))
-        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(sims, j), joints.linear_impulse, j, a,
-                                               b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
+        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(row), joints.linear_impulse, j, a, b,
+                                               dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
                                                vby, wb, off, 0.0, 1.0, 0.0, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

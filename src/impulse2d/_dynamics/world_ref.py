@@ -43,7 +43,7 @@ from .._stores_epoch import bump as _stores_replaced
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
 from .joints import ROW_LISTS
-from .joints.sims import SIM
+from .joints.sims import SIM_DTYPE
 from .resting import RESTING_TYPE, empty_resting
 from .scratch import new_scratch
 from .static_grid import STATIC_GRID_TYPE, empty_static_grid
@@ -151,7 +151,7 @@ WORLD_STORES = WorldStoresType([
     ("scratch", _ROWS),
     ("scratch_f", types.Array(types.float64, 2, "C")),
     # each joint row's solve constants, refilled by its prepare every step (.joints.sims)
-    ("joint_sims", types.Array(types.float64, 2, "C")),
+    ("joint_sims", numba.typeof(np.zeros(0, dtype=SIM_DTYPE))),
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -308,7 +308,7 @@ def _new_stores_ref(objects, n_bodies, n_shapes, n_contacts, n_joints):
                                    np.empty(n_shapes, dtype=np.int64),
                                    np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
                                    empty_resting(), scratch, scratch_f,
-                                   np.zeros((n_joints, SIM))))
+                                   np.zeros(n_joints, dtype=SIM_DTYPE)))
 
 
 def _addresses(stores) -> np.ndarray:
@@ -368,7 +368,8 @@ if numba.config.DISABLE_JIT:
                                contact_edges=np.empty(0, dtype=np.int64),
                                resting=empty_resting(), scratch=scratch,
                                scratch_f=scratch_f,
-                               joint_sims=np.zeros((joints.alive.shape[0], SIM)))
+                               joint_sims=np.zeros(joints.alive.shape[0],
+                                                   dtype=SIM_DTYPE).view(np.recarray))
     def _constraints_of(ref):
         return ref.constraints
 

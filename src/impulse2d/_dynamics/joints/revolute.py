@@ -39,9 +39,6 @@ from ..direct_rows import COUNT, EQUALITY, STORE
 from ..softness import soft_coefficients
 from ..velocities import load_pair, store_pair
 from ..world_ref import borrow
-from .sims import (AXIAL_MASS, BODY_A, BODY_B, DELTA_ANGLE, DELTA_CENTER, FRAME_A, FRAME_B,
-                   INV_INERTIA_A, INV_INERTIA_B, INV_MASS_A, INV_MASS_B, LIMIT_ON, LOWER,
-                   MAX_MOTOR_IMPULSE, MOTOR_ON, MOTOR_SPEED, SPRING_ON, SPRING_SOFT, UPPER)
 
 
 @borrowing_kernel
@@ -66,58 +63,56 @@ def prepare(world, rows, h, warm_starting):
 
 @inline_kernel
 def put_sim(sims, j, joints, bodies, h, spring_on):
-    """Row ``j`` of ``sims`` (:mod:`.sims`): joint ``j``'s constants for the step, from its
+    """Joint ``j``'s record of ``sims`` (:mod:`.sims`): its constants for the step, from its
     prepared columns (:func:`prepare_anchors`), its settings and its bodies' inverse masses
     (``h``: the (sub)step, s; ``spring_on``: the spring acts). Each value as the passes
     computed it from the stores, so the same bits."""
+    row = sims[j]
     a = joints.body_a[j]
     b = joints.body_b[j]
-    sims[j, FRAME_A] = joints.frame_a[j, 0]
-    sims[j, FRAME_A + 1] = joints.frame_a[j, 1]
-    sims[j, FRAME_B] = joints.frame_b[j, 0]
-    sims[j, FRAME_B + 1] = joints.frame_b[j, 1]
-    sims[j, DELTA_CENTER] = joints.delta_center[j, 0]
-    sims[j, DELTA_CENTER + 1] = joints.delta_center[j, 1]
-    sims[j, DELTA_ANGLE] = joints.delta_angle[j]
-    sims[j, AXIAL_MASS] = joints.axial_mass[j]
-    sims[j, SPRING_SOFT] = joints.spring_soft[j, 0]
-    sims[j, SPRING_SOFT + 1] = joints.spring_soft[j, 1]
-    sims[j, SPRING_SOFT + 2] = joints.spring_soft[j, 2]
-    sims[j, MOTOR_SPEED] = joints.motor_speed[j]
-    sims[j, MAX_MOTOR_IMPULSE] = joints.max_motor[j] * h
-    sims[j, LOWER] = joints.lower[j]
-    sims[j, UPPER] = joints.upper[j]
-    sims[j, INV_MASS_A] = bodies.inv_mass[a]
-    sims[j, INV_MASS_B] = bodies.inv_mass[b]
-    sims[j, INV_INERTIA_A] = bodies.inv_inertia[a]
-    sims[j, INV_INERTIA_B] = bodies.inv_inertia[b]
-    sims[j, BODY_A] = float(a)
-    sims[j, BODY_B] = float(b)
-    sims[j, SPRING_ON] = 1.0 if spring_on else 0.0
-    sims[j, MOTOR_ON] = 1.0 if joints.enable_motor[j] else 0.0
-    sims[j, LIMIT_ON] = 1.0 if joints.enable_limit[j] else 0.0
+    row.frame_a[0] = joints.frame_a[j, 0]
+    row.frame_a[1] = joints.frame_a[j, 1]
+    row.frame_b[0] = joints.frame_b[j, 0]
+    row.frame_b[1] = joints.frame_b[j, 1]
+    row.delta_center[0] = joints.delta_center[j, 0]
+    row.delta_center[1] = joints.delta_center[j, 1]
+    row.delta_angle = joints.delta_angle[j]
+    row.axial_mass = joints.axial_mass[j]
+    row.spring_soft[0] = joints.spring_soft[j, 0]
+    row.spring_soft[1] = joints.spring_soft[j, 1]
+    row.spring_soft[2] = joints.spring_soft[j, 2]
+    row.motor_speed = joints.motor_speed[j]
+    row.max_motor_impulse = joints.max_motor[j] * h
+    row.lower = joints.lower[j]
+    row.upper = joints.upper[j]
+    row.inv_mass_a = bodies.inv_mass[a]
+    row.inv_mass_b = bodies.inv_mass[b]
+    row.inv_inertia_a = bodies.inv_inertia[a]
+    row.inv_inertia_b = bodies.inv_inertia[b]
+    row.body_a = a
+    row.body_b = b
+    row.spring_on = spring_on
+    row.motor_on = joints.enable_motor[j]
+    row.limit_on = joints.enable_limit[j]
 
 
 @inline_kernel
-def sim_rows(j, sims):
-    """Joint row ``j`` and its two body rows (from its solve row), unsigned, as
-    :func:`.rows.unsigned_rows`."""
-    return (np.uint64(j), np.uint64(np.int64(sims[j, BODY_A])),
-            np.uint64(np.int64(sims[j, BODY_B])))
+def sim_bodies(row):
+    """The body rows of a joint's record, unsigned (as :func:`.rows.unsigned_rows`)."""
+    return np.uint64(row.body_a), np.uint64(row.body_b)
 
 
 @inline_kernel
-def sim_masses(sims, j):
-    """``(m_a, m_b, i_a, i_b)`` of joint ``j``'s bodies, from its solve row."""
-    return (sims[j, INV_MASS_A], sims[j, INV_MASS_B], sims[j, INV_INERTIA_A],
-            sims[j, INV_INERTIA_B])
+def sim_masses(row):
+    """``(m_a, m_b, i_a, i_b)`` of a joint's bodies, from its record."""
+    return row.inv_mass_a, row.inv_mass_b, row.inv_inertia_a, row.inv_inertia_b
 
 
 @inline_kernel
-def sim_frame(sims, j):
-    """Joint ``j``'s point frame from its solve row, as :func:`.rows.point_row` takes it."""
-    return (sims[j, FRAME_A], sims[j, FRAME_A + 1], sims[j, FRAME_B], sims[j, FRAME_B + 1],
-            sims[j, DELTA_CENTER], sims[j, DELTA_CENTER + 1])
+def sim_frame(row):
+    """A joint's point frame from its record, as :func:`.rows.point_row` takes it."""
+    return (row.frame_a[0], row.frame_a[1], row.frame_b[0], row.frame_b[1],
+            row.delta_center[0], row.delta_center[1])
 
 
 @borrowing_kernel
@@ -171,12 +166,14 @@ def warm_start(world, rows):
     w = bodies.w
     dq = bodies.dq
     for n in range(ids.shape[0]):
-        j, a, b = sim_rows(ids[n], sims)
-        m_a, m_b, i_a, i_b = sim_masses(sims, j)
-        rax = dq[a, 0] * sims[j, FRAME_A] - dq[a, 1] * sims[j, FRAME_A + 1]
-        ray = dq[a, 1] * sims[j, FRAME_A] + dq[a, 0] * sims[j, FRAME_A + 1]
-        rbx = dq[b, 0] * sims[j, FRAME_B] - dq[b, 1] * sims[j, FRAME_B + 1]
-        rby = dq[b, 1] * sims[j, FRAME_B] + dq[b, 0] * sims[j, FRAME_B + 1]
+        j = np.uint64(ids[n])
+        row = sims[j]
+        a, b = sim_bodies(row)
+        m_a, m_b, i_a, i_b = sim_masses(row)
+        rax = dq[a, 0] * row.frame_a[0] - dq[a, 1] * row.frame_a[1]
+        ray = dq[a, 1] * row.frame_a[0] + dq[a, 0] * row.frame_a[1]
+        rbx = dq[b, 0] * row.frame_b[0] - dq[b, 1] * row.frame_b[1]
+        rby = dq[b, 1] * row.frame_b[0] + dq[b, 0] * row.frame_b[1]
         axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
                  - joints.upper_impulse[j])
         px = joints.linear_impulse[j, 0]
@@ -211,36 +208,37 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
     point_rate, point_scale_m, point_scale_i = equality_softness(
         use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
-        j, a, b = sim_rows(ids[n], sims)
-        m_a, m_b, i_a, i_b = sim_masses(sims, j)
+        j = np.uint64(ids[n])
+        row = sims[j]
+        a, b = sim_bodies(row)
+        m_a, m_b, i_a, i_b = sim_masses(row)
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-        spring_on = sims[j, SPRING_ON] != 0.0
-        motor_on = sims[j, MOTOR_ON] != 0.0
-        limit_on = sims[j, LIMIT_ON] != 0.0
+        spring_on = row.spring_on
+        motor_on = row.motor_on
+        limit_on = row.limit_on
         # Joint angle now: at step start plus the in-step relative rotation dq_b * conj(dq_a).
         # Only the spring and the limits need it, and atan2 is the dearest line of a pure pin.
         theta = 0.0
         if spring_on or limit_on:
-            theta = sims[j, DELTA_ANGLE] + kept_turn(joints.turn_kept, j, dq, a, b)
-        axial_mass = sims[j, AXIAL_MASS]
+            theta = row.delta_angle + kept_turn(joints.turn_kept, j, dq, a, b)
+        axial_mass = row.axial_mass
         # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
         # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
         # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
         room = axial_mass * spin_cap
         if motor_on:
-            room += sims[j, MAX_MOTOR_IMPULSE]
+            room += row.max_motor_impulse
         acc, vel = axis_rows(
             ANGULAR, TURN, theta, axial_mass, spin_cap, room,
             (spring_on, motor_on, limit_on, limit_on), 0.0,
-            (sims[j, SPRING_SOFT], sims[j, SPRING_SOFT + 1], sims[j, SPRING_SOFT + 2]),
-            sims[j, MOTOR_SPEED], sims[j, MAX_MOTOR_IMPULSE], sims[j, LOWER], sims[j, UPPER],
+            row.spring_soft, row.motor_speed, row.max_motor_impulse, row.lower, row.upper,
             axis_impulses(joints, j), world, (m_a, m_b, i_a, i_b),
             (vax, vay, wa, vbx, vby, wb))
         keep_axis_impulses(joints, j, acc)
         vax, vay, wa, vbx, vby, wb = vel
 
-        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(sims, j), joints.linear_impulse, j, a,
-                                               b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
+        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(row), joints.linear_impulse, j, a, b,
+                                               dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
                                                vby, wb, use_bias, point_rate, point_scale_m,
                                                point_scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
@@ -289,10 +287,12 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
                                                impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
-        j, a, b = sim_rows(ids[n], sims)
-        m_a, m_b, i_a, i_b = sim_masses(sims, j)
+        j = np.uint64(ids[n])
+        row = sims[j]
+        a, b = sim_bodies(row)
+        m_a, m_b, i_a, i_b = sim_masses(row)
         vax, vay, wa, vbx, vby, wb = point_row(
-            sim_frame(sims, j), joints.linear_impulse, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+            sim_frame(row), joints.linear_impulse, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
             v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b], use_bias, rate, scale_m, scale_i,
             speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -1,38 +1,41 @@
-"""The layout of a joint's solve row: the constants a revolute joint's passes read, packed into
-one row of float64 by its ``prepare`` once a step (Box2D v3's ``b2JointSim``: each joint's
-solve constants in one struct).
+"""The revolute joint's solve row: the constants its passes read, packed into one record a
+joint by its ``prepare`` once a step (Box2D v3's ``b2JointSim``: each joint's solve constants
+in one struct).
 
 The passes (warm start, the biased and relax sweeps: 25 calls a step of LunarLander's 8
-substeps) read this row and the accumulated impulses, not the ~25 columns of the joint and
-body stores they come from: a pass keeps ~20 descriptor words live across its joint loop
-where it kept 39, which LLVM spilled to the stack and read back on every joint (BENCHMARKS.md,
-session 31, ``solveL56``). The rows live in the world's reference (``joint_sims``, one row a
-joint row), refilled by every step before they are read: no snapshot holds them.
+substeps) read this record and the accumulated impulses, not the ~25 columns of the joint and
+body stores the values come from. A record array is one data pointer to the compiled code (its
+fields are at constant offsets from ``data + j * itemsize``), where the columns were 39
+descriptor words that LLVM kept live across the joint loop, spilled to the stack and read back
+on every joint (BENCHMARKS.md, session 31, ``solveL56``; session 32, ``jointR57``). The records
+live in the world's reference (``joint_sims``, one a joint row), refilled by every step before
+they are read: no snapshot holds them.
 
-This file names the columns only (no kernels), so that the reference can size the rows without
-importing a joint type. Columns are float64: the body rows as exact floats (below 2**53), the
-switches as 1.0 or 0.0.
+This file names the layout only (no kernels), so that the reference can make the records
+without importing a joint type.
 """
 
-FRAME_A = 0  # (2) anchor from A's centre of mass, world frame at the step's start, m
-FRAME_B = 2  # (2) the same for B
-DELTA_CENTER = 4  # (2) centre of B minus centre of A at the step's start, m
-DELTA_ANGLE = 6  # joint angle at the step's start, rad
-AXIAL_MASS = 7  # 1 / (1/I_a + 1/I_b), kg m^2
-SPRING_SOFT = 8  # (3) the spring's bias rate, mass scale and impulse scale
-MOTOR_SPEED = 11  # rad/s
-MAX_MOTOR_IMPULSE = 12  # max motor torque times the (sub)step h, N m s
-LOWER = 13  # rad
-UPPER = 14  # rad
-INV_MASS_A = 15  # 1/kg
-INV_MASS_B = 16
-INV_INERTIA_A = 17  # 1/(kg m^2)
-INV_INERTIA_B = 18
-BODY_A = 19  # body row of A
-BODY_B = 20  # body row of B
-SPRING_ON = 21  # the spring acts (enabled, hertz > 0)
-MOTOR_ON = 22
-LIMIT_ON = 23
+import numpy as np
 
-SIM = 24
-"""Columns of a joint's solve row (three 64-byte lines)."""
+SIM_DTYPE = np.dtype([
+    ("frame_a", np.float64, (2,)),  # anchor from A's centre of mass, world frame, step start, m
+    ("frame_b", np.float64, (2,)),  # the same for B
+    ("delta_center", np.float64, (2,)),  # centre of B minus centre of A at the step's start, m
+    ("delta_angle", np.float64),  # joint angle at the step's start, rad
+    ("axial_mass", np.float64),  # 1 / (1/I_a + 1/I_b), kg m^2
+    ("spring_soft", np.float64, (3,)),  # the spring's bias rate, mass scale, impulse scale
+    ("motor_speed", np.float64),  # rad/s
+    ("max_motor_impulse", np.float64),  # max motor torque times the (sub)step h, N m s
+    ("lower", np.float64),  # rad
+    ("upper", np.float64),  # rad
+    ("inv_mass_a", np.float64),  # 1/kg
+    ("inv_mass_b", np.float64),
+    ("inv_inertia_a", np.float64),  # 1/(kg m^2)
+    ("inv_inertia_b", np.float64),
+    ("body_a", np.int64),  # body rows
+    ("body_b", np.int64),
+    ("spring_on", np.bool_),  # the spring acts (enabled, hertz > 0)
+    ("motor_on", np.bool_),
+    ("limit_on", np.bool_),
+], align=True)
+"""One revolute joint's solve constants (176 bytes: under three 64-byte lines)."""
