@@ -110,9 +110,10 @@ def revolute_prepare(world, h, warm_starting):
 def revolute_warm_start(world):
     """``joint_pass(world, WARM_START, ...)`` for such a world, as :func:`revolute_prepare`."""
     ids = borrow(world, "joint_ids")
-    for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
-        if ids[k].shape[0] > 0:
-            revolute.warm_start(world, k)
+    if ids[PIN_ROWS].shape[0] > 0:
+        revolute.warm_start_pins(world, np.int64(PIN_ROWS))
+    if ids[REVOLUTE_ROWS].shape[0] > 0:
+        revolute.warm_start(world, np.int64(REVOLUTE_ROWS))
 
 
 @inline_kernel
@@ -154,7 +155,10 @@ def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
     if verb == PREPARE:
         revolute.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        revolute.warm_start(world, rows)
+        if rows == PIN_ROWS:
+            revolute.warm_start_pins(world, rows)
+        else:
+            revolute.warm_start(world, rows)
     elif rows == PIN_ROWS:
         revolute.solve_pins(world, rows, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                             baumgarte, speed_cap, spin_cap)

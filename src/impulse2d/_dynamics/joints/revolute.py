@@ -28,10 +28,10 @@ import math
 import numpy as np
 
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
-
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn, turn_angle
-from .rows import clear_idle_rows, equality_softness, point_row, unsigned_rows
+from . import ROW_LISTS
+from .rows import clear_idle_rows, equality_softness, point_row, store_frame, unsigned_rows
 from .jacobian_rows import (ANGULAR, TURN, axis_impulses, axis_rows, count_axis_rows,
                             keep_axis_impulses, optional_rows, put_axis_rows, put_jacobian,
                             store_axis_impulses)
@@ -41,10 +41,18 @@ from ..velocities import load_pair, store_pair
 from ..world_ref import borrow
 
 
+PINS = ROW_LISTS.index("pin")
+"""The pins' row list: revolute joints with no spring, motor or limit (:func:`solve_pins`,
+:func:`warm_start_pins`), which read the stores, not records."""
+
+
 @borrowing_kernel
 def prepare(world, rows, h, warm_starting):
     """:func:`prepare_anchors`, no impulse kept by a spring, motor or limit that is off, and
-    each joint's solve row (:func:`put_sim`), which the passes read.
+    each joint's record (:func:`put_sim`), which the passes of the revolute list read. The pins
+    have none: a pin's pass reads 5 of the record's 19 values, and a world of thousands of pins
+    (``joint_grid``) streamed the record's lines, written here and read by every pass, on top of
+    the store's (1.16x main's CPU a step, BENCHMARKS.md, session 32, ``jointR57``).
 
     The prismatic and wheel joints gate their rows the same way and share this prepare. Two
     loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
@@ -54,11 +62,13 @@ def prepare(world, rows, h, warm_starting):
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
     sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
+    records = rows != PINS
     for n in range(ids.shape[0]):
         j = ids[n]
         spring_on = joints.enable_spring[j] and joints.hertz[j] > 0.0
         clear_idle_rows(joints, j, spring_on, joints.enable_motor[j], joints.enable_limit[j])
-        put_sim(sims, j, joints, bodies, h, spring_on)
+        if records:
+            put_sim(sims, j, joints, bodies, h, spring_on)
 
 
 @inline_kernel
@@ -158,7 +168,8 @@ def prepare_anchors(world, rows, h, warm_starting):
 
 @borrowing_kernel
 def warm_start(world, rows):
-    """Apply the accumulated impulses at the current anchors."""
+    """Apply the accumulated impulses at the current anchors (the revolute list: the joints'
+    records; the pins: :func:`warm_start_pins`)."""
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
     sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
@@ -174,6 +185,38 @@ def warm_start(world, rows):
         ray = dq[a, 1] * row.frame_a[0] + dq[a, 0] * row.frame_a[1]
         rbx = dq[b, 0] * row.frame_b[0] - dq[b, 1] * row.frame_b[1]
         rby = dq[b, 1] * row.frame_b[0] + dq[b, 0] * row.frame_b[1]
+        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
+                 - joints.upper_impulse[j])
+        px = joints.linear_impulse[j, 0]
+        py = joints.linear_impulse[j, 1]
+        v[a, 0] -= m_a * px
+        v[a, 1] -= m_a * py
+        w[a] -= i_a * (rax * py - ray * px + axial)
+        v[b, 0] += m_b * px
+        v[b, 1] += m_b * py
+        w[b] += i_b * (rbx * py - rby * px + axial)
+
+
+@borrowing_kernel
+def warm_start_pins(world, rows):
+    """:func:`warm_start` for the pins, from the joint and body stores (see :data:`PINS`)."""
+    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
+    ids = borrow(world, "joint_ids")[rows]
+    v = bodies.v
+    w = bodies.w
+    dq = bodies.dq
+    for n in range(ids.shape[0]):
+        j, a, b = unsigned_rows(ids[n], joints)
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
+        rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+        ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+        rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+        rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
+        # (the optional rows' impulses are zero on a pin, but their sum is added as for every
+        # revolute joint: + 0.0 turns a -0.0 into +0.0, and the bits are warm_start's)
         axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
                  - joints.upper_impulse[j])
         px = joints.linear_impulse[j, 0]
@@ -278,7 +321,6 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     pass costs about 16 ns a joint instead of 18 (measured on the 2-core CI machine).
     """
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
-    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
@@ -287,14 +329,11 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     rate, scale_m, scale_i = equality_softness(use_bias, soft, bias_rate, mass_scale,
                                                impulse_scale, baumgarte, 1.0 / h)
     for n in range(ids.shape[0]):
-        j = np.uint64(ids[n])
-        row = sims[j]
-        a, b = sim_bodies(row)
-        m_a, m_b, i_a, i_b = sim_masses(row)
+        j, a, b = unsigned_rows(ids[n], joints)
         vax, vay, wa, vbx, vby, wb = point_row(
-            sim_frame(row), joints.linear_impulse, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
-            v[a, 0], v[a, 1], w[a], v[b, 0], v[b, 1], w[b], use_bias, rate, scale_m, scale_i,
-            speed_cap)
+            store_frame(joints, j), joints.linear_impulse, j, a, b, dp, dq, bodies.inv_mass[a],
+            bodies.inv_mass[b], bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1],
+            w[a], v[b, 0], v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 

@@ -2,14 +2,15 @@
 joint by its ``prepare`` once a step (Box2D v3's ``b2JointSim``: each joint's solve constants
 in one struct).
 
-The passes (warm start, the biased and relax sweeps: 25 calls a step of LunarLander's 8
-substeps) read this record and the accumulated impulses, not the ~25 columns of the joint and
+The passes of the revolute list (the joints with a spring, motor or limit; warm start, the
+biased and relax sweeps: 25 calls a step of LunarLander's 8 substeps) read this record and the
+accumulated impulses, not the ~25 columns of the joint and
 body stores the values come from. A record array is one data pointer to the compiled code (its
 fields are at constant offsets from ``data + j * itemsize``), where the columns were 39
 descriptor words that LLVM kept live across the joint loop, spilled to the stack and read back
 on every joint (BENCHMARKS.md, session 31, ``solveL56``; session 32, ``jointR57``). The records
 live in the world's reference (``joint_sims``, one a joint row), refilled by every step before
-they are read: no snapshot holds them.
+they are read: no snapshot holds them. The pins have no record (:data:`.revolute.PINS`).
 
 This file names the layout only (no kernels), so that the reference can make the records
 without importing a joint type.
