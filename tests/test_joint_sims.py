@@ -68,7 +68,7 @@ def test_a_revolute_joints_solve_row_holds_its_prepared_constants(solver):
     bodies = world._bodies
     assert sims.shape == joints.alive.shape and sims.dtype == SIM_DTYPE
     h = DT / 8 if solver == "soft_step" else DT
-    for joint in (made[0], made[2]):  # (the pin, made[1], has no record: revolute.PINS)
+    for joint in (made[0], made[2]):  # (the pin, made[1], has no record)
         j = joint._row()
         a, b = joints.body_a[j], joints.body_b[j]
         expected = {
@@ -117,3 +117,20 @@ def test_the_rows_follow_the_joint_store_as_it_grows():
     last = extra[-1]._row()
     assert sims[last]["body_b"] == world._joints.body_b[last]
     assert sims[last]["inv_mass_b"] == world._bodies.inv_mass[world._joints.body_b[last]]
+
+
+def test_a_prismatic_joint_sharing_the_revolute_prepare_gets_no_record():
+    world, made = _world("soft_step")
+    hull = made[0].body_a
+    slider = world.create_body(position=(0.0, 2.0), allow_sleep=False)
+    slider.create_box(0.1, 0.1, density=1.0)
+    rail = world.create_prismatic_joint(hull, slider, (0.0, 2.0), (0.0, 1.0), enable_limit=True,
+                                        lower=-0.5, upper=0.5, enable_motor=True,
+                                        motor_speed=1.0, max_motor_force=50.0)
+    for _ in range(5):
+        world.step(DT)
+    sims = _sims(world._stores)
+    assert not _bits(sims[rail._row()]["frame_a"]).any()
+    assert not sims[rail._row()]["motor_on"]
+    assert sims[made[0]._row()]["motor_on"]  # (the revolute joint's, written)
+    assert world._joints.frame_a[rail._row()].any()  # (its store's columns prepared as before)

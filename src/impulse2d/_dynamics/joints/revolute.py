@@ -41,18 +41,20 @@ from ..velocities import load_pair, store_pair
 from ..world_ref import borrow
 
 
-PINS = ROW_LISTS.index("pin")
-"""The pins' row list: revolute joints with no spring, motor or limit (:func:`solve_pins`,
-:func:`warm_start_pins`), which read the stores, not records."""
+RECORDED = ROW_LISTS.index("revolute")
+"""The row list whose joints :func:`prepare` gives records (:mod:`.sims`): the revolute joints
+with a spring, motor or limit. Not the pins (:func:`solve_pins`, :func:`warm_start_pins` read
+the stores), nor the prismatic and wheel joints, which share this prepare."""
 
 
 @borrowing_kernel
 def prepare(world, rows, h, warm_starting):
     """:func:`prepare_anchors`, no impulse kept by a spring, motor or limit that is off, and
-    each joint's record (:func:`put_sim`), which the passes of the revolute list read. The pins
-    have none: a pin's pass reads 5 of the record's 19 values, and a world of thousands of pins
-    (``joint_grid``) streamed the record's lines, written here and read by every pass, on top of
-    the store's (1.16x main's CPU a step, BENCHMARKS.md, session 32, ``jointR57``).
+    each joint's record (:func:`put_sim`), which the passes of the revolute list read
+    (:data:`RECORDED`). The pins have none: a pin's passes read 9 of the record's 19 fields, and
+    a world of thousands of pins (``joint_grid``) streamed the records' lines, written here and
+    read by every pass, on top of the store's (1.16x main's CPU a step, BENCHMARKS.md, session
+    32, ``jointR57``).
 
     The prismatic and wheel joints gate their rows the same way and share this prepare. Two
     loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
@@ -62,7 +64,7 @@ def prepare(world, rows, h, warm_starting):
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
     sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
-    records = rows != PINS
+    records = rows == RECORDED
     for n in range(ids.shape[0]):
         j = ids[n]
         spring_on = joints.enable_spring[j] and joints.hertz[j] > 0.0
@@ -199,7 +201,8 @@ def warm_start(world, rows):
 
 @borrowing_kernel
 def warm_start_pins(world, rows):
-    """:func:`warm_start` for the pins, from the joint and body stores (see :data:`PINS`)."""
+    """:func:`warm_start` for the pins, from the joint and body stores (no record: see
+    :data:`RECORDED`)."""
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v

@@ -10,7 +10,7 @@ fields are at constant offsets from ``data + j * itemsize``), where the columns 
 descriptor words that LLVM kept live across the joint loop, spilled to the stack and read back
 on every joint (BENCHMARKS.md, session 31, ``solveL56``; session 32, ``jointR57``). The records
 live in the world's reference (``joint_sims``, one a joint row), refilled by every step before
-they are read: no snapshot holds them. The pins have no record (:data:`.revolute.PINS`).
+they are read: no snapshot holds them. Only the revolute list has records (:data:`.revolute.RECORDED`).
 
 This file names the layout only (no kernels), so that the reference can make the records
 without importing a joint type.
