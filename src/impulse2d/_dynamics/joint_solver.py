@@ -110,10 +110,9 @@ def revolute_prepare(world, h, warm_starting):
 def revolute_warm_start(world):
     """``joint_pass(world, WARM_START, ...)`` for such a world, as :func:`revolute_prepare`."""
     ids = borrow(world, "joint_ids")
-    if ids[PIN_ROWS].shape[0] > 0:
-        revolute.warm_start_pins(world, np.int64(PIN_ROWS))
-    if ids[REVOLUTE_ROWS].shape[0] > 0:
-        revolute.warm_start(world, np.int64(REVOLUTE_ROWS))
+    for k in range(PIN_ROWS, REVOLUTE_ROWS + 1):
+        if ids[k].shape[0] > 0:
+            revolute.warm_start(world, k)
 
 
 @inline_kernel
@@ -155,10 +154,7 @@ def revolute_entry(world, rows, verb, h, flag, soft, bias_rate, mass_scale, impu
     if verb == PREPARE:
         revolute.prepare(world, rows, h, flag)
     elif verb == WARM_START:
-        if rows == PIN_ROWS:
-            revolute.warm_start_pins(world, rows)
-        else:
-            revolute.warm_start(world, rows)
+        revolute.warm_start(world, rows)
     elif rows == PIN_ROWS:
         revolute.solve_pins(world, rows, h, flag, soft, bias_rate, mass_scale, impulse_scale,
                             baumgarte, speed_cap, spin_cap)

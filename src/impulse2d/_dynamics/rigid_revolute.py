@@ -30,8 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.jit import borrowing_kernel
-from .joints.revolute import sim_bodies, sim_frame, sim_masses
-from .joints.rows import point_row
+from .joints.rows import point_row, unsigned_rows
 from .positions import relative_turn
 from .velocities import load_pair, store_pair
 from .world_ref import borrow
@@ -42,7 +41,6 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
     """One rigid, unbiased sweep over the revolute joints of row list ``rows`` (``h``: the step,
     s; ``speed_cap``, ``spin_cap``: the impulse budgets of :func:`~.solvers.impulse_caps`)."""
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
-    sims = borrow(world, "joint_sims")  # the joints' solve rows (.joints.sims)
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
@@ -53,47 +51,45 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
     # again for a type of its own)
     off = np.bool_(False)
     for n in range(ids.shape[0]):
-        j = np.uint64(ids[n])
-        row = sims[j]
-        a, b = sim_bodies(row)
-        m_a, m_b, i_a, i_b = sim_masses(row)
+        j, a, b = unsigned_rows(ids[n], joints)
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-        spring_on = row.spring_on
-        motor_on = row.motor_on
-        limit_on = row.limit_on
         theta = 0.0
-        if spring_on or limit_on:
-            theta = row.delta_angle + relative_turn(dq, a, b)
-        mass = row.axial_mass
+        if joints.enable_spring[j] or joints.enable_limit[j]:
+            theta = joints.delta_angle[j] + relative_turn(dq, a, b)
+        mass = joints.axial_mass[j]
         room = mass * spin_cap  # a bound's budget plus the motor's own (revolute.solve)
-        if motor_on:
-            room += row.max_motor_impulse
-        if spring_on:
+        if joints.enable_motor[j]:
+            room += joints.max_motor[j] * h
+        if joints.enable_spring[j] and joints.hertz[j] > 0.0:
             # the joint's own spring, soft toward theta = 0 (equality_row, biased)
             old = joints.spring_impulse[j]
-            bias = row.spring_soft[0] * (theta - 0.0)
-            impulse = (-row.spring_soft[1] * mass * ((wb - wa) + bias)
-                       - row.spring_soft[2] * old)
+            bias = joints.spring_soft[j, 0] * (theta - 0.0)
+            impulse = (-joints.spring_soft[j, 1] * mass * ((wb - wa) + bias)
+                       - joints.spring_soft[j, 2] * old)
             limit = mass * spin_cap
             total = min(max(old + impulse, -limit), limit)
             if total != old:
                 joints.spring_impulse[j] = total
                 wa = wa - i_a * (total - old)
                 wb = wb + i_b * (total - old)
-        if motor_on:
+        if joints.enable_motor[j]:
             # motor_row: drive w_b - w_a to the motor speed with at most max torque * h
             old = joints.motor_impulse[j]
-            max_impulse = row.max_motor_impulse
-            impulse = -mass * ((wb - wa) - row.motor_speed)
+            max_impulse = joints.max_motor[j] * h
+            impulse = -mass * ((wb - wa) - joints.motor_speed[j])
             total = min(max(old + impulse, -max_impulse), max_impulse)
             if total != old:
                 joints.motor_impulse[j] = total
                 wa = wa - i_a * (total - old)
                 wb = wb + i_b * (total - old)
-        if limit_on:
+        if joints.enable_limit[j]:
             # limit_row, rigid and unbiased: speculative (gap / h) while open, else no bias
             old = joints.lower_impulse[j]
-            gap = theta - row.lower
+            gap = theta - joints.lower[j]
             bias = gap * inv_h if gap > 0.0 else 0.0
             impulse = -mass * (1.0 * (wb - wa) + bias)
             total = min(max(old + impulse, 0.0), room)
@@ -102,7 +98,7 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
                 wa = wa - i_a * (1.0 * (total - old))
                 wb = wb + i_b * (1.0 * (total - old))
             old = joints.upper_impulse[j]
-            gap = row.upper - theta
+            gap = joints.upper[j] - theta
             bias = gap * inv_h if gap > 0.0 else 0.0
             impulse = -mass * (-1.0 * (wb - wa) + bias)
             total = min(max(old + impulse, 0.0), room)
@@ -110,7 +106,7 @@ def rigid_sweep(world, rows, h, speed_cap, spin_cap):
                 joints.upper_impulse[j] = total
                 wa = wa - i_a * (-1.0 * (total - old))
                 wb = wb + i_b * (-1.0 * (total - old))
-        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(row), joints.linear_impulse, j, a, b,
-                                               dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
-                                               vby, wb, off, 0.0, 1.0, 0.0, speed_cap)
+        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+                                               vax, vay, wa, vbx, vby, wb, off, 0.0, 1.0, 0.0,
+                                               speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)

@@ -43,7 +43,6 @@ from .._stores_epoch import bump as _stores_replaced
 from .contact_solver import contact_constraints
 from .contacts import empty_contacts
 from .joints import ROW_LISTS
-from .joints.sims import SIM_DTYPE
 from .resting import RESTING_TYPE, empty_resting
 from .scratch import new_scratch
 from .static_grid import STATIC_GRID_TYPE, empty_static_grid
@@ -150,8 +149,6 @@ WORLD_STORES = WorldStoresType([
     # the step's scratch, integer and float, so that it allocates nothing (.scratch)
     ("scratch", _ROWS),
     ("scratch_f", types.Array(types.float64, 2, "C")),
-    # each joint row's solve constants, refilled by its prepare every step (.joints.sims)
-    ("joint_sims", numba.typeof(np.zeros(0, dtype=SIM_DTYPE))),
 ])
 """The concrete reference type; its fields are typed from empty stores of the real layouts."""
 
@@ -297,18 +294,16 @@ def _adopting_ref(typingctx, objects, made):
 
 
 @kernel
-def _new_stores_ref(objects, n_bodies, n_shapes, n_contacts, n_joints):
+def _new_stores_ref(objects, n_bodies, n_shapes, n_contacts):
     """A new reference over the Python arrays at the addresses ``objects``
     (:func:`_adopting_ref`) and empty awake sets, grid and index for ``n_bodies`` body rows
-    and ``n_shapes`` shape rows, the step's scratch for them and ``n_contacts`` contact
-    rows (:mod:`.scratch`), and the solve rows of ``n_joints`` joint rows
-    (:mod:`.joints.sims`)."""
+    and ``n_shapes`` shape rows, and the step's scratch for them and ``n_contacts`` contact
+    rows (:mod:`.scratch`)."""
     scratch, scratch_f = new_scratch(n_shapes, n_bodies, n_contacts)
     return _adopting_ref(objects, (empty_static_grid(), np.empty(n_bodies, dtype=np.int64),
                                    np.empty(n_shapes, dtype=np.int64),
                                    np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
-                                   empty_resting(), scratch, scratch_f,
-                                   np.zeros(n_joints, dtype=SIM_DTYPE)))
+                                   empty_resting(), scratch, scratch_f))
 
 
 def _addresses(stores) -> np.ndarray:
@@ -367,9 +362,7 @@ if numba.config.DISABLE_JIT:
                                awake_contacts=np.empty(0, dtype=np.int64),
                                contact_edges=np.empty(0, dtype=np.int64),
                                resting=empty_resting(), scratch=scratch,
-                               scratch_f=scratch_f,
-                               joint_sims=np.zeros(joints.alive.shape[0],
-                                                   dtype=SIM_DTYPE).view(np.recarray))
+                               scratch_f=scratch_f)
     def _constraints_of(ref):
         return ref.constraints
 
@@ -391,8 +384,7 @@ else:
         """A new reference over ``stores`` (the :data:`ADOPTED` fields' values, in order)."""
         # (``stores`` holds every array for the call: the adapter takes a reference to each)
         return _new_ref.entry(_addresses(stores), stores[0].alive.shape[0],
-                              stores[1].alive.shape[0], stores[3].key.shape[0],
-                              stores[2].alive.shape[0])
+                              stores[1].alive.shape[0], stores[3].key.shape[0])
     _constraints_of = _constraints_of_ref
     _contacts_of = _contacts_of_ref
 

@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..._core.jit import borrowing_kernel, inline_kernel, inner_kernel
 from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, relative_turn, shift, solve2, turn, turn_angle
-from . import ROW_LISTS
-from .rows import clear_idle_rows, equality_softness, point_row, store_frame, unsigned_rows
+from .rows import clear_idle_rows, equality_softness, point_row, unsigned_rows
 from .jacobian_rows import (ANGULAR, TURN, axis_impulses, axis_rows, count_axis_rows,
                             keep_axis_impulses, optional_rows, put_axis_rows, put_jacobian,
                             store_axis_impulses)
@@ -41,90 +38,21 @@ from ..velocities import load_pair, store_pair
 from ..world_ref import borrow
 
 
-RECORDED = ROW_LISTS.index("revolute")
-"""The row list whose joints :func:`prepare` gives records (:mod:`.sims`): the revolute joints
-with a spring, motor or limit. Not the pins (:func:`solve_pins`, :func:`warm_start_pins` read
-the stores), nor the prismatic and wheel joints, which share this prepare."""
-
-
 @borrowing_kernel
 def prepare(world, rows, h, warm_starting):
-    """:func:`prepare_anchors`, no impulse kept by a spring, motor or limit that is off, and
-    each joint's record (:func:`put_sim`), which the passes of the revolute list read
-    (:data:`RECORDED`). The pins have none: a pin's passes read 9 of the record's 19 fields, and
-    a world of thousands of pins (``joint_grid``) streamed the records' lines, written here and
-    read by every pass, on top of the store's (1.16x main's CPU a step, BENCHMARKS.md, session
-    32, ``jointR57``).
+    """:func:`prepare_anchors`, and no impulse kept by a spring, motor or limit that is off.
 
     The prismatic and wheel joints gate their rows the same way and share this prepare. Two
     loops, as the distance joint's prepare, so that the anchors' loop is compiled once for
     every joint type built on a point (each joint writes its own rows: the order of the two
     loops changes no value)."""
     prepare_anchors(world, rows, h, warm_starting)
-    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
-    sims = borrow(world, "joint_sims")
+    joints = borrow(world, "joints")
     ids = borrow(world, "joint_ids")[rows]
-    records = rows == RECORDED
     for n in range(ids.shape[0]):
         j = ids[n]
-        spring_on = joints.enable_spring[j] and joints.hertz[j] > 0.0
-        clear_idle_rows(joints, j, spring_on, joints.enable_motor[j], joints.enable_limit[j])
-        if records:
-            put_sim(sims, j, joints, bodies, h, spring_on)
-
-
-@inline_kernel
-def put_sim(sims, j, joints, bodies, h, spring_on):
-    """Joint ``j``'s record of ``sims`` (:mod:`.sims`): its constants for the step, from its
-    prepared columns (:func:`prepare_anchors`), its settings and its bodies' inverse masses
-    (``h``: the (sub)step, s; ``spring_on``: the spring acts). Each value as the passes
-    computed it from the stores, so the same bits."""
-    row = sims[j]
-    a = joints.body_a[j]
-    b = joints.body_b[j]
-    row.frame_a[0] = joints.frame_a[j, 0]
-    row.frame_a[1] = joints.frame_a[j, 1]
-    row.frame_b[0] = joints.frame_b[j, 0]
-    row.frame_b[1] = joints.frame_b[j, 1]
-    row.delta_center[0] = joints.delta_center[j, 0]
-    row.delta_center[1] = joints.delta_center[j, 1]
-    row.delta_angle = joints.delta_angle[j]
-    row.axial_mass = joints.axial_mass[j]
-    row.spring_soft[0] = joints.spring_soft[j, 0]
-    row.spring_soft[1] = joints.spring_soft[j, 1]
-    row.spring_soft[2] = joints.spring_soft[j, 2]
-    row.motor_speed = joints.motor_speed[j]
-    row.max_motor_impulse = joints.max_motor[j] * h
-    row.lower = joints.lower[j]
-    row.upper = joints.upper[j]
-    row.inv_mass_a = bodies.inv_mass[a]
-    row.inv_mass_b = bodies.inv_mass[b]
-    row.inv_inertia_a = bodies.inv_inertia[a]
-    row.inv_inertia_b = bodies.inv_inertia[b]
-    row.body_a = a
-    row.body_b = b
-    row.spring_on = spring_on
-    row.motor_on = joints.enable_motor[j]
-    row.limit_on = joints.enable_limit[j]
-
-
-@inline_kernel
-def sim_bodies(row):
-    """The body rows of a joint's record, unsigned (as :func:`.rows.unsigned_rows`)."""
-    return np.uint64(row.body_a), np.uint64(row.body_b)
-
-
-@inline_kernel
-def sim_masses(row):
-    """``(m_a, m_b, i_a, i_b)`` of a joint's bodies, from its record."""
-    return row.inv_mass_a, row.inv_mass_b, row.inv_inertia_a, row.inv_inertia_b
-
-
-@inline_kernel
-def sim_frame(row):
-    """A joint's point frame from its record, as :func:`.rows.point_row` takes it."""
-    return (row.frame_a[0], row.frame_a[1], row.frame_b[0], row.frame_b[1],
-            row.delta_center[0], row.delta_center[1])
+        clear_idle_rows(joints, j, joints.enable_spring[j] and joints.hertz[j] > 0.0,
+                        joints.enable_motor[j], joints.enable_limit[j])
 
 
 @borrowing_kernel
@@ -170,39 +98,7 @@ def prepare_anchors(world, rows, h, warm_starting):
 
 @borrowing_kernel
 def warm_start(world, rows):
-    """Apply the accumulated impulses at the current anchors (the revolute list: the joints'
-    records; the pins: :func:`warm_start_pins`)."""
-    joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
-    sims = borrow(world, "joint_sims")
-    ids = borrow(world, "joint_ids")[rows]
-    v = bodies.v
-    w = bodies.w
-    dq = bodies.dq
-    for n in range(ids.shape[0]):
-        j = np.uint64(ids[n])
-        row = sims[j]
-        a, b = sim_bodies(row)
-        m_a, m_b, i_a, i_b = sim_masses(row)
-        rax = dq[a, 0] * row.frame_a[0] - dq[a, 1] * row.frame_a[1]
-        ray = dq[a, 1] * row.frame_a[0] + dq[a, 0] * row.frame_a[1]
-        rbx = dq[b, 0] * row.frame_b[0] - dq[b, 1] * row.frame_b[1]
-        rby = dq[b, 1] * row.frame_b[0] + dq[b, 0] * row.frame_b[1]
-        axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
-                 - joints.upper_impulse[j])
-        px = joints.linear_impulse[j, 0]
-        py = joints.linear_impulse[j, 1]
-        v[a, 0] -= m_a * px
-        v[a, 1] -= m_a * py
-        w[a] -= i_a * (rax * py - ray * px + axial)
-        v[b, 0] += m_b * px
-        v[b, 1] += m_b * py
-        w[b] += i_b * (rbx * py - rby * px + axial)
-
-
-@borrowing_kernel
-def warm_start_pins(world, rows):
-    """:func:`warm_start` for the pins, from the joint and body stores (no record: see
-    :data:`RECORDED`)."""
+    """Apply the accumulated impulses at the current anchors."""
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
@@ -218,8 +114,6 @@ def warm_start_pins(world, rows):
         ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
         rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
         rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
-        # (the optional rows' impulses are zero on a pin, but their sum is added as for every
-        # revolute joint: + 0.0 turns a -0.0 into +0.0, and the bits are warm_start's)
         axial = (joints.spring_impulse[j] + joints.motor_impulse[j] + joints.lower_impulse[j]
                  - joints.upper_impulse[j])
         px = joints.linear_impulse[j, 0]
@@ -243,7 +137,6 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
     ``baumgarte / h``. Without ``use_bias`` (relax pass) they are rigid and unbiased.
     """
     joints, bodies = borrow(world, "joints"), borrow(world, "bodies")
-    sims = borrow(world, "joint_sims")
     ids = borrow(world, "joint_ids")[rows]
     v = bodies.v
     w = bodies.w
@@ -254,39 +147,35 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
     point_rate, point_scale_m, point_scale_i = equality_softness(
         use_bias, soft, bias_rate, mass_scale, impulse_scale, baumgarte, inv_h)
     for n in range(ids.shape[0]):
-        j = np.uint64(ids[n])
-        row = sims[j]
-        a, b = sim_bodies(row)
-        m_a, m_b, i_a, i_b = sim_masses(row)
+        j, a, b = unsigned_rows(ids[n], joints)
+        m_a = bodies.inv_mass[a]
+        m_b = bodies.inv_mass[b]
+        i_a = bodies.inv_inertia[a]
+        i_b = bodies.inv_inertia[b]
         vax, vay, wa, vbx, vby, wb = load_pair(v, w, a, b)
-        spring_on = row.spring_on
-        motor_on = row.motor_on
-        limit_on = row.limit_on
         # Joint angle now: at step start plus the in-step relative rotation dq_b * conj(dq_a).
         # Only the spring and the limits need it, and atan2 is the dearest line of a pure pin.
         theta = 0.0
-        if spring_on or limit_on:
-            theta = row.delta_angle + kept_turn(joints.turn_kept, j, dq, a, b)
-        axial_mass = row.axial_mass
+        if joints.enable_spring[j] or joints.enable_limit[j]:
+            theta = joints.delta_angle[j] + kept_turn(joints.turn_kept, j, dq, a, b)
+        axial_mass = joints.axial_mass[j]
         # The limit's budget (impulse_caps) plus the motor's own bound: a motor driving its
         # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
         # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
         room = axial_mass * spin_cap
-        if motor_on:
-            room += row.max_motor_impulse
+        if joints.enable_motor[j]:
+            room += joints.max_motor[j] * h
         acc, vel = axis_rows(
-            ANGULAR, TURN, theta, axial_mass, spin_cap, room,
-            (spring_on, motor_on, limit_on, limit_on), 0.0,
-            row.spring_soft, row.motor_speed, row.max_motor_impulse, row.lower, row.upper,
-            axis_impulses(joints, j), world, (m_a, m_b, i_a, i_b),
-            (vax, vay, wa, vbx, vby, wb))
+            ANGULAR, TURN, theta, axial_mass, spin_cap, room, optional_rows(joints, j), 0.0,
+            joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+            joints.lower[j], joints.upper[j], axis_impulses(joints, j), world,
+            (m_a, m_b, i_a, i_b), (vax, vay, wa, vbx, vby, wb))
         keep_axis_impulses(joints, j, acc)
         vax, vay, wa, vbx, vby, wb = vel
 
-        vax, vay, wa, vbx, vby, wb = point_row(sim_frame(row), joints.linear_impulse, j, a, b,
-                                               dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx,
-                                               vby, wb, use_bias, point_rate, point_scale_m,
-                                               point_scale_i, speed_cap)
+        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+                                               vax, vay, wa, vbx, vby, wb, use_bias, point_rate,
+                                               point_scale_m, point_scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 
@@ -334,9 +223,9 @@ def solve_pins(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_sc
     for n in range(ids.shape[0]):
         j, a, b = unsigned_rows(ids[n], joints)
         vax, vay, wa, vbx, vby, wb = point_row(
-            store_frame(joints, j), joints.linear_impulse, j, a, b, dp, dq, bodies.inv_mass[a],
-            bodies.inv_mass[b], bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1],
-            w[a], v[b, 0], v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
+            joints, j, a, b, dp, dq, bodies.inv_mass[a], bodies.inv_mass[b],
+            bodies.inv_inertia[a], bodies.inv_inertia[b], v[a, 0], v[a, 1], w[a], v[b, 0],
+            v[b, 1], w[b], use_bias, rate, scale_m, scale_i, speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
 
 

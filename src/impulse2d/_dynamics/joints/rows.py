@@ -143,44 +143,33 @@ def point_push(rax, ray, rbx, rby, px, py, ms, vel):
 
 
 @inline_kernel
-def store_frame(joints, j):
-    """Joint ``j``'s prepared point frame from the joint store, as :func:`point_row` takes it:
-    ``(frame_a x, y, frame_b x, y, delta_center x, y)`` (m)."""
-    return (joints.frame_a[j, 0], joints.frame_a[j, 1], joints.frame_b[j, 0],
-            joints.frame_b[j, 1], joints.delta_center[j, 0], joints.delta_center[j, 1])
-
-
-@inline_kernel
-def point_row(frame, impulse, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb,
-              biased, bias_rate, mass_scale, impulse_scale, speed_cap):
+def point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b, vax, vay, wa, vbx, vby, wb, biased,
+              bias_rate, mass_scale, impulse_scale, speed_cap):
     """The point block of joint ``j`` (revolute point, weld linear part) at the current anchors:
-    accumulates its impulse in ``impulse[j]`` (the store's ``linear_impulse``) and returns the
-    bodies' velocities after it.
+    accumulates its impulse and returns the bodies' velocities after it.
 
-    ``frame``: the anchors from each centre of mass and the centres' offset at the step's start
-    (:func:`store_frame`, or a revolute joint's solve row, :mod:`.sims`). ``biased``: the
-    position error ``C`` is fed back at ``bias_rate``; the softness is the caller's
-    (:func:`equality_softness`, or the joint's own spring); the impulse stays within
-    ``speed_cap`` (:func:`point_impulse`). Inlined into the solve loops, which keep the six
-    velocities in registers across it.
+    ``biased``: the position error ``C`` is fed back at ``bias_rate``; the softness is the
+    caller's (:func:`equality_softness`, or the joint's own spring); the impulse stays within
+    ``speed_cap`` (:func:`point_impulse`). Inlined into the solve
+    loops, which keep the six velocities in registers across it.
     """
-    rax = dq[a, 0] * frame[0] - dq[a, 1] * frame[1]
-    ray = dq[a, 1] * frame[0] + dq[a, 0] * frame[1]
-    rbx = dq[b, 0] * frame[2] - dq[b, 1] * frame[3]
-    rby = dq[b, 1] * frame[2] + dq[b, 0] * frame[3]
+    rax = dq[a, 0] * joints.frame_a[j, 0] - dq[a, 1] * joints.frame_a[j, 1]
+    ray = dq[a, 1] * joints.frame_a[j, 0] + dq[a, 0] * joints.frame_a[j, 1]
+    rbx = dq[b, 0] * joints.frame_b[j, 0] - dq[b, 1] * joints.frame_b[j, 1]
+    rby = dq[b, 1] * joints.frame_b[j, 0] + dq[b, 0] * joints.frame_b[j, 1]
     cdot_x = vbx - wb * rby - vax + wa * ray
     cdot_y = vby + wb * rbx - vay - wa * rax
     bias_x = 0.0
     bias_y = 0.0
     if biased:
-        cx = dp[b, 0] - dp[a, 0] + rbx - rax + frame[4]
-        cy = dp[b, 1] - dp[a, 1] + rby - ray + frame[5]
+        cx = dp[b, 0] - dp[a, 0] + rbx - rax + joints.delta_center[j, 0]
+        cy = dp[b, 1] - dp[a, 1] + rby - ray + joints.delta_center[j, 1]
         bias_x = bias_rate * cx
         bias_y = bias_rate * cy
     px, py = point_impulse(rax, ray, rbx, rby, m_a, m_b, i_a, i_b, cdot_x + bias_x,
-                           cdot_y + bias_y, mass_scale, impulse_scale, impulse[j, 0],
-                           impulse[j, 1], speed_cap)
-    impulse[j, 0] += px
-    impulse[j, 1] += py
+                           cdot_y + bias_y, mass_scale, impulse_scale, joints.linear_impulse[j, 0],
+                           joints.linear_impulse[j, 1], speed_cap)
+    joints.linear_impulse[j, 0] += px
+    joints.linear_impulse[j, 1] += py
     return point_push(rax, ray, rbx, rby, px, py, (m_a, m_b, i_a, i_b),
                       (vax, vay, wa, vbx, vby, wb))

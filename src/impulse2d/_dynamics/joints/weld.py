@@ -28,7 +28,7 @@ from ...constants import ANGULAR_SLOP, MAX_ANGULAR_CORRECTION
 from ..positions import anchor, clamp, clamp_length, relative_turn, shift, solve3, solve2, turn
 from ..direct_rows import COUNT, EQUALITY, STORE, spring_softness
 from .jacobian_rows import ANGULAR, TURN, equality_row, put_jacobian
-from .rows import equality_softness, point_row, store_frame, unsigned_rows
+from .rows import equality_softness, point_row, unsigned_rows
 from ..softness import soft_coefficients
 from .revolute import prepare_anchors
 from ..velocities import load_pair, store_pair
@@ -114,9 +114,8 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale,
         sprung = joints.hertz[j] > 0.0
         rate, scale_m, scale_i = _part_softness(sprung, joints.spring_soft, j, rigid_rate,
                                                 rigid_scale_m, rigid_scale_i)
-        vax, vay, wa, vbx, vby, wb = point_row(store_frame(joints, j), joints.linear_impulse, j,
-                                               a, b, dp, dq, m_a, m_b, i_a, i_b, vel[0],
-                                               vel[1], vel[2], vel[3], vel[4], vel[5],
+        vax, vay, wa, vbx, vby, wb = point_row(joints, j, a, b, dp, dq, m_a, m_b, i_a, i_b,
+                                               vel[0], vel[1], vel[2], vel[3], vel[4], vel[5],
                                                sprung or use_bias, rate, scale_m, scale_i,
                                                speed_cap)
         store_pair(v, w, a, b, vax, vay, wa, vbx, vby, wb)
