@@ -200,6 +200,9 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         # the arrays the batch step gathers into, made by its first step and filled again by
         # each (the hooks read them and keep none: WorldBatch._step_state's ``out``)
         self._gathered = None
+        # the batch step's hook for the step being taken (an environment's _act sets it: the
+        # address of its table, WorldBatch._step_state's ``hook``; 0: none)
+        self._hook = 0
         self._started = False
 
     # -- hooks (the module's docstring says what each must do) --------------------------------
@@ -369,12 +372,14 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         writes = self._act(actions, acting)
         # the state gathered by the step, world by world, while each world is in the cache,
         # and the actions' writes made there (WorldBatch._step_state); _state(ALL) takes it once
+        # (and the environment's hook, if its _act set one: its per-world work there too)
         if restart and fresh is not None and fresh.shape[0]:
             self._stepped_state = self.batch._step_state(
                 self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh),
-                out=self._gathered)
+                out=self._gathered, hook=self._hook)
         else:
-            self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered)
+            self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered,
+                                                         hook=self._hook)
         self._gathered = self._stepped_state
         ended = self._after_step(fresh)
         self._stepped_state = None
