@@ -19,6 +19,12 @@ no environment Python, no restart) inside ``itertools.starmap``, whose C functio
 restarts) is left out: the landers fly those steps with their engines off, most of them in the
 air (no touching contact). Prints a hash of every world's state after the steps: two trees that
 count the same steps print the same hash. The cache and the names: :mod:`direct_callgrind`.
+
+``--env-steps``: ``steps`` steps of the environment instead (``envs.step`` with the next seeded
+random actions, drawn before: the engines, the kernel, the step's end, the restarts, the
+Python around them), so that work moved between the environment's Python and the batch
+kernel (a step's hook, session 33's ``hookE58``) is counted on both sides; the hash is then of
+every observation, reward and flag too.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ def main(argv=None) -> None:
     parser.add_argument("num_envs", nargs="?", type=int, default=64)
     parser.add_argument("steps", nargs="?", type=int, default=20)
     parser.add_argument("--symbols", help="write the compiled functions' addresses here")
+    parser.add_argument("--env-steps", action="store_true",
+                        help="step the environment (its Python too), not the batch alone")
     args = parser.parse_args(argv)
     if args.symbols:
         keep_object_code()
@@ -57,11 +65,18 @@ def main(argv=None) -> None:
         envs.step(space.sample())
     batch = envs.batch
     dt = envs.dt
-    list(itertools.starmap(batch.step, ((dt,) for _ in range(args.steps))))
     digest = hashlib.sha256()
+    if args.env_steps:
+        actions = [(space.sample(),) for _ in range(args.steps)]
+        for out in itertools.starmap(envs.step, actions):
+            for a in out[:4]:
+                digest.update(a.tobytes())
+    else:
+        list(itertools.starmap(batch.step, ((dt,) for _ in range(args.steps))))
     for w in batch.worlds:
         digest.update(w.state_hash().encode())
-    print(args.num_envs, "landers,", args.steps, "batch steps, hash:", digest.hexdigest()[:16])
+    print(args.num_envs, "landers,", args.steps, "environment" if args.env_steps else "batch",
+          "steps, hash:", digest.hexdigest()[:16])
     if args.symbols:
         with open(args.symbols, "w") as f:
             json.dump({"case": "lander", "steps": args.steps * args.num_envs,

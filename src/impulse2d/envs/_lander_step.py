@@ -152,8 +152,6 @@ def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, 
                     main_power, side_away, side_power, side_x, side_height, scale, out, first)
 
 
-_engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
-
 
 @kernel
 def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, draws, main_y,
@@ -171,8 +169,6 @@ def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, dra
         return 1
     return 0
 
-
-_discrete_engines = DirectCall(discrete_engines, "the native LunarLander's engines", 2.0)
 
 
 @kernel

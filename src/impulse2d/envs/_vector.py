@@ -48,7 +48,10 @@ ascending):
   their action is ignored). Vectorised over the batch: no Python loop over environments.
   Returns the writes for the batch step to make in each world right before stepping it
   (``WorldBatch._writes``: impulses, motor speeds and limits; :mod:`.._batch_writes`), or
-  None;
+  None. It may also set ``self._hook`` for this step: the address of a hook's table, whose
+  function the batch kernel calls for each world right before its writes and right after its
+  state is gathered (``WorldBatch._step_state``'s ``hook``; LunarLander's engines and step's
+  end, :mod:`._lander_hook`); the environment's ``_after_step`` sets it back to 0;
 * ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or

@@ -94,11 +94,10 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from gymnasium import Env, spaces
-
-import numba
 
 from .._dynamics.batch_step import ADD_FORCE, after_writes
 from .._dynamics.step import PAIRS_DIRTY
@@ -106,7 +105,7 @@ from .._validate import MAX_FORCE, MAX_VELOCITY
 from ..constants import LINEAR_SLOP
 from ..batch import BatchState
 from . import _lander_hook as _hook
-from ._lander_step import _after_step, _discrete_engines, _engine_impulses, _start_episodes
+from ._lander_step import _after_step, _start_episodes, discrete_engines, engine_impulses
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
 
@@ -254,7 +253,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         table[_hook.N] = n
         table[_hook.NB] = nb
         table[_hook.CONTINUOUS] = int(self.continuous)
-        table[_hook.MAX_STEPS] = self.max_episode_steps or 0
         table[_hook.FIRST] = self._first
         g = self._gathered
         _hook.fix(table, self._pose, self._draws, self._impulses, self._constants, g.positions,
@@ -358,7 +356,9 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         """The batch step's hook armed for this step (:mod:`._lander_hook`: the throttles and
         engines of each lander before its world's step, its step's end after it): the actions
         checked (a bad one raises before any world moves), this step's arrays named in the
-        table; the batch's writes (the engines' rows, written by the hook)."""
+        table; the batch's writes (the engines' rows, written by the hook). The hook takes the
+        environments not ``acting`` for those restarted for this step (its reset's step: the
+        base's ``fresh``, which are exactly they in every autoreset mode)."""
         if self.continuous:
             a = np.clip(a.astype(np.float64), -1.0, 1.0)
             main = a[:, 0] > 0.0
@@ -377,11 +377,12 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         outputs = (np.empty((n, 8), dtype=np.float32), np.empty(n), np.empty(n, dtype=bool),
                    np.empty(n, dtype=bool))
         table = self._table
-        if not _hook.arm(table, a, acting, self._m_power, self._s_power, self._direction,
+        if not _hook._arm.entry(table, a, acting, self._m_power, self._s_power, self._direction,
                          *outputs, finished, next_acting):
             raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
         if table[_hook.FUNCTION] == 0:
             table[_hook.FUNCTION] = _hook.HOOK.address()
+        table[_hook.MAX_STEPS] = self.max_episode_steps or 0
         self._outputs = (outputs, a, acting)  # (held: the hook reads and writes them)
         self._hook = self._table_address
         return self.batch._packed_writes(self._impulses)
@@ -414,7 +415,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         rows, first = self._impulses, self._first
         lc = self._local_center
         # (float64 holds every valid action exactly, and an invalid one stays invalid)
-        fired = _discrete_engines.entry(
+        fired = discrete_engines(
             np.asarray(a, dtype=np.float64), acting, self._m_power, self._s_power,
             self._direction, self._pose, float(lc[0]), float(lc[1]), self._draws,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
@@ -435,7 +436,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._s_power = s_power
         rows, first = self._impulses, self._first
         lc = self._local_center
-        fired = _engine_impulses.entry(
+        fired = engine_impulses(
             self._pose, float(lc[0]), float(lc[1]), self._draws, acting, m_power, s_power,
             direction, MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
