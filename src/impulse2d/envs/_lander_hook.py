@@ -185,6 +185,21 @@ _arm = DirectCall(arm, "the native LunarLander's hook", 1.0)
 
 
 @kernel
+def restarts(finished, restart):
+    """The environments ``finished`` (their indices, ascending) into ``restart``; how many
+    (a next-step autoreset's restarts: the hook wrote the flags, world by world)."""
+    count = 0
+    for i in range(finished.shape[0]):
+        if finished[i]:
+            restart[count] = i
+            count += 1
+    return count
+
+
+_restarts = DirectCall(restarts, "the native LunarLander's hook", 0.5)
+
+
+@kernel
 def fix(table, pose, draws, args, constants, positions, angles, velocities, touching, awake,
         extent, threshold, slow, elapsed, legs, prev_shaping, ready, backup):
     """The table's arrays that stay for the environment's life, written (their addresses)."""

@@ -512,11 +512,11 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._hook = 0
         ends = self._ends
         ends.reverse()
-        finished, acting, _ = ends[0]
+        finished, acting, restart = ends[0]
         if self._table[_hook.READY_COUNT]:
             for i in np.flatnonzero(self._ready).tolist():
                 self._landers[i].is_awake = False
-        self._next = (acting, np.flatnonzero(finished))
+        self._next = (acting, restart[:_hook._restarts.entry(finished, restart)])
         return obs, reward, terminated, truncated, finished
 
     def _end(self, idx, every, fresh, pos, angle, vel, touching, awake, obs, reward, terminated,
