@@ -110,9 +110,10 @@ def array_at(typingctx, like, address, shape):
 def post(board, which, args, rows, positions, angles, velocities, awake, touching, hook):
     """Post a batch step for a crew's helpers: the worlds ``which`` with :func:`.batch_step.
     step_batch`'s arguments of the same names, their addresses and shapes on ``board`` (and
-    ``hook`` as it is: an address), its count of worlds done zeroed, then the step's number raised (a release: the helper that reads
-    the new number reads these words), and the helpers asleep woken. The caller holds the arrays
-    until the step is done, and posts only once the step before is."""
+    ``hook`` as it is: an address), its count of worlds done zeroed, then the step's number
+    raised (a release: the helper that reads the new number reads these words), and the
+    helpers asleep woken. The caller holds the arrays until the step is done, and posts only
+    once the step before is."""
     top = board.shape[0] - HEADER
     exchange(board, top + FIELDS_OF, 0)
     board[top + DONE] = 0
@@ -205,8 +206,8 @@ def take_step(board, last, which, args, rows, positions, angles, velocities, awa
     """A helper's next step after number ``last`` (:func:`next_step`): its number, its
     arrays, each of the type of its namesake here (the helper's own arguments, empty), over
     the poster's memory, and its hook; ``(0, the arguments, 0)`` when the crew is called
-    off. The words are read between two reads of ``FIELDS_OF`` that both name the step (else read again): a
-    helper late for a step may find the next one's words being written."""
+    off. The words are read between two reads of ``FIELDS_OF`` that both name the step (else
+    read again): a helper late for a step may find the next one's words being written."""
     top = board.shape[0] - HEADER
     while True:
         g = next_step(board, last)

@@ -85,9 +85,10 @@ TALLIES = 4
 # ``int64 f(int64 world, int64 phase, int64 table)`` (a kernel's C wrapper: an
 # impulse2d._core.jit.entry_kernel compiled by a LazyKernel), which the thread stepping world
 # ``i`` calls with phase HOOK_BEFORE right before the world's writes and step (write_world),
-# and with HOOK_AFTER right after its state is gathered (gather_world), unless the world is one
-# whose state Python changes after the kernel (HOOK_SKIPPED: a jointed island woke, a first
-# sweep, islands with joints fell asleep) or was left unwritten (Python writes and steps it).
+# and with HOOK_AFTER right after its state is gathered (gather_world; a step that gathers
+# nothing calls none), unless the world is one whose state Python changes after the kernel
+# (HOOK_SKIPPED: a jointed island woke, a first sweep, islands with joints fell asleep) or was
+# left unwritten (Python writes and steps it).
 # The rest of the table is the hook's own (an environment's per-world arithmetic: the native
 # LunarLander's engines before, its step's end after, each on the world's own rows while
 # they are in the thread's cache; envs/_lander_hook.py). What it returns is not read. Python
