@@ -38,8 +38,8 @@ from .._core.jit import DirectCall, entry_kernel, kernel
 from .._core.lazy import LazyKernel
 from .._dynamics.atomics import fetch_add
 from .._dynamics.batch_crew import address_of
-from .._dynamics.batch_step import HOOK_AFTER, HOOK_BEFORE, HOOK_FUNCTION
-from ._lander_step import _engine, _throttle, end_world, valid_discrete
+from .._dynamics.batch_step import HOOK_AFTER, HOOK_BEFORE, HOOK_FUNCTION, _prefetch_line
+from ._lander_step import STATE_BYTES, _engine, _throttle, end_world, valid_discrete
 
 # The table's words (int64): the hook's address (read by the batch kernel), counts and flags,
 # then the arrays' addresses.
@@ -58,6 +58,11 @@ assert FUNCTION == HOOK_FUNCTION
 CONSTANT_COUNT = 15
 
 OBSERVATION = 8
+
+AHEAD = 2
+"""Environments ahead whose generators' states the engines ask the cache for (each in an
+object of its own: a miss, where the rows of the table's arrays are walked in order and
+streamed), as :data:`._lander_step.AHEAD` in the pass over the batch."""
 
 
 @intrinsic
@@ -104,14 +109,17 @@ def lander_hook(i, phase, table):
     c = _at(t[CONSTANTS], (CONSTANT_COUNT,), np.float64)
     if phase == HOOK_BEFORE:
         direction = _at(t[DIRECTION], (n,), np.float64)
+        draws = _at(t[DRAWS], (n, 2), np.int64)
+        if i + AHEAD < n:  # (a thread walks its worlds up: the next ones' draws)
+            _prefetch_line(draws[i + AHEAD, 1])
+            _prefetch_line(draws[i + AHEAD, 1] + STATE_BYTES - 1)
         if t[CONTINUOUS] == 0:
             actions = _at(t[ACTIONS], (n,), np.float64)
             _throttle(i, actions[i], acting, m_power, s_power, direction)
-        _engine(i, _at(t[POSE], (n, 3), np.float64), c[LC0], c[LC1],
-                _at(t[DRAWS], (n, 2), np.int64), acting, m_power, s_power,
-                direction, c[MAIN_Y], c[MAIN_POWER], c[SIDE_AWAY], c[SIDE_POWER], c[SIDE_X],
-                c[SIDE_HEIGHT], c[SCALE], _at(t[ARGS], (n, t[ARGS_COLS]),
-                                                       np.float64), t[FIRST])
+        _engine(i, _at(t[POSE], (n, 3), np.float64), c[LC0], c[LC1], draws, acting, m_power,
+                s_power, direction, c[MAIN_Y], c[MAIN_POWER], c[SIDE_AWAY], c[SIDE_POWER],
+                c[SIDE_X], c[SIDE_HEIGHT], c[SCALE], _at(t[ARGS], (n, t[ARGS_COLS]), np.float64),
+                t[FIRST])
         return 0
     elapsed = _at(t[ELAPSED], (n,), np.int64)
     slow = _at(t[SLOW], (n, nb), np.float64)
