@@ -6,8 +6,7 @@ for it).
         [--threads 2] [--json FILE]
 
 ``envs_split.py`` times whole calls; the serial part is also the statements between them. Here
-``BatchVectorEnv.step``, ``_step_batch``, ``LunarLanderVectorEnv._act``, ``_arm`` and
-``_hooked_end`` (the hook's path, session 33's ``hookE58``; ``_discrete`` before it),
+``BatchVectorEnv.step``, ``_step_batch``, ``LunarLanderVectorEnv._act`` and ``_discrete``,
 ``WorldBatch._step_state``, ``_batch_ready.clock`` and ``finish`` are compiled again from their
 own source with a checkpoint after chosen statements (:data:`CHECKPOINTS`: a line's text, the
 label, the indentation of the statement it ends): each checkpoint adds the calling thread's CPU
@@ -54,26 +53,19 @@ CHECKPOINTS = {
         ("ended = self._after_step(fresh)", "_after_step", 4)]),
     ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_act"): (
         "_step_batch: before _act", [
-            ("writes = self._arm(a, acting)", "after _arm", 8)]),
-    ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_arm"): (
-        "_act: before _arm", [
-            ("a = np.asarray(a, dtype=np.float64)", "actions as float64", 8),
-            ("np.empty(n, dtype=bool))", "outputs", 4),
-            ('raise ValueError("actions must be 0, 1, 2 or 3', "arm (checks, table)", 4)]),
-    ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_hooked_end"): (
-        "_after_step: before _hooked_end", [
-            ("finished, acting, restart = ends[0]", "outputs, ends", 4),
-            ("self._landers[i].is_awake = False", "ready", 4),
-            ("self._next = (acting, restart[:_hook._restarts.entry(finished, restart)])",
-             "restart list", 4)]),
+            ("writes = self._discrete(a, acting)", "after _discrete", 8)]),
+    ("impulse2d.envs.lunar_lander", "LunarLanderVectorEnv", "_discrete"): (
+        "_act: before _discrete", [
+            ("SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)",
+             "actions, sin, cos, engine_impulses", 4)]),
     ("impulse2d.batch", "WorldBatch", "_step_state"): ("_step_batch: before _step_state", [
         ("refs = self._checked_refs(rows)  #", "checks", 4),
         ("np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))", "BatchState", 4),
         ("fast, slow = _ready.prepare(state, dt)", "prepare", 4),
         ("slow = [k for k in slow if not _in(held, k)]", "held masks", 8),
-        ("fast, held, (rows_written, *out), args, meanwhile, dt, hook)", "RUN_AROUND", 12),
+        ("fast, held, (rows_written, *out), args, meanwhile, dt)", "RUN_AROUND", 12),
         ("slow = sorted(slow + slow_later)", "held joined", 8),
-        ("seconds = self._run(fast, (rows_written, *out), args, hook)", "RUN", 8),
+        ("seconds = self._run(fast, (rows_written, *out), args)", "RUN", 8),
         ("bits, unwritten = _ready.clock(state, fast, seconds, writes", "after clock", 8),
         ("again.extend(ran)  #", "after finish", 8)]),
     ("impulse2d._batch_ready", None, "clock"): ("_step_state: before clock", [

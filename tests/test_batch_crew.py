@@ -86,10 +86,10 @@ def test_a_late_helper_steps_what_is_left_and_the_caller_what_remains(alone):
     board[n + batch_crew.SPINS] = 10
     empty = (np.zeros(0, dtype=np.int64), np.zeros((0, batch_step.ARGUMENTS)))
     fast, _ = _batch_ready.prepare(state, 1 / 60)
-    batch_crew._post.entry(board, fast, state.args, *batch_step._NO_GATHER, batch_step.NO_HOOK)
+    batch_crew._post.entry(board, fast, state.args, *batch_step._NO_GATHER)
     batch_crew._call_off.entry(board)  # (QUIT: the helper's call returns after this step)
     batch_step._step_batch.entry(state.refs, *empty, state.results, *batch_step._NO_GATHER,
-                                 state.clocks, batch_step.NO_HOOK, board, 1, 2)
+                                 state.clocks, board, 1, 2)
     assert board[n + batch_crew.DONE] == n and (board[:n] == 1).all()
     batch_step.run(state.refs, fast, state.args, state.results, batch_step._NO_GATHER,
                    (board, 0, 2), state.clocks)  # (the caller: every claim taken, every world done)
@@ -98,7 +98,7 @@ def test_a_late_helper_steps_what_is_left_and_the_caller_what_remains(alone):
     assert [w.state_hash() for w in worlds] == alone[1]
     # a helper late for that step, the next not posted: it finds no step to take
     batch_step._step_batch.entry(state.refs, *empty, state.results, *batch_step._NO_GATHER,
-                                 state.clocks, batch_step.NO_HOOK, board, 1, 2)
+                                 state.clocks, board, 1, 2)
     assert [w.state_hash() for w in worlds] == alone[1]
 
 

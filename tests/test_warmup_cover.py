@@ -58,7 +58,7 @@ def test_the_warmups_batch_and_environments_prepare_every_call_site_of_their_mod
     # (the restores', the lists of references', the environments' own: what the warm-up missed)
     assert {"_kept_stores", "_keep_stores", "_restore_again", "_put_contact_stores",
             "_pick_refs", "_put_ref", "_new_refs", "_add_ref", "_others",
-            "_arm", "_hook_worlds", "_start_episodes", "_after_step", "_move",
-            "_episode_ends", "_gather_state"} <= names
+            "_discrete_engines", "_start_episodes", "_after_step", "_move", "_episode_ends",
+            "_gather_state"} <= names
     assert [name for name, prepared in sites.items() if not prepared] == []
 

@@ -69,11 +69,11 @@ class Crew:
         self.clocks = clocks
         self.serial = _threads._used[0]  # (Numba's thread count set to 1 on the helpers)
         self.errors: list = []
-        self.posted = None  # the step posted and not joined yet: (which, args, gather, hook)
+        self.posted = None  # the step posted and not joined yet: (which, args, gather)
         self.forked = False
         # compiled (or loaded) before any helper calls it
         _batch._step_batch.prepare(refs, *_EMPTY, results, *_batch._NO_GATHER, clocks,
-                                   _batch.NO_HOOK, self.board, 0, shares)
+                                   self.board, 0, shares)
         self.helpers = [threading.Thread(target=_serve, args=(self, refs, results, share),
                                          name=f"impulse2d-crew-{share}", daemon=True)
                         for share in range(1, shares)]
@@ -82,27 +82,26 @@ class Crew:
         _crews.add(self)
 
     def step(self, refs, which: np.ndarray, args: np.ndarray, results: np.ndarray,
-             gather, hook: int = _batch.NO_HOOK) -> None:
-        """The worlds ``which`` stepped by the crew and the calling thread (``hook``: the
-        step's, :data:`._dynamics.batch_step.NO_HOOK`)."""
-        self.post(refs, which, args, results, gather, hook)
+             gather) -> None:
+        """The worlds ``which`` stepped by the crew and the calling thread."""
+        self.post(refs, which, args, results, gather)
         self.join(refs, results)
 
     def post(self, refs, which: np.ndarray, args: np.ndarray, results: np.ndarray,
-             gather, hook: int = _batch.NO_HOOK) -> None:
+             gather) -> None:
         """Post the step of the worlds ``which`` (the helpers begin it; this thread's share
         waits for :meth:`join`)."""
         if self.posted is not None:
             self.join(refs, results)  # (a step posted and left: see the module)
-        self.posted = (which, args, gather, hook)
-        _board._post.entry(self.board, which, args, *gather, hook)
+        self.posted = (which, args, gather)
+        _board._post.entry(self.board, which, args, *gather)
 
     def join(self, refs, results: np.ndarray) -> None:
         """This thread's share of the step posted last, then its wait for the helpers' last
         worlds; raises a helper's error."""
-        which, args, gather, hook = self.posted
+        which, args, gather = self.posted
         run = _threads.serial(_batch.run)  # (a threaded world steps serially in a batch)
-        run(refs, which, args, results, gather, (self.board, 0, self.shares), self.clocks, hook)
+        run(refs, which, args, results, gather, (self.board, 0, self.shares), self.clocks)
         done = self.board[self.top + _board.DONE]
         self.posted = None
         if done != which.shape[0]:
@@ -137,7 +136,7 @@ def _serve(crew: Crew, refs, results: np.ndarray, share: int) -> None:
         if crew.serial:
             numba.set_num_threads(1)  # (the batch's kernels step threaded worlds serially)
         _batch._step_batch.entry(refs, *_EMPTY, results, *_batch._NO_GATHER, crew.clocks,
-                                 _batch.NO_HOOK, crew.board, share, crew.shares)
+                                 crew.board, share, crew.shares)
     except BaseException as error:  # (none expected: the kernel raises nothing)
         crew.errors.append(error)
         crew.board[crew.top + _board.GONE] += 1  # (the calling thread's wait looks at it)

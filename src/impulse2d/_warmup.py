@@ -198,9 +198,7 @@ def _environments() -> None:
     on two threads, with random actions: their own kernels and those of the batch that only
     they reach. 250 steps, so that episodes end at different steps (some worlds restarted
     while the others step on) after contacts grew the worlds' stores, and end again (a world
-    restored anew from the snapshot it was restored from). A lander world has an after-step
-    function on some steps: its state gathered again, its step's end made again by Python
-    (LunarLander's hook, :mod:`.envs._lander_hook`)."""
+    restored anew from the snapshot it was restored from)."""
     try:
         import gymnasium  # noqa: F401 (the extra the environments need)
     except ImportError:
@@ -213,9 +211,7 @@ def _environments() -> None:
         envs = make()
         envs.reset(seed=0)
         envs.action_space.seed(0)
-        for k in range(250):
-            if k % 50 == 1:
-                envs.batch.worlds[0].after_step(lambda: None)
+        for _ in range(250):
             envs.step(envs.action_space.sample())
         envs.close()
 

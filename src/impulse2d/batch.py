@@ -191,7 +191,7 @@ class WorldBatch:
 
     def _step_state(self, dt: float, writes: _rides.StepWrites | None = None,
                     held: np.ndarray | None = None, meanwhile=None,
-                    out: BatchState | None = None, hook: int = _batch.NO_HOOK) -> BatchState:
+                    out: BatchState | None = None) -> BatchState:
         """:meth:`step` then :meth:`get_state` of every world (a batch of copies), for the
         native environments: the kernel gathers each world's state right after stepping it,
         while its stores are still in the cache (:func:`._dynamics.batch_step.gather_world`),
@@ -215,15 +215,7 @@ class WorldBatch:
         ``out``: the arrays to gather into (a :class:`BatchState` this method returned before,
         of the batch's shapes), for a caller that holds none of them beyond the step (a native
         environment's observation reads them and keeps numbers of its own): five arrays less
-        made a step, each a NumPy call on the serial Python around the kernel; None: new ones.
-
-        ``hook`` (:data:`._dynamics.batch_step.NO_HOOK`, or the address of a hook's table,
-        :data:`._dynamics.batch_step.HOOK_FUNCTION`, which reads its state from ``out``): called
-        by the kernel for each world it steps, right before its writes and right after its
-        gather; then here, in Python, for the others: before (phase ``HOOK_BEFORE``) for the
-        worlds stepped by ``World.step``, before their writes, and after (``HOOK_AFTER``, or
-        ``HOOK_AGAIN`` where the kernel's had run) for the worlds gathered again, each world
-        once."""
+        made a step, each a NumPy call on the serial Python around the kernel; None: new ones."""
         rows = self._replicated()
         if type(dt) is not float or not _validate.MIN_DT <= dt <= _validate.MAX_DT:
             dt = _validate.time_step(dt, "dt")
@@ -236,23 +228,17 @@ class WorldBatch:
         refs = self._checked_refs(rows)  # (raises before any world moves if one lacks a body)
         if writes is not None and writes.joints:
             self._checked_refs(writes.joint_rows, joints=True)
-        n, nb = len(self._worlds), rows.shape[0]
-        if out is None or out.angles.shape != (n, nb):
-            out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
-                             np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         if dt == 0.0 or state.any_stepping():
-            if hook != _batch.NO_HOOK:
-                _batch._hook_worlds.entry(hook, state.everyone, _batch.HOOK_BEFORE)
             if writes is not None:
                 self._check_unlocked("WorldBatch._step_state")
                 for k in range(len(self._worlds)):
                     writes.write_alone(self, refs, k)
             self.step(dt)
-            for mine, theirs in zip(out, self.get_state()):
-                mine[...] = theirs
-            if hook != _batch.NO_HOOK:
-                _batch._hook_worlds.entry(hook, state.everyone, _batch.HOOK_AFTER)
-            return out
+            return self.get_state()
+        n, nb = len(self._worlds), rows.shape[0]
+        if out is None or out.angles.shape != (n, nb):
+            out = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)), np.empty((n, nb, 3)),
+                             np.empty((n, nb), dtype=bool), np.empty((n, nb), dtype=bool))
         fast, slow = _ready.prepare(state, dt)
         failed = None
         if held is not None:
@@ -266,7 +252,7 @@ class WorldBatch:
                 writes.kernel_args(state.args, rows)
             try:
                 seconds, later, slow_later = self._run_around(
-                    fast, held, (rows_written, *out), args, meanwhile, dt, hook)
+                    fast, held, (rows_written, *out), args, meanwhile, dt)
             except _Meanwhile as error:
                 seconds, later, slow_later, failed = error.seconds, held[:0], [], error.cause
             if fast.shape[0] + later.shape[0] == len(self._worlds):
@@ -277,8 +263,7 @@ class WorldBatch:
         elif fast.shape[0]:
             args, rows_written = (state.args, rows) if writes is None else \
                 writes.kernel_args(state.args, rows)
-            seconds = self._run(fast, (rows_written, *out), args, hook)
-        stepped = fast  # (the worlds the kernel took: its hook was called for each)
+            seconds = self._run(fast, (rows_written, *out), args)
         again = list(slow)
         alone = slow
         if fast.shape[0]:
@@ -298,8 +283,6 @@ class WorldBatch:
             if state.any_marked(_ready.DIRTY):  # (marked after the kernel)
                 again.extend(np.flatnonzero(state.dirty).tolist())
             again.extend(ran)  # (their after-step functions ran)
-        if hook != _batch.NO_HOOK and slow:
-            _batch._hook_worlds.entry(hook, np.array(slow, dtype=np.int64), _batch.HOOK_BEFORE)
         if writes is not None and alone:
             refs = state.current_refs()  # (the kernel may have replaced a reference's stores)
         for k in alone:
@@ -311,29 +294,13 @@ class WorldBatch:
             part = self.get_state(chosen)
             for mine, theirs in zip(out, part):
                 mine[chosen] = theirs
-            if hook != _batch.NO_HOOK:
-                self._hook_again(hook, chosen, stepped)
         self._pages.stepped()
         if failed is not None:
             raise failed
         return out
 
-    def _hook_again(self, hook: int, chosen: np.ndarray, stepped: np.ndarray) -> None:
-        """The step's hook after the step (``HOOK_AFTER``) for the worlds ``chosen``, gathered
-        again after the kernel, but ``HOOK_AGAIN`` for those the kernel called it for after
-        their gather (``stepped`` by the kernel, written, and not of the status bits
-        ``HOOK_SKIPPED``: :func:`._dynamics.batch_step._walk`'s test)."""
-        results = self._state.results
-        hooked = np.zeros(len(self._worlds), dtype=bool)
-        hooked[stepped] = True
-        hooked &= results[:, _batch.UNWRITTEN] == 0.0
-        hooked &= (results[:, _batch.STATUS].astype(np.int64) & _batch.HOOK_SKIPPED) == 0
-        again = hooked[chosen]
-        _batch._hook_worlds.entry(hook, chosen[~again], _batch.HOOK_AFTER)
-        _batch._hook_worlds.entry(hook, chosen[again], _batch.HOOK_AGAIN)
-
     def _run_around(self, first: np.ndarray, held: np.ndarray, gather, args, meanwhile,
-                    dt: float, hook: int = _batch.NO_HOOK) -> tuple:
+                    dt: float) -> tuple:
         """The kernel over the worlds ``first`` on the helper threads while this thread runs
         ``meanwhile()``; then the worlds ``held`` made ready (:func:`._batch_ready.prepare` of
         them alone) and stepped by this thread, which then joins in over ``first``.
@@ -354,7 +321,7 @@ class WorldBatch:
         t0 = perf_counter()
         if crew is not None:
             # the helpers begin at once, without Python's lock: meanwhile's Python runs beside
-            crew.post(refs, first, args, results, gather, hook)
+            crew.post(refs, first, args, results, gather)
             futures = ()
         else:
             mine, *theirs = _batch.thread_arguments(first.shape[0], self._threads)
@@ -362,7 +329,7 @@ class WorldBatch:
 
             def helper(share) -> None:
                 started.set()
-                run(refs, first, args, results, gather, share, clocks, hook)
+                run(refs, first, args, results, gather, share, clocks)
 
             futures = [self._workers().submit(helper, share) for share in theirs]
         try:
@@ -385,22 +352,20 @@ class WorldBatch:
                 f.result()
             raise _Meanwhile(perf_counter() - t0, cause) from cause
         if stepped.shape[0]:  # (by this thread alone, while the helpers step first)
-            run(refs, stepped, args, results, gather, _batch.ALONE, clocks, hook)
+            run(refs, stepped, args, results, gather, _batch.ALONE, clocks)
         if crew is not None:
             crew.join(refs, results)
         else:
-            run(refs, first, args, results, gather, mine, clocks, hook)
+            run(refs, first, args, results, gather, mine, clocks)
             for f in futures:
                 f.result()
         return perf_counter() - t0, stepped, slow
 
-    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None,
-             hook: int = _batch.NO_HOOK) -> float:
+    def _run(self, which: np.ndarray, gather=_batch._NO_GATHER, args=None) -> float:
         """The kernel over the worlds ``which``, spread over the threads; returns the wall
         time, s. ``gather``: the template rows and state arrays the kernel gathers each world
         into after its step (:func:`._dynamics.batch_step.run`); ``args``: the rows of
-        arguments, with writes packed after them (:mod:`._batch_writes`; None: the batch's);
-        ``hook``: the step's hook (:meth:`_step_state`)."""
+        arguments, with writes packed after them (:mod:`._batch_writes`; None: the batch's)."""
         refs, results, clocks = self._state.refs, self._state.results, self._state.clocks
         if args is None:
             args = self._state.args
@@ -408,11 +373,11 @@ class WorldBatch:
         threads = min(self._threads, which.shape[0])
         self._returned()
         if threads <= 1:
-            return run(refs, which, args, results, gather, _batch.ALONE, clocks, hook)
+            return run(refs, which, args, results, gather, _batch.ALONE, clocks)
         crew = self._crew_ready()
         if crew is not None:  # (the helpers wait inside the kernel: no Python hand-off)
             t0 = perf_counter()
-            crew.step(refs, which, args, results, gather, hook)
+            crew.step(refs, which, args, results, gather)
             return perf_counter() - t0
         # one call per thread, which shares the worlds out itself (step_batch: each thread
         # its part, then what is left of the others'): no Python between chunks, the threads
@@ -420,9 +385,9 @@ class WorldBatch:
         t0 = perf_counter()
         mine, *theirs = _batch.thread_arguments(which.shape[0], threads)
         helpers = [self._workers().submit(run, refs, which, args, results, gather, share,
-                                          clocks, hook)
+                                          clocks)
                    for share in theirs]
-        run(refs, which, args, results, gather, mine, clocks, hook)
+        run(refs, which, args, results, gather, mine, clocks)
         if _batch.joined(mine):
             # every world done and seen by this thread: the helpers' calls are left to return
             # (each takes Python's lock to, then the future's wake of this thread: some tens of

@@ -52,7 +52,6 @@ JOB = 16        # the step's arrays: N, then each array's address and shape (pos
 N, WHICH, ARGS, ARGS_ROWS, ARGS_COLS, ROWS, ROWS_N, GATHERED, NB, POSITIONS, ANGLES, \
     VELOCITIES, AWAKE, TOUCHING = range(JOB, JOB + 14)
 FIELDS_OF = JOB + 14  # the step whose arrays these words are (0 while post writes them)
-HOOK = JOB + 15  # the step's hook (.batch_step.NO_HOOK, or its table's address), read with them
 BEGAN = 32      # per share (up to 8): the cycle counter when it took its last step
 ENDED = 40      # and when it counted its worlds done (for timelines: benchmarks/envs_timeline.py)
 SHARES_TIMED = 8
@@ -107,13 +106,12 @@ def array_at(typingctx, like, address, shape):
 
 
 @kernel
-def post(board, which, args, rows, positions, angles, velocities, awake, touching, hook):
+def post(board, which, args, rows, positions, angles, velocities, awake, touching):
     """Post a batch step for a crew's helpers: the worlds ``which`` with :func:`.batch_step.
-    step_batch`'s arguments of the same names, their addresses and shapes on ``board`` (and
-    ``hook`` as it is: an address), its count of worlds done zeroed, then the step's number
-    raised (a release: the helper that reads the new number reads these words), and the
-    helpers asleep woken. The caller holds the arrays until the step is done, and posts only
-    once the step before is."""
+    step_batch`'s arguments of the same names, their addresses and shapes on ``board``, its
+    count of worlds done zeroed, then the step's number raised (a release: the helper that reads
+    the new number reads these words), and the helpers asleep woken. The caller holds the arrays
+    until the step is done, and posts only once the step before is."""
     top = board.shape[0] - HEADER
     exchange(board, top + FIELDS_OF, 0)
     board[top + DONE] = 0
@@ -131,7 +129,6 @@ def post(board, which, args, rows, positions, angles, velocities, awake, touchin
     board[top + VELOCITIES] = address_of(velocities)
     board[top + AWAKE] = address_of(awake)
     board[top + TOUCHING] = address_of(touching)
-    board[top + HOOK] = hook
     exchange(board, top + FIELDS_OF, board[top + GO] + 1)
     fetch_add(board, top + GO, 1)
     if load_acquire(board, top + SLEEPERS) > 0:
@@ -203,16 +200,16 @@ def wait_done(board, n, spins):
 
 @inline_kernel
 def take_step(board, last, which, args, rows, positions, angles, velocities, awake, touching):
-    """A helper's next step after number ``last`` (:func:`next_step`): its number, its
+    """A helper's next step after number ``last`` (:func:`next_step`): its number and its
     arrays, each of the type of its namesake here (the helper's own arguments, empty), over
-    the poster's memory, and its hook; ``(0, the arguments, 0)`` when the crew is called
-    off. The words are read between two reads of ``FIELDS_OF`` that both name the step (else
-    read again): a helper late for a step may find the next one's words being written."""
+    the poster's memory; ``(0, the arguments)`` when the crew is called off. The words are
+    read between two reads of ``FIELDS_OF`` that both name the step (else read again): a
+    helper late for a step may find the next one's words being written."""
     top = board.shape[0] - HEADER
     while True:
         g = next_step(board, last)
         if g == 0:
-            return 0, which, args, rows, positions, angles, velocities, awake, touching, 0
+            return 0, which, args, rows, positions, angles, velocities, awake, touching
         if load_acquire(board, top + FIELDS_OF) == g:
             m, nb = load_acquire(board, top + GATHERED), load_acquire(board, top + NB)
             arrays = (
@@ -225,10 +222,9 @@ def take_step(board, last, which, args, rows, positions, angles, velocities, awa
                 array_at(velocities, load_acquire(board, top + VELOCITIES), (m, nb, 3)),
                 array_at(awake, load_acquire(board, top + AWAKE), (m, nb)),
                 array_at(touching, load_acquire(board, top + TOUCHING), (m, nb)))
-            hook = load_acquire(board, top + HOOK)
             if load_acquire(board, top + FIELDS_OF) == g:
                 return (g, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5],
-                        arrays[6], arrays[7], hook)
+                        arrays[6], arrays[7])
         last = g  # (a newer step is being posted: its number comes next)
 
 

@@ -34,15 +34,14 @@ from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr
 
 from .._core.address import emit_prefetch
 from .._core.jit import (DirectCall, borrowing_kernel, cycles, gil_free_kernel, inline_kernel,
-                         inner_kernel, kernel)
-from .._core.lazy import address_call
+                         inner_kernel)
 from .._core.state import DYNAMIC, STATIC, Bodies, Shapes
 from .._sleep import awake_changed, wake_touching
 from . import batch_crew as _crew
 from .atomics import fetch_add, fetch_max, fetch_or, load_acquire, spin_pause
 from .._batch_worlds import NO_INDEX
 from ..constants import MAX_VELOCITY  # (1e30, the public bound on a body velocity)
-from .step import FELL, NEW_CONSTRAINTS, NEW_CONTACTS, UNSWEPT, WHOLE, WOKE, step_kernel
+from .step import NEW_CONSTRAINTS, NEW_CONTACTS, WHOLE, WOKE, step_kernel
 from .world_ref import WORLD_STORES, WorldStoresType, borrow, borrow_column
 
 # One row of float64 per world: the step kernel's scalar argument, dt (see step_kernel). (The
@@ -79,28 +78,6 @@ RESULTS = 5
 TIMES, STEPS, QUERY_KIND, STALE_SET, FLAGS_DIRTY, NEW, TALLY = range(7)
 BITS, UNWRITTEN_WORLDS, NEW_WORLDS = 0, 1, 2
 TALLIES = 4
-
-# A step's hook (step_batch's ``hook``): 0, none; else the address of an int64 table whose
-# word HOOK_FUNCTION is the address of a compiled function of the C signature
-# ``int64 f(int64 world, int64 phase, int64 table)`` (a kernel's C wrapper: an
-# impulse2d._core.jit.entry_kernel compiled by a LazyKernel), which the thread stepping world
-# ``i`` calls with phase HOOK_BEFORE right before the world's writes and step (write_world),
-# and with HOOK_AFTER right after its state is gathered (gather_world; a step that gathers
-# nothing calls none), unless the world is one whose state Python changes after the kernel
-# (HOOK_SKIPPED: a jointed island woke, a first sweep, islands with joints fell asleep) or was
-# left unwritten (Python writes and steps it).
-# The rest of the table is the hook's own (an environment's per-world arithmetic: the native
-# LunarLander's engines before, its step's end after, each on the world's own rows while
-# they are in the thread's cache; envs/_lander_hook.py). What it returns is not read. Python
-# calls the same function (hook_worlds) for the worlds the kernel did not call it for: phase
-# HOOK_BEFORE for those stepped by World.step, HOOK_AFTER for those whose state it gathers
-# again, and HOOK_AGAIN for those of these the kernel's HOOK_AFTER was called for (the world's
-# state changed after it: the hook undoes what it did and does it again).
-NO_HOOK = 0
-HOOK_FUNCTION = 0
-HOOK_BEFORE, HOOK_AFTER, HOOK_AGAIN = 0, 1, 2
-HOOK_SKIPPED = WOKE | UNSWEPT | FELL
-_call_hook = address_call(types.int64(types.int64, types.int64, types.int64))
 
 BATCH_SECONDS = 6.0
 """Compile time of :func:`step_batch` with an empty cache (it links the step kernel's code
@@ -620,13 +597,11 @@ def clock_world(clocks, i, status, dt):
 
 @inner_kernel
 def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-          clocks, hook, claimed, number, share, shares, lent_i, lent_f):
+          clocks, claimed, number, share, shares, lent_i, lent_f):
     """One thread's walks over the worlds of step ``number`` (:func:`step_batch`): returns
     the worlds it took (stepped, or left unwritten), the union of the status bits of those it
-    stepped and how many it left unwritten, and its scratch, grown if it had to. ``hook``: the
-    step's hook (:data:`NO_HOOK`), called for each world it takes."""
+    stepped and how many it left unwritten, and its scratch, grown if it had to."""
     n = which.shape[0]
-    function = _word(hook + 8 * HOOK_FUNCTION) if hook != NO_HOOK else 0
     shared = claimed.shape[0] > 0
     clocked = clocks[TIMES].shape[0] > 0
     taken = 0  # (worlds this thread claimed: stepped, or left unwritten)
@@ -658,8 +633,6 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
                                np.int64(out[j, SHAPE_ROWS]), np.int64(out[j, VERTICES]))
             i = which[k]
             world = _world_at(refs, i)
-            if function != 0:
-                _call_hook(function, (i, HOOK_BEFORE, hook))
             if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
                 unwritten += 1
@@ -688,14 +661,12 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
             out[i, VERTICES] = vertices
             if positions.shape[1] > 0:
                 gather_world(world, i, rows, positions, angles, velocities, awake, touching)
-                if function != 0 and status & HOOK_SKIPPED == 0:
-                    _call_hook(function, (i, HOOK_AFTER, hook))
     return taken, bits, unwritten, lent_i, lent_f
 
 
 @gil_free_kernel
 def step_batch(refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-               clocks, hook, claimed, share, shares):
+               clocks, claimed, share, shares):
     """Step the worlds ``refs[which[k]]`` one after the other, world ``i`` with the arguments
     ``args[i]`` (:data:`ARGUMENTS` columns, and its writes after them), writing what its step
     returned to ``out[i]`` (:data:`RESULTS` columns: its status bits, whether it was left
@@ -705,9 +676,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     (:func:`clock_world`), and each thread adds the union of its worlds' status bits and its
     count of worlds left unwritten to the tally before it counts its worlds done (a crew's
     helper takes the ``clocks`` of its one call for every step: the batch's, fixed for its
-    life). With ``hook`` (:data:`NO_HOOK`: none; a crew's helper takes each step's from the
-    board), the hook's function is called for each world right before its writes and right
-    after its gather (:data:`HOOK_FUNCTION`). The next worlds are prefetched before each step:
+    life). The next worlds are prefetched before each step:
     the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
     ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
     third.
@@ -765,7 +734,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     crew = top >= 0 and claimed[top + _crew.CREW] != 0
     number = claimed[top + _crew.GO] if crew else 1  # (the calling thread posted it)
     if crew and share != 0:
-        number, which, args, rows, positions, angles, velocities, awake, touching, hook = \
+        number, which, args, rows, positions, angles, velocities, awake, touching = \
             _crew.take_step(claimed, 0, which, args, rows, positions, angles, velocities,
                             awake, touching)
     while number != 0:
@@ -773,7 +742,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
             claimed[top + _crew.BEGAN + share] = cycles()
         taken, bits, unwritten, lent_i, lent_f = _walk(
             refs, which, args, out, rows, positions, angles, velocities, awake, touching,
-            clocks, hook, claimed, number, share, shares, lent_i, lent_f)
+            clocks, claimed, number, share, shares, lent_i, lent_f)
         if clocks[TIMES].shape[0] > 0:  # (before the worlds are counted done: seen with them)
             tally = clocks[TALLY]
             if bits != 0:
@@ -794,7 +763,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
         if share == 0:
             _crew.wait_done(claimed, n, JOIN_SPINS)
             return
-        number, which, args, rows, positions, angles, velocities, awake, touching, hook = \
+        number, which, args, rows, positions, angles, velocities, awake, touching = \
             _crew.take_step(claimed, number, which, args, rows, positions, angles,
                             velocities, awake, touching)
 
@@ -809,19 +778,6 @@ on its call's return (a board for one step) or asleep on the count (a crew's boa
 
 
 _step_batch = DirectCall(step_batch, "the batch step", BATCH_SECONDS)
-
-
-@kernel
-def hook_worlds(hook, worlds, phase):
-    """The step's hook (:data:`HOOK_FUNCTION`: the address of its table) called with ``phase``
-    for each of ``worlds``, in their order: by Python, for the worlds the batch kernel did not
-    call it for."""
-    function = _word(hook + 8 * HOOK_FUNCTION)
-    for i in worlds:
-        _call_hook(function, (i, phase, hook))
-
-
-_hook_worlds = DirectCall(hook_worlds, "the batch step's hook", 0.5)
 
 _NO_GATHER = (np.zeros(0, dtype=np.int64), np.zeros((0, 0, 2)), np.zeros((0, 0)),
               np.zeros((0, 0, 3)), np.zeros((0, 0), dtype=np.bool_),
@@ -854,16 +810,15 @@ def joined(share) -> bool:
 
 
 def run(refs, which: np.ndarray, args: np.ndarray, out: np.ndarray, gather=_NO_GATHER,
-        share=ALONE, clocks=NO_CLOCKS, hook: int = NO_HOOK) -> float:
+        share=ALONE, clocks=NO_CLOCKS) -> float:
     """:func:`step_batch` on ``which``; returns its wall time, s. ``gather``: the template
     rows (and any joint rows written, :func:`write_world`) and the five state arrays it gathers
     each world's state into after its step (:func:`gather_world`), or nothing. ``share``: this
     thread's arguments when several step ``which`` at once (an entry of
     :func:`thread_arguments`), or :data:`ALONE`. ``clocks``: the batch's clock columns it
-    advances (:data:`TIMES`), or none. ``hook``: the step's hook's table address
-    (:data:`HOOK_FUNCTION`), or :data:`NO_HOOK`."""
+    advances (:data:`TIMES`), or none."""
     t0 = perf_counter()
-    _step_batch.entry(refs, which, args, out, *gather, clocks, hook, *share)
+    _step_batch.entry(refs, which, args, out, *gather, clocks, *share)
     return perf_counter() - t0
 
 

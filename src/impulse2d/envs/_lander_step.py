@@ -41,29 +41,16 @@ def _throttles(a, acting, m_power, s_power, direction):
     ``s_power`` 1 for a side engine (0 where not ``acting``), ``direction`` the action less 2
     (-1 left, +1 right). Returns False, having written nothing, if any action is not one of
     0, 1, 2, 3."""
-    if not valid_discrete(a):
-        return False
-    for i in range(a.shape[0]):
-        _throttle(i, a[i], acting, m_power, s_power, direction)
-    return True
-
-
-@inline_kernel
-def valid_discrete(a):
-    """Whether every action of ``a`` (float64) is one of 0, 1, 2, 3."""
     for i in range(a.shape[0]):
         x = a[i]
         if not (0.0 <= x < 4.0) or x != math.floor(x):
             return False
+    for i in range(a.shape[0]):
+        x = a[i]
+        m_power[i] = 1.0 if x == 2.0 and acting[i] else 0.0
+        s_power[i] = 1.0 if (x == 1.0 or x == 3.0) and acting[i] else 0.0
+        direction[i] = x - 2.0
     return True
-
-
-@inline_kernel
-def _throttle(i, x, acting, m_power, s_power, direction):
-    """Environment ``i``'s throttles from its valid action ``x`` (:func:`_throttles`)."""
-    m_power[i] = 1.0 if x == 2.0 and acting[i] else 0.0
-    s_power[i] = 1.0 if (x == 1.0 or x == 3.0) and acting[i] else 0.0
-    direction[i] = x - 2.0
 
 
 AHEAD = 8
@@ -103,44 +90,35 @@ def _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
         if i + AHEAD < n and acting[i + AHEAD]:
             _prefetch_line(draws[i + AHEAD, 1])
             _prefetch_line(draws[i + AHEAD, 1] + STATE_BYTES - 1)
-        _engine(i, pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
-                main_power, side_away, side_power, side_x, side_height, scale, out, first)
+        d0 = d1 = 0.0
+        if acting[i]:
+            d0 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
+            d1 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
+        px, py = pose[i, 0], pose[i, 1]
+        s, c = math.sin(pose[i, 2]), math.cos(pose[i, 2])
+        # tip (s, c), side (-c, s): the lander's axes; com: its centre of mass
+        comx = px + (c * lc0 - s * lc1)
+        comy = py + (s * lc0 + c * lc1)
+        along = main_y + 2 * d0
+        ox = s * along + -c * d1
+        oy = -c * along - s * d1
+        m = main_power * m_power[i]
+        p_mx = -ox * m
+        p_my = -oy * m
+        r_mx = (px + ox) - comx
+        r_my = (py + oy) - comy
+        across = 3 * d1 + direction[i] * side_away / scale
+        ox = s * d0 + -c * across
+        oy = -c * d0 - s * across
+        m = side_power * s_power[i]
+        p_sx = -ox * m
+        p_sy = -oy * m
+        r_sx = (px + (ox - s * side_x / scale)) - comx
+        r_sy = (py + (oy + c * side_height / scale)) - comy
+        out[i, first] = p_mx + p_sx
+        out[i, first + 1] = p_my + p_sy
+        out[i, first + 2] = (r_mx * p_my - r_my * p_mx + r_sx * p_sy - r_sy * p_sx)
     return fired
-
-
-@inline_kernel
-def _engine(i, pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y, main_power,
-            side_away, side_power, side_x, side_height, scale, out, first):
-    """Lander ``i``'s engines' impulse into row ``i`` of ``out`` (:func:`_engines`, its
-    arguments), its two dispersion numbers drawn if it is ``acting``."""
-    d0 = d1 = 0.0
-    if acting[i]:
-        d0 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
-        d1 = uniform(draws[i, 0], draws[i, 1], -1.0, 1.0) / scale
-    px, py = pose[i, 0], pose[i, 1]
-    s, c = math.sin(pose[i, 2]), math.cos(pose[i, 2])
-    # tip (s, c), side (-c, s): the lander's axes; com: its centre of mass
-    comx = px + (c * lc0 - s * lc1)
-    comy = py + (s * lc0 + c * lc1)
-    along = main_y + 2 * d0
-    ox = s * along + -c * d1
-    oy = -c * along - s * d1
-    m = main_power * m_power[i]
-    p_mx = -ox * m
-    p_my = -oy * m
-    r_mx = (px + ox) - comx
-    r_my = (py + oy) - comy
-    across = 3 * d1 + direction[i] * side_away / scale
-    ox = s * d0 + -c * across
-    oy = -c * d0 - s * across
-    m = side_power * s_power[i]
-    p_sx = -ox * m
-    p_sy = -oy * m
-    r_sx = (px + (ox - s * side_x / scale)) - comx
-    r_sy = (py + (oy + c * side_height / scale)) - comy
-    out[i, first] = p_mx + p_sx
-    out[i, first + 1] = p_my + p_sy
-    out[i, first + 2] = (r_mx * p_my - r_my * p_mx + r_sx * p_sy - r_sy * p_sx)
 
 
 @kernel
@@ -151,6 +129,8 @@ def engine_impulses(pose, lc0, lc1, draws, acting, m_power, s_power, direction, 
     return _engines(pose, lc0, lc1, draws, acting, m_power, s_power, direction, main_y,
                     main_power, side_away, side_power, side_x, side_height, scale, out, first)
 
+
+_engine_impulses = DirectCall(engine_impulses, "the native LunarLander's engines", 2.0)
 
 
 @kernel
@@ -169,6 +149,8 @@ def discrete_engines(a, acting, m_power, s_power, direction, pose, lc0, lc1, dra
         return 1
     return 0
 
+
+_discrete_engines = DirectCall(discrete_engines, "the native LunarLander's engines", 2.0)
 
 
 @kernel
@@ -358,36 +340,6 @@ def _observation(k, i, positions, angles, velocities, touching, rest, pose, legs
         r = 100.0
     reward[k] = r
     terminated[k] = crashed or rest
-
-
-@inline_kernel
-def end_world(i, fresh, max_steps, positions, angles, velocities, touching, awake, extent,
-              threshold, slow, dt, time_to_sleep, elapsed, pose, legs, prev_shaping, m_power,
-              s_power, half_w, half_h, pad_y, fps, obs, reward, terminated, truncated, ready,
-              finished, acting):
-    """Environment ``i``'s step's end, :func:`after_step`'s of every environment (its
-    arguments; ``half_w``, ``half_h``: half the view), for this environment alone, its
-    operations in their order: its rows are written as the pass over every environment
-    writes them (``fresh``: it was restarted for this step). Returns ``ready[i]``."""
-    elapsed[i] += 1
-    if fresh:
-        elapsed[i] = 0
-    ready[i] = _rest_timer(i, i, velocities, extent, threshold, elapsed, slow, dt,
-                           time_to_sleep) and awake[i, 0]
-    if ready[i]:
-        for j in range(slow.shape[1]):
-            slow[i, j] = 0.0
-    _observation(i, i, positions, angles, velocities, touching, ready[i] or not awake[i, 0],
-                 pose, legs, prev_shaping, m_power, s_power, half_w, half_h, pad_y, fps, obs,
-                 reward, terminated)
-    truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
-    if fresh:
-        reward[i] = 0.0
-        terminated[i] = False
-        truncated[i] = False
-    finished[i] = terminated[i] or truncated[i]
-    acting[i] = not finished[i]
-    return ready[i]
 
 
 @kernel

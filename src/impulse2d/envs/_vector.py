@@ -48,10 +48,7 @@ ascending):
   their action is ignored). Vectorised over the batch: no Python loop over environments.
   Returns the writes for the batch step to make in each world right before stepping it
   (``WorldBatch._writes``: impulses, motor speeds and limits; :mod:`.._batch_writes`), or
-  None. It may also set ``self._hook`` for this step: the address of a hook's table, whose
-  function the batch kernel calls for each world right before its writes and right after its
-  state is gathered (``WorldBatch._step_state``'s ``hook``; LunarLander's engines and step's
-  end, :mod:`._lander_hook`); the environment's ``_after_step`` sets it back to 0;
+  None;
 * ``_reset_act(idx)``: what the reset's own step does to worlds ``idx`` (Gymnasium's
   LunarLander takes a "do nothing" step inside ``reset``); called before that step;
 * ``_observe(idx) -> (obs, reward, terminated)``: for environments ``idx`` (or
@@ -203,9 +200,6 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         # the arrays the batch step gathers into, made by its first step and filled again by
         # each (the hooks read them and keep none: WorldBatch._step_state's ``out``)
         self._gathered = None
-        # the batch step's hook for the step being taken (an environment's _act sets it: the
-        # address of its table, WorldBatch._step_state's ``hook``; 0: none)
-        self._hook = 0
         self._started = False
 
     # -- hooks (the module's docstring says what each must do) --------------------------------
@@ -375,14 +369,12 @@ class BatchVectorEnv(VectorEnv, metaclass=ABCMeta):
         writes = self._act(actions, acting)
         # the state gathered by the step, world by world, while each world is in the cache,
         # and the actions' writes made there (WorldBatch._step_state); _state(ALL) takes it once
-        # (and the environment's hook, if its _act set one: its per-world work there too)
         if restart and fresh is not None and fresh.shape[0]:
             self._stepped_state = self.batch._step_state(
                 self.dt, writes, held=fresh, meanwhile=lambda: self._restart(fresh),
-                out=self._gathered, hook=self._hook)
+                out=self._gathered)
         else:
-            self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered,
-                                                         hook=self._hook)
+            self._stepped_state = self.batch._step_state(self.dt, writes, out=self._gathered)
         self._gathered = self._stepped_state
         ended = self._after_step(fresh)
         self._stepped_state = None

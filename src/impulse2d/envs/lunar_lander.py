@@ -94,7 +94,6 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from gymnasium import Env, spaces
@@ -103,9 +102,7 @@ from .._dynamics.batch_step import ADD_FORCE, after_writes
 from .._dynamics.step import PAIRS_DIRTY
 from .._validate import MAX_FORCE, MAX_VELOCITY
 from ..constants import LINEAR_SLOP
-from ..batch import BatchState
-from . import _lander_hook as _hook
-from ._lander_step import _after_step, _start_episodes, discrete_engines, engine_impulses
+from ._lander_step import _after_step, _discrete_engines, _engine_impulses, _start_episodes
 from ._segments import Segments
 from ._vector import _NONE, ALL, BatchVectorEnv
 
@@ -142,10 +139,6 @@ FAITHFUL = {"solver": "pgs_block", "continuous_box2d23": True, "substeps": 1,
             "velocity_iterations": 180, "position_iterations": 60}
 """``box2d_faithful=True``: the pybox2d layer's settings for Gymnasium's Box2D worlds
 (``impulse2d.compat``: ``b2World.engine_settings`` and ``Step(1/50, 180, 60)``)."""
-
-_NO_ACTIONS = np.zeros(0)
-"""The hook's actions for continuous actions (:meth:`LunarLanderVectorEnv._arm`: the throttles
-made in NumPy)."""
 
 _LOW = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0], dtype=np.float32)
 _HIGH = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0], dtype=np.float32)
@@ -228,38 +221,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         # each world's lander (its handle: a restore gives back the very objects), where
         # World.bodies lists every live body, its live rows found again after a restore
         self._landers = [w.bodies[0] for w in self.batch.worlds]
-        self._table = None if numba.config.DISABLE_JIT else self._hook_table()
-        self._table_address = 0 if self._table is None else int(self._table.ctypes.data)
-        self._outputs = None  # the hooked step's outputs, held until its end (_act)
-
-    def _hook_table(self) -> np.ndarray:
-        """The table of the batch step's hook (:mod:`._lander_hook`): the engines and the
-        step's end of each lander in the batch kernel, on the thread that steps its world,
-        right before and after its step. Every array it names for the environment's life is
-        made here (the state the kernel gathers, :attr:`_gathered`, among them); those of a
-        step, by :meth:`_act`. The hook's address is written at the first step."""
-        n, nb = self.num_envs, self.batch.body_rows.shape[0]
-        self._gathered = BatchState(np.empty((n, nb, 2)), np.empty((n, nb)),
-                                    np.empty((n, nb, 3)), np.empty((n, nb), dtype=bool),
-                                    np.empty((n, nb), dtype=bool))
-        lc = self._local_center
-        self._constants = np.array([
-            float(lc[0]), float(lc[1]), MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER,
-            float(SIDE_ENGINE_AWAY), SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE,
-            self.dt, self._time_to_sleep, W / 2, H / 2, HELIPAD_Y + LEG_DOWN / SCALE,
-            float(FPS)])
-        self._backup = np.zeros((n, 2 + nb))  # (the hook's: a step's end undone)
-        table = np.zeros(_hook.WORDS, dtype=np.int64)
-        table[_hook.N] = n
-        table[_hook.NB] = nb
-        table[_hook.CONTINUOUS] = int(self.continuous)
-        table[_hook.FIRST] = self._first
-        g = self._gathered
-        _hook.fix(table, self._pose, self._draws, self._impulses, self._constants, g.positions,
-                  g.angles, g.velocities, g.touching, g.awake, self._extent,
-                  self._sleep_threshold, self._slow, self._elapsed, self._legs,
-                  self._prev_shaping, self._ready, self._backup)
-        return table
 
     # -- the world ------------------------------------------------------------------------------
     def _template(self):
@@ -334,9 +295,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
     def _act(self, actions, acting: np.ndarray):
         n = self.num_envs
         a = np.asarray(actions)
-        if self._table is not None:
-            writes = self._arm(a, acting)
-        elif not self.continuous:
+        if not self.continuous:
             writes = self._discrete(a, acting)
         else:
             a = np.clip(a.astype(np.float64), -1.0, 1.0)
@@ -351,41 +310,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         if self.enable_wind:
             self._wind(acting & ~(self._legs[:, 0] | self._legs[:, 1]), n)
         return writes
-
-    def _arm(self, a, acting):
-        """The batch step's hook armed for this step (:mod:`._lander_hook`: the throttles and
-        engines of each lander before its world's step, its step's end after it): the actions
-        checked (a bad one raises before any world moves), this step's arrays named in the
-        table; the batch's writes (the engines' rows, written by the hook). The hook takes the
-        environments not ``acting`` for those restarted for this step (its reset's step: the
-        base's ``fresh``, which are exactly they in every autoreset mode)."""
-        if self.continuous:
-            a = np.clip(a.astype(np.float64), -1.0, 1.0)
-            main = a[:, 0] > 0.0
-            m_power = np.where(main, (np.clip(a[:, 0], 0.0, 1.0) + 1.0) * 0.5, 0.0)
-            side = np.abs(a[:, 1]) > 0.5
-            self._direction = np.sign(a[:, 1])
-            s_power = np.where(side, np.clip(np.abs(a[:, 1]), 0.5, 1.0), 0.0)
-            self._m_power = np.where(acting, m_power, 0.0)
-            self._s_power = np.where(acting, s_power, 0.0)
-            a = _NO_ACTIONS
-        else:
-            # (float64 holds every valid action exactly, and an invalid one stays invalid)
-            a = np.asarray(a, dtype=np.float64)
-        n = self.num_envs
-        finished, next_acting, _ = self._ends[1]  # (this step's end's: see _after_step)
-        outputs = (np.empty((n, 8), dtype=np.float32), np.empty(n), np.empty(n, dtype=bool),
-                   np.empty(n, dtype=bool))
-        table = self._table
-        if not _hook._arm.entry(table, a, acting, self._m_power, self._s_power, self._direction,
-                         *outputs, finished, next_acting):
-            raise ValueError("actions must be 0, 1, 2 or 3 (Discrete(4)) for each environment")
-        if table[_hook.FUNCTION] == 0:
-            table[_hook.FUNCTION] = _hook.HOOK.address()
-        table[_hook.MAX_STEPS] = self.max_episode_steps or 0
-        self._outputs = (outputs, a, acting)  # (held: the hook reads and writes them)
-        self._hook = self._table_address
-        return self.batch._packed_writes(self._impulses)
 
     @property
     def _resets_beside_step(self) -> bool:
@@ -415,7 +339,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         rows, first = self._impulses, self._first
         lc = self._local_center
         # (float64 holds every valid action exactly, and an invalid one stays invalid)
-        fired = discrete_engines(
+        fired = _discrete_engines.entry(
             np.asarray(a, dtype=np.float64), acting, self._m_power, self._s_power,
             self._direction, self._pose, float(lc[0]), float(lc[1]), self._draws,
             MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
@@ -436,7 +360,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         self._s_power = s_power
         rows, first = self._impulses, self._first
         lc = self._local_center
-        fired = engine_impulses(
+        fired = _engine_impulses.entry(
             self._pose, float(lc[0]), float(lc[1]), self._draws, acting, m_power, s_power,
             direction, MAIN_ENGINE_Y_LOCATION / SCALE, MAIN_ENGINE_POWER, float(SIDE_ENGINE_AWAY),
             SIDE_ENGINE_POWER, 17.0, float(SIDE_ENGINE_HEIGHT), SCALE, rows, first)
@@ -481,11 +405,7 @@ class LunarLanderVectorEnv(BatchVectorEnv):
         for ``time_to_sleep`` at rest, and its island put to sleep, all in one compiled pass
         (:func:`._lander_step.after_step`) but for the sleeping itself (a lander at rest ends
         its episode: a few a step at most). The same pass finds the finished environments and
-        the next step's (``_next``), into one of :attr:`_ends`' sets, the other's in turn.
-        With the hook (:meth:`_arm`) each lander's step's end was made beside its world's
-        step: here only the sleeping and the list of environments to restart."""
-        if self._hook:
-            return self._hooked_end()
+        the next step's (``_next``), into one of :attr:`_ends`' sets, the other's in turn."""
         pos, angle, vel, touching, awake = self._state(ALL)
         n = self.num_envs
         obs = np.empty((n, 8), dtype=np.float32)
@@ -502,21 +422,6 @@ class LunarLanderVectorEnv(BatchVectorEnv):
             for i in np.flatnonzero(self._ready).tolist():
                 self._landers[i].is_awake = False
         self._next = (acting, restart[:restarts])
-        return obs, reward, terminated, truncated, finished
-
-    def _hooked_end(self):
-        """:meth:`_after_step` of a step whose hook made every lander's step's end
-        (:mod:`._lander_hook`)."""
-        (obs, reward, terminated, truncated), _, _ = self._outputs
-        self._outputs = None
-        self._hook = 0
-        ends = self._ends
-        ends.reverse()
-        finished, acting, restart = ends[0]
-        if self._table[_hook.READY_COUNT]:
-            for i in np.flatnonzero(self._ready).tolist():
-                self._landers[i].is_awake = False
-        self._next = (acting, restart[:_hook._restarts.entry(finished, restart)])
         return obs, reward, terminated, truncated, finished
 
     def _end(self, idx, every, fresh, pos, angle, vel, touching, awake, obs, reward, terminated,
