@@ -5,6 +5,7 @@ compares neighbours (issue 30's 10x; ``--env walker``: BipedalWalker, target 5x)
     PYTHONPATH=src python benchmarks/envs_paired.py [--env walker] [--rounds 20] [--block 0.5] \
         [--sync] [--idle-check 8] [--json benchmarks/results/NAME.json]
     python benchmarks/envs_paired.py --a /work/base/src --b src [--env lander] [--rounds 20]
+    python benchmarks/envs_paired.py --report RUN.json [...]   # a stored run analysed again
 
 Why: ``envs_bench.py`` times Box2D for ~1 s and then the native environment for ~0.4 s, once
 each. This machine's two vCPUs switch between a fast and a slow mode within seconds (the one-way
@@ -385,6 +386,16 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker(sys.argv[2:])
         return
+    if len(sys.argv) > 2 and sys.argv[1] == "--report":  # a stored run's JSON, analysed again
+        for path in sys.argv[2:]:
+            with open(path) as f:
+                report = json.load(f)
+            report.setdefault("pairs", [["b", "a"]] if "a" in report["block_steps"] else
+                              [["native", n] for n in report["block_steps"] if n != "native"])
+            print(path)
+            analyse(report)
+            print_report(report)
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", choices=sorted(TARGETS), default="lander")
     parser.add_argument("--rounds", type=int, default=20)
@@ -447,12 +458,11 @@ def main() -> None:
                 block["others_cpu_s"] = {n: (parties[n].cpu_ns() - c) * 1e-9
                                          for n, c in others.items()}
                 row[name] = block
-            for num, den in pairs:
-                row[f"{num}/{den}"] = row[num]["rate"] / row[den]["rate"]
             rounds.append(row)
             print(f"round {r:2d} {'-'.join(order):>18} {row['one_way_ns']!s:>6} ns  "
-                  + "  ".join(f"{n} {row[n]['rate']:>9,.0f}" for n in parties)
-                  + "  " + "  ".join(f"{num}/{den} {row[f'{num}/{den}']:.3f}"
+                  + "  ".join(f"{n} {row[n]['rate']:>9,.0f} ({row[n]['cpu_s'] / row[n]['wall_s']:.2f})"
+                              for n in parties)
+                  + "  " + "  ".join(f"{num}/{den} {row[num]['rate'] / row[den]['rate']:.3f}"
                                      for num, den in pairs)
                   + f"  load {row[order[-1]]['load']}", flush=True)
         report["rounds_data"] = rounds
@@ -464,19 +474,64 @@ def main() -> None:
             p.close()
     report["one_way_ns_end"] = probe.one_way_ns() if probe else None
     report["load_end"] = _load()
+    report["pairs"] = [list(p) for p in pairs]
+    analyse(report)
+    print_report(report)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+            f.write("\n")
+
+
+FAST_NS = 80.0
+"""A round whose probe reads under this is in the vCPUs' fast mode (~26 ns one way), over it
+in the slow (~150 ns)."""
+
+
+def analyse(report: dict) -> None:
+    """The statistics of ``report["rounds_data"]`` into ``report``: each ratio's summary,
+    totals, halves and settling; the same of the ratio of rates a CPU-second; each party's
+    rates and CPU; the rounds by the vCPUs' mode and those where every party had its CPUs."""
+    rounds, pairs = report["rounds_data"], report["pairs"]
+    parties = list(report["block_steps"])
+    threads = {n: (report["threads"] if report["parties"][n]["kind"] == "native" else 1)
+               for n in parties}
+
+    def cpu_rate(block):
+        return block["env_steps"] / block["cpu_s"]
+
+    def had_its_cpus(row):  # (every party's CPU time at least 90 % of its threads' wall)
+        return all(row[n]["cpu_s"] >= 0.9 * threads[n] * row[n]["wall_s"] for n in parties)
+
     results = {}
     for num, den in pairs:
         key = f"{num}/{den}"
-        ratios = [row[key] for row in rounds]
+        ratios = [row[num]["rate"] / row[den]["rate"] for row in rounds]
         total = {n: (sum(row[n]["env_steps"] for row in rounds),
                      sum(row[n]["wall_s"] for row in rounds)) for n in (num, den)}
-        t = target if den == "box2d" else None
+        t = report["target"] if den == "box2d" else None
+        by_cpu = [cpu_rate(row[num]) / cpu_rate(row[den]) for row in rounds]
+        with_cpus = [r for r, row in zip(ratios, rounds) if had_its_cpus(row)]
         results[key] = {
             "per_round": ratios, **summary(ratios, t),
             "total_steps_over_total_wall": (total[num][0] / total[num][1])
             / (total[den][0] / total[den][1]),
             "halves_medians": halves(ratios),
-            "settling": settling(ratios, target=t)}
+            "settling": settling(ratios, target=t),
+            "per_cpu_second": summary(by_cpu),
+            "rounds_with_their_cpus": summary(with_cpus, t) if with_cpus else None}
+        modes = {}
+        for mode, inside in (("fast", lambda ns: ns < FAST_NS), ("slow", lambda ns: ns >= FAST_NS)):
+            rows = [(r, row) for r, row in zip(ratios, rounds)
+                    if row["one_way_ns"] is not None and inside(row["one_way_ns"])]
+            if rows:
+                modes[mode] = {
+                    "rounds": len(rows), "ratio_median": statistics.median(r for r, _ in rows),
+                    **{f"{n}_median": statistics.median(row[n]["rate"] for _, row in rows)
+                       for n in (num, den)},
+                    **{f"{n}_per_cpu_second_median": statistics.median(
+                        cpu_rate(row[n]) for _, row in rows) for n in (num, den)}}
+        results[key]["by_vcpu_mode"] = modes
     report["ratios"] = results
     report["rates"] = {}
     for name in parties:
@@ -489,18 +544,12 @@ def main() -> None:
                                  "cpu_while_idle_per_other_wall": {
                                      "median": statistics.median(idle) if idle else None,
                                      "max": max(idle) if idle else None}}
-    if ab:
+    if "a" in parties:
         states = [(row["a"]["state"], row["b"]["state"]) for row in rounds]
         report["same_states"] = all(x == y for x, y in states)
         report["ended"] = {n: sum(row[n]["ended"] for row in rounds) for n in parties}
-    if probe:
-        probed = [row["one_way_ns"] for row in rounds if row["one_way_ns"] is not None]
-        report["one_way_ns_rounds"] = summary(probed) if probed else None
-    print_report(report)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
-            f.write("\n")
+    probed = [row["one_way_ns"] for row in rounds if row["one_way_ns"] is not None]
+    report["one_way_ns_rounds"] = summary(probed) if probed else None
 
 
 def print_report(report: dict) -> None:
@@ -521,6 +570,19 @@ def print_report(report: dict) -> None:
               f"{r['halves_medians'][1]:.3f}")
         print("   the median of n rounds, 5-95 %: " + ", ".join(
             f"{s['rounds']}: {s['p5']:.2f}-{s['p95']:.2f}" for s in r["settling"]))
+        c = r["per_cpu_second"]
+        print(f"   by rates a CPU-second: median {c['median']:.3f} [{c['q1']:.3f} - "
+              f"{c['q3']:.3f}]")
+        w = r["rounds_with_their_cpus"]
+        print("   rounds where every party had its CPUs (CPU >= 0.9 x threads x wall): "
+              + (f"{w['rounds']}, median {w['median']:.3f} [{w['min']:.3f} - {w['max']:.3f}]"
+                 if w else "none"))
+        for mode, m in r["by_vcpu_mode"].items():
+            num, den = key.split("/")
+            print(f"   vCPUs {mode}: {m['rounds']} rounds, ratio {m['ratio_median']:.3f}, "
+                  f"{num} {m[num + '_median']:,.0f} ({m[num + '_per_cpu_second_median']:,.0f} "
+                  f"a CPU-s), {den} {m[den + '_median']:,.0f} "
+                  f"({m[den + '_per_cpu_second_median']:,.0f} a CPU-s)")
     if "same_states" in report:
         print(f"same states after every block: {report['same_states']}; episodes ended "
               f"{report['ended']}")
