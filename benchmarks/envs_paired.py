@@ -239,7 +239,7 @@ def worker(argv) -> None:
     """A worker: set up one party, say so, then run each block asked for on stdin (a JSON
     line ``{"steps": N}``; ``{}`` ends it) and answer one JSON line on the stdout it was
     given (anything else the libraries print goes to stderr)."""
-    kind, env, num_envs, threads, seed, src = argv
+    kind, env, num_envs, threads, seed, src, rt = argv
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     path = list(sys.path)
@@ -255,6 +255,9 @@ def worker(argv) -> None:
         ask = json.loads(line)
         if "steps" not in ask:
             break
+        if int(rt):  # (set up at normal priority; each thread, the crew's too, raised here)
+            for task in os.listdir("/proc/self/task"):
+                os.sched_setscheduler(int(task), os.SCHED_FIFO, os.sched_param(int(rt)))
         ended, (start, cpu0) = party.block(ask["steps"])
         wall, cpu1 = time.perf_counter() - start, time.process_time()
         env_steps = ask["steps"] * party.per_step
@@ -277,7 +280,7 @@ class Party:
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--worker", kind, args.env,
              str(args.num_envs if kind != "box2d" else 1), str(args.threads), str(args.seed),
-             src],
+             src, str(args.rt)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         self.info = self._read()
         self.steps = None
@@ -292,6 +295,14 @@ class Party:
         self.proc.stdin.write(json.dumps({"steps": steps}) + "\n")
         self.proc.stdin.flush()
         return self._read()
+
+    def policies(self) -> list:
+        """Each of the worker's threads' scheduling policy (0 normal, 1 FIFO)."""
+        out = []
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            with open(f"/proc/{self.proc.pid}/task/{task}/stat") as f:
+                out.append(int(f.read().rsplit(")", 1)[1].split()[38]))
+        return out
 
     def cpu_ns(self) -> int:
         """The worker's CPU time so far, all its threads (``/proc``'s schedstat, ns)."""
@@ -316,10 +327,62 @@ class Party:
             self.proc.kill()
 
 
+def _rt(priority: int) -> list:
+    """The command's prefix that runs it at real-time priority ``priority`` (0: none)."""
+    return ["chrt", "-f", str(priority)] if priority else []
+
+
+HOLDER = r"""
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+static volatile sig_atomic_t stop;
+static void on_term(int s) { (void)s; stop = 1; }
+int main(int argc, char **argv) {  /* pinned to CPU argv[1]: spin-wait hints until SIGTERM */
+    cpu_set_t set; CPU_ZERO(&set); CPU_SET(atoi(argv[1]), &set);
+    if (sched_setaffinity(0, sizeof set, &set)) return 1;
+    signal(SIGTERM, on_term);
+    puts("held"); fflush(stdout);
+    while (!stop) __builtin_ia32_pause();
+    return 0; }
+"""
+"""``--hold``'s program: it keeps one CPU from other processes (at real-time priority) with the
+gentlest work there is, x86's spin-wait hint (which leaves an SMT sibling its core)."""
+
+
+class Holder:
+    """``--hold``: while a one-thread party runs its block at real-time priority, the other
+    CPU held by :data:`HOLDER` at the same priority, so that no other process runs beside it
+    (as on a quiet machine; the native party's blocks hold both CPUs themselves)."""
+
+    def __init__(self, rt: int, cpu: int = 1) -> None:
+        self.rt, self.cpu, self.proc = rt, cpu, None
+        self.dir = tempfile.TemporaryDirectory()
+        src = os.path.join(self.dir.name, "h.c")
+        self.exe = os.path.join(self.dir.name, "h")
+        with open(src, "w") as f:
+            f.write(HOLDER)
+        subprocess.run(["cc", "-O2", src, "-o", self.exe], check=True)
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(_rt(self.rt) + [self.exe, str(self.cpu)],
+                                     stdout=subprocess.PIPE, text=True)
+        if self.proc.stdout.readline().strip() != "held":
+            raise RuntimeError("the CPU holder did not start")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
 class Probe:
     """The vCPUs' mode: ``vcpu_siblings.py``'s ping-pong, its fastest batch's one-way ns."""
 
-    def __init__(self) -> None:
+    def __init__(self, rt: int = 0) -> None:
+        self.rt = rt
         import vcpu_siblings
         self.dir = tempfile.TemporaryDirectory()
         src = os.path.join(self.dir.name, "s.c")
@@ -330,7 +393,8 @@ class Probe:
 
     def one_way_ns(self, batches: int = 100) -> float | None:
         try:
-            lines = subprocess.run([self.exe, "0", str(batches)], capture_output=True,
+            lines = subprocess.run(_rt(self.rt) + [self.exe, "0", str(batches)],
+                                   capture_output=True,
                                    text=True, check=True, timeout=10).stdout.split()
         except subprocess.TimeoutExpired:  # (the two threads seldom ran at once)
             return None
@@ -343,43 +407,52 @@ def _load() -> float:
 
 # -- the coordinator -----------------------------------------------------------------------
 
-def calibrate(party: Party, block_s: float) -> int:
+def calibrate(party: Party, block_s: float, counts=None) -> tuple:
     """Steps for a block of about ``block_s`` seconds: one untimed warm block, then one of
-    about a fifth of ``block_s`` sized from it."""
-    steps = {"native": 10, "box2d": 200, "sync": 1}[party.kind]
-    first = party.run(steps)
-    steps = max(1, round(block_s / 5 / (first["wall_s"] / steps)))
-    second = party.run(steps)
-    return max(1, round(block_s / (second["wall_s"] / steps)))
+    about a fifth of ``block_s`` sized from it (or blocks of the given ``counts``, another
+    party's: the two trees of an A/B take the same steps). Returns the steps and the two
+    blocks' counts."""
+    first = counts[0] if counts else {"native": 10, "box2d": 200, "sync": 1}[party.kind]
+    wall = party.run(first)["wall_s"]
+    second = counts[1] if counts else max(1, round(block_s / 5 / (wall / first)))
+    wall = party.run(second)["wall_s"]
+    return max(1, round(block_s / (wall / second))), (first, second)
 
 
-def idle_check(native: Party, box2d: Party, rounds: int) -> dict:
-    """Box2D's blocks with the native worker alive and idle against the same with the native
-    worker stopped (``SIGSTOP``): after one native block each pair (as in the rounds), the
-    two in rotated order; the ratio idle / stopped of each pair, and the native worker's CPU
-    time during the idle block."""
+def box2d_check(native: Party, box2d: Party, rounds: int, holder=None) -> dict:
+    """Box2D's blocks in two conditions, paired: with the native worker alive and idle
+    against the same with it stopped (``SIGSTOP``, as if absent); or, given ``holder``
+    (``--hold-check``), with the other CPU held against not. Each pair after one native block
+    (as in the rounds), the two in rotated order: the ratio of each pair (idle / stopped,
+    held / free), and the native worker's CPU time during the idle (or free) block."""
+    modes = ("held", "free") if holder else ("idle", "stopped")
     pairs = []
     for r in range(rounds):
         native.run(native.steps)
         rates = {}
-        for mode in (("idle", "stopped") if r % 2 == 0 else ("stopped", "idle")):
+        for mode in (modes if r % 2 == 0 else modes[::-1]):
             if mode == "stopped":
                 native.proc.send_signal(signal.SIGSTOP)
             try:
                 before = native.cpu_ns()
-                block = box2d.run(box2d.steps)
-                rates[mode] = block["rate"]
-                if mode == "idle":
+                if mode == "held":
+                    with holder:
+                        rates[mode] = box2d.run(box2d.steps)["rate"]
+                else:
+                    rates[mode] = box2d.run(box2d.steps)["rate"]
+                if mode in ("idle", "free"):
                     idle_cpu = (native.cpu_ns() - before) * 1e-9
             finally:
                 if mode == "stopped":
                     native.proc.send_signal(signal.SIGCONT)
-        pairs.append({"round": r, **rates, "idle_over_stopped": rates["idle"] / rates["stopped"],
-                      "native_cpu_while_idle_s": idle_cpu, "load": _load()})
-        print(f"  idle check {r}: Box2D with the native worker idle {rates['idle']:,.0f}, "
-              f"stopped {rates['stopped']:,.0f}: {rates['idle'] / rates['stopped']:.3f} "
-              f"(the idle one's CPU {idle_cpu * 1e3:.2f} ms)", flush=True)
-    return {"pairs": pairs, "summary": summary([p["idle_over_stopped"] for p in pairs])}
+        ratio = rates[modes[0]] / rates[modes[1]]
+        pairs.append({"round": r, **rates, f"{modes[0]}_over_{modes[1]}": ratio,
+                      "native_cpu_s": idle_cpu, "load": _load()})
+        print(f"  Box2D check {r}: {modes[0]} {rates[modes[0]]:,.0f}, {modes[1]} "
+              f"{rates[modes[1]]:,.0f}: {ratio:.3f} (the native worker's CPU meanwhile "
+              f"{idle_cpu * 1e3:.2f} ms)", flush=True)
+    return {"modes": list(modes), "pairs": pairs,
+            "summary": summary([p[f"{modes[0]}_over_{modes[1]}"] for p in pairs])}
 
 
 def main() -> None:
@@ -409,8 +482,24 @@ def main() -> None:
     parser.add_argument("--a", help="A/B of two trees: tree a's src (native only)")
     parser.add_argument("--b", help="tree b's src")
     parser.add_argument("--no-probe", action="store_true", help="no ping-pong each round")
+    parser.add_argument("--rt", type=int, default=0, metavar="PRIORITY",
+                        help="run the workers and the probe at this real-time priority "
+                             "(chrt -f; root): each party has its CPUs whatever the load")
+    parser.add_argument("--hold", action="store_true",
+                        help="with --rt: hold the other CPU during each Box2D block (a "
+                             "real-time spin-wait program), as on a quiet machine")
+    parser.add_argument("--hold-check", type=int, default=0, metavar="N",
+                        help="with --rt: N pairs of Box2D blocks, the other CPU held / free")
+    parser.add_argument("--gap", type=float, default=None,
+                        help="seconds to sleep before each block (default 0; 0.1 with --rt, "
+                             "leaving the kernel's real-time throttle time in each second)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
+    if (args.hold or args.hold_check) and not args.rt:
+        parser.error("--hold and --hold-check need --rt")
+    holder = Holder(args.rt) if args.hold else None
+    if args.gap is None:
+        args.gap = 0.1 if args.rt else 0.0
     if (args.a is None) != (args.b is None):
         parser.error("--a and --b go together")
     ab = args.a is not None
@@ -424,11 +513,12 @@ def main() -> None:
             specs.append(("sync", "sync", ""))
         pairs = [("native", "box2d")] + ([("native", "sync")] if args.sync else [])
         target = TARGETS[args.env]
-    probe = None if args.no_probe else Probe()
+    probe = None if args.no_probe else Probe(args.rt)
     report = {"machine": platform.platform(), "cpus": os.cpu_count(), "env": args.env,
               "step": __import__("envs_bench").ENVS[args.env]["step"],
               "block_s": args.block, "rounds": args.rounds, "num_envs": args.num_envs,
               "threads": args.threads, "seed": args.seed, "target": target,
+              "rt_priority": args.rt, "gap_s": args.gap, "hold": args.hold,
               "load_start": _load(),
               "one_way_ns_start": probe.one_way_ns() if probe else None}
     print(f"load {report['load_start']}, vCPUs one way {report['one_way_ns_start']} ns",
@@ -438,21 +528,31 @@ def main() -> None:
         for name, kind, src in specs:
             parties[name] = Party(name, kind, args, src)
         report["parties"] = {name: {"kind": p.kind, **p.info} for name, p in parties.items()}
+        counts = None
         for p in parties.values():
-            p.steps = calibrate(p, args.block)
-        if ab:  # (the same blocks for both trees: the same episodes, comparable states)
+            p.steps, used = calibrate(p, args.block, counts)
+            if ab:  # (the same blocks for both trees: the same episodes, comparable states)
+                counts = used
+        if ab:
             steps = round(statistics.mean(p.steps for p in parties.values()))
             for p in parties.values():
                 p.steps = steps
         report["block_steps"] = {name: p.steps for name, p in parties.items()}
+        report["thread_policies"] = {name: p.policies() for name, p in parties.items()}
+        print("threads' policies (1: real-time FIFO):", report["thread_policies"], flush=True)
         print("block steps:", report["block_steps"], flush=True)
         rounds = []
         for r, order in enumerate(orders(list(parties), args.rounds)):
             row = {"round": r, "order": order,
                    "one_way_ns": probe.one_way_ns() if probe else None}
             for name in order:
+                time.sleep(args.gap)
                 others = {n: p.cpu_ns() for n, p in parties.items() if n != name}
-                block = parties[name].run(parties[name].steps)
+                if holder is not None and parties[name].kind == "box2d":
+                    with holder:
+                        block = parties[name].run(parties[name].steps)
+                else:
+                    block = parties[name].run(parties[name].steps)
                 block["load"] = _load()
                 # what the idle workers spent meanwhile (the crew's spin before it sleeps)
                 block["others_cpu_s"] = {n: (parties[n].cpu_ns() - c) * 1e-9
@@ -467,8 +567,11 @@ def main() -> None:
                   + f"  load {row[order[-1]]['load']}", flush=True)
         report["rounds_data"] = rounds
         if args.idle_check and not ab:
-            report["idle_check"] = idle_check(parties["native"], parties["box2d"],
-                                              args.idle_check)
+            report["idle_check"] = box2d_check(parties["native"], parties["box2d"],
+                                               args.idle_check)
+        if args.hold_check and not ab:
+            report["hold_check"] = box2d_check(parties["native"], parties["box2d"],
+                                               args.hold_check, Holder(args.rt))
     finally:
         for p in parties.values():
             p.close()
@@ -586,10 +689,12 @@ def print_report(report: dict) -> None:
     if "same_states" in report:
         print(f"same states after every block: {report['same_states']}; episodes ended "
               f"{report['ended']}")
-    if "idle_check" in report:
-        s = report["idle_check"]["summary"]
-        print(f"Box2D with the native worker idle / stopped: median {s['median']:.3f} "
-              f"[{s['q1']:.3f} - {s['q3']:.3f}] over {s['rounds']} pairs")
+    for check in ("idle_check", "hold_check"):
+        if check in report:
+            s, modes = report[check]["summary"], report[check]["modes"]
+            print(f"Box2D {modes[0]} / {modes[1]}: median {s['median']:.3f} "
+                  f"[{s['q1']:.3f} - {s['q3']:.3f}] min {s['min']:.3f} max {s['max']:.3f} "
+                  f"over {s['rounds']} pairs")
 
 
 if __name__ == "__main__":
