@@ -6,6 +6,7 @@ compares neighbours (issue 30's 10x; ``--env walker``: BipedalWalker, target 5x)
         [--sync] [--idle-check 8] [--json benchmarks/results/NAME.json]
     python benchmarks/envs_paired.py --a /work/base/src --b src [--env lander] [--rounds 20]
     python benchmarks/envs_paired.py --report RUN.json [...]   # a stored run analysed again
+    python benchmarks/envs_paired.py --pool RUN.json [...]     # several runs' rounds together
 
 Why: ``envs_bench.py`` times Box2D for ~1 s and then the native environment for ~0.4 s, once
 each. This machine's two vCPUs switch between a fast and a slow mode within seconds (the one-way
@@ -104,6 +105,20 @@ def summary(ratios, target: float | None = None) -> dict:
         out["target"] = target
         out["share_at_or_above_target"] = sum(r >= target for r in ratios) / len(ratios)
     return out
+
+
+def correlation(xs, ys) -> float:
+    """Pearson's correlation of ``xs`` and ``ys``."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5
+
+
+def relative_spread(values) -> float:
+    """The interquartile range over the median: a spread that ignores the outliers."""
+    return (quantile(values, 0.75) - quantile(values, 0.25)) / statistics.median(values)
 
 
 def halves(ratios) -> tuple:
@@ -459,12 +474,24 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         worker(sys.argv[2:])
         return
-    if len(sys.argv) > 2 and sys.argv[1] == "--report":  # a stored run's JSON, analysed again
+    if len(sys.argv) > 2 and sys.argv[1] in ("--report", "--pool"):
+        # stored runs' JSON analysed again, each (--report) or their rounds together (--pool)
+        reports = []
         for path in sys.argv[2:]:
             with open(path) as f:
-                report = json.load(f)
-            report.setdefault("pairs", [["b", "a"]] if "a" in report["block_steps"] else
-                              [["native", n] for n in report["block_steps"] if n != "native"])
+                reports.append(json.load(f))
+            reports[-1].setdefault("pairs", [["b", "a"]] if "a" in reports[-1]["block_steps"]
+                                   else [["native", n] for n in reports[-1]["block_steps"]
+                                         if n != "native"])
+        if sys.argv[1] == "--pool":
+            pooled = dict(reports[0])
+            pooled["rounds_data"] = [row for r in reports for row in r["rounds_data"]]
+            pooled["load_start"], pooled["load_end"] = reports[0]["load_start"], reports[-1]["load_end"]
+            pooled["one_way_ns_end"] = reports[-1]["one_way_ns_end"]
+            for k in ("idle_check", "hold_check"):
+                pooled.pop(k, None)
+            reports = [pooled]
+        for path, report in zip(sys.argv[2:] if len(reports) > 1 else ["pooled"], reports):
             print(path)
             analyse(report)
             print_report(report)
@@ -622,6 +649,13 @@ def analyse(report: dict) -> None:
             "halves_medians": halves(ratios),
             "settling": settling(ratios, target=t),
             "per_cpu_second": summary(by_cpu),
+            # does the one party's speed follow the other's? (what pairing in time cancels)
+            "rates_correlation": correlation([row[num]["rate"] for row in rounds],
+                                             [row[den]["rate"] for row in rounds]),
+            "relative_spread": {
+                "ratio": relative_spread(ratios),
+                num: relative_spread([row[num]["rate"] for row in rounds]),
+                den: relative_spread([row[den]["rate"] for row in rounds])},
             "rounds_with_their_cpus": summary(with_cpus, t) if with_cpus else None}
         modes = {}
         for mode, inside in (("fast", lambda ns: ns < FAST_NS), ("slow", lambda ns: ns >= FAST_NS)):
@@ -673,6 +707,9 @@ def print_report(report: dict) -> None:
               f"{r['halves_medians'][1]:.3f}")
         print("   the median of n rounds, 5-95 %: " + ", ".join(
             f"{s['rounds']}: {s['p5']:.2f}-{s['p95']:.2f}" for s in r["settling"]))
+        sp = r["relative_spread"]
+        print(f"   the rates' correlation {r['rates_correlation']:.2f}; interquartile range / "
+              "median: " + ", ".join(f"{k} {v:.3f}" for k, v in sp.items()))
         c = r["per_cpu_second"]
         print(f"   by rates a CPU-second: median {c['median']:.3f} [{c['q1']:.3f} - "
               f"{c['q3']:.3f}]")
