@@ -347,52 +347,6 @@ def _rt(priority: int) -> list:
     return ["chrt", "-f", str(priority)] if priority else []
 
 
-HOLDER = r"""
-#define _GNU_SOURCE
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-static volatile sig_atomic_t stop;
-static void on_term(int s) { (void)s; stop = 1; }
-int main(int argc, char **argv) {  /* pinned to CPU argv[1]: spin-wait hints until SIGTERM */
-    cpu_set_t set; CPU_ZERO(&set); CPU_SET(atoi(argv[1]), &set);
-    if (sched_setaffinity(0, sizeof set, &set)) return 1;
-    signal(SIGTERM, on_term);
-    puts("held"); fflush(stdout);
-    while (!stop) __builtin_ia32_pause();
-    return 0; }
-"""
-"""``--hold``'s program: it keeps one CPU from other processes (at real-time priority) with the
-gentlest work there is, x86's spin-wait hint (which leaves an SMT sibling its core)."""
-
-
-class Holder:
-    """``--hold``: while a one-thread party runs its block at real-time priority, the other
-    CPU held by :data:`HOLDER` at the same priority, so that no other process runs beside it
-    (as on a quiet machine; the native party's blocks hold both CPUs themselves)."""
-
-    def __init__(self, rt: int, cpu: int = 1) -> None:
-        self.rt, self.cpu, self.proc = rt, cpu, None
-        self.dir = tempfile.TemporaryDirectory()
-        src = os.path.join(self.dir.name, "h.c")
-        self.exe = os.path.join(self.dir.name, "h")
-        with open(src, "w") as f:
-            f.write(HOLDER)
-        subprocess.run(["cc", "-O2", src, "-o", self.exe], check=True)
-
-    def __enter__(self):
-        self.proc = subprocess.Popen(_rt(self.rt) + [self.exe, str(self.cpu)],
-                                     stdout=subprocess.PIPE, text=True)
-        if self.proc.stdout.readline().strip() != "held":
-            raise RuntimeError("the CPU holder did not start")
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
 class Probe:
     """The vCPUs' mode: ``vcpu_siblings.py``'s ping-pong, its fastest batch's one-way ns."""
 
@@ -434,13 +388,12 @@ def calibrate(party: Party, block_s: float, counts=None) -> tuple:
     return max(1, round(block_s / (wall / second))), (first, second)
 
 
-def box2d_check(native: Party, box2d: Party, rounds: int, holder=None) -> dict:
-    """Box2D's blocks in two conditions, paired: with the native worker alive and idle
-    against the same with it stopped (``SIGSTOP``, as if absent); or, given ``holder``
-    (``--hold-check``), with the other CPU held against not. Each pair after one native block
-    (as in the rounds), the two in rotated order: the ratio of each pair (idle / stopped,
-    held / free), and the native worker's CPU time during the idle (or free) block."""
-    modes = ("held", "free") if holder else ("idle", "stopped")
+def idle_check(native: Party, box2d: Party, rounds: int) -> dict:
+    """Box2D's blocks with the native worker alive and idle against the same with it stopped
+    (``SIGSTOP``, as if absent), paired: each pair after one native block (as in the rounds),
+    the two in rotated order. The ratio idle / stopped of each pair, and the native worker's
+    CPU time during the idle block."""
+    modes = ("idle", "stopped")
     pairs = []
     for r in range(rounds):
         native.run(native.steps)
@@ -450,12 +403,8 @@ def box2d_check(native: Party, box2d: Party, rounds: int, holder=None) -> dict:
                 native.proc.send_signal(signal.SIGSTOP)
             try:
                 before = native.cpu_ns()
-                if mode == "held":
-                    with holder:
-                        rates[mode] = box2d.run(box2d.steps)["rate"]
-                else:
-                    rates[mode] = box2d.run(box2d.steps)["rate"]
-                if mode in ("idle", "free"):
+                rates[mode] = box2d.run(box2d.steps)["rate"]
+                if mode == "idle":
                     idle_cpu = (native.cpu_ns() - before) * 1e-9
             finally:
                 if mode == "stopped":
@@ -488,8 +437,7 @@ def main() -> None:
             pooled["rounds_data"] = [row for r in reports for row in r["rounds_data"]]
             pooled["load_start"], pooled["load_end"] = reports[0]["load_start"], reports[-1]["load_end"]
             pooled["one_way_ns_end"] = reports[-1]["one_way_ns_end"]
-            for k in ("idle_check", "hold_check"):
-                pooled.pop(k, None)
+            pooled.pop("idle_check", None)
             reports = [pooled]
         for path, report in zip(sys.argv[2:] if len(reports) > 1 else ["pooled"], reports):
             print(path)
@@ -512,19 +460,11 @@ def main() -> None:
     parser.add_argument("--rt", type=int, default=0, metavar="PRIORITY",
                         help="run the workers and the probe at this real-time priority "
                              "(chrt -f; root): each party has its CPUs whatever the load")
-    parser.add_argument("--hold", action="store_true",
-                        help="with --rt: hold the other CPU during each Box2D block (a "
-                             "real-time spin-wait program), as on a quiet machine")
-    parser.add_argument("--hold-check", type=int, default=0, metavar="N",
-                        help="with --rt: N pairs of Box2D blocks, the other CPU held / free")
     parser.add_argument("--gap", type=float, default=None,
                         help="seconds to sleep before each block (default 0; 0.1 with --rt, "
                              "leaving the kernel's real-time throttle time in each second)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
-    if (args.hold or args.hold_check) and not args.rt:
-        parser.error("--hold and --hold-check need --rt")
-    holder = Holder(args.rt) if args.hold else None
     if args.gap is None:
         args.gap = 0.1 if args.rt else 0.0
     if (args.a is None) != (args.b is None):
@@ -545,7 +485,7 @@ def main() -> None:
               "step": __import__("envs_bench").ENVS[args.env]["step"],
               "block_s": args.block, "rounds": args.rounds, "num_envs": args.num_envs,
               "threads": args.threads, "seed": args.seed, "target": target,
-              "rt_priority": args.rt, "gap_s": args.gap, "hold": args.hold,
+              "rt_priority": args.rt, "gap_s": args.gap,
               "load_start": _load(),
               "one_way_ns_start": probe.one_way_ns() if probe else None}
     print(f"load {report['load_start']}, vCPUs one way {report['one_way_ns_start']} ns",
@@ -575,11 +515,7 @@ def main() -> None:
             for name in order:
                 time.sleep(args.gap)
                 others = {n: p.cpu_ns() for n, p in parties.items() if n != name}
-                if holder is not None and parties[name].kind == "box2d":
-                    with holder:
-                        block = parties[name].run(parties[name].steps)
-                else:
-                    block = parties[name].run(parties[name].steps)
+                block = parties[name].run(parties[name].steps)
                 block["load"] = _load()
                 # what the idle workers spent meanwhile (the crew's spin before it sleeps)
                 block["others_cpu_s"] = {n: (parties[n].cpu_ns() - c) * 1e-9
@@ -594,11 +530,8 @@ def main() -> None:
                   + f"  load {row[order[-1]]['load']}", flush=True)
         report["rounds_data"] = rounds
         if args.idle_check and not ab:
-            report["idle_check"] = box2d_check(parties["native"], parties["box2d"],
-                                               args.idle_check)
-        if args.hold_check and not ab:
-            report["hold_check"] = box2d_check(parties["native"], parties["box2d"],
-                                               args.hold_check, Holder(args.rt))
+            report["idle_check"] = idle_check(parties["native"], parties["box2d"],
+                                              args.idle_check)
     finally:
         for p in parties.values():
             p.close()
@@ -726,12 +659,11 @@ def print_report(report: dict) -> None:
     if "same_states" in report:
         print(f"same states after every block: {report['same_states']}; episodes ended "
               f"{report['ended']}")
-    for check in ("idle_check", "hold_check"):
-        if check in report:
-            s, modes = report[check]["summary"], report[check]["modes"]
-            print(f"Box2D {modes[0]} / {modes[1]}: median {s['median']:.3f} "
-                  f"[{s['q1']:.3f} - {s['q3']:.3f}] min {s['min']:.3f} max {s['max']:.3f} "
-                  f"over {s['rounds']} pairs")
+    if "idle_check" in report:
+        s = report["idle_check"]["summary"]
+        print(f"Box2D with the native worker idle / stopped: median {s['median']:.3f} "
+              f"[{s['q1']:.3f} - {s['q3']:.3f}] min {s['min']:.3f} max {s['max']:.3f} over "
+              f"{s['rounds']} pairs")
 
 
 if __name__ == "__main__":
