@@ -107,13 +107,16 @@ def summary(ratios, target: float | None = None) -> dict:
     return out
 
 
-def correlation(xs, ys) -> float:
-    """Pearson's correlation of ``xs`` and ``ys``."""
+def correlation(xs, ys) -> float | None:
+    """Pearson's correlation of ``xs`` and ``ys`` (None under three pairs, or with no
+    spread)."""
+    if len(xs) < 3:
+        return None
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
     sxx = sum((x - mx) ** 2 for x in xs)
     syy = sum((y - my) ** 2 for y in ys)
-    return sxy / (sxx * syy) ** 0.5
+    return sxy / (sxx * syy) ** 0.5 if sxx * syy > 0 else None
 
 
 def relative_spread(values) -> float:
@@ -435,11 +438,12 @@ def main() -> None:
         if sys.argv[1] == "--pool":
             pooled = dict(reports[0])
             pooled["rounds_data"] = [row for r in reports for row in r["rounds_data"]]
-            pooled["load_start"], pooled["load_end"] = reports[0]["load_start"], reports[-1]["load_end"]
-            pooled["one_way_ns_end"] = reports[-1]["one_way_ns_end"]
+            for key in ("load_end", "one_way_ns_end"):
+                pooled[key] = reports[-1][key]
             pooled.pop("idle_check", None)
             reports = [pooled]
-        for path, report in zip(sys.argv[2:] if len(reports) > 1 else ["pooled"], reports):
+        labels = ["pooled: " + " ".join(sys.argv[2:])] if sys.argv[1] == "--pool" else sys.argv[2:]
+        for path, report in zip(labels, reports):
             print(path)
             analyse(report)
             print_report(report)
@@ -523,8 +527,8 @@ def main() -> None:
                 row[name] = block
             rounds.append(row)
             print(f"round {r:2d} {'-'.join(order):>18} {row['one_way_ns']!s:>6} ns  "
-                  + "  ".join(f"{n} {row[n]['rate']:>9,.0f} ({row[n]['cpu_s'] / row[n]['wall_s']:.2f})"
-                              for n in parties)
+                  + "  ".join(f"{n} {row[n]['rate']:>9,.0f} "
+                              f"({row[n]['cpu_s'] / row[n]['wall_s']:.2f})" for n in parties)
                   + "  " + "  ".join(f"{num}/{den} {row[num]['rate'] / row[den]['rate']:.3f}"
                                      for num, den in pairs)
                   + f"  load {row[order[-1]]['load']}", flush=True)
@@ -641,7 +645,9 @@ def print_report(report: dict) -> None:
         print("   the median of n rounds, 5-95 %: " + ", ".join(
             f"{s['rounds']}: {s['p5']:.2f}-{s['p95']:.2f}" for s in r["settling"]))
         sp = r["relative_spread"]
-        print(f"   the rates' correlation {r['rates_correlation']:.2f}; interquartile range / "
+        corr = r["rates_correlation"]
+        print(f"   the rates' correlation {'-' if corr is None else f'{corr:.2f}'}; "
+              "interquartile range / "
               "median: " + ", ".join(f"{k} {v:.3f}" for k, v in sp.items()))
         c = r["per_cpu_second"]
         print(f"   by rates a CPU-second: median {c['median']:.3f} [{c['q1']:.3f} - "

@@ -93,7 +93,8 @@ def main() -> None:
                       flush=True)
     ratios = [s["ratio"] for s in singles]
     medians = [p["median"] for p in pairs]
-    report = {"env": args.env, "rounds": args.rounds, "rt_priority": args.rt, "singles": singles, "paired": pairs,
+    report = {"env": args.env, "rounds": args.rounds, "rt_priority": args.rt,
+              "singles": singles, "paired": pairs,
               "single_ratios": {"median": statistics.median(ratios), "min": min(ratios),
                                 "max": max(ratios)},
               "paired_medians": {"median": statistics.median(medians), "min": min(medians),

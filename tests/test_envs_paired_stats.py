@@ -73,3 +73,13 @@ def test_orders_rotate_every_party_first_in_turn():
         [("n", "b", "s"), ("n", "s", "b"), ("b", "n", "s"), ("b", "s", "n"),
          ("s", "n", "b"), ("s", "b", "n")])
     assert [o[0] for o in three[:3]] == ["n", "b", "s"]
+
+
+def test_correlation_and_relative_spread():
+    assert envs_paired.correlation(NATIVE, BOX2D) == pytest.approx(
+        float(np.corrcoef(NATIVE, BOX2D)[0, 1]), rel=1e-12)
+    assert envs_paired.correlation([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]) == pytest.approx(-1.0)
+    assert envs_paired.correlation([1.0, 2.0], [1.0, 2.0]) is None  # too few
+    assert envs_paired.correlation([1.0, 1.0, 1.0], [1.0, 2.0, 3.0]) is None  # no spread
+    # sorted RATIOS: q1 9.0, median 11.36..., q3 12.0
+    assert envs_paired.relative_spread(RATIOS) == pytest.approx(3.0 / (250 / 22), rel=1e-12)
