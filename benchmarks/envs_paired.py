@@ -469,6 +469,9 @@ def main() -> None:
                              "leaving the kernel's real-time throttle time in each second)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
+    if args.rt and subprocess.run(["chrt", "-f", str(args.rt), "true"],
+                                  capture_output=True).returncode != 0:
+        parser.error(f"--rt {args.rt}: this user may not run at real-time priority (root)")
     if args.gap is None:
         args.gap = 0.1 if args.rt else 0.0
     if (args.a is None) != (args.b is None):
