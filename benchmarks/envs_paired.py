@@ -474,6 +474,8 @@ def main() -> None:
         parser.error(f"--rt {args.rt}: this user may not run at real-time priority (root)")
     if args.gap is None:
         args.gap = 0.1 if args.rt else 0.0
+    if args.rounds < 1 or args.block <= 0:
+        parser.error("--rounds must be at least 1 and --block positive")
     if (args.a is None) != (args.b is None):
         parser.error("--a and --b go together")
     ab = args.a is not None
