@@ -2,9 +2,9 @@
 kept alive in two worker processes and run in turn, in short blocks, so that each ratio
 compares neighbours (issue 30's 10x; ``--env walker``: BipedalWalker, target 5x).
 
-    PYTHONPATH=src python benchmarks/envs_paired.py [--env walker] [--rounds 20] [--block 0.5] \
-        [--sync] [--idle-check 8] [--json benchmarks/results/NAME.json]
-    python benchmarks/envs_paired.py --a /work/base/src --b src [--env lander] [--rounds 20]
+    PYTHONPATH=src python benchmarks/envs_paired.py [--rt 10] [--env walker] [--rounds 20] \
+        [--block 0.5] [--sync] [--idle-check 8] [--json benchmarks/results/NAME.json]
+    python benchmarks/envs_paired.py --a /work/base/src --b src [--rt 10] [--rounds 20]
     python benchmarks/envs_paired.py --report RUN.json [...]   # a stored run analysed again
     python benchmarks/envs_paired.py --pool RUN.json [...]     # several runs' rounds together
 
@@ -42,6 +42,14 @@ worker spends while another runs (the native crew's helpers spin before they sle
 Box2D blocks with the native worker alive and idle against the same with the native worker
 stopped (``SIGSTOP``, as if absent), in rotated order.
 
+``--rt PRIORITY`` (root): every thread of every worker at real-time priority (``SCHED_FIFO``,
+set at each block, so the crew's helpers too), the probe under ``chrt -f``, and 0.1 s
+(``--gap``) before each block, which leaves the kernel's real-time throttle (95 % of each
+second) its time. Each party then has its CPUs whatever else runs: at normal priority under
+load the native's two threads lose more than Box2D's one, and even a paired ratio measures the
+load (BENCHMARKS.md, session 33, ``pairE58``). It also starves the machine's other processes
+during the blocks: run it when nobody else measures.
+
 ``--a SRC --b SRC``: an A/B of two source trees, native only: one native worker per tree (its
 ``src`` first on ``sys.path``), both alive, blocks alternating; the ratio is b over a, and
 each block's end state is hashed (observations, rewards, flags of its last step) so that the
@@ -69,7 +77,6 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TREE_SRC = os.path.join(os.path.dirname(HERE), "src")
 TARGETS = {"lander": 10.0, "walker": 5.0}
 """Issue 30's targets: the native environment's steps a second over Box2D 2.3's one's."""
 
@@ -128,6 +135,8 @@ def halves(ratios) -> tuple:
     """The medians of the first and the second half of the rounds (an odd middle round left
     out)."""
     h = len(ratios) // 2
+    if h == 0:
+        return None, None
     return statistics.median(ratios[:h]), statistics.median(ratios[len(ratios) - h:])
 
 
@@ -578,11 +587,13 @@ def analyse(report: dict) -> None:
     results = {}
     for num, den in pairs:
         key = f"{num}/{den}"
-        ratios = [row[num]["rate"] / row[den]["rate"] for row in rounds]
+        ratios = round_ratios([row[num]["rate"] for row in rounds],
+                              [row[den]["rate"] for row in rounds])
         total = {n: (sum(row[n]["env_steps"] for row in rounds),
                      sum(row[n]["wall_s"] for row in rounds)) for n in (num, den)}
         t = report["target"] if den == "box2d" else None
-        by_cpu = [cpu_rate(row[num]) / cpu_rate(row[den]) for row in rounds]
+        by_cpu = round_ratios([cpu_rate(row[num]) for row in rounds],
+                              [cpu_rate(row[den]) for row in rounds])
         with_cpus = [r for r, row in zip(ratios, rounds) if had_its_cpus(row)]
         results[key] = {
             "per_round": ratios, **summary(ratios, t),
@@ -645,8 +656,8 @@ def print_report(report: dict) -> None:
                  if "target" in r else "")
         print(f"{key}: median {r['median']:.3f} [q1 {r['q1']:.3f}, q3 {r['q3']:.3f}] min "
               f"{r['min']:.3f} max {r['max']:.3f} over {r['rounds']} rounds{share}; totals "
-              f"{r['total_steps_over_total_wall']:.3f}; halves {r['halves_medians'][0]:.3f} / "
-              f"{r['halves_medians'][1]:.3f}")
+              f"{r['total_steps_over_total_wall']:.3f}; halves "
+              + " / ".join("-" if h is None else f"{h:.3f}" for h in r["halves_medians"]))
         print("   the median of n rounds, 5-95 %: " + ", ".join(
             f"{s['rounds']}: {s['p5']:.2f}-{s['p95']:.2f}" for s in r["settling"]))
         sp = r["relative_spread"]

@@ -49,6 +49,7 @@ def test_halves_leave_an_odd_middle_round_out():
     assert envs_paired.halves(RATIOS) == (statistics.median([12.0, 8.75]),
                                           statistics.median([9.0, 250 / 22]))
     assert envs_paired.halves([1.0, 2.0, 3.0, 4.0]) == (1.5, 3.5)
+    assert envs_paired.halves([7.0]) == (None, None)
 
 
 def test_settling_narrows_with_the_rounds_and_is_seeded():
