@@ -80,18 +80,25 @@ def _rate(steps, wall, cpu):
             "steps_per_cpu_s": round(steps / max(cpu, 1e-9), 1)}
 
 
-def box2d_single(steps: int, seed: int, env_id: str = "LunarLander-v3") -> dict:
-    import gymnasium as gym
-    env = gym.make(env_id)
-    env.action_space.seed(seed)
-    env.reset(seed=seed)
+def box2d_steps(env, steps: int) -> int:
+    """``steps`` steps of one Gymnasium environment ``env`` with random actions, ``reset()``
+    where an episode ends: the episodes ended (also ``envs_paired.py``'s Box2D block)."""
     resets = 0
-    start, start_cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         _, _, term, trunc, _ = env.step(env.action_space.sample())
         if term or trunc:
             env.reset()
             resets += 1
+    return resets
+
+
+def box2d_single(steps: int, seed: int, env_id: str = "LunarLander-v3") -> dict:
+    import gymnasium as gym
+    env = gym.make(env_id)
+    env.action_space.seed(seed)
+    env.reset(seed=seed)
+    start, start_cpu = time.perf_counter(), time.process_time()
+    resets = box2d_steps(env, steps)
     out = _rate(steps, time.perf_counter() - start, time.process_time() - start_cpu)
     out["episodes_ended"] = resets
     t, t_cpu = time.perf_counter(), time.process_time()
@@ -102,14 +109,20 @@ def box2d_single(steps: int, seed: int, env_id: str = "LunarLander-v3") -> dict:
     return out
 
 
+def sync_steps(envs, steps: int) -> None:
+    """``steps`` steps of Gymnasium's vector environment ``envs`` with random actions (its
+    autoreset resets ended episodes; also ``envs_paired.py``'s block of it)."""
+    for _ in range(steps):
+        envs.step(envs.action_space.sample())
+
+
 def box2d_sync(num_envs: int, steps: int, seed: int, env_id: str = "LunarLander-v3") -> dict:
     import gymnasium as gym
     envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync")
     envs.action_space.seed(seed)
     envs.reset(seed=seed)
     start, start_cpu = time.perf_counter(), time.process_time()
-    for _ in range(steps):
-        envs.step(envs.action_space.sample())
+    sync_steps(envs, steps)
     out = _rate(steps * num_envs, time.perf_counter() - start, time.process_time() - start_cpu)
     out["num_envs"] = num_envs
     envs.close()
