@@ -1,20 +1,21 @@
 """The cache lines a native LunarLander world-step touches, by array: read, written, asked for
 by the batch's prefetch, and which of those the step never reads.
 
-    NUMBA_DISABLE_JIT=1 PYTHONPATH=src python benchmarks/lander_lines.py [--steps 20] \\
-        [--json FILE]
+    NUMBA_DISABLE_JIT=1 PYTHONPATH=src python benchmarks/lander_lines.py [--num-envs 4] \
+        [--warm 20] [--steps 200] [--json FILE]
 
 Runs without the JIT (the step's kernels as Python, :mod:`.world_ref`'s plain references), so
 that every store's array can be swapped for a view of the same bytes that records what is
-indexed (:class:`Recorded`): one lander (seed 0, seeded random actions for ``--steps`` steps,
-its episode under way), then one batch step (``WorldBatch.step``: what ``_walk`` does for a
-world, but its prefetch, which has no Python form) with each array of the world's reference
-recorded, by the elements each index reads or writes (a view's later reads count as the
-whole view read; a ufunc or ``np`` function over an array counts the whole array read, or
-written as its ``out``). An element's lines are its bytes' addresses over 64: the same arrays
-as the compiled step's (the stores are Python's arrays, adopted by the reference). The lines
-the compiled ``prefetch_world`` asks for are :func:`prefetched_lines`, from
-``batch_step.prefetch_table()``'s rows and the same limits (the rows in use, the vertices).
+indexed (:class:`Recorded`): ``--num-envs`` landers (seed 0, seeded random actions, restarts as
+they come), ``--warm`` environment steps, then ``--steps`` more with every world-step's
+``step_kernel`` call recorded (the step alone: not the batch's writes and views around it),
+each array of the world's reference by the elements each index reads or writes (a view's
+later reads count as the whole view read; a ufunc or ``np`` function over an array counts the
+whole array read, or written as its ``out``). An element's lines are its bytes' addresses over
+64: the same arrays as the compiled step's (the stores are Python's arrays, adopted by the
+reference). Against each world-step's, the lines the compiled prefetch asks for
+(:func:`prefetched_lines`). Printed and written: the means a world-step, by field and by array
+(``steps_touched``: the share of world-steps that touched the array at all).
 
 What this cannot see: the descriptors (the reference's payload: a Python object here), the
 kernels' own stack and scratch (the batch kernel's, not the world's), and reads the Python
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 
 import numpy as np
 
@@ -150,8 +150,9 @@ class _Fields:
 
 
 def prefetched_lines(stores, body_rows, shape_rows, vertices):
-    """``{name: lines}`` the compiled ``prefetch_world`` asks for of each array (its table's
-    kinds and limits; no descriptors: they are the payload's)."""
+    """``{name: lines}`` the compiled ``prefetch_world`` and ``prefetch_joints`` ask for of
+    each array (the table's kinds and limits, the joint columns; no descriptors: they are the
+    payload's), and whether the world has joints."""
     from impulse2d._dynamics import batch_step as bs
     from impulse2d._core.state import Bodies, Shapes
     asked = {}
@@ -172,6 +173,10 @@ def prefetched_lines(stores, body_rows, shape_rows, vertices):
                 asked[name] = array_lines(a, shape_rows or None, head or None)
             else:
                 asked[name] = array_lines(a)
+    if joints:  # prefetch_joints: the joint columns the step reads, up to the last listed row
+        rows = 1 + max(int(a.max()) for a in stores.joint_ids if len(a))
+        for column in bs.JOINT_COLUMNS:
+            asked[f"joints.{column}"] = array_lines(getattr(stores.joints, column), rows)
     return asked, joints
 
 

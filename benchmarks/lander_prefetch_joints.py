@@ -188,3 +188,101 @@ def make_prefetch(name="spans"):
                     span(data, data + n * bs._word(payload + jtable[k, 2]))
 
     return prefetch
+
+
+def _offsets(arrays):
+    """The DATA offsets (the payload's bytes) of the reference's arrays ``arrays``: ``(field,
+    index)`` pairs, the index into the field's arrays (a store's column, a tuple's item)."""
+    words, found = 0, set()
+    for field, t in WORLD_STORES.field_dict.items():
+        for k, array in enumerate(bs._arrays(t)):
+            if (field, k) in arrays:
+                found.add(8 * (words + 4))
+            words += 5 + 2 * array.ndim
+    return found
+
+
+NORMALS = {("shapes", 6)}
+"""The shapes' normals (``Shapes``' seventh column): read only by the polygons' narrowphase
+(11 % of a lander's world-steps, 0.37 of their 28 prefetched lines a world-step)."""
+GRID_RARE = {("static_grid", k) for k in (0, 1, 2, 3, 4, 5, 7, 10, 11)}
+"""The kept static grid's arrays but its PARAMS, COUNTS and BODY_SCRATCH: read only when a
+body moves fast enough for the continuous stage's sweep (17-19 % of a lander's world-steps;
+~35 prefetched lines, ~4 read a world-step)."""
+
+
+def make_cut(name):
+    """``after`` (the module's form) with the table's rows of ``NORMALS`` (``nonormals``),
+    ``GRID_RARE`` (``nogrid``) or both (``cut``) left out."""
+    from impulse2d._core.state import Shapes
+    assert Shapes._fields[6] == "normals"
+    drop = {"nonormals": NORMALS, "nogrid": GRID_RARE, "cut": NORMALS | GRID_RARE}[name]
+    full, _ = bs.prefetch_table()
+    gone = _offsets(drop)
+    table = np.ascontiguousarray(full[[row[bs.DATA] not in gone for row in full]])
+    every, bodies, shapes, vertex_rows, joint_lists = (
+        int(np.searchsorted(table[:, bs.KIND], kind, side="right"))
+        for kind in range(bs.JOINT_LIST + 1))
+    columns = bs.joint_columns_table()
+    data_col, length_col, stride_col = bs.DATA, bs.LENGTH, bs.STRIDE
+    line = bs._prefetch_line
+
+    @_inline
+    def span(first, end):
+        if end > first:
+            address = first & -bs.LINE
+            while address < end:
+                line(address)
+                address += bs.LINE
+
+    @_inline
+    def described(payload, k, limit):
+        return (bs._word(payload + table[k, data_col]),
+                min(bs._word(payload + table[k, length_col]), limit),
+                bs._word(payload + table[k, stride_col]))
+
+    @_jit
+    def prefetch(refs, j, body_rows, shape_rows, vertices):
+        head = bs._reference_head(refs, j)
+        payload = bs._payload_address(head)
+        for k in range(every):
+            data, n, stride = described(payload, k, BIG)
+            span(data, data + n * stride)
+        body_limit = body_rows if body_rows > 0 else BIG
+        for k in range(every, bodies):
+            data, n, stride = described(payload, k, body_limit)
+            span(data, data + n * stride)
+        shape_limit = shape_rows if shape_rows > 0 else BIG
+        for k in range(bodies, shapes):
+            data, n, stride = described(payload, k, shape_limit)
+            span(data, data + n * stride)
+        width = 16 * vertices
+        for k in range(shapes, vertex_rows):
+            data, n, stride = described(payload, k, shape_limit)
+            if 0 < width < stride:
+                for _ in range(n):
+                    span(data, data + width)
+                    data += stride
+            else:
+                span(data, data + n * stride)
+        joints = False
+        for k in range(vertex_rows, joint_lists):
+            data, n, stride = described(payload, k, BIG)
+            joints = joints or n > 0
+            span(data, data + n * stride)
+        if joints:
+            for k in range(columns.shape[0]):
+                line(payload + columns[k, data_col])
+                line(payload + columns[k, stride_col])
+
+    return prefetch
+
+
+_make_prefetch = make_prefetch
+
+
+def make_prefetch(name="spans"):  # noqa: F811 (the cuts, then the joints' variants)
+    """The variant ``name``'s ``prefetch_world``."""
+    if name in ("nonormals", "nogrid", "cut"):
+        return make_cut(name)
+    return _make_prefetch(name)
