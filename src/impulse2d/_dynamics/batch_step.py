@@ -453,11 +453,11 @@ def prefetch_joints(refs, i):
     """Prefetch the lines of world ``refs[i]``'s :data:`JOINT_COLUMNS` over the rows its joint
     lists hold (up to the largest listed row, at most :data:`JOINT_ROWS`; none without
     joints), right before its step: their descriptors are in the cache (:func:`prefetch_world`
-    asked for them a world earlier), and so are the lists. The step reads these some 2,000
-    instructions later (its joint stage), a line a column: 27 lines a native LunarLander's
-    world-step that no prefetch asked for before, each a miss in the revolute joints' prepare
-    (session 33, ``linesD58``: ~4 % less CPU a lander environment step). No value is read but
-    the lists' and the descriptors'; none is written."""
+    asked for them a world earlier), and so are the lists. The step reads these in its joint
+    stage, after its bounds, pairs and velocities, a line a column: 27 lines a native
+    LunarLander's world-step that no prefetch asked for before, each a miss in the revolute
+    joints' prepare (session 33, ``linesD58``: ~4 % less CPU a lander environment step). No
+    value is read but the lists' and the descriptors'; none is written."""
     table = _prefetch_table(refs)
     every, bodies, shapes, vertex_rows, joint_lists = KIND_ENDS
     payload = _payload_address(_reference_head(refs, i))
