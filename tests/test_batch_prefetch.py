@@ -186,3 +186,60 @@ def test_each_world_leaves_its_rows_in_use_for_the_next_prefetch():
     alone.step(1.0 / 60.0)
     assert alone._state.results[0, batch_step.VERTICES] == 1
     assert alone._state.results[0, batch_step.SHAPE_ROWS] == 2
+
+
+@numba.njit
+def _joint_described(refs, k):
+    """World ``k``'s words that :func:`batch_step.prefetch_joints` reads for each of its joint
+    columns (data, length, stride)."""
+    table = batch_step._joint_columns_table(refs)
+    payload = batch_step._payload_address(batch_step._reference_head(refs, k))
+    out = np.empty((table.shape[0], 3), dtype=np.int64)
+    for r in range(table.shape[0]):
+        for c in range(3):
+            out[r, c] = batch_step._word(payload + table[r, c])
+    return out
+
+
+def test_the_joint_columns_table_reads_each_column_s_own_descriptor():
+    from impulse2d._core.state import Joints
+    worlds = [batch_world(0), batch_world(1)]
+    bodies = worlds[1].bodies
+    worlds[1].create_revolute_joint(bodies[1], bodies[2], bodies[1].position,
+                                    enable_motor=True, max_motor_torque=1.0)
+    batch = i2d.WorldBatch(worlds, threads=1)
+    batch.step(1.0 / 60.0)
+    refs = batch._state.current_refs()
+    names = batch_step.JOINT_COLUMNS
+    assert set(names) <= set(Joints._fields) and len(set(names)) == len(names)
+    for k, w in enumerate(batch.worlds):
+        columns = [getattr(w._joints, c) for c in Joints._fields if c in names]
+        assert _joint_described(refs, k).tolist() == _described_by_numpy(columns)
+    table = batch_step.joint_columns_table()
+    assert np.all(np.diff(table[:, batch_step.DATA]) > 0)  # (the store's order)
+    assert np.all(table[:, batch_step.LENGTH] == table[:, batch_step.DATA] + 8)
+
+
+def test_the_joint_columns_are_those_a_lander_s_step_reads():
+    """``JOINT_COLUMNS`` is what a native LunarLander's step touches of the joint store, no
+    column more or less: the step's arrays recorded without the JIT
+    (``benchmarks/lander_lines.py``, a subprocess: its kernels as Python)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "lines.json")
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1",
+                   PYTHONPATH=os.pathsep.join([os.path.join(root, "src"),
+                                               os.environ.get("PYTHONPATH", "")]))
+        subprocess.run([sys.executable, os.path.join(root, "benchmarks", "lander_lines.py"),
+                        "--num-envs", "1", "--warm", "5", "--steps", "3", "--json", out],
+                       env=env, check=True, capture_output=True, timeout=600)
+        with open(out) as f:
+            rows = json.load(f)["arrays"]
+    touched = {row["array"].split(".")[1] for row in rows
+               if row["array"].startswith("joints.") and row["touched"] > 0}
+    assert touched == set(batch_step.JOINT_COLUMNS)

@@ -283,6 +283,50 @@ of :func:`prefetch_world`'s loops, one a kind."""
 ALL_ROWS = 1 << 62
 """A bound on an array's rows above any length (:func:`prefetch_world`: every row)."""
 
+JOINT_COLUMNS = ("alive", "body_a", "body_b", "local_anchor_a", "local_anchor_b",
+                 "reference_angle", "enable_limit", "lower", "upper", "enable_motor",
+                 "motor_speed", "max_motor", "enable_spring", "hertz", "damping_ratio",
+                 "linear_impulse", "spring_impulse", "motor_impulse", "lower_impulse",
+                 "upper_impulse", "frame_a", "frame_b", "delta_center", "delta_angle",
+                 "axial_mass", "spring_soft", "turn_kept")
+"""The joint store's columns that a step of revolute joints reads (27 of its 60: the
+revolute passes, ``joints/revolute.py``, ``rows.py``, ``jacobian_rows.py``; the islands'
+``alive``, ``body_a``, ``body_b`` and the motors' wake test), each a line of its own in a
+store of few joints (a column a line: 4 rows of 8 bytes, 2 joints for the native
+LunarLander): the lines :func:`prefetch_joints` asks for, and the descriptors
+:func:`prefetch_world` asks for of the joint store. Recorded, not guessed: every column a
+native LunarLander's step reads is here (``benchmarks/lander_lines.py``, the step's arrays
+recorded without the JIT; ``tests/test_batch_prefetch.py``). The prismatic and wheel joints'
+own columns (axis, spring) and the other joint types' are not: a world of those finds them
+out of the cache, as every world did before."""
+
+
+JOINT_ROWS = 16
+"""The most rows of each of :data:`JOINT_COLUMNS` that :func:`prefetch_joints` asks for: a
+world of many joints reads its columns in order, which the core's stream prefetcher follows,
+and some 27 columns of more rows than these (~80 lines at most) would evict what its step
+reads first."""
+
+
+def joint_columns_table():
+    """The :data:`JOINT_COLUMNS`' rows (int64: :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`,
+    the byte offsets of those words of each column's descriptor in a reference's payload), in
+    the store's order (:func:`prefetch_table`'s words)."""
+    from .._core.state import Joints
+    words = 0
+    for field, t in WORLD_STORES.field_dict.items():
+        if field == "joints":
+            break
+        words += sum(5 + 2 * array.ndim for array in _arrays(t))
+    rows = []
+    for name, array in zip(Joints._fields, _arrays(WORLD_STORES.field_dict["joints"])):
+        if name in JOINT_COLUMNS:
+            rows.append((8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim)))
+        words += 5 + 2 * array.ndim
+    if len(rows) != len(JOINT_COLUMNS):
+        raise ValueError("JOINT_COLUMNS names a column the joint store does not have")
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
 
 @intrinsic
 def _prefetch_table(typingctx, refs):
@@ -298,6 +342,20 @@ def _prefetch_table(typingctx, refs):
         if context.get_abi_sizeof(payload) != size:
             raise TypeError("prefetch_table: the reference's payload is not laid out as its "
                             "fields' descriptors one after the other")
+        return context.make_constant_array(builder, table_type, table)
+
+    return table_type(refs), codegen
+
+
+@intrinsic
+def _joint_columns_table(typingctx, refs):
+    """:func:`joint_columns_table`'s rows, a constant array in the compiled code."""
+    if not _is_refs(refs):
+        return None
+    table = joint_columns_table()
+    table_type = types.Array(types.int64, 2, "C", readonly=True)
+
+    def codegen(context, builder, signature, args):
         return context.make_constant_array(builder, table_type, table)
 
     return table_type(refs), codegen
@@ -329,10 +387,11 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
     """Prefetch the arrays the step of world ``refs[j]`` reads: the stores (bodies and shapes
     but their :data:`UNREAD` columns, over their first ``body_rows`` and ``shape_rows`` rows,
     all if 0, and of the shapes' :data:`BY_VERTEX` columns the first ``vertices`` vertices of
-    a row, all if 0; contacts and constraint rows; not the joints, whose 60 arrays a world of
-    few joints barely reads, only their descriptors where the joint lists hold some), the
-    joint lists, the awake sets, the kept grids, the step row, clock, verbs and lengths. (Of
-    the world's entry in the list only its MemInfo's address is read: this kernel counts no
+    a row, all if 0; contacts and constraint rows; not the joints' arrays, only the
+    descriptors of their :data:`JOINT_COLUMNS` where the joint lists hold some, which
+    :func:`prefetch_joints` reads a world later to ask for those columns), the joint lists,
+    the awake sets, the kept grids, the step row, clock, verbs and lengths. (Of the world's
+    entry in the list only its MemInfo's address is read: this kernel counts no
     reference.)
 
     A batch of many small worlds does not fit in the caches (1,024 10-body worlds: 23 KB of
@@ -382,9 +441,39 @@ def prefetch_world(refs, j, body_rows, shape_rows, vertices):
         data, n, stride = _described(payload, table, k, ALL_ROWS)
         joints = joints or n > 0
         _prefetch_span(data, data + n * stride)
-    if joints:
-        first, end = _descriptors_span(head, "joints")
-        _prefetch_span(first, end)
+    if joints:  # the lines of the words prefetch_joints reads, a world later
+        columns = _joint_columns_table(refs)
+        for k in range(columns.shape[0]):
+            _prefetch_line(payload + columns[k, DATA])
+            _prefetch_line(payload + columns[k, STRIDE])
+
+
+@borrowing_kernel
+def prefetch_joints(refs, i):
+    """Prefetch the lines of world ``refs[i]``'s :data:`JOINT_COLUMNS` over the rows its joint
+    lists hold (up to the largest listed row, at most :data:`JOINT_ROWS`; none without
+    joints), right before its step: their descriptors are in the cache (:func:`prefetch_world`
+    asked for them a world earlier), and so are the lists. The step reads these in its joint
+    stage, after its bounds, pairs and velocities, a line a column: 27 lines a native
+    LunarLander's world-step that no prefetch asked for before, each a miss in the revolute
+    joints' prepare (session 33, ``linesD58``: ~4 % less CPU a lander environment step). No
+    value is read but the lists' and the descriptors'; none is written."""
+    table = _prefetch_table(refs)
+    every, bodies, shapes, vertex_rows, joint_lists = KIND_ENDS
+    payload = _payload_address(_reference_head(refs, i))
+    rows = 0
+    for k in range(vertex_rows, joint_lists):
+        data, n, stride = _described(payload, table, k, ALL_ROWS)
+        for m in range(n):
+            rows = max(rows, _word(data + m * stride) + 1)
+    rows = min(rows, JOINT_ROWS)
+    if rows > 0:
+        columns = _joint_columns_table(refs)
+        for k in range(columns.shape[0]):
+            data = _word(payload + columns[k, DATA])
+            end = data + min(_word(payload + columns[k, LENGTH]), rows) * _word(
+                payload + columns[k, STRIDE])
+            _prefetch_span(data, end)
 
 
 @inline_kernel
@@ -447,6 +536,9 @@ if numba.config.DISABLE_JIT:
 
     def prefetch_reference(head):  # noqa: F811
         """:func:`prefetch_reference` without the JIT: nothing."""
+
+    def prefetch_joints(refs, i):  # noqa: F811
+        """:func:`prefetch_joints` without the JIT: nothing."""
 
     def _reference_head(refs, j):  # noqa: F811
         """:func:`_reference_head` without the JIT: no address."""
@@ -622,7 +714,8 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
             # the worlds ahead in three stages, each finding in the cache what the one
             # before asked for: a reference's header 3 worlds ahead, its payload 2 ahead, the
             # arrays its descriptors point at 1 ahead (a stage that read a line out of the
-            # cache would wait for it; a prefetch does not)
+            # cache would wait for it; a prefetch does not); and a fourth, this world's joint
+            # columns, whose descriptors the third asked for (prefetch_joints)
             if lo <= k + 3 * d < hi:
                 _prefetch_line(_reference_head(refs, which[k + 3 * d]))
             if lo <= k + 2 * d < hi:
@@ -632,6 +725,7 @@ def _walk(refs, which, args, out, rows, positions, angles, velocities, awake, to
                 prefetch_world(refs, j, np.int64(out[j, BODY_ROWS]),
                                np.int64(out[j, SHAPE_ROWS]), np.int64(out[j, VERTICES]))
             i = which[k]
+            prefetch_joints(refs, i)
             world = _world_at(refs, i)
             if not write_world(world, i, rows, positions.shape[1], args):
                 out[i, UNWRITTEN] = 1.0
@@ -679,7 +773,7 @@ def step_batch(refs, which, args, out, rows, positions, angles, velocities, awak
     life). The next worlds are prefetched before each step:
     the arrays of the next (:func:`prefetch_world`, over the rows in use its last step left in
     ``out``), the reference of the one after it (:func:`prefetch_reference`), the header of the
-    third.
+    third; and the world's own joint columns (:func:`prefetch_joints`).
 
     **Threads.** With ``claimed`` empty, this call steps every world of ``which``. Else
     ``shares`` threads each make this call at once, thread ``share`` (0 to ``shares - 1``),
