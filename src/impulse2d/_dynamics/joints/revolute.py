@@ -163,11 +163,12 @@ def solve(world, rows, h, use_bias, soft, bias_rate, mass_scale, impulse_scale, 
         # joint into a limit is held there, however light the bodies (a 0.07 kg leg with a
         # 40 N m motor, LunarLander's); finite, so an unsatisfiable limit still yields.
         room = axial_mass * spin_cap
+        max_impulse = joints.max_motor[j] * h
         if joints.enable_motor[j]:
-            room += joints.max_motor[j] * h
+            room += max_impulse
         acc, vel = axis_rows(
             ANGULAR, TURN, theta, axial_mass, spin_cap, room, optional_rows(joints, j), 0.0,
-            joints.spring_soft[j], joints.motor_speed[j], joints.max_motor[j] * h,
+            joints.spring_soft[j], joints.motor_speed[j], max_impulse,
             joints.lower[j], joints.upper[j], axis_impulses(joints, j), world,
             (m_a, m_b, i_a, i_b), (vax, vay, wa, vbx, vby, wb))
         keep_axis_impulses(joints, j, acc)

@@ -17,8 +17,11 @@ def unsigned_rows(j, joints):
     extra instructions on every array access; an unsigned index has none. For a revolute
     joint's solve that was about a fifth of its time (measured on the 2-core CI machine). Keep
     these out of arithmetic: Numba turns mixed signed and unsigned integer arithmetic into floats.
+    The body rows are read at the unsigned ``j`` too (at the signed one, each read chose
+    between ``j`` and its wrap-around: callgrind, BENCHMARKS.md, session 33, ``jointS58``).
     """
-    return np.uint64(j), np.uint64(joints.body_a[j]), np.uint64(joints.body_b[j])
+    row = np.uint64(j)
+    return row, np.uint64(joints.body_a[row]), np.uint64(joints.body_b[row])
 
 
 @inline_kernel
