@@ -44,10 +44,13 @@ def executed(named_file: str) -> tuple:
     fn = None
     skip = False
     events = ["Ir"]
+    positions = 2  # "instr line" (callgrind's default --dump-line=yes), "instr" without it
     last = [0, 0]
     with open(named_file) as f:
         for line in f:
-            if line.startswith("events:"):
+            if line.startswith("positions:"):
+                positions = len(line.split()) - 1
+            elif line.startswith("events:"):
                 events = line.split()[1:]
             elif line.startswith(("fn=", "cfn=")):
                 key, _, rest = line.rstrip("\n").partition("=")
@@ -61,7 +64,7 @@ def executed(named_file: str) -> tuple:
                 skip = True
             elif line[:1].isdigit() or line[:1] in "+-*":
                 parts = line.split()
-                for k in range(2):  # positions: instr line
+                for k in range(positions):
                     p = parts[k]
                     if p == "*":
                         continue
@@ -72,7 +75,7 @@ def executed(named_file: str) -> tuple:
                 if skip:
                     skip = False
                     continue
-                costs = [int(x) for x in parts[2:]]
+                costs = [int(x) for x in parts[positions:]]
                 if costs:
                     counts[fn][last[0]] += costs[0]
                 if "I1mr" in events and len(costs) > events.index("I1mr"):
@@ -93,6 +96,8 @@ def line_shares(counts: dict, world_steps: int) -> dict:
 
 
 def table(named_file: str, world_steps: int) -> dict:
+    """{function: its lines touched a world-step, hot, warm and cold lines, span (lines), own
+    I1 misses and instructions a world-step}, for the functions touching 0.05 lines or more."""
     counts, misses = executed(named_file)
     shares = line_shares(counts, world_steps)
     rows = {}
