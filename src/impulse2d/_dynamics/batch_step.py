@@ -245,34 +245,48 @@ def _arrays(t):
     raise TypeError(f"a reference's field holds {t}, not arrays: prefetch_table knows arrays")
 
 
-def prefetch_table():
-    """The arrays of a reference that :func:`prefetch_world` asks for, one row each (int64:
-    :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`, :data:`KIND`), grouped by kind in the
-    kinds' order (:data:`KIND_ENDS`), in the payload's order within a kind, and the payload's
-    size in bytes. A Numba array's descriptor is ``5 + 2 ndim`` words (its MemInfo, parent,
-    item count, item size, data, then its shape and strides), and a tuple's are its items' one
-    after the other: every word 8 bytes, so no padding (the compiled side checks the size
-    against the data model's)."""
-    rows = []
+def _payload_layout():
+    """Every array of a reference's payload, in its layout's order, as ``(field, column,
+    offsets)``: its store's field, its column's name (None outside a named store) and the byte
+    offsets in the payload of its descriptor's data pointer, first length and first stride
+    (:data:`DATA`, :data:`LENGTH`, :data:`STRIDE`); and the payload's size in bytes. A Numba
+    array's descriptor is ``5 + 2 ndim`` words (its MemInfo, parent, item count, item size,
+    data, then its shape and strides), and a tuple's are its items' one after the other: every
+    word 8 bytes, so no padding (the compiled side checks the size against the data model's).
+    The one reading of the layout that :func:`prefetch_table` and :func:`joint_columns_table`
+    share."""
+    layout = []
     words = 0
     for field, t in WORLD_STORES.field_dict.items():
         names = t.fields if isinstance(t, types.BaseNamedTuple) else ()
         for k, array in enumerate(_arrays(t)):
             column = names[k] if k < len(names) else None
-            kind = EVERY_ROW
-            if field == "bodies":
-                kind = None if column in UNREAD[Bodies] else BODY_ROW
-            elif field == "shapes":
-                kind = (None if column in UNREAD[Shapes] else
-                        VERTEX_ROW if column in BY_VERTEX[Shapes] else SHAPE_ROW)
-            elif field == "joint_ids":
-                kind = JOINT_LIST
-            if field not in NOT_PREFETCHED and kind is not None:
-                rows.append((8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim),
-                             kind))
+            layout.append((field, column,
+                           (8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim))))
             words += 5 + 2 * array.ndim
+    return layout, 8 * words
+
+
+def prefetch_table():
+    """The arrays of a reference that :func:`prefetch_world` asks for, one row each (int64:
+    :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`, :data:`KIND`), grouped by kind in the
+    kinds' order (:data:`KIND_ENDS`), in the payload's order within a kind, and the payload's
+    size in bytes (:func:`_payload_layout`)."""
+    layout, size = _payload_layout()
+    rows = []
+    for field, column, offsets in layout:
+        kind = EVERY_ROW
+        if field == "bodies":
+            kind = None if column in UNREAD[Bodies] else BODY_ROW
+        elif field == "shapes":
+            kind = (None if column in UNREAD[Shapes] else
+                    VERTEX_ROW if column in BY_VERTEX[Shapes] else SHAPE_ROW)
+        elif field == "joint_ids":
+            kind = JOINT_LIST
+        if field not in NOT_PREFETCHED and kind is not None:
+            rows.append(offsets + (kind,))
     rows.sort(key=lambda row: row[KIND])  # (stable: the payload's order within a kind)
-    return np.array(rows, dtype=np.int64).reshape(-1, 4), 8 * words
+    return np.array(rows, dtype=np.int64).reshape(-1, 4), size
 
 
 KIND_ENDS = tuple(int(end) for end in np.searchsorted(
@@ -311,18 +325,9 @@ reads first."""
 def joint_columns_table():
     """The :data:`JOINT_COLUMNS`' rows (int64: :data:`DATA`, :data:`LENGTH`, :data:`STRIDE`,
     the byte offsets of those words of each column's descriptor in a reference's payload), in
-    the store's order (:func:`prefetch_table`'s words)."""
-    from .._core.state import Joints
-    words = 0
-    for field, t in WORLD_STORES.field_dict.items():
-        if field == "joints":
-            break
-        words += sum(5 + 2 * array.ndim for array in _arrays(t))
-    rows = []
-    for name, array in zip(Joints._fields, _arrays(WORLD_STORES.field_dict["joints"])):
-        if name in JOINT_COLUMNS:
-            rows.append((8 * (words + 4), 8 * (words + 5), 8 * (words + 5 + array.ndim)))
-        words += 5 + 2 * array.ndim
+    the store's order (:func:`_payload_layout`)."""
+    rows = [offsets for field, column, offsets in _payload_layout()[0]
+            if field == "joints" and column in JOINT_COLUMNS]
     if len(rows) != len(JOINT_COLUMNS):
         raise ValueError("JOINT_COLUMNS names a column the joint store does not have")
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
